@@ -1,0 +1,47 @@
+"""satchel: skills, plugins, hooks, commands, subagents and MCP servers for any agent.
+
+    env = satchel.load()                      # discover everything for the cwd
+    print(satchel.render_index(env.skills))   # the index for the system prompt
+    for d in env.diagnostics: ...             # what was wrong, never an exception
+"""
+
+from satchel.authoring import define_skill, render_skill_md, write_skill
+from satchel.diagnostics import CODES, Diagnostic
+from satchel.environment import Environment, Options, RootReport, Shadowed, load
+from satchel.errors import SatchelError, SkillBodyError, SkillDefinitionError
+from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
+from satchel.render import render_index
+from satchel.skills.model import Skill
+from satchel.skills.read import parse_skill
+from satchel.tokens import approx_tokens, token_bill, truncate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CODES",
+    "Diagnostic",
+    "Environment",
+    "Layout",
+    "Options",
+    "Root",
+    "RootReport",
+    "RootSpec",
+    "SatchelError",
+    "Shadowed",
+    "Skill",
+    "SkillBodyError",
+    "SkillDefinitionError",
+    "WalkBounds",
+    "__version__",
+    "approx_tokens",
+    "default_roots",
+    "define_skill",
+    "find_project_root",
+    "load",
+    "parse_skill",
+    "render_index",
+    "render_skill_md",
+    "token_bill",
+    "truncate",
+    "write_skill",
+]

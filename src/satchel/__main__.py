@@ -1,0 +1,3 @@
+from satchel.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""Safe YAML for frontmatter: the core schema only, no aliases, no tags, no duplicates.
+
+PyYAML composes the document into nodes (libyaml's C parser when present), the nodes
+are checked, and only then constructed. Aliases are refused before construction, so a
+billion-laughs document costs no more than its own size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+__all__ = ["YamlProblem", "compose_checked"]
+
+_CORE = "tag:yaml.org,2002:"
+_TIMESTAMP = _CORE + "timestamp"
+_ALLOWED_TAGS = frozenset(
+    _CORE + t for t in ("null", "bool", "int", "float", "str", "seq", "map", "timestamp")
+)
+MAX_DEPTH = 64
+
+_Base: type[yaml.SafeLoader]
+try:
+    _Base = yaml.CSafeLoader  # type: ignore[assignment]  # same interface, C parser
+except AttributeError:  # PyYAML built without libyaml
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):  # type: ignore[misc,valid-type]  # base chosen at import above
+    """The safe loader, except that dates stay the strings that were written."""
+
+    yaml_constructors = {  # noqa: RUF012  # PyYAML's class-level registry
+        **SafeConstructor.yaml_constructors,
+        _TIMESTAMP: SafeConstructor.construct_yaml_str,
+    }
+
+
+class YamlProblem(Exception):  # noqa: N818  # a value, not a failure of satchel
+    """A reason the YAML was refused: a diagnostic code, a message, a 0-based line."""
+
+    def __init__(self, code: str, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+
+
+def compose_checked(text: str) -> Any:
+    """Parse `text` as one YAML document after checking it; raise `YamlProblem`."""
+    loader = _Loader(text)
+    try:
+        node = _compose(loader)
+        if node is None:
+            return None
+        _check(node)
+        try:
+            return loader.construct_document(node)
+        except RecursionError:
+            raise YamlProblem("frontmatter.yaml.depth", "nesting too deep", None) from None
+        except yaml.YAMLError as e:  # a scalar the safe constructor cannot build
+            raise _from_yaml_error(e) from None
+    finally:
+        loader.dispose()
+
+
+def _compose(loader: _Loader) -> Node | None:
+    try:
+        node: Node | None = loader.get_single_node()
+    except RecursionError:
+        raise YamlProblem("frontmatter.yaml.depth", "nesting too deep", None) from None
+    except yaml.YAMLError as e:
+        raise _from_yaml_error(e) from None
+    return node
+
+
+def _from_yaml_error(e: yaml.YAMLError) -> YamlProblem:
+    mark = getattr(e, "problem_mark", None)
+    problem = getattr(e, "problem", None) or str(e)
+    context = getattr(e, "context", None)
+    if "nesting depth" in problem:
+        return YamlProblem("frontmatter.yaml.depth", "nesting too deep", _line(mark))
+    message = problem if not context else f"{context}: {problem}"
+    if mark is not None:
+        message = f"{message} (line {mark.line + 1}, column {mark.column + 1})"
+    return YamlProblem("frontmatter.yaml.syntax", message, _line(mark))
+
+
+def _line(mark: Any) -> int | None:
+    return None if mark is None else int(mark.line)
+
+
+def _check(root: Node) -> None:
+    """Refuse aliases, non-core tags, merge keys, duplicate keys and deep nesting."""
+    seen: set[int] = set()
+    stack: list[tuple[Node, int, int]] = [(root, 0, root.start_mark.line)]
+    while stack:
+        node, depth, ref_line = stack.pop()
+        if id(node) in seen:
+            raise YamlProblem(
+                "frontmatter.yaml.alias", "YAML aliases (*name) are not allowed", ref_line
+            )
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise YamlProblem(
+                "frontmatter.yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", ref_line
+            )
+        if node.tag not in _ALLOWED_TAGS:
+            raise YamlProblem(
+                "frontmatter.yaml.tag",
+                f"the tag {node.tag.removeprefix(_CORE)!r} is not allowed; only plain values, "
+                "lists and mappings are",
+                node.start_mark.line,
+            )
+        if isinstance(node, MappingNode):
+            _check_keys(node)
+            for key, value in node.value:
+                stack.append((value, depth + 1, key.start_mark.line))
+                stack.append((key, depth + 1, key.start_mark.line))
+        elif isinstance(node, SequenceNode):
+            stack.extend((item, depth + 1, item.start_mark.line) for item in node.value)
+
+
+def _check_keys(node: MappingNode) -> None:
+    keys: set[tuple[str, str]] = set()
+    for key, _ in node.value:
+        if key.tag == _CORE + "merge":
+            raise YamlProblem(
+                "frontmatter.yaml.merge", "merge keys (<<) are not allowed", key.start_mark.line
+            )
+        if not isinstance(key, ScalarNode):
+            continue
+        ident = (key.tag, key.value)
+        if ident in keys:
+            raise YamlProblem(
+                "frontmatter.yaml.duplicate-key",
+                f"the key {key.value!r} appears more than once",
+                key.start_mark.line,
+            )
+        keys.add(ident)

@@ -1,0 +1,263 @@
+"""`load()`: read every root in precedence order into one immutable `Environment`."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import EXTRA, PROJECT, Layout, Root
+from satchel.skills.discover import RootScan, scan_root
+from satchel.skills.fields import FieldRules
+from satchel.skills.model import Skill
+
+__all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
+
+CATALOG, WRITTEN = "catalog", "written"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the host asks of `load()` beyond the layout (seeds 002 and 004).
+
+    * `enabled`: True, False, or an allow-list of names (False or [] loads nothing).
+    * `exclude`: names to drop.
+    * `scan`: extra roots, searched after the layout's roots (scope ``extra``).
+    * `catalog`: skills resolved by the host; they win every name clash.
+    * `write`: skills defined in code, written under the layout's `write_root` and
+      then loaded like any other (they rank just after the catalog).
+    * `skip_default_paths` (or `include_default_roots=False`): ignore the layout's table.
+    * `trust_project_skills`: False skips project-scope roots.
+    * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+    """
+
+    enabled: bool | tuple[str, ...] = True
+    exclude: tuple[str, ...] = ()
+    scan: tuple[Path, ...] = ()
+    catalog: tuple[Skill, ...] = ()
+    write: tuple[Skill, ...] = ()
+    skip_default_paths: bool = False
+    trust_project_skills: bool = True
+    strict: bool = False
+    unicode_names: bool = False
+
+    @classmethod
+    def build(cls, **options: Any) -> Options:
+        """Options from keyword arguments; an unknown keyword is a `TypeError`."""
+        if "include_default_roots" in options:
+            include = options.pop("include_default_roots")
+            options.setdefault("skip_default_paths", not include)
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise TypeError(f"unknown load() option(s): {', '.join(unknown)}")
+        for key in ("exclude", "catalog", "write"):
+            if key in options:
+                options[key] = tuple(options[key])
+        if "scan" in options:
+            options["scan"] = tuple(Path(p) for p in options["scan"])
+        if isinstance(options.get("enabled"), Iterable) and not isinstance(
+            options["enabled"], str | bool
+        ):
+            options["enabled"] = tuple(options["enabled"])
+        return cls(**options)
+
+
+@dataclass(frozen=True, slots=True)
+class RootReport:
+    """One root as `doctor` shows it: whether it exists, what loaded, what lost."""
+
+    root: Root
+    exists: bool
+    loaded: int = 0
+    shadowed: int = 0
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Shadowed:
+    """A skill hidden by a same-named skill of higher precedence."""
+
+    name: str
+    winner: Skill
+    loser: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    """Everything `load()` found. `skills` is ordered by root precedence, then name."""
+
+    layout: Layout
+    skills: Mapping[str, Skill]
+    diagnostics: tuple[Diagnostic, ...]
+    roots: tuple[RootReport, ...] = ()
+    shadowed: tuple[Shadowed, ...] = ()
+    options: Options = field(default_factory=Options)
+
+
+def load(
+    cwd: str | os.PathLike[str] | None = None,
+    *,
+    layout: Layout | None = None,
+    **options: Any,
+) -> Environment:
+    """Discover every skill for `cwd` (or `layout`). Never raises for bad files: they
+    become diagnostics and the rest loads. Nothing is executed."""
+    if layout is not None and cwd is not None:
+        raise TypeError("pass cwd or layout, not both")
+    lay = layout if layout is not None else Layout.default(cwd)
+    opts = Options.build(**options)
+    if opts.enabled is False or opts.enabled == ():
+        return Environment(lay, MappingProxyType({}), (), options=opts)
+    rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
+    assembly = _Assembly(opts)
+    assembly.add_catalog(opts.catalog)
+    for root, skipped in _roots(lay, opts, assembly.diagnostics):
+        if skipped:
+            assembly.reports.append(RootReport(root, os.path.isdir(root.path), skipped=skipped))
+            continue
+        assembly.add_scan(scan_root(root, rules, lay.walk))
+    return assembly.finish(lay)
+
+
+def _roots(
+    lay: Layout, opts: Options, diags: list[Diagnostic]
+) -> Iterable[tuple[Root, str | None]]:
+    if opts.write:
+        root = _write(lay, opts.write, diags)
+        if root is not None:
+            yield root, None
+    if not opts.skip_default_paths:
+        for root in lay.skill_roots():
+            if root.scope == PROJECT and not opts.trust_project_skills:
+                if os.path.isdir(root.path):
+                    diags.append(
+                        diagnostic(
+                            "discovery.untrusted",
+                            "project skills here are not loaded: the project is not trusted",
+                            root.path,
+                        )
+                    )
+                yield root, "untrusted"
+            else:
+                yield root, None
+    for path in opts.scan:
+        yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
+
+
+def _write(lay: Layout, skills: Sequence[Skill], diags: list[Diagnostic]) -> Root | None:
+    from satchel.authoring import write_skill  # writing is rare; keep load() lean
+
+    if lay.write_root is None:
+        diags.append(diagnostic("skill.write.failed", "the layout has no write_root", None))
+        return None
+    for skill in skills:
+        try:
+            write_skill(lay.write_root, skill)
+        except OSError as e:
+            diags.append(
+                diagnostic(
+                    "skill.write.failed",
+                    f"cannot write skill {skill.name!r}: {e.strerror or e}",
+                    lay.write_root / skill.name,
+                )
+            )
+    return Root(lay.write_root, WRITTEN, "write")
+
+
+class _Assembly:
+    """Winners by folded name, first come first kept, with every loss reported."""
+
+    def __init__(self, opts: Options) -> None:
+        self.opts = opts
+        self.allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
+        self.excluded = frozenset(opts.exclude)
+        self.winners: dict[str, tuple[int, Skill]] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.reports: list[RootReport] = []
+        self.shadowed: list[Shadowed] = []
+        self.rank = 0
+
+    def add_catalog(self, skills: Sequence[Skill]) -> None:
+        for skill in skills:
+            self._offer(skill, CATALOG)
+
+    def add_scan(self, scan: RootScan) -> None:
+        self.rank += 1
+        self.diagnostics.extend(scan.diagnostics)
+        loaded = lost = 0
+        for skill in scan.skills:
+            if self._offer(skill, str(scan.root.path)):
+                loaded += 1
+            else:
+                lost += 1
+        self.reports.append(RootReport(scan.root, scan.exists, loaded, lost))
+
+    def _offer(self, skill: Skill, where: str) -> bool:
+        if skill.name in self.excluded or (
+            self.allowed is not None and skill.name not in self.allowed
+        ):
+            return False
+        key = _fold(skill.name)
+        held = self.winners.get(key)
+        if held is None:
+            self.winners[key] = (self.rank, skill)
+            return True
+        winner = held[1]
+        if not _same_file(winner, skill):
+            self.shadowed.append(Shadowed(skill.name, winner, skill))
+            self.diagnostics.append(_shadow_diagnostic(winner, skill, same_root=held[0] == self.rank))
+        return False
+
+    def finish(self, lay: Layout) -> Environment:
+        ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
+        skills = MappingProxyType({s.name: s for _, s in ordered})
+        return Environment(
+            lay,
+            skills,
+            tuple(self.diagnostics),
+            tuple(self.reports),
+            tuple(self.shadowed),
+            self.opts,
+        )
+
+
+def _fold(name: str) -> str:
+    if name.isascii():
+        return name.lower()
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _same_file(a: Skill, b: Skill) -> bool:
+    if a.path is None or b.path is None:
+        return False
+    try:
+        return os.path.samefile(a.path, b.path)
+    except OSError:
+        return False
+
+
+def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:
+    where = _where(winner)
+    if same_root:
+        return diagnostic(
+            "skill.name.collision",
+            f"two skills are named {loser.name!r} in one root; {winner.path} is kept, "
+            f"{loser.path} is ignored",
+            loser.path,
+        )
+    return diagnostic(
+        "skill.shadowed",
+        f"skill {loser.name!r} at {loser.path} ({_where(loser)}) is shadowed by "
+        f"{winner.path or 'the host catalog'} ({where})",
+        loser.path,
+    )
+
+
+def _where(skill: Skill) -> str:
+    return f"{skill.scope} {skill.family}".strip() or "catalog"

@@ -1,0 +1,180 @@
+"""Where to look: every decision about skill roots in one value.
+
+A `Layout` names the client, the working directory, the project root, the user's
+home and config directories, and an ordered table of root templates. The table is
+the precedence: the first root to define a name wins. Each host in the seeds is a
+different table; `Layout.default()` is satchel's own (see docs/layout.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+__all__ = ["Layout", "Root", "RootSpec", "WalkBounds", "default_roots", "find_project_root"]
+
+PROJECT, USER, EXTRA = "project", "user", "extra"
+
+
+@dataclass(frozen=True, slots=True)
+class RootSpec:
+    """One row of the table: a scope label, a tool family and a path template.
+
+    The template may use ``{project}``, ``{cwd}``, ``{home}`` and ``{config}``.
+    """
+
+    scope: str
+    family: str
+    template: str
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A resolved skills root: a directory whose child directories are skills."""
+
+    path: Path
+    scope: str
+    family: str
+
+
+@dataclass(frozen=True, slots=True)
+class WalkBounds:
+    """How far to look inside a root.
+
+    By default only immediate child directories are skills. `nested` looks deeper,
+    up to `max_depth` levels and `max_dirs` directories per root. `follow_symlinks`
+    follows symlinked skill directories (each real directory is visited once).
+    """
+
+    nested: bool = False
+    max_depth: int = 6
+    max_dirs: int = 2000
+    follow_symlinks: bool = True
+
+
+def default_roots(client: str = "satchel") -> tuple[RootSpec, ...]:
+    """satchel's table: project before user; within a scope the client's own family,
+    then ``.claude``, then ``.agents`` (then ``.codex`` and ``.opencode``)."""
+    own = f".{client}"
+    project = [own, ".claude", ".agents", ".codex", ".opencode"]
+    rows = [RootSpec(PROJECT, fam, f"{{project}}/{fam}/skills") for fam in _unique(project)]
+    rows.append(RootSpec(USER, own, f"{{config}}/{client}/skills"))
+    rows += [
+        RootSpec(USER, fam, f"{{home}}/{fam}/skills")
+        for fam in (".claude", ".agents", ".codex")
+        if fam != own
+    ]
+    return tuple(rows)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def find_project_root(cwd: Path, markers: Sequence[str] = (".git",)) -> Path:
+    """The nearest ancestor of `cwd` (itself included) holding a marker, else `cwd`."""
+    for directory in (cwd, *cwd.parents):
+        if any(os.path.lexists(directory / m) for m in markers):
+            return directory
+    return cwd
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Every decision about where skills come from. Build one with `Layout.default`."""
+
+    client: str
+    cwd: Path
+    project: Path
+    home: Path
+    config_home: Path
+    roots: tuple[RootSpec, ...]
+    walk: WalkBounds = field(default_factory=WalkBounds)
+    ancestors: bool = False
+    write_root: Path | None = None
+
+    @classmethod
+    def default(
+        cls,
+        cwd: str | os.PathLike[str] | None = None,
+        *,
+        client: str = "satchel",
+        home: str | os.PathLike[str] | None = None,
+        project: str | os.PathLike[str] | None = None,
+        roots: Sequence[RootSpec] | None = None,
+        walk: WalkBounds | None = None,
+        ancestors: bool = False,
+        env: Mapping[str, str] | None = None,
+        markers: Sequence[str] = (".git",),
+    ) -> Layout:
+        """The layout for `cwd` (default: the current directory).
+
+        The home is `home`, else the real one; the config directory is
+        ``$XDG_CONFIG_HOME`` when set and no `home` is given, else ``<home>/.config``.
+        The project root is `project`, else the nearest ancestor holding `.git`.
+        """
+        here = Path(cwd if cwd is not None else os.getcwd()).absolute()
+        environ = os.environ if env is None else env
+        home_dir = Path(home).absolute() if home is not None else Path.home()
+        config = home_dir / ".config"
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        if home is None and os.path.isabs(xdg):
+            config = Path(xdg)
+        return cls(
+            client=client,
+            cwd=here,
+            project=Path(project).absolute() if project else find_project_root(here, markers),
+            home=home_dir,
+            config_home=config,
+            roots=tuple(roots) if roots is not None else default_roots(client),
+            walk=walk or WalkBounds(),
+            ancestors=ancestors,
+            write_root=_cache_root(client, environ, home),
+        )
+
+    def with_roots(self, roots: Sequence[RootSpec]) -> Layout:
+        """The same layout with another table of roots."""
+        return replace(self, roots=tuple(roots))
+
+    def skill_roots(self) -> tuple[Root, ...]:
+        """The table resolved to directories, in precedence order."""
+        out: list[Root] = []
+        for spec in self.roots:
+            for path in self._expand(spec.template):
+                out.append(Root(path, spec.scope, spec.family))
+        return tuple(out)
+
+    def _expand(self, template: str) -> list[Path]:
+        values = {
+            "cwd": str(self.cwd),
+            "home": str(self.home),
+            "config": str(self.config_home),
+        }
+        if "{project}" in template and self.ancestors:
+            return [
+                Path(template.format(project=str(d), **values)) for d in self._cwd_to_project()
+            ]
+        return [Path(template.format(project=str(self.project), **values))]
+
+    def _cwd_to_project(self) -> list[Path]:
+        """The directories from cwd up to the project root, nearest first."""
+        if not self.cwd.is_relative_to(self.project):
+            return [self.project]
+        chain = [self.cwd]
+        while chain[-1] != self.project:
+            chain.append(chain[-1].parent)
+        return chain
+
+
+def _cache_root(client: str, environ: Mapping[str, str], home: object) -> Path:
+    """Where skills defined in code are written: the user cache directory."""
+    if home is not None:
+        return Path(str(home)).absolute() / ".cache" / client / "skills"
+    xdg = environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / client / "skills"
+    import platformdirs  # only when a layout is built for the real machine
+
+    return Path(platformdirs.user_cache_dir(client)) / "skills"

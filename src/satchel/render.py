@@ -1,0 +1,138 @@
+"""The skills index a model reads before it decides to load a skill.
+
+Three formats, one per way of activating a skill:
+
+* ``tool``: seed 004's text for hosts with a skill-loading tool (``load_skill``).
+* ``xml``: the Agent Skills client guide's ``<available_skills>`` block.
+* ``paths``: seed 000's list with each SKILL.md path, for hosts whose model reads
+  the file with its own file-read tool.
+
+No skills, no text at all. The index is capped at `max_skills` entries and
+`max_bytes` bytes (64 and 8 KiB by default); when entries are left out, a last line
+says how many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from html import escape as _xml
+from typing import Literal
+
+from satchel.skills.model import Skill
+
+__all__ = ["FORMATS", "IndexFormat", "model_visible", "render_index"]
+
+IndexFormat = Literal["tool", "xml", "paths"]
+FORMATS: tuple[IndexFormat, ...] = ("tool", "xml", "paths")
+MAX_SKILLS = 64
+MAX_BYTES = 8 * 1024
+
+_TRUE = frozenset(("true", "yes", "on", "1"))
+
+
+def model_visible(skill: Skill) -> bool:
+    """False when the skill asks to be kept from the model (`disable-model-invocation`)."""
+    flag = skill.extras.get("disable-model-invocation")
+    if isinstance(flag, str):
+        return flag.strip().lower() not in _TRUE
+    return flag is not True and flag != 1
+
+
+def render_index(
+    skills: Mapping[str, Skill] | Iterable[Skill],
+    *,
+    format: IndexFormat = "tool",  # noqa: A002  # the public name the docs use
+    max_skills: int = MAX_SKILLS,
+    max_bytes: int = MAX_BYTES,
+    tool_name: str = "load_skill",
+) -> str:
+    """The index text for `skills` (in the order given), or "" when there are none."""
+    items = list(skills.values() if isinstance(skills, Mapping) else skills)
+    items = [s for s in items if model_visible(s)]
+    if not items:
+        return ""
+    if format not in FORMATS:
+        raise ValueError(f"unknown index format {format!r}; use one of {', '.join(FORMATS)}")
+    head, entry, tail = _PARTS[format]
+    header = head(tool_name)
+    entries = [entry(s) for s in items]
+    return _fit(header, entries, tail, max_skills, max_bytes, format)
+
+
+def _fit(
+    header: str, entries: list[str], tail: str, max_skills: int, max_bytes: int, fmt: str
+) -> str:
+    """Keep entries in order while the text, with its omission line, fits the caps."""
+    total = len(entries)
+    kept: list[str] = []
+    size = _size(header) + _size(tail)
+    for index, text in enumerate(entries):
+        if len(kept) >= max_skills:
+            break
+        left_out = total - index - 1
+        extra = _size(_omitted(left_out, fmt)) if left_out else 0
+        if size + _size(text) + extra > max_bytes:
+            break
+        kept.append(text)
+        size += _size(text)
+    lines = [header, *kept]
+    if tail:
+        lines.append(tail)
+    if len(kept) < total:
+        lines.append(_omitted(total - len(kept), fmt))
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8")) + 1 if text else 0
+
+
+def _omitted(count: int, fmt: str) -> str:
+    noun = "skill" if count == 1 else "skills"
+    line = f"{count} more {noun} not listed (index limit reached)"
+    return f"<!-- {line} -->" if fmt == "xml" else f"({line})"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tool_head(tool_name: str) -> str:
+    return (
+        "Skills available to this agent. Load one only when its description matches the task.\n"
+        f'Call {tool_name}({{"name":"<skill>"}}) for instructions. '
+        "Use its resource argument for referenced files."
+    )
+
+
+def _tool_entry(skill: Skill) -> str:
+    return f"- {skill.name}: {_one_line(skill.description)}"
+
+
+def _xml_entry(skill: Skill) -> str:
+    return (
+        "  <skill>\n"
+        f"    <name>{_xml(skill.name)}</name>\n"
+        f"    <description>{_xml(_one_line(skill.description))}</description>\n"
+        f"    <location>{_xml(str(skill.path or ''))}</location>\n"
+        "  </skill>"
+    )
+
+
+def _paths_head(_tool_name: str) -> str:
+    return (
+        "Skills available to this agent. When a task matches a skill's description, "
+        "read its SKILL.md at the path shown and follow it; resolve relative paths in it "
+        "against the skill's directory."
+    )
+
+
+def _paths_entry(skill: Skill) -> str:
+    return f"- {skill.name}: {_one_line(skill.description)}\n  path: {skill.path or ''}"
+
+
+_PARTS = {
+    "tool": (_tool_head, _tool_entry, ""),
+    "xml": (lambda _t: "<available_skills>", _xml_entry, "</available_skills>"),
+    "paths": (_paths_head, _paths_entry, ""),
+}

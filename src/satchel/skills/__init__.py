@@ -1,0 +1,1 @@
+"""Skills: the model, field rules, reading one SKILL.md, and walking roots."""

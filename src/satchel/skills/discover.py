@@ -1,0 +1,215 @@
+"""Walk skills roots: find skill directories, read their heads, keep what loads.
+
+Inside a root, directories are visited in code-point order of their names, so the
+result never depends on the order the filesystem lists them in.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import Root, WalkBounds
+from satchel.skills.fields import FieldRules
+from satchel.skills.model import Skill
+from satchel.skills.read import SKILL_FILE, read_skill
+
+__all__ = ["RootScan", "scan_root"]
+
+SKIP = frozenset((".git", "node_modules"))
+
+
+@dataclass(slots=True)
+class RootScan:
+    """What one root held: the skills that loaded (in visit order) and diagnostics."""
+
+    root: Root
+    exists: bool = False
+    skills: list[Skill] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
+    """Read every skill under `root`."""
+    scan = RootScan(root)
+    top = str(root.path)
+    try:
+        entries = _list(top)
+    except FileNotFoundError:
+        return scan
+    except NotADirectoryError:
+        scan.diagnostics.append(
+            diagnostic("discovery.root.not-directory", "a skills root that is not a directory", root.path)
+        )
+        return scan
+    except OSError as e:
+        scan.diagnostics.append(
+            diagnostic("discovery.root.unreadable", f"cannot list: {e.strerror}", root.path)
+        )
+        return scan
+    scan.exists = True
+    for skill_dir in _skill_dirs(top, entries, walk, scan.diagnostics):
+        _read_one(skill_dir, root, rules, scan)
+    return scan
+
+
+def _list(directory: str) -> list[os.DirEntry[str]]:
+    with os.scandir(directory) as it:
+        return sorted(it, key=lambda e: e.name)
+
+
+def _read_one(skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> None:
+    path = Path(skill_dir, SKILL_FILE)
+    skill, diags = read_skill(path, rules, scope=root.scope, family=root.family)
+    scan.diagnostics.extend(diags)
+    if skill is not None:
+        scan.skills.append(skill)
+
+
+def _skill_dirs(
+    top: str, entries: list[os.DirEntry[str]], walk: WalkBounds, diags: list[Diagnostic]
+) -> Iterator[str]:
+    """The directories under `top` that hold a SKILL.md, in a stable order."""
+    if not walk.nested:
+        for entry in entries:
+            if _is_candidate(entry, walk, diags):
+                if _has_skill_file(entry.path, diags):
+                    yield entry.path
+        return
+    yield from _nested(top, entries, walk, diags)
+
+
+def _is_candidate(entry: os.DirEntry[str], walk: WalkBounds, diags: list[Diagnostic]) -> bool:
+    if entry.name in SKIP:
+        return False
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return True
+        if not entry.is_symlink():
+            return False
+    except OSError:
+        return False
+    if not walk.follow_symlinks:
+        return False
+    return _symlinked_dir(entry, diags)
+
+
+def _symlinked_dir(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        pass
+    try:
+        os.stat(entry.path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            diags.append(
+                diagnostic("skill.symlink.loop", "a symlink loop in a skills root", Path(entry.path))
+            )
+        else:
+            diags.append(
+                diagnostic(
+                    "skill.read.error",
+                    "a symlink in a skills root points to nothing",
+                    Path(entry.path),
+                    severity="warning",
+                )
+            )
+        return False
+    return False
+
+
+def _has_skill_file(directory: str, diags: list[Diagnostic]) -> bool:
+    """Whether `directory` holds SKILL.md, reporting near misses (`skill.md`, ...)."""
+    if os.path.lexists(os.path.join(directory, SKILL_FILE)):
+        _check_twin(directory, diags)
+        return True
+    try:
+        with os.scandir(directory) as it:
+            names = [e.name for e in it if e.name.lower() == "skill.md"]
+    except OSError:
+        return False
+    for name in sorted(names):
+        diags.append(
+            diagnostic(
+                "skill.file.misnamed",
+                f"{name} is not loaded: the skill file must be named exactly {SKILL_FILE}",
+                Path(directory, name),
+                hint=f"rename it to {SKILL_FILE}",
+            )
+        )
+    return False
+
+
+def _check_twin(directory: str, diags: list[Diagnostic]) -> None:
+    """On a case-sensitive filesystem, `skill.md` beside `SKILL.md` is ambiguous."""
+    twin = os.path.join(directory, "skill.md")
+    try:
+        a, b = os.stat(twin), os.stat(os.path.join(directory, SKILL_FILE))
+    except OSError:
+        return
+    if (a.st_dev, a.st_ino) != (b.st_dev, b.st_ino):
+        diags.append(
+            diagnostic(
+                "skill.file.twin",
+                f"both {SKILL_FILE} and skill.md exist; only {SKILL_FILE} is read",
+                Path(twin),
+            )
+        )
+
+
+def _nested(
+    top: str, entries: list[os.DirEntry[str]], walk: WalkBounds, diags: list[Diagnostic]
+) -> Iterator[str]:
+    """Depth-first, bounded by depth and directory count, each real directory once."""
+    seen: set[tuple[int, int]] = set()
+    budget = walk.max_dirs
+    stack: list[tuple[list[os.DirEntry[str]], int]] = [(entries, 1)]
+    while stack:
+        level, depth = stack.pop()
+        children: list[tuple[list[os.DirEntry[str]], int]] = []
+        for entry in level:
+            if not _is_candidate(entry, walk, diags) or not _first_visit(entry, seen):
+                continue
+            budget -= 1
+            if budget < 0:
+                diags.append(_limit(top, f"more than {walk.max_dirs} directories"))
+                return
+            if _has_skill_file(entry.path, diags):
+                yield entry.path
+            elif depth < walk.max_depth:
+                try:
+                    children.append((_list(entry.path), depth + 1))
+                except OSError:
+                    continue
+            elif _has_subdirs(entry.path):
+                diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
+        stack.extend(reversed(children))
+
+
+def _first_visit(entry: os.DirEntry[str], seen: set[tuple[int, int]]) -> bool:
+    try:
+        st = entry.stat()
+    except OSError:
+        return False
+    key = (st.st_dev, st.st_ino)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def _has_subdirs(directory: str) -> bool:
+    try:
+        with os.scandir(directory) as it:
+            return any(e.is_dir() and e.name not in SKIP for e in it)
+    except OSError:
+        return False
+
+
+def _limit(where: str, what: str) -> Diagnostic:
+    return diagnostic("discovery.limit", f"the walk stopped: {what}", Path(where))

@@ -1,0 +1,94 @@
+"""The `Skill` value: frontmatter fields, where it came from, and a lazy body."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel import frontmatter
+from satchel._files import FileProblem, read_bounded
+from satchel.diagnostics import diagnostic
+from satchel.errors import SkillBodyError
+
+__all__ = ["MAX_SKILL_FILE", "Skill"]
+
+MAX_SKILL_FILE = 1024 * 1024
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Skill:
+    """One skill. Metadata is read at discovery; the body only when `body()` is called.
+
+    `path` is the SKILL.md file (None for a skill defined in code and not yet
+    written), `scope` and `family` say which root it came from (for example
+    ``project`` and ``.claude``).
+    """
+
+    name: str
+    description: str
+    license: str | None = None
+    compatibility: str | None = None
+    metadata: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    allowed_tools: tuple[str, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    path: Path | None = None
+    scope: str = ""
+    family: str = ""
+    instructions: str | None = None
+
+    @property
+    def directory(self) -> Path | None:
+        """The skill directory: relative paths in the body resolve against it."""
+        return None if self.path is None else self.path.parent
+
+    def body(self) -> str:
+        """The Markdown body, read now. Raise `SkillBodyError` if it cannot be read."""
+        if self.instructions is not None:
+            return self.instructions
+        if self.path is None:
+            return ""
+        try:
+            data = read_bounded(self.path, MAX_SKILL_FILE)
+        except FileProblem as e:
+            raise SkillBodyError(
+                diagnostic("skill.read.error", f"cannot read the body: {e.message}", self.path)
+            ) from None
+        problem = frontmatter.check_text(data, 0, self.path)
+        if problem is not None:
+            raise SkillBodyError(problem)
+        where = frontmatter.locate(data, complete=True)
+        if where.status != "ok":
+            raise SkillBodyError(
+                diagnostic("skill.read.error", "the frontmatter fences are gone", self.path)
+            )
+        return frontmatter.decode_body(data, where.body_start)
+
+    def to_json(self) -> dict[str, Any]:
+        """The skill as JSON-ready data, without the body."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "license": self.license,
+            "compatibility": self.compatibility,
+            "metadata": dict(self.metadata),
+            "allowed_tools": list(self.allowed_tools),
+            "extras": _jsonable(dict(self.extras)),
+            "path": None if self.path is None else str(self.path),
+            "scope": self.scope,
+            "family": self.family,
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)

@@ -1,0 +1,133 @@
+"""Read one SKILL.md: the head only when discovering, the whole file when validating."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from satchel import frontmatter
+from satchel._files import FileProblem, open_regular, read_bounded
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.skills.fields import FieldRules, build_skill
+from satchel.skills.model import MAX_SKILL_FILE, Skill
+
+__all__ = ["SKILL_FILE", "parse_skill", "read_skill"]
+
+SKILL_FILE = "SKILL.md"
+HEAD = 4096
+_HEAD_CAP = frontmatter.MAX_FRONTMATTER + 16
+
+
+def read_skill(
+    path: Path, rules: FieldRules, *, scope: str = "", family: str = ""
+) -> tuple[Skill | None, list[Diagnostic]]:
+    """Read the frontmatter of the SKILL.md at `path` (its head only) into a skill.
+
+    A missing file gives (None, []): the caller decides whether that matters.
+    """
+    try:
+        data, complete = _read_head(path)
+    except FileProblem as e:
+        return None, _file_problem(e, path)
+    parsed = frontmatter.parse(data, path, complete=complete)
+    if parsed.fields is None:
+        return None, list(parsed.diagnostics)
+    skill, diags = build_skill(parsed.fields, path, rules, scope=scope, family=family)
+    return skill, [*parsed.diagnostics, *diags]
+
+
+def parse_skill(
+    path: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    unicode_names: bool = False,
+    client: str = "satchel",
+) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
+    """Parse and validate one skill (its directory or its SKILL.md), reading the whole
+    file so the body's encoding is checked too. `strict` applies the spec exactly."""
+    target = Path(path)
+    if target.name != SKILL_FILE and target.is_dir():
+        target = target / SKILL_FILE
+    rules = FieldRules(strict=strict, unicode_names=unicode_names, client=client)
+    try:
+        data = _read_whole(target)
+    except FileProblem as e:
+        return None, tuple(_file_problem(e, target) or [_missing(target)])
+    parsed = frontmatter.parse(data, target)
+    if parsed.fields is None:
+        return None, parsed.diagnostics
+    skill, diags = build_skill(parsed.fields, target, rules)
+    body_problem = frontmatter.check_text(data, 0, target)
+    if body_problem is not None:
+        diags.append(body_problem)
+        skill = None
+    return skill, (*parsed.diagnostics, *diags)
+
+
+def _read_whole(path: Path) -> bytes:
+    _check_link(path)
+    return read_bounded(path, MAX_SKILL_FILE)
+
+
+def _read_head(path: Path) -> tuple[bytes, bool]:
+    """Read up to the closing fence: 4 KiB first, more only if the fence is further."""
+    try:
+        fd, size = open_regular(path, MAX_SKILL_FILE, nofollow=True)
+    except FileProblem as e:
+        if e.kind != "symlink":
+            raise
+        _check_link(path)
+        fd, size = open_regular(path, MAX_SKILL_FILE)
+    try:
+        data = os.read(fd, HEAD)
+        complete = len(data) >= size
+        while not complete and frontmatter.locate(data, complete=False).status == "more":
+            if len(data) >= _HEAD_CAP:
+                break
+            chunk = os.read(fd, max(HEAD, len(data)))
+            if not chunk:
+                complete = True
+                break
+            data += chunk
+            complete = len(data) >= size
+        return data, complete
+    finally:
+        os.close(fd)
+
+
+def _check_link(path: Path) -> None:
+    """A symlinked SKILL.md must resolve inside its own skill directory."""
+    if not path.is_symlink():
+        return
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        raise FileProblem("os", "SKILL.md is a symlink to nothing") from None
+    except (OSError, RuntimeError):
+        raise FileProblem("loop", "a symlink loop") from None
+    if not target.is_relative_to(path.parent.resolve()):
+        raise FileProblem("escape", f"a symlink to {target}, outside the skill directory")
+
+
+def _missing(path: Path) -> Diagnostic:
+    return diagnostic("skill.read.error", "no SKILL.md here", path)
+
+
+def _file_problem(e: FileProblem, path: Path) -> list[Diagnostic]:
+    if e.kind == "missing":
+        return []
+    if e.kind == "too-large":
+        return [
+            diagnostic(
+                "skill.size",
+                f"SKILL.md is {e.size} bytes; the limit is {MAX_SKILL_FILE} (1 MiB)",
+                path,
+                hint="move long material into references/ files the skill links to",
+            )
+        ]
+    code = {
+        "not-regular": "skill.file.not-regular",
+        "loop": "skill.symlink.loop",
+        "escape": "skill.symlink.escape",
+    }.get(e.kind, "skill.read.error")
+    return [diagnostic(code, f"cannot read SKILL.md: {e.message}", path)]

@@ -1,0 +1,45 @@
+"""Text from skill files is untrusted: escape what a terminal or a reader cannot see."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["escape", "hidden_characters"]
+
+# C0 and C1 controls (but tab and newline), DEL, zero-width and bidi controls, BOM,
+# the Unicode tag block, variation selectors and other invisible format characters.
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+_ESCAPE_ALSO_NEWLINES = re.compile(_HIDDEN.pattern[:-1] + "\t\n]")
+
+
+def _code(ch: str) -> str:
+    cp = ord(ch)
+    if cp <= 0xFF:
+        return f"\\x{cp:02x}"
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    return f"\\U{cp:08x}"
+
+
+def escape(text: str, *, newlines: bool = False) -> str:
+    """`text` with invisible and control characters written as escapes (``\\x1b``,
+    ``\\u202e``). With `newlines`, tabs and newlines are escaped too (one-line fields)."""
+    pattern = _ESCAPE_ALSO_NEWLINES if newlines else _HIDDEN
+    return pattern.sub(lambda m: _code(m.group()), text)
+
+
+def hidden_characters(text: str) -> list[tuple[int, str]]:
+    """(offset, U+XXXX) of every invisible, bidi or control character in `text`,
+    tabs and newlines excepted."""
+    found = [(m.start(), f"U+{ord(m.group()):04X}") for m in _HIDDEN.finditer(text)]
+    if not found and not text.isascii():
+        found = [
+            (i, f"U+{ord(ch):04X}")
+            for i, ch in enumerate(text)
+            if unicodedata.category(ch) == "Cf"
+        ]
+    return found
