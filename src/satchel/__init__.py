@@ -1,8 +1,8 @@
 """satchel: skills, plugins, hooks, commands, subagents and MCP servers for any agent.
 
-    env = satchel.load()                      # discover everything for the cwd
-    print(satchel.render_index(env.skills))   # the index for the system prompt
-    for d in env.diagnostics: ...             # what was wrong, never an exception
+env = satchel.load()                      # discover everything for the cwd
+print(satchel.render_index(env.skills))   # the index for the system prompt
+for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
 from satchel.authoring import define_skill, render_skill_md, write_skill
@@ -18,11 +18,20 @@ from satchel.tokens import approx_tokens, token_bill, truncate
 __version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
+    "approx_tokens",
     "CODES",
+    "default_roots",
+    "define_skill",
     "Diagnostic",
     "Environment",
+    "find_project_root",
     "Layout",
+    "load",
     "Options",
+    "parse_skill",
+    "render_index",
+    "render_skill_md",
     "Root",
     "RootReport",
     "RootSpec",
@@ -31,17 +40,8 @@ __all__ = [
     "Skill",
     "SkillBodyError",
     "SkillDefinitionError",
-    "WalkBounds",
-    "__version__",
-    "approx_tokens",
-    "default_roots",
-    "define_skill",
-    "find_project_root",
-    "load",
-    "parse_skill",
-    "render_index",
-    "render_skill_md",
     "token_bill",
     "truncate",
+    "WalkBounds",
     "write_skill",
 ]

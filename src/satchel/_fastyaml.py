@@ -18,7 +18,9 @@ from yaml.resolver import Resolver
 __all__ = ["parse"]
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
-_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 _SPECIAL = re.compile("[\t\ufeff\x85\u2028\u2029]")
 _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@`\t ")
 _RESOLVERS = Resolver.yaml_implicit_resolvers

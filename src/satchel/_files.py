@@ -13,7 +13,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-class FileProblem(Exception):  # noqa: N818  # a value carried out of a read, not a bug
+class FileProblem(Exception):  # a value carried out of a read, not a bug
     """Why a file could not be read: `kind` is missing, not-regular, too-large, loop or os."""
 
     def __init__(self, kind: str, message: str, size: int = 0) -> None:

@@ -38,7 +38,7 @@ class _Loader(_Base):  # type: ignore[misc,valid-type]  # base chosen at import 
     }
 
 
-class YamlProblem(Exception):  # noqa: N818  # a value, not a failure of satchel
+class YamlProblem(Exception):  # a value, not a failure of satchel
     """A reason the YAML was refused: a diagnostic code, a message, a 0-based line."""
 
     def __init__(self, code: str, message: str, line: int | None) -> None:
@@ -116,11 +116,11 @@ def _check(root: Node) -> None:
             )
         if isinstance(node, MappingNode):
             _check_keys(node)
-            for key, value in node.value:
+            for key, value in reversed(node.value):  # popped in document order
                 stack.append((value, depth + 1, key.start_mark.line))
                 stack.append((key, depth + 1, key.start_mark.line))
         elif isinstance(node, SequenceNode):
-            stack.extend((item, depth + 1, item.start_mark.line) for item in node.value)
+            stack.extend((item, depth + 1, item.start_mark.line) for item in reversed(node.value))
 
 
 def _check_keys(node: MappingNode) -> None:

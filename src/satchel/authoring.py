@@ -26,7 +26,7 @@ def define_skill(
     description: str,
     instructions: str = "",
     *,
-    license: str | None = None,  # noqa: A002  # the spec's field name
+    license: str | None = None,  # the spec's field name
     compatibility: str | None = None,
     metadata: Mapping[str, str] | None = None,
     allowed_tools: Sequence[str] | None = None,

@@ -211,7 +211,9 @@ class _Assembly:
         winner = held[1]
         if not _same_file(winner, skill):
             self.shadowed.append(Shadowed(skill.name, winner, skill))
-            self.diagnostics.append(_shadow_diagnostic(winner, skill, same_root=held[0] == self.rank))
+            self.diagnostics.append(
+                _shadow_diagnostic(winner, skill, same_root=held[0] == self.rank)
+            )
         return False
 
     def finish(self, lay: Layout) -> Environment:

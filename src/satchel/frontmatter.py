@@ -98,7 +98,9 @@ def parse(data: bytes, path: Path | None = None, *, complete: bool = True) -> Fr
     return Frontmatter(fields, loc.body_start, diags)
 
 
-def parse_yaml(text: str, path: Path | None = None) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]]:
+def parse_yaml(
+    text: str, path: Path | None = None
+) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]]:
     """Parse frontmatter YAML (LF line ends) into a mapping, with the colon fallback."""
     fast = _fastyaml.parse(text)
     if fast is not None:

@@ -153,9 +153,7 @@ class Layout:
             "config": str(self.config_home),
         }
         if "{project}" in template and self.ancestors:
-            return [
-                Path(template.format(project=str(d), **values)) for d in self._cwd_to_project()
-            ]
+            return [Path(template.format(project=str(d), **values)) for d in self._cwd_to_project()]
         return [Path(template.format(project=str(self.project), **values))]
 
     def _cwd_to_project(self) -> list[Path]:

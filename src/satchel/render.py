@@ -41,7 +41,7 @@ def model_visible(skill: Skill) -> bool:
 def render_index(
     skills: Mapping[str, Skill] | Iterable[Skill],
     *,
-    format: IndexFormat = "tool",  # noqa: A002  # the public name the docs use
+    format: IndexFormat = "tool",  # the public name the docs use
     max_skills: int = MAX_SKILLS,
     max_bytes: int = MAX_BYTES,
     tool_name: str = "load_skill",
@@ -89,7 +89,7 @@ def _size(text: str) -> int:
 
 def _omitted(count: int, fmt: str) -> str:
     noun = "skill" if count == 1 else "skills"
-    line = f"{count} more {noun} not listed (index limit reached)"
+    line = f"{count} more {noun} not listed: index limit reached"
     return f"<!-- {line} -->" if fmt == "xml" else f"({line})"
 
 

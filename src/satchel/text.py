@@ -38,8 +38,6 @@ def hidden_characters(text: str) -> list[tuple[int, str]]:
     found = [(m.start(), f"U+{ord(m.group()):04X}") for m in _HIDDEN.finditer(text)]
     if not found and not text.isascii():
         found = [
-            (i, f"U+{ord(ch):04X}")
-            for i, ch in enumerate(text)
-            if unicodedata.category(ch) == "Cf"
+            (i, f"U+{ord(ch):04X}") for i, ch in enumerate(text) if unicodedata.category(ch) == "Cf"
         ]
     return found

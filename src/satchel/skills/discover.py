@@ -43,7 +43,9 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
         return scan
     except NotADirectoryError:
         scan.diagnostics.append(
-            diagnostic("discovery.root.not-directory", "a skills root that is not a directory", root.path)
+            diagnostic(
+                "discovery.root.not-directory", "a skills root that is not a directory", root.path
+            )
         )
         return scan
     except OSError as e:
@@ -76,9 +78,8 @@ def _skill_dirs(
     """The directories under `top` that hold a SKILL.md, in a stable order."""
     if not walk.nested:
         for entry in entries:
-            if _is_candidate(entry, walk, diags):
-                if _has_skill_file(entry.path, diags):
-                    yield entry.path
+            if _is_candidate(entry, walk, diags) and _has_skill_file(entry.path, diags):
+                yield entry.path
         return
     yield from _nested(top, entries, walk, diags)
 
@@ -108,7 +109,9 @@ def _symlinked_dir(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
     except OSError as e:
         if e.errno == errno.ELOOP:
             diags.append(
-                diagnostic("skill.symlink.loop", "a symlink loop in a skills root", Path(entry.path))
+                diagnostic(
+                    "skill.symlink.loop", "a symlink loop in a skills root", Path(entry.path)
+                )
             )
         else:
             diags.append(
@@ -165,30 +168,32 @@ def _check_twin(directory: str, diags: list[Diagnostic]) -> None:
 def _nested(
     top: str, entries: list[os.DirEntry[str]], walk: WalkBounds, diags: list[Diagnostic]
 ) -> Iterator[str]:
-    """Depth-first, bounded by depth and directory count, each real directory once."""
+    """Depth-first in name order, bounded by depth and directory count, each real
+    directory once (so symlink cycles end)."""
     seen: set[tuple[int, int]] = set()
     budget = walk.max_dirs
-    stack: list[tuple[list[os.DirEntry[str]], int]] = [(entries, 1)]
+    stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
     while stack:
-        level, depth = stack.pop()
-        children: list[tuple[list[os.DirEntry[str]], int]] = []
-        for entry in level:
-            if not _is_candidate(entry, walk, diags) or not _first_visit(entry, seen):
+        level, depth = stack[-1]
+        entry = next(level, None)
+        if entry is None:
+            stack.pop()
+            continue
+        if not _is_candidate(entry, walk, diags) or not _first_visit(entry, seen):
+            continue
+        budget -= 1
+        if budget < 0:
+            diags.append(_limit(top, f"more than {walk.max_dirs} directories"))
+            return
+        if _has_skill_file(entry.path, diags):
+            yield entry.path
+        elif depth < walk.max_depth:
+            try:
+                stack.append((iter(_list(entry.path)), depth + 1))
+            except OSError:
                 continue
-            budget -= 1
-            if budget < 0:
-                diags.append(_limit(top, f"more than {walk.max_dirs} directories"))
-                return
-            if _has_skill_file(entry.path, diags):
-                yield entry.path
-            elif depth < walk.max_depth:
-                try:
-                    children.append((_list(entry.path), depth + 1))
-                except OSError:
-                    continue
-            elif _has_subdirs(entry.path):
-                diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
-        stack.extend(reversed(children))
+        elif _has_subdirs(entry.path):
+            diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
 
 
 def _first_visit(entry: os.DirEntry[str], seen: set[tuple[int, int]]) -> bool:

@@ -88,11 +88,11 @@ class _Builder:
         self.diags: list[Diagnostic] = []
         self.failed = False
 
-    def report(self, code: str, message: str, *, fatal: bool = False, hint: str | None = None) -> None:
+    def report(
+        self, code: str, message: str, *, fatal: bool = False, hint: str | None = None
+    ) -> None:
         severity: Severity | None = "error" if (self.rules.strict or fatal) else None
-        if fatal:
-            self.failed = True
-        elif self.rules.strict:
+        if fatal or self.rules.strict:
             self.failed = True
         self.diags.append(diagnostic(code, message, self.path, hint=hint, severity=severity))
 

@@ -1,0 +1,100 @@
+"""The fast path must give exactly what YAML gives, or step aside."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satchel import _fastyaml
+from satchel._yaml import YamlProblem, compose_checked
+
+KEYS = st.sampled_from(
+    ["name", "description", "license", "version", "a.b", "x_y", "yes", "on", "1"]
+)
+ATOMS = st.sampled_from(
+    [
+        "pdf", "Extract text from PDFs", "1.0", "true", "no", "null", "~", "2024-01-02",
+        "0o17", "1e3", "-x", "a: b", "a #b", "#c", "'quoted'", '"dq"', "'it''s'", '"a\\tb"',
+        "[a, b]", "{a: 1}", "&x", "*x", "!tag", "|", ">", "x:", "Bash(git:*) Read", "é ü 日本",
+        "a  b", "@at", "`tick`", "%p", "=", "<<", "50%", "a,b", "'", '"', "'a' b", "a'b",
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    lines: list[str] = []
+    for _ in range(draw(st.integers(0, 6))):
+        key = draw(KEYS)
+        shape = draw(st.sampled_from(["scalar", "map", "seq", "seq0", "empty", "comment", "blank"]))
+        if shape == "scalar":
+            lines.append(f"{key}: {draw(ATOMS)}")
+        elif shape == "map":
+            lines.append(f"{key}:")
+            indent = " " * draw(st.integers(1, 4))
+            lines += [
+                f"{indent}{draw(KEYS)}: {draw(ATOMS)}" for _ in range(draw(st.integers(1, 3)))
+            ]
+        elif shape in ("seq", "seq0"):
+            lines.append(f"{key}:")
+            indent = "" if shape == "seq0" else " " * draw(st.integers(1, 3))
+            lines += [f"{indent}- {draw(ATOMS)}" for _ in range(draw(st.integers(1, 3)))]
+        elif shape == "empty":
+            lines.append(f"{key}:")
+        elif shape == "comment":
+            lines.append("# a comment")
+        else:
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _yaml(text: str) -> object:
+    try:
+        return compose_checked(text)
+    except YamlProblem as problem:
+        return problem.code
+
+
+@settings(max_examples=600, deadline=None)
+@given(documents())
+def test_fast_path_agrees_with_yaml_whenever_it_answers(text: str):
+    fast = _fastyaml.parse(text)
+    if fast is not None:
+        expected = _yaml(text)
+        assert fast == (expected if expected is not None else {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: pdf\ndescription: Extract text.\n",
+        "name: pdf\nmetadata:\n  author: me\n  team: docs\n"
+        "allowed-tools:\n  - Read\n  - Bash(git:*)\n",
+        "description: 'It''s here'\nlicense: \"Apache-2.0\"\n",
+        "allowed-tools:\n- Read\n- Write\nname: x\n",
+    ],
+)
+def test_common_frontmatter_takes_the_fast_path(text: str):
+    fast = _fastyaml.parse(text)
+    assert fast is not None
+    assert fast == compose_checked(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version: 1.0\n",
+        "enabled: yes\n",
+        "name: a\nname: b\n",
+        "description: a: b\n",
+        "tools: [Read, Write]\n",
+        "description: >\n  folded\n",
+        "description: first\n  continued\n",
+        "description: x # comment\n",
+        'description: "esc\\n"\n',
+        "metadata:\n  nested:\n    deep: x\n",
+    ],
+)
+def test_anything_unusual_is_left_to_yaml(text: str):
+    assert _fastyaml.parse(text) is None

@@ -1,0 +1,48 @@
+"""The documents stay in step with the code."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from satchel.diagnostics import CODES
+
+ROOT = Path(__file__).resolve().parent.parent
+ROW = re.compile(r"^\| `([a-z0-9.-]+)` \| (error|warning|info) \|", re.M)
+CODE_LITERAL = re.compile(r"^(discovery|encoding|frontmatter|skill)\.[a-z0-9.-]+$")
+
+
+def test_diagnostics_doc_lists_every_code_with_its_severity():
+    text = (ROOT / "docs" / "diagnostics.md").read_text()
+    documented = dict(ROW.findall(text))
+    assert documented == {code: severity for code, (severity, _) in CODES.items()}
+
+
+def _literals() -> dict[str, set[Path]]:
+    found: dict[str, set[Path]] = {}
+    for path in (ROOT / "src" / "satchel").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and CODE_LITERAL.match(value) and not value.endswith(".md"):
+                found.setdefault(value, set()).add(path.relative_to(ROOT))
+    return found
+
+
+def test_every_code_in_the_source_is_registered():
+    unregistered = sorted(set(_literals()) - set(CODES))
+    assert unregistered == []
+
+
+def test_every_registered_code_is_used_somewhere():
+    registry = Path("src", "satchel", "diagnostics.py")
+    used = {code for code, where in _literals().items() if where - {registry}}
+    assert sorted(set(CODES) - used) == []
+
+
+def test_layout_doc_shows_the_default_table():
+    from satchel import default_roots
+
+    text = (ROOT / "docs" / "layout.md").read_text()
+    for spec in default_roots():
+        assert f"`{spec.template}`" in text, spec.template

@@ -1,0 +1,115 @@
+"""The index: three formats (golden files), caps, and what is left out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel import Skill, render_index
+from tests.golden import check
+
+
+def skills(n: int, base: Path = Path("/skills")) -> list[Skill]:
+    return [
+        Skill(
+            name=f"skill-{i:03}",
+            description=f"Does task number {i} & handles <edge> cases.",
+            path=base / f"skill-{i:03}" / "SKILL.md",
+        )
+        for i in range(n)
+    ]
+
+
+REFUND = Skill(
+    name="refund-policy",
+    description="The refund window, the exceptions, and who may approve one.",
+    path=Path("/ws/.agents/skills/refund-policy/SKILL.md"),
+)
+
+
+def test_tool_format_is_seed_004s_exact_text():
+    assert render_index([REFUND]) == (
+        "Skills available to this agent. Load one only when its description matches the task.\n"
+        'Call load_skill({"name":"<skill>"}) for instructions. '
+        "Use its resource argument for referenced files.\n"
+        "- refund-policy: The refund window, the exceptions, and who may approve one.\n"
+    )
+
+
+def test_tool_name_is_configurable():
+    text = render_index([REFUND], tool_name="skills_use")
+    assert 'Call skills_use({"name":"<skill>"})' in text
+
+
+@pytest.mark.parametrize("fmt", ["tool", "xml", "paths"])
+def test_formats_match_their_golden_files(fmt):
+    check(f"index/{fmt}.txt", render_index(skills(3), format=fmt))
+
+
+def test_no_skills_no_text():
+    for fmt in ("tool", "xml", "paths"):
+        assert render_index([], format=fmt) == ""
+
+
+def test_caps_at_64_skills_with_a_last_line_saying_how_many_were_left_out():
+    text = render_index(skills(70), max_bytes=1 << 20)
+    lines = text.splitlines()
+    assert lines[-1] == "(6 more skills not listed: index limit reached)"
+    assert sum(line.startswith("- ") for line in lines) == 64
+
+
+def test_caps_at_8_kib_by_default():
+    text = render_index(skills(200))
+    assert len(text.encode()) <= 8 * 1024
+    listed = sum(line.startswith("- ") for line in text.splitlines())
+    assert text.splitlines()[-1] == f"({200 - listed} more skills not listed: index limit reached)"
+
+
+def test_byte_cap_counts_the_omission_line():
+    for cap in range(200, 1200, 37):
+        text = render_index(skills(40), max_bytes=cap, format="paths")
+        assert len(text.encode()) <= cap or text.count("\n- ") == 0
+
+
+def test_xml_omission_is_a_comment_after_the_block():
+    text = render_index(skills(5), format="xml", max_skills=2)
+    assert text.endswith(
+        "</available_skills>\n<!-- 3 more skills not listed: index limit reached -->\n"
+    )
+
+
+def test_order_is_kept():
+    names = [s.name for s in skills(5)][::-1]
+    text = render_index(list(reversed(skills(5))))
+    assert [line[2:].split(":")[0] for line in text.splitlines() if line.startswith("- ")] == names
+
+
+def test_descriptions_are_one_line():
+    skill = Skill(name="a", description="line one\n  line two\n")
+    assert "- a: line one line two\n" in render_index([skill])
+
+
+@pytest.mark.parametrize("flag", [True, "true", "yes", 1])
+def test_skills_that_disable_model_invocation_are_hidden(flag):
+    hidden = Skill(name="secret", description="d", extras={"disable-model-invocation": flag})
+    assert render_index([hidden]) == ""
+    assert "secret" not in render_index([hidden, REFUND])
+
+
+def test_a_mapping_renders_its_values():
+    assert render_index({"refund-policy": REFUND}) == render_index([REFUND])
+
+
+def test_unknown_format_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown index format 'json'"):
+        render_index([REFUND], format="json")  # type: ignore[arg-type]
+
+
+def test_token_bill_counts_each_segment():
+    text = render_index([REFUND])
+    assert satchel.token_bill({"skills": text}) == {"skills": -(-len(text) // 4)}
+    assert satchel.token_bill({"skills": text}, counter=lambda t: len(t.split())) == {
+        "skills": len(text.split())
+    }
