@@ -1,8 +1,9 @@
 """Safe YAML for frontmatter: the core schema only, no aliases, no tags, no duplicates.
 
-PyYAML composes the document into nodes (libyaml's C parser when present), the nodes
-are checked, and only then constructed. Aliases are refused before construction, so a
-billion-laughs document costs no more than its own size.
+Anchors are refused from the event stream, before anything is composed, so a
+billion-laughs document costs no more than its own size. Then PyYAML composes the
+document into nodes (libyaml's C parser when present), the nodes are checked, and
+only then constructed.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class YamlProblem(Exception):  # a value, not a failure of satchel
 
 def compose_checked(text: str) -> Any:
     """Parse `text` as one YAML document after checking it; raise `YamlProblem`."""
+    if "&" in text:
+        _refuse_anchors(text)
     loader = _Loader(text)
     try:
         node = _compose(loader)
@@ -62,6 +65,24 @@ def compose_checked(text: str) -> Any:
             raise YamlProblem("frontmatter.yaml.depth", "nesting too deep", None) from None
         except yaml.YAMLError as e:  # a scalar the safe constructor cannot build
             raise _from_yaml_error(e) from None
+    finally:
+        loader.dispose()
+
+
+def _refuse_anchors(text: str) -> None:
+    """Anchors only serve aliases: refuse them where they are defined."""
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if getattr(event, "anchor", None) is not None:
+                raise YamlProblem(
+                    "frontmatter.yaml.alias",
+                    "YAML anchors (&name) and aliases (*name) are not allowed",
+                    event.start_mark.line,
+                )
+    except yaml.YAMLError:
+        return  # the syntax error is reported by the real parse
     finally:
         loader.dispose()
 
@@ -93,16 +114,11 @@ def _line(mark: Any) -> int | None:
 
 
 def _check(root: Node) -> None:
-    """Refuse aliases, non-core tags, merge keys, duplicate keys and deep nesting."""
-    seen: set[int] = set()
+    """Refuse non-core tags, merge keys, duplicate keys and deep nesting. (Aliases
+    cannot occur: their anchors were refused before composing.)"""
     stack: list[tuple[Node, int, int]] = [(root, 0, root.start_mark.line)]
     while stack:
         node, depth, ref_line = stack.pop()
-        if id(node) in seen:
-            raise YamlProblem(
-                "frontmatter.yaml.alias", "YAML aliases (*name) are not allowed", ref_line
-            )
-        seen.add(id(node))
         if depth > MAX_DEPTH:
             raise YamlProblem(
                 "frontmatter.yaml.depth", f"nesting deeper than {MAX_DEPTH} levels", ref_line

@@ -33,7 +33,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "frontmatter.not-mapping": ("error", "the frontmatter is not a YAML mapping"),
     "frontmatter.too-large": ("error", "the frontmatter is larger than the cap"),
     "frontmatter.unterminated": ("error", "the frontmatter has no closing --- fence"),
-    "frontmatter.yaml.alias": ("error", "the frontmatter uses YAML aliases"),
+    "frontmatter.yaml.alias": ("error", "the frontmatter uses YAML anchors or aliases"),
     "frontmatter.yaml.colon-fallback": (
         "warning",
         "the frontmatter parsed only after quoting a value that holds ': '",

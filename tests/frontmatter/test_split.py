@@ -94,7 +94,7 @@ def test_frontmatter_at_the_cap_parses():
 @pytest.mark.parametrize(
     ("yaml", "code", "line"),
     [
-        ("name: a\nmetadata:\n  x: &a [1, 2]\n  y: *a\n", "frontmatter.yaml.alias", 5),
+        ("name: a\nmetadata:\n  x: &a [1, 2]\n  y: *a\n", "frontmatter.yaml.alias", 4),
         ("name: a\nname: b\n", "frontmatter.yaml.duplicate-key", 3),
         ("name: a\nmetadata:\n  k: 1\n  k: 2\n", "frontmatter.yaml.duplicate-key", 5),
         ("name: !!python/object/apply:os.system ['true']\n", "frontmatter.yaml.tag", 2),
@@ -176,3 +176,17 @@ def test_locate_asks_for_more_when_the_head_ends_inside_the_frontmatter():
     assert frontmatter.locate(head, complete=False).status == "more"
     assert frontmatter.locate(head + b"\n---", complete=False).status == "more"
     assert frontmatter.locate(head + b"\n---\n", complete=False).status == "ok"
+
+
+def test_an_anchor_alone_is_refused_on_its_own_line():
+    parsed = frontmatter.parse(b"---\nname: a\ndescription: &d text\n---\n")
+    assert codes(parsed.diagnostics) == ["frontmatter.yaml.alias"]
+    assert parsed.diagnostics[0].line == 3
+    assert (
+        parsed.diagnostics[0].message == "YAML anchors (&name) and aliases (*name) are not allowed"
+    )
+
+
+def test_an_ampersand_in_a_value_is_just_text():
+    parsed = frontmatter.parse(b"---\nname: a\ndescription: 'R&D notes & more'\n---\n")
+    assert parsed.fields == {"name": "a", "description": "R&D notes & more"}
