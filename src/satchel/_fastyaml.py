@@ -17,143 +17,151 @@ from yaml.resolver import Resolver
 
 __all__ = ["parse"]
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+_TOKEN = re.compile(
+    r"(?P<top>[A-Za-z_][A-Za-z0-9_.-]*):(?: +(?P<value>[^\n]*?))? *\n"
+    r"|(?P<indent> +)(?P<key>[A-Za-z_][A-Za-z0-9_.-]*): +(?P<entry>[^\n]*?) *\n"
+    r"|(?P<dash> *)- +(?P<item>[^\n]*?) *\n"
+    r"|(?:#[^\n]*| *)\n"
+)
 _NOT_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
+_ASCII_BAD = re.compile("[\x00-\x1f\x7f]")
 _SPECIAL = re.compile("[\t\ufeff\x85\u2028\u2029]")
 _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@`\t ")
 _RESOLVERS = Resolver.yaml_implicit_resolvers
+# Words PyYAML reads as booleans or null; values starting with the characters below
+# may be numbers, dates, merge keys or `=`, and are checked with PyYAML's own patterns.
+_WORDS = frozenset(
+    [
+        "yes",
+        "Yes",
+        "YES",
+        "no",
+        "No",
+        "NO",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+        "null",
+        "Null",
+        "NULL",
+        "~",
+    ]
+)
+_NUMERIC_FIRST = frozenset("0123456789+-.<=")
+
+
+class _Fail(Exception):
+    """The fast path cannot decide; YAML will."""
 
 
 def parse(text: str) -> dict[str, Any] | None:
     """The mapping `text` holds, or None when YAML must decide."""
-    if _NOT_PRINTABLE.search(text) or _SPECIAL.search(text):
+    if _unusual_characters(text):
         return None
-    result: dict[str, Any] = {}
-    lines = text.split("\n")
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        i += 1
-        if not line or line.isspace():
-            continue
-        if line[0] == "#":
-            continue
-        key, sep, rest = line.partition(":")
-        if not sep or not _KEY.match(key) or _implicit(key) or key in result:
-            return None
-        if rest and rest[0] != " ":
-            return None
-        rest = rest.strip()
-        if rest:
-            value = _scalar(rest)
-            if value is None:
-                return None
-            result[key] = value
-            continue
-        block, i = _block(lines, i)
-        if block is _FAIL:
-            return None
-        result[key] = block
-    return result
-
-
-_FAIL = object()
-
-
-def _block(lines: list[str], i: int) -> tuple[Any, int]:
-    """A block under a key: a mapping of scalars, a list of scalars, or nothing (null)."""
-    j = i
-    while j < len(lines) and (not lines[j] or lines[j].isspace()):
-        j += 1
-    if j == len(lines) or lines[j][0] not in " -":
-        return None, i
-    first = lines[j]
-    indent = len(first) - len(first.lstrip(" "))
-    if first[indent] == "-":
-        return _sequence(lines, j, indent)
-    if indent == 0:
-        return _FAIL, j
-    return _mapping(lines, j, indent)
-
-
-def _sequence(lines: list[str], j: int, indent: int) -> tuple[Any, int]:
-    items: list[str] = []
-    while j < len(lines):
-        line = lines[j]
-        if not line or line.isspace():
-            j += 1
-            continue
-        if len(line) - len(line.lstrip(" ")) != indent or line[indent] != "-":
-            break
-        body = line[indent + 1 :]
-        if not body.startswith(" "):
-            return _FAIL, j
-        value = _scalar(body.strip())
-        if value is None:
-            return _FAIL, j
-        items.append(value)
-        j += 1
-    return _end(lines, j, items, indent)
-
-
-def _mapping(lines: list[str], j: int, indent: int) -> tuple[Any, int]:
-    items: dict[str, str] = {}
-    while j < len(lines):
-        line = lines[j]
-        if not line or line.isspace():
-            j += 1
-            continue
-        if len(line) - len(line.lstrip(" ")) != indent:
-            break
-        key, sep, rest = line[indent:].partition(":")
-        if not sep or not _KEY.match(key) or _implicit(key) or key in items:
-            return _FAIL, j
-        if not rest.startswith(" ") or not rest.strip():
-            return _FAIL, j
-        value = _scalar(rest.strip())
-        if value is None:
-            return _FAIL, j
-        items[key] = value
-        j += 1
-    return _end(lines, j, items, indent)
-
-
-def _end(lines: list[str], j: int, value: Any, indent: int) -> tuple[Any, int]:
-    """The block must be followed by the end or by a top-level line."""
-    if j < len(lines):
-        line = lines[j]
-        if line[0] == " " or (indent == 0 and line[0] == "-"):
-            return _FAIL, j
-    return value, j
-
-
-def _scalar(raw: str) -> str | None:
-    """The string a one-line value means, or None when YAML must decide."""
-    if not raw:
+    try:
+        return _Reader().read(text if text.endswith("\n") or not text else text + "\n")
+    except _Fail:
         return None
+
+
+def _unusual_characters(text: str) -> bool:
+    if text.isascii():
+        return _ASCII_BAD.search(text.replace("\n", "")) is not None
+    return _NOT_PRINTABLE.search(text) is not None or _SPECIAL.search(text) is not None
+
+
+class _Reader:
+    """Top-level keys, each with a scalar or a block (a mapping or a list of scalars)."""
+
+    def __init__(self) -> None:
+        self.result: dict[str, Any] = {}
+        self.last = ""
+        self.block: dict[str, str] | list[str] | None = None
+        self.indent = -1
+
+    def read(self, text: str) -> dict[str, Any]:
+        pos, end, match = 0, len(text), _TOKEN.match
+        while pos < end:
+            m = match(text, pos)
+            if m is None:
+                raise _Fail
+            pos = m.end()
+            top, key, item = m.group("top", "key", "item")
+            if top is not None:
+                self._top(top, m.group("value"))
+            elif key is not None:
+                self._entry(len(m.group("indent")), key, m.group("entry"))
+            elif item is not None:
+                self._item(len(m.group("dash")), item)
+        return self.result
+
+    def _top(self, key: str, value: str | None) -> None:
+        if key in self.result or _implicit(key):
+            raise _Fail
+        self.block, self.last = None, key
+        self.result[key] = _scalar(value) if value else None
+
+    def _entry(self, indent: int, key: str, value: str) -> None:
+        block = self._open(indent, dict)
+        if not isinstance(block, dict) or key in block or _implicit(key) or not value:
+            raise _Fail
+        block[key] = _scalar(value)
+
+    def _item(self, indent: int, value: str) -> None:
+        block = self._open(indent, list)
+        if not isinstance(block, list):
+            raise _Fail
+        block.append(_scalar(value))
+
+    def _open(self, indent: int, kind: type) -> dict[str, str] | list[str]:
+        """The block being filled, opened by the first indented line under a key."""
+        if self.block is None:
+            if not self.last or self.result[self.last] is not None:
+                raise _Fail
+            if kind is dict and indent == 0:
+                raise _Fail
+            self.block, self.indent = kind(), indent
+            self.result[self.last] = self.block
+        if indent != self.indent:
+            raise _Fail
+        return self.block
+
+
+def _scalar(raw: str) -> str:
+    """The string a one-line value means; raise `_Fail` when YAML must decide."""
     first = raw[0]
     if first == '"':
         inner = raw[1:-1]
         if len(raw) < 2 or raw[-1] != '"' or '"' in inner or "\\" in inner:
-            return None
+            raise _Fail
         return inner
     if first == "'":
         inner = raw[1:-1]
         if len(raw) < 2 or raw[-1] != "'" or "'" in inner.replace("''", ""):
-            return None
+            raise _Fail
         return inner.replace("''", "'")
     if first in _PLAIN_FIRST_BAD or ": " in raw or " #" in raw or raw[-1] == ":":
-        return None
+        raise _Fail
     if _implicit(raw):
-        return None
+        raise _Fail
     return raw
 
 
 def _implicit(value: str) -> bool:
     """Whether YAML would read `value` as something other than a string."""
-    for _tag, regexp in _RESOLVERS.get(value[0], ()):
-        if regexp.match(value):
-            return True
-    return any(regexp.match(value) for _tag, regexp in _RESOLVERS.get(None, ()))
+    if value in _WORDS:
+        return True
+    if value[0] not in _NUMERIC_FIRST:
+        return False
+    return any(regexp.match(value) for _tag, regexp in _RESOLVERS.get(value[0], ()))

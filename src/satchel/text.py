@@ -35,6 +35,8 @@ def escape(text: str, *, newlines: bool = False) -> str:
 def hidden_characters(text: str) -> list[tuple[int, str]]:
     """(offset, U+XXXX) of every invisible, bidi or control character in `text`,
     tabs and newlines excepted."""
+    if text.isascii() and text.isprintable():
+        return []
     found = [(m.start(), f"U+{ord(m.group()):04X}") for m in _HIDDEN.finditer(text)]
     if not found and not text.isascii():
         found = [

@@ -54,8 +54,15 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
         )
         return scan
     scan.exists = True
-    for skill_dir in _skill_dirs(top, entries, walk, scan.diagnostics):
-        _read_one(skill_dir, root, rules, scan)
+    if walk.nested:
+        for skill_dir in _nested(top, entries, walk, scan.diagnostics):
+            _read_one(skill_dir, root, rules, scan)
+        return scan
+    for entry in entries:
+        if _is_candidate(entry, walk, scan.diagnostics) and not _read_one(
+            entry.path, root, rules, scan
+        ):
+            _report_near_misses(entry.path, scan.diagnostics)
     return scan
 
 
@@ -64,24 +71,18 @@ def _list(directory: str) -> list[os.DirEntry[str]]:
         return sorted(it, key=lambda e: e.name)
 
 
-def _read_one(skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> None:
+def _read_one(skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> bool:
+    """Read the skill in `skill_dir`; False when it holds no SKILL.md."""
     path = Path(skill_dir, SKILL_FILE)
-    skill, diags = read_skill(path, rules, scope=root.scope, family=root.family)
+    read = read_skill(path, rules, scope=root.scope, family=root.family)
+    if read is None:
+        return False
+    skill, diags = read
     scan.diagnostics.extend(diags)
     if skill is not None:
         scan.skills.append(skill)
-
-
-def _skill_dirs(
-    top: str, entries: list[os.DirEntry[str]], walk: WalkBounds, diags: list[Diagnostic]
-) -> Iterator[str]:
-    """The directories under `top` that hold a SKILL.md, in a stable order."""
-    if not walk.nested:
-        for entry in entries:
-            if _is_candidate(entry, walk, diags) and _has_skill_file(entry.path, diags):
-                yield entry.path
-        return
-    yield from _nested(top, entries, walk, diags)
+    _check_twin(skill_dir, scan.diagnostics)
+    return True
 
 
 def _is_candidate(entry: os.DirEntry[str], walk: WalkBounds, diags: list[Diagnostic]) -> bool:
@@ -127,15 +128,20 @@ def _symlinked_dir(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
 
 
 def _has_skill_file(directory: str, diags: list[Diagnostic]) -> bool:
-    """Whether `directory` holds SKILL.md, reporting near misses (`skill.md`, ...)."""
+    """Whether `directory` holds SKILL.md (nested mode), reporting near misses."""
     if os.path.lexists(os.path.join(directory, SKILL_FILE)):
-        _check_twin(directory, diags)
         return True
+    _report_near_misses(directory, diags)
+    return False
+
+
+def _report_near_misses(directory: str, diags: list[Diagnostic]) -> None:
+    """A directory without SKILL.md: report `skill.md` and the like, never silent."""
     try:
         with os.scandir(directory) as it:
             names = [e.name for e in it if e.name.lower() == "skill.md"]
     except OSError:
-        return False
+        return
     for name in sorted(names):
         diags.append(
             diagnostic(
@@ -145,12 +151,13 @@ def _has_skill_file(directory: str, diags: list[Diagnostic]) -> bool:
                 hint=f"rename it to {SKILL_FILE}",
             )
         )
-    return False
 
 
 def _check_twin(directory: str, diags: list[Diagnostic]) -> None:
     """On a case-sensitive filesystem, `skill.md` beside `SKILL.md` is ambiguous."""
     twin = os.path.join(directory, "skill.md")
+    if not os.access(twin, os.F_OK):  # a bool, not an exception: this runs per skill
+        return
     try:
         a, b = os.stat(twin), os.stat(os.path.join(directory, SKILL_FILE))
     except OSError:

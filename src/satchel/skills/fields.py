@@ -42,6 +42,8 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 _ASCII_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_SEPARATORS = re.compile(r"[\s,]+")
+_SPACE_IN_PARENS = re.compile(r"\([^)]*[\s,]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +272,8 @@ def _allowed_tools(b: _Builder) -> tuple[str, ...]:
 def split_tools(text: str) -> list[str]:
     """Split an allowed-tools string on blanks and commas outside parentheses, so
     ``Bash(git add:*), Read`` gives ``Bash(git add:*)`` and ``Read``."""
+    if "(" not in text or not _SPACE_IN_PARENS.search(text):
+        return [tool for tool in _SEPARATORS.split(text) if tool]
     tools: list[str] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):

@@ -20,15 +20,15 @@ _HEAD_CAP = frontmatter.MAX_FRONTMATTER + 16
 
 def read_skill(
     path: Path, rules: FieldRules, *, scope: str = "", family: str = ""
-) -> tuple[Skill | None, list[Diagnostic]]:
+) -> tuple[Skill | None, list[Diagnostic]] | None:
     """Read the frontmatter of the SKILL.md at `path` (its head only) into a skill.
 
-    A missing file gives (None, []): the caller decides whether that matters.
+    None when there is no such file: the caller decides whether that matters.
     """
     try:
         data, complete = _read_head(path)
     except FileProblem as e:
-        return None, _file_problem(e, path)
+        return None if e.kind == "missing" else (None, _file_problem(e, path))
     parsed = frontmatter.parse(data, path, complete=complete)
     if parsed.fields is None:
         return None, list(parsed.diagnostics)
