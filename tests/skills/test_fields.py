@@ -281,3 +281,12 @@ def test_hidden_characters_in_the_description_warn_but_load():
     assert diags[0].message == (
         "the description holds invisible or control characters: U+202E at 4, U+200B at 16"
     )
+
+
+def test_a_lenient_type_problem_on_a_field_the_skill_can_do_without_is_a_warning():
+    skill, diags = build({"name": 123, "description": "d", "license": ["MIT"]})
+    assert skill is not None
+    assert [(d.code, d.severity) for d in diags] == [
+        ("frontmatter.field.type", "warning"),
+        ("frontmatter.field.type", "warning"),
+    ]

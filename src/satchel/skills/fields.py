@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, Severity, diagnostic
+from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic
 from satchel.skills.model import Skill
 from satchel.text import hidden_characters
 
@@ -93,9 +93,13 @@ class _Builder:
     def report(
         self, code: str, message: str, *, fatal: bool = False, hint: str | None = None
     ) -> None:
-        severity: Severity | None = "error" if (self.rules.strict or fatal) else None
+        """Record a problem: an error that rejects the skill when `fatal` or strict,
+        else at most a warning (the skill still loads)."""
+        severity: Severity
         if fatal or self.rules.strict:
-            self.failed = True
+            severity, self.failed = "error", True
+        else:
+            severity = "warning" if CODES[code][0] == "error" else CODES[code][0]
         self.diags.append(diagnostic(code, message, self.path, hint=hint, severity=severity))
 
     def type_error(self, field_name: str, expected: str, *, fatal: bool = False) -> None:
