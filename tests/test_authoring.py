@@ -10,9 +10,8 @@ import satchel
 def test_define_skill_validates_strictly():
     with pytest.raises(satchel.SkillDefinitionError) as raised:
         satchel.define_skill("Bad_Name", "d")
-    assert [d.code for d in raised.value.diagnostics] == [
-        "skill.name.invalid",
-        "skill.name.invalid",
+    assert [(d.code, d.message) for d in raised.value.diagnostics] == [
+        ("skill.name.invalid", "the name 'Bad_Name' must be lowercase")
     ]
 
 

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -86,6 +85,8 @@ def write_skill(directory: str | os.PathLike[str], skill: Skill) -> Path:
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / "SKILL.md"
     text = render_skill_md(skill)
+    import tempfile  # only when writing: keep `import satchel` light
+
     fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=".SKILL.md.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:

@@ -290,3 +290,16 @@ def test_a_lenient_type_problem_on_a_field_the_skill_can_do_without_is_a_warning
         ("frontmatter.field.type", "warning"),
         ("frontmatter.field.type", "warning"),
     ]
+
+
+def test_strict_mode_reports_every_problem_not_just_the_first():
+    fields = {"name": "Bad_Name", "description": "", "model": "x", "metadata": {"v": 1}}
+    skill, diags = build(fields, STRICT)
+    assert skill is None
+    assert codes(diags) == [
+        "skill.description.missing",
+        "skill.name.invalid",
+        "skill.metadata.invalid",
+        "skill.field.unknown",
+    ]
+    assert all(d.severity == "error" for d in diags)

@@ -123,12 +123,12 @@ def build_skill(
     b = _Builder(fields, path, rules)
     description = _description(b)
     name = _name(b, path.parent.name)
-    if name is None or description is None or b.failed:
+    if (name is None or description is None) and not rules.strict:
         return None, b.diags
     metadata = _metadata(b)
     skill = Skill(
-        name=name,
-        description=description,
+        name=name or "",
+        description=description or "",
         license=_optional_str(b, "license"),
         compatibility=_compatibility(b),
         metadata=MappingProxyType(metadata),
@@ -138,7 +138,7 @@ def build_skill(
         scope=scope,
         family=family,
     )
-    _hidden(b, name, description)
+    _hidden(b, skill.name, skill.description)
     return (None if b.failed else skill), b.diags
 
 
@@ -190,6 +190,9 @@ def _name(b: _Builder, dir_name: str) -> str | None:
 
 
 def _fallback_name(b: _Builder, dir_name: str) -> str | None:
+    """Lenient loading names a skill after its directory; strict mode has no fallback."""
+    if b.rules.strict:
+        return None
     problem = name_problem(dir_name, unicode_names=b.rules.unicode_names)
     if problem is None and len(dir_name) <= MAX_NAME:
         return dir_name

@@ -1,0 +1,210 @@
+"""The command line: click parses, a table dispatches, `main()` maps errors to exit codes.
+
+Each verb is a typed function in its own module (``satchel.cli.doctor`` ...) whose
+keyword parameters are the parsed options. `main()` is the one place exceptions
+become exit codes: 0 ok, 1 problems found, 2 usage error, 3 a bug in satchel.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from satchel.cli._exit import BUG, INTERRUPTED, OK, PROBLEMS, USAGE
+from satchel.errors import SatchelError
+
+__all__ = ["main"]
+
+GROUP_HELP = {"new": "Create a skill from a template."}
+_CLIENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """One row of the dispatch table: the words that name it, its function, its options."""
+
+    words: tuple[str, ...]
+    run: Callable[..., int]
+    params: tuple[click.Parameter, ...]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with `argv` (default: sys.argv[1:]); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        result = _group(_verbs()).main(args, prog_name="satchel", standalone_mode=False)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _say("satchel: interrupted")
+        return INTERRUPTED
+    except click.ClickException as e:
+        e.show()
+        return USAGE if isinstance(e, click.UsageError) else PROBLEMS
+    except SystemExit as e:  # click exits this way after a broken pipe
+        return e.code if isinstance(e.code, int) else PROBLEMS
+    except (OSError, SatchelError) as e:
+        _say(f"satchel: {_oneline(e)}")
+        return PROBLEMS
+    except Exception as e:  # noqa: BLE001  # the one place a bug becomes exit 3, not a traceback
+        _say(f"satchel: internal error: {type(e).__name__}: {_oneline(e)}")
+        _say("this is a bug in satchel: please report it with the command you ran")
+        return BUG
+    return result if isinstance(result, int) else OK
+
+
+def _say(line: str) -> None:
+    from satchel.text import escape
+
+    click.echo(escape(line), err=True)
+
+
+def _oneline(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        where = f": {e.filename}" if e.filename else ""
+        return f"{e.strerror}{where}"
+    return " ".join(str(e).split()) or "(no message)"
+
+
+def _verbs() -> tuple[Verb, ...]:
+    """The dispatch table, read when `main()` runs."""
+    from satchel.cli import doctor, index, listing, new, show, validate
+
+    return (
+        Verb(("doctor",), doctor.doctor, (_dir(), *_where(), _json())),
+        Verb(("list",), listing.list_skills, (_dir(), *_where(), _json())),
+        Verb(("show",), show.show, (click.Argument(["name"]), _dir(), *_where(), _json())),
+        Verb(("validate",), validate.validate, _validate_params()),
+        Verb(("index",), index.index, (_dir(), *_where(), *_index_params(), _json())),
+        Verb(("new", "skill"), new.new_skill, _new_params()),
+    )
+
+
+def _group(verbs: Sequence[Verb]) -> click.Group:
+    from satchel import __version__
+
+    root = click.Group(
+        "satchel",
+        help="Find Agent Skills for a project and its user, check them, and render the index.",
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    )
+    click.version_option(__version__, "--version", prog_name="satchel")(root)
+    for verb in verbs:
+        _parent(root, verb.words[:-1]).add_command(_command(verb))
+    return root
+
+
+def _parent(root: click.Group, words: Sequence[str]) -> click.Group:
+    group = root
+    for word in words:
+        sub = group.commands.get(word)
+        if not isinstance(sub, click.Group):
+            sub = click.Group(word, help=GROUP_HELP.get(word))
+            group.add_command(sub)
+        group = sub
+    return group
+
+
+def _command(verb: Verb) -> click.Command:
+    return click.Command(
+        verb.words[-1],
+        callback=verb.run,
+        params=list(verb.params),
+        help=inspect.getdoc(verb.run),
+    )
+
+
+def _directory(*, exists: bool) -> click.Path:
+    return click.Path(exists=exists, file_okay=False, path_type=Path)
+
+
+def _dir() -> click.Argument:
+    return click.Argument(
+        ["directory"], required=False, type=_directory(exists=True), metavar="[DIR]"
+    )
+
+
+def _json() -> click.Option:
+    return click.Option(["--json", "as_json"], is_flag=True, help="Print one JSON document.")
+
+
+def _client() -> click.Option:
+    return click.Option(
+        ["--client"],
+        default="satchel",
+        show_default=True,
+        callback=_check_client,
+        help="The client whose own family (.<client>/skills) ranks first.",
+    )
+
+
+def _check_client(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    if not _CLIENT.match(value):
+        raise click.BadParameter("use letters, digits, '.', '_' and '-' only")
+    return value
+
+
+def _where() -> tuple[click.Parameter, ...]:
+    project = click.Option(
+        ["--project"],
+        type=_directory(exists=True),
+        help="The project root (default: the nearest ancestor of DIR holding .git).",
+    )
+    home = click.Option(
+        ["--home"], type=_directory(exists=False), help="A stand-in user home directory."
+    )
+    return (project, home, _client())
+
+
+def _validate_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
+        click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
+        click.Option(["--unicode-names"], is_flag=True, help="Accept lowercase Unicode letters."),
+        _client(),
+        _json(),
+    )
+
+
+def _index_params() -> tuple[click.Parameter, ...]:
+    from satchel.render import FORMATS, MAX_BYTES, MAX_SKILLS
+
+    return (
+        click.Option(
+            ["--format", "index_format"],
+            type=click.Choice(FORMATS),
+            default="tool",
+            show_default=True,
+            help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",
+        ),
+        click.Option(
+            ["--max-skills"], type=click.IntRange(min=0), default=MAX_SKILLS, show_default=True
+        ),
+        click.Option(
+            ["--max-bytes"], type=click.IntRange(min=0), default=MAX_BYTES, show_default=True
+        ),
+        click.Option(["--tool-name"], default="load_skill", show_default=True),
+    )
+
+
+def _new_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["name"]),
+        click.Option(
+            ["--dir", "into"],
+            type=_directory(exists=False),
+            help="Where to create NAME/ (default: <project>/.satchel/skills).",
+        ),
+        click.Option(["--description"], help="What the skill does and when to use it."),
+        click.Option(
+            ["--project"],
+            type=_directory(exists=True),
+            help="The project root (default: the git root).",
+        ),
+        _client(),
+        _json(),
+    )

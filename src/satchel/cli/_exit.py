@@ -1,0 +1,18 @@
+"""Exit codes. `main()` maps exceptions to them; verbs return OK or PROBLEMS."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from satchel.diagnostics import Diagnostic
+
+OK = 0
+PROBLEMS = 1  # validate or doctor found errors; a name or a path the user gave is wrong
+USAGE = 2
+BUG = 3
+INTERRUPTED = 130
+
+
+def for_diagnostics(diagnostics: Iterable[Diagnostic]) -> int:
+    """PROBLEMS when any diagnostic is an error, else OK."""
+    return PROBLEMS if any(d.severity == "error" for d in diagnostics) else OK

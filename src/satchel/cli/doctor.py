@@ -1,0 +1,148 @@
+"""`satchel doctor`: where satchel looked, what it found, what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel.cli import _output as out
+from satchel.cli._exit import for_diagnostics
+from satchel.cli._workspace import environment
+from satchel.diagnostics import SEVERITIES
+from satchel.environment import Environment, RootReport
+from satchel.render import IndexFormat, render_index
+from satchel.skills.model import Skill
+from satchel.tokens import token_bill
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+INDEX_FORMAT: IndexFormat = "tool"
+HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
+
+
+def doctor(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """Report where skills were looked for and what is wrong.
+
+    Every skills root by scope and family, the skills that load, the shadowed ones,
+    every diagnostic and the size of the index. Exit 1 when there are errors."""
+    env = environment(directory, project, home, client)
+    text = render_index(env.skills, format=INDEX_FORMAT)
+    if as_json:
+        out.print_json(_document(env, text))
+    else:
+        _report(env, text)
+    return for_diagnostics(env.diagnostics)
+
+
+def _document(env: Environment, index: str) -> dict[str, Any]:
+    return {
+        "roots": [_root(r) for r in env.roots],
+        "skills": list(env.skills),
+        "shadowed": [
+            {"name": s.name, "winner": _str(s.winner.path), "loser": _str(s.loser.path)}
+            for s in env.shadowed
+        ],
+        "diagnostics": [d.to_json() for d in env.diagnostics],
+        "index": _index_size(index),
+    }
+
+
+def _root(report: RootReport) -> dict[str, Any]:
+    return {
+        "scope": report.root.scope,
+        "family": report.root.family,
+        "path": str(report.root.path),
+        "exists": report.exists,
+        "loaded": report.loaded,
+        "shadowed": report.shadowed,
+        "skipped": report.skipped,
+    }
+
+
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)
+
+
+def _index_size(text: str) -> dict[str, Any]:
+    tokens = token_bill({"skills": text})["skills"]
+    return {"format": INDEX_FORMAT, "bytes": len(text.encode("utf-8")), "tokens": tokens}
+
+
+def _report(env: Environment, index: str) -> None:
+    con = out.console()
+    for section in (_where, _roots, _skills, _shadowed, _diagnostics):
+        section(con, env)
+        con.print()
+    size = _index_size(index)
+    con.print(
+        f"Index ({size['format']} format): {size['bytes']:,} bytes, "
+        f"about {size['tokens']:,} tokens",
+        style="bold",
+    )
+
+
+def _where(con: Console, env: Environment) -> None:
+    lay = env.layout
+    con.print(out.safe(f"satchel doctor (client {lay.client})", style="bold"))
+    grid = out.table("", "")
+    grid.show_header = False
+    for label, path in (("project", lay.project), ("home", lay.home), ("config", lay.config_home)):
+        grid.add_row(label, out.safe(out.shown(path)))
+    con.print(grid)
+
+
+def _roots(con: Console, env: Environment) -> None:
+    con.print("Roots", style="bold")
+    grid = out.table("scope", "family", "path", "status", "loaded", "shadowed")
+    for r in env.roots:
+        status = f"skipped ({r.skipped})" if r.skipped else "exists" if r.exists else "missing"
+        grid.add_row(
+            out.safe(r.root.scope),
+            out.safe(r.root.family),
+            out.safe(out.shown(r.root.path)),
+            status,
+            str(r.loaded),
+            str(r.shadowed),
+        )
+    con.print(grid)
+
+
+def _skills(con: Console, env: Environment) -> None:
+    con.print(f"Skills: {len(env.skills)} loaded", style="bold")
+    if env.skills:
+        con.print(out.safe(", ".join(env.skills)))
+
+
+def _shadowed(con: Console, env: Environment) -> None:
+    con.print(f"Shadowed: {len(env.shadowed)}", style="bold")
+    if not env.shadowed:
+        return
+    grid = out.table("name", "", "from", "path")
+    for s in env.shadowed:
+        grid.add_row(out.safe(s.name), "kept", *_origin(s.winner))
+        grid.add_row("", "hidden", *_origin(s.loser))
+    con.print(grid)
+
+
+def _origin(skill: Skill) -> tuple[Text, Text]:
+    where = out.shown(skill.path) if skill.path else "the host catalog"
+    return out.safe(f"{skill.scope} {skill.family}".strip()), out.safe(where)
+
+
+def _diagnostics(con: Console, env: Environment) -> None:
+    counts = [(sev, [d for d in env.diagnostics if d.severity == sev]) for sev in SEVERITIES]
+    summary = ", ".join(out.count(len(found), sev) for sev, found in counts)
+    con.print(f"Diagnostics: {summary}", style="bold")
+    for severity, found in counts:
+        if found:
+            con.print(HEADINGS[severity], style=out.SEVERITY_STYLE[severity])
+            con.print(out.diagnostic_grid(found))

@@ -1,0 +1,47 @@
+"""`satchel index`: the skills index exactly as a model would read it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._workspace import environment
+from satchel.render import IndexFormat, render_index
+from satchel.tokens import token_bill
+
+
+def index(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    index_format: IndexFormat,
+    max_skills: int,
+    max_bytes: int,
+    tool_name: str,
+    as_json: bool,
+) -> int:
+    """Print the index text a model would read.
+
+    The text is printed raw, exactly as it would go into a system prompt; nothing
+    at all is printed when no skill loads."""
+    skills = environment(directory, project, home, client).skills
+    text = render_index(
+        skills,
+        format=index_format,
+        max_skills=max_skills,
+        max_bytes=max_bytes,
+        tool_name=tool_name,
+    )
+    if as_json:
+        size = {
+            "bytes": len(text.encode("utf-8")),
+            "tokens": token_bill({"skills": text})["skills"],
+        }
+        out.print_json({"format": index_format, "text": text, **size})
+    else:
+        sys.stdout.write(text)
+    return OK

@@ -1,0 +1,78 @@
+"""`satchel new skill NAME`: scaffold a skill that `satchel validate --strict` accepts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from satchel.authoring import define_skill, write_skill
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.errors import SkillDefinitionError
+from satchel.layout import find_project_root
+from satchel.skills.read import SKILL_FILE
+
+PLACEHOLDER = "TODO: say what this skill does and when an agent should use it."
+
+BODY = """\
+# {name}
+
+Use this skill when <the situation, in one or two sentences>. The description in
+the frontmatter is all a model sees before it loads the skill: make it say what the
+skill does and when to use it.
+
+## Steps
+
+1. <the first thing to do>
+2. <the next thing, with the exact commands to run>
+
+## Files
+
+Keep long reference material in `references/` and helper scripts in `scripts/`;
+link them from here with relative paths such as `references/guide.md`.
+"""
+
+
+def new_skill(
+    *,
+    name: str,
+    into: Path | None,
+    description: str | None,
+    project: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """Scaffold a skill that strict validation accepts.
+
+    Creates DIR/NAME/SKILL.md from a template (DIR defaults to the project's
+    .satchel/skills) and never overwrites an existing SKILL.md."""
+    try:
+        skill = define_skill(name, description or PLACEHOLDER, BODY.format(name=name))
+    except SkillDefinitionError as e:
+        message = f"cannot create a skill named {name!r}"
+        return out.fail(message, as_json=as_json, diagnostics=e.diagnostics)
+    parent = into or _default_dir(project, client)
+    if os.path.lexists(parent / skill.name / SKILL_FILE):
+        message = (
+            f"{out.shown(parent / skill.name / SKILL_FILE)} already exists; not overwriting it"
+        )
+        return out.fail(message, as_json=as_json)
+    path = write_skill(parent, skill)
+    if as_json:
+        out.print_json({"path": str(path.absolute())})
+    else:
+        _print(path)
+    return OK
+
+
+def _default_dir(project: Path | None, client: str) -> Path:
+    root = project or find_project_root(Path.cwd())
+    return root / f".{client}" / "skills"
+
+
+def _print(path: Path) -> None:
+    con = out.console()
+    con.print(out.safe(f"created {out.shown(path.absolute())}"), soft_wrap=True)
+    con.print("next: fill in the description and the steps, then check it with")
+    check = f"  satchel validate --strict {out.shown(path.parent.absolute())}"
+    con.print(out.safe(check), soft_wrap=True)

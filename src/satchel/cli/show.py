@@ -1,0 +1,83 @@
+"""`satchel show NAME`: one skill's fields and its body."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._workspace import environment
+from satchel.errors import SkillBodyError
+from satchel.skills.model import Skill
+from satchel.tokens import truncate
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+
+def show(
+    *,
+    name: str,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """Show one skill's fields and body.
+
+    The body is cut at about 10,000 tokens, as a host would cut it."""
+    skills = environment(directory, project, home, client).skills
+    skill = skills.get(name)
+    if skill is None:
+        return _unknown(name, skills, as_json=as_json)
+    try:
+        body = truncate(skill.body())
+    except SkillBodyError as e:
+        message = f"cannot read the body of skill {name!r}"
+        return out.fail(message, as_json=as_json, diagnostics=[e.diagnostic])
+    if as_json:
+        out.print_json({**skill.to_json(), "body": body})
+    else:
+        _print(skill, body)
+    return OK
+
+
+def _unknown(name: str, skills: Mapping[str, Skill], *, as_json: bool) -> int:
+    close = difflib.get_close_matches(name, list(skills), n=3, cutoff=0.6)
+    message = f"no skill named {name!r}; `satchel list` shows the skills that load"
+    return out.fail(message, as_json=as_json, suggestions=close)
+
+
+def _print(skill: Skill, body: str) -> None:
+    from rich.rule import Rule
+
+    con = out.console()
+    grid = out.table("", "")
+    grid.show_header = False
+    for label, value in _fields(skill):
+        grid.add_row(label, value)
+    con.print(grid)
+    con.print(Rule("body", characters="-"))
+    con.print(out.safe_block(body) if body else out.safe("(empty)"))
+
+
+def _fields(skill: Skill) -> list[tuple[str, Text]]:
+    data = skill.to_json()
+    data["path"] = out.shown(skill.path) if skill.path else None
+    data["allowed_tools"] = " ".join(skill.allowed_tools)
+    data["metadata"] = "\n".join(f"{k}: {v}" for k, v in skill.metadata.items())
+    data["extras"] = "\n".join(f"{k}: {_compact(v)}" for k, v in data["extras"].items())
+    return [(key.replace("_", " "), _value(value)) for key, value in data.items()]
+
+
+def _compact(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _value(value: Any) -> Text:
+    return out.safe_block(value) if value else out.safe("-")

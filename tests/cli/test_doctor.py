@@ -1,0 +1,125 @@
+"""`satchel doctor`: roots, skills, shadowing, diagnostics, index size; exit 1 on errors."""
+
+from __future__ import annotations
+
+from .support import EXAMPLE, HOME, WORKSPACE, check_golden
+
+SKILLS = [
+    "changelog",
+    "release",
+    "code-review",
+    "db-migrations",
+    "pdf-forms",
+    "commit-messages",
+    "writing-tests",
+    "dependency-updates",
+]
+
+
+def test_human_report_matches_golden(satchel, in_repo):
+    result = satchel("doctor", *EXAMPLE)
+    assert result.code == 1  # the example holds two broken skills on purpose
+    assert result.err == ""
+    check_golden("doctor.txt", result.out)
+
+
+def test_json_reports_every_root_in_precedence_order(satchel, in_repo):
+    roots = satchel("doctor", "--json", *EXAMPLE).json()["roots"]
+    assert [(r["scope"], r["family"], r["path"]) for r in roots] == [
+        ("project", ".satchel", str(WORKSPACE / ".satchel/skills")),
+        ("project", ".claude", str(WORKSPACE / ".claude/skills")),
+        ("project", ".agents", str(WORKSPACE / ".agents/skills")),
+        ("project", ".codex", str(WORKSPACE / ".codex/skills")),
+        ("project", ".opencode", str(WORKSPACE / ".opencode/skills")),
+        ("user", ".satchel", str(HOME / ".config/satchel/skills")),
+        ("user", ".claude", str(HOME / ".claude/skills")),
+        ("user", ".agents", str(HOME / ".agents/skills")),
+        ("user", ".codex", str(HOME / ".codex/skills")),
+    ]
+    assert [(r["exists"], r["loaded"], r["shadowed"], r["skipped"]) for r in roots] == [
+        (True, 2, 0, None),
+        (True, 1, 1, None),
+        (True, 1, 0, None),
+        (True, 1, 0, None),
+        (False, 0, 0, None),
+        (True, 1, 1, None),
+        (True, 1, 0, None),
+        (True, 1, 0, None),
+        (False, 0, 0, None),
+    ]
+
+
+def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
+    result = satchel("doctor", "--json", *EXAMPLE)
+    doc = result.json()
+    assert result.code == 1
+    assert result.err == ""
+    assert doc["skills"] == SKILLS
+    assert doc["shadowed"] == [
+        {
+            "name": "release",
+            "winner": str(WORKSPACE / ".satchel/skills/release/SKILL.md"),
+            "loser": str(WORKSPACE / ".claude/skills/release/SKILL.md"),
+        },
+        {
+            "name": "code-review",
+            "winner": str(WORKSPACE / ".claude/skills/code-review/SKILL.md"),
+            "loser": str(HOME / ".config/satchel/skills/code-review/SKILL.md"),
+        },
+    ]
+    assert [(d["severity"], d["code"]) for d in doc["diagnostics"]] == [
+        ("warning", "skill.shadowed"),
+        ("error", "frontmatter.yaml.syntax"),
+        ("warning", "skill.shadowed"),
+        ("error", "skill.description.missing"),
+        ("warning", "skill.name.mismatch"),
+        ("info", "skill.field.deprecated"),
+    ]
+    broken = doc["diagnostics"][1]
+    assert broken["path"] == str(WORKSPACE / ".agents/skills/api-docs/SKILL.md")
+    assert broken["line"] == 3
+
+
+def test_json_index_size_is_that_of_the_tool_index(satchel, in_repo):
+    index = satchel("index", "--json", *EXAMPLE).json()
+    doc = satchel("doctor", "--json", *EXAMPLE).json()
+    assert doc["index"] == {
+        "format": "tool",
+        "bytes": len(index["text"].encode("utf-8")),
+        "tokens": -(-len(index["text"].encode("utf-8")) // 4),
+    }
+    assert doc["index"]["bytes"] > 0
+
+
+def test_exit_0_when_nothing_is_an_error(satchel, project, home, write):
+    write(project / ".claude/skills", "deploy")
+    write(project / ".claude/skills", "Mixed", name="mixed")  # a warning, not an error
+    result = satchel("doctor", "--project", project, "--home", home)
+    assert result.code == 0
+    assert "Diagnostics: 0 errors, 1 warning, 0 info" in result.out
+
+
+def test_dir_argument_finds_the_git_root_above_it(satchel, project, home, write):
+    write(project / ".agents/skills", "deploy")
+    nested = project / "src" / "pkg"
+    nested.mkdir(parents=True)
+    doc = satchel("doctor", nested, "--home", home, "--json").json()
+    assert doc["skills"] == ["deploy"]
+    assert doc["roots"][0]["path"] == str(project / ".satchel/skills")
+
+
+def test_client_option_puts_its_own_family_first(satchel, project, home, write):
+    write(project / ".claude/skills", "deploy", description="From Claude.")
+    write(project / ".mermaid/skills", "deploy", description="From mermaid.")
+    doc = satchel("doctor", "--project", project, "--home", home, "--client", "mermaid", "--json")
+    roots = doc.json()["roots"]
+    assert roots[0]["family"] == ".mermaid"
+    assert roots[5]["path"] == str(home / ".config/mermaid/skills")
+    assert doc.json()["shadowed"][0]["winner"] == str(project / ".mermaid/skills/deploy/SKILL.md")
+
+
+def test_client_name_that_is_a_path_is_a_usage_error(satchel, project, home):
+    result = satchel("doctor", "--project", project, "--home", home, "--client", "../x")
+    assert result.code == 2
+    assert "Invalid value for '--client'" in result.err
+    assert result.out == ""

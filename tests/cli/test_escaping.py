@@ -1,0 +1,85 @@
+"""Untrusted text prints escaped and literal; NO_COLOR turns colour off."""
+
+from __future__ import annotations
+
+import pytest
+
+EVIL = (
+    "---\n"
+    "name: evil\n"
+    'description: "Clears \\e[2J the screen, \\u202e flips text, [bold]loud[/bold] :smile:"\n'
+    "---\n"
+    "Body \x1b[31mred\x1b[0m and [red]markup[/red].\n"
+)
+
+
+@pytest.fixture
+def evil(project, home, write):
+    write(project / ".satchel/skills", "evil", EVIL)
+    return ("--project", project, "--home", home)
+
+
+@pytest.mark.parametrize("verb", [["list"], ["show", "evil"]])
+def test_control_and_bidi_characters_print_escaped(satchel, evil, verb):
+    out = satchel(*verb, *evil).out
+    assert "Clears \\x1b[2J the screen, \\u202e flips text" in out
+    assert "\x1b" not in out
+    assert "\u202e" not in out
+
+
+@pytest.mark.parametrize("verb", [["list"], ["show", "evil"]])
+def test_markup_and_emoji_codes_print_literally(satchel, evil, verb):
+    out = satchel(*verb, *evil).out
+    assert "[bold]loud[/bold] :smile:" in out
+
+
+def test_body_is_escaped_and_literal(satchel, evil):
+    out = satchel("show", "evil", *evil).out
+    assert "Body \\x1b[31mred\\x1b[0m and [red]markup[/red]." in out
+
+
+def test_json_keeps_the_exact_text_in_ascii(satchel, evil):
+    result = satchel("show", "evil", "--json", *evil)
+    assert result.out.isascii()
+    doc = result.json()
+    assert doc["description"] == (
+        "Clears \x1b[2J the screen, \u202e flips text, [bold]loud[/bold] :smile:"
+    )
+    assert doc["body"] == "Body \x1b[31mred\x1b[0m and [red]markup[/red]."
+
+
+def test_paths_and_messages_in_doctor_are_escaped(satchel, project, home, write):
+    write(project / ".satchel/skills", "rtl\u202egnp", name="rtl-png")
+    out = satchel("doctor", "--project", project, "--home", home).out
+    assert "rtl\\u202egnp" in out
+    assert "\u202e" not in out
+
+
+def test_validate_escapes_what_it_prints(satchel, tmp_path, write):
+    path = write(tmp_path, "evil", EVIL)
+    out = satchel("validate", path).out
+    assert "\x1b" not in out
+    assert "skill.text.hidden-unicode" in out
+
+
+def _styled(satchel, monkeypatch, evil, **env):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return satchel("doctor", *evil).out
+
+
+def test_colour_is_used_on_a_terminal(satchel, monkeypatch, evil):
+    assert "\x1b[" in _styled(satchel, monkeypatch, evil)
+
+
+def test_no_color_turns_every_style_off(satchel, monkeypatch, evil):
+    out = _styled(satchel, monkeypatch, evil, NO_COLOR="1")
+    assert "\x1b" not in out
+    assert "warning  skill.text.hidden-unicode" in out
+
+
+def test_pipes_get_no_colour(satchel, evil):
+    out = satchel("doctor", *evil).out
+    assert "\x1b" not in out

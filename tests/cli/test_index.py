@@ -1,0 +1,55 @@
+"""`satchel index`: the raw index text, in each format, with its caps."""
+
+from __future__ import annotations
+
+import pytest
+
+from satchel.render import FORMATS
+
+from .support import EXAMPLE, check_golden
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_each_format_matches_golden(satchel, in_repo, fmt):
+    result = satchel("index", "--format", fmt, *EXAMPLE)
+    assert result.code == 0
+    assert result.err == ""
+    check_golden(f"index-{fmt}.txt", result.out)
+
+
+def test_text_is_printed_exactly_as_rendered(satchel, in_repo):
+    raw = satchel("index", "--format", "xml", *EXAMPLE).out
+    doc = satchel("index", "--format", "xml", "--json", *EXAMPLE).json()
+    assert raw == doc["text"]
+
+
+def test_json_gives_format_text_bytes_and_tokens(satchel, project, home, write):
+    write(project / ".satchel/skills", "deploy", description="Ship it.")
+    doc = satchel("index", "--project", project, "--home", home, "--json").json()
+    text = (
+        "Skills available to this agent. Load one only when its description matches the task.\n"
+        'Call load_skill({"name":"<skill>"}) for instructions. '
+        "Use its resource argument for referenced files.\n"
+        "- deploy: Ship it.\n"
+    )
+    assert doc == {"format": "tool", "text": text, "bytes": 206, "tokens": 52}
+    assert len(text.encode()) == 206
+
+
+def test_caps_and_tool_name(satchel, in_repo):
+    out = satchel("index", "--max-skills", "2", "--tool-name", "skills_use", *EXAMPLE).out
+    lines = out.splitlines()
+    assert 'Call skills_use({"name":"<skill>"})' in lines[1]
+    assert [line.split(":")[0] for line in lines[2:4]] == ["- changelog", "- release"]
+    assert lines[4:] == ["(6 more skills not listed: index limit reached)"]
+
+
+def test_no_skills_prints_nothing(satchel, project, home):
+    result = satchel("index", "--project", project, "--home", home)
+    assert (result.code, result.out, result.err) == (0, "", "")
+
+
+def test_unknown_format_is_a_usage_error(satchel, in_repo):
+    result = satchel("index", "--format", "yaml", *EXAMPLE)
+    assert result.code == 2
+    assert "Invalid value for '--format'" in result.err

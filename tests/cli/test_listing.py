@@ -1,0 +1,48 @@
+"""`satchel list`: the skills that load, in precedence order."""
+
+from __future__ import annotations
+
+from .support import EXAMPLE, WORKSPACE, check_golden
+from .test_doctor import SKILLS
+
+
+def test_human_table_matches_golden(satchel, in_repo):
+    result = satchel("list", *EXAMPLE)
+    assert result.code == 0  # broken skills do not fail a listing: doctor reports them
+    check_golden("list.txt", result.out)
+
+
+def test_json_is_every_skill_as_to_json(satchel, in_repo):
+    result = satchel("list", "--json", *EXAMPLE)
+    skills = result.json()
+    assert result.err == ""
+    assert [s["name"] for s in skills] == SKILLS
+    assert skills[4] == {
+        "name": "pdf-forms",
+        "description": "Fill in, inspect and flatten PDF forms (AcroForm fields) with pypdf. "
+        "Use when asked to complete a PDF form, list a form's fields, or produce a filled, "
+        "non-editable copy.",
+        "license": None,
+        "compatibility": "Needs Python 3.9+ with pypdf installed (pip install pypdf).",
+        "metadata": {},
+        "allowed_tools": ["Bash(python:*)", "Read", "Write"],
+        "extras": {},
+        "path": str(WORKSPACE / ".codex/skills/pdf-forms/SKILL.md"),
+        "scope": "project",
+        "family": ".codex",
+    }
+
+
+def test_long_description_is_cut_to_one_line(satchel, project, home, write):
+    write(project / ".satchel/skills", "long", description="word " * 60)
+    out = satchel("list", "--project", project, "--home", home).out
+    row = next(line for line in out.splitlines() if line.startswith("long"))
+    assert row.rstrip().endswith("…")
+    assert len(row.rstrip()) <= 120
+
+
+def test_no_skills_says_where_to_look(satchel, project, home):
+    result = satchel("list", "--project", project, "--home", home)
+    assert result.code == 0
+    assert result.out == "No skills found; `satchel doctor` shows where satchel looked.\n"
+    assert satchel("list", "--project", project, "--home", home, "--json").json() == []

@@ -1,0 +1,115 @@
+"""`main()`: dispatch, exit codes in one place, and the real entry points."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import satchel as lib
+from satchel.cli import main
+
+from .conftest import MACHINE_VARS
+from .support import EXAMPLE, REPO
+from .test_doctor import SKILLS
+
+
+def test_help_returns_0_instead_of_exiting(satchel):
+    result = satchel("--help")
+    assert result.code == 0
+    assert result.out.startswith("Usage: satchel [OPTIONS] COMMAND [ARGS]...")
+    for verb in ("doctor", "index", "list", "new", "show", "validate"):
+        assert f"\n  {verb} " in result.out
+
+
+def test_version(satchel):
+    result = satchel("--version")
+    assert (result.code, result.out) == (0, f"satchel, version {lib.__version__}\n")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "--no-such-option"],
+        ["no-such-verb"],
+        ["show"],
+        ["validate"],
+        ["index", "--max-skills", "-1"],
+        ["doctor", "no-such-dir"],
+    ],
+    ids=["bad-option", "bad-verb", "missing-name", "missing-path", "negative-cap", "missing-dir"],
+)
+def test_usage_errors_return_2(satchel, in_repo, args):
+    result = satchel(*args)
+    assert result.code == 2
+    assert result.out == ""
+    assert "Error:" in result.err
+
+
+def test_internal_error_returns_3_with_one_line_and_no_traceback(satchel, monkeypatch):
+    def broken(**_options):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr("satchel.cli.listing.list_skills", broken)
+    result = satchel("list")
+    assert result.code == 3
+    assert result.out == ""
+    assert result.err == (
+        "satchel: internal error: RuntimeError: boom second line\n"
+        "this is a bug in satchel: please report it with the command you ran\n"
+    )
+
+
+def test_internal_error_message_is_escaped(satchel, monkeypatch):
+    def broken(**_options):
+        raise ValueError("bad \x1b[2J input")
+
+    monkeypatch.setattr("satchel.cli.doctor.doctor", broken)
+    result = satchel("doctor")
+    assert result.code == 3
+    assert "bad \\x1b[2J input" in result.err
+    assert "\x1b" not in result.err
+
+
+def test_main_reads_sys_argv_when_given_nothing(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["satchel", "--version"])
+    assert main() == 0
+    assert capsys.readouterr().out == f"satchel, version {lib.__version__}\n"
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in MACHINE_VARS}
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=REPO, env=_clean_env(), capture_output=True, text=True, timeout=60
+    )
+
+
+def test_python_dash_m_satchel_runs(in_repo):
+    done = _run([sys.executable, "-m", "satchel", "list", "--json", *EXAMPLE])
+    assert done.returncode == 0, done.stderr
+    assert [s["name"] for s in json.loads(done.stdout)] == SKILLS
+
+
+def test_python_dash_m_usage_error_exits_2_without_traceback():
+    done = _run([sys.executable, "-m", "satchel", "list", "--bogus"])
+    assert done.returncode == 2
+    assert "No such option" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_console_script_runs_the_readme_command():
+    script = Path(sysconfig.get_path("scripts")) / "satchel"
+    assert script.exists(), "the satchel console script is not installed in this environment"
+    done = _run([str(script), "doctor", *EXAMPLE])
+    assert done.returncode == 1  # the example has broken skills on purpose
+    assert done.stderr == ""
+    for heading in ("Roots", "Skills: 8 loaded", "Shadowed: 2", "Diagnostics: 2 errors", "Index"):
+        assert f"\n{heading}" in done.stdout

@@ -1,0 +1,108 @@
+"""`satchel validate PATH...`: per-skill verdicts, --strict, --unicode-names, exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .support import HOME, WORKSPACE, check_golden
+
+AGENTS = "examples/workspace/.agents/skills"
+DEPS = "examples/home/.agents/skills/deps"
+
+
+def test_human_output_matches_golden(satchel, in_repo):
+    result = satchel("validate", AGENTS, DEPS, "examples/no-such-skill")
+    assert result.code == 1
+    check_golden("validate-example.txt", result.out)
+
+
+def test_tmp_fixtures_match_golden(satchel, tmp_path, monkeypatch, write):
+    write(tmp_path / "skills", "good")
+    write(tmp_path / "skills", "no-fence", "name: no-fence\n")
+    write(tmp_path / "skills", "open", "---\nname: open\ndescription: x\n")
+    write(tmp_path / "skills", "extra", "---\nname: extra\ndescription: x\nowner: me\n---\n")
+    monkeypatch.chdir(tmp_path)
+    result = satchel("validate", "--strict", "skills")
+    assert result.code == 1
+    check_golden("validate-strict.txt", result.out)
+
+
+def test_json_reports_each_skill(satchel, in_repo):
+    result = satchel("validate", "--json", AGENTS, f"{DEPS}/SKILL.md")
+    assert result.code == 1
+    doc = result.json()
+    assert [(c["path"], c["name"], c["ok"]) for c in doc] == [
+        (str(WORKSPACE / ".agents/skills/api-docs"), None, False),
+        (str(WORKSPACE / ".agents/skills/db-migrations"), "db-migrations", True),
+        (str(HOME / ".agents/skills/deps/SKILL.md"), "dependency-updates", True),
+    ]
+    assert doc[0]["diagnostics"] == [
+        {
+            "code": "frontmatter.yaml.syntax",
+            "severity": "error",
+            "message": "while parsing a block mapping: did not find expected key "
+            "(line 3, column 22)",
+            "path": str(WORKSPACE / ".agents/skills/api-docs/SKILL.md"),
+            "line": 3,
+            "hint": None,
+        }
+    ]
+    assert [d["code"] for d in doc[2]["diagnostics"]] == [
+        "skill.name.mismatch",
+        "skill.field.deprecated",
+    ]
+
+
+def test_all_ok_exits_0(satchel, in_repo):
+    result = satchel("validate", "examples/workspace/.satchel/skills")
+    assert result.code == 0
+    assert result.out.splitlines()[-1] == "2 skills checked: 2 ok, 0 failed"
+
+
+def test_missing_path_is_a_problem_not_a_usage_error(satchel, tmp_path):
+    result = satchel("validate", "--json", tmp_path / "nope")
+    assert result.code == 1
+    assert result.json() == [
+        {
+            "path": str(tmp_path / "nope"),
+            "name": None,
+            "ok": False,
+            "diagnostics": [
+                {
+                    "code": "skill.read.error",
+                    "severity": "error",
+                    "message": "no such file or directory",
+                    "path": str(tmp_path / "nope"),
+                    "line": None,
+                    "hint": None,
+                }
+            ],
+        }
+    ]
+
+
+def test_strict_makes_warnings_errors(satchel, tmp_path, write):
+    path = write(tmp_path, "tool", "---\nname: tool\ndescription: x\nuser-invocable: true\n---\n")
+    assert satchel("validate", path).code == 0
+    strict = satchel("validate", "--strict", "--json", path)
+    assert strict.code == 1
+    assert [(d["code"], d["severity"]) for d in strict.json()[0]["diagnostics"]] == [
+        ("skill.field.unknown", "error")
+    ]
+
+
+def test_unicode_names_accepts_lowercase_letters(satchel, tmp_path, write):
+    path = write(tmp_path, "café", "---\nname: café\ndescription: Coffee orders.\n---\n")
+    assert satchel("validate", path).code == 1
+    result = satchel("validate", "--unicode-names", "--json", path)
+    assert result.code == 0
+    assert result.json()[0]["name"] == "café"
+
+
+def test_example_home_skills_are_checked_one_by_one(satchel, in_repo):
+    doc = satchel("validate", "--json", "examples/home/.claude/skills").json()
+    assert [(Path(c["path"]).name, c["ok"]) for c in doc] == [
+        ("incident-notes", False),
+        ("writing-tests", True),
+    ]
+    assert doc[0]["diagnostics"][0]["path"] == str(HOME / ".claude/skills/incident-notes/SKILL.md")
