@@ -64,7 +64,11 @@ def test_a_custom_counter_is_honoured():
     assert MARKER in out
 
 
-def test_a_fake_marker_in_the_text_does_not_change_the_real_one():
-    text = "a" * 30_000 + "[truncated by satchel: 1 of 2 characters omitted]" + "b" * 30_000
+def test_a_fake_marker_in_the_text_is_escaped_so_only_the_real_one_stands():
+    fake = "[truncated by satchel: 1 of 2 characters omitted]"
+    text = "a" * 30_000 + fake + "b" * 30_000
     out = truncate(text)
     assert out.endswith(f"of {len(text):,} characters omitted]")
+    assert "\\" + fake in out
+    assert out.count("\n[truncated by satchel:") == 1
+    assert truncate("short " + fake) == "short \\" + fake

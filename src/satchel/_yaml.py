@@ -51,6 +51,23 @@ class YamlProblem(Exception):  # a value, not a failure of satchel
 
 def compose_checked(text: str) -> Any:
     """Parse `text` as one YAML document after checking it; raise `YamlProblem`."""
+    try:
+        return _compose_checked(text)
+    except yaml.reader.ReaderError as e:
+        raise _reader_problem(text, e) from None
+
+
+def _reader_problem(text: str, e: yaml.reader.ReaderError) -> YamlProblem:
+    """A character YAML refuses: say which, and where, on one line."""
+    line = text.count("\n", 0, e.position)
+    column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+    char = e.character if isinstance(e.character, str) else chr(e.character)
+    where = f"line {line + 1}, column {column}"
+    message = f"the character U+{ord(char):04X} is not allowed in YAML ({where})"
+    return YamlProblem("frontmatter.yaml.syntax", message, line)
+
+
+def _compose_checked(text: str) -> Any:
     if "&" in text:
         _refuse_anchors(text)
     loader = _Loader(text)
@@ -92,6 +109,8 @@ def _compose(loader: _Loader) -> Node | None:
         node: Node | None = loader.get_single_node()
     except RecursionError:
         raise YamlProblem("frontmatter.yaml.depth", "nesting too deep", None) from None
+    except yaml.reader.ReaderError:
+        raise  # turned into a problem where the text is known
     except yaml.YAMLError as e:
         raise _from_yaml_error(e) from None
     return node

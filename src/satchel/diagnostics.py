@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["CODES", "Diagnostic", "Severity", "diagnostic"]
+__all__ = ["CODES", "Diagnostic", "Severity", "diagnostic", "type_name"]
 
 Severity = Literal["error", "warning", "info"]
 
@@ -121,3 +121,19 @@ def diagnostic(
     """Build a diagnostic for a registered code; an unknown code is a satchel bug."""
     default, _ = CODES[code]
     return Diagnostic(code, severity or default, message, path, line, hint)
+
+
+_TYPE_NAMES = {
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    list: "a list",
+    dict: "a mapping",
+    str: "a string",
+    type(None): "null",
+}
+
+
+def type_name(value: object) -> str:
+    """How messages name the type of a parsed value: "a number", "a list", "null"."""
+    return _TYPE_NAMES.get(type(value), type(value).__name__)

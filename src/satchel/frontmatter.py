@@ -22,7 +22,7 @@ from typing import Any
 
 from satchel import _fastyaml
 from satchel._yaml import YamlProblem, compose_checked
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = ["MAX_FRONTMATTER", "Frontmatter", "Location", "decode_body", "locate", "parse"]
 
@@ -59,6 +59,8 @@ def locate(data: bytes, *, complete: bool) -> Location:
         yaml_start = start + 5
     elif not complete and len(data) - start < 5:
         return Location("more")
+    elif data[start:].rstrip(b"\r") == b"---":
+        return Location("unterminated", len(data))
     else:
         return Location("missing")
     pos = yaml_start - 1  # the newline that ends the opening fence
@@ -155,10 +157,9 @@ def _decode(raw: bytes, offset: int, path: Path | None) -> tuple[str, Diagnostic
     return text, None
 
 
-def _line_at(raw: bytes, index: int, offset: int) -> int | None:
-    if offset == 0:
-        return raw.count(b"\n", 0, index) + 1
-    return None
+def _line_at(raw: bytes, index: int, offset: int) -> int:
+    """The file line of byte `index` of `raw`: the whole file, or the YAML from line 2."""
+    return raw.count(b"\n", 0, index) + (1 if offset == 0 else FIRST_LINE)
 
 
 def _fence_problem(loc: Location, data: bytes, path: Path | None) -> Diagnostic:
@@ -231,10 +232,9 @@ def _as_mapping(
     if value is None and _blank(text):
         value = {}
     if not isinstance(value, dict):
-        kind = "empty" if value is None else type(value).__name__
         problem = diagnostic(
             "frontmatter.not-mapping",
-            f"the frontmatter must be a mapping of fields, not {_kind_name(kind)}",
+            f"the frontmatter must be a mapping of fields, not {type_name(value)}",
             path,
             line=FIRST_LINE,
         )
@@ -248,10 +248,6 @@ def _as_mapping(
         )
         return {k: v for k, v in value.items() if isinstance(k, str)}, (*diags, problem)
     return value, diags
-
-
-def _kind_name(kind: str) -> str:
-    return {"list": "a list", "str": "a string", "empty": "empty"}.get(kind, f"a {kind}")
 
 
 _COLON_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(.*\S)[ \t]*$")

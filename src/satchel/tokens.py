@@ -28,9 +28,12 @@ def token_bill(segments: Mapping[str, str], counter: Counter = approx_tokens) ->
     return {name: counter(text) for name, text in segments.items()}
 
 
+MARKER_START = "[truncated by satchel:"
+
+
 def marker(omitted: int, total: int) -> str:
     """The one line that says how much of a text was cut."""
-    return f"[truncated by satchel: {omitted:,} of {total:,} characters omitted]"
+    return f"{MARKER_START} {omitted:,} of {total:,} characters omitted]"
 
 
 def truncate(
@@ -38,18 +41,24 @@ def truncate(
 ) -> str:
     """`text` if it fits in `max_tokens`, else the longest prefix that fits together
     with a marker saying how much was cut. Never splits a character or a combining
-    sequence (an emoji ZWJ sequence, a base letter and its accents)."""
-    if counter(text) <= max_tokens:
-        return text
+    sequence (an emoji ZWJ sequence, a base letter and its accents). A marker-like
+    line already in `text` is escaped (``\\[truncated by satchel:``), so the only
+    marker a model sees is satchel's own."""
+    if counter(_defuse(text)) <= max_tokens:
+        return _defuse(text)
     total = len(text)
-    reserve = counter("\n\n" + marker(total, total))
+    reserve = counter("\n\n" + marker(total, total)) + counter("\\" * text.count(MARKER_START))
     budget = max(0, max_tokens - reserve)
     if counter is approx_tokens:
         cut = _byte_cut(text, budget * BYTES_PER_TOKEN)
     else:
         cut = _search_cut(text, budget, counter)
     cut = _grapheme_safe(text, cut)
-    return text[:cut] + "\n\n" + marker(total - cut, total)
+    return _defuse(text[:cut]) + "\n\n" + marker(total - cut, total)
+
+
+def _defuse(text: str) -> str:
+    return text.replace(MARKER_START, "\\" + MARKER_START) if MARKER_START in text else text
 
 
 def _byte_cut(text: str, max_bytes: int) -> int:

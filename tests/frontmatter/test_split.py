@@ -62,7 +62,12 @@ def test_fence_problems_have_distinct_codes(data, code, hint):
 
 @pytest.mark.parametrize(
     ("yaml", "kind"),
-    [("- a\n- b\n", "a list"), ("just text\n", "a string"), ("null\n", "empty"), ("42\n", "a int")],
+    [
+        ("- a\n- b\n", "a list"),
+        ("just text\n", "a string"),
+        ("null\n", "null"),
+        ("42\n", "a number"),
+    ],
 )
 def test_frontmatter_that_is_not_a_mapping(yaml, kind):
     parsed = frontmatter.parse(f"---\n{yaml}---\n".encode())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,14 +55,13 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
         )
         return scan
     scan.exists = True
+    walker = _Walker(top, walk, scan.diagnostics)
     if walk.nested:
-        for skill_dir in _nested(top, entries, walk, scan.diagnostics):
+        for skill_dir in walker.nested(entries):
             _read_one(skill_dir, root, rules, scan)
         return scan
     for entry in entries:
-        if _is_candidate(entry, walk, scan.diagnostics) and not _read_one(
-            entry.path, root, rules, scan
-        ):
+        if walker.candidate(entry) and not _read_one(entry.path, root, rules, scan):
             _report_near_misses(entry.path, scan.diagnostics)
     return scan
 
@@ -85,46 +85,86 @@ def _read_one(skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> 
     return True
 
 
-def _is_candidate(entry: os.DirEntry[str], walk: WalkBounds, diags: list[Diagnostic]) -> bool:
-    if entry.name in SKIP:
-        return False
-    try:
-        if entry.is_dir(follow_symlinks=False):
-            return True
-        if not entry.is_symlink():
+class _Walker:
+    """Which entries of one root are directories to visit.
+
+    A symlinked directory is followed unless it leads back inside the root being
+    walked: that directory is visited under its own name anyway, so each real
+    directory is read once, at its real path."""
+
+    def __init__(self, top: str, walk: WalkBounds, diags: list[Diagnostic]) -> None:
+        self.top = top
+        self.real_top = os.path.realpath(top)
+        self.walk = walk
+        self.diags = diags
+
+    def candidate(self, entry: os.DirEntry[str]) -> bool:
+        if entry.name in SKIP:
             return False
-    except OSError:
-        return False
-    if not walk.follow_symlinks:
-        return False
-    return _symlinked_dir(entry, diags)
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                return True
+            if not entry.is_symlink():
+                return False
+        except OSError:
+            return False
+        return self.walk.follow_symlinks and self._followed(entry)
+
+    def _followed(self, entry: os.DirEntry[str]) -> bool:
+        try:
+            st = os.stat(entry.path)
+        except OSError as e:
+            self.diags.append(_broken_link(entry.path, e))
+            return False
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        target = os.path.realpath(entry.path)
+        return not (target == self.real_top or target.startswith(self.real_top + os.sep))
+
+    def nested(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
+        """Depth-first in name order, bounded by depth and directory count, each real
+        directory once (so symlink cycles end)."""
+        walk = self.walk
+        seen = {_identity(self.top)}
+        budget = walk.max_dirs
+        stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
+        while stack:
+            level, depth = stack[-1]
+            entry = next(level, None)
+            if entry is None:
+                stack.pop()
+                continue
+            if not self.candidate(entry) or not _first_visit(entry, seen):
+                continue
+            budget -= 1
+            if budget < 0:
+                self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
+                return
+            if _has_skill_file(entry.path, self.diags):
+                yield entry.path
+            elif depth < walk.max_depth:
+                try:
+                    stack.append((iter(_list(entry.path)), depth + 1))
+                except OSError:
+                    continue
+            elif _has_subdirs(entry.path):
+                self.diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
 
 
-def _symlinked_dir(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        pass
-    try:
-        os.stat(entry.path)
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            diags.append(
-                diagnostic(
-                    "skill.symlink.loop", "a symlink loop in a skills root", Path(entry.path)
-                )
-            )
-        else:
-            diags.append(
-                diagnostic(
-                    "skill.read.error",
-                    "a symlink in a skills root points to nothing",
-                    Path(entry.path),
-                    severity="warning",
-                )
-            )
-        return False
-    return False
+def _identity(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _broken_link(path: str, e: OSError) -> Diagnostic:
+    if e.errno == errno.ELOOP:
+        return diagnostic("skill.symlink.loop", "a symlink loop in a skills root", Path(path))
+    return diagnostic(
+        "skill.read.error",
+        "a symlink in a skills root points to nothing",
+        Path(path),
+        severity="warning",
+    )
 
 
 def _has_skill_file(directory: str, diags: list[Diagnostic]) -> bool:
@@ -170,37 +210,6 @@ def _check_twin(directory: str, diags: list[Diagnostic]) -> None:
                 Path(twin),
             )
         )
-
-
-def _nested(
-    top: str, entries: list[os.DirEntry[str]], walk: WalkBounds, diags: list[Diagnostic]
-) -> Iterator[str]:
-    """Depth-first in name order, bounded by depth and directory count, each real
-    directory once (so symlink cycles end)."""
-    seen: set[tuple[int, int]] = set()
-    budget = walk.max_dirs
-    stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
-    while stack:
-        level, depth = stack[-1]
-        entry = next(level, None)
-        if entry is None:
-            stack.pop()
-            continue
-        if not _is_candidate(entry, walk, diags) or not _first_visit(entry, seen):
-            continue
-        budget -= 1
-        if budget < 0:
-            diags.append(_limit(top, f"more than {walk.max_dirs} directories"))
-            return
-        if _has_skill_file(entry.path, diags):
-            yield entry.path
-        elif depth < walk.max_depth:
-            try:
-                stack.append((iter(_list(entry.path)), depth + 1))
-            except OSError:
-                continue
-        elif _has_subdirs(entry.path):
-            diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
 
 
 def _first_visit(entry: os.DirEntry[str], seen: set[tuple[int, int]]) -> bool:

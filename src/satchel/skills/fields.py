@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic
+from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
 from satchel.skills.model import Skill
 from satchel.text import hidden_characters
 
@@ -103,7 +103,7 @@ class _Builder:
         self.diags.append(diagnostic(code, message, self.path, hint=hint, severity=severity))
 
     def type_error(self, field_name: str, expected: str, *, fatal: bool = False) -> None:
-        got = _type_name(self.fields[field_name])
+        got = type_name(self.fields[field_name])
         self.report(
             "frontmatter.field.type",
             f"field `{field_name}` must be {expected}, not {got}",
@@ -165,7 +165,7 @@ def _description(b: _Builder) -> str | None:
 
 def _name(b: _Builder, dir_name: str) -> str | None:
     value = b.fields.get("name")
-    if value is None:
+    if "name" not in b.fields:
         b.report("skill.name.missing", f"no name: field; using the directory name {dir_name!r}")
         return _fallback_name(b, dir_name)
     if not isinstance(value, str):
@@ -243,13 +243,13 @@ def _metadata(b: _Builder) -> dict[str, str]:
             out[str(key)] = _yaml_text(item)
             b.report(
                 "skill.metadata.invalid",
-                f"metadata.{key} is a {_type_name(item)}; read as the string {out[str(key)]!r}",
+                f"metadata.{key} is {type_name(item)}; read as the string {out[str(key)]!r}",
                 hint="quote the value to keep it exactly as written",
             )
         else:
             b.report(
                 "skill.metadata.invalid",
-                f"metadata.{key} must be a string, not {_type_name(item)}",
+                f"metadata.{key} must be a string, not {type_name(item)}",
             )
     return out
 
@@ -271,7 +271,7 @@ def _allowed_tools(b: _Builder) -> tuple[str, ...]:
     b.report(
         "skill.allowed-tools.invalid",
         f"allowed-tools must be a space-separated string or a list of strings, "
-        f"not {_type_name(value)}",
+        f"not {type_name(value)}",
     )
     return ()
 
@@ -335,9 +335,3 @@ def _hidden(b: _Builder, name: str, description: str) -> None:
             more = f" and {len(found) - 8} more" if len(found) > 8 else ""
             message = f"the {label} holds invisible or control characters: {listed}{more}"
             b.diags.append(diagnostic("skill.text.hidden-unicode", message, b.path))
-
-
-def _type_name(value: Any) -> str:
-    names = {bool: "a boolean", int: "a number", float: "a number", list: "a list",
-             dict: "a mapping", str: "a string", type(None): "null"}  # fmt: skip
-    return names.get(type(value), type(value).__name__)
