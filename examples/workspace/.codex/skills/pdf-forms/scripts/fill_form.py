@@ -1,7 +1,7 @@
 """List or fill the AcroForm fields of a PDF.
 
-    python fill_form.py fields FORM.pdf
-    python fill_form.py fill FORM.pdf VALUES.json OUT.pdf [--flatten]
+python fill_form.py fields FORM.pdf
+python fill_form.py fill FORM.pdf VALUES.json OUT.pdf [--flatten]
 """
 
 import json

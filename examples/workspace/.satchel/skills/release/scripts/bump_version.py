@@ -21,7 +21,7 @@ def main(part: str) -> int:
     text = pyproject.read_text(encoding="utf-8")
     found = VERSION.search(text)
     if found is None:
-        print("no version = \"X.Y.Z\" line in pyproject.toml", file=sys.stderr)
+        print('no version = "X.Y.Z" line in pyproject.toml', file=sys.stderr)
         return 1
     new = ".".join(map(str, bump(tuple(map(int, found.groups())), part)))
     pyproject.write_text(VERSION.sub(f'version = "{new}"', text, count=1), encoding="utf-8")
