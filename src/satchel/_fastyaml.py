@@ -17,47 +17,25 @@ from yaml.resolver import Resolver
 
 __all__ = ["parse"]
 
-_TOKEN = re.compile(
-    r"(?P<top>[A-Za-z_][A-Za-z0-9_.-]*):(?: +(?P<value>[^\n]*?))? *\n"
-    r"|(?P<indent> +)(?P<key>[A-Za-z_][A-Za-z0-9_.-]*): +(?P<entry>[^\n]*?) *\n"
-    r"|(?P<dash> *)- +(?P<item>[^\n]*?) *\n"
-    r"|(?:#[^\n]*| *)\n"
-)
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+# Keys most frontmatter uses, checked without the regex.
+_COMMON_KEYS = frozenset(
+    ["name", "description", "license", "compatibility", "metadata", "allowed-tools",
+     "version", "author", "model", "user-invocable", "disable-model-invocation",
+     "argument-hint", "when_to_use", "tags", "category", "owner"]
+)  # fmt: skip
 _NOT_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
-_ASCII_BAD = re.compile("[\x00-\x1f\x7f]")
-_SPECIAL = re.compile("[\t\ufeff\x85\u2028\u2029]")
+_SPECIAL = re.compile("[\t\r\ufeff\x85\u2028\u2029]")
 _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@`\t ")
 _RESOLVERS = Resolver.yaml_implicit_resolvers
 # Words PyYAML reads as booleans or null; values starting with the characters below
 # may be numbers, dates, merge keys or `=`, and are checked with PyYAML's own patterns.
 _WORDS = frozenset(
-    [
-        "yes",
-        "Yes",
-        "YES",
-        "no",
-        "No",
-        "NO",
-        "true",
-        "True",
-        "TRUE",
-        "false",
-        "False",
-        "FALSE",
-        "on",
-        "On",
-        "ON",
-        "off",
-        "Off",
-        "OFF",
-        "null",
-        "Null",
-        "NULL",
-        "~",
-    ]
-)
+    ["yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False",
+     "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~"]
+)  # fmt: skip
 _NUMERIC_FIRST = frozenset("0123456789+-.<=")
 
 
@@ -67,18 +45,15 @@ class _Fail(Exception):
 
 def parse(text: str) -> dict[str, Any] | None:
     """The mapping `text` holds, or None when YAML must decide."""
-    if _unusual_characters(text):
+    if text.isascii():
+        if not text.replace("\n", "").isprintable():
+            return None  # tabs, CR and control characters
+    elif _NOT_PRINTABLE.search(text) or _SPECIAL.search(text):
         return None
     try:
-        return _Reader().read(text if text.endswith("\n") or not text else text + "\n")
+        return _Reader().read(text.split("\n"))
     except _Fail:
         return None
-
-
-def _unusual_characters(text: str) -> bool:
-    if text.isascii():
-        return _ASCII_BAD.search(text.replace("\n", "")) is not None
-    return _NOT_PRINTABLE.search(text) is not None or _SPECIAL.search(text) is not None
 
 
 class _Reader:
@@ -86,60 +61,74 @@ class _Reader:
 
     def __init__(self) -> None:
         self.result: dict[str, Any] = {}
-        self.last = ""
+        self.last: str | None = None
         self.block: dict[str, str] | list[str] | None = None
         self.indent = -1
 
-    def read(self, text: str) -> dict[str, Any]:
-        pos, end, match = 0, len(text), _TOKEN.match
-        while pos < end:
-            m = match(text, pos)
-            if m is None:
+    def read(self, lines: list[str]) -> dict[str, Any]:
+        result = self.result
+        for line in lines:
+            if not line or line[0] == "#":
+                continue
+            if line[0] == " " or line[0] == "-":
+                self._block_line(line)
+                continue
+            # A top-level `key: value` line, inline: this loop is the hot path of discovery.
+            key, sep, rest = line.partition(":")
+            if not sep or key in result or (key not in _COMMON_KEYS and not _plain_key(key)):
                 raise _Fail
-            pos = m.end()
-            top, key, item = m.group("top", "key", "item")
-            if top is not None:
-                self._top(top, m.group("value"))
-            elif key is not None:
-                self._entry(len(m.group("indent")), key, m.group("entry"))
-            elif item is not None:
-                self._item(len(m.group("dash")), item)
-        return self.result
+            if rest and rest[0] != " ":
+                raise _Fail
+            self.block, self.last = None, key
+            value = rest.strip(" ")
+            result[key] = _scalar(value) if value else None
+        return result
 
-    def _top(self, key: str, value: str | None) -> None:
-        if key in self.result or _implicit(key):
+    def _block_line(self, line: str) -> None:
+        stripped = line.lstrip(" ")
+        if not stripped:
+            return
+        depth = len(line) - len(stripped)
+        if stripped[0] == "-":
+            if stripped[1:2] != " ":
+                raise _Fail
+            items = self._open(depth, list)
+            assert isinstance(items, list)
+            items.append(_scalar(stripped[2:].strip(" ")))
+            return
+        if depth == 0:
             raise _Fail
-        self.block, self.last = None, key
-        self.result[key] = _scalar(value) if value else None
-
-    def _entry(self, indent: int, key: str, value: str) -> None:
-        block = self._open(indent, dict)
-        if not isinstance(block, dict) or key in block or _implicit(key) or not value:
+        entries = self._open(depth, dict)
+        assert isinstance(entries, dict)
+        key, sep, rest = stripped.partition(":")
+        value = rest.strip(" ")
+        if not sep or not value or rest[0] != " " or key in entries:
             raise _Fail
-        block[key] = _scalar(value)
-
-    def _item(self, indent: int, value: str) -> None:
-        block = self._open(indent, list)
-        if not isinstance(block, list):
+        if key not in _COMMON_KEYS and not _plain_key(key):
             raise _Fail
-        block.append(_scalar(value))
+        entries[key] = _scalar(value)
 
-    def _open(self, indent: int, kind: type) -> dict[str, str] | list[str]:
+    def _open(self, depth: int, kind: type) -> dict[str, str] | list[str]:
         """The block being filled, opened by the first indented line under a key."""
         if self.block is None:
-            if not self.last or self.result[self.last] is not None:
+            if self.last is None or self.result[self.last] is not None:
                 raise _Fail
-            if kind is dict and indent == 0:
-                raise _Fail
-            self.block, self.indent = kind(), indent
+            self.block, self.indent = kind(), depth
             self.result[self.last] = self.block
-        if indent != self.indent:
+        elif type(self.block) is not kind or depth != self.indent:
             raise _Fail
         return self.block
 
 
+def _plain_key(key: str) -> bool:
+    """A key YAML reads as this very string: a word, no number, bool or null."""
+    return _KEY.match(key) is not None and key not in _WORDS  # _KEY excludes numbers, `<<`
+
+
 def _scalar(raw: str) -> str:
     """The string a one-line value means; raise `_Fail` when YAML must decide."""
+    if not raw:
+        raise _Fail
     first = raw[0]
     if first == '"':
         inner = raw[1:-1]
@@ -153,15 +142,12 @@ def _scalar(raw: str) -> str:
         return inner.replace("''", "'")
     if first in _PLAIN_FIRST_BAD or ": " in raw or " #" in raw or raw[-1] == ":":
         raise _Fail
-    if _implicit(raw):
+    if raw in _WORDS or (first in _NUMERIC_FIRST and _implicit(raw)):
         raise _Fail
     return raw
 
 
 def _implicit(value: str) -> bool:
-    """Whether YAML would read `value` as something other than a string."""
-    if value in _WORDS:
-        return True
-    if value[0] not in _NUMERIC_FIRST:
-        return False
+    """Whether YAML reads `value` (starting with a digit, sign, dot, `<` or `=`) as a
+    number, a date, a merge key or a value key."""
     return any(regexp.match(value) for _tag, regexp in _RESOLVERS.get(value[0], ()))

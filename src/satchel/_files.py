@@ -23,7 +23,7 @@ class FileProblem(Exception):  # a value carried out of a read, not a bug
         self.size = size
 
 
-def open_regular(path: Path, cap: int, *, nofollow: bool = False) -> tuple[int, int]:
+def open_regular(path: str | Path, cap: int, *, nofollow: bool = False) -> tuple[int, int]:
     """Open `path` for reading; (fd, size). Raise `FileProblem` unless it is a regular
     file of at most `cap` bytes. With `nofollow`, a symlink raises kind ``symlink``.
     The caller closes the fd."""

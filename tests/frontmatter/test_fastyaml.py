@@ -18,6 +18,7 @@ ATOMS = st.sampled_from(
         "0o17", "1e3", "-x", "a: b", "a #b", "#c", "'quoted'", '"dq"', "'it''s'", '"a\\tb"',
         "[a, b]", "{a: 1}", "&x", "*x", "!tag", "|", ">", "x:", "Bash(git:*) Read", "é ü 日本",
         "a  b", "@at", "`tick`", "%p", "=", "<<", "50%", "a,b", "'", '"', "'a' b", "a'b",
+        "http://x.y/z", "a\rb", "tab\there", "-", "- x", "x #", "a:b", "\u2028", "é:",
     ]
 )  # fmt: skip
 
@@ -27,7 +28,9 @@ def documents(draw: st.DrawFn) -> str:
     lines: list[str] = []
     for _ in range(draw(st.integers(0, 6))):
         key = draw(KEYS)
-        shape = draw(st.sampled_from(["scalar", "map", "seq", "seq0", "empty", "comment", "blank"]))
+        shape = draw(
+            st.sampled_from(["scalar", "map", "seq", "seq0", "empty", "comment", "blank", "odd"])
+        )
         if shape == "scalar":
             lines.append(f"{key}: {draw(ATOMS)}")
         elif shape == "map":
@@ -44,6 +47,10 @@ def documents(draw: st.DrawFn) -> str:
             lines.append(f"{key}:")
         elif shape == "comment":
             lines.append("# a comment")
+        elif shape == "odd":
+            lines.append(
+                draw(st.sampled_from(["  # indented", "-", "key:value", "key:   ", " x: y"]))
+            )
         else:
             lines.append("")
     return "\n".join(lines) + "\n"
@@ -56,7 +63,7 @@ def _yaml(text: str) -> object:
         return problem.code
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(documents())
 def test_fast_path_agrees_with_yaml_whenever_it_answers(text: str):
     fast = _fastyaml.parse(text)

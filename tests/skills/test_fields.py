@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from satchel.skills.fields import FieldRules, build_skill, name_problem, split_tools
 from tests.conftest import codes
@@ -303,3 +305,25 @@ def test_strict_mode_reports_every_problem_not_just_the_first():
         "skill.field.unknown",
     ]
     assert all(d.severity == "error" for d in diags)
+
+
+def _split_by_hand(text: str) -> list[str]:
+    tools, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (ch.isspace() or ch == ","):
+            if i > start:
+                tools.append(text[start:i])
+            start = i + 1
+    if len(text) > start:
+        tools.append(text[start:])
+    return tools
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="ab (),:*\t", max_size=16))
+def test_split_tools_fast_paths_agree_with_the_definition(text):
+    assert split_tools(text) == _split_by_hand(text)

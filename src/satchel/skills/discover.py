@@ -58,10 +58,13 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
     walker = _Walker(top, walk, scan.diagnostics)
     if walk.nested:
         for skill_dir in walker.nested(entries):
-            _read_one(skill_dir, root, rules, scan)
+            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, root, rules, scan)
         return scan
     for entry in entries:
-        if walker.candidate(entry) and not _read_one(entry.path, root, rules, scan):
+        if not walker.candidate(entry):
+            continue
+        path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
+        if not _read_one(path, entry.path, root, rules, scan):
             _report_near_misses(entry.path, scan.diagnostics)
     return scan
 
@@ -71,10 +74,11 @@ def _list(directory: str) -> list[os.DirEntry[str]]:
         return sorted(it, key=lambda e: e.name)
 
 
-def _read_one(skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> bool:
-    """Read the skill in `skill_dir`; False when it holds no SKILL.md."""
-    path = Path(skill_dir, SKILL_FILE)
-    read = read_skill(path, rules, scope=root.scope, family=root.family)
+def _read_one(path: Path, skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> bool:
+    """Read the SKILL.md at `path`, in `skill_dir`; False when there is none."""
+    name = os.path.basename(skill_dir)
+    file = os.path.join(skill_dir, SKILL_FILE)
+    read = read_skill(path, rules, scope=root.scope, family=root.family, dir_name=name, file=file)
     if read is None:
         return False
     skill, diags = read

@@ -43,7 +43,8 @@ MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 _ASCII_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _SEPARATORS = re.compile(r"[\s,]+")
-_SPACE_IN_PARENS = re.compile(r"\([^)]*[\s,]")
+_FLAT_PARENS = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")  # balanced, not nested
+_TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +119,13 @@ def build_skill(
     *,
     scope: str = "",
     family: str = "",
+    dir_name: str | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    """Judge `fields` (from `path`, a SKILL.md) and build the skill when it is usable."""
+    """Judge `fields` (from `path`, a SKILL.md in `dir_name`) and build the skill when
+    it is usable."""
     b = _Builder(fields, path, rules)
     description = _description(b)
-    name = _name(b, path.parent.name)
+    name = _name(b, dir_name if dir_name is not None else path.parent.name)
     if (name is None or description is None) and not rules.strict:
         return None, b.diags
     metadata = _metadata(b)
@@ -235,6 +238,8 @@ def _metadata(b: _Builder) -> dict[str, str]:
     if not isinstance(value, dict):
         b.type_error("metadata", "a mapping of strings to strings")
         return {}
+    if all(type(k) is str and type(v) is str for k, v in value.items()):
+        return dict(value)  # the common case, without a message per entry
     out: dict[str, str] = {}
     for key, item in value.items():
         if isinstance(item, str):
@@ -279,8 +284,10 @@ def _allowed_tools(b: _Builder) -> tuple[str, ...]:
 def split_tools(text: str) -> list[str]:
     """Split an allowed-tools string on blanks and commas outside parentheses, so
     ``Bash(git add:*), Read`` gives ``Bash(git add:*)`` and ``Read``."""
-    if "(" not in text or not _SPACE_IN_PARENS.search(text):
+    if "(" not in text:
         return [tool for tool in _SEPARATORS.split(text) if tool]
+    if _FLAT_PARENS.fullmatch(text):
+        return _TOOL.findall(text)
     tools: list[str] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):
@@ -299,6 +306,8 @@ def split_tools(text: str) -> list[str]:
 
 def _extras(b: _Builder, metadata: dict[str, str]) -> dict[str, Any]:
     extras = {k: v for k, v in b.fields.items() if k not in SPEC_FIELDS}
+    if not extras:
+        return extras
     for key in extras:
         if b.rules.strict:
             b.report(

@@ -19,21 +19,30 @@ _HEAD_CAP = frontmatter.MAX_FRONTMATTER + 16
 
 
 def read_skill(
-    path: Path, rules: FieldRules, *, scope: str = "", family: str = ""
+    path: Path,
+    rules: FieldRules,
+    *,
+    scope: str = "",
+    family: str = "",
+    dir_name: str | None = None,
+    file: str | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]] | None:
     """Read the frontmatter of the SKILL.md at `path` (its head only) into a skill.
 
     None when there is no such file: the caller decides whether that matters.
+    `file` is the same path as a string, when the caller has it (cheaper to open).
     """
     try:
-        data, complete = _read_head(path)
+        data, complete = _read_head(file or path)
     except FileProblem as e:
         return None if e.kind == "missing" else (None, _file_problem(e, path))
     parsed = frontmatter.parse(data, path, complete=complete)
     if parsed.fields is None:
         return None, list(parsed.diagnostics)
-    skill, diags = build_skill(parsed.fields, path, rules, scope=scope, family=family)
-    return skill, [*parsed.diagnostics, *diags]
+    skill, diags = build_skill(
+        parsed.fields, path, rules, scope=scope, family=family, dir_name=dir_name
+    )
+    return skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags
 
 
 def parse_skill(
@@ -69,14 +78,14 @@ def _read_whole(path: Path) -> bytes:
     return read_bounded(path, MAX_SKILL_FILE)
 
 
-def _read_head(path: Path) -> tuple[bytes, bool]:
+def _read_head(path: str | Path) -> tuple[bytes, bool]:
     """Read up to the closing fence: 4 KiB first, more only if the fence is further."""
     try:
         fd, size = open_regular(path, MAX_SKILL_FILE, nofollow=True)
     except FileProblem as e:
         if e.kind != "symlink":
             raise
-        _check_link(path)
+        _check_link(Path(path))
         fd, size = open_regular(path, MAX_SKILL_FILE)
     try:
         data = os.read(fd, HEAD)
