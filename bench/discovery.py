@@ -1,0 +1,680 @@
+"""Discovery benchmark: `satchel.load()` against the I/O floor and skills-ref.
+
+Run from the repository root:
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/discovery.py
+
+It builds a synthetic corpus of skills in a temporary directory (removed at the end)
+spread over five roots of `satchel.Layout.default`, with some names repeated across
+roots so that shadowing is exercised, then times in one process:
+
+* the floor: `os.scandir` of every root and the first 4 KiB of every SKILL.md;
+* the floor plus PyYAML's `CSafeLoader` on each frontmatter (context only);
+* `satchel.load(layout=...)`;
+* `skills_ref.read_properties(dir)` for every skill directory.
+
+Each operation is warmed up once, then K rounds are timed with `time.perf_counter()`,
+each round running every operation once after a `gc.collect()`; the median and the
+minimum are printed. A second corpus of
+10,000 skills is then loaded in a fresh subprocess to measure how much the resident
+set grows while the `Environment` is held. See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import importlib.metadata
+import io
+import json
+import os
+import platform
+import pstats
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+import satchel
+
+FLOOR_TARGET = 6.0  # satchel.load() at most this many times the floor
+PEER_TARGET = 20.0  # skills-ref at least this many times slower than satchel.load()
+RSS_TARGET_MB = 50.0  # growth of the resident set for 10,000 skills
+HEAD = 4096
+SKILL_FILE = "SKILL.md"
+DUPLICATE_EVERY = 20  # in every root after the first, one skill in 20 reuses a name
+
+# (base, relative path): the five populated roots, in satchel's precedence order.
+ROOTS = (
+    ("project", ".satchel/skills"),
+    ("project", ".claude/skills"),
+    ("project", ".agents/skills"),
+    ("home", ".claude/skills"),
+    ("home", ".agents/skills"),
+)
+
+WORDS = (
+    "archive", "audit", "batch", "bundle", "cache", "chart", "commit", "config",
+    "deploy", "diff", "docs", "export", "fixture", "format", "graph", "import",
+    "index", "invoice", "ledger", "lint", "merge", "migrate", "notebook", "parse",
+    "patch", "pdf", "query", "release", "report", "schema", "search", "sheet",
+    "sql", "sync", "table", "template", "ticket", "trace", "upload", "vector",
+)  # fmt: skip
+
+VERBS = ("review", "clean up", "convert", "check", "summarise", "rebuild", "compare")
+
+FRONTMATTER = """\
+---
+name: {name}
+description: {description}
+license: Apache-2.0
+compatibility: Requires Python 3.11 or later, git and a POSIX shell on the PATH
+metadata:
+  author: bench-team
+  version: "1.{minor}"
+  category: {w1}
+  owner: platform-{w2}
+allowed-tools: Bash(python:*) Bash(git status:*) Read Grep Glob
+---
+"""
+
+# A description the satchel fast path declines (a folded block scalar), so that the
+# full YAML parser runs; used only with --fallback-share.
+FOLDED_DESCRIPTION = """>
+  {title} helper number {i}. Use when the user asks to {verb} {w1} and {w2} files,
+  inspect their structure, summarise what changed or prepare a short report."""
+
+BODY = """
+# {title}
+
+This skill helps the agent {verb} {w1} and {w2} material in the current project. It
+collects the relevant files, runs the bundled script, and reports what it found in a
+short, structured summary that the user can act on without reading every file.
+
+## When to use
+
+- The user asks to {verb} {w1} files, or mentions {w2} data that needs attention.
+- A task produced {w1} output that should be checked before it is committed.
+- A teammate asked for a summary of recent {w2} changes in this repository.
+- The repository holds a `{w1}/` or `{w2}/` directory and the user asks about it.
+
+Do not use this skill for unrelated {w2} questions that need no files, for secrets,
+or for anything that would send data outside the machine.
+
+## Steps
+
+1. Read the request and decide which {w1} files are in scope. Ask if it is unclear.
+2. List the candidate files with `git ls-files` and keep only the tracked ones.
+3. Run `scripts/run.py` on the files, one batch of at most fifty at a time.
+4. Read the JSON the script prints. Every entry has a path, a status and a note.
+5. Group the entries by status: ok, needs-review and broken.
+6. For each broken entry, open the file and find the first line that is wrong.
+7. Propose a fix for each broken entry, but do not apply it without approval.
+8. Write the summary: counts first, then the broken entries, then the reviews.
+
+## Example
+
+```bash
+git ls-files '*.{w1}' | head -n 50 > build/{name}.txt
+python scripts/run.py --input build/{name}.txt --format json > build/{name}.json
+python -m json.tool build/{name}.json | grep -c '"status": "broken"'
+git status --short
+```
+
+## Notes
+
+- The script never writes to the files it reads; it only prints to standard output.
+- Large repositories may need several batches; keep the order stable between them.
+- If the script exits with status 2, the input list was empty: say so and stop.
+- If it exits with status 3, a file could not be decoded as UTF-8; report its path.
+- Keep the summary under forty lines unless the user asks for the full listing.
+- Mention skipped files by count only, so the summary stays short.
+
+## Output format
+
+- Start with one line of counts: how many files were ok, to review and broken.
+- List broken files first, each with its path, the first bad line and a fix.
+- Then list the files to review, each with a one-sentence reason.
+- End with the exact command the user can run to repeat the check later.
+- Never paste whole files into the summary; quote at most three lines of each.
+- Use relative paths from the repository root, never absolute ones.
+
+## Troubleshooting
+
+When the script is missing, the skill directory was copied without its `scripts/`
+folder; reinstall the skill rather than writing a replacement by hand. When the
+output is empty although files exist, check that they are tracked by git, since
+untracked files are skipped on purpose. When the counts look wrong, run the script
+on a single file and compare its output with what the file actually contains.
+"""
+
+SCRIPT = """\
+import json
+import sys
+
+
+def main() -> int:
+    paths = [line.strip() for line in open(sys.argv[-1]) if line.strip()]
+    if not paths:
+        return 2
+    print(json.dumps([{"path": p, "status": "ok", "note": ""} for p in paths]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+"""
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+@dataclass
+class Corpus:
+    """A generated tree: the layout to load it with and what it should give."""
+
+    project: Path
+    home: Path
+    layout: satchel.Layout
+    dirs: list[Path] = field(default_factory=list)
+    duplicates: int = 0
+    folded: int = 0
+    bytes_total: int = 0
+
+    @property
+    def unique(self) -> int:
+        return len(self.dirs) - self.duplicates
+
+    @property
+    def roots(self) -> list[str]:
+        """Every root of the layout, existing or not, in precedence order."""
+        return [str(root.path) for root in self.layout.skill_roots()]
+
+
+def skill_text(name: str, i: int, *, folded: bool) -> str:
+    w1, w2 = WORDS[i % len(WORDS)], WORDS[(i // len(WORDS) + 7) % len(WORDS)]
+    verb = VERBS[i % len(VERBS)]
+    title = f"{w1.title()} {w2}"
+    if folded:
+        description = FOLDED_DESCRIPTION.format(title=title, i=i, verb=verb, w1=w1, w2=w2)
+    else:
+        description = (
+            f"{title} helper number {i}. Use when the user asks to {verb} {w1} and {w2} "
+            f"files, inspect their structure, summarise what changed or prepare a short "
+            f"report; not for unrelated {w2} questions."
+        )
+    head = FRONTMATTER.format(name=name, description=description, minor=i % 10, w1=w1, w2=w2)
+    body = BODY.format(name=name, title=title, verb=verb, w1=w1, w2=w2)
+    return head + body
+
+
+def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corpus:
+    """`count` skills over the five roots; in roots after the first, one skill in
+    `DUPLICATE_EVERY` takes the name of a skill in the first root (and is shadowed)."""
+    project, home = base / "project", base / "home"
+    project.mkdir()
+    home.mkdir()
+    layout = satchel.Layout.default(project, home=home, project=project)
+    corpus = Corpus(project, home, layout)
+    per_root = [count // len(ROOTS) + (r < count % len(ROOTS)) for r in range(len(ROOTS))]
+    width = max(4, len(str(count)))
+    first_names: list[str] = []
+    folded_every = round(1 / fallback_share) if fallback_share > 0 else 0
+    i = 0
+    for r, ((where, rel), n) in enumerate(zip(ROOTS, per_root, strict=True)):
+        root = (project if where == "project" else home) / rel
+        root.mkdir(parents=True)
+        for j in range(n):
+            if r > 0 and j % DUPLICATE_EVERY == 0 and first_names:
+                name = first_names[(j + r) % len(first_names)]
+                corpus.duplicates += 1
+            else:
+                w1, w2 = WORDS[i % len(WORDS)], WORDS[(i * 7 + 3) % len(WORDS)]
+                name = f"{w1}-{w2}-{i:0{width}d}"
+            if r == 0:
+                first_names.append(name)
+            folded = bool(folded_every) and i % folded_every == 0
+            corpus.folded += folded
+            text = skill_text(name, i, folded=folded)
+            skill_dir = root / name
+            (skill_dir / "scripts").mkdir(parents=True)
+            data = text.encode()
+            (skill_dir / SKILL_FILE).write_bytes(data)
+            (skill_dir / "scripts" / "run.py").write_text(SCRIPT)
+            corpus.dirs.append(skill_dir)
+            corpus.bytes_total += len(data)
+            i += 1
+    return corpus
+
+
+# ------------------------------------------------------------------------ operations
+
+
+def floor(roots: list[str]) -> int:
+    """The I/O any discovery must do: list each root, read each SKILL.md's head."""
+    found = 0
+    for root in roots:
+        try:
+            it = os.scandir(root)
+        except FileNotFoundError:
+            continue
+        with it:
+            for entry in it:
+                if not entry.is_dir():
+                    continue
+                try:
+                    with open(os.path.join(entry.path, SKILL_FILE), "rb") as f:
+                        f.read(HEAD)
+                except FileNotFoundError:
+                    continue
+                found += 1
+    return found
+
+
+def floor_yaml(roots: list[str]) -> int:
+    """The floor, plus a line-anchored split and PyYAML's libyaml loader."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    found = 0
+    for root in roots:
+        try:
+            it = os.scandir(root)
+        except FileNotFoundError:
+            continue
+        with it:
+            for entry in it:
+                if not entry.is_dir():
+                    continue
+                try:
+                    with open(os.path.join(entry.path, SKILL_FILE), "rb") as f:
+                        text = f.read(HEAD).decode()
+                except FileNotFoundError:
+                    continue
+                end = text.find("\n---\n", 3)
+                fields = yaml.load(text[4 : end + 1], Loader=loader)
+                found += isinstance(fields, dict)
+    return found
+
+
+def satchel_load(layout: satchel.Layout) -> int:
+    return len(satchel.load(layout=layout).skills)
+
+
+def skills_ref_all(roots: list[str]) -> int:
+    """`skills_ref.read_properties` for every skill directory under the roots."""
+    from skills_ref import read_properties
+
+    found = 0
+    for root in roots:
+        try:
+            it = os.scandir(root)
+        except FileNotFoundError:
+            continue
+        with it:
+            for entry in it:
+                if entry.is_dir():
+                    read_properties(Path(entry.path))
+                    found += 1
+    return found
+
+
+@dataclass
+class Timing:
+    label: str
+    median: float  # seconds
+    best: float
+
+
+def measure(ops: list[tuple[str, Callable[[], object]]], repeat: int) -> list[Timing]:
+    """Warm every operation up once, then time `repeat` rounds. A round runs each
+    operation once, after a `gc.collect()`, so that a slow spell of a shared machine
+    falls on all of them rather than on whichever happened to be running."""
+    for _, fn in ops:
+        fn()  # warm-up: imports, page cache, regex caches
+    times: list[list[float]] = [[] for _ in ops]
+    for _ in range(repeat):
+        for (_, fn), out in zip(ops, times, strict=True):
+            gc.collect()
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return [
+        Timing(label, statistics.median(t), min(t))
+        for (label, _), t in zip(ops, times, strict=True)
+    ]
+
+
+# ---------------------------------------------------------------------- sanity checks
+
+
+def check_corpus(corpus: Corpus, *, with_skills_ref: bool) -> list[str]:
+    """Problems with the corpus or with what satchel made of it (empty when fine)."""
+    problems: list[str] = []
+    env = satchel.load(layout=corpus.layout)
+    if len(env.skills) != corpus.unique:
+        problems.append(f"satchel loaded {len(env.skills)} skills, expected {corpus.unique}")
+    if len(env.shadowed) != corpus.duplicates:
+        problems.append(f"satchel shadowed {len(env.shadowed)}, expected {corpus.duplicates}")
+    codes = sorted({d.code for d in env.diagnostics} - {"skill.shadowed"})
+    if codes:
+        problems.append(f"unexpected diagnostics: {', '.join(codes)}")
+    if not with_skills_ref:
+        return problems
+    from skills_ref import read_properties, validate
+
+    step = max(1, len(corpus.dirs) // 10)
+    for skill_dir in corpus.dirs[::step]:
+        errors = validate(skill_dir)
+        if errors:
+            problems.append(f"skills_ref.validate({skill_dir.name}): {errors}")
+    for skill in env.skills.values():
+        assert skill.path is not None
+        props = read_properties(skill.path.parent)
+        ours = (skill.name, skill.description.strip(), skill.license, skill.compatibility)
+        theirs = (props.name, props.description, props.license, props.compatibility)
+        if ours != theirs or dict(skill.metadata) != props.metadata:
+            problems.append(f"satchel and skills-ref disagree on {skill.name}")
+            break
+        if " ".join(skill.allowed_tools) != props.allowed_tools:
+            problems.append(f"satchel and skills-ref disagree on {skill.name} allowed-tools")
+            break
+    return problems
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def machine() -> list[str]:
+    def version(dist: str) -> str:
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    libyaml = "with libyaml" if getattr(yaml, "__with_libyaml__", False) else "WITHOUT libyaml"
+    return [
+        f"machine    {os.cpu_count()} CPUs, {platform.machine()}, {_cpu_model()}",
+        f"system     {platform.system()} {platform.release()}",
+        f"python     {platform.python_implementation()} {platform.python_version()}",
+        f"pyyaml     {yaml.__version__} ({libyaml})",
+        f"satchel    {satchel.__version__}{_commit()}; skills-ref {version('skills-ref')}",
+    ]
+
+
+def _commit() -> str:
+    """` (commit abc1234)` when satchel runs from a git checkout, else empty."""
+    repo = Path(satchel.__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain", "--", "src"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return f" (commit {head}{', src modified' if dirty else ''})"
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _fs_type(path: Path) -> str:
+    """The filesystem type of the mount holding `path` (Linux), else "unknown"."""
+    best, kind = "", "unknown"
+    try:
+        with open("/proc/mounts") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) > 2 and str(path).startswith(parts[1]) and len(parts[1]) > len(best):
+                    best, kind = parts[1], parts[2]
+    except OSError:
+        pass
+    return kind
+
+
+def print_table(timings: list[Timing], skills: int) -> None:
+    base = timings[0].median
+    print(f"{'operation':<44}{'median ms':>10}{'min ms':>9}{'x floor':>9}{'us/skill':>10}")
+    for t in timings:
+        print(
+            f"{t.label:<44}{t.median * 1e3:>10.1f}{t.best * 1e3:>9.1f}"
+            f"{t.median / base:>8.1f}x{t.median / skills * 1e6:>10.1f}"
+        )
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+# ------------------------------------------------------------------------------- RSS
+
+
+def _vmrss_kib() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _maxrss_kib() -> int:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS
+
+
+def rss_child(project: str, home: str) -> None:
+    """Runs in a fresh interpreter: RSS before and after load(), Environment held."""
+    layout = satchel.Layout.default(project, home=home, project=project)
+    gc.collect()
+    before, peak_before = _vmrss_kib(), _maxrss_kib()
+    start = time.perf_counter()
+    env = satchel.load(layout=layout)
+    elapsed = time.perf_counter() - start
+    gc.collect()
+    after, peak_after = _vmrss_kib(), _maxrss_kib()
+    result = {
+        "skills": len(env.skills),
+        "shadowed": len(env.shadowed),
+        "load_s": elapsed,
+        "vmrss_before_kib": before,
+        "vmrss_after_kib": after,
+        "maxrss_before_kib": peak_before,
+        "maxrss_after_kib": peak_after,
+    }
+    print(json.dumps(result))
+    del env
+
+
+def run_rss(count: int) -> bool:
+    """Build `count` skills, load them in a subprocess, print the growth."""
+    print(f"\nRSS: {count} skills, satchel.load() in a fresh subprocess, Environment held")
+    with tempfile.TemporaryDirectory(prefix="satchel-bench-rss-") as tmp:
+        start = time.perf_counter()
+        corpus = build_corpus(Path(tmp), count)
+        print(
+            f"  corpus     {len(corpus.dirs)} skill dirs ({corpus.unique} unique names), "
+            f"{corpus.bytes_total / 2**20:.1f} MiB of SKILL.md, built in "
+            f"{time.perf_counter() - start:.1f} s"
+        )
+        script = os.path.abspath(__file__)
+        proc = subprocess.run(
+            [sys.executable, script, "--rss-child", str(corpus.project), str(corpus.home)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if proc.returncode != 0:
+        print(proc.stderr)
+        print("  RSS measurement failed")
+        return False
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    if r["vmrss_before_kib"] is not None:
+        grown_kib = r["vmrss_after_kib"] - r["vmrss_before_kib"]
+        source = "VmRSS"
+    else:
+        grown_kib = r["maxrss_after_kib"] - r["maxrss_before_kib"]
+        source = "ru_maxrss"
+    print(
+        f"  loaded     {r['skills']} skills ({r['shadowed']} shadowed) in "
+        f"{r['load_s'] * 1e3:.0f} ms"
+    )
+    if r["vmrss_before_kib"] is not None:
+        print(
+            f"  VmRSS      {r['vmrss_before_kib'] / 1024:.1f} MiB before, "
+            f"{r['vmrss_after_kib'] / 1024:.1f} MiB after"
+        )
+    start_kib = r["vmrss_before_kib"] or r["maxrss_before_kib"]
+    if r["maxrss_after_kib"] > r["maxrss_before_kib"]:
+        print(
+            f"  peak RSS   {r['maxrss_after_kib'] / 1024:.1f} MiB (ru_maxrss), reached during "
+            f"load(): {max(0, r['maxrss_after_kib'] - start_kib) / 1024:.1f} MiB above the start"
+        )
+    else:
+        print("  peak RSS   load() did not raise the process's high-water mark (ru_maxrss)")
+    growth_mb = grown_kib * 1024 / 1e6  # the target is in decimal megabytes
+    ok = growth_mb <= RSS_TARGET_MB
+    print(
+        f"  growth     {growth_mb:.1f} MB = {grown_kib / 1024:.1f} MiB ({source}), "
+        f"{grown_kib * 1024 / max(1, r['skills']):.0f} bytes per skill held; "
+        f"target <= {RSS_TARGET_MB:.0f} MB: {verdict(ok)}"
+    )
+    return ok
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def profile_load(layout: satchel.Layout, repeat: int) -> None:
+    satchel.load(layout=layout)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(repeat):
+        satchel.load(layout=layout)
+    profiler.disable()
+    for order in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(25)
+        print(f"\ncProfile of satchel.load() x{repeat}, by {order}:")
+        print(out.getvalue())
+
+
+def run_timings(args: argparse.Namespace) -> bool:
+    with_ref = not args.no_skills_ref
+    if with_ref:
+        try:
+            import skills_ref  # noqa: F401
+        except ImportError:
+            print("skills-ref is not installed (pip install -e '.[bench]'); skipping it")
+            with_ref = False
+    with tempfile.TemporaryDirectory(prefix="satchel-bench-") as tmp:
+        start = time.perf_counter()
+        corpus = build_corpus(Path(tmp), args.skills, fallback_share=args.fallback_share)
+        built = time.perf_counter() - start
+        n = len(corpus.dirs)
+        print(
+            f"corpus     {n} skill dirs over {len(ROOTS)} roots ({n // len(ROOTS)} per root), "
+            f"{corpus.duplicates} shadowed duplicates, {corpus.unique} unique names"
+        )
+        print(
+            f"           SKILL.md {corpus.bytes_total / max(1, n):.0f} bytes on average, "
+            f"{corpus.folded} with a folded description; built in {built:.1f} s on "
+            f"{_fs_type(Path(tmp))}"
+        )
+        problems = check_corpus(corpus, with_skills_ref=with_ref)
+        for problem in problems:
+            print(f"CORPUS PROBLEM: {problem}")
+        if problems:
+            return False
+        agreed = "; skills-ref agrees on every loaded skill" if with_ref else ""
+        print(f"checked    satchel loaded what the corpus holds{agreed}; K={args.repeat}\n")
+
+        roots = corpus.roots
+        ops: list[tuple[str, Callable[[], object]]] = [
+            ("floor: scandir + read 4 KiB", lambda: floor(roots)),
+            ("floor + PyYAML CSafeLoader (context)", lambda: floor_yaml(roots)),
+            ("satchel.load(layout=...)", lambda: satchel_load(corpus.layout)),
+        ]
+        if with_ref:
+            ops.append((f"skills_ref.read_properties x{n}", lambda: skills_ref_all(roots)))
+        timings = measure(ops, args.repeat)
+        print_table(timings, n)
+        base, ours = timings[0].median, timings[2].median
+        ok = ours / base <= FLOOR_TARGET
+        print(
+            f"\ntarget     satchel.load() <= {FLOOR_TARGET:.0f}x floor: "
+            f"{ours / base:.1f}x  {verdict(ok)}"
+        )
+        if with_ref:
+            ratio = timings[3].median / ours
+            peer_ok = ratio >= PEER_TARGET
+            ok = ok and peer_ok
+            print(
+                f"target     skills-ref / satchel >= {PEER_TARGET:.0f}x: "
+                f"{ratio:.1f}x  {verdict(peer_ok)}"
+            )
+        if args.profile:
+            profile_load(corpus.layout, args.repeat)
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skills", type=int, default=1000, help="skills to time (1000)")
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs per operation (7)")
+    parser.add_argument("--rss", action="store_true", help="only the RSS measurement")
+    parser.add_argument("--no-rss", action="store_true", help="skip the RSS measurement")
+    parser.add_argument("--rss-skills", type=int, default=10_000, help="skills for RSS (10000)")
+    parser.add_argument("--no-skills-ref", action="store_true", help="do not time skills-ref")
+    parser.add_argument(
+        "--fallback-share",
+        type=float,
+        default=0.0,
+        help="share of skills whose frontmatter needs the full YAML parser (0.0-1.0)",
+    )
+    parser.add_argument("--profile", action="store_true", help="cProfile satchel.load()")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--rss-child", nargs=2, metavar=("PROJECT", "HOME"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.rss_child:
+        rss_child(*args.rss_child)
+        return 0
+    if args.skills < len(ROOTS) or args.repeat < 1 or not 0.0 <= args.fallback_share <= 1.0:
+        parser.error("need --skills >= 5, --repeat >= 1 and 0 <= --fallback-share <= 1")
+    print("\n".join(machine()))
+    ok = True
+    if not args.rss:
+        print()
+        ok = run_timings(args)
+    if not args.no_rss:
+        ok = run_rss(args.rss_skills) and ok
+    return 1 if args.check and not ok else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
