@@ -38,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,9 +259,8 @@ def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corp
 # ------------------------------------------------------------------------ operations
 
 
-def floor(roots: list[str]) -> int:
+def heads(roots: list[str]) -> Iterator[bytes]:
     """The I/O any discovery must do: list each root, read each SKILL.md's head."""
-    found = 0
     for root in roots:
         try:
             it = os.scandir(root)
@@ -273,34 +272,25 @@ def floor(roots: list[str]) -> int:
                     continue
                 try:
                     with open(os.path.join(entry.path, SKILL_FILE), "rb") as f:
-                        f.read(HEAD)
+                        yield f.read(HEAD)
                 except FileNotFoundError:
                     continue
-                found += 1
-    return found
+
+
+def floor(roots: list[str]) -> int:
+    """The floor: the heads, read and dropped."""
+    return sum(1 for _ in heads(roots))
 
 
 def floor_yaml(roots: list[str]) -> int:
     """The floor, plus a line-anchored split and PyYAML's libyaml loader."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found = 0
-    for root in roots:
-        try:
-            it = os.scandir(root)
-        except FileNotFoundError:
-            continue
-        with it:
-            for entry in it:
-                if not entry.is_dir():
-                    continue
-                try:
-                    with open(os.path.join(entry.path, SKILL_FILE), "rb") as f:
-                        text = f.read(HEAD).decode()
-                except FileNotFoundError:
-                    continue
-                end = text.find("\n---\n", 3)
-                fields = yaml.load(text[4 : end + 1], Loader=loader)
-                found += isinstance(fields, dict)
+    for head in heads(roots):
+        text = head.decode()
+        end = text.find("\n---\n", 3)
+        fields = yaml.load(text[4 : end + 1], Loader=loader)
+        found += isinstance(fields, dict)
     return found
 
 

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satchel.skills.fields import FieldRules, build_skill, name_problem, split_tools
+from satchel.skills.fields import (
+    FieldRules,
+    _split_nested,
+    build_skill,
+    name_problem,
+    split_tools,
+)
 from tests.conftest import codes
 
 PATH = Path("skills", "pdf", "SKILL.md")
@@ -307,23 +313,7 @@ def test_strict_mode_reports_every_problem_not_just_the_first():
     assert all(d.severity == "error" for d in diags)
 
 
-def _split_by_hand(text: str) -> list[str]:
-    tools, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0 and (ch.isspace() or ch == ","):
-            if i > start:
-                tools.append(text[start:i])
-            start = i + 1
-    if len(text) > start:
-        tools.append(text[start:])
-    return tools
-
-
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet="ab (),:*\t", max_size=16))
 def test_split_tools_fast_paths_agree_with_the_definition(text):
-    assert split_tools(text) == _split_by_hand(text)
+    assert split_tools(text) == _split_nested(text)

@@ -288,6 +288,11 @@ def split_tools(text: str) -> list[str]:
         return [tool for tool in _SEPARATORS.split(text) if tool]
     if _FLAT_PARENS.fullmatch(text):
         return _TOOL.findall(text)
+    return _split_nested(text)
+
+
+def _split_nested(text: str) -> list[str]:
+    """The definition of `split_tools`, one character at a time (nested parentheses)."""
     tools: list[str] = []
     depth, start = 0, 0
     for i, ch in enumerate(text):
