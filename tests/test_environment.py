@@ -176,3 +176,21 @@ def test_load_with_a_cwd_builds_the_default_layout(project, monkeypatch, home, w
     env = satchel.load(project)
     assert list(env.skills) == ["alpha"]
     assert env.layout.project == project
+
+
+def test_written_skills_are_only_those_of_this_load(layout):
+    alpha = satchel.define_skill("alpha", "First.", "A.")
+    beta = satchel.define_skill("beta", "Second.", "B.")
+    satchel.load(layout=layout, write=[alpha])
+    env = satchel.load(layout=layout, write=[beta])
+    assert list(env.skills) == ["beta"]
+    report = next(r for r in env.roots if r.root.scope == "written")
+    assert (report.loaded, report.shadowed) == (1, 0)
+
+
+def test_a_written_skill_that_cannot_be_written_is_a_diagnostic(layout):
+    layout.write_root.parent.mkdir(parents=True)
+    layout.write_root.write_text("a file where a directory should be")
+    env = satchel.load(layout=layout, write=[satchel.define_skill("alpha", "First.")])
+    assert dict(env.skills) == {}
+    assert [(d.code, d.severity) for d in env.diagnostics] == [("skill.write.failed", "error")]

@@ -22,6 +22,8 @@ _ALLOWED_TAGS = frozenset(
     _CORE + t for t in ("null", "bool", "int", "float", "str", "seq", "map", "timestamp")
 )
 MAX_DEPTH = 64
+MAX_NUMBER = 100  # characters: longer integers cost quadratic time to build, or fail
+_NUMBER_TAGS = frozenset((_CORE + "int", _CORE + "float"))
 
 _Base: type[yaml.SafeLoader]
 try:
@@ -82,6 +84,10 @@ def _compose_checked(text: str) -> Any:
             raise YamlProblem("frontmatter.yaml.depth", "nesting too deep", None) from None
         except yaml.YAMLError as e:  # a scalar the safe constructor cannot build
             raise _from_yaml_error(e) from None
+        except (ValueError, OverflowError) as e:  # a number Python will not build
+            raise YamlProblem(
+                "frontmatter.yaml.number", f"a number YAML cannot read: {e}", None
+            ) from None
     finally:
         loader.dispose()
 
@@ -149,6 +155,13 @@ def _check(root: Node) -> None:
                 "lists and mappings are",
                 node.start_mark.line,
             )
+        if node.tag in _NUMBER_TAGS and len(node.value) > MAX_NUMBER:
+            raise YamlProblem(
+                "frontmatter.yaml.number",
+                f"a number of {len(node.value)} characters (the limit is {MAX_NUMBER}); "
+                "quote it if it is text",
+                node.start_mark.line,
+            )
         if isinstance(node, MappingNode):
             _check_keys(node)
             for key, value in reversed(node.value):  # popped in document order
@@ -156,6 +169,15 @@ def _check(root: Node) -> None:
                 stack.append((key, depth + 1, key.start_mark.line))
         elif isinstance(node, SequenceNode):
             stack.extend((item, depth + 1, item.start_mark.line) for item in reversed(node.value))
+
+
+def _meaning(key: ScalarNode) -> str:
+    """What a key means, so `yes` and `true` (both the boolean true) are one key."""
+    if key.tag == _CORE + "bool":
+        return str(key.value.lower() in ("yes", "true", "on"))
+    if key.tag == _CORE + "null":
+        return ""
+    return str(key.value)
 
 
 def _check_keys(node: MappingNode) -> None:
@@ -167,7 +189,7 @@ def _check_keys(node: MappingNode) -> None:
             )
         if not isinstance(key, ScalarNode):
             continue
-        ident = (key.tag, key.value)
+        ident = (key.tag, _meaning(key))
         if ident in keys:
             raise YamlProblem(
                 "frontmatter.yaml.duplicate-key",

@@ -41,6 +41,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "frontmatter.yaml.depth": ("error", "the frontmatter nests deeper than the limit"),
     "frontmatter.yaml.duplicate-key": ("error", "a key appears twice in one mapping"),
     "frontmatter.yaml.merge": ("error", "the frontmatter uses a YAML merge key (<<)"),
+    "frontmatter.yaml.number": ("error", "the frontmatter holds a number too long to read"),
     "frontmatter.yaml.syntax": ("error", "the frontmatter is not valid YAML"),
     "frontmatter.yaml.tag": (
         "error",

@@ -12,7 +12,7 @@ from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
-from satchel.skills.discover import RootScan, scan_root
+from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 
@@ -117,6 +117,8 @@ def load(
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
     assembly = _Assembly(opts)
     assembly.add_catalog(opts.catalog)
+    if opts.write:
+        assembly.add_scan(_written(lay, opts.write, rules, assembly.diagnostics))
     for root, skipped in _roots(lay, opts, assembly.diagnostics):
         if skipped:
             assembly.reports.append(RootReport(root, os.path.isdir(root.path), skipped=skipped))
@@ -128,10 +130,6 @@ def load(
 def _roots(
     lay: Layout, opts: Options, diags: list[Diagnostic]
 ) -> Iterable[tuple[Root, str | None]]:
-    if opts.write:
-        root = _write(lay, opts.write, diags)
-        if root is not None:
-            yield root, None
     if not opts.skip_default_paths:
         for root in lay.skill_roots():
             if root.scope == PROJECT and not opts.trust_project_skills:
@@ -150,24 +148,30 @@ def _roots(
         yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
 
 
-def _write(lay: Layout, skills: Sequence[Skill], diags: list[Diagnostic]) -> Root | None:
+def _written(
+    lay: Layout, skills: Sequence[Skill], rules: FieldRules, diags: list[Diagnostic]
+) -> RootScan:
+    """Write the skills defined in code under `write_root`, then read back exactly
+    those (never others left there by an earlier run)."""
     from satchel.authoring import write_skill  # writing is rare; keep load() lean
 
+    root = Root(lay.write_root or Path(), WRITTEN, "write")
     if lay.write_root is None:
         diags.append(diagnostic("skill.write.failed", "the layout has no write_root", None))
-        return None
+        return RootScan(root)
+    paths: list[Path] = []
     for skill in skills:
         try:
-            write_skill(lay.write_root, skill)
-        except OSError as e:
+            paths.append(write_skill(lay.write_root, skill))
+        except (OSError, ValueError) as e:
             diags.append(
                 diagnostic(
                     "skill.write.failed",
-                    f"cannot write skill {skill.name!r}: {e.strerror or e}",
+                    f"cannot write skill {skill.name!r}: {getattr(e, 'strerror', None) or e}",
                     lay.write_root / skill.name,
                 )
             )
-    return Root(lay.write_root, WRITTEN, "write")
+    return scan_files(root, paths, rules)
 
 
 class _Assembly:

@@ -209,7 +209,7 @@ def test_depth_500_stops_at_the_depth_limit(tree):
 
     d = only(env, "discovery.limit")
     assert d.path == tree.skills.joinpath(*["d"] * NESTED.max_depth)
-    assert d.message == f"the walk stopped: deeper than {NESTED.max_depth} levels"
+    assert d.message == f"the walk stopped: 1 directory deeper than {NESTED.max_depth} levels"
     assert d.severity == "warning"
     assert list(env.skills) == ["shallow"]
     assert elapsed < 2.0

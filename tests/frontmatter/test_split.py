@@ -195,3 +195,24 @@ def test_an_anchor_alone_is_refused_on_its_own_line():
 def test_an_ampersand_in_a_value_is_just_text():
     parsed = frontmatter.parse(b"---\nname: a\ndescription: 'R&D notes & more'\n---\n")
     assert parsed.fields == {"name": "a", "description": "R&D notes & more"}
+
+
+@pytest.mark.parametrize(
+    "yaml",
+    ["version: " + "9" * 5000, "v: " + ":".join(["59"] * 6000), "v: " + "1" * 101 + ".5"],
+)
+def test_a_number_too_long_to_read_is_refused_not_a_crash(yaml):
+    parsed = frontmatter.parse(f"---\n{yaml}\n---\n".encode())
+    assert codes(parsed.diagnostics) == ["frontmatter.yaml.number"]
+    assert parsed.diagnostics[0].line == 2
+
+
+def test_a_number_at_the_limit_is_read():
+    parsed = frontmatter.parse(("---\nv: " + "9" * 100 + "\n---\n").encode())
+    assert parsed.fields == {"v": int("9" * 100)}
+
+
+def test_keys_that_mean_the_same_boolean_are_duplicates():
+    parsed = frontmatter.parse(b"---\nyes: 1\ntrue: 2\n---\n")
+    assert codes(parsed.diagnostics) == ["frontmatter.yaml.duplicate-key"]
+    assert parsed.diagnostics[0].line == 3

@@ -201,3 +201,31 @@ def test_a_fifo_named_skill_md_does_not_block(project, home, root, write):
     env = load(project, home)
     assert list(env.skills) == ["fine"]
     assert codes(env.diagnostics) == ["skill.file.not-regular"]
+
+
+def test_nested_mode_does_not_walk_through_a_symlink_out_of_the_root(project, home, root, write):
+    write(root, "zeta")
+    (root / "rootlink").symlink_to("/")
+    (root / "uplink").symlink_to(project)
+    env = load(project, home, walk=WalkBounds(nested=True))
+    assert list(env.skills) == ["zeta"]
+    assert env.diagnostics == ()
+
+
+def test_nested_mode_reads_a_symlinked_skill(project, home, root, write, tmp_path):
+    write(tmp_path / "elsewhere", "linked")
+    (root / "group").mkdir()
+    (root / "group" / "linked").symlink_to(tmp_path / "elsewhere" / "linked")
+    env = load(project, home, walk=WalkBounds(nested=True))
+    assert list(env.skills) == ["linked"]
+
+
+def test_nested_mode_reports_the_depth_limit_once_per_root(project, home, root, write):
+    for branch in ("a", "b", "c"):
+        deep = root / branch
+        for i in range(8):
+            deep = deep / f"d{i}"
+        write(deep, f"deep-{branch}")
+    env = load(project, home, walk=WalkBounds(nested=True, max_depth=3))
+    assert codes(env.diagnostics) == ["discovery.limit"]
+    assert env.diagnostics[0].message == "the walk stopped: 3 directories deeper than 3 levels"

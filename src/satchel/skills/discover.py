@@ -19,7 +19,7 @@ from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 from satchel.skills.read import SKILL_FILE, read_skill
 
-__all__ = ["RootScan", "scan_root"]
+__all__ = ["RootScan", "scan_files", "scan_root"]
 
 SKIP = frozenset((".git", "node_modules"))
 
@@ -66,6 +66,14 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
         path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
         if not _read_one(path, entry.path, root, rules, scan):
             _report_near_misses(entry.path, scan.diagnostics)
+    return scan
+
+
+def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
+    """Read the given SKILL.md files as if they were found in `root`."""
+    scan = RootScan(root, exists=True)
+    for path in files:
+        _read_one(path, str(path.parent), root, rules, scan)
     return scan
 
 
@@ -127,10 +135,13 @@ class _Walker:
 
     def nested(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
         """Depth-first in name order, bounded by depth and directory count, each real
-        directory once (so symlink cycles end)."""
+        directory once. A symlinked directory is read when it is a skill but never
+        walked into, so a link to `/` or to a parent cannot take the walk out of the
+        root."""
         walk = self.walk
         seen = {_identity(self.top)}
         budget = walk.max_dirs
+        too_deep: list[str] = []
         stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
         while stack:
             level, depth = stack[-1]
@@ -146,13 +157,18 @@ class _Walker:
                 return
             if _has_skill_file(entry.path, self.diags):
                 yield entry.path
+            elif entry.is_symlink():
+                continue
             elif depth < walk.max_depth:
                 try:
                     stack.append((iter(_list(entry.path)), depth + 1))
                 except OSError:
                     continue
             elif _has_subdirs(entry.path):
-                self.diags.append(_limit(entry.path, f"deeper than {walk.max_depth} levels"))
+                too_deep.append(entry.path)
+        if too_deep:
+            count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
+            self.diags.append(_limit(too_deep[0], f"{count} deeper than {walk.max_depth} levels"))
 
 
 def _identity(path: str) -> tuple[int, int]:
