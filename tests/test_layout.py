@@ -237,3 +237,27 @@ def test_seed_004_include_default_roots_false_uses_only_passed_roots(
     layout = Layout.default(project, home=home, roots=SEED_004)
     env = satchel.load(layout=layout, include_default_roots=False, scan=[tmp_path / "mine"])
     assert list(env.skills) == ["mine"]
+
+
+def test_a_client_named_like_a_family_keeps_that_familys_user_root(project, home):
+    layout = Layout.default(project, client="claude", home=home, env={})
+    assert ("user", ".claude", "~/.claude/skills") in roots_of(layout)
+    assert ("user", ".claude", "~/.config/claude/skills") in roots_of(layout)
+    assert roots_of(layout)[:2] == [
+        ("project", ".claude", "<project>/.claude/skills"),
+        ("project", ".agents", "<project>/.agents/skills"),
+    ]
+
+
+def test_project_root_at_home_reads_the_users_skills_once_as_the_users(tmp_path, write):
+    home = tmp_path / "home"
+    write(home / ".claude" / "skills", "mine")
+    layout = Layout.default(home, home=home, env={})
+    paths = [r.path for r in layout.skill_roots()]
+    assert len(paths) == len(set(paths))
+    env = satchel.load(layout=layout)
+    assert env.skills["mine"].scope == "user"
+    assert env.diagnostics == ()
+    assert [r.scope for r in layout.skill_roots() if r.path == home / ".claude" / "skills"] == [
+        "user"
+    ]

@@ -62,9 +62,7 @@ def default_roots(client: str = "satchel") -> tuple[RootSpec, ...]:
     rows = [RootSpec(PROJECT, fam, f"{{project}}/{fam}/skills") for fam in _unique(project)]
     rows.append(RootSpec(USER, own, f"{{config}}/{client}/skills"))
     rows += [
-        RootSpec(USER, fam, f"{{home}}/{fam}/skills")
-        for fam in (".claude", ".agents", ".codex")
-        if fam != own
+        RootSpec(USER, fam, f"{{home}}/{fam}/skills") for fam in (".claude", ".agents", ".codex")
     ]
     return tuple(rows)
 
@@ -139,11 +137,24 @@ class Layout:
         return replace(self, roots=tuple(roots))
 
     def skill_roots(self) -> tuple[Root, ...]:
-        """The table resolved to directories, in precedence order."""
+        """The table resolved to directories, in precedence order, each directory once.
+
+        When the project root is the home directory (no git above the working
+        directory, or a dotfiles repository), a project row that names a user row's
+        directory is dropped: those skills are the user's."""
+        rows = [
+            Root(path, spec.scope, spec.family)
+            for spec in self.roots
+            for path in self._expand(spec.template)
+        ]
+        user_dirs = {r.path for r in rows if r.scope == USER}
+        seen: set[Path] = set()
         out: list[Root] = []
-        for spec in self.roots:
-            for path in self._expand(spec.template):
-                out.append(Root(path, spec.scope, spec.family))
+        for root in rows:
+            if root.path in seen or (root.scope == PROJECT and root.path in user_dirs):
+                continue
+            seen.add(root.path)
+            out.append(root)
         return tuple(out)
 
     def _expand(self, template: str) -> list[Path]:

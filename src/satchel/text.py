@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["escape", "hidden_characters"]
+__all__ = ["escape", "hidden_characters", "strip_hidden"]
 
-# C0 and C1 controls (but tab and newline), DEL, zero-width and bidi controls, BOM,
-# the Unicode tag block, variation selectors and other invisible format characters.
+# C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
+# controls, invisible operators, BOM, interlinear annotation, the Unicode tag block,
+# and lone surrogates (a file name that is not UTF-8 decodes to them).
 _HIDDEN = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+    "\u2060-\u206f\ud800-\udfff\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 _ESCAPE_ALSO_NEWLINES = re.compile(_HIDDEN.pattern[:-1] + "\t\n]")
 
@@ -30,6 +31,12 @@ def escape(text: str, *, newlines: bool = False) -> str:
     ``\\u202e``). With `newlines`, tabs and newlines are escaped too (one-line fields)."""
     pattern = _ESCAPE_ALSO_NEWLINES if newlines else _HIDDEN
     return pattern.sub(lambda m: _code(m.group()), text)
+
+
+def strip_hidden(text: str) -> str:
+    """`text` without its invisible and control characters (tabs and newlines kept):
+    what a model should read of a description it cannot see in full."""
+    return _HIDDEN.sub("", text)
 
 
 def hidden_characters(text: str) -> list[tuple[int, str]]:

@@ -71,7 +71,7 @@ def test_missing_path_is_a_problem_not_a_usage_error(satchel, tmp_path):
                 {
                     "code": "skill.read.error",
                     "severity": "error",
-                    "message": "no such file or directory",
+                    "message": "cannot read: no such file or directory",
                     "path": str(tmp_path / "nope"),
                     "line": None,
                     "hint": None,
@@ -106,3 +106,25 @@ def test_example_home_skills_are_checked_one_by_one(satchel, in_repo):
         ("writing-tests", True),
     ]
     assert doc[0]["diagnostics"][0]["path"] == str(HOME / ".claude/skills/incident-notes/SKILL.md")
+
+
+def test_validating_a_directory_reports_near_misses_and_unreadable_children(tmp_path, write):
+    from satchel.skills.check import check_paths
+
+    write(tmp_path / "skills", "good")
+    (tmp_path / "skills" / "misnamed").mkdir()
+    (tmp_path / "skills" / "misnamed" / "skill.md").write_text("---\nname: m\n---\n")
+    checked = check_paths([tmp_path / "skills"])
+    assert [(c.path.name, c.ok, [d.code for d in c.diagnostics]) for c in checked] == [
+        ("good", True, []),
+        ("skill.md", False, ["skill.file.misnamed"]),
+    ]
+
+
+def test_validating_an_empty_directory_is_a_problem_not_a_pass(tmp_path):
+    from satchel.skills.check import check_paths
+
+    (tmp_path / "empty").mkdir()
+    [checked] = check_paths([tmp_path / "empty"])
+    assert not checked.ok
+    assert [d.message for d in checked.diagnostics] == ["no SKILL.md here or in a subdirectory"]

@@ -229,3 +229,15 @@ def test_nested_mode_reports_the_depth_limit_once_per_root(project, home, root, 
     env = load(project, home, walk=WalkBounds(nested=True, max_depth=3))
     assert codes(env.diagnostics) == ["discovery.limit"]
     assert env.diagnostics[0].message == "the walk stopped: 3 directories deeper than 3 levels"
+
+
+def test_a_directory_name_that_is_not_utf8_is_reported_and_skipped(project, home, root, write):
+    bad = os.fsencode(str(root)) + b"/caf\xe9"
+    os.mkdir(bad)
+    with open(bad + b"/SKILL.md", "wb") as f:
+        f.write(b"---\nname: cafe\ndescription: d\n---\n")
+    write(root, "fine")
+    env = load(project, home)
+    assert list(env.skills) == ["fine"]
+    assert codes(env.diagnostics) == ["encoding.not-utf8"]
+    assert satchel.render_index(env.skills, format="xml").count("<skill>") == 1

@@ -19,7 +19,7 @@ from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 from satchel.skills.read import SKILL_FILE, read_skill
 
-__all__ = ["RootScan", "scan_files", "scan_root"]
+__all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
 SKIP = frozenset((".git", "node_modules"))
 
@@ -69,6 +69,22 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
     return scan
 
 
+def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]:
+    """The directories under `top` that hold a SKILL.md, as a scan would find them,
+    and what was wrong on the way (near misses, broken links, an unreadable root)."""
+    diags: list[Diagnostic] = []
+    try:
+        entries = _list(top)
+    except OSError as e:
+        where = Path(top)
+        return [], [diagnostic("discovery.root.unreadable", f"cannot list: {e.strerror}", where)]
+    walker = _Walker(top, walk, diags)
+    if walk.nested:
+        return list(walker.nested(entries)), diags
+    found = [e.path for e in entries if walker.candidate(e) and _has_skill_file(e.path, diags)]
+    return found, diags
+
+
 def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
     """Read the given SKILL.md files as if they were found in `root`."""
     scan = RootScan(root, exists=True)
@@ -111,7 +127,7 @@ class _Walker:
         self.diags = diags
 
     def candidate(self, entry: os.DirEntry[str]) -> bool:
-        if entry.name in SKIP:
+        if entry.name in SKIP or not _utf8_name(entry, self.diags):
             return False
         try:
             if entry.is_dir(follow_symlinks=False):
@@ -169,6 +185,25 @@ class _Walker:
         if too_deep:
             count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
             self.diags.append(_limit(too_deep[0], f"{count} deeper than {walk.max_depth} levels"))
+
+
+def _utf8_name(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
+    """Skill names and paths are text: a directory whose name is not UTF-8 is refused."""
+    if entry.name.isascii():
+        return True
+    try:
+        entry.name.encode("utf-8")
+    except UnicodeEncodeError:
+        diags.append(
+            diagnostic(
+                "encoding.not-utf8",
+                "the directory name is not valid UTF-8; it is not read",
+                Path(entry.path),
+                severity="warning",
+            )
+        )
+        return False
+    return True
 
 
 def _identity(path: str) -> tuple[int, int]:

@@ -55,7 +55,7 @@ def parse_skill(
     """Parse and validate one skill (its directory or its SKILL.md), reading the whole
     file so the body's encoding is checked too. `strict` applies the spec exactly."""
     target = Path(path)
-    if target.name != SKILL_FILE and target.is_dir():
+    if target.name != SKILL_FILE and os.path.isdir(target):  # isdir never raises
         target = target / SKILL_FILE
     rules = FieldRules(strict=strict, unicode_names=unicode_names, client=client)
     try:
@@ -106,8 +106,11 @@ def _read_head(path: str | Path) -> tuple[bytes, bool]:
 
 def _check_link(path: Path) -> None:
     """A symlinked SKILL.md must resolve inside its own skill directory."""
-    if not path.is_symlink():
-        return
+    try:
+        if not path.is_symlink():
+            return
+    except OSError as e:
+        raise FileProblem("os", e.strerror or str(e)) from None
     try:
         target = path.resolve(strict=True)
     except FileNotFoundError:
