@@ -29,3 +29,13 @@ def test_import_does_no_io(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_skill_json_has_no_nan_or_infinity():
+    import json
+
+    skill = satchel.Skill(
+        name="a", description="d", extras={"v": float("nan"), "w": [float("inf")]}
+    )
+    text = json.dumps(skill.to_json(), allow_nan=False)
+    assert json.loads(text)["extras"] == {"v": "nan", "w": ["inf"]}

@@ -113,3 +113,25 @@ def test_token_bill_counts_each_segment():
     assert satchel.token_bill({"skills": text}, counter=lambda t: len(t.split())) == {
         "skills": len(text.split())
     }
+
+
+def test_invisible_characters_are_left_out_of_the_index():
+    sneaky = Skill(name="a", description="Safe\u202e text\U000e0041\U000e0042 here\x1b[2J.")
+    assert "- a: Safe text here[2J.\n" in render_index([sneaky])
+
+
+def test_an_index_whose_header_does_not_fit_is_empty():
+    assert render_index(skills(3), max_bytes=50) == ""
+
+
+def test_xml_omits_the_location_of_a_skill_with_no_file():
+    hosted = Skill(name="hosted", description="From the host.")
+    assert "<location>" not in render_index([hosted], format="xml")
+    assert "path:" not in render_index([hosted], format="paths")
+
+
+def test_xml_escapes_only_what_xml_needs():
+    skill = Skill(name="a", description='Don\'t <break> "this" & that')
+    assert '<description>Don\'t &lt;break&gt; "this" &amp; that</description>' in render_index(
+        [skill], format="xml"
+    )

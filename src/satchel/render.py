@@ -9,16 +9,18 @@ Three formats, one per way of activating a skill:
 
 No skills, no text at all. The index is capped at `max_skills` entries and
 `max_bytes` bytes (64 and 8 KiB by default); when entries are left out, a last line
-says how many.
+says how many (and when not even the header fits, the index is empty). Invisible and
+control characters are left out of descriptions: the model reads what a person sees.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from html import escape as _xml
 from typing import Literal
+from xml.sax.saxutils import escape as _xml
 
 from satchel.skills.model import Skill
+from satchel.text import strip_hidden
 
 __all__ = ["FORMATS", "IndexFormat", "model_visible", "render_index"]
 
@@ -75,6 +77,8 @@ def _fit(
             break
         kept.append(text)
         size += _size(text)
+    if not kept and size + _size(_omitted(total, fmt)) > max_bytes:
+        return ""  # not even the header fits: nothing rather than more than the cap
     lines = [header, *kept]
     if tail:
         lines.append(tail)
@@ -84,7 +88,7 @@ def _fit(
 
 
 def _size(text: str) -> int:
-    return len(text.encode("utf-8")) + 1 if text else 0
+    return len(text.encode("utf-8", "surrogateescape")) + 1 if text else 0
 
 
 def _omitted(count: int, fmt: str) -> str:
@@ -94,7 +98,8 @@ def _omitted(count: int, fmt: str) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """One line, without characters a reader cannot see (see `skill.text.hidden-unicode`)."""
+    return " ".join(strip_hidden(text).split())
 
 
 def _tool_head(tool_name: str) -> str:
@@ -110,11 +115,12 @@ def _tool_entry(skill: Skill) -> str:
 
 
 def _xml_entry(skill: Skill) -> str:
+    location = "" if skill.path is None else f"    <location>{_xml(str(skill.path))}</location>\n"
     return (
         "  <skill>\n"
         f"    <name>{_xml(skill.name)}</name>\n"
         f"    <description>{_xml(_one_line(skill.description))}</description>\n"
-        f"    <location>{_xml(str(skill.path or ''))}</location>\n"
+        f"{location}"
         "  </skill>"
     )
 
@@ -128,7 +134,8 @@ def _paths_head(_tool_name: str) -> str:
 
 
 def _paths_entry(skill: Skill) -> str:
-    return f"- {skill.name}: {_one_line(skill.description)}\n  path: {skill.path or ''}"
+    line = f"- {skill.name}: {_one_line(skill.description)}"
+    return line if skill.path is None else f"{line}\n  path: {skill.path}"
 
 
 _PARTS = {

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import subprocess
+import sys
+
 import pytest
 
 EVIL = (
@@ -83,3 +88,30 @@ def test_no_color_turns_every_style_off(satchel, monkeypatch, evil):
 def test_pipes_get_no_colour(satchel, evil):
     out = satchel("doctor", *evil).out
     assert "\x1b" not in out
+
+
+def test_index_on_a_terminal_escapes_what_a_pipe_gets_raw(tmp_path, write):
+    project = tmp_path / "proj\x1b[2Jx"
+    (project / ".git").mkdir(parents=True)
+    write(project / ".satchel/skills", "alpha")
+    args = [sys.executable, "-m", "satchel", "index", "--format", "paths"]
+    args += ["--project", str(project), "--home", str(tmp_path / "home")]
+    piped = subprocess.run(args, capture_output=True, check=True).stdout
+    assert b"proj\x1b[2Jx" in piped
+    main, child = pty.openpty()
+    with subprocess.Popen(args, stdout=child, stderr=subprocess.DEVNULL) as proc:
+        os.close(child)
+        seen = b""
+        while chunk := _read(main):
+            seen += chunk
+        proc.wait()
+    os.close(main)
+    assert b"proj\\x1b[2Jx" in seen
+    assert b"\x1b" not in seen
+
+
+def _read(fd):
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # the terminal closes when the child exits
+        return b""

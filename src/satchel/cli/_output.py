@@ -35,7 +35,7 @@ def count(n: int, noun: str) -> str:
 
 def print_json(data: object) -> None:
     """Write `data` to stdout as one JSON document."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=True, allow_nan=False) + "\n")
 
 
 def console(*, stderr: bool = False) -> Console:

@@ -9,6 +9,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
 from satchel.render import IndexFormat, render_index
+from satchel.text import escape
 from satchel.tokens import token_bill
 
 
@@ -26,8 +27,9 @@ def index(
 ) -> int:
     """Print the index text a model would read.
 
-    The text is printed raw, exactly as it would go into a system prompt; nothing
-    at all is printed when no skill loads."""
+    The text is printed exactly as it would go into a system prompt (on a terminal,
+    with control characters escaped); nothing at all is printed when no skill
+    loads."""
     skills = environment(directory, project, home, client).skills
     text = render_index(
         skills,
@@ -42,6 +44,8 @@ def index(
             "tokens": token_bill({"skills": text})["skills"],
         }
         out.print_json({"format": index_format, "text": text, **size})
+    elif sys.stdout.isatty():
+        sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:
         sys.stdout.write(text)
     return OK
