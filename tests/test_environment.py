@@ -194,3 +194,8 @@ def test_a_written_skill_that_cannot_be_written_is_a_diagnostic(layout):
     env = satchel.load(layout=layout, write=[satchel.define_skill("alpha", "First.")])
     assert dict(env.skills) == {}
     assert [(d.code, d.severity) for d in env.diagnostics] == [("skill.write.failed", "error")]
+
+
+def test_enabled_as_a_single_string_is_a_type_error(layout):
+    with pytest.raises(TypeError, match="enabled must be True, False or a list of skill names"):
+        satchel.load(layout=layout, enabled="deploy")

@@ -40,7 +40,7 @@ def define_skill(
     if metadata:
         fields["metadata"] = dict(metadata)
     if allowed_tools:
-        fields["allowed-tools"] = list(allowed_tools)
+        fields["allowed-tools"] = " ".join(allowed_tools)
     skill, diags = build_skill(fields, Path(name, "SKILL.md"), FieldRules(strict=True))
     errors = [d for d in diags if d.severity == "error"]
     if skill is None or errors:

@@ -61,10 +61,11 @@ class Options:
                 options[key] = tuple(options[key])
         if "scan" in options:
             options["scan"] = tuple(Path(p) for p in options["scan"])
-        if isinstance(options.get("enabled"), Iterable) and not isinstance(
-            options["enabled"], str | bool
-        ):
-            options["enabled"] = tuple(options["enabled"])
+        enabled = options.get("enabled", True)
+        if isinstance(enabled, str) or not isinstance(enabled, bool | Iterable):
+            raise TypeError("enabled must be True, False or a list of skill names")
+        if not isinstance(enabled, bool):
+            options["enabled"] = tuple(enabled)
         return cls(**options)
 
 

@@ -78,11 +78,9 @@ def locate(data: bytes, *, complete: bool) -> Location:
         if after >= len(data) - 1 and not complete:
             break  # the fence may continue past the head
         pos = after
-    if complete:
-        return Location("unterminated", yaml_start)
     if len(data) - yaml_start > MAX_FRONTMATTER:
-        return Location("too-large", yaml_start)
-    return Location("more", yaml_start)
+        return Location("too-large", yaml_start)  # the same verdict from a head or a whole file
+    return Location("unterminated" if complete else "more", yaml_start)
 
 
 def parse(data: bytes, path: Path | None = None, *, complete: bool = True) -> Frontmatter:

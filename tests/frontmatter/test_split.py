@@ -216,3 +216,9 @@ def test_keys_that_mean_the_same_boolean_are_duplicates():
     parsed = frontmatter.parse(b"---\nyes: 1\ntrue: 2\n---\n")
     assert codes(parsed.diagnostics) == ["frontmatter.yaml.duplicate-key"]
     assert parsed.diagnostics[0].line == 3
+
+
+def test_an_unclosed_frontmatter_over_the_cap_is_too_large_from_a_head_or_a_whole_file():
+    data = b"---\ndescription: " + b"x" * (70 * 1024) + b"\n"
+    assert codes(frontmatter.parse(data).diagnostics) == ["frontmatter.too-large"]
+    assert codes(frontmatter.parse(data, complete=False).diagnostics) == ["frontmatter.too-large"]

@@ -317,3 +317,9 @@ def test_strict_mode_reports_every_problem_not_just_the_first():
 @given(st.text(alphabet="ab (),:*\t", max_size=16))
 def test_split_tools_fast_paths_agree_with_the_definition(text):
     assert split_tools(text) == _split_nested(text)
+
+
+def test_strict_mode_wants_allowed_tools_in_the_spec_string_form():
+    skill, diags = build({"name": "pdf", "description": "d", "allowed-tools": ["Read"]}, STRICT)
+    assert skill is None
+    assert [(d.code, d.severity) for d in diags] == [("skill.allowed-tools.invalid", "error")]

@@ -271,6 +271,13 @@ def _allowed_tools(b: _Builder) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         return tuple(split_tools(value))
+    if b.rules.strict:
+        b.report(
+            "skill.allowed-tools.invalid",
+            f"allowed-tools must be a space-separated string (the spec's form), "
+            f"not {type_name(value)}",
+        )
+        return ()
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(t for v in value for t in split_tools(v))
     b.report(
