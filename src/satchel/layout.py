@@ -15,7 +15,8 @@ from pathlib import Path
 
 __all__ = ["Layout", "Root", "RootSpec", "WalkBounds", "default_roots", "find_project_root"]
 
-PROJECT, USER, EXTRA = "project", "user", "extra"
+PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
+SCOPES = (PROJECT, USER, PLUGIN)  # the seeds' precedence; plugin roots come after the user's
 
 
 @dataclass(frozen=True, slots=True)
