@@ -259,22 +259,25 @@ def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corp
 # ------------------------------------------------------------------------ operations
 
 
-def heads(roots: list[str]) -> Iterator[bytes]:
-    """The I/O any discovery must do: list each root, read each SKILL.md's head."""
+def skill_dirs(roots: list[str]) -> Iterator[str]:
+    """Every directory directly under the roots (the floor lists no deeper)."""
     for root in roots:
         try:
             it = os.scandir(root)
         except FileNotFoundError:
             continue
         with it:
-            for entry in it:
-                if not entry.is_dir():
-                    continue
-                try:
-                    with open(os.path.join(entry.path, SKILL_FILE), "rb") as f:
-                        yield f.read(HEAD)
-                except FileNotFoundError:
-                    continue
+            yield from (entry.path for entry in it if entry.is_dir())
+
+
+def heads(roots: list[str]) -> Iterator[bytes]:
+    """The I/O any discovery must do: list each root, read each SKILL.md's head."""
+    for directory in skill_dirs(roots):
+        try:
+            with open(os.path.join(directory, SKILL_FILE), "rb") as f:
+                yield f.read(HEAD)
+        except FileNotFoundError:
+            continue
 
 
 def floor(roots: list[str]) -> int:
@@ -303,16 +306,9 @@ def skills_ref_all(roots: list[str]) -> int:
     from skills_ref import read_properties
 
     found = 0
-    for root in roots:
-        try:
-            it = os.scandir(root)
-        except FileNotFoundError:
-            continue
-        with it:
-            for entry in it:
-                if entry.is_dir():
-                    read_properties(Path(entry.path))
-                    found += 1
+    for directory in skill_dirs(roots):
+        read_properties(Path(directory))
+        found += 1
     return found
 
 
