@@ -18,7 +18,7 @@ from satchel.skills.model import Skill
 
 __all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
 
-CATALOG, WRITTEN = "catalog", "written"
+WRITTEN = "written"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,31 +120,20 @@ def load(
     assembly.add_catalog(opts.catalog)
     if opts.write:
         assembly.add_scan(_written(lay, opts.write, rules, assembly.diagnostics))
-    for root, skipped in _roots(lay, opts, assembly.diagnostics):
+    for root, skipped in _roots(lay, opts):
         if skipped:
-            assembly.reports.append(RootReport(root, os.path.isdir(root.path), skipped=skipped))
-            continue
-        assembly.add_scan(scan_root(root, rules, lay.walk))
+            assembly.skip(root, skipped)
+        else:
+            assembly.add_scan(scan_root(root, rules, lay.walk))
     return assembly.finish(lay)
 
 
-def _roots(
-    lay: Layout, opts: Options, diags: list[Diagnostic]
-) -> Iterable[tuple[Root, str | None]]:
+def _roots(lay: Layout, opts: Options) -> Iterable[tuple[Root, str | None]]:
+    """The roots to read in precedence order, each with why it is skipped, if it is."""
     if not opts.skip_default_paths:
         for root in lay.skill_roots():
-            if root.scope == PROJECT and not opts.trust_project_skills:
-                if os.path.isdir(root.path):
-                    diags.append(
-                        diagnostic(
-                            "discovery.untrusted",
-                            "project skills here are not loaded: the project is not trusted",
-                            root.path,
-                        )
-                    )
-                yield root, "untrusted"
-            else:
-                yield root, None
+            untrusted = root.scope == PROJECT and not opts.trust_project_skills
+            yield root, "untrusted" if untrusted else None
     for path in opts.scan:
         yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
 
@@ -190,20 +179,27 @@ class _Assembly:
 
     def add_catalog(self, skills: Sequence[Skill]) -> None:
         for skill in skills:
-            self._offer(skill, CATALOG)
+            self._offer(skill)
+
+    def skip(self, root: Root, why: str) -> None:
+        exists = os.path.isdir(root.path)
+        if exists:
+            message = "project skills here are not loaded: the project is not trusted"
+            self.diagnostics.append(diagnostic("discovery.untrusted", message, root.path))
+        self.reports.append(RootReport(root, exists, skipped=why))
 
     def add_scan(self, scan: RootScan) -> None:
         self.rank += 1
         self.diagnostics.extend(scan.diagnostics)
         loaded = lost = 0
         for skill in scan.skills:
-            if self._offer(skill, str(scan.root.path)):
+            if self._offer(skill):
                 loaded += 1
             else:
                 lost += 1
         self.reports.append(RootReport(scan.root, scan.exists, loaded, lost))
 
-    def _offer(self, skill: Skill, where: str) -> bool:
+    def _offer(self, skill: Skill) -> bool:
         if skill.name in self.excluded or (
             self.allowed is not None and skill.name not in self.allowed
         ):
@@ -250,7 +246,6 @@ def _same_file(a: Skill, b: Skill) -> bool:
 
 
 def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:
-    where = _where(winner)
     if same_root:
         return diagnostic(
             "skill.name.collision",
@@ -261,7 +256,7 @@ def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagn
     return diagnostic(
         "skill.shadowed",
         f"skill {loser.name!r} at {loser.path} ({_where(loser)}) is shadowed by "
-        f"{winner.path or 'the host catalog'} ({where})",
+        f"{winner.path or 'the host catalog'} ({_where(winner)})",
         loser.path,
     )
 

@@ -38,21 +38,8 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
     """Read every skill under `root`."""
     scan = RootScan(root)
     top = str(root.path)
-    try:
-        entries = _list(top)
-    except FileNotFoundError:
-        return scan
-    except NotADirectoryError:
-        scan.diagnostics.append(
-            diagnostic(
-                "discovery.root.not-directory", "a skills root that is not a directory", root.path
-            )
-        )
-        return scan
-    except OSError as e:
-        scan.diagnostics.append(
-            diagnostic("discovery.root.unreadable", f"cannot list: {e.strerror}", root.path)
-        )
+    entries = _open_root(top, scan.diagnostics)
+    if entries is None:
         return scan
     scan.exists = True
     walker = _Walker(top, walk, scan.diagnostics)
@@ -73,11 +60,9 @@ def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]
     """The directories under `top` that hold a SKILL.md, as a scan would find them,
     and what was wrong on the way (near misses, broken links, an unreadable root)."""
     diags: list[Diagnostic] = []
-    try:
-        entries = _list(top)
-    except OSError as e:
-        where = Path(top)
-        return [], [diagnostic("discovery.root.unreadable", f"cannot list: {e.strerror}", where)]
+    entries = _open_root(top, diags)
+    if entries is None:
+        return [], diags
     walker = _Walker(top, walk, diags)
     if walk.nested:
         return list(walker.nested(entries)), diags
@@ -91,6 +76,22 @@ def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
     for path in files:
         _read_one(path, str(path.parent), root, rules, scan)
     return scan
+
+
+def _open_root(top: str, diags: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
+    """The entries of a root in name order; None (and why, unless it is simply
+    missing) when it cannot be listed."""
+    try:
+        return _list(top)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        message = "a skills root that is not a directory"
+        diags.append(diagnostic("discovery.root.not-directory", message, Path(top)))
+    except OSError as e:
+        message = f"cannot list: {e.strerror}"
+        diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
+    return None
 
 
 def _list(directory: str) -> list[os.DirEntry[str]]:
