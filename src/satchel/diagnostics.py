@@ -19,6 +19,11 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 # code -> (default severity, what it means). Keep sorted by code.
 CODES: dict[str, tuple[Severity, str]] = {
+    "cli.io.error": ("error", "a file or directory the command needed could not be used"),
+    "cli.skill.exists": ("error", "the skill to create already has a SKILL.md"),
+    "cli.skill.invalid": ("error", "the skill to create breaks the Agent Skills spec"),
+    "cli.skill.unknown": ("error", "no skill that loads has the name asked for"),
+    "cli.skill.unreadable": ("error", "the body of the skill asked for could not be read"),
     "discovery.limit": ("warning", "a bounded walk stopped at its depth or directory limit"),
     "discovery.root.not-directory": ("warning", "a configured skills root is not a directory"),
     "discovery.root.unreadable": ("warning", "a skills root could not be listed"),

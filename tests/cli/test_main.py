@@ -65,6 +65,16 @@ def test_internal_error_returns_3_with_one_line_and_no_traceback(satchel, monkey
     )
 
 
+def test_an_unusable_file_returns_1_with_its_code(satchel, monkeypatch):
+    def denied(**_options):
+        raise PermissionError(13, "Permission denied", "/some/dir")
+
+    monkeypatch.setattr("satchel.cli.listing.list_skills", denied)
+    result = satchel("list")
+    assert result.code == 1
+    assert result.err == "satchel: cli.io.error: Permission denied: /some/dir\n"
+
+
 def test_internal_error_message_is_escaped(satchel, monkeypatch):
     def broken(**_options):
         raise ValueError("bad \x1b[2J input")

@@ -36,7 +36,9 @@ def test_invalid_name_is_refused_with_its_diagnostics(satchel, tmp_path):
     result = satchel("new", "skill", "Deploy_Preview", "--dir", tmp_path)
     assert result.code == 1
     assert result.out == ""
-    assert result.err.startswith("satchel: cannot create a skill named 'Deploy_Preview'\n")
+    assert result.err.startswith(
+        "satchel: cli.skill.invalid: cannot create a skill named 'Deploy_Preview'\n"
+    )
     assert "skill.name.invalid" in result.err
     assert "must be lowercase" in result.err
     assert list(tmp_path.iterdir()) == []
@@ -46,7 +48,10 @@ def test_invalid_name_as_json(satchel, tmp_path):
     result = satchel("new", "skill", "pdf--forms", "--dir", tmp_path, "--json")
     assert result.code == 1
     doc = result.json()
-    assert doc["error"] == "cannot create a skill named 'pdf--forms'"
+    assert (doc["code"], doc["error"]) == (
+        "cli.skill.invalid",
+        "cannot create a skill named 'pdf--forms'",
+    )
     assert doc["diagnostics"][0]["code"] == "skill.name.invalid"
 
 
@@ -56,6 +61,7 @@ def test_existing_skill_is_not_overwritten(satchel, tmp_path):
     target.write_text("mine\n", encoding="utf-8")
     result = satchel("new", "skill", "deploy", "--dir", tmp_path)
     assert result.code == 1
+    assert "satchel: cli.skill.exists: " in result.err
     assert "already exists; not overwriting it" in result.err
     assert target.read_text(encoding="utf-8") == "mine\n"
 

@@ -33,7 +33,8 @@ def test_unknown_name_suggests_close_ones(satchel, in_repo):
     assert result.code == 1
     assert result.out == ""
     assert result.err == (
-        "satchel: no skill named 'relase'; `satchel list` shows the skills that load\n"
+        "satchel: cli.skill.unknown: no skill named 'relase'; "
+        "`satchel list` shows the skills that load\n"
         "did you mean: release?\n"
     )
 
@@ -42,6 +43,7 @@ def test_unknown_name_as_json(satchel, in_repo):
     result = satchel("show", "code-reveiw", "--json", *EXAMPLE)
     assert result.code == 1
     assert result.json() == {
+        "code": "cli.skill.unknown",
         "error": "no skill named 'code-reveiw'; `satchel list` shows the skills that load",
         "diagnostics": [],
         "suggestions": ["code-review"],
@@ -70,7 +72,7 @@ def test_unreadable_body_prints_its_diagnostic(satchel, project, home, write):
     result = satchel("show", "bad-body", "--project", project, "--home", home)
     assert result.code == 1
     assert result.out == ""
-    assert "satchel: cannot read the body of skill 'bad-body'" in result.err
+    assert "satchel: cli.skill.unreadable: cannot read the body of skill 'bad-body'" in result.err
     assert "encoding.not-utf8" in result.err
     doc = satchel("show", "bad-body", "--project", project, "--home", home, "--json")
     assert doc.code == 1

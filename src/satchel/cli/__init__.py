@@ -21,6 +21,7 @@ from satchel.errors import SatchelError
 
 __all__ = ["main"]
 
+IO_ERROR = "cli.io.error"  # a diagnostic code: see docs/diagnostics.md
 GROUP_HELP = {"new": "Create a skill from a template."}
 _CLIENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
@@ -48,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # click exits this way after a broken pipe
         return e.code if isinstance(e.code, int) else PROBLEMS
     except (OSError, SatchelError) as e:
-        _say(f"satchel: {_oneline(e)}")
+        _say(f"satchel: {IO_ERROR}: {_oneline(e)}")
         return PROBLEMS
     except Exception as e:  # noqa: BLE001  # the one place a bug becomes exit 3, not a traceback
         _say(f"satchel: internal error: {type(e).__name__}: {_oneline(e)}")

@@ -133,16 +133,19 @@ def _detail(d: Diagnostic) -> Text:
 
 
 def fail(
+    code: str,
     message: str,
     *,
     as_json: bool,
     diagnostics: Sequence[Diagnostic] = (),
     suggestions: Sequence[str] = (),
 ) -> int:
-    """Report a refusal (stderr for humans, a JSON document for scripts): PROBLEMS."""
+    """Report a refusal with its code (stderr for humans, a JSON document for
+    scripts): PROBLEMS."""
     if as_json:
         print_json(
             {
+                "code": code,
                 "error": message,
                 "diagnostics": [d.to_json() for d in diagnostics],
                 "suggestions": list(suggestions),
@@ -150,7 +153,7 @@ def fail(
         )
         return PROBLEMS
     err = console(stderr=True)
-    err.print(safe(f"satchel: {unrooted(message)}"), soft_wrap=True)
+    err.print(safe(f"satchel: {code}: {unrooted(message)}"), soft_wrap=True)
     if suggestions:
         err.print(safe(f"did you mean: {', '.join(suggestions)}?"), soft_wrap=True)
     if diagnostics:

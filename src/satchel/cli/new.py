@@ -50,13 +50,13 @@ def new_skill(
         skill = define_skill(name, description or PLACEHOLDER, BODY.format(name=name))
     except SkillDefinitionError as e:
         message = f"cannot create a skill named {name!r}"
-        return out.fail(message, as_json=as_json, diagnostics=e.diagnostics)
+        return out.fail("cli.skill.invalid", message, as_json=as_json, diagnostics=e.diagnostics)
     parent = into or _default_dir(project, client)
     if os.path.lexists(parent / skill.name / SKILL_FILE):
         message = (
             f"{out.shown(parent / skill.name / SKILL_FILE)} already exists; not overwriting it"
         )
-        return out.fail(message, as_json=as_json)
+        return out.fail("cli.skill.exists", message, as_json=as_json)
     path = write_skill(parent, skill)
     if as_json:
         out.print_json({"path": str(path.absolute())})

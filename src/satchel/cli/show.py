@@ -39,7 +39,9 @@ def show(
         body = truncate(skill.body())
     except SkillBodyError as e:
         message = f"cannot read the body of skill {name!r}"
-        return out.fail(message, as_json=as_json, diagnostics=[e.diagnostic])
+        return out.fail(
+            "cli.skill.unreadable", message, as_json=as_json, diagnostics=[e.diagnostic]
+        )
     if as_json:
         out.print_json({**skill.to_json(), "body": body})
     else:
@@ -50,7 +52,7 @@ def show(
 def _unknown(name: str, skills: Mapping[str, Skill], *, as_json: bool) -> int:
     close = difflib.get_close_matches(name, list(skills), n=3, cutoff=0.6)
     message = f"no skill named {name!r}; `satchel list` shows the skills that load"
-    return out.fail(message, as_json=as_json, suggestions=close)
+    return out.fail("cli.skill.unknown", message, as_json=as_json, suggestions=close)
 
 
 def _print(skill: Skill, body: str) -> None:
