@@ -10,7 +10,9 @@ from satchel.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\| `([a-z0-9.-]+)` \| (error|warning|info) \|", re.M)
-CODE_LITERAL = re.compile(r"^(cli|discovery|encoding|frontmatter|skill)\.[a-z0-9.-]+$")
+CODE_LITERAL = re.compile(
+    r"^(cli|discovery|encoding|exec|frontmatter|permission|resource|session|skill)\.[a-z0-9.-]+$"
+)
 
 
 def test_diagnostics_doc_lists_every_code_with_its_severity():

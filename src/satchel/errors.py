@@ -1,9 +1,16 @@
 """satchel's exceptions. Bad files never raise: they become diagnostics. These are
-for misuse of the API by a host, and for reads the host asked for that failed.
+for misuse of the API by a host, and for requests (from the host or the model) that
+satchel refuses or cannot carry out.
 
     SatchelError
     ├── SkillDefinitionError   define_skill() was given a skill the spec refuses
-    └── SkillBodyError         Skill.body() could not read the file
+    ├── SkillBodyError         Skill.body() could not read the file
+    └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
+        ├── ResourceError      a path named by the model is refused or unreadable
+        └── SessionError       a Session call cannot be carried out
+            ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
+            ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
+            └── Collision      the host already has a tool or context of that name
 """
 
 from __future__ import annotations
@@ -12,7 +19,20 @@ from collections.abc import Sequence
 
 from satchel.diagnostics import Diagnostic
 
-__all__ = ["SatchelError", "SkillBodyError", "SkillDefinitionError"]
+__all__ = [
+    "Collision",
+    "MaxActiveReached",
+    "Refused",
+    "ResourceError",
+    "SatchelError",
+    "SessionError",
+    "SkillBodyError",
+    "SkillDefinitionError",
+    "SkillInactive",
+    "SkillsOff",
+    "ToolNotAllowed",
+    "UnknownSkill",
+]
 
 
 class SatchelError(Exception):
@@ -33,3 +53,50 @@ class SkillBodyError(SatchelError):
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
+
+
+class Refused(SatchelError):
+    """A request satchel refuses; the diagnostic carries its stable code and message."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+    @property
+    def code(self) -> str:
+        return self.diagnostic.code
+
+
+class ResourceError(Refused):
+    """A path inside a skill (named by the model or the host) is refused or unreadable."""
+
+
+class SessionError(Refused):
+    """A Session call cannot be carried out."""
+
+
+class UnknownSkill(SessionError, KeyError):
+    """No skill of that name is available (`session.skill.unknown`)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.diagnostic.message
+
+
+class SkillsOff(SessionError):
+    """Skills are turned off for the session (`session.skills.off`)."""
+
+
+class MaxActiveReached(SessionError):
+    """One more active skill would pass `max_active` (`session.max-active`)."""
+
+
+class SkillInactive(SessionError):
+    """The tool needs the skill to be active first (`session.skill.inactive`)."""
+
+
+class ToolNotAllowed(SessionError):
+    """An active skill's allowed-tools does not cover the call (`session.tool.not-allowed`)."""
+
+
+class Collision(SessionError):
+    """The host already has a tool or context segment of that name."""
