@@ -11,7 +11,8 @@ def test_all_is_sorted_and_complete():
         key=str.casefold,
     )
     modules = {"authoring", "diagnostics", "environment", "errors", "frontmatter", "layout",
-               "render", "skills", "text", "tokens", "cli"}  # fmt: skip
+               "render", "skills", "text", "tokens", "cli", "session", "resources",
+               "permissions", "process", "interpolation"}  # fmt: skip
     assert satchel.__all__ == sorted(satchel.__all__, key=str.casefold)
     assert satchel.__all__ == [name for name in public if name not in modules]
 

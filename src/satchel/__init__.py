@@ -2,15 +2,30 @@
 
 env = satchel.load()                      # discover everything for the cwd
 print(satchel.render_index(env.skills))   # the index for the system prompt
+session = satchel.Session(env)            # one conversation: tools, gate, resume
 for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
 from satchel.authoring import define_skill, render_skill_md, write_skill
 from satchel.diagnostics import CODES, Diagnostic
 from satchel.environment import Environment, Options, RootReport, Shadowed, load
-from satchel.errors import SatchelError, SkillBodyError, SkillDefinitionError
+from satchel.errors import (
+    Collision,
+    MaxActiveReached,
+    Refused,
+    ResourceError,
+    SatchelError,
+    SessionError,
+    SkillBodyError,
+    SkillDefinitionError,
+    SkillInactive,
+    SkillsOff,
+    ToolNotAllowed,
+    UnknownSkill,
+)
 from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
 from satchel.render import render_index
+from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
 from satchel.skills.model import Skill
 from satchel.skills.read import parse_skill
 from satchel.tokens import approx_tokens, token_bill, truncate
@@ -21,6 +36,8 @@ __all__ = [
     "__version__",
     "approx_tokens",
     "CODES",
+    "Collision",
+    "ContextSegment",
     "default_roots",
     "define_skill",
     "Diagnostic",
@@ -28,20 +45,33 @@ __all__ = [
     "find_project_root",
     "Layout",
     "load",
+    "MaxActiveReached",
     "Options",
     "parse_skill",
+    "Refused",
     "render_index",
     "render_skill_md",
+    "ResourceError",
     "Root",
     "RootReport",
     "RootSpec",
     "SatchelError",
+    "Session",
+    "SessionError",
+    "SessionOptions",
     "Shadowed",
     "Skill",
     "SkillBodyError",
     "SkillDefinitionError",
+    "SkillEvent",
+    "SkillInactive",
+    "SkillsOff",
     "token_bill",
+    "Tool",
+    "ToolNotAllowed",
+    "ToolResult",
     "truncate",
+    "UnknownSkill",
     "WalkBounds",
     "write_skill",
 ]

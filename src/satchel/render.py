@@ -47,16 +47,23 @@ def render_index(
     max_skills: int = MAX_SKILLS,
     max_bytes: int = MAX_BYTES,
     tool_name: str = "load_skill",
+    head: str | None = None,
 ) -> str:
-    """The index text for `skills` (in the order given), or "" when there are none."""
+    """The index text for `skills` (in the order given), or "" when there are none.
+
+    `head` replaces the lines before the entries (for ``xml``, it goes above
+    ``<available_skills>``): a host whose tools differ from seed 004's says here how
+    the model loads a skill."""
     items = list(skills.values() if isinstance(skills, Mapping) else skills)
     items = [s for s in items if model_visible(s)]
     if not items:
         return ""
     if format not in FORMATS:
         raise ValueError(f"unknown index format {format!r}; use one of {', '.join(FORMATS)}")
-    head, entry, tail = _PARTS[format]
-    header = head(tool_name)
+    default_head, entry, tail = _PARTS[format]
+    header = default_head(tool_name)
+    if head is not None:
+        header = head if format != "xml" else f"{head}\n{header}"
     entries = [entry(s) for s in items]
     return _fit(header, entries, tail, max_skills, max_bytes, format)
 

@@ -1,0 +1,94 @@
+"""Shell interpolation in a skill body: find the commands, replace each once.
+
+Two forms run, as in Claude Code's skills:
+
+* `` !`cmd` `` at the start of a line or after whitespace (so ``KEY=!`x` `` does not);
+* a fenced block whose info string is exactly ``!`` (```` ```! ````): its whole text
+  is one command.
+
+Nothing inside any other fenced code block runs, nor ``$(...)``, plain backticks or a
+``!`` in prose. Replacement is a single pass over the original text: output is
+inlined as it is and never scanned again. This module only finds and replaces; what
+runs a command, and whether it may, is the caller's (see `satchel.session`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Command", "find_commands", "interpolate"]
+
+_INLINE = re.compile(r"(?:(?<=\s)|^)!`([^`\n]+)`", re.M)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command found in a body: `text[start:end]` is replaced by its output."""
+
+    start: int
+    end: int
+    command: str
+    form: Literal["inline", "block"]
+
+
+def find_commands(text: str) -> tuple[Command, ...]:
+    """Every command in `text`, in order."""
+    return tuple(_scan(text))
+
+
+def interpolate(text: str, run: Callable[[Command], str]) -> str:
+    """`text` with each command replaced by `run(command)`, in one pass."""
+    out: list[str] = []
+    at = 0
+    for command in find_commands(text):
+        out.append(text[at : command.start])
+        out.append(run(command))
+        at = command.end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    at = 0
+    for line in text.splitlines(keepends=True):
+        yield at, line
+        at += len(line)
+
+
+def _scan(text: str) -> Iterator[Command]:
+    fence: tuple[str, int, bool, int] | None = None  # (char, length, is_shell, start)
+    for at, line in _lines(text):
+        bare = line.rstrip("\r\n")
+        opened = _FENCE.match(bare)
+        if fence is None:
+            if opened:
+                marks, info = opened.group(1), opened.group(2)
+                fence = (marks[0], len(marks), info == "!", at)
+            else:
+                yield from _inline(line, at)
+            continue
+        char, length, is_shell, start = fence
+        closes = opened and not opened.group(2) and opened.group(1)[0] == char
+        if closes and opened and len(opened.group(1)) >= length:
+            if is_shell:
+                yield _block(text, start, at, at + len(line))
+            fence = None
+
+
+def _inline(line: str, at: int) -> Iterator[Command]:
+    for found in _INLINE.finditer(line):
+        yield Command(at + found.start(), at + found.end(), found.group(1).strip(), "inline")
+
+
+def _block(text: str, start: int, closing: int, end: int) -> Command:
+    body_start = text.index("\n", start) + 1
+    command = text[body_start:closing].strip("\r\n")
+    if text[end - 1 : end] == "\n":
+        end -= 1  # keep the line break after the closing fence
+        if text[end - 1 : end] == "\r":
+            end -= 1
+    return Command(start, end, command, "block")

@@ -1,0 +1,146 @@
+"""The text a session gives the model: activation blocks, the index, the context bill."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape as _xml
+from xml.sax.saxutils import quoteattr
+
+from satchel.diagnostics import Diagnostic
+from satchel.render import render_index
+from satchel.resources import list_resources
+from satchel.session.model import ContextSegment, Tool
+from satchel.session.options import SessionOptions
+from satchel.session.run import Runner
+from satchel.skills.model import Skill
+from satchel.text import escape
+from satchel.tokens import Counter, truncate
+
+if TYPE_CHECKING:
+    from satchel.session.core import Session
+
+__all__ = [
+    "INDEX_ID",
+    "activation_body",
+    "attribute",
+    "bill",
+    "quoted",
+    "read_hint",
+    "segments",
+    "skill_block",
+]
+
+INDEX_ID = "agent.skills"
+MAX_LISTED = 50
+
+
+def activation_body(
+    skill: Skill, runner: Runner, options: SessionOptions, counter: Counter
+) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The body as the model gets it on activation: commands run once, then cut at
+    the token budget. Raises `SkillBodyError` when the file cannot be read."""
+    body = skill.body()
+    body, problems = runner.interpolate(skill, body)
+    return truncate(body.strip("\n"), options.max_body_tokens, counter), problems
+
+
+def skill_block(skill: Skill, body: str, hint: str) -> str:
+    """The Agent Skills client guide's ``<skill_content>`` block."""
+    lines = [f"<skill_content name={attribute(skill.name)}>", body, ""]
+    directory = skill.directory
+    if directory is not None:
+        lines.append(f"Skill directory: {directory}")
+        lines.append("Relative paths in this skill are relative to the skill directory.")
+        listed, omitted = list_resources(directory, limit=MAX_LISTED)
+        if listed:
+            lines.append(hint)
+            lines.append("<skill_resources>")
+            lines.extend(f"  <file>{_xml(path)}</file>" for path in listed)
+            if omitted:
+                lines.append(f"  <!-- {omitted} more files not listed -->")
+            lines.append("</skill_resources>")
+    lines.append("</skill_content>")
+    return "\n".join(lines)
+
+
+def read_hint(options: SessionOptions) -> str:
+    """One line telling the model how to reach the files listed."""
+    if "load_skill" in options.tools:
+        name = options.name_of("load_skill")
+        return f'Read one with {name}({{"name": ..., "resource": "<file>"}}).'
+    parts = []
+    if "skills_read" in options.tools:
+        parts.append(f"read references/ and assets/ files with {options.name_of('skills_read')}")
+    if "skills_run_script" in options.tools:
+        parts.append(f"run scripts/ files with {options.name_of('skills_run_script')}")
+    if not parts:
+        return "Read them with your file tools."
+    return " and ".join(parts).capitalize() + "."
+
+
+def segments(session: Session) -> tuple[ContextSegment, ...]:
+    """`agent.skills` and one segment per skill the host activated."""
+    found: list[ContextSegment] = []
+    index = index_text(session)
+    if index:
+        found.append(ContextSegment(INDEX_ID, "skill", "build", index))
+    for active in session.active:
+        if active.in_context:
+            found.append(
+                ContextSegment(f"agent.skill.{active.name}", "skill", "session", active.content)
+            )
+    return tuple(found)
+
+
+def index_text(session: Session) -> str:
+    options = session.options
+    tools = options.tools
+    if "load_skill" in tools:
+        return render_index(
+            session.skills,
+            format=options.index_format or "tool",
+            tool_name=options.name_of("load_skill"),
+            head=None if (options.index_format or "tool") == "tool" else _head(options),
+        )
+    fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
+    head = _head(options) if "skills_use" in tools else None
+    return render_index(session.skills, format=fmt, head=head)
+
+
+def _head(options: SessionOptions) -> str:
+    if "load_skill" in options.tools:
+        call = options.name_of("load_skill")
+    else:
+        call = options.name_of("skills_use")
+    return (
+        "Skills available to this agent. Activate one only when its description matches "
+        f'the task: call {call}({{"name":"<skill>"}}) for its instructions.'
+    )
+
+
+def bill(
+    found: Sequence[ContextSegment], tools: Sequence[Tool], counter: Counter
+) -> dict[str, int]:
+    """Tokens by kind: the segments' text, and the tools' definitions as JSON."""
+    totals: dict[str, int] = {}
+    for segment in found:
+        totals[segment.kind] = totals.get(segment.kind, 0) + counter(segment.text)
+    if tools:
+        schema = json.dumps([t.definition() for t in tools], separators=(",", ":"))
+        totals["tool_schema"] = counter(schema)
+    return totals
+
+
+def attribute(text: str) -> str:
+    """`text` as a quoted XML attribute value."""
+    return quoteattr(text)
+
+
+def quoted(text: str, limit: int = 100) -> str:
+    """`text` for a message: escaped, capped, quoted."""
+    shown = escape(text, newlines=True)
+    if len(shown) > limit:
+        shown = shown[: limit - 1] + "…"
+    return repr(shown)

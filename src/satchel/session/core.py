@@ -1,0 +1,336 @@
+"""`Session`: one conversation's skills runtime, whatever agent loop the host runs."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.environment import Environment
+from satchel.errors import (
+    Collision,
+    MaxActiveReached,
+    Refused,
+    SkillsOff,
+    ToolNotAllowed,
+    UnknownSkill,
+)
+from satchel.layout import PROJECT
+from satchel.permissions import RuleSet, parse_rules
+from satchel.render import model_visible
+from satchel.session import content, gate, replay
+from satchel.session.model import (
+    ActiveSkill,
+    ContextSegment,
+    SkillEvent,
+    Tool,
+    ToolReceipt,
+    ToolResult,
+    Via,
+)
+from satchel.session.options import ALL_TOOLS, SessionOptions
+from satchel.session.run import Approve, Runner
+from satchel.session.tools import build_tools, parse_arguments
+from satchel.skills.model import Skill
+from satchel.tokens import Counter, approx_tokens
+
+__all__ = ["Session"]
+
+OnEvent = Callable[[SkillEvent], None]
+
+
+class Session:
+    """The per-conversation half of progressive disclosure.
+
+    It holds the active skills, gives the model its tools (`tools()`, `call()`), gates
+    the host's other tools by the active skills' `allowed-tools` (`check_tool()`),
+    rebuilds itself from a transcript (`resume()`), expands ``/skill`` prompts
+    (`expand()`) and says what goes in the system prompt (`context()`). Settings are
+    `SessionOptions` keywords; `on_event` gets every activation and deactivation,
+    `approve(command, skill)` may refuse each shell interpolation, and `environ` is
+    the environment scripts and commands start from (default: this process's).
+    """
+
+    def __init__(
+        self,
+        environment: Environment,
+        *,
+        on_event: OnEvent | None = None,
+        approve: Approve | None = None,
+        environ: Mapping[str, str] | None = None,
+        counter: Counter = approx_tokens,
+        **options: Any,
+    ) -> None:
+        self.environment = environment
+        self.options = SessionOptions.build(**options)
+        self.counter = counter
+        self._on_event = on_event
+        layout = environment.layout
+        self._runner = Runner(
+            self.options,
+            dict(os.environ if environ is None else environ),
+            layout.project,
+            layout.cwd,
+            _trusted(environment, self.options),
+            approve,
+        )
+        self._active: dict[str, ActiveSkill] = {}
+        self._diagnostics: list[Diagnostic] = []
+        self._tools = build_tools(self)
+        self._receipts = {t.name: [0, 0] for t in self._tools}
+
+    # -- skills -------------------------------------------------------------------
+
+    @property
+    def skills(self) -> Mapping[str, Skill]:
+        """Every skill the environment loaded, in precedence order."""
+        return self.environment.skills
+
+    @property
+    def active(self) -> tuple[ActiveSkill, ...]:
+        """The active skills, in the order they were activated."""
+        return tuple(self._active.values())
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """What went wrong at runtime: refused commands, unreadable history, bad rules."""
+        return tuple(self._diagnostics)
+
+    def is_active(self, name: str) -> bool:
+        return name in self._active
+
+    def activate(self, name: str) -> ActiveSkill:
+        """Activate a skill for this run (seed 002's `activateSkill`). It writes no
+        history, so `context()` carries its content. Raises `UnknownSkill`, `SkillsOff`
+        or `MaxActiveReached`."""
+        skill = self.find(name)
+        held = self._active.get(skill.name)
+        if held is not None:
+            return held
+        self._check_room(skill)
+        text = self.skill_content(skill)
+        return self._add(skill, "explicit", in_context=True, text=text)
+
+    def _activate_for_model(self, skill: Skill) -> str:
+        """What `load_skill` and `skills_use` do: the content, and the skill active."""
+        fresh = skill.name not in self._active
+        if fresh:
+            self._check_room(skill)
+        text = self.skill_content(skill)
+        if fresh:
+            self._add(skill, "tool")
+        return text
+
+    def deactivate(self, name: str, *, via: Via = "explicit") -> bool:
+        """Release a skill and its tool limits; False when it was not active."""
+        skill = self._active.pop(self.find(name).name, None)
+        if skill is None:
+            return False
+        self._emit(SkillEvent("skills:deactivate", skill.name, via, skill.skill))
+        return True
+
+    def find(self, name: str, *, for_model: bool = False) -> Skill:
+        """The skill called `name` (exactly, else ignoring case). The model does not see
+        skills marked `disable-model-invocation`. Raises `UnknownSkill` or `SkillsOff`."""
+        if not self.enabled:
+            message = "skills are turned off for this session"
+            raise SkillsOff(diagnostic("session.skills.off", message))
+        found = self.skills.get(name) or _folded(self.skills, name)
+        if found is None or (for_model and not model_visible(found)):
+            raise UnknownSkill(self._unknown(name, for_model=for_model))
+        return found
+
+    @property
+    def enabled(self) -> bool:
+        allowed = self.environment.options.enabled
+        return allowed is not False and allowed != ()
+
+    def resume(self, history: Iterable[Any] | Mapping[str, Any]) -> tuple[Diagnostic, ...]:
+        """Rebuild the active set from a transcript's skill tool calls (seed 002): the last
+        mode per skill wins, activations fire with ``via="resume"``, deactivations do
+        not fire. Returns what could not be replayed."""
+        names = {kind: self.options.name_of(kind) for kind in ALL_TOOLS}
+        wanted, problems = replay.active_names(history, names)
+        self._active.clear()
+        for name in wanted:
+            problem = self._resume_one(name)
+            if problem is not None:
+                problems += (problem,)
+        self._diagnostics.extend(problems)
+        return problems
+
+    def _resume_one(self, name: str) -> Diagnostic | None:
+        try:
+            skill = self.find(name, for_model=True)
+            self._add(skill, "resume")
+        except Refused as e:
+            why = e.diagnostic
+            return diagnostic(why.code, f"not resumed: {why.message}", severity="warning")
+        return None
+
+    def _check_room(self, skill: Skill) -> None:
+        limit = self.options.max_active
+        if limit is not None and len(self._active) >= limit:
+            message = (
+                f"cannot activate {skill.name!r}: {limit} skill(s) already active "
+                f"({', '.join(self._active)}), the most max_active allows"
+            )
+            raise MaxActiveReached(diagnostic("session.max-active", message))
+
+    def _add(
+        self, skill: Skill, via: Via, *, in_context: bool = False, text: str = ""
+    ) -> ActiveSkill:
+        self._check_room(skill)
+        rules, problems = parse_rules(skill.allowed_tools, path=skill.path)
+        self._diagnostics.extend(problems)
+        held = ActiveSkill(skill, via, RuleSet(rules), in_context, text)
+        self._active[skill.name] = held
+        self._emit(SkillEvent("skills:activate", skill.name, via, skill))
+        return held
+
+    def _emit(self, event: SkillEvent) -> None:
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def _unknown(self, name: str, *, for_model: bool) -> Diagnostic:
+        visible = [n for n, s in self.skills.items() if not for_model or model_visible(s)]
+        close = difflib.get_close_matches(name, visible, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        shown = content.quoted(name)
+        return diagnostic("session.skill.unknown", f"no skill named {shown}{hint}")
+
+    # -- content ------------------------------------------------------------------
+
+    def skill_content(self, skill: Skill) -> str:
+        """The `<skill_content>` block for `skill`: its body (commands interpolated, then
+        cut at the token budget), its directory and its resources, unread."""
+        body, problems = content.activation_body(skill, self._runner, self.options, self.counter)
+        self._note(problems)
+        return content.skill_block(skill, body, content.read_hint(self.options))
+
+    def _note(self, problems: Iterable[Diagnostic]) -> None:
+        self._diagnostics.extend(problems)
+
+    # -- the allowed-tools gate ---------------------------------------------------
+
+    @property
+    def enforcing(self) -> bool:
+        """Whether `check_tool` enforces allowed-tools (see `enforce_allowed_tools`)."""
+        mode = self.options.enforce_allowed_tools
+        return mode == "on" or (mode == "auto" and "skills_use" in self.options.tools)
+
+    def check_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> None:
+        """Raise `ToolNotAllowed` when active skills' allowed-tools do not cover the call.
+        The session's own tools are always allowed."""
+        if not self.enforcing or name in self._receipts:
+            return
+        problem = gate.refusal(self.active, name, tool_input, self._gate_context())
+        if problem is not None:
+            raise ToolNotAllowed(problem)
+
+    def allows_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> bool:
+        try:
+            self.check_tool(name, tool_input)
+        except ToolNotAllowed:
+            return False
+        return True
+
+    def _gate_context(self) -> gate.GateContext:
+        layout = self.environment.layout
+        release = self.options.name_of("skills_use") if "skills_use" in self.options.tools else None
+        return gate.GateContext(layout.cwd, layout.home, release)
+
+    # -- tools ----------------------------------------------------------------------
+
+    def tools(self, existing: Iterable[str | Mapping[str, Any] | Tool] = ()) -> tuple[Tool, ...]:
+        """The tools for the model; () without skills or with `tools=False`. Names in
+        `existing` (the host's own tools) that clash raise `Collision`."""
+        taken = {_tool_name(t) for t in existing}
+        clash = [t.name for t in self._tools if t.name in taken]
+        if clash:
+            message = (
+                f"the host already has a tool named {', '.join(map(repr, clash))}; rename "
+                "satchel's with tool_names instead of merging the two"
+            )
+            raise Collision(diagnostic("session.tool.collision", message))
+        return self._tools
+
+    def call(self, name: str, arguments: str | Mapping[str, Any] | None = None) -> ToolResult:
+        """Run one of the session's tools for the model. Never raises for what the model
+        sent: a bad call is a result with `is_error` and a diagnostic code."""
+        tool = next((t for t in self._tools if t.name == name), None)
+        if tool is None:
+            shown = content.quoted(name)
+            problem = diagnostic("session.tool.unknown", f"this session has no tool {shown}")
+            return ToolResult.error(problem)
+        parsed = parse_arguments(arguments)
+        result = parsed if isinstance(parsed, ToolResult) else _run(tool, parsed)
+        counts = self._receipts[tool.name]
+        counts[0] += 1
+        counts[1] += int(result.is_error)
+        return result
+
+    def receipt(self) -> tuple[ToolReceipt, ...]:
+        """Calls and errors per tool (seed 004's `receipt.tools`)."""
+        return tuple(ToolReceipt(n, c, e) for n, (c, e) in self._receipts.items())
+
+    # -- context --------------------------------------------------------------------
+
+    def context(self, existing: Iterable[str | ContextSegment] = ()) -> tuple[ContextSegment, ...]:
+        """The segments for the system prompt: ``agent.skills`` (the index, stable for the
+        build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
+        `existing` that clash raise `Collision`."""
+        segments = content.segments(self)
+        taken = {e if isinstance(e, str) else e.id for e in existing}
+        clash = [s.id for s in segments if s.id in taken]
+        if clash:
+            message = f"the host already has a context segment {', '.join(map(repr, clash))}"
+            raise Collision(diagnostic("session.context.collision", message))
+        return segments
+
+    def context_bill(self) -> dict[str, int]:
+        """Tokens the session adds to every request, by kind (seed 004's contextBill):
+        ``skill`` for the context segments, ``tool_schema`` for the tool definitions."""
+        return content.bill(self.context(), self._tools, self.counter)
+
+    # -- explicit invocation ----------------------------------------------------------
+
+    def expand(self, prompt: str) -> str:
+        """``/skill <name> <request>`` or ``/<name> <request>``: the skill's body inline in
+        an ``<agent-skill>`` wrapper, and the skill active. Anything else: unchanged."""
+        from satchel.session.expand import expand  # the command registry joins here
+
+        return expand(self, prompt)
+
+
+def _run(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:
+    try:
+        return tool.call(arguments)
+    except Refused as e:
+        return ToolResult.error(e.diagnostic)
+
+
+def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
+    if isinstance(tool, str):
+        return tool
+    if isinstance(tool, Tool):
+        return tool.name
+    inner = tool.get("function")
+    if isinstance(inner, Mapping):
+        return str(inner.get("name", ""))
+    return str(tool.get("name", ""))
+
+
+def _folded(skills: Mapping[str, Skill], name: str) -> Skill | None:
+    folded = name.casefold()
+    return next((s for n, s in skills.items() if n.casefold() == folded), None)
+
+
+def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:
+    if options.shell_scopes is not None:
+        return frozenset(options.shell_scopes)
+    if not environment.options.trust_project_skills:
+        return frozenset(s.scope for s in environment.skills.values()) - {PROJECT}
+    return None

@@ -1,0 +1,48 @@
+"""Which skills a transcript leaves active: its `skills_use` and `load_skill` calls,
+replayed in order, the last mode per skill winning (seed 002)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from satchel.diagnostics import Diagnostic
+from satchel.session.history import ToolCall, tool_calls
+from satchel.session.model import ERROR_PREFIX
+
+__all__ = ["active_names"]
+
+
+def active_names(
+    history: Iterable[Any] | Mapping[str, Any], names: Mapping[str, str]
+) -> tuple[tuple[str, ...], tuple[Diagnostic, ...]]:
+    """The skill names left active, in the order of their last activation.
+
+    `names` maps satchel's tool kinds to the names the model called them by; calls
+    to other tools, calls whose result was an error, and `load_skill` calls that read
+    a resource change nothing."""
+    calls, problems = tool_calls(history, is_error_text=lambda t: t.startswith(ERROR_PREFIX))
+    kinds = {host: kind for kind, host in names.items()}
+    state: dict[str, bool] = {}
+    for call in calls:
+        change = _change(call, kinds.get(call.name))
+        if change is not None:
+            name, on = change
+            state.pop(name, None)  # re-activation moves it to the end
+            state[name] = on
+    return tuple(n for n, on in state.items() if on), problems
+
+
+def _change(call: ToolCall, kind: str | None) -> tuple[str, bool] | None:
+    if call.failed or kind not in ("skills_use", "load_skill"):
+        return None
+    name = call.arguments.get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    if kind == "load_skill":
+        resource = call.arguments.get("resource")
+        return None if resource else (name, True)
+    mode = call.arguments.get("mode", "activate")
+    if mode not in ("activate", "deactivate"):
+        return None
+    return name, mode == "activate"
