@@ -18,16 +18,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from satchel import resources
 from satchel.errors import ResourceError
 from satchel.resources import (
     MAX_RESOURCE,
     Resource,
     check_relative,
     list_resources,
+    listing,
     quote,
     read_resource,
     resolve_file,
+    walk,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -453,13 +454,13 @@ def test_p06_toctou_swap_never_reads_the_secret(root, secret):
 def test_p06_belt_and_braces_fd_path_check(root, monkeypatch):
     if sys.platform != "linux":
         pytest.skip("the /proc/self/fd check is Linux only")
-    real_fd_path = resources._fd_path
+    real_fd_path = walk._fd_path
 
     def moved(fd):
         path = real_fd_path(fd)
         return path if stat.S_ISDIR(os.fstat(fd).st_mode) else "/elsewhere/guide.md"
 
-    monkeypatch.setattr(resources, "_fd_path", moved)
+    monkeypatch.setattr(walk, "_fd_path", moved)
     assert refusal(root, "references/guide.md") == (
         "resource.symlink.escape",
         "'references/guide.md' is refused: the file opened is no longer inside the skill directory",
@@ -467,13 +468,13 @@ def test_p06_belt_and_braces_fd_path_check(root, monkeypatch):
 
 
 def test_p06_fd_path_check_tolerates_a_deleted_file(root, monkeypatch):
-    real_fd_path = resources._fd_path
+    real_fd_path = walk._fd_path
 
     def deleted(fd):
         path = real_fd_path(fd)
         return path if stat.S_ISDIR(os.fstat(fd).st_mode) else f"{path} (deleted)"
 
-    monkeypatch.setattr(resources, "_fd_path", deleted)
+    monkeypatch.setattr(walk, "_fd_path", deleted)
     assert read_resource(root, "references/guide.md").data == GUIDE
 
 
@@ -795,7 +796,7 @@ def test_list_resources_max_depth(tree):
 
 
 def test_list_resources_walk_is_bounded(tree, monkeypatch):
-    monkeypatch.setattr(resources, "MAX_LIST_ENTRIES", 5)
+    monkeypatch.setattr(listing, "MAX_LIST_ENTRIES", 5)
     shown, omitted = list_resources(tree)
     assert len(shown) + omitted <= 5
 
