@@ -91,3 +91,14 @@ def test_an_unparseable_rule_is_reported_and_matches_nothing(make_session, skill
     session.call("skills_use", {"name": "odd"})
     assert [d.code for d in session.diagnostics] == ["permission.rule.invalid"]
     assert not session.allows_tool("Bash", {"command": "git status"})
+
+
+def test_refusal_returns_the_diagnostic_instead_of_raising(make_session):
+    session = make_session(tools="skills")
+    assert session.refusal("Write", {"file_path": "x"}) is None
+    session.call("skills_use", {"name": "pdf"})
+    problem = session.refusal("Write", {"file_path": "x"})
+    assert problem is not None
+    assert problem.code == "session.tool.not-allowed"
+    assert problem.message.startswith("tool 'Write' is not allowed: skill 'pdf' is active")
+    assert session.refusal("Read", {"file_path": "x"}) is None

@@ -221,21 +221,23 @@ class Session:
         mode = self.options.enforce_allowed_tools
         return mode == "on" or (mode == "auto" and "skills_use" in self.options.tools)
 
-    def check_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> None:
-        """Raise `ToolNotAllowed` when active skills' allowed-tools do not cover the call.
-        The session's own tools are always allowed."""
+    def refusal(
+        self, name: str, tool_input: Mapping[str, Any] | None = None
+    ) -> Diagnostic | None:
+        """Why active skills' allowed-tools refuse the call (`session.tool.not-allowed`),
+        or None when it may go ahead. The session's own tools are always allowed."""
         if not self.enforcing or name in self._receipts:
-            return
-        problem = gate.refusal(self.active, name, tool_input, self._gate_context())
+            return None
+        return gate.refusal(self.active, name, tool_input, self._gate_context())
+
+    def check_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> None:
+        """Raise `ToolNotAllowed` when active skills' allowed-tools do not cover the call."""
+        problem = self.refusal(name, tool_input)
         if problem is not None:
             raise ToolNotAllowed(problem)
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> bool:
-        try:
-            self.check_tool(name, tool_input)
-        except ToolNotAllowed:
-            return False
-        return True
+        return self.refusal(name, tool_input) is None
 
     def _gate_context(self) -> gate.GateContext:
         layout = self.environment.layout
