@@ -221,9 +221,7 @@ class Session:
         mode = self.options.enforce_allowed_tools
         return mode == "on" or (mode == "auto" and "skills_use" in self.options.tools)
 
-    def refusal(
-        self, name: str, tool_input: Mapping[str, Any] | None = None
-    ) -> Diagnostic | None:
+    def refusal(self, name: str, tool_input: Mapping[str, Any] | None = None) -> Diagnostic | None:
         """Why active skills' allowed-tools refuse the call (`session.tool.not-allowed`),
         or None when it may go ahead. The session's own tools are always allowed."""
         if not self.enforcing or name in self._receipts:
