@@ -103,6 +103,7 @@ CODES: dict[str, tuple[Severity, str]] = {
         "error",
         "the host already has a tool with one of the session's tool names",
     ),
+    "session.tool.failed": ("error", "a tool failed inside satchel: a bug, reported as a result"),
     "session.tool.not-allowed": (
         "error",
         "an active skill's allowed-tools does not allow the tool call",

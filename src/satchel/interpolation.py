@@ -22,6 +22,7 @@ from typing import Literal
 __all__ = ["Command", "find_commands", "interpolate"]
 
 _INLINE = re.compile(r"(?:(?<=\s)|^)!`([^`\n]+)`", re.M)
+_BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
 
 
@@ -60,35 +61,26 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _scan(text: str) -> Iterator[Command]:
-    fence: tuple[str, int, bool, int] | None = None  # (char, length, is_shell, start)
+    fence: tuple[str, int, bool, int, int] | None = None  # char, length, shell?, start, body
     for at, line in _lines(text):
-        bare = line.rstrip("\r\n")
+        bare = line.splitlines()[0] if line.strip("\r\n") else ""
         opened = _FENCE.match(bare)
         if fence is None:
             if opened:
                 marks, info = opened.group(1), opened.group(2)
-                fence = (marks[0], len(marks), info == "!", at)
+                fence = (marks[0], len(marks), info == "!", at, at + len(line))
             else:
                 yield from _inline(line, at)
             continue
-        char, length, is_shell, start = fence
+        char, length, is_shell, start, body = fence
         closes = opened and not opened.group(2) and opened.group(1)[0] == char
         if closes and opened and len(opened.group(1)) >= length:
             if is_shell:
-                yield _block(text, start, at, at + len(line))
+                command = text[body:at].rstrip(_BREAKS)
+                yield Command(start, at + len(bare), command, "block")
             fence = None
 
 
 def _inline(line: str, at: int) -> Iterator[Command]:
     for found in _INLINE.finditer(line):
         yield Command(at + found.start(), at + found.end(), found.group(1).strip(), "inline")
-
-
-def _block(text: str, start: int, closing: int, end: int) -> Command:
-    body_start = text.index("\n", start) + 1
-    command = text[body_start:closing].strip("\r\n")
-    if text[end - 1 : end] == "\n":
-        end -= 1  # keep the line break after the closing fence
-        if text[end - 1 : end] == "\r":
-            end -= 1
-    return Command(start, end, command, "block")

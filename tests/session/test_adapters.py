@@ -158,3 +158,24 @@ def test_results_in_each_api_shape(make_session):
         "content": "Error (session.skill.unknown): no skill named 'nope'",
         "is_error": True,
     }
+
+
+def test_past_the_index_cap_the_name_is_a_plain_string(layout, project):
+    import satchel
+    from satchel.session import Session
+    from tests.session.conftest import extra_skill
+
+    root = project / ".agents" / "skills"
+    for i in range(65):
+        extra_skill(root, f"s-{i:02d}")
+    (tool,) = Session(satchel.load(layout=layout), environ={}).tools()
+    assert tool.input_schema["properties"]["name"] == {
+        "type": "string",
+        "description": "The skill's name, as listed.",
+    }
+    extra = root / "s-64"
+    import shutil
+
+    shutil.rmtree(extra)
+    (tool,) = Session(satchel.load(layout=layout), environ={}).tools()
+    assert len(tool.input_schema["properties"]["name"]["enum"]) == 64

@@ -126,15 +126,19 @@ def test_a_neutral_list_and_a_vanished_skill(make_session):
     assert session.diagnostics == problems
 
 
-def test_max_active_holds_on_resume(make_session):
+def test_max_active_keeps_the_most_recent_on_resume(make_session):
     history = [
         {"name": "skills_use", "arguments": {"name": "pdf"}},
         {"name": "skills_use", "arguments": {"name": "refund-policy"}},
     ]
     session = make_session(tools="skills", max_active=1)
     (problem,) = session.resume(history)
-    assert problem.code == "session.max-active"
-    assert [a.name for a in session.active] == ["pdf"]
+    assert (problem.code, problem.severity, problem.message) == (
+        "session.max-active",
+        "warning",
+        "not resumed: 'pdf' was activated earlier than the 1 kept by max_active",
+    )
+    assert [a.name for a in session.active] == ["refund-policy"]  # the most recent win
 
 
 def test_resume_runs_no_interpolation(make_session, skills_dir, tmp_path):

@@ -148,3 +148,16 @@ def test_untrusted_project_skills_never_interpolate(project, home, canary):
     text = session.call("load_skill", {"name": "p"}).text
     assert "may not run commands" in text
     assert list(canary.iterdir()) == []
+
+
+def test_past_max_shell_commands_the_rest_get_a_note(layout, home):
+    body = "".join(f"!`printf {i}`\n" for i in range(4))
+    put(
+        home / ".agents" / "skills" / "many" / "SKILL.md",
+        "---\nname: many\ndescription: M.\n---\n" + body,
+    )
+    session = session_for(satchel.load(layout=layout), max_shell_commands=2)
+    text = session.call("load_skill", {"name": "many"}).text
+    assert text.startswith('<skill_content name="many">\n0\n1\n')
+    assert "[satchel: not run, more than 2 commands in one activation: printf 2]" in text
+    assert "[satchel: not run, more than 2 commands in one activation: printf 3]" in text

@@ -162,7 +162,7 @@ def test_unknown_tool_and_bad_arguments_are_results_not_exceptions(make_session)
         session.call("rm", {}).text == "Error (session.tool.unknown): this session has no tool 'rm'"
     )
     assert session.call("load_skill", "{not json").text == (
-        "Error (session.tool.arguments): the arguments are not valid JSON"
+        "Error (session.tool.arguments): the arguments are not valid JSON, or nest too deep"
     )
     assert session.call("load_skill", "[1]").code == "session.tool.arguments"
     assert session.call("load_skill", {"name": 3}).text == (

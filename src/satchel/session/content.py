@@ -15,7 +15,6 @@ from satchel.session.model import ContextSegment, Tool
 from satchel.session.options import SessionOptions
 from satchel.session.run import Runner
 from satchel.skills.model import Skill
-from satchel.text import escape
 from satchel.tokens import Counter, truncate
 
 if TYPE_CHECKING:
@@ -26,7 +25,6 @@ __all__ = [
     "activation_body",
     "attribute",
     "bill",
-    "quoted",
     "read_hint",
     "segments",
     "skill_block",
@@ -136,11 +134,3 @@ def bill(
 def attribute(text: str) -> str:
     """`text` as a quoted XML attribute value."""
     return quoteattr(text)
-
-
-def quoted(text: str, limit: int = 100) -> str:
-    """`text` for a message: escaped, capped, quoted."""
-    shown = escape(text, newlines=True)
-    if len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
-    return repr(shown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.environment import Environment
@@ -20,7 +20,8 @@ from satchel.errors import (
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.render import model_visible
-from satchel.session import content, gate, replay
+from satchel.resources import quote
+from satchel.session import content, expand, gate, replay
 from satchel.session.model import (
     ActiveSkill,
     ContextSegment,
@@ -39,6 +40,8 @@ from satchel.tokens import Counter, approx_tokens
 __all__ = ["Session"]
 
 OnEvent = Callable[[SkillEvent], None]
+_T = TypeVar("_T")
+Shape = Literal["block", "body"]
 
 
 class Session:
@@ -68,7 +71,7 @@ class Session:
         self.counter = counter
         self._on_event = on_event
         layout = environment.layout
-        self._runner = Runner(
+        self.runner = Runner(
             self.options,
             dict(os.environ if environ is None else environ),
             layout.project,
@@ -77,8 +80,10 @@ class Session:
             approve,
         )
         self._active: dict[str, ActiveSkill] = {}
-        self._diagnostics: list[Diagnostic] = []
+        self._rules: dict[str, RuleSet] = {}
+        self._diagnostics: dict[Diagnostic, None] = {}
         self._tools = build_tools(self)
+        self._own = frozenset(t.name for t in self._tools)
         self._receipts = {t.name: [0, 0] for t in self._tools}
 
     # -- skills -------------------------------------------------------------------
@@ -89,47 +94,28 @@ class Session:
         return self.environment.skills
 
     @property
+    def enabled(self) -> bool:
+        """False when the environment was loaded with skills turned off."""
+        allowed = self.environment.options.enabled
+        return allowed is not False and allowed != ()
+
+    @property
     def active(self) -> tuple[ActiveSkill, ...]:
         """The active skills, in the order they were activated."""
         return tuple(self._active.values())
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """What went wrong at runtime: refused commands, unreadable history, bad rules."""
+        """What went wrong at runtime, each once: refused commands, unreadable history,
+        unparseable allowed-tools rules."""
         return tuple(self._diagnostics)
 
     def is_active(self, name: str) -> bool:
-        return name in self._active
+        return self.active_skill(name) is not None
 
-    def activate(self, name: str) -> ActiveSkill:
-        """Activate a skill for this run (seed 002's `activateSkill`). It writes no
-        history, so `context()` carries its content. Raises `UnknownSkill`, `SkillsOff`
-        or `MaxActiveReached`."""
-        skill = self.find(name)
-        held = self._active.get(skill.name)
-        if held is not None:
-            return held
-        self._check_room(skill)
-        text = self.skill_content(skill)
-        return self._add(skill, "explicit", in_context=True, text=text)
-
-    def _activate_for_model(self, skill: Skill) -> str:
-        """What `load_skill` and `skills_use` do: the content, and the skill active."""
-        fresh = skill.name not in self._active
-        if fresh:
-            self._check_room(skill)
-        text = self.skill_content(skill)
-        if fresh:
-            self._add(skill, "tool")
-        return text
-
-    def deactivate(self, name: str, *, via: Via = "explicit") -> bool:
-        """Release a skill and its tool limits; False when it was not active."""
-        skill = self._active.pop(self.find(name).name, None)
-        if skill is None:
-            return False
-        self._emit(SkillEvent("skills:deactivate", skill.name, via, skill.skill))
-        return True
+    def active_skill(self, name: str) -> ActiveSkill | None:
+        """The active skill called `name` (exactly, else ignoring case), if any."""
+        return self._active.get(name) or _folded(self._active, name)
 
     def find(self, name: str, *, for_model: bool = False) -> Skill:
         """The skill called `name` (exactly, else ignoring case). The model does not see
@@ -142,33 +128,79 @@ class Session:
             raise UnknownSkill(self._unknown(name, for_model=for_model))
         return found
 
-    @property
-    def enabled(self) -> bool:
-        allowed = self.environment.options.enabled
-        return allowed is not False and allowed != ()
+    def activate(self, name: str) -> ActiveSkill:
+        """Activate a skill for this run (seed 002's `activateSkill`). It writes no
+        history, so `context()` carries its content until it is deactivated. Raises
+        `UnknownSkill`, `SkillsOff` or `MaxActiveReached`."""
+        skill = self.find(name)
+        held = self._active.get(skill.name)
+        if held is None:
+            self.enter(skill, "explicit", in_context=True)
+            held = self._active[skill.name]
+        return held
+
+    def deactivate(self, name: str, *, via: Via = "explicit") -> bool:
+        """Release an active skill and its tool limits; False when none of that name is
+        active."""
+        held = self.active_skill(name)
+        if held is None:
+            return False
+        del self._active[held.name]
+        self._emit(SkillEvent("skills:deactivate", held.name, via, held.skill))
+        return True
+
+    def enter(
+        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+    ) -> str:
+        """The activation seam the tools and `expand` share: make room (or raise
+        `MaxActiveReached`) before anything runs, build the text (commands interpolated,
+        body cut at the budget; the whole ``<skill_content>`` block, or the body alone),
+        then mark the skill active. An already active skill is not added twice."""
+        fresh = skill.name not in self._active
+        if fresh:
+            self._check_room(skill)
+        body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
+        self._note(problems)
+        text = content.skill_block(skill, body, content.read_hint(self.options))
+        if fresh:
+            self._add(skill, via, in_context, text if in_context else "")
+        return text if shape == "block" else body
 
     def resume(self, history: Iterable[Any] | Mapping[str, Any]) -> tuple[Diagnostic, ...]:
         """Rebuild the active set from a transcript's skill tool calls (seed 002): the last
         mode per skill wins, activations fire with ``via="resume"``, deactivations do
-        not fire. Returns what could not be replayed."""
+        not fire, nothing runs. Skills the host activated are dropped too (the
+        transcript is the whole state). Past `max_active`, the most recent win.
+        Returns what could not be replayed."""
         names = {kind: self.options.name_of(kind) for kind in ALL_TOOLS}
-        wanted, problems = replay.active_names(history, names)
+        changes, problems = replay.changes(history, names)
+        wanted, unknown = self._fold_changes(changes)
         self._active.clear()
-        for name in wanted:
-            problem = self._resume_one(name)
-            if problem is not None:
-                problems += (problem,)
-        self._diagnostics.extend(problems)
-        return problems
-
-    def _resume_one(self, name: str) -> Diagnostic | None:
-        try:
-            skill = self.find(name, for_model=True)
+        limit = self.options.max_active
+        dropped = wanted[: len(wanted) - limit] if limit is not None else []
+        for skill in wanted[len(dropped) :]:
             self._add(skill, "resume")
-        except Refused as e:
-            why = e.diagnostic
-            return diagnostic(why.code, f"not resumed: {why.message}", severity="warning")
-        return None
+        found = problems + unknown + tuple(_not_resumed(s, limit) for s in dropped)
+        self._note(found)
+        return found
+
+    def _fold_changes(
+        self, changes: Iterable[tuple[str, bool]]
+    ) -> tuple[list[Skill], tuple[Diagnostic, ...]]:
+        state: dict[str, tuple[Skill, bool]] = {}
+        problems: dict[Diagnostic, None] = {}
+        for name, on in changes:
+            try:
+                skill = self.find(name, for_model=True)
+            except Refused as e:
+                why = e.diagnostic
+                problems[
+                    diagnostic(why.code, f"not resumed: {why.message}", severity="warning")
+                ] = None
+                continue
+            state.pop(skill.name, None)  # a later change moves it to the end
+            state[skill.name] = (skill, on)
+        return [s for s, on in state.values() if on], tuple(problems)
 
     def _check_room(self, skill: Skill) -> None:
         limit = self.options.max_active
@@ -179,67 +211,66 @@ class Session:
             )
             raise MaxActiveReached(diagnostic("session.max-active", message))
 
-    def _add(
-        self, skill: Skill, via: Via, *, in_context: bool = False, text: str = ""
-    ) -> ActiveSkill:
-        self._check_room(skill)
-        rules, problems = parse_rules(skill.allowed_tools, path=skill.path)
-        self._diagnostics.extend(problems)
-        held = ActiveSkill(skill, via, RuleSet(rules), in_context, text)
+    def _add(self, skill: Skill, via: Via, in_context: bool = False, text: str = "") -> None:
+        held = ActiveSkill(skill, via, self._rules_of(skill), in_context, text)
         self._active[skill.name] = held
         self._emit(SkillEvent("skills:activate", skill.name, via, skill))
-        return held
+
+    def _rules_of(self, skill: Skill) -> RuleSet:
+        rules = self._rules.get(skill.name)
+        if rules is None:
+            parsed, problems = parse_rules(skill.allowed_tools, path=skill.path)
+            self._note(problems)
+            rules = self._rules[skill.name] = RuleSet(parsed)
+        return rules
 
     def _emit(self, event: SkillEvent) -> None:
         if self._on_event is not None:
             self._on_event(event)
 
+    def _note(self, problems: Iterable[Diagnostic]) -> None:
+        self._diagnostics.update(dict.fromkeys(problems))
+
     def _unknown(self, name: str, *, for_model: bool) -> Diagnostic:
         visible = [n for n, s in self.skills.items() if not for_model or model_visible(s)]
         close = difflib.get_close_matches(name, visible, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        shown = content.quoted(name)
-        return diagnostic("session.skill.unknown", f"no skill named {shown}{hint}")
-
-    # -- content ------------------------------------------------------------------
-
-    def skill_content(self, skill: Skill) -> str:
-        """The `<skill_content>` block for `skill`: its body (commands interpolated, then
-        cut at the token budget), its directory and its resources, unread."""
-        body, problems = content.activation_body(skill, self._runner, self.options, self.counter)
-        self._note(problems)
-        return content.skill_block(skill, body, content.read_hint(self.options))
-
-    def _note(self, problems: Iterable[Diagnostic]) -> None:
-        self._diagnostics.extend(problems)
+        return diagnostic("session.skill.unknown", f"no skill named {quote(name)}{hint}")
 
     # -- the allowed-tools gate ---------------------------------------------------
 
     @property
     def enforcing(self) -> bool:
-        """Whether `check_tool` enforces allowed-tools (see `enforce_allowed_tools`)."""
+        """Whether the gate enforces allowed-tools (see `enforce_allowed_tools`)."""
         mode = self.options.enforce_allowed_tools
         return mode == "on" or (mode == "auto" and "skills_use" in self.options.tools)
 
-    def refusal(self, name: str, tool_input: Mapping[str, Any] | None = None) -> Diagnostic | None:
+    def refusal(
+        self, name: str, tool_input: Mapping[str, Any] | str | None = None
+    ) -> Diagnostic | None:
         """Why active skills' allowed-tools refuse the call (`session.tool.not-allowed`),
-        or None when it may go ahead. The session's own tools are always allowed."""
-        if not self.enforcing or name in self._receipts:
+        or None when it may go ahead. The session's own tools are always allowed.
+        `tool_input` may be the JSON string OpenAI sends; an input that is not a JSON
+        object passes only a bare rule (``Bash``, not ``Bash(git:*)``)."""
+        if not self.enforcing or name in self._own:
             return None
-        return gate.refusal(self.active, name, tool_input, self._gate_context())
+        arguments = parse_arguments(tool_input)
+        given = None if isinstance(arguments, ToolResult) else arguments
+        return gate.refusal(self.active, name, given, self._gate_context())
 
-    def check_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> None:
+    def check_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> None:
         """Raise `ToolNotAllowed` when active skills' allowed-tools do not cover the call."""
         problem = self.refusal(name, tool_input)
         if problem is not None:
             raise ToolNotAllowed(problem)
 
-    def allows_tool(self, name: str, tool_input: Mapping[str, Any] | None = None) -> bool:
+    def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
         return self.refusal(name, tool_input) is None
 
     def _gate_context(self) -> gate.GateContext:
         layout = self.environment.layout
-        release = self.options.name_of("skills_use") if "skills_use" in self.options.tools else None
+        tools = self.options.tools
+        release = self.options.name_of("skills_use") if "skills_use" in tools else None
         return gate.GateContext(layout.cwd, layout.home, release)
 
     # -- tools ----------------------------------------------------------------------
@@ -262,9 +293,8 @@ class Session:
         sent: a bad call is a result with `is_error` and a diagnostic code."""
         tool = next((t for t in self._tools if t.name == name), None)
         if tool is None:
-            shown = content.quoted(name)
-            problem = diagnostic("session.tool.unknown", f"this session has no tool {shown}")
-            return ToolResult.error(problem)
+            message = f"this session has no tool {quote(name)}"
+            return ToolResult.error(diagnostic("session.tool.unknown", message))
         parsed = parse_arguments(arguments)
         result = parsed if isinstance(parsed, ToolResult) else _run(tool, parsed)
         counts = self._receipts[tool.name]
@@ -299,10 +329,9 @@ class Session:
 
     def expand(self, prompt: str) -> str:
         """``/skill <name> <request>`` or ``/<name> <request>``: the skill's body inline in
-        an ``<agent-skill>`` wrapper, and the skill active. Anything else: unchanged."""
-        from satchel.session.expand import expand  # the command registry joins here
-
-        return expand(self, prompt)
+        an ``<agent-skill>`` wrapper, and the skill active. Anything else: unchanged.
+        Raises `MaxActiveReached` when the skill cannot be activated."""
+        return expand.expand(self, prompt)
 
 
 def _run(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:
@@ -310,6 +339,16 @@ def _run(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:
         return tool.call(arguments)
     except Refused as e:
         return ToolResult.error(e.diagnostic)
+    except Exception as e:  # noqa: BLE001 - a bug in satchel must not end the host's loop
+        message = f"the tool failed inside satchel ({type(e).__name__}); this is a bug"
+        return ToolResult.error(diagnostic("session.tool.failed", message))
+
+
+def _not_resumed(skill: Skill, limit: int | None) -> Diagnostic:
+    message = (
+        f"not resumed: {skill.name!r} was activated earlier than the {limit} kept by max_active"
+    )
+    return diagnostic("session.max-active", message, severity="warning")
 
 
 def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
@@ -323,9 +362,9 @@ def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
     return str(tool.get("name", ""))
 
 
-def _folded(skills: Mapping[str, Skill], name: str) -> Skill | None:
+def _folded(items: Mapping[str, _T], name: str) -> _T | None:
     folded = name.casefold()
-    return next((s for n, s in skills.items() if n.casefold() == folded), None)
+    return next((v for n, v in items.items() if n.casefold() == folded), None)
 
 
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:

@@ -65,15 +65,7 @@ def _skill(session: Session, name: str) -> Skill | None:
 
 
 def _inline(session: Session, skill: Skill, request: str) -> str:
-    fresh = not session.is_active(skill.name)
-    if fresh:
-        session._check_room(skill)
-    body, problems = content.activation_body(
-        skill, session._runner, session.options, session.counter
-    )
-    session._note(problems)
-    if fresh:
-        session._add(skill, "explicit")
+    body = session.enter(skill, "explicit", shape="body")
     lines = [f"<agent-skill name={content.attribute(skill.name)}>", body]
     if skill.directory is not None:
         lines += ["", f"Skill directory: {skill.directory}"]

@@ -51,7 +51,8 @@ class SessionOptions:
       without an exec bit [none: such a script is refused with `exec.start`].
     * `allow_shell_interpolation` [True, seed 002], `shell_scopes`: the scopes whose
       skills may interpolate [every scope `load()` trusted], `shell` [``sh -c``],
-      `shell_timeout` [60].
+      `shell_timeout` [60], `max_shell_commands`: commands run per activation [32;
+      the rest are left with a note].
     * `max_output`: bytes kept per output stream of a script or command [1 MiB].
     * `env_passthrough`: names copied from the host environment into scripts and
       commands, beyond the base set (PATH, HOME, LANG, ...).
@@ -75,6 +76,7 @@ class SessionOptions:
     shell_scopes: tuple[str, ...] | None = None
     shell: tuple[str, ...] = ("sh", "-c")
     shell_timeout: float = 60.0
+    max_shell_commands: int = 32
     max_output: int = 1024 * 1024
     env_passthrough: tuple[str, ...] = ()
     slash_order: SlashOrder = "command"
@@ -116,6 +118,8 @@ class SessionOptions:
         for key in ("script_timeout", "shell_timeout"):
             if not getattr(self, key) > 0:
                 raise ValueError(f"{key} must be a positive number of seconds")
+        if self.max_shell_commands < 0:
+            raise ValueError("max_shell_commands must be 0 or more")
         if not self.shell:
             raise ValueError("shell must name a program, e.g. ('sh', '-c')")
         self._check_names()

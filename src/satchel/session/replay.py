@@ -10,27 +10,21 @@ from satchel.diagnostics import Diagnostic
 from satchel.session.history import ToolCall, tool_calls
 from satchel.session.model import ERROR_PREFIX
 
-__all__ = ["active_names"]
+__all__ = ["changes"]
 
 
-def active_names(
+def changes(
     history: Iterable[Any] | Mapping[str, Any], names: Mapping[str, str]
-) -> tuple[tuple[str, ...], tuple[Diagnostic, ...]]:
-    """The skill names left active, in the order of their last activation.
+) -> tuple[tuple[tuple[str, bool], ...], tuple[Diagnostic, ...]]:
+    """Each (skill name as the model wrote it, activated?) in transcript order.
 
     `names` maps satchel's tool kinds to the names the model called them by; calls
     to other tools, calls whose result was an error, and `load_skill` calls that read
-    a resource change nothing."""
+    a resource change nothing. The session folds the names and keeps the last."""
     calls, problems = tool_calls(history, is_error_text=lambda t: t.startswith(ERROR_PREFIX))
     kinds = {host: kind for kind, host in names.items()}
-    state: dict[str, bool] = {}
-    for call in calls:
-        change = _change(call, kinds.get(call.name))
-        if change is not None:
-            name, on = change
-            state.pop(name, None)  # re-activation moves it to the end
-            state[name] = on
-    return tuple(n for n, on in state.items() if on), problems
+    found = (_change(call, kinds.get(call.name)) for call in calls)
+    return tuple(c for c in found if c is not None), problems
 
 
 def _change(call: ToolCall, kind: str | None) -> tuple[str, bool] | None:
@@ -42,7 +36,8 @@ def _change(call: ToolCall, kind: str | None) -> tuple[str, bool] | None:
     if kind == "load_skill":
         resource = call.arguments.get("resource")
         return None if resource else (name, True)
-    mode = call.arguments.get("mode", "activate")
+    mode = call.arguments.get("mode")
+    mode = "activate" if mode is None else mode  # strict schemas send null for "default"
     if mode not in ("activate", "deactivate"):
         return None
     return name, mode == "activate"

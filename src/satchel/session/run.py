@@ -18,7 +18,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import ResourceError
 from satchel.interpolation import Command, interpolate
 from satchel.process import ProcessResult, base_env, overlay_env, run_process
-from satchel.resources import check_relative, resolve_file
+from satchel.resources import check_relative, quote, resolve_file
 from satchel.session.model import ToolResult
 from satchel.session.options import SessionOptions
 from satchel.skills.model import Skill
@@ -44,9 +44,12 @@ class Runner:
     def interpolate(self, skill: Skill, body: str) -> tuple[str, tuple[Diagnostic, ...]]:
         """`body` with each command replaced by its output, or by a note saying why not."""
         found: list[Diagnostic] = []
+        ran = 0
 
         def run(command: Command) -> str:
-            text, problem = self._command(skill, command.command)
+            nonlocal ran
+            ran += 1
+            text, problem = self._command(skill, command.command, ran)
             if problem is not None:
                 found.append(problem)
             return text
@@ -65,6 +68,9 @@ class Runner:
             )
         try:
             segments = check_relative(script, root=directory)
+            if not segments:
+                message = f"the script path {quote(script)} names no file"
+                return ToolResult.error(diagnostic("resource.path.invalid", message, directory))
             if segments[0] != "scripts":  # "extract.py" means scripts/extract.py
                 segments = ("scripts", *segments)
             path = resolve_file(directory, "/".join(segments), areas=("scripts",))
@@ -78,9 +84,9 @@ class Runner:
         result = self._run([*argv, *args], skill, directory, wait)
         return _script_result(result)
 
-    def _command(self, skill: Skill, command: str) -> tuple[str, Diagnostic | None]:
+    def _command(self, skill: Skill, command: str, number: int) -> tuple[str, Diagnostic | None]:
         shown = _shown(command)
-        refusal = self._refusal(skill, command)
+        refusal = self._refusal(skill, command, number)
         if refusal is not None:
             note = f"[satchel: not run, {refusal}: {shown}]"
             message = f"skill {skill.name!r}: {refusal}: {shown}"
@@ -95,9 +101,11 @@ class Runner:
         problem = diagnostic("exec.interpolation.failed", message, skill.path)
         return f"[satchel: {why}: {shown}]", problem
 
-    def _refusal(self, skill: Skill, command: str) -> str | None:
+    def _refusal(self, skill: Skill, command: str, number: int) -> str | None:
         if not self.options.allow_shell_interpolation:
             return "shell interpolation is off"
+        if number > self.options.max_shell_commands:
+            return f"more than {self.options.max_shell_commands} commands in one activation"
         if self.trusted_scopes is not None and skill.scope not in self.trusted_scopes:
             return f"skills from the {skill.scope or 'catalog'} scope may not run commands"
         if self.approve is not None and not self.approve(command, skill):

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
-from satchel.render import model_visible
-from satchel.resources import read_resource
-from satchel.session import content
+from satchel.render import MAX_SKILLS, model_visible
+from satchel.resources import quote, read_resource
 from satchel.session.model import Tool, ToolResult
 from satchel.skills.model import Skill
 from satchel.tokens import truncate
@@ -24,6 +23,8 @@ __all__ = ["build_tools", "parse_arguments"]
 
 Handler = Callable[["Session", Mapping[str, Any]], ToolResult]
 MAX_ARGUMENTS = 1024 * 1024
+MAX_ENUM = MAX_SKILLS
+_MAX_SECONDS = 86_400
 
 
 def build_tools(session: Session) -> tuple[Tool, ...]:
@@ -51,8 +52,8 @@ def parse_arguments(arguments: str | Mapping[str, Any] | None) -> Mapping[str, A
         return _bad("the arguments must be a JSON object of at most 1 MiB")
     try:
         parsed = json.loads(arguments)
-    except ValueError:
-        return _bad("the arguments are not valid JSON")
+    except (ValueError, RecursionError):
+        return _bad("the arguments are not valid JSON, or nest too deep")
     if not isinstance(parsed, dict):
         return _bad("the arguments must be a JSON object")
     return parsed
@@ -97,7 +98,7 @@ def _seconds(arguments: Mapping[str, Any], key: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise _ArgumentError(f"{key!r} must be a positive number of seconds")
-    return float(value)
+    return float(min(value, _MAX_SECONDS))  # min() first: a huge int overflows float()
 
 
 class _ArgumentError(Exception):
@@ -125,22 +126,32 @@ def _load_skill(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
     resource = _text(arguments, "resource", required=False)
     if resource:
         return _read(session, skill, resource, None)
-    return ToolResult(session._activate_for_model(skill))
+    return ToolResult(session.enter(skill, "tool"))
 
 
 @_checked
 def _skills_use(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
-    skill = session.find(_text(arguments, "name") or "", for_model=True)
-    mode = arguments.get("mode", "activate")
+    name = _text(arguments, "name") or ""
+    mode = arguments.get("mode")
     if mode == "deactivate":
-        released = session.deactivate(skill.name, via="tool")
-        state = "is released" if released else "was not active"
-        return ToolResult(f"Skill {skill.name!r} {state}; its tool limits no longer apply.")
-    if mode != "activate":
+        return _release(session, name)
+    if mode not in (None, "activate"):  # a strict schema sends null for the default
         raise _ArgumentError("'mode' must be 'activate' or 'deactivate'")
+    skill = session.find(name, for_model=True)
     if session.is_active(skill.name):
         return ToolResult(f"Skill {skill.name!r} is already active; its instructions are above.")
-    return ToolResult(session._activate_for_model(skill))
+    return ToolResult(session.enter(skill, "tool"))
+
+
+def _release(session: Session, name: str) -> ToolResult:
+    """Any active skill may be released, even one the model cannot see (the host
+    activated it), so the gate's advice always works."""
+    held = session.active_skill(name)
+    if held is None:
+        skill = session.find(name, for_model=True)
+        return ToolResult(f"Skill {skill.name!r} was not active; nothing to release.")
+    session.deactivate(held.name, via="tool")
+    return ToolResult(f"Skill {held.name!r} is released; its tool limits no longer apply.")
 
 
 @_checked
@@ -155,7 +166,7 @@ def _skills_run_script(session: Session, arguments: Mapping[str, Any]) -> ToolRe
     skill = _active(session, arguments)
     script = _text(arguments, "script") or ""
     args = _strings(arguments, "args")
-    return session._runner.script(skill, script, args, _seconds(arguments, "timeout"))
+    return session.runner.script(skill, script, args, _seconds(arguments, "timeout"))
 
 
 def _active(session: Session, arguments: Mapping[str, Any]) -> Skill:
@@ -176,7 +187,7 @@ def _read(session: Session, skill: Skill, path: str, areas: tuple[str, ...] | No
     try:
         text = found.data.decode("utf-8")
     except UnicodeDecodeError:
-        message = f"{content.quoted(found.relative)} is not UTF-8 text ({found.size} bytes)"
+        message = f"{quote(found.relative)} is not UTF-8 text ({found.size:,} bytes)"
         return ToolResult.error(diagnostic("resource.not-text", message, found.real))
     return ToolResult(truncate(text, session.options.max_resource_tokens, session.counter))
 
@@ -251,8 +262,11 @@ _SPECS: Mapping[str, tuple[str, Mapping[str, Any], Handler]] = {
 
 
 def _schema(spec: Mapping[str, Any], names: list[str]) -> Mapping[str, Any]:
+    """The input schema; `name` is an enum of the skills while they are few enough to
+    list (as many as the index lists), a plain string after that."""
     properties = dict(spec["properties"])
-    properties["name"] = {**properties["name"], "enum": names}
+    if len(names) <= MAX_ENUM:
+        properties["name"] = {**properties["name"], "enum": names}
     return {
         "type": "object",
         "properties": properties,
