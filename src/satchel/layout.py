@@ -9,7 +9,7 @@ different table; `Layout.default()` is satchel's own (see docs/layout.md).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -55,17 +55,41 @@ class WalkBounds:
     follow_symlinks: bool = True
 
 
-def default_roots(client: str = "satchel") -> tuple[RootSpec, ...]:
-    """satchel's table: project before user; within a scope the client's own family,
-    then ``.claude``, then ``.agents`` (then ``.codex`` and ``.opencode``)."""
+KINDS = ("skills", "commands", "agents")
+
+
+def default_roots(client: str = "satchel", kind: str = "skills") -> tuple[RootSpec, ...]:
+    """satchel's table for `kind` (``skills``, ``commands`` or ``agents``): project
+    before user; within a scope the client's own family, then ``.claude``, then
+    ``.agents`` (seed 000), then the other hosts that keep that kind of file."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}")
     own = f".{client}"
-    project = [own, ".claude", ".agents", ".codex", ".opencode"]
-    rows = [RootSpec(PROJECT, fam, f"{{project}}/{fam}/skills") for fam in _unique(project)]
-    rows.append(RootSpec(USER, own, f"{{config}}/{client}/skills"))
-    rows += [
-        RootSpec(USER, fam, f"{{home}}/{fam}/skills") for fam in (".claude", ".agents", ".codex")
-    ]
+    project, user = _FAMILIES[kind]
+    rows = [RootSpec(PROJECT, fam, f"{{project}}/{fam}/{kind}") for fam in _unique([own, *project])]
+    rows.append(RootSpec(USER, own, f"{{config}}/{client}/{kind}"))
+    rows += [RootSpec(USER, fam, f"{{home}}/{fam}/{folder}") for fam, folder in user(kind)]
     return tuple(rows)
+
+
+def _user_rows(*families: str) -> Callable[[str], list[tuple[str, str]]]:
+    def rows(kind: str) -> list[tuple[str, str]]:
+        return [
+            (fam, "prompts" if fam == ".codex" and kind == "commands" else kind) for fam in families
+        ]
+
+    return rows
+
+
+# kind -> (project families after the client's own, user families after the client's own)
+_FAMILIES = {
+    "skills": (
+        (".claude", ".agents", ".codex", ".opencode"),
+        _user_rows(".claude", ".agents", ".codex"),
+    ),
+    "commands": ((".claude", ".agents"), _user_rows(".claude", ".agents", ".codex")),
+    "agents": ((".claude", ".agents"), _user_rows(".claude", ".agents")),
+}
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -93,6 +117,8 @@ class Layout:
     walk: WalkBounds = field(default_factory=WalkBounds)
     ancestors: bool = False
     write_root: Path | None = None
+    command_roots: tuple[RootSpec, ...] = ()
+    agent_roots: tuple[RootSpec, ...] = ()
 
     @classmethod
     def default(
@@ -131,6 +157,8 @@ class Layout:
             walk=walk or WalkBounds(),
             ancestors=ancestors,
             write_root=_cache_root(client, environ, home),
+            command_roots=default_roots(client, "commands"),
+            agent_roots=default_roots(client, "agents"),
         )
 
     def with_roots(self, roots: Sequence[RootSpec]) -> Layout:
@@ -138,14 +166,26 @@ class Layout:
         return replace(self, roots=tuple(roots))
 
     def skill_roots(self) -> tuple[Root, ...]:
-        """The table resolved to directories, in precedence order, each directory once.
+        """The skills table resolved to directories, in precedence order, each once.
 
         When the project root is the home directory (no git above the working
         directory, or a dotfiles repository), a project row that names a user row's
         directory is dropped: those skills are the user's."""
+        return self.resolve(self.roots)
+
+    def command_dirs(self) -> tuple[Root, ...]:
+        """The commands table resolved, as `skill_roots` resolves the skills table."""
+        return self.resolve(self.command_roots)
+
+    def agent_dirs(self) -> tuple[Root, ...]:
+        """The agents table resolved, as `skill_roots` resolves the skills table."""
+        return self.resolve(self.agent_roots)
+
+    def resolve(self, specs: Sequence[RootSpec]) -> tuple[Root, ...]:
+        """Any table resolved to directories, in order, each directory once."""
         rows = [
             Root(path, spec.scope, spec.family)
-            for spec in self.roots
+            for spec in specs
             for path in self._expand(spec.template)
         ]
         user_dirs = {r.path for r in rows if r.scope == USER}
