@@ -226,7 +226,7 @@ def test_a_script_without_an_exec_bit_is_refused_with_a_clear_message(scripts, s
     put(skills_dir / "pdf" / "scripts" / "x.sh", "#!/bin/sh\necho hi\n", 0o644)
     result, _ = run(scripts, script="x.sh")
     assert result.text == (
-        "Error (exec.start): x.sh is not executable: make it executable (chmod +x) with a "
+        "Error (exec.start): 'x.sh' is not executable: make it executable (chmod +x) with a "
         "#! line, or give the session an interpreter for .sh (script_interpreters)"
     )
 

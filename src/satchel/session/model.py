@@ -46,9 +46,11 @@ class ToolResult:
         return cls(f"{ERROR_PREFIX}{problem.code}): {problem.message}", True, problem.code)
 
     @classmethod
-    def of_data(cls, data: Mapping[str, Any], *, is_error: bool = False) -> ToolResult:
+    def of_data(
+        cls, data: Mapping[str, Any], *, is_error: bool = False, code: str | None = None
+    ) -> ToolResult:
         text = json.dumps(data, ensure_ascii=False)
-        return cls(text, is_error, None, MappingProxyType(dict(data)))
+        return cls(text, is_error, code, MappingProxyType(dict(data)))
 
 
 @dataclass(frozen=True, slots=True)

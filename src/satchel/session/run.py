@@ -137,7 +137,8 @@ class Runner:
         try:
             mode = os.stat(path).st_mode
         except OSError as e:
-            return diagnostic("resource.unreadable", f"cannot read {path.name}: {e.strerror}")
+            message = f"cannot read {quote(path.name)}: {e.strerror}"
+            return diagnostic("resource.unreadable", message, path)
         if mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
             return [str(path)]
         interpreter = self.options.script_interpreters.get(path.suffix)
@@ -145,7 +146,7 @@ class Runner:
             return [*interpreter, str(path)]
         return diagnostic(
             "exec.start",
-            f"{path.name} is not executable: make it executable (chmod +x) with a #! line, "
+            f"{quote(path.name)} is not executable: make it executable (chmod +x) with a #! line, "
             f"or give the session an interpreter for {path.suffix or 'files without a suffix'} "
             "(script_interpreters)",
             path,
@@ -157,7 +158,7 @@ def _script_result(result: ProcessResult) -> ToolResult:
     if result.diagnostics and result.exit_code is None:
         problem = result.diagnostics[0]
         data["error"] = f"{problem.code}: {problem.message}"
-        return ToolResult.of_data(data, is_error=True)
+        return ToolResult.of_data(data, is_error=True, code=problem.code)
     return ToolResult.of_data(data)
 
 
