@@ -187,15 +187,10 @@ def build_resources(tree: Tree) -> Path:
 
 # --- the child --------------------------------------------------------------------------
 
-EXEC_EVENTS = frozenset(
-    (
-        "subprocess.Popen", "os.system", "os.fork", "os.forkpty", "os.startfile",
-        "pty.spawn", "socket.connect", "socket.bind", "socket.getaddrinfo",
-        "socket.sendto", "urllib.Request", "webbrowser.open", "ctypes.dlopen",
-    )
-)  # fmt: skip
-EXEC_PREFIXES = ("os.exec", "os.posix_spawn", "os.spawn")
-FILE_EVENTS = frozenset(("open", "os.scandir", "os.listdir"))
+if __package__:  # imported by the tests
+    from ._tripwire_child import EXEC_EVENTS, EXEC_PREFIXES, FILE_EVENTS
+else:  # run as the child process, beside it
+    from _tripwire_child import EXEC_EVENTS, EXEC_PREFIXES, FILE_EVENTS
 DEVICES = ("/dev/null",)  # subprocess opens it for a child's stdin
 
 
