@@ -249,21 +249,30 @@ def _as_mapping(
 
 
 _COLON_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(.*\S)[ \t]*$")
+_BRACKETS = re.compile(r"^\[[^\[\]]*\](?:[ \t]+\S.*)$")  # Claude's `argument-hint: [a] [b]`
 
 
 def _colon_fallback(
     text: str, path: Path | None
 ) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]] | None:
-    """The client guide's retry: quote top-level values that hold ': ' and parse again."""
+    """The client guide's retry: quote top-level values that hold ': ' (and values
+    like ``[pr] [priority]``, text after a bracket group) and parse again."""
     lines = text.split("\n")
-    fixed: list[int] = []
+    colons: list[int] = []
+    brackets: list[int] = []
     for i, line in enumerate(lines):
         m = _COLON_LINE.match(line)
-        if m is None or ": " not in m.group(2) or m.group(2)[0] in "'\"[{|>&*!":
+        if m is None:
             continue
-        lines[i] = f"{m.group(1)}: {json.dumps(m.group(2), ensure_ascii=False)}"
-        fixed.append(i + FIRST_LINE)
-    if not fixed:
+        value = m.group(2)
+        if _BRACKETS.match(value):
+            brackets.append(i + FIRST_LINE)
+        elif ": " not in value or value[0] in "'\"[{|>&*!":
+            continue
+        else:
+            colons.append(i + FIRST_LINE)
+        lines[i] = f"{m.group(1)}: {json.dumps(value, ensure_ascii=False)}"
+    if not colons and not brackets:
         return None
     try:
         value = compose_checked("\n".join(lines))
@@ -271,11 +280,19 @@ def _colon_fallback(
         return None
     warning = diagnostic(
         "frontmatter.yaml.colon-fallback",
-        "line(s) "
-        + ", ".join(map(str, fixed))
-        + " hold ': ' in an unquoted value; parsed as if the value were quoted",
+        _fallback_message(colons, brackets),
         path,
-        line=fixed[0],
+        line=min(colons + brackets),
         hint="put the value in quotes",
     )
     return _as_mapping(value, text, path, (warning,))
+
+
+def _fallback_message(colons: list[int], brackets: list[int]) -> str:
+    parts = []
+    if colons:
+        parts.append(f"line(s) {', '.join(map(str, colons))} hold ': ' in an unquoted value")
+    if brackets:
+        where = ", ".join(map(str, brackets))
+        parts.append(f"line(s) {where} hold text after a [bracket] group in an unquoted value")
+    return "; ".join(parts) + "; parsed as if the value were quoted"
