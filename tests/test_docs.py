@@ -10,8 +10,9 @@ from satchel.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\| `([a-z0-9.-]+)` \| (error|warning|info) \|", re.M)
+SEGMENT_ID = re.compile(r"^agent\.(skills?|instructions|plugin-commands)\b")  # context ids
 CODE_LITERAL = re.compile(
-    r"^(cli|discovery|encoding|exec|frontmatter|permission|resource|session|skill)\.[a-z0-9.-]+$"
+    r"^(agent|cli|command|discovery|encoding|exec|frontmatter|instructions|permission|resource|session|skill)\.[a-z0-9.-]+$"
 )
 
 
@@ -26,7 +27,12 @@ def _literals() -> dict[str, set[Path]]:
     for path in (ROOT / "src" / "satchel").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             value = node.value if isinstance(node, ast.Constant) else None
-            if isinstance(value, str) and CODE_LITERAL.match(value) and not value.endswith(".md"):
+            if (
+                isinstance(value, str)
+                and CODE_LITERAL.match(value)
+                and not value.endswith(".md")
+                and not SEGMENT_ID.match(value)
+            ):
                 found.setdefault(value, set()).add(path.relative_to(ROOT))
     return found
 

@@ -19,17 +19,51 @@ SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
 # code -> (default severity, what it means). Keep sorted by code.
 CODES: dict[str, tuple[Severity, str]] = {
+    "agent.builtin.protected": (
+        "warning",
+        "a project agent file tries to redefine a built-in agent type; it is skipped",
+    ),
+    "agent.field.unknown": (
+        "warning",
+        "an agent file holds a key satchel does not know; it is ignored",
+    ),
+    "agent.invalid": ("error", "an agent definition could not be loaded"),
+    "agent.limit": ("warning", "more agent files or bytes than the limits allow"),
+    "agent.model.alias": (
+        "info",
+        "an agent's model is not in provider/model form; the session model is used",
+    ),
+    "agent.name.invalid": ("warning", "an agent name breaks the naming rule"),
+    "agent.shadowed": (
+        "warning",
+        "an agent type is hidden by a same-named one of higher precedence",
+    ),
+    "agent.tool.unknown": (
+        "info",
+        "an agent names a tool satchel does not map; it is kept as written",
+    ),
     "cli.io.error": ("error", "a file or directory the command needed could not be used"),
     "cli.skill.exists": ("error", "the skill to create already has a SKILL.md"),
     "cli.skill.invalid": ("error", "the skill to create breaks the Agent Skills spec"),
     "cli.skill.unknown": ("error", "no skill that loads has the name asked for"),
     "cli.skill.unreadable": ("error", "the body of the skill asked for could not be read"),
+    "command.builtin": (
+        "warning",
+        "a command file is named like a built-in command and is skipped",
+    ),
+    "command.name.collision": ("warning", "two commands in one root have the same name"),
+    "command.name.invalid": ("warning", "a command name breaks the [a-z0-9-]+ rule"),
+    "command.read.error": ("error", "a command file could not be read"),
+    "command.shadowed": (
+        "warning",
+        "a command is hidden by a same-named one of higher precedence",
+    ),
     "discovery.limit": ("warning", "a bounded walk stopped at its depth or directory limit"),
     "discovery.root.not-directory": ("warning", "a configured skills root is not a directory"),
     "discovery.root.unreadable": ("warning", "a skills root could not be listed"),
     "discovery.untrusted": (
         "info",
-        "project skills were not loaded because the project is not trusted",
+        "project skills, commands or agents were not loaded: the project is not trusted",
     ),
     "encoding.not-utf8": ("error", "the file is not valid UTF-8"),
     "encoding.nul": ("error", "the file holds a NUL byte"),
@@ -64,6 +98,12 @@ CODES: dict[str, tuple[Severity, str]] = {
         "error",
         "the frontmatter uses a YAML tag outside the safe core schema",
     ),
+    "instructions.read.error": ("error", "an instruction file could not be read"),
+    "instructions.replaced": (
+        "info",
+        "CLAUDE.md was not read because the directory has AGENTS.md",
+    ),
+    "instructions.truncated": ("warning", "instruction files went past the byte cap and were cut"),
     "permission.rule.invalid": ("warning", "an allowed-tools or permission rule cannot be parsed"),
     "resource.area": ("error", "a resource path is outside the folders the tool may read"),
     "resource.hardlink": ("error", "a resource file has more than one hard link"),

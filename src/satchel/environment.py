@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
+from satchel.text import fold_name
 
 __all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
 
@@ -204,7 +204,7 @@ class _Assembly:
             self.allowed is not None and skill.name not in self.allowed
         ):
             return False
-        key = _fold(skill.name)
+        key = fold_name(skill.name)
         held = self.winners.get(key)
         if held is None:
             self.winners[key] = (self.rank, skill)
@@ -228,12 +228,6 @@ class _Assembly:
             tuple(self.shadowed),
             self.opts,
         )
-
-
-def _fold(name: str) -> str:
-    if name.isascii():
-        return name.lower()
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _same_file(a: Skill, b: Skill) -> bool:

@@ -5,6 +5,7 @@ satchel refuses or cannot carry out.
     SatchelError
     ├── SkillDefinitionError   define_skill() was given a skill the spec refuses
     ├── SkillBodyError         Skill.body() could not read the file
+    ├── CommandBodyError       Command.body() could not read the file
     └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
         ├── ResourceError      a path named by the model is refused or unreadable
         └── SessionError       a Session call cannot be carried out
@@ -21,6 +22,7 @@ from satchel.diagnostics import Diagnostic
 
 __all__ = [
     "Collision",
+    "CommandBodyError",
     "MaxActiveReached",
     "Refused",
     "ResourceError",
@@ -49,6 +51,14 @@ class SkillDefinitionError(SatchelError, ValueError):
 
 class SkillBodyError(SatchelError):
     """The body of a skill could not be read; `diagnostic` says why."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class CommandBodyError(SatchelError):
+    """The body of a command file could not be read; `diagnostic` says why."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(diagnostic.message)

@@ -15,14 +15,14 @@ control characters are left out of descriptions: the model reads what a person s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
 from xml.sax.saxutils import escape as _xml
 
 from satchel.skills.model import Skill
 from satchel.text import strip_hidden
 
-__all__ = ["FORMATS", "IndexFormat", "model_visible", "render_index"]
+__all__ = ["FORMATS", "IndexFormat", "fit_lines", "model_visible", "render_index"]
 
 IndexFormat = Literal["tool", "xml", "paths"]
 FORMATS: tuple[IndexFormat, ...] = ("tool", "xml", "paths")
@@ -71,26 +71,47 @@ def render_index(
 def _fit(
     header: str, entries: list[str], tail: str, max_skills: int, max_bytes: int, fmt: str
 ) -> str:
-    """Keep entries in order while the text, with its omission line, fits the caps."""
+    return fit_lines(
+        header,
+        entries,
+        max_entries=max_skills,
+        max_bytes=max_bytes,
+        omitted=lambda count: _omitted(count, fmt),
+        tail=tail,
+    )
+
+
+def fit_lines(
+    header: str,
+    entries: list[str],
+    *,
+    max_entries: int,
+    max_bytes: int,
+    omitted: Callable[[int], str],
+    tail: str = "",
+) -> str:
+    """`header`, the entries that fit in order, `tail`, and `omitted(n)` when `n`
+    entries were left out; at most `max_entries` entries and `max_bytes` bytes (""
+    when not even the header fits). The rule of every index: skills, commands."""
     total = len(entries)
     kept: list[str] = []
     size = _size(header) + _size(tail)
     for index, text in enumerate(entries):
-        if len(kept) >= max_skills:
+        if len(kept) >= max_entries:
             break
         left_out = total - index - 1
-        extra = _size(_omitted(left_out, fmt)) if left_out else 0
+        extra = _size(omitted(left_out)) if left_out else 0
         if size + _size(text) + extra > max_bytes:
             break
         kept.append(text)
         size += _size(text)
-    if not kept and size + _size(_omitted(total, fmt)) > max_bytes:
-        return ""  # not even the header fits: nothing rather than more than the cap
+    if not kept and size + _size(omitted(total)) > max_bytes:
+        return ""
     lines = [header, *kept]
     if tail:
         lines.append(tail)
     if len(kept) < total:
-        lines.append(_omitted(total - len(kept), fmt))
+        lines.append(omitted(total - len(kept)))
     return "\n".join(line for line in lines if line) + "\n"
 
 

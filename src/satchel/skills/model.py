@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from satchel import frontmatter
 from satchel._files import FileProblem, read_bounded
+from satchel._json import jsonable
 from satchel.diagnostics import diagnostic
 from satchel.errors import SkillBodyError
 
@@ -78,20 +78,8 @@ class Skill:
             "compatibility": self.compatibility,
             "metadata": dict(self.metadata),
             "allowed_tools": list(self.allowed_tools),
-            "extras": _jsonable(dict(self.extras)),
+            "extras": jsonable(dict(self.extras)),
             "path": None if self.path is None else str(self.path),
             "scope": self.scope,
             "family": self.family,
         }
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)  # JSON has no NaN or infinity
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)

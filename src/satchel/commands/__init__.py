@@ -1,0 +1,43 @@
+"""Slash commands: ``commands/**/*.md`` from every host's layout, plugin and MCP
+commands, argument expansion, and the segment the model reads.
+
+    found = load_commands(layout, builtins=["help", "clear"])
+    command = found.find("fix-issue")
+    prompt = wrap_command(command, command.expand("123 high"))
+"""
+
+from satchel.commands.arguments import Numbering, expand_arguments, split_arguments
+from satchel.commands.discover import MAX_DEPTH, MAX_DIRS, MAX_FILES, CommandScan, scan_commands
+from satchel.commands.load import CommandSet, load_commands
+from satchel.commands.model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
+from satchel.commands.read import read_command
+from satchel.commands.render import (
+    CONTEXT_ID,
+    HEAD,
+    command_line,
+    render_commands,
+    wrap_command,
+)
+
+__all__ = [
+    "Command",
+    "command_line",
+    "CommandBodyError",
+    "CommandScan",
+    "CommandSet",
+    "CONTEXT_ID",
+    "expand_arguments",
+    "HEAD",
+    "load_commands",
+    "MAX_COMMAND_FILE",
+    "MAX_DEPTH",
+    "MAX_DIRS",
+    "MAX_FILES",
+    "Naming",
+    "Numbering",
+    "read_command",
+    "render_commands",
+    "scan_commands",
+    "split_arguments",
+    "wrap_command",
+]

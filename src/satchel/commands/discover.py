@@ -1,0 +1,202 @@
+"""Walk one commands root: every ``**/*.md`` file, bounded, in a fixed order.
+
+* Walk order: in each directory its files first, then its subdirectories, each in
+  code-point order of their names, so the result never depends on the order the
+  filesystem lists them in (and a file directly in the root comes before a
+  same-named one in a group).
+* Files and directories whose names start with ``.`` are skipped, and so is
+  ``node_modules``.
+* Bounds: groups nest at most `MAX_DEPTH` (6) directories deep; at most `MAX_FILES`
+  (2,000) ``.md`` files and `MAX_DIRS` (2,000) directories per root. Past a bound the
+  walk stops with ``discovery.limit``.
+* Symlinked directories are never followed (``command.read.error``, a warning). A
+  symlinked ``.md`` file is read only when it resolves inside the root
+  (``command.read.error`` otherwise: an escape, a loop, a link to nothing).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from satchel.commands.model import Command, Naming
+from satchel.commands.read import SUFFIX, read_command
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import Root
+
+__all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
+
+MAX_DEPTH = 6
+MAX_FILES = 2000
+MAX_DIRS = 2000
+SKIP = frozenset(("node_modules",))
+
+
+@dataclass(slots=True)
+class CommandScan:
+    """What one root held: the commands that loaded, in walk order, and diagnostics."""
+
+    root: Root
+    exists: bool = False
+    commands: list[Command] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def scan_commands(
+    root: Root,
+    *,
+    naming: Naming = "stem",
+    plugin: str | None = None,
+    max_depth: int = MAX_DEPTH,
+    max_files: int = MAX_FILES,
+    max_dirs: int = MAX_DIRS,
+) -> CommandScan:
+    """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
+    is set: its names become ``<plugin>:<name>``). Never raises for bad files."""
+    scan = CommandScan(root)
+    top = str(root.path)
+    entries = _open_root(top, scan.diagnostics)
+    if entries is None:
+        return scan
+    scan.exists = True
+    walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
+    too_deep: list[str] = []
+    stack: list[tuple[os.DirEntry[str] | None, tuple[str, ...]]] = [(None, ())]
+    while stack:
+        entry, groups = stack.pop()
+        if entry is None:
+            listed = entries
+        elif walk.over_dirs():
+            break
+        else:
+            try:
+                listed = _list(entry.path)
+            except OSError as e:
+                message = f"cannot list a command group: {e.strerror or e}"
+                scan.diagnostics.append(
+                    diagnostic("command.read.error", message, Path(entry.path), severity="warning")
+                )
+                continue
+        subdirs = walk.directory(listed, groups)
+        if subdirs is None:
+            break
+        if subdirs and len(groups) >= max_depth:
+            too_deep += [d.path for d in subdirs]
+            continue
+        stack += [(d, (*groups, d.name)) for d in reversed(subdirs)]  # popped in name order
+    if too_deep:
+        count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
+        message = f"the walk stopped: {count} deeper than {max_depth} levels"
+        scan.diagnostics.append(diagnostic("discovery.limit", message, Path(sorted(too_deep)[0])))
+    return scan
+
+
+class _Walk:
+    """The state of one root's walk: budgets and where results go."""
+
+    def __init__(
+        self,
+        root: Root,
+        scan: CommandScan,
+        naming: Naming,
+        plugin: str | None,
+        max_files: int,
+        max_dirs: int,
+    ) -> None:
+        self.root = root
+        self.scan = scan
+        self.naming = naming
+        self.plugin = plugin
+        self.files_left = max_files
+        self.dirs_left = max_dirs
+        self.max_files = max_files
+        self.max_dirs = max_dirs
+
+    def directory(
+        self, entries: list[os.DirEntry[str]], groups: tuple[str, ...]
+    ) -> list[os.DirEntry[str]] | None:
+        """Read the command files among `entries`; the subdirectories to visit, or
+        None when the file budget ran out."""
+        subdirs: list[os.DirEntry[str]] = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or name in SKIP:
+                continue
+            kind = _kind(entry)
+            if kind == "dir":
+                subdirs.append(entry)
+            elif kind == "linked-dir":
+                self._linked_dir(entry)
+            elif name.endswith(SUFFIX) and kind != "none":
+                self.files_left -= 1
+                if self.files_left < 0:
+                    message = f"the walk stopped: more than {self.max_files} command files"
+                    self.scan.diagnostics.append(
+                        diagnostic("discovery.limit", message, self.root.path)
+                    )
+                    return None
+                self._read(entry, groups)
+        return subdirs
+
+    def over_dirs(self) -> bool:
+        self.dirs_left -= 1
+        if self.dirs_left >= 0:
+            return False
+        message = f"the walk stopped: more than {self.max_dirs} directories"
+        self.scan.diagnostics.append(diagnostic("discovery.limit", message, self.root.path))
+        return True
+
+    def _read(self, entry: os.DirEntry[str], groups: tuple[str, ...]) -> None:
+        command, diags = read_command(
+            entry.path,
+            scope=self.root.scope,
+            family=self.root.family,
+            group="/".join(groups),
+            plugin=self.plugin,
+            naming=self.naming,
+            inside=self.root.path,
+        )
+        self.scan.diagnostics.extend(diags)
+        if command is not None:
+            self.scan.commands.append(command)
+
+    def _linked_dir(self, entry: os.DirEntry[str]) -> None:
+        message = "a symlinked directory in a commands root is not followed"
+        self.scan.diagnostics.append(
+            diagnostic("command.read.error", message, Path(entry.path), severity="warning")
+        )
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """``dir``, ``linked-dir`` (a symlink to a directory), ``file`` (anything else that
+    may be a command file: the reader says what is wrong with it) or ``none``."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_symlink() and not entry.name.endswith(SUFFIX):
+            return "linked-dir" if os.path.isdir(entry.path) else "none"
+    except OSError:
+        return "none"
+    return "file"
+
+
+def _open_root(top: str, diags: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
+    """The entries of a root in name order; None (and why, unless it is simply
+    missing) when it cannot be listed."""
+    try:
+        return _list(top)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        message = "a commands root that is not a directory"
+        diags.append(diagnostic("discovery.root.not-directory", message, Path(top)))
+    except OSError as e:
+        message = f"cannot list: {e.strerror}"
+        diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
+    return None
+
+
+def _list(directory: str) -> list[os.DirEntry[str]]:
+    with os.scandir(directory) as it:
+        return sorted(it, key=lambda e: e.name)

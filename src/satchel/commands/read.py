@@ -1,0 +1,353 @@
+"""Read one command file: its frontmatter (if any) into a `Command`, never the rest.
+
+* No frontmatter (the common case): the whole file is the body.
+* Frontmatter that cannot be used at all (a YAML error, no closing fence): the
+  command loads with empty metadata, as Claude Code does, and the frontmatter
+  diagnostic is kept as a warning. With both fences the body starts after the
+  closing one; without, the whole file is the body.
+* A missing or blank description defaults to the first non-empty line of the body,
+  without leading ``#``s (a line of only dashes is passed over), cut to 1,024
+  characters.
+* Fields kept: ``description``, ``argument-hint`` (a list is joined with spaces),
+  ``allowed-tools`` (string or list, blank- or comma-separated, as for skills),
+  ``model``, ``disable-model-invocation`` (a boolean, or yes/no/on/off/true/false/1/0)
+  and ``name`` (instead of the file stem). Any other field goes to `extras`. A kept
+  field of the wrong type is a ``frontmatter.field.type`` warning and is ignored.
+* Bytes that are not UTF-8 (in what discovery reads: the frontmatter and the lines
+  up to the default description) skip the file; `Command.body` checks the rest.
+
+Only the head of the file is read: up to the closing fence, and further only to find
+a default description. Files over 1 MiB are refused without being read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel import frontmatter
+from satchel._files import FileProblem, open_regular
+from satchel.commands.model import MAX_COMMAND_FILE, Command, Naming, body_start
+from satchel.commands.names import judge, segments_name
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.skills.fields import MAX_DESCRIPTION, split_tools
+
+__all__ = ["SUFFIX", "read_command"]
+
+SUFFIX = ".md"
+HEAD = 4096
+KEPT = frozenset(
+    ("name", "description", "argument-hint", "allowed-tools", "model", "disable-model-invocation")
+)
+_TRUE = frozenset(("true", "yes", "on", "1"))
+_FALSE = frozenset(("false", "no", "off", "0"))
+_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """Where a command file was found: the root's scope and family, the group (the
+    subdirectory path inside the root), and the plugin that ships it."""
+
+    scope: str = ""
+    family: str = ""
+    group: str = ""
+    plugin: str | None = None
+
+
+def read_command(
+    path: str | os.PathLike[str],
+    *,
+    scope: str = "",
+    family: str = "",
+    group: str = "",
+    plugin: str | None = None,
+    naming: Naming = "stem",
+    inside: str | os.PathLike[str] | None = None,
+) -> tuple[Command | None, list[Diagnostic]]:
+    """Read the command file at `path`; (None, why) when it cannot be used.
+
+    `group` is its subdirectory path inside its root ("" for none), `plugin` the
+    plugin that ships it (its names become ``<plugin>:<name>``). A symlinked file is
+    read only when it resolves inside `inside` (default: the file's own directory).
+    Never raises for a bad file.
+    """
+    file = Path(path)
+    where = _Origin(scope, family, group, plugin)
+    try:
+        fd, size = _open(file, Path(inside) if inside is not None else file.parent)
+    except FileProblem as e:
+        return None, [_file_problem(e, file)]
+    try:
+        return _Reader(file, fd, size).build(where, naming)
+    except FileProblem as e:
+        return None, [_file_problem(e, file)]
+    finally:
+        os.close(fd)
+
+
+def _open(file: Path, inside: Path) -> tuple[int, int]:
+    try:
+        fd, size = open_regular(file, MAX_COMMAND_FILE, nofollow=True)
+    except FileProblem as e:
+        if e.kind != "symlink":
+            raise
+        _check_link(file, inside)
+        fd, size = open_regular(file, MAX_COMMAND_FILE)
+    return fd, size
+
+
+def _check_link(file: Path, inside: Path) -> None:
+    """A symlinked command file must resolve to a file inside `inside`."""
+    try:
+        target = file.resolve(strict=True)
+    except FileNotFoundError:
+        raise FileProblem("os", "a symlink to nothing") from None
+    except (OSError, RuntimeError):
+        raise FileProblem("loop", "a symlink loop") from None
+    try:
+        top = inside.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise FileProblem("os", f"cannot resolve {inside}") from None
+    if not target.is_relative_to(top):
+        raise FileProblem("escape", f"a symlink to {target}, outside {inside}")
+
+
+class _Reader:
+    """The head of one open file, read further only as far as needed."""
+
+    def __init__(self, path: Path, fd: int, size: int) -> None:
+        self.path = path
+        self.fd = fd
+        self.size = size
+        self.data = b""
+        self.complete = False
+        self.diags: list[Diagnostic] = []
+        self.more()
+
+    def more(self) -> bool:
+        """Read the next chunk; False at the end of the file."""
+        if self.complete:
+            return False
+        try:
+            chunk = os.read(self.fd, max(HEAD, len(self.data)))
+        except OSError as e:
+            raise FileProblem("os", e.strerror or str(e)) from None
+        self.data += chunk
+        self.complete = not chunk or len(self.data) >= self.size
+        return bool(chunk)
+
+    def build(self, where: _Origin, naming: Naming) -> tuple[Command | None, list[Diagnostic]]:
+        while (
+            frontmatter.locate(self.data, complete=self.complete).status
+            in (
+                "more",
+                "too-large",
+            )
+            and self.more()
+        ):
+            pass
+        if self._bad_text():
+            return None, self.diags
+        fields = self._fields()
+        description = self._description(fields)
+        if description is None:
+            description = self._first_line()
+            if self._bad_text():  # the lines read to find it
+                return None, self.diags
+        return self._command(fields, description, where, naming), self.diags
+
+    def _bad_text(self) -> bool:
+        """Whether what was read (up to its last complete line) is not clean UTF-8."""
+        end = len(self.data) if self.complete else self.data.rfind(b"\n") + 1
+        problem = frontmatter.check_text(self.data[:end], 0, self.path)
+        if problem is not None and self.data.startswith(_UTF16):
+            problem = frontmatter.parse(self.data[:2], self.path).diagnostics[0]  # names it
+        if problem is None:
+            return False
+        self.diags.append(problem)
+        return True
+
+    def _fields(self) -> Mapping[str, Any]:
+        where = frontmatter.locate(self.data, complete=self.complete)
+        if where.status == "missing":
+            return {}
+        parsed = frontmatter.parse(self.data, self.path, complete=self.complete)
+        self.diags += [_as_warning(d) for d in parsed.diagnostics]
+        return parsed.fields or {}
+
+    def _description(self, fields: Mapping[str, Any]) -> str | None:
+        value = fields.get("description")
+        if isinstance(value, str) and value.strip():
+            return value
+        if value is not None and not isinstance(value, str):
+            self._type_error("description", value, "a string")
+        return None
+
+    def _first_line(self) -> str:
+        """The first non-empty line of the body, reading on until it is complete."""
+        pos = body_start(self.data, complete=self.complete)
+        while True:
+            newline = self.data.find(b"\n", pos)
+            if newline < 0 and self.more():
+                continue
+            line = self.data[pos : len(self.data) if newline < 0 else newline]
+            text = line.strip().lstrip(b"#").strip()
+            if text and text.strip(b"-"):
+                return text.decode("utf-8", "replace")[:MAX_DESCRIPTION]
+            if newline < 0:
+                return ""
+            pos = newline + 1
+
+    def _command(
+        self, fields: Mapping[str, Any], description: str, where: _Origin, naming: Naming
+    ) -> Command | None:
+        base = self._base_name(fields)
+        if base is None:
+            return None
+        groups = where.group.split("/") if where.group else []
+        aliases: tuple[str, ...] = ()
+        if naming == "path":
+            if not all(self._segment_ok(g, "directory") for g in groups):
+                return None
+            name = segments_name(*groups, base)
+        else:
+            name = base
+            usable = groups and all(self._alias_ok(g, where.group) for g in groups)
+            if usable:
+                aliases = (segments_name(*groups, base),)
+        if where.plugin:
+            name = segments_name(where.plugin, name)
+            aliases = tuple(segments_name(where.plugin, a) for a in aliases)
+        return Command(
+            name=name,
+            description=description,
+            argument_hint=self._argument_hint(fields),
+            allowed_tools=self._allowed_tools(fields),
+            model=self._string(fields, "model"),
+            disable_model_invocation=self._flag(fields),
+            extras=MappingProxyType({k: v for k, v in fields.items() if k not in KEPT}),
+            path=self.path,
+            scope=where.scope,
+            family=where.family,
+            group=where.group,
+            plugin=where.plugin,
+            aliases=aliases,
+        )
+
+    def _base_name(self, fields: Mapping[str, Any]) -> str | None:
+        stem = self.path.name.removesuffix(SUFFIX)
+        value = fields.get("name")
+        if value is not None and not isinstance(value, str):
+            self._type_error("name", value, "a string")
+            value = None
+        name = stem if value is None else value
+        return name if self._segment_ok(name, "name") else None
+
+    def _segment_ok(self, segment: str, what: str) -> bool:
+        verdict = judge(segment)
+        if verdict == "ok":
+            return True
+        label = "command name" if what == "name" else "directory name"
+        if verdict == "warning":
+            message = (
+                f"the {label} {segment!r} breaks the [a-z0-9-]+ rule; the command loads, "
+                "but lowercase letters, digits and hyphens are safest"
+            )
+            self.diags.append(diagnostic("command.name.invalid", message, self.path))
+            return True
+        message = f"the {label} {segment!r} cannot be typed after /; the command is skipped"
+        self.diags.append(
+            diagnostic(
+                "command.name.invalid",
+                message,
+                self.path,
+                severity="error",
+                hint="use lowercase letters, digits and hyphens",
+            )
+        )
+        return False
+
+    def _alias_ok(self, segment: str, group: str) -> bool:
+        if judge(segment) is not None:
+            return True
+        message = (
+            f"the directory {group!r} cannot be typed after /, so the command has no "
+            "group:name alias"
+        )
+        self.diags.append(diagnostic("command.name.invalid", message, self.path))
+        return False
+
+    def _type_error(self, key: str, value: object, expected: str) -> None:
+        message = f"field `{key}` must be {expected}, not {type_name(value)}; it is ignored"
+        self.diags.append(
+            diagnostic("frontmatter.field.type", message, self.path, severity="warning")
+        )
+
+    def _string(self, fields: Mapping[str, Any], key: str) -> str | None:
+        value = fields.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        self._type_error(key, value, "a string")
+        return None
+
+    def _argument_hint(self, fields: Mapping[str, Any]) -> str | None:
+        value = fields.get("argument-hint")
+        if value is None or isinstance(value, str):
+            return value
+        if isinstance(value, list):
+            return " ".join(_flatten(value))
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        self._type_error("argument-hint", value, "a string or a list")
+        return None
+
+    def _allowed_tools(self, fields: Mapping[str, Any]) -> tuple[str, ...]:
+        value = fields.get("allowed-tools")
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            return tuple(split_tools(value))
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(t for v in value for t in split_tools(v))
+        self._type_error("allowed-tools", value, "a string or a list of strings")
+        return ()
+
+    def _flag(self, fields: Mapping[str, Any]) -> bool:
+        key = "disable-model-invocation"
+        value = fields.get(key)
+        if value is None or isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, int) and value in (0, 1):
+            return value == 1
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        self._type_error(key, value, "true or false")
+        return False
+
+
+def _flatten(items: list[Any]) -> list[str]:
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, list):
+            out += _flatten(item)
+        elif item is not None:
+            out.append(str(item))
+    return out
+
+
+def _as_warning(d: Diagnostic) -> Diagnostic:
+    """Frontmatter problems do not stop a command from loading: at most warnings."""
+    return d if d.severity != "error" else replace(d, severity="warning")
+
+
+def _file_problem(e: FileProblem, path: Path) -> Diagnostic:
+    if e.kind == "too-large":
+        message = f"the file is {e.size} bytes; the limit is {MAX_COMMAND_FILE} (1 MiB)"
+    else:
+        message = f"cannot read the command file: {e.message}"
+    return diagnostic("command.read.error", message, path)

@@ -1,0 +1,84 @@
+"""The commands segment a model reads, and the wrapper for an explicit invocation.
+
+``render_commands`` gives the text of the ``agent.plugin-commands`` context segment
+(seed 004): "" when no command may be shown, else the seed's line, then one line per
+command the model may see (``disable-model-invocation`` ones are left out)::
+
+    Plugin slash commands available to this agent. Commands activate only when explicitly invoked.
+    - /deploy: Deploy the app (arguments: [env])
+    - /fix-issue: Fix a GitHub issue
+    - /notes
+
+that is ``- /<name>``, then ``: <description>`` when there is one, then
+`` (arguments: <argument-hint>)`` when there is a hint; description and hint on one
+line, without characters a reader cannot see. Capped like the skills index: 64
+entries and 8 KiB, with a last line ``(N more commands not listed: index limit
+reached)`` when entries are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from xml.sax.saxutils import quoteattr
+
+from satchel.commands.model import Command
+from satchel.render import fit_lines
+from satchel.text import strip_hidden
+
+__all__ = ["CONTEXT_ID", "HEAD", "MAX_BYTES", "MAX_COMMANDS", "render_commands", "wrap_command"]
+
+CONTEXT_ID = "agent.plugin-commands"
+HEAD = (
+    "Plugin slash commands available to this agent. Commands activate only when explicitly invoked."
+)
+MAX_COMMANDS = 64
+MAX_BYTES = 8 * 1024
+
+
+def render_commands(
+    commands: Mapping[str, Command] | Iterable[Command],
+    *,
+    max_commands: int = MAX_COMMANDS,
+    max_bytes: int = MAX_BYTES,
+) -> str:
+    """The segment text for `commands` (in the order given), or "" when none shows."""
+    items = list(commands.values() if isinstance(commands, Mapping) else commands)
+    entries = [command_line(c) for c in items if not c.disable_model_invocation]
+    if not entries:
+        return ""
+    return fit_lines(HEAD, entries, max_entries=max_commands, max_bytes=max_bytes, omitted=_omitted)
+
+
+def command_line(command: Command) -> str:
+    """One entry of the segment: ``- /<name>: <description> (arguments: <hint>)``."""
+    line = f"- /{_one_line(command.name)}"
+    description = _one_line(command.description)
+    if description:
+        line += f": {description}"
+    hint = _one_line(command.argument_hint or "")
+    if hint:
+        line += f" (arguments: {hint})"
+    return line
+
+
+def wrap_command(command: Command, expanded: str) -> str:
+    """An explicit invocation for the prompt (seed 004)::
+
+    <agent-plugin-command name="deploy">
+    ...expanded body...
+    </agent-plugin-command>
+    """
+    return (
+        f"<agent-plugin-command name={quoteattr(command.name)}>\n"
+        f"{expanded}\n"
+        "</agent-plugin-command>"
+    )
+
+
+def _omitted(count: int) -> str:
+    noun = "command" if count == 1 else "commands"
+    return f"({count} more {noun} not listed: index limit reached)"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(strip_hidden(text).split())
