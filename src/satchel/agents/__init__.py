@@ -1,0 +1,54 @@
+"""Subagent types: Claude Code ``agents/*.md``, Vibe TOML agents, bundle and config
+``types`` tables, mapped to one `AgentType` and settled by precedence."""
+
+from satchel.agents.bundle import config_agents, load_bundle, parse_bundle
+from satchel.agents.claude import parse_claude
+from satchel.agents.discover import (
+    BUILTIN_TYPES,
+    MAX_AGENTS,
+    AgentSet,
+    DirScan,
+    ShadowedAgent,
+    load_agents,
+    parse_agent,
+    scan_agent_dir,
+)
+from satchel.agents.model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
+from satchel.agents.read import MAX_AGENT_FILE
+from satchel.agents.tools import (
+    CANONICAL_TOOLS,
+    DEFAULT_TOOL_MAP,
+    WRITE_TOOLS,
+    can_write,
+    map_tools,
+    safety_ceiling,
+)
+from satchel.agents.vibe import parse_vibe, vibe_agent
+
+__all__ = [
+    "AgentSet",
+    "AgentType",
+    "BUILTIN_TYPES",
+    "can_write",
+    "CANONICAL_TOOLS",
+    "config_agents",
+    "DEFAULT_TOOL_MAP",
+    "DirScan",
+    "FORMATS",
+    "load_agents",
+    "load_bundle",
+    "map_tools",
+    "MAX_AGENT_FILE",
+    "MAX_AGENTS",
+    "parse_agent",
+    "parse_bundle",
+    "parse_claude",
+    "parse_vibe",
+    "safety_ceiling",
+    "SAFETY_LEVELS",
+    "scan_agent_dir",
+    "ShadowedAgent",
+    "ToolRule",
+    "vibe_agent",
+    "WRITE_TOOLS",
+]

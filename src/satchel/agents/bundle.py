@@ -1,0 +1,255 @@
+"""Agent types as TOML tables: a plugin bundle's ``types.toml`` (``[types.<name>]``,
+seed 000) and a host config's ``[agents.types.<name>]``, which have the same shape.
+
+Keys: ``description`` (required), ``instructions`` (or ``prompt`` or
+``system_prompt``, one of them), ``tools`` (mapped like Claude Code's),
+``disabled_tools``, ``model``, ``safety``, ``isolation``, ``display_name``. Any other
+key is kept in `extras`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel import frontmatter
+from satchel.agents.fields import (
+    Problems,
+    instructions_problem,
+    judge_model,
+    judge_name,
+    judge_safety,
+    loose_tool_list,
+    resolve_tools,
+    settle_safety,
+)
+from satchel.agents.model import AgentType
+from satchel.agents.read import read_agent_file
+from satchel.agents.tools import DEFAULT_TOOL_MAP
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+
+__all__ = [
+    "BUNDLE_FIELDS",
+    "config_agents",
+    "load_bundle",
+    "MAX_BUNDLE_FILE",
+    "MAX_TYPES",
+    "parse_bundle",
+    "typed_agent",
+]
+
+MAX_BUNDLE_FILE = 1024 * 1024
+MAX_TYPES = 128
+INSTRUCTION_KEYS = ("instructions", "prompt", "system_prompt")
+BUNDLE_FIELDS = frozenset(
+    (
+        "description", *INSTRUCTION_KEYS, "tools", "disabled_tools", "model", "safety",
+        "isolation", "display_name",
+    )
+)  # fmt: skip
+
+
+def load_bundle(
+    path: Path,
+    *,
+    namespace: str | None = None,
+    plugin: str | None = None,
+    scope: str = "plugin",
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> tuple[list[AgentType], list[Diagnostic]]:
+    """Read the bundle file at `path` (at most 1 MiB) into agent types."""
+    data, diags = read_agent_file(path, cap=MAX_BUNDLE_FILE)
+    if data is None:
+        return [], diags
+    return parse_bundle(
+        data, path, namespace=namespace, plugin=plugin, scope=scope, tool_map=tool_map
+    )
+
+
+def parse_bundle(
+    data: bytes,
+    path: Path,
+    *,
+    namespace: str | None = None,
+    plugin: str | None = None,
+    scope: str = "plugin",
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> tuple[list[AgentType], list[Diagnostic]]:
+    """The ``[types.<name>]`` tables of a bundle file, in file order (at most 128)."""
+    problem = frontmatter.check_text(data, 0, path)
+    if problem is not None:
+        return [], [problem]
+    try:
+        doc = tomllib.loads(data.decode("utf-8").removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as e:
+        return [], [diagnostic("agent.invalid", f"not valid TOML: {e}", path)]
+    except RecursionError:
+        return [], [diagnostic("agent.invalid", "the TOML nests too deep to read", path)]
+    diags = [
+        diagnostic("agent.field.unknown", f"unknown key `{key}` is ignored", path)
+        for key in doc
+        if key != "types"
+    ]
+    types = doc.get("types", {})
+    if not isinstance(types, dict):
+        message = f"`types` must be a table of [types.<name>] tables, not {type_name(types)}"
+        return [], [*diags, diagnostic("agent.invalid", message, path)]
+    agents, more = _tables(
+        types,
+        path,
+        fmt="bundle",
+        scope=scope,
+        namespace=namespace,
+        plugin=plugin,
+        tool_map=tool_map,
+        where="types",
+    )
+    return agents, diags + more
+
+
+def config_agents(
+    types: Mapping[str, Mapping[str, Any]],
+    *,
+    path: Path | None = None,
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> tuple[list[AgentType], list[Diagnostic]]:
+    """A host config's ``[agents.types.<name>]`` tables, already parsed, as agent
+    types of format ``config`` (`path` is the config file, for messages)."""
+    return _tables(
+        types,
+        path,
+        fmt="config",
+        scope="config",
+        namespace=None,
+        plugin=None,
+        tool_map=tool_map,
+        where="agents.types",
+        limit=None,
+    )
+
+
+def _tables(
+    types: Mapping[str, Any],
+    path: Path | None,
+    *,
+    fmt: str,
+    scope: str,
+    namespace: str | None,
+    plugin: str | None,
+    tool_map: Mapping[str, Sequence[str]],
+    where: str,
+    limit: int | None = MAX_TYPES,
+) -> tuple[list[AgentType], list[Diagnostic]]:
+    agents: list[AgentType] = []
+    diags: list[Diagnostic] = []
+    names = list(types)
+    if limit is not None and len(names) > limit:
+        message = f"{len(names)} agent types in one file; only the first {limit} are read"
+        diags.append(diagnostic("agent.limit", message, path))
+        names = names[:limit]
+    for name in names:
+        agent, more = typed_agent(
+            name,
+            types[name],
+            path,
+            fmt=fmt,
+            scope=scope,
+            namespace=namespace,
+            plugin=plugin,
+            tool_map=tool_map,
+            where=where,
+        )
+        diags.extend(more)
+        if agent is not None:
+            agents.append(agent)
+    return agents, diags
+
+
+def typed_agent(
+    name: str,
+    table: Any,
+    path: Path | None,
+    *,
+    fmt: str = "bundle",
+    scope: str = "",
+    namespace: str | None = None,
+    plugin: str | None = None,
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+    where: str = "types",
+) -> tuple[AgentType | None, list[Diagnostic]]:
+    """One ``[<where>.<name>]`` table judged and built into an agent type."""
+    p = Problems(path)
+    label = f"[{where}.{name}]"
+    if not isinstance(table, Mapping):
+        p.invalid(f"{label} must be a table, not {type_name(table)}")
+        return None, p.diags
+    checked = judge_name(p, name, label=f"{label} name")
+    description = _description(p, label, table.get("description"))
+    instructions = _instructions(p, label, table)
+    tools_written = loose_tool_list(p, table.get("tools"), label=f"{label} tools")
+    off_written = loose_tool_list(p, table.get("disabled_tools"), label=f"{label} disabled_tools")
+    tools = resolve_tools(p, tools_written, tool_map, label=f"{label} tools")
+    off = resolve_tools(p, off_written, tool_map, label=f"{label} disabled_tools")
+    model, model_written = judge_model(p, table.get("model"), label=f"{label} model")
+    safety = judge_safety(p, table.get("safety"), label=f"{label} safety")
+    isolation = _string(p, label, table, "isolation")
+    display_name = _string(p, label, table, "display_name")
+    if p.failed or checked is None or description is None:
+        return None, p.diags
+    agent = AgentType(
+        name=checked if namespace is None else f"{namespace}:{checked}",
+        description=description,
+        instructions=instructions,
+        tools=tools,
+        tools_as_written=tools_written,
+        disabled_tools=off or (),
+        disabled_tools_as_written=off_written or (),
+        model=model,
+        model_as_written=model_written,
+        safety=settle_safety(safety, tools_written),
+        safety_as_written=safety,
+        isolation=isolation,
+        display_name=display_name,
+        format=fmt,
+        path=path,
+        scope=scope,
+        plugin=plugin,
+        extras=MappingProxyType({k: v for k, v in table.items() if k not in BUNDLE_FIELDS}),
+    )
+    return agent, p.diags
+
+
+def _description(p: Problems, label: str, value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        p.invalid(f"{label} has no description, so no model would know when to use it")
+        return None
+    if not isinstance(value, str):
+        p.invalid(f"{label} description must be a string, not {type_name(value)}")
+        return None
+    return value
+
+
+def _instructions(p: Problems, label: str, table: Mapping[str, Any]) -> str:
+    given = [key for key in INSTRUCTION_KEYS if key in table]
+    if len(given) > 1:
+        p.invalid(f"{label} sets {' and '.join(given)}; they are one field, write only one")
+        return ""
+    if not given:
+        return ""
+    value = table[given[0]]
+    if not isinstance(value, str):
+        p.invalid(f"{label} {given[0]} must be a string, not {type_name(value)}")
+        return ""
+    instructions_problem(p, value, label=f"{label} {given[0]}")
+    return value
+
+
+def _string(p: Problems, label: str, table: Mapping[str, Any], key: str) -> str | None:
+    value = table.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    p.invalid(f"{label} {key} must be a string, not {type_name(value)}")
+    return None

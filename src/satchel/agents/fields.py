@@ -1,0 +1,172 @@
+"""Judgements every agent format shares: names, models, safety, tool lists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from satchel.agents.model import SAFETY_LEVELS
+from satchel.agents.tools import map_tools, safety_ceiling
+from satchel.diagnostics import Diagnostic, Severity, diagnostic, type_name
+from satchel.skills.fields import name_problem, split_tools
+
+__all__ = [
+    "CLAUDE_MODEL_ALIASES",
+    "instructions_problem",
+    "judge_model",
+    "judge_name",
+    "judge_safety",
+    "loose_tool_list",
+    "MAX_INSTRUCTIONS",
+    "Problems",
+    "resolve_tools",
+    "settle_safety",
+]
+
+MAX_INSTRUCTIONS = 64 * 1024  # bytes of UTF-8 (seed 003)
+CLAUDE_MODEL_ALIASES = frozenset(("sonnet", "opus", "haiku", "inherit", "default", "opusplan"))
+_PROVIDER_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/\S+\Z")
+_USABLE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+
+
+class Problems:
+    """The diagnostics for one agent; `failed` once an error means it is not loaded."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.diags: list[Diagnostic] = []
+        self.failed = False
+
+    def add(
+        self,
+        code: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        hint: str | None = None,
+    ) -> None:
+        d = diagnostic(code, message, self.path, hint=hint, severity=severity)
+        if d.severity == "error":
+            self.failed = True
+        self.diags.append(d)
+
+    def invalid(self, message: str, *, hint: str | None = None) -> None:
+        """An error: the agent is not loaded."""
+        self.add("agent.invalid", message, hint=hint)
+
+
+def judge_name(p: Problems, name: Any, *, label: str = "name") -> str | None:
+    """`name` when it can be used (with a warning when it breaks the lowercase
+    kebab-case rule), else None and an error."""
+    if not isinstance(name, str):
+        p.invalid(f"field `{label}` must be a string, not {type_name(name)}")
+        return None
+    why = None
+    if not name:
+        why = "it is empty"
+    elif ":" in name:
+        why = "it holds ':'"
+    elif name.startswith("-"):
+        why = "it starts with '-'"
+    elif not _USABLE_NAME.match(name):
+        why = "it may only hold letters, digits, '_', '.' and '-'"
+    if why is not None:
+        p.add(
+            "agent.name.invalid",
+            f"the {label} {name!r} cannot be used: {why}; the agent is skipped",
+            severity="error",
+        )
+        return None
+    problem = name_problem(name)
+    if problem is not None:
+        p.add(
+            "agent.name.invalid",
+            f"the {label} {name!r} {problem}; it loads as written",
+            hint="use lowercase letters, digits and single hyphens",
+        )
+    return name
+
+
+def judge_model(
+    p: Problems, value: Any, *, label: str = "`model`"
+) -> tuple[str | None, str | None]:
+    """(model, as written): only ``provider/model`` is honoured; anything else means
+    the session's model, with an info."""
+    if value is None or value == "":
+        return None, None
+    if not isinstance(value, str):
+        p.add(
+            "agent.model.alias",
+            f"{label} is {type_name(value)}, not provider/model; the session model is used",
+        )
+        return None, None
+    if _PROVIDER_MODEL.match(value):
+        return value, value
+    if value.lower() in CLAUDE_MODEL_ALIASES:
+        message = f"{label} {value!r} is a Claude Code alias; the session model is used"
+    else:
+        message = f"{label} {value!r} is not in provider/model form; the session model is used"
+    p.add("agent.model.alias", message, hint="write the model as provider/model")
+    return None, value
+
+
+def judge_safety(
+    p: Problems, value: Any, *, allowed: Sequence[str] = SAFETY_LEVELS, label: str = "`safety`"
+) -> str | None:
+    """The safety level written in the file, or None; a bad one is an error."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in allowed:
+        p.invalid(f"{label} must be one of {', '.join(allowed)}, not {value!r}")
+        return None
+    return value
+
+
+def loose_tool_list(p: Problems, value: Any, *, label: str = "`tools`") -> tuple[str, ...] | None:
+    """Claude Code's tool field: a comma (or blank) separated string, or a list of
+    names. None when absent; an error for any other type."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return tuple(split_tools(value))
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(tool for item in value for tool in split_tools(item))
+    shown = type_name(value)
+    if isinstance(value, list):
+        shown = "a list holding " + type_name(next(v for v in value if not isinstance(v, str)))
+    p.invalid(f"{label} must be a comma-separated string or a list of tool names, not {shown}")
+    return None
+
+
+def resolve_tools(
+    p: Problems,
+    written: tuple[str, ...] | None,
+    tool_map: Mapping[str, Sequence[str]],
+    *,
+    label: str = "`tools`",
+) -> tuple[str, ...] | None:
+    """The canonical names for `written`, reporting the names nothing maps."""
+    if written is None:
+        return None
+    tools, unknown = map_tools(written, tool_map)
+    if unknown:
+        listed = ", ".join(unknown)
+        p.add(
+            "agent.tool.unknown",
+            f"{label} names {listed}: neither a mapped tool nor a canonical name; kept as written",
+        )
+    return tools
+
+
+def settle_safety(written: str | None, tools_as_written: tuple[str, ...] | None) -> str | None:
+    """The safety the file chose, else the read_only ceiling of a listed toolset that
+    cannot write, else None."""
+    return written if written is not None else safety_ceiling(tools_as_written)
+
+
+def instructions_problem(p: Problems, text: str, *, label: str = "`instructions`") -> None:
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_INSTRUCTIONS:
+        p.invalid(f"{label} is {size} bytes; the limit is {MAX_INSTRUCTIONS} (64 KiB)")

@@ -1,0 +1,101 @@
+"""The `AgentType` value: one subagent type, whichever file or table it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._json import jsonable
+
+__all__ = ["AgentType", "FORMATS", "SAFETY_LEVELS", "ToolRule"]
+
+# From the most to the least careful; None on an agent means the session's default.
+SAFETY_LEVELS = ("read_only", "safe", "neutral", "destructive", "yolo")
+FORMATS = ("claude", "vibe", "bundle", "config", "builtin")
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRule:
+    """A Vibe ``[tools.<name>]`` table: a permission and command allow/deny lists."""
+
+    permission: str | None = None
+    allowlist: tuple[str, ...] = ()
+    denylist: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "permission": self.permission,
+            "allowlist": list(self.allowlist),
+            "denylist": list(self.denylist),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AgentType:
+    """One subagent type.
+
+    `instructions` is its system prompt. `tools` holds canonical names after mapping
+    (None: it inherits every tool); `*_as_written` keep the file's own values.
+    `model` is set only for a ``provider/model`` value. `safety` is a ceiling from
+    `SAFETY_LEVELS`, or None for the session's default. `format` is one of
+    `FORMATS`; `scope` and `family` say where it was found (``project`` and
+    ``.claude``, ``config``, ``plugin``); `overrides_builtin` marks a user file or a
+    config type that replaces a built-in type of the host.
+    """
+
+    name: str
+    description: str
+    instructions: str = ""
+    tools: tuple[str, ...] | None = None
+    tools_as_written: tuple[str, ...] | None = None
+    disabled_tools: tuple[str, ...] = ()
+    disabled_tools_as_written: tuple[str, ...] = ()
+    model: str | None = None
+    model_as_written: str | None = None
+    safety: str | None = None
+    safety_as_written: str | None = None
+    isolation: str | None = None
+    display_name: str | None = None
+    tool_rules: Mapping[str, ToolRule] = field(default_factory=lambda: _EMPTY)
+    format: str = "config"
+    path: Path | None = None
+    scope: str = ""
+    family: str = ""
+    plugin: str | None = None
+    overrides_builtin: bool = False
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def to_json(self) -> dict[str, Any]:
+        """The agent type as JSON-ready data."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "instructions": self.instructions,
+            "tools": _list_or_none(self.tools),
+            "tools_as_written": _list_or_none(self.tools_as_written),
+            "disabled_tools": list(self.disabled_tools),
+            "disabled_tools_as_written": list(self.disabled_tools_as_written),
+            "model": self.model,
+            "model_as_written": self.model_as_written,
+            "safety": self.safety,
+            "safety_as_written": self.safety_as_written,
+            "isolation": self.isolation,
+            "display_name": self.display_name,
+            "tool_rules": {name: rule.to_json() for name, rule in self.tool_rules.items()},
+            "format": self.format,
+            "path": None if self.path is None else str(self.path),
+            "scope": self.scope,
+            "family": self.family,
+            "plugin": self.plugin,
+            "overrides_builtin": self.overrides_builtin,
+            "extras": jsonable(dict(self.extras)),
+        }
+
+
+def _list_or_none(values: tuple[str, ...] | None) -> list[str] | None:
+    return None if values is None else list(values)
