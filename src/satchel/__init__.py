@@ -6,11 +6,14 @@ session = satchel.Session(env)            # one conversation: tools, gate, resum
 for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
+from satchel.agents import AgentSet, AgentType
 from satchel.authoring import define_skill, render_skill_md, write_skill
+from satchel.commands import Command, CommandSet
 from satchel.diagnostics import CODES, Diagnostic
 from satchel.environment import Environment, Options, RootReport, Shadowed, load
 from satchel.errors import (
     Collision,
+    CommandBodyError,
     MaxActiveReached,
     Refused,
     ResourceError,
@@ -23,6 +26,7 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
+from satchel.instructions import InstructionFile
 from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
 from satchel.render import render_index
 from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
@@ -34,15 +38,21 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
+    "AgentSet",
+    "AgentType",
     "approx_tokens",
     "CODES",
     "Collision",
+    "Command",
+    "CommandBodyError",
+    "CommandSet",
     "ContextSegment",
     "default_roots",
     "define_skill",
     "Diagnostic",
     "Environment",
     "find_project_root",
+    "InstructionFile",
     "Layout",
     "load",
     "MaxActiveReached",

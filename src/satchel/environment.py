@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
+from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
@@ -19,6 +22,7 @@ from satchel.text import fold_name
 __all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
 
 WRITTEN = "written"
+_NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +38,21 @@ class Options:
     * `skip_default_paths` (or `include_default_roots=False`): ignore the layout's table.
     * `trust_project_skills`: False skips project-scope roots.
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+
+    Commands, agents and instructions (see docs/commands-and-agents.md):
+
+    * `builtin_commands`: the host's own command names; they win every clash.
+    * `extra_commands`: commands the host defines in code (after the built-ins).
+    * `command_naming`: ``stem`` (seed 000: subdirectories only group, ``dir:name``
+      is an alias) or ``path`` (Claude Code's ``dir:name`` names).
+    * `builtin_agents`: the host's built-in agent types a project cannot redefine.
+    * `agent_types`: the host config's agent types (``[agents.types.<name>]`` tables).
+    * `agent_tool_map`: Claude Code tool name -> the host's tool names.
+    * `instructions`: ``seed000`` (AGENTS.md, else CLAUDE.md, the client's file last),
+      ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
+
+    `trust_project_skills` False skips the project's commands, agents and
+    instruction files too.
     """
 
     enabled: bool | tuple[str, ...] = True
@@ -45,6 +64,13 @@ class Options:
     trust_project_skills: bool = True
     strict: bool = False
     unicode_names: bool = False
+    builtin_commands: tuple[str, ...] = ()
+    extra_commands: tuple[Command, ...] = ()
+    command_naming: Naming = "stem"
+    builtin_agents: tuple[str, ...] = BUILTIN_TYPES
+    agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
+    instructions: InstructionMode | None = "seed000"
 
     @classmethod
     def build(cls, **options: Any) -> Options:
@@ -56,7 +82,14 @@ class Options:
         unknown = sorted(set(options) - known)
         if unknown:
             raise TypeError(f"unknown load() option(s): {', '.join(unknown)}")
-        for key in ("exclude", "catalog", "write"):
+        for key in (
+            "exclude",
+            "catalog",
+            "write",
+            "builtin_commands",
+            "extra_commands",
+            "builtin_agents",
+        ):
             if key in options:
                 options[key] = tuple(options[key])
         if "scan" in options:
@@ -91,7 +124,10 @@ class Shadowed:
 
 @dataclass(frozen=True, slots=True)
 class Environment:
-    """Everything `load()` found. `skills` is ordered by root precedence, then name."""
+    """Everything `load()` found. `skills` is ordered by root precedence, then name.
+
+    `diagnostics` holds every problem, skills first, then commands, agents and
+    instruction files: an empty tuple means everything loaded cleanly."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -99,6 +135,9 @@ class Environment:
     roots: tuple[RootReport, ...] = ()
     shadowed: tuple[Shadowed, ...] = ()
     options: Options = field(default_factory=Options)
+    commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
+    agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
+    instructions: tuple[InstructionFile, ...] = ()
 
 
 def load(
@@ -113,6 +152,11 @@ def load(
         raise TypeError("pass cwd or layout, not both")
     lay = layout if layout is not None else Layout.default(cwd)
     opts = Options.build(**options)
+    skills = _skills(lay, opts)
+    return _with_the_rest(skills, lay, opts)
+
+
+def _skills(lay: Layout, opts: Options) -> Environment:
     if opts.enabled is False or opts.enabled == ():
         return Environment(lay, MappingProxyType({}), (), options=opts)
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
@@ -126,6 +170,33 @@ def load(
         else:
             assembly.add_scan(scan_root(root, rules, lay.walk))
     return assembly.finish(lay)
+
+
+def _with_the_rest(env: Environment, lay: Layout, opts: Options) -> Environment:
+    """The skills' environment with commands, agents and instruction files added."""
+    trusted = opts.trust_project_skills
+    commands = load_commands(
+        lay,
+        builtins=opts.builtin_commands,
+        naming=opts.command_naming,
+        trust_project=trusted,
+        extra=opts.extra_commands,
+    )
+    agents = load_agents(
+        lay,
+        builtins=opts.builtin_agents,
+        config_types=opts.agent_types,
+        trust_project=trusted,
+        tool_map=opts.agent_tool_map,
+    )
+    files: tuple[InstructionFile, ...] = ()
+    found: tuple[Diagnostic, ...] = ()
+    if opts.instructions is not None:
+        files, found = load_instructions(lay, mode=opts.instructions, trust_project=trusted)
+    diagnostics = (*env.diagnostics, *commands.diagnostics, *agents.diagnostics, *found)
+    return replace(
+        env, diagnostics=diagnostics, commands=commands, agents=agents, instructions=files
+    )
 
 
 def _roots(lay: Layout, opts: Options) -> Iterable[tuple[Root, str | None]]:

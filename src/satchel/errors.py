@@ -4,8 +4,9 @@ satchel refuses or cannot carry out.
 
     SatchelError
     ├── SkillDefinitionError   define_skill() was given a skill the spec refuses
-    ├── SkillBodyError         Skill.body() could not read the file
-    ├── CommandBodyError       Command.body() could not read the file
+    ├── BodyError              a file's body could not be read when it was needed
+    │   ├── SkillBodyError     Skill.body()
+    │   └── CommandBodyError   Command.body()
     └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
         ├── ResourceError      a path named by the model is refused or unreadable
         └── SessionError       a Session call cannot be carried out
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from satchel.diagnostics import Diagnostic
 
 __all__ = [
+    "BodyError",
     "Collision",
     "CommandBodyError",
     "MaxActiveReached",
@@ -49,20 +51,20 @@ class SkillDefinitionError(SatchelError, ValueError):
         super().__init__("; ".join(f"{d.code}: {d.message}" for d in self.diagnostics))
 
 
-class SkillBodyError(SatchelError):
-    """The body of a skill could not be read; `diagnostic` says why."""
+class BodyError(SatchelError):
+    """A body read on demand could not be read; `diagnostic` says why."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
 
 
-class CommandBodyError(SatchelError):
-    """The body of a command file could not be read; `diagnostic` says why."""
+class SkillBodyError(BodyError):
+    """The body of a skill could not be read."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
+
+class CommandBodyError(BodyError):
+    """The body of a command file could not be read."""
 
 
 class Refused(SatchelError):

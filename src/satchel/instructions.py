@@ -59,12 +59,19 @@ from typing import Literal
 from satchel._files import FileProblem, open_regular
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
-from satchel.session.model import ContextSegment
+from satchel.segments import ContextSegment
 
-__all__ = ["client_file", "InstructionFile", "instruction_segments", "load_instructions"]
+__all__ = [
+    "client_file",
+    "instruction_segments",
+    "InstructionFile",
+    "InstructionMode",
+    "load_instructions",
+]
 
 Scope = Literal["user", "project"]
 Kind = Literal["agents", "claude", "client", "override"]
+InstructionMode = Literal["seed000", "codex"]
 
 AGENTS, CLAUDE, OVERRIDE = "AGENTS.md", "CLAUDE.md", "AGENTS.override.md"
 MAX_FILE = 256 * 1024
@@ -104,7 +111,7 @@ class InstructionFile:
 def load_instructions(
     layout: Layout,
     *,
-    mode: Literal["seed000", "codex"] = "seed000",
+    mode: InstructionMode = "seed000",
     max_file: int = MAX_FILE,
     max_total: int = MAX_TOTAL,
     trust_project: bool = True,

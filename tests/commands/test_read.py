@@ -160,9 +160,9 @@ def test_the_kept_fields(tmp_path):
 
 @pytest.mark.parametrize(
     ("value", "joined"),
-    [("[message]", "message"), ("[pr-number, priority]", "pr-number priority"), ("3", "3")],
+    [("[message]", "[message]"), ("[pr-number, priority]", "[pr-number] [priority]"), ("3", "3")],
 )
-def test_an_argument_hint_list_is_joined_with_spaces(tmp_path, value, joined):
+def test_an_argument_hint_list_reads_back_as_the_text_it_was_meant_as(tmp_path, value, joined):
     command, diags = read(put(tmp_path, "x.md", fm(argument_hint=value)))
     assert diags == [] and command is not None and command.argument_hint == joined
 

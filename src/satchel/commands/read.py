@@ -8,7 +8,8 @@
 * A missing or blank description defaults to the first non-empty line of the body,
   without leading ``#``s (a line of only dashes is passed over), cut to 1,024
   characters.
-* Fields kept: ``description``, ``argument-hint`` (a list is joined with spaces),
+* Fields kept: ``description``, ``argument-hint`` (a YAML list such as ``[message]``
+  was meant as text: each item is put back in brackets, ``[message]``),
   ``allowed-tools`` (string or list, blank- or comma-separated, as for skills),
   ``model``, ``disable-model-invocation`` (a boolean, or yes/no/on/off/true/false/1/0)
   and ``name`` (instead of the file stem). Any other field goes to `extras`. A kept
@@ -299,8 +300,8 @@ class _Reader:
         value = fields.get("argument-hint")
         if value is None or isinstance(value, str):
             return value
-        if isinstance(value, list):
-            return " ".join(_flatten(value))
+        if isinstance(value, list):  # `[message]` was meant as text: keep the brackets
+            return " ".join(f"[{item}]" for item in _flatten(value))
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
         self._type_error("argument-hint", value, "a string or a list")

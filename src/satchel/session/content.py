@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape as _xml
 from xml.sax.saxutils import quoteattr
 
+from satchel.commands import CONTEXT_ID as COMMANDS_ID
+from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic
+from satchel.instructions import instruction_segments
 from satchel.render import render_index
 from satchel.resources import list_resources
 from satchel.session.model import ContextSegment, Tool
@@ -79,11 +82,18 @@ def read_hint(options: SessionOptions) -> str:
 
 
 def segments(session: Session) -> tuple[ContextSegment, ...]:
-    """`agent.skills` and one segment per skill the host activated."""
+    """The instruction files, `agent.skills`, `agent.plugin-commands`, and one segment
+    per skill the host activated, in that order (the stable ones first)."""
+    env = session.environment
     found: list[ContextSegment] = []
+    if session.options.include_instructions:
+        found.extend(instruction_segments(env.instructions))
     index = index_text(session)
     if index:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index))
+    commands = render_commands(env.commands.commands)
+    if commands:
+        found.append(ContextSegment(COMMANDS_ID, "command", "build", commands))
     for active in session.active:
         if active.in_context:
             found.append(

@@ -328,10 +328,16 @@ class Session:
     # -- explicit invocation ----------------------------------------------------------
 
     def expand(self, prompt: str) -> str:
-        """``/skill <name> <request>`` or ``/<name> <request>``: the skill's body inline in
-        an ``<agent-skill>`` wrapper, and the skill active. Anything else: unchanged.
-        Raises `MaxActiveReached` when the skill cannot be activated."""
-        return expand.expand(self, prompt)
+        """Expand an explicit invocation: ``/skill <name> <request>``, or ``/<name>
+        <request>`` for a command or a skill (`slash_order` decides which first). A
+        skill's body goes inline in an ``<agent-skill>`` wrapper and the skill becomes
+        active; a command's body is expanded with the arguments. A built-in command
+        or anything unmatched comes back unchanged, as does a prompt whose file
+        cannot be read (`diagnostics` says why). Raises `MaxActiveReached` when the
+        skill cannot be activated."""
+        text, problems = expand.expand(self, prompt)
+        self._note(problems)
+        return text
 
 
 def _run(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:

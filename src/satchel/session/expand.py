@@ -1,9 +1,15 @@
-"""Explicit invocation (seeds 002 and 004): ``/skill <name> <request>`` and
-``/<name> <request>`` put the skill's whole body in the prompt for that turn.
+"""Explicit invocation (seeds 000, 002 and 004): the one entry point for slash prompts.
 
-This is the one entry point for slash prompts: commands join it (``slash_order``
-decides whether ``/<name>`` tries commands or skills first). A prompt that matches
-nothing comes back unchanged.
+* ``/skill <name> <request>`` addresses a skill.
+* ``/<name> <request>`` resolves a command first, then a skill (seed 004), or the
+  skill first (seed 002) with ``slash_order="skill"``.
+* A host's built-in command, and anything that matches nothing, comes back unchanged.
+
+A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
+skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
+submitted as the prompt; a plugin command's inside ``<agent-plugin-command>`` (seed
+004; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and ``@``
+references reach the model as written (seed 000).
 """
 
 from __future__ import annotations
@@ -11,9 +17,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from satchel.errors import SkillsOff, UnknownSkill
+from satchel.commands import Command, wrap_command
+from satchel.diagnostics import Diagnostic
+from satchel.errors import BodyError, SkillsOff, UnknownSkill
 from satchel.session import content
 from satchel.skills.model import Skill
+from satchel.text import fold_name
 
 if TYPE_CHECKING:
     from satchel.session.core import Session
@@ -40,20 +49,34 @@ def user_invocable(skill: Skill) -> bool:
     return flag is not False and flag != 0
 
 
-def expand(session: Session, prompt: str) -> str:
-    """`prompt` with an explicit skill invocation expanded; unchanged otherwise."""
+Expanded = tuple[str, tuple[Diagnostic, ...]]
+
+
+def expand(session: Session, prompt: str) -> Expanded:
+    """`prompt` with an explicit skill or command invocation expanded, else unchanged,
+    and what went wrong (a body that could not be read leaves the prompt as it is)."""
     parsed = parse_slash(prompt)
     if parsed is None:
-        return prompt
+        return prompt, ()
     name, rest = parsed
-    if name == "skill":
-        target = parse_slash("/" + rest) if rest else None
-        if target is not None:
-            found = _skill(session, target[0])
-            if found is not None:
-                return _inline(session, found, target[1])
-    found = _skill(session, name)
-    return prompt if found is None else _inline(session, found, rest)
+    if name == "skill" and rest:
+        target = parse_slash("/" + rest)
+        skill = _skill(session, target[0]) if target else None
+        if skill is not None and target is not None:
+            return _inline_skill(session, skill, target[1], prompt)
+    commands = session.environment.commands
+    if fold_name(name) in {fold_name(b) for b in commands.builtins}:
+        return prompt, ()  # the host's own command
+    for kind in _order(session):
+        if kind == "command" and (command := commands.find(name)) is not None:
+            return _inline_command(session, command, rest, prompt)
+        if kind == "skill" and (skill := _skill(session, name)) is not None:
+            return _inline_skill(session, skill, rest, prompt)
+    return prompt, ()
+
+
+def _order(session: Session) -> tuple[str, str]:
+    return ("skill", "command") if session.options.slash_order == "skill" else ("command", "skill")
 
 
 def _skill(session: Session, name: str) -> Skill | None:
@@ -64,11 +87,25 @@ def _skill(session: Session, name: str) -> Skill | None:
     return skill if user_invocable(skill) else None
 
 
-def _inline(session: Session, skill: Skill, request: str) -> str:
-    body = session.enter(skill, "explicit", shape="body")
+def _inline_skill(session: Session, skill: Skill, request: str, prompt: str) -> Expanded:
+    try:
+        body = session.enter(skill, "explicit", shape="body")
+    except BodyError as e:
+        return prompt, (e.diagnostic,)
     lines = [f"<agent-skill name={content.attribute(skill.name)}>", body]
     if skill.directory is not None:
         lines += ["", f"Skill directory: {skill.directory}"]
     lines.append("</agent-skill>")
     text = "\n".join(lines)
-    return f"{text}\n\n{request}" if request else text
+    return (f"{text}\n\n{request}" if request else text), ()
+
+
+def _inline_command(session: Session, command: Command, arguments: str, prompt: str) -> Expanded:
+    try:
+        expanded = command.expand(arguments, numbering=session.options.argument_numbering)
+    except BodyError as e:
+        return prompt, (e.diagnostic,)
+    wrap = session.options.wrap_commands
+    if wrap == "all" or (wrap == "plugin" and command.plugin is not None):
+        return wrap_command(command, expanded), ()
+    return expanded, ()

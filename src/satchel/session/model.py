@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic
 from satchel.permissions import RuleSet
+from satchel.segments import ContextSegment
 from satchel.skills.model import Skill
 
 __all__ = [
@@ -101,16 +102,6 @@ class ActiveSkill:
     @property
     def name(self) -> str:
         return self.skill.name
-
-
-@dataclass(frozen=True, slots=True)
-class ContextSegment:
-    """A piece of text for the system prompt (seed 004's context(): id, kind, stability)."""
-
-    id: str
-    kind: str
-    stability: Literal["build", "session", "turn"]
-    text: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 Enforce = Literal["auto", "on", "off"]
 SlashOrder = Literal["command", "skill"]
+Wrap = Literal["plugin", "all", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,12 @@ class SessionOptions:
       commands, beyond the base set (PATH, HOME, LANG, ...).
     * `slash_order`: what ``/<name>`` resolves first when a command and a skill share
       the name [``command``, seed 004; ``skill`` is seed 002].
+    * `argument_numbering`: ``$1`` is the first word [1, seeds 000 and 004] or ``$0``
+      is (0, Claude Code since 2.1.19, with ``$ARGUMENTS[N]``).
+    * `wrap_commands`: which expanded commands go inside ``<agent-plugin-command>``
+      [``plugin``: plugin commands, seed 004; ``all``; ``none``, seed 000].
+    * `include_instructions`: put the instruction files (AGENTS.md, CLAUDE.md, ...) in
+      `context()` [True].
     """
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
@@ -80,6 +87,9 @@ class SessionOptions:
     max_output: int = 1024 * 1024
     env_passthrough: tuple[str, ...] = ()
     slash_order: SlashOrder = "command"
+    argument_numbering: Literal[1, 0] = 1
+    wrap_commands: Wrap = "plugin"
+    include_instructions: bool = True
 
     @classmethod
     def build(cls, **options: Any) -> SessionOptions:
@@ -115,6 +125,10 @@ class SessionOptions:
             raise ValueError("enforce_allowed_tools must be 'auto', 'on' or 'off'")
         if self.slash_order not in ("command", "skill"):
             raise ValueError("slash_order must be 'command' or 'skill'")
+        if self.argument_numbering not in (0, 1):
+            raise ValueError("argument_numbering must be 1 ($1 is the first word) or 0")
+        if self.wrap_commands not in ("plugin", "all", "none"):
+            raise ValueError("wrap_commands must be 'plugin', 'all' or 'none'")
         for key in ("script_timeout", "shell_timeout"):
             if not getattr(self, key) > 0:
                 raise ValueError(f"{key} must be a positive number of seconds")

@@ -1,0 +1,23 @@
+"""`ContextSegment`: a piece of the system prompt, as seed 004's context() has them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["ContextSegment", "Stability"]
+
+Stability = Literal["build", "session", "turn"]
+
+
+@dataclass(frozen=True, slots=True)
+class ContextSegment:
+    """Text for the system prompt with an `id`, a `kind` (``skill``, ``command``,
+    ``instruction``, ...) for the token bill, and a `stability`: ``build`` text stays
+    the same for every request (it belongs in a cached prefix), ``session`` text for
+    one conversation, ``turn`` text for one request."""
+
+    id: str
+    kind: str
+    stability: Stability
+    text: str
