@@ -54,3 +54,27 @@ def test_layout_doc_shows_the_default_table():
     text = (ROOT / "docs" / "layout.md").read_text()
     for spec in default_roots():
         assert f"`{spec.template}`" in text, spec.template
+
+
+def test_commands_doc_shows_the_tool_name_table():
+    from satchel.agents import DEFAULT_TOOL_MAP
+
+    text = (ROOT / "docs" / "commands-and-agents.md").read_text()
+    section = text.split("### Tool names", 1)[1].split("###", 1)[0]
+    rows = re.findall(r"^\| (`.+?`) \| (`.+?`)(?: \(for searching\))? \|$", section, re.M)
+    documented: dict[str, tuple[str, ...]] = {}
+    for left, right in rows:
+        names = re.findall(r"`([^`]+)`", left)
+        targets = tuple(re.findall(r"`([^`]+)`", right))
+        documented.update(dict.fromkeys(names, targets))
+    assert documented == dict(DEFAULT_TOOL_MAP)
+
+
+def test_commands_doc_shows_the_command_and_agent_tables():
+    from satchel import default_roots
+
+    text = (ROOT / "docs" / "commands-and-agents.md").read_text()
+    for kind in ("commands", "agents"):
+        for spec in default_roots(kind=kind):
+            shown = spec.template.replace("{home}/", "~/")
+            assert f"`{shown}`" in text, shown
