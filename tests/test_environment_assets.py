@@ -88,7 +88,7 @@ def test_host_options_reach_each_loader(layout, tree):
     )
     assert list(env.commands.commands) == ["mine"]
     assert env.commands.builtins == ("review",)
-    assert list(env.agents.agents)[0] == "planner"
+    assert next(iter(env.agents.agents)) == "planner"
     assert env.instructions == ()
     codex = satchel.load(layout=layout, instructions="codex")
     assert [f.kind for f in codex.instructions] == ["agents"]

@@ -74,10 +74,71 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
         ("error", "skill.description.missing"),
         ("warning", "skill.name.mismatch"),
         ("info", "skill.field.deprecated"),
+        ("warning", "command.shadowed"),
+        ("warning", "frontmatter.yaml.colon-fallback"),
+        ("info", "agent.model.alias"),
+        ("warning", "agent.builtin.protected"),
+        ("info", "instructions.replaced"),
     ]
     broken = doc["diagnostics"][1]
     assert broken["path"] == str(WORKSPACE / ".agents/skills/api-docs/SKILL.md")
     assert broken["line"] == 3
+
+
+def test_json_counts_commands_agents_and_instruction_files(satchel, in_repo):
+    doc = satchel("doctor", "--json", *EXAMPLE).json()
+    assert doc["commands"] == {
+        "loaded": 4,
+        "names": ["release-notes", "component", "review-pr", "standup"],
+        "shadowed": [
+            {
+                "name": "review-pr",
+                "winner": str(WORKSPACE / ".claude/commands/review-pr.md"),
+                "loser": str(WORKSPACE / ".agents/commands/review-pr.md"),
+            }
+        ],
+    }
+    assert doc["agents"] == {
+        "loaded": 3,
+        "names": ["release-manager", "code-scout", "writer"],
+        "shadowed": [],
+    }
+    assert doc["instructions"] == {
+        "read": 2,
+        "paths": [str(WORKSPACE / "AGENTS.md"), str(WORKSPACE / "SATCHEL.md")],
+    }
+
+
+def test_shadowed_agents_are_shown_like_shadowed_skills(satchel, project, home, monkeypatch):
+    monkeypatch.chdir(project.parent)  # short paths: each row stays on one line
+    for root, text in ((project, "From the project."), (home, "From the user.")):
+        (root / ".claude/agents").mkdir(parents=True)
+        (root / ".claude/agents/helper.md").write_text(
+            f"---\nname: helper\ndescription: {text}\n---\nHelp.\n"
+        )
+    args = ("--project", project, "--home", home)
+    doc = satchel("doctor", *args, "--json").json()
+    assert doc["agents"]["shadowed"] == [
+        {
+            "name": "helper",
+            "winner": str(project / ".claude/agents/helper.md"),
+            "loser": str(home / ".claude/agents/helper.md"),
+        }
+    ]
+    out = satchel("doctor", *args).out
+    assert "Agents: 1 loaded, 1 shadowed" in out
+    section = out.split("\nAgents:")[1].split("\n\n")[0]
+    kept, hidden = (line.split() for line in section.splitlines() if "helper.md" in line)
+    assert kept[:4] == ["helper", "kept", "project", ".claude"]
+    assert hidden[:3] == ["hidden", "user", ".claude"]
+
+
+def test_human_report_has_a_section_per_kind(satchel, in_repo):
+    out = satchel("doctor", *EXAMPLE).out
+    for heading in ("Commands: 4 loaded, 1 shadowed", "Agents: 3 loaded, 0 shadowed"):
+        assert f"\n{heading}\n" in out
+    assert "\nInstruction files: 2 read\n" in out
+    assert out.index("Shadowed: 2") < out.index("Commands:") < out.index("Diagnostics:")
 
 
 def test_json_index_size_is_that_of_the_tool_index(satchel, in_repo):

@@ -43,6 +43,47 @@ def test_body_is_escaped_and_literal(satchel, evil):
     assert "Body \\x1b[31mred\\x1b[0m and [red]markup[/red]." in out
 
 
+EVIL_COMMAND = (
+    "---\n"
+    'description: "Clears \\e[2J the screen, \\u202e flips text, [bold]loud[/bold] :smile:"\n'
+    'argument-hint: "[n] \\e[31m"\n'
+    "---\n"
+    "Body \x1b[31mred\x1b[0m $ARGUMENTS.\n"
+)
+EVIL_AGENT = EVIL.replace("name: evil", "name: agent-evil")
+
+
+@pytest.fixture
+def evil_everywhere(evil, project):
+    commands = project / ".claude/commands/gr\x1b[2Jp"
+    commands.mkdir(parents=True)
+    (commands / "evil-cmd.md").write_text(EVIL_COMMAND)
+    (project / ".claude/agents").mkdir(parents=True)
+    (project / ".claude/agents/agent-evil.md").write_text(EVIL_AGENT)
+    return evil
+
+
+@pytest.mark.parametrize("verb", [["commands"], ["agents"], ["doctor"]])
+def test_commands_and_agents_print_escaped(satchel, evil_everywhere, verb):
+    out = satchel(*verb, *evil_everywhere).out
+    assert "\x1b" not in out
+    assert "\u202e" not in out
+    if verb != ["doctor"]:
+        assert "Clears \\x1b[2J the screen, \\u202e flips text, [bold]loud[/bold] :smile:" in out
+
+
+def test_a_hostile_hint_and_path_print_escaped(satchel, evil_everywhere):
+    out = satchel("commands", *evil_everywhere).out
+    assert "[n] \\x1b[31m" in out
+    assert "/gr\\x1b[2Jp/evil-cmd.md" in out
+
+
+def test_expand_json_keeps_the_exact_text_in_ascii(satchel, evil_everywhere):
+    result = satchel("expand", "/evil-cmd \x1b[2J", "--json", *evil_everywhere)
+    assert result.out.isascii()
+    assert result.json()["expanded"] == "Body \x1b[31mred\x1b[0m \x1b[2J."
+
+
 def test_json_keeps_the_exact_text_in_ascii(satchel, evil):
     result = satchel("show", "evil", "--json", *evil)
     assert result.out.isascii()
@@ -90,11 +131,14 @@ def test_pipes_get_no_colour(satchel, evil):
     assert "\x1b" not in out
 
 
-def test_index_on_a_terminal_escapes_what_a_pipe_gets_raw(tmp_path, write):
+@pytest.mark.parametrize(
+    "verb", [["index", "--format", "paths"], ["expand", "/alpha"]], ids=["index", "expand"]
+)
+def test_on_a_terminal_escapes_what_a_pipe_gets_raw(tmp_path, write, verb):
     project = tmp_path / "proj\x1b[2Jx"
     (project / ".git").mkdir(parents=True)
     write(project / ".satchel/skills", "alpha")
-    args = [sys.executable, "-m", "satchel", "index", "--format", "paths"]
+    args = [sys.executable, "-m", "satchel", *verb]
     args += ["--project", str(project), "--home", str(tmp_path / "home")]
     piped = subprocess.run(args, capture_output=True, check=True).stdout
     assert b"proj\x1b[2Jx" in piped

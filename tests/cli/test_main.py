@@ -23,7 +23,8 @@ def test_help_returns_0_instead_of_exiting(satchel):
     result = satchel("--help")
     assert result.code == 0
     assert result.out.startswith("Usage: satchel [OPTIONS] COMMAND [ARGS]...")
-    for verb in ("doctor", "index", "list", "new", "show", "validate"):
+    verbs = ("agents", "commands", "doctor", "expand", "index", "instructions", "list", "new")
+    for verb in (*verbs, "show", "validate"):
         assert f"\n  {verb} " in result.out
 
 
@@ -41,8 +42,23 @@ def test_version(satchel):
         ["validate"],
         ["index", "--max-skills", "-1"],
         ["doctor", "no-such-dir"],
+        ["expand"],
+        ["instructions", "--mode", "nope"],
+        ["agents", "no-such-dir"],
+        ["commands", "--client", "../x"],
     ],
-    ids=["bad-option", "bad-verb", "missing-name", "missing-path", "negative-cap", "missing-dir"],
+    ids=[
+        "bad-option",
+        "bad-verb",
+        "missing-name",
+        "missing-path",
+        "negative-cap",
+        "missing-dir",
+        "missing-prompt",
+        "bad-mode",
+        "agents-missing-dir",
+        "commands-bad-client",
+    ],
 )
 def test_usage_errors_return_2(satchel, in_repo, args):
     result = satchel(*args)

@@ -13,7 +13,10 @@ from satchel.commands import Command
 from satchel.session import Session
 from tests.session.conftest import put
 
-DEPLOY = "---\ndescription: Deploy an environment\nargument-hint: [env]\n---\nDeploy $1 now. All: $ARGUMENTS\n"
+DEPLOY = (
+    "---\ndescription: Deploy an environment\nargument-hint: [env]\n---\n"
+    "Deploy $1 now. All: $ARGUMENTS\n"
+)
 
 
 @pytest.fixture

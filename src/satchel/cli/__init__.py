@@ -73,7 +73,18 @@ def _oneline(e: BaseException) -> str:
 
 def _verbs() -> tuple[Verb, ...]:
     """The dispatch table, read when `main()` runs."""
-    from satchel.cli import doctor, index, listing, new, show, validate
+    from satchel.cli import (
+        agents,
+        commands,
+        doctor,
+        expand,
+        index,
+        instructions,
+        listing,
+        new,
+        show,
+        validate,
+    )
 
     return (
         Verb(("doctor",), doctor.doctor, (_dir(), *_where(), _json())),
@@ -82,6 +93,10 @@ def _verbs() -> tuple[Verb, ...]:
         Verb(("validate",), validate.validate, _validate_params()),
         Verb(("index",), index.index, (_dir(), *_where(), *_index_params(), _json())),
         Verb(("new", "skill"), new.new_skill, _new_params()),
+        Verb(("commands",), commands.commands, (_dir(), *_where(), _json())),
+        Verb(("expand",), expand.expand, _expand_params()),
+        Verb(("agents",), agents.agents, (_dir(), *_where(), _json())),
+        Verb(("instructions",), instructions.instructions, _instructions_params()),
     )
 
 
@@ -189,6 +204,46 @@ def _index_params() -> tuple[click.Parameter, ...]:
             ["--max-bytes"], type=click.IntRange(min=0), default=MAX_BYTES, show_default=True
         ),
         click.Option(["--tool-name"], default="load_skill", show_default=True),
+    )
+
+
+def _expand_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["prompt"]),
+        _dir(),
+        *_where(),
+        click.Option(
+            ["--skill-first"],
+            is_flag=True,
+            help="Resolve /NAME to a skill before a command of the same name.",
+        ),
+        click.Option(
+            ["--zero-based"],
+            is_flag=True,
+            help="$0 is the first argument, as in Claude Code (default: $1 is).",
+        ),
+        _json(),
+    )
+
+
+def _instructions_params() -> tuple[click.Parameter, ...]:
+    from satchel.cli.instructions import MODES
+
+    return (
+        _dir(),
+        *_where(),
+        click.Option(
+            ["--mode"],
+            type=click.Choice(MODES),
+            default="seed000",
+            show_default=True,
+            help="seed000: AGENTS.md else CLAUDE.md, then the client's file; "
+            "codex: Codex's root-to-DIR AGENTS.md files.",
+        ),
+        click.Option(
+            ["--paths", "paths_only"], is_flag=True, help="List the files without their text."
+        ),
+        _json(),
     )
 
 

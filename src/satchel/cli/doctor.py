@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._workspace import environment
+from satchel.commands import Command
 from satchel.diagnostics import SEVERITIES
 from satchel.environment import Environment, RootReport
 from satchel.render import IndexFormat, render_index
@@ -32,8 +34,9 @@ def doctor(
 ) -> int:
     """Report where skills were looked for and what is wrong.
 
-    Every skills root by scope and family, the skills that load, the shadowed ones,
-    every diagnostic and the size of the index. Exit 1 when there are errors."""
+    Every skills root by scope and family, the skills that load, the shadowed ones;
+    the commands, agent types and instruction files; every diagnostic and the size
+    of the index. Exit 1 when there are errors."""
     env = environment(directory, project, home, client)
     text = render_index(env.skills, format=INDEX_FORMAT)
     if as_json:
@@ -51,6 +54,26 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
             {"name": s.name, "winner": _str(s.winner.path), "loser": _str(s.loser.path)}
             for s in env.shadowed
         ],
+        "commands": {
+            "loaded": len(env.commands.commands),
+            "names": list(env.commands.commands),
+            "shadowed": [
+                {"name": loser.name, "winner": _str(winner.path), "loser": _str(loser.path)}
+                for winner, loser in env.commands.shadowed
+            ],
+        },
+        "agents": {
+            "loaded": len(env.agents.agents),
+            "names": list(env.agents.agents),
+            "shadowed": [
+                {"name": s.name, "winner": _str(s.winner.path), "loser": _str(s.loser.path)}
+                for s in env.agents.shadowed
+            ],
+        },
+        "instructions": {
+            "read": len(env.instructions),
+            "paths": [str(f.path) for f in env.instructions],
+        },
         "diagnostics": [d.to_json() for d in env.diagnostics],
         "index": _index_size(index),
     }
@@ -79,7 +102,8 @@ def _index_size(text: str) -> dict[str, Any]:
 
 def _report(env: Environment, index: str) -> None:
     con = out.console()
-    for section in (_where, _roots, _skills, _shadowed, _diagnostics):
+    sections = (_where, _roots, _skills, _shadowed, _commands, _agents, _instructions)
+    for section in (*sections, _diagnostics):
         section(con, env)
         con.print()
     size = _index_size(index)
@@ -136,6 +160,52 @@ def _shadowed(con: Console, env: Environment) -> None:
 def _origin(skill: Skill) -> tuple[Text, Text]:
     where = out.shown(skill.path) if skill.path else "the host catalog"
     return out.safe(f"{skill.scope} {skill.family}".strip()), out.safe(where)
+
+
+def _commands(con: Console, env: Environment) -> None:
+    found = env.commands
+    shadowed = len(found.shadowed)
+    con.print(f"Commands: {len(found.commands)} loaded, {shadowed} shadowed", style="bold")
+    if found.commands:
+        con.print(out.safe(", ".join(f"/{name}" for name in found.commands)))
+    if found.shadowed:
+        grid = out.table("name", "", "from", "path")
+        for winner, loser in found.shadowed:
+            grid.add_row(out.safe(f"/{loser.name}"), "kept", *_command_origin(winner))
+            grid.add_row("", "hidden", *_command_origin(loser))
+        con.print(grid)
+
+
+def _command_origin(command: Command) -> tuple[Text, Text]:
+    where = out.shown(command.path) if command.path else "defined in code"
+    source = f"{command.scope} {command.plugin or command.family}".strip()
+    return out.safe(source), out.safe(where)
+
+
+def _agents(con: Console, env: Environment) -> None:
+    found = env.agents
+    shadowed = len(found.shadowed)
+    con.print(f"Agents: {len(found.agents)} loaded, {shadowed} shadowed", style="bold")
+    if found.agents:
+        con.print(out.safe(", ".join(found.agents)))
+    if found.shadowed:
+        grid = out.table("name", "", "from", "path")
+        for s in found.shadowed:
+            grid.add_row(out.safe(s.name), "kept", *_agent_origin(s.winner))
+            grid.add_row("", "hidden", *_agent_origin(s.loser))
+        con.print(grid)
+
+
+def _agent_origin(agent: AgentType) -> tuple[Text, Text]:
+    where = out.shown(agent.path) if agent.path else f"the host {agent.format}"
+    source = f"{agent.scope} {agent.plugin or agent.family}".strip() or agent.format
+    return out.safe(source), out.safe(where)
+
+
+def _instructions(con: Console, env: Environment) -> None:
+    con.print(f"Instruction files: {len(env.instructions)} read", style="bold")
+    if env.instructions:
+        con.print(out.safe(", ".join(out.shown(f.path) for f in env.instructions)))
 
 
 def _diagnostics(con: Console, env: Environment) -> None:

@@ -1,0 +1,86 @@
+"""`satchel agents`: the subagent types that load, in precedence order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from satchel.agents import AgentSet, AgentType
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._workspace import environment
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+
+def agents(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """List the subagent types that load, in precedence order.
+
+    Each with its format and origin, safety ceiling, model, tools (mapped to
+    canonical names), description and file. `satchel doctor` says what did not
+    load and why."""
+    found = environment(directory, project, home, client).agents
+    if as_json:
+        out.print_json(found.to_json())
+    else:
+        _print(found)
+    return OK
+
+
+def _print(found: AgentSet) -> None:
+    con = out.console()
+    if not found.agents:
+        con.print("No agent types found; `satchel doctor` shows what did not load.")
+    for agent in found.agents.values():
+        head = out.safe(agent.name, style="bold")
+        head.append_text(out.safe(f"  {_source(agent)}", style="dim"))
+        con.print(head)
+        grid = out.table("", "")
+        grid.show_header = False
+        for label, value in _fields(agent):
+            grid.add_row(label, value)
+        con.print(grid)
+        con.print()
+    if found.builtins:
+        names = ", ".join(found.builtins)
+        con.print(out.safe(f"Built-in types (no project file may redefine them): {names}"))
+    if found.diagnostics:
+        noun = out.count(len(found.diagnostics), "diagnostic")
+        con.print(f"{noun} about agents; run `satchel doctor` to see them.")
+
+
+def _source(agent: AgentType) -> str:
+    """``claude, project .claude``; ``vibe, plugin deploy-tools``; ``config``."""
+    where = f"plugin {agent.plugin}" if agent.plugin else f"{agent.scope} {agent.family}".strip()
+    return f"{agent.format}, {where}" if where else agent.format
+
+
+def _fields(agent: AgentType) -> list[tuple[str, Text]]:
+    rows = [
+        ("description", out.safe(agent.description or "-")),
+        ("safety", out.safe(agent.safety or "session default")),
+        ("model", out.safe(_model(agent))),
+        ("tools", out.safe("all" if agent.tools is None else ", ".join(agent.tools) or "none")),
+    ]
+    if agent.disabled_tools:
+        rows.append(("disabled tools", out.safe(", ".join(agent.disabled_tools))))
+    if agent.overrides_builtin:
+        rows.append(("overrides", out.safe("a built-in type of the same name")))
+    rows.append(("path", out.safe(out.shown(agent.path) if agent.path else "-", style="dim")))
+    return rows
+
+
+def _model(agent: AgentType) -> str:
+    if agent.model:
+        return agent.model
+    if agent.model_as_written:
+        return f"session model (the file says {agent.model_as_written})"
+    return "session model"

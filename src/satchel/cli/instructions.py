@@ -1,0 +1,75 @@
+"""`satchel instructions`: AGENTS.md, CLAUDE.md and the client's file, in prompt order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._workspace import layout
+from satchel.diagnostics import Diagnostic
+from satchel.instructions import InstructionFile, InstructionMode, load_instructions
+
+MODES: tuple[InstructionMode, ...] = ("seed000", "codex")
+
+
+def instructions(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    mode: InstructionMode,
+    paths_only: bool,
+    as_json: bool,
+) -> int:
+    """List the instruction files in prompt order, then their text.
+
+    These are the files a host puts in the system prompt; a later one wins on
+    conflict. seed000 reads AGENTS.md, else CLAUDE.md, for the user and the project,
+    then the client's own file (SATCHEL.md); codex reads AGENTS.override.md or
+    AGENTS.md from the git root down to DIR, 32 KiB in all."""
+    files, found = load_instructions(layout(directory, project, home, client), mode=mode)
+    if as_json:
+        out.print_json(
+            {
+                "mode": mode,
+                "files": [f.to_json() for f in files],
+                "diagnostics": [d.to_json() for d in found],
+            }
+        )
+    else:
+        _print(files, found, mode=mode, paths_only=paths_only)
+    return OK
+
+
+def _print(
+    files: Sequence[InstructionFile],
+    found: Sequence[Diagnostic],
+    *,
+    mode: InstructionMode,
+    paths_only: bool,
+) -> None:
+    from rich.rule import Rule
+
+    con = out.console()
+    if not files:
+        con.print(f"No instruction files found ({mode} mode).")
+    else:
+        grid = out.table("#", "scope", "kind", "path")
+        for number, f in enumerate(files, 1):
+            where = out.safe(out.shown(f.path))
+            if f.truncated:
+                where.append(" (cut at the size cap)", style="yellow")
+            grid.add_row(str(number), out.safe(f.scope), out.safe(f.kind), where)
+        con.print(grid)
+    if found:
+        con.print()
+        con.print(out.diagnostic_grid(found))
+    if paths_only:
+        return
+    for f in files:
+        con.print()
+        con.print(Rule(out.safe(f.label), characters="-"))
+        con.print(out.safe_block(f.text.strip("\n")) if f.text.strip() else out.safe("(empty)"))

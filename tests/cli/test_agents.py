@@ -1,0 +1,58 @@
+"""`satchel agents`: each agent type with its origin, safety, model and tools."""
+
+from __future__ import annotations
+
+from .support import EXAMPLE, HOME, WORKSPACE, check_golden
+
+
+def test_human_listing_matches_golden(satchel, in_repo):
+    result = satchel("agents", *EXAMPLE)
+    assert result.code == 0
+    assert result.err == ""
+    check_golden("agents.txt", result.out)
+
+
+def test_defaults_are_named_not_left_blank(satchel, in_repo):
+    out = satchel("agents", *EXAMPLE).out
+    assert "session default" in out  # writer sets no safety
+    assert "session model (the file says sonnet)" in out  # code-scout's alias
+    assert "general" not in out.split("Built-in types")[0]  # the protected one is skipped
+
+
+def test_json_is_the_agent_sets_json(satchel, in_repo):
+    result = satchel("agents", "--json", *EXAMPLE)
+    doc = result.json()
+    assert result.code == 0
+    assert set(doc) == {"agents", "builtins", "shadowed", "diagnostics"}
+    assert [(a["name"], a["format"], a["scope"], a["family"]) for a in doc["agents"]] == [
+        ("release-manager", "vibe", "project", ".satchel"),
+        ("code-scout", "claude", "project", ".claude"),
+        ("writer", "claude", "user", ".claude"),
+    ]
+    scout = doc["agents"][1]
+    assert scout["tools_as_written"] == ["Read", "Grep", "Glob"]
+    assert scout["path"] == str(WORKSPACE / ".claude/agents/code-scout.md")
+    assert doc["agents"][2]["path"] == str(HOME / ".claude/agents/writer.md")
+    assert doc["builtins"] == ["general", "explore"]
+    assert [d["code"] for d in doc["diagnostics"]] == [
+        "frontmatter.yaml.colon-fallback",
+        "agent.model.alias",
+        "agent.builtin.protected",
+    ]
+
+
+def test_an_agent_without_tools_has_all(satchel, project, home):
+    (project / ".claude/agents").mkdir(parents=True)
+    (project / ".claude/agents/helper.md").write_text(
+        "---\nname: helper\ndescription: Helps.\n---\nHelp.\n"
+    )
+    out = satchel("agents", "--project", project, "--home", home).out
+    assert any(line.split() == ["tools", "all"] for line in out.splitlines())
+    doc = satchel("agents", "--project", project, "--home", home, "--json").json()
+    assert doc["agents"][0]["tools"] is None
+
+
+def test_no_agents(satchel, project, home):
+    result = satchel("agents", "--project", project, "--home", home)
+    assert result.code == 0
+    assert result.out.startswith("No agent types found")

@@ -1,0 +1,69 @@
+"""`satchel instructions`: the files in prompt order, their text, and Codex's mode."""
+
+from __future__ import annotations
+
+from .support import EXAMPLE, WORKSPACE, check_golden
+
+
+def test_human_output_matches_golden(satchel, in_repo):
+    result = satchel("instructions", *EXAMPLE)
+    assert result.code == 0
+    assert result.err == ""
+    check_golden("instructions.txt", result.out)
+
+
+def test_paths_prints_the_list_only(satchel, in_repo):
+    out = satchel("instructions", "--paths", *EXAMPLE).out
+    assert "examples/workspace/AGENTS.md" in out
+    assert "instructions.replaced" in out  # why CLAUDE.md is not there
+    assert "make test" not in out
+
+
+def test_json_lists_files_in_prompt_order(satchel, in_repo):
+    result = satchel("instructions", "--json", *EXAMPLE)
+    doc = result.json()
+    assert result.code == 0
+    assert doc["mode"] == "seed000"
+    assert [(f["path"], f["scope"], f["kind"]) for f in doc["files"]] == [
+        (str(WORKSPACE / "AGENTS.md"), "project", "agents"),
+        (str(WORKSPACE / "SATCHEL.md"), "project", "client"),
+    ]
+    assert doc["files"][0]["text"] == (WORKSPACE / "AGENTS.md").read_text()
+    assert [(d["code"], d["path"]) for d in doc["diagnostics"]] == [
+        ("instructions.replaced", str(WORKSPACE / "CLAUDE.md"))
+    ]
+
+
+def test_codex_mode_reads_from_the_root_down_to_dir(satchel, project, home):
+    (project / "AGENTS.md").write_text("Root rules.\n")
+    (project / "SATCHEL.md").write_text("Not read by Codex.\n")
+    sub = project / "pkg"
+    sub.mkdir()
+    (sub / "AGENTS.override.md").write_text("Package rules.\n")
+    args = (sub, "--project", project, "--home", home, "--json")
+    codex = satchel("instructions", "--mode", "codex", *args).json()
+    assert codex["mode"] == "codex"
+    assert [(f["label"], f["kind"]) for f in codex["files"]] == [
+        ("AGENTS.md", "agents"),
+        ("pkg/AGENTS.override.md", "override"),
+    ]
+    seed = satchel("instructions", *args).json()
+    assert [f["label"] for f in seed["files"]] == ["AGENTS.md", "SATCHEL.md"]
+
+
+def test_a_file_cut_at_the_cap_is_marked(satchel, project, home, monkeypatch):
+    monkeypatch.chdir(project)  # short relative paths: the marker stays on one line
+    (project / "AGENTS.md").write_text("x" * (40 * 1024))
+    args = ("--mode", "codex", "--project", project, "--home", home)
+    assert satchel("instructions", *args, "--json").json()["files"][0]["truncated"] is True
+    assert "(cut at the size cap)" in satchel("instructions", *args, "--paths").out
+
+
+def test_no_files(satchel, project, home):
+    result = satchel("instructions", "--project", project, "--home", home)
+    assert (result.code, result.out) == (0, "No instruction files found (seed000 mode).\n")
+
+
+def test_unknown_mode_is_a_usage_error(satchel, project, home):
+    result = satchel("instructions", "--mode", "vibe", "--project", project, "--home", home)
+    assert result.code == 2
