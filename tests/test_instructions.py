@@ -416,13 +416,41 @@ def test_symlink_into_parent_is_read_once(project: Path, home: Path) -> None:
     assert shown(files) == [("project", "agents", "AGENTS.md")]
 
 
-def test_symlinked_file_is_followed(project: Path, tmp_path: Path, layout: satchel.Layout) -> None:
-    put(tmp_path / "shared" / "rules.md", "shared rules\n")
-    (project / "AGENTS.md").symlink_to(tmp_path / "shared" / "rules.md")
+def test_symlinked_file_inside_the_project_is_followed(
+    project: Path, layout: satchel.Layout
+) -> None:
+    put(project / "docs" / "rules.md", "shared rules\n")
+    (project / "AGENTS.md").symlink_to(project / "docs" / "rules.md")
     files, diags = load_instructions(layout)
     assert diags == ()
     assert files[0].text == "shared rules\n"
     assert files[0].path == project / "AGENTS.md"
+
+
+def test_a_project_symlink_out_of_the_project_is_refused(
+    project: Path, tmp_path: Path, layout: satchel.Layout
+) -> None:
+    outside = put(tmp_path / "shared" / "rules.md", "outside\n")
+    (project / "AGENTS.md").symlink_to(outside)
+    files, diags = load_instructions(layout)
+    assert files == ()
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "instructions.read.error",
+            f"cannot read AGENTS.md: a symlink to {outside}, outside the project",
+        )
+    ]
+
+
+def test_a_user_file_may_link_into_a_dotfiles_checkout(
+    home: Path, tmp_path: Path, layout: satchel.Layout
+) -> None:
+    rules = put(tmp_path / "dotfiles" / "CLAUDE.md", "mine\n")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "CLAUDE.md").symlink_to(rules)
+    files, diags = load_instructions(layout)
+    assert diags == ()
+    assert [f.text for f in files] == ["mine\n"]
 
 
 # segments and JSON

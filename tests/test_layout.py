@@ -261,3 +261,14 @@ def test_project_root_at_home_reads_the_users_skills_once_as_the_users(tmp_path,
     assert [r.scope for r in layout.skill_roots() if r.path == home / ".claude" / "skills"] == [
         "user"
     ]
+
+
+def test_command_and_agent_tables_can_be_replaced(project, home):
+    from satchel import Layout, RootSpec
+
+    mine = [RootSpec("project", ".mine", "{project}/prompts")]
+    layout = Layout.default(project, home=home, command_roots=mine, agent_roots=[], env={})
+    assert [(r.scope, r.family, r.path) for r in layout.command_dirs()] == [
+        ("project", ".mine", project / "prompts")
+    ]
+    assert layout.agent_dirs() == ()

@@ -30,8 +30,10 @@ project files share `max_total` bytes: the file that passes it is cut at a UTF-8
 character boundary, later ones are not read, and ``instructions.truncated`` says
 what was left out. The global file is bounded by `max_file` only, as in Codex.
 
-Both modes: a file is read only if it is a regular file (a symlink is followed; a
-FIFO, socket, device or directory is refused, never waited on) of at most
+Both modes: a file is read only if it is a regular file (a symlink is followed, but
+a project file's real path must stay inside the project: a repository cannot link
+the user's files into the prompt; user files may link anywhere; a FIFO, socket,
+device or directory is refused, never waited on) of at most
 `max_file` bytes, in UTF-8 without NUL bytes; anything else is an
 ``instructions.read.error`` and the next candidate is tried. A leading BOM is dropped
 and CRLF becomes LF (the byte cap counts the text so normalised). A file is read at
@@ -60,6 +62,7 @@ from satchel._files import FileProblem, open_regular
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 from satchel.segments import ContextSegment
+from satchel.text import escape
 
 __all__ = [
     "client_file",
@@ -282,7 +285,10 @@ class _Loader:
         if not self.exists(path, scope):
             return None
         try:
+            inside = self.containment(path, scope)
             identity, data = self.read_new(path)
+            if inside is not None and identity != inside:
+                raise FileProblem("escape", "it changed while it was read")
         except FileProblem as e:
             self.diags.append(self.problem(path, scope, e))
             return None
@@ -304,6 +310,23 @@ class _Loader:
             )
         )
         return None
+
+    def containment(self, path: Path, scope: Scope) -> tuple[int, int] | None:
+        """For a project file, the identity of its real file, which must lie inside
+        the project (a repository cannot link the user's files into the prompt); None
+        for user files, which may link anywhere (dotfiles)."""
+        if scope != "project":
+            return None
+        real = os.path.realpath(path)
+        root = os.path.realpath(self.layout.project)
+        if os.path.commonpath([root, real]) != root:
+            shown = escape(real, newlines=True)
+            raise FileProblem("escape", f"a symlink to {shown}, outside the project")
+        try:
+            st = os.stat(real)
+        except OSError:
+            return None  # missing or a loop: the open says which
+        return st.st_dev, st.st_ino
 
     def read_new(self, path: Path) -> tuple[tuple[int, int], bytes | None]:
         """The identity and bytes of `path`; no bytes when the same file (by identity)

@@ -129,6 +129,8 @@ class Layout:
         home: str | os.PathLike[str] | None = None,
         project: str | os.PathLike[str] | None = None,
         roots: Sequence[RootSpec] | None = None,
+        command_roots: Sequence[RootSpec] | None = None,
+        agent_roots: Sequence[RootSpec] | None = None,
         walk: WalkBounds | None = None,
         ancestors: bool = False,
         env: Mapping[str, str] | None = None,
@@ -139,6 +141,8 @@ class Layout:
         The home is `home`, else the real one; the config directory is
         ``$XDG_CONFIG_HOME`` when set and no `home` is given, else ``<home>/.config``.
         The project root is `project`, else the nearest ancestor holding `.git`.
+        `roots`, `command_roots` and `agent_roots` replace the default table of
+        skills, commands and agent roots (see `default_roots`).
         """
         here = Path(cwd if cwd is not None else os.getcwd()).absolute()
         environ = os.environ if env is None else env
@@ -157,8 +161,8 @@ class Layout:
             walk=walk or WalkBounds(),
             ancestors=ancestors,
             write_root=_cache_root(client, environ, home),
-            command_roots=default_roots(client, "commands"),
-            agent_roots=default_roots(client, "agents"),
+            command_roots=_table(command_roots, client, "commands"),
+            agent_roots=_table(agent_roots, client, "agents"),
         )
 
     def with_roots(self, roots: Sequence[RootSpec]) -> Layout:
@@ -216,6 +220,10 @@ class Layout:
         while chain[-1] != self.project:
             chain.append(chain[-1].parent)
         return chain
+
+
+def _table(given: Sequence[RootSpec] | None, client: str, kind: str) -> tuple[RootSpec, ...]:
+    return tuple(given) if given is not None else default_roots(client, kind)
 
 
 def _cache_root(client: str, environ: Mapping[str, str], home: object) -> Path:
