@@ -154,14 +154,66 @@ def test_builtin_names_win_over_files(layout, project, home):
     ]
 
 
-def test_an_alias_never_takes_a_builtin_or_a_name(layout, project, home):
+def test_an_alias_never_takes_a_builtin_or_a_higher_name(layout, project, home):
     put(project / ".claude" / "commands", "help/x.md")
-    put(project / ".claude" / "commands", "p/deploy.md")
-    plugin = Command("p:deploy", "Plugin deploy", scope="plugin", plugin="p")
-    found_set = load_commands(layout, builtins=["help:x"], plugin_commands=[plugin])
-    assert list(found_set.commands) == ["deploy", "x", "p:deploy"]
+    put(project / ".claude" / "commands", "host/y.md")
+    extra = Command("host:y", "Host", text="Host")
+    found_set = load_commands(layout, builtins=["help:x"], extra=[extra])
+    assert list(found_set.commands) == ["host:y", "x", "y"]
     assert dict(found_set.aliases) == {}
-    assert found_set.find("p:deploy") is plugin
+    assert found_set.find("host:y") is extra
+
+
+def test_an_alias_hides_a_lower_plugin_name(layout, project, home):
+    """A command file wins over a same-named plugin command, whether `p:deploy` is the
+    file's name (path naming) or its alias (stem naming)."""
+    path = put(project / ".claude" / "commands", "p/deploy.md")
+    plugin = Command("p:deploy", "Plugin deploy", scope="plugin", plugin="p")
+    found_set = load_commands(layout, plugin_commands=[plugin])
+    assert list(found_set.commands) == ["deploy"]
+    assert dict(found_set.aliases) == {"p:deploy": "deploy"}
+    assert found_set.shadowed == ((found_set.commands["deploy"], plugin),)
+    assert found(found_set.diagnostics) == [
+        (
+            "command.shadowed",
+            "warning",
+            f"command /p:deploy at /p:deploy defined in code (plugin:p) is shadowed by {path} "
+            "(project .claude), which answers to /p:deploy",
+        )
+    ]
+
+
+def test_a_plugin_command_answers_to_its_bare_name(layout):
+    deploy = Command("tools:deploy", "Deploy", scope="plugin", plugin="tools")
+    found_set = load_commands(layout, plugin_commands=[deploy])
+    assert dict(found_set.aliases) == {"deploy": "tools:deploy"}
+    assert found_set.find("/Deploy") is deploy
+    assert found_set.diagnostics == ()
+
+
+def test_a_bare_plugin_name_loses_to_every_other_name(layout, project, home):
+    put(home / ".claude" / "commands", "deploy.md", "File\n")
+    put(home / ".claude" / "commands", "ops/rollback.md", "File\n")
+    plugins = [
+        Command("tools:deploy", "Deploy", scope="plugin", plugin="tools"),
+        Command("tools:status", "Status", scope="plugin", plugin="tools"),
+        Command("tools:ops:rollback", "Rollback", scope="plugin", plugin="tools"),
+        Command("more:status", "Status", scope="plugin", plugin="more"),
+        Command("more:ship", "Ship", scope="plugin", plugin="more"),
+        Command("more:clear", "Clear", scope="plugin", plugin="more"),
+    ]
+    found_set = load_commands(layout, builtins=["clear"], plugin_commands=plugins)
+    assert found_set.find("deploy").path is not None  # a file's name
+    assert found_set.find("ops:rollback").path is not None  # a file's alias
+    assert found_set.find("status") is plugins[1]  # the plugin given first
+    assert found_set.find("ship") is plugins[4]
+    assert found_set.find("clear") is None  # a built-in
+    assert dict(found_set.aliases) == {
+        "ops:rollback": "rollback",
+        "ship": "more:ship",
+        "status": "tools:status",
+    }
+    assert found_set.diagnostics == ()
 
 
 def test_extra_commands_beat_files_and_lose_to_builtins(layout, project):

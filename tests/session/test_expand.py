@@ -66,6 +66,11 @@ def test_a_skill_named_skill_still_answers_to_slash_skill(layout, project):
     )
 
 
+def test_slash_skill_in_any_case_addresses_a_skill(make_session, skills_dir):
+    assert make_session().expand("/Skill refund-policy hi") == wrapped(skills_dir, "hi")
+    assert make_session().expand("/SKILL\u00a0refund-policy") == wrapped(skills_dir)
+
+
 def test_model_only_skills_do_not_answer_to_a_slash(layout, project):
     put(
         project / ".agents" / "skills" / "bg" / "SKILL.md",
@@ -91,6 +96,10 @@ def test_max_active_is_checked_before_anything_runs(make_session):
         ("\t/a   spaced   ", ("a", "spaced")),
         ("/a/b", None),
         ("a", None),
+        ("/a\u00a0b", ("a", "b")),  # any Unicode blank separates the name
+        ("/a\u3000b\u2028c", ("a", "b\u2028c")),
+        ("/a\r\n\r\nb", ("a", "b")),
+        ("/a\u00a0", ("a", "")),
     ],
 )
 def test_parse_slash(prompt, parsed):

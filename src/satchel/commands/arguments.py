@@ -9,11 +9,17 @@ Placeholders (one pass: text that comes in with the arguments is never expanded)
 * numbering 0 (Claude Code 2.1.19 and later): ``$0`` .. ``$9`` and ``$ARGUMENTS[N]``,
   counted from 0.
 
-One digit only: ``$10`` is ``$1`` followed by ``0``. A word that was not typed is the
-empty string. A backslash right before a placeholder makes it literal (``\\$1`` gives
-``$1``). When the body holds no placeholder (an escaped one does not count), a blank
-line and the arguments are appended (nothing when there are none). Claude Code's
-``!`` shell lines and ``@path`` references are text here: never run, never read.
+One digit only: ``$10`` is ``$1`` followed by ``0``. A word placeholder past the last
+word typed stays as written (Claude Code 2.1.210): ``$5.00`` in a body is a price
+unless five words were typed. A backslash right before a placeholder makes it
+literal (``\\$1`` gives ``$1``).
+
+The arguments are appended (after a blank line; nothing when there are none) unless
+a placeholder was *filled*: ``$ARGUMENTS``, or a word placeholder with a word to put
+in. So ``Fix $1 ($2)`` given one word fills ``$1`` and appends nothing, while
+``Seats cost $5.00`` given two words fills nothing and gets them appended. An escaped
+placeholder, or one left as written, does not count. Claude Code's ``!`` shell lines
+and ``@path`` references are text here: never run, never read.
 """
 
 from __future__ import annotations
@@ -28,13 +34,16 @@ Numbering = Literal[1, 0]
 _ONE_BASED = re.compile(r"\\?\$(?:ARGUMENTS|([1-9]))")
 _ZERO_BASED = re.compile(r"\\?\$(?:ARGUMENTS(?:\[([0-9]+)\])?|([0-9]))")
 _MAX_DIGITS = 9
+_DOUBLE_QUOTED_ESCAPES = frozenset('"\\$`\n')
 
 
 def split_arguments(text: str) -> list[str]:
-    """Shell-like words: blanks separate words; single and double quotes group words
-    and are removed (``''`` is an empty word); a backslash outside single quotes keeps
-    the next character as it is. Never raises: an unclosed quote runs to the end and a
-    trailing backslash is kept."""
+    """Shell-like words (POSIX): blanks separate words; single and double quotes group
+    words and are removed (``''`` is an empty word). A backslash outside quotes keeps
+    the next character as it is; inside double quotes it does so only before ``"``,
+    ``\\``, ``$``, a backquote or a newline, and is kept as written before anything
+    else (``"C:\\Users"`` is ``C:\\Users``); inside single quotes it is plain text.
+    Never raises: an unclosed quote runs to the end and a trailing backslash is kept."""
     words: list[str] = []
     word: list[str] = []
     started = False  # a word is open, even an empty one made by quotes
@@ -49,11 +58,7 @@ def split_arguments(text: str) -> list[str]:
             else:
                 word.append(ch)
         elif ch == "\\":
-            if i < n:
-                word.append(text[i])
-                i += 1
-            else:
-                word.append(ch)
+            i += _escape(text, i, word, in_double=quote == '"')
             started = True
         elif quote == '"':
             if ch == '"':
@@ -74,31 +79,48 @@ def split_arguments(text: str) -> list[str]:
     return words
 
 
+def _escape(text: str, at: int, word: list[str], *, in_double: bool) -> int:
+    """Add to `word` what a backslash before ``text[at]`` stands for; how many
+    characters after the backslash it took."""
+    if at >= len(text):
+        word.append("\\")
+        return 0
+    following = text[at]
+    if in_double and following not in _DOUBLE_QUOTED_ESCAPES:
+        word.append("\\")
+        return 0
+    word.append(following)
+    return 1
+
+
 def expand_arguments(body: str, args: str, *, numbering: Numbering = 1) -> str:
     """`body` with its placeholders filled from `args` (the raw text after the
     command name); see the module docstring for the rules."""
     raw = args.strip()
     pattern = _ZERO_BASED if numbering == 0 else _ONE_BASED
     words: list[str] | None = None
-    found = False
+    filled = False
 
     def fill(match: re.Match[str]) -> str:
-        nonlocal words, found
+        nonlocal words, filled
         text = match.group()
         if text.startswith("\\"):
             return text[1:]
-        found = True
         if text == "$ARGUMENTS":
+            filled = True
             return raw
         if words is None:
             words = split_arguments(raw)
         digits = next(g for g in match.groups() if g is not None)
         if len(digits) > _MAX_DIGITS:
-            return ""  # past any argument list, and int() of it could be refused
+            return text  # past any argument list, and int() of it could be refused
         index = int(digits) - numbering
-        return words[index] if index < len(words) else ""
+        if index >= len(words):
+            return text
+        filled = True
+        return words[index]
 
     expanded = pattern.sub(fill, body)
-    if found or not raw:
+    if filled or not raw:
         return expanded
     return f"{expanded.rstrip()}\n\n{raw}" if expanded.strip() else raw

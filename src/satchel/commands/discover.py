@@ -10,8 +10,11 @@
   (2,000) ``.md`` files and `MAX_DIRS` (2,000) directories per root. Past a bound the
   walk stops with ``discovery.limit``.
 * Symlinked directories are never followed (``command.read.error``, a warning). A
-  symlinked ``.md`` file is read only when it resolves inside the root
-  (``command.read.error`` otherwise: an escape, a loop, a link to nothing).
+  symlinked ``.md`` file in a project or plugin root is read only when it resolves
+  inside the root (``command.read.error`` otherwise: an escape, a loop, a link to
+  nothing); in a user root it may point anywhere (GNU stow and other dotfile managers
+  link ``~/.claude/commands/*.md`` into a checkout), as user agents may. Loops and
+  links to nothing are refused everywhere.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from satchel.commands.model import Command, Naming
 from satchel.commands.read import SUFFIX, read_command
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Root
+from satchel.layout import USER, Root
 
 __all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
 
@@ -55,36 +58,12 @@ def scan_commands(
     """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
     is set: its names become ``<plugin>:<name>``). Never raises for bad files."""
     scan = CommandScan(root)
-    top = str(root.path)
-    entries = _open_root(top, scan.diagnostics)
+    entries = _open_root(str(root.path), scan.diagnostics)
     if entries is None:
         return scan
     scan.exists = True
     walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
-    too_deep: list[str] = []
-    stack: list[tuple[os.DirEntry[str] | None, tuple[str, ...]]] = [(None, ())]
-    while stack:
-        entry, groups = stack.pop()
-        if entry is None:
-            listed = entries
-        elif walk.over_dirs():
-            break
-        else:
-            try:
-                listed = _list(entry.path)
-            except OSError as e:
-                message = f"cannot list a command group: {e.strerror or e}"
-                scan.diagnostics.append(
-                    diagnostic("command.read.error", message, Path(entry.path), severity="warning")
-                )
-                continue
-        subdirs = walk.directory(listed, groups)
-        if subdirs is None:
-            break
-        if subdirs and len(groups) >= max_depth:
-            too_deep += [d.path for d in subdirs]
-            continue
-        stack += [(d, (*groups, d.name)) for d in reversed(subdirs)]  # popped in name order
+    too_deep = walk.run(entries, max_depth)
     if too_deep:
         count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
         message = f"the walk stopped: {count} deeper than {max_depth} levels"
@@ -112,6 +91,27 @@ class _Walk:
         self.dirs_left = max_dirs
         self.max_files = max_files
         self.max_dirs = max_dirs
+
+    def run(self, entries: list[os.DirEntry[str]], max_depth: int) -> list[str]:
+        """Walk from the root's `entries`, depth first in name order; the directories
+        left out for being deeper than `max_depth`."""
+        too_deep: list[str] = []
+        stack: list[tuple[os.DirEntry[str] | None, tuple[str, ...]]] = [(None, ())]
+        while stack:
+            entry, groups = stack.pop()
+            if entry is not None and self.over_dirs():
+                break
+            listed = entries if entry is None else self._list(entry)
+            if listed is None:
+                continue
+            subdirs = self.directory(listed, groups)
+            if subdirs is None:
+                break
+            if subdirs and len(groups) >= max_depth:
+                too_deep += [d.path for d in subdirs]
+                continue
+            stack += [(d, (*groups, d.name)) for d in reversed(subdirs)]  # popped in name order
+        return too_deep
 
     def directory(
         self, entries: list[os.DirEntry[str]], groups: tuple[str, ...]
@@ -147,6 +147,16 @@ class _Walk:
         self.scan.diagnostics.append(diagnostic("discovery.limit", message, self.root.path))
         return True
 
+    def _list(self, entry: os.DirEntry[str]) -> list[os.DirEntry[str]] | None:
+        try:
+            return _list(entry.path)
+        except OSError as e:
+            message = f"cannot list a command group: {e.strerror or e}"
+            self.scan.diagnostics.append(
+                diagnostic("command.read.error", message, Path(entry.path), severity="warning")
+            )
+            return None
+
     def _read(self, entry: os.DirEntry[str], groups: tuple[str, ...]) -> None:
         command, diags = read_command(
             entry.path,
@@ -156,6 +166,7 @@ class _Walk:
             plugin=self.plugin,
             naming=self.naming,
             inside=self.root.path,
+            contain=self.root.scope != USER,
         )
         self.scan.diagnostics.extend(diags)
         if command is not None:

@@ -7,14 +7,24 @@ Precedence, highest first:
 2. `extra`: commands the host defines in code;
 3. the layout's command roots in order: project, then user; within a scope the
    client's own family, then ``.claude``, then ``.agents`` (then ``~/.codex/prompts``);
-4. plugin commands (a command file wins over a same-named plugin command).
+4. plugin commands, one source per plugin (a command file wins over a same-named
+   plugin command).
 
 Names compare case-insensitively. Two commands of one root with the same name: the
 first in walk order is kept (``command.name.collision``); the other still answers to
 its ``group:name`` alias when it has one (it is listed under that name). Across
 sources the lower one is dropped (``command.shadowed``, naming both paths).
-Aliases are settled after every canonical name: an alias never hides a command's
-name, a built-in, or an alias of a higher command (such an alias is dropped).
+
+Aliases are settled source by source, after that source's names: an alias never
+hides a built-in, a name of its own or a higher source, or a higher alias (such an
+alias is dropped), but it does hide a lower source's name. So the file
+``.claude/commands/tools/deploy.md`` (``/deploy``, alias ``/tools:deploy``) wins
+``/tools:deploy`` over the plugin ``tools``'s ``deploy`` command, as it would under
+path naming, where ``tools:deploy`` is its name: a command file wins over a
+same-named plugin command. Last, each plugin command gets its bare name as an alias
+(``/deploy`` for ``tools:deploy``, seed 000's ``/deploy prod``) when nothing else
+holds that name: any command's name, a built-in and every other alias win over it;
+between two plugins the one given first wins.
 """
 
 from __future__ import annotations
@@ -118,6 +128,7 @@ class _Assembly:
     def __init__(self, builtins: frozenset[str]) -> None:
         self.builtins = builtins
         self.winners: dict[str, tuple[int, Command]] = {}
+        self.aliases: dict[str, tuple[str, Command]] = {}  # folded alias: (alias, owner)
         self.diagnostics: list[Diagnostic] = []
         self.shadowed: list[tuple[Command, Command]] = []
         self.rank = 0
@@ -131,6 +142,10 @@ class _Assembly:
         self.rank += 1
         for command in commands:
             self._offer(command)
+        mine = [c for rank, c in self.winners.values() if rank == self.rank]
+        for command in sorted(mine, key=lambda c: c.name):
+            for alias in command.aliases:
+                self._claim(alias, command)
 
     def _offer(self, command: Command) -> None:
         key = fold(command.name)
@@ -144,6 +159,10 @@ class _Assembly:
                 diagnostic("command.builtin", message, command.path, hint="rename the command")
             )
             return
+        if key in self.aliases:  # a higher source's alias
+            alias, owner = self.aliases[key]
+            self._shadow(owner, command, f", which answers to /{alias}")
+            return
         held = self.winners.get(key)
         if held is None:
             self.winners[key] = (self.rank, command)
@@ -154,19 +173,30 @@ class _Assembly:
         if rank == self.rank:
             self._collision(winner, command)
             return
-        self.shadowed.append((winner, command))
+        self._shadow(winner, command)
+
+    def _shadow(self, winner: Command, loser: Command, how: str = "") -> None:
+        self.shadowed.append((winner, loser))
         message = (
-            f"command /{command.name} at {_where(command)} ({_source(command)}) is shadowed "
-            f"by {_where(winner)} ({_source(winner)})"
+            f"command /{loser.name} at {_where(loser)} ({_source(loser)}) is shadowed "
+            f"by {_where(winner)} ({_source(winner)}){how}"
         )
-        self.diagnostics.append(diagnostic("command.shadowed", message, command.path))
+        self.diagnostics.append(diagnostic("command.shadowed", message, loser.path))
+
+    def _claim(self, alias: str, command: Command) -> None:
+        """Give `alias` to `command` unless a built-in, a name or an alias holds it."""
+        key = fold(alias)
+        if key not in self.builtins and key not in self.winners and key not in self.aliases:
+            self.aliases[key] = (alias, command)
 
     def _collision(self, winner: Command, loser: Command) -> None:
         """Two commands of one source with one name: the loser keeps its alias, if
         that name is free, as its own name."""
         alias = loser.aliases[0] if loser.aliases else None
         key = None if alias is None else fold(alias)
-        free = key is not None and key not in self.winners and key not in self.builtins
+        free = key is not None and all(
+            key not in s for s in (self.winners, self.builtins, self.aliases)
+        )
         fate = f"answers only to /{alias}" if free else "is ignored"
         message = (
             f"two commands are named {loser.name!r} in one root; {_where(winner)} is kept, "
@@ -180,15 +210,12 @@ class _Assembly:
 
     def finish(self, builtins: tuple[str, ...]) -> CommandSet:
         ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
-        commands = {c.name: c for _, c in ordered}
-        taken = set(self.winners) | set(self.builtins)
-        aliases: dict[str, str] = {}
         for _, command in ordered:
-            for alias in command.aliases:
-                key = fold(alias)
-                if key not in taken:
-                    taken.add(key)
-                    aliases[alias] = command.name
+            bare = _bare_name(command)
+            if bare:
+                self._claim(bare, command)
+        commands = {c.name: c for _, c in ordered}
+        aliases = {alias: owner.name for alias, owner in self.aliases.values()}
         return CommandSet(
             MappingProxyType(commands),
             MappingProxyType(aliases),
@@ -196,6 +223,14 @@ class _Assembly:
             tuple(self.shadowed),
             builtins,
         )
+
+
+def _bare_name(command: Command) -> str | None:
+    """A plugin command's name without ``<plugin>:`` (None for any other command)."""
+    prefix = f"{command.plugin}:"
+    if command.plugin and command.name.startswith(prefix):
+        return command.name.removeprefix(prefix) or None
+    return None
 
 
 def _where(command: Command) -> str:

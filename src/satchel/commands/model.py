@@ -14,15 +14,15 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel import frontmatter
-from satchel._files import FileProblem, read_bounded
+from satchel._files import FileProblem
 from satchel._json import jsonable
 from satchel.commands.arguments import Numbering, expand_arguments
+from satchel.commands.files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
 from satchel.errors import CommandBodyError
 
 __all__ = ["MAX_COMMAND_FILE", "Command", "CommandBodyError", "Naming", "body_start"]
 
-MAX_COMMAND_FILE = 1024 * 1024
 SCOPES = ("project", "user", "plugin", "builtin", "mcp")
 
 Naming = Literal["stem", "path"]
@@ -40,6 +40,10 @@ class Command:
     inside the root (``""``, ``"frontend"``, ``"a/b"``). `aliases` are other names
     that reach it (``frontend:component``). The body comes from `text` when set, else
     from `path`; `render`, when set, builds the whole prompt from the raw arguments.
+
+    `_inside` (set by discovery, not compared or shown) is the root a file command
+    must stay inside when its body is read; None lets a symlinked file point anywhere
+    (a user's command, a host's).
     """
 
     name: str
@@ -57,6 +61,7 @@ class Command:
     aliases: tuple[str, ...] = ()
     text: str | None = None
     render: Callable[[str], str] | None = None
+    _inside: Path | None = field(default=None, repr=False, compare=False)
 
     @property
     def origin(self) -> str:
@@ -67,14 +72,15 @@ class Command:
         return f"({self.scope})" if self.scope else ""
 
     def body(self) -> str:
-        """The prompt text, read now (the whole file after any frontmatter). Raise
-        `CommandBodyError` when the file cannot be read."""
+        """The prompt text, read now (the whole file after any frontmatter), under the
+        symlink rule discovery applied. Raise `CommandBodyError` when the file cannot
+        be read."""
         if self.text is not None:
             return self.text
         if self.path is None:
             return ""
         try:
-            data = read_bounded(self.path, MAX_COMMAND_FILE)
+            data = read_command_file(self.path, self._inside)
         except FileProblem as e:
             message = f"cannot read the body: {e.message}"
             raise CommandBodyError(diagnostic("command.read.error", message, self.path)) from None

@@ -5,7 +5,9 @@
   command loads with empty metadata, as Claude Code does, and the frontmatter
   diagnostic is kept as a warning. With both fences the body starts after the
   closing one; without, the whole file is the body.
-* A missing or blank description defaults to the first non-empty line of the body,
+* A description is at most 1,024 characters: a longer ``description`` is cut to
+  1,023 and ends with ``…``, silently (no diagnostic: the command is fine, only
+  long). A missing or blank one defaults to the first non-empty line of the body,
   without leading ``#``s (a line of only dashes is passed over), cut to 1,024
   characters.
 * Fields kept: ``description``, ``argument-hint`` (a YAML list such as ``[message]``
@@ -18,7 +20,10 @@
   up to the default description) skip the file; `Command.body` checks the rest.
 
 Only the head of the file is read: up to the closing fence, and further only to find
-a default description. Files over 1 MiB are refused without being read.
+a default description. Files over 1 MiB are refused without being read. A symlinked
+file must resolve inside its root unless it is not contained (`contain` False: user
+commands may link into a dotfiles checkout); `Command.body` applies the same rule
+again when it reads the file (see `satchel.commands.files`).
 """
 
 from __future__ import annotations
@@ -31,15 +36,18 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel import frontmatter
-from satchel._files import FileProblem, open_regular
-from satchel.commands.model import MAX_COMMAND_FILE, Command, Naming, body_start
+from satchel._files import FileProblem
+from satchel.commands.files import MAX_COMMAND_FILE, open_command_file
+from satchel.commands.model import Command, Naming, body_start
 from satchel.commands.names import judge, segments_name
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.skills.fields import MAX_DESCRIPTION, split_tools
+from satchel.skills.fields import split_tools
 
 __all__ = ["SUFFIX", "read_command"]
 
 SUFFIX = ".md"
+MAX_DESCRIPTION = 1024
+ELLIPSIS = "…"
 HEAD = 4096
 KEPT = frozenset(
     ("name", "description", "argument-hint", "allowed-tools", "model", "disable-model-invocation")
@@ -52,12 +60,14 @@ _UTF16 = (b"\xff\xfe", b"\xfe\xff")
 @dataclass(frozen=True, slots=True)
 class _Origin:
     """Where a command file was found: the root's scope and family, the group (the
-    subdirectory path inside the root), and the plugin that ships it."""
+    subdirectory path inside the root), the plugin that ships it, and the directory
+    a symlinked file must stay inside (None: anywhere)."""
 
     scope: str = ""
     family: str = ""
     group: str = ""
     plugin: str | None = None
+    inside: Path | None = None
 
 
 def read_command(
@@ -69,18 +79,21 @@ def read_command(
     plugin: str | None = None,
     naming: Naming = "stem",
     inside: str | os.PathLike[str] | None = None,
+    contain: bool = True,
 ) -> tuple[Command | None, list[Diagnostic]]:
     """Read the command file at `path`; (None, why) when it cannot be used.
 
     `group` is its subdirectory path inside its root ("" for none), `plugin` the
     plugin that ships it (its names become ``<plugin>:<name>``). A symlinked file is
-    read only when it resolves inside `inside` (default: the file's own directory).
-    Never raises for a bad file.
+    read only when it resolves inside `inside` (default: the file's own directory);
+    with `contain` False it may point anywhere. The command keeps that rule for
+    `Command.body`. Never raises for a bad file.
     """
     file = Path(path)
-    where = _Origin(scope, family, group, plugin)
+    top = None if not contain else Path(inside) if inside is not None else file.parent
+    where = _Origin(scope, family, group, plugin, top)
     try:
-        fd, size = _open(file, Path(inside) if inside is not None else file.parent)
+        fd, size = open_command_file(file, top)
     except FileProblem as e:
         return None, [_file_problem(e, file)]
     try:
@@ -89,33 +102,6 @@ def read_command(
         return None, [_file_problem(e, file)]
     finally:
         os.close(fd)
-
-
-def _open(file: Path, inside: Path) -> tuple[int, int]:
-    try:
-        fd, size = open_regular(file, MAX_COMMAND_FILE, nofollow=True)
-    except FileProblem as e:
-        if e.kind != "symlink":
-            raise
-        _check_link(file, inside)
-        fd, size = open_regular(file, MAX_COMMAND_FILE)
-    return fd, size
-
-
-def _check_link(file: Path, inside: Path) -> None:
-    """A symlinked command file must resolve to a file inside `inside`."""
-    try:
-        target = file.resolve(strict=True)
-    except FileNotFoundError:
-        raise FileProblem("os", "a symlink to nothing") from None
-    except (OSError, RuntimeError):
-        raise FileProblem("loop", "a symlink loop") from None
-    try:
-        top = inside.resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise FileProblem("os", f"cannot resolve {inside}") from None
-    if not target.is_relative_to(top):
-        raise FileProblem("escape", f"a symlink to {target}, outside {inside}")
 
 
 class _Reader:
@@ -143,14 +129,7 @@ class _Reader:
         return bool(chunk)
 
     def build(self, where: _Origin, naming: Naming) -> tuple[Command | None, list[Diagnostic]]:
-        while (
-            frontmatter.locate(self.data, complete=self.complete).status
-            in (
-                "more",
-                "too-large",
-            )
-            and self.more()
-        ):
+        while self._head_open() and self.more():
             pass
         if self._bad_text():
             return None, self.diags
@@ -161,6 +140,11 @@ class _Reader:
             if self._bad_text():  # the lines read to find it
                 return None, self.diags
         return self._command(fields, description, where, naming), self.diags
+
+    def _head_open(self) -> bool:
+        """Whether the frontmatter may still end further on (read more to know)."""
+        status = frontmatter.locate(self.data, complete=self.complete).status
+        return status in ("more", "too-large")
 
     def _bad_text(self) -> bool:
         """Whether what was read (up to its last complete line) is not clean UTF-8."""
@@ -184,7 +168,7 @@ class _Reader:
     def _description(self, fields: Mapping[str, Any]) -> str | None:
         value = fields.get("description")
         if isinstance(value, str) and value.strip():
-            return value
+            return _cap(value)
         if value is not None and not isinstance(value, str):
             self._type_error("description", value, "a string")
         return None
@@ -238,6 +222,7 @@ class _Reader:
             group=where.group,
             plugin=where.plugin,
             aliases=aliases,
+            _inside=where.inside,
         )
 
     def _base_name(self, fields: Mapping[str, Any]) -> str | None:
@@ -329,6 +314,13 @@ class _Reader:
             return value.strip().lower() in _TRUE
         self._type_error(key, value, "true or false")
         return False
+
+
+def _cap(description: str) -> str:
+    """At most `MAX_DESCRIPTION` characters, the cut marked with an ellipsis."""
+    if len(description) <= MAX_DESCRIPTION:
+        return description
+    return description[: MAX_DESCRIPTION - len(ELLIPSIS)] + ELLIPSIS
 
 
 def _flatten(items: list[Any]) -> list[str]:

@@ -11,9 +11,10 @@ command the model may see (``disable-model-invocation`` ones are left out)::
 
 that is ``- /<name>``, then ``: <description>`` when there is one, then
 `` (arguments: <argument-hint>)`` when there is a hint; description and hint on one
-line, without characters a reader cannot see. Capped like the skills index: 64
-entries and 8 KiB, with a last line ``(N more commands not listed: index limit
-reached)`` when entries are left out.
+line, without characters a reader cannot see, the description cut to 256 characters
+and the hint to 128 (each cut ends with ``…``), so no single entry can crowd out the
+rest. Capped like the skills index: 64 entries and 8 KiB, with a last line ``(N more
+commands not listed: index limit reached)`` when entries are left out.
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ from satchel.commands.model import Command
 from satchel.render import fit_lines
 from satchel.text import strip_hidden
 
-__all__ = ["CONTEXT_ID", "HEAD", "MAX_BYTES", "MAX_COMMANDS", "render_commands", "wrap_command"]
+__all__ = [
+    "CONTEXT_ID",
+    "HEAD",
+    "MAX_BYTES",
+    "MAX_COMMANDS",
+    "MAX_LINE_DESCRIPTION",
+    "MAX_LINE_HINT",
+    "command_line",
+    "render_commands",
+    "wrap_command",
+]
 
 CONTEXT_ID = "agent.plugin-commands"
 HEAD = (
@@ -33,6 +44,9 @@ HEAD = (
 )
 MAX_COMMANDS = 64
 MAX_BYTES = 8 * 1024
+MAX_LINE_DESCRIPTION = 256
+MAX_LINE_HINT = 128
+_ELLIPSIS = "…"
 
 
 def render_commands(
@@ -52,10 +66,10 @@ def render_commands(
 def command_line(command: Command) -> str:
     """One entry of the segment: ``- /<name>: <description> (arguments: <hint>)``."""
     line = f"- /{_one_line(command.name)}"
-    description = _one_line(command.description)
+    description = _one_line(command.description, MAX_LINE_DESCRIPTION)
     if description:
         line += f": {description}"
-    hint = _one_line(command.argument_hint or "")
+    hint = _one_line(command.argument_hint or "", MAX_LINE_HINT)
     if hint:
         line += f" (arguments: {hint})"
     return line
@@ -80,5 +94,9 @@ def _omitted(count: int) -> str:
     return f"({count} more {noun} not listed: index limit reached)"
 
 
-def _one_line(text: str) -> str:
-    return " ".join(strip_hidden(text).split())
+def _one_line(text: str, width: int | None = None) -> str:
+    """`text` on one line, cut to `width` characters (the cut marked with ``…``)."""
+    line = " ".join(strip_hidden(text).split())
+    if width is None or len(line) <= width:
+        return line
+    return line[: width - len(_ELLIPSIS)].rstrip() + _ELLIPSIS

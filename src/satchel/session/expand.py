@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["expand", "parse_slash", "user_invocable"]
 
-_SLASH = re.compile(r"\A\s*/([^\s/]+)(?:[ \t]+|\r?\n|\Z)(.*)\Z", re.S)
+_SLASH = re.compile(r"\A\s*/([^\s/]+)(?:\s+|\Z)(.*)\Z", re.S)
 _FALSE = frozenset(("false", "no", "off", "0"))
 
 
@@ -59,7 +59,7 @@ def expand(session: Session, prompt: str) -> Expanded:
     if parsed is None:
         return prompt, ()
     name, rest = parsed
-    if name == "skill" and rest:
+    if fold_name(name) == "skill" and rest:
         target = parse_slash("/" + rest)
         skill = _skill(session, target[0]) if target else None
         if skill is not None and target is not None:
