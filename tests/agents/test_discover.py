@@ -57,7 +57,7 @@ def test_files_from_every_family_and_scope_load_in_precedence_order(layout, dirs
         ("user", ".satchel"), ("user", ".claude"), ("user", ".agents"),
     ]  # fmt: skip
     assert found.agents["researcher"].format == "vibe"
-    assert codes(found.diagnostics) == ["agent.model.alias"]
+    assert codes(found.diagnostics) == []
 
 
 def test_within_a_scope_the_clients_family_then_claude_then_agents(layout, dirs, put):
@@ -369,11 +369,42 @@ def test_the_128_file_limit_applies_to_each_directory(layout, dirs, put):
     assert [(d.code, d.message) for d in found.diagnostics] == [
         (
             "agent.limit",
-            "129 agent files in this directory; only the first 128 (in file name order) are read",
+            "more than 128 agent files in this directory; only the first 128 "
+            "(in file name order) are read",
         )
     ]
     skipped = {f"a{i:03d}" for i in range(129)} - set(found.agents)
     assert skipped == {"a128"}  # sub2/a128.md sorts last
+
+
+def test_the_walk_stops_listing_once_past_the_limit(tmp_path, put, monkeypatch):
+    """Bounded work: once 129 files are found, no further directory is listed."""
+    root = tmp_path / "agents"
+    for i in range(129):
+        put(root, f"a/x{i:03d}.md", agent_md(name=f"x{i:03d}"))
+    put(root, "b/late.md", agent_md(name="late"))
+    put(root, "z.md", agent_md(name="z"))
+    listed: list[Path] = []
+    scandir = os.scandir
+
+    def counting(path: Path) -> object:
+        listed.append(Path(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting)
+    scan = scan_agent_dir(root)
+    assert listed == [root, root / "a"]
+    assert len(scan.agents) == 128 and "x128" not in {a.name for a in scan.agents}
+    assert [(d.code, d.path) for d in scan.diagnostics] == [("agent.limit", root)]
+
+
+def test_files_and_subdirectories_interleave_in_path_order(tmp_path, put):
+    root = tmp_path / "agents"
+    for rel in ["z.md", "b.md", "b/c.md", "a/y.md", "a.md"]:
+        put(root, rel, agent_md(name=rel.replace("/", "-").removesuffix(".md")))
+    scan = scan_agent_dir(root, limit=3)
+    assert [a.name for a in scan.agents] == ["a-y", "a", "b-c"]
+    assert [d.code for d in scan.diagnostics] == ["agent.limit"]
 
 
 def test_loading_is_deterministic(layout, dirs, put):

@@ -7,6 +7,8 @@ import pytest
 from satchel.agents import (
     CANONICAL_TOOLS,
     DEFAULT_TOOL_MAP,
+    VIBE_KNOWN,
+    VIBE_TOOLS,
     can_write,
     map_tools,
     safety_ceiling,
@@ -45,9 +47,38 @@ def test_the_table_is_exactly_the_seed():
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", [*CANONICAL_TOOLS, "grep", "bash", "search_replace", "todo"])
-def test_canonical_and_snake_case_names_pass_through(name):
+@pytest.mark.parametrize("name", CANONICAL_TOOLS)
+def test_canonical_names_pass_through(name):
     assert map_tools([name]) == ((name,), ())
+
+
+@pytest.mark.parametrize("name", ["edit", "bash", "grep", "search_replace", "todo", "read"])
+def test_other_snake_case_names_are_unknown_by_default(name):
+    assert map_tools([name]) == ((name,), (name,))
+
+
+@pytest.mark.parametrize("name", [*VIBE_TOOLS, *CANONICAL_TOOLS])
+def test_vibes_own_names_pass_through_with_the_vibe_set(name):
+    assert map_tools([name], known=VIBE_KNOWN) == ((name,), ())
+
+
+def test_the_vibe_set_still_reports_other_names():
+    assert map_tools(["grep", "edit", "github_create_issue"], known=VIBE_KNOWN) == (
+        ("grep", "edit", "github_create_issue"),
+        ("edit", "github_create_issue"),
+    )
+
+
+def test_a_rule_on_a_known_name_passes_by_its_tool():
+    assert map_tools(["bash(git status)"], known=VIBE_KNOWN) == (("bash",), ())
+
+
+def test_the_names_a_host_table_maps_to_are_known():
+    table = {"Read": ("view",)}
+    assert map_tools(["view", "Read", "read_file", "edit"], table) == (
+        ("view", "read_file", "edit"),
+        ("edit",),
+    )
 
 
 @pytest.mark.parametrize("name", ["TodoWrite", "NotebookEdit", "Task", "KillBash", "*"])

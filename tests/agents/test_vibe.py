@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from satchel.agents import AgentType, ToolRule, parse_vibe, scan_agent_dir, vibe_agent
+from satchel.agents import (
+    AgentType,
+    ToolRule,
+    parse_bundle,
+    parse_vibe,
+    scan_agent_dir,
+    vibe_agent,
+)
 from tests.agents.conftest import VIBE_OK
 from tests.conftest import codes
 
@@ -47,7 +54,7 @@ EXPECTED = AgentType(
     tools_as_written=("read_file", "grep"),
     disabled_tools=("bash",),
     disabled_tools_as_written=("bash",),
-    model=None,
+    model="mistral-medium-3.5",
     model_as_written="mistral-medium-3.5",
     safety="safe",
     safety_as_written="safe",
@@ -64,13 +71,58 @@ EXPECTED = AgentType(
     ids=["camelCase", "snake_case"],
 )
 def test_the_seed_example_loads_in_both_spellings(text, key):
+    """`activeModel` names a model in the host's config, as in Vibe: kept as written,
+    with no agent.model.alias (the provider/model rule is Claude Code's)."""
+    assert key in text
     agent, diags = parse(text)
     assert agent == EXPECTED
-    assert [(d.code, d.message) for d in diags] == [
+    assert diags == []
+
+
+@pytest.mark.parametrize(
+    "model", ["mistral-medium-3.5", "devstral", "mistral/mistral-medium-3.5", "sonnet"]
+)
+def test_active_model_is_kept_as_written_in_any_form(model):
+    agent, diags = parse(MINIMAL + f'activeModel = "{model}"\n')
+    assert agent is not None and diags == []
+    assert agent.model == agent.model_as_written == model
+
+
+def test_an_empty_active_model_means_the_session_model():
+    agent, diags = parse(MINIMAL + 'active_model = ""\n')
+    assert agent is not None and agent.model is None and diags == []
+
+
+def test_an_active_model_that_is_not_a_string_is_dropped_with_an_info():
+    agent, diags = parse(MINIMAL + "activeModel = 3\n")
+    assert agent is not None and agent.model is None and agent.model_as_written is None
+    assert [(d.code, d.severity, d.message) for d in diags] == [
         (
             "agent.model.alias",
-            f"`{key}` 'mistral-medium-3.5' is not in provider/model form; "
-            "the session model is used",
+            "info",
+            "`activeModel` is a number, not provider/model; the session model is used",
+        )
+    ]
+
+
+def test_the_provider_model_rule_still_holds_for_a_bundle():
+    agents, diags = parse_bundle(
+        b'[types.a]\ndescription = "d"\nmodel = "mistral-medium-3.5"\n', Path("types.toml")
+    )
+    assert agents[0].model is None and agents[0].model_as_written == "mistral-medium-3.5"
+    assert [d.code for d in diags] == ["agent.model.alias"]
+
+
+def test_vibe_tool_names_pass_without_an_info_but_typos_are_reported():
+    text = MINIMAL + 'enabledTools = ["bash", "grep", "search_replace", "todo", "serch"]\n'
+    agent, diags = parse(text)
+    assert agent is not None
+    assert agent.tools == ("bash", "grep", "search_replace", "todo", "serch")
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "agent.tool.unknown",
+            "`enabledTools` names serch: neither a mapped tool nor a canonical name; "
+            "kept as written",
         )
     ]
 
@@ -280,7 +332,7 @@ def test_unknown_keys_are_warned_about_and_ignored():
 
 
 def test_every_broken_rule_is_reported_at_once():
-    text = 'schemaVersion = 2\nagentType = "x"\nsafety = "bad"\nenabledTools = ["a", "a"]\n'
+    text = 'schemaVersion = 2\nagentType = "x"\nsafety = "bad"\nenabledTools = ["grep", "grep"]\n'
     agent, diags = parse(text, "Bad_Name.toml")
     assert agent is None
     assert codes(diags) == ["agent.name.invalid"] + ["agent.invalid"] * 5
@@ -326,7 +378,8 @@ def test_at_most_128_agents_per_directory_the_rest_in_name_order_not_read(tmp_pa
     assert [(d.code, d.message, d.path) for d in scan.diagnostics] == [
         (
             "agent.limit",
-            "130 agent files in this directory; only the first 128 (in file name order) are read",
+            "more than 128 agent files in this directory; only the first 128 "
+            "(in file name order) are read",
             directory,
         )
     ]

@@ -13,11 +13,14 @@ from satchel.agents.discover import (
     parse_agent,
     scan_agent_dir,
 )
+from satchel.agents.fields import cap_safety
 from satchel.agents.model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
 from satchel.agents.read import MAX_AGENT_FILE
 from satchel.agents.tools import (
     CANONICAL_TOOLS,
     DEFAULT_TOOL_MAP,
+    VIBE_KNOWN,
+    VIBE_TOOLS,
     WRITE_TOOLS,
     can_write,
     map_tools,
@@ -31,6 +34,7 @@ __all__ = [
     "BUILTIN_TYPES",
     "can_write",
     "CANONICAL_TOOLS",
+    "cap_safety",
     "config_agents",
     "DEFAULT_TOOL_MAP",
     "DirScan",
@@ -50,5 +54,7 @@ __all__ = [
     "ShadowedAgent",
     "ToolRule",
     "vibe_agent",
+    "VIBE_KNOWN",
+    "VIBE_TOOLS",
     "WRITE_TOOLS",
 ]

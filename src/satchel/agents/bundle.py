@@ -4,13 +4,16 @@ seed 000) and a host config's ``[agents.types.<name>]``, which have the same sha
 Keys: ``description`` (required), ``instructions`` (or ``prompt`` or
 ``system_prompt``, one of them), ``tools`` (mapped like Claude Code's),
 ``disabled_tools``, ``model``, ``safety``, ``isolation``, ``display_name``. Any other
-key is kept in `extras`.
+key is kept in `extras`. ``model`` is honoured in ``provider/model`` form only, as
+for Claude Code. A bundle's types are a plugin's, so a ``yolo`` safety is capped at
+``destructive`` (`agent.safety.capped`); the host config's types keep it.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -18,7 +21,9 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
+    capped_safety,
     instructions_problem,
+    judge_description,
     judge_model,
     judge_name,
     judge_safety,
@@ -187,7 +192,32 @@ def typed_agent(
         p.invalid(f"{label} must be a table, not {type_name(table)}")
         return None, p.diags
     checked = judge_name(p, name, label=f"{label} name")
-    description = _description(p, label, table.get("description"))
+    description = judge_description(
+        p,
+        table.get("description"),
+        label=f"{label} description",
+        missing=f"{label} has no description, so no model would know when to use it",
+    )
+    agent = _judged(p, label, table, tool_map)
+    if p.failed or checked is None or description is None:
+        return None, p.diags
+    agent = replace(
+        agent,
+        name=checked if namespace is None else f"{namespace}:{checked}",
+        description=description,
+        format=fmt,
+        path=path,
+        scope=scope,
+        plugin=plugin,
+    )
+    return capped_safety(p, agent), p.diags
+
+
+def _judged(
+    p: Problems, label: str, table: Mapping[str, Any], tool_map: Mapping[str, Sequence[str]]
+) -> AgentType:
+    """Everything but the name, description and origin, judged (they are left for
+    the caller)."""
     instructions = _instructions(p, label, table)
     tools_written = loose_tool_list(p, table.get("tools"), label=f"{label} tools")
     off_written = loose_tool_list(p, table.get("disabled_tools"), label=f"{label} disabled_tools")
@@ -195,13 +225,9 @@ def typed_agent(
     off = resolve_tools(p, off_written, tool_map, label=f"{label} disabled_tools")
     model, model_written = judge_model(p, table.get("model"), label=f"{label} model")
     safety = judge_safety(p, table.get("safety"), label=f"{label} safety")
-    isolation = _string(p, label, table, "isolation")
-    display_name = _string(p, label, table, "display_name")
-    if p.failed or checked is None or description is None:
-        return None, p.diags
-    agent = AgentType(
-        name=checked if namespace is None else f"{namespace}:{checked}",
-        description=description,
+    return AgentType(
+        name="",
+        description="",
         instructions=instructions,
         tools=tools,
         tools_as_written=tools_written,
@@ -211,25 +237,10 @@ def typed_agent(
         model_as_written=model_written,
         safety=settle_safety(safety, tools_written),
         safety_as_written=safety,
-        isolation=isolation,
-        display_name=display_name,
-        format=fmt,
-        path=path,
-        scope=scope,
-        plugin=plugin,
+        isolation=_string(p, label, table, "isolation"),
+        display_name=_string(p, label, table, "display_name"),
         extras=MappingProxyType({k: v for k, v in table.items() if k not in BUNDLE_FIELDS}),
     )
-    return agent, p.diags
-
-
-def _description(p: Problems, label: str, value: Any) -> str | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        p.invalid(f"{label} has no description, so no model would know when to use it")
-        return None
-    if not isinstance(value, str):
-        p.invalid(f"{label} description must be a string, not {type_name(value)}")
-        return None
-    return value
 
 
 def _instructions(p: Problems, label: str, table: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ fallback, with its warning.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
+    capped_safety,
+    judge_description,
     judge_model,
     judge_name,
     judge_safety,
@@ -33,6 +36,9 @@ __all__ = ["claude_agent", "CLAUDE_FIELDS", "parse_claude"]
 
 CLAUDE_FIELDS = frozenset(
     ("name", "description", "tools", "disallowedTools", "model", "isolation", "safety")
+)
+_NO_DESCRIPTION = (
+    "the agent has no description, so no model would know when to delegate to it; it is skipped"
 )
 
 
@@ -85,22 +91,42 @@ def claude_agent(
         name = judge_name(p, fields["name"])
     else:
         name = judge_name(p, path.stem, label="file name")
-    description = _description(p, fields.get("description"))
+    description = judge_description(
+        p, fields.get("description"), label="field `description`", missing=_NO_DESCRIPTION,
+        hint="add a description: line saying when to use this agent",
+    )  # fmt: skip
     if name is None or description is None:
         return None, p.diags
+    agent = _judged(p, fields, tool_map)
+    if p.failed:
+        return None, p.diags
+    agent = replace(
+        agent,
+        name=name if namespace is None else f"{namespace}:{name}",
+        description=description,
+        instructions=instructions,
+        path=path,
+        scope=scope,
+        family=family,
+        plugin=plugin,
+    )
+    return capped_safety(p, agent), p.diags
+
+
+def _judged(
+    p: Problems, fields: Mapping[str, Any], tool_map: Mapping[str, Sequence[str]]
+) -> AgentType:
+    """The agent's tools, model, safety, isolation and extras, judged; name,
+    description and origin are left for the caller."""
     tools_written = loose_tool_list(p, fields.get("tools"), label="`tools`")
     disabled_written = loose_tool_list(p, fields.get("disallowedTools"), label="`disallowedTools`")
     tools = resolve_tools(p, tools_written, tool_map, label="`tools`")
     disabled = resolve_tools(p, disabled_written, tool_map, label="`disallowedTools`")
     model, model_written = judge_model(p, fields.get("model"))
     safety_written = judge_safety(p, fields.get("safety"))
-    isolation = _isolation(p, fields.get("isolation"))
-    if p.failed:
-        return None, p.diags
-    agent = AgentType(
-        name=name if namespace is None else f"{namespace}:{name}",
-        description=description,
-        instructions=instructions,
+    return AgentType(
+        name="",
+        description="",
         tools=tools,
         tools_as_written=tools_written,
         disabled_tools=disabled or (),
@@ -109,29 +135,10 @@ def claude_agent(
         model_as_written=model_written,
         safety=settle_safety(safety_written, tools_written),
         safety_as_written=safety_written,
-        isolation=isolation,
+        isolation=_isolation(p, fields.get("isolation")),
         format="claude",
-        path=path,
-        scope=scope,
-        family=family,
-        plugin=plugin,
         extras=MappingProxyType({k: v for k, v in fields.items() if k not in CLAUDE_FIELDS}),
     )
-    return agent, p.diags
-
-
-def _description(p: Problems, value: Any) -> str | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        p.invalid(
-            "the agent has no description, so no model would know when to delegate to it; "
-            "it is skipped",
-            hint="add a description: line saying when to use this agent",
-        )
-        return None
-    if not isinstance(value, str):
-        p.invalid(f"field `description` must be a string, not {type_name(value)}")
-        return None
-    return value
 
 
 def _isolation(p: Problems, value: Any) -> str | None:

@@ -5,24 +5,29 @@ files, then plugin types. Within a scope the layout's order holds: the client's
 own family, then ``.claude``, then ``.agents``. Names compare case-insensitively.
 A project file or a plugin cannot redefine a built-in type (``general``,
 ``explore``): a cloned repository must not loosen them. A user file and the host's
-config can; such a type is marked `overrides_builtin`.
+config can; such a type is marked `overrides_builtin`. Nor can they approve
+everything: a project or plugin agent's ``yolo`` safety is capped at
+``destructive`` (`agent.safety.capped`); plugin types handed in are capped here.
 
 An agents directory holds Claude Code ``.md`` files and Vibe ``.toml`` files,
 walked recursively in name order (bounded by the layout's walk limits), at most
-128 files per directory. Nothing is executed; a bad file becomes a diagnostic.
+128 files per directory: the walk stops at the 129th. Nothing is executed; a bad
+file becomes a diagnostic.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel.agents.bundle import config_agents
 from satchel.agents.claude import parse_claude
+from satchel.agents.fields import cap_safety
 from satchel.agents.model import AgentType
 from satchel.agents.read import read_agent_file
 from satchel.agents.tools import DEFAULT_TOOL_MAP
@@ -47,6 +52,19 @@ MAX_AGENTS = 128  # files per directory (seed 003)
 SUFFIXES = (".md", ".toml")
 SKIP_DIRS = frozenset(("node_modules",))
 _NO_CONFIG: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+_Parse = Callable[[bytes, Path], tuple[AgentType | None, list[Diagnostic]]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Dir:
+    """A subdirectory the walk will list when it reaches it."""
+
+    path: Path
+    parts: tuple[str, ...]
+
+
+# a subdirectory, or (path, whether it is a regular file or a symlink)
+_Entry = _Dir | tuple[Path, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +149,7 @@ def load_agents(
         asm.diagnostics.extend(scan.diagnostics)
         asm.add(scan.agents, may_redefine=root.scope == USER)
     asm.add([b for b in builtins if isinstance(b, AgentType)], may_redefine=True)
-    asm.add(plugin_types, may_redefine=False)
+    asm.add(asm.capped(plugin_types), may_redefine=False)
     return asm.finish()
 
 
@@ -152,36 +170,37 @@ def scan_agent_dir(
     ``.toml`` files in path order. With `contain`, a symlinked file must point
     inside `directory`. `namespace` prefixes every name (``<namespace>:<name>``)."""
     scan = DirScan(directory)
-    files = _agent_files(directory, recursive, walk or WalkBounds(), scan)
-    if len(files) > limit:
-        message = (
-            f"{len(files)} agent files in this directory; only the first {limit} "
-            "(in file name order) are read"
-        )
-        scan.diagnostics.append(diagnostic("agent.limit", message, directory))
-        files = files[:limit]
-    for path, regular in files:
-        if not regular:
-            message = "cannot read the agent file: not a regular file; it is skipped"
-            scan.diagnostics.append(diagnostic("agent.invalid", message, path, severity="warning"))
-            continue
-        data, diags = read_agent_file(path, contain=directory if contain else None)
-        scan.diagnostics.extend(diags)
-        if data is None:
-            continue
-        agent, diags = parse_agent(
-            data,
-            path,
-            scope=scope,
-            family=family,
-            namespace=namespace,
-            plugin=plugin,
-            tool_map=tool_map,
-        )
-        scan.diagnostics.extend(diags)
+    parse = partial(
+        parse_agent,
+        scope=scope,
+        family=family,
+        namespace=namespace,
+        plugin=plugin,
+        tool_map=tool_map,
+    )
+    inside = directory if contain else None
+    for path, regular in _agent_files(directory, recursive, walk or WalkBounds(), scan, limit):
+        agent = _read_one(scan, path, regular, inside, parse)
         if agent is not None:
             scan.agents.append(agent)
     return scan
+
+
+def _read_one(
+    scan: DirScan, path: Path, regular: bool, contain: Path | None, parse: _Parse
+) -> AgentType | None:
+    """The agent in one file, its problems added to `scan`."""
+    if not regular:
+        message = "cannot read the agent file: not a regular file; it is skipped"
+        scan.diagnostics.append(diagnostic("agent.invalid", message, path, severity="warning"))
+        return None
+    data, diags = read_agent_file(path, contain=contain)
+    scan.diagnostics.extend(diags)
+    if data is None:
+        return None
+    agent, diags = parse(data, path)
+    scan.diagnostics.extend(diags)
+    return agent
 
 
 def parse_agent(
@@ -208,66 +227,111 @@ def parse_agent(
 
 
 def _agent_files(
-    directory: Path, recursive: bool, walk: WalkBounds, scan: DirScan
+    directory: Path, recursive: bool, walk: WalkBounds, scan: DirScan, limit: int
 ) -> list[tuple[Path, bool]]:
-    """(path, whether it is a regular file or a symlink) for every candidate file,
-    in path order. Hidden entries, README.md and symlinked directories are passed
-    over; the walk stops at the layout's depth and directory limits."""
-    found: list[tuple[tuple[str, ...], Path, bool]] = []
-    stack: list[tuple[Path, tuple[str, ...]]] = [(directory, ())]
-    budget = walk.max_dirs
-    while stack:
-        current, parts = stack.pop()
+    """(path, whether it is a regular file or a symlink) for the first `limit`
+    candidate files, in path order. The walk stops there (`agent.limit`): the
+    directories after it are never listed."""
+    files: list[tuple[Path, bool]] = []
+    for item in _Walk(directory, recursive, walk, scan).files():
+        if len(files) == limit:
+            message = (
+                f"more than {limit} agent files in this directory; only the first {limit} "
+                "(in file name order) are read"
+            )
+            scan.diagnostics.append(diagnostic("agent.limit", message, directory))
+            break
+        files.append(item)
+    return files
+
+
+class _Walk:
+    """Candidate files under one agents directory, found lazily in path order.
+
+    Each directory is listed once, in name order, when the walk reaches it; its
+    subdirectories are walked where they sort. Hidden entries, README.md and
+    symlinked directories are passed over; the walk stops at the layout's depth and
+    directory limits (files already found still count)."""
+
+    def __init__(self, root: Path, recursive: bool, bounds: WalkBounds, scan: DirScan) -> None:
+        self.root = root
+        self.recursive = recursive
+        self.bounds = bounds
+        self.scan = scan
+        self.budget = bounds.max_dirs
+        self.stopped = False  # the directory limit was hit: list no more
+
+    def files(self) -> Iterator[tuple[Path, bool]]:
+        stack = [iter(self._list(self.root, ()))]
+        while stack:
+            item = next(stack[-1], None)
+            if item is None:
+                stack.pop()
+            elif isinstance(item, _Dir):
+                if not self.stopped:
+                    stack.append(iter(self._list(item.path, item.parts)))
+            else:
+                yield item
+
+    def _list(self, current: Path, parts: tuple[str, ...]) -> list[_Entry]:
+        """The candidates in `current`, in name order, with the walk's limits applied."""
+        entries = self._scandir(current, parts)
+        if entries is None:
+            return []
+        self.scan.exists = True
+        found = [e for e in (self._entry(entry, parts) for entry in entries) if e is not None]
+        subdirs = [e for e in found if isinstance(e, _Dir)]
+        if subdirs and len(parts) + 1 > self.bounds.max_depth:
+            message = f"directories deeper than {self.bounds.max_depth} levels are not read"
+            self._report("discovery.limit", message, subdirs[0].path)
+            return [e for e in found if not isinstance(e, _Dir)]
+        self.budget -= len(subdirs)
+        if self.budget < 0:
+            message = f"more than {self.bounds.max_dirs} directories; the rest are not read"
+            self._report("discovery.limit", message, self.root)
+            self.stopped = True
+        return found
+
+    def _scandir(self, current: Path, parts: tuple[str, ...]) -> list[os.DirEntry[str]] | None:
         try:
             with os.scandir(current) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                return sorted(it, key=lambda e: e.name)
         except FileNotFoundError:
-            continue
+            return None
         except OSError as e:
             if parts or not isinstance(e, NotADirectoryError):
-                message = f"cannot list: {e.strerror}"
-                scan.diagnostics.append(diagnostic("discovery.root.unreadable", message, current))
+                self._report("discovery.root.unreadable", f"cannot list: {e.strerror}", current)
             else:
                 message = "an agents directory that is not a directory"
-                scan.diagnostics.append(
-                    diagnostic("discovery.root.not-directory", message, current)
-                )
-            continue
-        scan.exists = True
-        subdirs: list[tuple[Path, tuple[str, ...]]] = []
-        for entry in entries:
-            name = entry.name
-            if name.startswith(".") or not _utf8_name(entry, scan):
-                continue
-            path = Path(entry.path)
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                is_link = entry.is_symlink()
-                is_file = entry.is_file(follow_symlinks=False)
-            except OSError:
-                continue
-            if is_dir:
-                if recursive and name not in SKIP_DIRS:
-                    subdirs.append((path, (*parts, name)))
-            elif name.endswith(SUFFIXES) and name.lower() != "readme.md":
-                found.append(((*parts, name), path, is_file or is_link))
-            elif is_link and recursive and os.path.isdir(path):
-                message = "a symlinked directory in an agents directory is not walked"
-                scan.diagnostics.append(
-                    diagnostic("agent.invalid", message, path, severity="warning")
-                )
-        if len(parts) + 1 > walk.max_depth and subdirs:
-            message = f"directories deeper than {walk.max_depth} levels are not read"
-            scan.diagnostics.append(diagnostic("discovery.limit", message, subdirs[0][0]))
-            subdirs = []
-        budget -= len(subdirs)
-        if budget < 0:
-            message = f"more than {walk.max_dirs} directories; the rest are not read"
-            scan.diagnostics.append(diagnostic("discovery.limit", message, directory))
-            break
-        stack.extend(reversed(subdirs))
-    found.sort(key=lambda item: item[0])
-    return [(path, ok) for _, path, ok in found]
+                self._report("discovery.root.not-directory", message, current)
+            return None
+
+    def _entry(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> _Entry | None:
+        """A subdirectory to walk, a candidate file, or None for anything else."""
+        name = entry.name
+        if name.startswith(".") or not _utf8_name(entry, self.scan):
+            return None
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_link = entry.is_symlink()
+            is_file = entry.is_file(follow_symlinks=False)
+        except OSError:
+            return None
+        if is_dir:
+            walk = self.recursive and name not in SKIP_DIRS
+            return _Dir(path, (*parts, name)) if walk else None
+        if name.endswith(SUFFIXES) and name.lower() != "readme.md":
+            return path, is_file or is_link
+        if is_link and self.recursive and os.path.isdir(path):
+            message = "a symlinked directory in an agents directory is not walked"
+            self.scan.diagnostics.append(
+                diagnostic("agent.invalid", message, path, severity="warning")
+            )
+        return None
+
+    def _report(self, code: str, message: str, path: Path) -> None:
+        self.scan.diagnostics.append(diagnostic(code, message, path))
 
 
 def _utf8_name(entry: os.DirEntry[str], scan: DirScan) -> bool:
@@ -298,6 +362,17 @@ class _Assembly:
         if os.path.isdir(directory):
             message = "project agents here are not loaded: the project is not trusted"
             self.diagnostics.append(diagnostic("discovery.untrusted", message, directory))
+
+    def capped(self, agents: Sequence[AgentType]) -> list[AgentType]:
+        """Plugin types with ``yolo`` capped at ``destructive``, however they were
+        built (`agent.safety.capped`)."""
+        kept: list[AgentType] = []
+        for agent in agents:
+            agent, capped = cap_safety(agent, untrusted=True)
+            if capped is not None:
+                self.diagnostics.append(capped)
+            kept.append(agent)
+        return kept
 
     def add(self, agents: Sequence[AgentType], *, may_redefine: bool) -> None:
         self.rank += 1

@@ -1,20 +1,30 @@
-"""Judgements every agent format shares: names, models, safety, tool lists."""
+"""Judgements every agent format shares: names, descriptions, models, safety, tool lists.
+
+Safety from a repository is capped (threat model invariant I2: an auto-approve key
+is honoured only from user-level config or the host). A project or plugin agent
+that asks for ``yolo`` (approve everything) gets ``destructive`` instead, with the
+`agent.safety.capped` warning; a user file and the host config keep ``yolo``.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from satchel.agents.model import SAFETY_LEVELS
-from satchel.agents.tools import map_tools, safety_ceiling
+from satchel.agents.model import SAFETY_LEVELS, AgentType
+from satchel.agents.tools import CANONICAL_TOOLS, map_tools, safety_ceiling
 from satchel.diagnostics import Diagnostic, Severity, diagnostic, type_name
 from satchel.skills.fields import name_problem, split_tools
 
 __all__ = [
+    "cap_safety",
+    "capped_safety",
     "CLAUDE_MODEL_ALIASES",
     "instructions_problem",
+    "judge_description",
     "judge_model",
     "judge_name",
     "judge_safety",
@@ -22,13 +32,18 @@ __all__ = [
     "MAX_INSTRUCTIONS",
     "Problems",
     "resolve_tools",
+    "SAFETY_CAP",
     "settle_safety",
+    "UNTRUSTED_SCOPES",
 ]
 
 MAX_INSTRUCTIONS = 64 * 1024  # bytes of UTF-8 (seed 003)
 CLAUDE_MODEL_ALIASES = frozenset(("sonnet", "opus", "haiku", "inherit", "default", "opusplan"))
 _PROVIDER_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/\S+\Z")
 _USABLE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+# layout.PROJECT and layout.PLUGIN: files a repository or a plugin supplies
+UNTRUSTED_SCOPES = frozenset(("project", "plugin"))
+SAFETY_CAP = "destructive"  # the most a project or plugin agent may ask for
 
 
 class Problems:
@@ -89,6 +104,30 @@ def judge_name(p: Problems, name: Any, *, label: str = "name") -> str | None:
     return name
 
 
+def judge_description(
+    p: Problems,
+    value: Any,
+    *,
+    label: str = "`description`",
+    missing: str,
+    hint: str | None = None,
+    max_chars: int | None = None,
+) -> str | None:
+    """The description, or None and an error. Absent is `missing` (with `hint`); so
+    is blank, unless `max_chars` sets a 1-`max_chars` length rule (Vibe's)."""
+    blank = isinstance(value, str) and not value.strip()
+    if value is None or (blank and max_chars is None):
+        p.invalid(missing, hint=hint)
+        return None
+    if not isinstance(value, str):
+        p.invalid(f"{label} must be a string, not {type_name(value)}")
+        return None
+    if max_chars is not None and not 1 <= len(value) <= max_chars:
+        p.invalid(f"{label} must be 1-{max_chars} characters; it has {len(value)}")
+        return None
+    return value
+
+
 def judge_model(
     p: Problems, value: Any, *, label: str = "`model`"
 ) -> tuple[str | None, str | None]:
@@ -146,11 +185,13 @@ def resolve_tools(
     tool_map: Mapping[str, Sequence[str]],
     *,
     label: str = "`tools`",
+    known: Iterable[str] = CANONICAL_TOOLS,
 ) -> tuple[str, ...] | None:
-    """The canonical names for `written`, reporting the names nothing maps."""
+    """The canonical names for `written`, reporting the names nothing maps and
+    `known` does not hold."""
     if written is None:
         return None
-    tools, unknown = map_tools(written, tool_map)
+    tools, unknown = map_tools(written, tool_map, known)
     if unknown:
         listed = ", ".join(unknown)
         p.add(
@@ -164,6 +205,34 @@ def settle_safety(written: str | None, tools_as_written: tuple[str, ...] | None)
     """The safety the file chose, else the read_only ceiling of a listed toolset that
     cannot write, else None."""
     return written if written is not None else safety_ceiling(tools_as_written)
+
+
+def cap_safety(
+    agent: AgentType, *, untrusted: bool | None = None
+) -> tuple[AgentType, Diagnostic | None]:
+    """`agent` with ``yolo`` capped at ``destructive`` when it comes from a project or
+    a plugin (`untrusted`, by default judged from its scope), and the warning; any
+    other agent unchanged, with None."""
+    if untrusted is None:
+        untrusted = agent.scope in UNTRUSTED_SCOPES
+    if agent.safety != "yolo" or not untrusted:
+        return agent, None
+    where = "a project file" if agent.scope == "project" else "a plugin"
+    message = (
+        f"agent {agent.name!r} asks for safety 'yolo' (approve everything), which {where} "
+        f"cannot grant; it is capped at {SAFETY_CAP!r}"
+    )
+    hint = "to approve everything, define the agent in your user agents directory or host config"
+    capped = diagnostic("agent.safety.capped", message, agent.path, hint=hint)
+    return replace(agent, safety=SAFETY_CAP), capped
+
+
+def capped_safety(p: Problems, agent: AgentType) -> AgentType:
+    """`cap_safety` by the agent's scope, its warning added to `p`."""
+    agent, capped = cap_safety(agent)
+    if capped is not None:
+        p.diags.append(capped)
+    return agent
 
 
 def instructions_problem(p: Problems, text: str, *, label: str = "`instructions`") -> None:

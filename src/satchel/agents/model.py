@@ -41,11 +41,11 @@ class AgentType:
 
     `instructions` is its system prompt. `tools` holds canonical names after mapping
     (None: it inherits every tool); `*_as_written` keep the file's own values.
-    `model` is set only for a ``provider/model`` value. `safety` is a ceiling from
-    `SAFETY_LEVELS`, or None for the session's default. `format` is one of
-    `FORMATS`; `scope` and `family` say where it was found (``project`` and
-    ``.claude``, ``config``, ``plugin``); `overrides_builtin` marks a user file or a
-    config type that replaces a built-in type of the host.
+    `model` is set only for a ``provider/model`` value (a Vibe ``active_model``: as
+    written). `safety` is a ceiling from `SAFETY_LEVELS`, or None for the session's
+    default. `format` is one of `FORMATS`; `scope` and `family` say where it was
+    found (``project`` and ``.claude``, ``config``, ``plugin``); `overrides_builtin`
+    marks a user file or a config type that replaces a built-in type of the host.
     """
 
     name: str

@@ -6,6 +6,16 @@ that writes one key both ways is refused. The name is the file stem, namespaced
 ``<namespace>:<stem>`` for a plugin. Every broken rule is reported, each with its
 own message; unknown keys are warned about and ignored. An empty ``enabled_tools``
 means what it means to Vibe: no restriction.
+
+``active_model`` names a model in the host's config, as it does in Vibe (seed 003's
+own example is ``activeModel = "mistral-medium-3.5"``), so it is kept as written and
+honoured, with no `agent.model.alias`. The ``provider/model`` rule is seed 000's for
+Claude Code's ``model:`` and holds for the Claude Code and bundle formats only.
+
+Tool names are Vibe's own (``bash``, ``grep``, ``search_replace``...): they pass
+through as written, like canonical names, without `agent.tool.unknown` (see
+`satchel.agents.tools.VIBE_KNOWN`). A ``yolo`` safety from a project or plugin file
+is capped at ``destructive`` (`agent.safety.capped`).
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -20,14 +31,16 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
+    capped_safety,
     instructions_problem,
+    judge_description,
     judge_model,
     judge_safety,
     resolve_tools,
     settle_safety,
 )
 from satchel.agents.model import AgentType, ToolRule
-from satchel.agents.tools import DEFAULT_TOOL_MAP
+from satchel.agents.tools import DEFAULT_TOOL_MAP, VIBE_KNOWN
 from satchel.diagnostics import Diagnostic, type_name
 
 __all__ = [
@@ -62,6 +75,7 @@ SPELLINGS: Mapping[str, str | None] = MappingProxyType(
     }
 )
 _RULE_KEYS = ("permission", "allowlist", "denylist")
+_NO_DESCRIPTION = f"`description` is missing; it must be 1-{MAX_DESCRIPTION} characters"
 _BOM = "\ufeff"
 
 # a key as the file wrote it, and its value
@@ -114,8 +128,29 @@ def vibe_agent(
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """Judge a parsed Vibe agent table (from `path`) and build the agent if it is valid."""
     p = Problems(path)
-    stem = path.stem
-    if not _KEBAB.match(stem):
+    values = _header(p, path, fields)
+    description = judge_description(
+        p, _value(values, "description"), missing=_NO_DESCRIPTION, max_chars=MAX_DESCRIPTION
+    )
+    agent = _judged(p, values, tool_map)
+    if p.failed or description is None:
+        return None, p.diags
+    agent = replace(
+        agent,
+        name=path.stem if namespace is None else f"{namespace}:{path.stem}",
+        description=description,
+        path=path,
+        scope=scope,
+        family=family,
+        plugin=plugin,
+    )
+    return capped_safety(p, agent), p.diags
+
+
+def _header(p: Problems, path: Path, fields: Mapping[str, Any]) -> dict[str, _Field]:
+    """The file name, the key spellings, `schema_version` and `agent_type` checked;
+    each known key under its snake_case name."""
+    if not _KEBAB.match(path.stem):
         p.add(
             "agent.name.invalid",
             f"the file name {path.name!r} is not lowercase kebab-case ({KEBAB})",
@@ -124,46 +159,40 @@ def vibe_agent(
     values = _keys(p, fields)
     _schema_version(p, values.get("schema_version"))
     _agent_type(p, values.get("agent_type"))
-    description = _description(p, values.get("description"))
-    safety_field = values.get("safety")
-    safety = None
-    if safety_field is not None:
-        safety = judge_safety(p, safety_field[1], allowed=VIBE_SAFETY, label=f"`{safety_field[0]}`")
+    return values
+
+
+def _judged(
+    p: Problems, values: Mapping[str, _Field], tool_map: Mapping[str, Sequence[str]]
+) -> AgentType:
+    """Everything but the name, description and origin, judged (they are left for
+    the caller)."""
+    safety = _safety(p, values.get("safety"))
     display_name = _string(p, values.get("display_name"))
     instructions = _string(p, values.get("instructions")) or ""
     instructions_problem(p, instructions)
-    model_field = values.get("active_model")
-    model, model_written = (None, None)
-    if model_field is not None:
-        model, model_written = judge_model(p, model_field[1], label=f"`{model_field[0]}`")
+    model = _active_model(p, values.get("active_model"))
     enabled = _tool_list(p, values.get("enabled_tools")) or None  # [] means every tool
     disabled = _tool_list(p, values.get("disabled_tools"))
     rules = _tool_rules(p, values.get("tools"))
-    tools = resolve_tools(p, enabled, tool_map, label=_label(values, "enabled_tools"))
-    off = resolve_tools(p, disabled, tool_map, label=_label(values, "disabled_tools"))
-    if p.failed or description is None:
-        return None, p.diags
-    agent = AgentType(
-        name=stem if namespace is None else f"{namespace}:{stem}",
-        description=description,
+    tools = _resolve(p, values, "enabled_tools", enabled, tool_map)
+    off = _resolve(p, values, "disabled_tools", disabled, tool_map)
+    return AgentType(
+        name="",
+        description="",
         instructions=instructions,
         tools=tools,
         tools_as_written=enabled,
         disabled_tools=off or (),
         disabled_tools_as_written=disabled or (),
         model=model,
-        model_as_written=model_written,
+        model_as_written=model,
         safety=settle_safety(safety, enabled),
         safety_as_written=safety,
         display_name=display_name,
         tool_rules=MappingProxyType(rules),
         format="vibe",
-        path=path,
-        scope=scope,
-        family=family,
-        plugin=plugin,
     )
-    return agent, p.diags
 
 
 def _keys(p: Problems, fields: Mapping[str, Any]) -> dict[str, _Field]:
@@ -188,6 +217,37 @@ def _label(values: Mapping[str, _Field], snake: str) -> str:
     return f"`{snake if field is None else field[0]}`"
 
 
+def _value(values: Mapping[str, _Field], snake: str) -> Any:
+    field = values.get(snake)
+    return None if field is None else field[1]
+
+
+def _safety(p: Problems, field: _Field | None) -> str | None:
+    if field is None:
+        return None
+    return judge_safety(p, field[1], allowed=VIBE_SAFETY, label=f"`{field[0]}`")
+
+
+def _active_model(p: Problems, field: _Field | None) -> str | None:
+    """The model as written: Vibe resolves the name in its own config. Only a value
+    that is not a string is dropped, with the info."""
+    if field is None or isinstance(field[1], str):
+        return None if field is None else field[1] or None
+    judge_model(p, field[1], label=f"`{field[0]}`")
+    return None
+
+
+def _resolve(
+    p: Problems,
+    values: Mapping[str, _Field],
+    snake: str,
+    written: tuple[str, ...] | None,
+    tool_map: Mapping[str, Sequence[str]],
+) -> tuple[str, ...] | None:
+    label = _label(values, snake)
+    return resolve_tools(p, written, tool_map, label=label, known=VIBE_KNOWN)
+
+
 def _schema_version(p: Problems, field: _Field | None) -> None:
     if field is None:
         p.invalid("`schema_version` must be 1; it is missing")
@@ -200,20 +260,6 @@ def _agent_type(p: Problems, field: _Field | None) -> None:
         p.invalid('`agent_type` must be "subagent"; it is missing')
     elif field[1] != "subagent":
         p.invalid(f'`{field[0]}` must be "subagent", not {field[1]!r}')
-
-
-def _description(p: Problems, field: _Field | None) -> str | None:
-    if field is None:
-        p.invalid(f"`description` is missing; it must be 1-{MAX_DESCRIPTION} characters")
-        return None
-    value = field[1]
-    if not isinstance(value, str):
-        p.invalid(f"`description` must be a string, not {type_name(value)}")
-        return None
-    if not 1 <= len(value) <= MAX_DESCRIPTION:
-        p.invalid(f"`description` must be 1-{MAX_DESCRIPTION} characters; it has {len(value)}")
-        return None
-    return value
 
 
 def _string(p: Problems, field: _Field | None) -> str | None:
