@@ -34,6 +34,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an agent's model is not in provider/model form; the session model is used",
     ),
     "agent.name.invalid": ("warning", "an agent name breaks the naming rule"),
+    "agent.safety.capped": (
+        "warning",
+        "a project or plugin agent asked for more safety latitude than it may have",
+    ),
     "agent.shadowed": (
         "warning",
         "an agent type is hidden by a same-named one of higher precedence",

@@ -24,7 +24,16 @@ from satchel import _fastyaml
 from satchel._yaml import YamlProblem, compose_checked
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
-__all__ = ["MAX_FRONTMATTER", "Frontmatter", "Location", "decode_body", "locate", "parse"]
+__all__ = [
+    "BOM",
+    "MAX_FRONTMATTER",
+    "Frontmatter",
+    "Location",
+    "check_text",
+    "decode_body",
+    "locate",
+    "parse",
+]
 
 MAX_FRONTMATTER = 64 * 1024
 BOM = b"\xef\xbb\xbf"

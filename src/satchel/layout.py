@@ -13,7 +13,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-__all__ = ["Layout", "Root", "RootSpec", "WalkBounds", "default_roots", "find_project_root"]
+__all__ = [
+    "EXTRA",
+    "KINDS",
+    "PLUGIN",
+    "PROJECT",
+    "SCOPES",
+    "USER",
+    "Layout",
+    "Root",
+    "RootSpec",
+    "WalkBounds",
+    "default_roots",
+    "find_project_root",
+]
 
 PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
 SCOPES = (PROJECT, USER, PLUGIN)  # the seeds' precedence; plugin roots come after the user's

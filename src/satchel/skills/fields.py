@@ -20,7 +20,15 @@ from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_na
 from satchel.skills.model import Skill
 from satchel.text import hidden_characters
 
-__all__ = ["HOST_EXTRAS", "SPEC_FIELDS", "FieldRules", "build_skill", "name_problem"]
+__all__ = [
+    "HOST_EXTRAS",
+    "MAX_DESCRIPTION",
+    "SPEC_FIELDS",
+    "FieldRules",
+    "build_skill",
+    "name_problem",
+    "split_tools",
+]
 
 SPEC_FIELDS = frozenset(
     ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
