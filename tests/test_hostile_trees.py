@@ -10,23 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import satchel
-from satchel.session import Session
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def session(env: satchel.Environment, **options: object) -> Session:
-    return Session(  # type: ignore[arg-type]
-        env,
-        environ={"PATH": os.environ.get("PATH", "")},
-        allow_shell_interpolation=False,
-        **options,
-    )
-
+from tests.support import session
 
 # -- never raises ------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Bounded reads of regular files: never block on a FIFO, never read past a cap."""
+"""Bounded reads of regular files (never block on a FIFO, never read past a cap),
+symlink containment, file identity and directory listings in name order."""
 
 from __future__ import annotations
 
@@ -7,14 +8,26 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["FileProblem", "open_regular", "read_bounded"]
+from satchel.diagnostics import Diagnostic, diagnostic
+
+__all__ = [
+    "FileProblem",
+    "link_target",
+    "list_sorted",
+    "open_regular",
+    "open_root",
+    "read_bounded",
+    "read_fd",
+    "same_file",
+]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class FileProblem(Exception):  # a value carried out of a read, not a bug
-    """Why a file could not be read: `kind` is missing, not-regular, too-large, loop or os."""
+    """Why a file could not be read: `kind` is missing, not-regular, too-large, symlink,
+    loop, dangling (a symlink to nothing), escape or os."""
 
     def __init__(self, kind: str, message: str, size: int = 0) -> None:
         super().__init__(message)
@@ -53,16 +66,68 @@ def read_bounded(path: Path, cap: int) -> bytes:
     the file grows while it is read."""
     fd, _ = open_regular(path, cap)
     try:
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > cap:
-                raise FileProblem("too-large", f"more than {cap} bytes", total)
-        return b"".join(chunks)
+        return read_fd(fd, cap)
     finally:
         os.close(fd)
+
+
+def read_fd(fd: int, cap: int) -> bytes:
+    """The rest of the open file `fd`; `FileProblem` too-large once it passes `cap` bytes."""
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := os.read(fd, min(1 << 20, cap + 1 - total)):
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > cap:
+            raise FileProblem("too-large", f"more than {cap} bytes", total)
+    return b"".join(chunks)
+
+
+def link_target(path: Path, inside: Path | None = None, *, inside_name: str = "") -> Path:
+    """The real file the symlink `path` leads to, kept inside `inside` when it is set."""
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        raise FileProblem("dangling", "a symlink to nothing") from None
+    except (OSError, RuntimeError):
+        raise FileProblem("loop", "a symlink loop") from None
+    if inside is None:
+        return target
+    try:
+        top = inside.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise FileProblem("os", f"cannot resolve {inside}") from None
+    if not target.is_relative_to(top):
+        raise FileProblem("escape", f"a symlink to {target}, outside {inside_name or inside}")
+    return target
+
+
+def same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether `a` and `b` are one file on disk (False when either is None or unreadable)."""
+    if a is None or b is None:
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def list_sorted(directory: str | Path) -> list[os.DirEntry[str]]:
+    """The entries of `directory` in code-point order of their names; `OSError` as raised."""
+    with os.scandir(directory) as it:
+        return sorted(it, key=lambda e: e.name)
+
+
+def open_root(top: str, diags: list[Diagnostic], what: str) -> list[os.DirEntry[str]] | None:
+    """The sorted entries of the root `top` (`what`); None, and why unless missing, if unlisted."""
+    try:
+        return list_sorted(top)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        message = f"{what} that is not a directory"
+        diags.append(diagnostic("discovery.root.not-directory", message, Path(top)))
+    except OSError as e:
+        message = f"cannot list: {e.strerror}"
+        diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
+    return None

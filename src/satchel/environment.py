@@ -9,6 +9,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._files import same_file
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -281,7 +282,7 @@ class _Assembly:
             self.winners[key] = (self.rank, skill)
             return True
         winner = held[1]
-        if not _same_file(winner, skill):
+        if not same_file(winner.path, skill.path):
             self.shadowed.append(Shadowed(skill.name, winner, skill))
             self.diagnostics.append(
                 _shadow_diagnostic(winner, skill, same_root=held[0] == self.rank)
@@ -299,15 +300,6 @@ class _Assembly:
             tuple(self.shadowed),
             self.opts,
         )
-
-
-def _same_file(a: Skill, b: Skill) -> bool:
-    if a.path is None or b.path is None:
-        return False
-    try:
-        return os.path.samefile(a.path, b.path)
-    except OSError:
-        return False
 
 
 def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:

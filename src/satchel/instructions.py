@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from satchel._files import FileProblem, open_regular
+from satchel._files import FileProblem, open_regular, read_fd, same_file
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 from satchel.segments import ContextSegment
@@ -191,7 +191,7 @@ class _Loader:
     def agents_or_claude(self, scope: Scope, agents: Path, claudes: tuple[Path, ...]) -> None:
         if self.load(agents, scope, "agents"):
             skipped = next((c for c in claudes if self.exists(c, scope)), None)
-            if skipped is not None and not _same_file(skipped, agents):
+            if skipped is not None and not same_file(skipped, agents):
                 self.diags.append(
                     diagnostic(
                         "instructions.replaced",
@@ -338,14 +338,7 @@ class _Loader:
             if identity in self.seen:
                 return identity, None
             self.seen[identity] = False
-            chunks: list[bytes] = []
-            total = 0
-            while chunk := os.read(fd, min(1 << 20, self.max_file + 1 - total)):
-                chunks.append(chunk)
-                total += len(chunk)
-                if total > self.max_file:
-                    raise FileProblem("too-large", "", total)
-            return identity, b"".join(chunks)
+            return identity, read_fd(fd, self.max_file)
         except OSError as e:
             raise FileProblem("os", e.strerror or str(e)) from None
         finally:
@@ -393,10 +386,3 @@ def _boundary(data: bytes, limit: int) -> int:
     while 0 < cut < len(data) and data[cut] & 0xC0 == 0x80:
         cut -= 1
     return cut
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False

@@ -20,7 +20,7 @@ from typing import Literal
 from xml.sax.saxutils import escape as _xml
 
 from satchel.skills.model import Skill
-from satchel.text import strip_hidden
+from satchel.text import flag, strip_hidden
 
 __all__ = ["FORMATS", "IndexFormat", "fit_lines", "model_visible", "render_index"]
 
@@ -29,15 +29,10 @@ FORMATS: tuple[IndexFormat, ...] = ("tool", "xml", "paths")
 MAX_SKILLS = 64
 MAX_BYTES = 8 * 1024
 
-_TRUE = frozenset(("true", "yes", "on", "1"))
-
 
 def model_visible(skill: Skill) -> bool:
     """False when the skill asks to be kept from the model (`disable-model-invocation`)."""
-    flag = skill.extras.get("disable-model-invocation")
-    if isinstance(flag, str):
-        return flag.strip().lower() not in _TRUE
-    return flag is not True and flag != 1
+    return not flag(skill.extras.get("disable-model-invocation"), False)
 
 
 def render_index(

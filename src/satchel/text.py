@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["escape", "fold_name", "hidden_characters", "strip_hidden"]
+__all__ = ["escape", "flag", "fold_name", "hidden_characters", "strip_hidden"]
 
 # C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
 # controls, invisible operators, BOM, interlinear annotation, the Unicode tag block,
@@ -15,6 +15,8 @@ _HIDDEN = re.compile(
     "\u2060-\u206f\ud800-\udfff\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 _ESCAPE_ALSO_NEWLINES = re.compile(_HIDDEN.pattern[:-1] + "\t\n]")
+_TRUE = frozenset(("true", "yes", "on", "1"))
+_FALSE = frozenset(("false", "no", "off", "0"))
 
 
 def _code(ch: str) -> str:
@@ -57,3 +59,15 @@ def fold_name(name: str) -> str:
     if name.isascii():
         return name.lower()
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def flag(value: object, default: bool | None = None) -> bool | None:
+    """A bool, 1 or 0, or true/yes/on/1, false/no/off/0 in any case, as a bool; else `default`."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        return True if word in _TRUE else False if word in _FALSE else default
+    if value == 1:  # True too
+        return True
+    if value == 0:
+        return False
+    return default

@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import satchel
 from satchel.agents import parse_claude
-from satchel.session import Session
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def session(env: satchel.Environment, **options: object) -> Session:
-    return Session(  # type: ignore[arg-type]
-        env,
-        environ={"PATH": os.environ.get("PATH", "")},
-        allow_shell_interpolation=False,
-        **options,
-    )
-
 
 # -- agents --------------------------------------------------------------------------
 

@@ -3,7 +3,6 @@ shell-like word splitting, dollar amounts."""
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 
@@ -22,23 +21,7 @@ from satchel.commands import (
     scan_commands,
     split_arguments,
 )
-from satchel.session import Session
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
-
-
-def session(env: satchel.Environment, **options: object) -> Session:
-    return Session(  # type: ignore[arg-type]
-        env,
-        environ={"PATH": os.environ.get("PATH", "")},
-        allow_shell_interpolation=False,
-        **options,
-    )
-
+from tests.support import put, session
 
 # -- commands: where files may live ------------------------------------------------------
 

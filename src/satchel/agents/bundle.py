@@ -21,15 +21,12 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
-    capped_safety,
+    finish_agent,
     instructions_problem,
     judge_description,
-    judge_model,
     judge_name,
-    judge_safety,
-    loose_tool_list,
-    resolve_tools,
-    settle_safety,
+    judge_shared,
+    judge_string,
 )
 from satchel.agents.model import AgentType
 from satchel.agents.read import read_agent_file
@@ -201,16 +198,10 @@ def typed_agent(
     agent = _judged(p, label, table, tool_map)
     if p.failed or checked is None or description is None:
         return None, p.diags
-    agent = replace(
-        agent,
-        name=checked if namespace is None else f"{namespace}:{checked}",
-        description=description,
-        format=fmt,
-        path=path,
-        scope=scope,
-        plugin=plugin,
+    agent = replace(agent, format=fmt)
+    return finish_agent(
+        p, agent, checked, description, namespace=namespace, path=path, scope=scope, plugin=plugin
     )
-    return capped_safety(p, agent), p.diags
 
 
 def _judged(
@@ -219,26 +210,14 @@ def _judged(
     """Everything but the name, description and origin, judged (they are left for
     the caller)."""
     instructions = _instructions(p, label, table)
-    tools_written = loose_tool_list(p, table.get("tools"), label=f"{label} tools")
-    off_written = loose_tool_list(p, table.get("disabled_tools"), label=f"{label} disabled_tools")
-    tools = resolve_tools(p, tools_written, tool_map, label=f"{label} tools")
-    off = resolve_tools(p, off_written, tool_map, label=f"{label} disabled_tools")
-    model, model_written = judge_model(p, table.get("model"), label=f"{label} model")
-    safety = judge_safety(p, table.get("safety"), label=f"{label} safety")
-    return AgentType(
-        name="",
-        description="",
+    agent = judge_shared(
+        p, table, tool_map, disabled_key="disabled_tools", label=lambda key: f"{label} {key}"
+    )
+    return replace(
+        agent,
         instructions=instructions,
-        tools=tools,
-        tools_as_written=tools_written,
-        disabled_tools=off or (),
-        disabled_tools_as_written=off_written or (),
-        model=model,
-        model_as_written=model_written,
-        safety=settle_safety(safety, tools_written),
-        safety_as_written=safety,
-        isolation=_string(p, label, table, "isolation"),
-        display_name=_string(p, label, table, "display_name"),
+        isolation=judge_string(p, table.get("isolation"), f"{label} isolation"),
+        display_name=judge_string(p, table.get("display_name"), f"{label} display_name"),
         extras=MappingProxyType({k: v for k, v in table.items() if k not in BUNDLE_FIELDS}),
     )
 
@@ -256,11 +235,3 @@ def _instructions(p: Problems, label: str, table: Mapping[str, Any]) -> str:
         return ""
     instructions_problem(p, value, label=f"{label} {given[0]}")
     return value
-
-
-def _string(p: Problems, label: str, table: Mapping[str, Any], key: str) -> str | None:
-    value = table.get(key)
-    if value is None or isinstance(value, str):
-        return value
-    p.invalid(f"{label} {key} must be a string, not {type_name(value)}")
-    return None

@@ -19,18 +19,15 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
-    capped_safety,
+    finish_agent,
     judge_description,
-    judge_model,
     judge_name,
-    judge_safety,
-    loose_tool_list,
-    resolve_tools,
-    settle_safety,
+    judge_shared,
+    judge_string,
 )
 from satchel.agents.model import AgentType
 from satchel.agents.tools import DEFAULT_TOOL_MAP
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import Diagnostic
 
 __all__ = ["claude_agent", "CLAUDE_FIELDS", "parse_claude"]
 
@@ -100,50 +97,32 @@ def claude_agent(
     agent = _judged(p, fields, tool_map)
     if p.failed:
         return None, p.diags
-    agent = replace(
+    agent = replace(agent, instructions=instructions)
+    return finish_agent(
+        p,
         agent,
-        name=name if namespace is None else f"{namespace}:{name}",
-        description=description,
-        instructions=instructions,
+        name,
+        description,
+        namespace=namespace,
         path=path,
         scope=scope,
         family=family,
         plugin=plugin,
     )
-    return capped_safety(p, agent), p.diags
 
 
 def _judged(
     p: Problems, fields: Mapping[str, Any], tool_map: Mapping[str, Sequence[str]]
 ) -> AgentType:
     """The agent's tools, model, safety, isolation and extras, judged; name,
-    description and origin are left for the caller."""
-    tools_written = loose_tool_list(p, fields.get("tools"), label="`tools`")
-    disabled_written = loose_tool_list(p, fields.get("disallowedTools"), label="`disallowedTools`")
-    tools = resolve_tools(p, tools_written, tool_map, label="`tools`")
-    disabled = resolve_tools(p, disabled_written, tool_map, label="`disallowedTools`")
-    model, model_written = judge_model(p, fields.get("model"))
-    safety_written = judge_safety(p, fields.get("safety"))
-    return AgentType(
-        name="",
-        description="",
-        tools=tools,
-        tools_as_written=tools_written,
-        disabled_tools=disabled or (),
-        disabled_tools_as_written=disabled_written or (),
-        model=model,
-        model_as_written=model_written,
-        safety=settle_safety(safety_written, tools_written),
-        safety_as_written=safety_written,
-        isolation=_isolation(p, fields.get("isolation")),
+    description and origin are left for the caller. A wrongly typed isolation fails
+    closed (the agent would run unisolated)."""
+    agent = judge_shared(
+        p, fields, tool_map, disabled_key="disallowedTools", label=lambda key: f"`{key}`"
+    )
+    return replace(
+        agent,
+        isolation=judge_string(p, fields.get("isolation"), "field `isolation`"),
         format="claude",
         extras=MappingProxyType({k: v for k, v in fields.items() if k not in CLAUDE_FIELDS}),
     )
-
-
-def _isolation(p: Problems, value: Any) -> str | None:
-    """Kept as written; a wrong type fails closed (the agent would run unisolated)."""
-    if value is None or isinstance(value, str):
-        return value
-    p.invalid(f"field `isolation` must be a string, not {type_name(value)}")
-    return None

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._files import list_sorted, open_root, same_file
 from satchel.agents.bundle import config_agents
 from satchel.agents.claude import parse_claude
 from satchel.agents.fields import cap_safety
@@ -51,6 +52,7 @@ BUILTIN_TYPES = ("general", "explore")
 MAX_AGENTS = 128  # files per directory (seed 003)
 SUFFIXES = (".md", ".toml")
 SKIP_DIRS = frozenset(("node_modules",))
+_ONE_EACH = frozenset(("claude", "vibe"))  # formats of one type per file; others hold several
 _NO_CONFIG: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 _Parse = Callable[[bytes, Path], tuple[AgentType | None, list[Diagnostic]]]
 
@@ -293,17 +295,14 @@ class _Walk:
         return found
 
     def _scandir(self, current: Path, parts: tuple[str, ...]) -> list[os.DirEntry[str]] | None:
+        if not parts:
+            return open_root(str(current), self.scan.diagnostics, "an agents directory")
         try:
-            with os.scandir(current) as it:
-                return sorted(it, key=lambda e: e.name)
+            return list_sorted(current)
         except FileNotFoundError:
             return None
         except OSError as e:
-            if parts or not isinstance(e, NotADirectoryError):
-                self._report("discovery.root.unreadable", f"cannot list: {e.strerror}", current)
-            else:
-                message = "an agents directory that is not a directory"
-                self._report("discovery.root.not-directory", message, current)
+            self._report("discovery.root.unreadable", f"cannot list: {e.strerror}", current)
             return None
 
     def _entry(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> _Entry | None:
@@ -391,7 +390,7 @@ class _Assembly:
             self.winners[key] = (self.rank, agent)
             return
         winner = held[1]
-        if _same_file(winner, agent):
+        if {winner.format, agent.format} <= _ONE_EACH and same_file(winner.path, agent.path):
             return
         self.shadowed.append(ShadowedAgent(agent.name, winner, agent))
         if agent.format == "builtin":
@@ -428,13 +427,3 @@ def _origin(agent: AgentType) -> str:
     if agent.path is None:
         return where or "code"
     return f"{agent.path} ({where})" if where else str(agent.path)
-
-
-def _same_file(a: AgentType, b: AgentType) -> bool:
-    one_each = ("claude", "vibe")  # other formats hold several types in one file
-    if a.path is None or b.path is None or a.format not in one_each or b.format not in one_each:
-        return False
-    try:
-        return os.path.samefile(a.path, b.path)
-    except OSError:
-        return False

@@ -9,7 +9,7 @@ that asks for ``yolo`` (approve everything) gets ``destructive`` instead, with t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,11 +23,14 @@ __all__ = [
     "cap_safety",
     "capped_safety",
     "CLAUDE_MODEL_ALIASES",
+    "finish_agent",
     "instructions_problem",
     "judge_description",
     "judge_model",
     "judge_name",
     "judge_safety",
+    "judge_shared",
+    "judge_string",
     "loose_tool_list",
     "MAX_INSTRUCTIONS",
     "Problems",
@@ -239,3 +242,65 @@ def instructions_problem(p: Problems, text: str, *, label: str = "`instructions`
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INSTRUCTIONS:
         p.invalid(f"{label} is {size} bytes; the limit is {MAX_INSTRUCTIONS} (64 KiB)")
+
+
+def judge_string(p: Problems, value: Any, label: str) -> str | None:
+    """`value` when it is a string or absent; else None and an error naming `label`."""
+    if value is None or isinstance(value, str):
+        return value
+    p.invalid(f"{label} must be a string, not {type_name(value)}")
+    return None
+
+
+def judge_shared(
+    p: Problems,
+    table: Mapping[str, Any],
+    tool_map: Mapping[str, Sequence[str]],
+    *,
+    disabled_key: str,
+    label: Callable[[str], str],
+) -> AgentType:
+    """The tools, disabled tools, model and safety of a Claude Code file or TOML table."""
+    tools_written = loose_tool_list(p, table.get("tools"), label=label("tools"))
+    off_written = loose_tool_list(p, table.get(disabled_key), label=label(disabled_key))
+    tools = resolve_tools(p, tools_written, tool_map, label=label("tools"))
+    off = resolve_tools(p, off_written, tool_map, label=label(disabled_key))
+    model, model_written = judge_model(p, table.get("model"), label=label("model"))
+    safety = judge_safety(p, table.get("safety"), label=label("safety"))
+    return AgentType(
+        name="",
+        description="",
+        tools=tools,
+        tools_as_written=tools_written,
+        disabled_tools=off or (),
+        disabled_tools_as_written=off_written or (),
+        model=model,
+        model_as_written=model_written,
+        safety=settle_safety(safety, tools_written),
+        safety_as_written=safety,
+    )
+
+
+def finish_agent(
+    p: Problems,
+    agent: AgentType,
+    name: str,
+    description: str,
+    *,
+    namespace: str | None,
+    path: Path | None,
+    scope: str,
+    family: str = "",
+    plugin: str | None,
+) -> tuple[AgentType, list[Diagnostic]]:
+    """`agent` named (``<namespace>:<name>``), described and placed, safety capped; `p`'s diags."""
+    agent = replace(
+        agent,
+        name=name if namespace is None else f"{namespace}:{name}",
+        description=description,
+        path=path,
+        scope=scope,
+        family=family,
+        plugin=plugin,
+    )
+    return capped_safety(p, agent), p.diags

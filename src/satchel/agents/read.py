@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel._files import FileProblem, open_regular
+from satchel._files import FileProblem, link_target, open_regular, read_fd
 from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = ["MAX_AGENT_FILE", "read_agent_file"]
@@ -27,21 +27,13 @@ def read_agent_file(
     except FileProblem as e:
         return None, [_problem(e, path, cap)]
     try:
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(1 << 16, cap + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > cap:
-                return None, [_problem(FileProblem("too-large", "", total), path, cap)]
+        return read_fd(fd, cap), []
+    except FileProblem as e:
+        return None, [_problem(e, path, cap)]
     except OSError as e:
         return None, [_problem(FileProblem("os", e.strerror or str(e)), path, cap)]
     finally:
         os.close(fd)
-    return b"".join(chunks), []
 
 
 def _target(path: Path, contain: Path | None) -> tuple[Path, bool]:
@@ -50,19 +42,9 @@ def _target(path: Path, contain: Path | None) -> tuple[Path, bool]:
     try:
         if not path.is_symlink():
             return path, True
-        target = path.resolve(strict=True)
-    except FileNotFoundError:
-        raise FileProblem("not-regular", "a symlink to nothing") from None
-    except (OSError, RuntimeError):
-        raise FileProblem("not-regular", "a symlink loop") from None
-    if contain is not None:
-        try:
-            inside = target.is_relative_to(contain.resolve())
-        except (OSError, RuntimeError):
-            inside = False
-        if not inside:
-            raise FileProblem("escape", f"a symlink to {target}, outside {contain}")
-    return target, False
+    except OSError:
+        raise FileProblem("loop", "a symlink loop") from None  # as resolving it would say
+    return link_target(path, contain), False
 
 
 def _problem(e: FileProblem, path: Path, cap: int) -> Diagnostic:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -31,7 +30,7 @@ from typing import Any
 from satchel import frontmatter
 from satchel.agents.fields import (
     Problems,
-    capped_safety,
+    finish_agent,
     instructions_problem,
     judge_description,
     judge_model,
@@ -135,16 +134,17 @@ def vibe_agent(
     agent = _judged(p, values, tool_map)
     if p.failed or description is None:
         return None, p.diags
-    agent = replace(
+    return finish_agent(
+        p,
         agent,
-        name=path.stem if namespace is None else f"{namespace}:{path.stem}",
-        description=description,
+        path.stem,
+        description,
+        namespace=namespace,
         path=path,
         scope=scope,
         family=family,
         plugin=plugin,
     )
-    return capped_safety(p, agent), p.diags
 
 
 def _header(p: Problems, path: Path, fields: Mapping[str, Any]) -> dict[str, _Field]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,11 +26,18 @@ if TYPE_CHECKING:
 
 PIPE_WIDTH = 120  # when stdout is not a terminal and COLUMNS is unset
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+MIN_DESCRIPTION, MAX_DESCRIPTION = 16, 100
 
 
 def count(n: int, noun: str) -> str:
     """``1 skill``, ``2 skills``, ``3 info`` (an uncountable noun stays as it is)."""
     return f"{n:,} {noun}" if n == 1 or noun == "info" else f"{n:,} {noun}s"
+
+
+def see_doctor(diagnostics: Sequence[Diagnostic], about: str = "") -> str:
+    """``2 diagnostics about agents; run `satchel doctor` to see them.``"""
+    noun = count(len(diagnostics), "diagnostic") + (f" about {about}" if about else "")
+    return f"{noun}; run `satchel doctor` to see them."
 
 
 def print_json(data: object) -> None:
@@ -64,6 +71,21 @@ def table(*columns: str) -> Table:
     for column in columns:
         grid.add_column(column, overflow="fold")
     return grid
+
+
+def description_width(total: int, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> int:
+    """What columns of `headers` and `rows` leave of `total` for a last description column."""
+    widths = [len(header) for header in headers]
+    for row in rows:
+        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
+    gaps = 3 * len(headers)  # three spaces between each column and the next
+    return max(MIN_DESCRIPTION, min(MAX_DESCRIPTION, total - sum(widths) - gaps))
+
+
+def one_line(text: str, width: int) -> str:
+    """`text` on one line, cut to `width` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
 
 
 def safe(text: str, *, style: str = "") -> Text:

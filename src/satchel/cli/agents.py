@@ -53,8 +53,7 @@ def _print(found: AgentSet) -> None:
         names = ", ".join(found.builtins)
         con.print(out.safe(f"Built-in types (no project file may redefine them): {names}"))
     if found.diagnostics:
-        noun = out.count(len(found.diagnostics), "diagnostic")
-        con.print(f"{noun} about agents; run `satchel doctor` to see them.")
+        con.print(out.see_doctor(found.diagnostics, "agents"))
 
 
 def _source(agent: AgentType) -> str:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
-from satchel.cli.listing import MAX_DESCRIPTION, MIN_DESCRIPTION, one_line
-from satchel.commands import Command, CommandSet
+from satchel.commands import CommandSet
 
 WORDS = ("command", "origin", "arguments")
-COLUMN_GAPS = 9  # three spaces between each of the four columns
 
 
 def commands(
@@ -41,10 +38,11 @@ def _print(found: CommandSet) -> None:
     if not listed:
         con.print("No commands found; `satchel doctor` shows what did not load.")
     else:
-        width = _description_width(listed, con.width)
+        columns = [(f"/{c.name}", c.origin, c.argument_hint or "") for c in listed]
+        width = out.description_width(con.width, WORDS, columns)
         grid = out.table(*WORDS, "description and path")
         for command in listed:
-            cell = out.safe(one_line(command.description, width) or "-")
+            cell = out.safe(out.one_line(command.description, width) or "-")
             cell.append("\n")
             cell.append_text(out.safe(out.shown(command.path or "(defined in code)"), style="dim"))
             grid.add_row(
@@ -61,15 +59,4 @@ def _print(found: CommandSet) -> None:
             con.print(out.safe(f"/{alias} → /{canonical}"))
     if found.diagnostics:
         con.print()
-        noun = out.count(len(found.diagnostics), "diagnostic")
-        con.print(f"{noun} about commands; run `satchel doctor` to see them.")
-
-
-def _description_width(listed: Sequence[Command], total: int) -> int:
-    """What the other columns leave for the description, so it fits on one line."""
-    columns = (
-        max(len(WORDS[0]), *(len(c.name) + 1 for c in listed)),
-        max(len(WORDS[1]), *(len(c.origin) for c in listed)),
-        max(len(WORDS[2]), *(len(c.argument_hint or "") for c in listed)),
-    )
-    return max(MIN_DESCRIPTION, min(MAX_DESCRIPTION, total - sum(columns) - COLUMN_GAPS))
+        con.print(out.see_doctor(found.diagnostics, "commands"))

@@ -148,12 +148,18 @@ def _skills(con: Console, env: Environment) -> None:
 
 def _shadowed(con: Console, env: Environment) -> None:
     con.print(f"Shadowed: {len(env.shadowed)}", style="bold")
-    if not env.shadowed:
-        return
+    if env.shadowed:
+        _shadow_grid(con, [(s.name, _origin(s.winner), _origin(s.loser)) for s in env.shadowed])
+
+
+def _shadow_grid(
+    con: Console, rows: list[tuple[str, tuple[Text, Text], tuple[Text, Text]]]
+) -> None:
+    """Each shadowed name on two rows: the origin kept, then the one hidden."""
     grid = out.table("name", "", "from", "path")
-    for s in env.shadowed:
-        grid.add_row(out.safe(s.name), "kept", *_origin(s.winner))
-        grid.add_row("", "hidden", *_origin(s.loser))
+    for name, kept, hidden in rows:
+        grid.add_row(out.safe(name), "kept", *kept)
+        grid.add_row("", "hidden", *hidden)
     con.print(grid)
 
 
@@ -169,11 +175,8 @@ def _commands(con: Console, env: Environment) -> None:
     if found.commands:
         con.print(out.safe(", ".join(f"/{name}" for name in found.commands)))
     if found.shadowed:
-        grid = out.table("name", "", "from", "path")
-        for winner, loser in found.shadowed:
-            grid.add_row(out.safe(f"/{loser.name}"), "kept", *_command_origin(winner))
-            grid.add_row("", "hidden", *_command_origin(loser))
-        con.print(grid)
+        rows = [(f"/{b.name}", _command_origin(a), _command_origin(b)) for a, b in found.shadowed]
+        _shadow_grid(con, rows)
 
 
 def _command_origin(command: Command) -> tuple[Text, Text]:
@@ -189,11 +192,8 @@ def _agents(con: Console, env: Environment) -> None:
     if found.agents:
         con.print(out.safe(", ".join(found.agents)))
     if found.shadowed:
-        grid = out.table("name", "", "from", "path")
-        for s in found.shadowed:
-            grid.add_row(out.safe(s.name), "kept", *_agent_origin(s.winner))
-            grid.add_row("", "hidden", *_agent_origin(s.loser))
-        con.print(grid)
+        rows = [(s.name, _agent_origin(s.winner), _agent_origin(s.loser)) for s in found.shadowed]
+        _shadow_grid(con, rows)
 
 
 def _agent_origin(agent: AgentType) -> tuple[Text, Text]:

@@ -9,11 +9,10 @@ from typing import Literal
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
-from satchel.errors import SkillsOff, UnknownSkill
+from satchel.commands import Command
 from satchel.session import Session
-from satchel.session.expand import parse_slash, user_invocable
-from satchel.skills.model import Skill
-from satchel.text import escape, fold_name
+from satchel.session.expand import invocation
+from satchel.text import escape
 
 Matched = Literal["command", "skill"]
 NO_MATCH = "satchel: no command or skill matched; the prompt is unchanged"
@@ -61,35 +60,13 @@ def expand(
 
 
 def _target(session: Session, prompt: str) -> tuple[Matched, str] | None:
-    """What `Session.expand` will expand `prompt` with, by the same rules (see
-    `satchel.session.expand`), or None when it leaves the prompt alone."""
-    parsed = parse_slash(prompt)
-    if parsed is None:
+    """What `Session.expand` will expand `prompt` with (kind and name), or None when it
+    leaves the prompt alone."""
+    found = invocation(session, prompt)
+    if found is None:
         return None
-    name, rest = parsed
-    if name == "skill" and rest:
-        inner = parse_slash("/" + rest)
-        skill = _skill(session, inner[0]) if inner else None
-        if skill is not None:
-            return "skill", skill.name
-    commands = session.environment.commands
-    if fold_name(name) in {fold_name(b) for b in commands.builtins}:
-        return None
-    order: tuple[Matched, Matched] = ("command", "skill")
-    for kind in reversed(order) if session.options.slash_order == "skill" else order:
-        if kind == "command" and (command := commands.find(name)) is not None:
-            return "command", command.name
-        if kind == "skill" and (skill := _skill(session, name)) is not None:
-            return "skill", skill.name
-    return None
-
-
-def _skill(session: Session, name: str) -> Skill | None:
-    try:
-        skill = session.find(name)
-    except (UnknownSkill, SkillsOff):
-        return None
-    return skill if user_invocable(skill) else None
+    target = found[0]
+    return ("command" if isinstance(target, Command) else "skill"), target.name
 
 
 def _for_stdout(text: str) -> str:

@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satchel._files import list_sorted, open_root
 from satchel.commands.model import Command, Naming
 from satchel.commands.read import SUFFIX, read_command
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -58,7 +59,7 @@ def scan_commands(
     """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
     is set: its names become ``<plugin>:<name>``). Never raises for bad files."""
     scan = CommandScan(root)
-    entries = _open_root(str(root.path), scan.diagnostics)
+    entries = open_root(str(root.path), scan.diagnostics, "a commands root")
     if entries is None:
         return scan
     scan.exists = True
@@ -149,7 +150,7 @@ class _Walk:
 
     def _list(self, entry: os.DirEntry[str]) -> list[os.DirEntry[str]] | None:
         try:
-            return _list(entry.path)
+            return list_sorted(entry.path)
         except OSError as e:
             message = f"cannot list a command group: {e.strerror or e}"
             self.scan.diagnostics.append(
@@ -190,24 +191,3 @@ def _kind(entry: os.DirEntry[str]) -> str:
     except OSError:
         return "none"
     return "file"
-
-
-def _open_root(top: str, diags: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
-    """The entries of a root in name order; None (and why, unless it is simply
-    missing) when it cannot be listed."""
-    try:
-        return _list(top)
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:
-        message = "a commands root that is not a directory"
-        diags.append(diagnostic("discovery.root.not-directory", message, Path(top)))
-    except OSError as e:
-        message = f"cannot list: {e.strerror}"
-        diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
-    return None
-
-
-def _list(directory: str) -> list[os.DirEntry[str]]:
-    with os.scandir(directory) as it:
-        return sorted(it, key=lambda e: e.name)

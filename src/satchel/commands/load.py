@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from satchel._files import same_file
 from satchel.commands.discover import CommandScan, scan_commands
 from satchel.commands.model import Command, Naming
 from satchel.commands.names import fold
@@ -168,7 +169,7 @@ class _Assembly:
             self.winners[key] = (self.rank, command)
             return
         rank, winner = held
-        if _same_file(winner, command):
+        if same_file(winner.path, command.path):
             return
         if rank == self.rank:
             self._collision(winner, command)
@@ -243,12 +244,3 @@ def _source(command: Command) -> str:
     """``project .claude``, ``user .satchel``, ``plugin:deploy-tools``, ``builtin``."""
     scope = command.origin.strip("()")
     return f"{scope} {command.family}".strip()
-
-
-def _same_file(a: Command, b: Command) -> bool:
-    if a.path is None or b.path is None:
-        return False
-    try:
-        return os.path.samefile(a.path, b.path)
-    except OSError:
-        return False

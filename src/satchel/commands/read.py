@@ -42,6 +42,7 @@ from satchel.commands.model import Command, Naming, body_start
 from satchel.commands.names import judge, segments_name
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.skills.fields import split_tools
+from satchel.text import flag
 
 __all__ = ["SUFFIX", "read_command"]
 
@@ -52,8 +53,6 @@ HEAD = 4096
 KEPT = frozenset(
     ("name", "description", "argument-hint", "allowed-tools", "model", "disable-model-invocation")
 )
-_TRUE = frozenset(("true", "yes", "on", "1"))
-_FALSE = frozenset(("false", "no", "off", "0"))
 _UTF16 = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -306,14 +305,10 @@ class _Reader:
     def _flag(self, fields: Mapping[str, Any]) -> bool:
         key = "disable-model-invocation"
         value = fields.get(key)
-        if value is None or isinstance(value, bool):
-            return bool(value)
-        if isinstance(value, int) and value in (0, 1):
-            return value == 1
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        self._type_error(key, value, "true or false")
-        return False
+        found = None if isinstance(value, float) else flag(value)  # 1.0 is not a flag here
+        if found is None and value is not None:
+            self._type_error(key, value, "true or false")
+        return bool(found)
 
 
 def _cap(description: str) -> str:

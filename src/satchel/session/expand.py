@@ -22,15 +22,14 @@ from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, SkillsOff, UnknownSkill
 from satchel.session import content
 from satchel.skills.model import Skill
-from satchel.text import fold_name
+from satchel.text import flag, fold_name
 
 if TYPE_CHECKING:
     from satchel.session.core import Session
 
-__all__ = ["expand", "parse_slash", "user_invocable"]
+__all__ = ["expand", "invocation", "parse_slash", "user_invocable"]
 
 _SLASH = re.compile(r"\A\s*/([^\s/]+)(?:\s+|\Z)(.*)\Z", re.S)
-_FALSE = frozenset(("false", "no", "off", "0"))
 
 
 def parse_slash(prompt: str) -> tuple[str, str] | None:
@@ -43,10 +42,7 @@ def parse_slash(prompt: str) -> tuple[str, str] | None:
 
 def user_invocable(skill: Skill) -> bool:
     """False when the skill says ``user-invocable: false`` (Claude Code: model-only)."""
-    flag = skill.extras.get("user-invocable", True)
-    if isinstance(flag, str):
-        return flag.strip().lower() not in _FALSE
-    return flag is not False and flag != 0
+    return flag(skill.extras.get("user-invocable"), True) is not False
 
 
 Expanded = tuple[str, tuple[Diagnostic, ...]]
@@ -55,24 +51,35 @@ Expanded = tuple[str, tuple[Diagnostic, ...]]
 def expand(session: Session, prompt: str) -> Expanded:
     """`prompt` with an explicit skill or command invocation expanded, else unchanged,
     and what went wrong (a body that could not be read leaves the prompt as it is)."""
+    found = invocation(session, prompt)
+    if found is None:
+        return prompt, ()
+    target, rest = found
+    if isinstance(target, Command):
+        return _inline_command(session, target, rest, prompt)
+    return _inline_skill(session, target, rest, prompt)
+
+
+def invocation(session: Session, prompt: str) -> tuple[Command | Skill, str] | None:
+    """The command or skill `expand` expands `prompt` with, and the rest; None for none."""
     parsed = parse_slash(prompt)
     if parsed is None:
-        return prompt, ()
+        return None
     name, rest = parsed
     if fold_name(name) == "skill" and rest:
         target = parse_slash("/" + rest)
         skill = _skill(session, target[0]) if target else None
         if skill is not None and target is not None:
-            return _inline_skill(session, skill, target[1], prompt)
+            return skill, target[1]
     commands = session.environment.commands
     if fold_name(name) in {fold_name(b) for b in commands.builtins}:
-        return prompt, ()  # the host's own command
+        return None  # the host's own command
     for kind in _order(session):
         if kind == "command" and (command := commands.find(name)) is not None:
-            return _inline_command(session, command, rest, prompt)
+            return command, rest
         if kind == "skill" and (skill := _skill(session, name)) is not None:
-            return _inline_skill(session, skill, rest, prompt)
-    return prompt, ()
+            return skill, rest
+    return None
 
 
 def _order(session: Session) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satchel._files import list_sorted, open_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Root, WalkBounds
 from satchel.skills.fields import FieldRules
@@ -38,7 +39,7 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
     """Read every skill under `root`."""
     scan = RootScan(root)
     top = str(root.path)
-    entries = _open_root(top, scan.diagnostics)
+    entries = open_root(top, scan.diagnostics, "a skills root")
     if entries is None:
         return scan
     scan.exists = True
@@ -60,7 +61,7 @@ def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]
     """The directories under `top` that hold a SKILL.md, as a scan would find them,
     and what was wrong on the way (near misses, broken links, an unreadable root)."""
     diags: list[Diagnostic] = []
-    entries = _open_root(top, diags)
+    entries = open_root(top, diags, "a skills root")
     if entries is None:
         return [], diags
     walker = _Walker(top, walk, diags)
@@ -76,27 +77,6 @@ def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
     for path in files:
         _read_one(path, str(path.parent), root, rules, scan)
     return scan
-
-
-def _open_root(top: str, diags: list[Diagnostic]) -> list[os.DirEntry[str]] | None:
-    """The entries of a root in name order; None (and why, unless it is simply
-    missing) when it cannot be listed."""
-    try:
-        return _list(top)
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:
-        message = "a skills root that is not a directory"
-        diags.append(diagnostic("discovery.root.not-directory", message, Path(top)))
-    except OSError as e:
-        message = f"cannot list: {e.strerror}"
-        diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
-    return None
-
-
-def _list(directory: str) -> list[os.DirEntry[str]]:
-    with os.scandir(directory) as it:
-        return sorted(it, key=lambda e: e.name)
 
 
 def _read_one(path: Path, skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> bool:
@@ -178,7 +158,7 @@ class _Walker:
                 continue
             elif depth < walk.max_depth:
                 try:
-                    stack.append((iter(_list(entry.path)), depth + 1))
+                    stack.append((iter(list_sorted(entry.path)), depth + 1))
                 except OSError:
                     continue
             elif _has_subdirs(entry.path):

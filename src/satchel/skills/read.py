@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from satchel import frontmatter
-from satchel._files import FileProblem, open_regular, read_bounded
+from satchel._files import FileProblem, link_target, open_regular, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.skills.fields import FieldRules, build_skill
 from satchel.skills.model import MAX_SKILL_FILE, Skill
@@ -112,13 +112,11 @@ def _check_link(path: Path) -> None:
     except OSError as e:
         raise FileProblem("os", e.strerror or str(e)) from None
     try:
-        target = path.resolve(strict=True)
-    except FileNotFoundError:
+        link_target(path, path.parent, inside_name="the skill directory")
+    except FileProblem as e:
+        if e.kind != "dangling":
+            raise
         raise FileProblem("os", "SKILL.md is a symlink to nothing") from None
-    except (OSError, RuntimeError):
-        raise FileProblem("loop", "a symlink loop") from None
-    if not target.is_relative_to(path.parent.resolve()):
-        raise FileProblem("escape", f"a symlink to {target}, outside the skill directory")
 
 
 def _missing(path: Path) -> Diagnostic:
