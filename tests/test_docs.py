@@ -9,10 +9,10 @@ from pathlib import Path
 from satchel.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
-ROW = re.compile(r"^\| `([a-z0-9.-]+)` \| (error|warning|info) \|", re.M)
+ROW = re.compile(r"^\| `([a-z0-9._-]+)` \| (error|warning|info) \|", re.M)
 SEGMENT_ID = re.compile(r"^agent\.(skills?|instructions|plugin-commands)\b")  # context ids
 CODE_LITERAL = re.compile(
-    r"^(agent|cli|command|discovery|encoding|exec|frontmatter|instructions|permission|resource|session|skill)\.[a-z0-9.-]+$"
+    r"^(agent|cli|command|config|discovery|encoding|exec|frontmatter|instructions|permission|plugin|resource|session|skill)\.[a-z0-9._-]+$"
 )
 
 
@@ -30,7 +30,7 @@ def _literals() -> dict[str, set[Path]]:
             if (
                 isinstance(value, str)
                 and CODE_LITERAL.match(value)
-                and not value.endswith(".md")
+                and not value.endswith((".md", ".json", ".toml"))
                 and not SEGMENT_ID.match(value)
             ):
                 found.setdefault(value, set()).add(path.relative_to(ROOT))

@@ -28,6 +28,7 @@ from satchel.errors import (
 )
 from satchel.instructions import InstructionFile
 from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
+from satchel.plugins import Plugin, PluginSet
 from satchel.render import render_index
 from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
 from satchel.skills.model import Skill
@@ -58,6 +59,8 @@ __all__ = [
     "MaxActiveReached",
     "Options",
     "parse_skill",
+    "Plugin",
+    "PluginSet",
     "Refused",
     "render_index",
     "render_skill_md",

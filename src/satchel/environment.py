@@ -7,14 +7,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from satchel._files import same_file
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
-from satchel.layout import EXTRA, PROJECT, Layout, Root
+from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
+from satchel.plugins.discover import PluginSet, load_plugins
+from satchel.plugins.model import Plugin
 from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
@@ -23,6 +25,7 @@ from satchel.text import fold_name
 __all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
 
 WRITTEN = "written"
+PluginSkillNames = Literal["namespaced", "bare"]
 _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
 
@@ -52,8 +55,21 @@ class Options:
     * `instructions`: ``seed000`` (AGENTS.md, else CLAUDE.md, the client's file last),
       ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
 
-    `trust_project_skills` False skips the project's commands, agents and
-    instruction files too.
+    Plugins (see docs/plugins.md):
+
+    * `plugins`: False reads no plugin at all.
+    * `plugin_dirs`: plugin directories the host names (``--plugin-dir``).
+    * `include_workspace_plugin`: the project's own ``skills/`` and ``commands/`` as a
+      plugin (seed 004) [True].
+    * `strict_plugins`: an unknown manifest field is fatal, as in Vibe [False: the
+      Agent Plugins spec reports and ignores it].
+    * `executable`: False is declarative-only loading (seed 004): plugins' hooks, MCP
+      servers and agents are recognised and left alone.
+    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
+      or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
+
+    `trust_project_skills` False skips the project's commands, agents, instruction
+    files and plugins too.
     """
 
     enabled: bool | tuple[str, ...] = True
@@ -72,6 +88,12 @@ class Options:
     agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     instructions: InstructionMode | None = "seed000"
+    plugins: bool = True
+    plugin_dirs: tuple[Path, ...] = ()
+    include_workspace_plugin: bool = True
+    strict_plugins: bool = False
+    executable: bool = True
+    plugin_skill_names: PluginSkillNames = "namespaced"
 
     @classmethod
     def build(cls, **options: Any) -> Options:
@@ -93,8 +115,9 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
-        if "scan" in options:
-            options["scan"] = tuple(Path(p) for p in options["scan"])
+        for key in ("scan", "plugin_dirs"):
+            if key in options:
+                options[key] = tuple(Path(p) for p in options[key])
         enabled = options.get("enabled", True)
         if isinstance(enabled, str) or not isinstance(enabled, bool | Iterable):
             raise TypeError("enabled must be True, False or a list of skill names")
@@ -139,6 +162,7 @@ class Environment:
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
     agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
     instructions: tuple[InstructionFile, ...] = ()
+    plugins: PluginSet = field(default_factory=PluginSet)
 
 
 def load(
@@ -153,11 +177,25 @@ def load(
         raise TypeError("pass cwd or layout, not both")
     lay = layout if layout is not None else Layout.default(cwd)
     opts = Options.build(**options)
-    skills = _skills(lay, opts)
-    return _with_the_rest(skills, lay, opts)
+    plugins = _plugins(lay, opts)
+    skills = _skills(lay, opts, plugins.enabled())
+    return _with_the_rest(skills, lay, opts, plugins)
 
 
-def _skills(lay: Layout, opts: Options) -> Environment:
+def _plugins(lay: Layout, opts: Options) -> PluginSet:
+    if not opts.plugins:
+        return PluginSet()
+    return load_plugins(
+        lay,
+        trust_project=opts.trust_project_skills,
+        dirs=opts.plugin_dirs,
+        include_workspace=opts.include_workspace_plugin,
+        strict=opts.strict_plugins,
+        executable=opts.executable,
+    )
+
+
+def _skills(lay: Layout, opts: Options, plugins: Sequence[Plugin]) -> Environment:
     if opts.enabled is False or opts.enabled == ():
         return Environment(lay, MappingProxyType({}), (), options=opts)
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
@@ -170,11 +208,29 @@ def _skills(lay: Layout, opts: Options) -> Environment:
             assembly.skip(root, skipped)
         else:
             assembly.add_scan(scan_root(root, rules, lay.walk))
+    for plugin in plugins:
+        assembly.add_scan(_plugin_skills(plugin, opts.plugin_skill_names))
     return assembly.finish(lay)
 
 
-def _with_the_rest(env: Environment, lay: Layout, opts: Options) -> Environment:
-    """The skills' environment with commands, agents and instruction files added."""
+def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
+    """A plugin's skills as one more root of scope ``plugin``, after every other."""
+    root = Root(plugin.root / "skills", PLUGIN, plugin.name)
+    skills = [
+        replace(
+            s,
+            name=plugin.qualified(s.name) if names == "namespaced" else s.name,
+            scope=PLUGIN,
+            family=plugin.name,
+        )
+        for s in plugin.skills
+    ]
+    return RootScan(root, exists=True, skills=skills)
+
+
+def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: PluginSet) -> Environment:
+    """The skills' environment with commands, agents, instruction files and plugins."""
+    enabled = plugins.enabled()
     trusted = opts.trust_project_skills
     commands = load_commands(
         lay,
@@ -182,6 +238,7 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options) -> Environment:
         naming=opts.command_naming,
         trust_project=trusted,
         extra=opts.extra_commands,
+        plugin_commands=[c for p in enabled for c in p.commands],
     )
     agents = load_agents(
         lay,
@@ -189,14 +246,26 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options) -> Environment:
         config_types=opts.agent_types,
         trust_project=trusted,
         tool_map=opts.agent_tool_map,
+        plugin_types=[a for p in enabled for a in p.agents],
     )
     files: tuple[InstructionFile, ...] = ()
     found: tuple[Diagnostic, ...] = ()
     if opts.instructions is not None:
         files, found = load_instructions(lay, mode=opts.instructions, trust_project=trusted)
-    diagnostics = (*env.diagnostics, *commands.diagnostics, *agents.diagnostics, *found)
+    diagnostics = (
+        *env.diagnostics,
+        *commands.diagnostics,
+        *agents.diagnostics,
+        *found,
+        *plugins.diagnostics,
+    )
     return replace(
-        env, diagnostics=diagnostics, commands=commands, agents=agents, instructions=files
+        env,
+        diagnostics=diagnostics,
+        commands=commands,
+        agents=agents,
+        instructions=files,
+        plugins=plugins,
     )
 
 

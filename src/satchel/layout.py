@@ -68,7 +68,7 @@ class WalkBounds:
     follow_symlinks: bool = True
 
 
-KINDS = ("skills", "commands", "agents")
+KINDS = ("skills", "commands", "agents", "plugins")
 
 
 def default_roots(client: str = "satchel", kind: str = "skills") -> tuple[RootSpec, ...]:
@@ -102,6 +102,7 @@ _FAMILIES = {
     ),
     "commands": ((".claude", ".agents"), _user_rows(".claude", ".agents", ".codex")),
     "agents": ((".claude", ".agents"), _user_rows(".claude", ".agents")),
+    "plugins": ((".agents",), _user_rows(".agents")),
 }
 
 
@@ -132,6 +133,7 @@ class Layout:
     write_root: Path | None = None
     command_roots: tuple[RootSpec, ...] = ()
     agent_roots: tuple[RootSpec, ...] = ()
+    plugin_roots: tuple[RootSpec, ...] = ()
 
     @classmethod
     def default(
@@ -144,6 +146,7 @@ class Layout:
         roots: Sequence[RootSpec] | None = None,
         command_roots: Sequence[RootSpec] | None = None,
         agent_roots: Sequence[RootSpec] | None = None,
+        plugin_roots: Sequence[RootSpec] | None = None,
         walk: WalkBounds | None = None,
         ancestors: bool = False,
         env: Mapping[str, str] | None = None,
@@ -154,8 +157,8 @@ class Layout:
         The home is `home`, else the real one; the config directory is
         ``$XDG_CONFIG_HOME`` when set and no `home` is given, else ``<home>/.config``.
         The project root is `project`, else the nearest ancestor holding `.git`.
-        `roots`, `command_roots` and `agent_roots` replace the default table of
-        skills, commands and agent roots (see `default_roots`).
+        `roots`, `command_roots`, `agent_roots` and `plugin_roots` replace the
+        default table of skills, commands, agent and plugin roots (`default_roots`).
         """
         here = Path(cwd if cwd is not None else os.getcwd()).absolute()
         environ = os.environ if env is None else env
@@ -176,6 +179,7 @@ class Layout:
             write_root=_cache_root(client, environ, home),
             command_roots=_table(command_roots, client, "commands"),
             agent_roots=_table(agent_roots, client, "agents"),
+            plugin_roots=_table(plugin_roots, client, "plugins"),
         )
 
     def with_roots(self, roots: Sequence[RootSpec]) -> Layout:
@@ -197,6 +201,10 @@ class Layout:
     def agent_dirs(self) -> tuple[Root, ...]:
         """The agents table resolved, as `skill_roots` resolves the skills table."""
         return self.resolve(self.agent_roots)
+
+    def plugin_dirs(self) -> tuple[Root, ...]:
+        """The plugins table resolved: directories whose child directories are plugins."""
+        return self.resolve(self.plugin_roots)
 
     def resolve(self, specs: Sequence[RootSpec]) -> tuple[Root, ...]:
         """Any table resolved to directories, in order, each directory once."""

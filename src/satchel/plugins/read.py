@@ -1,0 +1,69 @@
+"""Read one plugin directory, whatever its format: `detect` picks the adapter.
+
+    plugin, diagnostics = read_plugin(Path(".satchel/plugins/deploy-kit"))
+
+Each format has one adapter module exposing ``load(root, *, scope, strict,
+executable)``. A fatal problem (seed 003's fatal codes) gives no `Plugin`, and the
+diagnostics say why; a non-fatal one drops only the part concerned and is listed in
+`Plugin.diagnostics` too. Nothing is executed and nothing outside the plugin root is
+read. Bad input never raises.
+
+``executable=False`` is seed 004's declarative-only client: hooks, MCP servers and
+agents are recognised and not parsed (the `Plugin` holds none), each kind with one
+``plugin.hooks.unsupported`` / ``plugin.mcp.unsupported`` /
+``plugin.agents.unsupported`` naming where it is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.plugins import bundle, claude, codex, kimi, native, opencode
+from satchel.plugins._parts import is_dir
+from satchel.plugins.detect import detect
+from satchel.plugins.model import Format, Plugin
+
+__all__ = ["LOADERS", "Loader", "read_plugin"]
+
+Loader = Callable[..., tuple[Plugin | None, list[Diagnostic]]]
+
+LOADERS: Mapping[Format, Loader] = MappingProxyType(
+    {
+        "agent-plugins": native.load,
+        "bundle": bundle.load,
+        "claude": claude.load,
+        "codex": codex.load,
+        "kimi": kimi.load,
+        "opencode": opencode.load,
+    }
+)
+
+
+def read_plugin(
+    root: str | os.PathLike[str],
+    *,
+    scope: str = "",
+    strict: bool = False,
+    executable: bool = True,
+) -> tuple[Plugin | None, list[Diagnostic]]:
+    """The plugin in the directory `root`, or None and the fatal diagnostics.
+
+    `scope` is recorded on the plugin (``project``, ``user``...). `strict` makes an
+    unknown field of an Agent Plugins or bundle manifest fatal, as Vibe does.
+    `executable` False is declarative-only loading (seed 004). Placeholders such as
+    ``${PLUGIN_DATA}`` stay unexpanded until a server or hook is started.
+    """
+    path = Path(os.path.abspath(root))
+    if not is_dir(path):
+        message = "the plugin root is not a directory"
+        return None, [diagnostic("plugin.manifest.invalid", message, path, severity="error")]
+    fmt, found = detect(path)
+    loader = None if fmt is None else LOADERS.get(fmt)
+    if loader is None:
+        return None, found
+    plugin, diags = loader(path, scope=scope, strict=strict, executable=executable)
+    return plugin, [*found, *diags]
