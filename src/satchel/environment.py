@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from satchel._files import same_file
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
+from satchel.changes import Changes, Stamp, compare, stamps
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
@@ -163,6 +164,14 @@ class Environment:
     agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
     instructions: tuple[InstructionFile, ...] = ()
     plugins: PluginSet = field(default_factory=PluginSet)
+    stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
+
+    def reload(self) -> tuple[Environment, Changes]:
+        """Read the disk again with the same layout and options; the new environment
+        and what changed (seed 003's ``/reload``). This environment is not modified."""
+        options = {name: getattr(self.options, name) for name in Options.__dataclass_fields__}
+        fresh = load(layout=self.layout, **options)
+        return fresh, compare(self, fresh)
 
 
 def load(
@@ -259,7 +268,7 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: Plugin
         *found,
         *plugins.diagnostics,
     )
-    return replace(
+    whole = replace(
         env,
         diagnostics=diagnostics,
         commands=commands,
@@ -267,6 +276,7 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: Plugin
         instructions=files,
         plugins=plugins,
     )
+    return replace(whole, stamps=MappingProxyType(stamps(whole)))
 
 
 def _roots(lay: Layout, opts: Options) -> Iterable[tuple[Root, str | None]]:

@@ -131,6 +131,7 @@ class Layout:
     walk: WalkBounds = field(default_factory=WalkBounds)
     ancestors: bool = False
     write_root: Path | None = None
+    data_root: Path | None = None
     command_roots: tuple[RootSpec, ...] = ()
     agent_roots: tuple[RootSpec, ...] = ()
     plugin_roots: tuple[RootSpec, ...] = ()
@@ -177,6 +178,7 @@ class Layout:
             walk=walk or WalkBounds(),
             ancestors=ancestors,
             write_root=_cache_root(client, environ, home),
+            data_root=_data_root(client, environ, home),
             command_roots=_table(command_roots, client, "commands"),
             agent_roots=_table(agent_roots, client, "agents"),
             plugin_roots=_table(plugin_roots, client, "plugins"),
@@ -245,6 +247,18 @@ class Layout:
 
 def _table(given: Sequence[RootSpec] | None, client: str, kind: str) -> tuple[RootSpec, ...]:
     return tuple(given) if given is not None else default_roots(client, kind)
+
+
+def _data_root(client: str, environ: Mapping[str, str], home: object) -> Path:
+    """Where plugins keep their data (``PLUGIN_DATA``): the user data directory."""
+    if home is not None:
+        return Path(str(home)).absolute() / ".local" / "share" / client / "plugin-data"
+    xdg = environ.get("XDG_DATA_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / client / "plugin-data"
+    import platformdirs  # only when a layout is built for the real machine
+
+    return Path(platformdirs.user_data_dir(client)) / "plugin-data"
 
 
 def _cache_root(client: str, environ: Mapping[str, str], home: object) -> Path:

@@ -11,6 +11,7 @@ on their own. Parsing only: nothing here starts a process.
 
 from satchel.plugins.config import enabled_plugins
 from satchel.plugins.connectors import load_connectors
+from satchel.plugins.data import data_dir, ensure_data_dir
 from satchel.plugins.detect import DETECTION, NATIVE_SCHEMA, Marker, detect
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.hooks import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
@@ -40,10 +41,12 @@ from satchel.plugins.workspace import load_workspace
 
 __all__ = [
     "Connector",
+    "data_dir",
     "detect",
     "DETECTION",
     "drop_colliding",
     "enabled_plugins",
+    "ensure_data_dir",
     "Format",
     "FORMATS",
     "HookSpec",

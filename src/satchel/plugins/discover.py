@@ -30,6 +30,7 @@ from typing import Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.plugins.config import enabled_plugins
+from satchel.plugins.data import data_dir
 from satchel.plugins.libraries import drop_colliding
 from satchel.plugins.model import Plugin
 from satchel.plugins.read import read_plugin
@@ -77,7 +78,7 @@ def load_plugins(
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring)."""
     settings, config_problems = enabled_plugins(layout, trust_project=trust_project)
-    assembly = _Assembly(settings)
+    assembly = _Assembly(settings, layout)
     assembly.diagnostics.extend(config_problems)
     if include_workspace and trust_project:
         workspace, found = load_workspace(layout.project)
@@ -115,8 +116,9 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
 class _Assembly:
     """Winners by folded name and by namespace, every loss reported."""
 
-    def __init__(self, settings: Mapping[str, bool]) -> None:
+    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
         self.settings = settings
+        self.layout = layout
         self.by_name: dict[str, Plugin] = {}
         self.by_namespace: dict[str, Plugin] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -148,7 +150,7 @@ class _Assembly:
             )
             self.diagnostics.append(diagnostic("plugin.namespace.collision", message, plugin.root))
             return
-        plugin = self._configured(plugin)
+        plugin = replace(self._configured(plugin), data_dir=data_dir(self.layout, plugin))
         self.by_name[fold_name(plugin.name)] = plugin
         self.by_namespace[fold_name(plugin.namespace)] = plugin
 

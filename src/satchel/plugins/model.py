@@ -220,6 +220,7 @@ class Plugin:
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     diagnostics: tuple[Diagnostic, ...] = ()
     enabled: bool = True
+    data_dir: Path | None = None  # PLUGIN_DATA: computed at load, created before a run
 
     def qualified(self, name: str) -> str:
         """`name` in the plugin's namespace: ``<namespace>:<name>``."""
@@ -260,5 +261,6 @@ class Plugin:
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
             "instructions": None if self.instructions is None else str(self.instructions),
+            "data_dir": None if self.data_dir is None else str(self.data_dir),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

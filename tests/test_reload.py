@@ -1,0 +1,71 @@
+"""Environment.reload(): the disk read again, and what changed (seed 003's /reload)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import satchel
+
+
+def put(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def skill(root: Path, name: str, body: str = "Body.\n") -> Path:
+    return put(root / name / "SKILL.md", f"---\nname: {name}\ndescription: D.\n---\n{body}")
+
+
+def test_nothing_changed_reports_nothing(layout, project):
+    skill(project / ".agents" / "skills", "a")
+    env = satchel.load(layout=layout)
+    fresh, changes = env.reload()
+    assert not changes
+    assert list(fresh.skills) == ["a"]
+
+
+def test_added_removed_and_changed_across_kinds(layout, project, home):
+    skills = project / ".agents" / "skills"
+    skill(skills, "keep")
+    edited = skill(skills, "edit")
+    gone = skill(skills, "gone")
+    put(project / ".claude" / "commands" / "old.md", "Old\n")
+    env = satchel.load(layout=layout, exclude=["never"])
+    skill(skills, "new")
+    gone.unlink()
+    gone.parent.rmdir()
+    edited.write_text("---\nname: edit\ndescription: D.\n---\nA longer body now.\n")
+    os.utime(edited, ns=(1, 1))  # a different time too, whatever the clock says
+    (project / ".claude" / "commands" / "old.md").unlink()
+    put(project / ".claude" / "commands" / "fresh.md", "Fresh\n")
+    plugin = project / ".satchel" / "plugins" / "kit"
+    schema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+    put(plugin / "plugin.json", json.dumps({"$schema": schema, "name": "kit"}))
+    fresh, changes = env.reload()
+    assert changes.to_json() == {
+        "skills": {"added": ["new"], "removed": ["gone"], "changed": ["edit"]},
+        "commands": {"added": ["fresh"], "removed": ["old"], "changed": []},
+        "agents": {"added": [], "removed": [], "changed": []},
+        "plugins": {"added": ["kit"], "removed": [], "changed": []},
+    }
+    assert fresh.options.exclude == ("never",)  # the same options
+
+
+def test_a_plugin_gets_a_data_directory_that_loading_does_not_create(layout, project, home):
+    from satchel.plugins import ensure_data_dir
+
+    schema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+    put(
+        project / ".satchel" / "plugins" / "kit" / "plugin.json",
+        json.dumps({"$schema": schema, "name": "kit"}),
+    )
+    env = satchel.load(layout=layout)
+    data = env.plugins.plugins["kit"].data_dir
+    assert data == home / ".local" / "share" / "satchel" / "plugin-data" / "kit"
+    assert not data.exists()
+    assert ensure_data_dir(data) == data
+    assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o700
+    assert ensure_data_dir(data) == data  # kept as it is the second time
