@@ -3,9 +3,9 @@
 ``{"schemaVersion": 1, "connectors": [{"id": "github", "tools": ["create_issue"]}]}``:
 at most 128 connectors with unique, non-blank ids; each connector's tool names are
 unique and 1-256 characters (`tools` may be omitted: none). A requirement is a
-declaration: it loads whether or not the account has the connector (availability is
-reported later, `plugin.connector.unavailable`). Any problem drops every connector of
-the plugin: each problem is one `plugin.connectors.invalid`.
+declaration: it loads whether or not the account has the connector (whether the
+account has it is for the host to say). Any problem drops every connector of the
+plugin: each problem is one `plugin.connectors.invalid`.
 
 ``connectors.json`` sits at the plugin root, so the directory holding it is the root
 it must resolve inside: a symlink that leads elsewhere is refused.
