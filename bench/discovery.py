@@ -16,9 +16,24 @@ roots so that shadowing is exercised, then times in one process:
 
 Each operation is warmed up once, then K rounds are timed with `time.perf_counter()`,
 each round running every operation once after a `gc.collect()`; the median and the
-minimum are printed. A second corpus of
-10,000 skills is then loaded in a fresh subprocess to measure how much the resident
-set grows while the `Environment` is held. See docs/performance.md.
+minimum are printed.
+
+The plugins scenario (`--plugins N`, default 50; 0 skips it) builds the same skills
+plus N plugins over the layout's four plugin roots (one in ten Claude Code, one in ten
+Codex, the rest Agent Plugins 1.0; `PLUGIN_SKILLS` skills in each), checks that every
+plugin loads whole and, in a subprocess with an audit hook, that its floor opens every
+file and lists every directory `satchel.load()` does, then times in the same way:
+
+* its floor (`plugin_floor`): the skills floor over every skills root, a listing of
+  every commands, agents and plugins root and of each plugin directory, every
+  manifest, MCP and hooks file the listing shows read whole, and each plugin's
+  ``skills/``, ``commands/`` and ``agents/`` listed with each file's head read;
+* floor B (context): SKILL.md heads only, over the roots and the plugins' ``skills/``
+  (the floor of Mistral Vibe's published figure);
+* `satchel.load(layout=...)`, then `load(plugins=False)` and `load_plugins` (context).
+
+A second corpus of 10,000 skills is then loaded in a fresh subprocess to measure how
+much the resident set grows while the `Environment` is held. See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -47,11 +62,16 @@ import yaml
 import satchel
 
 FLOOR_TARGET = 6.0  # satchel.load() at most this many times the floor
+PLUGIN_TARGET = 8.0  # with plugins: satchel.load() at most this many times its floor
+VIBE_PUBLISHED = 48.0  # Vibe, published (not measured here): SkillManager + resolve()
 PEER_TARGET = 20.0  # skills-ref at least this many times slower than satchel.load()
 RSS_TARGET_MB = 50.0  # growth of the resident set for 10,000 skills
 HEAD = 4096
 SKILL_FILE = "SKILL.md"
 DUPLICATE_EVERY = 20  # in every root after the first, one skill in 20 reuses a name
+PLUGIN_SKILLS = 4  # skills inside each plugin, in its skills/ directory
+NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
 
 # (base, relative path): the five populated roots, in satchel's precedence order.
 ROOTS = (
@@ -189,10 +209,16 @@ class Corpus:
     duplicates: int = 0
     folded: int = 0
     bytes_total: int = 0
+    plugins: list[PluginSpec] = field(default_factory=list)
+    plugin_bytes: int = 0
 
     @property
     def unique(self) -> int:
         return len(self.dirs) - self.duplicates
+
+    @property
+    def plugin_skills(self) -> int:
+        return sum(len(p.skills) for p in self.plugins)
 
     @property
     def roots(self) -> list[str]:
@@ -256,6 +282,168 @@ def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corp
     return corpus
 
 
+# ------------------------------------------------------------------- plugins corpus
+
+PLUGIN_COMMAND = """\
+---
+description: Run the {w} checks of this plugin and summarise the result
+argument-hint: [path]
+---
+Run the {w} checks on $ARGUMENTS (the whole project when empty), then list the
+failures first, each with its file, line and a one-line fix.
+"""
+
+PLUGIN_AGENT = """\
+---
+name: {w}-reviewer
+description: Reviews {w} changes for mistakes before they are committed.
+tools: Read, Grep, Glob
+---
+You review {w} changes. Read the diff, find the mistakes, and report each one with
+its file, its line and a short fix. Do not edit files.
+"""
+
+PREFIX = {"agent-plugins": "ap", "claude": "cc", "codex": "cx"}
+GUARD = "#!/bin/sh\n# refuses writes to generated files\nexit 0\n"
+
+
+@dataclass
+class PluginSpec:
+    """One generated plugin and what satchel should make of it."""
+
+    path: Path
+    format: str  # "agent-plugins", "claude" or "codex"
+    name: str
+    namespace: str
+    skills: list[str]
+    commands: int = 0
+    agents: int = 0
+    hooks: int = 0
+
+
+def plugin_formats(count: int) -> list[str]:
+    """One plugin in ten Claude Code, one in ten Codex, the rest Agent Plugins 1.0 (50:
+    40 + 5 + 5). The foreign ones come first so that, dealt over the plugin roots in
+    turn, they land in every root."""
+    foreign = count // 10
+    return ["claude"] * foreign + ["codex"] * foreign + ["agent-plugins"] * (count - 2 * foreign)
+
+
+def write_json(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2) + "\n")
+
+
+def add_plugins(corpus: Corpus, count: int) -> None:
+    """`count` plugins dealt in turn over the layout's plugin roots, each with
+    `PLUGIN_SKILLS` skills in ``skills/`` (the same 3.5 KB SKILL.md as the roots')."""
+    roots = [root.path for root in corpus.layout.plugin_dirs()]
+    i = len(corpus.dirs)  # skill numbers continue after the roots' skills
+    for k, fmt in enumerate(plugin_formats(count)):
+        w = WORDS[k % len(WORDS)]
+        name = f"{PREFIX[fmt]}-{w}-{k:02d}"
+        path = roots[k % len(roots)] / name
+        path.mkdir(parents=True)
+        skills_dir = path / "skills"
+        names = []
+        for _ in range(PLUGIN_SKILLS):
+            w1, w2 = WORDS[i % len(WORDS)], WORDS[(i * 7 + 3) % len(WORDS)]
+            skill = f"{w1}-{w2}-{i:04d}"
+            data = skill_text(skill, i, folded=False).encode()
+            (skills_dir / skill / "scripts").mkdir(parents=True)
+            (skills_dir / skill / SKILL_FILE).write_bytes(data)
+            (skills_dir / skill / "scripts" / "run.py").write_text(SCRIPT)
+            corpus.plugin_bytes += len(data)
+            names.append(skill)
+            i += 1
+        (path / "README.md").write_text(f"# {name}\n\nA generated plugin.\n")
+        spec = PluginSpec(path, fmt, name, name, names)
+        about = f"{w.title()} tools for the agent: {PLUGIN_SKILLS} skills and one MCP server."
+        author = {"name": "Bench Team", "email": "bench@example.com"}
+        if fmt == "agent-plugins":
+            spec.namespace = name.replace("-", "_")  # Vibe's derived toolNamespace
+            _native_plugin(path, name, about, author, w)
+        elif fmt == "claude":
+            spec.commands = spec.agents = 1
+            spec.hooks = 2
+            _claude_plugin(path, name, about, author, w)
+        else:
+            _codex_plugin(path, name, about, author, w)
+        corpus.plugins.append(spec)
+
+
+def _native_plugin(path: Path, name: str, about: str, author: dict[str, str], w: str) -> None:
+    manifest = {
+        "$schema": NATIVE_SCHEMA,
+        "name": name,
+        "version": "1.4.0",
+        "description": about,
+        "author": author,
+        "homepage": f"https://example.com/plugins/{name}",
+        "repository": f"https://github.com/example/{name}",
+        "license": "Apache-2.0",
+        "keywords": [w, "bench"],
+    }
+    write_json(path / "plugin.json", manifest)
+    server = {
+        "type": "stdio",
+        "command": "node",
+        "args": ["${PLUGIN_ROOT}/server/index.js", "--stdio"],
+        "env": {"LOG_LEVEL": "info", "DATA_DIR": "${PLUGIN_DATA}"},
+    }
+    write_json(path / "mcp.json", {"$schema": MCP_SCHEMA, "mcpServers": {name: server}})
+    (path / "server").mkdir()
+    (path / "server" / "index.js").write_text("// the MCP server (never run here)\n")
+
+
+def _claude_plugin(path: Path, name: str, about: str, author: dict[str, str], w: str) -> None:
+    manifest = {
+        "name": name,
+        "version": "2.1.0",
+        "description": about,
+        "author": author,
+        "homepage": f"https://example.com/plugins/{name}",
+        "license": "MIT",
+        "keywords": [w, "bench"],
+    }
+    write_json(path / ".claude-plugin" / "plugin.json", manifest)
+    (path / "commands").mkdir()
+    (path / "commands" / f"{w}-check.md").write_text(PLUGIN_COMMAND.format(w=w))
+    (path / "agents").mkdir()
+    (path / "agents" / f"{w}-reviewer.md").write_text(PLUGIN_AGENT.format(w=w))
+    guard = "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"
+    hooks = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": guard}]}
+            ],
+            "SessionStart": [{"hooks": [{"type": "command", "command": "echo ready"}]}],
+        }
+    }
+    write_json(path / "hooks" / "hooks.json", hooks)
+    (path / "hooks" / "guard.sh").write_text(GUARD)
+    server = {"command": "npx", "args": ["-y", f"@example/{name}-mcp"], "env": {"LOG": "info"}}
+    write_json(path / ".mcp.json", {"mcpServers": {name: server}})
+
+
+def _codex_plugin(path: Path, name: str, about: str, author: dict[str, str], w: str) -> None:
+    manifest = {
+        "name": name,
+        "version": "0.9.2",
+        "description": about,
+        "author": author,
+        "homepage": f"https://example.com/plugins/{name}",
+        "license": "MIT",
+        "keywords": [w, "bench"],
+        "skills": "./skills/",
+        "mcpServers": "./.mcp.json",
+        "interface": {"displayName": w.title(), "category": "Productivity"},
+    }
+    write_json(path / ".codex-plugin" / "plugin.json", manifest)
+    server = {"command": "uvx", "args": [f"{name}-mcp"]}
+    write_json(path / ".mcp.json", {"mcpServers": {name: server}})
+
+
 # ------------------------------------------------------------------------ operations
 
 
@@ -310,6 +498,89 @@ def skills_ref_all(roots: list[str]) -> int:
         read_properties(Path(directory))
         found += 1
     return found
+
+
+# The plugins scenario's floor. Files at a plugin's root and one level down that some
+# format defines, each read whole when the plugin's listing shows it; and the
+# directories of markdown files (Claude Code's commands/ and agents/), listed with
+# each file's head read.
+PLUGIN_FILES = ("plugin.json", "mcp.json", ".mcp.json")
+PLUGIN_NESTED = (
+    (".claude-plugin", "plugin.json"),
+    (".codex-plugin", "plugin.json"),
+    ("hooks", "hooks.json"),
+)
+PLUGIN_MARKDOWN = ("commands", "agents")
+
+
+@dataclass(frozen=True)
+class FloorPlan:
+    """Where the plugins floor looks: every root of the layout, by kind."""
+
+    skill_roots: list[str]
+    other_roots: list[str]  # the commands and agents roots (listed, empty here)
+    plugin_roots: list[str]
+
+    @classmethod
+    def of(cls, layout: satchel.Layout) -> FloorPlan:
+        def paths(roots: tuple[satchel.Root, ...]) -> list[str]:
+            return [str(root.path) for root in roots]
+
+        return cls(
+            paths(layout.skill_roots()),
+            paths(layout.command_dirs()) + paths(layout.agent_dirs()),
+            paths(layout.plugin_dirs()),
+        )
+
+
+def _listing(path: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _read(path: str, size: int = -1) -> int:
+    """1 when the file was read (whole, or its first `size` bytes), else 0."""
+    try:
+        with open(path, "rb") as f:
+            f.read(size)
+    except FileNotFoundError:
+        return 0
+    return 1
+
+
+def plugin_floor(plan: FloorPlan) -> int:
+    """The raw I/O of the plugins scenario: the skills floor over every skills root,
+    a listing of every commands, agents and plugins root, then for each plugin
+    directory a listing of it and `_plugin_io`. Returns the number of files read."""
+    read = floor(plan.skill_roots)
+    for root in plan.other_roots:
+        read += len(_listing(root))
+    for root in plan.plugin_roots:
+        for entry in _listing(root):
+            if entry.is_dir():
+                read += _plugin_io(entry.path)
+    return read
+
+
+def _plugin_io(plugin: str) -> int:
+    """One plugin: the manifests and MCP/hooks files its listing shows (read whole),
+    ``skills/`` listed and each SKILL.md's head read, ``commands/`` and ``agents/``
+    listed and each file's head read."""
+    names = {entry.name for entry in _listing(plugin)}
+    read = sum(_read(os.path.join(plugin, name)) for name in PLUGIN_FILES if name in names)
+    for directory, name in PLUGIN_NESTED:
+        if directory in names:
+            read += _read(os.path.join(plugin, directory, name))
+    if "skills" in names:
+        read += floor([os.path.join(plugin, "skills")])
+    for directory in PLUGIN_MARKDOWN:
+        if directory in names:
+            for entry in _listing(os.path.join(plugin, directory)):
+                read += _read(entry.path, HEAD)
+    return read
 
 
 @dataclass
@@ -373,6 +644,114 @@ def check_corpus(corpus: Corpus, *, with_skills_ref: bool) -> list[str]:
             problems.append(f"satchel and skills-ref disagree on {skill.name} allowed-tools")
             break
     return problems
+
+
+def check_plugins(corpus: Corpus) -> list[str]:
+    """Problems with the plugins corpus or with what satchel made of it: every plugin
+    loads with its format, namespace, skills, MCP server (and, for Claude Code, its
+    command, agent and hooks); every plugin skill is in `Environment.skills` under
+    ``<namespace>:<skill>``; no diagnostic but the planted shadowing."""
+    problems: list[str] = []
+    env = satchel.load(layout=corpus.layout)
+    expected = corpus.unique + corpus.plugin_skills
+    if len(env.skills) != expected:
+        problems.append(f"satchel loaded {len(env.skills)} skills, expected {expected}")
+    if len(env.shadowed) != corpus.duplicates:
+        problems.append(f"satchel shadowed {len(env.shadowed)}, expected {corpus.duplicates}")
+    codes = sorted({d.code for d in env.diagnostics} - {"skill.shadowed"})
+    if codes:
+        problems.append(f"unexpected diagnostics: {', '.join(codes)}")
+    loaded = env.plugins.plugins
+    if len(loaded) != len(corpus.plugins):
+        problems.append(f"satchel found {len(loaded)} plugins, expected {len(corpus.plugins)}")
+    for spec in corpus.plugins:
+        plugin = loaded.get(spec.name)
+        if plugin is None or not plugin.enabled:
+            problems.append(f"plugin {spec.name} did not load")
+            continue
+        got = (
+            plugin.format,
+            plugin.namespace,
+            sorted(s.name for s in plugin.skills),
+            [s.transport for s in plugin.mcp_servers],
+            (len(plugin.commands), len(plugin.agents), len(plugin.hooks)),
+            [d.code for d in plugin.diagnostics],
+        )
+        want = (
+            spec.format,
+            spec.namespace,
+            sorted(spec.skills),
+            ["stdio"],
+            (spec.commands, spec.agents, spec.hooks),
+            [],
+        )
+        if got != want:
+            problems.append(f"plugin {spec.name}: got {got}, expected {want}")
+        missing = [s for s in spec.skills if f"{spec.namespace}:{s}" not in env.skills]
+        commands = [c for c in env.commands.commands if c.startswith(f"{spec.name}:")]
+        agents = [a for a in env.agents.agents if a.startswith(f"{spec.name}:")]
+        if missing or (len(commands), len(agents)) != (spec.commands, spec.agents):
+            problems.append(f"plugin {spec.name}: its parts are not all in the Environment")
+    return problems
+
+
+def audit_child(project: str, home: str) -> None:
+    """Runs in a fresh interpreter: the files `satchel.load()` opens and the
+    directories it lists (Python's audit events ``open`` and ``os.scandir`` /
+    ``os.listdir``), and the same for `plugin_floor`, as JSON."""
+    layout = satchel.Layout.default(project, home=home, project=project)
+    plan = FloorPlan.of(layout)
+    satchel.load(layout=layout)  # imports done before recording
+    seen: dict[str, list[tuple[str, str]]] = {"satchel": [], "floor": []}
+    into: list[list[tuple[str, str]]] = []
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if into and event in ("open", "os.scandir", "os.listdir") and args:
+            into[0].append((event, os.fsdecode(args[0]) if args[0] is not None else "."))
+
+    sys.addaudithook(hook)
+    into.append(seen["satchel"])
+    satchel.load(layout=layout)
+    into[0] = seen["floor"]
+    plugin_floor(plan)
+    into.clear()
+    print(json.dumps(seen))
+
+
+def check_floor_covers(corpus: Corpus) -> tuple[list[str], str]:
+    """Whether the plugins floor opens every file and lists every directory that
+    `satchel.load()` does (checked in a subprocess, so that the audit hook never
+    slows the timed process); the problems, and a line saying what was compared."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            os.path.abspath(__file__),
+            "--audit-child",
+            str(corpus.project),
+            str(corpus.home),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        return [f"the I/O audit failed: {proc.stderr.strip()[-500:]}"], ""
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    opened = {who: {p for e, p in seen[who] if e == "open"} for who in seen}
+    listed = {who: {p for e, p in seen[who] if e != "open"} for who in seen}
+    problems = []
+    for kind, sets in (("opens", opened), ("lists", listed)):
+        extra = sorted(sets["satchel"] - sets["floor"])
+        if extra:
+            problems.append(f"satchel {kind} {len(extra)} paths the floor does not: {extra[:3]}")
+    opens = sum(1 for e, _ in seen["satchel"] if e == "open")
+    line = (
+        f"audit      satchel.load() opened {len(opened['satchel'])} files ({opens} opens) and "
+        f"listed {len(listed['satchel'])} dirs;\n           the floor opens "
+        f"{len(opened['floor'])} files and lists {len(listed['floor'])} dirs, every one of "
+        "satchel's included"
+    )
+    return problems, line
 
 
 # ---------------------------------------------------------------------------- report
@@ -556,7 +935,7 @@ def run_rss(count: int) -> bool:
 # ----------------------------------------------------------------------------- main
 
 
-def profile_load(layout: satchel.Layout, repeat: int) -> None:
+def profile_load(layout: satchel.Layout, repeat: int, title: str = "") -> None:
     satchel.load(layout=layout)
     profiler = cProfile.Profile()
     profiler.enable()
@@ -566,7 +945,7 @@ def profile_load(layout: satchel.Layout, repeat: int) -> None:
     for order in ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(25)
-        print(f"\ncProfile of satchel.load() x{repeat}, by {order}:")
+        print(f"\ncProfile of satchel.load(){title} x{repeat}, by {order}:")
         print(out.getvalue())
 
 
@@ -614,7 +993,7 @@ def run_timings(args: argparse.Namespace) -> bool:
         ok = ours / base <= FLOOR_TARGET
         print(
             f"\ntarget     satchel.load() <= {FLOOR_TARGET:.0f}x floor: "
-            f"{ours / base:.1f}x  {verdict(ok)}"
+            f"{ours / base:.2f}x  {verdict(ok)}"
         )
         if with_ref:
             ratio = timings[3].median / ours
@@ -626,6 +1005,71 @@ def run_timings(args: argparse.Namespace) -> bool:
             )
         if args.profile:
             profile_load(corpus.layout, args.repeat)
+    return ok
+
+
+def run_plugin_timings(args: argparse.Namespace) -> bool:
+    """The plugins scenario: the skills corpus plus `args.plugins` plugins, timed
+    against its own floor (see `plugin_floor`)."""
+    print(f"\nPLUGINS: {args.skills} skills in roots plus {args.plugins} plugins")
+    with tempfile.TemporaryDirectory(prefix="satchel-bench-plugins-") as tmp:
+        start = time.perf_counter()
+        corpus = build_corpus(Path(tmp), args.skills)
+        add_plugins(corpus, args.plugins)
+        built = time.perf_counter() - start
+        kinds = {fmt: sum(p.format == fmt for p in corpus.plugins) for fmt in PREFIX}
+        roots = corpus.layout.plugin_dirs()
+        print(
+            f"corpus     {len(corpus.dirs)} skill dirs over {len(ROOTS)} roots "
+            f"({corpus.duplicates} shadowed) + {len(corpus.plugins)} plugins over "
+            f"{len(roots)} plugin roots:\n"
+            f"           {kinds['agent-plugins']} Agent Plugins (plugin.json, mcp.json), "
+            f"{kinds['claude']} Claude Code (plugin.json, a command,\n"
+            f"           an agent, hooks.json, .mcp.json), {kinds['codex']} Codex "
+            f"(plugin.json, .mcp.json); {PLUGIN_SKILLS} skills in\n"
+            f"           each plugin = {corpus.plugin_skills} plugin skills; built in "
+            f"{built:.1f} s"
+        )
+        problems = check_plugins(corpus)
+        audit_problems, audit = check_floor_covers(corpus)
+        problems += audit_problems
+        for problem in problems:
+            print(f"CORPUS PROBLEM: {problem}")
+        if problems:
+            return False
+        total = corpus.unique + corpus.plugin_skills
+        print(
+            f"checked    all {len(corpus.plugins)} plugins load with every part; {total} "
+            f"skills; no diagnostic but {corpus.duplicates} skill.shadowed"
+        )
+        print(f"{audit}; K={args.repeat}\n")
+
+        from satchel.plugins import load_plugins
+
+        plan = FloorPlan.of(corpus.layout)
+        skills_only = corpus.roots + [str(p.path / "skills") for p in corpus.plugins]
+        layout = corpus.layout
+        ops: list[tuple[str, Callable[[], object]]] = [
+            ("floor: every root, plugin dir and file read", lambda: plugin_floor(plan)),
+            ("floor B: SKILL.md heads only (context)", lambda: floor(skills_only)),
+            ("satchel.load(layout=...)", lambda: satchel_load(layout)),
+            ("  load(plugins=False) (context)", lambda: satchel.load(layout=layout, plugins=False)),
+            ("  plugins.load_plugins(layout) (context)", lambda: load_plugins(layout)),
+        ]
+        timings = measure(ops, args.repeat)
+        print_table(timings, len(corpus.dirs) + corpus.plugin_skills)
+        base, floor_b, ours = timings[0].median, timings[1].median, timings[2].median
+        ok = ours / base <= PLUGIN_TARGET
+        print(
+            f"\ntarget     satchel.load() <= {PLUGIN_TARGET:.0f}x floor (plugins): "
+            f"{ours / base:.2f}x  {verdict(ok)}"
+        )
+        print(
+            f"context    satchel.load() / floor B: {ours / floor_b:.1f}x; Mistral Vibe: "
+            f"~{VIBE_PUBLISHED:.0f}x floor B (published, not measured here)"
+        )
+        if args.profile:
+            profile_load(layout, args.repeat, " with plugins")
     return ok
 
 
@@ -645,18 +1089,29 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="cProfile satchel.load()")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--plugins", type=int, default=50, help="plugins in the plugins scenario (50; 0: skip it)"
+    )
     parser.add_argument("--rss-child", nargs=2, metavar=("PROJECT", "HOME"), help=argparse.SUPPRESS)
+    parser.add_argument("--audit-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rss_child:
         rss_child(*args.rss_child)
         return 0
+    if args.audit_child:
+        audit_child(*args.audit_child)
+        return 0
     if args.skills < len(ROOTS) or args.repeat < 1 or not 0.0 <= args.fallback_share <= 1.0:
         parser.error("need --skills >= 5, --repeat >= 1 and 0 <= --fallback-share <= 1")
+    if args.plugins < 0:
+        parser.error("need --plugins >= 0")
     print("\n".join(machine()))
     ok = True
     if not args.rss:
         print()
         ok = run_timings(args)
+        if args.plugins:
+            ok = run_plugin_timings(args) and ok
     if not args.no_rss:
         ok = run_rss(args.rss_skills) and ok
     return 1 if args.check and not ok else 0

@@ -179,7 +179,32 @@ def real_root(root: Path) -> Path:
 
 
 def contained(path: Path, root: Path) -> bool:
-    """Whether `path` resolves (after symlinks) inside `root`, a resolved directory."""
+    """Whether `path` resolves (after symlinks) inside `root`, a resolved directory.
+
+    A path spelled below `root` whose components (below the root) hold no symlink is
+    inside as it stands: only those components are looked at (one ``lstat`` each,
+    where resolving the whole path would look at every component from ``/``)."""
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return _resolves_inside(path, root)
+    here = root
+    for part in parts:
+        if part in ("..", "."):
+            return _resolves_inside(path, root)
+        here = here / part
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            return True  # nothing there (yet): as spelled, it is inside
+        except (OSError, ValueError):
+            return _resolves_inside(path, root)
+        if stat.S_ISLNK(mode):
+            return _resolves_inside(path, root)
+    return True
+
+
+def _resolves_inside(path: Path, root: Path) -> bool:
     try:
         real = os.path.realpath(path)
     except (OSError, ValueError):
