@@ -223,8 +223,9 @@ def _skills(lay: Layout, opts: Options, plugins: Sequence[Plugin]) -> Environmen
 
 
 def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
-    """A plugin's skills as one more root of scope ``plugin``, after every other."""
-    root = Root(plugin.root / "skills", PLUGIN, plugin.name)
+    """A plugin's skills as one more root of scope ``plugin``, after every other (the
+    root shown is the plugin's directory: formats keep skills in different places)."""
+    root = Root(plugin.root, PLUGIN, plugin.name)
     skills = [
         replace(
             s,

@@ -28,7 +28,11 @@ def test_json_is_the_agent_sets_json(satchel, in_repo):
         ("release-manager", "vibe", "project", ".satchel"),
         ("code-scout", "claude", "project", ".claude"),
         ("writer", "claude", "user", ".claude"),
+        ("deploy:deployer", "vibe", "plugin", "deploy-kit"),
+        ("pr-tools:pr-reviewer", "claude", "plugin", "pr-tools"),
+        ("release-bundle:release-checker", "bundle", "plugin", "release-bundle"),
     ]
+    assert [a["plugin"] for a in doc["agents"][3:]] == ["deploy-kit", "pr-tools", "release-bundle"]
     scout = doc["agents"][1]
     assert scout["tools_as_written"] == ["Read", "Grep", "Glob"]
     assert scout["path"] == str(WORKSPACE / ".claude/agents/code-scout.md")

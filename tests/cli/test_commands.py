@@ -5,6 +5,7 @@ from __future__ import annotations
 from .support import EXAMPLE, HOME, WORKSPACE, check_golden
 
 NAMES = ["release-notes", "component", "review-pr", "standup"]
+PLUGIN_NAMES = ["pr-tools:pr-summary", "release-bundle:publish", "release-bundle:tag"]
 
 
 def test_human_palette_matches_golden(satchel, in_repo):
@@ -25,9 +26,18 @@ def test_json_is_the_command_sets_json(satchel, in_repo):
     doc = result.json()
     assert result.code == 0
     assert set(doc) == {"commands", "aliases", "builtins", "shadowed", "diagnostics"}
-    assert [c["name"] for c in doc["commands"]] == NAMES
-    assert [c["origin"] for c in doc["commands"]] == ["(project)"] * 3 + ["(user)"]
-    assert doc["aliases"] == {"frontend:component": "component"}
+    assert [c["name"] for c in doc["commands"]] == NAMES + PLUGIN_NAMES
+    assert [c["origin"] for c in doc["commands"]] == ["(project)"] * 3 + ["(user)"] + [
+        "(plugin:pr-tools)",
+        "(plugin:release-bundle)",
+        "(plugin:release-bundle)",
+    ]
+    assert doc["aliases"] == {
+        "frontend:component": "component",
+        "pr-summary": "pr-tools:pr-summary",
+        "publish": "release-bundle:publish",
+        "tag": "release-bundle:tag",
+    }
     assert doc["shadowed"] == [
         {
             "name": "review-pr",

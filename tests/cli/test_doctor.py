@@ -14,6 +14,24 @@ SKILLS = [
     "writing-tests",
     "dependency-updates",
 ]
+PLUGIN_SKILLS = [
+    "deploy:rollout",
+    "lint-kit:lint-fix",
+    "meeting-notes:meeting-notes",
+    "pr-tools:pr-triage",
+    "release-bundle:version-bump",
+    "style-guide:house-style",
+    "snippets:shell-snippets",
+]
+PLUGINS = [
+    ("deploy-kit", "agent-plugins", "project"),
+    ("lint-kit", "codex", "project"),
+    ("meeting-notes", "kimi", "project"),
+    ("pr-tools", "claude", "project"),
+    ("release-bundle", "bundle", "project"),
+    ("style-guide", "opencode", "project"),
+    ("snippets", "agent-plugins", "user"),
+]
 
 
 def test_human_report_matches_golden(satchel, in_repo):
@@ -25,6 +43,11 @@ def test_human_report_matches_golden(satchel, in_repo):
 
 def test_json_reports_every_root_in_precedence_order(satchel, in_repo):
     roots = satchel("doctor", "--json", *EXAMPLE).json()["roots"]
+    plugin_roots, roots = roots[9:], roots[:9]  # each plugin's skills are one more root
+    assert [(r["scope"], r["family"]) for r in plugin_roots] == [
+        ("plugin", name) for name, _, _ in PLUGINS
+    ]
+    assert [(r["loaded"], r["shadowed"]) for r in plugin_roots] == [(1, 0)] * len(PLUGINS)
     assert [(r["scope"], r["family"], r["path"]) for r in roots] == [
         ("project", ".satchel", str(WORKSPACE / ".satchel/skills")),
         ("project", ".claude", str(WORKSPACE / ".claude/skills")),
@@ -54,7 +77,7 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
     doc = result.json()
     assert result.code == 1
     assert result.err == ""
-    assert doc["skills"] == SKILLS
+    assert doc["skills"] == SKILLS + PLUGIN_SKILLS
     assert doc["shadowed"] == [
         {
             "name": "release",
@@ -79,6 +102,7 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
         ("info", "agent.model.alias"),
         ("warning", "agent.builtin.protected"),
         ("info", "instructions.replaced"),
+        ("warning", "plugin.compatibility.executable_format_unsupported"),
     ]
     broken = doc["diagnostics"][1]
     assert broken["path"] == str(WORKSPACE / ".agents/skills/api-docs/SKILL.md")
@@ -88,8 +112,16 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
 def test_json_counts_commands_agents_and_instruction_files(satchel, in_repo):
     doc = satchel("doctor", "--json", *EXAMPLE).json()
     assert doc["commands"] == {
-        "loaded": 4,
-        "names": ["release-notes", "component", "review-pr", "standup"],
+        "loaded": 7,
+        "names": [
+            "release-notes",
+            "component",
+            "review-pr",
+            "standup",
+            "pr-tools:pr-summary",
+            "release-bundle:publish",
+            "release-bundle:tag",
+        ],
         "shadowed": [
             {
                 "name": "review-pr",
@@ -99,8 +131,15 @@ def test_json_counts_commands_agents_and_instruction_files(satchel, in_repo):
         ],
     }
     assert doc["agents"] == {
-        "loaded": 3,
-        "names": ["release-manager", "code-scout", "writer"],
+        "loaded": 6,
+        "names": [
+            "release-manager",
+            "code-scout",
+            "writer",
+            "deploy:deployer",
+            "pr-tools:pr-reviewer",
+            "release-bundle:release-checker",
+        ],
         "shadowed": [],
     }
     assert doc["instructions"] == {
@@ -135,10 +174,12 @@ def test_shadowed_agents_are_shown_like_shadowed_skills(satchel, project, home, 
 
 def test_human_report_has_a_section_per_kind(satchel, in_repo):
     out = satchel("doctor", *EXAMPLE).out
-    for heading in ("Commands: 4 loaded, 1 shadowed", "Agents: 3 loaded, 0 shadowed"):
+    for heading in ("Commands: 7 loaded, 1 shadowed", "Agents: 6 loaded, 0 shadowed"):
         assert f"\n{heading}\n" in out
+    assert "\nPlugins: 7 loaded, 0 disabled, 0 shadowed\n" in out
     assert "\nInstruction files: 2 read\n" in out
     assert out.index("Shadowed: 2") < out.index("Commands:") < out.index("Diagnostics:")
+    assert out.index("Agents:") < out.index("Plugins:") < out.index("Instruction files:")
 
 
 def test_json_index_size_is_that_of_the_tool_index(satchel, in_repo):

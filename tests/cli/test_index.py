@@ -41,7 +41,7 @@ def test_caps_and_tool_name(satchel, in_repo):
     lines = out.splitlines()
     assert 'Call skills_use({"name":"<skill>"})' in lines[1]
     assert [line.split(":")[0] for line in lines[2:4]] == ["- changelog", "- release"]
-    assert lines[4:] == ["(6 more skills not listed: index limit reached)"]
+    assert lines[4:] == ["(13 more skills not listed: index limit reached)"]
 
 
 def test_no_skills_prints_nothing(satchel, project, home):

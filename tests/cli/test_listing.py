@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .support import EXAMPLE, WORKSPACE, check_golden
-from .test_doctor import SKILLS
+from .test_doctor import PLUGIN_SKILLS, SKILLS
 
 
 def test_human_table_matches_golden(satchel, in_repo):
@@ -16,7 +16,19 @@ def test_json_is_every_skill_as_to_json(satchel, in_repo):
     result = satchel("list", "--json", *EXAMPLE)
     skills = result.json()
     assert result.err == ""
-    assert [s["name"] for s in skills] == SKILLS
+    assert [s["name"] for s in skills] == SKILLS + PLUGIN_SKILLS
+    assert {(s["scope"], s["family"]) for s in skills[len(SKILLS) :]} == {
+        ("plugin", name)
+        for name in (
+            "deploy-kit",
+            "lint-kit",
+            "meeting-notes",
+            "pr-tools",
+            "release-bundle",
+            "style-guide",
+            "snippets",
+        )
+    }
     assert skills[4] == {
         "name": "pdf-forms",
         "description": "Fill in, inspect and flatten PDF forms (AcroForm fields) with pypdf. "

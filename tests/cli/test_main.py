@@ -16,7 +16,7 @@ from satchel.cli import main
 
 from .conftest import MACHINE_VARS
 from .support import EXAMPLE, REPO
-from .test_doctor import SKILLS
+from .test_doctor import PLUGIN_SKILLS, SKILLS
 
 
 def test_help_returns_0_instead_of_exiting(satchel):
@@ -24,7 +24,7 @@ def test_help_returns_0_instead_of_exiting(satchel):
     assert result.code == 0
     assert result.out.startswith("Usage: satchel [OPTIONS] COMMAND [ARGS]...")
     verbs = ("agents", "commands", "doctor", "expand", "index", "instructions", "list", "new")
-    for verb in (*verbs, "show", "validate"):
+    for verb in (*verbs, "plugin", "plugins", "show", "validate"):
         assert f"\n  {verb} " in result.out
 
 
@@ -121,7 +121,7 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
 def test_python_dash_m_satchel_runs(in_repo):
     done = _run([sys.executable, "-m", "satchel", "list", "--json", *EXAMPLE])
     assert done.returncode == 0, done.stderr
-    assert [s["name"] for s in json.loads(done.stdout)] == SKILLS
+    assert [s["name"] for s in json.loads(done.stdout)] == SKILLS + PLUGIN_SKILLS
 
 
 def test_python_dash_m_usage_error_exits_2_without_traceback():
@@ -137,5 +137,6 @@ def test_console_script_runs_the_readme_command():
     done = _run([str(script), "doctor", *EXAMPLE])
     assert done.returncode == 1  # the example has broken skills on purpose
     assert done.stderr == ""
-    for heading in ("Roots", "Skills: 8 loaded", "Shadowed: 2", "Diagnostics: 2 errors", "Index"):
+    headings = ("Roots", "Skills: 15 loaded", "Shadowed: 2", "Plugins: 7", "Diagnostics: 2 errors")
+    for heading in (*headings, "Index"):
         assert f"\n{heading}" in done.stdout

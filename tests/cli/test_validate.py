@@ -67,6 +67,7 @@ def test_missing_path_is_a_problem_not_a_usage_error(satchel, tmp_path):
             "path": str(tmp_path / "nope"),
             "name": None,
             "ok": False,
+            "kind": "skill",
             "diagnostics": [
                 {
                     "code": "skill.read.error",

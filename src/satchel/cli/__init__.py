@@ -22,7 +22,10 @@ from satchel.errors import SatchelError
 __all__ = ["main"]
 
 IO_ERROR = "cli.io.error"  # a diagnostic code: see docs/diagnostics.md
-GROUP_HELP = {"new": "Create a skill from a template."}
+GROUP_HELP = {
+    "new": "Create a skill from a template.",
+    "plugin": "Inspect one plugin directory as its author.",
+}
 _CLIENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
@@ -82,6 +85,8 @@ def _verbs() -> tuple[Verb, ...]:
         instructions,
         listing,
         new,
+        plugin_inspect,
+        plugins,
         show,
         validate,
     )
@@ -97,6 +102,8 @@ def _verbs() -> tuple[Verb, ...]:
         Verb(("expand",), expand.expand, _expand_params()),
         Verb(("agents",), agents.agents, (_dir(), *_where(), _json())),
         Verb(("instructions",), instructions.instructions, _instructions_params()),
+        Verb(("plugins",), plugins.plugins, (_dir(), *_where(), _json())),
+        Verb(("plugin", "inspect"), plugin_inspect.inspect_plugin, _inspect_params()),
     )
 
 
@@ -182,6 +189,21 @@ def _validate_params() -> tuple[click.Parameter, ...]:
         click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
         click.Option(["--unicode-names"], is_flag=True, help="Accept lowercase Unicode letters."),
         _client(),
+        _json(),
+    )
+
+
+def _inspect_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["path"], type=click.Path(path_type=Path)),
+        click.Option(
+            ["--strict"], is_flag=True, help="Make an unknown manifest field fatal, as Vibe does."
+        ),
+        click.Option(
+            ["--declarative"],
+            is_flag=True,
+            help="Load as a declarative-only client: no hooks, MCP servers or agents.",
+        ),
         _json(),
     )
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel.cli._exit import PROBLEMS
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import SEVERITIES, Diagnostic
 from satchel.text import escape
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 PIPE_WIDTH = 120  # when stdout is not a terminal and COLUMNS is unset
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
 MIN_DESCRIPTION, MAX_DESCRIPTION = 16, 100
 
 
@@ -136,6 +137,17 @@ def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> Renderab
     for d in found:
         grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
     return Padding(grid, (0, 0, 0, indent))
+
+
+def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:
+    """``Diagnostics: 1 error, 0 warnings, 0 info``, then a grid per severity."""
+    counts = [(sev, [d for d in found if d.severity == sev]) for sev in SEVERITIES]
+    summary = ", ".join(count(len(ds), sev) for sev, ds in counts)
+    con.print(f"Diagnostics: {summary}", style="bold")
+    for severity, ds in counts:
+        if ds:
+            con.print(HEADINGS[severity], style=SEVERITY_STYLE[severity])
+            con.print(diagnostic_grid(ds))
 
 
 def _detail(d: Diagnostic) -> Text:

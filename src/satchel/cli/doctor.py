@@ -10,8 +10,8 @@ from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._workspace import environment
 from satchel.commands import Command
-from satchel.diagnostics import SEVERITIES
 from satchel.environment import Environment, RootReport
+from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.render import IndexFormat, render_index
 from satchel.skills.model import Skill
 from satchel.tokens import token_bill
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 INDEX_FORMAT: IndexFormat = "tool"
-HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
+STATUSES = ("enabled", "disabled", "shadowed")
 
 
 def doctor(
@@ -35,8 +35,8 @@ def doctor(
     """Report where skills were looked for and what is wrong.
 
     Every skills root by scope and family, the skills that load, the shadowed ones;
-    the commands, agent types and instruction files; every diagnostic and the size
-    of the index. Exit 1 when there are errors."""
+    the commands, agent types, plugins (per format and status) and instruction
+    files; every diagnostic and the size of the index. Exit 1 when there are errors."""
     env = environment(directory, project, home, client)
     text = render_index(env.skills, format=INDEX_FORMAT)
     if as_json:
@@ -70,6 +70,7 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
                 for s in env.agents.shadowed
             ],
         },
+        "plugins": _plugins_document(env.plugins),
         "instructions": {
             "read": len(env.instructions),
             "paths": [str(f.path) for f in env.instructions],
@@ -77,6 +78,37 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
         "diagnostics": [d.to_json() for d in env.diagnostics],
         "index": _index_size(index),
     }
+
+
+def _plugins_document(found: PluginSet) -> dict[str, Any]:
+    return {
+        "loaded": len(found.enabled()),
+        "names": list(found.plugins),
+        "disabled": [p.name for p in found.plugins.values() if not p.enabled],
+        "formats": {
+            fmt: dict(zip(STATUSES, counts, strict=True))
+            for fmt, counts in _format_counts(found).items()
+        },
+        "shadowed": [
+            {"name": loser.name, "winner": str(winner.root), "loser": str(loser.root)}
+            for winner, loser in found.shadowed
+        ],
+    }
+
+
+def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
+    """Per format present, in `FORMATS` order: (enabled, disabled, shadowed)."""
+    listed = list(found.plugins.values())
+    losers = [loser for _, loser in found.shadowed]
+    counts = {
+        fmt: (
+            sum(p.format == fmt and p.enabled for p in listed),
+            sum(p.format == fmt and not p.enabled for p in listed),
+            sum(p.format == fmt for p in losers),
+        )
+        for fmt in FORMATS
+    }
+    return {fmt: n for fmt, n in counts.items() if any(n)}
 
 
 def _root(report: RootReport) -> dict[str, Any]:
@@ -102,7 +134,7 @@ def _index_size(text: str) -> dict[str, Any]:
 
 def _report(env: Environment, index: str) -> None:
     con = out.console()
-    sections = (_where, _roots, _skills, _shadowed, _commands, _agents, _instructions)
+    sections = (_where, _roots, _skills, _shadowed, _commands, _agents, _plugins, _instructions)
     for section in (*sections, _diagnostics):
         section(con, env)
         con.print()
@@ -202,6 +234,29 @@ def _agent_origin(agent: AgentType) -> tuple[Text, Text]:
     return out.safe(source), out.safe(where)
 
 
+def _plugins(con: Console, env: Environment) -> None:
+    found = env.plugins
+    enabled = len(found.enabled())
+    disabled = len(found.plugins) - enabled
+    shadowed = len(found.shadowed)
+    con.print(f"Plugins: {enabled} loaded, {disabled} disabled, {shadowed} shadowed", style="bold")
+    if found.plugins:
+        con.print(out.safe(", ".join(found.plugins)))
+    counts = _format_counts(found)
+    if counts:
+        grid = out.table("format", *STATUSES)
+        for fmt, row in counts.items():
+            grid.add_row(out.safe(fmt), *(str(n) for n in row))
+        con.print(grid)
+    if found.shadowed:
+        rows = [(b.name, _plugin_origin(a), _plugin_origin(b)) for a, b in found.shadowed]
+        _shadow_grid(con, rows)
+
+
+def _plugin_origin(plugin: Plugin) -> tuple[Text, Text]:
+    return out.safe(f"{plugin.scope} {plugin.format}".strip()), out.safe(out.shown(plugin.root))
+
+
 def _instructions(con: Console, env: Environment) -> None:
     con.print(f"Instruction files: {len(env.instructions)} read", style="bold")
     if env.instructions:
@@ -209,10 +264,4 @@ def _instructions(con: Console, env: Environment) -> None:
 
 
 def _diagnostics(con: Console, env: Environment) -> None:
-    counts = [(sev, [d for d in env.diagnostics if d.severity == sev]) for sev in SEVERITIES]
-    summary = ", ".join(out.count(len(found), sev) for sev, found in counts)
-    con.print(f"Diagnostics: {summary}", style="bold")
-    for severity, found in counts:
-        if found:
-            con.print(HEADINGS[severity], style=out.SEVERITY_STYLE[severity])
-            con.print(out.diagnostic_grid(found))
+    out.diagnostic_report(con, env.diagnostics)

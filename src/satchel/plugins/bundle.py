@@ -23,6 +23,7 @@ match ``[a-z0-9-]+`` (else ``command.name.invalid`` and it is skipped); it is
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -165,5 +166,5 @@ def _agents(ctx: Ctx, paths: list[Path]) -> list[AgentType]:
             continue
         found, diags = load_bundle(path, namespace=ctx.namespace, plugin=ctx.name)
         ctx.diags.extend(as_plugin_agent(diags))
-        agents += found
+        agents += [replace(a, family=ctx.name) for a in found]  # as other plugin agents
     return agents
