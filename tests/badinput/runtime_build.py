@@ -168,7 +168,7 @@ def build_resources(tree: Tree) -> Path:
     link(refs / "a.md", "../shared/a.md")
     link(refs / "key.md", secret)
     link(refs / "x.md", "../../victim/SKILL.md")
-    link(refs / "root", "/")
+    link(refs / "slash", "/")
     link(refs / "loop-a", "loop-b")
     link(refs / "loop-b", "loop-a")
     link(refs / "self", "self")

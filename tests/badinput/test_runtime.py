@@ -102,7 +102,7 @@ DEEP = "references/" + "up/references/" * 41 + "guide.md"
 
 def resource_cases(secret: str) -> list[Res]:
     """Every case; `secret` is the path of the secret file outside the skill."""
-    via_root = "references/root" + os.path.realpath(secret)
+    via_slash = "references/slash" + os.path.realpath(secret)
     return [
         # P01: .. in every spelling, literal %2e, backslashes, a directory, a long path.
         Res("p01-dotdot", "../../etc/passwd", TRAVERSAL, f"{DOTDOT}: '../../etc/passwd'"),
@@ -141,11 +141,11 @@ def resource_cases(secret: str) -> list[Res]:
         Res("p03-to-sibling", "references/x.md", ESCAPE,
             "'references/x.md' is refused: the symlink 'references/x.md' points to "
             f"'../../victim/SKILL.md', {OUTSIDE}"),
-        Res("p03-dir-to-slash", "references/root/etc/passwd", ESCAPE,
-            "'references/root/etc/passwd' is refused: the symlink 'references/root' points "
+        Res("p03-dir-to-slash", "references/slash/etc/passwd", ESCAPE,
+            "'references/slash/etc/passwd' is refused: the symlink 'references/slash' points "
             f"to '/', {OUTSIDE}"),
-        Res("p03-slash-to-secret", via_root, ESCAPE,
-            f"{escaped(via_root)} is refused: the symlink 'references/root' points to '/', "
+        Res("p03-slash-to-secret", via_slash, ESCAPE,
+            f"{escaped(via_slash)} is refused: the symlink 'references/slash' points to '/', "
             f"{OUTSIDE}"),
         Res("p03-in-tree", "references/a.md", None, "SHARED: reached through an in-tree link\n"),
         # P04: a pair, a self-loop, a directory cycle (once: fine; 41 times: a loop).
