@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from satchel.skills.model import Skill
+
 if TYPE_CHECKING:
     from satchel.environment import Environment
 
@@ -72,8 +74,12 @@ def stamps(env: Environment) -> dict[Path, Stamp]:
     from, taken when it was loaded (a reload compares against these)."""
     found: dict[Path, Stamp] = {}
     stat = os.stat
-    for items in _kinds(env):
+    for kind, items in enumerate(_kinds(env)):
         for item in items.values():
+            if kind == 0 and isinstance(item, Skill) and item.stamp is not None:
+                if item.path is not None:
+                    found[item.path] = item.stamp  # taken by the read itself
+                continue
             where = _where(item)
             if where is None:
                 continue

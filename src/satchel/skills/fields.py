@@ -128,9 +128,10 @@ def build_skill(
     scope: str = "",
     family: str = "",
     dir_name: str | None = None,
+    stamp: tuple[int, int] | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """Judge `fields` (from `path`, a SKILL.md in `dir_name`) and build the skill when
-    it is usable."""
+    it is usable. `stamp` is the file's (size, mtime_ns) as it was read."""
     b = _Builder(fields, path, rules)
     description = _description(b)
     name = _name(b, dir_name if dir_name is not None else path.parent.name)
@@ -148,6 +149,7 @@ def build_skill(
         path=path,
         scope=scope,
         family=family,
+        stamp=stamp,
     )
     _hidden(b, skill.name, skill.description)
     return (None if b.failed else skill), b.diags

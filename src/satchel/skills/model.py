@@ -27,7 +27,8 @@ class Skill:
 
     `path` is the SKILL.md file (None for a skill defined in code and not yet
     written), `scope` and `family` say which root it came from (for example
-    ``project`` and ``.claude``).
+    ``project`` and ``.claude``). `stamp` is the file's (size, modification time in
+    ns) when it was read: `Environment.reload` compares it.
     """
 
     name: str
@@ -41,6 +42,7 @@ class Skill:
     scope: str = ""
     family: str = ""
     instructions: str | None = None
+    stamp: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @property
     def directory(self) -> Path | None:

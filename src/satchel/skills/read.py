@@ -33,14 +33,14 @@ def read_skill(
     `file` is the same path as a string, when the caller has it (cheaper to open).
     """
     try:
-        data, complete = _read_head(file or path)
+        data, complete, stamp = _read_head(file or path)
     except FileProblem as e:
         return None if e.kind == "missing" else (None, _file_problem(e, path))
     parsed = frontmatter.parse(data, path, complete=complete)
     if parsed.fields is None:
         return None, list(parsed.diagnostics)
     skill, diags = build_skill(
-        parsed.fields, path, rules, scope=scope, family=family, dir_name=dir_name
+        parsed.fields, path, rules, scope=scope, family=family, dir_name=dir_name, stamp=stamp
     )
     return skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags
 
@@ -78,8 +78,9 @@ def _read_whole(path: Path) -> bytes:
     return read_bounded(path, MAX_SKILL_FILE)
 
 
-def _read_head(path: str | Path) -> tuple[bytes, bool]:
-    """Read up to the closing fence: 4 KiB first, more only if the fence is further."""
+def _read_head(path: str | Path) -> tuple[bytes, bool, tuple[int, int]]:
+    """Read up to the closing fence: 4 KiB first, more only if the fence is further;
+    with the file's (size, mtime_ns) as it was opened."""
     try:
         fd, size = open_regular(path, MAX_SKILL_FILE, nofollow=True)
     except FileProblem as e:
@@ -88,6 +89,8 @@ def _read_head(path: str | Path) -> tuple[bytes, bool]:
         _check_link(Path(path))
         fd, size = open_regular(path, MAX_SKILL_FILE)
     try:
+        st = os.fstat(fd)
+        stamp = (st.st_size, st.st_mtime_ns)
         data = os.read(fd, HEAD)
         complete = len(data) >= size
         while not complete and frontmatter.locate(data, complete=False).status == "more":
@@ -99,7 +102,7 @@ def _read_head(path: str | Path) -> tuple[bytes, bool]:
                 break
             data += chunk
             complete = len(data) >= size
-        return data, complete
+        return data, complete, stamp
     finally:
         os.close(fd)
 
