@@ -11,16 +11,7 @@ from pathlib import Path
 
 import satchel
 from satchel.plugins import load_plugins, read_plugin
-from tests.plugins.formats.conftest import (
-    MCP,
-    add_skill,
-    codes,
-    mcp_json,
-    native,
-    vibe,
-    write,
-    write_json,
-)
+from tests.plugins.helpers import MCP, add_skill, codes, mcp_json, native, vibe, write, write_json
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "conformance.md"

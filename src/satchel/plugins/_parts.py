@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType, parse_agent, scan_agent_dir
@@ -34,8 +34,9 @@ from satchel.agents.read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import PLUGIN, Root
+from satchel.plugins._paths import is_inside, real_below, real_path, str_list, walk
 from satchel.plugins.mcp import parse_claude_mcp, parse_server_tables
-from satchel.plugins.model import McpServer
+from satchel.plugins.model import Format, McpServer, Plugin
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 from satchel.skills.read import SKILL_FILE, read_skill
@@ -44,6 +45,9 @@ __all__ = [
     "MAX_MANIFEST",
     "Ctx",
     "Fatal",
+    "Loader",
+    "adapter",
+    "check_inside",
     "contained",
     "foreign_servers",
     "listed_or_default",
@@ -52,11 +56,15 @@ __all__ = [
     "load_skill_dir",
     "load_skill_paths",
     "load_skills",
+    "manifest_object",
+    "manifest_servers",
     "plugin_name",
+    "root_skill",
+    "skills_problem",
     "unique_servers",
     "read_json",
     "read_manifest",
-    "real_root",
+    "resolve_root",
 ]
 
 MAX_MANIFEST = 1024 * 1024
@@ -66,7 +74,9 @@ NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _NAME_CODES = frozenset(
     ("skill.name.missing", "skill.name.invalid", "skill.name.mismatch", "skill.name.too-long")
 )
+_RULES = FieldRules()  # plugin skills are judged leniently, as the client's own
 Kind = Literal["hooks", "mcp", "agents"]
+T = TypeVar("T")
 _UNSUPPORTED: Mapping[Kind, tuple[str, str]] = MappingProxyType(
     {
         "hooks": ("plugin.hooks.unsupported", "plugin hooks recognised but not executed"),
@@ -101,12 +111,40 @@ class Ctx:
     diags: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
-    def of(cls, root: Path, *, executable: bool) -> Ctx:
+    def of(cls, root: Path, *, executable: bool, real_root: Path | None = None) -> Ctx:
+        """The plugin at `root`; `real_root`: `root` already resolved, when the caller
+        has it."""
         given = Path(os.path.abspath(root))
-        return cls(real_root(given), given.name, executable=executable)
+        real = resolve_root(given) if real_root is None else real_root
+        return cls(real, given.name, executable=executable)
 
     def add(self, code: str, message: str, path: Path | None, **kw: Any) -> None:
         self.diags.append(diagnostic(code, message, path, **kw))
+
+    def keep(self, result: tuple[Iterable[T], Iterable[Diagnostic]]) -> tuple[T, ...]:
+        """What a component parser found; its diagnostics join the plugin's."""
+        found, diags = result
+        self.diags.extend(diags)
+        return tuple(found)
+
+    def plugin(
+        self, fmt: Format, scope: str, manifest: Mapping[str, Any] | None = None, **parts: Any
+    ) -> Plugin:
+        """The plugin read so far: its name, root and diagnostics, the version and
+        description of `manifest`, and `parts`."""
+        if manifest is not None:
+            parts["manifest"] = frozen(manifest)
+            parts["version"] = manifest.get("version")
+            parts["description"] = manifest.get("description")
+        return Plugin(
+            name=self.name,
+            root=self.root,
+            format=fmt,
+            namespace=self.namespace,
+            scope=scope,
+            diagnostics=tuple(self.diags),
+            **parts,
+        )
 
     def rel(self, path: Path) -> str:
         """`path` as the plugin names it, for messages."""
@@ -119,9 +157,10 @@ class Ctx:
         """A fixed component location when it exists and stays inside the root; None
         when it is missing, or (reported) when it leads out."""
         path = self.root / relative
-        if not os.path.lexists(path):
+        state, _ = walk(path, self.root)
+        if state == "missing" or (state == "linked" and not os.path.lexists(path)):
             return None
-        if contained(path, self.root):
+        if state == "clean" or _resolves_inside(path, self.root):
             return path
         message = f"{relative} resolves outside the plugin root; it is not loaded"
         self.add("plugin.path.outside_root", message, path, severity="warning")
@@ -147,14 +186,54 @@ class Ctx:
             return None
         return target
 
-    def unsupported(self, kind: Kind, paths: Sequence[Path]) -> None:
-        """Declarative-only mode: one diagnostic naming where the component is."""
-        if not paths:
-            return
-        code, what = _UNSUPPORTED[kind]
-        where = ", ".join(self.rel(p) for p in paths)
-        message = f"{what} by a declarative-only client: {where}"
-        self.add(code, message, paths[0])
+    def listed(self, manifest: Mapping[str, Any], key: str, path: Path) -> list[Path]:
+        """The contained paths a manifest field names, one path or a list of them
+        (refused entries reported)."""
+        value = manifest.get(key)
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        found = [self.entry(v, f"`{key}`", path) for v in values]
+        return [p for p in found if p is not None]
+
+    def runs(self, kind: Kind, paths: Sequence[Path]) -> bool:
+        """Whether components of `kind` are read: not by a declarative-only client,
+        which only notes where they are (one diagnostic, when there are any)."""
+        if self.executable:
+            return True
+        if paths:
+            code, what = _UNSUPPORTED[kind]
+            where = ", ".join(self.rel(p) for p in paths)
+            self.add(code, f"{what} by a declarative-only client: {where}", paths[0])
+        return False
+
+
+Result = tuple[Plugin | None, list[Diagnostic]]
+Loader = Callable[..., Result]
+
+
+def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
+    """A format adapter, ``load(root, *, scope, strict, executable, real_root)``, from
+    `read(ctx, scope, strict)`, which reads the plugin into `ctx` or raises `Fatal`:
+    the plugin and its diagnostics, or None and the diagnostics so far with the
+    fatal one last. `real_root` is `root` resolved, when the caller has it (so that a
+    plugin root is resolved once). `read`'s docstring is the adapter's."""
+
+    def load(
+        root: Path,
+        *,
+        scope: str = "",
+        strict: bool = False,
+        executable: bool = True,
+        real_root: Path | None = None,
+    ) -> Result:
+        ctx = Ctx.of(root, executable=executable, real_root=real_root)
+        try:
+            plugin = read(ctx, scope, strict)
+        except Fatal as f:
+            return None, [*ctx.diags, f.diagnostic]
+        return plugin, ctx.diags
+
+    load.__doc__ = read.__doc__
+    return load
 
 
 def plugin_name(value: Any, dir_name: str, path: Path) -> str:
@@ -174,7 +253,8 @@ def plugin_name(value: Any, dir_name: str, path: Path) -> str:
     return name
 
 
-def real_root(root: Path) -> Path:
+def resolve_root(root: Path) -> Path:
+    """A plugin root with every symlink resolved (once per plugin read)."""
     return Path(os.path.realpath(root))
 
 
@@ -182,35 +262,14 @@ def contained(path: Path, root: Path) -> bool:
     """Whether `path` resolves (after symlinks) inside `root`, a resolved directory.
 
     A path spelled below `root` whose components (below the root) hold no symlink is
-    inside as it stands: only those components are looked at (one ``lstat`` each,
-    where resolving the whole path would look at every component from ``/``)."""
-    try:
-        parts = path.relative_to(root).parts
-    except ValueError:
-        return _resolves_inside(path, root)
-    here = root
-    for part in parts:
-        if part in ("..", "."):
-            return _resolves_inside(path, root)
-        here = here / part
-        try:
-            mode = os.lstat(here).st_mode
-        except FileNotFoundError:
-            return True  # nothing there (yet): as spelled, it is inside
-        except (OSError, ValueError):
-            return _resolves_inside(path, root)
-        if stat.S_ISLNK(mode):
-            return _resolves_inside(path, root)
-    return True
+    inside as it stands, and so is one whose first missing component comes before any
+    symlink: only those components are looked at (`walk`); any other is resolved."""
+    return walk(path, root)[0] != "linked" or _resolves_inside(path, root)
 
 
 def _resolves_inside(path: Path, root: Path) -> bool:
-    try:
-        real = os.path.realpath(path)
-    except (OSError, ValueError):
-        return False
-    top = str(root)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+    real = real_path(path)
+    return real is not None and is_inside(real, root)
 
 
 def read_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
@@ -257,21 +316,53 @@ def listdir(ctx: Ctx, directory: Path, code: str) -> list[os.DirEntry[str]]:
         return []
 
 
-def read_manifest(
-    ctx: Ctx, path: Path, label: str, problem_of: Callable[[str, Any], str | None]
-) -> dict[str, Any]:
-    """A foreign JSON manifest, which must exist, resolve inside the root and hold an
-    object whose known fields have their types (`problem_of(key, value)`)."""
-    if not os.path.lexists(path):
-        raise fatal("plugin.manifest.invalid", f"no {label}", path)
+def skills_problem(key: str, value: Any) -> str | None:
+    """What the name, version, description, keywords or skills field of a Codex or
+    Kimi manifest must be, when `value` is not that."""
+    if key in ("name", "version", "description") and not isinstance(value, str):
+        return f"a string, not {type_name(value)}"
+    if key == "keywords" and not str_list(value):
+        return "an array of strings"
+    if key == "skills" and not (isinstance(value, str) or str_list(value)):
+        return f"a path or a list of paths, not {type_name(value)}"
+    return None
+
+
+def check_inside(ctx: Ctx, path: Path, label: str) -> None:
+    """A manifest resolving outside the root is fatal."""
     if not contained(path, ctx.root):
         raise fatal("plugin.path.outside_root", f"{label} resolves outside the root", path)
+
+
+def manifest_object(ctx: Ctx, path: Path, label: str) -> dict[str, Any]:
+    """The JSON object in the manifest `path` (named `label`), which must resolve
+    inside the root; anything else is fatal."""
+    check_inside(ctx, path, label)
     value, problem = read_json(path)
     if problem is not None:
         raise fatal("plugin.manifest.invalid", f"{label}: {problem}", path)
     if not isinstance(value, dict):
         message = f"{label} must hold a JSON object, not {type_name(value)}"
         raise fatal("plugin.manifest.invalid", message, path)
+    return value
+
+
+def read_manifest(
+    ctx: Ctx,
+    path: Path,
+    label: str,
+    problem_of: Callable[[str, Any], str | None],
+    *,
+    optional: bool = False,
+) -> dict[str, Any]:
+    """A foreign JSON manifest, which must exist (`optional`: else it is {}), resolve
+    inside the root and hold an object whose known fields have their types
+    (`problem_of(key, value)`)."""
+    if not os.path.lexists(path):
+        if optional:
+            return {}
+        raise fatal("plugin.manifest.invalid", f"no {label}", path)
+    value = manifest_object(ctx, path, label)
     for key, item in value.items():
         found = problem_of(key, item)
         if found is not None:
@@ -280,17 +371,14 @@ def read_manifest(
 
 
 def listed_or_default(
-    ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str, path: Path
+    ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str | None, path: Path
 ) -> list[Path]:
-    """The contained paths a field lists, or the default location when the field is
-    absent."""
-    if key not in manifest:
-        fixed = ctx.fixed(default)
-        return [] if fixed is None else [fixed]
-    value = manifest[key]
-    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    found = [ctx.entry(v, f"`{key}`", path) for v in values]
-    return [p for p in found if p is not None]
+    """The contained paths a field lists, or the default location (if any) when the
+    field is absent."""
+    if key in manifest:
+        return ctx.listed(manifest, key, path)
+    fixed = None if default is None else ctx.fixed(default)
+    return [] if fixed is None else [fixed]
 
 
 # -- skills ------------------------------------------------------------------------
@@ -300,67 +388,114 @@ def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool) -> list[Skill]:
     """The skills in the immediate child directories of `directory` that hold a
     SKILL.md (no deeper search). `directory` being something other than a
     directory makes the component invalid (reported); the rest loads."""
-    if not is_dir(directory):
+    state, mode = walk(directory, ctx.root)
+    real = state == "clean"  # then `directory` is a real path, and so is a plain child
+    if not (stat.S_ISDIR(mode) if real else is_dir(directory)):
         message = f"{ctx.rel(directory)} is not a directory, so no skills load from it"
         ctx.add("plugin.skill.invalid", message, directory)
         return []
     skills: list[Skill] = []
     for entry in listdir(ctx, directory, "plugin.skill.invalid"):
-        if entry.name in SKIP or not is_dir(Path(entry.path)):
+        if entry.name in SKIP:
             continue
-        skill = load_skill_dir(ctx, Path(entry.path), match_dir=match_dir, quiet=True)
+        plain = _plain_dir(entry) if real else None
+        skill_dir = Path(entry.path)
+        if plain is False or (plain is None and not is_dir(skill_dir)):
+            continue
+        skill = load_skill_dir(ctx, skill_dir, match_dir=match_dir, quiet=True, real=bool(plain))
         if skill is not None:
             skills.append(skill)
     return skills
+
+
+def _plain_dir(entry: os.DirEntry[str]) -> bool | None:
+    """Whether a listed entry that is not a symlink is a directory (from the listing,
+    most often without a look at the disk); None for a symlink, or when unsure."""
+    try:
+        return None if entry.is_symlink() else entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return None
 
 
 def load_skill_paths(ctx: Ctx, paths: Iterable[Path], *, match_dir: bool = False) -> list[Skill]:
     """Declared skill paths: one holding SKILL.md is a skill, any other directory a
     skills root. The same real directory is read once."""
-    skills: list[Skill] = []
-    seen: set[str] = set()
+    unique: dict[str, Path] = {}
     for path in paths:
-        real = os.path.realpath(path)
-        if real in seen:
+        unique.setdefault(str(real_below(path, ctx.root) or path), path)
+    return _each_path(
+        unique.values(),
+        lambda path: not os.path.lexists(path / SKILL_FILE),
+        lambda path: load_skills(ctx, path, match_dir=match_dir),
+        lambda path: load_skill_dir(ctx, path, match_dir=match_dir),
+    )
+
+
+def root_skill(ctx: Ctx) -> list[Skill]:
+    """A root SKILL.md as the plugin's one skill, named after the plugin."""
+    if not os.path.lexists(ctx.root / SKILL_FILE):
+        return []
+    skill = load_skill_dir(ctx, ctx.root, match_dir=False, name=ctx.name)
+    return [] if skill is None else [skill]
+
+
+def _each_path(
+    paths: Iterable[Path],
+    scans: Callable[[Path], bool],
+    scan: Callable[[Path], list[T]],
+    read: Callable[[Path], T | None],
+) -> list[T]:
+    """What `paths` hold, in order: `scan` of a directory (that `scans`), else `read`
+    of the one thing at the path."""
+    found: list[T] = []
+    for path in paths:
+        if is_dir(path) and scans(path):
+            found += scan(path)
             continue
-        seen.add(real)
-        if is_dir(path) and not os.path.lexists(path / SKILL_FILE):
-            skills += load_skills(ctx, path, match_dir=match_dir)
-            continue
-        skill = load_skill_dir(ctx, path, match_dir=match_dir)
-        if skill is not None:
-            skills.append(skill)
-    return skills
+        one = read(path)
+        if one is not None:
+            found.append(one)
+    return found
 
 
 def load_skill_dir(
-    ctx: Ctx, skill_dir: Path, *, match_dir: bool, quiet: bool = False, name: str | None = None
+    ctx: Ctx,
+    skill_dir: Path,
+    *,
+    match_dir: bool,
+    quiet: bool = False,
+    name: str | None = None,
+    real: bool = False,
 ) -> Skill | None:
     """The skill in `skill_dir` (its SKILL.md must be a regular file resolving inside
     the plugin root). With `match_dir`, its name must equal the directory name
     (seed 003), else ``plugin.skill.invalid``. `quiet`: a directory without
-    SKILL.md is passed over silently. `name` stands in for the directory name."""
+    SKILL.md is passed over silently. `name` stands in for the directory name.
+    `real`: `skill_dir` is a real path inside the root, so only SKILL.md is looked at."""
     path = skill_dir / SKILL_FILE
-    if not os.path.lexists(path):
+    state, mode = walk(path, skill_dir if real else ctx.root)
+    linked = state == "linked"
+    if state == "missing" or (linked and not os.path.lexists(path)):
         if not quiet:
             ctx.add("plugin.skill.invalid", f"no {SKILL_FILE} in {ctx.rel(skill_dir)}", skill_dir)
         return None
-    if not contained(path, ctx.root):
+    if linked and not _resolves_inside(path, ctx.root):
         message = f"{SKILL_FILE} must resolve inside the plugin root; the skill is skipped"
         ctx.add("plugin.skill.invalid", message, path)
         return None
-    if not is_file(path):
+    if not (is_file(path) if linked else stat.S_ISREG(mode)):
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} is not a regular file", path)
         return None
-    return _read_skill(ctx, path, name or skill_dir.name, match_dir, stand_in=name is not None)
+    # a SKILL.md linked elsewhere inside the root is read where it really is
+    target = Path(os.path.realpath(path)) if linked and path.is_symlink() else path
+    dir_name = name or skill_dir.name
+    return _read_skill(ctx, path, target, dir_name, match_dir, stand_in=name is not None)
 
 
 def _read_skill(
-    ctx: Ctx, path: Path, dir_name: str, match_dir: bool, *, stand_in: bool = False
+    ctx: Ctx, path: Path, target: Path, dir_name: str, match_dir: bool, *, stand_in: bool
 ) -> Skill | None:
-    # a SKILL.md linked elsewhere inside the root is read where it really is
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    read = read_skill(target, FieldRules(), scope=PLUGIN, family=ctx.name, dir_name=dir_name)
+    read = read_skill(target, _RULES, scope=PLUGIN, family=ctx.name, dir_name=dir_name)
     if read is None:
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} vanished while it was read", path)
         return None
@@ -388,17 +523,13 @@ def _read_skill(
 def load_commands(ctx: Ctx, paths: Iterable[Path]) -> list[Command]:
     """Commands from directories (``**/*.md``, walked by the commands package) and
     single ``.md`` files, named ``<namespace>:<name>``."""
-    commands: list[Command] = []
-    for path in paths:
-        if is_dir(path):
-            scan = scan_commands(Root(path, PLUGIN, ctx.name), plugin=ctx.namespace)
-            ctx.diags.extend(scan.diagnostics)
-            commands += scan.commands
-            continue
-        command = load_command_file(ctx, path)
-        if command is not None:
-            commands.append(command)
-    return commands
+
+    def scan(path: Path) -> list[Command]:
+        found = scan_commands(Root(path, PLUGIN, ctx.name), plugin=ctx.namespace)
+        ctx.diags.extend(found.diagnostics)
+        return list(found.commands)
+
+    return _each_path(paths, _always, scan, lambda path: load_command_file(ctx, path))
 
 
 def load_command_file(ctx: Ctx, path: Path) -> Command | None:
@@ -415,24 +546,24 @@ def load_command_file(ctx: Ctx, path: Path) -> Command | None:
 def load_agents(ctx: Ctx, paths: Iterable[Path], *, recursive: bool = True) -> list[AgentType]:
     """Agent types from directories (Claude Code ``.md`` and Vibe ``.toml`` files)
     and single files, named ``<namespace>:<name>``."""
-    agents: list[AgentType] = []
-    for path in paths:
-        if is_dir(path):
-            scan = scan_agent_dir(
-                path,
-                scope=PLUGIN,
-                family=ctx.name,
-                namespace=ctx.namespace,
-                plugin=ctx.name,
-                recursive=recursive,
-            )
-            ctx.diags.extend(skipped_agents(as_plugin_agent(scan.diagnostics), scan.agents))
-            agents += scan.agents
-            continue
-        agent = load_agent_file(ctx, path)
-        if agent is not None:
-            agents.append(agent)
-    return agents
+
+    def scan(path: Path) -> list[AgentType]:
+        found = scan_agent_dir(
+            path,
+            scope=PLUGIN,
+            family=ctx.name,
+            namespace=ctx.namespace,
+            plugin=ctx.name,
+            recursive=recursive,
+        )
+        ctx.diags.extend(skipped_agents(as_plugin_agent(found.diagnostics), found.agents))
+        return list(found.agents)
+
+    return _each_path(paths, _always, scan, lambda path: load_agent_file(ctx, path))
+
+
+def _always(_: Path) -> bool:
+    return True
 
 
 def load_agent_file(ctx: Ctx, path: Path) -> AgentType | None:
@@ -481,14 +612,27 @@ def foreign_servers(
 ) -> tuple[McpServer, ...]:
     """A foreign plugin's MCP servers: Claude-shaped ``.mcp.json`` files, then an
     inline object of the manifest. Declarative-only: none, and one diagnostic."""
-    if not ctx.executable:
-        ctx.unsupported("mcp", [*files, *([manifest] if inline is not None else [])])
+    if not ctx.runs("mcp", [*files, *([manifest] if inline is not None else [])]):
         return ()
-    results = [parse_claude_mcp(file, ctx.root, ctx.name) for file in files]
+    results = [parse_claude_mcp(file, ctx.root, ctx.name, resolved=True) for file in files]
     if inline is not None:
-        tables = parse_server_tables(inline, root=ctx.root, plugin=ctx.name, path=manifest)
+        tables = parse_server_tables(
+            inline, root=ctx.root, plugin=ctx.name, path=manifest, resolved=True
+        )
         results.append(tables)
     return tuple(unique_servers(ctx, results))
+
+
+def manifest_servers(
+    ctx: Ctx, manifest: Mapping[str, Any], path: Path, default: str | None
+) -> tuple[McpServer, ...]:
+    """The servers a foreign manifest's ``mcpServers`` gives: an inline object, or the
+    ``.mcp.json``-shaped files it lists (`default` when it is absent)."""
+    value = manifest.get("mcpServers")
+    if isinstance(value, dict):
+        return foreign_servers(ctx, [], value, path)
+    files = listed_or_default(ctx, manifest, "mcpServers", default, path)
+    return foreign_servers(ctx, files, None, path)
 
 
 def unique_servers(

@@ -8,32 +8,44 @@ never raise for bad input: a problem comes back as a `Refusal` or a `Diagnostic`
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 import tomllib
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from satchel._files import FileProblem, open_regular
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = [
     "MAX_FILE",
     "MAX_TREE_ENTRIES",
     "OUTSIDE_ROOT",
+    "Bad",
     "Refusal",
+    "absent",
+    "bounded",
     "find_symlink",
     "is_inside",
     "parse_json",
     "parse_toml",
     "read_inside",
     "read_json",
+    "real_below",
     "real_path",
     "relative_form",
     "resolve_in_root",
+    "str_list",
     "symlink_on_path",
+    "unknown_keys",
+    "versioned_object",
+    "walk",
+    "with_json",
 ]
 
 MAX_FILE = 1024 * 1024  # JSON and TOML component files: 1 MiB
@@ -41,6 +53,10 @@ MAX_TREE_ENTRIES = 100_000  # a symlink walk stops (and refuses) past this many 
 OUTSIDE_ROOT = "plugin.path.outside_root"
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _BOM = "\ufeff"
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # as pathlib's exists()
+T = TypeVar("T")
+Parsed = tuple[tuple[T, ...], list[Diagnostic]]
+Walk = Literal["clean", "missing", "linked"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +73,16 @@ class Refusal:
         return diagnostic(code, self.message, path, hint=hint, severity="warning")
 
 
+class Bad(Exception):
+    """One entry of a component file is invalid: raised by a parser's checks, caught
+    per entry. `code` None: the parser's own invalid code."""
+
+    def __init__(self, message: str, code: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.hint = hint
+
+
 class _Duplicate(ValueError):
     pass
 
@@ -71,7 +97,46 @@ def real_path(path: Path | str) -> Path | None:
 
 def is_inside(path: Path, root: Path) -> bool:
     """Whether `path` is `root` or below it (both already real paths)."""
-    return path.is_relative_to(root)
+    text, top = str(path), str(root)
+    return text == top or text.startswith(top if top.endswith(os.sep) else top + os.sep)
+
+
+def walk(path: Path, base: Path) -> tuple[Walk, int]:
+    """How `path` stands below `base`, a real (resolved) directory, looking only at the
+    components below `base` (one ``lstat`` each, where resolving `path` would look at
+    every component from ``/``): ``("clean", mode)`` when each exists and none is a
+    symlink, so that `path` is its own real path (`mode`: the last one's);
+    ``("missing", 0)`` at the first that does not exist, none before it a symlink;
+    ``("linked", 0)`` at a symlink, when `path` is not spelled below `base` (or holds
+    ``..``), or when a component cannot be looked at: only resolving tells then."""
+    text, top = str(path), str(base)
+    heads = [text]  # the path to each component below `base`, as strings
+    if text != top:
+        prefix = top if top.endswith(os.sep) else top + os.sep
+        parts = text[len(prefix) :].split(os.sep) if text.startswith(prefix) else [".."]
+        if ".." in parts:
+            return "linked", 0
+        heads, end = [], len(prefix) - 1
+        for part in parts:
+            end += len(part) + 1
+            heads.append(text[:end])
+    mode = 0
+    for head in heads:
+        try:
+            mode = os.lstat(head).st_mode
+        except FileNotFoundError:
+            return "missing", 0
+        except (OSError, ValueError):
+            return "linked", 0
+        if stat.S_ISLNK(mode):
+            return "linked", 0
+    return "clean", mode
+
+
+def real_below(path: Path, base: Path) -> Path | None:
+    """`real_path(path)` for `base` a real directory: `path` itself when `walk` finds
+    it clean or missing below `base` (nothing to resolve), else resolved."""
+    return real_path(path) if walk(path, base)[0] == "linked" else path
 
 
 def relative_form(value: str) -> str | None:
@@ -87,14 +152,15 @@ def relative_form(value: str) -> str | None:
     return None
 
 
-def resolve_in_root(root: Path, value: str) -> Path | Refusal:
+def resolve_in_root(root: Path, value: str, *, resolved: bool = False) -> Path | Refusal:
     """The real path `./value` names inside `root`, or why not (the form, or an escape
-    after ``..`` and symlinks). The target need not exist."""
+    after ``..`` and symlinks). The target need not exist. `resolved`: `root` is
+    already a real path."""
     why = relative_form(value)
     if why is not None:
         return Refusal(f"{value!r}: {why}")
-    base = real_path(root)
-    target = None if base is None else real_path(base / value[2:])
+    base = root if resolved else real_path(root)
+    target = None if base is None else real_below(base / value[2:], base)
     if base is None or target is None:
         return Refusal(f"{value!r}: a symlink loop", outside=True)
     if not is_inside(target, base):
@@ -137,10 +203,12 @@ def find_symlink(directory: Path, limit: int = MAX_TREE_ENTRIES) -> str | None:
     return None
 
 
-def read_inside(path: Path, root: Path, cap: int) -> bytes | Refusal:
+def read_inside(path: Path, root: Path, cap: int, *, resolved: bool = False) -> bytes | Refusal:
     """The bytes of the regular file `path`, which must resolve inside `root` and hold
-    at most `cap` bytes. A FIFO or device is refused without blocking."""
-    base, target = real_path(root), real_path(path)
+    at most `cap` bytes. A FIFO or device is refused without blocking. `resolved`:
+    `root` is already a real path."""
+    base = root if resolved else real_path(root)
+    target = None if base is None else real_below(path, base)
     if base is None or target is None:
         return Refusal("a symlink loop", outside=True)
     if not is_inside(target, base):
@@ -175,11 +243,11 @@ def _file_message(e: FileProblem, cap: int) -> str:
 
 
 def read_json(
-    path: Path, root: Path, code: str, cap: int = MAX_FILE
+    path: Path, root: Path, code: str, cap: int = MAX_FILE, *, resolved: bool = False
 ) -> tuple[Any, Diagnostic | None]:
     """The JSON value in `path` (inside `root`), or None and a diagnostic with `code`
-    (or `plugin.path.outside_root`)."""
-    data = read_inside(path, root, cap)
+    (or `plugin.path.outside_root`). `resolved`: `root` is already a real path."""
+    data = read_inside(path, root, cap, resolved=resolved)
     if isinstance(data, Refusal):
         return None, data.diagnostic(code, path)
     return parse_json(data, path, code)
@@ -231,3 +299,77 @@ def parse_toml(
         return None, diagnostic(code, f"not valid TOML: {e}", path, line=line)
     except RecursionError:
         return None, diagnostic(code, "not valid TOML: it nests too deep", path)
+
+
+# -- component files -----------------------------------------------------------------
+
+
+def str_list(value: Any) -> bool:
+    """Whether `value` is a list of strings."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def absent(path: Path) -> bool:
+    """Whether nothing is at `path`, not even a dangling symlink: an optional component
+    file that is simply not there (pathlib's ``not is_symlink() and not exists()``, in
+    one ``lstat``)."""
+    try:
+        os.lstat(path)
+    except OSError as e:
+        if e.errno in _NOT_THERE:
+            return True
+        raise
+    except ValueError:
+        return True
+    return False
+
+
+def with_json(
+    path: Path, root: Path, code: str, parse: Callable[[Any], Parsed[T]], *, resolved: bool
+) -> Parsed[T]:
+    """`parse` of the JSON value in the optional file `path` (inside `root`; `resolved`:
+    a real path): nothing when the file is absent, and only the problem (`code`) when
+    it cannot be read."""
+    if absent(path):
+        return (), []
+    data, problem = read_json(path, root, code, resolved=resolved)
+    if problem is not None:
+        return (), [problem]
+    return parse(data)
+
+
+def unknown_keys(data: Mapping[str, Any], known: Collection[str]) -> str:
+    """The keys of `data` that are not `known`, sorted and quoted ("" when none)."""
+    return ", ".join(repr(k) for k in sorted(set(data) - set(known)))
+
+
+def versioned_object(data: Any, label: str, fields: Collection[str]) -> str | None:
+    """What is wrong with the top level of the file `label` -- a JSON object with
+    ``schemaVersion`` 1 and no field but `fields` -- or None."""
+    if not isinstance(data, dict):
+        return f"{label} must be a JSON object, not {type_name(data)}"
+    version = data.get("schemaVersion")
+    if type(version) is not int or version != 1:
+        return (
+            "it has no schemaVersion"
+            if version is None
+            else f"schemaVersion must be 1, not {version!r}"
+        )
+    extra = unknown_keys(data, fields)
+    return f"unknown top-level field {extra}" if extra else None
+
+
+def bounded(
+    value: Any,
+    kind: type[list[Any]] | type[dict[str, Any]],
+    wrong: str,
+    limit: int,
+    too_many: Callable[[int], str],
+) -> str | None:
+    """What is wrong with a top-level list or table: not a `kind` (`wrong`, then what
+    it is) or more than `limit` items (`too_many(count)`); None when neither."""
+    if not isinstance(value, kind):
+        return f"{wrong}, not {type_name(value)}"
+    if len(value) > limit:
+        return too_many(len(value))
+    return None

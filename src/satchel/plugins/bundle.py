@@ -31,20 +31,20 @@ from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType, load_bundle
 from satchel.commands import Command
 from satchel.commands.names import NAME_RULE
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import type_name
 from satchel.plugins._parts import (
     MAX_MANIFEST,
     Ctx,
-    Fatal,
+    adapter,
     as_plugin_agent,
-    contained,
+    check_inside,
     fatal,
-    frozen,
     is_file,
     load_command_file,
     load_skill_paths,
     plugin_name,
 )
+from satchel.plugins._paths import str_list
 from satchel.plugins.mcp import load_server_files
 from satchel.plugins.model import Plugin
 
@@ -56,50 +56,29 @@ STRINGS = ("name", "description", "version")
 FIELDS = (*STRINGS, *LISTS)
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The bundle plugin at `root`, or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
     path = ctx.root / BUNDLE_MANIFEST
-    try:
-        manifest = _manifest(ctx, path, strict)
-        ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
-    except Fatal as f:
-        return None, [*ctx.diags, f.diagnostic]
+    manifest = _manifest(ctx, path, strict)
+    ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
     entries = {key: _entries(ctx, manifest, key, path) for key in LISTS}
     skills = load_skill_paths(ctx, entries["skills"])
     prompts = [c for c in (_prompt(ctx, p) for p in entries["prompts"]) if c is not None]
     parts: dict[str, Any] = {}
-    if executable and entries["mcp"]:
-        servers, diags = load_server_files(entries["mcp"], ctx.root, ctx.name)
-        ctx.diags.extend(diags)
-        parts["mcp_servers"] = tuple(servers)
-    if executable:
+    if ctx.runs("mcp", entries["mcp"]) and entries["mcp"]:
+        parts["mcp_servers"] = ctx.keep(
+            load_server_files(entries["mcp"], ctx.root, ctx.name, resolved=True)
+        )
+    if ctx.runs("agents", entries["agents"]):
         parts["agents"] = tuple(_agents(ctx, entries["agents"]))
-    else:
-        ctx.unsupported("mcp", entries["mcp"])
-        ctx.unsupported("agents", entries["agents"])
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="bundle",
-        namespace=ctx.namespace,
-        scope=scope,
-        manifest=frozen(manifest),
-        version=manifest.get("version"),
-        description=manifest.get("description"),
-        skills=tuple(skills),
-        commands=tuple(prompts),
-        diagnostics=tuple(ctx.diags),
-        **parts,
+    return ctx.plugin(
+        "bundle", scope, manifest, skills=tuple(skills), commands=tuple(prompts), **parts
     )
-    return plugin, ctx.diags
 
 
 def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
-    if not contained(path, ctx.root):
-        raise fatal("plugin.path.outside_root", "plugin.toml resolves outside the root", path)
+    check_inside(ctx, path, BUNDLE_MANIFEST)
     try:
         text = read_bounded(path, MAX_MANIFEST).decode("utf-8").removeprefix("\ufeff")
         doc = tomllib.loads(text)
@@ -123,7 +102,7 @@ def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
             raise fatal("plugin.manifest.invalid", message, path)
     for key in LISTS:
         value = doc.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        if not str_list(value):
             message = f"`{key}` must be a list of paths (strings), not {type_name(value)}"
             raise fatal("plugin.manifest.invalid", message, path)
     return doc

@@ -30,24 +30,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import type_name
 from satchel.plugins._parts import (
     Ctx,
-    Fatal,
-    contained,
-    fatal,
+    adapter,
     foreign_servers,
-    frozen,
     load_agents,
     load_commands,
-    load_skill_dir,
     load_skill_paths,
     plugin_name,
-    read_json,
+    read_manifest,
+    root_skill,
 )
+from satchel.plugins._paths import real_below, str_list
 from satchel.plugins.hooks import parse_claude_hooks
 from satchel.plugins.model import HookSpec, Plugin
-from satchel.skills.read import SKILL_FILE
+from satchel.skills.model import Skill
 
 __all__ = ["KNOWN_FIELDS", "MANIFEST", "load"]
 
@@ -61,17 +59,12 @@ KNOWN_FIELDS = frozenset(
 )  # fmt: skip
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The Claude Code plugin at `root`, or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
     path = ctx.root / MANIFEST
-    try:
-        manifest = _manifest(ctx, path)
-        ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
-    except Fatal as f:
-        return None, [*ctx.diags, f.diagnostic]
+    manifest = _manifest(ctx, path)
+    ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
     parts: dict[str, Any] = {
         "skills": tuple(_skills(ctx, manifest, path)),
         "commands": tuple(load_commands(ctx, _located(ctx, manifest, "commands", path))),
@@ -79,48 +72,25 @@ def load(
     agents = _located(ctx, manifest, "agents", path)
     hooks, inline_hooks = _files(ctx, manifest, "hooks", "hooks/hooks.json", path)
     servers, inline_servers = _files(ctx, manifest, "mcpServers", ".mcp.json", path)
-    if executable:
+    if ctx.runs("agents", agents):
         parts["agents"] = tuple(load_agents(ctx, agents))
+    if ctx.runs("hooks", [*hooks, *([path] if inline_hooks is not None else [])]):
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
-    else:
-        ctx.unsupported("agents", agents)
-        ctx.unsupported("hooks", [*hooks, *([path] if inline_hooks is not None else [])])
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="claude",
-        namespace=ctx.namespace,
-        scope=scope,
-        manifest=frozen(manifest),
-        version=manifest.get("version"),
-        description=manifest.get("description"),
-        diagnostics=tuple(ctx.diags),
-        **parts,
-    )
-    return plugin, ctx.diags
+    return ctx.plugin("claude", scope, manifest, **parts)
 
 
 def _manifest(ctx: Ctx, path: Path) -> dict[str, Any]:
     """The manifest ({} when there is none), with known fields type-checked."""
-    if not os.path.lexists(path):
-        return {}
-    if not contained(path, ctx.root):
-        raise fatal("plugin.path.outside_root", f"{MANIFEST} resolves outside the root", path)
-    value, problem = read_json(path)
-    if problem is not None:
-        raise fatal("plugin.manifest.invalid", f"{MANIFEST}: {problem}", path)
-    if not isinstance(value, dict):
-        message = f"{MANIFEST} must hold a JSON object, not {type_name(value)}"
-        raise fatal("plugin.manifest.invalid", message, path)
-    for key, item in value.items():
+
+    def problem_of(key: str, item: Any) -> str | None:
         problem = _type_problem(key, item)
-        if problem is not None:
-            raise fatal("plugin.manifest.invalid", f"`{key}` must be {problem}", path)
-        if key not in KNOWN_FIELDS:
+        if problem is None and key not in KNOWN_FIELDS:
             message = f"`{key}` is not a Claude Code plugin.json field; it is ignored"
             ctx.add("plugin.manifest.field.unknown", message, path)
-    return value
+        return problem
+
+    return read_manifest(ctx, path, MANIFEST, problem_of, optional=True)
 
 
 def _type_problem(key: str, value: Any) -> str | None:
@@ -129,14 +99,11 @@ def _type_problem(key: str, value: Any) -> str | None:
         return f"a string, not {type_name(value)}"
     if key == "author" and not isinstance(value, dict):
         return f"an object (name, email, url), not {type_name(value)}"
-    if key == "keywords" and not (
-        isinstance(value, list) and all(isinstance(k, str) for k in value)
-    ):
+    if key == "keywords" and not str_list(value):
         return "an array of strings"
     if key in PATHS:
         inline = key in ("hooks", "mcpServers") and isinstance(value, dict)
-        listed = isinstance(value, list) and all(isinstance(v, str) for v in value)
-        if not (inline or listed or isinstance(value, str)):
+        if not (inline or str_list(value) or isinstance(value, str)):
             kinds = (
                 "a path, a list of paths or an object"
                 if key in ("hooks", "mcpServers")
@@ -146,18 +113,10 @@ def _type_problem(key: str, value: Any) -> str | None:
     return None
 
 
-def _paths(ctx: Ctx, manifest: Mapping[str, Any], key: str, path: Path) -> list[Path]:
-    """The contained paths a path field names (refused entries reported)."""
-    value = manifest.get(key)
-    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    found = [ctx.entry(v, f"`{key}`", path) for v in values]
-    return [p for p in found if p is not None]
-
-
 def _located(ctx: Ctx, manifest: Mapping[str, Any], key: str, path: Path) -> list[Path]:
     """``commands``/``agents``: the listed paths replace the default directory."""
     if key in manifest:
-        return [p for p in _paths(ctx, manifest, key, path) if _exists(ctx, p, key, path)]
+        return [p for p in ctx.listed(manifest, key, path) if _exists(ctx, p, key, path)]
     default = ctx.fixed(key)
     return [] if default is None else [default]
 
@@ -181,22 +140,19 @@ def _files(
     files: list[Path] = []
     seen: set[str] = set()
     fixed = ctx.fixed(default)
-    for target in [*([fixed] if fixed is not None else []), *_paths(ctx, manifest, key, path)]:
-        real = os.path.realpath(target)
+    for target in [*([fixed] if fixed is not None else []), *ctx.listed(manifest, key, path)]:
+        real = str(real_below(target, ctx.root) or target)
         if real not in seen:
             seen.add(real)
             files.append(target)
     return files, inline
 
 
-def _skills(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> list[Any]:
-    listed = _paths(ctx, manifest, "skills", path)
+def _skills(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> list[Skill]:
+    listed = ctx.listed(manifest, "skills", path)
     default = ctx.fixed("skills")
     if default is None and "skills" not in manifest:
-        if os.path.lexists(ctx.root / SKILL_FILE):
-            skill = load_skill_dir(ctx, ctx.root, match_dir=False, name=ctx.name)
-            return [] if skill is None else [skill]
-        return []
+        return root_skill(ctx)
     return load_skill_paths(ctx, [*([default] if default is not None else []), *listed])
 
 
@@ -205,9 +161,7 @@ def _hooks(
 ) -> list[HookSpec]:
     hooks: list[HookSpec] = []
     for file in files:
-        found, diags = parse_claude_hooks(file, ctx.root, ctx.name)
-        ctx.diags.extend(diags)
-        hooks += found
+        hooks += ctx.keep(parse_claude_hooks(file, ctx.root, ctx.name, resolved=True))
     if inline is not None:
         message = "inline `hooks` in plugin.json are not read; put them in a hooks file"
         ctx.add("plugin.hooks.invalid", message, path)

@@ -20,82 +20,43 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import type_name
 from satchel.plugins._parts import (
     Ctx,
-    Fatal,
-    foreign_servers,
-    frozen,
+    adapter,
     listed_or_default,
     load_skill_paths,
+    manifest_servers,
     plugin_name,
     read_manifest,
+    skills_problem,
 )
 from satchel.plugins.model import Plugin
 
 __all__ = ["MANIFEST", "load"]
 
 MANIFEST = ".codex-plugin/plugin.json"
-STRINGS = ("name", "version", "description")
 HOOK_FILES = ("hooks/hooks.json", "hooks.json")
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The Codex plugin at `root`, or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
     path = ctx.root / MANIFEST
-    try:
-        manifest = read_manifest(ctx, path, MANIFEST, _type_problem)
-        ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
-    except Fatal as f:
-        return None, [*ctx.diags, f.diagnostic]
+    manifest = read_manifest(ctx, path, MANIFEST, _type_problem)
+    ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
     skills = listed_or_default(ctx, manifest, "skills", "skills", path)
-    mcp_files, inline = _mcp(ctx, manifest, path)
-    servers = foreign_servers(ctx, mcp_files, inline, path)
+    servers = manifest_servers(ctx, manifest, path, ".mcp.json")
     _hooks(ctx, manifest, path)
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="codex",
-        namespace=ctx.namespace,
-        scope=scope,
-        manifest=frozen(manifest),
-        version=manifest.get("version"),
-        description=manifest.get("description"),
-        skills=tuple(load_skill_paths(ctx, skills)),
-        mcp_servers=servers,
-        diagnostics=tuple(ctx.diags),
+    return ctx.plugin(
+        "codex", scope, manifest, skills=tuple(load_skill_paths(ctx, skills)), mcp_servers=servers
     )
-    return plugin, ctx.diags
 
 
 def _type_problem(key: str, value: Any) -> str | None:
-    if key in STRINGS and not isinstance(value, str):
-        return f"a string, not {type_name(value)}"
-    if key == "keywords" and not (
-        isinstance(value, list) and all(isinstance(k, str) for k in value)
-    ):
-        return "an array of strings"
-    if key == "skills" and not (isinstance(value, str) or _strings(value)):
-        return f"a path or a list of paths, not {type_name(value)}"
     if key == "mcpServers" and not isinstance(value, str | dict):
         return f"a path or an object of servers, not {type_name(value)}"
-    return None
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _mcp(
-    ctx: Ctx, manifest: Mapping[str, Any], path: Path
-) -> tuple[list[Path], Mapping[str, Any] | None]:
-    value = manifest.get("mcpServers")
-    if isinstance(value, dict):
-        return [], value
-    return listed_or_default(ctx, manifest, "mcpServers", ".mcp.json", path), None
+    return skills_problem(key, value)
 
 
 def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins._paths import read_json
+from satchel.plugins._paths import bounded, versioned_object, with_json
 from satchel.plugins.model import Connector
 
 __all__ = ["MAX_CONNECTORS", "MAX_TOOL_NAME", "load_connectors"]
@@ -28,13 +28,19 @@ MAX_TOOL_NAME = 256
 _FIELDS = ("id", "tools")
 
 
-def load_connectors(path: Path, plugin: str) -> tuple[tuple[Connector, ...], list[Diagnostic]]:
-    """The connectors ``connectors.json`` requires, or none and every problem found."""
-    if not path.is_symlink() and not path.exists():
-        return (), []
-    data, problem = read_json(path, path.parent, INVALID)
-    if problem is not None:
-        return (), [problem]
+def load_connectors(
+    path: Path, plugin: str, *, resolved: bool = False
+) -> tuple[tuple[Connector, ...], list[Diagnostic]]:
+    """The connectors ``connectors.json`` requires, or none and every problem found.
+    `resolved`: the directory holding the file is already a real path."""
+    return with_json(
+        path, path.parent, INVALID, lambda data: _connectors(data, path, plugin), resolved=resolved
+    )
+
+
+def _connectors(
+    data: Any, path: Path, plugin: str
+) -> tuple[tuple[Connector, ...], list[Diagnostic]]:
     entries = _entries(data)
     if isinstance(entries, str):
         return (), [_invalid(entries, path)]
@@ -58,24 +64,18 @@ def _invalid(why: str, path: Path) -> Diagnostic:
 
 
 def _entries(data: Any) -> list[Any] | str:
-    if not isinstance(data, dict):
-        return f"connectors.json must be a JSON object, not {type_name(data)}"
-    version = data.get("schemaVersion")
-    if type(version) is not int or version != 1:
-        return (
-            "it has no schemaVersion"
-            if version is None
-            else f"schemaVersion must be 1, not {version!r}"
-        )
-    extra = sorted(set(data) - {"schemaVersion", "connectors"})
-    if extra:
-        return f"unknown top-level field {', '.join(repr(k) for k in extra)}"
+    problem = versioned_object(data, "connectors.json", ("schemaVersion", "connectors"))
+    if problem is not None:
+        return problem
     entries = data.get("connectors", [])
-    if not isinstance(entries, list):
-        return f"connectors must be a list, not {type_name(entries)}"
-    if len(entries) > MAX_CONNECTORS:
-        return f"{len(entries)} connectors are declared; the limit is {MAX_CONNECTORS}"
-    return entries
+    problem = bounded(
+        entries,
+        list,
+        "connectors must be a list",
+        MAX_CONNECTORS,
+        lambda n: f"{n} connectors are declared; the limit is {MAX_CONNECTORS}",
+    )
+    return entries if problem is None else problem
 
 
 def _connector(entry: Any, plugin: str) -> tuple[Connector | None, list[str]]:

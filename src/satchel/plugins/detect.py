@@ -21,19 +21,21 @@ every workspace's layout. OpenCode's markers are Vibe's: code under
 with the keyword ``opencode`` or ``opencode-plugin``, or ``.opencode/skills/*/SKILL.md``.
 
 Detection only looks: it lists and stats inside the root and reads two small JSON
-files (``plugin.json``, ``package.json``) when they resolve inside it.
+files (``plugin.json``, ``package.json``) when they resolve inside it. Without a native
+``plugin.json`` the root is listed once, and a marker whose first component is not in
+the listing is not looked at.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins._parts import contained, is_dir, is_file, read_json, real_root
+from satchel.plugins._parts import contained, is_dir, is_file, read_json, resolve_root
 from satchel.plugins.model import Format
 
 __all__ = [
@@ -83,13 +85,14 @@ DETECTION: tuple[Marker, ...] = (
 )
 
 
-def detect(root: Path) -> tuple[Format | None, list[Diagnostic]]:
-    """The format of the plugin at `root`, or None and the fatal diagnostic."""
-    top = real_root(Path(root))
+def detect(root: Path, *, real_root: Path | None = None) -> tuple[Format | None, list[Diagnostic]]:
+    """The format of the plugin at `root`, or None and the fatal diagnostic.
+    `real_root`: `root` already resolved, when the caller has it."""
+    top = resolve_root(Path(root)) if real_root is None else real_root
     native = _native(top)
     if native is not None:
         return native
-    found = markers(top)
+    found = markers(top, _listing(top))
     formats = list(dict.fromkeys(m.format for m in found))
     if len(formats) == 1:
         return formats[0], []
@@ -106,9 +109,25 @@ def detect(root: Path) -> tuple[Format | None, list[Diagnostic]]:
     return None, [_fatal("plugin.compatibility.format_unrecognized", message, top, hint)]
 
 
-def markers(root: Path) -> list[Marker]:
-    """The rows of `DETECTION` that hold in `root` (a resolved directory)."""
-    return [m for m in DETECTION if _TESTS[m.test](root / m.path, root)]
+def markers(root: Path, names: Collection[str] | None = None) -> list[Marker]:
+    """The rows of `DETECTION` that hold in `root` (a resolved directory). `names`: the
+    names in `root`, casefolded, when the caller has listed it: a row whose first
+    component is not among them cannot hold, and is not looked at."""
+    return [
+        m
+        for m in DETECTION
+        if (names is None or m.path.split("/", 1)[0].casefold() in names)
+        and _TESTS[m.test](root / m.path, root)
+    ]
+
+
+def _listing(root: Path) -> frozenset[str] | None:
+    """The names in `root`, casefolded (a name that differs only in case is still
+    looked at, for filesystems that ignore case); None when it cannot be listed."""
+    try:
+        return frozenset(name.casefold() for name in os.listdir(root))
+    except OSError:
+        return None
 
 
 def _native(root: Path) -> tuple[Format | None, list[Diagnostic]] | None:
@@ -123,11 +142,16 @@ def _native(root: Path) -> tuple[Format | None, list[Diagnostic]] | None:
     schema = value.get("$schema") if isinstance(value, dict) else None
     if schema == NATIVE_SCHEMA:
         return "agent-plugins", []
-    if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
-        message = f"$schema {schema!r} is not a supported Agent Plugins version (1.0.0)"
-        hint = f"use {NATIVE_SCHEMA}"
-        return None, [_fatal("plugin.schema.version_unsupported", message, path, hint)]
-    return None
+    other = other_version(schema, path)
+    return None if other is None else (None, [other])
+
+
+def other_version(schema: Any, path: Path) -> Diagnostic | None:
+    """The fatal diagnostic for a `$schema` naming another Agent Plugins version."""
+    if not isinstance(schema, str) or not schema.startswith(SCHEMA_PREFIX):
+        return None
+    message = f"$schema {schema!r} is not a supported Agent Plugins version (1.0.0)"
+    return _fatal("plugin.schema.version_unsupported", message, path, f"use {NATIVE_SCHEMA}")
 
 
 def _broken_native(root: Path) -> Diagnostic | None:

@@ -23,14 +23,24 @@ hooks. A missing file is no error.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins._paths import Refusal, parse_toml, read_inside, read_json
+from satchel.plugins._paths import (
+    Bad,
+    Refusal,
+    absent,
+    bounded,
+    parse_toml,
+    read_inside,
+    str_list,
+    unknown_keys,
+    with_json,
+)
 from satchel.plugins.model import HookSpec
 
 __all__ = [
@@ -68,27 +78,20 @@ class _Source:
     path: Path
 
 
-class _Bad(Exception):
-    """One hook is invalid: raised by the checks, caught per hook."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.hint = hint
-
-
-def parse_claude_hooks(path: Path, root: Path, plugin: str) -> Result:
+def parse_claude_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
     """The command hooks of Claude Code's ``hooks/hooks.json``:
-    ``{"hooks": {Event: [{"matcher": ..., "hooks": [handler, ...]}]}}``."""
-    if not path.is_symlink() and not path.exists():
-        return (), []
-    data, problem = read_json(path, root, INVALID)
-    if problem is not None:
-        return (), [problem]
+    ``{"hooks": {Event: [{"matcher": ..., "hooks": [handler, ...]}]}}``. `resolved`:
+    `root` is already a real path."""
+    src = _Source(plugin, path)
+    return with_json(path, root, INVALID, lambda data: _claude_hooks(data, src), resolved=resolved)
+
+
+def _claude_hooks(data: Any, src: _Source) -> Result:
+    path = src.path
     events = data.get("hooks") if isinstance(data, dict) else None
     if not isinstance(events, dict):
         why = "hooks.json must be an object holding a hooks object (event -> matcher groups)"
         return (), [diagnostic(INVALID, f"{why}; no hook of this file loads", path)]
-    src = _Source(plugin, path)
     hooks: list[HookSpec] = []
     diags: list[Diagnostic] = []
     for event, groups in events.items():
@@ -97,39 +100,57 @@ def parse_claude_hooks(path: Path, root: Path, plugin: str) -> Result:
             diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", path))
             continue
         for number, group in enumerate(groups, 1):
-            _claude_group(f"{event} group #{number}", event, group, src, hooks, diags)
+            found, problems = _claude_group(f"{event} group #{number}", event, group, src)
+            hooks += found
+            diags += problems
     return tuple(hooks), diags
 
 
-def _claude_group(
-    where: str, event: str, group: Any, src: _Source, hooks: list[HookSpec], diags: list[Diagnostic]
-) -> None:
+def _claude_group(where: str, event: str, group: Any, src: _Source) -> Result:
     handlers = group.get("hooks") if isinstance(group, dict) else None
     matcher = group.get("matcher") if isinstance(group, dict) else None
     if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
         why = "must be an object with a hooks list and an optional string matcher"
-        diags.append(diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path))
-        return
-    for number, handler in enumerate(handlers, 1):
+        return (), [diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)]
+    return _each(
+        handlers,
+        lambda number, _: f"{where} handler #{number}",
+        lambda _, handler: _claude_handler(event, matcher, handler, src),
+        src.path,
+    )
+
+
+def _each(
+    entries: list[Any],
+    label: Callable[[int, Any], str],
+    parse: Callable[[int, Any], HookSpec],
+    path: Path,
+) -> Result:
+    """`parse(number, entry)` of every entry (numbered from 1); a bad one is skipped,
+    named by `label(number, entry)`."""
+    hooks: list[HookSpec] = []
+    diags: list[Diagnostic] = []
+    for number, entry in enumerate(entries, 1):
         try:
-            hooks.append(_claude_handler(event, matcher, handler, src))
-        except _Bad as bad:
-            message = f"{where} handler #{number}: {bad}; it is skipped"
-            diags.append(diagnostic(INVALID, message, src.path, hint=bad.hint))
+            hooks.append(parse(number, entry))
+        except Bad as bad:
+            message = f"{label(number, entry)}: {bad}; it is skipped"
+            diags.append(diagnostic(INVALID, message, path, hint=bad.hint))
+    return tuple(hooks), diags
 
 
 def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source) -> HookSpec:
     if not isinstance(handler, dict):
-        raise _Bad(f"a handler must be an object, not {type_name(handler)}")
+        raise Bad(f"a handler must be an object, not {type_name(handler)}")
     kind = handler.get("type")
     if kind in CLAUDE_UNSUPPORTED:
-        raise _Bad(f"{kind!r} handlers are not supported (satchel runs command handlers)")
+        raise Bad(f"{kind!r} handlers are not supported (satchel runs command handlers)")
     if kind != "command":
-        raise _Bad("it has no type" if kind is None else f"unknown handler type {kind!r}")
+        raise Bad("it has no type" if kind is None else f"unknown handler type {kind!r}")
     if not isinstance(handler.get("async", False), bool):
-        raise _Bad(f"async must be a boolean, not {type_name(handler['async'])}")
+        raise Bad(f"async must be a boolean, not {type_name(handler['async'])}")
     if not isinstance(handler.get("shell", ""), str):
-        raise _Bad(f"shell must be a string, not {type_name(handler['shell'])}")
+        raise Bad(f"shell must be a string, not {type_name(handler['shell'])}")
     extras = {k: v for k, v in handler.items() if k not in _CLAUDE_FIELDS}
     return HookSpec(
         event=event,
@@ -146,11 +167,12 @@ def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source)
     )
 
 
-def parse_vibe_hooks(path: Path, root: Path, plugin: str) -> Result:
-    """The hooks of ``ai.mistral.vibe/hooks.toml`` (``[[hooks]]`` tables), strict."""
-    if not path.is_symlink() and not path.exists():
+def parse_vibe_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The hooks of ``ai.mistral.vibe/hooks.toml`` (``[[hooks]]`` tables), strict.
+    `resolved`: `root` is already a real path."""
+    if absent(path):
         return (), []
-    data = read_inside(path, root, MAX_VIBE_FILE)
+    data = read_inside(path, root, MAX_VIBE_FILE, resolved=resolved)
     if isinstance(data, Refusal):
         message = f"{data.message}; no hook of this file loads"
         return (), [Refusal(message, data.outside).diagnostic(INVALID, path)]
@@ -164,55 +186,51 @@ def parse_vibe_hooks(path: Path, root: Path, plugin: str) -> Result:
 
 
 def _vibe_entries(doc: Mapping[str, Any]) -> list[Any] | str:
-    extra = sorted(set(doc) - {"hooks"})
+    extra = unknown_keys(doc, ("hooks",))
     if extra:
-        names = ", ".join(repr(k) for k in extra)
-        return f"unknown top-level key {names}: hooks.toml holds [[hooks]] tables only"
+        return f"unknown top-level key {extra}: hooks.toml holds [[hooks]] tables only"
     entries = doc.get("hooks", [])
-    if not isinstance(entries, list):
-        return f"hooks must be an array of tables ([[hooks]]), not {type_name(entries)}"
-    if len(entries) > MAX_VIBE_HOOKS:
-        return f"the file declares {len(entries)} hooks; the limit is {MAX_VIBE_HOOKS} per plugin"
-    return entries
+    problem = bounded(
+        entries,
+        list,
+        "hooks must be an array of tables ([[hooks]])",
+        MAX_VIBE_HOOKS,
+        lambda n: f"the file declares {n} hooks; the limit is {MAX_VIBE_HOOKS} per plugin",
+    )
+    return entries if problem is None else problem
 
 
 def _vibe_hooks(entries: list[Any], src: _Source) -> Result:
-    hooks: list[HookSpec] = []
-    diags: list[Diagnostic] = []
     first: dict[str, int] = {}
-    for number, entry in enumerate(entries, 1):
-        name = entry.get("name") if isinstance(entry, dict) else None
-        label = f"hook #{number}" + (f" ({name!r})" if isinstance(name, str) else "")
-        try:
-            hook = _vibe_hook(entry, src)
-            if name in first:
-                raise _Bad(f"hook #{first[name]} has the same name; names are unique in a plugin")
-        except _Bad as bad:
-            diags.append(
-                diagnostic(INVALID, f"{label}: {bad}; it is skipped", src.path, hint=bad.hint)
-            )
-            continue
-        first[str(name)] = number  # a valid hook has a string name
-        hooks.append(hook)
-    return tuple(hooks), diags
+
+    def parse(number: int, entry: Any) -> HookSpec:
+        hook = _vibe_hook(entry, src)
+        name: str = entry["name"]  # a valid hook has a string name
+        if name in first:
+            raise Bad(f"hook #{first[name]} has the same name; names are unique in a plugin")
+        first[name] = number
+        return hook
+
+    return _each(entries, _vibe_label, parse, src.path)
+
+
+def _vibe_label(number: int, entry: Any) -> str:
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return f"hook #{number}" + (f" ({name!r})" if isinstance(name, str) else "")
 
 
 def _vibe_hook(entry: Any, src: _Source) -> HookSpec:
-    if not isinstance(entry, dict):
-        raise _Bad(f"a hook must be a table, not {type_name(entry)}")
-    unknown = [k for k in entry if k not in _VIBE_FIELDS]
-    if unknown:
-        raise _Bad(f"unknown key {unknown[0]!r} (plugin hooks are strict)")
+    _closed(entry, "a table", _VIBE_FIELDS, " (plugin hooks are strict)")
     name = _text(entry, "name")
     kind = entry.get("type")
     if kind not in VIBE_TYPES:
         hint = f"Vibe 3 calls it {_LEGACY[kind]!r}" if kind in _LEGACY else None
-        raise _Bad(f"type must be pre_tool, post_tool or post_agent, not {kind!r}", hint)
+        raise Bad(f"type must be pre_tool, post_tool or post_agent, not {kind!r}", hint=hint)
     strict = entry.get("strict", False)
     if not isinstance(strict, bool):
-        raise _Bad(f"strict must be a boolean, not {type_name(strict)}")
+        raise Bad(f"strict must be a boolean, not {type_name(strict)}")
     if strict and kind == "post_agent":
-        raise _Bad("strict is not allowed on post_agent hooks")
+        raise Bad("strict is not allowed on post_agent hooks")
     return HookSpec(
         event=kind,
         command=_text(entry, "command"),
@@ -235,30 +253,23 @@ def parse_kimi_hooks(data: Any, path: Path, plugin: str) -> Result:
     if not isinstance(data, list):
         why = f"hooks must be a list of hook objects, not {type_name(data)}"
         return (), [diagnostic(INVALID, f"{why}; no hook of this plugin loads", path)]
-    hooks: list[HookSpec] = []
-    diags: list[Diagnostic] = []
-    for number, entry in enumerate(data, 1):
-        try:
-            hooks.append(_kimi_hook(entry, _Source(plugin, path)))
-        except _Bad as bad:
-            message = f"hook #{number}: {bad}; it is skipped"
-            diags.append(diagnostic(INVALID, message, path, hint=bad.hint))
-    return tuple(hooks), diags
+    src = _Source(plugin, path)
+    return _each(data, _hook_label, lambda _, entry: _kimi_hook(entry, src), path)
+
+
+def _hook_label(number: int, _: Any) -> str:
+    return f"hook #{number}"
 
 
 def _kimi_hook(entry: Any, src: _Source) -> HookSpec:
-    if not isinstance(entry, dict):
-        raise _Bad(f"a hook must be an object, not {type_name(entry)}")
-    unknown = [k for k in entry if k not in _KIMI_FIELDS]
-    if unknown:
-        raise _Bad(f"unknown key {unknown[0]!r}")
+    _closed(entry, "an object", _KIMI_FIELDS)
     fail_mode = entry.get("fail_mode", "open")
     if fail_mode not in ("open", "closed"):
-        raise _Bad(f"fail_mode must be 'open' or 'closed', not {fail_mode!r}")
+        raise Bad(f"fail_mode must be 'open' or 'closed', not {fail_mode!r}")
     timeout = _timeout(entry, KIMI_TIMEOUT)
     low, high = _KIMI_RANGE
     if not low <= (timeout or 0) <= high:
-        raise _Bad(f"timeout must be {low}-{high} seconds, not {timeout:g}")
+        raise Bad(f"timeout must be {low}-{high} seconds, not {timeout:g}")
     return HookSpec(
         event=_text(entry, "event"),
         command=_text(entry, "command"),
@@ -271,19 +282,28 @@ def _kimi_hook(entry: Any, src: _Source) -> HookSpec:
     )
 
 
+def _closed(entry: Any, kind: str, fields: tuple[str, ...], note: str = "") -> None:
+    """`entry` must be `kind` (an object) holding no key but `fields`."""
+    if not isinstance(entry, dict):
+        raise Bad(f"a hook must be {kind}, not {type_name(entry)}")
+    unknown = [k for k in entry if k not in fields]
+    if unknown:
+        raise Bad(f"unknown key {unknown[0]!r}{note}")
+
+
 def _text(entry: Mapping[str, Any], key: str) -> str:
     value = entry.get(key)
     if key not in entry:
-        raise _Bad(f"it has no {key}")
+        raise Bad(f"it has no {key}")
     if not isinstance(value, str) or not value.strip():
-        raise _Bad(f"{key} must be a non-blank string")
+        raise Bad(f"{key} must be a non-blank string")
     return value
 
 
 def _optional(entry: Mapping[str, Any], key: str) -> str | None:
     value = entry.get(key)
     if value is not None and not isinstance(value, str):
-        raise _Bad(f"{key} must be a string, not {type_name(value)}")
+        raise Bad(f"{key} must be a string, not {type_name(value)}")
     return value
 
 
@@ -291,8 +311,8 @@ def _strings(entry: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     value = entry.get(key)
     if value is None:
         return None
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _Bad(f"{key} must be a list of strings")
+    if not str_list(value):
+        raise Bad(f"{key} must be a list of strings")
     return tuple(value)
 
 
@@ -301,7 +321,7 @@ def _timeout(entry: Mapping[str, Any], default: float | None = None) -> float | 
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f"timeout must be a number of seconds, not {type_name(value)}")
+        raise Bad(f"timeout must be a number of seconds, not {type_name(value)}")
     if not math.isfinite(value) or value <= 0:
-        raise _Bad(f"timeout must be a positive number of seconds, not {value}")
+        raise Bad(f"timeout must be a positive number of seconds, not {value}")
     return float(value)

@@ -22,73 +22,50 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import type_name
 from satchel.plugins._parts import (
     Ctx,
-    Fatal,
+    adapter,
     fatal,
-    foreign_servers,
-    frozen,
     listed_or_default,
-    load_skill_dir,
     load_skill_paths,
+    manifest_servers,
     read_manifest,
+    root_skill,
+    skills_problem,
 )
 from satchel.plugins.hooks import parse_kimi_hooks
 from satchel.plugins.model import HookSpec, Plugin
 from satchel.skills.model import Skill
-from satchel.skills.read import SKILL_FILE
 
 __all__ = ["MANIFESTS", "NAME", "load"]
 
 MANIFESTS = ("kimi.plugin.json", ".kimi-plugin/plugin.json")
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
-STRINGS = ("name", "version", "description")
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The Kimi Code plugin at `root`, or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
     label = next((m for m in MANIFESTS if os.path.lexists(ctx.root / m)), MANIFESTS[0])
     path = ctx.root / label
-    try:
-        manifest = read_manifest(ctx, path, label, _type_problem)
-        ctx.name = ctx.namespace = _name(manifest.get("name"), path)
-    except Fatal as f:
-        return None, [*ctx.diags, f.diagnostic]
+    manifest = read_manifest(ctx, path, label, _type_problem)
+    ctx.name = ctx.namespace = _name(manifest.get("name"), path)
     skills = _skills(ctx, manifest, path)
-    mcp_files, inline = _mcp(ctx, manifest, path)
-    servers = foreign_servers(ctx, mcp_files, inline, path)
+    servers = manifest_servers(ctx, manifest, path, None)
     hooks = _hooks(ctx, manifest, path)
     if "tools" in manifest:
         message = "`tools` declares executable Kimi CLI tools; they are never run"
         ctx.add("plugin.compatibility.executable_format_unsupported", message, path)
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="kimi",
-        namespace=ctx.namespace,
-        scope=scope,
-        manifest=frozen(manifest),
-        version=manifest.get("version"),
-        description=manifest.get("description"),
-        skills=tuple(skills),
-        mcp_servers=servers,
-        hooks=hooks,
-        diagnostics=tuple(ctx.diags),
+    return ctx.plugin(
+        "kimi", scope, manifest, skills=tuple(skills), mcp_servers=servers, hooks=hooks
     )
-    return plugin, ctx.diags
 
 
 def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[HookSpec, ...]:
-    if not ctx.executable:
-        ctx.unsupported("hooks", [path] if manifest.get("hooks") else [])
+    if not ctx.runs("hooks", [path] if manifest.get("hooks") else []):
         return ()
-    found, diags = parse_kimi_hooks(manifest.get("hooks"), path, ctx.name)
-    ctx.diags.extend(diags)
-    return tuple(found)
+    return ctx.keep(parse_kimi_hooks(manifest.get("hooks"), path, ctx.name))
 
 
 def _name(value: Any, path: Path) -> str:
@@ -100,21 +77,11 @@ def _name(value: Any, path: Path) -> str:
 
 
 def _type_problem(key: str, value: Any) -> str | None:
-    if key in STRINGS and not isinstance(value, str):
-        return f"a string, not {type_name(value)}"
-    if key == "keywords" and not _strings(value):
-        return "an array of strings"
-    if key == "skills" and not (isinstance(value, str) or _strings(value)):
-        return f"a path or a list of paths, not {type_name(value)}"
     if key == "mcpServers" and not isinstance(value, str | dict):
         return f"an object of servers or a path, not {type_name(value)}"
     if key == "hooks" and not isinstance(value, list):
         return f"a list of hooks, not {type_name(value)}"
-    return None
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return skills_problem(key, value)
 
 
 def _skills(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> list[Skill]:
@@ -123,18 +90,4 @@ def _skills(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> list[Skill]:
     if os.path.lexists(ctx.root / "skills"):
         default = ctx.fixed("skills")
         return [] if default is None else load_skill_paths(ctx, [default])
-    if not os.path.lexists(ctx.root / SKILL_FILE):
-        return []
-    skill = load_skill_dir(ctx, ctx.root, match_dir=False, name=ctx.name)
-    return [] if skill is None else [skill]
-
-
-def _mcp(
-    ctx: Ctx, manifest: Mapping[str, Any], path: Path
-) -> tuple[list[Path], Mapping[str, Any] | None]:
-    value = manifest.get("mcpServers")
-    if isinstance(value, dict):
-        return [], value
-    if value is None:
-        return [], None
-    return listed_or_default(ctx, manifest, "mcpServers", ".mcp.json", path), None
+    return root_skill(ctx)

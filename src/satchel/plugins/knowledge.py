@@ -25,9 +25,11 @@ from satchel.plugins._paths import (
     MAX_TREE_ENTRIES,
     OUTSIDE_ROOT,
     Refusal,
+    absent,
     find_symlink,
     is_inside,
     read_inside,
+    real_below,
     real_path,
 )
 from satchel.plugins.model import Knowledge
@@ -60,6 +62,7 @@ class _Source:
     root: Path
     plugin: str
     namespace: str
+    resolved: bool  # `root` is already a real path
 
 
 class _Bad(Exception):
@@ -72,12 +75,14 @@ class _Bad(Exception):
 
 
 def load_knowledge(
-    directory: Path, root: Path, plugin: str, namespace: str
+    directory: Path, root: Path, plugin: str, namespace: str, *, resolved: bool = False
 ) -> tuple[tuple[Knowledge, ...], list[Diagnostic]]:
-    """The knowledge folders under `directory` (``<root>/ai.mistral.vibe/knowledge``)."""
-    if not directory.is_symlink() and not directory.exists():
+    """The knowledge folders under `directory` (``<root>/ai.mistral.vibe/knowledge``).
+    `resolved`: `root` is already a real path."""
+    if absent(directory):
         return (), []
-    names = _folders(directory, root)
+    base = root if resolved else real_path(root)
+    names = _folders(directory, base)
     if isinstance(names, Diagnostic):
         return (), [names]
     diags: list[Diagnostic] = []
@@ -91,7 +96,7 @@ def load_knowledge(
         diags.append(diagnostic(INVALID, message, directory))
         names = names[:MAX_FOLDERS]
     found: list[Knowledge] = []
-    src = _Source(root, plugin, namespace)
+    src = _Source(root, plugin, namespace, resolved)
     for name in names:
         try:
             item, warnings = _folder(directory / name, src)
@@ -104,10 +109,10 @@ def load_knowledge(
     return tuple(found), diags
 
 
-def _folders(directory: Path, root: Path) -> list[str] | Diagnostic:
+def _folders(directory: Path, base: Path | None) -> list[str] | Diagnostic:
     """The sorted names of the folders in `directory` (a symlink to a directory counts,
-    to be refused), or why the directory cannot be used."""
-    base, target = real_path(root), real_path(directory)
+    to be refused), or why the directory cannot be used (`base`: the real root)."""
+    target = None if base is None else real_below(directory, base)
     if base is None or target is None or not is_inside(target, base):
         message = f"{directory} resolves outside the plugin root"
         return diagnostic(OUTSIDE_ROOT, message, directory, severity="warning")
@@ -139,7 +144,7 @@ def _folder(folder: Path, src: _Source) -> tuple[Knowledge, list[Diagnostic]]:
     if link is not None:
         raise _Bad(f"{link}; knowledge folders may hold no symlinks", folder)
     entry = folder / ENTRYPOINT
-    data = read_inside(entry, src.root, MAX_ENTRYPOINT)
+    data = read_inside(entry, src.root, MAX_ENTRYPOINT, resolved=src.resolved)
     if isinstance(data, Refusal):
         raise _Bad(f"{ENTRYPOINT}: {data.message}", entry)
     problem = frontmatter.check_text(data, 0, entry)

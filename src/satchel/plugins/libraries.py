@@ -22,13 +22,16 @@ from typing import Any, Literal
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._paths import (
     OUTSIDE_ROOT,
+    Bad,
     Refusal,
+    bounded,
     find_symlink,
-    read_json,
     real_path,
     relative_form,
     resolve_in_root,
     symlink_on_path,
+    versioned_object,
+    with_json,
 )
 from satchel.plugins.model import Library
 
@@ -58,23 +61,23 @@ _ALIASES: Mapping[Language, tuple[re.Pattern[str], int]] = {
 _LANGUAGES: tuple[Language, ...] = ("node", "python")
 
 
-class _Bad(Exception):
-    """One entry is invalid: raised by the checks, caught per entry."""
-
-    def __init__(self, message: str, code: str = INVALID) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 def load_libraries(
-    path: Path, root: Path, plugin: str
+    path: Path, root: Path, plugin: str, *, resolved: bool = False
 ) -> tuple[tuple[Library, ...], list[Diagnostic]]:
-    """The libraries ``libraries.json`` declares, each source checked on disk."""
-    if not path.is_symlink() and not path.exists():
-        return (), []
-    data, problem = read_json(path, root, FILE_INVALID)
-    if problem is not None:
-        return (), [problem]
+    """The libraries ``libraries.json`` declares, each source checked on disk.
+    `resolved`: `root` is already a real path."""
+    return with_json(
+        path,
+        root,
+        FILE_INVALID,
+        lambda data: _libraries(data, path, root, plugin, resolved),
+        resolved=resolved,
+    )
+
+
+def _libraries(
+    data: Any, path: Path, root: Path, plugin: str, resolved: bool
+) -> tuple[tuple[Library, ...], list[Diagnostic]]:
     tables = _tables(data)
     if isinstance(tables, str):
         return (), [diagnostic(FILE_INVALID, f"{tables}; no library of this plugin loads", path)]
@@ -83,74 +86,77 @@ def load_libraries(
     for language, table in tables:
         for alias, source in table.items():
             try:
-                found.append(_library(language, alias, source, root, plugin))
-            except _Bad as bad:
+                found.append(_library(language, alias, source, root, plugin, resolved))
+            except Bad as bad:
                 message = f"{language} library {alias!r}: {bad}; it is skipped"
-                diags.append(diagnostic(bad.code, message, path, severity="warning"))
+                diags.append(diagnostic(bad.code or INVALID, message, path, severity="warning"))
     return tuple(found), diags
 
 
 def _tables(data: Any) -> list[tuple[Language, Mapping[str, Any]]] | str:
     """The (language, alias map) pairs of a valid top level, or what is wrong with it."""
-    if not isinstance(data, dict):
-        return f"libraries.json must be a JSON object, not {type_name(data)}"
-    version = data.get("schemaVersion")
-    if type(version) is not int or version != 1:
-        return (
-            "it has no schemaVersion"
-            if version is None
-            else f"schemaVersion must be 1, not {version!r}"
-        )
-    extra = sorted(set(data) - {"schemaVersion", *_LANGUAGES})
-    if extra:
-        return f"unknown top-level field {', '.join(repr(k) for k in extra)}"
+    problem = versioned_object(data, "libraries.json", ("schemaVersion", *_LANGUAGES))
+    if problem is not None:
+        return problem
     tables: list[tuple[Language, Mapping[str, Any]]] = []
     for language in _LANGUAGES:
-        table = data.get(language, {})
-        if not isinstance(table, dict):
-            return f"{language} must be an object of alias -> path, not {type_name(table)}"
-        if len(table) > MAX_PER_LANGUAGE:
-            return f"{language} declares {len(table)} libraries; the limit is {MAX_PER_LANGUAGE}"
+        table = _table(data, language)
+        if isinstance(table, str):
+            return table
         tables.append((language, table))
     return tables
 
 
-def _library(language: Language, alias: str, source: Any, root: Path, plugin: str) -> Library:
+def _table(data: Mapping[str, Any], language: Language) -> Mapping[str, Any] | str:
+    table = data.get(language, {})
+    problem = bounded(
+        table,
+        dict,
+        f"{language} must be an object of alias -> path",
+        MAX_PER_LANGUAGE,
+        lambda n: f"{language} declares {n} libraries; the limit is {MAX_PER_LANGUAGE}",
+    )
+    return table if problem is None else problem
+
+
+def _library(
+    language: Language, alias: str, source: Any, root: Path, plugin: str, resolved: bool
+) -> Library:
     pattern, limit = _ALIASES[language]
     if len(alias) > limit or not pattern.fullmatch(alias):
-        raise _Bad(f"the alias must match {pattern.pattern} and be at most {limit} characters")
+        raise Bad(f"the alias must match {pattern.pattern} and be at most {limit} characters")
     if not isinstance(source, str):
-        raise _Bad(f"the source must be a string, not {type_name(source)}")
+        raise Bad(f"the source must be a string, not {type_name(source)}")
     why = relative_form(source)
     if why is None and ".." in source.split("/"):
         why = "it has a .. segment"
     if why is not None:
-        raise _Bad(f"source {source!r}: {why}")
-    base = real_path(root)
+        raise Bad(f"source {source!r}: {why}")
+    base = root if resolved else real_path(root)
     link = None if base is None else symlink_on_path(base, source)
     if link is not None:
-        raise _Bad(f"source {source!r}: {link} is a symlink; library paths may hold no symlinks")
-    target = resolve_in_root(root, source)
+        raise Bad(f"source {source!r}: {link} is a symlink; library paths may hold no symlinks")
+    target = resolve_in_root(root, source, resolved=resolved)
     if isinstance(target, Refusal):
-        raise _Bad(f"source {target.message}", OUTSIDE_ROOT if target.outside else INVALID)
+        raise Bad(f"source {target.message}", OUTSIDE_ROOT if target.outside else INVALID)
     if target == base:
-        raise _Bad(f"source {source!r}: it names the plugin root itself")
+        raise Bad(f"source {source!r}: it names the plugin root itself")
     _check_kind(language, source, target)
     return Library(language, alias, target, plugin)
 
 
 def _check_kind(language: Language, source: str, target: Path) -> None:
     if not target.exists():
-        raise _Bad(f"source {source!r} does not exist")
+        raise Bad(f"source {source!r} does not exist")
     if target.is_dir():
         link = find_symlink(target)
         if link is not None:
-            raise _Bad(f"source {source!r}: {link}; library directories may hold no symlinks")
+            raise Bad(f"source {source!r}: {link}; library directories may hold no symlinks")
         return
     if language == "node":
-        raise _Bad(f"source {source!r} must be a directory (a node package)")
+        raise Bad(f"source {source!r} must be a directory (a node package)")
     if not target.is_file() or target.suffix != ".py":
-        raise _Bad(f"source {source!r} must be a directory (a package) or a .py file")
+        raise Bad(f"source {source!r} must be a directory (a package) or a .py file")
 
 
 def drop_colliding(libraries: Sequence[Library]) -> tuple[tuple[Library, ...], list[Diagnostic]]:

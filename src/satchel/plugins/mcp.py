@@ -51,13 +51,17 @@ from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._paths import (
     MAX_FILE,
     OUTSIDE_ROOT,
+    Bad,
     Refusal,
     is_inside,
     parse_toml,
     read_inside,
-    read_json,
+    real_below,
     real_path,
     resolve_in_root,
+    str_list,
+    unknown_keys,
+    with_json,
 )
 from satchel.plugins.model import McpServer, Transport
 from satchel.process.env import is_dangerous_env
@@ -104,69 +108,71 @@ class _Source:
     plugin: str
     path: Path
     style: Literal["agent-plugins", "claude", "bundle"]
+    resolved: bool  # `root` is already a real path
 
 
-class _Bad(Exception):
-    """One entry is invalid: raised by the field checks, caught per entry."""
+def parse_mcp_json(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The servers of an Agent Plugins 1.0 ``mcp.json`` (spec §7.2, seed 003 Step 4).
+    `resolved`: `root` is already a real path."""
+    src = _Source(root, plugin, path, "agent-plugins", resolved)
+    return with_json(
+        path, root, INVALID, lambda data: _native_servers(data, src), resolved=resolved
+    )
 
-    def __init__(self, message: str, code: str = INVALID, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.hint = hint
 
-
-def parse_mcp_json(path: Path, root: Path, plugin: str) -> Result:
-    """The servers of an Agent Plugins 1.0 ``mcp.json`` (spec §7.2, seed 003 Step 4)."""
-    if not path.is_symlink() and not path.exists():
-        return (), []
-    data, problem = read_json(path, root, INVALID)
-    if problem is not None:
-        return (), [problem]
+def _native_servers(data: Any, src: _Source) -> Result:
     servers = _top_level(data)
     if isinstance(servers, str):
         message = f"{servers}; no MCP server of this plugin loads"
-        return (), [diagnostic(INVALID, message, path)]
-    return _entries(servers, _Source(root, plugin, path, "agent-plugins"), _native_entry)
+        return (), [diagnostic(INVALID, message, src.path)]
+    return _entries(servers, src, _native_entry)
 
 
-def parse_claude_mcp(path: Path, root: Path, plugin: str) -> Result:
+def parse_claude_mcp(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
     """The servers of Claude Code's ``.mcp.json``: ``{"mcpServers": {...}}`` or the
-    bare ``{name: {...}}`` map. Unknown entry fields are kept in `extras`."""
-    if not path.is_symlink() and not path.exists():
-        return (), []
-    data, problem = read_json(path, root, INVALID)
-    if problem is not None:
-        return (), [problem]
+    bare ``{name: {...}}`` map. Unknown entry fields are kept in `extras`. `resolved`:
+    `root` is already a real path."""
+    src = _Source(root, plugin, path, "claude", resolved)
+    return with_json(
+        path, root, INVALID, lambda data: _claude_servers(data, src), resolved=resolved
+    )
+
+
+def _claude_servers(data: Any, src: _Source) -> Result:
     servers = data.get("mcpServers", data) if isinstance(data, dict) else data
     if not isinstance(servers, dict):
         message = f"the servers must be a JSON object, not {type_name(servers)}"
-        return (), [diagnostic(INVALID, f"{message}; no MCP server of this plugin loads", path)]
+        return (), [diagnostic(INVALID, f"{message}; no MCP server of this plugin loads", src.path)]
     servers = {k: v for k, v in servers.items() if k != "$schema"}
-    return _entries(servers, _Source(root, plugin, path, "claude"), _claude_entry)
+    return _entries(servers, src, _claude_entry)
 
 
 def parse_server_tables(
-    tables: Mapping[str, Any], *, root: Path, plugin: str, path: Path
+    tables: Mapping[str, Any], *, root: Path, plugin: str, path: Path, resolved: bool = False
 ) -> Result:
     """The servers of a bundle's ``[servers.<name>]`` tables, or of a manifest's inline
     ``mcpServers`` object: `tables` maps each name to its entry (the shape of the host
     config's ``[mcp_servers.<name>]``). Fields other than command, args, env, cwd, url,
-    headers, transport and type are kept in `extras`."""
+    headers, transport and type are kept in `extras`. `resolved`: `root` is already a
+    real path."""
     value: object = tables  # a caller may pass anything a TOML file holds
     if not isinstance(value, Mapping):
         message = f"the servers must be a table (name -> server), not {type_name(value)}"
         return (), [diagnostic(INVALID, message, path)]
-    return _entries(tables, _Source(root, plugin, path, "bundle"), _bundle_entry)
+    return _entries(tables, _Source(root, plugin, path, "bundle", resolved), _bundle_entry)
 
 
-def load_server_files(paths: Sequence[Path], root: Path, plugin: str) -> Result:
+def load_server_files(
+    paths: Sequence[Path], root: Path, plugin: str, *, resolved: bool = False
+) -> Result:
     """The servers of the bundle's MCP files (each TOML, at most 1 MiB). A file that is
-    listed and missing is an error; a name declared again is dropped (the first wins)."""
+    listed and missing is an error; a name declared again is dropped (the first wins).
+    `resolved`: `root` is already a real path."""
     servers: list[McpServer] = []
     diags: list[Diagnostic] = []
     first: dict[str, Path] = {}
     for path in paths:
-        found, problems = _server_file(path, root, plugin)
+        found, problems = _server_file(path, root, plugin, resolved)
         diags.extend(problems)
         for server in found:
             if server.name in first:
@@ -179,8 +185,8 @@ def load_server_files(paths: Sequence[Path], root: Path, plugin: str) -> Result:
     return tuple(servers), diags
 
 
-def _server_file(path: Path, root: Path, plugin: str) -> Result:
-    data = read_inside(path, root, MAX_FILE)
+def _server_file(path: Path, root: Path, plugin: str, resolved: bool) -> Result:
+    data = read_inside(path, root, MAX_FILE, resolved=resolved)
     if isinstance(data, Refusal):
         message = f"cannot read the MCP servers file: {data.message}"
         return (), [Refusal(message, data.outside).diagnostic(INVALID, path)]
@@ -189,7 +195,9 @@ def _server_file(path: Path, root: Path, plugin: str) -> Result:
         return (), [] if problem is None else [problem]
     if "servers" not in doc:
         return (), [diagnostic(INVALID, "the file has no [servers.<name>] tables", path)]
-    return parse_server_tables(doc["servers"], root=root, plugin=plugin, path=path)
+    return parse_server_tables(
+        doc["servers"], root=root, plugin=plugin, path=path, resolved=resolved
+    )
 
 
 def _top_level(data: Any) -> Mapping[str, Any] | str:
@@ -199,10 +207,9 @@ def _top_level(data: Any) -> Mapping[str, Any] | str:
     schema = data.get("$schema")
     if schema != SCHEMA:
         return _schema_problem(schema)
-    extra = sorted(set(data) - {"$schema", "mcpServers"})
+    extra = unknown_keys(data, ("$schema", "mcpServers"))
     if extra:
-        names = ", ".join(repr(k) for k in extra)
-        return f"unknown top-level field {names}: mcp.json holds exactly $schema and mcpServers"
+        return f"unknown top-level field {extra}: mcp.json holds exactly $schema and mcpServers"
     servers = data.get("mcpServers")
     if not isinstance(servers, dict):
         return f"mcpServers must be an object, not {type_name(servers)}"
@@ -228,42 +235,46 @@ def _entries(servers: Mapping[str, Any], src: _Source, parse: _Parse) -> Result:
     for name, entry in servers.items():
         try:
             if not isinstance(name, str) or not name.strip() or _CONTROL.search(name):
-                raise _Bad("a server name must be non-blank, without control characters")
+                raise Bad("a server name must be non-blank, without control characters")
             found.append(parse(name, entry, src))
-        except _Bad as bad:
+        except Bad as bad:
             message = f"MCP server {name!r}: {bad}; the entry is skipped"
-            diags.append(diagnostic(bad.code, message, src.path, hint=bad.hint, severity="warning"))
+            diags.append(
+                diagnostic(
+                    bad.code or INVALID, message, src.path, hint=bad.hint, severity="warning"
+                )
+            )
     return tuple(found), diags
 
 
 def _native_entry(name: str, entry: Any, src: _Source) -> McpServer:
     if not isinstance(entry, dict):
-        raise _Bad(f"the entry must be an object, not {type_name(entry)}")
+        raise Bad(f"the entry must be an object, not {type_name(entry)}")
     if "type" not in entry:
-        raise _Bad("it has no type (stdio, streamable-http or sse)")
+        raise Bad("it has no type (stdio, streamable-http or sse)")
     transport = _transport(entry["type"], _NATIVE)
     own, other = (_STDIO, _REMOTE) if transport == "stdio" else (_REMOTE, _STDIO)
     for key in entry:
         if key in other and key not in own:
-            raise _Bad(f"{key!r} is not a field of {transport} servers")
+            raise Bad(f"{key!r} is not a field of {transport} servers")
         if key not in own:
-            raise _Bad(f"unknown field {key!r}")
+            raise Bad(f"unknown field {key!r}")
     return _build(name, entry, transport, src)
 
 
 def _claude_entry(name: str, entry: Any, src: _Source) -> McpServer:
     if not isinstance(entry, dict):
-        raise _Bad(f"the entry must be an object, not {type_name(entry)}")
+        raise Bad(f"the entry must be an object, not {type_name(entry)}")
     transport = _inferred(entry, entry.get("type"))
     return _build(name, _claude_names(entry), transport, src, ("type",))
 
 
 def _bundle_entry(name: str, entry: Any, src: _Source) -> McpServer:
     if not isinstance(entry, dict):
-        raise _Bad(f"the entry must be a table, not {type_name(entry)}")
+        raise Bad(f"the entry must be a table, not {type_name(entry)}")
     kinds = {entry[k] for k in ("transport", "type") if k in entry and isinstance(entry[k], str)}
     if len(kinds) > 1:
-        raise _Bad("transport and type disagree")
+        raise Bad("transport and type disagree")
     kind = entry.get("transport", entry.get("type"))
     transport = _inferred(entry, kind)
     return _build(name, _claude_names(entry), transport, src, ("type", "transport"))
@@ -275,21 +286,21 @@ def _inferred(entry: Mapping[str, Any], kind: Any) -> Transport:
     if kind is not None:
         return _transport(kind, _HOSTS)
     if "command" in entry and "url" in entry:
-        raise _Bad("it has both command and url; give a type")
+        raise Bad("it has both command and url; give a type")
     if "command" in entry:
         return "stdio"
     if "url" in entry:
         return "streamable-http"
-    raise _Bad("it has neither command nor url")
+    raise Bad("it has neither command nor url")
 
 
 def _transport(kind: Any, known: Mapping[str, Transport]) -> Transport:
     if not isinstance(kind, str):
-        raise _Bad(f"type must be a string, not {type_name(kind)}")
+        raise Bad(f"type must be a string, not {type_name(kind)}")
     if kind not in known:
         hint = 'Agent Plugins calls it "streamable-http"' if kind == "http" else None
         why = "satchel starts stdio, streamable-http and sse servers"
-        raise _Bad(f"transport {kind!r} is not supported ({why})", UNSUPPORTED, hint)
+        raise Bad(f"transport {kind!r} is not supported ({why})", UNSUPPORTED, hint)
     return known[kind]
 
 
@@ -343,14 +354,14 @@ def _portable(text: str) -> str:
 def _command(entry: Mapping[str, Any], src: _Source) -> str:
     value = entry.get("command")
     if not isinstance(value, str) or not value.strip():
-        raise _Bad(
+        raise Bad(
             "command must be a non-empty string" if "command" in entry else "it has no command"
         )
     if _CONTROL.search(value):
-        raise _Bad("command holds a control character")
+        raise Bad("command holds a control character")
     if "${" in value:
         hint = 'name a file inside the plugin as "./path"; placeholders belong in args'
-        raise _Bad(f"command {value!r} holds a placeholder, which is not expanded there", hint=hint)
+        raise Bad(f"command {value!r} holds a placeholder, which is not expanded there", hint=hint)
     if value.startswith("./"):
         return _file_inside(value, src)
     if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[\\/]", value):
@@ -358,52 +369,52 @@ def _command(entry: Mapping[str, Any], src: _Source) -> str:
             hint = (
                 'ship the executable in the plugin and name it "./path", or use a bare name on PATH'
             )
-            raise _Bad(f"command {value!r} is absolute", hint=hint)
+            raise Bad(f"command {value!r} is absolute", hint=hint)
         return value
     if "/" in value or "\\" in value or value in (".", ".."):
-        raise _Bad(
+        raise Bad(
             f"command {value!r} must be a bare name looked up on PATH or a ./path inside the plugin"
         )
     if any(c.isspace() for c in value):
-        raise _Bad(f"command {value!r} is one executable token; put its arguments in args")
+        raise Bad(f"command {value!r} is one executable token; put its arguments in args")
     return value
 
 
 def _file_inside(value: str, src: _Source) -> str:
     if value.endswith("/") or value.rstrip("/") == ".":
-        raise _Bad(f"command {value!r} must name a file")
-    where = resolve_in_root(src.root, value)
+        raise Bad(f"command {value!r} must name a file")
+    where = resolve_in_root(src.root, value, resolved=src.resolved)
     if isinstance(where, Refusal):
-        raise _Bad(f"command {where.message}", OUTSIDE_ROOT if where.outside else INVALID)
+        raise Bad(f"command {where.message}", OUTSIDE_ROOT if where.outside else INVALID)
     if where.is_dir():
-        raise _Bad(f"command {value!r} is a directory")
+        raise Bad(f"command {value!r} is a directory")
     return value
 
 
 def _args(entry: Mapping[str, Any]) -> tuple[str, ...]:
     value = entry.get("args", [])
-    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
-        raise _Bad("args must be a list of strings")
+    if not str_list(value):
+        raise Bad("args must be a list of strings")
     if any("\0" in a for a in value):
-        raise _Bad("args holds a NUL byte")
+        raise Bad("args holds a NUL byte")
     return tuple(value)
 
 
 def _env(entry: Mapping[str, Any], src: _Source) -> Mapping[str, str]:
     value = entry.get("env", {})
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise _Bad("env must be an object whose values are strings")
+        raise Bad("env must be an object whose values are strings")
     reserved = RESERVED_ENV + (() if src.style == "agent-plugins" else _CLAUDE_ENV)
     for name, text in value.items():
         if name in reserved:
-            raise _Bad(f"env sets {name}, which satchel sets for every plugin server")
+            raise Bad(f"env sets {name}, which satchel sets for every plugin server")
         if not name or "=" in name or "\0" in name:
-            raise _Bad(f"env name {name!r} is not a valid variable name")
+            raise Bad(f"env name {name!r} is not a valid variable name")
         if is_dangerous_env(name):
             why = "it can make the server process run code its command does not name"
-            raise _Bad(f"env sets {name}, which is refused: {why}")
+            raise Bad(f"env sets {name}, which is refused: {why}")
         if "\0" in text:
-            raise _Bad(f"the value of env {name} holds a NUL byte")
+            raise Bad(f"the value of env {name} holds a NUL byte")
     return MappingProxyType(dict(value))
 
 
@@ -412,19 +423,19 @@ def _cwd(entry: Mapping[str, Any], src: _Source) -> str | None:
         return None
     value = entry["cwd"]
     if not isinstance(value, str):
-        raise _Bad(f"cwd must be a string, not {type_name(value)}")
+        raise Bad(f"cwd must be a string, not {type_name(value)}")
     if "\0" in value or "\\" in value:
-        raise _Bad(f"cwd {value!r} holds a NUL byte or a backslash")
+        raise Bad(f"cwd {value!r} holds a NUL byte or a backslash")
     value = _ROOT if value == "." else value
     if value.startswith("./") or _rooted(value, _ROOT):
-        if not _cwd_in_root(value, src.root):
-            raise _Bad(f"cwd {value!r} leaves the plugin root", OUTSIDE_ROOT)
+        if not _cwd_in_root(value, src):
+            raise Bad(f"cwd {value!r} leaves the plugin root", OUTSIDE_ROOT)
     elif _rooted(value, _DATA_BASE):
         expanded = posixpath.normpath(_expand(value, _DATA))
         if not is_inside(Path(expanded), Path(_DATA)):
-            raise _Bad(f"cwd {value!r} leaves the plugin data directory")
+            raise Bad(f"cwd {value!r} leaves the plugin data directory")
     else:
-        raise _Bad(f"cwd {value!r} must be {_CWD_FORMS}")
+        raise Bad(f"cwd {value!r} must be {_CWD_FORMS}")
     return value
 
 
@@ -437,24 +448,24 @@ def _expand(value: str, root: str) -> str:
     return _PLACEHOLDER.sub(lambda m: root if m.group(1) == "PLUGIN_ROOT" else _DATA, value)
 
 
-def _cwd_in_root(value: str, root: Path) -> bool:
-    base = real_path(root)
+def _cwd_in_root(value: str, src: _Source) -> bool:
+    base = src.root if src.resolved else real_path(src.root)
     if base is None:
         return False
     expanded = _expand(value, str(base))
     if value.startswith("./"):
         expanded = f"{base}/{expanded[2:]}"
-    target = real_path(expanded)
+    target = real_below(Path(expanded), base)
     return target is not None and is_inside(target, base)
 
 
 def _url(entry: Mapping[str, Any]) -> str:
     value = entry.get("url")
     if not isinstance(value, str) or not value:
-        raise _Bad("url must be a non-empty string" if "url" in entry else "it has no url")
+        raise Bad("url must be a non-empty string" if "url" in entry else "it has no url")
     why = _url_problem(value)
     if why is not None:
-        raise _Bad(f"url {why}")
+        raise Bad(f"url {why}")
     return value
 
 
@@ -490,14 +501,14 @@ def _loopback(host: str) -> bool:
 def _headers(entry: Mapping[str, Any]) -> Mapping[str, str]:
     value = entry.get("headers", {})
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise _Bad("headers must be an object whose values are strings")
+        raise Bad("headers must be an object whose values are strings")
     seen: dict[str, str] = {}
     for name, text in value.items():
         if not _TOKEN.fullmatch(name):
-            raise _Bad(f"header name {name!r} is not an HTTP token")
+            raise Bad(f"header name {name!r} is not an HTTP token")
         if name.lower() in seen:
-            raise _Bad(f"headers {seen[name.lower()]!r} and {name!r} differ only in case")
+            raise Bad(f"headers {seen[name.lower()]!r} and {name!r} differ only in case")
         seen[name.lower()] = name
         if not _HEADER_VALUE.fullmatch(text):
-            raise _Bad(f"the value of header {name!r} holds a character HTTP does not allow")
+            raise Bad(f"the value of header {name!r} holds a character HTTP does not allow")
     return MappingProxyType(dict(value))

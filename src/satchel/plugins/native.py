@@ -40,22 +40,23 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from satchel.agents import MAX_AGENTS, AgentType
-from satchel.diagnostics import Diagnostic, type_name
+from satchel.diagnostics import type_name
 from satchel.plugins._parts import (
     Ctx,
     Fatal,
+    adapter,
     contained,
     fatal,
-    frozen,
     is_dir,
     is_file,
     listdir,
     load_agent_file,
     load_skills,
-    read_json,
+    manifest_object,
 )
+from satchel.plugins._paths import str_list
 from satchel.plugins.connectors import load_connectors
-from satchel.plugins.detect import NATIVE_MANIFEST, NATIVE_SCHEMA, SCHEMA_PREFIX
+from satchel.plugins.detect import NATIVE_MANIFEST, NATIVE_SCHEMA, other_version
 from satchel.plugins.hooks import parse_vibe_hooks
 from satchel.plugins.knowledge import load_knowledge
 from satchel.plugins.libraries import load_libraries
@@ -106,36 +107,24 @@ class _Vibe:
     overrides: tuple[ToolOverride, ...]
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The Agent Plugins plugin at `root`, or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
     path = ctx.root / NATIVE_MANIFEST
-    try:
-        manifest = _manifest(ctx, path, strict)
-        ctx.name = manifest["name"]
-        vibe = _vibe(ctx, manifest.get("extensions"), path)
-        ctx.namespace = _namespace(ctx, vibe, path)
-    except Fatal as f:
-        return None, [*ctx.diags, f.diagnostic]
+    manifest = _manifest(ctx, path, strict)
+    ctx.name = manifest["name"]
+    vibe = _vibe(ctx, manifest.get("extensions"), path)
+    ctx.namespace = _namespace(ctx, vibe, path)
     parts = {**_portable(ctx), **(_vibe_parts(ctx) if vibe is not None else {})}
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="agent-plugins",
-        namespace=ctx.namespace,
-        scope=scope,
-        manifest=frozen(manifest),
-        version=manifest.get("version"),
-        description=manifest.get("description"),
+    return ctx.plugin(
+        "agent-plugins",
+        scope,
+        manifest,
         vibe=vibe is not None,
         instructions=_instructions(ctx),
         tool_overrides=() if vibe is None else vibe.overrides,
-        diagnostics=tuple(ctx.diags),
         **parts,
     )
-    return plugin, ctx.diags
 
 
 # -- the manifest ------------------------------------------------------------------
@@ -144,13 +133,7 @@ def load(
 def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
     """The manifest, judged: unknown fields reported (fatal with `strict`), any other
     violation raised as `Fatal`."""
-    if not contained(path, ctx.root):
-        raise fatal("plugin.path.outside_root", "plugin.json resolves outside the root", path)
-    value, problem = read_json(path)
-    if problem is not None:
-        raise fatal("plugin.manifest.invalid", f"plugin.json: {problem}", path)
-    if not isinstance(value, dict):
-        raise _invalid(f"plugin.json must hold a JSON object, not {type_name(value)}", path)
+    value = manifest_object(ctx, path, NATIVE_MANIFEST)
     _schema(value, path)
     _unknown(ctx, value, path, strict)
     _name(value.get("name"), path)
@@ -170,13 +153,9 @@ def _schema(value: Mapping[str, Any], path: Path) -> None:
     schema = value.get("$schema")
     if schema == NATIVE_SCHEMA:
         return
-    if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
-        raise fatal(
-            "plugin.schema.version_unsupported",
-            f"$schema {schema!r} is not a supported Agent Plugins version (1.0.0)",
-            path,
-            hint=f"use {NATIVE_SCHEMA}",
-        )
+    other = other_version(schema, path)
+    if other is not None:
+        raise Fatal(other)
     given = "missing" if schema is None else f"{schema!r}"
     raise _invalid(f"$schema must be {NATIVE_SCHEMA}, it is {given}", path)
 
@@ -218,7 +197,7 @@ def _author(value: Mapping[str, Any], path: Path) -> None:
 
 def _keywords(value: Mapping[str, Any], path: Path) -> None:
     keywords = value.get("keywords", [])
-    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+    if not str_list(keywords):
         raise _invalid("`keywords` must be an array of strings", path)
 
 
@@ -325,12 +304,8 @@ def _portable(ctx: Ctx) -> dict[str, Any]:
     if skills is not None:
         parts["skills"] = tuple(load_skills(ctx, skills, match_dir=True))
     mcp = ctx.fixed("mcp.json")
-    if mcp is not None and not ctx.executable:
-        ctx.unsupported("mcp", [mcp])
-    elif mcp is not None:
-        servers, diags = parse_mcp_json(mcp, ctx.root, ctx.name)
-        ctx.diags.extend(diags)
-        parts["mcp_servers"] = tuple(servers)
+    if mcp is not None and ctx.runs("mcp", [mcp]):
+        parts["mcp_servers"] = ctx.keep(parse_mcp_json(mcp, ctx.root, ctx.name, resolved=True))
     return parts
 
 
@@ -338,21 +313,15 @@ def _vibe_parts(ctx: Ctx) -> dict[str, Any]:
     """The components only the Vibe extension turns on."""
     parts: dict[str, Any] = {}
     hooks = ctx.fixed(f"{VIBE_EXTENSION}/hooks.toml")
-    if hooks is not None and not ctx.executable:
-        ctx.unsupported("hooks", [hooks])
-    elif hooks is not None:
-        found, diags = parse_vibe_hooks(hooks, ctx.root, ctx.name)
-        ctx.diags.extend(diags)
-        parts["hooks"] = tuple(found)
+    if hooks is not None and ctx.runs("hooks", [hooks]):
+        parts["hooks"] = ctx.keep(parse_vibe_hooks(hooks, ctx.root, ctx.name, resolved=True))
     knowledge = ctx.fixed(f"{VIBE_EXTENSION}/knowledge")
     if knowledge is not None:
-        entries, diags = load_knowledge(knowledge, ctx.root, ctx.name, ctx.namespace)
-        ctx.diags.extend(diags)
-        parts["knowledge"] = tuple(entries)
+        parts["knowledge"] = ctx.keep(
+            load_knowledge(knowledge, ctx.root, ctx.name, ctx.namespace, resolved=True)
+        )
     agents = ctx.fixed(f"{VIBE_EXTENSION}/agents")
-    if agents is not None and not ctx.executable:
-        ctx.unsupported("agents", [agents])
-    elif agents is not None:
+    if agents is not None and ctx.runs("agents", [agents]):
         parts["agents"] = tuple(_vibe_agents(ctx, agents))
     parts.update(_declared(ctx))
     return parts
@@ -363,14 +332,10 @@ def _declared(ctx: Ctx) -> dict[str, Any]:
     parts: dict[str, Any] = {}
     libraries = ctx.fixed("libraries.json")
     if libraries is not None:
-        found, diags = load_libraries(libraries, ctx.root, ctx.name)
-        ctx.diags.extend(diags)
-        parts["libraries"] = tuple(found)
+        parts["libraries"] = ctx.keep(load_libraries(libraries, ctx.root, ctx.name, resolved=True))
     connectors = ctx.fixed("connectors.json")
     if connectors is not None:
-        required, diags = load_connectors(connectors, ctx.name)
-        ctx.diags.extend(diags)
-        parts["connectors"] = tuple(required)
+        parts["connectors"] = ctx.keep(load_connectors(connectors, ctx.name, resolved=True))
     return parts
 
 
@@ -389,9 +354,10 @@ def _vibe_agents(ctx: Ctx, directory: Path) -> list[AgentType]:
         message = f"{len(files)} agent files; only the first {MAX_AGENTS} (in name order) load"
         ctx.add("agent.limit", message, directory)
         files = files[:MAX_AGENTS]
-    agents = [load_agent_file(ctx, path) for path in files if contained(path, ctx.root)]
+    inside = {path: contained(path, ctx.root) for path in files}
+    agents = [load_agent_file(ctx, path) for path in files if inside[path]]
     for path in files:
-        if not contained(path, ctx.root):
+        if not inside[path]:
             message = "the agent file resolves outside the plugin root; it is skipped"
             ctx.add("plugin.agent.invalid", message, path)
     return [a for a in agents if a is not None]

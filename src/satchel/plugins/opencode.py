@@ -12,12 +12,9 @@ manifest name; see `satchel.plugins._parts.plugin_name`).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from satchel.diagnostics import Diagnostic
 from satchel.plugins._parts import (
     Ctx,
-    Fatal,
+    adapter,
     contained,
     is_file,
     load_skills,
@@ -34,28 +31,14 @@ CODE_DIRS = (".opencode/plugins", ".opencode/tools")
 UNSUPPORTED = "plugin.compatibility.executable_format_unsupported"
 
 
-def load(
-    root: Path, *, scope: str = "", strict: bool = False, executable: bool = True
-) -> tuple[Plugin | None, list[Diagnostic]]:
+@adapter
+def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     """The OpenCode plugin at `root` (its skills), or None and the fatal diagnostic."""
-    ctx = Ctx.of(root, executable=executable)
-    try:
-        ctx.name = ctx.namespace = plugin_name(None, ctx.dir_name, ctx.root)
-    except Fatal as f:
-        return None, [f.diagnostic]
+    ctx.name = ctx.namespace = plugin_name(None, ctx.dir_name, ctx.root)
     skills = ctx.fixed(SKILLS)
     found = [] if skills is None else load_skills(ctx, skills, match_dir=True)
     _report_code(ctx)
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="opencode",
-        namespace=ctx.namespace,
-        scope=scope,
-        skills=tuple(found),
-        diagnostics=tuple(ctx.diags),
-    )
-    return plugin, ctx.diags
+    return ctx.plugin("opencode", scope, skills=tuple(found))
 
 
 def _report_code(ctx: Ctx) -> None:

@@ -17,19 +17,17 @@ agents are recognised and not parsed (the `Plugin` holds none), each kind with o
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins import bundle, claude, codex, kimi, native, opencode
-from satchel.plugins._parts import is_dir
+from satchel.plugins._parts import Loader, is_dir, resolve_root
 from satchel.plugins.detect import detect
 from satchel.plugins.model import Format, Plugin
 
 __all__ = ["LOADERS", "Loader", "read_plugin"]
-
-Loader = Callable[..., tuple[Plugin | None, list[Diagnostic]]]
 
 LOADERS: Mapping[Format, Loader] = MappingProxyType(
     {
@@ -61,9 +59,10 @@ def read_plugin(
     if not is_dir(path):
         message = "the plugin root is not a directory"
         return None, [diagnostic("plugin.manifest.invalid", message, path, severity="error")]
-    fmt, found = detect(path)
+    top = resolve_root(path)  # once: detection and the adapter both start from it
+    fmt, found = detect(path, real_root=top)
     loader = None if fmt is None else LOADERS.get(fmt)
     if loader is None:
         return None, found
-    plugin, diags = loader(path, scope=scope, strict=strict, executable=executable)
+    plugin, diags = loader(path, scope=scope, strict=strict, executable=executable, real_root=top)
     return plugin, [*found, *diags]

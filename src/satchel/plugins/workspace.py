@@ -32,17 +32,7 @@ def load_workspace(
     ctx.name = ctx.namespace = workspace_name(project)
     skills = [] if skills_dir is None else load_skills(ctx, skills_dir, match_dir=False)
     commands = [] if commands_dir is None else load_commands(ctx, [commands_dir])
-    plugin = Plugin(
-        name=ctx.name,
-        root=ctx.root,
-        format="workspace",
-        namespace=ctx.namespace,
-        scope=scope,
-        skills=tuple(skills),
-        commands=tuple(commands),
-        diagnostics=tuple(ctx.diags),
-    )
-    return plugin, ctx.diags
+    return ctx.plugin("workspace", scope, skills=tuple(skills), commands=tuple(commands)), ctx.diags
 
 
 def workspace_name(project: Path) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from satchel.plugins.connectors import load_connectors
-from tests.plugins.components.conftest import codes, write, write_json
+from tests.plugins.helpers import codes, write_file, write_json_file
 
 SEED = {
     "schemaVersion": 1,
@@ -20,7 +20,7 @@ SEED = {
 
 
 def load(root: Path, doc: Any):
-    return load_connectors(write_json(root / "connectors.json", doc), "demo")
+    return load_connectors(write_json_file(root / "connectors.json", doc), "demo")
 
 
 def connectors(*entries: Any) -> dict[str, Any]:
@@ -130,12 +130,12 @@ def test_a_bad_file(root, doc, words):
 
 
 def test_invalid_json(root):
-    found, diags = load_connectors(write(root / "connectors.json", "{\n\n]"), "demo")
+    found, diags = load_connectors(write_file(root / "connectors.json", "{\n\n]"), "demo")
     assert found == () and diags[0].line == 3 and codes(diags) == ["plugin.connectors.invalid"]
 
 
 def test_a_symlink_out_of_the_plugin_is_not_read(root, tmp_path):
-    outside = write_json(tmp_path / "c.json", SEED)
+    outside = write_json_file(tmp_path / "c.json", SEED)
     (root / "connectors.json").symlink_to(outside)
     found, diags = load_connectors(root / "connectors.json", "demo")
     assert found == () and codes(diags) == ["plugin.path.outside_root"]

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from satchel.plugins.hooks import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
-from tests.plugins.components.conftest import codes, write, write_json
+from tests.plugins.helpers import VIBE_HOOKS, codes, write_file, write_json_file
 
 # --- Claude Code hooks/hooks.json ----------------------------------------------------
 
 
 def claude(root: Path, doc: Any):
-    path = write(root / "hooks" / "hooks.json", doc) if isinstance(doc, str) else None
-    path = path or write_json(root / "hooks" / "hooks.json", doc)
+    path = write_file(root / "hooks" / "hooks.json", doc) if isinstance(doc, str) else None
+    path = path or write_json_file(root / "hooks" / "hooks.json", doc)
     return parse_claude_hooks(path, root, "demo")
 
 
@@ -173,7 +173,7 @@ def test_claude_missing_file_is_no_error(root):
 
 
 def test_claude_file_outside_the_root_is_not_read(root, tmp_path):
-    outside = write_json(tmp_path / "x.json", MIXED)
+    outside = write_json_file(tmp_path / "x.json", MIXED)
     (root / "hooks").mkdir()
     (root / "hooks" / "hooks.json").symlink_to(outside)
     hooks, diags = parse_claude_hooks(root / "hooks" / "hooks.json", root, "demo")
@@ -182,23 +182,11 @@ def test_claude_file_outside_the_root_is_not_read(root, tmp_path):
 
 # --- Vibe ai.mistral.vibe/hooks.toml -------------------------------------------------
 
-SEED = """\
-[[hooks]]
-name = "guard-lookup"
-type = "pre_tool"
-match = "myPlugin.lookup"
-command = "python guard.py"
-strict = true
-
-[[hooks]]
-name = "post-agent-lint"
-type = "post_agent"
-command = "eslint --quiet ."
-"""
+SEED = VIBE_HOOKS
 
 
 def vibe(root: Path, text: str | bytes):
-    return parse_vibe_hooks(write(root / "ai.mistral.vibe" / "hooks.toml", text), root, "demo")
+    return parse_vibe_hooks(write_file(root / "ai.mistral.vibe" / "hooks.toml", text), root, "demo")
 
 
 def hook(**fields: Any) -> str:

@@ -8,18 +8,9 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins.knowledge import load_knowledge
-from tests.plugins.components.conftest import codes, write
+from tests.plugins.helpers import KNOWLEDGE_HEAD, codes, write_file
 
-SEED = """\
----
-name: accounting-policy
-description: How revenue is recognized and reported.
-display_name: Accounting Policy
-icon: book
----
-
-# Accounting policy
-"""
+SEED = KNOWLEDGE_HEAD + "\n# Accounting policy\n"
 
 
 def directory(root: Path) -> Path:
@@ -30,7 +21,7 @@ def folder(root: Path, dirname: str, text: str | bytes | None = None, **fields: 
     if text is None:
         fields = {"name": dirname, "description": "What this folder holds.", **fields}
         text = "---\n" + "".join(f"{k}: {v}\n" for k, v in fields.items()) + "---\n\nBody.\n"
-    return write(directory(root) / dirname / "KNOWLEDGE.md", text)
+    return write_file(directory(root) / dirname / "KNOWLEDGE.md", text)
 
 
 def load(root: Path):
@@ -47,7 +38,7 @@ def refused(root: Path) -> str:
 
 def test_the_seed_example_loads(root):
     entry = folder(root, "accounting-policy", SEED)
-    write(entry.parent / "reference.md", "More.\n")
+    write_file(entry.parent / "reference.md", "More.\n")
     found, diags = load(root)
     assert diags == []
     (item,) = found
@@ -66,7 +57,7 @@ def test_the_seed_example_loads(root):
 def test_folders_load_in_name_order_and_loose_files_are_ignored(root):
     for name in ("zeta", "alpha", "mid-1"):
         folder(root, name)
-    write(directory(root) / "README.md", "not a folder\n")
+    write_file(directory(root) / "README.md", "not a folder\n")
     found, diags = load(root)
     assert diags == [] and [k.name for k in found] == ["alpha", "mid-1", "zeta"]
 
@@ -217,7 +208,9 @@ def test_a_symlink_anywhere_in_the_folder_is_refused_even_inside_the_root(root):
 
 def test_a_symlinked_entrypoint_is_refused(root, tmp_path):
     (directory(root) / "policy").mkdir(parents=True)
-    outside = write(tmp_path / "secret.md", "---\nname: policy\ndescription: stolen text\n---\n")
+    outside = write_file(
+        tmp_path / "secret.md", "---\nname: policy\ndescription: stolen text\n---\n"
+    )
     (directory(root) / "policy" / "KNOWLEDGE.md").symlink_to(outside)
     assert "KNOWLEDGE.md is a symlink" in refused(root)
 
@@ -249,7 +242,7 @@ def test_a_knowledge_directory_outside_the_root_is_refused(root, tmp_path):
 
 
 def test_a_knowledge_directory_that_is_a_file(root):
-    write(directory(root), "x")
+    write_file(directory(root), "x")
     found, diags = load(root)
     assert found == () and codes(diags) == ["plugin.knowledge.invalid"]
     assert "cannot be listed" in diags[0].message

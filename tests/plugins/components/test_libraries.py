@@ -9,7 +9,7 @@ import pytest
 
 from satchel.plugins.libraries import drop_colliding, load_libraries
 from satchel.plugins.model import Library
-from tests.plugins.components.conftest import codes, write, write_json
+from tests.plugins.helpers import codes, write_file, write_json_file
 
 SEED = {
     "schemaVersion": 1,
@@ -19,14 +19,14 @@ SEED = {
 
 
 def tree(root: Path) -> None:
-    write(root / "node" / "finance" / "index.js", "")
-    write(root / "node" / "lodash" / "package.json", "{}")
-    write(root / "python" / "vibe_finance" / "__init__.py", "")
-    write(root / "python" / "utils.py", "")
+    write_file(root / "node" / "finance" / "index.js", "")
+    write_file(root / "node" / "lodash" / "package.json", "{}")
+    write_file(root / "python" / "vibe_finance" / "__init__.py", "")
+    write_file(root / "python" / "utils.py", "")
 
 
 def load(root: Path, doc: Any):
-    return load_libraries(write_json(root / "libraries.json", doc), root, "demo")
+    return load_libraries(write_json_file(root / "libraries.json", doc), root, "demo")
 
 
 def entry(root: Path, language: str, alias: str, source: Any):
@@ -90,7 +90,7 @@ def test_a_bad_entry_is_dropped_and_the_others_load(root):
     ],
 )
 def test_node_aliases(root, alias, ok):
-    write(root / "lib" / "index.js", "")
+    write_file(root / "lib" / "index.js", "")
     found, diags = entry(root, "node", alias, "./lib")
     assert bool(found) is ok
     if not ok:
@@ -113,7 +113,7 @@ def test_node_aliases(root, alias, ok):
     ],
 )
 def test_python_aliases(root, alias, ok):
-    write(root / "lib.py", "")
+    write_file(root / "lib.py", "")
     found, diags = entry(root, "python", alias, "./lib.py")
     assert bool(found) is ok
     if not ok:
@@ -141,7 +141,7 @@ def test_python_aliases(root, alias, ok):
     ],
 )
 def test_path_rules(root, source, words):
-    write(root / "lib" / "index.js", "")
+    write_file(root / "lib" / "index.js", "")
     assert words in refused(root, "node", "lib", source)
 
 
@@ -150,16 +150,16 @@ def test_a_source_that_is_not_a_string(root):
 
 
 def test_node_sources_must_be_directories(root):
-    write(root / "lib.js", "")
+    write_file(root / "lib.js", "")
     assert "source './lib.js' must be a directory (a node package)" in refused(
         root, "node", "lib", "./lib.js"
     )
 
 
 def test_python_sources_are_a_directory_or_a_py_file(root):
-    write(root / "pkg" / "__init__.py", "")
-    write(root / "mod.py", "")
-    write(root / "notes.txt", "")
+    write_file(root / "pkg" / "__init__.py", "")
+    write_file(root / "mod.py", "")
+    write_file(root / "notes.txt", "")
     found, diags = load(
         root,
         {"schemaVersion": 1, "python": {"pkg": "./pkg", "mod": "./mod.py", "txt": "./notes.txt"}},
@@ -169,7 +169,7 @@ def test_python_sources_are_a_directory_or_a_py_file(root):
 
 
 def test_a_source_that_is_a_symlink_is_refused_even_inside_the_root(root):
-    write(root / "real" / "index.js", "")
+    write_file(root / "real" / "index.js", "")
     (root / "lib").symlink_to("real")
     assert "source './lib': lib is a symlink; library paths may hold no symlinks" in refused(
         root, "node", "lib", "./lib"
@@ -177,13 +177,13 @@ def test_a_source_that_is_a_symlink_is_refused_even_inside_the_root(root):
 
 
 def test_a_symlink_on_the_way_to_the_source_is_refused(root, tmp_path):
-    write(tmp_path / "outside" / "pkg" / "index.js", "")
+    write_file(tmp_path / "outside" / "pkg" / "index.js", "")
     (root / "vendor").symlink_to(tmp_path / "outside")
     assert "vendor is a symlink" in refused(root, "node", "pkg", "./vendor/pkg")
 
 
 def test_a_symlink_inside_the_library_tree_is_refused(root):
-    write(root / "lib" / "src" / "a.js", "")
+    write_file(root / "lib" / "src" / "a.js", "")
     (root / "lib" / "src" / "b.js").symlink_to("a.js")
     message = refused(root, "node", "lib", "./lib")
     assert (
@@ -192,17 +192,17 @@ def test_a_symlink_inside_the_library_tree_is_refused(root):
 
 
 def test_a_py_file_that_is_a_symlink_is_refused(root):
-    write(root / "real.py", "")
+    write_file(root / "real.py", "")
     (root / "mod.py").symlink_to("real.py")
     assert "mod.py is a symlink" in refused(root, "python", "mod", "./mod.py")
 
 
 def test_a_plugin_root_reached_through_a_symlink_still_works(root, tmp_path):
-    write(root / "lib" / "index.js", "")
+    write_file(root / "lib" / "index.js", "")
     link = tmp_path / "linked-plugin"
     link.symlink_to(root)
     found, diags = load_libraries(
-        write_json(link / "libraries.json", {"schemaVersion": 1, "node": {"lib": "./lib"}}),
+        write_json_file(link / "libraries.json", {"schemaVersion": 1, "node": {"lib": "./lib"}}),
         link,
         "demo",
     )
@@ -236,7 +236,9 @@ def test_a_bad_file_loads_no_library(root, doc, words):
 
 def test_invalid_json_and_duplicate_aliases(root):
     found, diags = load_libraries(
-        write(root / "libraries.json", '{"schemaVersion": 1,\n "node": {"a": "./a", "a": "./b"}}'),
+        write_file(
+            root / "libraries.json", '{"schemaVersion": 1,\n "node": {"a": "./a", "a": "./b"}}'
+        ),
         root,
         "demo",
     )
@@ -265,7 +267,7 @@ def test_129_entries_of_one_language_load_nothing(root, language):
 
 
 def test_the_file_must_stay_inside_the_root(root, tmp_path):
-    outside = write_json(tmp_path / "libs.json", SEED)
+    outside = write_json_file(tmp_path / "libs.json", SEED)
     (root / "libraries.json").symlink_to(outside)
     found, diags = load_libraries(root / "libraries.json", root, "demo")
     assert found == () and codes(diags) == ["plugin.path.outside_root"]
@@ -321,8 +323,8 @@ def test_collisions_across_loaded_plugins(tmp_path):
     roots = []
     for name in ("p1", "p2", "p3"):
         root = tmp_path / name
-        write(root / "node" / "shared" / "index.js", "")
-        write_json(
+        write_file(root / "node" / "shared" / "index.js", "")
+        write_json_file(
             root / "libraries.json", {"schemaVersion": 1, "node": {"shared": "./node/shared"}}
         )
         roots.append(root)

@@ -13,23 +13,22 @@ from typing import Any
 import pytest
 
 from satchel.plugins.mcp import SCHEMA, parse_mcp_json
-from tests.plugins.components.conftest import (
-    SCHEMA_URL,
+from tests.plugins.helpers import (
+    MCP,
+    REMOTE,
+    STDIO,
     codes,
     mcp_doc,
-    schema_valid,
-    write,
-    write_json,
+    mcp_schema_valid,
+    write_file,
+    write_json_file,
 )
-
-STDIO = {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server/index.js"]}
-REMOTE = {"type": "streamable-http", "url": "https://api.example.com/mcp"}
 
 
 def load(root: Path, doc: Any):
-    path = write_json(root / "mcp.json", doc) if not isinstance(doc, str | bytes) else None
+    path = write_json_file(root / "mcp.json", doc) if not isinstance(doc, str | bytes) else None
     if path is None:
-        path = write(root / "mcp.json", doc)
+        path = write_file(root / "mcp.json", doc)
     return parse_mcp_json(path, root, "demo")
 
 
@@ -38,7 +37,7 @@ def one(root: Path, entry: dict[str, Any], *, oracle: bool | None = True):
     the schema cannot tell this rule)."""
     doc = mcp_doc({"s": entry})
     if oracle is not None:
-        assert schema_valid(doc) is oracle
+        assert mcp_schema_valid(doc) is oracle
     return load(root, doc)
 
 
@@ -56,7 +55,7 @@ def refused(root: Path, entry: dict[str, Any], code: str = "plugin.mcp.invalid",
 
 
 def test_the_schema_url_is_the_spec_one():
-    assert SCHEMA == SCHEMA_URL
+    assert SCHEMA == MCP
 
 
 def test_the_seed_example_loads_with_placeholders_kept(root):
@@ -66,7 +65,7 @@ def test_the_seed_example_loads_with_placeholders_kept(root):
             "remote-api": {**REMOTE, "headers": {"X-Custom-Header": "value"}},
         }
     )
-    assert schema_valid(doc)
+    assert mcp_schema_valid(doc)
     servers, diags = load(root, doc)
     assert diags == []
     lookup, remote = servers
@@ -84,14 +83,14 @@ def test_the_seed_example_loads_with_placeholders_kept(root):
 def test_cwd_dot_from_the_seed_means_the_plugin_root(root):
     # seed 003 writes "cwd": "."; Vibe 3.0.3 and the official schema reject it.
     doc = mcp_doc({"lookup": {**STDIO, "cwd": "."}})
-    assert not schema_valid(doc)
+    assert not mcp_schema_valid(doc)
     servers, diags = load(root, doc)
     assert diags == []
     assert servers[0].cwd == "${PLUGIN_ROOT}"
 
 
 def test_an_empty_mcp_servers_object_is_valid(root):
-    assert schema_valid(mcp_doc({}))
+    assert mcp_schema_valid(mcp_doc({}))
     assert load(root, mcp_doc({})) == ((), [])
 
 
@@ -103,7 +102,7 @@ def test_a_missing_file_is_no_error(root):
     ("doc", "words"),
     [
         ([], "mcp.json must be a JSON object, not a list"),
-        ({"mcpServers": {}}, f"mcp.json has no $schema; it must be {SCHEMA_URL}"),
+        ({"mcpServers": {}}, f"mcp.json has no $schema; it must be {MCP}"),
         (
             {
                 "$schema": "https://agent-plugins.org/schemas/1.1.0/mcp.schema.json",
@@ -116,19 +115,19 @@ def test_a_missing_file_is_no_error(root):
                 "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
                 "mcpServers": {},
             },
-            f"$schema must be exactly {SCHEMA_URL}",
+            f"$schema must be exactly {MCP}",
         ),
         ({"$schema": "https://example.com/x.json", "mcpServers": {}}, "$schema must be exactly"),
-        ({"$schema": SCHEMA_URL}, "mcpServers must be an object, not null"),
-        ({"$schema": SCHEMA_URL, "mcpServers": []}, "mcpServers must be an object, not a list"),
+        ({"$schema": MCP}, "mcpServers must be an object, not null"),
+        ({"$schema": MCP, "mcpServers": []}, "mcpServers must be an object, not a list"),
         (
-            {"$schema": SCHEMA_URL, "mcpServers": {}, "servers": {}},
+            {"$schema": MCP, "mcpServers": {}, "servers": {}},
             "unknown top-level field 'servers': mcp.json holds exactly $schema and mcpServers",
         ),
     ],
 )
 def test_a_bad_top_level_disables_mcp_for_the_plugin(root, doc, words):
-    assert not schema_valid(doc)
+    assert not mcp_schema_valid(doc)
     servers, diags = load(root, doc)
     assert servers == ()
     assert codes(diags) == ["plugin.mcp.invalid"]
@@ -193,7 +192,7 @@ def test_a_fifo_is_refused_without_blocking(root):
 
 
 def test_an_mcp_json_symlinked_out_of_the_root_is_not_read(root, tmp_path):
-    outside = write_json(tmp_path / "elsewhere.json", mcp_doc({"s": STDIO}))
+    outside = write_json_file(tmp_path / "elsewhere.json", mcp_doc({"s": STDIO}))
     (root / "mcp.json").symlink_to(outside)
     servers, diags = parse_mcp_json(root / "mcp.json", root, "demo")
     assert servers == ()
@@ -202,7 +201,7 @@ def test_an_mcp_json_symlinked_out_of_the_root_is_not_read(root, tmp_path):
 
 
 def test_an_mcp_json_symlink_inside_the_root_is_followed(root):
-    write_json(root / "config" / "servers.json", mcp_doc({"s": STDIO}))
+    write_json_file(root / "config" / "servers.json", mcp_doc({"s": STDIO}))
     (root / "mcp.json").symlink_to("config/servers.json")
     servers, diags = parse_mcp_json(root / "mcp.json", root, "demo")
     assert diags == [] and [s.name for s in servers] == ["s"]
@@ -289,7 +288,7 @@ def test_a_bare_command_is_a_path_lookup(root, command):
 
 
 def test_a_dot_slash_command_inside_the_root_loads(root):
-    write(root / "bin" / "server", "#!/bin/sh\n")
+    write_file(root / "bin" / "server", "#!/bin/sh\n")
     servers, diags = one(root, {"type": "stdio", "command": "./bin/server"})
     assert diags == [] and servers[0].command == "./bin/server"
 
@@ -308,13 +307,13 @@ def test_a_dot_slash_command_that_leaves_the_root_is_refused(root, command):
 
 
 def test_a_dot_slash_command_through_a_symlink_out_of_the_root_is_refused(root, tmp_path):
-    write(tmp_path / "evil" / "server", "#!/bin/sh\n")
+    write_file(tmp_path / "evil" / "server", "#!/bin/sh\n")
     (root / "bin").symlink_to(tmp_path / "evil")
     refused(root, {"type": "stdio", "command": "./bin/server"}, "plugin.path.outside_root")
 
 
 def test_a_dot_slash_command_symlinked_inside_the_root_loads(root):
-    write(root / "real" / "server", "#!/bin/sh\n")
+    write_file(root / "real" / "server", "#!/bin/sh\n")
     (root / "bin").symlink_to("real")
     _, diags = one(root, {"type": "stdio", "command": "./bin/server"})
     assert diags == []
@@ -559,7 +558,7 @@ def test_every_loading_fixture_of_this_module_validates(root):
             "d": copy.deepcopy(REMOTE),
         }
     )
-    assert schema_valid(doc)
+    assert mcp_schema_valid(doc)
     servers, diags = load(root, doc)
     assert diags == [] and [s.name for s in servers] == ["a", "b", "c", "d"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from tests.plugins.formats.conftest import add_skill, codes, only, skill_md, write, write_json
+from tests.plugins.helpers import add_skill, codes, only, skill_md, write, write_json
 
 HOOKS = {
     "hooks": {

@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from tests.plugins.formats.conftest import (
+from tests.plugins.formats.test_bundle import bundle_tree
+from tests.plugins.formats.test_claude import claude_tree
+from tests.plugins.formats.test_codex_kimi import codex_tree, kimi_tree
+from tests.plugins.formats.test_vibe_extension import vibe_tree
+from tests.plugins.helpers import (
     add_skill,
     audited,
     codes,
@@ -21,10 +25,6 @@ from tests.plugins.formats.conftest import (
     write,
     write_json,
 )
-from tests.plugins.formats.test_bundle import bundle_tree
-from tests.plugins.formats.test_claude import claude_tree
-from tests.plugins.formats.test_codex_kimi import codex_tree, kimi_tree
-from tests.plugins.formats.test_vibe_extension import vibe_tree
 
 UNSUPPORTED = ["plugin.mcp.unsupported", "plugin.hooks.unsupported", "plugin.agents.unsupported"]
 

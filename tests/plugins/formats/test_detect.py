@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import DETECTION, detect, read_plugin
-from tests.plugins.formats.conftest import NATIVE, add_skill, codes, native, write, write_json
+from tests.plugins.helpers import NATIVE, add_skill, codes, native, write, write_json
 
 Maker = Callable[[Path], None]
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.plugins import read_plugin
-from tests.plugins.formats.conftest import (
+from tests.plugins.helpers import (
+    REMOTE,
+    STDIO,
     add_skill,
     codes,
     mcp_json,
@@ -14,9 +16,6 @@ from tests.plugins.formats.conftest import (
     skill_md,
     write,
 )
-
-STDIO = {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server/index.js"]}
-REMOTE = {"type": "streamable-http", "url": "https://api.example.com/mcp"}
 
 
 def names(plugin: object) -> list[str]:

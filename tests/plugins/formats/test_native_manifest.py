@@ -11,7 +11,7 @@ import pytest
 
 from satchel.plugins import read_plugin
 from satchel.plugins.native import load
-from tests.plugins.formats.conftest import (
+from tests.plugins.helpers import (
     NATIVE,
     audited,
     codes,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.plugins import read_plugin
-from tests.plugins.formats.conftest import add_skill, audited, codes, write, write_json
+from tests.plugins.helpers import add_skill, audited, codes, write, write_json
 
 UNSUPPORTED = "plugin.compatibility.executable_format_unsupported"
 

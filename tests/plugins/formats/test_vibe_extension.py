@@ -9,7 +9,9 @@ import pytest
 
 from satchel.plugins import read_plugin, typescript_identifier
 from satchel.plugins.model import ToolOverride
-from tests.plugins.formats.conftest import (
+from tests.plugins.helpers import (
+    KNOWLEDGE_HEAD,
+    VIBE_HOOKS,
     add_skill,
     codes,
     mcp_json,
@@ -20,19 +22,7 @@ from tests.plugins.formats.conftest import (
     write_json,
 )
 
-HOOKS = """\
-[[hooks]]
-name = "guard-lookup"
-type = "pre_tool"
-match = "myPlugin.lookup"
-command = "python guard.py"
-strict = true
-
-[[hooks]]
-name = "post-agent-lint"
-type = "post_agent"
-command = "eslint --quiet ."
-"""
+HOOKS = VIBE_HOOKS
 AGENT = """\
 schema_version = 1
 agent_type = "subagent"
@@ -42,15 +32,7 @@ safety = "safe"
 instructions = "You are a research assistant."
 enabled_tools = ["read_file", "grep"]
 """
-KNOWLEDGE = """\
----
-name: accounting-policy
-description: How revenue is recognized and reported.
-display_name: Accounting Policy
-icon: book
----
-Revenue is recognized on delivery.
-"""
+KNOWLEDGE = KNOWLEDGE_HEAD + "Revenue is recognized on delivery.\n"
 
 
 def vibe_tree(root: Path) -> None:
