@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import satchel
+from satchel.trust import trust
 
 
 @pytest.fixture
@@ -26,7 +27,10 @@ def home(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def layout(project: Path, home: Path) -> satchel.Layout:
-    return satchel.Layout.default(project, home=home, env={})
+    """The layout of a project its user has trusted (`satchel trust`), as most are."""
+    made = satchel.Layout.default(project, home=home, env={})
+    trust(made, project)
+    return made
 
 
 SkillWriter = Callable[..., Path]

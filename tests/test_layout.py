@@ -136,7 +136,9 @@ def test_seed_000_mermaid_table_and_winners(project, home, write):
             write(places[place], name, description=f"{name} from {place}")
     cwd = project / "src"
     cwd.mkdir()
-    env = satchel.load(layout=Layout.default(cwd, client="mermaid", home=home, roots=SEED_000))
+    env = satchel.load(
+        layout=Layout.default(cwd, client="mermaid", home=home, roots=SEED_000), trusted=True
+    )
     winners = {name: skill.description for name, skill in env.skills.items()}
     assert winners == {
         "deploy": "deploy from .mermaid",
@@ -191,7 +193,9 @@ def test_seed_002_zidane_table_first_wins(project, home, write):
     for name, where in holders.items():
         for row in where:
             write(dirs[row], name, description=f"row {row}")
-    env = satchel.load(layout=Layout.default(project, home=home, roots=seed_002_table("{project}")))
+    env = satchel.load(
+        layout=Layout.default(project, home=home, roots=seed_002_table("{project}")), trusted=True
+    )
     assert {n: s.description for n, s in env.skills.items()} == {
         n: f"row {where[0]}" for n, where in holders.items()
     }
@@ -203,8 +207,12 @@ def test_seed_002_library_root_is_the_working_directory_not_the_git_root(project
     cwd = project / "packages" / "foo"
     write(project / ".zidane" / "skills", "root-skill")
     write(cwd / ".zidane" / "skills", "cwd-skill")
-    library = satchel.load(layout=Layout.default(cwd, home=home, roots=seed_002_table("{cwd}")))
-    apps = satchel.load(layout=Layout.default(cwd, home=home, roots=seed_002_table("{project}")))
+    library = satchel.load(
+        layout=Layout.default(cwd, home=home, roots=seed_002_table("{cwd}")), trusted=True
+    )
+    apps = satchel.load(
+        layout=Layout.default(cwd, home=home, roots=seed_002_table("{project}")), trusted=True
+    )
     assert list(library.skills) == ["cwd-skill"]
     assert list(apps.skills) == ["root-skill"]
 
@@ -221,7 +229,7 @@ def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home
     )
     write(project / ".agents" / "skills", "refund-policy", text)
     write(home / ".agents" / "skills", "refund-policy", text)
-    env = satchel.load(layout=Layout.default(project, home=home, roots=SEED_004))
+    env = satchel.load(layout=Layout.default(project, home=home, roots=SEED_004), trusted=True)
     assert list(env.skills) == ["refund-policy"]
     assert env.skills["refund-policy"].scope == "project"
     assert [(d.code, d.path) for d in env.diagnostics] == [

@@ -66,12 +66,16 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "satchel's config.toml could not be read; its settings are ignored",
     ),
+    "config.trust.invalid": (
+        "warning",
+        "the list of trusted folders could not be read; no folder is trusted",
+    ),
     "discovery.limit": ("warning", "a bounded walk stopped at its depth or directory limit"),
     "discovery.root.not-directory": ("warning", "a configured skills root is not a directory"),
     "discovery.root.unreadable": ("warning", "a skills root could not be listed"),
     "discovery.untrusted": (
         "info",
-        "project skills, commands or agents were not loaded: the project is not trusted",
+        "project skills, commands, agents or plugins were not loaded: the project is not trusted",
     ),
     "encoding.not-utf8": ("error", "the file is not valid UTF-8"),
     "encoding.nul": ("error", "the file holds a NUL byte"),

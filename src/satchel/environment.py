@@ -15,13 +15,14 @@ from satchel.changes import Changes, Stamp, compare, stamps
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
-from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
+from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.model import Plugin
 from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 from satchel.text import fold_name
+from satchel.trust import read_trust
 
 __all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
 
@@ -42,6 +43,10 @@ class Options:
       then loaded like any other (they rank just after the catalog).
     * `skip_default_paths` (or `include_default_roots=False`): ignore the layout's table.
     * `trust_project_skills`: False skips project-scope roots.
+    * `trusted`: whether the project folder is trusted [None: as the user's list of
+      trusted folders says, `satchel.trust`]. In a folder that is not trusted the
+      project's plugins (and the workspace plugin) do not load, its skills run no
+      ``!`cmd``` lines, and user skills, commands and agents rank above the project's.
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
 
     Commands, agents and instructions (see docs/commands-and-agents.md):
@@ -80,6 +85,7 @@ class Options:
     write: tuple[Skill, ...] = ()
     skip_default_paths: bool = False
     trust_project_skills: bool = True
+    trusted: bool | None = None
     strict: bool = False
     unicode_names: bool = False
     builtin_commands: tuple[str, ...] = ()
@@ -152,7 +158,9 @@ class Environment:
     """Everything `load()` found. `skills` is ordered by root precedence, then name.
 
     `diagnostics` holds every problem, skills first, then commands, agents and
-    instruction files: an empty tuple means everything loaded cleanly."""
+    instruction files: an empty tuple means everything loaded cleanly. `trusted` says
+    whether the project folder was trusted (`Options.trusted`); `layout` is the one
+    given, whose project rows ranked below the user's when it was not."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -165,6 +173,7 @@ class Environment:
     instructions: tuple[InstructionFile, ...] = ()
     plugins: PluginSet = field(default_factory=PluginSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
+    trusted: bool = True
 
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
@@ -186,17 +195,30 @@ def load(
         raise TypeError("pass cwd or layout, not both")
     lay = layout if layout is not None else Layout.default(cwd)
     opts = Options.build(**options)
-    plugins = _plugins(lay, opts)
-    skills = _skills(lay, opts, plugins.enabled())
-    return _with_the_rest(skills, lay, opts, plugins)
+    trusted, problems = _trusted(lay, opts)
+    effective = lay if trusted else user_first(lay)
+    plugins = _plugins(effective, opts, trusted)
+    skills = _skills(effective, opts, plugins.enabled())
+    env = _with_the_rest(skills, effective, opts, plugins)
+    diagnostics = (*problems, *env.diagnostics)
+    return replace(env, layout=lay, trusted=trusted, diagnostics=diagnostics)
 
 
-def _plugins(lay: Layout, opts: Options) -> PluginSet:
+def _trusted(lay: Layout, opts: Options) -> tuple[bool, tuple[Diagnostic, ...]]:
+    """Whether the project folder is trusted: as the host says, else as the user's list."""
+    if opts.trusted is not None:
+        return opts.trusted, ()
+    listed = read_trust(lay)
+    found = (listed.problem,) if listed.problem is not None else ()
+    return listed.trusting(lay.project) is not None, found
+
+
+def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
     return load_plugins(
         lay,
-        trust_project=opts.trust_project_skills,
+        trust_project=opts.trust_project_skills and trusted,
         dirs=opts.plugin_dirs,
         include_workspace=opts.include_workspace_plugin,
         strict=opts.strict_plugins,

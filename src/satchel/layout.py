@@ -26,6 +26,7 @@ __all__ = [
     "WalkBounds",
     "default_roots",
     "find_project_root",
+    "user_first",
 ]
 
 PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
@@ -243,6 +244,22 @@ class Layout:
         while chain[-1] != self.project:
             chain.append(chain[-1].parent)
         return chain
+
+
+def user_first(layout: Layout) -> Layout:
+    """`layout` with every user row ahead of the project rows, in each table: in a
+    folder that is not trusted, the project cannot shadow what the user has."""
+
+    def reorder(rows: tuple[RootSpec, ...]) -> tuple[RootSpec, ...]:
+        return (*[r for r in rows if r.scope == USER], *[r for r in rows if r.scope != USER])
+
+    return replace(
+        layout,
+        roots=reorder(layout.roots),
+        command_roots=reorder(layout.command_roots),
+        agent_roots=reorder(layout.agent_roots),
+        plugin_roots=reorder(layout.plugin_roots),
+    )
 
 
 def _table(given: Sequence[RootSpec] | None, client: str, kind: str) -> tuple[RootSpec, ...]:

@@ -185,7 +185,7 @@ def test_project_skill_shadows_the_user_skill(tree):
     """N03: precedence is project over user; the loser is reported, never silent."""
     project, user = n03_project_over_user(tree)
 
-    env = tree.load()
+    env = tree.load(trusted=True)
 
     assert env.skills["deploy"].path == project
     d = only(env, "skill.shadowed")
@@ -200,7 +200,7 @@ def test_the_first_root_of_the_layout_table_wins(tree):
     shadowed, in table order."""
     paths = n03_every_root(tree)
 
-    env = tree.load()
+    env = tree.load(trusted=True)
 
     assert env.skills["deploy"].path == paths[0]
     assert [d.path for d in found(env, "skill.shadowed")] == paths[1:]
@@ -223,7 +223,7 @@ def test_host_catalog_skill_shadows_every_root(tree):
     project, user = n03_project_over_user(tree)
     builtin = satchel.Skill(name="deploy", description="Built into the host.")
 
-    env = tree.load(catalog=[builtin])
+    env = tree.load(catalog=[builtin], trusted=True)
 
     assert env.skills["deploy"] is builtin
     shadowed = found(env, "skill.shadowed")

@@ -16,8 +16,10 @@ REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = REPO / "examples" / "workspace"
 HOME = REPO / "examples" / "home"
 GOLDEN = Path(__file__).parent / "golden"
-# The README's first command, relative to the repository root.
-EXAMPLE = ("--project", "examples/workspace", "--home", "examples/home")
+# Where the example is, relative to the repository root; the README's first command
+# also trusts the example workspace for its run (EXAMPLE).
+WHERE = ("--project", "examples/workspace", "--home", "examples/home")
+EXAMPLE = (*WHERE, "--trust")
 
 
 @dataclass(frozen=True)

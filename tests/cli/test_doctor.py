@@ -155,7 +155,7 @@ def test_shadowed_agents_are_shown_like_shadowed_skills(satchel, project, home, 
         (root / ".claude/agents/helper.md").write_text(
             f"---\nname: helper\ndescription: {text}\n---\nHelp.\n"
         )
-    args = ("--project", project, "--home", home)
+    args = ("--project", project, "--home", home, "--trust")
     doc = satchel("doctor", *args, "--json").json()
     assert doc["agents"]["shadowed"] == [
         {
@@ -205,7 +205,7 @@ def test_dir_argument_finds_the_git_root_above_it(satchel, project, home, write)
     write(project / ".agents/skills", "deploy")
     nested = project / "src" / "pkg"
     nested.mkdir(parents=True)
-    doc = satchel("doctor", nested, "--home", home, "--json").json()
+    doc = satchel("doctor", nested, "--home", home, "--trust", "--json").json()
     assert doc["skills"] == ["deploy"]
     assert doc["roots"][0]["path"] == str(project / ".satchel/skills")
 
@@ -213,7 +213,8 @@ def test_dir_argument_finds_the_git_root_above_it(satchel, project, home, write)
 def test_client_option_puts_its_own_family_first(satchel, project, home, write):
     write(project / ".claude/skills", "deploy", description="From Claude.")
     write(project / ".mermaid/skills", "deploy", description="From mermaid.")
-    doc = satchel("doctor", "--project", project, "--home", home, "--client", "mermaid", "--json")
+    where = ("--project", project, "--home", home, "--trust")
+    doc = satchel("doctor", *where, "--client", "mermaid", "--json")
     roots = doc.json()["roots"]
     assert roots[0]["family"] == ".mermaid"
     assert roots[5]["path"] == str(home / ".config/mermaid/skills")

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from .support import EXAMPLE, WORKSPACE, check_golden
+from .support import WHERE, WORKSPACE, check_golden
 
 
 def test_human_output_matches_golden(satchel, in_repo):
-    result = satchel("instructions", *EXAMPLE)
+    result = satchel("instructions", *WHERE)
     assert result.code == 0
     assert result.err == ""
     check_golden("instructions.txt", result.out)
 
 
 def test_paths_prints_the_list_only(satchel, in_repo):
-    out = satchel("instructions", "--paths", *EXAMPLE).out
+    out = satchel("instructions", "--paths", *WHERE).out
     assert "examples/workspace/AGENTS.md" in out
     assert "instructions.replaced" in out  # why CLAUDE.md is not there
     assert "make test" not in out
 
 
 def test_json_lists_files_in_prompt_order(satchel, in_repo):
-    result = satchel("instructions", "--json", *EXAMPLE)
+    result = satchel("instructions", "--json", *WHERE)
     doc = result.json()
     assert result.code == 0
     assert doc["mode"] == "seed000"

@@ -12,7 +12,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from satchel.layout import Layout
 from satchel.plugins import read_plugin
+from satchel.trust import trust
 
 from .support import EXAMPLE, HOME, REPO, WORKSPACE, check_golden
 
@@ -248,6 +250,7 @@ def statuses(project, home):
     _json(quiet / ".claude-plugin/plugin.json", {"name": "quiet"})
     _skill(quiet / "skills", "hush")
     _text(home / ".config/satchel/config.toml", "[plugins.quiet]\nenabled = false\n")
+    trust(Layout.default(project, home=home, env={}), project)  # as `satchel trust` records
     return ("--project", project, "--home", home)
 
 

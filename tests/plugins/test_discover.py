@@ -111,7 +111,13 @@ def test_an_untrusted_project_loads_no_project_plugin_and_no_workspace(layout, p
     native(home / ".agents" / "plugins" / "notes", "notes")
     plugins = load_plugins(layout, trust_project=False)
     assert list(plugins.plugins) == ["notes"]
-    assert [code for code, _ in found(plugins)] == ["discovery.untrusted"]
+    assert found(plugins) == [
+        (
+            "discovery.untrusted",
+            "the workspace plugin's skills are not loaded: the project is not trusted",
+        ),
+        ("discovery.untrusted", "project plugins here are not loaded: the project is not trusted"),
+    ]
 
 
 def test_the_workspace_is_a_plugin_of_its_skills_and_commands(layout, project):

@@ -11,6 +11,7 @@ import pytest
 import satchel
 from satchel.commands import Command
 from satchel.session import Session
+from satchel.trust import trust
 from tests.session.conftest import put
 
 DEPLOY = (
@@ -33,7 +34,9 @@ def workspace(project: Path, home: Path) -> satchel.Layout:
     put(
         home / ".claude" / "commands" / "mine.md", "---\ndescription: Mine\n---\nMine: $ARGUMENTS\n"
     )
-    return satchel.Layout.default(project, home=home, env={})
+    layout = satchel.Layout.default(project, home=home, env={})
+    trust(layout, project)
+    return layout
 
 
 def session(layout: satchel.Layout, *, load: dict | None = None, **options: object) -> Session:

@@ -88,22 +88,26 @@ def _verbs() -> tuple[Verb, ...]:
         plugin_inspect,
         plugins,
         show,
+        trust,
+        untrust,
         validate,
     )
 
     return (
-        Verb(("doctor",), doctor.doctor, (_dir(), *_where(), _json())),
-        Verb(("list",), listing.list_skills, (_dir(), *_where(), _json())),
-        Verb(("show",), show.show, (click.Argument(["name"]), _dir(), *_where(), _json())),
+        Verb(("doctor",), doctor.doctor, (*_located(), _json())),
+        Verb(("list",), listing.list_skills, (*_located(), _json())),
+        Verb(("show",), show.show, (click.Argument(["name"]), *_located(), _json())),
         Verb(("validate",), validate.validate, _validate_params()),
-        Verb(("index",), index.index, (_dir(), *_where(), *_index_params(), _json())),
+        Verb(("index",), index.index, (*_located(), *_index_params(), _json())),
         Verb(("new", "skill"), new.new_skill, _new_params()),
-        Verb(("commands",), commands.commands, (_dir(), *_where(), _json())),
+        Verb(("commands",), commands.commands, (*_located(), _json())),
         Verb(("expand",), expand.expand, _expand_params()),
-        Verb(("agents",), agents.agents, (_dir(), *_where(), _json())),
+        Verb(("agents",), agents.agents, (*_located(), _json())),
         Verb(("instructions",), instructions.instructions, _instructions_params()),
-        Verb(("plugins",), plugins.plugins, (_dir(), *_where(), _json())),
+        Verb(("plugins",), plugins.plugins, (*_located(), _json())),
         Verb(("plugin", "inspect"), plugin_inspect.inspect_plugin, _inspect_params()),
+        Verb(("trust",), trust.trust_folder, _trust_params(listing=True)),
+        Verb(("untrust",), untrust.untrust_folder, _trust_params(listing=False)),
     )
 
 
@@ -177,10 +181,32 @@ def _where() -> tuple[click.Parameter, ...]:
         type=_directory(exists=True),
         help="The project root (default: the nearest ancestor of DIR holding .git).",
     )
-    home = click.Option(
+    return (project, _home(), _client())
+
+
+def _home() -> click.Option:
+    return click.Option(
         ["--home"], type=_directory(exists=False), help="A stand-in user home directory."
     )
-    return (project, home, _client())
+
+
+def _located() -> tuple[click.Parameter, ...]:
+    """DIR, where the project and home are, and whether the project is trusted."""
+    return (_dir(), *_where(), _trust())
+
+
+def _trust() -> click.Option:
+    return click.Option(
+        ["--trust/--no-trust", "trust"],
+        default=None,
+        help="Treat the project as trusted, or not, for this run "
+        "(default: as `satchel trust` recorded).",
+    )
+
+
+def _trust_params(*, listing: bool) -> tuple[click.Parameter, ...]:
+    shows = click.Option(["--list", "show_list"], is_flag=True, help="Print the trusted folders.")
+    return (_dir(), _home(), _client(), *((shows,) if listing else ()), _json())
 
 
 def _validate_params() -> tuple[click.Parameter, ...]:
@@ -232,8 +258,7 @@ def _index_params() -> tuple[click.Parameter, ...]:
 def _expand_params() -> tuple[click.Parameter, ...]:
     return (
         click.Argument(["prompt"]),
-        _dir(),
-        *_where(),
+        *_located(),
         click.Option(
             ["--skill-first"],
             is_flag=True,

@@ -103,6 +103,11 @@ def safe_block(text: str) -> Text:
     return Text(escape(text))
 
 
+def say(line: str) -> None:
+    """One line of untrusted text on stdout, escaped and never wrapped."""
+    console().print(safe(line), soft_wrap=True)
+
+
 def shown(path: Path | str | None) -> str:
     """A path for humans: relative to the current directory when it is inside it."""
     if path is None:

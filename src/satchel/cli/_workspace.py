@@ -20,7 +20,11 @@ def layout(directory: Path | None, project: Path | None, home: Path | None, clie
 
 
 def environment(
-    directory: Path | None, project: Path | None, home: Path | None, client: str
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None = None,
 ) -> Environment:
-    """Everything that loads for these options."""
-    return load(layout=layout(directory, project, home, client))
+    """Everything that loads for these options (`trust` None: as `satchel trust` recorded)."""
+    return load(layout=layout(directory, project, home, client), trusted=trust)

@@ -20,6 +20,7 @@ def agents(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """List the subagent types that load, in precedence order.
@@ -27,7 +28,7 @@ def agents(
     Each with its format and origin, safety ceiling, model, tools (mapped to
     canonical names), description and file. `satchel doctor` says what did not
     load and why."""
-    found = environment(directory, project, home, client).agents
+    found = environment(directory, project, home, client, trust).agents
     if as_json:
         out.print_json(found.to_json())
     else:

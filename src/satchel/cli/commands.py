@@ -18,13 +18,14 @@ def commands(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """List the slash commands that load, in precedence order.
 
     Each with its origin, argument hint, description and file; aliases follow.
     `satchel doctor` shows the shadowed ones and what did not load."""
-    found = environment(directory, project, home, client).commands
+    found = environment(directory, project, home, client, trust).commands
     if as_json:
         out.print_json(found.to_json())
     else:

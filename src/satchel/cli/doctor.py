@@ -30,6 +30,7 @@ def doctor(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """Report where skills were looked for and what is wrong.
@@ -37,7 +38,7 @@ def doctor(
     Every skills root by scope and family, the skills that load, the shadowed ones;
     the commands, agent types, plugins (per format and status) and instruction
     files; every diagnostic and the size of the index. Exit 1 when there are errors."""
-    env = environment(directory, project, home, client)
+    env = environment(directory, project, home, client, trust)
     text = render_index(env.skills, format=INDEX_FORMAT)
     if as_json:
         out.print_json(_document(env, text))
@@ -48,6 +49,7 @@ def doctor(
 
 def _document(env: Environment, index: str) -> dict[str, Any]:
     return {
+        "trusted": env.trusted,
         "roots": [_root(r) for r in env.roots],
         "skills": list(env.skills),
         "shadowed": [
@@ -153,7 +155,24 @@ def _where(con: Console, env: Environment) -> None:
     grid.show_header = False
     for label, path in (("project", lay.project), ("home", lay.home), ("config", lay.config_home)):
         grid.add_row(label, out.safe(out.shown(path)))
+    grid.add_row("trusted", out.safe(trust_line(env)))
     con.print(grid)
+
+
+def trust_line(env: Environment) -> str:
+    """Whether the project is trusted and, when not, what that holds back."""
+    if env.trusted:
+        return "yes"
+    lay = env.layout
+    command = f"satchel trust {out.shown(lay.project)}"
+    if lay.home != Path.home():
+        command += f" --home {out.shown(lay.home)}"
+    if lay.client != "satchel":
+        command += f" --client {lay.client}"
+    return (
+        "no: the project's plugins and !`cmd` lines do not load and user skills rank "
+        f"first (`{command}`)"
+    )
 
 
 def _roots(con: Console, env: Environment) -> None:

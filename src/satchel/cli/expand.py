@@ -25,6 +25,7 @@ def expand(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     skill_first: bool,
     zero_based: bool,
     as_json: bool,
@@ -35,7 +36,7 @@ def expand(
     skill's body (also "/skill name request"); a command wins over a skill of the
     same name unless --skill-first. Anything else prints unchanged (exit 0 too).
     Nothing is run: a skill's !`command` lines are left as a note, not executed."""
-    env = environment(directory, project, home, client)
+    env = environment(directory, project, home, client, trust)
     session = Session(
         env,
         environ={},

@@ -19,6 +19,7 @@ def index(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     index_format: IndexFormat,
     max_skills: int,
     max_bytes: int,
@@ -30,7 +31,7 @@ def index(
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
     loads."""
-    skills = environment(directory, project, home, client).skills
+    skills = environment(directory, project, home, client, trust).skills
     text = render_index(
         skills,
         format=index_format,

@@ -18,12 +18,13 @@ def list_skills(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """List the skills that load, in precedence order.
 
     `satchel doctor` says what did not load and why."""
-    env = environment(directory, project, home, client)
+    env = environment(directory, project, home, client, trust)
     if as_json:
         out.print_json([skill.to_json() for skill in env.skills.values()])
     else:

@@ -20,6 +20,7 @@ def plugins(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """List the plugins found, in precedence order.
@@ -28,7 +29,7 @@ def plugins(
     what it holds and its directory. MCP env and header values are never printed.
     `satchel plugin inspect PATH` shows one plugin in full; `satchel doctor` says
     what did not load and why."""
-    env = environment(directory, project, home, client)
+    env = environment(directory, project, home, client, trust)
     if as_json:
         out.print_json(masked_set(env.plugins))
     else:

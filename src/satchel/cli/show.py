@@ -26,12 +26,13 @@ def show(
     project: Path | None,
     home: Path | None,
     client: str,
+    trust: bool | None,
     as_json: bool,
 ) -> int:
     """Show one skill's fields and body.
 
     The body is cut at about 10,000 tokens, as a host would cut it."""
-    skills = environment(directory, project, home, client).skills
+    skills = environment(directory, project, home, client, trust).skills
     skill = skills.get(name)
     if skill is None:
         return _unknown(name, skills, as_json=as_json)

@@ -85,9 +85,12 @@ def load_plugins(
         assembly.diagnostics.extend(found)
         if workspace is not None:
             assembly.offer(workspace)
+    elif include_workspace:
+        for folder in ("skills", "commands"):
+            assembly.untrusted(layout.project / folder, "the workspace plugin's " + folder)
     for root in layout.plugin_dirs():
         if root.scope == PROJECT and not trust_project:
-            assembly.untrusted(root)
+            assembly.untrusted(root.path, "project plugins here")
             continue
         for path in _children(root, assembly.diagnostics):
             assembly.read(path, root.scope, strict, executable)
@@ -124,10 +127,10 @@ class _Assembly:
         self.diagnostics: list[Diagnostic] = []
         self.shadowed: list[tuple[Plugin, Plugin]] = []
 
-    def untrusted(self, root: Root) -> None:
-        if os.path.isdir(root.path):
-            message = "project plugins here are not loaded: the project is not trusted"
-            self.diagnostics.append(diagnostic("discovery.untrusted", message, root.path))
+    def untrusted(self, path: Path, what: str) -> None:
+        if os.path.isdir(path):
+            message = f"{what} are not loaded: the project is not trusted"
+            self.diagnostics.append(diagnostic("discovery.untrusted", message, path))
 
     def read(self, path: Path, scope: str, strict: bool, executable: bool) -> None:
         if not os.path.isdir(path):

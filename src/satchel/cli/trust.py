@@ -1,0 +1,63 @@
+"""`satchel trust [DIR]`: put a folder on the user's list of trusted folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.layout import Layout, find_project_root
+from satchel.trust import TrustList, TrustStoreError, read_trust, trust
+
+LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
+
+
+def trust_folder(
+    *,
+    directory: Path | None,
+    home: Path | None,
+    client: str,
+    show_list: bool,
+    as_json: bool,
+) -> int:
+    """Trust a folder: its plugins, hooks, MCP servers and !`cmd` lines may load.
+
+    DIR defaults to the project root (the nearest folder holding .git). Folders below
+    a trusted folder are trusted too. The list is kept in the user's config directory
+    only, so a project cannot trust itself. --list prints the list."""
+    layout = Layout.default(directory, client=client, home=home)
+    if show_list:
+        return print_list(read_trust(layout), as_json=as_json)
+    folder = target(layout, directory)
+    try:
+        added = trust(layout, folder)
+    except TrustStoreError as e:
+        return out.fail("config.trust.invalid", str(e), as_json=as_json)
+    if as_json:
+        out.print_json({"folder": str(folder), "trusted": True, "changed": added})
+    elif added:
+        out.say(f"Trusted {out.shown(folder)}: {LOADS}.")
+    else:
+        out.say(f"{out.shown(folder)} was already trusted.")
+    return OK
+
+
+def target(layout: Layout, directory: Path | None) -> Path:
+    """The folder named, else the project root of the current directory, as a real path."""
+    return Path(directory or find_project_root(layout.cwd)).resolve()
+
+
+def print_list(listed: TrustList, *, as_json: bool) -> int:
+    """The trusted folders, one per line (or the reason the list cannot be read)."""
+    if as_json:
+        problem = listed.problem.to_json() if listed.problem else None
+        folders = [str(f) for f in listed.folders]
+        out.print_json({"store": str(listed.path), "folders": folders, "problem": problem})
+    elif listed.problem is not None:
+        out.say(f"{listed.problem.code}: {listed.problem.message}")
+    elif not listed.folders:
+        out.say("No folder is trusted; `satchel trust DIR` trusts one.")
+    else:
+        for folder in listed.folders:
+            out.say(out.shown(folder))
+    return OK

@@ -1,0 +1,124 @@
+"""`satchel trust` / `satchel untrust`, and what `--trust` and an untrusted folder do to
+the other verbs."""
+
+from __future__ import annotations
+
+import json
+
+from satchel.layout import Layout
+from satchel.trust import STORE, store_path
+
+from .support import WHERE, WORKSPACE
+
+
+def test_trust_records_the_folder_and_says_what_loads(satchel, project, home):
+    result = satchel("trust", project, "--home", home)
+    assert result.code == 0
+    assert result.out == (
+        f"Trusted {project}: its plugins, hooks, MCP servers and !`cmd` lines load.\n"
+    )
+    assert satchel("trust", project, "--home", home).out == f"{project} was already trusted.\n"
+    listed = satchel("trust", "--list", "--home", home)
+    assert listed.out == f"{project}\n"
+    doc = satchel("trust", "--list", "--home", home, "--json").json()
+    store = str(home / ".config" / "satchel" / STORE)
+    assert doc == {"store": store, "folders": [str(project)], "problem": None}
+
+
+def test_trust_without_dir_trusts_the_project_root_above_the_current_folder(
+    satchel, project, home, monkeypatch
+):
+    nested = project / "src" / "pkg"
+    nested.mkdir(parents=True)
+    monkeypatch.chdir(nested)
+    doc = satchel("trust", "--home", home, "--json").json()
+    assert doc == {"folder": str(project), "trusted": True, "changed": True}
+    doc = satchel("doctor", "--home", home, "--json").json()
+    assert doc["trusted"] is True
+
+
+def test_untrust_and_a_folder_still_trusted_through_a_parent(satchel, project, home, tmp_path):
+    satchel("trust", tmp_path, "--home", home)
+    satchel("trust", project, "--home", home)
+    result = satchel("untrust", project, "--home", home)
+    assert result.out == (
+        f"{project} is no longer on the list.\n"
+        f"It is still trusted through {tmp_path}: `satchel untrust` that.\n"
+    )
+    doc = satchel("untrust", project, "--home", home, "--json").json()
+    assert doc == {
+        "folder": str(project),
+        "changed": False,
+        "trusted": True,
+        "trusted_through": str(tmp_path),
+    }
+    satchel("untrust", tmp_path, "--home", home)
+    assert satchel("untrust", project, "--home", home).out == f"{project} was not on the list.\n"
+    assert satchel("trust", "--list", "--home", home).out == (
+        "No folder is trusted; `satchel trust DIR` trusts one.\n"
+    )
+
+
+def test_a_malformed_list_is_reported_and_kept(satchel, project, home):
+    path = store_path(Layout.default(project, home=home, env={}))
+    path.parent.mkdir(parents=True)
+    path.write_text("[1, 2")
+    result = satchel("trust", project, "--home", home)
+    assert result.code == 1
+    assert result.err.startswith(
+        f"satchel: config.trust.invalid: {STORE} could not be read (not JSON ("
+    )
+    assert path.read_text() == "[1, 2"
+    assert satchel("untrust", project, "--home", home, "--json").json()["code"] == (
+        "config.trust.invalid"
+    )
+    listed = satchel("trust", "--list", "--home", home)
+    assert listed.out.startswith(f"config.trust.invalid: {STORE} could not be read")
+    doc = satchel("doctor", "--project", project, "--home", home, "--json").json()
+    assert doc["trusted"] is False
+    assert [d["code"] for d in doc["diagnostics"]] == ["config.trust.invalid"]
+
+
+def test_the_example_untrusted_holds_its_plugins_back(satchel, in_repo):
+    doc = satchel("doctor", *WHERE, "--json").json()
+    assert doc["trusted"] is False
+    assert doc["plugins"]["loaded"] == 1  # the user's snippets only
+    untrusted = [d for d in doc["diagnostics"] if d["code"] == "discovery.untrusted"]
+    assert untrusted == [
+        {
+            "code": "discovery.untrusted",
+            "severity": "info",
+            "message": "project plugins here are not loaded: the project is not trusted",
+            "path": str(WORKSPACE / ".satchel" / "plugins"),
+            "line": None,
+            "hint": None,
+        }
+    ]
+    words = " ".join(satchel("doctor", *WHERE).out.split())  # the table wraps the line
+    assert (
+        " config examples/home/.config trusted no: the project's plugins and !`cmd` lines do "
+        "not load and user skills rank first "
+        "(`satchel trust examples/workspace --home examples/home`) Roots "
+    ) in words
+
+
+def test_trust_flags_override_the_list(satchel, project, home):
+    satchel("trust", project, "--home", home)
+    where = ("--project", project, "--home", home, "--json")
+    assert satchel("doctor", *where).json()["trusted"] is True
+    assert satchel("doctor", *where, "--no-trust").json()["trusted"] is False
+    satchel("untrust", project, "--home", home)
+    assert satchel("doctor", *where, "--trust").json()["trusted"] is True
+    for verb in ("list", "index", "commands", "agents", "plugins"):
+        assert satchel(verb, *where, "--no-trust").code == 0
+
+
+def test_untrusted_listing_ranks_the_user_skill_first(satchel, project, home, write):
+    write(project / ".agents/skills", "deploy", description="From the project.")
+    write(home / ".agents/skills", "deploy", description="From the user.")
+    doc = satchel("list", "--project", project, "--home", home, "--json").json()
+    assert [s["description"] for s in doc] == ["From the user."]
+    doc = satchel("list", "--project", project, "--home", home, "--trust", "--json").json()
+    assert [s["description"] for s in doc] == ["From the project."]
+    assert json.loads(satchel("show", "deploy", "--project", project, "--home", home, "--json")
+                      .out)["description"] == "From the user."  # fmt: skip

@@ -1,0 +1,187 @@
+"""Trusted folders: the user's list, what an untrusted folder holds back, and that a
+project can never trust itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel.plugins.detect import NATIVE_SCHEMA
+from satchel.session import Session
+from satchel.trust import STORE, TrustStoreError, read_trust, store_path, trust, untrust
+from tests.support import put
+
+SKILL = "---\nname: {name}\ndescription: {text}\n---\n{body}\n"
+
+
+def skill(root: Path, name: str, text: str, body: str = "Body.") -> Path:
+    return put(root / name / "SKILL.md", SKILL.format(name=name, text=text, body=body))
+
+
+@pytest.fixture
+def bare(project: Path, home: Path) -> satchel.Layout:
+    """The layout of a project nobody has trusted yet."""
+    return satchel.Layout.default(project, home=home, env={})
+
+
+@pytest.fixture
+def both(project: Path, home: Path) -> None:
+    """A skill, a command and an agent of one name each in the project and the user's."""
+    skill(project / ".agents" / "skills", "deploy", "From the project.")
+    skill(home / ".agents" / "skills", "deploy", "From the user.")
+    for root, who in ((project, "project"), (home, "user")):
+        put(root / ".claude" / "commands" / "ship.md", f"Ship from the {who}.\n")
+        agent = f"---\nname: helper\ndescription: From the {who}.\n---\nHelp.\n"
+        put(root / ".claude" / "agents" / "helper.md", agent)
+
+
+# -- the list ----------------------------------------------------------------------------
+
+
+def test_no_list_trusts_nothing_and_opens_nothing(bare, project):
+    listed = read_trust(bare)
+    assert listed.folders == () and listed.problem is None
+    assert listed.trusting(project) is None
+    assert listed.path == bare.config_home / "satchel" / STORE
+    assert not listed.path.parent.exists()
+
+
+def test_trust_records_the_real_path_privately_and_once(bare, project, tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(project)
+    assert trust(bare, link) is True
+    assert trust(bare, project) is False  # the same real folder
+    path = store_path(bare)
+    assert json.loads(path.read_text()) == {"version": 1, "folders": [str(project.resolve())]}
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert [p.name for p in path.parent.iterdir()] == [STORE]  # no temporary file left
+
+
+def test_a_folder_below_a_trusted_one_is_trusted_through_it(bare, project, tmp_path):
+    trust(bare, tmp_path)
+    assert read_trust(bare).trusting(project / "src") == tmp_path.resolve()
+    assert read_trust(bare).trusting(tmp_path.parent) is None
+    assert untrust(bare, project) is False  # not on the list itself
+    assert untrust(bare, tmp_path) is True
+    assert read_trust(bare).trusting(project) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{not json", "not JSON (Expecting property name enclosed in double quotes: "
+         "line 1 column 2 (char 1))"),
+        ('{"folders": "/"}', '"folders" is not a list of paths'),
+        ('["/"]', '"folders" is not a list of paths'),
+    ],
+)  # fmt: skip
+def test_a_malformed_list_trusts_nothing_says_why_and_is_not_written_over(bare, project, text, why):
+    path = put(store_path(bare), text)
+    env = satchel.load(layout=bare)
+    assert env.trusted is False
+    problems = [(d.code, d.message) for d in env.diagnostics]
+    assert problems == [
+        ("config.trust.invalid", f"{STORE} could not be read ({why}); no folder is trusted")
+    ]
+    with pytest.raises(TrustStoreError, match="fix or remove"):
+        trust(bare, project)
+    assert path.read_text() == text
+
+
+def test_relative_entries_in_a_hand_written_list_are_ignored(bare, project):
+    put(store_path(bare), json.dumps({"folders": ["project", str(project)]}))
+    assert read_trust(bare).folders == (project,)
+
+
+# -- what load() does with it --------------------------------------------------------------
+
+
+def test_the_host_can_say_trusted_or_not_whatever_the_list_says(bare, project):
+    assert satchel.load(layout=bare).trusted is False
+    assert satchel.load(layout=bare, trusted=True).trusted is True
+    trust(bare, project)
+    assert satchel.load(layout=bare).trusted is True
+    assert satchel.load(layout=bare, trusted=False).trusted is False
+
+
+def test_in_an_untrusted_folder_user_skills_commands_and_agents_win(bare, both, project, home):
+    env = satchel.load(layout=bare)
+    assert env.skills["deploy"].description == "From the user."
+    assert [(s.winner.scope, s.loser.scope) for s in env.shadowed] == [("user", "project")]
+    assert env.commands.find("ship").path == home / ".claude" / "commands" / "ship.md"
+    assert env.agents.agents["helper"].description == "From the user."
+    assert env.layout == bare  # the host's layout, not the reordered one
+
+
+def test_in_a_trusted_folder_the_project_wins(bare, both, project):
+    trust(bare, project)
+    env = satchel.load(layout=bare)
+    assert env.skills["deploy"].description == "From the project."
+    assert env.commands.find("ship").path == project / ".claude" / "commands" / "ship.md"
+    assert env.agents.agents["helper"].description == "From the project."
+
+
+def test_an_untrusted_folder_loads_no_project_plugin_and_no_workspace(bare, project, home):
+    manifest = json.dumps({"$schema": NATIVE_SCHEMA, "name": "tools"})
+    put(project / ".satchel" / "plugins" / "tools" / "plugin.json", manifest)
+    skill(project / "skills", "local", "A workspace skill.")
+    put(project / "commands" / "triage.md", "Triage.\n")
+    put(home / ".agents" / "plugins" / "notes" / ".claude-plugin" / "plugin.json", "{}")
+    env = satchel.load(layout=bare)
+    assert list(env.plugins.plugins) == ["notes"]
+    assert list(env.skills) == []
+    assert [(d.code, d.message, d.path) for d in env.diagnostics] == [
+        (
+            "discovery.untrusted",
+            f"the workspace plugin's {folder} are not loaded: the project is not trusted",
+            project / folder,
+        )
+        for folder in ("skills", "commands")
+    ] + [
+        (
+            "discovery.untrusted",
+            "project plugins here are not loaded: the project is not trusted",
+            project / ".satchel" / "plugins",
+        )
+    ]
+    trust(bare, project)
+    assert list(satchel.load(layout=bare).plugins.plugins) == ["project", "tools", "notes"]
+
+
+def test_an_untrusted_project_skill_runs_no_command(bare, project, tmp_path):
+    canary = tmp_path / "canary"
+    canary.mkdir()
+    skill(project / ".agents" / "skills", "p", "P.", f"Now: !`touch {canary}/ran`")
+    env = satchel.load(layout=bare)
+    session = Session(env, environ={"PATH": os.environ["PATH"]})
+    text = session.call("load_skill", {"name": "p"}).text
+    assert (
+        f"Now: [satchel: not run, skills from the project scope may not run commands: "
+        f"touch {canary}/ran]" in text
+    )
+    assert list(canary.iterdir()) == []
+    trust(bare, project)
+    session = Session(satchel.load(layout=bare), environ={"PATH": os.environ["PATH"]})
+    session.call("load_skill", {"name": "p"})
+    assert [p.name for p in canary.iterdir()] == ["ran"]
+
+
+def test_a_project_cannot_mark_itself_trusted(bare, project):
+    listed = json.dumps({"version": 1, "folders": [str(project)]})
+    for place in (".satchel", ".config/satchel", ".agents", ".claude"):
+        put(project / place / STORE, listed)
+    put(project / ".satchel" / "config.toml", "trusted = true\n[trust]\nproject = true\n")
+    assert satchel.load(layout=bare).trusted is False
+
+
+def test_reload_sees_a_folder_trusted_since(bare, both, project):
+    env = satchel.load(layout=bare)
+    trust(bare, project)
+    fresh, _ = env.reload()
+    assert fresh.trusted is True
+    assert fresh.skills["deploy"].description == "From the project."
