@@ -13,7 +13,8 @@ def test_all_is_sorted_and_complete():
     modules = {"authoring", "diagnostics", "environment", "errors", "frontmatter", "layout",
                "render", "skills", "text", "tokens", "cli", "session", "resources",
                "permissions", "process", "interpolation", "commands", "agents",
-               "instructions", "segments", "plugins", "changes", "trust"}  # fmt: skip
+               "instructions", "segments", "plugins", "changes", "trust",
+               "config", "mcp"}  # fmt: skip
     assert satchel.__all__ == sorted(satchel.__all__, key=str.casefold)
     assert satchel.__all__ == [name for name in public if name not in modules]
 

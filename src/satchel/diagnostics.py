@@ -66,6 +66,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "satchel's config.toml could not be read; its settings are ignored",
     ),
+    "config.mcp.invalid": (
+        "warning",
+        "an MCP server in the host's config is invalid; it is skipped",
+    ),
     "config.trust.invalid": (
         "warning",
         "the list of trusted folders could not be read; no folder is trusted",
@@ -116,6 +120,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "CLAUDE.md was not read because the directory has AGENTS.md",
     ),
     "instructions.truncated": ("warning", "instruction files went past the byte cap and were cut"),
+    "mcp.server.shadowed": (
+        "warning",
+        "an MCP server is hidden by a same-named one of higher precedence",
+    ),
     "permission.rule.invalid": ("warning", "an allowed-tools or permission rule cannot be parsed"),
     "plugin.agent.invalid": (
         "warning",

@@ -16,6 +16,7 @@ from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
+from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.model import Plugin
 from satchel.skills.discover import RootScan, scan_files, scan_root
@@ -58,6 +59,9 @@ class Options:
     * `builtin_agents`: the host's built-in agent types a project cannot redefine.
     * `agent_types`: the host config's agent types (``[agents.types.<name>]`` tables).
     * `agent_tool_map`: Claude Code tool name -> the host's tool names.
+    * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
+      they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
+      same name (see docs/plugins.md).
     * `instructions`: ``seed000`` (AGENTS.md, else CLAUDE.md, the client's file last),
       ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
 
@@ -94,6 +98,7 @@ class Options:
     builtin_agents: tuple[str, ...] = BUILTIN_TYPES
     agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
+    mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     instructions: InstructionMode | None = "seed000"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
@@ -172,6 +177,7 @@ class Environment:
     agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
     instructions: tuple[InstructionFile, ...] = ()
     plugins: PluginSet = field(default_factory=PluginSet)
+    mcp_servers: McpServerSet = field(default_factory=McpServerSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
     trusted: bool = True
 
@@ -199,7 +205,7 @@ def load(
     effective = lay if trusted else user_first(lay)
     plugins = _plugins(effective, opts, trusted)
     skills = _skills(effective, opts, plugins.enabled())
-    env = _with_the_rest(skills, effective, opts, plugins)
+    env = _with_the_rest(skills, effective, opts, plugins, trusted)
     diagnostics = (*problems, *env.diagnostics)
     return replace(env, layout=lay, trusted=trusted, diagnostics=diagnostics)
 
@@ -260,15 +266,25 @@ def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
     return RootScan(root, exists=True, skills=skills)
 
 
-def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: PluginSet) -> Environment:
-    """The skills' environment with commands, agents, instruction files and plugins."""
+def _servers(lay: Layout, opts: Options, plugins: Sequence[Plugin], trusted: bool) -> McpServerSet:
+    """The host's MCP servers and the enabled plugins', settled by name."""
+    trust_project = opts.trust_project_skills and trusted
+    host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust_project)
+    return settle_servers(host, plugins, problems)
+
+
+def _with_the_rest(
+    env: Environment, lay: Layout, opts: Options, plugins: PluginSet, trusted: bool
+) -> Environment:
+    """The skills' environment with commands, agents, instruction files, plugins and
+    MCP servers (`trusted`: the project folder is; its config then counts)."""
     enabled = plugins.enabled()
-    trusted = opts.trust_project_skills
+    project = opts.trust_project_skills
     commands = load_commands(
         lay,
         builtins=opts.builtin_commands,
         naming=opts.command_naming,
-        trust_project=trusted,
+        trust_project=project,
         extra=opts.extra_commands,
         plugin_commands=[c for p in enabled for c in p.commands],
     )
@@ -276,20 +292,22 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: Plugin
         lay,
         builtins=opts.builtin_agents,
         config_types=opts.agent_types,
-        trust_project=trusted,
+        trust_project=project,
         tool_map=opts.agent_tool_map,
         plugin_types=[a for p in enabled for a in p.agents],
     )
     files: tuple[InstructionFile, ...] = ()
     found: tuple[Diagnostic, ...] = ()
     if opts.instructions is not None:
-        files, found = load_instructions(lay, mode=opts.instructions, trust_project=trusted)
+        files, found = load_instructions(lay, mode=opts.instructions, trust_project=project)
+    servers = _servers(lay, opts, enabled, trusted)
     diagnostics = (
         *env.diagnostics,
         *commands.diagnostics,
         *agents.diagnostics,
         *found,
         *plugins.diagnostics,
+        *servers.diagnostics,
     )
     whole = replace(
         env,
@@ -298,6 +316,7 @@ def _with_the_rest(env: Environment, lay: Layout, opts: Options, plugins: Plugin
         agents=agents,
         instructions=files,
         plugins=plugins,
+        mcp_servers=servers,
     )
     return replace(whole, stamps=MappingProxyType(stamps(whole)))
 

@@ -69,6 +69,11 @@ from satchel.process.env import is_dangerous_env
 __all__ = [
     "RESERVED_ENV",
     "SCHEMA",
+    "check_args",
+    "check_command",
+    "check_headers",
+    "check_url",
+    "inferred_transport",
     "load_server_files",
     "parse_claude_mcp",
     "parse_mcp_json",
@@ -265,7 +270,7 @@ def _native_entry(name: str, entry: Any, src: _Source) -> McpServer:
 def _claude_entry(name: str, entry: Any, src: _Source) -> McpServer:
     if not isinstance(entry, dict):
         raise Bad(f"the entry must be an object, not {type_name(entry)}")
-    transport = _inferred(entry, entry.get("type"))
+    transport = inferred_transport(entry, entry.get("type"))
     return _build(name, _claude_names(entry), transport, src, ("type",))
 
 
@@ -276,11 +281,11 @@ def _bundle_entry(name: str, entry: Any, src: _Source) -> McpServer:
     if len(kinds) > 1:
         raise Bad("transport and type disagree")
     kind = entry.get("transport", entry.get("type"))
-    transport = _inferred(entry, kind)
+    transport = inferred_transport(entry, kind)
     return _build(name, _claude_names(entry), transport, src, ("type", "transport"))
 
 
-def _inferred(entry: Mapping[str, Any], kind: Any) -> Transport:
+def inferred_transport(entry: Mapping[str, Any], kind: Any) -> Transport:
     """The transport an entry names, or the one its fields imply (command: stdio,
     url: streamable-http), as Claude Code and host configs allow."""
     if kind is not None:
@@ -316,12 +321,14 @@ def _build(
     common: dict[str, Any] = {"plugin": src.plugin, "path": src.path}
     common["extras"] = MappingProxyType(extras) if extras else _NO_EXTRAS
     if transport != "stdio":
-        return McpServer(name, transport, url=_url(entry), headers=_headers(entry), **common)
+        return McpServer(
+            name, transport, url=check_url(entry), headers=check_headers(entry), **common
+        )
     return McpServer(
         name,
         transport,
         command=_command(entry, src),
-        args=_args(entry),
+        args=check_args(entry),
         env=_env(entry, src),
         cwd=_cwd(entry, src),
         **common,
@@ -351,7 +358,8 @@ def _portable(text: str) -> str:
     return _CLAUDE_PLACEHOLDER.sub(lambda m: "${PLUGIN_" + m.group(1) + "}", text)
 
 
-def _command(entry: Mapping[str, Any], src: _Source) -> str:
+def check_command(entry: Mapping[str, Any]) -> str:
+    """An entry's ``command``: a non-blank string without control characters."""
     value = entry.get("command")
     if not isinstance(value, str) or not value.strip():
         raise Bad(
@@ -359,6 +367,11 @@ def _command(entry: Mapping[str, Any], src: _Source) -> str:
         )
     if _CONTROL.search(value):
         raise Bad("command holds a control character")
+    return value
+
+
+def _command(entry: Mapping[str, Any], src: _Source) -> str:
+    value = check_command(entry)
     if "${" in value:
         hint = 'name a file inside the plugin as "./path"; placeholders belong in args'
         raise Bad(f"command {value!r} holds a placeholder, which is not expanded there", hint=hint)
@@ -391,7 +404,7 @@ def _file_inside(value: str, src: _Source) -> str:
     return value
 
 
-def _args(entry: Mapping[str, Any]) -> tuple[str, ...]:
+def check_args(entry: Mapping[str, Any]) -> tuple[str, ...]:
     value = entry.get("args", [])
     if not str_list(value):
         raise Bad("args must be a list of strings")
@@ -459,7 +472,7 @@ def _cwd_in_root(value: str, src: _Source) -> bool:
     return target is not None and is_inside(target, base)
 
 
-def _url(entry: Mapping[str, Any]) -> str:
+def check_url(entry: Mapping[str, Any]) -> str:
     value = entry.get("url")
     if not isinstance(value, str) or not value:
         raise Bad("url must be a non-empty string" if "url" in entry else "it has no url")
@@ -498,7 +511,7 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _headers(entry: Mapping[str, Any]) -> Mapping[str, str]:
+def check_headers(entry: Mapping[str, Any]) -> Mapping[str, str]:
     value = entry.get("headers", {})
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise Bad("headers must be an object whose values are strings")

@@ -54,7 +54,10 @@ class McpServer:
     expands ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` in `args`, `env` values and `cwd`).
 
     `command` is one token: a bare name looked up on PATH, or ``./x`` inside the plugin
-    root (already checked to stay inside). `path` is the file that declared it."""
+    root (already checked to stay inside). `path` is the file that declared it.
+    `scope` says where it came from: ``plugin``, or for the host's own servers
+    ``host`` (given by the host), ``project`` or ``user`` (a ``config.toml``).
+    `enabled` False: declared but turned off (``enabled = false`` in a config)."""
 
     name: str
     transport: Transport
@@ -67,6 +70,8 @@ class McpServer:
     plugin: str | None = None
     path: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    scope: str = "plugin"
+    enabled: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +86,8 @@ class McpServer:
             "plugin": self.plugin,
             "path": None if self.path is None else str(self.path),
             "extras": jsonable(dict(self.extras)),
+            "scope": self.scope,
+            "enabled": self.enabled,
         }
 
 

@@ -1,0 +1,142 @@
+"""The host's MCP servers (``[mcp_servers.<name>]``) and how they settle with plugins'
+(seed 000: a same-named server in your config wins, with a warning)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel.plugins.detect import NATIVE_SCHEMA
+from tests.support import put
+
+MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
+
+
+def plugin_with_servers(home: Path, name: str, *servers: str) -> Path:
+    root = home / ".agents" / "plugins" / name
+    put(root / "plugin.json", json.dumps({"$schema": NATIVE_SCHEMA, "name": name}))
+    entries = {s: {"type": "stdio", "command": f"{s}-server"} for s in servers}
+    put(root / "mcp.json", json.dumps({"$schema": MCP_SCHEMA, "mcpServers": entries}))
+    return root
+
+
+def user_config(home: Path, text: str) -> Path:
+    return put(home / ".config" / "satchel" / "config.toml", text)
+
+
+def codes(env: satchel.Environment) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in env.diagnostics]
+
+
+def test_a_config_server_hides_a_plugins_server_of_the_same_name(layout, home):
+    plugin_with_servers(home, "kit", "github", "notes")
+    path = user_config(home, '[mcp_servers.github]\ncommand = "gh-mcp"\nargs = ["--ro"]\n')
+    env = satchel.load(layout=layout)
+    servers = env.mcp_servers
+    assert [(s.name, s.scope, s.command) for s in servers.servers] == [
+        ("github", "user", "gh-mcp"),
+        ("notes", "plugin", "notes-server"),
+    ]
+    assert servers.get("github").args == ("--ro",)
+    assert codes(env) == [
+        (
+            "mcp.server.shadowed",
+            "MCP server 'github' of plugin 'kit' is hidden by the one of the user's config",
+        )
+    ]
+    assert env.diagnostics[0].path == home / ".agents" / "plugins" / "kit" / "mcp.json"
+    ((winner, loser),) = servers.shadowed
+    assert (winner.path, loser.plugin) == (path, "kit")
+
+
+def test_host_given_servers_rank_first(layout, home):
+    user_config(home, '[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\n')
+    given = {"docs": {"command": "docs-local"}, "extra": {"url": "http://127.0.0.1:9/mcp"}}
+    env = satchel.load(layout=layout, mcp_servers=given)
+    assert [(s.name, s.scope, s.transport) for s in env.mcp_servers.servers] == [
+        ("docs", "host", "stdio"),
+        ("extra", "host", "streamable-http"),
+    ]
+    assert codes(env) == [
+        (
+            "mcp.server.shadowed",
+            "MCP server 'docs' of the user's config is hidden by the one of the host's config",
+        )
+    ]
+
+
+def test_the_project_config_counts_only_in_a_trusted_folder(layout, project, home):
+    user_config(home, '[mcp_servers.db]\ncommand = "user-db"\n')
+    put(project / ".satchel" / "config.toml", '[mcp_servers.db]\ncommand = "project-db"\n')
+    trusted = satchel.load(layout=layout).mcp_servers
+    assert [(s.scope, s.command) for s in trusted.servers] == [("project", "project-db")]
+    assert [(w.scope, lo.scope) for w, lo in trusted.shadowed] == [("project", "user")]
+    untrusted = satchel.load(layout=layout, trusted=False).mcp_servers
+    assert [(s.scope, s.command) for s in untrusted.servers] == [("user", "user-db")]
+    assert untrusted.shadowed == ()
+
+
+def test_a_disabled_config_server_turns_a_plugins_server_off(layout, home):
+    plugin_with_servers(home, "kit", "github")
+    user_config(home, "[mcp_servers.github]\nenabled = false\ncommand = 'gh-mcp'\n")
+    servers = satchel.load(layout=layout).mcp_servers
+    assert [(s.name, s.scope, s.enabled) for s in servers.servers] == [("github", "user", False)]
+    assert servers.enabled() == ()
+
+
+def test_every_field_of_a_config_server(layout, home):
+    user_config(
+        home,
+        "[mcp_servers.local]\n"
+        'command = "/opt/bin/server"\nargs = ["-v"]\ncwd = "tools"\n'
+        'env = { LD_PRELOAD = "mine.so", TOKEN = "t" }\nstartup_timeout_sec = 20\n'
+        "[mcp_servers.remote]\n"
+        'type = "sse"\nurl = "https://example.com/sse"\n'
+        'http_headers = { Authorization = "Bearer x" }\n',
+    )
+    local, remote = satchel.load(layout=layout).mcp_servers.servers
+    assert (local.command, local.args, local.cwd) == ("/opt/bin/server", ("-v",), "tools")
+    assert dict(local.env) == {"LD_PRELOAD": "mine.so", "TOKEN": "t"}  # the user's own
+    assert dict(local.extras) == {"startup_timeout_sec": 20}
+    assert (remote.transport, remote.url) == ("sse", "https://example.com/sse")
+    assert dict(remote.headers) == {"Authorization": "Bearer x"}
+
+
+@pytest.mark.parametrize(
+    ("table", "why"),
+    [
+        ("args = []", "it has neither command nor url"),
+        ('command = "a"\nurl = "https://x.example/"', "it has both command and url; give a type"),
+        ('command = ""', "command must be a non-empty string"),
+        ('command = "a"\nargs = "b"', "args must be a list of strings"),
+        ('command = "a"\nenv = { A = 1 }', "env must be a table whose values are strings"),
+        ('command = "a"\nenabled = "yes"', "enabled must be true or false"),
+        ('command = "a"\ncwd = ""', "cwd must be a non-empty string"),
+        ('type = "ws"\nurl = "https://x.example/"',
+         "transport 'ws' is not supported (satchel starts stdio, streamable-http and sse "
+         "servers)"),
+        ('url = "ftp://x.example/"', "url must be an absolute http:// or https:// URL"),
+        ('url = "https://x.example/"\nheaders = { A = "1" }\nhttp_headers = { B = "2" }',
+         "give headers or http_headers, not both"),
+        ('type = "stdio"\ntransport = "sse"\ncommand = "a"', "transport and type disagree"),
+    ],
+)  # fmt: skip
+def test_a_bad_entry_is_skipped_and_the_rest_load(layout, home, table, why):
+    path = user_config(home, f'[mcp_servers.bad]\n{table}\n[mcp_servers.good]\ncommand = "g"\n')
+    env = satchel.load(layout=layout)
+    assert [s.name for s in env.mcp_servers.servers] == ["good"]
+    assert codes(env) == [("config.mcp.invalid", f"MCP server 'bad': {why}; the entry is skipped")]
+    assert env.diagnostics[0].path == path
+
+
+def test_a_section_that_is_not_a_table_is_reported(layout, home):
+    user_config(home, 'mcp_servers = "none"\n')
+    env = satchel.load(layout=layout, mcp_servers={"x": "y"})
+    assert codes(env) == [
+        ("config.mcp.invalid", "MCP server 'x': the entry must be a table, not a string; "
+         "the entry is skipped"),
+        ("config.invalid", "config.toml: [mcp_servers] must be a table, not a string"),
+    ]  # fmt: skip
