@@ -14,6 +14,8 @@ from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agent
 from satchel.changes import Changes, Stamp, compare, stamps
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks.load import load_hooks
+from satchel.hooks.model import HookSet
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
@@ -78,8 +80,15 @@ class Options:
     * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
       or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
 
+    Hooks (see docs/hooks.md):
+
+    * `hook_files`: satchel's own ``hooks.toml`` (project ``.<client>/hooks.toml``,
+      user ``{config}/<client>/hooks.toml``) [True].
+    * `claude_settings_hooks`: Claude Code's ``settings.json`` hooks (project, local
+      and user) [False: opt-in].
+
     `trust_project_skills` False skips the project's commands, agents, instruction
-    files and plugins too.
+    files and plugins too, and its hooks do not run.
     """
 
     enabled: bool | tuple[str, ...] = True
@@ -106,6 +115,8 @@ class Options:
     strict_plugins: bool = False
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
+    hook_files: bool = True
+    claude_settings_hooks: bool = False
 
     @classmethod
     def build(cls, **options: Any) -> Options:
@@ -178,6 +189,7 @@ class Environment:
     instructions: tuple[InstructionFile, ...] = ()
     plugins: PluginSet = field(default_factory=PluginSet)
     mcp_servers: McpServerSet = field(default_factory=McpServerSet)
+    hooks: HookSet = field(default_factory=HookSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
     trusted: bool = True
 
@@ -301,6 +313,14 @@ def _with_the_rest(
     if opts.instructions is not None:
         files, found = load_instructions(lay, mode=opts.instructions, trust_project=project)
     servers = _servers(lay, opts, enabled, trusted)
+    hooks = load_hooks(
+        lay,
+        enabled,
+        trusted=trusted and project,
+        executable=opts.executable,
+        own_files=opts.hook_files,
+        claude_settings=opts.claude_settings_hooks,
+    )
     diagnostics = (
         *env.diagnostics,
         *commands.diagnostics,
@@ -308,6 +328,7 @@ def _with_the_rest(
         *found,
         *plugins.diagnostics,
         *servers.diagnostics,
+        *hooks.diagnostics,
     )
     whole = replace(
         env,
@@ -317,6 +338,7 @@ def _with_the_rest(
         instructions=files,
         plugins=plugins,
         mcp_servers=servers,
+        hooks=hooks,
     )
     return replace(whole, stamps=MappingProxyType(stamps(whole)))
 

@@ -73,6 +73,7 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
             ],
         },
         "plugins": _plugins_document(env.plugins),
+        "hooks": _hooks_document(env),
         "instructions": {
             "read": len(env.instructions),
             "paths": [str(f.path) for f in env.instructions],
@@ -95,6 +96,19 @@ def _plugins_document(found: PluginSet) -> dict[str, Any]:
             {"name": loser.name, "winner": str(winner.root), "loser": str(loser.root)}
             for winner, loser in found.shadowed
         ],
+    }
+
+
+def _hooks_document(env: Environment) -> dict[str, Any]:
+    found = env.hooks
+    loaded = found.loaded()
+    events = {h.event: sum(x.event == h.event for x in loaded) for h in loaded}
+    return {
+        "loaded": len(loaded),
+        "skipped": [
+            {"name": h.name, "source": h.source, "why": h.why} for h in found.hooks if not h.loaded
+        ],
+        "events": events,
     }
 
 
@@ -136,7 +150,17 @@ def _index_size(text: str) -> dict[str, Any]:
 
 def _report(env: Environment, index: str) -> None:
     con = out.console()
-    sections = (_where, _roots, _skills, _shadowed, _commands, _agents, _plugins, _instructions)
+    sections = (
+        _where,
+        _roots,
+        _skills,
+        _shadowed,
+        _commands,
+        _agents,
+        _plugins,
+        _hooks,
+        _instructions,
+    )
     for section in (*sections, _diagnostics):
         section(con, env)
         con.print()
@@ -274,6 +298,16 @@ def _plugins(con: Console, env: Environment) -> None:
 
 def _plugin_origin(plugin: Plugin) -> tuple[Text, Text]:
     return out.safe(f"{plugin.scope} {plugin.format}".strip()), out.safe(out.shown(plugin.root))
+
+
+def _hooks(con: Console, env: Environment) -> None:
+    document = _hooks_document(env)
+    skipped = document["skipped"]
+    con.print(f"Hooks: {document['loaded']} loaded, {len(skipped)} skipped", style="bold")
+    if document["events"]:
+        con.print(out.safe(", ".join(f"{e} {n}" for e, n in document["events"].items())))
+    for hook in skipped:
+        con.print(out.safe(f"skipped {hook['name']} ({hook['source']}): {hook['why']}"))
 
 
 def _instructions(con: Console, env: Environment) -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_VIBE_HOOKS",
     "VIBE_TIMEOUT",
     "VIBE_TYPES",
+    "claude_hooks",
     "parse_claude_hooks",
     "parse_kimi_hooks",
     "parse_vibe_hooks",
@@ -84,6 +85,12 @@ def parse_claude_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = 
     `root` is already a real path."""
     src = _Source(plugin, path)
     return with_json(path, root, INVALID, lambda data: _claude_hooks(data, src), resolved=resolved)
+
+
+def claude_hooks(data: Any, path: Path, owner: str) -> Result:
+    """The command hooks of an already parsed document holding Claude Code's ``hooks``
+    object (a ``settings.json``); `owner` fills `HookSpec.plugin`."""
+    return _claude_hooks(data, _Source(owner, path))
 
 
 def _claude_hooks(data: Any, src: _Source) -> Result:

@@ -1,0 +1,69 @@
+"""`satchel hooks`: every hook found, with its source, event, matcher and status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._workspace import layout
+from satchel.environment import Environment, load
+from satchel.hooks import Hook
+
+COLUMNS = ("event", "matcher", "source", "status", "hook")
+
+
+def hooks(
+    *,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None,
+    claude_settings: bool,
+    as_json: bool,
+) -> int:
+    """List every hook found, in declared order.
+
+    Each with its event (satchel's name; the host's own in JSON), matcher, source
+    (plugin:<name>, project, user, claude-project, claude-local, claude-user) and
+    status: loaded, or skipped and why. `satchel hooks run EVENT` fires one event by
+    hand; `satchel doctor` shows every problem found."""
+    env = hooks_environment(project, home, client, trust, claude_settings)
+    if as_json:
+        out.print_json({"trusted": env.trusted, **env.hooks.to_json()})
+    else:
+        _print(env)
+    return OK
+
+
+def hooks_environment(
+    project: Path | None, home: Path | None, client: str, trust: bool | None, claude: bool
+) -> Environment:
+    """The environment the hooks verbs load (`claude`: with Claude Code's settings hooks)."""
+    return load(
+        layout=layout(None, project, home, client), trusted=trust, claude_settings_hooks=claude
+    )
+
+
+def status(hook: Hook) -> str:
+    return "loaded" if hook.loaded else f"skipped: {hook.why}"
+
+
+def _print(env: Environment) -> None:
+    con = out.console()
+    found = env.hooks
+    if not found.hooks:
+        con.print("No hooks found; `satchel doctor` shows what did not load.")
+    else:
+        grid = out.table(*COLUMNS)
+        for hook in found.hooks:
+            row = (hook.event, hook.spec.matcher or "*", hook.source, status(hook), hook.name)
+            grid.add_row(*(out.safe(cell) for cell in row))
+        con.print(grid)
+        loaded = len(found.loaded())
+        con.print(
+            f"{out.count(len(found.hooks), 'hook')}: {loaded} loaded, "
+            f"{len(found.hooks) - loaded} skipped"
+        )
+    if found.diagnostics:
+        con.print(out.see_doctor(found.diagnostics, "hooks"))

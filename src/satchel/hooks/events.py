@@ -1,0 +1,111 @@
+"""Canonical hook events and the table from each host's names to them.
+
+satchel names events in snake_case (seed 000's ``before_tool_use``). Claude Code and
+Kimi write ``PreToolUse``; Vibe writes ``pre_tool``. `canonical` maps a host's name to
+satchel's; a name no table knows is kept as written (a newer host's event) and
+reported by the loader, never fatal. Each event also says what its matcher filters on
+(`MATCH_FIELD`) and whether a hook can block it (`BLOCKING`, Claude Code's table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = [
+    "BLOCKING",
+    "CLAUDE_EVENTS",
+    "EVENTS",
+    "MATCH_FIELD",
+    "TOOL_EVENTS",
+    "VIBE_EVENTS",
+    "canonical",
+    "event_named",
+    "host_name",
+]
+
+EVENTS: tuple[str, ...] = (
+    "session_start",
+    "user_prompt_submit",
+    "before_tool_use",
+    "after_tool_use",
+    "after_tool_failure",
+    "stop",
+    "subagent_stop",
+    "pre_compact",
+    "notification",
+    "session_end",
+)
+
+# Claude Code's names (Kimi uses the same ones) -> satchel's.
+CLAUDE_EVENTS: Mapping[str, str] = MappingProxyType(
+    {
+        "SessionStart": "session_start",
+        "UserPromptSubmit": "user_prompt_submit",
+        "PreToolUse": "before_tool_use",
+        "PostToolUse": "after_tool_use",
+        "PostToolUseFailure": "after_tool_failure",
+        "Stop": "stop",
+        "SubagentStop": "subagent_stop",
+        "PreCompact": "pre_compact",
+        "Notification": "notification",
+        "SessionEnd": "session_end",
+    }
+)
+# Vibe's hooks.toml types -> satchel's (seed 003; post_agent is Claude Code's Stop).
+VIBE_EVENTS: Mapping[str, str] = MappingProxyType(
+    {"pre_tool": "before_tool_use", "post_tool": "after_tool_use", "post_agent": "stop"}
+)
+_TABLES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "claude": CLAUDE_EVENTS,
+        "kimi": CLAUDE_EVENTS,
+        "vibe": VIBE_EVENTS,
+        "satchel": MappingProxyType({e: e for e in EVENTS}),
+    }
+)
+_CLAUDE_NAMES = {event: name for name, event in CLAUDE_EVENTS.items()}
+_VIBE_NAMES = {event: name for name, event in VIBE_EVENTS.items()}
+
+TOOL_EVENTS = frozenset(("before_tool_use", "after_tool_use", "after_tool_failure"))
+# The payload field a matcher is tested against (Claude Code's table); an event not
+# listed has no matcher: a matcher written on it is ignored.
+MATCH_FIELD: Mapping[str, str] = MappingProxyType(
+    {
+        "before_tool_use": "tool_name",
+        "after_tool_use": "tool_name",
+        "after_tool_failure": "tool_name",
+        "session_start": "source",
+        "session_end": "reason",
+        "pre_compact": "trigger",
+        "notification": "notification_type",
+        "subagent_stop": "agent_type",
+    }
+)
+# Events a hook can block (deny, exit 2, decision "block"): the tool call is refused,
+# the prompt erased, the agent made to continue, compaction stopped. Every other event
+# is observe-only: decisions are ignored; context and failures still count.
+BLOCKING = frozenset(
+    ("before_tool_use", "user_prompt_submit", "stop", "subagent_stop", "pre_compact")
+)
+
+
+def canonical(event: str, dialect: str) -> str | None:
+    """satchel's name for a host's `event` in `dialect` (``claude``, ``kimi``,
+    ``vibe``, ``satchel``); None when that host's table does not know it."""
+    return _TABLES.get(dialect, _TABLES["satchel"]).get(event)
+
+
+def event_named(name: str) -> str:
+    """satchel's name for an event a host or a user names (``PreToolUse``,
+    ``pre_tool``, ``before_tool_use``); a name no table knows stays as it is."""
+    return CLAUDE_EVENTS.get(name) or VIBE_EVENTS.get(name) or name
+
+
+def host_name(event: str, dialect: str) -> str:
+    """The name a hook written for `dialect` expects in ``hook_event_name``: Claude
+    Code's (``PreToolUse``) for every dialect but Vibe's (``pre_tool``); an event
+    no table knows keeps its own name."""
+    if dialect == "vibe" and event in _VIBE_NAMES:
+        return _VIBE_NAMES[event]
+    return _CLAUDE_NAMES.get(event, event)

@@ -1,0 +1,215 @@
+"""satchel's own ``hooks.toml`` and Claude Code's ``settings.json`` hooks, read into
+`HookSpec` values (plugin hooks are read with their plugin, `satchel.plugins.hooks`).
+
+``hooks.toml`` mirrors Claude Code's shape (event -> matcher groups -> handlers) in
+TOML, with satchel's snake_case event names (see docs/hooks.md)::
+
+    [[hooks.before_tool_use]]
+    matcher = "Bash"
+
+    [[hooks.before_tool_use.hooks]]
+    name = "no-force-push"
+    command = "python3 guard.py"     # a shell command; or `args` for exec form
+    timeout = 10                     # seconds
+    if = "Bash(git push *)"          # a permission rule, tool events only
+    strict = true                    # a failure denies instead of allowing
+
+At most `MAX_HOOKS` handlers and `MAX_FILE` bytes; names, when given, are unique in a
+file (a later duplicate is dropped). An unknown key is reported and ignored; a bad
+handler is dropped, the rest load. A missing file is no error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from satchel._files import FileProblem, read_bounded
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.plugins.hooks import claude_hooks
+from satchel.plugins.model import HookSpec
+
+__all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks"]
+
+MAX_HOOKS = 128
+MAX_FILE = 64 * 1024
+MAX_SETTINGS = 1024 * 1024
+INVALID = "hook.file.invalid"
+_HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "description", "strict")
+_GROUP_FIELDS = ("matcher", "hooks")
+
+Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
+
+
+class _Bad(Exception):  # a value carried out of a handler check, not a bug
+    pass
+
+
+def read_hooks_toml(path: Path) -> Result:
+    """The hooks of one satchel ``hooks.toml`` (see the module docstring)."""
+    data = _read(path, MAX_FILE)
+    if isinstance(data, Diagnostic):
+        return (), [data]
+    if data is None:
+        return (), []
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return (), [_invalid(f"not valid TOML ({e}); no hook of this file loads", path)]
+    diags = [
+        _invalid(f"unknown top-level key {key!r}: hooks.toml holds [hooks.<event>] only", path)
+        for key in doc
+        if key != "hooks"
+    ]
+    events = doc.get("hooks", {})
+    if not isinstance(events, dict):
+        why = f"hooks must be a table of events, not {type_name(events)}"
+        return (), [*diags, _invalid(f"{why}; no hook of this file loads", path)]
+    entries = [
+        (f"{event} group #{n}", event, group)
+        for event, groups in events.items()
+        for n, group in enumerate(groups if isinstance(groups, list) else [groups], 1)
+    ]
+    total = sum(_handler_count(group) for _, _, group in entries)
+    if total > MAX_HOOKS:
+        message = f"the file declares {total} hooks; the limit is {MAX_HOOKS}"
+        return (), [*diags, _invalid(f"{message}; no hook of this file loads", path)]
+    hooks: list[HookSpec] = []
+    names: dict[str, str] = {}
+    for where, event, group in entries:
+        found, problems = _group(where, event, group, path, names)
+        hooks += found
+        diags += problems
+    return tuple(hooks), diags
+
+
+def _handler_count(group: Any) -> int:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    return len(handlers) if isinstance(handlers, list) else 0
+
+
+def _group(where: str, event: str, group: Any, path: Path, names: dict[str, str]) -> Result:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
+        why = "must be a table with a hooks array and an optional string matcher"
+        return (), [_invalid(f"{where} {why}; its hooks are skipped", path)]
+    diags = [
+        _invalid(f"{where}: unknown key {key!r} is ignored", path)
+        for key in group
+        if key not in _GROUP_FIELDS
+    ]
+    hooks: list[HookSpec] = []
+    for number, handler in enumerate(handlers, 1):
+        label = f"{where} handler #{number}"
+        try:
+            spec, unknown = _handler(event, matcher, handler, path)
+            _unique(spec, label, names)
+        except _Bad as bad:
+            diags.append(_invalid(f"{label}: {bad}; it is skipped", path))
+            continue
+        diags += [_invalid(f"{label}: unknown key {k!r} is ignored", path) for k in unknown]
+        hooks.append(spec)
+    return tuple(hooks), diags
+
+
+def _handler(
+    event: str, matcher: str | None, handler: Any, path: Path
+) -> tuple[HookSpec, list[str]]:
+    if not isinstance(handler, dict):
+        raise _Bad(f"a handler must be a table, not {type_name(handler)}")
+    if handler.get("type", "command") != "command":
+        raise _Bad(f"type must be 'command', not {handler['type']!r}")
+    strict = handler.get("strict", False)
+    if not isinstance(strict, bool):
+        raise _Bad(f"strict must be a boolean, not {type_name(strict)}")
+    args = handler.get("args")
+    if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+        raise _Bad("args must be a list of strings")
+    spec = HookSpec(
+        event=event,
+        command=_text(handler, "command"),
+        format="satchel",
+        matcher=matcher,
+        args=None if args is None else tuple(args),
+        timeout=_timeout(handler.get("timeout")),
+        name=_optional(handler, "name"),
+        strict=strict,
+        condition=_optional(handler, "if"),
+        description=_optional(handler, "description"),
+        path=path,
+    )
+    return spec, [k for k in handler if k not in _HANDLER_FIELDS]
+
+
+def _unique(spec: HookSpec, label: str, names: dict[str, str]) -> None:
+    if spec.name is None:
+        return
+    if spec.name in names:
+        raise _Bad(f"{names[spec.name]} has the same name {spec.name!r}; names are unique")
+    names[spec.name] = label
+
+
+def _text(entry: Mapping[str, Any], key: str) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise _Bad(f"{key} must be a non-blank string" if key in entry else f"it has no {key}")
+    return value
+
+
+def _optional(entry: Mapping[str, Any], key: str) -> str | None:
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _Bad(f"{key} must be a string, not {type_name(value)}")
+    return value
+
+
+def _timeout(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(f"timeout must be a number of seconds, not {type_name(value)}")
+    if not math.isfinite(value) or value <= 0:
+        raise _Bad(f"timeout must be a positive number of seconds, not {value}")
+    return float(value)
+
+
+def read_settings_hooks(path: Path) -> Result:
+    """The command hooks of one Claude Code ``settings.json`` (its ``hooks`` object);
+    a file without one holds no hooks."""
+    data = _read(path, MAX_SETTINGS)
+    if isinstance(data, Diagnostic):
+        return (), [data]
+    if data is None:
+        return (), []
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        return (), [_invalid(f"not valid JSON ({e}); no hook of this file loads", path)]
+    if not isinstance(doc, dict) or "hooks" not in doc:
+        return (), []
+    hooks, diags = claude_hooks(doc, path, "")
+    return tuple(replace(h, plugin=None) for h in hooks), diags
+
+
+def _read(path: Path, cap: int) -> bytes | Diagnostic | None:
+    """The file's bytes; None when there is no file; a diagnostic when it cannot be read."""
+    if not os.path.lexists(path):
+        return None  # nothing to open: most projects have no hook file
+    try:
+        return read_bounded(path, cap)
+    except FileProblem as e:
+        if e.kind == "missing":
+            return None
+        why = f"larger than {cap:,} bytes" if e.kind == "too-large" else e.message
+        return _invalid(f"cannot be read ({why}); no hook of this file loads", path)
+
+
+def _invalid(message: str, path: Path) -> Diagnostic:
+    return diagnostic(INVALID, message, path)

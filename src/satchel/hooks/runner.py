@@ -1,0 +1,237 @@
+"""`HookRunner`: fire an event at every matching hook, in parallel, and aggregate.
+
+Each hook runs through `satchel.process.run_process` (its own process group, capped
+output, a timeout that kills the group, stdin written alongside the reads so a hook
+that never reads it cannot deadlock, a grandchild holding the pipes drained for a
+moment and then killed). The event goes to the hook as JSON on stdin with Claude
+Code's field names; the environment is the scrubbed base plus:
+
+- ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or seed 000's
+  ``MERMAID_HOOK_EVENT`` for client ``mermaid``);
+- ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks (the data directory is
+  created first), ``KIMI_PLUGIN_ROOT`` for Kimi's;
+- ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
+  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks.
+
+A shell-form command runs as ``/bin/sh -c COMMAND`` (as Claude Code, Vibe and Kimi do);
+exec form (``args``) runs the argv with ``${CLAUDE_PLUGIN_ROOT}``-style placeholders
+substituted in each element. Plugin hooks run in the plugin root (seed 003), other
+hooks in the layout's working directory. Identical handlers (same command and args)
+of one source run once: a plugin is one source, every settings-like file together
+(satchel's ``hooks.toml``, Claude Code's ``settings.json``) another.
+
+Nothing runs for an environment loaded from an untrusted project's files (those
+hooks are `skipped`), nor in declarative-only mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks.aggregate import aggregate
+from satchel.hooks.events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
+from satchel.hooks.model import Hook, HookResult, Outcome
+from satchel.hooks.output import read_result
+from satchel.plugins.data import ensure_data_dir
+from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
+
+if TYPE_CHECKING:
+    from satchel.environment import Environment
+
+__all__ = ["DEFAULT_TIMEOUT", "SHELL", "HookRunner", "event_variable"]
+
+DEFAULT_TIMEOUT = 60.0
+SHELL = "/bin/sh"
+_NOT_NAME = re.compile(r"[^A-Za-z0-9_]")
+
+
+def event_variable(client: str) -> str:
+    """The variable naming the event: ``<CLIENT>_HOOK_EVENT``."""
+    return f"{_NOT_NAME.sub('_', client).upper()}_HOOK_EVENT"
+
+
+class HookRunner:
+    """Runs an environment's hooks. Cheap to build; holds no process between calls.
+
+    * `timeout`: seconds for a hook that sets none [60, Claude Code's classic value].
+    * `max_output`: bytes kept of each of a hook's streams [1 MiB]; cut output counts
+      as unparseable.
+    * `environ`: the environment the scrubbed base is taken from [os.environ].
+    * `session_id`, `transcript_path`: the common payload fields.
+    * `plugin_cwd`: ``root`` (seed 003: plugin hooks run in the plugin root) or
+      ``project`` (in the layout's working directory, as Claude Code runs them)."""
+
+    def __init__(
+        self,
+        environment: Environment,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_output: int = MAX_OUTPUT,
+        environ: Mapping[str, str] | None = None,
+        session_id: str = "",
+        transcript_path: str = "",
+        plugin_cwd: str = "root",
+    ) -> None:
+        if plugin_cwd not in ("root", "project"):
+            raise ValueError("plugin_cwd must be 'root' or 'project'")
+        self.environment = environment
+        self.timeout = timeout
+        self.max_output = max_output
+        self.environ = os.environ if environ is None else environ
+        self.session_id = session_id
+        self.transcript_path = transcript_path
+        self.plugin_cwd = plugin_cwd
+
+    async def dispatch(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
+        """Fire `event` (satchel's name, or Claude Code's or Vibe's) with `payload`
+        (the event's own fields: ``tool_name``, ``tool_input``, ``prompt``...)."""
+        import asyncio  # only hosts that await hooks pay for importing it
+
+        return await asyncio.to_thread(self.run, event, payload)
+
+    def run(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
+        """`dispatch`, waiting: every matching hook in parallel, then the aggregate."""
+        name = event_named(event)
+        fields = dict(payload or {})
+        hooks = self._selected(name, fields)
+        if not hooks:
+            return aggregate(name, ())
+        with ThreadPoolExecutor(max_workers=len(hooks)) as pool:
+            results = list(pool.map(lambda h: self._run_one(h, name, fields), hooks))
+        return aggregate(name, results)
+
+    def before_tool_use(
+        self, tool_name: str, tool_input: Mapping[str, Any], **fields: Any
+    ) -> Outcome:
+        """Fire ``before_tool_use`` for one call: the gate a host asks before a tool runs.
+        `fields` adds payload fields (``tool_use_id``, ``permission_mode``...)."""
+        payload = {"tool_name": tool_name, "tool_input": dict(tool_input), **fields}
+        return self.run("before_tool_use", payload)
+
+    def matching(self, event: str, payload: Mapping[str, Any] | None = None) -> tuple[Hook, ...]:
+        """The hooks `event` with `payload` would run, in declared order, deduplicated."""
+        return self._selected(event_named(event), dict(payload or {}))
+
+    def _selected(self, event: str, payload: Mapping[str, Any]) -> tuple[Hook, ...]:
+        env = self.environment
+        if not env.options.executable:
+            return ()
+        field = MATCH_FIELD.get(event)
+        value = payload.get(field) if field is not None else None
+        chosen: list[Hook] = []
+        seen: set[tuple[Any, ...]] = set()
+        for hook in env.hooks.for_event(event):
+            if field is not None and not hook.matcher.matches(_text(value)):
+                continue
+            if not self._condition_holds(hook, event, payload):
+                continue
+            key = (_scope(hook), hook.spec.command, hook.spec.args)
+            if key not in seen:
+                seen.add(key)
+                chosen.append(hook)
+        return tuple(chosen)
+
+    def _condition_holds(self, hook: Hook, event: str, payload: Mapping[str, Any]) -> bool:
+        if hook.condition is None or event not in TOOL_EVENTS:
+            return True
+        tool_input = payload.get("tool_input")
+        lay = self.environment.layout
+        return hook.condition.matches(
+            _text(payload.get("tool_name")) or "",
+            tool_input if isinstance(tool_input, dict) else None,
+            cwd=lay.cwd,
+            home=lay.home,
+        )
+
+    def _run_one(self, hook: Hook, event: str, fields: Mapping[str, Any]) -> HookResult:
+        lay = self.environment.layout
+        payload = {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript_path,
+            "cwd": str(lay.cwd),
+            **fields,
+            "hook_event_name": host_name(event, hook.spec.format),
+        }
+        try:
+            env, refused = self._env(hook, event)
+        except OSError as e:
+            reason = f"its plugin data directory cannot be made ({e})"
+            problem = diagnostic("exec.start", f"cannot start {hook.name!r}: {reason}")
+            run = ProcessResult(_argv(hook, {}), None, "", "", diagnostics=(problem,))
+            return read_result(hook, event, run)
+        run = run_process(
+            _argv(hook, env),
+            cwd=self._cwd(hook),
+            env=env,
+            stdin=json.dumps(payload, ensure_ascii=False, default=str),
+            timeout=hook.spec.timeout or self.timeout,
+            max_output=self.max_output,
+        )
+        result = read_result(hook, event, run)
+        if refused:
+            return replace(result, diagnostics=(*refused, *result.diagnostics))
+        return result
+
+    def _env(self, hook: Hook, event: str) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
+        lay = self.environment.layout
+        fixed = {event_variable(lay.client): event}
+        if hook.root is not None:
+            fixed["PLUGIN_ROOT"] = str(hook.root)
+            if hook.data_dir is not None:
+                fixed["PLUGIN_DATA"] = str(ensure_data_dir(hook.data_dir))
+        if hook.spec.format == "claude":
+            fixed["CLAUDE_PROJECT_DIR"] = str(lay.project)
+            if "PLUGIN_ROOT" in fixed:
+                fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
+            if "PLUGIN_DATA" in fixed:
+                fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
+        if hook.spec.format == "kimi" and hook.root is not None:
+            fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
+        return overlay_env(base_env(self.environ), {}, fixed=fixed)
+
+    def _cwd(self, hook: Hook) -> Path:
+        if hook.root is not None and self.plugin_cwd == "root":
+            return hook.root
+        return self.environment.layout.cwd
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _scope(hook: Hook) -> str:
+    """Where duplicates are looked for: a plugin alone, every settings-like file together."""
+    return hook.source if hook.source.startswith("plugin:") else "settings"
+
+
+_PLACEHOLDERS = (
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PLUGIN_DATA",
+    "CLAUDE_PROJECT_DIR",
+    "PLUGIN_ROOT",
+    "PLUGIN_DATA",
+)
+
+
+def _argv(hook: Hook, env: Mapping[str, str]) -> tuple[str, ...]:
+    """Shell form: ``/bin/sh -c COMMAND``. Exec form: the command and `args` with
+    ``${CLAUDE_PLUGIN_ROOT}``, ``${PLUGIN_ROOT}``... substituted in each element."""
+    spec = hook.spec
+    if spec.args is None:
+        return (SHELL, "-c", spec.command)
+    return tuple(_substitute(part, env) for part in (spec.command, *spec.args))
+
+
+def _substitute(text: str, env: Mapping[str, str]) -> str:
+    for name in _PLACEHOLDERS:
+        if name in env:
+            text = text.replace("${" + name + "}", env[name])
+    return text
