@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -17,11 +18,13 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
+from satchel.hooks.runner import HookRunner
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.render import model_visible
 from satchel.resources import quote
 from satchel.session import content, expand, gate, replay
+from satchel.session.before import Decision, decide
 from satchel.session.model import (
     ActiveSkill,
     ContextSegment,
@@ -41,6 +44,7 @@ __all__ = ["Session"]
 
 OnEvent = Callable[[SkillEvent], None]
 _T = TypeVar("_T")
+_NO_INPUT: Mapping[str, Any] = MappingProxyType({})
 Shape = Literal["block", "body"]
 
 
@@ -85,6 +89,7 @@ class Session:
         self._tools = build_tools(self)
         self._own = frozenset(t.name for t in self._tools)
         self._receipts = {t.name: [0, 0] for t in self._tools}
+        self._hooks: HookRunner | None = None
 
     # -- skills -------------------------------------------------------------------
 
@@ -263,6 +268,52 @@ class Session:
         problem = self.refusal(name, tool_input)
         if problem is not None:
             raise ToolNotAllowed(problem)
+
+    def before_tool_use(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any] | str | None = None,
+        *,
+        tool_use_id: str | None = None,
+    ) -> Decision:
+        """May the host run tool `name` with `tool_input` now? The ``before_tool_use``
+        hooks answer first, then the allowed-tools gate judges the input that would
+        run (a hook's rewrite or the original). Use `Decision.tool_input` to run it.
+        Hooks run when the session's `hooks` option is on and the environment has any;
+        an input that is not a JSON object reaches them as ``{}``."""
+        arguments = parse_arguments(tool_input)
+        given = _NO_INPUT if isinstance(arguments, ToolResult) else arguments
+        outcome = None
+        if self.options.hooks and self.environment.hooks.hooks:
+            fields = {} if tool_use_id is None else {"tool_use_id": tool_use_id}
+            outcome = self._hook_runner().before_tool_use(name, given, **fields)
+            self._note(outcome.diagnostics)
+        return decide(self, name, given, outcome)
+
+    async def abefore_tool_use(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any] | str | None = None,
+        *,
+        tool_use_id: str | None = None,
+    ) -> Decision:
+        """`before_tool_use` for an event loop: the hooks run off the loop's thread."""
+        import asyncio
+
+        return await asyncio.to_thread(
+            self.before_tool_use, name, tool_input, tool_use_id=tool_use_id
+        )
+
+    def _hook_runner(self) -> HookRunner:
+        if self._hooks is None:
+            self._hooks = HookRunner(
+                self.environment,
+                timeout=self.options.hook_timeout,
+                environ=self.runner.environ,
+                session_id=self.options.session_id,
+                transcript_path=self.options.transcript_path,
+            )
+        return self._hooks
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
         return self.refusal(name, tool_input) is None

@@ -65,6 +65,9 @@ class SessionOptions:
       [``plugin``: plugin commands, seed 004; ``all``; ``none``, seed 000].
     * `include_instructions`: put the instruction files (AGENTS.md, CLAUDE.md, ...) in
       `context()` [True].
+    * `hooks`: run the environment's ``before_tool_use`` hooks in `before_tool_use`
+      [True]; `hook_timeout`: seconds for a hook that sets none [60]; `session_id` and
+      `transcript_path`: the hooks' common payload fields [""].
     """
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
@@ -90,6 +93,10 @@ class SessionOptions:
     argument_numbering: Literal[1, 0] = 1
     wrap_commands: Wrap = "plugin"
     include_instructions: bool = True
+    hooks: bool = True
+    hook_timeout: float = 60.0
+    session_id: str = ""
+    transcript_path: str = ""
 
     @classmethod
     def build(cls, **options: Any) -> SessionOptions:
@@ -129,7 +136,7 @@ class SessionOptions:
             raise ValueError("argument_numbering must be 1 ($1 is the first word) or 0")
         if self.wrap_commands not in ("plugin", "all", "none"):
             raise ValueError("wrap_commands must be 'plugin', 'all' or 'none'")
-        for key in ("script_timeout", "shell_timeout"):
+        for key in ("script_timeout", "shell_timeout", "hook_timeout"):
             if not getattr(self, key) > 0:
                 raise ValueError(f"{key} must be a positive number of seconds")
         if self.max_shell_commands < 0:
