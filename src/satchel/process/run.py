@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import selectors
 import signal
@@ -11,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
+from satchel.process.group import exited, signal_group
 from satchel.process.result import ProcessResult, Sink, finished, not_started
 from satchel.process.start import bad_input, start_reason
 
@@ -49,7 +49,7 @@ def run_process(
     try:
         timed_out = _supervise(proc, pipes, start + timeout, grace, drain)
     finally:
-        _signal_group(proc.pid, signal.SIGKILL)
+        signal_group(proc.pid, signal.SIGKILL)
         _pump(pipes, time.monotonic() + drain, pipes.closed)
         pipes.close()
         proc.wait()
@@ -90,49 +90,33 @@ def _supervise(
 ) -> bool:
     """Run the child to its exit or to `deadline`; True when it timed out."""
 
-    def exited() -> bool:
-        return _exited(proc)
+    def done() -> bool:
+        return exited(proc)
 
-    if _pump(pipes, deadline, exited):
+    if _pump(pipes, deadline, done):
         _pump(pipes, time.monotonic() + drain, pipes.closed)
         return False
-    _signal_group(proc.pid, signal.SIGTERM)
-    _pump(pipes, time.monotonic() + grace, exited)
+    signal_group(proc.pid, signal.SIGTERM)
+    _pump(pipes, time.monotonic() + grace, done)
     return True
 
 
 def _pump(pipes: _Pipes, until: float, done: Callable[[], bool]) -> bool:
     """Move data through the pipes until `done()`; False if `until` came first."""
     nap = _FIRST_NAP
+    was_open = not pipes.closed()
     while not done():
         left = until - time.monotonic()
         if left <= 0:
             return False
         if pipes.closed():
+            if was_open:  # the child closed its pipes: it is most likely exiting now
+                nap, was_open = _FIRST_NAP, False
             time.sleep(min(left, nap))
         else:
             pipes.step(min(left, nap))
         nap = min(nap * 2, _LAST_NAP)
     return True
-
-
-def _exited(proc: subprocess.Popen[bytes]) -> bool:
-    """Whether the child has exited, without reaping it: while it is a zombie its
-    pid, the process group id, cannot be reused."""
-    waitid = getattr(os, "waitid", None)  # macOS has it from Python 3.13
-    if waitid is None:
-        return proc.poll() is not None
-    try:
-        return waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    # ProcessLookupError: nothing is left of the group. PermissionError: what is
-    # left changed its user id; there is nothing more we can do about it.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 class _Pipes:

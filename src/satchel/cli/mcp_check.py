@@ -1,0 +1,142 @@
+"""`satchel mcp check`: start the MCP servers, handshake, show what each offers, stop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._mcp import origin, report_json, scrubbed
+from satchel.cli._workspace import environment
+from satchel.mcp.catalog import ServerReport
+from satchel.mcp.names import exposed_name
+from satchel.mcp.supervisor import INSTALL_HINT, McpSupervisor, sdk_available
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from satchel.diagnostics import Diagnostic
+
+SDK_MISSING = "cli.mcp.sdk-missing"
+WORDS = ("server", "from", "transport", "status", "tools", "prompts", "resources")
+
+
+def mcp_check(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None,
+    server: tuple[str, ...],
+    timeout: float,
+    as_json: bool,
+) -> int:
+    """Start the MCP servers, show what each offers, and stop them.
+
+    Every enabled server (or only those named with --server) starts at once and
+    gets --timeout seconds to finish the MCP handshake. Each running server's tools
+    (under the names a host sees, mcp__<server>__<tool>), prompts (as slash
+    commands) and resources are listed; a server that fails is reported with why and
+    the others go on. Every server process is stopped before the command returns.
+    Exit 1 when a server failed. Needs the mcp extra (pip install 'satchel[mcp]')."""
+    if not sdk_available():
+        message = f"starting MCP servers needs the mcp SDK, which is not installed; {INSTALL_HINT}"
+        return out.fail(SDK_MISSING, message, as_json=as_json)
+    import anyio
+
+    env = environment(directory, project, home, client, trust)
+    supervisor = McpSupervisor(env, timeout=timeout, only=server or None)
+    anyio.run(_start_and_stop, supervisor)
+    reports = supervisor.servers
+    found = (
+        *(d for r in reports for d in scrubbed(r)),
+        *supervisor.diagnostics[_failures(reports) :],
+    )
+    if as_json:
+        out.print_json(_document(reports, found))
+    else:
+        _print(out.console(), reports, found, named=bool(server))
+    return PROBLEMS if any(r.status == "failed" for r in reports) else OK
+
+
+def _failures(reports: tuple[ServerReport, ...]) -> int:
+    """How many of the supervisor's diagnostics are the servers' own (they come first)."""
+    return sum(len(r.diagnostics) for r in reports)
+
+
+async def _start_and_stop(supervisor: McpSupervisor) -> None:
+    async with supervisor:
+        pass
+
+
+def _document(reports: tuple[ServerReport, ...], found: tuple[Diagnostic, ...]) -> dict[str, Any]:
+    return {
+        "started": True,
+        "servers": [report_json(r) for r in reports],
+        "diagnostics": [d.to_json() for d in found],
+    }
+
+
+def _print(
+    con: Console, reports: tuple[ServerReport, ...], found: tuple[Diagnostic, ...], named: bool
+) -> None:
+    if not reports:
+        con.print("No MCP servers " + ("of these names." if named else "are configured."))
+        return
+    grid = out.table(*WORDS)
+    for r in reports:
+        up = r.status in ("running", "stopped")
+        counts = (len(r.tools), len(r.prompts), len(r.resources)) if up else ("-",) * 3
+        status = "ok" if up else r.status
+        row = (r.name, origin(r.server), r.server.transport, status, *map(str, counts))
+        grid.add_row(*(out.safe(c) for c in row))
+    con.print(grid)
+    for r in reports:
+        if r.status in ("running", "stopped"):
+            _offers(con, r)
+    if found:
+        con.print()
+        out.diagnostic_report(con, found)
+
+
+def _offers(con: Console, r: ServerReport) -> None:
+    who = r.server_name or "?"
+    version = f" {r.server_version}" if r.server_version else ""
+    con.print()
+    con.print(out.safe(f"{r.name} ({who}{version})", style="bold"))
+    for tool in r.tools:
+        note = "" if tool.exposure == "direct_and_programmatic" else f" [{tool.exposure}]"
+        renamed = tool.name != exposed_name(r.server, tool.tool)
+        shown = tool.name + (f" (the server's {tool.tool})" if renamed else "")
+        out.say(f"  tool      {shown}{note}  {out.one_line(tool.description, 60)}")
+    for prompt in r.prompts:
+        out.say(f"  prompt    {prompt.command}  {out.one_line(prompt.description, 60)}")
+    for resource in r.resources:
+        out.say(
+            f"  resource  {resource.uri}  {out.one_line(resource.description or resource.name, 60)}"
+        )
+
+
+def options() -> tuple[Any, ...]:
+    """--server and --timeout (click parameters)."""
+    import click
+
+    from satchel.mcp.supervisor import DEFAULT_TIMEOUT
+
+    return (
+        click.Option(
+            ["--server"],
+            multiple=True,
+            metavar="NAME",
+            help="Start only the server of this name (repeatable; default: every server).",
+        ),
+        click.Option(
+            ["--timeout"],
+            type=click.FloatRange(min=0, min_open=True),
+            default=DEFAULT_TIMEOUT,
+            show_default=True,
+            help="Seconds each server has to start and finish the MCP handshake.",
+        ),
+    )

@@ -1,0 +1,82 @@
+"""`satchel mcp list`: the MCP servers a session would start, without starting them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._mcp import origin, target
+from satchel.cli._plugin import masked_server
+from satchel.cli._workspace import environment
+from satchel.environment import Environment
+from satchel.mcp.catalog import ServerReport
+from satchel.mcp.supervisor import McpSupervisor
+
+WORDS = ("server", "from", "transport", "status", "tools")
+NOTE = (
+    "Nothing was started: the status is what the configuration says, and tools are "
+    "counted by `satchel mcp check`, which starts the servers."
+)
+
+
+def mcp_list(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None,
+    as_json: bool,
+) -> int:
+    """List the MCP servers configured for the project, without starting any.
+
+    The host's config servers and the enabled plugins' ones, settled by name: each with
+    where it comes from, its transport, its status as configured (configured,
+    disabled, declarative) and what it runs or where it is. Env and header values are
+    never printed. `satchel mcp check` starts them and lists their tools."""
+    env = environment(directory, project, home, client, trust)
+    reports = McpSupervisor(env).servers
+    if as_json:
+        out.print_json(_document(env, reports))
+        return OK
+    con = out.console()
+    if not reports:
+        con.print("No MCP servers are configured.")
+    else:
+        grid = out.table(*WORDS, "runs")
+        for r in reports:
+            s = r.server
+            row = (s.name, origin(s), s.transport, r.status, "-", target(s))
+            grid.add_row(*(out.safe(c) for c in row))
+        con.print(grid)
+    for winner, loser in env.mcp_servers.shadowed:
+        out.say(f"{loser.name} of {origin(loser)} is hidden by the one of {origin(winner)}.")
+    con.print(out.safe(NOTE), soft_wrap=True)
+    return OK
+
+
+def _document(env: Environment, reports: tuple[ServerReport, ...]) -> dict[str, Any]:
+    servers = [
+        {
+            "name": r.name,
+            "origin": origin(r.server),
+            "plugin": r.server.plugin,
+            "scope": r.server.scope,
+            "transport": r.server.transport,
+            "status": r.status,
+            "tools": None,  # not known until the server runs
+            "runs": target(r.server),
+            "entry": masked_server(r.server.to_json()),
+        }
+        for r in reports
+    ]
+    return {
+        "started": False,
+        "servers": servers,
+        "shadowed": [
+            {"name": loser.name, "winner": origin(winner), "loser": origin(loser)}
+            for winner, loser in env.mcp_servers.shadowed
+        ],
+    }

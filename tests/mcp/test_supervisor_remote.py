@@ -1,0 +1,85 @@
+"""streamable-http and sse servers: the SDK fixture served by uvicorn on 127.0.0.1,
+with literal headers, and one that answers 401."""
+
+from __future__ import annotations
+
+import anyio
+
+from satchel.mcp.supervisor import McpSupervisor
+
+from .supervisor_support import http_server, load, supervisor, write_plugin
+
+AUTH = "MCP server '{}' answered HTTP 401: it needs authorization (satchel sends only the "
+AUTH += "literal headers of its entry; no OAuth)"
+
+
+async def _echo(sup: McpSupervisor, name: str) -> str:
+    async with sup:
+        result = await sup.call_tool(name, {"text": "over http"})
+        return result.text
+
+
+def test_streamable_http_and_sse_servers(layout):
+    with http_server("--http") as web, http_server("--sse") as sse:
+        given = {
+            "web": {"url": f"http://127.0.0.1:{web}/mcp"},
+            "old": {"type": "sse", "url": f"http://127.0.0.1:{sse}/sse"},
+        }
+        sup = supervisor(load(layout, mcp_servers=given))
+
+        async def run() -> tuple[str, str]:
+            async with sup:
+                a = await sup.call_tool("mcp__web__echo", {"text": "streamable"})
+                b = await sup.call_tool("mcp__old__echo", {"text": "sse"})
+                return a.text, b.text
+
+        assert anyio.run(run) == ("streamable", "sse")
+    assert [(r.name, r.status, r.server_name) for r in sup.servers] == [
+        ("web", "stopped", "fixture"),
+        ("old", "stopped", "fixture"),
+    ]
+    assert sup.servers[0].instructions == "A fixture server."
+
+
+def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, project):
+    with http_server("--http", "--token", "t0ken") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        given = {
+            "with-token": {"url": url, "headers": {"Authorization": "Bearer t0ken"}},
+            "without": {"url": url},
+        }
+        write_plugin(project, "kit", {"remote": {"type": "streamable-http", "url": url}})
+        sup = supervisor(load(layout, mcp_servers=given))
+        assert anyio.run(_echo, sup, "mcp__with-token__echo") == "over http"
+    status = {r.name: r.status for r in sup.servers}
+    assert status == {"with-token": "stopped", "without": "failed", "remote": "failed"}
+    assert [(d.code, d.message) for d in sup.diagnostics] == [
+        ("mcp.server.authorization_required", AUTH.format("without")),
+        (
+            "plugin.mcp.authorization_required",
+            AUTH.format("remote").replace("'remote'", "'remote' of plugin 'kit'"),
+        ),
+    ]
+    assert {d.hint for d in sup.diagnostics} == {
+        "put the credentials in the headers of the server's entry (literal values)"
+    }
+
+
+def test_a_server_nobody_listens_to_fails_without_echoing_its_url(layout):
+    import socket
+
+    with socket.socket() as sock:  # a port that was free a moment ago
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/mcp?key=secret"
+    sup = supervisor(load(layout, mcp_servers={"gone": {"url": url}}), timeout=10)
+
+    async def run() -> None:
+        async with sup:
+            pass
+
+    anyio.run(run)
+    [found] = sup.diagnostics
+    assert found.code == "mcp.server.connection_failed"
+    assert found.message.startswith("MCP server 'gone' could not be reached")
+    assert "secret" not in found.message
