@@ -1,0 +1,218 @@
+"""`satchel serve`: the environment's skills, commands and skill files as an MCP server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._workspace import environment
+from satchel.render import model_visible
+from satchel.session import TOOLSETS
+
+if TYPE_CHECKING:
+    from satchel.mcp.serve import SkillServer
+
+SDK_MISSING = "cli.mcp.sdk-missing"  # diagnostic codes: see docs/diagnostics.md
+ADDRESS_REFUSED = "mcp.serve.address.refused"
+INSTALL = "pip install 'satchel[mcp]'"
+
+
+def options() -> tuple[click.Parameter, ...]:
+    """The options `serve` takes beyond the location ones. Its --json is its own: a
+    server prints no result, and stdout is the MCP channel."""
+    return (
+        click.Option(
+            ["--http", "http"],
+            metavar="HOST:PORT",
+            help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio "
+            "(port 0 picks a free one).",
+        ),
+        click.Option(
+            ["--allow-remote"],
+            is_flag=True,
+            help="Let --http listen on an address that is not loopback. Anyone who can "
+            "reach it can read skill files and run skill scripts: there is no authentication.",
+        ),
+        click.Option(
+            ["--tools"],
+            type=click.Choice(tuple(TOOLSETS)),
+            default="load_skill",
+            show_default=True,
+            help="load_skill: one tool; skills: skills_use, skills_read, skills_run_script; "
+            "all: the four.",
+        ),
+        click.Option(
+            ["--pass-env", "pass_env"],
+            multiple=True,
+            metavar="NAME",
+            help="Copy this variable into skill scripts and !`command` lines (repeatable); "
+            "they get only PATH, HOME, LANG and the like otherwise.",
+        ),
+        click.Option(
+            ["--script-timeout"],
+            type=click.FloatRange(min=0, min_open=True),
+            default=60.0,
+            show_default=True,
+            help="Seconds a skill script may run; a call may ask for less, never more.",
+        ),
+        click.Option(
+            ["--no-shell"],
+            is_flag=True,
+            help="Run no !`command` line of a skill when it is activated.",
+        ),
+        click.Option(
+            ["--json", "as_json"],
+            is_flag=True,
+            help="Write the startup line (or a refusal) to stderr as one JSON object.",
+        ),
+    )
+
+
+def serve(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None,
+    http: str | None,
+    allow_remote: bool,
+    tools: str,
+    pass_env: tuple[str, ...],
+    script_timeout: float,
+    no_shell: bool,
+    as_json: bool,
+) -> int:
+    """Serve the skills, slash commands and skill files over MCP.
+
+    Speaks stdio by default, for a host that starts satchel itself; --http serves
+    streamable HTTP on loopback. The skill tools (load_skill by default) are MCP
+    tools, the slash commands MCP prompts, every skill file a skill://<name>/<path>
+    resource, and the skills index is the server's instructions. One line on stderr
+    says what is served (one JSON object with --json); stdout carries only MCP."""
+    try:
+        import mcp.server.lowlevel  # noqa: F401  # the optional extra
+    except ImportError:
+        message = f"the MCP SDK is not installed; install it with: {INSTALL}"
+        return _fail(SDK_MISSING, message, as_json)
+    if allow_remote and http is None:
+        raise click.UsageError("--allow-remote applies only with --http")
+    _check_env(pass_env)
+    address = _address(http) if http is not None else None
+    if address is not None and not allow_remote and not _loopback(address[0]):
+        message = (
+            f"{address[0]} is not a loopback address; pass --allow-remote to serve on it "
+            "(anyone who can reach it can read skill files and run skill scripts)"
+        )
+        return _fail(ADDRESS_REFUSED, message, as_json)
+    from satchel.mcp.serve import SkillServer
+
+    env = environment(directory, project, home, client, trust)
+    served = SkillServer(
+        env,
+        tools=tools,
+        env_passthrough=pass_env,
+        script_timeout=script_timeout,
+        allow_shell_interpolation=not no_shell,
+    )
+    if address is None:
+        return _stdio(served, as_json)
+    return _http(served, address, as_json)
+
+
+def _address(text: str) -> tuple[str, int]:
+    from satchel.mcp.serve_http import parse_address
+
+    try:
+        return parse_address(text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--http") from None
+
+
+def _check_env(names: tuple[str, ...]) -> None:
+    from satchel.process import is_dangerous_env
+
+    for name in names:
+        if is_dangerous_env(name):
+            message = f"{name} can make a script run code it does not name; it is never passed"
+            raise click.BadParameter(message, param_hint="--pass-env")
+
+
+def _loopback(host: str) -> bool:
+    from satchel.mcp.serve_http import is_loopback
+
+    return is_loopback(host)
+
+
+def _stdio(served: SkillServer, as_json: bool) -> int:
+    import anyio
+
+    from satchel.mcp.serve import run_stdio
+
+    _summary(served, "stdio", None, as_json)
+    anyio.run(run_stdio, served.server())
+    return OK
+
+
+def _http(served: SkillServer, address: tuple[str, int], as_json: bool) -> int:
+    import anyio
+
+    from satchel.mcp.serve_http import bind, run_http, url
+
+    host, port = address
+    sock = bind(host, port)
+    try:
+        _summary(served, "http", url(sock), as_json)
+        anyio.run(run_http, served.server(), sock, host)
+    finally:
+        sock.close()
+    return OK
+
+
+def _summary(served: SkillServer, transport: str, where: str | None, as_json: bool) -> None:
+    """What is served, on stderr (stdout is the MCP channel over stdio)."""
+    env = served.environment
+    skills = sum(1 for s in env.skills.values() if model_visible(s))
+    tools = [t.name for t in served.session.tools()]
+    prompts = len(served.prompts())
+    if as_json:
+        data: dict[str, Any] = {
+            "transport": transport,
+            "url": where,
+            "skills": skills,
+            "prompts": prompts,
+            "tools": tools,
+            "diagnostics": len(env.diagnostics),
+        }
+        _stderr_json(data)
+        return
+    how = "over stdio" if where is None else f"streamable HTTP at {where}"
+    line = (
+        f"satchel serve: {out.count(skills, 'skill')}, {out.count(prompts, 'prompt')}, "
+        f"tools: {', '.join(tools) or 'none'}; {how}"
+    )
+    err = out.console(stderr=True)
+    err.print(out.safe(line), soft_wrap=True)
+    if env.diagnostics:
+        err.print(out.safe(out.see_doctor(env.diagnostics)), soft_wrap=True)
+
+
+def _fail(code: str, message: str, as_json: bool) -> int:
+    """A refusal on stderr, as a line or one JSON object: never on stdout, which an
+    MCP host reads as protocol."""
+    if as_json:
+        _stderr_json({"code": code, "error": message})
+    else:
+        out.console(stderr=True).print(out.safe(f"satchel: {code}: {message}"), soft_wrap=True)
+    return PROBLEMS
+
+
+def _stderr_json(data: dict[str, Any]) -> None:
+    sys.stderr.write(json.dumps(data, ensure_ascii=True) + "\n")
+    sys.stderr.flush()
