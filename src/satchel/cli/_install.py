@@ -1,0 +1,194 @@
+"""What the install verbs share: their options, the context they build, progress
+bars for downloads, and how a refusal is reported."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from satchel.cli import _output as out
+from satchel.diagnostics import Diagnostic
+from satchel.install.errors import InstallError
+from satchel.install.installer import Context
+from satchel.install.scope import FAMILIES, SCOPES
+from satchel.install.settings import ENV, Settings
+from satchel.layout import Layout
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+ENDPOINTS = {
+    "github_url": ("--github-url", "GitHub's web and git base URL"),
+    "github_api_url": ("--github-api-url", "GitHub's API base URL"),
+    "skills_sh_url": ("--skills-sh-url", "The skills.sh base URL"),
+    "npm_registry_url": ("--npm-registry", "The npm registry base URL"),
+}
+
+
+def scope_option() -> click.Option:
+    return click.Option(
+        ["--scope"],
+        type=click.Choice(SCOPES),
+        default="project",
+        show_default=True,
+        help="project: <project>/.<client>/...; user: the user's directories.",
+    )
+
+
+def family_option() -> click.Option:
+    return click.Option(
+        ["--family"],
+        type=click.Choice(FAMILIES),
+        default="satchel",
+        show_default=True,
+        help="Whose directory: .<client>/skills, .agents/skills (every agent) or .claude/skills.",
+    )
+
+
+def force_option(what: str) -> click.Option:
+    return click.Option(["--force"], is_flag=True, help=what)
+
+
+def endpoint_options() -> tuple[click.Option, ...]:
+    """The base URLs, each defaulting to its environment variable, then satchel's default."""
+    defaults = Settings()
+    return tuple(
+        click.Option(
+            [flag, name],
+            default=None,
+            metavar="URL",
+            help=f"{text} (env {ENV[name]}; default {getattr(defaults, name)}).",
+        )
+        for name, (flag, text) in ENDPOINTS.items()
+    )
+
+
+def browse_params() -> tuple[click.Parameter, ...]:
+    refresh = click.Option(["--refresh"], is_flag=True, help="Fetch again, past the listing cache.")
+    return (click.Argument(["source"]), refresh, *endpoint_options())
+
+
+def install_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["source"], required=False),
+        click.Option(
+            ["--skill", "skills"],
+            multiple=True,
+            metavar="NAME",
+            help="Install only this skill (by name or folder); repeat for more.",
+        ),
+        scope_option(),
+        family_option(),
+        force_option("Replace a directory satchel did not install."),
+        click.Option(["--frozen"], is_flag=True, help="Install exactly what skills.lock records."),
+        *endpoint_options(),
+    )
+
+
+def update_params() -> tuple[click.Parameter, ...]:
+    return (
+        click.Argument(["name"], required=False),
+        scope_option(),
+        force_option("Overwrite a tree edited since it was installed."),
+        *endpoint_options(),
+    )
+
+
+def remove_params() -> tuple[click.Parameter, ...]:
+    return (click.Argument(["name"]), scope_option())
+
+
+def context(
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    *,
+    as_json: bool,
+    endpoints: dict[str, str | None] | None = None,
+) -> Context:
+    """The install context for the location options and base URLs given."""
+    environ = dict(os.environ)
+    layout = Layout.default(Path.cwd(), client=client, home=home, project=project)
+    settings = Settings.from_env(environ, **(endpoints or {}))
+    progress = None if as_json else _bar_callback()
+    return Context(layout, settings, environ, progress)
+
+
+def refused(e: InstallError, *, as_json: bool) -> int:
+    """Report a refusal: its code, message and hint."""
+    d = e.diagnostic
+    message = d.message + (
+        f" ({d.path})" if d.path is not None and str(d.path) not in d.message else ""
+    )
+    suggestions = [d.hint] if d.hint else []
+    if as_json:
+        return out.fail(d.code, message, as_json=True, diagnostics=[d], suggestions=suggestions)
+    code = out.fail(d.code, message, as_json=False)
+    if d.hint:
+        out.console(stderr=True).print(out.safe(f"hint: {d.hint}"), soft_wrap=True)
+    return code
+
+
+def warnings(found: Sequence[Diagnostic]) -> None:
+    """Warnings an action gave, below its output."""
+    if found:
+        con = out.console()
+        con.print()
+        con.print(out.diagnostic_grid(found))
+
+
+def short(value: str | None) -> str:
+    """A commit shown by its first 12 characters; versions and None as they are."""
+    if value is None:
+        return "-"
+    return value[:12] if len(value) >= 40 else value
+
+
+@contextmanager
+def progress_shown(ctx: Context) -> Iterator[None]:
+    """Stop the download bar of `ctx` (if one was drawn) when the block ends."""
+    try:
+        yield
+    finally:
+        if isinstance(ctx.progress, DownloadBar):
+            ctx.progress.close()
+
+
+class DownloadBar:
+    """Download progress on stderr, drawn once the first bytes arrive."""
+
+    def __init__(self) -> None:
+        self._bar: Progress | None = None
+        self._tasks: dict[str, Any] = {}
+
+    def __call__(self, what: str, done: int, total: int | None) -> None:
+        if self._bar is None:
+            from rich.progress import DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                console=out.console(stderr=True),
+                transient=True,
+            )
+            self._bar.start()
+        if what not in self._tasks:
+            self._tasks[what] = self._bar.add_task(out.safe(what).plain, total=total)
+        self._bar.update(self._tasks[what], completed=done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+def _bar_callback() -> Callable[[str, int, int | None], None] | None:
+    """A progress bar on stderr when it is a terminal, else nothing."""
+    return DownloadBar() if sys.stderr.isatty() else None

@@ -1,0 +1,101 @@
+"""`satchel browse SOURCE`: the skills and plugins a source holds, without installing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.install.browse import Listed, Listing, browse_source
+from satchel.install.errors import InstallError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+COLUMNS = ("name", "folder")
+
+
+def browse(
+    *,
+    source: str,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    refresh: bool,
+    github_url: str | None,
+    github_api_url: str | None,
+    skills_sh_url: str | None,
+    npm_registry_url: str | None,
+    as_json: bool,
+) -> int:
+    """List the skills and plugins SOURCE holds, without installing anything.
+
+    SOURCE is owner/repo, owner/repo/path, owner/repo#ref:subdir, a GitHub or
+    skills.sh link, a pasted `npx skills add ...` command, npm:PACKAGE[@VERSION], a git
+    URL or a local path. A pack (a repository whose README links skills elsewhere)
+    lists the linked skills, each with the source that installs it. Listings are
+    kept for ten minutes; --refresh fetches again."""
+    endpoints = {
+        "github_url": github_url,
+        "github_api_url": github_api_url,
+        "skills_sh_url": skills_sh_url,
+        "npm_registry_url": npm_registry_url,
+    }
+    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    try:
+        with inst.progress_shown(ctx):
+            listing = browse_source(
+                source,
+                layout=ctx.layout,
+                settings=ctx.settings,
+                environ=ctx.environ,
+                progress=ctx.progress,
+                refresh=refresh,
+            )
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    if as_json:
+        out.print_json(listing.to_json())
+    else:
+        _print(listing)
+    return OK
+
+
+def _print(listing: Listing) -> None:
+    con = out.console()
+    head = f"{listing.source}" + (f" at {inst.short(listing.resolved)}" if listing.resolved else "")
+    con.print(out.safe(head, style="bold"), soft_wrap=True)
+    if listing.links:
+        con.print(out.safe(f"a pack linking {out.count(len(listing.links), 'source')}"))
+    for title, rows in (("Skills", listing.skills), ("Plugins", listing.plugins)):
+        if rows:
+            con.print()
+            con.print(f"{title}: {len(rows)}", style="bold")
+            _table(con, rows, show_source=bool(listing.links))
+    if not listing.items:
+        con.print("No skills or plugins here.")
+    else:
+        con.print()
+        con.print(out.safe(f"install: satchel install {_quoted(listing.source)} --skill NAME"))
+    inst.warnings(listing.diagnostics)
+
+
+def _table(con: Console, rows: tuple[Listed, ...], *, show_source: bool) -> None:
+    headers = (*COLUMNS, "source") if show_source else COLUMNS
+    cells = [[r.name, r.folder or ".", *([r.source] if show_source else [])] for r in rows]
+    width = out.description_width(con.width, headers, cells)
+    grid = out.table(*headers, "description")
+    for row, cell in zip(rows, cells, strict=True):
+        text = out.one_line(row.description, width) or "-"
+        if not row.ok:
+            text = "(does not validate) " + text
+        grid.add_row(*(out.safe(c) for c in cell), out.safe(text))
+    con.print(grid)
+
+
+def _quoted(spec: str) -> str:
+    import shlex
+
+    return shlex.quote(spec)

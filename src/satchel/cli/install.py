@@ -1,0 +1,85 @@
+"""`satchel install SOURCE`: install skills and plugins; `--frozen` replays the lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.install.errors import InstallError
+from satchel.install.installer import InstallResult, install_from_spec
+from satchel.install.manage import install_frozen
+
+
+def install(
+    *,
+    source: str | None,
+    skills: tuple[str, ...],
+    scope: str,
+    family: str,
+    force: bool,
+    frozen: bool,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    github_url: str | None,
+    github_api_url: str | None,
+    skills_sh_url: str | None,
+    npm_registry_url: str | None,
+    as_json: bool,
+) -> int:
+    """Install the skills and plugins of SOURCE, or those picked with --skill.
+
+    Skills go to <project>/.satchel/skills (--scope user: the user's skills
+    directory; --family agents or claude: .agents/skills or .claude/skills), plugins
+    to the plugins directory. Nothing in the source runs; each skill is validated
+    first and written atomically. A directory satchel did not install is not
+    replaced without --force. skills.lock records each install; --frozen (with no
+    SOURCE) installs exactly what it records, or nothing."""
+    endpoints = {
+        "github_url": github_url,
+        "github_api_url": github_api_url,
+        "skills_sh_url": skills_sh_url,
+        "npm_registry_url": npm_registry_url,
+    }
+    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    if frozen == (source is not None):
+        raise click.UsageError(
+            "give a SOURCE, or --frozen alone to install what skills.lock records"
+        )
+    try:
+        with inst.progress_shown(ctx):
+            if source is None:
+                result = install_frozen(
+                    scope=scope, layout=ctx.layout, settings=ctx.settings,
+                    environ=ctx.environ, progress=ctx.progress,
+                )  # fmt: skip
+            else:
+                result = install_from_spec(
+                    source, skills=skills, scope=scope, family=family, force=force,
+                    layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
+                    progress=ctx.progress,
+                )  # fmt: skip
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    if as_json:
+        out.print_json(result.to_json())
+    else:
+        _print(result, frozen=frozen)
+    return OK
+
+
+def _print(result: InstallResult, *, frozen: bool) -> None:
+    if not result.installed:
+        out.say(
+            "Everything in skills.lock is installed and intact." if frozen else "Nothing installed."
+        )
+    for done in result.installed:
+        e = done.entry
+        verb = "Replaced" if done.replaced else "Installed"
+        at = f" at {inst.short(e.resolved)}" if e.resolved else ""
+        out.say(f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {e.source}{at}")
+    inst.warnings(result.diagnostics)

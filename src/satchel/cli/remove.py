@@ -1,0 +1,35 @@
+"""`satchel remove NAME`: delete a skill or plugin satchel installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.install.errors import InstallError
+from satchel.install.manage import remove
+
+
+def remove_installed(
+    *,
+    name: str,
+    scope: str,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """Delete the skill or plugin NAME that satchel installed, and its lock entry.
+
+    Only what skills.lock lists is removed, and never through a symlink."""
+    ctx = inst.context(project, home, client, as_json=True)
+    try:
+        entry = remove(name, scope=scope, layout=ctx.layout)
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    if as_json:
+        out.print_json({"removed": entry.to_json()})
+    else:
+        out.say(f"Removed {entry.kind} {entry.name} (from {entry.source}).")
+    return OK

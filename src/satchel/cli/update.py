@@ -1,0 +1,66 @@
+"""`satchel update [NAME]`: fetch locked sources again and install what changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.install.errors import InstallError
+from satchel.install.manage import Change, update
+
+
+def update_installed(
+    *,
+    name: str | None,
+    scope: str,
+    force: bool,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    github_url: str | None,
+    github_api_url: str | None,
+    skills_sh_url: str | None,
+    npm_registry_url: str | None,
+    as_json: bool,
+) -> int:
+    """Fetch each installed source (or NAME's) at its ref again and show what changed.
+
+    A changed tree is replaced atomically and skills.lock records the new commit
+    and hash. A tree edited since it was installed is left alone unless --force."""
+    endpoints = {
+        "github_url": github_url,
+        "github_api_url": github_api_url,
+        "skills_sh_url": skills_sh_url,
+        "npm_registry_url": npm_registry_url,
+    }
+    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    try:
+        with inst.progress_shown(ctx):
+            changes = update(
+                (name,) if name else (), scope=scope, force=force, layout=ctx.layout,
+                settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
+            )  # fmt: skip
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    if as_json:
+        out.print_json({"changes": [c.to_json() for c in changes]})
+    else:
+        _print(changes)
+    return OK
+
+
+def _print(changes: tuple[Change, ...]) -> None:
+    if not changes:
+        out.say("Nothing is installed in this scope.")
+    for c in changes:
+        e = c.entry
+        if not c.updated:
+            out.say(f"{e.name}: up to date ({inst.short(c.after)})")
+            continue
+        counts = f"{len(c.added)} added, {len(c.changed)} changed, {len(c.removed)} removed"
+        out.say(f"{e.name}: {inst.short(c.before)} -> {inst.short(c.after)}: {counts}")
+        for mark, paths in (("+", c.added), ("~", c.changed), ("-", c.removed)):
+            for path in paths:
+                out.say(f"  {mark} {path}")

@@ -1,0 +1,55 @@
+"""`satchel verify`: check each installed tree against its locked hash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK, PROBLEMS
+from satchel.install.errors import InstallError
+from satchel.install.manage import Checked, verify
+
+
+def verify_installed(
+    *,
+    scope: str,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    as_json: bool,
+) -> int:
+    """Hash every skill and plugin satchel installed and compare with skills.lock.
+
+    Exit 1 when a tree was changed or is gone (install.integrity)."""
+    ctx = inst.context(project, home, client, as_json=True)
+    try:
+        rows = verify(scope=scope, layout=ctx.layout)
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    bad = [d for row in rows for d in row.diagnostics]
+    if as_json:
+        out.print_json(
+            {"entries": [r.to_json() for r in rows], "diagnostics": [d.to_json() for d in bad]}
+        )
+    else:
+        _print(rows)
+    return PROBLEMS if bad else OK
+
+
+def _print(rows: tuple[Checked, ...]) -> None:
+    con = out.console()
+    if not rows:
+        con.print("Nothing is installed in this scope.")
+        return
+    grid = out.table("name", "kind", "status", "path")
+    for r in rows:
+        style = "" if r.status == "ok" else "bold red"
+        grid.add_row(
+            out.safe(r.entry.name),
+            out.safe(r.entry.kind),
+            out.safe(r.status, style=style),
+            out.safe(out.shown(r.path)),
+        )
+    con.print(grid)
+    inst.warnings([d for r in rows for d in r.diagnostics])

@@ -1,0 +1,55 @@
+"""Install skills and plugins from any source, safely and reproducibly (seed 002).
+
+    listing = browse_source("owner/repo")                       # what it holds
+    picks = [s for s in listing.skills if s.name in ("tdd", "research")]
+    for group in group_picks(picks):                            # one install per source
+        install_from_spec(group.source, skills=group.skills, scope="user")
+
+Sources are parsed by `parse_source` into a `Source` (local path, git URL, GitHub
+shorthand and URLs, skills.sh links, ``npx skills add`` commands, npm packages).
+Fetching runs no code from the source: git with hooks, filters and submodules off,
+tarballs through satchel's own extractor, npm without lifecycle scripts. Installs
+are staged privately and renamed into place; ``skills.lock`` pins each one (commit
+or integrity, and a content hash) for `update`, `install_frozen`, `remove` and
+`verify`. Refusals raise `InstallError` with an ``install.*`` code (docs/install.md).
+"""
+
+from satchel.install.browse import Listed, Listing, PickGroup, browse_source, group_picks
+from satchel.install.errors import InstallError
+from satchel.install.extract import extract_archive
+from satchel.install.installer import Installed, InstallResult, install_from_spec
+from satchel.install.lock import Lock, LockEntry, read_lock
+from satchel.install.manage import Change, Checked, install_frozen, remove, update, verify
+from satchel.install.scope import FAMILIES, SCOPES, Scope, scope_for
+from satchel.install.settings import Limits, Settings
+from satchel.install.sources import Source, parse_source
+
+__all__ = [
+    "browse_source",
+    "Change",
+    "Checked",
+    "extract_archive",
+    "FAMILIES",
+    "group_picks",
+    "install_from_spec",
+    "install_frozen",
+    "Installed",
+    "InstallError",
+    "InstallResult",
+    "Limits",
+    "Listed",
+    "Listing",
+    "Lock",
+    "LockEntry",
+    "parse_source",
+    "PickGroup",
+    "read_lock",
+    "remove",
+    "Scope",
+    "scope_for",
+    "SCOPES",
+    "Settings",
+    "Source",
+    "update",
+    "verify",
+]

@@ -1,0 +1,40 @@
+"""`Fetched`: what any fetcher hands back, and the unpacking step they share."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from satchel.diagnostics import Diagnostic
+from satchel.install.extract import extract_archive
+from satchel.install.settings import Limits
+
+__all__ = ["Fetched", "unpack"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A source's files on disk, in a private staging directory.
+
+    `resolved` is the commit SHA (git, GitHub) or the exact version (npm) the ref
+    named; `integrity` is the download's digest (``sha512-...`` for npm,
+    ``sha256-...`` for a GitHub tarball); both are None for a local directory."""
+
+    tree: Path
+    resolved: str | None = None
+    integrity: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:
+    """Extract `archive` into the new directory `into`; with `strip`, return the
+    single top directory the archive holds (GitHub's ``owner-repo-sha/``, npm's
+    ``package/``) when it holds exactly one."""
+    into.mkdir()
+    extract_archive(archive, into, limits)
+    if strip:
+        tops = os.listdir(into)
+        if len(tops) == 1 and (into / tops[0]).is_dir() and not (into / tops[0]).is_symlink():
+            return into / tops[0]
+    return into

@@ -1,0 +1,69 @@
+"""Where the installer reaches out to, and how much it accepts: one value, with
+documented defaults, that options and the environment can change.
+
+Each base URL has an environment variable so that a host, a mirror or a test can
+point it elsewhere (docs/install.md lists them). A token for GitHub comes from
+``GH_TOKEN``, else ``GITHUB_TOKEN``; it is only ever sent to the GitHub API base.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = ["ENV", "Limits", "Settings"]
+
+# setting -> environment variable
+ENV = {
+    "github_url": "SATCHEL_GITHUB_URL",
+    "github_api_url": "SATCHEL_GITHUB_API_URL",
+    "skills_sh_url": "SATCHEL_SKILLS_SH_URL",
+    "npm_registry_url": "SATCHEL_NPM_REGISTRY",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on what one archive or checkout may hold, checked while extracting.
+
+    `max_bytes` caps the total uncompressed size, `max_files` the number of entries,
+    `max_ratio` the uncompressed size over the archive's size (once past
+    `ratio_floor` bytes, so tiny archives of empty files pass), `max_depth` the
+    number of path segments and `max_path` the length of one entry's path."""
+
+    max_bytes: int = 256 * 1024 * 1024
+    max_files: int = 20_000
+    max_ratio: int = 200
+    ratio_floor: int = 8 * 1024 * 1024
+    max_depth: int = 48
+    max_path: int = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The installer's endpoints, credentials and bounds.
+
+    `listing_ttl` is how long a browse listing is reused (seed 002: ten minutes);
+    `timeout` bounds each HTTP request and each git command."""
+
+    github_url: str = "https://github.com"
+    github_api_url: str = "https://api.github.com"
+    skills_sh_url: str = "https://skills.sh"
+    npm_registry_url: str = "https://registry.npmjs.org"
+    token: str | None = field(default=None, repr=False)
+    limits: Limits = field(default_factory=Limits)
+    listing_ttl: float = 600.0
+    timeout: float = 120.0
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
+        """The defaults, then the ``SATCHEL_*`` variables and the GitHub token found in
+        `environ`, then `overrides` (None values are ignored)."""
+        values: dict[str, object] = {
+            name: environ[var].rstrip("/") for name, var in ENV.items() if environ.get(var)
+        }
+        token = environ.get("GH_TOKEN") or environ.get("GITHUB_TOKEN")
+        if token:
+            values["token"] = token
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]  # keys are this class's fields
