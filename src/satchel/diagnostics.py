@@ -47,6 +47,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "an agent names a tool satchel does not map; it is kept as written",
     ),
     "cli.io.error": ("error", "a file or directory the command needed could not be used"),
+    "cli.mcp.sdk-missing": (
+        "error",
+        "satchel mcp check and satchel serve need the mcp extra, which is not installed",
+    ),
     "cli.skill.exists": ("error", "the skill to create already has a SKILL.md"),
     "cli.skill.invalid": ("error", "the skill to create breaks the Agent Skills spec"),
     "cli.skill.unknown": ("error", "no skill that loads has the name asked for"),
@@ -114,15 +118,121 @@ CODES: dict[str, tuple[Severity, str]] = {
         "error",
         "the frontmatter uses a YAML tag outside the safe core schema",
     ),
+    "hook.decision.misplaced": (
+        "warning",
+        "a hook put permissionDecision at the top level of its JSON; it is not honoured",
+    ),
+    "hook.event.unknown": ("warning", "a hook names an event satchel does not know; it is kept"),
+    "hook.failed": ("warning", "a hook exited non-zero (not 2), crashed or could not start"),
+    "hook.file.invalid": (
+        "warning",
+        "a hooks.toml or settings.json, or one hook in it, is invalid",
+    ),
+    "hook.matcher.invalid": (
+        "warning",
+        "a hook's matcher is an invalid or unsafe regex; the hook never runs",
+    ),
+    "hook.output.invalid": ("warning", "a hook's output could not be read as its protocol says"),
+    "hook.output.truncated": (
+        "warning",
+        "a hook wrote more output than the cap; the cut output counts as unparseable",
+    ),
+    "hook.rewrite.conflict": (
+        "warning",
+        "hooks rewrote one tool input differently; the last in declared order wins",
+    ),
+    "hook.timeout": ("warning", "a hook ran past its timeout; its process group was killed"),
+    "hook.untrusted": ("info", "the project's hooks do not run: the project is not trusted"),
     "instructions.read.error": ("error", "an instruction file could not be read"),
     "instructions.replaced": (
         "info",
         "CLAUDE.md was not read because the directory has AGENTS.md",
     ),
     "instructions.truncated": ("warning", "instruction files went past the byte cap and were cut"),
+    "install.archive.duplicate": (
+        "error",
+        "an archive holds one path twice (up to case and Unicode form)",
+    ),
+    "install.archive.invalid": ("error", "a download or file is not an archive satchel reads"),
+    "install.archive.link": (
+        "error",
+        "an archive holds a hardlink, a link leaving its tree, or writes through a link",
+    ),
+    "install.archive.path": (
+        "error",
+        "an archive entry's path is absolute, has .., or is too deep",
+    ),
+    "install.archive.special": (
+        "error",
+        "an archive holds a device, a FIFO or another special file",
+    ),
+    "install.archive.too-large": (
+        "error",
+        "an archive passes the size, file-count or compression-ratio bound",
+    ),
+    "install.commit.unreachable": (
+        "error",
+        "a pinned commit is not reachable from any branch or tag of the repository",
+    ),
+    "install.fetch.failed": ("error", "a source could not be fetched"),
+    "install.git.lfs-pointer": (
+        "warning",
+        "an installed file is a Git LFS pointer; its content was not fetched",
+    ),
+    "install.git.submodule-ignored": (
+        "warning",
+        "a repository has submodules; they are not fetched",
+    ),
+    "install.integrity": ("error", "an installed or fetched tree does not match its locked hash"),
+    "install.lock.invalid": ("error", "the lock file could not be read"),
+    "install.not-installed": ("error", "no skill or plugin of that name is in the lock file"),
+    "install.npm.scripts": (
+        "warning",
+        "an npm package declares lifecycle scripts; they are never run",
+    ),
+    "install.ref.moved": ("warning", "a ref now names another commit than the lock records"),
+    "install.root.escape": (
+        "error",
+        "a project's install directory is a symlink leading out of the project",
+    ),
+    "install.skill.exists": (
+        "error",
+        "a skill or plugin satchel did not install is where it would install one",
+    ),
+    "install.skill.invalid": ("error", "a skill or plugin to install fails validation"),
+    "install.skill.none": ("error", "the source holds no skill or plugin"),
+    "install.skill.unknown": ("error", "a picked skill is not in the source"),
+    "install.source.invalid": ("error", "the text given is not a source satchel can read"),
+    "mcp.serve.address.refused": (
+        "error",
+        "satchel serve --http was given an address that is not loopback without --allow-remote",
+    ),
+    "mcp.serve.cursor.invalid": ("error", "a resources/list cursor the server never gave"),
+    "mcp.serve.prompt.arguments": (
+        "error",
+        "a prompt was asked for with an argument it does not take, or without a required one",
+    ),
+    "mcp.serve.prompt.unknown": ("error", "no served prompt has the name asked for"),
+    "mcp.serve.tool.denied": (
+        "error",
+        "a before_tool_use hook denied a served tool call, or asked for a user the server lacks",
+    ),
+    "mcp.serve.uri.invalid": ("error", "a resource URI is not skill://<skill>/<path>"),
+    "mcp.server.authorization_required": (
+        "error",
+        "one of the host's MCP servers answered that it needs authorization",
+    ),
+    "mcp.server.connection_failed": (
+        "error",
+        "one of the host's MCP servers failed to start, connect or finish the handshake",
+    ),
     "mcp.server.shadowed": (
         "warning",
         "an MCP server is hidden by a same-named one of higher precedence",
+    ),
+    "mcp.tool.collision": (
+        "warning",
+        "two MCP tools or prompts have the same host name; the later one is hidden",
     ),
     "permission.rule.invalid": ("warning", "an allowed-tools or permission rule cannot be parsed"),
     "plugin.agent.invalid": (
@@ -165,6 +275,8 @@ CODES: dict[str, tuple[Severity, str]] = {
         "the manifest has a top-level field the format does not define; it is ignored",
     ),
     "plugin.manifest.invalid": ("error", "the plugin manifest is missing, unreadable or invalid"),
+    "plugin.mcp.authorization_required": ("error", "an MCP server needs authorization"),
+    "plugin.mcp.connection_failed": ("error", "an MCP server did not answer"),
     "plugin.mcp.invalid": ("warning", "mcp.json, or one server entry in it, is invalid"),
     "plugin.mcp.transport_unsupported": (
         "warning",
@@ -181,6 +293,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "plugin.schema.version_unsupported": ("error", "unsupported Agent Plugins schema version"),
     "plugin.shadowed": ("warning", "a user plugin is hidden by a project plugin of the same name"),
     "plugin.skill.invalid": ("warning", "one SKILL.md of a plugin failed to parse"),
+    "plugin.tool_override.unused": ("warning", "a toolOverrides key matched no tool"),
     "resource.area": ("error", "a resource path is outside the folders the tool may read"),
     "resource.hardlink": ("error", "a resource file has more than one hard link"),
     "resource.missing": ("error", "no file at the resource path"),

@@ -23,6 +23,7 @@ __all__ = ["main"]
 
 IO_ERROR = "cli.io.error"  # a diagnostic code: see docs/diagnostics.md
 GROUP_HELP = {
+    "mcp": "The MCP servers of the project: list them, or start and check them.",
     "new": "Create a skill from a template.",
     "plugin": "Inspect one plugin directory as its author.",
 }
@@ -76,21 +77,32 @@ def _oneline(e: BaseException) -> str:
 
 def _verbs() -> tuple[Verb, ...]:
     """The dispatch table, read when `main()` runs."""
+    from satchel.cli import _install as inst
     from satchel.cli import (
         agents,
+        browse,
         commands,
         doctor,
         expand,
+        hooks,
+        hooks_run,
         index,
+        install,
         instructions,
         listing,
+        mcp_check,
+        mcp_list,
         new,
         plugin_inspect,
         plugins,
+        remove,
+        serve,
         show,
         trust,
         untrust,
+        update,
         validate,
+        verify,
     )
 
     return (
@@ -106,8 +118,19 @@ def _verbs() -> tuple[Verb, ...]:
         Verb(("instructions",), instructions.instructions, _instructions_params()),
         Verb(("plugins",), plugins.plugins, (*_located(), _json())),
         Verb(("plugin", "inspect"), plugin_inspect.inspect_plugin, _inspect_params()),
+        Verb(("mcp", "list"), mcp_list.mcp_list, (*_located(), _json())),
+        Verb(("mcp", "check"), mcp_check.mcp_check, (*_located(), *mcp_check.options(), _json())),
+        # `hooks run` before `hooks`: a verb named like a group runs when no subverb follows
+        Verb(("hooks", "run"), hooks_run.run_hooks, (*hooks_run.options(), *_hook_params())),
+        Verb(("hooks",), hooks.hooks, _hook_params()),
         Verb(("trust",), trust.trust_folder, _trust_params(listing=True)),
         Verb(("untrust",), untrust.untrust_folder, _trust_params(listing=False)),
+        Verb(("serve",), serve.serve, (*_located(), *serve.options())),
+        Verb(("browse",), browse.browse, (*inst.browse_params(), *_where(), _json())),
+        Verb(("install",), install.install, (*inst.install_params(), *_where(), _json())),
+        Verb(("update",), update.update_installed, (*inst.update_params(), *_where(), _json())),
+        Verb(("remove",), remove.remove_installed, (*inst.remove_params(), *_where(), _json())),
+        Verb(("verify",), verify.verify_installed, (inst.scope_option(), *_where(), _json())),
     )
 
 
@@ -121,8 +144,29 @@ def _group(verbs: Sequence[Verb]) -> click.Group:
     )
     click.version_option(__version__, "--version", prog_name="satchel")(root)
     for verb in verbs:
-        _parent(root, verb.words[:-1]).add_command(_command(verb))
+        parent = _parent(root, verb.words[:-1])
+        held = parent.commands.get(verb.words[-1])
+        if isinstance(held, click.Group):
+            _adopt(held, verb)
+        else:
+            parent.add_command(_command(verb))
     return root
+
+
+def _adopt(group: click.Group, verb: Verb) -> None:
+    """`verb` runs when `group` is named with no subverb (`hooks` beside `hooks run`);
+    its parameters must all be options, or they would swallow the subverb's name."""
+
+    def callback(**options: object) -> int | None:
+        if click.get_current_context().invoked_subcommand is None:
+            return verb.run(**options)
+        return None
+
+    group.callback = callback
+    group.params = list(verb.params)
+    group.invoke_without_command = True
+    group.no_args_is_help = False
+    group.help = inspect.getdoc(verb.run)
 
 
 def _parent(root: click.Group, words: Sequence[str]) -> click.Group:
@@ -207,6 +251,12 @@ def _trust() -> click.Option:
 def _trust_params(*, listing: bool) -> tuple[click.Parameter, ...]:
     shows = click.Option(["--list", "show_list"], is_flag=True, help="Print the trusted folders.")
     return (_dir(), _home(), _client(), *((shows,) if listing else ()), _json())
+
+
+def _hook_params() -> tuple[click.Parameter, ...]:
+    from satchel.cli.hooks_run import claude_settings_option
+
+    return (*_where(), _trust(), claude_settings_option(), _json())
 
 
 def _validate_params() -> tuple[click.Parameter, ...]:
