@@ -372,6 +372,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "name or description holds invisible, bidi or control characters",
     ),
     "skill.write.failed": ("error", "a skill defined in code could not be written to disk"),
+    "trust.changed": (
+        "error",
+        "a project hook or MCP server changed, or is new, since the folder was trusted",
+    ),
 }
 
 

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from satchel._files import same_file
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
+from satchel.approval import hold_back
 from satchel.changes import Changes, Stamp, compare, stamps
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -213,22 +214,29 @@ def load(
         raise TypeError("pass cwd or layout, not both")
     lay = layout if layout is not None else Layout.default(cwd)
     opts = Options.build(**options)
-    trusted, problems = _trusted(lay, opts)
+    trusted, problems, pins = _trusted(lay, opts)
     effective = lay if trusted else user_first(lay)
     plugins = _plugins(effective, opts, trusted)
     skills = _skills(effective, opts, plugins.enabled())
     env = _with_the_rest(skills, effective, opts, plugins, trusted)
-    diagnostics = (*problems, *env.diagnostics)
-    return replace(env, layout=lay, trusted=trusted, diagnostics=diagnostics)
+    env = replace(env, layout=lay, trusted=trusted, diagnostics=(*problems, *env.diagnostics))
+    return env if pins is None else hold_back(env, pins[1], pins[0])
 
 
-def _trusted(lay: Layout, opts: Options) -> tuple[bool, tuple[Diagnostic, ...]]:
-    """Whether the project folder is trusted: as the host says, else as the user's list."""
+def _trusted(
+    lay: Layout, opts: Options
+) -> tuple[bool, tuple[Diagnostic, ...], tuple[Path, Mapping[str, str]] | None]:
+    """Whether the project folder is trusted (as the host says, else as the user's
+    list), why the list could not be read, and the folder's pins (`satchel.approval`)."""
     if opts.trusted is not None:
-        return opts.trusted, ()
+        return opts.trusted, (), None
     listed = read_trust(lay)
     found = (listed.problem,) if listed.problem is not None else ()
-    return listed.trusting(lay.project) is not None, found
+    folder = listed.trusting(lay.project)
+    if folder is None:
+        return False, found, None
+    approved = listed.approved.get(folder)
+    return True, found, None if approved is None else (folder, approved)
 
 
 def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:

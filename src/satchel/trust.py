@@ -8,6 +8,11 @@ project loads (its plugins, the workspace plugin; its skills run no ``!`cmd```),
 the user's skills, commands and agents win over the project's: a cloned repository
 cannot shadow them.
 
+A folder may carry pins: the digest of each executable item of the project when it was
+trusted (`satchel.approval`). An item that changed or is new since then is held back
+until the folder is trusted again (threat model T03). `satchel trust` pins; a folder
+trusted without `approved` runs what it holds.
+
 An unreadable or malformed list trusts nothing and says so (``config.trust.invalid``);
 `trust` and `untrust` refuse to write over it, so nothing the user wrote is lost.
 """
@@ -17,8 +22,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from satchel._files import FileProblem, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -38,6 +46,7 @@ __all__ = [
 STORE = "trusted-folders.json"
 MAX_STORE = 1024 * 1024
 VERSION = 1
+_NO_PINS: Mapping[Path, Mapping[str, str]] = MappingProxyType({})
 
 
 class TrustStoreError(SatchelError):
@@ -51,6 +60,7 @@ class TrustList:
     path: Path
     folders: tuple[Path, ...] = ()
     problem: Diagnostic | None = None
+    approved: Mapping[Path, Mapping[str, str]] = field(default_factory=lambda: _NO_PINS)
 
     def trusting(self, folder: str | os.PathLike[str]) -> Path | None:
         """The listed folder that makes `folder` trusted (itself or one above it)."""
@@ -80,17 +90,41 @@ def read_trust(layout: Layout) -> TrustList:
     folders = data.get("folders") if isinstance(data, dict) else None
     if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
         return TrustList(path, problem=_invalid(path, '"folders" is not a list of paths'))
-    return TrustList(path, tuple(Path(f) for f in folders if os.path.isabs(f)))
+    pins = _pins(data.get("approved", {}))
+    if pins is None:
+        why = '"approved" is not a map of folder -> {item: digest}'
+        return TrustList(path, problem=_invalid(path, why))
+    listed = tuple(Path(f) for f in folders if os.path.isabs(f))
+    return TrustList(path, listed, approved=MappingProxyType(pins))
 
 
-def trust(layout: Layout, folder: str | os.PathLike[str]) -> bool:
-    """Put `folder` (its real path) on the list; False when it was already there."""
+def _pins(value: Any) -> dict[Path, Mapping[str, str]] | None:
+    if not isinstance(value, dict):
+        return None
+    pins: dict[Path, Mapping[str, str]] = {}
+    for folder, items in value.items():
+        if not isinstance(items, dict) or not all(isinstance(v, str) for v in items.values()):
+            return None
+        pins[Path(folder)] = MappingProxyType(dict(items))
+    return pins
+
+
+def trust(
+    layout: Layout, folder: str | os.PathLike[str], approved: Mapping[str, str] | None = None
+) -> bool:
+    """Put `folder` (its real path) on the list, pinned to `approved` (item -> digest,
+    `satchel.approval.digests`) when given, unpinned otherwise; False when it was
+    already on the list (its pins are replaced all the same)."""
     current = _writable(layout)
     real = Path(os.path.realpath(folder))
-    if real in current.folders:
-        return False
-    _write(current.path, [*current.folders, real])
-    return True
+    pins = {f: p for f, p in current.approved.items() if f != real}
+    if approved is not None:
+        pins[real] = approved
+    added = real not in current.folders
+    if added or pins != dict(current.approved):
+        folders = [*current.folders, real] if added else list(current.folders)
+        _write(current.path, folders, pins)
+    return added
 
 
 def untrust(layout: Layout, folder: str | os.PathLike[str]) -> bool:
@@ -100,7 +134,8 @@ def untrust(layout: Layout, folder: str | os.PathLike[str]) -> bool:
     real = Path(os.path.realpath(folder))
     if real not in current.folders:
         return False
-    _write(current.path, [f for f in current.folders if f != real])
+    pins = {f: p for f, p in current.approved.items() if f != real}
+    _write(current.path, [f for f in current.folders if f != real], pins)
     return True
 
 
@@ -116,10 +151,14 @@ def _invalid(path: Path, why: str) -> Diagnostic:
     return diagnostic("config.trust.invalid", message, path)
 
 
-def _write(path: Path, folders: list[Path]) -> None:
+def _write(path: Path, folders: list[Path], pins: Mapping[Path, Mapping[str, str]]) -> None:
     """Replace the list atomically (a temporary file renamed over it), private to the user."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = {"version": VERSION, "folders": sorted(str(f) for f in folders)}
+    document: dict[str, Any] = {"version": VERSION, "folders": sorted(str(f) for f in folders)}
+    if pins:
+        document["approved"] = {
+            str(f): dict(sorted(items.items())) for f, items in sorted(pins.items())
+        }
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{STORE}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

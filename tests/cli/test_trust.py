@@ -32,7 +32,7 @@ def test_trust_without_dir_trusts_the_project_root_above_the_current_folder(
     nested.mkdir(parents=True)
     monkeypatch.chdir(nested)
     doc = satchel("trust", "--home", home, "--json").json()
-    assert doc == {"folder": str(project), "trusted": True, "changed": True}
+    assert doc == {"folder": str(project), "trusted": True, "changed": True, "pinned": []}
     doc = satchel("doctor", "--home", home, "--json").json()
     assert doc["trusted"] is True
 

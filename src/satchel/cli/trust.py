@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satchel.approval import digests
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.environment import load
 from satchel.layout import Layout, find_project_root
 from satchel.trust import TrustList, TrustStoreError, read_trust, trust
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
+PINNED = "if one changes, it does not run until you trust the folder again"
 
 
 def trust_folder(
@@ -29,17 +32,26 @@ def trust_folder(
     if show_list:
         return print_list(read_trust(layout), as_json=as_json)
     folder = target(layout, directory)
+    pins = pinned(folder, client, home)
     try:
-        added = trust(layout, folder)
+        added = trust(layout, folder, approved=pins)
     except TrustStoreError as e:
         return out.fail("config.trust.invalid", str(e), as_json=as_json)
     if as_json:
-        out.print_json({"folder": str(folder), "trusted": True, "changed": added})
-    elif added:
-        out.say(f"Trusted {out.shown(folder)}: {LOADS}.")
-    else:
-        out.say(f"{out.shown(folder)} was already trusted.")
+        document = {"folder": str(folder), "trusted": True, "changed": added}
+        out.print_json({**document, "pinned": sorted(pins)})
+        return OK
+    said = f"Trusted {out.shown(folder)}: {LOADS}." if added else "was already trusted."
+    out.say(said if added else f"{out.shown(folder)} {said}")
+    if pins:
+        out.say(f"Pinned {out.count(len(pins), 'executable item')}: {PINNED}.")
     return OK
+
+
+def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
+    """The digests of the folder's executable items as they are now (`satchel.approval`)."""
+    layout = Layout.default(folder, client=client, home=home, project=folder)
+    return digests(load(layout=layout, trusted=True))
 
 
 def target(layout: Layout, directory: Path | None) -> Path:
