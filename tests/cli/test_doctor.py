@@ -226,3 +226,26 @@ def test_client_name_that_is_a_path_is_a_usage_error(satchel, project, home):
     assert result.code == 2
     assert "Invalid value for '--client'" in result.err
     assert result.out == ""
+
+
+def test_mcp_servers_are_counted_with_the_shadowed_ones(satchel, project, home):
+    config = home / ".config" / "satchel"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text(
+        '[mcp_servers.github]\ncommand = "gh-mcp"\n[mcp_servers.off]\ncommand = "x"\n'
+        "enabled = false\n"
+    )
+    plugin = home / ".agents" / "plugins" / "kit" / ".claude-plugin"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.json").write_text('{"name": "kit"}')
+    (plugin.parent / ".mcp.json").write_text('{"mcpServers": {"github": {"command": "g"}}}')
+    where = ("--project", project, "--home", home)
+    doc = satchel("doctor", *where, "--json").json()
+    assert doc["mcp_servers"] == {
+        "configured": 2,
+        "disabled": ["off"],
+        "names": ["github", "off"],
+        "shadowed": ["github"],
+    }
+    out = satchel("doctor", *where).out
+    assert "\nMCP servers: 2 configured, 1 disabled, 1 shadowed\ngithub, off\n" in out

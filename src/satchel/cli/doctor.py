@@ -74,6 +74,7 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
         },
         "plugins": _plugins_document(env.plugins),
         "hooks": _hooks_document(env),
+        "mcp_servers": _servers_document(env),
         "instructions": {
             "read": len(env.instructions),
             "paths": [str(f.path) for f in env.instructions],
@@ -159,6 +160,7 @@ def _report(env: Environment, index: str) -> None:
         _agents,
         _plugins,
         _hooks,
+        _servers,
         _instructions,
     )
     for section in (*sections, _diagnostics):
@@ -308,6 +310,28 @@ def _hooks(con: Console, env: Environment) -> None:
         con.print(out.safe(", ".join(f"{e} {n}" for e, n in document["events"].items())))
     for hook in skipped:
         con.print(out.safe(f"skipped {hook['name']} ({hook['source']}): {hook['why']}"))
+
+
+def _servers_document(env: Environment) -> dict[str, Any]:
+    found = env.mcp_servers
+    return {
+        "configured": len(found.servers),
+        "disabled": [s.name for s in found.servers if not s.enabled],
+        "names": [s.name for s in found.servers],
+        "shadowed": [loser.name for _, loser in found.shadowed],
+    }
+
+
+def _servers(con: Console, env: Environment) -> None:
+    document = _servers_document(env)
+    disabled, shadowed = len(document["disabled"]), len(document["shadowed"])
+    con.print(
+        f"MCP servers: {document['configured']} configured, {disabled} disabled, "
+        f"{shadowed} shadowed",
+        style="bold",
+    )
+    if document["names"]:
+        con.print(out.safe(", ".join(document["names"])))
 
 
 def _instructions(con: Console, env: Environment) -> None:
