@@ -1,5 +1,6 @@
 """Bounded reads of regular files (never block on a FIFO, never read past a cap),
-symlink containment, file identity and directory listings in name order."""
+symlink containment, file identity, directory listings in name order and atomic
+writes."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ __all__ = [
     "read_bounded",
     "read_fd",
     "same_file",
+    "write_atomic",
 ]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -131,3 +133,18 @@ def open_root(top: str, diags: list[Diagnostic], what: str) -> list[os.DirEntry[
         message = f"cannot list: {e.strerror}"
         diags.append(diagnostic("discovery.root.unreadable", message, Path(top)))
     return None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` (UTF-8, ``\\n`` line ends) atomically: a temporary file in
+    the same directory, renamed over `path`, removed if anything fails."""
+    import tempfile  # only when writing: keep `import satchel` light
+
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

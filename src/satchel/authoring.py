@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from satchel._files import write_atomic
 from satchel.diagnostics import Diagnostic
 from satchel.errors import SkillDefinitionError
 from satchel.skills.fields import FieldRules, build_skill, name_problem
@@ -84,15 +85,5 @@ def write_skill(directory: str | os.PathLike[str], skill: Skill) -> Path:
     target_dir = Path(directory) / skill.name
     target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / "SKILL.md"
-    text = render_skill_md(skill)
-    import tempfile  # only when writing: keep `import satchel` light
-
-    fd, tmp = tempfile.mkstemp(dir=target_dir, prefix=".SKILL.md.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(target, render_skill_md(skill))
     return target

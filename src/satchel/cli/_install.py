@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
@@ -29,6 +29,15 @@ ENDPOINTS = {
     "skills_sh_url": ("--skills-sh-url", "The skills.sh base URL"),
     "npm_registry_url": ("--npm-registry", "The npm registry base URL"),
 }
+
+
+class Endpoints(TypedDict):
+    """The base URL options a verb's `**endpoints` receives (None: not given)."""
+
+    github_url: str | None
+    github_api_url: str | None
+    skills_sh_url: str | None
+    npm_registry_url: str | None
 
 
 def scope_option() -> click.Option:
@@ -110,12 +119,13 @@ def context(
     client: str,
     *,
     as_json: bool,
-    endpoints: dict[str, str | None] | None = None,
+    endpoints: Endpoints | None = None,
 ) -> Context:
     """The install context for the location options and base URLs given."""
     environ = dict(os.environ)
     layout = Layout.default(Path.cwd(), client=client, home=home, project=project)
-    settings = Settings.from_env(environ, **(endpoints or {}))
+    overrides: Mapping[str, object] = endpoints or {}
+    settings = Settings.from_env(environ, **overrides)
     progress = None if as_json else _bar_callback()
     return Context(layout, settings, environ, progress)
 

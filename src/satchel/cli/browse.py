@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
@@ -24,11 +24,8 @@ def browse(
     home: Path | None,
     client: str,
     refresh: bool,
-    github_url: str | None,
-    github_api_url: str | None,
-    skills_sh_url: str | None,
-    npm_registry_url: str | None,
     as_json: bool,
+    **endpoints: Unpack[inst.Endpoints],
 ) -> int:
     """List the skills and plugins SOURCE holds, without installing anything.
 
@@ -37,12 +34,6 @@ def browse(
     URL or a local path. A pack (a repository whose README links skills elsewhere)
     lists the linked skills, each with the source that installs it. Listings are
     kept for ten minutes; --refresh fetches again."""
-    endpoints = {
-        "github_url": github_url,
-        "github_api_url": github_api_url,
-        "skills_sh_url": skills_sh_url,
-        "npm_registry_url": npm_registry_url,
-    }
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):

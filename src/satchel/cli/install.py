@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Unpack
 
 import click
 
@@ -25,11 +26,8 @@ def install(
     project: Path | None,
     home: Path | None,
     client: str,
-    github_url: str | None,
-    github_api_url: str | None,
-    skills_sh_url: str | None,
-    npm_registry_url: str | None,
     as_json: bool,
+    **endpoints: Unpack[inst.Endpoints],
 ) -> int:
     """Install the skills and plugins of SOURCE, or those picked with --skill.
 
@@ -39,12 +37,6 @@ def install(
     first and written atomically. A directory satchel did not install is not
     replaced without --force. skills.lock records each install; --frozen (with no
     SOURCE) installs exactly what it records, or nothing."""
-    endpoints = {
-        "github_url": github_url,
-        "github_api_url": github_api_url,
-        "skills_sh_url": skills_sh_url,
-        "npm_registry_url": npm_registry_url,
-    }
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     if frozen == (source is not None):
         raise click.UsageError(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from satchel._net import is_loopback
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._workspace import environment
@@ -105,7 +106,7 @@ def serve(
         raise click.UsageError("--allow-remote applies only with --http")
     _check_env(pass_env)
     address = _address(http) if http is not None else None
-    if address is not None and not allow_remote and not _loopback(address[0]):
+    if address is not None and not allow_remote and not is_loopback(address[0]):
         message = (
             f"{address[0]} is not a loopback address; pass --allow-remote to serve on it "
             "(anyone who can reach it can read skill files and run skill scripts)"
@@ -142,12 +143,6 @@ def _check_env(names: tuple[str, ...]) -> None:
         if is_dangerous_env(name):
             message = f"{name} can make a script run code it does not name; it is never passed"
             raise click.BadParameter(message, param_hint="--pass-env")
-
-
-def _loopback(host: str) -> bool:
-    from satchel.mcp.serve_http import is_loopback
-
-    return is_loopback(host)
 
 
 def _stdio(served: SkillServer, as_json: bool) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Unpack
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
@@ -19,22 +20,13 @@ def update_installed(
     project: Path | None,
     home: Path | None,
     client: str,
-    github_url: str | None,
-    github_api_url: str | None,
-    skills_sh_url: str | None,
-    npm_registry_url: str | None,
     as_json: bool,
+    **endpoints: Unpack[inst.Endpoints],
 ) -> int:
     """Fetch each installed source (or NAME's) at its ref again and show what changed.
 
     A changed tree is replaced atomically and skills.lock records the new commit
     and hash. A tree edited since it was installed is left alone unless --force."""
-    endpoints = {
-        "github_url": github_url,
-        "github_api_url": github_api_url,
-        "skills_sh_url": skills_sh_url,
-        "npm_registry_url": npm_registry_url,
-    }
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):

@@ -22,17 +22,23 @@ handler is dropped, the rest load. A missing file is no error.
 from __future__ import annotations
 
 import json
-import math
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins.hooks import claude_hooks
+from satchel.plugins._paths import Bad
+from satchel.plugins.hooks import (
+    check_optional,
+    check_strings,
+    check_text,
+    check_timeout,
+    claude_hooks,
+)
 from satchel.plugins.model import HookSpec
 
 __all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks"]
@@ -43,25 +49,19 @@ MAX_SETTINGS = 1024 * 1024
 INVALID = "hook.file.invalid"
 _HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "description", "strict")
 _GROUP_FIELDS = ("matcher", "hooks")
+_PARSERS: dict[str, tuple[Callable[[str], Any], type[ValueError]]] = {
+    "TOML": (tomllib.loads, tomllib.TOMLDecodeError),
+    "JSON": (json.loads, ValueError),
+}
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
 
 
-class _Bad(Exception):  # a value carried out of a handler check, not a bug
-    pass
-
-
 def read_hooks_toml(path: Path) -> Result:
     """The hooks of one satchel ``hooks.toml`` (see the module docstring)."""
-    data = _read(path, MAX_FILE)
-    if isinstance(data, Diagnostic):
-        return (), [data]
-    if data is None:
-        return (), []
-    try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        return (), [_invalid(f"not valid TOML ({e}); no hook of this file loads", path)]
+    doc, problems = _document(path, MAX_FILE, "TOML")
+    if doc is None:
+        return (), problems
     diags = [
         _invalid(f"unknown top-level key {key!r}: hooks.toml holds [hooks.<event>] only", path)
         for key in doc
@@ -111,7 +111,7 @@ def _group(where: str, event: str, group: Any, path: Path, names: dict[str, str]
         try:
             spec, unknown = _handler(event, matcher, handler, path)
             _unique(spec, label, names)
-        except _Bad as bad:
+        except Bad as bad:
             diags.append(_invalid(f"{label}: {bad}; it is skipped", path))
             continue
         diags += [_invalid(f"{label}: unknown key {k!r} is ignored", path) for k in unknown]
@@ -123,26 +123,24 @@ def _handler(
     event: str, matcher: str | None, handler: Any, path: Path
 ) -> tuple[HookSpec, list[str]]:
     if not isinstance(handler, dict):
-        raise _Bad(f"a handler must be a table, not {type_name(handler)}")
+        raise Bad(f"a handler must be a table, not {type_name(handler)}")
     if handler.get("type", "command") != "command":
-        raise _Bad(f"type must be 'command', not {handler['type']!r}")
+        raise Bad(f"type must be 'command', not {handler['type']!r}")
     strict = handler.get("strict", False)
     if not isinstance(strict, bool):
-        raise _Bad(f"strict must be a boolean, not {type_name(strict)}")
-    args = handler.get("args")
-    if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
-        raise _Bad("args must be a list of strings")
+        raise Bad(f"strict must be a boolean, not {type_name(strict)}")
+    args = check_strings(handler, "args")
     spec = HookSpec(
         event=event,
-        command=_text(handler, "command"),
+        command=check_text(handler, "command"),
         format="satchel",
         matcher=matcher,
-        args=None if args is None else tuple(args),
-        timeout=_timeout(handler.get("timeout")),
-        name=_optional(handler, "name"),
+        args=args,
+        timeout=check_timeout(handler),
+        name=check_optional(handler, "name"),
         strict=strict,
-        condition=_optional(handler, "if"),
-        description=_optional(handler, "description"),
+        condition=check_optional(handler, "if"),
+        description=check_optional(handler, "description"),
         path=path,
     )
     return spec, [k for k in handler if k not in _HANDLER_FIELDS]
@@ -152,50 +150,31 @@ def _unique(spec: HookSpec, label: str, names: dict[str, str]) -> None:
     if spec.name is None:
         return
     if spec.name in names:
-        raise _Bad(f"{names[spec.name]} has the same name {spec.name!r}; names are unique")
+        raise Bad(f"{names[spec.name]} has the same name {spec.name!r}; names are unique")
     names[spec.name] = label
-
-
-def _text(entry: Mapping[str, Any], key: str) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad(f"{key} must be a non-blank string" if key in entry else f"it has no {key}")
-    return value
-
-
-def _optional(entry: Mapping[str, Any], key: str) -> str | None:
-    value = entry.get(key)
-    if value is not None and not isinstance(value, str):
-        raise _Bad(f"{key} must be a string, not {type_name(value)}")
-    return value
-
-
-def _timeout(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f"timeout must be a number of seconds, not {type_name(value)}")
-    if not math.isfinite(value) or value <= 0:
-        raise _Bad(f"timeout must be a positive number of seconds, not {value}")
-    return float(value)
 
 
 def read_settings_hooks(path: Path) -> Result:
     """The command hooks of one Claude Code ``settings.json`` (its ``hooks`` object);
     a file without one holds no hooks."""
-    data = _read(path, MAX_SETTINGS)
-    if isinstance(data, Diagnostic):
-        return (), [data]
-    if data is None:
-        return (), []
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        return (), [_invalid(f"not valid JSON ({e}); no hook of this file loads", path)]
+    doc, problems = _document(path, MAX_SETTINGS, "JSON")
     if not isinstance(doc, dict) or "hooks" not in doc:
-        return (), []
+        return (), problems
     hooks, diags = claude_hooks(doc, path, "")
     return tuple(replace(h, plugin=None) for h in hooks), diags
+
+
+def _document(path: Path, cap: int, kind: str) -> tuple[Any, list[Diagnostic]]:
+    """The file's TOML or JSON document (`kind`); None, with the problem if there is
+    one, when there is no file or it cannot be read or parsed."""
+    data = _read(path, cap)
+    if not isinstance(data, bytes):
+        return None, [] if data is None else [data]
+    parse, invalid = _PARSERS[kind]
+    try:
+        return parse(data.decode("utf-8")), []
+    except (UnicodeDecodeError, invalid) as e:
+        return None, [_invalid(f"not valid {kind} ({e}); no hook of this file loads", path)]
 
 
 def _read(path: Path, cap: int) -> bytes | Diagnostic | None:

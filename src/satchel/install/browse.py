@@ -157,9 +157,8 @@ def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
         items = find_items(got.tree, src.subdir)
         readme = "" if items else _readme(folder_of(got.tree, src.subdir))
     spec = src.spec()  # picks are carried per item, not by the source
-    listed = [Listed(i.kind, i.name, i.description, i.folder, spec, i.ok) for i in items]
-    if src.skills:
-        listed = [i for i in listed if any(_picked(i, p) for p in src.skills)]
+    picked = [i for i in items if not src.skills or any(i.matches(p) for p in src.skills)]
+    listed = [Listed(i.kind, i.name, i.description, i.folder, spec, i.ok) for i in picked]
     notes: list[Diagnostic] = list(got.diagnostics)
     links: list[str] = []
     if not items and follow_packs and readme:
@@ -173,10 +172,6 @@ def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
             listed += sub.items
             notes += sub.diagnostics
     return Listing(spec, got.resolved, tuple(listed), tuple(links), tuple(notes))
-
-
-def _picked(item: Listed, pick: str) -> bool:
-    return pick in (item.name, item.folder, item.folder.rsplit("/", 1)[-1])
 
 
 def pack_links(readme: str, ctx: Context) -> list[Source]:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from satchel.install.errors import refuse
 from satchel.install.extract import sniff
-from satchel.install.fetched import Fetched, unpack
-from satchel.install.git import fetch_git
+from satchel.install.fetched import Fetched, fetched_git, unpack
 from satchel.install.github import fetch_github
 from satchel.install.http import Progress
 from satchel.install.npm import fetch_npm
@@ -35,8 +34,7 @@ def fetch(
     if source.kind == "local":
         return _local(Path(source.location), work, settings)
     if source.kind == "git":
-        checkout = fetch_git(source.location, pin or source.ref, work, settings, environ)
-        return Fetched(checkout.tree, checkout.commit, None, checkout.diagnostics)
+        return fetched_git(source.location, pin or source.ref, work, settings, environ)
     if source.kind == "github":
         return fetch_github(source, work, settings, pin=pin, progress=progress, environ=environ)
     return fetch_npm(source, work, settings, pin=pin, integrity=integrity, progress=progress)

@@ -1,16 +1,18 @@
-"""`Fetched`: what any fetcher hands back, and the unpacking step they share."""
+"""`Fetched`: what any fetcher hands back, and the unpacking steps they share."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic
 from satchel.install.extract import extract_archive
-from satchel.install.settings import Limits
+from satchel.install.git import fetch_git
+from satchel.install.settings import Limits, Settings
 
-__all__ = ["Fetched", "unpack"]
+__all__ = ["Fetched", "fetched_git", "unpack", "unpack_download"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +40,24 @@ def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:
         if len(tops) == 1 and (into / tops[0]).is_dir() and not (into / tops[0]).is_symlink():
             return into / tops[0]
     return into
+
+
+def unpack_download(tarball: Path, work: Path, limits: Limits) -> Path:
+    """Unpack the downloaded `tarball` into ``work/tree`` (its single top directory
+    stripped), delete it, and return the tree."""
+    tree = unpack(tarball, work / "tree", limits, strip=True)
+    tarball.unlink()
+    return tree
+
+
+def fetched_git(
+    url: str,
+    ref: str | None,
+    work: Path,
+    settings: Settings,
+    environ: Mapping[str, str] | None,
+) -> Fetched:
+    """The git repository at `url`, fetched at `ref` (a branch, tag or SHA) into `work`
+    by `fetch_git`: its tree, commit and notes."""
+    checkout = fetch_git(url, ref, work, settings, environ)
+    return Fetched(checkout.tree, checkout.commit, None, checkout.diagnostics)

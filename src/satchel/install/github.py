@@ -15,8 +15,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from satchel.install.errors import refuse
-from satchel.install.fetched import Fetched, unpack
-from satchel.install.git import fetch_git, is_sha
+from satchel.install.fetched import Fetched, fetched_git, unpack_download
+from satchel.install.git import is_sha
 from satchel.install.http import HttpRefused, Progress, download, get_json
 from satchel.install.settings import Settings
 from satchel.install.sources import Source
@@ -52,10 +52,8 @@ def fetch_github(
         if e.status not in _REFUSALS:
             raise
         url = f"{settings.github_url}/{source.location}.git"
-        checkout = fetch_git(url, pin or source.ref, work, settings, environ)
-        return Fetched(checkout.tree, checkout.commit, None, checkout.diagnostics)
-    tree = unpack(tarball, work / "tree", settings.limits, strip=True)
-    tarball.unlink()
+        return fetched_git(url, pin or source.ref, work, settings, environ)
+    tree = unpack_download(tarball, work, settings.limits)
     return Fetched(tree, sha, f"sha256-{got.sha256}")
 
 

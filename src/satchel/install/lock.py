@@ -23,12 +23,11 @@ has none (unless ``--force``).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._files import write_atomic
 from satchel.install.errors import refuse
 
 __all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
@@ -129,12 +128,4 @@ def _parse(doc: Any) -> Lock:
 def write_lock(path: Path, lock: Lock) -> None:
     """Write `lock` atomically (a temporary file renamed over the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".skills.lock.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n")

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from satchel._net import LOOPBACK_NAMES
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install.errors import refuse
-from satchel.install.fetched import Fetched, unpack
+from satchel.install.fetched import Fetched, unpack_download
 from satchel.install.http import Progress, download, get_json
 from satchel.install.settings import Settings
 from satchel.install.sources import Source
@@ -31,7 +32,6 @@ LIFECYCLE = (
     "preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
     "postprepare", "prepack", "postpack", "dependencies",
 )  # fmt: skip
-_LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
 def fetch_npm(
@@ -64,8 +64,7 @@ def fetch_npm(
     tarball = work / "package.tgz"
     got = download(url, tarball, settings, progress=progress, label=f"{name}@{version}")
     actual = _check_digest(name, version, tarball, got.sha512, expected, dist)
-    tree = unpack(tarball, work / "tree", settings.limits, strip=True)
-    tarball.unlink()
+    tree = unpack_download(tarball, work, settings.limits)
     return Fetched(tree, version, actual, _scripts(tree, name, version))
 
 
@@ -83,7 +82,7 @@ def _version(packument: Any, name: str, wanted: str) -> str:
 def _fetchable(url: str) -> bool:
     parts = urlsplit(url)
     return parts.scheme == "https" or (
-        parts.scheme == "http" and (parts.hostname or "") in _LOOPBACK
+        parts.scheme == "http" and (parts.hostname or "") in LOOPBACK_NAMES
     )
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from satchel._net import LOOPBACK_NAMES
 from satchel.install.errors import InstallError, refuse
 from satchel.install.settings import Settings
 
@@ -53,7 +54,6 @@ _NPM_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\Z")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCP = re.compile(r"(?P<user>[A-Za-z0-9_.-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^:]+)\Z")
 _GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
-_LOOPBACK = ("localhost", "127.0.0.1", "::1")
 _NPX = ("npx", "bunx")
 
 
@@ -210,7 +210,7 @@ def _url(text: str, settings: Settings) -> Source:
     scheme = parts.scheme.lower()
     if scheme not in _GIT_SCHEMES:
         raise _invalid(text, f"the scheme {parts.scheme!r} is not one satchel fetches from")
-    if scheme == "http" and (parts.hostname or "") not in _LOOPBACK:
+    if scheme == "http" and (parts.hostname or "") not in LOOPBACK_NAMES:
         raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
     if parts.password is not None or (parts.username and scheme in ("http", "https")):
         raise _invalid(text, "a URL may not carry credentials; set GH_TOKEN instead")

@@ -14,10 +14,11 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 import socket
 from typing import TYPE_CHECKING, Any
+
+from satchel._net import is_loopback
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -38,16 +39,6 @@ def parse_address(text: str) -> tuple[str, int]:
     if port > 65535:
         raise ValueError(f"port {port} is out of range (0 to 65535)")
     return found.group("v6") or found.group("host"), port
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback IP addresses; any other name is not."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -30,9 +30,9 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SatchelError
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     import anyio
     from anyio.abc import TaskGroup
     from mcp.client.session import ClientSession
+    from pydantic import BaseModel
 
     from satchel.environment import Environment
     from satchel.mcp.blocking import BlockingSupervisor
@@ -79,6 +80,7 @@ DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at sto
 INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
 AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
 _TAIL = 300  # characters of a server's stderr quoted in a failure message
+_Offer = TypeVar("_Offer", McpTool, McpPrompt)
 
 
 class McpUnavailable(SatchelError):
@@ -268,9 +270,7 @@ class McpSupervisor:
         prompt, link = self._prompts[name.removeprefix("/")]
         session = _session(link)
         result = await session.get_prompt(prompt.prompt, dict(arguments or {}))
-        return [
-            m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in result.messages
-        ]
+        return _dumped(result.messages)
 
     async def read_resource(self, server: str, uri: str) -> list[dict[str, Any]]:
         """The contents of resource `uri` of the running server named `server`, as MCP
@@ -279,9 +279,7 @@ class McpSupervisor:
         if link is None:
             raise KeyError(server)
         result = await _session(link).read_resource(uri)
-        return [
-            c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in result.contents
-        ]
+        return _dumped(result.contents)
 
     # -- inside -----------------------------------------------------------------
 
@@ -389,24 +387,22 @@ class McpSupervisor:
                 count = len(tools[id(link)])
                 tools[id(link)], changed = list(changed[:count]), changed[count:]
         for link in self._links:
-            kept = tuple(t for t in tools[id(link)] if self._keep(t, link))
-            prompts = tuple(p for p in link.report.prompts if self._keep_prompt(p, link))
+            kept = tuple(t for t in tools[id(link)] if self._keep("tool", t, link, self._tools))
+            prompts = tuple(
+                p for p in link.report.prompts if self._keep("prompt", p, link, self._prompts)
+            )
             link.report = replace(link.report, tools=kept, prompts=prompts)
 
-    def _keep(self, tool: McpTool, link: _Link) -> bool:
-        first = self._tools.get(tool.name)
+    def _keep(
+        self, kind: str, offer: _Offer, link: _Link, taken: dict[str, tuple[_Offer, _Link]]
+    ) -> bool:
+        """Record `offer` (a `kind`) of `link` in `taken` under its name, unless an
+        earlier server's holds that name: then it is a collision and hidden."""
+        first = taken.get(offer.name)
         if first is not None:
-            self._problems.append(_collision("tool", tool.name, first[1].server, link.server))
+            self._problems.append(_collision(kind, offer.name, first[1].server, link.server))
             return False
-        self._tools[tool.name] = (tool, link)
-        return True
-
-    def _keep_prompt(self, prompt: McpPrompt, link: _Link) -> bool:
-        first = self._prompts.get(prompt.name)
-        if first is not None:
-            self._problems.append(_collision("prompt", prompt.name, first[1].server, link.server))
-            return False
-        self._prompts[prompt.name] = (prompt, link)
+        taken[offer.name] = (offer, link)
         return True
 
     def _plugins(self) -> list[Plugin]:
@@ -526,11 +522,14 @@ async def _call(link: _Link, tool: McpTool, tool_input: Mapping[str, Any]) -> To
         )
     except Exception as e:  # noqa: BLE001  # a failed call is a result for the model, not a crash
         return error_result(tool.name, f"the call to {tool.name} failed: {_reason(e, link.server)}")
-    content = tuple(
-        c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in result.content
-    )
+    content = tuple(_dumped(result.content))
     structured = result.structured_content
     return ToolResult(tool.name, content, structured, bool(result.is_error))
+
+
+def _dumped(models: Iterable[BaseModel]) -> list[dict[str, Any]]:
+    """SDK models as MCP JSON: fields by their alias, those that are None left out."""
+    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in models]
 
 
 def _collision(kind: str, name: str, first: McpServer, later: McpServer) -> Diagnostic:

@@ -50,6 +50,10 @@ __all__ = [
     "MAX_VIBE_HOOKS",
     "VIBE_TIMEOUT",
     "VIBE_TYPES",
+    "check_optional",
+    "check_strings",
+    "check_text",
+    "check_timeout",
     "claude_hooks",
     "parse_claude_hooks",
     "parse_kimi_hooks",
@@ -161,13 +165,13 @@ def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source)
     extras = {k: v for k, v in handler.items() if k not in _CLAUDE_FIELDS}
     return HookSpec(
         event=event,
-        command=_text(handler, "command"),
+        command=check_text(handler, "command"),
         format="claude",
         matcher=matcher,
-        args=_strings(handler, "args"),
-        timeout=_timeout(handler),
-        condition=_optional(handler, "if"),
-        description=_optional(handler, "description"),
+        args=check_strings(handler, "args"),
+        timeout=check_timeout(handler),
+        condition=check_optional(handler, "if"),
+        description=check_optional(handler, "description"),
         plugin=src.plugin,
         path=src.path,
         extras=MappingProxyType(extras) if extras else _NONE,
@@ -228,7 +232,7 @@ def _vibe_label(number: int, entry: Any) -> str:
 
 def _vibe_hook(entry: Any, src: _Source) -> HookSpec:
     _closed(entry, "a table", _VIBE_FIELDS, " (plugin hooks are strict)")
-    name = _text(entry, "name")
+    name = check_text(entry, "name")
     kind = entry.get("type")
     if kind not in VIBE_TYPES:
         hint = f"Vibe 3 calls it {_LEGACY[kind]!r}" if kind in _LEGACY else None
@@ -240,13 +244,13 @@ def _vibe_hook(entry: Any, src: _Source) -> HookSpec:
         raise Bad("strict is not allowed on post_agent hooks")
     return HookSpec(
         event=kind,
-        command=_text(entry, "command"),
+        command=check_text(entry, "command"),
         format="vibe",
-        matcher=_optional(entry, "match"),
-        timeout=_timeout(entry, VIBE_TIMEOUT),
+        matcher=check_optional(entry, "match"),
+        timeout=check_timeout(entry, VIBE_TIMEOUT),
         name=f"{src.plugin}:{name}",
         strict=strict,
-        description=_optional(entry, "description"),
+        description=check_optional(entry, "description"),
         plugin=src.plugin,
         path=src.path,
     )
@@ -273,15 +277,15 @@ def _kimi_hook(entry: Any, src: _Source) -> HookSpec:
     fail_mode = entry.get("fail_mode", "open")
     if fail_mode not in ("open", "closed"):
         raise Bad(f"fail_mode must be 'open' or 'closed', not {fail_mode!r}")
-    timeout = _timeout(entry, KIMI_TIMEOUT)
+    timeout = check_timeout(entry, KIMI_TIMEOUT)
     low, high = _KIMI_RANGE
     if not low <= (timeout or 0) <= high:
         raise Bad(f"timeout must be {low}-{high} seconds, not {timeout:g}")
     return HookSpec(
-        event=_text(entry, "event"),
-        command=_text(entry, "command"),
+        event=check_text(entry, "event"),
+        command=check_text(entry, "command"),
         format="kimi",
-        matcher=_optional(entry, "matcher"),
+        matcher=check_optional(entry, "matcher"),
         timeout=timeout,
         fail_mode=fail_mode,
         plugin=src.plugin,
@@ -298,7 +302,8 @@ def _closed(entry: Any, kind: str, fields: tuple[str, ...], note: str = "") -> N
         raise Bad(f"unknown key {unknown[0]!r}{note}")
 
 
-def _text(entry: Mapping[str, Any], key: str) -> str:
+def check_text(entry: Mapping[str, Any], key: str) -> str:
+    """The non-blank string at `key` of a hook entry; `Bad` when it is missing or not one."""
     value = entry.get(key)
     if key not in entry:
         raise Bad(f"it has no {key}")
@@ -307,14 +312,16 @@ def _text(entry: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def _optional(entry: Mapping[str, Any], key: str) -> str | None:
+def check_optional(entry: Mapping[str, Any], key: str) -> str | None:
+    """The string at `key` of a hook entry, or None; `Bad` when it is something else."""
     value = entry.get(key)
     if value is not None and not isinstance(value, str):
         raise Bad(f"{key} must be a string, not {type_name(value)}")
     return value
 
 
-def _strings(entry: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+def check_strings(entry: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    """The list of strings at `key` of a hook entry, or None; `Bad` when it is not one."""
     value = entry.get(key)
     if value is None:
         return None
@@ -323,7 +330,9 @@ def _strings(entry: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     return tuple(value)
 
 
-def _timeout(entry: Mapping[str, Any], default: float | None = None) -> float | None:
+def check_timeout(entry: Mapping[str, Any], default: float | None = None) -> float | None:
+    """A hook entry's ``timeout`` in seconds (`default` when it has none); `Bad` unless
+    it is a positive finite number."""
     value = entry.get("timeout")
     if value is None:
         return default

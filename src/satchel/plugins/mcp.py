@@ -37,7 +37,6 @@ Rules and decisions, for every format:
 
 from __future__ import annotations
 
-import ipaddress
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -47,6 +46,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._paths import (
     MAX_FILE,
@@ -497,18 +497,9 @@ def _url_problem(value: str) -> str | None:
         return "must not carry user information (user:password@)"
     if "#" in value:
         return "must not have a fragment (#...)"
-    if scheme == "http" and not _loopback(parts.hostname):
+    if scheme == "http" and not is_loopback(parts.hostname):
         return "uses plain http, allowed only for localhost and loopback addresses; use https"
     return None
-
-
-def _loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_headers(entry: Mapping[str, Any]) -> Mapping[str, str]:
