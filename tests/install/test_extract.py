@@ -103,11 +103,11 @@ def test_i02_links_and_devices(
 
 
 def test_i02_zip_symlink_out_is_refused(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "a.zip", {"pdf/SKILL.md": b"x"}, links={"key": "/home/u/.ssh"})
+    archive = make_zip(tmp_path / "a.zip", {"pdf/SKILL.md": b"x"}, links={"key": "/srv/u/.ssh"})
     error = refused(archive, tmp_path / "out")
     assert (error.code, error.diagnostic.message) == (
         "install.archive.link",
-        "archive entry 'key' links outside the tree (/home/u/.ssh)",
+        "archive entry 'key' links outside the tree (/srv/u/.ssh)",
     )
 
 

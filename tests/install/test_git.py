@@ -62,7 +62,7 @@ def test_i04_submodules_are_never_fetched(layout: Layout, tmp_path: Path, home: 
     repo = git_repo(tmp_path / "work", SKILLS)
     modules = (
         f'[submodule "ext"]\n\tpath = skills/pdf/sub\n\turl = ext::sh -c touch% {canary}\n'
-        '[submodule "ssh"]\n\tpath = skills/tdd/keys\n\turl = file:///home/user/.ssh\n'
+        '[submodule "ssh"]\n\tpath = skills/tdd/keys\n\turl = file:///srv/user/.ssh\n'
         '[submodule "up"]\n\tpath = up\n\turl = ../../../etc\n'
     )
     (repo / ".gitmodules").write_text(modules)
