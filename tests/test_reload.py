@@ -33,6 +33,10 @@ def test_added_removed_and_changed_across_kinds(layout, project, home):
     edited = skill(skills, "edit")
     gone = skill(skills, "gone")
     put(project / ".claude" / "commands" / "old.md", "Old\n")
+    hooks = project / ".satchel" / "hooks.toml"
+    hook = '[[hooks.before_tool_use]]\nmatcher = "Bash"\n[[hooks.before_tool_use.hooks]]\n'
+    put(hooks, hook + 'command = "echo one"\n')
+    config = put(home / ".config" / "satchel" / "config.toml", '[mcp_servers.db]\ncommand = "d"\n')
     env = satchel.load(layout=layout, exclude=["never"])
     skill(skills, "new")
     gone.unlink()
@@ -44,12 +48,24 @@ def test_added_removed_and_changed_across_kinds(layout, project, home):
     plugin = project / ".satchel" / "plugins" / "kit"
     schema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
     put(plugin / "plugin.json", json.dumps({"$schema": schema, "name": "kit"}))
+    mcp = {"$schema": schema.replace("plugin.schema", "mcp.schema"), "mcpServers": {}}
+    mcp["mcpServers"] = {"api": {"type": "stdio", "command": "api-mcp"}}
+    put(plugin / "mcp.json", json.dumps(mcp))
+    start = '[[hooks.session_start]]\n[[hooks.session_start.hooks]]\ncommand = "echo hi"\n'
+    put(hooks, hook + 'command = "echo two"\n' + start)
+    config.write_text("")
     fresh, changes = env.reload()
     assert changes.to_json() == {
         "skills": {"added": ["new"], "removed": ["gone"], "changed": ["edit"]},
         "commands": {"added": ["fresh"], "removed": ["old"], "changed": []},
         "agents": {"added": [], "removed": [], "changed": []},
         "plugins": {"added": ["kit"], "removed": [], "changed": []},
+        "hooks": {
+            "added": ["project/session_start/*#1"],
+            "removed": [],
+            "changed": ["project/before_tool_use/Bash#1"],
+        },
+        "mcp_servers": {"added": ["api"], "removed": ["db"], "changed": []},
     }
     assert fresh.options.exclude == ("never",)  # the same options
 

@@ -90,14 +90,8 @@ def _changed(key: str, known: bool, folder: Path) -> Diagnostic:
 
 def _keyed_hooks(env: Environment) -> Iterable[tuple[str | None, Hook]]:
     """Every hook with its key (None for one that is not the project's)."""
-    seen: dict[str, int] = {}
-    for hook in env.hooks.hooks:
-        if not _project_hook(env, hook):
-            yield None, hook
-            continue
-        base = f"hook {hook.source}/{hook.event}/{hook.spec.matcher or '*'}"
-        seen[base] = seen.get(base, 0) + 1
-        yield f"{base}#{seen[base]}", hook
+    for name, hook in env.hooks.named():
+        yield (f"hook {name}" if _project_hook(env, hook) else None), hook
 
 
 def _hooks(env: Environment) -> Iterable[tuple[str, Hook]]:

@@ -4,6 +4,9 @@ Skills, commands, agent types and plugins are compared by name: a name only in t
 load is added, only in the old removed, in both but different changed. Different
 means a different definition (its JSON form) or a different file (size or
 modification time), so an edited body counts even when the metadata did not move.
+Hooks (named ``<source>/<event>/<matcher>#<n>``) and MCP servers (by name) are compared
+by their definition and status: a running session keeps the ones it started with until
+it takes the reloaded environment.
 """
 
 from __future__ import annotations
@@ -53,9 +56,12 @@ class Changes:
     commands: Change = Change()
     agents: Change = Change()
     plugins: Change = Change()
+    hooks: Change = Change()
+    mcp_servers: Change = Change()
 
     def __bool__(self) -> bool:
-        return bool(self.skills or self.commands or self.agents or self.plugins)
+        kinds = (self.skills, self.commands, self.agents, self.plugins)
+        return any((*kinds, self.hooks, self.mcp_servers))
 
     def to_json(self) -> dict[str, dict[str, list[str]]]:
         return {
@@ -63,6 +69,8 @@ class Changes:
             "commands": self.commands.to_json(),
             "agents": self.agents.to_json(),
             "plugins": self.plugins.to_json(),
+            "hooks": self.hooks.to_json(),
+            "mcp_servers": self.mcp_servers.to_json(),
         }
 
 
@@ -96,7 +104,17 @@ def compare(old: Environment, new: Environment) -> Changes:
     skills, commands, agents, plugins = (
         _change(a, b, old.stamps, new.stamps) for a, b in zip(_kinds(old), _kinds(new), strict=True)
     )
-    return Changes(skills, commands, agents, plugins)
+    hooks = _change(_hooks(old), _hooks(new), {}, {})
+    servers = _change(_servers(old), _servers(new), {}, {})
+    return Changes(skills, commands, agents, plugins, hooks, servers)
+
+
+def _hooks(env: Environment) -> dict[str, _Item]:
+    return dict(env.hooks.named())
+
+
+def _servers(env: Environment) -> dict[str, _Item]:
+    return {s.name: s for s in env.mcp_servers.servers}
 
 
 def _kinds(env: Environment) -> tuple[Mapping[str, _Item], ...]:

@@ -80,6 +80,17 @@ class HookSet:
         """The hooks that can run."""
         return tuple(h for h in self.hooks if h.loaded)
 
+    def named(self) -> tuple[tuple[str, Hook], ...]:
+        """Every hook with a name that stays put while the files do:
+        ``<source>/<event>/<matcher>#<n>``, `n` counting from 1 in declared order."""
+        counts: dict[str, int] = {}
+        named: list[tuple[str, Hook]] = []
+        for hook in self.hooks:
+            base = f"{hook.source}/{hook.event}/{hook.spec.matcher or '*'}"
+            counts[base] = counts.get(base, 0) + 1
+            named.append((f"{base}#{counts[base]}", hook))
+        return tuple(named)
+
     def for_event(self, event: str) -> tuple[Hook, ...]:
         """The loaded hooks of `event`, in declared order."""
         return tuple(h for h in self.hooks if h.loaded and h.event == event)
