@@ -60,6 +60,7 @@ from pathlib import Path
 import yaml
 
 import satchel
+from satchel.trust import store_path, trust
 
 FLOOR_TARGET = 6.0  # satchel.load() at most this many times the floor
 PLUGIN_TARGET = 8.0  # with plugins: satchel.load() at most this many times its floor
@@ -250,6 +251,7 @@ def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corp
     project.mkdir()
     home.mkdir()
     layout = satchel.Layout.default(project, home=home, project=project)
+    trust(layout, project)  # as `satchel trust` records it: the project's plugins load
     corpus = Corpus(project, home, layout)
     per_root = [count // len(ROOTS) + (r < count % len(ROOTS)) for r in range(len(ROOTS))]
     width = max(4, len(str(count)))
@@ -520,6 +522,7 @@ class FloorPlan:
     skill_roots: list[str]
     other_roots: list[str]  # the commands and agents roots (listed, empty here)
     plugin_roots: list[str]
+    settings: list[str]  # the user's files read whole: the list of trusted folders
 
     @classmethod
     def of(cls, layout: satchel.Layout) -> FloorPlan:
@@ -530,6 +533,7 @@ class FloorPlan:
             paths(layout.skill_roots()),
             paths(layout.command_dirs()) + paths(layout.agent_dirs()),
             paths(layout.plugin_dirs()),
+            [str(store_path(layout))],
         )
 
 
@@ -555,7 +559,7 @@ def plugin_floor(plan: FloorPlan) -> int:
     """The raw I/O of the plugins scenario: the skills floor over every skills root,
     a listing of every commands, agents and plugins root, then for each plugin
     directory a listing of it and `_plugin_io`. Returns the number of files read."""
-    read = floor(plan.skill_roots)
+    read = floor(plan.skill_roots) + sum(_read(path) for path in plan.settings)
     for root in plan.other_roots:
         read += len(_listing(root))
     for root in plan.plugin_roots:
