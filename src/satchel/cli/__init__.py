@@ -80,6 +80,7 @@ def _verbs() -> tuple[Verb, ...]:
     from satchel.cli import _install as inst
     from satchel.cli import (
         agents,
+        audit,
         browse,
         commands,
         doctor,
@@ -107,6 +108,7 @@ def _verbs() -> tuple[Verb, ...]:
 
     return (
         Verb(("doctor",), doctor.doctor, (*_located(), _json())),
+        Verb(("audit",), audit.audit, (*audit.params(), *_where(), _json())),
         Verb(("list",), listing.list_skills, (*_located(), _json())),
         Verb(("show",), show.show, (click.Argument(["name"]), *_located(), _json())),
         Verb(("validate",), validate.validate, _validate_params()),

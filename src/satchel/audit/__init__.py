@@ -1,0 +1,25 @@
+"""`satchel audit`: every executable or risky construct in a skill, a tree of skills,
+a plugin or a workspace, found without running anything (see docs/audit.md).
+
+`audit_path(path)` returns a `Report` of `Finding` values, each named by a rule of
+`RULES`; `to_sarif` writes one as SARIF 2.1.0.
+"""
+
+from satchel.audit.model import LEVELS, RULES, TRUST_STATES, Finding, Report, Rule, at_least
+from satchel.audit.sarif import to_sarif
+from satchel.audit.scan import audit_path, kind_of
+from satchel.audit.tree import Limits
+
+__all__ = [
+    "at_least",
+    "audit_path",
+    "Finding",
+    "kind_of",
+    "LEVELS",
+    "Limits",
+    "Report",
+    "Rule",
+    "RULES",
+    "to_sarif",
+    "TRUST_STATES",
+]

@@ -1,0 +1,200 @@
+"""`audit_path`: what PATH is (a skill, a tree of skills, a plugin, a workspace), and
+every finding in it.
+
+A workspace is audited as `satchel.load` reads it with the project trusted (so that
+everything a trust decision would unlock is seen), Claude Code's settings hooks
+included, plus the project's plugins, hooks and MCP servers. Loading runs nothing,
+and neither does anything here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from satchel.agents import AgentType
+from satchel.audit.content import body_findings, read_text, text_findings
+from satchel.audit.executables import (
+    agent_findings,
+    allowed_tools_findings,
+    hook_findings,
+    server_findings,
+)
+from satchel.audit.model import Finding, Report
+from satchel.audit.tree import Limits, tree_findings
+from satchel.environment import Environment, load
+from satchel.layout import Layout, WalkBounds
+from satchel.plugins import Plugin, read_plugin
+from satchel.skills.discover import skill_dirs
+from satchel.skills.model import Skill
+from satchel.skills.read import SKILL_FILE, parse_skill
+
+__all__ = ["WORKSPACE_MARKERS", "audit_path", "kind_of"]
+
+WORKSPACE_MARKERS = (
+    ".git", ".satchel", ".claude", ".agents", ".codex", ".opencode", ".mcp.json",
+    "AGENTS.md", "CLAUDE.md",
+)  # fmt: skip
+TEXT = "loaded"  # the trust state of text: it reaches the model once loaded
+SOURCE = "trusted-source"  # a skill or plugin audited alone: where it is installed decides
+
+
+def kind_of(path: Path, project: Path | None, client: str = "satchel") -> str:
+    """``skill``, ``plugin``, ``plugins``, ``skills`` or ``workspace``."""
+    from satchel.cli._plugin import is_plugin_dir, plugin_children
+
+    if project is not None:
+        return "workspace"
+    if not os.path.isdir(path) or os.path.lexists(path / SKILL_FILE):
+        return "skill"
+    if is_plugin_dir(path):
+        return "plugin"
+    if plugin_children(path) is not None:
+        return "plugins"
+    if any(os.path.lexists(path / m) for m in (*WORKSPACE_MARKERS, f".{client}")):
+        return "workspace"
+    found, _ = skill_dirs(str(path), WalkBounds())
+    return "skills" if found else "workspace"
+
+
+def audit_path(
+    path: Path,
+    *,
+    project: Path | None = None,
+    home: Path | None = None,
+    client: str = "satchel",
+    limits: Limits | None = None,
+) -> Report:
+    """Audit `path` (see the module); never runs anything, never raises for bad files."""
+    path = Path(os.path.abspath(path))
+    limits = limits or Limits()
+    kind = kind_of(path, project, client)
+    if kind == "workspace":
+        env = load(
+            layout=Layout.default(path, client=client, home=home, project=project or path),
+            trusted=True,
+            claude_settings_hooks=True,
+        )
+        errors = sum(d.severity != "info" for d in env.diagnostics)
+        found, diagnostics = list(_workspace(env, limits)), errors
+    elif kind in ("plugin", "plugins"):
+        found, diagnostics = _plugins(path, kind, limits)
+    else:
+        found, diagnostics = _skills(path, kind, client, limits)
+    return Report(path, kind, _settled(found), diagnostics)
+
+
+def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]:
+    from satchel.cli._plugin import plugin_children
+
+    roots = [path] if kind == "plugin" else plugin_children(path) or []
+    found: list[Finding] = []
+    errors = 0
+    for root in roots:
+        plugin, problems = read_plugin(root)
+        errors += sum(d.severity != "info" for d in problems)
+        found += _plugin(plugin, root, SOURCE, limits)
+    return found, errors
+
+
+def _skills(path: Path, kind: str, client: str, limits: Limits) -> tuple[list[Finding], int]:
+    if kind == "skill":
+        dirs = [path]
+    else:
+        dirs = sorted(Path(d) for d in skill_dirs(str(path), WalkBounds())[0])
+    found: list[Finding] = []
+    errors = 0
+    for directory in dirs:
+        skill, problems = parse_skill(directory, client=client)
+        errors += sum(d.severity != "info" for d in problems)
+        base = directory if os.path.isdir(directory) else directory.parent
+        found += _skill(base, skill, SOURCE, limits)
+    return found, errors
+
+
+def _settled(found: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(sorted(set(found), key=Finding.sort_key))
+
+
+def _skill(directory: Path, skill: Skill | None, trust: str, limits: Limits) -> Iterator[Finding]:
+    file = skill.path if skill is not None and skill.path is not None else directory / SKILL_FILE
+    text = read_text(file) if os.path.isfile(file) else None
+    if text is not None:
+        yield from text_findings(text, file, TEXT)
+        yield from body_findings(text, file, trust)
+    if skill is not None:
+        yield from allowed_tools_findings(skill, _line_of(text, "allowed-tools:"), trust)
+    if os.path.isdir(directory):
+        yield from tree_findings(directory, TEXT, scripts=trust, limits=limits)
+
+
+def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> list[Finding]:
+    found: list[Finding] = []
+    if plugin is None:
+        return list(tree_findings(root, TEXT, scripts=None, limits=limits))
+    for skill in plugin.skills:
+        if skill.path is not None:
+            found += _skill(skill.path.parent, skill, trust, limits)
+    found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
+    found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
+    found += _agents(plugin.agents)
+    found += _texts(c.path for c in plugin.commands)
+    found += tree_findings(root, TEXT, scripts=None, limits=limits)
+    return found
+
+
+def _agents(agents: Iterable[AgentType]) -> Iterator[Finding]:
+    for agent in agents:
+        yield from agent_findings(agent, TEXT)
+        yield from _texts([agent.path])
+
+
+def _texts(paths: Iterable[Path | None]) -> Iterator[Finding]:
+    for path in paths:
+        text = read_text(path) if path is not None and os.path.isfile(path) else None
+        if path is not None and text is not None:
+            yield from text_findings(text, path, TEXT)
+
+
+def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
+    lay = env.layout
+
+    def trust_of(path: Path | None) -> str:
+        if path is None:
+            return "none"
+        user = (lay.home, lay.config_home)
+        if _under(path, lay.project) and not any(_under(path, u) for u in user):
+            return "trusted-project"
+        return "none"
+
+    plugin_skills = {s.path for p in env.plugins.enabled() for s in p.skills}
+    for skill in env.skills.values():
+        if skill.path is not None and skill.path not in plugin_skills:
+            yield from _skill(skill.path.parent, skill, trust_of(skill.path), limits)
+    for plugin in env.plugins.enabled():
+        for skill in plugin.skills:
+            if skill.path is not None:
+                yield from _skill(skill.path.parent, skill, trust_of(plugin.root), limits)
+        yield from tree_findings(plugin.root, TEXT, scripts=None, limits=limits)
+    for hook in env.hooks.hooks:
+        why = None if hook.loaded else hook.why
+        yield from hook_findings(hook.spec, hook.source, trust_of(hook.spec.path), why)
+    for server in env.mcp_servers.servers:
+        yield from server_findings(server, trust_of(server.path))
+    yield from _agents(env.agents.agents.values())
+    yield from _texts(c.path for c in env.commands.commands.values())
+    yield from _texts(f.path for f in env.instructions)
+
+
+def _under(path: Path, root: Path) -> bool:
+    return path == root or str(path).startswith(os.path.join(root, ""))
+
+
+def _line_of(text: str | None, prefix: str) -> int | None:
+    if text is None:
+        return None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith(prefix):
+            return number
+    return None

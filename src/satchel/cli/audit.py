@@ -1,0 +1,130 @@
+"""`satchel audit [PATH]`: every executable or risky construct, found without running it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit_path, to_sarif
+from satchel.audit.model import Severity
+from satchel.cli import _output as out
+from satchel.cli._exit import OK, PROBLEMS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+FORMATS = ("text", "json", "sarif")
+STYLE = {"high": "bold red", "medium": "yellow", "low": "cyan"}
+HEADING = {"high": "High", "medium": "Medium", "low": "Low"}
+
+
+def audit(
+    *,
+    path: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    output_format: str,
+    as_json: bool,
+    fail_on: str | None,
+) -> int:
+    """Report every executable or risky construct in a skill, a directory of skills,
+    a plugin or a workspace (default: the current directory), running nothing.
+
+    Hooks, MCP servers (unpinned packages, loader variables, shell wrappers, remote
+    URLs), shell interpolation lines, scripts, binaries, hidden and bidi characters,
+    fake truncation markers, symlinks out of their root, oversized trees, broad
+    allowed-tools, yolo agents, and prose heuristics (labelled as such). A workspace
+    is audited as if the project were trusted, so that everything a trust decision
+    would unlock is listed, each with the trust state it needs. --format sarif writes
+    SARIF 2.1.0; --fail-on LEVEL exits 1 when a finding is at LEVEL or above (by
+    default the exit code is 0)."""
+    target = path or project or Path.cwd()
+    report = audit_path(target, project=project, home=home, client=client)
+    fmt = "json" if as_json else output_format
+    if fmt == "json":
+        out.print_json({**report.to_json(), "fail_on": fail_on})
+    elif fmt == "sarif":
+        from satchel import __version__
+
+        out.print_json(to_sarif(report, version=__version__, base=Path.cwd()))
+    else:
+        _print(report)
+    if fail_on is None:
+        return OK
+    threshold = cast(Severity, fail_on)
+    return PROBLEMS if any(at_least(f.severity, threshold) for f in report.findings) else OK
+
+
+def params() -> tuple[click.Parameter, ...]:
+    """PATH, --format and --fail-on (the location options are the shared ones)."""
+    return (
+        click.Argument(
+            ["path"],
+            required=False,
+            type=click.Path(exists=True, path_type=Path),
+            metavar="[PATH]",
+        ),
+        click.Option(
+            ["--format", "output_format"],
+            type=click.Choice(FORMATS),
+            default="text",
+            show_default=True,
+            help="text for people, json (as --json), or sarif for code-scanning dashboards.",
+        ),
+        click.Option(
+            ["--fail-on"],
+            type=click.Choice(LEVELS),
+            default=None,
+            help="Exit 1 when a finding is at this severity or above (default: never).",
+        ),
+    )
+
+
+def _print(report: Report) -> None:
+    con = out.console()
+    counts = report.counts()
+    summary = ", ".join(f"{counts[level]} {level}" for level in LEVELS)
+    con.print(out.safe(f"Audit of {out.shown(report.target)} ({report.kind})"), style="bold")
+    con.print(f"Findings: {summary}", style="bold")
+    for level in LEVELS:
+        found = [f for f in report.findings if f.severity == level]
+        if found:
+            con.print()
+            con.print(f"{HEADING[level]}: {len(found)}", style=STYLE[level])
+            _grid(con, found)
+    if report.findings:
+        con.print()
+        con.print("Trust needed:", style="bold")
+        for state in sorted({f.trust_needed for f in report.findings}):
+            con.print(out.safe(f"  {state}: {TRUST_STATES.get(state, state)}"))
+    if report.diagnostics:
+        noun = out.count(report.diagnostics, "load diagnostic")
+        hint = "run `satchel doctor` or `satchel validate` to see them"
+        con.print(out.safe(f"{noun} (errors and warnings); {hint}."))
+
+
+def _grid(con: Console, findings: list[Finding]) -> None:
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(overflow="fold")
+    for f in findings:
+        cell = Text()
+        cell.append_text(out.safe(f.rule, style="bold"))
+        where = out.shown(f.path) if f.path is not None else ""
+        if where and f.line is not None:
+            where += f":{f.line}"
+        if where:
+            cell.append_text(out.safe(f"  {where}"))
+        cell.append("\n")
+        cell.append_text(out.safe(out.unrooted(f.message)))
+        tail = f"trust needed: {f.trust_needed}" + ("; heuristic" if f.heuristic else "")
+        cell.append("\n")
+        cell.append_text(out.safe(tail, style="dim"))
+        grid.add_row(cell)
+    con.print(Padding(grid, (0, 0, 0, 2)))
