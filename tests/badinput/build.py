@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -151,6 +152,8 @@ def snapshot(top: Path) -> dict[str, str]:
                 out[rel] = "link:" + os.readlink(path)
             elif os.path.isdir(path):
                 out[rel] = f"dir:{st.st_mode:o}"
+            elif not stat.S_ISREG(st.st_mode):  # a FIFO or socket: opening it could block
+                out[rel] = f"special:{st.st_mode:o}"
             else:
                 with open(path, "rb") as f:
                     digest = hashlib.sha256(f.read()).hexdigest()

@@ -1,9 +1,10 @@
 """Runtime bad-input fixtures (threat model X01-X03, P01-P07, S02) and their tripwire child.
 
 The builders write skills into a `Tree` (see build.py) at test time. Run as a script,
-this file is the child process of test_runtime.py: it installs an audit hook, then
-plays each scenario of a JSON spec (load, the CLI, a `Session` and its tools) and
-prints, per scenario, what every step returned and every event the hook saw:
+this file is the child process of test_runtime.py and test_corpus.py: it installs an
+audit hook, then plays each scenario of a JSON spec (load, the CLI, a `Session` and
+its tools, hooks fired, the tool gate) and prints, per scenario, what every step
+returned and every event the hook saw:
 
 * ``exec``: a process started or a socket used (`subprocess.Popen` with its argv);
 * ``outside``: a file opened or a directory listed outside the fixture, the Python
@@ -345,11 +346,21 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
     if op == "probe":
         return _probe(step)
     if op == "load":
+        walk = satchel.WalkBounds(**step["walk"]) if step.get("walk") else None
         layout = satchel.Layout.default(
-            scenario["project"], home=scenario["home"], project=scenario["project"]
+            scenario["project"], home=scenario["home"], project=scenario["project"], walk=walk
         )
-        ctx["env"] = env = satchel.load(layout=layout)
-        return {"skills": list(env.skills), "diagnostics": _diagnostics(env.diagnostics)}
+        ctx["env"] = env = satchel.load(layout=layout, **step.get("options", {}))
+        return {
+            "skills": list(env.skills),
+            "trusted": env.trusted,
+            "diagnostics": _diagnostics(env.diagnostics),
+        }
+    if op == "fire":
+        from satchel.hooks import HookRunner
+
+        outcome = HookRunner(ctx["env"]).run(step["event"], step.get("payload"))
+        return {"behavior": outcome.behavior, "ran": len(outcome.results)}
     if op == "index":
         return {"text": satchel.render_index(ctx["env"].skills)}
     if op == "cli":
@@ -375,6 +386,10 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
         }
     if op == "call":
         return _result(session.call(step["tool"], step["arguments"]))
+    if op == "gate":
+        decision = session.before_tool_use(step["tool"], step["input"])
+        ran = 0 if decision.hooks is None else len(decision.hooks.results)
+        return {"behavior": decision.behavior, "ran": ran}
     if op == "race":
         return _race(session, step)
     if op == "grow":
@@ -399,6 +414,19 @@ def _scenario(watch: _Watch, scenario: dict[str, Any]) -> dict[str, Any]:
     os.chdir(scenario["base"])
     os.environ["TRIPWIRE_LOG"] = scenario["log"]
     os.environ["CANARY_DIR"] = scenario["canary"]
+    saved = {key: os.environ.get(key) for key in scenario.get("environ", {})}
+    os.environ.update(scenario.get("environ", {}))
+    try:
+        return _played(watch, scenario)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _played(watch: _Watch, scenario: dict[str, Any]) -> dict[str, Any]:
     watch.events = []
     ctx: dict[str, Any] = {}
     steps: dict[str, Any] = {}

@@ -34,7 +34,7 @@ from satchel.agents.read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import PLUGIN, Root
-from satchel.plugins._paths import is_inside, real_below, real_path, str_list, walk
+from satchel.plugins._paths import is_inside, real_below, real_path, str_list, unique_keys, walk
 from satchel.plugins.mcp import parse_claude_mcp, parse_server_tables
 from satchel.plugins.model import Format, McpServer, Plugin
 from satchel.skills.fields import FieldRules
@@ -283,7 +283,7 @@ def read_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
     except UnicodeDecodeError:
         return None, "it is not valid UTF-8"
     try:
-        return json.loads(text), None
+        return json.loads(text, object_pairs_hook=unique_keys), None  # no key twice (M01)
     except ValueError as e:
         return None, f"it is not valid JSON: {e}"
     except RecursionError:

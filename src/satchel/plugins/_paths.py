@@ -42,6 +42,7 @@ __all__ = [
     "resolve_in_root",
     "str_list",
     "symlink_on_path",
+    "unique_keys",
     "unknown_keys",
     "versioned_object",
     "walk",
@@ -258,7 +259,7 @@ def parse_json(data: bytes, path: Path, code: str) -> tuple[Any, Diagnostic | No
     in one object. A syntax error names its line and column."""
     try:
         text = data.decode("utf-8").removeprefix(_BOM)
-        return json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant), None
+        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant), None
     except UnicodeDecodeError as e:
         return None, diagnostic(code, f"not valid UTF-8 (byte {e.start})", path)
     except json.JSONDecodeError as e:
@@ -272,7 +273,9 @@ def parse_json(data: bytes, path: Path, code: str) -> tuple[Any, Diagnostic | No
         return None, diagnostic(code, "not valid JSON: it nests too deep", path)
 
 
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is an error (M01), never
+    silently the last one."""
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
