@@ -16,8 +16,12 @@ MCP tools are named ``mcp__<server>__<tool>`` and plugin servers'
 
 A regex comes from a file anyone could have written, and Python's engine backtracks,
 so a regex must be provably cheap before it is used: no group that is repeated and
-holds a repeat or an alternative (``(a+)+``, ``(a|a)*``), no back-reference or
-look-around, at most `MAX_REPEATS` unbounded repeats and `MAX_PATTERN` characters.
+holds a repeat, an optional part or an alternative (``(a+)+``, ``(a|a)*``,
+``(a?){30}``), no back-reference or look-around, no ``[`` or doubled ``-&~|`` inside
+a character class (Python reserves them for nested sets and warns), at most
+`MAX_REPEATS` unbounded repeats, at most `MAX_CHOICES` optional parts (``?``,
+``{0,1}``) and alternatives inside groups (``a?a?a?…``, ``(a|a)(a|a)…``: each doubles
+the paths to try), and at most `MAX_PATTERN` characters.
 A regex is only tried on values of at most `MAX_SUBJECT` characters (a longer name
 never matches one). Together these bound a match to well under a tenth of a second.
 """
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "MAX_CHOICES",
     "MAX_PATTERN",
     "MAX_REPEATS",
     "MAX_SUBJECT",
@@ -41,11 +46,16 @@ __all__ = [
 
 MAX_PATTERN = 512
 MAX_REPEATS = 3
+MAX_CHOICES = 8
 MAX_SUBJECT = 128
 _EXACT = re.compile(r"[A-Za-z0-9_\- ,|]+\Z")
 _SPLIT = re.compile(r"[|,]")
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _BACKREF = re.compile(r"\\[1-9]|\\k<|\(\?P=|\(\?<?[=!]|\(\?[=!]")
+
+_OPTIONAL = frozenset(("0,1", ",1"))
+# Python warns (FutureWarning) that these may become set operations in a class.
+_SET_OPERATIONS = frozenset(("--", "&&", "~~", "||"))
 
 Kind = Literal["all", "exact", "regex"]
 
@@ -115,22 +125,29 @@ def unsafe_reason(pattern: str) -> str | None:
         return "back-references and look-arounds are not supported"
     scan = _Scan(pattern)
     scan.run()
+    if scan.set_syntax:
+        return "a [ or a doubled -, &, ~ or | inside [...] is reserved for nested sets"
     if scan.nested:
         return "a repeated group holds a repeat or an alternative (catastrophic backtracking)"
     if scan.repeats > MAX_REPEATS:
         return f"it has {scan.repeats} unbounded repeats; the limit is {MAX_REPEATS}"
+    if scan.choices > MAX_CHOICES:
+        return f"it has {scan.choices} optional parts and alternatives; the limit is {MAX_CHOICES}"
     return None
 
 
 class _Scan:
-    """One pass over a regex: count unbounded repeats, find repeated groups holding
-    a repeat or an alternative. Character classes and escapes are skipped whole."""
+    """One pass over a regex: count unbounded repeats and choices (optional atoms,
+    alternatives inside a group), find repeated groups holding a quantifier or an
+    alternative. Character classes and escapes are skipped whole."""
 
     def __init__(self, pattern: str) -> None:
         self.p = pattern
         self.i = 0
         self.repeats = 0
+        self.choices = 0
         self.nested = False
+        self.set_syntax = False  # `[` or `--`, `&&`, `~~`, `||` inside a class
         self.stack: list[bool] = [False]  # per open group: holds a repeat or an alternative
 
     def run(self) -> None:
@@ -151,6 +168,7 @@ class _Scan:
                 self._after_atom(inner)
             elif c == "|":
                 self.stack[-1] = True
+                self.choices += len(self.stack) > 1  # a top-level `|` costs no backtracking
                 self.i += 1
             else:
                 self.i += 1
@@ -163,38 +181,46 @@ class _Scan:
         if j < len(self.p) and self.p[j] == "]":
             j += 1
         while j < len(self.p) and self.p[j] != "]":
+            if self.p[j] == "[" or self.p[j : j + 2] in _SET_OPERATIONS:
+                self.set_syntax = True
             j += 2 if self.p[j] == "\\" else 1
         self.i = j + 1
 
     def _after_atom(self, inner: bool) -> None:
         """After an atom: read its quantifier, if any. `inner`: the atom is a group
         holding a repeat or an alternative."""
-        repeated = self._quantifier()
-        if repeated:
+        kind = self._quantifier()
+        if kind == "repeat":
             self.repeats += 1
             self.nested = self.nested or inner
-        if repeated or inner:
+        elif kind == "optional":
+            self.choices += 1
+        if kind is not None or inner:
             self.stack[-1] = True
 
-    def _quantifier(self) -> bool:
-        """Consume a quantifier at the cursor; True when it repeats (not ``?``)."""
+    def _quantifier(self) -> Literal["repeat", "optional"] | None:
+        """Consume a quantifier at the cursor: ``repeat`` (``*``, ``+``, ``{2,}``...),
+        ``optional`` (``?``, ``{0,1}``) or None (none, or ``{1}``)."""
         if self.i >= len(self.p):
-            return False
+            return None
         c = self.p[self.i]
-        repeated = c in "*+"
+        kind: Literal["repeat", "optional"] | None = "repeat" if c in "*+" else "optional"
         if c == "{":
             end = self.p.find("}", self.i)
             if end < 0 or not re.fullmatch(r"\d*(,\d*)?", self.p[self.i + 1 : end]):
-                return False
-            repeated = self.p[self.i + 1 : end] not in ("", "0", "1", "0,1")
+                return None
+            count = self.p[self.i + 1 : end]
+            kind = (
+                None if count in ("", "0", "1") else "optional" if count in _OPTIONAL else "repeat"
+            )
             self.i = end + 1
         elif c in "*+?":
             self.i += 1
         else:
-            return False
+            return None
         if self.i < len(self.p) and self.p[self.i] in "?+":
             self.i += 1  # lazy or possessive
-        return repeated
+        return kind
 
 
 def mcp_tool_name(server: str, tool: str, plugin: str | None = None) -> str:

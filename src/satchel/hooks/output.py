@@ -183,7 +183,7 @@ def _universal(data: Mapping[str, Any], answer: _Answer) -> None:
 def _claude(data: Mapping[str, Any], answer: _Answer) -> None:
     legacy = data.get("decision")
     if legacy is not None:
-        if legacy in _LEGACY:
+        if isinstance(legacy, str) and legacy in _LEGACY:  # a dict or list is unhashable
             answer.decision = _LEGACY[legacy]
             answer.reason = _string(data, "reason", answer)
         else:
