@@ -72,7 +72,8 @@ def cli(tree: Tree, label: str, *argv: str) -> Step:
 
 
 def looked_at(tree: Tree, walk: WalkBounds | None = None, **options: Any) -> list[Step]:
-    """Every phase that only looks: load, doctor, list, plugins, hooks, MCP servers."""
+    """Every phase that only looks: load, doctor, list, plugins, hooks, MCP servers and
+    the audit (SARIF: every finding, every path)."""
     return [
         load(walk, **options),
         cli(tree, "doctor", "doctor"),
@@ -80,6 +81,7 @@ def looked_at(tree: Tree, walk: WalkBounds | None = None, **options: Any) -> lis
         cli(tree, "plugins", "plugins"),
         cli(tree, "hooks", "hooks"),
         cli(tree, "mcp list", "mcp", "list"),
+        cli(tree, "audit", "audit", str(tree.project), "--format", "sarif"),
     ]
 
 
