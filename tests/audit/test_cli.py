@@ -4,12 +4,12 @@ exit codes, what PATH is taken for, and escaping of hostile text."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from ..cli.support import REPO, normalised, placeholders
+from ..cli.support import REPO
+from ..cli.support import check_golden as cli_golden
 from .support import claude_plugin, put, skill
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -17,15 +17,8 @@ EXAMPLE = ("audit", "examples/workspace", "--home", "examples/home")
 
 
 def check_golden(name: str, text: str) -> None:
-    """Compare with golden/<name>; SATCHEL_UPDATE_GOLDEN=1 rewrites the file first."""
-    text = normalised(placeholders(text))
-    assert str(REPO) not in text, "a machine path would leak into a golden file"
-    path = GOLDEN / name
-    if os.environ.get("SATCHEL_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
-    assert path.exists(), f"no golden/{name}; run with SATCHEL_UPDATE_GOLDEN=1 to create it"
-    assert text == path.read_text(encoding="utf-8"), f"output differs from golden/{name}"
+    """The CLI's golden check, against tests/audit/golden/."""
+    cli_golden(name, text, GOLDEN)
 
 
 @pytest.fixture

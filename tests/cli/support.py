@@ -42,11 +42,11 @@ def normalised(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
-def check_golden(name: str, text: str) -> None:
-    """Compare with golden/<name>; SATCHEL_UPDATE_GOLDEN=1 rewrites the file first."""
+def check_golden(name: str, text: str, golden: Path = GOLDEN) -> None:
+    """Compare with <golden>/<name>; SATCHEL_UPDATE_GOLDEN=1 rewrites the file first."""
     text = normalised(placeholders(text))
     assert str(REPO) not in text, "a machine path would leak into a golden file"
-    path = GOLDEN / name
+    path = golden / name
     if os.environ.get("SATCHEL_UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
