@@ -36,8 +36,8 @@ def build(tmp_path: Path) -> tuple[Path, Path, Path]:
         }
     }
     claude_plugin(project / ".satchel" / "plugins", "kit", mcp=servers, hooks=hooks)
-    put(
-        project / ".satchel" / "config.toml",
+    put(  # the user's own config: a project's may not set LD_PRELOAD at all
+        home / ".config" / "satchel" / "config.toml",
         f'[mcp_servers.sh]\ncommand = "sh"\nargs = ["-c", "{touch}"]\n'
         'env = { LD_PRELOAD = "x.so" }\n',
     )

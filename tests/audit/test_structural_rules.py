@@ -110,9 +110,10 @@ url = "https://mcp.example.com/mcp?token=secret"
 
 def test_mcp_servers_unpinned_packages_shell_wrappers_loader_variables_and_urls(tmp_path):
     project = tmp_path / "repo"
-    put(project / ".satchel" / "config.toml", MCP_CONFIG)
-    found = rows(project, home=tmp_path / "home")
-    config = ".satchel/config.toml"
+    (project / ".git").mkdir(parents=True)
+    put(tmp_path / "home" / ".config" / "satchel" / "config.toml", MCP_CONFIG)  # the user's:
+    found = rows(project, home=tmp_path / "home", base=tmp_path)  # a project may not set
+    config = "home/.config/satchel/config.toml"  # LD_PRELOAD at all (refused at load)
     assert [r[:3] for r in found if r[0].startswith("A-MCP")] == [
         (
             "A-MCP-ENV-DANGEROUS",
@@ -170,6 +171,16 @@ def test_mcp_servers_unpinned_packages_shell_wrappers_loader_variables_and_urls(
         ),
         ("A-MCP-SHELL-WRAPPER", 'MCP server "wrapped" runs its command through bash -c', config),
     ]
+    assert {r[4] for r in found if r[0].startswith("A-MCP")} == {"none"}  # the user's own
+
+
+def test_a_project_server_setting_a_loader_variable_never_loads(tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    put(project / ".satchel" / "config.toml", MCP_CONFIG)
+    found = rows(project, home=tmp_path / "home")
+    servers = [r[1] for r in found if r[0] == "A-MCP-SERVER"]
+    assert not [m for m in servers if '"loader"' in m]  # refused at load: nothing to run
     assert {r[4] for r in found if r[0].startswith("A-MCP")} == {"trusted-project"}
 
 

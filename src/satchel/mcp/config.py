@@ -1,8 +1,9 @@
 """The host's own MCP servers: ``[mcp_servers.<name>]`` tables (seed 000, Codex's shape).
 
 From, highest precedence first: the tables the host passes (`load(mcp_servers=...)`,
-scope ``host``), the project's ``.satchel/config.toml`` (trusted projects only, scope
-``project``) and the user's ``config.toml`` (scope ``user``)::
+scope ``host``), the project's ``.satchel/config.toml`` and then Claude Code's project
+``.mcp.json`` (trusted projects only, scope ``project``), and the user's
+``config.toml`` (scope ``user``)::
 
     [mcp_servers.github]
     command = "npx"
@@ -17,14 +18,17 @@ scope ``host``), the project's ``.satchel/config.toml`` (trusted projects only, 
     headers = { Authorization = "Bearer ..." }   # or http_headers, as Codex names it
 
 ``type`` (or ``transport``) is ``stdio``, ``streamable-http`` (or ``http``) or ``sse``,
-else implied by ``command`` or ``url``. These are the user's own servers: unlike a
-plugin's, any command and any environment variable are accepted. Other fields (Codex's
-``startup_timeout_sec``, ``tool_timeout_sec`` ...) are kept in `extras`. A bad entry is
-skipped with ``config.mcp.invalid``; nothing starts here.
+else implied by ``command`` or ``url``. Any command is accepted; an environment
+variable that injects code (``LD_PRELOAD``, ``NODE_OPTIONS``...) only from the user's
+and the host's own config, never from the project's. Values are kept as written
+(Claude Code's ``${VAR}`` expansion in ``.mcp.json`` is not done). Other fields
+(Codex's ``startup_timeout_sec``, ``tool_timeout_sec`` ...) are kept in `extras`. A bad
+entry is skipped with ``config.mcp.invalid``; nothing starts here.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -34,7 +38,7 @@ from typing import Any
 from satchel.config import config_files, invalid, read_config
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
-from satchel.plugins._paths import Bad
+from satchel.plugins._paths import Bad, read_json
 from satchel.plugins.mcp import (
     check_args,
     check_command,
@@ -43,11 +47,13 @@ from satchel.plugins.mcp import (
     inferred_transport,
 )
 from satchel.plugins.model import McpServer
+from satchel.process.env import is_dangerous_env
 
 __all__ = ["INVALID", "host_servers"]
 
 INVALID = "config.mcp.invalid"
 SECTION = "mcp_servers"
+CLAUDE_FILE = ".mcp.json"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _KNOWN = frozenset(
     ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "http_headers")
@@ -85,6 +91,26 @@ def _sources(
         document = read_config(path, problems)
         if SECTION in document:
             yield scope, document[SECTION], path
+        if scope == "project":
+            yield from _claude_project_file(layout, problems)
+
+
+def _claude_project_file(
+    layout: Layout, problems: list[Diagnostic]
+) -> Iterator[tuple[str, Any, Path | None]]:
+    """Claude Code's project ``.mcp.json`` (``{"mcpServers": {...}}`` or the bare map),
+    read only in a trusted project, inside the project root."""
+    path = layout.project / CLAUDE_FILE
+    if not os.path.lexists(path):
+        return  # nothing to open: the usual case
+    data, problem = read_json(path, layout.project, INVALID)
+    if problem is not None:
+        problems.append(problem)
+        return
+    servers = data.get("mcpServers", data) if isinstance(data, dict) else data
+    if isinstance(servers, dict):
+        servers = {k: v for k, v in servers.items() if k != "$schema"}
+    yield "project", servers, path
 
 
 def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServer:
@@ -113,19 +139,24 @@ def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServe
         transport,
         command=check_command(entry),
         args=check_args(entry),
-        env=_env(entry),
+        env=_env(entry, scope),
         cwd=_cwd(entry),
         **common,
     )
 
 
-def _env(entry: Mapping[str, Any]) -> Mapping[str, str]:
+def _env(entry: Mapping[str, Any], scope: str) -> Mapping[str, str]:
+    """The entry's env. The project's may not set a variable that injects code (the
+    user's own config may: it is theirs)."""
     value = entry.get("env", {})
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise Bad("env must be a table whose values are strings")
     for name, text in value.items():
         if not name or "=" in name or "\0" in name or "\0" in text:
             raise Bad(f"env name {name!r} or its value is not valid in an environment")
+        if scope == "project" and is_dangerous_env(name):
+            why = "it can make the server process run code its command does not name"
+            raise Bad(f"env sets {name}, which a project may not set: {why}")
     return MappingProxyType(dict(value))
 
 

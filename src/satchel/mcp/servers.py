@@ -73,6 +73,6 @@ def _origin(server: McpServer) -> str:
     """Where a server comes from, in words: ``plugin 'kit'``, ``the user's config`` ..."""
     if server.scope == "plugin":
         return f"plugin {server.plugin!r}"
-    if server.scope == "host":
+    if server.scope == "host" or server.path is None:
         return "the host's config"
-    return f"the {server.scope}'s config"
+    return f"the {server.scope}'s {server.path.name}"
