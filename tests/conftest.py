@@ -65,3 +65,14 @@ def write() -> SkillWriter:
 
 def codes(diags: object) -> list[str]:
     return [d.code for d in diags]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def claude_code() -> Path:
+    """Claude Code's pinned binary (installed by scripts/tools before pytest starts)."""
+    from tests.tools import claude_code as find
+
+    found = find()
+    if found is None:
+        pytest.skip("Claude Code is not in .tools/ (scripts/tools needs npm)")
+    return found
