@@ -2,13 +2,68 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import satchel
 from satchel.trust import trust
+
+# Hypothesis keeps no example database: the suite writes nothing into the checkout.
+settings.register_profile("satchel-hermetic", database=None)
+settings.load_profile("satchel-hermetic")
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+# What the test command itself owns in the checkout: the tools, the caches, bytecode.
+OWN = frozenset((".venv", ".tools", ".mypy_cache", ".ruff_cache", ".pytest_cache"))
+_BEFORE = pytest.StashKey[frozenset[str]]()
+
+
+def _untracked() -> frozenset[str] | None:
+    """The checkout's untracked and ignored files (not the test command's own), or None
+    when this is not a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--ignored", "--untracked-files=all", "-z"],
+            cwd=CHECKOUT,
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    paths = [entry[3:] for entry in done.stdout.decode("utf-8", "replace").split("\0") if entry]
+    return frozenset(
+        p
+        for p in paths
+        if p.split("/", 1)[0] not in OWN
+        and "__pycache__" not in p.split("/")
+        and ".egg-info" not in p
+    )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller, not an xdist worker
+        before = _untracked()
+        if before is not None:
+            session.config.stash[_BEFORE] = before
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when a test wrote into the checkout (tests write to temp dirs only)."""
+    before = session.config.stash.get(_BEFORE, None)
+    after = _untracked() if before is not None else None
+    if before is None or after is None or not after - before:
+        return
+    written = "\n  ".join(sorted(after - before))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"tests wrote into the checkout:\n  {written}", red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -300,9 +299,7 @@ def test_p03_dangling_link_is_missing_and_names_the_segment(root):
 def test_p04_two_links_pointing_at_each_other(root):
     (root / "a").symlink_to("b")
     (root / "b").symlink_to("a")
-    start = time.monotonic()
     assert refusal(root, "a") == ("resource.symlink.loop", f"'a' {LOOP}")
-    assert time.monotonic() - start < 0.5
 
 
 def test_p04_self_loop(root):
@@ -324,10 +321,8 @@ def test_p04_directory_cycle_requested_deep(root):
     (root / "x").write_bytes(b"x\n")
     assert read_resource(root, "d/sub/" * 40 + "x").data == b"x\n"  # 40 links: allowed
     deep = "d/sub/" * 41 + "x"
-    start = time.monotonic()
     shown = f"{deep[:200]!r}... (247 characters)"
     assert refusal(root, deep) == ("resource.symlink.loop", f"{shown} {LOOP}")
-    assert time.monotonic() - start < 0.5
 
 
 # P05: special files --------------------------------------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 
 import pytest
 
@@ -157,16 +156,14 @@ def test_text_within_the_budget_is_returned_unchanged():
     ],
     ids=["ascii-4mib", "cjk-1m", "emoji-1m", "one-mib-of-combining-marks", "regional-run"],
 )
-def test_truncation_takes_linear_time(text):
-    """S03: well under a second for megabytes, even for one endless combining sequence."""
-    start = time.perf_counter()
+def test_truncation_of_megabytes_keeps_a_prefix_and_counts_the_rest(text):
+    """S03: megabytes, even one endless combining sequence, cut at a boundary (its
+    speed is measured in bench/bounds.py)."""
     out = truncate(text, max_tokens=10_000)
-    elapsed = time.perf_counter() - start
 
     prefix, omitted, total = _split(out)
     assert text.startswith(prefix)
     assert omitted + len(prefix) == total == len(text)
-    assert elapsed < 1.0
 
 
 def test_one_endless_combining_sequence_is_cut_before_it_not_inside_it():
@@ -188,31 +185,25 @@ def test_a_skill_with_20000_files_is_never_listed(tree, io_log):
     for walk in (None, NESTED):
         io_log["opened"].clear()
         io_log["listed"].clear()
-        start = time.perf_counter()
         env = tree.load(walk)
-        elapsed = time.perf_counter() - start
 
         assert sorted(env.skills) == ["crowded", SIBLING]
         assert env.diagnostics == ()
         assert {os.path.basename(p) for p in io_log["opened"]} == {"SKILL.md"}
         assert not [p for p in io_log["listed"] if p.startswith(str(path.parent))]
-        assert elapsed < 2.0
 
 
 def test_depth_500_stops_at_the_depth_limit(tree):
     """S04: the nested walk stops at max_depth, says where, and keeps what it found."""
     s04_deep(tree, 500)
 
-    start = time.perf_counter()
     env = tree.load(NESTED)
-    elapsed = time.perf_counter() - start
 
     d = only(env, "discovery.limit")
     assert d.path == tree.skills.joinpath(*["d"] * NESTED.max_depth)
     assert d.message == f"the walk stopped: 1 directory deeper than {NESTED.max_depth} levels"
     assert d.severity == "warning"
     assert list(env.skills) == ["shallow"]
-    assert elapsed < 2.0
 
 
 def test_more_directories_than_the_budget_stop_the_walk(tree):
@@ -230,26 +221,21 @@ def test_more_directories_than_the_budget_stop_the_walk(tree):
 def test_5000_skills_in_one_root_all_load(tree):
     s04_many_skills(tree, 5_000)
 
-    start = time.perf_counter()
     env = tree.load()
-    elapsed = time.perf_counter() - start
 
     assert len(env.skills) == 5_000
     assert env.diagnostics == ()
     assert list(env.skills) == sorted(env.skills)
-    assert elapsed < 3.0
 
 
-def test_5000_skills_with_one_name_collide_in_linear_time(tree):
-    """S04: no quadratic collision check: 4,999 collisions are reported quickly."""
+def test_5000_skills_with_one_name_report_every_collision(tree):
+    """S04: 4,999 collisions, each reported (bench/bounds.py measures that the check is
+    not quadratic)."""
     for i in range(5_000):
         write_skill(tree.skills, f"dir-{i:05d}", skill_md("same", "One name.", body=""))
 
-    start = time.perf_counter()
     env = tree.load()
-    elapsed = time.perf_counter() - start
 
     assert list(env.skills) == ["same"]
     assert env.skills["same"].path == tree.skills / "dir-00000" / "SKILL.md"
     assert len(found(env, "skill.name.collision")) == 4_999
-    assert elapsed < 3.0

@@ -1,8 +1,6 @@
-"""Y01-Y06 and Y09 beyond the table in cases.py: what must load, strict mode, and speed."""
+"""Y01-Y06 and Y09 beyond the table in cases.py: what must load and strict mode."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 
@@ -13,16 +11,14 @@ from .build import SIBLING, about, codes, only, skill_md, write_sibling, write_s
 from .cases import FM_CAP, LAUGHS, fm
 
 
-def test_billion_laughs_is_refused_in_about_its_own_size():
-    """Y01: the refusal comes before any expansion (threat model: parse < 50 ms)."""
+def test_billion_laughs_is_refused_before_any_expansion():
+    """Y01: the refusal comes before any expansion (bench/bounds.py times it against the
+    threat model's 50 ms)."""
     data = fm(LAUGHS)
-    start = time.perf_counter()
     parsed = frontmatter.parse(data)
-    elapsed = time.perf_counter() - start
 
     assert parsed.fields is None
     assert [d.code for d in parsed.diagnostics] == ["frontmatter.yaml.alias"]
-    assert elapsed < 0.5
 
 
 def test_refused_tags_construct_nothing(tree):

@@ -1,24 +1,19 @@
 """Bad-input cases H01, H02, H05, H06 and H07 of the threat model, with real hook
 programs: hooks that never exit, flood their output, disagree, or hold their pipes.
-No timing assertions: the bounds only prove nothing hung."""
+No timing assertions: a hook that hung would trip the suite's per-test timeout."""
 
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 
 from .support import codes, fire, pre_tool, reply, sh_hook
 
-BOUND = 30.0  # seconds: "did not hang", far above any expected run
-
 
 def test_h01_a_hook_that_never_exits_times_out_and_allows(tmp_path, layout):
     command = sh_hook(tmp_path, "forever", "sleep 600\n")
-    start = time.monotonic()
     outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 1}]))
-    assert time.monotonic() - start < BOUND
     assert outcome.behavior == "allow"
     assert outcome.results[0].timed_out
     assert [(d.code, d.message) for d in outcome.diagnostics] == [
@@ -28,9 +23,7 @@ def test_h01_a_hook_that_never_exits_times_out_and_allows(tmp_path, layout):
 
 def test_h01_a_hook_that_traps_term_is_killed_too(tmp_path, layout):
     command = sh_hook(tmp_path, "stubborn", "trap '' TERM\nwhile :; do sleep 1; done\n")
-    start = time.monotonic()
     outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 1}]))
-    assert time.monotonic() - start < BOUND
     assert codes(outcome.diagnostics) == ["hook.timeout"]
 
 
@@ -166,18 +159,14 @@ def test_h07_a_grandchild_holding_the_pipe_does_not_hang_the_runner(tmp_path, la
         '{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}'
     )
     command = sh_hook(tmp_path, "fork", f"cat >/dev/null\necho '{answer}'\n(sleep 600 &)\nexit 0\n")
-    start = time.monotonic()
     outcome = fire(layout, ("before_tool_use", None, [{"command": command}]))
-    assert time.monotonic() - start < BOUND
     assert (outcome.behavior, outcome.reason) == ("deny", "x")
 
 
 def test_h07_a_hook_that_never_reads_a_large_stdin_does_not_deadlock(tmp_path, layout):
     command = sh_hook(tmp_path, "deaf", "sleep 0.2\necho '{}'\n")
     big = {"tool_name": "Write", "tool_input": {"file_path": "x", "content": "y" * (1 << 20)}}
-    start = time.monotonic()
     outcome = fire(layout, ("before_tool_use", None, [{"command": command}]), payload=big)
-    assert time.monotonic() - start < BOUND
     assert (outcome.behavior, outcome.diagnostics) == ("allow", ())
 
 

@@ -1,9 +1,7 @@
 """Matchers (Claude Code's current rules, Vibe's), MCP tool names, the event table,
-and hostile regexes: refused before use, and never slow."""
+and hostile regexes: refused before use (bench/bounds.py times the worst accepted one)."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 
@@ -65,11 +63,9 @@ def test_ordinary_regexes_are_accepted(pattern):
     assert unsafe_reason(pattern) is None
 
 
-def test_the_worst_accepted_regex_on_the_longest_subject_is_quick():
+def test_the_worst_accepted_regex_answers_on_the_longest_subject():
     matcher = compile_matcher(".*a.*a.*b")
-    start = time.monotonic()
     assert not matcher.matches("a" * MAX_SUBJECT)
-    assert time.monotonic() - start < 5.0  # "did not hang", not a timing target
     assert not matcher.matches("a" * (MAX_SUBJECT + 1) + "b")  # too long for a regex
 
 

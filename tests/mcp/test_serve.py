@@ -1,7 +1,7 @@
 """`satchel serve` driven by real clients: the MCP SDK's own, against a `satchel serve`
 process over stdio and one over streamable HTTP on 127.0.0.1; and an independent one,
-the MCP Inspector's CLI mode (TypeScript SDK, from the npm registry), skipped with the
-reason when Node.js or npx is missing or the package cannot be fetched in `FETCH` s."""
+the MCP Inspector's CLI mode (TypeScript SDK), pinned and installed into .tools/ by
+scripts/tools before the tests start, skipped with the reason when it is not there."""
 
 from __future__ import annotations
 
@@ -416,33 +416,26 @@ def test_importing_satchel_does_not_import_the_sdk():
     assert done.stdout == "[]\n", done.stderr
 
 
-# -- an independent client: the MCP Inspector CLI ------------------------------------
+# -- an independent client: the MCP Inspector CLI (pinned) ------------------------------------
 
-INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"
-FETCH = 300  # seconds the first download may take: a "did not hang" bound
-CALL = 120  # seconds one Inspector call may take
+CALL = 120  # seconds one Inspector call may take: a "did not hang" bound
 
 
 @pytest.fixture(scope="module")
-def npx() -> str:
-    """npx, with the Inspector fetched into npm's cache; skip when that cannot be."""
-    found = shutil.which("npx")
-    if found is None or shutil.which("node") is None:
-        pytest.skip("Node.js and npx are not on PATH: the MCP Inspector CLI cannot run")
-    try:
-        done = subprocess.run(
-            [found, "-y", INSPECTOR, "--help"], capture_output=True, text=True, timeout=FETCH
-        )
-    except subprocess.TimeoutExpired:
-        pytest.skip(f"fetching {INSPECTOR} from npm took more than {FETCH} s")
-    if done.returncode != 0:
-        tail = " ".join((done.stderr or done.stdout).split())[-300:]
-        pytest.skip(f"could not fetch {INSPECTOR} from npm: {tail}")
-    return found
+def inspector() -> list[str]:
+    """The argv of the pinned MCP Inspector CLI (installed by scripts/tools)."""
+    from tests.tools import inspector_cli
+
+    node, script = shutil.which("node"), inspector_cli()
+    if node is None or script is None:
+        pytest.skip("the MCP Inspector CLI is not in .tools/ (scripts/tools needs node and npm)")
+    return [node, str(script)]
 
 
-def _inspect(npx: str, target: list[str], *method: str) -> subprocess.CompletedProcess[str]:
-    argv = [npx, "-y", INSPECTOR, "--cli", *target, "--method", *method]
+def _inspect(
+    inspector: list[str], target: list[str], *method: str
+) -> subprocess.CompletedProcess[str]:
+    argv = [*inspector, *target, "--method", *method]
     return subprocess.run(argv, capture_output=True, text=True, timeout=CALL, env=dict(os.environ))
 
 
@@ -451,13 +444,13 @@ def _served(workspace: tuple[Path, Path]) -> list[str]:
     return [sys.executable, *_argv(project, home)]
 
 
-def test_inspector_lists_and_calls_load_skill_over_stdio(npx, workspace):
-    listed = _inspect(npx, _served(workspace), "tools/list")
+def test_inspector_lists_and_calls_load_skill_over_stdio(inspector, workspace):
+    listed = _inspect(inspector, _served(workspace), "tools/list")
     assert listed.returncode == 0, listed.stderr
     assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["load_skill"]
 
     called = _inspect(
-        npx,
+        inspector,
         _served(workspace),
         "tools/call",
         "--tool-name",
@@ -473,9 +466,9 @@ def test_inspector_lists_and_calls_load_skill_over_stdio(npx, workspace):
     }
 
 
-def test_inspector_gets_a_prompt_over_stdio(npx, workspace):
+def test_inspector_gets_a_prompt_over_stdio(inspector, workspace):
     got = _inspect(
-        npx,
+        inspector,
         _served(workspace),
         "prompts/get",
         "--prompt-name",
@@ -490,9 +483,13 @@ def test_inspector_gets_a_prompt_over_stdio(npx, workspace):
     ]
 
 
-def test_inspector_is_refused_an_escape_over_stdio(npx, workspace):
+def test_inspector_is_refused_an_escape_over_stdio(inspector, workspace):
     read = _inspect(
-        npx, _served(workspace), "resources/read", "--uri", "skill://refund-policy/../../etc/passwd"
+        inspector,
+        _served(workspace),
+        "resources/read",
+        "--uri",
+        "skill://refund-policy/../../etc/passwd",
     )
     assert read.returncode == 1
     assert (
@@ -501,8 +498,8 @@ def test_inspector_is_refused_an_escape_over_stdio(npx, workspace):
     ) in read.stderr + read.stdout
 
 
-def test_inspector_lists_resources_over_streamable_http(npx, http_server):
-    listed = _inspect(npx, [http_server, "--transport", "http"], "resources/list")
+def test_inspector_lists_resources_over_streamable_http(inspector, http_server):
+    listed = _inspect(inspector, [http_server, "--transport", "http"], "resources/list")
     assert listed.returncode == 0, listed.stderr
     uris = [r["uri"] for r in json.loads(listed.stdout)["resources"]]
     assert uris[:1] == ["skill://refund-policy/SKILL.md"]
