@@ -26,7 +26,6 @@ from satchel.process import (
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX only")
 
 ENV = base_env(os.environ)
-HUNG = 20.0  # seconds: far more than any run below should take; tells "returned" from "hung"
 
 
 def script(tmp_path: Path, body: str, name: str = "s.sh") -> Path:
@@ -241,7 +240,6 @@ def assert_timed_out(result: ProcessResult, path: Path) -> None:
     assert result.exit_code is None
     assert not result.ok
     assert result.diagnostics == (diagnostic("exec.timeout", timeout_message(path, "1"), path),)
-    assert result.duration < HUNG
 
 
 def test_timeout_kills_the_group(tmp_path):
@@ -280,7 +278,6 @@ def test_exit_with_background_grandchild_holding_the_pipes(tmp_path):
     result = run(path, timeout=30, drain=0.2)
     assert result.ok
     assert not result.timed_out and result.diagnostics == ()
-    assert result.duration < HUNG
     pgid, grandchild = pids(result)
     assert gone(grandchild)
     assert gone(pgid, group=True)
@@ -324,7 +321,6 @@ def test_flood_is_cut_at_the_cap(tmp_path):
     path = script(tmp_path, "head -c 10000000 /dev/zero | tr '\\0' x\nyes\n")
     result = run(path, timeout=2, max_output=cap)
     assert result.timed_out and result.truncated
-    assert result.duration < HUNG
     assert result.stdout[:cap] == "x" * cap
     rest = result.stdout[cap:]
     assert rest.startswith("\n")
