@@ -5,7 +5,9 @@ when it has a name but no description, or when its YAML is bad. satchel skips th
 same files but says why. A name that breaks the lowercase kebab-case rule but can
 still be typed loads, with a warning. Unquoted ``: `` in a description (common in
 real agent files with ``<example>`` blocks) loads through the frontmatter colon
-fallback, with its warning.
+fallback, with its warning; so does a description whose lines run on at column 0
+(``<example>``, ``user:`` and ``assistant:`` lines) up to the next field Claude Code
+knows (`CLAUDE_CODE_KEYS`), where Claude Code itself would drop every field.
 """
 
 from __future__ import annotations
@@ -29,11 +31,20 @@ from satchel.agents.model import AgentType
 from satchel.agents.tools import DEFAULT_TOOL_MAP
 from satchel.diagnostics import Diagnostic
 
-__all__ = ["claude_agent", "CLAUDE_FIELDS", "parse_claude"]
+__all__ = ["claude_agent", "CLAUDE_CODE_KEYS", "CLAUDE_FIELDS", "parse_claude"]
 
 CLAUDE_FIELDS = frozenset(
     ("name", "description", "tools", "disallowedTools", "model", "isolation", "safety")
 )
+# Every frontmatter field Claude Code 2.1.332 reads in an agent file (its agent schema,
+# plus a plugin agent's `when_to_use`), and satchel's `safety`: a line at column 0
+# naming one of these starts a field; any other line may continue a value.
+CLAUDE_CODE_KEYS = CLAUDE_FIELDS | frozenset(
+    ("color", "effort", "permissionMode", "mcpServers", "hooks", "maxTurns",
+     "autoCompactWindow", "skills", "initialPrompt", "memory", "background", "omitClaudeMd",
+     "observer", "observerMessage", "observeToolResults", "observeSubagents", "experimental",
+     "when_to_use", "when-to-use")
+)  # fmt: skip
 _NO_DESCRIPTION = (
     "the agent has no description, so no model would know when to delegate to it; it is skipped"
 )
@@ -50,7 +61,7 @@ def parse_claude(
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """The agent in the Markdown file `data` (read from `path`), or None and why."""
-    parsed = frontmatter.parse(data, path)
+    parsed = frontmatter.parse(data, path, keys=CLAUDE_CODE_KEYS)
     diags = list(parsed.diagnostics)
     if parsed.fields is None:
         return None, diags
@@ -118,7 +129,12 @@ def _judged(
     description and origin are left for the caller. A wrongly typed isolation fails
     closed (the agent would run unisolated)."""
     agent = judge_shared(
-        p, fields, tool_map, disabled_key="disallowedTools", label=lambda key: f"`{key}`"
+        p,
+        fields,
+        tool_map,
+        disabled_key="disallowedTools",
+        label=lambda key: f"`{key}`",
+        claude=True,
     )
     return replace(
         agent,
