@@ -273,7 +273,7 @@ def test_a_bad_safety_is_an_error(value, shown):
             "gpt-4o",
             None,
             "`model` 'gpt-4o' is not in provider/model form; the session model is used",
-        ),  # noqa: E501
+        ),
         ("/gpt", None, "`model` '/gpt' is not in provider/model form; the session model is used"),
         ("4", None, "`model` is a number, not provider/model; the session model is used"),
     ],
