@@ -63,6 +63,9 @@ TOOL_STRING = (
     "color: yellow",
 )
 
+# YAML that no retry reads: text after a quoted description
+UNREADABLE = ('description: "Hunts silent failures" in error handling', "model: inherit")
+
 SHAPES = {
     "code-reviewer": ONE_LINE_COLONS,
     "code-simplifier": RUN_ON,

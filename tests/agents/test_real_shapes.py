@@ -7,7 +7,7 @@ from pathlib import Path
 
 from satchel.agents import parse_claude
 from satchel.plugins import read_plugin
-from tests.agents.shapes import RUN_ON, SHAPES, agent_text, write_plugin
+from tests.agents.shapes import RUN_ON, SHAPES, UNREADABLE, agent_text, write_plugin
 from tests.tools import claude_validate
 
 RUNTIME_LOADS = "At runtime this agent loads with its name taken from the filename"
@@ -44,6 +44,31 @@ def test_every_shape_loads_with_its_fields(tmp_path):
     assert not [d for d in diags if d.code in ("agent.model.alias", "plugin.agent.invalid")]
 
 
+def test_a_plugin_agent_no_retry_reads_loads_as_claude_code_loads_it():
+    data = agent_text("hunter", UNREADABLE).encode()
+    path = Path("/p/agents/hunter.md")
+    agent, diags = parse_claude(data, path, namespace="kit", plugin="kit")
+    assert agent is not None
+    assert (agent.name, agent.description, agent.model_as_written) == (
+        "kit:hunter",
+        "Agent from kit plugin",
+        None,
+    )
+    assert agent.instructions == "You are helpful."
+    assert [(d.code, d.severity) for d in diags] == [("frontmatter.yaml.syntax", "warning")]
+    assert diags[0].message.endswith(
+        "; the plugin agent loads as Claude Code loads it: named after its file, "
+        "every other field dropped"
+    )
+
+
+def test_a_project_agent_no_retry_reads_is_skipped_as_claude_code_skips_it():
+    data = agent_text("hunter", UNREADABLE).encode()
+    agent, diags = parse_claude(data, Path("/p/.claude/agents/hunter.md"), scope="project")
+    assert agent is None
+    assert [(d.code, d.severity) for d in diags] == [("frontmatter.yaml.syntax", "error")]
+
+
 def _claude_code_agents(
     binary: Path, plugin: Path, home: Path, scratch: Path
 ) -> tuple[set[str], set[str]]:
@@ -67,13 +92,18 @@ def _claude_code_agents(
 
 
 def test_satchel_loads_the_agent_set_claude_code_loads(tmp_path, claude_code):
-    plugin = write_plugin(tmp_path / "src", "pr-review-toolkit", SHAPES)
+    shapes = {**SHAPES, "silent-failure-hunter": UNREADABLE}
+    plugin = write_plugin(tmp_path / "src", "pr-review-toolkit", shapes)
     home = tmp_path / "home"
     home.mkdir()
     (tmp_path / "scratch").mkdir()
     expected, unparsed = _claude_code_agents(claude_code, plugin, home, tmp_path / "scratch")
-    assert len(expected) == len(SHAPES)  # Claude Code loads every one of them
-    assert unparsed == {"pr-review-toolkit:code-simplifier", "pr-review-toolkit:agent-creator"}
+    assert len(expected) == len(shapes)  # Claude Code loads every one of them
+    assert unparsed == {
+        "pr-review-toolkit:code-simplifier",  # satchel's retry reads these two whole
+        "pr-review-toolkit:agent-creator",
+        "pr-review-toolkit:silent-failure-hunter",  # nothing reads this one
+    }
     loaded, _ = read_plugin(plugin)
     assert loaded is not None
     assert {a.name for a in loaded.agents} == expected

@@ -8,6 +8,10 @@ real agent files with ``<example>`` blocks) loads through the frontmatter colon
 fallback, with its warning; so does a description whose lines run on at column 0
 (``<example>``, ``user:`` and ``assistant:`` lines) up to the next field Claude Code
 knows (`CLAUDE_CODE_KEYS`), where Claude Code itself would drop every field.
+YAML that even the fallback cannot read skips a project or user agent, as Claude Code
+does; a plugin agent then loads as Claude Code loads it: named after its file,
+described ``Agent from <plugin> plugin``, every other field dropped, with the YAML
+error as a warning.
 """
 
 from __future__ import annotations
@@ -63,14 +67,18 @@ def parse_claude(
     """The agent in the Markdown file `data` (read from `path`), or None and why."""
     parsed = frontmatter.parse(data, path, keys=CLAUDE_CODE_KEYS)
     diags = list(parsed.diagnostics)
-    if parsed.fields is None:
+    fields = parsed.fields
+    if fields is None and plugin is not None and _unreadable_yaml(diags):
+        fields = {"description": f"Agent from {plugin} plugin"}  # named after the file
+        diags = [_fields_dropped(d) for d in diags]
+    if fields is None:
         return None, diags
     problem = frontmatter.check_text(data, 0, path)
     if problem is not None:
         return None, [*diags, problem]
     body = frontmatter.decode_body(data, parsed.body_start)
     agent, more = claude_agent(
-        parsed.fields,
+        fields,
         body,
         path,
         scope=scope,
@@ -80,6 +88,20 @@ def parse_claude(
         tool_map=tool_map,
     )
     return agent, diags + more
+
+
+def _unreadable_yaml(diags: Sequence[Diagnostic]) -> bool:
+    """Whether the frontmatter was there but is not YAML (not refused for safety)."""
+    return [d.code for d in diags] == ["frontmatter.yaml.syntax"]
+
+
+def _fields_dropped(d: Diagnostic) -> Diagnostic:
+    message = (
+        f"{d.message}; the plugin agent loads as Claude Code loads it: named after its file, "
+        "every other field dropped"
+    )
+    hint = "quote the description, or write it as a | block with its lines indented"
+    return replace(d, severity="warning", message=message, hint=hint)
 
 
 def claude_agent(
