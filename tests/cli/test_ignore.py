@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from satchel import Layout, load
+from tests.conftest import codes
+
 NO_DESCRIPTION = "---\nname: bare\n---\nBody.\n"
 
 
@@ -106,3 +109,12 @@ def test_doctor_reads_a_projects_ignore_setting_only_when_it_is_trusted(satchel,
     untrusted = satchel("doctor", *where, "--no-trust", "--json")
     assert untrusted.code == 1
     assert "skill.description.missing" in [d["code"] for d in untrusted.json()["diagnostics"]]
+
+
+def test_a_config_file_that_is_not_toml_adds_no_report_of_its_own(satchel, project, home):
+    """The [diagnostics] reader's own `config.invalid` for a broken file is not repeated."""
+    _user_config(home, "[diagnostics\n")
+    loaded = load(layout=Layout.default(project, home=home, project=project))
+    doc = satchel("doctor", "--project", project, "--home", home, "--json").json()
+    count = [d["code"] for d in doc["diagnostics"]].count("config.invalid")
+    assert count == codes(loaded.diagnostics).count("config.invalid") > 0

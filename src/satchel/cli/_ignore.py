@@ -50,7 +50,8 @@ def without_ignored(env: Environment, ignore: Sequence[str]) -> Environment:
     ignore`` select (the config's own problems are added first, and may be ignored too)."""
     problems: list[Diagnostic] = []
     selectors = (*ignored_codes(env.layout, trust_project=env.trusted, problems=problems), *ignore)
-    return replace(env, diagnostics=kept((*problems, *env.diagnostics), selectors))
+    new = [d for d in problems if d not in env.diagnostics]  # a broken file: reported once
+    return replace(env, diagnostics=kept((*new, *env.diagnostics), selectors))
 
 
 def selectors_here(
