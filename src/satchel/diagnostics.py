@@ -107,7 +107,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "frontmatter.yaml.alias": ("error", "the frontmatter uses YAML anchors or aliases"),
     "frontmatter.yaml.colon-fallback": (
         "warning",
-        "the frontmatter parsed only after quoting a value that holds ': '",
+        "the frontmatter parsed only after the lenient retry (a value quoted or read whole)",
     ),
     "frontmatter.yaml.depth": ("error", "the frontmatter nests deeper than the limit"),
     "frontmatter.yaml.duplicate-key": ("error", "a key appears twice in one mapping"),

@@ -92,8 +92,16 @@ def locate(data: bytes, *, complete: bool) -> Location:
     return Location("unterminated" if complete else "more", yaml_start)
 
 
-def parse(data: bytes, path: Path | None = None, *, complete: bool = True) -> Frontmatter:
-    """Parse the frontmatter at the head of `data`; problems become diagnostics."""
+def parse(
+    data: bytes,
+    path: Path | None = None,
+    *,
+    complete: bool = True,
+    keys: frozenset[str] | None = None,
+) -> Frontmatter:
+    """Parse the frontmatter at the head of `data`; problems become diagnostics.
+    `keys`, the format's field names, lets the lenient retry read a value that runs
+    on unindented (see `parse_yaml`)."""
     loc = locate(data, complete=complete)
     if loc.status != "ok":
         return Frontmatter(None, 0, (_fence_problem(loc, data, path),))
@@ -103,14 +111,15 @@ def parse(data: bytes, path: Path | None = None, *, complete: bool = True) -> Fr
     text, problem = _decode(raw, loc.yaml_start, path)
     if problem is not None:
         return Frontmatter(None, loc.body_start, (problem,))
-    fields, diags = parse_yaml(text, path)
+    fields, diags = parse_yaml(text, path, keys=keys)
     return Frontmatter(fields, loc.body_start, diags)
 
 
 def parse_yaml(
-    text: str, path: Path | None = None
+    text: str, path: Path | None = None, *, keys: frozenset[str] | None = None
 ) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]]:
-    """Parse frontmatter YAML (LF line ends) into a mapping, with the colon fallback."""
+    """Parse frontmatter YAML (LF line ends) into a mapping, with the lenient retry
+    (`frontmatter.yaml.colon-fallback`) when it is not valid YAML."""
     fast = _fastyaml.parse(text)
     if fast is not None:
         return fast, ()
@@ -118,7 +127,7 @@ def parse_yaml(
         value = compose_checked(text)
     except YamlProblem as problem:
         if problem.code == "frontmatter.yaml.syntax":
-            retried = _colon_fallback(text, path)
+            retried = _colon_fallback(text, path, keys)
             if retried is not None:
                 return retried
         return None, (_yaml_diagnostic(problem, path),)
@@ -258,50 +267,147 @@ def _as_mapping(
 
 
 _COLON_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*):[ \t]+(.*\S)[ \t]*$")
+_KEY_START = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:[ \t]|$)")  # a top-level key
 _BRACKETS = re.compile(r"^\[[^\[\]]*\](?:[ \t]+\S.*)$")  # Claude's `argument-hint: [a] [b]`
+_NOT_PLAIN = "'\"[{|>&*!"  # a value starting so is quoted, a collection, a block or refused
+_RESERVED = "`@"  # YAML reserves these at the start of a plain value
+
+
+@dataclass(slots=True)
+class _Retry:
+    """The lines of a frontmatter rewritten for the lenient retry, and why (file lines)."""
+
+    lines: list[str]
+    colons: list[int]
+    ends: list[int]
+    brackets: list[int]
+    reserved: list[int]
+    continued: list[tuple[str, int, int]]  # (key, first continuation line, last)
+
+    @property
+    def changed(self) -> list[int]:
+        starts = [first - 1 for _, first, _ in self.continued]
+        return self.colons + self.ends + self.brackets + self.reserved + starts
 
 
 def _colon_fallback(
-    text: str, path: Path | None
+    text: str, path: Path | None, keys: frozenset[str] | None
 ) -> tuple[dict[str, Any] | None, tuple[Diagnostic, ...]] | None:
-    """The client guide's retry: quote top-level values that hold ': ' (and values
-    like ``[pr] [priority]``, text after a bracket group) and parse again."""
-    lines = text.split("\n")
-    colons: list[int] = []
-    brackets: list[int] = []
-    for i, line in enumerate(lines):
-        m = _COLON_LINE.match(line)
-        if m is None:
-            continue
-        value = m.group(2)
-        if _BRACKETS.match(value):
-            brackets.append(i + FIRST_LINE)
-        elif ": " not in value or value[0] in "'\"[{|>&*!":
-            continue
-        else:
-            colons.append(i + FIRST_LINE)
-        lines[i] = f"{m.group(1)}: {json.dumps(value, ensure_ascii=False)}"
-    if not colons and not brackets:
+    """The client guide's retry: quote top-level values that hold ': ' or end in ':'
+    (and values like ``[pr] [priority]``, text after a bracket group, or a value that
+    starts with a character YAML reserves) and parse again. Given the format's field
+    names (`keys`), an unquoted value whose text runs on at column 0 (``<example>``
+    blocks, ``user:`` lines) up to the next known field is read whole, line breaks
+    kept."""
+    retry = _rewrite(text.split("\n"), keys)
+    if not retry.changed:
         return None
     try:
-        value = compose_checked("\n".join(lines))
+        value = compose_checked("\n".join(retry.lines))
     except YamlProblem:
         return None
     warning = diagnostic(
         "frontmatter.yaml.colon-fallback",
-        _fallback_message(colons, brackets),
+        _fallback_message(retry),
         path,
-        line=min(colons + brackets),
-        hint="put the value in quotes",
+        line=min(retry.changed),
+        hint="put the value in quotes" if not retry.continued else _CONTINUED_HINT,
     )
     return _as_mapping(value, text, path, (warning,))
 
 
-def _fallback_message(colons: list[int], brackets: list[int]) -> str:
+_CONTINUED_HINT = "put the value in quotes, or write it as a | block with its lines indented"
+
+
+def _rewrite(lines: list[str], keys: frozenset[str] | None) -> _Retry:
+    retry = _Retry([], [], [], [], [], [])
+    run_ends = _run_ends(lines, keys)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _COLON_LINE.match(line)
+        if m is None:
+            retry.lines.append(line)
+            i += 1
+            continue
+        key, value = m.group(1), m.group(2)
+        known = keys is not None and key in keys
+        end = run_ends[i] if known and value[0] not in _NOT_PLAIN else None
+        if end is not None:
+            whole = "\n".join([value, *(lines[j].rstrip() for j in range(i + 1, end))])
+            retry.continued.append((key, i + 1 + FIRST_LINE, end - 1 + FIRST_LINE))
+            retry.lines.append(f"{key}: {json.dumps(whole, ensure_ascii=False)}")
+            i = end
+            continue
+        why = _single_line(value)
+        if why is not None:
+            getattr(retry, why).append(i + FIRST_LINE)
+            line = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+        retry.lines.append(line)
+        i += 1
+    return retry
+
+
+def _single_line(value: str) -> str | None:
+    """Which rule quotes the one-line plain `value` (a `_Retry` list name), or None."""
+    if _BRACKETS.match(value):
+        return "brackets"
+    if value[0] in _NOT_PLAIN:
+        return None
+    if value[0] in _RESERVED:
+        return "reserved"
+    if ": " in value:
+        return "colons"
+    if value.endswith(":"):
+        return "ends"
+    return None
+
+
+def _run_ends(lines: list[str], keys: frozenset[str] | None) -> list[int | None]:
+    """For each line, where a value on it ends if its text runs on at column 0: the
+    index of the next line that starts a field in `keys`, trailing blank lines left
+    out. None without `keys`, or when no line before that is text at column 0 that
+    could not start a field. One pass from the end."""
+    ends: list[int | None] = [None] * len(lines)
+    if keys is None:
+        return ends
+    tail_end: int | None = None  # after the last non-blank line before the next field
+    stray = False
+    for i in range(len(lines) - 1, -1, -1):
+        if stray:
+            ends[i] = tail_end
+        line = lines[i]
+        start = _KEY_START.match(line)
+        if start is not None and start.group(1) in keys:
+            tail_end, stray = None, False
+            continue
+        if tail_end is None and line.strip():
+            tail_end = i + 1
+        if start is None and line[:1] not in ("", " ", "\t", "#"):
+            stray = True
+    return ends
+
+
+def _fallback_message(retry: _Retry) -> str:
     parts = []
-    if colons:
-        parts.append(f"line(s) {', '.join(map(str, colons))} hold ': ' in an unquoted value")
-    if brackets:
-        where = ", ".join(map(str, brackets))
+    if retry.colons:
+        parts.append(f"line(s) {_lines(retry.colons)} hold ': ' in an unquoted value")
+    if retry.ends:
+        parts.append(f"line(s) {_lines(retry.ends)} end an unquoted value with ':'")
+    if retry.brackets:
+        where = _lines(retry.brackets)
         parts.append(f"line(s) {where} hold text after a [bracket] group in an unquoted value")
-    return "; ".join(parts) + "; parsed as if the value were quoted"
+    if retry.reserved:
+        where = _lines(retry.reserved)
+        parts.append(f"line(s) {where} start an unquoted value with ` or @, which YAML reserves")
+    quoted = "; ".join(parts) + "; parsed as if the value were quoted" if parts else ""
+    runs = [
+        f"lines {first}-{last} continue the unquoted `{key}` value of line {first - 1} "
+        "without indentation; read as part of it, line breaks kept"
+        for key, first, last in retry.continued
+    ]
+    return "; ".join(p for p in (quoted, *runs) if p)
+
+
+def _lines(lines: list[int]) -> str:
+    return ", ".join(map(str, lines))

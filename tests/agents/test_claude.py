@@ -55,7 +55,7 @@ def test_a_real_plugin_agent_loads_with_the_colon_fallback_warning():
     assert agent.model is None and agent.model_as_written == "opus"
     assert dict(agent.extras) == {"color": "green"}
     assert agent.format == "claude"
-    assert codes(diags) == ["frontmatter.yaml.colon-fallback", "agent.model.alias"]
+    assert codes(diags) == ["frontmatter.yaml.colon-fallback"]  # `opus` is normal Claude Code
     assert diags[0].severity == "warning" and diags[0].line == 3
 
 
@@ -269,14 +269,10 @@ def test_a_bad_safety_is_an_error(value, shown):
     [
         ("anthropic/claude-opus-4", "anthropic/claude-opus-4", None),
         ("openrouter/meta-llama/llama-3-70b", "openrouter/meta-llama/llama-3-70b", None),
-        ("sonnet", None, "`model` 'sonnet' is a Claude Code alias; the session model is used"),
-        ("opus", None, "`model` 'opus' is a Claude Code alias; the session model is used"),
-        ("haiku", None, "`model` 'haiku' is a Claude Code alias; the session model is used"),
-        ("inherit", None, "`model` 'inherit' is a Claude Code alias; the session model is used"),
         (
-            "claude-sonnet-4-5",
+            "gpt-4o",
             None,
-            "`model` 'claude-sonnet-4-5' is not in provider/model form; the session model is used",
+            "`model` 'gpt-4o' is not in provider/model form; the session model is used",
         ),
         ("/gpt", None, "`model` '/gpt' is not in provider/model form; the session model is used"),
         ("4", None, "`model` is a number, not provider/model; the session model is used"),
@@ -287,6 +283,18 @@ def test_model_forms(model, honoured, message):
     assert agent is not None and agent.model == honoured
     expected = [] if message is None else [("agent.model.alias", "info", message)]
     assert [(d.code, d.severity, d.message) for d in diags] == expected
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["sonnet", "opus", "haiku", "inherit", "fable", "best", "opusplan", "default",
+     "Sonnet", "opus[1m]", "sonnet[1M]", "claude-sonnet-4-5", "claude-opus-4-1-20250805"],
+)  # fmt: skip
+def test_claude_code_model_names_are_normal_and_get_no_diagnostic(model):
+    """Claude Code's aliases and model ids mean the session's model, silently."""
+    agent, diags = parse(claude_text(model=model))
+    assert diags == []
+    assert agent is not None and agent.model is None and agent.model_as_written == model
 
 
 def test_isolation_is_kept_and_a_wrong_type_fails_closed():

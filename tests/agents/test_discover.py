@@ -15,6 +15,8 @@ from satchel.layout import WalkBounds
 from tests.agents.conftest import VIBE_OK, claude_text
 from tests.conftest import codes
 
+VIBE_MINIMAL = 'schema_version = 1\nagent_type = "subagent"\ndescription = "Does one thing."\n'
+
 
 @pytest.fixture
 def dirs(project: Path, home: Path) -> dict[str, Path]:
@@ -361,50 +363,58 @@ def test_an_agents_path_that_is_a_file_is_reported(layout, dirs, put):
     assert codes(found.diagnostics) == ["discovery.root.not-directory"]
 
 
-def test_the_128_file_limit_applies_to_each_directory(layout, dirs, put):
-    for i in range(129):
+def test_claude_code_agents_have_no_128_file_cap(layout, dirs, put):
+    """Claude Code reads every agent file of a directory: so does satchel, to its own
+    bound of 4,096."""
+    for i in range(200):
         put(dirs["claude"], f"sub{i % 3}/a{i:03d}.md", agent_md(name=f"a{i:03d}"))
     found = load_agents(layout)
-    assert len(found.agents) == 128
-    assert [(d.code, d.message) for d in found.diagnostics] == [
+    assert len(found.agents) == 200
+    assert found.diagnostics == ()
+
+
+def test_the_claude_code_cap_names_every_file_it_leaves_out(tmp_path, put):
+    root = tmp_path / "agents"
+    for rel in ["a.md", "b/c.md", "b/d.md", "e.md", "v.toml"]:
+        name = rel.replace("/", "-").rsplit(".", 1)[0]
+        put(root, rel, agent_md(name=name) if rel.endswith(".md") else VIBE_MINIMAL)
+    scan = scan_agent_dir(root, claude_limit=2)
+    assert [a.name for a in scan.agents] == ["a", "b-c", "v"]
+    assert [(d.code, d.severity, d.path, d.message) for d in scan.diagnostics] == [
         (
             "agent.limit",
-            "more than 128 agent files in this directory; only the first 128 "
-            "(in file name order) are read",
+            "warning",
+            root,
+            "more than 2 Claude Code agent files (.md) in this directory; only the first 2 "
+            "(in file name order) are read; 2 not read: b/d.md, e.md",
         )
     ]
-    skipped = {f"a{i:03d}" for i in range(129)} - set(found.agents)
-    assert skipped == {"a128"}  # sub2/a128.md sorts last
 
 
-def test_the_walk_stops_listing_once_past_the_limit(tmp_path, put, monkeypatch):
-    """Bounded work: once 129 files are found, no further directory is listed."""
+def test_the_vibe_cap_of_128_counts_toml_files_and_names_the_rest(tmp_path, put):
     root = tmp_path / "agents"
-    for i in range(129):
-        put(root, f"a/x{i:03d}.md", agent_md(name=f"x{i:03d}"))
-    put(root, "b/late.md", agent_md(name="late"))
-    put(root, "z.md", agent_md(name="z"))
-    listed: list[Path] = []
-    scandir = os.scandir
-
-    def counting(path: Path) -> object:
-        listed.append(Path(path))
-        return scandir(path)
-
-    monkeypatch.setattr(os, "scandir", counting)
+    for i in range(130):
+        put(root, f"agent-{i:03d}.toml", VIBE_MINIMAL)
+    put(root, "zz-claude.md", agent_md(name="zz-claude"))
     scan = scan_agent_dir(root)
-    assert listed == [root, root / "a"]
-    assert len(scan.agents) == 128 and "x128" not in {a.name for a in scan.agents}
-    assert [(d.code, d.path) for d in scan.diagnostics] == [("agent.limit", root)]
+    assert len(scan.agents) == 129 and "zz-claude" in {a.name for a in scan.agents}
+    assert [(d.code, d.message) for d in scan.diagnostics] == [
+        (
+            "agent.limit",
+            "more than 128 Vibe agent files (.toml) in this directory; only the first 128 "
+            "(in file name order) are read; 2 not read: agent-128.toml, agent-129.toml",
+        )
+    ]
 
 
 def test_files_and_subdirectories_interleave_in_path_order(tmp_path, put):
     root = tmp_path / "agents"
     for rel in ["z.md", "b.md", "b/c.md", "a/y.md", "a.md"]:
         put(root, rel, agent_md(name=rel.replace("/", "-").removesuffix(".md")))
-    scan = scan_agent_dir(root, limit=3)
+    scan = scan_agent_dir(root, claude_limit=3)
     assert [a.name for a in scan.agents] == ["a-y", "a", "b-c"]
     assert [d.code for d in scan.diagnostics] == ["agent.limit"]
+    assert scan.diagnostics[0].message.endswith("2 not read: b.md, z.md")
 
 
 def test_loading_is_deterministic(layout, dirs, put):

@@ -378,8 +378,8 @@ def test_at_most_128_agents_per_directory_the_rest_in_name_order_not_read(tmp_pa
     assert [(d.code, d.message, d.path) for d in scan.diagnostics] == [
         (
             "agent.limit",
-            "more than 128 agent files in this directory; only the first 128 "
-            "(in file name order) are read",
+            "more than 128 Vibe agent files (.toml) in this directory; only the first 128 "
+            "(in file name order) are read; 2 not read: agent-128.toml, zzz.toml",
             directory,
         )
     ]

@@ -40,7 +40,6 @@ def test_json_is_the_agent_sets_json(satchel, in_repo):
     assert doc["builtins"] == ["general", "explore"]
     assert [d["code"] for d in doc["diagnostics"]] == [
         "frontmatter.yaml.colon-fallback",
-        "agent.model.alias",
         "agent.builtin.protected",
     ]
 

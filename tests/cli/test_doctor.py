@@ -99,7 +99,6 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
         ("info", "skill.field.deprecated"),
         ("warning", "command.shadowed"),
         ("warning", "frontmatter.yaml.colon-fallback"),
-        ("info", "agent.model.alias"),
         ("warning", "agent.builtin.protected"),
         ("info", "instructions.replaced"),
         ("warning", "plugin.compatibility.executable_format_unsupported"),

@@ -393,13 +393,19 @@ def test_groups_nest_six_deep(tmp_path):
 
 def test_the_file_budget(tmp_path):
     root = tmp_path / "commands"
-    for name in ("a", "b", "c", "d"):
+    for name in ("a", "b", "c", "d", "g/e", "g/h/f"):
         put(root, f"{name}.md")
     scan = scan_commands(Root(root, "user", ".claude"), max_files=3)
     assert [c.name for c in scan.commands] == ["a", "b", "c"]
     assert found(scan.diagnostics) == [
-        ("discovery.limit", "warning", "the walk stopped: more than 3 command files")
+        (
+            "discovery.limit",
+            "warning",
+            "more than 3 command files; only the first 3 (in walk order) are read; "
+            "3 not read: d.md, g/e.md, g/h/f.md",
+        )
     ]
+    assert scan.diagnostics[0].path == root
     assert discover.MAX_FILES == 2000 and discover.MAX_DEPTH == 6
 
 

@@ -6,6 +6,7 @@ from satchel.agents.claude import parse_claude
 from satchel.agents.discover import (
     BUILTIN_TYPES,
     MAX_AGENTS,
+    MAX_CLAUDE_AGENTS,
     AgentSet,
     DirScan,
     ShadowedAgent,
@@ -44,6 +45,7 @@ __all__ = [
     "map_tools",
     "MAX_AGENT_FILE",
     "MAX_AGENTS",
+    "MAX_CLAUDE_AGENTS",
     "parse_agent",
     "parse_bundle",
     "parse_claude",

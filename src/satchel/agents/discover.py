@@ -10,9 +10,12 @@ everything: a project or plugin agent's ``yolo`` safety is capped at
 ``destructive`` (`agent.safety.capped`); plugin types handed in are capped here.
 
 An agents directory holds Claude Code ``.md`` files and Vibe ``.toml`` files,
-walked recursively in name order (bounded by the layout's walk limits), at most
-128 files per directory: the walk stops at the 129th. Nothing is executed; a bad
-file becomes a diagnostic.
+walked recursively in name order (bounded by the layout's walk limits). Vibe reads at
+most 128 agent files a directory (seed 003), so at most 128 ``.toml`` files are read;
+Claude Code has no such cap, so ``.md`` files are bounded only by satchel's own
+4,096. Past a cap, the files left out are still listed (not read) and one
+`agent.limit` warning names each of them. Nothing is executed; a bad file becomes a
+diagnostic.
 """
 
 from __future__ import annotations
@@ -43,13 +46,15 @@ __all__ = [
     "DirScan",
     "load_agents",
     "MAX_AGENTS",
+    "MAX_CLAUDE_AGENTS",
     "parse_agent",
     "scan_agent_dir",
     "ShadowedAgent",
 ]
 
 BUILTIN_TYPES = ("general", "explore")
-MAX_AGENTS = 128  # files per directory (seed 003)
+MAX_AGENTS = 128  # Vibe agent files (.toml) per directory (seed 003)
+MAX_CLAUDE_AGENTS = 4096  # Claude Code agent files (.md) per directory: satchel's bound
 SUFFIXES = (".md", ".toml")
 SKIP_DIRS = frozenset(("node_modules",))
 _ONE_EACH = frozenset(("claude", "vibe"))  # formats of one type per file; others hold several
@@ -165,12 +170,14 @@ def scan_agent_dir(
     recursive: bool = True,
     contain: bool = True,
     walk: WalkBounds | None = None,
-    limit: int = MAX_AGENTS,
+    vibe_limit: int = MAX_AGENTS,
+    claude_limit: int = MAX_CLAUDE_AGENTS,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> DirScan:
-    """Read the agent files under `directory`: the first `limit` ``.md`` and
-    ``.toml`` files in path order. With `contain`, a symlinked file must point
-    inside `directory`. `namespace` prefixes every name (``<namespace>:<name>``)."""
+    """Read the agent files under `directory`: the first `claude_limit` ``.md`` and
+    `vibe_limit` ``.toml`` files in path order (an `agent.limit` warning names the
+    rest). With `contain`, a symlinked file must point inside `directory`.
+    `namespace` prefixes every name (``<namespace>:<name>``)."""
     scan = DirScan(directory)
     parse = partial(
         parse_agent,
@@ -181,7 +188,8 @@ def scan_agent_dir(
         tool_map=tool_map,
     )
     inside = directory if contain else None
-    for path, regular in _agent_files(directory, recursive, walk or WalkBounds(), scan, limit):
+    caps = {".md": claude_limit, ".toml": vibe_limit}
+    for path, regular in _agent_files(directory, recursive, walk or WalkBounds(), scan, caps):
         agent = _read_one(scan, path, regular, inside, parse)
         if agent is not None:
             scan.agents.append(agent)
@@ -229,22 +237,37 @@ def parse_agent(
 
 
 def _agent_files(
-    directory: Path, recursive: bool, walk: WalkBounds, scan: DirScan, limit: int
+    directory: Path, recursive: bool, walk: WalkBounds, scan: DirScan, caps: Mapping[str, int]
 ) -> list[tuple[Path, bool]]:
-    """(path, whether it is a regular file or a symlink) for the first `limit`
-    candidate files, in path order. The walk stops there (`agent.limit`): the
-    directories after it are never listed."""
+    """(path, whether it is a regular file or a symlink) for the first candidate files
+    of each suffix, up to its cap in `caps`, in path order. The files past a cap are
+    still found (not read), and one `agent.limit` warning per suffix names them."""
     files: list[tuple[Path, bool]] = []
+    taken = dict.fromkeys(caps, 0)
+    left: dict[str, list[Path]] = {suffix: [] for suffix in caps}
     for item in _Walk(directory, recursive, walk, scan).files():
-        if len(files) == limit:
-            message = (
-                f"more than {limit} agent files in this directory; only the first {limit} "
-                "(in file name order) are read"
-            )
-            scan.diagnostics.append(diagnostic("agent.limit", message, directory))
-            break
+        suffix = ".toml" if item[0].suffix == ".toml" else ".md"
+        if taken[suffix] == caps[suffix]:
+            left[suffix].append(item[0])
+            continue
+        taken[suffix] += 1
         files.append(item)
+    for suffix, paths in left.items():
+        if paths:
+            scan.diagnostics.append(_cut(directory, suffix, caps[suffix], paths))
     return files
+
+
+_KINDS = {".md": "Claude Code agent files (.md)", ".toml": "Vibe agent files (.toml)"}
+
+
+def _cut(directory: Path, suffix: str, cap: int, paths: Sequence[Path]) -> Diagnostic:
+    names = ", ".join(path.relative_to(directory).as_posix() for path in paths)
+    message = (
+        f"more than {cap} {_KINDS[suffix]} in this directory; only the first {cap} (in file "
+        f"name order) are read; {len(paths)} not read: {names}"
+    )
+    return diagnostic("agent.limit", message, directory)
 
 
 class _Walk:

@@ -22,6 +22,7 @@ from satchel.skills.fields import name_problem, split_tools
 __all__ = [
     "cap_safety",
     "capped_safety",
+    "claude_code_model",
     "CLAUDE_MODEL_ALIASES",
     "finish_agent",
     "instructions_problem",
@@ -41,7 +42,11 @@ __all__ = [
 ]
 
 MAX_INSTRUCTIONS = 64 * 1024  # bytes of UTF-8 (seed 003)
-CLAUDE_MODEL_ALIASES = frozenset(("sonnet", "opus", "haiku", "inherit", "default", "opusplan"))
+# Claude Code 2.1.332's model aliases (each also with a `[1m]` suffix), and an agent's `inherit`
+CLAUDE_MODEL_ALIASES = frozenset(
+    ("sonnet", "opus", "haiku", "fable", "best", "opusplan", "default", "inherit")
+)
+_ONE_M = re.compile(r"\[1m\]\Z", re.IGNORECASE)
 _PROVIDER_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/\S+\Z")
 _USABLE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 # layout.PROJECT and layout.PLUGIN: files a repository or a plugin supplies
@@ -131,13 +136,23 @@ def judge_description(
     return value
 
 
+def claude_code_model(value: str) -> bool:
+    """Whether Claude Code reads `value` as one of its own model names: an alias
+    (`sonnet`, `opus[1m]`, `inherit`, ...) or a ``claude-`` model id."""
+    name = _ONE_M.sub("", value.strip()).lower()
+    return name in CLAUDE_MODEL_ALIASES or name.startswith("claude-")
+
+
 def judge_model(
-    p: Problems, value: Any, *, label: str = "`model`"
+    p: Problems, value: Any, *, label: str = "`model`", claude: bool = False
 ) -> tuple[str | None, str | None]:
     """(model, as written): only ``provider/model`` is honoured; anything else means
-    the session's model, with an info."""
+    the session's model, with an info. In a Claude Code file (`claude`), Claude Code's
+    own model names are normal: they too mean the session's model, without a word."""
     if value is None or value == "":
         return None, None
+    if claude and isinstance(value, str) and claude_code_model(value):
+        return None, value
     if not isinstance(value, str):
         p.add(
             "agent.model.alias",
@@ -259,13 +274,15 @@ def judge_shared(
     *,
     disabled_key: str,
     label: Callable[[str], str],
+    claude: bool = False,
 ) -> AgentType:
-    """The tools, disabled tools, model and safety of a Claude Code file or TOML table."""
+    """The tools, disabled tools, model and safety of a Claude Code file (`claude`) or
+    TOML table."""
     tools_written = loose_tool_list(p, table.get("tools"), label=label("tools"))
     off_written = loose_tool_list(p, table.get(disabled_key), label=label(disabled_key))
     tools = resolve_tools(p, tools_written, tool_map, label=label("tools"))
     off = resolve_tools(p, off_written, tool_map, label=label(disabled_key))
-    model, model_written = judge_model(p, table.get("model"), label=label("model"))
+    model, model_written = judge_model(p, table.get("model"), label=label("model"), claude=claude)
     safety = judge_safety(p, table.get("safety"), label=label("safety"))
     return AgentType(
         name="",

@@ -105,9 +105,10 @@ def _verbs() -> tuple[Verb, ...]:
         validate,
         verify,
     )
+    from satchel.cli._ignore import ignore_option
 
     return (
-        Verb(("doctor",), doctor.doctor, (*_located(), _json())),
+        Verb(("doctor",), doctor.doctor, (*_located(), ignore_option(), _json())),
         Verb(("audit",), audit.audit, (*audit.params(), *_where(), _json())),
         Verb(("list",), listing.list_skills, (*_located(), _json())),
         Verb(("show",), show.show, (click.Argument(["name"]), *_located(), _json())),
@@ -262,11 +263,15 @@ def _hook_params() -> tuple[click.Parameter, ...]:
 
 
 def _validate_params() -> tuple[click.Parameter, ...]:
+    from satchel.cli._ignore import ignore_option
+
     return (
         click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
         click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
         click.Option(["--unicode-names"], is_flag=True, help="Accept lowercase Unicode letters."),
         _client(),
+        _home(),
+        ignore_option(),
         _json(),
     )
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
+from satchel.cli._ignore import without_ignored
 from satchel.cli._workspace import environment
 from satchel.commands import Command
 from satchel.environment import Environment, RootReport
@@ -32,13 +34,16 @@ def doctor(
     client: str,
     trust: bool | None,
     as_json: bool,
+    ignore: Sequence[str] = (),
 ) -> int:
     """Report where skills were looked for and what is wrong.
 
     Every skills root by scope and family, the skills that load, the shadowed ones;
     the commands, agent types, plugins (per format and status) and instruction
-    files; every diagnostic and the size of the index. Exit 1 when there are errors."""
-    env = environment(directory, project, home, client, trust)
+    files; every diagnostic and the size of the index. Exit 1 when there are errors.
+    --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
+    and fail nothing."""
+    env = without_ignored(environment(directory, project, home, client, trust), ignore)
     text = render_index(env.skills, format=INDEX_FORMAT)
     if as_json:
         out.print_json(_document(env, text))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._ignore import selectors_here
 from satchel.cli._plugin import PluginCheck, check_plugin, is_plugin_dir, plugin_children
+from satchel.ignore import kept
 from satchel.skills.check import Checked, check_paths
 
 Check = Checked | PluginCheck
@@ -21,13 +24,22 @@ def validate(
     unicode_names: bool,
     client: str,
     as_json: bool,
+    home: Path | None = None,
+    ignore: Sequence[str] = (),
 ) -> int:
     """Check skills and plugins as their author; exit 1 on errors.
 
     Each PATH is a skill directory, its SKILL.md, a directory whose subdirectories
     are skills, a plugin directory (any format satchel reads), or a directory whose
     subdirectories are all plugins. --strict applies the Agent Skills spec exactly,
-    and makes an unknown plugin manifest field fatal. Nothing is run."""
+    and makes an unknown plugin manifest field fatal. --ignore (and config.toml's
+    [diagnostics] ignore, read from the user's config under --home and from the
+    current directory's project when it is trusted) hides codes: they are not shown
+    and fail nothing. Nothing is run."""
+    selectors, problems = selectors_here(client, home, ignore)
+    problems = list(kept(problems, selectors))
+    if problems:
+        out.console(stderr=True).print(out.diagnostic_grid(problems))
     checked: list[Check] = []
     for path in paths:
         plugins = [path] if is_plugin_dir(path) else plugin_children(path)
@@ -37,23 +49,33 @@ def validate(
             checked += check_paths(
                 [path], strict=strict, unicode_names=unicode_names, client=client
             )
+    checked = [_without(c, selectors) for c in checked]
     if as_json:
-        out.print_json([_json(c) for c in checked])
+        out.print_json([_json(c, selectors) for c in checked])
     else:
-        _print(checked)
-    return OK if all(c.ok for c in checked) else PROBLEMS
+        _print(checked, selectors)
+    return OK if all(_ok(c, selectors) for c in checked) else PROBLEMS
 
 
-def _json(c: Check) -> dict[str, Any]:
-    if isinstance(c, PluginCheck):
-        return c.to_json()
-    return {**c.to_json(), "kind": "skill"}
+def _without(c: Check, selectors: Sequence[str]) -> Check:
+    return replace(c, diagnostics=kept(c.diagnostics, selectors)) if selectors else c
 
 
-def _print(checked: list[Check]) -> None:
+def _ok(c: Check, selectors: Sequence[str]) -> bool:
+    """Passed: no error is left once the ignored codes are gone (a file whose errors
+    are all ignored passes, though it did not load)."""
+    return c.ok or (bool(selectors) and all(d.severity != "error" for d in c.diagnostics))
+
+
+def _json(c: Check, selectors: Sequence[str]) -> dict[str, Any]:
+    doc = c.to_json() if isinstance(c, PluginCheck) else {**c.to_json(), "kind": "skill"}
+    return {**doc, "ok": _ok(c, selectors)}
+
+
+def _print(checked: list[Check], selectors: Sequence[str]) -> None:
     con = out.console()
     for c in checked:
-        if c.ok:
+        if _ok(c, selectors):
             line = out.safe("ok    ", style="green") + out.safe(_name(c))
             con.print(line + out.safe(f"  {out.shown(c.path)}", style="dim"), soft_wrap=True)
         else:
@@ -61,7 +83,7 @@ def _print(checked: list[Check]) -> None:
             con.print(verdict + out.safe(out.shown(c.path)), soft_wrap=True)
         if c.diagnostics:
             con.print(out.diagnostic_grid(c.diagnostics, indent=6))
-    failed = sum(not c.ok for c in checked)
+    failed = sum(not _ok(c, selectors) for c in checked)
     con.print(f"{_counted(checked)} checked: {len(checked) - failed} ok, {failed} failed")
 
 

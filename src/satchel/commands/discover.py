@@ -7,8 +7,10 @@
 * Files and directories whose names start with ``.`` are skipped, and so is
   ``node_modules``.
 * Bounds: groups nest at most `MAX_DEPTH` (6) directories deep; at most `MAX_FILES`
-  (2,000) ``.md`` files and `MAX_DIRS` (2,000) directories per root. Past a bound the
-  walk stops with ``discovery.limit``.
+  (2,000) ``.md`` files are read and `MAX_DIRS` (2,000) directories listed per root.
+  Past the depth or directory bound the walk stops with ``discovery.limit``; past the
+  file bound (Claude Code has none) the walk goes on listing, and one
+  ``discovery.limit`` names every command file it did not read.
 * Symlinked directories are never followed (``command.read.error``, a warning). A
   symlinked ``.md`` file in a project or plugin root is read only when it resolves
   inside the root (``command.read.error`` otherwise: an escape, a loop, a link to
@@ -65,11 +67,22 @@ def scan_commands(
     scan.exists = True
     walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
     too_deep = walk.run(entries, max_depth)
+    if walk.unread:
+        scan.diagnostics.append(_unread(root.path, max_files, walk.unread))
     if too_deep:
         count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
         message = f"the walk stopped: {count} deeper than {max_depth} levels"
         scan.diagnostics.append(diagnostic("discovery.limit", message, Path(sorted(too_deep)[0])))
     return scan
+
+
+def _unread(root: Path, budget: int, paths: list[Path]) -> Diagnostic:
+    names = ", ".join(path.relative_to(root).as_posix() for path in paths)
+    message = (
+        f"more than {budget} command files; only the first {budget} (in walk order) are "
+        f"read; {len(paths)} not read: {names}"
+    )
+    return diagnostic("discovery.limit", message, root)
 
 
 class _Walk:
@@ -92,6 +105,7 @@ class _Walk:
         self.dirs_left = max_dirs
         self.max_files = max_files
         self.max_dirs = max_dirs
+        self.unread: list[Path] = []  # command files past the file budget
 
     def run(self, entries: list[os.DirEntry[str]], max_depth: int) -> list[str]:
         """Walk from the root's `entries`, depth first in name order; the directories
@@ -106,8 +120,6 @@ class _Walk:
             if listed is None:
                 continue
             subdirs = self.directory(listed, groups)
-            if subdirs is None:
-                break
             if subdirs and len(groups) >= max_depth:
                 too_deep += [d.path for d in subdirs]
                 continue
@@ -116,9 +128,9 @@ class _Walk:
 
     def directory(
         self, entries: list[os.DirEntry[str]], groups: tuple[str, ...]
-    ) -> list[os.DirEntry[str]] | None:
-        """Read the command files among `entries`; the subdirectories to visit, or
-        None when the file budget ran out."""
+    ) -> list[os.DirEntry[str]]:
+        """Read the command files among `entries` (past the file budget, only note
+        them); the subdirectories to visit."""
         subdirs: list[os.DirEntry[str]] = []
         for entry in entries:
             name = entry.name
@@ -132,12 +144,9 @@ class _Walk:
             elif name.endswith(SUFFIX) and kind != "none":
                 self.files_left -= 1
                 if self.files_left < 0:
-                    message = f"the walk stopped: more than {self.max_files} command files"
-                    self.scan.diagnostics.append(
-                        diagnostic("discovery.limit", message, self.root.path)
-                    )
-                    return None
-                self._read(entry, groups)
+                    self.unread.append(Path(entry.path))
+                else:
+                    self._read(entry, groups)
         return subdirs
 
     def over_dirs(self) -> bool:
