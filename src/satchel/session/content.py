@@ -12,7 +12,7 @@ from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic
 from satchel.instructions import instruction_segments
-from satchel.render import render_index
+from satchel.render import Index, build_index
 from satchel.resources import list_resources
 from satchel.session.model import ContextSegment, Tool
 from satchel.session.options import SessionOptions
@@ -88,9 +88,10 @@ def segments(session: Session) -> tuple[ContextSegment, ...]:
     found: list[ContextSegment] = []
     if session.options.include_instructions:
         found.extend(instruction_segments(env.instructions))
-    index = index_text(session)
-    if index:
-        found.append(ContextSegment(INDEX_ID, "skill", "build", index))
+    index = build_session_index(session)
+    session.note_index(index)
+    if index.text:
+        found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)
     if commands:
         found.append(ContextSegment(COMMANDS_ID, "command", "build", commands))
@@ -102,11 +103,12 @@ def segments(session: Session) -> tuple[ContextSegment, ...]:
     return tuple(found)
 
 
-def index_text(session: Session) -> str:
+def build_session_index(session: Session) -> Index:
+    """The session's index, with the skills its caps left out."""
     options = session.options
     tools = options.tools
     if "load_skill" in tools:
-        return render_index(
+        return build_index(
             session.skills,
             format=options.index_format or "tool",
             tool_name=options.name_of("load_skill"),
@@ -114,7 +116,7 @@ def index_text(session: Session) -> str:
         )
     fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
     head = _head(options) if "skills_use" in tools else None
-    return render_index(session.skills, format=fmt, head=head)
+    return build_index(session.skills, format=fmt, head=head)
 
 
 def _head(options: SessionOptions) -> str:
