@@ -167,7 +167,8 @@ class Session:
             self._check_room(skill)
         body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
         self._note(problems)
-        text = content.skill_block(skill, body, content.read_hint(self.options))
+        hint = content.read_hint(self.options)
+        text = content.skill_block(skill, body, hint, content.reachable(self, skill))
         if fresh:
             self._add(skill, via, in_context, text if in_context else "")
         return text if shape == "block" else body
