@@ -148,3 +148,41 @@ def test_command_files_shell_lines_and_agents_broad_tools(tmp_path):
             "trusted-source",
         ),
     ]
+
+
+HOOKS = '[[hooks.before_tool_use]]\n[[hooks.before_tool_use.hooks]]\ncommand = "{command}"\n'
+
+
+def held(project, home):
+    return [(r[1], r[2], r[4]) for r in of("A-LOAD-HELD-BACK", rows(project, home=home))]
+
+
+def test_a_hook_the_folders_trust_holds_back_is_a_finding_with_the_reason(satchel, tmp_path):
+    project, home = tmp_path / "repo", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    put(project / ".satchel" / "hooks.toml", HOOKS.format(command="sh g.sh"))
+    put(project / "g.sh", "echo a\n")
+
+    untrusted = held(project, home)
+    assert satchel("trust", project, "--home", home).code == 0
+    trusted = held(project, home)
+    put(project / ".satchel" / "hooks.toml", HOOKS.format(command="sh g.sh --now"))
+    changed = held(project, home)
+
+    assert untrusted == [
+        (
+            'project hook on before_tool_use runs "sh g.sh" but is held back: the project is '
+            "not trusted",
+            ".satchel/hooks.toml",
+            "trusted-project",
+        )
+    ]
+    assert trusted == []
+    assert changed == [
+        (
+            'project hook on before_tool_use runs "sh g.sh --now" but is held back: changed '
+            "since the folder was trusted",
+            ".satchel/hooks.toml",
+            "trusted-project",
+        )
+    ]

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from satchel.audit.model import Finding
 from satchel.diagnostics import Diagnostic
+from satchel.hooks import Hook, HookSet
 from satchel.mcp import McpServerSet
 from satchel.plugins import Plugin, PluginSet
 from satchel.text import escape
 
-__all__ = ["REFUSALS", "held_back_findings", "refusal_findings"]
+__all__ = ["REFUSALS", "held_back_findings", "held_hook_findings", "refusal_findings"]
 
 # Diagnostic codes that mean an executable entry (a hook, an MCP server, a plugin's
 # code or manifest) was refused by the loader.
@@ -70,6 +71,30 @@ def held_back_findings(
             f"{_path(kept.path)}: it does not start"
         )
         yield Finding.of("A-LOAD-HELD-BACK", message, hidden.path, None, trust_of(hidden.path))
+
+
+def held_hook_findings(
+    audited: HookSet, actual: HookSet, trust_of: Callable[[Path | None], str]
+) -> Iterator[Finding]:
+    """Hooks that load once the project is trusted (`audited`, read as trusted) but are
+    held back as the folder stands now (`actual`, read with the user's trust list): not
+    trusted yet, or changed since it was trusted. Each carries the loader's reason."""
+    ready = {_key(h) for h in audited.hooks if h.loaded}
+    for hook in actual.hooks:
+        if hook.loaded or _key(hook) not in ready:
+            continue
+        spec = hook.spec
+        command = spec.command if spec.args is None else " ".join([spec.command, *spec.args])
+        message = (
+            f"{hook.source} hook on {spec.event} runs {_quoted(command)} but is held back: "
+            f"{_one_line(hook.why or 'it does not load')}"
+        )
+        yield Finding.of("A-LOAD-HELD-BACK", message, spec.path, None, trust_of(spec.path))
+
+
+def _key(hook: Hook) -> tuple[object, ...]:
+    spec = hook.spec
+    return (hook.source, spec.path, spec.event, spec.matcher, spec.command, spec.args)
 
 
 def _name(plugin: Plugin) -> str:

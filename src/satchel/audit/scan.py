@@ -22,7 +22,7 @@ from satchel.audit.executables import (
     hook_findings,
     server_findings,
 )
-from satchel.audit.loading import held_back_findings, refusal_findings
+from satchel.audit.loading import held_back_findings, held_hook_findings, refusal_findings
 from satchel.audit.model import Finding, Report
 from satchel.audit.tree import Limits, file_findings, is_environment_dir, tree_findings
 from satchel.commands import Command
@@ -78,13 +78,11 @@ def audit_path(
     limits = limits or Limits()
     kind = kind_of(path, project, client)
     if kind == "workspace":
-        env = load(
-            layout=Layout.default(path, client=client, home=home, project=project or path),
-            trusted=True,
-            claude_settings_hooks=True,
-        )
+        layout = Layout.default(path, client=client, home=home, project=project or path)
+        env = load(layout=layout, trusted=True, claude_settings_hooks=True)
+        actual = load(layout=layout, claude_settings_hooks=True)  # the user's trust list
         errors = sum(d.severity != "info" for d in env.diagnostics)
-        found, diagnostics = list(_workspace(env, limits)), errors
+        found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
     elif kind == "file":
         found, diagnostics = list(_file(path)), 0
     elif kind in ("plugin", "plugins"):
@@ -242,6 +240,12 @@ def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
     for problem in env.diagnostics:
         yield from refusal_findings([problem], trust_of(problem.path))
     yield from held_back_findings(env.plugins, env.mcp_servers, trust_of)
+
+
+def _held(env: Environment, actual: Environment) -> Iterator[Finding]:
+    """The hooks the folder's trust state holds back today (see `held_hook_findings`):
+    trusting the folder (again, after a change) is what releases them."""
+    yield from held_hook_findings(env.hooks, actual.hooks, lambda _path: "trusted-project")
 
 
 def _under(path: Path, root: Path) -> bool:
