@@ -4,6 +4,7 @@ exec bit. With `tools="skills"` the activation block lists only what the tools r
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -214,3 +215,25 @@ def test_a_crlf_shebang_without_an_exec_bit_is_explained(layout, pdf_like):
 def test_read_areas_must_be_folder_names(layout, pdf_like):
     with pytest.raises(ValueError, match=r"read_areas: '\.\./x' must be a folder name"):
         session_for(layout, read_areas=["../x"])
+
+
+def test_files_skills_read_would_refuse_are_not_listed(layout, pdf_like):
+    (pdf_like / "assets").mkdir()
+    (pdf_like / "assets" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (pdf_like / "assets" / "big.md").write_text("x" * 2048)
+    os.link(pdf_like / "forms.md", pdf_like / "assets" / "forms-link.md")
+    session = session_for(layout, resource_cap=1024)
+
+    block = session.call("skills_use", {"name": "pdf"}).text
+    logo = session.call("skills_read", {"name": "pdf", "path": "assets/logo.png"})
+
+    assert not [f for f in listed(block) if f.startswith("assets/")]
+    assert "forms.md" not in listed(block)  # it has two links now: refused, so not listed
+    assert logo.code == "resource.not-text"
+
+
+def test_with_load_skill_every_file_is_listed_as_before(layout, pdf_like):
+    (pdf_like / "assets").mkdir()
+    (pdf_like / "assets" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    session = Session(satchel.load(layout=layout), environ={})
+    assert "assets/logo.png" in listed(session.call("load_skill", {"name": "pdf"}).text)

@@ -13,7 +13,7 @@ from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic
 from satchel.instructions import instruction_segments
 from satchel.render import Index, build_index
-from satchel.resources import list_resources
+from satchel.resources import is_readable_text, list_resources
 from satchel.session.model import ContextSegment, Tool
 from satchel.session.options import SessionOptions
 from satchel.session.run import Runner
@@ -71,8 +71,9 @@ def skill_block(
 
 def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
     """Which files of `skill` the model can reach with the session's tools: any with
-    `load_skill` or without tools (the host's file tools; None), else those
-    `skills_read` may read and the `scripts/` files `skills_run_script` can start."""
+    `load_skill` or without tools (the host's file tools; None), else the text files
+    `skills_read` may read (a binary asset is refused as not text, so it is left out)
+    and the `scripts/` files `skills_run_script` can start."""
     options = session.options
     tools = options.tools
     if "load_skill" in tools or not tools or skill.directory is None:
@@ -82,7 +83,8 @@ def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
 
     def keep(path: str) -> bool:
         top = path.split("/", 1)[0]
-        if "skills_read" in tools and (areas is None or top in areas):
+        readable = "skills_read" in tools and (areas is None or top in areas)
+        if readable and is_readable_text(directory, path, cap=options.resource_cap):
             return True
         if "skills_run_script" not in tools or top != "scripts":
             return False
