@@ -65,11 +65,17 @@ def script_argv(
 
 def _shebang(path: Path) -> bytes | None:
     """The first line after ``#!``, or None when the file has no ``#!`` line."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(path, "rb") as f:
-            head = f.read(_FIRST_LINE)
+        fd = os.open(path, flags)  # a FIFO swapped in never blocks
     except OSError:
         return None
+    try:
+        head = os.read(fd, _FIRST_LINE) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     if not head.startswith(b"#!"):
         return None
     return head[2:].split(b"\n", 1)[0]
