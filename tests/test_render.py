@@ -135,3 +135,45 @@ def test_xml_escapes_only_what_xml_needs():
     assert '<description>Don\'t &lt;break&gt; "this" &amp; that</description>' in render_index(
         [skill], format="xml"
     )
+
+
+def test_each_skill_past_max_skills_is_named_in_a_warning_with_the_cap():
+    index = satchel.build_index(skills(66), max_bytes=1 << 20)
+
+    assert [s.name for s in index.omitted] == ["skill-064", "skill-065"]
+    assert (index.cut_by, index.limit, len(index.listed)) == ("max_skills", 64, 64)
+    assert [(d.code, d.severity, d.message, d.path) for d in index.diagnostics] == [
+        (
+            "skill.index.omitted",
+            "warning",
+            f"skill 'skill-{i:03}' is not in the index: the index lists at most 64 skills "
+            "(max_skills)",
+            Path(f"/skills/skill-{i:03}/SKILL.md"),
+        )
+        for i in (64, 65)
+    ]
+
+
+def test_each_skill_past_max_bytes_is_named_in_a_warning_with_the_cap():
+    index = satchel.build_index(skills(200), max_skills=1000)
+    listed = sum(line.startswith("- ") for line in index.text.splitlines())
+
+    assert len(index.listed) == listed < 200
+    assert [s.name for s in index.omitted] == [f"skill-{i:03}" for i in range(listed, 200)]
+    assert index.diagnostics[0].message == (
+        f"skill 'skill-{listed:03}' is not in the index: the index holds at most 8,192 bytes "
+        "(max_bytes)"
+    )
+    assert len(index.diagnostics) == 200 - listed
+
+
+def test_an_index_with_room_for_everyone_warns_about_no_one():
+    index = satchel.build_index(skills(3))
+    assert (index.omitted, index.cut_by, index.diagnostics) == ((), None, ())
+    assert index.text == render_index(skills(3))
+
+
+def test_hidden_skills_are_not_cut_they_are_hidden():
+    hidden = Skill(name="secret", description="x", extras={"disable-model-invocation": True})
+    index = satchel.build_index([*skills(64), hidden], max_bytes=1 << 20)
+    assert index.diagnostics == ()

@@ -22,6 +22,7 @@ from satchel.resources import (
     MAX_RESOURCE,
     Resource,
     check_relative,
+    is_readable_text,
     list_resources,
     listing,
     quote,
@@ -966,3 +967,30 @@ def test_property_check_relative_segments_are_plain_names(path):
     for segment in segments:
         assert segment not in ("", ".", "..")
         assert "/" not in segment and "\\" not in segment and "\x00" not in segment
+
+
+def test_is_readable_text_says_what_read_resource_would_read_as_text(tmp_path):
+    root = tmp_path / "skill"
+    (root / "sub").mkdir(parents=True)
+    (root / "ok.md").write_text("héllo\n")
+    (root / "cut.md").write_bytes(b"x" * 1023 + "é".encode() * 10)  # é cut at byte 1,024
+    (root / "nul.bin").write_bytes(b"abc\x00def")
+    (root / "latin1.txt").write_bytes(b"caf\xe9\n")
+    (root / "big.md").write_text("y" * 100)
+    os.link(root / "ok.md", root / "twin.md")
+    os.mkfifo(root / "pipe.md")
+    os.symlink("/etc/hostname", root / "out.md")
+    (tmp_path / "plain.md").write_text("plain\n")
+
+    def readable(path: str, **kw: object) -> bool:
+        return is_readable_text(root, path, **kw)  # type: ignore[arg-type]
+
+    assert readable("cut.md")  # a character cut at the sniff's end is still text
+    assert not readable("ok.md")  # two hard links now
+    assert [readable(p) for p in ("nul.bin", "latin1.txt", "pipe.md", "out.md", "sub")] == [
+        False
+    ] * 5
+    assert not readable("big.md", cap=50)
+    assert readable("big.md", cap=100)
+    assert not readable("../plain.md")
+    assert not readable("big.md", areas=("references",))

@@ -29,7 +29,7 @@ from satchel.errors import (
 from satchel.instructions import InstructionFile
 from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
 from satchel.plugins import Plugin, PluginSet
-from satchel.render import render_index
+from satchel.render import Index, build_index, render_index
 from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
 from satchel.skills.model import Skill
 from satchel.skills.read import parse_skill
@@ -42,6 +42,7 @@ __all__ = [
     "AgentSet",
     "AgentType",
     "approx_tokens",
+    "build_index",
     "CODES",
     "Collision",
     "Command",
@@ -53,6 +54,7 @@ __all__ = [
     "Diagnostic",
     "Environment",
     "find_project_root",
+    "Index",
     "InstructionFile",
     "Layout",
     "load",

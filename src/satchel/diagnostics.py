@@ -356,6 +356,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "skill.file.misnamed": ("warning", "a skill file is not named exactly SKILL.md"),
     "skill.file.not-regular": ("error", "SKILL.md is not a regular file"),
     "skill.file.twin": ("warning", "SKILL.md and skill.md both exist in one directory"),
+    "skill.index.omitted": (
+        "warning",
+        "a skill is left out of the index by its cap on skills or bytes",
+    ),
     "skill.metadata.invalid": ("warning", "metadata is not a mapping of strings to strings"),
     "skill.name.collision": ("warning", "two skills in one root have the same name"),
     "skill.name.invalid": ("warning", "the name breaks the Agent Skills name rule"),

@@ -9,25 +9,73 @@ Three formats, one per way of activating a skill:
 
 No skills, no text at all. The index is capped at `max_skills` entries and
 `max_bytes` bytes (64 and 8 KiB by default); when entries are left out, a last line
-says how many (and when not even the header fits, the index is empty). Invisible and
-control characters are left out of descriptions: the model reads what a person sees.
+says how many (and when not even the header fits, the index is empty), and
+`build_index` names each skill left out in an `skill.index.omitted` warning with the
+cap that cut it. Invisible and control characters are left out of descriptions: the
+model reads what a person sees.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Literal
 from xml.sax.saxutils import escape as _xml
 
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.skills.model import Skill
 from satchel.text import flag, strip_hidden
 
-__all__ = ["FORMATS", "IndexFormat", "fit_lines", "model_visible", "render_index"]
+__all__ = [
+    "FORMATS",
+    "Index",
+    "IndexFormat",
+    "build_index",
+    "fit_lines",
+    "model_visible",
+    "render_index",
+]
 
 IndexFormat = Literal["tool", "xml", "paths"]
+Cap = Literal["max_skills", "max_bytes"]
 FORMATS: tuple[IndexFormat, ...] = ("tool", "xml", "paths")
 MAX_SKILLS = 64
 MAX_BYTES = 8 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """An index and what it left out: `text` as the model reads it, the skills listed,
+    the model-visible skills the caps cut (in order), and the cap that cut them
+    (``max_skills`` or ``max_bytes``, with its `limit`; None when nothing was cut)."""
+
+    text: str
+    listed: tuple[Skill, ...]
+    omitted: tuple[Skill, ...]
+    cut_by: Cap | None
+    limit: int
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """One `skill.index.omitted` warning per skill left out, naming it and the cap."""
+        if self.cut_by is None:
+            return ()
+        rule = _RULES[self.cut_by].format(limit=self.limit)
+        return tuple(
+            diagnostic(
+                "skill.index.omitted",
+                f"skill {s.name!r} is not in the index: {rule} ({self.cut_by})",
+                s.path,
+                severity="warning",
+            )
+            for s in self.omitted
+        )
+
+
+_RULES: Mapping[Cap, str] = {
+    "max_skills": "the index lists at most {limit:,} skills",
+    "max_bytes": "the index holds at most {limit:,} bytes",
+}
 
 
 def model_visible(skill: Skill) -> bool:
@@ -48,11 +96,31 @@ def render_index(
 
     `head` replaces the lines before the entries (for ``xml``, it goes above
     ``<available_skills>``): a host whose tools differ from seed 004's says here how
-    the model loads a skill."""
+    the model loads a skill. `build_index` also says which skills the caps cut."""
+    return build_index(
+        skills,
+        format=format,
+        max_skills=max_skills,
+        max_bytes=max_bytes,
+        tool_name=tool_name,
+        head=head,
+    ).text
+
+
+def build_index(
+    skills: Mapping[str, Skill] | Iterable[Skill],
+    *,
+    format: IndexFormat = "tool",
+    max_skills: int = MAX_SKILLS,
+    max_bytes: int = MAX_BYTES,
+    tool_name: str = "load_skill",
+    head: str | None = None,
+) -> Index:
+    """`render_index`'s text with the skills it listed and the ones its caps cut."""
     items = list(skills.values() if isinstance(skills, Mapping) else skills)
     items = [s for s in items if model_visible(s)]
     if not items:
-        return ""
+        return Index("", (), (), None, 0)
     if format not in FORMATS:
         raise ValueError(f"unknown index format {format!r}; use one of {', '.join(FORMATS)}")
     default_head, entry, tail = _PARTS[format]
@@ -60,20 +128,20 @@ def render_index(
     if head is not None:
         header = head if format != "xml" else f"{head}\n{header}"
     entries = [entry(s) for s in items]
-    return _fit(header, entries, tail, max_skills, max_bytes, format)
-
-
-def _fit(
-    header: str, entries: list[str], tail: str, max_skills: int, max_bytes: int, fmt: str
-) -> str:
-    return fit_lines(
+    text, kept = _fit_count(
         header,
         entries,
         max_entries=max_skills,
         max_bytes=max_bytes,
-        omitted=lambda count: _omitted(count, fmt),
+        omitted=lambda count: _omitted(count, format),
         tail=tail,
     )
+    if kept == len(items):
+        return Index(text, tuple(items), (), None, 0)
+    by_count = kept >= max_skills
+    cap: Cap = "max_skills" if by_count else "max_bytes"
+    limit = max_skills if by_count else max_bytes
+    return Index(text, tuple(items[:kept]), tuple(items[kept:]), cap, limit)
 
 
 def fit_lines(
@@ -88,6 +156,21 @@ def fit_lines(
     """`header`, the entries that fit in order, `tail`, and `omitted(n)` when `n`
     entries were left out; at most `max_entries` entries and `max_bytes` bytes (""
     when not even the header fits). The rule of every index: skills, commands."""
+    return _fit_count(
+        header, entries, max_entries=max_entries, max_bytes=max_bytes, omitted=omitted, tail=tail
+    )[0]
+
+
+def _fit_count(
+    header: str,
+    entries: list[str],
+    *,
+    max_entries: int,
+    max_bytes: int,
+    omitted: Callable[[int], str],
+    tail: str = "",
+) -> tuple[str, int]:
+    """`fit_lines`' text and how many entries it kept."""
     total = len(entries)
     kept: list[str] = []
     size = _size(header) + _size(tail)
@@ -101,13 +184,13 @@ def fit_lines(
         kept.append(text)
         size += _size(text)
     if not kept and size + _size(omitted(total)) > max_bytes:
-        return ""
+        return "", 0
     lines = [header, *kept]
     if tail:
         lines.append(tail)
     if len(kept) < total:
         lines.append(omitted(total - len(kept)))
-    return "\n".join(line for line in lines if line) + "\n"
+    return "\n".join(line for line in lines if line) + "\n", len(kept)
 
 
 def _size(text: str) -> int:

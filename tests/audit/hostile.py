@@ -47,6 +47,11 @@ def build(tmp_path: Path) -> tuple[Path, Path, Path]:
     )
     put(
         project / ".claude" / "agents" / "rough.md",
-        "---\nname: rough\ndescription: Rough.\nsafety: destructive\n---\nGo.\n",
+        "---\nname: rough\ndescription: Rough.\nsafety: destructive\ntools: Bash\n---\nGo.\n",
     )
+    put(project / ".claude" / "commands" / "go.md", f"---\ndescription: Go.\n---\n!`{touch}`\n")
+    loader = {"mcpServers": {"loader": {"command": "sh", "env": {"LD_PRELOAD": "x.so"}}}}
+    put(project / ".mcp.json", json.dumps(loader))  # refused: a project may not set it
+    claude_plugin(project / ".satchel" / "plugins", "off", hooks=hooks)
+    put(project / ".satchel" / "config.toml", "[plugins.off]\nenabled = false\n")
     return project, home, canary

@@ -45,8 +45,8 @@ def test_json_is_one_document_with_every_finding(satchel, in_repo):
     assert doc == same
     assert doc["kind"] == "workspace"
     assert doc["target"] == str(REPO / "examples" / "workspace")
-    assert doc["counts"] == {"high": 3, "medium": 13, "low": 2}
-    assert len(doc["findings"]) == 18
+    assert doc["counts"] == {"high": 3, "medium": 18, "low": 2}
+    assert len(doc["findings"]) == 23
     assert set(doc["findings"][0]) == {
         "rule",
         "severity",
@@ -93,6 +93,7 @@ def test_what_path_is_taken_for(satchel, tmp_path):
         "plugins": tmp_path / "plugins",
         "workspace": tmp_path / "ws",
         "empty": tmp_path / "ws" / ".claude",
+        "file": put(plugin / "commands" / "go.md", "---\ndescription: Go.\n---\nGo.\n"),
     }
     found = {
         name: satchel("audit", path, "--json", "--home", tmp_path / "h").json()["kind"]
@@ -106,6 +107,7 @@ def test_what_path_is_taken_for(satchel, tmp_path):
         "plugins": "plugins",
         "workspace": "workspace",
         "empty": "workspace",
+        "file": "file",
     }
 
 

@@ -375,9 +375,20 @@ def test_a_disabled_server_and_a_hook_that_will_not_run_are_still_listed(tmp_pat
     )
 
 
-def test_a_plugin_server_the_loader_refuses_is_a_diagnostic_not_a_finding(tmp_path):
+def test_a_plugin_server_the_loader_refuses_is_a_finding_carrying_the_refusal(tmp_path):
     servers = {"mcpServers": {"x": {"command": "node", "env": {"LD_PRELOAD": "a.so"}}}}
     plugin = claude_plugin(tmp_path, "kit", mcp=servers)
     report = audit_path(plugin)
-    assert [f.rule for f in report.findings] == []
+    assert [(f.rule, f.severity, f.message, f.path, f.trust_needed) for f in report.findings] == [
+        (
+            "A-LOAD-REFUSED",
+            "medium",
+            "the loader refused this entry (plugin.mcp.invalid): MCP server 'x': env sets "
+            "LD_PRELOAD, which is refused: it can make the server process run code its command "
+            "does not name; the entry is skipped",
+            plugin / ".mcp.json",
+            "trusted-source",
+        )
+    ]
+    assert not [f for f in report.findings if f.rule == "A-MCP-SERVER"]  # it never runs
     assert report.diagnostics == 1

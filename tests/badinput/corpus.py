@@ -303,7 +303,11 @@ CORPUS: tuple[Entry, ...] = (
         "X02",
         "script-path-and-argv",
         build_x02,
-        (f"{BADINPUT}/test_runtime.py", "tests/test_process.py"),
+        (
+            f"{BADINPUT}/test_runtime.py",
+            "tests/test_process.py",
+            "tests/session/test_skill_layouts.py",
+        ),
         steps=activating("x02"),
     ),
     Entry(

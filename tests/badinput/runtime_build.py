@@ -120,6 +120,7 @@ def build_x02(tree: Tree) -> Path:
     link(scripts / "out.sh", os.path.relpath(evil, scripts))
     put(scripts / "crlf.sh", "#!/bin/sh\r\nprintf crlf\r\n", 0o755)
     put(scripts / "noexec.sh", "#!/bin/sh\nprintf noexec\n", 0o644)
+    put(scripts / "blob.dat", f": > {tree.canary}/x02-blob\n", 0o644)
     return directory
 
 

@@ -59,8 +59,9 @@ DRIVE = "the resource path names a Windows drive or share"
 LOOPS = "is refused: more than 40 symlinks on the path; they loop or nest too deep"
 OUTSIDE = "outside the skill directory"
 NOEXEC = (
-    "Error (exec.start): 'noexec.sh' is not executable: make it executable (chmod +x) with a "
-    "#! line, or give the session an interpreter for .sh (script_interpreters)"
+    "Error (exec.start): 'blob.dat' cannot be run: it has no #! line and its suffix .dat has "
+    "no interpreter; add a #! line, make it executable (chmod +x), or give the session an "
+    "interpreter for .dat (script_interpreters)"
 )
 CUT = re.compile(r"\n\[output cut by satchel: ([\d,]+) bytes read, 1,048,576 kept\]\n\Z")
 X02_ARGS = ["; touch {canary}/x02-args", "$(touch {canary}/x02-subst)", "$(id)",
@@ -268,6 +269,7 @@ def x02_steps(tree: Tree, skill: Path) -> list[dict[str, Any]]:
         run("directory", "scripts"),
         run("crlf", "crlf.sh"),
         run("noexec", "noexec.sh"),
+        run("unknown", "blob.dat"),
         run("args", "args.sh", args=x02_args(tree)),
         step("diagnostics", "diagnostics"),
     ]
@@ -564,12 +566,12 @@ def x02_refusals(tree: Tree) -> dict[str, str]:
         "relative-link-out": f"Error ({ESCAPE}): 'scripts/out.sh' is refused: the symlink "
         f"'scripts/out.sh' points to {escaped(out)}, {OUTSIDE}",
         "directory": f"Error ({NOT_REGULAR}): 'scripts' is not a regular file: it is a directory",
-        "noexec": NOEXEC,
+        "unknown": NOEXEC,
     }
 
 
 X02_REFUSED = ["inactive", "dotdot", "absolute", "link-out", "relative-link-out", "directory",
-               "noexec"]  # fmt: skip
+               "unknown"]  # fmt: skip
 
 
 @pytest.mark.parametrize("label", X02_REFUSED)
@@ -600,6 +602,16 @@ def test_x02_crlf_shebang_is_an_exec_start_error_that_says_why(child):
     assert played.execs("crlf") == [[script]]  # tried as argv; the kernel refused it
 
 
+def test_x02_a_script_without_an_exec_bit_runs_through_its_shebang_interpreter(child):
+    played = child["x02"]
+
+    result = played.value("noexec")
+
+    assert not result["is_error"]
+    assert (result["data"]["exitCode"], result["data"]["stdout"]) == (0, "noexec")
+    assert played.execs("noexec") == [["/bin/sh", played.script("x02", "noexec.sh")]]
+
+
 def test_x02_args_reach_the_script_verbatim_never_through_a_shell(child):
     played = child["x02"]
     args = x02_args(played.tree)
@@ -614,12 +626,15 @@ def test_x02_args_reach_the_script_verbatim_never_through_a_shell(child):
 
 def test_x02_nothing_outside_the_skill_ran(child):
     """No canary (not from the args, not from the script a link leads to), no shim ran,
-    and the only processes were the two scripts asked for."""
+    and the only processes were the three scripts asked for (the CRLF one, the one run
+    through its #! line, the one echoing its args): the file with no interpreter never
+    started."""
     played = child["x02"]
 
     assert played.canaries() == []
     assert not played.log.exists(), played.log.read_text()
-    assert len(played.execs()) == 2
+    assert len(played.execs()) == 3
+    assert played.execs("unknown") == []
 
 
 # --- X03 --------------------------------------------------------------------------------
@@ -793,6 +808,7 @@ X02_SCRIPTS = (
     "scripts",
     "crlf.sh",
     "noexec.sh",
+    "blob.dat",
 )
 
 
@@ -854,7 +870,7 @@ HOSTILE = "\x1b[2J\x1b]8;;http://x\x07\r\n\u202e\u200b\U000e0041\x7f\x85"
 def hostile(tmp_path) -> Session:
     tree = make_tree(tmp_path)
     scripts = build_x02(tree) / "scripts"
-    put(scripts / f"noexec{HOSTILE}.sh", "#!/bin/sh\nprintf hi\n", 0o644)
+    put(scripts / f"noexec{HOSTILE}.dat", "printf hi\n", 0o644)
     put(scripts / f"crlf{HOSTILE}.sh", "#!/bin/sh\r\nprintf hi\r\n", 0o755)
     build_resources(tree)
     session = Session(tree.load(), tools="all", environ={"PATH": REAL_PATH})
@@ -874,7 +890,7 @@ HOSTILE_CALLS = {
     "script-missing": ("skills_run_script", {"name": "x02", "script": HOSTILE + ".sh"}),
     "script-not-executable": (
         "skills_run_script",
-        {"name": "x02", "script": f"noexec{HOSTILE}.sh"},
+        {"name": "x02", "script": f"noexec{HOSTILE}.dat"},
     ),
     "script-crlf": ("skills_run_script", {"name": "x02", "script": f"crlf{HOSTILE}.sh"}),
 }

@@ -188,8 +188,44 @@ def test_json_index_size_is_that_of_the_tool_index(satchel, in_repo):
         "format": "tool",
         "bytes": len(index["text"].encode("utf-8")),
         "tokens": -(-len(index["text"].encode("utf-8")) // 4),
+        "listed": len(doc["skills"]),
+        "omitted": [],
+        "cut_by": None,
+        "limit": None,
     }
     assert doc["index"]["bytes"] > 0
+
+
+def test_skills_the_index_cuts_are_counted_with_the_cap_and_each_named(
+    satchel, project, home, write
+):
+    for i in range(66):
+        write(project / ".agents/skills", f"skill-{i:02}")
+    args = ("--project", project, "--home", home)
+
+    doc = satchel("doctor", *args, "--json").json()
+    out = satchel("doctor", *args).out
+
+    left_out = ["skill-64", "skill-65"]
+    assert doc["index"]["listed"] == 64
+    assert (doc["index"]["omitted"], doc["index"]["cut_by"]) == (left_out, "max_skills")
+    assert doc["index"]["limit"] == 64
+    assert [
+        (d["code"], d["severity"], d["message"])
+        for d in doc["diagnostics"]
+        if d["code"] == "skill.index.omitted"
+    ] == [
+        (
+            "skill.index.omitted",
+            "warning",
+            f"skill {name!r} is not in the index: the index lists at most 64 skills (max_skills)",
+        )
+        for name in left_out
+    ]
+    assert out.splitlines()[-1].endswith(
+        "; 2 skills left out by max_skills (at most 64 skills; see skill.index.omitted)"
+    )
+    assert " ".join(out.split()).count("is not in the index") == 2
 
 
 def test_exit_0_when_nothing_is_an_error(satchel, project, home, write):

@@ -184,3 +184,21 @@ def test_no_skills_no_tools_and_no_context(layout: satchel.Layout, tmp_path: Pat
     assert session.tools() == ()
     assert session.context() == ()
     assert session.expand("/pdf now") == "/pdf now"
+
+
+def test_skills_the_index_leaves_out_are_named_in_the_session_diagnostics(layout, skills_dir):
+    for i in range(64):  # 66 skills with refund-policy and pdf: two past max_skills
+        put_skill = skills_dir / f"extra-{i:02}" / "SKILL.md"
+        put_skill.parent.mkdir()
+        put_skill.write_text(f"---\nname: extra-{i:02}\ndescription: Extra {i}.\n---\nBody.\n")
+    session = Session(satchel.load(layout=layout), environ={})
+
+    index = session.context()[-1].text
+    omitted = [d for d in session.diagnostics if d.code == "skill.index.omitted"]
+
+    assert index.endswith("(2 more skills not listed: index limit reached)\n")
+    assert [d.message for d in omitted] == [
+        f"skill {name!r} is not in the index: the index lists at most 64 skills (max_skills)"
+        for name in list(session.skills)[64:]
+    ]
+    assert all(f"- {name}:" not in index for name in list(session.skills)[64:])

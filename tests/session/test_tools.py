@@ -125,8 +125,8 @@ def test_skills_use_with_a_bad_mode_is_an_argument_error(make_session):
     )
 
 
-def test_skills_read_needs_an_active_skill_and_stays_in_its_folders(make_session):
-    session = make_session(tools="skills")
+def test_skills_read_needs_an_active_skill_and_keeps_to_its_read_areas(make_session):
+    session = make_session(tools="skills", read_areas=("references", "assets"))
     inactive = session.call("skills_read", {"name": "pdf", "path": "references/format.md"})
     assert inactive.text == (
         "Error (session.skill.inactive): skill 'pdf' is not active; "
@@ -137,7 +137,10 @@ def test_skills_read_needs_an_active_skill_and_stays_in_its_folders(make_session
         "PDF 1.7\n"
     )
     outside = session.call("skills_read", {"name": "pdf", "path": "scripts/extract.sh"})
-    assert outside.code == "resource.area"
+    assert outside.text == (
+        "Error (resource.area): 'scripts/extract.sh' is outside references/ and assets/, "
+        "the folders this tool reads"
+    )
 
 
 def test_a_model_cannot_load_a_skill_hidden_from_it(make_session, skills_dir):
@@ -222,22 +225,23 @@ def test_a_symlinked_script_leading_out_is_refused(scripts, skills_dir):
     assert result.code == "resource.symlink.escape"
 
 
-def test_a_script_without_an_exec_bit_is_refused_with_a_clear_message(scripts, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "x.sh", "#!/bin/sh\necho hi\n", 0o644)
-    result, _ = run(scripts, script="x.sh")
+def test_a_script_with_no_exec_bit_no_shebang_and_an_unknown_suffix_is_refused(scripts, skills_dir):
+    put(skills_dir / "pdf" / "scripts" / "x.dat", "echo hi\n", 0o644)
+    result, _ = run(scripts, script="x.dat")
     assert result.text == (
-        "Error (exec.start): 'x.sh' is not executable: make it executable (chmod +x) with a "
-        "#! line, or give the session an interpreter for .sh (script_interpreters)"
+        "Error (exec.start): 'x.dat' cannot be run: it has no #! line and its suffix .dat has "
+        "no interpreter; add a #! line, make it executable (chmod +x), or give the session an "
+        "interpreter for .dat (script_interpreters)"
     )
 
 
 def test_an_interpreter_runs_scripts_without_an_exec_bit_when_the_host_maps_one(
     make_session, skills_dir
 ):
-    put(skills_dir / "pdf" / "scripts" / "x.sh", 'echo via sh "$1"\n', 0o644)
-    session = make_session(tools="skills", script_interpreters={".sh": ["sh"]})
+    put(skills_dir / "pdf" / "scripts" / "x.dat", 'echo via sh "$1"\n', 0o644)
+    session = make_session(tools="skills", script_interpreters={".dat": ["sh"]})
     session.call("skills_use", {"name": "pdf"})
-    _, data = run(session, script="x.sh", args=["a b"])
+    _, data = run(session, script="x.dat", args=["a b"])
     assert data["stdout"] == "via sh a b\n"
 
 

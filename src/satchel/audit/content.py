@@ -118,8 +118,9 @@ def _lines_with(lowered: str, keywords: tuple[str, ...]) -> set[int]:
     return found
 
 
-def body_findings(text: str, path: Path, trust: str) -> Iterator[Finding]:
-    """The shell interpolation lines of a SKILL.md body (frontmatter skipped)."""
+def body_findings(text: str, path: Path, trust: str, what: str = "skill") -> Iterator[Finding]:
+    """The shell interpolation lines of a SKILL.md or command file body (frontmatter
+    skipped); `what` names the file in the message (``skill``, ``command``, ``file``)."""
     data = text.encode("utf-8")
     where = frontmatter.locate(data, complete=True)
     start = where.body_start if where.status == "ok" else 0
@@ -130,7 +131,7 @@ def body_findings(text: str, path: Path, trust: str) -> Iterator[Finding]:
     for command in find_commands(body):
         line = offset_lines + body.count("\n", 0, command.start) + 1
         form = "a ```! block" if command.form == "block" else "an inline !`...`"
-        message = f"{form} runs {_quoted(command.command)} when the skill is invoked"
+        message = f"{form} runs {_quoted(command.command)} when the {what} is invoked"
         yield Finding.of("A-EXEC-SHELL-INTERP", message, path, line, trust)
 
 

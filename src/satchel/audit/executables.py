@@ -21,6 +21,7 @@ from satchel.text import escape
 __all__ = [
     "LOADER_VARIABLES",
     "agent_findings",
+    "agent_tools_findings",
     "allowed_tools_findings",
     "hook_findings",
     "server_findings",
@@ -107,6 +108,23 @@ def agent_findings(agent: AgentType, trust: str) -> Iterator[Finding]:
             f"tools without asking{note}"
         )
         yield Finding.of("A-AGENT-DESTRUCTIVE", message, agent.path, None, trust)
+
+
+def agent_tools_findings(agent: AgentType, line: int | None, trust: str) -> Iterator[Finding]:
+    """An agent type's tool list entries that grant any shell command: ``Bash``,
+    ``Bash(*)``, ``*`` (every tool). An agent with no list inherits the session's tools
+    and is not reported: it can do no more than the session it runs in."""
+    for entry in agent.tools_as_written or agent.tools or ():
+        name, _, rest = entry.strip().partition("(")
+        pattern = rest[:-1].strip() if rest.endswith(")") else rest.strip()
+        if entry.strip() in ("*", "all"):
+            why = "every tool, any shell command included"
+        elif name.strip().lower() in (*SHELL_TOOLS, "execute_command") and pattern in _BROAD:
+            why = "any shell command, unasked"
+        else:
+            continue
+        message = f"agent type {_q(agent.name)} may use {_q(entry)}: {why}"
+        yield Finding.of("A-AGENT-TOOLS-BROAD", message, agent.path, line, trust)
 
 
 def _unpinned(where: str, argv: Sequence[str], path: Path | None, trust: str) -> Iterator[Finding]:

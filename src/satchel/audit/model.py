@@ -92,6 +92,9 @@ RULES = _rules(
         "Prose that downloads a script into a shell",
         heuristic=True,
     ),
+    Rule("A-LOAD-REFUSED", "medium", "An executable entry the loader refused"),
+    Rule("A-LOAD-HELD-BACK", "low", "A plugin, hook or MCP server that loads but is held back"),
+    Rule("A-AGENT-TOOLS-BROAD", "medium", "An agent type's tool list grants any shell command"),
 )
 
 
@@ -141,12 +144,12 @@ class Finding:
 @dataclass(frozen=True, slots=True)
 class Report:
     """Everything one audit found: what was audited (`target`, and its `kind`:
-    ``skill``, ``skills``, ``plugin`` or ``workspace``), the findings in order (most
-    severe first, then by path and line) and how many load errors and warnings there
-    were (`satchel doctor` and `satchel validate` show them). A file that does not
-    load is audited as far as its text and tree go; an entry the loader refused (a
-    plugin's MCP server that sets ``LD_PRELOAD``, say) never runs, and is one of
-    those diagnostics rather than a finding."""
+    ``skill``, ``skills``, ``plugin``, ``plugins``, ``workspace`` or ``file``), the
+    findings in order (most severe first, then by path and line) and how many load
+    errors and warnings there were (`satchel doctor` and `satchel validate` show them).
+    A file that does not load is audited as far as its text and tree go; an entry the
+    loader refused (a plugin's MCP server that sets ``LD_PRELOAD``, say) never runs,
+    and is an `A-LOAD-REFUSED` finding carrying the refusal."""
 
     target: Path
     kind: str

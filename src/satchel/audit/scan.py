@@ -1,10 +1,10 @@
-"""`audit_path`: what PATH is (a skill, a tree of skills, a plugin, a workspace), and
-every finding in it.
+"""`audit_path`: what PATH is (a skill, a tree of skills, a plugin, a workspace, one
+file), and every finding in it.
 
 A workspace is audited as `satchel.load` reads it with the project trusted (so that
 everything a trust decision would unlock is seen), Claude Code's settings hooks
-included, plus the project's plugins, hooks and MCP servers. Loading runs nothing,
-and neither does anything here.
+included, plus the project's plugins, hooks and MCP servers, and what the loader
+refused or held back. Loading runs nothing, and neither does anything here.
 """
 
 from __future__ import annotations
@@ -17,18 +17,23 @@ from satchel.agents import AgentType
 from satchel.audit.content import body_findings, read_text, text_findings
 from satchel.audit.executables import (
     agent_findings,
+    agent_tools_findings,
     allowed_tools_findings,
     hook_findings,
     server_findings,
 )
+from satchel.audit.loading import held_back_findings, held_hook_findings, refusal_findings
 from satchel.audit.model import Finding, Report
-from satchel.audit.tree import Limits, tree_findings
+from satchel.audit.tree import Limits, file_findings, is_environment_dir, tree_findings
+from satchel.commands import Command
 from satchel.environment import Environment, load
 from satchel.layout import Layout, WalkBounds
 from satchel.plugins import Plugin, read_plugin
 from satchel.skills.discover import skill_dirs
 from satchel.skills.model import Skill
 from satchel.skills.read import SKILL_FILE, parse_skill
+
+SKILL_FILES = (SKILL_FILE, "skill.md")
 
 __all__ = ["WORKSPACE_MARKERS", "audit_path", "kind_of"]
 
@@ -41,12 +46,14 @@ SOURCE = "trusted-source"  # a skill or plugin audited alone: where it is instal
 
 
 def kind_of(path: Path, project: Path | None, client: str = "satchel") -> str:
-    """``skill``, ``plugin``, ``plugins``, ``skills`` or ``workspace``."""
+    """``skill``, ``plugin``, ``plugins``, ``skills``, ``workspace`` or ``file``."""
     from satchel.cli._plugin import is_plugin_dir, plugin_children
 
     if project is not None:
         return "workspace"
-    if not os.path.isdir(path) or os.path.lexists(path / SKILL_FILE):
+    if not os.path.isdir(path):
+        return "skill" if path.name in SKILL_FILES else "file"
+    if os.path.lexists(path / SKILL_FILE):
         return "skill"
     if is_plugin_dir(path):
         return "plugin"
@@ -71,13 +78,13 @@ def audit_path(
     limits = limits or Limits()
     kind = kind_of(path, project, client)
     if kind == "workspace":
-        env = load(
-            layout=Layout.default(path, client=client, home=home, project=project or path),
-            trusted=True,
-            claude_settings_hooks=True,
-        )
+        layout = Layout.default(path, client=client, home=home, project=project or path)
+        env = load(layout=layout, trusted=True, claude_settings_hooks=True)
+        actual = load(layout=layout, claude_settings_hooks=True)  # the user's trust list
         errors = sum(d.severity != "info" for d in env.diagnostics)
-        found, diagnostics = list(_workspace(env, limits)), errors
+        found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
+    elif kind == "file":
+        found, diagnostics = list(_file(path)), 0
     elif kind in ("plugin", "plugins"):
         found, diagnostics = _plugins(path, kind, limits)
     else:
@@ -95,6 +102,7 @@ def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]
         plugin, problems = read_plugin(root)
         errors += sum(d.severity != "info" for d in problems)
         found += _plugin(plugin, root, SOURCE, limits)
+        found += refusal_findings(problems, SOURCE)
     return found, errors
 
 
@@ -102,7 +110,8 @@ def _skills(path: Path, kind: str, client: str, limits: Limits) -> tuple[list[Fi
     if kind == "skill":
         dirs = [path]
     else:
-        dirs = sorted(Path(d) for d in skill_dirs(str(path), WalkBounds())[0])
+        found_dirs = skill_dirs(str(path), WalkBounds())[0]
+        dirs = sorted(Path(d) for d in found_dirs if not _in_environment(Path(d), path))
     found: list[Finding] = []
     errors = 0
     for directory in dirs:
@@ -138,16 +147,57 @@ def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> li
             found += _skill(skill.path.parent, skill, trust, limits)
     found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
     found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
-    found += _agents(plugin.agents)
-    found += _texts(c.path for c in plugin.commands)
+    found += _agents(plugin.agents, trust)
+    found += _commands(plugin.commands, trust)
     found += tree_findings(root, TEXT, scripts=None, limits=limits)
     return found
 
 
-def _agents(agents: Iterable[AgentType]) -> Iterator[Finding]:
+def _agents(agents: Iterable[AgentType], trust: str) -> Iterator[Finding]:
     for agent in agents:
         yield from agent_findings(agent, TEXT)
         yield from _texts([agent.path])
+        text = read_text(agent.path) if agent.path and os.path.isfile(agent.path) else None
+        line = _line_of(text, "tools:") or _line_of(text, "tools =")
+        yield from agent_tools_findings(agent, line, trust)
+
+
+def _commands(commands: Iterable[Command], trust: str) -> Iterator[Finding]:
+    """Each command file's text, and the ``!`cmd`` lines a host such as Claude Code
+    runs when the command is invoked."""
+    for command in commands:
+        path = command.path
+        text = read_text(path) if path is not None and os.path.isfile(path) else None
+        if path is not None and text is not None:
+            yield from text_findings(text, path, TEXT)
+            yield from body_findings(text, path, trust, "command")
+
+
+def _file(path: Path) -> Iterator[Finding]:
+    """One file given on its own: its text, the ``!`cmd`` lines of a Markdown file (a
+    command file is one), and whether it is a binary or an executable."""
+    kinds = list(file_findings(path, TEXT, scripts=SOURCE))
+    yield from kinds
+    if any(f.rule == "A-EXEC-OPAQUE-BINARY" for f in kinds):
+        return  # a binary's bytes are not text a model reads
+    text = read_text(path) if os.path.isfile(path) else None
+    if text is not None:
+        yield from text_findings(text, path, TEXT)
+        if path.suffix.lower() in (".md", ".markdown"):
+            what = "command" if "commands" in path.parts else "file"
+            yield from body_findings(text, path, SOURCE, what)
+
+
+def _in_environment(directory: Path, top: Path) -> bool:
+    """Whether `directory` lies inside a version-control or environment directory
+    below `top` (a skill vendored in ``.venv`` or ``node_modules`` is not audited)."""
+    below = directory.relative_to(top) if directory.is_relative_to(top) else directory
+    parent = top
+    for part in below.parts[:-1]:
+        parent = parent / part
+        if is_environment_dir(parent):
+            return True
+    return False
 
 
 def _texts(paths: Iterable[Path | None]) -> Iterator[Finding]:
@@ -182,9 +232,20 @@ def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
         yield from hook_findings(hook.spec, hook.source, trust_of(hook.spec.path), why)
     for server in env.mcp_servers.servers:
         yield from server_findings(server, trust_of(server.path))
-    yield from _agents(env.agents.agents.values())
-    yield from _texts(c.path for c in env.commands.commands.values())
+    for agent in env.agents.agents.values():
+        yield from _agents([agent], trust_of(agent.path))
+    for command in env.commands.commands.values():
+        yield from _commands([command], trust_of(command.path))
     yield from _texts(f.path for f in env.instructions)
+    for problem in env.diagnostics:
+        yield from refusal_findings([problem], trust_of(problem.path))
+    yield from held_back_findings(env.plugins, env.mcp_servers, trust_of)
+
+
+def _held(env: Environment, actual: Environment) -> Iterator[Finding]:
+    """The hooks the folder's trust state holds back today (see `held_hook_findings`):
+    trusting the folder (again, after a change) is what releases them."""
+    yield from held_hook_findings(env.hooks, actual.hooks, lambda _path: "trusted-project")
 
 
 def _under(path: Path, root: Path) -> bool:

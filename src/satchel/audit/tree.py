@@ -3,7 +3,9 @@ binaries, and trees larger than the audit limits.
 
 The walk never follows a directory symlink, reads at most the first bytes of a
 regular file (to recognise an executable format), and stops after `Limits.max_entries`
-entries, reporting that the tree is larger than it looked at.
+entries, reporting that the tree is larger than it looked at. Version-control and
+environment directories (`ENVIRONMENT_DIRS`, and any directory holding a
+``pyvenv.cfg``) are not walked: they are tools' state, not what a skill or plugin ships.
 """
 
 from __future__ import annotations
@@ -16,14 +18,20 @@ from pathlib import Path
 
 from satchel.audit.model import Finding
 
-__all__ = ["Limits", "tree_findings"]
+__all__ = ["ENVIRONMENT_DIRS", "Limits", "file_findings", "is_environment_dir", "tree_findings"]
 
 OPAQUE_SUFFIXES = frozenset(
     (".pyc", ".pyo", ".so", ".dylib", ".dll", ".exe", ".class", ".jar", ".wasm", ".node")
 )
 MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 PE_MAGIC = b"MZ"  # a Windows executable, when a NUL byte follows (text has none)
-SKIPPED = frozenset((".git",))
+ENVIRONMENT_DIRS = frozenset(
+    (
+        ".git", ".hg", ".svn", ".jj", ".venv", "venv", ".env", "node_modules",
+        "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+        ".hypothesis", ".eggs", "site-packages", ".gradle", ".terraform",
+    )
+)  # fmt: skip
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
@@ -84,10 +92,16 @@ def _scan(walk: _Walk, directory: Path, parts: tuple[str, ...]) -> None:
         if entry.is_symlink():
             _link(walk, path, rel)
         elif entry.is_dir(follow_symlinks=False):
-            if entry.name not in SKIPPED:
+            if not is_environment_dir(path):
                 _scan(walk, path, rel)
         elif entry.is_file(follow_symlinks=False):
             _file(walk, path, rel)
+
+
+def is_environment_dir(path: Path) -> bool:
+    """A version-control or environment directory: by name, or a virtualenv by its
+    ``pyvenv.cfg``."""
+    return path.name in ENVIRONMENT_DIRS or os.path.isfile(path / "pyvenv.cfg")
 
 
 def _link(walk: _Walk, path: Path, rel: tuple[str, ...]) -> None:
@@ -105,14 +119,31 @@ def _file(walk: _Walk, path: Path, rel: tuple[str, ...]) -> None:
         return
     walk.files += 1
     walk.size += st.st_size
+    walk.found.extend(_one(path, rel, st.st_mode, walk.trust, walk.scripts))
+
+
+def file_findings(path: Path, trust: str, *, scripts: str | None) -> Iterator[Finding]:
+    """The tree rules for one file given on its own: a binary, or (with `scripts`) a
+    file with an exec bit."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        yield from _one(path, (path.name,), st.st_mode, trust, scripts)
+
+
+def _one(
+    path: Path, rel: tuple[str, ...], mode: int, trust: str, scripts: str | None
+) -> Iterator[Finding]:
     name = "/".join(rel)
     if path.suffix.lower() in OPAQUE_SUFFIXES or _magic(path):
         message = f"{name} is a compiled or binary executable file"
-        walk.found.append(Finding.of("A-EXEC-OPAQUE-BINARY", message, path, None, walk.trust))
-    elif walk.scripts is not None and (rel[0] == "scripts" or st.st_mode & _EXEC_BITS):
-        why = "executable" if st.st_mode & _EXEC_BITS else "in scripts/"
+        yield Finding.of("A-EXEC-OPAQUE-BINARY", message, path, None, trust)
+    elif scripts is not None and ((len(rel) > 1 and rel[0] == "scripts") or mode & _EXEC_BITS):
+        why = "executable" if mode & _EXEC_BITS else "in scripts/"
         message = f"{name} is a script ({why})"
-        walk.found.append(Finding.of("A-EXEC-SCRIPTS", message, path, None, walk.scripts))
+        yield Finding.of("A-EXEC-SCRIPTS", message, path, None, scripts)
 
 
 def _magic(path: Path) -> bool:

@@ -31,12 +31,15 @@ def audit(
     fail_on: str | None,
 ) -> int:
     """Report every executable or risky construct in a skill, a directory of skills,
-    a plugin or a workspace (default: the current directory), running nothing.
+    a plugin, a workspace (default: the current directory) or one file, running
+    nothing; version-control and environment directories (.git, .venv,
+    node_modules, ...) are not walked.
 
     Hooks, MCP servers (unpinned packages, loader variables, shell wrappers, remote
     URLs), shell interpolation lines, scripts, binaries, hidden and bidi characters,
     fake truncation markers, symlinks out of their root, oversized trees, broad
-    allowed-tools, yolo agents, and prose heuristics (labelled as such). A workspace
+    allowed-tools and agent tool lists, yolo agents, what the loader refused or
+    held back, and prose heuristics (labelled as such). A workspace
     is audited as if the project were trusted, so that everything a trust decision
     would unlock is listed, each with the trust state it needs. --format sarif writes
     SARIF 2.1.0; --fail-on LEVEL exits 1 when a finding is at LEVEL or above (by

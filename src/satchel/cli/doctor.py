@@ -14,7 +14,7 @@ from satchel.cli._workspace import environment
 from satchel.commands import Command
 from satchel.environment import Environment, RootReport
 from satchel.plugins import FORMATS, Plugin, PluginSet
-from satchel.render import IndexFormat, render_index
+from satchel.render import Index, IndexFormat, build_index
 from satchel.skills.model import Skill
 from satchel.tokens import token_bill
 
@@ -44,15 +44,15 @@ def doctor(
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
     env = without_ignored(environment(directory, project, home, client, trust), ignore)
-    text = render_index(env.skills, format=INDEX_FORMAT)
+    index = build_index(env.skills, format=INDEX_FORMAT)
     if as_json:
-        out.print_json(_document(env, text))
+        out.print_json(_document(env, index))
     else:
-        _report(env, text)
+        _report(env, index)
     return for_diagnostics(env.diagnostics)
 
 
-def _document(env: Environment, index: str) -> dict[str, Any]:
+def _document(env: Environment, index: Index) -> dict[str, Any]:
     return {
         "trusted": env.trusted,
         "roots": [_root(r) for r in env.roots],
@@ -84,7 +84,7 @@ def _document(env: Environment, index: str) -> dict[str, Any]:
             "read": len(env.instructions),
             "paths": [str(f.path) for f in env.instructions],
         },
-        "diagnostics": [d.to_json() for d in env.diagnostics],
+        "diagnostics": [d.to_json() for d in (*env.diagnostics, *index.diagnostics)],
         "index": _index_size(index),
     }
 
@@ -149,12 +149,38 @@ def _str(path: Path | None) -> str | None:
     return None if path is None else str(path)
 
 
-def _index_size(text: str) -> dict[str, Any]:
+def _index_size(index: Index) -> dict[str, Any]:
+    text = index.text
     tokens = token_bill({"skills": text})["skills"]
-    return {"format": INDEX_FORMAT, "bytes": len(text.encode("utf-8")), "tokens": tokens}
+    return {
+        "format": INDEX_FORMAT,
+        "bytes": len(text.encode("utf-8")),
+        "tokens": tokens,
+        "listed": len(index.listed),
+        "omitted": [s.name for s in index.omitted],
+        "cut_by": index.cut_by,
+        "limit": index.limit if index.cut_by else None,
+    }
 
 
-def _report(env: Environment, index: str) -> None:
+def _index_line(index: Index) -> str:
+    """The index's size and, when its caps cut skills, how many and by which cap."""
+    size = _index_size(index)
+    line = (
+        f"Index ({size['format']} format): {size['bytes']:,} bytes, about {size['tokens']:,} tokens"
+    )
+    if index.cut_by is None:
+        return line
+    count = len(index.omitted)
+    noun = "skill" if count == 1 else "skills"
+    unit = "skills" if index.cut_by == "max_skills" else "bytes"
+    return (
+        f"{line}; {count} {noun} left out by {index.cut_by} "
+        f"(at most {index.limit:,} {unit}; see skill.index.omitted)"
+    )
+
+
+def _report(env: Environment, index: Index) -> None:
     con = out.console()
     sections = (
         _where,
@@ -168,15 +194,12 @@ def _report(env: Environment, index: str) -> None:
         _servers,
         _instructions,
     )
-    for section in (*sections, _diagnostics):
+    for section in sections:
         section(con, env)
         con.print()
-    size = _index_size(index)
-    con.print(
-        f"Index ({size['format']} format): {size['bytes']:,} bytes, "
-        f"about {size['tokens']:,} tokens",
-        style="bold",
-    )
+    out.diagnostic_report(con, (*env.diagnostics, *index.diagnostics))
+    con.print()
+    con.print(out.safe(_index_line(index), style="bold"), soft_wrap=True)
 
 
 def _where(con: Console, env: Environment) -> None:
@@ -343,7 +366,3 @@ def _instructions(con: Console, env: Environment) -> None:
     con.print(f"Instruction files: {len(env.instructions)} read", style="bold")
     if env.instructions:
         con.print(out.safe(", ".join(out.shown(f.path) for f in env.instructions)))
-
-
-def _diagnostics(con: Console, env: Environment) -> None:
-    out.diagnostic_report(con, env.diagnostics)

@@ -1,6 +1,6 @@
 """Every path a model (or a host) names inside a skill directory.
 
-`load_skill(name, resource)`, `skills_read` (``references/`` and ``assets/`` only) and
+`load_skill(name, resource)`, `skills_read` (any file, or the session's `read_areas`) and
 `skills_run_script` (``scripts/`` only) come through here. The path is untrusted text;
 the skill directory (found by discovery) is trusted, and nothing outside it is opened.
 
@@ -34,11 +34,18 @@ with `resource.unreadable`.
 
 from satchel.resources.listing import MAX_LIST_ENTRIES, list_resources
 from satchel.resources.paths import MAX_PATH, MAX_SEGMENT, check_relative, quote
-from satchel.resources.read import MAX_RESOURCE, Resource, read_resource, resolve_file
+from satchel.resources.read import (
+    MAX_RESOURCE,
+    Resource,
+    is_readable_text,
+    read_resource,
+    resolve_file,
+)
 from satchel.resources.walk import MAX_SYMLINKS
 
 __all__ = [
     "check_relative",
+    "is_readable_text",
     "list_resources",
     "MAX_LIST_ENTRIES",
     "MAX_PATH",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +19,15 @@ SKILL_FILES = frozenset(("SKILL.md", "skill.md"))
 
 
 def list_resources(
-    root: Path, *, limit: int = 100, max_depth: int = 6
+    root: Path,
+    *,
+    limit: int = 100,
+    max_depth: int = 6,
+    keep: Callable[[str], bool] | None = None,
 ) -> tuple[tuple[str, ...], int]:
     """The files of a skill directory as sorted POSIX paths: the first `limit`, and how
-    many more were found.
+    many more were found. With `keep`, only the paths it accepts are listed and counted
+    (a session lists only the files its tools can reach).
 
     Regular files and symlinks to regular files in the tree are listed; the top-level
     SKILL.md (and skill.md), dot-directories, ``node_modules`` and ``__pycache__`` are
@@ -35,7 +41,7 @@ def list_resources(
         lister.scan(root_fd, (), 1)
     finally:
         os.close(root_fd)
-    found = sorted(lister.found)
+    found = sorted(p for p in lister.found if keep is None or keep(p))
     shown = tuple(found[: max(limit, 0)])
     return shown, len(found) - len(shown)
 

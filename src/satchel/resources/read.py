@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from satchel.resources.paths import check_relative, quote
 from satchel.resources.walk import Walk, open_root
 
 MAX_RESOURCE = 4 * 1024 * 1024
+SNIFF = 1024  # bytes `is_readable_text` looks at
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,27 @@ def resolve_file(
     segments = _requested(root, path, areas)
     with _opened(root, segments, None, allow_hardlinks) as (_, _, real):
         return real
+
+
+def is_readable_text(
+    root: Path, path: str, *, cap: int = MAX_RESOURCE, areas: Sequence[str] | None = None
+) -> bool:
+    """Whether `read_resource` would read `path` and find text: it passes every path
+    rule, is a regular file with one link under the cap, and its first `SNIFF` bytes
+    hold no NUL and decode as UTF-8. Nothing else is read; nothing raises."""
+    try:
+        segments = _requested(root, path, areas)
+        with _opened(root, segments, cap, False) as (_, fd, _real):
+            head = os.read(fd, SNIFF)
+    except (ResourceError, OSError):
+        return False
+    if b"\0" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _requested(root: Path, path: str, areas: Sequence[str] | None) -> tuple[str, ...]:

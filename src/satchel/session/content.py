@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape as _xml
 from xml.sax.saxutils import quoteattr
@@ -12,8 +12,8 @@ from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic
 from satchel.instructions import instruction_segments
-from satchel.render import render_index
-from satchel.resources import list_resources
+from satchel.render import Index, build_index
+from satchel.resources import is_readable_text, list_resources
 from satchel.session.model import ContextSegment, Tool
 from satchel.session.options import SessionOptions
 from satchel.session.run import Runner
@@ -47,14 +47,17 @@ def activation_body(
     return truncate(body.strip("\n"), options.max_body_tokens, counter), problems
 
 
-def skill_block(skill: Skill, body: str, hint: str) -> str:
-    """The Agent Skills client guide's ``<skill_content>`` block."""
+def skill_block(
+    skill: Skill, body: str, hint: str, keep: Callable[[str], bool] | None = None
+) -> str:
+    """The Agent Skills client guide's ``<skill_content>`` block; its resource list
+    holds the files `keep` accepts (all of them without it)."""
     lines = [f"<skill_content name={attribute(skill.name)}>", body, ""]
     directory = skill.directory
     if directory is not None:
         lines.append(f"Skill directory: {directory}")
         lines.append("Relative paths in this skill are relative to the skill directory.")
-        listed, omitted = list_resources(directory, limit=MAX_LISTED)
+        listed, omitted = list_resources(directory, limit=MAX_LISTED, keep=keep)
         if listed:
             lines.append(hint)
             lines.append("<skill_resources>")
@@ -66,19 +69,46 @@ def skill_block(skill: Skill, body: str, hint: str) -> str:
     return "\n".join(lines)
 
 
+def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
+    """Which files of `skill` the model can reach with the session's tools: any with
+    `load_skill` or without tools (the host's file tools; None), else the text files
+    `skills_read` may read (a binary asset is refused as not text, so it is left out)
+    and the `scripts/` files `skills_run_script` can start."""
+    options = session.options
+    tools = options.tools
+    if "load_skill" in tools or not tools or skill.directory is None:
+        return None
+    directory = skill.directory
+    areas = options.read_areas
+
+    def keep(path: str) -> bool:
+        top = path.split("/", 1)[0]
+        readable = "skills_read" in tools and (areas is None or top in areas)
+        if readable and is_readable_text(directory, path, cap=options.resource_cap):
+            return True
+        if "skills_run_script" not in tools or top != "scripts":
+            return False
+        return not isinstance(session.runner.argv(skill, directory / path), Diagnostic)
+
+    return keep
+
+
 def read_hint(options: SessionOptions) -> str:
     """One line telling the model how to reach the files listed."""
     if "load_skill" in options.tools:
         name = options.name_of("load_skill")
         return f'Read one with {name}({{"name": ..., "resource": "<file>"}}).'
     parts = []
+    areas = options.read_areas
     if "skills_read" in options.tools:
-        parts.append(f"read references/ and assets/ files with {options.name_of('skills_read')}")
+        which = "any of them" if areas is None else " and ".join(f"{a}/" for a in areas) + " files"
+        parts.append(f"read {which} with {options.name_of('skills_read')}")
     if "skills_run_script" in options.tools:
         parts.append(f"run scripts/ files with {options.name_of('skills_run_script')}")
     if not parts:
         return "Read them with your file tools."
-    return " and ".join(parts).capitalize() + "."
+    line = " and ".join(parts)
+    return line[0].upper() + line[1:] + "."
 
 
 def segments(session: Session) -> tuple[ContextSegment, ...]:
@@ -88,9 +118,10 @@ def segments(session: Session) -> tuple[ContextSegment, ...]:
     found: list[ContextSegment] = []
     if session.options.include_instructions:
         found.extend(instruction_segments(env.instructions))
-    index = index_text(session)
-    if index:
-        found.append(ContextSegment(INDEX_ID, "skill", "build", index))
+    index = build_session_index(session)
+    session.note_index(index)
+    if index.text:
+        found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)
     if commands:
         found.append(ContextSegment(COMMANDS_ID, "command", "build", commands))
@@ -102,11 +133,12 @@ def segments(session: Session) -> tuple[ContextSegment, ...]:
     return tuple(found)
 
 
-def index_text(session: Session) -> str:
+def build_session_index(session: Session) -> Index:
+    """The session's index, with the skills its caps left out."""
     options = session.options
     tools = options.tools
     if "load_skill" in tools:
-        return render_index(
+        return build_index(
             session.skills,
             format=options.index_format or "tool",
             tool_name=options.name_of("load_skill"),
@@ -114,7 +146,7 @@ def index_text(session: Session) -> str:
         )
     fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
     head = _head(options) if "skills_use" in tools else None
-    return render_index(session.skills, format=fmt, head=head)
+    return build_index(session.skills, format=fmt, head=head)
 
 
 def _head(options: SessionOptions) -> str:

@@ -21,7 +21,7 @@ from satchel.errors import (
 from satchel.hooks.runner import HookRunner
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
-from satchel.render import model_visible
+from satchel.render import Index, model_visible
 from satchel.resources import quote
 from satchel.session import content, expand, gate, replay
 from satchel.session.before import Decision, decide
@@ -112,7 +112,8 @@ class Session:
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """What went wrong at runtime, each once: refused commands, unreadable history,
-        unparseable allowed-tools rules."""
+        unparseable allowed-tools rules, skills the index left out (once `context()`
+        has been built)."""
         return tuple(self._diagnostics)
 
     def is_active(self, name: str) -> bool:
@@ -166,7 +167,8 @@ class Session:
             self._check_room(skill)
         body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
         self._note(problems)
-        text = content.skill_block(skill, body, content.read_hint(self.options))
+        hint = content.read_hint(self.options)
+        text = content.skill_block(skill, body, hint, content.reachable(self, skill))
         if fresh:
             self._add(skill, via, in_context, text if in_context else "")
         return text if shape == "block" else body
@@ -232,6 +234,10 @@ class Session:
     def _emit(self, event: SkillEvent) -> None:
         if self._on_event is not None:
             self._on_event(event)
+
+    def note_index(self, index: Index) -> None:
+        """Record the skills the index left out (`skill.index.omitted`)."""
+        self._note(index.diagnostics)
 
     def _note(self, problems: Iterable[Diagnostic]) -> None:
         self._diagnostics.update(dict.fromkeys(problems))

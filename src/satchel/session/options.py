@@ -47,9 +47,13 @@ class SessionOptions:
       that is when it has `skills_use`], ``on`` or ``off``.
     * `max_body_tokens` [10,000] and `max_resource_tokens` [25,000]: text budgets;
       `resource_cap`: bytes a resource may have on disk [4 MiB].
+    * `read_areas`: the top-level folders `skills_read` may read [None: any regular file
+      in the skill directory, as real skills keep references at their root];
+      ``("references", "assets")`` is zidane's rule. Every path rule holds either way.
     * `script_timeout`: seconds a script may run [60, seed 002]; the model may ask for
       less, never more. `script_interpreters`: extension -> argv prefix for scripts
-      without an exec bit [none: such a script is refused with `exec.start`].
+      without an exec bit; it comes before the ``#!`` line and the built-in suffix table
+      (see `satchel.session.interpreter`) [none].
     * `allow_shell_interpolation` [True, seed 002], `shell_scopes`: the scopes whose
       skills may interpolate [every scope `load()` trusted], `shell` [``sh -c``],
       `shell_timeout` [60], `max_shell_commands`: commands run per activation [32;
@@ -78,6 +82,7 @@ class SessionOptions:
     max_body_tokens: int = 10_000
     max_resource_tokens: int = 25_000
     resource_cap: int = 4 * 1024 * 1024
+    read_areas: tuple[str, ...] | None = None
     script_timeout: float = 60.0
     script_interpreters: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: MappingProxyType({})
@@ -112,6 +117,8 @@ class SessionOptions:
             options["script_interpreters"] = _frozen_map(
                 "script_interpreters", options["script_interpreters"], _argv
             )
+        if options.get("read_areas") is not None:
+            options["read_areas"] = _areas(options["read_areas"])
         for key in ("shell_scopes", "shell", "env_passthrough"):
             if options.get(key) is not None:
                 options[key] = tuple(options[key])
@@ -172,6 +179,15 @@ def _toolset(value: Any) -> tuple[str, ...]:
         if tool not in ALL_TOOLS:
             raise ValueError(f"tools: {tool!r} is not one of {', '.join(ALL_TOOLS)}")
     return tuple(t for t in ALL_TOOLS if t in chosen)
+
+
+def _areas(value: Any) -> tuple[str, ...]:
+    """Folder names at the top of a skill directory: one segment each, none empty."""
+    areas = (value,) if isinstance(value, str) else tuple(value)
+    for area in areas:
+        if not isinstance(area, str) or not area or area in (".", "..") or "/" in area:
+            raise ValueError(f"read_areas: {area!r} must be a folder name such as 'references'")
+    return areas
 
 
 def _frozen_map(key: str, value: Any, item: Callable[[Any], Any]) -> Mapping[str, Any]:

@@ -8,8 +8,6 @@ which nothing can override.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +17,7 @@ from satchel.errors import ResourceError
 from satchel.interpolation import Command, interpolate
 from satchel.process import ProcessResult, base_env, overlay_env, run_process
 from satchel.resources import check_relative, quote, resolve_file
+from satchel.session.interpreter import script_argv
 from satchel.session.model import ToolResult
 from satchel.session.options import SessionOptions
 from satchel.skills.model import Skill
@@ -59,7 +58,8 @@ class Runner:
     def script(
         self, skill: Skill, script: str, args: Sequence[str], timeout: float | None
     ) -> ToolResult:
-        """Run a file from the skill's `scripts/` as argv, in the skill directory."""
+        """Run a file from the skill's `scripts/` as argv, in the skill directory, through
+        the interpreter `script_argv` chooses when it has no exec bit."""
         directory = skill.directory
         if directory is None:
             where = "it was defined in code and has no directory"
@@ -76,7 +76,7 @@ class Runner:
             path = resolve_file(directory, "/".join(segments), areas=("scripts",))
         except ResourceError as e:
             return ToolResult.error(e.diagnostic)
-        argv = self._argv(path)
+        argv = self.argv(skill, path)
         if isinstance(argv, Diagnostic):
             return ToolResult.error(argv)
         limit = self.options.script_timeout
@@ -133,24 +133,10 @@ class Runner:
         env, _ = overlay_env(base_env(self.environ), passed, fixed=fixed)
         return env
 
-    def _argv(self, path: Path) -> list[str] | Diagnostic:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError as e:
-            message = f"cannot read {quote(path.name)}: {e.strerror}"
-            return diagnostic("resource.unreadable", message, path)
-        if mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH):
-            return [str(path)]
-        interpreter = self.options.script_interpreters.get(path.suffix)
-        if interpreter:
-            return [*interpreter, str(path)]
-        return diagnostic(
-            "exec.start",
-            f"{quote(path.name)} is not executable: make it executable (chmod +x) with a #! line, "
-            f"or give the session an interpreter for {path.suffix or 'files without a suffix'} "
-            "(script_interpreters)",
-            path,
-        )
+    def argv(self, skill: Skill, path: Path) -> list[str] | Diagnostic:
+        """How the script at `path` starts (see `satchel.session.interpreter`)."""
+        search = self._env(skill).get("PATH")
+        return script_argv(path, self.options.script_interpreters, search)
 
 
 def _script_result(result: ProcessResult) -> ToolResult:

@@ -36,6 +36,8 @@ def build_tools(session: Session) -> tuple[Tool, ...]:
     built = []
     for kind in options.tools:
         description, schema, handler = _SPECS[kind]
+        if kind == "skills_read":
+            description = _read_description(options.read_areas)
         bound = _bind(session, handler)
         name = options.name_of(kind)
         built.append(Tool(name, description, _schema(schema, names), bound, kind))
@@ -158,7 +160,7 @@ def _release(session: Session, name: str) -> ToolResult:
 def _skills_read(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
     skill = _active(session, arguments)
     path = _text(arguments, "path") or ""
-    return _read(session, skill, path, ("references", "assets"))
+    return _read(session, skill, path, session.options.read_areas)
 
 
 @_checked
@@ -225,13 +227,13 @@ _SPECS: Mapping[str, tuple[str, Mapping[str, Any], Handler]] = {
         _skills_use,
     ),
     "skills_read": (
-        "Read a file from an active skill's references/ or assets/ folder.",
+        "Read a file from an active skill's directory, such as one its instructions name.",
         {
             "properties": {
                 "name": _NAME,
                 "path": {
                     "type": "string",
-                    "description": "Relative to the skill directory, e.g. references/api.md.",
+                    "description": "Relative to the skill directory, e.g. reference.md.",
                 },
             },
             "required": ["name", "path"],
@@ -259,6 +261,13 @@ _SPECS: Mapping[str, tuple[str, Mapping[str, Any], Handler]] = {
         _skills_run_script,
     ),
 }
+
+
+def _read_description(areas: tuple[str, ...] | None) -> str:
+    if areas is None:
+        return "Read a file from an active skill's directory, such as one its instructions name."
+    folders = " or ".join(f"{a}/" for a in areas)
+    return f"Read a file from an active skill's {folders} folder."
 
 
 def _schema(spec: Mapping[str, Any], names: list[str]) -> Mapping[str, Any]:
