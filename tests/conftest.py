@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 import satchel
 from satchel.trust import trust
 
-# Hypothesis keeps no example database: the suite writes nothing into the checkout.
-settings.register_profile("satchel-hermetic", database=None)
+# Hypothesis keeps no example database and its caches in the system's temp dir, so the
+# suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.
+set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "satchel-tests-hypothesis"))
+settings.register_profile("satchel-hermetic", database=None, deadline=None)
 settings.load_profile("satchel-hermetic")
 
 CHECKOUT = Path(__file__).resolve().parent.parent
