@@ -122,3 +122,21 @@ def test_the_browse_command_shows_what_a_plugin_holds_and_the_warning(
     assert "plugin.compatibility.manifest_unused" in out
     code, out, _ = satchel("browse", url, "--json")
     assert json.loads(out)["plugins"][0]["contents"] == "2 skills, 1 hook"
+
+
+def test_a_skill_past_the_walk_bounds_is_reported_not_dropped_silently(
+    layout: Layout, tmp_path: Path
+) -> None:
+    deep = "a/b/c/d/e/f/g/deep"
+    files = {"skills/pdf/SKILL.md": skill_md("pdf"), f"{deep}/SKILL.md": skill_md("deep")}
+    _, url = _served(tmp_path, files)
+    listing = browse_source(url, layout=layout, environ={})
+    assert [i.name for i in listing.items] == ["pdf"]
+    assert [(d.code, d.severity, d.message, d.path) for d in listing.diagnostics] == [
+        (
+            "discovery.limit",
+            "warning",
+            "the walk stopped: 1 directory deeper than 6 levels",
+            Path("a/b/c/d/e/f"),
+        )
+    ]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install.contents import find_items, folder_of
+from satchel.install.contents import folder_of, scan_items
 from satchel.install.errors import InstallError
 from satchel.install.fetch import fetch
 from satchel.install.http import Progress
@@ -161,14 +161,14 @@ def browse_source(
 def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
-        items = find_items(got.tree, src.subdir)
+        items, cut = scan_items(got.tree, src.subdir)
         readme = "" if items else _readme(folder_of(got.tree, src.subdir))
     spec = src.spec()  # picks are carried per item, not by the source
     picked = [i for i in items if not src.skills or any(i.matches(p) for p in src.skills)]
     listed = [
         Listed(i.kind, i.name, i.description, i.folder, spec, i.ok, i.contents) for i in picked
     ]
-    notes: list[Diagnostic] = [*got.diagnostics, *(d for i in picked for d in i.notes)]
+    notes: list[Diagnostic] = [*got.diagnostics, *cut, *(d for i in picked for d in i.notes)]
     links: list[str] = []
     if not items and follow_packs and readme:
         for link in pack_links(readme, ctx)[:MAX_LINKS]:

@@ -4,7 +4,8 @@ The folder asked for (the source's subdirectory) is a plugin when a plugin forma
 is detected there: it installs whole. Otherwise its immediate child directories
 and those of a ``plugins/`` directory are checked for plugins, and every other
 directory holding a ``SKILL.md`` (up to six levels down) is a skill. Each skill is
-parsed with satchel's own parser, leniently; nothing is run.
+parsed with satchel's own parser, leniently; nothing is run. The walk is bounded (six
+levels, 5,000 directories); where it stops, a ``discovery.limit`` warning says so.
 
 A directory whose parent is named ``plugins`` is named as a plugin (a marketplace's
 layout), so Claude Code's default layout there is a plugin without a manifest; any
@@ -30,7 +31,7 @@ from satchel.plugins import Plugin, detect, read_plugin
 from satchel.skills.discover import skill_dirs
 from satchel.skills.read import SKILL_FILE, parse_skill
 
-__all__ = ["Item", "contents_of", "find_items", "folder_of", "item_at", "left_out"]
+__all__ = ["Item", "contents_of", "find_items", "folder_of", "item_at", "left_out", "scan_items"]
 
 _WALK = WalkBounds(nested=True, max_depth=6, max_dirs=5000, follow_symlinks=False)
 # diagnostics of a loaded plugin that mean a part it declares does not load
@@ -86,19 +87,34 @@ def folder_of(tree: Path, subdir: str) -> Path:
 
 def find_items(tree: Path, subdir: str = "") -> list[Item]:
     """The plugins and skills below `tree`/`subdir`, in folder order."""
+    return scan_items(tree, subdir)[0]
+
+
+def scan_items(tree: Path, subdir: str = "") -> tuple[list[Item], list[Diagnostic]]:
+    """`find_items`, and a ``discovery.limit`` warning (its path relative to `tree`)
+    for each bound of the skills walk that left directories unread."""
     base = folder_of(tree, subdir)
     whole = _plugin(base, tree)
     if whole is not None:
-        return [whole]
+        return [whole], []
     plugins = [p for d in _plugin_candidates(base) if (p := _plugin(d, tree)) is not None]
     inside = [p.path for p in plugins]
-    found, _ = skill_dirs(str(base), _WALK)
+    found, walked = skill_dirs(str(base), _WALK)
+    cut = [_relative(d, tree) for d in walked if d.code == "discovery.limit"]
     if os.path.isfile(base / SKILL_FILE):
         found = [str(base)]
     skills = [
         _skill(Path(d), tree) for d in found if not any(Path(d).is_relative_to(p) for p in inside)
     ]
-    return sorted([*plugins, *skills], key=lambda i: (i.kind != "plugin", i.folder, i.name))
+    items = sorted([*plugins, *skills], key=lambda i: (i.kind != "plugin", i.folder, i.name))
+    return items, cut
+
+
+def _relative(found: Diagnostic, tree: Path) -> Diagnostic:
+    """`found` with its path as the source names it (the workspace goes away)."""
+    if found.path is None or not found.path.is_relative_to(tree):
+        return found
+    return replace(found, path=Path(found.path.relative_to(tree).as_posix() or "."))
 
 
 def _plugin_candidates(base: Path) -> list[Path]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install.contents import Item, find_items
+from satchel.install.contents import Item, scan_items
 from satchel.install.errors import refuse
 from satchel.install.fetch import fetch
 from satchel.install.fetched import Fetched
@@ -143,10 +143,11 @@ def install_from_spec(
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
-        items = pick(find_items(got.tree, src.subdir), [*skills, *src.skills], src)
+        found, cut = scan_items(got.tree, src.subdir)
+        items = pick(found, [*skills, *src.skills], src)
         plans = [plan(item, src, got, where, family) for item in items]
         check_targets(plans, lock, where, force=force)
-        notes = [*got.diagnostics, *(d for i in items for d in i.notes)]
+        notes = [*got.diagnostics, *cut, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
     return InstallResult(done, tuple(notes))
