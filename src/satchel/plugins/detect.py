@@ -40,9 +40,10 @@ the listing is not looked at.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
@@ -87,16 +88,18 @@ FORMAT_ORDER: tuple[Format, ...] = (
     "opencode",
 )
 UNREAD: frozenset[Format] = frozenset(("gemini",))  # recognised; no adapter reads it
-HOST_NAMES: dict[str, str] = {
-    "agent-plugins": "Agent Plugins 1.0",
-    "bundle": "satchel",
-    "claude": "Claude Code",
-    "codex": "Codex",
-    "cursor": "Cursor",
-    "gemini": "Gemini CLI",
-    "kimi": "Kimi Code",
-    "opencode": "OpenCode",
-}
+HOST_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "agent-plugins": "Agent Plugins 1.0",
+        "bundle": "satchel",
+        "claude": "Claude Code",
+        "codex": "Codex",
+        "cursor": "Cursor",
+        "gemini": "Gemini CLI",
+        "kimi": "Kimi Code",
+        "opencode": "OpenCode",
+    }
+)
 # what Claude Code reads from a plugin directory that has no manifest
 CLAUDE_DEFAULTS = ("skills", "commands", "agents", "hooks/hooks.json", ".mcp.json")
 
@@ -155,8 +158,8 @@ def detect(
     named: bool = False,
     detection: Detection | None = None,
 ) -> tuple[Format | None, list[Diagnostic]]:
-    """The format of the plugin at `root`, or None and the fatal diagnostic (with an
-    info naming the manifests not used, when there were several). `real_root`: `root`
+    """The format of the plugin at `root` (with an info naming the manifests not used,
+    when there were several), or None and the fatal diagnostic. `real_root`: `root`
     already resolved, when the caller has it. `named`: the caller names `root` as a
     plugin, so Claude Code's default layout alone makes one. `detection`: the order
     of preference and the rule for several formats [`Detection()`]."""
