@@ -190,6 +190,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "an npm package declares lifecycle scripts; they are never run",
     ),
+    "install.plugin.partial": (
+        "warning",
+        "a plugin shown or installed will not load everything its manifest declares",
+    ),
     "install.ref.moved": ("warning", "a ref now names another commit than the lock records"),
     "install.root.escape": (
         "error",
@@ -243,15 +247,23 @@ CODES: dict[str, tuple[Severity, str]] = {
         "info",
         "plugin agents recognised and not loaded by a declarative-only client",
     ),
+    "plugin.compatibility.adapter_unavailable": (
+        "error",
+        "the only manifest found is one satchel recognises and does not read (Gemini CLI)",
+    ),
     "plugin.compatibility.executable_format_unsupported": (
         "warning",
         "a plugin's code (JS/TS) is detected and never run",
     ),
     "plugin.compatibility.format_ambiguous": (
         "error",
-        "a directory carries manifests of more than one foreign format",
+        "a directory carries manifests of more than one foreign format (refused by setting)",
     ),
     "plugin.compatibility.format_unrecognized": ("error", "no supported plugin manifest found"),
+    "plugin.compatibility.manifest_unused": (
+        "info",
+        "a directory holds several hosts' manifests; one is read, the others are named",
+    ),
     "plugin.connectors.invalid": ("warning", "connectors.json failed to load"),
     "plugin.disabled": ("info", "a plugin is disabled in the config file"),
     "plugin.extension.invalid": (
@@ -290,6 +302,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "plugin.namespace.collision": ("error", "two plugins claim one namespace"),
     "plugin.namespace.reserved": ("error", "the plugin's namespace is reserved"),
     "plugin.path.outside_root": ("error", "a declared path escapes the plugin root"),
+    "plugin.rules.unsupported": ("info", "a Cursor plugin's rules are recognised, not loaded"),
     "plugin.schema.version_unsupported": ("error", "unsupported Agent Plugins schema version"),
     "plugin.shadowed": ("warning", "a user plugin is hidden by a project plugin of the same name"),
     "plugin.skill.invalid": ("warning", "one SKILL.md of a plugin failed to parse"),

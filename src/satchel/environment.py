@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from satchel._files import same_file
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
@@ -20,8 +20,9 @@ from satchel.hooks.model import HookSet
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.plugins.detect import AMBIGUITY, Ambiguity
 from satchel.plugins.discover import PluginSet, load_plugins
-from satchel.plugins.model import Plugin
+from satchel.plugins.model import FORMATS, Format, Plugin
 from satchel.skills.discover import RootScan, scan_files, scan_root
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
@@ -76,6 +77,12 @@ class Options:
       plugin (seed 004) [True].
     * `strict_plugins`: an unknown manifest field is fatal, as in Vibe [False: the
       Agent Plugins spec reports and ignores it].
+    * `ambiguous_plugins`: a plugin directory holding several hosts' manifests:
+      ``prefer`` reads one by `plugin_format_order`, ``refuse`` loads none (Mistral
+      Vibe's rule) [None: as ``[plugin_manifests]`` in ``config.toml`` says, else
+      ``prefer``].
+    * `plugin_format_order`: the formats in order of preference [None: as
+      ``config.toml`` says, else `satchel.plugins.FORMAT_ORDER`].
     * `executable`: False is declarative-only loading (seed 004): plugins' hooks, MCP
       servers and agents are recognised and left alone.
     * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
@@ -114,6 +121,8 @@ class Options:
     plugin_dirs: tuple[Path, ...] = ()
     include_workspace_plugin: bool = True
     strict_plugins: bool = False
+    ambiguous_plugins: Ambiguity | None = None
+    plugin_format_order: tuple[Format, ...] | None = None
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
     hook_files: bool = True
@@ -139,6 +148,10 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
+        if options.get("plugin_format_order") is not None:
+            options["plugin_format_order"] = _format_order(options["plugin_format_order"])
+        if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):
+            raise TypeError(f"ambiguous_plugins must be one of {', '.join(AMBIGUITY)}")
         for key in ("scan", "plugin_dirs"):
             if key in options:
                 options[key] = tuple(Path(p) for p in options[key])
@@ -148,6 +161,16 @@ class Options:
         if not isinstance(enabled, bool):
             options["enabled"] = tuple(enabled)
         return cls(**options)
+
+
+def _format_order(value: Any) -> tuple[Format, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError("plugin_format_order must be a list of plugin formats")
+    order = tuple(value)
+    unknown = [f for f in order if f not in FORMATS]
+    if unknown:
+        raise TypeError(f"unknown plugin format(s) {unknown}; use {', '.join(FORMATS)}")
+    return cast("tuple[Format, ...]", order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +272,8 @@ def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
         include_workspace=opts.include_workspace_plugin,
         strict=opts.strict_plugins,
         executable=opts.executable,
+        ambiguous=opts.ambiguous_plugins,
+        format_order=opts.plugin_format_order,
     )
 
 

@@ -354,14 +354,11 @@ def test_a_fatal_manifest_exits_1_and_says_it_is_not_loaded(satchel, tmp_path):
             "plugin.schema.version_unsupported",
         ),
         (
-            lambda root: (
-                _json(root / "kimi.plugin.json", {"name": "x"}),
-                _json(root / ".codex-plugin/plugin.json", {"name": "x"}),
-            ),
-            "plugin.compatibility.format_ambiguous",
+            lambda root: _json(root / "gemini-extension.json", {"name": "x"}),
+            "plugin.compatibility.adapter_unavailable",
         ),
     ],
-    ids=["no-manifest", "missing", "version", "ambiguous"],
+    ids=["no-manifest", "missing", "version", "gemini-only"],
 )
 def test_every_fatal_problem_exits_1(satchel, tmp_path, setup, code):
     root = tmp_path / "kit"

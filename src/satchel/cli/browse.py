@@ -79,7 +79,8 @@ def _table(con: Console, rows: tuple[Listed, ...], *, show_source: bool) -> None
     width = out.description_width(con.width, headers, cells)
     grid = out.table(*headers, "description")
     for row, cell in zip(rows, cells, strict=True):
-        text = out.one_line(row.description, width) or "-"
+        described = f"({row.contents}) {row.description}" if row.contents else row.description
+        text = out.one_line(described.strip(), width) or "-"
         if not row.ok:
             text = "(does not validate) " + text
         grid.add_row(*(out.safe(c) for c in cell), out.safe(text))

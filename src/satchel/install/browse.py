@@ -1,14 +1,19 @@
 """`browse_source`: what a source holds, without installing anything (seed 002).
 
 A listing names each skill (name, description, folder) and plugin of the source,
-each with the source spec that installs it. A *pack* is a source with no skill or
-plugin of its own whose README links skills elsewhere (GitHub links, skills.sh
-links, ``npx skills add`` commands): its listing holds each linked source's items,
-each installing from its own source. Packs are followed one level deep, at most
-`MAX_LINKS` links.
+each with the source spec that installs it; a plugin also says what it holds
+(`Listed.contents`: skills, commands, agents, hooks, MCP servers of the manifest
+read), and the listing's diagnostics say which manifests were not used and warn
+(``install.plugin.partial``) when a plugin will not load all it declares.
 
-Listings are kept for `Settings.listing_ttl` seconds (ten minutes) in the user
-cache directory, keyed by the source spec; ``refresh`` skips the cache.
+A *pack* is a source with no skill or plugin of its own whose README links skills
+elsewhere (GitHub links, skills.sh links, ``npx skills add`` commands): its listing
+holds each linked source's items, each installing from its own source. Packs are
+followed one level deep, at most `MAX_LINKS` links.
+
+Listings (with their diagnostics) are kept for `Settings.listing_ttl` seconds (ten
+minutes) in the user cache directory, keyed by the source spec; ``refresh`` skips
+the cache.
 """
 
 from __future__ import annotations
@@ -21,12 +26,12 @@ import re
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic
-from satchel.install.contents import find_items, folder_of
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.install.contents import folder_of, scan_items
 from satchel.install.errors import InstallError
 from satchel.install.fetch import fetch
 from satchel.install.http import Progress
@@ -67,6 +72,7 @@ class Listed:
     folder: str
     source: str
     ok: bool = True
+    contents: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +82,7 @@ class Listed:
             "folder": self.folder,
             "source": self.source,
             "ok": self.ok,
+            "contents": self.contents,
         }
 
 
@@ -154,12 +161,14 @@ def browse_source(
 def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
-        items = find_items(got.tree, src.subdir)
+        items, cut = scan_items(got.tree, src.subdir)
         readme = "" if items else _readme(folder_of(got.tree, src.subdir))
     spec = src.spec()  # picks are carried per item, not by the source
     picked = [i for i in items if not src.skills or any(i.matches(p) for p in src.skills)]
-    listed = [Listed(i.kind, i.name, i.description, i.folder, spec, i.ok) for i in picked]
-    notes: list[Diagnostic] = list(got.diagnostics)
+    listed = [
+        Listed(i.kind, i.name, i.description, i.folder, spec, i.ok, i.contents) for i in picked
+    ]
+    notes: list[Diagnostic] = [*got.diagnostics, *cut, *(d for i in picked for d in i.notes)]
     links: list[str] = []
     if not items and follow_packs and readme:
         for link in pack_links(readme, ctx)[:MAX_LINKS]:
@@ -223,9 +232,17 @@ def _cached(path: Path, ttl: float) -> Listing | None:
             return None
         doc = json.loads(path.read_bytes())
         items = tuple(Listed(**row) for row in doc["items"])
-        return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]))
+        notes = tuple(_diagnostic(row) for row in doc.get("diagnostics", []))
+        return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]), notes)
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _diagnostic(row: dict[str, Any]) -> Diagnostic:
+    """A diagnostic kept with a listing (its code must still be registered)."""
+    path = row.get("path")
+    found = diagnostic(row["code"], row["message"], None if path is None else Path(path))
+    return replace(found, severity=row["severity"], line=row.get("line"), hint=row.get("hint"))
 
 
 def _keep(path: Path, listing: Listing) -> None:
@@ -234,6 +251,7 @@ def _keep(path: Path, listing: Listing) -> None:
         "resolved": listing.resolved,
         "items": [i.to_json() for i in listing.items],
         "links": list(listing.links),
+        "diagnostics": [d.to_json() for d in listing.diagnostics],
     }
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)

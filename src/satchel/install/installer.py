@@ -5,7 +5,9 @@ Order of work, so that a refusal anywhere leaves the scope as it was:
 1. parse the source (``install.source.invalid``);
 2. fetch and unpack it in a private workspace (every archive and git rule applies);
 3. find its skills and plugins, keep the picks (``install.skill.unknown``);
-4. validate each with satchel's own parsers (``install.skill.invalid``);
+4. validate each with satchel's own parsers (``install.skill.invalid``); a plugin
+   that will not load all it declares is installed whole with a warning
+   (``install.plugin.partial``);
 5. check every destination: a directory the lock does not list is not replaced
    without ``force`` (``install.skill.exists``), nor one differing only in case;
 6. only then copy each tree beside its destination and rename it into place, and
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install.contents import Item, find_items
+from satchel.install.contents import Item, scan_items
 from satchel.install.errors import refuse
 from satchel.install.fetch import fetch
 from satchel.install.fetched import Fetched
@@ -141,10 +143,12 @@ def install_from_spec(
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
-        items = pick(find_items(got.tree, src.subdir), [*skills, *src.skills], src)
+        found, cut = scan_items(got.tree, src.subdir)
+        items = pick(found, [*skills, *src.skills], src)
         plans = [plan(item, src, got, where, family) for item in items]
         check_targets(plans, lock, where, force=force)
-        notes = [*got.diagnostics, *moved(plans, lock), *lfs_pointers(plans)]
+        notes = [*got.diagnostics, *cut, *(d for i in items for d in i.notes)]
+        notes += [*moved(plans, lock), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
     return InstallResult(done, tuple(notes))
 

@@ -4,7 +4,7 @@
 
 `detect` picks the format from a table of markers (Agent Plugins 1.0 ``plugin.json``
 first); one adapter per format reads it (`satchel.plugins.native`, ``bundle``,
-``claude``, ``codex``, ``kimi``, ``opencode``); the component parsers (MCP servers,
+``claude``, ``codex``, ``cursor``, ``kimi``, ``opencode``); the component parsers (MCP servers,
 hooks, knowledge, libraries, connectors) are public for hosts that read those files
 on their own. Parsing only: nothing here starts a process.
 """
@@ -12,7 +12,7 @@ on their own. Parsing only: nothing here starts a process.
 from satchel.plugins.config import enabled_plugins
 from satchel.plugins.connectors import load_connectors
 from satchel.plugins.data import data_dir, ensure_data_dir
-from satchel.plugins.detect import DETECTION, NATIVE_SCHEMA, Marker, detect
+from satchel.plugins.detect import DETECTION, FORMAT_ORDER, NATIVE_SCHEMA, Detection, Marker, detect
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.hooks import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
 from satchel.plugins.knowledge import load_knowledge
@@ -44,10 +44,12 @@ __all__ = [
     "data_dir",
     "detect",
     "DETECTION",
+    "Detection",
     "drop_colliding",
     "enabled_plugins",
     "ensure_data_dir",
     "Format",
+    "FORMAT_ORDER",
     "FORMATS",
     "HookSpec",
     "Knowledge",

@@ -1,4 +1,5 @@
-"""satchel's ``config.toml``: which plugins are enabled.
+"""satchel's ``config.toml``: which plugins are enabled, and how a directory holding
+several hosts' manifests is read.
 
 Read from the client's user directory (``{config}/satchel/config.toml``) and, in a
 trusted project, the project's (``{project}/.satchel/config.toml``)::
@@ -6,35 +7,78 @@ trusted project, the project's (``{project}/.satchel/config.toml``)::
     [plugins.deploy-tools]
     enabled = false
 
+    [plugin_manifests]
+    ambiguous = "refuse"                  # or "prefer" (the default)
+    order = ["codex", "claude", "kimi"]   # formats first in preference
+
 Plugins are enabled by default. The user's file wins over the project's: a
-repository cannot turn on a plugin its user turned off.
+repository cannot turn on a plugin its user turned off, nor change how its user's
+plugins are read. What the host passes to `load()` wins over both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from satchel.config import CONFIG_FILE, config_files, invalid, read_config
 from satchel.diagnostics import Diagnostic, type_name
 from satchel.layout import Layout
+from satchel.plugins.detect import AMBIGUITY, Ambiguity, Detection
+from satchel.plugins.model import FORMATS, Format
 
-__all__ = ["CONFIG_FILE", "config_files", "enabled_plugins"]
+__all__ = ["CONFIG_FILE", "PluginConfig", "config_files", "enabled_plugins", "plugin_config"]
+
+MANIFESTS = "plugin_manifests"
+
+
+@dataclass(frozen=True, slots=True)
+class PluginConfig:
+    """What the config files say of plugins: name -> enabled, the `[plugin_manifests]`
+    settings found (None: not set) and the problems met."""
+
+    enabled: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+    ambiguous: Ambiguity | None = None
+    order: tuple[Format, ...] | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def detection(
+        self, *, ambiguous: Ambiguity | None = None, order: tuple[Format, ...] | None = None
+    ) -> Detection:
+        """The detection rule: the host's `ambiguous` and `order` when given, else
+        these settings, else the defaults."""
+        default = Detection()
+        return Detection(
+            order=order or self.order or default.order,
+            ambiguous=ambiguous or self.ambiguous or default.ambiguous,
+        )
+
+
+def plugin_config(layout: Layout, *, trust_project: bool) -> PluginConfig:
+    """The plugin settings of every config file (the user's first: it wins)."""
+    settings: dict[str, bool] = {}
+    problems: list[Diagnostic] = []
+    ambiguous: Ambiguity | None = None
+    order: tuple[Format, ...] | None = None
+    for path in config_files(layout, trust_project=trust_project):
+        document = read_config(path, problems)
+        for name, on in _plugins_table(document.get("plugins", {}), path, problems).items():
+            settings.setdefault(name, on)  # the earlier (user's) file wins
+        found_ambiguous, found_order = _manifests_table(document.get(MANIFESTS), path, problems)
+        ambiguous = ambiguous or found_ambiguous
+        order = order or found_order
+    return PluginConfig(MappingProxyType(settings), ambiguous, order, tuple(problems))
 
 
 def enabled_plugins(
     layout: Layout, *, trust_project: bool
 ) -> tuple[Mapping[str, bool], tuple[Diagnostic, ...]]:
     """Plugin name -> enabled, for every plugin a config file names."""
-    settings: dict[str, bool] = {}
-    problems: list[Diagnostic] = []
-    for path in config_files(layout, trust_project=trust_project):
-        document = read_config(path, problems)
-        for name, on in _plugins_table(document.get("plugins", {}), path, problems).items():
-            settings.setdefault(name, on)  # the earlier (user's) file wins
-    return MappingProxyType(settings), tuple(problems)
+    found = plugin_config(layout, trust_project=trust_project)
+    return found.enabled, found.diagnostics
 
 
 def _plugins_table(table: Any, path: Path, problems: list[Diagnostic]) -> dict[str, bool]:
@@ -50,3 +94,28 @@ def _plugins_table(table: Any, path: Path, problems: list[Diagnostic]) -> dict[s
             continue
         found[name] = on
     return found
+
+
+def _manifests_table(
+    table: Any, path: Path, problems: list[Diagnostic]
+) -> tuple[Ambiguity | None, tuple[Format, ...] | None]:
+    """`[plugin_manifests]`: ``ambiguous`` and ``order``, each None when unset or bad."""
+    if table is None:
+        return None, None
+    if not isinstance(table, dict):
+        message = f"[{MANIFESTS}] must be a table, not {type_name(table)}"
+        problems.append(invalid(message, path))
+        return None, None
+    ambiguous = table.get("ambiguous")
+    if ambiguous is not None and ambiguous not in AMBIGUITY:
+        message = f"[{MANIFESTS}] ambiguous must be one of {', '.join(map(repr, AMBIGUITY))}"
+        problems.append(invalid(message, path))
+        ambiguous = None
+    order = table.get("order")
+    if order is not None and not (
+        isinstance(order, list) and order and all(f in FORMATS for f in order)
+    ):
+        message = f"[{MANIFESTS}] order must be a list of formats: {', '.join(FORMATS)}"
+        problems.append(invalid(message, path))
+        order = None
+    return cast("Ambiguity | None", ambiguous), None if order is None else tuple(order)

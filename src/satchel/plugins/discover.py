@@ -9,6 +9,13 @@ Where plugins come from, highest precedence first:
 3. the user's, ``{config}/satchel/plugins/<name>/`` and ``~/.agents/plugins/<name>/``;
 4. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 
+Every directory read here is named as a plugin, so Claude Code's default layout
+without a manifest is one (`satchel.plugins.detect`). A directory holding several
+hosts' manifests is read by `detection` (the host's `ambiguous` and `format_order`,
+else ``[plugin_manifests]`` in ``config.toml``, else `Detection()`). A plugins root
+holding more than `MAX_PLUGINS` directories is cut with a ``discovery.limit`` warning
+that names each one left out.
+
 The same name in the project and the user's roots: the project's wins and the
 user's is reported (``plugin.shadowed``). Two plugins of one scope with one name, or
 two plugins claiming one namespace: the later one (in path order) is dropped
@@ -29,10 +36,11 @@ from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
-from satchel.plugins.config import enabled_plugins
+from satchel.plugins.config import plugin_config
 from satchel.plugins.data import data_dir
+from satchel.plugins.detect import Ambiguity, Detection
 from satchel.plugins.libraries import drop_colliding
-from satchel.plugins.model import Plugin
+from satchel.plugins.model import Format, Plugin
 from satchel.plugins.read import read_plugin
 from satchel.plugins.workspace import load_workspace
 from satchel.text import fold_name
@@ -75,11 +83,14 @@ def load_plugins(
     include_workspace: bool = True,
     strict: bool = False,
     executable: bool = True,
+    ambiguous: Ambiguity | None = None,
+    format_order: tuple[Format, ...] | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring)."""
-    settings, config_problems = enabled_plugins(layout, trust_project=trust_project)
-    assembly = _Assembly(settings, layout)
-    assembly.diagnostics.extend(config_problems)
+    config = plugin_config(layout, trust_project=trust_project)
+    assembly = _Assembly(config.enabled, layout)
+    assembly.detection = config.detection(ambiguous=ambiguous, order=format_order)
+    assembly.diagnostics.extend(config.diagnostics)
     if include_workspace and trust_project:
         workspace, found = load_workspace(layout.project)
         assembly.diagnostics.extend(found)
@@ -111,7 +122,11 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
         problems.append(diagnostic("discovery.root.unreadable", message, root.path))
         return []
     if len(names) > MAX_PLUGINS:
-        message = f"more than {MAX_PLUGINS} plugins here; only the first {MAX_PLUGINS} are read"
+        left = ", ".join(names[MAX_PLUGINS:])
+        message = (
+            f"more than {MAX_PLUGINS} plugins here; only the first {MAX_PLUGINS} are read, "
+            f"not {left}"
+        )
         problems.append(diagnostic("discovery.limit", message, root.path))
     return [root.path / name for name in names[:MAX_PLUGINS]]
 
@@ -126,6 +141,7 @@ class _Assembly:
         self.by_namespace: dict[str, Plugin] = {}
         self.diagnostics: list[Diagnostic] = []
         self.shadowed: list[tuple[Plugin, Plugin]] = []
+        self.detection = Detection()
 
     def untrusted(self, path: Path, what: str) -> None:
         if os.path.isdir(path):
@@ -135,7 +151,9 @@ class _Assembly:
     def read(self, path: Path, scope: str, strict: bool, executable: bool) -> None:
         if not os.path.isdir(path):
             return
-        plugin, found = read_plugin(path, scope=scope, strict=strict, executable=executable)
+        plugin, found = read_plugin(
+            path, scope=scope, strict=strict, executable=executable, detection=self.detection
+        )
         self.diagnostics.extend(found)
         if plugin is not None:
             self.offer(plugin)

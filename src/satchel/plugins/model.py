@@ -32,12 +32,24 @@ __all__ = [
     "Transport",
 ]
 
-Format = Literal["agent-plugins", "bundle", "claude", "codex", "kimi", "opencode", "workspace"]
+Format = Literal[
+    "agent-plugins",
+    "bundle",
+    "claude",
+    "codex",
+    "cursor",
+    "gemini",
+    "kimi",
+    "opencode",
+    "workspace",
+]
 FORMATS: tuple[Format, ...] = (
     "agent-plugins",
     "bundle",
     "claude",
     "codex",
+    "cursor",
+    "gemini",
     "kimi",
     "opencode",
     "workspace",

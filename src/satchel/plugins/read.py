@@ -22,9 +22,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.plugins import bundle, claude, codex, kimi, native, opencode
+from satchel.plugins import bundle, claude, codex, cursor, kimi, native, opencode
 from satchel.plugins._parts import Loader, is_dir, resolve_root
-from satchel.plugins.detect import detect
+from satchel.plugins.detect import Detection, detect
 from satchel.plugins.model import Format, Plugin
 
 __all__ = ["LOADERS", "Loader", "read_plugin"]
@@ -35,6 +35,7 @@ LOADERS: Mapping[Format, Loader] = MappingProxyType(
         "bundle": bundle.load,
         "claude": claude.load,
         "codex": codex.load,
+        "cursor": cursor.load,
         "kimi": kimi.load,
         "opencode": opencode.load,
     }
@@ -47,6 +48,8 @@ def read_plugin(
     scope: str = "",
     strict: bool = False,
     executable: bool = True,
+    named: bool = True,
+    detection: Detection | None = None,
 ) -> tuple[Plugin | None, list[Diagnostic]]:
     """The plugin in the directory `root`, or None and the fatal diagnostics.
 
@@ -54,13 +57,16 @@ def read_plugin(
     unknown field of an Agent Plugins or bundle manifest fatal, as Vibe does.
     `executable` False is declarative-only loading (seed 004). Placeholders such as
     ``${PLUGIN_DATA}`` stay unexpanded until a server or hook is started.
+    `named` (True: the caller names `root` as a plugin) lets Claude Code's default
+    layout without a manifest be a plugin; `detection` settles a directory holding
+    several hosts' manifests (`satchel.plugins.detect.Detection`).
     """
     path = Path(os.path.abspath(root))
     if not is_dir(path):
         message = "the plugin root is not a directory"
         return None, [diagnostic("plugin.manifest.invalid", message, path, severity="error")]
     top = resolve_root(path)  # once: detection and the adapter both start from it
-    fmt, found = detect(path, real_root=top)
+    fmt, found = detect(path, real_root=top, named=named, detection=detection)
     loader = None if fmt is None else LOADERS.get(fmt)
     if loader is None:
         return None, found

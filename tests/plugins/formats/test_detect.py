@@ -1,4 +1,6 @@
-"""The detection table: each marker, native precedence, ambiguity, nothing found."""
+"""The detection table: each marker, native precedence, several hosts' manifests (the
+preference order, or refused by setting), Claude Code's layout without a manifest,
+nothing found."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from satchel.plugins import DETECTION, detect, read_plugin
+from satchel.plugins import DETECTION, FORMAT_ORDER, Detection, detect, read_plugin
+from satchel.plugins.detect import HOST_NAMES, UNREAD
 from tests.plugins.helpers import NATIVE, add_skill, codes, native, write, write_json
 
 Maker = Callable[[Path], None]
@@ -27,6 +30,14 @@ MARKERS: dict[str, tuple[str, Maker]] = {
     ".codex-plugin/plugin.json": (
         "codex",
         lambda r: write_json(r, ".codex-plugin/plugin.json", {"name": "demo"}),
+    ),
+    ".cursor-plugin/plugin.json": (
+        "cursor",
+        lambda r: write_json(r, ".cursor-plugin/plugin.json", {"name": "demo"}),
+    ),
+    "gemini-extension.json": (
+        "gemini",
+        lambda r: write_json(r, "gemini-extension.json", {"name": "demo", "version": "1.0.0"}),
     ),
     "kimi.plugin.json": ("kimi", lambda r: write_json(r, "kimi.plugin.json", {"name": "demo"})),
     ".kimi-plugin/plugin.json": (
@@ -60,17 +71,35 @@ MARKERS: dict[str, tuple[str, Maker]] = {
 }
 
 
-@pytest.mark.parametrize("marker", sorted(MARKERS))
+READ = sorted(m for m in MARKERS if MARKERS[m][0] not in UNREAD)
+REFUSE = Detection(ambiguous="refuse")
+
+
+@pytest.mark.parametrize("marker", READ)
 def test_each_marker_selects_its_format(plugin_dir: Path, marker: str):
     fmt, make = MARKERS[marker]
     make(plugin_dir)
     assert detect(plugin_dir) == (fmt, [])
 
 
+def test_a_gemini_extension_alone_is_recognised_and_not_read(plugin_dir: Path):
+    MARKERS["gemini-extension.json"][1](plugin_dir)
+    fmt, diags = detect(plugin_dir)
+    assert fmt is None
+    assert [(d.code, d.severity, d.message) for d in diags] == [
+        (
+            "plugin.compatibility.adapter_unavailable",
+            "error",
+            "gemini-extension.json (Gemini CLI) is recognised, and satchel has no reader for it",
+        )
+    ]
+
+
 def test_every_row_of_the_table_is_tested():
     rows = {(m.format, m.path) for m in DETECTION}
     assert {m.format for m in DETECTION} == {fmt for fmt, _ in MARKERS.values()}
-    assert len(rows) == len(DETECTION) == 11
+    assert len(rows) == len(DETECTION) == 13
+    assert set(FORMAT_ORDER) == {m.format for m in DETECTION} | {"agent-plugins"}
 
 
 def test_a_valid_native_manifest_wins_over_every_foreign_marker(plugin_dir: Path):
@@ -110,13 +139,60 @@ PAIRS = [
 
 
 @pytest.mark.parametrize(("first", "second"), PAIRS)
-def test_markers_of_two_formats_are_ambiguous(plugin_dir: Path, first: str, second: str):
+def test_markers_of_two_formats_are_ambiguous_when_refused(
+    plugin_dir: Path, first: str, second: str
+):
     MARKERS[first][1](plugin_dir)
     MARKERS[second][1](plugin_dir)
-    fmt, diags = detect(plugin_dir)
+    fmt, diags = detect(plugin_dir, detection=REFUSE)
     assert fmt is None
     assert codes(diags) == ["plugin.compatibility.format_ambiguous"]
     assert diags[0].severity == "error"
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS)
+def test_markers_of_two_formats_read_the_preferred_one(plugin_dir: Path, first: str, second: str):
+    MARKERS[first][1](plugin_dir)
+    MARKERS[second][1](plugin_dir)
+    fmt, diags = detect(plugin_dir)
+    one, other = MARKERS[first][0], MARKERS[second][0]
+    readable = [f for f in (one, other) if f not in UNREAD]
+    assert fmt == min(readable, key=FORMAT_ORDER.index)
+    assert codes(diags) == ["plugin.compatibility.manifest_unused"]
+    assert diags[0].severity == "info"
+    unused = other if fmt == one else one
+    assert f"({HOST_NAMES[unused]})" in diags[0].message.split("not used: ")[1]
+
+
+@pytest.mark.parametrize(
+    ("present", "chosen"),
+    [
+        (("kimi.plugin.json", ".codex-plugin/plugin.json"), "codex"),
+        ((".codex-plugin/plugin.json", ".claude-plugin/plugin.json"), "claude"),
+        (("plugin.toml", ".claude-plugin/plugin.json"), "bundle"),
+        ((".cursor-plugin/plugin.json", "kimi.plugin.json"), "cursor"),
+        (("gemini-extension.json", "kimi.plugin.json"), "kimi"),
+        (("opencode.json", "kimi.plugin.json"), "kimi"),
+    ],
+)
+def test_the_documented_order_decides(plugin_dir: Path, present: tuple[str, ...], chosen: str):
+    for marker in present:
+        MARKERS[marker][1](plugin_dir)
+    assert detect(plugin_dir)[0] == chosen
+
+
+def test_the_order_is_data_a_host_can_set(plugin_dir: Path):
+    MARKERS[".claude-plugin/plugin.json"][1](plugin_dir)
+    MARKERS[".codex-plugin/plugin.json"][1](plugin_dir)
+    fmt, diags = detect(plugin_dir, detection=Detection(order=("codex", "claude")))
+    assert fmt == "codex"
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "plugin.compatibility.manifest_unused",
+            "this directory holds manifests for several hosts; .codex-plugin/plugin.json "
+            "(Codex) is read and these are not used: .claude-plugin (Claude Code)",
+        )
+    ]
 
 
 def test_both_kimi_manifests_are_one_format(plugin_dir: Path):
@@ -125,14 +201,24 @@ def test_both_kimi_manifests_are_one_format(plugin_dir: Path):
     assert detect(plugin_dir) == ("kimi", [])
 
 
-def test_an_ambiguous_plugin_is_not_loaded(plugin_dir: Path):
+def test_an_ambiguous_plugin_is_not_loaded_when_refused(plugin_dir: Path):
+    MARKERS[".claude-plugin/plugin.json"][1](plugin_dir)
+    MARKERS[".codex-plugin/plugin.json"][1](plugin_dir)
+    add_skill(plugin_dir, "skills/lint")
+    plugin, diags = read_plugin(plugin_dir, detection=REFUSE)
+    assert plugin is None
+    assert codes(diags) == ["plugin.compatibility.format_ambiguous"]
+    assert ".claude-plugin" in diags[0].message and ".codex-plugin" in diags[0].message
+
+
+def test_a_plugin_with_several_hosts_manifests_loads_by_default(plugin_dir: Path):
     MARKERS[".claude-plugin/plugin.json"][1](plugin_dir)
     MARKERS[".codex-plugin/plugin.json"][1](plugin_dir)
     add_skill(plugin_dir, "skills/lint")
     plugin, diags = read_plugin(plugin_dir)
-    assert plugin is None
-    assert codes(diags) == ["plugin.compatibility.format_ambiguous"]
-    assert ".claude-plugin" in diags[0].message and ".codex-plugin" in diags[0].message
+    assert plugin is not None and plugin.format == "claude"
+    assert [s.name for s in plugin.skills] == ["lint"]
+    assert codes(diags) == ["plugin.compatibility.manifest_unused"]
 
 
 @pytest.mark.parametrize(
