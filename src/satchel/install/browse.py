@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic
 from satchel.install.contents import find_items, folder_of
 from satchel.install.errors import InstallError
@@ -221,7 +222,7 @@ def _cached(path: Path, ttl: float) -> Listing | None:
     try:
         if time.time() - os.stat(path).st_mtime > ttl:
             return None
-        doc = json.loads(path.read_bytes())
+        doc = loads(path.read_bytes())
         items = tuple(Listed(**row) for row in doc["items"])
         return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]))
     except (OSError, ValueError, KeyError, TypeError):
