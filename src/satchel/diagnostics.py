@@ -185,6 +185,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     ),
     "install.integrity": ("error", "an installed or fetched tree does not match its locked hash"),
     "install.lock.invalid": ("error", "the lock file could not be read"),
+    "install.lock.missing": ("error", "install --frozen found no lock file in the scope"),
     "install.not-installed": ("error", "no skill or plugin of that name is in the lock file"),
     "install.npm.scripts": (
         "warning",
