@@ -13,7 +13,10 @@ from satchel.session import Session
 
 from .support import hooks_toml, py_hook, write_hooks
 
-DEEP = "import sys\nsys.stdin.read()\nsys.stdout.write('{\"x\": ' + '[' * 100_000 + ']' * 100_000 + '}')\n"
+DEEP = (
+    "import sys\nsys.stdin.read()\n"
+    "sys.stdout.write('{\"x\": ' + '[' * 100_000 + ']' * 100_000 + '}')\n"
+)
 MESSAGE = "hook 'deep': its output nests deeper than 64 levels"
 
 

@@ -119,15 +119,16 @@ def _tree_is_a_symlink(tree: Path) -> None:
     tree.symlink_to(tree.with_name("moved"))
 
 
+CHANGED = "was changed since it was installed at"
 EDITS: dict[str, tuple[Callable[[Path], None], str, tuple[list[str], list[str], list[str]]]] = {
     # edit, what verify and update say, the files update --force then shows (+, ~, -)
-    "content": (_content, "was changed since it was installed at", ([], ["references/a.md"], [])),
-    "new file": (_new_file, "was changed since it was installed at", ([], [], ["references/new.md"])),
-    "removed file": (_removed_file, "was changed since it was installed at", (["references/a.md"], [], [])),
-    "mode": (_mode, "was changed since it was installed at", ([], ["scripts/run.sh"], [])),
+    "content": (_content, CHANGED, ([], ["references/a.md"], [])),
+    "new file": (_new_file, CHANGED, ([], [], ["references/new.md"])),
+    "removed file": (_removed_file, CHANGED, (["references/a.md"], [], [])),
+    "mode": (_mode, CHANGED, ([], ["scripts/run.sh"], [])),
     "symlink inside": (
         _symlink_inside,
-        "was changed since it was installed at",
+        CHANGED,
         ([], [], ["references/passwd.md"]),
     ),
     "tree replaced by a symlink": (
