@@ -185,6 +185,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     ),
     "install.integrity": ("error", "an installed or fetched tree does not match its locked hash"),
     "install.lock.invalid": ("error", "the lock file could not be read"),
+    "install.lock.missing": ("error", "install --frozen found no lock file in the scope"),
     "install.not-installed": ("error", "no skill or plugin of that name is in the lock file"),
     "install.npm.scripts": (
         "warning",
@@ -207,6 +208,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "install.skill.none": ("error", "the source holds no skill or plugin"),
     "install.skill.unknown": ("error", "a picked skill is not in the source"),
     "install.source.invalid": ("error", "the text given is not a source satchel can read"),
+    "mcp.message.too_deep": (
+        "warning",
+        "an MCP server answered a call with JSON nesting too deep to read; the call failed",
+    ),
     "mcp.serve.address.refused": (
         "error",
         "satchel serve --http was given an address that is not loopback without --allow-remote",

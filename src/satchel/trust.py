@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SatchelError
 from satchel.layout import Layout
@@ -82,7 +83,7 @@ def read_trust(layout: Layout) -> TrustList:
     if not os.path.lexists(path):
         return TrustList(path)  # nothing to open: no folder was ever trusted
     try:
-        data = json.loads(read_bounded(path, MAX_STORE))
+        data = loads(read_bounded(path, MAX_STORE))
     except FileProblem as e:
         return TrustList(path, problem=_invalid(path, e.message))
     except ValueError as e:

@@ -22,6 +22,7 @@ from satchel import WalkBounds
 from satchel.install import InstallError, install_from_spec
 
 from . import corpus_build as cb
+from . import regressions_build as rb
 from .build import NESTED, Tree, write_skill
 from .cases import CASES, REJECTED, WARNED
 from .runtime_build import build_resources, build_x01, build_x02, build_x03
@@ -35,6 +36,8 @@ GROUPS = (
 THREAT_MODEL_IDS = tuple(
     f"{letter}{n:02d}" for letter, count in GROUPS for n in range(1, count + 1)
 )
+# cases beyond the threat model, each a promise once broken (docs/security.md)
+BEYOND_IDS = ("J01", "J02", "W01", "V01")
 SLEEP, YES, HEAD = (shutil.which(p, path="/usr/bin:/bin") or p for p in ("sleep", "yes", "head"))
 
 
@@ -46,7 +49,8 @@ class Entry:
     and what `build` returned); `tested` where its behaviour is tested in depth;
     `kind` the sense of "nothing executed" (``load``: loading and listing run nothing;
     ``untrusted``: nothing at all runs, session and hooks included; ``install``:
-    nothing from the source runs, git alone may start); `walk` the discovery bounds."""
+    nothing from the source runs, git alone may start); `walk` the discovery bounds;
+    `programs` what may start; `adds` the directories the steps may create."""
 
     id: str
     title: str
@@ -56,6 +60,7 @@ class Entry:
     steps: Callable[[Tree, Any], list[Step]] | None = None
     walk: WalkBounds | None = None
     programs: frozenset[str] = frozenset()
+    adds: tuple[str, ...] = ()  # what the steps may add below the fixture, and its parents
 
 
 # --- steps ------------------------------------------------------------------------------
@@ -160,6 +165,12 @@ def walk_of(prefix: str) -> WalkBounds | None:
 def x03(tree: Tree) -> Any:
     return build_x03(tree, SLEEP, YES, HEAD)
 
+
+W01_HOSTS = (
+    "127.0.0.1:8765.evil.com", "localhost:8765@evil.com", "[::1]:8765.evil.com",
+    "localhost:8765:1", "127.0.0.1:8766",
+)  # fmt: skip
+W01_GOOD = ("127.0.0.1:8765", "localhost:8765", "[::1]:8765")
 
 # --- the table ------------------------------------------------------------------------------
 
@@ -396,6 +407,67 @@ CORPUS: tuple[Entry, ...] = (
         f"{INSTALL}/test_sources.py",
         f"{INSTALL}/test_cli.py",
         f"{INSTALL}/test_git.py",
+    ),
+    Entry(
+        "J01",
+        "json-nesting-100000-deep",
+        rb.j01_deep_json,
+        ("tests/test_json_depth.py", f"{HOOKS}/test_deep_answer.py"),
+        steps=lambda tree, _b: [
+            *looked_at(tree, claude_settings_hooks=True),
+            session(),
+            {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
+            cli(tree, "hooks run", "hooks", "run", "before_tool_use", "--tool", "Bash", "--json"),
+            cli(tree, "install verify", "verify", "--json"),
+            cli(tree, "install frozen", "install", "--frozen", "--json"),
+        ],
+        programs=frozenset({"sh"}),
+    ),
+    Entry(
+        "J02",
+        "mcp-answer-100000-deep",
+        rb.j02_deep_mcp,
+        ("tests/mcp/test_supervisor_deep.py",),
+        steps=lambda tree, _b: [
+            *looked_at(tree),
+            {
+                "label": "supervisor call",
+                "op": "mcp",
+                "tool": "mcp__plugin_deep_deep__deep",
+                "timeout": 60,
+            },
+        ],
+        programs=frozenset({"server.sh"}),
+        adds=("home/.local/share/satchel/plugin-data/deep",),  # PLUGIN_DATA of its servers
+    ),
+    Entry(
+        "W01",
+        "http-host-prefix",
+        lambda tree: None,
+        ("tests/mcp/test_serve.py", "tests/mcp/test_serve_http.py"),
+        steps=lambda tree, _b: [
+            *looked_at(tree),
+            {
+                "label": "host check",
+                "op": "hosts",
+                "host": "127.0.0.1",
+                "port": 8765,
+                "hosts": [*W01_HOSTS, *W01_GOOD],
+                "origins": [f"http://{h}" for h in (*W01_HOSTS, *W01_GOOD)],
+            },
+        ],
+    ),
+    Entry(
+        "V01",
+        "setuid-after-install",
+        rb.v01_setuid_after_install,
+        (f"{INSTALL}/test_hand_edits.py",),
+        kind="install",
+        steps=lambda tree, _b: [
+            cli(tree, "install verify", "verify", "--json"),
+            cli(tree, "install update", "update", "--json"),
+            *looked_at(tree),
+        ],
     ),
 )
 

@@ -364,6 +364,10 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
         return {"behavior": outcome.behavior, "ran": len(outcome.results)}
     if op == "index":
         return {"text": satchel.render_index(ctx["env"].skills)}
+    if op == "mcp":
+        return _mcp(ctx["env"], step)
+    if op == "hosts":
+        return _hosts(step)
     if op == "cli":
         from satchel.cli import main as cli
 
@@ -398,6 +402,35 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
     if op == "diagnostics":
         return {"diagnostics": _diagnostics(session.diagnostics)}
     raise ValueError(f"unknown op {op!r}")
+
+
+def _mcp(env: Any, step: dict[str, Any]) -> dict[str, Any]:
+    """Start the environment's MCP servers, call one tool, stop them (J02)."""
+    from satchel.mcp.supervisor import McpSupervisor
+
+    sup = McpSupervisor(env, timeout=step["timeout"], call_timeout=step["timeout"], environ={})
+    with sup.blocking() as mcp:
+        result = mcp.call_tool(step["tool"], {})
+    return {
+        "text": result.text,
+        "is_error": result.is_error,
+        "status": {r.name: r.status for r in sup.servers},
+        "diagnostics": _diagnostics(sup.diagnostics),
+    }
+
+
+def _hosts(step: dict[str, Any]) -> dict[str, Any]:
+    """Which ``Host`` and ``Origin`` values `satchel serve --http` on a loopback host
+    accepts, judged by the SDK's check with satchel's settings (W01)."""
+    from mcp.server.transport_security import TransportSecurityMiddleware
+
+    from satchel.mcp.serve_http import security
+
+    guard = TransportSecurityMiddleware(security(step["host"], step["port"]))
+    return {
+        "hosts": {h: guard._validate_host(h) for h in step["hosts"]},
+        "origins": {o: guard._validate_origin(o) for o in step["origins"]},
+    }
 
 
 def _probe(step: dict[str, Any]) -> dict[str, Any]:
@@ -452,6 +485,20 @@ def _played(watch: _Watch, scenario: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _import_mcp() -> None:
+    """The MCP SDK and satchel's MCP modules the J02 and W01 steps use, imported
+    before any scenario is watched (an import lists the directories of sys.path)."""
+    import importlib
+
+    for name in (
+        "mcp.server.transport_security", "mcp.client.session", "satchel.mcp.serve_http",
+        "satchel.mcp.supervisor", "satchel.mcp.transports", "satchel.mcp.blocking",
+        "satchel.mcp.listing", "satchel.process.spawn",
+    ):  # fmt: skip
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
 def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as f:
         scenarios = json.load(f)
@@ -459,6 +506,8 @@ def main() -> None:
     watch.install()
     import satchel.cli  # imported before any scenario is watched
     import satchel.session  # noqa: F401
+
+    _import_mcp()
 
     results = {s["id"]: _scenario(watch, s) for s in scenarios}
     print(json.dumps(results))

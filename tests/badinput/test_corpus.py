@@ -37,7 +37,7 @@ from satchel.cli._exit import BUG
 from satchel.text import escape
 
 from .build import SIBLING, Tree, is_control, make_tree, reversed_listing, snapshot, write_sibling
-from .corpus import CORPUS, THREAT_MODEL_IDS, Entry, outcome
+from .corpus import BEYOND_IDS, CORPUS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome
 from .runtime_build import make_shims
 
 pytestmark = pytest.mark.skipif(
@@ -55,9 +55,10 @@ INSTALL_FILES = ("project/.satchel", "project/.satchel/skills.lock")
 
 def test_every_named_case_of_the_threat_model_is_in_the_table():
     """None of the 50 can be forgotten: the table holds exactly the threat model's ids,
-    once each, in its order, and each names where it is tested in depth."""
+    once each, in its order, then the cases beyond it, and each names where it is
+    tested in depth."""
     assert len(THREAT_MODEL_IDS) == 50
-    assert list(THREAT_MODEL_IDS) == IDS
+    assert [*THREAT_MODEL_IDS, *BEYOND_IDS] == IDS
     root = Path(__file__).parents[2]
     for item in CORPUS:
         assert item.tested, item.id
@@ -192,6 +193,7 @@ def test_c3_nothing_lost(corpus, item: Entry):
         trees = tuple(f"{t}/" for t in INSTALL_TREES)
         added = [k for k in added if k not in (*INSTALL_TREES, *INSTALL_FILES)]
         added = [k for k in added if not k.startswith(trees)]
+    added = [k for k in added if not any(a == k or a.startswith(f"{k}/") for a in item.adds)]
     assert added == []
     assert SIBLING in _values(record)["load"]["skills"]
 
@@ -258,6 +260,59 @@ def test_m01_a_plugin_manifest_with_a_key_twice_is_refused(corpus):
     assert "evil" not in _values(corpus["M01"])["plugins"]["out"]
 
 
+def test_j01_json_nesting_100000_deep_is_a_diagnostic_everywhere(corpus):
+    """J01: every deep file is a diagnostic naming the limit; the hook's deep answer
+    is unreadable (the gate allows, with hook.output.invalid) and nothing crashed."""
+    values = _values(corpus["J01"])
+    found = {d[0]: d[2] for d in values["load"]["diagnostics"] if "64 levels" in d[2]}
+    assert set(found) == {
+        "plugin.manifest.invalid",
+        "plugin.hooks.invalid",
+        "config.mcp.invalid",
+        "hook.file.invalid",
+    }
+    assert values["tool call"] == {"behavior": "allow", "ran": 1}
+    ran = json.loads(values["hooks run"]["out"])
+    assert [(d["code"], d["message"]) for d in ran["diagnostics"]] == [
+        ("hook.output.invalid", "hook 'deep': its output nests deeper than 64 levels")
+    ]
+    for step in ("install verify", "install frozen"):
+        assert values[step]["code"] == 1
+        assert json.loads(values[step]["out"])["diagnostics"][0]["message"] == (
+            "the lock file is not valid: it nests deeper than 64 levels"
+        )
+
+
+def test_j02_a_deep_mcp_answer_fails_the_call_and_the_handshake_at_once(corpus):
+    """J02: the call is an error result naming the limit (no wait for the call
+    timeout); the server whose handshake answer is deep failed, saying why."""
+    got = _values(corpus["J02"])["supervisor call"]
+    assert (got["is_error"], got["status"]) == (True, {"deep": "stopped", "shake": "failed"})
+    assert got["text"] == (
+        "MCP server 'deep' of plugin 'deep' answered the call to mcp__plugin_deep_deep__deep "
+        "with JSON nesting deeper than 128 levels; the answer was not read"
+    )
+    assert sorted(d[0] for d in got["diagnostics"]) == [
+        "mcp.message.too_deep",
+        "plugin.mcp.connection_failed",
+    ]
+
+
+def test_w01_a_host_that_only_starts_like_loopback_is_refused(corpus):
+    got = _values(corpus["W01"])["host check"]
+    hosts = {h: h in W01_GOOD for h in (*W01_HOSTS, *W01_GOOD)}
+    assert got == {"hosts": hosts, "origins": {f"http://{h}": ok for h, ok in hosts.items()}}
+
+
+def test_v01_verify_and_update_see_a_setuid_bit_added_after_install(corpus):
+    values = _values(corpus["V01"])
+    for step in ("install verify", "install update"):
+        assert values[step]["code"] == 1, step
+        (found,) = json.loads(values[step]["out"])["diagnostics"]
+        assert found["code"] == "install.integrity"
+        assert found["message"].startswith("skill 'pdf' was changed since it was installed at ")
+
+
 def test_the_security_doc_lists_every_case_where_the_table_says():
     """docs/security.md shows the corpus table as it is: every id, its name and the
     tests that hold its behaviour."""
@@ -265,6 +320,6 @@ def test_the_security_doc_lists_every_case_where_the_table_says():
     rows = {}
     for line in doc.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 4 and cells[0] in THREAT_MODEL_IDS:
+        if len(cells) == 4 and cells[0] in (*THREAT_MODEL_IDS, *BEYOND_IDS):
             rows[cells[0]] = (cells[1], re.findall(r"`([^`]+)`", cells[3]))
     assert rows == {e.id: (e.title, list(e.tested)) for e in CORPUS}

@@ -367,6 +367,42 @@ def test_http_refuses_a_host_header_that_is_not_loopback(http_server):
         connection.close()
 
 
+def _answer(server_url: str, headers: dict[str, str]) -> tuple[int, bytes]:
+    where = urllib.parse.urlsplit(server_url)
+    connection = http.client.HTTPConnection(where.hostname or "", where.port, timeout=STARTUP)
+    try:
+        sent = {"Content-Type": "application/json", **headers}
+        connection.request("POST", where.path, body=b"{}", headers=sent)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_http_reads_host_and_origin_exactly_never_as_a_prefix(http_server):
+    """``Host: 127.0.0.1:PORT.evil.com`` and ``localhost:PORT@evil.com`` start like an
+    allowed value but name another host: refused, as every other port or name is."""
+    port = urllib.parse.urlsplit(http_server).port
+    bad_hosts = [
+        f"127.0.0.1:{port}.evil.com",
+        f"localhost:{port}@evil.com",
+        f"[::1]:{port}.evil.com",
+        f"localhost:{port}:1",
+        f"127.0.0.1:{port + 1 if port != 65535 else 1}",
+        "127.0.0.1",
+        "127.0.0.1:",
+    ]
+    assert {h: _answer(http_server, {"Host": h}) for h in bad_hosts} == {
+        h: (421, b"Invalid Host header") for h in bad_hosts
+    }
+    bad_origins = [f"http://127.0.0.1:{port}.evil.com", f"http://localhost:{port}@evil.com"]
+    found = {o: _answer(http_server, {"Origin": o}) for o in bad_origins}
+    assert found == {o: (403, b"Invalid Origin header") for o in bad_origins}
+    for good in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+        status, _ = _answer(http_server, {"Host": good, "Origin": f"http://{good}"})
+        assert status not in (403, 421), good
+
+
 def test_refusals_come_before_anything_is_served(workspace, capsys):
     project, home = workspace
     code = main(["serve", str(project), "--home", str(home), "--http", "0.0.0.0:0"])

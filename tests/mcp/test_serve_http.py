@@ -51,12 +51,16 @@ def test_what_counts_as_loopback(host, loopback):
     assert is_loopback(host) is loopback
 
 
-def test_rebinding_protection_is_on_for_loopback_only():
-    on = security("127.0.0.2")
+def test_rebinding_protection_is_on_for_loopback_only_with_exact_values():
+    on = security("127.0.0.2", 8765)
     assert on.enable_dns_rebinding_protection
-    assert on.allowed_hosts == ["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.2:*"]
-    assert on.allowed_origins[0] == "http://127.0.0.1:*"
-    assert not security("0.0.0.0").enable_dns_rebinding_protection
+    names = ["127.0.0.1:8765", "localhost:8765", "[::1]:8765", "127.0.0.2:8765"]
+    assert on.allowed_hosts == names
+    assert on.allowed_origins == [f"http://{n}" for n in names]
+    assert security("::1", 80).allowed_hosts == [
+        "127.0.0.1:80", "localhost:80", "[::1]:80", "127.0.0.1", "localhost", "[::1]"
+    ]  # fmt: skip
+    assert not security("0.0.0.0", 8765).enable_dns_rebinding_protection
 
 
 def test_port_zero_binds_a_free_port_and_the_url_names_it():

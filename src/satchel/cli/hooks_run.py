@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli.hooks import hooks_environment
@@ -49,7 +50,7 @@ def _object(text: str | None) -> dict[str, Any]:
     if text is None:
         return {}
     try:
-        value = json.loads(text)
+        value = loads(text)
     except ValueError as e:
         raise click.BadParameter(f"not JSON: {e}", param_hint="--input") from None
     if not isinstance(value, dict):

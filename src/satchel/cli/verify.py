@@ -21,6 +21,7 @@ def verify_installed(
 ) -> int:
     """Hash every skill and plugin satchel installed and compare with skills.lock.
 
+    File modes count: a setuid bit or any mode satchel does not install is a change.
     Exit 1 when a tree was changed or is gone (install.integrity)."""
     ctx = inst.context(project, home, client, as_json=True)
     try:

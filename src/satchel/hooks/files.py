@@ -21,7 +21,6 @@ handler is dropped, the rest load. A missing file is no error.
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._paths import Bad
 from satchel.plugins.hooks import (
@@ -51,7 +51,7 @@ _HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "descript
 _GROUP_FIELDS = ("matcher", "hooks")
 _PARSERS: dict[str, tuple[Callable[[str], Any], type[ValueError]]] = {
     "TOML": (tomllib.loads, tomllib.TOMLDecodeError),
-    "JSON": (json.loads, ValueError),
+    "JSON": (loads, ValueError),
 }
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]

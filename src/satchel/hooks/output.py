@@ -18,11 +18,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from satchel._json import MAX_DEPTH, loads, nesting
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks.events import BLOCKING
 from satchel.hooks.model import Hook, HookResult
@@ -76,7 +76,7 @@ def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
         answer.reason = run.stderr.strip() or answer.reason or f"blocked by hook {hook.name!r}"
         answer.updated_input = None
     elif data is None and run.stdout.strip().startswith("{"):
-        invalid = _Failure("hook.output.invalid", "its output is not a JSON object")
+        invalid = _Failure("hook.output.invalid", _unreadable(run.stdout))
         return _failed(base, event, invalid, diags)
     return replace(
         base,
@@ -148,10 +148,17 @@ def _parse(stdout: str) -> dict[str, Any] | None:
     if not text.startswith("{"):
         return None
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def _unreadable(stdout: str) -> str:
+    """Why output that begins with ``{`` gave no answer."""
+    if nesting(stdout) > MAX_DEPTH:
+        return f"its output nests deeper than {MAX_DEPTH} levels"
+    return "its output is not a JSON object"
 
 
 def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any] | None]:

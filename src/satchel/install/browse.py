@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install.contents import folder_of, scan_items
 from satchel.install.errors import InstallError
@@ -230,7 +231,7 @@ def _cached(path: Path, ttl: float) -> Listing | None:
     try:
         if time.time() - os.stat(path).st_mtime > ttl:
             return None
-        doc = json.loads(path.read_bytes())
+        doc = loads(path.read_bytes())
         items = tuple(Listed(**row) for row in doc["items"])
         notes = tuple(_diagnostic(row) for row in doc.get("diagnostics", []))
         return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]), notes)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satchel._json import loads
 from satchel.install.errors import InstallError, refuse
 from satchel.install.settings import Settings
 
@@ -81,10 +82,8 @@ def get_json(url: str, settings: Settings, *, auth: bool = False) -> Any:
                     raise refuse("install.fetch.failed", f"GET {url}: the answer is too large")
     except httpx.HTTPError as e:
         raise refuse("install.fetch.failed", f"GET {url} failed: {e}") from None
-    import json
-
     try:
-        return json.loads(bytes(body))
+        return loads(bytes(body))
     except ValueError:
         raise refuse("install.fetch.failed", f"GET {url}: the answer is not JSON") from None
 

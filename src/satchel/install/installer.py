@@ -185,7 +185,7 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         resolved=got.resolved,
         integrity=got.integrity,
         folder=item.folder,
-        hash=tree_hash(item.path),
+        hash=tree_hash(item.path, source=True),
     )
     return Planned(item, where.dir_for(item.kind, family) / item.name, entry)
 

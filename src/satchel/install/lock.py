@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel._files import write_atomic
+from satchel._json import loads
 from satchel.install.errors import refuse
 
 __all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
@@ -94,7 +95,7 @@ def read_lock(path: Path) -> Lock:
     try:
         if len(data) > _CAP:
             raise ValueError("it is larger than 16 MiB")
-        return _parse(json.loads(data))
+        return _parse(loads(data))
     except (ValueError, TypeError, KeyError) as e:
         raise refuse("install.lock.invalid", f"the lock file is not valid: {e}", path) from None
 

@@ -3,6 +3,13 @@
 - `update` fetches each locked source at its ref again (a branch or tag may have
   moved), and replaces what changed, listing the files added, removed and changed.
   A tree edited since it was installed is not overwritten without ``force``.
+- One rule says whether an installed tree is as satchel left it (`installed_state`):
+  ``ok`` when it is a directory (not a symlink) hashing to its entry's hash (modes
+  included, see `satchel.install.tree`), ``missing`` when nothing is there,
+  ``modified`` otherwise. `verify` reports it; `update` refuses to overwrite a
+  ``modified`` tree without ``force`` even when the source did not move (with
+  ``force`` it is restored), and puts back a ``missing`` one; `install_frozen`
+  restores any tree that is not ``ok``.
 - `install_frozen` fetches each entry at its locked commit (or npm version and
   integrity) and installs it only if the tree hashes to the locked value; every
   entry is checked before anything is written.
@@ -38,7 +45,7 @@ from satchel.install.staging import place, remove_tree, workspace
 from satchel.install.tree import entries, tree_hash
 from satchel.layout import Layout
 
-__all__ = ["Change", "Checked", "install_frozen", "remove", "update", "verify"]
+__all__ = ["Change", "Checked", "install_frozen", "installed_state", "remove", "update", "verify"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +97,19 @@ class Checked:
         }
 
 
+def installed_state(path: Path, expected: str) -> tuple[str, str]:
+    """``ok``, ``missing`` or ``modified`` (see the module docstring), and why."""
+    if not os.path.lexists(path):
+        return "missing", "is not installed at"
+    if os.path.islink(path):
+        return "modified", "was replaced by a symlink at"
+    if not os.path.isdir(path):
+        return "modified", "was replaced by a file at"
+    if tree_hash(path) != expected:
+        return "modified", "was changed since it was installed at"
+    return "ok", "is intact at"
+
+
 def _target(where: Scope, entry: LockEntry) -> Path:
     return where.dir_for(entry.kind, entry.family) / entry.name
 
@@ -114,6 +134,10 @@ def install_frozen(
     before writing anything when a fetched tree does not hash to its locked value."""
     ctx = Context.make(layout, settings, environ, progress)
     where = scope_for(ctx.layout, scope)
+    if not os.path.lexists(where.lock_path):
+        message = f"there is no lock file at {where.lock_path}, so --frozen has nothing to install"
+        hint = "install a source first (satchel install SOURCE), or give the right --scope"
+        raise refuse("install.lock.missing", message, where.lock_path, hint=hint)
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
         plans: list[Planned] = []
@@ -129,7 +153,7 @@ def install_frozen(
             notes += got.diagnostics
             for entry in group:
                 item = item_at(got.tree, entry.folder, entry.kind)
-                actual = tree_hash(item.path)
+                actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
                         f"{entry.kind} {entry.name!r} from {entry.source} hashes to {actual}, "
@@ -147,9 +171,7 @@ def install_frozen(
 
 
 def _intact(path: Path, expected: str) -> bool:
-    if os.path.islink(path) or not os.path.isdir(path):
-        return False
-    return tree_hash(path) == expected
+    return installed_state(path, expected)[0] == "ok"
 
 
 def update(
@@ -205,13 +227,14 @@ def _named(lock: Lock, names: Sequence[str]) -> list[LockEntry]:
 
 def _compare(entry: LockEntry, fresh: Planned, target: Path, *, force: bool) -> Change:
     new = fresh.entry
-    if new.hash == entry.hash:
-        return Change(entry, entry.resolved, new.resolved)
-    if os.path.lexists(target) and not _intact(target, entry.hash) and not force:
-        message = f"{target} was changed since it was installed; --force overwrites it"
+    state, why = installed_state(target, entry.hash)
+    if state == "modified" and not force:
+        message = f"{entry.kind} {entry.name!r} {why} {target}; --force overwrites it"
         raise refuse("install.integrity", message, target)
+    if new.hash == entry.hash and state == "ok":
+        return Change(entry, entry.resolved, new.resolved)
     old = entries(target) if os.path.isdir(target) and not os.path.islink(target) else {}
-    now = entries(fresh.item.path)
+    now = entries(fresh.item.path, source=True)
     return Change(
         new,
         entry.resolved,
@@ -253,16 +276,12 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
     out = []
     for entry in read_lock(where.lock_path).entries:
         path = _target(where, entry)
-        if os.path.islink(path) or not os.path.isdir(path):
-            message = f"{entry.kind} {entry.name!r} is not installed at {path}"
-            out.append(
-                Checked(entry, path, "missing", (diagnostic("install.integrity", message, path),))
-            )
-        elif tree_hash(path) != entry.hash:
-            message = f"{entry.kind} {entry.name!r} no longer matches its locked hash {entry.hash}"
-            out.append(
-                Checked(entry, path, "modified", (diagnostic("install.integrity", message, path),))
-            )
-        else:
-            out.append(Checked(entry, path, "ok"))
+        state, why = installed_state(path, entry.hash)
+        if state == "ok":
+            out.append(Checked(entry, path, state))
+            continue
+        message = f"{entry.kind} {entry.name!r} {why} {path}"
+        if state == "modified":
+            message += f": it no longer matches its locked hash {entry.hash}"
+        out.append(Checked(entry, path, state, (diagnostic("install.integrity", message, path),)))
     return tuple(out)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from satchel._json import loads
 from satchel._net import LOOPBACK_NAMES
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install.errors import refuse
@@ -105,7 +105,7 @@ def _check_digest(
 
 def _scripts(tree: Path, name: str, version: str) -> tuple[Diagnostic, ...]:
     try:
-        manifest = json.loads((tree / "package.json").read_bytes()[: 1024 * 1024])
+        manifest = loads((tree / "package.json").read_bytes()[: 1024 * 1024])
     except (OSError, ValueError):
         return ()
     scripts = manifest.get("scripts") if isinstance(manifest, dict) else None

@@ -5,9 +5,13 @@
   unless the caller passes ``remote=True`` (the CLI's ``--allow-remote``): anyone who
   can reach the port can read the skills' files and run their scripts, and the
   server has no authentication of its own.
-* On loopback, DNS-rebinding protection is on: a request whose ``Host`` or ``Origin``
-  names anything but a loopback address is refused by the SDK. On another host it is
-  off, since the names clients will use are not known here.
+* On loopback, DNS-rebinding protection is on: a request whose ``Host`` is not exactly
+  a loopback name and the bound port (``127.0.0.1:PORT``, ``localhost:PORT``,
+  ``[::1]:PORT``, or the host served on), or whose ``Origin`` is not ``http://`` and
+  one of those, is refused by the SDK (421, 403). The values are compared whole, never
+  as a prefix, so ``127.0.0.1:PORT.evil.com`` and ``localhost:PORT@evil.com`` are
+  refused. On another host it is off, since the names clients will use are not known
+  here.
 * The socket is bound before the server starts, so the caller can print the real
   address (the port 0 picked) and a client may connect as soon as it is printed.
 """
@@ -64,8 +68,10 @@ def url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}{MCP_PATH}"
 
 
-def security(host: str) -> TransportSecuritySettings:
-    """DNS-rebinding protection for a loopback host; none for any other."""
+def security(host: str, port: int) -> TransportSecuritySettings:
+    """DNS-rebinding protection for a loopback `host` served on `port`: the exact
+    ``Host`` and ``Origin`` values allowed (the SDK's ``:*`` patterns match a prefix, so
+    none is used); no protection for any other host."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     if not is_loopback(host):
@@ -74,10 +80,11 @@ def security(host: str) -> TransportSecuritySettings:
     shown = f"[{host}]" if ":" in host else host
     if shown not in names:
         names.append(shown)
+    hosts = [f"{n}:{port}" for n in names] + (names if port == 80 else [])
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{n}:*" for n in names],
-        allowed_origins=[f"http://{n}:*" for n in names],
+        allowed_hosts=hosts,
+        allowed_origins=[f"http://{h}" for h in hosts],
     )
 
 
@@ -87,7 +94,9 @@ async def run_http(server: Server[Any], sock: socket.socket, host: str) -> None:
     import uvicorn
 
     app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, transport_security=security(host)
+        streamable_http_path=MCP_PATH,
+        host=host,
+        transport_security=security(host, sock.getsockname()[1]),
     )
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     await uvicorn.Server(config).serve(sockets=[sock])

@@ -490,16 +490,26 @@ async def _handshake(link: _Link, session: ClientSession) -> None:
     )
 
 
-def _reason(e: BaseException, server: McpServer) -> str:
-    """Why a connection failed, in words (a URL is never echoed: it may hold a secret)."""
-    leaf = e
-    while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
-        leaf = leaf.exceptions[0]
+def _leaf(e: BaseException) -> BaseException:
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e
+
+
+def _words(e: BaseException, server: McpServer) -> str:
+    """An exception in words (a URL is never echoed: it may hold a secret)."""
+    leaf = _leaf(e)
     text = " ".join(str(leaf).split()) or type(leaf).__name__
     if server.url:
         text = text.replace(server.url, "<url>")
     if type(leaf).__name__ in ("ClosedResourceError", "EndOfStream", "BrokenResourceError"):
         text = "closed the connection"
+    return text
+
+
+def _reason(e: BaseException, server: McpServer) -> str:
+    """Why a connection failed, in words."""
+    leaf, text = _leaf(e), _words(e, server)
     if server.transport == "stdio":
         return f"failed during the MCP handshake: {text}"
     return (
@@ -521,10 +531,26 @@ async def _call(link: _Link, tool: McpTool, tool_input: Mapping[str, Any]) -> To
             tool.tool, dict(tool_input), read_timeout_seconds=link.call_timeout
         )
     except Exception as e:  # noqa: BLE001  # a failed call is a result for the model, not a crash
-        return error_result(tool.name, f"the call to {tool.name} failed: {_reason(e, link.server)}")
+        return _call_failed(link, tool, e)
     content = tuple(_dumped(result.content))
     structured = result.structured_content
     return ToolResult(tool.name, content, structured, bool(result.is_error))
+
+
+def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
+    """The error result of a call that raised `e`; an answer too deep to read is also
+    recorded on the server's report (``mcp.message.too_deep``)."""
+    from satchel.mcp.transports import MAX_MESSAGE_DEPTH, TOO_DEEP
+
+    if getattr(getattr(_leaf(e), "error", None), "data", None) != TOO_DEEP:
+        return error_result(tool.name, f"the call to {tool.name} failed: {_words(e, link.server)}")
+    what = (
+        f"answered the call to {tool.name} with JSON nesting deeper than {MAX_MESSAGE_DEPTH} "
+        "levels; the answer was not read"
+    )
+    found = diagnostic(TOO_DEEP, _said(link.server, what), link.server.path)
+    link.report = replace(link.report, diagnostics=(*link.report.diagnostics, found))
+    return error_result(tool.name, found.message)
 
 
 def _dumped(models: Iterable[BaseModel]) -> list[dict[str, Any]]:

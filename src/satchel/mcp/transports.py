@@ -7,7 +7,10 @@ group, scrubbed environment, stderr captured up to a cap, never inherited) and s
 newline-delimited JSON-RPC over its stdin and stdout. A stdout line that is not a
 JSON-RPC message is skipped and remembered (`Wire.noise`), so that a server that
 prints a banner still works and one that prints only garbage is reported with what
-it printed. Leaving the context stops the whole process group.
+it printed. A line nesting deeper than `MAX_MESSAGE_DEPTH` levels is never parsed: when
+it answers a request (it has an ``id`` and no ``method`` at its top level), that request
+gets a JSON-RPC error at once (`too_deep`), so the call fails promptly; otherwise it is
+skipped as noise. Leaving the context stops the whole process group.
 
 streamable-http and sse: the SDK's clients, with the entry's literal headers. Every
 HTTP response is watched for a 401 (or 403 with a ``WWW-Authenticate`` challenge), so
@@ -30,12 +33,15 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
+from satchel._json import nesting, top_level
 from satchel.process.spawn import LongProcess
 
-__all__ = ["Streams", "Wire", "remote_streams", "stdio_streams"]
+__all__ = ["MAX_MESSAGE_DEPTH", "TOO_DEEP", "Streams", "Wire", "remote_streams", "stdio_streams"]
 
 MAX_NOISE = 3  # non-JSON-RPC stdout lines remembered
 NOISE_WIDTH = 200  # characters of each kept
+MAX_MESSAGE_DEPTH = 128  # levels of one JSON-RPC message (the SDK's own parser stops near 200)
+TOO_DEEP = "mcp.message.too_deep"  # the `data` of the error a too-deep answer becomes
 
 Streams = TransportStreams
 
@@ -95,19 +101,46 @@ async def _read(
             if not line:
                 break
             text = line.decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
-            except ValueError:
-                if len(wire.noise) < MAX_NOISE:
-                    wire.noise.append(text[:NOISE_WIDTH])
+            message = _message(text, wire) if text else None
+            if message is None:
                 continue
             try:
                 await out.send(SessionMessage(message))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 return
     wire.closed = True
+
+
+def _message(text: str, wire: Wire) -> mcp_types.JSONRPCMessage | None:
+    """The JSON-RPC message on one stdout line; None (kept as noise) when it is not one."""
+    if nesting(text) > MAX_MESSAGE_DEPTH:
+        refused = _too_deep(text)
+        if refused is None:
+            _noise(wire, f"(a message nesting deeper than {MAX_MESSAGE_DEPTH} levels)")
+        return refused
+    try:
+        return mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+    except ValueError:
+        _noise(wire, text[:NOISE_WIDTH])
+        return None
+
+
+def _noise(wire: Wire, text: str) -> None:
+    if len(wire.noise) < MAX_NOISE:
+        wire.noise.append(text)
+
+
+def _too_deep(text: str) -> mcp_types.JSONRPCError | None:
+    """The error that answers the request a too-deep reply `text` was for; None when
+    `text` is not a reply (no ``id``, or a ``method``: a request or notification)."""
+    request = top_level(text, "id")
+    if not isinstance(request, str | int) or isinstance(request, bool):
+        return None
+    if top_level(text, "method") is not None:
+        return None
+    why = f"its answer nests deeper than {MAX_MESSAGE_DEPTH} levels and was not read"
+    error = mcp_types.ErrorData(code=mcp_types.PARSE_ERROR, message=why, data=TOO_DEEP)
+    return mcp_types.JSONRPCError(jsonrpc="2.0", id=request, error=error)
 
 
 async def _write(proc: LongProcess, source: MemoryObjectReceiveStream[SessionMessage]) -> None:

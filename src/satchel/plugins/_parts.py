@@ -18,7 +18,6 @@ with its message kept). Nothing here runs anything.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -29,6 +28,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from satchel._files import FileProblem, read_bounded
+from satchel._json import loads
 from satchel.agents import AgentType, parse_agent, scan_agent_dir
 from satchel.agents.read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
@@ -283,11 +283,9 @@ def read_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
     except UnicodeDecodeError:
         return None, "it is not valid UTF-8"
     try:
-        return json.loads(text, object_pairs_hook=unique_keys), None  # no key twice (M01)
-    except ValueError as e:
+        return loads(text, object_pairs_hook=unique_keys), None  # no key twice (M01)
+    except ValueError as e:  # nesting past the limit too
         return None, f"it is not valid JSON: {e}"
-    except RecursionError:
-        return None, "the JSON nests too deep to read"
 
 
 def is_dir(path: Path) -> bool:

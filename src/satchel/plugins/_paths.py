@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from satchel._files import FileProblem, open_regular
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = [
@@ -256,10 +257,11 @@ def read_json(
 
 def parse_json(data: bytes, path: Path, code: str) -> tuple[Any, Diagnostic | None]:
     """Strict JSON (RFC 8259): UTF-8, an optional BOM, no NaN or Infinity, no key twice
-    in one object. A syntax error names its line and column."""
+    in one object, at most `satchel._json.MAX_DEPTH` levels deep. A syntax error names
+    its line and column."""
     try:
         text = data.decode("utf-8").removeprefix(_BOM)
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant), None
+        return loads(text, object_pairs_hook=unique_keys, parse_constant=_no_constant), None
     except UnicodeDecodeError as e:
         return None, diagnostic(code, f"not valid UTF-8 (byte {e.start})", path)
     except json.JSONDecodeError as e:
@@ -267,10 +269,8 @@ def parse_json(data: bytes, path: Path, code: str) -> tuple[Any, Diagnostic | No
         return None, diagnostic(code, message, path, line=e.lineno)
     except _Duplicate as e:
         return None, diagnostic(code, f"not valid JSON: {e}", path)
-    except ValueError as e:  # an integer too long to convert
+    except ValueError as e:  # nesting past the limit, an integer too long to convert
         return None, diagnostic(code, f"not valid JSON: {e}", path)
-    except RecursionError:
-        return None, diagnostic(code, "not valid JSON: it nests too deep", path)
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -42,12 +42,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = ["MAX_ARGUMENTS", "MAX_ENTRIES", "MAX_WARNINGS", "ToolCall", "tool_calls"]
@@ -358,8 +358,8 @@ class _Reader:
             if not raw.strip():
                 return MappingProxyType({})
             try:
-                raw = json.loads(raw)
-            except (ValueError, RecursionError):
+                raw = loads(raw)
+            except ValueError:
                 self.warn(f"{where} are not valid JSON")
                 return None
         if raw is None:

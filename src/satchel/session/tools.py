@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from satchel._json import loads
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
 from satchel.render import MAX_SKILLS, model_visible
@@ -53,8 +53,8 @@ def parse_arguments(arguments: str | Mapping[str, Any] | None) -> Mapping[str, A
     if not isinstance(arguments, str) or len(arguments) > MAX_ARGUMENTS:
         return _bad("the arguments must be a JSON object of at most 1 MiB")
     try:
-        parsed = json.loads(arguments)
-    except (ValueError, RecursionError):
+        parsed = loads(arguments)
+    except ValueError:
         return _bad("the arguments are not valid JSON, or nest too deep")
     if not isinstance(parsed, dict):
         return _bad("the arguments must be a JSON object")
