@@ -55,8 +55,16 @@ from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, ru
 
 if TYPE_CHECKING:
     from satchel.environment import Environment
+    from satchel.layout import Layout
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_TIMEOUT", "SHELL", "HookRunner", "event_variable"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_TIMEOUT",
+    "SHELL",
+    "HookRunner",
+    "event_variable",
+    "host_variables",
+]
 
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 600.0  # Claude Code's default for a command hook
@@ -233,28 +241,38 @@ class HookRunner:
     def _env(
         self, hook: Hook, event: str, env_path: Path | None
     ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
-        lay = self.environment.layout
-        fixed = {event_variable(lay.client): event}
-        if env_path is not None:
-            fixed[VARIABLE] = str(env_path)
-        if hook.root is not None:
-            fixed["PLUGIN_ROOT"] = str(hook.root)
-            if hook.data_dir is not None:
-                fixed["PLUGIN_DATA"] = str(ensure_data_dir(hook.data_dir))
-        if hook.spec.format == "claude":
-            fixed["CLAUDE_PROJECT_DIR"] = str(lay.project)
-            if "PLUGIN_ROOT" in fixed:
-                fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
-            if "PLUGIN_DATA" in fixed:
-                fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
-        if hook.spec.format == "kimi" and hook.root is not None:
-            fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
+        if hook.data_dir is not None and hook.root is not None:
+            ensure_data_dir(hook.data_dir)
+        fixed = host_variables(hook, self.environment.layout, event, env_path)
         return overlay_env(base_env(self.environ), {}, fixed=fixed)
 
     def _cwd(self, hook: Hook) -> Path:
         if hook.root is not None and self.plugin_cwd == "root":
             return hook.root
         return self.environment.layout.cwd
+
+
+def host_variables(
+    hook: Hook, layout: Layout, event: str = "", env_path: Path | None = None
+) -> dict[str, str]:
+    """The variables satchel sets for `hook` (see the module docstring); with no
+    `event`, the event's variable is left out (what a trust pin reads commands with)."""
+    fixed = {event_variable(layout.client): event} if event else {}
+    if env_path is not None:
+        fixed[VARIABLE] = str(env_path)
+    if hook.root is not None:
+        fixed["PLUGIN_ROOT"] = str(hook.root)
+        if hook.data_dir is not None:
+            fixed["PLUGIN_DATA"] = str(hook.data_dir)
+    if hook.spec.format == "claude":
+        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
+        if "PLUGIN_ROOT" in fixed:
+            fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
+        if "PLUGIN_DATA" in fixed:
+            fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
+    if hook.spec.format == "kimi" and hook.root is not None:
+        fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
+    return fixed
 
 
 def _text(value: Any) -> str | None:
