@@ -156,3 +156,32 @@ def test_hooks_run_cuts_a_declared_timeout_to_max_timeout(satchel, project, home
     where = ("--project", project, "--home", home, "--trust", "--json")
     data = satchel("hooks", "run", "stop", "--max-timeout", "1", *where).json()
     assert [d["code"] for d in data["diagnostics"]] == ["hook.timeout.capped", "hook.timeout"]
+
+
+def test_doctor_says_how_to_turn_on_settings_json_hooks_that_are_off(satchel, project, home):
+    group = {"hooks": [{"type": "command", "command": "true"}]}
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [group, group]}}))
+    where = ("--project", project, "--home", home, "--trust")
+
+    data = satchel("doctor", *where, "--json").json()
+    assert data["hooks"]["claude_settings_off"] == {
+        "hooks": 2,
+        "files": {str(settings): 2},
+        "hint": "they are read only when asked: `satchel hooks --claude-settings` and "
+        "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python",
+    }
+    text = " ".join(satchel("doctor", *where).out.split())
+    assert "2 Claude Code settings.json hooks not read (" in text
+    assert "`satchel hooks --claude-settings`" in text
+    assert satchel("hooks", *where, "--claude-settings", "--json").json()["hooks"][0]["status"] == (
+        "loaded"
+    )
+
+
+def test_doctor_is_silent_about_settings_json_without_hooks(satchel, project, home):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"model": "opus"}')
+    data = satchel("doctor", "--project", project, "--home", home, "--json").json()
+    assert "claude_settings_off" not in data["hooks"]
