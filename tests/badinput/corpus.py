@@ -35,6 +35,8 @@ GROUPS = (
 THREAT_MODEL_IDS = tuple(
     f"{letter}{n:02d}" for letter, count in GROUPS for n in range(1, count + 1)
 )
+# Cases beyond the threat model's 50, each a promise an attack once broke (issue 14).
+REGRESSION_IDS = ("T04", "T05", "H10", "H11")
 SLEEP, YES, HEAD = (shutil.which(p, path="/usr/bin:/bin") or p for p in ("sleep", "yes", "head"))
 
 
@@ -117,6 +119,17 @@ def untrusted(tree: Tree, _built: Any) -> list[Step]:
         {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
         session(),
         call("activate", name="setup"),
+        {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
+    ]
+
+
+def pinned_steps(tree: Tree, _built: Any, **options: Any) -> list[Step]:
+    """T03-T05: look, then a session start and a tool call: the edited hooks are held
+    back, so nothing runs."""
+    return [
+        *looked_at(tree, **options),
+        {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
+        session(),
         {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
     ]
 
@@ -342,12 +355,7 @@ CORPUS: tuple[Entry, ...] = (
         cb.t03_changed_after_trust,
         ("tests/test_approval.py",),
         kind="untrusted",
-        steps=lambda tree, _b: [
-            *looked_at(tree),
-            {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
-            session(),
-            {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
-        ],
+        steps=pinned_steps,
     ),
     _plugins(
         "M01",
@@ -392,6 +400,30 @@ CORPUS: tuple[Entry, ...] = (
         f"{INSTALL}/test_sources.py",
         f"{INSTALL}/test_cli.py",
         f"{INSTALL}/test_git.py",
+    ),
+    # issue 14, section 4: promises an attack once broke
+    Entry(
+        "T04",
+        "pinned-script-named-every-way",
+        cb.t04_named_every_way,
+        ("tests/test_approval.py",),
+        kind="untrusted",
+        steps=pinned_steps,
+    ),
+    Entry(
+        "T05",
+        "settings-json-hooks-pinned",
+        cb.t05_settings_pinned,
+        ("tests/test_approval.py",),
+        kind="untrusted",
+        steps=lambda tree, built: pinned_steps(tree, built, claude_settings_hooks=True),
+    ),
+    _hooks("H10", "duplicate-handlers-one-strict", f"{HOOKS}/test_bounds.py"),
+    _hooks(
+        "H11",
+        "timeout-without-bound-and-sigterm",
+        f"{HOOKS}/test_bounds.py",
+        "tests/test_signals.py",
     ),
 )
 
