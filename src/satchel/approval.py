@@ -3,11 +3,12 @@
 Trusting a folder with `satchel trust` pins what was there to run: a digest of each
 project hook and project MCP server: its declaration and every file inside the
 project it can run (`satchel.reach`): the bytes of each file its command names, and
-the listing (path, mode, size, modification time) of each folder it can run files
-from: the folder of a named script, a plugin's whole root, and, for a hook whose files
-cannot be determined, the whole directory it runs in (the plugin root, or the project
-tree without `ENVIRONMENT_DIRS`). Claude Code's ``settings.json`` hooks are pinned
-whether or not the load that pins reads them. At every load of that folder, an item whose digest
+the listing (path, mode, a file's size and modification time) of each folder it can
+run files from: a plugin's whole root; for a hook, the folder of each named script
+and, when its files cannot be determined, the whole directory it runs in (the plugin
+root, or the project tree without `ENVIRONMENT_DIRS`). Claude Code's
+``settings.json`` hooks are pinned whether or not the load that pins reads them. At
+every load of that folder, an item whose digest
 changed, or that was not there when the folder was trusted, is held back: the hook is
 skipped, the server disabled, with ``trust.changed`` naming it, until the user runs
 `satchel trust` again. A folder trusted without pins (``trust(layout, folder)`` with no
