@@ -122,6 +122,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "warning",
         "a hook put permissionDecision at the top level of its JSON; it is not honoured",
     ),
+    "hook.env.ignored": (
+        "warning",
+        "a line a hook wrote to CLAUDE_ENV_FILE is not an export satchel reads back",
+    ),
     "hook.event.unknown": ("warning", "a hook names an event satchel does not know; it is kept"),
     "hook.failed": ("warning", "a hook exited non-zero (not 2), crashed or could not start"),
     "hook.file.invalid": (
@@ -142,6 +146,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "hooks rewrote one tool input differently; the last in declared order wins",
     ),
     "hook.timeout": ("warning", "a hook ran past its timeout; its process group was killed"),
+    "hook.timeout.capped": (
+        "warning",
+        "a hook declares a timeout above the runner's cap; it runs for the cap at most",
+    ),
     "hook.untrusted": ("info", "the project's hooks do not run: the project is not trusted"),
     "instructions.read.error": ("error", "an instruction file could not be read"),
     "instructions.replaced": (

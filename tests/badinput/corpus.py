@@ -36,8 +36,8 @@ GROUPS = (
 THREAT_MODEL_IDS = tuple(
     f"{letter}{n:02d}" for letter, count in GROUPS for n in range(1, count + 1)
 )
-# cases beyond the threat model, each a promise once broken (docs/security.md)
-BEYOND_IDS = ("J01", "J02", "W01", "V01")
+# Cases beyond the threat model's 50, each a promise an attack once broke (docs/security.md).
+REGRESSION_IDS = ("J01", "J02", "W01", "V01", "T04", "T05", "H10", "H11")
 SLEEP, YES, HEAD = (shutil.which(p, path="/usr/bin:/bin") or p for p in ("sleep", "yes", "head"))
 
 
@@ -122,6 +122,17 @@ def untrusted(tree: Tree, _built: Any) -> list[Step]:
         {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
         session(),
         call("activate", name="setup"),
+        {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
+    ]
+
+
+def pinned_steps(tree: Tree, _built: Any, **options: Any) -> list[Step]:
+    """T03-T05: look, then a session start and a tool call: the edited hooks are held
+    back, so nothing runs."""
+    return [
+        *looked_at(tree, **options),
+        {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
+        session(),
         {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
     ]
 
@@ -357,12 +368,7 @@ CORPUS: tuple[Entry, ...] = (
         cb.t03_changed_after_trust,
         ("tests/test_approval.py",),
         kind="untrusted",
-        steps=lambda tree, _b: [
-            *looked_at(tree),
-            {"label": "session start", "op": "fire", "event": "session_start", "payload": {}},
-            session(),
-            {"label": "tool call", "op": "gate", "tool": "Bash", "input": {"command": "ls"}},
-        ],
+        steps=pinned_steps,
     ),
     _plugins(
         "M01",
@@ -468,6 +474,29 @@ CORPUS: tuple[Entry, ...] = (
             cli(tree, "install update", "update", "--json"),
             *looked_at(tree),
         ],
+    # issue 14, section 4: promises an attack once broke
+    Entry(
+        "T04",
+        "pinned-script-named-every-way",
+        cb.t04_named_every_way,
+        ("tests/test_approval.py",),
+        kind="untrusted",
+        steps=pinned_steps,
+    ),
+    Entry(
+        "T05",
+        "settings-json-hooks-pinned",
+        cb.t05_settings_pinned,
+        ("tests/test_approval.py",),
+        kind="untrusted",
+        steps=lambda tree, built: pinned_steps(tree, built, claude_settings_hooks=True),
+    ),
+    _hooks("H10", "duplicate-handlers-one-strict", f"{HOOKS}/test_bounds.py"),
+    _hooks(
+        "H11",
+        "timeout-without-bound-and-sigterm",
+        f"{HOOKS}/test_bounds.py",
+        "tests/test_signals.py",
     ),
 )
 

@@ -83,8 +83,15 @@ def h_hooks(tree: Tree, case: str) -> None:
         "H05": [f"{touch}; echo allow", f"{touch}; exit 2"],
         "H06": [f"{touch}; echo rewrite-a", f"{touch}; echo ask"],
         "H07": [f"{touch}; (sleep 600 &); echo '{{}}'", f"{touch}; sleep 600 </dev/null"],
+        # issue 14: the same failing command twice, one strict; a timeout with no bound
+        "H10": [f"{touch}; exit 1", f"{touch}; exit 1"],
+        "H11": [f"{touch}; sleep 600", f"{touch}; trap '' TERM; sleep 600"],
     }[case]
-    handlers = [{"command": c, "name": f"{case.lower()}-{i}"} for i, c in enumerate(programs)]
+    extra = {"H10": [{}, {"strict": True}], "H11": [{"timeout": 1e9}, {"timeout": 1e300}]}
+    fields = extra.get(case, [{}, {}])
+    handlers = [
+        {"command": c, "name": f"{case.lower()}-{i}", **fields[i]} for i, c in enumerate(programs)
+    ]
     write_hooks(
         tree.project,
         hooks_toml(
@@ -175,6 +182,48 @@ def t03_changed_after_trust(tree: Tree) -> None:
         tree.project / ".satchel" / "config.toml",
         f'[mcp_servers.deploy]\ncommand = "sh"\nargs = ["-c", {changed}]\n',
     )
+
+
+def t04_named_every_way(tree: Tree) -> None:
+    """T04 (issue 14): hook scripts named in forms a pin once did not follow
+    (``$PWD``, ``cd``, an unbraced ``$CLAUDE_PLUGIN_ROOT``), pinned, then edited."""
+    tools = put(tree.project / "tools" / "g.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    write_hooks(
+        tree.project,
+        hooks_toml(
+            ("session_start", None, [{"command": 'sh "$PWD/tools/g.sh"'}]),
+            ("before_tool_use", None, [{"command": "cd tools && sh g.sh"}]),
+        ),
+    )
+    forms = ["sh $CLAUDE_PLUGIN_ROOT/scripts/x.sh", 'sh "$CLAUDE_PLUGIN_ROOT/scripts/x.sh"']
+    group = [{"hooks": [{"type": "command", "command": c} for c in forms]}]
+    plugin = claude_plugin(
+        tree.project / ".satchel" / "plugins", "gate", {"SessionStart": group, "PreToolUse": group}
+    )
+    script = put(plugin / "scripts" / "x.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    _pin(tree)
+    tools.write_text(f"#!/bin/sh\n{canary_command(tree, 't04-project')}\n")
+    script.write_text(f"#!/bin/sh\n{canary_command(tree, 't04-plugin')}\n")
+
+
+def t05_settings_pinned(tree: Tree) -> None:
+    """T05 (issue 14): a Claude Code settings.json hook pinned by `satchel trust` (which
+    does not itself read settings hooks), then its command and script changed."""
+    script = put(tree.project / ".claude" / "hooks" / "gate.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    command = 'sh "$CLAUDE_PROJECT_DIR/.claude/hooks/gate.sh"'
+    group = {"hooks": [{"type": "command", "command": command}]}
+    settings = {"hooks": {"SessionStart": [group], "PreToolUse": [group]}}
+    put(tree.project / ".claude" / "settings.json", json.dumps(settings))
+    _pin(tree)
+    script.write_text(f"#!/bin/sh\n{canary_command(tree, 't05')}\n")
+    group["hooks"].append({"type": "command", "command": canary_command(tree, "t05-new")})
+    put(tree.project / ".claude" / "settings.json", json.dumps(settings))
+
+
+def _pin(tree: Tree) -> None:
+    from satchel.cli.trust import pinned
+
+    trust(tree.layout(), tree.project, approved=pinned(tree.project, "satchel", tree.home))
 
 
 # --- plugins and MCP: M01-M05 ----------------------------------------------------------

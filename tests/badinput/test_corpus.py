@@ -37,7 +37,7 @@ from satchel.cli._exit import BUG
 from satchel.text import escape
 
 from .build import SIBLING, Tree, is_control, make_tree, reversed_listing, snapshot, write_sibling
-from .corpus import BEYOND_IDS, CORPUS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome
+from .corpus import REGRESSION_IDS, CORPUS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome
 from .runtime_build import make_shims
 
 pytestmark = pytest.mark.skipif(
@@ -58,7 +58,7 @@ def test_every_named_case_of_the_threat_model_is_in_the_table():
     once each, in its order, then the cases beyond it, and each names where it is
     tested in depth."""
     assert len(THREAT_MODEL_IDS) == 50
-    assert [*THREAT_MODEL_IDS, *BEYOND_IDS] == IDS
+    assert [*THREAT_MODEL_IDS, *REGRESSION_IDS] == IDS
     root = Path(__file__).parents[2]
     for item in CORPUS:
         assert item.tested, item.id
@@ -161,11 +161,47 @@ def test_c1_an_untrusted_project_runs_no_hook_at_all(corpus):
         assert values["tool call"]["ran"] == 0, case
 
 
-def test_c1_a_changed_hook_is_held_back(corpus):
-    """T03: the trusted project's changed hook is held back, so firing runs nothing."""
-    values = _values(corpus["T03"])
+@pytest.mark.parametrize(
+    ("case", "held"),
+    [
+        (
+            "T03",
+            [
+                "hook project/before_tool_use/*#1",
+                "hook project/session_start/*#1",
+                "mcp-server deploy (project config)",
+            ],
+        ),
+        (
+            "T04",
+            [
+                "hook plugin:gate/before_tool_use/*#1",
+                "hook plugin:gate/before_tool_use/*#2",
+                "hook plugin:gate/session_start/*#1",
+                "hook plugin:gate/session_start/*#2",
+                "hook project/before_tool_use/*#1",
+                "hook project/session_start/*#1",
+            ],
+        ),
+        (
+            "T05",
+            [
+                "hook claude-project/before_tool_use/*#1",
+                "hook claude-project/before_tool_use/*#2",
+                "hook claude-project/session_start/*#1",
+                "hook claude-project/session_start/*#2",
+            ],
+        ),
+    ],
+)
+def test_c1_a_changed_hook_is_held_back(corpus, case, held):
+    """T03-T05: every changed or new hook of the trusted project is held back (T04:
+    however its command names its script; T05: Claude Code's settings.json hooks), so
+    firing runs nothing."""
+    values = _values(corpus[case])
     assert values["load"]["trusted"] is True
-    assert "trust.changed" in [d[0] for d in values["load"]["diagnostics"]]
+    changed = [d[2] for d in values["load"]["diagnostics"] if d[0] == "trust.changed"]
+    assert [m.split(" changed since ")[0].split(" is new since ")[0] for m in changed] == held
     assert values["session start"]["ran"] == 0
     assert values["tool call"]["ran"] == 0
 
@@ -320,6 +356,6 @@ def test_the_security_doc_lists_every_case_where_the_table_says():
     rows = {}
     for line in doc.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 4 and cells[0] in (*THREAT_MODEL_IDS, *BEYOND_IDS):
+        if len(cells) == 4 and cells[0] in IDS:
             rows[cells[0]] = (cells[1], re.findall(r"`([^`]+)`", cells[3]))
     assert rows == {e.id: (e.title, list(e.tested)) for e in CORPUS}

@@ -100,3 +100,88 @@ def test_doctor_counts_hooks(satchel, in_repo):
         "skipped": [],
         "events": {"before_tool_use": 2, "stop": 1, "session_start": 1, "after_tool_use": 1},
     }
+
+
+def test_hooks_run_with_an_unknown_event_is_a_usage_error_listing_the_events(satchel, in_repo):
+    result = satchel("hooks", "run", "before_tool", *WHERE)
+    assert result.code == 2
+    assert result.out == ""
+    assert (
+        "unknown event 'before_tool': satchel's events are session_start, user_prompt_submit, "
+        "before_tool_use, after_tool_use, after_tool_failure, stop, subagent_stop, pre_compact, "
+        "notification, session_end (or a host's name for one: SessionStart, UserPromptSubmit, "
+        "PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, "
+        "Notification, SessionEnd, pre_tool, post_tool, post_agent)"
+    ) in " ".join(result.err.split())
+
+
+def test_hooks_run_fires_an_event_a_hook_file_declares(satchel, project, home):
+    hooks = '[[hooks.PostToolBatch]]\n[[hooks.PostToolBatch.hooks]]\ncommand = "echo ran"\n'
+    (project / ".satchel").mkdir()
+    (project / ".satchel" / "hooks.toml").write_text(hooks)
+    where = ("--project", project, "--home", home, "--trust", "--json")
+    data = satchel("hooks", "run", "PostToolBatch", *where).json()
+    assert [r["stdout"] for r in data["results"]] == ["ran\n"]
+
+
+def test_hooks_text_shows_each_hooks_if_rule(satchel, project, home):
+    hooks = (
+        '[[hooks.before_tool_use]]\nmatcher = "Bash"\n[[hooks.before_tool_use.hooks]]\n'
+        'command = "true"\nif = "Bash(git push *)"\n'
+    )
+    (project / ".satchel").mkdir()
+    (project / ".satchel" / "hooks.toml").write_text(hooks)
+    result = satchel("hooks", "--project", project, "--home", home, "--trust")
+    header, _, row = result.out.splitlines()[:3]
+    assert header.split() == ["event", "matcher", "if", "source", "status", "hook"]
+    assert row.split() == [
+        "before_tool_use",
+        "Bash",
+        "Bash(git",
+        "push",
+        "*)",
+        "project",
+        "loaded",
+        "true",
+    ]
+
+
+def test_hooks_run_cuts_a_declared_timeout_to_max_timeout(satchel, project, home):
+    hooks = (
+        "[[hooks.stop]]\n[[hooks.stop.hooks]]\n"
+        'command = "sleep 600"\ntimeout = 1e9\nname = "forever"\n'
+    )
+    (project / ".satchel").mkdir()
+    (project / ".satchel" / "hooks.toml").write_text(hooks)
+    where = ("--project", project, "--home", home, "--trust", "--json")
+    data = satchel("hooks", "run", "stop", "--max-timeout", "1", *where).json()
+    assert [d["code"] for d in data["diagnostics"]] == ["hook.timeout.capped", "hook.timeout"]
+
+
+def test_doctor_says_how_to_turn_on_settings_json_hooks_that_are_off(satchel, project, home):
+    group = {"hooks": [{"type": "command", "command": "true"}]}
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [group, group]}}))
+    where = ("--project", project, "--home", home, "--trust")
+
+    data = satchel("doctor", *where, "--json").json()
+    assert data["hooks"]["claude_settings_off"] == {
+        "hooks": 2,
+        "files": {str(settings): 2},
+        "hint": "they are read only when asked: `satchel hooks --claude-settings` and "
+        "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python",
+    }
+    text = " ".join(satchel("doctor", *where).out.split())
+    assert "2 Claude Code settings.json hooks not read (" in text
+    assert "`satchel hooks --claude-settings`" in text
+    assert satchel("hooks", *where, "--claude-settings", "--json").json()["hooks"][0]["status"] == (
+        "loaded"
+    )
+
+
+def test_doctor_is_silent_about_settings_json_without_hooks(satchel, project, home):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"model": "opus"}')
+    data = satchel("doctor", "--project", project, "--home", home, "--json").json()
+    assert "claude_settings_off" not in data["hooks"]

@@ -18,6 +18,7 @@ import click
 
 from satchel.cli._exit import BUG, INTERRUPTED, OK, PROBLEMS, USAGE
 from satchel.errors import SatchelError
+from satchel.process.live import ending_on_signals
 
 __all__ = ["main"]
 
@@ -43,7 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with `argv` (default: sys.argv[1:]); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        result = _group(_verbs()).main(args, prog_name="satchel", standalone_mode=False)
+        with ending_on_signals():  # a hook or server never outlives satchel
+            result = _group(_verbs()).main(args, prog_name="satchel", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         _say("satchel: interrupted")
         return INTERRUPTED

@@ -109,13 +109,42 @@ def _hooks_document(env: Environment) -> dict[str, Any]:
     found = env.hooks
     loaded = found.loaded()
     events = {h.event: sum(x.event == h.event for x in loaded) for h in loaded}
-    return {
+    document: dict[str, Any] = {
         "loaded": len(loaded),
         "skipped": [
             {"name": h.name, "source": h.source, "why": h.why} for h in found.hooks if not h.loaded
         ],
         "events": events,
     }
+    off = _settings_hooks_off(env)
+    if off:
+        document["claude_settings_off"] = off
+    return document
+
+
+SETTINGS_HINT = (
+    "they are read only when asked: `satchel hooks --claude-settings` and "
+    "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python"
+)
+
+
+def _settings_hooks_off(env: Environment) -> dict[str, Any] | None:
+    """Claude Code settings.json files holding hooks that this load did not read."""
+    if env.options.claude_settings_hooks:
+        return None
+    from satchel.hooks import read_settings_hooks
+
+    lay = env.layout
+    paths = (
+        lay.project / ".claude" / "settings.json",
+        lay.project / ".claude" / "settings.local.json",
+        lay.home / ".claude" / "settings.json",
+    )
+    counts = {path: len(read_settings_hooks(path)[0]) for path in paths}
+    files = {str(path): n for path, n in counts.items() if n}
+    if not files:
+        return None
+    return {"hooks": sum(files.values()), "files": files, "hint": SETTINGS_HINT}
 
 
 def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
@@ -338,6 +367,11 @@ def _hooks(con: Console, env: Environment) -> None:
         con.print(out.safe(", ".join(f"{e} {n}" for e, n in document["events"].items())))
     for hook in skipped:
         con.print(out.safe(f"skipped {hook['name']} ({hook['source']}): {hook['why']}"))
+    off = document.get("claude_settings_off")
+    if off:
+        where = ", ".join(out.shown(Path(f)) for f in off["files"])
+        count = out.count(off["hooks"], "Claude Code settings.json hook")
+        con.print(out.safe(f"{count} not read ({where}): {off['hint']}"), soft_wrap=True)
 
 
 def _servers_document(env: Environment) -> dict[str, Any]:

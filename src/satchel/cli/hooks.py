@@ -10,7 +10,7 @@ from satchel.cli._workspace import layout
 from satchel.environment import Environment, load
 from satchel.hooks import Hook
 
-COLUMNS = ("event", "matcher", "source", "status", "hook")
+COLUMNS = ("event", "matcher", "if", "source", "status", "hook")
 
 
 def hooks(
@@ -24,7 +24,7 @@ def hooks(
 ) -> int:
     """List every hook found, in declared order.
 
-    Each with its event (satchel's name; the host's own in JSON), matcher, source
+    Each with its event (satchel's name; the host's own in JSON), matcher, `if` rule, source
     (plugin:<name>, project, user, claude-project, claude-local, claude-user) and
     status: loaded, or skipped and why. `satchel hooks run EVENT` fires one event by
     hand; `satchel doctor` shows every problem found."""
@@ -57,7 +57,15 @@ def _print(env: Environment) -> None:
     else:
         grid = out.table(*COLUMNS)
         for hook in found.hooks:
-            row = (hook.event, hook.spec.matcher or "*", hook.source, status(hook), hook.name)
+            condition = hook.spec.condition or "-"
+            row = (
+                hook.event,
+                hook.spec.matcher or "*",
+                condition,
+                hook.source,
+                status(hook),
+                hook.name,
+            )
             grid.add_row(*(out.safe(cell) for cell in row))
         con.print(grid)
         loaded = len(found.loaded())

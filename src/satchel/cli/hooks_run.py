@@ -12,8 +12,9 @@ from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli.hooks import hooks_environment
-from satchel.hooks import DEFAULT_TIMEOUT, HookResult, HookRunner, Outcome
-from satchel.hooks.events import TOOL_EVENTS, event_named
+from satchel.environment import Environment
+from satchel.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookResult, HookRunner, Outcome
+from satchel.hooks.events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
 
 
 def run_hooks(
@@ -22,6 +23,7 @@ def run_hooks(
     tool: str | None,
     input_json: str | None,
     timeout: float,
+    max_timeout: float | None,
     project: Path | None,
     home: Path | None,
     client: str,
@@ -35,15 +37,31 @@ def run_hooks(
     pre_tool). With --tool, --input is the tool's input object; otherwise it is the
     event's own fields (say '{"prompt": "hi"}'). Each hook's exit code, stdout and
     stderr are printed as they came, then the aggregate decision. Hooks really run:
-    only in a trusted project do the project's hooks run."""
+    only in a trusted project do the project's hooks run. An event no host knows is
+    a usage error, unless a hook file declares it."""
     payload = _payload(event_named(event), tool, _object(input_json))
     env = hooks_environment(project, home, client, trust, claude_settings)
-    outcome = HookRunner(env, timeout=timeout).run(event, payload)
+    _check_event(event, env)
+    runner = HookRunner(env, timeout=timeout, max_timeout=max_timeout)
+    outcome = runner.run(event, payload)
     if as_json:
         out.print_json(outcome.to_json())
     else:
         _print(outcome)
     return OK
+
+
+def _check_event(event: str, env: Environment) -> None:
+    """A usage error naming the events, unless `event` is one a host or a hook file names."""
+    known = {*EVENTS, *CLAUDE_EVENTS, *VIBE_EVENTS, *(h.event for h in env.hooks.hooks)}
+    if event in known:
+        return
+    declared = sorted({h.event for h in env.hooks.hooks} - set(EVENTS))
+    also = f"; declared by a hook file: {', '.join(declared)}" if declared else ""
+    raise click.UsageError(
+        f"unknown event {event!r}: satchel's events are {', '.join(EVENTS)} (or a host's "
+        f"name for one: {', '.join(CLAUDE_EVENTS)}, {', '.join(VIBE_EVENTS)}){also}"
+    )
 
 
 def _object(text: str | None) -> dict[str, Any]:
@@ -103,6 +121,7 @@ def _summary(outcome: Outcome) -> list[tuple[str, str]]:
     if outcome.additional_context:
         rows.append(("Context", outcome.additional_context))
     rows += [("System message", m) for m in outcome.system_messages]
+    rows += [("Exports", f"{name}={value}") for name, value in outcome.exports.pairs]
     if outcome.stop:
         rows.append(("Continue", f"no ({outcome.stop_reason or 'no reason given'})"))
     return rows
@@ -123,6 +142,12 @@ def options() -> tuple[click.Parameter, ...]:
             default=DEFAULT_TIMEOUT,
             show_default=True,
             help="Seconds for a hook that sets no timeout.",
+        ),
+        click.Option(
+            ["--max-timeout"],
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            help=f"The most seconds any hook may run, whatever it declares [{MAX_TIMEOUT:g}].",
         ),
     )
 

@@ -11,9 +11,9 @@ from satchel.hooks.events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, c
 from satchel.hooks.files import read_hooks_toml, read_settings_hooks
 from satchel.hooks.load import load_hooks
 from satchel.hooks.matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
-from satchel.hooks.model import Behavior, Hook, HookResult, HookSet, Outcome
+from satchel.hooks.model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
 from satchel.hooks.output import read_result
-from satchel.hooks.runner import DEFAULT_TIMEOUT, HookRunner, event_variable
+from satchel.hooks.runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
 
 __all__ = [
     "aggregate",
@@ -25,12 +25,14 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "event_variable",
     "EVENTS",
+    "Exports",
     "Hook",
     "HookResult",
     "HookRunner",
     "HookSet",
     "load_hooks",
     "Matcher",
+    "MAX_TIMEOUT",
     "mcp_tool_name",
     "Outcome",
     "read_hooks_toml",

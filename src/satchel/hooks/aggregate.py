@@ -8,7 +8,8 @@ order, so the outcome does not depend on which hook finished first).
   ``{}`` never erases another's rewrite. Two different rewrites are reported
   (``hook.rewrite.conflict``). An ``ask`` keeps the rewrite: the user is shown the
   input that would run.
-- ``additionalContext`` strings join in declared order.
+- ``additionalContext`` strings join in declared order, and so do the variables hooks
+  export through ``CLAUDE_ENV_FILE`` (a later value of a name wins).
 - Observe-only events (everything but `BLOCKING`) ignore decisions and rewrites, but
   keep context, messages and failures.
 """
@@ -19,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks.envfile import collect
 from satchel.hooks.events import BLOCKING
 from satchel.hooks.model import Behavior, HookResult, Outcome
 
@@ -39,6 +41,7 @@ def aggregate(
         "stop": bool(stops),
         "stop_reason": next((r.stop_reason for r in stops if r.stop_reason), None),
         "results": tuple(results),
+        "exports": collect([r.exports for r in results if r.exports]),
     }
     if event not in BLOCKING:
         return Outcome(event, diagnostics=tuple(diags), **common)

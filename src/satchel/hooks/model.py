@@ -13,7 +13,7 @@ from satchel.hooks.matchers import Matcher
 from satchel.permissions import Rule
 from satchel.plugins.model import HookSpec
 
-__all__ = ["Behavior", "Hook", "HookResult", "HookSet", "Outcome"]
+__all__ = ["Behavior", "Exports", "Hook", "HookResult", "HookSet", "Outcome"]
 
 Behavior = Literal["allow", "deny", "ask"]
 
@@ -103,6 +103,26 @@ class HookSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Exports:
+    """What hooks wrote to ``CLAUDE_ENV_FILE`` (`satchel.hooks.envfile`): the
+    variables to set for the host's later shell commands, in the order set (a later
+    value of a name wins), and the files' text as written, in declared order."""
+
+    pairs: tuple[tuple[str, str], ...] = ()
+    script: str = ""
+
+    @property
+    def variables(self) -> Mapping[str, str]:
+        return dict(self.pairs)
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs or self.script)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variables": dict(self.pairs), "script": self.script}
+
+
+@dataclass(frozen=True, slots=True)
 class HookResult:
     """What one hook answered.
 
@@ -129,6 +149,7 @@ class HookResult:
     output: Mapping[str, Any] | None = None
     duration: float = 0.0
     diagnostics: tuple[Diagnostic, ...] = ()
+    exports: Exports = Exports()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -147,6 +168,7 @@ class HookResult:
             "continue": not self.stop,
             "stopReason": self.stop_reason,
             "failed": self.failed,
+            "exports": self.exports.to_json(),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
@@ -161,7 +183,9 @@ class Outcome:
     (the reason is fed back to the model); on ``user_prompt_submit`` the prompt is
     dropped. `updated_input` is the last rewrite in declared order (None: the input
     stands); `additional_context` joins every hook's context in order. `stop` True:
-    a hook asked the agent to stop entirely (``continue: false``)."""
+    a hook asked the agent to stop entirely (``continue: false``). `exports`: what the
+    hooks of a session-start event wrote to ``CLAUDE_ENV_FILE``, for the host to set
+    in its later shell commands."""
 
     event: str
     behavior: Behavior = "allow"
@@ -173,6 +197,7 @@ class Outcome:
     stop_reason: str | None = None
     results: tuple[HookResult, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    exports: Exports = Exports()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -184,6 +209,7 @@ class Outcome:
             "systemMessages": list(self.system_messages),
             "continue": not self.stop,
             "stopReason": self.stop_reason,
+            "exports": self.exports.to_json(),
             "results": [r.to_json() for r in self.results],
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 from satchel.process.group import exited, signal_group
+from satchel.process.live import LIVE
 from satchel.process.result import ProcessResult, Sink, finished, not_started
 from satchel.process.start import bad_input, start_reason
 
@@ -44,12 +45,14 @@ def run_process(
         proc = _spawn(args, cwd, env, stdin is not None)
     except OSError as e:
         return not_started(args, start_reason(args[0], cwd, env, e), start)
+    LIVE.add(proc.pid)
     pipes = _Pipes(proc, _encode(stdin), max_output)
     timed_out = True
     try:
         timed_out = _supervise(proc, pipes, start + timeout, grace, drain)
     finally:
         signal_group(proc.pid, signal.SIGKILL)
+        LIVE.discard(proc.pid)
         _pump(pipes, time.monotonic() + drain, pipes.closed)
         pipes.close()
         proc.wait()

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from satchel.diagnostics import Diagnostic
 from satchel.process.group import exited, signal_group
+from satchel.process.live import LIVE
 from satchel.process.result import Sink, not_started
 from satchel.process.start import bad_input, start_reason
 
@@ -81,6 +82,7 @@ class LongProcess:
             signal_group(self.pid, signal.SIGTERM)
             await self._wait(grace)
         signal_group(self.pid, signal.SIGKILL)  # the leader and anything it left behind
+        LIVE.discard(self.pid)
         await self._wait(grace)
         self.popen.wait()
         with contextlib.suppress(asyncio.TimeoutError):
@@ -119,10 +121,12 @@ async def spawn_process(
     except OSError as e:
         reason = start_reason(args[0], cwd, env, e)
         return None, not_started(args, reason, start).diagnostics
+    LIVE.add(popen.pid)
     try:
         return await _attach(args, popen, max_stderr), ()
     except BaseException:  # cancelled (or failed) before the caller could stop it
         signal_group(popen.pid, signal.SIGKILL)
+        LIVE.discard(popen.pid)
         popen.wait()
         for pipe in (popen.stdin, popen.stdout, popen.stderr):
             if pipe is not None:
