@@ -14,7 +14,8 @@ def test_all_is_sorted_and_complete():
                "render", "skills", "text", "tokens", "cli", "session", "resources",
                "permissions", "process", "interpolation", "commands", "agents",
                "instructions", "segments", "plugins", "changes", "trust",
-               "config", "mcp", "hooks", "install", "approval", "audit", "ignore", "reach"}  # fmt: skip
+               "config", "mcp", "hooks", "install", "approval", "audit", "ignore",
+               "reach"}  # fmt: skip
     assert satchel.__all__ == sorted(satchel.__all__, key=str.casefold)
     assert satchel.__all__ == [name for name in public if name not in modules]
 

@@ -474,7 +474,8 @@ CORPUS: tuple[Entry, ...] = (
             cli(tree, "install update", "update", "--json"),
             *looked_at(tree),
         ],
-    # issue 14, section 4: promises an attack once broke
+    ),
+    # promises an attack once broke: the hooks' and the pins'
     Entry(
         "T04",
         "pinned-script-named-every-way",

@@ -37,7 +37,7 @@ from satchel.cli._exit import BUG
 from satchel.text import escape
 
 from .build import SIBLING, Tree, is_control, make_tree, reversed_listing, snapshot, write_sibling
-from .corpus import REGRESSION_IDS, CORPUS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome
+from .corpus import CORPUS, REGRESSION_IDS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome
 from .runtime_build import make_shims
 
 pytestmark = pytest.mark.skipif(
