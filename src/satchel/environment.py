@@ -20,6 +20,7 @@ from satchel.hooks.model import HookSet
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.plugins._parts import SkillRule
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.model import Plugin
 from satchel.skills.discover import RootScan, scan_files, scan_root
@@ -80,6 +81,10 @@ class Options:
       servers and agents are recognised and left alone.
     * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
       or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
+    * `plugin_skill_rule`: ``claude-code`` (a Claude Code plugin's skill is named by
+      its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
+      whose name is not its directory's is skipped, in every format) [None: as
+      ``config.toml``'s ``[load] plugin_skill_rule`` says, else ``claude-code``].
 
     Hooks (see docs/hooks.md):
 
@@ -116,6 +121,7 @@ class Options:
     strict_plugins: bool = False
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
+    plugin_skill_rule: SkillRule | None = None
     hook_files: bool = True
     claude_settings_hooks: bool = False
 
@@ -249,6 +255,7 @@ def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
         include_workspace=opts.include_workspace_plugin,
         strict=opts.strict_plugins,
         executable=opts.executable,
+        skill_rule=opts.plugin_skill_rule,
     )
 
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
-from satchel.plugins.config import enabled_plugins
+from satchel.plugins._parts import SkillRule
+from satchel.plugins.config import configured_skill_rule, enabled_plugins
 from satchel.plugins.data import data_dir
 from satchel.plugins.libraries import drop_colliding
 from satchel.plugins.model import Plugin
@@ -75,10 +76,16 @@ def load_plugins(
     include_workspace: bool = True,
     strict: bool = False,
     executable: bool = True,
+    skill_rule: SkillRule | None = None,
 ) -> PluginSet:
-    """Discover, read and settle every plugin for `layout` (see the module docstring)."""
+    """Discover, read and settle every plugin for `layout` (see the module docstring).
+    `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
+    Claude Code's."""
     settings, config_problems = enabled_plugins(layout, trust_project=trust_project)
-    assembly = _Assembly(settings, layout)
+    if skill_rule is None:
+        skill_rule, rule_problems = configured_skill_rule(layout, trust_project=trust_project)
+        config_problems = (*config_problems, *rule_problems)
+    assembly = _Assembly(settings, layout, skill_rule or "claude-code")
     assembly.diagnostics.extend(config_problems)
     if include_workspace and trust_project:
         workspace, found = load_workspace(layout.project)
@@ -119,9 +126,12 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
 class _Assembly:
     """Winners by folded name and by namespace, every loss reported."""
 
-    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
+    def __init__(
+        self, settings: Mapping[str, bool], layout: Layout, skill_rule: SkillRule = "claude-code"
+    ) -> None:
         self.settings = settings
         self.layout = layout
+        self.skill_rule = skill_rule
         self.by_name: dict[str, Plugin] = {}
         self.by_namespace: dict[str, Plugin] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -135,7 +145,9 @@ class _Assembly:
     def read(self, path: Path, scope: str, strict: bool, executable: bool) -> None:
         if not os.path.isdir(path):
             return
-        plugin, found = read_plugin(path, scope=scope, strict=strict, executable=executable)
+        plugin, found = read_plugin(
+            path, scope=scope, strict=strict, executable=executable, skill_rule=self.skill_rule
+        )
         self.diagnostics.extend(found)
         if plugin is not None:
             self.offer(plugin)
