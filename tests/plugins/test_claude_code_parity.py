@@ -243,6 +243,7 @@ def test_a_server_named_twice_in_one_plugin_is_kept_once_on_purpose(
     assert [(d.code, d.message) for d in plugin.diagnostics] == [
         (
             "plugin.mcp.invalid",
-            f"MCP server 'lookup' is declared again; the one in {plugin.root / '.mcp.json'} is kept",
+            "MCP server 'lookup' is declared again; "
+            f"the one in {plugin.root / '.mcp.json'} is kept",
         )
     ]
