@@ -231,3 +231,19 @@ def test_a_supervisor_picks_a_plugins_server_by_its_namespaced_name(layout, home
     ]
     both = McpSupervisor(env, only=("lookup",)).servers  # a bare name: every plugin's
     assert [r.id for r in both] == ["plugin:alpha-kit:lookup", "plugin:beta-kit:lookup"]
+
+
+def test_a_hook_matcher_for_one_plugins_server_does_not_fire_for_anothers(layout, home):
+    from satchel.hooks.matchers import compile_matcher, mcp_tool_name
+    from satchel.mcp.names import exposed_name
+
+    plugin_with_servers(home, "alpha-kit", "lookup")
+    plugin_with_servers(home, "beta-kit", "lookup")
+    alpha, beta = satchel.load(layout=layout).mcp_servers.servers
+    names = [exposed_name(s, "find") for s in (alpha, beta)]
+    assert names == ["mcp__plugin_alpha-kit_lookup__find", "mcp__plugin_beta-kit_lookup__find"]
+    assert names == [mcp_tool_name(s.name, "find", s.plugin) for s in (alpha, beta)]
+    matcher = compile_matcher("mcp__plugin_alpha-kit_lookup__find")
+    assert [matcher.matches(n) for n in names] == [True, False]
+    every_lookup = compile_matcher("mcp__plugin_.*_lookup__.*")
+    assert [every_lookup.matches(n) for n in names] == [True, True]
