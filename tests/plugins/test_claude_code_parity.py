@@ -55,7 +55,8 @@ def manifest(root: Path, name: str, **fields: Any) -> None:
 
 def content_studio(root: Path) -> None:
     """Nested commands (one whose frontmatter names another plugin's command), skills
-    whose frontmatter name differs from the directory or is missing, nested agents."""
+    whose frontmatter name differs from the directory or is missing, a SKILL.md two
+    levels down (neither host reads it), nested agents."""
     manifest(root, "content-studio", description="Write and ship content")
     put(root, "commands/publish.md", markdown(description="Publish"))
     put(root, "commands/content/draft.md", markdown(name="other-plugin:draft", description="d"))
@@ -64,6 +65,7 @@ def content_studio(root: Path) -> None:
     put(root, "skills/brand-voice/SKILL.md", markdown(name="voice-of-the-brand", description="v"))
     put(root, "skills/style-guide/SKILL.md", markdown(description="How we write"))
     put(root, "skills/seo/SKILL.md", markdown(name="seo", description="Search"))
+    put(root, "skills/drafts/old/SKILL.md", markdown(name="old", description="too deep"))
     put(root, "agents/editor.md", markdown(name="copy-editor", description="Edits copy"))
     put(root, "agents/review/fact-check.md", markdown(name="fact-checker", description="Facts"))
     put(root, "agents/review/legal/claims.md", markdown(description="Checks claims"))
