@@ -52,6 +52,36 @@ def test_a_config_server_hides_a_plugins_server_of_the_same_name(layout, home):
     assert (winner.path, loser.plugin) == (path, "kit")
 
 
+def test_two_plugins_each_keep_their_server_of_the_same_name(layout, home):
+    for name in ("alpha-kit", "beta-kit", "gamma-kit"):
+        plugin_with_servers(home, name, "lookup")
+    env = satchel.load(layout=layout)
+    servers = env.mcp_servers
+    assert [(s.name, s.plugin) for s in servers.servers] == [
+        ("lookup", "alpha-kit"),
+        ("lookup", "beta-kit"),
+        ("lookup", "gamma-kit"),
+    ]
+    assert servers.shadowed == () and codes(env) == []
+    assert servers.get("plugin:beta-kit:lookup").plugin == "beta-kit"
+    assert servers.get("lookup").plugin == "alpha-kit"  # a bare name: the first of it
+
+
+def test_only_the_hosts_config_hides_a_plugin_server_by_name(layout, home):
+    plugin_with_servers(home, "alpha-kit", "lookup")
+    plugin_with_servers(home, "beta-kit", "lookup")
+    user_config(home, '[mcp_servers.lookup]\ncommand = "my-lookup"\n')
+    env = satchel.load(layout=layout)
+    assert [(s.name, s.scope) for s in env.mcp_servers.servers] == [("lookup", "user")]
+    assert codes(env) == [
+        (
+            "mcp.server.shadowed",
+            f"MCP server 'lookup' of plugin {kit!r} is hidden by the one of the user's config.toml",
+        )
+        for kit in ("alpha-kit", "beta-kit")
+    ]
+
+
 def test_host_given_servers_rank_first(layout, home):
     user_config(home, '[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\n')
     given = {"docs": {"command": "docs-local"}, "extra": {"url": "http://127.0.0.1:9/mcp"}}
@@ -187,3 +217,33 @@ def test_a_project_mcp_json_that_is_not_json_is_reported(layout, project):
     assert env.mcp_servers.servers == ()
     assert [d.code for d in env.diagnostics] == ["config.mcp.invalid"]
     assert env.diagnostics[0].message.startswith("not valid JSON: ")
+
+
+def test_a_supervisor_picks_a_plugins_server_by_its_namespaced_name(layout, home):
+    from satchel.mcp.supervisor import McpSupervisor
+
+    plugin_with_servers(home, "alpha-kit", "lookup")
+    plugin_with_servers(home, "beta-kit", "lookup", "notes")
+    env = satchel.load(layout=layout)
+    one = McpSupervisor(env, only=("plugin:beta-kit:lookup",)).servers
+    assert [(r.id, r.name, r.server.plugin) for r in one] == [
+        ("plugin:beta-kit:lookup", "lookup", "beta-kit")
+    ]
+    both = McpSupervisor(env, only=("lookup",)).servers  # a bare name: every plugin's
+    assert [r.id for r in both] == ["plugin:alpha-kit:lookup", "plugin:beta-kit:lookup"]
+
+
+def test_a_hook_matcher_for_one_plugins_server_does_not_fire_for_anothers(layout, home):
+    from satchel.hooks.matchers import compile_matcher, mcp_tool_name
+    from satchel.mcp.names import exposed_name
+
+    plugin_with_servers(home, "alpha-kit", "lookup")
+    plugin_with_servers(home, "beta-kit", "lookup")
+    alpha, beta = satchel.load(layout=layout).mcp_servers.servers
+    names = [exposed_name(s, "find") for s in (alpha, beta)]
+    assert names == ["mcp__plugin_alpha-kit_lookup__find", "mcp__plugin_beta-kit_lookup__find"]
+    assert names == [mcp_tool_name(s.name, "find", s.plugin) for s in (alpha, beta)]
+    matcher = compile_matcher("mcp__plugin_alpha-kit_lookup__find")
+    assert [matcher.matches(n) for n in names] == [True, False]
+    every_lookup = compile_matcher("mcp__plugin_.*_lookup__.*")
+    assert [every_lookup.matches(n) for n in names] == [True, True]

@@ -20,6 +20,7 @@ from satchel.hooks.model import HookSet
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.plugins._parts import SkillRule
 from satchel.plugins.detect import AMBIGUITY, Ambiguity
 from satchel.plugins.discover import PluginSet, load_plugins
 from satchel.plugins.model import FORMATS, Format, Plugin
@@ -87,6 +88,10 @@ class Options:
       servers and agents are recognised and left alone.
     * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
       or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
+    * `plugin_skill_rule`: ``claude-code`` (a Claude Code plugin's skill is named by
+      its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
+      whose name is not its directory's is skipped, in every format) [None: as
+      ``config.toml``'s ``[load] plugin_skill_rule`` says, else ``claude-code``].
 
     Hooks (see docs/hooks.md):
 
@@ -125,6 +130,7 @@ class Options:
     plugin_format_order: tuple[Format, ...] | None = None
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
+    plugin_skill_rule: SkillRule | None = None
     hook_files: bool = True
     claude_settings_hooks: bool = False
 
@@ -274,6 +280,7 @@ def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
         executable=opts.executable,
         ambiguous=opts.ambiguous_plugins,
         format_order=opts.plugin_format_order,
+        skill_rule=opts.plugin_skill_rule,
     )
 
 

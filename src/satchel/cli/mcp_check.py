@@ -130,7 +130,10 @@ def options() -> tuple[Any, ...]:
             ["--server"],
             multiple=True,
             metavar="NAME",
-            help="Start only the server of this name (repeatable; default: every server).",
+            help=(
+                "Start only the server of this name: a plugin's as plugin:PLUGIN:SERVER, or "
+                "by its bare name (repeatable; default: every server)."
+            ),
         ),
         click.Option(
             ["--timeout"],

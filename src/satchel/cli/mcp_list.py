@@ -61,6 +61,7 @@ def _document(env: Environment, reports: tuple[ServerReport, ...]) -> dict[str, 
     servers = [
         {
             "name": r.name,
+            "id": r.id,
             "origin": origin(r.server),
             "plugin": r.server.plugin,
             "scope": r.server.scope,

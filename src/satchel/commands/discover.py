@@ -57,15 +57,19 @@ def scan_commands(
     max_depth: int = MAX_DEPTH,
     max_files: int = MAX_FILES,
     max_dirs: int = MAX_DIRS,
+    file_names: bool = False,
 ) -> CommandScan:
     """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
-    is set: its names become ``<plugin>:<name>``). Never raises for bad files."""
+    is set: its names become ``<plugin>:<name>``). `file_names`: each is named by its
+    path under `root` (``content/draft.md`` is ``content:draft``), never by its
+    frontmatter (Claude Code's rule for plugin commands). Never raises for bad files."""
     scan = CommandScan(root)
     entries = open_root(str(root.path), scan.diagnostics, "a commands root")
     if entries is None:
         return scan
     scan.exists = True
     walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
+    walk.file_names = file_names
     too_deep = walk.run(entries, max_depth)
     if walk.unread:
         scan.diagnostics.append(_unread(root.path, max_files, walk.unread))
@@ -106,6 +110,7 @@ class _Walk:
         self.max_files = max_files
         self.max_dirs = max_dirs
         self.unread: list[Path] = []  # command files past the file budget
+        self.file_names = False
 
     def run(self, entries: list[os.DirEntry[str]], max_depth: int) -> list[str]:
         """Walk from the root's `entries`, depth first in name order; the directories
@@ -177,6 +182,7 @@ class _Walk:
             naming=self.naming,
             inside=self.root.path,
             contain=self.root.scope != USER,
+            file_names=self.file_names,
         )
         self.scan.diagnostics.extend(diags)
         if command is not None:

@@ -14,8 +14,10 @@
   was meant as text: each item is put back in brackets, ``[message]``),
   ``allowed-tools`` (string or list, blank- or comma-separated, as for skills),
   ``model``, ``disable-model-invocation`` (a boolean, or yes/no/on/off/true/false/1/0)
-  and ``name`` (instead of the file stem). Any other field goes to `extras`. A kept
-  field of the wrong type is a ``frontmatter.field.type`` warning and is ignored.
+  and ``name`` (instead of the file stem; with `file_names`, Claude Code's rule for a
+  plugin's commands, the path names the command and ``name`` goes to `extras`). Any
+  other field goes to `extras`. A kept field of the wrong type is a
+  ``frontmatter.field.type`` warning and is ignored.
 * Bytes that are not UTF-8 (in what discovery reads: the frontmatter and the lines
   up to the default description) skip the file; `Command.body` checks the rest.
 
@@ -67,6 +69,7 @@ class _Origin:
     group: str = ""
     plugin: str | None = None
     inside: Path | None = None
+    file_names: bool = False
 
 
 def read_command(
@@ -79,18 +82,22 @@ def read_command(
     naming: Naming = "stem",
     inside: str | os.PathLike[str] | None = None,
     contain: bool = True,
+    file_names: bool = False,
 ) -> tuple[Command | None, list[Diagnostic]]:
     """Read the command file at `path`; (None, why) when it cannot be used.
 
     `group` is its subdirectory path inside its root ("" for none), `plugin` the
-    plugin that ships it (its names become ``<plugin>:<name>``). A symlinked file is
+    plugin that ships it (its names become ``<plugin>:<name>``). `file_names`: the
+    group and the file stem name it, joined by ``:``, whatever its frontmatter ``name``
+    says (Claude Code's rule for plugin commands). A symlinked file is
     read only when it resolves inside `inside` (default: the file's own directory);
     with `contain` False it may point anywhere. The command keeps that rule for
     `Command.body`. Never raises for a bad file.
     """
     file = Path(path)
     top = None if not contain else Path(inside) if inside is not None else file.parent
-    where = _Origin(scope, family, group, plugin, top)
+    where = _Origin(scope, family, group, plugin, top, file_names)
+    naming = "path" if file_names else naming
     try:
         fd, size = open_command_file(file, top)
     except FileProblem as e:
@@ -190,7 +197,7 @@ class _Reader:
     def _command(
         self, fields: Mapping[str, Any], description: str, where: _Origin, naming: Naming
     ) -> Command | None:
-        base = self._base_name(fields)
+        base = self._base_name(fields, where.file_names)
         if base is None:
             return None
         groups = where.group.split("/") if where.group else []
@@ -214,7 +221,7 @@ class _Reader:
             allowed_tools=self._allowed_tools(fields),
             model=self._string(fields, "model"),
             disable_model_invocation=self._flag(fields),
-            extras=MappingProxyType({k: v for k, v in fields.items() if k not in KEPT}),
+            extras=MappingProxyType(_extras(fields, where.file_names)),
             path=self.path,
             scope=where.scope,
             family=where.family,
@@ -224,9 +231,9 @@ class _Reader:
             _inside=where.inside,
         )
 
-    def _base_name(self, fields: Mapping[str, Any]) -> str | None:
+    def _base_name(self, fields: Mapping[str, Any], file_names: bool) -> str | None:
         stem = self.path.name.removesuffix(SUFFIX)
-        value = fields.get("name")
+        value = None if file_names else fields.get("name")
         if value is not None and not isinstance(value, str):
             self._type_error("name", value, "a string")
             value = None
@@ -309,6 +316,11 @@ class _Reader:
         if found is None and value is not None:
             self._type_error(key, value, "true or false")
         return bool(found)
+
+
+def _extras(fields: Mapping[str, Any], file_names: bool) -> dict[str, Any]:
+    """The fields not kept (with `file_names`, ``name`` too: it names nothing)."""
+    return {k: v for k, v in fields.items() if k not in KEPT or (file_names and k == "name")}
 
 
 def _cap(description: str) -> str:

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic
+from satchel.mcp.names import server_id
 from satchel.plugins.model import McpServer
 
 __all__ = [
@@ -142,9 +143,16 @@ class ServerReport:
     def name(self) -> str:
         return self.server.name
 
+    @property
+    def id(self) -> str:
+        """The server's name among all servers (``plugin:<plugin>:<server>`` for a
+        plugin's, `satchel.mcp.names.server_id`)."""
+        return server_id(self.server)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "id": self.id,
             "plugin": self.server.plugin,
             "scope": self.server.scope,
             "transport": self.server.transport,

@@ -1,10 +1,13 @@
-"""The names a host sees for MCP tools and prompts: Claude Code's, so that hook
-matchers and allowed-tools patterns written for Claude Code match.
+"""The names a host sees for MCP servers, tools and prompts: Claude Code's, so that
+hook matchers and allowed-tools patterns written for Claude Code match.
 
-A host server's tool is ``mcp__<server>__<tool>``; a plugin server's is
-``mcp__plugin_<plugin>_<server>__<tool>``. Every character outside
-``[A-Za-z0-9_-]`` in each part becomes ``_``, as Claude Code does. Prompts take the
-same form and join the slash commands as ``/mcp__<server>__<prompt>`` (seed 000).
+A host server is known by its own name, a plugin's by ``plugin:<plugin>:<server>``
+(`server_id`, as Claude Code registers it), so two plugins may each declare a
+``lookup`` server and both run. A host server's tool is ``mcp__<server>__<tool>``;
+a plugin server's is ``mcp__plugin_<plugin>_<server>__<tool>``. Every character
+outside ``[A-Za-z0-9_-]`` in each part of a tool name becomes ``_``, as Claude Code
+does. Prompts take the same form and join the slash commands as
+``/mcp__<server>__<prompt>`` (seed 000).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 
 from satchel.plugins.model import McpServer
 
-__all__ = ["exposed_name", "normalized", "server_key"]
+__all__ = ["exposed_name", "normalized", "server_id", "server_key"]
 
 _OUTSIDE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -21,6 +24,14 @@ _OUTSIDE = re.compile(r"[^A-Za-z0-9_-]")
 def normalized(part: str) -> str:
     """`part` with every character outside ``[A-Za-z0-9_-]`` made ``_``."""
     return _OUTSIDE.sub("_", part)
+
+
+def server_id(server: McpServer) -> str:
+    """The server's name among all servers: ``<server>`` for the host's own,
+    ``plugin:<plugin>:<server>`` for a plugin's."""
+    if server.plugin is None:
+        return server.name
+    return f"plugin:{server.plugin}:{server.name}"
 
 
 def server_key(server: McpServer) -> str:

@@ -2,9 +2,12 @@
 by name (seed 000: a same-named server in your config wins, with a warning).
 
 Order of precedence: host servers (given, then the project's config, then the user's),
-then each enabled plugin's in plugin precedence order. The first server of a name is
-kept; every later one is hidden and reported (``mcp.server.shadowed``, warning), so a
-plugin can never replace a server the user configured, and a config entry with
+then each enabled plugin's in plugin precedence order. Among the host's servers the
+first of a name is kept. A plugin's server is namespaced by its plugin
+(``plugin:<plugin>:<server>``, `satchel.mcp.names.server_id`, as Claude Code names
+it), so two plugins that each declare a ``lookup`` server both keep it; only a host
+server of the same name hides it (``mcp.server.shadowed``, warning), so a plugin can
+never replace a server the user configured, and a config entry with
 ``enabled = false`` turns a plugin's server of that name off.
 """
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.mcp.names import server_id
 from satchel.plugins.model import McpServer, Plugin
 
 __all__ = ["McpServerSet", "settle_servers"]
@@ -33,8 +37,11 @@ class McpServerSet:
         return tuple(s for s in self.servers if s.enabled)
 
     def get(self, name: str) -> McpServer | None:
-        """The server of this name that counts, if any."""
-        return next((s for s in self.servers if s.name == name), None)
+        """The server known as `name` (``plugin:<plugin>:<server>`` for a plugin's),
+        else the first of that bare name, if any."""
+        return next((s for s in self.servers if server_id(s) == name), None) or next(
+            (s for s in self.servers if s.name == name), None
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,12 +57,19 @@ class McpServerSet:
 def settle_servers(
     host: Iterable[McpServer], plugins: Iterable[Plugin], problems: Iterable[Diagnostic] = ()
 ) -> McpServerSet:
-    """The host's servers, then each plugin's, the first of each name kept."""
+    """The host's servers (the first of each name kept), then each plugin's under its
+    plugin's namespace, unless a host server has its name."""
     kept: dict[str, McpServer] = {}
     shadowed: list[tuple[McpServer, McpServer]] = []
     found = list(problems)
-    for server in (*host, *(s for p in plugins for s in p.mcp_servers)):
+    for server in host:
         winner = kept.setdefault(server.name, server)
+        if winner is not server:
+            shadowed.append((winner, server))
+            found.append(_shadowed(winner, server))
+    own = dict(kept)
+    for server in (s for p in plugins for s in p.mcp_servers):
+        winner = own.get(server.name) or kept.setdefault(server_id(server), server)
         if winner is not server:
             shadowed.append((winner, server))
             found.append(_shadowed(winner, server))

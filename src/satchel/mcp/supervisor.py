@@ -48,6 +48,7 @@ from satchel.mcp.catalog import (
 from satchel.mcp.gate import Approve, ToolGate, decide, refusal
 from satchel.mcp.launch import LaunchRefused, launch_spec
 from satchel.mcp.listing import handshake
+from satchel.mcp.names import server_id
 from satchel.mcp.overrides import apply_overrides
 from satchel.plugins.model import McpServer, Plugin
 
@@ -120,7 +121,9 @@ class McpSupervisor:
     `call_timeout`: seconds per tool call (``tool_timeout_sec`` likewise); `grace`:
     seconds between closing a stdio server's stdin, SIGTERM to its group and SIGKILL;
     `environ`: what the scrubbed base environment is taken from (default
-    ``os.environ``); `only`: start just the servers of these names."""
+    ``os.environ``); `only`: start just the servers of these names (a plugin's
+    server by ``plugin:<plugin>:<server>``, or by its bare name: every plugin's of
+    that name)."""
 
     def __init__(
         self,
@@ -140,7 +143,7 @@ class McpSupervisor:
         self._links = [
             _link(environment, s, timeout, call_timeout)
             for s in environment.mcp_servers.servers
-            if only is None or s.name in only
+            if only is None or s.name in only or server_id(s) in only
         ]
         self._tools: dict[str, tuple[McpTool, _Link]] = {}
         self._prompts: dict[str, tuple[McpPrompt, _Link]] = {}
@@ -273,9 +276,13 @@ class McpSupervisor:
         return _dumped(result.messages)
 
     async def read_resource(self, server: str, uri: str) -> list[dict[str, Any]]:
-        """The contents of resource `uri` of the running server named `server`, as MCP
-        JSON. Raises `KeyError` for a server that is not running."""
-        link = next((x for x in self._links if x.server.name == server and x.session), None)
+        """The contents of resource `uri` of the running server named `server` (a
+        plugin's as ``plugin:<plugin>:<server>``, or the first running one of that bare
+        name), as MCP JSON. Raises `KeyError` for a server that is not running."""
+        running = [x for x in self._links if x.session is not None]
+        link = next((x for x in running if server_id(x.server) == server), None) or next(
+            (x for x in running if x.server.name == server), None
+        )
         if link is None:
             raise KeyError(server)
         result = await _session(link).read_resource(uri)

@@ -14,6 +14,12 @@ packages: skills have scope ``plugin`` and the plugin's name as their family;
 commands are named ``<namespace>:<name>``; agents ``<namespace>:<name>``. A plugin
 agent that fails is ``plugin.agent.invalid`` (the agents package's ``agent.invalid``
 with its message kept). Nothing here runs anything.
+
+Skill ids (`SkillRule`): under Claude Code's rule (``claude-code``, the default) a
+format that names skills by directory (`load_skills(by_dir=True)`) gives a skill of a
+skills root the name of its directory, whatever its frontmatter says (a differing
+``name`` is a ``skill.name.mismatch`` warning); Vibe's rule (``vibe``) skips a skill
+whose name is not its directory's (``plugin.skill.invalid``), in every format.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from satchel.skills.read import SKILL_FILE, read_skill
 
 __all__ = [
     "MAX_MANIFEST",
+    "SKILL_RULES",
     "Ctx",
     "Fatal",
     "Loader",
@@ -60,6 +67,7 @@ __all__ = [
     "manifest_servers",
     "plugin_name",
     "root_skill",
+    "SkillRule",
     "skills_problem",
     "unique_servers",
     "read_json",
@@ -76,6 +84,8 @@ _NAME_CODES = frozenset(
 )
 _RULES = FieldRules()  # plugin skills are judged leniently, as the client's own
 Kind = Literal["hooks", "mcp", "agents"]
+SkillRule = Literal["claude-code", "vibe"]
+SKILL_RULES: tuple[SkillRule, ...] = ("claude-code", "vibe")
 T = TypeVar("T")
 _UNSUPPORTED: Mapping[Kind, tuple[str, str]] = MappingProxyType(
     {
@@ -108,15 +118,23 @@ class Ctx:
     name: str = ""
     namespace: str = ""
     executable: bool = True
+    skill_rule: SkillRule = "claude-code"
     diags: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
-    def of(cls, root: Path, *, executable: bool, real_root: Path | None = None) -> Ctx:
+    def of(
+        cls,
+        root: Path,
+        *,
+        executable: bool,
+        real_root: Path | None = None,
+        skill_rule: SkillRule = "claude-code",
+    ) -> Ctx:
         """The plugin at `root`; `real_root`: `root` already resolved, when the caller
         has it."""
         given = Path(os.path.abspath(root))
         real = resolve_root(given) if real_root is None else real_root
-        return cls(real, given.name, executable=executable)
+        return cls(real, given.name, executable=executable, skill_rule=skill_rule)
 
     def add(self, code: str, message: str, path: Path | None, **kw: Any) -> None:
         self.diags.append(diagnostic(code, message, path, **kw))
@@ -211,11 +229,11 @@ Loader = Callable[..., Result]
 
 
 def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
-    """A format adapter, ``load(root, *, scope, strict, executable, real_root)``, from
-    `read(ctx, scope, strict)`, which reads the plugin into `ctx` or raises `Fatal`:
-    the plugin and its diagnostics, or None and the diagnostics so far with the
-    fatal one last. `real_root` is `root` resolved, when the caller has it (so that a
-    plugin root is resolved once). `read`'s docstring is the adapter's."""
+    """A format adapter, ``load(root, *, scope, strict, executable, real_root,
+    skill_rule)``, from `read(ctx, scope, strict)`, which reads the plugin into `ctx`
+    or raises `Fatal`: the plugin and its diagnostics, or None and the diagnostics so
+    far with the fatal one last. `real_root` is `root` resolved, when the caller has
+    it (so that a plugin root is resolved once). `read`'s docstring is the adapter's."""
 
     def load(
         root: Path,
@@ -224,8 +242,9 @@ def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
         strict: bool = False,
         executable: bool = True,
         real_root: Path | None = None,
+        skill_rule: SkillRule = "claude-code",
     ) -> Result:
-        ctx = Ctx.of(root, executable=executable, real_root=real_root)
+        ctx = Ctx.of(root, executable=executable, real_root=real_root, skill_rule=skill_rule)
         try:
             plugin = read(ctx, scope, strict)
         except Fatal as f:
@@ -382,10 +401,11 @@ def listed_or_default(
 # -- skills ------------------------------------------------------------------------
 
 
-def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool) -> list[Skill]:
+def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool, by_dir: bool = False) -> list[Skill]:
     """The skills in the immediate child directories of `directory` that hold a
     SKILL.md (no deeper search). `directory` being something other than a
-    directory makes the component invalid (reported); the rest loads."""
+    directory makes the component invalid (reported); the rest loads. `by_dir`:
+    each is named after its directory (Claude Code's rule)."""
     state, mode = walk(directory, ctx.root)
     real = state == "clean"  # then `directory` is a real path, and so is a plain child
     if not (stat.S_ISDIR(mode) if real else is_dir(directory)):
@@ -400,7 +420,9 @@ def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool) -> list[Skill]:
         skill_dir = Path(entry.path)
         if plain is False or (plain is None and not is_dir(skill_dir)):
             continue
-        skill = load_skill_dir(ctx, skill_dir, match_dir=match_dir, quiet=True, real=bool(plain))
+        skill = load_skill_dir(
+            ctx, skill_dir, match_dir=match_dir, quiet=True, real=bool(plain), by_dir=by_dir
+        )
         if skill is not None:
             skills.append(skill)
     return skills
@@ -415,16 +437,20 @@ def _plain_dir(entry: os.DirEntry[str]) -> bool | None:
         return None
 
 
-def load_skill_paths(ctx: Ctx, paths: Iterable[Path], *, match_dir: bool = False) -> list[Skill]:
-    """Declared skill paths: one holding SKILL.md is a skill, any other directory a
-    skills root. The same real directory is read once."""
+def load_skill_paths(
+    ctx: Ctx, paths: Iterable[Path], *, match_dir: bool = False, by_dir: bool = False
+) -> list[Skill]:
+    """Declared skill paths: one holding SKILL.md is a skill (named by its
+    frontmatter, as Claude Code names a listed skill directory), any other directory a
+    skills root (`by_dir`: its skills are named after their directories). The same
+    real directory is read once."""
     unique: dict[str, Path] = {}
     for path in paths:
         unique.setdefault(str(real_below(path, ctx.root) or path), path)
     return _each_path(
         unique.values(),
         lambda path: not os.path.lexists(path / SKILL_FILE),
-        lambda path: load_skills(ctx, path, match_dir=match_dir),
+        lambda path: load_skills(ctx, path, match_dir=match_dir, by_dir=by_dir),
         lambda path: load_skill_dir(ctx, path, match_dir=match_dir),
     )
 
@@ -464,12 +490,14 @@ def load_skill_dir(
     quiet: bool = False,
     name: str | None = None,
     real: bool = False,
+    by_dir: bool = False,
 ) -> Skill | None:
     """The skill in `skill_dir` (its SKILL.md must be a regular file resolving inside
-    the plugin root). With `match_dir`, its name must equal the directory name
-    (seed 003), else ``plugin.skill.invalid``. `quiet`: a directory without
-    SKILL.md is passed over silently. `name` stands in for the directory name.
-    `real`: `skill_dir` is a real path inside the root, so only SKILL.md is looked at."""
+    the plugin root). With `match_dir` (or Vibe's `SkillRule`), its name must equal
+    the directory name (seed 003), else ``plugin.skill.invalid``; with `by_dir` the
+    directory name is its name. `quiet`: a directory without SKILL.md is passed over
+    silently. `name` stands in for the directory name. `real`: `skill_dir` is a real
+    path inside the root, so only SKILL.md is looked at."""
     path = skill_dir / SKILL_FILE
     state, mode = walk(path, skill_dir if real else ctx.root)
     linked = state == "linked"
@@ -487,11 +515,34 @@ def load_skill_dir(
     # a SKILL.md linked elsewhere inside the root is read where it really is
     target = Path(os.path.realpath(path)) if linked and path.is_symlink() else path
     dir_name = name or skill_dir.name
-    return _read_skill(ctx, path, target, dir_name, match_dir, stand_in=name is not None)
+    match_dir = match_dir or ctx.skill_rule == "vibe"
+    by_dir = by_dir and not match_dir
+    skill = _read_skill(
+        ctx, path, target, dir_name, match_dir, stand_in=name is not None, by_dir=by_dir
+    )
+    return skill if skill is None or not by_dir else replace(skill, name=dir_name)
+
+
+def _named_by_dir(ctx: Ctx, found: Diagnostic, dir_name: str) -> Diagnostic:
+    """A ``skill.name.mismatch`` said again for a skill named by its directory."""
+    if found.code != "skill.name.mismatch":
+        return found
+    message = (
+        f"{found.message}; the skill is {ctx.namespace}:{dir_name}, named by its directory "
+        "as Claude Code names it"
+    )
+    return replace(found, message=message, hint=f"set name: {dir_name}")
 
 
 def _read_skill(
-    ctx: Ctx, path: Path, target: Path, dir_name: str, match_dir: bool, *, stand_in: bool
+    ctx: Ctx,
+    path: Path,
+    target: Path,
+    dir_name: str,
+    match_dir: bool,
+    *,
+    stand_in: bool,
+    by_dir: bool = False,
 ) -> Skill | None:
     read = read_skill(target, _RULES, scope=PLUGIN, family=ctx.name, dir_name=dir_name)
     if read is None:
@@ -500,6 +551,8 @@ def _read_skill(
     skill, diags = read
     if stand_in:  # a root SKILL.md: its directory is the plugin's, not the skill's
         diags = [d for d in diags if d.code != "skill.name.mismatch"]
+    if by_dir:
+        diags = [_named_by_dir(ctx, d, dir_name) for d in diags]
     ctx.diags.extend(diags)
     if skill is None:
         why = next((d.message for d in diags if d.severity == "error"), "it did not parse")
@@ -518,21 +571,33 @@ def _read_skill(
 # -- commands ----------------------------------------------------------------------
 
 
-def load_commands(ctx: Ctx, paths: Iterable[Path]) -> list[Command]:
+def load_commands(ctx: Ctx, paths: Iterable[Path], *, file_names: bool = False) -> list[Command]:
     """Commands from directories (``**/*.md``, walked by the commands package) and
-    single ``.md`` files, named ``<namespace>:<name>``."""
+    single ``.md`` files, named ``<namespace>:<name>``. `file_names` (Claude Code's
+    rule): the name is the file's path under the directory joined by ``:``
+    (``content/draft.md`` is ``<namespace>:content:draft``), a frontmatter ``name``
+    is not read."""
 
     def scan(path: Path) -> list[Command]:
-        found = scan_commands(Root(path, PLUGIN, ctx.name), plugin=ctx.namespace)
+        root = Root(path, PLUGIN, ctx.name)
+        found = scan_commands(root, plugin=ctx.namespace, file_names=file_names)
         ctx.diags.extend(found.diagnostics)
         return list(found.commands)
 
-    return _each_path(paths, _always, scan, lambda path: load_command_file(ctx, path))
+    def one(path: Path) -> Command | None:
+        return load_command_file(ctx, path, file_names=file_names)
+
+    return _each_path(paths, _always, scan, one)
 
 
-def load_command_file(ctx: Ctx, path: Path) -> Command | None:
+def load_command_file(ctx: Ctx, path: Path, *, file_names: bool = False) -> Command | None:
     command, diags = read_command(
-        path, scope=PLUGIN, family=ctx.name, plugin=ctx.namespace, inside=ctx.root
+        path,
+        scope=PLUGIN,
+        family=ctx.name,
+        plugin=ctx.namespace,
+        inside=ctx.root,
+        file_names=file_names,
     )
     ctx.diags.extend(diags)
     return command
@@ -541,9 +606,13 @@ def load_command_file(ctx: Ctx, path: Path) -> Command | None:
 # -- agents ------------------------------------------------------------------------
 
 
-def load_agents(ctx: Ctx, paths: Iterable[Path], *, recursive: bool = True) -> list[AgentType]:
+def load_agents(
+    ctx: Ctx, paths: Iterable[Path], *, recursive: bool = True, nested_names: bool = False
+) -> list[AgentType]:
     """Agent types from directories (Claude Code ``.md`` and Vibe ``.toml`` files)
-    and single files, named ``<namespace>:<name>``."""
+    and single files, named ``<namespace>:<name>``. `nested_names` (Claude Code's
+    rule): an agent in a subdirectory of a directory has the subdirectories in its
+    name (``agents/review/deep.md`` named ``deep`` is ``<namespace>:review:deep``)."""
 
     def scan(path: Path) -> list[AgentType]:
         found = scan_agent_dir(
@@ -555,9 +624,24 @@ def load_agents(ctx: Ctx, paths: Iterable[Path], *, recursive: bool = True) -> l
             recursive=recursive,
         )
         ctx.diags.extend(skipped_agents(as_plugin_agent(found.diagnostics), found.agents))
-        return list(found.agents)
+        if not nested_names:
+            return list(found.agents)
+        return [_nested_name(ctx, agent, path) for agent in found.agents]
 
     return _each_path(paths, _always, scan, lambda path: load_agent_file(ctx, path))
+
+
+def _nested_name(ctx: Ctx, agent: AgentType, directory: Path) -> AgentType:
+    """`agent` (found under `directory`) with the subdirectories it sits in named:
+    ``<namespace>:<dir>:...:<name>``."""
+    try:
+        groups = agent.path.parent.relative_to(directory).parts if agent.path else ()
+    except ValueError:
+        return agent
+    if not groups:
+        return agent
+    bare = agent.name.removeprefix(f"{ctx.namespace}:")
+    return replace(agent, name=":".join((ctx.namespace, *groups, bare)))
 
 
 def _always(_: Path) -> bool:
@@ -606,18 +690,22 @@ def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def foreign_servers(
-    ctx: Ctx, files: Sequence[Path], inline: Mapping[str, Any] | None, manifest: Path
+    ctx: Ctx,
+    files: Sequence[Path],
+    inline: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None,
+    manifest: Path,
 ) -> tuple[McpServer, ...]:
-    """A foreign plugin's MCP servers: Claude-shaped ``.mcp.json`` files, then an
-    inline object of the manifest. Declarative-only: none, and one diagnostic."""
-    if not ctx.runs("mcp", [*files, *([manifest] if inline is not None else [])]):
+    """A foreign plugin's MCP servers: Claude-shaped ``.mcp.json`` files, then the
+    manifest's inline objects (one or a list). Declarative-only: none, and one
+    diagnostic."""
+    objects = [] if inline is None else [inline] if isinstance(inline, Mapping) else inline
+    if not ctx.runs("mcp", [*files, *([manifest] if objects else [])]):
         return ()
     results = [parse_claude_mcp(file, ctx.root, ctx.name, resolved=True) for file in files]
-    if inline is not None:
-        tables = parse_server_tables(
-            inline, root=ctx.root, plugin=ctx.name, path=manifest, resolved=True
+    for table in objects:
+        results.append(
+            parse_server_tables(table, root=ctx.root, plugin=ctx.name, path=manifest, resolved=True)
         )
-        results.append(tables)
     return tuple(unique_servers(ctx, results))
 
 

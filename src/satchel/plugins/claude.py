@@ -12,15 +12,25 @@ plugin-relative path or a list of them (``./x`` or ``x``; never absolute or ``..
   directories);
 * ``skills`` ADDS skill directories or skills roots to ``skills/`` (``"./"`` is the
   plugin root);
-* ``hooks`` and ``mcpServers`` ADD files to ``hooks/hooks.json`` and ``.mcp.json``
-  (Claude Code always loads its default hooks file; the same file named twice is read
-  once); either may also be an inline object.
+* ``hooks`` and ``mcpServers`` ADD to ``hooks/hooks.json`` and ``.mcp.json`` (Claude
+  Code always loads its default files; the same file named twice is read once): a
+  path, an inline object, or a list mixing paths and objects, as Claude Code reads
+  them. An inline ``hooks`` object is the event map of a hooks file (``{"PreToolUse":
+  [...]}``, not wrapped in ``{"hooks": ...}``); an inline ``mcpServers`` object maps
+  server names to entries, as ``.mcp.json`` does.
 
 A known field of the wrong type is fatal ``plugin.manifest.invalid`` (Claude Code
 refuses to load such a plugin); an unknown field is reported
-(``plugin.manifest.field.unknown``) and ignored. Skills keep their frontmatter name
-(Claude Code lets it differ from the directory). Commands are ``<plugin>:<name>``,
-agents ``<plugin>:<name>``.
+(``plugin.manifest.field.unknown``) and ignored.
+
+Ids, as Claude Code gives them (``claude plugin validate --json``): a skill in a
+skills directory is ``<plugin>:<directory name>`` (a differing frontmatter ``name`` is
+a ``skill.name.mismatch`` warning; a skill directory the manifest lists keeps its
+frontmatter name); a command is ``<plugin>:`` plus its path under its commands
+directory joined with ``:`` (``commands/content/draft.md`` is
+``<plugin>:content:draft``; its frontmatter ``name`` is not read); an agent is
+``<plugin>:`` plus its subdirectories under ``agents/`` and its frontmatter name (or
+file stem): ``agents/review/deep.md`` named ``strict`` is ``<plugin>:review:strict``.
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from satchel.plugins._parts import (
     root_skill,
 )
 from satchel.plugins._paths import real_below, str_list
-from satchel.plugins.hooks import parse_claude_hooks
+from satchel.plugins.hooks import claude_hooks, parse_claude_hooks
 from satchel.plugins.model import HookSpec, Plugin
 from satchel.skills.model import Skill
 
@@ -67,14 +77,16 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
     parts: dict[str, Any] = {
         "skills": tuple(_skills(ctx, manifest, path)),
-        "commands": tuple(load_commands(ctx, _located(ctx, manifest, "commands", path))),
+        "commands": tuple(
+            load_commands(ctx, _located(ctx, manifest, "commands", path), file_names=True)
+        ),
     }
     agents = _located(ctx, manifest, "agents", path)
     hooks, inline_hooks = _files(ctx, manifest, "hooks", "hooks/hooks.json", path)
     servers, inline_servers = _files(ctx, manifest, "mcpServers", ".mcp.json", path)
     if ctx.runs("agents", agents):
-        parts["agents"] = tuple(load_agents(ctx, agents))
-    if ctx.runs("hooks", [*hooks, *([path] if inline_hooks is not None else [])]):
+        parts["agents"] = tuple(load_agents(ctx, agents, nested_names=True))
+    if ctx.runs("hooks", [*hooks, *([path] if inline_hooks else [])]):
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
     return ctx.plugin("claude", scope, manifest, **parts)
@@ -102,15 +114,21 @@ def _type_problem(key: str, value: Any) -> str | None:
     if key == "keywords" and not str_list(value):
         return "an array of strings"
     if key in PATHS:
-        inline = key in ("hooks", "mcpServers") and isinstance(value, dict)
+        inline = key in ("hooks", "mcpServers") and _inline_ok(value)
         if not (inline or str_list(value) or isinstance(value, str)):
             kinds = (
-                "a path, a list of paths or an object"
+                "a path, an object or a list of paths and objects"
                 if key in ("hooks", "mcpServers")
                 else "a path or a list of paths"
             )
             return f"{kinds}, not {type_name(value)}"
     return None
+
+
+def _inline_ok(value: Any) -> bool:
+    """An object, or a list of paths and objects (``hooks``, ``mcpServers``)."""
+    items = value if isinstance(value, list) else [value]
+    return isinstance(value, dict | list) and all(isinstance(v, str | dict) for v in items)
 
 
 def _located(ctx: Ctx, manifest: Mapping[str, Any], key: str, path: Path) -> list[Path]:
@@ -132,15 +150,17 @@ def _exists(ctx: Ctx, target: Path, key: str, path: Path) -> bool:
 
 def _files(
     ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str, path: Path
-) -> tuple[list[Path], Mapping[str, Any] | None]:
+) -> tuple[list[Path], list[Mapping[str, Any]]]:
     """``hooks``/``mcpServers``: the default file plus the listed ones (each real
-    file once), and the inline object when the field is one."""
+    file once), and the inline objects, in the order given."""
     value = manifest.get(key)
-    inline = value if isinstance(value, dict) else None
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    inline: list[Mapping[str, Any]] = [v for v in items if isinstance(v, dict)]
+    paths = {key: [v for v in items if not isinstance(v, dict)]}
     files: list[Path] = []
     seen: set[str] = set()
     fixed = ctx.fixed(default)
-    for target in [*([fixed] if fixed is not None else []), *ctx.listed(manifest, key, path)]:
+    for target in [*([fixed] if fixed is not None else []), *ctx.listed(paths, key, path)]:
         real = str(real_below(target, ctx.root) or target)
         if real not in seen:
             seen.add(real)
@@ -153,16 +173,18 @@ def _skills(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> list[Skill]:
     default = ctx.fixed("skills")
     if default is None and "skills" not in manifest:
         return root_skill(ctx)
-    return load_skill_paths(ctx, [*([default] if default is not None else []), *listed])
+    return load_skill_paths(
+        ctx, [*([default] if default is not None else []), *listed], by_dir=True
+    )
 
 
 def _hooks(
-    ctx: Ctx, files: list[Path], inline: Mapping[str, Any] | None, path: Path
+    ctx: Ctx, files: list[Path], inline: list[Mapping[str, Any]], path: Path
 ) -> list[HookSpec]:
+    """The hooks of the files, then of the inline event maps (declared by `path`)."""
     hooks: list[HookSpec] = []
     for file in files:
         hooks += ctx.keep(parse_claude_hooks(file, ctx.root, ctx.name, resolved=True))
-    if inline is not None:
-        message = "inline `hooks` in plugin.json are not read; put them in a hooks file"
-        ctx.add("plugin.hooks.invalid", message, path)
+    for events in inline:
+        hooks += ctx.keep(claude_hooks({"hooks": events}, path, ctx.name))
     return hooks

@@ -1,5 +1,5 @@
-"""satchel's ``config.toml``: which plugins are enabled, and how a directory holding
-several hosts' manifests is read.
+"""satchel's ``config.toml``: which plugins are enabled, how a directory holding
+several hosts' manifests is read, and how plugin skills are named.
 
 Read from the client's user directory (``{config}/satchel/config.toml``) and, in a
 trusted project, the project's (``{project}/.satchel/config.toml``)::
@@ -11,9 +11,13 @@ trusted project, the project's (``{project}/.satchel/config.toml``)::
     ambiguous = "refuse"                  # or "prefer" (the default)
     order = ["codex", "claude", "kimi"]   # formats first in preference
 
+    [load]
+    plugin_skill_rule = "vibe"   # or "claude-code", the default
+
 Plugins are enabled by default. The user's file wins over the project's: a
 repository cannot turn on a plugin its user turned off, nor change how its user's
-plugins are read. What the host passes to `load()` wins over both.
+plugins are read or their skills named. ``[load]`` holds `load()` options that have
+a config key. An option given to `load()` wins over every file.
 """
 
 from __future__ import annotations
@@ -27,10 +31,18 @@ from typing import Any, cast
 from satchel.config import CONFIG_FILE, config_files, invalid, read_config
 from satchel.diagnostics import Diagnostic, type_name
 from satchel.layout import Layout
+from satchel.plugins._parts import SKILL_RULES, SkillRule
 from satchel.plugins.detect import AMBIGUITY, Ambiguity, Detection
 from satchel.plugins.model import FORMATS, Format
 
-__all__ = ["CONFIG_FILE", "PluginConfig", "config_files", "enabled_plugins", "plugin_config"]
+__all__ = [
+    "CONFIG_FILE",
+    "PluginConfig",
+    "config_files",
+    "configured_skill_rule",
+    "enabled_plugins",
+    "plugin_config",
+]
 
 MANIFESTS = "plugin_manifests"
 
@@ -119,3 +131,22 @@ def _manifests_table(
         problems.append(invalid(message, path))
         order = None
     return cast("Ambiguity | None", ambiguous), None if order is None else tuple(order)
+
+
+def configured_skill_rule(
+    layout: Layout, *, trust_project: bool
+) -> tuple[SkillRule | None, tuple[Diagnostic, ...]]:
+    """``[load] plugin_skill_rule`` of the first config file that sets it (the user's
+    first), or None; a bad value is reported and ignored."""
+    problems: list[Diagnostic] = []
+    for path in config_files(layout, trust_project=trust_project):
+        table = read_config(path, []).get("load", {})
+        value = table.get("plugin_skill_rule") if isinstance(table, dict) else None
+        if value is None:
+            continue
+        for rule in SKILL_RULES:
+            if value == rule:
+                return rule, tuple(problems)
+        allowed = " or ".join(repr(r) for r in SKILL_RULES)
+        problems.append(invalid(f"[load] plugin_skill_rule must be {allowed}", path))
+    return None, tuple(problems)

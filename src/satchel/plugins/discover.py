@@ -36,7 +36,8 @@ from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
-from satchel.plugins.config import plugin_config
+from satchel.plugins._parts import SkillRule
+from satchel.plugins.config import configured_skill_rule, plugin_config
 from satchel.plugins.data import data_dir
 from satchel.plugins.detect import Ambiguity, Detection
 from satchel.plugins.libraries import drop_colliding
@@ -85,12 +86,19 @@ def load_plugins(
     executable: bool = True,
     ambiguous: Ambiguity | None = None,
     format_order: tuple[Format, ...] | None = None,
+    skill_rule: SkillRule | None = None,
 ) -> PluginSet:
-    """Discover, read and settle every plugin for `layout` (see the module docstring)."""
+    """Discover, read and settle every plugin for `layout` (see the module docstring).
+    `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
+    Claude Code's."""
     config = plugin_config(layout, trust_project=trust_project)
-    assembly = _Assembly(config.enabled, layout)
+    problems: tuple[Diagnostic, ...] = config.diagnostics
+    if skill_rule is None:
+        skill_rule, rule_problems = configured_skill_rule(layout, trust_project=trust_project)
+        problems = (*problems, *rule_problems)
+    assembly = _Assembly(config.enabled, layout, skill_rule or "claude-code")
     assembly.detection = config.detection(ambiguous=ambiguous, order=format_order)
-    assembly.diagnostics.extend(config.diagnostics)
+    assembly.diagnostics.extend(problems)
     if include_workspace and trust_project:
         workspace, found = load_workspace(layout.project)
         assembly.diagnostics.extend(found)
@@ -134,9 +142,12 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
 class _Assembly:
     """Winners by folded name and by namespace, every loss reported."""
 
-    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
+    def __init__(
+        self, settings: Mapping[str, bool], layout: Layout, skill_rule: SkillRule = "claude-code"
+    ) -> None:
         self.settings = settings
         self.layout = layout
+        self.skill_rule = skill_rule
         self.by_name: dict[str, Plugin] = {}
         self.by_namespace: dict[str, Plugin] = {}
         self.diagnostics: list[Diagnostic] = []
@@ -152,7 +163,12 @@ class _Assembly:
         if not os.path.isdir(path):
             return
         plugin, found = read_plugin(
-            path, scope=scope, strict=strict, executable=executable, detection=self.detection
+            path,
+            scope=scope,
+            strict=strict,
+            executable=executable,
+            detection=self.detection,
+            skill_rule=self.skill_rule,
         )
         self.diagnostics.extend(found)
         if plugin is not None:

@@ -23,7 +23,7 @@ from types import MappingProxyType
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins import bundle, claude, codex, cursor, kimi, native, opencode
-from satchel.plugins._parts import Loader, is_dir, resolve_root
+from satchel.plugins._parts import Loader, SkillRule, is_dir, resolve_root
 from satchel.plugins.detect import Detection, detect
 from satchel.plugins.model import Format, Plugin
 
@@ -50,12 +50,16 @@ def read_plugin(
     executable: bool = True,
     named: bool = True,
     detection: Detection | None = None,
+    skill_rule: SkillRule = "claude-code",
 ) -> tuple[Plugin | None, list[Diagnostic]]:
     """The plugin in the directory `root`, or None and the fatal diagnostics.
 
     `scope` is recorded on the plugin (``project``, ``user``...). `strict` makes an
     unknown field of an Agent Plugins or bundle manifest fatal, as Vibe does.
-    `executable` False is declarative-only loading (seed 004). Placeholders such as
+    `executable` False is declarative-only loading (seed 004). `skill_rule`: how a
+    plugin skill is named (``claude-code``: a Claude Code plugin's skill by its
+    directory; ``vibe``: a skill whose name is not its directory's is skipped, in every
+    format). Placeholders such as
     ``${PLUGIN_DATA}`` stay unexpanded until a server or hook is started.
     `named` (True: the caller names `root` as a plugin) lets Claude Code's default
     layout without a manifest be a plugin; `detection` settles a directory holding
@@ -70,5 +74,12 @@ def read_plugin(
     loader = None if fmt is None else LOADERS.get(fmt)
     if loader is None:
         return None, found
-    plugin, diags = loader(path, scope=scope, strict=strict, executable=executable, real_root=top)
+    plugin, diags = loader(
+        path,
+        scope=scope,
+        strict=strict,
+        executable=executable,
+        real_root=top,
+        skill_rule=skill_rule,
+    )
     return plugin, [*found, *diags]

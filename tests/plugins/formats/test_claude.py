@@ -76,11 +76,11 @@ def test_a_realistic_claude_plugin(plugin_dir: Path):
     assert (plugin.version, plugin.description) == ("2.1.0", "Release helpers")
     assert [s.name for s in plugin.skills] == ["changelog"]
     assert sorted(c.name for c in plugin.commands) == [
-        "release-tools:component",
+        "release-tools:frontend:component",
         "release-tools:release",
     ]
     component = next(c for c in plugin.commands if c.name.endswith("component"))
-    assert component.aliases == ("release-tools:frontend:component",)
+    assert component.aliases == ()
     assert component.origin == "(plugin:release-tools)"
     assert [a.name for a in plugin.agents] == ["release-tools:code-reviewer"]
     assert [(h.event, h.matcher) for h in plugin.hooks] == [
@@ -137,12 +137,81 @@ def test_skills_paths_add_to_the_default(plugin_dir: Path):
     assert [s.name for s in plugin.skills] == ["changelog", "pdf", "xlsx"]
 
 
-def test_claude_skills_keep_their_frontmatter_name(plugin_dir: Path):
+def test_a_claude_skill_is_named_by_its_directory_and_a_differing_name_warns(plugin_dir: Path):
     claude_tree(plugin_dir)
     add_skill(plugin_dir, "skills/react-best-practices", name="vercel-react-best-practices")
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None
+    assert [plugin.qualified(s.name) for s in plugin.skills] == [
+        "release-tools:changelog",
+        "release-tools:react-best-practices",
+    ]
+    assert [(d.code, d.severity, d.message, d.hint) for d in diags] == [
+        (
+            "skill.name.mismatch",
+            "warning",
+            "the name 'vercel-react-best-practices' differs from its directory name "
+            "'react-best-practices'; the skill is release-tools:react-best-practices, "
+            "named by its directory as Claude Code names it",
+            "set name: react-best-practices",
+        )
+    ]
+
+
+def test_vibes_rule_skips_a_claude_skill_whose_name_is_not_its_directory(plugin_dir: Path):
+    claude_tree(plugin_dir)
+    add_skill(plugin_dir, "skills/react-best-practices", name="vercel-react-best-practices")
+    plugin, diags = read_plugin(plugin_dir, skill_rule="vibe")
+    assert plugin is not None
+    assert [s.name for s in plugin.skills] == ["changelog"]
+    assert [(d.code, d.message) for d in diags if d.code == "plugin.skill.invalid"] == [
+        (
+            "plugin.skill.invalid",
+            "the skill's name must be given and equal its directory name "
+            "'react-best-practices' (got 'vercel-react-best-practices'); the skill is skipped",
+        )
+    ]
+
+
+def test_a_skill_directory_the_manifest_lists_keeps_its_frontmatter_name(plugin_dir: Path):
+    claude_tree(plugin_dir, skills=["./extra/one"])
+    add_skill(plugin_dir, "extra/one", name="listed-skill")
     plugin, _ = read_plugin(plugin_dir)
     assert plugin is not None
-    assert "vercel-react-best-practices" in [s.name for s in plugin.skills]
+    assert [s.name for s in plugin.skills] == ["changelog", "listed-skill"]
+
+
+def test_a_command_is_named_by_its_path_whatever_its_frontmatter_name(plugin_dir: Path):
+    claude_tree(plugin_dir)
+    write(plugin_dir, "commands/content/draft.md", "---\nname: other-plugin:draft\n---\nDraft.\n")
+    write(plugin_dir, "commands/a/b/deep.md", "Deep.\n")
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None and diags == []
+    assert sorted(c.name for c in plugin.commands) == [
+        "release-tools:a:b:deep",
+        "release-tools:content:draft",
+        "release-tools:frontend:component",
+        "release-tools:release",
+    ]
+    draft = next(c for c in plugin.commands if c.name.endswith("draft"))
+    assert draft.extras == {"name": "other-plugin:draft"}
+
+
+def test_an_agent_in_a_subdirectory_has_the_subdirectories_in_its_id(plugin_dir: Path):
+    claude_tree(plugin_dir)
+    write(
+        plugin_dir,
+        "agents/review/deep/strict.md",
+        "---\nname: strictest\ndescription: d\n---\nBe strict.\n",
+    )
+    write(plugin_dir, "agents/plain-name.md", "---\ndescription: d\n---\nNo name.\n")
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None and diags == []
+    assert sorted(a.name for a in plugin.agents) == [
+        "release-tools:code-reviewer",
+        "release-tools:plain-name",
+        "release-tools:review:deep:strictest",
+    ]
 
 
 def test_a_root_skill_md_is_the_one_skill_without_skills(tmp_path: Path):
@@ -249,12 +318,67 @@ def test_a_manifest_linked_outside_the_root_is_fatal(tmp_path: Path, plugin_dir:
     assert plugin is None and codes(diags) == ["plugin.path.outside_root"]
 
 
-def test_inline_hooks_are_reported_not_read(plugin_dir: Path):
-    claude_tree(plugin_dir, hooks=HOOKS)
+INLINE_STOP = {"Stop": [{"hooks": [{"type": "command", "command": "./inline-stop.sh"}]}]}
+
+
+def test_inline_hooks_in_the_manifest_load_after_the_hooks_file(plugin_dir: Path):
+    claude_tree(plugin_dir, hooks=INLINE_STOP)
     plugin, diags = read_plugin(plugin_dir)
-    assert plugin is not None
-    assert len(plugin.hooks) == 2  # the default file still loads
-    assert len(only(diags, "plugin.hooks.invalid")) == 1
+    assert plugin is not None and diags == []
+    assert [(h.event, h.command) for h in plugin.hooks] == [
+        ("PreToolUse", "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"),
+        ("SessionStart", "echo hi"),
+        ("Stop", "./inline-stop.sh"),
+    ]
+    assert plugin.hooks[-1].path == plugin.root / ".claude-plugin" / "plugin.json"
+    assert plugin.hooks[-1].plugin == "release-tools"
+
+
+def test_a_list_may_mix_hook_files_and_inline_hooks(plugin_dir: Path):
+    more = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "m"}]}]}}
+    guard = {"matcher": "Skill(deploy)|mcp__plugin_release-tools_docs__search"}
+    inline = {"PreToolUse": [{**guard, "hooks": [{"type": "command", "command": "g"}]}]}
+    claude_tree(plugin_dir, hooks=["./more/hooks.json", inline])
+    write_json(plugin_dir, "more/hooks.json", more)
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None and diags == []
+    assert [(h.event, h.command, h.matcher) for h in plugin.hooks][2:] == [
+        ("UserPromptSubmit", "m", None),
+        ("PreToolUse", "g", "Skill(deploy)|mcp__plugin_release-tools_docs__search"),
+    ]
+
+
+def test_inline_hooks_wrapped_in_a_hooks_key_are_not_an_event(plugin_dir: Path):
+    claude_tree(plugin_dir, hooks={"hooks": INLINE_STOP})  # Claude Code refuses it too
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None and len(plugin.hooks) == 2  # the default file still loads
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "plugin.hooks.invalid",
+            "event 'hooks' must map to a list of matcher groups, not a mapping; "
+            "its hooks are skipped",
+        )
+    ]
+
+
+def test_a_list_may_mix_server_files_and_inline_servers(plugin_dir: Path):
+    claude_tree(plugin_dir, mcpServers=["./servers/extra.json", {"inline": {"command": "i"}}])
+    write_json(plugin_dir, "servers/extra.json", {"mcpServers": {"search": {"command": "s"}}})
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None and diags == []
+    assert [s.name for s in plugin.mcp_servers] == ["docs", "api", "search", "inline"]
+
+
+def test_a_hooks_list_holding_a_number_is_fatal(plugin_dir: Path):
+    claude_tree(plugin_dir, hooks=["./hooks/hooks.json", 3])
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is None
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "plugin.manifest.invalid",
+            "`hooks` must be a path, an object or a list of paths and objects, not a list",
+        )
+    ]
 
 
 def test_a_linked_plugin_directory_is_named_as_given(tmp_path: Path):

@@ -1,0 +1,251 @@
+"""satchel reads a Claude Code plugin as Claude Code does: for realistic plugin trees
+built here, the inventory of `read_plugin` (skill, command and agent ids, hooks by
+event, MCP server names) equals the ``provides`` of the pinned
+``claude plugin validate --json``. Where satchel differs on purpose, the test says
+which rule."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.plugins import Plugin, read_plugin
+from tests.tools import claude_validate
+
+Tree = Callable[[Path], None]
+
+_TRANSPORTS = {"stdio": "stdio", "http": "streamable-http", "sse": "sse"}
+
+
+def put(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def put_json(root: Path, relative: str, value: Any) -> None:
+    put(root, relative, json.dumps(value, indent=2))
+
+
+def markdown(body: str = "Do the thing.", **fields: str) -> str:
+    if not fields:
+        return body + "\n"
+    head = "".join(f"{key}: {value}\n" for key, value in fields.items())
+    return f"---\n{head}---\n{body}\n"
+
+
+def handler(command: str, **more: Any) -> dict[str, Any]:
+    return {"type": "command", "command": command, **more}
+
+
+def group(*handlers: dict[str, Any], matcher: str | None = None) -> dict[str, Any]:
+    return {**({"matcher": matcher} if matcher is not None else {}), "hooks": list(handlers)}
+
+
+def manifest(root: Path, name: str, **fields: Any) -> None:
+    put_json(root, ".claude-plugin/plugin.json", {"name": name, "version": "1.0.0", **fields})
+
+
+# -- the trees -------------------------------------------------------------------
+
+
+def content_studio(root: Path) -> None:
+    """Nested commands (one whose frontmatter names another plugin's command), skills
+    whose frontmatter name differs from the directory or is missing, a SKILL.md two
+    levels down (neither host reads it), nested agents."""
+    manifest(root, "content-studio", description="Write and ship content")
+    put(root, "commands/publish.md", markdown(description="Publish"))
+    put(root, "commands/content/draft.md", markdown(name="other-plugin:draft", description="d"))
+    put(root, "commands/content/social/thread.md", markdown("Write a thread."))
+    put(root, "commands/Review_Notes.md", markdown("Review the notes."))
+    put(root, "skills/brand-voice/SKILL.md", markdown(name="voice-of-the-brand", description="v"))
+    put(root, "skills/style-guide/SKILL.md", markdown(description="How we write"))
+    put(root, "skills/seo/SKILL.md", markdown(name="seo", description="Search"))
+    put(root, "skills/drafts/old/SKILL.md", markdown(name="old", description="too deep"))
+    put(root, "agents/editor.md", markdown(name="copy-editor", description="Edits copy"))
+    put(root, "agents/review/fact-check.md", markdown(name="fact-checker", description="Facts"))
+    put(root, "agents/review/legal/claims.md", markdown(description="Checks claims"))
+
+
+def guardrails(root: Path) -> None:
+    """Inline hooks and servers in plugin.json beside hooks/hooks.json and .mcp.json;
+    matchers naming a skill and an MCP tool."""
+    inline_hooks = {
+        "PreToolUse": [
+            group(handler("./bin/guard-skill.sh"), matcher="Skill"),
+            group(handler("./bin/guard-mcp.sh"), matcher="mcp__plugin_guardrails_policy__check"),
+        ],
+        "UserPromptSubmit": [group(handler("./bin/remind.sh", timeout=5))],
+    }
+    servers = {"policy": {"command": "policy-mcp", "args": ["--strict"]}}
+    manifest(root, "guardrails", hooks=inline_hooks, mcpServers=servers)
+    put_json(
+        root,
+        "hooks/hooks.json",
+        {
+            "description": "guards",
+            "hooks": {
+                "PreToolUse": [group(handler("./bin/guard-bash.sh"), matcher="Bash")],
+                "SessionStart": [group(handler("./bin/start.sh"))],
+            },
+        },
+    )
+    put_json(
+        root,
+        ".mcp.json",
+        {"mcpServers": {"lookup": {"type": "http", "url": "https://l.example/mcp"}}},
+    )
+    put(root, "skills/policy/SKILL.md", markdown(name="policy", description="The policy"))
+
+
+def toolbelt(root: Path) -> None:
+    """Manifest lists: hooks and mcpServers mixing paths and objects, commands and
+    agents from listed paths, an extra skills root and a listed skill directory."""
+    manifest(
+        root,
+        "toolbelt",
+        hooks=["./config/hooks.json", {"Stop": [group(handler("./bin/done.sh"))]}],
+        mcpServers=["./config/servers.json", {"notes": {"command": "notes-mcp"}}],
+        commands=["./cmds", "./extra/one-off.md"],
+        agents=["./team/planner.md", "./team/nested/builder.md"],
+        skills=["./more-skills", "./single/listed"],
+    )
+    put_json(
+        root,
+        "config/hooks.json",
+        {"hooks": {"PostToolUse": [group(handler("fmt"), matcher="Write|Edit")]}},
+    )
+    put_json(root, "config/servers.json", {"mcpServers": {"search": {"command": "search-mcp"}}})
+    put(root, "cmds/build.md", markdown("Build it."))
+    put(root, "cmds/deploy/staging.md", markdown(name="ship", description="Deploy"))
+    put(root, "extra/one-off.md", markdown("Once."))
+    put(root, "team/planner.md", markdown(name="planner", description="Plans"))
+    put(root, "team/nested/builder.md", markdown(name="builder", description="Builds"))
+    put(root, "skills/core/SKILL.md", markdown(description="Core"))
+    put(root, "more-skills/extra-skill/SKILL.md", markdown(name="renamed-extra", description="x"))
+    put(root, "single/listed/SKILL.md", markdown(name="listed-by-name", description="y"))
+
+
+def solo(root: Path) -> None:
+    """A plugin that is one root SKILL.md (no skills/), named by its frontmatter."""
+    manifest(root, "solo")
+    put(root, "SKILL.md", markdown(name="solo-skill", description="One skill"))
+
+
+TREES: dict[str, Tree] = {
+    "content-studio": content_studio,
+    "guardrails": guardrails,
+    "toolbelt": toolbelt,
+    "solo": solo,
+}
+
+
+# -- the comparison --------------------------------------------------------------
+
+
+def satchel_inventory(plugin: Plugin) -> dict[str, Any]:
+    return {
+        "skills": sorted(plugin.qualified(s.name) for s in plugin.skills),
+        "commands": sorted(c.name for c in plugin.commands),
+        "agents": sorted(a.name for a in plugin.agents),
+        "hooks": sorted({(h.event, h.matcher, h.command) for h in plugin.hooks}, key=str),
+        "mcp": sorted((s.name, s.transport) for s in plugin.mcp_servers),
+    }
+
+
+def claude_inventory(provides: dict[str, Any]) -> dict[str, Any]:
+    hooks = {(h["event"], h.get("matcher"), h["command"]) for h in provides["hooks"]}
+    return {
+        "skills": sorted(provides["skills"]),
+        "commands": sorted(provides["commands"]),
+        "agents": sorted(provides["agents"]),
+        # a set on both sides: Claude Code's provides lists a handler repeated with the
+        # same event, matcher and command once; satchel's Plugin.hooks keeps each entry
+        # (the hook runner dedupes them, never dropping a stricter one)
+        "hooks": sorted(hooks, key=str),
+        "mcp": sorted((s["name"], _TRANSPORTS[s["type"]]) for s in provides["mcpServers"]),
+    }
+
+
+def validate(
+    claude_code: Path, tmp_path: Path, tree: Tree, name: str
+) -> tuple[dict[str, Any], Plugin]:
+    root = tmp_path / "plugins" / name
+    tree(root)
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    report = claude_validate(claude_code, root, home)
+    assert report["success"] is True, report["manifest"]["errors"]
+    plugin, diags = read_plugin(root)
+    assert plugin is not None, [d.message for d in diags]
+    return report["provides"], plugin
+
+
+@pytest.mark.parametrize("name", sorted(TREES))
+def test_the_inventory_equals_claude_codes_provides(claude_code: Path, tmp_path: Path, name: str):
+    provides, plugin = validate(claude_code, tmp_path, TREES[name], name)
+    assert satchel_inventory(plugin) == claude_inventory(provides)
+
+
+def test_the_ids_are_claude_codes_for_each_kind(claude_code: Path, tmp_path: Path):
+    provides, plugin = validate(claude_code, tmp_path, content_studio, "content-studio")
+    expected = {
+        "skills": [
+            "content-studio:brand-voice",
+            "content-studio:seo",
+            "content-studio:style-guide",
+        ],
+        "commands": [
+            "content-studio:Review_Notes",
+            "content-studio:content:draft",
+            "content-studio:content:social:thread",
+            "content-studio:publish",
+        ],
+        "agents": [
+            "content-studio:copy-editor",
+            "content-studio:review:fact-checker",
+            "content-studio:review:legal:claims",
+        ],
+    }
+    ours = satchel_inventory(plugin)
+    theirs = claude_inventory(provides)
+    assert {kind: ours[kind] for kind in expected} == expected
+    assert {kind: theirs[kind] for kind in expected} == expected
+
+
+def test_inline_and_file_hooks_and_servers_all_load(claude_code: Path, tmp_path: Path):
+    provides, plugin = validate(claude_code, tmp_path, guardrails, "guardrails")
+    assert len(plugin.hooks) == len(provides["hooks"]) == 5
+    assert sorted({h.event for h in plugin.hooks}) == [
+        "PreToolUse",
+        "SessionStart",
+        "UserPromptSubmit",
+    ]
+    assert sorted(s.name for s in plugin.mcp_servers) == ["lookup", "policy"]
+    assert [d.code for d in plugin.diagnostics] == []
+
+
+def test_a_server_named_twice_in_one_plugin_is_kept_once_on_purpose(
+    claude_code: Path, tmp_path: Path
+):
+    """Claude Code's provides lists both entries; satchel keeps the first
+    (``plugin.mcp.invalid``): one plugin cannot run two servers under one name."""
+
+    def twice(root: Path) -> None:
+        manifest(root, "twice", mcpServers={"lookup": {"command": "inline-lookup"}})
+        put_json(root, ".mcp.json", {"mcpServers": {"lookup": {"command": "file-lookup"}}})
+
+    provides, plugin = validate(claude_code, tmp_path, twice, "twice")
+    assert sorted(s["target"] for s in provides["mcpServers"]) == ["file-lookup", "inline-lookup"]
+    assert [(s.name, s.command) for s in plugin.mcp_servers] == [("lookup", "file-lookup")]
+    assert [(d.code, d.message) for d in plugin.diagnostics] == [
+        (
+            "plugin.mcp.invalid",
+            "MCP server 'lookup' is declared again; "
+            f"the one in {plugin.root / '.mcp.json'} is kept",
+        )
+    ]
