@@ -65,7 +65,7 @@ class Options:
     * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
       they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
       same name (see docs/plugins.md).
-    * `instructions`: ``seed000`` (AGENTS.md, else CLAUDE.md, the client's file last),
+    * `instructions`: ``satchel`` (AGENTS.md, else CLAUDE.md, the client's file last),
       ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
 
     Plugins (see docs/plugins.md):
@@ -109,7 +109,7 @@ class Options:
     agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
-    instructions: InstructionMode | None = "seed000"
+    instructions: InstructionMode | None = "satchel"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
     include_workspace_plugin: bool = True
@@ -206,13 +206,18 @@ def load(
     cwd: str | os.PathLike[str] | None = None,
     *,
     layout: Layout | None = None,
+    project: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Environment:
     """Discover every skill for `cwd` (or `layout`). Never raises for bad files: they
-    become diagnostics and the rest loads. Nothing is executed."""
-    if layout is not None and cwd is not None:
-        raise TypeError("pass cwd or layout, not both")
-    lay = layout if layout is not None else Layout.default(cwd)
+    become diagnostics and the rest loads. Nothing is executed.
+
+    The project root is `project` when given; else `cwd` itself when it holds a
+    project marker (``.satchel/``, ``.claude/``, ``.agents/``, ``AGENTS.md`` ...: a
+    package inside a monorepo); else the git root above `cwd` (see docs/layout.md)."""
+    if layout is not None and (cwd is not None or project is not None):
+        raise TypeError("pass cwd and project, or layout, not both")
+    lay = layout if layout is not None else Layout.default(cwd, project=project)
     opts = Options.build(**options)
     trusted, problems, pins = _trusted(lay, opts)
     effective = lay if trusted else user_first(lay)

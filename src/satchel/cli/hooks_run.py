@@ -10,6 +10,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hooks_environment
 from satchel.hooks import DEFAULT_TIMEOUT, HookResult, HookRunner, Outcome
 from satchel.hooks.events import TOOL_EVENTS, event_named
@@ -25,6 +26,7 @@ def run_hooks(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     claude_settings: bool,
     as_json: bool,
 ) -> int:
@@ -36,11 +38,12 @@ def run_hooks(
     stderr are printed as they came, then the aggregate decision. Hooks really run:
     only in a trusted project do the project's hooks run."""
     payload = _payload(event_named(event), tool, _object(input_json))
-    env = hooks_environment(project, home, client, trust, claude_settings)
+    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs)
     outcome = HookRunner(env, timeout=timeout).run(event, payload)
     if as_json:
-        out.print_json(outcome.to_json())
+        out.print_json({"project": str(env.layout.project), **outcome.to_json()})
     else:
+        say_project(env.layout, project)
         _print(outcome)
     return OK
 

@@ -38,7 +38,8 @@ def validate(
                 [path], strict=strict, unicode_names=unicode_names, client=client
             )
     if as_json:
-        out.print_json([_json(c) for c in checked])
+        found = [d for c in checked for d in c.diagnostics]
+        out.print_json({"checked": [_json(c) for c in checked]}, found)
     else:
         _print(checked)
     return OK if all(c.ok for c in checked) else PROBLEMS
