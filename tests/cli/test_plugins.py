@@ -427,7 +427,8 @@ def test_validate_checks_plugin_directories(satchel, in_repo, tmp_path):
     failed = satchel("validate", "--json", f"{PLUGINS_DIR}/pr-tools", broken)
     assert failed.code == 1
     assert [
-        (Path(c["path"]).name, c["name"], c["ok"], c["kind"], c["format"]) for c in failed.json()["checked"]
+        (Path(c["path"]).name, c["name"], c["ok"], c["kind"], c["format"])
+        for c in failed.json()["checked"]
     ] == [
         ("pr-tools", "pr-tools", True, "plugin", "claude"),
         ("broken", None, False, "plugin", None),
