@@ -124,6 +124,15 @@ def plain_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterat
         yield "  ".join([*cells, row[-1]]).rstrip()
 
 
+def _fits(grid: Table, width: int) -> bool:
+    """Whether the columns that must stay whole (no_wrap) fit `width` with room for
+    the others; a table that does not is printed as lines, its names whole."""
+    whole = [c for c in grid.columns if c.no_wrap]
+    needed = sum(max((len(_plain(cell)) for cell in c.cells), default=0) for c in whole)
+    others = (len(grid.columns) - len(whole)) * MIN_DESCRIPTION
+    return needed + others + 3 * len(grid.columns) <= width
+
+
 def _rows(grid: Table) -> list[list[str]]:
     columns = [[_plain(cell) for cell in column.cells] for column in grid.columns]
     return [list(row) for row in zip(*columns, strict=True)]
@@ -137,7 +146,7 @@ def _plain_when_piped() -> type[Table]:
 
     class PlainWhenPiped(Table):
         def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-            if console.is_terminal:
+            if console.is_terminal and _fits(self, options.max_width):
                 yield from super().__rich_console__(console, options)
                 return
             headers = [str(c.header) if self.show_header else "" for c in self.columns]

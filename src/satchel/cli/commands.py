@@ -55,7 +55,7 @@ def _print(found: CommandSet) -> None:
                 out.safe(command.argument_hint or ""),
                 cell,
             )
-        con.print(grid)
+        con.print(grid, crop=False)  # a name wider than the terminal stays whole
     if found.aliases:
         con.print()
         con.print("Aliases", style="bold")
