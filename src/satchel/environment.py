@@ -37,7 +37,7 @@ _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What the host asks of `load()` beyond the layout (seeds 002 and 004).
+    """What the host asks of `load()` beyond the layout (zidane and caveman).
 
     * `enabled`: True, False, or an allow-list of names (False or [] loads nothing).
     * `exclude`: names to drop.
@@ -57,7 +57,7 @@ class Options:
 
     * `builtin_commands`: the host's own command names; they win every clash.
     * `extra_commands`: commands the host defines in code (after the built-ins).
-    * `command_naming`: ``stem`` (seed 000: subdirectories only group, ``dir:name``
+    * `command_naming`: ``stem`` (mermaid: subdirectories only group, ``dir:name``
       is an alias) or ``path`` (Claude Code's ``dir:name`` names).
     * `builtin_agents`: the host's built-in agent types a project cannot redefine.
     * `agent_types`: the host config's agent types (``[agents.types.<name>]`` tables).
@@ -73,13 +73,13 @@ class Options:
     * `plugins`: False reads no plugin at all.
     * `plugin_dirs`: plugin directories the host names (``--plugin-dir``).
     * `include_workspace_plugin`: the project's own ``skills/`` and ``commands/`` as a
-      plugin (seed 004) [True].
+      plugin (caveman) [True].
     * `strict_plugins`: an unknown manifest field is fatal, as in Vibe [False: the
       Agent Plugins spec reports and ignores it].
-    * `executable`: False is declarative-only loading (seed 004): plugins' hooks, MCP
+    * `executable`: False is declarative-only loading (caveman): plugins' hooks, MCP
       servers and agents are recognised and left alone.
-    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
-      or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
+    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, Vibe and caveman)
+      or ``bare`` (mermaid: plugin skills dedupe with project and user ones by name).
 
     Hooks (see docs/hooks.md):
 
@@ -196,7 +196,7 @@ class Environment:
 
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
-        and what changed (seed 003's ``/reload``). This environment is not modified."""
+        and what changed (Vibe's ``/reload``). This environment is not modified."""
         options = {name: getattr(self.options, name) for name in Options.__dataclass_fields__}
         fresh = load(layout=self.layout, **options)
         return fresh, compare(self, fresh)
