@@ -8,6 +8,7 @@ become exit codes: 0 ok, 1 problems found, 2 usage error, 3 a bug in satchel.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -52,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as e:
         usage = isinstance(e, click.UsageError)
         if as_json:
-            _json_error(USAGE_ERROR if usage else IO_ERROR, e.format_message())
+            _json_error(USAGE_ERROR if usage else IO_ERROR, e.format_message(), args)
         else:
             e.show()
         return USAGE if usage else PROBLEMS
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else PROBLEMS
     except (OSError, SatchelError) as e:
         if as_json:
-            _json_error(IO_ERROR, _oneline(e))
+            _json_error(IO_ERROR, _oneline(e), args)
         else:
             _say(f"satchel: {IO_ERROR}: {_oneline(e)}")
         return PROBLEMS
@@ -71,11 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else OK
 
 
-def _json_error(code: str, message: str) -> None:
-    """A refusal before or around a verb, as the --json envelope on stdout."""
-    from satchel.cli._output import print_json
+def _json_error(code: str, message: str, args: Sequence[str]) -> None:
+    """A refusal before or around a verb, as the --json envelope: on stdout, but on
+    stderr for `serve`, whose stdout is the MCP channel."""
+    from satchel.cli._output import envelope
 
-    print_json({"error": {"code": code, "message": " ".join(message.split())}})
+    document = envelope({"error": {"code": code, "message": " ".join(message.split())}})
+    stream = sys.stderr if args[:1] == ["serve"] else sys.stdout
+    stream.write(json.dumps(document, indent=2, ensure_ascii=True) + "\n")
 
 
 def _say(line: str) -> None:
