@@ -99,4 +99,5 @@ def test_serve_plugin_dir_serves_its_skill(satchel, project, home, plugin, monke
 def test_plugin_dir_must_exist(satchel, project, home, tmp_path):
     result = satchel("list", "--project", project, "--plugin-dir", tmp_path / "nope")
     assert result.code == 2
-    assert "--plugin-dir" in result.err
+    assert "Invalid value for '--plugin-dir'" in result.err
+    assert "does not exist" in result.err
