@@ -80,7 +80,7 @@ def _make(base: Path, entry: tuple[str, str, str, str, bytes | str]) -> None:
     st.sampled_from(["command", "skill"]),
     st.sampled_from([0, 1]),
     st.sampled_from(["stem", "path"]),
-    st.sampled_from(["seed000", "codex"]),
+    st.sampled_from(["satchel", "codex"]),
 )
 def test_load_and_expand_never_raise_on_hostile_trees(
     entries, prompts, order, numbering, naming, instructions

@@ -34,7 +34,7 @@ def walk_layout(project: Path, home: Path, *parts: str, **kw: object) -> satchel
     return satchel.Layout.default(cwd, home=home, project=project, env={}, **kw)  # type: ignore[arg-type]
 
 
-# seed000: one directory
+# satchel: one directory
 
 
 def test_agents_md_only(project: Path, layout: satchel.Layout) -> None:
@@ -111,7 +111,7 @@ def test_unreadable_agents_md_falls_back_to_claude_md(
     assert [d.code for d in diags] == ["instructions.read.error"]
 
 
-# seed000: the client's file, the user level, the walk
+# satchel: the client's file, the user level, the walk
 
 
 def test_client_file_loads_last(project: Path, home: Path, layout: satchel.Layout) -> None:
@@ -499,5 +499,5 @@ def test_to_json(project: Path, layout: satchel.Layout) -> None:
 
 
 def test_unknown_mode_is_a_caller_bug(layout: satchel.Layout) -> None:
-    with pytest.raises(ValueError, match="mode must be seed000 or codex, not 'vibe'"):
+    with pytest.raises(ValueError, match="mode must be satchel or codex, not 'vibe'"):
         load_instructions(layout, mode="vibe")  # type: ignore[arg-type]

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import satchel
 from satchel import Layout, RootSpec
+from satchel.layout import project_marker
 from tests.conftest import skill_text
 
 
@@ -280,3 +283,21 @@ def test_command_and_agent_tables_can_be_replaced(project, home):
         ("project", ".mine", project / "prompts")
     ]
     assert layout.agent_dirs() == ()
+
+
+def test_an_explicit_cwd_holding_a_project_marker_is_the_project(project, home):
+    package = project / "packages" / "app"
+    (package / ".agents").mkdir(parents=True)
+    assert Layout.default(package, home=home).project == package
+    assert Layout.default(package, home=home, project=project).project == project
+    assert Layout.default(package.parent, home=home).project == project  # no marker
+    assert Layout.default(package, home=home, ancestors=True).project == project  # Codex's walk
+
+
+@pytest.mark.parametrize("marker", [".satchel", ".claude", ".agents", "AGENTS.md", ".mermaid"])
+def test_each_project_marker_counts(project, home, marker):
+    package = project / "pkg"
+    package.mkdir()
+    (package / marker).mkdir() if marker.startswith(".") else (package / marker).write_text("x")
+    assert project_marker(package, client="mermaid") == marker
+    assert Layout.default(package, home=home, client="mermaid").project == package

@@ -1,4 +1,4 @@
-"""Authoring helpers that follow the Agent Skills spec strictly (seed 002's
+"""Authoring helpers that follow the Agent Skills spec strictly (zidane's
 `defineSkill` / `writeSkillToDisk`): define a skill in code, write a SKILL.md that
 `satchel validate --strict` accepts."""
 

@@ -1,4 +1,4 @@
-"""What changed on disk between two loads (seed 003's ``/reload``): `Environment.reload`.
+"""What changed on disk between two loads (Vibe's ``/reload``): `Environment.reload`.
 
 Skills, commands, agent types and plugins are compared by name: a name only in the new
 load is added, only in the old removed, in both but different changed. Different

@@ -55,6 +55,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "cli.skill.invalid": ("error", "the skill to create breaks the Agent Skills spec"),
     "cli.skill.unknown": ("error", "no skill that loads has the name asked for"),
     "cli.skill.unreadable": ("error", "the body of the skill asked for could not be read"),
+    "cli.usage": ("error", "the command line is not one satchel understands (exit 2)"),
     "command.builtin": (
         "warning",
         "a command file is named like a built-in command and is skipped",
@@ -373,6 +374,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "compatibility is empty or longer than 500 characters",
     ),
     "skill.description.missing": ("error", "the skill has no description"),
+    "skill.description.placeholder": (
+        "error",
+        "the description is a placeholder (TODO...); an error when strict, else a warning",
+    ),
     "skill.description.too-long": ("warning", "the description is longer than 1024 characters"),
     "skill.field.deprecated": ("info", "a deprecated top-level field was moved into metadata"),
     "skill.field.unknown": (

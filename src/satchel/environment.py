@@ -39,7 +39,7 @@ _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What the host asks of `load()` beyond the layout (seeds 002 and 004).
+    """What the host asks of `load()` beyond the layout (zidane and caveman).
 
     * `enabled`: True, False, or an allow-list of names (False or [] loads nothing).
     * `exclude`: names to drop.
@@ -59,7 +59,7 @@ class Options:
 
     * `builtin_commands`: the host's own command names; they win every clash.
     * `extra_commands`: commands the host defines in code (after the built-ins).
-    * `command_naming`: ``stem`` (seed 000: subdirectories only group, ``dir:name``
+    * `command_naming`: ``stem`` (mermaid: subdirectories only group, ``dir:name``
       is an alias) or ``path`` (Claude Code's ``dir:name`` names).
     * `builtin_agents`: the host's built-in agent types a project cannot redefine.
     * `agent_types`: the host config's agent types (``[agents.types.<name>]`` tables).
@@ -67,7 +67,7 @@ class Options:
     * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
       they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
       same name (see docs/plugins.md).
-    * `instructions`: ``seed000`` (AGENTS.md, else CLAUDE.md, the client's file last),
+    * `instructions`: ``satchel`` (AGENTS.md, else CLAUDE.md, the client's file last),
       ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
 
     Plugins (see docs/plugins.md):
@@ -75,7 +75,7 @@ class Options:
     * `plugins`: False reads no plugin at all.
     * `plugin_dirs`: plugin directories the host names (``--plugin-dir``).
     * `include_workspace_plugin`: the project's own ``skills/`` and ``commands/`` as a
-      plugin (seed 004) [True].
+      plugin (caveman) [True].
     * `strict_plugins`: an unknown manifest field is fatal, as in Vibe [False: the
       Agent Plugins spec reports and ignores it].
     * `ambiguous_plugins`: a plugin directory holding several hosts' manifests:
@@ -84,10 +84,10 @@ class Options:
       ``prefer``].
     * `plugin_format_order`: the formats in order of preference [None: as
       ``config.toml`` says, else `satchel.plugins.FORMAT_ORDER`].
-    * `executable`: False is declarative-only loading (seed 004): plugins' hooks, MCP
+    * `executable`: False is declarative-only loading (caveman): plugins' hooks, MCP
       servers and agents are recognised and left alone.
-    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, seeds 003 and 004)
-      or ``bare`` (seed 000: plugin skills dedupe with project and user ones by name).
+    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, Vibe and caveman)
+      or ``bare`` (mermaid: plugin skills dedupe with project and user ones by name).
     * `plugin_skill_rule`: ``claude-code`` (a Claude Code plugin's skill is named by
       its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
       whose name is not its directory's is skipped, in every format) [None: as
@@ -121,7 +121,7 @@ class Options:
     agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
-    instructions: InstructionMode | None = "seed000"
+    instructions: InstructionMode | None = "satchel"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
     include_workspace_plugin: bool = True
@@ -225,7 +225,7 @@ class Environment:
 
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
-        and what changed (seed 003's ``/reload``). This environment is not modified."""
+        and what changed (Vibe's ``/reload``). This environment is not modified."""
         options = {name: getattr(self.options, name) for name in Options.__dataclass_fields__}
         fresh = load(layout=self.layout, **options)
         return fresh, compare(self, fresh)
@@ -235,13 +235,18 @@ def load(
     cwd: str | os.PathLike[str] | None = None,
     *,
     layout: Layout | None = None,
+    project: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Environment:
     """Discover every skill for `cwd` (or `layout`). Never raises for bad files: they
-    become diagnostics and the rest loads. Nothing is executed."""
-    if layout is not None and cwd is not None:
-        raise TypeError("pass cwd or layout, not both")
-    lay = layout if layout is not None else Layout.default(cwd)
+    become diagnostics and the rest loads. Nothing is executed.
+
+    The project root is `project` when given; else `cwd` itself when it holds a
+    project marker (``.satchel/``, ``.claude/``, ``.agents/``, ``AGENTS.md`` ...: a
+    package inside a monorepo); else the git root above `cwd` (see docs/layout.md)."""
+    if layout is not None and (cwd is not None or project is not None):
+        raise TypeError("pass cwd and project, or layout, not both")
+    lay = layout if layout is not None else Layout.default(cwd, project=project)
     opts = Options.build(**options)
     trusted, problems, pins = _trusted(lay, opts)
     effective = lay if trusted else user_first(lay)

@@ -3,8 +3,8 @@
 `load_instructions(layout)` returns the files a host puts in the system prompt, in
 order: a later file wins on conflict. Two modes:
 
-``seed000`` (default; seed 000 with a user level). The levels, in order, are the
-user level, then the project root (and, when ``layout.ancestors`` is true, every
+``satchel`` (default: AGENTS.md, else a Claude file, with a user level). The levels,
+in order, are the user level, then the project root (and, when ``layout.ancestors`` is true, every
 directory from the root down to cwd). At each level:
 
 ============  =====================================  =====================================
@@ -74,7 +74,7 @@ __all__ = [
 
 Scope = Literal["user", "project"]
 Kind = Literal["agents", "claude", "client", "override"]
-InstructionMode = Literal["seed000", "codex"]
+InstructionMode = Literal["satchel", "codex"]
 
 AGENTS, CLAUDE, OVERRIDE = "AGENTS.md", "CLAUDE.md", "AGENTS.override.md"
 MAX_FILE = 256 * 1024
@@ -114,7 +114,7 @@ class InstructionFile:
 def load_instructions(
     layout: Layout,
     *,
-    mode: InstructionMode = "seed000",
+    mode: InstructionMode = "satchel",
     max_file: int = MAX_FILE,
     max_total: int = MAX_TOTAL,
     trust_project: bool = True,
@@ -124,10 +124,10 @@ def load_instructions(
     loader = _Loader(layout, max_file)
     if mode == "codex":
         loader.codex(trust_project, max_total)
-    elif mode == "seed000":
-        loader.seed000(trust_project)
+    elif mode == "satchel":
+        loader.agents_first(trust_project)
     else:
-        raise ValueError(f"mode must be seed000 or codex, not {mode!r}")
+        raise ValueError(f"mode must be satchel or codex, not {mode!r}")
     return tuple(loader.files), tuple(loader.diags)
 
 
@@ -170,7 +170,7 @@ class _Loader:
     seen: dict[tuple[int, int], bool] = field(default_factory=dict)  # file -> it read
     user_paths: set[Path] = field(default_factory=set)
 
-    def seed000(self, trust_project: bool) -> None:
+    def agents_first(self, trust_project: bool) -> None:
         user = self.layout.config_home / self.layout.client
         levels: list[tuple[Scope, Path, tuple[Path, ...]]] = [
             ("user", user, (user / CLAUDE, self.layout.home / ".claude" / CLAUDE))

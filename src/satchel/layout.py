@@ -2,7 +2,7 @@
 
 A `Layout` names the client, the working directory, the project root, the user's
 home and config directories, and an ordered table of root templates. The table is
-the precedence: the first root to define a name wins. Each host in the seeds is a
+the precedence: the first root to define a name wins. Each host is a
 different table; `Layout.default()` is satchel's own (see docs/layout.md).
 """
 
@@ -25,12 +25,14 @@ __all__ = [
     "RootSpec",
     "WalkBounds",
     "default_roots",
+    "PROJECT_MARKERS",
     "find_project_root",
+    "project_marker",
     "user_first",
 ]
 
 PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
-SCOPES = (PROJECT, USER, PLUGIN)  # the seeds' precedence; plugin roots come after the user's
+SCOPES = (PROJECT, USER, PLUGIN)  # project, then user; plugin roots come after the user's
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,7 @@ KINDS = ("skills", "commands", "agents", "plugins")
 def default_roots(client: str = "satchel", kind: str = "skills") -> tuple[RootSpec, ...]:
     """satchel's table for `kind` (``skills``, ``commands`` or ``agents``): project
     before user; within a scope the client's own family, then ``.claude``, then
-    ``.agents`` (seed 000), then the other hosts that keep that kind of file."""
+    ``.agents``, then the other hosts that keep that kind of file."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}")
     own = f".{client}"
@@ -119,6 +121,27 @@ def find_project_root(cwd: Path, markers: Sequence[str] = (".git",)) -> Path:
     return cwd
 
 
+# What makes a directory named explicitly a project of its own, even inside another
+# git repository (a monorepo package): a tool family's folder or an instruction file.
+PROJECT_MARKERS = (
+    ".satchel",
+    ".claude",
+    ".agents",
+    ".codex",
+    ".opencode",
+    "AGENTS.md",
+    "CLAUDE.md",
+)
+
+
+def project_marker(directory: Path, client: str = "satchel") -> str | None:
+    """The first project marker `directory` holds (the client's own family first)."""
+    for marker in _unique([f".{client}", *PROJECT_MARKERS]):
+        if os.path.lexists(directory / marker):
+            return marker
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Every decision about where skills come from. Build one with `Layout.default`."""
@@ -158,7 +181,11 @@ class Layout:
 
         The home is `home`, else the real one; the config directory is
         ``$XDG_CONFIG_HOME`` when set and no `home` is given, else ``<home>/.config``.
-        The project root is `project`, else the nearest ancestor holding `.git`.
+        The project root is `project`; else `cwd` itself when it is given and holds a
+        project marker (`PROJECT_MARKERS`: ``.satchel/``, ``.claude/``, ``.agents/``,
+        ``AGENTS.md`` ...), so a project inside another repository can be named; else
+        the nearest ancestor of the working directory holding `.git` (`markers`).
+        With `ancestors` (Codex's walk from `cwd` up to the git root) it is the git root.
         `roots`, `command_roots`, `agent_roots` and `plugin_roots` replace the
         default table of skills, commands, agent and plugin roots (`default_roots`).
         """
@@ -172,7 +199,13 @@ class Layout:
         return cls(
             client=client,
             cwd=here,
-            project=Path(project).absolute() if project else find_project_root(here, markers),
+            project=_project(
+                here,
+                project,
+                explicit=cwd is not None and not ancestors,
+                client=client,
+                markers=markers,
+            ),
             home=home_dir,
             config_home=config,
             roots=tuple(roots) if roots is not None else default_roots(client),
@@ -260,6 +293,21 @@ def user_first(layout: Layout) -> Layout:
         agent_roots=reorder(layout.agent_roots),
         plugin_roots=reorder(layout.plugin_roots),
     )
+
+
+def _project(
+    here: Path,
+    project: str | os.PathLike[str] | None,
+    *,
+    explicit: bool,
+    client: str,
+    markers: Sequence[str],
+) -> Path:
+    if project:
+        return Path(project).absolute()
+    if explicit and project_marker(here, client) is not None:
+        return here
+    return find_project_root(here, markers)
 
 
 def _table(given: Sequence[RootSpec] | None, client: str, kind: str) -> tuple[RootSpec, ...]:

@@ -2,9 +2,9 @@
 
 Three formats, one per way of activating a skill:
 
-* ``tool``: seed 004's text for hosts with a skill-loading tool (``load_skill``).
+* ``tool``: caveman's text for hosts with a skill-loading tool (``load_skill``).
 * ``xml``: the Agent Skills client guide's ``<available_skills>`` block.
-* ``paths``: seed 000's list with each SKILL.md path, for hosts whose model reads
+* ``paths``: mermaid's list with each SKILL.md path, for hosts whose model reads
   the file with its own file-read tool.
 
 No skills, no text at all. The index is capped at `max_skills` entries and
@@ -95,7 +95,7 @@ def render_index(
     """The index text for `skills` (in the order given), or "" when there are none.
 
     `head` replaces the lines before the entries (for ``xml``, it goes above
-    ``<available_skills>``): a host whose tools differ from seed 004's says here how
+    ``<available_skills>``): a host whose tools differ from caveman's says here how
     the model loads a skill. `build_index` also says which skills the caps cut."""
     return build_index(
         skills,

@@ -1,4 +1,4 @@
-"""`ContextSegment`: a piece of the system prompt, as seed 004's context() has them."""
+"""`ContextSegment`: a piece of the system prompt, as caveman's context() has them."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def test_json_is_the_agent_sets_json(satchel, in_repo):
     result = satchel("agents", "--json", *EXAMPLE)
     doc = result.json()
     assert result.code == 0
-    assert set(doc) == {"agents", "builtins", "shadowed", "diagnostics"}
+    assert set(doc) == {"version", "project", "agents", "builtins", "shadowed", "diagnostics"}
     assert [(a["name"], a["format"], a["scope"], a["family"]) for a in doc["agents"]] == [
         ("release-manager", "vibe", "project", ".satchel"),
         ("code-scout", "claude", "project", ".claude"),
@@ -58,4 +58,4 @@ def test_an_agent_without_tools_has_all(satchel, project, home):
 def test_no_agents(satchel, project, home):
     result = satchel("agents", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith("No agent types found")
+    assert result.out.startswith(f"project: {project} (--project)\nNo agent types found")

@@ -25,7 +25,9 @@ def test_json_is_the_command_sets_json(satchel, in_repo):
     result = satchel("commands", "--json", *EXAMPLE)
     doc = result.json()
     assert result.code == 0
-    assert set(doc) == {"commands", "aliases", "builtins", "shadowed", "diagnostics"}
+    assert set(doc) == {
+        *("version", "project", "commands", "aliases", "builtins", "shadowed", "diagnostics")
+    }
     assert [c["name"] for c in doc["commands"]] == NAMES + PLUGIN_NAMES
     assert [c["origin"] for c in doc["commands"]] == ["(project)"] * 3 + ["(user)"] + [
         "(plugin:pr-tools)",
@@ -53,7 +55,7 @@ def test_json_is_the_command_sets_json(satchel, in_repo):
 def test_no_commands(satchel, project, home):
     result = satchel("commands", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith("No commands found")
+    assert result.out.startswith(f"project: {project} (--project)\nNo commands found")
     doc = satchel("commands", "--project", project, "--home", home, "--json").json()
     assert doc["commands"] == []
     assert doc["aliases"] == {}

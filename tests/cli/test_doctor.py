@@ -168,7 +168,7 @@ def test_shadowed_agents_are_shown_like_shadowed_skills(satchel, project, home, 
     section = out.split("\nAgents:")[1].split("\n\n")[0]
     kept, hidden = (line.split() for line in section.splitlines() if "helper.md" in line)
     assert kept[:4] == ["helper", "kept", "project", ".claude"]
-    assert hidden[:3] == ["hidden", "user", ".claude"]
+    assert hidden[:4] == ["helper", "hidden", "user", ".claude"]
 
 
 def test_human_report_has_a_section_per_kind(satchel, in_repo):

@@ -72,7 +72,9 @@ def test_json_says_what_matched(satchel, in_repo, prompt, matched, name):
     doc = result.json()
     assert result.code == 0
     assert result.err == ""
-    assert set(doc) == {"prompt", "expanded", "matched", "name"}
+    assert set(doc) == {
+        *("version", "project", "prompt", "expanded", "matched", "name", "diagnostics")
+    }
     assert (doc["prompt"], doc["matched"], doc["name"]) == (prompt, matched, name)
     assert (doc["expanded"] == prompt) == (matched is None)
 

@@ -32,7 +32,15 @@ def test_json_gives_format_text_bytes_and_tokens(satchel, project, home, write):
         "Use its resource argument for referenced files.\n"
         "- deploy: Ship it.\n"
     )
-    assert doc == {"format": "tool", "text": text, "bytes": 206, "tokens": 52}
+    assert doc == {
+        "version": 1,
+        "project": str(project),
+        "format": "tool",
+        "text": text,
+        "bytes": 206,
+        "tokens": 52,
+        "diagnostics": [],
+    }
     assert len(text.encode()) == 206
 
 

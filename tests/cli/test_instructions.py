@@ -23,7 +23,7 @@ def test_json_lists_files_in_prompt_order(satchel, in_repo):
     result = satchel("instructions", "--json", *WHERE)
     doc = result.json()
     assert result.code == 0
-    assert doc["mode"] == "seed000"
+    assert doc["mode"] == "satchel"
     assert [(f["path"], f["scope"], f["kind"]) for f in doc["files"]] == [
         (str(WORKSPACE / "AGENTS.md"), "project", "agents"),
         (str(WORKSPACE / "SATCHEL.md"), "project", "client"),
@@ -61,7 +61,10 @@ def test_a_file_cut_at_the_cap_is_marked(satchel, project, home, monkeypatch):
 
 def test_no_files(satchel, project, home):
     result = satchel("instructions", "--project", project, "--home", home)
-    assert (result.code, result.out) == (0, "No instruction files found (seed000 mode).\n")
+    assert (result.code, result.out) == (
+        0,
+        f"project: {project} (--project)\nNo instruction files found (satchel mode).\n",
+    )
 
 
 def test_unknown_mode_is_a_usage_error(satchel, project, home):

@@ -14,7 +14,7 @@ def test_human_table_matches_golden(satchel, in_repo):
 
 def test_json_is_every_skill_as_to_json(satchel, in_repo):
     result = satchel("list", "--json", *EXAMPLE)
-    skills = result.json()
+    skills = result.json()["skills"]
     assert result.err == ""
     assert [s["name"] for s in skills] == SKILLS + PLUGIN_SKILLS
     assert {(s["scope"], s["family"]) for s in skills[len(SKILLS) :]} == {
@@ -45,7 +45,11 @@ def test_json_is_every_skill_as_to_json(satchel, in_repo):
     }
 
 
-def test_long_description_is_cut_to_one_line(satchel, project, home, write):
+def test_long_description_is_cut_to_one_line_on_a_terminal(
+    satchel, project, home, write, monkeypatch
+):
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", "120")
     write(project / ".satchel/skills", "long", description="word " * 60)
     out = satchel("list", "--project", project, "--home", home).out
     row = next(line for line in out.splitlines() if line.startswith("long"))
@@ -53,8 +57,26 @@ def test_long_description_is_cut_to_one_line(satchel, project, home, write):
     assert len(row.rstrip()) <= 120
 
 
+def test_piped_a_long_description_and_its_path_stay_whole_on_one_line(
+    satchel, project, home, write
+):
+    write(project / ".satchel/skills", "long", description="word " * 60)
+    out = satchel("list", "--project", project, "--home", home).out
+    row = next(line for line in out.splitlines() if line.startswith("long"))
+    path = project / ".satchel/skills/long/SKILL.md"
+    assert row.split() == ["long", "project", ".satchel", *["word"] * 60, str(path)]
+
+
 def test_no_skills_says_where_to_look(satchel, project, home):
     result = satchel("list", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out == "No skills found; `satchel doctor` shows where satchel looked.\n"
-    assert satchel("list", "--project", project, "--home", home, "--json").json() == []
+    assert result.out == (
+        f"project: {project} (--project)\n"
+        "No skills found; `satchel doctor` shows where satchel looked.\n"
+    )
+    assert satchel("list", "--project", project, "--home", home, "--json").json() == {
+        "version": 1,
+        "project": str(project),
+        "skills": [],
+        "diagnostics": [],
+    }

@@ -121,7 +121,7 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
 def test_python_dash_m_satchel_runs(in_repo):
     done = _run([sys.executable, "-m", "satchel", "list", "--json", *EXAMPLE])
     assert done.returncode == 0, done.stderr
-    assert [s["name"] for s in json.loads(done.stdout)] == SKILLS + PLUGIN_SKILLS
+    assert [s["name"] for s in json.loads(done.stdout)["skills"]] == SKILLS + PLUGIN_SKILLS
 
 
 def test_python_dash_m_usage_error_exits_2_without_traceback():

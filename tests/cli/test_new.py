@@ -1,18 +1,38 @@
-"""`satchel new skill NAME`: a scaffold strict validation accepts; never overwrites."""
+"""`satchel new skill NAME`: a scaffold that strict validation refuses until its TODO
+description is replaced; never overwrites."""
 
 from __future__ import annotations
 
+from satchel.cli.new import PLACEHOLDER
 
-def test_creates_a_skill_that_passes_strict_validation(satchel, project, home):
+
+def test_the_scaffold_fails_strict_validation_until_its_description_is_written(
+    satchel, project, home
+):
     result = satchel("new", "skill", "deploy-preview", "--project", project, "--json")
     path = project / ".satchel/skills/deploy-preview/SKILL.md"
     assert result.code == 0
-    assert result.json() == {"path": str(path)}
+    assert result.json() == {"version": 1, "path": str(path), "diagnostics": []}
+    check = satchel("validate", "--strict", "--json", path.parent).json()
+    assert [(d["code"], d["severity"], d["message"]) for d in check["diagnostics"]] == [
+        (
+            "skill.description.placeholder",
+            "error",
+            "the description 'TODO: say what this skill does and when an agent should use it.' "
+            "is a placeholder, not one a model could choose the skill by",
+        )
+    ]
+    assert satchel("validate", "--strict", path.parent).code == 1
+    lenient = satchel("validate", path.parent)
+    assert lenient.code == 0  # a warning: the skill loads while it is being written
+    assert "warning skill.description.placeholder" in lenient.out
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(PLACEHOLDER, "Deploy a preview. Use when asked to."))
     check = satchel("validate", "--strict", path.parent)
     assert check.code == 0
     assert check.out.startswith("ok    deploy-preview")
     listed = satchel("list", "--project", project, "--home", home, "--json").json()
-    assert [s["name"] for s in listed] == ["deploy-preview"]
+    assert [s["name"] for s in listed["skills"]] == ["deploy-preview"]
 
 
 def test_description_and_dir_options(satchel, tmp_path):
@@ -48,7 +68,8 @@ def test_invalid_name_as_json(satchel, tmp_path):
     result = satchel("new", "skill", "pdf--forms", "--dir", tmp_path, "--json")
     assert result.code == 1
     doc = result.json()
-    assert (doc["code"], doc["error"]) == (
+    assert doc["version"] == 1
+    assert (doc["error"]["code"], doc["error"]["message"]) == (
         "cli.skill.invalid",
         "cannot create a skill named 'pdf--forms'",
     )

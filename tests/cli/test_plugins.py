@@ -84,7 +84,7 @@ def test_plugins_json_is_the_plugin_sets_json(satchel, in_repo):
     result = satchel("plugins", "--json", *EXAMPLE)
     doc = result.json()
     assert result.code == 0
-    assert set(doc) == {"plugins", "shadowed", "diagnostics"}
+    assert set(doc) == {"version", "project", "plugins", "shadowed", "diagnostics"}
     assert [p["name"] for p in doc["plugins"]] == [*sorted(EXAMPLES), "snippets"]
     deploy = doc["plugins"][0]
     assert deploy["root"] == str(WORKSPACE / ".satchel/plugins/deploy-kit")
@@ -300,7 +300,7 @@ def test_doctor_counts_plugins_per_format_and_status(satchel, statuses, project,
     assert ["claude", "0", "1", "0"] in rows
     kept, hidden = (row for row in rows if "kept" in row or "hidden" in row)
     assert kept[:4] == ["kit", "kept", "project", "agent-plugins"]
-    assert hidden[:3] == ["hidden", "user", "agent-plugins"]
+    assert hidden[:4] == ["kit", "hidden", "user", "agent-plugins"]
 
 
 def test_doctor_json_for_a_project_without_plugins(satchel, project, home):
@@ -317,10 +317,14 @@ def test_doctor_json_for_a_project_without_plugins(satchel, project, home):
 def test_no_plugins_says_where_satchel_looked(satchel, project, home):
     result = satchel("plugins", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith("No plugins found; satchel looked in ")
+    assert result.out.startswith(
+        f"project: {project} (--project)\nNo plugins found; satchel looked in "
+    )
     assert str(project / ".satchel/plugins") in result.out
     assert str(home / ".agents/plugins") in result.out
     assert satchel("plugins", "--json", "--project", project, "--home", home).json() == {
+        "version": 1,
+        "project": str(project),
         "plugins": [],
         "shadowed": [],
         "diagnostics": [],
@@ -420,12 +424,13 @@ def test_validate_checks_plugin_directories(satchel, in_repo, tmp_path):
     failed = satchel("validate", "--json", f"{PLUGINS_DIR}/pr-tools", broken)
     assert failed.code == 1
     assert [
-        (Path(c["path"]).name, c["name"], c["ok"], c["kind"], c["format"]) for c in failed.json()
+        (Path(c["path"]).name, c["name"], c["ok"], c["kind"], c["format"])
+        for c in failed.json()["checked"]
     ] == [
         ("pr-tools", "pr-tools", True, "plugin", "claude"),
         ("broken", None, False, "plugin", None),
     ]
-    assert failed.json()[1]["diagnostics"][0]["code"] == "plugin.manifest.invalid"
+    assert failed.json()["checked"][1]["diagnostics"][0]["code"] == "plugin.manifest.invalid"
     human = satchel("validate", broken).out
     assert human.startswith(f"fail  {broken}\n")
     assert human.splitlines()[-1] == "1 plugin checked: 0 ok, 1 failed"
@@ -435,9 +440,9 @@ def test_validate_keeps_skill_directories_skills(satchel, tmp_path):
     skill = tmp_path / "skills" / "tidy"
     _skill(tmp_path / "skills", "tidy")
     _json(skill / "plugin.json", {"name": "not-a-plugin"})  # beside a SKILL.md: still a skill
-    doc = satchel("validate", "--json", skill).json()
+    doc = satchel("validate", "--json", skill).json()["checked"]
     assert [(c["kind"], c["name"], c["ok"]) for c in doc] == [("skill", "tidy", True)]
-    doc = satchel("validate", "--json", tmp_path / "skills").json()
+    doc = satchel("validate", "--json", tmp_path / "skills").json()["checked"]
     assert [(c["kind"], c["name"]) for c in doc] == [("skill", "tidy")]
 
 

@@ -23,8 +23,8 @@ def test_json_is_to_json_plus_the_body(satchel, in_repo):
     text = (WORKSPACE / ".satchel/skills/release/SKILL.md").read_text(encoding="utf-8")
     assert doc["body"] == text.split("---\n", 2)[2].strip()
     assert set(doc) == {
-        "name", "description", "license", "compatibility", "metadata", "allowed_tools",
-        "extras", "path", "scope", "family", "body",
+        "version", "project", "name", "description", "license", "compatibility", "metadata",
+        "allowed_tools", "extras", "path", "scope", "family", "body", "diagnostics",
     }  # fmt: skip
 
 
@@ -43,10 +43,13 @@ def test_unknown_name_as_json(satchel, in_repo):
     result = satchel("show", "code-reveiw", "--json", *EXAMPLE)
     assert result.code == 1
     assert result.json() == {
-        "code": "cli.skill.unknown",
-        "error": "no skill named 'code-reveiw'; `satchel list` shows the skills that load",
+        "version": 1,
+        "error": {
+            "code": "cli.skill.unknown",
+            "message": "no skill named 'code-reveiw'; `satchel list` shows the skills that load",
+            "suggestions": ["code-review"],
+        },
         "diagnostics": [],
-        "suggestions": ["code-review"],
     }
 
 

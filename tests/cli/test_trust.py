@@ -22,7 +22,19 @@ def test_trust_records_the_folder_and_says_what_loads(satchel, project, home):
     assert listed.out == f"{project}\n"
     doc = satchel("trust", "--list", "--home", home, "--json").json()
     store = str(home / ".config" / "satchel" / STORE)
-    assert doc == {"store": store, "folders": [str(project)], "problem": None}
+    assert doc == {
+        "version": 1,
+        "store": store,
+        "folders": [str(project)],
+        "problem": None,
+        "diagnostics": [],
+    }
+
+
+def test_trust_list_prints_absolute_paths_from_any_folder(satchel, project, home, monkeypatch):
+    satchel("trust", project, "--home", home)
+    monkeypatch.chdir(project.parent)  # the folder is below: it would print as "project"
+    assert satchel("trust", "--list", "--home", home).out == f"{project}\n"
 
 
 def test_trust_without_dir_trusts_the_project_root_above_the_current_folder(
@@ -32,7 +44,14 @@ def test_trust_without_dir_trusts_the_project_root_above_the_current_folder(
     nested.mkdir(parents=True)
     monkeypatch.chdir(nested)
     doc = satchel("trust", "--home", home, "--json").json()
-    assert doc == {"folder": str(project), "trusted": True, "changed": True, "pinned": []}
+    assert doc == {
+        "version": 1,
+        "folder": str(project),
+        "trusted": True,
+        "changed": True,
+        "pinned": [],
+        "diagnostics": [],
+    }
     doc = satchel("doctor", "--home", home, "--json").json()
     assert doc["trusted"] is True
 
@@ -47,10 +66,12 @@ def test_untrust_and_a_folder_still_trusted_through_a_parent(satchel, project, h
     )
     doc = satchel("untrust", project, "--home", home, "--json").json()
     assert doc == {
+        "version": 1,
         "folder": str(project),
         "changed": False,
         "trusted": True,
         "trusted_through": str(tmp_path),
+        "diagnostics": [],
     }
     satchel("untrust", tmp_path, "--home", home)
     assert satchel("untrust", project, "--home", home).out == f"{project} was not on the list.\n"
@@ -69,7 +90,7 @@ def test_a_malformed_list_is_reported_and_kept(satchel, project, home):
         f"satchel: config.trust.invalid: {STORE} could not be read (not JSON ("
     )
     assert path.read_text() == "[1, 2"
-    assert satchel("untrust", project, "--home", home, "--json").json()["code"] == (
+    assert satchel("untrust", project, "--home", home, "--json").json()["error"]["code"] == (
         "config.trust.invalid"
     )
     listed = satchel("trust", "--list", "--home", home)
@@ -94,12 +115,12 @@ def test_the_example_untrusted_holds_its_plugins_back(satchel, in_repo):
             "hint": None,
         }
     ]
-    words = " ".join(satchel("doctor", *WHERE).out.split())  # the table wraps the line
+    lines = satchel("doctor", *WHERE).out.splitlines()
     assert (
-        " config examples/home/.config trusted no: the project's plugins and !`cmd` lines do "
+        "trusted  no: the project's plugins and !`cmd` lines do "
         "not load and user skills rank first "
-        "(`satchel trust examples/workspace --home examples/home`) Roots "
-    ) in words
+        "(`satchel trust examples/workspace --home examples/home`)"
+    ) in lines
 
 
 def test_trust_flags_override_the_list(satchel, project, home):
@@ -117,8 +138,8 @@ def test_untrusted_listing_ranks_the_user_skill_first(satchel, project, home, wr
     write(project / ".agents/skills", "deploy", description="From the project.")
     write(home / ".agents/skills", "deploy", description="From the user.")
     doc = satchel("list", "--project", project, "--home", home, "--json").json()
-    assert [s["description"] for s in doc] == ["From the user."]
+    assert [s["description"] for s in doc["skills"]] == ["From the user."]
     doc = satchel("list", "--project", project, "--home", home, "--trust", "--json").json()
-    assert [s["description"] for s in doc] == ["From the project."]
+    assert [s["description"] for s in doc["skills"]] == ["From the project."]
     assert json.loads(satchel("show", "deploy", "--project", project, "--home", home, "--json")
                       .out)["description"] == "From the user."  # fmt: skip

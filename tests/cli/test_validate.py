@@ -30,7 +30,7 @@ def test_tmp_fixtures_match_golden(satchel, tmp_path, monkeypatch, write):
 def test_json_reports_each_skill(satchel, in_repo):
     result = satchel("validate", "--json", AGENTS, f"{DEPS}/SKILL.md")
     assert result.code == 1
-    doc = result.json()
+    doc = result.json()["checked"]
     assert [(c["path"], c["name"], c["ok"]) for c in doc] == [
         (str(WORKSPACE / ".agents/skills/api-docs"), None, False),
         (str(WORKSPACE / ".agents/skills/db-migrations"), "db-migrations", True),
@@ -62,7 +62,7 @@ def test_all_ok_exits_0(satchel, in_repo):
 def test_missing_path_is_a_problem_not_a_usage_error(satchel, tmp_path):
     result = satchel("validate", "--json", tmp_path / "nope")
     assert result.code == 1
-    assert result.json() == [
+    assert result.json()["checked"] == [
         {
             "path": str(tmp_path / "nope"),
             "name": None,
@@ -87,7 +87,7 @@ def test_strict_makes_warnings_errors(satchel, tmp_path, write):
     assert satchel("validate", path).code == 0
     strict = satchel("validate", "--strict", "--json", path)
     assert strict.code == 1
-    assert [(d["code"], d["severity"]) for d in strict.json()[0]["diagnostics"]] == [
+    assert [(d["code"], d["severity"]) for d in strict.json()["checked"][0]["diagnostics"]] == [
         ("skill.field.unknown", "error")
     ]
 
@@ -97,11 +97,11 @@ def test_unicode_names_accepts_lowercase_letters(satchel, tmp_path, write):
     assert satchel("validate", path).code == 1
     result = satchel("validate", "--unicode-names", "--json", path)
     assert result.code == 0
-    assert result.json()[0]["name"] == "café"
+    assert result.json()["checked"][0]["name"] == "café"
 
 
 def test_example_home_skills_are_checked_one_by_one(satchel, in_repo):
-    doc = satchel("validate", "--json", "examples/home/.claude/skills").json()
+    doc = satchel("validate", "--json", "examples/home/.claude/skills").json()["checked"]
     assert [(Path(c["path"]).name, c["ok"]) for c in doc] == [
         ("incident-notes", False),
         ("writing-tests", True),

@@ -119,7 +119,8 @@ def test_refusals_leave_the_scope_as_it_was(
         code, out, _err = satchel("install", *args, "--json")
         assert code == 1
         doc = json.loads(out)
-        assert (doc["code"], doc["error"].split(" (")[0]) == (code_name, message)
+        error = doc["error"]
+        assert (error["code"], error["message"].split(" (")[0]) == (code_name, message)
     assert (state(project), state(home)) == before
 
 
@@ -139,7 +140,7 @@ def test_remove_deletes_only_what_it_installed(
     assert satchel("install", source, "--skill", "pdf")[0] == 0
     write_tree(project / ".satchel/skills/mine", {"SKILL.md": skill_md("mine")})
     code, out, _ = satchel("remove", "mine")
-    assert (code, json.loads(satchel("remove", "mine", "--json")[1])["code"]) == (
+    assert (code, json.loads(satchel("remove", "mine", "--json")[1])["error"]["code"]) == (
         1,
         "install.not-installed",
     )

@@ -435,8 +435,12 @@ def test_without_the_sdk_serve_says_how_to_install_it(workspace):
     assert done.returncode == 1
     assert done.stdout == ""  # stdout is the MCP channel: nothing but MCP goes there
     assert json.loads(done.stderr) == {
-        "code": "cli.mcp.sdk-missing",
-        "error": "the MCP SDK is not installed; install it with: pip install 'satchel[mcp]'",
+        "version": 1,
+        "error": {
+            "code": "cli.mcp.sdk-missing",
+            "message": "the MCP SDK is not installed; install it with: pip install 'satchel[mcp]'",
+        },
+        "diagnostics": [],
     }
 
 

@@ -103,7 +103,7 @@ def test_mcp_check_prints_what_each_server_offers(run, tmp_path):
 
 def test_mcp_check_of_no_such_server(run, tmp_path):
     code, out, _ = run("mcp", "check", *WHERE, "--home", tmp_path, "--server", "nope")
-    assert (code, out.strip()) == (0, "No MCP servers of these names.")
+    assert (code, out.strip().splitlines()[1:]) == (0, ["No MCP servers of these names."])
 
 
 def test_the_example_server_needs_only_the_standard_library():

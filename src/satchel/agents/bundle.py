@@ -1,5 +1,5 @@
 """Agent types as TOML tables: a plugin bundle's ``types.toml`` (``[types.<name>]``,
-seed 000) and a host config's ``[agents.types.<name>]``, which have the same shape.
+mermaid) and a host config's ``[agents.types.<name>]``, which have the same shape.
 
 Keys: ``description`` (required), ``instructions`` (or ``prompt`` or
 ``system_prompt``, one of them), ``tools`` (mapped like Claude Code's),

@@ -1,6 +1,6 @@
 """Find agent types in every layer and settle which one owns each name.
 
-Precedence, highest first (seed 000): the host's config types, project files, user
+Precedence, highest first (mermaid): the host's config types, project files, user
 files, then plugin types. Within a scope the layout's order holds: the client's
 own family, then ``.claude``, then ``.agents``. Names compare case-insensitively.
 A project file or a plugin cannot redefine a built-in type (``general``,
@@ -11,7 +11,7 @@ everything: a project or plugin agent's ``yolo`` safety is capped at
 
 An agents directory holds Claude Code ``.md`` files and Vibe ``.toml`` files,
 walked recursively in name order (bounded by the layout's walk limits). Vibe reads at
-most 128 agent files a directory (seed 003), so at most 128 ``.toml`` files are read;
+most 128 agent files a directory (Vibe), so at most 128 ``.toml`` files are read;
 Claude Code has no such cap, so ``.md`` files are bounded only by satchel's own
 4,096. Past a cap, the files left out are still listed (not read) and one
 `agent.limit` warning names each of them. Nothing is executed; a bad file becomes a
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 BUILTIN_TYPES = ("general", "explore")
-MAX_AGENTS = 128  # Vibe agent files (.toml) per directory (seed 003)
+MAX_AGENTS = 128  # Vibe agent files (.toml) per directory (Vibe)
 MAX_CLAUDE_AGENTS = 4096  # Claude Code agent files (.md) per directory: satchel's bound
 SUFFIXES = (".md", ".toml")
 SKIP_DIRS = frozenset(("node_modules",))

@@ -41,7 +41,7 @@ __all__ = [
     "UNTRUSTED_SCOPES",
 ]
 
-MAX_INSTRUCTIONS = 64 * 1024  # bytes of UTF-8 (seed 003)
+MAX_INSTRUCTIONS = 64 * 1024  # bytes of UTF-8 (Vibe)
 # Claude Code 2.1.332's model aliases (each also with a `[1m]` suffix), and an agent's `inherit`
 CLAUDE_MODEL_ALIASES = frozenset(
     ("sonnet", "opus", "haiku", "fable", "best", "opusplan", "default", "inherit")

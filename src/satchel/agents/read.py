@@ -10,7 +10,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = ["MAX_AGENT_FILE", "read_agent_file"]
 
-MAX_AGENT_FILE = 64 * 1024  # seed 003's cap, used for every agent file
+MAX_AGENT_FILE = 64 * 1024  # Vibe's cap, used for every agent file
 
 
 def read_agent_file(

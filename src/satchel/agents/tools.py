@@ -1,6 +1,6 @@
 """Tool names: Claude Code's mapped to satchel's canonical ones, and the write test.
 
-The mapping is data (seed 000's table). A host with other tool names passes its own
+The mapping is data (mermaid's table). A host with other tool names passes its own
 table to `map_tools`; a key ending in ``*`` matches every name with that prefix.
 
 A name the table does not map passes through silently only when it is known: one of

@@ -1,15 +1,15 @@
-"""Vibe's TOML subagents: one ``<name>.toml`` per agent, the rules of seed 003 Step 7.
+"""Vibe's TOML subagents: one ``<name>.toml`` per agent, the rules of Vibe Step 7.
 
-Vibe 3.0.3 reads snake_case keys (``schema_version``, ``agent_type``...); seed 003
+Vibe 3.0.3 reads snake_case keys (``schema_version``, ``agent_type``...); Vibe
 writes camelCase (``schemaVersion``, ``agentType``...). Both spellings load; a file
 that writes one key both ways is refused. The name is the file stem, namespaced
 ``<namespace>:<stem>`` for a plugin. Every broken rule is reported, each with its
 own message; unknown keys are warned about and ignored. An empty ``enabled_tools``
 means what it means to Vibe: no restriction.
 
-``active_model`` names a model in the host's config, as it does in Vibe (seed 003's
+``active_model`` names a model in the host's config, as it does in Vibe (Vibe's
 own example is ``activeModel = "mistral-medium-3.5"``), so it is kept as written and
-honoured, with no `agent.model.alias`. The ``provider/model`` rule is seed 000's for
+honoured, with no `agent.model.alias`. The ``provider/model`` rule is mermaid's for
 Claude Code's ``model:`` and holds for the Claude Code and bundle formats only.
 
 Tool names are Vibe's own (``bash``, ``grep``, ``search_replace``...): they pass

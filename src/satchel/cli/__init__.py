@@ -8,6 +8,7 @@ become exit codes: 0 ok, 1 problems found, 2 usage error, 3 a bug in satchel.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -22,7 +23,8 @@ from satchel.process.live import ending_on_signals
 
 __all__ = ["main"]
 
-IO_ERROR = "cli.io.error"  # a diagnostic code: see docs/diagnostics.md
+IO_ERROR = "cli.io.error"  # diagnostic codes: see docs/diagnostics.md
+USAGE_ERROR = "cli.usage"
 GROUP_HELP = {
     "mcp": "The MCP servers of the project: list them, or start and check them.",
     "new": "Create a skill from a template.",
@@ -43,6 +45,7 @@ class Verb:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with `argv` (default: sys.argv[1:]); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
     try:
         with ending_on_signals():  # a hook or server never outlives satchel
             result = _group(_verbs()).main(args, prog_name="satchel", standalone_mode=False)
@@ -50,18 +53,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("satchel: interrupted")
         return INTERRUPTED
     except click.ClickException as e:
-        e.show()
-        return USAGE if isinstance(e, click.UsageError) else PROBLEMS
+        usage = isinstance(e, click.UsageError)
+        if as_json:
+            _json_error(USAGE_ERROR if usage else IO_ERROR, e.format_message(), args)
+        else:
+            e.show()
+        return USAGE if usage else PROBLEMS
     except SystemExit as e:  # click exits this way after a broken pipe
         return e.code if isinstance(e.code, int) else PROBLEMS
     except (OSError, SatchelError) as e:
-        _say(f"satchel: {IO_ERROR}: {_oneline(e)}")
+        if as_json:
+            _json_error(IO_ERROR, _oneline(e), args)
+        else:
+            _say(f"satchel: {IO_ERROR}: {_oneline(e)}")
         return PROBLEMS
     except Exception as e:  # noqa: BLE001  # the one place a bug becomes exit 3, not a traceback
         _say(f"satchel: internal error: {type(e).__name__}: {_oneline(e)}")
         _say("this is a bug in satchel: please report it with the command you ran")
         return BUG
     return result if isinstance(result, int) else OK
+
+
+def _json_error(code: str, message: str, args: Sequence[str]) -> None:
+    """A refusal before or around a verb, as the --json envelope: on stdout, but on
+    stderr for `serve`, whose stdout is the MCP channel."""
+    from satchel.cli._output import envelope
+
+    document = envelope({"error": {"code": code, "message": " ".join(message.split())}})
+    stream = sys.stderr if args[:1] == ["serve"] else sys.stdout
+    stream.write(json.dumps(document, indent=2, ensure_ascii=True) + "\n")
 
 
 def _say(line: str) -> None:
@@ -228,7 +248,8 @@ def _where() -> tuple[click.Parameter, ...]:
     project = click.Option(
         ["--project"],
         type=_directory(exists=True),
-        help="The project root (default: the nearest ancestor of DIR holding .git).",
+        help="The project root (default: DIR when it holds .satchel, .claude, .agents, "
+        "AGENTS.md...; else the nearest ancestor holding .git).",
     )
     return (project, _home(), _client())
 
@@ -240,8 +261,19 @@ def _home() -> click.Option:
 
 
 def _located() -> tuple[click.Parameter, ...]:
-    """DIR, where the project and home are, and whether the project is trusted."""
-    return (_dir(), *_where(), _trust())
+    """DIR, where the project and home are, whether the project is trusted, and the
+    plugin directories named by hand."""
+    return (_dir(), *_where(), _trust(), _plugin_dirs())
+
+
+def _plugin_dirs() -> click.Option:
+    return click.Option(
+        ["--plugin-dir", "plugin_dirs"],
+        multiple=True,
+        type=_directory(exists=True),
+        metavar="DIR",
+        help="Load the plugin in DIR too, as Claude Code's --plugin-dir does (repeatable).",
+    )
 
 
 def _trust() -> click.Option:
@@ -261,7 +293,7 @@ def _trust_params(*, listing: bool) -> tuple[click.Parameter, ...]:
 def _hook_params() -> tuple[click.Parameter, ...]:
     from satchel.cli.hooks_run import claude_settings_option
 
-    return (*_where(), _trust(), claude_settings_option(), _json())
+    return (*_where(), _trust(), _plugin_dirs(), claude_settings_option(), _json())
 
 
 def _validate_params() -> tuple[click.Parameter, ...]:
@@ -341,9 +373,9 @@ def _instructions_params() -> tuple[click.Parameter, ...]:
         click.Option(
             ["--mode"],
             type=click.Choice(MODES),
-            default="seed000",
+            default="satchel",
             show_default=True,
-            help="seed000: AGENTS.md else CLAUDE.md, then the client's file; "
+            help="satchel: AGENTS.md else CLAUDE.md, then the client's file; "
             "codex: Codex's root-to-DIR AGENTS.md files.",
         ),
         click.Option(

@@ -11,7 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from satchel.cli._plugin import MASK, masked_server, masked_url
+from satchel.cli._workspace import trust_command
 from satchel.diagnostics import Diagnostic
+from satchel.environment import Environment, Options, load
 from satchel.mcp.catalog import ServerReport
 from satchel.plugins.model import McpServer
 
@@ -54,3 +56,24 @@ def scrub(server: McpServer, text: str) -> str:
 def scrubbed(report: ServerReport) -> list[Diagnostic]:
     """The report's diagnostics with their messages scrubbed."""
     return [replace(d, message=scrub(report.server, d.message)) for d in report.diagnostics]
+
+
+def held_back(env: Environment) -> tuple[str, ...]:
+    """The names of the MCP servers the project would add if it were trusted (its
+    plugins' and its config's): () in a trusted folder."""
+    if env.trusted:
+        return ()
+    options = {name: getattr(env.options, name) for name in Options.__dataclass_fields__}
+    trusted = load(layout=env.layout, **{**options, "trusted": True})
+    have = {s.name for s in env.mcp_servers.servers}
+    return tuple(s.name for s in trusted.mcp_servers.servers if s.name not in have)
+
+
+def untrusted_note(env: Environment, names: tuple[str, ...]) -> str:
+    """What an untrusted folder holds back of MCP servers, and how to trust it."""
+    how = f"`{trust_command(env.layout)}` trusts it"
+    if not names:
+        return f"The project is not trusted, so its MCP servers would not load; {how}."
+    listed = ", ".join(names)
+    noun = "server is" if len(names) == 1 else "servers are"
+    return f"{len(names)} MCP {noun} held back because the project is not trusted: {listed}; {how}."

@@ -1,30 +1,37 @@
-"""Shared output: one JSON document, rich consoles, and untrusted text made safe.
+"""Shared output: one JSON envelope, rich consoles, and untrusted text made safe.
 
 Names, descriptions, messages and paths come from files anyone could have written.
 For humans they pass through `satchel.text.escape` and become rich `Text`, which is
 never read as markup: ``[bold]`` prints as written and ``\\x1b[2J`` as an escape.
 JSON is written ASCII-only, so no raw control or bidi character reaches a terminal.
+
+On a terminal, tables fit its width. Anywhere else (a pipe, a file, CI) nothing is
+wrapped or cut: every table row and every diagnostic is one line, as ruff and
+pre-commit print them, so that ``grep`` finds a whole finding.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from satchel.cli._exit import PROBLEMS
 from satchel.diagnostics import SEVERITIES, Diagnostic
 from satchel.text import escape
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
+    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
     from rich.table import Table
     from rich.text import Text
 
-PIPE_WIDTH = 120  # when stdout is not a terminal and COLUMNS is unset
+PIPED_WIDTH = 1_000_000  # when the output is not a terminal (COLUMNS is not read)
+JSON_VERSION = 1  # the version of the --json envelope (docs: README, "The command line")
+UNCUT = sys.maxsize  # a width that cuts nothing
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
 MIN_DESCRIPTION, MAX_DESCRIPTION = 16, 100
@@ -41,9 +48,26 @@ def see_doctor(diagnostics: Sequence[Diagnostic], about: str = "") -> str:
     return f"{noun}; run `satchel doctor` to see them."
 
 
-def print_json(data: object) -> None:
-    """Write `data` to stdout as one JSON document."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=True, allow_nan=False) + "\n")
+def envelope(
+    data: Mapping[str, Any], diagnostics: Iterable[Diagnostic] | None = None
+) -> dict[str, Any]:
+    """Every verb's JSON: ``{"version": 1, <the verb's data>, "diagnostics": [...]}``.
+    `diagnostics` replaces a ``diagnostics`` key of `data`; without either it is []."""
+    shown = [d.to_json() for d in diagnostics] if diagnostics is not None else None
+    body = {k: v for k, v in data.items() if k not in ("version", "diagnostics")}
+    found = shown if shown is not None else data.get("diagnostics", [])
+    return {"version": JSON_VERSION, **body, "diagnostics": found}
+
+
+def print_json(data: Mapping[str, Any], diagnostics: Iterable[Diagnostic] | None = None) -> None:
+    """Write `data` to stdout as one JSON document in the envelope (`envelope`)."""
+    write_json(envelope(data, diagnostics))
+
+
+def write_json(document: object) -> None:
+    """Write `document` to stdout as it is (SARIF; the envelope goes through print_json)."""
+    text = json.dumps(document, indent=2, ensure_ascii=True, allow_nan=False)
+    sys.stdout.write(text + "\n")
 
 
 def console(*, stderr: bool = False) -> Console:
@@ -58,29 +82,103 @@ def console(*, stderr: bool = False) -> Console:
         emoji=False,
         color_system=None if no_color else "auto",
     )
-    if not out.is_terminal and "COLUMNS" not in os.environ:
-        out.width = PIPE_WIDTH
+    if not out.is_terminal:
+        out.width = PIPED_WIDTH  # nothing wraps: a line is as long as its text
     return out
 
 
-def table(*columns: str) -> Table:
-    """A borderless table with these column headers."""
+def table(*columns: str, whole: int = 0) -> Table:
+    """A borderless table with these column headers: on a terminal, rich fits it to
+    the width (the first `whole` columns are never wrapped); elsewhere each row is one
+    line (`plain_lines`)."""
     from rich import box
-    from rich.table import Table
 
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
-    for column in columns:
-        grid.add_column(column, overflow="fold")
+    grid = _plain_when_piped()(
+        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold"
+    )
+    for n, column in enumerate(columns):
+        if n < whole:
+            grid.add_column(column, no_wrap=True, overflow="ignore")
+        else:
+            grid.add_column(column, overflow="fold")
     return grid
 
 
-def description_width(total: int, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> int:
-    """What columns of `headers` and `rows` leave of `total` for a last description column."""
+def _plain(cell: object) -> str:
+    """A cell as one line: rich Text's plain text, its line breaks two spaces."""
+    from rich.text import Text
+
+    text = cell.plain if isinstance(cell, Text) else str(cell)
+    return "  ".join(part for part in text.split("\n") if part) or "-"
+
+
+def plain_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterator[str]:
+    """A table as lines: the header (when there is one), then one line per row, the
+    columns aligned and the last one whole, however long."""
+    shown = [list(headers), *rows] if any(headers) else list(rows)
+    if not shown:
+        return
+    widths = [max(len(row[i]) for row in shown) for i in range(len(headers) - 1)]
+    for row in shown:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        yield "  ".join([*cells, row[-1]]).rstrip()
+
+
+def _fits(grid: Table, width: int) -> bool:
+    """Whether the columns that must stay whole (no_wrap) fit `width` with room for
+    the others; a table that does not is printed as lines, its names whole."""
+    whole = [c for c in grid.columns if c.no_wrap]
+    needed = sum(max((len(_plain(cell)) for cell in c.cells), default=0) for c in whole)
+    others = (len(grid.columns) - len(whole)) * MIN_DESCRIPTION
+    return needed + others + 3 * len(grid.columns) <= width
+
+
+def _rows(grid: Table) -> list[list[str]]:
+    columns = [[_plain(cell) for cell in column.cells] for column in grid.columns]
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+@functools.cache
+def _plain_when_piped() -> type[Table]:
+    """A rich `Table` that renders as `plain_lines` on a console that is not a terminal
+    (made on first use: rich is imported only when something is printed)."""
+    from rich.table import Table
+
+    class PlainWhenPiped(Table):
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+            if console.is_terminal and _fits(self, options.max_width):
+                yield from super().__rich_console__(console, options)
+                return
+            headers = [str(c.header) if self.show_header else "" for c in self.columns]
+            yield from _segments(plain_lines(headers, _rows(self)))
+
+    return PlainWhenPiped
+
+
+def _segments(lines: Iterable[str]) -> Iterator[Any]:
+    """Lines as rich segments, which a console writes without wrapping them."""
+    from rich.segment import Segment
+
+    for line in lines:
+        yield Segment(line)
+        yield Segment.line()
+
+
+def description_width(con: Console, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> int:
+    """What columns of `headers` and `rows` leave of the terminal's width for a last
+    description column (`UNCUT` when `con` is not a terminal: nothing is cut)."""
+    if not con.is_terminal:
+        return UNCUT
     widths = [len(header) for header in headers]
     for row in rows:
         widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
     gaps = 3 * len(headers)  # three spaces between each column and the next
-    return max(MIN_DESCRIPTION, min(MAX_DESCRIPTION, total - sum(widths) - gaps))
+    return max(MIN_DESCRIPTION, min(MAX_DESCRIPTION, con.width - sum(widths) - gaps))
+
+
+def cut_width(con: Console, width: int) -> int:
+    """`width` on a terminal; elsewhere `UNCUT`."""
+    return width if con.is_terminal else UNCUT
 
 
 def one_line(text: str, width: int) -> str:
@@ -130,18 +228,58 @@ def location(d: Diagnostic) -> str:
     return where if d.line is None else f"{where}:{d.line}"
 
 
-def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> RenderableType:
-    """Diagnostics, one per row: severity, then code and place, message and hint
-    (wrapped lines keep their indent)."""
-    from rich.padding import Padding
-    from rich.table import Table
+def rule(title: str) -> RenderableType:
+    """A rule with an untrusted title: across a terminal; elsewhere ``--- title ---``."""
+    return _Rule(escape(title, newlines=True))
 
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(min_width=8, no_wrap=True)
-    grid.add_column(overflow="fold")
-    for d in found:
-        grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
-    return Padding(grid, (0, 0, 0, indent))
+
+class _Rule:
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.rule import Rule
+        from rich.text import Text
+
+        if console.is_terminal:
+            yield Rule(Text(self.title), characters="-")
+        else:
+            yield from _segments([f"--- {self.title} ---"])
+
+
+def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> RenderableType:
+    """Diagnostics: on a terminal one per row (severity, then code and place, message
+    and hint; wrapped lines keep their indent); elsewhere one line each,
+    ``path:line: severity code: message (hint: ...)`` (`diagnostic_line`)."""
+    return _Diagnostics(tuple(found), indent)
+
+
+def diagnostic_line(d: Diagnostic) -> str:
+    """One diagnostic on one line, escaped, its paths relative to the current directory."""
+    where = location(d)
+    head = f"{where}: " if where else ""
+    hint = f" (hint: {unrooted(d.hint)})" if d.hint else ""
+    line = f"{head}{d.severity} {d.code}: {unrooted(d.message)}{hint}"
+    return escape(line, newlines=True)
+
+
+class _Diagnostics:
+    def __init__(self, found: tuple[Diagnostic, ...], indent: int) -> None:
+        self.found, self.indent = found, indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.padding import Padding
+        from rich.table import Table
+
+        if not console.is_terminal:
+            yield from _segments(" " * self.indent + diagnostic_line(d) for d in self.found)
+            return
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(min_width=8, no_wrap=True)
+        grid.add_column(overflow="fold")
+        for d in self.found:
+            grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
+        yield Padding(grid, (0, 0, 0, self.indent))
 
 
 def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:
@@ -182,14 +320,8 @@ def fail(
     """Report a refusal with its code (stderr for humans, a JSON document for
     scripts): PROBLEMS."""
     if as_json:
-        print_json(
-            {
-                "code": code,
-                "error": message,
-                "diagnostics": [d.to_json() for d in diagnostics],
-                "suggestions": list(suggestions),
-            }
-        )
+        refusal = {"code": code, "message": message, "suggestions": list(suggestions)}
+        print_json({"error": refusal}, diagnostics)
         return PROBLEMS
     err = console(stderr=True)
     err.print(safe(f"satchel: {code}: {unrooted(message)}"), soft_wrap=True)

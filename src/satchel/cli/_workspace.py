@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from satchel.environment import Environment, load
-from satchel.layout import Layout
-
-
-def working_dir(directory: Path | None, project: Path | None) -> Path:
-    """The positional DIR when given, else --project, else the current directory."""
-    return directory or project or Path.cwd()
+from satchel.layout import Layout, project_marker
 
 
 def layout(directory: Path | None, project: Path | None, home: Path | None, client: str) -> Layout:
-    """satchel's default layout for these options."""
-    cwd = working_dir(directory, project)
+    """satchel's default layout for these options: an explicit DIR holding a project
+    marker is the project root, as `Layout.default` decides (docs/layout.md)."""
+    cwd = directory or project
     return Layout.default(cwd, client=client, home=home, project=project)
 
 
@@ -25,6 +22,44 @@ def environment(
     home: Path | None,
     client: str,
     trust: bool | None = None,
+    plugin_dirs: tuple[Path, ...] = (),
 ) -> Environment:
     """Everything that loads for these options (`trust` None: as `satchel trust` recorded)."""
-    return load(layout=layout(directory, project, home, client), trusted=trust)
+    lay = layout(directory, project, home, client)
+    return load(layout=lay, trusted=trust, plugin_dirs=plugin_dirs)
+
+
+def why_project(lay: Layout, *, given: bool) -> str:
+    """Why `lay.project` is the project root, in a few words."""
+    if given:
+        return "--project"
+    if os.path.lexists(lay.project / ".git"):
+        return "git root"
+    marker = project_marker(lay.project, lay.client)
+    if lay.project == lay.cwd and marker is not None:
+        return f"holds {marker}"
+    return "no git root above"
+
+
+def project_line(lay: Layout, *, given: bool) -> str:
+    """The first line of every human-readable report: the project root and why."""
+    return f"project: {lay.project} ({why_project(lay, given=given)})"
+
+
+def say_project(lay: Layout, project: Path | None) -> None:
+    """Print the project line (`project_line`): every human-readable report opens so."""
+    from satchel.cli._output import say
+
+    say(project_line(lay, given=project is not None))
+
+
+def trust_command(lay: Layout) -> str:
+    """The command that trusts `lay`'s project: ``satchel trust DIR [--home H]``."""
+    from satchel.cli._output import shown
+
+    command = f"satchel trust {shown(lay.project)}"
+    if lay.home != Path.home():
+        command += f" --home {shown(lay.home)}"
+    if lay.client != "satchel":
+        command += f" --client {lay.client}"
+    return command

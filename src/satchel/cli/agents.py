@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from satchel.agents import AgentSet, AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -21,6 +21,7 @@ def agents(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """List the subagent types that load, in precedence order.
@@ -28,10 +29,12 @@ def agents(
     Each with its format and origin, safety ceiling, model, tools (mapped to
     canonical names), description and file. `satchel doctor` says what did not
     load and why."""
-    found = environment(directory, project, home, client, trust).agents
+    env = environment(directory, project, home, client, trust, plugin_dirs)
+    found = env.agents
     if as_json:
-        out.print_json(found.to_json())
+        out.print_json({"project": str(env.layout.project), **found.to_json()})
     else:
+        say_project(env.layout, project)
         _print(found)
     return OK
 

@@ -48,11 +48,13 @@ def audit(
     report = audit_path(target, project=project, home=home, client=client)
     fmt = "json" if as_json else output_format
     if fmt == "json":
-        out.print_json({**report.to_json(), "fail_on": fail_on})
+        document = report.to_json()
+        document["load_diagnostics"] = document.pop("diagnostics")  # a count, not a list
+        out.print_json({**document, "fail_on": fail_on}, ())
     elif fmt == "sarif":
         from satchel import __version__
 
-        out.print_json(to_sarif(report, version=__version__, base=Path.cwd()))
+        out.write_json(to_sarif(report, version=__version__, base=Path.cwd()))
     else:
         _print(report)
     if fail_on is None:
@@ -114,6 +116,10 @@ def _grid(con: Console, findings: list[Finding]) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    if not con.is_terminal:  # one finding per line, whole: grep finds it
+        for f in findings:
+            out.say(f"  {_line(f)}")
+        return
     grid = Table.grid(padding=(0, 1))
     grid.add_column(overflow="fold")
     for f in findings:
@@ -131,3 +137,13 @@ def _grid(con: Console, findings: list[Finding]) -> None:
         cell.append_text(out.safe(tail, style="dim"))
         grid.add_row(cell)
     con.print(Padding(grid, (0, 0, 0, 2)))
+
+
+def _line(f: Finding) -> str:
+    """``path:line: rule: message (trust needed: STATE; heuristic)``."""
+    where = out.shown(f.path) if f.path is not None else ""
+    if where and f.line is not None:
+        where += f":{f.line}"
+    tail = f"trust needed: {f.trust_needed}" + ("; heuristic" if f.heuristic else "")
+    head = f"{where}: " if where else ""
+    return f"{head}{f.rule}: {out.unrooted(f.message)} ({tail})"

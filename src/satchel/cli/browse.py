@@ -76,7 +76,7 @@ def _print(listing: Listing) -> None:
 def _table(con: Console, rows: tuple[Listed, ...], *, show_source: bool) -> None:
     headers = (*COLUMNS, "source") if show_source else COLUMNS
     cells = [[r.name, r.folder or ".", *([r.source] if show_source else [])] for r in rows]
-    width = out.description_width(con.width, headers, cells)
+    width = out.description_width(con, headers, cells)
     grid = out.table(*headers, "description")
     for row, cell in zip(rows, cells, strict=True):
         described = f"({row.contents}) {row.description}" if row.contents else row.description

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 from satchel.commands import CommandSet
 
 WORDS = ("command", "origin", "arguments")
@@ -19,16 +19,19 @@ def commands(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """List the slash commands that load, in precedence order.
 
     Each with its origin, argument hint, description and file; aliases follow.
     `satchel doctor` shows the shadowed ones and what did not load."""
-    found = environment(directory, project, home, client, trust).commands
+    env = environment(directory, project, home, client, trust, plugin_dirs)
+    found = env.commands
     if as_json:
-        out.print_json(found.to_json())
+        out.print_json({"project": str(env.layout.project), **found.to_json()})
     else:
+        say_project(env.layout, project)
         _print(found)
     return OK
 
@@ -40,8 +43,8 @@ def _print(found: CommandSet) -> None:
         con.print("No commands found; `satchel doctor` shows what did not load.")
     else:
         columns = [(f"/{c.name}", c.origin, c.argument_hint or "") for c in listed]
-        width = out.description_width(con.width, WORDS, columns)
-        grid = out.table(*WORDS, "description and path")
+        width = out.description_width(con, WORDS, columns)
+        grid = out.table(*WORDS, "description and path", whole=1)
         for command in listed:
             cell = out.safe(out.one_line(command.description, width) or "-")
             cell.append("\n")
@@ -52,7 +55,7 @@ def _print(found: CommandSet) -> None:
                 out.safe(command.argument_hint or ""),
                 cell,
             )
-        con.print(grid)
+        con.print(grid, crop=False)  # a name wider than the terminal stays whole
     if found.aliases:
         con.print()
         con.print("Aliases", style="bold")

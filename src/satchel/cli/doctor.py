@@ -10,7 +10,7 @@ from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import without_ignored
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.environment import Environment, RootReport
 from satchel.plugins import FORMATS, Plugin, PluginSet
@@ -33,6 +33,7 @@ def doctor(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
     ignore: Sequence[str] = (),
 ) -> int:
@@ -43,17 +44,19 @@ def doctor(
     files; every diagnostic and the size of the index. Exit 1 when there are errors.
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
-    env = without_ignored(environment(directory, project, home, client, trust), ignore)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = without_ignored(env, ignore)
     index = build_index(env.skills, format=INDEX_FORMAT)
     if as_json:
         out.print_json(_document(env, index))
     else:
-        _report(env, index)
+        _report(env, index, given=project is not None)
     return for_diagnostics(env.diagnostics)
 
 
 def _document(env: Environment, index: Index) -> dict[str, Any]:
     return {
+        "project": str(env.layout.project),
         "trusted": env.trusted,
         "roots": [_root(r) for r in env.roots],
         "skills": list(env.skills),
@@ -209,8 +212,9 @@ def _index_line(index: Index) -> str:
     )
 
 
-def _report(env: Environment, index: Index) -> None:
+def _report(env: Environment, index: Index, *, given: bool) -> None:
     con = out.console()
+    con.print(out.safe(project_line(env.layout, given=given), style="bold"), soft_wrap=True)
     sections = (
         _where,
         _roots,
@@ -233,11 +237,11 @@ def _report(env: Environment, index: Index) -> None:
 
 def _where(con: Console, env: Environment) -> None:
     lay = env.layout
-    con.print(out.safe(f"satchel doctor (client {lay.client})", style="bold"))
     grid = out.table("", "")
     grid.show_header = False
-    for label, path in (("project", lay.project), ("home", lay.home), ("config", lay.config_home)):
+    for label, path in (("home", lay.home), ("config", lay.config_home)):
         grid.add_row(label, out.safe(out.shown(path)))
+    grid.add_row("client", out.safe(lay.client))
     grid.add_row("trusted", out.safe(trust_line(env)))
     con.print(grid)
 
@@ -246,12 +250,7 @@ def trust_line(env: Environment) -> str:
     """Whether the project is trusted and, when not, what that holds back."""
     if env.trusted:
         return "yes"
-    lay = env.layout
-    command = f"satchel trust {out.shown(lay.project)}"
-    if lay.home != Path.home():
-        command += f" --home {out.shown(lay.home)}"
-    if lay.client != "satchel":
-        command += f" --client {lay.client}"
+    command = trust_command(env.layout)
     return (
         "no: the project's plugins and !`cmd` lines do not load and user skills rank "
         f"first (`{command}`)"
@@ -293,7 +292,7 @@ def _shadow_grid(
     grid = out.table("name", "", "from", "path")
     for name, kept, hidden in rows:
         grid.add_row(out.safe(name), "kept", *kept)
-        grid.add_row("", "hidden", *hidden)
+        grid.add_row(out.safe(name), "hidden", *hidden)
     con.print(grid)
 
 

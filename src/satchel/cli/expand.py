@@ -26,6 +26,7 @@ def expand(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     skill_first: bool,
     zero_based: bool,
     as_json: bool,
@@ -36,7 +37,7 @@ def expand(
     skill's body (also "/skill name request"); a command wins over a skill of the
     same name unless --skill-first. Anything else prints unchanged (exit 0 too).
     Nothing is run: a skill's !`command` lines are left as a note, not executed."""
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     session = Session(
         env,
         environ={},
@@ -52,7 +53,8 @@ def expand(
         return out.fail(problem.code, message, as_json=as_json, diagnostics=session.diagnostics)
     if as_json:
         kind, name = target if target is not None else (None, None)
-        out.print_json({"prompt": prompt, "expanded": text, "matched": kind, "name": name})
+        document = {"project": str(env.layout.project), "prompt": prompt, "expanded": text}
+        out.print_json({**document, "matched": kind, "name": name}, session.diagnostics)
         return OK
     sys.stdout.write(_for_stdout(text))
     if target is None:

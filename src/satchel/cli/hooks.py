@@ -6,7 +6,7 @@ from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import layout
+from satchel.cli._workspace import layout, say_project
 from satchel.environment import Environment, load
 from satchel.hooks import Hook
 
@@ -19,6 +19,7 @@ def hooks(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     claude_settings: bool,
     as_json: bool,
 ) -> int:
@@ -28,20 +29,30 @@ def hooks(
     (plugin:<name>, project, user, claude-project, claude-local, claude-user) and
     status: loaded, or skipped and why. `satchel hooks run EVENT` fires one event by
     hand; `satchel doctor` shows every problem found."""
-    env = hooks_environment(project, home, client, trust, claude_settings)
+    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs)
     if as_json:
-        out.print_json({"trusted": env.trusted, **env.hooks.to_json()})
+        document = {"project": str(env.layout.project), "trusted": env.trusted}
+        out.print_json({**document, **env.hooks.to_json()})
     else:
+        say_project(env.layout, project)
         _print(env)
     return OK
 
 
 def hooks_environment(
-    project: Path | None, home: Path | None, client: str, trust: bool | None, claude: bool
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    trust: bool | None,
+    claude: bool,
+    plugin_dirs: tuple[Path, ...] = (),
 ) -> Environment:
     """The environment the hooks verbs load (`claude`: with Claude Code's settings hooks)."""
     return load(
-        layout=layout(None, project, home, client), trusted=trust, claude_settings_hooks=claude
+        layout=layout(None, project, home, client),
+        trusted=trust,
+        claude_settings_hooks=claude,
+        plugin_dirs=plugin_dirs,
     )
 
 

@@ -11,6 +11,7 @@ import click
 from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hooks_environment
 from satchel.environment import Environment
 from satchel.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookResult, HookRunner, Outcome
@@ -28,6 +29,7 @@ def run_hooks(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     claude_settings: bool,
     as_json: bool,
 ) -> int:
@@ -40,13 +42,14 @@ def run_hooks(
     only in a trusted project do the project's hooks run. An event no host knows is
     a usage error, unless a hook file declares it."""
     payload = _payload(event_named(event), tool, _object(input_json))
-    env = hooks_environment(project, home, client, trust, claude_settings)
+    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs)
     _check_event(event, env)
     runner = HookRunner(env, timeout=timeout, max_timeout=max_timeout)
     outcome = runner.run(event, payload)
     if as_json:
-        out.print_json(outcome.to_json())
+        out.print_json({"project": str(env.layout.project), **outcome.to_json()})
     else:
+        say_project(env.layout, project)
         _print(outcome)
     return OK
 

@@ -20,6 +20,7 @@ def index(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     index_format: IndexFormat,
     max_skills: int,
     max_bytes: int,
@@ -31,7 +32,8 @@ def index(
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
     loads."""
-    skills = environment(directory, project, home, client, trust).skills
+    env = environment(directory, project, home, client, trust, plugin_dirs)
+    skills = env.skills
     text = render_index(
         skills,
         format=index_format,
@@ -44,7 +46,8 @@ def index(
             "bytes": len(text.encode("utf-8")),
             "tokens": token_bill({"skills": text})["skills"],
         }
-        out.print_json({"format": index_format, "text": text, **size})
+        document = {"project": str(env.layout.project), "format": index_format, "text": text}
+        out.print_json({**document, **size})
     elif sys.stdout.isatty():
         sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:

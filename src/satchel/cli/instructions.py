@@ -7,11 +7,11 @@ from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import layout
+from satchel.cli._workspace import layout, say_project
 from satchel.diagnostics import Diagnostic
 from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 
-MODES: tuple[InstructionMode, ...] = ("seed000", "codex")
+MODES: tuple[InstructionMode, ...] = ("satchel", "codex")
 
 
 def instructions(
@@ -27,19 +27,16 @@ def instructions(
     """List the instruction files in prompt order, then their text.
 
     These are the files a host puts in the system prompt; a later one wins on
-    conflict. seed000 reads AGENTS.md, else CLAUDE.md, for the user and the project,
+    conflict. satchel reads AGENTS.md, else CLAUDE.md, for the user and the project,
     then the client's own file (SATCHEL.md); codex reads AGENTS.override.md or
     AGENTS.md from the git root down to DIR, 32 KiB in all."""
-    files, found = load_instructions(layout(directory, project, home, client), mode=mode)
+    lay = layout(directory, project, home, client)
+    files, found = load_instructions(lay, mode=mode)
     if as_json:
-        out.print_json(
-            {
-                "mode": mode,
-                "files": [f.to_json() for f in files],
-                "diagnostics": [d.to_json() for d in found],
-            }
-        )
+        document = {"project": str(lay.project), "mode": mode}
+        out.print_json({**document, "files": [f.to_json() for f in files]}, found)
     else:
+        say_project(lay, project)
         _print(files, found, mode=mode, paths_only=paths_only)
     return OK
 
@@ -51,8 +48,6 @@ def _print(
     mode: InstructionMode,
     paths_only: bool,
 ) -> None:
-    from rich.rule import Rule
-
     con = out.console()
     if not files:
         con.print(f"No instruction files found ({mode} mode).")
@@ -71,5 +66,5 @@ def _print(
         return
     for f in files:
         con.print()
-        con.print(Rule(out.safe(f.label), characters="-"))
+        con.print(out.rule(f.label))
         con.print(out.safe_block(f.text.strip("\n")) if f.text.strip() else out.safe("(empty)"))

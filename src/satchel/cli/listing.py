@@ -6,7 +6,7 @@ from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 from satchel.environment import Environment
 
 WORDS = ("name", "scope", "family")
@@ -19,15 +19,18 @@ def list_skills(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """List the skills that load, in precedence order.
 
     `satchel doctor` says what did not load and why."""
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     if as_json:
-        out.print_json([skill.to_json() for skill in env.skills.values()])
+        skills = [skill.to_json() for skill in env.skills.values()]
+        out.print_json({"project": str(env.layout.project), "skills": skills}, env.diagnostics)
     else:
+        say_project(env.layout, project)
         _print(env)
     return OK
 
@@ -38,7 +41,7 @@ def _print(env: Environment) -> None:
         con.print("No skills found; `satchel doctor` shows where satchel looked.")
         return
     skills = list(env.skills.values())
-    width = out.description_width(con.width, WORDS, [(s.name, s.scope, s.family) for s in skills])
+    width = out.description_width(con, WORDS, [(s.name, s.scope, s.family) for s in skills])
     grid = out.table(*WORDS, "description and path")
     for skill in skills:
         cell = out.safe(out.one_line(skill.description, width))

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._mcp import origin, report_json, scrubbed
-from satchel.cli._workspace import environment
+from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
+from satchel.cli._workspace import environment, say_project
 from satchel.mcp.catalog import ServerReport
 from satchel.mcp.names import exposed_name
 from satchel.mcp.supervisor import INSTALL_HINT, McpSupervisor, sdk_available
@@ -29,6 +29,7 @@ def mcp_check(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     server: tuple[str, ...],
     timeout: float,
     as_json: bool,
@@ -46,7 +47,7 @@ def mcp_check(
         return out.fail(SDK_MISSING, message, as_json=as_json)
     import anyio
 
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     supervisor = McpSupervisor(env, timeout=timeout, only=server or None)
     anyio.run(_start_and_stop, supervisor)
     reports = supervisor.servers
@@ -54,10 +55,15 @@ def mcp_check(
         *(d for r in reports for d in scrubbed(r)),
         *supervisor.diagnostics[_failures(reports) :],
     )
+    held = held_back(env)
     if as_json:
-        out.print_json(_document(reports, found))
+        document = {"project": str(env.layout.project), "trusted": env.trusted}
+        out.print_json({**document, "held_back": list(held), **_document(reports, found)})
     else:
-        _print(out.console(), reports, found, named=bool(server))
+        say_project(env.layout, project)
+        _print(out.console(), reports, found, named=bool(server), trusted=env.trusted)
+        if not env.trusted:
+            out.say(untrusted_note(env, held))
     return PROBLEMS if any(r.status == "failed" for r in reports) else OK
 
 
@@ -80,10 +86,16 @@ def _document(reports: tuple[ServerReport, ...], found: tuple[Diagnostic, ...]) 
 
 
 def _print(
-    con: Console, reports: tuple[ServerReport, ...], found: tuple[Diagnostic, ...], named: bool
+    con: Console,
+    reports: tuple[ServerReport, ...],
+    found: tuple[Diagnostic, ...],
+    *,
+    named: bool,
+    trusted: bool,
 ) -> None:
     if not reports:
-        con.print("No MCP servers " + ("of these names." if named else "are configured."))
+        if named or trusted:
+            con.print("No MCP servers " + ("of these names." if named else "are configured."))
         return
     grid = out.table(*WORDS)
     for r in reports:
@@ -106,17 +118,17 @@ def _offers(con: Console, r: ServerReport) -> None:
     version = f" {r.server_version}" if r.server_version else ""
     con.print()
     con.print(out.safe(f"{r.name} ({who}{version})", style="bold"))
+    width = out.cut_width(con, 60)
     for tool in r.tools:
         note = "" if tool.exposure == "direct_and_programmatic" else f" [{tool.exposure}]"
         renamed = tool.name != exposed_name(r.server, tool.tool)
         shown = tool.name + (f" (the server's {tool.tool})" if renamed else "")
-        out.say(f"  tool      {shown}{note}  {out.one_line(tool.description, 60)}")
+        out.say(f"  tool      {shown}{note}  {out.one_line(tool.description, width)}")
     for prompt in r.prompts:
-        out.say(f"  prompt    {prompt.command}  {out.one_line(prompt.description, 60)}")
+        out.say(f"  prompt    {prompt.command}  {out.one_line(prompt.description, width)}")
     for resource in r.resources:
-        out.say(
-            f"  resource  {resource.uri}  {out.one_line(resource.description or resource.name, 60)}"
-        )
+        about = out.one_line(resource.description or resource.name, width)
+        out.say(f"  resource  {resource.uri}  {about}")
 
 
 def options() -> tuple[Any, ...]:

@@ -7,9 +7,9 @@ from typing import Any
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._mcp import origin, target
+from satchel.cli._mcp import held_back, origin, target, untrusted_note
 from satchel.cli._plugin import masked_server
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 from satchel.environment import Environment
 from satchel.mcp.catalog import ServerReport
 from satchel.mcp.supervisor import McpSupervisor
@@ -28,6 +28,7 @@ def mcp_list(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """List the MCP servers configured for the project, without starting any.
@@ -36,15 +37,17 @@ def mcp_list(
     where it comes from, its transport, its status as configured (configured,
     disabled, declarative) and what it runs or where it is. Env and header values are
     never printed. `satchel mcp check` starts them and lists their tools."""
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     reports = McpSupervisor(env).servers
+    held = held_back(env)
     if as_json:
-        out.print_json(_document(env, reports))
+        out.print_json(_document(env, reports, held), env.mcp_servers.diagnostics)
         return OK
+    say_project(env.layout, project)
     con = out.console()
-    if not reports:
+    if not reports and env.trusted:
         con.print("No MCP servers are configured.")
-    else:
+    elif reports:
         grid = out.table(*WORDS, "runs")
         for r in reports:
             s = r.server
@@ -53,11 +56,15 @@ def mcp_list(
         con.print(grid)
     for winner, loser in env.mcp_servers.shadowed:
         out.say(f"{loser.name} of {origin(loser)} is hidden by the one of {origin(winner)}.")
+    if not env.trusted:
+        out.say(untrusted_note(env, held))
     con.print(out.safe(NOTE), soft_wrap=True)
     return OK
 
 
-def _document(env: Environment, reports: tuple[ServerReport, ...]) -> dict[str, Any]:
+def _document(
+    env: Environment, reports: tuple[ServerReport, ...], held: tuple[str, ...]
+) -> dict[str, Any]:
     servers = [
         {
             "name": r.name,
@@ -74,6 +81,9 @@ def _document(env: Environment, reports: tuple[ServerReport, ...]) -> dict[str, 
         for r in reports
     ]
     return {
+        "project": str(env.layout.project),
+        "trusted": env.trusted,
+        "held_back": list(held),
         "started": False,
         "servers": servers,
         "shadowed": [

@@ -1,8 +1,10 @@
-"""`satchel new skill NAME`: scaffold a skill that `satchel validate --strict` accepts."""
+"""`satchel new skill NAME`: scaffold a skill; `satchel validate --strict` accepts it
+once its placeholder description is replaced (``--description`` gives one at once)."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from satchel.authoring import define_skill, write_skill
@@ -42,12 +44,13 @@ def new_skill(
     client: str,
     as_json: bool,
 ) -> int:
-    """Scaffold a skill that strict validation accepts.
+    """Scaffold a skill from a template.
 
-    Creates DIR/NAME/SKILL.md from a template (DIR defaults to the project's
-    .satchel/skills) and never overwrites an existing SKILL.md."""
+    Creates DIR/NAME/SKILL.md (DIR defaults to the project's .satchel/skills) and
+    never overwrites an existing SKILL.md. Without --description it holds a TODO
+    description, which `satchel validate --strict` refuses until it is replaced."""
     try:
-        skill = define_skill(name, description or PLACEHOLDER, BODY.format(name=name))
+        skill = define_skill(name, description or "-", BODY.format(name=name))
     except SkillDefinitionError as e:
         message = f"cannot create a skill named {name!r}"
         return out.fail("cli.skill.invalid", message, as_json=as_json, diagnostics=e.diagnostics)
@@ -57,6 +60,8 @@ def new_skill(
             f"{out.shown(parent / skill.name / SKILL_FILE)} already exists; not overwriting it"
         )
         return out.fail("cli.skill.exists", message, as_json=as_json)
+    if description is None:  # written on purpose: strict validation refuses it until replaced
+        skill = replace(skill, description=PLACEHOLDER)
     path = write_skill(parent, skill)
     if as_json:
         out.print_json({"path": str(path.absolute())})
@@ -73,6 +78,6 @@ def _default_dir(project: Path | None, client: str) -> Path:
 def _print(path: Path) -> None:
     con = out.console()
     con.print(out.safe(f"created {out.shown(path.absolute())}"), soft_wrap=True)
-    con.print("next: fill in the description and the steps, then check it with")
+    con.print("next: replace the TODO description, fill in the steps, then check it with")
     check = f"  satchel validate --strict {out.shown(path.parent.absolute())}"
     con.print(out.safe(check), soft_wrap=True)

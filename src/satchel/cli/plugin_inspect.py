@@ -95,7 +95,7 @@ def _described(
     rows: Sequence[tuple[list[str], str, Path | None]],
 ) -> None:
     """A table whose last column is a description over a dim path."""
-    width = out.description_width(con.width, headers, [cells for cells, _, _ in rows])
+    width = out.description_width(con, headers, [cells for cells, _, _ in rows])
     grid = out.table(*headers, "description and path")
     for cells, description, path in rows:
         cell = out.safe(out.one_line(description, width) or "-")

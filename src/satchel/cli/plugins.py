@@ -7,7 +7,7 @@ from pathlib import Path
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._plugin import components, masked_set
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 from satchel.environment import Environment
 from satchel.plugins import Plugin
 
@@ -21,6 +21,7 @@ def plugins(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """List the plugins found, in precedence order.
@@ -29,10 +30,11 @@ def plugins(
     what it holds and its directory. MCP env and header values are never printed.
     `satchel plugin inspect PATH` shows one plugin in full; `satchel doctor` says
     what did not load and why."""
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     if as_json:
-        out.print_json(masked_set(env.plugins))
+        out.print_json({"project": str(env.layout.project), **masked_set(env.plugins)})
     else:
+        say_project(env.layout, project)
         _print(env)
     return OK
 

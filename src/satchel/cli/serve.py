@@ -12,7 +12,7 @@ import click
 from satchel._net import is_loopback
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, project_line
 from satchel.render import model_visible
 from satchel.session import TOOLSETS
 
@@ -82,6 +82,7 @@ def serve(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     http: str | None,
     allow_remote: bool,
     tools: str,
@@ -114,7 +115,7 @@ def serve(
         return _fail(ADDRESS_REFUSED, message, as_json)
     from satchel.mcp.serve import SkillServer
 
-    env = environment(directory, project, home, client, trust)
+    env = environment(directory, project, home, client, trust, plugin_dirs)
     served = SkillServer(
         env,
         tools=tools,
@@ -123,8 +124,8 @@ def serve(
         allow_shell_interpolation=not no_shell,
     )
     if address is None:
-        return _stdio(served, as_json)
-    return _http(served, address, as_json)
+        return _stdio(served, as_json, given=project is not None)
+    return _http(served, address, as_json, given=project is not None)
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -145,17 +146,17 @@ def _check_env(names: tuple[str, ...]) -> None:
             raise click.BadParameter(message, param_hint="--pass-env")
 
 
-def _stdio(served: SkillServer, as_json: bool) -> int:
+def _stdio(served: SkillServer, as_json: bool, *, given: bool) -> int:
     import anyio
 
     from satchel.mcp.serve import run_stdio
 
-    _summary(served, "stdio", None, as_json)
+    _summary(served, "stdio", None, as_json, given=given)
     anyio.run(run_stdio, served.server())
     return OK
 
 
-def _http(served: SkillServer, address: tuple[str, int], as_json: bool) -> int:
+def _http(served: SkillServer, address: tuple[str, int], as_json: bool, *, given: bool) -> int:
     import anyio
 
     from satchel.mcp.serve_http import bind, run_http, url
@@ -163,14 +164,16 @@ def _http(served: SkillServer, address: tuple[str, int], as_json: bool) -> int:
     host, port = address
     sock = bind(host, port)
     try:
-        _summary(served, "http", url(sock), as_json)
+        _summary(served, "http", url(sock), as_json, given=given)
         anyio.run(run_http, served.server(), sock, host)
     finally:
         sock.close()
     return OK
 
 
-def _summary(served: SkillServer, transport: str, where: str | None, as_json: bool) -> None:
+def _summary(
+    served: SkillServer, transport: str, where: str | None, as_json: bool, *, given: bool
+) -> None:
     """What is served, on stderr (stdout is the MCP channel over stdio)."""
     env = served.environment
     skills = sum(1 for s in env.skills.values() if model_visible(s))
@@ -178,14 +181,14 @@ def _summary(served: SkillServer, transport: str, where: str | None, as_json: bo
     prompts = len(served.prompts())
     if as_json:
         data: dict[str, Any] = {
+            "project": str(env.layout.project),
             "transport": transport,
             "url": where,
             "skills": skills,
             "prompts": prompts,
             "tools": tools,
-            "diagnostics": len(env.diagnostics),
         }
-        _stderr_json(data)
+        _stderr_json(out.envelope(data, env.diagnostics))
         return
     how = "over stdio" if where is None else f"streamable HTTP at {where}"
     line = (
@@ -193,6 +196,7 @@ def _summary(served: SkillServer, transport: str, where: str | None, as_json: bo
         f"tools: {', '.join(tools) or 'none'}; {how}"
     )
     err = out.console(stderr=True)
+    err.print(out.safe(project_line(env.layout, given=given)), soft_wrap=True)
     err.print(out.safe(line), soft_wrap=True)
     if env.diagnostics:
         err.print(out.safe(out.see_doctor(env.diagnostics)), soft_wrap=True)
@@ -202,12 +206,12 @@ def _fail(code: str, message: str, as_json: bool) -> int:
     """A refusal on stderr, as a line or one JSON object: never on stdout, which an
     MCP host reads as protocol."""
     if as_json:
-        _stderr_json({"code": code, "error": message})
+        _stderr_json(out.envelope({"error": {"code": code, "message": message}}))
     else:
         out.console(stderr=True).print(out.safe(f"satchel: {code}: {message}"), soft_wrap=True)
     return PROBLEMS
 
 
-def _stderr_json(data: dict[str, Any]) -> None:
+def _stderr_json(data: object) -> None:
     sys.stderr.write(json.dumps(data, ensure_ascii=True) + "\n")
     sys.stderr.flush()

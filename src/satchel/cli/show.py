@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import environment, say_project
 from satchel.errors import SkillBodyError
 from satchel.skills.model import Skill
 from satchel.tokens import truncate
@@ -27,12 +27,14 @@ def show(
     home: Path | None,
     client: str,
     trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """Show one skill's fields and body.
 
     The body is cut at about 10,000 tokens, as a host would cut it."""
-    skills = environment(directory, project, home, client, trust).skills
+    env = environment(directory, project, home, client, trust, plugin_dirs)
+    skills = env.skills
     skill = skills.get(name)
     if skill is None:
         return _unknown(name, skills, as_json=as_json)
@@ -44,8 +46,10 @@ def show(
             "cli.skill.unreadable", message, as_json=as_json, diagnostics=[e.diagnostic]
         )
     if as_json:
-        out.print_json({**skill.to_json(), "body": body})
+        document = {"project": str(env.layout.project), **skill.to_json(), "body": body}
+        out.print_json(document)
     else:
+        say_project(env.layout, project)
         _print(skill, body)
     return OK
 
@@ -57,15 +61,13 @@ def _unknown(name: str, skills: Mapping[str, Skill], *, as_json: bool) -> int:
 
 
 def _print(skill: Skill, body: str) -> None:
-    from rich.rule import Rule
-
     con = out.console()
     grid = out.table("", "")
     grid.show_header = False
     for label, value in _fields(skill):
         grid.add_row(label, value)
     con.print(grid)
-    con.print(Rule("body", characters="-"))
+    con.print(out.rule("body"))
     con.print(out.safe_block(body) if body else out.safe("(empty)"))
 
 

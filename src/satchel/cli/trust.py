@@ -60,7 +60,7 @@ def target(layout: Layout, directory: Path | None) -> Path:
 
 
 def print_list(listed: TrustList, *, as_json: bool) -> int:
-    """The trusted folders, one per line (or the reason the list cannot be read)."""
+    """The trusted folders, one absolute path per line (or why the list cannot be read)."""
     if as_json:
         problem = listed.problem.to_json() if listed.problem else None
         folders = [str(f) for f in listed.folders]
@@ -71,5 +71,5 @@ def print_list(listed: TrustList, *, as_json: bool) -> int:
         out.say("No folder is trusted; `satchel trust DIR` trusts one.")
     else:
         for folder in listed.folders:
-            out.say(out.shown(folder))
+            out.say(str(folder))  # absolute: the list holds folders anywhere on the machine
     return OK

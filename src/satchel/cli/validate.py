@@ -51,7 +51,8 @@ def validate(
             )
     checked = [_without(c, selectors) for c in checked]
     if as_json:
-        out.print_json([_json(c, selectors) for c in checked])
+        found = [d for c in checked for d in c.diagnostics]
+        out.print_json({"checked": [_json(c, selectors) for c in checked]}, found)
     else:
         _print(checked, selectors)
     return OK if all(_ok(c, selectors) for c in checked) else PROBLEMS

@@ -3,7 +3,7 @@
 Placeholders (one pass: text that comes in with the arguments is never expanded):
 
 * ``$ARGUMENTS``: everything typed after the name, stripped.
-* numbering 1 (seeds 000 and 004, the default): ``$1`` .. ``$9``, the first to ninth
+* numbering 1 (mermaid and caveman, the default): ``$1`` .. ``$9``, the first to ninth
   word. ``$0`` and ``$ARGUMENTS[N]`` are not placeholders (``$ARGUMENTS[0]`` is
   ``$ARGUMENTS`` followed by ``[0]``).
 * numbering 0 (Claude Code 2.1.19 and later): ``$0`` .. ``$9`` and ``$ARGUMENTS[N]``,

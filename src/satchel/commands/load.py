@@ -22,7 +22,7 @@ alias is dropped), but it does hide a lower source's name. So the file
 ``/tools:deploy`` over the plugin ``tools``'s ``deploy`` command, as it would under
 path naming, where ``tools:deploy`` is its name: a command file wins over a
 same-named plugin command. Last, each plugin command gets its bare name as an alias
-(``/deploy`` for ``tools:deploy``, seed 000's ``/deploy prod``) when nothing else
+(``/deploy`` for ``tools:deploy``, mermaid's ``/deploy prod``) when nothing else
 holds that name: any command's name, a built-in and every other alias win over it;
 between two plugins the one given first wins.
 """
@@ -96,7 +96,7 @@ def load_commands(
 ) -> CommandSet:
     """Discover the slash commands for `layout` and settle every name.
 
-    `naming` ``stem`` (seed 000): ``frontend/component.md`` is ``/component``, with
+    `naming` ``stem`` (mermaid): ``frontend/component.md`` is ``/component``, with
     the alias ``/frontend:component``. ``path`` (Claude Code's newer behaviour): it is
     ``/frontend:component`` and has no alias. `trust_project` False skips the project
     roots. Never raises for bad files; nothing is executed."""

@@ -1,6 +1,6 @@
 """Command names: the rule, how a file's path becomes a name, and how names compare.
 
-A name segment should match ``[a-z0-9-]+`` (seed 000). One that breaks the rule but
+A name segment should match ``[a-z0-9-]+`` (mermaid). One that breaks the rule but
 can still be typed after ``/`` (letters, digits, ``_``, ``.``, ``-``) loads with a
 warning; anything else (spaces, ``:``, ``/``, the empty string) cannot be typed and
 the command is skipped. A name of several segments (``frontend:component``,

@@ -1,7 +1,7 @@
 """The commands segment a model reads, and the wrapper for an explicit invocation.
 
 ``render_commands`` gives the text of the ``agent.plugin-commands`` context segment
-(seed 004): "" when no command may be shown, else the seed's line, then one line per
+(caveman): "" when no command may be shown, else caveman's line, then one line per
 command the model may see (``disable-model-invocation`` ones are left out)::
 
     Plugin slash commands available to this agent. Commands activate only when explicitly invoked.
@@ -76,7 +76,7 @@ def command_line(command: Command) -> str:
 
 
 def wrap_command(command: Command, expanded: str) -> str:
-    """An explicit invocation for the prompt (seed 004)::
+    """An explicit invocation for the prompt (caveman)::
 
     <agent-plugin-command name="deploy">
     ...expanded body...

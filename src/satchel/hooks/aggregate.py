@@ -4,7 +4,7 @@ order, so the outcome does not depend on which hook finished first).
 - Any deny denies; the first deny in declared order gives the reason, and every
   rewrite is dropped. Otherwise ``ask`` beats ``allow``. ``defer`` and no answer
   are no opinion (the host's own permission flow decides).
-- The last ``updatedInput`` in declared order wins (seed 000); a hook that answers
+- The last ``updatedInput`` in declared order wins (mermaid); a hook that answers
   ``{}`` never erases another's rewrite. Two different rewrites are reported
   (``hook.rewrite.conflict``). An ``ask`` keeps the rewrite: the user is shown the
   input that would run.

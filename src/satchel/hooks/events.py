@@ -1,6 +1,6 @@
 """Canonical hook events and the table from each host's names to them.
 
-satchel names events in snake_case (seed 000's ``before_tool_use``). Claude Code and
+satchel names events in snake_case (mermaid's ``before_tool_use``). Claude Code and
 Kimi write ``PreToolUse``; Vibe writes ``pre_tool``. `canonical` maps a host's name to
 satchel's; a name no table knows is kept as written (a newer host's event) and
 reported by the loader, never fatal. Each event also says what its matcher filters on
@@ -52,7 +52,7 @@ CLAUDE_EVENTS: Mapping[str, str] = MappingProxyType(
         "SessionEnd": "session_end",
     }
 )
-# Vibe's hooks.toml types -> satchel's (seed 003; post_agent is Claude Code's Stop).
+# Vibe's hooks.toml types -> satchel's (Vibe; post_agent is Claude Code's Stop).
 VIBE_EVENTS: Mapping[str, str] = MappingProxyType(
     {"pre_tool": "before_tool_use", "post_tool": "after_tool_use", "post_agent": "stop"}
 )

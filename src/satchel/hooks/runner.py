@@ -6,7 +6,7 @@ that never reads it cannot deadlock, a grandchild holding the pipes drained for 
 moment and then killed). The event goes to the hook as JSON on stdin with Claude
 Code's field names; the environment is the scrubbed base plus:
 
-- ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or seed 000's
+- ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or mermaid's
   ``MERMAID_HOOK_EVENT`` for client ``mermaid``);
 - ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks (the data directory is
   created first), ``KIMI_PLUGIN_ROOT`` for Kimi's;
@@ -15,7 +15,7 @@ Code's field names; the environment is the scrubbed base plus:
 
 A shell-form command runs as ``/bin/sh -c COMMAND`` (as Claude Code, Vibe and Kimi do);
 exec form (``args``) runs the argv with ``${CLAUDE_PLUGIN_ROOT}``-style placeholders
-substituted in each element. Plugin hooks run in the plugin root (seed 003), other
+substituted in each element. Plugin hooks run in the plugin root (Vibe), other
 hooks in the layout's working directory. Identical handlers (same command and args)
 of one source run once: a plugin is one source, every settings-like file together
 (satchel's ``hooks.toml``, Claude Code's ``settings.json``) another; of two identical
@@ -88,7 +88,7 @@ class HookRunner:
       as unparseable.
     * `environ`: the environment the scrubbed base is taken from [os.environ].
     * `session_id`, `transcript_path`: the common payload fields.
-    * `plugin_cwd`: ``root`` (seed 003: plugin hooks run in the plugin root) or
+    * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
       ``project`` (in the layout's working directory, as Claude Code runs them)."""
 
     def __init__(

@@ -1,4 +1,4 @@
-"""Install skills and plugins from any source, safely and reproducibly (seed 002).
+"""Install skills and plugins from any source, safely and reproducibly (zidane).
 
     listing = browse_source("owner/repo")                       # what it holds
     picks = [s for s in listing.skills if s.name in ("tdd", "research")]

@@ -1,4 +1,4 @@
-"""`browse_source`: what a source holds, without installing anything (seed 002).
+"""`browse_source`: what a source holds, without installing anything (zidane).
 
 A listing names each skill (name, description, folder) and plugin of the source,
 each with the source spec that installs it; a plugin also says what it holds

@@ -4,7 +4,7 @@
 ``GET {api}/repos/{owner}/{repo}/tarball/{sha}`` downloads exactly that commit, with
 ``GH_TOKEN``/``GITHUB_TOKEN`` when set (5,000 calls an hour instead of 60). When the
 API refuses (403 or 429: the rate limit), the repository is fetched with git from
-``{github}/{owner}/{repo}.git`` instead (seed 002: "When GitHub refuses, zidane
+``{github}/{owner}/{repo}.git`` instead (zidane: "When GitHub refuses, zidane
 downloads the source"). No git runs on the tarball path.
 """
 

@@ -43,7 +43,7 @@ class Limits:
 class Settings:
     """The installer's endpoints, credentials and bounds.
 
-    `listing_ttl` is how long a browse listing is reused (seed 002: ten minutes);
+    `listing_ttl` is how long a browse listing is reused (zidane: ten minutes);
     `timeout` bounds each HTTP request and each git command."""
 
     github_url: str = "https://github.com"

@@ -1,6 +1,6 @@
 """One parser from every way of naming a source to a typed, frozen `Source`.
 
-Seed 002's forms, and a few more:
+Zidane's forms, and a few more:
 
 - a local path: ``./skills``, ``../x``, ``/abs/dir``, ``~/dir`` (a directory, or a
   ``.tar.gz``, ``.tgz``, ``.tar`` or ``.zip`` archive);

@@ -1,4 +1,4 @@
-"""The host's own MCP servers: ``[mcp_servers.<name>]`` tables (seed 000, Codex's shape).
+"""The host's own MCP servers: ``[mcp_servers.<name>]`` tables (mermaid, Codex's shape).
 
 From, highest precedence first: the tables the host passes (`load(mcp_servers=...)`,
 scope ``host``), the project's ``.satchel/config.toml`` and then Claude Code's project

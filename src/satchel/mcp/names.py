@@ -7,7 +7,7 @@ A host server is known by its own name, a plugin's by ``plugin:<plugin>:<server>
 a plugin server's is ``mcp__plugin_<plugin>_<server>__<tool>``. Every character
 outside ``[A-Za-z0-9_-]`` in each part of a tool name becomes ``_``, as Claude Code
 does. Prompts take the same form and join the slash commands as
-``/mcp__<server>__<prompt>`` (seed 000).
+``/mcp__<server>__<prompt>`` (mermaid).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A Vibe plugin's ``toolOverrides`` applied to the tools its MCP servers offer (seed 003).
+"""A Vibe plugin's ``toolOverrides`` applied to the tools its MCP servers offer (Vibe).
 
 Each key is a tool name as a server of the plugin discovered it (the server's own
 name, not the ``mcp__...`` one). ``name`` renames the tool: the last part of the

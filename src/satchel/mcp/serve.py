@@ -6,7 +6,7 @@
 What the server offers:
 
 * **tools**: the session's skill tools (`Session.tools()`: ``load_skill`` by default,
-  seed 002's ``skills_use``/``skills_read``/``skills_run_script`` with
+  zidane's ``skills_use``/``skills_read``/``skills_run_script`` with
   ``tools="skills"``, all four with ``"all"``). A call passes
   `Session.before_tool_use` (the environment's hooks, then the allowed-tools gate)
   and then `Session.call`, so every hook, path rule, cap and timeout applies; a

@@ -1,5 +1,5 @@
 """Every MCP server a session would start: the host's and the enabled plugins', settled
-by name (seed 000: a same-named server in your config wins, with a warning).
+by name (mermaid: a same-named server in your config wins, with a warning).
 
 Order of precedence: host servers (given, then the project's config, then the user's),
 then each enabled plugin's in plugin precedence order. Among the host's servers the

@@ -21,7 +21,7 @@ From plain Python (an event loop in a thread of its own)::
 Needs the ``mcp`` extra (``pip install 'satchel[mcp]'``): the SDK is imported when
 the supervisor starts, never by ``import satchel``. Failure codes:
 ``plugin.mcp.connection_failed`` and ``plugin.mcp.authorization_required`` for a
-plugin's server (seed 003), ``mcp.server.connection_failed`` and
+plugin's server (Vibe), ``mcp.server.connection_failed`` and
 ``mcp.server.authorization_required`` for the host's own.
 """
 

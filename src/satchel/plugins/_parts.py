@@ -494,7 +494,7 @@ def load_skill_dir(
 ) -> Skill | None:
     """The skill in `skill_dir` (its SKILL.md must be a regular file resolving inside
     the plugin root). With `match_dir` (or Vibe's `SkillRule`), its name must equal
-    the directory name (seed 003), else ``plugin.skill.invalid``; with `by_dir` the
+    the directory name (Vibe), else ``plugin.skill.invalid``; with `by_dir` the
     directory name is its name. `quiet`: a directory without SKILL.md is passed over
     silently. `name` stands in for the directory name. `real`: `skill_dir` is a real
     path inside the root, so only SKILL.md is looked at."""
@@ -662,7 +662,7 @@ def load_agent_file(ctx: Ctx, path: Path) -> AgentType | None:
 
 def as_plugin_agent(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The agents package's ``agent.invalid`` is a plugin's ``plugin.agent.invalid``
-    (seed 003), with its message kept."""
+    (Vibe), with its message kept."""
     return [
         replace(d, code="plugin.agent.invalid", severity="warning")
         if d.code == "agent.invalid"

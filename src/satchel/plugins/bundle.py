@@ -1,4 +1,4 @@
-"""Seed 000's plugin bundle: a ``plugin.toml`` listing what the plugin contributes.
+"""Mermaid's plugin bundle: a ``plugin.toml`` listing what the plugin contributes.
 
     name = "deploy-kit"            # else the directory name
     description = "Release tooling"
@@ -132,7 +132,7 @@ def _prompt(ctx: Ctx, path: Path) -> Command | None:
         return command
     # the reader's "loads with a warning" does not hold for a bundle prompt
     ctx.diags[mark:] = [d for d in ctx.diags[mark:] if d.code != "command.name.invalid"]
-    message = f"the prompt name {base!r} must match [a-z0-9-]+ (seed 000); it is skipped"
+    message = f"the prompt name {base!r} must match [a-z0-9-]+, as mermaid requires; it is skipped"
     ctx.add("command.name.invalid", message, path, severity="error")
     return None
 

@@ -1,5 +1,5 @@
 """Codex plugins: ``.codex-plugin/plugin.json``, adapted as skills and MCP servers
-(seed 003's compatibility table).
+(Vibe's compatibility table).
 
 Fields read: ``name`` (empty or missing: the directory name), ``version``,
 ``description``, ``keywords``, ``skills`` (a path or a list of paths: skill

@@ -1,4 +1,4 @@
-"""Vibe connector requirements: ``connectors.json`` (seed 003 Step 9).
+"""Vibe connector requirements: ``connectors.json`` (Vibe Step 9).
 
 ``{"schemaVersion": 1, "connectors": [{"id": "github", "tools": ["create_issue"]}]}``:
 at most 128 connectors with unique, non-blank ids; each connector's tool names are

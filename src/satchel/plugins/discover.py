@@ -2,10 +2,10 @@
 
 Where plugins come from, highest precedence first:
 
-1. the workspace itself, as a plugin of its ``skills/`` and ``commands/`` (seed 004;
+1. the workspace itself, as a plugin of its ``skills/`` and ``commands/`` (caveman;
    `include_workspace=False` turns it off);
 2. the project's plugin roots, ``{project}/.satchel/plugins/<name>/`` and
-   ``{project}/.agents/plugins/<name>/``, only in a trusted project (seed 003);
+   ``{project}/.agents/plugins/<name>/``, only in a trusted project (Vibe);
 3. the user's, ``{config}/satchel/plugins/<name>/`` and ``~/.agents/plugins/<name>/``;
 4. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 

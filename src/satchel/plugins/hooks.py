@@ -1,5 +1,5 @@
 """A plugin's hooks as each host writes them: Claude Code ``hooks/hooks.json``, Vibe's
-``ai.mistral.vibe/hooks.toml`` (seed 003 Step 5) and Kimi's flat list.
+``ai.mistral.vibe/hooks.toml`` (Vibe Step 5) and Kimi's flat list.
 
 Parsing only: the hooks runtime maps events and runs the commands. Event names stay
 the host's own (``PreToolUse``, ``pre_tool``...); an event this module does not know

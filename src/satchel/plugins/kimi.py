@@ -1,5 +1,5 @@
 """Kimi Code plugins: ``kimi.plugin.json`` or ``.kimi-plugin/plugin.json`` (the first
-wins when both exist), adapted as skills, MCP servers and hooks (seed 003's
+wins when both exist), adapted as skills, MCP servers and hooks (Vibe's
 compatibility table).
 
 Fields read: ``name`` (required, Kimi's rule ``[a-z0-9][a-z0-9_-]{0,63}``),

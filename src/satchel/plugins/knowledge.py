@@ -1,4 +1,4 @@
-"""Vibe knowledge folders: ``ai.mistral.vibe/knowledge/<name>/KNOWLEDGE.md`` (seed 003
+"""Vibe knowledge folders: ``ai.mistral.vibe/knowledge/<name>/KNOWLEDGE.md`` (Vibe
 Step 6).
 
 Each folder holds a ``KNOWLEDGE.md`` (at most 256 KiB) whose frontmatter has `name`

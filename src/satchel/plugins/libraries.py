@@ -1,5 +1,5 @@
 """Vibe libraries: ``libraries.json`` maps import aliases to sources inside the plugin
-(seed 003 Step 8).
+(Vibe Step 8).
 
 ``{"schemaVersion": 1, "node": {alias: "./dir"}, "python": {alias: "./dir" | "./x.py"}}``:
 node aliases match `NODE_ALIAS` (at most 214 characters), python aliases

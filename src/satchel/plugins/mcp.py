@@ -1,5 +1,5 @@
 """A plugin's MCP servers: Agent Plugins 1.0 ``mcp.json``, Claude Code's ``.mcp.json``
-and the bundle's ``[servers.<name>]`` TOML tables (seed 000).
+and the bundle's ``[servers.<name>]`` TOML tables (mermaid).
 
 Parsing only: nothing starts here. Values keep ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}``
 unexpanded (the supervisor expands them in `args`, `env` values and `cwd`); a `cwd` is
@@ -16,7 +16,7 @@ Rules and decisions, for every format:
   ``PYTHONPATH``, ``BASH_ENV``...: `satchel.process.env.is_dangerous_env`). Either makes
   the entry invalid: the server would run code its command does not name.
 * ``cwd`` is ``./…``, ``${PLUGIN_ROOT}[/…]`` or ``${PLUGIN_DATA}[/…]`` and stays inside
-  its base. ``"."`` -- seed 003's own example -- means the plugin root and is accepted
+  its base. ``"."`` -- Vibe's own example -- means the plugin root and is accepted
   (stored as ``${PLUGIN_ROOT}``); Vibe 3.0.3 and the official JSON schema reject it.
 * ``sse`` entries are kept (satchel starts stdio, streamable-http and sse servers; Vibe
   refuses sse). Any other transport is `plugin.mcp.transport_unsupported`.
@@ -117,7 +117,7 @@ class _Source:
 
 
 def parse_mcp_json(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
-    """The servers of an Agent Plugins 1.0 ``mcp.json`` (spec §7.2, seed 003 Step 4).
+    """The servers of an Agent Plugins 1.0 ``mcp.json`` (spec §7.2, Vibe Step 4).
     `resolved`: `root` is already a real path."""
     src = _Source(root, plugin, path, "agent-plugins", resolved)
     return with_json(

@@ -10,14 +10,14 @@ fatal ``plugin.manifest.invalid``, as in Vibe. A non-object ``extensions`` is
 reported (``plugin.extension.invalid``) and ignored. Any other violation is fatal.
 Extension namespaces other than ``ai.mistral.vibe`` are ignored unread.
 
-The Vibe extension (seed 003): ``schemaVersion`` must be 1 and ``toolNamespace`` a
+The Vibe extension (Vibe): ``schemaVersion`` must be 1 and ``toolNamespace`` a
 TypeScript identifier (``[A-Za-z_$][A-Za-z0-9_$]*``, at most 64); breaking either
 voids the extension (``plugin.extension.invalid``: no Vibe component loads). The
 namespace defaults to `typescript_identifier` of the name, as Vibe derives it: every
 character outside ``[A-Za-z0-9_$]`` becomes ``_`` and a leading digit gets a ``_``
 in front (``my-plugin`` → ``my_plugin``, ``a.b`` → ``a_b``, ``1up`` → ``_1up``). A
 namespace in `RESERVED_NAMESPACES` (compared case-insensitively; the given or the
-derived one) is fatal ``plugin.namespace.reserved``: seed 003 lists ``file_system``,
+derived one) is fatal ``plugin.namespace.reserved``: Vibe lists ``file_system``,
 ``self``, ``process``, ``agent`` and ``vibe``, and Vibe 3.0.3 also reserves
 ``agents``, ``collaboration``, ``skill`` and ``subagent``. ``toolOverrides`` maps a
 tool name to ``{name?, exposure?}``, exposure one of `EXPOSURES`; a bad entry is

@@ -1,4 +1,4 @@
-"""OpenCode plugins: skills only, from ``.opencode/skills/<name>/SKILL.md`` (seed 003's
+"""OpenCode plugins: skills only, from ``.opencode/skills/<name>/SKILL.md`` (Vibe's
 compatibility table; the name must equal the directory, as OpenCode checks).
 
 OpenCode's plugins are JS/TS modules. They are found and reported, one

@@ -3,12 +3,12 @@
     plugin, diagnostics = read_plugin(Path(".satchel/plugins/deploy-kit"))
 
 Each format has one adapter module exposing ``load(root, *, scope, strict,
-executable)``. A fatal problem (seed 003's fatal codes) gives no `Plugin`, and the
+executable)``. A fatal problem (Vibe's fatal codes) gives no `Plugin`, and the
 diagnostics say why; a non-fatal one drops only the part concerned and is listed in
 `Plugin.diagnostics` too. Nothing is executed and nothing outside the plugin root is
 read. Bad input never raises.
 
-``executable=False`` is seed 004's declarative-only client: hooks, MCP servers and
+``executable=False`` is caveman's declarative-only client: hooks, MCP servers and
 agents are recognised and not parsed (the `Plugin` holds none), each kind with one
 ``plugin.hooks.unsupported`` / ``plugin.mcp.unsupported`` /
 ``plugin.agents.unsupported`` naming where it is.
@@ -56,7 +56,7 @@ def read_plugin(
 
     `scope` is recorded on the plugin (``project``, ``user``...). `strict` makes an
     unknown field of an Agent Plugins or bundle manifest fatal, as Vibe does.
-    `executable` False is declarative-only loading (seed 004). `skill_rule`: how a
+    `executable` False is declarative-only loading (caveman). `skill_rule`: how a
     plugin skill is named (``claude-code``: a Claude Code plugin's skill by its
     directory; ``vibe``: a skill whose name is not its directory's is skipped, in every
     format). Placeholders such as

@@ -1,4 +1,4 @@
-"""The workspace as a plugin (seed 004): the project's own ``skills/`` and ``commands/``.
+"""The workspace as a plugin (caveman): the project's own ``skills/`` and ``commands/``.
 
 A repository that keeps its skills in ``skills/<name>/SKILL.md`` and its commands in
 ``commands/*.md`` at the project root gets them loaded as a plugin named after the

@@ -1,6 +1,6 @@
 """`Session.before_tool_use`: may this tool call run? Hooks first, then the gate.
 
-Seed 000's order: the ``before_tool_use`` hooks answer first (any deny denies, the last
+Mermaid's order: the ``before_tool_use`` hooks answer first (any deny denies, the last
 ``updatedInput`` wins, contexts concatenate), and the input that would run, a hook's
 rewrite or the original, then passes the allowed-tools gate exactly as the original
 would (a rewrite gets no way around it). A deny from either is final; otherwise the

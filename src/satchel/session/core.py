@@ -135,7 +135,7 @@ class Session:
         return found
 
     def activate(self, name: str) -> ActiveSkill:
-        """Activate a skill for this run (seed 002's `activateSkill`). It writes no
+        """Activate a skill for this run (zidane's `activateSkill`). It writes no
         history, so `context()` carries its content until it is deactivated. Raises
         `UnknownSkill`, `SkillsOff` or `MaxActiveReached`."""
         skill = self.find(name)
@@ -174,7 +174,7 @@ class Session:
         return text if shape == "block" else body
 
     def resume(self, history: Iterable[Any] | Mapping[str, Any]) -> tuple[Diagnostic, ...]:
-        """Rebuild the active set from a transcript's skill tool calls (seed 002): the last
+        """Rebuild the active set from a transcript's skill tool calls (zidane): the last
         mode per skill wins, activations fire with ``via="resume"``, deactivations do
         not fire, nothing runs. Skills the host activated are dropped too (the
         transcript is the whole state). Past `max_active`, the most recent win.
@@ -360,7 +360,7 @@ class Session:
         return result
 
     def receipt(self) -> tuple[ToolReceipt, ...]:
-        """Calls and errors per tool (seed 004's `receipt.tools`)."""
+        """Calls and errors per tool (caveman's `receipt.tools`)."""
         return tuple(ToolReceipt(n, c, e) for n, (c, e) in self._receipts.items())
 
     # -- context --------------------------------------------------------------------
@@ -378,7 +378,7 @@ class Session:
         return segments
 
     def context_bill(self) -> dict[str, int]:
-        """Tokens the session adds to every request, by kind (seed 004's contextBill):
+        """Tokens the session adds to every request, by kind (caveman's contextBill):
         ``skill`` for the context segments, ``tool_schema`` for the tool definitions."""
         return content.bill(self.context(), self._tools, self.counter)
 

@@ -1,15 +1,14 @@
-"""Explicit invocation (seeds 000, 002 and 004): the one entry point for slash prompts.
+"""Explicit invocation (mermaid, zidane and caveman): the one entry point for slash prompts.
 
 * ``/skill <name> <request>`` addresses a skill.
-* ``/<name> <request>`` resolves a command first, then a skill (seed 004), or the
-  skill first (seed 002) with ``slash_order="skill"``.
+* ``/<name> <request>`` resolves a command first, then a skill (caveman), or the
+  skill first (zidane) with ``slash_order="skill"``.
 * A host's built-in command, and anything that matches nothing, comes back unchanged.
 
 A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
 skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
-submitted as the prompt; a plugin command's inside ``<agent-plugin-command>`` (seed
-004; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and ``@``
-references reach the model as written (seed 000).
+submitted as the prompt; a plugin command's inside ``<agent-plugin-command>`` (caveman; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and ``@``
+references reach the model as written (mermaid).
 """
 
 from __future__ import annotations

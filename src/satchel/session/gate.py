@@ -1,4 +1,4 @@
-"""The allowed-tools gate (seed 002): while a skill that declares `allowed-tools` is
+"""The allowed-tools gate (zidane): while a skill that declares `allowed-tools` is
 active, only calls inside the union of the active skills' lists go through."""
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class Tool:
 
 @dataclass(frozen=True, slots=True)
 class SkillEvent:
-    """``skills:activate`` or ``skills:deactivate``, and how (seed 002's `via`)."""
+    """``skills:activate`` or ``skills:deactivate``, and how (zidane's `via`)."""
 
     type: Literal["skills:activate", "skills:deactivate"]
     name: str

@@ -1,4 +1,4 @@
-"""What a host can set on a `Session`, each with the default a seed documents."""
+"""What a host can set on a `Session`, each with the default its host documents."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ __all__ = [
 ALL_TOOLS = ("load_skill", "skills_use", "skills_read", "skills_run_script")
 TOOLSETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "load_skill": ("load_skill",),  # seed 004
-        "skills": ("skills_use", "skills_read", "skills_run_script"),  # seed 002
+        "load_skill": ("load_skill",),  # caveman
+        "skills": ("skills_use", "skills_read", "skills_run_script"),  # zidane
         "all": ALL_TOOLS,
     }
 )
@@ -36,13 +36,13 @@ Wrap = Literal["plugin", "all", "none"]
 class SessionOptions:
     """Settings of a `Session`. Build with `SessionOptions.build(**kw)`; defaults in brackets.
 
-    * `tools`: which tools the model gets [``"load_skill"``, seed 004]: a toolset name
-      (``"load_skill"``, ``"skills"`` for seed 002's three, ``"all"``), a list of tool
+    * `tools`: which tools the model gets [``"load_skill"``, caveman]: a toolset name
+      (``"load_skill"``, ``"skills"`` for zidane's three, ``"all"``), a list of tool
       names, True for the default, or False for none (the host activates skills itself).
     * `tool_names`: a host name for any tool, e.g. ``{"load_skill": "open_skill"}``.
     * `max_active`: how many skills may be active at once [no limit].
     * `index_format`: the index in the context [``tool`` with `load_skill`, ``xml``
-      with seed 002's tools, ``paths`` with no tools].
+      with zidane's tools, ``paths`` with no tools].
     * `enforce_allowed_tools`: ``auto`` [enforce when the model can deactivate a skill,
       that is when it has `skills_use`], ``on`` or ``off``.
     * `max_body_tokens` [10,000] and `max_resource_tokens` [25,000]: text budgets;
@@ -50,11 +50,11 @@ class SessionOptions:
     * `read_areas`: the top-level folders `skills_read` may read [None: any regular file
       in the skill directory, as real skills keep references at their root];
       ``("references", "assets")`` is zidane's rule. Every path rule holds either way.
-    * `script_timeout`: seconds a script may run [60, seed 002]; the model may ask for
+    * `script_timeout`: seconds a script may run [60, zidane]; the model may ask for
       less, never more. `script_interpreters`: extension -> argv prefix for scripts
       without an exec bit; it comes before the ``#!`` line and the built-in suffix table
       (see `satchel.session.interpreter`) [none].
-    * `allow_shell_interpolation` [True, seed 002], `shell_scopes`: the scopes whose
+    * `allow_shell_interpolation` [True, zidane], `shell_scopes`: the scopes whose
       skills may interpolate [every scope `load()` trusted], `shell` [``sh -c``],
       `shell_timeout` [60], `max_shell_commands`: commands run per activation [32;
       the rest are left with a note].
@@ -62,11 +62,11 @@ class SessionOptions:
     * `env_passthrough`: names copied from the host environment into scripts and
       commands, beyond the base set (PATH, HOME, LANG, ...).
     * `slash_order`: what ``/<name>`` resolves first when a command and a skill share
-      the name [``command``, seed 004; ``skill`` is seed 002].
-    * `argument_numbering`: ``$1`` is the first word [1, seeds 000 and 004] or ``$0``
+      the name [``command``, caveman; ``skill`` is zidane].
+    * `argument_numbering`: ``$1`` is the first word [1, mermaid and caveman] or ``$0``
       is (0, Claude Code since 2.1.19, with ``$ARGUMENTS[N]``).
     * `wrap_commands`: which expanded commands go inside ``<agent-plugin-command>``
-      [``plugin``: plugin commands, seed 004; ``all``; ``none``, seed 000].
+      [``plugin``: plugin commands, caveman; ``all``; ``none``, mermaid].
     * `include_instructions`: put the instruction files (AGENTS.md, CLAUDE.md, ...) in
       `context()` [True].
     * `hooks`: run the environment's ``before_tool_use`` hooks in `before_tool_use`

@@ -1,5 +1,5 @@
 """Which skills a transcript leaves active: its `skills_use` and `load_skill` calls,
-replayed in order, the last mode per skill winning (seed 002)."""
+replayed in order, the last mode per skill winning (zidane)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The model-facing tools: `load_skill` (seed 004) and `skills_use`, `skills_read`,
-`skills_run_script` (seed 002), each a plain `Tool` value bound to a session."""
+"""The model-facing tools: `load_skill` (caveman) and `skills_use`, `skills_read`,
+`skills_run_script` (zidane), each a plain `Tool` value bound to a session."""
 
 from __future__ import annotations
 

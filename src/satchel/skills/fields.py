@@ -33,7 +33,7 @@ __all__ = [
 SPEC_FIELDS = frozenset(
     ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 )
-# Fields other hosts define (Claude Code, Codex, OpenCode, Kimi, seed 002): kept in
+# Fields other hosts define (Claude Code, Codex, OpenCode, Kimi, zidane): kept in
 # `extras` without comment when loading.
 HOST_EXTRAS = frozenset(
     (
@@ -43,7 +43,7 @@ HOST_EXTRAS = frozenset(
         "when_to_use", "when-to-use",
     )
 )  # fmt: skip
-# Top-level fields seed 002 deprecates and moves into metadata as `<client>.<field>`.
+# Top-level fields zidane deprecates and moves into metadata as `<client>.<field>`.
 MOVED_TO_METADATA = ("model", "thinking", "paths")
 
 MAX_NAME = 64
@@ -155,6 +155,9 @@ def build_skill(
     return (None if b.failed else skill), b.diags
 
 
+_PLACEHOLDER = re.compile(r"\s*(TODO|TBD|FIXME)\b", re.IGNORECASE)
+
+
 def _description(b: _Builder) -> str | None:
     value = b.fields.get("description")
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -172,6 +175,13 @@ def _description(b: _Builder) -> str | None:
         b.report(
             "skill.description.too-long",
             f"the description is {len(value)} characters; the limit is {MAX_DESCRIPTION}",
+        )
+    if _PLACEHOLDER.match(value):
+        b.report(
+            "skill.description.placeholder",
+            f"the description {value.strip().splitlines()[0]!r} is a placeholder, not one a "
+            "model could choose the skill by",
+            hint="say what the skill does and when to use it",
         )
     return value
 

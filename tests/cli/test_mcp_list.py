@@ -1,0 +1,59 @@
+"""`satchel mcp list` and `mcp check` in a folder that is not trusted: the servers
+are held back by trust, said so with the command that trusts it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def untrusted(project, home):
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"db": {"command": "db-srv"}}}))
+    return ("--project", project, "--home", home)
+
+
+def test_untrusted_mcp_list_names_what_trust_holds_back(satchel, untrusted, project, home):
+    result = satchel("mcp", "list", *untrusted)
+    assert result.code == 0
+    assert "No MCP servers are configured" not in result.out
+    assert result.out.splitlines()[1] == (
+        "1 MCP server is held back because the project is not trusted: db; "
+        f"`satchel trust {project} --home {home}` trusts it."
+    )
+
+
+def test_untrusted_mcp_list_as_json(satchel, untrusted):
+    doc = satchel("mcp", "list", *untrusted, "--json").json()
+    assert (doc["trusted"], doc["held_back"], doc["servers"]) == (False, ["db"], [])
+
+
+def test_trusted_it_is_listed_and_nothing_is_held_back(satchel, untrusted):
+    doc = satchel("mcp", "list", *untrusted, "--trust", "--json").json()
+    assert (doc["trusted"], doc["held_back"]) == (True, [])
+    assert [s["name"] for s in doc["servers"]] == ["db"]
+
+
+def test_untrusted_without_servers_still_says_trust_holds_them_back(satchel, project, home):
+    result = satchel("mcp", "list", "--project", project, "--home", home)
+    assert "No MCP servers are configured" not in result.out
+    assert result.out.splitlines()[1] == (
+        "The project is not trusted, so its MCP servers would not load; "
+        f"`satchel trust {project} --home {home}` trusts it."
+    )
+
+
+def test_trusted_without_servers_says_none_are_configured(satchel, project, home):
+    result = satchel("mcp", "list", "--project", project, "--home", home, "--trust")
+    assert result.out.splitlines()[1] == "No MCP servers are configured."
+
+
+def test_untrusted_mcp_check_says_the_same(satchel, untrusted, project, home):
+    result = satchel("mcp", "check", *untrusted)
+    assert result.code == 0
+    assert "No MCP servers are configured" not in result.out
+    assert result.out.splitlines()[-1] == (
+        "1 MCP server is held back because the project is not trusted: db; "
+        f"`satchel trust {project} --home {home}` trusts it."
+    )
