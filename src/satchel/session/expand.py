@@ -7,8 +7,9 @@
 
 A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
 skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
-submitted as the prompt; a plugin command's inside ``<agent-plugin-command>`` (caveman; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and ``@``
-references reach the model as written (mermaid).
+submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
+(caveman; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and
+``@`` references reach the model as written (mermaid).
 """
 
 from __future__ import annotations
