@@ -41,7 +41,8 @@ def test_validate_ignore_hides_the_code_and_its_failure(satchel, bare_skill, hom
     assert "skill.description.missing" not in result.out
     assert result.out.splitlines()[-1] == "1 skill checked: 1 ok, 0 failed"
     doc = satchel("validate", "--home", home, "--ignore", selector, "--json", bare_skill).json()
-    assert [(c["ok"], c["diagnostics"]) for c in doc] == [(True, [])]
+    assert [(c["ok"], c["diagnostics"]) for c in doc["checked"]] == [(True, [])]
+    assert doc["diagnostics"] == []
 
 
 def test_validate_reads_the_users_config(satchel, bare_skill, home):
