@@ -132,7 +132,8 @@ def test_hooks_text_shows_each_hooks_if_rule(satchel, project, home):
     (project / ".satchel").mkdir()
     (project / ".satchel" / "hooks.toml").write_text(hooks)
     result = satchel("hooks", "--project", project, "--home", home, "--trust")
-    header, _, row = result.out.splitlines()[:3]
+    first, header, row = result.out.splitlines()[:3]
+    assert first.startswith("project: ")
     assert header.split() == ["event", "matcher", "if", "source", "status", "hook"]
     assert row.split() == [
         "before_tool_use",
