@@ -60,7 +60,9 @@ class Index:
         """One `skill.index.omitted` warning per skill left out, naming it and the cap."""
         if self.cut_by is None:
             return ()
-        rule = _RULES[self.cut_by].format(limit=self.limit)
+        one = self.limit == 1
+        units = {"skills": "skill" if one else "skills", "bytes": "byte" if one else "bytes"}
+        rule = _RULES[self.cut_by].format(limit=self.limit, **units)
         return tuple(
             diagnostic(
                 "skill.index.omitted",
@@ -73,8 +75,8 @@ class Index:
 
 
 _RULES: Mapping[Cap, str] = {
-    "max_skills": "the index lists at most {limit:,} skills",
-    "max_bytes": "the index holds at most {limit:,} bytes",
+    "max_skills": "the index lists at most {limit:,} {skills}",
+    "max_bytes": "the index holds at most {limit:,} {bytes}",
 }
 
 

@@ -61,3 +61,20 @@ def test_unknown_format_is_a_usage_error(satchel, in_repo):
     result = satchel("index", "--format", "yaml", *EXAMPLE)
     assert result.code == 2
     assert "Invalid value for '--format'" in result.err
+
+
+def test_each_skill_the_caps_leave_out_is_named_on_stderr(satchel, project, home, write):
+    for name in ("alpha", "beta", "gamma"):
+        write(project / ".satchel/skills", name, description=f"{name.title()} things.")
+    result = satchel("index", "--max-skills", "1", "--project", project, "--home", home)
+    assert result.out.splitlines()[-1] == "(2 more skills not listed: index limit reached)"
+    cap = "the index lists at most 1 skill (max_skills)"
+    assert [line.split(": ", 1)[1] for line in result.err.splitlines()] == [
+        f"warning skill.index.omitted: skill 'beta' is not in the index: {cap}",
+        f"warning skill.index.omitted: skill 'gamma' is not in the index: {cap}",
+    ]
+    doc = satchel("index", "--max-skills", "1", "--project", project, "--home", home, "--json")
+    assert [(d["code"], d["message"]) for d in doc.json()["diagnostics"]] == [
+        ("skill.index.omitted", f"skill 'beta' is not in the index: {cap}"),
+        ("skill.index.omitted", f"skill 'gamma' is not in the index: {cap}"),
+    ]

@@ -8,7 +8,7 @@ from pathlib import Path
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
-from satchel.render import IndexFormat, render_index
+from satchel.render import IndexFormat, build_index
 from satchel.text import escape
 from satchel.tokens import token_bill
 
@@ -31,24 +31,28 @@ def index(
 
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
-    loads."""
+    loads. Each skill the caps leave out is named on stderr (skill.index.omitted)."""
     env = environment(directory, project, home, client, trust, plugin_dirs)
     skills = env.skills
-    text = render_index(
+    built = build_index(
         skills,
         format=index_format,
         max_skills=max_skills,
         max_bytes=max_bytes,
         tool_name=tool_name,
     )
+    text = built.text
     if as_json:
         size = {
             "bytes": len(text.encode("utf-8")),
             "tokens": token_bill({"skills": text})["skills"],
         }
         document = {"project": str(env.layout.project), "format": index_format, "text": text}
-        out.print_json({**document, **size})
-    elif sys.stdout.isatty():
+        out.print_json({**document, **size}, built.diagnostics)
+        return OK
+    if built.diagnostics:
+        out.console(stderr=True).print(out.diagnostic_grid(built.diagnostics))
+    if sys.stdout.isatty():
         sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:
         sys.stdout.write(text)
