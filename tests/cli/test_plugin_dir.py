@@ -46,6 +46,7 @@ LOADING = {
     ("mcp", "check"): ("--timeout", "5"),
     ("hooks",): (),
     ("hooks", "run"): ("stop",),
+    ("audit",): (),
 }
 
 
@@ -65,6 +66,7 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
         ("mcp", "check"): "helper-api",
         ("hooks",): '"plugin:extra"',
         ("hooks", "run"): '"plugin:extra"',
+        ("audit",): '"plugin:extra',
     }
     return marks[words] in text
 

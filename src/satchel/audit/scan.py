@@ -72,15 +72,18 @@ def audit_path(
     home: Path | None = None,
     client: str = "satchel",
     limits: Limits | None = None,
+    plugin_dirs: tuple[Path, ...] = (),
 ) -> Report:
-    """Audit `path` (see the module); never runs anything, never raises for bad files."""
+    """Audit `path` (see the module); never runs anything, never raises for bad files.
+    `plugin_dirs`: plugin directories a workspace's load takes too (``--plugin-dir``)."""
     path = Path(os.path.abspath(path))
     limits = limits or Limits()
     kind = kind_of(path, project, client)
     if kind == "workspace":
         layout = Layout.default(path, client=client, home=home, project=project or path)
-        env = load(layout=layout, trusted=True, claude_settings_hooks=True)
-        actual = load(layout=layout, claude_settings_hooks=True)  # the user's trust list
+        env = load(layout=layout, trusted=True, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
+        # the same load against the user's own trust list: what it holds back today
+        actual = load(layout=layout, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
         errors = sum(d.severity != "info" for d in env.diagnostics)
         found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
     elif kind == "file":

@@ -131,7 +131,7 @@ def _verbs() -> tuple[Verb, ...]:
 
     return (
         Verb(("doctor",), doctor.doctor, (*_located(), ignore_option(), _json())),
-        Verb(("audit",), audit.audit, (*audit.params(), *_where(), _json())),
+        Verb(("audit",), audit.audit, (*audit.params(), *_where(), _plugin_dirs(), _json())),
         Verb(("list",), listing.list_skills, (*_located(), _json())),
         Verb(("show",), show.show, (click.Argument(["name"]), *_located(), _json())),
         Verb(("validate",), validate.validate, _validate_params()),

@@ -26,6 +26,7 @@ def audit(
     project: Path | None,
     home: Path | None,
     client: str,
+    plugin_dirs: tuple[Path, ...],
     output_format: str,
     as_json: bool,
     fail_on: str | None,
@@ -41,11 +42,12 @@ def audit(
     allowed-tools and agent tool lists, yolo agents, what the loader refused or
     held back, and prose heuristics (labelled as such). A workspace
     is audited as if the project were trusted, so that everything a trust decision
-    would unlock is listed, each with the trust state it needs. --format sarif writes
+    would unlock is listed, each with the trust state it needs; --plugin-dir DIR
+    loads a plugin beside the workspace, as the other verbs do. --format sarif writes
     SARIF 2.1.0; --fail-on LEVEL exits 1 when a finding is at LEVEL or above (by
     default the exit code is 0)."""
     target = path or project or Path.cwd()
-    report = audit_path(target, project=project, home=home, client=client)
+    report = audit_path(target, project=project, home=home, client=client, plugin_dirs=plugin_dirs)
     fmt = "json" if as_json else output_format
     if fmt == "json":
         document = report.to_json()
