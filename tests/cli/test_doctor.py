@@ -284,3 +284,13 @@ def test_mcp_servers_are_counted_with_the_shadowed_ones(satchel, project, home):
     }
     out = satchel("doctor", *where).out
     assert "\nMCP servers: 2 configured, 1 disabled, 1 shadowed\ngithub, off\n" in out
+
+
+def test_ignore_hides_the_index_cuts_too(satchel, project, home, write):
+    for i in range(65):
+        write(project / ".agents/skills", f"skill-{i:02}")
+    args = ("--project", project, "--home", home, "--ignore", "skill.index.omitted")
+    doc = satchel("doctor", *args, "--json").json()
+    assert doc["index"]["omitted"] == ["skill-64"]  # still counted
+    assert "skill.index.omitted" not in [d["code"] for d in doc["diagnostics"]]
+    assert "is not in the index" not in satchel("doctor", *args).out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,8 +46,9 @@ def doctor(
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
     env = environment(directory, project, home, client, trust, plugin_dirs)
-    env = without_ignored(env, ignore)
     index = build_index(env.skills, format=INDEX_FORMAT)
+    # the index's own warnings (skills its caps cut) are diagnostics like the rest
+    env = without_ignored(replace(env, diagnostics=(*env.diagnostics, *index.diagnostics)), ignore)
     if as_json:
         out.print_json(_document(env, index))
     else:
@@ -87,7 +89,7 @@ def _document(env: Environment, index: Index) -> dict[str, Any]:
             "read": len(env.instructions),
             "paths": [str(f.path) for f in env.instructions],
         },
-        "diagnostics": [d.to_json() for d in (*env.diagnostics, *index.diagnostics)],
+        "diagnostics": [d.to_json() for d in env.diagnostics],
         "index": _index_size(index),
     }
 
@@ -230,7 +232,7 @@ def _report(env: Environment, index: Index, *, given: bool) -> None:
     for section in sections:
         section(con, env)
         con.print()
-    out.diagnostic_report(con, (*env.diagnostics, *index.diagnostics))
+    out.diagnostic_report(con, env.diagnostics)
     con.print()
     con.print(out.safe(_index_line(index), style="bold"), soft_wrap=True)
 
