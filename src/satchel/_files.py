@@ -12,7 +12,9 @@ from pathlib import Path
 from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
+    "ENVIRONMENT_DIRS",
     "FileProblem",
+    "is_environment_dir",
     "link_target",
     "list_sorted",
     "open_regular",
@@ -22,6 +24,23 @@ __all__ = [
     "same_file",
     "write_atomic",
 ]
+
+# Version-control, environment and cache folders: never walked by the audit, never part
+# of a pinned tree (what a hook can run lives elsewhere, or is pinned by name).
+ENVIRONMENT_DIRS = frozenset(
+    (
+        ".git", ".hg", ".svn", ".jj", ".venv", "venv", ".env", ".direnv", "node_modules",
+        "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+        ".hypothesis", ".eggs", "site-packages", ".gradle", ".terraform", ".cache",
+    )
+)  # fmt: skip
+
+
+def is_environment_dir(path: Path) -> bool:
+    """A version-control, environment or cache directory: by name, or a virtualenv by
+    its ``pyvenv.cfg``."""
+    return path.name in ENVIRONMENT_DIRS or os.path.isfile(path / "pyvenv.cfg")
+
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from satchel._files import FileProblem, read_bounded
+from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT
 from satchel.reach import Reach, argv_reach, shell_reach
@@ -43,11 +43,6 @@ __all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "digests", "hold_back"]
 
 MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one counts by size
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
-# Folders a pinned tree leaves out: version control, environments, caches.
-ENVIRONMENT_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox"}
-    | {".mypy_cache", ".pytest_cache", ".ruff_cache", ".direnv", ".cache"}
-)
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satchel._files import ENVIRONMENT_DIRS, is_environment_dir
 from satchel.audit.model import Finding
 
 __all__ = ["ENVIRONMENT_DIRS", "Limits", "file_findings", "is_environment_dir", "tree_findings"]
@@ -25,13 +26,6 @@ OPAQUE_SUFFIXES = frozenset(
 )
 MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 PE_MAGIC = b"MZ"  # a Windows executable, when a NUL byte follows (text has none)
-ENVIRONMENT_DIRS = frozenset(
-    (
-        ".git", ".hg", ".svn", ".jj", ".venv", "venv", ".env", "node_modules",
-        "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-        ".hypothesis", ".eggs", "site-packages", ".gradle", ".terraform",
-    )
-)  # fmt: skip
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
@@ -96,12 +90,6 @@ def _scan(walk: _Walk, directory: Path, parts: tuple[str, ...]) -> None:
                 _scan(walk, path, rel)
         elif entry.is_file(follow_symlinks=False):
             _file(walk, path, rel)
-
-
-def is_environment_dir(path: Path) -> bool:
-    """A version-control or environment directory: by name, or a virtualenv by its
-    ``pyvenv.cfg``."""
-    return path.name in ENVIRONMENT_DIRS or os.path.isfile(path / "pyvenv.cfg")
 
 
 def _link(walk: _Walk, path: Path, rel: tuple[str, ...]) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from satchel._json import jsonable
 from satchel.agents import AgentType
@@ -43,17 +43,7 @@ Format = Literal[
     "opencode",
     "workspace",
 ]
-FORMATS: tuple[Format, ...] = (
-    "agent-plugins",
-    "bundle",
-    "claude",
-    "codex",
-    "cursor",
-    "gemini",
-    "kimi",
-    "opencode",
-    "workspace",
-)
+FORMATS: tuple[Format, ...] = get_args(Format)
 Transport = Literal["stdio", "streamable-http", "sse"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
