@@ -136,11 +136,21 @@ def solo(root: Path) -> None:
     put(root, "SKILL.md", markdown(name="solo-skill", description="One skill"))
 
 
+def bare(root: Path) -> None:
+    """Skills whose SKILL.md has no frontmatter at all: Claude Code loads them (with a
+    warning), named by their directory."""
+    manifest(root, "bare")
+    put(root, "skills/adapter/SKILL.md", markdown("# Adapter\n\nAdapts skills to a project."))
+    put(root, "skills/fenced/SKILL.md", "```markdown\n---\nname: other\n---\n```\n")
+    put(root, "skills/proper/SKILL.md", markdown(name="proper", description="Has one."))
+
+
 TREES: dict[str, Tree] = {
     "content-studio": content_studio,
     "guardrails": guardrails,
     "toolbelt": toolbelt,
     "solo": solo,
+    "bare": bare,
 }
 
 
@@ -248,4 +258,27 @@ def test_a_server_named_twice_in_one_plugin_is_kept_once_on_purpose(
             "MCP server 'lookup' is declared again; "
             f"the one in {plugin.root / '.mcp.json'} is kept",
         )
+    ]
+
+
+def test_a_skill_without_frontmatter_loads_named_by_its_directory(tmp_path: Path):
+    root = tmp_path / "bare"
+    bare(root)
+    plugin, found = read_plugin(root)
+    assert plugin is not None
+    skills = {s.name: s for s in plugin.skills}
+    assert sorted(skills) == ["adapter", "fenced", "proper"]
+    assert skills["adapter"].description == "Adapts skills to a project."
+    assert skills["adapter"].body() == "# Adapter\n\nAdapts skills to a project.\n"
+    message = (
+        "the file does not start with a --- frontmatter line; loaded as Claude Code loads "
+        "a plugin skill: named by its directory, described by its first paragraph"
+    )
+    assert [
+        (d.code, d.severity, d.message, d.path.parent.name)
+        for d in found
+        if d.code == "frontmatter.missing"
+    ] == [
+        ("frontmatter.missing", "warning", message, "adapter"),
+        ("frontmatter.missing", "warning", message, "fenced"),
     ]

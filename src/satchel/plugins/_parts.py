@@ -43,6 +43,7 @@ from satchel.layout import PLUGIN, Root
 from satchel.plugins._paths import is_inside, real_below, real_path, str_list, unique_keys, walk
 from satchel.plugins.mcp import parse_claude_mcp, parse_server_tables
 from satchel.plugins.model import Format, McpServer, Plugin
+from satchel.skills.bare import read_bare_skill
 from satchel.skills.fields import FieldRules
 from satchel.skills.model import Skill
 from satchel.skills.read import SKILL_FILE, read_skill
@@ -549,6 +550,10 @@ def _read_skill(
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} vanished while it was read", path)
         return None
     skill, diags = read
+    if skill is None and by_dir and _no_frontmatter(diags):  # Claude Code loads it anyway
+        skill, diags = read_bare_skill(
+            target, _RULES, dir_name=dir_name, scope=PLUGIN, family=ctx.name
+        )
     if stand_in:  # a root SKILL.md: its directory is the plugin's, not the skill's
         diags = [d for d in diags if d.code != "skill.name.mismatch"]
     if by_dir:
@@ -566,6 +571,11 @@ def _read_skill(
         ctx.add("plugin.skill.invalid", message, path)
         return None
     return skill
+
+
+def _no_frontmatter(diags: Sequence[Diagnostic]) -> bool:
+    """Whether the only error is a SKILL.md with no frontmatter at all."""
+    return [d.code for d in diags if d.severity == "error"] == ["frontmatter.missing"]
 
 
 # -- commands ----------------------------------------------------------------------
