@@ -39,7 +39,6 @@ __all__ = [
     "CONFIG_FILE",
     "PluginConfig",
     "config_files",
-    "configured_skill_rule",
     "enabled_plugins",
     "plugin_config",
 ]
@@ -50,12 +49,13 @@ MANIFESTS = "plugin_manifests"
 @dataclass(frozen=True, slots=True)
 class PluginConfig:
     """What the config files say of plugins: name -> enabled, the `[plugin_manifests]`
-    settings found (None: not set) and the problems met."""
+    settings and ``[load] plugin_skill_rule`` found (None: not set) and the problems met."""
 
     enabled: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     ambiguous: Ambiguity | None = None
     order: tuple[Format, ...] | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    skill_rule: SkillRule | None = None
 
     def detection(
         self, *, ambiguous: Ambiguity | None = None, order: tuple[Format, ...] | None = None
@@ -75,6 +75,7 @@ def plugin_config(layout: Layout, *, trust_project: bool) -> PluginConfig:
     problems: list[Diagnostic] = []
     ambiguous: Ambiguity | None = None
     order: tuple[Format, ...] | None = None
+    rule: SkillRule | None = None
     for path in config_files(layout, trust_project=trust_project):
         document = read_config(path, problems)
         for name, on in _plugins_table(document.get("plugins", {}), path, problems).items():
@@ -82,7 +83,8 @@ def plugin_config(layout: Layout, *, trust_project: bool) -> PluginConfig:
         found_ambiguous, found_order = _manifests_table(document.get(MANIFESTS), path, problems)
         ambiguous = ambiguous or found_ambiguous
         order = order or found_order
-    return PluginConfig(MappingProxyType(settings), ambiguous, order, tuple(problems))
+        rule = rule or _skill_rule(document.get("load"), path, problems)
+    return PluginConfig(MappingProxyType(settings), ambiguous, order, tuple(problems), rule)
 
 
 def enabled_plugins(
@@ -133,20 +135,14 @@ def _manifests_table(
     return cast("Ambiguity | None", ambiguous), None if order is None else tuple(order)
 
 
-def configured_skill_rule(
-    layout: Layout, *, trust_project: bool
-) -> tuple[SkillRule | None, tuple[Diagnostic, ...]]:
-    """``[load] plugin_skill_rule`` of the first config file that sets it (the user's
-    first), or None; a bad value is reported and ignored."""
-    problems: list[Diagnostic] = []
-    for path in config_files(layout, trust_project=trust_project):
-        table = read_config(path, []).get("load", {})
-        value = table.get("plugin_skill_rule") if isinstance(table, dict) else None
-        if value is None:
-            continue
-        for rule in SKILL_RULES:
-            if value == rule:
-                return rule, tuple(problems)
-        allowed = " or ".join(repr(r) for r in SKILL_RULES)
-        problems.append(invalid(f"[load] plugin_skill_rule must be {allowed}", path))
-    return None, tuple(problems)
+def _skill_rule(table: Any, path: Path, problems: list[Diagnostic]) -> SkillRule | None:
+    """``[load] plugin_skill_rule``, or None when unset or bad (a bad value is reported)."""
+    value = table.get("plugin_skill_rule") if isinstance(table, dict) else None
+    if value is None:
+        return None
+    for rule in SKILL_RULES:
+        if value == rule:
+            return rule
+    allowed = " or ".join(repr(r) for r in SKILL_RULES)
+    problems.append(invalid(f"[load] plugin_skill_rule must be {allowed}", path))
+    return None

@@ -37,7 +37,7 @@ from typing import Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.plugins._parts import SkillRule
-from satchel.plugins.config import configured_skill_rule, plugin_config
+from satchel.plugins.config import plugin_config
 from satchel.plugins.data import data_dir
 from satchel.plugins.detect import Ambiguity, Detection
 from satchel.plugins.libraries import drop_colliding
@@ -92,13 +92,9 @@ def load_plugins(
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's."""
     config = plugin_config(layout, trust_project=trust_project)
-    problems: tuple[Diagnostic, ...] = config.diagnostics
-    if skill_rule is None:
-        skill_rule, rule_problems = configured_skill_rule(layout, trust_project=trust_project)
-        problems = (*problems, *rule_problems)
-    assembly = _Assembly(config.enabled, layout, skill_rule or "claude-code")
+    assembly = _Assembly(config.enabled, layout, skill_rule or config.skill_rule or "claude-code")
     assembly.detection = config.detection(ambiguous=ambiguous, order=format_order)
-    assembly.diagnostics.extend(problems)
+    assembly.diagnostics.extend(config.diagnostics)
     if include_workspace and trust_project:
         workspace, found = load_workspace(layout.project)
         assembly.diagnostics.extend(found)
