@@ -36,7 +36,7 @@ from pathlib import Path
 import satchel
 from satchel import frontmatter, truncate
 from satchel.hooks import compile_matcher
-from satchel.hooks.matchers import MAX_SUBJECT
+from satchel.hooks._matchers import MAX_SUBJECT
 
 MIB = 1_048_576
 

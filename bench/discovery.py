@@ -60,7 +60,7 @@ from pathlib import Path
 import yaml
 
 import satchel
-from satchel.trust import store_path, trust
+from satchel._trust import store_path, trust
 
 FLOOR_TARGET = 6.0  # satchel.load() at most this many times the floor
 PLUGIN_TARGET = 8.0  # with plugins: satchel.load() at most this many times its floor

@@ -40,8 +40,8 @@ from pathlib import Path
 import anyio
 
 import satchel
-from satchel.mcp.supervisor import McpSupervisor
-from satchel.trust import trust
+from satchel._trust import trust
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples/workspace/.satchel/plugins/deploy-kit/bin/deploy-mcp"

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from satchel.frontmatter import Frontmatter, parse
-from satchel.hooks.matchers import ALL
-from satchel.hooks.model import Hook, HookResult
-from satchel.hooks.output import read_result
+from satchel.hooks._matchers import ALL
+from satchel.hooks._model import Hook, HookResult
 from satchel.plugins import read_plugin
-from satchel.plugins.model import HookSpec
+from satchel.plugins._model import HookSpec
 from satchel.process import ProcessResult
+from satchel.runtime.hooks._output import read_result
 
 NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 _NATIVE = {"$schema": NATIVE_SCHEMA, "name": "fuzz"}

@@ -13,7 +13,7 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 import satchel
-from satchel.trust import trust
+from satchel._trust import trust
 
 # Hypothesis keeps no example database and its caches in the system's temp dir, so the
 # suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.approval import digests
+from satchel._approval import digests
+from satchel._trust import STORE, read_trust, store_path, trust, untrust
 from satchel.hooks import HookRunner
-from satchel.trust import STORE, read_trust, store_path, trust, untrust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.support import put
 

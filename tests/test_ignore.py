@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from satchel.config import ignored_codes
+from satchel._config import ignored_codes
+from satchel._ignore import ignored, kept, split_selectors, unknown_selectors
 from satchel.diagnostics import diagnostic
-from satchel.ignore import ignored, kept, split_selectors, unknown_selectors
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import satchel
+from satchel._instructions import InstructionFile, instruction_segments, load_instructions
 from satchel.diagnostics import Diagnostic
-from satchel.instructions import InstructionFile, instruction_segments, load_instructions
-from satchel.session.model import ContextSegment
+from satchel.session._model import ContextSegment
 
 
 def put(path: Path, text: str | bytes) -> Path:

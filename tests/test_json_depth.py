@@ -10,9 +10,9 @@ import pytest
 
 import satchel
 from satchel._json import MAX_DEPTH, TooDeep, loads, nesting, top_level
+from satchel._trust import read_trust, store_path
 from satchel.install import InstallError
-from satchel.install.lock import read_lock
-from satchel.trust import read_trust, store_path
+from satchel.install._lock import read_lock
 from tests.support import put
 
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.plugins.detect import NATIVE_SCHEMA
+from satchel.plugins._detect import NATIVE_SCHEMA
 from tests.support import put
 
 MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
@@ -220,7 +220,7 @@ def test_a_project_mcp_json_that_is_not_json_is_reported(layout, project):
 
 
 def test_a_supervisor_picks_a_plugins_server_by_its_namespaced_name(layout, home):
-    from satchel.mcp.supervisor import McpSupervisor
+    from satchel.runtime.mcp._supervisor import McpSupervisor
 
     plugin_with_servers(home, "alpha-kit", "lookup")
     plugin_with_servers(home, "beta-kit", "lookup", "notes")
@@ -234,8 +234,8 @@ def test_a_supervisor_picks_a_plugins_server_by_its_namespaced_name(layout, home
 
 
 def test_a_hook_matcher_for_one_plugins_server_does_not_fire_for_anothers(layout, home):
-    from satchel.hooks.matchers import compile_matcher, mcp_tool_name
-    from satchel.mcp.names import exposed_name
+    from satchel.hooks._matchers import compile_matcher, mcp_tool_name
+    from satchel.mcp._names import exposed_name
 
     plugin_with_servers(home, "alpha-kit", "lookup")
     plugin_with_servers(home, "beta-kit", "lookup")

@@ -17,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import satchel.resources._listing as listing
+import satchel.resources._walk as walk
 from satchel.errors import ResourceError
 from satchel.resources import (
     MAX_RESOURCE,
@@ -24,11 +26,9 @@ from satchel.resources import (
     check_relative,
     is_readable_text,
     list_resources,
-    listing,
     quote,
     read_resource,
     resolve_file,
-    walk,
 )
 
 pytestmark = pytest.mark.skipif(

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.plugins.detect import NATIVE_SCHEMA
+from satchel._trust import STORE, TrustStoreError, read_trust, store_path, trust, untrust
+from satchel.plugins._detect import NATIVE_SCHEMA
 from satchel.session import Session
-from satchel.trust import STORE, TrustStoreError, read_trust, store_path, trust, untrust
 from tests.support import put
 
 SKILL = "---\nname: {name}\ndescription: {text}\n---\n{body}\n"

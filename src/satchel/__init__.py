@@ -6,11 +6,13 @@ session = satchel.Session(env)            # one conversation: tools, gate, resum
 for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
+from satchel._authoring import define_skill, render_skill_md, write_skill
+from satchel._environment import Environment, Options, RootReport, Shadowed, load
+from satchel._instructions import InstructionFile
+from satchel._render import Index, build_index, render_index
 from satchel.agents import AgentSet, AgentType
-from satchel.authoring import define_skill, render_skill_md, write_skill
 from satchel.commands import Command, CommandSet
 from satchel.diagnostics import CODES, Diagnostic
-from satchel.environment import Environment, Options, RootReport, Shadowed, load
 from satchel.errors import (
     Collision,
     CommandBodyError,
@@ -26,13 +28,11 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
-from satchel.instructions import InstructionFile
 from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
 from satchel.plugins import Plugin, PluginSet
-from satchel.render import Index, build_index, render_index
 from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
-from satchel.skills.model import Skill
-from satchel.skills.read import parse_skill
+from satchel.skills._model import Skill
+from satchel.skills._read import parse_skill
 from satchel.tokens import approx_tokens, token_bill, truncate
 
 __version__ = "0.1.0"

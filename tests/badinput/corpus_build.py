@@ -16,7 +16,7 @@ import os
 import tarfile
 from pathlib import Path
 
-from satchel.trust import trust
+from satchel._trust import trust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.install.support import Entry, bare, git, git_repo, head, make_tar, make_zip
 

@@ -406,7 +406,7 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
 
 def _mcp(env: Any, step: dict[str, Any]) -> dict[str, Any]:
     """Start the environment's MCP servers, call one tool, stop them (J02)."""
-    from satchel.mcp.supervisor import McpSupervisor
+    from satchel.runtime.mcp._supervisor import McpSupervisor
 
     sup = McpSupervisor(env, timeout=step["timeout"], call_timeout=step["timeout"], environ={})
     with sup.blocking() as mcp:
@@ -424,7 +424,7 @@ def _hosts(step: dict[str, Any]) -> dict[str, Any]:
     accepts, judged by the SDK's check with satchel's settings (W01)."""
     from mcp.server.transport_security import TransportSecurityMiddleware
 
-    from satchel.mcp.serve_http import security
+    from satchel.server._http import security
 
     guard = TransportSecurityMiddleware(security(step["host"], step["port"]))
     return {
@@ -491,9 +491,9 @@ def _import_mcp() -> None:
     import importlib
 
     for name in (
-        "mcp.server.transport_security", "mcp.client.session", "satchel.mcp.serve_http",
-        "satchel.mcp.supervisor", "satchel.mcp.transports", "satchel.mcp.blocking",
-        "satchel.mcp.listing", "satchel.process.spawn",
+        "mcp.server.transport_security", "mcp.client.session", "satchel.server._http",
+        "satchel.runtime.mcp._supervisor", "satchel.runtime.mcp._transports",
+        "satchel.runtime.mcp._blocking", "satchel.runtime.mcp._listing", "satchel.process._spawn",
     ):  # fmt: skip
         with contextlib.suppress(ImportError):
             importlib.import_module(name)

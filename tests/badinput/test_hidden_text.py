@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.text import escape, hidden_characters
+from satchel._text import escape, hidden_characters
 
 from .build import is_control, write_skill
 from .cases import TAG_SMUGGLE, WARNED, fm

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from satchel._text import escape
 from satchel.session import Session
-from satchel.text import escape
 
 from .build import Tree, is_control, make_tree, reversed_listing
 from .runtime_build import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.render import FORMATS
+from satchel._render import FORMATS
 
 from .support import EXAMPLE, check_golden
 

@@ -91,7 +91,7 @@ def test_serve_plugin_dir_serves_its_skill(satchel, project, home, plugin, monke
     async def no_transport(server):
         return None
 
-    monkeypatch.setattr("satchel.mcp.serve.run_stdio", no_transport)
+    monkeypatch.setattr("satchel.server._serve.run_stdio", no_transport)
     where = ("--project", project, "--home", home, "--json")
     before = json.loads(satchel("serve", *where).err)
     after = json.loads(satchel("serve", *where, "--plugin-dir", plugin).err)

@@ -12,9 +12,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from satchel._trust import trust
 from satchel.layout import Layout
 from satchel.plugins import read_plugin
-from satchel.trust import trust
 
 from .support import EXAMPLE, HOME, REPO, WORKSPACE, check_golden
 

@@ -73,7 +73,7 @@ def test_serve_dir_serves_the_package(satchel, monorepo, home, monkeypatch):
     async def no_transport(server):
         served.append(server)
 
-    monkeypatch.setattr("satchel.mcp.serve.run_stdio", no_transport)
+    monkeypatch.setattr("satchel.server._serve.run_stdio", no_transport)
     result = satchel("serve", package, "--home", home)
     assert result.code == 0
     assert len(served) == 1

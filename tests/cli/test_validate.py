@@ -110,7 +110,7 @@ def test_example_home_skills_are_checked_one_by_one(satchel, in_repo):
 
 
 def test_validating_a_directory_reports_near_misses_and_unreadable_children(tmp_path, write):
-    from satchel.skills.check import check_paths
+    from satchel.skills._check import check_paths
 
     write(tmp_path / "skills", "good")
     (tmp_path / "skills" / "misnamed").mkdir()
@@ -123,7 +123,7 @@ def test_validating_a_directory_reports_near_misses_and_unreadable_children(tmp_
 
 
 def test_validating_an_empty_directory_is_a_problem_not_a_pass(tmp_path):
-    from satchel.skills.check import check_paths
+    from satchel.skills._check import check_paths
 
     (tmp_path / "empty").mkdir()
     [checked] = check_paths([tmp_path / "empty"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import satchel.commands.discover as discover
+import satchel.commands._discover as discover
 from satchel import Root
 from satchel.commands import Command, load_commands, scan_commands
 from tests.commands.helpers import fm, found, put

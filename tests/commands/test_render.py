@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from satchel.commands import CONTEXT_ID, HEAD, Command, load_commands, render_commands, wrap_command
-from satchel.commands.render import command_line
+from satchel.commands._render import command_line
 from tests import golden
 from tests.commands.helpers import fm, put
 

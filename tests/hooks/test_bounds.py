@@ -23,7 +23,7 @@ def test_a_declared_timeout_is_cut_to_the_cap_of_600_seconds(monkeypatch, layout
         asked.append(timeout)
         return ProcessResult(tuple(argv), 0, "", "")
 
-    monkeypatch.setattr("satchel.hooks.runner.run_process", recorded)
+    monkeypatch.setattr("satchel.runtime.hooks._runner.run_process", recorded)
     handlers = [{"command": "sleep 600", "timeout": 1e9, "name": "forever"}, {"command": "true"}]
     outcome = fire(layout, ("before_tool_use", None, handlers))
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from satchel.hooks import CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical, compile_matcher
-from satchel.hooks.events import event_named, host_name
-from satchel.hooks.matchers import MAX_SUBJECT, mcp_tool_name, unsafe_reason
+from satchel.hooks._events import event_named, host_name
+from satchel.hooks._matchers import MAX_SUBJECT, mcp_tool_name, unsafe_reason
 
 
 @pytest.mark.parametrize(

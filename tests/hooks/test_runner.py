@@ -10,8 +10,8 @@ import json
 import pytest
 
 import satchel
+from satchel._trust import trust
 from satchel.hooks import HookRunner
-from satchel.trust import trust
 
 from .support import (
     PY,

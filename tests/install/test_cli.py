@@ -226,7 +226,7 @@ def test_update_shows_what_changed(satchel, source: Path, project: Path) -> None
 KILL_AT = {
     # kill -9 once three archive entries are written in the private workspace
     "extracting": (
-        "import os, satchel.install.extract as m\n"
+        "import os, satchel.install._extract as m\n"
         "orig = m._Writer.file\n"
         "def file(self, *a):\n"
         "    orig(self, *a)\n"
@@ -235,7 +235,7 @@ KILL_AT = {
     ),
     # kill -9 after the new tree is copied beside the skills root, before the rename
     "placing": (
-        "import os, satchel.install.staging as m\n"
+        "import os, satchel.install._staging as m\n"
         "orig = m.copy_tree\n"
         "def copy(*a):\n"
         "    orig(*a)\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from satchel.install import browse_source, group_picks, install_from_spec
-from satchel.install.settings import Settings
+from satchel.install._settings import Settings
 from satchel.layout import Layout
 
 from .support import (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.install import InstallError, Settings, Source, parse_source
-from satchel.install.sources import ACCEPTED
+from satchel.install._sources import ACCEPTED
 
 
 def parse(text: str, **kw: object) -> Source:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import satchel
-from satchel.mcp.supervisor import McpSupervisor
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 SERVERS = Path(__file__).parent / "servers"
 EXAMPLE_SERVER = (

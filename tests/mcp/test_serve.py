@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 import satchel
 from mcp import Client
 from satchel.cli import main
-from satchel.mcp.serve import PAGE_SIZE, build_server
+from satchel.server._serve import PAGE_SIZE, build_server
 
 from ..support import put
 
@@ -446,8 +446,8 @@ def test_without_the_sdk_serve_says_how_to_install_it(workspace):
 
 def test_importing_satchel_does_not_import_the_sdk():
     script = (
-        "import sys, satchel, satchel.session, satchel.cli.serve, satchel.mcp.serve, "
-        "satchel.mcp.serve_http\n"
+        "import sys, satchel, satchel.session, satchel.cli.serve, satchel.server._serve, "
+        "satchel.server._http\n"
         "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'uvicorn'))))"
     )
     done = subprocess.run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.mcp.serve_http import bind, is_loopback, parse_address, security, url
+from satchel.server._http import bind, is_loopback, parse_address, security, url
 
 
 @pytest.mark.parametrize(

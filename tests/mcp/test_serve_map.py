@@ -6,7 +6,7 @@ import pytest
 
 from satchel.commands import Command, split_arguments
 from satchel.errors import Refused
-from satchel.mcp.serve_map import argument_text, parse_skill_uri, prompt_shape, skill_uri
+from satchel.server._map import argument_text, parse_skill_uri, prompt_shape, skill_uri
 
 
 def test_a_uri_round_trips_and_encodes_what_a_uri_would_misread():

@@ -14,9 +14,9 @@ from typing import Any
 import anyio
 import pytest
 
-from satchel.mcp.names import exposed_name
-from satchel.mcp.supervisor import McpSupervisor
-from satchel.plugins.model import McpServer
+from satchel.mcp._names import exposed_name
+from satchel.plugins._model import McpServer
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 
@@ -226,7 +226,7 @@ def test_a_supervisor_starts_once(layout, project):
 
 def test_import_satchel_does_not_import_the_sdk():
     code = (
-        "import sys, satchel, satchel.mcp.supervisor, satchel.cli.mcp_list\n"
+        "import sys, satchel, satchel.runtime.mcp._supervisor, satchel.cli.mcp_list\n"
         "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'anyio'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,7 +8,7 @@ import json
 
 import anyio
 
-from satchel.mcp.supervisor import McpSupervisor
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import (
     EXAMPLE_SERVER,

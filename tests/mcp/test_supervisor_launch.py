@@ -13,9 +13,9 @@ from typing import Any
 import anyio
 
 import satchel
+from satchel._trust import trust
 from satchel.mcp import McpServerSet
-from satchel.mcp.supervisor import McpSupervisor
-from satchel.trust import trust
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import anyio
 
-from satchel.mcp.supervisor import McpSupervisor
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import http_server, load, supervisor, write_plugin
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from satchel.plugins import discover, load_plugins
+import satchel.plugins._discover as discover
+from satchel.plugins import load_plugins
 
 
 def test_plugins_past_the_per_root_limit_are_named(layout, home, monkeypatch: pytest.MonkeyPatch):

@@ -1,4 +1,4 @@
-"""A hook's answer never makes the output parser raise (`satchel.hooks.output`): any
+"""A hook's answer never makes the output parser raise (`satchel.runtime.hooks._output`): any
 JSON, in any field, of any type, with any exit code, gives a `HookResult`."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.hooks.matchers import ALL
-from satchel.hooks.model import Hook, HookResult
-from satchel.hooks.output import DECISIONS, read_result
-from satchel.plugins.model import HookSpec
+from satchel.hooks._matchers import ALL
+from satchel.hooks._model import Hook, HookResult
+from satchel.plugins._model import HookSpec
 from satchel.process import ProcessResult
+from satchel.runtime.hooks._output import DECISIONS, read_result
 
 from .support import PROPS
 

@@ -1,5 +1,5 @@
 """Hook matchers never hang: a hostile regex is refused by the pre-check
-(`unsafe_reason`) or matches the worst subjects quickly (`satchel.hooks.matchers`)."""
+(`unsafe_reason`) or matches the worst subjects quickly (`satchel.hooks._matchers`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.hooks.matchers import MAX_SUBJECT, Matcher, compile_matcher, unsafe_reason
+from satchel.hooks._matchers import MAX_SUBJECT, Matcher, compile_matcher, unsafe_reason
 
 from .support import PROPS, finishes
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import satchel
+from satchel._interpolation import find_commands, interpolate
 from satchel.errors import ToolNotAllowed
-from satchel.interpolation import find_commands, interpolate
 from satchel.session import Session, SkillEvent, ToolResult, openai_chat_tools
 from tests.session.conftest import extra_skill
 
@@ -345,8 +345,8 @@ def test_call_never_raises_for_any_model_input(make_session, calls):
 
 
 def test_a_bug_inside_a_tool_is_an_error_result_not_an_exception():
-    from satchel.session.core import _run
-    from satchel.session.model import Tool
+    from satchel.session._core import _run
+    from satchel.session._model import Tool
 
     def boom(arguments: object) -> ToolResult:
         raise RuntimeError("boom")

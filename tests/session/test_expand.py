@@ -7,7 +7,7 @@ import pytest
 import satchel
 from satchel.errors import MaxActiveReached
 from satchel.session import Session
-from satchel.session.expand import parse_slash
+from satchel.session._expand import parse_slash
 from tests.session.conftest import put
 
 

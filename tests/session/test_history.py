@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satchel.session.history import MAX_ARGUMENTS, MAX_ENTRIES, MAX_WARNINGS, ToolCall, tool_calls
+from satchel.session._history import MAX_ARGUMENTS, MAX_ENTRIES, MAX_WARNINGS, ToolCall, tool_calls
 
 
 def is_error_text(text):

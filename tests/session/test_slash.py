@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import satchel
+from satchel._trust import trust
 from satchel.commands import Command
 from satchel.session import Session
-from satchel.trust import trust
 from tests.session.conftest import put
 
 DEPLOY = (

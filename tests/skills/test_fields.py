@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satchel.skills.fields import (
+from satchel.skills._fields import (
     FieldRules,
     _split_nested,
     build_skill,

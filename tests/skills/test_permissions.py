@@ -18,7 +18,7 @@ from tests.conftest import skill_text
 
 PROBE = """
 import json, os, sys
-from satchel.skills.check import check_paths
+from satchel.skills._check import check_paths
 import satchel
 if os.geteuid() == 0:  # imports done: now lose the right to read everything
     os.setgid(65534)

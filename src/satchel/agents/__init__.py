@@ -1,9 +1,9 @@
 """Subagent types: Claude Code ``agents/*.md``, Vibe TOML agents, bundle and config
 ``types`` tables, mapped to one `AgentType` and settled by precedence."""
 
-from satchel.agents.bundle import config_agents, load_bundle, parse_bundle
-from satchel.agents.claude import parse_claude
-from satchel.agents.discover import (
+from satchel.agents._bundle import config_agents, load_bundle, parse_bundle
+from satchel.agents._claude import parse_claude
+from satchel.agents._discover import (
     BUILTIN_TYPES,
     MAX_AGENTS,
     MAX_CLAUDE_AGENTS,
@@ -14,10 +14,10 @@ from satchel.agents.discover import (
     parse_agent,
     scan_agent_dir,
 )
-from satchel.agents.fields import cap_safety
-from satchel.agents.model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
-from satchel.agents.read import MAX_AGENT_FILE
-from satchel.agents.tools import (
+from satchel.agents._fields import cap_safety
+from satchel.agents._model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
+from satchel.agents._read import MAX_AGENT_FILE
+from satchel.agents._tools import (
     CANONICAL_TOOLS,
     DEFAULT_TOOL_MAP,
     VIBE_KNOWN,
@@ -27,7 +27,7 @@ from satchel.agents.tools import (
     map_tools,
     safety_ceiling,
 )
-from satchel.agents.vibe import parse_vibe, vibe_agent
+from satchel.agents._vibe import parse_vibe, vibe_agent
 
 __all__ = [
     "AgentSet",

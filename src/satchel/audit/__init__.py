@@ -5,10 +5,10 @@ a plugin or a workspace, found without running anything (see docs/audit.md).
 `RULES`; `to_sarif` writes one as SARIF 2.1.0.
 """
 
-from satchel.audit.model import LEVELS, RULES, TRUST_STATES, Finding, Report, Rule, at_least
-from satchel.audit.sarif import to_sarif
-from satchel.audit.scan import audit_path, kind_of
-from satchel.audit.tree import Limits
+from satchel.audit._model import LEVELS, RULES, TRUST_STATES, Finding, Report, Rule, at_least
+from satchel.audit._sarif import to_sarif
+from satchel.audit._scan import audit_path, kind_of
+from satchel.audit._tree import Limits
 
 __all__ = [
     "at_least",

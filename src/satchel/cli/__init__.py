@@ -19,7 +19,7 @@ import click
 
 from satchel.cli._exit import BUG, INTERRUPTED, OK, PROBLEMS, USAGE
 from satchel.errors import SatchelError
-from satchel.process.live import ending_on_signals
+from satchel.process._live import ending_on_signals
 
 __all__ = ["main"]
 
@@ -85,7 +85,7 @@ def _json_error(code: str, message: str, args: Sequence[str]) -> None:
 
 
 def _say(line: str) -> None:
-    from satchel.text import escape
+    from satchel._text import escape
 
     click.echo(escape(line), err=True)
 
@@ -326,7 +326,7 @@ def _inspect_params() -> tuple[click.Parameter, ...]:
 
 
 def _index_params() -> tuple[click.Parameter, ...]:
-    from satchel.render import FORMATS, MAX_BYTES, MAX_SKILLS
+    from satchel._render import FORMATS, MAX_BYTES, MAX_SKILLS
 
     return (
         click.Option(

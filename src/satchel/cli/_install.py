@@ -14,10 +14,10 @@ import click
 
 from satchel.cli import _output as out
 from satchel.diagnostics import Diagnostic
-from satchel.install.errors import InstallError
-from satchel.install.installer import Context
-from satchel.install.scope import FAMILIES, SCOPES
-from satchel.install.settings import ENV, Settings
+from satchel.install._errors import InstallError
+from satchel.install._installer import Context
+from satchel.install._scope import FAMILIES, SCOPES
+from satchel.install._settings import ENV, Settings
 from satchel.layout import Layout
 
 if TYPE_CHECKING:

@@ -10,12 +10,12 @@ import shlex
 from dataclasses import replace
 from typing import Any
 
+from satchel._environment import Environment, Options, load
 from satchel.cli._plugin import MASK, masked_server, masked_url
 from satchel.cli._workspace import trust_command
 from satchel.diagnostics import Diagnostic
-from satchel.environment import Environment, Options, load
-from satchel.mcp.catalog import ServerReport
-from satchel.plugins.model import McpServer
+from satchel.plugins._model import McpServer
+from satchel.runtime.mcp._catalog import ServerReport
 
 _SHORTEST_SECRET = 4
 ORIGINS = {"host": "host config", "project": "project config", "user": "user config"}

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import Plugin, PluginSet, read_plugin
-from satchel.plugins.detect import NATIVE_MANIFEST, markers
-from satchel.skills.read import SKILL_FILE
+from satchel.plugins._detect import NATIVE_MANIFEST, markers
+from satchel.skills._read import SKILL_FILE
 
 MASK = "***"
 _SECRET_MAPS = ("env", "headers", "extras")
@@ -58,7 +58,7 @@ def check_plugin(path: Path, *, strict: bool = False, executable: bool = True) -
 
 
 def is_plugin_dir(path: Path) -> bool:
-    """Whether `path` is a directory `satchel.plugins.detect` would read as a plugin:
+    """Whether `path` is a directory `satchel.plugins._detect` would read as a plugin:
     it holds a marker of a foreign format, or a ``plugin.json`` and no ``SKILL.md``."""
     if not os.path.isdir(path):
         return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel.environment import Environment, load
+from satchel._environment import Environment, load
 from satchel.layout import Layout, project_marker
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit_path, to_sarif
-from satchel.audit.model import Severity
+from satchel.audit._model import Severity
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Unpack
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.install.browse import Listed, Listing, browse_source
-from satchel.install.errors import InstallError
+from satchel.install._browse import Listed, Listing, browse_source
+from satchel.install._errors import InstallError
 
 if TYPE_CHECKING:
     from rich.console import Console

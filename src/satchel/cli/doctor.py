@@ -7,16 +7,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satchel._environment import Environment, RootReport
+from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import without_ignored
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
-from satchel.environment import Environment, RootReport
 from satchel.plugins import FORMATS, Plugin, PluginSet
-from satchel.render import Index, IndexFormat, build_index
-from satchel.skills.model import Skill
+from satchel.skills._model import Skill
 from satchel.tokens import token_bill
 
 if TYPE_CHECKING:

@@ -6,13 +6,13 @@ import sys
 from pathlib import Path
 from typing import Literal
 
+from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
 from satchel.commands import Command
 from satchel.session import Session
-from satchel.session.expand import invocation
-from satchel.text import escape
+from satchel.session._expand import invocation
 
 Matched = Literal["command", "skill"]
 NO_MATCH = "satchel: no command or skill matched; the prompt is unchanged"

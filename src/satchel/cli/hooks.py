@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satchel._environment import Environment, load
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import layout, say_project
-from satchel.environment import Environment, load
 from satchel.hooks import Hook
 
 COLUMNS = ("event", "matcher", "if", "source", "status", "hook")

@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
+from satchel._environment import Environment
 from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hooks_environment
-from satchel.environment import Environment
 from satchel.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookResult, HookRunner, Outcome
-from satchel.hooks.events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
+from satchel.hooks._events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
 
 
 def run_hooks(

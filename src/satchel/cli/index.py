@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from satchel._render import IndexFormat, build_index
+from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment
-from satchel.render import IndexFormat, build_index
-from satchel.text import escape
 from satchel.tokens import token_bill
 
 

@@ -10,9 +10,9 @@ import click
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.install.errors import InstallError
-from satchel.install.installer import InstallResult, install_from_spec
-from satchel.install.manage import install_frozen
+from satchel.install._errors import InstallError
+from satchel.install._installer import InstallResult, install_from_spec
+from satchel.install._manage import install_frozen
 
 
 def install(

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from satchel._instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import layout, say_project
 from satchel.diagnostics import Diagnostic
-from satchel.instructions import InstructionFile, InstructionMode, load_instructions
 
 MODES: tuple[InstructionMode, ...] = ("satchel", "codex")
 

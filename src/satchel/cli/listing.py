@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment, say_project
-from satchel.environment import Environment
 
 WORDS = ("name", "scope", "family")
 

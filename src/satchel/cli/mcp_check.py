@@ -9,9 +9,9 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
 from satchel.cli._workspace import environment, say_project
-from satchel.mcp.catalog import ServerReport
-from satchel.mcp.names import exposed_name
-from satchel.mcp.supervisor import INSTALL_HINT, McpSupervisor, sdk_available
+from satchel.mcp._names import exposed_name
+from satchel.runtime.mcp._catalog import ServerReport
+from satchel.runtime.mcp._supervisor import INSTALL_HINT, McpSupervisor, sdk_available
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -135,7 +135,7 @@ def options() -> tuple[Any, ...]:
     """--server and --timeout (click parameters)."""
     import click
 
-    from satchel.mcp.supervisor import DEFAULT_TIMEOUT
+    from satchel.runtime.mcp._supervisor import DEFAULT_TIMEOUT
 
     return (
         click.Option(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._mcp import held_back, origin, target, untrusted_note
 from satchel.cli._plugin import masked_server
 from satchel.cli._workspace import environment, say_project
-from satchel.environment import Environment
-from satchel.mcp.catalog import ServerReport
-from satchel.mcp.supervisor import McpSupervisor
+from satchel.runtime.mcp._catalog import ServerReport
+from satchel.runtime.mcp._supervisor import McpSupervisor
 
 WORDS = ("server", "from", "transport", "status", "tools")
 NOTE = (

@@ -7,12 +7,12 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from satchel.authoring import define_skill, write_skill
+from satchel._authoring import define_skill, write_skill
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.errors import SkillDefinitionError
 from satchel.layout import find_project_root
-from satchel.skills.read import SKILL_FILE
+from satchel.skills._read import SKILL_FILE
 
 PLACEHOLDER = "TODO: say what this skill does and when an agent should use it."
 

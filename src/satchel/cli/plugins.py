@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._plugin import components, masked_set
 from satchel.cli._workspace import environment, say_project
-from satchel.environment import Environment
 from satchel.plugins import Plugin
 
 WORDS = ("plugin", "format", "namespace", "scope", "status")

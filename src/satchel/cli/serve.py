@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from satchel._net import is_loopback
+from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._workspace import environment, project_line
-from satchel.render import model_visible
 from satchel.session import TOOLSETS
 
 if TYPE_CHECKING:
-    from satchel.mcp.serve import SkillServer
+    from satchel.server._serve import SkillServer
 
 SDK_MISSING = "cli.mcp.sdk-missing"  # diagnostic codes: see docs/diagnostics.md
 ADDRESS_REFUSED = "mcp.serve.address.refused"
@@ -113,7 +113,7 @@ def serve(
             "(anyone who can reach it can read skill files and run skill scripts)"
         )
         return _fail(ADDRESS_REFUSED, message, as_json)
-    from satchel.mcp.serve import SkillServer
+    from satchel.server._serve import SkillServer
 
     env = environment(directory, project, home, client, trust, plugin_dirs)
     served = SkillServer(
@@ -129,7 +129,7 @@ def serve(
 
 
 def _address(text: str) -> tuple[str, int]:
-    from satchel.mcp.serve_http import parse_address
+    from satchel.server._http import parse_address
 
     try:
         return parse_address(text)
@@ -149,7 +149,7 @@ def _check_env(names: tuple[str, ...]) -> None:
 def _stdio(served: SkillServer, as_json: bool, *, given: bool) -> int:
     import anyio
 
-    from satchel.mcp.serve import run_stdio
+    from satchel.server._serve import run_stdio
 
     _summary(served, "stdio", None, as_json, given=given)
     anyio.run(run_stdio, served.server())
@@ -159,7 +159,7 @@ def _stdio(served: SkillServer, as_json: bool, *, given: bool) -> int:
 def _http(served: SkillServer, address: tuple[str, int], as_json: bool, *, given: bool) -> int:
     import anyio
 
-    from satchel.mcp.serve_http import bind, run_http, url
+    from satchel.server._http import bind, run_http, url
 
     host, port = address
     sock = bind(host, port)

@@ -12,7 +12,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import environment, say_project
 from satchel.errors import SkillBodyError
-from satchel.skills.model import Skill
+from satchel.skills._model import Skill
 from satchel.tokens import truncate
 
 if TYPE_CHECKING:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.approval import digests
+from satchel._approval import digests
+from satchel._environment import load
+from satchel._trust import TrustList, TrustStoreError, read_trust, trust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.environment import load
 from satchel.layout import Layout, find_project_root
-from satchel.trust import TrustList, TrustStoreError, read_trust, trust
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
 PINNED = "if one changes, it does not run until you trust the folder again"
@@ -49,7 +49,7 @@ def trust_folder(
 
 
 def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
-    """The digests of the folder's executable items as they are now (`satchel.approval`)."""
+    """The digests of the folder's executable items as they are now (`satchel._approval`)."""
     layout = Layout.default(folder, client=client, home=home, project=folder)
     return digests(load(layout=layout, trusted=True))
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from satchel._trust import TrustStoreError, read_trust, untrust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli.trust import target
 from satchel.layout import Layout
-from satchel.trust import TrustStoreError, read_trust, untrust
 
 
 def untrust_folder(

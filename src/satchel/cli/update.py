@@ -8,8 +8,8 @@ from typing import Unpack
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.install.errors import InstallError
-from satchel.install.manage import Change, update
+from satchel.install._errors import InstallError
+from satchel.install._manage import Change, update
 
 
 def update_installed(

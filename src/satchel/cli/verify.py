@@ -7,8 +7,8 @@ from pathlib import Path
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.install.errors import InstallError
-from satchel.install.manage import Checked, verify
+from satchel.install._errors import InstallError
+from satchel.install._manage import Checked, verify
 
 
 def verify_installed(

@@ -6,12 +6,12 @@ commands, argument expansion, and the segment the model reads.
     prompt = wrap_command(command, command.expand("123 high"))
 """
 
-from satchel.commands.arguments import Numbering, expand_arguments, split_arguments
-from satchel.commands.discover import MAX_DEPTH, MAX_DIRS, MAX_FILES, CommandScan, scan_commands
-from satchel.commands.load import CommandSet, load_commands
-from satchel.commands.model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
-from satchel.commands.read import read_command
-from satchel.commands.render import (
+from satchel.commands._arguments import Numbering, expand_arguments, split_arguments
+from satchel.commands._discover import MAX_DEPTH, MAX_DIRS, MAX_FILES, CommandScan, scan_commands
+from satchel.commands._load import CommandSet, load_commands
+from satchel.commands._model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
+from satchel.commands._read import read_command
+from satchel.commands._render import (
     CONTEXT_ID,
     HEAD,
     command_line,

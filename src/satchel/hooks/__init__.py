@@ -6,14 +6,14 @@ event at every matching hook in parallel and aggregates their answers into an
 `Outcome`. See docs/hooks.md.
 """
 
-from satchel.hooks.aggregate import aggregate
-from satchel.hooks.events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
-from satchel.hooks.files import read_hooks_toml, read_settings_hooks
-from satchel.hooks.load import load_hooks
-from satchel.hooks.matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
-from satchel.hooks.model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
-from satchel.hooks.output import read_result
-from satchel.hooks.runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
+from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
+from satchel.hooks._files import read_hooks_toml, read_settings_hooks
+from satchel.hooks._load import load_hooks
+from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
+from satchel.hooks._model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
+from satchel.runtime.hooks._aggregate import aggregate
+from satchel.runtime.hooks._output import read_result
+from satchel.runtime.hooks._runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
 
 __all__ = [
     "aggregate",

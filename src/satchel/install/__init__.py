@@ -14,15 +14,15 @@ or integrity, and a content hash) for `update`, `install_frozen`, `remove` and
 `verify`. Refusals raise `InstallError` with an ``install.*`` code (docs/install.md).
 """
 
-from satchel.install.browse import Listed, Listing, PickGroup, browse_source, group_picks
-from satchel.install.errors import InstallError
-from satchel.install.extract import extract_archive
-from satchel.install.installer import Installed, InstallResult, install_from_spec
-from satchel.install.lock import Lock, LockEntry, read_lock
-from satchel.install.manage import Change, Checked, install_frozen, remove, update, verify
-from satchel.install.scope import FAMILIES, SCOPES, Scope, scope_for
-from satchel.install.settings import Limits, Settings
-from satchel.install.sources import Source, parse_source
+from satchel.install._browse import Listed, Listing, PickGroup, browse_source, group_picks
+from satchel.install._errors import InstallError
+from satchel.install._extract import extract_archive
+from satchel.install._installer import Installed, InstallResult, install_from_spec
+from satchel.install._lock import Lock, LockEntry, read_lock
+from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
+from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
+from satchel.install._settings import Limits, Settings
+from satchel.install._sources import Source, parse_source
 
 __all__ = [
     "browse_source",

@@ -4,7 +4,7 @@
 merges them with the enabled plugins' servers. Nothing here starts a process.
 """
 
-from satchel.mcp.config import host_servers
-from satchel.mcp.servers import McpServerSet, settle_servers
+from satchel.mcp._config import host_servers
+from satchel.mcp._servers import McpServerSet, settle_servers
 
 __all__ = ["McpServerSet", "host_servers", "settle_servers"]

@@ -3,27 +3,31 @@
     plugin, diagnostics = read_plugin(path)
 
 `detect` picks the format from a table of markers (Agent Plugins 1.0 ``plugin.json``
-first); one adapter per format reads it (`satchel.plugins.native`, ``bundle``,
+first); one adapter per format reads it (`satchel.plugins.formats._native`, ``bundle``,
 ``claude``, ``codex``, ``cursor``, ``kimi``, ``opencode``); the component parsers (MCP servers,
 hooks, knowledge, libraries, connectors) are public for hosts that read those files
 on their own. Parsing only: nothing here starts a process.
 """
 
-from satchel.plugins.config import enabled_plugins
-from satchel.plugins.connectors import load_connectors
-from satchel.plugins.data import data_dir, ensure_data_dir
-from satchel.plugins.detect import DETECTION, FORMAT_ORDER, NATIVE_SCHEMA, Detection, Marker, detect
-from satchel.plugins.discover import PluginSet, load_plugins
-from satchel.plugins.hooks import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
-from satchel.plugins.knowledge import load_knowledge
-from satchel.plugins.libraries import drop_colliding, load_libraries
-from satchel.plugins.mcp import (
+from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
+from satchel.mcp._parse import (
     load_server_files,
     parse_claude_mcp,
     parse_mcp_json,
     parse_server_tables,
 )
-from satchel.plugins.model import (
+from satchel.plugins._config import enabled_plugins
+from satchel.plugins._data import data_dir, ensure_data_dir
+from satchel.plugins._detect import (
+    DETECTION,
+    FORMAT_ORDER,
+    NATIVE_SCHEMA,
+    Detection,
+    Marker,
+    detect,
+)
+from satchel.plugins._discover import PluginSet, load_plugins
+from satchel.plugins._model import (
     FORMATS,
     Connector,
     Format,
@@ -35,9 +39,12 @@ from satchel.plugins.model import (
     ToolOverride,
     Transport,
 )
-from satchel.plugins.native import RESERVED_NAMESPACES, typescript_identifier
-from satchel.plugins.read import LOADERS, read_plugin
-from satchel.plugins.workspace import load_workspace
+from satchel.plugins._read import LOADERS, read_plugin
+from satchel.plugins._workspace import load_workspace
+from satchel.plugins.components._connectors import load_connectors
+from satchel.plugins.components._knowledge import load_knowledge
+from satchel.plugins.components._libraries import drop_colliding, load_libraries
+from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
 
 __all__ = [
     "Connector",

@@ -32,7 +32,7 @@ Writing to the child's stdin relies on SIGPIPE being ignored, as Python sets it 
 start-up: a child that closes stdin early is not an error.
 """
 
-from satchel.process.env import (
+from satchel.process._env import (
     DANGEROUS_ENV,
     DANGEROUS_ENV_PREFIXES,
     KEEP_ENV,
@@ -41,8 +41,8 @@ from satchel.process.env import (
     is_dangerous_env,
     overlay_env,
 )
-from satchel.process.result import ProcessResult, cut_marker
-from satchel.process.run import DEFAULT_TIMEOUT, MAX_OUTPUT, run_process
+from satchel.process._result import ProcessResult, cut_marker
+from satchel.process._run import DEFAULT_TIMEOUT, MAX_OUTPUT, run_process
 
 __all__ = [
     "base_env",

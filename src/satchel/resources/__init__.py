@@ -32,16 +32,16 @@ These reads need ``dir_fd`` support (Linux, macOS, the BSDs); elsewhere they are
 with `resource.unreadable`.
 """
 
-from satchel.resources.listing import MAX_LIST_ENTRIES, list_resources
-from satchel.resources.paths import MAX_PATH, MAX_SEGMENT, check_relative, quote
-from satchel.resources.read import (
+from satchel.resources._listing import MAX_LIST_ENTRIES, list_resources
+from satchel.resources._paths import MAX_PATH, MAX_SEGMENT, check_relative, quote
+from satchel.resources._read import (
     MAX_RESOURCE,
     Resource,
     is_readable_text,
     read_resource,
     resolve_file,
 )
-from satchel.resources.walk import MAX_SYMLINKS
+from satchel.resources._walk import MAX_SYMLINKS
 
 __all__ = [
     "check_relative",

@@ -1,6 +1,6 @@
 """The skills runtime for one conversation: `Session`, its tools and their adapters."""
 
-from satchel.session.adapters import (
+from satchel.session._adapters import (
     anthropic_result,
     anthropic_tools,
     openai_chat_result,
@@ -8,8 +8,8 @@ from satchel.session.adapters import (
     openai_responses_result,
     openai_responses_tools,
 )
-from satchel.session.core import Session
-from satchel.session.model import (
+from satchel.session._core import Session
+from satchel.session._model import (
     ActiveSkill,
     ContextSegment,
     SkillEvent,
@@ -17,7 +17,7 @@ from satchel.session.model import (
     ToolReceipt,
     ToolResult,
 )
-from satchel.session.options import TOOLSETS, SessionOptions
+from satchel.session._options import TOOLSETS, SessionOptions
 
 __all__ = [
     "ActiveSkill",

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from satchel.plugins.connectors import load_connectors
+from satchel.plugins.components._connectors import load_connectors
 from tests.plugins.helpers import codes, write_file, write_json_file
 
 SEED = {

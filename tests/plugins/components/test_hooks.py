@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from satchel.plugins.hooks import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
+from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
 from tests.plugins.helpers import VIBE_HOOKS, codes, write_file, write_json_file
 
 # --- Claude Code hooks/hooks.json ----------------------------------------------------

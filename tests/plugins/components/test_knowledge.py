@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.plugins.knowledge import load_knowledge
+from satchel.plugins.components._knowledge import load_knowledge
 from tests.plugins.helpers import KNOWLEDGE_HEAD, codes, write_file
 
 SEED = KNOWLEDGE_HEAD + "\n# Accounting policy\n"

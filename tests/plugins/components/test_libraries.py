@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from satchel.plugins.libraries import drop_colliding, load_libraries
-from satchel.plugins.model import Library
+from satchel.plugins._model import Library
+from satchel.plugins.components._libraries import drop_colliding, load_libraries
 from tests.plugins.helpers import codes, write_file, write_json_file
 
 SEED = {

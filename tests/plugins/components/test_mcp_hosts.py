@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from satchel.plugins.mcp import load_server_files, parse_claude_mcp, parse_server_tables
+from satchel.mcp._parse import load_server_files, parse_claude_mcp, parse_server_tables
 from tests.plugins.helpers import codes, write_file, write_json_file
 
 SERVERS = {

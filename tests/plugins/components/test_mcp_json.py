@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from satchel.plugins.mcp import SCHEMA, parse_mcp_json
+from satchel.mcp._parse import SCHEMA, parse_mcp_json
 from tests.plugins.helpers import (
     MCP,
     REMOTE,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import satchel.plugins.mcp
-from satchel.plugins._paths import (
+import satchel.mcp._parse
+from satchel._contain import (
     Refusal,
     find_symlink,
     parse_json,
@@ -91,7 +91,7 @@ def test_parse_json_and_toml_report_with_the_given_code(tmp_path):
 
 
 def test_no_function_in_the_component_modules_is_over_40_lines():
-    package = Path(satchel.plugins.mcp.__file__).parent
+    package = Path(satchel.mcp._parse.__file__).parent
     long = []
     for name in MODULES:
         path = package / f"{name}.py"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import DETECTION, FORMAT_ORDER, Detection, detect, read_plugin
-from satchel.plugins.detect import HOST_NAMES, UNREAD
+from satchel.plugins._detect import HOST_NAMES, UNREAD
 from tests.plugins.helpers import NATIVE, add_skill, codes, native, write, write_json
 
 Maker = Callable[[Path], None]

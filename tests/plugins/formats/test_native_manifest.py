@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from satchel.plugins.native import load
+from satchel.plugins.formats._native import load
 from tests.plugins.helpers import (
     NATIVE,
     audited,

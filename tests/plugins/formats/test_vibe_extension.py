@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin, typescript_identifier
-from satchel.plugins.model import ToolOverride
+from satchel.plugins._model import ToolOverride
 from tests.plugins.helpers import (
     KNOWLEDGE_HEAD,
     VIBE_HOOKS,

@@ -1,0 +1,300 @@
+"""Content-hash approval of a project's executable parts (threat model T03, "MCPoison").
+
+Trusting a folder with `satchel trust` pins what was there to run: a digest of each
+project hook and project MCP server: its declaration and every file inside the
+project it can run (`satchel._reach`): the bytes of each file its command names, and
+the listing (path, mode, a file's size and modification time) of each folder it can
+run files from: a plugin's whole root; for a hook, the folder of each named script
+and, when its files cannot be determined, the whole directory it runs in (the plugin
+root, or the project tree without `ENVIRONMENT_DIRS`). Claude Code's
+``settings.json`` hooks are pinned whether or not the load that pins reads them. At
+every load of that folder, an item whose digest
+changed, or that was not there when the folder was trusted, is held back: the hook is
+skipped, the server disabled, with ``trust.changed`` naming it, until the user runs
+`satchel trust` again. A folder trusted without pins (``trust(layout, folder)`` with no
+`approved`, or a host's ``load(trusted=True)``) runs what it holds, as before.
+
+Only project-origin items are pinned: the user's own hooks and servers, and those of
+user plugins, are the user's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
+from satchel._reach import Reach, argv_reach, shell_reach
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import PROJECT
+
+if TYPE_CHECKING:
+    from satchel._environment import Environment
+    from satchel.hooks._model import Hook
+    from satchel.plugins._model import McpServer
+
+__all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "digests", "hold_back"]
+
+MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one counts by size
+MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
+_PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
+
+
+@dataclass(slots=True)
+class _Pinning:
+    """One `digests` call: the environment and the folder listings already taken."""
+
+    env: Environment
+    listings: dict[Path, bytes] = field(default_factory=dict)
+
+    def listing(self, top: Path) -> bytes:
+        if top not in self.listings:
+            self.listings[top] = _listing(top)
+        return self.listings[top]
+
+
+def digests(env: Environment, *, every_source: bool = True) -> dict[str, str]:
+    """Key -> sha256 of every project-origin hook and MCP server of `env`; with
+    `every_source`, Claude Code's project ``settings.json`` hooks too, even when `env`
+    did not read them (a later load may)."""
+    pinning = _Pinning(env)
+    items: dict[str, str] = {}
+    for key, hook in _hooks(env, every_source):
+        items[key] = _digest(_hook_text(hook), _hook_reach(env, hook), pinning)
+    for key, server in _servers(env):
+        items[key] = _digest(_server_text(server), _server_reach(env, server), pinning)
+    return items
+
+
+def hold_back(env: Environment, approved: Mapping[str, str], folder: Path) -> Environment:
+    """`env` with every project item that is new or changed since `approved` held
+    back, each with a ``trust.changed`` diagnostic."""
+    current = digests(env, every_source=False)
+    changed = {k for k, v in current.items() if approved.get(k) != v}
+    if not changed:
+        return env
+    found = [_changed(key, key in approved, folder) for key in sorted(changed)]
+    hooks = tuple(
+        replace(h, status="skipped", why="changed since the folder was trusted")
+        if h.loaded and key in changed
+        else h
+        for key, h in _keyed_hooks(env)
+    )
+    servers = tuple(
+        replace(s, enabled=False) if _server_key(env, s) in changed else s
+        for s in env.mcp_servers.servers
+    )
+    return replace(
+        env,
+        hooks=replace(env.hooks, hooks=hooks),
+        mcp_servers=replace(env.mcp_servers, servers=servers),
+        diagnostics=(*env.diagnostics, *found),
+    )
+
+
+def _changed(key: str, known: bool, folder: Path) -> Diagnostic:
+    kind, _, name = key.partition(" ")
+    what = "changed" if known else "is new"
+    message = (
+        f"{kind} {name} {what} since {folder} was trusted; it does not run until "
+        f"`satchel trust {folder}` approves it again"
+    )
+    return diagnostic("trust.changed", message)
+
+
+# -- what is pinned ---------------------------------------------------------------------
+
+
+def _keyed_hooks(env: Environment) -> Iterable[tuple[str | None, Hook]]:
+    """Every hook with its key (None for one that is not the project's)."""
+    for name, hook in env.hooks.named():
+        yield (f"hook {name}" if _project_hook(env, hook) else None), hook
+
+
+def _hooks(env: Environment, every_source: bool) -> Iterator[tuple[str, Hook]]:
+    yield from ((k, h) for k, h in _keyed_hooks(env) if k is not None)
+    if not every_source or env.options.claude_settings_hooks:
+        return
+    from satchel.hooks._load import load_hooks
+
+    settings = load_hooks(env.layout, own_files=False, claude_settings=True)
+    for name, hook in settings.named():
+        if hook.source != "claude-user":
+            yield f"hook {name}", hook
+
+
+def _servers(env: Environment) -> Iterable[tuple[str, McpServer]]:
+    for server in env.mcp_servers.servers:
+        key = _server_key(env, server)
+        if key is not None:
+            yield key, server
+
+
+def _server_key(env: Environment, server: McpServer) -> str | None:
+    if server.scope == PROJECT:
+        return f"mcp-server {server.name} (project config)"
+    plugin = env.plugins.plugins.get(server.plugin or "")
+    if server.scope == "plugin" and plugin is not None and plugin.scope == PROJECT:
+        return f"mcp-server {server.name} (plugin {plugin.name})"
+    return None
+
+
+def _project_hook(env: Environment, hook: Hook) -> bool:
+    if hook.source in ("project", "claude-project", "claude-local"):
+        return True
+    name = hook.source.removeprefix("plugin:")
+    plugin = env.plugins.plugins.get(name) if name != hook.source else None
+    return plugin is not None and plugin.scope == PROJECT
+
+
+# -- digests ------------------------------------------------------------------------------
+
+
+def _hook_text(hook: Hook) -> dict[str, Any]:
+    spec = hook.spec
+    return {
+        "event": spec.event,
+        "matcher": spec.matcher,
+        "command": spec.command,
+        "args": spec.args,
+        "if": spec.condition,
+        "timeout": spec.timeout,
+        "strict": spec.strict,
+        "fail_mode": spec.fail_mode,
+    }
+
+
+def _server_text(server: McpServer) -> dict[str, Any]:
+    return {
+        "transport": server.transport,
+        "command": server.command,
+        "args": server.args,
+        "env": dict(server.env),
+        "cwd": server.cwd,
+        "url": server.url,
+        "headers": dict(server.headers),
+    }
+
+
+def _hook_reach(env: Environment, hook: Hook) -> Reach:
+    """What `hook` can run: its words read as the runner will run them (in the plugin
+    root or the working directory, with the variables the runner sets); a plugin
+    hook's whole root; and, when that cannot be determined, the directory it runs in."""
+    from satchel.runtime.hooks._runner import host_variables
+
+    lay = env.layout
+    variables = {"HOME": str(lay.home), **host_variables(hook, lay)}
+    inside = [lay.project, *([hook.root] if hook.root is not None else [])]
+    cwd = hook.root or lay.cwd
+    if hook.spec.args is None:
+        found = shell_reach(hook.spec.command, cwd=cwd, variables=variables, inside=inside)
+        if hook.root is not None:  # it may run in the project instead (plugin_cwd)
+            also = shell_reach(hook.spec.command, cwd=lay.cwd, variables=variables, inside=inside)
+            found = _union(found, also)
+    else:
+        words = [_placeholders(w, variables) for w in (hook.spec.command, *hook.spec.args)]
+        found = argv_reach(words, cwd=cwd, inside=inside)
+    whole = hook.root if hook.root is not None else lay.project
+    if hook.root is not None or found.undetermined is not None:
+        found = replace(found, trees=(*found.trees, whole))
+    return found
+
+
+def _server_reach(env: Environment, server: McpServer) -> Reach:
+    """What `server` can run: the files its argv names, and a plugin server's whole
+    root. (A server started by name, ``npx pkg``, runs nothing of the project.)"""
+    plugin = env.plugins.plugins.get(server.plugin or "")
+    root = plugin.root if plugin is not None else None
+    variables = {} if root is None else {"PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_ROOT": str(root)}
+    words = [_placeholders(w, variables) for w in (server.command or "", *server.args) if w]
+    inside = [env.layout.project, *([root] if root is not None else [])]
+    found = argv_reach(words, cwd=root or env.layout.project, inside=inside) if words else Reach()
+    trees = tuple(t for t in found.trees if root is not None and t.is_relative_to(root))
+    return Reach(found.files, (*trees, *([root] if root is not None else [])))
+
+
+def _placeholders(text: str, variables: Mapping[str, str]) -> str:
+    for name in _PLACEHOLDERS:
+        if name in variables:
+            text = text.replace("${" + name + "}", variables[name])
+    return text
+
+
+def _union(a: Reach, b: Reach) -> Reach:
+    files = tuple(dict.fromkeys((*a.files, *b.files)))
+    trees = tuple(dict.fromkeys((*a.trees, *b.trees)))
+    return Reach(files, trees, a.undetermined or b.undetermined)
+
+
+def _digest(declared: Mapping[str, Any], reach: Reach, pinning: _Pinning) -> str:
+    h = hashlib.sha256(json.dumps(declared, sort_keys=True, default=list).encode("utf-8"))
+    for path in reach.files:
+        h.update(b"\0file\0" + str(path).encode("utf-8") + b"\0")
+        try:
+            h.update(read_bounded(path, MAX_SCRIPT))
+        except FileProblem as e:
+            h.update(f"unreadable:{e.kind}:{e.size}:{_stamp(path)}".encode())
+    for top in _outermost(reach.trees):
+        h.update(b"\0tree\0" + str(top).encode("utf-8") + b"\0" + pinning.listing(top))
+    return h.hexdigest()
+
+
+def _outermost(trees: Iterable[Path]) -> list[Path]:
+    """Each folder once, leaving out those inside another (the outer one lists them)."""
+    unique = sorted(set(trees), key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for tree in unique:
+        if not any(tree.is_relative_to(k) for k in kept):
+            kept.append(tree)
+    return sorted(kept)
+
+
+def _listing(top: Path) -> bytes:
+    """Every entry under `top` (not following links, without `ENVIRONMENT_DIRS`) with
+    its mode, and a file's size and modification time, in a stable order; at most
+    `MAX_TREE`."""
+    lines: list[str] = []
+    for count, (relative, st) in enumerate(_walk(top)):
+        if count >= MAX_TREE:
+            lines.append(f"... and more past {MAX_TREE}")
+            break
+        if stat.S_ISDIR(st.st_mode):  # its own times move when a cache appears inside
+            lines.append(f"{relative}\0{st.st_mode:o}")
+        else:
+            lines.append(f"{relative}\0{st.st_mode:o}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def _walk(top: Path) -> Iterator[tuple[str, os.stat_result]]:
+    pending = [top]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as listed:
+                entries = sorted(listed, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name in ENVIRONMENT_DIRS:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            yield os.path.relpath(entry.path, top), st
+            if stat.S_ISDIR(st.st_mode):
+                pending.append(Path(entry.path))
+
+
+def _stamp(path: Path) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing"
+    return f"{st.st_size}:{st.st_mtime_ns}"

@@ -1,0 +1,452 @@
+"""Find agent types in every layer and settle which one owns each name.
+
+Precedence, highest first (mermaid): the host's config types, project files, user
+files, then plugin types. Within a scope the layout's order holds: the client's
+own family, then ``.claude``, then ``.agents``. Names compare case-insensitively.
+A project file or a plugin cannot redefine a built-in type (``general``,
+``explore``): a cloned repository must not loosen them. A user file and the host's
+config can; such a type is marked `overrides_builtin`. Nor can they approve
+everything: a project or plugin agent's ``yolo`` safety is capped at
+``destructive`` (`agent.safety.capped`); plugin types handed in are capped here.
+
+An agents directory holds Claude Code ``.md`` files and Vibe ``.toml`` files,
+walked recursively in name order (bounded by the layout's walk limits). Vibe reads at
+most 128 agent files a directory (Vibe), so at most 128 ``.toml`` files are read;
+Claude Code has no such cap, so ``.md`` files are bounded only by satchel's own
+4,096. Past a cap, the files left out are still listed (not read) and one
+`agent.limit` warning names each of them. Nothing is executed; a bad file becomes a
+diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._files import list_sorted, open_root, same_file
+from satchel._text import fold_name
+from satchel.agents._bundle import config_agents
+from satchel.agents._claude import parse_claude
+from satchel.agents._fields import cap_safety
+from satchel.agents._model import AgentType
+from satchel.agents._read import read_agent_file
+from satchel.agents._tools import DEFAULT_TOOL_MAP
+from satchel.agents._vibe import parse_vibe
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import PROJECT, USER, Layout, WalkBounds
+
+__all__ = [
+    "AgentSet",
+    "BUILTIN_TYPES",
+    "DirScan",
+    "load_agents",
+    "MAX_AGENTS",
+    "MAX_CLAUDE_AGENTS",
+    "parse_agent",
+    "scan_agent_dir",
+    "ShadowedAgent",
+]
+
+BUILTIN_TYPES = ("general", "explore")
+MAX_AGENTS = 128  # Vibe agent files (.toml) per directory (Vibe)
+MAX_CLAUDE_AGENTS = 4096  # Claude Code agent files (.md) per directory: satchel's bound
+SUFFIXES = (".md", ".toml")
+SKIP_DIRS = frozenset(("node_modules",))
+_ONE_EACH = frozenset(("claude", "vibe"))  # formats of one type per file; others hold several
+_NO_CONFIG: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+_Parse = Callable[[bytes, Path], tuple[AgentType | None, list[Diagnostic]]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Dir:
+    """A subdirectory the walk will list when it reaches it."""
+
+    path: Path
+    parts: tuple[str, ...]
+
+
+# a subdirectory, or (path, whether it is a regular file or a symlink)
+_Entry = _Dir | tuple[Path, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowedAgent:
+    """An agent type hidden by a same-named one of higher precedence."""
+
+    name: str
+    winner: AgentType
+    loser: AgentType
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSet:
+    """Every agent type that won its name, in precedence order, and what went wrong."""
+
+    agents: Mapping[str, AgentType]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    shadowed: tuple[ShadowedAgent, ...] = ()
+    builtins: tuple[str, ...] = BUILTIN_TYPES
+
+    def get(self, name: str) -> AgentType | None:
+        """The agent type called `name`, compared case-insensitively."""
+        found = self.agents.get(name)
+        if found is not None:
+            return found
+        key = fold_name(name)
+        return next((a for n, a in self.agents.items() if fold_name(n) == key), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agents": [agent.to_json() for agent in self.agents.values()],
+            "builtins": list(self.builtins),
+            "shadowed": [
+                {"name": s.name, "winner": _origin(s.winner), "loser": _origin(s.loser)}
+                for s in self.shadowed
+            ],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(slots=True)
+class DirScan:
+    """What one agents directory held, in file name order."""
+
+    directory: Path
+    exists: bool = False
+    agents: list[AgentType] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def load_agents(
+    layout: Layout,
+    *,
+    builtins: Sequence[str | AgentType] = BUILTIN_TYPES,
+    config_types: Mapping[str, Mapping[str, Any]] = _NO_CONFIG,
+    plugin_types: Sequence[AgentType] = (),
+    trust_project: bool = True,
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> AgentSet:
+    """Every agent type for `layout`, in precedence order. `builtins` names the host's
+    built-in types (or gives them as `AgentType` values, which rank after user files);
+    `config_types` are the host config's ``[agents.types.<name>]`` tables; plugin
+    types come from enabled plugins. With `trust_project` False, project directories
+    are not read. Never raises for a bad file."""
+    names = tuple(b if isinstance(b, str) else b.name for b in builtins)
+    asm = _Assembly(names)
+    configured, diags = config_agents(config_types, tool_map=tool_map)
+    asm.diagnostics.extend(diags)
+    asm.add(configured, may_redefine=True)
+    for root in layout.agent_dirs():
+        if root.scope == PROJECT and not trust_project:
+            asm.untrusted(root.path)
+            continue
+        scan = scan_agent_dir(
+            root.path,
+            scope=root.scope,
+            family=root.family,
+            contain=root.scope != USER,
+            walk=layout.walk,
+            tool_map=tool_map,
+        )
+        asm.diagnostics.extend(scan.diagnostics)
+        asm.add(scan.agents, may_redefine=root.scope == USER)
+    asm.add([b for b in builtins if isinstance(b, AgentType)], may_redefine=True)
+    asm.add(asm.capped(plugin_types), may_redefine=False)
+    return asm.finish()
+
+
+def scan_agent_dir(
+    directory: Path,
+    *,
+    scope: str = "",
+    family: str = "",
+    namespace: str | None = None,
+    plugin: str | None = None,
+    recursive: bool = True,
+    contain: bool = True,
+    walk: WalkBounds | None = None,
+    vibe_limit: int = MAX_AGENTS,
+    claude_limit: int = MAX_CLAUDE_AGENTS,
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> DirScan:
+    """Read the agent files under `directory`: the first `claude_limit` ``.md`` and
+    `vibe_limit` ``.toml`` files in path order (an `agent.limit` warning names the
+    rest). With `contain`, a symlinked file must point inside `directory`.
+    `namespace` prefixes every name (``<namespace>:<name>``)."""
+    scan = DirScan(directory)
+    parse = partial(
+        parse_agent,
+        scope=scope,
+        family=family,
+        namespace=namespace,
+        plugin=plugin,
+        tool_map=tool_map,
+    )
+    inside = directory if contain else None
+    caps = {".md": claude_limit, ".toml": vibe_limit}
+    for path, regular in _agent_files(directory, recursive, walk or WalkBounds(), scan, caps):
+        agent = _read_one(scan, path, regular, inside, parse)
+        if agent is not None:
+            scan.agents.append(agent)
+    return scan
+
+
+def _read_one(
+    scan: DirScan, path: Path, regular: bool, contain: Path | None, parse: _Parse
+) -> AgentType | None:
+    """The agent in one file, its problems added to `scan`."""
+    if not regular:
+        message = "cannot read the agent file: not a regular file; it is skipped"
+        scan.diagnostics.append(diagnostic("agent.invalid", message, path, severity="warning"))
+        return None
+    data, diags = read_agent_file(path, contain=contain)
+    scan.diagnostics.extend(diags)
+    if data is None:
+        return None
+    agent, diags = parse(data, path)
+    scan.diagnostics.extend(diags)
+    return agent
+
+
+def parse_agent(
+    data: bytes,
+    path: Path,
+    *,
+    scope: str = "",
+    family: str = "",
+    namespace: str | None = None,
+    plugin: str | None = None,
+    tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
+) -> tuple[AgentType | None, list[Diagnostic]]:
+    """One agent file's content, by its suffix: ``.toml`` is Vibe's, else Claude Code's."""
+    parse = parse_vibe if path.suffix == ".toml" else parse_claude
+    return parse(
+        data,
+        path,
+        scope=scope,
+        family=family,
+        namespace=namespace,
+        plugin=plugin,
+        tool_map=tool_map,
+    )
+
+
+def _agent_files(
+    directory: Path, recursive: bool, walk: WalkBounds, scan: DirScan, caps: Mapping[str, int]
+) -> list[tuple[Path, bool]]:
+    """(path, whether it is a regular file or a symlink) for the first candidate files
+    of each suffix, up to its cap in `caps`, in path order. The files past a cap are
+    still found (not read), and one `agent.limit` warning per suffix names them."""
+    files: list[tuple[Path, bool]] = []
+    taken = dict.fromkeys(caps, 0)
+    left: dict[str, list[Path]] = {suffix: [] for suffix in caps}
+    for item in _Walk(directory, recursive, walk, scan).files():
+        suffix = ".toml" if item[0].suffix == ".toml" else ".md"
+        if taken[suffix] == caps[suffix]:
+            left[suffix].append(item[0])
+            continue
+        taken[suffix] += 1
+        files.append(item)
+    for suffix, paths in left.items():
+        if paths:
+            scan.diagnostics.append(_cut(directory, suffix, caps[suffix], paths))
+    return files
+
+
+_KINDS = {".md": "Claude Code agent files (.md)", ".toml": "Vibe agent files (.toml)"}
+
+
+def _cut(directory: Path, suffix: str, cap: int, paths: Sequence[Path]) -> Diagnostic:
+    names = ", ".join(path.relative_to(directory).as_posix() for path in paths)
+    message = (
+        f"more than {cap} {_KINDS[suffix]} in this directory; only the first {cap} (in file "
+        f"name order) are read; {len(paths)} not read: {names}"
+    )
+    return diagnostic("agent.limit", message, directory)
+
+
+class _Walk:
+    """Candidate files under one agents directory, found lazily in path order.
+
+    Each directory is listed once, in name order, when the walk reaches it; its
+    subdirectories are walked where they sort. Hidden entries, README.md and
+    symlinked directories are passed over; the walk stops at the layout's depth and
+    directory limits (files already found still count)."""
+
+    def __init__(self, root: Path, recursive: bool, bounds: WalkBounds, scan: DirScan) -> None:
+        self.root = root
+        self.recursive = recursive
+        self.bounds = bounds
+        self.scan = scan
+        self.budget = bounds.max_dirs
+        self.stopped = False  # the directory limit was hit: list no more
+
+    def files(self) -> Iterator[tuple[Path, bool]]:
+        stack = [iter(self._list(self.root, ()))]
+        while stack:
+            item = next(stack[-1], None)
+            if item is None:
+                stack.pop()
+            elif isinstance(item, _Dir):
+                if not self.stopped:
+                    stack.append(iter(self._list(item.path, item.parts)))
+            else:
+                yield item
+
+    def _list(self, current: Path, parts: tuple[str, ...]) -> list[_Entry]:
+        """The candidates in `current`, in name order, with the walk's limits applied."""
+        entries = self._scandir(current, parts)
+        if entries is None:
+            return []
+        self.scan.exists = True
+        found = [e for e in (self._entry(entry, parts) for entry in entries) if e is not None]
+        subdirs = [e for e in found if isinstance(e, _Dir)]
+        if subdirs and len(parts) + 1 > self.bounds.max_depth:
+            message = f"directories deeper than {self.bounds.max_depth} levels are not read"
+            self._report("discovery.limit", message, subdirs[0].path)
+            return [e for e in found if not isinstance(e, _Dir)]
+        self.budget -= len(subdirs)
+        if self.budget < 0:
+            message = f"more than {self.bounds.max_dirs} directories; the rest are not read"
+            self._report("discovery.limit", message, self.root)
+            self.stopped = True
+        return found
+
+    def _scandir(self, current: Path, parts: tuple[str, ...]) -> list[os.DirEntry[str]] | None:
+        if not parts:
+            return open_root(str(current), self.scan.diagnostics, "an agents directory")
+        try:
+            return list_sorted(current)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            self._report("discovery.root.unreadable", f"cannot list: {e.strerror}", current)
+            return None
+
+    def _entry(self, entry: os.DirEntry[str], parts: tuple[str, ...]) -> _Entry | None:
+        """A subdirectory to walk, a candidate file, or None for anything else."""
+        name = entry.name
+        if name.startswith(".") or not _utf8_name(entry, self.scan):
+            return None
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_link = entry.is_symlink()
+            is_file = entry.is_file(follow_symlinks=False)
+        except OSError:
+            return None
+        if is_dir:
+            walk = self.recursive and name not in SKIP_DIRS
+            return _Dir(path, (*parts, name)) if walk else None
+        if name.endswith(SUFFIXES) and name.lower() != "readme.md":
+            return path, is_file or is_link
+        if is_link and self.recursive and os.path.isdir(path):
+            message = "a symlinked directory in an agents directory is not walked"
+            self.scan.diagnostics.append(
+                diagnostic("agent.invalid", message, path, severity="warning")
+            )
+        return None
+
+    def _report(self, code: str, message: str, path: Path) -> None:
+        self.scan.diagnostics.append(diagnostic(code, message, path))
+
+
+def _utf8_name(entry: os.DirEntry[str], scan: DirScan) -> bool:
+    try:
+        entry.name.encode("utf-8")
+    except UnicodeEncodeError:
+        message = "the file name is not valid UTF-8; it is not read"
+        scan.diagnostics.append(
+            diagnostic("encoding.not-utf8", message, Path(entry.path), severity="warning")
+        )
+        return False
+    return True
+
+
+class _Assembly:
+    """Winners by folded name, first come first kept, each loss reported."""
+
+    def __init__(self, builtins: Sequence[str]) -> None:
+        self.builtins = tuple(builtins)
+        self.protected = frozenset(fold_name(b) for b in builtins)
+        self.winners: dict[str, tuple[int, AgentType]] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.shadowed: list[ShadowedAgent] = []
+        self.rank = 0
+
+    def untrusted(self, directory: Path) -> None:
+        self.rank += 1
+        if os.path.isdir(directory):
+            message = "project agents here are not loaded: the project is not trusted"
+            self.diagnostics.append(diagnostic("discovery.untrusted", message, directory))
+
+    def capped(self, agents: Sequence[AgentType]) -> list[AgentType]:
+        """Plugin types with ``yolo`` capped at ``destructive``, however they were
+        built (`agent.safety.capped`)."""
+        kept: list[AgentType] = []
+        for agent in agents:
+            agent, capped = cap_safety(agent, untrusted=True)
+            if capped is not None:
+                self.diagnostics.append(capped)
+            kept.append(agent)
+        return kept
+
+    def add(self, agents: Sequence[AgentType], *, may_redefine: bool) -> None:
+        self.rank += 1
+        for agent in agents:
+            self._offer(agent, may_redefine)
+
+    def _offer(self, agent: AgentType, may_redefine: bool) -> None:
+        key = fold_name(agent.name)
+        if key in self.protected and agent.format != "builtin":
+            if not may_redefine:
+                self.diagnostics.append(_protected(agent))
+                return
+            agent = replace(agent, overrides_builtin=True)
+        held = self.winners.get(key)
+        if held is None:
+            self.winners[key] = (self.rank, agent)
+            return
+        winner = held[1]
+        if {winner.format, agent.format} <= _ONE_EACH and same_file(winner.path, agent.path):
+            return
+        self.shadowed.append(ShadowedAgent(agent.name, winner, agent))
+        if agent.format == "builtin":
+            return  # replacing a built-in type (from the user dir or config) is no surprise
+        message = f"agent {agent.name!r} from {_origin(agent)} is shadowed by {_origin(winner)}"
+        self.diagnostics.append(diagnostic("agent.shadowed", message, agent.path))
+
+    def finish(self) -> AgentSet:
+        ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
+        return AgentSet(
+            MappingProxyType({a.name: a for _, a in ordered}),
+            tuple(self.diagnostics),
+            tuple(self.shadowed),
+            self.builtins,
+        )
+
+
+def _protected(agent: AgentType) -> Diagnostic:
+    where = "a plugin" if agent.scope != PROJECT else "a project file"
+    return diagnostic(
+        "agent.builtin.protected",
+        f"{where} cannot redefine the built-in agent type {agent.name!r}; it is skipped",
+        agent.path,
+        hint="rename the agent, or define it in your user agents directory",
+    )
+
+
+def _origin(agent: AgentType) -> str:
+    if agent.format == "config":
+        return "the host config"
+    if agent.format == "builtin":
+        return "the built-in type"
+    where = f"plugin {agent.plugin}" if agent.plugin else f"{agent.scope} {agent.family}".strip()
+    if agent.path is None:
+        return where or "code"
+    return f"{agent.path} ({where})" if where else str(agent.path)

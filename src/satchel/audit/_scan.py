@@ -1,0 +1,264 @@
+"""`audit_path`: what PATH is (a skill, a tree of skills, a plugin, a workspace, one
+file), and every finding in it.
+
+A workspace is audited as `satchel.load` reads it with the project trusted (so that
+everything a trust decision would unlock is seen), Claude Code's settings hooks
+included, plus the project's plugins, hooks and MCP servers, and what the loader
+refused or held back. Loading runs nothing, and neither does anything here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from satchel._environment import Environment, load
+from satchel.agents import AgentType
+from satchel.audit._content import body_findings, read_text, text_findings
+from satchel.audit._executables import (
+    agent_findings,
+    agent_tools_findings,
+    allowed_tools_findings,
+    hook_findings,
+    server_findings,
+)
+from satchel.audit._loading import held_back_findings, held_hook_findings, refusal_findings
+from satchel.audit._model import Finding, Report
+from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_findings
+from satchel.commands import Command
+from satchel.layout import Layout, WalkBounds
+from satchel.plugins import Plugin, read_plugin
+from satchel.skills._discover import skill_dirs
+from satchel.skills._model import Skill
+from satchel.skills._read import SKILL_FILE, parse_skill
+
+SKILL_FILES = (SKILL_FILE, "skill.md")
+
+__all__ = ["WORKSPACE_MARKERS", "audit_path", "kind_of"]
+
+WORKSPACE_MARKERS = (
+    ".git", ".satchel", ".claude", ".agents", ".codex", ".opencode", ".mcp.json",
+    "AGENTS.md", "CLAUDE.md",
+)  # fmt: skip
+TEXT = "loaded"  # the trust state of text: it reaches the model once loaded
+SOURCE = "trusted-source"  # a skill or plugin audited alone: where it is installed decides
+
+
+def kind_of(path: Path, project: Path | None, client: str = "satchel") -> str:
+    """``skill``, ``plugin``, ``plugins``, ``skills``, ``workspace`` or ``file``."""
+    from satchel.cli._plugin import is_plugin_dir, plugin_children
+
+    if project is not None:
+        return "workspace"
+    if not os.path.isdir(path):
+        return "skill" if path.name in SKILL_FILES else "file"
+    if os.path.lexists(path / SKILL_FILE):
+        return "skill"
+    if is_plugin_dir(path):
+        return "plugin"
+    if plugin_children(path) is not None:
+        return "plugins"
+    if any(os.path.lexists(path / m) for m in (*WORKSPACE_MARKERS, f".{client}")):
+        return "workspace"
+    found, _ = skill_dirs(str(path), WalkBounds())
+    return "skills" if found else "workspace"
+
+
+def audit_path(
+    path: Path,
+    *,
+    project: Path | None = None,
+    home: Path | None = None,
+    client: str = "satchel",
+    limits: Limits | None = None,
+    plugin_dirs: tuple[Path, ...] = (),
+) -> Report:
+    """Audit `path` (see the module); never runs anything, never raises for bad files.
+    `plugin_dirs`: plugin directories a workspace's load takes too (``--plugin-dir``)."""
+    path = Path(os.path.abspath(path))
+    limits = limits or Limits()
+    kind = kind_of(path, project, client)
+    if kind == "workspace":
+        layout = Layout.default(path, client=client, home=home, project=project or path)
+        env = load(layout=layout, trusted=True, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
+        # the same load against the user's own trust list: what it holds back today
+        actual = load(layout=layout, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
+        errors = sum(d.severity != "info" for d in env.diagnostics)
+        found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
+    elif kind == "file":
+        found, diagnostics = list(_file(path)), 0
+    elif kind in ("plugin", "plugins"):
+        found, diagnostics = _plugins(path, kind, limits)
+    else:
+        found, diagnostics = _skills(path, kind, client, limits)
+    return Report(path, kind, _settled(found), diagnostics)
+
+
+def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]:
+    from satchel.cli._plugin import plugin_children
+
+    roots = [path] if kind == "plugin" else plugin_children(path) or []
+    found: list[Finding] = []
+    errors = 0
+    for root in roots:
+        plugin, problems = read_plugin(root)
+        errors += sum(d.severity != "info" for d in problems)
+        found += _plugin(plugin, root, SOURCE, limits)
+        found += refusal_findings(problems, SOURCE)
+    return found, errors
+
+
+def _skills(path: Path, kind: str, client: str, limits: Limits) -> tuple[list[Finding], int]:
+    if kind == "skill":
+        dirs = [path]
+    else:
+        found_dirs = skill_dirs(str(path), WalkBounds())[0]
+        dirs = sorted(Path(d) for d in found_dirs if not _in_environment(Path(d), path))
+    found: list[Finding] = []
+    errors = 0
+    for directory in dirs:
+        skill, problems = parse_skill(directory, client=client)
+        errors += sum(d.severity != "info" for d in problems)
+        base = directory if os.path.isdir(directory) else directory.parent
+        found += _skill(base, skill, SOURCE, limits)
+    return found, errors
+
+
+def _settled(found: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(sorted(set(found), key=Finding.sort_key))
+
+
+def _skill(directory: Path, skill: Skill | None, trust: str, limits: Limits) -> Iterator[Finding]:
+    file = skill.path if skill is not None and skill.path is not None else directory / SKILL_FILE
+    text = read_text(file) if os.path.isfile(file) else None
+    if text is not None:
+        yield from text_findings(text, file, TEXT)
+        yield from body_findings(text, file, trust)
+    if skill is not None:
+        yield from allowed_tools_findings(skill, _line_of(text, "allowed-tools:"), trust)
+    if os.path.isdir(directory):
+        yield from tree_findings(directory, TEXT, scripts=trust, limits=limits)
+
+
+def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> list[Finding]:
+    found: list[Finding] = []
+    if plugin is None:
+        return list(tree_findings(root, TEXT, scripts=None, limits=limits))
+    for skill in plugin.skills:
+        if skill.path is not None:
+            found += _skill(skill.path.parent, skill, trust, limits)
+    found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
+    found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
+    found += _agents(plugin.agents, trust)
+    found += _commands(plugin.commands, trust)
+    found += tree_findings(root, TEXT, scripts=None, limits=limits)
+    return found
+
+
+def _agents(agents: Iterable[AgentType], trust: str) -> Iterator[Finding]:
+    for agent in agents:
+        yield from agent_findings(agent, TEXT)
+        yield from _texts([agent.path])
+        text = read_text(agent.path) if agent.path and os.path.isfile(agent.path) else None
+        line = _line_of(text, "tools:") or _line_of(text, "tools =")
+        yield from agent_tools_findings(agent, line, trust)
+
+
+def _commands(commands: Iterable[Command], trust: str) -> Iterator[Finding]:
+    """Each command file's text, and the ``!`cmd`` lines a host such as Claude Code
+    runs when the command is invoked."""
+    for command in commands:
+        path = command.path
+        text = read_text(path) if path is not None and os.path.isfile(path) else None
+        if path is not None and text is not None:
+            yield from text_findings(text, path, TEXT)
+            yield from body_findings(text, path, trust, "command")
+
+
+def _file(path: Path) -> Iterator[Finding]:
+    """One file given on its own: its text, the ``!`cmd`` lines of a Markdown file (a
+    command file is one), and whether it is a binary or an executable."""
+    kinds = list(file_findings(path, TEXT, scripts=SOURCE))
+    yield from kinds
+    if any(f.rule == "A-EXEC-OPAQUE-BINARY" for f in kinds):
+        return  # a binary's bytes are not text a model reads
+    text = read_text(path) if os.path.isfile(path) else None
+    if text is not None:
+        yield from text_findings(text, path, TEXT)
+        if path.suffix.lower() in (".md", ".markdown"):
+            what = "command" if "commands" in path.parts else "file"
+            yield from body_findings(text, path, SOURCE, what)
+
+
+def _in_environment(directory: Path, top: Path) -> bool:
+    """Whether `directory` lies inside a version-control or environment directory
+    below `top` (a skill vendored in ``.venv`` or ``node_modules`` is not audited)."""
+    below = directory.relative_to(top) if directory.is_relative_to(top) else directory
+    parent = top
+    for part in below.parts[:-1]:
+        parent = parent / part
+        if is_environment_dir(parent):
+            return True
+    return False
+
+
+def _texts(paths: Iterable[Path | None]) -> Iterator[Finding]:
+    for path in paths:
+        text = read_text(path) if path is not None and os.path.isfile(path) else None
+        if path is not None and text is not None:
+            yield from text_findings(text, path, TEXT)
+
+
+def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
+    lay = env.layout
+
+    def trust_of(path: Path | None) -> str:
+        if path is None:
+            return "none"
+        user = (lay.home, lay.config_home)
+        if _under(path, lay.project) and not any(_under(path, u) for u in user):
+            return "trusted-project"
+        return "none"
+
+    plugin_skills = {s.path for p in env.plugins.enabled() for s in p.skills}
+    for skill in env.skills.values():
+        if skill.path is not None and skill.path not in plugin_skills:
+            yield from _skill(skill.path.parent, skill, trust_of(skill.path), limits)
+    for plugin in env.plugins.enabled():
+        for skill in plugin.skills:
+            if skill.path is not None:
+                yield from _skill(skill.path.parent, skill, trust_of(plugin.root), limits)
+        yield from tree_findings(plugin.root, TEXT, scripts=None, limits=limits)
+    for hook in env.hooks.hooks:
+        why = None if hook.loaded else hook.why
+        yield from hook_findings(hook.spec, hook.source, trust_of(hook.spec.path), why)
+    for server in env.mcp_servers.servers:
+        yield from server_findings(server, trust_of(server.path))
+    for agent in env.agents.agents.values():
+        yield from _agents([agent], trust_of(agent.path))
+    for command in env.commands.commands.values():
+        yield from _commands([command], trust_of(command.path))
+    yield from _texts(f.path for f in env.instructions)
+    for problem in env.diagnostics:
+        yield from refusal_findings([problem], trust_of(problem.path))
+    yield from held_back_findings(env.plugins, env.mcp_servers, trust_of)
+
+
+def _held(env: Environment, actual: Environment) -> Iterator[Finding]:
+    """The hooks the folder's trust state holds back today (see `held_hook_findings`):
+    trusting the folder (again, after a change) is what releases them."""
+    yield from held_hook_findings(env.hooks, actual.hooks, lambda _path: "trusted-project")
+
+
+def _under(path: Path, root: Path) -> bool:
+    return path == root or str(path).startswith(os.path.join(root, ""))
+
+
+def _line_of(text: str | None, prefix: str) -> int | None:
+    if text is None:
+        return None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith(prefix):
+            return number
+    return None

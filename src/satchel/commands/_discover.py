@@ -1,0 +1,208 @@
+"""Walk one commands root: every ``**/*.md`` file, bounded, in a fixed order.
+
+* Walk order: in each directory its files first, then its subdirectories, each in
+  code-point order of their names, so the result never depends on the order the
+  filesystem lists them in (and a file directly in the root comes before a
+  same-named one in a group).
+* Files and directories whose names start with ``.`` are skipped, and so is
+  ``node_modules``.
+* Bounds: groups nest at most `MAX_DEPTH` (6) directories deep; at most `MAX_FILES`
+  (2,000) ``.md`` files are read and `MAX_DIRS` (2,000) directories listed per root.
+  Past the depth or directory bound the walk stops with ``discovery.limit``; past the
+  file bound (Claude Code has none) the walk goes on listing, and one
+  ``discovery.limit`` names every command file it did not read.
+* Symlinked directories are never followed (``command.read.error``, a warning). A
+  symlinked ``.md`` file in a project or plugin root is read only when it resolves
+  inside the root (``command.read.error`` otherwise: an escape, a loop, a link to
+  nothing); in a user root it may point anywhere (GNU stow and other dotfile managers
+  link ``~/.claude/commands/*.md`` into a checkout), as user agents may. Loops and
+  links to nothing are refused everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from satchel._files import list_sorted, open_root
+from satchel.commands._model import Command, Naming
+from satchel.commands._read import SUFFIX, read_command
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import USER, Root
+
+__all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
+
+MAX_DEPTH = 6
+MAX_FILES = 2000
+MAX_DIRS = 2000
+SKIP = frozenset(("node_modules",))
+
+
+@dataclass(slots=True)
+class CommandScan:
+    """What one root held: the commands that loaded, in walk order, and diagnostics."""
+
+    root: Root
+    exists: bool = False
+    commands: list[Command] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def scan_commands(
+    root: Root,
+    *,
+    naming: Naming = "stem",
+    plugin: str | None = None,
+    max_depth: int = MAX_DEPTH,
+    max_files: int = MAX_FILES,
+    max_dirs: int = MAX_DIRS,
+    file_names: bool = False,
+) -> CommandScan:
+    """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
+    is set: its names become ``<plugin>:<name>``). `file_names`: each is named by its
+    path under `root` (``content/draft.md`` is ``content:draft``), never by its
+    frontmatter (Claude Code's rule for plugin commands). Never raises for bad files."""
+    scan = CommandScan(root)
+    entries = open_root(str(root.path), scan.diagnostics, "a commands root")
+    if entries is None:
+        return scan
+    scan.exists = True
+    walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
+    walk.file_names = file_names
+    too_deep = walk.run(entries, max_depth)
+    if walk.unread:
+        scan.diagnostics.append(_unread(root.path, max_files, walk.unread))
+    if too_deep:
+        count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
+        message = f"the walk stopped: {count} deeper than {max_depth} levels"
+        scan.diagnostics.append(diagnostic("discovery.limit", message, Path(sorted(too_deep)[0])))
+    return scan
+
+
+def _unread(root: Path, budget: int, paths: list[Path]) -> Diagnostic:
+    names = ", ".join(path.relative_to(root).as_posix() for path in paths)
+    message = (
+        f"more than {budget} command files; only the first {budget} (in walk order) are "
+        f"read; {len(paths)} not read: {names}"
+    )
+    return diagnostic("discovery.limit", message, root)
+
+
+class _Walk:
+    """The state of one root's walk: budgets and where results go."""
+
+    def __init__(
+        self,
+        root: Root,
+        scan: CommandScan,
+        naming: Naming,
+        plugin: str | None,
+        max_files: int,
+        max_dirs: int,
+    ) -> None:
+        self.root = root
+        self.scan = scan
+        self.naming = naming
+        self.plugin = plugin
+        self.files_left = max_files
+        self.dirs_left = max_dirs
+        self.max_files = max_files
+        self.max_dirs = max_dirs
+        self.unread: list[Path] = []  # command files past the file budget
+        self.file_names = False
+
+    def run(self, entries: list[os.DirEntry[str]], max_depth: int) -> list[str]:
+        """Walk from the root's `entries`, depth first in name order; the directories
+        left out for being deeper than `max_depth`."""
+        too_deep: list[str] = []
+        stack: list[tuple[os.DirEntry[str] | None, tuple[str, ...]]] = [(None, ())]
+        while stack:
+            entry, groups = stack.pop()
+            if entry is not None and self.over_dirs():
+                break
+            listed = entries if entry is None else self._list(entry)
+            if listed is None:
+                continue
+            subdirs = self.directory(listed, groups)
+            if subdirs and len(groups) >= max_depth:
+                too_deep += [d.path for d in subdirs]
+                continue
+            stack += [(d, (*groups, d.name)) for d in reversed(subdirs)]  # popped in name order
+        return too_deep
+
+    def directory(
+        self, entries: list[os.DirEntry[str]], groups: tuple[str, ...]
+    ) -> list[os.DirEntry[str]]:
+        """Read the command files among `entries` (past the file budget, only note
+        them); the subdirectories to visit."""
+        subdirs: list[os.DirEntry[str]] = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith(".") or name in SKIP:
+                continue
+            kind = _kind(entry)
+            if kind == "dir":
+                subdirs.append(entry)
+            elif kind == "linked-dir":
+                self._linked_dir(entry)
+            elif name.endswith(SUFFIX) and kind != "none":
+                self.files_left -= 1
+                if self.files_left < 0:
+                    self.unread.append(Path(entry.path))
+                else:
+                    self._read(entry, groups)
+        return subdirs
+
+    def over_dirs(self) -> bool:
+        self.dirs_left -= 1
+        if self.dirs_left >= 0:
+            return False
+        message = f"the walk stopped: more than {self.max_dirs} directories"
+        self.scan.diagnostics.append(diagnostic("discovery.limit", message, self.root.path))
+        return True
+
+    def _list(self, entry: os.DirEntry[str]) -> list[os.DirEntry[str]] | None:
+        try:
+            return list_sorted(entry.path)
+        except OSError as e:
+            message = f"cannot list a command group: {e.strerror or e}"
+            self.scan.diagnostics.append(
+                diagnostic("command.read.error", message, Path(entry.path), severity="warning")
+            )
+            return None
+
+    def _read(self, entry: os.DirEntry[str], groups: tuple[str, ...]) -> None:
+        command, diags = read_command(
+            entry.path,
+            scope=self.root.scope,
+            family=self.root.family,
+            group="/".join(groups),
+            plugin=self.plugin,
+            naming=self.naming,
+            inside=self.root.path,
+            contain=self.root.scope != USER,
+            file_names=self.file_names,
+        )
+        self.scan.diagnostics.extend(diags)
+        if command is not None:
+            self.scan.commands.append(command)
+
+    def _linked_dir(self, entry: os.DirEntry[str]) -> None:
+        message = "a symlinked directory in a commands root is not followed"
+        self.scan.diagnostics.append(
+            diagnostic("command.read.error", message, Path(entry.path), severity="warning")
+        )
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """``dir``, ``linked-dir`` (a symlink to a directory), ``file`` (anything else that
+    may be a command file: the reader says what is wrong with it) or ``none``."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_symlink() and not entry.name.endswith(SUFFIX):
+            return "linked-dir" if os.path.isdir(entry.path) else "none"
+    except OSError:
+        return "none"
+    return "file"

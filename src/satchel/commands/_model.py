@@ -1,0 +1,126 @@
+"""The `Command` value: one slash command, where it came from, and a lazy body.
+
+A command is a file (``commands/**/*.md``), text the host defines in code, or a
+dynamic command whose `render` builds the prompt from the raw argument string (MCP
+prompts, ``/mcp__<server>__<prompt>``, are commands of scope ``mcp`` of that kind).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from satchel import frontmatter
+from satchel._files import FileProblem
+from satchel._json import jsonable
+from satchel.commands._arguments import Numbering, expand_arguments
+from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
+from satchel.diagnostics import diagnostic
+from satchel.errors import CommandBodyError
+
+__all__ = ["MAX_COMMAND_FILE", "Command", "CommandBodyError", "Naming", "body_start"]
+
+SCOPES = ("project", "user", "plugin", "builtin", "mcp")
+
+Naming = Literal["stem", "path"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Command:
+    """One slash command. Metadata is read at discovery; the body when asked for.
+
+    `name` is the canonical name typed after ``/``. `scope` is ``project``, ``user``,
+    ``plugin``, ``builtin`` (defined by the host in code) or ``mcp``; `family` the
+    root's tool family (``.satchel``, ``.claude``, ...); `group` the subdirectory
+    inside the root (``""``, ``"frontend"``, ``"a/b"``). `aliases` are other names
+    that reach it (``frontend:component``). The body comes from `text` when set, else
+    from `path`; `render`, when set, builds the whole prompt from the raw arguments.
+
+    `_inside` (set by discovery, not compared or shown) is the root a file command
+    must stay inside when its body is read; None lets a symlinked file point anywhere
+    (a user's command, a host's).
+    """
+
+    name: str
+    description: str = ""
+    argument_hint: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+    disable_model_invocation: bool = False
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    path: Path | None = None
+    scope: str = "builtin"
+    family: str = ""
+    group: str = ""
+    plugin: str | None = None
+    aliases: tuple[str, ...] = ()
+    text: str | None = None
+    render: Callable[[str], str] | None = None
+    _inside: Path | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def origin(self) -> str:
+        """How listings tag the command: ``(project)``, ``(user)``, ``(plugin:<name>)``,
+        ``(builtin)`` or ``(mcp)``."""
+        if self.scope == "plugin" and self.plugin:
+            return f"(plugin:{self.plugin})"
+        return f"({self.scope})" if self.scope else ""
+
+    def body(self) -> str:
+        """The prompt text, read now (the whole file after any frontmatter), under the
+        symlink rule discovery applied. Raise `CommandBodyError` when the file cannot
+        be read."""
+        if self.text is not None:
+            return self.text
+        if self.path is None:
+            return ""
+        try:
+            data = read_command_file(self.path, self._inside)
+        except FileProblem as e:
+            message = f"cannot read the body: {e.message}"
+            raise CommandBodyError(diagnostic("command.read.error", message, self.path)) from None
+        problem = frontmatter.check_text(data, 0, self.path)
+        if problem is not None:
+            raise CommandBodyError(problem)
+        return frontmatter.decode_body(data, body_start(data, complete=True))
+
+    def expand(self, arguments: str = "", *, numbering: Numbering = 1) -> str:
+        """The prompt for ``/name arguments``: `render` when set, else the body with
+        its placeholders filled (see `expand_arguments`)."""
+        if self.render is not None:
+            return self.render(arguments)
+        return expand_arguments(self.body(), arguments, numbering=numbering)
+
+    def to_json(self) -> dict[str, Any]:
+        """The command as JSON-ready data, without the body."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "argument_hint": self.argument_hint,
+            "allowed_tools": list(self.allowed_tools),
+            "model": self.model,
+            "disable_model_invocation": self.disable_model_invocation,
+            "extras": jsonable(dict(self.extras)),
+            "path": None if self.path is None else str(self.path),
+            "scope": self.scope,
+            "family": self.family,
+            "group": self.group,
+            "plugin": self.plugin,
+            "aliases": list(self.aliases),
+            "origin": self.origin,
+            "dynamic": self.render is not None,
+        }
+
+
+def body_start(data: bytes, *, complete: bool) -> int:
+    """Where the body starts: after the closing fence when the frontmatter has both
+    fences, else at the top of the file (a command may have no frontmatter)."""
+    where = frontmatter.locate(data, complete=complete)
+    if where.status == "ok":
+        return where.body_start
+    return len(frontmatter.BOM) if data.startswith(frontmatter.BOM) else 0

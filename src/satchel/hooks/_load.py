@@ -1,0 +1,144 @@
+"""`load_hooks`: every hook source, in declared order, into one `HookSet`.
+
+Sources, in the order their hooks are declared (which is the order results
+aggregate in):
+
+1. satchel's own ``hooks.toml``: the project's ``{project}/.<client>/hooks.toml``,
+   then the user's ``{config}/<client>/hooks.toml`` (`own_files`);
+2. Claude Code's ``settings.json`` hooks, opt-in (`claude_settings`): the project's
+   ``.claude/settings.json`` and ``.claude/settings.local.json``, then the user's
+   ``~/.claude/settings.json``;
+3. each enabled plugin's hooks, in plugin precedence order.
+
+Every hook is kept and marked: ``loaded``, or ``skipped`` with why (its project is
+not trusted, the client is declarative-only, its matcher or ``if`` rule cannot be
+used). An event no host table knows is kept under its own name and reported. Reading
+runs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, canonical
+from satchel.hooks._files import read_hooks_toml, read_settings_hooks
+from satchel.hooks._matchers import ALL, compile_matcher
+from satchel.hooks._model import Hook, HookSet
+from satchel.layout import PROJECT, Layout
+from satchel.permissions import Rule, parse_rule
+from satchel.plugins._model import HookSpec, Plugin
+
+__all__ = ["load_hooks"]
+
+UNTRUSTED = "the project is not trusted"
+DECLARATIVE = "declarative-only loading runs no hook"
+
+
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    source: str
+    project: bool  # the project's own file or plugin: needs trust
+    root: Path | None = None
+    data_dir: Path | None = None
+
+
+def load_hooks(
+    layout: Layout,
+    plugins: Sequence[Plugin] = (),
+    *,
+    trusted: bool = True,
+    executable: bool = True,
+    own_files: bool = True,
+    claude_settings: bool = False,
+) -> HookSet:
+    """Every hook for `layout` and the enabled `plugins` (see the module docstring).
+    `trusted`: the project folder is; otherwise its hooks are listed and skipped."""
+    found: list[tuple[HookSpec, _Origin]] = []
+    diags: list[Diagnostic] = []
+    for path, origin in _files(layout, own_files, claude_settings):
+        reader = read_hooks_toml if path.suffix == ".toml" else read_settings_hooks
+        specs, problems = reader(path)
+        found += [(spec, origin) for spec in specs]
+        diags += problems
+    for plugin in plugins:
+        origin = _Origin(
+            f"plugin:{plugin.name}", plugin.scope == PROJECT, plugin.root, plugin.data_dir
+        )
+        found += [(spec, origin) for spec in plugin.hooks]
+    hooks = [_hook(spec, origin, trusted, executable, diags) for spec, origin in found]
+    diags += _untrusted_note(hooks)
+    return HookSet(tuple(hooks), tuple(diags))
+
+
+def _files(
+    layout: Layout, own_files: bool, claude_settings: bool
+) -> Iterable[tuple[Path, _Origin]]:
+    client = layout.client
+    if own_files:
+        yield layout.project / f".{client}" / "hooks.toml", _Origin("project", True)
+        yield layout.config_home / client / "hooks.toml", _Origin("user", False)
+    if claude_settings:
+        claude = layout.project / ".claude"
+        yield claude / "settings.json", _Origin("claude-project", True)
+        yield claude / "settings.local.json", _Origin("claude-local", True)
+        yield layout.home / ".claude" / "settings.json", _Origin("claude-user", False)
+
+
+def _hook(
+    spec: HookSpec, origin: _Origin, trusted: bool, executable: bool, diags: list[Diagnostic]
+) -> Hook:
+    dialect = spec.format
+    event = canonical(spec.event, dialect)
+    known = event is not None
+    if event is None:
+        event = spec.event
+        message = f"hook {_label(spec)}: event {spec.event!r} is not one satchel knows"
+        hint = "it is kept and fires only when a host dispatches that name"
+        diags.append(diagnostic("hook.event.unknown", message, spec.path, hint=hint))
+    hook = Hook(spec, event, origin.source, ALL, None, origin.root, origin.data_dir)
+    # a matcher counts on an event that has a matcher field, or on one no table knows
+    compiled = _compile(hook, dialect, event in MATCH_FIELD or not known, diags)
+    why: str | None = compiled if isinstance(compiled, str) else None
+    hook = compiled if isinstance(compiled, Hook) else hook
+    if why is None and origin.project and not trusted:
+        why = UNTRUSTED
+    if why is None and not executable:
+        why = DECLARATIVE
+    return hook if why is None else replace(hook, status="skipped", why=why)
+
+
+def _compile(hook: Hook, dialect: str, matched: bool, diags: list[Diagnostic]) -> Hook | str:
+    """`hook` with its matcher and ``if`` rule compiled, or why they cannot be used
+    (reported)."""
+    spec = hook.spec
+    try:
+        matcher = compile_matcher(spec.matcher, dialect) if matched else ALL
+    except ValueError as e:
+        diags.append(diagnostic("hook.matcher.invalid", f"hook {_label(spec)}: {e}", spec.path))
+        return f"invalid matcher: {e}"
+    condition: Rule | None = None
+    if spec.condition is not None and hook.event in TOOL_EVENTS:
+        try:
+            condition = parse_rule(spec.condition)
+        except ValueError as e:
+            message = f"hook {_label(spec)}: {e}; the hook is skipped"
+            diags.append(diagnostic("permission.rule.invalid", message, spec.path))
+            return f"invalid if rule: {e}"
+    return replace(hook, matcher=matcher, condition=condition)
+
+
+def _untrusted_note(hooks: Sequence[Hook]) -> list[Diagnostic]:
+    held = [h for h in hooks if h.why == UNTRUSTED]
+    if not held:
+        return []
+    files = sorted({str(h.spec.path) for h in held if h.spec.path is not None})
+    message = f"{len(held)} project hook(s) do not run: the project is not trusted"
+    where = Path(files[0]) if files else None
+    return [diagnostic("hook.untrusted", message, where, hint="satchel trust DIR")]
+
+
+def _label(spec: HookSpec) -> str:
+    return repr(spec.name or spec.command)

@@ -1,0 +1,215 @@
+"""Hooks as loaded (`Hook`, `HookSet`) and what running them gave (`HookResult`,
+`Outcome`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from satchel.diagnostics import Diagnostic
+from satchel.hooks._matchers import Matcher
+from satchel.permissions import Rule
+from satchel.plugins._model import HookSpec
+
+__all__ = ["Behavior", "Exports", "Hook", "HookResult", "HookSet", "Outcome"]
+
+Behavior = Literal["allow", "deny", "ask"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """One hook with where it came from and whether it will run.
+
+    `event` is satchel's canonical name (or the host's own name for an event no table
+    knows). `source` names the file's owner: ``plugin:<name>``, ``project``, ``user``
+    (satchel's ``hooks.toml``) or ``claude-project``, ``claude-local``,
+    ``claude-user`` (Claude Code's ``settings.json``). `root` is the plugin root
+    (plugin hooks run there) and `data_dir` its ``PLUGIN_DATA``. `status` is
+    ``loaded`` or ``skipped``, with `why` saying why."""
+
+    spec: HookSpec
+    event: str
+    source: str
+    matcher: Matcher
+    condition: Rule | None = None
+    root: Path | None = None
+    data_dir: Path | None = None
+    status: Literal["loaded", "skipped"] = "loaded"
+    why: str | None = None
+
+    @property
+    def name(self) -> str:
+        """How listings and results name the hook: its own name, else its command."""
+        return self.spec.name or self.spec.command
+
+    @property
+    def loaded(self) -> bool:
+        return self.status == "loaded"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "event": self.event,
+            "host_event": self.spec.event,
+            "source": self.source,
+            "format": self.spec.format,
+            "matcher": self.spec.matcher,
+            "if": self.spec.condition,
+            "command": self.spec.command,
+            "args": None if self.spec.args is None else list(self.spec.args),
+            "timeout": self.spec.timeout,
+            "strict": self.spec.strict,
+            "fail_mode": self.spec.fail_mode,
+            "path": None if self.spec.path is None else str(self.spec.path),
+            "status": self.status,
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HookSet:
+    """Every hook found, in declared order (skipped ones included, marked), and what
+    went wrong while reading them."""
+
+    hooks: tuple[Hook, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def loaded(self) -> tuple[Hook, ...]:
+        """The hooks that can run."""
+        return tuple(h for h in self.hooks if h.loaded)
+
+    def named(self) -> tuple[tuple[str, Hook], ...]:
+        """Every hook with a name that stays put while the files do:
+        ``<source>/<event>/<matcher>#<n>``, `n` counting from 1 in declared order."""
+        counts: dict[str, int] = {}
+        named: list[tuple[str, Hook]] = []
+        for hook in self.hooks:
+            base = f"{hook.source}/{hook.event}/{hook.spec.matcher or '*'}"
+            counts[base] = counts.get(base, 0) + 1
+            named.append((f"{base}#{counts[base]}", hook))
+        return tuple(named)
+
+    def for_event(self, event: str) -> tuple[Hook, ...]:
+        """The loaded hooks of `event`, in declared order."""
+        return tuple(h for h in self.hooks if h.loaded and h.event == event)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hooks": [h.to_json() for h in self.hooks],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Exports:
+    """What hooks wrote to ``CLAUDE_ENV_FILE`` (`satchel.runtime.hooks._envfile`): the
+    variables to set for the host's later shell commands, in the order set (a later
+    value of a name wins), and the files' text as written, in declared order."""
+
+    pairs: tuple[tuple[str, str], ...] = ()
+    script: str = ""
+
+    @property
+    def variables(self) -> Mapping[str, str]:
+        return dict(self.pairs)
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs or self.script)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variables": dict(self.pairs), "script": self.script}
+
+
+@dataclass(frozen=True, slots=True)
+class HookResult:
+    """What one hook answered.
+
+    `decision` is the hook's own: ``allow``, ``deny``, ``ask``, ``defer`` or None (no
+    opinion); a failure the hook's `strict`/`fail_mode` turns into a deny is a
+    ``deny`` too. `failed` says the hook did not give a usable answer (crash, timeout,
+    unparseable output...). `output` is the parsed JSON object, when there was one."""
+
+    hook: Hook
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    truncated: bool = False
+    decision: str | None = None
+    reason: str | None = None
+    updated_input: Mapping[str, Any] | None = None
+    additional_context: str | None = None
+    system_message: str | None = None
+    stop: bool = False
+    stop_reason: str | None = None
+    suppress_output: bool = False
+    failed: bool = False
+    output: Mapping[str, Any] | None = None
+    duration: float = 0.0
+    diagnostics: tuple[Diagnostic, ...] = ()
+    exports: Exports = Exports()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hook": self.hook.name,
+            "source": self.hook.source,
+            "exitCode": self.exit_code,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "timedOut": self.timed_out,
+            "truncated": self.truncated,
+            "decision": self.decision,
+            "reason": self.reason,
+            "updatedInput": None if self.updated_input is None else dict(self.updated_input),
+            "additionalContext": self.additional_context,
+            "systemMessage": self.system_message,
+            "continue": not self.stop,
+            "stopReason": self.stop_reason,
+            "failed": self.failed,
+            "exports": self.exports.to_json(),
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Every matching hook's answer to one event, aggregated in declared order.
+
+    `behavior`: ``deny`` when any hook denied (the first deny in declared order gives
+    `reason`), else ``ask`` when any asked, else ``allow``. On an observe-only event it
+    is always ``allow``. On ``stop``/``subagent_stop`` a deny means "do not stop yet"
+    (the reason is fed back to the model); on ``user_prompt_submit`` the prompt is
+    dropped. `updated_input` is the last rewrite in declared order (None: the input
+    stands); `additional_context` joins every hook's context in order. `stop` True:
+    a hook asked the agent to stop entirely (``continue: false``). `exports`: what the
+    hooks of a session-start event wrote to ``CLAUDE_ENV_FILE``, for the host to set
+    in its later shell commands."""
+
+    event: str
+    behavior: Behavior = "allow"
+    reason: str | None = None
+    updated_input: Mapping[str, Any] | None = None
+    additional_context: str | None = None
+    system_messages: tuple[str, ...] = ()
+    stop: bool = False
+    stop_reason: str | None = None
+    results: tuple[HookResult, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    exports: Exports = Exports()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "behavior": self.behavior,
+            "reason": self.reason,
+            "updatedInput": None if self.updated_input is None else dict(self.updated_input),
+            "additionalContext": self.additional_context,
+            "systemMessages": list(self.system_messages),
+            "continue": not self.stop,
+            "stopReason": self.stop_reason,
+            "exports": self.exports.to_json(),
+            "results": [r.to_json() for r in self.results],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }

@@ -1,0 +1,343 @@
+"""A plugin's hooks as each host writes them: Claude Code ``hooks/hooks.json``, Vibe's
+``ai.mistral.vibe/hooks.toml`` (Vibe Step 5) and Kimi's flat list.
+
+Parsing only: the hooks runtime maps events and runs the commands. Event names stay
+the host's own (``PreToolUse``, ``pre_tool``...); an event this module does not know
+is kept, for newer hosts. Placeholders (``${CLAUDE_PLUGIN_ROOT}``...) stay as written.
+One bad hook drops that hook (`plugin.hooks.invalid`); a bad file drops the file's
+hooks. A missing file is no error.
+
+* Claude Code: every ``type: "command"`` handler is kept, with `args` (exec form),
+  `timeout`, `if` and `description`; ``async``, ``shell`` and any other field go to
+  `extras`. ``http``, ``prompt``, ``agent`` and ``mcp_tool`` handlers are recognised
+  and dropped with a warning. The timeout stays None when not given (the runtime
+  picks Claude Code's default).
+* Vibe: strict TOML (an unknown key drops that hook), ``type`` one of ``pre_tool``,
+  ``post_tool``, ``post_agent``; ``strict = true`` is refused on ``post_agent``;
+  timeout 60 s by default; at most 128 hooks and 64 KiB; names unique in the plugin
+  (a later duplicate is dropped); the runtime name is ``<plugin>:<hook>``.
+* Kimi: ``{event, matcher, command, timeout, fail_mode}``, nothing else; timeout 1-600
+  s, 30 by default; fail_mode ``open`` (default) or ``closed``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._contain import (
+    Bad,
+    Refusal,
+    absent,
+    bounded,
+    parse_toml,
+    read_inside,
+    str_list,
+    unknown_keys,
+    with_json,
+)
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.plugins._model import HookSpec
+
+__all__ = [
+    "CLAUDE_UNSUPPORTED",
+    "KIMI_TIMEOUT",
+    "MAX_VIBE_FILE",
+    "MAX_VIBE_HOOKS",
+    "VIBE_TIMEOUT",
+    "VIBE_TYPES",
+    "check_optional",
+    "check_strings",
+    "check_text",
+    "check_timeout",
+    "claude_hooks",
+    "parse_claude_hooks",
+    "parse_kimi_hooks",
+    "parse_vibe_hooks",
+]
+
+INVALID = "plugin.hooks.invalid"
+CLAUDE_UNSUPPORTED = ("http", "prompt", "agent", "mcp_tool")
+VIBE_TYPES = ("pre_tool", "post_tool", "post_agent")
+VIBE_TIMEOUT = 60.0
+MAX_VIBE_HOOKS = 128
+MAX_VIBE_FILE = 64 * 1024
+KIMI_TIMEOUT = 30.0
+_KIMI_RANGE = (1, 600)
+_CLAUDE_FIELDS = ("type", "command", "args", "timeout", "if", "description")
+_VIBE_FIELDS = ("name", "type", "match", "command", "timeout", "strict", "description")
+_KIMI_FIELDS = ("event", "matcher", "command", "timeout", "fail_mode")
+_LEGACY = {"before_tool": "pre_tool", "after_tool": "post_tool", "post_agent_turn": "post_agent"}
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    plugin: str
+    path: Path
+
+
+def parse_claude_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The command hooks of Claude Code's ``hooks/hooks.json``:
+    ``{"hooks": {Event: [{"matcher": ..., "hooks": [handler, ...]}]}}``. `resolved`:
+    `root` is already a real path."""
+    src = _Source(plugin, path)
+    return with_json(path, root, INVALID, lambda data: _claude_hooks(data, src), resolved=resolved)
+
+
+def claude_hooks(data: Any, path: Path, owner: str) -> Result:
+    """The command hooks of an already parsed document holding Claude Code's ``hooks``
+    object (a ``settings.json``); `owner` fills `HookSpec.plugin`."""
+    return _claude_hooks(data, _Source(owner, path))
+
+
+def _claude_hooks(data: Any, src: _Source) -> Result:
+    path = src.path
+    events = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(events, dict):
+        why = "hooks.json must be an object holding a hooks object (event -> matcher groups)"
+        return (), [diagnostic(INVALID, f"{why}; no hook of this file loads", path)]
+    hooks: list[HookSpec] = []
+    diags: list[Diagnostic] = []
+    for event, groups in events.items():
+        if not isinstance(groups, list):
+            why = f"event {event!r} must map to a list of matcher groups, not {type_name(groups)}"
+            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", path))
+            continue
+        for number, group in enumerate(groups, 1):
+            found, problems = _claude_group(f"{event} group #{number}", event, group, src)
+            hooks += found
+            diags += problems
+    return tuple(hooks), diags
+
+
+def _claude_group(where: str, event: str, group: Any, src: _Source) -> Result:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
+        why = "must be an object with a hooks list and an optional string matcher"
+        return (), [diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)]
+    return _each(
+        handlers,
+        lambda number, _: f"{where} handler #{number}",
+        lambda _, handler: _claude_handler(event, matcher, handler, src),
+        src.path,
+    )
+
+
+def _each(
+    entries: list[Any],
+    label: Callable[[int, Any], str],
+    parse: Callable[[int, Any], HookSpec],
+    path: Path,
+) -> Result:
+    """`parse(number, entry)` of every entry (numbered from 1); a bad one is skipped,
+    named by `label(number, entry)`."""
+    hooks: list[HookSpec] = []
+    diags: list[Diagnostic] = []
+    for number, entry in enumerate(entries, 1):
+        try:
+            hooks.append(parse(number, entry))
+        except Bad as bad:
+            message = f"{label(number, entry)}: {bad}; it is skipped"
+            diags.append(diagnostic(INVALID, message, path, hint=bad.hint))
+    return tuple(hooks), diags
+
+
+def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source) -> HookSpec:
+    if not isinstance(handler, dict):
+        raise Bad(f"a handler must be an object, not {type_name(handler)}")
+    kind = handler.get("type")
+    if kind in CLAUDE_UNSUPPORTED:
+        raise Bad(f"{kind!r} handlers are not supported (satchel runs command handlers)")
+    if kind != "command":
+        raise Bad("it has no type" if kind is None else f"unknown handler type {kind!r}")
+    if not isinstance(handler.get("async", False), bool):
+        raise Bad(f"async must be a boolean, not {type_name(handler['async'])}")
+    if not isinstance(handler.get("shell", ""), str):
+        raise Bad(f"shell must be a string, not {type_name(handler['shell'])}")
+    extras = {k: v for k, v in handler.items() if k not in _CLAUDE_FIELDS}
+    return HookSpec(
+        event=event,
+        command=check_text(handler, "command"),
+        format="claude",
+        matcher=matcher,
+        args=check_strings(handler, "args"),
+        timeout=check_timeout(handler),
+        condition=check_optional(handler, "if"),
+        description=check_optional(handler, "description"),
+        plugin=src.plugin,
+        path=src.path,
+        extras=MappingProxyType(extras) if extras else _NONE,
+    )
+
+
+def parse_vibe_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The hooks of ``ai.mistral.vibe/hooks.toml`` (``[[hooks]]`` tables), strict.
+    `resolved`: `root` is already a real path."""
+    if absent(path):
+        return (), []
+    data = read_inside(path, root, MAX_VIBE_FILE, resolved=resolved)
+    if isinstance(data, Refusal):
+        message = f"{data.message}; no hook of this file loads"
+        return (), [Refusal(message, data.outside).diagnostic(INVALID, path)]
+    doc, problem = parse_toml(data, path, INVALID)
+    if doc is None:
+        return (), [] if problem is None else [problem]
+    entries = _vibe_entries(doc)
+    if isinstance(entries, str):
+        return (), [diagnostic(INVALID, f"{entries}; no hook of this file loads", path)]
+    return _vibe_hooks(entries, _Source(plugin, path))
+
+
+def _vibe_entries(doc: Mapping[str, Any]) -> list[Any] | str:
+    extra = unknown_keys(doc, ("hooks",))
+    if extra:
+        return f"unknown top-level key {extra}: hooks.toml holds [[hooks]] tables only"
+    entries = doc.get("hooks", [])
+    problem = bounded(
+        entries,
+        list,
+        "hooks must be an array of tables ([[hooks]])",
+        MAX_VIBE_HOOKS,
+        lambda n: f"the file declares {n} hooks; the limit is {MAX_VIBE_HOOKS} per plugin",
+    )
+    return entries if problem is None else problem
+
+
+def _vibe_hooks(entries: list[Any], src: _Source) -> Result:
+    first: dict[str, int] = {}
+
+    def parse(number: int, entry: Any) -> HookSpec:
+        hook = _vibe_hook(entry, src)
+        name: str = entry["name"]  # a valid hook has a string name
+        if name in first:
+            raise Bad(f"hook #{first[name]} has the same name; names are unique in a plugin")
+        first[name] = number
+        return hook
+
+    return _each(entries, _vibe_label, parse, src.path)
+
+
+def _vibe_label(number: int, entry: Any) -> str:
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return f"hook #{number}" + (f" ({name!r})" if isinstance(name, str) else "")
+
+
+def _vibe_hook(entry: Any, src: _Source) -> HookSpec:
+    _closed(entry, "a table", _VIBE_FIELDS, " (plugin hooks are strict)")
+    name = check_text(entry, "name")
+    kind = entry.get("type")
+    if kind not in VIBE_TYPES:
+        hint = f"Vibe 3 calls it {_LEGACY[kind]!r}" if kind in _LEGACY else None
+        raise Bad(f"type must be pre_tool, post_tool or post_agent, not {kind!r}", hint=hint)
+    strict = entry.get("strict", False)
+    if not isinstance(strict, bool):
+        raise Bad(f"strict must be a boolean, not {type_name(strict)}")
+    if strict and kind == "post_agent":
+        raise Bad("strict is not allowed on post_agent hooks")
+    return HookSpec(
+        event=kind,
+        command=check_text(entry, "command"),
+        format="vibe",
+        matcher=check_optional(entry, "match"),
+        timeout=check_timeout(entry, VIBE_TIMEOUT),
+        name=f"{src.plugin}:{name}",
+        strict=strict,
+        description=check_optional(entry, "description"),
+        plugin=src.plugin,
+        path=src.path,
+    )
+
+
+def parse_kimi_hooks(data: Any, path: Path, plugin: str) -> Result:
+    """The hooks of Kimi's manifest: a flat list of ``{event, matcher, command,
+    timeout, fail_mode}`` (`data` is the parsed ``hooks`` value; None: no hooks)."""
+    if data is None:
+        return (), []
+    if not isinstance(data, list):
+        why = f"hooks must be a list of hook objects, not {type_name(data)}"
+        return (), [diagnostic(INVALID, f"{why}; no hook of this plugin loads", path)]
+    src = _Source(plugin, path)
+    return _each(data, _hook_label, lambda _, entry: _kimi_hook(entry, src), path)
+
+
+def _hook_label(number: int, _: Any) -> str:
+    return f"hook #{number}"
+
+
+def _kimi_hook(entry: Any, src: _Source) -> HookSpec:
+    _closed(entry, "an object", _KIMI_FIELDS)
+    fail_mode = entry.get("fail_mode", "open")
+    if fail_mode not in ("open", "closed"):
+        raise Bad(f"fail_mode must be 'open' or 'closed', not {fail_mode!r}")
+    timeout = check_timeout(entry, KIMI_TIMEOUT)
+    low, high = _KIMI_RANGE
+    if not low <= (timeout or 0) <= high:
+        raise Bad(f"timeout must be {low}-{high} seconds, not {timeout:g}")
+    return HookSpec(
+        event=check_text(entry, "event"),
+        command=check_text(entry, "command"),
+        format="kimi",
+        matcher=check_optional(entry, "matcher"),
+        timeout=timeout,
+        fail_mode=fail_mode,
+        plugin=src.plugin,
+        path=src.path,
+    )
+
+
+def _closed(entry: Any, kind: str, fields: tuple[str, ...], note: str = "") -> None:
+    """`entry` must be `kind` (an object) holding no key but `fields`."""
+    if not isinstance(entry, dict):
+        raise Bad(f"a hook must be {kind}, not {type_name(entry)}")
+    unknown = [k for k in entry if k not in fields]
+    if unknown:
+        raise Bad(f"unknown key {unknown[0]!r}{note}")
+
+
+def check_text(entry: Mapping[str, Any], key: str) -> str:
+    """The non-blank string at `key` of a hook entry; `Bad` when it is missing or not one."""
+    value = entry.get(key)
+    if key not in entry:
+        raise Bad(f"it has no {key}")
+    if not isinstance(value, str) or not value.strip():
+        raise Bad(f"{key} must be a non-blank string")
+    return value
+
+
+def check_optional(entry: Mapping[str, Any], key: str) -> str | None:
+    """The string at `key` of a hook entry, or None; `Bad` when it is something else."""
+    value = entry.get(key)
+    if value is not None and not isinstance(value, str):
+        raise Bad(f"{key} must be a string, not {type_name(value)}")
+    return value
+
+
+def check_strings(entry: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    """The list of strings at `key` of a hook entry, or None; `Bad` when it is not one."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if not str_list(value):
+        raise Bad(f"{key} must be a list of strings")
+    return tuple(value)
+
+
+def check_timeout(entry: Mapping[str, Any], default: float | None = None) -> float | None:
+    """A hook entry's ``timeout`` in seconds (`default` when it has none); `Bad` unless
+    it is a positive finite number."""
+    value = entry.get("timeout")
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Bad(f"timeout must be a number of seconds, not {type_name(value)}")
+    if not math.isfinite(value) or value <= 0:
+        raise Bad(f"timeout must be a positive number of seconds, not {value}")
+    return float(value)

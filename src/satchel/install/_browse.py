@@ -1,0 +1,262 @@
+"""`browse_source`: what a source holds, without installing anything (zidane).
+
+A listing names each skill (name, description, folder) and plugin of the source,
+each with the source spec that installs it; a plugin also says what it holds
+(`Listed.contents`: skills, commands, agents, hooks, MCP servers of the manifest
+read), and the listing's diagnostics say which manifests were not used and warn
+(``install.plugin.partial``) when a plugin will not load all it declares.
+
+A *pack* is a source with no skill or plugin of its own whose README links skills
+elsewhere (GitHub links, skills.sh links, ``npx skills add`` commands): its listing
+holds each linked source's items, each installing from its own source. Packs are
+followed one level deep, at most `MAX_LINKS` links.
+
+Listings (with their diagnostics) are kept for `Settings.listing_ttl` seconds (ten
+minutes) in the user cache directory, keyed by the source spec; ``refresh`` skips
+the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from satchel._json import loads
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.install._contents import folder_of, scan_items
+from satchel.install._errors import InstallError
+from satchel.install._fetch import fetch
+from satchel.install._http import Progress
+from satchel.install._installer import Context
+from satchel.install._settings import Settings
+from satchel.install._sources import Source
+from satchel.install._staging import workspace
+from satchel.layout import Layout
+
+__all__ = [
+    "MAX_LINKS",
+    "Listed",
+    "Listing",
+    "PickGroup",
+    "browse_source",
+    "group_picks",
+    "pack_links",
+]
+
+MAX_LINKS = 32
+_README = ("README.md", "readme.md", "Readme.md", "README")
+_README_CAP = 1024 * 1024
+_LINKS = re.compile(
+    r"npx\s+skills\s+add\s+[^\s`'\"<>)\]]+(?:\s+(?:--skill|-s)\s+[A-Za-z0-9_.@/+-]+)*"
+    r"|https://github\.com/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+(?:/tree/[^\s`'\"<>)\]#]+)?"
+    r"|(?:https://)?skills\.sh/[A-Za-z0-9-]+/[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One skill or plugin in a listing, with the spec that installs it (`source`)
+    and the pick that selects it (`folder`)."""
+
+    kind: str
+    name: str
+    description: str
+    folder: str
+    source: str
+    ok: bool = True
+    contents: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "description": self.description,
+            "folder": self.folder,
+            "source": self.source,
+            "ok": self.ok,
+            "contents": self.contents,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A source's skills and plugins; `links` are the sources a pack pointed to."""
+
+    source: str
+    resolved: str | None
+    items: tuple[Listed, ...]
+    links: tuple[str, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    @property
+    def skills(self) -> tuple[Listed, ...]:
+        return tuple(i for i in self.items if i.kind == "skill")
+
+    @property
+    def plugins(self) -> tuple[Listed, ...]:
+        return tuple(i for i in self.items if i.kind == "plugin")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "resolved": self.resolved,
+            "skills": [i.to_json() for i in self.skills],
+            "plugins": [i.to_json() for i in self.plugins],
+            "links": list(self.links),
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PickGroup:
+    """Picks from one source: one `install_from_spec(source, skills=folders)` call."""
+
+    source: str
+    skills: tuple[str, ...]
+
+
+def group_picks(picks: Iterable[Listed]) -> list[PickGroup]:
+    """Picks from any number of sources, grouped into one install per source (in
+    the order each source first appears), each pick named by its folder."""
+    groups: dict[str, list[str]] = {}
+    for p in picks:
+        folders = groups.setdefault(p.source, [])
+        if p.folder not in folders:
+            folders.append(p.folder)
+    return [PickGroup(source, tuple(folders)) for source, folders in groups.items()]
+
+
+def browse_source(
+    source: str | Source,
+    *,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+    refresh: bool = False,
+    follow_packs: bool = True,
+) -> Listing:
+    """List what `source` holds (see the module docstring); raise `InstallError`
+    when it cannot be fetched."""
+    ctx = Context.make(layout, settings, environ, progress)
+    src = ctx.parse(source)
+    cache = _cache_file(ctx, src, follow_packs)
+    if not refresh:
+        kept = _cached(cache, ctx.settings.listing_ttl)
+        if kept is not None:
+            return kept
+    listing = _browse(ctx, src, follow_packs)
+    _keep(cache, listing)
+    return listing
+
+
+def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
+    with workspace(ctx.cache) as work:
+        got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+        items, cut = scan_items(got.tree, src.subdir)
+        readme = "" if items else _readme(folder_of(got.tree, src.subdir))
+    spec = src.spec()  # picks are carried per item, not by the source
+    picked = [i for i in items if not src.skills or any(i.matches(p) for p in src.skills)]
+    listed = [
+        Listed(i.kind, i.name, i.description, i.folder, spec, i.ok, i.contents) for i in picked
+    ]
+    notes: list[Diagnostic] = [*got.diagnostics, *cut, *(d for i in picked for d in i.notes)]
+    links: list[str] = []
+    if not items and follow_packs and readme:
+        for link in pack_links(readme, ctx)[:MAX_LINKS]:
+            try:
+                sub = _browse(ctx, link, follow_packs=False)
+            except InstallError as e:
+                notes.append(e.diagnostic)
+                continue
+            links.append(sub.source)
+            listed += sub.items
+            notes += sub.diagnostics
+    return Listing(spec, got.resolved, tuple(listed), tuple(links), tuple(notes))
+
+
+def pack_links(readme: str, ctx: Context) -> list[Source]:
+    """The sources a pack's README links to, once each, in order of appearance."""
+    out: list[Source] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for match in _LINKS.finditer(readme):
+        text = " ".join(match.group(0).split())
+        try:
+            src = ctx.parse(_on_settings(text, ctx.settings))
+        except InstallError:
+            continue
+        key = (src.spec(), src.skills)
+        if key not in seen:
+            seen.add(key)
+            out.append(src)
+    return out
+
+
+def _on_settings(text: str, settings: Settings) -> str:
+    """A README's public GitHub and skills.sh links, read against the configured bases."""
+    for public, base in (
+        ("https://github.com", settings.github_url),
+        ("https://skills.sh", settings.skills_sh_url),
+    ):
+        text = text.replace(public, base)
+    return text
+
+
+def _readme(directory: Path) -> str:
+    for name in _README:
+        path = directory / name
+        if path.is_file() and not path.is_symlink():
+            with open(path, "rb") as f:
+                return f.read(_README_CAP).decode("utf-8", "replace")
+    return ""
+
+
+def _cache_file(ctx: Context, src: Source, follow: bool) -> Path:
+    key = json.dumps([src.spec(), list(src.skills), follow, ctx.settings.github_api_url,
+                      ctx.settings.npm_registry_url])  # fmt: skip
+    name = hashlib.sha256(key.encode()).hexdigest()[:32] + ".json"
+    return ctx.cache.parent / "listings" / name
+
+
+def _cached(path: Path, ttl: float) -> Listing | None:
+    try:
+        if time.time() - os.stat(path).st_mtime > ttl:
+            return None
+        doc = loads(path.read_bytes())
+        items = tuple(Listed(**row) for row in doc["items"])
+        notes = tuple(_diagnostic(row) for row in doc.get("diagnostics", []))
+        return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]), notes)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _diagnostic(row: dict[str, Any]) -> Diagnostic:
+    """A diagnostic kept with a listing (its code must still be registered)."""
+    path = row.get("path")
+    found = diagnostic(row["code"], row["message"], None if path is None else Path(path))
+    return replace(found, severity=row["severity"], line=row.get("line"), hint=row.get("hint"))
+
+
+def _keep(path: Path, listing: Listing) -> None:
+    doc = {
+        "source": listing.source,
+        "resolved": listing.resolved,
+        "items": [i.to_json() for i in listing.items],
+        "links": list(listing.links),
+        "diagnostics": [d.to_json() for d in listing.diagnostics],
+    }
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(doc, out)
+        os.replace(tmp, path)

@@ -1,0 +1,53 @@
+"""One entry point for every kind of source: fetch it into a workspace."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from satchel.install._errors import refuse
+from satchel.install._extract import sniff
+from satchel.install._fetched import Fetched, fetched_git, unpack
+from satchel.install._github import fetch_github
+from satchel.install._http import Progress
+from satchel.install._npm import fetch_npm
+from satchel.install._settings import Settings
+from satchel.install._sources import Source
+from satchel.install._tree import copy_tree
+
+__all__ = ["fetch"]
+
+
+def fetch(
+    source: Source,
+    work: Path,
+    settings: Settings,
+    *,
+    pin: str | None = None,
+    integrity: str | None = None,
+    progress: Progress | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Fetched:
+    """Fetch `source` into the empty directory `work`. `pin` is a locked commit SHA
+    (git, GitHub) or version (npm); `integrity` a locked npm integrity."""
+    if source.kind == "local":
+        return _local(Path(source.location), work, settings)
+    if source.kind == "git":
+        return fetched_git(source.location, pin or source.ref, work, settings, environ)
+    if source.kind == "github":
+        return fetch_github(source, work, settings, pin=pin, progress=progress, environ=environ)
+    return fetch_npm(source, work, settings, pin=pin, integrity=integrity, progress=progress)
+
+
+def _local(path: Path, work: Path, settings: Settings) -> Fetched:
+    """A directory is copied (symlinks must stay inside it); a file must be an archive."""
+    if os.path.isdir(path):
+        tree = work / "tree"
+        copy_tree(path, tree, settings.limits)
+        return Fetched(tree)
+    if not os.path.isfile(path):
+        raise refuse("install.fetch.failed", f"no such file or directory: {path}")
+    if sniff(path) is None:
+        raise refuse("install.archive.invalid", "not a directory, nor a tar or zip archive", path)
+    return Fetched(unpack(path, work / "tree", settings.limits, strip=True))

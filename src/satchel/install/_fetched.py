@@ -1,0 +1,63 @@
+"""`Fetched`: what any fetcher hands back, and the unpacking steps they share."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from satchel.diagnostics import Diagnostic
+from satchel.install._extract import extract_archive
+from satchel.install._git import fetch_git
+from satchel.install._settings import Limits, Settings
+
+__all__ = ["Fetched", "fetched_git", "unpack", "unpack_download"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A source's files on disk, in a private staging directory.
+
+    `resolved` is the commit SHA (git, GitHub) or the exact version (npm) the ref
+    named; `integrity` is the download's digest (``sha512-...`` for npm,
+    ``sha256-...`` for a GitHub tarball); both are None for a local directory."""
+
+    tree: Path
+    resolved: str | None = None
+    integrity: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:
+    """Extract `archive` into the new directory `into`; with `strip`, return the
+    single top directory the archive holds (GitHub's ``owner-repo-sha/``, npm's
+    ``package/``) when it holds exactly one."""
+    into.mkdir()
+    extract_archive(archive, into, limits)
+    if strip:
+        tops = os.listdir(into)
+        if len(tops) == 1 and (into / tops[0]).is_dir() and not (into / tops[0]).is_symlink():
+            return into / tops[0]
+    return into
+
+
+def unpack_download(tarball: Path, work: Path, limits: Limits) -> Path:
+    """Unpack the downloaded `tarball` into ``work/tree`` (its single top directory
+    stripped), delete it, and return the tree."""
+    tree = unpack(tarball, work / "tree", limits, strip=True)
+    tarball.unlink()
+    return tree
+
+
+def fetched_git(
+    url: str,
+    ref: str | None,
+    work: Path,
+    settings: Settings,
+    environ: Mapping[str, str] | None,
+) -> Fetched:
+    """The git repository at `url`, fetched at `ref` (a branch, tag or SHA) into `work`
+    by `fetch_git`: its tree, commit and notes."""
+    checkout = fetch_git(url, ref, work, settings, environ)
+    return Fetched(checkout.tree, checkout.commit, None, checkout.diagnostics)

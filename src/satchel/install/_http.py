@@ -1,0 +1,135 @@
+"""HTTPS for the installer: JSON documents and bounded downloads, through httpx.
+
+A token is sent only when the caller says the URL is the GitHub API's; httpx drops
+the ``Authorization`` header when a redirect leaves that origin (GitHub's tarball
+endpoint redirects to another host). A download is streamed to a file, hashed on
+the way, and stopped once it passes the byte limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel._json import loads
+from satchel.install._errors import InstallError, refuse
+from satchel.install._settings import Settings
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["Downloaded", "HttpRefused", "Progress", "download", "get_json"]
+
+Progress = Callable[[str, int, "int | None"], None]  # (what, bytes so far, total or None)
+_JSON_CAP = 32 * 1024 * 1024
+_AGENT = "satchel-installer"
+
+
+class HttpRefused(InstallError):
+    """The server answered with an error status (`status`)."""
+
+    def __init__(self, url: str, status: int, reason: str) -> None:
+        super().__init__(refuse("install.fetch.failed", f"GET {url}: {status} {reason}").diagnostic)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Downloaded:
+    """A downloaded file, its size and its sha256 and sha512 digests."""
+
+    path: Path
+    size: int
+    sha256: str
+    sha512: bytes
+
+
+def _client(settings: Settings) -> httpx.Client:
+    import httpx  # only when fetching: keep `import satchel` light
+
+    return httpx.Client(
+        follow_redirects=True,
+        timeout=settings.timeout,
+        headers={"User-Agent": _AGENT},
+        trust_env=True,
+    )
+
+
+def _headers(settings: Settings, auth: bool) -> dict[str, str]:
+    if auth and settings.token:
+        return {"Authorization": f"Bearer {settings.token}"}
+    return {}
+
+
+def get_json(url: str, settings: Settings, *, auth: bool = False) -> Any:
+    """GET `url` and parse its JSON body (at most 32 MiB)."""
+    import httpx
+
+    try:
+        with (
+            _client(settings) as client,
+            client.stream(
+                "GET", url, headers={**_headers(settings, auth), "Accept": "application/json"}
+            ) as response,
+        ):
+            _check(url, response)
+            body = bytearray()
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > _JSON_CAP:
+                    raise refuse("install.fetch.failed", f"GET {url}: the answer is too large")
+    except httpx.HTTPError as e:
+        raise refuse("install.fetch.failed", f"GET {url} failed: {e}") from None
+    try:
+        return loads(bytes(body))
+    except ValueError:
+        raise refuse("install.fetch.failed", f"GET {url}: the answer is not JSON") from None
+
+
+def download(
+    url: str,
+    dest: Path,
+    settings: Settings,
+    *,
+    auth: bool = False,
+    progress: Progress | None = None,
+    label: str = "",
+) -> Downloaded:
+    """Stream `url` into the new file `dest`, at most `settings.limits.max_bytes`."""
+    import httpx
+
+    cap = settings.limits.max_bytes
+    sha256, sha512, size = hashlib.sha256(), hashlib.sha512(), 0
+    try:
+        with (
+            _client(settings) as client,
+            client.stream("GET", url, headers=_headers(settings, auth)) as response,
+            open(dest, "xb") as out,
+        ):
+            _check(url, response)
+            total = _length(response)
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > cap:
+                    message = f"GET {url}: the download passes {cap:,} bytes"
+                    raise refuse("install.archive.too-large", message)
+                sha256.update(chunk)
+                sha512.update(chunk)
+                out.write(chunk)
+                if progress is not None:
+                    progress(label or url, size, total)
+    except httpx.HTTPError as e:
+        raise refuse("install.fetch.failed", f"GET {url} failed: {e}") from None
+    return Downloaded(dest, size, sha256.hexdigest(), sha512.digest())
+
+
+def _length(response: httpx.Response) -> int | None:
+    value = response.headers.get("content-length", "")
+    return int(value) if value.isdigit() else None
+
+
+def _check(url: str, response: httpx.Response) -> None:
+    if response.status_code >= 400:
+        raise HttpRefused(url, response.status_code, response.reason_phrase)

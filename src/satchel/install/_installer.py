@@ -1,0 +1,283 @@
+"""`install_from_spec`: fetch a source, pick, validate, stage, then place atomically.
+
+Order of work, so that a refusal anywhere leaves the scope as it was:
+
+1. parse the source (``install.source.invalid``);
+2. fetch and unpack it in a private workspace (every archive and git rule applies);
+3. find its skills and plugins, keep the picks (``install.skill.unknown``);
+4. validate each with satchel's own parsers (``install.skill.invalid``); a plugin
+   that will not load all it declares is installed whole with a warning
+   (``install.plugin.partial``);
+5. check every destination: a directory the lock does not list is not replaced
+   without ``force`` (``install.skill.exists``), nor one differing only in case;
+6. only then copy each tree beside its destination and rename it into place, and
+   write the lock file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.install._contents import Item, scan_items
+from satchel.install._errors import refuse
+from satchel.install._fetch import fetch
+from satchel.install._fetched import Fetched
+from satchel.install._http import Progress
+from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._scope import FAMILIES, Scope, scope_for
+from satchel.install._settings import Settings
+from satchel.install._sources import Source, parse_source
+from satchel.install._staging import place, workspace
+from satchel.install._tree import tree_hash
+from satchel.layout import PROJECT, Layout
+from satchel.skills._fields import name_problem
+
+__all__ = ["Context", "InstallResult", "Installed", "install_from_spec"]
+
+_PLUGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
+_LFS = b"version https://git-lfs.github.com/spec/v1"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What every install action needs: the layout, the settings, the environment
+    given to git, and an optional progress callback for downloads."""
+
+    layout: Layout
+    settings: Settings
+    environ: Mapping[str, str] = field(default_factory=dict)
+    progress: Progress | None = None
+
+    @classmethod
+    def make(
+        cls,
+        layout: Layout | None = None,
+        settings: Settings | None = None,
+        environ: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
+    ) -> Context:
+        env = dict(os.environ if environ is None else environ)
+        return cls(
+            layout or Layout.default(env=env),
+            settings or Settings.from_env(env),
+            env,
+            progress,
+        )
+
+    @property
+    def cache(self) -> Path:
+        """Where workspaces are made: ``<user cache>/<client>/staging``."""
+        written = self.layout.write_root  # <user cache>/<client>/skills
+        base = written.parent if written else self.layout.home / ".cache" / self.layout.client
+        return base / "staging"
+
+    def parse(self, text: str | Source) -> Source:
+        if isinstance(text, Source):
+            return text
+        return parse_source(
+            text, cwd=self.layout.cwd, home=self.layout.home, settings=self.settings
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """One skill or plugin written: where, and whether it replaced a tree."""
+
+    entry: LockEntry
+    path: Path
+    replaced: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.entry.to_json(), "path": str(self.path), "replaced": self.replaced}
+
+
+@dataclass(frozen=True, slots=True)
+class InstallResult:
+    """What an install wrote, and the warnings it gave."""
+
+    installed: tuple[Installed, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "installed": [i.to_json() for i in self.installed],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """An item checked and ready to place, with its lock entry."""
+
+    item: Item
+    target: Path
+    entry: LockEntry
+
+
+def install_from_spec(
+    source: str | Source,
+    *,
+    skills: Sequence[str] = (),
+    scope: str = "project",
+    family: str = "satchel",
+    force: bool = False,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> InstallResult:
+    """Install all of `source`, or the `skills` picked by name or folder, into `scope`
+    (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``).
+    Raise `InstallError` and leave the scope untouched when anything is refused."""
+    ctx = Context.make(layout, settings, environ, progress)
+    src = ctx.parse(source)
+    where = scope_for(ctx.layout, scope)
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
+    lock = read_lock(where.lock_path)
+    with workspace(ctx.cache) as work:
+        got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+        found, cut = scan_items(got.tree, src.subdir)
+        items = pick(found, [*skills, *src.skills], src)
+        plans = [plan(item, src, got, where, family) for item in items]
+        check_targets(plans, lock, where, force=force)
+        notes = [*got.diagnostics, *cut, *(d for i in items for d in i.notes)]
+        notes += [*moved(plans, lock), *lfs_pointers(plans)]
+        done = commit(plans, lock, where, ctx.settings)
+    return InstallResult(done, tuple(notes))
+
+
+def pick(items: list[Item], picks: Sequence[str], src: Source) -> list[Item]:
+    """The items picked (all when `picks` is empty); unknown picks are refused."""
+    if not items:
+        raise refuse("install.skill.none", f"{src.spec()} holds no skill or plugin")
+    if not picks:
+        return items
+    unknown = [p for p in picks if not any(i.matches(p) for i in items)]
+    if unknown:
+        names = ", ".join(sorted({i.name for i in items}))
+        message = f"{src.spec()} has no skill {', '.join(map(repr, unknown))}"
+        raise refuse("install.skill.unknown", message, hint=f"it holds: {names}")
+    return [i for i in items if any(i.matches(p) for p in picks)]
+
+
+def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Planned:
+    """Validate `item` and say where it goes and what the lock will record."""
+    if not item.ok:
+        errors = [d for d in item.diagnostics if d.severity == "error"] or list(item.diagnostics)
+        why = "; ".join(f"{d.code}: {d.message}" for d in errors[:3]) or "it does not load"
+        raise refuse("install.skill.invalid", f"{item.kind} {item.folder or item.name!r}: {why}")
+    bad = name_problem(item.name) if item.kind == "skill" else _plugin_name(item.name)
+    if bad is not None:
+        raise refuse("install.skill.invalid", f"{item.kind} name {item.name!r} {bad}")
+    entry = LockEntry(
+        name=item.name,
+        kind=item.kind,
+        family=family,
+        source=src.spec(),
+        ref=src.ref,
+        resolved=got.resolved,
+        integrity=got.integrity,
+        folder=item.folder,
+        hash=tree_hash(item.path, source=True),
+    )
+    return Planned(item, where.dir_for(item.kind, family) / item.name, entry)
+
+
+def _plugin_name(name: str) -> str | None:
+    return None if _PLUGIN_NAME.match(name) else "is not a plain lowercase directory name"
+
+
+def check_targets(plans: Sequence[Planned], lock: Lock, where: Scope, *, force: bool) -> None:
+    """Refuse before writing anything: a name twice, a directory satchel did not
+    install (without `force`), a same-named entry of another family, a case twin."""
+    seen: set[tuple[str, str]] = set()
+    for p in plans:
+        if where.name == PROJECT and _outside(p.target.parent, where.layout.project):
+            message = f"{p.target.parent} leads out of the project {where.layout.project}"
+            raise refuse("install.root.escape", message, p.target.parent)
+        key = (p.entry.kind, p.entry.name)
+        if key in seen:
+            raise refuse("install.skill.invalid", f"the source has two {key[0]}s named {key[1]!r}")
+        seen.add(key)
+        ours = lock.find(p.entry.name, p.entry.kind)
+        if ours is not None and ours.family != p.entry.family:
+            message = f"{p.entry.name!r} is installed for the {ours.family} family; remove it first"
+            raise refuse("install.skill.exists", message, p.target)
+        if os.path.lexists(p.target) and ours is None and not force:
+            message = f"{p.target} exists and was not installed by satchel"
+            raise refuse("install.skill.exists", message, p.target, hint="--force replaces it")
+        twin = _case_twin(p.target)
+        if twin is not None:
+            message = f"{twin} differs from {p.entry.name!r} only in case"
+            raise refuse("install.skill.exists", message, p.target)
+
+
+def _outside(root: Path, project: Path) -> bool:
+    """Whether `root` (or its nearest existing ancestor) really lies outside `project`."""
+    probe = root
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    real, top = os.path.realpath(probe), os.path.realpath(project)
+    return not (real == top or real.startswith(top + os.sep))
+
+
+def _case_twin(target: Path) -> str | None:
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return None
+    folded = target.name.casefold()
+    return next((n for n in names if n != target.name and n.casefold() == folded), None)
+
+
+def moved(plans: Iterable[Planned], lock: Lock) -> list[Diagnostic]:
+    """``install.ref.moved`` for each item whose locked ref now names another commit."""
+    out = []
+    for p in plans:
+        old = lock.find(p.entry.name, p.entry.kind)
+        if (
+            old is not None
+            and old.source == p.entry.source
+            and old.ref is not None
+            and old.resolved not in (None, p.entry.resolved)
+        ):
+            message = (
+                f"{p.entry.source} was {old.resolved} when {p.entry.name!r} was installed "
+                f"and is {p.entry.resolved} now"
+            )
+            out.append(diagnostic("install.ref.moved", message, p.target))
+    return out
+
+
+def lfs_pointers(plans: Iterable[Planned]) -> list[Diagnostic]:
+    """``install.git.lfs-pointer`` for each small file that is a Git LFS pointer."""
+    out = []
+    for p in plans:
+        for path in sorted(p.item.path.rglob("*")):
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > 1024:
+                continue
+            if path.read_bytes().startswith(_LFS):
+                rel = path.relative_to(p.item.path).as_posix()
+                message = f"{p.entry.name}/{rel} is a Git LFS pointer; its content was not fetched"
+                out.append(diagnostic("install.git.lfs-pointer", message, p.target / rel))
+    return out
+
+
+def commit(
+    plans: Sequence[Planned], lock: Lock, where: Scope, settings: Settings
+) -> tuple[Installed, ...]:
+    """Place every planned tree, then write the lock with their entries."""
+    done = []
+    for p in plans:
+        replaced = place(p.item.path, p.target, settings.limits)
+        lock = lock.put(p.entry)
+        done.append(Installed(p.entry, p.target, replaced))
+    write_lock(where.lock_path, lock)
+    return tuple(done)

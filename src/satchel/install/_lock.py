@@ -1,0 +1,132 @@
+"""The lock file: what satchel installed in a scope, pinned, with a content hash.
+
+``skills.lock`` is JSON (sorted, two-space indented, so it diffs well)::
+
+    {
+      "version": 1,
+      "entries": [
+        {
+          "name": "pdf",                 "kind": "skill",   "family": "satchel",
+          "source": "owner/repo#v1:skills",                  "ref": "v1",
+          "resolved": "<commit sha, or npm version>",
+          "integrity": "<sha512-... (npm) or sha256-... (GitHub tarball) or null>",
+          "folder": "skills/pdf",        "hash": "sha256:<hex of the installed tree>"
+        }
+      ]
+    }
+
+An entry is the proof that satchel installed that directory: `remove` and
+`update` act only on entries, and `install` refuses to replace a directory that
+has none (unless ``--force``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from satchel._files import write_atomic
+from satchel._json import loads
+from satchel.install._errors import refuse
+
+__all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
+
+VERSION = 1
+_CAP = 16 * 1024 * 1024
+_FIELDS = ("name", "kind", "family", "source", "ref", "resolved", "integrity", "folder", "hash")
+
+
+@dataclass(frozen=True, slots=True)
+class LockEntry:
+    """One installed skill or plugin (see the module docstring for the fields)."""
+
+    name: str
+    kind: str
+    family: str
+    source: str
+    ref: str | None
+    resolved: str | None
+    integrity: str | None
+    folder: str
+    hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """Every entry of one scope's lock file, sorted by kind then name."""
+
+    entries: tuple[LockEntry, ...] = ()
+
+    def find(self, name: str, kind: str | None = None) -> LockEntry | None:
+        return next(
+            (e for e in self.entries if e.name == name and (kind is None or e.kind == kind)),
+            None,
+        )
+
+    def put(self, entry: LockEntry) -> Lock:
+        """This lock with `entry` added, or replacing the entry of the same kind and name."""
+        kept = [e for e in self.entries if (e.kind, e.name) != (entry.kind, entry.name)]
+        return Lock(tuple(sorted([*kept, entry], key=lambda e: (e.kind, e.name))))
+
+    def drop(self, entry: LockEntry) -> Lock:
+        return Lock(tuple(e for e in self.entries if e != entry))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": VERSION, "entries": [e.to_json() for e in self.entries]}
+
+
+def read_lock(path: Path) -> Lock:
+    """The lock at `path` (empty when there is none); ``install.lock.invalid`` when it
+    cannot be read, so that nothing acts on a lock it misunderstood."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_CAP + 1)
+    except FileNotFoundError:
+        return Lock()
+    except OSError as e:
+        raise refuse(
+            "install.lock.invalid", f"cannot read the lock file: {e.strerror}", path
+        ) from None
+    try:
+        if len(data) > _CAP:
+            raise ValueError("it is larger than 16 MiB")
+        return _parse(loads(data))
+    except (ValueError, TypeError, KeyError) as e:
+        raise refuse("install.lock.invalid", f"the lock file is not valid: {e}", path) from None
+
+
+def _parse(doc: Any) -> Lock:
+    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+        raise ValueError(f"it is not a version {VERSION} lock")
+    rows = doc.get("entries")
+    if not isinstance(rows, list):
+        raise ValueError("'entries' is not a list")
+    entries = []
+    for row in rows:
+        if not isinstance(row, dict) or set(row) != set(_FIELDS):
+            raise ValueError(f"an entry does not have exactly the fields {', '.join(_FIELDS)}")
+        for key in ("name", "kind", "family", "source", "folder", "hash"):
+            if not isinstance(row[key], str):
+                raise ValueError(f"an entry's {key!r} is not a string")
+        for key in ("ref", "resolved", "integrity"):
+            if row[key] is not None and not isinstance(row[key], str):
+                raise ValueError(f"an entry's {key!r} is neither a string nor null")
+        if (
+            row["kind"] not in ("skill", "plugin")
+            or "/" in row["name"]
+            or row["name"] in (".", "..")
+        ):
+            raise ValueError(f"the entry {row['name']!r} has a bad kind or name")
+        entries.append(LockEntry(**row))
+    return Lock(tuple(sorted(entries, key=lambda e: (e.kind, e.name))))
+
+
+def write_lock(path: Path, lock: Lock) -> None:
+    """Write `lock` atomically (a temporary file renamed over the old one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n")

@@ -1,0 +1,287 @@
+"""After an install: update, frozen install, remove and verify, all from the lock.
+
+- `update` fetches each locked source at its ref again (a branch or tag may have
+  moved), and replaces what changed, listing the files added, removed and changed.
+  A tree edited since it was installed is not overwritten without ``force``.
+- One rule says whether an installed tree is as satchel left it (`installed_state`):
+  ``ok`` when it is a directory (not a symlink) hashing to its entry's hash (modes
+  included, see `satchel.install._tree`), ``missing`` when nothing is there,
+  ``modified`` otherwise. `verify` reports it; `update` refuses to overwrite a
+  ``modified`` tree without ``force`` even when the source did not move (with
+  ``force`` it is restored), and puts back a ``missing`` one; `install_frozen`
+  restores any tree that is not ``ok``.
+- `install_frozen` fetches each entry at its locked commit (or npm version and
+  integrity) and installs it only if the tree hashes to the locked value; every
+  entry is checked before anything is written.
+- `remove` deletes only a directory the lock lists, never through a symlink.
+- `verify` hashes each installed tree and reports those that changed or are gone.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.install._contents import item_at
+from satchel.install._errors import refuse
+from satchel.install._fetch import fetch
+from satchel.install._http import Progress
+from satchel.install._installer import (
+    Context,
+    Installed,
+    InstallResult,
+    Planned,
+    lfs_pointers,
+    plan,
+)
+from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._scope import Scope, scope_for
+from satchel.install._settings import Settings
+from satchel.install._staging import place, remove_tree, workspace
+from satchel.install._tree import entries, tree_hash
+from satchel.layout import Layout
+
+__all__ = ["Change", "Checked", "install_frozen", "installed_state", "remove", "update", "verify"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What an update found for one entry: the commits (or versions) before and
+    after, and the files added, removed and changed (empty when up to date)."""
+
+    entry: LockEntry
+    before: str | None
+    after: str | None
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+    @property
+    def updated(self) -> bool:
+        return bool(self.added or self.removed or self.changed) or self.before != self.after
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.entry.name,
+            "kind": self.entry.kind,
+            "source": self.entry.source,
+            "before": self.before,
+            "after": self.after,
+            "updated": self.updated,
+            "added": list(self.added),
+            "removed": list(self.removed),
+            "changed": list(self.changed),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One entry's state on disk: ``ok``, ``modified`` or ``missing``."""
+
+    entry: LockEntry
+    path: Path
+    status: str
+    diagnostics: tuple[Diagnostic, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.entry.name,
+            "kind": self.entry.kind,
+            "path": str(self.path),
+            "status": self.status,
+            "hash": self.entry.hash,
+        }
+
+
+def installed_state(path: Path, expected: str) -> tuple[str, str]:
+    """``ok``, ``missing`` or ``modified`` (see the module docstring), and why."""
+    if not os.path.lexists(path):
+        return "missing", "is not installed at"
+    if os.path.islink(path):
+        return "modified", "was replaced by a symlink at"
+    if not os.path.isdir(path):
+        return "modified", "was replaced by a file at"
+    if tree_hash(path) != expected:
+        return "modified", "was changed since it was installed at"
+    return "ok", "is intact at"
+
+
+def _target(where: Scope, entry: LockEntry) -> Path:
+    return where.dir_for(entry.kind, entry.family) / entry.name
+
+
+def _groups(items: Sequence[LockEntry], *, pinned: bool) -> dict[tuple[Any, ...], list[LockEntry]]:
+    groups: dict[tuple[Any, ...], list[LockEntry]] = {}
+    for e in items:
+        key = (e.source, e.resolved, e.integrity) if pinned else (e.source,)
+        groups.setdefault(key, []).append(e)
+    return groups
+
+
+def install_frozen(
+    *,
+    scope: str = "project",
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> InstallResult:
+    """Install exactly what the scope's lock records; refuse (``install.integrity``)
+    before writing anything when a fetched tree does not hash to its locked value."""
+    ctx = Context.make(layout, settings, environ, progress)
+    where = scope_for(ctx.layout, scope)
+    if not os.path.lexists(where.lock_path):
+        message = f"there is no lock file at {where.lock_path}, so --frozen has nothing to install"
+        hint = "install a source first (satchel install SOURCE), or give the right --scope"
+        raise refuse("install.lock.missing", message, where.lock_path, hint=hint)
+    lock = read_lock(where.lock_path)
+    with workspace(ctx.cache) as work:
+        plans: list[Planned] = []
+        notes: list[Diagnostic] = []
+        for n, group in enumerate(_groups(lock.entries, pinned=True).values()):
+            first = group[0]
+            sub = work / str(n)
+            sub.mkdir()
+            got = fetch(
+                ctx.parse(first.source), sub, ctx.settings, pin=first.resolved,
+                integrity=first.integrity, progress=ctx.progress, environ=ctx.environ,
+            )  # fmt: skip
+            notes += got.diagnostics
+            for entry in group:
+                item = item_at(got.tree, entry.folder, entry.kind)
+                actual = tree_hash(item.path, source=True)
+                if actual != entry.hash:
+                    message = (
+                        f"{entry.kind} {entry.name!r} from {entry.source} hashes to {actual}, "
+                        f"not the locked {entry.hash}"
+                    )
+                    raise refuse("install.integrity", message, _target(where, entry))
+                plans.append(Planned(item, _target(where, entry), entry))
+        notes += lfs_pointers(plans)
+        done = [
+            Installed(p.entry, p.target, place(p.item.path, p.target, ctx.settings.limits))
+            for p in plans
+            if not _intact(p.target, p.entry.hash)
+        ]
+    return InstallResult(tuple(done), tuple(notes))
+
+
+def _intact(path: Path, expected: str) -> bool:
+    return installed_state(path, expected)[0] == "ok"
+
+
+def update(
+    names: Sequence[str] = (),
+    *,
+    scope: str = "project",
+    force: bool = False,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> tuple[Change, ...]:
+    """Fetch each locked source (or those of `names`) at its ref again and install
+    what changed; return one `Change` per entry looked at."""
+    ctx = Context.make(layout, settings, environ, progress)
+    where = scope_for(ctx.layout, scope)
+    lock = read_lock(where.lock_path)
+    chosen = _named(lock, names)
+    changes: list[Change] = []
+    plans: list[Planned] = []
+    with workspace(ctx.cache) as work:
+        for n, group in enumerate(_groups(chosen, pinned=False).values()):
+            sub = work / str(n)
+            sub.mkdir()
+            src = ctx.parse(group[0].source)
+            got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+            for entry in group:
+                item = item_at(got.tree, entry.folder, entry.kind)
+                fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
+                change = _compare(entry, fresh, _target(where, entry), force=force)
+                changes.append(change)
+                if change.updated:
+                    plans.append(fresh)
+        for p in plans:
+            place(p.item.path, p.target, ctx.settings.limits)
+            lock = lock.put(p.entry)
+        if plans:
+            write_lock(where.lock_path, lock)
+    return tuple(changes)
+
+
+def _named(lock: Lock, names: Sequence[str]) -> list[LockEntry]:
+    if not names:
+        return list(lock.entries)
+    out = []
+    for name in names:
+        found = [e for e in lock.entries if e.name == name]
+        if not found:
+            raise refuse("install.not-installed", f"{name!r} is not in the lock file")
+        out += found
+    return out
+
+
+def _compare(entry: LockEntry, fresh: Planned, target: Path, *, force: bool) -> Change:
+    new = fresh.entry
+    state, why = installed_state(target, entry.hash)
+    if state == "modified" and not force:
+        message = f"{entry.kind} {entry.name!r} {why} {target}; --force overwrites it"
+        raise refuse("install.integrity", message, target)
+    if new.hash == entry.hash and state == "ok":
+        return Change(entry, entry.resolved, new.resolved)
+    old = entries(target) if os.path.isdir(target) and not os.path.islink(target) else {}
+    now = entries(fresh.item.path, source=True)
+    return Change(
+        new,
+        entry.resolved,
+        new.resolved,
+        added=tuple(sorted(set(now) - set(old))),
+        removed=tuple(sorted(set(old) - set(now))),
+        changed=tuple(sorted(k for k in set(old) & set(now) if old[k] != now[k])),
+    )
+
+
+def remove(
+    name: str,
+    *,
+    scope: str = "project",
+    layout: Layout | None = None,
+) -> LockEntry:
+    """Delete the skill or plugin `name` that satchel installed in `scope`, and its
+    lock entry; return the entry."""
+    ctx = Context.make(layout, environ={})
+    where = scope_for(ctx.layout, scope)
+    lock = read_lock(where.lock_path)
+    entry = lock.find(name)
+    if entry is None:
+        raise refuse("install.not-installed", f"{name!r} is not in the lock file", where.lock_path)
+    target = _target(where, entry)
+    if os.path.islink(target):
+        message = f"{target} is a symlink, not the directory satchel installed; it is left alone"
+        raise refuse("install.skill.exists", message, target)
+    if os.path.lexists(target):
+        remove_tree(target)
+    write_lock(where.lock_path, lock.drop(entry))
+    return entry
+
+
+def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Checked, ...]:
+    """Hash each installed tree of `scope` against its lock entry."""
+    ctx = Context.make(layout, environ={})
+    where = scope_for(ctx.layout, scope)
+    out = []
+    for entry in read_lock(where.lock_path).entries:
+        path = _target(where, entry)
+        state, why = installed_state(path, entry.hash)
+        if state == "ok":
+            out.append(Checked(entry, path, state))
+            continue
+        message = f"{entry.kind} {entry.name!r} {why} {path}"
+        if state == "modified":
+            message += f": it no longer matches its locked hash {entry.hash}"
+        out.append(Checked(entry, path, state, (diagnostic("install.integrity", message, path),)))
+    return tuple(out)

@@ -1,0 +1,175 @@
+"""The host's own MCP servers: ``[mcp_servers.<name>]`` tables (mermaid, Codex's shape).
+
+From, highest precedence first: the tables the host passes (`load(mcp_servers=...)`,
+scope ``host``), the project's ``.satchel/config.toml`` and then Claude Code's project
+``.mcp.json`` (trusted projects only, scope ``project``), and the user's
+``config.toml`` (scope ``user``)::
+
+    [mcp_servers.github]
+    command = "npx"
+    args = ["-y", "@modelcontextprotocol/server-github"]
+    env = { GITHUB_TOKEN = "..." }
+    cwd = "tools"            # relative: to the project root
+    enabled = true           # false: declared, not started (and it still hides a
+                             # plugin's server of that name)
+
+    [mcp_servers.docs]
+    url = "https://docs.example.com/mcp"
+    headers = { Authorization = "Bearer ..." }   # or http_headers, as Codex names it
+
+``type`` (or ``transport``) is ``stdio``, ``streamable-http`` (or ``http``) or ``sse``,
+else implied by ``command`` or ``url``. Any command is accepted; an environment
+variable that injects code (``LD_PRELOAD``, ``NODE_OPTIONS``...) only from the user's
+and the host's own config, never from the project's. Values are kept as written
+(Claude Code's ``${VAR}`` expansion in ``.mcp.json`` is not done). Other fields
+(Codex's ``startup_timeout_sec``, ``tool_timeout_sec`` ...) are kept in `extras`. A bad
+entry is skipped with ``config.mcp.invalid``; nothing starts here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._config import config_files, invalid, read_config
+from satchel._contain import Bad, read_json
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.layout import Layout
+from satchel.mcp._parse import (
+    check_args,
+    check_command,
+    check_headers,
+    check_url,
+    inferred_transport,
+)
+from satchel.plugins._model import McpServer
+from satchel.process._env import is_dangerous_env
+
+__all__ = ["INVALID", "host_servers"]
+
+INVALID = "config.mcp.invalid"
+SECTION = "mcp_servers"
+CLAUDE_FILE = ".mcp.json"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_KNOWN = frozenset(
+    ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "http_headers")
+)
+_NO_EXTRAS: Mapping[str, Any] = MappingProxyType({})
+
+
+def host_servers(
+    layout: Layout, *, given: Mapping[str, Any], trust_project: bool
+) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
+    """Every host server in precedence order (a name may appear more than once: the
+    first is the one that counts, `satchel.mcp._servers` settles it)."""
+    found: list[McpServer] = []
+    problems: list[Diagnostic] = []
+    for scope, tables, path in _sources(layout, given, trust_project, problems):
+        if not isinstance(tables, dict):
+            why = f"[{SECTION}] must be a table, not {type_name(tables)}"
+            problems.append(invalid(why, path) if path else diagnostic(INVALID, why))
+            continue
+        for name, entry in tables.items():
+            try:
+                found.append(_server(name, entry, scope, path))
+            except Bad as bad:
+                message = f"MCP server {name!r}: {bad}; the entry is skipped"
+                problems.append(diagnostic(INVALID, message, path))
+    return tuple(found), problems
+
+
+def _sources(
+    layout: Layout, given: Mapping[str, Any], trust_project: bool, problems: list[Diagnostic]
+) -> Iterator[tuple[str, Any, Path | None]]:
+    yield "host", dict(given), None
+    user, *project = config_files(layout, trust_project=trust_project)
+    for scope, path in (*(("project", p) for p in project), ("user", user)):
+        document = read_config(path, problems)
+        if SECTION in document:
+            yield scope, document[SECTION], path
+        if scope == "project":
+            yield from _claude_project_file(layout, problems)
+
+
+def _claude_project_file(
+    layout: Layout, problems: list[Diagnostic]
+) -> Iterator[tuple[str, Any, Path | None]]:
+    """Claude Code's project ``.mcp.json`` (``{"mcpServers": {...}}`` or the bare map),
+    read only in a trusted project, inside the project root."""
+    path = layout.project / CLAUDE_FILE
+    if not os.path.lexists(path):
+        return  # nothing to open: the usual case
+    data, problem = read_json(path, layout.project, INVALID)
+    if problem is not None:
+        problems.append(problem)
+        return
+    servers = data.get("mcpServers", data) if isinstance(data, dict) else data
+    if isinstance(servers, dict):
+        servers = {k: v for k, v in servers.items() if k != "$schema"}
+    yield "project", servers, path
+
+
+def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServer:
+    if not isinstance(name, str) or not name.strip() or _CONTROL.search(name):
+        raise Bad("a server name must be non-blank, without control characters")
+    if not isinstance(entry, dict):
+        raise Bad(f"the entry must be a table, not {type_name(entry)}")
+    kinds = {entry[k] for k in ("transport", "type") if isinstance(entry.get(k), str)}
+    if len(kinds) > 1:
+        raise Bad("transport and type disagree")
+    transport = inferred_transport(entry, entry.get("transport", entry.get("type")))
+    enabled = entry.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise Bad("enabled must be true or false")
+    extras = {k: v for k, v in entry.items() if k not in _KNOWN and k != "enabled"}
+    common: dict[str, Any] = {
+        "path": path,
+        "scope": scope,
+        "enabled": enabled,
+        "extras": MappingProxyType(extras) if extras else _NO_EXTRAS,
+    }
+    if transport != "stdio":
+        return McpServer(name, transport, url=check_url(entry), headers=_headers(entry), **common)
+    return McpServer(
+        name,
+        transport,
+        command=check_command(entry),
+        args=check_args(entry),
+        env=_env(entry, scope),
+        cwd=_cwd(entry),
+        **common,
+    )
+
+
+def _env(entry: Mapping[str, Any], scope: str) -> Mapping[str, str]:
+    """The entry's env. The project's may not set a variable that injects code (the
+    user's own config may: it is theirs)."""
+    value = entry.get("env", {})
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise Bad("env must be a table whose values are strings")
+    for name, text in value.items():
+        if not name or "=" in name or "\0" in name or "\0" in text:
+            raise Bad(f"env name {name!r} or its value is not valid in an environment")
+        if scope == "project" and is_dangerous_env(name):
+            why = "it can make the server process run code its command does not name"
+            raise Bad(f"env sets {name}, which a project may not set: {why}")
+    return MappingProxyType(dict(value))
+
+
+def _cwd(entry: Mapping[str, Any]) -> str | None:
+    value = entry.get("cwd")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise Bad("cwd must be a non-empty string")
+    return value
+
+
+def _headers(entry: Mapping[str, Any]) -> Mapping[str, str]:
+    if "headers" in entry and "http_headers" in entry:
+        raise Bad("give headers or http_headers, not both")
+    return check_headers({"headers": entry.get("headers", entry.get("http_headers", {}))})

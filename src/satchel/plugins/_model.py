@@ -1,0 +1,275 @@
+"""The plugin model: one value for every manifest format, with each component parsed.
+
+Parsing only: nothing here starts a process. MCP servers and hooks are data that the
+runtime (the MCP supervisor, the hook runner) acts on later, and only for trusted,
+enabled plugins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal, get_args
+
+from satchel._json import jsonable
+from satchel.agents import AgentType
+from satchel.commands import Command
+from satchel.diagnostics import Diagnostic
+from satchel.skills._model import Skill
+
+__all__ = [
+    "FORMATS",
+    "Connector",
+    "Format",
+    "HookSpec",
+    "Knowledge",
+    "Library",
+    "McpServer",
+    "Plugin",
+    "ToolOverride",
+    "Transport",
+]
+
+Format = Literal[
+    "agent-plugins",
+    "bundle",
+    "claude",
+    "codex",
+    "cursor",
+    "gemini",
+    "kimi",
+    "opencode",
+    "workspace",
+]
+FORMATS: tuple[Format, ...] = get_args(Format)
+Transport = Literal["stdio", "streamable-http", "sse"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_NO_TEXT: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class McpServer:
+    """One MCP server entry as declared (placeholders NOT expanded: the supervisor
+    expands ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` in `args`, `env` values and `cwd`).
+
+    `command` is one token: a bare name looked up on PATH, or ``./x`` inside the plugin
+    root (already checked to stay inside). `path` is the file that declared it.
+    `scope` says where it came from: ``plugin``, or for the host's own servers
+    ``host`` (given by the host), ``project`` or ``user`` (a ``config.toml``).
+    `enabled` False: declared but turned off (``enabled = false`` in a config)."""
+
+    name: str
+    transport: Transport
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=lambda: _NO_TEXT)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=lambda: _NO_TEXT)
+    plugin: str | None = None
+    path: Path | None = None
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    scope: str = "plugin"
+    enabled: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "transport": self.transport,
+            "command": self.command,
+            "args": list(self.args),
+            "env": dict(self.env),
+            "cwd": self.cwd,
+            "url": self.url,
+            "headers": dict(self.headers),
+            "plugin": self.plugin,
+            "path": None if self.path is None else str(self.path),
+            "extras": jsonable(dict(self.extras)),
+            "scope": self.scope,
+            "enabled": self.enabled,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    """One hook as a host file declares it (run later by the hooks runtime).
+
+    `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ...); `format`
+    says whose (``claude``, ``vibe``, ``kimi``). `command` is the shell command (or
+    argv[0] when `args` is given: Claude Code's exec form). `timeout` in seconds."""
+
+    event: str
+    command: str
+    format: Literal["claude", "vibe", "kimi", "satchel"]
+    matcher: str | None = None
+    args: tuple[str, ...] | None = None
+    timeout: float | None = None
+    name: str | None = None
+    strict: bool = False
+    condition: str | None = None  # Claude Code's `if` permission rule
+    description: str | None = None
+    fail_mode: str | None = None  # Kimi's
+    plugin: str | None = None
+    path: Path | None = None
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "command": self.command,
+            "format": self.format,
+            "matcher": self.matcher,
+            "args": None if self.args is None else list(self.args),
+            "timeout": self.timeout,
+            "name": self.name,
+            "strict": self.strict,
+            "if": self.condition,
+            "description": self.description,
+            "fail_mode": self.fail_mode,
+            "plugin": self.plugin,
+            "path": None if self.path is None else str(self.path),
+            "extras": jsonable(dict(self.extras)),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """A Vibe knowledge folder: ``ai.mistral.vibe/knowledge/<name>/KNOWLEDGE.md``."""
+
+    name: str
+    description: str
+    path: Path
+    display_name: str | None = None
+    icon: str | None = None
+    plugin: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "path": str(self.path),
+            "display_name": self.display_name,
+            "icon": self.icon,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """A Vibe library: an import alias and the source inside the plugin it names."""
+
+    language: Literal["node", "python"]
+    alias: str
+    path: Path
+    plugin: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "language": self.language,
+            "alias": self.alias,
+            "path": str(self.path),
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Connector:
+    """A managed connector the plugin requires, with the tools it uses."""
+
+    id: str
+    tools: tuple[str, ...] = ()
+    plugin: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "tools": list(self.tools), "plugin": self.plugin}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOverride:
+    """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
+
+    key: str
+    name: str | None = None
+    exposure: Literal["programmatic", "direct", "direct_and_programmatic"] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "exposure": self.exposure}
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    """One plugin, whatever its manifest format.
+
+    `name` is the plugin's name; `namespace` prefixes its skills, commands, agents and
+    knowledge (``<namespace>:<name>``; Vibe's `toolNamespace`, else the name). Skills
+    keep their own `name`; `qualified(skill)` gives the namespaced one. `diagnostics`
+    are the non-fatal problems of its parts (a fatal problem means no `Plugin`)."""
+
+    name: str
+    root: Path
+    format: Format
+    namespace: str
+    scope: str = ""
+    manifest: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    version: str | None = None
+    description: str | None = None
+    vibe: bool = False  # the ai.mistral.vibe extension is present
+    skills: tuple[Skill, ...] = ()
+    commands: tuple[Command, ...] = ()
+    agents: tuple[AgentType, ...] = ()
+    mcp_servers: tuple[McpServer, ...] = ()
+    hooks: tuple[HookSpec, ...] = ()
+    knowledge: tuple[Knowledge, ...] = ()
+    libraries: tuple[Library, ...] = ()
+    connectors: tuple[Connector, ...] = ()
+    tool_overrides: tuple[ToolOverride, ...] = ()
+    instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    enabled: bool = True
+    data_dir: Path | None = None  # PLUGIN_DATA: computed at load, created before a run
+
+    def qualified(self, name: str) -> str:
+        """`name` in the plugin's namespace: ``<namespace>:<name>``."""
+        return f"{self.namespace}:{name}"
+
+    def components(self) -> dict[str, int]:
+        """How many of each component the plugin holds (for listings)."""
+        return {
+            "skills": len(self.skills),
+            "commands": len(self.commands),
+            "agents": len(self.agents),
+            "mcp_servers": len(self.mcp_servers),
+            "hooks": len(self.hooks),
+            "knowledge": len(self.knowledge),
+            "libraries": len(self.libraries),
+            "connectors": len(self.connectors),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "root": str(self.root),
+            "format": self.format,
+            "namespace": self.namespace,
+            "scope": self.scope,
+            "version": self.version,
+            "description": self.description,
+            "vibe": self.vibe,
+            "enabled": self.enabled,
+            "components": self.components(),
+            "skills": [self.qualified(s.name) for s in self.skills],
+            "commands": [c.name for c in self.commands],
+            "agents": [a.name for a in self.agents],
+            "mcp_servers": [s.to_json() for s in self.mcp_servers],
+            "hooks": [h.to_json() for h in self.hooks],
+            "knowledge": [k.to_json() for k in self.knowledge],
+            "libraries": [lib.to_json() for lib in self.libraries],
+            "connectors": [c.to_json() for c in self.connectors],
+            "tool_overrides": [o.to_json() for o in self.tool_overrides],
+            "instructions": None if self.instructions is None else str(self.instructions),
+            "data_dir": None if self.data_dir is None else str(self.data_dir),
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }

@@ -1,0 +1,1 @@
+"""What plugins carry, read into frozen values: skills, commands, agents, servers and more."""

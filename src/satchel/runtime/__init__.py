@@ -1,0 +1,1 @@
+"""The runtime layer: what runs (hooks, MCP servers); processes start only here."""

@@ -1,0 +1,1 @@
+"""Running hooks: the runner, its output parsing and the aggregation of answers."""

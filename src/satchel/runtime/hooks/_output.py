@@ -1,0 +1,259 @@
+"""What one hook's run means: exit code, stdout JSON and stderr read into a
+`HookResult` (docs/hooks.md, "What a hook's answer means").
+
+- Exit 0: stdout whose first non-blank character is ``{`` is JSON (Claude Code's
+  ``hookSpecificOutput``, the legacy top-level ``decision``, the universal
+  ``continue``/``stopReason``/``systemMessage``/``suppressOutput``; Vibe hooks may
+  answer in Vibe's snake_case). Other stdout is plain text: context on
+  ``user_prompt_submit`` and ``session_start``, ignored elsewhere.
+- Exit 2: a deny on an event that can block; stderr is the reason. An ``allow`` in the
+  JSON cannot override it.
+- Any other exit, a signal, a timeout, a start failure, cut or unparseable output: the
+  hook failed. That warns and has no opinion, unless the hook is ``strict`` (Vibe,
+  satchel) or ``fail_mode = "closed"`` (Kimi): then it denies. A valid JSON object
+  on stdout is still honoured after a non-zero exit other than 2 (as Claude Code does).
+- ``permissionDecision`` at the top level is a common mistake: it is reported
+  (``hook.decision.misplaced``) and not honoured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from satchel._json import MAX_DEPTH, loads, nesting
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks._events import BLOCKING
+from satchel.hooks._model import Hook, HookResult
+from satchel.process import ProcessResult
+
+__all__ = ["DECISIONS", "read_result"]
+
+DECISIONS = ("allow", "deny", "ask", "defer")
+_LEGACY = {"block": "deny", "approve": "allow"}
+_PLAIN_CONTEXT = frozenset(("user_prompt_submit", "session_start"))
+
+
+@dataclass(slots=True)
+class _Answer:
+    """The fields read so far from one hook's output."""
+
+    decision: str | None = None
+    reason: str | None = None
+    updated_input: Mapping[str, Any] | None = None
+    context: str | None = None
+    system_message: str | None = None
+    stop: bool = False
+    stop_reason: str | None = None
+    suppress: bool = False
+    problems: list[str] = field(default_factory=list)
+    misplaced: bool = False
+
+
+def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
+    """What `run` of `hook` on `event` means (see the module docstring)."""
+    base = HookResult(
+        hook,
+        run.exit_code,
+        run.stdout,
+        run.stderr,
+        timed_out=run.timed_out,
+        truncated=run.truncated,
+        duration=run.duration,
+    )
+    failure = _failure(run)
+    if failure is not None and not (run.exit_code not in (None, 2) and _json_object(run.stdout)):
+        return _failed(base, event, failure)
+    answer, data = _answer(hook, event, run.stdout)
+    diags = [_problem(hook, p) for p in answer.problems]
+    if answer.misplaced:
+        diags.append(_misplaced(hook))
+    if failure is not None:
+        diags.append(_failure_diagnostic(hook, failure))
+    if run.exit_code == 2 and event in BLOCKING:
+        answer.decision = "deny"
+        answer.reason = run.stderr.strip() or answer.reason or f"blocked by hook {hook.name!r}"
+        answer.updated_input = None
+    elif data is None and run.stdout.strip().startswith("{"):
+        invalid = _Failure("hook.output.invalid", _unreadable(run.stdout))
+        return _failed(base, event, invalid, diags)
+    return replace(
+        base,
+        decision=answer.decision,
+        reason=answer.reason,
+        updated_input=answer.updated_input,
+        additional_context=answer.context,
+        system_message=answer.system_message,
+        stop=answer.stop,
+        stop_reason=answer.stop_reason,
+        suppress_output=answer.suppress,
+        output=data,
+        diagnostics=tuple(diags),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """Why a run gave no usable answer: a diagnostic code and the words."""
+
+    code: str
+    why: str
+
+
+def _failure(run: ProcessResult) -> _Failure | None:
+    """Why the run gave no usable answer, or None when it did."""
+    if run.timed_out:
+        return _Failure("hook.timeout", "timed out; its process group was killed")
+    if run.exit_code is None:
+        started = [d.message for d in run.diagnostics if d.code == "exec.start"]
+        return _Failure("hook.failed", started[0] if started else "could not start")
+    if run.exit_code == 2:
+        return None  # a deny needs no readable output
+    if run.truncated:
+        why = "its output passed the cap and was cut, so it cannot be read"
+        return _Failure("hook.output.truncated", why)
+    if run.exit_code == 0:
+        return None
+    if run.exit_code < 0:
+        return _Failure("hook.failed", f"was killed by signal {-run.exit_code}")
+    line = run.stderr.strip().splitlines()[0] if run.stderr.strip() else ""
+    return _Failure("hook.failed", f"exited with {run.exit_code}" + (f": {line}" if line else ""))
+
+
+def _failed(
+    base: HookResult, event: str, failure: _Failure, diags: list[Diagnostic] | None = None
+) -> HookResult:
+    hook = base.hook
+    found = [*(diags or []), _failure_diagnostic(hook, failure)]
+    closed = hook.spec.strict or hook.spec.fail_mode == "closed"
+    if closed and event in BLOCKING:
+        reason = f"hook {hook.name!r} failed ({failure.why}) and is set to deny on failure"
+        return replace(base, failed=True, decision="deny", reason=reason, diagnostics=tuple(found))
+    return replace(base, failed=True, diagnostics=tuple(found))
+
+
+def _failure_diagnostic(hook: Hook, failure: _Failure) -> Diagnostic:
+    joiner = ": " if failure.code in ("hook.output.invalid", "hook.output.truncated") else " "
+    message = f"hook {hook.name!r}{joiner}{failure.why}"
+    return diagnostic(failure.code, message, hook.spec.path)
+
+
+def _json_object(stdout: str) -> bool:
+    return _parse(stdout) is not None
+
+
+def _parse(stdout: str) -> dict[str, Any] | None:
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        data = loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _unreadable(stdout: str) -> str:
+    """Why output that begins with ``{`` gave no answer."""
+    if nesting(stdout) > MAX_DEPTH:
+        return f"its output nests deeper than {MAX_DEPTH} levels"
+    return "its output is not a JSON object"
+
+
+def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any] | None]:
+    answer = _Answer()
+    data = _parse(stdout)
+    if data is None:
+        text = stdout.strip()
+        if text and not text.startswith("{") and event in _PLAIN_CONTEXT:
+            answer.context = text
+        return answer, None
+    _universal(data, answer)
+    if hook.spec.format == "vibe":
+        _vibe(data, answer)
+    else:
+        _claude(data, answer)
+    return answer, data
+
+
+def _universal(data: Mapping[str, Any], answer: _Answer) -> None:
+    if data.get("continue") is False:
+        answer.stop = True
+        answer.stop_reason = _string(data, "stopReason", answer)
+    answer.system_message = _string(data, "systemMessage", answer) or _string(
+        data, "system_message", answer
+    )
+    answer.suppress = data.get("suppressOutput") is True
+
+
+def _claude(data: Mapping[str, Any], answer: _Answer) -> None:
+    legacy = data.get("decision")
+    if legacy is not None:
+        if isinstance(legacy, str) and legacy in _LEGACY:  # a dict or list is unhashable
+            answer.decision = _LEGACY[legacy]
+            answer.reason = _string(data, "reason", answer)
+        else:
+            answer.problems.append(f"decision {legacy!r} is not 'block' or 'approve'; ignored")
+    if "permissionDecision" in data:
+        answer.misplaced = True
+    specific = data.get("hookSpecificOutput")
+    if specific is None:
+        return
+    if not isinstance(specific, dict):
+        answer.problems.append("hookSpecificOutput is not an object; ignored")
+        return
+    decision = specific.get("permissionDecision")
+    if decision is not None and decision not in DECISIONS:
+        answer.problems.append(
+            f"permissionDecision {decision!r} is not allow, deny, ask or defer; ignored"
+        )
+    elif decision is not None:
+        answer.decision = decision
+        answer.reason = _string(specific, "permissionDecisionReason", answer) or answer.reason
+    answer.updated_input = _object(specific, "updatedInput", answer)
+    answer.context = _string(specific, "additionalContext", answer)
+
+
+def _vibe(data: Mapping[str, Any], answer: _Answer) -> None:
+    decision = data.get("decision")
+    if decision in ("deny", "block"):
+        answer.decision = "deny"
+        answer.reason = _string(data, "reason", answer)
+    elif decision is not None:
+        answer.problems.append(f"decision {decision!r} is not 'deny'; ignored")
+    specific = data.get("hook_specific_output")
+    if isinstance(specific, dict):
+        answer.updated_input = _object(specific, "tool_input", answer)
+        answer.context = _string(specific, "additional_context", answer)
+    elif "hookSpecificOutput" in data:
+        _claude(data, answer)  # a Vibe hook written in Claude Code's protocol
+
+
+def _string(data: Mapping[str, Any], key: str, answer: _Answer) -> str | None:
+    value = data.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    answer.problems.append(f"{key} is not a string; ignored")
+    return None
+
+
+def _object(data: Mapping[str, Any], key: str, answer: _Answer) -> Mapping[str, Any] | None:
+    value = data.get(key)
+    if value is None or isinstance(value, dict):
+        return value
+    answer.problems.append(f"{key} is not an object (a full replacement input); ignored")
+    return None
+
+
+def _problem(hook: Hook, problem: str) -> Diagnostic:
+    return diagnostic("hook.output.invalid", f"hook {hook.name!r}: {problem}", hook.spec.path)
+
+
+def _misplaced(hook: Hook) -> Diagnostic:
+    message = (
+        f"hook {hook.name!r} put permissionDecision at the top level of its JSON; "
+        "it is not honoured"
+    )
+    hint = 'wrap it: {"hookSpecificOutput": {"hookEventName": "PreToolUse", ...}}'
+    return diagnostic("hook.decision.misplaced", message, hook.spec.path, hint=hint)

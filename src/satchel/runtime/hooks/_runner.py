@@ -1,0 +1,321 @@
+"""`HookRunner`: fire an event at every matching hook, in parallel, and aggregate.
+
+Each hook runs through `satchel.process.run_process` (its own process group, capped
+output, a timeout that kills the group, stdin written alongside the reads so a hook
+that never reads it cannot deadlock, a grandchild holding the pipes drained for a
+moment and then killed). The event goes to the hook as JSON on stdin with Claude
+Code's field names; the environment is the scrubbed base plus:
+
+- ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or mermaid's
+  ``MERMAID_HOOK_EVENT`` for client ``mermaid``);
+- ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks (the data directory is
+  created first), ``KIMI_PLUGIN_ROOT`` for Kimi's;
+- ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
+  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks.
+
+A shell-form command runs as ``/bin/sh -c COMMAND`` (as Claude Code, Vibe and Kimi do);
+exec form (``args``) runs the argv with ``${CLAUDE_PLUGIN_ROOT}``-style placeholders
+substituted in each element. Plugin hooks run in the plugin root (Vibe), other
+hooks in the layout's working directory. Identical handlers (same command and args)
+of one source run once: a plugin is one source, every settings-like file together
+(satchel's ``hooks.toml``, Claude Code's ``settings.json``) another; of two identical
+handlers the stricter is the one kept (``strict`` or Kimi's ``fail_mode = "closed"``),
+so a policy that must fail closed still does.
+
+A hook's declared timeout is cut to the runner's `max_timeout` (600 s, Claude Code's
+default for a command hook), with ``hook.timeout.capped``: no file can block a tool
+call for ever. Hooks of a session-start event get ``CLAUDE_ENV_FILE``
+(`satchel.runtime.hooks._envfile`); what they export comes back as `Outcome.exports`.
+
+Nothing runs for an environment loaded from an untrusted project's files (those
+hooks are `skipped`), nor in declarative-only mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
+from satchel.hooks._model import Hook, HookResult, Outcome
+from satchel.plugins._data import ensure_data_dir
+from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
+from satchel.runtime.hooks._aggregate import aggregate
+from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, VARIABLE, env_file, read_env_file
+from satchel.runtime.hooks._output import read_result
+
+if TYPE_CHECKING:
+    from satchel._environment import Environment
+    from satchel.layout import Layout
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_TIMEOUT",
+    "SHELL",
+    "HookRunner",
+    "event_variable",
+    "host_variables",
+]
+
+DEFAULT_TIMEOUT = 60.0
+MAX_TIMEOUT = 600.0  # Claude Code's default for a command hook
+SHELL = "/bin/sh"
+_NOT_NAME = re.compile(r"[^A-Za-z0-9_]")
+
+
+def event_variable(client: str) -> str:
+    """The variable naming the event: ``<CLIENT>_HOOK_EVENT``."""
+    return f"{_NOT_NAME.sub('_', client).upper()}_HOOK_EVENT"
+
+
+class HookRunner:
+    """Runs an environment's hooks. Cheap to build; holds no process between calls.
+
+    * `timeout`: seconds for a hook that sets none [60, Claude Code's classic value].
+    * `max_timeout`: the most seconds any hook may run, whatever it declares [600, or
+      `timeout` when that is more]; a declared timeout above it is cut, with
+      ``hook.timeout.capped`` (and `timeout` itself is never more).
+    * `max_output`: bytes kept of each of a hook's streams [1 MiB]; cut output counts
+      as unparseable.
+    * `environ`: the environment the scrubbed base is taken from [os.environ].
+    * `session_id`, `transcript_path`: the common payload fields.
+    * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
+      ``project`` (in the layout's working directory, as Claude Code runs them)."""
+
+    def __init__(
+        self,
+        environment: Environment,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_timeout: float | None = None,
+        max_output: int = MAX_OUTPUT,
+        environ: Mapping[str, str] | None = None,
+        session_id: str = "",
+        transcript_path: str = "",
+        plugin_cwd: str = "root",
+    ) -> None:
+        if plugin_cwd not in ("root", "project"):
+            raise ValueError("plugin_cwd must be 'root' or 'project'")
+        self.environment = environment
+        self.max_timeout = max(MAX_TIMEOUT, timeout) if max_timeout is None else max_timeout
+        if timeout <= 0 or self.max_timeout <= 0:
+            raise ValueError("timeout and max_timeout must be positive")
+        self.timeout = min(timeout, self.max_timeout)
+        self.max_output = max_output
+        self.environ = os.environ if environ is None else environ
+        self.session_id = session_id
+        self.transcript_path = transcript_path
+        self.plugin_cwd = plugin_cwd
+
+    async def dispatch(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
+        """Fire `event` (satchel's name, or Claude Code's or Vibe's) with `payload`
+        (the event's own fields: ``tool_name``, ``tool_input``, ``prompt``...)."""
+        import asyncio  # only hosts that await hooks pay for importing it
+
+        return await asyncio.to_thread(self.run, event, payload)
+
+    def run(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
+        """`dispatch`, waiting: every matching hook in parallel, then the aggregate."""
+        name = event_named(event)
+        fields = dict(payload or {})
+        hooks = self._selected(name, fields)
+        if not hooks:
+            return aggregate(name, ())
+        if name not in ENV_FILE_EVENTS:
+            return aggregate(name, self._run_all(hooks, name, fields, ()))
+        directory = Path(tempfile.mkdtemp(prefix="satchel-env-"))
+        try:
+            files = [env_file(directory, name, i) for i in range(len(hooks))]
+            results = self._run_all(hooks, name, fields, files)
+            return aggregate(name, [_exported(r, f) for r, f in zip(results, files, strict=True)])
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def _run_all(
+        self, hooks: Sequence[Hook], event: str, fields: Mapping[str, Any], files: Sequence[Path]
+    ) -> list[HookResult]:
+        """Every hook at once, each with its ``CLAUDE_ENV_FILE`` when `files` are given."""
+        paths: list[Path | None] = list(files) if files else [None] * len(hooks)
+        with ThreadPoolExecutor(max_workers=len(hooks)) as pool:
+            runs = pool.map(lambda h, p: self._run_one(h, p, event, fields), hooks, paths)
+            return list(runs)
+
+    def before_tool_use(
+        self, tool_name: str, tool_input: Mapping[str, Any], **fields: Any
+    ) -> Outcome:
+        """Fire ``before_tool_use`` for one call: the gate a host asks before a tool runs.
+        `fields` adds payload fields (``tool_use_id``, ``permission_mode``...)."""
+        payload = {"tool_name": tool_name, "tool_input": dict(tool_input), **fields}
+        return self.run("before_tool_use", payload)
+
+    def matching(self, event: str, payload: Mapping[str, Any] | None = None) -> tuple[Hook, ...]:
+        """The hooks `event` with `payload` would run, in declared order, deduplicated."""
+        return self._selected(event_named(event), dict(payload or {}))
+
+    def _selected(self, event: str, payload: Mapping[str, Any]) -> tuple[Hook, ...]:
+        env = self.environment
+        if not env.options.executable:
+            return ()
+        field = MATCH_FIELD.get(event)
+        value = payload.get(field) if field is not None else None
+        chosen: dict[tuple[Any, ...], Hook] = {}
+        for hook in env.hooks.for_event(event):
+            if field is not None and not hook.matcher.matches(_text(value)):
+                continue
+            if not self._condition_holds(hook, event, payload):
+                continue
+            key = (_scope(hook), hook.spec.command, hook.spec.args)
+            kept = chosen.get(key)
+            if kept is None or _strictness(hook) > _strictness(kept):
+                chosen[key] = hook  # a stricter duplicate takes the first one's place
+        return tuple(chosen.values())
+
+    def _condition_holds(self, hook: Hook, event: str, payload: Mapping[str, Any]) -> bool:
+        if hook.condition is None or event not in TOOL_EVENTS:
+            return True
+        tool_input = payload.get("tool_input")
+        lay = self.environment.layout
+        return hook.condition.matches(
+            _text(payload.get("tool_name")) or "",
+            tool_input if isinstance(tool_input, dict) else None,
+            cwd=lay.cwd,
+            home=lay.home,
+        )
+
+    def _run_one(
+        self, hook: Hook, env_path: Path | None, event: str, fields: Mapping[str, Any]
+    ) -> HookResult:
+        lay = self.environment.layout
+        payload = {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript_path,
+            "cwd": str(lay.cwd),
+            **fields,
+            "hook_event_name": host_name(event, hook.spec.format),
+        }
+        try:
+            env, refused = self._env(hook, event, env_path)
+        except OSError as e:
+            reason = f"its plugin data directory cannot be made ({e})"
+            problem = diagnostic("exec.start", f"cannot start {hook.name!r}: {reason}")
+            run = ProcessResult(_argv(hook, {}), None, "", "", diagnostics=(problem,))
+            return read_result(hook, event, run)
+        timeout, capped = self._timeout(hook)
+        run = run_process(
+            _argv(hook, env),
+            cwd=self._cwd(hook),
+            env=env,
+            stdin=json.dumps(payload, ensure_ascii=False, default=str),
+            timeout=timeout,
+            max_output=self.max_output,
+        )
+        result = read_result(hook, event, run)
+        notes = (*refused, *capped)
+        if notes:
+            return replace(result, diagnostics=(*notes, *result.diagnostics))
+        return result
+
+    def _timeout(self, hook: Hook) -> tuple[float, tuple[Diagnostic, ...]]:
+        """The seconds `hook` may run, and the note that its declared timeout was cut."""
+        declared = hook.spec.timeout
+        if declared is None or declared <= self.max_timeout:
+            return declared or self.timeout, ()
+        message = (
+            f"hook {hook.name!r} declares a timeout of {declared:g} s; it is cut to "
+            f"{self.max_timeout:g} s, the runner's max_timeout"
+        )
+        hint = "HookRunner(max_timeout=...) or `satchel hooks run --max-timeout` raises the cap"
+        return self.max_timeout, (
+            diagnostic("hook.timeout.capped", message, hook.spec.path, hint=hint),
+        )
+
+    def _env(
+        self, hook: Hook, event: str, env_path: Path | None
+    ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
+        if hook.data_dir is not None and hook.root is not None:
+            ensure_data_dir(hook.data_dir)
+        fixed = host_variables(hook, self.environment.layout, event, env_path)
+        return overlay_env(base_env(self.environ), {}, fixed=fixed)
+
+    def _cwd(self, hook: Hook) -> Path:
+        if hook.root is not None and self.plugin_cwd == "root":
+            return hook.root
+        return self.environment.layout.cwd
+
+
+def host_variables(
+    hook: Hook, layout: Layout, event: str = "", env_path: Path | None = None
+) -> dict[str, str]:
+    """The variables satchel sets for `hook` (see the module docstring); with no
+    `event`, the event's variable is left out (what a trust pin reads commands with)."""
+    fixed = {event_variable(layout.client): event} if event else {}
+    if env_path is not None:
+        fixed[VARIABLE] = str(env_path)
+    if hook.root is not None:
+        fixed["PLUGIN_ROOT"] = str(hook.root)
+        if hook.data_dir is not None:
+            fixed["PLUGIN_DATA"] = str(hook.data_dir)
+    if hook.spec.format == "claude":
+        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
+        if "PLUGIN_ROOT" in fixed:
+            fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
+        if "PLUGIN_DATA" in fixed:
+            fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
+    if hook.spec.format == "kimi" and hook.root is not None:
+        fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
+    return fixed
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _strictness(hook: Hook) -> int:
+    """1 for a handler whose failure denies, else 0."""
+    return int(hook.spec.strict or hook.spec.fail_mode == "closed")
+
+
+def _exported(result: HookResult, path: Path) -> HookResult:
+    exports, problems = read_env_file(path, result.hook)
+    if not exports and not problems:
+        return result
+    return replace(result, exports=exports, diagnostics=(*result.diagnostics, *problems))
+
+
+def _scope(hook: Hook) -> str:
+    """Where duplicates are looked for: a plugin alone, every settings-like file together."""
+    return hook.source if hook.source.startswith("plugin:") else "settings"
+
+
+_PLACEHOLDERS = (
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PLUGIN_DATA",
+    "CLAUDE_PROJECT_DIR",
+    "PLUGIN_ROOT",
+    "PLUGIN_DATA",
+)
+
+
+def _argv(hook: Hook, env: Mapping[str, str]) -> tuple[str, ...]:
+    """Shell form: ``/bin/sh -c COMMAND``. Exec form: the command and `args` with
+    ``${CLAUDE_PLUGIN_ROOT}``, ``${PLUGIN_ROOT}``... substituted in each element."""
+    spec = hook.spec
+    if spec.args is None:
+        return (SHELL, "-c", spec.command)
+    return tuple(_substitute(part, env) for part in (spec.command, *spec.args))
+
+
+def _substitute(text: str, env: Mapping[str, str]) -> str:
+    for name in _PLACEHOLDERS:
+        if name in env:
+            text = text.replace("${" + name + "}", env[name])
+    return text

@@ -1,0 +1,1 @@
+"""Running MCP servers: the supervisor, transports and the gate on tool calls."""

@@ -1,0 +1,161 @@
+"""From an `McpServer` entry to what starts it: argv, working directory and environment.
+
+Plugin servers follow the Agent Plugins rules (spec §7.2, §9):
+
+* ``command`` is one token and is never expanded: ``./x`` is resolved inside the
+  plugin root (after symlinks; an escape refuses the server), a bare name is looked up
+  on the PATH of the server's environment, an absolute one (Claude Code and bundle
+  entries only) is used as written.
+* ``${PLUGIN_ROOT}`` and ``${PLUGIN_DATA}`` are expanded in one non-recursive pass in
+  each ``args`` element, each ``env`` value and ``cwd``, nowhere else; any other
+  ``${...}`` stays literal.
+* ``cwd`` defaults to the plugin root and must stay inside its base (the root or the
+  data directory) once expanded and resolved.
+* The environment is the scrubbed base (`satchel.process.base_env`), then ``env``, then
+  ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` last (for a Claude Code plugin also
+  ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``). An ``env`` name that can inject
+  code (`satchel.process.is_dangerous_env`) refuses the whole server
+  (``exec.env.refused``): parsing already drops such entries; this is the check at
+  launch, for servers built in code.
+* ``PLUGIN_DATA`` is created (private to the user) before the server starts.
+
+The host's own servers (``[mcp_servers.<name>]``) are the user's: their command, env
+and cwd are taken as written (no placeholder, any variable); ``cwd`` defaults to the
+project root and a relative one, like a ``./`` command, is taken from there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.plugins._data import ensure_data_dir
+from satchel.plugins._model import McpServer, Plugin
+from satchel.process._env import base_env, is_dangerous_env, overlay_env
+
+__all__ = ["Launch", "LaunchRefused", "expand", "launch_spec"]
+
+_PLACEHOLDER = re.compile(r"\$\{(PLUGIN_ROOT|PLUGIN_DATA)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How to start one stdio server: exactly these argv, cwd and environment."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str]
+
+
+class LaunchRefused(Exception):
+    """A server that must not start; `diagnostic` says why."""
+
+    def __init__(self, found: Diagnostic) -> None:
+        super().__init__(found.message)
+        self.diagnostic = found
+
+
+def expand(text: str, root: str, data: str) -> str:
+    """`text` with ``${PLUGIN_ROOT}`` and ``${PLUGIN_DATA}`` replaced in one pass: a
+    value that itself holds a placeholder is not expanded again."""
+    return _PLACEHOLDER.sub(lambda m: root if m.group(1) == "PLUGIN_ROOT" else data, text)
+
+
+def launch_spec(
+    server: McpServer,
+    *,
+    plugin: Plugin | None,
+    project: Path,
+    environ: Mapping[str, str],
+    failed: str,
+) -> Launch:
+    """The launch of a stdio `server` (`plugin`: the plugin that declares it, None for
+    the host's). Raises `LaunchRefused` (its diagnostic under the code `failed`, or
+    ``exec.env.refused``) when it must not start."""
+    if server.command is None:
+        raise LaunchRefused(diagnostic(failed, f"{_who(server)} has no command", server.path))
+    if plugin is None:
+        return _host_launch(server, project, environ)
+    return _plugin_launch(server, plugin, environ, failed)
+
+
+def _host_launch(server: McpServer, project: Path, environ: Mapping[str, str]) -> Launch:
+    assert server.command is not None
+    cwd = project if server.cwd is None else project / server.cwd
+    command = server.command
+    if command.startswith("./"):
+        command = str(project / command[2:])
+    env = {**base_env(environ), **server.env}
+    return Launch((command, *server.args), cwd, env)
+
+
+def _plugin_launch(
+    server: McpServer, plugin: Plugin, environ: Mapping[str, str], failed: str
+) -> Launch:
+    root = real_path(plugin.root)
+    if root is None:
+        raise LaunchRefused(diagnostic(failed, f"{_who(server)}: its plugin root is unusable"))
+    data = _data_dir(server, plugin, failed)
+    for name in server.env:
+        if is_dangerous_env(name):
+            why = "it can make the server run code its command does not name"
+            message = (
+                f"{_who(server)} was not started: its env sets {name}, which is refused: {why}"
+            )
+            raise LaunchRefused(diagnostic("exec.env.refused", message, server.path))
+    values = {name: expand(v, str(root), str(data)) for name, v in server.env.items()}
+    fixed = {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
+    if plugin.format == "claude":
+        fixed |= {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data)}
+    env, refused = overlay_env(base_env(environ), values, source=server.path, fixed=fixed)
+    if refused:
+        raise LaunchRefused(refused[0])
+    argv = (_command(server, root, failed), *(expand(a, str(root), str(data)) for a in server.args))
+    return Launch(argv, _cwd(server, root, data, failed), env)
+
+
+def _data_dir(server: McpServer, plugin: Plugin, failed: str) -> Path:
+    if plugin.data_dir is None:
+        message = f"{_who(server)}: satchel has no data directory for its plugin (PLUGIN_DATA)"
+        raise LaunchRefused(diagnostic(failed, message, server.path))
+    try:
+        made = ensure_data_dir(plugin.data_dir)
+    except OSError as e:
+        message = f"{_who(server)}: its data directory {plugin.data_dir} cannot be created: {e}"
+        raise LaunchRefused(diagnostic(failed, message, server.path)) from None
+    return real_path(made) or made
+
+
+def _command(server: McpServer, root: Path, failed: str) -> str:
+    command = server.command or ""
+    if not command.startswith("./"):
+        return command  # a bare name (PATH of the server's env) or an absolute path
+    where = resolve_in_root(root, command, resolved=True)
+    if isinstance(where, Refusal):
+        message = f"{_who(server)}: command {where.message}"
+        raise LaunchRefused(diagnostic(failed, message, server.path))
+    return str(where)
+
+
+def _cwd(server: McpServer, root: Path, data: Path, failed: str) -> Path:
+    if server.cwd is None:
+        return root
+    text = server.cwd
+    if text.startswith("./"):
+        text = f"{root}/{text[2:]}"
+    target = real_path(expand(text, str(root), str(data)))
+    base = data if server.cwd.startswith("${PLUGIN_DATA}") else root
+    if target is None or not is_inside(target, base):
+        message = f"{_who(server)}: cwd {server.cwd!r} leaves its base directory"
+        raise LaunchRefused(diagnostic(failed, message, server.path))
+    return target
+
+
+def _who(server: McpServer) -> str:
+    if server.plugin is not None:
+        return f"MCP server {server.name!r} of plugin {server.plugin!r}"
+    return f"MCP server {server.name!r}"

@@ -1,0 +1,573 @@
+"""`McpSupervisor`: start an environment's MCP servers, talk MCP to them, stop them.
+
+Every enabled server of `Environment.mcp_servers` starts at once (the host's own and
+trusted plugins'; none when `Options.executable` is False), each with its own
+start-up timeout: a server that fails to start, to connect, to authenticate or to
+finish the handshake is reported and the others go on. A running server's tools,
+prompts and resources are listed once, under Claude Code's names
+(`satchel.mcp._names`), a Vibe plugin's ``toolOverrides`` applied
+(`satchel.runtime.mcp._overrides`). Stopping ends every stdio server's whole process group.
+
+Async::
+
+    async with McpSupervisor(env) as mcp:
+        result = await mcp.call_tool("mcp__plugin_kit_api__lookup", {"q": "x"}, gate=session)
+
+From plain Python (an event loop in a thread of its own)::
+
+    with McpSupervisor(env).blocking() as mcp:
+        result = mcp.call_tool("mcp__github__search", {"q": "x"})
+
+Needs the ``mcp`` extra (``pip install 'satchel[mcp]'``): the SDK is imported when
+the supervisor starts, never by ``import satchel``. Failure codes:
+``plugin.mcp.connection_failed`` and ``plugin.mcp.authorization_required`` for a
+plugin's server (Vibe), ``mcp.server.connection_failed`` and
+``mcp.server.authorization_required`` for the host's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.errors import SatchelError
+from satchel.mcp._names import server_id
+from satchel.plugins._model import McpServer, Plugin
+from satchel.runtime.mcp._catalog import (
+    McpPrompt,
+    McpResource,
+    McpTool,
+    ServerReport,
+    Status,
+    ToolResult,
+    error_result,
+)
+from satchel.runtime.mcp._gate import Approve, ToolGate, decide, refusal
+from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
+from satchel.runtime.mcp._listing import handshake
+from satchel.runtime.mcp._overrides import apply_overrides
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    import anyio
+    from anyio.abc import TaskGroup
+    from mcp.client.session import ClientSession
+    from pydantic import BaseModel
+
+    from satchel._environment import Environment
+    from satchel.runtime.mcp._blocking import BlockingSupervisor
+    from satchel.runtime.mcp._transports import Streams, Wire
+
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "INSTALL_HINT",
+    "McpSupervisor",
+    "McpUnavailable",
+    "ToolGate",
+    "require_sdk",
+    "sdk_available",
+]
+
+DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handshake
+DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
+DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at stop
+INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
+AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
+_TAIL = 300  # characters of a server's stderr quoted in a failure message
+_Offer = TypeVar("_Offer", McpTool, McpPrompt)
+
+
+class McpUnavailable(SatchelError):
+    """The ``mcp`` SDK is not installed; the message says how to install it."""
+
+
+def sdk_available() -> bool:
+    """Whether the ``mcp`` SDK can be imported (without importing it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("mcp") is not None
+    except (ImportError, ValueError):  # a parent package broken, or the module blocked
+        return False
+
+
+@dataclass(eq=False)
+class _Link:
+    """One server's life inside the supervisor."""
+
+    server: McpServer
+    plugin: Plugin | None
+    timeout: float
+    call_timeout: float
+    report: ServerReport
+    session: ClientSession | None = None
+    ready: anyio.Event | None = None
+    stopping: anyio.Event | None = None
+    raw: list[McpTool] = field(default_factory=list)
+
+
+class McpSupervisor:
+    """The MCP servers of one `Environment`, started and stopped together.
+
+    `timeout`: seconds each server has to start, connect and finish the handshake
+    (a host config entry's ``startup_timeout_sec`` wins for its server);
+    `call_timeout`: seconds per tool call (``tool_timeout_sec`` likewise); `grace`:
+    seconds between closing a stdio server's stdin, SIGTERM to its group and SIGKILL;
+    `environ`: what the scrubbed base environment is taken from (default
+    ``os.environ``); `only`: start just the servers of these names (a plugin's
+    server by ``plugin:<plugin>:<server>``, or by its bare name: every plugin's of
+    that name)."""
+
+    def __init__(
+        self,
+        environment: Environment,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        call_timeout: float = DEFAULT_CALL_TIMEOUT,
+        grace: float = DEFAULT_GRACE,
+        environ: Mapping[str, str] | None = None,
+        only: tuple[str, ...] | None = None,
+    ) -> None:
+        if timeout <= 0 or call_timeout <= 0 or grace < 0:
+            raise ValueError("timeout and call_timeout must be > 0, grace >= 0")
+        self._env = environment
+        self._grace = grace
+        self._environ = os.environ if environ is None else environ
+        self._links = [
+            _link(environment, s, timeout, call_timeout)
+            for s in environment.mcp_servers.servers
+            if only is None or s.name in only or server_id(s) in only
+        ]
+        self._tools: dict[str, tuple[McpTool, _Link]] = {}
+        self._prompts: dict[str, tuple[McpPrompt, _Link]] = {}
+        self._problems: list[Diagnostic] = []
+        self._group: TaskGroup | None = None
+
+    # -- what the servers offer -------------------------------------------------
+
+    @property
+    def servers(self) -> tuple[ServerReport, ...]:
+        """Every configured server (disabled ones included), in precedence order."""
+        return tuple(link.report for link in self._links)
+
+    @property
+    def tools(self) -> tuple[McpTool, ...]:
+        return tuple(tool for tool, _ in self._tools.values())
+
+    @property
+    def prompts(self) -> tuple[McpPrompt, ...]:
+        return tuple(prompt for prompt, _ in self._prompts.values())
+
+    @property
+    def resources(self) -> tuple[McpResource, ...]:
+        return tuple(r for link in self._links for r in link.report.resources)
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every failure and override problem found when starting."""
+        return (*(d for link in self._links for d in link.report.diagnostics), *self._problems)
+
+    def tool(self, name: str) -> McpTool | None:
+        """The tool the host knows as `name`, if a running server offers it."""
+        found = self._tools.get(name)
+        return None if found is None else found[0]
+
+    # -- life cycle -------------------------------------------------------------
+
+    async def __aenter__(self) -> McpSupervisor:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """Start every server concurrently and wait until each is running or failed.
+        `start` and `stop` must be awaited in the same task (``async with`` does)."""
+        import anyio
+
+        require_sdk()
+        if self._group is not None or any(x.ready is not None for x in self._links):
+            raise RuntimeError("a supervisor starts once; make a new one to start again")
+        group = anyio.create_task_group()
+        await group.__aenter__()
+        self._group = group
+        try:
+            for link in self._links:
+                if link.report.status == "configured":
+                    link.ready, link.stopping = anyio.Event(), anyio.Event()
+                    group.start_soon(self._run, link)
+            for link in self._links:
+                if link.ready is not None:
+                    await link.ready.wait()
+        except BaseException:
+            await self.stop()
+            raise
+        self._settle()
+
+    async def stop(self) -> None:
+        """Close every session and stop every stdio server's process group."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        for link in self._links:
+            if link.stopping is not None:
+                link.stopping.set()
+        await group.__aexit__(None, None, None)
+        for link in self._links:
+            if link.report.status == "running":
+                link.report = replace(link.report, status="stopped")
+            link.session = None
+
+    def blocking(self) -> BlockingSupervisor:
+        """This supervisor for plain Python: ``with sup.blocking() as mcp: ...``."""
+        from satchel.runtime.mcp._blocking import BlockingSupervisor
+
+        return BlockingSupervisor(self)
+
+    # -- calls ------------------------------------------------------------------
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        gate: ToolGate | None = None,
+        *,
+        approve: Approve | None = None,
+    ) -> ToolResult:
+        """Call the tool the host knows as `name`. `gate.before_tool_use(name, input)`
+        decides first: ``deny`` (or ``ask`` with no `approve` callback, or one that
+        says no) returns an error result with the reason and the server is not called;
+        an `updated_input` replaces the input. A failed call is an error result."""
+        found = self._tools.get(name)
+        if found is None:
+            return error_result(name, f"no running MCP server offers a tool named {name!r}")
+        tool, link = found
+        tool_input: Mapping[str, Any] = dict(arguments or {})
+        if gate is not None:
+            decision = await decide(gate, name, tool_input)
+            refused = refusal(decision, tool, tool_input, approve)
+            if refused is not None:
+                return error_result(name, refused, denied=True)
+            if decision.updated_input is not None:
+                tool_input = dict(decision.updated_input)
+        return await _call(link, tool, tool_input)
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The messages of the prompt the host knows as `name` (``mcp__<server>__<p>``,
+        without the slash), as MCP JSON. Raises `KeyError` for an unknown prompt."""
+        prompt, link = self._prompts[name.removeprefix("/")]
+        session = _session(link)
+        result = await session.get_prompt(prompt.prompt, dict(arguments or {}))
+        return _dumped(result.messages)
+
+    async def read_resource(self, server: str, uri: str) -> list[dict[str, Any]]:
+        """The contents of resource `uri` of the running server named `server` (a
+        plugin's as ``plugin:<plugin>:<server>``, or the first running one of that bare
+        name), as MCP JSON. Raises `KeyError` for a server that is not running."""
+        running = [x for x in self._links if x.session is not None]
+        link = next((x for x in running if server_id(x.server) == server), None) or next(
+            (x for x in running if x.server.name == server), None
+        )
+        if link is None:
+            raise KeyError(server)
+        result = await _session(link).read_resource(uri)
+        return _dumped(result.contents)
+
+    # -- inside -----------------------------------------------------------------
+
+    async def _run(self, link: _Link) -> None:
+        """One server's task: connect, handshake and list within its timeout, then
+        hold the session until `stop`."""
+        import anyio
+
+        from satchel.runtime.mcp._transports import Wire
+
+        assert link.ready is not None and link.stopping is not None
+        wire = Wire()
+        scope = anyio.CancelScope(deadline=anyio.current_time() + link.timeout)
+        try:
+            with scope:
+                async with contextlib.AsyncExitStack() as stack:
+                    streams = await stack.enter_async_context(self._streams(link, wire))
+                    session = await stack.enter_async_context(_client(streams))
+                    await _handshake(link, session)
+                    scope.deadline = math.inf
+                    link.ready.set()
+                    await link.stopping.wait()
+            if scope.cancelled_caught and link.session is None:
+                why = f"did not finish the MCP handshake within {link.timeout:g} s"
+                self._fail(link, why, wire)
+        except LaunchRefused as refused:
+            link.report = replace(link.report, status="failed", diagnostics=(refused.diagnostic,))
+        except Exception as e:  # noqa: BLE001  # any failure of one server must not stop the others
+            if link.session is None:
+                self._fail(link, _reason(e, link.server), wire)
+        finally:
+            link.session = link.session if link.report.status == "running" else None
+            link.ready.set()
+
+    @contextlib.asynccontextmanager
+    async def _streams(self, link: _Link, wire: Wire) -> Any:
+        from satchel.process._spawn import spawn_process
+        from satchel.runtime.mcp._transports import remote_streams, stdio_streams
+
+        server = link.server
+        if server.transport != "stdio":
+            assert server.url is not None
+            async with remote_streams(
+                server.transport, server.url, server.headers, wire, timeout=link.timeout
+            ) as streams:
+                yield streams
+            return
+        spec = launch_spec(
+            server,
+            plugin=link.plugin,
+            project=self._env.layout.project,
+            environ=self._environ,
+            failed=_code(server, "connection_failed"),
+        )
+        proc, problems = await spawn_process(spec.argv, cwd=spec.cwd, env=spec.env)
+        if proc is None:
+            message = problems[0].message if problems else "it could not be started"
+            found = diagnostic(_code(server, "connection_failed"), _said(server, message))
+            raise LaunchRefused(replace(found, path=server.path))
+        link.report = replace(link.report, stderr="")
+        try:
+            async with stdio_streams(proc, wire, grace=self._grace) as streams:
+                yield streams
+        finally:
+            link.report = replace(link.report, stderr=proc.stderr())
+
+    def _fail(self, link: _Link, why: str, wire: Wire) -> None:
+        code = "connection_failed"
+        if wire.status is not None:
+            code = "authorization_required"
+            why = (
+                f"answered HTTP {wire.status}: it needs authorization (satchel sends only "
+                "the literal headers of its entry; no OAuth)"
+            )
+        details = [why]
+        if wire.exit_code is not None:
+            details.append(f"it exited with status {wire.exit_code}")
+        if wire.noise:
+            details.append(
+                "it wrote this on stdout, which is not JSON-RPC: " + " | ".join(wire.noise)
+            )
+        tail = link.report.stderr.strip()
+        if tail:
+            details.append("its stderr ends: " + " ".join(tail[-_TAIL:].split()))
+        hint = AUTH_HINT if wire.status is not None else None
+        message = _said(link.server, "; ".join(details))
+        found = diagnostic(_code(link.server, code), message, link.server.path, hint=hint)
+        link.report = replace(link.report, status="failed", diagnostics=(found,))
+
+    def _settle(self) -> None:
+        """Names for the running servers' tools and prompts: overrides applied, the
+        first of two same names kept (``mcp.tool.collision``)."""
+        self._tools.clear()
+        self._prompts.clear()
+        self._problems.clear()
+        tools: dict[int, list[McpTool]] = {id(link): list(link.raw) for link in self._links}
+        for plugin in self._plugins():
+            mine = [link for link in self._links if link.plugin is plugin]
+            running = {link.server.name for link in mine if link.report.status == "running"}
+            complete = all(s.name in running for s in plugin.mcp_servers)
+            offered = [t for link in mine for t in tools[id(link)]]
+            changed, problems = apply_overrides(plugin, offered, complete=complete)
+            self._problems.extend(problems)
+            for link in mine:
+                count = len(tools[id(link)])
+                tools[id(link)], changed = list(changed[:count]), changed[count:]
+        for link in self._links:
+            kept = tuple(t for t in tools[id(link)] if self._keep("tool", t, link, self._tools))
+            prompts = tuple(
+                p for p in link.report.prompts if self._keep("prompt", p, link, self._prompts)
+            )
+            link.report = replace(link.report, tools=kept, prompts=prompts)
+
+    def _keep(
+        self, kind: str, offer: _Offer, link: _Link, taken: dict[str, tuple[_Offer, _Link]]
+    ) -> bool:
+        """Record `offer` (a `kind`) of `link` in `taken` under its name, unless an
+        earlier server's holds that name: then it is a collision and hidden."""
+        first = taken.get(offer.name)
+        if first is not None:
+            self._problems.append(_collision(kind, offer.name, first[1].server, link.server))
+            return False
+        taken[offer.name] = (offer, link)
+        return True
+
+    def _plugins(self) -> list[Plugin]:
+        seen: list[Plugin] = []
+        for link in self._links:
+            if link.plugin is not None and all(p is not link.plugin for p in seen):
+                seen.append(link.plugin)
+        return seen
+
+
+# -- helpers --------------------------------------------------------------------
+
+
+def require_sdk() -> None:
+    """Raise `McpUnavailable` when the ``mcp`` SDK is not installed."""
+    if not sdk_available():
+        raise McpUnavailable(f"starting MCP servers needs the mcp SDK; {INSTALL_HINT}")
+
+
+def _link(env: Environment, server: McpServer, timeout: float, call_timeout: float) -> _Link:
+    plugin = env.plugins.plugins.get(server.plugin) if server.plugin is not None else None
+    status: Status = "configured"
+    if not server.enabled:
+        status = "disabled"
+    elif not env.options.executable:
+        status = "declarative"
+    return _Link(
+        server,
+        plugin,
+        _seconds(server.extras.get("startup_timeout_sec"), timeout),
+        _seconds(server.extras.get("tool_timeout_sec"), call_timeout),
+        ServerReport(server, status),
+    )
+
+
+def _seconds(value: object, default: float) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    return default
+
+
+_CODES = {  # (a plugin's server?, what happened) -> code
+    (True, "connection_failed"): "plugin.mcp.connection_failed",
+    (True, "authorization_required"): "plugin.mcp.authorization_required",
+    (False, "connection_failed"): "mcp.server.connection_failed",
+    (False, "authorization_required"): "mcp.server.authorization_required",
+}
+
+
+def _code(server: McpServer, what: str) -> str:
+    return _CODES[server.plugin is not None, what]
+
+
+def _said(server: McpServer, what: str) -> str:
+    who = f"MCP server {server.name!r}"
+    if server.plugin is not None:
+        who += f" of plugin {server.plugin!r}"
+    return f"{who} {what}" if not what.startswith(who) else what
+
+
+@contextlib.asynccontextmanager
+async def _client(streams: Streams) -> Any:
+    from mcp.client.session import ClientSession
+    from mcp_types import Implementation
+
+    from satchel import __version__
+
+    info = Implementation(name="satchel", version=__version__)
+    async with ClientSession(streams[0], streams[1], client_info=info) as session:
+        yield session
+
+
+async def _handshake(link: _Link, session: ClientSession) -> None:
+    offer = await handshake(link.server, session)
+    link.raw = list(offer.tools)
+    link.session = session
+    link.report = replace(
+        link.report,
+        status="running",
+        prompts=offer.prompts,
+        resources=offer.resources,
+        server_name=offer.name,
+        server_version=offer.version,
+        instructions=offer.instructions,
+    )
+
+
+def _leaf(e: BaseException) -> BaseException:
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e
+
+
+def _words(e: BaseException, server: McpServer) -> str:
+    """An exception in words (a URL is never echoed: it may hold a secret)."""
+    leaf = _leaf(e)
+    text = " ".join(str(leaf).split()) or type(leaf).__name__
+    if server.url:
+        text = text.replace(server.url, "<url>")
+    if type(leaf).__name__ in ("ClosedResourceError", "EndOfStream", "BrokenResourceError"):
+        text = "closed the connection"
+    return text
+
+
+def _reason(e: BaseException, server: McpServer) -> str:
+    """Why a connection failed, in words."""
+    leaf, text = _leaf(e), _words(e, server)
+    if server.transport == "stdio":
+        return f"failed during the MCP handshake: {text}"
+    return (
+        f"could not be reached or did not finish the MCP handshake: {type(leaf).__name__}: {text}"
+    )
+
+
+def _session(link: _Link) -> ClientSession:
+    if link.session is None:
+        raise KeyError(link.server.name)
+    return link.session
+
+
+async def _call(link: _Link, tool: McpTool, tool_input: Mapping[str, Any]) -> ToolResult:
+    if link.session is None:
+        return error_result(tool.name, f"MCP server {link.server.name!r} is not running")
+    try:
+        result = await link.session.call_tool(
+            tool.tool, dict(tool_input), read_timeout_seconds=link.call_timeout
+        )
+    except Exception as e:  # noqa: BLE001  # a failed call is a result for the model, not a crash
+        return _call_failed(link, tool, e)
+    content = tuple(_dumped(result.content))
+    structured = result.structured_content
+    return ToolResult(tool.name, content, structured, bool(result.is_error))
+
+
+def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
+    """The error result of a call that raised `e`; an answer too deep to read is also
+    recorded on the server's report (``mcp.message.too_deep``)."""
+    from satchel.runtime.mcp._transports import MAX_MESSAGE_DEPTH, TOO_DEEP
+
+    if getattr(getattr(_leaf(e), "error", None), "data", None) != TOO_DEEP:
+        return error_result(tool.name, f"the call to {tool.name} failed: {_words(e, link.server)}")
+    what = (
+        f"answered the call to {tool.name} with JSON nesting deeper than {MAX_MESSAGE_DEPTH} "
+        "levels; the answer was not read"
+    )
+    found = diagnostic(TOO_DEEP, _said(link.server, what), link.server.path)
+    link.report = replace(link.report, diagnostics=(*link.report.diagnostics, found))
+    return error_result(tool.name, found.message)
+
+
+def _dumped(models: Iterable[BaseModel]) -> list[dict[str, Any]]:
+    """SDK models as MCP JSON: fields by their alias, those that are None left out."""
+    return [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in models]
+
+
+def _collision(kind: str, name: str, first: McpServer, later: McpServer) -> Diagnostic:
+    message = (
+        f"the MCP {kind} name {name!r} of server {later.name!r} is already taken by server "
+        f"{first.name!r}; the later one is hidden"
+    )
+    return diagnostic("mcp.tool.collision", message, later.path)

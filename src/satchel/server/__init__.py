@@ -1,0 +1,1 @@
+"""satchel as an MCP server (`satchel serve`): skills, commands and resources over MCP."""

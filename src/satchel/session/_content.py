@@ -1,0 +1,178 @@
+"""The text a session gives the model: activation blocks, the index, the context bill."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape as _xml
+from xml.sax.saxutils import quoteattr
+
+from satchel._instructions import instruction_segments
+from satchel._render import Index, build_index
+from satchel.commands import CONTEXT_ID as COMMANDS_ID
+from satchel.commands import render_commands
+from satchel.diagnostics import Diagnostic
+from satchel.resources import is_readable_text, list_resources
+from satchel.session._model import ContextSegment, Tool
+from satchel.session._options import SessionOptions
+from satchel.session._run import Runner
+from satchel.skills._model import Skill
+from satchel.tokens import Counter, truncate
+
+if TYPE_CHECKING:
+    from satchel.session._core import Session
+
+__all__ = [
+    "INDEX_ID",
+    "activation_body",
+    "attribute",
+    "bill",
+    "read_hint",
+    "segments",
+    "skill_block",
+]
+
+INDEX_ID = "agent.skills"
+MAX_LISTED = 50
+
+
+def activation_body(
+    skill: Skill, runner: Runner, options: SessionOptions, counter: Counter
+) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The body as the model gets it on activation: commands run once, then cut at
+    the token budget. Raises `SkillBodyError` when the file cannot be read."""
+    body = skill.body()
+    body, problems = runner.interpolate(skill, body)
+    return truncate(body.strip("\n"), options.max_body_tokens, counter), problems
+
+
+def skill_block(
+    skill: Skill, body: str, hint: str, keep: Callable[[str], bool] | None = None
+) -> str:
+    """The Agent Skills client guide's ``<skill_content>`` block; its resource list
+    holds the files `keep` accepts (all of them without it)."""
+    lines = [f"<skill_content name={attribute(skill.name)}>", body, ""]
+    directory = skill.directory
+    if directory is not None:
+        lines.append(f"Skill directory: {directory}")
+        lines.append("Relative paths in this skill are relative to the skill directory.")
+        listed, omitted = list_resources(directory, limit=MAX_LISTED, keep=keep)
+        if listed:
+            lines.append(hint)
+            lines.append("<skill_resources>")
+            lines.extend(f"  <file>{_xml(path)}</file>" for path in listed)
+            if omitted:
+                lines.append(f"  <!-- {omitted} more files not listed -->")
+            lines.append("</skill_resources>")
+    lines.append("</skill_content>")
+    return "\n".join(lines)
+
+
+def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
+    """Which files of `skill` the model can reach with the session's tools: any with
+    `load_skill` or without tools (the host's file tools; None), else the text files
+    `skills_read` may read (a binary asset is refused as not text, so it is left out)
+    and the `scripts/` files `skills_run_script` can start."""
+    options = session.options
+    tools = options.tools
+    if "load_skill" in tools or not tools or skill.directory is None:
+        return None
+    directory = skill.directory
+    areas = options.read_areas
+
+    def keep(path: str) -> bool:
+        top = path.split("/", 1)[0]
+        readable = "skills_read" in tools and (areas is None or top in areas)
+        if readable and is_readable_text(directory, path, cap=options.resource_cap):
+            return True
+        if "skills_run_script" not in tools or top != "scripts":
+            return False
+        return not isinstance(session.runner.argv(skill, directory / path), Diagnostic)
+
+    return keep
+
+
+def read_hint(options: SessionOptions) -> str:
+    """One line telling the model how to reach the files listed."""
+    if "load_skill" in options.tools:
+        name = options.name_of("load_skill")
+        return f'Read one with {name}({{"name": ..., "resource": "<file>"}}).'
+    parts = []
+    areas = options.read_areas
+    if "skills_read" in options.tools:
+        which = "any of them" if areas is None else " and ".join(f"{a}/" for a in areas) + " files"
+        parts.append(f"read {which} with {options.name_of('skills_read')}")
+    if "skills_run_script" in options.tools:
+        parts.append(f"run scripts/ files with {options.name_of('skills_run_script')}")
+    if not parts:
+        return "Read them with your file tools."
+    line = " and ".join(parts)
+    return line[0].upper() + line[1:] + "."
+
+
+def segments(session: Session) -> tuple[ContextSegment, ...]:
+    """The instruction files, `agent.skills`, `agent.plugin-commands`, and one segment
+    per skill the host activated, in that order (the stable ones first)."""
+    env = session.environment
+    found: list[ContextSegment] = []
+    if session.options.include_instructions:
+        found.extend(instruction_segments(env.instructions))
+    index = build_session_index(session)
+    session.note_index(index)
+    if index.text:
+        found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
+    commands = render_commands(env.commands.commands)
+    if commands:
+        found.append(ContextSegment(COMMANDS_ID, "command", "build", commands))
+    for active in session.active:
+        if active.in_context:
+            found.append(
+                ContextSegment(f"agent.skill.{active.name}", "skill", "session", active.content)
+            )
+    return tuple(found)
+
+
+def build_session_index(session: Session) -> Index:
+    """The session's index, with the skills its caps left out."""
+    options = session.options
+    tools = options.tools
+    if "load_skill" in tools:
+        return build_index(
+            session.skills,
+            format=options.index_format or "tool",
+            tool_name=options.name_of("load_skill"),
+            head=None if (options.index_format or "tool") == "tool" else _head(options),
+        )
+    fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
+    head = _head(options) if "skills_use" in tools else None
+    return build_index(session.skills, format=fmt, head=head)
+
+
+def _head(options: SessionOptions) -> str:
+    if "load_skill" in options.tools:
+        call = options.name_of("load_skill")
+    else:
+        call = options.name_of("skills_use")
+    return (
+        "Skills available to this agent. Activate one only when its description matches "
+        f'the task: call {call}({{"name":"<skill>"}}) for its instructions.'
+    )
+
+
+def bill(
+    found: Sequence[ContextSegment], tools: Sequence[Tool], counter: Counter
+) -> dict[str, int]:
+    """Tokens by kind: the segments' text, and the tools' definitions as JSON."""
+    totals: dict[str, int] = {}
+    for segment in found:
+        totals[segment.kind] = totals.get(segment.kind, 0) + counter(segment.text)
+    if tools:
+        schema = json.dumps([t.definition() for t in tools], separators=(",", ":"))
+        totals["tool_schema"] = counter(schema)
+    return totals
+
+
+def attribute(text: str) -> str:
+    """`text` as a quoted XML attribute value."""
+    return quoteattr(text)

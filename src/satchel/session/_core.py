@@ -1,0 +1,441 @@
+"""`Session`: one conversation's skills runtime, whatever agent loop the host runs."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, TypeVar
+
+import satchel.session._content as content
+import satchel.session._expand as expand
+import satchel.session._gate as gate
+import satchel.session._replay as replay
+from satchel._environment import Environment
+from satchel._render import Index, model_visible
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.errors import (
+    Collision,
+    MaxActiveReached,
+    Refused,
+    SkillsOff,
+    ToolNotAllowed,
+    UnknownSkill,
+)
+from satchel.layout import PROJECT
+from satchel.permissions import RuleSet, parse_rules
+from satchel.resources import quote
+from satchel.runtime.hooks._runner import HookRunner
+from satchel.session._before import Decision, decide
+from satchel.session._model import (
+    ActiveSkill,
+    ContextSegment,
+    SkillEvent,
+    Tool,
+    ToolReceipt,
+    ToolResult,
+    Via,
+)
+from satchel.session._options import ALL_TOOLS, SessionOptions
+from satchel.session._run import Approve, Runner
+from satchel.session._tools import build_tools, parse_arguments
+from satchel.skills._model import Skill
+from satchel.tokens import Counter, approx_tokens
+
+__all__ = ["Session"]
+
+OnEvent = Callable[[SkillEvent], None]
+_T = TypeVar("_T")
+_NO_INPUT: Mapping[str, Any] = MappingProxyType({})
+Shape = Literal["block", "body"]
+
+
+class Session:
+    """The per-conversation half of progressive disclosure.
+
+    It holds the active skills, gives the model its tools (`tools()`, `call()`), gates
+    the host's other tools by the active skills' `allowed-tools` (`check_tool()`),
+    rebuilds itself from a transcript (`resume()`), expands ``/skill`` prompts
+    (`expand()`) and says what goes in the system prompt (`context()`). Settings are
+    `SessionOptions` keywords; `on_event` gets every activation and deactivation,
+    `approve(command, skill)` may refuse each shell interpolation, and `environ` is
+    the environment scripts and commands start from (default: this process's).
+    """
+
+    def __init__(
+        self,
+        environment: Environment,
+        *,
+        on_event: OnEvent | None = None,
+        approve: Approve | None = None,
+        environ: Mapping[str, str] | None = None,
+        counter: Counter = approx_tokens,
+        **options: Any,
+    ) -> None:
+        self.environment = environment
+        self.options = SessionOptions.build(**options)
+        self.counter = counter
+        self._on_event = on_event
+        layout = environment.layout
+        self.runner = Runner(
+            self.options,
+            dict(os.environ if environ is None else environ),
+            layout.project,
+            layout.cwd,
+            _trusted(environment, self.options),
+            approve,
+        )
+        self._active: dict[str, ActiveSkill] = {}
+        self._rules: dict[str, RuleSet] = {}
+        self._diagnostics: dict[Diagnostic, None] = {}
+        self._tools = build_tools(self)
+        self._own = frozenset(t.name for t in self._tools)
+        self._receipts = {t.name: [0, 0] for t in self._tools}
+        self._hooks: HookRunner | None = None
+
+    # -- skills -------------------------------------------------------------------
+
+    @property
+    def skills(self) -> Mapping[str, Skill]:
+        """Every skill the environment loaded, in precedence order."""
+        return self.environment.skills
+
+    @property
+    def enabled(self) -> bool:
+        """False when the environment was loaded with skills turned off."""
+        allowed = self.environment.options.enabled
+        return allowed is not False and allowed != ()
+
+    @property
+    def active(self) -> tuple[ActiveSkill, ...]:
+        """The active skills, in the order they were activated."""
+        return tuple(self._active.values())
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """What went wrong at runtime, each once: refused commands, unreadable history,
+        unparseable allowed-tools rules, skills the index left out (once `context()`
+        has been built)."""
+        return tuple(self._diagnostics)
+
+    def is_active(self, name: str) -> bool:
+        return self.active_skill(name) is not None
+
+    def active_skill(self, name: str) -> ActiveSkill | None:
+        """The active skill called `name` (exactly, else ignoring case), if any."""
+        return self._active.get(name) or _folded(self._active, name)
+
+    def find(self, name: str, *, for_model: bool = False) -> Skill:
+        """The skill called `name` (exactly, else ignoring case). The model does not see
+        skills marked `disable-model-invocation`. Raises `UnknownSkill` or `SkillsOff`."""
+        if not self.enabled:
+            message = "skills are turned off for this session"
+            raise SkillsOff(diagnostic("session.skills.off", message))
+        found = self.skills.get(name) or _folded(self.skills, name)
+        if found is None or (for_model and not model_visible(found)):
+            raise UnknownSkill(self._unknown(name, for_model=for_model))
+        return found
+
+    def activate(self, name: str) -> ActiveSkill:
+        """Activate a skill for this run (zidane's `activateSkill`). It writes no
+        history, so `context()` carries its content until it is deactivated. Raises
+        `UnknownSkill`, `SkillsOff` or `MaxActiveReached`."""
+        skill = self.find(name)
+        held = self._active.get(skill.name)
+        if held is None:
+            self.enter(skill, "explicit", in_context=True)
+            held = self._active[skill.name]
+        return held
+
+    def deactivate(self, name: str, *, via: Via = "explicit") -> bool:
+        """Release an active skill and its tool limits; False when none of that name is
+        active."""
+        held = self.active_skill(name)
+        if held is None:
+            return False
+        del self._active[held.name]
+        self._emit(SkillEvent("skills:deactivate", held.name, via, held.skill))
+        return True
+
+    def enter(
+        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+    ) -> str:
+        """The activation seam the tools and `expand` share: make room (or raise
+        `MaxActiveReached`) before anything runs, build the text (commands interpolated,
+        body cut at the budget; the whole ``<skill_content>`` block, or the body alone),
+        then mark the skill active. An already active skill is not added twice."""
+        fresh = skill.name not in self._active
+        if fresh:
+            self._check_room(skill)
+        body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
+        self._note(problems)
+        hint = content.read_hint(self.options)
+        text = content.skill_block(skill, body, hint, content.reachable(self, skill))
+        if fresh:
+            self._add(skill, via, in_context, text if in_context else "")
+        return text if shape == "block" else body
+
+    def resume(self, history: Iterable[Any] | Mapping[str, Any]) -> tuple[Diagnostic, ...]:
+        """Rebuild the active set from a transcript's skill tool calls (zidane): the last
+        mode per skill wins, activations fire with ``via="resume"``, deactivations do
+        not fire, nothing runs. Skills the host activated are dropped too (the
+        transcript is the whole state). Past `max_active`, the most recent win.
+        Returns what could not be replayed."""
+        names = {kind: self.options.name_of(kind) for kind in ALL_TOOLS}
+        changes, problems = replay.changes(history, names)
+        wanted, unknown = self._fold_changes(changes)
+        self._active.clear()
+        limit = self.options.max_active
+        dropped = wanted[: len(wanted) - limit] if limit is not None else []
+        for skill in wanted[len(dropped) :]:
+            self._add(skill, "resume")
+        found = problems + unknown + tuple(_not_resumed(s, limit) for s in dropped)
+        self._note(found)
+        return found
+
+    def _fold_changes(
+        self, changes: Iterable[tuple[str, bool]]
+    ) -> tuple[list[Skill], tuple[Diagnostic, ...]]:
+        state: dict[str, tuple[Skill, bool]] = {}
+        problems: dict[Diagnostic, None] = {}
+        for name, on in changes:
+            try:
+                skill = self.find(name, for_model=True)
+            except Refused as e:
+                why = e.diagnostic
+                problems[
+                    diagnostic(why.code, f"not resumed: {why.message}", severity="warning")
+                ] = None
+                continue
+            state.pop(skill.name, None)  # a later change moves it to the end
+            state[skill.name] = (skill, on)
+        return [s for s, on in state.values() if on], tuple(problems)
+
+    def _check_room(self, skill: Skill) -> None:
+        limit = self.options.max_active
+        if limit is not None and len(self._active) >= limit:
+            message = (
+                f"cannot activate {skill.name!r}: {limit} skill(s) already active "
+                f"({', '.join(self._active)}), the most max_active allows"
+            )
+            raise MaxActiveReached(diagnostic("session.max-active", message))
+
+    def _add(self, skill: Skill, via: Via, in_context: bool = False, text: str = "") -> None:
+        held = ActiveSkill(skill, via, self._rules_of(skill), in_context, text)
+        self._active[skill.name] = held
+        self._emit(SkillEvent("skills:activate", skill.name, via, skill))
+
+    def _rules_of(self, skill: Skill) -> RuleSet:
+        rules = self._rules.get(skill.name)
+        if rules is None:
+            parsed, problems = parse_rules(skill.allowed_tools, path=skill.path)
+            self._note(problems)
+            rules = self._rules[skill.name] = RuleSet(parsed)
+        return rules
+
+    def _emit(self, event: SkillEvent) -> None:
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def note_index(self, index: Index) -> None:
+        """Record the skills the index left out (`skill.index.omitted`)."""
+        self._note(index.diagnostics)
+
+    def _note(self, problems: Iterable[Diagnostic]) -> None:
+        self._diagnostics.update(dict.fromkeys(problems))
+
+    def _unknown(self, name: str, *, for_model: bool) -> Diagnostic:
+        visible = [n for n, s in self.skills.items() if not for_model or model_visible(s)]
+        close = difflib.get_close_matches(name, visible, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return diagnostic("session.skill.unknown", f"no skill named {quote(name)}{hint}")
+
+    # -- the allowed-tools gate ---------------------------------------------------
+
+    @property
+    def enforcing(self) -> bool:
+        """Whether the gate enforces allowed-tools (see `enforce_allowed_tools`)."""
+        mode = self.options.enforce_allowed_tools
+        return mode == "on" or (mode == "auto" and "skills_use" in self.options.tools)
+
+    def refusal(
+        self, name: str, tool_input: Mapping[str, Any] | str | None = None
+    ) -> Diagnostic | None:
+        """Why active skills' allowed-tools refuse the call (`session.tool.not-allowed`),
+        or None when it may go ahead. The session's own tools are always allowed.
+        `tool_input` may be the JSON string OpenAI sends; an input that is not a JSON
+        object passes only a bare rule (``Bash``, not ``Bash(git:*)``)."""
+        if not self.enforcing or name in self._own:
+            return None
+        arguments = parse_arguments(tool_input)
+        given = None if isinstance(arguments, ToolResult) else arguments
+        return gate.refusal(self.active, name, given, self._gate_context())
+
+    def check_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> None:
+        """Raise `ToolNotAllowed` when active skills' allowed-tools do not cover the call."""
+        problem = self.refusal(name, tool_input)
+        if problem is not None:
+            raise ToolNotAllowed(problem)
+
+    def before_tool_use(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any] | str | None = None,
+        *,
+        tool_use_id: str | None = None,
+    ) -> Decision:
+        """May the host run tool `name` with `tool_input` now? The ``before_tool_use``
+        hooks answer first, then the allowed-tools gate judges the input that would
+        run (a hook's rewrite or the original). Use `Decision.tool_input` to run it.
+        Hooks run when the session's `hooks` option is on and the environment has any;
+        an input that is not a JSON object reaches them as ``{}``."""
+        arguments = parse_arguments(tool_input)
+        given = _NO_INPUT if isinstance(arguments, ToolResult) else arguments
+        outcome = None
+        if self.options.hooks and self.environment.hooks.hooks:
+            fields = {} if tool_use_id is None else {"tool_use_id": tool_use_id}
+            outcome = self._hook_runner().before_tool_use(name, given, **fields)
+            self._note(outcome.diagnostics)
+        return decide(self, name, given, outcome)
+
+    async def abefore_tool_use(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any] | str | None = None,
+        *,
+        tool_use_id: str | None = None,
+    ) -> Decision:
+        """`before_tool_use` for an event loop: the hooks run off the loop's thread."""
+        import asyncio
+
+        return await asyncio.to_thread(
+            self.before_tool_use, name, tool_input, tool_use_id=tool_use_id
+        )
+
+    def _hook_runner(self) -> HookRunner:
+        if self._hooks is None:
+            self._hooks = HookRunner(
+                self.environment,
+                timeout=self.options.hook_timeout,
+                environ=self.runner.environ,
+                session_id=self.options.session_id,
+                transcript_path=self.options.transcript_path,
+            )
+        return self._hooks
+
+    def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
+        return self.refusal(name, tool_input) is None
+
+    def _gate_context(self) -> gate.GateContext:
+        layout = self.environment.layout
+        tools = self.options.tools
+        release = self.options.name_of("skills_use") if "skills_use" in tools else None
+        return gate.GateContext(layout.cwd, layout.home, release)
+
+    # -- tools ----------------------------------------------------------------------
+
+    def tools(self, existing: Iterable[str | Mapping[str, Any] | Tool] = ()) -> tuple[Tool, ...]:
+        """The tools for the model; () without skills or with `tools=False`. Names in
+        `existing` (the host's own tools) that clash raise `Collision`."""
+        taken = {_tool_name(t) for t in existing}
+        clash = [t.name for t in self._tools if t.name in taken]
+        if clash:
+            message = (
+                f"the host already has a tool named {', '.join(map(repr, clash))}; rename "
+                "satchel's with tool_names instead of merging the two"
+            )
+            raise Collision(diagnostic("session.tool.collision", message))
+        return self._tools
+
+    def call(self, name: str, arguments: str | Mapping[str, Any] | None = None) -> ToolResult:
+        """Run one of the session's tools for the model. Never raises for what the model
+        sent: a bad call is a result with `is_error` and a diagnostic code."""
+        tool = next((t for t in self._tools if t.name == name), None)
+        if tool is None:
+            message = f"this session has no tool {quote(name)}"
+            return ToolResult.error(diagnostic("session.tool.unknown", message))
+        parsed = parse_arguments(arguments)
+        result = parsed if isinstance(parsed, ToolResult) else _run(tool, parsed)
+        counts = self._receipts[tool.name]
+        counts[0] += 1
+        counts[1] += int(result.is_error)
+        return result
+
+    def receipt(self) -> tuple[ToolReceipt, ...]:
+        """Calls and errors per tool (caveman's `receipt.tools`)."""
+        return tuple(ToolReceipt(n, c, e) for n, (c, e) in self._receipts.items())
+
+    # -- context --------------------------------------------------------------------
+
+    def context(self, existing: Iterable[str | ContextSegment] = ()) -> tuple[ContextSegment, ...]:
+        """The segments for the system prompt: ``agent.skills`` (the index, stable for the
+        build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
+        `existing` that clash raise `Collision`."""
+        segments = content.segments(self)
+        taken = {e if isinstance(e, str) else e.id for e in existing}
+        clash = [s.id for s in segments if s.id in taken]
+        if clash:
+            message = f"the host already has a context segment {', '.join(map(repr, clash))}"
+            raise Collision(diagnostic("session.context.collision", message))
+        return segments
+
+    def context_bill(self) -> dict[str, int]:
+        """Tokens the session adds to every request, by kind (caveman's contextBill):
+        ``skill`` for the context segments, ``tool_schema`` for the tool definitions."""
+        return content.bill(self.context(), self._tools, self.counter)
+
+    # -- explicit invocation ----------------------------------------------------------
+
+    def expand(self, prompt: str) -> str:
+        """Expand an explicit invocation: ``/skill <name> <request>``, or ``/<name>
+        <request>`` for a command or a skill (`slash_order` decides which first). A
+        skill's body goes inline in an ``<agent-skill>`` wrapper and the skill becomes
+        active; a command's body is expanded with the arguments. A built-in command
+        or anything unmatched comes back unchanged, as does a prompt whose file
+        cannot be read (`diagnostics` says why). Raises `MaxActiveReached` when the
+        skill cannot be activated."""
+        text, problems = expand.expand(self, prompt)
+        self._note(problems)
+        return text
+
+
+def _run(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:
+    try:
+        return tool.call(arguments)
+    except Refused as e:
+        return ToolResult.error(e.diagnostic)
+    except Exception as e:  # noqa: BLE001 - a bug in satchel must not end the host's loop
+        message = f"the tool failed inside satchel ({type(e).__name__}); this is a bug"
+        return ToolResult.error(diagnostic("session.tool.failed", message))
+
+
+def _not_resumed(skill: Skill, limit: int | None) -> Diagnostic:
+    message = (
+        f"not resumed: {skill.name!r} was activated earlier than the {limit} kept by max_active"
+    )
+    return diagnostic("session.max-active", message, severity="warning")
+
+
+def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
+    if isinstance(tool, str):
+        return tool
+    if isinstance(tool, Tool):
+        return tool.name
+    inner = tool.get("function")
+    if isinstance(inner, Mapping):
+        return str(inner.get("name", ""))
+    return str(tool.get("name", ""))
+
+
+def _folded(items: Mapping[str, _T], name: str) -> _T | None:
+    folded = name.casefold()
+    return next((v for n, v in items.items() if n.casefold() == folded), None)
+
+
+def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:
+    if options.shell_scopes is not None:
+        return frozenset(options.shell_scopes)
+    if not environment.options.trust_project_skills or not environment.trusted:
+        return frozenset(s.scope for s in environment.skills.values()) - {PROJECT}
+    return None

@@ -1,0 +1,118 @@
+"""Explicit invocation (mermaid, zidane and caveman): the one entry point for slash prompts.
+
+* ``/skill <name> <request>`` addresses a skill.
+* ``/<name> <request>`` resolves a command first, then a skill (caveman), or the
+  skill first (zidane) with ``slash_order="skill"``.
+* A host's built-in command, and anything that matches nothing, comes back unchanged.
+
+A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
+skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
+submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
+(caveman; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and
+``@`` references reach the model as written (mermaid).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import satchel.session._content as content
+from satchel._text import flag, fold_name
+from satchel.commands import Command, wrap_command
+from satchel.diagnostics import Diagnostic
+from satchel.errors import BodyError, SkillsOff, UnknownSkill
+from satchel.skills._model import Skill
+
+if TYPE_CHECKING:
+    from satchel.session._core import Session
+
+__all__ = ["expand", "invocation", "parse_slash", "user_invocable"]
+
+_SLASH = re.compile(r"\A\s*/([^\s/]+)(?:\s+|\Z)(.*)\Z", re.S)
+
+
+def parse_slash(prompt: str) -> tuple[str, str] | None:
+    """(name, rest) for a prompt that starts with ``/name``; None otherwise."""
+    found = _SLASH.match(prompt)
+    if found is None:
+        return None
+    return found.group(1), found.group(2).strip()
+
+
+def user_invocable(skill: Skill) -> bool:
+    """False when the skill says ``user-invocable: false`` (Claude Code: model-only)."""
+    return flag(skill.extras.get("user-invocable"), True) is not False
+
+
+Expanded = tuple[str, tuple[Diagnostic, ...]]
+
+
+def expand(session: Session, prompt: str) -> Expanded:
+    """`prompt` with an explicit skill or command invocation expanded, else unchanged,
+    and what went wrong (a body that could not be read leaves the prompt as it is)."""
+    found = invocation(session, prompt)
+    if found is None:
+        return prompt, ()
+    target, rest = found
+    if isinstance(target, Command):
+        return _inline_command(session, target, rest, prompt)
+    return _inline_skill(session, target, rest, prompt)
+
+
+def invocation(session: Session, prompt: str) -> tuple[Command | Skill, str] | None:
+    """The command or skill `expand` expands `prompt` with, and the rest; None for none."""
+    parsed = parse_slash(prompt)
+    if parsed is None:
+        return None
+    name, rest = parsed
+    if fold_name(name) == "skill" and rest:
+        target = parse_slash("/" + rest)
+        skill = _skill(session, target[0]) if target else None
+        if skill is not None and target is not None:
+            return skill, target[1]
+    commands = session.environment.commands
+    if fold_name(name) in {fold_name(b) for b in commands.builtins}:
+        return None  # the host's own command
+    for kind in _order(session):
+        if kind == "command" and (command := commands.find(name)) is not None:
+            return command, rest
+        if kind == "skill" and (skill := _skill(session, name)) is not None:
+            return skill, rest
+    return None
+
+
+def _order(session: Session) -> tuple[str, str]:
+    return ("skill", "command") if session.options.slash_order == "skill" else ("command", "skill")
+
+
+def _skill(session: Session, name: str) -> Skill | None:
+    try:
+        skill = session.find(name)
+    except (UnknownSkill, SkillsOff):
+        return None
+    return skill if user_invocable(skill) else None
+
+
+def _inline_skill(session: Session, skill: Skill, request: str, prompt: str) -> Expanded:
+    try:
+        body = session.enter(skill, "explicit", shape="body")
+    except BodyError as e:
+        return prompt, (e.diagnostic,)
+    lines = [f"<agent-skill name={content.attribute(skill.name)}>", body]
+    if skill.directory is not None:
+        lines += ["", f"Skill directory: {skill.directory}"]
+    lines.append("</agent-skill>")
+    text = "\n".join(lines)
+    return (f"{text}\n\n{request}" if request else text), ()
+
+
+def _inline_command(session: Session, command: Command, arguments: str, prompt: str) -> Expanded:
+    try:
+        expanded = command.expand(arguments, numbering=session.options.argument_numbering)
+    except BodyError as e:
+        return prompt, (e.diagnostic,)
+    wrap = session.options.wrap_commands
+    if wrap == "all" or (wrap == "plugin" and command.plugin is not None):
+        return wrap_command(command, expanded), ()
+    return expanded, ()

@@ -1,0 +1,284 @@
+"""The model-facing tools: `load_skill` (caveman) and `skills_use`, `skills_read`,
+`skills_run_script` (zidane), each a plain `Tool` value bound to a session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from satchel._json import loads
+from satchel._render import MAX_SKILLS, model_visible
+from satchel.diagnostics import diagnostic
+from satchel.errors import ResourceError, SkillBodyError, SkillInactive
+from satchel.resources import quote, read_resource
+from satchel.session._model import Tool, ToolResult
+from satchel.skills._model import Skill
+from satchel.tokens import truncate
+
+if TYPE_CHECKING:
+    from satchel.session._core import Session
+
+__all__ = ["build_tools", "parse_arguments"]
+
+Handler = Callable[["Session", Mapping[str, Any]], ToolResult]
+MAX_ARGUMENTS = 1024 * 1024
+MAX_ENUM = MAX_SKILLS
+_MAX_SECONDS = 86_400
+
+
+def build_tools(session: Session) -> tuple[Tool, ...]:
+    """The session's tools, named as the host asked; none without visible skills."""
+    names = [n for n, s in session.skills.items() if model_visible(s)]
+    if not names or not session.enabled:
+        return ()
+    options = session.options
+    built = []
+    for kind in options.tools:
+        description, schema, handler = _SPECS[kind]
+        if kind == "skills_read":
+            description = _read_description(options.read_areas)
+        bound = _bind(session, handler)
+        name = options.name_of(kind)
+        built.append(Tool(name, description, _schema(schema, names), bound, kind))
+    return tuple(built)
+
+
+def parse_arguments(arguments: str | Mapping[str, Any] | None) -> Mapping[str, Any] | ToolResult:
+    """A tool call's arguments as a mapping (OpenAI sends a JSON string)."""
+    if arguments is None or arguments == "":
+        return MappingProxyType({})
+    if isinstance(arguments, Mapping):
+        return arguments
+    if not isinstance(arguments, str) or len(arguments) > MAX_ARGUMENTS:
+        return _bad("the arguments must be a JSON object of at most 1 MiB")
+    try:
+        parsed = loads(arguments)
+    except ValueError:
+        return _bad("the arguments are not valid JSON, or nest too deep")
+    if not isinstance(parsed, dict):
+        return _bad("the arguments must be a JSON object")
+    return parsed
+
+
+def _bind(session: Session, handler: Handler) -> Callable[[Mapping[str, Any]], ToolResult]:
+    def call(arguments: Mapping[str, Any]) -> ToolResult:
+        return handler(session, arguments)
+
+    return call
+
+
+def _bad(message: str) -> ToolResult:
+    return ToolResult.error(diagnostic("session.tool.arguments", message))
+
+
+# -- argument checks ------------------------------------------------------------------
+
+
+def _text(arguments: Mapping[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = arguments.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or (required and not value):
+        wanted = "a non-empty string" if required else "a string"
+        raise _ArgumentError(f"{key!r} must be {wanted}")
+    return value
+
+
+def _strings(arguments: Mapping[str, Any], key: str) -> list[str]:
+    value = arguments.get(key, [])
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _ArgumentError(f"{key!r} must be a list of strings")
+    return value
+
+
+def _seconds(arguments: Mapping[str, Any], key: str) -> float | None:
+    value = arguments.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise _ArgumentError(f"{key!r} must be a positive number of seconds")
+    return float(min(value, _MAX_SECONDS))  # min() first: a huge int overflows float()
+
+
+class _ArgumentError(Exception):
+    pass
+
+
+def _checked(handler: Handler) -> Handler:
+    def run(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+        try:
+            return handler(session, arguments)
+        except _ArgumentError as e:
+            return _bad(str(e))
+        except (ResourceError, SkillBodyError) as e:
+            return ToolResult.error(e.diagnostic)
+
+    return run
+
+
+# -- the tools ---------------------------------------------------------------------
+
+
+@_checked
+def _load_skill(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = session.find(_text(arguments, "name") or "", for_model=True)
+    resource = _text(arguments, "resource", required=False)
+    if resource:
+        return _read(session, skill, resource, None)
+    return ToolResult(session.enter(skill, "tool"))
+
+
+@_checked
+def _skills_use(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    name = _text(arguments, "name") or ""
+    mode = arguments.get("mode")
+    if mode == "deactivate":
+        return _release(session, name)
+    if mode not in (None, "activate"):  # a strict schema sends null for the default
+        raise _ArgumentError("'mode' must be 'activate' or 'deactivate'")
+    skill = session.find(name, for_model=True)
+    if session.is_active(skill.name):
+        return ToolResult(f"Skill {skill.name!r} is already active; its instructions are above.")
+    return ToolResult(session.enter(skill, "tool"))
+
+
+def _release(session: Session, name: str) -> ToolResult:
+    """Any active skill may be released, even one the model cannot see (the host
+    activated it), so the gate's advice always works."""
+    held = session.active_skill(name)
+    if held is None:
+        skill = session.find(name, for_model=True)
+        return ToolResult(f"Skill {skill.name!r} was not active; nothing to release.")
+    session.deactivate(held.name, via="tool")
+    return ToolResult(f"Skill {held.name!r} is released; its tool limits no longer apply.")
+
+
+@_checked
+def _skills_read(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = _active(session, arguments)
+    path = _text(arguments, "path") or ""
+    return _read(session, skill, path, session.options.read_areas)
+
+
+@_checked
+def _skills_run_script(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = _active(session, arguments)
+    script = _text(arguments, "script") or ""
+    args = _strings(arguments, "args")
+    return session.runner.script(skill, script, args, _seconds(arguments, "timeout"))
+
+
+def _active(session: Session, arguments: Mapping[str, Any]) -> Skill:
+    skill = session.find(_text(arguments, "name") or "", for_model=True)
+    if not session.is_active(skill.name):
+        use = session.options.name_of("skills_use")
+        message = f"skill {skill.name!r} is not active; call {use} with its name first"
+        raise SkillInactive(diagnostic("session.skill.inactive", message))
+    return skill
+
+
+def _read(session: Session, skill: Skill, path: str, areas: tuple[str, ...] | None) -> ToolResult:
+    directory = skill.directory
+    if directory is None:
+        message = f"skill {skill.name!r} was defined in code and has no files"
+        return ToolResult.error(diagnostic("resource.missing", message))
+    found = read_resource(directory, path, cap=session.options.resource_cap, areas=areas)
+    try:
+        text = found.data.decode("utf-8")
+    except UnicodeDecodeError:
+        message = f"{quote(found.relative)} is not UTF-8 text ({found.size:,} bytes)"
+        return ToolResult.error(diagnostic("resource.not-text", message, found.real))
+    return ToolResult(truncate(text, session.options.max_resource_tokens, session.counter))
+
+
+# -- schemas ---------------------------------------------------------------------------
+
+_NAME = {"type": "string", "description": "The skill's name, as listed."}
+
+_SPECS: Mapping[str, tuple[str, Mapping[str, Any], Handler]] = {
+    "load_skill": (
+        "Load a skill's instructions by name. With resource, read another file from the "
+        "skill's directory instead (a path relative to it, such as references/guide.md).",
+        {
+            "properties": {
+                "name": _NAME,
+                "resource": {
+                    "type": "string",
+                    "description": "A file in the skill's directory, relative to it.",
+                },
+            },
+            "required": ["name"],
+        },
+        _load_skill,
+    ),
+    "skills_use": (
+        "Activate a skill by name to get its instructions (mode 'activate', the default), "
+        "or release it and its tool limits when done (mode 'deactivate').",
+        {
+            "properties": {
+                "name": _NAME,
+                "mode": {"type": "string", "enum": ["activate", "deactivate"]},
+            },
+            "required": ["name"],
+        },
+        _skills_use,
+    ),
+    "skills_read": (
+        "Read a file from an active skill's directory, such as one its instructions name.",
+        {
+            "properties": {
+                "name": _NAME,
+                "path": {
+                    "type": "string",
+                    "description": "Relative to the skill directory, e.g. reference.md.",
+                },
+            },
+            "required": ["name", "path"],
+        },
+        _skills_read,
+    ),
+    "skills_run_script": (
+        "Run a script from an active skill's scripts/ folder with arguments (passed as "
+        "they are, never through a shell). Returns its exitCode, stdout and stderr.",
+        {
+            "properties": {
+                "name": _NAME,
+                "script": {
+                    "type": "string",
+                    "description": "The script, e.g. scripts/extract.py or extract.py.",
+                },
+                "args": {"type": "array", "items": {"type": "string"}},
+                "timeout": {
+                    "type": "number",
+                    "description": "Seconds to wait at most; the session sets the ceiling.",
+                },
+            },
+            "required": ["name", "script"],
+        },
+        _skills_run_script,
+    ),
+}
+
+
+def _read_description(areas: tuple[str, ...] | None) -> str:
+    if areas is None:
+        return "Read a file from an active skill's directory, such as one its instructions name."
+    folders = " or ".join(f"{a}/" for a in areas)
+    return f"Read a file from an active skill's {folders} folder."
+
+
+def _schema(spec: Mapping[str, Any], names: list[str]) -> Mapping[str, Any]:
+    """The input schema; `name` is an enum of the skills while they are few enough to
+    list (as many as the index lists), a plain string after that."""
+    properties = dict(spec["properties"])
+    if len(names) <= MAX_ENUM:
+        properties["name"] = {**properties["name"], "enum": names}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(spec["required"]),
+        "additionalProperties": False,
+    }
