@@ -16,8 +16,8 @@ from pathlib import Path
 from satchel.frontmatter import Frontmatter, parse
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook, HookResult
+from satchel.hooks._spec import HookSpec
 from satchel.plugins import read_plugin
-from satchel.plugins._model import HookSpec
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import read_result
 

@@ -10,6 +10,7 @@ from satchel._authoring import define_skill, render_skill_md, write_skill
 from satchel._environment import Environment, Options, RootReport, Shadowed, load
 from satchel._instructions import InstructionFile
 from satchel._render import Index, build_index, render_index
+from satchel._version import __version__
 from satchel.agents import AgentSet, AgentType
 from satchel.commands import Command, CommandSet
 from satchel.diagnostics import CODES, Diagnostic
@@ -34,8 +35,6 @@ from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent,
 from satchel.skills._model import Skill
 from satchel.skills._read import parse_skill
 from satchel.tokens import approx_tokens, token_bill, truncate
-
-__version__ = "0.1.0"
 
 __all__ = [
     "__version__",

@@ -37,7 +37,7 @@ from satchel.layout import PROJECT
 if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.hooks._model import Hook
-    from satchel.plugins._model import McpServer
+    from satchel.mcp._spec import McpServer
 
 __all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "digests", "hold_back"]
 

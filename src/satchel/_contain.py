@@ -19,11 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from satchel._files import FileProblem, open_regular
+from satchel._files import FileProblem, open_regular, read_bounded
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = [
+    "contained",
+    "is_dir",
+    "is_file",
+    "probe_json",
+    "resolve_root",
+    "resolves_inside",
+    "MAX_MANIFEST",
     "MAX_FILE",
     "MAX_TREE_ENTRIES",
     "OUTSIDE_ROOT",
@@ -376,3 +383,55 @@ def bounded(
     if len(value) > limit:
         return too_many(len(value))
     return None
+
+
+MAX_MANIFEST = 1024 * 1024  # a plugin manifest: 1 MiB
+
+
+def resolve_root(root: Path) -> Path:
+    """A plugin root with every symlink resolved (once per plugin read)."""
+    return Path(os.path.realpath(root))
+
+
+def contained(path: Path, root: Path) -> bool:
+    """Whether `path` resolves (after symlinks) inside `root`, a resolved directory.
+
+    A path spelled below `root` whose components (below the root) hold no symlink is
+    inside as it stands, and so is one whose first missing component comes before any
+    symlink: only those components are looked at (`walk`); any other is resolved."""
+    return walk(path, root)[0] != "linked" or resolves_inside(path, root)
+
+
+def resolves_inside(path: Path, root: Path) -> bool:
+    real = real_path(path)
+    return real is not None and is_inside(real, root)
+
+
+def probe_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
+    """The JSON value in the file at `path`, or (None, why not)."""
+    try:
+        data = read_bounded(path, cap)
+    except FileProblem as e:
+        return None, f"cannot read it: {e.message}"
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None, "it is not valid UTF-8"
+    try:
+        return loads(text, object_pairs_hook=unique_keys), None  # no key twice (M01)
+    except ValueError as e:  # nesting past the limit too
+        return None, f"it is not valid JSON: {e}"
+
+
+def is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False

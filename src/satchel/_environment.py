@@ -22,10 +22,10 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._model import FORMATS, Format, Plugin
-from satchel.plugins.components._parts import SkillRule
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill

@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from satchel.mcp._names import exposed_name
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin

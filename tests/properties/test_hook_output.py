@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook, HookResult
-from satchel.plugins._model import HookSpec
+from satchel.hooks._spec import HookSpec
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import DECISIONS, read_result
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from satchel._text import escape
 from satchel.agents import AgentType
 from satchel.audit._model import Finding
-from satchel.plugins._model import HookSpec, McpServer
+from satchel.hooks._spec import HookSpec
+from satchel.mcp._spec import McpServer
 from satchel.skills._model import Skill
 
 __all__ = [

@@ -29,6 +29,7 @@ from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_
 from satchel.commands import Command
 from satchel.layout import Layout, WalkBounds
 from satchel.plugins import Plugin, read_plugin
+from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.skills._discover import skill_dirs
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, parse_skill
@@ -47,7 +48,6 @@ SOURCE = "trusted-source"  # a skill or plugin audited alone: where it is instal
 
 def kind_of(path: Path, project: Path | None, client: str = "satchel") -> str:
     """``skill``, ``plugin``, ``plugins``, ``skills``, ``workspace`` or ``file``."""
-    from satchel.cli._plugin import is_plugin_dir, plugin_children
 
     if project is not None:
         return "workspace"
@@ -96,7 +96,6 @@ def audit_path(
 
 
 def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]:
-    from satchel.cli._plugin import plugin_children
 
     roots = [path] if kind == "plugin" else plugin_children(path) or []
     found: list[Finding] = []

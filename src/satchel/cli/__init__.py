@@ -160,7 +160,7 @@ def _verbs() -> tuple[Verb, ...]:
 
 
 def _group(verbs: Sequence[Verb]) -> click.Group:
-    from satchel import __version__
+    from satchel._version import __version__
 
     root = click.Group(
         "satchel",

@@ -14,7 +14,7 @@ from satchel._environment import Environment, Options, load
 from satchel.cli._plugin import MASK, masked_server, masked_url
 from satchel.cli._workspace import trust_command
 from satchel.diagnostics import Diagnostic
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import ServerReport
 
 _SHORTEST_SECRET = 4

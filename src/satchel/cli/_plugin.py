@@ -17,8 +17,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import Plugin, PluginSet, read_plugin
-from satchel.plugins._detect import NATIVE_MANIFEST, markers
-from satchel.skills._read import SKILL_FILE
 
 MASK = "***"
 _SECRET_MAPS = ("env", "headers", "extras")
@@ -55,32 +53,6 @@ def check_plugin(path: Path, *, strict: bool = False, executable: bool = True) -
     root = Path(os.path.abspath(path))
     plugin, found = read_plugin(root, strict=strict, executable=executable)
     return PluginCheck(root, plugin, tuple(found))
-
-
-def is_plugin_dir(path: Path) -> bool:
-    """Whether `path` is a directory `satchel.plugins._detect` would read as a plugin:
-    it holds a marker of a foreign format, or a ``plugin.json`` and no ``SKILL.md``."""
-    if not os.path.isdir(path):
-        return False
-    root = Path(os.path.realpath(path))
-    if markers(root):
-        return True
-    return os.path.lexists(root / NATIVE_MANIFEST) and not os.path.lexists(root / SKILL_FILE)
-
-
-def plugin_children(path: Path) -> list[Path] | None:
-    """The plugin directories of a plugins root (``.satchel/plugins``): every
-    non-hidden child directory, in name order, when each one is a plugin; else None."""
-    if not os.path.isdir(path) or os.path.lexists(path / SKILL_FILE):
-        return None
-    try:
-        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
-    except OSError:
-        return None
-    children = [path / n for n in names if os.path.isdir(path / n)]
-    if not children or not all(is_plugin_dir(c) for c in children):
-        return None
-    return children
 
 
 def masked_plugin(doc: Mapping[str, Any]) -> dict[str, Any]:

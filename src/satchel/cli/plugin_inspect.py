@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._plugin import PluginCheck, check_plugin, components, masked_plugin, masked_url
-from satchel.plugins import HookSpec, McpServer, Plugin
+from satchel.hooks._spec import HookSpec
+from satchel.mcp._spec import McpServer
+from satchel.plugins import Plugin
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -11,7 +11,8 @@ from satchel._ignore import kept
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._ignore import selectors_here
-from satchel.cli._plugin import PluginCheck, check_plugin, is_plugin_dir, plugin_children
+from satchel.cli._plugin import PluginCheck, check_plugin
+from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.skills._check import Checked, check_paths
 
 Check = Checked | PluginCheck

@@ -1,9 +1,7 @@
 """Hooks: lifecycle events run as commands, with Claude Code-compatible tool gating.
 
-`load_hooks` reads every source into a `HookSet` (``Environment.hooks``);
-`HookRunner(environment).run(event, payload)` (or ``await dispatch(...)``) fires an
-event at every matching hook in parallel and aggregates their answers into an
-`Outcome`. See docs/hooks.md.
+`load_hooks` reads every source into a `HookSet` (``Environment.hooks``). Running them
+is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
 """
 
 from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
@@ -11,32 +9,23 @@ from satchel.hooks._files import read_hooks_toml, read_settings_hooks
 from satchel.hooks._load import load_hooks
 from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
 from satchel.hooks._model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
-from satchel.runtime.hooks._aggregate import aggregate
-from satchel.runtime.hooks._output import read_result
-from satchel.runtime.hooks._runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
 
 __all__ = [
-    "aggregate",
     "Behavior",
     "BLOCKING",
     "canonical",
     "CLAUDE_EVENTS",
     "compile_matcher",
-    "DEFAULT_TIMEOUT",
-    "event_variable",
     "EVENTS",
     "Exports",
     "Hook",
     "HookResult",
-    "HookRunner",
     "HookSet",
     "load_hooks",
     "Matcher",
-    "MAX_TIMEOUT",
     "mcp_tool_name",
     "Outcome",
     "read_hooks_toml",
-    "read_result",
     "read_settings_hooks",
     "unsafe_reason",
     "VIBE_EVENTS",

@@ -39,7 +39,7 @@ from satchel.hooks._parse import (
     check_timeout,
     claude_hooks,
 )
-from satchel.plugins._model import HookSpec
+from satchel.hooks._spec import HookSpec
 
 __all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks"]
 

@@ -21,15 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, canonical
 from satchel.hooks._files import read_hooks_toml, read_settings_hooks
 from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import Hook, HookSet
+from satchel.hooks._spec import HookSpec
 from satchel.layout import PROJECT, Layout
 from satchel.permissions import Rule, parse_rule
-from satchel.plugins._model import HookSpec, Plugin
 
 __all__ = ["load_hooks"]
 
@@ -45,9 +46,24 @@ class _Origin:
     data_dir: Path | None = None
 
 
+class HookSource(Protocol):
+    """What the hook loader reads of a plugin (a `satchel.plugins.Plugin` is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def root(self) -> Path: ...
+    @property
+    def data_dir(self) -> Path | None: ...
+    @property
+    def hooks(self) -> tuple[HookSpec, ...]: ...
+
+
 def load_hooks(
     layout: Layout,
-    plugins: Sequence[Plugin] = (),
+    plugins: Sequence[HookSource] = (),
     *,
     trusted: bool = True,
     executable: bool = True,

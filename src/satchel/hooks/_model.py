@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._matchers import Matcher
+from satchel.hooks._spec import HookSpec
 from satchel.permissions import Rule
-from satchel.plugins._model import HookSpec
 
 __all__ = ["Behavior", "Exports", "Hook", "HookResult", "HookSet", "Outcome"]
 

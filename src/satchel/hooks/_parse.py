@@ -41,7 +41,7 @@ from satchel._contain import (
     with_json,
 )
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins._model import HookSpec
+from satchel.hooks._spec import HookSpec
 
 __all__ = [
     "CLAUDE_UNSUPPORTED",

@@ -46,7 +46,7 @@ from satchel.mcp._parse import (
     check_url,
     inferred_transport,
 )
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 from satchel.process._env import is_dangerous_env
 
 __all__ = ["INVALID", "host_servers"]

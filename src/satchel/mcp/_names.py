@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 
 __all__ = ["exposed_name", "normalized", "server_id", "server_key"]
 

@@ -63,7 +63,7 @@ from satchel._contain import (
 )
 from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.plugins._model import McpServer, Transport
+from satchel.mcp._spec import McpServer, Transport
 from satchel.process._env import is_dangerous_env
 
 __all__ = [

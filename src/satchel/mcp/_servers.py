@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
-from satchel.plugins._model import McpServer, Plugin
+from satchel.mcp._spec import McpServer
 
 __all__ = ["McpServerSet", "settle_servers"]
 
@@ -54,8 +54,15 @@ class McpServerSet:
         }
 
 
+class ServerSource(Protocol):
+    """What server settling reads of a plugin (a `satchel.plugins.Plugin` is one)."""
+
+    @property
+    def mcp_servers(self) -> tuple[McpServer, ...]: ...
+
+
 def settle_servers(
-    host: Iterable[McpServer], plugins: Iterable[Plugin], problems: Iterable[Diagnostic] = ()
+    host: Iterable[McpServer], plugins: Iterable[ServerSource], problems: Iterable[Diagnostic] = ()
 ) -> McpServerSet:
     """The host's servers (the first of each name kept), then each plugin's under its
     plugin's namespace, unless a host server has its name."""

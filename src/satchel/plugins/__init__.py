@@ -10,12 +10,14 @@ on their own. Parsing only: nothing here starts a process.
 """
 
 from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
+from satchel.hooks._spec import HookSpec
 from satchel.mcp._parse import (
     load_server_files,
     parse_claude_mcp,
     parse_mcp_json,
     parse_server_tables,
 )
+from satchel.mcp._spec import McpServer, Transport
 from satchel.plugins._config import enabled_plugins
 from satchel.plugins._data import data_dir, ensure_data_dir
 from satchel.plugins._detect import (
@@ -31,13 +33,10 @@ from satchel.plugins._model import (
     FORMATS,
     Connector,
     Format,
-    HookSpec,
     Knowledge,
     Library,
-    McpServer,
     Plugin,
     ToolOverride,
-    Transport,
 )
 from satchel.plugins._read import LOADERS, read_plugin
 from satchel.plugins._workspace import load_workspace

@@ -31,9 +31,9 @@ from typing import Any, cast
 from satchel._config import CONFIG_FILE, config_files, invalid, read_config
 from satchel.diagnostics import Diagnostic, type_name
 from satchel.layout import Layout
+from satchel.plugins._context import SKILL_RULES, SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity, Detection
 from satchel.plugins._model import FORMATS, Format
-from satchel.plugins.components._parts import SKILL_RULES, SkillRule
 
 __all__ = [
     "CONFIG_FILE",

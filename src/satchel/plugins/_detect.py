@@ -46,11 +46,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._contain import contained, is_dir, is_file, resolve_root
+from satchel._contain import probe_json as read_json
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Format
-from satchel.plugins.components._parts import contained, is_dir, is_file, read_json, resolve_root
+from satchel.skills._read import SKILL_FILE
 
 __all__ = [
+    "is_plugin_dir",
+    "plugin_children",
     "AMBIGUITY",
     "CODE_SUFFIXES",
     "CLAUDE_DEFAULTS",
@@ -356,3 +360,29 @@ _TESTS: dict[Test, Callable[[Path, Path], bool]] = {
 
 def _fatal(code: str, message: str, path: Path, hint: str | None = None) -> Diagnostic:
     return diagnostic(code, message, path, hint=hint, severity="error")
+
+
+def is_plugin_dir(path: Path) -> bool:
+    """Whether `path` is a directory `satchel.plugins._detect` would read as a plugin:
+    it holds a marker of a foreign format, or a ``plugin.json`` and no ``SKILL.md``."""
+    if not os.path.isdir(path):
+        return False
+    root = Path(os.path.realpath(path))
+    if markers(root):
+        return True
+    return os.path.lexists(root / NATIVE_MANIFEST) and not os.path.lexists(root / SKILL_FILE)
+
+
+def plugin_children(path: Path) -> list[Path] | None:
+    """The plugin directories of a plugins root (``.satchel/plugins``): every
+    non-hidden child directory, in name order, when each one is a plugin; else None."""
+    if not os.path.isdir(path) or os.path.lexists(path / SKILL_FILE):
+        return None
+    try:
+        names = sorted(n for n in os.listdir(path) if not n.startswith("."))
+    except OSError:
+        return None
+    children = [path / n for n in names if os.path.isdir(path / n)]
+    if not children or not all(is_plugin_dir(c) for c in children):
+        return None
+    return children

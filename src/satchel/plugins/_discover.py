@@ -38,13 +38,13 @@ from satchel._text import fold_name
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.plugins._config import plugin_config
+from satchel.plugins._context import SkillRule
 from satchel.plugins._data import data_dir
 from satchel.plugins._detect import Ambiguity, Detection
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
-from satchel.plugins.components._parts import SkillRule
 
 __all__ = ["MAX_PLUGINS", "PluginSet", "load_plugins"]
 

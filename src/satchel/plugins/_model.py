@@ -13,10 +13,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from satchel._json import jsonable
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
+from satchel.hooks._spec import HookSpec
+from satchel.mcp._spec import McpServer, Transport
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -44,95 +45,9 @@ Format = Literal[
     "workspace",
 ]
 FORMATS: tuple[Format, ...] = get_args(Format)
-Transport = Literal["stdio", "streamable-http", "sse"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})
-
-
-@dataclass(frozen=True, slots=True)
-class McpServer:
-    """One MCP server entry as declared (placeholders NOT expanded: the supervisor
-    expands ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` in `args`, `env` values and `cwd`).
-
-    `command` is one token: a bare name looked up on PATH, or ``./x`` inside the plugin
-    root (already checked to stay inside). `path` is the file that declared it.
-    `scope` says where it came from: ``plugin``, or for the host's own servers
-    ``host`` (given by the host), ``project`` or ``user`` (a ``config.toml``).
-    `enabled` False: declared but turned off (``enabled = false`` in a config)."""
-
-    name: str
-    transport: Transport
-    command: str | None = None
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=lambda: _NO_TEXT)
-    cwd: str | None = None
-    url: str | None = None
-    headers: Mapping[str, str] = field(default_factory=lambda: _NO_TEXT)
-    plugin: str | None = None
-    path: Path | None = None
-    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-    scope: str = "plugin"
-    enabled: bool = True
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "transport": self.transport,
-            "command": self.command,
-            "args": list(self.args),
-            "env": dict(self.env),
-            "cwd": self.cwd,
-            "url": self.url,
-            "headers": dict(self.headers),
-            "plugin": self.plugin,
-            "path": None if self.path is None else str(self.path),
-            "extras": jsonable(dict(self.extras)),
-            "scope": self.scope,
-            "enabled": self.enabled,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class HookSpec:
-    """One hook as a host file declares it (run later by the hooks runtime).
-
-    `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ...); `format`
-    says whose (``claude``, ``vibe``, ``kimi``). `command` is the shell command (or
-    argv[0] when `args` is given: Claude Code's exec form). `timeout` in seconds."""
-
-    event: str
-    command: str
-    format: Literal["claude", "vibe", "kimi", "satchel"]
-    matcher: str | None = None
-    args: tuple[str, ...] | None = None
-    timeout: float | None = None
-    name: str | None = None
-    strict: bool = False
-    condition: str | None = None  # Claude Code's `if` permission rule
-    description: str | None = None
-    fail_mode: str | None = None  # Kimi's
-    plugin: str | None = None
-    path: Path | None = None
-    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "event": self.event,
-            "command": self.command,
-            "format": self.format,
-            "matcher": self.matcher,
-            "args": None if self.args is None else list(self.args),
-            "timeout": self.timeout,
-            "name": self.name,
-            "strict": self.strict,
-            "if": self.condition,
-            "description": self.description,
-            "fail_mode": self.fail_mode,
-            "plugin": self.plugin,
-            "path": None if self.path is None else str(self.path),
-            "extras": jsonable(dict(self.extras)),
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,10 +28,12 @@ import satchel.plugins.formats._cursor as cursor
 import satchel.plugins.formats._kimi as kimi
 import satchel.plugins.formats._native as native
 import satchel.plugins.formats._opencode as opencode
+from satchel._contain import is_dir, resolve_root
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Detection, detect
 from satchel.plugins._model import Format, Plugin
-from satchel.plugins.components._parts import Loader, SkillRule, is_dir, resolve_root
+from satchel.plugins.formats._base import Loader
 
 __all__ = ["LOADERS", "Loader", "read_plugin"]
 

@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic
+from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin
-from satchel.plugins.components._parts import Ctx, load_commands, load_skills
+from satchel.plugins.components._parts import load_commands, load_skills
 
 __all__ = ["load_workspace"]
 

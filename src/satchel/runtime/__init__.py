@@ -1,1 +1,7 @@
-"""The runtime layer: what runs (hooks, MCP servers); processes start only here."""
+"""The runtime layer: what runs. Hooks (`HookRunner`) and MCP servers (`McpSupervisor`);
+processes start only here, through `satchel.process`, and only for trusted scopes."""
+
+from satchel.runtime.hooks import HookRunner
+from satchel.runtime.mcp import BlockingSupervisor, McpSupervisor
+
+__all__ = ["BlockingSupervisor", "HookRunner", "McpSupervisor"]

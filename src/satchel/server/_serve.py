@@ -132,7 +132,7 @@ class SkillServer:
     def server(self) -> Server[Any]:
         from mcp.server.lowlevel import Server
 
-        from satchel import __version__
+        from satchel._version import __version__
 
         return Server(
             self.name,

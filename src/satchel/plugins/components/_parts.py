@@ -25,381 +25,65 @@ whose name is not its directory's (``plugin.skill.invalid``), in every format.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
-from satchel._contain import is_inside, real_below, real_path, str_list, unique_keys, walk
-from satchel._files import FileProblem, read_bounded
-from satchel._json import loads
+from satchel._contain import (
+    is_dir,
+    is_file,
+    real_below,
+    resolves_inside,
+    walk,
+)
 from satchel.agents import AgentType, parse_agent, scan_agent_dir
 from satchel.agents._read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PLUGIN, Root
 from satchel.mcp._parse import parse_claude_mcp, parse_server_tables
-from satchel.plugins._model import Format, McpServer, Plugin
+from satchel.mcp._spec import McpServer
+from satchel.plugins._context import (
+    Ctx,
+    listdir,
+    listed_or_default,
+)
 from satchel.skills._bare import read_bare_skill
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill
 
+T = TypeVar("T")
+
 __all__ = [
-    "MAX_MANIFEST",
-    "SKILL_RULES",
-    "Ctx",
-    "Fatal",
-    "Loader",
-    "adapter",
-    "check_inside",
-    "contained",
+    "SKIP",
+    "as_plugin_agent",
     "foreign_servers",
-    "listed_or_default",
+    "load_agent_file",
     "load_agents",
+    "load_command_file",
     "load_commands",
     "load_skill_dir",
     "load_skill_paths",
     "load_skills",
-    "manifest_object",
     "manifest_servers",
-    "plugin_name",
     "root_skill",
-    "SkillRule",
-    "skills_problem",
+    "skipped_agents",
     "unique_servers",
-    "read_json",
-    "read_manifest",
-    "resolve_root",
 ]
 
-MAX_MANIFEST = 1024 * 1024
 SKIP = frozenset((".git", "node_modules"))
-NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
+
+
 # skill diagnostics that mean the name is not the spec's name for its directory
 _NAME_CODES = frozenset(
     ("skill.name.missing", "skill.name.invalid", "skill.name.mismatch", "skill.name.too-long")
 )
+
+
 _RULES = FieldRules()  # plugin skills are judged leniently, as the client's own
-Kind = Literal["hooks", "mcp", "agents"]
-SkillRule = Literal["claude-code", "vibe"]
-SKILL_RULES: tuple[SkillRule, ...] = ("claude-code", "vibe")
-T = TypeVar("T")
-_UNSUPPORTED: Mapping[Kind, tuple[str, str]] = MappingProxyType(
-    {
-        "hooks": ("plugin.hooks.unsupported", "plugin hooks recognised but not executed"),
-        "mcp": ("plugin.mcp.unsupported", "plugin MCP component recognised but not loaded"),
-        "agents": ("plugin.agents.unsupported", "plugin agents recognised but not loaded"),
-    }
-)
-
-
-class Fatal(Exception):  # a value carried out of a manifest check, not a bug
-    """A problem that drops the whole plugin."""
-
-    def __init__(self, found: Diagnostic) -> None:
-        super().__init__(found.message)
-        self.diagnostic = found
-
-
-def fatal(code: str, message: str, path: Path | None, *, hint: str | None = None) -> Fatal:
-    return Fatal(diagnostic(code, message, path, hint=hint, severity="error"))
-
-
-@dataclass(slots=True)
-class Ctx:
-    """One plugin being read: its resolved root, name, namespace and options, and
-    the diagnostics of its parts so far."""
-
-    root: Path
-    dir_name: str = ""  # the directory's name as given (before symlinks)
-    name: str = ""
-    namespace: str = ""
-    executable: bool = True
-    skill_rule: SkillRule = "claude-code"
-    diags: list[Diagnostic] = field(default_factory=list)
-
-    @classmethod
-    def of(
-        cls,
-        root: Path,
-        *,
-        executable: bool,
-        real_root: Path | None = None,
-        skill_rule: SkillRule = "claude-code",
-    ) -> Ctx:
-        """The plugin at `root`; `real_root`: `root` already resolved, when the caller
-        has it."""
-        given = Path(os.path.abspath(root))
-        real = resolve_root(given) if real_root is None else real_root
-        return cls(real, given.name, executable=executable, skill_rule=skill_rule)
-
-    def add(self, code: str, message: str, path: Path | None, **kw: Any) -> None:
-        self.diags.append(diagnostic(code, message, path, **kw))
-
-    def keep(self, result: tuple[Iterable[T], Iterable[Diagnostic]]) -> tuple[T, ...]:
-        """What a component parser found; its diagnostics join the plugin's."""
-        found, diags = result
-        self.diags.extend(diags)
-        return tuple(found)
-
-    def plugin(
-        self, fmt: Format, scope: str, manifest: Mapping[str, Any] | None = None, **parts: Any
-    ) -> Plugin:
-        """The plugin read so far: its name, root and diagnostics, the version and
-        description of `manifest`, and `parts`."""
-        if manifest is not None:
-            parts["manifest"] = frozen(manifest)
-            parts["version"] = manifest.get("version")
-            parts["description"] = manifest.get("description")
-        return Plugin(
-            name=self.name,
-            root=self.root,
-            format=fmt,
-            namespace=self.namespace,
-            scope=scope,
-            diagnostics=tuple(self.diags),
-            **parts,
-        )
-
-    def rel(self, path: Path) -> str:
-        """`path` as the plugin names it, for messages."""
-        try:
-            return path.relative_to(self.root).as_posix() or "."
-        except ValueError:
-            return str(path)
-
-    def fixed(self, relative: str) -> Path | None:
-        """A fixed component location when it exists and stays inside the root; None
-        when it is missing, or (reported) when it leads out."""
-        path = self.root / relative
-        state, _ = walk(path, self.root)
-        if state == "missing" or (state == "linked" and not os.path.lexists(path)):
-            return None
-        if state == "clean" or _resolves_inside(path, self.root):
-            return path
-        message = f"{relative} resolves outside the plugin root; it is not loaded"
-        self.add("plugin.path.outside_root", message, path, severity="warning")
-        return None
-
-    def entry(self, value: Any, where: str, path: Path | None) -> Path | None:
-        """A path the plugin declares (`where` names the field, `path` the file that
-        declares it): the contained path, or None (reported)."""
-        if not isinstance(value, str) or not value.strip():
-            got = repr(value) if isinstance(value, str) else type_name(value)
-            message = f"{where} must be a plugin-relative path, not {got}; it is ignored"
-            self.add("plugin.manifest.invalid", message, path, severity="warning")
-            return None
-        parts = value.replace("\\", "/").split("/")
-        if value.startswith(("/", "\\")) or ".." in parts or (len(value) > 1 and value[1] == ":"):
-            message = f"{where} {value!r} leaves the plugin root (absolute or ..); it is ignored"
-            self.add("plugin.path.outside_root", message, path, severity="warning")
-            return None
-        target = self.root.joinpath(*[p for p in parts if p not in ("", ".")])
-        if not contained(target, self.root):
-            message = f"{where} {value!r} resolves outside the plugin root; it is ignored"
-            self.add("plugin.path.outside_root", message, path, severity="warning")
-            return None
-        return target
-
-    def listed(self, manifest: Mapping[str, Any], key: str, path: Path) -> list[Path]:
-        """The contained paths a manifest field names, one path or a list of them
-        (refused entries reported)."""
-        value = manifest.get(key)
-        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        found = [self.entry(v, f"`{key}`", path) for v in values]
-        return [p for p in found if p is not None]
-
-    def runs(self, kind: Kind, paths: Sequence[Path]) -> bool:
-        """Whether components of `kind` are read: not by a declarative-only client,
-        which only notes where they are (one diagnostic, when there are any)."""
-        if self.executable:
-            return True
-        if paths:
-            code, what = _UNSUPPORTED[kind]
-            where = ", ".join(self.rel(p) for p in paths)
-            self.add(code, f"{what} by a declarative-only client: {where}", paths[0])
-        return False
-
-
-Result = tuple[Plugin | None, list[Diagnostic]]
-Loader = Callable[..., Result]
-
-
-def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
-    """A format adapter, ``load(root, *, scope, strict, executable, real_root,
-    skill_rule)``, from `read(ctx, scope, strict)`, which reads the plugin into `ctx`
-    or raises `Fatal`: the plugin and its diagnostics, or None and the diagnostics so
-    far with the fatal one last. `real_root` is `root` resolved, when the caller has
-    it (so that a plugin root is resolved once). `read`'s docstring is the adapter's."""
-
-    def load(
-        root: Path,
-        *,
-        scope: str = "",
-        strict: bool = False,
-        executable: bool = True,
-        real_root: Path | None = None,
-        skill_rule: SkillRule = "claude-code",
-    ) -> Result:
-        ctx = Ctx.of(root, executable=executable, real_root=real_root, skill_rule=skill_rule)
-        try:
-            plugin = read(ctx, scope, strict)
-        except Fatal as f:
-            return None, [*ctx.diags, f.diagnostic]
-        return plugin, ctx.diags
-
-    load.__doc__ = read.__doc__
-    return load
-
-
-def plugin_name(value: Any, dir_name: str, path: Path) -> str:
-    """A foreign plugin's name: `value` when given and not empty, else the directory
-    name; either must be 1-64 of ``a-z 0-9 - _ .`` starting with a letter or digit
-    (so ``<name>:<command>`` can be typed), else `Fatal` ``plugin.manifest.invalid``."""
-    name = dir_name if value is None or value == "" else value
-    if not isinstance(name, str) or not NAME.match(name):
-        origin = "the directory name" if value in (None, "") else "the name"
-        shown = repr(name) if isinstance(name, str) else type_name(name)
-        raise fatal(
-            "plugin.manifest.invalid",
-            f"{origin} {shown} cannot name a plugin: 1-64 of a-z, 0-9, '-', '_', '.', "
-            "starting with a letter or digit",
-            path,
-        )
-    return name
-
-
-def resolve_root(root: Path) -> Path:
-    """A plugin root with every symlink resolved (once per plugin read)."""
-    return Path(os.path.realpath(root))
-
-
-def contained(path: Path, root: Path) -> bool:
-    """Whether `path` resolves (after symlinks) inside `root`, a resolved directory.
-
-    A path spelled below `root` whose components (below the root) hold no symlink is
-    inside as it stands, and so is one whose first missing component comes before any
-    symlink: only those components are looked at (`walk`); any other is resolved."""
-    return walk(path, root)[0] != "linked" or _resolves_inside(path, root)
-
-
-def _resolves_inside(path: Path, root: Path) -> bool:
-    real = real_path(path)
-    return real is not None and is_inside(real, root)
-
-
-def read_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
-    """The JSON value in the file at `path`, or (None, why not)."""
-    try:
-        data = read_bounded(path, cap)
-    except FileProblem as e:
-        return None, f"cannot read it: {e.message}"
-    try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        return None, "it is not valid UTF-8"
-    try:
-        return loads(text, object_pairs_hook=unique_keys), None  # no key twice (M01)
-    except ValueError as e:  # nesting past the limit too
-        return None, f"it is not valid JSON: {e}"
-
-
-def is_dir(path: Path) -> bool:
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
-def is_file(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
-def listdir(ctx: Ctx, directory: Path, code: str) -> list[os.DirEntry[str]]:
-    """The entries of `directory` in name order ([] and `code` when it cannot be
-    listed)."""
-    try:
-        with os.scandir(directory) as it:
-            return sorted(it, key=lambda e: e.name)
-    except OSError as e:
-        message = f"cannot list {ctx.rel(directory)}: {e.strerror or e}"
-        ctx.add(code, message, directory, severity="warning")
-        return []
-
-
-def skills_problem(key: str, value: Any) -> str | None:
-    """What the name, version, description, keywords or skills field of a Codex or
-    Kimi manifest must be, when `value` is not that."""
-    if key in ("name", "version", "description") and not isinstance(value, str):
-        return f"a string, not {type_name(value)}"
-    if key == "keywords" and not str_list(value):
-        return "an array of strings"
-    if key == "skills" and not (isinstance(value, str) or str_list(value)):
-        return f"a path or a list of paths, not {type_name(value)}"
-    return None
-
-
-def check_inside(ctx: Ctx, path: Path, label: str) -> None:
-    """A manifest resolving outside the root is fatal."""
-    if not contained(path, ctx.root):
-        raise fatal("plugin.path.outside_root", f"{label} resolves outside the root", path)
-
-
-def manifest_object(ctx: Ctx, path: Path, label: str) -> dict[str, Any]:
-    """The JSON object in the manifest `path` (named `label`), which must resolve
-    inside the root; anything else is fatal."""
-    check_inside(ctx, path, label)
-    value, problem = read_json(path)
-    if problem is not None:
-        raise fatal("plugin.manifest.invalid", f"{label}: {problem}", path)
-    if not isinstance(value, dict):
-        message = f"{label} must hold a JSON object, not {type_name(value)}"
-        raise fatal("plugin.manifest.invalid", message, path)
-    return value
-
-
-def read_manifest(
-    ctx: Ctx,
-    path: Path,
-    label: str,
-    problem_of: Callable[[str, Any], str | None],
-    *,
-    optional: bool = False,
-) -> dict[str, Any]:
-    """A foreign JSON manifest, which must exist (`optional`: else it is {}), resolve
-    inside the root and hold an object whose known fields have their types
-    (`problem_of(key, value)`)."""
-    if not os.path.lexists(path):
-        if optional:
-            return {}
-        raise fatal("plugin.manifest.invalid", f"no {label}", path)
-    value = manifest_object(ctx, path, label)
-    for key, item in value.items():
-        found = problem_of(key, item)
-        if found is not None:
-            raise fatal("plugin.manifest.invalid", f"`{key}` must be {found}", path)
-    return value
-
-
-def listed_or_default(
-    ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str | None, path: Path
-) -> list[Path]:
-    """The contained paths a field lists, or the default location (if any) when the
-    field is absent."""
-    if key in manifest:
-        return ctx.listed(manifest, key, path)
-    fixed = None if default is None else ctx.fixed(default)
-    return [] if fixed is None else [fixed]
-
-
-# -- skills ------------------------------------------------------------------------
 
 
 def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool, by_dir: bool = False) -> list[Skill]:
@@ -506,7 +190,7 @@ def load_skill_dir(
         if not quiet:
             ctx.add("plugin.skill.invalid", f"no {SKILL_FILE} in {ctx.rel(skill_dir)}", skill_dir)
         return None
-    if linked and not _resolves_inside(path, ctx.root):
+    if linked and not resolves_inside(path, ctx.root):
         message = f"{SKILL_FILE} must resolve inside the plugin root; the skill is skipped"
         ctx.add("plugin.skill.invalid", message, path)
         return None
@@ -578,9 +262,6 @@ def _no_frontmatter(diags: Sequence[Diagnostic]) -> bool:
     return [d.code for d in diags if d.severity == "error"] == ["frontmatter.missing"]
 
 
-# -- commands ----------------------------------------------------------------------
-
-
 def load_commands(ctx: Ctx, paths: Iterable[Path], *, file_names: bool = False) -> list[Command]:
     """Commands from directories (``**/*.md``, walked by the commands package) and
     single ``.md`` files, named ``<namespace>:<name>``. `file_names` (Claude Code's
@@ -611,9 +292,6 @@ def load_command_file(ctx: Ctx, path: Path, *, file_names: bool = False) -> Comm
     )
     ctx.diags.extend(diags)
     return command
-
-
-# -- agents ------------------------------------------------------------------------
 
 
 def load_agents(
@@ -693,10 +371,6 @@ def skipped_agents(diags: list[Diagnostic], loaded: Sequence[AgentType]) -> list
             message = f"the agent is skipped: {d.message}"
             out.append(diagnostic("plugin.agent.invalid", message, d.path))
     return out
-
-
-def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(mapping))
 
 
 def foreign_servers(

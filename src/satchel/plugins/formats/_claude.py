@@ -43,18 +43,17 @@ from typing import Any
 from satchel._contain import real_below, str_list
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks, parse_claude_hooks
-from satchel.plugins._model import HookSpec, Plugin
+from satchel.hooks._spec import HookSpec
+from satchel.plugins._context import Ctx
+from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import (
-    Ctx,
-    adapter,
     foreign_servers,
     load_agents,
     load_commands,
     load_skill_paths,
-    plugin_name,
-    read_manifest,
     root_skill,
 )
+from satchel.plugins.formats._base import adapter, plugin_name, read_manifest
 from satchel.skills._model import Skill
 
 __all__ = ["KNOWN_FIELDS", "MANIFEST", "load"]

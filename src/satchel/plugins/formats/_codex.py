@@ -21,17 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import type_name
+from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins._model import Plugin
-from satchel.plugins.components._parts import (
-    Ctx,
-    adapter,
-    listed_or_default,
-    load_skill_paths,
-    manifest_servers,
-    plugin_name,
-    read_manifest,
-    skills_problem,
-)
+from satchel.plugins.components._parts import load_skill_paths, manifest_servers
+from satchel.plugins.formats._base import adapter, plugin_name, read_manifest, skills_problem
 
 __all__ = ["MANIFEST", "load"]
 

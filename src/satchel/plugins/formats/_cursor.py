@@ -22,19 +22,15 @@ from typing import Any
 
 from satchel._contain import str_list
 from satchel.diagnostics import type_name
+from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import (
-    Ctx,
-    adapter,
-    listed_or_default,
     load_agents,
     load_commands,
     load_skill_paths,
     manifest_servers,
-    plugin_name,
-    read_manifest,
-    skills_problem,
 )
+from satchel.plugins.formats._base import adapter, plugin_name, read_manifest, skills_problem
 
 __all__ = ["MANIFEST", "load"]
 

@@ -24,18 +24,11 @@ from typing import Any
 
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_kimi_hooks
-from satchel.plugins._model import HookSpec, Plugin
-from satchel.plugins.components._parts import (
-    Ctx,
-    adapter,
-    fatal,
-    listed_or_default,
-    load_skill_paths,
-    manifest_servers,
-    read_manifest,
-    root_skill,
-    skills_problem,
-)
+from satchel.hooks._spec import HookSpec
+from satchel.plugins._context import Ctx, fatal, listed_or_default
+from satchel.plugins._model import Plugin
+from satchel.plugins.components._parts import load_skill_paths, manifest_servers, root_skill
+from satchel.plugins.formats._base import adapter, read_manifest, skills_problem
 from satchel.skills._model import Skill
 
 __all__ = ["MANIFESTS", "NAME", "load"]

@@ -39,29 +39,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from satchel._contain import str_list
+from satchel._contain import contained, is_dir, is_file, str_list
 from satchel.agents import MAX_AGENTS, AgentType
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_vibe_hooks
 from satchel.mcp._parse import parse_mcp_json
+from satchel.plugins._context import Ctx, Fatal, fatal, listdir
 from satchel.plugins._detect import NATIVE_MANIFEST, NATIVE_SCHEMA, other_version
 from satchel.plugins._model import Plugin, ToolOverride
 from satchel.plugins.components._connectors import load_connectors
 from satchel.plugins.components._knowledge import load_knowledge
 from satchel.plugins.components._libraries import load_libraries
-from satchel.plugins.components._parts import (
-    Ctx,
-    Fatal,
-    adapter,
-    contained,
-    fatal,
-    is_dir,
-    is_file,
-    listdir,
-    load_agent_file,
-    load_skills,
-    manifest_object,
-)
+from satchel.plugins.components._parts import load_agent_file, load_skills
+from satchel.plugins.formats._base import adapter, manifest_object
 
 __all__ = [
     "EXPOSURES",

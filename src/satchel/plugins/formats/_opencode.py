@@ -12,17 +12,13 @@ manifest name; see `satchel.plugins.components._parts.plugin_name`).
 
 from __future__ import annotations
 
+from satchel._contain import contained, is_file
+from satchel._contain import probe_json as read_json
+from satchel.plugins._context import Ctx
 from satchel.plugins._detect import code_files, opencode_package
 from satchel.plugins._model import Plugin
-from satchel.plugins.components._parts import (
-    Ctx,
-    adapter,
-    contained,
-    is_file,
-    load_skills,
-    plugin_name,
-    read_json,
-)
+from satchel.plugins.components._parts import load_skills
+from satchel.plugins.formats._base import adapter, plugin_name
 
 __all__ = ["CODE_DIRS", "SKILLS", "load"]
 

@@ -1,1 +1,16 @@
-"""Running hooks: the runner, its output parsing and the aggregation of answers."""
+"""Running hooks: `HookRunner(environment).run(event, payload)` (or ``await dispatch(...)``)
+fires an event at every matching hook in parallel, reads each answer (`read_result`) and
+aggregates them into an `Outcome` (`aggregate`). See docs/hooks.md."""
+
+from satchel.runtime.hooks._aggregate import aggregate
+from satchel.runtime.hooks._output import read_result
+from satchel.runtime.hooks._runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "HookRunner",
+    "MAX_TIMEOUT",
+    "aggregate",
+    "event_variable",
+    "read_result",
+]

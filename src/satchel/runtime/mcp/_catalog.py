@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from satchel.diagnostics import Diagnostic
 from satchel.mcp._names import server_id
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 
 __all__ = [
     "DEFAULT_EXPOSURE",

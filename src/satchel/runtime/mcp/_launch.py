@@ -33,8 +33,9 @@ from pathlib import Path
 
 from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.mcp._spec import McpServer
 from satchel.plugins._data import ensure_data_dir
-from satchel.plugins._model import McpServer, Plugin
+from satchel.plugins._model import Plugin
 from satchel.process._env import base_env, is_dangerous_env, overlay_env
 
 __all__ = ["Launch", "LaunchRefused", "expand", "launch_spec"]

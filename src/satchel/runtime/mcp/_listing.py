@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from satchel.mcp._names import exposed_name
-from satchel.plugins._model import McpServer
+from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, PromptArgument
 
 if TYPE_CHECKING:

@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SatchelError
 from satchel.mcp._names import server_id
-from satchel.plugins._model import McpServer, Plugin
+from satchel.mcp._spec import McpServer
+from satchel.plugins._model import Plugin
 from satchel.runtime.mcp._catalog import (
     McpPrompt,
     McpResource,
@@ -475,7 +476,7 @@ async def _client(streams: Streams) -> Any:
     from mcp.client.session import ClientSession
     from mcp_types import Implementation
 
-    from satchel import __version__
+    from satchel._version import __version__
 
     info = Implementation(name="satchel", version=__version__)
     async with ClientSession(streams[0], streams[1], client_info=info) as session:

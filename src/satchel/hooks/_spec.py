@@ -1,0 +1,57 @@
+"""A hook as a host file declares it: the value every hook format reads into."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from satchel._json import jsonable
+
+__all__ = ["HookSpec"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    """One hook as a host file declares it (run later by the hooks runtime).
+
+    `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ...); `format`
+    says whose (``claude``, ``vibe``, ``kimi``). `command` is the shell command (or
+    argv[0] when `args` is given: Claude Code's exec form). `timeout` in seconds."""
+
+    event: str
+    command: str
+    format: Literal["claude", "vibe", "kimi", "satchel"]
+    matcher: str | None = None
+    args: tuple[str, ...] | None = None
+    timeout: float | None = None
+    name: str | None = None
+    strict: bool = False
+    condition: str | None = None  # Claude Code's `if` permission rule
+    description: str | None = None
+    fail_mode: str | None = None  # Kimi's
+    plugin: str | None = None
+    path: Path | None = None
+    extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event,
+            "command": self.command,
+            "format": self.format,
+            "matcher": self.matcher,
+            "args": None if self.args is None else list(self.args),
+            "timeout": self.timeout,
+            "name": self.name,
+            "strict": self.strict,
+            "if": self.condition,
+            "description": self.description,
+            "fail_mode": self.fail_mode,
+            "plugin": self.plugin,
+            "path": None if self.path is None else str(self.path),
+            "extras": jsonable(dict(self.extras)),
+        }
