@@ -1,1 +1,26 @@
-"""Skills: the model, field rules, reading one SKILL.md, and walking roots."""
+"""Skills: the `Skill` value, reading and judging one SKILL.md, and walking roots.
+
+`parse_skill(path)` reads one skill as a host would; `check_paths` judges files and
+directories as `satchel validate` does; `scan_root` walks one root. Nothing here runs
+anything.
+"""
+
+from satchel.skills._check import Checked, check_paths
+from satchel.skills._discover import RootScan, scan_root, skill_dirs
+from satchel.skills._fields import FieldRules
+from satchel.skills._model import MAX_SKILL_FILE, Skill
+from satchel.skills._read import SKILL_FILE, parse_skill, read_skill
+
+__all__ = [
+    "MAX_SKILL_FILE",
+    "SKILL_FILE",
+    "Checked",
+    "FieldRules",
+    "RootScan",
+    "Skill",
+    "check_paths",
+    "parse_skill",
+    "read_skill",
+    "scan_root",
+    "skill_dirs",
+]
