@@ -29,4 +29,4 @@ def test_the_description_rule_lives_in_one_place():
         if "def _description(" in path.read_text(encoding="utf-8")
         or "def judge_description(" in path.read_text(encoding="utf-8")
     ]
-    assert defining == ["_fields.py"]
+    assert defining == ["fields.py"]

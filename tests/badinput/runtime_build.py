@@ -358,7 +358,7 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
             "diagnostics": _diagnostics(env.diagnostics),
         }
     if op == "fire":
-        from satchel.hooks import HookRunner
+        from satchel.runtime.hooks import HookRunner
 
         outcome = HookRunner(ctx["env"]).run(step["event"], step.get("payload"))
         return {"behavior": outcome.behavior, "ran": len(outcome.results)}
@@ -492,8 +492,8 @@ def _import_mcp() -> None:
 
     for name in (
         "mcp.server.transport_security", "mcp.client.session", "satchel.server._http",
-        "satchel.runtime.mcp._supervisor", "satchel.runtime.mcp._transports",
-        "satchel.runtime.mcp._blocking", "satchel.runtime.mcp._listing", "satchel.process._spawn",
+        "satchel.runtime.mcp._supervisor", "satchel.runtime.mcp._transports", "satchel.runtime.mcp._blocking",
+        "satchel.runtime.mcp._listing", "satchel.process._spawn",
     ):  # fmt: skip
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
