@@ -46,7 +46,7 @@ def kit(project: Path, *args: str) -> Path:
 
 def pin(layout: satchel.Layout, folder: Path) -> dict[str, str]:
     """What `satchel trust` does: trust `folder` pinned to what it holds now."""
-    pins = digests(satchel.load(layout=layout, trusted=True))
+    pins = digests(satchel.load(layout=layout, trusted=True).executables())
     trust(layout, folder, approved=pins)
     return pins
 

@@ -436,6 +436,6 @@ def _folded(items: Mapping[str, _T], name: str) -> _T | None:
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:
     if options.shell_scopes is not None:
         return frozenset(options.shell_scopes)
-    if not environment.options.trust_project_skills or not environment.trusted:
+    if not environment.trust.run_project:
         return frozenset(s.scope for s in environment.skills.values()) - {PROJECT}
     return None
