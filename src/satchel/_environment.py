@@ -241,13 +241,7 @@ class Environment:
 
     def executables(self) -> Executables:
         """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""
-        return Executables(
-            self.layout,
-            self.hooks,
-            self.mcp_servers,
-            self.plugins.plugins,
-            settings_read=self.options.claude_settings_hooks,
-        )
+        return _executables(self.layout, self.options, self.plugins, self.hooks, self.mcp_servers)
 
     def inventory(self) -> Inventory:
         """What this environment holds, as `satchel._changes.compare` reads it."""
@@ -363,16 +357,21 @@ class _Builder:
     def read(self, written: WrittenSkills | None) -> None:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
         agents, instruction files, MCP servers and hooks."""
-        lay, opts, trust = self.layout, self.options, self.trust
-        self.plugins = _plugins(lay, opts, trust)
+        self.plugins = _plugins(self.layout, self.options, self.trust)
         enabled = self.plugins.enabled()
-        if _skills_on(opts):
-            self.skills = _skills(lay, opts, trust, enabled, written)
+        if _skills_on(self.options):
+            self.skills = _skills(self.layout, self.options, self.trust, enabled, written)
+        self._read_components(enabled)
+        self._read_executables(enabled)
+
+    def _read_components(self, enabled: Sequence[Plugin]) -> None:
+        """Commands, agent types and instruction files (the project's when it loads)."""
+        lay, opts, project = self.layout, self.options, self.trust.load_project
         self.commands = load_commands(
             lay,
             builtins=opts.builtin_commands,
             naming=opts.command_naming,
-            trust_project=trust.load_project,
+            trust_project=project,
             extra=opts.extra_commands,
             plugin_commands=[c for p in enabled for c in p.commands],
         )
@@ -380,18 +379,18 @@ class _Builder:
             lay,
             builtins=opts.builtin_agents,
             config_types=opts.agent_types,
-            trust_project=trust.load_project,
+            trust_project=project,
             tool_map=opts.agent_tool_map,
             plugin_types=[a for p in enabled for a in p.agents],
         )
-        self._read_executables(enabled)
-
-    def _read_executables(self, enabled: Sequence[Plugin]) -> None:
-        lay, opts, trust = self.layout, self.options, self.trust
         if opts.instructions is not None:
             self.instructions, self.instruction_problems = load_instructions(
-                lay, mode=opts.instructions, trust_project=trust.load_project
+                lay, mode=opts.instructions, trust_project=project
             )
+
+    def _read_executables(self, enabled: Sequence[Plugin]) -> None:
+        """MCP servers and hooks (the project's when it runs)."""
+        lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
         self.mcp_servers = settle_servers(host, enabled, problems)
         self.hooks = load_hooks(
@@ -434,13 +433,7 @@ class _Builder:
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
         if pins is None:
             return HeldBack(self.hooks, self.mcp_servers)
-        items = Executables(
-            given,
-            self.hooks,
-            self.mcp_servers,
-            self.plugins.plugins,
-            settings_read=self.options.claude_settings_hooks,
-        )
+        items = _executables(given, self.options, self.plugins, self.hooks, self.mcp_servers)
         return hold_back(items, pins)
 
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -453,6 +446,15 @@ class _Builder:
             *self.mcp_servers.diagnostics,
             *self.hooks.diagnostics,
         )
+
+
+def _executables(
+    lay: Layout, opts: Options, plugins: PluginSet, hooks: HookSet, servers: McpServerSet
+) -> Executables:
+    """The hooks and servers of one load as approval reads them."""
+    return Executables(
+        lay, hooks, servers, plugins.plugins, settings_read=opts.claude_settings_hooks
+    )
 
 
 def _skills_on(opts: Options) -> bool:
