@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._approval import digests
-from satchel._trust import STORE, read_trust, store_path, trust, untrust
+from satchel._approval import HeldBack, digests, hold_back
+from satchel._trust import STORE, Pins, read_trust, store_path, trust, untrust
 from satchel.runtime.hooks import HookRunner
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.support import put
@@ -46,7 +46,7 @@ def kit(project: Path, *args: str) -> Path:
 
 def pin(layout: satchel.Layout, folder: Path) -> dict[str, str]:
     """What `satchel trust` does: trust `folder` pinned to what it holds now."""
-    pins = digests(satchel.load(layout=layout, trusted=True))
+    pins = digests(satchel.load(layout=layout, trusted=True).executables())
     trust(layout, folder, approved=pins)
     return pins
 
@@ -349,3 +349,16 @@ def test_a_python_hook_that_writes_its_bytecode_cache_stays_approved(bare, proje
     assert held(env) == []
     bash(env)
     assert canary.read_text() == "ran\nran\n"
+
+
+def test_hold_back_works_on_the_hooks_and_servers_not_the_environment(bare, project, tmp_path):
+    canary = tmp_path / "canary"
+    project_hook(project, hook_script(project, canary))
+    kit(project, "--port", "1")
+    items = satchel.load(layout=bare, trusted=True).executables()
+    pins = Pins(project, {**digests(items), "mcp-server api (plugin kit)": "stale"})
+    result = hold_back(items, pins)
+    assert [h.status for h in result.hooks.hooks] == ["loaded"]
+    assert [s.enabled for s in result.servers.servers] == [False]
+    assert [d.code for d in result.diagnostics] == ["trust.changed"]
+    assert hold_back(items, Pins(project, digests(items))) == HeldBack(items.hooks, items.servers)

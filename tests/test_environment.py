@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import satchel
+import satchel._environment as environment
+from satchel._environment import write_skills
 from tests.conftest import codes
 
 
@@ -199,3 +203,43 @@ def test_a_written_skill_that_cannot_be_written_is_a_diagnostic(layout):
 def test_enabled_as_a_single_string_is_a_type_error(layout):
     with pytest.raises(TypeError, match="enabled must be True, False or a list of skill names"):
         satchel.load(layout=layout, enabled="deploy")
+
+
+def test_write_skills_writes_each_skill_under_the_write_root(layout):
+    review = satchel.define_skill("review", "Code review.", "Read the diff twice.")
+    written = write_skills(layout, [review])
+    path = layout.write_root / "review" / "SKILL.md"
+    assert written.paths == (path,) and written.diagnostics == ()
+    assert (written.root.path, written.root.scope) == (layout.write_root, "written")
+    assert path.read_text(encoding="utf-8").endswith("Read the diff twice.\n")
+
+
+def test_write_skills_without_a_write_root_is_a_diagnostic(project, home):
+    bare = dataclasses.replace(satchel.Layout.default(project, home=home, env={}), write_root=None)
+    written = write_skills(bare, [satchel.define_skill("alpha", "First.")])
+    assert written.paths == ()
+    assert [(d.code, d.message) for d in written.diagnostics] == [
+        ("skill.write.failed", "the layout has no write_root")
+    ]
+
+
+def test_reading_writes_nothing(layout, skills_dirs, write):
+    write(skills_dirs["user"], "alpha")
+    env = satchel.load(layout=layout)
+    assert list(env.skills) == ["alpha"]
+    assert not layout.write_root.exists()
+
+
+def test_load_builds_the_environment_once(layout, skills_dirs, write, monkeypatch):
+    write(skills_dirs["user"], "alpha")
+    built: list[environment.Environment] = []
+    real = environment.Environment
+
+    def counting(*args, **kwargs):
+        built.append(real(*args, **kwargs))
+        return built[-1]
+
+    monkeypatch.setattr(environment, "Environment", counting)
+    env = satchel.load(layout=layout, write=[satchel.define_skill("beta", "Second.", "B.")])
+    assert len(built) == 1 and built[0] is env
+    assert list(env.skills) == ["beta", "alpha"]

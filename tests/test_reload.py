@@ -85,3 +85,16 @@ def test_a_plugin_gets_a_data_directory_that_loading_does_not_create(layout, pro
     assert ensure_data_dir(data) == data
     assert data.is_dir() and (data.stat().st_mode & 0o777) == 0o700
     assert ensure_data_dir(data) == data  # kept as it is the second time
+
+
+def test_compare_reads_two_inventories_not_environments(layout, project):
+    from satchel._changes import Change, Changes, Inventory, compare
+
+    skill = satchel.define_skill("alpha", "First.", "A.")
+    empty = Inventory({}, {}, {}, {}, {}, {}, {})
+    one = Inventory({"alpha": skill}, {}, {}, {}, {}, {}, {})
+    assert compare(empty, one) == Changes(skills=Change(added=("alpha",)))
+    assert compare(one, empty) == Changes(skills=Change(removed=("alpha",)))
+    env = satchel.load(layout=layout)
+    assert env.inventory().stamps is env.stamps
+    assert not compare(env.inventory(), env.inventory())

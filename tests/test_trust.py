@@ -11,7 +11,18 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._trust import STORE, TrustStoreError, read_trust, store_path, trust, untrust
+from satchel._trust import (
+    STORE,
+    Pins,
+    TrustDecision,
+    TrustStoreError,
+    decide_trust,
+    read_trust,
+    store_path,
+    trust,
+    untrust,
+)
+from satchel.origin import Trust
 from satchel.plugins._detect import NATIVE_SCHEMA
 from satchel.session import Session
 from tests.support import put
@@ -185,3 +196,52 @@ def test_reload_sees_a_folder_trusted_since(bare, both, project):
     fresh, _ = env.reload()
     assert fresh.trusted is True
     assert fresh.skills["deploy"].description == "From the project."
+
+
+# -- the one decision ----------------------------------------------------------------------
+
+
+def test_the_host_decides_trust_without_the_list(bare):
+    decided = decide_trust(bare, given=True, load_project=True)
+    assert decided == TrustDecision(Trust("trusted", folder=True))
+    assert not store_path(bare).exists()
+
+
+def test_the_list_decides_trust_and_carries_the_folders_pins(bare, project):
+    assert decide_trust(bare, given=None, load_project=True).trust.state == "untrusted"
+    trust(bare, project, approved={"hook x": "abc"})
+    decided = decide_trust(bare, given=None, load_project=True)
+    assert decided.trust == Trust("trusted", folder=True)
+    assert decided.pins == Pins(project.resolve(), {"hook x": "abc"})
+    assert decided.problems == ()
+
+
+def test_hidden_project_content_keeps_the_folders_trust(bare, project):
+    trust(bare, project)
+    decided = decide_trust(bare, given=None, load_project=False)
+    assert decided.trust == Trust("hidden", folder=True)
+    assert decided.pins is None
+
+
+def test_an_unreadable_list_is_a_problem_of_the_decision(bare):
+    path = store_path(bare)
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    decided = decide_trust(bare, given=None, load_project=True)
+    assert decided.trust.state == "untrusted"
+    assert [d.code for d in decided.problems] == ["config.trust.invalid"]
+
+
+@pytest.mark.parametrize(
+    ("options", "state", "trusted"),
+    [
+        ({}, "untrusted", False),
+        ({"trusted": True}, "trusted", True),
+        ({"trusted": True, "trust_project_skills": False}, "hidden", True),
+        ({"trust_project_skills": False}, "hidden", False),
+    ],
+)
+def test_the_environment_carries_the_one_trust_value(bare, options, state, trusted):
+    env = satchel.load(layout=bare, **options)
+    assert env.trust.state == state
+    assert env.trusted is trusted

@@ -32,25 +32,54 @@ from typing import TYPE_CHECKING, Any
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
 from satchel._reach import Reach, argv_reach, shell_reach
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks._load import load_hooks
+from satchel.hooks._variables import host_variables
 from satchel.layout import PROJECT
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
-    from satchel.hooks._model import Hook
+    from satchel._trust import Pins
+    from satchel.hooks._model import Hook, HookSet
+    from satchel.layout import Layout
+    from satchel.mcp._servers import McpServerSet
     from satchel.mcp._spec import McpServer
+    from satchel.plugins._model import Plugin
 
-__all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "digests", "hold_back"]
+__all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "Executables", "HeldBack", "digests", "hold_back"]
 
 MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one counts by size
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
 
 
+@dataclass(frozen=True, slots=True)
+class Executables:
+    """What approval pins and holds back: the `hooks` and MCP `servers` one load found,
+    the `plugins` they came from (by name: a plugin's scope and root), the `layout`
+    they were read for, and whether that load read Claude Code's ``settings.json``
+    hooks (`settings_read`)."""
+
+    layout: Layout
+    hooks: HookSet
+    servers: McpServerSet
+    plugins: Mapping[str, Plugin]
+    settings_read: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBack:
+    """The hooks and servers after `hold_back`, and a ``trust.changed`` diagnostic
+    for each item held back."""
+
+    hooks: HookSet
+    servers: McpServerSet
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
 @dataclass(slots=True)
 class _Pinning:
-    """One `digests` call: the environment and the folder listings already taken."""
+    """One `digests` call: the items pinned and the folder listings already taken."""
 
-    env: Environment
+    items: Executables
     listings: dict[Path, bytes] = field(default_factory=dict)
 
     def listing(self, top: Path) -> bytes:
@@ -59,42 +88,40 @@ class _Pinning:
         return self.listings[top]
 
 
-def digests(env: Environment, *, every_source: bool = True) -> dict[str, str]:
-    """Key -> sha256 of every project-origin hook and MCP server of `env`; with
-    `every_source`, Claude Code's project ``settings.json`` hooks too, even when `env`
-    did not read them (a later load may)."""
-    pinning = _Pinning(env)
-    items: dict[str, str] = {}
-    for key, hook in _hooks(env, every_source):
-        items[key] = _digest(_hook_text(hook), _hook_reach(env, hook), pinning)
-    for key, server in _servers(env):
-        items[key] = _digest(_server_text(server), _server_reach(env, server), pinning)
-    return items
+def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
+    """Key -> sha256 of every project-origin hook and MCP server of `items`; with
+    `every_source`, Claude Code's project ``settings.json`` hooks too, even when the
+    load did not read them (a later load may)."""
+    pinning = _Pinning(items)
+    found: dict[str, str] = {}
+    for key, hook in _hooks(items, every_source):
+        found[key] = _digest(_hook_text(hook), _hook_reach(items.layout, hook), pinning)
+    for key, server in _servers(items):
+        found[key] = _digest(_server_text(server), _server_reach(items, server), pinning)
+    return found
 
 
-def hold_back(env: Environment, approved: Mapping[str, str], folder: Path) -> Environment:
-    """`env` with every project item that is new or changed since `approved` held
-    back, each with a ``trust.changed`` diagnostic."""
-    current = digests(env, every_source=False)
+def hold_back(items: Executables, pins: Pins) -> HeldBack:
+    """`items`' hooks and servers with every project item that is new or changed since
+    the folder was pinned held back, each with a ``trust.changed`` diagnostic."""
+    current = digests(items, every_source=False)
+    approved = pins.approved
     changed = {k for k, v in current.items() if approved.get(k) != v}
     if not changed:
-        return env
-    found = [_changed(key, key in approved, folder) for key in sorted(changed)]
+        return HeldBack(items.hooks, items.servers)
+    found = tuple(_changed(key, key in approved, pins.folder) for key in sorted(changed))
     hooks = tuple(
         replace(h, status="skipped", why="changed since the folder was trusted")
         if h.loaded and key in changed
         else h
-        for key, h in _keyed_hooks(env)
+        for key, h in _keyed_hooks(items)
     )
     servers = tuple(
-        replace(s, enabled=False) if _server_key(env, s) in changed else s
-        for s in env.mcp_servers.servers
+        replace(s, enabled=False) if _server_key(items, s) in changed else s
+        for s in items.servers.servers
     )
-    return replace(
-        env,
-        hooks=replace(env.hooks, hooks=hooks),
-        mcp_servers=replace(env.mcp_servers, servers=servers),
-        diagnostics=(*env.diagnostics, *found),
+    return HeldBack(
+        replace(items.hooks, hooks=hooks), replace(items.servers, servers=servers), found
     )
 
 
@@ -111,45 +138,43 @@ def _changed(key: str, known: bool, folder: Path) -> Diagnostic:
 # -- what is pinned ---------------------------------------------------------------------
 
 
-def _keyed_hooks(env: Environment) -> Iterable[tuple[str | None, Hook]]:
+def _keyed_hooks(items: Executables) -> Iterable[tuple[str | None, Hook]]:
     """Every hook with its key (None for one that is not the project's)."""
-    for name, hook in env.hooks.named():
-        yield (f"hook {name}" if _project_hook(env, hook) else None), hook
+    for name, hook in items.hooks.named():
+        yield (f"hook {name}" if _project_hook(items, hook) else None), hook
 
 
-def _hooks(env: Environment, every_source: bool) -> Iterator[tuple[str, Hook]]:
-    yield from ((k, h) for k, h in _keyed_hooks(env) if k is not None)
-    if not every_source or env.options.claude_settings_hooks:
+def _hooks(items: Executables, every_source: bool) -> Iterator[tuple[str, Hook]]:
+    yield from ((k, h) for k, h in _keyed_hooks(items) if k is not None)
+    if not every_source or items.settings_read:
         return
-    from satchel.hooks._load import load_hooks
-
-    settings = load_hooks(env.layout, own_files=False, claude_settings=True)
+    settings = load_hooks(items.layout, own_files=False, claude_settings=True)
     for name, hook in settings.named():
         if hook.source != "claude-user":
             yield f"hook {name}", hook
 
 
-def _servers(env: Environment) -> Iterable[tuple[str, McpServer]]:
-    for server in env.mcp_servers.servers:
-        key = _server_key(env, server)
+def _servers(items: Executables) -> Iterable[tuple[str, McpServer]]:
+    for server in items.servers.servers:
+        key = _server_key(items, server)
         if key is not None:
             yield key, server
 
 
-def _server_key(env: Environment, server: McpServer) -> str | None:
+def _server_key(items: Executables, server: McpServer) -> str | None:
     if server.scope == PROJECT:
         return f"mcp-server {server.name} (project config)"
-    plugin = env.plugins.plugins.get(server.plugin or "")
+    plugin = items.plugins.get(server.plugin or "")
     if server.scope == "plugin" and plugin is not None and plugin.scope == PROJECT:
         return f"mcp-server {server.name} (plugin {plugin.name})"
     return None
 
 
-def _project_hook(env: Environment, hook: Hook) -> bool:
+def _project_hook(items: Executables, hook: Hook) -> bool:
     if hook.source in ("project", "claude-project", "claude-local"):
         return True
     name = hook.source.removeprefix("plugin:")
-    plugin = env.plugins.plugins.get(name) if name != hook.source else None
+    plugin = items.plugins.get(name) if name != hook.source else None
     return plugin is not None and plugin.scope == PROJECT
 
 
@@ -182,13 +207,10 @@ def _server_text(server: McpServer) -> dict[str, Any]:
     }
 
 
-def _hook_reach(env: Environment, hook: Hook) -> Reach:
+def _hook_reach(lay: Layout, hook: Hook) -> Reach:
     """What `hook` can run: its words read as the runner will run them (in the plugin
     root or the working directory, with the variables the runner sets); a plugin
     hook's whole root; and, when that cannot be determined, the directory it runs in."""
-    from satchel.runtime.hooks._runner import host_variables
-
-    lay = env.layout
     variables = {"HOME": str(lay.home), **host_variables(hook, lay)}
     inside = [lay.project, *([hook.root] if hook.root is not None else [])]
     cwd = hook.root or lay.cwd
@@ -206,15 +228,16 @@ def _hook_reach(env: Environment, hook: Hook) -> Reach:
     return found
 
 
-def _server_reach(env: Environment, server: McpServer) -> Reach:
+def _server_reach(items: Executables, server: McpServer) -> Reach:
     """What `server` can run: the files its argv names, and a plugin server's whole
     root. (A server started by name, ``npx pkg``, runs nothing of the project.)"""
-    plugin = env.plugins.plugins.get(server.plugin or "")
+    plugin = items.plugins.get(server.plugin or "")
     root = plugin.root if plugin is not None else None
     variables = {} if root is None else {"PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_ROOT": str(root)}
     words = [_placeholders(w, variables) for w in (server.command or "", *server.args) if w]
-    inside = [env.layout.project, *([root] if root is not None else [])]
-    found = argv_reach(words, cwd=root or env.layout.project, inside=inside) if words else Reach()
+    project = items.layout.project
+    inside = [project, *([root] if root is not None else [])]
+    found = argv_reach(words, cwd=root or project, inside=inside) if words else Reach()
     trees = tuple(t for t in found.trees if root is not None and t.is_relative_to(root))
     return Reach(found.files, (*trees, *([root] if root is not None else [])))
 

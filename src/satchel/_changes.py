@@ -15,14 +15,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from satchel.skills._model import Skill
 
-if TYPE_CHECKING:
-    from satchel._environment import Environment
-
-__all__ = ["Change", "Changes", "Stamp", "compare", "stamps"]
+__all__ = ["Change", "Changes", "Inventory", "Stamp", "compare", "stamps"]
 
 
 class _Item(Protocol):
@@ -75,50 +72,63 @@ class Changes:
 
 
 Stamp = tuple[int, int]  # size, modification time in ns
+Items = Mapping[str, _Item]
 
 
-def stamps(env: Environment) -> dict[Path, Stamp]:
-    """The size and modification time of every file the environment's items came
-    from, taken when it was loaded (a reload compares against these)."""
+@dataclass(frozen=True, slots=True)
+class Inventory:
+    """What one load holds, as `compare` reads it: each kind by name (hooks by
+    ``<source>/<event>/<matcher>#<n>``), and the `stamps` taken when it was loaded."""
+
+    skills: Mapping[str, Skill]
+    commands: Items
+    agents: Items
+    plugins: Items
+    hooks: Items
+    mcp_servers: Items
+    stamps: Mapping[Path, Stamp]
+
+
+def stamps(skills: Mapping[str, Skill], *others: Items) -> dict[Path, Stamp]:
+    """The size and modification time of every file the `skills` and the `others`
+    (commands, agent types, plugins) came from, taken when they were loaded (a reload
+    compares against these)."""
     found: dict[Path, Stamp] = {}
-    stat = os.stat
-    for kind, items in enumerate(_kinds(env)):
+    for skill in skills.values():
+        if skill.stamp is not None:
+            if skill.path is not None:
+                found[skill.path] = skill.stamp  # taken by the read itself
+            continue
+        _stat(skill, found)
+    for items in others:
         for item in items.values():
-            if kind == 0 and isinstance(item, Skill) and item.stamp is not None:
-                if item.path is not None:
-                    found[item.path] = item.stamp  # taken by the read itself
-                continue
-            where = _where(item)
-            if where is None:
-                continue
-            try:
-                st = stat(where)
-            except OSError:
-                continue
-            found[where] = (st.st_size, st.st_mtime_ns)
+            _stat(item, found)
     return found
 
 
-def compare(old: Environment, new: Environment) -> Changes:
+def _stat(item: _Item, found: dict[Path, Stamp]) -> None:
+    where = _where(item)
+    if where is None:
+        return
+    try:
+        st = os.stat(where)
+    except OSError:
+        return
+    found[where] = (st.st_size, st.st_mtime_ns)
+
+
+def compare(old: Inventory, new: Inventory) -> Changes:
     """How `new` differs from `old`."""
     skills, commands, agents, plugins = (
         _change(a, b, old.stamps, new.stamps) for a, b in zip(_kinds(old), _kinds(new), strict=True)
     )
-    hooks = _change(_hooks(old), _hooks(new), {}, {})
-    servers = _change(_servers(old), _servers(new), {}, {})
+    hooks = _change(old.hooks, new.hooks, {}, {})
+    servers = _change(old.mcp_servers, new.mcp_servers, {}, {})
     return Changes(skills, commands, agents, plugins, hooks, servers)
 
 
-def _hooks(env: Environment) -> dict[str, _Item]:
-    return dict(env.hooks.named())
-
-
-def _servers(env: Environment) -> dict[str, _Item]:
-    return {s.name: s for s in env.mcp_servers.servers}
-
-
-def _kinds(env: Environment) -> tuple[Mapping[str, _Item], ...]:
-    return (env.skills, env.commands.commands, env.agents.agents, env.plugins.plugins)
+def _kinds(inventory: Inventory) -> tuple[Items, ...]:
+    return (inventory.skills, inventory.commands, inventory.agents, inventory.plugins)
 
 
 def _change(

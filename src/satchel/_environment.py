@@ -9,12 +9,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from satchel._approval import hold_back
-from satchel._changes import Changes, Stamp, compare, stamps
+from satchel._approval import Executables, HeldBack, hold_back
+from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._files import same_file
 from satchel._instructions import InstructionFile, InstructionMode, load_instructions
 from satchel._text import fold_name
-from satchel._trust import read_trust
+from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
 from satchel.commands import Command, CommandSet, Naming, load_commands
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -22,6 +22,7 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.origin import Trust
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -30,7 +31,15 @@ from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 
-__all__ = ["Environment", "Options", "RootReport", "Shadowed", "load"]
+__all__ = [
+    "Environment",
+    "Options",
+    "RootReport",
+    "Shadowed",
+    "WrittenSkills",
+    "load",
+    "write_skills",
+]
 
 WRITTEN = "written"
 PluginSkillNames = Literal["namespaced", "bare"]
@@ -204,7 +213,8 @@ class Environment:
     """Everything `load()` found. `skills` is ordered by root precedence, then name.
 
     `diagnostics` holds every problem, skills first, then commands, agents and
-    instruction files: an empty tuple means everything loaded cleanly. `trusted` says
+    instruction files: an empty tuple means everything loaded cleanly. `trust` is the
+    one trust decision every part was read with (`satchel.origin.Trust`), `trusted`
     whether the project folder was trusted (`Options.trusted`); `layout` is the one
     given, whose project rows ranked below the user's when it was not."""
 
@@ -221,14 +231,36 @@ class Environment:
     mcp_servers: McpServerSet = field(default_factory=McpServerSet)
     hooks: HookSet = field(default_factory=HookSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
-    trusted: bool = True
+    trust: Trust = field(default_factory=lambda: Trust("trusted", folder=True))
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the project folder was trusted (`Options.trusted`, else the user's
+        list of trusted folders)."""
+        return self.trust.folder
+
+    def executables(self) -> Executables:
+        """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""
+        return _executables(self.layout, self.options, self.plugins, self.hooks, self.mcp_servers)
+
+    def inventory(self) -> Inventory:
+        """What this environment holds, as `satchel._changes.compare` reads it."""
+        return Inventory(
+            self.skills,
+            self.commands.commands,
+            self.agents.agents,
+            self.plugins.plugins,
+            dict(self.hooks.named()),
+            {s.name: s for s in self.mcp_servers.servers},
+            self.stamps,
+        )
 
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
         and what changed (Vibe's ``/reload``). This environment is not modified."""
         options = {name: getattr(self.options, name) for name in Options.__dataclass_fields__}
         fresh = load(layout=self.layout, **options)
-        return fresh, compare(self, fresh)
+        return fresh, compare(self.inventory(), fresh.inventory())
 
 
 def load(
@@ -243,42 +275,199 @@ def load(
 
     The project root is `project` when given; else `cwd` itself when it holds a
     project marker (``.satchel/``, ``.claude/``, ``.agents/``, ``AGENTS.md`` ...: a
-    package inside a monorepo); else the git root above `cwd` (see docs/layout.md)."""
+    package inside a monorepo); else the git root above `cwd` (see docs/layout.md).
+
+    The `write` skills are written first (`write_skills`); reading writes nothing."""
     if layout is not None and (cwd is not None or project is not None):
         raise TypeError("pass cwd and project, or layout, not both")
     lay = layout if layout is not None else Layout.default(cwd, project=project)
     opts = Options.build(**options)
-    trusted, problems, pins = _trusted(lay, opts)
-    effective = lay if trusted else user_first(lay)
-    plugins = _plugins(effective, opts, trusted)
-    skills = _skills(effective, opts, plugins.enabled())
-    env = _with_the_rest(skills, effective, opts, plugins, trusted)
-    env = replace(env, layout=lay, trusted=trusted, diagnostics=(*problems, *env.diagnostics))
-    return env if pins is None else hold_back(env, pins[1], pins[0])
+    decided = decide_trust(lay, given=opts.trusted, load_project=opts.trust_project_skills)
+    effective = user_first(lay) if decided.trust.demote_project else lay
+    written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
+    builder = _Builder(effective, opts, decided.trust)
+    builder.read(written)
+    return builder.build(lay, decided)
 
 
-def _trusted(
-    lay: Layout, opts: Options
-) -> tuple[bool, tuple[Diagnostic, ...], tuple[Path, Mapping[str, str]] | None]:
-    """Whether the project folder is trusted (as the host says, else as the user's
-    list), why the list could not be read, and the folder's pins (`satchel._approval`)."""
-    if opts.trusted is not None:
-        return opts.trusted, (), None
-    listed = read_trust(lay)
-    found = (listed.problem,) if listed.problem is not None else ()
-    folder = listed.trusting(lay.project)
-    if folder is None:
-        return False, found, None
-    approved = listed.approved.get(folder)
-    return True, found, None if approved is None else (folder, approved)
+@dataclass(frozen=True, slots=True)
+class WrittenSkills:
+    """What `write_skills` did: the root the skills load from (scope ``written``), the
+    files it wrote, and each skill it could not write."""
+
+    root: Root
+    paths: tuple[Path, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
 
 
-def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
+def write_skills(layout: Layout, skills: Sequence[Skill]) -> WrittenSkills:
+    """Write the skills defined in code under the layout's `write_root` (what
+    ``load(write=...)`` does before it reads); a skill that cannot be written, or a
+    layout without `write_root`, is a ``skill.write.failed`` diagnostic."""
+    from satchel._authoring import write_skill  # writing is rare; keep load() lean
+
+    root = Root(layout.write_root or Path(), WRITTEN, "write")
+    if layout.write_root is None:
+        problem = diagnostic("skill.write.failed", "the layout has no write_root", None)
+        return WrittenSkills(root, diagnostics=(problem,))
+    paths: list[Path] = []
+    problems: list[Diagnostic] = []
+    for skill in skills:
+        try:
+            paths.append(write_skill(layout.write_root, skill))
+        except (OSError, ValueError) as e:
+            problems.append(
+                diagnostic(
+                    "skill.write.failed",
+                    f"cannot write skill {skill.name!r}: {getattr(e, 'strerror', None) or e}",
+                    layout.write_root / skill.name,
+                )
+            )
+    return WrittenSkills(root, tuple(paths), tuple(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class _Skills:
+    """The skills part of a load: the winners, what went wrong, each root's report and
+    every skill that lost its name."""
+
+    skills: Mapping[str, Skill] = field(default_factory=lambda: MappingProxyType({}))
+    diagnostics: tuple[Diagnostic, ...] = ()
+    roots: tuple[RootReport, ...] = ()
+    shadowed: tuple[Shadowed, ...] = ()
+
+
+@dataclass(slots=True)
+class _Builder:
+    """The parts of one `load()`, read in order for the (effective) `layout` with the
+    one `trust`; `build` makes the `Environment` from them, once."""
+
+    layout: Layout
+    options: Options
+    trust: Trust
+    plugins: PluginSet = field(default_factory=PluginSet)
+    skills: _Skills = field(default_factory=_Skills)
+    commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
+    agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
+    instructions: tuple[InstructionFile, ...] = ()
+    instruction_problems: tuple[Diagnostic, ...] = ()
+    mcp_servers: McpServerSet = field(default_factory=McpServerSet)
+    hooks: HookSet = field(default_factory=HookSet)
+
+    def read(self, written: WrittenSkills | None) -> None:
+        """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
+        agents, instruction files, MCP servers and hooks."""
+        self.plugins = _plugins(self.layout, self.options, self.trust)
+        enabled = self.plugins.enabled()
+        if _skills_on(self.options):
+            self.skills = _skills(self.layout, self.options, self.trust, enabled, written)
+        self._read_components(enabled)
+        self._read_executables(enabled)
+
+    def _read_components(self, enabled: Sequence[Plugin]) -> None:
+        """Commands, agent types and instruction files (the project's when it loads)."""
+        lay, opts, project = self.layout, self.options, self.trust.load_project
+        self.commands = load_commands(
+            lay,
+            builtins=opts.builtin_commands,
+            naming=opts.command_naming,
+            trust_project=project,
+            extra=opts.extra_commands,
+            plugin_commands=[c for p in enabled for c in p.commands],
+        )
+        self.agents = load_agents(
+            lay,
+            builtins=opts.builtin_agents,
+            config_types=opts.agent_types,
+            trust_project=project,
+            tool_map=opts.agent_tool_map,
+            plugin_types=[a for p in enabled for a in p.agents],
+        )
+        if opts.instructions is not None:
+            self.instructions, self.instruction_problems = load_instructions(
+                lay, mode=opts.instructions, trust_project=project
+            )
+
+    def _read_executables(self, enabled: Sequence[Plugin]) -> None:
+        """MCP servers and hooks (the project's when it runs)."""
+        lay, opts, trust = self.layout, self.options, self.trust
+        host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
+        self.mcp_servers = settle_servers(host, enabled, problems)
+        self.hooks = load_hooks(
+            lay,
+            enabled,
+            trusted=trust.run_project,
+            executable=opts.executable,
+            own_files=opts.hook_files,
+            claude_settings=opts.claude_settings_hooks,
+        )
+
+    def build(self, given: Layout, decided: TrustDecision) -> Environment:
+        """The one `Environment`: for the `given` layout, with the project's pinned
+        items held back (`satchel._approval`) when `decided` carries pins."""
+        held = self._held_back(given, decided.pins)
+        diagnostics = (*decided.problems, *self._diagnostics(), *held.diagnostics)
+        found = stamps(
+            self.skills.skills,
+            self.commands.commands,
+            self.agents.agents,
+            self.plugins.plugins,
+        )
+        return Environment(
+            given,
+            self.skills.skills,
+            diagnostics,
+            self.skills.roots,
+            self.skills.shadowed,
+            self.options,
+            commands=self.commands,
+            agents=self.agents,
+            instructions=self.instructions,
+            plugins=self.plugins,
+            mcp_servers=held.servers,
+            hooks=held.hooks,
+            stamps=MappingProxyType(found),
+            trust=self.trust,
+        )
+
+    def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
+        if pins is None:
+            return HeldBack(self.hooks, self.mcp_servers)
+        items = _executables(given, self.options, self.plugins, self.hooks, self.mcp_servers)
+        return hold_back(items, pins)
+
+    def _diagnostics(self) -> tuple[Diagnostic, ...]:
+        return (
+            *self.skills.diagnostics,
+            *self.commands.diagnostics,
+            *self.agents.diagnostics,
+            *self.instruction_problems,
+            *self.plugins.diagnostics,
+            *self.mcp_servers.diagnostics,
+            *self.hooks.diagnostics,
+        )
+
+
+def _executables(
+    lay: Layout, opts: Options, plugins: PluginSet, hooks: HookSet, servers: McpServerSet
+) -> Executables:
+    """The hooks and servers of one load as approval reads them."""
+    return Executables(
+        lay, hooks, servers, plugins.plugins, settings_read=opts.claude_settings_hooks
+    )
+
+
+def _skills_on(opts: Options) -> bool:
+    """False when the host turned skills off (``enabled=False`` or ``[]``)."""
+    return not (opts.enabled is False or opts.enabled == ())
+
+
+def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
     return load_plugins(
         lay,
-        trust_project=opts.trust_project_skills and trusted,
+        trust_project=trust.run_project,
         dirs=opts.plugin_dirs,
         include_workspace=opts.include_workspace_plugin,
         strict=opts.strict_plugins,
@@ -289,22 +478,35 @@ def _plugins(lay: Layout, opts: Options, trusted: bool) -> PluginSet:
     )
 
 
-def _skills(lay: Layout, opts: Options, plugins: Sequence[Plugin]) -> Environment:
-    if opts.enabled is False or opts.enabled == ():
-        return Environment(lay, MappingProxyType({}), (), options=opts)
+def _skills(
+    lay: Layout,
+    opts: Options,
+    trust: Trust,
+    plugins: Sequence[Plugin],
+    written: WrittenSkills | None,
+) -> _Skills:
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
     assembly = _Assembly(opts)
     assembly.add_catalog(opts.catalog)
-    if opts.write:
-        assembly.add_scan(_written(lay, opts.write, rules, assembly.diagnostics))
-    for root, skipped in _roots(lay, opts):
+    if written is not None:
+        assembly.diagnostics.extend(written.diagnostics)
+        assembly.add_scan(_read_written(lay, written, rules))
+    for root, skipped in _roots(lay, opts, trust):
         if skipped:
             assembly.skip(root, skipped)
         else:
             assembly.add_scan(scan_root(root, rules, lay.walk))
     for plugin in plugins:
         assembly.add_scan(_plugin_skills(plugin, opts.plugin_skill_names))
-    return assembly.finish(lay)
+    return assembly.finish()
+
+
+def _read_written(lay: Layout, written: WrittenSkills, rules: FieldRules) -> RootScan:
+    """Exactly the skills `write_skills` wrote (never others left there by an earlier
+    run); nothing when the layout has no `write_root`."""
+    if lay.write_root is None:
+        return RootScan(written.root)
+    return scan_files(written.root, list(written.paths), rules)
 
 
 def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
@@ -323,105 +525,14 @@ def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
     return RootScan(root, exists=True, skills=skills)
 
 
-def _servers(lay: Layout, opts: Options, plugins: Sequence[Plugin], trusted: bool) -> McpServerSet:
-    """The host's MCP servers and the enabled plugins', settled by name."""
-    trust_project = opts.trust_project_skills and trusted
-    host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust_project)
-    return settle_servers(host, plugins, problems)
-
-
-def _with_the_rest(
-    env: Environment, lay: Layout, opts: Options, plugins: PluginSet, trusted: bool
-) -> Environment:
-    """The skills' environment with commands, agents, instruction files, plugins and
-    MCP servers (`trusted`: the project folder is; its config then counts)."""
-    enabled = plugins.enabled()
-    project = opts.trust_project_skills
-    commands = load_commands(
-        lay,
-        builtins=opts.builtin_commands,
-        naming=opts.command_naming,
-        trust_project=project,
-        extra=opts.extra_commands,
-        plugin_commands=[c for p in enabled for c in p.commands],
-    )
-    agents = load_agents(
-        lay,
-        builtins=opts.builtin_agents,
-        config_types=opts.agent_types,
-        trust_project=project,
-        tool_map=opts.agent_tool_map,
-        plugin_types=[a for p in enabled for a in p.agents],
-    )
-    files: tuple[InstructionFile, ...] = ()
-    found: tuple[Diagnostic, ...] = ()
-    if opts.instructions is not None:
-        files, found = load_instructions(lay, mode=opts.instructions, trust_project=project)
-    servers = _servers(lay, opts, enabled, trusted)
-    hooks = load_hooks(
-        lay,
-        enabled,
-        trusted=trusted and project,
-        executable=opts.executable,
-        own_files=opts.hook_files,
-        claude_settings=opts.claude_settings_hooks,
-    )
-    diagnostics = (
-        *env.diagnostics,
-        *commands.diagnostics,
-        *agents.diagnostics,
-        *found,
-        *plugins.diagnostics,
-        *servers.diagnostics,
-        *hooks.diagnostics,
-    )
-    whole = replace(
-        env,
-        diagnostics=diagnostics,
-        commands=commands,
-        agents=agents,
-        instructions=files,
-        plugins=plugins,
-        mcp_servers=servers,
-        hooks=hooks,
-    )
-    return replace(whole, stamps=MappingProxyType(stamps(whole)))
-
-
-def _roots(lay: Layout, opts: Options) -> Iterable[tuple[Root, str | None]]:
+def _roots(lay: Layout, opts: Options, trust: Trust) -> Iterable[tuple[Root, str | None]]:
     """The roots to read in precedence order, each with why it is skipped, if it is."""
     if not opts.skip_default_paths:
         for root in lay.skill_roots():
-            untrusted = root.scope == PROJECT and not opts.trust_project_skills
+            untrusted = root.scope == PROJECT and not trust.load_project
             yield root, "untrusted" if untrusted else None
     for path in opts.scan:
         yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
-
-
-def _written(
-    lay: Layout, skills: Sequence[Skill], rules: FieldRules, diags: list[Diagnostic]
-) -> RootScan:
-    """Write the skills defined in code under `write_root`, then read back exactly
-    those (never others left there by an earlier run)."""
-    from satchel._authoring import write_skill  # writing is rare; keep load() lean
-
-    root = Root(lay.write_root or Path(), WRITTEN, "write")
-    if lay.write_root is None:
-        diags.append(diagnostic("skill.write.failed", "the layout has no write_root", None))
-        return RootScan(root)
-    paths: list[Path] = []
-    for skill in skills:
-        try:
-            paths.append(write_skill(lay.write_root, skill))
-        except (OSError, ValueError) as e:
-            diags.append(
-                diagnostic(
-                    "skill.write.failed",
-                    f"cannot write skill {skill.name!r}: {getattr(e, 'strerror', None) or e}",
-                    lay.write_root / skill.name,
-                )
-            )
-    return scan_files(root, paths, rules)
 
 
 class _Assembly:
@@ -477,17 +588,10 @@ class _Assembly:
             )
         return False
 
-    def finish(self, lay: Layout) -> Environment:
+    def finish(self) -> _Skills:
         ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
         skills = MappingProxyType({s.name: s for _, s in ordered})
-        return Environment(
-            lay,
-            skills,
-            tuple(self.diagnostics),
-            tuple(self.reports),
-            tuple(self.shadowed),
-            self.opts,
-        )
+        return _Skills(skills, tuple(self.diagnostics), tuple(self.reports), tuple(self.shadowed))
 
 
 def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:

@@ -33,11 +33,15 @@ from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SatchelError
 from satchel.layout import Layout
+from satchel.origin import Trust
 
 __all__ = [
     "STORE",
+    "Pins",
+    "TrustDecision",
     "TrustList",
     "TrustStoreError",
+    "decide_trust",
     "read_trust",
     "store_path",
     "trust",
@@ -70,6 +74,41 @@ class TrustList:
             if real == listed or real.is_relative_to(listed):
                 return listed
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class Pins:
+    """The digests a trusted folder was pinned to (`satchel._approval`): the folder on
+    the list that trusts the project, and its item -> digest map."""
+
+    folder: Path
+    approved: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class TrustDecision:
+    """What `load()` decided about the project: its `Trust`, why the user's list
+    could not be read (if so), and the pins the project's executable parts are held
+    to (None: the host decided, or the folder carries no pins)."""
+
+    trust: Trust
+    problems: tuple[Diagnostic, ...] = ()
+    pins: Pins | None = None
+
+
+def decide_trust(layout: Layout, *, given: bool | None, load_project: bool) -> TrustDecision:
+    """Whether the project folder is trusted: as the host says (`given`), else as the
+    user's list says; `load_project` False hides the project's content either way."""
+    if given is not None:
+        return TrustDecision(Trust.decide(folder=given, load_project=load_project))
+    listed = read_trust(layout)
+    found = (listed.problem,) if listed.problem is not None else ()
+    folder = listed.trusting(layout.project)
+    trust = Trust.decide(folder=folder is not None, load_project=load_project)
+    if folder is None:
+        return TrustDecision(trust, found)
+    approved = listed.approved.get(folder)
+    return TrustDecision(trust, found, None if approved is None else Pins(folder, approved))
 
 
 def store_path(layout: Layout) -> Path:

@@ -51,7 +51,7 @@ def trust_folder(
 def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
     """The digests of the folder's executable items as they are now (`satchel._approval`)."""
     layout = Layout.default(folder, client=client, home=home, project=folder)
-    return digests(load(layout=layout, trusted=True))
+    return digests(load(layout=layout, trusted=True).executables())
 
 
 def target(layout: Layout, directory: Path | None) -> Path:

@@ -9,20 +9,19 @@ hooks' ``ask`` or ``allow`` stands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Behavior, Outcome
 
-if TYPE_CHECKING:
-    from satchel.session._core import Session
-
-__all__ = ["Decision", "decide"]
+__all__ = ["Decision", "Refusal", "decide"]
 
 _NONE: Mapping[str, Any] = MappingProxyType({})
+Refusal = Callable[[str, Mapping[str, Any]], Diagnostic | None]
+"""Why the allowed-tools gate refuses tool `name` with an input (None: it may run)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +69,10 @@ class Decision:
 
 
 def decide(
-    session: Session, name: str, given: Mapping[str, Any], outcome: Outcome | None
+    refusal: Refusal, name: str, given: Mapping[str, Any], outcome: Outcome | None
 ) -> Decision:
-    """Combine the hooks' `outcome` (None: none ran) with the allowed-tools gate."""
+    """Combine the hooks' `outcome` (None: none ran) with the allowed-tools gate
+    (`refusal`, asked about the input that would run)."""
     if outcome is None:
         outcome = Outcome("before_tool_use")
         ran = None
@@ -88,7 +88,7 @@ def decide(
     if outcome.behavior == "deny":
         return Decision("deny", reason=outcome.reason, diagnostics=outcome.diagnostics, **common)
     final = given if outcome.updated_input is None else outcome.updated_input
-    refused = session.refusal(name, final)
+    refused = refusal(name, final)
     found = (*outcome.diagnostics, *(() if refused is None else (refused,)))
     if refused is not None:
         return Decision("deny", reason=refused.message, diagnostics=found, **common)

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
 from xml.sax.saxutils import escape as _xml
 from xml.sax.saxutils import quoteattr
 
+from satchel._environment import Environment
 from satchel._instructions import instruction_segments
 from satchel._render import Index, build_index
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic
 from satchel.resources import is_readable_text, list_resources
-from satchel.session._model import ContextSegment, Tool
+from satchel.session._model import ActiveSkill, ContextSegment, Tool
 from satchel.session._options import SessionOptions
 from satchel.session._run import Runner
 from satchel.skills._model import Skill
 from satchel.tokens import Counter, truncate
-
-if TYPE_CHECKING:
-    from satchel.session._core import Session
 
 __all__ = [
     "INDEX_ID",
@@ -69,12 +66,13 @@ def skill_block(
     return "\n".join(lines)
 
 
-def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
+def reachable(
+    options: SessionOptions, runner: Runner, skill: Skill
+) -> Callable[[str], bool] | None:
     """Which files of `skill` the model can reach with the session's tools: any with
     `load_skill` or without tools (the host's file tools; None), else the text files
     `skills_read` may read (a binary asset is refused as not text, so it is left out)
-    and the `scripts/` files `skills_run_script` can start."""
-    options = session.options
+    and the `scripts/` files `skills_run_script` (run by `runner`) can start."""
     tools = options.tools
     if "load_skill" in tools or not tools or skill.directory is None:
         return None
@@ -88,7 +86,7 @@ def reachable(session: Session, skill: Skill) -> Callable[[str], bool] | None:
             return True
         if "skills_run_script" not in tools or top != "scripts":
             return False
-        return not isinstance(session.runner.argv(skill, directory / path), Diagnostic)
+        return not isinstance(runner.argv(skill, directory / path), Diagnostic)
 
     return keep
 
@@ -111,42 +109,42 @@ def read_hint(options: SessionOptions) -> str:
     return line[0].upper() + line[1:] + "."
 
 
-def segments(session: Session) -> tuple[ContextSegment, ...]:
+def segments(
+    env: Environment, options: SessionOptions, active: Sequence[ActiveSkill]
+) -> tuple[tuple[ContextSegment, ...], Index]:
     """The instruction files, `agent.skills`, `agent.plugin-commands`, and one segment
-    per skill the host activated, in that order (the stable ones first)."""
-    env = session.environment
+    per skill the host activated (of the `active` ones), in that order (the stable
+    ones first); and the index, whose diagnostics name the skills its caps left out."""
     found: list[ContextSegment] = []
-    if session.options.include_instructions:
+    if options.include_instructions:
         found.extend(instruction_segments(env.instructions))
-    index = build_session_index(session)
-    session.note_index(index)
+    index = build_session_index(options, env.skills)
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)
     if commands:
         found.append(ContextSegment(COMMANDS_ID, "command", "build", commands))
-    for active in session.active:
-        if active.in_context:
+    for held in active:
+        if held.in_context:
             found.append(
-                ContextSegment(f"agent.skill.{active.name}", "skill", "session", active.content)
+                ContextSegment(f"agent.skill.{held.name}", "skill", "session", held.content)
             )
-    return tuple(found)
+    return tuple(found), index
 
 
-def build_session_index(session: Session) -> Index:
-    """The session's index, with the skills its caps left out."""
-    options = session.options
+def build_session_index(options: SessionOptions, skills: Mapping[str, Skill]) -> Index:
+    """The session's index of `skills`, with the skills its caps left out."""
     tools = options.tools
     if "load_skill" in tools:
         return build_index(
-            session.skills,
+            skills,
             format=options.index_format or "tool",
             tool_name=options.name_of("load_skill"),
             head=None if (options.index_format or "tool") == "tool" else _head(options),
         )
     fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
     head = _head(options) if "skills_use" in tools else None
-    return build_index(session.skills, format=fmt, head=head)
+    return build_index(skills, format=fmt, head=head)
 
 
 def _head(options: SessionOptions) -> str:

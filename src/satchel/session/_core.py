@@ -6,7 +6,7 @@ import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import satchel.session._content as content
 import satchel.session._expand as expand
@@ -31,6 +31,7 @@ from satchel.session._before import Decision, decide
 from satchel.session._model import (
     ActiveSkill,
     ContextSegment,
+    Shape,
     SkillEvent,
     Tool,
     ToolReceipt,
@@ -48,7 +49,6 @@ __all__ = ["Session"]
 OnEvent = Callable[[SkillEvent], None]
 _T = TypeVar("_T")
 _NO_INPUT: Mapping[str, Any] = MappingProxyType({})
-Shape = Literal["block", "body"]
 
 
 class Session:
@@ -171,7 +171,8 @@ class Session:
         body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
         self._note(problems)
         hint = content.read_hint(self.options)
-        text = content.skill_block(skill, body, hint, content.reachable(self, skill))
+        keep = content.reachable(self.options, self.runner, skill)
+        text = content.skill_block(skill, body, hint, keep)
         if fresh:
             self._add(skill, via, in_context, text if in_context else "")
         return text if shape == "block" else body
@@ -297,7 +298,7 @@ class Session:
             fields = {} if tool_use_id is None else {"tool_use_id": tool_use_id}
             outcome = self._hook_runner().before_tool_use(name, given, **fields)
             self._note(outcome.diagnostics)
-        return decide(self, name, given, outcome)
+        return decide(self.refusal, name, given, outcome)
 
     async def abefore_tool_use(
         self,
@@ -372,7 +373,8 @@ class Session:
         """The segments for the system prompt: ``agent.skills`` (the index, stable for the
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
         `existing` that clash raise `Collision`."""
-        segments = content.segments(self)
+        segments, index = content.segments(self.environment, self.options, self.active)
+        self.note_index(index)
         taken = {e if isinstance(e, str) else e.id for e in existing}
         clash = [s.id for s in segments if s.id in taken]
         if clash:
@@ -436,6 +438,6 @@ def _folded(items: Mapping[str, _T], name: str) -> _T | None:
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:
     if options.shell_scopes is not None:
         return frozenset(options.shell_scopes)
-    if not environment.options.trust_project_skills or not environment.trusted:
+    if not environment.trust.run_project:
         return frozenset(s.scope for s in environment.skills.values()) - {PROJECT}
     return None

@@ -15,19 +15,19 @@ submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import satchel.session._content as content
+from satchel._environment import Environment
 from satchel._text import flag, fold_name
 from satchel.commands import Command, wrap_command
 from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, SkillsOff, UnknownSkill
+from satchel.session._model import Shape, Via
+from satchel.session._options import SessionOptions
 from satchel.skills._model import Skill
 
-if TYPE_CHECKING:
-    from satchel.session._core import Session
-
-__all__ = ["expand", "invocation", "parse_slash", "user_invocable"]
+__all__ = ["Invoked", "expand", "invocation", "parse_slash", "user_invocable"]
 
 _SLASH = re.compile(r"\A\s*/([^\s/]+)(?:\s+|\Z)(.*)\Z", re.S)
 
@@ -48,7 +48,24 @@ def user_invocable(skill: Skill) -> bool:
 Expanded = tuple[str, tuple[Diagnostic, ...]]
 
 
-def expand(session: Session, prompt: str) -> Expanded:
+class Invoked(Protocol):
+    """What expanding a prompt needs of the session it runs in (a `Session` is one):
+    its environment's commands, its options, and its way to find and enter a skill."""
+
+    @property
+    def environment(self) -> Environment: ...
+
+    @property
+    def options(self) -> SessionOptions: ...
+
+    def find(self, name: str, *, for_model: bool = False) -> Skill: ...
+
+    def enter(
+        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+    ) -> str: ...
+
+
+def expand(session: Invoked, prompt: str) -> Expanded:
     """`prompt` with an explicit skill or command invocation expanded, else unchanged,
     and what went wrong (a body that could not be read leaves the prompt as it is)."""
     found = invocation(session, prompt)
@@ -60,7 +77,7 @@ def expand(session: Session, prompt: str) -> Expanded:
     return _inline_skill(session, target, rest, prompt)
 
 
-def invocation(session: Session, prompt: str) -> tuple[Command | Skill, str] | None:
+def invocation(session: Invoked, prompt: str) -> tuple[Command | Skill, str] | None:
     """The command or skill `expand` expands `prompt` with, and the rest; None for none."""
     parsed = parse_slash(prompt)
     if parsed is None:
@@ -82,11 +99,11 @@ def invocation(session: Session, prompt: str) -> tuple[Command | Skill, str] | N
     return None
 
 
-def _order(session: Session) -> tuple[str, str]:
+def _order(session: Invoked) -> tuple[str, str]:
     return ("skill", "command") if session.options.slash_order == "skill" else ("command", "skill")
 
 
-def _skill(session: Session, name: str) -> Skill | None:
+def _skill(session: Invoked, name: str) -> Skill | None:
     try:
         skill = session.find(name)
     except (UnknownSkill, SkillsOff):
@@ -94,7 +111,7 @@ def _skill(session: Session, name: str) -> Skill | None:
     return skill if user_invocable(skill) else None
 
 
-def _inline_skill(session: Session, skill: Skill, request: str, prompt: str) -> Expanded:
+def _inline_skill(session: Invoked, skill: Skill, request: str, prompt: str) -> Expanded:
     try:
         body = session.enter(skill, "explicit", shape="body")
     except BodyError as e:
@@ -107,7 +124,7 @@ def _inline_skill(session: Session, skill: Skill, request: str, prompt: str) -> 
     return (f"{text}\n\n{request}" if request else text), ()
 
 
-def _inline_command(session: Session, command: Command, arguments: str, prompt: str) -> Expanded:
+def _inline_command(session: Invoked, command: Command, arguments: str, prompt: str) -> Expanded:
     try:
         expanded = command.expand(arguments, numbering=session.options.argument_numbering)
     except BodyError as e:

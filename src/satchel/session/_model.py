@@ -17,6 +17,7 @@ __all__ = [
     "ERROR_PREFIX",
     "ActiveSkill",
     "ContextSegment",
+    "Shape",
     "SkillEvent",
     "Tool",
     "ToolReceipt",
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 Via = Literal["explicit", "tool", "resume"]
+Shape = Literal["block", "body"]  # an activation's text: the whole block, or the body
 ERROR_PREFIX = "Error ("
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

@@ -5,29 +5,61 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from satchel._json import loads
 from satchel._render import MAX_SKILLS, model_visible
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
 from satchel.resources import quote, read_resource
-from satchel.session._model import Tool, ToolResult
+from satchel.session._model import ActiveSkill, Shape, Tool, ToolResult, Via
+from satchel.session._options import SessionOptions
+from satchel.session._run import Runner
 from satchel.skills._model import Skill
-from satchel.tokens import truncate
+from satchel.tokens import Counter, truncate
 
-if TYPE_CHECKING:
-    from satchel.session._core import Session
+__all__ = ["Served", "build_tools", "parse_arguments"]
 
-__all__ = ["build_tools", "parse_arguments"]
 
-Handler = Callable[["Session", Mapping[str, Any]], ToolResult]
+class Served(Protocol):
+    """The session the tools are bound to (a `Session` is one): its skills, options,
+    runner and token counter, and the calls that find, enter and release a skill."""
+
+    @property
+    def skills(self) -> Mapping[str, Skill]: ...
+
+    @property
+    def enabled(self) -> bool: ...
+
+    @property
+    def options(self) -> SessionOptions: ...
+
+    @property
+    def runner(self) -> Runner: ...
+
+    @property
+    def counter(self) -> Counter: ...
+
+    def find(self, name: str, *, for_model: bool = False) -> Skill: ...
+
+    def enter(
+        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+    ) -> str: ...
+
+    def is_active(self, name: str) -> bool: ...
+
+    def active_skill(self, name: str) -> ActiveSkill | None: ...
+
+    def deactivate(self, name: str, *, via: Via = "explicit") -> bool: ...
+
+
+Handler = Callable[[Served, Mapping[str, Any]], ToolResult]
 MAX_ARGUMENTS = 1024 * 1024
 MAX_ENUM = MAX_SKILLS
 _MAX_SECONDS = 86_400
 
 
-def build_tools(session: Session) -> tuple[Tool, ...]:
+def build_tools(session: Served) -> tuple[Tool, ...]:
     """The session's tools, named as the host asked; none without visible skills."""
     names = [n for n, s in session.skills.items() if model_visible(s)]
     if not names or not session.enabled:
@@ -61,7 +93,7 @@ def parse_arguments(arguments: str | Mapping[str, Any] | None) -> Mapping[str, A
     return parsed
 
 
-def _bind(session: Session, handler: Handler) -> Callable[[Mapping[str, Any]], ToolResult]:
+def _bind(session: Served, handler: Handler) -> Callable[[Mapping[str, Any]], ToolResult]:
     def call(arguments: Mapping[str, Any]) -> ToolResult:
         return handler(session, arguments)
 
@@ -108,7 +140,7 @@ class _ArgumentError(Exception):
 
 
 def _checked(handler: Handler) -> Handler:
-    def run(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    def run(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
         try:
             return handler(session, arguments)
         except _ArgumentError as e:
@@ -123,7 +155,7 @@ def _checked(handler: Handler) -> Handler:
 
 
 @_checked
-def _load_skill(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+def _load_skill(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
     skill = session.find(_text(arguments, "name") or "", for_model=True)
     resource = _text(arguments, "resource", required=False)
     if resource:
@@ -132,7 +164,7 @@ def _load_skill(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
 
 
 @_checked
-def _skills_use(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+def _skills_use(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
     name = _text(arguments, "name") or ""
     mode = arguments.get("mode")
     if mode == "deactivate":
@@ -145,7 +177,7 @@ def _skills_use(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
     return ToolResult(session.enter(skill, "tool"))
 
 
-def _release(session: Session, name: str) -> ToolResult:
+def _release(session: Served, name: str) -> ToolResult:
     """Any active skill may be released, even one the model cannot see (the host
     activated it), so the gate's advice always works."""
     held = session.active_skill(name)
@@ -157,21 +189,21 @@ def _release(session: Session, name: str) -> ToolResult:
 
 
 @_checked
-def _skills_read(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+def _skills_read(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
     skill = _active(session, arguments)
     path = _text(arguments, "path") or ""
     return _read(session, skill, path, session.options.read_areas)
 
 
 @_checked
-def _skills_run_script(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+def _skills_run_script(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
     skill = _active(session, arguments)
     script = _text(arguments, "script") or ""
     args = _strings(arguments, "args")
     return session.runner.script(skill, script, args, _seconds(arguments, "timeout"))
 
 
-def _active(session: Session, arguments: Mapping[str, Any]) -> Skill:
+def _active(session: Served, arguments: Mapping[str, Any]) -> Skill:
     skill = session.find(_text(arguments, "name") or "", for_model=True)
     if not session.is_active(skill.name):
         use = session.options.name_of("skills_use")
@@ -180,7 +212,7 @@ def _active(session: Session, arguments: Mapping[str, Any]) -> Skill:
     return skill
 
 
-def _read(session: Session, skill: Skill, path: str, areas: tuple[str, ...] | None) -> ToolResult:
+def _read(session: Served, skill: Skill, path: str, areas: tuple[str, ...] | None) -> ToolResult:
     directory = skill.directory
     if directory is None:
         message = f"skill {skill.name!r} was defined in code and has no files"

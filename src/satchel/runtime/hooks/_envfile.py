@@ -26,11 +26,12 @@ from pathlib import Path
 from satchel._files import FileProblem, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Exports, Hook
+from satchel.hooks._variables import ENV_FILE_VARIABLE
 from satchel.process import is_dangerous_env
 
 __all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "VARIABLE", "collect", "env_file", "read_env_file"]
 
-VARIABLE = "CLAUDE_ENV_FILE"
+VARIABLE = ENV_FILE_VARIABLE
 ENV_FILE_EVENTS = frozenset(("session_start", "Setup", "CwdChanged", "FileChanged"))
 MAX_ENV_FILE = 64 * 1024
 IGNORED = "hook.env.ignored"

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -47,15 +46,15 @@ from typing import TYPE_CHECKING, Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
+from satchel.hooks._variables import event_variable, host_variables
 from satchel.plugins._data import ensure_data_dir
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
-from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, VARIABLE, env_file, read_env_file
+from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, env_file, read_env_file
 from satchel.runtime.hooks._output import read_result
 
 if TYPE_CHECKING:
     from satchel._environment import Environment
-    from satchel.layout import Layout
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -63,18 +62,11 @@ __all__ = [
     "SHELL",
     "HookRunner",
     "event_variable",
-    "host_variables",
 ]
 
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 600.0  # Claude Code's default for a command hook
 SHELL = "/bin/sh"
-_NOT_NAME = re.compile(r"[^A-Za-z0-9_]")
-
-
-def event_variable(client: str) -> str:
-    """The variable naming the event: ``<CLIENT>_HOOK_EVENT``."""
-    return f"{_NOT_NAME.sub('_', client).upper()}_HOOK_EVENT"
 
 
 class HookRunner:
@@ -250,29 +242,6 @@ class HookRunner:
         if hook.root is not None and self.plugin_cwd == "root":
             return hook.root
         return self.environment.layout.cwd
-
-
-def host_variables(
-    hook: Hook, layout: Layout, event: str = "", env_path: Path | None = None
-) -> dict[str, str]:
-    """The variables satchel sets for `hook` (see the module docstring); with no
-    `event`, the event's variable is left out (what a trust pin reads commands with)."""
-    fixed = {event_variable(layout.client): event} if event else {}
-    if env_path is not None:
-        fixed[VARIABLE] = str(env_path)
-    if hook.root is not None:
-        fixed["PLUGIN_ROOT"] = str(hook.root)
-        if hook.data_dir is not None:
-            fixed["PLUGIN_DATA"] = str(hook.data_dir)
-    if hook.spec.format == "claude":
-        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
-        if "PLUGIN_ROOT" in fixed:
-            fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
-        if "PLUGIN_DATA" in fixed:
-            fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
-    if hook.spec.format == "kimi" and hook.root is not None:
-        fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
-    return fixed
 
 
 def _text(value: Any) -> str | None:

@@ -12,24 +12,60 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from satchel.diagnostics import Diagnostic
+from satchel.mcp._sdk import require_sdk
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, ServerReport, ToolResult
 from satchel.runtime.mcp._gate import Approve, ToolGate
-from satchel.runtime.mcp._supervisor import McpSupervisor, require_sdk
 
 if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
-__all__ = ["BlockingSupervisor"]
+__all__ = ["BlockingSupervisor", "Supervised"]
+
+
+class Supervised(AbstractAsyncContextManager[Any], Protocol):
+    """The async supervisor a `BlockingSupervisor` runs (an `McpSupervisor` is one):
+    started and stopped as an async context, with what it found and its calls."""
+
+    @property
+    def servers(self) -> tuple[ServerReport, ...]: ...
+
+    @property
+    def tools(self) -> tuple[McpTool, ...]: ...
+
+    @property
+    def prompts(self) -> tuple[McpPrompt, ...]: ...
+
+    @property
+    def resources(self) -> tuple[McpResource, ...]: ...
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]: ...
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        gate: ToolGate | None = None,
+        *,
+        approve: Approve | None = None,
+    ) -> ToolResult: ...
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None
+    ) -> list[dict[str, Any]]: ...
+
+    async def read_resource(self, server: str, uri: str) -> list[dict[str, Any]]: ...
 
 
 class BlockingSupervisor:
     """An `McpSupervisor` for plain Python: its event loop runs in a thread of its own
     (an anyio blocking portal), and each call waits for its result."""
 
-    def __init__(self, supervisor: McpSupervisor) -> None:
+    def __init__(self, supervisor: Supervised) -> None:
         self.supervisor = supervisor
         self._stack = contextlib.ExitStack()
         self._portal: BlockingPortal | None = None

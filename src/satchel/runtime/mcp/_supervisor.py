@@ -35,10 +35,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import SatchelError
 from satchel.mcp._names import server_id
+from satchel.mcp._sdk import INSTALL_HINT, McpUnavailable, require_sdk, sdk_available
 from satchel.mcp._spec import McpServer
 from satchel.plugins._model import Plugin
+from satchel.runtime.mcp._blocking import BlockingSupervisor
 from satchel.runtime.mcp._catalog import (
     McpPrompt,
     McpResource,
@@ -62,7 +63,6 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from satchel._environment import Environment
-    from satchel.runtime.mcp._blocking import BlockingSupervisor
     from satchel.runtime.mcp._transports import Streams, Wire
 
 __all__ = [
@@ -79,24 +79,9 @@ __all__ = [
 DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handshake
 DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
 DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at stop
-INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
 AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
 _TAIL = 300  # characters of a server's stderr quoted in a failure message
 _Offer = TypeVar("_Offer", McpTool, McpPrompt)
-
-
-class McpUnavailable(SatchelError):
-    """The ``mcp`` SDK is not installed; the message says how to install it."""
-
-
-def sdk_available() -> bool:
-    """Whether the ``mcp`` SDK can be imported (without importing it)."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec("mcp") is not None
-    except (ImportError, ValueError):  # a parent package broken, or the module blocked
-        return False
 
 
 @dataclass(eq=False)
@@ -234,8 +219,6 @@ class McpSupervisor:
 
     def blocking(self) -> BlockingSupervisor:
         """This supervisor for plain Python: ``with sup.blocking() as mcp: ...``."""
-        from satchel.runtime.mcp._blocking import BlockingSupervisor
-
         return BlockingSupervisor(self)
 
     # -- calls ------------------------------------------------------------------
@@ -422,12 +405,6 @@ class McpSupervisor:
 
 
 # -- helpers --------------------------------------------------------------------
-
-
-def require_sdk() -> None:
-    """Raise `McpUnavailable` when the ``mcp`` SDK is not installed."""
-    if not sdk_available():
-        raise McpUnavailable(f"starting MCP servers needs the mcp SDK; {INSTALL_HINT}")
 
 
 def _link(env: Environment, server: McpServer, timeout: float, call_timeout: float) -> _Link:
