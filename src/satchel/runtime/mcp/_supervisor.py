@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import SatchelError
+from satchel.errors import McpUnavailable
 from satchel.mcp._names import server_id
 from satchel.plugins._model import McpServer, Plugin
 from satchel.runtime.mcp._catalog import (
@@ -82,10 +82,6 @@ INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
 AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
 _TAIL = 300  # characters of a server's stderr quoted in a failure message
 _Offer = TypeVar("_Offer", McpTool, McpPrompt)
-
-
-class McpUnavailable(SatchelError):
-    """The ``mcp`` SDK is not installed; the message says how to install it."""
 
 
 def sdk_available() -> bool:
