@@ -15,7 +15,7 @@ import pytest
 from satchel.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
-ROW = re.compile(r"^\| `([a-z0-9._-]+)` \| (error|warning|info) \|", re.M)
+ROW = re.compile(r"^\| `([a-z0-9._-]+)` \| ((?:error|warning|info)(?:, [a-z]+)*) \|", re.M)
 SEGMENT_ID = re.compile(r"^agent\.(skills?|instructions|plugin-commands)\b")  # context ids
 CODE_LITERAL = re.compile(
     r"^(agent|cli|command|config|discovery|encoding|exec|frontmatter|hook|install|instructions|mcp|permission|plugin|resource|session|skill|trust)\.[a-z0-9._-]+$"
@@ -25,7 +25,33 @@ CODE_LITERAL = re.compile(
 def test_diagnostics_doc_lists_every_code_with_its_severity():
     text = (ROOT / "docs" / "diagnostics.md").read_text()
     documented = dict(ROW.findall(text))
-    assert documented == {code: severity for code, (severity, _) in CODES.items()}
+    assert documented == {code: ", ".join(entry.emitted) for code, entry in CODES.items()}
+
+
+def _severity_calls() -> dict[tuple[str, str], set[Path]]:
+    """Every `diagnostic("code", ..., severity="X")` with both literal, and where."""
+    found: dict[tuple[str, str], set[Path]] = {}
+    for path in (ROOT / "src" / "satchel").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and _called(node) in ("diagnostic", "add")):
+                continue
+            code = node.args[0] if node.args else None
+            given = {k.arg: k.value for k in node.keywords}.get("severity")
+            if isinstance(code, ast.Constant) and isinstance(given, ast.Constant):
+                where = found.setdefault((code.value, given.value), set())
+                where.add(path.relative_to(ROOT))
+    return found
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def test_every_severity_a_call_site_gives_is_registered_for_its_code():
+    calls = _severity_calls()
+    assert ("plugin.path.outside_root", "warning") in calls  # the scan sees the call sites
+    assert sorted(pair for pair in calls if pair[1] not in CODES[pair[0]].emitted) == []
 
 
 def _literals() -> dict[str, set[Path]]:
@@ -230,4 +256,4 @@ def test_no_cli_help_names_a_seed(capsys):
 
 
 def test_diagnostic_texts_name_no_seed():
-    assert [code for code, (_, text) in CODES.items() if SEED.search(text)] == []
+    assert [code for code, entry in CODES.items() if SEED.search(entry.meaning)] == []

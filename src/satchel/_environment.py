@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, Unpack, cast
 
 from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
@@ -33,6 +33,7 @@ from satchel.skills._model import Skill
 
 __all__ = [
     "Environment",
+    "LoadOverrides",
     "Options",
     "RootReport",
     "Shadowed",
@@ -144,8 +145,12 @@ class Options:
     claude_settings_hooks: bool = False
 
     @classmethod
-    def build(cls, **options: Any) -> Options:
+    def build(cls, **options: Unpack[LoadOverrides]) -> Options:
         """Options from keyword arguments; an unknown keyword is a `TypeError`."""
+        return cls._coerce(dict(options))
+
+    @classmethod
+    def _coerce(cls, options: dict[str, Any]) -> Options:
         if "include_default_roots" in options:
             include = options.pop("include_default_roots")
             options.setdefault("skip_default_paths", not include)
@@ -176,6 +181,48 @@ class Options:
         if not isinstance(enabled, bool):
             options["enabled"] = tuple(enabled)
         return cls(**options)
+
+    def keywords(self) -> LoadOverrides:
+        """These options as `load()` keywords: `load(**opts.keywords())` loads with them."""
+        given = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return cast("LoadOverrides", given)
+
+
+class LoadOverrides(TypedDict, total=False):
+    """The keywords `load()` takes, as the caller may give them: each is the `Options`
+    field of that name (see there), a sequence where the field is a tuple, and
+    `include_default_roots` the inverse of `skip_default_paths`."""
+
+    enabled: bool | Iterable[str]
+    exclude: Iterable[str]
+    scan: Iterable[str | os.PathLike[str]]
+    catalog: Iterable[Skill]
+    write: Iterable[Skill]
+    skip_default_paths: bool
+    include_default_roots: bool
+    trust_project_skills: bool
+    trusted: bool | None
+    strict: bool
+    unicode_names: bool
+    builtin_commands: Iterable[str]
+    extra_commands: Iterable[Command]
+    command_naming: Naming
+    builtin_agents: Iterable[str]
+    agent_types: Mapping[str, Mapping[str, Any]]
+    agent_tool_map: Mapping[str, Sequence[str]]
+    mcp_servers: Mapping[str, Mapping[str, Any]]
+    instructions: InstructionMode | None
+    plugins: bool
+    plugin_dirs: Iterable[str | os.PathLike[str]]
+    include_workspace_plugin: bool
+    strict_plugins: bool
+    ambiguous_plugins: Ambiguity | None
+    plugin_format_order: Iterable[Format] | None
+    executable: bool
+    plugin_skill_names: PluginSkillNames
+    plugin_skill_rule: SkillRule | None
+    hook_files: bool
+    claude_settings_hooks: bool
 
 
 def _format_order(value: Any) -> tuple[Format, ...]:
@@ -258,8 +305,7 @@ class Environment:
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
         and what changed (Vibe's ``/reload``). This environment is not modified."""
-        options = {name: getattr(self.options, name) for name in Options.__dataclass_fields__}
-        fresh = load(layout=self.layout, **options)
+        fresh = load(layout=self.layout, **self.options.keywords())
         return fresh, compare(self.inventory(), fresh.inventory())
 
 
@@ -268,7 +314,7 @@ def load(
     *,
     layout: Layout | None = None,
     project: str | os.PathLike[str] | None = None,
-    **options: Any,
+    **options: Unpack[LoadOverrides],
 ) -> Environment:
     """Discover every skill for `cwd` (or `layout`). Never raises for bad files: they
     become diagnostics and the rest loads. Nothing is executed.

@@ -31,7 +31,7 @@ from typing import Any
 from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import SatchelError
+from satchel.errors import TrustStoreError
 from satchel.layout import Layout
 from satchel.origin import Trust
 
@@ -52,10 +52,6 @@ STORE = "trusted-folders.json"
 MAX_STORE = 1024 * 1024
 VERSION = 1
 _NO_PINS: Mapping[Path, Mapping[str, str]] = MappingProxyType({})
-
-
-class TrustStoreError(SatchelError):
-    """The list of trusted folders cannot be read, so it is not written over."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,25 +7,32 @@ satchel refuses or cannot carry out.
     ├── BodyError              a file's body could not be read when it was needed
     │   ├── SkillBodyError     Skill.body()
     │   └── CommandBodyError   Command.body()
+    ├── TrustStoreError        the list of trusted folders cannot be read (trust, untrust)
+    ├── McpUnavailable         the ``mcp`` SDK, needed to reach MCP servers, is not installed
     └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
         ├── ResourceError      a path named by the model is refused or unreadable
-        └── SessionError       a Session call cannot be carried out
-            ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
-            ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
-            └── Collision      the host already has a tool or context of that name
+        ├── SessionError       a Session call cannot be carried out
+        │   ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
+        │   ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
+        │   └── Collision      the host already has a tool or context of that name
+        └── InstallError       an install, update, removal or fetch (``install.*`` codes)
+            └── HttpRefused    a server answered a download with an error status (`.status`)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
     "BodyError",
     "Collision",
     "CommandBodyError",
+    "HttpRefused",
+    "InstallError",
     "MaxActiveReached",
+    "McpUnavailable",
     "Refused",
     "ResourceError",
     "SatchelError",
@@ -35,6 +42,7 @@ __all__ = [
     "SkillInactive",
     "SkillsOff",
     "ToolNotAllowed",
+    "TrustStoreError",
     "UnknownSkill",
 ]
 
@@ -65,6 +73,14 @@ class SkillBodyError(BodyError):
 
 class CommandBodyError(BodyError):
     """The body of a command file could not be read."""
+
+
+class TrustStoreError(SatchelError):
+    """The list of trusted folders cannot be read, so it is not written over."""
+
+
+class McpUnavailable(SatchelError):
+    """The ``mcp`` SDK is not installed; the message says how to install it."""
 
 
 class Refused(SatchelError):
@@ -112,3 +128,18 @@ class ToolNotAllowed(SessionError):
 
 class Collision(SessionError):
     """The host already has a tool or context segment of that name."""
+
+
+class InstallError(Refused):
+    """An install, update, removal or fetch that satchel refuses or cannot carry out.
+
+    `code` is a stable ``install.*`` diagnostic code; nothing was written to the
+    scope when it is raised (the staging directory is removed)."""
+
+
+class HttpRefused(InstallError):
+    """The server answered with an error status (`status`)."""
+
+    def __init__(self, url: str, status: int, reason: str) -> None:
+        super().__init__(diagnostic("install.fetch.failed", f"GET {url}: {status} {reason}"))
+        self.status = status

@@ -1,20 +1,14 @@
-"""The one exception of the installer: a refusal that carries its diagnostic."""
+"""The installer's one exception (`satchel.errors.InstallError`, a refusal that
+carries its diagnostic) and how a refusal is made."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from satchel.diagnostics import diagnostic
-from satchel.errors import Refused
+from satchel.errors import InstallError
 
 __all__ = ["InstallError", "refuse"]
-
-
-class InstallError(Refused):
-    """An install, update, removal or fetch that satchel refuses or cannot carry out.
-
-    `code` is a stable ``install.*`` diagnostic code; nothing was written to the
-    scope when it is raised (the staging directory is removed)."""
 
 
 def refuse(

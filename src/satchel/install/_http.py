@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._json import loads
-from satchel.install._errors import InstallError, refuse
+from satchel.errors import HttpRefused
+from satchel.install._errors import refuse
 from satchel.install._settings import Settings
 
 if TYPE_CHECKING:
@@ -26,14 +27,6 @@ __all__ = ["Downloaded", "HttpRefused", "Progress", "download", "get_json"]
 Progress = Callable[[str, int, "int | None"], None]  # (what, bytes so far, total or None)
 _JSON_CAP = 32 * 1024 * 1024
 _AGENT = "satchel-installer"
-
-
-class HttpRefused(InstallError):
-    """The server answered with an error status (`status`)."""
-
-    def __init__(self, url: str, status: int, reason: str) -> None:
-        super().__init__(refuse("install.fetch.failed", f"GET {url}: {status} {reason}").diagnostic)
-        self.status = status
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,15 +3,11 @@ a server (`McpUnavailable` says how to install it). Nothing here imports the SDK
 
 from __future__ import annotations
 
-from satchel.errors import SatchelError
+from satchel.errors import McpUnavailable
 
 __all__ = ["INSTALL_HINT", "McpUnavailable", "require_sdk", "sdk_available"]
 
 INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
-
-
-class McpUnavailable(SatchelError):
-    """The ``mcp`` SDK is not installed; the message says how to install it."""
 
 
 def sdk_available() -> bool:

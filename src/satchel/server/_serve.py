@@ -37,7 +37,7 @@ import mimetypes
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from satchel._environment import Environment
 from satchel._render import model_visible
@@ -55,6 +55,7 @@ from satchel.server._map import (
 from satchel.session import Session, ToolResult
 from satchel.session._content import INDEX_ID
 from satchel.session._expand import expand, invocation
+from satchel.session._options import SessionOverrides
 
 if TYPE_CHECKING:
     import anyio
@@ -81,7 +82,10 @@ _T = TypeVar("_T")
 
 
 def build_server(
-    environment: Environment, *, name: str = SERVER_NAME, **session_options: Any
+    environment: Environment,
+    *,
+    name: str = SERVER_NAME,
+    **session_options: Unpack[SessionOverrides],
 ) -> Server[Any]:
     """An MCP server (the SDK's low-level `Server`) over `environment`; the keywords
     are `Session` options (`satchel.session.SessionOptions`), checked now."""
@@ -103,11 +107,15 @@ class SkillServer:
     is a `TypeError` or `ValueError`)."""
 
     def __init__(
-        self, environment: Environment, *, name: str = SERVER_NAME, **options: Any
+        self,
+        environment: Environment,
+        *,
+        name: str = SERVER_NAME,
+        **options: Unpack[SessionOverrides],
     ) -> None:
         self.environment = environment
         self.name = name
-        self.session_options = dict(options)
+        self.session_options = options
         self._main = self._session()
         self._held: OrderedDict[str | None, _Held] = OrderedDict()
 

@@ -6,7 +6,7 @@ import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import satchel.session._content as content
 import satchel.session._expand as expand
@@ -38,7 +38,7 @@ from satchel.session._model import (
     ToolResult,
     Via,
 )
-from satchel.session._options import ALL_TOOLS, SessionOptions
+from satchel.session._options import ALL_TOOLS, SessionOptions, SessionOverrides
 from satchel.session._run import Approve, Runner
 from satchel.session._tools import build_tools, parse_arguments
 from satchel.skills._model import Skill
@@ -71,7 +71,7 @@ class Session:
         approve: Approve | None = None,
         environ: Mapping[str, str] | None = None,
         counter: Counter = approx_tokens,
-        **options: Any,
+        **options: Unpack[SessionOverrides],
     ) -> None:
         self.environment = environment
         self.options = SessionOptions.build(**options)

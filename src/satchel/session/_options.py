@@ -6,13 +6,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 from satchel._render import FORMATS, IndexFormat
 
 __all__ = [
     "ALL_TOOLS",
     "SessionOptions",
+    "SessionOverrides",
     "TOOLSETS",
 ]
 
@@ -104,8 +105,12 @@ class SessionOptions:
     transcript_path: str = ""
 
     @classmethod
-    def build(cls, **options: Any) -> SessionOptions:
+    def build(cls, **options: Unpack[SessionOverrides]) -> SessionOptions:
         """Options from keywords; unknown keywords and bad values are `TypeError`/`ValueError`."""
+        return cls._coerce(dict(options))
+
+    @classmethod
+    def _coerce(cls, options: dict[str, Any]) -> SessionOptions:
         unknown = sorted(set(options) - set(cls.__dataclass_fields__))
         if unknown:
             raise TypeError(f"unknown Session option(s): {', '.join(unknown)}")
@@ -163,6 +168,39 @@ class SessionOptions:
         names = [self.name_of(t) for t in self.tools]
         if len(set(names)) != len(names):
             raise ValueError(f"tool_names gives two tools one name: {', '.join(names)}")
+
+
+class SessionOverrides(TypedDict, total=False):
+    """The keywords `Session()` takes, as the caller may give them: each is the
+    `SessionOptions` field of that name (see there), a sequence where the field is a
+    tuple; `tools` may also be a toolset name, True or False (None: no tools)."""
+
+    tools: str | bool | Iterable[str] | None
+    tool_names: Mapping[str, str]
+    max_active: int | None
+    index_format: IndexFormat | None
+    enforce_allowed_tools: Enforce
+    max_body_tokens: int
+    max_resource_tokens: int
+    resource_cap: int
+    read_areas: str | Iterable[str] | None
+    script_timeout: float
+    script_interpreters: Mapping[str, str | Sequence[str]]
+    allow_shell_interpolation: bool
+    shell_scopes: Iterable[str] | None
+    shell: Iterable[str]
+    shell_timeout: float
+    max_shell_commands: int
+    max_output: int
+    env_passthrough: Iterable[str]
+    slash_order: SlashOrder
+    argument_numbering: Literal[1, 0]
+    wrap_commands: Wrap
+    include_instructions: bool
+    hooks: bool
+    hook_timeout: float
+    session_id: str
+    transcript_path: str
 
 
 def _toolset(value: Any) -> tuple[str, ...]:
