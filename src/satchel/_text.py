@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from satchel.precedence import fold_name  # how names compare; kept importable from here
+
 __all__ = ["escape", "flag", "fold_name", "hidden_characters", "strip_hidden"]
 
 # C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
@@ -52,13 +54,6 @@ def hidden_characters(text: str) -> list[tuple[int, str]]:
             (i, f"U+{ord(ch):04X}") for i, ch in enumerate(text) if unicodedata.category(ch) == "Cf"
         ]
     return found
-
-
-def fold_name(name: str) -> str:
-    """How names are compared (skills, commands, agents): NFC, then casefolded."""
-    if name.isascii():
-        return name.lower()
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def flag(value: object, default: bool | None = None) -> bool | None:
