@@ -62,10 +62,10 @@ def test_fold_name_is_still_importable_from_text():
     assert text.fold_name is fold_name
 
 
-def test_shadowed_keeps_the_losers_name_and_unpacks_as_winner_then_loser():
-    record = Shadowed("deploy", Item("Deploy", 1), Item("deploy", 2))
-    winner, loser = record
-    assert (record.name, winner, loser) == ("deploy", Item("Deploy", 1), Item("deploy", 2))
+def test_shadowed_records_name_the_loser_and_pairs_give_winner_then_loser():
+    found = _settle([Item("Deploy", 1)], [Item("deploy", 2)])
+    assert found.shadowed == (Shadowed("deploy", Item("Deploy", 1), Item("deploy", 2)),)
+    assert found.pairs() == ((Item("Deploy", 1), Item("deploy", 2)),)
 
 
 def test_the_first_of_a_folded_name_wins_and_each_later_one_is_shadowed():

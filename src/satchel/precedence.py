@@ -16,7 +16,7 @@ aliases after each source).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -48,14 +48,11 @@ def fold_name(name: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Shadowed(Generic[T]):
     """A candidate hidden by a same-named one of higher precedence. `name` is the
-    loser's. Unpacks as ``winner, loser``."""
+    loser's."""
 
     name: str
     winner: T
     loser: T
-
-    def __iter__(self) -> Iterator[T]:
-        return iter((self.winner, self.loser))
 
 
 # What a gate makes of a candidate: the candidate to go on with (changed, or None to
@@ -106,6 +103,11 @@ class Settled(Generic[T]):
     winners: tuple[T, ...] = ()
     shadowed: tuple[Shadowed[T], ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    def pairs(self) -> tuple[tuple[T, T], ...]:
+        """(winner, loser) of each shadowed one: the shape `CommandSet`, `PluginSet`
+        and `McpServerSet` list (their callers compare and unpack the pairs)."""
+        return tuple((s.winner, s.loser) for s in self.shadowed)
 
 
 @dataclass(frozen=True, slots=True)

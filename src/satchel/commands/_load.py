@@ -41,7 +41,7 @@ from satchel.commands._model import Command, Naming
 from satchel.commands._names import fold
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, Layout
-from satchel.precedence import UNSEEN, Clash, Ladder, Loss, Shadowed
+from satchel.precedence import UNSEEN, Clash, Ladder, Loss
 
 __all__ = ["CommandSet", "load_commands"]
 
@@ -51,14 +51,13 @@ _EMPTY_NAMES: Mapping[str, str] = MappingProxyType({})
 @dataclass(frozen=True, slots=True)
 class CommandSet:
     """What `load_commands` found. `commands` is in precedence order, then by name;
-    `aliases` maps each alias to a canonical name in `commands`; `shadowed` holds every
-    command hidden by another (`Shadowed`, which unpacks as ``winner, loser``);
-    `builtins` the host's names."""
+    `aliases` maps each alias to a canonical name in `commands`; `shadowed` holds
+    (winner, loser) for every command hidden by another; `builtins` the host's names."""
 
     commands: Mapping[str, Command]
     aliases: Mapping[str, str] = field(default_factory=lambda: _EMPTY_NAMES)
     diagnostics: tuple[Diagnostic, ...] = ()
-    shadowed: tuple[Shadowed[Command], ...] = ()
+    shadowed: tuple[tuple[Command, Command], ...] = ()
     builtins: tuple[str, ...] = ()
     _index: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
@@ -204,7 +203,7 @@ class _Assembly:
             MappingProxyType(commands),
             MappingProxyType(aliases),
             settled.diagnostics,
-            settled.shadowed,
+            settled.pairs(),
             builtins,
         )
 

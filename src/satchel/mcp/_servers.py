@@ -20,18 +20,17 @@ from typing import Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.plugins._model import McpServer, Plugin
-from satchel.precedence import Loss, Shadowed, Source, settle
+from satchel.precedence import Loss, Source, settle
 
 __all__ = ["McpServerSet", "settle_servers"]
 
 
 @dataclass(frozen=True, slots=True)
 class McpServerSet:
-    """The servers that count, in precedence order, and each hidden one (`Shadowed`,
-    which unpacks as ``winner, loser``)."""
+    """The servers that count, in precedence order, and (winner, loser) for each hidden one."""
 
     servers: tuple[McpServer, ...] = ()
-    shadowed: tuple[Shadowed[McpServer], ...] = ()
+    shadowed: tuple[tuple[McpServer, McpServer], ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
 
     def enabled(self) -> tuple[McpServer, ...]:
@@ -74,7 +73,7 @@ def settle_servers(
         key=lambda server: server.name if server.name in names else server_id(server),
         lost=lambda clash: Loss(_shadowed(clash.winner, clash.loser)),
     )
-    return McpServerSet(settled.winners, settled.shadowed, settled.diagnostics)
+    return McpServerSet(settled.winners, settled.pairs(), settled.diagnostics)
 
 
 def _name(server: McpServer) -> str:

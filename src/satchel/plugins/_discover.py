@@ -44,7 +44,7 @@ from satchel.plugins._read import read_plugin
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
 from satchel.plugins.components._parts import SkillRule
-from satchel.precedence import Clash, Loss, Shadowed, Source, Verdict, fold_name, settle
+from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
 
 __all__ = ["MAX_PLUGINS", "PluginSet", "load_plugins"]
 
@@ -55,12 +55,11 @@ _NONE: Mapping[str, Plugin] = MappingProxyType({})
 @dataclass(frozen=True, slots=True)
 class PluginSet:
     """Every plugin found, in precedence order (disabled ones included, marked), what
-    went wrong, and every plugin hidden by another (`Shadowed`, which unpacks as
-    ``winner, loser``)."""
+    went wrong, and (winner, loser) for every plugin hidden by another."""
 
     plugins: Mapping[str, Plugin] = field(default_factory=lambda: _NONE)
     diagnostics: tuple[Diagnostic, ...] = ()
-    shadowed: tuple[Shadowed[Plugin], ...] = ()
+    shadowed: tuple[tuple[Plugin, Plugin], ...] = ()
 
     def enabled(self) -> tuple[Plugin, ...]:
         """The plugins that contribute their components."""
@@ -115,7 +114,7 @@ def load_plugins(
     return PluginSet(
         MappingProxyType({p.name: p for p in plugins}),
         (*settled.diagnostics, *problems),
-        settled.shadowed,
+        settled.pairs(),
     )
 
 
