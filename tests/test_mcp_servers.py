@@ -247,3 +247,14 @@ def test_a_hook_matcher_for_one_plugins_server_does_not_fire_for_anothers(layout
     assert [matcher.matches(n) for n in names] == [True, False]
     every_lookup = compile_matcher("mcp__plugin_.*_lookup__.*")
     assert [every_lookup.matches(n) for n in names] == [True, True]
+
+
+def test_server_names_compare_exactly_so_two_in_different_case_both_count(layout, home):
+    user_config(home, '[mcp_servers.github]\ncommand = "gh-user"\n')
+    env = satchel.load(layout=layout, mcp_servers={"GitHub": {"command": "gh-host"}})
+    servers = env.mcp_servers
+    assert [(s.name, s.command) for s in servers.servers] == [
+        ("GitHub", "gh-host"),
+        ("github", "gh-user"),
+    ]
+    assert servers.shadowed == () and codes(env) == []

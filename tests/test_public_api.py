@@ -15,7 +15,7 @@ def test_all_is_sorted_and_complete():
                "permissions", "process", "interpolation", "commands", "agents",
                "instructions", "segments", "plugins", "changes", "trust",
                "config", "mcp", "hooks", "install", "approval", "audit", "ignore",
-               "reach", "origin", "runtime", "server"}  # fmt: skip
+               "reach", "origin", "precedence", "runtime", "server"}  # fmt: skip
     assert satchel.__all__ == sorted(satchel.__all__, key=str.casefold)
     assert satchel.__all__ == [name for name in public if name not in modules]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -13,7 +13,6 @@ from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._files import same_file
 from satchel._instructions import InstructionFile, InstructionMode, load_instructions
-from satchel._text import fold_name
 from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP, AgentSet, load_agents
 from satchel.commands import Command, CommandSet, Naming, load_commands
@@ -27,6 +26,7 @@ from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._model import FORMATS, Format, Plugin
+from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, settle
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
@@ -247,15 +247,6 @@ class RootReport:
 
 
 @dataclass(frozen=True, slots=True)
-class Shadowed:
-    """A skill hidden by a same-named skill of higher precedence."""
-
-    name: str
-    winner: Skill
-    loser: Skill
-
-
-@dataclass(frozen=True, slots=True)
 class Environment:
     """Everything `load()` found. `skills` is ordered by root precedence, then name.
 
@@ -269,7 +260,7 @@ class Environment:
     skills: Mapping[str, Skill]
     diagnostics: tuple[Diagnostic, ...]
     roots: tuple[RootReport, ...] = ()
-    shadowed: tuple[Shadowed, ...] = ()
+    shadowed: tuple[Shadowed[Skill], ...] = ()
     options: Options = field(default_factory=Options)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
     agents: AgentSet = field(default_factory=lambda: AgentSet(MappingProxyType({})))
@@ -380,7 +371,7 @@ class _Skills:
     skills: Mapping[str, Skill] = field(default_factory=lambda: MappingProxyType({}))
     diagnostics: tuple[Diagnostic, ...] = ()
     roots: tuple[RootReport, ...] = ()
-    shadowed: tuple[Shadowed, ...] = ()
+    shadowed: tuple[Shadowed[Skill], ...] = ()
 
 
 @dataclass(slots=True)
@@ -532,19 +523,62 @@ def _skills(
     written: WrittenSkills | None,
 ) -> _Skills:
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
-    assembly = _Assembly(opts)
-    assembly.add_catalog(opts.catalog)
+    parts = list(_skill_sources(lay, opts, trust, rules, plugins, written))
+    settled = settle(
+        (Source(opts.catalog, admit=_wanted(opts)), *(source for source, _ in parts)),
+        name=_skill_name,
+        lost=_skill_lost,
+        within=_skill_name,
+    )
+    return _Skills(
+        MappingProxyType({s.name: s for s in settled.winners}),
+        settled.diagnostics,
+        tuple(_report(part, settled.winners) for _, part in parts),
+        settled.shadowed,
+    )
+
+
+def _skill_sources(
+    lay: Layout,
+    opts: Options,
+    trust: Trust,
+    rules: FieldRules,
+    plugins: Sequence[Plugin],
+    written: WrittenSkills | None,
+) -> Iterator[tuple[Source[Skill], RootScan | RootReport]]:
+    """Each root in precedence order as a source of skills, with its scan (or, for a
+    root that is skipped, its report); first the skills `write_skills` wrote."""
+    wanted = _wanted(opts)
     if written is not None:
-        assembly.diagnostics.extend(written.diagnostics)
-        assembly.add_scan(_read_written(lay, written, rules))
+        scan = _read_written(lay, written, rules)
+        yield Source(scan.skills, (*written.diagnostics, *scan.diagnostics), wanted), scan
     for root, skipped in _roots(lay, opts, trust):
         if skipped:
-            assembly.skip(root, skipped)
-        else:
-            assembly.add_scan(scan_root(root, rules, lay.walk))
+            yield _skipped(root, skipped)
+            continue
+        scan = scan_root(root, rules, lay.walk)
+        yield Source(scan.skills, scan.diagnostics, wanted), scan
     for plugin in plugins:
-        assembly.add_scan(_plugin_skills(plugin, opts.plugin_skill_names))
-    return assembly.finish()
+        scan = _plugin_skills(plugin, opts.plugin_skill_names)
+        yield Source(scan.skills, scan.diagnostics, wanted), scan
+
+
+def _skipped(root: Root, why: str) -> tuple[Source[Skill], RootReport]:
+    exists = os.path.isdir(root.path)
+    found: tuple[Diagnostic, ...] = ()
+    if exists:
+        message = "project skills here are not loaded: the project is not trusted"
+        found = (diagnostic("discovery.untrusted", message, root.path),)
+    return Source(diagnostics=found), RootReport(root, exists, skipped=why)
+
+
+def _report(part: RootScan | RootReport, winners: Sequence[Skill]) -> RootReport:
+    """A scanned root's report: how many of its skills loaded, how many did not."""
+    if isinstance(part, RootReport):
+        return part
+    won = {id(s) for s in winners}
+    loaded = sum(id(s) in won for s in part.skills)
+    return RootReport(part.root, part.exists, loaded, len(part.skills) - loaded)
 
 
 def _read_written(lay: Layout, written: WrittenSkills, rules: FieldRules) -> RootScan:
@@ -581,63 +615,26 @@ def _roots(lay: Layout, opts: Options, trust: Trust) -> Iterable[tuple[Root, str
         yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
 
 
-class _Assembly:
-    """Winners by folded name, first come first kept, with every loss reported."""
+def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
+    """The skills `enabled` and `exclude` let through (the others count as not loaded)."""
+    allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
+    excluded = frozenset(opts.exclude)
 
-    def __init__(self, opts: Options) -> None:
-        self.opts = opts
-        self.allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
-        self.excluded = frozenset(opts.exclude)
-        self.winners: dict[str, tuple[int, Skill]] = {}
-        self.diagnostics: list[Diagnostic] = []
-        self.reports: list[RootReport] = []
-        self.shadowed: list[Shadowed] = []
-        self.rank = 0
+    def admit(skill: Skill) -> Verdict[Skill]:
+        dropped = skill.name in excluded or (allowed is not None and skill.name not in allowed)
+        return (None if dropped else skill), None
 
-    def add_catalog(self, skills: Sequence[Skill]) -> None:
-        for skill in skills:
-            self._offer(skill)
+    return admit
 
-    def skip(self, root: Root, why: str) -> None:
-        exists = os.path.isdir(root.path)
-        if exists:
-            message = "project skills here are not loaded: the project is not trusted"
-            self.diagnostics.append(diagnostic("discovery.untrusted", message, root.path))
-        self.reports.append(RootReport(root, exists, skipped=why))
 
-    def add_scan(self, scan: RootScan) -> None:
-        self.rank += 1
-        self.diagnostics.extend(scan.diagnostics)
-        loaded = lost = 0
-        for skill in scan.skills:
-            if self._offer(skill):
-                loaded += 1
-            else:
-                lost += 1
-        self.reports.append(RootReport(scan.root, scan.exists, loaded, lost))
+def _skill_name(skill: Skill) -> str:
+    return skill.name
 
-    def _offer(self, skill: Skill) -> bool:
-        if skill.name in self.excluded or (
-            self.allowed is not None and skill.name not in self.allowed
-        ):
-            return False
-        key = fold_name(skill.name)
-        held = self.winners.get(key)
-        if held is None:
-            self.winners[key] = (self.rank, skill)
-            return True
-        winner = held[1]
-        if not same_file(winner.path, skill.path):
-            self.shadowed.append(Shadowed(skill.name, winner, skill))
-            self.diagnostics.append(
-                _shadow_diagnostic(winner, skill, same_root=held[0] == self.rank)
-            )
-        return False
 
-    def finish(self) -> _Skills:
-        ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
-        skills = MappingProxyType({s.name: s for _, s in ordered})
-        return _Skills(skills, tuple(self.diagnostics), tuple(self.reports), tuple(self.shadowed))
+def _skill_lost(clash: Clash[Skill]) -> Loss:
+    if same_file(clash.winner.path, clash.loser.path):
+        return UNSEEN
+    return Loss(_shadow_diagnostic(clash.winner, clash.loser, same_root=clash.same_source))
 
 
 def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["escape", "flag", "fold_name", "hidden_characters", "strip_hidden"]
+__all__ = ["escape", "flag", "hidden_characters", "strip_hidden"]
 
 # C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
 # controls, invisible operators, BOM, interlinear annotation, the Unicode tag block,
@@ -52,13 +52,6 @@ def hidden_characters(text: str) -> list[tuple[int, str]]:
             (i, f"U+{ord(ch):04X}") for i, ch in enumerate(text) if unicodedata.category(ch) == "Cf"
         ]
     return found
-
-
-def fold_name(name: str) -> str:
-    """How names are compared (skills, commands, agents): NFC, then casefolded."""
-    if name.isascii():
-        return name.lower()
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def flag(value: object, default: bool | None = None) -> bool | None:

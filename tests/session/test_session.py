@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -56,6 +57,13 @@ def test_unknown_skill_raises_with_a_suggestion(make_session):
 def test_names_match_exactly_then_ignoring_case(make_session):
     session = make_session()
     assert session.activate("PDF").name == "pdf"
+
+
+def test_names_ignoring_case_compare_as_load_compares_them(layout):
+    skill = satchel.Skill(name="caf\u00e9", description="Coffee.")
+    env = satchel.Environment(layout, MappingProxyType({skill.name: skill}), ())
+    session = Session(env, environ={})
+    assert session.find("CAFE\u0301") is skill  # NFD and upper case: NFC, then casefolded
 
 
 def test_skills_off_raises(layout, skills_dir):

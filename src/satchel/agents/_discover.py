@@ -29,7 +29,6 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import list_sorted, open_root, same_file
-from satchel._text import fold_name
 from satchel.agents._bundle import config_agents
 from satchel.agents._claude import parse_claude
 from satchel.agents._fields import cap_safety
@@ -39,6 +38,7 @@ from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.agents._vibe import parse_vibe
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, fold_name, settle
 
 __all__ = [
     "AgentSet",
@@ -74,13 +74,9 @@ class _Dir:
 _Entry = _Dir | tuple[Path, bool]
 
 
-@dataclass(frozen=True, slots=True)
-class ShadowedAgent:
-    """An agent type hidden by a same-named one of higher precedence."""
-
-    name: str
-    winner: AgentType
-    loser: AgentType
+# An agent type hidden by a same-named one of higher precedence: the one record of
+# every kind, `Shadowed[AgentType]` (the bare class, so it still constructs and checks).
+ShadowedAgent = Shadowed
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +85,7 @@ class AgentSet:
 
     agents: Mapping[str, AgentType]
     diagnostics: tuple[Diagnostic, ...] = ()
-    shadowed: tuple[ShadowedAgent, ...] = ()
+    shadowed: tuple[Shadowed[AgentType], ...] = ()
     builtins: tuple[str, ...] = BUILTIN_TYPES
 
     def get(self, name: str) -> AgentType | None:
@@ -137,13 +133,36 @@ def load_agents(
     types come from enabled plugins. With `trust_project` False, project directories
     are not read. Never raises for a bad file."""
     names = tuple(b if isinstance(b, str) else b.name for b in builtins)
-    asm = _Assembly(names)
-    configured, diags = config_agents(config_types, tool_map=tool_map)
-    asm.diagnostics.extend(diags)
-    asm.add(configured, may_redefine=True)
+    protected = frozenset(fold_name(b) for b in names)
+    configured, found = config_agents(config_types, tool_map=tool_map)
+    capped, caps = _capped(plugin_types)
+    given = [b for b in builtins if isinstance(b, AgentType)]
+    sources = [
+        Source(configured, found, _gate(protected, may_redefine=True)),
+        *_dir_sources(layout, protected, trust_project, tool_map),
+        Source(given, admit=_gate(protected, may_redefine=True)),
+        Source(capped, caps, _gate(protected, may_redefine=False)),
+    ]
+    settled = settle(sources, name=_name, lost=_lost, within=_name)
+    return AgentSet(
+        MappingProxyType({a.name: a for a in settled.winners}),
+        settled.diagnostics,
+        settled.shadowed,
+        names,
+    )
+
+
+def _dir_sources(
+    layout: Layout,
+    protected: frozenset[str],
+    trust_project: bool,
+    tool_map: Mapping[str, Sequence[str]],
+) -> Iterator[Source[AgentType]]:
+    """Each agents directory of the layout as one source (a user directory may redefine
+    a built-in type)."""
     for root in layout.agent_dirs():
         if root.scope == PROJECT and not trust_project:
-            asm.untrusted(root.path)
+            yield _untrusted(root.path)
             continue
         scan = scan_agent_dir(
             root.path,
@@ -153,11 +172,27 @@ def load_agents(
             walk=layout.walk,
             tool_map=tool_map,
         )
-        asm.diagnostics.extend(scan.diagnostics)
-        asm.add(scan.agents, may_redefine=root.scope == USER)
-    asm.add([b for b in builtins if isinstance(b, AgentType)], may_redefine=True)
-    asm.add(asm.capped(plugin_types), may_redefine=False)
-    return asm.finish()
+        yield Source(scan.agents, scan.diagnostics, _gate(protected, root.scope == USER))
+
+
+def _untrusted(directory: Path) -> Source[AgentType]:
+    if not os.path.isdir(directory):
+        return Source()
+    message = "project agents here are not loaded: the project is not trusted"
+    return Source(diagnostics=(diagnostic("discovery.untrusted", message, directory),))
+
+
+def _capped(agents: Sequence[AgentType]) -> tuple[list[AgentType], list[Diagnostic]]:
+    """Plugin types with ``yolo`` capped at ``destructive``, however they were built
+    (`agent.safety.capped`)."""
+    kept: list[AgentType] = []
+    found: list[Diagnostic] = []
+    for agent in agents:
+        agent, capped = cap_safety(agent, untrusted=True)
+        if capped is not None:
+            found.append(capped)
+        kept.append(agent)
+    return kept, found
 
 
 def scan_agent_dir(
@@ -368,67 +403,34 @@ def _utf8_name(entry: os.DirEntry[str], scan: DirScan) -> bool:
     return True
 
 
-class _Assembly:
-    """Winners by folded name, first come first kept, each loss reported."""
+def _name(agent: AgentType) -> str:
+    return agent.name
 
-    def __init__(self, builtins: Sequence[str]) -> None:
-        self.builtins = tuple(builtins)
-        self.protected = frozenset(fold_name(b) for b in builtins)
-        self.winners: dict[str, tuple[int, AgentType]] = {}
-        self.diagnostics: list[Diagnostic] = []
-        self.shadowed: list[ShadowedAgent] = []
-        self.rank = 0
 
-    def untrusted(self, directory: Path) -> None:
-        self.rank += 1
-        if os.path.isdir(directory):
-            message = "project agents here are not loaded: the project is not trusted"
-            self.diagnostics.append(diagnostic("discovery.untrusted", message, directory))
+def _gate(
+    protected: frozenset[str], may_redefine: bool
+) -> Callable[[AgentType], Verdict[AgentType]]:
+    """How a source's types meet the built-in names: a source that `may_redefine` them
+    marks its type `overrides_builtin`; any other has it skipped."""
 
-    def capped(self, agents: Sequence[AgentType]) -> list[AgentType]:
-        """Plugin types with ``yolo`` capped at ``destructive``, however they were
-        built (`agent.safety.capped`)."""
-        kept: list[AgentType] = []
-        for agent in agents:
-            agent, capped = cap_safety(agent, untrusted=True)
-            if capped is not None:
-                self.diagnostics.append(capped)
-            kept.append(agent)
-        return kept
+    def admit(agent: AgentType) -> Verdict[AgentType]:
+        if fold_name(agent.name) not in protected or agent.format == "builtin":
+            return agent, None
+        if not may_redefine:
+            return None, _protected(agent)
+        return replace(agent, overrides_builtin=True), None
 
-    def add(self, agents: Sequence[AgentType], *, may_redefine: bool) -> None:
-        self.rank += 1
-        for agent in agents:
-            self._offer(agent, may_redefine)
+    return admit
 
-    def _offer(self, agent: AgentType, may_redefine: bool) -> None:
-        key = fold_name(agent.name)
-        if key in self.protected and agent.format != "builtin":
-            if not may_redefine:
-                self.diagnostics.append(_protected(agent))
-                return
-            agent = replace(agent, overrides_builtin=True)
-        held = self.winners.get(key)
-        if held is None:
-            self.winners[key] = (self.rank, agent)
-            return
-        winner = held[1]
-        if {winner.format, agent.format} <= _ONE_EACH and same_file(winner.path, agent.path):
-            return
-        self.shadowed.append(ShadowedAgent(agent.name, winner, agent))
-        if agent.format == "builtin":
-            return  # replacing a built-in type (from the user dir or config) is no surprise
-        message = f"agent {agent.name!r} from {_origin(agent)} is shadowed by {_origin(winner)}"
-        self.diagnostics.append(diagnostic("agent.shadowed", message, agent.path))
 
-    def finish(self) -> AgentSet:
-        ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
-        return AgentSet(
-            MappingProxyType({a.name: a for _, a in ordered}),
-            tuple(self.diagnostics),
-            tuple(self.shadowed),
-            self.builtins,
-        )
+def _lost(clash: Clash[AgentType]) -> Loss:
+    winner, agent = clash.winner, clash.loser
+    if {winner.format, agent.format} <= _ONE_EACH and same_file(winner.path, agent.path):
+        return UNSEEN
+    if agent.format == "builtin":
+        return Loss()  # replacing a built-in type (from the user dir or config) is no surprise
+    message = f"agent {agent.name!r} from {_origin(agent)} is shadowed by {_origin(winner)}"
+    return Loss(diagnostic("agent.shadowed", message, agent.path))
 
 
 def _protected(agent: AgentType) -> Diagnostic:

@@ -41,6 +41,7 @@ from satchel.commands._model import Command, Naming
 from satchel.commands._names import fold
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, Layout
+from satchel.precedence import UNSEEN, Clash, Ladder, Loss
 
 __all__ = ["CommandSet", "load_commands"]
 
@@ -107,7 +108,7 @@ def load_commands(
         if root.scope == PROJECT and not trust_project:
             if os.path.isdir(root.path):
                 message = "project commands here are not loaded: the project is not trusted"
-                assembly.diagnostics.append(diagnostic("discovery.untrusted", message, root.path))
+                assembly.ladder.note(diagnostic("discovery.untrusted", message, root.path))
             continue
         assembly.add_scan(scan_commands(root, naming=naming))
     for commands in _by_plugin(plugin_commands):
@@ -124,106 +125,100 @@ def _by_plugin(commands: Sequence[Command]) -> Iterable[list[Command]]:
 
 
 class _Assembly:
-    """Winners by folded name, first come first kept, with every loss reported."""
+    """Commands on a `Ladder`, source by source: names first, then the aliases of the
+    source's winners; built-in names are held by the host, never by a command."""
 
     def __init__(self, builtins: frozenset[str]) -> None:
         self.builtins = builtins
-        self.winners: dict[str, tuple[int, Command]] = {}
-        self.aliases: dict[str, tuple[str, Command]] = {}  # folded alias: (alias, owner)
-        self.diagnostics: list[Diagnostic] = []
-        self.shadowed: list[tuple[Command, Command]] = []
-        self.rank = 0
+        self.ladder: Ladder[Command] = Ladder(name=_name, fold=fold)
 
     def add_scan(self, scan: CommandScan) -> None:
-        self.diagnostics.extend(scan.diagnostics)
-        self.add(scan.commands)
+        self.add(scan.commands, scan.diagnostics)
 
-    def add(self, commands: Iterable[Command]) -> None:
+    def add(self, commands: Iterable[Command], found: Iterable[Diagnostic] = ()) -> None:
         """Offer one source's commands, below every source added before."""
-        self.rank += 1
+        self.ladder.next_source(found)
         for command in commands:
             self._offer(command)
-        mine = [c for rank, c in self.winners.values() if rank == self.rank]
-        for command in sorted(mine, key=lambda c: c.name):
+        for command in sorted(self.ladder.current(), key=_name):
             for alias in command.aliases:
                 self._claim(alias, command)
 
     def _offer(self, command: Command) -> None:
-        key = fold(command.name)
-        if key in self.builtins:
+        if fold(command.name) in self.builtins:
             message = (
                 f"/{command.name} is a built-in command; {_where(command)} is skipped"
                 if command.path is not None
                 else f"/{command.name} is a built-in command; the one defined in code is skipped"
             )
-            self.diagnostics.append(
+            self.ladder.note(
                 diagnostic("command.builtin", message, command.path, hint="rename the command")
             )
             return
-        if key in self.aliases:  # a higher source's alias
-            alias, owner = self.aliases[key]
-            self._shadow(owner, command, f", which answers to /{alias}")
+        clash = self.ladder.offer(command)
+        if clash is None:
             return
-        held = self.winners.get(key)
-        if held is None:
-            self.winners[key] = (self.rank, command)
-            return
-        rank, winner = held
-        if same_file(winner.path, command.path):
-            return
-        if rank == self.rank:
-            self._collision(winner, command)
-            return
-        self._shadow(winner, command)
+        if clash.alias is not None:  # a higher source's alias
+            self.ladder.lose(clash, _shadow(clash, f", which answers to /{clash.alias}"))
+        elif same_file(clash.winner.path, command.path):
+            self.ladder.lose(clash, UNSEEN)
+        elif clash.same_source:
+            self._collision(clash)
+        else:
+            self.ladder.lose(clash, _shadow(clash))
 
-    def _shadow(self, winner: Command, loser: Command, how: str = "") -> None:
-        self.shadowed.append((winner, loser))
-        message = (
-            f"command /{loser.name} at {_where(loser)} ({_source(loser)}) is shadowed "
-            f"by {_where(winner)} ({_source(winner)}){how}"
-        )
-        self.diagnostics.append(diagnostic("command.shadowed", message, loser.path))
+    def _free(self, name: str) -> bool:
+        return fold(name) not in self.builtins and self.ladder.free(name)
 
     def _claim(self, alias: str, command: Command) -> None:
         """Give `alias` to `command` unless a built-in, a name or an alias holds it."""
-        key = fold(alias)
-        if key not in self.builtins and key not in self.winners and key not in self.aliases:
-            self.aliases[key] = (alias, command)
+        if fold(alias) not in self.builtins:
+            self.ladder.claim(alias, command)
 
-    def _collision(self, winner: Command, loser: Command) -> None:
+    def _collision(self, clash: Clash[Command]) -> None:
         """Two commands of one source with one name: the loser keeps its alias, if
         that name is free, as its own name."""
+        winner, loser = clash.winner, clash.loser
         alias = loser.aliases[0] if loser.aliases else None
-        key = None if alias is None else fold(alias)
-        free = key is not None and all(
-            key not in s for s in (self.winners, self.builtins, self.aliases)
-        )
+        free = alias is not None and self._free(alias)
         fate = f"answers only to /{alias}" if free else "is ignored"
         message = (
             f"two commands are named {loser.name!r} in one root; {_where(winner)} is kept, "
             f"{_where(loser)} {fate}"
         )
-        self.diagnostics.append(diagnostic("command.name.collision", message, loser.path))
-        if free and alias is not None and key is not None:
-            self.winners[key] = (self.rank, replace(loser, name=alias, aliases=()))
-        else:
-            self.shadowed.append((winner, loser))
+        found = diagnostic("command.name.collision", message, loser.path)
+        self.ladder.lose(clash, Loss(found, shadowed=not free))
+        if free and alias is not None:
+            self.ladder.hold(replace(loser, name=alias, aliases=()))
 
     def finish(self, builtins: tuple[str, ...]) -> CommandSet:
-        ordered = sorted(self.winners.values(), key=lambda item: (item[0], item[1].name))
-        for _, command in ordered:
+        settled = self.ladder.settled(within=_name)
+        for command in settled.winners:
             bare = _bare_name(command)
             if bare:
                 self._claim(bare, command)
-        commands = {c.name: c for _, c in ordered}
-        aliases = {alias: owner.name for alias, owner in self.aliases.values()}
+        commands = {c.name: c for c in settled.winners}
+        aliases = {alias: owner.name for alias, owner in self.ladder.aliases().items()}
         return CommandSet(
             MappingProxyType(commands),
             MappingProxyType(aliases),
-            tuple(self.diagnostics),
-            tuple(self.shadowed),
+            settled.diagnostics,
+            settled.pairs(),
             builtins,
         )
+
+
+def _name(command: Command) -> str:
+    return command.name
+
+
+def _shadow(clash: Clash[Command], how: str = "") -> Loss:
+    winner, loser = clash.winner, clash.loser
+    message = (
+        f"command /{loser.name} at {_where(loser)} ({_source(loser)}) is shadowed "
+        f"by {_where(winner)} ({_source(winner)}){how}"
+    )
+    return Loss(diagnostic("command.shadowed", message, loser.path))
 
 
 def _bare_name(command: Command) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from satchel._text import fold_name
+from satchel.precedence import fold_name
 
 __all__ = ["NAME_RULE", "fold", "judge", "segments_name"]
 

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
+from satchel.precedence import Loss, Source, settle
 
 __all__ = ["McpServerSet", "settle_servers"]
 
@@ -65,22 +66,25 @@ def settle_servers(
     host: Iterable[McpServer], plugins: Iterable[ServerSource], problems: Iterable[Diagnostic] = ()
 ) -> McpServerSet:
     """The host's servers (the first of each name kept), then each plugin's under its
-    plugin's namespace, unless a host server has its name."""
-    kept: dict[str, McpServer] = {}
-    shadowed: list[tuple[McpServer, McpServer]] = []
-    found = list(problems)
-    for server in host:
-        winner = kept.setdefault(server.name, server)
-        if winner is not server:
-            shadowed.append((winner, server))
-            found.append(_shadowed(winner, server))
-    own = dict(kept)
-    for server in (s for p in plugins for s in p.mcp_servers):
-        winner = own.get(server.name) or kept.setdefault(server_id(server), server)
-        if winner is not server:
-            shadowed.append((winner, server))
-            found.append(_shadowed(winner, server))
-    return McpServerSet(tuple(kept.values()), tuple(shadowed), tuple(found))
+    plugin's namespace, unless a host server has its name.
+
+    Server names compare exactly, not by `fold_name` as other names do: a server's
+    name is kept as written in its tools' names (``mcp__<server>__<tool>``), and
+    `McpServerSet.get` and the supervisor's `only` match it exactly, so ``GitHub`` and
+    ``github`` are two servers and both start."""
+    mine = tuple(host)
+    names = frozenset(s.name for s in mine)
+    settled = settle(
+        (Source(mine, tuple(problems)), Source([s for p in plugins for s in p.mcp_servers])),
+        name=_name,
+        key=lambda server: server.name if server.name in names else server_id(server),
+        lost=lambda clash: Loss(_shadowed(clash.winner, clash.loser)),
+    )
+    return McpServerSet(settled.winners, settled.pairs(), settled.diagnostics)
+
+
+def _name(server: McpServer) -> str:
+    return server.name
 
 
 def _shadowed(winner: McpServer, loser: McpServer) -> Diagnostic:

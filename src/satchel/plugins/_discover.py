@@ -34,7 +34,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._text import fold_name
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.plugins._config import plugin_config
@@ -45,6 +44,7 @@ from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
+from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
 
 __all__ = ["MAX_PLUGINS", "PluginSet", "load_plugins"]
 
@@ -92,26 +92,47 @@ def load_plugins(
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's."""
     config = plugin_config(layout, trust_project=trust_project)
-    assembly = _Assembly(config.enabled, layout, skill_rule or config.skill_rule or "claude-code")
-    assembly.detection = config.detection(ambiguous=ambiguous, order=format_order)
-    assembly.diagnostics.extend(config.diagnostics)
-    if include_workspace and trust_project:
-        workspace, found = load_workspace(layout.project)
-        assembly.diagnostics.extend(found)
-        if workspace is not None:
-            assembly.offer(workspace)
-    elif include_workspace:
-        for folder in ("skills", "commands"):
-            assembly.untrusted(layout.project / folder, "the workspace plugin's " + folder)
+    reader = _Reader(
+        config.detection(ambiguous=ambiguous, order=format_order),
+        skill_rule or config.skill_rule or "claude-code",
+        strict,
+        executable,
+    )
+    sources: list[Source[Plugin]] = [Source(diagnostics=config.diagnostics)]
+    sources.extend(_workspace(layout, include_workspace, trust_project))
     for root in layout.plugin_dirs():
         if root.scope == PROJECT and not trust_project:
-            assembly.untrusted(root.path, "project plugins here")
+            sources.append(_untrusted(root.path, "project plugins here"))
             continue
-        for path in _children(root, assembly.diagnostics):
-            assembly.read(path, root.scope, strict, executable)
-    for given in dirs:
-        assembly.read(Path(layout.cwd, given), EXTRA, strict, executable)
-    return assembly.finish()
+        problems: list[Diagnostic] = []
+        paths = _children(root, problems)
+        sources.append(Source(diagnostics=problems))
+        sources.extend(reader.read(path, root.scope) for path in paths)
+    sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in dirs)
+    settled = settle(sources, name=_name, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
+    plugins, problems = _libraries_settled(settled.winners)
+    return PluginSet(
+        MappingProxyType({p.name: p for p in plugins}),
+        (*settled.diagnostics, *problems),
+        settled.pairs(),
+    )
+
+
+def _workspace(layout: Layout, include: bool, trusted: bool) -> Iterable[Source[Plugin]]:
+    """The workspace plugin, first of all (or why it is not read)."""
+    if include and trusted:
+        workspace, found = load_workspace(layout.project)
+        yield Source(() if workspace is None else (workspace,), found)
+    elif include:
+        for folder in ("skills", "commands"):
+            yield _untrusted(layout.project / folder, "the workspace plugin's " + folder)
+
+
+def _untrusted(path: Path, what: str) -> Source[Plugin]:
+    if not os.path.isdir(path):
+        return Source()
+    message = f"{what} are not loaded: the project is not trusted"
+    return Source(diagnostics=(diagnostic("discovery.untrusted", message, path),))
 
 
 def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
@@ -135,97 +156,88 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
     return [root.path / name for name in names[:MAX_PLUGINS]]
 
 
-class _Assembly:
-    """Winners by folded name and by namespace, every loss reported."""
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Reads one plugin directory as one source (what reading it found, then it)."""
 
-    def __init__(
-        self, settings: Mapping[str, bool], layout: Layout, skill_rule: SkillRule = "claude-code"
-    ) -> None:
-        self.settings = settings
-        self.layout = layout
-        self.skill_rule = skill_rule
-        self.by_name: dict[str, Plugin] = {}
-        self.by_namespace: dict[str, Plugin] = {}
-        self.diagnostics: list[Diagnostic] = []
-        self.shadowed: list[tuple[Plugin, Plugin]] = []
-        self.detection = Detection()
+    detection: Detection
+    skill_rule: SkillRule
+    strict: bool
+    executable: bool
 
-    def untrusted(self, path: Path, what: str) -> None:
-        if os.path.isdir(path):
-            message = f"{what} are not loaded: the project is not trusted"
-            self.diagnostics.append(diagnostic("discovery.untrusted", message, path))
-
-    def read(self, path: Path, scope: str, strict: bool, executable: bool) -> None:
+    def read(self, path: Path, scope: str) -> Source[Plugin]:
         if not os.path.isdir(path):
-            return
+            return Source()
         plugin, found = read_plugin(
             path,
             scope=scope,
-            strict=strict,
-            executable=executable,
+            strict=self.strict,
+            executable=self.executable,
             detection=self.detection,
             skill_rule=self.skill_rule,
         )
-        self.diagnostics.extend(found)
-        if plugin is not None:
-            self.offer(plugin)
+        return Source(() if plugin is None else (plugin,), found)
 
-    def offer(self, plugin: Plugin) -> None:
-        held = self.by_name.get(fold_name(plugin.name))
-        if held is not None:
-            self._lost(held, plugin)
-            return
+
+def _name(plugin: Plugin) -> str:
+    return plugin.name
+
+
+def _lost(clash: Clash[Plugin]) -> Loss:
+    """One name at one scope is a collision (not listed as shadowed); a higher scope's
+    plugin shadows a lower one's."""
+    winner, loser = clash.winner, clash.loser
+    if winner.scope == loser.scope:
+        message = (
+            f"two {loser.scope or 'given'} plugins are named {loser.name!r}: "
+            f"{winner.root} is kept, {loser.root} is not loaded"
+        )
+        return Loss(diagnostic("plugin.name.collision", message, loser.root), shadowed=False)
+    message = (
+        f"plugin {loser.name!r} at {loser.root} ({loser.scope}) is shadowed by "
+        f"{winner.root} ({winner.scope})"
+    )
+    return Loss(diagnostic("plugin.shadowed", message, loser.root))
+
+
+class _Keeper:
+    """A plugin that won its name still needs a namespace of its own; it is kept as
+    ``config.toml`` sets it, with its data directory."""
+
+    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
+        self.settings = settings
+        self.layout = layout
+        self.by_namespace: dict[str, Plugin] = {}
+
+    def keep(self, plugin: Plugin) -> Verdict[Plugin]:
         rival = self.by_namespace.get(fold_name(plugin.namespace))
         if rival is not None:
             message = (
                 f"plugin {plugin.name!r} at {plugin.root} claims the namespace "
                 f"{plugin.namespace!r} of {rival.name!r} at {rival.root}; it is not loaded"
             )
-            self.diagnostics.append(diagnostic("plugin.namespace.collision", message, plugin.root))
-            return
-        plugin = replace(self._configured(plugin), data_dir=data_dir(self.layout, plugin))
-        self.by_name[fold_name(plugin.name)] = plugin
+            return None, diagnostic("plugin.namespace.collision", message, plugin.root)
+        plugin, found = self._configured(plugin)
+        plugin = replace(plugin, data_dir=data_dir(self.layout, plugin))
         self.by_namespace[fold_name(plugin.namespace)] = plugin
+        return plugin, found
 
-    def _lost(self, winner: Plugin, loser: Plugin) -> None:
-        if winner.scope == loser.scope:
-            message = (
-                f"two {loser.scope or 'given'} plugins are named {loser.name!r}: "
-                f"{winner.root} is kept, {loser.root} is not loaded"
-            )
-            self.diagnostics.append(diagnostic("plugin.name.collision", message, loser.root))
-            return
-        self.shadowed.append((winner, loser))
-        message = (
-            f"plugin {loser.name!r} at {loser.root} ({loser.scope}) is shadowed by "
-            f"{winner.root} ({winner.scope})"
-        )
-        self.diagnostics.append(diagnostic("plugin.shadowed", message, loser.root))
-
-    def _configured(self, plugin: Plugin) -> Plugin:
+    def _configured(self, plugin: Plugin) -> tuple[Plugin, Diagnostic | None]:
         if self.settings.get(plugin.name, True):
-            return plugin
+            return plugin, None
         message = f"plugin {plugin.name!r} is disabled in config.toml; nothing of it loads"
-        self.diagnostics.append(diagnostic("plugin.disabled", message, plugin.root))
-        return replace(plugin, enabled=False)
+        return replace(plugin, enabled=False), diagnostic("plugin.disabled", message, plugin.root)
 
-    def finish(self) -> PluginSet:
-        plugins = self._libraries_settled(list(self.by_name.values()))
-        return PluginSet(
-            MappingProxyType({p.name: p for p in plugins}),
-            tuple(self.diagnostics),
-            tuple(self.shadowed),
-        )
 
-    def _libraries_settled(self, plugins: list[Plugin]) -> Iterable[Plugin]:
-        """Drop library aliases that more than one enabled plugin declares."""
-        live = [p for p in plugins if p.enabled]
-        kept, problems = drop_colliding([lib for p in live for lib in p.libraries])
-        self.diagnostics.extend(problems)
-        survivors = {id(lib) for lib in kept}
-        return [
-            replace(p, libraries=tuple(lib for lib in p.libraries if id(lib) in survivors))
-            if p.enabled
-            else p
-            for p in plugins
-        ]
+def _libraries_settled(plugins: Sequence[Plugin]) -> tuple[list[Plugin], list[Diagnostic]]:
+    """Drop library aliases that more than one enabled plugin declares."""
+    live = [p for p in plugins if p.enabled]
+    kept, problems = drop_colliding([lib for p in live for lib in p.libraries])
+    survivors = {id(lib) for lib in kept}
+    settled = [
+        replace(p, libraries=tuple(lib for lib in p.libraries if id(lib) in survivors))
+        if p.enabled
+        else p
+        for p in plugins
+    ]
+    return settled, list(problems)

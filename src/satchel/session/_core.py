@@ -25,6 +25,7 @@ from satchel.errors import (
 )
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
+from satchel.precedence import fold_name
 from satchel.resources import quote
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.session._before import Decision, decide
@@ -431,8 +432,8 @@ def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
 
 
 def _folded(items: Mapping[str, _T], name: str) -> _T | None:
-    folded = name.casefold()
-    return next((v for n, v in items.items() if n.casefold() == folded), None)
+    folded = fold_name(name)
+    return next((v for n, v in items.items() if fold_name(n) == folded), None)
 
 
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:

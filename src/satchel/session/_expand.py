@@ -19,10 +19,11 @@ from typing import Protocol
 
 import satchel.session._content as content
 from satchel._environment import Environment
-from satchel._text import flag, fold_name
+from satchel._text import flag
 from satchel.commands import Command, wrap_command
 from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, SkillsOff, UnknownSkill
+from satchel.precedence import fold_name
 from satchel.session._model import Shape, Via
 from satchel.session._options import SessionOptions
 from satchel.skills._model import Skill
