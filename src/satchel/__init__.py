@@ -6,34 +6,94 @@ session = satchel.Session(env)            # one conversation: tools, gate, resum
 for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
-from satchel._authoring import define_skill, render_skill_md, write_skill
-from satchel._environment import Environment, Options, RootReport, Shadowed, load
-from satchel._instructions import InstructionFile
-from satchel._render import Index, build_index, render_index
-from satchel.agents import AgentSet, AgentType
-from satchel.commands import Command, CommandSet
-from satchel.diagnostics import CODES, Diagnostic
-from satchel.errors import (
-    Collision,
-    CommandBodyError,
-    MaxActiveReached,
-    Refused,
-    ResourceError,
-    SatchelError,
-    SessionError,
-    SkillBodyError,
-    SkillDefinitionError,
-    SkillInactive,
-    SkillsOff,
-    ToolNotAllowed,
-    UnknownSkill,
-)
-from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
-from satchel.plugins import Plugin, PluginSet
-from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
-from satchel.skills._model import Skill
-from satchel.skills._read import parse_skill
-from satchel.tokens import approx_tokens, token_bill, truncate
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel._authoring import define_skill, render_skill_md, write_skill
+    from satchel._environment import Environment, Options, RootReport, Shadowed, load
+    from satchel._instructions import InstructionFile
+    from satchel._render import Index, build_index, render_index
+    from satchel.agents import AgentSet, AgentType
+    from satchel.commands import Command, CommandSet
+    from satchel.diagnostics import CODES, Diagnostic
+    from satchel.errors import (
+        Collision,
+        CommandBodyError,
+        MaxActiveReached,
+        Refused,
+        ResourceError,
+        SatchelError,
+        SessionError,
+        SkillBodyError,
+        SkillDefinitionError,
+        SkillInactive,
+        SkillsOff,
+        ToolNotAllowed,
+        UnknownSkill,
+    )
+    from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
+    from satchel.plugins import Plugin, PluginSet
+    from satchel.session import (
+        ContextSegment,
+        Session,
+        SessionOptions,
+        SkillEvent,
+        Tool,
+        ToolResult,
+    )
+    from satchel.skills._model import Skill
+    from satchel.skills._read import parse_skill
+    from satchel.tokens import approx_tokens, token_bill, truncate
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.agents": ("AgentSet", "AgentType"),
+            "satchel._authoring": ("define_skill", "render_skill_md", "write_skill"),
+            "satchel.commands": ("Command", "CommandSet"),
+            "satchel.diagnostics": ("CODES", "Diagnostic"),
+            "satchel._environment": ("Environment", "Options", "RootReport", "Shadowed", "load"),
+            "satchel.errors": (
+                "Collision",
+                "CommandBodyError",
+                "MaxActiveReached",
+                "Refused",
+                "ResourceError",
+                "SatchelError",
+                "SessionError",
+                "SkillBodyError",
+                "SkillDefinitionError",
+                "SkillInactive",
+                "SkillsOff",
+                "ToolNotAllowed",
+                "UnknownSkill",
+            ),
+            "satchel._instructions": ("InstructionFile",),
+            "satchel.layout": (
+                "Layout",
+                "Root",
+                "RootSpec",
+                "WalkBounds",
+                "default_roots",
+                "find_project_root",
+            ),
+            "satchel.plugins": ("Plugin", "PluginSet"),
+            "satchel._render": ("Index", "build_index", "render_index"),
+            "satchel.session": (
+                "ContextSegment",
+                "Session",
+                "SessionOptions",
+                "SkillEvent",
+                "Tool",
+                "ToolResult",
+            ),
+            "satchel.skills._model": ("Skill",),
+            "satchel.skills._read": ("parse_skill",),
+            "satchel.tokens": ("approx_tokens", "token_bill", "truncate"),
+        },
+    )
 
 __version__ = "0.1.0"
 
