@@ -12,7 +12,8 @@ from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
-from satchel.cli._ignore import without_ignored
+from satchel.cli._ignore import ignore_option, without_ignored
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.plugins import FORMATS, Plugin, PluginSet
@@ -26,8 +27,10 @@ if TYPE_CHECKING:
 INDEX_FORMAT: IndexFormat = "tool"
 STATUSES = ("enabled", "disabled", "shadowed")
 
+PARAMS = (*located(), ignore_option(), json_option())
 
-def doctor(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,
