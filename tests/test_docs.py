@@ -248,9 +248,9 @@ def test_no_message_or_option_value_names_a_seed():
 
 
 def test_no_cli_help_names_a_seed(capsys):
-    from satchel.cli import _verbs, main
+    from satchel.cli import VERBS, main
 
-    for verb in ((), *(v.words for v in _verbs())):
+    for verb in ((), *(v.words for v in VERBS)):
         assert main([*verb, "--help"]) == 0
     assert not SEED.search(capsys.readouterr().out)
 

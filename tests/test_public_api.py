@@ -7,7 +7,7 @@ import satchel
 
 def test_all_is_sorted_and_complete():
     public = sorted(
-        (name for name in vars(satchel) if not name.startswith("_") or name == "__version__"),
+        (name for name in dir(satchel) if not name.startswith("_") or name == "__version__"),
         key=str.casefold,
     )
     modules = {"authoring", "diagnostics", "environment", "errors", "frontmatter", "layout",

@@ -6,39 +6,124 @@ session = satchel.Session(env)            # one conversation: tools, gate, resum
 for d in env.diagnostics: ...             # what was wrong, never an exception
 """
 
-from satchel._authoring import define_skill, render_skill_md, write_skill
-from satchel._environment import Environment, Options, RootReport, Shadowed, load
-from satchel._instructions import InstructionFile
-from satchel._render import Index, build_index, render_index
+import typing as _typing
+
 from satchel._version import __version__
-from satchel.agents import AgentSet, AgentType
-from satchel.commands import Command, CommandSet
-from satchel.diagnostics import CODES, Diagnostic
-from satchel.errors import (
-    Collision,
-    CommandBodyError,
-    HttpRefused,
-    InstallError,
-    MaxActiveReached,
-    McpUnavailable,
-    Refused,
-    ResourceError,
-    SatchelError,
-    SessionError,
-    SkillBodyError,
-    SkillDefinitionError,
-    SkillInactive,
-    SkillsOff,
-    ToolNotAllowed,
-    TrustStoreError,
-    UnknownSkill,
-)
-from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
-from satchel.plugins import Plugin, PluginSet
-from satchel.session import ContextSegment, Session, SessionOptions, SkillEvent, Tool, ToolResult
-from satchel.skills._model import Skill
-from satchel.skills._read import parse_skill
-from satchel.tokens import approx_tokens, token_bill, truncate
+
+if _typing.TYPE_CHECKING:
+    from satchel._authoring import define_skill, render_skill_md, write_skill
+    from satchel._environment import (
+        Environment,
+        LoadOverrides,
+        Options,
+        RootReport,
+        Shadowed,
+        WrittenSkills,
+        load,
+        write_skills,
+    )
+    from satchel._instructions import InstructionFile
+    from satchel._render import Index, build_index, render_index
+    from satchel.agents import AgentSet, AgentType
+    from satchel.commands import Command, CommandSet
+    from satchel.diagnostics import CODES, Diagnostic
+    from satchel.errors import (
+        Collision,
+        CommandBodyError,
+        HttpRefused,
+        InstallError,
+        MaxActiveReached,
+        McpUnavailable,
+        Refused,
+        ResourceError,
+        SatchelError,
+        SessionError,
+        SkillBodyError,
+        SkillDefinitionError,
+        SkillInactive,
+        SkillsOff,
+        ToolNotAllowed,
+        TrustStoreError,
+        UnknownSkill,
+    )
+    from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
+    from satchel.plugins import Plugin, PluginSet
+    from satchel.session import (
+        ContextSegment,
+        Session,
+        SessionOptions,
+        SessionOverrides,
+        SkillEvent,
+        Tool,
+        ToolResult,
+    )
+    from satchel.skills._model import Skill
+    from satchel.skills._read import parse_skill
+    from satchel.tokens import approx_tokens, token_bill, truncate
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.agents": ("AgentSet", "AgentType"),
+            "satchel._authoring": ("define_skill", "render_skill_md", "write_skill"),
+            "satchel.commands": ("Command", "CommandSet"),
+            "satchel.diagnostics": ("CODES", "Diagnostic"),
+            "satchel._environment": (
+                "Environment",
+                "LoadOverrides",
+                "Options",
+                "RootReport",
+                "Shadowed",
+                "WrittenSkills",
+                "load",
+                "write_skills",
+            ),
+            "satchel.errors": (
+                "Collision",
+                "CommandBodyError",
+                "HttpRefused",
+                "InstallError",
+                "MaxActiveReached",
+                "McpUnavailable",
+                "Refused",
+                "ResourceError",
+                "SatchelError",
+                "SessionError",
+                "SkillBodyError",
+                "SkillDefinitionError",
+                "SkillInactive",
+                "SkillsOff",
+                "ToolNotAllowed",
+                "TrustStoreError",
+                "UnknownSkill",
+            ),
+            "satchel._instructions": ("InstructionFile",),
+            "satchel.layout": (
+                "Layout",
+                "Root",
+                "RootSpec",
+                "WalkBounds",
+                "default_roots",
+                "find_project_root",
+            ),
+            "satchel.plugins": ("Plugin", "PluginSet"),
+            "satchel._render": ("Index", "build_index", "render_index"),
+            "satchel.session": (
+                "ContextSegment",
+                "Session",
+                "SessionOptions",
+                "SessionOverrides",
+                "SkillEvent",
+                "Tool",
+                "ToolResult",
+            ),
+            "satchel.skills._model": ("Skill",),
+            "satchel.skills._read": ("parse_skill",),
+            "satchel.tokens": ("approx_tokens", "token_bill", "truncate"),
+        },
+    )
 
 __all__ = [
     "__version__",
@@ -63,6 +148,7 @@ __all__ = [
     "InstructionFile",
     "Layout",
     "load",
+    "LoadOverrides",
     "MaxActiveReached",
     "McpUnavailable",
     "Options",
@@ -80,6 +166,7 @@ __all__ = [
     "Session",
     "SessionError",
     "SessionOptions",
+    "SessionOverrides",
     "Shadowed",
     "Skill",
     "SkillBodyError",
@@ -96,4 +183,6 @@ __all__ = [
     "UnknownSkill",
     "WalkBounds",
     "write_skill",
+    "write_skills",
+    "WrittenSkills",
 ]

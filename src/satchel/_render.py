@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
-from xml.sax.saxutils import escape as _xml
 
 from satchel._text import flag, strip_hidden
+from satchel._xml import escape as _xml
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.skills._model import Skill
 

@@ -294,3 +294,28 @@ def test_ignore_hides_the_index_cuts_too(satchel, project, home, write):
     assert doc["index"]["omitted"] == ["skill-64"]  # still counted
     assert "skill.index.omitted" not in [d["code"] for d in doc["diagnostics"]]
     assert "is not in the index" not in satchel("doctor", *args).out
+
+
+def test_text_and_json_are_one_report(satchel, in_repo):
+    """Both outputs render one DoctorReport: every count the text prints is the JSON's."""
+    doc = satchel("doctor", "--json", *EXAMPLE).json()
+    text = satchel("doctor", *EXAMPLE).out
+    plugins, hooks, servers = doc["plugins"], doc["hooks"], doc["mcp_servers"]
+    expected = [
+        f"Skills: {len(doc['skills'])} loaded",
+        f"Shadowed: {len(doc['shadowed'])}",
+        f"Commands: {doc['commands']['loaded']} loaded, "
+        f"{len(doc['commands']['shadowed'])} shadowed",
+        f"Agents: {doc['agents']['loaded']} loaded, {len(doc['agents']['shadowed'])} shadowed",
+        f"Plugins: {plugins['loaded']} loaded, {len(plugins['disabled'])} disabled, "
+        f"{len(plugins['shadowed'])} shadowed",
+        f"Hooks: {hooks['loaded']} loaded, {len(hooks['skipped'])} skipped",
+        f"MCP servers: {servers['configured']} configured, {len(servers['disabled'])} "
+        f"disabled, {len(servers['shadowed'])} shadowed",
+        f"Instruction files: {doc['instructions']['read']} read",
+        f"Index ({doc['index']['format']} format): {doc['index']['bytes']:,} bytes, "
+        f"about {doc['index']['tokens']:,} tokens",
+    ]
+    lines = text.splitlines()
+    assert [line for line in expected if line not in lines] == []
+    assert doc["skills"] and ", ".join(doc["skills"]) in lines

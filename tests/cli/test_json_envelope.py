@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.cli import _verbs
+from satchel.cli import VERBS
 
 from .support import Run
 
@@ -63,10 +63,10 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
 
 
 def test_the_table_covers_every_verb(where):
-    assert sorted(_args(where)) == sorted(v.words for v in _verbs())
+    assert sorted(_args(where)) == sorted(v.words for v in VERBS)
 
 
-@pytest.mark.parametrize("words", sorted(v.words for v in _verbs()), ids=" ".join)
+@pytest.mark.parametrize("words", sorted(v.words for v in VERBS), ids=" ".join)
 def test_every_verb_prints_the_envelope(satchel, where, words):
     result: Run = satchel(*words, *_args(where)[words], "--json")
     # `serve` writes its one JSON object to stderr: stdout is the MCP channel

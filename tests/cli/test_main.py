@@ -71,7 +71,7 @@ def test_internal_error_returns_3_with_one_line_and_no_traceback(satchel, monkey
     def broken(**_options):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr("satchel.cli.listing.list_skills", broken)
+    monkeypatch.setattr("satchel.cli.listing.run", broken)
     result = satchel("list")
     assert result.code == 3
     assert result.out == ""
@@ -85,7 +85,7 @@ def test_an_unusable_file_returns_1_with_its_code(satchel, monkeypatch):
     def denied(**_options):
         raise PermissionError(13, "Permission denied", "/some/dir")
 
-    monkeypatch.setattr("satchel.cli.listing.list_skills", denied)
+    monkeypatch.setattr("satchel.cli.listing.run", denied)
     result = satchel("list")
     assert result.code == 1
     assert result.err == "satchel: cli.io.error: Permission denied: /some/dir\n"
@@ -95,7 +95,7 @@ def test_internal_error_message_is_escaped(satchel, monkeypatch):
     def broken(**_options):
         raise ValueError("bad \x1b[2J input")
 
-    monkeypatch.setattr("satchel.cli.doctor.doctor", broken)
+    monkeypatch.setattr("satchel.cli.doctor.run", broken)
     result = satchel("doctor")
     assert result.code == 3
     assert "bad \\x1b[2J input" in result.err

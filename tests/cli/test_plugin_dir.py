@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.cli import _verbs
+from satchel.cli import VERBS
 
 SKILL = "---\nname: helper\ndescription: Help with things. Use when asked to.\n---\n\nHelp.\n"
 AGENT = "---\nname: bot\ndescription: A bot. Use when asked to.\n---\n\nBe a bot.\n"
@@ -74,7 +74,7 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
 def test_every_verb_that_loads_an_environment_is_listed():
     """The verbs whose options are the location ones load an Environment; serve is
     tested below (it serves instead of printing)."""
-    loading = {v.words for v in _verbs() if "plugin_dirs" in {p.name for p in v.params}}
+    loading = {v.words for v in VERBS if "plugin_dirs" in {p.name for p in v.load().PARAMS}}
     assert loading == {*LOADING, ("serve",)}
 
 

@@ -20,6 +20,7 @@ PROBE = """
 import json, os, sys
 from satchel.skills._check import check_paths
 import satchel
+satchel.load, satchel.Layout, satchel.parse_skill  # imported on first use: use them now
 if os.geteuid() == 0:  # imports done: now lose the right to read everything
     os.setgid(65534)
     os.setuid(65534)

@@ -1,33 +1,71 @@
 """Subagent types: Claude Code ``agents/*.md``, Vibe TOML agents, bundle and config
 ``types`` tables, mapped to one `AgentType` and settled by precedence."""
 
-from satchel.agents._bundle import config_agents, load_bundle, parse_bundle
-from satchel.agents._claude import parse_claude
-from satchel.agents._discover import (
-    BUILTIN_TYPES,
-    MAX_AGENTS,
-    MAX_CLAUDE_AGENTS,
-    AgentSet,
-    DirScan,
-    ShadowedAgent,
-    load_agents,
-    parse_agent,
-    scan_agent_dir,
-)
-from satchel.agents._fields import cap_safety
-from satchel.agents._model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
-from satchel.agents._read import MAX_AGENT_FILE
-from satchel.agents._tools import (
-    CANONICAL_TOOLS,
-    DEFAULT_TOOL_MAP,
-    VIBE_KNOWN,
-    VIBE_TOOLS,
-    WRITE_TOOLS,
-    can_write,
-    map_tools,
-    safety_ceiling,
-)
-from satchel.agents._vibe import parse_vibe, vibe_agent
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.agents._bundle import config_agents, load_bundle, parse_bundle
+    from satchel.agents._claude import parse_claude
+    from satchel.agents._discover import (
+        BUILTIN_TYPES,
+        MAX_AGENTS,
+        MAX_CLAUDE_AGENTS,
+        AgentSet,
+        DirScan,
+        ShadowedAgent,
+        load_agents,
+        parse_agent,
+        scan_agent_dir,
+    )
+    from satchel.agents._fields import cap_safety
+    from satchel.agents._model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
+    from satchel.agents._read import MAX_AGENT_FILE
+    from satchel.agents._tools import (
+        CANONICAL_TOOLS,
+        DEFAULT_TOOL_MAP,
+        VIBE_KNOWN,
+        VIBE_TOOLS,
+        WRITE_TOOLS,
+        can_write,
+        map_tools,
+        safety_ceiling,
+    )
+    from satchel.agents._vibe import parse_vibe, vibe_agent
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.agents._bundle": ("config_agents", "load_bundle", "parse_bundle"),
+            "satchel.agents._claude": ("parse_claude",),
+            "satchel.agents._discover": (
+                "BUILTIN_TYPES",
+                "MAX_AGENTS",
+                "MAX_CLAUDE_AGENTS",
+                "AgentSet",
+                "DirScan",
+                "ShadowedAgent",
+                "load_agents",
+                "parse_agent",
+                "scan_agent_dir",
+            ),
+            "satchel.agents._fields": ("cap_safety",),
+            "satchel.agents._model": ("FORMATS", "SAFETY_LEVELS", "AgentType", "ToolRule"),
+            "satchel.agents._read": ("MAX_AGENT_FILE",),
+            "satchel.agents._tools": (
+                "CANONICAL_TOOLS",
+                "DEFAULT_TOOL_MAP",
+                "VIBE_KNOWN",
+                "VIBE_TOOLS",
+                "WRITE_TOOLS",
+                "can_write",
+                "map_tools",
+                "safety_ceiling",
+            ),
+            "satchel.agents._vibe": ("parse_vibe", "vibe_agent"),
+        },
+    )
 
 __all__ = [
     "AgentSet",

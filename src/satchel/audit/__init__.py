@@ -5,10 +5,33 @@ a plugin or a workspace, found without running anything (see docs/audit.md).
 `RULES`; `to_sarif` writes one as SARIF 2.1.0.
 """
 
-from satchel.audit._model import LEVELS, RULES, TRUST_STATES, Finding, Report, Rule, at_least
-from satchel.audit._sarif import to_sarif
-from satchel.audit._scan import audit_path, kind_of
-from satchel.audit._tree import Limits
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.audit._model import LEVELS, RULES, TRUST_STATES, Finding, Report, Rule, at_least
+    from satchel.audit._sarif import to_sarif
+    from satchel.audit._scan import audit_path, kind_of
+    from satchel.audit._tree import Limits
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.audit._model": (
+                "LEVELS",
+                "RULES",
+                "TRUST_STATES",
+                "Finding",
+                "Report",
+                "Rule",
+                "at_least",
+            ),
+            "satchel.audit._sarif": ("to_sarif",),
+            "satchel.audit._scan": ("audit_path", "kind_of"),
+            "satchel.audit._tree": ("Limits",),
+        },
+    )
 
 __all__ = [
     "at_least",

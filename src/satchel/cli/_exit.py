@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from satchel.diagnostics import Diagnostic
+if TYPE_CHECKING:
+    from satchel.diagnostics import Diagnostic
 
 OK = 0
 PROBLEMS = 1  # validate or doctor found errors; a name or a path the user gave is wrong

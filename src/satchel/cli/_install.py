@@ -78,41 +78,6 @@ def endpoint_options() -> tuple[click.Option, ...]:
     )
 
 
-def browse_params() -> tuple[click.Parameter, ...]:
-    refresh = click.Option(["--refresh"], is_flag=True, help="Fetch again, past the listing cache.")
-    return (click.Argument(["source"]), refresh, *endpoint_options())
-
-
-def install_params() -> tuple[click.Parameter, ...]:
-    return (
-        click.Argument(["source"], required=False),
-        click.Option(
-            ["--skill", "skills"],
-            multiple=True,
-            metavar="NAME",
-            help="Install only this skill (by name or folder); repeat for more.",
-        ),
-        scope_option(),
-        family_option(),
-        force_option("Replace a directory satchel did not install."),
-        click.Option(["--frozen"], is_flag=True, help="Install exactly what skills.lock records."),
-        *endpoint_options(),
-    )
-
-
-def update_params() -> tuple[click.Parameter, ...]:
-    return (
-        click.Argument(["name"], required=False),
-        scope_option(),
-        force_option("Overwrite a tree edited since it was installed."),
-        *endpoint_options(),
-    )
-
-
-def remove_params() -> tuple[click.Parameter, ...]:
-    return (click.Argument(["name"]), scope_option())
-
-
 def context(
     project: Path | None,
     home: Path | None,

@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING
 from satchel.agents import AgentSet, AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 
 if TYPE_CHECKING:
     from rich.text import Text
 
+PARAMS = (*located(), json_option())
 
-def agents(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

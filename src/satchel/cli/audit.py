@@ -11,6 +11,7 @@ from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit
 from satchel.audit._model import Severity
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._params import json_option, plugin_dirs_option, where
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,8 +20,33 @@ FORMATS = ("text", "json", "sarif")
 STYLE = {"high": "bold red", "medium": "yellow", "low": "cyan"}
 HEADING = {"high": "High", "medium": "Medium", "low": "Low"}
 
+PARAMS = (
+    click.Argument(
+        ["path"],
+        required=False,
+        type=click.Path(exists=True, path_type=Path),
+        metavar="[PATH]",
+    ),
+    click.Option(
+        ["--format", "output_format"],
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="text for people, json (as --json), or sarif for code-scanning dashboards.",
+    ),
+    click.Option(
+        ["--fail-on"],
+        type=click.Choice(LEVELS),
+        default=None,
+        help="Exit 1 when a finding is at this severity or above (default: never).",
+    ),
+    *where(),
+    plugin_dirs_option(),
+    json_option(),
+)
 
-def audit(
+
+def run(
     *,
     path: Path | None,
     project: Path | None,
@@ -63,31 +89,6 @@ def audit(
         return OK
     threshold = cast(Severity, fail_on)
     return PROBLEMS if any(at_least(f.severity, threshold) for f in report.findings) else OK
-
-
-def params() -> tuple[click.Parameter, ...]:
-    """PATH, --format and --fail-on (the location options are the shared ones)."""
-    return (
-        click.Argument(
-            ["path"],
-            required=False,
-            type=click.Path(exists=True, path_type=Path),
-            metavar="[PATH]",
-        ),
-        click.Option(
-            ["--format", "output_format"],
-            type=click.Choice(FORMATS),
-            default="text",
-            show_default=True,
-            help="text for people, json (as --json), or sarif for code-scanning dashboards.",
-        ),
-        click.Option(
-            ["--fail-on"],
-            type=click.Choice(LEVELS),
-            default=None,
-            help="Exit 1 when a finding is at this severity or above (default: never).",
-        ),
-    )
 
 
 def _print(report: Report) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Unpack
 
+import click
+
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, where
 from satchel.install._browse import Listed, Listing, browse_source
 from satchel.install._errors import InstallError
 
@@ -16,8 +19,16 @@ if TYPE_CHECKING:
 
 COLUMNS = ("name", "folder")
 
+PARAMS = (
+    click.Argument(["source"]),
+    click.Option(["--refresh"], is_flag=True, help="Fetch again, past the listing cache."),
+    *inst.endpoint_options(),
+    *where(),
+    json_option(),
+)
 
-def browse(
+
+def run(
     *,
     source: str,
     project: Path | None,

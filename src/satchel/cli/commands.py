@@ -6,13 +6,16 @@ from pathlib import Path
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.commands import CommandSet
 
 WORDS = ("command", "origin", "arguments")
 
+PARAMS = (*located(), json_option())
 
-def commands(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

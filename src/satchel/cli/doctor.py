@@ -1,9 +1,13 @@
-"""`satchel doctor`: where satchel looked, what it found, what is wrong."""
+"""`satchel doctor`: where satchel looked, what it found, what is wrong.
+
+`DoctorReport.of` gathers it all once into one value, which `to_json` gives as the
+--json document and `render` prints for people: the two cannot drift apart.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,22 +16,29 @@ from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
-from satchel.cli._ignore import without_ignored
+from satchel.cli._ignore import ignore_option, without_ignored
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
+from satchel.diagnostics import Diagnostic
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.skills._model import Skill
 from satchel.tokens import token_bill
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.text import Text
 
 INDEX_FORMAT: IndexFormat = "tool"
 STATUSES = ("enabled", "disabled", "shadowed")
+SETTINGS_HINT = (
+    "they are read only when asked: `satchel hooks --claude-settings` and "
+    "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python"
+)
+
+PARAMS = (*located(), ignore_option(), json_option())
 
 
-def doctor(
+def run(
     *,
     directory: Path | None,
     project: Path | None,
@@ -49,88 +60,326 @@ def doctor(
     index = build_index(env.skills, format=INDEX_FORMAT)
     # the index's own warnings (skills its caps cut) are diagnostics like the rest
     env = without_ignored(replace(env, diagnostics=(*env.diagnostics, *index.diagnostics)), ignore)
+    report = DoctorReport.of(env, index, given=project is not None)
     if as_json:
-        out.print_json(_document(env, index))
+        out.print_json(report.to_json())
     else:
-        _report(env, index, given=project is not None)
-    return for_diagnostics(env.diagnostics)
+        report.render(out.console())
+    return for_diagnostics(report.diagnostics)
 
 
-def _document(env: Environment, index: Index) -> dict[str, Any]:
-    return {
-        "project": str(env.layout.project),
-        "trusted": env.trusted,
-        "roots": [_root(r) for r in env.roots],
-        "skills": list(env.skills),
-        "shadowed": [
-            {"name": s.name, "winner": _str(s.winner.path), "loser": _str(s.loser.path)}
-            for s in env.shadowed
-        ],
-        "commands": {
-            "loaded": len(env.commands.commands),
-            "names": list(env.commands.commands),
-            "shadowed": [
-                {"name": loser.name, "winner": _str(winner.path), "loser": _str(loser.path)}
-                for winner, loser in env.commands.shadowed
-            ],
-        },
-        "agents": {
-            "loaded": len(env.agents.agents),
-            "names": list(env.agents.agents),
-            "shadowed": [
-                {"name": s.name, "winner": _str(s.winner.path), "loser": _str(s.loser.path)}
-                for s in env.agents.shadowed
-            ],
-        },
-        "plugins": _plugins_document(env.plugins),
-        "hooks": _hooks_document(env),
-        "mcp_servers": _servers_document(env),
-        "instructions": {
-            "read": len(env.instructions),
-            "paths": [str(f.path) for f in env.instructions],
-        },
-        "diagnostics": [d.to_json() for d in env.diagnostics],
-        "index": _index_size(index),
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where one of two same-named things comes from: its source (``project .claude``)
+    and its file, or what stands for a file it has not (``the host catalog``)."""
+
+    source: str
+    path: Path | None
+    absent: str = "-"
+
+    def shown(self) -> str:
+        return out.shown(self.path) if self.path else self.absent
+
+
+@dataclass(frozen=True, slots=True)
+class Shadow:
+    """A name two origins hold: the one kept, the one hidden."""
+
+    name: str
+    kept: Origin
+    hidden: Origin
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "winner": _str(self.kept.path), "loser": _str(self.hidden.path)}
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The names of one kind that load (commands, agents), and the shadowed ones."""
+
+    names: tuple[str, ...]
+    shadowed: tuple[Shadow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "loaded": len(self.names),
+            "names": list(self.names),
+            "shadowed": [s.to_json() for s in self.shadowed],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Plugins:
+    """The plugins found: their names, the disabled ones, counts per format."""
+
+    names: tuple[str, ...]
+    disabled: tuple[str, ...]
+    formats: Mapping[str, tuple[int, int, int]]  # (enabled, disabled, shadowed)
+    shadowed: tuple[Shadow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "loaded": len(self.names) - len(self.disabled),
+            "names": list(self.names),
+            "disabled": list(self.disabled),
+            "formats": {
+                fmt: dict(zip(STATUSES, counts, strict=True))
+                for fmt, counts in self.formats.items()
+            },
+            "shadowed": [s.to_json() for s in self.shadowed],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The hooks loaded, per event; the skipped ones and why; Claude Code settings.json
+    hooks this load did not read (None when there are none, or they were read)."""
+
+    loaded: int
+    events: Mapping[str, int]
+    skipped: tuple[Mapping[str, str | None], ...]
+    settings_off: Mapping[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {
+            "loaded": self.loaded,
+            "skipped": [dict(h) for h in self.skipped],
+            "events": dict(self.events),
+        }
+        if self.settings_off:
+            document["claude_settings_off"] = dict(self.settings_off)
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class Servers:
+    """The MCP servers configured, the disabled and the shadowed ones, by name."""
+
+    names: tuple[str, ...]
+    disabled: tuple[str, ...]
+    shadowed: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "configured": len(self.names),
+            "disabled": list(self.disabled),
+            "names": list(self.names),
+            "shadowed": list(self.shadowed),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSize:
+    """The index's size and, when its caps cut skills, which and by which cap."""
+
+    format: IndexFormat
+    bytes: int
+    tokens: int
+    listed: int
+    omitted: tuple[str, ...]
+    cut_by: str | None
+    limit: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "bytes": self.bytes,
+            "tokens": self.tokens,
+            "listed": self.listed,
+            "omitted": list(self.omitted),
+            "cut_by": self.cut_by,
+            "limit": self.limit if self.cut_by else None,
+        }
+
+    def line(self) -> str:
+        line = f"Index ({self.format} format): {self.bytes:,} bytes, about {self.tokens:,} tokens"
+        if self.cut_by is None:
+            return line
+        count = len(self.omitted)
+        noun = "skill" if count == 1 else "skills"
+        unit = "skills" if self.cut_by == "max_skills" else "bytes"
+        return (
+            f"{line}; {count} {noun} left out by {self.cut_by} "
+            f"(at most {self.limit:,} {unit}; see skill.index.omitted)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    """Everything `satchel doctor` says, as one value: `to_json` and `render` read it."""
+
+    project: Path
+    project_line: str
+    trusted: bool
+    trust_line: str
+    home: Path
+    config: Path
+    client: str
+    roots: tuple[RootReport, ...]
+    skills: tuple[str, ...]
+    shadowed: tuple[Shadow, ...]
+    commands: Found
+    agents: Found
+    plugins: Plugins
+    hooks: Hooks
+    servers: Servers
+    instructions: tuple[Path, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    index: IndexSize
+
+    @classmethod
+    def of(cls, env: Environment, index: Index, *, given: bool) -> DoctorReport:
+        """The report on `env` and its `index`; `given`: --project was given."""
+        lay = env.layout
+        return cls(
+            project=lay.project,
+            project_line=project_line(lay, given=given),
+            trusted=env.trusted,
+            trust_line=trust_line(env),
+            home=lay.home,
+            config=lay.config_home,
+            client=lay.client,
+            roots=tuple(env.roots),
+            skills=tuple(env.skills),
+            shadowed=tuple(
+                Shadow(s.name, _origin(s.winner), _origin(s.loser)) for s in env.shadowed
+            ),
+            commands=Found(
+                tuple(env.commands.commands),
+                tuple(
+                    Shadow(b.name, _command_origin(a), _command_origin(b))
+                    for a, b in env.commands.shadowed
+                ),
+            ),
+            agents=Found(
+                tuple(env.agents.agents),
+                tuple(
+                    Shadow(s.name, _agent_origin(s.winner), _agent_origin(s.loser))
+                    for s in env.agents.shadowed
+                ),
+            ),
+            plugins=_plugins(env.plugins),
+            hooks=_hooks(env),
+            servers=Servers(
+                tuple(s.name for s in env.mcp_servers.servers),
+                tuple(s.name for s in env.mcp_servers.servers if not s.enabled),
+                tuple(loser.name for _, loser in env.mcp_servers.shadowed),
+            ),
+            instructions=tuple(f.path for f in env.instructions),
+            diagnostics=tuple(env.diagnostics),
+            index=_index_size(index),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The --json document (before the envelope)."""
+        return {
+            "project": str(self.project),
+            "trusted": self.trusted,
+            "roots": [_root(r) for r in self.roots],
+            "skills": list(self.skills),
+            "shadowed": [s.to_json() for s in self.shadowed],
+            "commands": self.commands.to_json(),
+            "agents": self.agents.to_json(),
+            "plugins": self.plugins.to_json(),
+            "hooks": self.hooks.to_json(),
+            "mcp_servers": self.servers.to_json(),
+            "instructions": {
+                "read": len(self.instructions),
+                "paths": [str(path) for path in self.instructions],
+            },
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "index": self.index.to_json(),
+        }
+
+    def render(self, con: Console) -> None:
+        """The report for people, section by section."""
+        con.print(out.safe(self.project_line, style="bold"), soft_wrap=True)
+        sections = (
+            _print_where,
+            _print_roots,
+            _print_skills,
+            _print_shadowed,
+            _print_commands,
+            _print_agents,
+            _print_plugins,
+            _print_hooks,
+            _print_servers,
+            _print_instructions,
+        )
+        for section in sections:
+            section(con, self)
+            con.print()
+        out.diagnostic_report(con, self.diagnostics)
+        con.print()
+        con.print(out.safe(self.index.line(), style="bold"), soft_wrap=True)
+
+
+def trust_line(env: Environment) -> str:
+    """Whether the project is trusted and, when not, what that holds back."""
+    if env.trusted:
+        return "yes"
+    command = trust_command(env.layout)
+    return (
+        "no: the project's plugins and !`cmd` lines do not load and user skills rank "
+        f"first (`{command}`)"
+    )
+
+
+def _origin(skill: Skill) -> Origin:
+    return Origin(f"{skill.scope} {skill.family}".strip(), skill.path, "the host catalog")
+
+
+def _command_origin(command: Command) -> Origin:
+    source = f"{command.scope} {command.plugin or command.family}".strip()
+    return Origin(source, command.path, "defined in code")
+
+
+def _agent_origin(agent: AgentType) -> Origin:
+    source = f"{agent.scope} {agent.plugin or agent.family}".strip() or agent.format
+    return Origin(source, agent.path, f"the host {agent.format}")
+
+
+def _plugin_origin(plugin: Plugin) -> Origin:
+    return Origin(f"{plugin.scope} {plugin.format}".strip(), plugin.root)
+
+
+def _plugins(found: PluginSet) -> Plugins:
+    return Plugins(
+        names=tuple(found.plugins),
+        disabled=tuple(p.name for p in found.plugins.values() if not p.enabled),
+        formats=_format_counts(found),
+        shadowed=tuple(
+            Shadow(b.name, _plugin_origin(a), _plugin_origin(b)) for a, b in found.shadowed
+        ),
+    )
+
+
+def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
+    """Per format present, in `FORMATS` order: (enabled, disabled, shadowed)."""
+    listed = list(found.plugins.values())
+    losers = [loser for _, loser in found.shadowed]
+    counts = {
+        fmt: (
+            sum(p.format == fmt and p.enabled for p in listed),
+            sum(p.format == fmt and not p.enabled for p in listed),
+            sum(p.format == fmt for p in losers),
+        )
+        for fmt in FORMATS
     }
+    return {fmt: n for fmt, n in counts.items() if any(n)}
 
 
-def _plugins_document(found: PluginSet) -> dict[str, Any]:
-    return {
-        "loaded": len(found.enabled()),
-        "names": list(found.plugins),
-        "disabled": [p.name for p in found.plugins.values() if not p.enabled],
-        "formats": {
-            fmt: dict(zip(STATUSES, counts, strict=True))
-            for fmt, counts in _format_counts(found).items()
-        },
-        "shadowed": [
-            {"name": loser.name, "winner": str(winner.root), "loser": str(loser.root)}
-            for winner, loser in found.shadowed
-        ],
-    }
-
-
-def _hooks_document(env: Environment) -> dict[str, Any]:
+def _hooks(env: Environment) -> Hooks:
     found = env.hooks
     loaded = found.loaded()
-    events = {h.event: sum(x.event == h.event for x in loaded) for h in loaded}
-    document: dict[str, Any] = {
-        "loaded": len(loaded),
-        "skipped": [
+    return Hooks(
+        loaded=len(loaded),
+        events={h.event: sum(x.event == h.event for x in loaded) for h in loaded},
+        skipped=tuple(
             {"name": h.name, "source": h.source, "why": h.why} for h in found.hooks if not h.loaded
-        ],
-        "events": events,
-    }
-    off = _settings_hooks_off(env)
-    if off:
-        document["claude_settings_off"] = off
-    return document
-
-
-SETTINGS_HINT = (
-    "they are read only when asked: `satchel hooks --claude-settings` and "
-    "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python"
-)
+        ),
+        settings_off=_settings_hooks_off(env),
+    )
 
 
 def _settings_hooks_off(env: Environment) -> dict[str, Any] | None:
@@ -152,21 +401,6 @@ def _settings_hooks_off(env: Environment) -> dict[str, Any] | None:
     return {"hooks": sum(files.values()), "files": files, "hint": SETTINGS_HINT}
 
 
-def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
-    """Per format present, in `FORMATS` order: (enabled, disabled, shadowed)."""
-    listed = list(found.plugins.values())
-    losers = [loser for _, loser in found.shadowed]
-    counts = {
-        fmt: (
-            sum(p.format == fmt and p.enabled for p in listed),
-            sum(p.format == fmt and not p.enabled for p in listed),
-            sum(p.format == fmt for p in losers),
-        )
-        for fmt in FORMATS
-    }
-    return {fmt: n for fmt, n in counts.items() if any(n)}
-
-
 def _root(report: RootReport) -> dict[str, Any]:
     return {
         "scope": report.root.scope,
@@ -183,86 +417,36 @@ def _str(path: Path | None) -> str | None:
     return None if path is None else str(path)
 
 
-def _index_size(index: Index) -> dict[str, Any]:
+def _index_size(index: Index) -> IndexSize:
     text = index.text
-    tokens = token_bill({"skills": text})["skills"]
-    return {
-        "format": INDEX_FORMAT,
-        "bytes": len(text.encode("utf-8")),
-        "tokens": tokens,
-        "listed": len(index.listed),
-        "omitted": [s.name for s in index.omitted],
-        "cut_by": index.cut_by,
-        "limit": index.limit if index.cut_by else None,
-    }
-
-
-def _index_line(index: Index) -> str:
-    """The index's size and, when its caps cut skills, how many and by which cap."""
-    size = _index_size(index)
-    line = (
-        f"Index ({size['format']} format): {size['bytes']:,} bytes, about {size['tokens']:,} tokens"
-    )
-    if index.cut_by is None:
-        return line
-    count = len(index.omitted)
-    noun = "skill" if count == 1 else "skills"
-    unit = "skills" if index.cut_by == "max_skills" else "bytes"
-    return (
-        f"{line}; {count} {noun} left out by {index.cut_by} "
-        f"(at most {index.limit:,} {unit}; see skill.index.omitted)"
+    return IndexSize(
+        format=INDEX_FORMAT,
+        bytes=len(text.encode("utf-8")),
+        tokens=token_bill({"skills": text})["skills"],
+        listed=len(index.listed),
+        omitted=tuple(s.name for s in index.omitted),
+        cut_by=index.cut_by,
+        limit=index.limit,
     )
 
 
-def _report(env: Environment, index: Index, *, given: bool) -> None:
-    con = out.console()
-    con.print(out.safe(project_line(env.layout, given=given), style="bold"), soft_wrap=True)
-    sections = (
-        _where,
-        _roots,
-        _skills,
-        _shadowed,
-        _commands,
-        _agents,
-        _plugins,
-        _hooks,
-        _servers,
-        _instructions,
-    )
-    for section in sections:
-        section(con, env)
-        con.print()
-    out.diagnostic_report(con, env.diagnostics)
-    con.print()
-    con.print(out.safe(_index_line(index), style="bold"), soft_wrap=True)
+# ------------------------------------------------------------------- the text
 
 
-def _where(con: Console, env: Environment) -> None:
-    lay = env.layout
+def _print_where(con: Console, report: DoctorReport) -> None:
     grid = out.table("", "")
     grid.show_header = False
-    for label, path in (("home", lay.home), ("config", lay.config_home)):
+    for label, path in (("home", report.home), ("config", report.config)):
         grid.add_row(label, out.safe(out.shown(path)))
-    grid.add_row("client", out.safe(lay.client))
-    grid.add_row("trusted", out.safe(trust_line(env)))
+    grid.add_row("client", out.safe(report.client))
+    grid.add_row("trusted", out.safe(report.trust_line))
     con.print(grid)
 
 
-def trust_line(env: Environment) -> str:
-    """Whether the project is trusted and, when not, what that holds back."""
-    if env.trusted:
-        return "yes"
-    command = trust_command(env.layout)
-    return (
-        "no: the project's plugins and !`cmd` lines do not load and user skills rank "
-        f"first (`{command}`)"
-    )
-
-
-def _roots(con: Console, env: Environment) -> None:
+def _print_roots(con: Console, report: DoctorReport) -> None:
     con.print("Roots", style="bold")
     grid = out.table("scope", "family", "path", "status", "loaded", "shadowed")
-    for r in env.roots:
+    for r in report.roots:
         status = f"skipped ({r.skipped})" if r.skipped else "exists" if r.exists else "missing"
         grid.add_row(
             out.safe(r.root.scope),
@@ -275,129 +459,90 @@ def _roots(con: Console, env: Environment) -> None:
     con.print(grid)
 
 
-def _skills(con: Console, env: Environment) -> None:
-    con.print(f"Skills: {len(env.skills)} loaded", style="bold")
-    if env.skills:
-        con.print(out.safe(", ".join(env.skills)))
+def _print_skills(con: Console, report: DoctorReport) -> None:
+    con.print(f"Skills: {len(report.skills)} loaded", style="bold")
+    if report.skills:
+        con.print(out.safe(", ".join(report.skills)))
 
 
-def _shadowed(con: Console, env: Environment) -> None:
-    con.print(f"Shadowed: {len(env.shadowed)}", style="bold")
-    if env.shadowed:
-        _shadow_grid(con, [(s.name, _origin(s.winner), _origin(s.loser)) for s in env.shadowed])
+def _print_shadowed(con: Console, report: DoctorReport) -> None:
+    con.print(f"Shadowed: {len(report.shadowed)}", style="bold")
+    if report.shadowed:
+        _print_shadows(con, report.shadowed)
 
 
-def _shadow_grid(
-    con: Console, rows: list[tuple[str, tuple[Text, Text], tuple[Text, Text]]]
-) -> None:
+def _print_shadows(con: Console, shadows: Sequence[Shadow], prefix: str = "") -> None:
     """Each shadowed name on two rows: the origin kept, then the one hidden."""
     grid = out.table("name", "", "from", "path")
-    for name, kept, hidden in rows:
-        grid.add_row(out.safe(name), "kept", *kept)
-        grid.add_row(out.safe(name), "hidden", *hidden)
+    for s in shadows:
+        for label, origin in (("kept", s.kept), ("hidden", s.hidden)):
+            grid.add_row(
+                out.safe(prefix + s.name), label, out.safe(origin.source), out.safe(origin.shown())
+            )
     con.print(grid)
 
 
-def _origin(skill: Skill) -> tuple[Text, Text]:
-    where = out.shown(skill.path) if skill.path else "the host catalog"
-    return out.safe(f"{skill.scope} {skill.family}".strip()), out.safe(where)
-
-
-def _commands(con: Console, env: Environment) -> None:
-    found = env.commands
-    shadowed = len(found.shadowed)
-    con.print(f"Commands: {len(found.commands)} loaded, {shadowed} shadowed", style="bold")
-    if found.commands:
-        con.print(out.safe(", ".join(f"/{name}" for name in found.commands)))
+def _print_commands(con: Console, report: DoctorReport) -> None:
+    found = report.commands
+    con.print(f"Commands: {len(found.names)} loaded, {len(found.shadowed)} shadowed", style="bold")
+    if found.names:
+        con.print(out.safe(", ".join(f"/{name}" for name in found.names)))
     if found.shadowed:
-        rows = [(f"/{b.name}", _command_origin(a), _command_origin(b)) for a, b in found.shadowed]
-        _shadow_grid(con, rows)
+        _print_shadows(con, found.shadowed, "/")
 
 
-def _command_origin(command: Command) -> tuple[Text, Text]:
-    where = out.shown(command.path) if command.path else "defined in code"
-    source = f"{command.scope} {command.plugin or command.family}".strip()
-    return out.safe(source), out.safe(where)
-
-
-def _agents(con: Console, env: Environment) -> None:
-    found = env.agents
-    shadowed = len(found.shadowed)
-    con.print(f"Agents: {len(found.agents)} loaded, {shadowed} shadowed", style="bold")
-    if found.agents:
-        con.print(out.safe(", ".join(found.agents)))
+def _print_agents(con: Console, report: DoctorReport) -> None:
+    found = report.agents
+    con.print(f"Agents: {len(found.names)} loaded, {len(found.shadowed)} shadowed", style="bold")
+    if found.names:
+        con.print(out.safe(", ".join(found.names)))
     if found.shadowed:
-        rows = [(s.name, _agent_origin(s.winner), _agent_origin(s.loser)) for s in found.shadowed]
-        _shadow_grid(con, rows)
+        _print_shadows(con, found.shadowed)
 
 
-def _agent_origin(agent: AgentType) -> tuple[Text, Text]:
-    where = out.shown(agent.path) if agent.path else f"the host {agent.format}"
-    source = f"{agent.scope} {agent.plugin or agent.family}".strip() or agent.format
-    return out.safe(source), out.safe(where)
-
-
-def _plugins(con: Console, env: Environment) -> None:
-    found = env.plugins
-    enabled = len(found.enabled())
-    disabled = len(found.plugins) - enabled
+def _print_plugins(con: Console, report: DoctorReport) -> None:
+    found = report.plugins
+    enabled = len(found.names) - len(found.disabled)
     shadowed = len(found.shadowed)
-    con.print(f"Plugins: {enabled} loaded, {disabled} disabled, {shadowed} shadowed", style="bold")
-    if found.plugins:
-        con.print(out.safe(", ".join(found.plugins)))
-    counts = _format_counts(found)
-    if counts:
+    line = f"Plugins: {enabled} loaded, {len(found.disabled)} disabled, {shadowed} shadowed"
+    con.print(line, style="bold")
+    if found.names:
+        con.print(out.safe(", ".join(found.names)))
+    if found.formats:
         grid = out.table("format", *STATUSES)
-        for fmt, row in counts.items():
+        for fmt, row in found.formats.items():
             grid.add_row(out.safe(fmt), *(str(n) for n in row))
         con.print(grid)
     if found.shadowed:
-        rows = [(b.name, _plugin_origin(a), _plugin_origin(b)) for a, b in found.shadowed]
-        _shadow_grid(con, rows)
+        _print_shadows(con, found.shadowed)
 
 
-def _plugin_origin(plugin: Plugin) -> tuple[Text, Text]:
-    return out.safe(f"{plugin.scope} {plugin.format}".strip()), out.safe(out.shown(plugin.root))
-
-
-def _hooks(con: Console, env: Environment) -> None:
-    document = _hooks_document(env)
-    skipped = document["skipped"]
-    con.print(f"Hooks: {document['loaded']} loaded, {len(skipped)} skipped", style="bold")
-    if document["events"]:
-        con.print(out.safe(", ".join(f"{e} {n}" for e, n in document["events"].items())))
-    for hook in skipped:
+def _print_hooks(con: Console, report: DoctorReport) -> None:
+    hooks = report.hooks
+    con.print(f"Hooks: {hooks.loaded} loaded, {len(hooks.skipped)} skipped", style="bold")
+    if hooks.events:
+        con.print(out.safe(", ".join(f"{e} {n}" for e, n in hooks.events.items())))
+    for hook in hooks.skipped:
         con.print(out.safe(f"skipped {hook['name']} ({hook['source']}): {hook['why']}"))
-    off = document.get("claude_settings_off")
+    off = hooks.settings_off
     if off:
         where = ", ".join(out.shown(Path(f)) for f in off["files"])
         count = out.count(off["hooks"], "Claude Code settings.json hook")
         con.print(out.safe(f"{count} not read ({where}): {off['hint']}"), soft_wrap=True)
 
 
-def _servers_document(env: Environment) -> dict[str, Any]:
-    found = env.mcp_servers
-    return {
-        "configured": len(found.servers),
-        "disabled": [s.name for s in found.servers if not s.enabled],
-        "names": [s.name for s in found.servers],
-        "shadowed": [loser.name for _, loser in found.shadowed],
-    }
-
-
-def _servers(con: Console, env: Environment) -> None:
-    document = _servers_document(env)
-    disabled, shadowed = len(document["disabled"]), len(document["shadowed"])
+def _print_servers(con: Console, report: DoctorReport) -> None:
+    servers = report.servers
     con.print(
-        f"MCP servers: {document['configured']} configured, {disabled} disabled, "
-        f"{shadowed} shadowed",
+        f"MCP servers: {len(servers.names)} configured, {len(servers.disabled)} disabled, "
+        f"{len(servers.shadowed)} shadowed",
         style="bold",
     )
-    if document["names"]:
-        con.print(out.safe(", ".join(document["names"])))
+    if servers.names:
+        con.print(out.safe(", ".join(servers.names)))
 
 
-def _instructions(con: Console, env: Environment) -> None:
-    con.print(f"Instruction files: {len(env.instructions)} read", style="bold")
-    if env.instructions:
-        con.print(out.safe(", ".join(out.shown(f.path) for f in env.instructions)))
+def _print_instructions(con: Console, report: DoctorReport) -> None:
+    con.print(f"Instruction files: {len(report.instructions)} read", style="bold")
+    if report.instructions:
+        con.print(out.safe(", ".join(out.shown(path) for path in report.instructions)))

@@ -6,9 +6,12 @@ import sys
 from pathlib import Path
 from typing import Literal
 
+import click
+
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
 from satchel.commands import Command
 from satchel.session import Session
@@ -17,8 +20,24 @@ from satchel.session._expand import invocation
 Matched = Literal["command", "skill"]
 NO_MATCH = "satchel: no command or skill matched; the prompt is unchanged"
 
+PARAMS = (
+    click.Argument(["prompt"]),
+    *located(),
+    click.Option(
+        ["--skill-first"],
+        is_flag=True,
+        help="Resolve /NAME to a skill before a command of the same name.",
+    ),
+    click.Option(
+        ["--zero-based"],
+        is_flag=True,
+        help="$0 is the first argument, as in Claude Code (default: $1 is).",
+    ),
+    json_option(),
+)
 
-def expand(
+
+def run(
     *,
     prompt: str,
     directory: Path | None,

@@ -4,16 +4,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
+
 from satchel._environment import Environment, load
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, plugin_dirs_option, trust_option, where
 from satchel.cli._workspace import layout, say_project
 from satchel.hooks import Hook
 
 COLUMNS = ("event", "matcher", "if", "source", "status", "hook")
 
 
-def hooks(
+def claude_settings_option() -> click.Option:
+    return click.Option(
+        ["--claude-settings"],
+        is_flag=True,
+        help="Also read hooks from Claude Code's settings.json files (project and user).",
+    )
+
+
+def hook_params() -> tuple[click.Parameter, ...]:
+    """The options of `satchel hooks`, which `satchel hooks run` takes too."""
+    return (*where(), trust_option(), plugin_dirs_option(), claude_settings_option(), json_option())
+
+
+PARAMS = hook_params()
+
+
+def run(
     *,
     project: Path | None,
     home: Path | None,

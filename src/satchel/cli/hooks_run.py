@@ -13,13 +13,36 @@ from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import say_project
-from satchel.cli.hooks import hooks_environment
+from satchel.cli.hooks import hook_params, hooks_environment
 from satchel.hooks import HookResult, Outcome
 from satchel.hooks._events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
 from satchel.runtime.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner
 
+PARAMS = (
+    click.Argument(["event"]),
+    click.Option(["--tool"], help="The tool name, for tool events (Bash, Write, mcp__x__y)."),
+    click.Option(
+        ["--input", "input_json"],
+        help="A JSON object: the tool input with --tool, else the event's fields.",
+    ),
+    click.Option(
+        ["--timeout"],
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds for a hook that sets no timeout.",
+    ),
+    click.Option(
+        ["--max-timeout"],
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        help=f"The most seconds any hook may run, whatever it declares [{MAX_TIMEOUT:g}].",
+    ),
+    *hook_params(),
+)
 
-def run_hooks(
+
+def run(
     *,
     event: str,
     tool: str | None,
@@ -129,36 +152,3 @@ def _summary(outcome: Outcome) -> list[tuple[str, str]]:
     if outcome.stop:
         rows.append(("Continue", f"no ({outcome.stop_reason or 'no reason given'})"))
     return rows
-
-
-def options() -> tuple[click.Parameter, ...]:
-    """EVENT and the options of `satchel hooks run` beyond the shared location ones."""
-    return (
-        click.Argument(["event"]),
-        click.Option(["--tool"], help="The tool name, for tool events (Bash, Write, mcp__x__y)."),
-        click.Option(
-            ["--input", "input_json"],
-            help="A JSON object: the tool input with --tool, else the event's fields.",
-        ),
-        click.Option(
-            ["--timeout"],
-            type=click.FloatRange(min=0, min_open=True),
-            default=DEFAULT_TIMEOUT,
-            show_default=True,
-            help="Seconds for a hook that sets no timeout.",
-        ),
-        click.Option(
-            ["--max-timeout"],
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            help=f"The most seconds any hook may run, whatever it declares [{MAX_TIMEOUT:g}].",
-        ),
-    )
-
-
-def claude_settings_option() -> click.Option:
-    return click.Option(
-        ["--claude-settings"],
-        is_flag=True,
-        help="Also read hooks from Claude Code's settings.json files (project and user).",
-    )

@@ -5,15 +5,35 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from satchel._render import IndexFormat, build_index
+import click
+
+from satchel._render import FORMATS, MAX_BYTES, MAX_SKILLS, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
 from satchel.tokens import token_bill
 
+PARAMS = (
+    *located(),
+    click.Option(
+        ["--format", "index_format"],
+        type=click.Choice(FORMATS),
+        default="tool",
+        show_default=True,
+        help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",
+    ),
+    click.Option(
+        ["--max-skills"], type=click.IntRange(min=0), default=MAX_SKILLS, show_default=True
+    ),
+    click.Option(["--max-bytes"], type=click.IntRange(min=0), default=MAX_BYTES, show_default=True),
+    click.Option(["--tool-name"], default="load_skill", show_default=True),
+    json_option(),
+)
 
-def index(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

@@ -10,12 +10,30 @@ import click
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._installer import InstallResult, install_from_spec
 from satchel.install._manage import install_frozen
 
+PARAMS = (
+    click.Argument(["source"], required=False),
+    click.Option(
+        ["--skill", "skills"],
+        multiple=True,
+        metavar="NAME",
+        help="Install only this skill (by name or folder); repeat for more.",
+    ),
+    inst.scope_option(),
+    inst.family_option(),
+    inst.force_option("Replace a directory satchel did not install."),
+    click.Option(["--frozen"], is_flag=True, help="Install exactly what skills.lock records."),
+    *inst.endpoint_options(),
+    *where(),
+    json_option(),
+)
 
-def install(
+
+def run(
     *,
     source: str | None,
     skills: tuple[str, ...],

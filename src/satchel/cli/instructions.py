@@ -5,16 +5,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import click
+
 from satchel._instructions import InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import dir_argument, json_option, where
 from satchel.cli._workspace import layout, say_project
 from satchel.diagnostics import Diagnostic
 
 MODES: tuple[InstructionMode, ...] = ("satchel", "codex")
 
+PARAMS = (
+    dir_argument(),
+    *where(),
+    click.Option(
+        ["--mode"],
+        type=click.Choice(MODES),
+        default="satchel",
+        show_default=True,
+        help="satchel: AGENTS.md else CLAUDE.md, then the client's file; "
+        "codex: Codex's root-to-DIR AGENTS.md files.",
+    ),
+    click.Option(
+        ["--paths", "paths_only"], is_flag=True, help="List the files without their text."
+    ),
+    json_option(),
+)
 
-def instructions(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

@@ -7,12 +7,15 @@ from pathlib import Path
 from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 
 WORDS = ("name", "scope", "family")
 
+PARAMS = (*located(), json_option())
 
-def list_skills(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

@@ -5,13 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.mcp._names import exposed_name
 from satchel.runtime.mcp._catalog import ServerReport
-from satchel.runtime.mcp._supervisor import INSTALL_HINT, McpSupervisor, sdk_available
+from satchel.runtime.mcp._supervisor import (
+    DEFAULT_TIMEOUT,
+    INSTALL_HINT,
+    McpSupervisor,
+    sdk_available,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,8 +29,29 @@ if TYPE_CHECKING:
 SDK_MISSING = "cli.mcp.sdk-missing"
 WORDS = ("server", "from", "transport", "status", "tools", "prompts", "resources")
 
+PARAMS = (
+    *located(),
+    click.Option(
+        ["--server"],
+        multiple=True,
+        metavar="NAME",
+        help=(
+            "Start only the server of this name: a plugin's as plugin:PLUGIN:SERVER, or "
+            "by its bare name (repeatable; default: every server)."
+        ),
+    ),
+    click.Option(
+        ["--timeout"],
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds each server has to start and finish the MCP handshake.",
+    ),
+    json_option(),
+)
 
-def mcp_check(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,
@@ -129,29 +158,3 @@ def _offers(con: Console, r: ServerReport) -> None:
     for resource in r.resources:
         about = out.one_line(resource.description or resource.name, width)
         out.say(f"  resource  {resource.uri}  {about}")
-
-
-def options() -> tuple[Any, ...]:
-    """--server and --timeout (click parameters)."""
-    import click
-
-    from satchel.runtime.mcp._supervisor import DEFAULT_TIMEOUT
-
-    return (
-        click.Option(
-            ["--server"],
-            multiple=True,
-            metavar="NAME",
-            help=(
-                "Start only the server of this name: a plugin's as plugin:PLUGIN:SERVER, or "
-                "by its bare name (repeatable; default: every server)."
-            ),
-        ),
-        click.Option(
-            ["--timeout"],
-            type=click.FloatRange(min=0, min_open=True),
-            default=DEFAULT_TIMEOUT,
-            show_default=True,
-            help="Seconds each server has to start and finish the MCP handshake.",
-        ),
-    )

@@ -9,6 +9,7 @@ from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._mcp import held_back, origin, target, untrusted_note
+from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_server
 from satchel.cli._workspace import environment, say_project
 from satchel.runtime.mcp._catalog import ServerReport
@@ -20,8 +21,10 @@ NOTE = (
     "counted by `satchel mcp check`, which starts the servers."
 )
 
+PARAMS = (*located(), json_option())
 
-def mcp_list(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

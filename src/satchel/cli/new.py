@@ -7,9 +7,12 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+import click
+
 from satchel._authoring import define_skill, write_skill
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import client_option, directory, json_option
 from satchel.errors import SkillDefinitionError
 from satchel.layout import find_project_root
 from satchel.skills._read import SKILL_FILE
@@ -34,8 +37,25 @@ Keep long reference material in `references/` and helper scripts in `scripts/`;
 link them from here with relative paths such as `references/guide.md`.
 """
 
+PARAMS = (
+    click.Argument(["name"]),
+    click.Option(
+        ["--dir", "into"],
+        type=directory(exists=False),
+        help="Where to create NAME/ (default: <project>/.satchel/skills).",
+    ),
+    click.Option(["--description"], help="What the skill does and when to use it."),
+    click.Option(
+        ["--project"],
+        type=directory(exists=True),
+        help="The project root (default: the git root).",
+    ),
+    client_option(),
+    json_option(),
+)
 
-def new_skill(
+
+def run(
     *,
     name: str,
     into: Path | None,

@@ -7,8 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._params import json_option
 from satchel.cli._plugin import PluginCheck, check_plugin, components, masked_plugin, masked_url
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
@@ -18,8 +21,21 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
+PARAMS = (
+    click.Argument(["path"], type=click.Path(path_type=Path)),
+    click.Option(
+        ["--strict"], is_flag=True, help="Make an unknown manifest field fatal, as Vibe does."
+    ),
+    click.Option(
+        ["--declarative"],
+        is_flag=True,
+        help="Load as a declarative-only client: no hooks, MCP servers or agents.",
+    ),
+    json_option(),
+)
 
-def inspect_plugin(*, path: Path, strict: bool, declarative: bool, as_json: bool) -> int:
+
+def run(*, path: Path, strict: bool, declarative: bool, as_json: bool) -> int:
     """Show everything satchel would load from one plugin directory.
 
     The manifest's basics, the namespace, each skill, command, agent, MCP server,

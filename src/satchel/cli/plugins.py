@@ -7,14 +7,17 @@ from pathlib import Path
 from satchel._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._plugin import components, masked_set
 from satchel.cli._workspace import environment, say_project
 from satchel.plugins import Plugin
 
 WORDS = ("plugin", "format", "namespace", "scope", "status")
 
+PARAMS = (*located(), json_option())
 
-def plugins(
+
+def run(
     *,
     directory: Path | None,
     project: Path | None,

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
+
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import remove
 
+PARAMS = (click.Argument(["name"]), inst.scope_option(), *where(), json_option())
 
-def remove_installed(
+
+def run(
     *,
     name: str,
     scope: str,

@@ -13,6 +13,7 @@ from satchel._net import is_loopback
 from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._params import located
 from satchel.cli._workspace import environment, project_line
 from satchel.session import TOOLSETS
 
@@ -23,59 +24,56 @@ SDK_MISSING = "cli.mcp.sdk-missing"  # diagnostic codes: see docs/diagnostics.md
 ADDRESS_REFUSED = "mcp.serve.address.refused"
 INSTALL = "pip install 'satchel[mcp]'"
 
-
-def options() -> tuple[click.Parameter, ...]:
-    """The options `serve` takes beyond the location ones. Its --json is its own: a
-    server prints no result, and stdout is the MCP channel."""
-    return (
-        click.Option(
-            ["--http", "http"],
-            metavar="HOST:PORT",
-            help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio "
-            "(port 0 picks a free one).",
-        ),
-        click.Option(
-            ["--allow-remote"],
-            is_flag=True,
-            help="Let --http listen on an address that is not loopback. Anyone who can "
-            "reach it can read skill files and run skill scripts: there is no authentication.",
-        ),
-        click.Option(
-            ["--tools"],
-            type=click.Choice(tuple(TOOLSETS)),
-            default="load_skill",
-            show_default=True,
-            help="load_skill: one tool; skills: skills_use, skills_read, skills_run_script; "
-            "all: the four.",
-        ),
-        click.Option(
-            ["--pass-env", "pass_env"],
-            multiple=True,
-            metavar="NAME",
-            help="Copy this variable into skill scripts and !`command` lines (repeatable); "
-            "they get only PATH, HOME, LANG and the like otherwise.",
-        ),
-        click.Option(
-            ["--script-timeout"],
-            type=click.FloatRange(min=0, min_open=True),
-            default=60.0,
-            show_default=True,
-            help="Seconds a skill script may run; a call may ask for less, never more.",
-        ),
-        click.Option(
-            ["--no-shell"],
-            is_flag=True,
-            help="Run no !`command` line of a skill when it is activated.",
-        ),
-        click.Option(
-            ["--json", "as_json"],
-            is_flag=True,
-            help="Write the startup line (or a refusal) to stderr as one JSON object.",
-        ),
-    )
+PARAMS = (
+    *located(),
+    click.Option(
+        ["--http", "http"],
+        metavar="HOST:PORT",
+        help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio "
+        "(port 0 picks a free one).",
+    ),
+    click.Option(
+        ["--allow-remote"],
+        is_flag=True,
+        help="Let --http listen on an address that is not loopback. Anyone who can "
+        "reach it can read skill files and run skill scripts: there is no authentication.",
+    ),
+    click.Option(
+        ["--tools"],
+        type=click.Choice(tuple(TOOLSETS)),
+        default="load_skill",
+        show_default=True,
+        help="load_skill: one tool; skills: skills_use, skills_read, skills_run_script; "
+        "all: the four.",
+    ),
+    click.Option(
+        ["--pass-env", "pass_env"],
+        multiple=True,
+        metavar="NAME",
+        help="Copy this variable into skill scripts and !`command` lines (repeatable); "
+        "they get only PATH, HOME, LANG and the like otherwise.",
+    ),
+    click.Option(
+        ["--script-timeout"],
+        type=click.FloatRange(min=0, min_open=True),
+        default=60.0,
+        show_default=True,
+        help="Seconds a skill script may run; a call may ask for less, never more.",
+    ),
+    click.Option(
+        ["--no-shell"],
+        is_flag=True,
+        help="Run no !`command` line of a skill when it is activated.",
+    ),
+    click.Option(
+        ["--json", "as_json"],
+        is_flag=True,
+        help="Write the startup line (or a refusal) to stderr as one JSON object.",
+    ),
+)
 
 
-def serve(
+def run(
     *,
     directory: Path | None,
     project: Path | None,

@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.errors import SkillBodyError
 from satchel.skills._model import Skill
@@ -18,8 +21,10 @@ from satchel.tokens import truncate
 if TYPE_CHECKING:
     from rich.text import Text
 
+PARAMS = (click.Argument(["name"]), *located(), json_option())
 
-def show(
+
+def run(
     *,
     name: str,
     directory: Path | None,

@@ -9,13 +9,16 @@ from satchel._environment import load
 from satchel._trust import TrustList, TrustStoreError, read_trust, trust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import trust_params
 from satchel.layout import Layout, find_project_root
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
 PINNED = "if one changes, it does not run until you trust the folder again"
 
+PARAMS = trust_params(listing=True)
 
-def trust_folder(
+
+def run(
     *,
     directory: Path | None,
     home: Path | None,

@@ -7,11 +7,14 @@ from pathlib import Path
 from satchel._trust import TrustStoreError, read_trust, untrust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import trust_params
 from satchel.cli.trust import target
 from satchel.layout import Layout
 
+PARAMS = trust_params(listing=False)
 
-def untrust_folder(
+
+def run(
     *,
     directory: Path | None,
     home: Path | None,

@@ -5,14 +5,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Unpack
 
+import click
+
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import Change, update
 
+PARAMS = (
+    click.Argument(["name"], required=False),
+    inst.scope_option(),
+    inst.force_option("Overwrite a tree edited since it was installed."),
+    *inst.endpoint_options(),
+    *where(),
+    json_option(),
+)
 
-def update_installed(
+
+def run(
     *,
     name: str | None,
     scope: str,

@@ -7,18 +7,31 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import click
+
 from satchel._ignore import kept
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._ignore import selectors_here
+from satchel.cli._ignore import ignore_option, selectors_here
+from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._plugin import PluginCheck, check_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.skills._check import Checked, check_paths
 
 Check = Checked | PluginCheck
 
+PARAMS = (
+    click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
+    click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
+    click.Option(["--unicode-names"], is_flag=True, help="Accept lowercase Unicode letters."),
+    client_option(),
+    home_option(),
+    ignore_option(),
+    json_option(),
+)
 
-def validate(
+
+def run(
     *,
     paths: Sequence[Path],
     strict: bool,

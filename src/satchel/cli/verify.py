@@ -7,11 +7,14 @@ from pathlib import Path
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
+from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import Checked, verify
 
+PARAMS = (inst.scope_option(), *where(), json_option())
 
-def verify_installed(
+
+def run(
     *,
     scope: str,
     project: Path | None,

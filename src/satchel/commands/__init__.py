@@ -6,18 +6,58 @@ commands, argument expansion, and the segment the model reads.
     prompt = wrap_command(command, command.expand("123 high"))
 """
 
-from satchel.commands._arguments import Numbering, expand_arguments, split_arguments
-from satchel.commands._discover import MAX_DEPTH, MAX_DIRS, MAX_FILES, CommandScan, scan_commands
-from satchel.commands._load import CommandSet, load_commands
-from satchel.commands._model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
-from satchel.commands._read import read_command
-from satchel.commands._render import (
-    CONTEXT_ID,
-    HEAD,
-    command_line,
-    render_commands,
-    wrap_command,
-)
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.commands._arguments import Numbering, expand_arguments, split_arguments
+    from satchel.commands._discover import (
+        MAX_DEPTH,
+        MAX_DIRS,
+        MAX_FILES,
+        CommandScan,
+        scan_commands,
+    )
+    from satchel.commands._load import CommandSet, load_commands
+    from satchel.commands._model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
+    from satchel.commands._read import read_command
+    from satchel.commands._render import (
+        CONTEXT_ID,
+        HEAD,
+        command_line,
+        render_commands,
+        wrap_command,
+    )
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.commands._arguments": ("Numbering", "expand_arguments", "split_arguments"),
+            "satchel.commands._discover": (
+                "MAX_DEPTH",
+                "MAX_DIRS",
+                "MAX_FILES",
+                "CommandScan",
+                "scan_commands",
+            ),
+            "satchel.commands._load": ("CommandSet", "load_commands"),
+            "satchel.commands._model": (
+                "MAX_COMMAND_FILE",
+                "Command",
+                "CommandBodyError",
+                "Naming",
+            ),
+            "satchel.commands._read": ("read_command",),
+            "satchel.commands._render": (
+                "CONTEXT_ID",
+                "HEAD",
+                "command_line",
+                "render_commands",
+                "wrap_command",
+            ),
+        },
+    )
 
 __all__ = [
     "Command",

@@ -20,10 +20,10 @@ commands not listed: index limit reached)`` when entries are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from xml.sax.saxutils import quoteattr
 
 from satchel._render import fit_lines
 from satchel._text import strip_hidden
+from satchel._xml import quoteattr
 from satchel.commands._model import Command
 
 __all__ = [

@@ -4,11 +4,45 @@
 is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
 """
 
-from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
-from satchel.hooks._files import read_hooks_toml, read_settings_hooks
-from satchel.hooks._load import load_hooks
-from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
-from satchel.hooks._model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
+    from satchel.hooks._files import read_hooks_toml, read_settings_hooks
+    from satchel.hooks._load import load_hooks
+    from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
+    from satchel.hooks._model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.hooks._events": (
+                "BLOCKING",
+                "CLAUDE_EVENTS",
+                "EVENTS",
+                "VIBE_EVENTS",
+                "canonical",
+            ),
+            "satchel.hooks._files": ("read_hooks_toml", "read_settings_hooks"),
+            "satchel.hooks._load": ("load_hooks",),
+            "satchel.hooks._matchers": (
+                "Matcher",
+                "compile_matcher",
+                "mcp_tool_name",
+                "unsafe_reason",
+            ),
+            "satchel.hooks._model": (
+                "Behavior",
+                "Exports",
+                "Hook",
+                "HookResult",
+                "HookSet",
+                "Outcome",
+            ),
+        },
+    )
 
 __all__ = [
     "Behavior",

@@ -14,15 +14,48 @@ or integrity, and a content hash) for `update`, `install_frozen`, `remove` and
 `verify`. Refusals raise `InstallError` with an ``install.*`` code (docs/install.md).
 """
 
-from satchel.install._browse import Listed, Listing, PickGroup, browse_source, group_picks
-from satchel.install._errors import InstallError
-from satchel.install._extract import extract_archive
-from satchel.install._installer import Installed, InstallResult, install_from_spec
-from satchel.install._lock import Lock, LockEntry, read_lock
-from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
-from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
-from satchel.install._settings import Limits, Settings
-from satchel.install._sources import Source, parse_source
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.install._browse import Listed, Listing, PickGroup, browse_source, group_picks
+    from satchel.install._errors import InstallError
+    from satchel.install._extract import extract_archive
+    from satchel.install._installer import Installed, InstallResult, install_from_spec
+    from satchel.install._lock import Lock, LockEntry, read_lock
+    from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
+    from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
+    from satchel.install._settings import Limits, Settings
+    from satchel.install._sources import Source, parse_source
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.install._browse": (
+                "Listed",
+                "Listing",
+                "PickGroup",
+                "browse_source",
+                "group_picks",
+            ),
+            "satchel.install._errors": ("InstallError",),
+            "satchel.install._extract": ("extract_archive",),
+            "satchel.install._installer": ("Installed", "InstallResult", "install_from_spec"),
+            "satchel.install._lock": ("Lock", "LockEntry", "read_lock"),
+            "satchel.install._manage": (
+                "Change",
+                "Checked",
+                "install_frozen",
+                "remove",
+                "update",
+                "verify",
+            ),
+            "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
+            "satchel.install._settings": ("Limits", "Settings"),
+            "satchel.install._sources": ("Source", "parse_source"),
+        },
+    )
 
 __all__ = [
     "browse_source",

@@ -4,7 +4,20 @@
 merges them with the enabled plugins' servers. Nothing here starts a process.
 """
 
-from satchel.mcp._config import host_servers
-from satchel.mcp._servers import McpServerSet, settle_servers
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.mcp._config import host_servers
+    from satchel.mcp._servers import McpServerSet, settle_servers
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.mcp._config": ("host_servers",),
+            "satchel.mcp._servers": ("McpServerSet", "settle_servers"),
+        },
+    )
 
 __all__ = ["McpServerSet", "host_servers", "settle_servers"]

@@ -9,41 +9,87 @@ hooks, knowledge, libraries, connectors) are public for hosts that read those fi
 on their own. Parsing only: nothing here starts a process.
 """
 
-from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
-from satchel.hooks._spec import HookSpec
-from satchel.mcp._parse import (
-    load_server_files,
-    parse_claude_mcp,
-    parse_mcp_json,
-    parse_server_tables,
-)
-from satchel.mcp._spec import McpServer, Transport
-from satchel.plugins._config import enabled_plugins
-from satchel.plugins._data import data_dir, ensure_data_dir
-from satchel.plugins._detect import (
-    DETECTION,
-    FORMAT_ORDER,
-    NATIVE_SCHEMA,
-    Detection,
-    Marker,
-    detect,
-)
-from satchel.plugins._discover import PluginSet, load_plugins
-from satchel.plugins._model import (
-    FORMATS,
-    Connector,
-    Format,
-    Knowledge,
-    Library,
-    Plugin,
-    ToolOverride,
-)
-from satchel.plugins._read import LOADERS, read_plugin
-from satchel.plugins._workspace import load_workspace
-from satchel.plugins.components._connectors import load_connectors
-from satchel.plugins.components._knowledge import load_knowledge
-from satchel.plugins.components._libraries import drop_colliding, load_libraries
-from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
+    from satchel.hooks._spec import HookSpec
+    from satchel.mcp._parse import (
+        load_server_files,
+        parse_claude_mcp,
+        parse_mcp_json,
+        parse_server_tables,
+    )
+    from satchel.mcp._spec import McpServer, Transport
+    from satchel.plugins._config import enabled_plugins
+    from satchel.plugins._data import data_dir, ensure_data_dir
+    from satchel.plugins._detect import (
+        DETECTION,
+        FORMAT_ORDER,
+        NATIVE_SCHEMA,
+        Detection,
+        Marker,
+        detect,
+    )
+    from satchel.plugins._discover import PluginSet, load_plugins
+    from satchel.plugins._model import (
+        FORMATS,
+        Connector,
+        Format,
+        Knowledge,
+        Library,
+        Plugin,
+        ToolOverride,
+    )
+    from satchel.plugins._read import LOADERS, read_plugin
+    from satchel.plugins._workspace import load_workspace
+    from satchel.plugins.components._connectors import load_connectors
+    from satchel.plugins.components._knowledge import load_knowledge
+    from satchel.plugins.components._libraries import drop_colliding, load_libraries
+    from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.plugins._config": ("enabled_plugins",),
+            "satchel.plugins.components._connectors": ("load_connectors",),
+            "satchel.plugins._data": ("data_dir", "ensure_data_dir"),
+            "satchel.plugins._detect": (
+                "DETECTION",
+                "FORMAT_ORDER",
+                "NATIVE_SCHEMA",
+                "Detection",
+                "Marker",
+                "detect",
+            ),
+            "satchel.hooks._spec": ("HookSpec",),
+            "satchel.mcp._spec": ("McpServer", "Transport"),
+            "satchel.plugins._discover": ("PluginSet", "load_plugins"),
+            "satchel.hooks._parse": ("parse_claude_hooks", "parse_kimi_hooks", "parse_vibe_hooks"),
+            "satchel.plugins.components._knowledge": ("load_knowledge",),
+            "satchel.plugins.components._libraries": ("drop_colliding", "load_libraries"),
+            "satchel.mcp._parse": (
+                "load_server_files",
+                "parse_claude_mcp",
+                "parse_mcp_json",
+                "parse_server_tables",
+            ),
+            "satchel.plugins._model": (
+                "FORMATS",
+                "Connector",
+                "Format",
+                "Knowledge",
+                "Library",
+                "Plugin",
+                "ToolOverride",
+            ),
+            "satchel.plugins.formats._native": ("RESERVED_NAMESPACES", "typescript_identifier"),
+            "satchel.plugins._read": ("LOADERS", "read_plugin"),
+            "satchel.plugins._workspace": ("load_workspace",),
+        },
+    )
 
 __all__ = [
     "Connector",

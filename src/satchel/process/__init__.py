@@ -32,17 +32,39 @@ Writing to the child's stdin relies on SIGPIPE being ignored, as Python sets it 
 start-up: a child that closes stdin early is not an error.
 """
 
-from satchel.process._env import (
-    DANGEROUS_ENV,
-    DANGEROUS_ENV_PREFIXES,
-    KEEP_ENV,
-    KEEP_ENV_PREFIXES,
-    base_env,
-    is_dangerous_env,
-    overlay_env,
-)
-from satchel.process._result import ProcessResult, cut_marker
-from satchel.process._run import DEFAULT_TIMEOUT, MAX_OUTPUT, run_process
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.process._env import (
+        DANGEROUS_ENV,
+        DANGEROUS_ENV_PREFIXES,
+        KEEP_ENV,
+        KEEP_ENV_PREFIXES,
+        base_env,
+        is_dangerous_env,
+        overlay_env,
+    )
+    from satchel.process._result import ProcessResult, cut_marker
+    from satchel.process._run import DEFAULT_TIMEOUT, MAX_OUTPUT, run_process
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.process._env": (
+                "DANGEROUS_ENV",
+                "DANGEROUS_ENV_PREFIXES",
+                "KEEP_ENV",
+                "KEEP_ENV_PREFIXES",
+                "base_env",
+                "is_dangerous_env",
+                "overlay_env",
+            ),
+            "satchel.process._result": ("ProcessResult", "cut_marker"),
+            "satchel.process._run": ("DEFAULT_TIMEOUT", "MAX_OUTPUT", "run_process"),
+        },
+    )
 
 __all__ = [
     "base_env",

@@ -32,16 +32,37 @@ These reads need ``dir_fd`` support (Linux, macOS, the BSDs); elsewhere they are
 with `resource.unreadable`.
 """
 
-from satchel.resources._listing import MAX_LIST_ENTRIES, list_resources
-from satchel.resources._paths import MAX_PATH, MAX_SEGMENT, check_relative, quote
-from satchel.resources._read import (
-    MAX_RESOURCE,
-    Resource,
-    is_readable_text,
-    read_resource,
-    resolve_file,
-)
-from satchel.resources._walk import MAX_SYMLINKS
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.resources._listing import MAX_LIST_ENTRIES, list_resources
+    from satchel.resources._paths import MAX_PATH, MAX_SEGMENT, check_relative, quote
+    from satchel.resources._read import (
+        MAX_RESOURCE,
+        Resource,
+        is_readable_text,
+        read_resource,
+        resolve_file,
+    )
+    from satchel.resources._walk import MAX_SYMLINKS
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.resources._listing": ("MAX_LIST_ENTRIES", "list_resources"),
+            "satchel.resources._paths": ("MAX_PATH", "MAX_SEGMENT", "check_relative", "quote"),
+            "satchel.resources._read": (
+                "MAX_RESOURCE",
+                "Resource",
+                "is_readable_text",
+                "read_resource",
+                "resolve_file",
+            ),
+            "satchel.resources._walk": ("MAX_SYMLINKS",),
+        },
+    )
 
 __all__ = [
     "check_relative",

@@ -1,23 +1,52 @@
 """The skills runtime for one conversation: `Session`, its tools and their adapters."""
 
-from satchel.session._adapters import (
-    anthropic_result,
-    anthropic_tools,
-    openai_chat_result,
-    openai_chat_tools,
-    openai_responses_result,
-    openai_responses_tools,
-)
-from satchel.session._core import Session
-from satchel.session._model import (
-    ActiveSkill,
-    ContextSegment,
-    SkillEvent,
-    Tool,
-    ToolReceipt,
-    ToolResult,
-)
-from satchel.session._options import TOOLSETS, SessionOptions
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.session._adapters import (
+        anthropic_result,
+        anthropic_tools,
+        openai_chat_result,
+        openai_chat_tools,
+        openai_responses_result,
+        openai_responses_tools,
+    )
+    from satchel.session._core import Session
+    from satchel.session._model import (
+        ActiveSkill,
+        ContextSegment,
+        SkillEvent,
+        Tool,
+        ToolReceipt,
+        ToolResult,
+    )
+    from satchel.session._options import TOOLSETS, SessionOptions, SessionOverrides
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.session._adapters": (
+                "anthropic_result",
+                "anthropic_tools",
+                "openai_chat_result",
+                "openai_chat_tools",
+                "openai_responses_result",
+                "openai_responses_tools",
+            ),
+            "satchel.session._core": ("Session",),
+            "satchel.session._model": (
+                "ActiveSkill",
+                "ContextSegment",
+                "SkillEvent",
+                "Tool",
+                "ToolReceipt",
+                "ToolResult",
+            ),
+            "satchel.session._options": ("TOOLSETS", "SessionOptions", "SessionOverrides"),
+        },
+    )
 
 __all__ = [
     "ActiveSkill",
@@ -30,6 +59,7 @@ __all__ = [
     "openai_responses_tools",
     "Session",
     "SessionOptions",
+    "SessionOverrides",
     "SkillEvent",
     "Tool",
     "ToolReceipt",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from xml.sax.saxutils import escape as _xml
-from xml.sax.saxutils import quoteattr
 
 from satchel._environment import Environment
 from satchel._instructions import instruction_segments
 from satchel._render import Index, build_index
+from satchel._xml import escape as _xml
+from satchel._xml import quoteattr
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.diagnostics import Diagnostic

@@ -1,0 +1,96 @@
+"""The parameters many verbs share: where the project and home are, the client, trust,
+hand-named plugin directories and ``--json``. Each verb module lists its own `PARAMS`
+from these and its own options."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+_CLIENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+def directory(*, exists: bool) -> click.Path:
+    return click.Path(exists=exists, file_okay=False, path_type=Path)
+
+
+def dir_argument() -> click.Argument:
+    return click.Argument(
+        ["directory"], required=False, type=directory(exists=True), metavar="[DIR]"
+    )
+
+
+def json_option() -> click.Option:
+    return click.Option(["--json", "as_json"], is_flag=True, help="Print one JSON document.")
+
+
+def client_option() -> click.Option:
+    return click.Option(
+        ["--client"],
+        default="satchel",
+        show_default=True,
+        callback=_check_client,
+        help="The client whose own family (.<client>/skills) ranks first.",
+    )
+
+
+def _check_client(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    if not _CLIENT.match(value):
+        raise click.BadParameter("use letters, digits, '.', '_' and '-' only")
+    return value
+
+
+def where() -> tuple[click.Parameter, ...]:
+    """--project, --home and --client."""
+    project = click.Option(
+        ["--project"],
+        type=directory(exists=True),
+        help="The project root (default: DIR when it holds .satchel, .claude, .agents, "
+        "AGENTS.md...; else the nearest ancestor holding .git).",
+    )
+    return (project, home_option(), client_option())
+
+
+def home_option() -> click.Option:
+    return click.Option(
+        ["--home"], type=directory(exists=False), help="A stand-in user home directory."
+    )
+
+
+def located() -> tuple[click.Parameter, ...]:
+    """DIR, where the project and home are, whether the project is trusted, and the
+    plugin directories named by hand."""
+    return (dir_argument(), *where(), trust_option(), plugin_dirs_option())
+
+
+def plugin_dirs_option() -> click.Option:
+    return click.Option(
+        ["--plugin-dir", "plugin_dirs"],
+        multiple=True,
+        type=directory(exists=True),
+        metavar="DIR",
+        help="Load the plugin in DIR too, as Claude Code's --plugin-dir does (repeatable).",
+    )
+
+
+def trust_option() -> click.Option:
+    return click.Option(
+        ["--trust/--no-trust", "trust"],
+        default=None,
+        help="Treat the project as trusted, or not, for this run "
+        "(default: as `satchel trust` recorded).",
+    )
+
+
+def trust_params(*, listing: bool) -> tuple[click.Parameter, ...]:
+    """The parameters of `trust` (with --list) and `untrust` (without)."""
+    shows = click.Option(["--list", "show_list"], is_flag=True, help="Print the trusted folders.")
+    return (
+        dir_argument(),
+        home_option(),
+        client_option(),
+        *((shows,) if listing else ()),
+        json_option(),
+    )
