@@ -96,7 +96,11 @@ def _imported(code: str) -> list[str]:
 
 def test_import_satchel_imports_nothing_but_its_lazy_table():
     loaded = _imported("import satchel")
-    assert [m for m in loaded if m.startswith("satchel")] == ["satchel", "satchel._lazy"]
+    assert [m for m in loaded if m.startswith("satchel")] == [
+        "satchel",
+        "satchel._lazy",
+        "satchel._version",
+    ]
 
 
 def test_load_imports_no_heavy_module():
