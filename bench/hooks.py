@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import satchel
-from satchel.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner
 
 PROGRAM = "import sys, time\nsys.stdin.read()\ntime.sleep({sleep})\nprint('{{}}')\n"
 PAYLOAD = {"tool_name": "Bash", "tool_input": {"command": "ls"}}

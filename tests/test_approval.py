@@ -12,7 +12,7 @@ import pytest
 import satchel
 from satchel._approval import digests
 from satchel._trust import STORE, read_trust, store_path, trust, untrust
-from satchel.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.support import put
 

@@ -358,7 +358,7 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
             "diagnostics": _diagnostics(env.diagnostics),
         }
     if op == "fire":
-        from satchel.hooks import HookRunner
+        from satchel.runtime.hooks import HookRunner
 
         outcome = HookRunner(ctx["env"]).run(step["event"], step.get("payload"))
         return {"behavior": outcome.behavior, "ran": len(outcome.results)}

@@ -9,8 +9,8 @@ import os
 
 import satchel
 from satchel._trust import trust
-from satchel.hooks import HookRunner
 from satchel.plugins import RESERVED_NAMESPACES
+from satchel.runtime.hooks import HookRunner
 from satchel.session import Session
 from tests.hooks.support import hooks_toml, pre_tool, reply, write_hooks
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import satchel
-from satchel.hooks import HookRunner, Outcome
+from satchel.hooks import Outcome
+from satchel.runtime.hooks import HookRunner
 
 PY = sys.executable
 

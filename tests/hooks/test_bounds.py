@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel.hooks import MAX_TIMEOUT, HookRunner
 from satchel.process import ProcessResult
+from satchel.runtime.hooks import MAX_TIMEOUT, HookRunner
 
 from .support import codes, environment, fire
 

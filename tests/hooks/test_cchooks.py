@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner
 
 from .support import environment, py_hook
 

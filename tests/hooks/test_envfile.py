@@ -10,7 +10,8 @@ import shutil
 import pytest
 
 import satchel
-from satchel.hooks import Exports, HookRunner
+from satchel.hooks import Exports
+from satchel.runtime.hooks import HookRunner
 
 from .support import claude_plugin, codes, environment, hooks_toml, write_hooks
 

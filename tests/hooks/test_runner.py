@@ -11,7 +11,7 @@ import pytest
 
 import satchel
 from satchel._trust import trust
-from satchel.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner
 
 from .support import (
     PY,

@@ -14,8 +14,9 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hooks_environment
-from satchel.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookResult, HookRunner, Outcome
+from satchel.hooks import HookResult, Outcome
 from satchel.hooks._events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
+from satchel.runtime.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner
 
 
 def run_hooks(
