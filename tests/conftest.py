@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,40 +90,6 @@ def layout(project: Path, home: Path) -> satchel.Layout:
     made = satchel.Layout.default(project, home=home, env={})
     trust(made, project)
     return made
-
-
-SkillWriter = Callable[..., Path]
-
-
-def skill_text(
-    name: str, description: str = "Does a thing.", body: str = "Body.\n", **extra: str
-) -> str:
-    lines = [f"name: {name}", f"description: {description}"]
-    lines += [f"{key}: {value}" for key, value in extra.items()]
-    return "---\n" + "\n".join(lines) + "\n---\n\n" + body
-
-
-@pytest.fixture
-def write() -> SkillWriter:
-    """write(root, dirname, text=None, **fields) -> path of SKILL.md"""
-
-    def _write(root: Path, dirname: str, text: str | bytes | None = None, **fields: str) -> Path:
-        directory = root / dirname
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / "SKILL.md"
-        if text is None:
-            text = skill_text(fields.pop("name", dirname), **fields)
-        if isinstance(text, bytes):
-            path.write_bytes(text)
-        else:
-            path.write_bytes(text.encode("utf-8"))
-        return path
-
-    return _write
-
-
-def codes(diags: object) -> list[str]:
-    return [d.code for d in diags]  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")

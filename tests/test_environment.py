@@ -9,7 +9,7 @@ import pytest
 import satchel
 import satchel._environment as environment
 from satchel._environment import write_skills
-from tests.conftest import codes
+from tests.support import codes, write_skill
 
 
 @pytest.fixture
@@ -21,25 +21,25 @@ def skills_dirs(project, home):
     }
 
 
-def test_order_is_root_precedence_then_name(layout, skills_dirs, write):
-    write(skills_dirs["user"], "alpha")
-    write(skills_dirs["claude"], "zeta")
-    write(skills_dirs["project"], "beta")
-    write(skills_dirs["project"], "alpha-two", name="alpha-two")
+def test_order_is_root_precedence_then_name(layout, skills_dirs):
+    write_skill(skills_dirs["user"], "alpha")
+    write_skill(skills_dirs["claude"], "zeta")
+    write_skill(skills_dirs["project"], "beta")
+    write_skill(skills_dirs["project"], "alpha-two", name="alpha-two")
     env = satchel.load(layout=layout)
     assert list(env.skills) == ["alpha-two", "beta", "zeta", "alpha"]
 
 
-def test_skills_mapping_is_read_only(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha")
+def test_skills_mapping_is_read_only(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha")
     env = satchel.load(layout=layout)
     with pytest.raises(TypeError):
         env.skills["x"] = env.skills["alpha"]  # type: ignore[index]
 
 
-def test_shadowed_skill_warning_names_both_paths(layout, skills_dirs, write):
-    winner = write(skills_dirs["project"], "deploy")
-    loser = write(skills_dirs["user"], "deploy")
+def test_shadowed_skill_warning_names_both_paths(layout, skills_dirs):
+    winner = write_skill(skills_dirs["project"], "deploy")
+    loser = write_skill(skills_dirs["user"], "deploy")
     env = satchel.load(layout=layout)
     assert env.skills["deploy"].path == winner
     [diag] = env.diagnostics
@@ -50,9 +50,9 @@ def test_shadowed_skill_warning_names_both_paths(layout, skills_dirs, write):
     assert [(s.winner.path, s.loser.path) for s in env.shadowed] == [(winner, loser)]
 
 
-def test_same_name_twice_in_one_root_keeps_the_first_directory(layout, skills_dirs, write):
-    write(skills_dirs["project"], "b-dir", name="same")
-    write(skills_dirs["project"], "a-dir", name="same")
+def test_same_name_twice_in_one_root_keeps_the_first_directory(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "b-dir", name="same")
+    write_skill(skills_dirs["project"], "a-dir", name="same")
     env = satchel.load(layout=layout)
     assert env.skills["same"].path.parent.name == "a-dir"
     assert codes(env.diagnostics) == [
@@ -62,10 +62,8 @@ def test_same_name_twice_in_one_root_keeps_the_first_directory(layout, skills_di
     ]
 
 
-def test_one_skill_reached_through_two_roots_by_symlink_loads_once_quietly(
-    layout, skills_dirs, write
-):
-    write(skills_dirs["project"], "shared")
+def test_one_skill_reached_through_two_roots_by_symlink_loads_once_quietly(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "shared")
     skills_dirs["claude"].mkdir(parents=True)
     (skills_dirs["claude"] / "shared").symlink_to(skills_dirs["project"] / "shared")
     env = satchel.load(layout=layout)
@@ -73,59 +71,59 @@ def test_one_skill_reached_through_two_roots_by_symlink_loads_once_quietly(
     assert env.diagnostics == ()
 
 
-def test_enabled_false_or_empty_loads_nothing(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha")
+def test_enabled_false_or_empty_loads_nothing(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha")
     assert dict(satchel.load(layout=layout, enabled=False).skills) == {}
     assert dict(satchel.load(layout=layout, enabled=[]).skills) == {}
 
 
-def test_enabled_list_is_an_allow_list(layout, skills_dirs, write):
+def test_enabled_list_is_an_allow_list(layout, skills_dirs):
     for name in ("alpha", "beta", "gamma"):
-        write(skills_dirs["project"], name)
+        write_skill(skills_dirs["project"], name)
     env = satchel.load(layout=layout, enabled=["gamma", "alpha"])
     assert list(env.skills) == ["alpha", "gamma"]
 
 
-def test_exclude_drops_a_name_from_every_root(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha")
-    write(skills_dirs["user"], "alpha")
-    write(skills_dirs["user"], "beta")
+def test_exclude_drops_a_name_from_every_root(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha")
+    write_skill(skills_dirs["user"], "alpha")
+    write_skill(skills_dirs["user"], "beta")
     env = satchel.load(layout=layout, exclude=["alpha"])
     assert list(env.skills) == ["beta"]
     assert env.diagnostics == ()
 
 
-def test_scan_adds_roots_after_the_layouts(layout, skills_dirs, write, tmp_path):
-    write(skills_dirs["user"], "alpha", description="user")
-    write(tmp_path / "custom", "alpha", description="custom")
-    write(tmp_path / "custom", "extra-one")
+def test_scan_adds_roots_after_the_layouts(layout, skills_dirs, tmp_path):
+    write_skill(skills_dirs["user"], "alpha", description="user")
+    write_skill(tmp_path / "custom", "alpha", description="custom")
+    write_skill(tmp_path / "custom", "extra-one")
     env = satchel.load(layout=layout, scan=[tmp_path / "custom"])
     assert env.skills["alpha"].description == "user"
     assert env.skills["extra-one"].scope == "extra"
 
 
-def test_relative_scan_roots_resolve_against_cwd(layout, write):
-    write(layout.cwd / "custom-skills", "mine")
+def test_relative_scan_roots_resolve_against_cwd(layout):
+    write_skill(layout.cwd / "custom-skills", "mine")
     env = satchel.load(layout=layout, scan=["custom-skills"])
     assert env.skills["mine"].path == layout.cwd / "custom-skills" / "mine" / "SKILL.md"
 
 
-def test_skip_default_paths(layout, skills_dirs, write, tmp_path):
-    write(skills_dirs["project"], "alpha")
-    write(tmp_path / "custom", "beta")
+def test_skip_default_paths(layout, skills_dirs, tmp_path):
+    write_skill(skills_dirs["project"], "alpha")
+    write_skill(tmp_path / "custom", "beta")
     env = satchel.load(layout=layout, skip_default_paths=True, scan=[tmp_path / "custom"])
     assert list(env.skills) == ["beta"]
 
 
-def test_catalog_skills_win_clashes(layout, skills_dirs, write):
-    disk = write(skills_dirs["project"], "deploy")
+def test_catalog_skills_win_clashes(layout, skills_dirs):
+    disk = write_skill(skills_dirs["project"], "deploy")
     hosted = satchel.define_skill("deploy", "Deploy, the host's way.", "Do it.")
     env = satchel.load(layout=layout, catalog=[hosted])
     assert env.skills["deploy"] is hosted
     assert [(d.code, d.path) for d in env.diagnostics] == [("skill.shadowed", disk)]
 
 
-def test_written_skills_are_written_then_loaded(layout, skills_dirs, write):
+def test_written_skills_are_written_then_loaded(layout, skills_dirs):
     review = satchel.define_skill("review", "Code review.", "Read the diff twice.")
     env = satchel.load(layout=layout, write=[review])
     loaded = env.skills["review"]
@@ -134,9 +132,9 @@ def test_written_skills_are_written_then_loaded(layout, skills_dirs, write):
     assert loaded.body() == "Read the diff twice."
 
 
-def test_untrusted_project_skills_are_not_loaded(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha")
-    write(skills_dirs["user"], "beta")
+def test_untrusted_project_skills_are_not_loaded(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha")
+    write_skill(skills_dirs["user"], "beta")
     env = satchel.load(layout=layout, trust_project_skills=False)
     assert list(env.skills) == ["beta"]
     assert [(d.code, d.severity, d.path) for d in env.diagnostics] == [
@@ -146,10 +144,10 @@ def test_untrusted_project_skills_are_not_loaded(layout, skills_dirs, write):
     assert skills_dirs["project"] in skipped
 
 
-def test_root_reports_count_loaded_and_shadowed(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha")
-    write(skills_dirs["user"], "alpha")
-    write(skills_dirs["user"], "beta")
+def test_root_reports_count_loaded_and_shadowed(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha")
+    write_skill(skills_dirs["user"], "alpha")
+    write_skill(skills_dirs["user"], "beta")
     env = satchel.load(layout=layout)
     report = {r.root.path: (r.exists, r.loaded, r.shadowed) for r in env.roots}
     assert report[skills_dirs["project"]] == (True, 1, 0)
@@ -157,8 +155,8 @@ def test_root_reports_count_loaded_and_shadowed(layout, skills_dirs, write):
     assert report[skills_dirs["claude"]] == (False, 0, 0)
 
 
-def test_strict_option_skips_skills_with_any_problem(layout, skills_dirs, write):
-    write(skills_dirs["project"], "alpha", name="alpha", **{"user-invocable": "true"})
+def test_strict_option_skips_skills_with_any_problem(layout, skills_dirs):
+    write_skill(skills_dirs["project"], "alpha", name="alpha", **{"user-invocable": "true"})
     assert dict(satchel.load(layout=layout, strict=True).skills) == {}
     assert list(satchel.load(layout=layout).skills) == ["alpha"]
 
@@ -173,10 +171,10 @@ def test_cwd_and_layout_together_is_a_type_error(layout):
         satchel.load(layout.cwd, layout=layout)
 
 
-def test_load_with_a_cwd_builds_the_default_layout(project, monkeypatch, home, write):
+def test_load_with_a_cwd_builds_the_default_layout(project, monkeypatch, home):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    write(project / ".agents" / "skills", "alpha")
+    write_skill(project / ".agents" / "skills", "alpha")
     env = satchel.load(project)
     assert list(env.skills) == ["alpha"]
     assert env.layout.project == project

@@ -8,12 +8,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-
-
-def put(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
+from tests.support import put
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 from satchel._config import ignored_codes
 from satchel._ignore import ignored, kept, split_selectors, unknown_selectors
 from satchel.diagnostics import diagnostic
+from tests.support import put
 
 
 @pytest.mark.parametrize(
@@ -45,8 +46,7 @@ def test_command_line_values_split_at_commas():
 
 
 def _config(root: Path, text: str) -> None:
-    (root / ".config/satchel").mkdir(parents=True, exist_ok=True)
-    (root / ".config/satchel/config.toml").write_text(text)
+    put(root, ".config/satchel/config.toml", text)
 
 
 def test_config_ignore_is_read_from_the_user_and_a_trusted_project(layout, home, project):

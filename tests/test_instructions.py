@@ -11,12 +11,7 @@ import satchel
 from satchel._instructions import InstructionFile, instruction_segments, load_instructions
 from satchel.diagnostics import Diagnostic
 from satchel.session._model import ContextSegment
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
+from tests.support import put
 
 
 def shown(files: tuple[InstructionFile, ...]) -> list[tuple[str, str, str]]:

@@ -5,12 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import satchel
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
+from tests.support import put
 
 
 def test_a_project_instruction_file_cannot_pull_in_a_file_from_outside_the_project(

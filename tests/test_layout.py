@@ -9,7 +9,7 @@ import pytest
 import satchel
 from satchel import Layout, RootSpec
 from satchel.layout import project_marker
-from tests.conftest import skill_text
+from tests.support import skill_md, write_skill
 
 
 def roots_of(layout: Layout) -> list[tuple[str, str, str]]:
@@ -91,10 +91,10 @@ def test_ancestors_option_reads_every_directory_from_cwd_up_to_the_project(proje
     ]
 
 
-def test_codex_ancestor_roots_let_the_nearest_skill_win(project, home, write):
+def test_codex_ancestor_roots_let_the_nearest_skill_win(project, home):
     cwd = project / "packages" / "app"
-    write(project / ".agents" / "skills", "lint", description="Repo-wide lint.")
-    write(cwd / ".agents" / "skills", "lint", description="App lint.")
+    write_skill(project / ".agents" / "skills", "lint", description="Repo-wide lint.")
+    write_skill(cwd / ".agents" / "skills", "lint", description="App lint.")
     layout = Layout.default(
         cwd,
         home=home,
@@ -118,7 +118,7 @@ SEED_000 = [
 ]
 
 
-def test_seed_000_mermaid_table_and_winners(project, home, write):
+def test_seed_000_mermaid_table_and_winners(project, home):
     places = {
         ".mermaid": project / ".mermaid" / "skills",
         ".claude": project / ".claude" / "skills",
@@ -136,7 +136,7 @@ def test_seed_000_mermaid_table_and_winners(project, home, write):
     }
     for name, where in holders.items():
         for place in where:
-            write(places[place], name, description=f"{name} from {place}")
+            write_skill(places[place], name, description=f"{name} from {place}")
     cwd = project / "src"
     cwd.mkdir()
     env = satchel.load(
@@ -172,7 +172,7 @@ def seed_002_table(root: str) -> list[RootSpec]:
     ]
 
 
-def test_seed_002_zidane_table_first_wins(project, home, write):
+def test_seed_002_zidane_table_first_wins(project, home):
     dirs = {
         1: project / ".agents" / "skills",
         2: project / ".zidane" / "skills",
@@ -195,7 +195,7 @@ def test_seed_002_zidane_table_first_wins(project, home, write):
     }
     for name, where in holders.items():
         for row in where:
-            write(dirs[row], name, description=f"row {row}")
+            write_skill(dirs[row], name, description=f"row {row}")
     env = satchel.load(
         layout=Layout.default(project, home=home, roots=seed_002_table("{project}")), trusted=True
     )
@@ -206,10 +206,10 @@ def test_seed_002_zidane_table_first_wins(project, home, write):
     assert env.skills["c"].scope == "user"
 
 
-def test_seed_002_library_root_is_the_working_directory_not_the_git_root(project, home, write):
+def test_seed_002_library_root_is_the_working_directory_not_the_git_root(project, home):
     cwd = project / "packages" / "foo"
-    write(project / ".zidane" / "skills", "root-skill")
-    write(cwd / ".zidane" / "skills", "cwd-skill")
+    write_skill(project / ".zidane" / "skills", "root-skill")
+    write_skill(cwd / ".zidane" / "skills", "cwd-skill")
     library = satchel.load(
         layout=Layout.default(cwd, home=home, roots=seed_002_table("{cwd}")), trusted=True
     )
@@ -226,12 +226,10 @@ SEED_004 = [
 ]
 
 
-def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home, write):
-    text = skill_text(
-        "refund-policy", "The refund window, the exceptions, and who may approve one."
-    )
-    write(project / ".agents" / "skills", "refund-policy", text)
-    write(home / ".agents" / "skills", "refund-policy", text)
+def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home):
+    text = skill_md("refund-policy", "The refund window, the exceptions, and who may approve one.")
+    write_skill(project / ".agents" / "skills", "refund-policy", text)
+    write_skill(home / ".agents" / "skills", "refund-policy", text)
     env = satchel.load(layout=Layout.default(project, home=home, roots=SEED_004), trusted=True)
     assert list(env.skills) == ["refund-policy"]
     assert env.skills["refund-policy"].scope == "project"
@@ -240,11 +238,9 @@ def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home
     ]
 
 
-def test_seed_004_include_default_roots_false_uses_only_passed_roots(
-    project, home, write, tmp_path
-):
-    write(project / ".agents" / "skills", "refund-policy")
-    write(tmp_path / "mine", "mine")
+def test_seed_004_include_default_roots_false_uses_only_passed_roots(project, home, tmp_path):
+    write_skill(project / ".agents" / "skills", "refund-policy")
+    write_skill(tmp_path / "mine", "mine")
     layout = Layout.default(project, home=home, roots=SEED_004)
     env = satchel.load(layout=layout, include_default_roots=False, scan=[tmp_path / "mine"])
     assert list(env.skills) == ["mine"]
@@ -260,9 +256,9 @@ def test_a_client_named_like_a_family_keeps_that_familys_user_root(project, home
     ]
 
 
-def test_project_root_at_home_reads_the_users_skills_once_as_the_users(tmp_path, write):
+def test_project_root_at_home_reads_the_users_skills_once_as_the_users(tmp_path):
     home = tmp_path / "home"
-    write(home / ".claude" / "skills", "mine")
+    write_skill(home / ".claude" / "skills", "mine")
     layout = Layout.default(home, home=home, env={})
     paths = [r.path for r in layout.skill_roots()]
     assert len(paths) == len(set(paths))

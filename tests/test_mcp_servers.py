@@ -27,7 +27,7 @@ def user_config(home: Path, text: str) -> Path:
     return put(home / ".config" / "satchel" / "config.toml", text)
 
 
-def codes(env: satchel.Environment) -> list[tuple[str, str]]:
+def messages(env: satchel.Environment) -> list[tuple[str, str]]:
     return [(d.code, d.message) for d in env.diagnostics]
 
 
@@ -41,7 +41,7 @@ def test_a_config_server_hides_a_plugins_server_of_the_same_name(layout, home):
         ("notes", "plugin", "notes-server"),
     ]
     assert servers.get("github").args == ("--ro",)
-    assert codes(env) == [
+    assert messages(env) == [
         (
             "mcp.server.shadowed",
             "MCP server 'github' of plugin 'kit' is hidden by the one of the user's config.toml",
@@ -62,7 +62,7 @@ def test_two_plugins_each_keep_their_server_of_the_same_name(layout, home):
         ("lookup", "beta-kit"),
         ("lookup", "gamma-kit"),
     ]
-    assert servers.shadowed == () and codes(env) == []
+    assert servers.shadowed == () and messages(env) == []
     assert servers.get("plugin:beta-kit:lookup").plugin == "beta-kit"
     assert servers.get("lookup").plugin == "alpha-kit"  # a bare name: the first of it
 
@@ -73,7 +73,7 @@ def test_only_the_hosts_config_hides_a_plugin_server_by_name(layout, home):
     user_config(home, '[mcp_servers.lookup]\ncommand = "my-lookup"\n')
     env = satchel.load(layout=layout)
     assert [(s.name, s.scope) for s in env.mcp_servers.servers] == [("lookup", "user")]
-    assert codes(env) == [
+    assert messages(env) == [
         (
             "mcp.server.shadowed",
             f"MCP server 'lookup' of plugin {kit!r} is hidden by the one of the user's config.toml",
@@ -90,7 +90,7 @@ def test_host_given_servers_rank_first(layout, home):
         ("docs", "host", "stdio"),
         ("extra", "host", "streamable-http"),
     ]
-    assert codes(env) == [
+    assert messages(env) == [
         (
             "mcp.server.shadowed",
             "MCP server 'docs' of the user's config.toml is hidden by the one of the host's config",
@@ -158,14 +158,16 @@ def test_a_bad_entry_is_skipped_and_the_rest_load(layout, home, table, why):
     path = user_config(home, f'[mcp_servers.bad]\n{table}\n[mcp_servers.good]\ncommand = "g"\n')
     env = satchel.load(layout=layout)
     assert [s.name for s in env.mcp_servers.servers] == ["good"]
-    assert codes(env) == [("config.mcp.invalid", f"MCP server 'bad': {why}; the entry is skipped")]
+    assert messages(env) == [
+        ("config.mcp.invalid", f"MCP server 'bad': {why}; the entry is skipped")
+    ]
     assert env.diagnostics[0].path == path
 
 
 def test_a_section_that_is_not_a_table_is_reported(layout, home):
     user_config(home, 'mcp_servers = "none"\n')
     env = satchel.load(layout=layout, mcp_servers={"x": "y"})
-    assert codes(env) == [
+    assert messages(env) == [
         ("config.mcp.invalid", "MCP server 'x': the entry must be a table, not a string; "
          "the entry is skipped"),
         ("config.invalid", "config.toml: [mcp_servers] must be a table, not a string"),
@@ -185,7 +187,7 @@ def test_claude_codes_project_mcp_json_is_read_in_a_trusted_folder(layout, proje
         ("db", "project", "stdio", "mine", project / ".satchel" / "config.toml"),
         ("docs", "project", "streamable-http", None, path),
     ]
-    assert codes(env) == [
+    assert messages(env) == [
         (
             "mcp.server.shadowed",
             "MCP server 'db' of the project's .mcp.json is hidden by the one of the project's "
@@ -202,7 +204,7 @@ def test_a_project_server_may_not_set_a_code_injecting_variable(layout, project,
     user_config(home, '[mcp_servers.mine]\ncommand = "node"\nenv = { NODE_OPTIONS = "-r a" }\n')
     env = satchel.load(layout=layout)
     assert [s.name for s in env.mcp_servers.servers] == ["mine"]  # the user's own: allowed
-    assert codes(env) == [
+    assert messages(env) == [
         (
             "config.mcp.invalid",
             "MCP server 'evil': env sets NODE_OPTIONS, which a project may not set: it can "
@@ -257,4 +259,4 @@ def test_server_names_compare_exactly_so_two_in_different_case_both_count(layout
         ("GitHub", "gh-host"),
         ("github", "gh-user"),
     ]
-    assert servers.shadowed == () and codes(env) == []
+    assert servers.shadowed == () and messages(env) == []

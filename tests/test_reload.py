@@ -7,16 +7,11 @@ import os
 from pathlib import Path
 
 import satchel
-
-
-def put(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
+from tests.support import put, skill_md, write_skill
 
 
 def skill(root: Path, name: str, body: str = "Body.\n") -> Path:
-    return put(root / name / "SKILL.md", f"---\nname: {name}\ndescription: D.\n---\n{body}")
+    return write_skill(root, name, skill_md(name, "D.", body, gap=False))
 
 
 def test_nothing_changed_reports_nothing(layout, project):

@@ -8,7 +8,7 @@ import pytest
 
 import satchel
 from satchel import Skill, render_index
-from tests.golden import check
+from tests.support import check_golden
 
 
 def skills(n: int, base: Path = Path("/skills")) -> list[Skill]:
@@ -45,7 +45,7 @@ def test_tool_name_is_configurable():
 
 @pytest.mark.parametrize("fmt", ["tool", "xml", "paths"])
 def test_formats_match_their_golden_files(fmt):
-    check(f"index/{fmt}.txt", render_index(skills(3), format=fmt))
+    check_golden(f"index/{fmt}.txt", render_index(skills(3), format=fmt))
 
 
 def test_no_skills_no_text():

@@ -25,13 +25,11 @@ from satchel._trust import (
 from satchel.origin import Trust
 from satchel.plugins._detect import NATIVE_SCHEMA
 from satchel.session import Session
-from tests.support import put
-
-SKILL = "---\nname: {name}\ndescription: {text}\n---\n{body}\n"
+from tests.support import put, skill_md, write_skill
 
 
 def skill(root: Path, name: str, text: str, body: str = "Body.") -> Path:
-    return put(root / name / "SKILL.md", SKILL.format(name=name, text=text, body=body))
+    return write_skill(root, name, skill_md(name, text, f"{body}\n", gap=False))
 
 
 @pytest.fixture

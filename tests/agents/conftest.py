@@ -1,13 +1,8 @@
-"""Helpers for agent tests: write agent files into real directory trees."""
+"""What the agent tests share: agent files as text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-import pytest
-
-AgentWriter = Callable[..., Path]
+from tests.support import skill_md
 
 
 def claude_text(
@@ -16,13 +11,8 @@ def claude_text(
     body: str = "You help.\n",
     **extra: str,
 ) -> str:
-    lines = []
-    if name is not None:
-        lines.append(f"name: {name}")
-    if description is not None:
-        lines.append(f"description: {description}")
-    lines += [f"{key}: {value}" for key, value in extra.items()]
-    return "---\n" + "\n".join(lines) + "\n---\n\n" + body
+    """An agent file as Claude Code writes one: frontmatter, a blank line, `body`."""
+    return skill_md(name, description, body, **extra)
 
 
 VIBE_OK = """\
@@ -40,16 +30,3 @@ permission = "never"
 allowlist = ["ls"]
 denylist = ["rm"]
 """
-
-
-@pytest.fixture
-def put() -> AgentWriter:
-    """put(directory, relative_path, text) -> the path written (parents created)."""
-
-    def _put(directory: Path, relative: str, text: str | bytes) -> Path:
-        path = directory / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-        return path
-
-    return _put

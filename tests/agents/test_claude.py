@@ -9,7 +9,7 @@ import pytest
 
 from satchel.agents import AgentType, parse_claude
 from tests.agents.conftest import claude_text
-from tests.conftest import codes
+from tests.support import codes
 
 # The shape of a real Claude Code plugin agent (pr-review-toolkit's code-reviewer):
 # one long unquoted description holding ': ', literal \n escapes and <example> blocks.

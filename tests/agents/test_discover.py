@@ -13,7 +13,7 @@ import satchel
 from satchel.agents import AgentType, load_agents, scan_agent_dir
 from satchel.layout import WalkBounds
 from tests.agents.conftest import VIBE_OK, claude_text
-from tests.conftest import codes
+from tests.support import codes, put
 
 VIBE_MINIMAL = 'schema_version = 1\nagent_type = "subagent"\ndescription = "Does one thing."\n'
 
@@ -45,7 +45,7 @@ def plugin_type(name: str, plugin: str = "kit") -> AgentType:
     )
 
 
-def test_files_from_every_family_and_scope_load_in_precedence_order(layout, dirs, put):
+def test_files_from_every_family_and_scope_load_in_precedence_order(layout, dirs):
     put(dirs["user-agents"], "u3.md", agent_md(name="u3"))
     put(dirs["user-claude"], "u2.md", agent_md(name="u2"))
     put(dirs["user-own"], "u1.md", agent_md(name="u1"))
@@ -62,7 +62,7 @@ def test_files_from_every_family_and_scope_load_in_precedence_order(layout, dirs
     assert codes(found.diagnostics) == []
 
 
-def test_within_a_scope_the_clients_family_then_claude_then_agents(layout, dirs, put):
+def test_within_a_scope_the_clients_family_then_claude_then_agents(layout, dirs):
     own = put(dirs["own"], "a.md", agent_md("own"))
     claude = put(dirs["claude"], "b.md", agent_md("claude"))
     other = put(dirs["agents"], "c.md", agent_md("agents"))
@@ -85,14 +85,14 @@ def test_within_a_scope_the_clients_family_then_claude_then_agents(layout, dirs,
     ]
 
 
-def test_a_client_layout_puts_its_own_family_first(project, home, put):
+def test_a_client_layout_puts_its_own_family_first(project, home):
     lay = satchel.Layout.default(project, home=home, env={}, client="mermaid")
     put(project / ".claude" / "agents", "a.md", agent_md("claude"))
     put(project / ".mermaid" / "agents", "a.md", agent_md("mermaid"))
     assert load_agents(lay).agents["helper"].description == "mermaid"
 
 
-def test_project_wins_over_user_and_names_fold_case(layout, dirs, put):
+def test_project_wins_over_user_and_names_fold_case(layout, dirs):
     mine = put(dirs["claude"], "x.md", agent_md("project", name="Helper"))
     theirs = put(dirs["user-claude"], "x.md", agent_md("user", name="helper"))
     found = load_agents(layout)
@@ -104,7 +104,7 @@ def test_project_wins_over_user_and_names_fold_case(layout, dirs, put):
     ]
 
 
-def test_config_types_win_over_files_and_plugins_with_a_warning(layout, dirs, put):
+def test_config_types_win_over_files_and_plugins_with_a_warning(layout, dirs):
     project_file = put(dirs["claude"], "helper.md", agent_md("file"))
     config = {"helper": {"description": "config"}, "kit-agent": {"description": "config"}}
     found = load_agents(
@@ -128,14 +128,14 @@ def test_config_types_win_over_files_and_plugins_with_a_warning(layout, dirs, pu
     ]
 
 
-def test_files_win_over_plugin_types(layout, dirs, put):
+def test_files_win_over_plugin_types(layout, dirs):
     user_file = put(dirs["user-claude"], "helper.md", agent_md("user"))
     found = load_agents(layout, plugin_types=[plugin_type("helper")])
     assert found.agents["helper"].path == user_file
     assert [s.loser.plugin for s in found.shadowed] == ["kit"]
 
 
-def test_a_project_file_cannot_redefine_a_builtin(layout, dirs, put):
+def test_a_project_file_cannot_redefine_a_builtin(layout, dirs):
     general = put(dirs["claude"], "general.md", agent_md(name="general"))
     explore = put(dirs["agents"], "e.md", agent_md(name="Explore"))
     vibe = put(dirs["own"], "general.toml", VIBE_OK)
@@ -165,7 +165,7 @@ def test_a_project_file_cannot_redefine_a_builtin(layout, dirs, put):
     ]
 
 
-def test_a_user_file_can_redefine_a_builtin(layout, dirs, put):
+def test_a_user_file_can_redefine_a_builtin(layout, dirs):
     put(dirs["claude"], "general.md", agent_md("project", name="general"))
     user = put(dirs["user-claude"], "general.md", agent_md("user", name="general"))
     found = load_agents(layout)
@@ -186,7 +186,7 @@ def test_config_can_redefine_a_builtin_and_a_plugin_cannot(layout):
     ]
 
 
-def test_the_host_names_its_builtins(layout, dirs, put):
+def test_the_host_names_its_builtins(layout, dirs):
     put(dirs["claude"], "general.md", agent_md(name="general"))
     put(dirs["claude"], "planner.md", agent_md(name="planner"))
     found = load_agents(layout, builtins=["planner"])
@@ -195,7 +195,7 @@ def test_the_host_names_its_builtins(layout, dirs, put):
     assert codes(found.diagnostics) == ["agent.builtin.protected"]
 
 
-def test_builtins_given_as_values_rank_after_user_files(layout, dirs, put):
+def test_builtins_given_as_values_rank_after_user_files(layout, dirs):
     builtin = AgentType(name="explore", description="Built in.", format="builtin")
     general = AgentType(name="general", description="Built in.", format="builtin")
     user = put(dirs["user-claude"], "explore.md", agent_md("user", name="explore"))
@@ -207,7 +207,7 @@ def test_builtins_given_as_values_rank_after_user_files(layout, dirs, put):
     assert found.diagnostics == ()  # replacing a built-in from the user dir is no surprise
 
 
-def test_an_untrusted_project_is_not_read(layout, dirs, put):
+def test_an_untrusted_project_is_not_read(layout, dirs):
     put(dirs["claude"], "p.md", agent_md(name="p"))
     put(dirs["user-claude"], "u.md", agent_md(name="u"))
     found = load_agents(layout, trust_project=False)
@@ -222,14 +222,14 @@ def test_an_untrusted_project_is_not_read(layout, dirs, put):
     ]
 
 
-def test_subfolders_group_and_do_not_name(layout, dirs, put):
+def test_subfolders_group_and_do_not_name(layout, dirs):
     put(dirs["claude"], "team/review/deep.md", agent_md(name="deep-reviewer"))
     put(dirs["claude"], "team/plain.md", claude_text(None))
     found = load_agents(layout)
     assert list(found.agents) == ["deep-reviewer", "plain"]
 
 
-def test_in_one_directory_the_first_path_wins(layout, dirs, put):
+def test_in_one_directory_the_first_path_wins(layout, dirs):
     first = put(dirs["claude"], "a/x.md", agent_md("a"))
     second = put(dirs["claude"], "helper.md", agent_md("b"))
     third = put(dirs["claude"], "helper.toml", VIBE_OK)  # a Vibe agent named by its stem
@@ -239,7 +239,7 @@ def test_in_one_directory_the_first_path_wins(layout, dirs, put):
     assert list(found.agents) == ["helper"]
 
 
-def test_readme_hidden_and_other_files_are_passed_over(layout, dirs, put):
+def test_readme_hidden_and_other_files_are_passed_over(layout, dirs):
     put(dirs["claude"], "README.md", "# My agents\n")
     put(dirs["claude"], "readme.md", "# My agents\n")
     put(dirs["claude"], ".draft.md", agent_md(name="draft"))
@@ -251,7 +251,7 @@ def test_readme_hidden_and_other_files_are_passed_over(layout, dirs, put):
     assert list(found.agents) == ["ok"] and found.diagnostics == ()
 
 
-def test_a_bad_file_never_stops_the_rest(layout, dirs, put):
+def test_a_bad_file_never_stops_the_rest(layout, dirs):
     put(dirs["claude"], "a.md", "no frontmatter\n")
     put(dirs["claude"], "b.md", agent_md(name="b"))
     put(dirs["claude"], "c.toml", "[[[")
@@ -262,7 +262,7 @@ def test_a_bad_file_never_stops_the_rest(layout, dirs, put):
     assert codes(found.diagnostics) == ["frontmatter.missing", "agent.invalid", "encoding.not-utf8"]
 
 
-def test_a_fifo_is_skipped_without_blocking(layout, dirs, put):
+def test_a_fifo_is_skipped_without_blocking(layout, dirs):
     dirs["claude"].mkdir(parents=True)
     fifo = dirs["claude"] / "pipe.md"
     os.mkfifo(fifo)
@@ -279,7 +279,7 @@ def test_a_fifo_is_skipped_without_blocking(layout, dirs, put):
     ]
 
 
-def test_a_symlink_to_a_fifo_is_skipped_without_blocking(layout, dirs, put, tmp_path):
+def test_a_symlink_to_a_fifo_is_skipped_without_blocking(layout, dirs, tmp_path):
     os.mkfifo(tmp_path / "pipe")
     dirs["user-claude"].mkdir(parents=True)
     (dirs["user-claude"] / "p.md").symlink_to(tmp_path / "pipe")
@@ -290,7 +290,7 @@ def test_a_symlink_to_a_fifo_is_skipped_without_blocking(layout, dirs, put, tmp_
     ]
 
 
-def test_a_project_symlink_must_stay_inside_its_directory(layout, dirs, put, tmp_path):
+def test_a_project_symlink_must_stay_inside_its_directory(layout, dirs, tmp_path):
     outside = put(tmp_path, "elsewhere/secret.md", agent_md(name="secret"))
     put(dirs["claude"], "real/inside.md", agent_md(name="inside"))
     link = dirs["claude"] / "link.md"
@@ -309,7 +309,7 @@ def test_a_project_symlink_must_stay_inside_its_directory(layout, dirs, put, tmp
     ]
 
 
-def test_a_user_symlink_may_point_anywhere(layout, dirs, put, tmp_path):
+def test_a_user_symlink_may_point_anywhere(layout, dirs, tmp_path):
     dotfiles = put(tmp_path, "dotfiles/mine.md", agent_md(name="mine"))
     dirs["user-claude"].mkdir(parents=True)
     (dirs["user-claude"] / "mine.md").symlink_to(dotfiles)
@@ -317,7 +317,7 @@ def test_a_user_symlink_may_point_anywhere(layout, dirs, put, tmp_path):
     assert list(found.agents) == ["mine"] and found.diagnostics == ()
 
 
-def test_broken_and_looping_symlinks_are_reported(layout, dirs, put):
+def test_broken_and_looping_symlinks_are_reported(layout, dirs):
     dirs["claude"].mkdir(parents=True)
     (dirs["claude"] / "gone.md").symlink_to(dirs["claude"] / "nothing.md")
     (dirs["claude"] / "loop.md").symlink_to(dirs["claude"] / "loop.md")
@@ -330,7 +330,7 @@ def test_broken_and_looping_symlinks_are_reported(layout, dirs, put):
     ]
 
 
-def test_a_symlinked_directory_is_not_walked(layout, dirs, put, tmp_path):
+def test_a_symlinked_directory_is_not_walked(layout, dirs, tmp_path):
     put(tmp_path, "shared/s.md", agent_md(name="s"))
     dirs["claude"].mkdir(parents=True)
     (dirs["claude"] / "shared").symlink_to(tmp_path / "shared")
@@ -341,7 +341,7 @@ def test_a_symlinked_directory_is_not_walked(layout, dirs, put, tmp_path):
     ]
 
 
-def test_the_walk_is_bounded_by_the_layouts_limits(project, home, dirs, put):
+def test_the_walk_is_bounded_by_the_layouts_limits(project, home, dirs):
     put(dirs["claude"], "1/a.md", agent_md(name="a"))
     put(dirs["claude"], "1/2/b.md", agent_md(name="b"))
     put(dirs["claude"], "1/2/3/c.md", agent_md(name="c"))
@@ -357,13 +357,13 @@ def test_the_walk_is_bounded_by_the_layouts_limits(project, home, dirs, put):
     assert codes(found.diagnostics) == ["discovery.limit"]
 
 
-def test_an_agents_path_that_is_a_file_is_reported(layout, dirs, put):
+def test_an_agents_path_that_is_a_file_is_reported(layout, dirs):
     put(dirs["claude"].parent, "agents", "not a directory")
     found = load_agents(layout)
     assert codes(found.diagnostics) == ["discovery.root.not-directory"]
 
 
-def test_claude_code_agents_have_no_128_file_cap(layout, dirs, put):
+def test_claude_code_agents_have_no_128_file_cap(layout, dirs):
     """Claude Code reads every agent file of a directory: so does satchel, to its own
     bound of 4,096."""
     for i in range(200):
@@ -373,7 +373,7 @@ def test_claude_code_agents_have_no_128_file_cap(layout, dirs, put):
     assert found.diagnostics == ()
 
 
-def test_the_claude_code_cap_names_every_file_it_leaves_out(tmp_path, put):
+def test_the_claude_code_cap_names_every_file_it_leaves_out(tmp_path):
     root = tmp_path / "agents"
     for rel in ["a.md", "b/c.md", "b/d.md", "e.md", "v.toml"]:
         name = rel.replace("/", "-").rsplit(".", 1)[0]
@@ -391,7 +391,7 @@ def test_the_claude_code_cap_names_every_file_it_leaves_out(tmp_path, put):
     ]
 
 
-def test_the_vibe_cap_of_128_counts_toml_files_and_names_the_rest(tmp_path, put):
+def test_the_vibe_cap_of_128_counts_toml_files_and_names_the_rest(tmp_path):
     root = tmp_path / "agents"
     for i in range(130):
         put(root, f"agent-{i:03d}.toml", VIBE_MINIMAL)
@@ -407,7 +407,7 @@ def test_the_vibe_cap_of_128_counts_toml_files_and_names_the_rest(tmp_path, put)
     ]
 
 
-def test_files_and_subdirectories_interleave_in_path_order(tmp_path, put):
+def test_files_and_subdirectories_interleave_in_path_order(tmp_path):
     root = tmp_path / "agents"
     for rel in ["z.md", "b.md", "b/c.md", "a/y.md", "a.md"]:
         put(root, rel, agent_md(name=rel.replace("/", "-").removesuffix(".md")))
@@ -417,7 +417,7 @@ def test_files_and_subdirectories_interleave_in_path_order(tmp_path, put):
     assert scan.diagnostics[0].message.endswith("2 not read: b.md, z.md")
 
 
-def test_loading_is_deterministic(layout, dirs, put):
+def test_loading_is_deterministic(layout, dirs):
     names = ["m", "c", "x", "a", "q", "b"]
     for i, name in enumerate(names):
         put(dirs["claude" if i % 2 else "user-claude"], f"{name}.md", agent_md(name=name))
@@ -431,7 +431,7 @@ def test_loading_is_deterministic(layout, dirs, put):
     json.dumps(first.to_json(), allow_nan=False)
 
 
-def test_scan_agent_dir_flat_for_plugins(tmp_path, put):
+def test_scan_agent_dir_flat_for_plugins(tmp_path):
     put(tmp_path, "a.toml", VIBE_OK)
     put(tmp_path, "nested/b.toml", VIBE_OK)
     scan = scan_agent_dir(tmp_path, recursive=False, namespace="kit", plugin="kit", scope="plugin")

@@ -22,6 +22,7 @@ from satchel.agents import (
     scan_agent_dir,
 )
 from tests.agents.conftest import claude_text
+from tests.support import put
 
 VIBE_YOLO = 'schemaVersion = 1\nagentType = "subagent"\ndescription = "d"\nsafety = "yolo"\n'
 
@@ -80,7 +81,7 @@ def test_lower_levels_are_not_touched(safety):
     assert agent is not None and agent.safety == safety and diags == []
 
 
-def test_load_agents_caps_project_files_and_keeps_user_files(layout, project, home, put):
+def test_load_agents_caps_project_files_and_keeps_user_files(layout, project, home):
     put(project / ".claude" / "agents", "proj.md", claude_text("proj", safety="yolo"))
     put(home / ".claude" / "agents", "mine.md", claude_text("mine", safety="yolo"))
     found = load_agents(layout)
@@ -96,7 +97,7 @@ def test_plugin_types_handed_in_are_capped_whatever_their_scope(layout):
     assert [d.message for d in found.diagnostics] == [message("kit:ops", "a plugin")]
 
 
-def test_a_plugin_agent_directory_scan_is_capped(tmp_path, put):
+def test_a_plugin_agent_directory_scan_is_capped(tmp_path):
     put(tmp_path / "agents", "ops.toml", VIBE_YOLO)
     scan = scan_agent_dir(tmp_path / "agents", scope="plugin", namespace="kit")
     assert [a.safety for a in scan.agents] == ["destructive"]

@@ -15,7 +15,7 @@ from satchel.agents import (
     vibe_agent,
 )
 from tests.agents.conftest import VIBE_OK
-from tests.conftest import codes
+from tests.support import codes
 
 SNAKE_OK = (
     VIBE_OK.replace("schemaVersion", "schema_version")

@@ -7,7 +7,9 @@ import json
 import os
 from pathlib import Path
 
-from .support import claude_plugin, put, skill
+from tests.support import put
+
+from .support import claude_plugin, skill
 
 
 def build(tmp_path: Path) -> tuple[Path, Path, Path]:

@@ -7,24 +7,13 @@ import os
 from pathlib import Path
 
 from satchel.audit import Finding, Limits, audit_path
-
-
-def put(path: Path, text: str | bytes, *, mode: int | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8", newline="")
-    if mode is not None:
-        os.chmod(path, mode)
-    return path
+from tests.support import put, skill_md, write_skill
 
 
 def skill(root: Path, name: str, body: str = "Do the thing.\n", *, front: str = "") -> Path:
     """A valid skill `root/name` with `body` after the frontmatter (3 lines + `front`)."""
-    head = f"---\nname: {name}\ndescription: Use it for {name}.\n{front}---\n"
-    put(root / name / "SKILL.md", head + body)
-    return root / name
+    text = skill_md(name, f"Use it for {name}.", body, gap=False, extra=front)
+    return write_skill(root, name, text).parent
 
 
 def claude_plugin(root: Path, name: str, **files: object) -> Path:

@@ -4,21 +4,21 @@ exit codes, what PATH is taken for, and escaping of hostile text."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from tests.support import put
+
 from ..cli.support import REPO
 from ..cli.support import check_golden as cli_golden
-from .support import claude_plugin, put, skill
+from .support import claude_plugin, skill
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLE = ("audit", "examples/workspace", "--home", "examples/home")
-
-
-def check_golden(name: str, text: str) -> None:
-    """The CLI's golden check, against tests/audit/golden/."""
-    cli_golden(name, text, GOLDEN)
+# The CLI's golden comparison, against tests/audit/golden/.
+check_golden = partial(cli_golden, directory=GOLDEN)
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from satchel.audit import audit_path
+from tests.support import put
 
-from .support import claude_plugin, of, put, rows, skill
+from .support import claude_plugin, of, rows, skill
 
 COMMAND = "---\ndescription: Review a PR.\n---\nThe diff: !`gh pr diff $1`\n"
 

@@ -7,8 +7,9 @@ import json
 import os
 
 from satchel.audit import Limits, audit_path
+from tests.support import put
 
-from .support import claude_plugin, of, put, rows, skill
+from .support import claude_plugin, of, rows, skill
 
 HOOKS = {
     "hooks": {

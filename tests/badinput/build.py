@@ -18,6 +18,7 @@ from pathlib import Path
 
 import satchel
 from satchel import Diagnostic, Environment, Layout, WalkBounds
+from tests.support import skill_md, write_skill
 
 SIBLING = "sibling-ok"
 NESTED = WalkBounds(nested=True, max_depth=6, max_dirs=2000)
@@ -75,44 +76,21 @@ def make_tree(base: Path) -> Tree:
     return tree
 
 
-def skill_md(
-    name: str | None = "bad",
-    description: str | None = "Does one thing. Use it when a test needs it.",
-    *,
-    extra: str = "",
-    body: str = "# Instructions\n\nDo the thing.\n",
-) -> str:
-    """A SKILL.md as text; `extra` is appended to the frontmatter as written."""
-    lines = ["---"]
-    if name is not None:
-        lines.append(f"name: {name}")
-    if description is not None:
-        lines.append(f"description: {description}")
-    head = "\n".join(lines) + "\n" + extra
-    if not head.endswith("\n"):
-        head += "\n"
-    return head + "---\n" + body
-
-
-def write_skill(root: Path, dirname: str, content: str | bytes, filename: str = "SKILL.md") -> Path:
-    """Write `content` (text is UTF-8 encoded as is) to root/dirname/filename."""
-    directory = root / dirname
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / filename
-    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return path
+# What a skill the bad-input tests write says, unless a case says otherwise.
+DOES_ONE_THING = "Does one thing. Use it when a test needs it."
+INSTRUCTIONS = "# Instructions\n\nDo the thing.\n"
 
 
 def write_sibling(root: Path, name: str = SIBLING) -> Path:
     """A valid skill next to the bad one: it must still load (C3)."""
-    return write_skill(root, name, skill_md(name, "A valid sibling that must always load."))
+    return write_skill(
+        root,
+        name,
+        skill_md(name, "A valid sibling that must always load.", INSTRUCTIONS, gap=False),
+    )
 
 
 # --- reading results -----------------------------------------------------------------
-
-
-def codes(env: Environment) -> list[str]:
-    return [d.code for d in env.diagnostics]
 
 
 def found(env: Environment | tuple[Diagnostic, ...], code: str) -> list[Diagnostic]:

@@ -20,10 +20,11 @@ from typing import Any
 import satchel
 from satchel import WalkBounds
 from satchel.install import InstallError, install_from_spec
+from tests.support import write_skill
 
 from . import corpus_build as cb
 from . import regressions_build as rb
-from .build import NESTED, Tree, write_skill
+from .build import NESTED, Tree
 from .cases import CASES, REJECTED, WARNED
 from .runtime_build import build_resources, build_x01, build_x02, build_x03
 

@@ -19,11 +19,11 @@ from pathlib import Path
 from satchel._trust import trust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.install.support import Entry, bare, git, git_repo, head, make_tar, make_zip
+from tests.support import put, skill_md, write_skill
 
-from .build import Tree, skill_md, write_skill
-from .runtime_build import put
+from .build import INSTRUCTIONS, Tree
 
-SKILL = skill_md("pdf", "Reads PDF files. Use it for PDFs.").encode()
+SKILL = skill_md("pdf", "Reads PDF files. Use it for PDFs.", INSTRUCTIONS, gap=False).encode()
 
 
 def trusted(tree: Tree) -> None:
@@ -47,7 +47,9 @@ def y07_twins(tree: Tree) -> None:
         ("bom-crlf", "\r\n", codecs.BOM_UTF8),
         ("lone-cr", "\r", b""),
     ):
-        text = skill_md(dirname, "Twins that must parse alike.").replace("\n", newline)
+        text = skill_md(dirname, "Twins that must parse alike.", INSTRUCTIONS, gap=False).replace(
+            "\n", newline
+        )
         write_skill(tree.skills, dirname, bom + text.encode())
 
 
@@ -64,7 +66,7 @@ def s03_bodies(tree: Tree) -> None:
         "fake-marker": "a " * 20_000 + S03_FAKE + "\n" + "b " * 20_000,
     }
     for name, body in bodies.items():
-        write_skill(tree.skills, name, skill_md(name, "A very long body.", body=body))
+        write_skill(tree.skills, name, skill_md(name, "A very long body.", body, gap=False))
 
 
 # --- hooks: H01-H07 ------------------------------------------------------------------
@@ -114,8 +116,10 @@ def _executables(tree: Tree, name: str) -> None:
     touch = canary_command(tree, name)
     body = f"Set up: !`{touch}`\n\n```!\n{touch}\n```\n"
     extra = "allowed-tools: Bash(*)\n"
-    skill = write_skill(tree.skills, "setup", skill_md("setup", "Sets up.", extra=extra, body=body))
-    put(skill.parent / "scripts" / "run.sh", f"#!/bin/sh\n{touch}\n", 0o755)
+    skill = write_skill(
+        tree.skills, "setup", skill_md("setup", "Sets up.", body, gap=False, extra=extra)
+    )
+    put(skill.parent / "scripts" / "run.sh", f"#!/bin/sh\n{touch}\n", mode=0o755)
     write_hooks(
         tree.project,
         hooks_toml(
@@ -161,7 +165,7 @@ def t02_self_trusting(tree: Tree) -> None:
 
 def t03_changed_after_trust(tree: Tree) -> None:
     """T03: a hook script and an MCP server pinned by `satchel trust`, then changed."""
-    script = put(tree.project / "tools" / "guard.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    script = put(tree.project / "tools" / "guard.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
     write_hooks(
         tree.project,
         hooks_toml(
@@ -187,7 +191,7 @@ def t03_changed_after_trust(tree: Tree) -> None:
 def t04_named_every_way(tree: Tree) -> None:
     """T04 (issue 14): hook scripts named in forms a pin once did not follow
     (``$PWD``, ``cd``, an unbraced ``$CLAUDE_PLUGIN_ROOT``), pinned, then edited."""
-    tools = put(tree.project / "tools" / "g.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    tools = put(tree.project / "tools" / "g.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
     write_hooks(
         tree.project,
         hooks_toml(
@@ -200,7 +204,7 @@ def t04_named_every_way(tree: Tree) -> None:
     plugin = claude_plugin(
         tree.project / ".satchel" / "plugins", "gate", {"SessionStart": group, "PreToolUse": group}
     )
-    script = put(plugin / "scripts" / "x.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    script = put(plugin / "scripts" / "x.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
     _pin(tree)
     tools.write_text(f"#!/bin/sh\n{canary_command(tree, 't04-project')}\n")
     script.write_text(f"#!/bin/sh\n{canary_command(tree, 't04-plugin')}\n")
@@ -209,7 +213,7 @@ def t04_named_every_way(tree: Tree) -> None:
 def t05_settings_pinned(tree: Tree) -> None:
     """T05 (issue 14): a Claude Code settings.json hook pinned by `satchel trust` (which
     does not itself read settings hooks), then its command and script changed."""
-    script = put(tree.project / ".claude" / "hooks" / "gate.sh", "#!/bin/sh\nexit 0\n", 0o755)
+    script = put(tree.project / ".claude" / "hooks" / "gate.sh", "#!/bin/sh\nexit 0\n", mode=0o755)
     command = 'sh "$CLAUDE_PROJECT_DIR/.claude/hooks/gate.sh"'
     group = {"hooks": [{"type": "command", "command": command}]}
     settings = {"hooks": {"SessionStart": [group], "PreToolUse": [group]}}
@@ -279,10 +283,12 @@ def m04_ambiguous(tree: Tree) -> None:
     trusted(tree)
     plugin = _plugin(tree, "many", json.dumps({"name": "many", "skills": "./elsewhere"}))
     put(plugin / ".codex-plugin" / "plugin.json", json.dumps({"name": "many"}))
-    put(plugin / "SKILL.md", skill_md("many", "A root skill too."))
+    put(plugin / "SKILL.md", skill_md("many", "A root skill too.", INSTRUCTIONS, gap=False))
     put(plugin / "gemini-extension.json", json.dumps({"name": "many"}))
     put(plugin / "package.json", json.dumps({"name": "many", "agents": {"x": 1}}))
-    put(plugin / "skills" / "lint" / "SKILL.md", skill_md("lint", "Lints."))
+    put(
+        plugin / "skills" / "lint" / "SKILL.md", skill_md("lint", "Lints.", INSTRUCTIONS, gap=False)
+    )
 
 
 def m05_mcp(tree: Tree) -> None:

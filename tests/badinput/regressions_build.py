@@ -17,9 +17,9 @@ import json
 from satchel._trust import trust
 from satchel.install import install_from_spec
 from tests.hooks.support import hooks_toml, write_hooks
+from tests.support import put, skill_md
 
-from .build import Tree, skill_md
-from .runtime_build import put
+from .build import INSTRUCTIONS, Tree
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -73,7 +73,7 @@ def j02_deep_mcp(tree: Tree) -> None:
     answer = put(
         root / "answer.json", '{"content": [], "structuredContent": {"x": ' + DEEP + "}}\n"
     )
-    put(root / "bin" / "server.sh", "#!/bin/sh\n" + MCP_SERVER, 0o755)
+    put(root / "bin" / "server.sh", "#!/bin/sh\n" + MCP_SERVER, mode=0o755)
     server = "./bin/server.sh"  # a plugin's command is relative to its root
     servers = {
         "deep": {"type": "stdio", "command": server, "args": [str(answer)]},
@@ -93,8 +93,10 @@ def j02_deep_mcp(tree: Tree) -> None:
 def v01_setuid_after_install(tree: Tree) -> list[str]:
     """A skill installed from a local folder, then a setuid bit added to its script."""
     source = tree.project.parent / "sources" / "pdf-skills"
-    put(source / "skills/pdf/SKILL.md", skill_md("pdf", "Reads PDF files."))
-    put(source / "skills/pdf/scripts/run.sh", "#!/bin/sh\necho run\n", 0o755)
+    put(
+        source / "skills/pdf/SKILL.md", skill_md("pdf", "Reads PDF files.", INSTRUCTIONS, gap=False)
+    )
+    put(source / "skills/pdf/scripts/run.sh", "#!/bin/sh\necho run\n", mode=0o755)
     environ = {"PATH": "/nonexistent", "HOME": str(tree.home)}
     install_from_spec(str(source), layout=tree.layout(), environ=environ)
     (tree.project / ".satchel/skills/pdf/scripts/run.sh").chmod(0o4755)

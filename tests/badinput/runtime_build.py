@@ -12,8 +12,9 @@ returned and every event the hook saw:
   path of the descriptor (``/proc/self/fd``), so opens relative to a directory fd
   (as the resource resolver does) are judged where they really landed.
 
-The builders only use the standard library, so the child can import nothing but
-satchel after its hook is in place.
+The builders write with the tests' shared writer, imported only when the tests import
+this file; run as the child it imports the standard library alone, so the child can
+import nothing but satchel after its hook is in place.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .build import Tree
+
+if __package__:  # imported by the tests, which build the trees (the child only plays them)
+    from tests.support import put
 
 SECRET = "SATCHEL-SECRET-3f9d1c7a-do-not-leak"
 VICTIM = "VICTIM-BODY-8e21b4"
@@ -54,14 +58,6 @@ def make_shims(directory: Path) -> Path:
         shim.write_text('#!/bin/sh\necho "$0 $*" >> "$TRIPWIRE_LOG"\nexit 97\n')
         shim.chmod(0o755)
     return directory
-
-
-def put(path: Path, content: str | bytes, mode: int | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    if mode is not None:
-        path.chmod(mode)
-    return path
 
 
 def link(path: Path, target: str | Path) -> Path:
@@ -114,13 +110,17 @@ def build_x02(tree: Tree) -> Path:
     directory = tree.skills / "x02"
     put(directory / "SKILL.md", skill_file("x02", "Run scripts/args.sh.\n"))
     scripts = directory / "scripts"
-    put(scripts / "args.sh", '#!/bin/sh\nfor a in "$@"; do printf "<%s>\\n" "$a"; done\n', 0o755)
+    put(
+        scripts / "args.sh",
+        '#!/bin/sh\nfor a in "$@"; do printf "<%s>\\n" "$a"; done\n',
+        mode=0o755,
+    )
     link(scripts / "link", "/usr/bin/curl")
-    evil = put(tree.outside / "evil.sh", f'#!/bin/sh\n: > "{tree.canary}/x02-evil"\n', 0o755)
+    evil = put(tree.outside / "evil.sh", f'#!/bin/sh\n: > "{tree.canary}/x02-evil"\n', mode=0o755)
     link(scripts / "out.sh", os.path.relpath(evil, scripts))
-    put(scripts / "crlf.sh", "#!/bin/sh\r\nprintf crlf\r\n", 0o755)
-    put(scripts / "noexec.sh", "#!/bin/sh\nprintf noexec\n", 0o644)
-    put(scripts / "blob.dat", f": > {tree.canary}/x02-blob\n", 0o644)
+    put(scripts / "crlf.sh", "#!/bin/sh\r\nprintf crlf\r\n", mode=0o755)
+    put(scripts / "noexec.sh", "#!/bin/sh\nprintf noexec\n", mode=0o644)
+    put(scripts / "blob.dat", f": > {tree.canary}/x02-blob\n", mode=0o644)
     return directory
 
 
@@ -133,15 +133,15 @@ def build_x03(tree: Tree, sleep: str, yes: str, head: str) -> Path:
     put(
         scripts / "grandchild.sh",
         f'#!/bin/sh\necho "$$"\n{sleep} 600 &\necho "$!"\n{sleep} 600\n',
-        0o755,
+        mode=0o755,
     )
     flood = f"{yes} flood | {head} -c 10485760\n"
-    put(scripts / "flood.sh", f'#!/bin/sh\necho "$$"\n{flood}exec {yes} flood\n', 0o755)
-    put(scripts / "flood-once.sh", f"#!/bin/sh\n{flood}", 0o755)
+    put(scripts / "flood.sh", f'#!/bin/sh\necho "$$"\n{flood}exec {yes} flood\n', mode=0o755)
+    put(scripts / "flood-once.sh", f"#!/bin/sh\n{flood}", mode=0o755)
     put(
         scripts / "trap.sh",
         f"#!/bin/sh\ntrap 'echo term-ignored' TERM\necho \"$$\"\nwhile :; do {sleep} 0.2; done\n",
-        0o755,
+        mode=0o755,
     )
     return directory
 

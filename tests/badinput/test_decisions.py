@@ -13,9 +13,9 @@ from satchel.plugins import RESERVED_NAMESPACES
 from satchel.runtime.hooks import HookRunner
 from satchel.session import Session
 from tests.hooks.support import hooks_toml, pre_tool, reply, write_hooks
+from tests.support import put, skill_md, write_skill
 
-from .build import Tree, skill_md, write_skill
-from .runtime_build import put
+from .build import INSTRUCTIONS, Tree
 
 
 def _read(tree: Tree, skill: str, resource: str) -> satchel.ToolResult:
@@ -27,7 +27,9 @@ def _read(tree: Tree, skill: str, resource: str) -> satchel.ToolResult:
 def test_1_in_tree_symlinks_are_allowed_and_links_out_refused(tree: Tree):
     """Decision 1: a symlink that stays inside its skill is followed; one that leaves it
     is refused (tests/badinput/test_symlinks.py, test_runtime.py P03, P06)."""
-    directory = write_skill(tree.skills, "links", skill_md("links", "Holds links.")).parent
+    directory = write_skill(
+        tree.skills, "links", skill_md("links", "Holds links.", INSTRUCTIONS, gap=False)
+    ).parent
     put(directory / "shared" / "a.md", "SHARED\n")
     (directory / "refs").mkdir()
     os.symlink("../shared/a.md", directory / "refs" / "a.md")
@@ -42,9 +44,15 @@ def test_2_an_untrusted_project_keeps_its_text_and_trust_project_skills_hides_it
     """Decision 2: without trust, a project's skills load as text below the user's, and
     nothing of it runs; `trust_project_skills=False` hides them altogether
     (tests/test_trust.py, tests/hooks/test_runner.py T01)."""
-    write_skill(tree.skills, "deploy", skill_md("deploy", "From the project."))
-    write_skill(tree.root("user"), "deploy", skill_md("deploy", "From the user."))
-    write_skill(tree.skills, "lint", skill_md("lint", "Only in the project."))
+    write_skill(
+        tree.skills, "deploy", skill_md("deploy", "From the project.", INSTRUCTIONS, gap=False)
+    )
+    write_skill(
+        tree.root("user"), "deploy", skill_md("deploy", "From the user.", INSTRUCTIONS, gap=False)
+    )
+    write_skill(
+        tree.skills, "lint", skill_md("lint", "Only in the project.", INSTRUCTIONS, gap=False)
+    )
 
     untrusted = tree.load(trusted=False)
     assert untrusted.skills["deploy"].description == "From the user."
@@ -103,8 +111,12 @@ def test_6_precedence_user_over_untrusted_project_project_over_user_when_trusted
     """Decision 6: a trusted project outranks the user (seed 000); an untrusted one
     never shadows anything of the user's; either way the loser is reported
     (tests/badinput/test_names.py N03, tests/test_trust.py)."""
-    write_skill(tree.skills, "deploy", skill_md("deploy", "From the project."))
-    write_skill(tree.root("user"), "deploy", skill_md("deploy", "From the user."))
+    write_skill(
+        tree.skills, "deploy", skill_md("deploy", "From the project.", INSTRUCTIONS, gap=False)
+    )
+    write_skill(
+        tree.root("user"), "deploy", skill_md("deploy", "From the user.", INSTRUCTIONS, gap=False)
+    )
 
     trusted = tree.load(trusted=True)
     assert trusted.skills["deploy"].description == "From the project."
@@ -117,7 +129,9 @@ def test_6_precedence_user_over_untrusted_project_project_over_user_when_trusted
 def test_7_hardlinked_resources_are_refused(tree: Tree):
     """Decision 7: a resource with more than one hard link is refused, in-tree or not
     (tests/badinput/test_runtime.py P07, tests/test_resources.py)."""
-    directory = write_skill(tree.skills, "hard", skill_md("hard", "Holds a hard link.")).parent
+    directory = write_skill(
+        tree.skills, "hard", skill_md("hard", "Holds a hard link.", INSTRUCTIONS, gap=False)
+    ).parent
     (directory / "refs").mkdir()
     os.link(tree.outside / "secret.md", directory / "refs" / "s.md")
 

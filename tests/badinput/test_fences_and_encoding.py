@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 import satchel
+from tests.support import write_skill
 
-from .build import SIBLING, make_tree, only, write_sibling, write_skill
+from .build import SIBLING, make_tree, only, write_sibling
 
 TWIN = (
     "---\n"

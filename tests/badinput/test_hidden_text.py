@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from satchel._text import escape, hidden_characters
+from tests.support import write_skill
 
-from .build import is_control, write_skill
+from .build import is_control
 from .cases import TAG_SMUGGLE, WARNED, fm
 
 HIDDEN_DESCRIPTIONS = {w.id: w for w in WARNED if w.code == "skill.text.hidden-unicode"}

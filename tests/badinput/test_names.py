@@ -10,8 +10,9 @@ import os
 import pytest
 
 import satchel
+from tests.support import codes, skill_md, write_skill
 
-from .build import SIBLING, codes, found, only, skill_md, write_sibling, write_skill
+from .build import INSTRUCTIONS, SIBLING, found, only, write_sibling
 from .cases import (
     NAME_65,
     NFC_CAFE,
@@ -31,7 +32,7 @@ NAME_CASES = [w for w in WARNED if w.id.startswith(("N01-", "U01-")) and "name" 
 
 def test_64_character_name_loads_cleanly(tree):
     name = "a" * 64
-    write_skill(tree.skills, name, skill_md(name, "At the limit."))
+    write_skill(tree.skills, name, skill_md(name, "At the limit.", INSTRUCTIONS, gap=False))
 
     env = tree.load()
 
@@ -43,7 +44,7 @@ def test_64_character_name_loads_cleanly(tree):
 def test_windows_device_names_follow_the_spec_rule(tree, name):
     """N01: `con`, `nul`, `lpt1` pass the Agent Skills name rule, so they load here (on a
     filesystem that can hold such a directory). A decision, recorded as a test."""
-    write_skill(tree.skills, name, skill_md(name, "A device name."))
+    write_skill(tree.skills, name, skill_md(name, "A device name.", INSTRUCTIONS, gap=False))
 
     env = tree.load()
 
@@ -137,12 +138,17 @@ def test_skill_md_twin_warns_and_only_skill_md_is_read(tree):
     assert (d.path, d.severity) == (twin, "warning")
     assert d.message == "both SKILL.md and skill.md exist; only SKILL.md is read"
     assert env.skills["twin"].description == "From SKILL.md."
-    assert codes(env) == ["skill.file.twin"]
+    assert codes(env.diagnostics) == ["skill.file.twin"]
 
 
 @pytest.mark.parametrize("filename", ["skill.md", "Skill.md", "SKILL.MD", "skill.MD"])
 def test_misnamed_skill_file_is_reported_not_loaded(tree, filename):
-    path = write_skill(tree.skills, "lower", skill_md("lower", "Misnamed."), filename)
+    path = write_skill(
+        tree.skills,
+        "lower",
+        skill_md("lower", "Misnamed.", INSTRUCTIONS, gap=False),
+        filename=filename,
+    )
     write_sibling(tree.skills)
 
     env = tree.load()
@@ -234,7 +240,7 @@ def test_host_catalog_skill_shadows_every_root(tree):
 
 
 def test_65_character_name_loads_with_a_warning_only_in_lenient_mode(tree):
-    write_skill(tree.skills, NAME_65, skill_md(NAME_65, "Too long."))
+    write_skill(tree.skills, NAME_65, skill_md(NAME_65, "Too long.", INSTRUCTIONS, gap=False))
 
     lenient = tree.load()
     strict = tree.load(strict=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from satchel import CODES
+from tests.support import write_skill
 
-from .build import SIBLING, about, write_sibling, write_skill
+from .build import SIBLING, about, write_sibling
 from .cases import REJECTED, Rejected
 
 

@@ -25,6 +25,7 @@ import pytest
 
 from satchel._text import escape
 from satchel.session import Session
+from tests.support import put
 
 from .build import Tree, is_control, make_tree, reversed_listing
 from .runtime_build import (
@@ -35,7 +36,6 @@ from .runtime_build import (
     build_x02,
     build_x03,
     make_shims,
-    put,
     write_secret,
 )
 
@@ -870,8 +870,8 @@ HOSTILE = "\x1b[2J\x1b]8;;http://x\x07\r\n\u202e\u200b\U000e0041\x7f\x85"
 def hostile(tmp_path) -> Session:
     tree = make_tree(tmp_path)
     scripts = build_x02(tree) / "scripts"
-    put(scripts / f"noexec{HOSTILE}.dat", "printf hi\n", 0o644)
-    put(scripts / f"crlf{HOSTILE}.sh", "#!/bin/sh\r\nprintf hi\r\n", 0o755)
+    put(scripts / f"noexec{HOSTILE}.dat", "printf hi\n", mode=0o644)
+    put(scripts / f"crlf{HOSTILE}.sh", "#!/bin/sh\r\nprintf hi\r\n", mode=0o755)
     build_resources(tree)
     session = Session(tree.load(), tools="all", environ={"PATH": REAL_PATH})
     session.call("skills_use", {"name": "x02"})

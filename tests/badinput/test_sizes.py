@@ -9,8 +9,9 @@ import pytest
 
 import satchel
 from satchel import approx_tokens, truncate
+from tests.support import skill_md, write_skill
 
-from .build import NESTED, SIBLING, found, only, skill_md, write_sibling, write_skill
+from .build import NESTED, SIBLING, found, only, write_sibling
 from .cases import s01_sizes, s04_deep, s04_many_dirs, s04_many_files, s04_many_skills
 
 MIB = 1_048_576
@@ -60,7 +61,7 @@ def test_skill_md_over_one_mib_is_rejected_and_one_mib_loads(tree):
     assert sorted(env.skills) == ["at-cap", SIBLING]
     assert (
         len(env.skills["at-cap"].body())
-        == MIB - len(skill_md("at-cap", "Exactly sized.", body="")) - 1
+        == MIB - len(skill_md("at-cap", "Exactly sized.", "", gap=False)) - 1
     )
 
 
@@ -232,7 +233,7 @@ def test_5000_skills_with_one_name_report_every_collision(tree):
     """S04: 4,999 collisions, each reported (bench/bounds.py measures that the check is
     not quadratic)."""
     for i in range(5_000):
-        write_skill(tree.skills, f"dir-{i:05d}", skill_md("same", "One name.", body=""))
+        write_skill(tree.skills, f"dir-{i:05d}", skill_md("same", "One name.", "", gap=False))
 
     env = tree.load()
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .build import SIBLING, about, write_sibling, write_skill
+from tests.support import write_skill
+
+from .build import SIBLING, about, write_sibling
 from .cases import WARNED, Warned
 
 

@@ -6,8 +6,9 @@ import pytest
 
 import satchel
 from satchel import frontmatter
+from tests.support import codes, skill_md, write_skill
 
-from .build import SIBLING, about, codes, only, skill_md, write_sibling, write_skill
+from .build import INSTRUCTIONS, SIBLING, about, only, write_sibling
 from .cases import FM_CAP, LAUGHS, fm
 
 
@@ -32,7 +33,7 @@ def test_refused_tags_construct_nothing(tree):
 
     env = tree.load()
 
-    assert codes(env) == ["frontmatter.yaml.tag"]
+    assert codes(env.diagnostics) == ["frontmatter.yaml.tag"]
     assert list(tree.canary.iterdir()) == []
 
 
@@ -52,7 +53,7 @@ def test_empty_frontmatter_is_an_empty_mapping(tree, frontmatter_text):
     assert d.severity == "error"
     assert d.path == path
     assert d.message == "the skill has no description, so no model would know when to use it"
-    assert not [c for c in codes(env) if c.startswith("frontmatter.")]
+    assert not [c for c in codes(env.diagnostics) if c.startswith("frontmatter.")]
     assert list(env.skills) == [SIBLING]
 
 
@@ -125,7 +126,9 @@ def test_frontmatter_over_the_cap_is_refused_by_parse_skill_too(tree):
 def test_fields_at_their_limits_load_cleanly(tree):
     """Y09 controls: a 1,024-character description and 500-character compatibility."""
     extra = "compatibility: " + "c" * 500 + "\n"
-    write_skill(tree.skills, "limits", skill_md("limits", "d" * 1024, extra=extra))
+    write_skill(
+        tree.skills, "limits", skill_md("limits", "d" * 1024, INSTRUCTIONS, gap=False, extra=extra)
+    )
 
     env = tree.load()
 
@@ -145,7 +148,9 @@ def test_fields_at_their_limits_load_cleanly(tree):
 def test_lenient_warnings_are_errors_in_strict_mode(tree, extra, description, code):
     """Y05/Y09: what lenient loading only warns about, strict validation refuses."""
     name = None if extra.startswith("name:") else "strict"
-    path = write_skill(tree.skills, "strict", skill_md(name, description, extra=extra))
+    path = write_skill(
+        tree.skills, "strict", skill_md(name, description, INSTRUCTIONS, gap=False, extra=extra)
+    )
 
     skill, diags = satchel.parse_skill(path, strict=True)
     env = tree.load(strict=True)

@@ -7,10 +7,12 @@ Golden files live in tests/cli/golden/. Regenerate them with
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from tests.support import golden
 
 REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = REPO / "examples" / "workspace"
@@ -42,13 +44,13 @@ def normalised(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
-def check_golden(name: str, text: str, golden: Path = GOLDEN) -> None:
-    """Compare with <golden>/<name>; SATCHEL_UPDATE_GOLDEN=1 rewrites the file first."""
+def cli_text(text: str) -> str:
+    """CLI output as a golden file holds it: the example's paths as placeholders, no
+    trailing blanks; a path of this checkout left in it fails the test."""
     text = normalised(placeholders(text))
     assert str(REPO) not in text, "a machine path would leak into a golden file"
-    path = golden / name
-    if os.environ.get("SATCHEL_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
-    assert path.exists(), f"no golden/{name}; run with SATCHEL_UPDATE_GOLDEN=1 to create it"
-    assert text == path.read_text(encoding="utf-8"), f"output differs from golden/{name}"
+    return text
+
+
+# The one golden comparison, against tests/cli/golden/, of the output as `cli_text` has it.
+check_golden = partial(golden.check_golden, directory=GOLDEN, clean=cli_text)

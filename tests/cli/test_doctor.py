@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support import write_skill
+
 from .support import EXAMPLE, HOME, WORKSPACE, check_golden
 
 SKILLS = [
@@ -196,11 +198,9 @@ def test_json_index_size_is_that_of_the_tool_index(satchel, in_repo):
     assert doc["index"]["bytes"] > 0
 
 
-def test_skills_the_index_cuts_are_counted_with_the_cap_and_each_named(
-    satchel, project, home, write
-):
+def test_skills_the_index_cuts_are_counted_with_the_cap_and_each_named(satchel, project, home):
     for i in range(66):
-        write(project / ".agents/skills", f"skill-{i:02}")
+        write_skill(project / ".agents/skills", f"skill-{i:02}")
     args = ("--project", project, "--home", home)
 
     doc = satchel("doctor", *args, "--json").json()
@@ -228,16 +228,16 @@ def test_skills_the_index_cuts_are_counted_with_the_cap_and_each_named(
     assert " ".join(out.split()).count("is not in the index") == 2
 
 
-def test_exit_0_when_nothing_is_an_error(satchel, project, home, write):
-    write(project / ".claude/skills", "deploy")
-    write(project / ".claude/skills", "Mixed", name="mixed")  # a warning, not an error
+def test_exit_0_when_nothing_is_an_error(satchel, project, home):
+    write_skill(project / ".claude/skills", "deploy")
+    write_skill(project / ".claude/skills", "Mixed", name="mixed")  # a warning, not an error
     result = satchel("doctor", "--project", project, "--home", home)
     assert result.code == 0
     assert "Diagnostics: 0 errors, 1 warning, 0 info" in result.out
 
 
-def test_dir_argument_finds_the_git_root_above_it(satchel, project, home, write):
-    write(project / ".agents/skills", "deploy")
+def test_dir_argument_finds_the_git_root_above_it(satchel, project, home):
+    write_skill(project / ".agents/skills", "deploy")
     nested = project / "src" / "pkg"
     nested.mkdir(parents=True)
     doc = satchel("doctor", nested, "--home", home, "--trust", "--json").json()
@@ -245,9 +245,9 @@ def test_dir_argument_finds_the_git_root_above_it(satchel, project, home, write)
     assert doc["roots"][0]["path"] == str(project / ".satchel/skills")
 
 
-def test_client_option_puts_its_own_family_first(satchel, project, home, write):
-    write(project / ".claude/skills", "deploy", description="From Claude.")
-    write(project / ".mermaid/skills", "deploy", description="From mermaid.")
+def test_client_option_puts_its_own_family_first(satchel, project, home):
+    write_skill(project / ".claude/skills", "deploy", description="From Claude.")
+    write_skill(project / ".mermaid/skills", "deploy", description="From mermaid.")
     where = ("--project", project, "--home", home, "--trust")
     doc = satchel("doctor", *where, "--client", "mermaid", "--json")
     roots = doc.json()["roots"]
@@ -286,9 +286,9 @@ def test_mcp_servers_are_counted_with_the_shadowed_ones(satchel, project, home):
     assert "\nMCP servers: 2 configured, 1 disabled, 1 shadowed\ngithub, off\n" in out
 
 
-def test_ignore_hides_the_index_cuts_too(satchel, project, home, write):
+def test_ignore_hides_the_index_cuts_too(satchel, project, home):
     for i in range(65):
-        write(project / ".agents/skills", f"skill-{i:02}")
+        write_skill(project / ".agents/skills", f"skill-{i:02}")
     args = ("--project", project, "--home", home, "--ignore", "skill.index.omitted")
     doc = satchel("doctor", *args, "--json").json()
     assert doc["index"]["omitted"] == ["skill-64"]  # still counted

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.support import write_skill
+
 EVIL = (
     "---\n"
     "name: evil\n"
@@ -19,8 +21,8 @@ EVIL = (
 
 
 @pytest.fixture
-def evil(project, home, write):
-    write(project / ".satchel/skills", "evil", EVIL)
+def evil(project, home):
+    write_skill(project / ".satchel/skills", "evil", EVIL)
     return ("--project", project, "--home", home)
 
 
@@ -94,15 +96,15 @@ def test_json_keeps_the_exact_text_in_ascii(satchel, evil):
     assert doc["body"] == "Body \x1b[31mred\x1b[0m and [red]markup[/red]."
 
 
-def test_paths_and_messages_in_doctor_are_escaped(satchel, project, home, write):
-    write(project / ".satchel/skills", "rtl\u202egnp", name="rtl-png")
+def test_paths_and_messages_in_doctor_are_escaped(satchel, project, home):
+    write_skill(project / ".satchel/skills", "rtl\u202egnp", name="rtl-png")
     out = satchel("doctor", "--project", project, "--home", home).out
     assert "rtl\\u202egnp" in out
     assert "\u202e" not in out
 
 
-def test_validate_escapes_what_it_prints(satchel, tmp_path, write):
-    path = write(tmp_path, "evil", EVIL)
+def test_validate_escapes_what_it_prints(satchel, tmp_path):
+    path = write_skill(tmp_path, "evil", EVIL)
     out = satchel("validate", path).out
     assert "\x1b" not in out
     assert "skill.text.hidden-unicode" in out
@@ -134,10 +136,10 @@ def test_pipes_get_no_colour(satchel, evil):
 @pytest.mark.parametrize(
     "verb", [["index", "--format", "paths"], ["expand", "/alpha"]], ids=["index", "expand"]
 )
-def test_on_a_terminal_escapes_what_a_pipe_gets_raw(tmp_path, write, verb):
+def test_on_a_terminal_escapes_what_a_pipe_gets_raw(tmp_path, verb):
     project = tmp_path / "proj\x1b[2Jx"
     (project / ".git").mkdir(parents=True)
-    write(project / ".satchel/skills", "alpha")
+    write_skill(project / ".satchel/skills", "alpha")
     args = [sys.executable, "-m", "satchel", *verb]
     args += ["--project", str(project), "--home", str(tmp_path / "home")]
     piped = subprocess.run(args, capture_output=True, check=True).stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import write_skill
+
 from .support import EXAMPLE, WORKSPACE, check_golden
 
 NO_MATCH = "satchel: no command or skill matched; the prompt is unchanged\n"
@@ -25,16 +27,16 @@ def test_human_output_matches_golden(satchel, in_repo, golden, prompt):
     check_golden(golden, result.out)
 
 
-def test_skill_first_matches_golden(satchel, project, home, write):
-    _same_name(project, write)
+def test_skill_first_matches_golden(satchel, project, home):
+    _same_name(project)
     args = ("--project", project, "--home", home)
     result = satchel("expand", "/deploy prod", "--skill-first", *args)
     assert result.code == 0
     check_golden("expand-skill-first.txt", result.out.replace(str(project), "<project>"))
 
 
-def test_a_command_wins_over_a_skill_unless_skill_first(satchel, project, home, write):
-    _same_name(project, write)
+def test_a_command_wins_over_a_skill_unless_skill_first(satchel, project, home):
+    _same_name(project)
     args = ("--project", project, "--home", home, "--json")
     first = satchel("expand", "/deploy prod", *args).json()
     assert (first["matched"], first["name"]) == ("command", "deploy")
@@ -44,11 +46,11 @@ def test_a_command_wins_over_a_skill_unless_skill_first(satchel, project, home, 
     assert second["expanded"].startswith('<agent-skill name="deploy">\nThe skill body.')
 
 
-def _same_name(project, write):
+def _same_name(project):
     commands = project / ".satchel/commands"
     commands.mkdir(parents=True)
     (commands / "deploy.md").write_text("Deploy to $ARGUMENTS with the command.\n")
-    write(project / ".satchel/skills", "deploy", body="The skill body.\n")
+    write_skill(project / ".satchel/skills", "deploy", body="The skill body.\n")
 
 
 def test_no_match_keeps_the_prompt_and_says_so_on_stderr(satchel, in_repo):
@@ -93,10 +95,10 @@ def test_zero_based_makes_dollar_1_the_second_word(satchel, in_repo):
     assert zero.json()["expanded"].startswith("Review pull request #43.")
 
 
-def test_expand_runs_nothing(satchel, project, home, write, tmp_path):
+def test_expand_runs_nothing(satchel, project, home, tmp_path):
     canary = tmp_path / "CANARY"
     body = f"Before.\n\n!`touch {canary}`\n\nAnd inline !`touch {canary}` too.\n"
-    write(project / ".satchel/skills", "noisy", body=body)
+    write_skill(project / ".satchel/skills", "noisy", body=body)
     commands = project / ".satchel/commands"
     commands.mkdir(parents=True)
     (commands / "loud.md").write_text(f"!`touch {canary}`\n$ARGUMENTS\n")

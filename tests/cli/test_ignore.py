@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel import Layout, load
-from tests.conftest import codes
+from tests.support import codes, put
 
 NO_DESCRIPTION = "---\nname: bare\n---\nBody.\n"
 
@@ -24,8 +24,7 @@ def bare_skill(tmp_path, monkeypatch) -> Path:
 
 
 def _user_config(home: Path, text: str) -> None:
-    (home / ".config/satchel").mkdir(parents=True, exist_ok=True)
-    (home / ".config/satchel/config.toml").write_text(text)
+    put(home, ".config/satchel/config.toml", text)
 
 
 def test_validate_without_ignore_fails(satchel, bare_skill, home):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from satchel._render import FORMATS
+from tests.support import write_skill
 
 from .support import EXAMPLE, check_golden
 
@@ -23,8 +24,8 @@ def test_text_is_printed_exactly_as_rendered(satchel, in_repo):
     assert raw == doc["text"]
 
 
-def test_json_gives_format_text_bytes_and_tokens(satchel, project, home, write):
-    write(project / ".satchel/skills", "deploy", description="Ship it.")
+def test_json_gives_format_text_bytes_and_tokens(satchel, project, home):
+    write_skill(project / ".satchel/skills", "deploy", description="Ship it.")
     doc = satchel("index", "--project", project, "--home", home, "--json").json()
     text = (
         "Skills available to this agent. Load one only when its description matches the task.\n"
@@ -63,9 +64,9 @@ def test_unknown_format_is_a_usage_error(satchel, in_repo):
     assert "Invalid value for '--format'" in result.err
 
 
-def test_each_skill_the_caps_leave_out_is_named_on_stderr(satchel, project, home, write):
+def test_each_skill_the_caps_leave_out_is_named_on_stderr(satchel, project, home):
     for name in ("alpha", "beta", "gamma"):
-        write(project / ".satchel/skills", name, description=f"{name.title()} things.")
+        write_skill(project / ".satchel/skills", name, description=f"{name.title()} things.")
     result = satchel("index", "--max-skills", "1", "--project", project, "--home", home)
     assert result.out.splitlines()[-1] == "(2 more skills not listed: index limit reached)"
     cap = "the index lists at most 1 skill (max_skills)"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.support import write_skill
+
 from .support import EXAMPLE, WORKSPACE, check_golden
 from .test_doctor import PLUGIN_SKILLS, SKILLS
 
@@ -45,22 +47,18 @@ def test_json_is_every_skill_as_to_json(satchel, in_repo):
     }
 
 
-def test_long_description_is_cut_to_one_line_on_a_terminal(
-    satchel, project, home, write, monkeypatch
-):
+def test_long_description_is_cut_to_one_line_on_a_terminal(satchel, project, home, monkeypatch):
     monkeypatch.setenv("TTY_COMPATIBLE", "1")
     monkeypatch.setenv("COLUMNS", "120")
-    write(project / ".satchel/skills", "long", description="word " * 60)
+    write_skill(project / ".satchel/skills", "long", description="word " * 60)
     out = satchel("list", "--project", project, "--home", home).out
     row = next(line for line in out.splitlines() if line.startswith("long"))
     assert row.rstrip().endswith("…")
     assert len(row.rstrip()) <= 120
 
 
-def test_piped_a_long_description_and_its_path_stay_whole_on_one_line(
-    satchel, project, home, write
-):
-    write(project / ".satchel/skills", "long", description="word " * 60)
+def test_piped_a_long_description_and_its_path_stay_whole_on_one_line(satchel, project, home):
+    write_skill(project / ".satchel/skills", "long", description="word " * 60)
     out = satchel("list", "--project", project, "--home", home).out
     row = next(line for line in out.splitlines() if line.startswith("long"))
     path = project / ".satchel/skills/long/SKILL.md"

@@ -15,6 +15,7 @@ import pytest
 from satchel._trust import trust
 from satchel.layout import Layout
 from satchel.plugins import read_plugin
+from tests.support import put, skill_md, write_skill
 
 from .support import EXAMPLE, HOME, REPO, WORKSPACE, check_golden
 
@@ -43,17 +44,11 @@ MCP = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
 
 
 def _json(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, indent=2), encoding="utf-8")
-
-
-def _text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    put(path, json.dumps(value, indent=2))
 
 
 def _skill(root: Path, name: str, description: str = "Does a useful thing.") -> None:
-    _text(root / name / "SKILL.md", f"---\nname: {name}\ndescription: {description}\n---\nDo.\n")
+    write_skill(root, name, skill_md(name, description, "Do.\n", gap=False))
 
 
 def _native(root: Path, **fields: object) -> Path:
@@ -249,7 +244,7 @@ def statuses(project, home):
     quiet = home / ".config/satchel/plugins/quiet"
     _json(quiet / ".claude-plugin/plugin.json", {"name": "quiet"})
     _skill(quiet / "skills", "hush")
-    _text(home / ".config/satchel/config.toml", "[plugins.quiet]\nenabled = false\n")
+    put(home / ".config/satchel/config.toml", "[plugins.quiet]\nenabled = false\n")
     trust(Layout.default(project, home=home, env={}), project)  # as `satchel trust` records
     return ("--project", project, "--home", home)
 
@@ -374,8 +369,8 @@ def test_every_fatal_problem_exits_1(satchel, tmp_path, setup, code):
 
 def test_an_error_that_is_not_fatal_exits_1_with_the_plugin_shown(satchel, tmp_path):
     root = tmp_path / "kit"
-    _text(root / "plugin.toml", 'name = "kit"\nprompts = ["Bad_Name.md"]\n')
-    _text(root / "Bad_Name.md", "Do it.\n")
+    put(root / "plugin.toml", 'name = "kit"\nprompts = ["Bad_Name.md"]\n')
+    put(root / "Bad_Name.md", "Do it.\n")
     result = satchel("plugin", "inspect", "--json", root)
     assert result.code == 1
     doc = result.json()
@@ -513,10 +508,10 @@ def test_inspecting_and_listing_plugins_runs_nothing(satchel, project, home, tmp
     opencode = plugins / "sneaky"
     _skill(opencode / ".opencode/skills", "tidy")
     js = f'import {{ writeFileSync }} from "node:fs";\nwriteFileSync("{canary}", "ran");\n'
-    _text(opencode / ".opencode/plugins/boom.js", js)
+    put(opencode / ".opencode/plugins/boom.js", js)
     _json(opencode / "package.json", {"name": "sneaky", "keywords": ["opencode"], "main": "x.js"})
     vibe = _native(plugins / "vibey", extensions={"ai.mistral.vibe": {"schemaVersion": 1}})
-    _text(
+    put(
         vibe / "ai.mistral.vibe/hooks.toml",
         f'[[hooks]]\nname = "boom"\ntype = "pre_tool"\ncommand = "{touch}"\n',
     )

@@ -8,15 +8,13 @@ from pathlib import Path
 import pytest
 
 import satchel as lib
+from tests.support import skill_md, write_skill
 
 from .support import WORKSPACE
 
-SKILL = "---\nname: {name}\ndescription: {name} things. Use when asked to.\n---\n\nDo it.\n"
-
 
 def _skill(root: Path, name: str) -> None:
-    (root / name).mkdir(parents=True)
-    (root / name / "SKILL.md").write_text(SKILL.format(name=name))
+    write_skill(root, name, skill_md(name, f"{name} things. Use when asked to.", "Do it.\n"))
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from satchel.tokens import DEFAULT_BODY_TOKENS
+from tests.support import write_skill
 
 from .support import EXAMPLE, WORKSPACE, check_golden
 
@@ -58,9 +59,9 @@ def test_a_shadowed_skill_shows_the_winner(satchel, in_repo):
     assert doc["path"] == str(WORKSPACE / ".claude/skills/code-review/SKILL.md")
 
 
-def test_long_body_is_truncated_with_a_marker(satchel, project, home, write):
+def test_long_body_is_truncated_with_a_marker(satchel, project, home):
     body = "x" * (DEFAULT_BODY_TOKENS * 4 + 1000)
-    write(project / ".satchel/skills", "big", body=body)
+    write_skill(project / ".satchel/skills", "big", body=body)
     shown = satchel("show", "big", "--project", project, "--home", home, "--json").json()
     assert shown["body"].startswith("xxxx")
     assert shown["body"].endswith("characters omitted]")
@@ -69,9 +70,9 @@ def test_long_body_is_truncated_with_a_marker(satchel, project, home, write):
     assert "[truncated by satchel:" in human
 
 
-def test_unreadable_body_prints_its_diagnostic(satchel, project, home, write):
+def test_unreadable_body_prints_its_diagnostic(satchel, project, home):
     head = b"---\nname: bad-body\ndescription: Fine head, broken body.\n---\n"
-    write(project / ".satchel/skills", "bad-body", head + b"a" * 5000 + b"\xff\n")
+    write_skill(project / ".satchel/skills", "bad-body", head + b"a" * 5000 + b"\xff\n")
     result = satchel("show", "bad-body", "--project", project, "--home", home)
     assert result.code == 1
     assert result.out == ""

@@ -7,6 +7,7 @@ import json
 
 from satchel._trust import STORE, store_path
 from satchel.layout import Layout
+from tests.support import write_skill
 
 from .support import WHERE, WORKSPACE
 
@@ -134,9 +135,9 @@ def test_trust_flags_override_the_list(satchel, project, home):
         assert satchel(verb, *where, "--no-trust").code == 0
 
 
-def test_untrusted_listing_ranks_the_user_skill_first(satchel, project, home, write):
-    write(project / ".agents/skills", "deploy", description="From the project.")
-    write(home / ".agents/skills", "deploy", description="From the user.")
+def test_untrusted_listing_ranks_the_user_skill_first(satchel, project, home):
+    write_skill(project / ".agents/skills", "deploy", description="From the project.")
+    write_skill(home / ".agents/skills", "deploy", description="From the user.")
     doc = satchel("list", "--project", project, "--home", home, "--json").json()
     assert [s["description"] for s in doc["skills"]] == ["From the user."]
     doc = satchel("list", "--project", project, "--home", home, "--trust", "--json").json()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import write_skill
+
 from .support import HOME, WORKSPACE, check_golden
 
 AGENTS = "examples/workspace/.agents/skills"
@@ -16,11 +18,11 @@ def test_human_output_matches_golden(satchel, in_repo):
     check_golden("validate-example.txt", result.out)
 
 
-def test_tmp_fixtures_match_golden(satchel, tmp_path, monkeypatch, write):
-    write(tmp_path / "skills", "good")
-    write(tmp_path / "skills", "no-fence", "name: no-fence\n")
-    write(tmp_path / "skills", "open", "---\nname: open\ndescription: x\n")
-    write(tmp_path / "skills", "extra", "---\nname: extra\ndescription: x\nowner: me\n---\n")
+def test_tmp_fixtures_match_golden(satchel, tmp_path, monkeypatch):
+    write_skill(tmp_path / "skills", "good")
+    write_skill(tmp_path / "skills", "no-fence", "name: no-fence\n")
+    write_skill(tmp_path / "skills", "open", "---\nname: open\ndescription: x\n")
+    write_skill(tmp_path / "skills", "extra", "---\nname: extra\ndescription: x\nowner: me\n---\n")
     monkeypatch.chdir(tmp_path)
     result = satchel("validate", "--strict", "skills")
     assert result.code == 1
@@ -82,8 +84,10 @@ def test_missing_path_is_a_problem_not_a_usage_error(satchel, tmp_path):
     ]
 
 
-def test_strict_makes_warnings_errors(satchel, tmp_path, write):
-    path = write(tmp_path, "tool", "---\nname: tool\ndescription: x\nuser-invocable: true\n---\n")
+def test_strict_makes_warnings_errors(satchel, tmp_path):
+    path = write_skill(
+        tmp_path, "tool", "---\nname: tool\ndescription: x\nuser-invocable: true\n---\n"
+    )
     assert satchel("validate", path).code == 0
     strict = satchel("validate", "--strict", "--json", path)
     assert strict.code == 1
@@ -92,8 +96,8 @@ def test_strict_makes_warnings_errors(satchel, tmp_path, write):
     ]
 
 
-def test_unicode_names_accepts_lowercase_letters(satchel, tmp_path, write):
-    path = write(tmp_path, "café", "---\nname: café\ndescription: Coffee orders.\n---\n")
+def test_unicode_names_accepts_lowercase_letters(satchel, tmp_path):
+    path = write_skill(tmp_path, "café", "---\nname: café\ndescription: Coffee orders.\n---\n")
     assert satchel("validate", path).code == 1
     result = satchel("validate", "--unicode-names", "--json", path)
     assert result.code == 0
@@ -109,10 +113,10 @@ def test_example_home_skills_are_checked_one_by_one(satchel, in_repo):
     assert doc[0]["diagnostics"][0]["path"] == str(HOME / ".claude/skills/incident-notes/SKILL.md")
 
 
-def test_validating_a_directory_reports_near_misses_and_unreadable_children(tmp_path, write):
+def test_validating_a_directory_reports_near_misses_and_unreadable_children(tmp_path):
     from satchel.skills._check import check_paths
 
-    write(tmp_path / "skills", "good")
+    write_skill(tmp_path / "skills", "good")
     (tmp_path / "skills" / "misnamed").mkdir()
     (tmp_path / "skills" / "misnamed" / "skill.md").write_text("---\nname: m\n---\n")
     checked = check_paths([tmp_path / "skills"])

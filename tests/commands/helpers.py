@@ -1,19 +1,6 @@
-"""Writing command trees for the tests."""
+"""Command texts and findings as the command tests compare them."""
 
 from __future__ import annotations
-
-from pathlib import Path
-
-
-def put(root: Path, relpath: str, text: str | bytes = "Body.\n") -> Path:
-    """Write `text` at `root/relpath` (parents made); the path."""
-    path = root / relpath
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_bytes(text.encode("utf-8"))
-    return path
 
 
 def fm(body: str = "Body.\n", **fields: str) -> str:

@@ -10,8 +10,8 @@ import pytest
 import satchel.commands._discover as discover
 from satchel import Root
 from satchel.commands import Command, load_commands, scan_commands
-from tests.commands.helpers import fm, found, put
-from tests.conftest import codes
+from tests.commands.helpers import fm, found
+from tests.support import codes, put
 
 
 def dirs(project: Path, home: Path) -> dict[str, Path]:
@@ -131,9 +131,11 @@ def test_a_collision_without_an_alias_is_ignored(layout, project):
 
 
 def test_builtin_names_win_over_files(layout, project, home):
-    path = put(project / ".claude" / "commands", "help.md")
-    put(home / ".claude" / "commands", "Clear.md")
-    put(project / ".claude" / "commands", "tools/help.md")  # its alias is free, its name is not
+    path = put(project / ".claude" / "commands", "help.md", "Body.\n")
+    put(home / ".claude" / "commands", "Clear.md", "Body.\n")
+    put(
+        project / ".claude" / "commands", "tools/help.md", "Body.\n"
+    )  # its alias is free, its name is not
     found_set = load_commands(layout, builtins=["/help", "clear"])
     assert dict(found_set.commands) == {}
     assert found_set.builtins == ("help", "clear")
@@ -155,8 +157,8 @@ def test_builtin_names_win_over_files(layout, project, home):
 
 
 def test_an_alias_never_takes_a_builtin_or_a_higher_name(layout, project, home):
-    put(project / ".claude" / "commands", "help/x.md")
-    put(project / ".claude" / "commands", "host/y.md")
+    put(project / ".claude" / "commands", "help/x.md", "Body.\n")
+    put(project / ".claude" / "commands", "host/y.md", "Body.\n")
     extra = Command("host:y", "Host", text="Host")
     found_set = load_commands(layout, builtins=["help:x"], extra=[extra])
     assert list(found_set.commands) == ["host:y", "x", "y"]
@@ -167,7 +169,7 @@ def test_an_alias_never_takes_a_builtin_or_a_higher_name(layout, project, home):
 def test_an_alias_hides_a_lower_plugin_name(layout, project, home):
     """A command file wins over a same-named plugin command, whether `p:deploy` is the
     file's name (path naming) or its alias (stem naming)."""
-    path = put(project / ".claude" / "commands", "p/deploy.md")
+    path = put(project / ".claude" / "commands", "p/deploy.md", "Body.\n")
     plugin = Command("p:deploy", "Plugin deploy", scope="plugin", plugin="p")
     found_set = load_commands(layout, plugin_commands=[plugin])
     assert list(found_set.commands) == ["deploy"]
@@ -217,7 +219,7 @@ def test_a_bare_plugin_name_loses_to_every_other_name(layout, project, home):
 
 
 def test_extra_commands_beat_files_and_lose_to_builtins(layout, project):
-    path = put(project / ".satchel" / "commands", "review.md")
+    path = put(project / ".satchel" / "commands", "review.md", "Body.\n")
     extra = [
         Command("review", "Host review", text="Review."),
         Command("help", "Host help", text="Help."),
@@ -282,7 +284,7 @@ def test_an_untrusted_project_is_skipped(layout, project, home):
 
 
 def test_one_directory_reached_twice_is_not_a_shadow(layout, home):
-    put(home / ".claude" / "commands", "x.md")
+    put(home / ".claude" / "commands", "x.md", "Body.\n")
     (home / ".agents").mkdir()
     (home / ".agents" / "commands").symlink_to(home / ".claude" / "commands")
     found_set = load_commands(layout)
@@ -291,10 +293,10 @@ def test_one_directory_reached_twice_is_not_a_shadow(layout, home):
 
 
 def test_commands_are_ordered_by_precedence_then_name(layout, project, home):
-    put(home / ".claude" / "commands", "a-user.md")
-    put(project / ".claude" / "commands", "z-project.md")
-    put(project / ".claude" / "commands", "m-project.md")
-    put(project / ".satchel" / "commands", "y-own.md")
+    put(home / ".claude" / "commands", "a-user.md", "Body.\n")
+    put(project / ".claude" / "commands", "z-project.md", "Body.\n")
+    put(project / ".claude" / "commands", "m-project.md", "Body.\n")
+    put(project / ".satchel" / "commands", "y-own.md", "Body.\n")
     extra = [Command("zz-host", text="."), Command("aa-host", text=".")]
     found_set = load_commands(layout, extra=extra)
     assert list(found_set.commands) == [
@@ -304,12 +306,12 @@ def test_commands_are_ordered_by_precedence_then_name(layout, project, home):
 
 def test_dot_entries_node_modules_and_other_files_are_not_commands(layout, project):
     root = project / ".claude" / "commands"
-    put(root, ".hidden.md")
-    put(root, ".git/x.md")
-    put(root, "node_modules/pkg/readme.md")
-    put(root, "notes.txt")
-    put(root, "Upper.MD")
-    put(root, "real.md")
+    put(root, ".hidden.md", "Body.\n")
+    put(root, ".git/x.md", "Body.\n")
+    put(root, "node_modules/pkg/readme.md", "Body.\n")
+    put(root, "notes.txt", "Body.\n")
+    put(root, "Upper.MD", "Body.\n")
+    put(root, "real.md", "Body.\n")
     found_set = load_commands(layout)
     assert list(found_set.commands) == ["real"]
     assert found_set.diagnostics == ()
@@ -321,7 +323,7 @@ def test_bad_files_become_diagnostics_and_the_rest_loads(layout, project):
     put(root, "big.md", b"x" * (1024 * 1024 + 1))
     os.mkfifo(root / "fifo.md")
     (root / "loop.md").symlink_to("loop.md")
-    put(root, "ok.md")
+    put(root, "ok.md", "Body.\n")
     found_set = load_commands(layout)
     assert list(found_set.commands) == ["ok"]
     assert codes(found_set.diagnostics) == [
@@ -360,7 +362,7 @@ def test_symlinks_in_a_root(layout, project, tmp_path):
 
 def test_a_symlinked_root_is_read(layout, project, tmp_path):
     real = tmp_path / "dotfiles" / "commands"
-    put(real, "x.md")
+    put(real, "x.md", "Body.\n")
     (real / "y.md").symlink_to("x.md")
     (project / ".claude").mkdir()
     (project / ".claude" / "commands").symlink_to(real)
@@ -377,9 +379,9 @@ def test_a_root_that_is_a_file(layout, project):
 
 def test_groups_nest_six_deep(tmp_path):
     root = tmp_path / "commands"
-    put(root, "1/2/3/4/5/6/six.md")
-    put(root, "1/2/3/4/5/6/7/seven.md")
-    put(root, "1/2/3/4/5/6/8/eight.md")
+    put(root, "1/2/3/4/5/6/six.md", "Body.\n")
+    put(root, "1/2/3/4/5/6/7/seven.md", "Body.\n")
+    put(root, "1/2/3/4/5/6/8/eight.md", "Body.\n")
     scan = scan_commands(Root(root, "project", ".claude"))
     assert [c.name for c in scan.commands] == ["six"]
     assert [(d.code, d.message, d.path) for d in scan.diagnostics] == [
@@ -394,7 +396,7 @@ def test_groups_nest_six_deep(tmp_path):
 def test_the_file_budget(tmp_path):
     root = tmp_path / "commands"
     for name in ("a", "b", "c", "d", "g/e", "g/h/f"):
-        put(root, f"{name}.md")
+        put(root, f"{name}.md", "Body.\n")
     scan = scan_commands(Root(root, "user", ".claude"), max_files=3)
     assert [c.name for c in scan.commands] == ["a", "b", "c"]
     assert found(scan.diagnostics) == [
@@ -412,7 +414,7 @@ def test_the_file_budget(tmp_path):
 def test_the_directory_budget(tmp_path):
     root = tmp_path / "commands"
     for name in ("a", "b", "c"):
-        put(root, f"{name}/x-{name}.md")
+        put(root, f"{name}/x-{name}.md", "Body.\n")
     scan = scan_commands(Root(root, "user", ".claude"), max_dirs=2)
     assert [c.name for c in scan.commands] == ["x-a", "x-b"]
     assert found(scan.diagnostics) == [

@@ -6,7 +6,8 @@ import pytest
 
 from satchel import Layout, Root
 from satchel.commands import load_commands, scan_commands
-from tests.commands.helpers import fm, found, put
+from tests.commands.helpers import fm, found
+from tests.support import put
 
 
 @pytest.fixture
@@ -19,7 +20,7 @@ def names(found_set):
 
 
 def test_the_stem_is_the_name(layout, claude):
-    put(claude, "fix-issue.md")
+    put(claude, "fix-issue.md", "Body.\n")
     found_set = load_commands(layout)
     assert list(found_set.commands) == ["fix-issue"]
     assert dict(found_set.aliases) == {}
@@ -31,8 +32,8 @@ def test_name_in_the_frontmatter_overrides_the_stem(layout, claude):
 
 
 def test_a_group_registers_an_alias_under_stem_naming(layout, claude):
-    put(claude, "frontend/component.md")
-    put(claude, "a/b/deep.md")
+    put(claude, "frontend/component.md", "Body.\n")
+    put(claude, "a/b/deep.md", "Body.\n")
     found_set = load_commands(layout)
     assert list(found_set.commands) == ["component", "deep"]
     assert dict(found_set.aliases) == {"frontend:component": "component", "a:b:deep": "deep"}
@@ -44,9 +45,9 @@ def test_a_group_registers_an_alias_under_stem_naming(layout, claude):
 
 
 def test_path_naming_makes_the_group_part_of_the_name(layout, claude):
-    put(claude, "frontend/component.md")
-    put(claude, "a/b/deep.md")
-    put(claude, "top.md")
+    put(claude, "frontend/component.md", "Body.\n")
+    put(claude, "a/b/deep.md", "Body.\n")
+    put(claude, "top.md", "Body.\n")
     found_set = load_commands(layout, naming="path")
     assert list(found_set.commands) == ["a:b:deep", "frontend:component", "top"]
     assert dict(found_set.aliases) == {}
@@ -61,7 +62,7 @@ def test_name_replaces_the_last_segment_in_both_modes(layout, claude):
 
 
 def test_find_takes_names_and_aliases_in_any_case(layout, claude):
-    put(claude, "frontend/component.md")
+    put(claude, "frontend/component.md", "Body.\n")
     found_set = load_commands(layout)
     command = found_set.commands["component"]
     for typed in (
@@ -78,7 +79,7 @@ def test_find_takes_names_and_aliases_in_any_case(layout, claude):
 
 @pytest.mark.parametrize("stem", ["Deploy", "fix_issue", "v1.2", "_"])
 def test_a_typeable_name_that_breaks_the_rule_loads_with_a_warning(layout, claude, stem):
-    path = put(claude, f"{stem}.md")
+    path = put(claude, f"{stem}.md", "Body.\n")
     found_set = load_commands(layout)
     assert names(found_set) == {stem: path}
     assert found(found_set.diagnostics) == [
@@ -117,7 +118,7 @@ def test_a_name_that_cannot_be_typed_is_skipped(layout, claude, relpath, text, b
 
 
 def test_an_untypeable_group_loses_its_alias_under_stem_naming(layout, claude):
-    put(claude, "my stuff/tool.md")
+    put(claude, "my stuff/tool.md", "Body.\n")
     found_set = load_commands(layout)
     assert (list(found_set.commands), dict(found_set.aliases)) == (["tool"], {})
     assert found(found_set.diagnostics) == [
@@ -131,7 +132,7 @@ def test_an_untypeable_group_loses_its_alias_under_stem_naming(layout, claude):
 
 
 def test_an_untypeable_group_skips_the_command_under_path_naming(layout, claude):
-    put(claude, "ok/my stuff/tool.md")
+    put(claude, "ok/my stuff/tool.md", "Body.\n")
     found_set = load_commands(layout, naming="path")
     assert dict(found_set.commands) == {}
     assert found(found_set.diagnostics) == [
@@ -144,7 +145,7 @@ def test_an_untypeable_group_skips_the_command_under_path_naming(layout, claude)
 
 
 def test_a_typeable_group_that_breaks_the_rule(layout, claude):
-    put(claude, "Front/tool.md")
+    put(claude, "Front/tool.md", "Body.\n")
     stem = load_commands(layout)
     assert (dict(stem.aliases), stem.diagnostics) == ({"Front:tool": "tool"}, ())
     path = load_commands(layout, naming="path")
@@ -155,7 +156,7 @@ def test_a_typeable_group_that_breaks_the_rule(layout, claude):
 def test_plugin_commands_are_namespaced(tmp_path, home):
     commands = tmp_path / "plugins" / "deploy-tools" / "commands"
     put(commands, "ship.md", fm(description="Ship it"))
-    put(commands, "ops/rollback.md")
+    put(commands, "ops/rollback.md", "Body.\n")
     scan = scan_commands(Root(commands, "plugin", "deploy-tools"), plugin="deploy-tools")
     assert [(c.name, c.aliases, c.origin) for c in scan.commands] == [
         ("deploy-tools:ship", (), "(plugin:deploy-tools)"),

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel.commands import MAX_COMMAND_FILE, Command, CommandBodyError, read_command
-from tests.commands.helpers import fm, found, put
-from tests.conftest import codes
+from tests.commands.helpers import fm, found
+from tests.support import codes, put
 
 
 def read(path: Path, **kw):

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from satchel.commands import CONTEXT_ID, HEAD, Command, load_commands, render_commands, wrap_command
 from satchel.commands._render import command_line
-from tests import golden
-from tests.commands.helpers import fm, put
+from tests.commands.helpers import fm
+from tests.support import check_golden, put
 
 HERE = Path(__file__).parent
-
-
-@pytest.fixture
-def check(monkeypatch):
-    monkeypatch.setattr(golden, "GOLDEN", HERE / "golden")
-    return golden.check
 
 
 def test_the_segment_id_and_first_line_are_seed_004s():
@@ -34,7 +26,7 @@ def test_no_commands_no_text():
     assert render_commands([Command("x", "d", disable_model_invocation=True)]) == ""
 
 
-def test_the_segment_from_a_real_tree(layout, project, home, check):
+def test_the_segment_from_a_real_tree(layout, project, home):
     claude = project / ".claude" / "commands"
     put(claude, "fix-issue.md", "# Fix a GitHub issue\n\nFix issue $1.\n")
     put(
@@ -53,7 +45,7 @@ def test_the_segment_from_a_real_tree(layout, project, home, check):
     plugin = Command("deploy-tools:ship", "Ship a release", "[env]", scope="plugin", plugin="p")
     mcp = Command("mcp__git__log", "Show the log", scope="mcp", render=lambda raw: raw)
     found_set = load_commands(layout, plugin_commands=[plugin], extra=[mcp])
-    check("index.txt", render_commands(found_set.commands))
+    check_golden("index.txt", render_commands(found_set.commands), HERE / "golden")
 
 
 def test_one_line_per_command():
@@ -65,12 +57,12 @@ def test_one_line_per_command():
     )
 
 
-def test_the_entry_cap(check):
+def test_the_entry_cap():
     commands = [Command(f"c{i:03d}", f"Command {i}") for i in range(70)]
     text = render_commands(commands)
     lines = text.splitlines()
     assert (len(lines), lines[-1]) == (66, "(6 more commands not listed: index limit reached)")
-    check("capped.txt", render_commands(commands, max_commands=2))
+    check_golden("capped.txt", render_commands(commands, max_commands=2), HERE / "golden")
     one_left = render_commands(commands[:3], max_commands=2)
     assert one_left.splitlines()[-1] == "(1 more command not listed: index limit reached)"
 

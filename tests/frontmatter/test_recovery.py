@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from satchel import frontmatter
-from tests.conftest import codes
+from tests.support import codes
 
 KEYS = frozenset(("name", "description", "model", "color", "tools"))
 

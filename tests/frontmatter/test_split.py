@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from satchel import frontmatter
-from tests.conftest import codes
+from tests.support import codes
 
 VALID = b"---\nname: pdf\ndescription: Extract text.\n---\n\n# PDF\n\nStep one.\n"
 

@@ -122,7 +122,3 @@ def fire(
     if payload is None and event == "before_tool_use":
         payload = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
     return HookRunner(env, **runner).run(event, payload)
-
-
-def codes(found: Any) -> list[str]:
-    return [d.code for d in found]

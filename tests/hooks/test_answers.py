@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from .support import codes, fire, pre_tool, reply, sh_hook
+from tests.support import codes
+
+from .support import fire, pre_tool, reply, sh_hook
 
 
 def one(tmp_path, layout, command, *, event="before_tool_use", matcher="Bash", **handler):

@@ -8,7 +8,9 @@ import itertools
 
 import pytest
 
-from .support import codes, fire, pre_tool, reply, sh_hook
+from tests.support import codes
+
+from .support import fire, pre_tool, reply, sh_hook
 
 
 def test_h01_a_hook_that_never_exits_times_out_and_allows(tmp_path, layout):

@@ -9,8 +9,9 @@ import pytest
 import satchel
 from satchel.process import ProcessResult
 from satchel.runtime.hooks import MAX_TIMEOUT, HookRunner
+from tests.support import codes
 
-from .support import codes, environment, fire
+from .support import environment, fire
 
 FAILS = "exit 1"
 

@@ -12,8 +12,9 @@ import pytest
 import satchel
 from satchel.hooks import Exports
 from satchel.runtime.hooks import HookRunner
+from tests.support import codes
 
-from .support import claude_plugin, codes, environment, hooks_toml, write_hooks
+from .support import claude_plugin, environment, hooks_toml, write_hooks
 
 # The shape of Anthropic's plugin-dev example (its licence does not allow copying the
 # text): bash with `set -euo pipefail`, `cd "$CLAUDE_PROJECT_DIR"`, messages on

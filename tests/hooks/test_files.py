@@ -8,8 +8,9 @@ import json
 
 import satchel
 from satchel.hooks import read_hooks_toml, read_settings_hooks
+from tests.support import codes
 
-from .support import codes, hooks_toml, write_hooks
+from .support import hooks_toml, write_hooks
 
 
 def load(layout, text, **options):

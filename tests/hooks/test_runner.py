@@ -12,11 +12,11 @@ import pytest
 import satchel
 from satchel._trust import trust
 from satchel.runtime.hooks import HookRunner
+from tests.support import codes
 
 from .support import (
     PY,
     claude_plugin,
-    codes,
     environment,
     fire,
     hooks_toml,

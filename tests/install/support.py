@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from tests.support import write_tree
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -24,10 +26,6 @@ GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
-
-
-def skill_md(name: str, description: str = "Does a thing.", body: str = "Body.\n") -> str:
-    return f"---\nname: {name}\ndescription: {description}\n---\n\n{body}"
 
 
 def state(root: Path) -> dict[str, str]:
@@ -47,14 +45,6 @@ def state(root: Path) -> dict[str, str]:
             else:
                 found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return found
-
-
-def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content.encode() if isinstance(content, str) else content)
-    return root
 
 
 # --- archives --------------------------------------------------------------------

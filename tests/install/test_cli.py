@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from .support import Entry, make_tar, skill_md, state, write_tree
+from tests.support import skill_md, write_tree
+
+from .support import Entry, make_tar, state
 
 PLUGIN = {
     "plugin.json": json.dumps(

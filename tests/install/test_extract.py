@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from satchel.install import InstallError, Limits, extract_archive
+from tests.support import skill_md
 
-from .support import Entry, make_tar, make_zip, skill_md, state
+from .support import Entry, make_tar, make_zip, state
 
 SKILL = Entry("pdf/SKILL.md", skill_md("pdf").encode())
 

@@ -12,8 +12,9 @@ import pytest
 
 from satchel.install import InstallError, install_from_spec, install_frozen, read_lock, update
 from satchel.layout import Layout
+from tests.support import skill_md
 
-from .support import bare, commit, git, git_repo, head, skill_md, state
+from .support import bare, commit, git, git_repo, head, state
 
 SKILLS = {"skills/pdf/SKILL.md": skill_md("pdf"), "skills/tdd/SKILL.md": skill_md("tdd")}
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from .support import skill_md, state, write_tree
+from tests.support import skill_md, write_tree
+
+from .support import state
 
 
 @pytest.fixture

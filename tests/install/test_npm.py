@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from satchel.install import read_lock
+from tests.support import skill_md, write_tree
 
-from .support import Server, skill_md, state, tar_of_tree, write_tree
+from .support import Server, state, tar_of_tree
 
 
 def integrity(data: bytes) -> str:

@@ -13,8 +13,9 @@ from satchel.install import browse_source, install_from_spec
 from satchel.layout import Layout
 from satchel.plugins import load_plugins
 from tests.plugins.multihost import NAME, multihost_files
+from tests.support import skill_md
 
-from .support import bare, git_repo, skill_md, state
+from .support import bare, git_repo, state
 
 UNUSED = (
     "this directory holds manifests for several hosts; .claude-plugin (Claude Code) is read "

@@ -12,11 +12,16 @@ from typing import Any
 
 import jsonschema
 
+from tests.support import put, skill_md
+
 SCHEMAS = Path(__file__).parent / "formats" / "schemas"
 PLUGIN_SCHEMA = json.loads((SCHEMAS / "plugin.schema.json").read_text(encoding="utf-8"))
 MCP_SCHEMA = json.loads((SCHEMAS / "mcp.schema.json").read_text(encoding="utf-8"))
 NATIVE = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 MCP = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
+# What a skill the plugin tests add says, unless a test says otherwise.
+USEFUL = "Does a useful thing."
+STEPS = "Follow the steps.\n"
 
 _PLUGIN_VALIDATOR = jsonschema.Draft202012Validator(PLUGIN_SCHEMA)
 _MCP_VALIDATOR = jsonschema.Draft202012Validator(MCP_SCHEMA)
@@ -59,46 +64,24 @@ def mcp_schema_valid(document: Any) -> bool:
     return _MCP_VALIDATOR.is_valid(document)
 
 
-def write_file(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
-
 def write_json_file(path: Path, value: Any) -> Path:
-    return write_file(path, json.dumps(value, indent=2))
-
-
-def write(root: Path, relative: str, text: str) -> Path:
-    return write_file(root / relative, text)
+    return put(path, json.dumps(value, indent=2))
 
 
 def write_json(root: Path, relative: str, value: Any) -> Path:
     return write_json_file(root / relative, value)
 
 
-def codes(diags: Any) -> list[str]:
-    return [d.code for d in diags]
-
-
 def only(diags: Any, code: str) -> list[Any]:
     return [d for d in diags if d.code == code]
 
 
-def skill_md(name: str | None, description: str | None = "Does a useful thing.") -> str:
-    lines = [] if name is None else [f"name: {name}"]
-    if description is not None:
-        lines.append(f"description: {description}")
-    return "---\n" + "\n".join(lines) + "\n---\n\nFollow the steps.\n"
-
-
-def add_skill(root: Path, directory: str, name: str | None = None, **kw: Any) -> Path:
+def add_skill(
+    root: Path, directory: str, name: str | None = None, description: str | None = USEFUL
+) -> Path:
     """A skill at `root/directory/SKILL.md`, named after its directory by default."""
     leaf = directory.rstrip("/").rsplit("/", 1)[-1]
-    return write(root, f"{directory}/SKILL.md", skill_md(name or leaf, **kw))
+    return put(root, f"{directory}/SKILL.md", skill_md(name or leaf, description, STEPS))
 
 
 def native(root: Path, *, validate: bool = True, **fields: Any) -> dict[str, Any]:

@@ -14,17 +14,12 @@ from typing import Any
 import pytest
 
 from satchel.plugins import Plugin, read_plugin
+from tests.support import put
 from tests.tools import claude_validate
 
 Tree = Callable[[Path], None]
 
 _TRANSPORTS = {"stdio": "stdio", "http": "streamable-http", "sse": "sse"}
-
-
-def put(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def put_json(root: Path, relative: str, value: Any) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import satchel
 from satchel.plugins import load_plugins, read_plugin
-from tests.plugins.helpers import MCP, add_skill, codes, mcp_json, native, vibe, write, write_json
+from tests.plugins.helpers import MCP, add_skill, mcp_json, native, vibe, write_json
+from tests.support import codes, put
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "conformance.md"
@@ -121,8 +122,8 @@ def test_library_aliases_shared_by_plugins_are_dropped_when_plugins_load(layout,
     plugins = project / ".satchel" / "plugins"
     for name in ("alpha", "beta"):
         native(plugins / name, name=name, extensions=vibe())
-        write(plugins / name, "python/shared.py", "X = 1\n")
-        write(plugins / name, "python/own.py", "Y = 2\n")
+        put(plugins / name, "python/shared.py", "X = 1\n")
+        put(plugins / name, "python/own.py", "Y = 2\n")
         libraries = {"shared": "./python/shared.py", f"{name}_own": "./python/own.py"}
         write_json(plugins / name, "libraries.json", {"schemaVersion": 1, "python": libraries})
     found = load_plugins(layout, include_workspace=False)

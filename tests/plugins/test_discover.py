@@ -10,14 +10,9 @@ import pytest
 
 import satchel
 from satchel.plugins import load_plugins
+from tests.support import put, skill_md, write_skill
 
 SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
-
-
-def put(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
 
 
 def native(root: Path, name: str, **fields: object) -> Path:
@@ -26,10 +21,7 @@ def native(root: Path, name: str, **fields: object) -> Path:
 
 
 def skill(root: Path, name: str, description: str = "Does it.") -> None:
-    put(
-        root / "skills" / name / "SKILL.md",
-        f"---\nname: {name}\ndescription: {description}\n---\nBody.\n",
-    )
+    write_skill(root / "skills", name, skill_md(name, description, gap=False))
 
 
 def claude(root: Path, name: str) -> Path:

@@ -10,7 +10,7 @@ import pytest
 
 import satchel
 from satchel.session import Session
-from tests.conftest import skill_text
+from tests.support import put, skill_md
 
 REFUND = """\
 ---
@@ -34,21 +34,13 @@ Use scripts/extract.sh on the file.
 """
 
 
-def put(path: Path, text: str, mode: int | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    if mode is not None:
-        os.chmod(path, mode)
-    return path
-
-
 @pytest.fixture
 def skills_dir(project: Path) -> Path:
     root = project / ".agents" / "skills"
     put(root / "refund-policy" / "SKILL.md", REFUND)
     put(root / "refund-policy" / "references" / "exceptions.md", "Damaged goods: always.\n")
     put(root / "pdf" / "SKILL.md", PDF)
-    put(root / "pdf" / "scripts" / "extract.sh", '#!/bin/sh\necho extracted "$@"\n', 0o755)
+    put(root / "pdf" / "scripts" / "extract.sh", '#!/bin/sh\necho extracted "$@"\n', mode=0o755)
     put(root / "pdf" / "references" / "format.md", "PDF 1.7\n")
     put(root / "pdf" / "assets" / "logo.bin", "")
     (root / "pdf" / "assets" / "logo.bin").write_bytes(b"\x89PNG\xff\xfe")
@@ -73,4 +65,4 @@ def make_session(env: satchel.Environment) -> Callable[..., Session]:
 
 
 def extra_skill(root: Path, name: str, body: str = "Body.\n", **fields: str) -> Path:
-    return put(root / name / "SKILL.md", skill_text(name, body=body, **fields))
+    return put(root / name / "SKILL.md", skill_md(name, body=body, **fields))

@@ -8,7 +8,7 @@ import satchel
 from satchel.errors import MaxActiveReached
 from satchel.session import Session
 from satchel.session._expand import parse_slash
-from tests.session.conftest import put
+from tests.support import put
 
 
 def wrapped(skills_dir, request: str = "") -> str:

@@ -9,7 +9,7 @@ import pytest
 
 import satchel
 from satchel.session import Session
-from tests.session.conftest import put
+from tests.support import put
 
 BODY = """\
 Branch: !`printf main`

@@ -13,7 +13,7 @@ import pytest
 
 import satchel
 from satchel.session import Session
-from tests.session.conftest import put
+from tests.support import put
 
 PDF_SKILL = """\
 ---
@@ -35,13 +35,13 @@ def pdf_like(project: Path) -> Path:
     put(root / "forms.md", "# Forms\nFill fields one by one.\n")
     put(root / "reference.md", "# Reference\nEvery call.\n")
     scripts = root / "scripts"
-    put(scripts / "check_fields.py", 'import sys\nprint("fields of", *sys.argv[1:])\n', 0o644)
+    put(scripts / "check_fields.py", 'import sys\nprint("fields of", *sys.argv[1:])\n', mode=0o644)
     put(
         scripts / "to_images.py", "#!/usr/bin/env python3\nimport sys\nprint(sys.version_info[0])\n"
     )
-    put(scripts / "fill.sh", 'echo "filled $1"\n', 0o644)
-    put(scripts / "extract.py", "#!/usr/bin/env python3\nprint('x')\n", 0o755)
-    put(scripts / "schema" / "form.xsd", "<xs:schema/>\n", 0o644)
+    put(scripts / "fill.sh", 'echo "filled $1"\n', mode=0o644)
+    put(scripts / "extract.py", "#!/usr/bin/env python3\nprint('x')\n", mode=0o755)
+    put(scripts / "schema" / "form.xsd", "<xs:schema/>\n", mode=0o644)
     return root
 
 
@@ -165,7 +165,7 @@ def test_the_interpreter_is_the_current_python_and_sh(layout, pdf_like):
 
 def test_a_shebang_comes_before_the_suffix_and_the_hosts_map_before_both(layout, pdf_like):
     scripts = pdf_like / "scripts"
-    put(scripts / "b.py", "#!/bin/sh -e\necho from sh\n", 0o644)
+    put(scripts / "b.py", "#!/bin/sh -e\necho from sh\n", mode=0o644)
     session = session_for(layout, script_interpreters={".sh": ["bash", "--norc"]})
     skill = session.find("pdf")
 
@@ -179,9 +179,9 @@ def test_a_shebang_comes_before_the_suffix_and_the_hosts_map_before_both(layout,
 
 def test_node_runs_js_only_when_it_is_on_path(layout, pdf_like, tmp_path):
     scripts = pdf_like / "scripts"
-    put(scripts / "x.js", "console.log(1)\n", 0o644)
+    put(scripts / "x.js", "console.log(1)\n", mode=0o644)
     bin_dir = tmp_path / "bin"
-    put(bin_dir / "node", "#!/bin/sh\necho node\n", 0o755)
+    put(bin_dir / "node", "#!/bin/sh\necho node\n", mode=0o755)
     env = satchel.load(layout=layout)
     skill = env.skills["pdf"]
 
@@ -200,7 +200,7 @@ def test_node_runs_js_only_when_it_is_on_path(layout, pdf_like, tmp_path):
 
 
 def test_a_crlf_shebang_without_an_exec_bit_is_explained(layout, pdf_like):
-    put(pdf_like / "scripts" / "crlf.py", "#!/usr/bin/env python3\r\nprint(1)\r\n", 0o644)
+    put(pdf_like / "scripts" / "crlf.py", "#!/usr/bin/env python3\r\nprint(1)\r\n", mode=0o644)
     session = session_for(layout)
     session.call("skills_use", {"name": "pdf"})
 

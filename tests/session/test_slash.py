@@ -12,7 +12,7 @@ import satchel
 from satchel._trust import trust
 from satchel.commands import Command
 from satchel.session import Session
-from tests.session.conftest import put
+from tests.support import put
 
 DEPLOY = (
     "---\ndescription: Deploy an environment\nargument-hint: [env]\n---\n"

@@ -10,7 +10,7 @@ import pytest
 
 from satchel.session import SkillEvent
 from satchel.tokens import truncate
-from tests.session.conftest import put
+from tests.support import put
 
 
 def content_block(skills_dir: Path) -> str:
@@ -203,7 +203,7 @@ def test_a_script_sees_its_directory_and_a_scrubbed_environment(make_session, sk
     put(
         skills_dir / "pdf" / "scripts" / "where.sh",
         '#!/bin/sh\npwd\necho "$SKILL_DIR"\necho "${SECRET:-none}"\n',
-        0o755,
+        mode=0o755,
     )
     session = make_session(tools="skills", environ={"PATH": os.environ["PATH"], "SECRET": "s3"})
     session.call("skills_use", {"name": "pdf"})
@@ -226,7 +226,7 @@ def test_a_symlinked_script_leading_out_is_refused(scripts, skills_dir):
 
 
 def test_a_script_with_no_exec_bit_no_shebang_and_an_unknown_suffix_is_refused(scripts, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "x.dat", "echo hi\n", 0o644)
+    put(skills_dir / "pdf" / "scripts" / "x.dat", "echo hi\n", mode=0o644)
     result, _ = run(scripts, script="x.dat")
     assert result.text == (
         "Error (exec.start): 'x.dat' cannot be run: it has no #! line and its suffix .dat has "
@@ -238,7 +238,7 @@ def test_a_script_with_no_exec_bit_no_shebang_and_an_unknown_suffix_is_refused(s
 def test_an_interpreter_runs_scripts_without_an_exec_bit_when_the_host_maps_one(
     make_session, skills_dir
 ):
-    put(skills_dir / "pdf" / "scripts" / "x.dat", 'echo via sh "$1"\n', 0o644)
+    put(skills_dir / "pdf" / "scripts" / "x.dat", 'echo via sh "$1"\n', mode=0o644)
     session = make_session(tools="skills", script_interpreters={".dat": ["sh"]})
     session.call("skills_use", {"name": "pdf"})
     _, data = run(session, script="x.dat", args=["a b"])
@@ -246,7 +246,7 @@ def test_an_interpreter_runs_scripts_without_an_exec_bit_when_the_host_maps_one(
 
 
 def test_a_crlf_shebang_is_explained(scripts, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "crlf.sh", "#!/bin/sh\r\necho hi\r\n", 0o755)
+    put(skills_dir / "pdf" / "scripts" / "crlf.sh", "#!/bin/sh\r\necho hi\r\n", mode=0o755)
     result, data = run(scripts, script="crlf.sh")
     assert result.is_error
     assert data["exitCode"] is None
@@ -255,7 +255,7 @@ def test_a_crlf_shebang_is_explained(scripts, skills_dir):
 
 
 def test_a_script_past_its_timeout_is_killed(scripts, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "slow.sh", "#!/bin/sh\nsleep 600\n", 0o755)
+    put(skills_dir / "pdf" / "scripts" / "slow.sh", "#!/bin/sh\nsleep 600\n", mode=0o755)
     result, data = run(scripts, script="slow.sh", timeout=1)
     assert result.is_error
     assert data["timedOut"] is True
@@ -263,7 +263,7 @@ def test_a_script_past_its_timeout_is_killed(scripts, skills_dir):
 
 
 def test_the_model_cannot_raise_the_timeout_above_the_session_ceiling(make_session, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "slow.sh", "#!/bin/sh\nsleep 600\n", 0o755)
+    put(skills_dir / "pdf" / "scripts" / "slow.sh", "#!/bin/sh\nsleep 600\n", mode=0o755)
     session = make_session(tools="skills", script_timeout=1)
     session.call("skills_use", {"name": "pdf"})
     _, data = run(session, script="slow.sh", timeout=3600)
@@ -271,7 +271,9 @@ def test_the_model_cannot_raise_the_timeout_above_the_session_ceiling(make_sessi
 
 
 def test_a_failing_script_is_data_not_a_tool_error(scripts, skills_dir):
-    put(skills_dir / "pdf" / "scripts" / "fail.sh", "#!/bin/sh\necho oops >&2\nexit 3\n", 0o755)
+    put(
+        skills_dir / "pdf" / "scripts" / "fail.sh", "#!/bin/sh\necho oops >&2\nexit 3\n", mode=0o755
+    )
     result, data = run(scripts, script="fail.sh")
     assert not result.is_error
     assert (data["exitCode"], data["stderr"]) == (3, "oops\n")

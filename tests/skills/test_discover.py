@@ -8,7 +8,7 @@ import pytest
 
 import satchel
 from satchel import Layout, RootSpec, WalkBounds
-from tests.conftest import codes
+from tests.support import codes, write_skill
 
 ONE_ROOT = [RootSpec("project", ".agents", "{project}/.agents/skills")]
 
@@ -25,25 +25,25 @@ def load(project, home, **kw):
     return satchel.load(layout=Layout.default(project, home=home, roots=ONE_ROOT, walk=walk), **kw)
 
 
-def test_only_child_directories_with_a_skill_md_are_skills(project, home, root, write):
-    write(root, "alpha")
+def test_only_child_directories_with_a_skill_md_are_skills(project, home, root):
+    write_skill(root, "alpha")
     (root / "empty-dir").mkdir()
     (root / "loose.md").write_text("---\nname: loose\ndescription: d\n---\n")
     (root / "SKILL.md").write_text("---\nname: top\ndescription: d\n---\n")
-    write(root / "group", "nested")
+    write_skill(root / "group", "nested")
     env = load(project, home)
     assert list(env.skills) == ["alpha"]
     assert env.diagnostics == ()
 
 
 @pytest.mark.parametrize("skipped", [".git", "node_modules"])
-def test_git_and_node_modules_are_skipped(project, home, root, write, skipped):
-    write(root, skipped, name="hidden")
+def test_git_and_node_modules_are_skipped(project, home, root, skipped):
+    write_skill(root, skipped, name="hidden")
     assert dict(load(project, home).skills) == {}
 
 
-def test_hidden_directories_inside_a_root_are_read(project, home, root, write):
-    write(root, ".system", name="system-skill")
+def test_hidden_directories_inside_a_root_are_read(project, home, root):
+    write_skill(root, ".system", name="system-skill")
     assert list(load(project, home).skills) == ["system-skill"]
 
 
@@ -57,33 +57,31 @@ def test_a_misnamed_skill_file_is_reported_not_loaded(project, home, root):
     ]
 
 
-def test_symlinked_skill_directories_are_followed(project, home, root, write, tmp_path):
-    write(tmp_path / "elsewhere", "linked")
+def test_symlinked_skill_directories_are_followed(project, home, root, tmp_path):
+    write_skill(tmp_path / "elsewhere", "linked")
     (root / "linked").symlink_to(tmp_path / "elsewhere" / "linked")
     env = load(project, home)
     assert env.skills["linked"].path == root / "linked" / "SKILL.md"
     assert env.skills["linked"].body() == "Body."
 
 
-def test_following_symlinks_can_be_turned_off(project, home, root, write, tmp_path):
-    write(tmp_path / "elsewhere", "linked")
+def test_following_symlinks_can_be_turned_off(project, home, root, tmp_path):
+    write_skill(tmp_path / "elsewhere", "linked")
     (root / "linked").symlink_to(tmp_path / "elsewhere" / "linked")
     env = load(project, home, walk=WalkBounds(follow_symlinks=False))
     assert dict(env.skills) == {}
 
 
-def test_a_symlinked_skill_md_inside_its_directory_is_read(project, home, root, write):
-    path = write(root, "alpha")
+def test_a_symlinked_skill_md_inside_its_directory_is_read(project, home, root):
+    path = write_skill(root, "alpha")
     os.rename(path, root / "alpha" / "real.md")
     path.symlink_to("real.md")
     assert list(load(project, home).skills) == ["alpha"]
 
 
-def test_a_symlinked_skill_md_leaving_its_directory_is_refused(
-    project, home, root, write, tmp_path
-):
-    outside = write(tmp_path / "outside", "secret")
-    write(root, "sibling")
+def test_a_symlinked_skill_md_leaving_its_directory_is_refused(project, home, root, tmp_path):
+    outside = write_skill(tmp_path / "outside", "secret")
+    write_skill(root, "sibling")
     (root / "evil").mkdir()
     (root / "evil" / "SKILL.md").symlink_to(outside)
     env = load(project, home)
@@ -92,9 +90,9 @@ def test_a_symlinked_skill_md_leaving_its_directory_is_refused(
     assert env.diagnostics[0].path == root / "evil" / "SKILL.md"
 
 
-def test_discovery_reads_only_the_head(project, home, root, write):
+def test_discovery_reads_only_the_head(project, home, root):
     head = b"---\nname: alpha\ndescription: d\n---\n"
-    write(root, "alpha", head + b"ok\n" + b"\xff\xfe broken body \x00" * 1000)
+    write_skill(root, "alpha", head + b"ok\n" + b"\xff\xfe broken body \x00" * 1000)
     env = load(project, home)
     assert list(env.skills) == ["alpha"] and env.diagnostics == ()
     with pytest.raises(satchel.SkillBodyError) as raised:
@@ -102,17 +100,17 @@ def test_discovery_reads_only_the_head(project, home, root, write):
     assert raised.value.diagnostic.code == "encoding.nul"
 
 
-def test_a_frontmatter_longer_than_the_first_read_is_found(project, home, root, write):
+def test_a_frontmatter_longer_than_the_first_read_is_found(project, home, root):
     long = "x" * 20_000
-    write(root, "alpha", f"---\nname: alpha\ndescription: {long}\n---\nbody\n")
+    write_skill(root, "alpha", f"---\nname: alpha\ndescription: {long}\n---\nbody\n")
     skill = load(project, home).skills["alpha"]
     assert len(skill.description) == 20_000
     assert skill.body() == "body"
 
 
-def test_order_does_not_depend_on_the_listing_order(project, home, root, write, monkeypatch):
+def test_order_does_not_depend_on_the_listing_order(project, home, root, monkeypatch):
     for name in ("c-dir", "a-dir", "b-dir"):
-        write(root, name, name="same")
+        write_skill(root, name, name="same")
     forward = load(project, home)
     real = os.scandir
 
@@ -134,44 +132,44 @@ def test_order_does_not_depend_on_the_listing_order(project, home, root, write, 
     assert forward.diagnostics == backward.diagnostics
 
 
-def test_nested_mode_finds_skills_below_group_directories(project, home, root, write):
-    write(root / "team" / "tools", "deep")
-    write(root, "top")
-    write(root / "top" / "inner", "inside-a-skill")
+def test_nested_mode_finds_skills_below_group_directories(project, home, root):
+    write_skill(root / "team" / "tools", "deep")
+    write_skill(root, "top")
+    write_skill(root / "top" / "inner", "inside-a-skill")
     env = load(project, home, walk=WalkBounds(nested=True))
     assert sorted(env.skills) == ["deep", "top"]
 
 
-def test_nested_mode_stops_at_its_depth_with_a_diagnostic(project, home, root, write):
+def test_nested_mode_stops_at_its_depth_with_a_diagnostic(project, home, root):
     deep = root
     for i in range(8):
         deep = deep / f"d{i}"
-    write(deep, "too-deep")
+    write_skill(deep, "too-deep")
     env = load(project, home, walk=WalkBounds(nested=True, max_depth=6))
     assert dict(env.skills) == {}
     assert codes(env.diagnostics) == ["discovery.limit"]
     assert "deeper than 6 levels" in env.diagnostics[0].message
 
 
-def test_nested_mode_stops_at_its_directory_budget(project, home, root, write):
+def test_nested_mode_stops_at_its_directory_budget(project, home, root):
     for i in range(30):
-        write(root / f"g{i:02}", f"s{i:02}")
+        write_skill(root / f"g{i:02}", f"s{i:02}")
     env = load(project, home, walk=WalkBounds(nested=True, max_dirs=20))
     assert len(env.skills) == 10
     assert codes(env.diagnostics) == ["discovery.limit"]
 
 
-def test_nested_mode_survives_a_directory_cycle(project, home, root, write):
-    write(root / "group", "real")
+def test_nested_mode_survives_a_directory_cycle(project, home, root):
+    write_skill(root / "group", "real")
     (root / "group" / "loop").symlink_to(root)
     env = load(project, home, walk=WalkBounds(nested=True))
     assert list(env.skills) == ["real"]
 
 
-def test_a_symlink_loop_in_a_root_is_reported(project, home, root, write):
+def test_a_symlink_loop_in_a_root_is_reported(project, home, root):
     (root / "a").symlink_to(root / "b")
     (root / "b").symlink_to(root / "a")
-    write(root, "fine")
+    write_skill(root, "fine")
     env = load(project, home)
     assert list(env.skills) == ["fine"]
     assert codes(env.diagnostics) == ["skill.symlink.loop", "skill.symlink.loop"]
@@ -184,8 +182,8 @@ def test_a_root_that_is_a_file_is_reported(project, home):
     assert codes(env.diagnostics) == ["discovery.root.not-directory"]
 
 
-def test_an_oversized_skill_md_is_refused_from_its_size(project, home, root, write):
-    path = write(root, "huge", b"---\nname: huge\ndescription: d\n---\n")
+def test_an_oversized_skill_md_is_refused_from_its_size(project, home, root):
+    path = write_skill(root, "huge", b"---\nname: huge\ndescription: d\n---\n")
     with open(path, "ab") as f:
         f.truncate(2 * 1024 * 1024)  # sparse: never read whole
     env = load(project, home)
@@ -194,17 +192,17 @@ def test_an_oversized_skill_md_is_refused_from_its_size(project, home, root, wri
     assert env.diagnostics[0].message == "SKILL.md is 2097152 bytes; the limit is 1048576 (1 MiB)"
 
 
-def test_a_fifo_named_skill_md_does_not_block(project, home, root, write):
+def test_a_fifo_named_skill_md_does_not_block(project, home, root):
     (root / "pipe").mkdir()
     os.mkfifo(root / "pipe" / "SKILL.md")
-    write(root, "fine")
+    write_skill(root, "fine")
     env = load(project, home)
     assert list(env.skills) == ["fine"]
     assert codes(env.diagnostics) == ["skill.file.not-regular"]
 
 
-def test_nested_mode_does_not_walk_through_a_symlink_out_of_the_root(project, home, root, write):
-    write(root, "zeta")
+def test_nested_mode_does_not_walk_through_a_symlink_out_of_the_root(project, home, root):
+    write_skill(root, "zeta")
     (root / "rootlink").symlink_to("/")
     (root / "uplink").symlink_to(project)
     env = load(project, home, walk=WalkBounds(nested=True))
@@ -212,31 +210,31 @@ def test_nested_mode_does_not_walk_through_a_symlink_out_of_the_root(project, ho
     assert env.diagnostics == ()
 
 
-def test_nested_mode_reads_a_symlinked_skill(project, home, root, write, tmp_path):
-    write(tmp_path / "elsewhere", "linked")
+def test_nested_mode_reads_a_symlinked_skill(project, home, root, tmp_path):
+    write_skill(tmp_path / "elsewhere", "linked")
     (root / "group").mkdir()
     (root / "group" / "linked").symlink_to(tmp_path / "elsewhere" / "linked")
     env = load(project, home, walk=WalkBounds(nested=True))
     assert list(env.skills) == ["linked"]
 
 
-def test_nested_mode_reports_the_depth_limit_once_per_root(project, home, root, write):
+def test_nested_mode_reports_the_depth_limit_once_per_root(project, home, root):
     for branch in ("a", "b", "c"):
         deep = root / branch
         for i in range(8):
             deep = deep / f"d{i}"
-        write(deep, f"deep-{branch}")
+        write_skill(deep, f"deep-{branch}")
     env = load(project, home, walk=WalkBounds(nested=True, max_depth=3))
     assert codes(env.diagnostics) == ["discovery.limit"]
     assert env.diagnostics[0].message == "the walk stopped: 3 directories deeper than 3 levels"
 
 
-def test_a_directory_name_that_is_not_utf8_is_reported_and_skipped(project, home, root, write):
+def test_a_directory_name_that_is_not_utf8_is_reported_and_skipped(project, home, root):
     bad = os.fsencode(str(root)) + b"/caf\xe9"
     os.mkdir(bad)
     with open(bad + b"/SKILL.md", "wb") as f:
         f.write(b"---\nname: cafe\ndescription: d\n---\n")
-    write(root, "fine")
+    write_skill(root, "fine")
     env = load(project, home)
     assert list(env.skills) == ["fine"]
     assert codes(env.diagnostics) == ["encoding.not-utf8"]

@@ -15,7 +15,7 @@ from satchel.skills._fields import (
     name_problem,
     split_tools,
 )
-from tests.conftest import codes
+from tests.support import codes
 
 PATH = Path("skills", "pdf", "SKILL.md")
 LENIENT = FieldRules()

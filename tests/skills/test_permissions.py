@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import skill_text
+from tests.support import skill_md
 
 PROBE = """
 import json, os, sys
@@ -43,7 +43,7 @@ def tree():
     root = base / ".claude" / "skills"
     for name in ("ok", "locked-file", "locked-dir"):
         (root / name).mkdir(parents=True)
-        (root / name / "SKILL.md").write_text(skill_text(name))
+        (root / name / "SKILL.md").write_text(skill_md(name))
     for directory in (base, base / ".claude", root, *root.iterdir()):
         os.chmod(directory, 0o755)
     os.chmod(root / "ok" / "SKILL.md", 0o644)

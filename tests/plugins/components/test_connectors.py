@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from satchel.plugins.components._connectors import load_connectors
-from tests.plugins.helpers import codes, write_file, write_json_file
+from tests.plugins.helpers import write_json_file
+from tests.support import codes, put
 
 SEED = {
     "schemaVersion": 1,
@@ -130,7 +131,7 @@ def test_a_bad_file(root, doc, words):
 
 
 def test_invalid_json(root):
-    found, diags = load_connectors(write_file(root / "connectors.json", "{\n\n]"), "demo")
+    found, diags = load_connectors(put(root / "connectors.json", "{\n\n]"), "demo")
     assert found == () and diags[0].line == 3 and codes(diags) == ["plugin.connectors.invalid"]
 
 

@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 from satchel.hooks._parse import parse_claude_hooks, parse_kimi_hooks, parse_vibe_hooks
-from tests.plugins.helpers import VIBE_HOOKS, codes, write_file, write_json_file
+from tests.plugins.helpers import VIBE_HOOKS, write_json_file
+from tests.support import codes, put
 
 # --- Claude Code hooks/hooks.json ----------------------------------------------------
 
 
 def claude(root: Path, doc: Any):
-    path = write_file(root / "hooks" / "hooks.json", doc) if isinstance(doc, str) else None
+    path = put(root / "hooks" / "hooks.json", doc) if isinstance(doc, str) else None
     path = path or write_json_file(root / "hooks" / "hooks.json", doc)
     return parse_claude_hooks(path, root, "demo")
 
@@ -186,7 +187,7 @@ SEED = VIBE_HOOKS
 
 
 def vibe(root: Path, text: str | bytes):
-    return parse_vibe_hooks(write_file(root / "ai.mistral.vibe" / "hooks.toml", text), root, "demo")
+    return parse_vibe_hooks(put(root / "ai.mistral.vibe" / "hooks.toml", text), root, "demo")
 
 
 def hook(**fields: Any) -> str:

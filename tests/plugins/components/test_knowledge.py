@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins.components._knowledge import load_knowledge
-from tests.plugins.helpers import KNOWLEDGE_HEAD, codes, write_file
+from tests.plugins.helpers import KNOWLEDGE_HEAD
+from tests.support import codes, put
 
 SEED = KNOWLEDGE_HEAD + "\n# Accounting policy\n"
 
@@ -21,7 +22,7 @@ def folder(root: Path, dirname: str, text: str | bytes | None = None, **fields: 
     if text is None:
         fields = {"name": dirname, "description": "What this folder holds.", **fields}
         text = "---\n" + "".join(f"{k}: {v}\n" for k, v in fields.items()) + "---\n\nBody.\n"
-    return write_file(directory(root) / dirname / "KNOWLEDGE.md", text)
+    return put(directory(root) / dirname / "KNOWLEDGE.md", text)
 
 
 def load(root: Path):
@@ -38,7 +39,7 @@ def refused(root: Path) -> str:
 
 def test_the_seed_example_loads(root):
     entry = folder(root, "accounting-policy", SEED)
-    write_file(entry.parent / "reference.md", "More.\n")
+    put(entry.parent / "reference.md", "More.\n")
     found, diags = load(root)
     assert diags == []
     (item,) = found
@@ -57,7 +58,7 @@ def test_the_seed_example_loads(root):
 def test_folders_load_in_name_order_and_loose_files_are_ignored(root):
     for name in ("zeta", "alpha", "mid-1"):
         folder(root, name)
-    write_file(directory(root) / "README.md", "not a folder\n")
+    put(directory(root) / "README.md", "not a folder\n")
     found, diags = load(root)
     assert diags == [] and [k.name for k in found] == ["alpha", "mid-1", "zeta"]
 
@@ -208,9 +209,7 @@ def test_a_symlink_anywhere_in_the_folder_is_refused_even_inside_the_root(root):
 
 def test_a_symlinked_entrypoint_is_refused(root, tmp_path):
     (directory(root) / "policy").mkdir(parents=True)
-    outside = write_file(
-        tmp_path / "secret.md", "---\nname: policy\ndescription: stolen text\n---\n"
-    )
+    outside = put(tmp_path / "secret.md", "---\nname: policy\ndescription: stolen text\n---\n")
     (directory(root) / "policy" / "KNOWLEDGE.md").symlink_to(outside)
     assert "KNOWLEDGE.md is a symlink" in refused(root)
 
@@ -242,7 +241,7 @@ def test_a_knowledge_directory_outside_the_root_is_refused(root, tmp_path):
 
 
 def test_a_knowledge_directory_that_is_a_file(root):
-    write_file(directory(root), "x")
+    put(directory(root), "x")
     found, diags = load(root)
     assert found == () and codes(diags) == ["plugin.knowledge.invalid"]
     assert "cannot be listed" in diags[0].message

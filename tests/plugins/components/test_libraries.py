@@ -9,7 +9,8 @@ import pytest
 
 from satchel.plugins._model import Library
 from satchel.plugins.components._libraries import drop_colliding, load_libraries
-from tests.plugins.helpers import codes, write_file, write_json_file
+from tests.plugins.helpers import write_json_file
+from tests.support import codes, put
 
 SEED = {
     "schemaVersion": 1,
@@ -19,10 +20,10 @@ SEED = {
 
 
 def tree(root: Path) -> None:
-    write_file(root / "node" / "finance" / "index.js", "")
-    write_file(root / "node" / "lodash" / "package.json", "{}")
-    write_file(root / "python" / "vibe_finance" / "__init__.py", "")
-    write_file(root / "python" / "utils.py", "")
+    put(root / "node" / "finance" / "index.js", "")
+    put(root / "node" / "lodash" / "package.json", "{}")
+    put(root / "python" / "vibe_finance" / "__init__.py", "")
+    put(root / "python" / "utils.py", "")
 
 
 def load(root: Path, doc: Any):
@@ -90,7 +91,7 @@ def test_a_bad_entry_is_dropped_and_the_others_load(root):
     ],
 )
 def test_node_aliases(root, alias, ok):
-    write_file(root / "lib" / "index.js", "")
+    put(root / "lib" / "index.js", "")
     found, diags = entry(root, "node", alias, "./lib")
     assert bool(found) is ok
     if not ok:
@@ -113,7 +114,7 @@ def test_node_aliases(root, alias, ok):
     ],
 )
 def test_python_aliases(root, alias, ok):
-    write_file(root / "lib.py", "")
+    put(root / "lib.py", "")
     found, diags = entry(root, "python", alias, "./lib.py")
     assert bool(found) is ok
     if not ok:
@@ -141,7 +142,7 @@ def test_python_aliases(root, alias, ok):
     ],
 )
 def test_path_rules(root, source, words):
-    write_file(root / "lib" / "index.js", "")
+    put(root / "lib" / "index.js", "")
     assert words in refused(root, "node", "lib", source)
 
 
@@ -150,16 +151,16 @@ def test_a_source_that_is_not_a_string(root):
 
 
 def test_node_sources_must_be_directories(root):
-    write_file(root / "lib.js", "")
+    put(root / "lib.js", "")
     assert "source './lib.js' must be a directory (a node package)" in refused(
         root, "node", "lib", "./lib.js"
     )
 
 
 def test_python_sources_are_a_directory_or_a_py_file(root):
-    write_file(root / "pkg" / "__init__.py", "")
-    write_file(root / "mod.py", "")
-    write_file(root / "notes.txt", "")
+    put(root / "pkg" / "__init__.py", "")
+    put(root / "mod.py", "")
+    put(root / "notes.txt", "")
     found, diags = load(
         root,
         {"schemaVersion": 1, "python": {"pkg": "./pkg", "mod": "./mod.py", "txt": "./notes.txt"}},
@@ -169,7 +170,7 @@ def test_python_sources_are_a_directory_or_a_py_file(root):
 
 
 def test_a_source_that_is_a_symlink_is_refused_even_inside_the_root(root):
-    write_file(root / "real" / "index.js", "")
+    put(root / "real" / "index.js", "")
     (root / "lib").symlink_to("real")
     assert "source './lib': lib is a symlink; library paths may hold no symlinks" in refused(
         root, "node", "lib", "./lib"
@@ -177,13 +178,13 @@ def test_a_source_that_is_a_symlink_is_refused_even_inside_the_root(root):
 
 
 def test_a_symlink_on_the_way_to_the_source_is_refused(root, tmp_path):
-    write_file(tmp_path / "outside" / "pkg" / "index.js", "")
+    put(tmp_path / "outside" / "pkg" / "index.js", "")
     (root / "vendor").symlink_to(tmp_path / "outside")
     assert "vendor is a symlink" in refused(root, "node", "pkg", "./vendor/pkg")
 
 
 def test_a_symlink_inside_the_library_tree_is_refused(root):
-    write_file(root / "lib" / "src" / "a.js", "")
+    put(root / "lib" / "src" / "a.js", "")
     (root / "lib" / "src" / "b.js").symlink_to("a.js")
     message = refused(root, "node", "lib", "./lib")
     assert (
@@ -192,13 +193,13 @@ def test_a_symlink_inside_the_library_tree_is_refused(root):
 
 
 def test_a_py_file_that_is_a_symlink_is_refused(root):
-    write_file(root / "real.py", "")
+    put(root / "real.py", "")
     (root / "mod.py").symlink_to("real.py")
     assert "mod.py is a symlink" in refused(root, "python", "mod", "./mod.py")
 
 
 def test_a_plugin_root_reached_through_a_symlink_still_works(root, tmp_path):
-    write_file(root / "lib" / "index.js", "")
+    put(root / "lib" / "index.js", "")
     link = tmp_path / "linked-plugin"
     link.symlink_to(root)
     found, diags = load_libraries(
@@ -236,9 +237,7 @@ def test_a_bad_file_loads_no_library(root, doc, words):
 
 def test_invalid_json_and_duplicate_aliases(root):
     found, diags = load_libraries(
-        write_file(
-            root / "libraries.json", '{"schemaVersion": 1,\n "node": {"a": "./a", "a": "./b"}}'
-        ),
+        put(root / "libraries.json", '{"schemaVersion": 1,\n "node": {"a": "./a", "a": "./b"}}'),
         root,
         "demo",
     )
@@ -323,7 +322,7 @@ def test_collisions_across_loaded_plugins(tmp_path):
     roots = []
     for name in ("p1", "p2", "p3"):
         root = tmp_path / name
-        write_file(root / "node" / "shared" / "index.js", "")
+        put(root / "node" / "shared" / "index.js", "")
         write_json_file(
             root / "libraries.json", {"schemaVersion": 1, "node": {"shared": "./node/shared"}}
         )

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from satchel.mcp._parse import load_server_files, parse_claude_mcp, parse_server_tables
-from tests.plugins.helpers import codes, write_file, write_json_file
+from tests.plugins.helpers import write_json_file
+from tests.support import codes, put
 
 SERVERS = {
     "github": {
@@ -146,7 +147,7 @@ def test_a_missing_claude_file_is_no_error(root):
 
 
 def test_invalid_json_has_a_line(root):
-    servers, diags = parse_claude_mcp(write_file(root / ".mcp.json", '{\n"a": }'), root, "demo")
+    servers, diags = parse_claude_mcp(put(root / ".mcp.json", '{\n"a": }'), root, "demo")
     assert servers == () and diags[0].line == 2
 
 
@@ -158,7 +159,7 @@ def tables(root: Path, value: Any):
 
 
 def test_server_tables_in_the_host_config_shape(root):
-    write_file(root / "bin" / "serve", "#!/bin/sh\n")
+    put(root / "bin" / "serve", "#!/bin/sh\n")
     servers, diags = tables(
         root,
         {
@@ -223,11 +224,11 @@ def test_server_tables_that_are_not_a_table(root):
 
 
 def test_load_server_files_reads_each_file_and_keeps_the_first_of_a_name(root):
-    one = write_file(
+    one = put(
         root / "mcp" / "one.toml",
         '[servers.a]\ncommand = "node"\n[servers.b]\nurl = "https://x.example"\n',
     )
-    two = write_file(
+    two = put(
         root / "mcp" / "two.toml",
         '[servers.a]\ncommand = "python3"\n[servers.c]\ncommand = "uvx"\n',
     )
@@ -240,11 +241,11 @@ def test_load_server_files_reads_each_file_and_keeps_the_first_of_a_name(root):
 
 
 def test_load_server_files_reports_each_bad_file_and_loads_the_rest(root, tmp_path):
-    good = write_file(root / "good.toml", '[servers.ok]\ncommand = "node"\n')
-    broken = write_file(root / "broken.toml", '[servers.x]\ncommand = "node\n')
-    empty = write_file(root / "empty.toml", "title = 'no servers'\n")
-    big = write_file(root / "big.toml", "# " + "x" * (1 << 20) + "\n")
-    outside = write_file(tmp_path / "outside.toml", '[servers.evil]\ncommand = "sh"\n')
+    good = put(root / "good.toml", '[servers.ok]\ncommand = "node"\n')
+    broken = put(root / "broken.toml", '[servers.x]\ncommand = "node\n')
+    empty = put(root / "empty.toml", "title = 'no servers'\n")
+    big = put(root / "big.toml", "# " + "x" * (1 << 20) + "\n")
+    outside = put(tmp_path / "outside.toml", '[servers.evil]\ncommand = "sh"\n')
     (root / "linked.toml").symlink_to(outside)
     missing = root / "missing.toml"
     paths = [good, broken, empty, big, root / "linked.toml", missing]
@@ -264,6 +265,6 @@ def test_load_server_files_reports_each_bad_file_and_loads_the_rest(root, tmp_pa
 
 
 def test_load_server_files_servers_not_a_table(root):
-    path = write_file(root / "s.toml", 'servers = "x"\n')
+    path = put(root / "s.toml", 'servers = "x"\n')
     servers, diags = load_server_files([path], root, "demo")
     assert servers == () and "not a string" in diags[0].message

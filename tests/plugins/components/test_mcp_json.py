@@ -13,22 +13,14 @@ from typing import Any
 import pytest
 
 from satchel.mcp._parse import SCHEMA, parse_mcp_json
-from tests.plugins.helpers import (
-    MCP,
-    REMOTE,
-    STDIO,
-    codes,
-    mcp_doc,
-    mcp_schema_valid,
-    write_file,
-    write_json_file,
-)
+from tests.plugins.helpers import MCP, REMOTE, STDIO, mcp_doc, mcp_schema_valid, write_json_file
+from tests.support import codes, put
 
 
 def load(root: Path, doc: Any):
     path = write_json_file(root / "mcp.json", doc) if not isinstance(doc, str | bytes) else None
     if path is None:
-        path = write_file(root / "mcp.json", doc)
+        path = put(root / "mcp.json", doc)
     return parse_mcp_json(path, root, "demo")
 
 
@@ -288,7 +280,7 @@ def test_a_bare_command_is_a_path_lookup(root, command):
 
 
 def test_a_dot_slash_command_inside_the_root_loads(root):
-    write_file(root / "bin" / "server", "#!/bin/sh\n")
+    put(root / "bin" / "server", "#!/bin/sh\n")
     servers, diags = one(root, {"type": "stdio", "command": "./bin/server"})
     assert diags == [] and servers[0].command == "./bin/server"
 
@@ -307,13 +299,13 @@ def test_a_dot_slash_command_that_leaves_the_root_is_refused(root, command):
 
 
 def test_a_dot_slash_command_through_a_symlink_out_of_the_root_is_refused(root, tmp_path):
-    write_file(tmp_path / "evil" / "server", "#!/bin/sh\n")
+    put(tmp_path / "evil" / "server", "#!/bin/sh\n")
     (root / "bin").symlink_to(tmp_path / "evil")
     refused(root, {"type": "stdio", "command": "./bin/server"}, "plugin.path.outside_root")
 
 
 def test_a_dot_slash_command_symlinked_inside_the_root_loads(root):
-    write_file(root / "real" / "server", "#!/bin/sh\n")
+    put(root / "real" / "server", "#!/bin/sh\n")
     (root / "bin").symlink_to("real")
     _, diags = one(root, {"type": "stdio", "command": "./bin/server"})
     assert diags == []

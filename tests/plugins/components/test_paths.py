@@ -19,7 +19,7 @@ from satchel._contain import (
     resolve_in_root,
     symlink_on_path,
 )
-from tests.plugins.helpers import write_file
+from tests.support import put
 
 MODULES = (
     "_contain.py",
@@ -67,7 +67,7 @@ def test_symlink_on_path(root, tmp_path):
 
 def test_find_symlink_is_bounded_and_never_follows(root, tmp_path):
     for i in range(5):
-        write_file(root / "d" / f"f{i}", "")
+        put(root / "d" / f"f{i}", "")
     assert find_symlink(root / "d") is None
     assert find_symlink(root / "d", limit=3) == "it holds more than 3 entries"
     (tmp_path / "loop").symlink_to(tmp_path / "loop")
@@ -82,7 +82,7 @@ def test_read_inside_refuses_devices_fifos_and_escapes(root):
     zero = read_inside(root / "zero", root, 10)
     assert isinstance(fifo, Refusal) and fifo.message == "it is not a regular file"
     assert isinstance(zero, Refusal) and zero.outside
-    assert read_inside(write_file(root / "ok", "12345"), root, 5) == b"12345"
+    assert read_inside(put(root / "ok", "12345"), root, 5) == b"12345"
     big = read_inside(root / "ok", root, 4)
     assert isinstance(big, Refusal) and big.message == "the file is 5 bytes; the limit is 4 (0 KiB)"
 

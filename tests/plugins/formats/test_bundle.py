@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from tests.plugins.helpers import add_skill, codes, only, write
+from tests.plugins.helpers import add_skill, only
+from tests.support import codes, put
 
 MANIFEST = """\
 name = "deploy-kit"
@@ -47,15 +48,15 @@ Deploy to $ARGUMENTS.
 
 
 def bundle_tree(root: Path, manifest: str = MANIFEST) -> None:
-    write(root, "plugin.toml", manifest)
+    put(root, "plugin.toml", manifest)
     add_skill(root, "skills/changelog")
     add_skill(root, "skills/bump")
     add_skill(root, "extra/lint")
-    write(root, "servers.toml", SERVERS)
-    write(root, "bin/registry-mcp", "#!/bin/sh\n")
-    write(root, "deploy.md", DEPLOY)
-    write(root, "prompts/rollback.md", "---\nname: undo\n---\nRoll back.\n")
-    write(root, "types.toml", TYPES)
+    put(root, "servers.toml", SERVERS)
+    put(root, "bin/registry-mcp", "#!/bin/sh\n")
+    put(root, "deploy.md", DEPLOY)
+    put(root, "prompts/rollback.md", "---\nname: undo\n---\nRoll back.\n")
+    put(root, "types.toml", TYPES)
 
 
 def test_a_realistic_bundle(plugin_dir: Path):
@@ -79,8 +80,8 @@ def test_a_realistic_bundle(plugin_dir: Path):
 
 def test_the_name_falls_back_to_the_directory(tmp_path: Path):
     root = tmp_path / "tools"
-    write(root, "plugin.toml", 'prompts = ["go.md"]\n')
-    write(root, "go.md", "Go.\n")
+    put(root, "plugin.toml", 'prompts = ["go.md"]\n')
+    put(root, "go.md", "Go.\n")
     plugin, diags = read_plugin(root)
     assert plugin is not None and diags == []
     assert [c.name for c in plugin.commands] == ["tools:go"]
@@ -90,8 +91,8 @@ def test_the_name_falls_back_to_the_directory(tmp_path: Path):
     "entry", ["../outside.md", "/etc/passwd", "./a/../../outside.md", "prompts/../../x.md"]
 )
 def test_an_entry_leaving_the_root_is_refused(plugin_dir: Path, entry: str):
-    write(plugin_dir, "plugin.toml", f'name = "kit"\nprompts = ["{entry}", "go.md"]\n')
-    write(plugin_dir, "go.md", "Go.\n")
+    put(plugin_dir, "plugin.toml", f'name = "kit"\nprompts = ["{entry}", "go.md"]\n')
+    put(plugin_dir, "go.md", "Go.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [c.name for c in plugin.commands] == ["kit:go"]
@@ -100,10 +101,10 @@ def test_an_entry_leaving_the_root_is_refused(plugin_dir: Path, entry: str):
 
 
 def test_an_entry_linked_outside_the_root_is_refused(tmp_path: Path, plugin_dir: Path):
-    write(tmp_path, "types.toml", TYPES)
-    write(plugin_dir, "plugin.toml", 'name = "kit"\nagents = ["types.toml"]\nmcp = ["s.toml"]\n')
+    put(tmp_path, "types.toml", TYPES)
+    put(plugin_dir, "plugin.toml", 'name = "kit"\nagents = ["types.toml"]\nmcp = ["s.toml"]\n')
     (plugin_dir / "types.toml").symlink_to(tmp_path / "types.toml")
-    write(tmp_path, "s.toml", SERVERS)
+    put(tmp_path, "s.toml", SERVERS)
     (plugin_dir / "s.toml").symlink_to(tmp_path / "s.toml")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and plugin.agents == () and plugin.mcp_servers == ()
@@ -111,9 +112,9 @@ def test_an_entry_linked_outside_the_root_is_refused(tmp_path: Path, plugin_dir:
 
 
 def test_a_prompt_name_must_match_the_rule(plugin_dir: Path):
-    write(plugin_dir, "plugin.toml", 'name = "kit"\nprompts = ["Deploy_Now.md", "ok.md"]\n')
-    write(plugin_dir, "Deploy_Now.md", "Deploy.\n")
-    write(plugin_dir, "ok.md", "OK.\n")
+    put(plugin_dir, "plugin.toml", 'name = "kit"\nprompts = ["Deploy_Now.md", "ok.md"]\n')
+    put(plugin_dir, "Deploy_Now.md", "Deploy.\n")
+    put(plugin_dir, "ok.md", "OK.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and [c.name for c in plugin.commands] == ["kit:ok"]
     [bad] = diags
@@ -121,7 +122,7 @@ def test_a_prompt_name_must_match_the_rule(plugin_dir: Path):
 
 
 def test_a_missing_listed_file_is_reported(plugin_dir: Path):
-    write(plugin_dir, "plugin.toml", 'name = "kit"\nprompts = ["gone.md"]\nskills = ["nope"]\n')
+    put(plugin_dir, "plugin.toml", 'name = "kit"\nprompts = ["gone.md"]\nskills = ["nope"]\n')
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert codes(diags) == ["plugin.skill.invalid", "command.read.error"]
@@ -133,13 +134,13 @@ def test_a_missing_listed_file_is_reported(plugin_dir: Path):
      'name = "Bad Name"\n', "name = [\n", "prompts = [1]\n"],
 )  # fmt: skip
 def test_a_bad_manifest_is_fatal(plugin_dir: Path, manifest: str):
-    write(plugin_dir, "plugin.toml", manifest)
+    put(plugin_dir, "plugin.toml", manifest)
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is None and codes(diags) == ["plugin.manifest.invalid"]
 
 
 def test_unknown_keys_are_reported_or_fatal_when_strict(plugin_dir: Path):
-    write(plugin_dir, "plugin.toml", 'name = "kit"\nhooks = ["h.sh"]\n')
+    put(plugin_dir, "plugin.toml", 'name = "kit"\nhooks = ["h.sh"]\n')
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and codes(diags) == ["plugin.manifest.field.unknown"]
     plugin, diags = read_plugin(plugin_dir, strict=True)
@@ -147,8 +148,8 @@ def test_unknown_keys_are_reported_or_fatal_when_strict(plugin_dir: Path):
 
 
 def test_a_bad_agent_type_is_a_plugin_agent_diagnostic(plugin_dir: Path):
-    write(plugin_dir, "plugin.toml", 'name = "kit"\nagents = ["types.toml"]\n')
-    write(plugin_dir, "types.toml", TYPES + "\n[types.broken]\ninstructions = 'no description'\n")
+    put(plugin_dir, "plugin.toml", 'name = "kit"\nagents = ["types.toml"]\n')
+    put(plugin_dir, "types.toml", TYPES + "\n[types.broken]\ninstructions = 'no description'\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [a.name for a in plugin.agents] == ["kit:releaser", "kit:auditor"]

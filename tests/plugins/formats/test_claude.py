@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from tests.plugins.helpers import add_skill, codes, only, skill_md, write, write_json
+from tests.plugins.helpers import STEPS, USEFUL, add_skill, only, write_json
+from tests.support import codes, put, skill_md
 
 HOOKS = {
     "hooks": {
@@ -57,9 +58,9 @@ def claude_tree(root: Path, **manifest: object) -> None:
         },
     )
     add_skill(root, "skills/changelog")
-    write(root, "commands/release.md", COMMAND)
-    write(root, "commands/frontend/component.md", "Make a component.\n")
-    write(root, "agents/code-reviewer.md", AGENT)
+    put(root, "commands/release.md", COMMAND)
+    put(root, "commands/frontend/component.md", "Make a component.\n")
+    put(root, "agents/code-reviewer.md", AGENT)
     write_json(root, "hooks/hooks.json", HOOKS)
     write_json(root, ".mcp.json", {"mcpServers": SERVERS})
 
@@ -103,7 +104,7 @@ def test_the_manifest_is_optional(tmp_path: Path):
     root = tmp_path / "lsp-helper"
     (root / ".claude-plugin").mkdir(parents=True)
     add_skill(root, "skills/lint")
-    write(root, "commands/fix.md", "Fix it.\n")
+    put(root, "commands/fix.md", "Fix it.\n")
     plugin, diags = read_plugin(root)
     assert plugin is not None and diags == []
     assert (plugin.name, plugin.namespace) == ("lsp-helper", "lsp-helper")
@@ -119,9 +120,9 @@ def test_a_directory_name_that_cannot_name_a_plugin_is_fatal(tmp_path: Path):
 
 def test_commands_and_agents_paths_replace_the_defaults(plugin_dir: Path):
     claude_tree(plugin_dir, commands=["./cmds", "./extra/one.md"], agents="./reviewers")
-    write(plugin_dir, "cmds/ship.md", "Ship it.\n")
-    write(plugin_dir, "extra/one.md", "One.\n")
-    write(plugin_dir, "reviewers/security.md", AGENT.replace("code-reviewer", "security"))
+    put(plugin_dir, "cmds/ship.md", "Ship it.\n")
+    put(plugin_dir, "extra/one.md", "One.\n")
+    put(plugin_dir, "reviewers/security.md", AGENT.replace("code-reviewer", "security"))
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert [c.name for c in plugin.commands] == ["release-tools:ship", "release-tools:one"]
@@ -183,8 +184,8 @@ def test_a_skill_directory_the_manifest_lists_keeps_its_frontmatter_name(plugin_
 
 def test_a_command_is_named_by_its_path_whatever_its_frontmatter_name(plugin_dir: Path):
     claude_tree(plugin_dir)
-    write(plugin_dir, "commands/content/draft.md", "---\nname: other-plugin:draft\n---\nDraft.\n")
-    write(plugin_dir, "commands/a/b/deep.md", "Deep.\n")
+    put(plugin_dir, "commands/content/draft.md", "---\nname: other-plugin:draft\n---\nDraft.\n")
+    put(plugin_dir, "commands/a/b/deep.md", "Deep.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert sorted(c.name for c in plugin.commands) == [
@@ -199,12 +200,12 @@ def test_a_command_is_named_by_its_path_whatever_its_frontmatter_name(plugin_dir
 
 def test_an_agent_in_a_subdirectory_has_the_subdirectories_in_its_id(plugin_dir: Path):
     claude_tree(plugin_dir)
-    write(
+    put(
         plugin_dir,
         "agents/review/deep/strict.md",
         "---\nname: strictest\ndescription: d\n---\nBe strict.\n",
     )
-    write(plugin_dir, "agents/plain-name.md", "---\ndescription: d\n---\nNo name.\n")
+    put(plugin_dir, "agents/plain-name.md", "---\ndescription: d\n---\nNo name.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert sorted(a.name for a in plugin.agents) == [
@@ -217,7 +218,7 @@ def test_an_agent_in_a_subdirectory_has_the_subdirectories_in_its_id(plugin_dir:
 def test_a_root_skill_md_is_the_one_skill_without_skills(tmp_path: Path):
     root = tmp_path / "solo"
     write_json(root, ".claude-plugin/plugin.json", {"name": "solo"})
-    write(root, "SKILL.md", skill_md("solo-skill"))
+    put(root, "SKILL.md", skill_md("solo-skill", USEFUL, STEPS))
     plugin, diags = read_plugin(root)
     assert plugin is not None and diags == []
     assert [s.name for s in plugin.skills] == ["solo-skill"]
@@ -258,7 +259,7 @@ def test_a_server_declared_twice_keeps_the_first(plugin_dir: Path):
 @pytest.mark.parametrize("value", ["../outside", "/etc", "./a/../../b", "a/../../b"])
 def test_a_path_field_leaving_the_root_is_refused(plugin_dir: Path, value: str):
     claude_tree(plugin_dir, commands=[value, "./cmds"])
-    write(plugin_dir, "cmds/ship.md", "Ship.\n")
+    put(plugin_dir, "cmds/ship.md", "Ship.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [c.name for c in plugin.commands] == ["release-tools:ship"]
@@ -266,7 +267,7 @@ def test_a_path_field_leaving_the_root_is_refused(plugin_dir: Path, value: str):
 
 
 def test_a_path_field_linked_outside_the_root_is_refused(tmp_path: Path, plugin_dir: Path):
-    write(tmp_path, "secret-agents/spy.md", AGENT)
+    put(tmp_path, "secret-agents/spy.md", AGENT)
     claude_tree(plugin_dir, agents="./linked")
     (plugin_dir / "linked").symlink_to(tmp_path / "secret-agents")
     plugin, diags = read_plugin(plugin_dir)
@@ -296,8 +297,8 @@ def test_unknown_fields_are_reported_and_known_extras_kept(plugin_dir: Path):
 
 def test_a_bad_agent_is_a_plugin_agent_diagnostic(plugin_dir: Path):
     claude_tree(plugin_dir)
-    write(plugin_dir, "agents/broken.md", "---\nname: [\n---\n")
-    write(plugin_dir, "agents/mute.md", "---\nname: mute\n---\nNo description.\n")
+    put(plugin_dir, "agents/broken.md", "---\nname: [\n---\n")
+    put(plugin_dir, "agents/mute.md", "---\nname: mute\n---\nNo description.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     # YAML no retry reads: the agent loads as Claude Code loads it, named after its file

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel.plugins import read_plugin
-from tests.plugins.helpers import add_skill, codes, only, skill_md, write, write_json
+from tests.plugins.helpers import STEPS, USEFUL, add_skill, only, write_json
+from tests.support import codes, put, skill_md
 
 CODEX = {
     "name": "figma",
@@ -29,7 +30,7 @@ CODEX = {
 def codex_tree(root: Path, **fields: object) -> None:
     write_json(root, ".codex-plugin/plugin.json", {**CODEX, **fields})
     add_skill(root, "skills/implement-design")
-    write(
+    put(
         root,
         "skills/implement-design/agents/openai.yaml",
         "policy:\n  allow_implicit_invocation: true\n",
@@ -122,7 +123,7 @@ def kimi_tree(root: Path, manifest: str = "kimi.plugin.json", **fields: object) 
     write_json(root, manifest, {**KIMI, **fields})
     add_skill(root, "skills/review")
     add_skill(root, "skills/triage")
-    write(root, "commands/tidy.md", "Tidy.\n")
+    put(root, "commands/tidy.md", "Tidy.\n")
 
 
 def test_a_realistic_kimi_plugin(plugin_dir: Path):
@@ -164,7 +165,7 @@ def test_a_kimi_name_is_required_and_follows_kimis_rule(plugin_dir: Path, name: 
 
 def test_a_kimi_root_skill_md_is_the_one_skill(plugin_dir: Path):
     write_json(plugin_dir, "kimi.plugin.json", {"name": "solo"})
-    write(plugin_dir, "SKILL.md", skill_md("solo"))
+    put(plugin_dir, "SKILL.md", skill_md("solo", USEFUL, STEPS))
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert [s.name for s in plugin.skills] == ["solo"]

@@ -14,17 +14,8 @@ from tests.plugins.formats.test_bundle import bundle_tree
 from tests.plugins.formats.test_claude import claude_tree
 from tests.plugins.formats.test_codex_kimi import codex_tree, kimi_tree
 from tests.plugins.formats.test_vibe_extension import vibe_tree
-from tests.plugins.helpers import (
-    add_skill,
-    audited,
-    codes,
-    mcp_json,
-    native,
-    only,
-    vibe,
-    write,
-    write_json,
-)
+from tests.plugins.helpers import add_skill, audited, mcp_json, native, only, vibe, write_json
+from tests.support import codes, put
 
 UNSUPPORTED = ["plugin.mcp.unsupported", "plugin.hooks.unsupported", "plugin.agents.unsupported"]
 
@@ -63,7 +54,7 @@ def test_nothing_to_recognise_means_no_diagnostic(plugin_dir: Path):
 
 def test_without_the_extension_vibe_hooks_are_not_even_recognised(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "ai.mistral.vibe/hooks.toml", "[[hooks]]\n")
+    put(plugin_dir, "ai.mistral.vibe/hooks.toml", "[[hooks]]\n")
     plugin, diags = read_plugin(plugin_dir, executable=False)
     assert plugin is not None and diags == []
 
@@ -137,7 +128,7 @@ HOSTILE = {
     "plugin.json fifo": lambda r: _fifo(r, "plugin.json"),
     "plugin.json loop": lambda r: (r / "plugin.json").symlink_to(r / "plugin.json"),
     "huge plugin.json": lambda r: (r / "plugin.json").write_bytes(b" " * (1024 * 1024 + 1)),
-    "deep json": lambda r: write(r, "plugin.json", "[" * 100_000 + "]" * 100_000),
+    "deep json": lambda r: put(r, "plugin.json", "[" * 100_000 + "]" * 100_000),
     "claude manifest fifo": lambda r: _fifo(r, ".claude-plugin/plugin.json"),
     "claude hooks fifo": lambda r: (
         write_json(r, ".claude-plugin/plugin.json", {"name": "x"}),
@@ -150,10 +141,10 @@ HOSTILE = {
     ),
     "kimi binary": lambda r: (r / "kimi.plugin.json").write_bytes(b"\x00\x01\x02"),
     "toml garbage": lambda r: (r / "plugin.toml").write_bytes(b"\xc3\x28 = = ["),
-    "nul in bundle path": lambda r: write(r, "plugin.toml", 'prompts = ["a\\u0000b.md"]\n'),
+    "nul in bundle path": lambda r: put(r, "plugin.toml", 'prompts = ["a\\u0000b.md"]\n'),
     "opencode package loop": lambda r: (
         (r / "package.json").symlink_to(r / "package.json"),
-        write(r, ".opencode/plugins/x.js", "1\n"),
+        put(r, ".opencode/plugins/x.js", "1\n"),
     ),
 }
 

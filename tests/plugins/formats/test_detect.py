@@ -13,19 +13,20 @@ import pytest
 
 from satchel.plugins import DETECTION, FORMAT_ORDER, Detection, detect, read_plugin
 from satchel.plugins._detect import HOST_NAMES, UNREAD
-from tests.plugins.helpers import NATIVE, add_skill, codes, native, write, write_json
+from tests.plugins.helpers import NATIVE, add_skill, native, write_json
+from tests.support import codes, put
 
 Maker = Callable[[Path], None]
 
 MARKERS: dict[str, tuple[str, Maker]] = {
-    "plugin.toml": ("bundle", lambda r: write(r, "plugin.toml", 'name = "demo"\n')),
+    "plugin.toml": ("bundle", lambda r: put(r, "plugin.toml", 'name = "demo"\n')),
     ".claude-plugin/plugin.json": (
         "claude",
         lambda r: write_json(r, ".claude-plugin/plugin.json", {"name": "demo"}),
     ),
     ".claude-plugin/ without a manifest": (
         "claude",
-        lambda r: write(r, ".claude-plugin/README.md", "optional manifest\n"),
+        lambda r: put(r, ".claude-plugin/README.md", "optional manifest\n"),
     ),
     ".codex-plugin/plugin.json": (
         "codex",
@@ -46,14 +47,14 @@ MARKERS: dict[str, tuple[str, Maker]] = {
     ),
     ".opencode/plugins/*.js": (
         "opencode",
-        lambda r: write(r, ".opencode/plugins/index.js", "export const P = async () => ({})\n"),
+        lambda r: put(r, ".opencode/plugins/index.js", "export const P = async () => ({})\n"),
     ),
     ".opencode/tools/*.ts": (
         "opencode",
-        lambda r: write(r, ".opencode/tools/search.ts", "export default {}\n"),
+        lambda r: put(r, ".opencode/tools/search.ts", "export default {}\n"),
     ),
     "opencode.json": ("opencode", lambda r: write_json(r, "opencode.json", {"plugin": []})),
-    "opencode.jsonc": ("opencode", lambda r: write(r, "opencode.jsonc", "// config\n{}\n")),
+    "opencode.jsonc": ("opencode", lambda r: put(r, "opencode.jsonc", "// config\n{}\n")),
     "package.json keyword opencode": (
         "opencode",
         lambda r: write_json(r, "package.json", {"name": "x", "keywords": ["opencode"]}),
@@ -226,9 +227,9 @@ def test_a_plugin_with_several_hosts_manifests_loads_by_default(plugin_dir: Path
     [
         lambda r: None,
         lambda r: add_skill(r, "skills/lint"),  # a default layout alone is every workspace
-        lambda r: write(r, "commands/deploy.md", "Deploy.\n"),
+        lambda r: put(r, "commands/deploy.md", "Deploy.\n"),
         lambda r: (r / ".opencode").mkdir(),
-        lambda r: write(r, ".opencode/plugins/README.md", "no code\n"),
+        lambda r: put(r, ".opencode/plugins/README.md", "no code\n"),
         lambda r: write_json(r, "package.json", {"name": "x", "keywords": ["claude"]}),
         lambda r: write_json(r, ".claude-plugin/marketplace.json", {"name": "m", "plugins": []}),
         lambda r: write_json(r, "plugin.json", {"name": "demo"}),
@@ -247,7 +248,7 @@ def test_detection_reads_nothing_outside_the_root(tmp_path: Path, plugin_dir: Pa
     write_json(tmp_path, "package.json", {"keywords": ["opencode"]})
     (plugin_dir / "package.json").symlink_to(tmp_path / "package.json")
     (tmp_path / "code").mkdir()
-    write(tmp_path, "code/index.js", "1\n")
+    put(tmp_path, "code/index.js", "1\n")
     (plugin_dir / ".opencode").mkdir()
     (plugin_dir / ".opencode" / "plugins").symlink_to(tmp_path / "code")
     fmt, diags = detect(plugin_dir)
@@ -256,7 +257,7 @@ def test_detection_reads_nothing_outside_the_root(tmp_path: Path, plugin_dir: Pa
 
 
 def test_a_plugin_json_linked_outside_the_root_is_fatal(tmp_path: Path, plugin_dir: Path):
-    write(tmp_path, "plugin.json", json.dumps({"$schema": NATIVE, "name": "demo"}))
+    put(tmp_path, "plugin.json", json.dumps({"$schema": NATIVE, "name": "demo"}))
     (plugin_dir / "plugin.json").symlink_to(tmp_path / "plugin.json")
     fmt, diags = detect(plugin_dir)
     assert fmt is None and codes(diags) == ["plugin.path.outside_root"]

@@ -5,17 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.plugins import read_plugin
-from tests.plugins.helpers import (
-    REMOTE,
-    STDIO,
-    add_skill,
-    codes,
-    mcp_json,
-    native,
-    only,
-    skill_md,
-    write,
-)
+from tests.plugins.helpers import REMOTE, STDIO, STEPS, USEFUL, add_skill, mcp_json, native, only
+from tests.support import codes, put, skill_md
 
 
 def names(plugin: object) -> list[str]:
@@ -28,7 +19,7 @@ def test_skills_are_the_immediate_children_of_skills_with_a_skill_md(plugin_dir:
     add_skill(plugin_dir, "skills/lint")
     add_skill(plugin_dir, "skills/group/deep")  # no deeper search
     (plugin_dir / "skills" / "empty").mkdir()
-    write(plugin_dir, "skills/notes.md", "# not a skill\n")
+    put(plugin_dir, "skills/notes.md", "# not a skill\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert names(plugin) == ["format-reports", "lint"]
@@ -38,7 +29,7 @@ def test_skills_are_the_immediate_children_of_skills_with_a_skill_md(plugin_dir:
 
 def test_only_a_file_named_exactly_skill_md_counts(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "skills/lower/skill.md", skill_md("lower"))
+    put(plugin_dir, "skills/lower/skill.md", skill_md("lower", USEFUL, STEPS))
     plugin, _ = read_plugin(plugin_dir)
     assert plugin is not None and plugin.skills == ()
 
@@ -51,7 +42,7 @@ def test_a_missing_skills_location_is_not_an_error(plugin_dir: Path):
 
 def test_skills_being_a_file_invalidates_skills_only(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "skills", "not a directory\n")
+    put(plugin_dir, "skills", "not a directory\n")
     mcp_json(plugin_dir, {"lookup": STDIO})
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
@@ -72,7 +63,7 @@ def test_a_skill_named_unlike_its_directory_is_skipped(plugin_dir: Path):
 
 def test_a_skill_without_a_name_or_description_is_skipped(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "skills/nameless/SKILL.md", skill_md(None))
+    put(plugin_dir, "skills/nameless/SKILL.md", skill_md(None, USEFUL, STEPS))
     add_skill(plugin_dir, "skills/mute", description=None)
     add_skill(plugin_dir, "skills/ok")
     plugin, diags = read_plugin(plugin_dir)
@@ -107,7 +98,7 @@ def test_symlinks_that_stay_inside_the_root_are_fine(plugin_dir: Path):
     add_skill(plugin_dir, "library/shared")
     (plugin_dir / "skills").mkdir()
     (plugin_dir / "skills" / "shared").symlink_to(plugin_dir / "library" / "shared")
-    write(plugin_dir, "docs/review.md", skill_md("review"))
+    put(plugin_dir, "docs/review.md", skill_md("review", USEFUL, STEPS))
     (plugin_dir / "skills" / "review").mkdir()
     (plugin_dir / "skills" / "review" / "SKILL.md").symlink_to(plugin_dir / "docs" / "review.md")
     plugin, diags = read_plugin(plugin_dir)
@@ -151,7 +142,7 @@ def test_mcp_servers_load_from_mcp_json(plugin_dir: Path):
 
 def test_a_broken_mcp_json_disables_mcp_and_the_rest_loads(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "mcp.json", '{"mcpServers": {}}')  # no $schema
+    put(plugin_dir, "mcp.json", '{"mcpServers": {}}')  # no $schema
     add_skill(plugin_dir, "skills/lint")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and names(plugin) == ["lint"]
@@ -178,7 +169,7 @@ def test_the_manifest_cannot_move_component_locations(plugin_dir: Path):
 
 def test_instructions_md_is_noted_and_not_loaded(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "INSTRUCTIONS.md", "Always be kind.\n")
+    put(plugin_dir, "INSTRUCTIONS.md", "Always be kind.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and diags == []
     assert plugin.instructions == plugin.root / "INSTRUCTIONS.md"
@@ -187,7 +178,7 @@ def test_instructions_md_is_noted_and_not_loaded(plugin_dir: Path):
 
 def test_instructions_md_outside_the_root_is_not_noted(tmp_path: Path, plugin_dir: Path):
     native(plugin_dir)
-    write(tmp_path, "INSTRUCTIONS.md", "elsewhere\n")
+    put(tmp_path, "INSTRUCTIONS.md", "elsewhere\n")
     (plugin_dir / "INSTRUCTIONS.md").symlink_to(tmp_path / "INSTRUCTIONS.md")
     plugin, _ = read_plugin(plugin_dir)
     assert plugin is not None and plugin.instructions is None

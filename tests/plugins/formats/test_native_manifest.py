@@ -11,16 +11,8 @@ import pytest
 
 from satchel.plugins import read_plugin
 from satchel.plugins.formats._native import load
-from tests.plugins.helpers import (
-    NATIVE,
-    audited,
-    codes,
-    native,
-    only,
-    schema_valid,
-    write,
-    write_json,
-)
+from tests.plugins.helpers import NATIVE, audited, native, only, schema_valid, write_json
+from tests.support import codes, put
 
 FULL = {
     "version": "1.0.0",
@@ -171,7 +163,7 @@ def test_a_foreign_schema_url_is_not_native(plugin_dir: Path):
     "text", ["[1, 2]", '"plugin"', "{", "", '{"$schema": "' + NATIVE + '", "name": "a",}']
 )
 def test_a_manifest_that_is_not_a_json_object_is_fatal(plugin_dir: Path, text: str):
-    write(plugin_dir, "plugin.json", text)
+    put(plugin_dir, "plugin.json", text)
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is None
     assert codes(diags) == ["plugin.manifest.invalid"]
@@ -194,7 +186,7 @@ def test_version_urls_email_and_license_are_checked_by_type_only(plugin_dir: Pat
 def test_a_non_object_extensions_is_reported_and_ignored(plugin_dir: Path):
     manifest = native(plugin_dir, validate=False, extensions=["ai.mistral.vibe"])
     assert not schema_valid(manifest)
-    write(plugin_dir, "ai.mistral.vibe/hooks.toml", '[[hooks]]\nname = "h"\n')
+    put(plugin_dir, "ai.mistral.vibe/hooks.toml", '[[hooks]]\nname = "h"\n')
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and not plugin.vibe
     assert codes(diags) == ["plugin.extension.invalid"]
@@ -222,7 +214,7 @@ def test_no_schema_is_fetched_and_nothing_runs_while_loading(plugin_dir: Path):
 
 
 def test_the_plugin_root_must_be_a_directory(tmp_path: Path):
-    file = write(tmp_path, "plugin.json", json.dumps({"$schema": NATIVE, "name": "demo"}))
+    file = put(tmp_path, "plugin.json", json.dumps({"$schema": NATIVE, "name": "demo"}))
     for root in (file, tmp_path / "missing"):
         plugin, diags = read_plugin(root)
         assert plugin is None

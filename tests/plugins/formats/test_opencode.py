@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.plugins import read_plugin
-from tests.plugins.helpers import add_skill, audited, codes, write, write_json
+from tests.plugins.helpers import add_skill, audited, write_json
+from tests.support import codes, put
 
 UNSUPPORTED = "plugin.compatibility.executable_format_unsupported"
 
@@ -22,10 +23,10 @@ def tripwire(canary: Path) -> str:
 def opencode_tree(root: Path, canary: Path) -> None:
     add_skill(root, ".opencode/skills/brainstorm")
     add_skill(root, ".opencode/skills/renamed", name="other-name")
-    write(root, ".opencode/plugins/superpowers.js", tripwire(canary))
-    write(root, ".opencode/plugins/nested/helper.ts", tripwire(canary))
-    write(root, ".opencode/tools/search.ts", tripwire(canary))
-    write(root, "index.mjs", tripwire(canary))
+    put(root, ".opencode/plugins/superpowers.js", tripwire(canary))
+    put(root, ".opencode/plugins/nested/helper.ts", tripwire(canary))
+    put(root, ".opencode/tools/search.ts", tripwire(canary))
+    put(root, "index.mjs", tripwire(canary))
     write_json(
         root,
         "package.json",
@@ -68,7 +69,7 @@ def test_code_files_are_never_opened_and_nothing_is_spawned(tmp_path: Path, plug
 
 
 def test_an_opencode_plugin_with_code_only(tmp_path: Path, plugin_dir: Path):
-    write(plugin_dir, ".opencode/plugins/only.js", tripwire(tmp_path / "canary"))
+    put(plugin_dir, ".opencode/plugins/only.js", tripwire(tmp_path / "canary"))
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and plugin.skills == ()
     assert codes(diags) == [UNSUPPORTED]

@@ -12,8 +12,9 @@ import pytest
 
 import satchel
 from satchel.plugins import Detection, load_plugins, read_plugin
-from tests.plugins.helpers import add_skill, codes, write, write_json
+from tests.plugins.helpers import add_skill, write_json
 from tests.plugins.multihost import NAME, SKILLS, multihost_plugin
+from tests.support import codes, put
 from tests.tools import claude_validate
 
 UNUSED = (
@@ -65,7 +66,7 @@ def test_load_refuses_several_manifests_when_asked_as_vibe_does(layout, project)
 def test_config_toml_refuses_several_manifests_and_the_host_option_wins(layout, home):
     multihost_plugin(home / ".agents" / "plugins" / NAME)
     config = home / ".config" / "satchel" / "config.toml"
-    write(config.parent, config.name, '[plugin_manifests]\nambiguous = "refuse"\n')
+    put(config.parent, config.name, '[plugin_manifests]\nambiguous = "refuse"\n')
     refused = load_plugins(layout)
     assert NAME not in refused.plugins
     assert "plugin.compatibility.format_ambiguous" in codes(refused.diagnostics)
@@ -75,8 +76,8 @@ def test_config_toml_refuses_several_manifests_and_the_host_option_wins(layout, 
 def test_config_toml_sets_the_order_and_the_users_file_wins(layout, project, home):
     multihost_plugin(home / ".agents" / "plugins" / NAME)
     user = home / ".config" / "satchel"
-    write(user, "config.toml", '[plugin_manifests]\norder = ["kimi", "claude"]\n')
-    write(project / ".satchel", "config.toml", '[plugin_manifests]\norder = ["codex"]\n')
+    put(user, "config.toml", '[plugin_manifests]\norder = ["kimi", "claude"]\n')
+    put(project / ".satchel", "config.toml", '[plugin_manifests]\norder = ["codex"]\n')
     assert load_plugins(layout).plugins[NAME].format == "kimi"
     given = load_plugins(layout, format_order=("cursor",))
     assert given.plugins[NAME].format == "cursor"
@@ -84,7 +85,7 @@ def test_config_toml_sets_the_order_and_the_users_file_wins(layout, project, hom
 
 def test_a_bad_plugin_manifests_setting_is_reported_and_ignored(layout, home):
     multihost_plugin(home / ".agents" / "plugins" / NAME)
-    write(home / ".config" / "satchel", "config.toml", '[plugin_manifests]\nambiguous = "x"\n')
+    put(home / ".config" / "satchel", "config.toml", '[plugin_manifests]\nambiguous = "x"\n')
     found = load_plugins(layout)
     assert found.plugins[NAME].format == "claude"
     config = home / ".config" / "satchel" / "config.toml"
@@ -117,11 +118,11 @@ def _home(tmp_path: Path) -> Path:
 def test_a_cursor_plugin_reads_skills_commands_agents_and_mcp_json(plugin_dir: Path):
     write_json(plugin_dir, ".cursor-plugin/plugin.json", {"name": "cursed", "version": "2.0.0"})
     add_skill(plugin_dir, "skills/review")
-    write(plugin_dir, "commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n")
-    write(plugin_dir, "agents/scout.md", "---\nname: scout\ndescription: Looks.\n---\nLook.\n")
+    put(plugin_dir, "commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n")
+    put(plugin_dir, "agents/scout.md", "---\nname: scout\ndescription: Looks.\n---\nLook.\n")
     write_json(plugin_dir, "mcp.json", {"mcpServers": {"db": {"command": "db-server"}}})
     write_json(plugin_dir, "hooks/hooks.json", {"version": 1, "hooks": {"stop": []}})
-    write(plugin_dir, "rules/style.mdc", "---\nalwaysApply: true\n---\nBe terse.\n")
+    put(plugin_dir, "rules/style.mdc", "---\nalwaysApply: true\n---\nBe terse.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert (plugin.format, plugin.name, plugin.version) == ("cursor", "cursed", "2.0.0")
@@ -167,7 +168,7 @@ def _bare(root: Path, part: str) -> Path:
     if part == "skills":
         add_skill(root, "skills/lint")
     elif part in ("commands", "agents"):
-        write(root, f"{part}/one.md", "---\nname: one\ndescription: One.\n---\nBody.\n")
+        put(root, f"{part}/one.md", "---\nname: one\ndescription: One.\n---\nBody.\n")
     elif part == "hooks/hooks.json":
         handler = {"type": "command", "command": "true"}
         write_json(root, part, {"hooks": {"Stop": [{"hooks": [handler]}]}})

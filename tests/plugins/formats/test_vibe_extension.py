@@ -13,14 +13,13 @@ from tests.plugins.helpers import (
     KNOWLEDGE_HEAD,
     VIBE_HOOKS,
     add_skill,
-    codes,
     mcp_json,
     native,
     only,
     vibe,
-    write,
     write_json,
 )
+from tests.support import codes, put
 
 HOOKS = VIBE_HOOKS
 AGENT = """\
@@ -37,10 +36,10 @@ KNOWLEDGE = KNOWLEDGE_HEAD + "Revenue is recognized on delivery.\n"
 
 def vibe_tree(root: Path) -> None:
     """Every Vibe-only component, each valid."""
-    write(root, "ai.mistral.vibe/hooks.toml", HOOKS)
-    write(root, "ai.mistral.vibe/agents/researcher.toml", AGENT)
-    write(root, "ai.mistral.vibe/knowledge/accounting-policy/KNOWLEDGE.md", KNOWLEDGE)
-    write(root, "python/utils.py", "X = 1\n")
+    put(root, "ai.mistral.vibe/hooks.toml", HOOKS)
+    put(root, "ai.mistral.vibe/agents/researcher.toml", AGENT)
+    put(root, "ai.mistral.vibe/knowledge/accounting-policy/KNOWLEDGE.md", KNOWLEDGE)
+    put(root, "python/utils.py", "X = 1\n")
     write_json(
         root, "libraries.json", {"schemaVersion": 1, "python": {"utils": "./python/utils.py"}}
     )
@@ -82,7 +81,7 @@ def test_without_the_extension_only_manifest_skills_and_mcp_load(plugin_dir: Pat
 
 def test_hooks_toml_is_ignored_without_the_extension_even_when_broken(plugin_dir: Path):
     native(plugin_dir)
-    write(plugin_dir, "ai.mistral.vibe/hooks.toml", "this is [not toml")
+    put(plugin_dir, "ai.mistral.vibe/hooks.toml", "this is [not toml")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and plugin.hooks == () and diags == []
 
@@ -149,7 +148,7 @@ def test_schema_version_must_be_1(plugin_dir: Path, version: object):
     if version is not None:
         ext["ai.mistral.vibe"]["schemaVersion"] = version
     native(plugin_dir, extensions=ext)
-    write(plugin_dir, "ai.mistral.vibe/hooks.toml", HOOKS)
+    put(plugin_dir, "ai.mistral.vibe/hooks.toml", HOOKS)
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and not plugin.vibe
     assert plugin.hooks == ()
@@ -223,9 +222,9 @@ def test_an_unknown_key_in_the_extension_is_reported(plugin_dir: Path):
 
 def test_vibe_agents_are_namespaced_by_stem_and_failures_are_plugin_codes(plugin_dir: Path):
     native(plugin_dir, name="agent-kit", extensions=vibe())
-    write(plugin_dir, "ai.mistral.vibe/agents/researcher.toml", AGENT)
-    write(plugin_dir, "ai.mistral.vibe/agents/broken.toml", "schema_version = [")
-    write(plugin_dir, "ai.mistral.vibe/agents/notes.md", "---\nname: notes\n---\n")
+    put(plugin_dir, "ai.mistral.vibe/agents/researcher.toml", AGENT)
+    put(plugin_dir, "ai.mistral.vibe/agents/broken.toml", "schema_version = [")
+    put(plugin_dir, "ai.mistral.vibe/agents/notes.md", "---\nname: notes\n---\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [a.name for a in plugin.agents] == ["agent_kit:researcher"]
@@ -238,7 +237,7 @@ def test_vibe_agents_are_namespaced_by_stem_and_failures_are_plugin_codes(plugin
 def test_the_seed_camel_case_agent_example_loads(plugin_dir: Path):
     native(plugin_dir, extensions=vibe())
     camel = AGENT.replace("schema_version", "schemaVersion").replace("agent_type", "agentType")
-    write(plugin_dir, "ai.mistral.vibe/agents/researcher.toml", camel)
+    put(plugin_dir, "ai.mistral.vibe/agents/researcher.toml", camel)
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and [a.name for a in plugin.agents] == ["demo:researcher"]
     assert diags == []
@@ -246,7 +245,7 @@ def test_the_seed_camel_case_agent_example_loads(plugin_dir: Path):
 
 def test_an_agent_file_linked_outside_the_root_is_skipped(tmp_path: Path, plugin_dir: Path):
     native(plugin_dir, extensions=vibe())
-    outside = write(tmp_path, "researcher.toml", AGENT)
+    outside = put(tmp_path, "researcher.toml", AGENT)
     (plugin_dir / "ai.mistral.vibe" / "agents").mkdir(parents=True)
     (plugin_dir / "ai.mistral.vibe" / "agents" / "researcher.toml").symlink_to(outside)
     plugin, diags = read_plugin(plugin_dir)
@@ -257,7 +256,7 @@ def test_an_agent_file_linked_outside_the_root_is_skipped(tmp_path: Path, plugin
 def test_a_bad_hook_drops_that_hook(plugin_dir: Path):
     native(plugin_dir, extensions=vibe())
     strict_post_agent = HOOKS.replace('type = "post_agent"', 'type = "post_agent"\nstrict = true')
-    write(plugin_dir, "ai.mistral.vibe/hooks.toml", strict_post_agent)
+    put(plugin_dir, "ai.mistral.vibe/hooks.toml", strict_post_agent)
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [h.name for h in plugin.hooks] == ["demo:guard-lookup"]

@@ -1,19 +1,11 @@
-"""Helpers the edge-case tests share: write a file, open a session that runs nothing."""
+"""A session for the edge-case tests: one that runs nothing it was not told to."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import satchel
 from satchel.session import Session
-
-
-def put(path: Path, text: str | bytes) -> Path:
-    """Write `text` at `path` (parents made); the path."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
 
 
 def session(env: satchel.Environment, **options: object) -> Session:
