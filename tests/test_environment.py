@@ -221,15 +221,15 @@ def test_write_skills_without_a_write_root_is_a_diagnostic(project, home):
     ]
 
 
-def test_reading_writes_nothing(layout, skills_dirs, write):
-    write(skills_dirs["user"], "alpha")
+def test_reading_writes_nothing(layout, skills_dirs):
+    write_skill(skills_dirs["user"], "alpha")
     env = satchel.load(layout=layout)
     assert list(env.skills) == ["alpha"]
     assert not layout.write_root.exists()
 
 
-def test_load_builds_the_environment_once(layout, skills_dirs, write, monkeypatch):
-    write(skills_dirs["user"], "alpha")
+def test_load_builds_the_environment_once(layout, skills_dirs, monkeypatch):
+    write_skill(skills_dirs["user"], "alpha")
     built: list[environment.Environment] = []
     real = environment.Environment
 

@@ -10,7 +10,6 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-import satchel._text as text
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.precedence import (
     UNSEEN,
@@ -56,10 +55,6 @@ def test_fold_name_is_nfc_then_casefold():
     assert fold_name("Stra\u00dfe") == "strasse"
     assert fold_name("Cafe\u0301") == fold_name("caf\u00e9") == "caf\u00e9"
     assert fold_name("\u03a3\u0391\u03a3") == "\u03c3\u03b1\u03c3"
-
-
-def test_fold_name_is_still_importable_from_text():
-    assert text.fold_name is fold_name
 
 
 def test_shadowed_records_name_the_loser_and_pairs_give_winner_then_loser():
