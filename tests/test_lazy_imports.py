@@ -54,7 +54,7 @@ def test_every_package_with_exports_is_lazy():
     assert names == {
         "satchel", "satchel.agents", "satchel.audit", "satchel.commands", "satchel.hooks",
         "satchel.install", "satchel.mcp", "satchel.plugins", "satchel.process",
-        "satchel.resources", "satchel.session",
+        "satchel.resources", "satchel.session", "satchel.skills",
     }  # fmt: skip
 
 

@@ -20,7 +20,6 @@ user plugins, are the user's.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -256,6 +255,8 @@ def _union(a: Reach, b: Reach) -> Reach:
 
 
 def _digest(declared: Mapping[str, Any], reach: Reach, pinning: _Pinning) -> str:
+    import hashlib  # only when a project's executables are pinned
+
     h = hashlib.sha256(json.dumps(declared, sort_keys=True, default=list).encode("utf-8"))
     for path in reach.files:
         h.update(b"\0file\0" + str(path).encode("utf-8") + b"\0")

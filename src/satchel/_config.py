@@ -11,7 +11,6 @@ settings are ignored.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,8 @@ def read_config(path: Path, problems: list[Diagnostic]) -> dict[str, Any]:
         if e.kind != "missing":
             problems.append(invalid(f"cannot read it: {e.message}", path))
         return {}
+    import tomllib  # only when a TOML file is read
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:

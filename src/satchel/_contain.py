@@ -13,7 +13,6 @@ import json
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -299,6 +298,8 @@ def parse_toml(
     data: bytes, path: Path, code: str
 ) -> tuple[dict[str, Any] | None, Diagnostic | None]:
     """The TOML document in `data`, or None and a diagnostic with `code` (and the line)."""
+    import tomllib  # only when a TOML file is read
+
     try:
         return tomllib.loads(data.decode("utf-8").removeprefix(_BOM)), None
     except UnicodeDecodeError as e:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from yaml.resolver import Resolver
-
 __all__ = ["parse"]
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
@@ -29,7 +27,6 @@ _NOT_PRINTABLE = re.compile(
 )
 _SPECIAL = re.compile("[\t\r\ufeff\x85\u2028\u2029]")
 _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@`\t ")
-_RESOLVERS = Resolver.yaml_implicit_resolvers
 # Words PyYAML reads as booleans or null; values starting with the characters below
 # may be numbers, dates, merge keys or `=`, and are checked with PyYAML's own patterns.
 _WORDS = frozenset(
@@ -150,4 +147,8 @@ def _scalar(raw: str) -> str:
 def _implicit(value: str) -> bool:
     """Whether YAML reads `value` (starting with a digit, sign, dot, `<` or `=`) as a
     number, a date, a merge key or a value key."""
-    return any(regexp.match(value) for _tag, regexp in _RESOLVERS.get(value[0], ()))
+    # PyYAML is imported only for a value that may be a number, date or merge key
+    from yaml.resolver import Resolver
+
+    resolvers = Resolver.yaml_implicit_resolvers
+    return any(regexp.match(value) for _tag, regexp in resolvers.get(value[0], ()))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,6 +194,8 @@ def _write(path: Path, folders: list[Path], pins: Mapping[Path, Mapping[str, str
         document["approved"] = {
             str(f): dict(sorted(items.items())) for f, items in sorted(pins.items())
         }
+    import tempfile  # only when the trust list is written
+
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{STORE}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -18,11 +18,13 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satchel import _fastyaml
-from satchel._yaml import YamlProblem, compose_checked
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+
+if TYPE_CHECKING:
+    from satchel._yaml import YamlProblem
 
 __all__ = [
     "BOM",
@@ -123,6 +125,8 @@ def parse_yaml(
     fast = _fastyaml.parse(text)
     if fast is not None:
         return fast, ()
+    from satchel._yaml import YamlProblem, compose_checked  # PyYAML: only past the fast path
+
     try:
         value = compose_checked(text)
     except YamlProblem as problem:
@@ -302,6 +306,8 @@ def _colon_fallback(
     retry = _rewrite(text.split("\n"), keys)
     if not retry.changed:
         return None
+    from satchel._yaml import YamlProblem, compose_checked
+
     try:
         value = compose_checked("\n".join(retry.lines))
     except YamlProblem:

@@ -11,7 +11,6 @@ for Claude Code. A bundle's types are a plugin's, so a ``yolo`` safety is capped
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -81,15 +80,9 @@ def parse_bundle(
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[list[AgentType], list[Diagnostic]]:
     """The ``[types.<name>]`` tables of a bundle file, in file order (at most 128)."""
-    problem = frontmatter.check_text(data, 0, path)
+    doc, problem = _document(data, path)
     if problem is not None:
         return [], [problem]
-    try:
-        doc = tomllib.loads(data.decode("utf-8").removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as e:
-        return [], [diagnostic("agent.invalid", f"not valid TOML: {e}", path)]
-    except RecursionError:
-        return [], [diagnostic("agent.invalid", "the TOML nests too deep to read", path)]
     diags = [
         diagnostic("agent.field.unknown", f"unknown key `{key}` is ignored", path)
         for key in doc
@@ -110,6 +103,21 @@ def parse_bundle(
         where="types",
     )
     return agents, diags + more
+
+
+def _document(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | None]:
+    """The TOML table in `data`, or a diagnostic (tomllib is imported only here)."""
+    problem = frontmatter.check_text(data, 0, path)
+    if problem is not None:
+        return {}, problem
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), None
+    except tomllib.TOMLDecodeError as e:
+        return {}, diagnostic("agent.invalid", f"not valid TOML: {e}", path)
+    except RecursionError:
+        return {}, diagnostic("agent.invalid", "the TOML nests too deep to read", path)
 
 
 def config_agents(

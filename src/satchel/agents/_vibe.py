@@ -21,7 +21,6 @@ is capped at ``destructive`` (`agent.safety.capped`).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -96,6 +95,8 @@ def parse_vibe(
     if problem is not None:
         return None, [problem]
     p = Problems(path)
+    import tomllib  # only when a TOML file is read
+
     try:
         fields = tomllib.loads(data.decode("utf-8").removeprefix(_BOM))
     except tomllib.TOMLDecodeError as e:

@@ -22,7 +22,6 @@ handler is dropped, the rest load. A missing file is no error.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -49,10 +48,6 @@ MAX_SETTINGS = 1024 * 1024
 INVALID = "hook.file.invalid"
 _HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "description", "strict")
 _GROUP_FIELDS = ("matcher", "hooks")
-_PARSERS: dict[str, tuple[Callable[[str], Any], type[ValueError]]] = {
-    "TOML": (tomllib.loads, tomllib.TOMLDecodeError),
-    "JSON": (loads, ValueError),
-}
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
 
@@ -170,7 +165,7 @@ def _document(path: Path, cap: int, kind: str) -> tuple[Any, list[Diagnostic]]:
     data = _read(path, cap)
     if not isinstance(data, bytes):
         return None, [] if data is None else [data]
-    parse, invalid = _PARSERS[kind]
+    parse, invalid = _parser(kind)
     try:
         return parse(data.decode("utf-8")), []
     except (UnicodeDecodeError, invalid) as e:
@@ -192,3 +187,13 @@ def _read(path: Path, cap: int) -> bytes | Diagnostic | None:
 
 def _invalid(message: str, path: Path) -> Diagnostic:
     return diagnostic(INVALID, message, path)
+
+
+def _parser(kind: str) -> tuple[Callable[[str], Any], type[ValueError]]:
+    """The parser of a hook file's format and the error it raises (tomllib is imported
+    only when a TOML file is read)."""
+    if kind == "TOML":
+        import tomllib
+
+        return tomllib.loads, tomllib.TOMLDecodeError
+    return loads, ValueError

@@ -22,7 +22,6 @@ match ``[a-z0-9-]+`` (else ``command.name.invalid`` and it is skipped); it is
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -70,6 +69,8 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
 
 def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
     check_inside(ctx, path, BUNDLE_MANIFEST)
+    import tomllib  # only when a TOML file is read
+
     try:
         text = read_bounded(path, MAX_MANIFEST).decode("utf-8").removeprefix("\ufeff")
         doc = tomllib.loads(text)
