@@ -149,7 +149,7 @@ def _hooks(items: Executables, every_source: bool) -> Iterator[tuple[str, Hook]]
         return
     settings = load_hooks(items.layout, own_files=False, claude_settings=True)
     for name, hook in settings.named():
-        if hook.source != "claude-user":
+        if hook.origin.scope == PROJECT:
             yield f"hook {name}", hook
 
 
@@ -170,10 +170,12 @@ def _server_key(items: Executables, server: McpServer) -> str | None:
 
 
 def _project_hook(items: Executables, hook: Hook) -> bool:
-    if hook.source in ("project", "claude-project", "claude-local"):
-        return True
-    name = hook.source.removeprefix("plugin:")
-    plugin = items.plugins.get(name) if name != hook.source else None
+    """Whether `hook` is the project's: from a project file, or from a plugin the
+    project holds."""
+    origin = hook.origin
+    if origin.plugin is None:
+        return origin.scope == PROJECT
+    plugin = items.plugins.get(origin.plugin)
     return plugin is not None and plugin.scope == PROJECT
 
 

@@ -597,8 +597,7 @@ def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
         replace(
             s,
             name=plugin.qualified(s.name) if names == "namespaced" else s.name,
-            scope=PLUGIN,
-            family=plugin.name,
+            origin=replace(s.origin, scope="plugin", family=plugin.name),
         )
         for s in plugin.skills
     ]

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
-__all__ = ["Origin", "Scope", "Trust", "TrustState"]
+__all__ = ["NO_ORIGIN", "Origin", "Scope", "Trust", "TrustState", "as_scope"]
 
 TrustState = Literal["trusted", "untrusted", "hidden"]
-Scope = Literal["project", "user", "plugin", "extra", "written", "config", "host"]
+# ``""``: no root at all (a value built in code that names none).
+Scope = Literal[
+    "", "project", "user", "plugin", "extra", "written", "config", "host", "builtin", "mcp"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +72,29 @@ class Trust:
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """Where one loaded item came from: the `scope` of its root (``host`` for what
-    the host defines in code), the `family` that root belongs to (a plugin's name, a
-    client's folder), the `plugin` that ships it and the `namespace` its name is
-    qualified with (if any), the `path` it was read from (None: defined in code) and
-    the `trust` its project was loaded with."""
+    """Where one loaded item came from: the `scope` of its root (``host``, ``builtin``
+    or ``""`` for what the host defines in code), the `family` that root belongs to (a
+    plugin's name, a client's folder), the `plugin` that ships it and the `namespace`
+    its name is qualified with (if any), the `path` of the root it was found under (a
+    skills, commands or agents directory, the plugin's root, the one file a source is;
+    None: defined in code; the item's own file is the model's `path`) and the `trust`
+    its project was loaded with (None: not recorded).
+
+    One origin is built where a walk starts (a layout root, a plugin, a file) and every
+    item found there carries it."""
 
     scope: Scope
     family: str = ""
     plugin: str | None = None
     namespace: str | None = None
     path: Path | None = None
-    trust: TrustState = "trusted"
+    trust: TrustState | None = None
+
+
+NO_ORIGIN = Origin("")  # a value built in code, from no root
+
+
+def as_scope(label: str) -> Scope:
+    """A layout row's scope label as an origin's `Scope` (a host's own table may name
+    scopes of its own; they pass through as written)."""
+    return cast(Scope, label)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from satchel.agents import AgentType, config_agents, load_bundle, parse_bundle
+from satchel.origin import Origin
 from tests.support import codes
 
 BUNDLE = """\
@@ -37,7 +38,7 @@ def messages(diags, severity="error"):
 
 
 def test_types_load_in_file_order_with_every_field():
-    agents, diags = parse(BUNDLE, plugin="review-kit")
+    agents, diags = parse(BUNDLE, origin=Origin("plugin", plugin="review-kit"))
     assert diags == []
     assert agents == [
         AgentType(
@@ -52,8 +53,7 @@ def test_types_load_in_file_order_with_every_field():
             display_name="Reviewer",
             format="bundle",
             path=Path("/plugin/types.toml"),
-            scope="plugin",
-            plugin="review-kit",
+            origin=Origin("plugin", plugin="review-kit"),
             extras={"color": "green"},
         ),
         AgentType(
@@ -73,8 +73,7 @@ def test_types_load_in_file_order_with_every_field():
             isolation="worktree",
             format="bundle",
             path=Path("/plugin/types.toml"),
-            scope="plugin",
-            plugin="review-kit",
+            origin=Origin("plugin", plugin="review-kit"),
         ),
     ]
 
@@ -170,7 +169,7 @@ def test_names_follow_the_agent_name_rules():
 
 
 def test_a_namespace_prefixes_names():
-    agents, _ = parse(BUNDLE, namespace="kit")
+    agents, _ = parse(BUNDLE, origin=Origin("plugin", namespace="kit"))
     assert [a.name for a in agents] == ["kit:reviewer", "kit:fixer"]
 
 
@@ -206,7 +205,7 @@ def test_at_most_128_types_per_file():
 def test_load_bundle_reads_a_file_at_most_1_mib(tmp_path):
     path = tmp_path / "types.toml"
     path.write_text(BUNDLE)
-    agents, diags = load_bundle(path, plugin="kit")
+    agents, diags = load_bundle(path, origin=Origin("plugin", plugin="kit"))
     assert [a.name for a in agents] == ["reviewer", "fixer"] and diags == []
     path.write_bytes(BUNDLE.encode() + b"#" * (1 << 20))
     agents, diags = load_bundle(path)

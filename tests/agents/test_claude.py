@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.agents import AgentType, parse_claude
+from satchel.origin import Origin
 from tests.agents.conftest import claude_text
 from tests.support import codes
 
@@ -71,7 +72,7 @@ def test_every_field_is_read():
         permissionMode="plan",
         maxTurns="5",
     )
-    agent, diags = parse(text, "searcher.md", scope="project", family=".claude")
+    agent, diags = parse(text, "searcher.md", origin=Origin("project", ".claude"))
     assert diags == []
     assert agent == AgentType(
         name="searcher",
@@ -87,8 +88,7 @@ def test_every_field_is_read():
         isolation="worktree",
         format="claude",
         path=Path("/agents/searcher.md"),
-        scope="project",
-        family=".claude",
+        origin=Origin("project", ".claude"),
         extras={"permissionMode": "plan", "maxTurns": 5},
     )
     json.dumps(agent.to_json(), allow_nan=False)
@@ -101,7 +101,7 @@ def test_the_name_defaults_to_the_file_stem():
 
 
 def test_a_namespace_prefixes_the_name():
-    agent, _ = parse(claude_text("helper"), namespace="tools")
+    agent, _ = parse(claude_text("helper"), origin=Origin("", namespace="tools"))
     assert agent is not None and agent.name == "tools:helper"
 
 

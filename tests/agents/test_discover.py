@@ -12,6 +12,7 @@ import pytest
 import satchel
 from satchel.agents import AgentType, load_agents, scan_agent_dir
 from satchel.layout import WalkBounds
+from satchel.origin import Origin
 from tests.agents.conftest import VIBE_OK, claude_text
 from tests.support import codes, put
 
@@ -40,8 +41,7 @@ def plugin_type(name: str, plugin: str = "kit") -> AgentType:
         description="From a plugin.",
         format="bundle",
         path=Path(f"/plugins/{plugin}/types.toml"),
-        scope="plugin",
-        plugin=plugin,
+        origin=Origin("plugin", plugin=plugin),
     )
 
 
@@ -434,7 +434,9 @@ def test_loading_is_deterministic(layout, dirs):
 def test_scan_agent_dir_flat_for_plugins(tmp_path):
     put(tmp_path, "a.toml", VIBE_OK)
     put(tmp_path, "nested/b.toml", VIBE_OK)
-    scan = scan_agent_dir(tmp_path, recursive=False, namespace="kit", plugin="kit", scope="plugin")
+    scan = scan_agent_dir(
+        tmp_path, recursive=False, origin=Origin("plugin", plugin="kit", namespace="kit")
+    )
     assert scan.exists
     assert [(a.name, a.plugin) for a in scan.agents] == [("kit:a", "kit")]
     assert not scan_agent_dir(tmp_path / "missing").exists

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from satchel.agents import parse_claude
+from satchel.origin import Origin
 from satchel.plugins import read_plugin
 from tests.agents.shapes import RUN_ON, SHAPES, UNREADABLE, agent_text, write_plugin
 from tests.tools import claude_validate
@@ -15,7 +16,9 @@ RUNTIME_LOADS = "At runtime this agent loads with its name taken from the filena
 
 def test_a_description_running_on_with_example_blocks_is_recovered_with_a_warning():
     data = agent_text("code-simplifier", RUN_ON).encode()
-    agent, diags = parse_claude(data, Path("/p/agents/code-simplifier.md"), namespace="kit")
+    agent, diags = parse_claude(
+        data, Path("/p/agents/code-simplifier.md"), origin=Origin("", namespace="kit")
+    )
     assert agent is not None and agent.name == "kit:code-simplifier"
     assert agent.description.startswith("Use this agent after code was written.")
     assert agent.description.endswith("use the simplifier.\n</commentary>\n</example>")
@@ -47,7 +50,7 @@ def test_every_shape_loads_with_its_fields(tmp_path):
 def test_a_plugin_agent_no_retry_reads_loads_as_claude_code_loads_it():
     data = agent_text("hunter", UNREADABLE).encode()
     path = Path("/p/agents/hunter.md")
-    agent, diags = parse_claude(data, path, namespace="kit", plugin="kit")
+    agent, diags = parse_claude(data, path, origin=Origin("", plugin="kit", namespace="kit"))
     assert agent is not None
     assert (agent.name, agent.description, agent.model_as_written) == (
         "kit:hunter",
@@ -64,7 +67,7 @@ def test_a_plugin_agent_no_retry_reads_loads_as_claude_code_loads_it():
 
 def test_a_project_agent_no_retry_reads_is_skipped_as_claude_code_skips_it():
     data = agent_text("hunter", UNREADABLE).encode()
-    agent, diags = parse_claude(data, Path("/p/.claude/agents/hunter.md"), scope="project")
+    agent, diags = parse_claude(data, Path("/p/.claude/agents/hunter.md"), origin=Origin("project"))
     assert agent is None
     assert [(d.code, d.severity) for d in diags] == [("frontmatter.yaml.syntax", "error")]
 

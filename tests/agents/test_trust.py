@@ -21,6 +21,7 @@ from satchel.agents import (
     parse_vibe,
     scan_agent_dir,
 )
+from satchel.origin import Origin
 from tests.agents.conftest import claude_text
 from tests.support import put
 
@@ -43,7 +44,7 @@ def message(name: str, where: str) -> str:
 )
 def test_a_claude_agent_from_a_project_or_plugin_is_capped(scope, where):
     text = claude_text("fixer", tools="Read", safety="yolo")
-    agent, diags = parse_claude(text.encode(), Path("fixer.md"), scope=scope)
+    agent, diags = parse_claude(text.encode(), Path("fixer.md"), origin=Origin(scope))
     assert agent is not None
     assert (agent.safety, agent.safety_as_written) == ("destructive", "yolo")
     assert capped(diags) == [("agent.safety.capped", "warning", message("fixer", where))]
@@ -51,7 +52,9 @@ def test_a_claude_agent_from_a_project_or_plugin_is_capped(scope, where):
 
 
 def test_a_vibe_agent_from_a_plugin_is_capped_under_its_namespaced_name():
-    agent, diags = parse_vibe(VIBE_YOLO.encode(), Path("r.toml"), scope="plugin", namespace="kit")
+    agent, diags = parse_vibe(
+        VIBE_YOLO.encode(), Path("r.toml"), origin=Origin("plugin", namespace="kit")
+    )
     assert agent is not None and agent.safety == "destructive"
     assert capped(diags) == [("agent.safety.capped", "warning", message("kit:r", "a plugin"))]
 
@@ -65,7 +68,7 @@ def test_a_bundle_type_is_a_plugins_and_is_capped():
 
 @pytest.mark.parametrize("scope", ["user", ""])
 def test_a_user_file_keeps_yolo(scope):
-    agent, diags = parse_vibe(VIBE_YOLO.encode(), Path("r.toml"), scope=scope)
+    agent, diags = parse_vibe(VIBE_YOLO.encode(), Path("r.toml"), origin=Origin(scope))
     assert agent is not None and agent.safety == "yolo" and diags == []
 
 
@@ -77,7 +80,7 @@ def test_the_host_config_keeps_yolo():
 @pytest.mark.parametrize("safety", ["read_only", "safe", "neutral", "destructive"])
 def test_lower_levels_are_not_touched(safety):
     text = claude_text("fixer", safety=safety)
-    agent, diags = parse_claude(text.encode(), Path("fixer.md"), scope="project")
+    agent, diags = parse_claude(text.encode(), Path("fixer.md"), origin=Origin("project"))
     assert agent is not None and agent.safety == safety and diags == []
 
 
@@ -99,12 +102,12 @@ def test_plugin_types_handed_in_are_capped_whatever_their_scope(layout):
 
 def test_a_plugin_agent_directory_scan_is_capped(tmp_path):
     put(tmp_path / "agents", "ops.toml", VIBE_YOLO)
-    scan = scan_agent_dir(tmp_path / "agents", scope="plugin", namespace="kit")
+    scan = scan_agent_dir(tmp_path / "agents", origin=Origin("plugin", namespace="kit"))
     assert [a.safety for a in scan.agents] == ["destructive"]
     assert [d.code for d in scan.diagnostics] == ["agent.safety.capped"]
 
 
 def test_cap_safety_leaves_a_trusted_agent_alone():
-    agent = AgentType(name="a", description="d", safety="yolo", scope="user")
+    agent = AgentType(name="a", description="d", safety="yolo", origin=Origin("user"))
     assert cap_safety(agent) == (agent, None)
     assert cap_safety(agent, untrusted=True)[0].safety == "destructive"

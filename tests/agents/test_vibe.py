@@ -14,6 +14,7 @@ from satchel.agents import (
     scan_agent_dir,
     vibe_agent,
 )
+from satchel.origin import Origin
 from tests.agents.conftest import VIBE_OK
 from tests.support import codes
 
@@ -198,7 +199,7 @@ def test_kebab_case_file_names_load_under_the_stem(stem):
 
 
 def test_a_namespace_prefixes_the_stem():
-    agent, _ = parse(MINIMAL, namespace="acme", plugin="acme-tools", scope="plugin")
+    agent, _ = parse(MINIMAL, origin=Origin("plugin", plugin="acme-tools", namespace="acme"))
     assert agent is not None
     assert (agent.name, agent.plugin, agent.scope) == ("acme:researcher", "acme-tools", "plugin")
 
@@ -369,11 +370,11 @@ def write_many(directory: Path, count: int) -> None:
 def test_at_most_128_agents_per_directory_the_rest_in_name_order_not_read(tmp_path):
     directory = tmp_path / "agents"
     write_many(directory, 128)
-    scan = scan_agent_dir(directory, recursive=False, namespace="p")
+    scan = scan_agent_dir(directory, recursive=False, origin=Origin("", namespace="p"))
     assert len(scan.agents) == 128 and scan.diagnostics == []
     (directory / "agent-128.toml").write_text(MINIMAL)
     (directory / "zzz.toml").write_text("not toml at all [")
-    scan = scan_agent_dir(directory, recursive=False, namespace="p")
+    scan = scan_agent_dir(directory, recursive=False, origin=Origin("", namespace="p"))
     assert [a.name for a in scan.agents] == [f"p:agent-{i:03d}" for i in range(128)]
     assert [(d.code, d.message, d.path) for d in scan.diagnostics] == [
         (

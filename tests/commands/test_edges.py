@@ -21,6 +21,7 @@ from satchel.commands import (
     scan_commands,
     split_arguments,
 )
+from satchel.origin import Origin
 from tests.support import put, session
 
 # -- commands: where files may live ------------------------------------------------------
@@ -63,7 +64,9 @@ def test_a_command_file_wins_over_a_same_named_plugin_command(
     default stem naming the file `tools/deploy.md` answers to `/tools:deploy`, yet a
     plugin `tools` command `deploy` takes that name from it."""
     path = put(project / ".claude" / "commands" / "tools" / "deploy.md", "File deploy\n")
-    plugin = Command("tools:deploy", "Plugin", scope="plugin", plugin="tools", text="Plugin")
+    plugin = Command(
+        "tools:deploy", "Plugin", origin=Origin("plugin", namespace="tools"), text="Plugin"
+    )
     found = load_commands(layout, plugin_commands=[plugin])
     winner = found.find("tools:deploy")
     assert winner is not None and winner.path == path
@@ -145,7 +148,9 @@ def test_project_and_plugin_commands_still_stay_inside_their_root(
     plugin_root.mkdir(parents=True)
     (plugin_root / "leak.md").symlink_to(outside)
     found = load_commands(layout)
-    scan = scan_commands(satchel.Root(plugin_root, "plugin", ""), plugin="tools")
+    scan = scan_commands(
+        satchel.Root(plugin_root, "plugin", ""), origin=Origin("plugin", namespace="tools")
+    )
     assert (dict(found.commands), scan.commands) == ({}, [])
     assert [d.code for d in (*found.diagnostics, *scan.diagnostics)] == ["command.read.error"] * 2
 
@@ -177,7 +182,9 @@ def test_the_body_follows_the_rule_discovery_applied(
 
 def test_slash_bare_name_runs_a_plugin_command(project: Path, layout: satchel.Layout) -> None:
     """Seed 000 runs a plugin prompt as `/deploy prod`."""
-    plugin = Command("tools:deploy", "Deploy", scope="plugin", plugin="tools", text="Deploy $1")
+    plugin = Command(
+        "tools:deploy", "Deploy", origin=Origin("plugin", namespace="tools"), text="Deploy $1"
+    )
     s = session(satchel.load(layout=layout, extra_commands=[plugin]))
     expected = '<agent-plugin-command name="tools:deploy">\nDeploy prod\n</agent-plugin-command>'
     assert s.expand("/deploy prod") == expected

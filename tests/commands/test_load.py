@@ -10,6 +10,7 @@ import pytest
 import satchel.commands._discover as discover
 from satchel import Root
 from satchel.commands import Command, load_commands, scan_commands
+from satchel.origin import Origin
 from tests.commands.helpers import fm, found
 from tests.support import codes, put
 
@@ -69,7 +70,7 @@ def test_project_beats_user_and_each_keeps_its_own(layout, project, home):
     put(home / ".claude" / "commands", "shared.md", "User\n")
     put(project / ".agents" / "commands", "shared.md", "Project\n")
     found_set = load_commands(layout)
-    assert [(n, c.description, c.origin) for n, c in found_set.commands.items()] == [
+    assert [(n, c.description, c.tag) for n, c in found_set.commands.items()] == [
         ("shared", "Project", "(project)"),
         ("mine", "User only", "(user)"),
     ]
@@ -170,7 +171,7 @@ def test_an_alias_hides_a_lower_plugin_name(layout, project, home):
     """A command file wins over a same-named plugin command, whether `p:deploy` is the
     file's name (path naming) or its alias (stem naming)."""
     path = put(project / ".claude" / "commands", "p/deploy.md", "Body.\n")
-    plugin = Command("p:deploy", "Plugin deploy", scope="plugin", plugin="p")
+    plugin = Command("p:deploy", "Plugin deploy", origin=Origin("plugin", namespace="p"))
     found_set = load_commands(layout, plugin_commands=[plugin])
     assert list(found_set.commands) == ["deploy"]
     assert dict(found_set.aliases) == {"p:deploy": "deploy"}
@@ -186,7 +187,7 @@ def test_an_alias_hides_a_lower_plugin_name(layout, project, home):
 
 
 def test_a_plugin_command_answers_to_its_bare_name(layout):
-    deploy = Command("tools:deploy", "Deploy", scope="plugin", plugin="tools")
+    deploy = Command("tools:deploy", "Deploy", origin=Origin("plugin", namespace="tools"))
     found_set = load_commands(layout, plugin_commands=[deploy])
     assert dict(found_set.aliases) == {"deploy": "tools:deploy"}
     assert found_set.find("/Deploy") is deploy
@@ -197,12 +198,12 @@ def test_a_bare_plugin_name_loses_to_every_other_name(layout, project, home):
     put(home / ".claude" / "commands", "deploy.md", "File\n")
     put(home / ".claude" / "commands", "ops/rollback.md", "File\n")
     plugins = [
-        Command("tools:deploy", "Deploy", scope="plugin", plugin="tools"),
-        Command("tools:status", "Status", scope="plugin", plugin="tools"),
-        Command("tools:ops:rollback", "Rollback", scope="plugin", plugin="tools"),
-        Command("more:status", "Status", scope="plugin", plugin="more"),
-        Command("more:ship", "Ship", scope="plugin", plugin="more"),
-        Command("more:clear", "Clear", scope="plugin", plugin="more"),
+        Command("tools:deploy", "Deploy", origin=Origin("plugin", namespace="tools")),
+        Command("tools:status", "Status", origin=Origin("plugin", namespace="tools")),
+        Command("tools:ops:rollback", "Rollback", origin=Origin("plugin", namespace="tools")),
+        Command("more:status", "Status", origin=Origin("plugin", namespace="more")),
+        Command("more:ship", "Ship", origin=Origin("plugin", namespace="more")),
+        Command("more:clear", "Clear", origin=Origin("plugin", namespace="more")),
     ]
     found_set = load_commands(layout, builtins=["clear"], plugin_commands=plugins)
     assert found_set.find("deploy").path is not None  # a file's name
@@ -245,8 +246,8 @@ def test_extra_commands_beat_files_and_lose_to_builtins(layout, project):
 def test_plugin_commands_lose_to_files(layout, project, home):
     root = home / ".claude" / "commands"
     path = put(root, "tools/deploy.md", "File\n")
-    plugin = Command("tools:deploy", "Plugin", scope="plugin", plugin="tools")
-    other = Command("tools:status", "Status", scope="plugin", plugin="tools")
+    plugin = Command("tools:deploy", "Plugin", origin=Origin("plugin", namespace="tools"))
+    other = Command("tools:status", "Status", origin=Origin("plugin", namespace="tools"))
     found_set = load_commands(layout, naming="path", plugin_commands=[plugin, other])
     assert list(found_set.commands) == ["tools:deploy", "tools:status"]
     assert found_set.commands["tools:deploy"].path == path
@@ -261,8 +262,8 @@ def test_plugin_commands_lose_to_files(layout, project, home):
 
 
 def test_same_named_plugin_commands(layout):
-    a = Command("p:x", "A", scope="plugin", plugin="p")
-    b = Command("p:x", "B", scope="plugin", plugin="p")
+    a = Command("p:x", "A", origin=Origin("plugin", namespace="p"))
+    b = Command("p:x", "B", origin=Origin("plugin", namespace="p"))
     found_set = load_commands(layout, plugin_commands=[a, b])
     assert found_set.commands["p:x"] is a
     assert codes(found_set.diagnostics) == ["command.name.collision"]

@@ -6,6 +6,7 @@ import pytest
 
 from satchel import Layout, Root
 from satchel.commands import load_commands, scan_commands
+from satchel.origin import Origin
 from tests.commands.helpers import fm, found
 from tests.support import put
 
@@ -157,12 +158,19 @@ def test_plugin_commands_are_namespaced(tmp_path, home):
     commands = tmp_path / "plugins" / "deploy-tools" / "commands"
     put(commands, "ship.md", fm(description="Ship it"))
     put(commands, "ops/rollback.md", "Body.\n")
-    scan = scan_commands(Root(commands, "plugin", "deploy-tools"), plugin="deploy-tools")
-    assert [(c.name, c.aliases, c.origin) for c in scan.commands] == [
+    scan = scan_commands(
+        Root(commands, "plugin", "deploy-tools"),
+        origin=Origin("plugin", "deploy-tools", namespace="deploy-tools"),
+    )
+    assert [(c.name, c.aliases, c.tag) for c in scan.commands] == [
         ("deploy-tools:ship", (), "(plugin:deploy-tools)"),
         ("deploy-tools:rollback", ("deploy-tools:ops:rollback",), "(plugin:deploy-tools)"),
     ]
-    path_mode = scan_commands(Root(commands, "plugin", ""), plugin="deploy-tools", naming="path")
+    path_mode = scan_commands(
+        Root(commands, "plugin", ""),
+        origin=Origin("plugin", namespace="deploy-tools"),
+        naming="path",
+    )
     assert [c.name for c in path_mode.commands] == [
         "deploy-tools:ship",
         "deploy-tools:ops:rollback",

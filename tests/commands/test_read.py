@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.commands import MAX_COMMAND_FILE, Command, CommandBodyError, read_command
+from satchel.origin import Origin
 from tests.commands.helpers import fm, found
 from tests.support import codes, put
 
@@ -18,12 +19,12 @@ def read(path: Path, **kw):
 
 def test_a_file_without_frontmatter_is_all_body(tmp_path):
     path = put(tmp_path, "fix-issue.md", "# Fix an issue\n\nFix issue $1.\n")
-    command, diags = read(path, scope="project", family=".claude")
+    command, diags = read(path, origin=Origin("project", ".claude"))
     assert diags == []
     assert command is not None
     assert (command.name, command.description) == ("fix-issue", "Fix an issue")
     assert command.body() == "# Fix an issue\n\nFix issue $1."
-    assert (command.scope, command.family, command.group, command.origin) == (
+    assert (command.scope, command.family, command.group, command.tag) == (
         "project",
         ".claude",
         "",
@@ -348,24 +349,24 @@ def test_a_huge_frontmatter_loads_with_a_warning_and_the_body_after_it(tmp_path)
 
 def test_commands_defined_in_code():
     fixed = Command("review", "Review the diff", text="Review $ARGUMENTS")
-    assert (fixed.body(), fixed.expand("main..HEAD"), fixed.origin) == (
+    assert (fixed.body(), fixed.expand("main..HEAD"), fixed.tag) == (
         "Review $ARGUMENTS",
         "Review main..HEAD",
         "(builtin)",
     )
-    prompt = Command("mcp__git__log", scope="mcp", render=lambda raw: f"log of {raw!r}")
-    assert (prompt.body(), prompt.expand(" -n 3 "), prompt.origin) == (
+    prompt = Command("mcp__git__log", origin=Origin("mcp"), render=lambda raw: f"log of {raw!r}")
+    assert (prompt.body(), prompt.expand(" -n 3 "), prompt.tag) == (
         "",
         "log of ' -n 3 '",
         "(mcp)",
     )
-    assert Command("p:x", scope="plugin", plugin="p").origin == "(plugin:p)"
-    assert Command("x", scope="user").origin == "(user)"
+    assert Command("p:x", origin=Origin("plugin", namespace="p")).tag == "(plugin:p)"
+    assert Command("x", origin=Origin("user")).tag == "(user)"
 
 
 def test_to_json(tmp_path):
     path = put(tmp_path, "a" / Path("x.md"), fm(description="d", when="now", n=".nan"))
-    command, _ = read(path, scope="user", family=".claude", group="a")
+    command, _ = read(path, origin=Origin("user", ".claude"), group="a")
     assert command is not None
     assert command.to_json() == {
         "name": "x",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from satchel.commands import CONTEXT_ID, HEAD, Command, load_commands, render_commands, wrap_command
 from satchel.commands._render import command_line
+from satchel.origin import Origin
 from tests.commands.helpers import fm
 from tests.support import check_golden, put
 
@@ -42,8 +43,10 @@ def test_the_segment_from_a_real_tree(layout, project, home):
         "odd.md",
         fm(description='"Multi\\nline\\u202e with  \\u200bhidden\\tbits"'),
     )
-    plugin = Command("deploy-tools:ship", "Ship a release", "[env]", scope="plugin", plugin="p")
-    mcp = Command("mcp__git__log", "Show the log", scope="mcp", render=lambda raw: raw)
+    plugin = Command(
+        "deploy-tools:ship", "Ship a release", "[env]", origin=Origin("plugin", namespace="p")
+    )
+    mcp = Command("mcp__git__log", "Show the log", origin=Origin("mcp"), render=lambda raw: raw)
     found_set = load_commands(layout, plugin_commands=[plugin], extra=[mcp])
     check_golden("index.txt", render_commands(found_set.commands), HERE / "golden")
 

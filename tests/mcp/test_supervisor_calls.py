@@ -16,6 +16,7 @@ import pytest
 
 from satchel.mcp._names import exposed_name
 from satchel.mcp._spec import McpServer
+from satchel.origin import Origin
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
@@ -32,8 +33,8 @@ def _kit(layout, project, overrides=None, **servers: dict[str, Any]) -> McpSuper
 
 
 def test_names_follow_claude_code():
-    host = McpServer("git hub", "stdio", command="x", scope="user")
-    plugin = McpServer("api.v2", "stdio", command="x", plugin="my.kit")
+    host = McpServer("git hub", "stdio", command="x", origin=Origin("user"))
+    plugin = McpServer("api.v2", "stdio", command="x", origin=Origin("plugin", plugin="my.kit"))
     assert exposed_name(host, "search") == "mcp__git_hub__search"
     assert exposed_name(plugin, "look.up") == "mcp__plugin_my_kit_api_v2__look_up"
 

@@ -131,7 +131,7 @@ def test_plugin_parts_join_the_environment_below_the_user(layout, project, home)
     env = satchel.load(layout=layout)
     assert list(env.skills) == ["deploy", "kit:deploy"]
     assert env.skills["kit:deploy"].scope == "plugin"
-    assert env.commands.find("kit:ship").origin == "(plugin:kit)"
+    assert env.commands.find("kit:ship").tag == "(plugin:kit)"
     assert "kit:scout" in env.agents.agents
     bare = satchel.load(layout=layout, plugin_skill_names="bare")
     assert list(bare.skills) == ["deploy"]  # seed 000: project > user > plugin

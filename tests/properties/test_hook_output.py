@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook, HookResult
 from satchel.hooks._spec import HookSpec
+from satchel.origin import Origin
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import DECISIONS, read_result
 
@@ -35,7 +36,7 @@ _EVENTS = ["before_tool_use", "after_tool_use", "user_prompt_submit", "stop"]
 
 def _read(fmt: str, event: str, code: int | None, stdout: str) -> HookResult:
     spec = HookSpec(event="PreToolUse", command="true", format=fmt)  # type: ignore[arg-type]
-    hook = Hook(spec, event, "project", ALL)
+    hook = Hook(spec, event, Origin("project"), ALL)
     run = ProcessResult(("true",), code, stdout, "why\n")
     return read_result(hook, event, run)
 

@@ -11,6 +11,7 @@ import pytest
 import satchel
 from satchel._trust import trust
 from satchel.commands import Command
+from satchel.origin import Origin
 from satchel.session import Session
 from tests.support import put
 
@@ -82,7 +83,9 @@ def test_a_built_in_command_is_left_to_the_host(workspace):
 
 
 def test_plugin_and_code_commands_wrap_as_the_setting_says(workspace):
-    plugin = Command("ship", "Ship it", scope="plugin", plugin="tools", text="Ship $ARGUMENTS")
+    plugin = Command(
+        "ship", "Ship it", origin=Origin("plugin", namespace="tools"), text="Ship $ARGUMENTS"
+    )
     s = session(workspace, load={"extra_commands": [plugin]})
     assert s.expand("/ship v2") == (
         '<agent-plugin-command name="ship">\nShip v2\n</agent-plugin-command>'

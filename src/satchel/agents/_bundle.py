@@ -31,6 +31,7 @@ from satchel.agents._model import AgentType
 from satchel.agents._read import read_agent_file
 from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = [
     "BUNDLE_FIELDS",
@@ -43,6 +44,8 @@ __all__ = [
 ]
 
 MAX_BUNDLE_FILE = 1024 * 1024
+PLUGIN_ORIGIN = Origin("plugin")  # a bundle file read with no plugin named
+CONFIG_ORIGIN = Origin("config")  # a host config's agent tables
 MAX_TYPES = 128
 INSTRUCTION_KEYS = ("instructions", "prompt", "system_prompt")
 BUNDLE_FIELDS = frozenset(
@@ -56,27 +59,21 @@ BUNDLE_FIELDS = frozenset(
 def load_bundle(
     path: Path,
     *,
-    namespace: str | None = None,
-    plugin: str | None = None,
-    scope: str = "plugin",
+    origin: Origin = PLUGIN_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[list[AgentType], list[Diagnostic]]:
     """Read the bundle file at `path` (at most 1 MiB) into agent types."""
     data, diags = read_agent_file(path, cap=MAX_BUNDLE_FILE)
     if data is None:
         return [], diags
-    return parse_bundle(
-        data, path, namespace=namespace, plugin=plugin, scope=scope, tool_map=tool_map
-    )
+    return parse_bundle(data, path, origin=origin, tool_map=tool_map)
 
 
 def parse_bundle(
     data: bytes,
     path: Path,
     *,
-    namespace: str | None = None,
-    plugin: str | None = None,
-    scope: str = "plugin",
+    origin: Origin = PLUGIN_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[list[AgentType], list[Diagnostic]]:
     """The ``[types.<name>]`` tables of a bundle file, in file order (at most 128)."""
@@ -96,9 +93,7 @@ def parse_bundle(
         types,
         path,
         fmt="bundle",
-        scope=scope,
-        namespace=namespace,
-        plugin=plugin,
+        origin=origin,
         tool_map=tool_map,
         where="types",
     )
@@ -132,9 +127,7 @@ def config_agents(
         types,
         path,
         fmt="config",
-        scope="config",
-        namespace=None,
-        plugin=None,
+        origin=CONFIG_ORIGIN,
         tool_map=tool_map,
         where="agents.types",
         limit=None,
@@ -146,9 +139,7 @@ def _tables(
     path: Path | None,
     *,
     fmt: str,
-    scope: str,
-    namespace: str | None,
-    plugin: str | None,
+    origin: Origin,
     tool_map: Mapping[str, Sequence[str]],
     where: str,
     limit: int | None = MAX_TYPES,
@@ -166,9 +157,7 @@ def _tables(
             types[name],
             path,
             fmt=fmt,
-            scope=scope,
-            namespace=namespace,
-            plugin=plugin,
+            origin=origin,
             tool_map=tool_map,
             where=where,
         )
@@ -184,9 +173,7 @@ def typed_agent(
     path: Path | None,
     *,
     fmt: str = "bundle",
-    scope: str = "",
-    namespace: str | None = None,
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
     where: str = "types",
 ) -> tuple[AgentType | None, list[Diagnostic]]:
@@ -207,9 +194,7 @@ def typed_agent(
     if p.failed or checked is None or description is None:
         return None, p.diags
     agent = replace(agent, format=fmt)
-    return finish_agent(
-        p, agent, checked, description, namespace=namespace, path=path, scope=scope, plugin=plugin
-    )
+    return finish_agent(p, agent, checked, description, origin=origin, path=path)
 
 
 def _judged(

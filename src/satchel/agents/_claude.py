@@ -34,6 +34,7 @@ from satchel.agents._fields import (
 from satchel.agents._model import AgentType
 from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.diagnostics import Diagnostic
+from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = ["claude_agent", "CLAUDE_CODE_KEYS", "CLAUDE_FIELDS", "parse_claude"]
 
@@ -58,16 +59,15 @@ def parse_claude(
     data: bytes,
     path: Path,
     *,
-    scope: str = "",
-    family: str = "",
-    namespace: str | None = None,
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
-    """The agent in the Markdown file `data` (read from `path`), or None and why."""
+    """The agent in the Markdown file `data` (read from `path`, found at `origin`), or
+    None and why."""
     parsed = frontmatter.parse(data, path, keys=CLAUDE_CODE_KEYS)
     diags = list(parsed.diagnostics)
     fields = parsed.fields
+    plugin = origin.plugin
     if fields is None and plugin is not None and _unreadable_yaml(diags):
         fields = {"description": f"Agent from {plugin} plugin"}  # named after the file
         diags = [_fields_dropped(d) for d in diags]
@@ -81,10 +81,7 @@ def parse_claude(
         fields,
         body,
         path,
-        scope=scope,
-        family=family,
-        namespace=namespace,
-        plugin=plugin,
+        origin=origin,
         tool_map=tool_map,
     )
     return agent, diags + more
@@ -109,10 +106,7 @@ def claude_agent(
     instructions: str,
     path: Path,
     *,
-    scope: str = "",
-    family: str = "",
-    namespace: str | None = None,
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """Judge parsed frontmatter `fields` and build the agent when it is usable."""
@@ -136,11 +130,8 @@ def claude_agent(
         agent,
         name,
         description,
-        namespace=namespace,
+        origin=origin,
         path=path,
-        scope=scope,
-        family=family,
-        plugin=plugin,
     )
 
 

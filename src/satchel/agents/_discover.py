@@ -38,6 +38,7 @@ from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.agents._vibe import parse_vibe
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.origin import NO_ORIGIN, Origin, as_scope
 from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, fold_name, settle
 
 __all__ = [
@@ -166,8 +167,7 @@ def _dir_sources(
             continue
         scan = scan_agent_dir(
             root.path,
-            scope=root.scope,
-            family=root.family,
+            origin=Origin(as_scope(root.scope), root.family, path=root.path),
             contain=root.scope != USER,
             walk=layout.walk,
             tool_map=tool_map,
@@ -198,10 +198,7 @@ def _capped(agents: Sequence[AgentType]) -> tuple[list[AgentType], list[Diagnost
 def scan_agent_dir(
     directory: Path,
     *,
-    scope: str = "",
-    family: str = "",
-    namespace: str | None = None,
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     recursive: bool = True,
     contain: bool = True,
     walk: WalkBounds | None = None,
@@ -211,15 +208,13 @@ def scan_agent_dir(
 ) -> DirScan:
     """Read the agent files under `directory`: the first `claude_limit` ``.md`` and
     `vibe_limit` ``.toml`` files in path order (an `agent.limit` warning names the
-    rest). With `contain`, a symlinked file must point inside `directory`.
-    `namespace` prefixes every name (``<namespace>:<name>``)."""
+    rest). With `contain`, a symlinked file must point inside `directory`. Every
+    agent carries `origin`; its `namespace` prefixes every name
+    (``<namespace>:<name>``)."""
     scan = DirScan(directory)
     parse = partial(
         parse_agent,
-        scope=scope,
-        family=family,
-        namespace=namespace,
-        plugin=plugin,
+        origin=origin,
         tool_map=tool_map,
     )
     inside = directory if contain else None
@@ -252,23 +247,12 @@ def parse_agent(
     data: bytes,
     path: Path,
     *,
-    scope: str = "",
-    family: str = "",
-    namespace: str | None = None,
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """One agent file's content, by its suffix: ``.toml`` is Vibe's, else Claude Code's."""
     parse = parse_vibe if path.suffix == ".toml" else parse_claude
-    return parse(
-        data,
-        path,
-        scope=scope,
-        family=family,
-        namespace=namespace,
-        plugin=plugin,
-        tool_map=tool_map,
-    )
+    return parse(data, path, origin=origin, tool_map=tool_map)
 
 
 def _agent_files(

@@ -17,6 +17,7 @@ from typing import Any
 from satchel.agents._model import SAFETY_LEVELS, AgentType
 from satchel.agents._tools import CANONICAL_TOOLS, map_tools, safety_ceiling
 from satchel.diagnostics import Diagnostic, Severity, diagnostic, type_name
+from satchel.origin import Origin
 from satchel.skills._fields import name_problem, split_tools
 
 __all__ = [
@@ -304,20 +305,17 @@ def finish_agent(
     name: str,
     description: str,
     *,
-    namespace: str | None,
+    origin: Origin,
     path: Path | None,
-    scope: str,
-    family: str = "",
-    plugin: str | None,
 ) -> tuple[AgentType, list[Diagnostic]]:
-    """`agent` named (``<namespace>:<name>``), described and placed, safety capped; `p`'s diags."""
+    """`agent` named (``<namespace>:<name>``, the namespace of its `origin`), described
+    and placed, safety capped; `p`'s diags."""
+    namespace = origin.namespace
     agent = replace(
         agent,
         name=name if namespace is None else f"{namespace}:{name}",
         description=description,
         path=path,
-        scope=scope,
-        family=family,
-        plugin=plugin,
+        origin=origin,
     )
     return capped_safety(p, agent), p.diags

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._json import jsonable
+from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = ["AgentType", "FORMATS", "SAFETY_LEVELS", "ToolRule"]
 
@@ -43,8 +44,9 @@ class AgentType:
     (None: it inherits every tool); `*_as_written` keep the file's own values.
     `model` is set only for a ``provider/model`` value (a Vibe ``active_model``: as
     written). `safety` is a ceiling from `SAFETY_LEVELS`, or None for the session's
-    default. `format` is one of `FORMATS`; `scope` and `family` say where it was
-    found (``project`` and ``.claude``, ``config``, ``plugin``); `overrides_builtin`
+    default. `format` is one of `FORMATS`; `origin` says where it was found: its
+    `scope` and `family` (``project`` and ``.claude``, ``config``, ``plugin``), the
+    `plugin` that ships it; `overrides_builtin`
     marks a user file or a config type that replaces a built-in type of the host.
     """
 
@@ -64,11 +66,24 @@ class AgentType:
     tool_rules: Mapping[str, ToolRule] = field(default_factory=lambda: _EMPTY)
     format: str = "config"
     path: Path | None = None
-    scope: str = ""
-    family: str = ""
-    plugin: str | None = None
+    origin: Origin = NO_ORIGIN
     overrides_builtin: bool = False
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    @property
+    def scope(self) -> str:
+        """The scope of the root it came from (``project``, ``user``, ``plugin``...)."""
+        return self.origin.scope
+
+    @property
+    def family(self) -> str:
+        """The tool family of that root (``.claude``, a plugin's name...)."""
+        return self.origin.family
+
+    @property
+    def plugin(self) -> str | None:
+        """The plugin that ships it (None for any other agent)."""
+        return self.origin.plugin
 
     def to_json(self) -> dict[str, Any]:
         """The agent type as JSON-ready data."""

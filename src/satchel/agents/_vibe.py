@@ -40,6 +40,7 @@ from satchel.agents._fields import (
 from satchel.agents._model import AgentType, ToolRule
 from satchel.agents._tools import DEFAULT_TOOL_MAP, VIBE_KNOWN
 from satchel.diagnostics import Diagnostic, type_name
+from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = [
     "MAX_DESCRIPTION",
@@ -84,10 +85,7 @@ def parse_vibe(
     data: bytes,
     path: Path,
     *,
-    namespace: str | None = None,
-    scope: str = "",
-    family: str = "",
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """The agent in the TOML file `data` (read from `path`), or None and why."""
@@ -108,10 +106,7 @@ def parse_vibe(
     return vibe_agent(
         fields,
         path,
-        namespace=namespace,
-        scope=scope,
-        family=family,
-        plugin=plugin,
+        origin=origin,
         tool_map=tool_map,
     )
 
@@ -120,10 +115,7 @@ def vibe_agent(
     fields: Mapping[str, Any],
     path: Path,
     *,
-    namespace: str | None = None,
-    scope: str = "",
-    family: str = "",
-    plugin: str | None = None,
+    origin: Origin = NO_ORIGIN,
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """Judge a parsed Vibe agent table (from `path`) and build the agent if it is valid."""
@@ -140,11 +132,8 @@ def vibe_agent(
         agent,
         path.stem,
         description,
-        namespace=namespace,
+        origin=origin,
         path=path,
-        scope=scope,
-        family=family,
-        plugin=plugin,
     )
 
 

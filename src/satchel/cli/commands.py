@@ -45,7 +45,7 @@ def _print(found: CommandSet) -> None:
     if not listed:
         con.print("No commands found; `satchel doctor` shows what did not load.")
     else:
-        columns = [(f"/{c.name}", c.origin, c.argument_hint or "") for c in listed]
+        columns = [(f"/{c.name}", c.tag, c.argument_hint or "") for c in listed]
         width = out.description_width(con, WORDS, columns)
         grid = out.table(*WORDS, "description and path", whole=1)
         for command in listed:
@@ -54,7 +54,7 @@ def _print(found: CommandSet) -> None:
             cell.append_text(out.safe(out.shown(command.path or "(defined in code)"), style="dim"))
             grid.add_row(
                 out.safe(f"/{command.name}"),
-                out.safe(command.origin),
+                out.safe(command.tag),
                 out.safe(command.argument_hint or ""),
                 cell,
             )

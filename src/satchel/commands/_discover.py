@@ -30,6 +30,7 @@ from satchel.commands._model import Command, Naming
 from satchel.commands._read import SUFFIX, read_command
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import USER, Root
+from satchel.origin import Origin, as_scope
 
 __all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
 
@@ -53,14 +54,15 @@ def scan_commands(
     root: Root,
     *,
     naming: Naming = "stem",
-    plugin: str | None = None,
+    origin: Origin | None = None,
     max_depth: int = MAX_DEPTH,
     max_files: int = MAX_FILES,
     max_dirs: int = MAX_DIRS,
     file_names: bool = False,
 ) -> CommandScan:
-    """Read every command file under `root` (a plugin's ``commands/`` when `plugin`
-    is set: its names become ``<plugin>:<name>``). `file_names`: each is named by its
+    """Read every command file under `root`, each with `origin` (by default the root's
+    scope, family and path; a plugin's for its ``commands/``: a namespace there makes
+    the names ``<namespace>:<name>``). `file_names`: each is named by its
     path under `root` (``content/draft.md`` is ``content:draft``), never by its
     frontmatter (Claude Code's rule for plugin commands). Never raises for bad files."""
     scan = CommandScan(root)
@@ -68,7 +70,8 @@ def scan_commands(
     if entries is None:
         return scan
     scan.exists = True
-    walk = _Walk(root, scan, naming, plugin, max_files, max_dirs)
+    where = Origin(as_scope(root.scope), root.family, path=root.path) if origin is None else origin
+    walk = _Walk(root, scan, naming, where, max_files, max_dirs)
     walk.file_names = file_names
     too_deep = walk.run(entries, max_depth)
     if walk.unread:
@@ -97,14 +100,14 @@ class _Walk:
         root: Root,
         scan: CommandScan,
         naming: Naming,
-        plugin: str | None,
+        origin: Origin,
         max_files: int,
         max_dirs: int,
     ) -> None:
         self.root = root
         self.scan = scan
         self.naming = naming
-        self.plugin = plugin
+        self.origin = origin
         self.files_left = max_files
         self.dirs_left = max_dirs
         self.max_files = max_files
@@ -175,10 +178,8 @@ class _Walk:
     def _read(self, entry: os.DirEntry[str], groups: tuple[str, ...]) -> None:
         command, diags = read_command(
             entry.path,
-            scope=self.root.scope,
-            family=self.root.family,
+            origin=self.origin,
             group="/".join(groups),
-            plugin=self.plugin,
             naming=self.naming,
             inside=self.root.path,
             contain=self.root.scope != USER,

@@ -237,5 +237,5 @@ def _where(command: Command) -> str:
 
 def _source(command: Command) -> str:
     """``project .claude``, ``user .satchel``, ``plugin:deploy-tools``, ``builtin``."""
-    scope = command.origin.strip("()")
+    scope = command.tag.strip("()")
     return f"{scope} {command.family}".strip()

@@ -20,6 +20,7 @@ from satchel.commands._arguments import Numbering, expand_arguments
 from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
 from satchel.errors import CommandBodyError
+from satchel.origin import Origin
 
 __all__ = ["MAX_COMMAND_FILE", "Command", "CommandBodyError", "Naming", "body_start"]
 
@@ -28,15 +29,18 @@ SCOPES = ("project", "user", "plugin", "builtin", "mcp")
 Naming = Literal["stem", "path"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+BUILTIN = Origin("builtin")  # a command the host defines in code
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Command:
     """One slash command. Metadata is read at discovery; the body when asked for.
 
-    `name` is the canonical name typed after ``/``. `scope` is ``project``, ``user``,
-    ``plugin``, ``builtin`` (defined by the host in code) or ``mcp``; `family` the
-    root's tool family (``.satchel``, ``.claude``, ...); `group` the subdirectory
+    `name` is the canonical name typed after ``/``. `origin` is where it came from:
+    its `scope` is ``project``, ``user``, ``plugin``, ``builtin`` (defined by the host
+    in code) or ``mcp``; its `family` the root's tool family (``.satchel``,
+    ``.claude``, ...), its `namespace` the `plugin` names are qualified with (the
+    plugin's namespace: ``<plugin>:<name>``). `group` the subdirectory
     inside the root (``""``, ``"frontend"``, ``"a/b"``). `aliases` are other names
     that reach it (``frontend:component``). The body comes from `text` when set, else
     from `path`; `render`, when set, builds the whole prompt from the raw arguments.
@@ -54,17 +58,30 @@ class Command:
     disable_model_invocation: bool = False
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     path: Path | None = None
-    scope: str = "builtin"
-    family: str = ""
+    origin: Origin = BUILTIN
     group: str = ""
-    plugin: str | None = None
     aliases: tuple[str, ...] = ()
     text: str | None = None
     render: Callable[[str], str] | None = None
     _inside: Path | None = field(default=None, repr=False, compare=False)
 
     @property
-    def origin(self) -> str:
+    def scope(self) -> str:
+        """``project``, ``user``, ``plugin``, ``builtin`` or ``mcp``."""
+        return self.origin.scope
+
+    @property
+    def family(self) -> str:
+        """The root's tool family (``.claude``, ...; a plugin's name)."""
+        return self.origin.family
+
+    @property
+    def plugin(self) -> str | None:
+        """The namespace of the plugin that ships it (None for any other command)."""
+        return self.origin.namespace
+
+    @property
+    def tag(self) -> str:
         """How listings tag the command: ``(project)``, ``(user)``, ``(plugin:<name>)``,
         ``(builtin)`` or ``(mcp)``."""
         if self.scope == "plugin" and self.plugin:
@@ -112,7 +129,7 @@ class Command:
             "group": self.group,
             "plugin": self.plugin,
             "aliases": list(self.aliases),
-            "origin": self.origin,
+            "origin": self.tag,
             "dynamic": self.render is not None,
         }
 

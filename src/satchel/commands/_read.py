@@ -44,6 +44,7 @@ from satchel.commands._files import MAX_COMMAND_FILE, open_command_file
 from satchel.commands._model import Command, Naming, body_start
 from satchel.commands._names import judge, segments_name
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import split_tools
 
 __all__ = ["SUFFIX", "read_command"]
@@ -59,15 +60,14 @@ _UTF16 = (b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass(frozen=True, slots=True)
-class _Origin:
-    """Where a command file was found: the root's scope and family, the group (the
-    subdirectory path inside the root), the plugin that ships it, and the directory
-    a symlinked file must stay inside (None: anywhere)."""
+class _Where:
+    """Where a command file was found: its origin (the root's scope and family, the
+    plugin namespace its names are qualified with), the group (the subdirectory path
+    inside the root), and the directory a symlinked file must stay inside (None:
+    anywhere)."""
 
-    scope: str = ""
-    family: str = ""
+    origin: Origin = NO_ORIGIN
     group: str = ""
-    plugin: str | None = None
     inside: Path | None = None
     file_names: bool = False
 
@@ -75,10 +75,8 @@ class _Origin:
 def read_command(
     path: str | os.PathLike[str],
     *,
-    scope: str = "",
-    family: str = "",
+    origin: Origin = NO_ORIGIN,
     group: str = "",
-    plugin: str | None = None,
     naming: Naming = "stem",
     inside: str | os.PathLike[str] | None = None,
     contain: bool = True,
@@ -86,8 +84,9 @@ def read_command(
 ) -> tuple[Command | None, list[Diagnostic]]:
     """Read the command file at `path`; (None, why) when it cannot be used.
 
-    `group` is its subdirectory path inside its root ("" for none), `plugin` the
-    plugin that ships it (its names become ``<plugin>:<name>``). `file_names`: the
+    `origin` is where it was found; a plugin's `namespace` there qualifies its names
+    (``<namespace>:<name>``). `group` is its subdirectory path inside its root ("" for
+    none). `file_names`: the
     group and the file stem name it, joined by ``:``, whatever its frontmatter ``name``
     says (Claude Code's rule for plugin commands). A symlinked file is
     read only when it resolves inside `inside` (default: the file's own directory);
@@ -96,7 +95,7 @@ def read_command(
     """
     file = Path(path)
     top = None if not contain else Path(inside) if inside is not None else file.parent
-    where = _Origin(scope, family, group, plugin, top, file_names)
+    where = _Where(origin, group, top, file_names)
     naming = "path" if file_names else naming
     try:
         fd, size = open_command_file(file, top)
@@ -134,7 +133,7 @@ class _Reader:
         self.complete = not chunk or len(self.data) >= self.size
         return bool(chunk)
 
-    def build(self, where: _Origin, naming: Naming) -> tuple[Command | None, list[Diagnostic]]:
+    def build(self, where: _Where, naming: Naming) -> tuple[Command | None, list[Diagnostic]]:
         while self._head_open() and self.more():
             pass
         if self._bad_text():
@@ -195,7 +194,7 @@ class _Reader:
             pos = newline + 1
 
     def _command(
-        self, fields: Mapping[str, Any], description: str, where: _Origin, naming: Naming
+        self, fields: Mapping[str, Any], description: str, where: _Where, naming: Naming
     ) -> Command | None:
         base = self._base_name(fields, where.file_names)
         if base is None:
@@ -211,9 +210,10 @@ class _Reader:
             usable = groups and all(self._alias_ok(g, where.group) for g in groups)
             if usable:
                 aliases = (segments_name(*groups, base),)
-        if where.plugin:
-            name = segments_name(where.plugin, name)
-            aliases = tuple(segments_name(where.plugin, a) for a in aliases)
+        namespace = where.origin.namespace
+        if namespace:
+            name = segments_name(namespace, name)
+            aliases = tuple(segments_name(namespace, a) for a in aliases)
         return Command(
             name=name,
             description=description,
@@ -223,10 +223,8 @@ class _Reader:
             disable_model_invocation=self._flag(fields),
             extras=MappingProxyType(_extras(fields, where.file_names)),
             path=self.path,
-            scope=where.scope,
-            family=where.family,
+            origin=where.origin,
             group=where.group,
-            plugin=where.plugin,
             aliases=aliases,
             _inside=where.inside,
         )

@@ -21,15 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, canonical
 from satchel.hooks._files import read_hooks_toml, read_settings_hooks
 from satchel.hooks._matchers import ALL, compile_matcher
-from satchel.hooks._model import Hook, HookSet
+from satchel.hooks._model import LOCAL_SETTINGS, Hook, HookSet
 from satchel.hooks._spec import HookSpec
 from satchel.layout import PROJECT, Layout
+from satchel.origin import Origin
 from satchel.permissions import Rule, parse_rule
 
 __all__ = ["load_hooks"]
@@ -39,10 +40,12 @@ DECLARATIVE = "declarative-only loading runs no hook"
 
 
 @dataclass(frozen=True, slots=True)
-class _Origin:
-    source: str
-    project: bool  # the project's own file or plugin: needs trust
-    root: Path | None = None
+class _Source:
+    """Where hooks are declared (`origin`), whether they are the project's own (a
+    project file or plugin: they need its trust), and a plugin's data directory."""
+
+    origin: Origin
+    project: bool
     data_dir: Path | None = None
 
 
@@ -72,39 +75,42 @@ def load_hooks(
 ) -> HookSet:
     """Every hook for `layout` and the enabled `plugins` (see the module docstring).
     `trusted`: the project folder is; otherwise its hooks are listed and skipped."""
-    found: list[tuple[HookSpec, _Origin]] = []
+    found: list[tuple[HookSpec, _Source]] = []
     diags: list[Diagnostic] = []
-    for path, origin in _files(layout, own_files, claude_settings):
+    for path, source in _files(layout, own_files, claude_settings):
         reader = read_hooks_toml if path.suffix == ".toml" else read_settings_hooks
         specs, problems = reader(path)
-        found += [(spec, origin) for spec in specs]
+        found += [(spec, source) for spec in specs]
         diags += problems
     for plugin in plugins:
-        origin = _Origin(
-            f"plugin:{plugin.name}", plugin.scope == PROJECT, plugin.root, plugin.data_dir
-        )
-        found += [(spec, origin) for spec in plugin.hooks]
-    hooks = [_hook(spec, origin, trusted, executable, diags) for spec, origin in found]
+        origin = Origin("plugin", plugin.name, plugin=plugin.name, path=plugin.root)
+        source = _Source(origin, plugin.scope == PROJECT, plugin.data_dir)
+        found += [(spec, source) for spec in plugin.hooks]
+    hooks = [_hook(spec, source, trusted, executable, diags) for spec, source in found]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
 
 
 def _files(
     layout: Layout, own_files: bool, claude_settings: bool
-) -> Iterable[tuple[Path, _Origin]]:
+) -> Iterable[tuple[Path, _Source]]:
     client = layout.client
     if own_files:
-        yield layout.project / f".{client}" / "hooks.toml", _Origin("project", True)
-        yield layout.config_home / client / "hooks.toml", _Origin("user", False)
+        yield _file(layout.project / f".{client}" / "hooks.toml", "project", f".{client}")
+        yield _file(layout.config_home / client / "hooks.toml", "user", f".{client}")
     if claude_settings:
         claude = layout.project / ".claude"
-        yield claude / "settings.json", _Origin("claude-project", True)
-        yield claude / "settings.local.json", _Origin("claude-local", True)
-        yield layout.home / ".claude" / "settings.json", _Origin("claude-user", False)
+        yield _file(claude / "settings.json", "project", ".claude")
+        yield _file(claude / LOCAL_SETTINGS, "project", ".claude")
+        yield _file(layout.home / ".claude" / "settings.json", "user", ".claude")
+
+
+def _file(path: Path, scope: Literal["project", "user"], family: str) -> tuple[Path, _Source]:
+    return path, _Source(Origin(scope, family, path=path), scope == "project")
 
 
 def _hook(
-    spec: HookSpec, origin: _Origin, trusted: bool, executable: bool, diags: list[Diagnostic]
+    spec: HookSpec, source: _Source, trusted: bool, executable: bool, diags: list[Diagnostic]
 ) -> Hook:
     dialect = spec.format
     event = canonical(spec.event, dialect)
@@ -114,12 +120,12 @@ def _hook(
         message = f"hook {_label(spec)}: event {spec.event!r} is not one satchel knows"
         hint = "it is kept and fires only when a host dispatches that name"
         diags.append(diagnostic("hook.event.unknown", message, spec.path, hint=hint))
-    hook = Hook(spec, event, origin.source, ALL, None, origin.root, origin.data_dir)
+    hook = Hook(spec, event, source.origin, ALL, None, source.data_dir)
     # a matcher counts on an event that has a matcher field, or on one no table knows
     compiled = _compile(hook, dialect, event in MATCH_FIELD or not known, diags)
     why: str | None = compiled if isinstance(compiled, str) else None
     hook = compiled if isinstance(compiled, Hook) else hook
-    if why is None and origin.project and not trusted:
+    if why is None and source.project and not trusted:
         why = UNTRUSTED
     if why is None and not executable:
         why = DECLARATIVE

@@ -11,11 +11,13 @@ from typing import Any, Literal
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._matchers import Matcher
 from satchel.hooks._spec import HookSpec
+from satchel.origin import Origin
 from satchel.permissions import Rule
 
 __all__ = ["Behavior", "Exports", "Hook", "HookResult", "HookSet", "Outcome"]
 
 Behavior = Literal["allow", "deny", "ask"]
+LOCAL_SETTINGS = "settings.local.json"  # Claude Code's project settings kept out of git
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,21 +25,37 @@ class Hook:
     """One hook with where it came from and whether it will run.
 
     `event` is satchel's canonical name (or the host's own name for an event no table
-    knows). `source` names the file's owner: ``plugin:<name>``, ``project``, ``user``
-    (satchel's ``hooks.toml``) or ``claude-project``, ``claude-local``,
-    ``claude-user`` (Claude Code's ``settings.json``). `root` is the plugin root
-    (plugin hooks run there) and `data_dir` its ``PLUGIN_DATA``. `status` is
+    knows). `origin` is where it was declared: a plugin (its `plugin` and root), or
+    the `scope` (``project``, ``user``) and `path` of a hooks file. `source` names the
+    file's owner from it. `data_dir` is a plugin's ``PLUGIN_DATA``. `status` is
     ``loaded`` or ``skipped``, with `why` saying why."""
 
     spec: HookSpec
     event: str
-    source: str
+    origin: Origin
     matcher: Matcher
     condition: Rule | None = None
-    root: Path | None = None
     data_dir: Path | None = None
     status: Literal["loaded", "skipped"] = "loaded"
     why: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The file's owner: ``plugin:<name>``, ``project``, ``user`` (satchel's
+        ``hooks.toml``) or ``claude-project``, ``claude-local``, ``claude-user``
+        (Claude Code's ``settings.json`` and ``settings.local.json``)."""
+        origin = self.origin
+        if origin.plugin is not None:
+            return f"plugin:{origin.plugin}"
+        if origin.path is None or origin.path.suffix != ".json":
+            return origin.scope
+        local = origin.path.name == LOCAL_SETTINGS
+        return "claude-local" if local else f"claude-{origin.scope}"
+
+    @property
+    def root(self) -> Path | None:
+        """The plugin root (plugin hooks run there); None for a hooks file's."""
+        return self.origin.path if self.origin.plugin is not None else None
 
     @property
     def name(self) -> str:

@@ -47,6 +47,7 @@ from satchel.mcp._parse import (
     inferred_transport,
 )
 from satchel.mcp._spec import McpServer
+from satchel.origin import Origin, as_scope
 from satchel.process._env import is_dangerous_env
 
 __all__ = ["INVALID", "host_servers"]
@@ -128,7 +129,7 @@ def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServe
     extras = {k: v for k, v in entry.items() if k not in _KNOWN and k != "enabled"}
     common: dict[str, Any] = {
         "path": path,
-        "scope": scope,
+        "origin": Origin(as_scope(scope), path=path),
         "enabled": enabled,
         "extras": MappingProxyType(extras) if extras else _NO_EXTRAS,
     }

@@ -63,6 +63,7 @@ from satchel._contain import (
 from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.mcp._spec import McpServer, Transport
+from satchel.origin import Origin
 from satchel.process._env import is_dangerous_env
 
 __all__ = [
@@ -113,6 +114,11 @@ class _Source:
     path: Path
     style: Literal["agent-plugins", "claude", "bundle"]
     resolved: bool  # `root` is already a real path
+
+    @property
+    def origin(self) -> Origin:
+        """The origin of the servers of this source: the plugin at `root`."""
+        return Origin("plugin", self.plugin, plugin=self.plugin, path=self.root)
 
 
 def parse_mcp_json(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
@@ -317,7 +323,7 @@ def _build(
 ) -> McpServer:
     fields = _STDIO if transport == "stdio" else _REMOTE
     extras = {k: v for k, v in entry.items() if k not in fields and k not in kinds}
-    common: dict[str, Any] = {"plugin": src.plugin, "path": src.path}
+    common: dict[str, Any] = {"origin": src.origin, "path": src.path}
     common["extras"] = MappingProxyType(extras) if extras else _NO_EXTRAS
     if transport != "stdio":
         return McpServer(

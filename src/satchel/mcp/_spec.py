@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel._json import jsonable
+from satchel.origin import Origin
 
 __all__ = ["McpServer", "Transport"]
 
@@ -16,6 +17,7 @@ Transport = Literal["stdio", "streamable-http", "sse"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})
+PLUGIN = Origin("plugin")  # a server of a plugin not named
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +27,9 @@ class McpServer:
 
     `command` is one token: a bare name looked up on PATH, or ``./x`` inside the plugin
     root (already checked to stay inside). `path` is the file that declared it.
-    `scope` says where it came from: ``plugin``, or for the host's own servers
-    ``host`` (given by the host), ``project`` or ``user`` (a ``config.toml``).
+    `origin` says where it came from: its `scope` is ``plugin`` (with the `plugin`
+    that ships it), or for the host's own servers ``host`` (given by the host),
+    ``project`` or ``user`` (a ``config.toml``).
     `enabled` False: declared but turned off (``enabled = false`` in a config)."""
 
     name: str
@@ -37,11 +40,20 @@ class McpServer:
     cwd: str | None = None
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=lambda: _NO_TEXT)
-    plugin: str | None = None
+    origin: Origin = PLUGIN
     path: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-    scope: str = "plugin"
     enabled: bool = True
+
+    @property
+    def scope(self) -> str:
+        """``plugin``, ``host``, ``project`` or ``user``."""
+        return self.origin.scope
+
+    @property
+    def plugin(self) -> str | None:
+        """The plugin that ships it (None for the host's own servers)."""
+        return self.origin.plugin
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -18,6 +18,7 @@ from satchel._contain import (
     walk,
 )
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.origin import Origin
 from satchel.plugins._model import Format, Plugin
 
 __all__ = [
@@ -94,6 +95,15 @@ class Ctx:
         given = Path(os.path.abspath(root))
         real = resolve_root(given) if real_root is None else real_root
         return cls(real, given.name, executable=executable, skill_rule=skill_rule)
+
+    @property
+    def origin(self) -> Origin:
+        """Where the plugin's skills, commands and agents come from: scope ``plugin``,
+        its name as family and plugin, its namespace, its root (once the format has
+        named it)."""
+        return Origin(
+            "plugin", self.name, plugin=self.name, namespace=self.namespace, path=self.root
+        )
 
     def add(self, code: str, message: str, path: Path | None, **kw: Any) -> None:
         self.diags.append(diagnostic(code, message, path, **kw))

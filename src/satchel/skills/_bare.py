@@ -15,6 +15,7 @@ from pathlib import Path
 
 from satchel._files import FileProblem, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.origin import Origin
 from satchel.skills._fields import FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 
@@ -44,7 +45,7 @@ def first_paragraph(text: str) -> str:
 
 
 def read_bare_skill(
-    path: Path, rules: FieldRules, *, dir_name: str, scope: str, family: str
+    path: Path, rules: FieldRules, *, dir_name: str, origin: Origin
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """The skill at `path` (a SKILL.md without frontmatter) named `dir_name`, and a
     ``frontmatter.missing`` warning saying how it was read."""
@@ -60,8 +61,7 @@ def read_bare_skill(
         fields,
         path,
         rules,
-        scope=scope,
-        family=family,
+        origin=origin,
         dir_name=dir_name,
         stamp=(st.st_size, st.st_mtime_ns),
     )

@@ -16,11 +16,12 @@ from pathlib import Path
 from satchel._files import list_sorted, open_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Root, WalkBounds
+from satchel.origin import Origin, as_scope
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill
 
-__all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
+__all__ = ["RootScan", "root_origin", "scan_files", "scan_root", "skill_dirs"]
 
 SKIP = frozenset((".git", "node_modules"))
 
@@ -44,15 +45,16 @@ def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
         return scan
     scan.exists = True
     walker = _Walker(top, walk, scan.diagnostics)
+    origin = root_origin(root)
     if walk.nested:
         for skill_dir in walker.nested(entries):
-            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, root, rules, scan)
+            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, origin, rules, scan)
         return scan
     for entry in entries:
         if not walker.candidate(entry):
             continue
         path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
-        if not _read_one(path, entry.path, root, rules, scan):
+        if not _read_one(path, entry.path, origin, rules, scan):
             _report_near_misses(entry.path, scan.diagnostics)
     return scan
 
@@ -74,16 +76,24 @@ def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]
 def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
     """Read the given SKILL.md files as if they were found in `root`."""
     scan = RootScan(root, exists=True)
+    origin = root_origin(root)
     for path in files:
-        _read_one(path, str(path.parent), root, rules, scan)
+        _read_one(path, str(path.parent), origin, rules, scan)
     return scan
 
 
-def _read_one(path: Path, skill_dir: str, root: Root, rules: FieldRules, scan: RootScan) -> bool:
+def root_origin(root: Root) -> Origin:
+    """The origin of everything found under a layout root: its scope, family and path."""
+    return Origin(as_scope(root.scope), root.family, path=root.path)
+
+
+def _read_one(
+    path: Path, skill_dir: str, origin: Origin, rules: FieldRules, scan: RootScan
+) -> bool:
     """Read the SKILL.md at `path`, in `skill_dir`; False when there is none."""
     name = os.path.basename(skill_dir)
     file = skill_dir + os.sep + SKILL_FILE  # os.path.join costs more, per skill
-    read = read_skill(path, rules, scope=root.scope, family=root.family, dir_name=name, file=file)
+    read = read_skill(path, rules, origin=origin, dir_name=name, file=file)
     if read is None:
         return False
     skill, diags = read

@@ -18,6 +18,7 @@ from typing import Any
 
 from satchel._text import hidden_characters
 from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
+from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -125,8 +126,7 @@ def build_skill(
     path: Path,
     rules: FieldRules,
     *,
-    scope: str = "",
-    family: str = "",
+    origin: Origin = NO_ORIGIN,
     dir_name: str | None = None,
     stamp: tuple[int, int] | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]]:
@@ -147,8 +147,7 @@ def build_skill(
         allowed_tools=_allowed_tools(b),
         extras=MappingProxyType(_extras(b, metadata)),
         path=path,
-        scope=scope,
-        family=family,
+        origin=origin,
         stamp=stamp,
     )
     _hidden(b, skill.name, skill.description)

@@ -13,6 +13,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import jsonable
 from satchel.diagnostics import diagnostic
 from satchel.errors import SkillBodyError
+from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = ["MAX_SKILL_FILE", "Skill"]
 
@@ -26,7 +27,7 @@ class Skill:
     """One skill. Metadata is read at discovery; the body only when `body()` is called.
 
     `path` is the SKILL.md file (None for a skill defined in code and not yet
-    written), `scope` and `family` say which root it came from (for example
+    written), `origin` the root it came from: its `scope` and `family` (for example
     ``project`` and ``.claude``). `stamp` is the file's (size, modification time in
     ns) when it was read: `Environment.reload` compares it.
     """
@@ -39,10 +40,19 @@ class Skill:
     allowed_tools: tuple[str, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     path: Path | None = None
-    scope: str = ""
-    family: str = ""
+    origin: Origin = NO_ORIGIN
     instructions: str | None = None
     stamp: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def scope(self) -> str:
+        """The scope of the root it came from (``project``, ``user``, ``plugin``...)."""
+        return self.origin.scope
+
+    @property
+    def family(self) -> str:
+        """The tool family of that root (``.claude``, a plugin's name...)."""
+        return self.origin.family
 
     @property
     def directory(self) -> Path | None:

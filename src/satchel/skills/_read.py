@@ -8,6 +8,7 @@ from pathlib import Path
 from satchel import frontmatter
 from satchel._files import FileProblem, link_target, open_regular, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 
@@ -22,8 +23,7 @@ def read_skill(
     path: Path,
     rules: FieldRules,
     *,
-    scope: str = "",
-    family: str = "",
+    origin: Origin = NO_ORIGIN,
     dir_name: str | None = None,
     file: str | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]] | None:
@@ -40,7 +40,7 @@ def read_skill(
     if parsed.fields is None:
         return None, list(parsed.diagnostics)
     skill, diags = build_skill(
-        parsed.fields, path, rules, scope=scope, family=family, dir_name=dir_name, stamp=stamp
+        parsed.fields, path, rules, origin=origin, dir_name=dir_name, stamp=stamp
     )
     return skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags
 

@@ -67,7 +67,7 @@ def test_a_realistic_bundle(plugin_dir: Path):
     assert (plugin.version, plugin.description) == ("1.2.0", "Release tooling")
     assert [s.name for s in plugin.skills] == ["bump", "changelog", "lint"]
     assert [c.name for c in plugin.commands] == ["deploy-kit:deploy", "deploy-kit:undo"]
-    assert plugin.commands[0].origin == "(plugin:deploy-kit)"
+    assert plugin.commands[0].tag == "(plugin:deploy-kit)"
     assert plugin.commands[0].expand("prod") == "Deploy to prod."
     assert [(s.name, s.command) for s in plugin.mcp_servers] == [
         ("registry", "./bin/registry-mcp"),

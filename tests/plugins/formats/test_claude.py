@@ -82,7 +82,7 @@ def test_a_realistic_claude_plugin(plugin_dir: Path):
     ]
     component = next(c for c in plugin.commands if c.name.endswith("component"))
     assert component.aliases == ()
-    assert component.origin == "(plugin:release-tools)"
+    assert component.tag == "(plugin:release-tools)"
     assert [a.name for a in plugin.agents] == ["release-tools:code-reviewer"]
     assert [(h.event, h.matcher) for h in plugin.hooks] == [
         ("PreToolUse", "Write|Edit"),

@@ -229,15 +229,14 @@ def _read_skill(
     stand_in: bool,
     by_dir: bool = False,
 ) -> Skill | None:
-    read = read_skill(target, _RULES, scope=PLUGIN, family=ctx.name, dir_name=dir_name)
+    origin = ctx.origin
+    read = read_skill(target, _RULES, origin=origin, dir_name=dir_name)
     if read is None:
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} vanished while it was read", path)
         return None
     skill, diags = read
     if skill is None and by_dir and _no_frontmatter(diags):  # Claude Code loads it anyway
-        skill, diags = read_bare_skill(
-            target, _RULES, dir_name=dir_name, scope=PLUGIN, family=ctx.name
-        )
+        skill, diags = read_bare_skill(target, _RULES, dir_name=dir_name, origin=origin)
     if stand_in:  # a root SKILL.md: its directory is the plugin's, not the skill's
         diags = [d for d in diags if d.code != "skill.name.mismatch"]
     if by_dir:
@@ -269,9 +268,11 @@ def load_commands(ctx: Ctx, paths: Iterable[Path], *, file_names: bool = False) 
     (``content/draft.md`` is ``<namespace>:content:draft``), a frontmatter ``name``
     is not read."""
 
+    origin = ctx.origin
+
     def scan(path: Path) -> list[Command]:
         root = Root(path, PLUGIN, ctx.name)
-        found = scan_commands(root, plugin=ctx.namespace, file_names=file_names)
+        found = scan_commands(root, origin=origin, file_names=file_names)
         ctx.diags.extend(found.diagnostics)
         return list(found.commands)
 
@@ -284,9 +285,7 @@ def load_commands(ctx: Ctx, paths: Iterable[Path], *, file_names: bool = False) 
 def load_command_file(ctx: Ctx, path: Path, *, file_names: bool = False) -> Command | None:
     command, diags = read_command(
         path,
-        scope=PLUGIN,
-        family=ctx.name,
-        plugin=ctx.namespace,
+        origin=ctx.origin,
         inside=ctx.root,
         file_names=file_names,
     )
@@ -302,15 +301,10 @@ def load_agents(
     rule): an agent in a subdirectory of a directory has the subdirectories in its
     name (``agents/review/deep.md`` named ``deep`` is ``<namespace>:review:deep``)."""
 
+    origin = ctx.origin
+
     def scan(path: Path) -> list[AgentType]:
-        found = scan_agent_dir(
-            path,
-            scope=PLUGIN,
-            family=ctx.name,
-            namespace=ctx.namespace,
-            plugin=ctx.name,
-            recursive=recursive,
-        )
+        found = scan_agent_dir(path, origin=origin, recursive=recursive)
         ctx.diags.extend(skipped_agents(as_plugin_agent(found.diagnostics), found.agents))
         if not nested_names:
             return list(found.agents)
@@ -341,9 +335,7 @@ def load_agent_file(ctx: Ctx, path: Path) -> AgentType | None:
     ctx.diags.extend(as_plugin_agent(diags))
     if data is None:
         return None
-    agent, diags = parse_agent(
-        data, path, scope=PLUGIN, family=ctx.name, namespace=ctx.namespace, plugin=ctx.name
-    )
+    agent, diags = parse_agent(data, path, origin=ctx.origin)
     ctx.diags.extend(skipped_agents(as_plugin_agent(diags), [] if agent is None else [agent]))
     return agent
 

@@ -22,7 +22,6 @@ match ``[a-z0-9-]+`` (else ``command.name.invalid`` and it is skipped); it is
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +134,7 @@ def _agents(ctx: Ctx, paths: list[Path]) -> list[AgentType]:
         if not is_file(path):
             ctx.add("plugin.agent.invalid", f"{ctx.rel(path)} is not a file", path)
             continue
-        found, diags = load_bundle(path, namespace=ctx.namespace, plugin=ctx.name)
+        found, diags = load_bundle(path, origin=ctx.origin)  # family: as other plugin agents
         ctx.diags.extend(as_plugin_agent(diags))
-        agents += [replace(a, family=ctx.name) for a in found]  # as other plugin agents
+        agents += found
     return agents
