@@ -53,7 +53,7 @@ __all__ = [
     "ShadowedAgent",
 ]
 
-BUILTIN_TYPES = ("general", "explore")
+BUILTIN_TYPES: tuple[str, ...] = ("general", "explore")
 MAX_AGENTS = 128  # Vibe agent files (.toml) per directory (Vibe)
 MAX_CLAUDE_AGENTS = 4096  # Claude Code agent files (.md) per directory: satchel's bound
 SUFFIXES = (".md", ".toml")

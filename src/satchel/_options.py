@@ -1,0 +1,214 @@
+"""The options of `load()`: one frozen `Options` value, and `LoadOverrides`, the typed
+keywords `load()` takes (a misspelt option is a type error at the caller)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal, TypedDict, Unpack, cast
+
+from satchel._instructions import InstructionMode
+from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
+from satchel.commands import Command, Naming
+from satchel.plugins._context import SkillRule
+from satchel.plugins._detect import AMBIGUITY, Ambiguity
+from satchel.plugins._model import FORMATS, Format
+from satchel.skills._model import Skill
+
+__all__ = ["LoadOverrides", "Options", "PluginSkillNames"]
+
+PluginSkillNames = Literal["namespaced", "bare"]
+
+
+_NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the host asks of `load()` beyond the layout (zidane and caveman).
+
+    * `enabled`: True, False, or an allow-list of names (False or [] loads nothing).
+    * `exclude`: names to drop.
+    * `scan`: extra roots, searched after the layout's roots (scope ``extra``).
+    * `catalog`: skills resolved by the host; they win every name clash.
+    * `write`: skills defined in code, written under the layout's `write_root` and
+      then loaded like any other (they rank just after the catalog).
+    * `skip_default_paths` (or `include_default_roots=False`): ignore the layout's table.
+    * `trust_project_skills`: False skips project-scope roots.
+    * `trusted`: whether the project folder is trusted [None: as the user's list of
+      trusted folders says, `satchel._trust`]. In a folder that is not trusted the
+      project's plugins (and the workspace plugin) do not load, its skills run no
+      ``!`cmd``` lines, and user skills, commands and agents rank above the project's.
+    * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+
+    Commands, agents and instructions (see docs/commands-and-agents.md):
+
+    * `builtin_commands`: the host's own command names; they win every clash.
+    * `extra_commands`: commands the host defines in code (after the built-ins).
+    * `command_naming`: ``stem`` (mermaid: subdirectories only group, ``dir:name``
+      is an alias) or ``path`` (Claude Code's ``dir:name`` names).
+    * `builtin_agents`: the host's built-in agent types a project cannot redefine.
+    * `agent_types`: the host config's agent types (``[agents.types.<name>]`` tables).
+    * `agent_tool_map`: Claude Code tool name -> the host's tool names.
+    * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
+      they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
+      same name (see docs/plugins.md).
+    * `instructions`: ``satchel`` (AGENTS.md, else CLAUDE.md, the client's file last),
+      ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
+
+    Plugins (see docs/plugins.md):
+
+    * `plugins`: False reads no plugin at all.
+    * `plugin_dirs`: plugin directories the host names (``--plugin-dir``).
+    * `include_workspace_plugin`: the project's own ``skills/`` and ``commands/`` as a
+      plugin (caveman) [True].
+    * `strict_plugins`: an unknown manifest field is fatal, as in Vibe [False: the
+      Agent Plugins spec reports and ignores it].
+    * `ambiguous_plugins`: a plugin directory holding several hosts' manifests:
+      ``prefer`` reads one by `plugin_format_order`, ``refuse`` loads none (Mistral
+      Vibe's rule) [None: as ``[plugin_manifests]`` in ``config.toml`` says, else
+      ``prefer``].
+    * `plugin_format_order`: the formats in order of preference [None: as
+      ``config.toml`` says, else `satchel.plugins.FORMAT_ORDER`].
+    * `executable`: False is declarative-only loading (caveman): plugins' hooks, MCP
+      servers and agents are recognised and left alone.
+    * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, Vibe and caveman)
+      or ``bare`` (mermaid: plugin skills dedupe with project and user ones by name).
+    * `plugin_skill_rule`: ``claude-code`` (a Claude Code plugin's skill is named by
+      its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
+      whose name is not its directory's is skipped, in every format) [None: as
+      ``config.toml``'s ``[load] plugin_skill_rule`` says, else ``claude-code``].
+
+    Hooks (see docs/hooks.md):
+
+    * `hook_files`: satchel's own ``hooks.toml`` (project ``.<client>/hooks.toml``,
+      user ``{config}/<client>/hooks.toml``) [True].
+    * `claude_settings_hooks`: Claude Code's ``settings.json`` hooks (project, local
+      and user) [False: opt-in].
+
+    `trust_project_skills` False skips the project's commands, agents, instruction
+    files and plugins too, and its hooks do not run.
+    """
+
+    enabled: bool | tuple[str, ...] = True
+    exclude: tuple[str, ...] = ()
+    scan: tuple[Path, ...] = ()
+    catalog: tuple[Skill, ...] = ()
+    write: tuple[Skill, ...] = ()
+    skip_default_paths: bool = False
+    trust_project_skills: bool = True
+    trusted: bool | None = None
+    strict: bool = False
+    unicode_names: bool = False
+    builtin_commands: tuple[str, ...] = ()
+    extra_commands: tuple[Command, ...] = ()
+    command_naming: Naming = "stem"
+    builtin_agents: tuple[str, ...] = BUILTIN_TYPES
+    agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
+    mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    instructions: InstructionMode | None = "satchel"
+    plugins: bool = True
+    plugin_dirs: tuple[Path, ...] = ()
+    include_workspace_plugin: bool = True
+    strict_plugins: bool = False
+    ambiguous_plugins: Ambiguity | None = None
+    plugin_format_order: tuple[Format, ...] | None = None
+    executable: bool = True
+    plugin_skill_names: PluginSkillNames = "namespaced"
+    plugin_skill_rule: SkillRule | None = None
+    hook_files: bool = True
+    claude_settings_hooks: bool = False
+
+    @classmethod
+    def build(cls, **options: Unpack[LoadOverrides]) -> Options:
+        """Options from keyword arguments; an unknown keyword is a `TypeError`."""
+        return cls._coerce(dict(options))
+
+    @classmethod
+    def _coerce(cls, options: dict[str, Any]) -> Options:
+        if "include_default_roots" in options:
+            include = options.pop("include_default_roots")
+            options.setdefault("skip_default_paths", not include)
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise TypeError(f"unknown load() option(s): {', '.join(unknown)}")
+        for key in (
+            "exclude",
+            "catalog",
+            "write",
+            "builtin_commands",
+            "extra_commands",
+            "builtin_agents",
+        ):
+            if key in options:
+                options[key] = tuple(options[key])
+        if options.get("plugin_format_order") is not None:
+            options["plugin_format_order"] = _format_order(options["plugin_format_order"])
+        if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):
+            raise TypeError(f"ambiguous_plugins must be one of {', '.join(AMBIGUITY)}")
+        for key in ("scan", "plugin_dirs"):
+            if key in options:
+                options[key] = tuple(Path(p) for p in options[key])
+        enabled = options.get("enabled", True)
+        if isinstance(enabled, str) or not isinstance(enabled, bool | Iterable):
+            raise TypeError("enabled must be True, False or a list of skill names")
+        if not isinstance(enabled, bool):
+            options["enabled"] = tuple(enabled)
+        return cls(**options)
+
+    def keywords(self) -> LoadOverrides:
+        """These options as `load()` keywords: `load(**opts.keywords())` loads with them."""
+        given = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return cast("LoadOverrides", given)
+
+
+class LoadOverrides(TypedDict, total=False):
+    """The keywords `load()` takes, as the caller may give them: each is the `Options`
+    field of that name (see there), a sequence where the field is a tuple, and
+    `include_default_roots` the inverse of `skip_default_paths`."""
+
+    enabled: bool | Iterable[str]
+    exclude: Iterable[str]
+    scan: Iterable[str | os.PathLike[str]]
+    catalog: Iterable[Skill]
+    write: Iterable[Skill]
+    skip_default_paths: bool
+    include_default_roots: bool
+    trust_project_skills: bool
+    trusted: bool | None
+    strict: bool
+    unicode_names: bool
+    builtin_commands: Iterable[str]
+    extra_commands: Iterable[Command]
+    command_naming: Naming
+    builtin_agents: Iterable[str]
+    agent_types: Mapping[str, Mapping[str, Any]]
+    agent_tool_map: Mapping[str, Sequence[str]]
+    mcp_servers: Mapping[str, Mapping[str, Any]]
+    instructions: InstructionMode | None
+    plugins: bool
+    plugin_dirs: Iterable[str | os.PathLike[str]]
+    include_workspace_plugin: bool
+    strict_plugins: bool
+    ambiguous_plugins: Ambiguity | None
+    plugin_format_order: Iterable[Format] | None
+    executable: bool
+    plugin_skill_names: PluginSkillNames
+    plugin_skill_rule: SkillRule | None
+    hook_files: bool
+    claude_settings_hooks: bool
+
+
+def _format_order(value: Any) -> tuple[Format, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError("plugin_format_order must be a list of plugin formats")
+    order = tuple(value)
+    unknown = [f for f in order if f not in FORMATS]
+    if unknown:
+        raise TypeError(f"unknown plugin format(s) {unknown}; use {', '.join(FORMATS)}")
+    return cast("tuple[Format, ...]", order)

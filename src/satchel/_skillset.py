@@ -1,0 +1,187 @@
+"""The skills of a load: every root in precedence order, settled by name, with a report
+of each root and every skill that lost its name."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+
+from satchel._files import same_file
+from satchel._options import Options, PluginSkillNames
+from satchel._writing import WrittenSkills
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
+from satchel.origin import Trust
+from satchel.plugins._model import Plugin
+from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, settle
+from satchel.skills._discover import RootScan, scan_files, scan_root
+from satchel.skills._fields import FieldRules
+from satchel.skills._model import Skill
+
+__all__ = ["RootReport", "SkillPart", "settle_skills"]
+
+
+@dataclass(frozen=True, slots=True)
+class RootReport:
+    """One root as `doctor` shows it: whether it exists, what loaded, what lost."""
+
+    root: Root
+    exists: bool
+    loaded: int = 0
+    shadowed: int = 0
+    skipped: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkillPart:
+    """The skills part of a load: the winners, what went wrong, each root's report and
+    every skill that lost its name."""
+
+    skills: Mapping[str, Skill] = field(default_factory=lambda: MappingProxyType({}))
+    diagnostics: tuple[Diagnostic, ...] = ()
+    roots: tuple[RootReport, ...] = ()
+    shadowed: tuple[Shadowed[Skill], ...] = ()
+
+
+def settle_skills(
+    lay: Layout,
+    opts: Options,
+    trust: Trust,
+    plugins: Sequence[Plugin],
+    written: WrittenSkills | None,
+) -> SkillPart:
+    rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
+    parts = list(_skill_sources(lay, opts, trust, rules, plugins, written))
+    settled = settle(
+        (Source(opts.catalog, admit=_wanted(opts)), *(source for source, _ in parts)),
+        name=_skill_name,
+        lost=_skill_lost,
+        within=_skill_name,
+    )
+    return SkillPart(
+        MappingProxyType({s.name: s for s in settled.winners}),
+        settled.diagnostics,
+        tuple(_report(part, settled.winners) for _, part in parts),
+        settled.shadowed,
+    )
+
+
+def _skill_sources(
+    lay: Layout,
+    opts: Options,
+    trust: Trust,
+    rules: FieldRules,
+    plugins: Sequence[Plugin],
+    written: WrittenSkills | None,
+) -> Iterator[tuple[Source[Skill], RootScan | RootReport]]:
+    """Each root in precedence order as a source of skills, with its scan (or, for a
+    root that is skipped, its report); first the skills `write_skills` wrote."""
+    wanted = _wanted(opts)
+    if written is not None:
+        scan = _read_written(lay, written, rules)
+        yield Source(scan.skills, (*written.diagnostics, *scan.diagnostics), wanted), scan
+    for root, skipped in _roots(lay, opts, trust):
+        if skipped:
+            yield _skipped(root, skipped)
+            continue
+        scan = scan_root(root, rules, lay.walk)
+        yield Source(scan.skills, scan.diagnostics, wanted), scan
+    for plugin in plugins:
+        scan = _plugin_skills(plugin, opts.plugin_skill_names)
+        yield Source(scan.skills, scan.diagnostics, wanted), scan
+
+
+def _skipped(root: Root, why: str) -> tuple[Source[Skill], RootReport]:
+    exists = os.path.isdir(root.path)
+    found: tuple[Diagnostic, ...] = ()
+    if exists:
+        message = "project skills here are not loaded: the project is not trusted"
+        found = (diagnostic("discovery.untrusted", message, root.path),)
+    return Source(diagnostics=found), RootReport(root, exists, skipped=why)
+
+
+def _report(part: RootScan | RootReport, winners: Sequence[Skill]) -> RootReport:
+    """A scanned root's report: how many of its skills loaded, how many did not."""
+    if isinstance(part, RootReport):
+        return part
+    won = {id(s) for s in winners}
+    loaded = sum(id(s) in won for s in part.skills)
+    return RootReport(part.root, part.exists, loaded, len(part.skills) - loaded)
+
+
+def _read_written(lay: Layout, written: WrittenSkills, rules: FieldRules) -> RootScan:
+    """Exactly the skills `write_skills` wrote (never others left there by an earlier
+    run); nothing when the layout has no `write_root`."""
+    if lay.write_root is None:
+        return RootScan(written.root)
+    return scan_files(written.root, list(written.paths), rules)
+
+
+def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
+    """A plugin's skills as one more root of scope ``plugin``, after every other (the
+    root shown is the plugin's directory: formats keep skills in different places)."""
+    root = Root(plugin.root, PLUGIN, plugin.name)
+    skills = [
+        replace(
+            s,
+            name=plugin.qualified(s.name) if names == "namespaced" else s.name,
+            origin=replace(s.origin, scope="plugin", family=plugin.name),
+        )
+        for s in plugin.skills
+    ]
+    return RootScan(root, exists=True, skills=skills)
+
+
+def _roots(lay: Layout, opts: Options, trust: Trust) -> Iterable[tuple[Root, str | None]]:
+    """The roots to read in precedence order, each with why it is skipped, if it is."""
+    if not opts.skip_default_paths:
+        for root in lay.skill_roots():
+            untrusted = root.scope == PROJECT and not trust.load_project
+            yield root, "untrusted" if untrusted else None
+    for path in opts.scan:
+        yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
+
+
+def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
+    """The skills `enabled` and `exclude` let through (the others count as not loaded)."""
+    allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
+    excluded = frozenset(opts.exclude)
+
+    def admit(skill: Skill) -> Verdict[Skill]:
+        dropped = skill.name in excluded or (allowed is not None and skill.name not in allowed)
+        return (None if dropped else skill), None
+
+    return admit
+
+
+def _skill_name(skill: Skill) -> str:
+    return skill.name
+
+
+def _skill_lost(clash: Clash[Skill]) -> Loss:
+    if same_file(clash.winner.path, clash.loser.path):
+        return UNSEEN
+    return Loss(_shadow_diagnostic(clash.winner, clash.loser, same_root=clash.same_source))
+
+
+def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:
+    if same_root:
+        return diagnostic(
+            "skill.name.collision",
+            f"two skills are named {loser.name!r} in one root; {winner.path} is kept, "
+            f"{loser.path} is ignored",
+            loser.path,
+        )
+    return diagnostic(
+        "skill.shadowed",
+        f"skill {loser.name!r} at {loser.path} ({_where(loser)}) is shadowed by "
+        f"{winner.path or 'the host catalog'} ({_where(winner)})",
+        loser.path,
+    )
+
+
+def _where(skill: Skill) -> str:
+    return f"{skill.scope} {skill.family}".strip() or "catalog"
