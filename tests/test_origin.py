@@ -69,6 +69,7 @@ def test_origin_is_public_with_its_names_listed():
     assert sorted(module.__all__) == [
         "NO_ORIGIN",
         "Origin",
+        "Originated",
         "Scope",
         "Trust",
         "TrustState",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
-__all__ = ["NO_ORIGIN", "Origin", "Scope", "Trust", "TrustState", "as_scope"]
+__all__ = ["NO_ORIGIN", "Origin", "Originated", "Scope", "Trust", "TrustState", "as_scope"]
 
 TrustState = Literal["trusted", "untrusted", "hidden"]
 # ``""``: no root at all (a value built in code that names none).
@@ -92,6 +92,30 @@ class Origin:
 
 
 NO_ORIGIN = Origin("")  # a value built in code, from no root
+
+
+class Originated:
+    """What a loaded item (a skill, command, agent type or MCP server) answers of its
+    `origin`: the `scope` of its root, the `family` of that root and the `plugin` that
+    ships it."""
+
+    __slots__ = ()
+    origin: Origin
+
+    @property
+    def scope(self) -> str:
+        """The scope of the root it came from (``project``, ``user``, ``plugin``...)."""
+        return self.origin.scope
+
+    @property
+    def family(self) -> str:
+        """The tool family of that root (``.claude``, a plugin's name...)."""
+        return self.origin.family
+
+    @property
+    def plugin(self) -> str | None:
+        """The plugin that ships it (None for anything else)."""
+        return self.origin.plugin
 
 
 def as_scope(label: str) -> Scope:

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._json import jsonable
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.origin import NO_ORIGIN, Origin, Originated
 
 __all__ = ["AgentType", "FORMATS", "SAFETY_LEVELS", "ToolRule"]
 
@@ -37,7 +37,7 @@ class ToolRule:
 
 
 @dataclass(frozen=True, slots=True)
-class AgentType:
+class AgentType(Originated):
     """One subagent type.
 
     `instructions` is its system prompt. `tools` holds canonical names after mapping
@@ -69,21 +69,6 @@ class AgentType:
     origin: Origin = NO_ORIGIN
     overrides_builtin: bool = False
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    @property
-    def scope(self) -> str:
-        """The scope of the root it came from (``project``, ``user``, ``plugin``...)."""
-        return self.origin.scope
-
-    @property
-    def family(self) -> str:
-        """The tool family of that root (``.claude``, a plugin's name...)."""
-        return self.origin.family
-
-    @property
-    def plugin(self) -> str | None:
-        """The plugin that ships it (None for any other agent)."""
-        return self.origin.plugin
 
     def to_json(self) -> dict[str, Any]:
         """The agent type as JSON-ready data."""

@@ -20,7 +20,7 @@ from satchel.commands._arguments import Numbering, expand_arguments
 from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
 from satchel.errors import CommandBodyError
-from satchel.origin import Origin
+from satchel.origin import Origin, Originated
 
 __all__ = ["MAX_COMMAND_FILE", "Command", "CommandBodyError", "Naming", "body_start"]
 
@@ -33,7 +33,7 @@ BUILTIN = Origin("builtin")  # a command the host defines in code
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Command:
+class Command(Originated):
     """One slash command. Metadata is read at discovery; the body when asked for.
 
     `name` is the canonical name typed after ``/``. `origin` is where it came from:
@@ -64,16 +64,6 @@ class Command:
     text: str | None = None
     render: Callable[[str], str] | None = None
     _inside: Path | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def scope(self) -> str:
-        """``project``, ``user``, ``plugin``, ``builtin`` or ``mcp``."""
-        return self.origin.scope
-
-    @property
-    def family(self) -> str:
-        """The root's tool family (``.claude``, ...; a plugin's name)."""
-        return self.origin.family
 
     @property
     def plugin(self) -> str | None:

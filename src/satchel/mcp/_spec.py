@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel._json import jsonable
-from satchel.origin import Origin
+from satchel.origin import Origin, Originated
 
 __all__ = ["McpServer", "Transport"]
 
@@ -21,7 +21,7 @@ PLUGIN = Origin("plugin")  # a server of a plugin not named
 
 
 @dataclass(frozen=True, slots=True)
-class McpServer:
+class McpServer(Originated):
     """One MCP server entry as declared (placeholders NOT expanded: the supervisor
     expands ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` in `args`, `env` values and `cwd`).
 
@@ -44,16 +44,6 @@ class McpServer:
     path: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     enabled: bool = True
-
-    @property
-    def scope(self) -> str:
-        """``plugin``, ``host``, ``project`` or ``user``."""
-        return self.origin.scope
-
-    @property
-    def plugin(self) -> str | None:
-        """The plugin that ships it (None for the host's own servers)."""
-        return self.origin.plugin
 
     def to_json(self) -> dict[str, Any]:
         return {

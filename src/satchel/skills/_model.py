@@ -13,7 +13,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import jsonable
 from satchel.diagnostics import diagnostic
 from satchel.errors import SkillBodyError
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.origin import NO_ORIGIN, Origin, Originated
 
 __all__ = ["MAX_SKILL_FILE", "Skill"]
 
@@ -23,7 +23,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Skill:
+class Skill(Originated):
     """One skill. Metadata is read at discovery; the body only when `body()` is called.
 
     `path` is the SKILL.md file (None for a skill defined in code and not yet
@@ -43,16 +43,6 @@ class Skill:
     origin: Origin = NO_ORIGIN
     instructions: str | None = None
     stamp: tuple[int, int] | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def scope(self) -> str:
-        """The scope of the root it came from (``project``, ``user``, ``plugin``...)."""
-        return self.origin.scope
-
-    @property
-    def family(self) -> str:
-        """The tool family of that root (``.claude``, a plugin's name...)."""
-        return self.origin.family
 
     @property
     def directory(self) -> Path | None:
