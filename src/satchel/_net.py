@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 __all__ = ["LOOPBACK_NAMES", "is_loopback"]
 
 # the loopback spellings plain http:// is accepted for in install sources, literally
@@ -12,8 +14,6 @@ def is_loopback(host: str) -> bool:
     """True for ``localhost`` and loopback IP addresses; any other name is not."""
     if host.lower() == "localhost":
         return True
-    import ipaddress  # only for a host that is not a loopback name
-
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:

@@ -63,6 +63,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import urlsplit
 
 from satchel.diagnostics import Diagnostic, diagnostic
 
@@ -413,8 +414,6 @@ def _domain_matches(specifier: str, url: str) -> bool:
 def _host(url: str) -> str | None:
     """The URL's host, lowercased, or None when it has none or holds characters a
     browser might read differently (a backslash, blanks)."""
-    from urllib.parse import urlsplit  # imports ipaddress: only for a URL
-
     try:
         parts = urlsplit(url.strip())
         host = parts.hostname

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from satchel._contain import (
     MAX_FILE,
@@ -488,8 +489,6 @@ def check_url(entry: Mapping[str, Any]) -> str:
 
 
 def _url_problem(value: str) -> str | None:
-    from urllib.parse import urlsplit  # imports ipaddress: only for a URL
-
     if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value):
         return "holds a space or a control character"
     try:
