@@ -11,7 +11,6 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
 from satchel._contain import (
-    MAX_MANIFEST,
     contained,
     resolve_root,
     resolves_inside,
@@ -25,7 +24,6 @@ __all__ = [
     "Ctx",
     "Fatal",
     "Kind",
-    "MAX_MANIFEST",
     "SKILL_RULES",
     "SkillRule",
     "fatal",

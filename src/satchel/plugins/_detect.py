@@ -46,8 +46,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._contain import contained, is_dir, is_file, resolve_root
-from satchel._contain import probe_json as read_json
+from satchel._contain import contained, is_dir, is_file, probe_json, resolve_root
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Format
 from satchel.skills._read import SKILL_FILE
@@ -263,7 +262,7 @@ def _native(root: Path) -> tuple[Format | None, list[Diagnostic]] | None:
     if not contained(path, root):
         message = "plugin.json resolves outside the plugin root"
         return None, [_fatal("plugin.path.outside_root", message, path)]
-    value, _ = read_json(path)
+    value, _ = probe_json(path)
     schema = value.get("$schema") if isinstance(value, dict) else None
     if schema == NATIVE_SCHEMA:
         return "agent-plugins", []
@@ -284,7 +283,7 @@ def _broken_native(root: Path) -> Diagnostic | None:
     path = root / NATIVE_MANIFEST
     if not os.path.lexists(path):
         return None
-    value, problem = read_json(path)
+    value, problem = probe_json(path)
     if problem is None and not isinstance(value, dict):
         problem = f"it must hold a JSON object, not {type_name(value)}"
     if problem is None:
@@ -338,7 +337,7 @@ def opencode_package(path: Path, root: Path) -> bool:
     """Whether `path` is a package.json with the keyword opencode or opencode-plugin."""
     if not is_file(path) or not contained(path, root):
         return False
-    value, _ = read_json(path)
+    value, _ = probe_json(path)
     keywords = value.get("keywords") if isinstance(value, dict) else None
     return isinstance(keywords, list) and any(
         isinstance(k, str) and k in OPENCODE_KEYWORDS for k in keywords

@@ -25,14 +25,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_file, str_list
+from satchel._contain import MAX_MANIFEST, is_file, str_list
 from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType, load_bundle
 from satchel.commands import Command
 from satchel.commands._names import NAME_RULE
 from satchel.diagnostics import type_name
 from satchel.mcp._parse import load_server_files
-from satchel.plugins._context import MAX_MANIFEST, Ctx, fatal
+from satchel.plugins._context import Ctx, fatal
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import as_plugin_agent, load_command_file, load_skill_paths
 from satchel.plugins.formats._base import adapter, check_inside, plugin_name

@@ -12,8 +12,7 @@ manifest name; see `satchel.plugins.components._parts.plugin_name`).
 
 from __future__ import annotations
 
-from satchel._contain import contained, is_file
-from satchel._contain import probe_json as read_json
+from satchel._contain import contained, is_file, probe_json
 from satchel.plugins._context import Ctx
 from satchel.plugins._detect import code_files, opencode_package
 from satchel.plugins._model import Plugin
@@ -53,7 +52,7 @@ def _report_code(ctx: Ctx) -> None:
         config = ctx.root / name
         if not is_file(config) or not contained(config, ctx.root):
             continue
-        value, _ = read_json(config)
+        value, _ = probe_json(config)
         plugins = value.get("plugin") if isinstance(value, dict) else None
         if isinstance(plugins, list) and plugins:
             shown = ", ".join(repr(p) for p in plugins[:5] if isinstance(p, str))

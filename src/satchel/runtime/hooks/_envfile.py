@@ -29,9 +29,8 @@ from satchel.hooks._model import Exports, Hook
 from satchel.hooks._variables import ENV_FILE_VARIABLE
 from satchel.process import is_dangerous_env
 
-__all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "VARIABLE", "collect", "env_file", "read_env_file"]
+__all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "collect", "env_file", "read_env_file"]
 
-VARIABLE = ENV_FILE_VARIABLE
 ENV_FILE_EVENTS = frozenset(("session_start", "Setup", "CwdChanged", "FileChanged"))
 MAX_ENV_FILE = 64 * 1024
 IGNORED = "hook.env.ignored"
@@ -53,14 +52,14 @@ def read_env_file(path: Path, hook: Hook) -> tuple[Exports, tuple[Diagnostic, ..
         if e.kind == "missing":
             return Exports(), ()
         why = f"larger than {MAX_ENV_FILE:,} bytes" if e.kind == "too-large" else e.message
-        return Exports(), (_ignored(hook, f"its {VARIABLE} cannot be read ({why})"),)
+        return Exports(), (_ignored(hook, f"its {ENV_FILE_VARIABLE} cannot be read ({why})"),)
     text = data.decode("utf-8", "replace")
     variables: dict[str, str] = {}
     problems: list[Diagnostic] = []
     for number, line in enumerate(text.splitlines(), 1):
         found, left_out = _exports(line)
         if left_out is not None:
-            problems.append(_ignored(hook, f"line {number} of its {VARIABLE} {left_out}"))
+            problems.append(_ignored(hook, f"line {number} of its {ENV_FILE_VARIABLE} {left_out}"))
         variables.update(found)
     return Exports(tuple(variables.items()), text), tuple(problems)
 
