@@ -1,7 +1,26 @@
 """The runtime layer: what runs. Hooks (`HookRunner`) and MCP servers (`McpSupervisor`);
 processes start only here, through `satchel.process`, and only for trusted scopes."""
 
-from satchel.runtime.hooks import HookRunner
-from satchel.runtime.mcp import BlockingSupervisor, McpSupervisor
+import typing as _typing
 
-__all__ = ["BlockingSupervisor", "HookRunner", "McpSupervisor"]
+if _typing.TYPE_CHECKING:
+    from satchel.runtime.hooks._runner import HookRunner
+    from satchel.runtime.mcp._blocking import BlockingSupervisor
+    from satchel.runtime.mcp._supervisor import McpSupervisor
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.runtime.hooks._runner": ("HookRunner",),
+            "satchel.runtime.mcp._blocking": ("BlockingSupervisor",),
+            "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
+        },
+    )
+
+__all__ = [
+    "BlockingSupervisor",
+    "HookRunner",
+    "McpSupervisor",
+]

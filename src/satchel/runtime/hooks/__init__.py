@@ -2,9 +2,33 @@
 fires an event at every matching hook in parallel, reads each answer (`read_result`) and
 aggregates them into an `Outcome` (`aggregate`). See docs/hooks.md."""
 
-from satchel.runtime.hooks._aggregate import aggregate
-from satchel.runtime.hooks._output import read_result
-from satchel.runtime.hooks._runner import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner, event_variable
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.runtime.hooks._aggregate import aggregate
+    from satchel.runtime.hooks._output import read_result
+    from satchel.runtime.hooks._runner import (
+        DEFAULT_TIMEOUT,
+        MAX_TIMEOUT,
+        HookRunner,
+        event_variable,
+    )
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.runtime.hooks._aggregate": ("aggregate",),
+            "satchel.runtime.hooks._output": ("read_result",),
+            "satchel.runtime.hooks._runner": (
+                "DEFAULT_TIMEOUT",
+                "MAX_TIMEOUT",
+                "HookRunner",
+                "event_variable",
+            ),
+        },
+    )
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -1,9 +1,39 @@
 """Running MCP servers: `McpSupervisor(environment)` starts the host's and trusted plugins'
 servers, lists their tools, prompts and resources, and gates every call. See docs/mcp.md."""
 
-from satchel.runtime.mcp._blocking import BlockingSupervisor
-from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, ServerReport, ToolResult
-from satchel.runtime.mcp._supervisor import McpSupervisor, McpUnavailable, sdk_available
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.runtime.mcp._blocking import BlockingSupervisor
+    from satchel.runtime.mcp._catalog import (
+        McpPrompt,
+        McpResource,
+        McpTool,
+        ServerReport,
+        ToolResult,
+    )
+    from satchel.runtime.mcp._supervisor import McpSupervisor, McpUnavailable, sdk_available
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.runtime.mcp._blocking": ("BlockingSupervisor",),
+            "satchel.runtime.mcp._catalog": (
+                "McpPrompt",
+                "McpResource",
+                "McpTool",
+                "ServerReport",
+                "ToolResult",
+            ),
+            "satchel.runtime.mcp._supervisor": (
+                "McpSupervisor",
+                "McpUnavailable",
+                "sdk_available",
+            ),
+        },
+    )
 
 __all__ = [
     "BlockingSupervisor",
