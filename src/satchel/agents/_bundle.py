@@ -17,7 +17,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel import frontmatter
 from satchel.agents._fields import (
     Problems,
     finish_agent,
@@ -28,7 +27,7 @@ from satchel.agents._fields import (
     judge_string,
 )
 from satchel.agents._model import AgentType
-from satchel.agents._read import read_agent_file
+from satchel.agents._read import read_agent_file, toml_table
 from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
@@ -77,7 +76,7 @@ def parse_bundle(
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[list[AgentType], list[Diagnostic]]:
     """The ``[types.<name>]`` tables of a bundle file, in file order (at most 128)."""
-    doc, problem = _document(data, path)
+    doc, problem = toml_table(data, path)
     if problem is not None:
         return [], [problem]
     diags = [
@@ -98,21 +97,6 @@ def parse_bundle(
         where="types",
     )
     return agents, diags + more
-
-
-def _document(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | None]:
-    """The TOML table in `data`, or a diagnostic (tomllib is imported only here)."""
-    problem = frontmatter.check_text(data, 0, path)
-    if problem is not None:
-        return {}, problem
-    import tomllib
-
-    try:
-        return tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), None
-    except tomllib.TOMLDecodeError as e:
-        return {}, diagnostic("agent.invalid", f"not valid TOML: {e}", path)
-    except RecursionError:
-        return {}, diagnostic("agent.invalid", "the TOML nests too deep to read", path)
 
 
 def config_agents(

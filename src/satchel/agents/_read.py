@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
+from satchel import frontmatter
 from satchel._files import FileProblem, link_target, open_regular, read_fd
 from satchel.diagnostics import Diagnostic, diagnostic
 
-__all__ = ["MAX_AGENT_FILE", "read_agent_file"]
+__all__ = ["MAX_AGENT_FILE", "read_agent_file", "toml_table"]
 
 MAX_AGENT_FILE = 64 * 1024  # Vibe's cap, used for every agent file
 
@@ -60,3 +62,19 @@ def _problem(e: FileProblem, path: Path, cap: int) -> Diagnostic:
         path,
         severity="warning",
     )
+
+
+def toml_table(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | None]:
+    """The TOML table of an agent file `data` (read from `path`), or ``agent.invalid``
+    (tomllib is imported only here, when a TOML file is read)."""
+    problem = frontmatter.check_text(data, 0, path)
+    if problem is not None:
+        return {}, problem
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), None
+    except tomllib.TOMLDecodeError as e:
+        return {}, diagnostic("agent.invalid", f"not valid TOML: {e}", path)
+    except RecursionError:
+        return {}, diagnostic("agent.invalid", "the TOML nests too deep to read", path)

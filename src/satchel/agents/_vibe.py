@@ -26,7 +26,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel import frontmatter
 from satchel.agents._fields import (
     Problems,
     finish_agent,
@@ -38,6 +37,7 @@ from satchel.agents._fields import (
     settle_safety,
 )
 from satchel.agents._model import AgentType, ToolRule
+from satchel.agents._read import toml_table
 from satchel.agents._tools import DEFAULT_TOOL_MAP, VIBE_KNOWN
 from satchel.diagnostics import Diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
@@ -75,7 +75,6 @@ SPELLINGS: Mapping[str, str | None] = MappingProxyType(
 )
 _RULE_KEYS = ("permission", "allowlist", "denylist")
 _NO_DESCRIPTION = f"`description` is missing; it must be 1-{MAX_DESCRIPTION} characters"
-_BOM = "\ufeff"
 
 # a key as the file wrote it, and its value
 _Field = tuple[str, Any]
@@ -89,20 +88,9 @@ def parse_vibe(
     tool_map: Mapping[str, Sequence[str]] = DEFAULT_TOOL_MAP,
 ) -> tuple[AgentType | None, list[Diagnostic]]:
     """The agent in the TOML file `data` (read from `path`), or None and why."""
-    problem = frontmatter.check_text(data, 0, path)
+    fields, problem = toml_table(data, path)
     if problem is not None:
         return None, [problem]
-    p = Problems(path)
-    import tomllib  # only when a TOML file is read
-
-    try:
-        fields = tomllib.loads(data.decode("utf-8").removeprefix(_BOM))
-    except tomllib.TOMLDecodeError as e:
-        p.invalid(f"not valid TOML: {e}")
-        return None, p.diags
-    except RecursionError:
-        p.invalid("the TOML nests too deep to read")
-        return None, p.diags
     return vibe_agent(
         fields,
         path,
