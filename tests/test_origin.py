@@ -74,6 +74,7 @@ def test_origin_is_public_with_its_names_listed():
         "Trust",
         "TrustState",
         "as_scope",
+        "root_origin",
     ]
     assert Origin("") == NO_ORIGIN
 

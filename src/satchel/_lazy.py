@@ -1,7 +1,7 @@
 """A package's public names, imported when first used (PEP 562).
 
 A package lists its names by module; ``import satchel.hooks`` then imports nothing
-else, and ``satchel.hooks.HookRunner`` imports `satchel.runtime.hooks._runner` on first use.
+else, and ``satchel.hooks.load_hooks`` imports `satchel.hooks._load` on first use.
 The same names are imported under ``if TYPE_CHECKING:`` in the package, so that type
 checkers and editors see them (tests/test_lazy_imports.py checks the two agree).
 """

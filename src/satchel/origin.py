@@ -17,9 +17,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
-__all__ = ["NO_ORIGIN", "Origin", "Originated", "Scope", "Trust", "TrustState", "as_scope"]
+if TYPE_CHECKING:
+    from satchel.layout import Root
+
+__all__ = [
+    "NO_ORIGIN",
+    "Origin",
+    "Originated",
+    "Scope",
+    "Trust",
+    "TrustState",
+    "as_scope",
+    "root_origin",
+]
 
 TrustState = Literal["trusted", "untrusted", "hidden"]
 # ``""``: no root at all (a value built in code that names none).
@@ -122,3 +134,8 @@ def as_scope(label: str) -> Scope:
     """A layout row's scope label as an origin's `Scope` (a host's own table may name
     scopes of its own; they pass through as written)."""
     return cast(Scope, label)
+
+
+def root_origin(root: Root) -> Origin:
+    """The origin of everything found under a layout root: its scope, family and path."""
+    return Origin(as_scope(root.scope), root.family, path=root.path)

@@ -38,7 +38,7 @@ from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.agents._vibe import parse_vibe
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
-from satchel.origin import NO_ORIGIN, Origin, as_scope
+from satchel.origin import NO_ORIGIN, Origin, root_origin
 from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, fold_name, settle
 
 __all__ = [
@@ -167,7 +167,7 @@ def _dir_sources(
             continue
         scan = scan_agent_dir(
             root.path,
-            origin=Origin(as_scope(root.scope), root.family, path=root.path),
+            origin=root_origin(root),
             contain=root.scope != USER,
             walk=layout.walk,
             tool_map=tool_map,

@@ -197,7 +197,6 @@ class _Verbs(click.Group):
 
     def __init__(self, words: tuple[str, ...], verbs: Sequence[Verb], **attrs: Any) -> None:
         super().__init__(**attrs)
-        self.words = words
         self.own: Verb | None = None  # the verb named by `words` itself (`hooks`)
         for word, under in _next_words(words, verbs).items():
             self.add_command(_child((*words, word), under))

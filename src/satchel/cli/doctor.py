@@ -69,7 +69,7 @@ def run(
 
 
 @dataclass(frozen=True, slots=True)
-class Origin:
+class Shown:
     """Where one of two same-named things comes from: its source (``project .claude``)
     and its file, or what stands for a file it has not (``the host catalog``)."""
 
@@ -86,8 +86,8 @@ class Shadow:
     """A name two origins hold: the one kept, the one hidden."""
 
     name: str
-    kept: Origin
-    hidden: Origin
+    kept: Shown
+    hidden: Shown
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "winner": _str(self.kept.path), "loser": _str(self.hidden.path)}
@@ -325,22 +325,22 @@ def trust_line(env: Environment) -> str:
     )
 
 
-def _origin(skill: Skill) -> Origin:
-    return Origin(f"{skill.scope} {skill.family}".strip(), skill.path, "the host catalog")
+def _origin(skill: Skill) -> Shown:
+    return Shown(f"{skill.scope} {skill.family}".strip(), skill.path, "the host catalog")
 
 
-def _command_origin(command: Command) -> Origin:
+def _command_origin(command: Command) -> Shown:
     source = f"{command.scope} {command.plugin or command.family}".strip()
-    return Origin(source, command.path, "defined in code")
+    return Shown(source, command.path, "defined in code")
 
 
-def _agent_origin(agent: AgentType) -> Origin:
+def _agent_origin(agent: AgentType) -> Shown:
     source = f"{agent.scope} {agent.plugin or agent.family}".strip() or agent.format
-    return Origin(source, agent.path, f"the host {agent.format}")
+    return Shown(source, agent.path, f"the host {agent.format}")
 
 
-def _plugin_origin(plugin: Plugin) -> Origin:
-    return Origin(f"{plugin.scope} {plugin.format}".strip(), plugin.root)
+def _plugin_origin(plugin: Plugin) -> Shown:
+    return Shown(f"{plugin.scope} {plugin.format}".strip(), plugin.root)
 
 
 def _plugins(found: PluginSet) -> Plugins:

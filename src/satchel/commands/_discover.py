@@ -30,7 +30,7 @@ from satchel.commands._model import Command, Naming
 from satchel.commands._read import SUFFIX, read_command
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import USER, Root
-from satchel.origin import Origin, as_scope
+from satchel.origin import Origin, root_origin
 
 __all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
 
@@ -70,7 +70,7 @@ def scan_commands(
     if entries is None:
         return scan
     scan.exists = True
-    where = Origin(as_scope(root.scope), root.family, path=root.path) if origin is None else origin
+    where = root_origin(root) if origin is None else origin
     walk = _Walk(root, scan, naming, where, max_files, max_dirs)
     walk.file_names = file_names
     too_deep = walk.run(entries, max_depth)

@@ -16,12 +16,12 @@ from pathlib import Path
 from satchel._files import list_sorted, open_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Root, WalkBounds
-from satchel.origin import Origin, as_scope
+from satchel.origin import Origin, root_origin
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill
 
-__all__ = ["RootScan", "root_origin", "scan_files", "scan_root", "skill_dirs"]
+__all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
 SKIP = frozenset((".git", "node_modules"))
 
@@ -80,11 +80,6 @@ def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
     for path in files:
         _read_one(path, str(path.parent), origin, rules, scan)
     return scan
-
-
-def root_origin(root: Root) -> Origin:
-    """The origin of everything found under a layout root: its scope, family and path."""
-    return Origin(as_scope(root.scope), root.family, path=root.path)
 
 
 def _read_one(

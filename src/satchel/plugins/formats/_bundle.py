@@ -15,7 +15,7 @@ holds a ``SKILL.md``, else a skills root whose immediate child directories are
 skills. A prompt is named by its frontmatter ``name:`` or its file stem, which must
 match ``[a-z0-9-]+`` (else ``command.name.invalid`` and it is skipped); it is
 ``<plugin>:<name>``. The plugin's name is ``name``, else its directory's (see
-`satchel.plugins.components._parts.plugin_name`). A known key of the wrong type is fatal
+`satchel.plugins.formats._base.plugin_name`). A known key of the wrong type is fatal
 ``plugin.manifest.invalid``; an unknown key is reported and ignored (fatal with
 `strict`).
 """

@@ -5,7 +5,7 @@ Default locations: ``skills/<name>/SKILL.md``, ``commands/**/*.md``, ``agents/**
 Without ``skills/`` and a ``skills`` field, a root ``SKILL.md`` is the one skill.
 
 The manifest is optional; without it (or without ``name``) the plugin is named after
-its directory (see `satchel.plugins.components._parts.plugin_name`). Its path fields, each a
+its directory (see `satchel.plugins.formats._base.plugin_name`). Its path fields, each a
 plugin-relative path or a list of them (``./x`` or ``x``; never absolute or ``..``):
 
 * ``commands`` and ``agents`` REPLACE ``commands/`` and ``agents/`` (files or

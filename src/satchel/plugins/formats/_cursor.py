@@ -10,7 +10,7 @@ location, as Cursor reads them. Cursor's hooks (camelCase events such as
 ``sessionStart``, no matchers) are not Claude Code's and are not adapted: one
 ``plugin.hooks.unsupported`` names them. Rules (``.mdc``) are not loaded: one
 ``plugin.rules.unsupported``. The name is ``name``, else the directory name (see
-`satchel.plugins.components._parts.plugin_name`); a known field of the wrong type is fatal
+`satchel.plugins.formats._base.plugin_name`); a known field of the wrong type is fatal
 ``plugin.manifest.invalid``; other fields are kept in `Plugin.manifest`.
 """
 

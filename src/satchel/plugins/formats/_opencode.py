@@ -7,7 +7,7 @@ imported or even opened: code files under ``.opencode/plugins/`` and
 ``.opencode/tools/`` (and one level below), a ``package.json`` with the keyword
 ``opencode`` or ``opencode-plugin``, and the npm plugins an ``opencode.json`` lists
 under ``"plugin"``. The plugin is named after its directory (OpenCode has no
-manifest name; see `satchel.plugins.components._parts.plugin_name`).
+manifest name; see `satchel.plugins.formats._base.plugin_name`).
 """
 
 from __future__ import annotations
