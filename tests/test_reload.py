@@ -60,7 +60,7 @@ def test_added_removed_and_changed_across_kinds(layout, project, home):
             "removed": [],
             "changed": ["project/before_tool_use/Bash#1"],
         },
-        "mcp_servers": {"added": ["api"], "removed": ["db"], "changed": []},
+        "mcp_servers": {"added": ["plugin:kit:api"], "removed": ["db"], "changed": []},
     }
     assert fresh.options.exclude == ("never",)  # the same options
 
@@ -93,3 +93,26 @@ def test_compare_reads_two_inventories_not_environments(layout, project):
     env = satchel.load(layout=layout)
     assert env.inventory().stamps is env.stamps
     assert not compare(env.inventory(), env.inventory())
+
+
+def test_two_plugins_servers_of_one_name_are_compared_each_on_its_own(layout, project):
+    schema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+    for name in ("a", "b"):
+        plugin = project / ".satchel" / "plugins" / name
+        put(plugin / "plugin.json", json.dumps({"$schema": schema, "name": name}))
+        put(plugin / "mcp.json", _servers(schema, [name]))
+    env = satchel.load(layout=layout)
+    assert [s.plugin for s in env.mcp_servers.servers] == ["a", "b"]
+    put(project / ".satchel" / "plugins" / "a" / "mcp.json", _servers(schema, ["a", "--new"]))
+    _, changes = env.reload()
+    assert changes.to_json()["mcp_servers"] == {
+        "added": [],
+        "removed": [],
+        "changed": ["plugin:a:api"],
+    }
+
+
+def _servers(schema: str, args: list[str]) -> str:
+    server = {"type": "stdio", "command": "api-mcp", "args": args}
+    mcp_schema = schema.replace("plugin.schema", "mcp.schema")
+    return json.dumps({"$schema": mcp_schema, "mcpServers": {"api": server}})

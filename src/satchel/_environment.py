@@ -23,6 +23,7 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.mcp._names import server_id
 from satchel.origin import Trust
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._model import Plugin
@@ -84,7 +85,7 @@ class Environment:
             self.agents.agents,
             self.plugins.plugins,
             dict(self.hooks.named()),
-            {s.name: s for s in self.mcp_servers.servers},
+            {server_id(s): s for s in self.mcp_servers.servers},
             self.stamps,
         )
 
