@@ -16,7 +16,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
 from satchel.origin import Trust
 from satchel.plugins._model import Plugin
-from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, settle
+from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, by_name, settle
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
@@ -54,12 +54,12 @@ def settle_skills(
     written: WrittenSkills | None,
 ) -> SkillPart:
     rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
-    parts = list(_skill_sources(lay, opts, trust, rules, plugins, written))
+    wanted = _wanted(opts)
+    parts = list(_skill_sources(lay, opts, trust, rules, plugins, written, wanted))
     settled = settle(
-        (Source(opts.catalog, admit=_wanted(opts)), *(source for source, _ in parts)),
-        name=_skill_name,
+        (Source(opts.catalog, admit=wanted), *(source for source, _ in parts)),
         lost=_skill_lost,
-        within=_skill_name,
+        within=by_name,
     )
     return SkillPart(
         MappingProxyType({s.name: s for s in settled.winners}),
@@ -76,10 +76,11 @@ def _skill_sources(
     rules: FieldRules,
     plugins: Sequence[Plugin],
     written: WrittenSkills | None,
+    wanted: Callable[[Skill], Verdict[Skill]],
 ) -> Iterator[tuple[Source[Skill], RootScan | RootReport]]:
-    """Each root in precedence order as a source of skills, with its scan (or, for a
-    root that is skipped, its report); first the skills `write_skills` wrote."""
-    wanted = _wanted(opts)
+    """Each root in precedence order as a source of skills (each passing `wanted`), with
+    its scan (or, for a root that is skipped, its report); first what `write_skills`
+    wrote."""
     if written is not None:
         scan = _read_written(lay, written, rules)
         yield Source(scan.skills, (*written.diagnostics, *scan.diagnostics), wanted), scan
@@ -124,14 +125,9 @@ def _plugin_skills(plugin: Plugin, names: PluginSkillNames) -> RootScan:
     """A plugin's skills as one more root of scope ``plugin``, after every other (the
     root shown is the plugin's directory: formats keep skills in different places)."""
     root = Root(plugin.root, PLUGIN, plugin.name)
-    skills = [
-        replace(
-            s,
-            name=plugin.qualified(s.name) if names == "namespaced" else s.name,
-            origin=replace(s.origin, scope="plugin", family=plugin.name),
-        )
-        for s in plugin.skills
-    ]
+    skills = list(plugin.skills)  # each carries the plugin's origin already
+    if names == "namespaced":
+        skills = [replace(s, name=plugin.qualified(s.name)) for s in skills]
     return RootScan(root, exists=True, skills=skills)
 
 
@@ -155,10 +151,6 @@ def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
         return (None if dropped else skill), None
 
     return admit
-
-
-def _skill_name(skill: Skill) -> str:
-    return skill.name
 
 
 def _skill_lost(clash: Clash[Skill]) -> Loss:

@@ -31,6 +31,7 @@ __all__ = [
     "Source",
     "UNSEEN",
     "Verdict",
+    "by_name",
     "fold_name",
     "settle",
 ]
@@ -43,6 +44,11 @@ def fold_name(name: str) -> str:
     if name.isascii():
         return name.lower()
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def by_name(item: Any) -> str:
+    """A candidate's `name`: how every kind names what it settles, unless it says otherwise."""
+    return str(item.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +132,7 @@ class Ladder(Generic[T]):
     def __init__(
         self,
         *,
-        name: Callable[[T], str],
+        name: Callable[[T], str] = by_name,
         fold: Callable[[str], Hashable] = fold_name,
         key: Callable[[T], Hashable] | None = None,
     ) -> None:
@@ -207,7 +213,7 @@ class Ladder(Generic[T]):
 def settle(
     sources: Iterable[Source[T]],
     *,
-    name: Callable[[T], str],
+    name: Callable[[T], str] = by_name,
     lost: Callable[[Clash[T]], Loss],
     key: Callable[[T], Hashable] | None = None,
     keep: Callable[[T], Verdict[T]] | None = None,

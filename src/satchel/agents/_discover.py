@@ -39,7 +39,17 @@ from satchel.agents._vibe import parse_vibe
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
 from satchel.origin import NO_ORIGIN, Origin, root_origin
-from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, fold_name, settle
+from satchel.precedence import (
+    UNSEEN,
+    Clash,
+    Loss,
+    Shadowed,
+    Source,
+    Verdict,
+    by_name,
+    fold_name,
+    settle,
+)
 
 __all__ = [
     "AgentSet",
@@ -144,7 +154,7 @@ def load_agents(
         Source(given, admit=_gate(protected, may_redefine=True)),
         Source(capped, caps, _gate(protected, may_redefine=False)),
     ]
-    settled = settle(sources, name=_name, lost=_lost, within=_name)
+    settled = settle(sources, lost=_lost, within=by_name)
     return AgentSet(
         MappingProxyType({a.name: a for a in settled.winners}),
         settled.diagnostics,
@@ -385,10 +395,6 @@ def _utf8_name(entry: os.DirEntry[str], scan: DirScan) -> bool:
         )
         return False
     return True
-
-
-def _name(agent: AgentType) -> str:
-    return agent.name
 
 
 def _gate(

@@ -41,7 +41,7 @@ from satchel.commands._model import Command, Naming
 from satchel.commands._names import fold
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import PROJECT, Layout
-from satchel.precedence import UNSEEN, Clash, Ladder, Loss
+from satchel.precedence import UNSEEN, Clash, Ladder, Loss, by_name
 
 __all__ = ["CommandSet", "load_commands"]
 
@@ -130,7 +130,7 @@ class _Assembly:
 
     def __init__(self, builtins: frozenset[str]) -> None:
         self.builtins = builtins
-        self.ladder: Ladder[Command] = Ladder(name=_name, fold=fold)
+        self.ladder: Ladder[Command] = Ladder()
 
     def add_scan(self, scan: CommandScan) -> None:
         self.add(scan.commands, scan.diagnostics)
@@ -140,7 +140,7 @@ class _Assembly:
         self.ladder.next_source(found)
         for command in commands:
             self._offer(command)
-        for command in sorted(self.ladder.current(), key=_name):
+        for command in sorted(self.ladder.current(), key=by_name):
             for alias in command.aliases:
                 self._claim(alias, command)
 
@@ -192,7 +192,7 @@ class _Assembly:
             self.ladder.hold(replace(loser, name=alias, aliases=()))
 
     def finish(self, builtins: tuple[str, ...]) -> CommandSet:
-        settled = self.ladder.settled(within=_name)
+        settled = self.ladder.settled(within=by_name)
         for command in settled.winners:
             bare = _bare_name(command)
             if bare:
@@ -206,10 +206,6 @@ class _Assembly:
             settled.pairs(),
             builtins,
         )
-
-
-def _name(command: Command) -> str:
-    return command.name
 
 
 def _shadow(clash: Clash[Command], how: str = "") -> Loss:

@@ -76,15 +76,10 @@ def settle_servers(
     names = frozenset(s.name for s in mine)
     settled = settle(
         (Source(mine, tuple(problems)), Source([s for p in plugins for s in p.mcp_servers])),
-        name=_name,
         key=lambda server: server.name if server.name in names else server_id(server),
         lost=lambda clash: Loss(_shadowed(clash.winner, clash.loser)),
     )
     return McpServerSet(settled.winners, settled.pairs(), settled.diagnostics)
-
-
-def _name(server: McpServer) -> str:
-    return server.name
 
 
 def _shadowed(winner: McpServer, loser: McpServer) -> Diagnostic:

@@ -109,7 +109,7 @@ def load_plugins(
         sources.append(Source(diagnostics=problems))
         sources.extend(reader.read(path, root.scope) for path in paths)
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in dirs)
-    settled = settle(sources, name=_name, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
+    settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
     return PluginSet(
         MappingProxyType({p.name: p for p in plugins}),
@@ -177,10 +177,6 @@ class _Reader:
             skill_rule=self.skill_rule,
         )
         return Source(() if plugin is None else (plugin,), found)
-
-
-def _name(plugin: Plugin) -> str:
-    return plugin.name
 
 
 def _lost(clash: Clash[Plugin]) -> Loss:
