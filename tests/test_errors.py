@@ -57,19 +57,6 @@ def test_each_drawn_exception_has_the_parent_the_tree_shows():
     }
 
 
-def test_the_moved_exceptions_keep_their_old_import_paths():
-    from satchel._trust import TrustStoreError
-    from satchel.install import InstallError
-    from satchel.install._errors import InstallError as from_errors
-    from satchel.install._http import HttpRefused
-    from satchel.runtime.mcp._supervisor import McpUnavailable
-
-    assert InstallError is from_errors is errors.InstallError
-    assert HttpRefused is errors.HttpRefused
-    assert McpUnavailable is errors.McpUnavailable
-    assert TrustStoreError is errors.TrustStoreError
-
-
 def test_the_exceptions_raised_to_a_host_are_exported_by_satchel():
     exported = {"HttpRefused", "InstallError", "McpUnavailable", "TrustStoreError"}
     assert exported <= set(satchel.__all__)

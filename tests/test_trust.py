@@ -214,11 +214,11 @@ def test_the_list_decides_trust_and_carries_the_folders_pins(bare, project):
     assert decided.problems == ()
 
 
-def test_hidden_project_content_keeps_the_folders_trust(bare, project):
-    trust(bare, project)
+def test_hidden_project_content_keeps_the_folders_trust_and_pins(bare, project):
+    trust(bare, project, approved={"hook x": "abc"})
     decided = decide_trust(bare, given=None, load_project=False)
     assert decided.trust == Trust("hidden", folder=True)
-    assert decided.pins is None
+    assert decided.pins == Pins(project.resolve(), {"hook x": "abc"})
 
 
 def test_an_unreadable_list_is_a_problem_of_the_decision(bare):
