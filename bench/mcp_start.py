@@ -41,7 +41,7 @@ import anyio
 
 import satchel
 from satchel._trust import trust
-from satchel.runtime.mcp._supervisor import McpSupervisor
+from satchel.runtime import McpSupervisor
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples/workspace/.satchel/plugins/deploy-kit/bin/deploy-mcp"

@@ -39,7 +39,6 @@ __all__ = [
     "Pins",
     "TrustDecision",
     "TrustList",
-    "TrustStoreError",
     "decide_trust",
     "read_trust",
     "store_path",

@@ -31,7 +31,7 @@ def test_a_user_command_symlinked_into_a_dotfiles_checkout_loads(
     home: Path, tmp_path: Path, layout: satchel.Layout
 ) -> None:
     """GNU stow and most dotfile managers make ~/.claude/commands/*.md symlinks into a
-    checkout elsewhere. User agents may point anywhere (agents/discover.py contain=USER
+    checkout elsewhere. User agents may point anywhere (agents/_discover.py contain=USER
     exemption); user commands are refused as an 'escape', so the user's own commands
     vanish."""
     real = put(tmp_path / "dotfiles" / "claude" / "commands" / "standup.md", "Standup $1\n")

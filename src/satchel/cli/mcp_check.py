@@ -13,13 +13,9 @@ from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.mcp._names import exposed_name
+from satchel.mcp._sdk import INSTALL_HINT, sdk_available
 from satchel.runtime.mcp._catalog import ServerReport
-from satchel.runtime.mcp._supervisor import (
-    DEFAULT_TIMEOUT,
-    INSTALL_HINT,
-    McpSupervisor,
-    sdk_available,
-)
+from satchel.runtime.mcp._supervisor import DEFAULT_TIMEOUT, McpSupervisor
 
 if TYPE_CHECKING:
     from rich.console import Console

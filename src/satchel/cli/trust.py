@@ -6,10 +6,11 @@ from pathlib import Path
 
 from satchel._approval import digests
 from satchel._environment import load
-from satchel._trust import TrustList, TrustStoreError, read_trust, trust
+from satchel._trust import TrustList, read_trust, trust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
+from satchel.errors import TrustStoreError
 from satchel.layout import Layout, find_project_root
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"

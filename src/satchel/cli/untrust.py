@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._trust import TrustStoreError, read_trust, untrust
+from satchel._trust import read_trust, untrust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
 from satchel.cli.trust import target
+from satchel.errors import TrustStoreError
 from satchel.layout import Layout
 
 PARAMS = trust_params(listing=False)

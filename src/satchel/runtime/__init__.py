@@ -1,5 +1,6 @@
 """The runtime layer: what runs. Hooks (`HookRunner`) and MCP servers (`McpSupervisor`);
-processes start only here, through `satchel.process`, and only for trusted scopes."""
+hooks and MCP servers start only here, through `satchel.process`, and only for trusted
+scopes."""
 
 import typing as _typing
 

@@ -13,7 +13,7 @@ import satchel.session._expand as expand
 import satchel.session._gate as gate
 import satchel.session._replay as replay
 from satchel._environment import Environment
-from satchel._render import Index, model_visible
+from satchel._render import model_visible
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import (
     Collision,
@@ -240,10 +240,6 @@ class Session:
         if self._on_event is not None:
             self._on_event(event)
 
-    def note_index(self, index: Index) -> None:
-        """Record the skills the index left out (`skill.index.omitted`)."""
-        self._note(index.diagnostics)
-
     def _note(self, problems: Iterable[Diagnostic]) -> None:
         self._diagnostics.update(dict.fromkeys(problems))
 
@@ -375,7 +371,7 @@ class Session:
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
         `existing` that clash raise `Collision`."""
         segments, index = content.segments(self.environment, self.options, self.active)
-        self.note_index(index)
+        self._note(index.diagnostics)  # the skills the index left out
         taken = {e if isinstance(e, str) else e.id for e in existing}
         clash = [s.id for s in segments if s.id in taken]
         if clash:

@@ -109,7 +109,7 @@ class _Builder:
         if fatal or self.rules.strict:
             severity, self.failed = "error", True
         else:
-            severity = "warning" if CODES[code][0] == "error" else CODES[code][0]
+            severity = "warning" if CODES[code].severity == "error" else CODES[code].severity
         self.diags.append(diagnostic(code, message, self.path, hint=hint, severity=severity))
 
     def type_error(self, field_name: str, expected: str, *, fatal: bool = False) -> None:

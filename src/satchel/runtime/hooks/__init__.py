@@ -5,13 +5,13 @@ aggregates them into an `Outcome` (`aggregate`). See docs/hooks.md."""
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from satchel.hooks._variables import event_variable
     from satchel.runtime.hooks._aggregate import aggregate
     from satchel.runtime.hooks._output import read_result
     from satchel.runtime.hooks._runner import (
         DEFAULT_TIMEOUT,
         MAX_TIMEOUT,
         HookRunner,
-        event_variable,
     )
 else:
     from satchel import _lazy
@@ -19,13 +19,13 @@ else:
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
+            "satchel.hooks._variables": ("event_variable",),
             "satchel.runtime.hooks._aggregate": ("aggregate",),
             "satchel.runtime.hooks._output": ("read_result",),
             "satchel.runtime.hooks._runner": (
                 "DEFAULT_TIMEOUT",
                 "MAX_TIMEOUT",
                 "HookRunner",
-                "event_variable",
             ),
         },
     )

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
-from satchel.hooks._variables import event_variable, host_variables
+from satchel.hooks._variables import host_variables
 from satchel.plugins._data import ensure_data_dir
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
@@ -61,7 +61,6 @@ __all__ = [
     "MAX_TIMEOUT",
     "SHELL",
     "HookRunner",
-    "event_variable",
 ]
 
 DEFAULT_TIMEOUT = 60.0

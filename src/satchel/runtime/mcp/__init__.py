@@ -4,6 +4,8 @@ servers, lists their tools, prompts and resources, and gates every call. See doc
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from satchel.errors import McpUnavailable
+    from satchel.mcp._sdk import sdk_available
     from satchel.runtime.mcp._blocking import BlockingSupervisor
     from satchel.runtime.mcp._catalog import (
         McpPrompt,
@@ -12,7 +14,7 @@ if _typing.TYPE_CHECKING:
         ServerReport,
         ToolResult,
     )
-    from satchel.runtime.mcp._supervisor import McpSupervisor, McpUnavailable, sdk_available
+    from satchel.runtime.mcp._supervisor import McpSupervisor
 else:
     from satchel import _lazy
 
@@ -27,11 +29,9 @@ else:
                 "ServerReport",
                 "ToolResult",
             ),
-            "satchel.runtime.mcp._supervisor": (
-                "McpSupervisor",
-                "McpUnavailable",
-                "sdk_available",
-            ),
+            "satchel.errors": ("McpUnavailable",),
+            "satchel.mcp._sdk": ("sdk_available",),
+            "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
         },
     )
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
-from satchel.mcp._sdk import INSTALL_HINT, McpUnavailable, require_sdk, sdk_available
+from satchel.mcp._sdk import require_sdk
 from satchel.mcp._spec import McpServer
 from satchel.plugins._model import Plugin
 from satchel.runtime.mcp._blocking import BlockingSupervisor
@@ -65,16 +65,7 @@ if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.runtime.mcp._transports import Streams, Wire
 
-__all__ = [
-    "DEFAULT_CALL_TIMEOUT",
-    "DEFAULT_TIMEOUT",
-    "INSTALL_HINT",
-    "McpSupervisor",
-    "McpUnavailable",
-    "ToolGate",
-    "require_sdk",
-    "sdk_available",
-]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "DEFAULT_TIMEOUT", "McpSupervisor"]
 
 DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handshake
 DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
