@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.diagnostics import CODES, SEVERITIES, Entry, diagnostic
+from satchel.diagnostics import CODES, SEVERITIES, Entry, diagnostic, recast
 
 
 def test_the_registry_cannot_be_changed():
@@ -56,3 +56,16 @@ def test_a_severity_the_code_is_not_registered_at_is_refused():
 def test_an_unknown_code_is_refused():
     with pytest.raises(KeyError):
         diagnostic("made.up", "m")
+
+
+def test_a_diagnostic_recast_keeps_what_it_does_not_change():
+    found = diagnostic("agent.invalid", "bad", None, hint="h")
+    recast_found = recast(found, "warning", message="milder")
+    assert (recast_found.code, recast_found.severity) == ("agent.invalid", "warning")
+    assert (recast_found.message, recast_found.hint) == ("milder", "h")
+
+
+def test_a_recast_to_an_unregistered_severity_is_refused():
+    with pytest.raises(ValueError) as refused:
+        recast(diagnostic("skill.shadowed", "m"), "error")
+    assert str(refused.value) == "skill.shadowed is registered at warning, not error"

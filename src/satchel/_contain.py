@@ -415,7 +415,7 @@ def probe_json(path: Path, cap: int = MAX_MANIFEST) -> tuple[Any, str | None]:
     except FileProblem as e:
         return None, f"cannot read it: {e.message}"
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
+        text = data.decode("utf-8").removeprefix(_BOM)
     except UnicodeDecodeError:
         return None, "it is not valid UTF-8"
     try:

@@ -10,12 +10,12 @@ refuses any other.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-__all__ = ["CODES", "Diagnostic", "Entry", "Severity", "diagnostic", "type_name"]
+__all__ = ["CODES", "Diagnostic", "Entry", "Severity", "diagnostic", "recast", "type_name"]
 
 Severity = Literal["error", "warning", "info"]
 
@@ -532,13 +532,26 @@ def diagnostic(
 ) -> Diagnostic:
     """Build a diagnostic for a registered code at its default `severity` or another
     its entry names; an unknown code (`KeyError`) or severity (`ValueError`) is a bug."""
+    return Diagnostic(code, _registered(code, severity), message, path, line, hint)
+
+
+def recast(
+    found: Diagnostic, severity: Severity, *, code: str | None = None, **changes: Any
+) -> Diagnostic:
+    """`found` at another `severity` (and `code`, `message`, `hint` when given), held to
+    the registry as `diagnostic()` holds a new one."""
+    code = found.code if code is None else code
+    return replace(found, code=code, severity=_registered(code, severity), **changes)
+
+
+def _registered(code: str, severity: Severity | None) -> Severity:
     entry = CODES[code]
     if severity is None:
-        severity = entry.severity
-    elif severity not in entry.emitted:
+        return entry.severity
+    if severity not in entry.emitted:
         listed = ", ".join(entry.emitted)
         raise ValueError(f"{code} is registered at {listed}, not {severity}")
-    return Diagnostic(code, severity, message, path, line, hint)
+    return severity
 
 
 _TYPE_NAMES = {

@@ -33,7 +33,7 @@ from satchel.agents._fields import (
 )
 from satchel.agents._model import AgentType
 from satchel.agents._tools import DEFAULT_TOOL_MAP
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, recast
 from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = ["claude_agent", "CLAUDE_CODE_KEYS", "CLAUDE_FIELDS", "parse_claude"]
@@ -98,7 +98,7 @@ def _fields_dropped(d: Diagnostic) -> Diagnostic:
         "every other field dropped"
     )
     hint = "quote the description, or write it as a | block with its lines indented"
-    return replace(d, severity="warning", message=message, hint=hint)
+    return recast(d, "warning", message=message, hint=hint)
 
 
 def claude_agent(

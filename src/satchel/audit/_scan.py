@@ -48,7 +48,6 @@ SOURCE = "trusted-source"  # a skill or plugin audited alone: where it is instal
 
 def kind_of(path: Path, project: Path | None, client: str = "satchel") -> str:
     """``skill``, ``plugin``, ``plugins``, ``skills``, ``workspace`` or ``file``."""
-
     if project is not None:
         return "workspace"
     if not os.path.isdir(path):
@@ -96,7 +95,6 @@ def audit_path(
 
 
 def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]:
-
     roots = [path] if kind == "plugin" else plugin_children(path) or []
     found: list[Finding] = []
     errors = 0

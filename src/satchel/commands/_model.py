@@ -67,7 +67,8 @@ class Command(Originated):
 
     @property
     def plugin(self) -> str | None:
-        """The namespace of the plugin that ships it (None for any other command)."""
+        """The namespace of the plugin that ships it (None for any other command): a
+        command is typed ``/<namespace>:<name>``, so its plugin is named as it is typed."""
         return self.origin.namespace
 
     @property

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -43,7 +43,7 @@ from satchel._text import flag
 from satchel.commands._files import MAX_COMMAND_FILE, open_command_file
 from satchel.commands._model import Command, Naming, body_start
 from satchel.commands._names import judge, segments_name
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.diagnostics import Diagnostic, diagnostic, recast, type_name
 from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import split_tools
 
@@ -340,7 +340,7 @@ def _flatten(items: list[Any]) -> list[str]:
 
 def _as_warning(d: Diagnostic) -> Diagnostic:
     """Frontmatter problems do not stop a command from loading: at most warnings."""
-    return d if d.severity != "error" else replace(d, severity="warning")
+    return d if d.severity != "error" else recast(d, "warning")
 
 
 def _file_problem(e: FileProblem, path: Path) -> Diagnostic:

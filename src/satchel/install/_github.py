@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
+from satchel.errors import HttpRefused
 from satchel.install._errors import refuse
 from satchel.install._fetched import Fetched, fetched_git, unpack_download
 from satchel.install._git import is_sha
-from satchel.install._http import HttpRefused, Progress, download, get_json
+from satchel.install._http import Progress, download, get_json
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 

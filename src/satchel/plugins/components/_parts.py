@@ -41,7 +41,7 @@ from satchel._contain import (
 from satchel.agents import AgentType, parse_agent, scan_agent_dir
 from satchel.agents._read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic, recast
 from satchel.layout import PLUGIN, Root
 from satchel.mcp._parse import parse_claude_mcp, parse_server_tables
 from satchel.mcp._spec import McpServer
@@ -344,9 +344,7 @@ def as_plugin_agent(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The agents package's ``agent.invalid`` is a plugin's ``plugin.agent.invalid``
     (Vibe), with its message kept."""
     return [
-        replace(d, code="plugin.agent.invalid", severity="warning")
-        if d.code == "agent.invalid"
-        else d
+        recast(d, "warning", code="plugin.agent.invalid") if d.code == "agent.invalid" else d
         for d in diags
     ]
 
