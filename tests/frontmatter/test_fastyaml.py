@@ -105,3 +105,16 @@ def test_common_frontmatter_takes_the_fast_path(text: str):
 )
 def test_anything_unusual_is_left_to_yaml(text: str):
     assert _fastyaml.parse(text) is None
+
+
+YAML_PRINTABLE = (  # YAML 1.1, 5.1 "Character Set": what may appear unescaped
+    (0x09, 0x0A), (0x0D, 0x0D), (0x20, 0x7E), (0x85, 0x85),
+    (0xA0, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x10FFFF),
+)  # fmt: skip
+
+
+def test_the_not_printable_class_is_exactly_the_complement_of_yaml_printable() -> None:
+    every = "".join(map(chr, range(0x110000)))
+    found = {ord(ch) for ch in _fastyaml._NOT_PRINTABLE.findall(every)}
+    printable = {cp for low, high in YAML_PRINTABLE for cp in range(low, high + 1)}
+    assert found == set(range(0x110000)) - printable
