@@ -19,6 +19,9 @@ from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
 from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._config import resolve
+from satchel.hosts._model import Host
+from satchel.hosts._profiles import SATCHEL
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import Layout, user_first
@@ -50,7 +53,8 @@ class Environment:
     instruction files: an empty tuple means everything loaded cleanly. `trust` is the
     one trust decision every part was read with (`satchel.origin.Trust`), `trusted`
     whether the project folder was trusted (`Options.trusted`); `layout` is the one
-    given, whose project rows ranked below the user's when it was not."""
+    given, whose project rows ranked below the user's when it was not; `host` the
+    profile it was read with (`satchel.hosts`)."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -66,6 +70,7 @@ class Environment:
     hooks: HookSet = field(default_factory=HookSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
     trust: Trust = field(default_factory=lambda: Trust("trusted", folder=True))
+    host: Host = SATCHEL
 
     @property
     def trusted(self) -> bool:
@@ -92,7 +97,7 @@ class Environment:
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
         and what changed (Vibe's ``/reload``). This environment is not modified."""
-        fresh = load(layout=self.layout, **self.options.keywords())
+        fresh = load(layout=self.layout, host=self.host, **self.options.keywords())
         return fresh, compare(self.inventory(), fresh.inventory())
 
 
@@ -101,6 +106,7 @@ def load(
     *,
     layout: Layout | None = None,
     project: str | os.PathLike[str] | None = None,
+    host: str | Host | None = None,
     **options: Unpack[LoadOverrides],
 ) -> Environment:
     """Discover every skill for `cwd` (or `layout`). Never raises for bad files: they
@@ -110,17 +116,45 @@ def load(
     project marker (``.satchel/``, ``.claude/``, ``.agents/``, ``AGENTS.md`` ...: a
     package inside a monorepo); else the git root above `cwd` (see docs/layout.md).
 
+    `host` reads the project as that host does (a `satchel.hosts` profile or its
+    name, ``codex``; `UnknownHost` when there is none): its layout, unless `layout`
+    is given, and its options, which the `options` given override.
+
     The `write` skills are written first (`write_skills`); reading writes nothing."""
     if layout is not None and (cwd is not None or project is not None):
         raise TypeError("pass cwd and project, or layout, not both")
-    lay = layout if layout is not None else Layout.default(cwd, project=project)
-    opts = Options.build(**options)
-    decided = decide_trust(lay, given=opts.trusted, load_project=opts.trust_project_skills)
+    profile, problems = _profile(host, layout, cwd, project)
+    lay = layout if layout is not None else profile.layout(cwd, project=project)
+    given = profile.overrides()
+    given.update(options)
+    opts = Options.build(**given)
+    decided = decide_trust(
+        lay,
+        given=opts.trusted,
+        load_project=opts.trust_project_skills,
+        hide_untrusted=opts.untrusted == "skip-project",
+    )
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
-    builder = _Builder(effective, opts, decided.trust)
+    builder = _Builder(effective, opts, decided.trust, profile)
     builder.read(written)
-    return builder.build(lay, decided)
+    return builder.build(lay, decided, problems)
+
+
+def _profile(
+    host: str | Host | None,
+    layout: Layout | None,
+    cwd: str | os.PathLike[str] | None,
+    project: str | os.PathLike[str] | None,
+) -> tuple[Host, tuple[Diagnostic, ...]]:
+    """The profile `host` names (satchel's when None), looked up in the user's config
+    (that of `layout`, else of the default layout) when it is not a built-in one."""
+    if host is None:
+        return SATCHEL, ()
+    if isinstance(host, Host):
+        return host, ()
+    lay = layout if layout is not None else Layout.default(cwd, project=project)
+    return resolve(host, config_home=lay.config_home)
 
 
 @dataclass(slots=True)
@@ -131,6 +165,7 @@ class _Builder:
     layout: Layout
     options: Options
     trust: Trust
+    host: Host = SATCHEL
     plugins: PluginSet = field(default_factory=PluginSet)
     skills: SkillPart = field(default_factory=SkillPart)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
@@ -188,11 +223,14 @@ class _Builder:
             claude_settings=opts.claude_settings_hooks,
         )
 
-    def build(self, given: Layout, decided: TrustDecision) -> Environment:
+    def build(
+        self, given: Layout, decided: TrustDecision, problems: tuple[Diagnostic, ...] = ()
+    ) -> Environment:
         """The one `Environment`: for the `given` layout, with the project's pinned
-        items held back (`satchel._approval`) when `decided` carries pins."""
+        items held back (`satchel._approval`) when `decided` carries pins; `problems`
+        are those met finding the host profile."""
         held = self._held_back(given, decided.pins)
-        diagnostics = (*decided.problems, *self._diagnostics(), *held.diagnostics)
+        diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
         found = stamps(
             self.skills.skills,
             self.commands.commands,
@@ -214,6 +252,7 @@ class _Builder:
             hooks=held.hooks,
             stamps=MappingProxyType(found),
             trust=self.trust,
+            host=self.host,
         )
 
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
@@ -261,4 +300,5 @@ def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
         ambiguous=opts.ambiguous_plugins,
         format_order=opts.plugin_format_order,
         skill_rule=opts.plugin_skill_rule,
+        formats=opts.plugin_formats,
     )

@@ -18,9 +18,10 @@ from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
 from satchel.skills._model import Skill
 
-__all__ = ["LoadOverrides", "Options", "PluginSkillNames"]
+__all__ = ["LoadOverrides", "Options", "PluginSkillNames", "Untrusted"]
 
 PluginSkillNames = Literal["namespaced", "bare"]
+Untrusted = Literal["user-first", "skip-project"]
 
 
 _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
@@ -38,6 +39,9 @@ class Options:
       then loaded like any other (they rank just after the catalog).
     * `skip_default_paths` (or `include_default_roots=False`): ignore the layout's table.
     * `trust_project_skills`: False skips project-scope roots.
+    * `untrusted`: what a folder that is not trusted gets: ``user-first`` (its skills,
+      commands and agents rank below the user's; nothing of it runs) or
+      ``skip-project`` (none of its content loads, as in Gemini CLI).
     * `trusted`: whether the project folder is trusted [None: as the user's list of
       trusted folders says, `satchel._trust`]. In a folder that is not trusted the
       project's plugins (and the workspace plugin) do not load, its skills run no
@@ -73,6 +77,9 @@ class Options:
       ``prefer``].
     * `plugin_format_order`: the formats in order of preference [None: as
       ``config.toml`` says, else `satchel.plugins.FORMAT_ORDER`].
+    * `plugin_formats`: the only formats read, as a host profile reads them: a
+      directory holding only other formats' manifests is refused with
+      ``plugin.compatibility.host_unread`` [None: every format].
     * `executable`: False is declarative-only loading (caveman): plugins' hooks, MCP
       servers and agents are recognised and left alone.
     * `plugin_skill_names`: ``namespaced`` (``<namespace>:<skill>``, Vibe and caveman)
@@ -100,6 +107,7 @@ class Options:
     write: tuple[Skill, ...] = ()
     skip_default_paths: bool = False
     trust_project_skills: bool = True
+    untrusted: Untrusted = "user-first"
     trusted: bool | None = None
     strict: bool = False
     unicode_names: bool = False
@@ -117,6 +125,7 @@ class Options:
     strict_plugins: bool = False
     ambiguous_plugins: Ambiguity | None = None
     plugin_format_order: tuple[Format, ...] | None = None
+    plugin_formats: tuple[Format, ...] | None = None
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
     plugin_skill_rule: SkillRule | None = None
@@ -147,8 +156,11 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
-        if options.get("plugin_format_order") is not None:
-            options["plugin_format_order"] = _format_order(options["plugin_format_order"])
+        for key in ("plugin_format_order", "plugin_formats"):
+            if options.get(key) is not None:
+                options[key] = _format_order(options[key], key)
+        if options.get("untrusted", "user-first") not in ("user-first", "skip-project"):
+            raise TypeError("untrusted must be user-first or skip-project")
         if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):
             raise TypeError(f"ambiguous_plugins must be one of {', '.join(AMBIGUITY)}")
         for key in ("scan", "plugin_dirs"):
@@ -180,6 +192,7 @@ class LoadOverrides(TypedDict, total=False):
     skip_default_paths: bool
     include_default_roots: bool
     trust_project_skills: bool
+    untrusted: Untrusted
     trusted: bool | None
     strict: bool
     unicode_names: bool
@@ -197,6 +210,7 @@ class LoadOverrides(TypedDict, total=False):
     strict_plugins: bool
     ambiguous_plugins: Ambiguity | None
     plugin_format_order: Iterable[Format] | None
+    plugin_formats: Iterable[Format] | None
     executable: bool
     plugin_skill_names: PluginSkillNames
     plugin_skill_rule: SkillRule | None
@@ -204,9 +218,9 @@ class LoadOverrides(TypedDict, total=False):
     claude_settings_hooks: bool
 
 
-def _format_order(value: Any) -> tuple[Format, ...]:
+def _format_order(value: Any, key: str) -> tuple[Format, ...]:
     if isinstance(value, str) or not isinstance(value, Iterable):
-        raise TypeError("plugin_format_order must be a list of plugin formats")
+        raise TypeError(f"{key} must be a list of plugin formats")
     order = tuple(value)
     unknown = [f for f in order if f not in FORMATS]
     if unknown:

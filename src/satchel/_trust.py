@@ -90,15 +90,20 @@ class TrustDecision:
     pins: Pins | None = None
 
 
-def decide_trust(layout: Layout, *, given: bool | None, load_project: bool) -> TrustDecision:
+def decide_trust(
+    layout: Layout, *, given: bool | None, load_project: bool, hide_untrusted: bool = False
+) -> TrustDecision:
     """Whether the project folder is trusted: as the host says (`given`), else as the
-    user's list says; `load_project` False hides the project's content either way."""
+    user's list says; `load_project` False hides the project's content either way,
+    `hide_untrusted` when the folder is not trusted."""
     if given is not None:
-        return TrustDecision(Trust.decide(folder=given, load_project=load_project))
+        return TrustDecision(Trust.decide(folder=given, load_project=load_project, hide_untrusted=hide_untrusted))
     listed = read_trust(layout)
     found = (listed.problem,) if listed.problem is not None else ()
     folder = listed.trusting(layout.project)
-    trust = Trust.decide(folder=folder is not None, load_project=load_project)
+    trust = Trust.decide(
+        folder=folder is not None, load_project=load_project, hide_untrusted=hide_untrusted
+    )
     if folder is None:
         return TrustDecision(trust, found)
     approved = listed.approved.get(folder)

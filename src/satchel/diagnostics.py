@@ -203,6 +203,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.untrusted": Entry(
             "info", "the project's hooks do not run: the project is not trusted"
         ),
+        "host.config.invalid": Entry(
+            "warning",
+            "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
+            "is left out",
+        ),
+        "host.unknown": Entry("error", "no host profile has that name"),
         "instructions.read.error": Entry("error", "an instruction file could not be read"),
         "instructions.replaced": Entry(
             "info", "CLAUDE.md was not read because the directory has AGENTS.md"
@@ -322,6 +328,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.compatibility.format_unrecognized": Entry(
             "error", "no supported plugin manifest found"
+        ),
+        "plugin.compatibility.host_unread": Entry(
+            "error", "the host profile reads none of the plugin manifests in a directory"
         ),
         "plugin.compatibility.manifest_unused": Entry(
             "info", "a directory holds several hosts' manifests; one is read, the others are named"

@@ -11,6 +11,7 @@ satchel refuses or cannot carry out.
     ├── McpUnavailable         the ``mcp`` SDK, needed to reach MCP servers, is not installed
     └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
         ├── ResourceError      a path named by the model is refused or unreadable
+        ├── UnknownHost        no host profile of that name (``host.unknown``)
         ├── SessionError       a Session call cannot be carried out
         │   ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
         │   ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
@@ -43,6 +44,7 @@ __all__ = [
     "SkillsOff",
     "ToolNotAllowed",
     "TrustStoreError",
+    "UnknownHost",
     "UnknownSkill",
 ]
 
@@ -97,6 +99,13 @@ class Refused(SatchelError):
 
 class ResourceError(Refused):
     """A path inside a skill (named by the model or the host) is refused or unreadable."""
+
+
+class UnknownHost(Refused, KeyError):
+    """No built-in host profile, nor one in the user's ``config.toml``, has that name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.diagnostic.message
 
 
 class SessionError(Refused):

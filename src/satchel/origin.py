@@ -58,10 +58,11 @@ class Trust:
             raise ValueError("a project whose folder is trusted is trusted or hidden")
 
     @classmethod
-    def decide(cls, *, folder: bool, load_project: bool) -> Trust:
+    def decide(cls, *, folder: bool, load_project: bool, hide_untrusted: bool = False) -> Trust:
         """The one trust value for a folder that is trusted or not, whose content the
-        host loads or hides."""
-        if not load_project:
+        host loads or hides; `hide_untrusted` hides it when the folder is not trusted
+        (Gemini CLI's rule)."""
+        if not load_project or (hide_untrusted and not folder):
             return cls("hidden", folder)
         return cls("trusted" if folder else "untrusted", folder)
 

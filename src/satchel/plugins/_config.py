@@ -58,14 +58,19 @@ class PluginConfig:
     skill_rule: SkillRule | None = None
 
     def detection(
-        self, *, ambiguous: Ambiguity | None = None, order: tuple[Format, ...] | None = None
+        self,
+        *,
+        ambiguous: Ambiguity | None = None,
+        order: tuple[Format, ...] | None = None,
+        reads: tuple[Format, ...] | None = None,
     ) -> Detection:
         """The detection rule: the host's `ambiguous` and `order` when given, else
-        these settings, else the defaults."""
+        these settings, else the defaults; `reads` the only formats read (None: all)."""
         default = Detection()
         return Detection(
             order=order or self.order or default.order,
             ambiguous=ambiguous or self.ambiguous or default.ambiguous,
+            reads=None if reads is None else frozenset(reads),
         )
 
 

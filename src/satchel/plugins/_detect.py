@@ -112,10 +112,16 @@ class Detection:
     """How a directory with several hosts' manifests is read (see the module
     docstring): `ambiguous` ``prefer`` reads the first format of `order` found (a
     format missing from `order` ranks after it, in `FORMAT_ORDER`'s order);
-    ``refuse`` loads none of them, as Mistral Vibe does."""
+    ``refuse`` loads none of them, as Mistral Vibe does. `reads`: the only formats
+    read (a host profile's), the others' manifests being ignored [None: every format]."""
 
     order: tuple[Format, ...] = FORMAT_ORDER
     ambiguous: Ambiguity = "prefer"
+    reads: frozenset[Format] | None = None
+
+    def read(self, fmt: Format) -> bool:
+        """Whether plugins in format `fmt` are read at all."""
+        return self.reads is None or fmt in self.reads
 
     def rank(self, fmt: Format) -> int:
         """Where `fmt` comes in the order of preference (lower is preferred)."""
@@ -167,17 +173,21 @@ def detect(
     plugin, so Claude Code's default layout alone makes one. `detection`: the order
     of preference and the rule for several formats [`Detection()`]."""
     top = resolve_root(Path(root)) if real_root is None else real_root
-    native = _native(top)
+    rule = detection or Detection()
+    native = _native(top) if rule.read("agent-plugins") else None
     if native is not None:
         return native
     names = _listing(top)
     found = markers(top, names)
+    kept = [m for m in found if rule.read(m.format)]
+    if kept:
+        return _choose(kept, top, rule)
     if found:
-        return _choose(found, top, detection or Detection())
-    broken = _broken_native(top)
+        return None, [_unread(found, top, rule)]
+    broken = _broken_native(top) if rule.read("agent-plugins") else None
     if broken is not None:
         return None, [broken]
-    if named and _claude_layout(top, names):
+    if named and rule.read("claude") and _claude_layout(top, names):
         return "claude", []
     message = "no supported plugin manifest found"
     hint = f"add a plugin.json with $schema {NATIVE_SCHEMA}"
@@ -209,6 +219,14 @@ def _choose(
     )
     hint = "the order of preference is a setting: [plugin_manifests] in config.toml"
     return chosen, [diagnostic("plugin.compatibility.manifest_unused", message, top, hint=hint)]
+
+
+def _unread(found: list[Marker], top: Path, rule: Detection) -> Diagnostic:
+    """The fatal diagnostic for a directory whose manifests the host does not read."""
+    reads = ", ".join(HOST_NAMES[f] for f in FORMAT_ORDER if rule.read(f)) or "no plugin format"
+    message = f"the host reads {reads}, not {_shown(found)}"
+    hint = "`satchel port` writes the manifests other hosts read"
+    return _fatal("plugin.compatibility.host_unread", message, top, hint)
 
 
 def _shown(found: list[Marker]) -> str:

@@ -87,13 +87,14 @@ def load_plugins(
     ambiguous: Ambiguity | None = None,
     format_order: tuple[Format, ...] | None = None,
     skill_rule: SkillRule | None = None,
+    formats: tuple[Format, ...] | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
-    Claude Code's."""
+    Claude Code's. `formats`: the only plugin formats read (a host's) [None: all]."""
     config = plugin_config(layout, trust_project=trust_project)
     reader = _Reader(
-        config.detection(ambiguous=ambiguous, order=format_order),
+        config.detection(ambiguous=ambiguous, order=format_order, reads=formats),
         skill_rule or config.skill_rule or "claude-code",
         strict,
         executable,

@@ -23,6 +23,8 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
+from satchel.hosts._config import resolve
+from satchel.hosts._model import Host
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
@@ -62,6 +64,8 @@ class Session:
     `SessionOptions` keywords; `on_event` gets every activation and deactivation,
     `approve(command, skill)` may refuse each shell interpolation, and `environ` is
     the environment scripts and commands start from (default: this process's).
+    `host` is the profile whose choices the session follows where no option is given
+    (``$0`` or ``$1`` first: `satchel.hosts`) [the one `environment` was loaded with].
     """
 
     def __init__(
@@ -72,9 +76,12 @@ class Session:
         approve: Approve | None = None,
         environ: Mapping[str, str] | None = None,
         counter: Counter = approx_tokens,
+        host: str | Host | None = None,
         **options: Unpack[SessionOverrides],
     ) -> None:
         self.environment = environment
+        self.host = _host(environment, host)
+        options.setdefault("argument_numbering", self.host.argument_numbering)
         self.options = SessionOptions.build(**options)
         self.counter = counter
         self._on_event = on_event
@@ -430,6 +437,15 @@ def _tool_name(tool: str | Mapping[str, Any] | Tool) -> str:
 def _folded(items: Mapping[str, _T], name: str) -> _T | None:
     folded = fold_name(name)
     return next((v for n, v in items.items() if fold_name(n) == folded), None)
+
+
+def _host(environment: Environment, host: str | Host | None) -> Host:
+    """The profile a session follows: `host` (by name, as `load()` finds it), else the
+    environment's."""
+    if host is None:
+        return environment.host
+    found, _ = resolve(host, config_home=environment.layout.config_home)
+    return found
 
 
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:

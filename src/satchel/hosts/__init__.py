@@ -1,0 +1,36 @@
+"""Host profiles: each agent host's every decision about where skills, commands,
+agents and plugins come from and how they are read, as one frozen `Host` value.
+
+``load(host="codex")`` sees a project as Codex does; `get` gives a built-in profile,
+`names` their names, `resolve` a built-in or a user-defined one (``[hosts.<name>]``
+in ``config.toml``). See docs/hosts.md.
+"""
+
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.hosts._config import get, names, resolve, user_profiles
+    from satchel.hosts._model import Host, Index, Limits
+    from satchel.hosts._profiles import PROFILES
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
+            "satchel.hosts._model": ("Host", "Index", "Limits"),
+            "satchel.hosts._profiles": ("PROFILES",),
+        },
+    )
+
+__all__ = [
+    "PROFILES",
+    "Host",
+    "Index",
+    "Limits",
+    "get",
+    "names",
+    "resolve",
+    "user_profiles",
+]

@@ -1,0 +1,220 @@
+"""`Host`: one agent host's every decision about skills, commands, agents, plugins,
+instructions, hooks and the skill index, as one frozen value.
+
+A profile says where the host looks and in what order (its root tables: the first
+root to define a name wins), how it walks a root, which plugin manifests it reads and
+which it prefers, how it names plugin skills and commands, how it numbers
+``$ARGUMENTS``, which instruction files it reads, how much room its skill listing
+gets, which hook events it fires, and what it does in a folder that is not trusted.
+`Host.layout` gives the `Layout` and `Host.overrides` the `load()` options that make
+satchel see a project as that host does; options given to `load()` override them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from satchel._instructions import InstructionMode
+from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
+from satchel.commands import Naming
+from satchel.layout import Layout, RootSpec, WalkBounds
+from satchel.plugins._context import SkillRule
+from satchel.plugins._detect import Ambiguity
+from satchel.plugins._model import Format
+
+__all__ = ["Clash", "Host", "Index", "Limits", "Untrusted"]
+
+Clash = Literal["first", "every"]
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """How much room the host's skill listing gets and what it does when it is full.
+
+    `fraction` is the share of the model's context window, in characters (Claude Code
+    1%, Codex 2%); `chars` a cap in characters (Codex 8,000 in its docs; satchel's
+    index 8 KiB); `entries` a cap on the skills listed (satchel 64); `description` the
+    length a description is cut to. `overflow` says what goes first: ``shorten``
+    (every description shortened evenly, nothing dropped: Codex), ``least-used``
+    (descriptions of the least-used skills dropped first: Claude Code), ``last``
+    (entries past the cap are left out, in precedence order: satchel) or ``none``
+    (no budget: Gemini CLI)."""
+
+    fraction: float | None = None
+    chars: int | None = None
+    entries: int | None = None
+    description: int | None = None
+    overflow: Literal["shorten", "least-used", "last", "none"] = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What the host refuses or cuts: a skill `name` longer than `name` characters is
+    dropped, a `description` longer than `description` characters is cut, a skill file
+    over `skill_file` bytes is not read. None: no such limit."""
+
+    name: int | None = None
+    description: int | None = None
+    skill_file: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Host:
+    """One host's profile (see the module docstring and docs/hosts.md).
+
+    * `name`: the profile's id (``claude-code``); `title` its display name; `sources`
+      where its facts come from.
+    * `client`: the folder family and config name satchel's own files use under
+      this profile (``satchel``; ``mermaid`` for the mermaid coding agent).
+    * `skills`, `commands`, `agents`, `plugins`: the root tables, in precedence order.
+    * `ancestors`: ``{project}`` rows name every folder from the working directory up
+      to the project root (Codex, Claude Code); `walk` how deep a root is read.
+    * `plugin_formats`: the plugin manifests the host reads, preferred first; a
+      directory holding only other hosts' manifests is not one of its plugins [None:
+      every format, in the order ``config.toml`` gives]. `ambiguous_plugins`:
+      ``refuse`` loads none of several manifests (Vibe) [None: as ``config.toml`` says].
+    * `plugin_skill_names`, `plugin_skill_rule`, `strict_plugins`: how plugin skills
+      are named and checked; `command_naming` and `argument_numbering`: ``dir:name``
+      or stem names, and whether ``$0`` or ``$1`` is the first argument.
+    * `instructions`: the instruction-file rule (None: the host reads none).
+    * `index`, `limits`: the skill listing's budget, and the host's hard limits.
+    * `events`: the hook events the host fires, in its own spelling.
+    * `clash`: ``first`` (one skill per name: the first root wins) or ``every`` (the
+      host lists every copy; satchel keeps the first and reports the rest).
+    * `untrusted`: in a folder that is not trusted, ``user-first`` (the user's roots
+      rank above the project's and project plugins do not load: satchel's rule) or
+      ``skip-project`` (no project skills, commands, agents or instructions: Gemini
+      CLI).
+    * `hook_files`, `claude_settings_hooks`, `include_workspace_plugin`, `executable`:
+      which hook files are read, whether the project's own folders are a plugin, and
+      whether hooks and servers are loaded at all (declarative-only hosts).
+    """
+
+    name: str
+    title: str
+    skills: tuple[RootSpec, ...]
+    sources: tuple[str, ...] = ()
+    client: str = "satchel"
+    commands: tuple[RootSpec, ...] = ()
+    agents: tuple[RootSpec, ...] = ()
+    plugins: tuple[RootSpec, ...] = ()
+    ancestors: bool = False
+    walk: WalkBounds = field(default_factory=WalkBounds)
+    plugin_formats: tuple[Format, ...] | None = None
+    ambiguous_plugins: Ambiguity | None = None
+    plugin_skill_names: PluginSkillNames = "namespaced"
+    plugin_skill_rule: SkillRule | None = None
+    strict_plugins: bool = False
+    command_naming: Naming = "stem"
+    argument_numbering: Literal[0, 1] = 1
+    instructions: InstructionMode | None = "satchel"
+    index: Index = field(default_factory=Index)
+    limits: Limits = field(default_factory=Limits)
+    events: tuple[str, ...] = ()
+    clash: Clash = "first"
+    untrusted: Untrusted = "user-first"
+    hook_files: bool = True
+    claude_settings_hooks: bool = False
+    include_workspace_plugin: bool = True
+    executable: bool = True
+
+    def layout(
+        self,
+        cwd: str | os.PathLike[str] | None = None,
+        *,
+        home: str | os.PathLike[str] | None = None,
+        project: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Layout:
+        """The `Layout` for `cwd` as this host reads it: its root tables, walk and
+        project rule (`Layout.default` decides the project root and directories)."""
+        return Layout.default(
+            cwd,
+            client=self.client,
+            home=home,
+            project=project,
+            roots=self.skills,
+            command_roots=self.commands,
+            agent_roots=self.agents,
+            plugin_roots=self.plugins,
+            walk=self.walk,
+            ancestors=self.ancestors,
+            env=env,
+        )
+
+    def overrides(self) -> LoadOverrides:
+        """The `load()` options this profile sets; options given to `load()` win."""
+        return LoadOverrides(
+            instructions=self.instructions,
+            command_naming=self.command_naming,
+            plugin_skill_names=self.plugin_skill_names,
+            plugin_skill_rule=self.plugin_skill_rule,
+            strict_plugins=self.strict_plugins,
+            ambiguous_plugins=self.ambiguous_plugins,
+            plugin_format_order=self.plugin_formats,
+            plugin_formats=self.plugin_formats,
+            untrusted=self.untrusted,
+            hook_files=self.hook_files,
+            claude_settings_hooks=self.claude_settings_hooks,
+            include_workspace_plugin=self.include_workspace_plugin,
+            executable=self.executable,
+        )
+
+    def reads(self, fmt: Format) -> bool:
+        """Whether this host reads plugins whose manifest is in format `fmt`."""
+        return self.plugin_formats is None or fmt in self.plugin_formats
+
+    def to_json(self) -> dict[str, object]:
+        """The profile as JSON: every decision, each table as ``scope``, ``family``
+        and ``template`` rows."""
+
+        def rows(table: tuple[RootSpec, ...]) -> list[dict[str, str]]:
+            return [{"scope": r.scope, "family": r.family, "template": r.template} for r in table]
+
+        return {
+            "name": self.name,
+            "title": self.title,
+            "client": self.client,
+            "sources": list(self.sources),
+            "skills": rows(self.skills),
+            "commands": rows(self.commands),
+            "agents": rows(self.agents),
+            "plugins": rows(self.plugins),
+            "ancestors": self.ancestors,
+            "walk": {
+                "nested": self.walk.nested,
+                "max_depth": self.walk.max_depth,
+                "max_dirs": self.walk.max_dirs,
+                "follow_symlinks": self.walk.follow_symlinks,
+            },
+            "plugin_formats": None if self.plugin_formats is None else list(self.plugin_formats),
+            "ambiguous_plugins": self.ambiguous_plugins,
+            "plugin_skill_names": self.plugin_skill_names,
+            "plugin_skill_rule": self.plugin_skill_rule,
+            "strict_plugins": self.strict_plugins,
+            "command_naming": self.command_naming,
+            "argument_numbering": self.argument_numbering,
+            "instructions": self.instructions,
+            "index": {
+                "fraction": self.index.fraction,
+                "chars": self.index.chars,
+                "entries": self.index.entries,
+                "description": self.index.description,
+                "overflow": self.index.overflow,
+            },
+            "limits": {
+                "name": self.limits.name,
+                "description": self.limits.description,
+                "skill_file": self.limits.skill_file,
+            },
+            "events": list(self.events),
+            "clash": self.clash,
+            "untrusted": self.untrusted,
+            "hook_files": self.hook_files,
+            "claude_settings_hooks": self.claude_settings_hooks,
+            "include_workspace_plugin": self.include_workspace_plugin,
+            "executable": self.executable,
+        }
