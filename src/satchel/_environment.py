@@ -19,11 +19,11 @@ from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
 from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
+from satchel.hooks._load import load_hooks
+from satchel.hooks._model import HookSet
 from satchel.hosts._config import resolve
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import SATCHEL
-from satchel.hooks._load import load_hooks
-from satchel.hooks._model import HookSet
 from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id

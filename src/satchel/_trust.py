@@ -97,7 +97,9 @@ def decide_trust(
     user's list says; `load_project` False hides the project's content either way,
     `hide_untrusted` when the folder is not trusted."""
     if given is not None:
-        return TrustDecision(Trust.decide(folder=given, load_project=load_project, hide_untrusted=hide_untrusted))
+        return TrustDecision(
+            Trust.decide(folder=given, load_project=load_project, hide_untrusted=hide_untrusted)
+        )
     listed = read_trust(layout)
     found = (listed.problem,) if listed.problem is not None else ()
     folder = listed.trusting(layout.project)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from satchel._environment import Environment, load
+from satchel._options import LoadOverrides
 from satchel.agents import AgentType
 from satchel.audit._content import body_findings, read_text, text_findings
 from satchel.audit._executables import (
@@ -27,6 +28,7 @@ from satchel.audit._loading import held_back_findings, held_hook_findings, refus
 from satchel.audit._model import Finding, Report
 from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_findings
 from satchel.commands import Command
+from satchel.hosts import Host
 from satchel.layout import Layout, WalkBounds
 from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
@@ -72,17 +74,29 @@ def audit_path(
     client: str = "satchel",
     limits: Limits | None = None,
     plugin_dirs: tuple[Path, ...] = (),
+    host: Host | None = None,
 ) -> Report:
     """Audit `path` (see the module); never runs anything, never raises for bad files.
-    `plugin_dirs`: plugin directories a workspace's load takes too (``--plugin-dir``)."""
+    `plugin_dirs`: plugin directories a workspace's load takes too (``--plugin-dir``);
+    `host`: a workspace is read as that host profile reads it [satchel's, with Claude
+    Code's settings hooks]."""
     path = Path(os.path.abspath(path))
     limits = limits or Limits()
     kind = kind_of(path, project, client)
     if kind == "workspace":
-        layout = Layout.default(path, client=client, home=home, project=project or path)
-        env = load(layout=layout, trusted=True, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
+        at = project or path
+        layout = (
+            Layout.default(path, client=client, home=home, project=at)
+            if host is None
+            else host.layout(path, home=home, project=at)
+        )
+        options: LoadOverrides = {"plugin_dirs": plugin_dirs}
+        if host is None:
+            options["claude_settings_hooks"] = True
         # the same load against the user's own trust list: what it holds back today
-        actual = load(layout=layout, claude_settings_hooks=True, plugin_dirs=plugin_dirs)
+        actual = load(layout=layout, host=host, **options)
+        options["trusted"] = True
+        env = load(layout=layout, host=host, **options)
         errors = sum(d.severity != "info" for d in env.diagnostics)
         found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
     elif kind == "file":

@@ -62,7 +62,17 @@ def home_option() -> click.Option:
 def located() -> tuple[click.Parameter, ...]:
     """DIR, where the project and home are, whether the project is trusted, and the
     plugin directories named by hand."""
-    return (dir_argument(), *where(), trust_option(), plugin_dirs_option())
+    return (dir_argument(), *where(), host_option(), trust_option(), plugin_dirs_option())
+
+
+def host_option() -> click.Option:
+    return click.Option(
+        ["--host"],
+        metavar="NAME",
+        help="See the project as that agent host does: claude-code, codex, gemini, cursor, "
+        "copilot, opencode, kimi, vibe, mermaid, zidane, caveman, or a [hosts.NAME] profile "
+        "of config.toml (default: satchel, which reads every host's files).",
+    )
 
 
 def plugin_dirs_option() -> click.Option:

@@ -6,14 +6,38 @@ import os
 from pathlib import Path
 
 from satchel._environment import Environment, load
+from satchel.hosts import Host
 from satchel.layout import Layout, project_marker
 
 
-def layout(directory: Path | None, project: Path | None, home: Path | None, client: str) -> Layout:
-    """satchel's default layout for these options: an explicit DIR holding a project
-    marker is the project root, as `Layout.default` decides (docs/layout.md)."""
+def layout(
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    host: str | None = None,
+) -> Layout:
+    """The layout for these options: satchel's, or that of the `host` profile named
+    with ``--host``; an explicit DIR holding a project marker is the project root, as
+    `Layout.default` decides (docs/layout.md)."""
     cwd = directory or project
-    return Layout.default(cwd, client=client, home=home, project=project)
+    if host is None:
+        return Layout.default(cwd, client=client, home=home, project=project)
+    return profile(host, home).layout(cwd, home=home, project=project)
+
+
+def profile(host: str, home: Path | None) -> Host:
+    """The host profile ``--host`` names; a usage error naming the known ones if none."""
+    import click
+
+    from satchel.errors import UnknownHost
+    from satchel.hosts import resolve
+
+    try:
+        found, _ = resolve(host, config_home=Layout.default(home=home).config_home)
+    except UnknownHost as e:
+        raise click.BadParameter(e.diagnostic.message, param_hint="'--host'") from None
+    return found
 
 
 def environment(
@@ -23,10 +47,13 @@ def environment(
     client: str,
     trust: bool | None = None,
     plugin_dirs: tuple[Path, ...] = (),
+    host: str | None = None,
 ) -> Environment:
-    """Everything that loads for these options (`trust` None: as `satchel trust` recorded)."""
-    lay = layout(directory, project, home, client)
-    return load(layout=lay, trusted=trust, plugin_dirs=plugin_dirs)
+    """Everything that loads for these options (`trust` None: as `satchel trust`
+    recorded; `host`: as that host profile reads the project)."""
+    lay = layout(directory, project, home, client, host)
+    found = None if host is None else profile(host, home)
+    return load(layout=lay, host=found, trusted=trust, plugin_dirs=plugin_dirs)
 
 
 def why_project(lay: Layout, *, given: bool) -> str:

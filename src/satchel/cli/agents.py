@@ -23,6 +23,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -32,7 +33,7 @@ def run(
     Each with its format and origin, safety ceiling, model, tools (mapped to
     canonical names), description and file. `satchel doctor` says what did not
     load and why."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     found = env.agents
     if as_json:
         out.print_json({"project": str(env.layout.project), **found.to_json()})

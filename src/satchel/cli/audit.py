@@ -10,8 +10,9 @@ import click
 from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit_path, to_sarif
 from satchel.audit._model import Severity
 from satchel.cli import _output as out
+from satchel.cli import _workspace as workspace
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import json_option, plugin_dirs_option, where
+from satchel.cli._params import host_option, json_option, plugin_dirs_option, where
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,6 +42,7 @@ PARAMS = (
         help="Exit 1 when a finding is at this severity or above (default: never).",
     ),
     *where(),
+    host_option(),
     plugin_dirs_option(),
     json_option(),
 )
@@ -52,6 +54,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     plugin_dirs: tuple[Path, ...],
     output_format: str,
     as_json: bool,
@@ -73,7 +76,10 @@ def run(
     SARIF 2.1.0; --fail-on LEVEL exits 1 when a finding is at LEVEL or above (by
     default the exit code is 0)."""
     target = path or project or Path.cwd()
-    report = audit_path(target, project=project, home=home, client=client, plugin_dirs=plugin_dirs)
+    profile = None if host is None else workspace.profile(host, home)
+    report = audit_path(
+        target, project=project, home=home, client=client, plugin_dirs=plugin_dirs, host=profile
+    )
     fmt = "json" if as_json else output_format
     if fmt == "json":
         document = report.to_json()

@@ -21,6 +21,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -29,7 +30,7 @@ def run(
 
     Each with its origin, argument hint, description and file; aliases follow.
     `satchel doctor` shows the shadowed ones and what did not load."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     found = env.commands
     if as_json:
         out.print_json({"project": str(env.layout.project), **found.to_json()})

@@ -44,6 +44,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -56,7 +57,7 @@ def run(
     files; every diagnostic and the size of the index. Exit 1 when there are errors.
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     index = build_index(env.skills, format=INDEX_FORMAT)
     # the index's own warnings (skills its caps cut) are diagnostics like the rest
     env = without_ignored(replace(env, diagnostics=(*env.diagnostics, *index.diagnostics)), ignore)

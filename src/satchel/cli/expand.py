@@ -44,6 +44,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     skill_first: bool,
@@ -56,7 +57,7 @@ def run(
     skill's body (also "/skill name request"); a command wins over a skill of the
     same name unless --skill-first. Anything else prints unchanged (exit 0 too).
     Nothing is run: a skill's !`command` lines are left as a note, not executed."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     session = Session(
         env,
         environ={},

@@ -7,10 +7,17 @@ from pathlib import Path
 import click
 
 from satchel._environment import Environment, load
+from satchel._options import LoadOverrides
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._params import json_option, plugin_dirs_option, trust_option, where
-from satchel.cli._workspace import layout, say_project
+from satchel.cli._params import (
+    host_option,
+    json_option,
+    plugin_dirs_option,
+    trust_option,
+    where,
+)
+from satchel.cli._workspace import layout, profile, say_project
 from satchel.hooks import Hook
 
 COLUMNS = ("event", "matcher", "if", "source", "status", "hook")
@@ -26,7 +33,14 @@ def claude_settings_option() -> click.Option:
 
 def hook_params() -> tuple[click.Parameter, ...]:
     """The options of `satchel hooks`, which `satchel hooks run` takes too."""
-    return (*where(), trust_option(), plugin_dirs_option(), claude_settings_option(), json_option())
+    return (
+        *where(),
+        host_option(),
+        trust_option(),
+        plugin_dirs_option(),
+        claude_settings_option(),
+        json_option(),
+    )
 
 
 PARAMS = hook_params()
@@ -37,6 +51,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     claude_settings: bool,
@@ -48,7 +63,7 @@ def run(
     (plugin:<name>, project, user, claude-project, claude-local, claude-user) and
     status: loaded, or skipped and why. `satchel hooks run EVENT` fires one event by
     hand; `satchel doctor` shows every problem found."""
-    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs)
+    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs, host)
     if as_json:
         document = {"project": str(env.layout.project), "trusted": env.trusted}
         out.print_json({**document, **env.hooks.to_json()})
@@ -65,14 +80,15 @@ def hooks_environment(
     trust: bool | None,
     claude: bool,
     plugin_dirs: tuple[Path, ...] = (),
+    host: str | None = None,
 ) -> Environment:
-    """The environment the hooks verbs load (`claude`: with Claude Code's settings hooks)."""
-    return load(
-        layout=layout(None, project, home, client),
-        trusted=trust,
-        claude_settings_hooks=claude,
-        plugin_dirs=plugin_dirs,
-    )
+    """The environment the hooks verbs load (`claude`: with Claude Code's settings
+    hooks, as the `host` profile reads them when one is named, else when asked)."""
+    found = None if host is None else profile(host, home)
+    options: LoadOverrides = {"trusted": trust, "plugin_dirs": plugin_dirs}
+    if claude or found is None:
+        options["claude_settings_hooks"] = claude
+    return load(layout=layout(None, project, home, client, host), host=found, **options)
 
 
 def status(hook: Hook) -> str:

@@ -52,6 +52,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     claude_settings: bool,
@@ -66,7 +67,7 @@ def run(
     only in a trusted project do the project's hooks run. An event no host knows is
     a usage error, unless a hook file declares it."""
     payload = _payload(event_named(event), tool, _object(input_json))
-    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs)
+    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs, host)
     _check_event(event, env)
     runner = HookRunner(env, timeout=timeout, max_timeout=max_timeout)
     outcome = runner.run(event, payload)

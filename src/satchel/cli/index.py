@@ -39,6 +39,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     index_format: IndexFormat,
@@ -52,7 +53,7 @@ def run(
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
     loads. Each skill the caps leave out is named on stderr (skill.index.omitted)."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     skills = env.skills
     built = build_index(
         skills,

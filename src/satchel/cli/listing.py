@@ -21,6 +21,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -28,7 +29,7 @@ def run(
     """List the skills that load, in precedence order.
 
     `satchel doctor` says what did not load and why."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     if as_json:
         skills = [skill.to_json() for skill in env.skills.values()]
         out.print_json({"project": str(env.layout.project), "skills": skills}, env.diagnostics)

@@ -53,6 +53,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     server: tuple[str, ...],
@@ -72,7 +73,7 @@ def run(
         return out.fail(SDK_MISSING, message, as_json=as_json)
     import anyio
 
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     supervisor = McpSupervisor(env, timeout=timeout, only=server or None)
     anyio.run(_start_and_stop, supervisor)
     reports = supervisor.servers

@@ -30,6 +30,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -40,7 +41,7 @@ def run(
     where it comes from, its transport, its status as configured (configured,
     disabled, declarative) and what it runs or where it is. Env and header values are
     never printed. `satchel mcp check` starts them and lists their tools."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     reports = McpSupervisor(env).servers
     held = held_back(env)
     if as_json:

@@ -23,6 +23,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -33,7 +34,7 @@ def run(
     what it holds and its directory. MCP env and header values are never printed.
     `satchel plugin inspect PATH` shows one plugin in full; `satchel doctor` says
     what did not load and why."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     if as_json:
         out.print_json({"project": str(env.layout.project), **masked_set(env.plugins)})
     else:

@@ -79,6 +79,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     http: str | None,
@@ -113,7 +114,7 @@ def run(
         return _fail(ADDRESS_REFUSED, message, as_json)
     from satchel.server._serve import SkillServer
 
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     served = SkillServer(
         env,
         tools=tools,

@@ -31,6 +31,7 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
+    host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
@@ -38,7 +39,7 @@ def run(
     """Show one skill's fields and body.
 
     The body is cut at about 10,000 tokens, as a host would cut it."""
-    env = environment(directory, project, home, client, trust, plugin_dirs)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
     skills = env.skills
     skill = skills.get(name)
     if skill is None:

@@ -62,9 +62,7 @@ def get(name: str) -> Host:
     return host
 
 
-def resolve(
-    host: str | Host, *, config_home: Path
-) -> tuple[Host, tuple[Diagnostic, ...]]:
+def resolve(host: str | Host, *, config_home: Path) -> tuple[Host, tuple[Diagnostic, ...]]:
     """`host` as a profile: itself, a built-in one, else one of the user's
     ``config.toml`` (with what was wrong in that file); `UnknownHost` when none is."""
     if isinstance(host, Host):

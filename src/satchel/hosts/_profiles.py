@@ -206,7 +206,11 @@ CURSOR = Host(
         *_rows(USER, (".cursor", "{home}/.cursor/commands")),
     ),
     agents=(
-        *_rows(PROJECT, (".cursor", "{project}/.cursor/agents"), (".claude", "{project}/.claude/agents")),
+        *_rows(
+            PROJECT,
+            (".cursor", "{project}/.cursor/agents"),
+            (".claude", "{project}/.claude/agents"),
+        ),
         *_rows(USER, (".cursor", "{home}/.cursor/agents"), (".claude", "{home}/.claude/agents")),
     ),
     plugin_formats=("agent-plugins", "cursor"),
@@ -301,7 +305,9 @@ KIMI = Host(
             (".kimi-code", "{project}/.kimi-code/skills"),
             (".agents", "{project}/.agents/skills"),
         ),
-        *_rows(USER, (".kimi-code", "{home}/.kimi-code/skills"), (".agents", "{home}/.agents/skills")),
+        *_rows(
+            USER, (".kimi-code", "{home}/.kimi-code/skills"), (".agents", "{home}/.agents/skills")
+        ),
     ),
     plugins=_rows(USER, (".kimi-code", "{home}/.kimi-code/plugins/managed")),
     plugin_formats=("kimi",),
@@ -323,7 +329,9 @@ VIBE = Host(
         "docs/plugins.md (Vibe's rules as implemented)",
     ),
     skills=(
-        *_rows(PROJECT, (".vibe", "{project}/.vibe/skills"), (".agents", "{project}/.agents/skills")),
+        *_rows(
+            PROJECT, (".vibe", "{project}/.vibe/skills"), (".agents", "{project}/.agents/skills")
+        ),
         *_rows(USER, (".vibe", "{home}/.vibe/skills"), (".agents", "{home}/.agents/skills")),
     ),
     plugins=(
