@@ -225,7 +225,7 @@ def _unread(found: list[Marker], top: Path, rule: Detection) -> Diagnostic:
     """The fatal diagnostic for a directory whose manifests the host does not read."""
     reads = ", ".join(HOST_NAMES[f] for f in FORMAT_ORDER if rule.read(f)) or "no plugin format"
     message = f"the host reads {reads}, not {_shown(found)}"
-    hint = "`satchel port` writes the manifests other hosts read"
+    hint = "add the manifest this host reads (docs/hosts.md lists each host's formats)"
     return _fatal("plugin.compatibility.host_unread", message, top, hint)
 
 
