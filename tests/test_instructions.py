@@ -494,5 +494,6 @@ def test_to_json(project: Path, layout: satchel.Layout) -> None:
 
 
 def test_unknown_mode_is_a_caller_bug(layout: satchel.Layout) -> None:
-    with pytest.raises(ValueError, match="mode must be satchel or codex, not 'vibe'"):
+    modes = "satchel, codex, claude-code, cursor, gemini, copilot"
+    with pytest.raises(ValueError, match=f"mode must be one of {modes}, not 'vibe'"):
         load_instructions(layout, mode="vibe")  # type: ignore[arg-type]

@@ -209,9 +209,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "is left out",
         ),
         "host.unknown": Entry("error", "no host profile has that name"),
+        "instructions.imports": Entry(
+            "info", "an instruction file imports files (@path) that satchel does not read"
+        ),
         "instructions.read.error": Entry("error", "an instruction file could not be read"),
         "instructions.replaced": Entry(
             "info", "CLAUDE.md was not read because the directory has AGENTS.md"
+        ),
+        "instructions.rule.invalid": Entry(
+            "warning", "a rule's frontmatter or one of its fields cannot be used as written"
         ),
         "instructions.truncated": Entry(
             "warning", "instruction files went past the byte cap and were cut"

@@ -70,3 +70,21 @@ def test_no_files(satchel, project, home):
 def test_unknown_mode_is_a_usage_error(satchel, project, home):
     result = satchel("instructions", "--mode", "vibe", "--project", project, "--home", home)
     assert result.code == 2
+
+
+def test_a_host_mode_lists_conditional_rules_with_when_they_apply(
+    satchel, project, home, monkeypatch
+):
+    monkeypatch.chdir(project)
+    rules = project / ".cursor" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "ts.mdc").write_text("---\nglobs: src/**/*.ts\n---\nTS.\n")
+    (rules / "db.mdc").write_text("---\ndescription: the database\n---\nDB.\n")
+    (rules / "manual.mdc").write_text("Manual.\n")
+    args = ("--mode", "cursor", "--project", project, "--home", home)
+    out = satchel("instructions", *args, "--paths").out
+    assert ".cursor/rules/db.mdc (when the agent asks for it)" in out
+    assert ".cursor/rules/manual.mdc (only when named)" in out
+    assert ".cursor/rules/ts.mdc (for src/**/*.ts)" in out
+    doc = satchel("instructions", *args, "--json").json()
+    assert [f["condition"]["applies"] for f in doc["files"]] == ["description", "manual", "globs"]

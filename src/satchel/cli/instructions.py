@@ -1,4 +1,5 @@
-"""`satchel instructions`: AGENTS.md, CLAUDE.md and the client's file, in prompt order."""
+"""`satchel instructions`: a host's instruction files (AGENTS.md, CLAUDE.md, rules, ...) in
+prompt order."""
 
 from __future__ import annotations
 
@@ -7,25 +8,24 @@ from pathlib import Path
 
 import click
 
-from satchel._instructions import InstructionFile, InstructionMode, load_instructions
+from satchel._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import dir_argument, json_option, where
 from satchel.cli._workspace import layout, say_project
 from satchel.diagnostics import Diagnostic
 
-MODES: tuple[InstructionMode, ...] = ("satchel", "codex")
-
 PARAMS = (
     dir_argument(),
     *where(),
     click.Option(
         ["--mode"],
-        type=click.Choice(MODES),
+        type=click.Choice(tuple(MODES)),
         default="satchel",
         show_default=True,
         help="satchel: AGENTS.md else CLAUDE.md, then the client's file; "
-        "codex: Codex's root-to-DIR AGENTS.md files.",
+        "codex: Codex's root-to-DIR AGENTS.md files; claude-code, cursor, gemini, "
+        "copilot: that host's files and rules.",
     ),
     click.Option(
         ["--paths", "paths_only"], is_flag=True, help="List the files without their text."
@@ -49,7 +49,8 @@ def run(
     These are the files a host puts in the system prompt; a later one wins on
     conflict. satchel reads AGENTS.md, else CLAUDE.md, for the user and the project,
     then the client's own file (SATCHEL.md); codex reads AGENTS.override.md or
-    AGENTS.md from the git root down to DIR, 32 KiB in all."""
+    AGENTS.md from the git root down to DIR, 32 KiB in all; the other modes read
+    that host's files. A conditional rule is listed with when it applies."""
     lay = layout(directory, project, home, client)
     files, found = load_instructions(lay, mode=mode)
     if as_json:
@@ -77,6 +78,8 @@ def _print(
             where = out.safe(out.shown(f.path))
             if f.truncated:
                 where.append(" (cut at the size cap)", style="yellow")
+            if not f.always:
+                where.append(f" ({_when(f)})", style="cyan")
             grid.add_row(str(number), out.safe(f.scope), out.safe(f.kind), where)
         con.print(grid)
     if found:
@@ -88,3 +91,13 @@ def _print(
         con.print()
         con.print(out.rule(f.label))
         con.print(out.safe_block(f.text.strip("\n")) if f.text.strip() else out.safe("(empty)"))
+
+
+def _when(f: InstructionFile) -> str:
+    """When a conditional file applies, in a few words."""
+    condition = f.condition
+    if condition.applies == "globs":
+        return "for " + ", ".join(condition.globs)
+    if condition.applies == "description":
+        return "when the agent asks for it"
+    return "only when named"

@@ -1,0 +1,261 @@
+"""The hosts' own instruction files: Claude Code, Cursor, Gemini CLI and Copilot.
+
+Every mode walks the project root down to cwd (never above the root: satchel reads
+no file outside its roots, where some hosts go on up to ``/``) and reads the user's
+files under the home. Sources, and what is unverified:
+
+* ``claude-code``: the pinned Claude Code 2.1.332 binary (its memory loader, read in
+  ``.tools/``) and code.claude.com/docs/en/memory. ``~/.claude/CLAUDE.md``, then
+  ``~/.claude/rules/**/*.md``; then in each directory from the root down to cwd
+  ``CLAUDE.md``, ``.claude/CLAUDE.md`` (both: neither hides the other),
+  ``.claude/rules/**/*.md`` and ``CLAUDE.local.md``. Never AGENTS.md. Rules are read
+  recursively, symlinks followed (a loop is visited once). A rule's ``paths:`` (a
+  glob, a comma-separated string, or a list) makes it conditional, matched
+  gitignore-style against the path relative to the directory holding ``.claude/``
+  (the user's rules: relative to cwd); a trailing ``/**`` is dropped and
+  ``paths: "**"`` is unconditional, as in the binary. Claude Code itself walks up to
+  the filesystem root and orders a directory's rules as ``readdir`` returns them;
+  satchel stops at the project root and sorts by name. ``@path`` imports inside
+  CLAUDE.md are not read.
+* ``cursor``: cursor.com/docs/context/rules. ``.cursorrules`` at the root (legacy),
+  then ``.cursor/rules/**/*.mdc`` in each directory from the root down to cwd (a
+  plain ``.md`` there is ignored by Cursor), then ``AGENTS.md`` in the same
+  directories. Frontmatter: ``alwaysApply: true`` is Always; else ``globs`` is Auto
+  Attached; else ``description`` is Agent Requested; else Manual (``@rule``). User
+  rules live in Cursor's settings, not in files. The order between these sources is
+  not documented (unverified).
+* ``gemini``: geminicli.com/docs/cli/gemini-md and Gemini CLI 0.61.0 as run.
+  ``~/.gemini/GEMINI.md``, then ``GEMINI.md`` in each directory from the root down
+  to cwd; never AGENTS.md or CLAUDE.md. The ``context.fileName`` setting renames
+  the file (a string or a list: `gemini_context_names`). ``@file.md`` imports are
+  not read: ``instructions.imports`` (info) names them, so what the prompt lacks is
+  said (Gemini inlines them, up to 5 levels deep).
+* ``copilot``: docs.github.com, Copilot CLI custom instructions.
+  ``~/.copilot/copilot-instructions.md`` and ``~/.copilot/instructions/**/*.instructions.md``;
+  then ``.github/copilot-instructions.md`` and ``AGENTS.md`` in each directory from
+  the root down to cwd, ``CLAUDE.md`` and ``GEMINI.md`` at the root only, and
+  ``.github/instructions/**/*.instructions.md`` (``applyTo`` globs, relative to the
+  root) in the same directories. A path-specific file without ``applyTo`` is Manual.
+  The order between these sources is not documented (unverified).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from satchel._instructions._globs import split_patterns
+from satchel._instructions._model import ALWAYS, Condition, Kind, Scope
+from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
+from satchel.diagnostics import diagnostic, type_name
+
+GEMINI = "GEMINI.md"
+LOCAL = "CLAUDE.local.md"
+COPILOT = "copilot-instructions.md"
+_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:\.{1,2}/|/|~/)?[^\s`]+\.[A-Za-z0-9]+)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_SHOWN_IMPORTS = 5
+
+ConditionOf = Callable[[Loader, Path, Scope, dict[str, Any], Path], Condition | None]
+
+
+def claude_code_mode(loader: Loader, trust_project: bool) -> None:
+    user = loader.layout.home / ".claude"
+    loader.user_paths = {user / CLAUDE}
+    loader.load(user / CLAUDE, "user", "claude", loader.layout.home)
+    _rules(loader, user / "rules", "user", ".md", loader.layout.cwd, _claude_condition)
+    if not trust_project:
+        return
+    for d in project_dirs(loader.layout, walk=True):
+        loader.load(d / CLAUDE, "project", "claude")
+        loader.load(d / ".claude" / CLAUDE, "project", "claude")
+        _rules(loader, d / ".claude" / "rules", "project", ".md", d, _claude_condition)
+        loader.load(d / LOCAL, "project", "local")
+
+
+def cursor_mode(loader: Loader, trust_project: bool) -> None:
+    if not trust_project:
+        return
+    dirs = project_dirs(loader.layout, walk=True)
+    loader.load(loader.layout.project / ".cursorrules", "project", "legacy")
+    for d in dirs:
+        _rules(loader, d / ".cursor" / "rules", "project", ".mdc", d, _cursor_condition)
+    for d in dirs:
+        loader.load(d / AGENTS, "project", "agents")
+
+
+def gemini_mode(loader: Loader, trust_project: bool, names: Sequence[str]) -> None:
+    user = loader.layout.home / ".gemini"
+    loader.user_paths = {user / n for n in names}
+    for name in names:
+        _gemini_file(loader, user / name, "user")
+    if not trust_project:
+        return
+    for d in project_dirs(loader.layout, walk=True):
+        for name in names:
+            _gemini_file(loader, d / name, "project")
+
+
+def copilot_mode(loader: Loader, trust_project: bool) -> None:
+    user = loader.layout.home / ".copilot"
+    loader.user_paths = {user / COPILOT}
+    loader.load(user / COPILOT, "user", "copilot")
+    root = loader.layout.project
+    _rules(loader, user / "instructions", "user", ".instructions.md", root, _copilot_condition)
+    if not trust_project:
+        return
+    dirs = project_dirs(loader.layout, walk=True)
+    for d in dirs:
+        loader.load(d / ".github" / COPILOT, "project", "copilot", d)
+        loader.load(d / AGENTS, "project", "agents")
+        if d == root:
+            loader.load(d / CLAUDE, "project", "claude")
+            loader.load(d / GEMINI, "project", "gemini")
+    for d in dirs:
+        folder = d / ".github" / "instructions"
+        _rules(loader, folder, "project", ".instructions.md", root, _copilot_condition)
+
+
+def gemini_context_names(value: object) -> tuple[str, ...]:
+    """The file names Gemini CLI's ``context.fileName`` setting names (a string or a
+    list of strings); ``GEMINI.md`` when it is unset, empty or not such a value.
+    A name that is not a plain file name (``a/b.md``, ``..``) is left out."""
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    kept = tuple(dict.fromkeys(n for n in names if isinstance(n, str) and plain_name(n)))
+    return kept or (GEMINI,)
+
+
+def plain_name(name: str) -> bool:
+    """Whether `name` is one file name: not empty, no separator, not ``.``/``..``."""
+    return bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
+
+
+def _rules(
+    loader: Loader,
+    directory: Path,
+    scope: Scope,
+    suffix: str,
+    base: Path,
+    condition_of: ConditionOf,
+) -> None:
+    for path in loader.rule_files(directory, scope, suffix):
+        text = loader.read(path, scope)
+        if not text:
+            continue
+        split = loader.split_rule(path, scope, text)
+        if split is None:
+            continue
+        fields, body = split
+        condition = condition_of(loader, path, scope, fields, base)
+        if condition is not None:
+            owner = base if scope == "project" else loader.layout.home
+            loader.add(path, scope, "rule", body, directory=owner, condition=condition)
+
+
+def _claude_condition(
+    loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], base: Path
+) -> Condition | None:
+    if fields.get("paths") is None:
+        return ALWAYS
+    patterns = split_patterns(fields["paths"])
+    if patterns is None:
+        why = f"`paths` is {type_name(fields['paths'])}, not a glob or a list of globs"
+        loader.invalid(path, scope, f"{why}: it applies always, as in Claude Code", loaded=True)
+        return ALWAYS
+    globs = tuple(p.removesuffix("/**") for p in patterns if p.removesuffix("/**"))
+    if all(g == "**" for g in globs):
+        return ALWAYS
+    return Condition("globs", globs, base=base, style="gitignore")
+
+
+def _cursor_condition(
+    loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], base: Path
+) -> Condition | None:
+    always = fields.get("alwaysApply", False)
+    if not isinstance(always, bool):
+        why = f"`alwaysApply` is {type_name(always)}, not true or false"
+        loader.invalid(path, scope, f"{why}: taken as false", loaded=True)
+        always = False
+    description = _text_field(loader, path, scope, fields, "description")
+    globs = _globs_field(loader, path, scope, fields, "globs")
+    if always:
+        return Condition("always", description=description)
+    if globs:
+        return Condition("globs", globs, description, base, "glob")
+    return Condition("description" if description else "manual", description=description)
+
+
+def _copilot_condition(
+    loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], base: Path
+) -> Condition | None:
+    description = _text_field(loader, path, scope, fields, "description")
+    globs = _globs_field(loader, path, scope, fields, "applyTo")
+    if globs:
+        return Condition("globs", globs, description, base, "glob")
+    return Condition("manual", description=description)
+
+
+def _text_field(
+    loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], key: str
+) -> str | None:
+    value = fields.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        why = f"`{key}` is {type_name(value)}, not text: it is left out"
+        loader.invalid(path, scope, why, loaded=True)
+        return None
+    return value.strip()
+
+
+def _globs_field(
+    loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], key: str
+) -> tuple[str, ...]:
+    value = fields.get(key)
+    if value is None:
+        return ()
+    patterns = split_patterns(value)
+    if patterns is None:
+        why = f"`{key}` is {type_name(value)}, not a glob or a list of globs: it is left out"
+        loader.invalid(path, scope, why, loaded=True)
+        return ()
+    return patterns
+
+
+def _gemini_file(loader: Loader, path: Path, scope: Scope) -> None:
+    text = loader.read(path, scope)
+    kind: Kind = "gemini"
+    if text and loader.add(path, scope, kind, text):
+        found = imports(text)
+        if found:
+            shown = ", ".join(f"@{p}" for p in found[:_SHOWN_IMPORTS])
+            more = len(found) - _SHOWN_IMPORTS
+            shown += f" and {more} more" if more > 0 else ""
+            files = "file" if len(found) == 1 else "files"
+            loader.diags.append(
+                diagnostic(
+                    "instructions.imports",
+                    f"{loader.label(path, scope)} imports {len(found)} {files} that "
+                    f"satchel does not read: {shown}",
+                    path,
+                    hint="Gemini CLI inlines them; put what the prompt needs in the file itself",
+                )
+            )
+
+
+def imports(text: str) -> list[str]:
+    """The ``@path`` imports in a GEMINI.md, in order, each once: outside fenced code
+    blocks and code spans, a path with an extension (as Gemini CLI's processor)."""
+    found: dict[str, None] = {}
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            for m in _IMPORT.finditer(_CODE_SPAN.sub("", line)):
+                found.setdefault(m.group(1))
+    return list(found)

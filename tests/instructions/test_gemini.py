@@ -1,0 +1,108 @@
+"""The ``gemini`` mode: GEMINI.md (or the ``context.fileName`` names) from the root
+down to cwd after ``~/.gemini/``; ``@`` imports reported, not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel._instructions import gemini_context_names, load_instructions
+from tests.support import put, write_tree
+
+
+def test_user_then_root_down_to_cwd(project: Path, home: Path, walk_layout) -> None:
+    put(home / ".gemini" / "GEMINI.md", "user\n")
+    write_tree(
+        project,
+        {
+            "GEMINI.md": "root\n",
+            "AGENTS.md": "never in gemini mode\n",
+            "CLAUDE.md": "never in gemini mode\n",
+            "a/GEMINI.md": "a\n",
+            "a/b/GEMINI.md": "b\n",
+            "other/GEMINI.md": "not on the way\n",
+        },
+    )
+    files, diags = load_instructions(walk_layout("a", "b"), mode="gemini")
+    assert diags == ()
+    assert [(f.scope, f.kind, f.label) for f in files] == [
+        ("user", "gemini", "~/.gemini/GEMINI.md"),
+        ("project", "gemini", "GEMINI.md"),
+        ("project", "gemini", "a/GEMINI.md"),
+        ("project", "gemini", "a/b/GEMINI.md"),
+    ]
+
+
+def test_context_names_rename_the_file(project: Path, home: Path, walk_layout) -> None:
+    put(home / ".gemini" / "AGENTS.md", "user agents\n")
+    put(project / "AGENTS.md", "root agents\n")
+    put(project / "CONTEXT.md", "root context\n")
+    put(project / "GEMINI.md", "not read once renamed\n")
+    files, _ = load_instructions(
+        walk_layout(), mode="gemini", context_names=("AGENTS.md", "CONTEXT.md")
+    )
+    assert [f.label for f in files] == ["~/.gemini/AGENTS.md", "AGENTS.md", "CONTEXT.md"]
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        (None, ("GEMINI.md",)),
+        ("AGENTS.md", ("AGENTS.md",)),
+        (["AGENTS.md", "GEMINI.md", "AGENTS.md"], ("AGENTS.md", "GEMINI.md")),
+        ([], ("GEMINI.md",)),
+        (["../x.md", "a/b.md", "", 3, "ok.md"], ("ok.md",)),
+        ({"fileName": "x"}, ("GEMINI.md",)),
+    ],
+)
+def test_gemini_context_names(value: object, names: tuple[str, ...]) -> None:
+    assert gemini_context_names(value) == names
+
+
+def test_a_name_that_is_a_path_is_a_caller_bug(layout: satchel.Layout) -> None:
+    with pytest.raises(
+        ValueError, match=r"context_names must be plain file names, not \('a/b.md',\)"
+    ):
+        load_instructions(layout, mode="gemini", context_names=("a/b.md",))
+
+
+def test_imports_are_reported_not_read(project: Path, layout: satchel.Layout) -> None:
+    put(project / "docs" / "style.md", "style\n")
+    put(
+        project / "GEMINI.md",
+        "# Main\n@./docs/style.md\nSee @../shared/rules.md and mail a@b.com.\n"
+        "`@./in-code.md`\n```\n@./fenced.md\n```\n@./docs/style.md again\n",
+    )
+    files, diags = load_instructions(layout, mode="gemini")
+    assert "@./docs/style.md" in files[0].text  # kept as written: nothing inlined
+    assert [(d.code, d.severity, d.path, d.message) for d in diags] == [
+        (
+            "instructions.imports",
+            "info",
+            project / "GEMINI.md",
+            "GEMINI.md imports 2 files that satchel does not read: "
+            "@./docs/style.md, @../shared/rules.md",
+        )
+    ]
+    assert diags[0].hint == "Gemini CLI inlines them; put what the prompt needs in the file itself"
+
+
+def test_many_imports_are_counted(project: Path, layout: satchel.Layout) -> None:
+    put(project / "GEMINI.md", "".join(f"@./p{i}.md\n" for i in range(7)))
+    _, diags = load_instructions(layout, mode="gemini")
+    assert diags[0].message == (
+        "GEMINI.md imports 7 files that satchel does not read: "
+        "@./p0.md, @./p1.md, @./p2.md, @./p3.md, @./p4.md and 2 more"
+    )
+
+
+def test_a_gemini_md_linked_out_of_the_project_is_refused(
+    project: Path, tmp_path: Path, layout: satchel.Layout
+) -> None:
+    outside = put(tmp_path / "elsewhere" / "GEMINI.md", "outside\n")
+    (project / "GEMINI.md").symlink_to(outside)
+    files, diags = load_instructions(layout, mode="gemini")
+    assert files == ()
+    assert [d.code for d in diags] == ["instructions.read.error"]
