@@ -115,6 +115,10 @@ def _decisions(host: Host) -> list[str]:
         ("command names", _value(host.command_naming)),
         ("first argument", "`$0`" if host.argument_numbering == 0 else "`$1`"),
         ("instructions", _value(host.instructions)),
+        (
+            "skill fields read",
+            "every field" if host.skill_fields is None else _value(host.skill_fields),
+        ),
         ("index budget", "; ".join(b for b in budget if b) or "none"),
         ("over budget", _value(host.index.overflow)),
         ("limits", "; ".join(c for c in caps if c) or "none"),

@@ -196,9 +196,7 @@ def test_gemini_untrusted_folder_loads_no_project_skills(project, home):
         ("caveman", (".agents/skills",), (".claude/skills",)),
     ],
 )
-def test_each_host_reads_its_project_folders_and_not_the_others(
-    name, read, ignored, project, home
-):
+def test_each_host_reads_its_project_folders_and_not_the_others(name, read, ignored, project, home):
     for folder in (*read, *ignored):
         place(project / folder, folder.split("/")[0].strip("."), folder)
     env = loaded(hosts.get(name), project, home)

@@ -80,6 +80,8 @@ class Host:
       are named and checked; `command_naming` and `argument_numbering`: ``dir:name``
       or stem names, and whether ``$0`` or ``$1`` is the first argument.
     * `instructions`: the instruction-file rule (None: the host reads none).
+    * `skill_fields`: the SKILL.md frontmatter fields the host reads (the others it
+      ignores) [None: not documented; every field is kept].
     * `index`, `limits`: the skill listing's budget, and the host's hard limits.
     * `events`: the hook events the host fires, in its own spelling.
     * `clash`: ``first`` (one skill per name: the first root wins) or ``every`` (the
@@ -111,6 +113,7 @@ class Host:
     command_naming: Naming = "stem"
     argument_numbering: Literal[0, 1] = 1
     instructions: InstructionMode | None = "satchel"
+    skill_fields: tuple[str, ...] | None = None
     index: Index = field(default_factory=Index)
     limits: Limits = field(default_factory=Limits)
     events: tuple[str, ...] = ()
@@ -198,6 +201,7 @@ class Host:
             "command_naming": self.command_naming,
             "argument_numbering": self.argument_numbering,
             "instructions": self.instructions,
+            "skill_fields": None if self.skill_fields is None else list(self.skill_fields),
             "index": {
                 "fraction": self.index.fraction,
                 "chars": self.index.chars,

@@ -56,6 +56,18 @@ SATCHEL_EVENTS = (
     "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact",
 )  # fmt: skip
 
+SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+CLAUDE_FIELDS = (
+    *SPEC_FIELDS, "when_to_use", "argument-hint", "arguments", "disable-model-invocation",
+    "user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background",
+    "hooks", "paths", "shell", "version",
+)  # fmt: skip
+KIMI_FIELDS = (
+    "name", "description", "type", "whenToUse", "when-to-use", "when_to_use",
+    "disableModelInvocation", "disable-model-invocation", "disable_model_invocation",
+    "arguments",
+)  # fmt: skip
+
 SATCHEL = Host(
     name="satchel",
     title="satchel",
@@ -104,6 +116,7 @@ CLAUDE_CODE = Host(
     command_naming="path",
     argument_numbering=0,
     instructions="claude-code",
+    skill_fields=CLAUDE_FIELDS,
     index=Index(fraction=0.01, description=1536, overflow="least-used"),
     limits=Limits(description=1536),
     events=CLAUDE_EVENTS,
@@ -137,6 +150,7 @@ CODEX = Host(
     plugin_skill_rule="claude-code",
     argument_numbering=1,
     instructions="codex",
+    skill_fields=("name", "description", "metadata"),
     index=Index(fraction=0.02, chars=8000, description=1024, overflow="shorten"),
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,
@@ -170,6 +184,7 @@ GEMINI = Host(
     plugin_skill_rule="claude-code",
     command_naming="path",
     instructions="gemini",
+    skill_fields=("name", "description"),
     index=Index(overflow="none"),
     events=GEMINI_EVENTS,
     untrusted="skip-project",
@@ -286,6 +301,7 @@ OPENCODE = Host(
     plugin_skill_rule="vibe",
     limits=Limits(name=64, description=1024),
     instructions="satchel",
+    skill_fields=("name", "description", "license", "compatibility", "metadata"),
     hook_files=False,
     include_workspace_plugin=False,
 )
@@ -315,6 +331,7 @@ KIMI = Host(
     plugin_skill_rule="claude-code",
     argument_numbering=0,
     instructions="satchel",
+    skill_fields=KIMI_FIELDS,
     events=KIMI_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
