@@ -86,6 +86,27 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.shadowed": Entry(
             "warning", "a command is hidden by a same-named one of higher precedence"
         ),
+        "compat.description.cut": Entry(
+            "warning", "a host cuts a skill description longer than its limit"
+        ),
+        "compat.event.missing": Entry("warning", "a hook's event is one the host never fires"),
+        "compat.executable.off": Entry(
+            "error", "a declarative-only host leaves a plugin's hooks, servers or agents alone"
+        ),
+        "compat.field.ignored": Entry("warning", "a SKILL.md field the host does not read"),
+        "compat.format.unread": Entry(
+            "error", "the host reads none of the plugin manifests in a directory"
+        ),
+        "compat.index.over": Entry(
+            "warning", "the always-on skill index is over the host's budget"
+        ),
+        "compat.load.refused": Entry(
+            "error", "the host's load refuses a file (the loader says why)"
+        ),
+        "compat.name.refused": Entry(
+            "error", "the host refuses a skill's name (too long, or its plugin skill rule)"
+        ),
+        "compat.root.unread": Entry("error", "an item sits in a folder the host does not read"),
         "config.invalid": Entry(
             "warning", "satchel's config.toml could not be read; its settings are ignored"
         ),

@@ -62,6 +62,9 @@ VERBS = (
          "plugin, a workspace (default: the current directory) or one file, running "
          "nothing; version-control and environment directories (.git, .venv, "
          "node_modules, ...) are not walked."),
+    Verb(("compat",), "satchel.cli.compat",
+         "Show what every agent host loads of a skill, a plugin or a project, and what it "
+         "drops."),
     Verb(("list",), "satchel.cli.listing", "List the skills that load, in precedence order."),
     Verb(("show",), "satchel.cli.show", "Show one skill's fields and body."),
     Verb(("validate",), "satchel.cli.validate",

@@ -1,0 +1,44 @@
+"""`satchel compat`: what every agent host does with a skill, a plugin or a project
+(see docs/compat.md).
+
+`compat(path)` loads `path` once per host profile (`satchel.hosts`) and returns a
+`Report`: per host, what it loads under the ids it gives (`Loads`), what it drops and
+the rule that drops it (`Drop`, a ``compat.*`` diagnostic), and the always-on token
+cost of its skill index and instruction files against its budget (`Tokens`).
+"""
+
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from satchel.compat._budget import CONTEXT_TOKENS
+    from satchel.compat._model import COMPONENTS, Drop, HostReport, Loads, Report, Tokens
+    from satchel.compat._report import compat
+else:
+    from satchel import _lazy
+
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel.compat._budget": ("CONTEXT_TOKENS",),
+            "satchel.compat._model": (
+                "COMPONENTS",
+                "Drop",
+                "HostReport",
+                "Loads",
+                "Report",
+                "Tokens",
+            ),
+            "satchel.compat._report": ("compat",),
+        },
+    )
+
+__all__ = [
+    "COMPONENTS",
+    "CONTEXT_TOKENS",
+    "Drop",
+    "HostReport",
+    "Loads",
+    "Report",
+    "Tokens",
+    "compat",
+]

@@ -1,0 +1,155 @@
+"""What `satchel compat` reports: per host, what loads (`Loads`), what is dropped and
+the rule that drops it (`Drop`), and what the always-on context costs (`Tokens`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from satchel.diagnostics import Diagnostic
+
+__all__ = ["COMPONENTS", "Component", "Drop", "HostReport", "Kind", "Loads", "Report", "Tokens"]
+
+Kind = Literal["skill", "plugin", "project"]
+Component = Literal[
+    "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index"
+]
+COMPONENTS: tuple[Component, ...] = (
+    "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """One thing a host drops, cuts or ignores: the `diagnostic` (a ``compat.*`` code,
+    its message and the file concerned), the kind of `component` and its `id` (as the
+    host would name it, or its directory name when the host never names it)."""
+
+    diagnostic: Diagnostic
+    component: Component
+    id: str
+    path: str | None = None  # the file, relative to the subject
+
+    @property
+    def code(self) -> str:
+        return self.diagnostic.code
+
+    @property
+    def message(self) -> str:
+        return self.diagnostic.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.diagnostic.severity,
+            "message": self.message,
+            "component": self.component,
+            "id": self.id,
+            "path": self.path,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Loads:
+    """What a host loads, each under the id that host gives it, in load order."""
+
+    skills: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
+    agents: tuple[str, ...] = ()
+    hooks: tuple[str, ...] = ()
+    mcp_servers: tuple[str, ...] = ()
+    instructions: tuple[str, ...] = ()
+    plugins: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {
+            "skills": list(self.skills),
+            "commands": list(self.commands),
+            "agents": list(self.agents),
+            "hooks": list(self.hooks),
+            "mcp_servers": list(self.mcp_servers),
+            "instructions": list(self.instructions),
+            "plugins": list(self.plugins),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The always-on context a host reads before any task: its skill index (`index`
+    tokens, `index_chars` characters, `listed` skills) and its always-on instruction
+    files (`instructions` tokens). `budget_chars` and `budget_entries` are the index
+    budget that applies (`Host.index`; None: no budget), `overflow` what the host does
+    when it is over, `rule` where the budget comes from, and `fits` whether it fits."""
+
+    index: int
+    index_chars: int
+    listed: int
+    instructions: int
+    budget_chars: int | None
+    budget_entries: int | None
+    overflow: str
+    rule: str
+    fits: bool
+
+    @property
+    def total(self) -> int:
+        return self.index + self.instructions
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "instructions": self.instructions,
+            "total": self.total,
+            "index_chars": self.index_chars,
+            "listed": self.listed,
+            "budget": {
+                "chars": self.budget_chars,
+                "entries": self.budget_entries,
+                "overflow": self.overflow,
+                "rule": self.rule,
+            },
+            "fits": self.fits,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HostReport:
+    """One host's view: its profile `host` name and `title`, what it `loads`, what it
+    `drops`, and the always-on `tokens`."""
+
+    host: str
+    title: str
+    loads: Loads
+    drops: tuple[Drop, ...]
+    tokens: Tokens
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "host": self.host,
+            "title": self.title,
+            "loads": self.loads.to_json(),
+            "drops": [d.to_json() for d in self.drops],
+            "tokens": self.tokens.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """`compat(path)`: the subject (`path`, its `kind`) and one `HostReport` per host,
+    in the order asked."""
+
+    path: Path
+    kind: Kind
+    hosts: tuple[HostReport, ...]
+
+    def get(self, host: str) -> HostReport | None:
+        """The report of the host named `host`, if it was asked for."""
+        return next((h for h in self.hosts if h.host == host), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "kind": self.kind,
+            "hosts": [h.to_json() for h in self.hosts],
+        }

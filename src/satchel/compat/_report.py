@@ -1,0 +1,133 @@
+"""`compat(path)`: what every host does with a skill, a plugin or a project.
+
+Each host profile loads the subject for real (`satchel.load(host=...)`, through a
+scratch view for a lone skill or plugin, `satchel.compat._view`); what it loads is
+listed under the ids that host gives, what it drops is said by the rules of
+`satchel.compat._rules`, and the always-on cost by `satchel.compat._budget`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from satchel._environment import Environment
+from satchel.compat._budget import CONTEXT_TOKENS, tokens
+from satchel.compat._events import fired_as
+from satchel.compat._model import Component, HostReport, Kind, Loads, Report
+from satchel.compat._rules import Item, Subject, drops, hook_id
+from satchel.compat._view import kind_of, scratch
+from satchel.hosts import PROFILES, Host, resolve
+from satchel.layout import PROJECT, Layout
+from satchel.mcp._names import server_id
+from satchel.origin import Originated
+
+__all__ = ["compat"]
+
+_HOSTED = ("builtin", "host", "")  # what the host defines itself: not the subject's
+
+
+def compat(
+    path: str | os.PathLike[str],
+    *,
+    hosts: Iterable[str | Host] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    project: str | os.PathLike[str] | None = None,
+    context: int = CONTEXT_TOKENS,
+) -> Report:
+    """What each host of `hosts` (every built-in profile by default, in their order;
+    a name is looked up as ``--host`` does) loads of `path`, what it drops and why,
+    and its always-on token cost. `path` is a skill directory, a plugin directory or
+    a project (`project` makes it one; `home` is the user's home a project is read
+    with, and where user profiles are found). Never raises for a bad file; nothing
+    is run, and nothing is written outside a scratch directory."""
+    root = Path(os.path.realpath(path))
+    given_home = None if home is None else Path(home)
+    given_project = None if project is None else Path(project)
+    kind: Kind = "project" if project is not None else kind_of(root)
+    wanted = _profiles(hosts, given_home)
+    subject = Subject(Path(os.path.realpath(project)) if project is not None else root)
+    with scratch() as views:
+
+        def view(host: Host) -> Environment:
+            return views.load(host, kind, root, home=given_home, project=given_project)
+
+        envs = {host.name: view(host) for host in wanted}
+        items: tuple[Item, ...] = ()
+        if kind == "project":
+            others = [h for h in PROFILES.values() if h.name not in envs]
+            reference = [*envs.values(), *(view(h) for h in others)]
+            items = _project_items(reference, subject)
+        reports = tuple(_report(h, envs[h.name], subject, items, context) for h in wanted)
+    return Report(root if project is None else subject.root, kind, reports)
+
+
+def _profiles(hosts: Iterable[str | Host] | None, home: Path | None) -> list[Host]:
+    if hosts is None:
+        return list(PROFILES.values())
+    config_home = Layout.default(home=home).config_home
+    found: dict[str, Host] = {}
+    for host in hosts:
+        profile = host if isinstance(host, Host) else resolve(host, config_home=config_home)[0]
+        found.setdefault(profile.name, profile)
+    return list(found.values())
+
+
+def _report(
+    host: Host, env: Environment, subject: Subject, items: Sequence[Item], context: int
+) -> HostReport:
+    cost, _ = tokens(host, env, context=context)
+    index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
+    return HostReport(
+        host.name, host.title, _loads(host, env), drops(host, env, subject, items, index), cost
+    )
+
+
+def _loads(host: Host, env: Environment) -> Loads:
+    hooks = tuple(
+        hook_id(h, fired_as(h.spec.event, h.event, host.events)) for h in env.hooks.loaded()
+    )
+    return Loads(
+        skills=tuple(env.skills),
+        commands=_own(env.commands.commands.items()),
+        agents=_own(env.agents.agents.items()),
+        hooks=hooks,
+        mcp_servers=tuple(server_id(s) for s in env.mcp_servers.servers if s.enabled),
+        instructions=tuple(f.label for f in env.instructions),
+        plugins=tuple(p.name for p in env.plugins.enabled()),
+    )
+
+
+def _own(named: Iterable[tuple[str, Originated]]) -> tuple[str, ...]:
+    """The names of what came from a file, not from the host itself."""
+    return tuple(name for name, item in named if item.origin.scope not in _HOSTED)
+
+
+def _project_items(envs: Iterable[Environment], subject: Subject) -> tuple[Item, ...]:
+    """Every skill, command, agent type and plugin some host reads from the project's
+    own folders (not from a plugin), once each, in the order first met."""
+    seen: dict[str, Item] = {}
+    for env in envs:
+        for item in _items_of(env, subject):
+            seen.setdefault(os.path.realpath(item.path), item)
+    return tuple(seen.values())
+
+
+def _items_of(env: Environment, subject: Subject) -> Iterator[Item]:
+    kinds: tuple[tuple[Component, Iterable[tuple[str, Originated]]], ...] = (
+        ("skill", env.skills.items()),
+        ("command", env.commands.commands.items()),
+        ("agent", env.agents.agents.items()),
+    )
+    for component, named in kinds:
+        for name, item in named:
+            origin, path = item.origin, getattr(item, "path", None)
+            if origin.scope != PROJECT or origin.plugin is not None or origin.path is None:
+                continue
+            if path is not None and subject.inside(path):
+                yield Item(component, name, path, origin.path)
+    for plugin in env.plugins.plugins.values():
+        real = Path(os.path.realpath(plugin.root))
+        if plugin.scope == PROJECT and real != subject.root and subject.inside(plugin.root):
+            yield Item("plugin", plugin.name, plugin.root, plugin.root.parent)
