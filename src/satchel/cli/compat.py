@@ -71,7 +71,8 @@ def run(
     from satchel.compat import compat
 
     wanted = _wanted(hosts, require, home)
-    report = compat(path or Path.cwd(), hosts=wanted, home=home, project=project)
+    where = path or project or Path.cwd()
+    report = compat(where, hosts=wanted, home=home, project=project)
     if as_json:
         out.print_json(report.to_json())
     else:
@@ -93,26 +94,26 @@ def _required(require: tuple[str, ...], home: Path | None) -> set[str]:
     return {profile(name, home).name for name in require}
 
 
-def _cell(ids: tuple[str, ...]) -> str:
-    return ", ".join(ids) if ids else "-"
-
-
 def _print(report: Report) -> None:
     con = out.console()
     out.say(f"compat: {out.shown(report.path)} ({report.kind})")
-    grid = out.table(*COLUMNS, whole=1)
+    grid = out.table(*COLUMNS, "drops", whole=1)
     for h in report.hosts:
-        loads = h.loads
-        cells = (
-            loads.skills, loads.commands, loads.agents, loads.hooks,
-            loads.mcp_servers, loads.instructions, loads.plugins,
-        )  # fmt: skip
-        grid.add_row(out.safe(h.host), *(out.safe(_cell(c)) for c in cells))
+        counts = (str(len(ids)) for _, ids in _kinds(h))
+        grid.add_row(*(out.safe(c) for c in (h.host, *counts, str(len(h.drops)))))
     con.print(grid)
+    for h in report.hosts:
+        con.print()
+        out.say(f"{h.host} ({h.title}) loads:")
+        shown = [(kind, ids) for kind, ids in _kinds(h) if ids]
+        for kind, ids in shown:
+            out.say(f"  {kind}: {', '.join(ids)}")
+        if not shown:
+            out.say("  nothing")
     con.print()
     _print_tokens(report.hosts)
-    drops = [(h, d) for h in report.hosts for d in h.drops]
     con.print()
+    drops = [(h, d) for h in report.hosts for d in h.drops]
     if not drops:
         out.say("No host drops anything.")
         return
@@ -121,6 +122,19 @@ def _print(report: Report) -> None:
         row = (h.host, d.code, d.component, d.id or "-", d.message)
         table.add_row(*(out.safe(c) for c in row))
     con.print(table)
+
+
+def _kinds(h: HostReport) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    loads = h.loads
+    return (
+        ("skills", loads.skills),
+        ("commands", loads.commands),
+        ("agents", loads.agents),
+        ("hooks", loads.hooks),
+        ("mcp", loads.mcp_servers),
+        ("instructions", loads.instructions),
+        ("plugins", loads.plugins),
+    )
 
 
 def _print_tokens(hosts: tuple[HostReport, ...]) -> None:

@@ -129,10 +129,11 @@ def _recast(host: Host, found: Diagnostic, subject: Subject, plugin: str | None)
     ident = _name_of(path)
     if found.code == "plugin.compatibility.host_unread":
         return _drop("compat.format.unread", found.message, "plugin", ident, path, subject)
-    if found.code in _EXECUTABLE:
-        component = _EXECUTABLE[found.code]
-        return _drop("compat.executable.off", found.message, component, plugin or ident,
-                     path, subject)  # fmt: skip
+    if found.code in _EXECUTABLE:  # declarative-only, or a format that does not carry it
+        code, message = "compat.executable.off", found.message
+        if host.executable:
+            code, message = "compat.load.refused", f"{found.code}: {found.message}"
+        return _drop(code, message, _EXECUTABLE[found.code], plugin or ident, path, subject)
     if found.code == "plugin.skill.invalid" and _VIBE_RULE in found.message:
         message = f"{host.title} names a plugin skill by its directory only: {found.message}"
         return _drop("compat.name.refused", message, "skill", ident, path, subject)
@@ -261,7 +262,9 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
         if fired_as(hook.spec.event, hook.event, host.events) is not None:
             continue
         if host.events:
-            message = f"{host.title} never fires {hook.spec.event} (satchel's {hook.event})"
+            message = f"{host.title} never fires {hook.spec.event}"
+            if hook.event != hook.spec.event:
+                message += f" (satchel's {hook.event})"
         else:
             message = f"{host.title} fires no hook events (its profile lists none)"
         path = hook.spec.path or hook.origin.path
