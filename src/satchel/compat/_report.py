@@ -17,7 +17,7 @@ from satchel.compat._budget import CONTEXT_TOKENS, tokens
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, HostReport, Kind, Loads, Report
 from satchel.compat._rules import Item, Subject, drops, hook_id
-from satchel.compat._view import kind_of, scratch
+from satchel.compat._view import SKILL_FILE, kind_of, scratch
 from satchel.hosts import PROFILES, Host, resolve
 from satchel.layout import PROJECT, Layout
 from satchel.mcp._names import server_id
@@ -43,6 +43,8 @@ def compat(
     with, and where user profiles are found). Never raises for a bad file; nothing
     is run, and nothing is written outside a scratch directory."""
     root = Path(os.path.realpath(path))
+    if root.name == SKILL_FILE and root.is_file():  # a SKILL.md stands for its skill
+        root = root.parent
     given_home = None if home is None else Path(home)
     given_project = None if project is None else Path(project)
     kind: Kind = "project" if project is not None else kind_of(root)

@@ -277,13 +277,13 @@ def _index_over(
     """`compat.index.over`: the always-on index is larger than the host's budget."""
     over = []
     if budget is not None and chars > budget:
-        over.append(f"{chars:,} characters, over its {budget:,}")
+        over.append(f"{chars:,} characters of {budget:,}")
     if cap is not None and entries > cap:
-        over.append(f"{entries:,} skills, over its {cap:,}")
+        over.append(f"{entries:,} skills of {cap:,}")
     if not over:
         return
     message = (
-        f"the skill index is {' and '.join(over)} for {host.title}: "
+        f"the skill index is over {host.title}'s budget ({'; '.join(over)}): "
         f"{_OVERFLOW[host.index.overflow]}"
     )
     yield Drop(diagnostic("compat.index.over", message), "index", "skills")
