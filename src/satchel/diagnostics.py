@@ -86,6 +86,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.shadowed": Entry(
             "warning", "a command is hidden by a same-named one of higher precedence"
         ),
+        "compat.component.unread": Entry(
+            "warning", "a part of a plugin other hosts load, which this host's manifest omits"
+        ),
         "compat.description.cut": Entry(
             "warning", "a host cuts a skill description longer than its limit"
         ),

@@ -170,7 +170,14 @@ def test_a_component_the_format_does_not_carry(tmp_path):
             "triple",
             "plugin.hooks.unsupported: Cursor plugin hooks are not adapted (not Claude Code's "
             "events): hooks/hooks.json",
-        )
+        ),
+        (
+            "compat.component.unread",
+            "mcp_server",
+            "tracker",
+            "mcp server 'tracker' of plugin 'triple' is not read by Cursor from the cursor "
+            "manifest (satchel, Claude Code, Codex, GitHub Copilot, mermaid, zidane load it)",
+        ),
     ]
 
 
@@ -262,3 +269,20 @@ def test_the_tokens_count_the_index_and_the_always_on_instructions(tmp_path):
     assert found.instructions == 100
     assert found.total == found.index + 100
     assert (found.budget_chars, found.rule, found.fits) == (8000, "8,000 characters", True)
+
+
+def test_a_part_the_hosts_manifest_does_not_carry(tmp_path):
+    plugin = write_tree(tmp_path / NAME, plugin_files())
+    report = compat(plugin, hosts=["codex"])
+    unread = [d for d in _drops(report, "codex") if d[0] == "compat.component.unread"]
+    assert unread == [
+        (
+            "compat.component.unread",
+            "command",
+            "triple:summarise",
+            "command 'triple:summarise' of plugin 'triple' is not read by Codex from the codex "
+            "manifest (satchel, Claude Code, Cursor, GitHub Copilot, mermaid, zidane, caveman "
+            "load it)",
+        )
+    ]
+    assert report.get("codex").drops[-1].path == "commands/summarise.md"

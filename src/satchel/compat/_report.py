@@ -9,13 +9,15 @@ listed under the ids that host gives, what it drops is said by the rules of
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._environment import Environment
 from satchel.compat._budget import CONTEXT_TOKENS, tokens
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, HostReport, Kind, Loads, Report
+from satchel.compat._parts import Key, Part, parts, unread_parts
 from satchel.compat._rules import Item, Subject, drops, hook_id
 from satchel.compat._view import SKILL_FILE, kind_of, scratch
 from satchel.hosts import PROFILES, Host, resolve
@@ -56,12 +58,13 @@ def compat(
             return views.load(host, kind, root, home=given_home, project=given_project)
 
         envs = {host.name: view(host) for host in wanted}
-        items: tuple[Item, ...] = ()
-        if kind == "project":
-            others = [h for h in PROFILES.values() if h.name not in envs]
-            reference = [*envs.values(), *(view(h) for h in others)]
-            items = _project_items(reference, subject)
-        reports = tuple(_report(h, envs[h.name], subject, items, context) for h in wanted)
+        others = {h.name: h for h in PROFILES.values() if h.name not in envs}
+        every = {**envs, **{name: view(h) for name, h in others.items()}}
+        titles = {h.name: h.title for h in (*wanted, *others.values())}
+        items = _project_items(every.values(), subject) if kind == "project" else ()
+        found = {name: parts(env) for name, env in every.items()}
+        compared = _Compared(subject, items, found, titles, context)
+        reports = tuple(compared.report(h, envs[h.name]) for h in wanted)
     return Report(root if project is None else subject.root, kind, reports)
 
 
@@ -76,14 +79,23 @@ def _profiles(hosts: Iterable[str | Host] | None, home: Path | None) -> list[Hos
     return list(found.values())
 
 
-def _report(
-    host: Host, env: Environment, subject: Subject, items: Sequence[Item], context: int
-) -> HostReport:
-    cost, _ = tokens(host, env, context=context)
-    index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
-    return HostReport(
-        host.name, host.title, _loads(host, env), drops(host, env, subject, items, index), cost
-    )
+@dataclass(frozen=True, slots=True)
+class _Compared:
+    """What every host's report is judged against: the project's `items` some host
+    reads, and the plugin parts each host loads (`found`)."""
+
+    subject: Subject
+    items: tuple[Item, ...]
+    found: Mapping[str, Mapping[str, dict[Key, Part]]]
+    titles: Mapping[str, str]
+    context: int
+
+    def report(self, host: Host, env: Environment) -> HostReport:
+        cost, _ = tokens(host, env, context=self.context)
+        index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
+        dropped = drops(host, env, self.subject, self.items, index)
+        unread = unread_parts(host, env, self.subject, self.found, self.titles, dropped)
+        return HostReport(host.name, host.title, _loads(host, env), (*dropped, *unread), cost)
 
 
 def _loads(host: Host, env: Environment) -> Loads:

@@ -1,0 +1,100 @@
+"""`compat.component.unread`: a part of a plugin that other hosts load and this one
+does not, though it loads the plugin (the manifest it reads does not carry that part:
+Codex's ``.codex-plugin/plugin.json`` names no commands). The loader says nothing
+then, so the parts are compared across the hosts that load the plugin."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from satchel._environment import Environment
+from satchel.compat._model import Component, Drop
+from satchel.compat._rules import Subject
+from satchel.diagnostics import diagnostic
+from satchel.hosts import Host
+from satchel.origin import Originated
+
+__all__ = ["Part", "parts", "unread_parts"]
+
+Key = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of one plugin as a host loaded it: its component, its id there and its
+    file."""
+
+    component: Component
+    id: str
+    path: Path | None
+
+
+def _real(path: Path | None) -> str:
+    return "" if path is None else os.path.realpath(path)
+
+
+def parts(env: Environment) -> dict[str, dict[Key, Part]]:
+    """Plugin root (real path) -> each part a host loaded from it, by a key that names
+    the same part in every host's load."""
+    roots = {p.name: _real(p.root) for p in env.plugins.enabled()}
+    found: dict[str, dict[Key, Part]] = {root: {} for root in roots.values()}
+
+    def add(plugin: str | None, key: Key, part: Part) -> None:
+        if plugin in roots:
+            found[roots[plugin]].setdefault(key, part)
+
+    kinds: tuple[tuple[Component, Iterable[tuple[str, Originated]]], ...] = (
+        ("skill", env.skills.items()),
+        ("command", env.commands.commands.items()),
+        ("agent", env.agents.agents.items()),
+    )
+    for kind, named in kinds:
+        for name, item in named:
+            path = getattr(item, "path", None)
+            add(item.origin.plugin, (kind, _real(path)), Part(kind, name, path))
+    for server in env.mcp_servers.servers:
+        add(
+            server.plugin, ("mcp_server", server.name), Part("mcp_server", server.name, server.path)
+        )
+    for hook in env.hooks.hooks:
+        key = ("hook", _real(hook.spec.path), hook.event, hook.spec.matcher or "*")
+        ident = f"{hook.source}/{hook.spec.event}/{hook.spec.matcher or '*'}"
+        add(hook.origin.plugin, key, Part("hook", ident, hook.spec.path))
+    return found
+
+
+def unread_parts(
+    host: Host,
+    env: Environment,
+    subject: Subject,
+    every: Mapping[str, Mapping[str, dict[Key, Part]]],
+    titles: Mapping[str, str],
+    known: Iterable[Drop],
+) -> Iterator[Drop]:
+    """The parts of each plugin `host` loads that other hosts (`every`: host name ->
+    its `parts`) load from it and `host` does not, unless a drop in `known` already
+    concerns that file."""
+    said = [d.path for d in known if d.path]
+    mine = parts(env)
+    for plugin in env.plugins.enabled():
+        root = _real(plugin.root)
+        have = mine.get(root, {})
+        missing: dict[Key, tuple[Part, list[str]]] = {}
+        for other, found in every.items():
+            for key, part in found.get(root, {}).items():
+                if other != host.name and key not in have:
+                    missing.setdefault(key, (part, []))[1].append(titles[other])
+        for part, hosts in missing.values():
+            rel = subject.rel(part.path)
+            if rel and any(rel == p or rel.startswith(f"{p}/") for p in said):
+                continue
+            noun = part.component.replace("_", " ")
+            message = (
+                f"{noun} {part.id!r} of plugin {plugin.name!r} is not read by {host.title} "
+                f"from the {plugin.format} manifest ({', '.join(hosts)} load it)"
+            )
+            said_here = diagnostic("compat.component.unread", message, part.path)
+            yield Drop(said_here, part.component, part.id, rel)
