@@ -36,6 +36,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
     return {
         ("doctor",): at,
         ("audit",): (w["project"], *at),
+        ("compat",): at,
         ("list",): at,
         ("show",): ("tidy", *at),
         ("validate",): (w["project"] / ".satchel" / "skills",),
