@@ -31,10 +31,16 @@ def test_default_roots_project_then_user_own_family_first(project, home):
         ("project", ".agents", "<project>/.agents/skills"),
         ("project", ".codex", "<project>/.codex/skills"),
         ("project", ".opencode", "<project>/.opencode/skills"),
+        ("project", ".gemini", "<project>/.gemini/skills"),
+        ("project", ".github", "<project>/.github/skills"),
+        ("project", ".cursor", "<project>/.cursor/skills"),
         ("user", ".satchel", "~/.config/satchel/skills"),
         ("user", ".claude", "~/.claude/skills"),
         ("user", ".agents", "~/.agents/skills"),
         ("user", ".codex", "~/.codex/skills"),
+        ("user", ".gemini", "~/.gemini/skills"),
+        ("user", ".copilot", "~/.copilot/skills"),
+        ("user", ".cursor", "~/.cursor/skills"),
     ]
 
 
