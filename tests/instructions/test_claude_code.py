@@ -281,3 +281,15 @@ def test_a_rules_folder_past_the_file_bound_is_cut_and_said(
             ".claude/rules/b.md were not read",
         )
     ]
+
+
+def test_a_rule_that_is_a_symlink_loop_is_reported(project: Path, layout: satchel.Layout) -> None:
+    rules = project / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "self.md").symlink_to("self.md")
+    put(rules / "z.md", "still read\n")
+    files, diags = load_instructions(layout, mode="claude-code")
+    assert [f.label for f in files] == [".claude/rules/z.md"]
+    assert [(d.code, d.message) for d in diags] == [
+        ("instructions.read.error", "cannot read .claude/rules/self.md: a symlink loop")
+    ]

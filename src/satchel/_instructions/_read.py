@@ -230,7 +230,7 @@ class Loader:
                 return
             if os.path.isdir(path) and not entry.name.startswith("."):
                 self.walk_rules(path, scope, suffix, depth + 1, visited, found)
-            elif entry.name.endswith(suffix) and (entry.is_file() or entry.is_symlink()):
+            elif entry.name.endswith(suffix) and (entry.is_symlink() or entry.is_file()):
                 found.append(path)
 
     def inside(self, real: str) -> bool:
