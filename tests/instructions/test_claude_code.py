@@ -267,7 +267,7 @@ def test_to_json_names_the_condition(project: Path, layout: satchel.Layout) -> N
 def test_a_rules_folder_past_the_file_bound_is_cut_and_said(
     project: Path, layout: satchel.Layout, monkeypatch
 ) -> None:
-    from satchel._instructions import _read
+    import satchel._instructions._read as _read
 
     monkeypatch.setattr(_read, "MAX_RULES", 2)
     for name in ("a.md", "b.md", "c.md", "d.md"):
