@@ -220,7 +220,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a rule's frontmatter or one of its fields cannot be used as written"
         ),
         "instructions.truncated": Entry(
-            "warning", "instruction files went past the byte cap and were cut"
+            "warning",
+            "instruction files went past the byte cap, or a rules folder past its file "
+            "bound, and were cut",
         ),
         "install.archive.duplicate": Entry(
             "error", "an archive holds one path twice (up to case and Unicode form)"
