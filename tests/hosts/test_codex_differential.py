@@ -13,13 +13,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-import satchel
 from tests.support import put, skill_md, write_skill
 from tests.tools import CodexPrompt, codex_prompt
 
-MERGED = pytest.mark.skipif(not hasattr(satchel, "hosts"), reason="host profiles not merged yet")
 CUT = 1024  # characters of a description Codex shows, "..." included
 
 
@@ -110,7 +106,6 @@ def test_codex_reads_codex_skills_from_git_root_to_cwd_too(codex: Path, tmp_path
     }
 
 
-@MERGED
 def test_satchel_matches_codex_walk_from_git_root_to_cwd(codex: Path, tmp_path: Path):
     cwd, home = walk_tree(tmp_path)
     same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
@@ -136,7 +131,6 @@ def test_codex_reads_only_cwd_outside_a_git_repository(codex: Path, tmp_path: Pa
     ]
 
 
-@MERGED
 def test_satchel_matches_codex_outside_a_git_repository(codex: Path, tmp_path: Path):
     cwd, home = outside_git_tree(tmp_path)
     same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
@@ -163,7 +157,6 @@ def test_codex_does_not_read_other_hosts_folders(codex: Path, tmp_path: Path):
     ]
 
 
-@MERGED
 def test_satchel_matches_codex_not_reading_other_hosts_folders(codex: Path, tmp_path: Path):
     repo, home = other_hosts_tree(tmp_path)
     same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
@@ -189,7 +182,6 @@ def test_codex_reads_home_agents_and_codex_skills(codex: Path, tmp_path: Path):
     assert "skill-creator" in {s.name for s in prompt.skills if s.root == prompt.system}
 
 
-@MERGED
 def test_satchel_matches_codex_home_roots(codex: Path, tmp_path: Path):
     repo, home = home_tree(tmp_path)
     same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
@@ -228,7 +220,6 @@ def test_codex_lists_system_then_project_then_home_each_by_name(codex: Path, tmp
     assert [s.name for s in prompt.own] == ["alpha", "twice", "twice", "zeta", "beta", "twice"]
 
 
-@MERGED
 def test_satchel_keeps_one_copy_and_shadows_the_rest_where_codex_lists_every_copy(
     codex: Path, tmp_path: Path
 ):
@@ -270,7 +261,6 @@ def test_codex_reads_skills_at_any_depth_inside_a_root_named_skill_md(codex: Pat
     ]
 
 
-@MERGED
 def test_satchel_matches_codex_depth_inside_a_root(codex: Path, tmp_path: Path):
     repo, home = depth_tree(tmp_path)
     same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
@@ -324,7 +314,6 @@ def test_codex_keeps_and_drops_frontmatter_as_listed(codex: Path, tmp_path: Path
     assert all((root / folder / "SKILL.md").is_file() for folder in LENIENCY)
 
 
-@MERGED
 def test_satchel_matches_codex_leniency(codex: Path, tmp_path: Path):
     repo, home = leniency_tree(tmp_path)
     same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
@@ -358,7 +347,6 @@ def test_codex_cuts_descriptions_to_1024_characters_with_dots(codex: Path, tmp_p
     assert len(got["wide"]) == CUT  # characters, not bytes
 
 
-@MERGED
 def test_satchel_keeps_the_whole_description_where_codex_cuts_it(codex: Path, tmp_path: Path):
     repo, home = cut_tree(tmp_path)
     env = satchel_codex(repo, home)
@@ -399,7 +387,6 @@ def test_codex_reads_home_agents_md_without_an_override(codex: Path, tmp_path: P
     assert text is not None and text.startswith("Home agents.\n\n--- project-doc ---\n\n")
 
 
-@MERGED
 def test_satchel_matches_codex_instructions(codex: Path, tmp_path: Path):
     cwd, home = instructions_tree(tmp_path)
     text = codex_prompt(codex, cwd, home).instructions or ""

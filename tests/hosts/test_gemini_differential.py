@@ -14,13 +14,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-import satchel
 from tests.support import put, skill_md, write_skill
 from tests.tools import GeminiView, gemini_view
-
-MERGED = pytest.mark.skipif(not hasattr(satchel, "hosts"), reason="host profiles not merged yet")
 
 
 def git_repo(path: Path) -> Path:
@@ -103,7 +98,6 @@ def test_gemini_lists_its_own_built_in_skills(gemini: Path, tmp_path: Path):
     assert all(s.path.parent.parent.name == "builtin" for s in builtin)
 
 
-@MERGED
 def test_satchel_matches_gemini_roots(gemini: Path, tmp_path: Path):
     cwd, home = roots_tree(tmp_path)
     same_skills(gemini_view(gemini, cwd, home), satchel_gemini(cwd, home))
@@ -123,7 +117,6 @@ def test_gemini_reads_no_project_skills_or_gemini_md_in_an_untrusted_folder(
     assert view.memory == (home / ".gemini/GEMINI.md",)
 
 
-@MERGED
 def test_satchel_matches_gemini_untrusted_folder(gemini: Path, tmp_path: Path):
     cwd, home = roots_tree(tmp_path)
     put(cwd / "GEMINI.md", "Project context.\n")
@@ -179,7 +172,6 @@ def test_gemini_ranks_each_pair_of_roots_the_same_way(gemini: Path, tmp_path: Pa
     assert got == {f"pair-{weak}-{strong}": f"{strong}" for weak, strong in pairs}
 
 
-@MERGED
 def test_satchel_matches_gemini_winner_of_a_duplicated_name(gemini: Path, tmp_path: Path):
     repo, home = duplicates_tree(tmp_path)
     view = gemini_view(gemini, repo, home)
@@ -210,7 +202,6 @@ def test_gemini_reads_only_a_skill_md_one_folder_down(gemini: Path, tmp_path: Pa
     ]
 
 
-@MERGED
 def test_satchel_matches_gemini_depth_inside_a_root(gemini: Path, tmp_path: Path):
     repo, home = depth_tree(tmp_path)
     same_skills(gemini_view(gemini, repo, home), satchel_gemini(repo, home))
@@ -263,7 +254,6 @@ def test_gemini_keeps_and_drops_frontmatter_as_listed(gemini: Path, tmp_path: Pa
     assert {s.path.parent.name: (s.name, s.description) for s in view.own} == GEMINI_KEPT
 
 
-@MERGED
 def test_satchel_matches_gemini_leniency(gemini: Path, tmp_path: Path):
     repo, home = leniency_tree(tmp_path)
     same_skills(gemini_view(gemini, repo, home), satchel_gemini(repo, home))
@@ -300,7 +290,6 @@ def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(gemini: Pat
     }
 
 
-@MERGED
 def test_satchel_matches_gemini_instructions(gemini: Path, tmp_path: Path):
     cwd, home = instructions_tree(tmp_path)
     view = gemini_view(gemini, cwd, home)
