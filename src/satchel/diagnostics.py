@@ -78,6 +78,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.builtin": Entry(
             "warning", "a command file is named like a built-in command and is skipped"
         ),
+        "command.injection.unsupported": Entry(
+            "info",
+            "a Gemini CLI command's !{...} or @{...} is not run or read; it stays as written",
+        ),
         "command.name.collision": Entry("warning", "two commands in one root have the same name"),
         "command.name.invalid": Entry(
             "warning", "a command name breaks the [a-z0-9-]+ rule", also=("error",)
@@ -85,6 +89,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.read.error": Entry("error", "a command file could not be read", also=("warning",)),
         "command.shadowed": Entry(
             "warning", "a command is hidden by a same-named one of higher precedence"
+        ),
+        "command.toml.invalid": Entry(
+            "warning", "a Gemini CLI TOML command is not TOML or lacks its prompt; it is skipped"
         ),
         "config.invalid": Entry(
             "warning", "satchel's config.toml could not be read; its settings are ignored"
