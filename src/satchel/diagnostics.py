@@ -318,7 +318,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.compatibility.adapter_unavailable": Entry(
             "error",
-            "the only manifest found is one satchel recognises and does not read (Gemini CLI)",
+            "the only manifest found is one satchel recognises and does not read",
         ),
         "plugin.compatibility.executable_format_unsupported": Entry(
             "warning", "a plugin's code (JS/TS) is detected and never run"
@@ -355,6 +355,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning",
             "the manifest has a top-level field the format does not define; it is ignored",
         ),
+        "plugin.manifest.field.unapplied": Entry(
+            "info", "a manifest field is kept in Plugin.manifest and not applied (Gemini CLI's)"
+        ),
         "plugin.manifest.invalid": Entry(
             "error", "the plugin manifest is missing, unreadable or invalid", also=("warning",)
         ),
@@ -367,11 +370,17 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.mcp.unsupported": Entry(
             "info", "plugin MCP servers recognised and not started by a declarative-only client"
         ),
+        "plugin.mcp.variable_unexpanded": Entry(
+            "warning", "an MCP server uses a host variable satchel does not expand; kept as written"
+        ),
         "plugin.name.collision": Entry("error", "two plugins share a name at the same scope"),
         "plugin.namespace.collision": Entry("error", "two plugins claim one namespace"),
         "plugin.namespace.reserved": Entry("error", "the plugin's namespace is reserved"),
         "plugin.path.outside_root": Entry(
             "error", "a declared path escapes the plugin root", also=("warning",)
+        ),
+        "plugin.policies.unsupported": Entry(
+            "info", "a Gemini CLI extension's policies/ are recognised, not applied"
         ),
         "plugin.rules.unsupported": Entry(
             "info", "a Cursor plugin's rules are recognised, not loaded"
