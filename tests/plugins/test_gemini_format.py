@@ -14,6 +14,7 @@ import pytest
 from satchel import load
 from satchel.cli import main
 from satchel.commands import load_commands
+from satchel.commands._toml import injections
 from satchel.hooks._events import canonical, host_name
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook
@@ -570,3 +571,9 @@ def test_a_gemini_commands_root_holds_toml_commands(tmp_path: Path):
     assert sorted(found.commands) == ["git:commit", "review"]
     assert found.find("git:commit").expand("fix") == "Commit: fix"  # type: ignore[union-attr]
     assert found.find("review").expand("it") == "Review it"  # type: ignore[union-attr]
+
+
+def test_shell_injections_are_found_as_gemini_cli_finds_them():
+    text = "a !{echo {x}} b !{ ls } c !{unclosed"
+    assert injections(text) == [(2, "echo {x}"), (16, "ls")]
+    assert injections("@{a.txt}", "@{") == [(0, "a.txt")]

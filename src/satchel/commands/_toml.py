@@ -39,7 +39,7 @@ from satchel.commands._names import segments_name
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
 
-__all__ = ["INJECTIONS", "TOML_SUFFIX", "gemini_segment", "read_toml_command"]
+__all__ = ["INJECTIONS", "TOML_SUFFIX", "gemini_segment", "injections", "read_toml_command"]
 
 TOML_SUFFIX = ".toml"
 INJECTIONS = ("!{", "@{")
@@ -53,6 +53,25 @@ def gemini_segment(segment: str) -> str:
     """One path segment as Gemini CLI makes it a name segment."""
     cleaned = _OUTSIDE.sub("_", segment)
     return cleaned[:47] + "..." if len(cleaned) > _MAX_SEGMENT else cleaned
+
+
+def injections(text: str, trigger: str = "!{") -> list[tuple[int, str]]:
+    """Where each ``!{...}`` (or `trigger`) of `text` starts and what it holds, stripped,
+    found as Gemini CLI finds them (injectionParser.ts: braces inside are counted, so
+    ``!{echo {a}}`` is one). An unclosed one ends the search (Gemini CLI refuses the
+    prompt when the command is invoked). Only finds: nothing is run."""
+    found: list[tuple[int, str]] = []
+    at = text.find(trigger)
+    while at >= 0:
+        depth, end = 1, at + len(trigger)
+        while end < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        if depth:
+            break
+        found.append((at, text[at + len(trigger) : end - 1].strip()))
+        at = text.find(trigger, end)
+    return found
 
 
 def read_toml_command(
