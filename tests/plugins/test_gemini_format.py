@@ -19,7 +19,7 @@ from satchel.hooks._events import canonical, host_name
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook
 from satchel.hooks._spec import HookSpec
-from satchel.layout import Layout
+from satchel.layout import Layout, RootSpec
 from satchel.origin import Origin
 from satchel.plugins import read_plugin
 from satchel.process import ProcessResult
@@ -577,3 +577,16 @@ def test_shell_injections_are_found_as_gemini_cli_finds_them():
     text = "a !{echo {x}} b !{ ls } c !{unclosed"
     assert injections(text) == [(2, "echo {x}"), (16, "ls")]
     assert injections("@{a.txt}", "@{") == [(0, "a.txt")]
+
+
+def test_gemini_cli_s_extensions_directory_works_as_a_plugins_root(tmp_path: Path):
+    home = tmp_path / "home"
+    extension(home / ".gemini/extensions/code-tools")
+    put(home, ".gemini/extensions/extension-enablement.json", "{}\n")
+    roots = [RootSpec("user", ".gemini", "{home}/.gemini/extensions")]
+    layout = Layout.default(tmp_path, home=home, project=tmp_path, plugin_roots=roots)
+    env = load(layout=layout)
+    assert [(p.name, p.format, p.scope) for p in env.plugins.enabled()] == [
+        ("code-tools", "gemini", "user")
+    ]
+    assert "code-tools:git:commit" in env.commands.commands
