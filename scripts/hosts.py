@@ -31,9 +31,8 @@ env = satchel.load(host="codex")          # the project as Codex sees it
 print(env.host.title, list(env.skills))
 ```
 
-<!-- not run: a shell example -->
 ```sh
-satchel list --host claude-code     # every loading verb takes --host NAME
+satchel list examples/workspace --host claude-code   # every loading verb takes --host
 ```
 
 `satchel` (the default) reads every host's files. Options given to `load()` override the

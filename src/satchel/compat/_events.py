@@ -6,11 +6,10 @@ Code, Codex, Kimi and satchel's own profiles spell them as Claude Code does
 (``PreToolUse``); Gemini CLI, Cursor and Mistral Vibe have their own names. The
 spelling of a profile is the table that shares the most names with its events.
 
-Sources: Gemini CLI's hook reference (https://geminicli.com/docs/hooks: ``BeforeTool``,
-``AfterTool``, ``BeforeAgent`` for a submitted prompt, ``AfterAgent`` when the agent
-stops, ``PreCompress``), Cursor's (https://cursor.com/docs/agent/hooks: camelCase
-names, ``beforeSubmitPrompt``), Vibe's (`satchel.hooks._events.VIBE_EVENTS`).
-Gemini's and Cursor's tables are read from their documentation, not from running them.
+Sources: Gemini CLI's and Vibe's tables are satchel.hooks' own (`GEMINI_EVENTS`,
+`VIBE_EVENTS`); Cursor's comes from its hook reference
+(https://cursor.com/docs/agent/hooks: camelCase names, ``beforeSubmitPrompt``), read
+from the documentation, not from running Cursor.
 """
 
 from __future__ import annotations
@@ -18,23 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from satchel.hooks._events import CLAUDE_EVENTS, VIBE_EVENTS
+from satchel.hooks._events import CLAUDE_EVENTS, GEMINI_EVENTS, VIBE_EVENTS
 
 __all__ = ["SPELLINGS", "fired_as"]
 
 _CLAUDE = MappingProxyType({event: name for name, event in CLAUDE_EVENTS.items()})
-_GEMINI = MappingProxyType(
-    {
-        "before_tool_use": "BeforeTool",
-        "after_tool_use": "AfterTool",
-        "user_prompt_submit": "BeforeAgent",
-        "stop": "AfterAgent",
-        "session_start": "SessionStart",
-        "session_end": "SessionEnd",
-        "pre_compact": "PreCompress",
-        "notification": "Notification",
-    }
-)
+_GEMINI = MappingProxyType({event: name for name, event in GEMINI_EVENTS.items()})
 _CURSOR = MappingProxyType(
     {
         "before_tool_use": "preToolUse",

@@ -136,10 +136,13 @@ CODEX = Host(
         "openai/codex codex-rs/core-skills/src/loader.rs",
         "codex debug prompt-input (0.171.0, observed)",
     ),
-    # .agents/skills in every folder from the git root down to cwd, .codex/skills at cwd,
-    # then the user's; every copy of a name is listed (no winner)
+    # .agents/skills and .codex/skills in every folder from the git root down to cwd
+    # (observed: the docs say .codex/skills at the root only), then the user's; every
+    # copy of a name is listed (no winner)
     skills=(
-        *_rows(PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{cwd}/.codex/skills")),
+        *_rows(
+            PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{project}/.codex/skills")
+        ),
         *_rows(USER, (".agents", "{home}/.agents/skills"), (".codex", "{home}/.codex/skills")),
     ),
     commands=_rows(USER, (".codex", "{home}/.codex/prompts")),
