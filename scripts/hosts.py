@@ -123,6 +123,7 @@ def _decisions(host: Host) -> list[str]:
         ("limits", "; ".join(c for c in caps if c) or "none"),
         ("a name in two roots", _value(host.clash)),
         ("a folder not trusted", _value(host.untrusted)),
+        ("whose list of trusted folders", _value(host.trust_list)),
         ("hook events", _value(host.events)),
         ("satchel's hooks.toml", _value(host.hook_files)),
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),

@@ -133,6 +133,7 @@ def load(
         given=opts.trusted,
         load_project=opts.trust_project_skills,
         hide_untrusted=opts.untrusted == "skip-project",
+        source=opts.trust_list,
     )
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
