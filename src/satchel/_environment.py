@@ -21,7 +21,6 @@ from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
-from satchel.hosts._config import resolve
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import SATCHEL
 from satchel.layout import Layout, user_first
@@ -154,6 +153,8 @@ def _profile(
         return SATCHEL, ()
     if isinstance(host, Host):
         return host, ()
+    from satchel.hosts._config import resolve  # only when a profile is named
+
     lay = layout if layout is not None else Layout.default(cwd, project=project)
     return resolve(host, config_home=lay.config_home)
 
