@@ -527,6 +527,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "skill.name.missing": Entry(
             "warning", "the frontmatter has no name; the directory name is used", also=("error",)
         ),
+        "skill.name.refused": Entry(
+            "warning", "the host profile does not load a skill whose name is over its limit"
+        ),
         "skill.name.too-long": Entry(
             "warning", "the name is longer than 64 characters", also=("error",)
         ),

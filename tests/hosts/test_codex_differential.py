@@ -4,8 +4,7 @@ Each rule has a host half, which runs the real `codex debug prompt-input` (pinne
 `.tools/` by scripts/tools, offline, a scratch HOME and CODEX_HOME) and asserts what Codex
 put in the prompt, and a satchel half (`test_satchel_matches_codex_<rule>`), which loads
 the same tree through `satchel.hosts.get("codex")` and compares it with what Codex showed.
-The satchel halves skip until the host profiles are merged. docs/hosts-observed.md lists
-the rules and the commands."""
+docs/hosts-observed.md lists the rules and the commands."""
 
 from __future__ import annotations
 
@@ -47,8 +46,12 @@ def satchel_codex(cwd: Path, home: Path) -> Any:
 
 def same_skills(prompt: CodexPrompt, env: Any) -> None:
     """satchel loaded exactly the skills Codex listed (each name once), at the same
-    paths, with the descriptions Codex showed (Codex cuts long ones; satchel keeps them)."""
-    ours = {s.name: s for s in env.skills.values()}
+    paths, with the descriptions Codex showed (Codex cuts long ones; satchel keeps them).
+
+    Rule `system skills`: Codex writes its bundled skills into the home's
+    ``.codex/skills/.system`` and lists those its own policy allows; satchel reads that
+    folder like any other, so both sides are compared without it."""
+    ours = {s.name: s for s in env.skills.values() if not s.path.is_relative_to(prompt.system)}
     assert sorted((n, s.path.resolve()) for n, s in ours.items()) == sorted(
         (n, p.resolve()) for n, p in listed(prompt)
     )
@@ -232,7 +235,8 @@ def test_satchel_keeps_one_copy_and_shadows_the_rest_where_codex_lists_every_cop
     kept = env.skills["twice"].path.resolve()
     assert kept in copies
     assert {s.loser.path.resolve() for s in env.shadowed if s.name == "twice"} == copies - {kept}
-    assert set(env.skills) == {s.name for s in prompt.own}
+    ours = {s.name for s in env.skills.values() if not s.path.is_relative_to(prompt.system)}
+    assert ours == {s.name for s in prompt.own}
 
 
 # --- inside a root -------------------------------------------------------------------------
@@ -314,9 +318,29 @@ def test_codex_keeps_and_drops_frontmatter_as_listed(codex: Path, tmp_path: Path
     assert all((root / folder / "SKILL.md").is_file() for folder in LENIENCY)
 
 
-def test_satchel_matches_codex_leniency(codex: Path, tmp_path: Path):
+def test_satchel_matches_codex_leniency_but_for_two_named_rules(codex: Path, tmp_path: Path):
+    """satchel drops what Codex drops (no frontmatter, no or an empty description, a name
+    over 64 characters: `skill.name.refused`, broken YAML) and keeps what it keeps, but
+    for two rules on purpose. `yaml-flow`: satchel reads every host's frontmatter with
+    one YAML reader and refuses `description: [unclosed` (frontmatter.yaml.syntax),
+    where Codex takes it as text. `metadata-type`: satchel loads a skill whose
+    `metadata` is a list without its metadata (frontmatter.field.type), where Codex
+    drops the skill."""
     repo, home = leniency_tree(tmp_path)
-    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+    prompt = codex_prompt(codex, repo, home)
+    env = satchel_codex(repo, home)
+    ours = {
+        s.path.parent.name: (s.name, s.description)
+        for s in env.skills.values()
+        if not s.path.is_relative_to(prompt.system)
+    }
+    theirs = {s.path.parent.name: (s.name, s.description) for s in prompt.own}
+    assert set(theirs) - set(ours) == {"bracket"}
+    assert set(ours) - set(theirs) == {"metadata-list"}
+    assert {k: ours[k] for k in theirs if k in ours} == {
+        k: v for k, v in theirs.items() if k in ours
+    }
+    assert "skill.name.refused" in {d.code for d in env.diagnostics}
 
 
 # --- the description cut -------------------------------------------------------------------

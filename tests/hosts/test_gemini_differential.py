@@ -254,9 +254,38 @@ def test_gemini_keeps_and_drops_frontmatter_as_listed(gemini: Path, tmp_path: Pa
     assert {s.path.parent.name: (s.name, s.description) for s in view.own} == GEMINI_KEPT
 
 
-def test_satchel_matches_gemini_leniency(gemini: Path, tmp_path: Path):
+# Where satchel's one frontmatter reader, shared by every host, differs from Gemini's own
+# on purpose: folder -> (what Gemini lists, what satchel loads; None: not loaded).
+READER_RULES = {
+    # `folder-name`: satchel names a skill without `name` after its folder (the Agent
+    # Skills rule); Gemini drops it
+    "no-name": (None, ("no-name", "Has no name.")),
+    # `description-required`: satchel does not load a skill with an empty description
+    # (skill.description.missing); Gemini lists it
+    "empty-description": (("empty-description", ""), None),
+    # `yaml-reader`: satchel refuses what YAML refuses (frontmatter.yaml.syntax) and
+    # reads a flow list as a list; Gemini falls back to `key: value` lines
+    "unterminated": (("unterminated", '"never closed'), None),
+    "list-name": (
+        ("[a, b]", "A YAML list as the name."),
+        ("list-name", "A YAML list as the name."),
+    ),
+    # `folded-newline`: satchel keeps the newline a YAML folded scalar ends with
+    "folded": (("folded", "line one line two"), ("folded", "line one line two\n")),
+}
+
+
+def test_satchel_matches_gemini_leniency_but_for_its_reader_rules(gemini: Path, tmp_path: Path):
     repo, home = leniency_tree(tmp_path)
-    same_skills(gemini_view(gemini, repo, home), satchel_gemini(repo, home))
+    view = gemini_view(gemini, repo, home)
+    env = satchel_gemini(repo, home)
+    theirs = {s.path.parent.name: (s.name, s.description) for s in view.own}
+    ours = {s.path.parent.name: (s.name, s.description) for s in env.skills.values()}
+    assert {k: v for k, v in theirs.items() if k not in READER_RULES} == {
+        k: v for k, v in ours.items() if k not in READER_RULES
+    }
+    for folder, (gemini_lists, satchel_loads) in READER_RULES.items():
+        assert (theirs.get(folder), ours.get(folder)) == (gemini_lists, satchel_loads), folder
 
 
 # --- instructions --------------------------------------------------------------------------

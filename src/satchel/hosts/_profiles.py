@@ -182,15 +182,18 @@ GEMINI = Host(
         *_rows(USER, (".gemini", "{home}/.gemini/commands")),
     ),
     plugins=_rows(USER, (".gemini", "{home}/.gemini/extensions")),
+    ancestors=True,  # GEMINI.md from cwd up to the git root (the skill rows name {cwd})
     plugin_formats=("gemini",),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
+    plugin_skill_names="bare",  # an extension's skills dedupe with the others, weakest
     command_naming="path",
     instructions="gemini",
     skill_fields=("name", "description"),
     index=Index(overflow="none"),
     events=GEMINI_EVENTS,
     untrusted="skip-project",
+    trust_list="gemini",
     hook_files=False,
     include_workspace_plugin=False,
 )
