@@ -53,10 +53,12 @@ def test_a_name_over_the_hosts_limit(tmp_path):
             "compat.name.refused",
             "skill",
             name,
-            "the name is 70 characters; Codex refuses names over 64",
+            "the host loads no skill whose name is over 64 characters; 'aaaaaaaaaaaaaaaaaaaa'... "
+            "has 70",
         )
     ]
     assert _drops(report, "claude-code") == []
+    assert report.get("codex").loads.skills == ()  # the loader refuses it, as Codex does
 
 
 def test_a_plugin_skill_the_hosts_rule_refuses(tmp_path):

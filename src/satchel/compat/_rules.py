@@ -134,6 +134,8 @@ def _recast(host: Host, found: Diagnostic, subject: Subject, plugin: str | None)
         if host.executable:
             code, message = "compat.load.refused", f"{found.code}: {found.message}"
         return _drop(code, message, _EXECUTABLE[found.code], plugin or ident, path, subject)
+    if found.code == "skill.name.refused":  # the profile's name limit (Codex)
+        return _drop("compat.name.refused", found.message, "skill", ident, path, subject)
     if found.code == "plugin.skill.invalid" and _VIBE_RULE in found.message:
         message = f"{host.title} names a plugin skill by its directory only: {found.message}"
         return _drop("compat.name.refused", message, "skill", ident, path, subject)
