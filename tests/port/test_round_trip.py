@@ -1,0 +1,92 @@
+"""The heart of port: for each target, the plugin port wrote loads, with that host's
+reading, with exactly the source's inventory minus what port said it drops."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from satchel.hooks._parse import claude_hooks
+from satchel.hosts import get
+from satchel.plugins import Detection, Plugin, read_plugin
+from satchel.plugins._detect import UNREAD
+from satchel.port import TARGETS, hook_key, port
+from satchel.port._model import TargetReport
+
+from .plugins import claude_plugin, codex_plugin
+
+SOURCES = {"claude": claude_plugin, "codex": codex_plugin}
+WRITTEN = [t for t in TARGETS]
+
+
+def inventory(plugin: Plugin, hooks: tuple = ()) -> dict[str, Counter[str]]:
+    return {
+        "skill": Counter(s.name for s in plugin.skills),
+        "command": Counter(c.name for c in plugin.commands),
+        "agent": Counter(a.name for a in plugin.agents),
+        "hook": Counter(hook_key(h) for h in (hooks or plugin.hooks)),
+        "mcp_server": Counter(s.name for s in plugin.mcp_servers),
+    }
+
+
+def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
+    found = inventory(source)
+    for drop in report.drops:
+        if drop.whole or drop.to is not None:
+            found[drop.kind] -= Counter([drop.name])
+        if drop.to is not None:
+            found[drop.kind] += Counter([drop.to])
+    return found
+
+
+def read_as(root: Path, target: str) -> tuple[Plugin | None, list]:
+    """The plugin as the target's host reads it: only that format, with the host's
+    skill rule and strictness."""
+    host = get(TARGETS[target].host)
+    fmt = TARGETS[target].format
+    return read_plugin(
+        root,
+        strict=host.strict_plugins,
+        skill_rule=host.plugin_skill_rule or "claude-code",
+        detection=Detection(order=(fmt,), reads=frozenset((fmt,))),
+    )
+
+
+def ported(tmp_path: Path, source: str, target: str) -> tuple[Plugin, TargetReport, Path]:
+    root = SOURCES[source](tmp_path / "src" / "plugin")
+    before, _ = read_plugin(root)
+    assert before is not None
+    copy = tmp_path / target / before.name
+    shutil.copytree(root, copy)
+    report = port(copy, [target])
+    (one,) = report.targets
+    return before, one, copy
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+@pytest.mark.parametrize("target", WRITTEN)
+def test_the_written_plugin_loads_with_the_source_inventory_minus_the_drops(
+    tmp_path, source, target
+):
+    if TARGETS[target].format in UNREAD:
+        pytest.skip(f"satchel has no reader for {TARGETS[target].title} extensions yet (UNREAD)")
+    before, report, root = ported(tmp_path, source, target)
+    if report.skipped:
+        assert TARGETS[target].format == before.format
+        assert [d.code for d in report.diagnostics] == ["port.target.source"]
+        return
+    assert all(f.action == "written" for f in report.files)
+    after, found = read_as(root, target)
+    assert after is not None, [d.message for d in found]
+    assert after.format == TARGETS[target].format
+    hooks = after.hooks
+    if target == "codex":  # satchel's Codex reader does not adapt hooks: read what port wrote
+        manifest = json.loads((root / ".codex-plugin/plugin.json").read_text())
+        hooks, problems = claude_hooks({"hooks": manifest.get("hooks", {})}, root, after.name)
+        assert problems == []
+    assert inventory(after, hooks) == expected(before, report)
+    assert [d.code for d in found if d.severity != "info"] == []
