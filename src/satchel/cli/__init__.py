@@ -79,6 +79,8 @@ VERBS = (
     Verb(("plugins",), "satchel.cli.plugins", "List the plugins found, in precedence order."),
     Verb(("plugin", "inspect"), "satchel.cli.plugin_inspect",
          "Show everything satchel would load from one plugin directory."),
+    Verb(("port",), "satchel.cli.port",
+         "Write, next to the plugin at PATH, the manifests each host reads."),
     Verb(("mcp", "list"), "satchel.cli.mcp_list",
          "List the MCP servers configured for the project, without starting any."),
     Verb(("mcp", "check"), "satchel.cli.mcp_check",

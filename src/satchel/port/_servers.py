@@ -7,10 +7,13 @@ Kimi's too; Agent Plugins 1.0's ``mcp.json`` is closed (its schema), so any othe
 field is left out and reported; Gemini CLI names a streamable HTTP endpoint
 ``httpUrl`` and an SSE one ``url`` (https://geminicli.com/docs/extensions/reference).
 Kimi's ``cwd`` must start with ``./`` (its plugins.md). Mistral Vibe refuses ``sse``.
+A target with no plugin data directory (Codex, Gemini CLI and Kimi Code name none)
+keeps ``${PLUGIN_DATA}`` as written, and says so.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from satchel.mcp._spec import McpServer
@@ -22,6 +25,7 @@ __all__ = ["MCP_SCHEMA", "server_entries"]
 
 MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
 _ROOT = "${PLUGIN_ROOT}"
+_DATA = "${PLUGIN_DATA}"
 
 
 def server_entries(plan: Plan, servers: tuple[McpServer, ...]) -> dict[str, Any]:
@@ -34,12 +38,16 @@ def server_entries(plan: Plan, servers: tuple[McpServer, ...]) -> dict[str, Any]
             plan.drop("mcp_server", server.name, "port.mcp.transport", message, server.path)
             continue
         entry, left_out = _entry(server, plan.target)
+        notes = []
         if left_out:
             listed = ", ".join(left_out)
-            message = (
-                f"MCP server {server.name!r}: {plan.target.title} has no room for {listed}; "
-                "the server is written without it"
+            notes.append(f"{plan.target.title} has no room for {listed}, left out")
+        if plan.target.data is None and _DATA in json.dumps(entry):
+            notes.append(
+                f"{plan.target.title} has no plugin data directory, {_DATA} is kept as written"
             )
+        if notes:
+            message = f"MCP server {server.name!r}: {'; '.join(notes)}"
             plan.drop("mcp_server", server.name, "port.mcp.field", message, server.path)
         entries[server.name] = entry
     return entries
