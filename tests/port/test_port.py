@@ -171,7 +171,7 @@ def test_gemini_hooks_are_written_in_its_event_names(tmp_path):
             "AfterAgent": [{"hooks": [{"type": "command", "command": "./s.sh", "timeout": 5000}]}],
         }
     }
-    (dropped,) = gemini.drops
+    (dropped,) = [d for d in gemini.drops if d.kind == "hook"]
     assert (dropped.kind, dropped.name, dropped.diagnostic.code) == (
         "hook",
         "TurnStarted",
