@@ -405,7 +405,8 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel port: a file port did not write is in the way; it is left as it is"
         ),
         "port.hook.event": Entry(
-            "warning", "satchel port: the target host fires no such hook event; the hook is left out"
+            "warning",
+            "satchel port: the target host fires no such hook event; the hook is not written",
         ),
         "port.hook.field": Entry(
             "warning", "satchel port: a hook needs a field the target has no room for; left out"

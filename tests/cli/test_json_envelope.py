@@ -47,6 +47,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("instructions",): at,
         ("plugins",): at,
         ("plugin", "inspect"): (w["tmp"] / "no-plugin",),
+        ("port",): (w["tmp"] / "no-plugin", "--to", "codex"),
         ("mcp", "list"): at,
         ("mcp", "check"): at,
         ("hooks", "run"): ("stop", *at),

@@ -10,11 +10,10 @@ import click
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option
+from satchel.port import PortReport, Target, TargetReport, port, targets_named
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-    from satchel.port import PortReport, Target, TargetReport
 
 VERBS = {
     "written": "wrote",
@@ -25,8 +24,6 @@ VERBS = {
 
 
 def _targets(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[Target, ...]:
-    from satchel.port import targets_named
-
     names = [n.strip() for n in value.split(",") if n.strip()]
     try:
         return targets_named(names)
@@ -64,8 +61,6 @@ def run(
     host cannot hold is named with a port.* code. A file port did not write is never
     replaced without --force; nothing is run. Exit 1 when anything was dropped or
     refused, or PATH is not a plugin."""
-    from satchel.port import port
-
     report = port(path, [t.name for t in targets], force=force, dry_run=dry_run)
     if as_json:
         out.print_json(document(report), report.all_diagnostics())
