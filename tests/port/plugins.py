@@ -130,3 +130,62 @@ def codex_plugin(root: Path) -> Path:
             ".mcp.json": _json(servers),
         },
     )
+
+
+def kimi_plugin(root: Path) -> Path:
+    """``guard``: 1 skill, 1 MCP server, 3 hooks (one on Kimi's own TurnStarted)."""
+    manifest = {
+        "name": "guard",
+        "version": "1.0.0",
+        "description": "Guards shell calls.",
+        "skills": ["./skills/check"],
+        "mcpServers": {"policy": {"command": "policy-mcp", "args": ["--strict"], "cwd": "./data"}},
+        "hooks": [
+            {"event": "PreToolUse", "matcher": "Shell", "command": "${KIMI_PLUGIN_ROOT}/g.sh"},
+            {"event": "Stop", "command": "./s.sh", "timeout": 5},
+            {"event": "TurnStarted", "command": "./t.sh"},
+        ],
+    }
+    return write_tree(
+        root,
+        {
+            "kimi.plugin.json": _json(manifest),
+            "skills/check/SKILL.md": skill_md("check", "Check a shell command."),
+            "data/.keep": "",
+        },
+    )
+
+
+def vibe_plugin(root: Path) -> Path:
+    """``notes-kit``: Agent Plugins 1.0 with Vibe's extension: 2 skills, 2 servers
+    (one sse), 2 hooks."""
+    manifest = {
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        "name": "notes-kit",
+        "version": "2.0.0",
+        "description": "Meeting notes.",
+        "extensions": {"ai.mistral.vibe": {"schemaVersion": 1}},
+    }
+    servers = {
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+        "mcpServers": {
+            "calendar": {"type": "stdio", "command": "./bin/calendar", "args": ["${PLUGIN_ROOT}"]},
+            "feed": {"type": "sse", "url": "https://feed.example.com/sse"},
+        },
+    }
+    hooks = (
+        '[[hooks]]\nname = "scrub"\ntype = "pre_tool"\nmatch = "write_file"\n'
+        'command = "./bin/scrub"\n\n'
+        '[[hooks]]\nname = "summary"\ntype = "post_agent"\ncommand = "./bin/summary"\n'
+    )
+    return write_tree(
+        root,
+        {
+            "plugin.json": _json(manifest),
+            "skills/minutes/SKILL.md": skill_md("minutes", "Take the minutes."),
+            "skills/agenda/SKILL.md": skill_md("agenda", "Draft an agenda."),
+            "mcp.json": _json(servers),
+            "ai.mistral.vibe/hooks.toml": hooks,
+            "bin/calendar": "#!/bin/sh\n",
+        },
+    )

@@ -9,10 +9,15 @@ import pytest
 from satchel.port import TARGETS, port
 from tests.support import check_golden
 
-from .plugins import claude_plugin, codex_plugin
+from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
 
 GOLDEN = Path(__file__).parent / "golden"
-SOURCES = {"claude": claude_plugin, "codex": codex_plugin}
+SOURCES = {
+    "claude": claude_plugin,
+    "codex": codex_plugin,
+    "kimi": kimi_plugin,
+    "vibe": vibe_plugin,
+}
 
 
 @pytest.mark.parametrize("source", sorted(SOURCES))

@@ -17,9 +17,14 @@ from satchel.plugins._detect import UNREAD
 from satchel.port import TARGETS, hook_key, port
 from satchel.port._model import TargetReport
 
-from .plugins import claude_plugin, codex_plugin
+from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
 
-SOURCES = {"claude": claude_plugin, "codex": codex_plugin}
+SOURCES = {
+    "claude": claude_plugin,
+    "codex": codex_plugin,
+    "kimi": kimi_plugin,
+    "vibe": vibe_plugin,
+}
 WRITTEN = [t for t in TARGETS]
 
 

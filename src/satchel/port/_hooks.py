@@ -57,7 +57,7 @@ def _command(plan: Plan, hook: HookSpec) -> str:
     """The shell command, the exec form's args joined in, placeholders as the target
     spells them."""
     text = hook.command if hook.args is None else shlex.join([hook.command, *hook.args])
-    return placeholders(text, plan.target.root, plan.target.data)
+    return placeholders(text, plan.target.hook_spelling, plan.target.data)
 
 
 def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[str, Any]]]:
@@ -81,12 +81,12 @@ def _claude_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
     spell = plan.target
     handler: dict[str, Any] = {
         "type": "command",
-        "command": placeholders(hook.command, spell.root, spell.data),
+        "command": placeholders(hook.command, spell.hook_spelling, spell.data),
     }
     if hook.args is not None:
-        handler["args"] = [placeholders(a, spell.root, spell.data) for a in hook.args]
+        handler["args"] = [placeholders(a, spell.hook_spelling, spell.data) for a in hook.args]
     if hook.timeout is not None:
-        handler["timeout"] = hook.timeout
+        handler["timeout"] = _number(hook.timeout)
     if hook.condition is not None:
         handler["if"] = hook.condition
     if hook.description is not None:

@@ -7,8 +7,9 @@ Kimi's too; Agent Plugins 1.0's ``mcp.json`` is closed (its schema), so any othe
 field is left out and reported; Gemini CLI names a streamable HTTP endpoint
 ``httpUrl`` and an SSE one ``url`` (https://geminicli.com/docs/extensions/reference).
 Kimi's ``cwd`` must start with ``./`` (its plugins.md). Mistral Vibe refuses ``sse``.
-A target with no plugin data directory (Codex, Gemini CLI and Kimi Code name none)
-keeps ``${PLUGIN_DATA}`` as written, and says so.
+A target that documents no placeholder for the plugin root or its data directory in
+MCP entries (Codex; Kimi Code; Gemini CLI's data) keeps ``${PLUGIN_ROOT}`` or
+``${PLUGIN_DATA}`` as written, and says so.
 """
 
 from __future__ import annotations

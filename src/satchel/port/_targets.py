@@ -39,7 +39,8 @@ class Target:
     """One host port writes for: `name` (``--to``), `title`, the `manifest` it writes
     (plugin-relative), the plugin `format` satchel reads it as, the `host` profile
     whose events it checks, and the spellings of ``${PLUGIN_ROOT}`` and
-    ``${PLUGIN_DATA}`` in its MCP entries and hook commands (None: kept as written)."""
+    ``${PLUGIN_DATA}`` in its MCP entries and hook commands (None: kept as written;
+    `hook_root`: the root's spelling in hook commands only, when it differs)."""
 
     name: str
     title: str
@@ -48,6 +49,12 @@ class Target:
     host: str
     root: str | None = None
     data: str | None = None
+    hook_root: str | None = None
+
+    @property
+    def hook_spelling(self) -> str | None:
+        """How a hook command names the plugin root."""
+        return self.hook_root or self.root
 
     @property
     def events(self) -> tuple[str, ...]:
@@ -67,7 +74,8 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
             Target("cursor", "Cursor", ".cursor-plugin/plugin.json", "cursor", "cursor"),
             Target("gemini", "Gemini CLI", "gemini-extension.json", "gemini", "gemini",
                    "${extensionPath}"),
-            Target("kimi", "Kimi Code", "kimi.plugin.json", "kimi", "kimi", "${KIMI_PLUGIN_ROOT}"),
+            Target("kimi", "Kimi Code", "kimi.plugin.json", "kimi", "kimi",
+                   hook_root="${KIMI_PLUGIN_ROOT}"),
             Target("vibe", "Mistral Vibe", "plugin.json", "agent-plugins", "vibe", *_NATIVE),
             Target("agent-plugins", "Agent Plugins 1.0", "plugin.json", "agent-plugins",
                    "satchel", *_NATIVE),
