@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from satchel import frontmatter
+from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.errors import CommandBodyError
@@ -35,6 +37,11 @@ NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 VIBE_EXTENSION = "ai.mistral.vibe"
 _POSITIONAL = re.compile(r"\$(?:[0-9]|ARGUMENTS\[)")
 _NATIVE_META = ("version", "description", "homepage", "repository", "license")
+# what Gemini CLI 0.61.0's agent frontmatter takes and means as Claude Code does
+GEMINI_AGENT_FIELDS = frozenset(
+    ("name", "description", "display_name", "temperature", "max_turns", "timeout_mins")
+)
+MAX_AGENT_FILE = 1 << 20
 
 
 # -- what every manifest carries ----------------------------------------------------
@@ -333,8 +340,38 @@ def gemini(plan: Plan) -> dict[str, Any]:
     _gemini_commands(plan)
     if plan.plugin.hooks:
         _hook_file(plan, "hooks/hooks.json", lambda: _events_file(plan))
-    _unsupported(plan, "agents", "Gemini CLI's extension agents are not documented; not written")
+    _gemini_agents(plan)
     return manifest
+
+
+def _gemini_agents(plan: Plan) -> None:
+    """Gemini CLI reads an extension's ``agents/*.md`` where they are (0.61.0, its
+    ``loadAgentsFromDirectory``: the top level only, a strict frontmatter). An agent
+    there whose frontmatter Gemini accepts needs nothing written; any other is dropped."""
+    for agent in plan.plugin.agents:
+        problem = _gemini_agent_problem(plan, agent)
+        if problem is not None:
+            message = f"agent {agent.name!r}: {problem}"
+            plan.drop("agent", agent.name, "port.agent.unsupported", message, agent.path)
+
+
+def _gemini_agent_problem(plan: Plan, agent: AgentType) -> str | None:
+    rel = plan.rel(agent.path)
+    if agent.path is None or rel is None or not _in(rel, "agents") or not rel.endswith(".md"):
+        return f"Gemini CLI reads agents only from agents/<name>.md, not {rel or 'code'}"
+    try:
+        data = read_bounded(agent.path, MAX_AGENT_FILE)
+    except FileProblem as e:
+        return f"it cannot be read ({e.message})"
+    fields = frontmatter.parse(data, agent.path).fields or {}
+    extra = sorted(k for k in fields if k not in GEMINI_AGENT_FIELDS)
+    if not extra:
+        return None
+    listed = ", ".join(extra)
+    return (
+        f"its frontmatter holds {listed}, which Gemini CLI's strict agent schema refuses or "
+        "reads otherwise (tool and model names differ); port does not convert agents"
+    )
 
 
 def _events_file(plan: Plan) -> str:

@@ -6,7 +6,8 @@
   satchel keeps in `HookSpec.extras` (``async``, ``shell``...). Elsewhere ``args``
   are joined into the shell command (quoted), and a hook with an ``if`` condition or
   Claude-only fields is not written (it would run where the source's does not).
-  Gemini CLI's timeouts are milliseconds (https://geminicli.com/docs/hooks).
+  Gemini CLI's timeouts are milliseconds (its hook runner, 0.61.0: ``Hook timed out
+  after ${timeout}ms``), and Claude Code's tool names in a matcher become Gemini's.
 * Kimi Code: its flat list, ``{event, matcher, command, timeout}``, timeout 1-600 s.
 * Mistral Vibe: ``[[hooks]]`` tables in ``ai.mistral.vibe/hooks.toml`` (``name``,
   ``type``, ``match``, ``command``, ``timeout``, ``description``), names unique.
@@ -15,6 +16,7 @@ An event the target's host does not fire is dropped (``port.hook.event``).
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +29,17 @@ from satchel.port._text import placeholders, toml_table
 __all__ = ["event_map", "kimi_hooks", "vibe_hooks"]
 
 KIMI_RANGE = (1.0, 600.0)
+# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
+# migrate.ts, TOOL_NAME_MAPPING)
+GEMINI_TOOLS = {
+    "Edit": "replace",
+    "Bash": "run_shell_command",
+    "Read": "read_file",
+    "Write": "write_file",
+    "Glob": "glob",
+    "Grep": "grep",
+    "LS": "ls",
+}
 
 
 def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
@@ -68,13 +81,25 @@ def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[st
         if not claude and _no_room(plan, hook):
             continue
         handler = _claude_handler(plan, hook) if claude else _plain_handler(plan, hook)
+        matcher = _matcher(plan, hook)
         groups = out.setdefault(event, [])
-        group = next((g for g in groups if g.get("matcher") == hook.matcher), None)
+        group = next((g for g in groups if g.get("matcher") == matcher), None)
         if group is None:
-            group = {**({} if hook.matcher is None else {"matcher": hook.matcher}), "hooks": []}
+            group = {**({} if matcher is None else {"matcher": matcher}), "hooks": []}
             groups.append(group)
         group["hooks"].append(handler)
     return out
+
+
+def _matcher(plan: Plan, hook: HookSpec) -> str | None:
+    """The matcher as the target spells the tools: Claude Code's tool names become
+    Gemini CLI's, as ``gemini hooks migrate`` renames them; otherwise as written."""
+    if hook.matcher is None or plan.target.format != "gemini" or hook.format != "claude":
+        return hook.matcher
+    matcher = hook.matcher
+    for claude, gemini in GEMINI_TOOLS.items():
+        matcher = re.sub(rf"\b{claude}\b", gemini, matcher)
+    return matcher
 
 
 def _claude_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:

@@ -83,8 +83,10 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
     }
 )  # fmt: skip
 
-# satchel's event -> Gemini CLI's (https://geminicli.com/docs/hooks): BeforeAgent runs
-# after the prompt is submitted and before planning, AfterAgent when the turn ends.
+# satchel's event -> Gemini CLI's (https://geminicli.com/docs/hooks), as Gemini CLI's own
+# `gemini hooks migrate` maps Claude Code's (0.61.0, packages/cli/src/commands/hooks/
+# migrate.ts, EVENT_MAPPING): BeforeAgent runs after the prompt is submitted and before
+# planning, AfterAgent when the turn ends.
 GEMINI_EVENTS: Mapping[str, str] = MappingProxyType(
     {
         "before_tool_use": "BeforeTool",
