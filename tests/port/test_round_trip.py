@@ -1,5 +1,8 @@
 """The heart of port: for each target, the plugin port wrote loads, with that host's
-reading, with exactly the source's inventory minus what port said it drops."""
+reading, with exactly the source's inventory minus what port said it drops. The sources
+(tests/port/plugins.py): a Claude Code plugin with skills, commands, agents, hooks and
+MCP servers, a Codex plugin, a Kimi Code plugin with hooks, and an Agent Plugins
+plugin with Vibe's extension."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import satchel
 from satchel.hooks._parse import claude_hooks
 from satchel.hosts import get
 from satchel.plugins import Detection, Plugin, read_plugin
@@ -95,3 +99,27 @@ def test_the_written_plugin_loads_with_the_source_inventory_minus_the_drops(
         assert problems == []
     assert inventory(after, hooks) == expected(before, report)
     assert [d.code for d in found if d.severity != "info"] == []
+
+
+@pytest.mark.parametrize(
+    "target", [t for t in WRITTEN if TARGETS[t].format not in {*UNREAD, "claude"}]
+)
+def test_satchel_load_with_the_targets_host_profile_reads_the_written_plugin(tmp_path, target):
+    """The Claude Code plugin ported to each other host, loaded by `satchel.load` with
+    that host's profile and the plugin as a --plugin-dir."""
+    before, report, root = ported(tmp_path, "claude", target)
+    host = get(TARGETS[target].host)
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    env = satchel.load(
+        layout=host.layout(project, home=home, project=project), host=host, plugin_dirs=[root]
+    )
+    after = env.plugins.plugins[before.name]
+    assert after.format == TARGETS[target].format
+    found = inventory(after)
+    wanted = expected(before, report)
+    if target == "codex":  # hooks: not adapted by satchel's Codex reader (see above)
+        found.pop("hook")
+        wanted.pop("hook")
+    assert found == wanted
