@@ -11,7 +11,20 @@ from satchel.plugins._model import Plugin
 from satchel.port._model import Drop, Kind
 from satchel.port._targets import Target
 
-__all__ = ["Plan"]
+__all__ = ["Plan", "relative"]
+
+
+def relative(root: Path, path: Path | None) -> str | None:
+    """`path` relative to the plugin `root`, POSIX-style (``.`` for the root); None
+    when it is not below it (as given or resolved)."""
+    if path is None:
+        return None
+    for base in (root, Path(os.path.realpath(root))):
+        try:
+            return path.relative_to(base).as_posix() or "."
+        except ValueError:
+            continue
+    return None
 
 
 @dataclass(slots=True)
@@ -43,16 +56,8 @@ class Plan:
         self.drops.append(Drop(kind, name, found, to))
 
     def rel(self, path: Path | None) -> str | None:
-        """`path` relative to the plugin root, POSIX-style (``.`` for the root);
-        None when it is not below it."""
-        if path is None:
-            return None
-        for root in (self.plugin.root, Path(os.path.realpath(self.plugin.root))):
-            try:
-                return path.relative_to(root).as_posix() or "."
-            except ValueError:
-                continue
-        return None
+        """`path` relative to the plugin root (`relative`)."""
+        return relative(self.plugin.root, path)
 
     def taken(self, rel: str) -> bool:
         """Whether `rel` is one of the files the source reads (port never writes it)."""

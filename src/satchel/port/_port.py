@@ -26,7 +26,7 @@ from satchel.plugins.formats._kimi import NAME as KIMI_NAME
 from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
 from satchel.port._build import BUILDERS
 from satchel.port._model import PortReport, TargetReport
-from satchel.port._plan import Plan
+from satchel.port._plan import Plan, relative
 from satchel.port._targets import TARGETS, Target
 from satchel.port._text import json_text
 from satchel.port._write import Record, write_files
@@ -107,7 +107,6 @@ def _owned(record: Record, rel: str) -> bool:
 def _sources(plugin: Plugin, record: Record) -> frozenset[str]:
     """The files the source reads (plugin-relative): its manifest, the markers of
     formats beside it that port did not write, and every component's file."""
-    plan = Plan(plugin, TARGETS["codex"], frozenset())
     found = {
         rel
         for files in _MANIFESTS.values()
@@ -122,7 +121,7 @@ def _sources(plugin: Plugin, record: Record) -> frozenset[str]:
         *(s.path for s in plugin.mcp_servers),
     ]
     for path in paths:
-        rel = plan.rel(path)
+        rel = relative(plugin.root, path)
         if rel is not None:
             found.add(rel)
     return frozenset(found)
