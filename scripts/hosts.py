@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.hosts import PROFILES, Host
+from satchel.hosts import PROFILES, Host, decisions
 from satchel.layout import RootSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,9 +31,8 @@ env = satchel.load(host="codex")          # the project as Codex sees it
 print(env.host.title, list(env.skills))
 ```
 
-<!-- not run: a shell example -->
 ```sh
-satchel list --host claude-code     # every loading verb takes --host NAME
+satchel list examples/workspace --host claude-code   # every loading verb takes --host
 ```
 
 `satchel` (the default) reads every host's files. Options given to `load()` override the
@@ -81,56 +80,9 @@ def _table(title: str, rows: tuple[RootSpec, ...]) -> list[str]:
     return [*lines, ""]
 
 
-def _value(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, tuple):
-        return ", ".join(f"`{v}`" for v in value) or "none"
-    return f"`{value}`"
-
-
 def _decisions(host: Host) -> list[str]:
-    formats = "every format" if host.plugin_formats is None else _value(host.plugin_formats)
-    index = host.index
-    budget = [
-        f"{index.fraction:.0%} of the context window" if index.fraction else "",
-        f"{index.chars:,} characters" if index.chars else "",
-        f"{index.entries} skills" if index.entries else "",
-        f"descriptions cut to {index.description:,}" if index.description else "",
-    ]
-    limits = host.limits
-    caps = [
-        f"names over {limits.name} characters dropped" if limits.name else "",
-        f"descriptions cut to {limits.description:,} characters" if limits.description else "",
-    ]
-    rows = [
-        ("walk", "any depth" if host.walk.nested else "child folders of a root"),
-        ("folders from cwd to the project root", _value(host.ancestors)),
-        ("plugin formats read", formats),
-        ("several manifests", _value(host.ambiguous_plugins or "as config.toml says")),
-        ("plugin skill names", _value(host.plugin_skill_names)),
-        ("plugin skill rule", _value(host.plugin_skill_rule or "as config.toml says")),
-        ("command names", _value(host.command_naming)),
-        ("first argument", "`$0`" if host.argument_numbering == 0 else "`$1`"),
-        ("instructions", _value(host.instructions)),
-        (
-            "skill fields read",
-            "every field" if host.skill_fields is None else _value(host.skill_fields),
-        ),
-        ("index budget", "; ".join(b for b in budget if b) or "none"),
-        ("over budget", _value(host.index.overflow)),
-        ("limits", "; ".join(c for c in caps if c) or "none"),
-        ("a name in two roots", _value(host.clash)),
-        ("a folder not trusted", _value(host.untrusted)),
-        ("hook events", _value(host.events)),
-        ("satchel's hooks.toml", _value(host.hook_files)),
-        ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
-        ("the project as a plugin", _value(host.include_workspace_plugin)),
-        ("hooks and servers loaded", _value(host.executable)),
-    ]
-    return ["| decision | value |", "|---|---|", *[f"| {k} | {v} |" for k, v in rows], ""]
+    rows = [f"| {k} | {v} |" for k, v in decisions(host)]
+    return ["| decision | value |", "|---|---|", *rows, ""]
 
 
 def section(host: Host) -> list[str]:

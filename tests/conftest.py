@@ -101,3 +101,25 @@ def claude_code() -> Path:
     if found is None:
         pytest.skip("Claude Code is not in .tools/ (scripts/tools needs npm)")
     return found
+
+
+@pytest.fixture(scope="session")
+def codex() -> Path:
+    """Codex's pinned native binary (installed by scripts/tools before pytest starts)."""
+    from tests.tools import codex as find
+
+    found = find()
+    if found is None:
+        pytest.skip("Codex is not in .tools/ (scripts/tools needs npm)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def gemini() -> Path:
+    """Gemini CLI's pinned entry script (installed by scripts/tools; run with node)."""
+    from tests.tools import gemini_cli as find
+
+    found = find()
+    if found is None:
+        pytest.skip("Gemini CLI is not in .tools/ (scripts/tools needs npm and node)")
+    return found

@@ -1,4 +1,5 @@
-"""Where satchel looks, and each seed host's own table expressed as a Layout."""
+"""Where satchel looks, and the mermaid, zidane and caveman tables as Layouts (their
+host profiles hold the same tables)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,16 @@ def test_default_roots_project_then_user_own_family_first(project, home):
         ("project", ".agents", "<project>/.agents/skills"),
         ("project", ".codex", "<project>/.codex/skills"),
         ("project", ".opencode", "<project>/.opencode/skills"),
+        ("project", ".gemini", "<project>/.gemini/skills"),
+        ("project", ".github", "<project>/.github/skills"),
+        ("project", ".cursor", "<project>/.cursor/skills"),
         ("user", ".satchel", "~/.config/satchel/skills"),
         ("user", ".claude", "~/.claude/skills"),
         ("user", ".agents", "~/.agents/skills"),
         ("user", ".codex", "~/.codex/skills"),
+        ("user", ".gemini", "~/.gemini/skills"),
+        ("user", ".copilot", "~/.copilot/skills"),
+        ("user", ".cursor", "~/.cursor/skills"),
     ]
 
 
@@ -106,9 +113,9 @@ def test_codex_ancestor_roots_let_the_nearest_skill_win(project, home):
     assert [d.code for d in env.diagnostics] == ["skill.shadowed"]
 
 
-# Seed 000 (mermaid): <git-root>/.mermaid > .claude > .agents, then ~/.config/mermaid,
+# mermaid: <git-root>/.mermaid > .claude > .agents, then ~/.config/mermaid,
 # ~/.claude, ~/.agents; project beats user; within a scope a higher directory wins.
-SEED_000 = [
+MERMAID = [
     RootSpec("project", ".mermaid", "{project}/.mermaid/skills"),
     RootSpec("project", ".claude", "{project}/.claude/skills"),
     RootSpec("project", ".agents", "{project}/.agents/skills"),
@@ -118,7 +125,7 @@ SEED_000 = [
 ]
 
 
-def test_seed_000_mermaid_table_and_winners(project, home):
+def test_mermaid_table_and_winners(project, home):
     places = {
         ".mermaid": project / ".mermaid" / "skills",
         ".claude": project / ".claude" / "skills",
@@ -140,7 +147,7 @@ def test_seed_000_mermaid_table_and_winners(project, home):
     cwd = project / "src"
     cwd.mkdir()
     env = satchel.load(
-        layout=Layout.default(cwd, client="mermaid", home=home, roots=SEED_000), trusted=True
+        layout=Layout.default(cwd, client="mermaid", home=home, roots=MERMAID), trusted=True
     )
     winners = {name: skill.description for name, skill in env.skills.items()}
     assert winners == {
@@ -151,10 +158,10 @@ def test_seed_000_mermaid_table_and_winners(project, home):
         "journal": "journal from ~.claude",
     }
     assert len(env.shadowed) == sum(len(w) - 1 for w in holders.values())
-    assert Layout.default(cwd, client="mermaid", home=home).roots[:3] == tuple(SEED_000[:3])
+    assert Layout.default(cwd, client="mermaid", home=home).roots[:3] == tuple(MERMAID[:3])
 
 
-def seed_002_table(root: str) -> list[RootSpec]:
+def zidane_table(root: str) -> list[RootSpec]:
     """zidane: first wins, in this order; rows 5 and 6 are the apps' import settings."""
     return [
         RootSpec("project", ".agents", root + "/.agents/skills"),
@@ -172,7 +179,7 @@ def seed_002_table(root: str) -> list[RootSpec]:
     ]
 
 
-def test_seed_002_zidane_table_first_wins(project, home):
+def test_zidane_table_first_wins(project, home):
     dirs = {
         1: project / ".agents" / "skills",
         2: project / ".zidane" / "skills",
@@ -197,40 +204,40 @@ def test_seed_002_zidane_table_first_wins(project, home):
         for row in where:
             write_skill(dirs[row], name, description=f"row {row}")
     env = satchel.load(
-        layout=Layout.default(project, home=home, roots=seed_002_table("{project}")), trusted=True
+        layout=Layout.default(project, home=home, roots=zidane_table("{project}")), trusted=True
     )
     assert {n: s.description for n, s in env.skills.items()} == {
         n: f"row {where[0]}" for n, where in holders.items()
     }
-    # Note the seed's order puts the user's ~/.agents before the project's .claude.
+    # Note that the order puts the user's ~/.agents before the project's .claude.
     assert env.skills["c"].scope == "user"
 
 
-def test_seed_002_library_root_is_the_working_directory_not_the_git_root(project, home):
+def test_zidane_library_root_is_the_working_directory_not_the_git_root(project, home):
     cwd = project / "packages" / "foo"
     write_skill(project / ".zidane" / "skills", "root-skill")
     write_skill(cwd / ".zidane" / "skills", "cwd-skill")
     library = satchel.load(
-        layout=Layout.default(cwd, home=home, roots=seed_002_table("{cwd}")), trusted=True
+        layout=Layout.default(cwd, home=home, roots=zidane_table("{cwd}")), trusted=True
     )
     apps = satchel.load(
-        layout=Layout.default(cwd, home=home, roots=seed_002_table("{project}")), trusted=True
+        layout=Layout.default(cwd, home=home, roots=zidane_table("{project}")), trusted=True
     )
     assert list(library.skills) == ["cwd-skill"]
     assert list(apps.skills) == ["root-skill"]
 
 
-SEED_004 = [
+CAVEMAN = [
     RootSpec("project", ".agents", "{project}/.agents/skills"),
     RootSpec("user", ".agents", "{home}/.agents/skills"),
 ]
 
 
-def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home):
+def test_caveman_workspace_beats_user_with_a_duplicate_diagnostic(project, home):
     text = skill_md("refund-policy", "The refund window, the exceptions, and who may approve one.")
     write_skill(project / ".agents" / "skills", "refund-policy", text)
     write_skill(home / ".agents" / "skills", "refund-policy", text)
-    env = satchel.load(layout=Layout.default(project, home=home, roots=SEED_004), trusted=True)
+    env = satchel.load(layout=Layout.default(project, home=home, roots=CAVEMAN), trusted=True)
     assert list(env.skills) == ["refund-policy"]
     assert env.skills["refund-policy"].scope == "project"
     assert [(d.code, d.path) for d in env.diagnostics] == [
@@ -238,10 +245,10 @@ def test_seed_004_workspace_beats_user_with_a_duplicate_diagnostic(project, home
     ]
 
 
-def test_seed_004_include_default_roots_false_uses_only_passed_roots(project, home, tmp_path):
+def test_caveman_include_default_roots_false_uses_only_passed_roots(project, home, tmp_path):
     write_skill(project / ".agents" / "skills", "refund-policy")
     write_skill(tmp_path / "mine", "mine")
-    layout = Layout.default(project, home=home, roots=SEED_004)
+    layout = Layout.default(project, home=home, roots=CAVEMAN)
     env = satchel.load(layout=layout, include_default_roots=False, scan=[tmp_path / "mine"])
     assert list(env.skills) == ["mine"]
 
@@ -297,3 +304,11 @@ def test_each_project_marker_counts(project, home, marker):
     (package / marker).mkdir() if marker.startswith(".") else (package / marker).write_text("x")
     assert project_marker(package, client="mermaid") == marker
     assert Layout.default(package, home=home, client="mermaid").project == package
+
+
+def test_the_mermaid_zidane_and_caveman_profiles_hold_these_tables():
+    from satchel import hosts
+
+    assert hosts.get("mermaid").skills == tuple(MERMAID)
+    assert hosts.get("zidane").skills == tuple(zidane_table("{cwd}"))
+    assert hosts.get("caveman").skills == tuple(CAVEMAN)

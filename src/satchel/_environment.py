@@ -21,7 +21,6 @@ from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
-from satchel.hosts._config import resolve
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import SATCHEL
 from satchel.layout import Layout, user_first
@@ -133,6 +132,7 @@ def load(
         given=opts.trusted,
         load_project=opts.trust_project_skills,
         hide_untrusted=opts.untrusted == "skip-project",
+        source=opts.trust_list,
     )
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
@@ -153,6 +153,8 @@ def _profile(
         return SATCHEL, ()
     if isinstance(host, Host):
         return host, ()
+    from satchel.hosts._config import resolve  # only when a profile is named
+
     lay = layout if layout is not None else Layout.default(cwd, project=project)
     return resolve(host, config_home=lay.config_home)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack, cast
 
+from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
@@ -42,11 +43,16 @@ class Options:
     * `untrusted`: what a folder that is not trusted gets: ``user-first`` (its skills,
       commands and agents rank below the user's; nothing of it runs) or
       ``skip-project`` (none of its content loads, as in Gemini CLI).
+    * `trust_list`: whose list of trusted folders decides when `trusted` is None:
+      ``satchel``'s, or ``gemini`` (``~/.gemini/trustedFolders.json``, for the working
+      directory, as Gemini CLI decides).
     * `trusted`: whether the project folder is trusted [None: as the user's list of
       trusted folders says, `satchel._trust`]. In a folder that is not trusted the
       project's plugins (and the workspace plugin) do not load, its skills run no
       ``!`cmd``` lines, and user skills, commands and agents rank above the project's.
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+    * `max_skill_name`: a skill whose name is longer is not loaded
+      (``skill.name.refused``), as Codex drops it [None: loaded with a warning].
 
     Commands, agents and instructions (see docs/commands-and-agents.md):
 
@@ -109,8 +115,10 @@ class Options:
     trust_project_skills: bool = True
     untrusted: Untrusted = "user-first"
     trusted: bool | None = None
+    trust_list: TrustListName = "satchel"
     strict: bool = False
     unicode_names: bool = False
+    max_skill_name: int | None = None
     builtin_commands: tuple[str, ...] = ()
     extra_commands: tuple[Command, ...] = ()
     command_naming: Naming = "stem"
@@ -159,6 +167,8 @@ class Options:
         for key in ("plugin_format_order", "plugin_formats"):
             if options.get(key) is not None:
                 options[key] = _format_order(options[key], key)
+        if options.get("trust_list", "satchel") not in ("satchel", "gemini"):
+            raise TypeError("trust_list must be satchel or gemini")
         if options.get("untrusted", "user-first") not in ("user-first", "skip-project"):
             raise TypeError("untrusted must be user-first or skip-project")
         if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):
@@ -194,8 +204,10 @@ class LoadOverrides(TypedDict, total=False):
     trust_project_skills: bool
     untrusted: Untrusted
     trusted: bool | None
+    trust_list: TrustListName
     strict: bool
     unicode_names: bool
+    max_skill_name: int | None
     builtin_commands: Iterable[str]
     extra_commands: Iterable[Command]
     command_naming: Naming

@@ -146,11 +146,23 @@ def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
     allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
     excluded = frozenset(opts.exclude)
 
+    longest = opts.max_skill_name
+
     def admit(skill: Skill) -> Verdict[Skill]:
         dropped = skill.name in excluded or (allowed is not None and skill.name not in allowed)
+        if not dropped and longest is not None and len(skill.name) > longest:
+            return None, _refused_name(skill, longest)
         return (None if dropped else skill), None
 
     return admit
+
+
+def _refused_name(skill: Skill, longest: int) -> Diagnostic:
+    message = (
+        f"the host loads no skill whose name is over {longest} characters; "
+        f"{skill.name[:20]!r}... has {len(skill.name)}"
+    )
+    return diagnostic("skill.name.refused", message, skill.path)
 
 
 def _skill_lost(clash: Clash[Skill]) -> Loss:

@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
+from satchel._host_trust import TrustListName, gemini_trusts
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import TrustStoreError
@@ -91,21 +92,28 @@ class TrustDecision:
 
 
 def decide_trust(
-    layout: Layout, *, given: bool | None, load_project: bool, hide_untrusted: bool = False
+    layout: Layout,
+    *,
+    given: bool | None,
+    load_project: bool,
+    hide_untrusted: bool = False,
+    source: TrustListName = "satchel",
 ) -> TrustDecision:
     """Whether the project folder is trusted: as the host says (`given`), else as the
-    user's list says; `load_project` False hides the project's content either way,
-    `hide_untrusted` when the folder is not trusted."""
+    user's list says (satchel's, or the host's own: `source`); `load_project` False
+    hides the project's content either way, `hide_untrusted` when the folder is not
+    trusted."""
+    rule = {"load_project": load_project, "hide_untrusted": hide_untrusted}
     if given is not None:
-        return TrustDecision(
-            Trust.decide(folder=given, load_project=load_project, hide_untrusted=hide_untrusted)
-        )
+        return TrustDecision(Trust.decide(folder=given, **rule))
+    if source == "gemini":
+        folder_trusted, problem = gemini_trusts(layout)
+        found = () if problem is None else (problem,)
+        return TrustDecision(Trust.decide(folder=folder_trusted, **rule), found)
     listed = read_trust(layout)
     found = (listed.problem,) if listed.problem is not None else ()
     folder = listed.trusting(layout.project)
-    trust = Trust.decide(
-        folder=folder is not None, load_project=load_project, hide_untrusted=hide_untrusted
-    )
+    trust = Trust.decide(folder=folder is not None, **rule)
     if folder is None:
         return TrustDecision(trust, found)
     approved = listed.approved.get(folder)

@@ -78,6 +78,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.builtin": Entry(
             "warning", "a command file is named like a built-in command and is skipped"
         ),
+        "command.injection.unsupported": Entry(
+            "info",
+            "a Gemini CLI command's !{...} or @{...} is not run or read; it stays as written",
+        ),
         "command.name.collision": Entry("warning", "two commands in one root have the same name"),
         "command.name.invalid": Entry(
             "warning", "a command name breaks the [a-z0-9-]+ rule", also=("error",)
@@ -85,6 +89,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "command.read.error": Entry("error", "a command file could not be read", also=("warning",)),
         "command.shadowed": Entry(
             "warning", "a command is hidden by a same-named one of higher precedence"
+        ),
+        "command.toml.invalid": Entry(
+            "warning", "a Gemini CLI TOML command is not TOML or lacks its prompt; it is skipped"
         ),
         "config.invalid": Entry(
             "warning", "satchel's config.toml could not be read; its settings are ignored"
@@ -220,7 +227,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a rule's frontmatter or one of its fields cannot be used as written"
         ),
         "instructions.truncated": Entry(
-            "warning", "instruction files went past the byte cap and were cut"
+            "warning",
+            "instruction files went past the byte cap, or a rules folder past its file "
+            "bound, and were cut",
         ),
         "install.archive.duplicate": Entry(
             "error", "an archive holds one path twice (up to case and Unicode form)"
@@ -323,7 +332,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.compatibility.adapter_unavailable": Entry(
             "error",
-            "the only manifest found is one satchel recognises and does not read (Gemini CLI)",
+            "the only manifest found is one satchel recognises and does not read",
         ),
         "plugin.compatibility.executable_format_unsupported": Entry(
             "warning", "a plugin's code (JS/TS) is detected and never run"
@@ -363,6 +372,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning",
             "the manifest has a top-level field the format does not define; it is ignored",
         ),
+        "plugin.manifest.field.unapplied": Entry(
+            "info", "a manifest field is kept in Plugin.manifest and not applied (Gemini CLI's)"
+        ),
         "plugin.manifest.invalid": Entry(
             "error", "the plugin manifest is missing, unreadable or invalid", also=("warning",)
         ),
@@ -375,11 +387,17 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.mcp.unsupported": Entry(
             "info", "plugin MCP servers recognised and not started by a declarative-only client"
         ),
+        "plugin.mcp.variable_unexpanded": Entry(
+            "warning", "an MCP server uses a host variable satchel does not expand; kept as written"
+        ),
         "plugin.name.collision": Entry("error", "two plugins share a name at the same scope"),
         "plugin.namespace.collision": Entry("error", "two plugins claim one namespace"),
         "plugin.namespace.reserved": Entry("error", "the plugin's namespace is reserved"),
         "plugin.path.outside_root": Entry(
             "error", "a declared path escapes the plugin root", also=("warning",)
+        ),
+        "plugin.policies.unsupported": Entry(
+            "info", "a Gemini CLI extension's policies/ are recognised, not applied"
         ),
         "plugin.rules.unsupported": Entry(
             "info", "a Cursor plugin's rules are recognised, not loaded"
@@ -530,6 +548,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "skill.name.missing": Entry(
             "warning", "the frontmatter has no name; the directory name is used", also=("error",)
+        ),
+        "skill.name.refused": Entry(
+            "warning", "the host profile does not load a skill whose name is over its limit"
         ),
         "skill.name.too-long": Entry(
             "warning", "the name is longer than 64 characters", also=("error",)

@@ -77,7 +77,8 @@ KINDS = ("skills", "commands", "agents", "plugins")
 def default_roots(client: str = "satchel", kind: str = "skills") -> tuple[RootSpec, ...]:
     """satchel's table for `kind` (``skills``, ``commands`` or ``agents``): project
     before user; within a scope the client's own family, then ``.claude``, then
-    ``.agents``, then the other hosts that keep that kind of file."""
+    ``.agents``, then the other hosts that keep that kind of file (Codex, OpenCode,
+    Gemini CLI, GitHub Copilot, Cursor for skills)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}")
     own = f".{client}"
@@ -100,8 +101,8 @@ def _user_rows(*families: str) -> Callable[[str], list[tuple[str, str]]]:
 # kind -> (project families after the client's own, user families after the client's own)
 _FAMILIES = {
     "skills": (
-        (".claude", ".agents", ".codex", ".opencode"),
-        _user_rows(".claude", ".agents", ".codex"),
+        (".claude", ".agents", ".codex", ".opencode", ".gemini", ".github", ".cursor"),
+        _user_rows(".claude", ".agents", ".codex", ".gemini", ".copilot", ".cursor"),
     ),
     "commands": ((".claude", ".agents"), _user_rows(".claude", ".agents", ".codex")),
     "agents": ((".claude", ".agents"), _user_rows(".claude", ".agents")),

@@ -187,3 +187,27 @@ def test_a_hook_the_folders_trust_holds_back_is_a_finding_with_the_reason(satche
             "trusted-project",
         )
     ]
+
+
+GEMINI_COMMAND = 'description = "Grep."\nprompt = """\nFound:\n!{grep -r {{args}} .}\n"""\n'
+
+
+def test_a_gemini_extensions_toml_commands_shell_injections(tmp_path):
+    plugin = tmp_path / "finder"
+    put(plugin / "gemini-extension.json", json.dumps({"name": "finder", "version": "1.0.0"}))
+    put(plugin / "commands" / "grep.toml", GEMINI_COMMAND)
+    put(plugin / "commands" / "echo.toml", 'prompt = "Say !{echo {a}} twice"\n')
+    expected = 'a !{...} runs "grep -r {{args}} ." when the command is invoked (Gemini CLI)'
+
+    assert of("A-EXEC-SHELL-INTERP", rows(plugin)) == [
+        (
+            "A-EXEC-SHELL-INTERP",
+            'a !{...} runs "echo {a}" when the command is invoked (Gemini CLI)',
+            "commands/echo.toml",
+            1,
+            "trusted-source",
+        ),
+        ("A-EXEC-SHELL-INTERP", expected, "commands/grep.toml", 4, "trusted-source"),
+    ]
+    alone = plugin / "commands" / "grep.toml"
+    assert [(r[0], r[1], r[3]) for r in rows(alone)] == [("A-EXEC-SHELL-INTERP", expected, 4)]

@@ -45,7 +45,7 @@ def test_human_report_matches_golden(satchel, in_repo):
 
 def test_json_reports_every_root_in_precedence_order(satchel, in_repo):
     roots = satchel("doctor", "--json", *EXAMPLE).json()["roots"]
-    plugin_roots, roots = roots[9:], roots[:9]  # each plugin's skills are one more root
+    plugin_roots, roots = roots[15:], roots[:15]  # each plugin's skills are one more root
     assert [(r["scope"], r["family"]) for r in plugin_roots] == [
         ("plugin", name) for name, _, _ in PLUGINS
     ]
@@ -56,10 +56,16 @@ def test_json_reports_every_root_in_precedence_order(satchel, in_repo):
         ("project", ".agents", str(WORKSPACE / ".agents/skills")),
         ("project", ".codex", str(WORKSPACE / ".codex/skills")),
         ("project", ".opencode", str(WORKSPACE / ".opencode/skills")),
+        ("project", ".gemini", str(WORKSPACE / ".gemini/skills")),
+        ("project", ".github", str(WORKSPACE / ".github/skills")),
+        ("project", ".cursor", str(WORKSPACE / ".cursor/skills")),
         ("user", ".satchel", str(HOME / ".config/satchel/skills")),
         ("user", ".claude", str(HOME / ".claude/skills")),
         ("user", ".agents", str(HOME / ".agents/skills")),
         ("user", ".codex", str(HOME / ".codex/skills")),
+        ("user", ".gemini", str(HOME / ".gemini/skills")),
+        ("user", ".copilot", str(HOME / ".copilot/skills")),
+        ("user", ".cursor", str(HOME / ".cursor/skills")),
     ]
     assert [(r["exists"], r["loaded"], r["shadowed"], r["skipped"]) for r in roots] == [
         (True, 2, 0, None),
@@ -67,9 +73,15 @@ def test_json_reports_every_root_in_precedence_order(satchel, in_repo):
         (True, 1, 0, None),
         (True, 1, 0, None),
         (False, 0, 0, None),
+        (False, 0, 0, None),
+        (False, 0, 0, None),
+        (False, 0, 0, None),
         (True, 1, 1, None),
         (True, 1, 0, None),
         (True, 1, 0, None),
+        (False, 0, 0, None),
+        (False, 0, 0, None),
+        (False, 0, 0, None),
         (False, 0, 0, None),
     ]
 
@@ -252,7 +264,7 @@ def test_client_option_puts_its_own_family_first(satchel, project, home):
     doc = satchel("doctor", *where, "--client", "mermaid", "--json")
     roots = doc.json()["roots"]
     assert roots[0]["family"] == ".mermaid"
-    assert roots[5]["path"] == str(home / ".config/mermaid/skills")
+    assert roots[8]["path"] == str(home / ".config/mermaid/skills")
     assert doc.json()["shadowed"][0]["winner"] == str(project / ".mermaid/skills/deploy/SKILL.md")
 
 

@@ -12,7 +12,7 @@ def test_every_verb_that_loads_an_environment_takes_host():
     def takes(name: str) -> set[tuple[str, ...]]:
         return {v.words for v in VERBS if name in {p.name for p in v.load().PARAMS}}
 
-    assert takes("host") == takes("plugin_dirs")
+    assert takes("host") == takes("plugin_dirs") | {("instructions",)}
 
 
 def test_list_with_a_host_shows_what_that_host_reads(satchel, project, home):

@@ -108,7 +108,8 @@ def test_usage_errors_with_json_are_the_envelope_with_exit_2(satchel, tmp_path, 
 def test_a_usage_error_message_is_clicks(satchel, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     doc = json.loads(satchel("list", "--bogus", "--json").out)
-    assert doc["error"] == {"code": "cli.usage", "message": "No such option '--bogus'."}
+    message = "No such option '--bogus'. Did you mean '--host'?"
+    assert doc["error"] == {"code": "cli.usage", "message": message}
 
 
 def test_json_after_a_double_dash_is_an_argument_not_the_flag(satchel, tmp_path, monkeypatch):

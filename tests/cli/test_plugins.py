@@ -354,10 +354,10 @@ def test_a_fatal_manifest_exits_1_and_says_it_is_not_loaded(satchel, tmp_path):
         ),
         (
             lambda root: _json(root / "gemini-extension.json", {"name": "x"}),
-            "plugin.compatibility.adapter_unavailable",
+            "plugin.manifest.invalid",  # Gemini CLI needs a version too
         ),
     ],
-    ids=["no-manifest", "missing", "version", "gemini-only"],
+    ids=["no-manifest", "missing", "version", "gemini-without-version"],
 )
 def test_every_fatal_problem_exits_1(satchel, tmp_path, setup, code):
     root = tmp_path / "kit"

@@ -384,4 +384,5 @@ def test_to_json(tmp_path):
         "aliases": ["a:x"],
         "origin": "(user)",
         "dynamic": False,
+        "syntax": "markdown",
     }

@@ -101,12 +101,13 @@ def test_codex_reads_agents_skills_in_every_folder_from_the_git_root_to_cwd(proj
     assert {"at-root", "at-a", "at-b"} <= set(env.skills)
 
 
-def test_codex_reads_codex_skills_at_cwd_only(project, home):
+def test_codex_reads_codex_skills_in_every_folder_from_the_git_root_to_cwd(project, home):
     sub = project / "sub"
     place(project / ".codex" / "skills", "at-root", "root")
     place(sub / ".codex" / "skills", "at-cwd", "cwd")
+    place(sub / "below" / ".codex" / "skills", "below-cwd", "never read")
     env = loaded(hosts.get("codex"), sub, home)
-    assert "at-cwd" in env.skills and "at-root" not in env.skills
+    assert {"at-cwd", "at-root"} <= set(env.skills) and "below-cwd" not in env.skills
 
 
 def test_codex_does_not_read_claude_gemini_or_github_skills(project, home):

@@ -262,3 +262,34 @@ def test_to_json_names_the_condition(project: Path, layout: satchel.Layout) -> N
             "base": str(project),
         },
     }
+
+
+def test_a_rules_folder_past_the_file_bound_is_cut_and_said(
+    project: Path, layout: satchel.Layout, monkeypatch
+) -> None:
+    import satchel._instructions._read as _read
+
+    monkeypatch.setattr(_read, "MAX_RULES", 2)
+    for name in ("a.md", "b.md", "c.md", "d.md"):
+        put(project / ".claude" / "rules" / name, f"{name}\n")
+    files, diags = load_instructions(layout, mode="claude-code")
+    assert [f.label for f in files] == [".claude/rules/a.md", ".claude/rules/b.md"]
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "instructions.truncated",
+            ".claude/rules holds more than 2 rule files: the ones after "
+            ".claude/rules/b.md were not read",
+        )
+    ]
+
+
+def test_a_rule_that_is_a_symlink_loop_is_reported(project: Path, layout: satchel.Layout) -> None:
+    rules = project / ".claude" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "self.md").symlink_to("self.md")
+    put(rules / "z.md", "still read\n")
+    files, diags = load_instructions(layout, mode="claude-code")
+    assert [f.label for f in files] == [".claude/rules/z.md"]
+    assert [(d.code, d.message) for d in diags] == [
+        ("instructions.read.error", "cannot read .claude/rules/self.md: a symlink loop")
+    ]

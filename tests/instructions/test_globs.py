@@ -4,8 +4,10 @@ Cursor and Copilot; how a frontmatter value becomes patterns."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from satchel._instructions._globs import MAX_EXPANSIONS, expand, matches, split_patterns
+from satchel._instructions._globs import MAX_EXPANSIONS, Style, expand, matches, split_patterns
 
 
 @pytest.mark.parametrize(
@@ -81,3 +83,17 @@ def test_gitignore_negation_reincludes_in_order() -> None:
 )
 def test_glob_style(pattern: str, path: str, hit: bool) -> None:
     assert matches([pattern], path, "glob") is hit
+
+
+def test_a_broken_character_class_matches_only_itself() -> None:
+    assert matches(["[z-a].md"], "[z-a].md", "glob") is True
+    assert matches(["[z-a].md"], "b.md", "glob") is False
+
+
+@given(
+    st.lists(st.text(alphabet="ab*?[]!{},/.-^\\", max_size=12), max_size=4),
+    st.text(alphabet="ab/.-", min_size=1, max_size=12),
+    st.sampled_from(["gitignore", "glob"]),
+)
+def test_matching_never_raises(patterns: list[str], path: str, style: Style) -> None:
+    assert matches(patterns, path, style) in (True, False)

@@ -30,7 +30,7 @@ _VALUES = st.recursive(
     max_leaves=12,
 )
 _ANSWERS = st.dictionaries(st.sampled_from(_KEYS), _VALUES, max_size=6)
-_FORMATS = ["claude", "vibe", "kimi", "satchel"]
+_FORMATS = ["claude", "vibe", "kimi", "gemini", "satchel"]
 _EVENTS = ["before_tool_use", "after_tool_use", "user_prompt_submit", "stop"]
 
 

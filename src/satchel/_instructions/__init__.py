@@ -1,4 +1,4 @@
-"""Instruction files: AGENTS.md, CLAUDE.md and the client's own file, in prompt order.
+"""Instruction files: each host's AGENTS.md, CLAUDE.md, GEMINI.md, rules and kin, in prompt order.
 
 `load_instructions(layout)` returns the files a host puts in the system prompt, in
 order: a later file wins on conflict. Six modes, one per host (`MODES` describes each
@@ -57,34 +57,43 @@ leading blank lines and trailing whitespace. The label is the path relative to t
 project root (``sub/AGENTS.md``) or, for user files, to the home (``~/.claude/CLAUDE.md``).
 """
 
-from __future__ import annotations
+import typing as _typing
 
-from collections.abc import Iterable, Sequence
+if _typing.TYPE_CHECKING:
+    from satchel._instructions._hosts import gemini_context_names
+    from satchel._instructions._load import instruction_segments, load_instructions
+    from satchel._instructions._model import (
+        ALWAYS,
+        Applies,
+        Condition,
+        InstructionFile,
+        Kind,
+        Scope,
+        applies_to,
+    )
+    from satchel._instructions._modes import MODES, InstructionMode, ModeInfo
+    from satchel._instructions._read import client_file
+else:
+    from satchel import _lazy
 
-from satchel._instructions._classic import codex_mode, satchel_mode
-from satchel._instructions._hosts import (
-    GEMINI,
-    claude_code_mode,
-    copilot_mode,
-    cursor_mode,
-    gemini_context_names,
-    gemini_mode,
-    plain_name,
-)
-from satchel._instructions._model import (
-    ALWAYS,
-    Applies,
-    Condition,
-    InstructionFile,
-    Kind,
-    Scope,
-    applies_to,
-)
-from satchel._instructions._modes import MODES, InstructionMode, ModeInfo
-from satchel._instructions._read import Loader, client_file
-from satchel._segments import ContextSegment
-from satchel.diagnostics import Diagnostic
-from satchel.layout import Layout
+    __getattr__, __dir__ = _lazy.attach(
+        __name__,
+        {
+            "satchel._instructions._hosts": ("gemini_context_names",),
+            "satchel._instructions._load": ("instruction_segments", "load_instructions"),
+            "satchel._instructions._model": (
+                "ALWAYS",
+                "Applies",
+                "Condition",
+                "InstructionFile",
+                "Kind",
+                "Scope",
+                "applies_to",
+            ),
+            "satchel._instructions._modes": ("MODES", "InstructionMode", "ModeInfo"),
+            "satchel._instructions._read": ("client_file",),
+        },
+    )
 
 __all__ = [
     "ALWAYS",
@@ -102,56 +111,3 @@ __all__ = [
     "instruction_segments",
     "load_instructions",
 ]
-
-MAX_FILE = 256 * 1024
-MAX_TOTAL = 32 * 1024
-SEGMENT_ID = "agent.instructions"
-
-
-def load_instructions(
-    layout: Layout,
-    *,
-    mode: InstructionMode = "satchel",
-    max_file: int = MAX_FILE,
-    max_total: int = MAX_TOTAL,
-    trust_project: bool = True,
-    context_names: Sequence[str] = (GEMINI,),
-) -> tuple[tuple[InstructionFile, ...], tuple[Diagnostic, ...]]:
-    """The instruction files for `layout`, in prompt order (a later file wins), and
-    what was wrong. `max_total` caps the project files where the host has a cap
-    (codex); `context_names` are Gemini's file names (``context.fileName``, see
-    `gemini_context_names`). Never raises for a bad file; see the module docstring."""
-    loader = Loader(layout, max_file)
-    if mode == "satchel":
-        satchel_mode(loader, trust_project)
-    elif mode == "codex":
-        codex_mode(loader, trust_project, max_total)
-    elif mode == "claude-code":
-        claude_code_mode(loader, trust_project)
-    elif mode == "cursor":
-        cursor_mode(loader, trust_project)
-    elif mode == "gemini":
-        names = tuple(context_names)
-        if not names or not all(plain_name(n) for n in names):
-            raise ValueError(f"context_names must be plain file names, not {names!r}")
-        gemini_mode(loader, trust_project, names)
-    elif mode == "copilot":
-        copilot_mode(loader, trust_project)
-    else:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    return tuple(loader.files), tuple(loader.diags)
-
-
-def instruction_segments(files: Iterable[InstructionFile]) -> tuple[ContextSegment, ...]:
-    """One ``build`` segment per always-on file, in the files' order (a conditional
-    file is attached by the runtime when it applies: `applies_to`)."""
-    return tuple(
-        ContextSegment(
-            f"{SEGMENT_ID}.{f.scope}:{f.label}",
-            "instruction",
-            "build",
-            f"Instructions from {f.label}:\n{f.text.lstrip(chr(10)).rstrip()}",
-        )
-        for f in files
-        if f.always
-    )

@@ -95,7 +95,10 @@ def _regex(pattern: str, style: Style) -> re.Pattern[str]:
     anchored = style == "glob" or "/" in p
     p = p.lstrip("/") if style == "gitignore" else p.removeprefix("./")
     body = _translate(p)
-    return re.compile(body if anchored else f"(?:.*/)?{body}", re.DOTALL)
+    try:
+        return re.compile(body if anchored else f"(?:.*/)?{body}", re.DOTALL)
+    except re.error:  # a class such as [z-a]: the pattern means itself, literally
+        return re.compile(re.escape(pattern))
 
 
 def _translate(p: str) -> str:

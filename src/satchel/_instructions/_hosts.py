@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel._instructions._globs import split_patterns
-from satchel._instructions._model import ALWAYS, Condition, Kind, Scope
+from satchel._instructions._model import ALWAYS, Condition, Scope
 from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
 from satchel.diagnostics import diagnostic, type_name
 
@@ -227,8 +227,7 @@ def _globs_field(
 
 def _gemini_file(loader: Loader, path: Path, scope: Scope) -> None:
     text = loader.read(path, scope)
-    kind: Kind = "gemini"
-    if text and loader.add(path, scope, kind, text):
+    if text and loader.add(path, scope, "gemini", text):
         found = imports(text)
         if found:
             shown = ", ".join(f"@{p}" for p in found[:_SHOWN_IMPORTS])

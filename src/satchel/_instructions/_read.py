@@ -7,7 +7,8 @@ bytes, in UTF-8 without NUL bytes; anything else is an ``instructions.read.error
 A leading BOM is dropped and CRLF becomes LF. A file is read at most once (by
 identity). A rules directory (`Loader.rule_files`) is walked in name order, into
 subdirectories (symlinked ones too, each real directory once, at most `MAX_DEPTH`
-deep and `MAX_RULES` files), never out of the project for a project directory.
+deep and `MAX_RULES` files; hidden folders are skipped), never out of the project
+for a project directory.
 """
 
 from __future__ import annotations
@@ -184,7 +185,16 @@ class Loader:
         found: list[Path] = []
         visited: set[str] = set()
         self.walk_rules(directory, scope, suffix, 0, visited, found)
-        return found
+        if len(found) > MAX_RULES:
+            self.diags.append(
+                diagnostic(
+                    "instructions.truncated",
+                    f"{self.label(directory, scope)} holds more than {MAX_RULES} rule files: "
+                    f"the ones after {self.label(found[MAX_RULES - 1], scope)} were not read",
+                    directory,
+                )
+            )
+        return found[:MAX_RULES]
 
     def walk_rules(
         self,
@@ -216,11 +226,11 @@ class Loader:
             return
         for entry in entries:
             path = directory / entry.name
-            if len(found) >= MAX_RULES:
+            if len(found) > MAX_RULES:
                 return
             if os.path.isdir(path) and not entry.name.startswith("."):
                 self.walk_rules(path, scope, suffix, depth + 1, visited, found)
-            elif entry.name.endswith(suffix) and (entry.is_file() or entry.is_symlink()):
+            elif entry.name.endswith(suffix) and (entry.is_symlink() or entry.is_file()):
                 found.append(path)
 
     def inside(self, real: str) -> bool:

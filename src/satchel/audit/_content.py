@@ -17,6 +17,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel._interpolation import find_commands
 from satchel._text import escape, hidden_characters
 from satchel.audit._model import Finding
+from satchel.commands._toml import injections
 from satchel.skills._model import MAX_SKILL_FILE
 from satchel.tokens import MARKER_START
 
@@ -132,6 +133,16 @@ def body_findings(text: str, path: Path, trust: str, what: str = "skill") -> Ite
         line = offset_lines + body.count("\n", 0, command.start) + 1
         form = "a ```! block" if command.form == "block" else "an inline !`...`"
         message = f"{form} runs {_quoted(command.command)} when the {what} is invoked"
+        yield Finding.of("A-EXEC-SHELL-INTERP", message, path, line, trust)
+
+
+def gemini_findings(text: str, path: Path, trust: str) -> Iterator[Finding]:
+    """The ``!{...}`` shell commands of a Gemini CLI TOML command file, which Gemini CLI
+    runs when the command is invoked (found in the file's text, so the line is the
+    file's own)."""
+    for at, command in injections(text):
+        line = text.count("\n", 0, at) + 1
+        message = f"a !{{...}} runs {_quoted(command)} when the command is invoked (Gemini CLI)"
         yield Finding.of("A-EXEC-SHELL-INTERP", message, path, line, trust)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from satchel._environment import Environment, load
 from satchel._options import LoadOverrides
 from satchel.agents import AgentType
-from satchel.audit._content import body_findings, read_text, text_findings
+from satchel.audit._content import body_findings, gemini_findings, read_text, text_findings
 from satchel.audit._executables import (
     agent_findings,
     agent_tools_findings,
@@ -178,18 +178,22 @@ def _agents(agents: Iterable[AgentType], trust: str) -> Iterator[Finding]:
 
 def _commands(commands: Iterable[Command], trust: str) -> Iterator[Finding]:
     """Each command file's text, and the ``!`cmd`` lines a host such as Claude Code
-    runs when the command is invoked."""
+    (or the ``!{...}`` of a TOML command Gemini CLI) runs when the command is invoked."""
     for command in commands:
         path = command.path
         text = read_text(path) if path is not None and os.path.isfile(path) else None
         if path is not None and text is not None:
             yield from text_findings(text, path, TEXT)
-            yield from body_findings(text, path, trust, "command")
+            if command.syntax == "gemini":
+                yield from gemini_findings(text, path, trust)
+            else:
+                yield from body_findings(text, path, trust, "command")
 
 
 def _file(path: Path) -> Iterator[Finding]:
     """One file given on its own: its text, the ``!`cmd`` lines of a Markdown file (a
-    command file is one), and whether it is a binary or an executable."""
+    command file is one) or the ``!{...}`` of a TOML file under ``commands/`` (Gemini
+    CLI's), and whether it is a binary or an executable."""
     kinds = list(file_findings(path, TEXT, scripts=SOURCE))
     yield from kinds
     if any(f.rule == "A-EXEC-OPAQUE-BINARY" for f in kinds):
@@ -200,6 +204,8 @@ def _file(path: Path) -> Iterator[Finding]:
         if path.suffix.lower() in (".md", ".markdown"):
             what = "command" if "commands" in path.parts else "file"
             yield from body_findings(text, path, SOURCE, what)
+        elif path.suffix.lower() == ".toml" and "commands" in path.parts:
+            yield from gemini_findings(text, path, SOURCE)
 
 
 def _in_environment(directory: Path, top: Path) -> bool:

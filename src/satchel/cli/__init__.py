@@ -77,6 +77,8 @@ VERBS = (
     Verb(("instructions",), "satchel.cli.instructions",
          "List the instruction files in prompt order, then their text."),
     Verb(("plugins",), "satchel.cli.plugins", "List the plugins found, in precedence order."),
+    Verb(("hosts",), "satchel.cli.host_profiles",
+         "List the host profiles `--host` and `load(host=...)` take, or show NAME's."),
     Verb(("plugin", "inspect"), "satchel.cli.plugin_inspect",
          "Show everything satchel would load from one plugin directory."),
     Verb(("port",), "satchel.cli.port",

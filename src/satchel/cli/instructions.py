@@ -11,21 +11,21 @@ import click
 from satchel._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._params import dir_argument, json_option, where
-from satchel.cli._workspace import layout, say_project
+from satchel.cli._params import dir_argument, host_option, json_option, where
+from satchel.cli._workspace import layout, profile, say_project
 from satchel.diagnostics import Diagnostic
 
 PARAMS = (
     dir_argument(),
     *where(),
+    host_option(),
     click.Option(
         ["--mode"],
         type=click.Choice(tuple(MODES)),
-        default="satchel",
-        show_default=True,
-        help="satchel: AGENTS.md else CLAUDE.md, then the client's file; "
+        default=None,
+        help="satchel (the default): AGENTS.md else CLAUDE.md, then the client's file; "
         "codex: Codex's root-to-DIR AGENTS.md files; claude-code, cursor, gemini, "
-        "copilot: that host's files and rules.",
+        "copilot: that host's files and rules (default with --host: the host's).",
     ),
     click.Option(
         ["--paths", "paths_only"], is_flag=True, help="List the files without their text."
@@ -40,7 +40,8 @@ def run(
     project: Path | None,
     home: Path | None,
     client: str,
-    mode: InstructionMode,
+    host: str | None,
+    mode: InstructionMode | None,
     paths_only: bool,
     as_json: bool,
 ) -> int:
@@ -51,15 +52,24 @@ def run(
     then the client's own file (SATCHEL.md); codex reads AGENTS.override.md or
     AGENTS.md from the git root down to DIR, 32 KiB in all; the other modes read
     that host's files. A conditional rule is listed with when it applies."""
-    lay = layout(directory, project, home, client)
-    files, found = load_instructions(lay, mode=mode)
+    lay = layout(directory, project, home, client, host)
+    chosen = mode or _mode_of(host, home)
+    files, found = ((), ()) if chosen is None else load_instructions(lay, mode=chosen)
     if as_json:
-        document = {"project": str(lay.project), "mode": mode}
+        document = {"project": str(lay.project), "mode": chosen}
         out.print_json({**document, "files": [f.to_json() for f in files]}, found)
+    elif chosen is None:
+        say_project(lay, project)
+        out.console().print(f"The {host} host reads no instruction files.")
     else:
         say_project(lay, project)
-        _print(files, found, mode=mode, paths_only=paths_only)
+        _print(files, found, mode=chosen, paths_only=paths_only)
     return OK
+
+
+def _mode_of(host: str | None, home: Path | None) -> InstructionMode | None:
+    """The instruction mode of the `host` profile (satchel's without one)."""
+    return "satchel" if host is None else profile(host, home).instructions
 
 
 def _print(

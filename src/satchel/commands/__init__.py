@@ -1,5 +1,5 @@
-"""Slash commands: ``commands/**/*.md`` from every host's layout, plugin and MCP
-commands, argument expansion, and the segment the model reads.
+"""Slash commands: ``commands/**/*.md`` (Gemini CLI's ``*.toml``) from every host's
+layout, plugin and MCP commands, argument expansion, and the segment the model reads.
 
     found = load_commands(layout, builtins=["help", "clear"])
     command = found.find("fix-issue")
@@ -18,7 +18,13 @@ if _typing.TYPE_CHECKING:
         scan_commands,
     )
     from satchel.commands._load import CommandSet, load_commands
-    from satchel.commands._model import MAX_COMMAND_FILE, Command, CommandBodyError, Naming
+    from satchel.commands._model import (
+        MAX_COMMAND_FILE,
+        Command,
+        CommandBodyError,
+        Naming,
+        Syntax,
+    )
     from satchel.commands._read import read_command
     from satchel.commands._render import (
         CONTEXT_ID,
@@ -47,6 +53,7 @@ else:
                 "Command",
                 "CommandBodyError",
                 "Naming",
+                "Syntax",
             ),
             "satchel.commands._read": ("read_command",),
             "satchel.commands._render": (
@@ -79,5 +86,6 @@ __all__ = [
     "render_commands",
     "scan_commands",
     "split_arguments",
+    "Syntax",
     "wrap_command",
 ]

@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["Numbering", "expand_arguments", "split_arguments"]
+__all__ = ["GEMINI_ARGS", "Numbering", "expand_arguments", "expand_gemini", "split_arguments"]
 
 Numbering = Literal[1, 0]
+GEMINI_ARGS = "{{args}}"
 
 _ONE_BASED = re.compile(r"\\?\$(?:ARGUMENTS|([1-9]))")
 _ZERO_BASED = re.compile(r"\\?\$(?:ARGUMENTS(?:\[([0-9]+)\])?|([0-9]))")
@@ -124,3 +125,19 @@ def expand_arguments(body: str, args: str, *, numbering: Numbering = 1) -> str:
     if filled or not raw:
         return expanded
     return f"{expanded.rstrip()}\n\n{raw}" if expanded.strip() else raw
+
+
+def expand_gemini(prompt: str, args: str, name: str) -> str:
+    """A Gemini CLI TOML command's `prompt` for ``/name args``, as Gemini CLI builds it
+    (packages/cli/src/services/prompt-processors/argumentProcessor.ts,
+    shellProcessor.ts): each ``{{args}}`` becomes the arguments as typed, stripped, in
+    one pass; a prompt without ``{{args}}`` gets the whole invocation (``/name args``)
+    appended after a blank line when there are arguments. ``!{...}`` and ``@{...}`` stay
+    as written: nothing is run or read (Gemini CLI shell-escapes ``{{args}}`` inside
+    ``!{...}``; satchel runs no command, so it puts them in as typed)."""
+    raw = args.strip()
+    if GEMINI_ARGS in prompt:
+        return prompt.replace(GEMINI_ARGS, raw)
+    if not raw:
+        return prompt
+    return f"{prompt}\n\n/{name} {raw}"

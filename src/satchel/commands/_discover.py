@@ -1,5 +1,10 @@
 """Walk one commands root: every ``**/*.md`` file, bounded, in a fixed order.
 
+* What a command file is: ``*.md``; in a root of the ``.gemini`` family (Gemini CLI's
+  ``.gemini/commands/``, ``~/.gemini/commands/``) or one scanned with ``toml=True`` (a
+  Gemini CLI extension's ``commands/``), ``*.toml`` instead, read by
+  `satchel.commands._toml` and named by its path (``git/commit.toml`` is
+  ``git:commit``), as Gemini CLI names it.
 * Walk order: in each directory its files first, then its subdirectories, each in
   code-point order of their names, so the result never depends on the order the
   filesystem lists them in (and a file directly in the root comes before a
@@ -28,16 +33,18 @@ from pathlib import Path
 from satchel._files import list_sorted, open_root
 from satchel.commands._model import Command, Naming
 from satchel.commands._read import SUFFIX, read_command
+from satchel.commands._toml import TOML_SUFFIX, read_toml_command
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import USER, Root
 from satchel.origin import Origin, root_origin
 
-__all__ = ["MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
+__all__ = ["GEMINI_FAMILY", "MAX_DEPTH", "MAX_DIRS", "MAX_FILES", "CommandScan", "scan_commands"]
 
 MAX_DEPTH = 6
 MAX_FILES = 2000
 MAX_DIRS = 2000
 SKIP = frozenset(("node_modules",))
+GEMINI_FAMILY = ".gemini"  # its command roots hold Gemini CLI's TOML commands
 
 
 @dataclass(slots=True)
@@ -59,12 +66,15 @@ def scan_commands(
     max_files: int = MAX_FILES,
     max_dirs: int = MAX_DIRS,
     file_names: bool = False,
+    toml: bool | None = None,
 ) -> CommandScan:
     """Read every command file under `root`, each with `origin` (by default the root's
     scope, family and path; a plugin's for its ``commands/``: a namespace there makes
     the names ``<namespace>:<name>``). `file_names`: each is named by its
     path under `root` (``content/draft.md`` is ``content:draft``), never by its
-    frontmatter (Claude Code's rule for plugin commands). Never raises for bad files."""
+    frontmatter (Claude Code's rule for plugin commands). `toml`: the files are Gemini
+    CLI's ``*.toml`` commands [a root of the ``.gemini`` family]. Never raises for
+    bad files."""
     scan = CommandScan(root)
     entries = open_root(str(root.path), scan.diagnostics, "a commands root")
     if entries is None:
@@ -73,6 +83,7 @@ def scan_commands(
     where = root_origin(root) if origin is None else origin
     walk = _Walk(root, scan, naming, where, max_files, max_dirs)
     walk.file_names = file_names
+    walk.toml = root.family == GEMINI_FAMILY if toml is None else toml
     too_deep = walk.run(entries, max_depth)
     if walk.unread:
         scan.diagnostics.append(_unread(root.path, max_files, walk.unread))
@@ -114,6 +125,11 @@ class _Walk:
         self.max_dirs = max_dirs
         self.unread: list[Path] = []  # command files past the file budget
         self.file_names = False
+        self.toml = False
+
+    @property
+    def suffix(self) -> str:
+        return TOML_SUFFIX if self.toml else SUFFIX
 
     def run(self, entries: list[os.DirEntry[str]], max_depth: int) -> list[str]:
         """Walk from the root's `entries`, depth first in name order; the directories
@@ -144,12 +160,12 @@ class _Walk:
             name = entry.name
             if name.startswith(".") or name in SKIP:
                 continue
-            kind = _kind(entry)
+            kind = _kind(entry, self.suffix)
             if kind == "dir":
                 subdirs.append(entry)
             elif kind == "linked-dir":
                 self._linked_dir(entry)
-            elif name.endswith(SUFFIX) and kind != "none":
+            elif name.endswith(self.suffix) and kind != "none":
                 self.files_left -= 1
                 if self.files_left < 0:
                     self.unread.append(Path(entry.path))
@@ -176,6 +192,13 @@ class _Walk:
             return None
 
     def _read(self, entry: os.DirEntry[str], groups: tuple[str, ...]) -> None:
+        if self.toml:
+            contained = self.root.path if self.root.scope != USER else None
+            found = read_toml_command(
+                Path(entry.path), origin=self.origin, group="/".join(groups), inside=contained
+            )
+            self._keep(*found)
+            return
         command, diags = read_command(
             entry.path,
             origin=self.origin,
@@ -185,6 +208,9 @@ class _Walk:
             contain=self.root.scope != USER,
             file_names=self.file_names,
         )
+        self._keep(command, diags)
+
+    def _keep(self, command: Command | None, diags: list[Diagnostic]) -> None:
         self.scan.diagnostics.extend(diags)
         if command is not None:
             self.scan.commands.append(command)
@@ -196,13 +222,13 @@ class _Walk:
         )
 
 
-def _kind(entry: os.DirEntry[str]) -> str:
+def _kind(entry: os.DirEntry[str], suffix: str = SUFFIX) -> str:
     """``dir``, ``linked-dir`` (a symlink to a directory), ``file`` (anything else that
     may be a command file: the reader says what is wrong with it) or ``none``."""
     try:
         if entry.is_dir(follow_symlinks=False):
             return "dir"
-        if entry.is_symlink() and not entry.name.endswith(SUFFIX):
+        if entry.is_symlink() and not entry.name.endswith(suffix):
             return "linked-dir" if os.path.isdir(entry.path) else "none"
     except OSError:
         return "none"

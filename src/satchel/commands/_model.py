@@ -16,17 +16,25 @@ from typing import Any, Literal
 from satchel import frontmatter
 from satchel._files import FileProblem
 from satchel._json import jsonable
-from satchel.commands._arguments import Numbering, expand_arguments
+from satchel.commands._arguments import Numbering, expand_arguments, expand_gemini
 from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
 from satchel.errors import CommandBodyError
 from satchel.origin import Origin, Originated
 
-__all__ = ["MAX_COMMAND_FILE", "Command", "CommandBodyError", "Naming", "body_start"]
+__all__ = [
+    "MAX_COMMAND_FILE",
+    "Command",
+    "CommandBodyError",
+    "Naming",
+    "Syntax",
+    "body_start",
+]
 
 SCOPES = ("project", "user", "plugin", "builtin", "mcp")
 
 Naming = Literal["stem", "path"]
+Syntax = Literal["markdown", "gemini"]  # $ARGUMENTS and $1, or Gemini CLI's {{args}}
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 BUILTIN = Origin("builtin")  # a command the host defines in code
@@ -44,6 +52,10 @@ class Command(Originated):
     inside the root (``""``, ``"frontend"``, ``"a/b"``). `aliases` are other names
     that reach it (``frontend:component``). The body comes from `text` when set, else
     from `path`; `render`, when set, builds the whole prompt from the raw arguments.
+
+    `syntax` says how the arguments fill the body: ``markdown`` (``$ARGUMENTS``,
+    ``$1``...: `expand_arguments`) or ``gemini`` (a Gemini CLI TOML command's
+    ``{{args}}``: `expand_gemini`; its prompt is read at discovery and held in `text`).
 
     `_inside` (set by discovery, not compared or shown) is the root a file command
     must stay inside when its body is read; None lets a symlinked file point anywhere
@@ -63,6 +75,7 @@ class Command(Originated):
     aliases: tuple[str, ...] = ()
     text: str | None = None
     render: Callable[[str], str] | None = None
+    syntax: Syntax = "markdown"
     _inside: Path | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -102,7 +115,15 @@ class Command(Originated):
         its placeholders filled (see `expand_arguments`)."""
         if self.render is not None:
             return self.render(arguments)
+        if self.syntax == "gemini":
+            return expand_gemini(self.body(), arguments, self._typed())
         return expand_arguments(self.body(), arguments, numbering=numbering)
+
+    def _typed(self) -> str:
+        """The name a Gemini CLI user types: a plugin's command without its namespace
+        (Gemini CLI names an extension's commands by their paths alone)."""
+        prefix = f"{self.plugin}:" if self.plugin else ""
+        return self.name.removeprefix(prefix) if prefix else self.name
 
     def to_json(self) -> dict[str, Any]:
         """The command as JSON-ready data, without the body."""
@@ -122,6 +143,7 @@ class Command(Originated):
             "aliases": list(self.aliases),
             "origin": self.tag,
             "dynamic": self.render is not None,
+            "syntax": self.syntax,
         }
 
 

@@ -1,7 +1,11 @@
 """Canonical hook events and the table from each host's names to them.
 
 satchel names events in snake_case (mermaid's ``before_tool_use``). Claude Code and
-Kimi write ``PreToolUse``; Vibe writes ``pre_tool``. `canonical` maps a host's name to
+Kimi write ``PreToolUse``; Vibe writes ``pre_tool``; Gemini CLI ``BeforeTool``
+(`GEMINI_EVENTS`: its ``HookEventName`` enum in google-gemini/gemini-cli
+packages/core/src/hooks/types.ts, mapped by what docs/hooks/reference.md says each one
+does; ``BeforeModel``, ``AfterModel`` and ``BeforeToolSelection`` have no satchel
+event and keep their names). `canonical` maps a host's name to
 satchel's; a name no table knows is kept as written (a newer host's event) and
 reported by the loader, never fatal. Each event also says what its matcher filters on
 (`MATCH_FIELD`) and whether a hook can block it (`BLOCKING`, Claude Code's table).
@@ -16,6 +20,8 @@ __all__ = [
     "BLOCKING",
     "CLAUDE_EVENTS",
     "EVENTS",
+    "GEMINI_EVENTS",
+    "GEMINI_ONLY",
     "MATCH_FIELD",
     "TOOL_EVENTS",
     "VIBE_EVENTS",
@@ -56,16 +62,35 @@ CLAUDE_EVENTS: Mapping[str, str] = MappingProxyType(
 VIBE_EVENTS: Mapping[str, str] = MappingProxyType(
     {"pre_tool": "before_tool_use", "post_tool": "after_tool_use", "post_agent": "stop"}
 )
+# Gemini CLI's names -> satchel's. BeforeAgent fires after the prompt is submitted,
+# before planning (UserPromptSubmit); AfterAgent once a turn ends, and can send the
+# agent back to work (Stop); PreCompress is PreCompact.
+GEMINI_EVENTS: Mapping[str, str] = MappingProxyType(
+    {
+        "SessionStart": "session_start",
+        "BeforeAgent": "user_prompt_submit",
+        "BeforeTool": "before_tool_use",
+        "AfterTool": "after_tool_use",
+        "AfterAgent": "stop",
+        "PreCompress": "pre_compact",
+        "Notification": "notification",
+        "SessionEnd": "session_end",
+    }
+)
+# Gemini CLI's events with no satchel event: kept by name.
+GEMINI_ONLY = ("BeforeModel", "AfterModel", "BeforeToolSelection")
 _TABLES: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
         "claude": CLAUDE_EVENTS,
         "kimi": CLAUDE_EVENTS,
         "vibe": VIBE_EVENTS,
+        "gemini": GEMINI_EVENTS,
         "satchel": MappingProxyType({e: e for e in EVENTS}),
     }
 )
 _CLAUDE_NAMES = {event: name for name, event in CLAUDE_EVENTS.items()}
 _VIBE_NAMES = {event: name for name, event in VIBE_EVENTS.items()}
+_GEMINI_NAMES = {event: name for name, event in GEMINI_EVENTS.items()}
 
 TOOL_EVENTS = frozenset(("before_tool_use", "after_tool_use", "after_tool_failure"))
 # The payload field a matcher is tested against (Claude Code's table); an event not
@@ -104,8 +129,10 @@ def event_named(name: str) -> str:
 
 def host_name(event: str, dialect: str) -> str:
     """The name a hook written for `dialect` expects in ``hook_event_name``: Claude
-    Code's (``PreToolUse``) for every dialect but Vibe's (``pre_tool``); an event
-    no table knows keeps its own name."""
+    Code's (``PreToolUse``) for every dialect but Vibe's (``pre_tool``) and Gemini
+    CLI's (``BeforeTool``); an event no table knows keeps its own name."""
     if dialect == "vibe" and event in _VIBE_NAMES:
         return _VIBE_NAMES[event]
+    if dialect == "gemini" and event in _GEMINI_NAMES:
+        return _GEMINI_NAMES[event]
     return _CLAUDE_NAMES.get(event, event)

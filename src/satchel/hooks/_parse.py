@@ -18,11 +18,23 @@ hooks. A missing file is no error.
   (a later duplicate is dropped); the runtime name is ``<plugin>:<hook>``.
 * Kimi: ``{event, matcher, command, timeout, fail_mode}``, nothing else; timeout 1-600
   s, 30 by default; fail_mode ``open`` (default) or ``closed``.
+* Gemini CLI (an extension's ``hooks/hooks.json``; google-gemini/gemini-cli
+  packages/core/src/hooks/hookRegistry.ts and types.ts, docs/hooks/reference.md):
+  Claude Code's shape, ``{"hooks": {Event: [{"matcher", "sequential", "hooks":
+  [handler]}]}}``. An event outside Gemini CLI's list drops its hooks, as Gemini CLI
+  skips it; ``enabled``, ``disabled`` and ``notifications`` are settings, not events,
+  and are passed over. A handler is ``type: "command"`` with ``command``, ``name``,
+  ``description`` and ``timeout`` in MILLISECONDS (60000 by default; stored in
+  seconds); ``env`` and other fields go to `extras`, ``sequential`` too. In the command,
+  ``${extensionPath}`` becomes ``${PLUGIN_ROOT}`` and ``${workspacePath}``
+  ``${GEMINI_PROJECT_DIR}`` (both set for the hook when it runs) and ``${/}`` and
+  ``${pathSeparator}`` become ``/``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,10 +53,12 @@ from satchel._contain import (
     with_json,
 )
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.hooks._events import GEMINI_EVENTS, GEMINI_ONLY
 from satchel.hooks._spec import HookSpec
 
 __all__ = [
     "CLAUDE_UNSUPPORTED",
+    "GEMINI_TIMEOUT",
     "KIMI_TIMEOUT",
     "MAX_VIBE_FILE",
     "MAX_VIBE_HOOKS",
@@ -55,7 +69,9 @@ __all__ = [
     "check_text",
     "check_timeout",
     "claude_hooks",
+    "gemini_paths",
     "parse_claude_hooks",
+    "parse_gemini_hooks",
     "parse_kimi_hooks",
     "parse_vibe_hooks",
 ]
@@ -71,6 +87,16 @@ _KIMI_RANGE = (1, 600)
 _CLAUDE_FIELDS = ("type", "command", "args", "timeout", "if", "description")
 _VIBE_FIELDS = ("name", "type", "match", "command", "timeout", "strict", "description")
 _KIMI_FIELDS = ("event", "matcher", "command", "timeout", "fail_mode")
+GEMINI_TIMEOUT = 60.0
+_GEMINI_FIELDS = ("type", "command", "name", "description", "timeout")
+_GEMINI_SETTINGS = ("enabled", "disabled", "notifications")
+_GEMINI_VARIABLES = {
+    "${extensionPath}": "${PLUGIN_ROOT}",
+    "${workspacePath}": "${GEMINI_PROJECT_DIR}",
+    "${/}": "/",
+    "${pathSeparator}": "/",
+}
+_GEMINI_VARIABLE = re.compile("|".join(re.escape(v) for v in _GEMINI_VARIABLES))
 _LEGACY = {"before_tool": "pre_tool", "after_tool": "post_tool", "post_agent_turn": "post_agent"}
 _NONE: Mapping[str, Any] = MappingProxyType({})
 
@@ -341,3 +367,101 @@ def check_timeout(entry: Mapping[str, Any], default: float | None = None) -> flo
     if not math.isfinite(value) or value <= 0:
         raise Bad(f"timeout must be a positive number of seconds, not {value}")
     return float(value)
+
+
+def parse_gemini_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The command hooks of a Gemini CLI extension's ``hooks/hooks.json`` (see the
+    module docstring). `resolved`: `root` is already a real path."""
+    src = _Source(plugin, path)
+    return with_json(path, root, INVALID, lambda data: _gemini_hooks(data, src), resolved=resolved)
+
+
+def gemini_paths(text: str) -> str:
+    """`text` with Gemini CLI's ``${extensionPath}``, ``${workspacePath}``, ``${/}`` and
+    ``${pathSeparator}`` written as satchel's ``${PLUGIN_ROOT}``,
+    ``${GEMINI_PROJECT_DIR}``, ``/`` and ``/``, in one pass."""
+    return _GEMINI_VARIABLE.sub(lambda m: _GEMINI_VARIABLES[m.group()], text)
+
+
+def _gemini_hooks(data: Any, src: _Source) -> Result:
+    events = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(events, dict):
+        why = "hooks.json must be an object holding a hooks object (event -> hook definitions)"
+        return (), [diagnostic(INVALID, f"{why}; no hook of this file loads", src.path)]
+    hooks: list[HookSpec] = []
+    diags: list[Diagnostic] = []
+    for event, groups in events.items():
+        if event in _GEMINI_SETTINGS:
+            continue
+        if event not in GEMINI_EVENTS and event not in GEMINI_ONLY:
+            why = f"event {event!r} is not a Gemini CLI hook event"
+            hint = f"Gemini CLI's events: {', '.join([*GEMINI_EVENTS, *GEMINI_ONLY])}"
+            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", src.path, hint=hint))
+            continue
+        if not isinstance(groups, list):
+            why = f"event {event!r} must map to a list of hook definitions, not {type_name(groups)}"
+            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", src.path))
+            continue
+        for number, group in enumerate(groups, 1):
+            found, problems = _gemini_group(f"{event} definition #{number}", event, group, src)
+            hooks += found
+            diags += problems
+    return tuple(hooks), diags
+
+
+def _gemini_group(where: str, event: str, group: Any, src: _Source) -> Result:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    matcher = group.get("matcher") if isinstance(group, dict) else None
+    if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
+        why = "must be an object with a hooks list and an optional string matcher"
+        return (), [diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)]
+    sequential = group.get("sequential")
+    return _each(
+        handlers,
+        lambda number, _: f"{where} hook #{number}",
+        lambda _, handler: _gemini_handler(event, matcher, sequential, handler, src),
+        src.path,
+    )
+
+
+def _gemini_handler(
+    event: str, matcher: str | None, sequential: Any, handler: Any, src: _Source
+) -> HookSpec:
+    if not isinstance(handler, dict):
+        raise Bad(f"a hook must be an object, not {type_name(handler)}")
+    kind = handler.get("type")
+    if kind != "command":
+        what = "it has no type" if kind is None else f"type {kind!r} is not supported"
+        raise Bad(f"{what} (a hooks file declares command hooks)")
+    env = handler.get("env")
+    if env is not None and not (
+        isinstance(env, dict) and all(isinstance(v, str) for v in env.values())
+    ):
+        raise Bad("env must be an object whose values are strings")
+    extras = {k: v for k, v in handler.items() if k not in _GEMINI_FIELDS}
+    if sequential is not None:
+        extras["sequential"] = sequential
+    return HookSpec(
+        event=event,
+        command=gemini_paths(check_text(handler, "command")),
+        format="gemini",
+        matcher=matcher,
+        timeout=_milliseconds(handler),
+        name=check_optional(handler, "name"),
+        description=check_optional(handler, "description"),
+        plugin=src.plugin,
+        path=src.path,
+        extras=MappingProxyType(extras) if extras else _NONE,
+    )
+
+
+def _milliseconds(handler: Mapping[str, Any]) -> float:
+    """Gemini CLI's ``timeout`` (milliseconds, 60000 by default) in seconds."""
+    value = handler.get("timeout")
+    if value is None:
+        return GEMINI_TIMEOUT
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Bad(f"timeout must be a number of milliseconds, not {type_name(value)}")
+    if not math.isfinite(value) or value <= 0:
+        raise Bad(f"timeout must be a positive number of milliseconds, not {value}")
+    return float(value) / 1000

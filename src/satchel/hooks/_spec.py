@@ -19,13 +19,14 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 class HookSpec:
     """One hook as a host file declares it (run later by the hooks runtime).
 
-    `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ...); `format`
-    says whose (``claude``, ``vibe``, ``kimi``). `command` is the shell command (or
-    argv[0] when `args` is given: Claude Code's exec form). `timeout` in seconds."""
+    `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ``BeforeTool``,
+    ...); `format` says whose (``claude``, ``vibe``, ``kimi``, ``gemini``). `command`
+    is the shell command (or argv[0] when `args` is given: Claude Code's exec form).
+    `timeout` in seconds."""
 
     event: str
     command: str
-    format: Literal["claude", "vibe", "kimi", "satchel"]
+    format: Literal["claude", "vibe", "kimi", "gemini", "satchel"]
     matcher: str | None = None
     args: tuple[str, ...] | None = None
     timeout: float | None = None

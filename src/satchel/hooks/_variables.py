@@ -6,7 +6,10 @@ trust pin (`satchel._approval`) reads its command with.
 - ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks, ``KIMI_PLUGIN_ROOT`` for
   Kimi's;
 - ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
-  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks.
+  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks;
+- ``GEMINI_PROJECT_DIR`` and its alias ``CLAUDE_PROJECT_DIR`` for Gemini CLI-format
+  hooks (docs/hooks/index.md in google-gemini/gemini-cli; its ``GEMINI_SESSION_ID``,
+  ``GEMINI_CWD`` and ``GEMINI_PLANS_DIR`` are not set).
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ def host_variables(
             fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
         if "PLUGIN_DATA" in fixed:
             fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
+    if hook.spec.format == "gemini":
+        fixed["GEMINI_PROJECT_DIR"] = str(layout.project)
+        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
     if hook.spec.format == "kimi" and hook.root is not None:
         fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
     return fixed

@@ -10,6 +10,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from satchel.hosts._config import get, names, resolve, user_profiles
+    from satchel.hosts._describe import decisions
     from satchel.hosts._model import Host, Index, Limits
     from satchel.hosts._profiles import PROFILES
 else:
@@ -19,6 +20,7 @@ else:
         __name__,
         {
             "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
+            "satchel.hosts._describe": ("decisions",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
             "satchel.hosts._profiles": ("PROFILES",),
         },
@@ -29,6 +31,7 @@ __all__ = [
     "Host",
     "Index",
     "Limits",
+    "decisions",
     "get",
     "names",
     "resolve",

@@ -205,6 +205,7 @@ _CHECKS: Mapping[str, Check] = {
     "argument_numbering": _one_of(0, 1),
     "instructions": _instructions,
     "untrusted": _one_of(*get_args(Untrusted)),
+    "trust_list": _one_of("satchel", "gemini"),
     "hook_files": _is(bool, "true or false"),
     "claude_settings_hooks": _is(bool, "true or false"),
     "include_workspace_plugin": _is(bool, "true or false"),

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
 from satchel.commands import Naming
@@ -89,7 +90,8 @@ class Host:
     * `untrusted`: in a folder that is not trusted, ``user-first`` (the user's roots
       rank above the project's and project plugins do not load: satchel's rule) or
       ``skip-project`` (no project skills, commands, agents or instructions: Gemini
-      CLI).
+      CLI). `trust_list`: whose list of trusted folders decides (``satchel``'s, or
+      ``gemini``: ``~/.gemini/trustedFolders.json``).
     * `hook_files`, `claude_settings_hooks`, `include_workspace_plugin`, `executable`:
       which hook files are read, whether the project's own folders are a plugin, and
       whether hooks and servers are loaded at all (declarative-only hosts).
@@ -119,6 +121,7 @@ class Host:
     events: tuple[str, ...] = ()
     clash: Clash = "first"
     untrusted: Untrusted = "user-first"
+    trust_list: TrustListName = "satchel"
     hook_files: bool = True
     claude_settings_hooks: bool = False
     include_workspace_plugin: bool = True
@@ -160,6 +163,8 @@ class Host:
             plugin_format_order=self.plugin_formats,
             plugin_formats=self.plugin_formats,
             untrusted=self.untrusted,
+            trust_list=self.trust_list,
+            max_skill_name=self.limits.name,
             hook_files=self.hook_files,
             claude_settings_hooks=self.claude_settings_hooks,
             include_workspace_plugin=self.include_workspace_plugin,
@@ -217,6 +222,7 @@ class Host:
             "events": list(self.events),
             "clash": self.clash,
             "untrusted": self.untrusted,
+            "trust_list": self.trust_list,
             "hook_files": self.hook_files,
             "claude_settings_hooks": self.claude_settings_hooks,
             "include_workspace_plugin": self.include_workspace_plugin,

@@ -136,10 +136,13 @@ CODEX = Host(
         "openai/codex codex-rs/core-skills/src/loader.rs",
         "codex debug prompt-input (0.171.0, observed)",
     ),
-    # .agents/skills in every folder from the git root down to cwd, .codex/skills at cwd,
-    # then the user's; every copy of a name is listed (no winner)
+    # .agents/skills and .codex/skills in every folder from the git root down to cwd
+    # (observed: the docs say .codex/skills at the root only), then the user's; every
+    # copy of a name is listed (no winner)
     skills=(
-        *_rows(PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{cwd}/.codex/skills")),
+        *_rows(
+            PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{project}/.codex/skills")
+        ),
         *_rows(USER, (".agents", "{home}/.agents/skills"), (".codex", "{home}/.codex/skills")),
     ),
     commands=_rows(USER, (".codex", "{home}/.codex/prompts")),
@@ -179,15 +182,18 @@ GEMINI = Host(
         *_rows(USER, (".gemini", "{home}/.gemini/commands")),
     ),
     plugins=_rows(USER, (".gemini", "{home}/.gemini/extensions")),
+    ancestors=True,  # GEMINI.md from cwd up to the git root (the skill rows name {cwd})
     plugin_formats=("gemini",),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
+    plugin_skill_names="bare",  # an extension's skills dedupe with the others, weakest
     command_naming="path",
     instructions="gemini",
     skill_fields=("name", "description"),
     index=Index(overflow="none"),
     events=GEMINI_EVENTS,
     untrusted="skip-project",
+    trust_list="gemini",
     hook_files=False,
     include_workspace_plugin=False,
 )

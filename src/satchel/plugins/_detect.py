@@ -27,9 +27,9 @@ Claude Code plugin even without ``plugin.json`` in it, unless all it holds is a
 every workspace's layout. OpenCode's markers are Vibe's: code under
 ``.opencode/plugins`` or ``.opencode/tools``, ``opencode.json(c)``, a ``package.json``
 with the keyword ``opencode`` or ``opencode-plugin``, or ``.opencode/skills/*/SKILL.md``.
-A Gemini CLI extension (``gemini-extension.json``) is recognised and not read
-(`UNREAD`): alone it is fatal ``plugin.compatibility.adapter_unavailable``; beside a
-format satchel reads it is one of the manifests not used.
+A format in `UNREAD` (none today) would be recognised and not read: alone, fatal
+``plugin.compatibility.adapter_unavailable``; beside a format satchel reads, one of
+the manifests not used.
 
 Detection only looks: it lists and stats inside the root and reads two small JSON
 files (``plugin.json``, ``package.json``) when they resolve inside it. Without a native
@@ -90,7 +90,7 @@ FORMAT_ORDER: tuple[Format, ...] = (
     "kimi",
     "opencode",
 )
-UNREAD: frozenset[Format] = frozenset(("gemini",))  # recognised; no adapter reads it
+UNREAD: frozenset[Format] = frozenset()  # formats recognised that no adapter reads
 HOST_NAMES: Mapping[str, str] = MappingProxyType(
     {
         "agent-plugins": "Agent Plugins 1.0",

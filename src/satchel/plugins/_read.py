@@ -25,6 +25,7 @@ import satchel.plugins.formats._bundle as bundle
 import satchel.plugins.formats._claude as claude
 import satchel.plugins.formats._codex as codex
 import satchel.plugins.formats._cursor as cursor
+import satchel.plugins.formats._gemini as gemini
 import satchel.plugins.formats._kimi as kimi
 import satchel.plugins.formats._native as native
 import satchel.plugins.formats._opencode as opencode
@@ -44,6 +45,7 @@ LOADERS: Mapping[Format, Loader] = MappingProxyType(
         "claude": claude.load,
         "codex": codex.load,
         "cursor": cursor.load,
+        "gemini": gemini.load,
         "kimi": kimi.load,
         "opencode": opencode.load,
     }

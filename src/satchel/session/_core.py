@@ -23,7 +23,6 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
-from satchel.hosts._config import resolve
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
@@ -444,6 +443,8 @@ def _host(environment: Environment, host: str | Host | None) -> Host:
     environment's."""
     if host is None:
         return environment.host
+    from satchel.hosts._config import resolve  # only when a profile is named
+
     found, _ = resolve(host, config_home=environment.layout.config_home)
     return found
 

@@ -83,17 +83,22 @@ def test_each_marker_selects_its_format(plugin_dir: Path, marker: str):
     assert detect(plugin_dir) == (fmt, [])
 
 
-def test_a_gemini_extension_alone_is_recognised_and_not_read(plugin_dir: Path):
-    MARKERS["gemini-extension.json"][1](plugin_dir)
+def test_a_format_recognised_and_not_read_alone_is_fatal(plugin_dir: Path, monkeypatch):
+    monkeypatch.setattr("satchel.plugins._detect.UNREAD", frozenset(("kimi",)))
+    MARKERS["kimi.plugin.json"][1](plugin_dir)
     fmt, diags = detect(plugin_dir)
     assert fmt is None
     assert [(d.code, d.severity, d.message) for d in diags] == [
         (
             "plugin.compatibility.adapter_unavailable",
             "error",
-            "gemini-extension.json (Gemini CLI) is recognised, and satchel has no reader for it",
+            "kimi.plugin.json (Kimi Code) is recognised, and satchel has no reader for it",
         )
     ]
+
+
+def test_every_format_satchel_recognises_it_reads():
+    assert not UNREAD
 
 
 def test_every_row_of_the_table_is_tested():
@@ -172,7 +177,8 @@ def test_markers_of_two_formats_read_the_preferred_one(plugin_dir: Path, first: 
         ((".codex-plugin/plugin.json", ".claude-plugin/plugin.json"), "claude"),
         (("plugin.toml", ".claude-plugin/plugin.json"), "bundle"),
         ((".cursor-plugin/plugin.json", "kimi.plugin.json"), "cursor"),
-        (("gemini-extension.json", "kimi.plugin.json"), "kimi"),
+        (("gemini-extension.json", "kimi.plugin.json"), "gemini"),
+        ((".cursor-plugin/plugin.json", "gemini-extension.json"), "cursor"),
         (("opencode.json", "kimi.plugin.json"), "kimi"),
     ],
 )

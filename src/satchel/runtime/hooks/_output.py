@@ -4,7 +4,10 @@
 - Exit 0: stdout whose first non-blank character is ``{`` is JSON (Claude Code's
   ``hookSpecificOutput``, the legacy top-level ``decision``, the universal
   ``continue``/``stopReason``/``systemMessage``/``suppressOutput``; Vibe hooks may
-  answer in Vibe's snake_case). Other stdout is plain text: context on
+  answer in Vibe's snake_case; Gemini CLI hooks answer with a top-level ``decision``
+  of ``allow``, ``deny``, ``block``, ``ask`` or ``approve`` and
+  ``hookSpecificOutput.additionalContext``, docs/hooks/reference.md in
+  google-gemini/gemini-cli). Other stdout is plain text: context on
   ``user_prompt_submit`` and ``session_start``, ignored elsewhere.
 - Exit 2: a deny on an event that can block; stderr is the reason. An ``allow`` in the
   JSON cannot override it.
@@ -172,6 +175,8 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any
     _universal(data, answer)
     if hook.spec.format == "vibe":
         _vibe(data, answer)
+    elif hook.spec.format == "gemini":
+        _gemini(data, answer)
     else:
         _claude(data, answer)
     return answer, data
@@ -228,6 +233,28 @@ def _vibe(data: Mapping[str, Any], answer: _Answer) -> None:
         answer.context = _string(specific, "additional_context", answer)
     elif "hookSpecificOutput" in data:
         _claude(data, answer)  # a Vibe hook written in Claude Code's protocol
+
+
+_GEMINI_DECISIONS = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny",
+                     "ask": "ask"}  # fmt: skip
+
+
+def _gemini(data: Mapping[str, Any], answer: _Answer) -> None:
+    decision = data.get("decision")
+    if isinstance(decision, str) and decision in _GEMINI_DECISIONS:
+        answer.decision = _GEMINI_DECISIONS[decision]
+        answer.reason = _string(data, "reason", answer)
+    elif decision is not None:
+        answer.problems.append(f"decision {decision!r} is not allow, deny, block or ask; ignored")
+    specific = data.get("hookSpecificOutput")
+    if specific is None:
+        return
+    if not isinstance(specific, dict):
+        answer.problems.append("hookSpecificOutput is not an object; ignored")
+        return
+    answer.context = _string(specific, "additionalContext", answer)
+    if "tool_input" in specific:  # Gemini CLI merges it into the arguments
+        answer.problems.append("hookSpecificOutput.tool_input (merged arguments) is not applied")
 
 
 def _string(data: Mapping[str, Any], key: str, answer: _Answer) -> str | None:

@@ -1,0 +1,63 @@
+"""Other hosts' own lists of trusted folders, for a host profile that decides trust as
+its host does (`Host.trust_list`).
+
+Gemini CLI keeps ``~/.gemini/trustedFolders.json``: a JSON object mapping an absolute
+path to ``TRUST_FOLDER`` (that folder and everything below it), ``TRUST_PARENT`` (the
+folder above the path, and everything below it) or ``DO_NOT_TRUST``. The working
+directory is trusted when a trusting entry covers it and no ``DO_NOT_TRUST`` entry names
+it; an unreadable or malformed file trusts nothing and says so (``config.trust.invalid``)
+(sources: geminicli.com/docs/cli/trusted-folders; gemini-cli
+``packages/cli/src/config/trustedFolders.ts``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from satchel._files import FileProblem, read_bounded
+from satchel._json import loads
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import Layout
+
+__all__ = ["TrustListName", "gemini_trusts"]
+
+TrustListName = Literal["satchel", "gemini"]
+GEMINI_FILE = ".gemini/trustedFolders.json"
+MAX_FILE = 1024 * 1024
+_TRUSTING = frozenset(("TRUST_FOLDER", "TRUST_PARENT"))
+
+
+def gemini_trusts(layout: Layout) -> tuple[bool, Diagnostic | None]:
+    """Whether Gemini CLI's list trusts `layout`'s working directory, and why the
+    list could not be read (if so)."""
+    path = layout.home / GEMINI_FILE
+    if not os.path.lexists(path):
+        return False, None
+    try:
+        data = loads(read_bounded(path, MAX_FILE))
+    except FileProblem as e:
+        return False, _invalid(path, e.message)
+    except ValueError as e:
+        return False, _invalid(path, f"not JSON ({e})")
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return False, _invalid(
+            path, "it must map folders to TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST"
+        )
+    return _covered(layout.cwd, data), None
+
+
+def _covered(cwd: Path, rules: dict[str, str]) -> bool:
+    here = Path(os.path.normpath(cwd))
+    refused = any(v == "DO_NOT_TRUST" and Path(k) == here for k, v in rules.items())
+    trusting = (
+        Path(os.path.normpath(k)).parent if v == "TRUST_PARENT" else Path(os.path.normpath(k))
+        for k, v in rules.items()
+        if v in _TRUSTING and os.path.isabs(k)
+    )
+    return not refused and any(here.is_relative_to(folder) for folder in trusting)
+
+
+def _invalid(path: Path, why: str) -> Diagnostic:
+    return diagnostic("config.trust.invalid", f"{path.name}: {why}; no folder is trusted", path)

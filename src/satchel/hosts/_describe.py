@@ -1,0 +1,68 @@
+"""A host profile's decisions in words: what docs/hosts.md and ``satchel hosts NAME``
+show, one (decision, value) pair each."""
+
+from __future__ import annotations
+
+from satchel.hosts._model import Host
+
+__all__ = ["decisions"]
+
+
+def decisions(host: Host) -> tuple[tuple[str, str], ...]:
+    """Every decision of `host` but its root tables, as (decision, value) pairs."""
+    formats = "every format" if host.plugin_formats is None else _value(host.plugin_formats)
+    fields = "every field" if host.skill_fields is None else _value(host.skill_fields)
+    return (
+        ("walk", "any depth" if host.walk.nested else "child folders of a root"),
+        ("folders from cwd to the project root", _value(host.ancestors)),
+        ("plugin formats read", formats),
+        ("several manifests", _value(host.ambiguous_plugins or "as config.toml says")),
+        ("plugin skill names", _value(host.plugin_skill_names)),
+        ("plugin skill rule", _value(host.plugin_skill_rule or "as config.toml says")),
+        ("command names", _value(host.command_naming)),
+        ("first argument", "`$0`" if host.argument_numbering == 0 else "`$1`"),
+        ("instructions", _value(host.instructions)),
+        ("skill fields read", fields),
+        ("index budget", _budget(host)),
+        ("over budget", _value(host.index.overflow)),
+        ("limits", _limits(host)),
+        ("a name in two roots", _value(host.clash)),
+        ("a folder not trusted", _value(host.untrusted)),
+        ("whose list of trusted folders", _value(host.trust_list)),
+        ("hook events", _value(host.events)),
+        ("satchel's hooks.toml", _value(host.hook_files)),
+        ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
+        ("the project as a plugin", _value(host.include_workspace_plugin)),
+        ("hooks and servers loaded", _value(host.executable)),
+    )
+
+
+def _budget(host: Host) -> str:
+    index = host.index
+    parts = [
+        f"{index.fraction:.0%} of the context window" if index.fraction else "",
+        f"{index.chars:,} characters" if index.chars else "",
+        f"{index.entries} skills" if index.entries else "",
+        f"descriptions cut to {index.description:,}" if index.description else "",
+    ]
+    return "; ".join(p for p in parts if p) or "none"
+
+
+def _limits(host: Host) -> str:
+    limits = host.limits
+    parts = [
+        f"names over {limits.name} characters dropped" if limits.name else "",
+        f"descriptions cut to {limits.description:,} characters" if limits.description else "",
+        f"skill files over {limits.skill_file:,} bytes not read" if limits.skill_file else "",
+    ]
+    return "; ".join(p for p in parts if p) or "none"
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(f"`{v}`" for v in value) or "none"
+    return f"`{value}`"

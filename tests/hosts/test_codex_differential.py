@@ -1,0 +1,427 @@
+"""Codex 0.171.0 run on purpose-built trees, and satchel's Codex view of the same trees.
+
+Each rule has a host half, which runs the real `codex debug prompt-input` (pinned in
+`.tools/` by scripts/tools, offline, a scratch HOME and CODEX_HOME) and asserts what Codex
+put in the prompt, and a satchel half (`test_satchel_matches_codex_<rule>`), which loads
+the same tree through `satchel.hosts.get("codex")` and compares it with what Codex showed.
+docs/hosts-observed.md lists the rules and the commands."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.support import put, skill_md, write_skill
+from tests.tools import CodexPrompt, codex_prompt
+
+CUT = 1024  # characters of a description Codex shows, "..." included
+
+
+def git_repo(path: Path) -> Path:
+    """`path` made a real git repository (Codex finds the root with git's own rules)."""
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True, timeout=60)
+    return path
+
+
+def skill(root: Path, dirname: str, name: str | None = None, **fields: Any) -> Path:
+    """A SKILL.md at `root/dirname` named `name` (the folder's name unless given)."""
+    text = skill_md(name or dirname.rsplit("/", 1)[-1], **fields)
+    return write_skill(root, dirname, text)
+
+
+def listed(prompt: CodexPrompt) -> list[tuple[str, Path]]:
+    """(name, SKILL.md path) of every project and home skill Codex listed, in its order."""
+    return [(s.name, s.path) for s in prompt.own]
+
+
+def satchel_codex(cwd: Path, home: Path) -> Any:
+    """satchel's Environment for `cwd` as Codex sees it."""
+    from satchel import hosts, load  # type: ignore[attr-defined]
+
+    layout = hosts.get("codex").layout(cwd, home=home, env={})
+    return load(layout=layout, host="codex")
+
+
+def same_skills(prompt: CodexPrompt, env: Any) -> None:
+    """satchel loaded exactly the skills Codex listed (each name once), at the same
+    paths, with the descriptions Codex showed (Codex cuts long ones; satchel keeps them).
+
+    Rule `system skills`: Codex writes its bundled skills into the home's
+    ``.codex/skills/.system`` and lists those its own policy allows; satchel reads that
+    folder like any other, so both sides are compared without it."""
+    ours = {s.name: s for s in env.skills.values() if not s.path.is_relative_to(prompt.system)}
+    assert sorted((n, s.path.resolve()) for n, s in ours.items()) == sorted(
+        (n, p.resolve()) for n, p in listed(prompt)
+    )
+    for theirs in prompt.own:
+        assert shown(ours[theirs.name].description) == theirs.description
+
+
+def shown(description: str) -> str:
+    """A description as Codex shows it: cut to `CUT` characters with "...", else whole."""
+    return description if len(description) <= CUT else description[: CUT - 3] + "..."
+
+
+# --- roots: the walk from the git root to cwd ----------------------------------------------
+
+
+def walk_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """A repo inside an outer folder with skills above it, at its root, on the way down,
+    at cwd and below cwd, in `.agents/skills` and `.codex/skills`; the cwd and HOME."""
+    outer = tmp_path / "outer"
+    skill(outer / ".agents/skills", "above-repo")
+    repo = git_repo(outer / "repo")
+    cwd = repo / "pkg/app"
+    skill(repo / ".agents/skills", "at-root")
+    skill(repo / "pkg/.agents/skills", "on-the-way")
+    skill(cwd / ".agents/skills", "at-cwd")
+    skill(cwd / "below/.agents/skills", "below-cwd")
+    skill(repo / ".codex/skills", "codex-at-root")
+    skill(repo / "pkg/.codex/skills", "codex-on-the-way")
+    skill(cwd / ".codex/skills", "codex-at-cwd")
+    home = tmp_path / "home"
+    home.mkdir()
+    return cwd, home
+
+
+def test_codex_reads_agents_skills_from_git_root_to_cwd(codex: Path, tmp_path: Path):
+    cwd, home = walk_tree(tmp_path)
+    names = [name for name, _ in listed(codex_prompt(codex, cwd, home))]
+    assert {"at-root", "on-the-way", "at-cwd"} <= set(names)
+    assert "above-repo" not in names and "below-cwd" not in names
+
+
+def test_codex_reads_codex_skills_from_git_root_to_cwd_too(codex: Path, tmp_path: Path):
+    # Not only at cwd: 0.171.0 reads `.codex/skills` in every folder of the walk.
+    cwd, home = walk_tree(tmp_path)
+    prompt = codex_prompt(codex, cwd, home)
+    repo = cwd.parent.parent
+    assert {"codex-at-root", "codex-on-the-way", "codex-at-cwd"} <= {n for n, _ in listed(prompt)}
+    assert set(prompt.roots) >= {
+        repo / ".codex/skills",
+        repo / "pkg/.codex/skills",
+        cwd / ".codex/skills",
+        repo / ".agents/skills",
+        repo / "pkg/.agents/skills",
+        cwd / ".agents/skills",
+    }
+
+
+def test_satchel_matches_codex_walk_from_git_root_to_cwd(codex: Path, tmp_path: Path):
+    cwd, home = walk_tree(tmp_path)
+    same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
+
+
+def outside_git_tree(tmp_path: Path) -> tuple[Path, Path]:
+    top = tmp_path / "plain"
+    cwd = top / "sub"
+    skill(top / ".agents/skills", "parent-agents")
+    skill(top / ".codex/skills", "parent-codex")
+    skill(cwd / ".agents/skills", "here-agents")
+    skill(cwd / ".codex/skills", "here-codex")
+    home = tmp_path / "home"
+    home.mkdir()
+    return cwd, home
+
+
+def test_codex_reads_only_cwd_outside_a_git_repository(codex: Path, tmp_path: Path):
+    cwd, home = outside_git_tree(tmp_path)
+    assert sorted(listed(codex_prompt(codex, cwd, home))) == [
+        ("here-agents", cwd / ".agents/skills/here-agents/SKILL.md"),
+        ("here-codex", cwd / ".codex/skills/here-codex/SKILL.md"),
+    ]
+
+
+def test_satchel_matches_codex_outside_a_git_repository(codex: Path, tmp_path: Path):
+    cwd, home = outside_git_tree(tmp_path)
+    same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
+
+
+OTHER_HOSTS = (".claude/skills", ".gemini/skills", ".github/skills", ".opencode/skills", "skills")
+
+
+def other_hosts_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    for n, root in enumerate(OTHER_HOSTS):
+        skill(repo / root, f"other-{n}")
+    skill(repo / ".agents/skills", "ours")
+    home = tmp_path / "home"
+    for n, root in enumerate((".claude/skills", ".gemini/skills")):
+        skill(home / root, f"home-other-{n}")
+    return repo, home
+
+
+def test_codex_does_not_read_other_hosts_folders(codex: Path, tmp_path: Path):
+    repo, home = other_hosts_tree(tmp_path)
+    assert listed(codex_prompt(codex, repo, home)) == [
+        ("ours", repo / ".agents/skills/ours/SKILL.md")
+    ]
+
+
+def test_satchel_matches_codex_not_reading_other_hosts_folders(codex: Path, tmp_path: Path):
+    repo, home = other_hosts_tree(tmp_path)
+    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+
+
+def home_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    home = tmp_path / "home"
+    skill(home / ".agents/skills", "home-agents")
+    skill(home / ".codex/skills", "home-codex")
+    return repo, home
+
+
+def test_codex_reads_home_agents_and_codex_skills(codex: Path, tmp_path: Path):
+    repo, home = home_tree(tmp_path)
+    prompt = codex_prompt(codex, repo, home)
+    assert listed(prompt) == [
+        ("home-agents", home / ".agents/skills/home-agents/SKILL.md"),
+        ("home-codex", home / ".codex/skills/home-codex/SKILL.md"),
+    ]
+    # Codex writes its own bundled skills under CODEX_HOME and lists them too.
+    assert prompt.system == home / ".codex/skills/.system"
+    assert "skill-creator" in {s.name for s in prompt.skills if s.root == prompt.system}
+
+
+def test_satchel_matches_codex_home_roots(codex: Path, tmp_path: Path):
+    repo, home = home_tree(tmp_path)
+    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+
+
+# --- duplicates and order ------------------------------------------------------------------
+
+
+def duplicates_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    home = tmp_path / "home"
+    skill(repo / ".agents/skills", "twice", description="From the project's .agents.")
+    skill(repo / ".codex/skills", "twice", description="From the project's .codex.")
+    skill(home / ".agents/skills", "twice", description="From home.")
+    skill(repo / ".agents/skills", "zeta")
+    skill(repo / ".agents/skills", "alpha")
+    skill(home / ".agents/skills", "beta")
+    return repo, home
+
+
+def test_codex_lists_every_copy_of_a_duplicated_name_with_no_warning(codex: Path, tmp_path: Path):
+    repo, home = duplicates_tree(tmp_path)
+    twice = [s for s in codex_prompt(codex, repo, home).own if s.name == "twice"]
+    assert sorted(s.description for s in twice) == [
+        "From home.",
+        "From the project's .agents.",
+        "From the project's .codex.",
+    ]
+
+
+def test_codex_lists_system_then_project_then_home_each_by_name(codex: Path, tmp_path: Path):
+    repo, home = duplicates_tree(tmp_path)
+    prompt = codex_prompt(codex, repo, home)
+    system = [s.name for s in prompt.skills if s.root == prompt.system]
+    assert [s.name for s in prompt.skills[: len(system)]] == system
+    assert [s.name for s in prompt.own] == ["alpha", "twice", "twice", "zeta", "beta", "twice"]
+
+
+def test_satchel_keeps_one_copy_and_shadows_the_rest_where_codex_lists_every_copy(
+    codex: Path, tmp_path: Path
+):
+    # Codex lists all three `twice`; satchel keeps the first by the profile's order and
+    # reports the other two as skill.shadowed.
+    repo, home = duplicates_tree(tmp_path)
+    prompt = codex_prompt(codex, repo, home)
+    env = satchel_codex(repo, home)
+    copies = {s.path.resolve() for s in prompt.own if s.name == "twice"}
+    kept = env.skills["twice"].path.resolve()
+    assert kept in copies
+    assert {s.loser.path.resolve() for s in env.shadowed if s.name == "twice"} == copies - {kept}
+    ours = {s.name for s in env.skills.values() if not s.path.is_relative_to(prompt.system)}
+    assert ours == {s.name for s in prompt.own}
+
+
+# --- inside a root -------------------------------------------------------------------------
+
+
+def depth_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    root = repo / ".agents/skills"
+    skill(root, "one")
+    skill(root, "group/two")
+    skill(root, "group/more/three")
+    put(root / "lower/skill.md", skill_md("lower"))
+    put(root / "other/README.md", skill_md("other"))
+    home = tmp_path / "home"
+    home.mkdir()
+    return repo, home
+
+
+def test_codex_reads_skills_at_any_depth_inside_a_root_named_skill_md(codex: Path, tmp_path: Path):
+    repo, home = depth_tree(tmp_path)
+    root = repo / ".agents/skills"
+    assert sorted(listed(codex_prompt(codex, repo, home))) == [
+        ("one", root / "one/SKILL.md"),
+        ("three", root / "group/more/three/SKILL.md"),
+        ("two", root / "group/two/SKILL.md"),
+    ]
+
+
+def test_satchel_matches_codex_depth_inside_a_root(codex: Path, tmp_path: Path):
+    repo, home = depth_tree(tmp_path)
+    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+
+
+# --- leniency ------------------------------------------------------------------------------
+
+LENIENCY = {
+    "no-name": skill_md(None, "Has no name."),
+    "mismatch": skill_md("other-name", "Its name differs from its folder."),
+    "no-description": skill_md("no-description", None),
+    "empty-description": skill_md("empty-description", '""'),
+    "name-64": skill_md("b" * 64, "Sixty-four characters."),
+    "name-65": skill_md("a" * 65, "Sixty-five characters."),
+    "colon": skill_md("colon", "Use when: x"),
+    "bracket": skill_md("bracket", "[unclosed"),
+    "unterminated": skill_md("unterminated", '"never closed'),
+    "bad-indent": skill_md("bad-indent", extra="  description: x\n bad: y\n"),
+    "metadata-list": skill_md("metadata-list", metadata="[1, 2]"),
+    "metadata-map": skill_md("metadata-map", metadata="{team: docs}"),
+    "no-frontmatter": "Just a body, no frontmatter.\n",
+}
+# What Codex listed of LENIENCY: folder -> (name, description).
+CODEX_KEPT = {
+    "no-name": ("no-name", "Has no name."),
+    "mismatch": ("other-name", "Its name differs from its folder."),
+    "name-64": ("b" * 64, "Sixty-four characters."),
+    "colon": ("colon", "Use when: x"),
+    "bracket": ("bracket", "[unclosed"),
+    "metadata-map": ("metadata-map", "Does a thing."),
+}
+
+
+def leniency_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    for folder, text in LENIENCY.items():
+        write_skill(repo / ".agents/skills", folder, text)
+    home = tmp_path / "home"
+    home.mkdir()
+    return repo, home
+
+
+def test_codex_keeps_and_drops_frontmatter_as_listed(codex: Path, tmp_path: Path):
+    # Kept: a missing name (the folder's name), any name up to 64 characters, text YAML
+    # would refuse (`Use when: x`, `[unclosed`). Dropped silently: no description or an
+    # empty one, a 65-character name, real YAML errors, a metadata list, no frontmatter.
+    repo, home = leniency_tree(tmp_path)
+    root = repo / ".agents/skills"
+    got = {s.path.parent.name: (s.name, s.description) for s in codex_prompt(codex, repo, home).own}
+    assert got == CODEX_KEPT
+    assert all((root / folder / "SKILL.md").is_file() for folder in LENIENCY)
+
+
+def test_satchel_matches_codex_leniency_but_for_two_named_rules(codex: Path, tmp_path: Path):
+    """satchel drops what Codex drops (no frontmatter, no or an empty description, a name
+    over 64 characters: `skill.name.refused`, broken YAML) and keeps what it keeps, but
+    for two rules on purpose. `yaml-flow`: satchel reads every host's frontmatter with
+    one YAML reader and refuses `description: [unclosed` (frontmatter.yaml.syntax),
+    where Codex takes it as text. `metadata-type`: satchel loads a skill whose
+    `metadata` is a list without its metadata (frontmatter.field.type), where Codex
+    drops the skill."""
+    repo, home = leniency_tree(tmp_path)
+    prompt = codex_prompt(codex, repo, home)
+    env = satchel_codex(repo, home)
+    ours = {
+        s.path.parent.name: (s.name, s.description)
+        for s in env.skills.values()
+        if not s.path.is_relative_to(prompt.system)
+    }
+    theirs = {s.path.parent.name: (s.name, s.description) for s in prompt.own}
+    assert set(theirs) - set(ours) == {"bracket"}
+    assert set(ours) - set(theirs) == {"metadata-list"}
+    assert {k: ours[k] for k in theirs if k in ours} == {
+        k: v for k, v in theirs.items() if k in ours
+    }
+    assert "skill.name.refused" in {d.code for d in env.diagnostics}
+
+
+# --- the description cut -------------------------------------------------------------------
+
+DESCRIPTIONS = {
+    "exact": "e" * CUT,
+    "long": "x" * 1100,
+    "words": "abcd " * 300,
+    "wide": "é" * 1100,
+}
+
+
+def cut_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    for folder, text in DESCRIPTIONS.items():
+        skill(repo / ".agents/skills", folder, description=text.strip())
+    home = tmp_path / "home"
+    home.mkdir()
+    return repo, home
+
+
+def test_codex_cuts_descriptions_to_1024_characters_with_dots(codex: Path, tmp_path: Path):
+    repo, home = cut_tree(tmp_path)
+    got = {s.name: s.description for s in codex_prompt(codex, repo, home).own}
+    assert got == {name: shown(text.strip()) for name, text in DESCRIPTIONS.items()}
+    assert got["exact"] == "e" * CUT
+    assert got["long"] == "x" * (CUT - 3) + "..."  # mid-word: no word boundary is kept
+    assert len(got["wide"]) == CUT  # characters, not bytes
+
+
+def test_satchel_keeps_the_whole_description_where_codex_cuts_it(codex: Path, tmp_path: Path):
+    repo, home = cut_tree(tmp_path)
+    env = satchel_codex(repo, home)
+    same_skills(codex_prompt(codex, repo, home), env)
+    assert env.skills["long"].description == "x" * 1100
+
+
+# --- instructions --------------------------------------------------------------------------
+
+
+def instructions_tree(tmp_path: Path, *, home_override: bool = True) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    cwd = repo / "pkg/app"
+    put(repo / "AGENTS.md", "Root agents.\n")
+    put(repo / "CLAUDE.md", "Root claude.\n")
+    put(repo / "GEMINI.md", "Root gemini.\n")
+    put(repo / "pkg/AGENTS.md", "Pkg agents.\n")
+    put(cwd / "AGENTS.md", "App agents.\n")
+    put(cwd / "AGENTS.override.md", "App override.\n")
+    home = tmp_path / "home"
+    put(home / ".codex/AGENTS.md", "Home agents.\n")
+    if home_override:
+        put(home / ".codex/AGENTS.override.md", "Home override.\n")
+    return cwd, home
+
+
+def test_codex_reads_agents_md_from_git_root_to_cwd_override_first(codex: Path, tmp_path: Path):
+    cwd, home = instructions_tree(tmp_path)
+    assert codex_prompt(codex, cwd, home).instructions == (
+        "Home override.\n\n--- project-doc ---\n\n"
+        "Root agents.\n\n\nPkg agents.\n\n\nApp override.\n"
+    )
+
+
+def test_codex_reads_home_agents_md_without_an_override(codex: Path, tmp_path: Path):
+    cwd, home = instructions_tree(tmp_path, home_override=False)
+    text = codex_prompt(codex, cwd, home).instructions
+    assert text is not None and text.startswith("Home agents.\n\n--- project-doc ---\n\n")
+
+
+def test_satchel_matches_codex_instructions(codex: Path, tmp_path: Path):
+    cwd, home = instructions_tree(tmp_path)
+    text = codex_prompt(codex, cwd, home).instructions or ""
+    env = satchel_codex(cwd, home)
+    repo = cwd.parent.parent
+    assert [f.path.resolve() for f in env.instructions] == [
+        home / ".codex/AGENTS.override.md",
+        repo / "AGENTS.md",
+        repo / "pkg/AGENTS.md",
+        cwd / "AGENTS.override.md",
+    ]
+    at = 0
+    for f in env.instructions:  # each file's text, in Codex's order
+        at = text.index(f.text.strip(), at)

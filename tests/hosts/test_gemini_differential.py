@@ -1,0 +1,326 @@
+"""Gemini CLI 0.61.0 run on purpose-built trees, and satchel's Gemini view of the same trees.
+
+Each rule has a host half, which runs the real `gemini skills list --all --debug` (pinned
+in `.tools/` by scripts/tools, offline, a scratch HOME whose trustedFolders.json trusts the
+project unless the test says otherwise) and asserts what Gemini listed, reported and read,
+and a satchel half (`test_satchel_matches_gemini_<rule>`), which loads the same tree
+through `satchel.hosts.get("gemini")` and compares it with what Gemini showed. The satchel
+halves skip until the host profiles are merged. docs/hosts-observed.md lists the rules."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from tests.support import put, skill_md, write_skill
+from tests.tools import GeminiView, gemini_view
+
+
+def git_repo(path: Path) -> Path:
+    """`path` made a real git repository (Gemini stops its GEMINI.md search at its root)."""
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True, timeout=60)
+    return path
+
+
+def skill(root: Path, dirname: str, name: str | None = None, **fields: Any) -> Path:
+    """A SKILL.md at `root/dirname` named `name` (the folder's name unless given)."""
+    text = skill_md(name or dirname.rsplit("/", 1)[-1], **fields)
+    return write_skill(root, dirname, text)
+
+
+def listed(view: GeminiView) -> list[tuple[str, Path]]:
+    """(name, SKILL.md path) of every project and home skill Gemini listed, sorted."""
+    return sorted((s.name, s.path) for s in view.own)
+
+
+def satchel_gemini(cwd: Path, home: Path) -> Any:
+    """satchel's Environment for `cwd` as Gemini CLI sees it (the same HOME, so the same
+    trustedFolders.json)."""
+    from satchel import hosts, load  # type: ignore[attr-defined]
+
+    layout = hosts.get("gemini").layout(cwd, home=home, env={})
+    return load(layout=layout, host="gemini")
+
+
+def same_skills(view: GeminiView, env: Any) -> None:
+    """satchel loaded exactly the skills Gemini listed, at the same paths, with the same
+    descriptions."""
+    ours = {(n, s.path.resolve(), s.description) for n, s in env.skills.items()}
+    assert ours == {(s.name, s.path.resolve(), s.description) for s in view.own}
+
+
+# --- roots ---------------------------------------------------------------------------------
+
+
+def roots_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """A repo with skills at its root and at cwd (a folder below it) in every host's
+    folders, and skills in HOME's `.agents`, `.gemini` and one extension."""
+    repo = git_repo(tmp_path / "repo")
+    cwd = repo / "pkg"
+    skill(repo / ".agents/skills", "root-agents")
+    skill(repo / ".gemini/skills", "root-gemini")
+    skill(cwd / ".agents/skills", "cwd-agents")
+    skill(cwd / ".gemini/skills", "cwd-gemini")
+    for root in (".claude/skills", ".codex/skills", ".github/skills", "skills"):
+        skill(cwd / root, "cwd-" + root.split("/")[0].strip(".") + "-other")
+    put(cwd / ".gemini/extensions/pext/gemini-extension.json", '{"name": "pext", "version": "1"}')
+    skill(cwd / ".gemini/extensions/pext/skills", "project-extension")
+    home = tmp_path / "home"
+    skill(home / ".agents/skills", "home-agents")
+    skill(home / ".gemini/skills", "home-gemini")
+    put(home / ".gemini/extensions/ext/gemini-extension.json", '{"name": "ext", "version": "1"}')
+    skill(home / ".gemini/extensions/ext/skills", "home-extension")
+    return cwd, home
+
+
+def test_gemini_reads_agents_and_gemini_skills_at_cwd_only_and_in_home(
+    gemini: Path, tmp_path: Path
+):
+    # Not at the git root, not .claude/.codex/.github or a bare skills/, not a project's
+    # extensions; HOME's two roots and its extensions' skills.
+    cwd, home = roots_tree(tmp_path)
+    assert listed(gemini_view(gemini, cwd, home)) == [
+        ("cwd-agents", cwd / ".agents/skills/cwd-agents/SKILL.md"),
+        ("cwd-gemini", cwd / ".gemini/skills/cwd-gemini/SKILL.md"),
+        ("home-agents", home / ".agents/skills/home-agents/SKILL.md"),
+        ("home-extension", home / ".gemini/extensions/ext/skills/home-extension/SKILL.md"),
+        ("home-gemini", home / ".gemini/skills/home-gemini/SKILL.md"),
+    ]
+
+
+def test_gemini_lists_its_own_built_in_skills(gemini: Path, tmp_path: Path):
+    cwd, home = roots_tree(tmp_path)
+    builtin = [s for s in gemini_view(gemini, cwd, home).skills if s.builtin]
+    assert "skill-creator" in {s.name for s in builtin}
+    assert all(s.path.parent.parent.name == "builtin" for s in builtin)
+
+
+def test_satchel_matches_gemini_roots(gemini: Path, tmp_path: Path):
+    cwd, home = roots_tree(tmp_path)
+    same_skills(gemini_view(gemini, cwd, home), satchel_gemini(cwd, home))
+
+
+# --- trust ---------------------------------------------------------------------------------
+
+
+def test_gemini_reads_no_project_skills_or_gemini_md_in_an_untrusted_folder(
+    gemini: Path, tmp_path: Path
+):
+    cwd, home = roots_tree(tmp_path)
+    put(cwd / "GEMINI.md", "Project context.\n")
+    put(home / ".gemini/GEMINI.md", "Home context.\n")
+    view = gemini_view(gemini, cwd, home, trusted=False)
+    assert [name for name, _ in listed(view)] == ["home-agents", "home-extension", "home-gemini"]
+    assert view.memory == (home / ".gemini/GEMINI.md",)
+
+
+def test_satchel_matches_gemini_untrusted_folder(gemini: Path, tmp_path: Path):
+    cwd, home = roots_tree(tmp_path)
+    put(cwd / "GEMINI.md", "Project context.\n")
+    view = gemini_view(gemini, cwd, home, trusted=False)
+    env = satchel_gemini(cwd, home)
+    same_skills(view, env)
+    assert [f.path.resolve() for f in env.instructions] == list(view.memory)
+
+
+# --- duplicates ----------------------------------------------------------------------------
+
+# From the weakest to the strongest, as Gemini's conflict lines show.
+DUPLICATE_ROOTS = (
+    "home/.gemini/extensions/ext/skills",
+    "home/.gemini/skills",
+    "home/.agents/skills",
+    "repo/.gemini/skills",
+    "repo/.agents/skills",
+)
+
+
+def duplicates_tree(tmp_path: Path, roots: tuple[str, ...] = DUPLICATE_ROOTS) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    home = tmp_path / "home"
+    home.mkdir()
+    put(home / ".gemini/extensions/ext/gemini-extension.json", '{"name": "ext", "version": "1"}')
+    for root in roots:
+        skill(tmp_path / root, "twice", description=f"From {root}.")
+    return repo, home
+
+
+def test_gemini_keeps_one_copy_and_names_each_override(gemini: Path, tmp_path: Path):
+    repo, home = duplicates_tree(tmp_path)
+    view = gemini_view(gemini, repo, home)
+    paths = [tmp_path / root / "twice/SKILL.md" for root in DUPLICATE_ROOTS]
+    assert [(s.name, s.path, s.description) for s in view.own] == [
+        ("twice", paths[-1], f"From {DUPLICATE_ROOTS[-1]}.")
+    ]
+    # Each stronger root overrides the one before it: a chain from the weakest.
+    assert [(c.name, c.loser, c.winner) for c in view.conflicts] == [
+        ("twice", weaker, stronger) for weaker, stronger in itertools.pairwise(paths)
+    ]
+
+
+def test_gemini_ranks_each_pair_of_roots_the_same_way(gemini: Path, tmp_path: Path):
+    # One name per pair of roots, so no chain hides an order: the stronger always wins.
+    repo, home = duplicates_tree(tmp_path, ())
+    pairs = list(itertools.combinations(range(len(DUPLICATE_ROOTS)), 2))
+    for weak, strong in pairs:
+        for at in (weak, strong):
+            skill(tmp_path / DUPLICATE_ROOTS[at], f"pair-{weak}-{strong}", description=f"{at}")
+    got = {s.name: s.description for s in gemini_view(gemini, repo, home).own}
+    assert got == {f"pair-{weak}-{strong}": f"{strong}" for weak, strong in pairs}
+
+
+def test_satchel_matches_gemini_winner_of_a_duplicated_name(gemini: Path, tmp_path: Path):
+    repo, home = duplicates_tree(tmp_path)
+    view = gemini_view(gemini, repo, home)
+    env = satchel_gemini(repo, home)
+    same_skills(view, env)
+    assert {s.loser.path.resolve() for s in env.shadowed} == {c.loser for c in view.conflicts}
+
+
+# --- inside a root -------------------------------------------------------------------------
+
+
+def depth_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    root = repo / ".agents/skills"
+    skill(root, "one")
+    skill(root, "group/two")
+    skill(root, "group/more/three")
+    put(root / "lower/skill.md", skill_md("lower"))
+    home = tmp_path / "home"
+    home.mkdir()
+    return repo, home
+
+
+def test_gemini_reads_only_a_skill_md_one_folder_down(gemini: Path, tmp_path: Path):
+    repo, home = depth_tree(tmp_path)
+    assert listed(gemini_view(gemini, repo, home)) == [
+        ("one", repo / ".agents/skills/one/SKILL.md")
+    ]
+
+
+def test_satchel_matches_gemini_depth_inside_a_root(gemini: Path, tmp_path: Path):
+    repo, home = depth_tree(tmp_path)
+    same_skills(gemini_view(gemini, repo, home), satchel_gemini(repo, home))
+
+
+# --- leniency ------------------------------------------------------------------------------
+
+LENIENCY = {
+    "no-name": skill_md(None, "Has no name."),
+    "mismatch": skill_md("other-name", "Its name differs from its folder."),
+    "no-description": skill_md("no-description", None),
+    "empty-description": skill_md("empty-description", '""'),
+    "name-65": skill_md("a" * 65, "Sixty-five characters."),
+    "colon": skill_md("colon", "Use when: x"),
+    "unterminated": skill_md("unterminated", '"never closed'),
+    "list-name": skill_md("[a, b]", "A YAML list as the name."),
+    "folded": skill_md("folded", ">\n  line one\n  line two"),
+    "long": skill_md("long", "x" * 1100),
+    "no-frontmatter": "Just a body, no frontmatter.\n",
+}
+# What Gemini listed of LENIENCY: folder -> (name, description).
+GEMINI_KEPT = {
+    "mismatch": ("other-name", "Its name differs from its folder."),
+    "empty-description": ("empty-description", ""),
+    "name-65": ("a" * 65, "Sixty-five characters."),
+    "colon": ("colon", "Use when: x"),
+    "unterminated": ("unterminated", '"never closed'),
+    "list-name": ("[a, b]", "A YAML list as the name."),
+    "folded": ("folded", "line one line two"),
+    "long": ("long", "x" * 1100),
+}
+
+
+def leniency_tree(tmp_path: Path) -> tuple[Path, Path]:
+    repo = git_repo(tmp_path / "repo")
+    for folder, text in LENIENCY.items():
+        write_skill(repo / ".agents/skills", folder, text)
+    home = tmp_path / "home"
+    home.mkdir()
+    return repo, home
+
+
+def test_gemini_keeps_and_drops_frontmatter_as_listed(gemini: Path, tmp_path: Path):
+    # Kept: when YAML fails, a line-by-line `key: value` reading (the quote stays in the
+    # text); an empty description; no length limit on a name or a description. Dropped
+    # silently: no `name` key (no folder-name default), no `description` key, no
+    # frontmatter.
+    repo, home = leniency_tree(tmp_path)
+    view = gemini_view(gemini, repo, home)
+    assert {s.path.parent.name: (s.name, s.description) for s in view.own} == GEMINI_KEPT
+
+
+# Where satchel's one frontmatter reader, shared by every host, differs from Gemini's own
+# on purpose: folder -> (what Gemini lists, what satchel loads; None: not loaded).
+READER_RULES = {
+    # `folder-name`: satchel names a skill without `name` after its folder (the Agent
+    # Skills rule); Gemini drops it
+    "no-name": (None, ("no-name", "Has no name.")),
+    # `description-required`: satchel does not load a skill with an empty description
+    # (skill.description.missing); Gemini lists it
+    "empty-description": (("empty-description", ""), None),
+    # `yaml-reader`: satchel refuses what YAML refuses (frontmatter.yaml.syntax) and
+    # reads a flow list as a list; Gemini falls back to `key: value` lines
+    "unterminated": (("unterminated", '"never closed'), None),
+    "list-name": (
+        ("[a, b]", "A YAML list as the name."),
+        ("list-name", "A YAML list as the name."),
+    ),
+    # `folded-newline`: satchel keeps the newline a YAML folded scalar ends with
+    "folded": (("folded", "line one line two"), ("folded", "line one line two\n")),
+}
+
+
+def test_satchel_matches_gemini_leniency_but_for_its_reader_rules(gemini: Path, tmp_path: Path):
+    repo, home = leniency_tree(tmp_path)
+    view = gemini_view(gemini, repo, home)
+    env = satchel_gemini(repo, home)
+    theirs = {s.path.parent.name: (s.name, s.description) for s in view.own}
+    ours = {s.path.parent.name: (s.name, s.description) for s in env.skills.values()}
+    assert {k: v for k, v in theirs.items() if k not in READER_RULES} == {
+        k: v for k, v in ours.items() if k not in READER_RULES
+    }
+    for folder, (gemini_lists, satchel_loads) in READER_RULES.items():
+        assert (theirs.get(folder), ours.get(folder)) == (gemini_lists, satchel_loads), folder
+
+
+# --- instructions --------------------------------------------------------------------------
+
+
+def instructions_tree(tmp_path: Path) -> tuple[Path, Path]:
+    outer = tmp_path / "outer"
+    put(outer / "GEMINI.md", "Above the repo.\n")
+    repo = git_repo(outer / "repo")
+    cwd = repo / "pkg/app"
+    put(repo / "GEMINI.md", "Root context.\n")
+    put(repo / "AGENTS.md", "Root agents.\n")
+    put(repo / "CLAUDE.md", "Root claude.\n")
+    put(repo / "pkg/GEMINI.md", "Pkg context.\n")
+    put(cwd / "GEMINI.md", "App context.\n")
+    put(cwd / "below/GEMINI.md", "Below cwd.\n")
+    put(cwd / "AGENTS.md", "App agents.\n")
+    home = tmp_path / "home"
+    put(home / ".gemini/GEMINI.md", "Home context.\n")
+    return cwd, home
+
+
+def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(gemini: Path, tmp_path: Path):
+    cwd, home = instructions_tree(tmp_path)
+    repo = cwd.parent.parent
+    assert set(gemini_view(gemini, cwd, home).memory) == {
+        home / ".gemini/GEMINI.md",
+        repo / "GEMINI.md",
+        repo / "pkg/GEMINI.md",
+        cwd / "GEMINI.md",
+    }
+
+
+def test_satchel_matches_gemini_instructions(gemini: Path, tmp_path: Path):
+    cwd, home = instructions_tree(tmp_path)
+    view = gemini_view(gemini, cwd, home)
+    env = satchel_gemini(cwd, home)
+    assert {f.path.resolve() for f in env.instructions} == set(view.memory)
