@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -17,11 +18,10 @@ import pytest
 from satchel.plugins import read_plugin
 from satchel.port import hook_key, port
 from satchel.port._targets import GEMINI_EVENTS
-from tests.tools import TOOLS
+from tests.tools import GEMINI_SETTINGS
 
 from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
 
-GEMINI = TOOLS / "gemini-cli-0.61.0" / "node_modules" / ".bin" / "gemini"
 CALL = 120  # seconds: a "did not hang" bound, not a speed claim
 SOURCES = {
     "claude": claude_plugin,
@@ -31,33 +31,45 @@ SOURCES = {
 }
 
 
-def gemini(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+def run(script: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Gemini CLI with HOME=`home`, updates and statistics off (`GEMINI_SETTINGS`), and
+    the machine's system settings not read."""
+    settings = home / ".gemini" / "settings.json"
+    if not settings.exists():
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps(GEMINI_SETTINGS), encoding="utf-8")
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
+    }
+    node = shutil.which("node") or "node"
     return subprocess.run(
-        [str(GEMINI), *args], capture_output=True, text=True, timeout=CALL, env=env, cwd=home
+        [node, str(script), *args], capture_output=True, text=True, timeout=CALL, env=env, cwd=home
     )
 
 
-def listed(home: Path, name: str) -> dict[str, Any]:
-    done = gemini(home, "extensions", "list", "-o", "json")
+def listed(script: Path, home: Path, name: str) -> dict[str, Any]:
+    done = run(script, home, "extensions", "list", "-o", "json")
     text = done.stdout or done.stderr  # 0.61.0 writes the list to stderr
     (found,) = [e for e in json.loads(text[text.index("[") :]) if e["name"] == name]
     return found
 
 
-@pytest.mark.skipif(not os.access(GEMINI, os.X_OK), reason="Gemini CLI is not in .tools/")
 @pytest.mark.parametrize("source", sorted(SOURCES))
-def test_gemini_cli_reads_what_port_wrote(tmp_path: Path, source: str):
+def test_gemini_cli_reads_what_port_wrote(gemini: Path, tmp_path: Path, source: str):
     root = SOURCES[source](tmp_path / "plugins" / source)
     plugin, _ = read_plugin(root)
     assert plugin is not None
     (target,) = port(root, ["gemini"]).targets
     home = tmp_path / "home"
     home.mkdir()
-    checked = gemini(home, "extensions", "validate", str(root))
+    checked = run(gemini, home, "extensions", "validate", str(root))
     assert checked.returncode == 0, checked.stderr
-    assert gemini(home, "extensions", "link", str(root), "--consent").returncode == 0
-    extension = listed(home, plugin.name)
+    assert run(gemini, home, "extensions", "link", str(root), "--consent").returncode == 0
+    extension = listed(gemini, home, plugin.name)
     dropped = {(d.kind, d.name) for d in target.drops if d.whole}
 
     def kept(kind: str, names: list[str]) -> list[str]:

@@ -98,7 +98,10 @@ def test_the_written_plugin_loads_with_the_source_inventory_minus_the_drops(
         hooks, problems = claude_hooks({"hooks": manifest.get("hooks", {})}, root, after.name)
         assert problems == []
     assert inventory(after, hooks) == expected(before, report)
-    assert [d.code for d in found if d.severity != "info"] == []
+    # the only complaints are about the source's own files where the target reads its
+    # (port.path.taken: Gemini CLI reads Claude Code's hooks/hooks.json in its names)
+    taken = {d.diagnostic.path for d in report.drops if d.diagnostic.code == "port.path.taken"}
+    assert [d.code for d in found if d.severity != "info" and d.path not in taken] == []
 
 
 @pytest.mark.parametrize(

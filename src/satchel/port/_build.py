@@ -21,6 +21,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.errors import CommandBodyError
+from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin
 from satchel.port._hooks import event_map, kimi_hooks, vibe_hooks
@@ -222,10 +223,19 @@ def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ..
     return default, tuple(h for h in plan.plugin.hooks if h not in default)
 
 
+def _read_in_place(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the target reads `hook` from the source's own file as it is: Gemini CLI
+    reads Claude Code's ``hooks/hooks.json`` in its own event names, and a few of
+    those are Claude Code's too (``SessionStart``, ``SessionEnd``, ``Notification``)."""
+    return plan.target.format == "gemini" and hook.format == "claude" and hook.event in GEMINI_NAMES
+
+
 def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
     """A hooks file the target reads at a fixed place, unless the source owns it."""
     if plan.taken(rel):
         for hook in plan.plugin.hooks:
+            if plan.rel(hook.path) == rel and _read_in_place(plan, hook):
+                continue
             message = f"{hook.event} hook: {rel} is one of the plugin's own files"
             plan.drop("hook", hook_key(hook), "port.path.taken", message, hook.path)
         return

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hooks._events import canonical, host_name
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._profiles import PROFILES
@@ -83,21 +84,11 @@ TARGETS: Mapping[str, Target] = MappingProxyType(
     }
 )  # fmt: skip
 
-# satchel's event -> Gemini CLI's (https://geminicli.com/docs/hooks), as Gemini CLI's own
-# `gemini hooks migrate` maps Claude Code's (0.61.0, packages/cli/src/commands/hooks/
-# migrate.ts, EVENT_MAPPING): BeforeAgent runs after the prompt is submitted and before
-# planning, AfterAgent when the turn ends.
+# satchel's event -> Gemini CLI's: `satchel.hooks._events.GEMINI_EVENTS` turned round.
+# It agrees with Gemini CLI's own `gemini hooks migrate` (0.61.0, packages/cli/src/
+# commands/hooks/migrate.ts, EVENT_MAPPING) for Claude Code's events.
 GEMINI_EVENTS: Mapping[str, str] = MappingProxyType(
-    {
-        "before_tool_use": "BeforeTool",
-        "after_tool_use": "AfterTool",
-        "user_prompt_submit": "BeforeAgent",
-        "stop": "AfterAgent",
-        "session_start": "SessionStart",
-        "session_end": "SessionEnd",
-        "pre_compact": "PreCompress",
-        "notification": "Notification",
-    }
+    {event: name for name, event in GEMINI_NAMES.items()}
 )
 _VIBE = MappingProxyType(
     {"before_tool_use": "pre_tool", "after_tool_use": "post_tool", "stop": "post_agent"}
