@@ -46,6 +46,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("agents",): at,
         ("instructions",): at,
         ("plugins",): at,
+        ("hosts",): ("--home", w["home"]),
         ("plugin", "inspect"): (w["tmp"] / "no-plugin",),
         ("port",): (w["tmp"] / "no-plugin", "--to", "codex"),
         ("mcp", "list"): at,
