@@ -142,7 +142,7 @@ def _markdown_files(
     plan: Plan,
     items: Sequence[Command] | Sequence[AgentType],
     directory: str,
-    kind: str,
+    kind: Kind,
 ) -> list[str] | None:
     """The paths for ``commands`` or ``agents``: None when every one is a Markdown file
     below `directory` (the target's default), else each file (a file in another
@@ -153,9 +153,7 @@ def _markdown_files(
         if rel is None or not rel.endswith(".md"):
             code = "port.agent.unsupported" if kind == "agent" else "port.command.unsupported"
             message = f"{kind} {item.name!r} is not a Markdown file; port does not convert it"
-            plan.drop(
-                "agent" if kind == "agent" else "command", item.name, code, message, item.path
-            )
+            plan.drop(kind, item.name, code, message, item.path)
             continue
         rels.append(rel)
     if all(r.startswith(directory + "/") for r in rels) and len(rels) == len(items):
@@ -259,8 +257,12 @@ def claude(plan: Plan) -> dict[str, Any]:
     ]
     if skills:
         manifest["skills"] = _listed(skills)
-    for key, items in (("commands", plan.plugin.commands), ("agents", plan.plugin.agents)):
-        listed = _markdown_files(plan, items, key, key[:-1])
+    parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
+        ("commands", plan.plugin.commands, "command"),
+        ("agents", plan.plugin.agents, "agent"),
+    )
+    for key, items, kind in parts:
+        listed = _markdown_files(plan, items, key, kind)
         if listed is not None:
             manifest[key] = listed
     _, other = _default_hooks(plan)
@@ -305,8 +307,12 @@ def cursor(plan: Plan) -> dict[str, Any]:
     skills = _skills_listed(plan, default_root=True)
     if skills:
         manifest["skills"] = skills
-    for key, items in (("commands", plan.plugin.commands), ("agents", plan.plugin.agents)):
-        listed = _markdown_files(plan, items, key, key[:-1])
+    parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
+        ("commands", plan.plugin.commands, "command"),
+        ("agents", plan.plugin.agents, "agent"),
+    )
+    for key, items, kind in parts:
+        listed = _markdown_files(plan, items, key, kind)
         if listed is not None:
             manifest[key] = listed
     _flat_names(plan)
