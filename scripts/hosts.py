@@ -27,7 +27,7 @@ each host's decisions in one frozen `satchel.hosts.Host` profile:
 ```python
 import satchel
 
-env = satchel.load(host="codex")          # the project as Codex sees it
+env = satchel.load(host="codex")  # the project as Codex sees it
 print(env.host.title, list(env.skills))
 ```
 

@@ -53,6 +53,7 @@ def test_each_drawn_exception_has_the_parent_the_tree_shows():
         "SkillsOff": "SessionError",
         "ToolNotAllowed": "SessionError",
         "TrustStoreError": "SatchelError",
+        "UnknownHost": "Refused",
         "UnknownSkill": "SessionError",
     }
 

@@ -8,27 +8,14 @@ docs/hosts-observed.md lists the rules and the commands."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from tests.hosts.trees import git_repo, skill
 from tests.support import put, skill_md, write_skill
 from tests.tools import CodexPrompt, codex_prompt
 
 CUT = 1024  # characters of a description Codex shows, "..." included
-
-
-def git_repo(path: Path) -> Path:
-    """`path` made a real git repository (Codex finds the root with git's own rules)."""
-    path.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True, timeout=60)
-    return path
-
-
-def skill(root: Path, dirname: str, name: str | None = None, **fields: Any) -> Path:
-    """A SKILL.md at `root/dirname` named `name` (the folder's name unless given)."""
-    text = skill_md(name or dirname.rsplit("/", 1)[-1], **fields)
-    return write_skill(root, dirname, text)
 
 
 def listed(prompt: CodexPrompt) -> list[tuple[str, Path]]:

@@ -10,25 +10,12 @@ halves skip until the host profiles are merged. docs/hosts-observed.md lists the
 from __future__ import annotations
 
 import itertools
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from tests.hosts.trees import git_repo, skill
 from tests.support import put, skill_md, write_skill
 from tests.tools import GeminiView, gemini_view
-
-
-def git_repo(path: Path) -> Path:
-    """`path` made a real git repository (Gemini stops its GEMINI.md search at its root)."""
-    path.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True, timeout=60)
-    return path
-
-
-def skill(root: Path, dirname: str, name: str | None = None, **fields: Any) -> Path:
-    """A SKILL.md at `root/dirname` named `name` (the folder's name unless given)."""
-    text = skill_md(name or dirname.rsplit("/", 1)[-1], **fields)
-    return write_skill(root, dirname, text)
 
 
 def listed(view: GeminiView) -> list[tuple[str, Path]]:

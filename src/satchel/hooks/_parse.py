@@ -143,12 +143,22 @@ def _claude_hooks(data: Any, src: _Source) -> Result:
     return tuple(hooks), diags
 
 
-def _claude_group(where: str, event: str, group: Any, src: _Source) -> Result:
+def _group(where: str, group: Any, src: _Source) -> tuple[list[Any], str | None] | Diagnostic:
+    """A matcher group's handlers and matcher (Claude Code's and Gemini CLI's shape), or
+    the diagnostic that skips it."""
     handlers = group.get("hooks") if isinstance(group, dict) else None
     matcher = group.get("matcher") if isinstance(group, dict) else None
     if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
         why = "must be an object with a hooks list and an optional string matcher"
-        return (), [diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)]
+        return diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)
+    return handlers, matcher
+
+
+def _claude_group(where: str, event: str, group: Any, src: _Source) -> Result:
+    parts = _group(where, group, src)
+    if isinstance(parts, Diagnostic):
+        return (), [parts]
+    handlers, matcher = parts
     return _each(
         handlers,
         lambda number, _: f"{where} handler #{number}",
@@ -410,11 +420,10 @@ def _gemini_hooks(data: Any, src: _Source) -> Result:
 
 
 def _gemini_group(where: str, event: str, group: Any, src: _Source) -> Result:
-    handlers = group.get("hooks") if isinstance(group, dict) else None
-    matcher = group.get("matcher") if isinstance(group, dict) else None
-    if not isinstance(handlers, list) or not (matcher is None or isinstance(matcher, str)):
-        why = "must be an object with a hooks list and an optional string matcher"
-        return (), [diagnostic(INVALID, f"{where} {why}; its hooks are skipped", src.path)]
+    parts = _group(where, group, src)
+    if isinstance(parts, Diagnostic):
+        return (), [parts]
+    handlers, matcher = parts
     sequential = group.get("sequential")
     return _each(
         handlers,
