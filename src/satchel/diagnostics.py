@@ -434,6 +434,52 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.skill.invalid": Entry("warning", "one SKILL.md of a plugin failed to parse"),
         "plugin.tool_override.unused": Entry("warning", "a toolOverrides key matched no tool"),
+        "port.agent.unsupported": Entry(
+            "warning", "satchel port: a target host cannot hold one of the plugin's agents"
+        ),
+        "port.command.arguments": Entry(
+            "warning", "satchel port: a command's positional arguments have no form in the target"
+        ),
+        "port.command.unsupported": Entry(
+            "warning", "satchel port: a target host cannot hold one of the plugin's commands"
+        ),
+        "port.file.exists": Entry(
+            "error", "satchel port: a file port did not write is in the way; it is left as it is"
+        ),
+        "port.hook.event": Entry(
+            "warning",
+            "satchel port: the target host fires no such hook event; the hook is not written",
+        ),
+        "port.hook.field": Entry(
+            "warning", "satchel port: a hook needs a field the target has no room for; left out"
+        ),
+        "port.hook.unsupported": Entry(
+            "warning", "satchel port: the target's plugins carry no hooks port can write"
+        ),
+        "port.mcp.field": Entry(
+            "warning", "satchel port: an MCP server is written without fields the target lacks"
+        ),
+        "port.mcp.transport": Entry(
+            "warning", "satchel port: the target refuses an MCP server's transport"
+        ),
+        "port.name.changed": Entry(
+            "info", "satchel port: the target host names a command or agent otherwise"
+        ),
+        "port.name.invalid": Entry(
+            "error", "satchel port: the plugin's name breaks the target's rule; nothing written"
+        ),
+        "port.path.outside_root": Entry(
+            "error", "satchel port: a file to write resolves outside the plugin root"
+        ),
+        "port.path.taken": Entry(
+            "warning", "satchel port: the target's file is one the source plugin reads itself"
+        ),
+        "port.skill.location": Entry(
+            "warning", "satchel port: a skill is where the target does not read skills"
+        ),
+        "port.target.source": Entry(
+            "info", "satchel port: the plugin is already in the target's format; nothing written"
+        ),
         "resource.area": Entry("error", "a resource path is outside the folders the tool may read"),
         "resource.hardlink": Entry("error", "a resource file has more than one hard link"),
         "resource.missing": Entry("error", "no file at the resource path"),

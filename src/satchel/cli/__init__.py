@@ -84,6 +84,8 @@ VERBS = (
          "List the host profiles `--host` and `load(host=...)` take, or show NAME's."),
     Verb(("plugin", "inspect"), "satchel.cli.plugin_inspect",
          "Show everything satchel would load from one plugin directory."),
+    Verb(("port",), "satchel.cli.port",
+         "Write, next to the plugin at PATH, the manifests each host reads."),
     Verb(("mcp", "list"), "satchel.cli.mcp_list",
          "List the MCP servers configured for the project, without starting any."),
     Verb(("mcp", "check"), "satchel.cli.mcp_check",

@@ -1,0 +1,458 @@
+"""Each target's manifest and files, built from the source `Plugin`.
+
+Where the target reads a component from a default place the source already holds it
+in (``skills/<name>/``, ``commands/``, ``agents/``, ``hooks/hooks.json``,
+``.mcp.json``), the manifest leaves the field out; where it can point at the source's
+files it lists them (``./`` paths); otherwise port writes what the target reads
+(inline MCP servers and hooks, Gemini's TOML commands, Vibe's ``hooks.toml``,
+``mcp.json``). What a target cannot hold is dropped with a ``port.*`` diagnostic
+(`satchel.port._plan.Plan.drop`). Component files are never copied or rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from satchel import frontmatter
+from satchel._files import FileProblem, read_bounded
+from satchel.agents import AgentType
+from satchel.commands import Command
+from satchel.errors import CommandBodyError
+from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
+from satchel.hooks._spec import HookSpec
+from satchel.plugins._model import Plugin
+from satchel.port._hooks import event_map, kimi_hooks, vibe_hooks
+from satchel.port._model import Kind
+from satchel.port._plan import Plan
+from satchel.port._servers import MCP_SCHEMA, server_entries
+from satchel.port._targets import hook_key
+from satchel.port._text import json_text, toml_table
+from satchel.skills._model import Skill
+
+__all__ = ["BUILDERS", "NATIVE_SCHEMA"]
+
+NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+VIBE_EXTENSION = "ai.mistral.vibe"
+_POSITIONAL = re.compile(r"\$(?:[0-9]|ARGUMENTS\[)")
+_NATIVE_META = ("version", "description", "homepage", "repository", "license")
+# what Gemini CLI 0.61.0's agent frontmatter takes and means as Claude Code does
+GEMINI_AGENT_FIELDS = frozenset(
+    ("name", "description", "display_name", "temperature", "max_turns", "timeout_mins")
+)
+MAX_AGENT_FILE = 1 << 20
+
+
+# -- what every manifest carries ----------------------------------------------------
+
+
+def _meta(plugin: Plugin, fields: Sequence[str]) -> dict[str, Any]:
+    """The source's name and the `fields` of its manifest that are strings (version,
+    description, homepage...), author (name, email, url) and keywords."""
+    given = plugin.manifest
+    out: dict[str, Any] = {"name": plugin.name}
+    values = {"version": plugin.version, "description": plugin.description}
+    for key in fields:
+        value = values.get(key) or given.get(key)
+        if key == "author":
+            value = _author(given.get("author"))
+        elif key == "keywords":
+            value = given.get("keywords")
+            value = (
+                value
+                if isinstance(value, list) and all(isinstance(k, str) for k in value)
+                else None
+            )
+        elif not isinstance(value, str):
+            value = None
+        if value:
+            out[key] = value
+    return out
+
+
+def _author(value: Any) -> dict[str, str] | None:
+    if isinstance(value, str) and value:
+        return {"name": value}
+    if not isinstance(value, dict):
+        return None
+    kept = {k: value[k] for k in ("name", "email", "url") if isinstance(value.get(k), str)}
+    return kept or None
+
+
+# -- skills ---------------------------------------------------------------------------
+
+
+def _skill_dir(plan: Plan, skill: Skill) -> str | None:
+    return plan.rel(skill.directory)
+
+
+def _in(rel: str | None, directory: str) -> bool:
+    """Whether `rel` is a direct child of `directory`."""
+    return rel is not None and rel.count("/") == 1 and rel.startswith(directory + "/")
+
+
+def _listed(rels: Sequence[str]) -> list[str]:
+    return ["./" if r == "." else f"./{r}" for r in rels]
+
+
+def _skills_listed(plan: Plan, default_root: bool) -> list[str] | None:
+    """The ``skills`` paths of a manifest that lists them: None when every skill is
+    in ``skills/<dir>/`` (`default_root`: the target reads it unasked; else
+    ``./skills/``), else each skill directory. A skill at the plugin root cannot be
+    listed where ``./`` is refused (Codex); it is dropped."""
+    rels = [(s, _skill_dir(plan, s)) for s in plan.plugin.skills]
+    if all(_in(r, "skills") for _, r in rels):
+        return None if default_root or not rels else ["./skills/"]
+    kept: list[str] = []
+    for skill, rel in rels:
+        if rel is None or (rel == "." and plan.target.format == "codex"):
+            message = (
+                f"skill {skill.name!r} is at the plugin root, which {plan.target.title} cannot list"
+            )
+            plan.drop("skill", skill.name, "port.skill.location", message, skill.path)
+            continue
+        kept.append(rel)
+    return _listed(kept)
+
+
+def _fixed_skills(plan: Plan, *, match_dir: bool) -> None:
+    """Targets that read only ``skills/<dir>/SKILL.md`` (Agent Plugins, Gemini CLI)."""
+    for skill in plan.plugin.skills:
+        rel = _skill_dir(plan, skill)
+        if not _in(rel, "skills"):
+            message = (
+                f"skill {skill.name!r} is in {rel}; {plan.target.title} reads skills only from "
+                "skills/<name>/"
+            )
+            plan.drop("skill", skill.name, "port.skill.location", message, skill.path)
+        elif match_dir and rel is not None and rel.split("/")[1] != skill.name:
+            message = (
+                f"skill {skill.name!r} is in {rel}; {plan.target.title} loads a skill only when "
+                "its name is its directory's"
+            )
+            plan.drop("skill", skill.name, "port.skill.location", message, skill.path)
+
+
+# -- commands and agents -------------------------------------------------------------------
+
+
+def _markdown_files(
+    plan: Plan,
+    items: Sequence[Command] | Sequence[AgentType],
+    directory: str,
+    kind: Kind,
+) -> list[str] | None:
+    """The paths for ``commands`` or ``agents``: None when every one is a Markdown file
+    below `directory` (the target's default), else each file (a file in another
+    format is dropped)."""
+    rels: list[str] = []
+    for item in items:
+        rel = plan.rel(item.path)
+        if rel is None or not rel.endswith(".md"):
+            code = "port.agent.unsupported" if kind == "agent" else "port.command.unsupported"
+            message = f"{kind} {item.name!r} is not a Markdown file; port does not convert it"
+            plan.drop(kind, item.name, code, message, item.path)
+            continue
+        rels.append(rel)
+    if all(r.startswith(directory + "/") for r in rels) and len(rels) == len(items):
+        return None
+    return _listed(rels)
+
+
+def _unsupported(plan: Plan, kind: str, why: str) -> None:
+    """Every component of `kind` (``commands``, ``agents``, ``hooks``) dropped."""
+    if kind == "commands":
+        for command in plan.plugin.commands:
+            message = f"command {command.name!r}: {why}"
+            plan.drop("command", command.name, "port.command.unsupported", message, command.path)
+    elif kind == "agents":
+        for agent in plan.plugin.agents:
+            message = f"agent {agent.name!r}: {why}"
+            plan.drop("agent", agent.name, "port.agent.unsupported", message, agent.path)
+    else:
+        for hook in plan.plugin.hooks:
+            message = f"{hook.event} hook: {why}"
+            plan.drop("hook", hook_key(hook), "port.hook.unsupported", message, hook.path)
+
+
+def _gemini_commands(plan: Plan) -> None:
+    """``commands/<group>/<name>.toml`` for each command: its description, and its
+    body as the prompt with ``$ARGUMENTS`` as ``{{args}}``."""
+    for command in plan.plugin.commands:
+        try:
+            body = command.body()
+        except CommandBodyError as e:
+            message = f"command {command.name!r} cannot be read: {e.diagnostic.message}"
+            plan.drop("command", command.name, "port.command.unsupported", message, command.path)
+            continue
+        if _POSITIONAL.search(body):
+            message = (
+                f"command {command.name!r} takes positional arguments ($1, $ARGUMENTS[0]...); "
+                "Gemini CLI passes only {{args}}"
+            )
+            plan.drop("command", command.name, "port.command.arguments", message, command.path)
+            continue
+        parts = command.name.split(":")[1:] if ":" in command.name else [command.name]
+        rel = "commands/" + "/".join(parts) + ".toml"
+        if plan.taken(rel):
+            message = f"command {command.name!r}: {rel} is one of the plugin's own files"
+            plan.drop("command", command.name, "port.path.taken", message, command.path)
+            continue
+        fields: dict[str, str | int | float | bool] = {}
+        if command.description:
+            fields["description"] = command.description
+        fields["prompt"] = body.replace("$ARGUMENTS", "{{args}}")
+        plan.add(rel, toml_table(None, fields))
+
+
+# -- hooks and servers ----------------------------------------------------------------------
+
+
+def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ...]]:
+    """The source's hooks split: those read from ``hooks/hooks.json`` in Claude Code's
+    format (which Claude Code reads unasked), and the others."""
+    default = tuple(
+        h
+        for h in plan.plugin.hooks
+        if h.format == "claude" and plan.rel(h.path) == "hooks/hooks.json"
+    )
+    return default, tuple(h for h in plan.plugin.hooks if h not in default)
+
+
+def _read_in_place(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the target reads `hook` from the source's own file as it is: Gemini CLI
+    reads Claude Code's ``hooks/hooks.json`` in its own event names, and a few of
+    those are Claude Code's too (``SessionStart``, ``SessionEnd``, ``Notification``)."""
+    return plan.target.format == "gemini" and hook.format == "claude" and hook.event in GEMINI_NAMES
+
+
+def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
+    """A hooks file the target reads at a fixed place, unless the source owns it."""
+    if plan.taken(rel):
+        for hook in plan.plugin.hooks:
+            if plan.rel(hook.path) == rel and _read_in_place(plan, hook):
+                continue
+            message = f"{hook.event} hook: {rel} is one of the plugin's own files"
+            plan.drop("hook", hook_key(hook), "port.path.taken", message, hook.path)
+        return
+    text = text_of()
+    if text:
+        plan.add(rel, text)
+
+
+# -- the targets ------------------------------------------------------------------------------
+
+
+def claude(plan: Plan) -> dict[str, Any]:
+    manifest = _meta(
+        plan.plugin,
+        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
+    )
+    skills = [
+        r
+        for r in (_skill_dir(plan, s) for s in plan.plugin.skills)
+        if r is not None and not _in(r, "skills")
+    ]
+    if skills:
+        manifest["skills"] = _listed(skills)
+    parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
+        ("commands", plan.plugin.commands, "command"),
+        ("agents", plan.plugin.agents, "agent"),
+    )
+    for key, items, kind in parts:
+        listed = _markdown_files(plan, items, key, kind)
+        if listed is not None:
+            manifest[key] = listed
+    _, other = _default_hooks(plan)
+    events = event_map(plan, other)
+    if events:
+        manifest["hooks"] = events
+    servers = [s for s in plan.plugin.mcp_servers if plan.rel(s.path) != ".mcp.json"]
+    entries = server_entries(plan, tuple(servers))
+    if entries:
+        manifest["mcpServers"] = entries
+    return manifest
+
+
+def codex(plan: Plan) -> dict[str, Any]:
+    manifest = _meta(
+        plan.plugin,
+        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
+    )
+    skills = _skills_listed(plan, default_root=False)
+    if skills:
+        manifest["skills"] = skills
+    entries = server_entries(plan, plan.plugin.mcp_servers)
+    if entries:
+        manifest["mcpServers"] = entries
+    events = event_map(plan, plan.plugin.hooks)
+    if events:
+        manifest["hooks"] = events
+    _unsupported(plan, "commands", "Codex plugins carry no slash commands")
+    _unsupported(plan, "agents", "Codex plugins carry no agents")
+    interface = {"displayName": str(plan.plugin.manifest.get("displayName") or plan.plugin.name)}
+    if plan.plugin.description:
+        interface["shortDescription"] = plan.plugin.description
+    manifest["interface"] = interface
+    return manifest
+
+
+def cursor(plan: Plan) -> dict[str, Any]:
+    manifest = _meta(
+        plan.plugin,
+        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
+    )
+    skills = _skills_listed(plan, default_root=True)
+    if skills:
+        manifest["skills"] = skills
+    parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
+        ("commands", plan.plugin.commands, "command"),
+        ("agents", plan.plugin.agents, "agent"),
+    )
+    for key, items, kind in parts:
+        listed = _markdown_files(plan, items, key, kind)
+        if listed is not None:
+            manifest[key] = listed
+    _flat_names(plan)
+    entries = server_entries(plan, plan.plugin.mcp_servers)
+    if entries:
+        manifest["mcpServers"] = entries
+    _unsupported(
+        plan,
+        "hooks",
+        "Cursor's hook file (camelCase events) is not one satchel reads, so port does not write it",
+    )
+    return manifest
+
+
+def _flat_names(plan: Plan) -> None:
+    """Cursor names a command by its file's stem and an agent by its own name, with no
+    subdirectories in the name (``commands/notes/draft.md`` is ``<plugin>:draft``)."""
+    namespace = plan.plugin.namespace
+    items: list[tuple[Kind, str, str, Path | None]] = [
+        ("command", c.name, f"{namespace}:{c.path.stem}" if c.path else c.name, c.path)
+        for c in plan.plugin.commands
+    ]
+    items += [
+        ("agent", a.name, f"{namespace}:{a.name.split(':')[-1]}", a.path)
+        for a in plan.plugin.agents
+    ]
+    dropped = {(d.kind, d.name) for d in plan.drops}
+    for kind, name, flat, path in items:
+        if flat != name and (kind, name) not in dropped:
+            title = plan.target.title
+            message = f"{kind} {name!r} is {flat!r} in {title}, which puts no folder in a name"
+            plan.drop(kind, name, "port.name.changed", message, path, to=flat)
+
+
+def gemini(plan: Plan) -> dict[str, Any]:
+    manifest = _meta(plan.plugin, ("version", "description"))
+    _fixed_skills(plan, match_dir=False)
+    entries = server_entries(plan, plan.plugin.mcp_servers)
+    if entries:
+        manifest["mcpServers"] = entries
+    _gemini_commands(plan)
+    if plan.plugin.hooks:
+        _hook_file(plan, "hooks/hooks.json", lambda: _events_file(plan))
+    _gemini_agents(plan)
+    return manifest
+
+
+def _gemini_agents(plan: Plan) -> None:
+    """Gemini CLI reads an extension's ``agents/*.md`` where they are (0.61.0, its
+    ``loadAgentsFromDirectory``: the top level only, a strict frontmatter). An agent
+    there whose frontmatter Gemini accepts needs nothing written; any other is dropped."""
+    for agent in plan.plugin.agents:
+        problem = _gemini_agent_problem(plan, agent)
+        if problem is not None:
+            message = f"agent {agent.name!r}: {problem}"
+            plan.drop("agent", agent.name, "port.agent.unsupported", message, agent.path)
+
+
+def _gemini_agent_problem(plan: Plan, agent: AgentType) -> str | None:
+    rel = plan.rel(agent.path)
+    if agent.path is None or rel is None or not _in(rel, "agents") or not rel.endswith(".md"):
+        return f"Gemini CLI reads agents only from agents/<name>.md, not {rel or 'code'}"
+    try:
+        data = read_bounded(agent.path, MAX_AGENT_FILE)
+    except FileProblem as e:
+        return f"it cannot be read ({e.message})"
+    fields = frontmatter.parse(data, agent.path).fields or {}
+    extra = sorted(k for k in fields if k not in GEMINI_AGENT_FIELDS)
+    if not extra:
+        return None
+    listed = ", ".join(extra)
+    return (
+        f"its frontmatter holds {listed}, which Gemini CLI's strict agent schema refuses or "
+        "reads otherwise (tool and model names differ); port does not convert agents"
+    )
+
+
+def _events_file(plan: Plan) -> str:
+    events = event_map(plan, plan.plugin.hooks)
+    return json_text({"hooks": events}) if events else ""
+
+
+def kimi(plan: Plan) -> dict[str, Any]:
+    manifest = _meta(plan.plugin, ("version", "description", "keywords"))
+    skills = _skills_listed(plan, default_root=True)
+    if skills and skills != ["./"]:
+        manifest["skills"] = skills
+    entries = server_entries(plan, plan.plugin.mcp_servers)
+    if entries:
+        manifest["mcpServers"] = entries
+    hooks = kimi_hooks(plan, plan.plugin.hooks)
+    if hooks:
+        manifest["hooks"] = hooks
+    why = "satchel's Kimi Code reader does not read {}, so port does not write them"
+    _unsupported(plan, "commands", why.format("`commands`"))
+    _unsupported(plan, "agents", why.format("`agents`"))
+    return manifest
+
+
+def native(plan: Plan) -> dict[str, Any]:
+    """Agent Plugins 1.0, and Mistral Vibe's extension when the target is Vibe and
+    the plugin has hooks."""
+    vibe = plan.target.name == "vibe"
+    manifest = {
+        "$schema": NATIVE_SCHEMA,
+        **_meta(plan.plugin, (*_NATIVE_META, "author", "keywords")),
+    }
+    _fixed_skills(plan, match_dir=True)
+    entries = server_entries(plan, plan.plugin.mcp_servers)
+    if entries:
+        if plan.taken("mcp.json"):
+            for server in plan.plugin.mcp_servers:
+                message = f"MCP server {server.name!r}: mcp.json is one of the plugin's own files"
+                plan.drop("mcp_server", server.name, "port.path.taken", message, server.path)
+        else:
+            plan.add("mcp.json", json_text({"$schema": MCP_SCHEMA, "mcpServers": entries}))
+    if vibe and plan.plugin.hooks:
+        rel = f"{VIBE_EXTENSION}/hooks.toml"
+        _hook_file(plan, rel, lambda: vibe_hooks(plan, plan.plugin.hooks))
+        if rel in plan.files:
+            manifest["extensions"] = {VIBE_EXTENSION: {"schemaVersion": 1}}
+    elif plan.plugin.hooks:
+        _unsupported(
+            plan, "hooks", "Agent Plugins 1.0 has no hooks (Mistral Vibe's extension does)"
+        )
+    _unsupported(plan, "commands", f"{plan.target.title} plugins carry no slash commands")
+    why = (
+        "port does not write Mistral Vibe's TOML agents"
+        if vibe
+        else "Agent Plugins 1.0 has no agents"
+    )
+    _unsupported(plan, "agents", why)
+    return manifest
+
+
+BUILDERS: Mapping[str, Callable[[Plan], dict[str, Any]]] = {
+    "claude": claude,
+    "codex": codex,
+    "cursor": cursor,
+    "gemini": gemini,
+    "kimi": kimi,
+    "agent-plugins": native,
+}

@@ -1,0 +1,178 @@
+"""Hooks as each target writes them, from the source's `HookSpec` values.
+
+* Claude Code, Codex and Gemini CLI: the three-level event map (``{event: [{matcher,
+  hooks: [{type: "command", command, timeout}]}]}``), each in its host's event names.
+  Only Claude Code has the exec form (``args``), ``if``, and the handler fields
+  satchel keeps in `HookSpec.extras` (``async``, ``shell``...). Elsewhere ``args``
+  are joined into the shell command (quoted), and a hook with an ``if`` condition or
+  Claude-only fields is not written (it would run where the source's does not).
+  Gemini CLI's timeouts are milliseconds (its hook runner, 0.61.0: ``Hook timed out
+  after ${timeout}ms``), and Claude Code's tool names in a matcher become Gemini's.
+* Kimi Code: its flat list, ``{event, matcher, command, timeout}``, timeout 1-600 s.
+* Mistral Vibe: ``[[hooks]]`` tables in ``ai.mistral.vibe/hooks.toml`` (``name``,
+  ``type``, ``match``, ``command``, ``timeout``, ``description``), names unique.
+An event the target's host does not fire is dropped (``port.hook.event``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+from satchel.hooks._spec import HookSpec
+from satchel.port._plan import Plan
+from satchel.port._targets import hook_key, target_event
+from satchel.port._text import placeholders, toml_table
+
+__all__ = ["event_map", "kimi_hooks", "vibe_hooks"]
+
+KIMI_RANGE = (1.0, 600.0)
+# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
+# migrate.ts, TOOL_NAME_MAPPING)
+GEMINI_TOOLS = {
+    "Edit": "replace",
+    "Bash": "run_shell_command",
+    "Read": "read_file",
+    "Write": "write_file",
+    "Glob": "glob",
+    "Grep": "grep",
+    "LS": "ls",
+}
+
+
+def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
+    """Each hook with its event in the target's spelling; the others dropped."""
+    for hook in hooks:
+        event = target_event(hook, plan.target)
+        if event is None:
+            message = f"{plan.target.title} fires no {hook.event} event; the hook is not written"
+            plan.drop("hook", hook_key(hook), "port.hook.event", message, hook.path)
+            continue
+        yield hook, event
+
+
+def _no_room(plan: Plan, hook: HookSpec, *, args: bool = True) -> bool:
+    """Whether the hook needs a field only Claude Code has (dropped when it does)."""
+    fields = [*(["if"] if hook.condition is not None else []), *sorted(hook.extras)]
+    if not args and hook.args is not None:
+        fields.append("args")
+    if not fields:
+        return False
+    listed = ", ".join(fields)
+    message = f"{plan.target.title} has no room for the hook's {listed}; the hook is not written"
+    plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
+    return True
+
+
+def _command(plan: Plan, hook: HookSpec) -> str:
+    """The shell command, the exec form's args joined in, placeholders as the target
+    spells them."""
+    text = hook.command if hook.args is None else shlex.join([hook.command, *hook.args])
+    return placeholders(text, plan.target.hook_spelling, plan.target.data)
+
+
+def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[str, Any]]]:
+    """The three-level event map of Claude Code, Codex and Gemini CLI."""
+    claude = plan.target.format == "claude"
+    out: dict[str, list[dict[str, Any]]] = {}
+    for hook, event in _events(plan, hooks):
+        if not claude and _no_room(plan, hook):
+            continue
+        handler = _claude_handler(plan, hook) if claude else _plain_handler(plan, hook)
+        matcher = _matcher(plan, hook)
+        groups = out.setdefault(event, [])
+        group = next((g for g in groups if g.get("matcher") == matcher), None)
+        if group is None:
+            group = {**({} if matcher is None else {"matcher": matcher}), "hooks": []}
+            groups.append(group)
+        group["hooks"].append(handler)
+    return out
+
+
+def _matcher(plan: Plan, hook: HookSpec) -> str | None:
+    """The matcher as the target spells the tools: Claude Code's tool names become
+    Gemini CLI's, as ``gemini hooks migrate`` renames them; otherwise as written."""
+    if hook.matcher is None or plan.target.format != "gemini" or hook.format != "claude":
+        return hook.matcher
+    matcher = hook.matcher
+    for claude, gemini in GEMINI_TOOLS.items():
+        matcher = re.sub(rf"\b{claude}\b", gemini, matcher)
+    return matcher
+
+
+def _claude_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
+    spell = plan.target
+    handler: dict[str, Any] = {
+        "type": "command",
+        "command": placeholders(hook.command, spell.hook_spelling, spell.data),
+    }
+    if hook.args is not None:
+        handler["args"] = [placeholders(a, spell.hook_spelling, spell.data) for a in hook.args]
+    if hook.timeout is not None:
+        handler["timeout"] = _number(hook.timeout)
+    if hook.condition is not None:
+        handler["if"] = hook.condition
+    if hook.description is not None:
+        handler["description"] = hook.description
+    return {**handler, **dict(hook.extras)}
+
+
+def _plain_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
+    handler: dict[str, Any] = {"type": "command", "command": _command(plan, hook)}
+    if hook.timeout is not None:
+        gemini = plan.target.format == "gemini"
+        handler["timeout"] = _number(hook.timeout * 1000 if gemini else hook.timeout)
+    if hook.description is not None and plan.target.format == "gemini":
+        handler["description"] = hook.description
+    return handler
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def kimi_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> list[dict[str, Any]]:
+    """Kimi's flat list."""
+    out: list[dict[str, Any]] = []
+    low, high = KIMI_RANGE
+    for hook, event in _events(plan, hooks):
+        if _no_room(plan, hook):
+            continue
+        if hook.timeout is not None and not low <= hook.timeout <= high:
+            message = (
+                f"Kimi Code takes a timeout of 1-600 s, not {hook.timeout:g}; "
+                "the hook is not written"
+            )
+            plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
+            continue
+        entry: dict[str, Any] = {"event": event}
+        if hook.matcher is not None:
+            entry["matcher"] = hook.matcher
+        entry["command"] = _command(plan, hook)
+        if hook.timeout is not None:
+            entry["timeout"] = _number(hook.timeout)
+        out.append(entry)
+    return out
+
+
+def vibe_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> str:
+    """``ai.mistral.vibe/hooks.toml`` ('' when no hook is written)."""
+    tables: list[str] = []
+    for number, (hook, event) in enumerate(_events(plan, hooks), start=1):
+        if _no_room(plan, hook):
+            continue
+        fields: dict[str, str | int | float | bool] = {
+            "name": f"{event.replace('_', '-')}-{number}"
+        }
+        fields["type"] = event
+        if hook.matcher is not None:
+            fields["match"] = hook.matcher
+        fields["command"] = _command(plan, hook)
+        if hook.timeout is not None:
+            fields["timeout"] = _number(hook.timeout)
+        if hook.description is not None:
+            fields["description"] = hook.description
+        tables.append(toml_table("[[hooks]]", fields))
+    return "\n".join(tables)

@@ -1,0 +1,179 @@
+"""`port`: read one plugin with satchel's reader, write every target host's manifests.
+
+    report = port("plugins/deploy-kit", ["codex", "kimi"])
+
+Nothing is executed and nothing outside the plugin root is read or written. The
+source is read as `satchel.plugins.read_plugin` reads it, except that a manifest
+port wrote itself (its record) is not taken for the source: porting again reads the
+same plugin. A target whose format is the source's own is skipped
+(``port.target.source``); one whose name rule the plugin's name breaks is skipped
+(``port.name.invalid``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from satchel._contain import is_dir, resolve_root
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.plugins._detect import FORMAT_ORDER, Detection
+from satchel.plugins._model import FORMATS, Format, Plugin
+from satchel.plugins._read import read_plugin
+from satchel.plugins.formats._kimi import NAME as KIMI_NAME
+from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
+from satchel.port._build import BUILDERS
+from satchel.port._model import PortReport, TargetReport
+from satchel.port._plan import Plan, relative
+from satchel.port._targets import TARGETS, Target
+from satchel.port._text import json_text
+from satchel.port._write import Record, write_files
+
+__all__ = ["port", "targets_named"]
+
+_NATIVE_NAME = re.compile(r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z")
+_MANIFESTS: dict[Format, tuple[str, ...]] = {
+    "agent-plugins": ("plugin.json",),
+    "bundle": ("plugin.toml",),
+    "claude": (".claude-plugin/plugin.json",),
+    "codex": (".codex-plugin/plugin.json",),
+    "cursor": (".cursor-plugin/plugin.json",),
+    "gemini": ("gemini-extension.json",),
+    "kimi": ("kimi.plugin.json", ".kimi-plugin/plugin.json"),
+}
+
+
+def targets_named(names: Iterable[str]) -> tuple[Target, ...]:
+    """The targets `names` name, in the order given, each once. An unknown name, or
+    both ``vibe`` and ``agent-plugins`` (one ``plugin.json``), is a `ValueError`."""
+    chosen: list[Target] = []
+    for name in names:
+        target = TARGETS.get(name)
+        if target is None:
+            known = ", ".join(TARGETS)
+            raise ValueError(f"unknown target {name!r}; the targets are {known}")
+        if target not in chosen:
+            chosen.append(target)
+    if {"vibe", "agent-plugins"} <= {t.name for t in chosen}:
+        raise ValueError("vibe and agent-plugins both write plugin.json; name one of them")
+    if not chosen:
+        raise ValueError("name at least one target")
+    return tuple(chosen)
+
+
+def port(
+    path: str | os.PathLike[str],
+    targets: Iterable[str],
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+) -> PortReport:
+    """Write, next to the plugin at `path`, the manifests each of `targets` reads
+    (see `satchel.port.TARGETS`), and say what each target does not get. `force`
+    replaces files port did not write (never a file the source reads its
+    components from); `dry_run` writes nothing."""
+    chosen = targets_named(targets)
+    root = Path(os.path.abspath(path))
+    if not is_dir(root):
+        plugin, found = read_plugin(root)
+        return PortReport(root, None, (), tuple(found), dry_run)
+    record = Record(resolve_root(root))
+    plugin, found = read_plugin(root, detection=_detection(record))
+    if plugin is None:
+        return PortReport(root, None, (), tuple(found), dry_run)
+    sources = _sources(plugin, record)
+    reports = [_target(plugin, t, sources, record, force, dry_run) for t in chosen]
+    if not dry_run and any(f.action == "written" for r in reports for f in r.files):
+        record.save()
+    return PortReport(root, plugin.format, tuple(reports), tuple(found), dry_run)
+
+
+def _detection(record: Record) -> Detection:
+    """Every format but those whose manifest port wrote (and nobody changed since)."""
+    ported = {fmt for fmt, files in _MANIFESTS.items() if any(_owned(record, rel) for rel in files)}
+    return Detection(order=FORMAT_ORDER, reads=frozenset(FORMATS) - ported)
+
+
+def _owned(record: Record, rel: str) -> bool:
+    path = record.root / rel
+    try:
+        return path.is_file() and record.owns(rel, path.read_bytes())
+    except OSError:
+        return False
+
+
+def _sources(plugin: Plugin, record: Record) -> frozenset[str]:
+    """The files the source reads (plugin-relative): its manifest, the markers of
+    formats beside it that port did not write, and every component's file."""
+    found = {
+        rel
+        for files in _MANIFESTS.values()
+        for rel in files
+        if os.path.lexists(plugin.root / rel) and not _owned(record, rel)
+    }
+    paths = [
+        *(s.path for s in plugin.skills),
+        *(c.path for c in plugin.commands),
+        *(a.path for a in plugin.agents),
+        *(h.path for h in plugin.hooks),
+        *(s.path for s in plugin.mcp_servers),
+    ]
+    for path in paths:
+        rel = relative(plugin.root, path)
+        if rel is not None:
+            found.add(rel)
+    return frozenset(found)
+
+
+def _target(
+    plugin: Plugin,
+    target: Target,
+    sources: frozenset[str],
+    record: Record,
+    force: bool,
+    dry_run: bool,
+) -> TargetReport:
+    skip = _skip(plugin, target)
+    if skip is not None:
+        return TargetReport(target.name, target.title, problems=(skip,), skipped=True)
+    plan = Plan(plugin, target, sources)
+    manifest = BUILDERS[target.format](plan)
+    files = {target.manifest: json_text(manifest), **plan.files}
+    written, problems = write_files(
+        record.root, files, record, force=force, dry_run=dry_run, target=target.name
+    )
+    return TargetReport(
+        target.name, target.title, tuple(written), tuple(plan.drops), tuple(problems)
+    )
+
+
+def _skip(plugin: Plugin, target: Target) -> Diagnostic | None:
+    """Why nothing is written for `target`, if so."""
+    where = plugin.root
+    if target.format == plugin.format:
+        message = (
+            f"{target.name}: the plugin is already in {target.title}'s format; nothing is written"
+        )
+        return diagnostic("port.target.source", message, where)
+    problem = _name_problem(plugin.name, target)
+    if problem is None:
+        return None
+    return diagnostic("port.name.invalid", f"{target.name}: {problem}; nothing is written", where)
+
+
+def _name_problem(name: str, target: Target) -> str | None:
+    if target.format == "kimi" and not KIMI_NAME.match(name):
+        return f"Kimi Code names a plugin [a-z0-9][a-z0-9_-]{{0,63}}, not {name!r}"
+    if target.format == "agent-plugins":
+        if len(name) > 64 or not _NATIVE_NAME.match(name):
+            return (
+                f"Agent Plugins 1.0 names a plugin with a-z, 0-9, '-' and '.', alphanumeric at "
+                f"both ends, no '--' or '..', not {name!r}"
+            )
+        if typescript_identifier(name).lower() in RESERVED_NAMESPACES:
+            return (
+                f"the namespace {typescript_identifier(name)!r} derived from {name!r} is reserved"
+            )
+    return None

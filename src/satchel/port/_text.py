@@ -1,0 +1,53 @@
+"""How port writes files: JSON as the hosts' own manifests look, TOML by hand (the
+standard library reads TOML and does not write it), and the placeholder spellings."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["json_text", "placeholders", "toml_string", "toml_table"]
+
+_VAR = re.compile(r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}")
+_DEL = "\x7f"
+
+
+def json_text(value: Any) -> str:
+    """`value` as JSON, two-space indented, with a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def toml_string(text: str) -> str:
+    """`text` as a TOML basic string (JSON's escapes are TOML's; DEL is escaped too)."""
+    return json.dumps(text, ensure_ascii=False).replace(_DEL, "\\u007f")
+
+
+def toml_table(header: str | None, fields: Mapping[str, str | int | float | bool]) -> str:
+    """`header` (``[name]`` or ``[[name]]``; None: the top-level table) and its
+    ``key = value`` lines; keys are bare (port only writes bare keys)."""
+    lines = [] if header is None else [header]
+    for key, value in fields.items():
+        lines.append(f"{key} = {_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _value(value: str | int | float | bool) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return toml_string(value)
+
+
+def placeholders(text: str, root: str | None, data: str | None) -> str:
+    """`text` with the plugin-root and plugin-data placeholders of every dialect
+    (``${CLAUDE_PLUGIN_ROOT}``, ``${PLUGIN_ROOT}``, ``${KIMI_PLUGIN_ROOT}``, and the
+    ``DATA`` forms) spelled as `root` and `data`; None keeps that one as written."""
+
+    def spelled(match: re.Match[str]) -> str:
+        wanted = root if match.group(1) == "ROOT" else data
+        return match.group(0) if wanted is None else wanted
+
+    return _VAR.sub(spelled, text)

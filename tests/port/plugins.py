@@ -1,0 +1,191 @@
+"""The source plugins the port tests start from: a Claude Code plugin with skills,
+commands, agents, hooks and MCP servers, and a Codex plugin."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support import skill_md, write_tree
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, indent=2) + "\n"
+
+
+CLAUDE_HOOKS = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh",
+                        "timeout": 10,
+                    }
+                ],
+            },
+            {
+                "matcher": "Write",
+                "hooks": [
+                    {"type": "command", "command": "./hooks/paths.sh", "if": "Write(src/**)"}
+                ],
+            },
+        ],
+        "PostToolUse": [
+            {
+                "matcher": "Edit|Write",
+                "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/fmt.sh"}],
+            }
+        ],
+        "SessionStart": [{"hooks": [{"type": "command", "command": "echo ready"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hooks/prompt.sh"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "./hooks/stop.sh", "timeout": 30}]}],
+        "PostToolBatch": [{"hooks": [{"type": "command", "command": "./hooks/batch.sh"}]}],
+    }
+}
+
+CLAUDE_SERVERS = {
+    "mcpServers": {
+        "tracker": {
+            "command": "${CLAUDE_PLUGIN_ROOT}/bin/tracker",
+            "args": ["--data", "${CLAUDE_PLUGIN_DATA}/db"],
+            "env": {"TRACKER_MODE": "local"},
+            "cwd": "${CLAUDE_PLUGIN_DATA}",
+        },
+        "docs": {
+            "type": "http",
+            "url": "https://docs.example.com/mcp",
+            "headers": {"X-Team": "release"},
+        },
+        "legacy": {"type": "sse", "url": "https://legacy.example.com/sse"},
+    }
+}
+
+
+def _md(front: str, body: str) -> str:
+    return f"---\n{front}\n---\n{body}\n"
+
+
+def claude_plugin(root: Path) -> Path:
+    """``release-kit``: 2 skills, 3 commands, 2 agents, 7 hooks on 6 events, 3 servers."""
+    manifest = {
+        "name": "release-kit",
+        "version": "1.4.0",
+        "description": "Release tooling: changelogs, version bumps, tags.",
+        "author": {"name": "Release Team", "email": "release@example.com"},
+        "license": "MIT",
+        "keywords": ["release", "changelog"],
+    }
+    return write_tree(
+        root,
+        {
+            ".claude-plugin/plugin.json": _json(manifest),
+            "skills/changelog/SKILL.md": skill_md(
+                "changelog", "Write the changelog entry for a release."
+            ),
+            "skills/bump-version/SKILL.md": skill_md(
+                "bump-version", "Bump the version in every manifest."
+            ),
+            "commands/ship.md": _md("description: Ship a release", "Ship $ARGUMENTS now."),
+            "commands/notes/draft.md": _md(
+                "description: Draft notes", "Draft notes for $ARGUMENTS."
+            ),
+            "commands/tag.md": _md("description: Tag a commit", "Tag $1 as $2."),
+            "agents/reviewer.md": _md(
+                "name: reviewer\ndescription: Reviews release notes.", "Review."
+            ),
+            "agents/qa/smoke.md": _md("name: smoke\ndescription: Runs smoke checks.", "Check."),
+            "hooks/hooks.json": _json(CLAUDE_HOOKS),
+            "hooks/guard.sh": "#!/bin/sh\nexit 0\n",
+            ".mcp.json": _json(CLAUDE_SERVERS),
+            "bin/tracker": "#!/bin/sh\n",
+        },
+    )
+
+
+def codex_plugin(root: Path) -> Path:
+    """``lint-suite``: 2 skills and 2 MCP servers."""
+    manifest = {
+        "name": "lint-suite",
+        "version": "0.3.0",
+        "description": "Linters as skills and servers.",
+        "skills": "./skills/",
+        "mcpServers": "./.mcp.json",
+        "interface": {"displayName": "Lint Suite", "category": "Coding"},
+    }
+    servers = {
+        "mcpServers": {
+            "ruff": {"command": "ruff-mcp", "args": ["--stdio"]},
+            "sonar": {"type": "http", "url": "https://sonar.example.com/mcp"},
+        }
+    }
+    return write_tree(
+        root,
+        {
+            ".codex-plugin/plugin.json": _json(manifest),
+            "skills/py-lint/SKILL.md": skill_md("py-lint", "Lint Python files."),
+            "skills/sql-lint/SKILL.md": skill_md("sql-lint", "Lint SQL files."),
+            ".mcp.json": _json(servers),
+        },
+    )
+
+
+def kimi_plugin(root: Path) -> Path:
+    """``guard``: 1 skill, 1 MCP server, 3 hooks (one on Kimi's own TurnStarted)."""
+    manifest = {
+        "name": "guard",
+        "version": "1.0.0",
+        "description": "Guards shell calls.",
+        "skills": ["./skills/check"],
+        "mcpServers": {"policy": {"command": "policy-mcp", "args": ["--strict"], "cwd": "./data"}},
+        "hooks": [
+            {"event": "PreToolUse", "matcher": "Shell", "command": "${KIMI_PLUGIN_ROOT}/g.sh"},
+            {"event": "Stop", "command": "./s.sh", "timeout": 5},
+            {"event": "TurnStarted", "command": "./t.sh"},
+        ],
+    }
+    return write_tree(
+        root,
+        {
+            "kimi.plugin.json": _json(manifest),
+            "skills/check/SKILL.md": skill_md("check", "Check a shell command."),
+            "data/.keep": "",
+        },
+    )
+
+
+def vibe_plugin(root: Path) -> Path:
+    """``notes-kit``: Agent Plugins 1.0 with Vibe's extension: 2 skills, 2 servers
+    (one sse), 2 hooks."""
+    manifest = {
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        "name": "notes-kit",
+        "version": "2.0.0",
+        "description": "Meeting notes.",
+        "extensions": {"ai.mistral.vibe": {"schemaVersion": 1}},
+    }
+    servers = {
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+        "mcpServers": {
+            "calendar": {"type": "stdio", "command": "./bin/calendar", "args": ["${PLUGIN_ROOT}"]},
+            "feed": {"type": "sse", "url": "https://feed.example.com/sse"},
+        },
+    }
+    hooks = (
+        '[[hooks]]\nname = "scrub"\ntype = "pre_tool"\nmatch = "write_file"\n'
+        'command = "./bin/scrub"\n\n'
+        '[[hooks]]\nname = "summary"\ntype = "post_agent"\ncommand = "./bin/summary"\n'
+    )
+    return write_tree(
+        root,
+        {
+            "plugin.json": _json(manifest),
+            "skills/minutes/SKILL.md": skill_md("minutes", "Take the minutes."),
+            "skills/agenda/SKILL.md": skill_md("agenda", "Draft an agenda."),
+            "mcp.json": _json(servers),
+            "ai.mistral.vibe/hooks.toml": hooks,
+            "bin/calendar": "#!/bin/sh\n",
+        },
+    )

@@ -1,0 +1,93 @@
+"""What port writes for Gemini CLI is what the pinned Gemini CLI reads: ``gemini
+extensions validate`` accepts it, and once linked, ``gemini extensions list -o json``
+shows the source's skills, MCP servers, agents and hook events minus exactly what port
+dropped (with Gemini's event names, and ``${extensionPath}`` expanded)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.plugins import read_plugin
+from satchel.port import hook_key, port
+from satchel.port._targets import GEMINI_EVENTS
+from tests.tools import GEMINI_SETTINGS
+
+from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
+
+CALL = 120  # seconds: a "did not hang" bound, not a speed claim
+SOURCES = {
+    "claude": claude_plugin,
+    "codex": codex_plugin,
+    "kimi": kimi_plugin,
+    "vibe": vibe_plugin,
+}
+
+
+def run(script: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Gemini CLI with HOME=`home`, updates and statistics off (`GEMINI_SETTINGS`), and
+    the machine's system settings not read."""
+    settings = home / ".gemini" / "settings.json"
+    if not settings.exists():
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps(GEMINI_SETTINGS), encoding="utf-8")
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
+    }
+    node = shutil.which("node") or "node"
+    return subprocess.run(
+        [node, str(script), *args], capture_output=True, text=True, timeout=CALL, env=env, cwd=home
+    )
+
+
+def listed(script: Path, home: Path, name: str) -> dict[str, Any]:
+    done = run(script, home, "extensions", "list", "-o", "json")
+    text = done.stdout or done.stderr  # 0.61.0 writes the list to stderr
+    (found,) = [e for e in json.loads(text[text.index("[") :]) if e["name"] == name]
+    return found
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_gemini_cli_reads_what_port_wrote(gemini: Path, tmp_path: Path, source: str):
+    root = SOURCES[source](tmp_path / "plugins" / source)
+    plugin, _ = read_plugin(root)
+    assert plugin is not None
+    (target,) = port(root, ["gemini"]).targets
+    home = tmp_path / "home"
+    home.mkdir()
+    checked = run(gemini, home, "extensions", "validate", str(root))
+    assert checked.returncode == 0, checked.stderr
+    assert run(gemini, home, "extensions", "link", str(root), "--consent").returncode == 0
+    extension = listed(gemini, home, plugin.name)
+    dropped = {(d.kind, d.name) for d in target.drops if d.whole}
+
+    def kept(kind: str, names: list[str]) -> list[str]:
+        return sorted(n for n in names if (kind, n) not in dropped)
+
+    assert sorted(extension["mcpServers"] or {}) == kept(
+        "mcp_server", [s.name for s in plugin.mcp_servers]
+    )
+    assert sorted(s["name"] for s in extension["skills"]) == kept(
+        "skill", [s.name for s in plugin.skills]
+    )
+    agents = kept("agent", [a.name for a in plugin.agents])
+    assert sorted(a["name"] for a in extension["agents"]) == [a.split(":")[-1] for a in agents]
+    if "hooks/hooks.json" in {f.path for f in target.files}:
+        hooks = Counter(hook_key(h) for h in plugin.hooks)
+        hooks -= Counter(d.name for d in target.drops if d.kind == "hook")
+        events = Counter(GEMINI_EVENTS[key] for key in hooks.elements())
+        written = extension["hooks"]
+        assert Counter({e: sum(len(g["hooks"]) for g in gs) for e, gs in written.items()}) == events
+        commands = [h["command"] for gs in written.values() for g in gs for h in g["hooks"]]
+        assert not any("${" in c for c in commands)

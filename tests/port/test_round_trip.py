@@ -1,0 +1,128 @@
+"""The heart of port: for each target, the plugin port wrote loads, with that host's
+reading, with exactly the source's inventory minus what port said it drops. The sources
+(tests/port/plugins.py): a Claude Code plugin with skills, commands, agents, hooks and
+MCP servers, a Codex plugin, a Kimi Code plugin with hooks, and an Agent Plugins
+plugin with Vibe's extension."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel.hooks._parse import claude_hooks
+from satchel.hosts import get
+from satchel.plugins import Detection, Plugin, read_plugin
+from satchel.plugins._detect import UNREAD
+from satchel.port import TARGETS, hook_key, port
+from satchel.port._model import TargetReport
+
+from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
+
+SOURCES = {
+    "claude": claude_plugin,
+    "codex": codex_plugin,
+    "kimi": kimi_plugin,
+    "vibe": vibe_plugin,
+}
+WRITTEN = [t for t in TARGETS]
+
+
+def inventory(plugin: Plugin, hooks: tuple = ()) -> dict[str, Counter[str]]:
+    return {
+        "skill": Counter(s.name for s in plugin.skills),
+        "command": Counter(c.name for c in plugin.commands),
+        "agent": Counter(a.name for a in plugin.agents),
+        "hook": Counter(hook_key(h) for h in (hooks or plugin.hooks)),
+        "mcp_server": Counter(s.name for s in plugin.mcp_servers),
+    }
+
+
+def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
+    found = inventory(source)
+    for drop in report.drops:
+        if drop.whole or drop.to is not None:
+            found[drop.kind] -= Counter([drop.name])
+        if drop.to is not None:
+            found[drop.kind] += Counter([drop.to])
+    return found
+
+
+def read_as(root: Path, target: str) -> tuple[Plugin | None, list]:
+    """The plugin as the target's host reads it: only that format, with the host's
+    skill rule and strictness."""
+    host = get(TARGETS[target].host)
+    fmt = TARGETS[target].format
+    return read_plugin(
+        root,
+        strict=host.strict_plugins,
+        skill_rule=host.plugin_skill_rule or "claude-code",
+        detection=Detection(order=(fmt,), reads=frozenset((fmt,))),
+    )
+
+
+def ported(tmp_path: Path, source: str, target: str) -> tuple[Plugin, TargetReport, Path]:
+    root = SOURCES[source](tmp_path / "src" / "plugin")
+    before, _ = read_plugin(root)
+    assert before is not None
+    copy = tmp_path / target / before.name
+    shutil.copytree(root, copy)
+    report = port(copy, [target])
+    (one,) = report.targets
+    return before, one, copy
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+@pytest.mark.parametrize("target", WRITTEN)
+def test_the_written_plugin_loads_with_the_source_inventory_minus_the_drops(
+    tmp_path, source, target
+):
+    if TARGETS[target].format in UNREAD:
+        pytest.skip(f"satchel has no reader for {TARGETS[target].title} extensions yet (UNREAD)")
+    before, report, root = ported(tmp_path, source, target)
+    if report.skipped:
+        assert TARGETS[target].format == before.format
+        assert [d.code for d in report.diagnostics] == ["port.target.source"]
+        return
+    assert all(f.action == "written" for f in report.files)
+    after, found = read_as(root, target)
+    assert after is not None, [d.message for d in found]
+    assert after.format == TARGETS[target].format
+    hooks = after.hooks
+    if target == "codex":  # satchel's Codex reader does not adapt hooks: read what port wrote
+        manifest = json.loads((root / ".codex-plugin/plugin.json").read_text())
+        hooks, problems = claude_hooks({"hooks": manifest.get("hooks", {})}, root, after.name)
+        assert problems == []
+    assert inventory(after, hooks) == expected(before, report)
+    # the only complaints are about the source's own files where the target reads its
+    # (port.path.taken: Gemini CLI reads Claude Code's hooks/hooks.json in its names)
+    taken = {d.diagnostic.path for d in report.drops if d.diagnostic.code == "port.path.taken"}
+    assert [d.code for d in found if d.severity != "info" and d.path not in taken] == []
+
+
+@pytest.mark.parametrize(
+    "target", [t for t in WRITTEN if TARGETS[t].format not in {*UNREAD, "claude"}]
+)
+def test_satchel_load_with_the_targets_host_profile_reads_the_written_plugin(tmp_path, target):
+    """The Claude Code plugin ported to each other host, loaded by `satchel.load` with
+    that host's profile and the plugin as a --plugin-dir."""
+    before, report, root = ported(tmp_path, "claude", target)
+    host = get(TARGETS[target].host)
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    home.mkdir()
+    env = satchel.load(
+        layout=host.layout(project, home=home, project=project), host=host, plugin_dirs=[root]
+    )
+    after = env.plugins.plugins[before.name]
+    assert after.format == TARGETS[target].format
+    found = inventory(after)
+    wanted = expected(before, report)
+    if target == "codex":  # hooks: not adapted by satchel's Codex reader (see above)
+        found.pop("hook")
+        wanted.pop("hook")
+    assert found == wanted
