@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import json
+import shutil
 
+import pytest
+
+from tests.plugins.multihost import NAME, multihost_plugin
 from tests.port.plugins import claude_plugin, codex_plugin
 from tests.support import check_golden, put
 
-from .support import GOLDEN
+from .support import GOLDEN, WORKSPACE
 
 
 def test_the_human_report_lists_each_targets_files_and_drops(satchel, tmp_path, monkeypatch):
@@ -85,3 +89,29 @@ def test_an_unknown_target_is_a_usage_error(satchel, tmp_path):
     run = satchel("port", str(tmp_path), "--to", "codex,emacs")
     assert run.code == 2
     assert "unknown target 'emacs'" in run.err
+
+
+EXAMPLE_PLUGINS = ("deploy-kit", "lint-kit", "meeting-notes", "pr-tools", "style-guide")
+EVERY_TARGET = "claude-code,codex,cursor,gemini,kimi,vibe"
+
+
+@pytest.mark.parametrize("name", EXAMPLE_PLUGINS)
+def test_each_bundled_example_plugin_ports_to_every_host(satchel, tmp_path, monkeypatch, name):
+    """A copy of the example plugin (port writes beside the source, never into the
+    checkout), ported to every target: what each target gets and what it cannot hold."""
+    shutil.copytree(WORKSPACE / ".satchel" / "plugins" / name, tmp_path / name, symlinks=True)
+    monkeypatch.chdir(tmp_path)
+    run = satchel("port", name, "--to", EVERY_TARGET, "--dry-run")
+    assert run.code in (0, 1), run.err
+    check_golden(f"port-example-{name}.txt", run.out, GOLDEN)
+
+
+def test_a_plugin_for_six_hosts_ports_without_touching_its_own_manifests(
+    satchel, tmp_path, monkeypatch
+):
+    root = multihost_plugin(tmp_path / NAME)
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    monkeypatch.chdir(tmp_path)
+    run = satchel("port", NAME, "--to", EVERY_TARGET)
+    check_golden("port-multihost.txt", run.out, GOLDEN)
+    assert {p: p.read_bytes() for p in before} == before  # hand-written files untouched

@@ -38,6 +38,8 @@ NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 VIBE_EXTENSION = "ai.mistral.vibe"
 _POSITIONAL = re.compile(r"\$(?:[0-9]|ARGUMENTS\[)")
 _NATIVE_META = ("version", "description", "homepage", "repository", "license")
+# the metadata Claude Code's, Codex's and Cursor's manifests share
+_META = ("version", "description", "author", "homepage", "repository", "license", "keywords")
 # what Gemini CLI 0.61.0's agent frontmatter takes and means as Claude Code does
 GEMINI_AGENT_FIELDS = frozenset(
     ("name", "description", "display_name", "temperature", "max_turns", "timeout_mins")
@@ -246,10 +248,7 @@ def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
 
 
 def claude(plan: Plan) -> dict[str, Any]:
-    manifest = _meta(
-        plan.plugin,
-        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
-    )
+    manifest = _meta(plan.plugin, _META)
     skills = [
         r
         for r in (_skill_dir(plan, s) for s in plan.plugin.skills)
@@ -277,10 +276,7 @@ def claude(plan: Plan) -> dict[str, Any]:
 
 
 def codex(plan: Plan) -> dict[str, Any]:
-    manifest = _meta(
-        plan.plugin,
-        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
-    )
+    manifest = _meta(plan.plugin, _META)
     skills = _skills_listed(plan, default_root=False)
     if skills:
         manifest["skills"] = skills
@@ -300,10 +296,7 @@ def codex(plan: Plan) -> dict[str, Any]:
 
 
 def cursor(plan: Plan) -> dict[str, Any]:
-    manifest = _meta(
-        plan.plugin,
-        ("version", "description", "author", "homepage", "repository", "license", "keywords"),
-    )
+    manifest = _meta(plan.plugin, _META)
     skills = _skills_listed(plan, default_root=True)
     if skills:
         manifest["skills"] = skills

@@ -135,7 +135,7 @@ def _target(
     force: bool,
     dry_run: bool,
 ) -> TargetReport:
-    skip = _skip(plugin, target)
+    skip = _skip(plugin, target) or _hand_written(plugin, target, sources, force)
     if skip is not None:
         return TargetReport(target.name, target.title, problems=(skip,), skipped=True)
     plan = Plan(plugin, target, sources)
@@ -146,6 +146,25 @@ def _target(
     )
     return TargetReport(
         target.name, target.title, tuple(written), tuple(plan.drops), tuple(problems)
+    )
+
+
+def _hand_written(
+    plugin: Plugin, target: Target, sources: frozenset[str], force: bool
+) -> Diagnostic | None:
+    """A manifest of the target's format at another of its places, which the host
+    would read beside (or instead of) the one port writes: port leaves the target
+    alone unless `force`."""
+    others = [rel for rel in _MANIFESTS.get(target.format, ()) if rel != target.manifest]
+    found = [rel for rel in others if rel in sources]
+    if not found or force:
+        return None
+    message = (
+        f"{target.name}: {found[0]} is this plugin's own {target.title} manifest and port did "
+        f"not write it; nothing is written for {target.title}"
+    )
+    return diagnostic(
+        "port.file.exists", message, plugin.root / found[0], hint="pass --force to write anyway"
     )
 
 
