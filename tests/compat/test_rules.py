@@ -165,20 +165,29 @@ def test_what_a_declarative_only_host_leaves_alone():
 
 def test_a_component_the_format_does_not_carry(tmp_path):
     plugin = write_tree(tmp_path / NAME, plugin_files())
+    # Cursor reads hooks/hooks.json in its own shape (camelCase events), and this one is
+    # Claude Code's: its hooks are not Cursor's, as the MCP server of .mcp.json is not
     assert _drops(compat(plugin, hosts=["cursor"]), "cursor") == [
-        (
-            "compat.load.refused",
-            "hook",
-            "triple",
-            "plugin.hooks.unsupported: Cursor plugin hooks are not adapted (not Claude Code's "
-            "events): hooks/hooks.json",
-        ),
         (
             "compat.component.unread",
             "mcp_server",
             "tracker",
             "mcp server 'tracker' of plugin 'triple' is not read by Cursor from the cursor "
             "manifest (satchel, Claude Code, Codex, GitHub Copilot, mermaid, zidane load it)",
+        ),
+        (
+            "compat.component.unread",
+            "hook",
+            "plugin:triple/PreToolUse/Bash",
+            "hook 'plugin:triple/PreToolUse/Bash' of plugin 'triple' is not read by Cursor from "
+            "the cursor manifest (satchel, Claude Code, GitHub Copilot, mermaid, zidane load it)",
+        ),
+        (
+            "compat.component.unread",
+            "hook",
+            "plugin:triple/TeammateIdle/*",
+            "hook 'plugin:triple/TeammateIdle/*' of plugin 'triple' is not read by Cursor from "
+            "the cursor manifest (satchel, Claude Code, GitHub Copilot, mermaid, zidane load it)",
         ),
     ]
 

@@ -19,6 +19,10 @@ from types import MappingProxyType
 __all__ = [
     "BLOCKING",
     "CLAUDE_EVENTS",
+    "CURSOR_EVENTS",
+    "CURSOR_NAMES",
+    "CURSOR_ONLY",
+    "CURSOR_TOOLS",
     "EVENTS",
     "GEMINI_EVENTS",
     "GEMINI_ONLY",
@@ -79,12 +83,58 @@ GEMINI_EVENTS: Mapping[str, str] = MappingProxyType(
 )
 # Gemini CLI's events with no satchel event: kept by name.
 GEMINI_ONLY = ("BeforeModel", "AfterModel", "BeforeToolSelection")
+# Cursor's camelCase events -> satchel's (cursor.com/docs/agent/hooks). The shell, MCP,
+# read and edit events are tool events of one kind of tool (`CURSOR_TOOLS`).
+CURSOR_EVENTS: Mapping[str, str] = MappingProxyType(
+    {
+        "sessionStart": "session_start",
+        "beforeSubmitPrompt": "user_prompt_submit",
+        "preToolUse": "before_tool_use",
+        "beforeShellExecution": "before_tool_use",
+        "beforeMCPExecution": "before_tool_use",
+        "beforeReadFile": "before_tool_use",
+        "postToolUse": "after_tool_use",
+        "afterShellExecution": "after_tool_use",
+        "afterMCPExecution": "after_tool_use",
+        "afterFileEdit": "after_tool_use",
+        "postToolUseFailure": "after_tool_failure",
+        "stop": "stop",
+        "subagentStop": "subagent_stop",
+        "preCompact": "pre_compact",
+        "sessionEnd": "session_end",
+    }
+)
+# The tools a Cursor event of one kind of tool stands for, as a matcher on satchel's
+# (Claude Code's) tool names.
+CURSOR_TOOLS: Mapping[str, str] = MappingProxyType(
+    {
+        "beforeShellExecution": "Bash",
+        "afterShellExecution": "Bash",
+        "beforeMCPExecution": "mcp__.*",
+        "afterMCPExecution": "mcp__.*",
+        "beforeReadFile": "Read",
+        "afterFileEdit": "Edit|MultiEdit|Write",
+    }
+)
+# satchel's event -> the Cursor event that carries it in general (the first of
+# `CURSOR_EVENTS` for it: ``preToolUse`` for every tool, not ``beforeShellExecution``).
+CURSOR_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        event: name
+        for name, event in reversed(list(CURSOR_EVENTS.items()))
+        if name not in CURSOR_TOOLS
+    }
+)
+# Cursor's events with no satchel event: kept by name.
+CURSOR_ONLY = ("subagentStart", "afterAgentResponse", "afterAgentThought",
+               "beforeTabFileRead", "afterTabFileEdit")  # fmt: skip
 _TABLES: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
         "claude": CLAUDE_EVENTS,
         "kimi": CLAUDE_EVENTS,
         "vibe": VIBE_EVENTS,
         "gemini": GEMINI_EVENTS,
+        "cursor": CURSOR_EVENTS,
         "satchel": MappingProxyType({e: e for e in EVENTS}),
     }
 )

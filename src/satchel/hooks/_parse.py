@@ -53,7 +53,13 @@ from satchel._contain import (
     with_json,
 )
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.hooks._events import GEMINI_EVENTS, GEMINI_ONLY
+from satchel.hooks._events import (
+    CURSOR_EVENTS,
+    CURSOR_ONLY,
+    CURSOR_TOOLS,
+    GEMINI_EVENTS,
+    GEMINI_ONLY,
+)
 from satchel.hooks._spec import HookSpec
 
 __all__ = [
@@ -69,8 +75,10 @@ __all__ = [
     "check_text",
     "check_timeout",
     "claude_hooks",
+    "cursor_hooks",
     "gemini_paths",
     "parse_claude_hooks",
+    "parse_cursor_hooks",
     "parse_gemini_hooks",
     "parse_kimi_hooks",
     "parse_vibe_hooks",
@@ -89,6 +97,7 @@ _VIBE_FIELDS = ("name", "type", "match", "command", "timeout", "strict", "descri
 _KIMI_FIELDS = ("event", "matcher", "command", "timeout", "fail_mode")
 GEMINI_TIMEOUT = 60.0
 _GEMINI_FIELDS = ("type", "command", "name", "description", "timeout")
+_CURSOR_FIELDS = ("type", "command", "matcher", "timeout")
 _GEMINI_SETTINGS = ("enabled", "disabled", "notifications")
 _GEMINI_VARIABLES = {
     "${extensionPath}": "${PLUGIN_ROOT}",
@@ -474,3 +483,67 @@ def _milliseconds(handler: Mapping[str, Any]) -> float:
     if not math.isfinite(value) or value <= 0:
         raise Bad(f"timeout must be a positive number of milliseconds, not {value}")
     return float(value) / 1000
+
+
+def parse_cursor_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+    """The command hooks of Cursor's ``hooks.json``: ``{"version": 1, "hooks": {event:
+    [{"command": ..., "matcher": ..., "timeout": ...}]}}`` with camelCase events
+    (cursor.com/docs/agent/hooks). A shell, MCP, read or edit event stands for its tool
+    (`CURSOR_TOOLS`); an event Cursor does not fire is skipped."""
+    src = _Source(plugin, path)
+    return with_json(path, root, INVALID, lambda data: cursor_hooks(data, src.path, plugin),
+                     resolved=resolved)  # fmt: skip
+
+
+def cursor_hooks(data: Any, path: Path, owner: str) -> Result:
+    """The command hooks of an already parsed Cursor hooks document (a manifest's
+    inline ``hooks`` object, or a ``hooks.json``)."""
+    src = _Source(owner, path)
+    events = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(events, dict):
+        why = "a Cursor hooks file must be an object holding a hooks object (event -> hooks)"
+        return (), [diagnostic(INVALID, f"{why}; no hook of this file loads", path)]
+    hooks: list[HookSpec] = []
+    diags: list[Diagnostic] = []
+    for event, entries in events.items():
+        if event not in CURSOR_EVENTS and event not in CURSOR_ONLY:
+            why = f"event {event!r} is not a Cursor hook event"
+            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", path))
+            continue
+        if not isinstance(entries, list):
+            why = f"event {event!r} must map to a list of hooks, not {type_name(entries)}"
+            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", path))
+            continue
+        found, problems = _cursor_entries(event, entries, src)
+        hooks += found
+        diags += problems
+    return tuple(hooks), diags
+
+
+def _cursor_entries(event: str, entries: list[Any], src: _Source) -> Result:
+    return _each(
+        entries,
+        lambda number, _: f"{event} hook #{number}",
+        lambda _, entry: _cursor_handler(event, entry, src),
+        src.path,
+    )
+
+
+def _cursor_handler(event: str, handler: Any, src: _Source) -> HookSpec:
+    if not isinstance(handler, dict):
+        raise Bad(f"a hook must be an object, not {type_name(handler)}")
+    kind = handler.get("type", "command")
+    if kind != "command":
+        raise Bad(f"type {kind!r} is not supported (satchel runs command hooks)")
+    matcher = check_optional(handler, "matcher")
+    extras = {k: v for k, v in handler.items() if k not in _CURSOR_FIELDS}
+    return HookSpec(
+        event=event,
+        command=check_text(handler, "command"),
+        format="cursor",
+        matcher=CURSOR_TOOLS.get(event, matcher),
+        timeout=check_timeout(handler),
+        plugin=src.plugin,
+        path=src.path,
+        extras=MappingProxyType(extras) if extras else _NONE,
+    )

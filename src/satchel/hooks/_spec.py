@@ -26,7 +26,7 @@ class HookSpec:
 
     event: str
     command: str
-    format: Literal["claude", "vibe", "kimi", "gemini", "satchel"]
+    format: Literal["claude", "vibe", "kimi", "gemini", "cursor", "satchel"]
     matcher: str | None = None
     args: tuple[str, ...] | None = None
     timeout: float | None = None

@@ -24,7 +24,7 @@ from satchel.errors import CommandBodyError
 from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin
-from satchel.port._hooks import event_map, kimi_hooks, vibe_hooks
+from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
 from satchel.port._plan import Plan
 from satchel.port._servers import MCP_SCHEMA, server_entries
@@ -312,11 +312,9 @@ def cursor(plan: Plan) -> dict[str, Any]:
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries
-    _unsupported(
-        plan,
-        "hooks",
-        "Cursor's hook file (camelCase events) is not one satchel reads, so port does not write it",
-    )
+    hooks = cursor_hooks(plan, plan.plugin.hooks)
+    if hooks:
+        manifest["hooks"] = hooks
     return manifest
 
 

@@ -26,7 +26,7 @@ from satchel.port._plan import Plan
 from satchel.port._targets import hook_key, target_event
 from satchel.port._text import placeholders, toml_table
 
-__all__ = ["event_map", "kimi_hooks", "vibe_hooks"]
+__all__ = ["cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
 
 KIMI_RANGE = (1.0, 600.0)
 # Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
@@ -131,6 +131,22 @@ def _plain_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
 
 def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
+
+
+def cursor_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, Any]:
+    """Cursor's hooks document: ``{"version": 1, "hooks": {event: [hook, ...]}}``, each
+    hook its command with the matcher and timeout as written (empty: no hook)."""
+    events: dict[str, list[dict[str, Any]]] = {}
+    for hook, event in _events(plan, hooks):
+        if _no_room(plan, hook):
+            continue
+        entry: dict[str, Any] = {"command": _command(plan, hook)}
+        if hook.matcher is not None:
+            entry["matcher"] = hook.matcher
+        if hook.timeout is not None:
+            entry["timeout"] = _number(hook.timeout)
+        events.setdefault(event, []).append(entry)
+    return {"version": 1, "hooks": events} if events else {}
 
 
 def kimi_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> list[dict[str, Any]]:

@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from satchel.hooks._events import CURSOR_NAMES, canonical, host_name
 from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
-from satchel.hooks._events import canonical, host_name
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._profiles import PROFILES
 from satchel.plugins._model import Format
@@ -116,5 +116,7 @@ def target_event(hook: HookSpec, target: Target) -> str | None:
         return None if key is None else GEMINI_EVENTS.get(key)
     if target.format == "agent-plugins":
         return None if key is None else _VIBE.get(key)
+    if target.format == "cursor":
+        return None if key is None else CURSOR_NAMES.get(key)
     name = claude_event(hook)
     return name if name in target.events else None

@@ -121,7 +121,10 @@ def test_a_cursor_plugin_reads_skills_commands_agents_and_mcp_json(plugin_dir: P
     put(plugin_dir, "commands/ship.md", "---\ndescription: Ship it\n---\nShip.\n")
     put(plugin_dir, "agents/scout.md", "---\nname: scout\ndescription: Looks.\n---\nLook.\n")
     write_json(plugin_dir, "mcp.json", {"mcpServers": {"db": {"command": "db-server"}}})
-    write_json(plugin_dir, "hooks/hooks.json", {"version": 1, "hooks": {"stop": []}})
+    shell = {"command": "./guard.sh"}
+    write_json(
+        plugin_dir, "hooks/hooks.json", {"version": 1, "hooks": {"beforeShellExecution": [shell]}}
+    )
     put(plugin_dir, "rules/style.mdc", "---\nalwaysApply: true\n---\nBe terse.\n")
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
@@ -130,11 +133,10 @@ def test_a_cursor_plugin_reads_skills_commands_agents_and_mcp_json(plugin_dir: P
     assert [c.name for c in plugin.commands] == ["cursed:ship"]
     assert [a.name for a in plugin.agents] == ["cursed:scout"]
     assert [s.name for s in plugin.mcp_servers] == ["db"]
+    assert [(h.event, h.format, h.matcher, h.command) for h in plugin.hooks] == [
+        ("beforeShellExecution", "cursor", "Bash", "./guard.sh")
+    ]
     assert [(d.code, d.message) for d in diags] == [
-        (
-            "plugin.hooks.unsupported",
-            "Cursor plugin hooks are not adapted (not Claude Code's events): hooks/hooks.json",
-        ),
         ("plugin.rules.unsupported", "Cursor rules are not loaded: rules"),
     ]
 
@@ -144,12 +146,19 @@ def test_a_cursor_field_replaces_its_default_location(plugin_dir: Path):
     write_json(plugin_dir, ".cursor-plugin/plugin.json", manifest)
     add_skill(plugin_dir, "skills/ignored")
     add_skill(plugin_dir, "extra/chosen")
-    write_json(plugin_dir, "hooks/hooks-cursor.json", {"version": 1, "hooks": {}})
+    write_json(
+        plugin_dir, "hooks/hooks.json", {"version": 1, "hooks": {"stop": [{"command": "a"}]}}
+    )
+    write_json(
+        plugin_dir,
+        "hooks/hooks-cursor.json",
+        {"version": 1, "hooks": {"sessionStart": [{"command": "b"}]}},
+    )
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None
     assert [s.name for s in plugin.skills] == ["chosen"]
-    assert codes(diags) == ["plugin.hooks.unsupported"]
-    assert diags[0].message.endswith(": hooks/hooks-cursor.json")
+    assert [(h.event, h.command) for h in plugin.hooks] == [("sessionStart", "b")]
+    assert diags == []
 
 
 def test_a_cursor_field_of_the_wrong_type_is_fatal(plugin_dir: Path):

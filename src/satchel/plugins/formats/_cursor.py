@@ -6,9 +6,10 @@ The manifest has Claude Code's shape. Default locations: ``skills/<name>/SKILL.m
 leading dot), ``hooks/hooks.json`` and ``rules/``. Each of the fields ``skills``,
 ``commands``, ``agents``, ``rules`` (a plugin-relative path or a list of them),
 ``hooks`` and ``mcpServers`` (a path or an inline object) REPLACES its default
-location, as Cursor reads them. Cursor's hooks (camelCase events such as
-``sessionStart``, no matchers) are not Claude Code's and are not adapted: one
-``plugin.hooks.unsupported`` names them. Rules (``.mdc``) are not loaded: one
+location, as Cursor reads them. Cursor's hooks (``{"version": 1, "hooks": {event:
+[{"command": ...}]}}``, camelCase events such as ``sessionStart`` and
+``beforeShellExecution``) load with Cursor's events and answers
+(`satchel.hooks._parse.parse_cursor_hooks`). Rules (``.mdc``) are not loaded: one
 ``plugin.rules.unsupported``. The name is ``name``, else the directory name (see
 `satchel.plugins.formats._base.plugin_name`); a known field of the wrong type is fatal
 ``plugin.manifest.invalid``; other fields are kept in `Plugin.manifest`.
@@ -22,6 +23,8 @@ from typing import Any
 
 from satchel._contain import str_list
 from satchel.diagnostics import type_name
+from satchel.hooks._parse import cursor_hooks, parse_cursor_hooks
+from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import (
@@ -52,7 +55,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     if ctx.runs("agents", agents):
         parts["agents"] = tuple(load_agents(ctx, agents))
     parts["mcp_servers"] = manifest_servers(ctx, manifest, path, "mcp.json")
-    _not_adapted(ctx, manifest, "hooks", "hooks/hooks.json", path)
+    parts["hooks"] = _hooks(ctx, manifest, path)
     _not_adapted(ctx, manifest, "rules", "rules", path)
     return ctx.plugin("cursor", scope, manifest, **parts)
 
@@ -72,19 +75,29 @@ def _where(ctx: Ctx, manifest: Mapping[str, Any], key: str, path: Path) -> list[
     return listed_or_default(ctx, manifest, key, key, path)
 
 
-def _not_adapted(ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str, path: Path) -> None:
-    """One diagnostic naming where the Cursor hooks or rules are, when there are any."""
-    value = manifest.get(key)
+def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[HookSpec, ...]:
+    """Cursor's hooks (camelCase events, `satchel.hooks._parse.parse_cursor_hooks`): the
+    manifest's inline object, else the files it names, else ``hooks/hooks.json``."""
+    value = manifest.get("hooks")
     if isinstance(value, dict):
-        found = [path] if value else []
-    else:
-        found = listed_or_default(ctx, manifest, key, default, path)
+        if not value or not ctx.runs("hooks", [path]):
+            return ()
+        document = value if "hooks" in value else {"hooks": value}  # or the event map alone
+        return tuple(ctx.keep(cursor_hooks(document, path, ctx.name)))
+    files = listed_or_default(ctx, manifest, "hooks", "hooks/hooks.json", path)
+    if not ctx.runs("hooks", files):
+        return ()
+    return tuple(
+        hook
+        for file in files
+        for hook in ctx.keep(parse_cursor_hooks(file, ctx.root, ctx.name, resolved=True))
+    )
+
+
+def _not_adapted(ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str, path: Path) -> None:
+    """One diagnostic naming where the Cursor rules are, when there are any."""
+    found = listed_or_default(ctx, manifest, key, default, path)
     if not found:
         return
     where = ", ".join(ctx.rel(p) for p in found)
-    if key == "hooks":
-        message = f"Cursor plugin hooks are not adapted (not Claude Code's events): {where}"
-        ctx.add("plugin.hooks.unsupported", message, found[0])
-    else:
-        message = f"Cursor rules are not loaded: {where}"
-        ctx.add("plugin.rules.unsupported", message, found[0])
+    ctx.add("plugin.rules.unsupported", f"Cursor rules are not loaded: {where}", found[0])

@@ -177,6 +177,8 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any
         _vibe(data, answer)
     elif hook.spec.format == "gemini":
         _gemini(data, answer)
+    elif hook.spec.format == "cursor":
+        _cursor(data, answer)
     else:
         _claude(data, answer)
     return answer, data
@@ -255,6 +257,28 @@ def _gemini(data: Mapping[str, Any], answer: _Answer) -> None:
     answer.context = _string(specific, "additionalContext", answer)
     if "tool_input" in specific:  # Gemini CLI merges it into the arguments
         answer.problems.append("hookSpecificOutput.tool_input (merged arguments) is not applied")
+
+
+_CURSOR_PERMISSIONS = frozenset(("allow", "deny", "ask"))
+
+
+def _cursor(data: Mapping[str, Any], answer: _Answer) -> None:
+    """Cursor's answers: ``permission`` (allow, deny, ask) with ``user_message`` and
+    ``agent_message``; a stop hook's ``followup_message`` sends the agent back to work
+    (satchel's block on stop); ``continue: false`` is read by `_universal`."""
+    permission = data.get("permission")
+    if isinstance(permission, str) and permission in _CURSOR_PERMISSIONS:
+        answer.decision = permission
+        answer.reason = _string(data, "agent_message", answer) or _string(
+            data, "user_message", answer
+        )
+    elif permission is not None:
+        answer.problems.append(f"permission {permission!r} is not allow, deny or ask; ignored")
+    followup = _string(data, "followup_message", answer)
+    if followup:
+        answer.decision = "deny"
+        answer.reason = followup
+    answer.context = _string(data, "additional_context", answer)
 
 
 def _string(data: Mapping[str, Any], key: str, answer: _Answer) -> str | None:

@@ -191,7 +191,7 @@ class HookRunner:
             "transcript_path": self.transcript_path,
             "cwd": str(lay.cwd),
             **fields,
-            "hook_event_name": host_name(event, hook.spec.format),
+            "hook_event_name": _event_name(hook, event),
         }
         try:
             env, refused = self._env(hook, event, env_path)
@@ -287,3 +287,11 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
         if name in env:
             text = text.replace("${" + name + "}", env[name])
     return text
+
+
+def _event_name(hook: Hook, event: str) -> str:
+    """The name `hook` is told it fires for: a Cursor hook its own event (several of
+    Cursor's stand for one of satchel's), every other the name its dialect uses."""
+    if hook.spec.format == "cursor":
+        return hook.spec.event
+    return host_name(event, hook.spec.format)
