@@ -3,6 +3,8 @@ Cursor and Copilot; how a frontmatter value becomes patterns."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -97,3 +99,15 @@ def test_a_broken_character_class_matches_only_itself() -> None:
 )
 def test_matching_never_raises(patterns: list[str], path: str, style: Style) -> None:
     assert matches(patterns, path, style) in (True, False)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "hit"),
+    [("[[a]", "[", True), ("[a&&b]", "&", True), ("[a||b]", "|", True), ("[~~x]", "~", True)],
+)
+def test_a_class_holding_what_python_reads_as_a_set_operation_means_itself(
+    pattern: str, path: str, hit: bool
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Python warns of a nested set or a set operation
+        assert matches([pattern], path, "glob") is hit

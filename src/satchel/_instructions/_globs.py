@@ -120,10 +120,20 @@ def _translate(p: str) -> str:
             out.append("[^/]")
             i += 1
         elif p[i] == "[" and (end := p.find("]", i + 2)) > 0:
-            inner = p[i + 1 : end].replace("\\", "\\\\")
+            inner = _class(p[i + 1 : end])
             out.append(f"[^{inner[1:]}]" if inner[:1] in "!^" and inner else f"[{inner}]")
             i = end + 1
         else:
             out.append(re.escape(p[i]))
             i += 1
     return "".join(out)
+
+
+_SET_OPERATORS = str.maketrans({c: "\\" + c for c in "\\[&~|"})
+
+
+def _class(inner: str) -> str:
+    """A glob's character class as a regex class: a backslash, ``[`` and the doubled
+    ``&``, ``~``, ``|`` and ``-`` that Python would read as set operations one day
+    (and warn about now) mean themselves."""
+    return inner.translate(_SET_OPERATORS).replace("--", "-\\-")
