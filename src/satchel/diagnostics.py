@@ -423,9 +423,6 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.policies.unsupported": Entry(
             "info", "a Gemini CLI extension's policies/ are recognised, not applied"
         ),
-        "plugin.rules.unsupported": Entry(
-            "info", "a Cursor plugin's rules are recognised, not loaded"
-        ),
         "plugin.schema.version_unsupported": Entry(
             "error", "unsupported Agent Plugins schema version"
         ),

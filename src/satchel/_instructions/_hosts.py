@@ -47,9 +47,10 @@ from pathlib import Path
 from typing import Any
 
 from satchel._instructions._globs import split_patterns
-from satchel._instructions._model import ALWAYS, Condition, Scope
+from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Scope
 from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
-from satchel.diagnostics import diagnostic, type_name
+from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.layout import Layout
 
 GEMINI = "GEMINI.md"
 LOCAL = "CLAUDE.local.md"
@@ -117,6 +118,16 @@ def copilot_mode(loader: Loader, trust_project: bool) -> None:
     for d in dirs:
         folder = d / ".github" / "instructions"
         _rules(loader, folder, "project", ".instructions.md", root, _copilot_condition)
+
+
+def cursor_rules(
+    root: Path, directory: Path, max_file: int
+) -> tuple[tuple[InstructionFile, ...], tuple[Diagnostic, ...]]:
+    """A Cursor plugin's rules: the ``.mdc`` files below `directory` with their
+    conditions, as the project's rules are read (kept inside the plugin `root`)."""
+    loader = Loader(Layout.default(root, project=root, home=root, env={}), max_file)
+    _rules(loader, directory, "project", ".mdc", root, _cursor_condition)
+    return tuple(loader.files), tuple(loader.diags)
 
 
 def gemini_context_names(value: object) -> tuple[str, ...]:

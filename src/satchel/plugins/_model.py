@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from satchel._instructions._model import InstructionFile
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
@@ -142,6 +143,7 @@ class Plugin:
     connectors: tuple[Connector, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
+    rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
     enabled: bool = True
     data_dir: Path | None = None  # PLUGIN_DATA: computed at load, created before a run
@@ -185,6 +187,7 @@ class Plugin:
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
             "instructions": None if self.instructions is None else str(self.instructions),
+            **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

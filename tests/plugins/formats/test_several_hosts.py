@@ -136,9 +136,10 @@ def test_a_cursor_plugin_reads_skills_commands_agents_and_mcp_json(plugin_dir: P
     assert [(h.event, h.format, h.matcher, h.command) for h in plugin.hooks] == [
         ("beforeShellExecution", "cursor", "Bash", "./guard.sh")
     ]
-    assert [(d.code, d.message) for d in diags] == [
-        ("plugin.rules.unsupported", "Cursor rules are not loaded: rules"),
+    assert [(r.path.name, r.condition.applies, r.text) for r in plugin.rules] == [
+        ("style.mdc", "always", "Be terse.\n")
     ]
+    assert diags == []
 
 
 def test_a_cursor_field_replaces_its_default_location(plugin_dir: Path):

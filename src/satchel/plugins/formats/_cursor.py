@@ -9,8 +9,9 @@ leading dot), ``hooks/hooks.json`` and ``rules/``. Each of the fields ``skills``
 location, as Cursor reads them. Cursor's hooks (``{"version": 1, "hooks": {event:
 [{"command": ...}]}}``, camelCase events such as ``sessionStart`` and
 ``beforeShellExecution``) load with Cursor's events and answers
-(`satchel.hooks._parse.parse_cursor_hooks`). Rules (``.mdc``) are not loaded: one
-``plugin.rules.unsupported``. The name is ``name``, else the directory name (see
+(`satchel.hooks._parse.parse_cursor_hooks`). Rules (``rules/**/*.mdc``) are
+`Plugin.rules`, each with its condition (``alwaysApply``, ``globs``, ``description``),
+read as a project's Cursor rules are. The name is ``name``, else the directory name (see
 `satchel.plugins.formats._base.plugin_name`); a known field of the wrong type is fatal
 ``plugin.manifest.invalid``; other fields are kept in `Plugin.manifest`.
 """
@@ -22,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from satchel._contain import str_list
+from satchel._instructions._hosts import cursor_rules
+from satchel._instructions._load import MAX_FILE
+from satchel._instructions._model import InstructionFile
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import cursor_hooks, parse_cursor_hooks
 from satchel.hooks._spec import HookSpec
@@ -56,7 +60,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
         parts["agents"] = tuple(load_agents(ctx, agents))
     parts["mcp_servers"] = manifest_servers(ctx, manifest, path, "mcp.json")
     parts["hooks"] = _hooks(ctx, manifest, path)
-    _not_adapted(ctx, manifest, "rules", "rules", path)
+    parts["rules"] = _rules(ctx, manifest, path)
     return ctx.plugin("cursor", scope, manifest, **parts)
 
 
@@ -94,10 +98,10 @@ def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[HookSpec,
     )
 
 
-def _not_adapted(ctx: Ctx, manifest: Mapping[str, Any], key: str, default: str, path: Path) -> None:
-    """One diagnostic naming where the Cursor rules are, when there are any."""
-    found = listed_or_default(ctx, manifest, key, default, path)
-    if not found:
-        return
-    where = ", ".join(ctx.rel(p) for p in found)
-    ctx.add("plugin.rules.unsupported", f"Cursor rules are not loaded: {where}", found[0])
+def _rules(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[InstructionFile, ...]:
+    """The ``.mdc`` rules of the folders ``rules`` names, else of ``rules/``, each with
+    its condition (`satchel._instructions._hosts.cursor_rules`)."""
+    found: list[InstructionFile] = []
+    for directory in listed_or_default(ctx, manifest, "rules", "rules", path):
+        found += ctx.keep(cursor_rules(ctx.root, directory, MAX_FILE))
+    return tuple(found)
