@@ -110,6 +110,13 @@ def test_load_imports_no_heavy_module():
     assert [m for m in HEAVY if m in loaded or any(x.startswith(m + ".") for x in loaded)] == []
 
 
+def test_load_imports_the_host_profiles_only_when_one_is_named():
+    plain = _imported("import satchel\nsatchel.load")
+    named = _imported("import satchel.hosts\nsatchel.hosts.get('codex')")
+    assert [m for m in plain if m.startswith("satchel.hosts")] == []
+    assert "satchel.hosts._profiles" in named
+
+
 def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
     project = tmp_path / "project"
     write_tree(

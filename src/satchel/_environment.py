@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Unpack
+from typing import TYPE_CHECKING, Unpack
 
 from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
@@ -21,8 +21,6 @@ from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
-from satchel.hosts._model import Host
-from satchel.hosts._profiles import SATCHEL
 from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
@@ -31,6 +29,9 @@ from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._model import Plugin
 from satchel.precedence import Shadowed
 from satchel.skills._model import Skill
+
+if TYPE_CHECKING:
+    from satchel.hosts._model import Host
 
 __all__ = [
     "Environment",
@@ -53,7 +54,7 @@ class Environment:
     one trust decision every part was read with (`satchel.origin.Trust`), `trusted`
     whether the project folder was trusted (`Options.trusted`); `layout` is the one
     given, whose project rows ranked below the user's when it was not; `host` the
-    profile it was read with (`satchel.hosts`)."""
+    profile it was read with (`satchel.hosts`; None: satchel's own, the default)."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -69,7 +70,7 @@ class Environment:
     hooks: HookSet = field(default_factory=HookSet)
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
     trust: Trust = field(default_factory=lambda: Trust("trusted", folder=True))
-    host: Host = SATCHEL
+    host: Host | None = None
 
     @property
     def trusted(self) -> bool:
@@ -123,10 +124,14 @@ def load(
     if layout is not None and (cwd is not None or project is not None):
         raise TypeError("pass cwd and project, or layout, not both")
     profile, problems = _profile(host, layout, cwd, project)
-    lay = layout if layout is not None else profile.layout(cwd, project=project)
-    given = profile.overrides()
-    given.update(options)
-    opts = Options.build(**given)
+    if profile is None:  # satchel's own rules: what every option defaults to
+        lay = layout if layout is not None else Layout.default(cwd, project=project)
+        opts = Options.build(**options)
+    else:
+        lay = layout if layout is not None else profile.layout(cwd, project=project)
+        given = profile.overrides()
+        given.update(options)
+        opts = Options.build(**given)
     decided = decide_trust(
         lay,
         given=opts.trusted,
@@ -146,14 +151,13 @@ def _profile(
     layout: Layout | None,
     cwd: str | os.PathLike[str] | None,
     project: str | os.PathLike[str] | None,
-) -> tuple[Host, tuple[Diagnostic, ...]]:
-    """The profile `host` names (satchel's when None), looked up in the user's config
-    (that of `layout`, else of the default layout) when it is not a built-in one."""
+) -> tuple[Host | None, tuple[Diagnostic, ...]]:
+    """The profile `host` names (None: satchel's own rules), looked up in the user's
+    config (that of `layout`, else of the default layout) when it is not a built-in
+    one. The profiles are imported only when one is named."""
     if host is None:
-        return SATCHEL, ()
-    if isinstance(host, Host):
-        return host, ()
-    from satchel.hosts._config import resolve  # only when a profile is named
+        return None, ()
+    from satchel.hosts._config import resolve
 
     lay = layout if layout is not None else Layout.default(cwd, project=project)
     return resolve(host, config_home=lay.config_home)
@@ -167,7 +171,7 @@ class _Builder:
     layout: Layout
     options: Options
     trust: Trust
-    host: Host = SATCHEL
+    host: Host | None = None
     plugins: PluginSet = field(default_factory=PluginSet)
     skills: SkillPart = field(default_factory=SkillPart)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))

@@ -49,7 +49,8 @@ def test_satchel_profile_is_what_load_does_without_a_host(project, home):
     assert list(plain.skills) == list(profiled.skills)
     assert plain.options == profiled.options
     assert plain.diagnostics == profiled.diagnostics
-    assert profiled.host.name == "satchel" and plain.host.name == "satchel"
+    assert profiled.host is not None and profiled.host.name == "satchel"
+    assert plain.host is None  # satchel's own rules, without importing the profiles
 
 
 # -- Claude Code ------------------------------------------------------------------------

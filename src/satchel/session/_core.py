@@ -6,7 +6,7 @@ import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 import satchel.session._content as content
 import satchel.session._expand as expand
@@ -23,7 +23,6 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
-from satchel.hosts._model import Host
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
@@ -45,6 +44,9 @@ from satchel.session._run import Approve, Runner
 from satchel.session._tools import build_tools, parse_arguments
 from satchel.skills._model import Skill
 from satchel.tokens import Counter, approx_tokens
+
+if TYPE_CHECKING:
+    from satchel.hosts._model import Host
 
 __all__ = ["Session"]
 
@@ -80,7 +82,8 @@ class Session:
     ) -> None:
         self.environment = environment
         self.host = _host(environment, host)
-        options.setdefault("argument_numbering", self.host.argument_numbering)
+        if self.host is not None:
+            options.setdefault("argument_numbering", self.host.argument_numbering)
         self.options = SessionOptions.build(**options)
         self.counter = counter
         self._on_event = on_event
@@ -438,9 +441,9 @@ def _folded(items: Mapping[str, _T], name: str) -> _T | None:
     return next((v for n, v in items.items() if fold_name(n) == folded), None)
 
 
-def _host(environment: Environment, host: str | Host | None) -> Host:
+def _host(environment: Environment, host: str | Host | None) -> Host | None:
     """The profile a session follows: `host` (by name, as `load()` finds it), else the
-    environment's."""
+    environment's (None: satchel's own rules)."""
     if host is None:
         return environment.host
     from satchel.hosts._config import resolve  # only when a profile is named
