@@ -65,6 +65,13 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "agent.tool.unknown": Entry(
             "info", "an agent names a tool satchel does not map; it is kept as written"
         ),
+        "catalogue.entry.duplicate": Entry(
+            "warning", "a catalogue lists a plugin name twice; the first entry is kept"
+        ),
+        "catalogue.entry.invalid": Entry(
+            "warning", "one entry of a plugin catalogue is not valid; it is skipped"
+        ),
+        "catalogue.invalid": Entry("error", "a plugin catalogue (marketplace.json) cannot be used"),
         "cli.io.error": Entry("error", "a file or directory the command needed could not be used"),
         "cli.mcp.sdk-missing": Entry(
             "error",

@@ -18,6 +18,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from satchel.install._browse import Listed, Listing, PickGroup, browse_source, group_picks
+    from satchel.install._catalogue import Catalogue, CatalogueEntry, EntrySource, read_catalogue
     from satchel.install._errors import InstallError
     from satchel.install._extract import extract_archive
     from satchel.install._installer import Installed, InstallResult, install_from_spec
@@ -32,6 +33,12 @@ else:
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
+            "satchel.install._catalogue": (
+                "Catalogue",
+                "CatalogueEntry",
+                "EntrySource",
+                "read_catalogue",
+            ),
             "satchel.install._browse": (
                 "Listed",
                 "Listing",
@@ -59,8 +66,11 @@ else:
 
 __all__ = [
     "browse_source",
+    "Catalogue",
+    "CatalogueEntry",
     "Change",
     "Checked",
+    "EntrySource",
     "extract_archive",
     "FAMILIES",
     "group_picks",
@@ -76,6 +86,7 @@ __all__ = [
     "LockEntry",
     "parse_source",
     "PickGroup",
+    "read_catalogue",
     "read_lock",
     "remove",
     "Scope",
