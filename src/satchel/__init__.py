@@ -44,6 +44,7 @@ if _typing.TYPE_CHECKING:
         SkillsOff,
         ToolNotAllowed,
         TrustStoreError,
+        UnknownHost,
         UnknownSkill,
     )
     from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
@@ -97,6 +98,7 @@ else:
                 "SkillsOff",
                 "ToolNotAllowed",
                 "TrustStoreError",
+                "UnknownHost",
                 "UnknownSkill",
             ),
             "satchel._instructions": ("InstructionFile",),
@@ -180,6 +182,7 @@ __all__ = [
     "ToolResult",
     "truncate",
     "TrustStoreError",
+    "UnknownHost",
     "UnknownSkill",
     "WalkBounds",
     "write_skill",

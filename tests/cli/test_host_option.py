@@ -35,3 +35,18 @@ def test_an_unknown_host_is_a_usage_error_naming_the_known_ones(satchel, project
         "claude-code, codex, gemini, cursor, copilot, opencode, kimi, vibe, mermaid, "
         "zidane, caveman" in " ".join(result.err.split())
     )
+
+
+def test_instructions_with_a_host_reads_the_files_that_host_reads(satchel, project, home):
+    (project / "AGENTS.md").write_text("Agents rules.\n")
+    (project / "CLAUDE.md").write_text("Claude rules.\n")
+    where = (project, "--home", home, "--json")
+    codex = json.loads(satchel("instructions", *where, "--host", "codex").out)
+    claude = json.loads(satchel("instructions", *where, "--host", "claude-code").out)
+    zidane = json.loads(satchel("instructions", *where, "--host", "zidane").out)
+    assert (codex["mode"], [f["text"] for f in codex["files"]]) == ("codex", ["Agents rules.\n"])
+    assert (claude["mode"], [f["text"] for f in claude["files"]]) == (
+        "claude-code",
+        ["Claude rules.\n"],
+    )
+    assert (zidane["mode"], zidane["files"]) == (None, [])

@@ -93,3 +93,18 @@ def test_the_problems_of_the_profile_used_reach_the_environment(project, home):
     layout = satchel.Layout.default(project, home=home, env={})
     env = satchel.load(layout=layout, host="acme", trusted=True)
     assert "host.config.invalid" in codes(env.diagnostics)
+
+
+@pytest.mark.parametrize(
+    ("template", "names"),
+    [("{projct}/.acme/skills", "{projct}"), ("{}/skills", "{}"), ("{home/skills", "{}")],
+)
+def test_a_template_naming_an_unknown_placeholder_leaves_the_key_out(home, template, names):
+    row = f'{{ scope = "project", family = ".acme", template = "{template}" }}'
+    config(home, f'[hosts.acme]\nbase = "codex"\nskills = [{row}]\n')
+    found, problems = hosts.user_profiles(home / ".config")
+    assert found["acme"].skills == hosts.get("codex").skills  # the base's table is kept
+    assert [d.message for d in problems] == [
+        f"[hosts.acme]: skills template {template!r} names {names}; "
+        "use {project}, {cwd}, {home} or {config}; left out"
+    ]

@@ -24,6 +24,7 @@ name is left out whole.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -183,8 +184,29 @@ def _table(value: Any) -> tuple[Any, str | None]:
             return None, problem
         if row["scope"] not in SCOPES or not all(isinstance(v, str) for v in row.values()):
             return None, problem
+        unknown = _placeholders(row["template"]) - _PLACEHOLDERS
+        if unknown:
+            names = ", ".join(sorted(f"{{{n}}}" for n in unknown))
+            return (
+                None,
+                f"template {row['template']!r} names {names}; "
+                "use {project}, {cwd}, {home} or {config}",
+            )
         rows.append(RootSpec(row["scope"], row["family"], row["template"]))
     return tuple(rows), None
+
+
+_PLACEHOLDERS = frozenset(("project", "cwd", "home", "config"))
+
+
+def _placeholders(template: str) -> set[str]:
+    """The ``{name}`` fields of `template` ("" for ``{}``, and a stray brace)."""
+    try:
+        return {
+            name or "" for _, name, _, _ in string.Formatter().parse(template) if name is not None
+        }
+    except ValueError:  # a single { or }
+        return {""}
 
 
 _CHECKS: Mapping[str, Check] = {
