@@ -16,8 +16,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from satchel._files import FileProblem, read_bounded
-from satchel._json import loads
+from satchel._contain import probe_json
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 
@@ -35,12 +34,9 @@ def gemini_trusts(layout: Layout) -> tuple[bool, Diagnostic | None]:
     path = layout.home / GEMINI_FILE
     if not os.path.lexists(path):
         return False, None
-    try:
-        data = loads(read_bounded(path, MAX_FILE))
-    except FileProblem as e:
-        return False, _invalid(path, e.message)
-    except ValueError as e:
-        return False, _invalid(path, f"not JSON ({e})")
+    data, problem = probe_json(path, MAX_FILE)
+    if problem is not None:
+        return False, _invalid(path, problem)
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
         return False, _invalid(
             path, "it must map folders to TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST"

@@ -53,7 +53,6 @@ def _limits(host: Host) -> str:
     parts = [
         f"names over {limits.name} characters dropped" if limits.name else "",
         f"descriptions cut to {limits.description:,} characters" if limits.description else "",
-        f"skill files over {limits.skill_file:,} bytes not read" if limits.skill_file else "",
     ]
     return "; ".join(p for p in parts if p) or "none"
 

@@ -54,12 +54,11 @@ class Index:
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What the host refuses or cuts: a skill `name` longer than `name` characters is
-    dropped, a `description` longer than `description` characters is cut, a skill file
-    over `skill_file` bytes is not read. None: no such limit."""
+    dropped, a `description` longer than `description` characters is cut. None: no
+    such limit."""
 
     name: int | None = None
     description: int | None = None
-    skill_file: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +170,6 @@ class Host:
             executable=self.executable,
         )
 
-    def reads(self, fmt: Format) -> bool:
-        """Whether this host reads plugins whose manifest is in format `fmt`."""
-        return self.plugin_formats is None or fmt in self.plugin_formats
-
     def to_json(self) -> dict[str, object]:
         """The profile as JSON: every decision, each table as ``scope``, ``family``
         and ``template`` rows."""
@@ -217,7 +212,6 @@ class Host:
             "limits": {
                 "name": self.limits.name,
                 "description": self.limits.description,
-                "skill_file": self.limits.skill_file,
             },
             "events": list(self.events),
             "clash": self.clash,
