@@ -25,6 +25,7 @@ from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.origin import Trust
+from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._model import Plugin
 from satchel.precedence import Shadowed
@@ -274,6 +275,7 @@ class _Builder:
             *self.agents.diagnostics,
             *self.instruction_problems,
             *self.plugins.diagnostics,
+            *missing_requirements(self.plugins.enabled(), self.skills.skills),
             *self.mcp_servers.diagnostics,
             *self.hooks.diagnostics,
         )

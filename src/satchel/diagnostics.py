@@ -247,6 +247,36 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "is left out",
         ),
         "host.unknown": Entry("error", "no host profile has that name"),
+        "install.catalogue.conflict": Entry(
+            "error", "a strict catalogue entry and its plugin's manifest both declare components"
+        ),
+        "install.catalogue.source": Entry(
+            "error", "a catalogue entry's source cannot be installed from"
+        ),
+        "install.dependency.conflict": Entry(
+            "error", "no version of a dependency meets every range asked for it"
+        ),
+        "install.dependency.cycle": Entry("error", "plugins depend on each other in a cycle"),
+        "install.dependency.missing": Entry(
+            "error", "a plugin or skill depends on one its marketplace or source does not have"
+        ),
+        "install.dependency.required": Entry(
+            "error", "an installed plugin or skill still needs the one being removed"
+        ),
+        "install.marketplace.exists": Entry(
+            "error", "a marketplace of that name is already added from another source"
+        ),
+        "install.marketplace.in-use": Entry(
+            "error", "a marketplace still has plugins installed from it"
+        ),
+        "install.marketplace.invalid": Entry(
+            "error",
+            "a marketplace cannot be read: its record, its catalogue, or a project's declaration",
+        ),
+        "install.marketplace.unknown": Entry("error", "no added marketplace has that name"),
+        "install.marketplace.untrusted": Entry(
+            "error", "the marketplace is declared by a project folder that is not trusted"
+        ),
         "instructions.imports": Entry(
             "info", "an instruction file imports files (@path) that satchel does not read"
         ),
@@ -382,6 +412,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "info", "a directory holds several hosts' manifests; one is read, the others are named"
         ),
         "plugin.connectors.invalid": Entry("warning", "connectors.json failed to load"),
+        "plugin.dependency.missing": Entry(
+            "warning", "a plugin depends on a plugin this load does not have; it loads anyway"
+        ),
         "plugin.disabled": Entry("info", "a plugin is disabled in the config file"),
         "plugin.extension.invalid": Entry(
             "warning",
@@ -584,6 +617,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "the name is longer than 64 characters", also=("error",)
         ),
         "skill.read.error": Entry("error", "SKILL.md could not be read", also=("warning",)),
+        "skill.requires.missing": Entry(
+            "warning", "a skill's metadata.requires names a skill or plugin this load does not have"
+        ),
         "skill.shadowed": Entry(
             "warning", "a skill is hidden by a same-named skill of higher precedence"
         ),

@@ -40,10 +40,11 @@ def run(
 ) -> int:
     """List the skills and plugins SOURCE holds, without installing anything.
 
-    SOURCE is owner/repo, owner/repo/path, owner/repo#ref:subdir, a GitHub or
-    skills.sh link, a pasted `npx skills add ...` command, npm:PACKAGE[@VERSION], a git
+    SOURCE is the name of an added marketplace, owner/repo, owner/repo/path,
+    owner/repo#ref:subdir, a GitHub or skills.sh link, a pasted `npx skills add ...` command, npm:PACKAGE[@VERSION], a git
     URL or a local path. A pack (a repository whose README links skills elsewhere)
-    lists the linked skills, each with the source that installs it. Listings are
+    lists the linked skills, each with the source that installs it; a catalogue
+    (marketplace.json) lists its plugins with what each holds. Listings are
     kept for ten minutes; --refresh fetches again."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     try:
@@ -78,6 +79,10 @@ def _print(listing: Listing) -> None:
             _table(con, rows, show_source=bool(listing.links))
     if not listing.items:
         con.print("No skills or plugins here.")
+    elif listing.catalogue is not None:
+        con.print()
+        con.print(out.safe(f"a catalogue of plugins named {listing.catalogue}"))
+        con.print(out.safe("install: satchel install NAME@MARKETPLACE (as the source column says)"))
     else:
         con.print()
         con.print(out.safe(f"install: satchel install {_quoted(listing.source)} --skill NAME"))

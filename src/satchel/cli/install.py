@@ -14,6 +14,7 @@ from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._installer import InstallResult, install_from_spec
 from satchel.install._manage import install_frozen
+from satchel.install._plugin_install import install_plugin, is_plugin_ref
 
 PARAMS = (
     click.Argument(["source"], required=False),
@@ -49,6 +50,9 @@ def run(
 ) -> int:
     """Install the skills and plugins of SOURCE, or those picked with --skill.
 
+    SOURCE NAME@MARKETPLACE installs the plugin NAME that an added marketplace lists
+    (satchel marketplace add), with the plugins it depends on.
+
     Skills go to <project>/.satchel/skills (--scope user: the user's skills
     directory; --family agents or claude: .agents/skills or .claude/skills), plugins
     to the plugins directory. Nothing in the source runs; each skill is validated
@@ -66,6 +70,11 @@ def run(
                 result = install_frozen(
                     scope=scope, layout=ctx.layout, settings=ctx.settings,
                     environ=ctx.environ, progress=ctx.progress,
+                )  # fmt: skip
+            elif is_plugin_ref(source) and not skills:
+                result = install_plugin(
+                    source, scope=scope, family=family, force=force, layout=ctx.layout,
+                    settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
                 )  # fmt: skip
             else:
                 result = install_from_spec(
@@ -91,5 +100,8 @@ def _print(result: InstallResult, *, frozen: bool) -> None:
         e = done.entry
         verb = "Replaced" if done.replaced else "Installed"
         at = f" at {inst.short(e.resolved)}" if e.resolved else ""
-        out.say(f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {e.source}{at}")
+        origin = f"{e.name}@{e.marketplace}, " if e.marketplace else ""
+        need = "" if e.direct else " (a dependency)"
+        line = f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {origin}{e.source}{at}"
+        out.say(line + need)
     inst.warnings(result.diagnostics)

@@ -13,13 +13,20 @@ from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import remove
 
-PARAMS = (click.Argument(["name"]), inst.scope_option(), *where(), json_option())
+PARAMS = (
+    click.Argument(["name"]),
+    inst.scope_option(),
+    inst.force_option("Remove it even while another installed plugin or skill needs it."),
+    *where(),
+    json_option(),
+)
 
 
 def run(
     *,
     name: str,
     scope: str,
+    force: bool,
     project: Path | None,
     home: Path | None,
     client: str,
@@ -27,10 +34,11 @@ def run(
 ) -> int:
     """Delete the skill or plugin NAME that satchel installed, and its lock entry.
 
-    Only what skills.lock lists is removed, and never through a symlink."""
+    Only what skills.lock lists is removed, and never through a symlink. A plugin or
+    skill another installed one needs is kept unless --force."""
     ctx = inst.context(project, home, client, as_json=True)
     try:
-        entry = remove(name, scope=scope, layout=ctx.layout)
+        entry = remove(name, scope=scope, layout=ctx.layout, force=force)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

@@ -32,11 +32,14 @@ from typing import Any
 
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install._contents import folder_of, scan_items
+from satchel.install._catalogue import CATALOGUE_FILES, Catalogue, CatalogueEntry, read_catalogue
+from satchel.install._contents import folder_of, item_at, scan_items
 from satchel.install._errors import InstallError
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress
 from satchel.install._installer import Context
+from satchel.install._marketplaces import Known, copy_dir, known_marketplaces
+from satchel.install._plugin_install import materialise
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
@@ -96,6 +99,7 @@ class Listing:
     items: tuple[Listed, ...]
     links: tuple[str, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    catalogue: str | None = None  # the name of the catalogue the source is, if it is one
 
     @property
     def skills(self) -> tuple[Listed, ...]:
@@ -113,6 +117,7 @@ class Listing:
             "plugins": [i.to_json() for i in self.plugins],
             "links": list(self.links),
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            **({"catalogue": self.catalogue} if self.catalogue is not None else {}),
         }
 
 
@@ -148,6 +153,11 @@ def browse_source(
     """List what `source` holds (see the module docstring); raise `InstallError`
     when it cannot be fetched."""
     ctx = Context.make(layout, settings, environ, progress)
+    added = _added(ctx, source)
+    if added is not None:
+        with workspace(ctx.cache) as work:
+            folder = copy_dir(ctx, added.name)
+            return catalogue_listing(ctx, folder, added.source, added.resolved, work, ())
     src = ctx.parse(source)
     cache = _cache_file(ctx, src, follow_packs)
     if not refresh:
@@ -162,6 +172,9 @@ def browse_source(
 def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+        base = folder_of(got.tree, src.subdir)
+        if has_catalogue(base):
+            return catalogue_listing(ctx, base, src.spec(), got.resolved, work, got.diagnostics)
         items, cut = scan_items(got.tree, src.subdir)
         readme = "" if items else _readme(folder_of(got.tree, src.subdir))
     spec = src.spec()  # picks are carried per item, not by the source
@@ -182,6 +195,78 @@ def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
             listed += sub.items
             notes += sub.diagnostics
     return Listing(spec, got.resolved, tuple(listed), tuple(links), tuple(notes))
+
+
+def has_catalogue(folder: Path) -> bool:
+    """Whether `folder` holds a catalogue (a marketplace.json of any host)."""
+    return any((folder / rel).is_file() for rel in CATALOGUE_FILES.values())
+
+
+def catalogue_listing(
+    ctx: Context,
+    base: Path,
+    spec: str,
+    resolved: str | None,
+    work: Path,
+    notes: tuple[Diagnostic, ...],
+) -> Listing:
+    """A catalogue's plugins, each with what it holds (read from the files beside the
+    catalogue, made whole as an install makes it; ``declared: ...`` for a plugin
+    that lives elsewhere) and the ``NAME@MARKETPLACE`` that installs it."""
+    catalogue, found = read_catalogue(base)
+    assert catalogue is not None or found
+    if catalogue is None:
+        return Listing(spec, resolved, (), (), (*notes, *found))
+    market = _added_as(ctx, spec) or catalogue.name
+    listed = tuple(_listed(ctx, catalogue, e, market, work) for e in catalogue.entries)
+    return Listing(spec, resolved, listed, (), (*notes, *found), catalogue.name)
+
+
+def _added(ctx: Context, source: str | Source) -> Known | None:
+    """The added marketplace `source` names, when it is a bare marketplace name."""
+    if not isinstance(source, str) or not re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,63}", source):
+        return None
+    return next((k for k in known_marketplaces(ctx) if k.name == source), None)
+
+
+def _added_as(ctx: Context, spec: str) -> str | None:
+    try:
+        return next((k.name for k in known_marketplaces(ctx) if k.source == spec), None)
+    except InstallError:
+        return None
+
+
+def _listed(
+    ctx: Context, catalogue: Catalogue, entry: CatalogueEntry, market: str, work: Path
+) -> Listed:
+    install = f"{entry.name}@{market}"
+    description = entry.description or ""
+    if entry.source.kind != "path":
+        declared = ", ".join(entry.components) or "fetched at install"
+        where = entry.source.to_json()
+        shown = where.get("repo") or where.get("url") or where.get("package") or ""
+        contents = f"{entry.source.kind} {shown}: {declared}"
+        return Listed("plugin", entry.name, description, "", install, True, contents)
+    folder = entry.source.path or "."
+    try:
+        made, _ = materialise(
+            folder_of(catalogue.root, folder),
+            entry,
+            work / "made" / entry.name,
+            ctx.settings.limits,
+        )
+        item = item_at(made.parent, made.name, "plugin")
+    except InstallError as e:
+        return Listed("plugin", entry.name, e.diagnostic.message, folder, install, False)
+    return Listed(
+        "plugin",
+        entry.name,
+        description or item.description,
+        folder,
+        install,
+        item.ok,
+        item.contents,
+    )
 
 
 def pack_links(readme: str, ctx: Context) -> list[Source]:
@@ -234,7 +319,8 @@ def _cached(path: Path, ttl: float) -> Listing | None:
         doc = loads(path.read_bytes())
         items = tuple(Listed(**row) for row in doc["items"])
         notes = tuple(_diagnostic(row) for row in doc.get("diagnostics", []))
-        return Listing(doc["source"], doc["resolved"], items, tuple(doc["links"]), notes)
+        links = tuple(doc["links"])
+        return Listing(doc["source"], doc["resolved"], items, links, notes, doc.get("catalogue"))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -253,6 +339,7 @@ def _keep(path: Path, listing: Listing) -> None:
         "items": [i.to_json() for i in listing.items],
         "links": list(listing.links),
         "diagnostics": [d.to_json() for d in listing.diagnostics],
+        "catalogue": listing.catalogue,
     }
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)

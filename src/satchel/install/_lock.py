@@ -15,6 +15,12 @@
       ]
     }
 
+Four fields are written only when set: ``marketplace`` (the catalogue a plugin was
+installed from, ``NAME@MARKETPLACE``), ``manifest`` (the plugin manifest satchel wrote
+from that catalogue's entry, so a frozen install writes the same), ``requires`` (the
+entries it depends on, ``kind:name``) and ``direct`` (false: installed only as a
+dependency, so `prune` may remove it when nothing needs it).
+
 An entry is the proof that satchel installed that directory: `remove` and
 `update` act only on entries, and `install` refuses to replace a directory that
 has none (unless ``--force``).
@@ -23,7 +29,7 @@ has none (unless ``--force``).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,7 @@ __all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
 VERSION = 1
 _CAP = 16 * 1024 * 1024
 _FIELDS = ("name", "kind", "family", "source", "ref", "resolved", "integrity", "folder", "hash")
+_OPTIONAL = ("marketplace", "manifest", "requires", "direct")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +58,27 @@ class LockEntry:
     integrity: str | None
     folder: str
     hash: str
+    marketplace: str | None = None
+    manifest: str | None = None
+    requires: tuple[str, ...] = ()
+    direct: bool = True
+
+    @property
+    def key(self) -> str:
+        """How `requires` names this entry: ``kind:name``."""
+        return f"{self.kind}:{self.name}"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out: dict[str, Any] = {k: getattr(self, k) for k in _FIELDS}
+        if self.marketplace is not None:
+            out["marketplace"] = self.marketplace
+        if self.manifest is not None:
+            out["manifest"] = self.manifest
+        if self.requires:
+            out["requires"] = list(self.requires)
+        if not self.direct:
+            out["direct"] = False
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +133,11 @@ def _parse(doc: Any) -> Lock:
         raise ValueError("'entries' is not a list")
     entries = []
     for row in rows:
-        if not isinstance(row, dict) or set(row) != set(_FIELDS):
-            raise ValueError(f"an entry does not have exactly the fields {', '.join(_FIELDS)}")
+        if not isinstance(row, dict) or not set(_FIELDS) <= set(row) <= {*_FIELDS, *_OPTIONAL}:
+            raise ValueError(
+                f"an entry does not have exactly the fields {', '.join(_FIELDS)} "
+                f"(and optionally {', '.join(_OPTIONAL)})"
+            )
         for key in ("name", "kind", "family", "source", "folder", "hash"):
             if not isinstance(row[key], str):
                 raise ValueError(f"an entry's {key!r} is not a string")
@@ -122,8 +150,26 @@ def _parse(doc: Any) -> Lock:
             or row["name"] in (".", "..")
         ):
             raise ValueError(f"the entry {row['name']!r} has a bad kind or name")
-        entries.append(LockEntry(**row))
+        entries.append(LockEntry(**{k: row[k] for k in _FIELDS}, **_optional(row)))
     return Lock(tuple(sorted(entries, key=lambda e: (e.kind, e.name))))
+
+
+def _optional(row: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("marketplace", "manifest"):
+        if row.get(key) is not None:
+            if not isinstance(row[key], str):
+                raise ValueError(f"an entry's {key!r} is neither a string nor null")
+            out[key] = row[key]
+    requires = row.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+        raise ValueError("an entry's 'requires' is not a list of strings")
+    out["requires"] = tuple(requires)
+    direct = row.get("direct", True)
+    if not isinstance(direct, bool):
+        raise ValueError("an entry's 'direct' is not true or false")
+    out["direct"] = direct
+    return out
 
 
 def write_lock(path: Path, lock: Lock) -> None:

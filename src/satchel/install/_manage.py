@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install._contents import item_at
 from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress
@@ -39,13 +38,23 @@ from satchel.install._installer import (
     plan,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._plugin_install import locked_item
 from satchel.install._scope import Scope, scope_for
 from satchel.install._settings import Settings
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
 from satchel.layout import Layout
 
-__all__ = ["Change", "Checked", "install_frozen", "installed_state", "remove", "update", "verify"]
+__all__ = [
+    "Change",
+    "Checked",
+    "install_frozen",
+    "installed_state",
+    "prune",
+    "remove",
+    "update",
+    "verify",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +161,7 @@ def install_frozen(
             )  # fmt: skip
             notes += got.diagnostics
             for entry in group:
-                item = item_at(got.tree, entry.folder, entry.kind)
+                item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
@@ -199,8 +208,9 @@ def update(
             src = ctx.parse(group[0].source)
             got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
             for entry in group:
-                item = item_at(got.tree, entry.folder, entry.kind)
+                item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
+                fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
                 change = _compare(entry, fresh, _target(where, entry), force=force)
                 changes.append(change)
                 if change.updated:
@@ -211,6 +221,18 @@ def update(
         if plans:
             write_lock(where.lock_path, lock)
     return tuple(changes)
+
+
+def _kept_fields(new: LockEntry, old: LockEntry) -> LockEntry:
+    """`new` with what an update does not change: its marketplace, manifest,
+    dependencies and whether it was installed directly."""
+    return replace(
+        new,
+        marketplace=old.marketplace,
+        manifest=old.manifest,
+        requires=old.requires,
+        direct=old.direct,
+    )
 
 
 def _named(lock: Lock, names: Sequence[str]) -> list[LockEntry]:
@@ -250,23 +272,56 @@ def remove(
     *,
     scope: str = "project",
     layout: Layout | None = None,
+    force: bool = False,
 ) -> LockEntry:
     """Delete the skill or plugin `name` that satchel installed in `scope`, and its
-    lock entry; return the entry."""
+    lock entry; return the entry. Refused (``install.dependency.required``) while
+    another installed entry needs it, unless `force`."""
     ctx = Context.make(layout, environ={})
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
     entry = lock.find(name)
     if entry is None:
         raise refuse("install.not-installed", f"{name!r} is not in the lock file", where.lock_path)
+    needing = [e.name for e in lock.entries if entry.key in e.requires and e != entry]
+    if needing and not force:
+        message = f"{entry.kind} {name!r} is needed by {', '.join(needing)}"
+        hint = f"remove {', '.join(needing)} first, or pass --force"
+        raise refuse("install.dependency.required", message, where.lock_path, hint=hint)
+    _delete(where, entry)
+    write_lock(where.lock_path, lock.drop(entry))
+    return entry
+
+
+def prune(*, scope: str = "project", layout: Layout | None = None) -> tuple[LockEntry, ...]:
+    """Delete every entry of `scope` installed only as a dependency that nothing
+    installed needs any more (repeatedly, so a chain goes whole); return them."""
+    ctx = Context.make(layout, environ={})
+    where = scope_for(ctx.layout, scope)
+    lock = read_lock(where.lock_path)
+    gone: list[LockEntry] = []
+    while True:
+        needed = {k for e in lock.entries for k in e.requires}
+        loose = [e for e in lock.entries if not e.direct and e.key not in needed]
+        if not loose:
+            break
+        for entry in loose:
+            _delete(where, entry)
+            lock = lock.drop(entry)
+            gone.append(entry)
+    if gone:
+        write_lock(where.lock_path, lock)
+    return tuple(gone)
+
+
+def _delete(where: Scope, entry: LockEntry) -> None:
+    """Delete `entry`'s installed tree, never through a symlink."""
     target = _target(where, entry)
     if os.path.islink(target):
         message = f"{target} is a symlink, not the directory satchel installed; it is left alone"
         raise refuse("install.skill.exists", message, target)
     if os.path.lexists(target):
         remove_tree(target)
-    write_lock(where.lock_path, lock.drop(entry))
-    return entry
 
 
 def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Checked, ...]:

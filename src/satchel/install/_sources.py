@@ -11,7 +11,9 @@ Zidane's forms, and a few more:
   ``https://github.com/owner/repo`` and ``.../tree/<ref>/<path>``;
 - skills.sh: ``skills.sh/<owner>/<repo>[/<skill>]``, with or without ``https://``;
 - a pasted ``npx skills add <source> [--skill NAME ...]`` command;
-- npm: ``npm:<package>[@<version or dist-tag>]``, scoped packages included.
+- npm: ``npm:<package>[@<version or dist-tag>]``, scoped packages included;
+- an archive on a web server: ``archive:https://host/path.tar.gz[#sha256=<hex>][:subdir]``
+  (a catalogue's ``archive`` source), pinned by its sha256 when one is given.
 
 The parser is strict (threat model I07): owners, repositories, refs, subdirectories
 and package names are checked against narrow patterns, so nothing that reaches git
@@ -35,14 +37,15 @@ from satchel.install._settings import Settings
 
 __all__ = ["ACCEPTED", "Kind", "Source", "parse_source"]
 
-Kind = Literal["local", "git", "github", "npm"]
+Kind = Literal["local", "git", "github", "npm", "archive"]
 
 ACCEPTED = (
     "accepted forms: owner/repo, owner/repo/path, owner/repo#ref, owner/repo:subdir, "
     "owner/repo#ref:subdir, https://github.com/owner/repo/tree/<ref>/<path>, "
     "skills.sh/<owner>/<repo>[/<skill>], npx skills add <source> [--skill NAME], "
-    "npm:<package>[@<version>], a git URL (https://, ssh://, git@host:path, git://, "
-    "file://) with #ref[:subdir], or a local path starting with ./, ../, / or ~/"
+    "npm:<package>[@<version>], archive:https://host/file.tar.gz[#sha256=HEX], "
+    "a git URL (https://, ssh://, git@host:path, git://, file://) with #ref[:subdir], "
+    "or a local path starting with ./, ../, / or ~/"
 )
 
 _OWNER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\Z")
@@ -55,6 +58,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCP = re.compile(r"(?P<user>[A-Za-z0-9_.-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^:]+)\Z")
 _GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
 _NPX = ("npx", "bunx")
+_SHA256 = re.compile(r"sha256=[0-9a-f]{64}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +83,9 @@ class Source:
             return f"npm:{self.location}" + (f"@{self.ref}" if self.ref else "")
         if self.kind == "local":
             return self.location + (f"#:{self.subdir}" if self.subdir else "")
+        if self.kind == "archive":
+            tail = (self.ref or "") + (f":{self.subdir}" if self.subdir else "")
+            return f"archive:{self.location}" + (f"#{tail}" if tail else "")
         tail = (self.ref or "") + (f":{self.subdir}" if self.subdir else "")
         return self.location + (f"#{tail}" if tail else "")
 
@@ -127,6 +134,8 @@ def _one(
         raise _invalid(text, "it starts with '-'")
     if text.startswith("npm:"):
         return _npm(text, text[4:])
+    if text.startswith("archive:"):
+        return _archive(text, text[8:])
     if text.startswith("github:"):
         return _github_short(text, text[7:])
     if _is_path(text):
@@ -173,6 +182,21 @@ def _npm(text: str, rest: str) -> Source:
     if not _NPM_NAME.match(name) or ".." in name:
         raise _invalid(text, f"{name!r} is not an npm package name")
     return Source("npm", name, ref=version)
+
+
+def _archive(text: str, rest: str) -> Source:
+    url, hashed, tail = rest.partition("#")
+    pin, _, sub = tail.partition(":")
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise _invalid(text, "an archive source is an https:// URL")
+    if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
+        raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
+    if parts.username or parts.password:
+        raise _invalid(text, "a URL may not carry credentials")
+    if hashed and pin and not _SHA256.match(pin):
+        raise _invalid(text, "an archive pin is sha256=<64 lowercase hex digits>")
+    return Source("archive", url, ref=pin or None, subdir=_subdir(text, sub) if sub else "")
 
 
 def _github_short(text: str, rest: str) -> Source:

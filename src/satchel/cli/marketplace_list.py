@@ -1,0 +1,40 @@
+"""`satchel marketplace list`: the marketplaces added, and those the project declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _install as inst
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._params import json_option, where
+from satchel.install._errors import InstallError
+from satchel.install._marketplaces import declared_marketplaces, known_marketplaces
+
+PARAMS = (*where(), json_option())
+
+
+def run(*, project: Path | None, home: Path | None, client: str, as_json: bool) -> int:
+    """List the marketplaces added, then those the project declares and are not added.
+
+    A project's marketplaces (extraKnownMarketplaces in .claude/settings.json) are
+    only listed until you add them: satchel marketplace add NAME."""
+    ctx = inst.context(project, home, client, as_json=True)
+    try:
+        added = known_marketplaces(ctx)
+    except InstallError as e:
+        return inst.refused(e, as_json=as_json)
+    declared, diags = declared_marketplaces(ctx)
+    pending = [d for d in declared if not any(k.name == d.name for k in added)]
+    if as_json:
+        out.print_json({"marketplaces": [k.to_json() for k in (*added, *pending)]}, diags)
+        return OK
+    if not added and not pending:
+        out.say("No marketplace is added. satchel marketplace add SOURCE adds one.")
+    for known in added:
+        at = f" at {inst.short(known.resolved)}" if known.resolved else ""
+        out.say(f"{known.name}: {known.source}{at}")
+    for known in pending:
+        out.say(f"{known.name}: {known.source} (declared by the project, not added)")
+    inst.warnings(diags)
+    return OK

@@ -1,0 +1,354 @@
+"""``satchel install NAME@MARKETPLACE``: a catalogue's plugin, with its dependencies.
+
+The plugin is found in an added marketplace (`satchel.install._marketplaces`), fetched
+from its entry's source, and made whole as Claude Code makes it
+(code.claude.com/docs/en/plugin-marketplaces): a ``strict: false`` entry is the plugin's
+whole definition, so satchel writes ``.claude-plugin/plugin.json`` from it (a plugin
+whose own manifest also declares components is refused, ``install.catalogue.conflict``);
+a strict entry's components are added to the plugin's manifest; a folder with no
+manifest gets one naming it. The manifest written is kept in ``skills.lock`` so that a
+frozen install writes the same bytes.
+
+Dependencies (``dependencies`` of the manifest, `satchel.plugins._dependencies`) are
+resolved transitively before anything is written: each in its own marketplace (the
+dependent's when none is named), its version (the manifest's, else the entry's) held to
+every range asked for it. A cycle (``install.dependency.cycle``), a range no version
+meets (``install.dependency.conflict``) and a name no marketplace lists
+(``install.dependency.missing``) are refused with the chain that led there. A dependency
+already installed from the same marketplace at a version every range allows is kept.
+Every node is pinned in ``skills.lock``; those installed only as dependencies are marked
+so that `prune` can remove them once nothing needs them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from satchel._contain import probe_json
+from satchel.diagnostics import Diagnostic
+from satchel.install._catalogue import COMPONENTS, CatalogueEntry
+from satchel.install._contents import Item, folder_of, item_at
+from satchel.install._errors import refuse
+from satchel.install._fetch import fetch
+from satchel.install._fetched import Fetched
+from satchel.install._http import Progress
+from satchel.install._installer import (
+    Context,
+    InstallResult,
+    Planned,
+    check_targets,
+    commit,
+    lfs_pointers,
+    plan,
+)
+from satchel.install._lock import Lock, LockEntry, read_lock
+from satchel.install._marketplaces import known_marketplaces, marketplace_catalogue, source_for
+from satchel.install._scope import FAMILIES, Scope, scope_for
+from satchel.install._semver import Range, parse_range, parse_version
+from satchel.install._settings import Limits, Settings
+from satchel.install._sources import Source
+from satchel.install._staging import workspace
+from satchel.install._tree import copy_tree
+from satchel.layout import Layout
+from satchel.plugins import detect
+from satchel.plugins._dependencies import Dependency, parse_dependencies, parse_requirement
+
+__all__ = ["install_plugin", "is_plugin_ref", "locked_item", "materialise"]
+
+_MANIFEST = ".claude-plugin/plugin.json"
+_REF = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}@[a-z0-9][a-z0-9._-]{0,63}(?:@\S+)?\Z")
+MAX_NODES = 256
+
+
+def is_plugin_ref(text: str) -> bool:
+    """Whether `text` is ``NAME@MARKETPLACE`` (with an optional ``@RANGE``)."""
+    return bool(_REF.match(text.strip()))
+
+
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """One plugin of the resolved graph, fetched and made whole (or kept as installed)."""
+
+    key: str  # name@marketplace
+    planned: Planned | None  # None: kept as installed
+    version: str | None
+    requires: tuple[str, ...]
+    notes: tuple[Diagnostic, ...] = ()
+
+
+@dataclass
+class _Walk:
+    ctx: Context
+    where: Scope
+    lock: Lock
+    family: str
+    work: Path
+    done: dict[str, _Node]
+    asked: dict[str, list[tuple[Range, tuple[str, ...]]]]
+    order: list[_Node]
+
+
+def install_plugin(
+    ref: str,
+    *,
+    scope: str = "project",
+    family: str = "satchel",
+    force: bool = False,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> InstallResult:
+    """Install the plugin ``NAME@MARKETPLACE`` and what it depends on into `scope`;
+    raise `InstallError` and write nothing when any of it is refused."""
+    ctx = Context.make(layout, settings, environ, progress)
+    if family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
+    root = parse_requirement(ref)
+    if root is None or root.marketplace is None:
+        raise refuse("install.source.invalid", f"{ref!r} is not NAME@MARKETPLACE")
+    where = scope_for(ctx.layout, scope)
+    lock = read_lock(where.lock_path)
+    with workspace(ctx.cache) as work:
+        walk = _Walk(ctx, where, lock, family, work, {}, {}, [])
+        _visit(walk, root, (), direct=True)
+        plans = [n.planned for n in walk.order if n.planned is not None]
+        check_targets(plans, lock, where, force=force)
+        notes = [d for n in walk.order for d in n.notes] + lfs_pointers(plans)
+        done = commit(plans, lock, where, ctx.settings)
+    return InstallResult(done, tuple(notes))
+
+
+def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str:
+    """Resolve `dep` (asked for along `chain`) and what it needs; its key."""
+    market = dep.marketplace or (chain[-1].split("@", 1)[1] if chain else None)
+    assert market is not None
+    key = f"{dep.name}@{market}"
+    path = (*chain, key)
+    if key in chain:
+        raise refuse("install.dependency.cycle", f"a dependency cycle: {' -> '.join(path)}")
+    wanted = _range(dep, path)
+    if wanted is not None:
+        walk.asked.setdefault(key, []).append((wanted, path))
+    if key in walk.done:
+        _check_ranges(key, walk.done[key].version, walk.asked.get(key, []))
+        return key
+    if len(walk.done) >= MAX_NODES:
+        raise refuse("install.dependency.conflict", f"more than {MAX_NODES} plugins to resolve")
+    node = _kept(walk, dep.name, market, key) if not direct else None
+    if node is None:
+        node = _fetched(walk, dep.name, market, path, direct=direct)
+    _check_ranges(key, node.version, walk.asked.get(key, []))
+    walk.done[key] = node
+    if node.planned is not None:
+        deps, _ = parse_dependencies(_manifest(node.planned.item.path))
+        requires = tuple(
+            "plugin:" + _visit(walk, d, path, direct=False).split("@", 1)[0] for d in deps
+        )
+        entry = replace(node.planned.entry, requires=requires)
+        node = replace(node, planned=replace(node.planned, entry=entry), requires=requires)
+        walk.done[key] = node
+    walk.order.append(node)
+    return key
+
+
+def _range(dep: Dependency, path: tuple[str, ...]) -> Range | None:
+    if dep.version is None:
+        return None
+    try:
+        return parse_range(dep.version)
+    except ValueError as e:
+        message = f"{' -> '.join(path)}: the version range {dep.version!r} cannot be read: {e}"
+        raise refuse("install.dependency.conflict", message) from None
+
+
+def _check_ranges(
+    key: str, version: str | None, asked: Sequence[tuple[Range, tuple[str, ...]]]
+) -> None:
+    for wanted, path in asked:
+        try:
+            ok = version is not None and wanted.matches(parse_version(version))
+        except ValueError:
+            ok = False
+        if not ok:
+            by = " -> ".join(path)
+            have = f"version {version}" if version else "no version"
+            others = [f"{r} (by {' -> '.join(p[:-1]) or 'you'})" for r, p in asked]
+            message = (
+                f"{key} has {have}, which {wanted} ({by}) does not allow; "
+                f"asked for: {', '.join(others)}"
+            )
+            raise refuse("install.dependency.conflict", message)
+
+
+def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
+    """The dependency as already installed from the same marketplace, if it is."""
+    entry = walk.lock.find(name, "plugin")
+    if entry is None:
+        return None
+    if entry.marketplace != market:
+        where = entry.marketplace or entry.source
+        message = f"{key} is needed, but a plugin {name!r} is installed from {where}"
+        raise refuse("install.dependency.conflict", message, hint=f"satchel remove {name} first")
+    target = walk.where.dir_for("plugin", entry.family) / entry.name
+    version = _manifest(target).get("version")
+    return _Node(key, None, version if isinstance(version, str) else None, entry.requires)
+
+
+def _fetched(walk: _Walk, name: str, market: str, path: tuple[str, ...], *, direct: bool) -> _Node:
+    ctx = walk.ctx
+    _, catalogue, notes = marketplace_catalogue(ctx, market)
+    entry = catalogue.entry(name)
+    if entry is None:
+        code = "install.skill.unknown" if len(path) == 1 else "install.dependency.missing"
+        listed = ", ".join(e.name for e in catalogue.entries) or "nothing"
+        message = f"the marketplace {market!r} has no plugin {name!r}"
+        if len(path) > 1:
+            message += f" (needed by {' -> '.join(path[:-1])})"
+        raise refuse(code, message, hint=f"it lists: {listed}")
+    known = next(k for k in known_marketplaces(ctx) if k.name == market)
+    src = source_for(known, catalogue, ctx, entry.name)
+    sub = walk.work / str(len(walk.done))
+    sub.mkdir()
+    got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+    folder = folder_of(got.tree, src.subdir)
+    made, manifest = materialise(folder, entry, sub / "made", ctx.settings.limits)
+    item = _item(made, entry, src)
+    planned = _plan(item, src, got, walk, market, manifest, direct)
+    version = _manifest(made).get("version") or entry.version
+    return _Node(
+        f"{name}@{market}",
+        planned,
+        version if isinstance(version, str) else None,
+        (),
+        (*notes, *got.diagnostics, *item.notes),
+    )
+
+
+def _item(made: Path, entry: CatalogueEntry, src: Source) -> Item:
+    item = item_at(made.parent, made.name, "plugin")
+    if item.name != entry.name:
+        message = f"the catalogue lists {entry.name!r}, but its plugin is named {item.name!r}"
+        raise refuse("install.catalogue.source", message)
+    return replace(item, folder=src.subdir)
+
+
+def _plan(
+    item: Item,
+    src: Source,
+    got: Fetched,
+    walk: _Walk,
+    market: str,
+    manifest: str | None,
+    direct: bool,
+) -> Planned:
+    planned = plan(item, src, got, walk.where, walk.family)
+    old = walk.lock.find(item.name, "plugin")
+    entry = replace(
+        planned.entry,
+        marketplace=market,
+        manifest=manifest,
+        direct=direct or (old is not None and old.direct),
+    )
+    return replace(planned, entry=entry)
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    path = folder / _MANIFEST
+    if not os.path.isfile(path):
+        return {}
+    data, _ = probe_json(path)
+    return data if isinstance(data, dict) else {}
+
+
+def materialise(
+    folder: Path, entry: CatalogueEntry, into: Path, limits: Limits
+) -> tuple[Path, str | None]:
+    """`folder` copied to ``into/<name>``, with the manifest its catalogue `entry` makes
+    written there; the manifest's text when satchel wrote one (None: the plugin's own)."""
+    target = into / entry.name
+    into.mkdir(parents=True, exist_ok=True)
+    copy_tree(folder, target, limits)
+    text = manifest_for(_manifest(target), entry, has_own=_has_format(target))
+    if text is not None:
+        (target / ".claude-plugin").mkdir(exist_ok=True)
+        (target / _MANIFEST).write_text(text, encoding="utf-8")
+    return target, text
+
+
+def locked_item(tree: Path, entry: LockEntry, work: Path, limits: Limits) -> Item:
+    """The item `entry` locks in the fetched `tree`: with the manifest satchel wrote
+    for it from its catalogue, when it wrote one, so that it hashes as installed."""
+    if entry.manifest is None:
+        return item_at(tree, entry.folder, entry.kind)
+    made = work / "made" / entry.name
+    made.parent.mkdir(parents=True, exist_ok=True)
+    copy_tree(folder_of(tree, entry.folder), made, limits)
+    (made / ".claude-plugin").mkdir(exist_ok=True)
+    (made / _MANIFEST).write_text(entry.manifest, encoding="utf-8")
+    return replace(item_at(made.parent, made.name, "plugin"), folder=entry.folder)
+
+
+def manifest_for(own: dict[str, Any], entry: CatalogueEntry, *, has_own: bool) -> str | None:
+    """The manifest text `entry` makes of a plugin whose manifest is `own`, or None
+    when the plugin's own stands as it is."""
+    declared = {k: own[k] for k in COMPONENTS if k in own}
+    extra = dict(entry.components)
+    deps = entry.fields.get("dependencies")
+    if not entry.strict:
+        if declared:
+            message = (
+                f"{entry.name!r} is strict: false in its catalogue, but its plugin.json also "
+                f"declares {', '.join(sorted(declared))}"
+            )
+            raise refuse("install.catalogue.conflict", message)
+        base = {k: v for k, v in own.items() if k not in COMPONENTS}
+        return _dump({**_identity(entry), **base, **extra, **_deps(own, deps)})
+    if has_own and not extra and deps is None:
+        return None
+    merged = dict(own) if own else _identity(entry)
+    for key, value in extra.items():
+        merged[key] = _merge(merged.get(key), value)
+    return _dump({**merged, **_deps(merged, deps)})
+
+
+def _identity(entry: CatalogueEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": entry.name}
+    if entry.version:
+        out["version"] = entry.version
+    if entry.description:
+        out["description"] = entry.description
+    return out
+
+
+def _deps(own: Mapping[str, Any], deps: Any) -> dict[str, Any]:
+    if deps is None:
+        return {}
+    mine = own.get("dependencies")
+    return {"dependencies": _merge(mine, deps)}
+
+
+def _merge(mine: Any, theirs: Any) -> Any:
+    if mine is None:
+        return theirs
+    if isinstance(mine, list) and isinstance(theirs, list):
+        return mine + [v for v in theirs if v not in mine]
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        return {**theirs, **mine}
+    if isinstance(mine, str) and isinstance(theirs, list | str):
+        return [mine, *(theirs if isinstance(theirs, list) else [theirs])]
+    return mine
+
+
+def _dump(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=True) + "\n"
+
+
+def _has_format(folder: Path) -> bool:
+    return detect(folder) is not None
