@@ -41,9 +41,10 @@ def run(
     """List the skills and plugins SOURCE holds, without installing anything.
 
     SOURCE is the name of an added marketplace, owner/repo, owner/repo/path,
-    owner/repo#ref:subdir, a GitHub or skills.sh link, a pasted `npx skills add ...` command, npm:PACKAGE[@VERSION], a git
-    URL or a local path. A pack (a repository whose README links skills elsewhere)
-    lists the linked skills, each with the source that installs it; a catalogue
+    owner/repo#ref:subdir, a GitHub or skills.sh link, a pasted `npx skills add ...`
+    command, npm:PACKAGE[@VERSION], a git URL or a local path. A pack (a repository
+    whose README links skills elsewhere) lists the linked skills, each with the source
+    that installs it; a catalogue
     (marketplace.json) lists its plugins with what each holds. Listings are
     kept for ten minutes; --refresh fetches again."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
