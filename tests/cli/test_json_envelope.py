@@ -61,6 +61,11 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("install",): (w["source"], *at),
         ("update",): at,
         ("remove",): ("no-such-skill", *at),
+        ("prune",): at,
+        ("marketplace", "add"): ("./no-such-folder", *at),
+        ("marketplace", "list"): at,
+        ("marketplace", "update"): ("no-such-marketplace", *at),
+        ("marketplace", "remove"): ("no-such-marketplace", *at),
         ("verify",): at,
     }
 

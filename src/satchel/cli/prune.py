@@ -25,7 +25,8 @@ def run(*, scope: str, project: Path | None, home: Path | None, client: str, as_
         return inst.refused(e, as_json=as_json)
     if as_json:
         out.print_json({"removed": [e.to_json() for e in gone]})
-    elif not gone:
+        return OK
+    if not gone:
         out.say("Nothing to prune: every dependency installed is still needed.")
     for entry in gone:
         out.say(f"Removed {entry.kind} {entry.name} (nothing needs it any more).")

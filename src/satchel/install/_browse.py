@@ -44,6 +44,7 @@ from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.layout import Layout
+from satchel.plugins import detect
 
 __all__ = [
     "MAX_LINKS",
@@ -173,7 +174,7 @@ def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
         base = folder_of(got.tree, src.subdir)
-        if has_catalogue(base):
+        if _lists_plugins(base):
             return catalogue_listing(ctx, base, src.spec(), got.resolved, work, got.diagnostics)
         items, cut = scan_items(got.tree, src.subdir)
         readme = "" if items else _readme(folder_of(got.tree, src.subdir))
@@ -220,6 +221,15 @@ def catalogue_listing(
     market = _added_as(ctx, spec) or catalogue.name
     listed = tuple(_listed(ctx, catalogue, e, market, work) for e in catalogue.entries)
     return Listing(spec, resolved, listed, (), (*notes, *found), catalogue.name)
+
+
+def _lists_plugins(base: Path) -> bool:
+    """Whether `base` is a catalogue listing plugins and not itself a plugin (a plugin
+    listing itself is shown as the plugin; an empty catalogue, as what the folder holds)."""
+    if not has_catalogue(base) or detect(base)[0] is not None:
+        return False
+    catalogue, _ = read_catalogue(base)
+    return catalogue is None or bool(catalogue.entries)
 
 
 def _added(ctx: Context, source: str | Source) -> Known | None:

@@ -219,6 +219,8 @@ def add_marketplace(
             raise refuse("install.marketplace.untrusted", message, match.declared_in, hint=hint)
         source, name = match.source, name or match.name
     rows = known_marketplaces(ctx)
+    if not _JSON_URL.match(source):
+        source = ctx.parse(source).spec()  # a local path kept absolute
     with workspace(ctx.cache) as work:
         tree, resolved = _fetch(ctx, source, work)
         catalogue, diags = read_catalogue(tree)

@@ -351,4 +351,4 @@ def _dump(doc: Mapping[str, Any]) -> str:
 
 
 def _has_format(folder: Path) -> bool:
-    return detect(folder) is not None
+    return detect(folder)[0] is not None
