@@ -61,6 +61,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("install",): (w["source"], *at),
         ("update",): at,
         ("remove",): ("no-such-skill", *at),
+        ("diff",): at,
         ("verify",): at,
     }
 

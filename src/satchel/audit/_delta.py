@@ -43,7 +43,7 @@ from satchel.permissions import Rule, covers, parse_rule
 
 __all__ = ["BROADENED", "WHAT", "Delta", "NewRisk", "audit_change", "delta"]
 
-BROADENED = "allowed-tools broadened"
+BROADENED = {"skill": "allowed-tools broadened", "agent type": "agent tools broadened"}
 WHAT = {
     "A-HOOK-PRESENT": "new hook",
     "A-MCP-SERVER": "new MCP server",
@@ -196,7 +196,8 @@ def _broadened(old: Mapping[str, Grant], new: Mapping[str, Grant], root: Path) -
         shell = grant.rules is None or any(_rule_tool(r) in _SHELLS for r in added)
         message = f"{owner}: {_listed(was)} -> {_listed(grant.rules)}"
         path = _relative(grant.path, root)
-        yield NewRisk(BROADENED, "medium" if shell else "low", message, path, None, None)
+        what = BROADENED[grant.kind]
+        yield NewRisk(what, "medium" if shell else "low", message, path, None, None)
 
 
 def _uncovered(old: Iterable[str], new: tuple[str, ...] | None) -> tuple[str, ...]:

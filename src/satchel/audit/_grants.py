@@ -25,10 +25,12 @@ __all__ = ["Grant", "grants_of"]
 @dataclass(frozen=True, slots=True)
 class Grant:
     """The tools one skill or agent type may use unasked: `owner` names it
-    (``skill "pdf"``, ``agent type "runner"``), `rules` as written (None: an agent type
-    with no list, which inherits every tool of its session), `path` its file."""
+    (``skill "pdf"``, ``agent type "runner"``), `kind` (``skill`` or ``agent type``),
+    `rules` as written (None: an agent type with no list, which inherits every tool of
+    its session), `path` its file."""
 
     owner: str
+    kind: str
     rules: tuple[str, ...] | None
     path: Path | None
 
@@ -47,7 +49,7 @@ def grants_of(root: Path) -> dict[str, Grant]:
                 continue
             found += (_skill(s.name, s.allowed_tools, s.path) for s in plugin.skills)
             found += (
-                Grant(f'agent type "{a.name}"', a.tools_as_written or a.tools, a.path)
+                Grant(f'agent type "{a.name}"', "agent type", a.tools_as_written or a.tools, a.path)
                 for a in plugin.agents
             )
     else:
@@ -60,4 +62,4 @@ def grants_of(root: Path) -> dict[str, Grant]:
 
 
 def _skill(name: str, rules: tuple[str, ...], path: Path | None) -> Grant:
-    return Grant(f'skill "{name}"', rules, path)
+    return Grant(f'skill "{name}"', "skill", rules, path)
