@@ -194,7 +194,7 @@ def _broadened(old: Mapping[str, Grant], new: Mapping[str, Grant], root: Path) -
         if not added:
             continue
         shell = grant.rules is None or any(_rule_tool(r) in _SHELLS for r in added)
-        message = f"{owner}: {_listed(was)} -> {_listed(grant.rules)}"
+        message = f"{escape(owner, newlines=True)}: {_listed(was)} -> {_listed(grant.rules)}"
         path = _relative(grant.path, root)
         what = BROADENED[grant.kind]
         yield NewRisk(what, "medium" if shell else "low", message, path, None, None)
