@@ -16,6 +16,7 @@ from satchel.permissions import (
     TOOL_INPUT_KEYS,
     Rule,
     RuleSet,
+    covers,
     parse_rule,
     parse_rules,
 )
@@ -429,3 +430,43 @@ def test_matches_never_raises(value: str, rule: Rule) -> None:
     keys = ("command", "file_path", "url", "subagent_type")
     rule.matches(tool, dict.fromkeys(keys, value), cwd=Path("/p"), home=Path("/h"))
     rule.matches(tool, dict.fromkeys(keys, value))
+
+
+# --- covers: whether one rule allows every call another allows ------------------------
+
+
+@pytest.mark.parametrize(
+    ("wide", "narrow", "covered"),
+    [
+        ("Bash(git:*)", "Bash(git:*)", True),
+        ("Bash(git:*)", "Bash(git status)", True),
+        ("Bash(git:*)", "Bash(git push:*)", True),
+        ("Bash(git:*)", "Bash(git * --force)", True),
+        ("Bash(git *)", "Bash(git:*)", True),
+        ("Bash", "Bash(git:*)", True),
+        ("Bash(*)", "Bash", True),
+        ("*", "Bash", True),
+        ("Bash(git:*)", "Bash(*)", False),
+        ("Bash(git:*)", "Bash", False),
+        ("Bash(git:*)", "Bash(npm:*)", False),
+        ("Bash(git push:*)", "Bash(git:*)", False),
+        ("Bash(git status)", "Bash(git:*)", False),
+        ("Bash(git:*)", "Bash(git status && rm -rf x)", False),
+        ("Bash(git:*)", "Bash(git $(rm -rf x))", False),
+        ("Bash(git:*)", "Read", False),
+        ("Read", "Read(./x)", True),
+        ("Read(src/**)", "Read(src/a/b.py)", True),
+        ("Read(src/**)", "Read(src/../secrets)", False),
+        ("Read(src/**)", "Read(**)", False),
+        ("WebFetch(domain:*)", "WebFetch(domain:x.com)", True),
+        ("WebFetch(domain:*.x.com)", "WebFetch(domain:a.x.com)", True),
+        ("WebFetch(domain:x.com)", "WebFetch(domain:*.x.com)", False),
+        ("mcp__gh", "mcp__gh__list", True),
+        ("mcp__gh__list", "mcp__gh", False),
+        ("mcp__gh__*", "mcp__gh__list_*", True),
+        ("Skill(pdf)", "Skill(tdd)", False),
+        ("WebSearch(rust *)", "WebSearch(rust async *)", True),
+    ],
+)
+def test_covers_compares_two_rules(wide: str, narrow: str, covered: bool) -> None:
+    assert covers(parse_rule(wide), parse_rule(narrow)) is covered

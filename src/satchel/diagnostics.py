@@ -338,6 +338,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.ref.moved": Entry(
             "warning", "a ref now names another commit than the lock records"
         ),
+        "install.review.refused": Entry(
+            "error", "the new version of an installed tree was refused on review (--fail-on-new)"
+        ),
         "install.root.escape": Entry(
             "error", "a project's install directory is a symlink leading out of the project"
         ),

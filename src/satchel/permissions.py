@@ -67,7 +67,15 @@ from urllib.parse import urlsplit
 
 from satchel.diagnostics import Diagnostic, diagnostic
 
-__all__ = ["MAX_RULE_LENGTH", "TOOL_INPUT_KEYS", "Rule", "RuleSet", "parse_rule", "parse_rules"]
+__all__ = [
+    "MAX_RULE_LENGTH",
+    "TOOL_INPUT_KEYS",
+    "Rule",
+    "RuleSet",
+    "covers",
+    "parse_rule",
+    "parse_rules",
+]
 
 MAX_RULE_LENGTH = 1000
 
@@ -184,6 +192,41 @@ def parse_rules(
                 )
             )
     return tuple(rules), tuple(diags)
+
+
+def covers(wide: Rule, narrow: Rule) -> bool:
+    """Whether every call `narrow` allows is allowed by `wide` too (the audit of a
+    change asks it of `allowed-tools`). Conservative: False whenever it cannot be
+    shown, so a rule it cannot compare counts as broader. A glob in `narrow` is read
+    as its literal text by `wide`'s matcher, which is exact for ``*``-only globs: a
+    ``*`` of `narrow` can only fall inside a ``*`` of `wide`."""
+    if not _tool_matches(wide.tool, narrow.tool):
+        return False
+    if wide.specifier is None or wide.specifier == narrow.specifier:
+        return True
+    if narrow.specifier is None or (wide.tool != narrow.tool and "*" not in wide.tool):
+        return False
+    tool, spec, outer = narrow.tool, narrow.specifier, wide.specifier
+    if tool in _SHELL_TOOLS:
+        pattern = _command_pattern(spec)
+        texts = (
+            [spec]
+            if pattern.with_args is None
+            else ["*".join(pattern.whole), "*".join(pattern.with_args)]
+        )
+        return all(_command_matches(outer, text) for text in texts)
+    if tool in _PATH_TOOLS:
+        inside = outer.endswith("/**") and spec.startswith(outer[:-2]) and ".." not in spec
+        return outer == "**" or inside
+    if tool == "WebFetch":
+        return outer == "domain:*" or (
+            outer.startswith("domain:*.")
+            and spec.startswith("domain:")
+            and spec.endswith(outer[8:])
+        )
+    if tool in _EXACT_TOOLS:
+        return False
+    return _glob_match(_chunks(outer), spec)
 
 
 def _invalid(text: str, why: str) -> ValueError:

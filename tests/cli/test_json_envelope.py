@@ -66,6 +66,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("marketplace", "list"): at,
         ("marketplace", "update"): ("no-such-marketplace", *at),
         ("marketplace", "remove"): ("no-such-marketplace", *at),
+        ("diff",): at,
         ("verify",): at,
     }
 

@@ -162,6 +162,7 @@ def test_versions_dist_tags_update_and_frozen(
     assert out.splitlines() == [
         "pdf: 1.0.0 -> 2.0.0: 0 added, 1 changed, 0 removed",
         "  ~ SKILL.md",
+        "  no new risk",
     ]
     pdf = project / ".satchel/skills/pdf/SKILL.md"
     assert pdf.read_text() == skill_md("pdf", "PDFs 2.0.0.")

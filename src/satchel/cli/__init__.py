@@ -113,6 +113,9 @@ VERBS = (
          "Forget the marketplace NAME and delete its kept copy."),
     Verb(("update",), "satchel.cli.update",
          "Fetch each installed source (or NAME's) at its ref again and show what changed."),
+    Verb(("diff",), "satchel.cli.diff",
+         "Show what the newer version at the source of NAME (default: everything installed) "
+         "could do that the installed tree cannot, installing nothing."),
     Verb(("remove",), "satchel.cli.remove",
          "Delete the skill or plugin NAME that satchel installed, and its lock entry."),
     Verb(("prune",), "satchel.cli.prune",

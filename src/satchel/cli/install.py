@@ -7,6 +7,7 @@ from typing import Unpack
 
 import click
 
+from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
@@ -28,6 +29,7 @@ PARAMS = (
     inst.family_option(),
     inst.force_option("Replace a directory satchel did not install."),
     click.Option(["--frozen"], is_flag=True, help="Install exactly what skills.lock records."),
+    delta.fail_on_new_option(),
     *inst.endpoint_options(),
     *where(),
     json_option(),
@@ -42,6 +44,7 @@ def run(
     family: str,
     force: bool,
     frozen: bool,
+    fail_on_new: str | None,
     project: Path | None,
     home: Path | None,
     client: str,
@@ -58,12 +61,15 @@ def run(
     to the plugins directory. Nothing in the source runs; each skill is validated
     first and written atomically. A directory satchel did not install is not
     replaced without --force. skills.lock records each install; --frozen (with no
-    SOURCE) installs exactly what it records, or nothing."""
+    SOURCE) installs exactly what it records, or nothing. A new version of something
+    installed is audited against the installed tree and only the new risk is shown;
+    --fail-on-new SEVERITY installs nothing when one is at SEVERITY or above."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"
         )
+    reviewer = delta.Reviewer(fail_on_new)
     try:
         with inst.progress_shown(ctx):
             if source is None:
@@ -75,23 +81,27 @@ def run(
                 result = install_plugin(
                     source, scope=scope, family=family, force=force, layout=ctx.layout,
                     settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
+                    review=reviewer,
                 )  # fmt: skip
             else:
                 result = install_from_spec(
                     source, skills=skills, scope=scope, family=family, force=force,
                     layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
-                    progress=ctx.progress,
+                    progress=ctx.progress, review=reviewer,
                 )  # fmt: skip
     except InstallError as e:
-        return inst.refused(e, as_json=as_json)
+        return delta.refused(e, reviewer, as_json=as_json)
     if as_json:
-        out.print_json(result.to_json())
+        document = result.to_json()
+        for row in document["installed"]:
+            row["delta"] = reviewer.to_json(row["kind"], row["name"])
+        out.print_json({**document, "fail_on_new": fail_on_new})
     else:
-        _print(result, frozen=frozen)
+        _print(result, reviewer, frozen=frozen)
     return OK
 
 
-def _print(result: InstallResult, *, frozen: bool) -> None:
+def _print(result: InstallResult, reviewer: delta.Reviewer, *, frozen: bool) -> None:
     if not result.installed:
         out.say(
             "Everything in skills.lock is installed and intact." if frozen else "Nothing installed."
@@ -104,4 +114,6 @@ def _print(result: InstallResult, *, frozen: bool) -> None:
         need = "" if e.direct else " (a dependency)"
         line = f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {origin}{e.source}{at}"
         out.say(line + need)
+        if (found := reviewer.get(e.kind, e.name)) is not None:
+            delta.print_delta(found)
     inst.warnings(result.diagnostics)

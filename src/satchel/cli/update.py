@@ -7,6 +7,7 @@ from typing import Unpack
 
 import click
 
+from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
@@ -18,6 +19,7 @@ PARAMS = (
     click.Argument(["name"], required=False),
     inst.scope_option(),
     inst.force_option("Overwrite a tree edited since it was installed."),
+    delta.fail_on_new_option(),
     *inst.endpoint_options(),
     *where(),
     json_option(),
@@ -29,6 +31,7 @@ def run(
     name: str | None,
     scope: str,
     force: bool,
+    fail_on_new: str | None,
     project: Path | None,
     home: Path | None,
     client: str,
@@ -38,24 +41,31 @@ def run(
     """Fetch each installed source (or NAME's) at its ref again and show what changed.
 
     A changed tree is replaced atomically and skills.lock records the new commit
-    and hash. A tree edited since it was installed is left alone unless --force."""
+    and hash. A tree edited since it was installed is left alone unless --force.
+    Each changed tree is audited against the installed one and only the new risk is
+    shown; --fail-on-new SEVERITY replaces nothing when one is at SEVERITY or above."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    reviewer = delta.Reviewer(fail_on_new)
     try:
         with inst.progress_shown(ctx):
             changes = update(
                 (name,) if name else (), scope=scope, force=force, layout=ctx.layout,
                 settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
+                review=reviewer,
             )  # fmt: skip
     except InstallError as e:
-        return inst.refused(e, as_json=as_json)
+        return delta.refused(e, reviewer, as_json=as_json)
     if as_json:
-        out.print_json({"changes": [c.to_json() for c in changes]})
+        rows = [
+            {**c.to_json(), "delta": reviewer.to_json(c.entry.kind, c.entry.name)} for c in changes
+        ]
+        out.print_json({"changes": rows, "fail_on_new": fail_on_new})
     else:
-        _print(changes)
+        _print(changes, reviewer)
     return OK
 
 
-def _print(changes: tuple[Change, ...]) -> None:
+def _print(changes: tuple[Change, ...], reviewer: delta.Reviewer) -> None:
     if not changes:
         out.say("Nothing is installed in this scope.")
     for c in changes:
@@ -68,3 +78,4 @@ def _print(changes: tuple[Change, ...]) -> None:
         for mark, paths in (("+", c.added), ("~", c.changed), ("-", c.removed)):
             for path in paths:
                 out.say(f"  {mark} {path}")
+        delta.print_delta(reviewer.get(e.kind, e.name))

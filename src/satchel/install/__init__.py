@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._installer import Installed, InstallResult, install_from_spec
     from satchel.install._lock import Lock, LockEntry, read_lock
     from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
+    from satchel.install._review import Review, Reviewed
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
     from satchel.install._sources import Source, parse_source
@@ -58,6 +59,7 @@ else:
                 "update",
                 "verify",
             ),
+            "satchel.install._review": ("Review", "Reviewed"),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),
             "satchel.install._sources": ("Source", "parse_source"),
@@ -89,6 +91,8 @@ __all__ = [
     "read_catalogue",
     "read_lock",
     "remove",
+    "Review",
+    "Reviewed",
     "Scope",
     "scope_for",
     "SCOPES",

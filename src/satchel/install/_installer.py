@@ -30,6 +30,7 @@ from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
 from satchel.install._sources import Source, parse_source
@@ -131,10 +132,13 @@ def install_from_spec(
     settings: Settings | None = None,
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    review: Review | None = None,
 ) -> InstallResult:
     """Install all of `source`, or the `skills` picked by name or folder, into `scope`
     (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``).
-    Raise `InstallError` and leave the scope untouched when anything is refused."""
+    Raise `InstallError` and leave the scope untouched when anything is refused.
+    `review` is asked about each tree that would replace an installed one, before
+    anything is placed (see `satchel.install._review`)."""
     ctx = Context.make(layout, settings, environ, progress)
     src = ctx.parse(source)
     where = scope_for(ctx.layout, scope)
@@ -147,6 +151,7 @@ def install_from_spec(
         items = pick(found, [*skills, *src.skills], src)
         plans = [plan(item, src, got, where, family) for item in items]
         check_targets(plans, lock, where, force=force)
+        review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
@@ -217,6 +222,15 @@ def check_targets(plans: Sequence[Planned], lock: Lock, where: Scope, *, force: 
         if twin is not None:
             message = f"{twin} differs from {p.entry.name!r} only in case"
             raise refuse("install.skill.exists", message, p.target)
+
+
+def replacing(plans: Iterable[Planned]) -> list[Reviewed]:
+    """The plans that would replace a tree in place, as a review sees them."""
+    return [
+        Reviewed(p.entry.name, p.entry.kind, p.target, p.item.path)
+        for p in plans
+        if os.path.lexists(p.target)
+    ]
 
 
 def _outside(root: Path, project: Path) -> bool:

@@ -39,6 +39,7 @@ from satchel.install._installer import (
 )
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
 from satchel.install._plugin_install import locked_item
+from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import Scope, scope_for
 from satchel.install._settings import Settings
 from satchel.install._staging import place, remove_tree, workspace
@@ -192,9 +193,14 @@ def update(
     settings: Settings | None = None,
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    review: Review | None = None,
+    dry_run: bool = False,
 ) -> tuple[Change, ...]:
     """Fetch each locked source (or those of `names`) at its ref again and install
-    what changed; return one `Change` per entry looked at."""
+    what changed; return one `Change` per entry looked at. `review` is asked about
+    each changed tree before any is placed (see `satchel.install._review`); with
+    `dry_run` nothing is placed and a tree edited since it was installed is compared
+    as it is on disk."""
     ctx = Context.make(layout, settings, environ, progress)
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
@@ -211,14 +217,17 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
-                change = _compare(entry, fresh, _target(where, entry), force=force)
+                change = _compare(entry, fresh, _target(where, entry), force=force or dry_run)
                 changes.append(change)
                 if change.updated:
                     plans.append(fresh)
-        for p in plans:
+        review_all(
+            (Reviewed(p.entry.name, p.entry.kind, p.target, p.item.path) for p in plans), review
+        )
+        for p in [] if dry_run else plans:
             place(p.item.path, p.target, ctx.settings.limits)
             lock = lock.put(p.entry)
-        if plans:
+        if plans and not dry_run:
             write_lock(where.lock_path, lock)
     return tuple(changes)
 

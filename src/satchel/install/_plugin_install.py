@@ -46,9 +46,11 @@ from satchel.install._installer import (
     commit,
     lfs_pointers,
     plan,
+    replacing,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import known_marketplaces, marketplace_catalogue, source_for
+from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
 from satchel.install._settings import Limits, Settings
@@ -104,9 +106,12 @@ def install_plugin(
     settings: Settings | None = None,
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    review: Review | None = None,
 ) -> InstallResult:
     """Install the plugin ``NAME@MARKETPLACE`` and what it depends on into `scope`;
-    raise `InstallError` and write nothing when any of it is refused."""
+    raise `InstallError` and write nothing when any of it is refused. `review` is
+    asked about each tree that would replace an installed one (`satchel.install.
+    _review`)."""
     ctx = Context.make(layout, settings, environ, progress)
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
@@ -120,6 +125,7 @@ def install_plugin(
         _visit(walk, root, (), direct=True)
         plans = [n.planned for n in walk.order if n.planned is not None]
         check_targets(plans, lock, where, force=force)
+        review_all(replacing(plans), review)
         notes = [d for n in walk.order for d in n.notes] + lfs_pointers(plans)
         done = commit(plans, lock, where, ctx.settings)
     return InstallResult(done, tuple(notes))
