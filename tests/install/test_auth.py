@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from satchel._trust import approve_helper
 from satchel.errors import InstallError
+from satchel.install import install_from_spec
 from satchel.install._auth import git_auth_env, headers_for, parse_header_lines
 from satchel.install._credentials import read_credentials
 from satchel.install._settings import Settings
 from satchel.layout import Layout
-from tests.support import put
+from tests.support import check_golden, put
 
 from .support import Request, Server, bare, git_repo, head, http_backend, state
 from .test_github import FILES, publish
@@ -150,30 +152,40 @@ def test_a_token_is_sent_and_a_private_repository_installs(
     assert SECRET not in out
 
 
+@pytest.mark.parametrize("given", ["environment", "helper"])
 def test_no_credential_follows_a_redirect_to_another_host(
-    layout: Layout, hub: Server, tmp_path: Path, home: Path
+    layout: Layout, hub: Server, tmp_path: Path, home: Path, given: str
 ) -> None:
     sha = publish(hub, tmp_path, "o/r", FILES)
     port = hub.url.rsplit(":", 1)[1]
     elsewhere = f"http://localhost:{port}/codeload/o/r/{sha}"  # another origin, same server
     hub.routes[f"/api/repos/o/r/tarball/{sha}"] = lambda _r: (302, {"Location": elsewhere}, b"")
-    body = f'printf "Authorization: Bearer {SECRET}\\nX-Api-Key: {SECRET}\\n"'
-    config(
-        home, f'[install.auth."{key(hub)}"]\nheader_helper = {json.dumps(helper(tmp_path, body))}\n'
-    )
-    from satchel._trust import approve_helper
-    from satchel.install import install_from_spec
-
-    approve_helper(layout, key(hub), helper(tmp_path, body))
-    auth, _ = read_credentials(layout, {})
-    settings = Settings.from_env({"SATCHEL_GITHUB_API_URL": f"{hub.url}/api"}, auth=auth)
+    environ = {"SATCHEL_GITHUB_API_URL": f"{hub.url}/api"}
+    if given == "helper":
+        body = f'printf "Authorization: Bearer {SECRET}\\nX-Host: $SATCHEL_AUTH_HOST\\n"'
+        command = helper(tmp_path, body)
+        config(home, f'[install.auth."{key(hub)}"]\nheader_helper = {json.dumps(command)}\n')
+        approve_helper(layout, key(hub), command)
+        sent = {"Authorization": f"Bearer {SECRET}", "X-Host": key(hub)}
+    else:
+        environ["GITHUB_TOKEN"] = SECRET
+        sent = {"Authorization": f"Bearer {SECRET}"}
+    auth, _ = read_credentials(layout, environ)
+    settings = Settings.from_env(environ, auth=auth)
     install_from_spec("o/r", layout=layout, settings=settings, environ={})
     api = [r for r in hub.seen if r.path.startswith("/api/")]
     moved = [r for r in hub.seen if r.path.startswith("/codeload/")]
-    assert {r.headers.get("X-Api-Key") for r in api} == {SECRET}
+    assert len(api) == 2
+    assert all({n: r.headers.get(n) for n in sent} == sent for r in api)
     assert len(moved) == 1
-    assert "Authorization" not in moved[0].headers
-    assert "X-Api-Key" not in moved[0].headers
+    assert not set(sent) & set(moved[0].headers)
+
+
+def test_a_project_config_gives_no_credential(layout: Layout, project: Path) -> None:
+    put(project / ".satchel/config.toml", '[install.auth."evil.example"]\ntoken_env = "HOME"\n')
+    auth, problems = read_credentials(layout, {"HOME": "/home/x"})
+    assert (dict(auth.rules), problems) == ({}, ())
+    assert headers_for("https://evil.example/x", Settings.from_env({}, auth=auth)) == {}
 
 
 # -- header helpers ----------------------------------------------------------------------
@@ -231,6 +243,28 @@ def test_a_helper_runs_only_once_approved_and_not_after_an_edit(
         "approved": False,
         "changed": True,
     }
+
+
+def test_approving_and_withdrawing_a_helper_say_what_they_did(satchel, home: Path) -> None:
+    config(home, '[install.auth."git.example.org"]\nheader_helper = "example-auth --host x"\n')
+    said = [
+        satchel(*verb, "--header-helper", "git.example.org", "--home", home, where=False)[1]
+        for verb in (("trust",), ("trust",), ("untrust",), ("untrust",))
+    ]
+    check_golden("auth/approve-helper.txt", "".join(said))
+
+
+def test_a_slow_helper_is_stopped(layout: Layout, home: Path, tmp_path: Path) -> None:
+    command = helper(tmp_path, "sleep 30")
+    config(home, f'[install.auth."slow.example"]\nheader_helper = {json.dumps(command)}\n')
+    approve_helper(layout, "slow.example", command)
+    auth, _ = read_credentials(layout, {})
+    with pytest.raises(InstallError) as refused:
+        headers_for("https://slow.example/x", Settings.from_env({}, auth=auth, timeout=0.5))
+    assert (refused.value.diagnostic.code, refused.value.diagnostic.message) == (
+        "install.auth.helper-failed",
+        "the header helper for slow.example timed out; nothing was fetched",
+    )
 
 
 def test_trusting_a_host_without_a_helper_is_refused(satchel, home: Path) -> None:
