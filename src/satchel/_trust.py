@@ -13,6 +13,10 @@ trusted (`satchel._approval`). An item that changed or is new since then is held
 until the folder is trusted again (threat model T03). `satchel trust` pins; a folder
 trusted without `approved` runs what it holds.
 
+The same list pins the header helpers the installer may run (``helpers``: host ->
+`helper_digest` of the command's exact text, `approve_helper`), so one store holds
+every approval the user gave; `satchel trust --header-helper HOST` writes it.
+
 An unreadable or malformed list trusts nothing and says so (``config.trust.invalid``);
 `trust` and `untrust` refuse to write over it, so nothing the user wrote is lost.
 """
@@ -40,7 +44,10 @@ __all__ = [
     "Pins",
     "TrustDecision",
     "TrustList",
+    "approve_helper",
     "decide_trust",
+    "forget_helper",
+    "helper_digest",
     "read_trust",
     "store_path",
     "trust",
@@ -51,6 +58,7 @@ STORE = "trusted-folders.json"
 MAX_STORE = 1024 * 1024
 VERSION = 1
 _NO_PINS: Mapping[Path, Mapping[str, str]] = MappingProxyType({})
+_NO_HELPERS: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +69,7 @@ class TrustList:
     folders: tuple[Path, ...] = ()
     problem: Diagnostic | None = None
     approved: Mapping[Path, Mapping[str, str]] = field(default_factory=lambda: _NO_PINS)
+    helpers: Mapping[str, str] = field(default_factory=lambda: _NO_HELPERS)
 
     def trusting(self, folder: str | os.PathLike[str]) -> Path | None:
         """The listed folder that makes `folder` trusted (itself or one above it)."""
@@ -143,8 +152,13 @@ def read_trust(layout: Layout) -> TrustList:
     if pins is None:
         why = '"approved" is not a map of folder -> {item: digest}'
         return TrustList(path, problem=_invalid(path, why))
+    helpers = data.get("helpers", {})
+    if not isinstance(helpers, dict) or not all(isinstance(v, str) for v in helpers.values()):
+        return TrustList(path, problem=_invalid(path, '"helpers" is not a map of host -> digest'))
     listed = tuple(Path(f) for f in folders if os.path.isabs(f))
-    return TrustList(path, listed, approved=MappingProxyType(pins))
+    return TrustList(
+        path, listed, approved=MappingProxyType(pins), helpers=MappingProxyType(dict(helpers))
+    )
 
 
 def _pins(value: Any) -> dict[Path, Mapping[str, str]] | None:
@@ -172,7 +186,7 @@ def trust(
     added = real not in current.folders
     if added or pins != dict(current.approved):
         folders = [*current.folders, real] if added else list(current.folders)
-        _write(current.path, folders, pins)
+        _write(current.path, folders, pins, current.helpers)
     return added
 
 
@@ -184,7 +198,36 @@ def untrust(layout: Layout, folder: str | os.PathLike[str]) -> bool:
     if real not in current.folders:
         return False
     pins = {f: p for f, p in current.approved.items() if f != real}
-    _write(current.path, [f for f in current.folders if f != real], pins)
+    _write(current.path, [f for f in current.folders if f != real], pins, current.helpers)
+    return True
+
+
+def helper_digest(host: str, command: str) -> str:
+    """The pin of the header helper `command` for `host`: a sha256 of its exact text."""
+    import hashlib  # only when a helper is approved or checked
+
+    return hashlib.sha256(f"header-helper\0{host}\0{command}".encode()).hexdigest()
+
+
+def approve_helper(layout: Layout, host: str, command: str) -> bool:
+    """Pin `command` as the header helper satchel may run for `host`; False when
+    exactly that text was already approved."""
+    current = _writable(layout)
+    digest = helper_digest(host, command)
+    if current.helpers.get(host) == digest:
+        return False
+    helpers = {**current.helpers, host: digest}
+    _write(current.path, list(current.folders), current.approved, helpers)
+    return True
+
+
+def forget_helper(layout: Layout, host: str) -> bool:
+    """Drop the approval of `host`'s header helper; False when there was none."""
+    current = _writable(layout)
+    if host not in current.helpers:
+        return False
+    helpers = {h: d for h, d in current.helpers.items() if h != host}
+    _write(current.path, list(current.folders), current.approved, helpers)
     return True
 
 
@@ -200,7 +243,12 @@ def _invalid(path: Path, why: str) -> Diagnostic:
     return diagnostic("config.trust.invalid", message, path)
 
 
-def _write(path: Path, folders: list[Path], pins: Mapping[Path, Mapping[str, str]]) -> None:
+def _write(
+    path: Path,
+    folders: list[Path],
+    pins: Mapping[Path, Mapping[str, str]],
+    helpers: Mapping[str, str],
+) -> None:
     """Replace the list atomically (a temporary file renamed over it), private to the user."""
     path.parent.mkdir(parents=True, exist_ok=True)
     document: dict[str, Any] = {"version": VERSION, "folders": sorted(str(f) for f in folders)}
@@ -208,6 +256,8 @@ def _write(path: Path, folders: list[Path], pins: Mapping[Path, Mapping[str, str
         document["approved"] = {
             str(f): dict(sorted(items.items())) for f, items in sorted(pins.items())
         }
+    if helpers:
+        document["helpers"] = dict(sorted(helpers.items()))
     import tempfile  # only when the trust list is written
 
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{STORE}.")

@@ -311,6 +311,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.archive.too-large": Entry(
             "error", "an archive passes the size, file-count or compression-ratio bound"
         ),
+        "install.auth.helper-failed": Entry(
+            "error", "a header helper exited non-zero, timed out or did not start"
+        ),
+        "install.auth.helper-output": Entry(
+            "error", "a header helper printed something other than header lines"
+        ),
+        "install.auth.invalid": Entry(
+            "error", "an [install.auth] entry of config.toml is not valid"
+        ),
+        "install.auth.unapproved": Entry(
+            "error", "a header helper was never approved, or changed since; it was not run"
+        ),
         "install.commit.unreachable": Entry(
             "error", "a pinned commit is not reachable from any branch or tag of the repository"
         ),

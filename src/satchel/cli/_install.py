@@ -14,6 +14,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.diagnostics import Diagnostic
+from satchel.install._credentials import read_credentials
 from satchel.install._errors import InstallError
 from satchel.install._installer import Context
 from satchel.install._scope import FAMILIES, SCOPES
@@ -90,7 +91,8 @@ def context(
     environ = dict(os.environ)
     layout = Layout.default(Path.cwd(), client=client, home=home, project=project)
     overrides: Mapping[str, object] = endpoints or {}
-    settings = Settings.from_env(environ, **overrides)
+    auth, _problems = read_credentials(layout, environ)  # a bad entry refuses when used
+    settings = Settings.from_env(environ, **overrides, auth=auth)
     progress = None if as_json else _bar_callback()
     return Context(layout, settings, environ, progress)
 

@@ -1,12 +1,17 @@
-"""`satchel trust [DIR]`: put a folder on the user's list of trusted folders."""
+"""`satchel trust [DIR]`: put a folder on the user's list of trusted folders;
+`satchel trust --header-helper HOST`: approve the header helper config.toml gives for
+HOST (`satchel.install._auth`), pinned by its exact text in the same list."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import click
 
 from satchel._approval import digests
 from satchel._environment import load
-from satchel._trust import TrustList, read_trust, trust
+from satchel._trust import TrustList, approve_helper, read_trust, trust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
@@ -16,7 +21,19 @@ from satchel.layout import Layout, find_project_root
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
 PINNED = "if one changes, it does not run until you trust the folder again"
 
-PARAMS = trust_params(listing=True)
+HELPER = "satchel runs it when it fetches from that host; if its text changes, it does not run"
+
+
+def helper_option() -> click.Option:
+    return click.Option(
+        ["--header-helper", "header_helper"],
+        metavar="HOST",
+        help="Approve (or, with untrust, stop approving) the header helper that "
+        'config.toml\'s [install.auth."HOST"] names, by its exact text.',
+    )
+
+
+PARAMS = (*trust_params(listing=True), helper_option())
 
 
 def run(
@@ -25,14 +42,18 @@ def run(
     home: Path | None,
     client: str,
     show_list: bool,
+    header_helper: str | None,
     as_json: bool,
 ) -> int:
     """Trust a folder: its plugins, hooks, MCP servers and !`cmd` lines may load.
 
     DIR defaults to the project root (the nearest folder holding .git). Folders below
     a trusted folder are trusted too. The list is kept in the user's config directory
-    only, so a project cannot trust itself. --list prints the list."""
+    only, so a project cannot trust itself. --list prints the list. --header-helper
+    HOST approves the header helper config.toml names for HOST instead."""
     layout = Layout.default(directory, client=client, home=home)
+    if header_helper is not None:
+        return approve(layout, header_helper, as_json=as_json)
     if show_list:
         return print_list(read_trust(layout), as_json=as_json)
     folder = target(layout, directory)
@@ -76,4 +97,29 @@ def print_list(listed: TrustList, *, as_json: bool) -> int:
     else:
         for folder in listed.folders:
             out.say(str(folder))  # absolute: the list holds folders anywhere on the machine
+    return OK
+
+
+def approve(layout: Layout, host: str, *, as_json: bool) -> int:
+    """Pin the header helper the user's config.toml gives for `host`, as it is now."""
+    from satchel.install._credentials import read_credentials
+
+    creds, _problems = read_credentials(layout, os.environ)
+    rule = creds.rules.get(host)
+    if host in creds.invalid or rule is None or rule.header_helper is None:
+        why = creds.invalid.get(host, "it names no header_helper for that host")
+        message = f'config.toml\'s [install.auth."{host}"]: {why}'
+        return out.fail("install.auth.invalid", message, as_json=as_json)
+    command = rule.header_helper
+    try:
+        changed = approve_helper(layout, host, command)
+    except TrustStoreError as e:
+        return out.fail("config.trust.invalid", str(e), as_json=as_json)
+    if as_json:
+        document = {"header_helper": host, "command": command, "approved": True}
+        out.print_json({**document, "changed": changed})
+        return OK
+    said = "Approved" if changed else "Already approved:"
+    out.say(f"{said} the header helper for {host}: {command}")
+    out.say(f"{HELPER} until you approve it again.")
     return OK

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._trust import read_trust, untrust
+from satchel._trust import forget_helper, read_trust, untrust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
-from satchel.cli.trust import target
+from satchel.cli.trust import helper_option, target
 from satchel.errors import TrustStoreError
 from satchel.layout import Layout
 
-PARAMS = trust_params(listing=False)
+PARAMS = (*trust_params(listing=False), helper_option())
 
 
 def run(
@@ -20,13 +20,17 @@ def run(
     directory: Path | None,
     home: Path | None,
     client: str,
+    header_helper: str | None,
     as_json: bool,
 ) -> int:
     """Stop trusting a folder: its plugins, hooks and MCP servers no longer load.
 
     DIR defaults to the project root (the nearest folder holding .git). A folder
-    below another trusted folder stays trusted through it: the output says which."""
+    below another trusted folder stays trusted through it: the output says which.
+    --header-helper HOST withdraws the approval of HOST's header helper instead."""
     layout = Layout.default(directory, client=client, home=home)
+    if header_helper is not None:
+        return withdraw(layout, header_helper, as_json=as_json)
     folder = target(layout, directory)
     try:
         removed = untrust(layout, folder)
@@ -41,4 +45,18 @@ def run(
     out.say(f"{out.shown(folder)} {'is no longer' if removed else 'was not'} on the list.")
     if through is not None:
         out.say(f"It is still trusted through {out.shown(through)}: `satchel untrust` that.")
+    return OK
+
+
+def withdraw(layout: Layout, host: str, *, as_json: bool) -> int:
+    """Drop the approval of `host`'s header helper: it no longer runs."""
+    try:
+        removed = forget_helper(layout, host)
+    except TrustStoreError as e:
+        return out.fail("config.trust.invalid", str(e), as_json=as_json)
+    if as_json:
+        out.print_json({"header_helper": host, "approved": False, "changed": removed})
+        return OK
+    said = "is no longer approved" if removed else "was not approved"
+    out.say(f"The header helper for {host} {said}.")
     return OK

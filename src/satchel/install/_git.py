@@ -7,6 +7,11 @@ A real ``git`` runs through `satchel.process.run_process`, with:
   machine applies; ``core.hooksPath=/dev/null`` and no fsmonitor on top;
 - only the URL's own transport allowed (``protocol.allow=never`` and one
   ``protocol.<scheme>.allow=always``), so ``ext::`` and ``fd::`` never run;
+- a credential only for the URL's own host over https (`_auth.git_auth_env`: a
+  token or an approved header helper's headers as ``http.<origin>.extraHeader`` in
+  command-scope config from the environment, never in an argv, with
+  ``http.followRedirects=false``); the machine's credential helpers are not read
+  (no user config), so a private repository needs a token, a helper or ssh;
 - a shallow fetch into a bare repository (no checkout: no smudge filter, no LFS
   download, ``GIT_LFS_SKIP_SMUDGE=1`` besides), submodules never fetched;
 - the tree exported with ``git archive`` and unpacked by satchel's own extractor,
@@ -26,6 +31,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.install._auth import git_auth_env
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
 from satchel.install._settings import Settings
@@ -105,7 +111,7 @@ class _Git:
         self.timeout = settings.timeout
         home = work / "home"
         home.mkdir()
-        self.env = git_env(environ, home)
+        self.env = {**git_env(environ, home), **git_auth_env(url, settings)}
         scheme = urlsplit(url).scheme.lower() or "file"
         self.config = [
             "-c", "core.hooksPath=/dev/null",

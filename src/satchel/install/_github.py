@@ -2,7 +2,8 @@
 
 ``GET {api}/repos/{owner}/{repo}/commits/{ref}`` resolves the ref to a SHA, then
 ``GET {api}/repos/{owner}/{repo}/tarball/{sha}`` downloads exactly that commit, with
-``GH_TOKEN``/``GITHUB_TOKEN`` when set (5,000 calls an hour instead of 60). When the
+``GH_TOKEN``/``GITHUB_TOKEN`` when set (5,000 calls an hour instead of 60), or the
+API host's ``[install.auth]`` credential (`satchel.install._auth.headers_for`). When the
 API refuses (403 or 429: the rate limit), the repository is fetched with git from
 ``{github}/{owner}/{repo}.git`` instead (zidane: "When GitHub refuses, zidane
 downloads the source"). No git runs on the tarball path.
@@ -45,7 +46,6 @@ def fetch_github(
             f"{repo}/tarball/{sha}",
             tarball,
             settings,
-            auth=True,
             progress=progress,
             label=source.location,
         )
@@ -60,7 +60,7 @@ def fetch_github(
 
 def _resolve(repo: str, source: Source, settings: Settings) -> str:
     ref = quote(source.ref or "HEAD", safe="")
-    answer = get_json(f"{repo}/commits/{ref}", settings, auth=True)
+    answer = get_json(f"{repo}/commits/{ref}", settings)
     sha = answer.get("sha") if isinstance(answer, dict) else None
     if not isinstance(sha, str) or not is_sha(sha):
         raise refuse("install.fetch.failed", f"GitHub gave no commit for {source.spec()}")

@@ -1,9 +1,10 @@
 """HTTPS for the installer: JSON documents and bounded downloads, through httpx.
 
-A token is sent only when the caller says the URL is the GitHub API's; httpx drops
-the ``Authorization`` header when a redirect leaves that origin (GitHub's tarball
-endpoint redirects to another host). A download is streamed to a file, hashed on
-the way, and stopped once it passes the byte limit.
+Each request carries the credential `satchel.install._auth.headers_for` gives its
+URL (none unless its host has one, and only over https); a redirect to another
+origin is sent without it (`_auth.guard`: GitHub's tarball endpoint redirects to
+another host). A download is streamed to a file, hashed on the way, and stopped once
+it passes the byte limit.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from satchel._json import loads
 from satchel.errors import HttpRefused
+from satchel.install._auth import guard, headers_for
 from satchel.install._errors import refuse
 from satchel.install._settings import Settings
 
@@ -39,7 +41,7 @@ class Downloaded:
     sha512: bytes
 
 
-def _client(settings: Settings) -> httpx.Client:
+def _client(settings: Settings, url: str, sent: dict[str, str]) -> httpx.Client:
     import httpx  # only when fetching: keep `import satchel` light
 
     return httpx.Client(
@@ -47,25 +49,20 @@ def _client(settings: Settings) -> httpx.Client:
         timeout=settings.timeout,
         headers={"User-Agent": _AGENT},
         trust_env=True,
+        event_hooks={"request": [guard(url, sent)]},
     )
 
 
-def _headers(settings: Settings, auth: bool) -> dict[str, str]:
-    if auth and settings.token:
-        return {"Authorization": f"Bearer {settings.token}"}
-    return {}
-
-
-def get_json(url: str, settings: Settings, *, auth: bool = False) -> Any:
-    """GET `url` and parse its JSON body (at most 32 MiB)."""
+def get_json(url: str, settings: Settings, *, auth: bool = True) -> Any:
+    """GET `url` and parse its JSON body (at most 32 MiB); with `auth`, carrying the
+    credential of its host (`headers_for`)."""
     import httpx
 
+    sent = headers_for(url, settings) if auth else {}
     try:
         with (
-            _client(settings) as client,
-            client.stream(
-                "GET", url, headers={**_headers(settings, auth), "Accept": "application/json"}
-            ) as response,
+            _client(settings, url, sent) as client,
+            client.stream("GET", url, headers={**sent, "Accept": "application/json"}) as response,
         ):
             _check(url, response)
             body = bytearray()
@@ -86,19 +83,21 @@ def download(
     dest: Path,
     settings: Settings,
     *,
-    auth: bool = False,
+    auth: bool = True,
     progress: Progress | None = None,
     label: str = "",
 ) -> Downloaded:
-    """Stream `url` into the new file `dest`, at most `settings.limits.max_bytes`."""
+    """Stream `url` into the new file `dest`, at most `settings.limits.max_bytes`;
+    with `auth`, carrying the credential of its host (`headers_for`)."""
     import httpx
 
+    sent = headers_for(url, settings) if auth else {}
     cap = settings.limits.max_bytes
     sha256, sha512, size = hashlib.sha256(), hashlib.sha512(), 0
     try:
         with (
-            _client(settings) as client,
-            client.stream("GET", url, headers=_headers(settings, auth)) as response,
+            _client(settings, url, sent) as client,
+            client.stream("GET", url, headers=sent) as response,
             open(dest, "xb") as out,
         ):
             _check(url, response)

@@ -3,13 +3,18 @@ documented defaults, that options and the environment can change.
 
 Each base URL has an environment variable so that a host, a mirror or a test can
 point it elsewhere (docs/install.md lists them). A token for GitHub comes from
-``GH_TOKEN``, else ``GITHUB_TOKEN``; it is only ever sent to the GitHub API base.
+``GH_TOKEN``, else ``GITHUB_TOKEN``; it is only ever sent to GitHub's hosts and the
+configured GitHub base URLs. `auth` holds every other credential
+(`satchel.install._credentials`); `satchel.install._auth.headers_for` decides what
+each request carries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from satchel.install._credentials import Credentials
 
 __all__ = ["ENV", "Limits", "Settings"]
 
@@ -51,6 +56,7 @@ class Settings:
     skills_sh_url: str = "https://skills.sh"
     npm_registry_url: str = "https://registry.npmjs.org"
     token: str | None = field(default=None, repr=False)
+    auth: Credentials = field(default_factory=Credentials, repr=False)
     limits: Limits = field(default_factory=Limits)
     listing_ttl: float = 600.0
     timeout: float = 120.0
@@ -58,12 +64,15 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
         """The defaults, then the ``SATCHEL_*`` variables and the GitHub token found in
-        `environ`, then `overrides` (None values are ignored)."""
+        `environ` (and its GitLab and Bitbucket tokens, in `auth`), then `overrides`
+        (None values are ignored; ``auth=`` gives `read_credentials`' value, which
+        adds the user's ``[install.auth]`` settings)."""
         values: dict[str, object] = {
             name: environ[var].rstrip("/") for name, var in ENV.items() if environ.get(var)
         }
         token = environ.get("GH_TOKEN") or environ.get("GITHUB_TOKEN")
         if token:
             values["token"] = token
+        values["auth"] = Credentials(environ=dict(environ))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]  # keys are this class's fields
