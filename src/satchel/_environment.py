@@ -309,4 +309,5 @@ def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
         format_order=opts.plugin_format_order,
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
+        claude_installed=opts.claude_installed_plugins,
     )

@@ -94,6 +94,9 @@ class Options:
       its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
       whose name is not its directory's is skipped, in every format) [None: as
       ``config.toml``'s ``[load] plugin_skill_rule`` says, else ``claude-code``].
+    * `claude_installed_plugins`: the plugins Claude Code installed
+      (``~/.claude/plugins/installed_plugins.json``), enabled as its settings'
+      ``enabledPlugins`` say (docs/install.md) [True].
 
     Hooks (see docs/hooks.md):
 
@@ -137,6 +140,7 @@ class Options:
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
     plugin_skill_rule: SkillRule | None = None
+    claude_installed_plugins: bool = True
     hook_files: bool = True
     claude_settings_hooks: bool = False
 
@@ -226,6 +230,7 @@ class LoadOverrides(TypedDict, total=False):
     executable: bool
     plugin_skill_names: PluginSkillNames
     plugin_skill_rule: SkillRule | None
+    claude_installed_plugins: bool
     hook_files: bool
     claude_settings_hooks: bool
 

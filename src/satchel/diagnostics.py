@@ -430,7 +430,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.dependency.missing": Entry(
             "warning", "a plugin depends on a plugin this load does not have; it loads anyway"
         ),
-        "plugin.disabled": Entry("info", "a plugin is disabled in the config file"),
+        "plugin.disabled": Entry(
+            "info", "a plugin is disabled in the config file or in Claude Code's settings"
+        ),
         "plugin.extension.invalid": Entry(
             "warning",
             "the manifest's extensions field is not an object, or an extension is invalid",
@@ -438,6 +440,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.hooks.invalid": Entry("warning", "one hook entry of a plugin failed validation"),
         "plugin.hooks.unsupported": Entry(
             "info", "plugin hooks recognised and not run by a declarative-only client"
+        ),
+        "plugin.installed.invalid": Entry(
+            "warning", "one record of Claude Code's installed plugins is not usable"
+        ),
+        "plugin.installed.missing": Entry(
+            "warning", "a plugin Claude Code installed has no directory at its installPath"
+        ),
+        "plugin.installed.outside": Entry(
+            "error", "an installPath Claude Code recorded escapes ~/.claude/plugins"
+        ),
+        "plugin.installed.unreadable": Entry(
+            "warning", "Claude Code's installed plugins or a settings file cannot be read"
         ),
         "plugin.knowledge.invalid": Entry(
             "warning", "one knowledge folder of a plugin failed validation"

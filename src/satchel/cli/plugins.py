@@ -31,7 +31,8 @@ def run(
     """List the plugins found, in precedence order.
 
     Each with its format, namespace, scope, status (enabled, disabled or shadowed),
-    what it holds and its directory. MCP env and header values are never printed.
+    what it holds and its directory (and, for a plugin Claude Code installed, its
+    ``name@marketplace``). MCP env and header values are never printed.
     `satchel plugin inspect PATH` shows one plugin in full; `satchel doctor` says
     what did not load and why."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
@@ -62,6 +63,8 @@ def _print(env: Environment) -> None:
             cell = out.safe(components(plugin))
             cell.append("\n")
             cell.append_text(out.safe(out.shown(plugin.root), style="dim"))
+            if plugin.installed:
+                cell.append_text(out.safe(f" (Claude Code: {plugin.installed})", style="dim"))
             grid.add_row(*(out.safe(c) for c in row), cell)
         con.print(grid)
     if found.diagnostics:

@@ -231,6 +231,7 @@ _CHECKS: Mapping[str, Check] = {
     "hook_files": _is(bool, "true or false"),
     "claude_settings_hooks": _is(bool, "true or false"),
     "include_workspace_plugin": _is(bool, "true or false"),
+    "claude_installed_plugins": _is(bool, "true or false"),
     "executable": _is(bool, "true or false"),
 }
 

@@ -33,6 +33,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("satchel's hooks.toml", _value(host.hook_files)),
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
         ("the project as a plugin", _value(host.include_workspace_plugin)),
+        ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
     )
 

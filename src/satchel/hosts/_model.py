@@ -94,6 +94,8 @@ class Host:
     * `hook_files`, `claude_settings_hooks`, `include_workspace_plugin`, `executable`:
       which hook files are read, whether the project's own folders are a plugin, and
       whether hooks and servers are loaded at all (declarative-only hosts).
+    * `claude_installed_plugins`: the plugins Claude Code installed under
+      ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
     """
 
     name: str
@@ -125,6 +127,7 @@ class Host:
     claude_settings_hooks: bool = False
     include_workspace_plugin: bool = True
     executable: bool = True
+    claude_installed_plugins: bool = False
 
     def layout(
         self,
@@ -168,6 +171,7 @@ class Host:
             claude_settings_hooks=self.claude_settings_hooks,
             include_workspace_plugin=self.include_workspace_plugin,
             executable=self.executable,
+            claude_installed_plugins=self.claude_installed_plugins,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -221,4 +225,5 @@ class Host:
             "claude_settings_hooks": self.claude_settings_hooks,
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
+            "claude_installed_plugins": self.claude_installed_plugins,
         }

@@ -81,6 +81,7 @@ SATCHEL = Host(
     plugin_skill_rule=None,
     index=Index(chars=8 * 1024, entries=64, overflow="last"),
     events=SATCHEL_EVENTS,
+    claude_installed_plugins=True,
 )
 
 CLAUDE_CODE = Host(
@@ -123,6 +124,7 @@ CLAUDE_CODE = Host(
     hook_files=False,
     claude_settings_hooks=True,
     include_workspace_plugin=False,
+    claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
 )
 
 CODEX = Host(

@@ -7,7 +7,10 @@ Where plugins come from, highest precedence first:
 2. the project's plugin roots, ``{project}/.satchel/plugins/<name>/`` and
    ``{project}/.agents/plugins/<name>/``, only in a trusted project (Vibe);
 3. the user's, ``{config}/satchel/plugins/<name>/`` and ``~/.agents/plugins/<name>/``;
-4. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
+4. the plugins Claude Code installed (``~/.claude/plugins``, `claude_installed`; see
+   `satchel.plugins._claude_installed`), each at its record's scope, enabled as
+   Claude Code's settings say (a disabled one is listed with ``plugin.disabled``);
+5. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 
 Every directory read here is named as a plugin, so Claude Code's default layout
 without a manifest is one (`satchel.plugins._detect`). A directory holding several
@@ -36,6 +39,7 @@ from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
+from satchel.plugins._claude_installed import Installed, installed_plugins
 from satchel.plugins._config import plugin_config
 from satchel.plugins._context import SkillRule
 from satchel.plugins._data import data_dir
@@ -88,10 +92,12 @@ def load_plugins(
     format_order: tuple[Format, ...] | None = None,
     skill_rule: SkillRule | None = None,
     formats: tuple[Format, ...] | None = None,
+    claude_installed: bool = True,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
-    Claude Code's. `formats`: the only plugin formats read (a host's) [None: all]."""
+    Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
+    `claude_installed`: the plugins Claude Code installed are read too."""
     config = plugin_config(layout, trust_project=trust_project)
     reader = _Reader(
         config.detection(ambiguous=ambiguous, order=format_order, reads=formats),
@@ -109,6 +115,8 @@ def load_plugins(
         paths = _children(root, problems)
         sources.append(Source(diagnostics=problems))
         sources.extend(reader.read(path, root.scope) for path in paths)
+    if claude_installed:
+        sources.extend(_claude_installed(reader, layout, trust_project))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
@@ -127,6 +135,31 @@ def _workspace(layout: Layout, include: bool, trusted: bool) -> Iterable[Source[
     elif include:
         for folder in ("skills", "commands"):
             yield _untrusted(layout.project / folder, "the workspace plugin's " + folder)
+
+
+def _claude_installed(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Source[Plugin]]:
+    """The plugins Claude Code installed, each read from its install directory under
+    the name of its record, enabled or disabled as Claude Code's settings say."""
+    records, problems = installed_plugins(layout, trust_project=trusted)
+    yield Source(diagnostics=problems)
+    for record in records:
+        found = reader.read(record.root, record.scope, dir_name=record.name)
+        plugins = tuple(_as_installed(p, record) for p in found.items)
+        said = [_disabled(p, record) for p in plugins if not record.enabled]
+        yield Source(plugins, (*found.diagnostics, *said))
+
+
+def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
+    return replace(plugin, installed=record.id, enabled=plugin.enabled and record.enabled)
+
+
+def _disabled(plugin: Plugin, record: Installed) -> Diagnostic:
+    if record.decided_by is None:
+        why = "no Claude Code settings file enables it"
+    else:
+        why = f"it is disabled in {record.decided_by}"
+    message = f"plugin {plugin.name!r} ({record.id}) is not enabled: {why}; nothing of it loads"
+    return diagnostic("plugin.disabled", message, record.root)
 
 
 def _untrusted(path: Path, what: str) -> Source[Plugin]:
@@ -166,7 +199,7 @@ class _Reader:
     strict: bool
     executable: bool
 
-    def read(self, path: Path, scope: str) -> Source[Plugin]:
+    def read(self, path: Path, scope: str, *, dir_name: str | None = None) -> Source[Plugin]:
         if not os.path.isdir(path):
             return Source()
         plugin, found = read_plugin(
@@ -176,6 +209,7 @@ class _Reader:
             executable=self.executable,
             detection=self.detection,
             skill_rule=self.skill_rule,
+            dir_name=dir_name,
         )
         return Source(() if plugin is None else (plugin,), found)
 

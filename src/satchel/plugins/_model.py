@@ -122,7 +122,9 @@ class Plugin:
     `name` is the plugin's name; `namespace` prefixes its skills, commands, agents and
     knowledge (``<namespace>:<name>``; Vibe's `toolNamespace`, else the name). Skills
     keep their own `name`; `qualified(skill)` gives the namespaced one. `diagnostics`
-    are the non-fatal problems of its parts (a fatal problem means no `Plugin`)."""
+    are the non-fatal problems of its parts (a fatal problem means no `Plugin`).
+    `installed` is Claude Code's id (``name@marketplace``) for a plugin read from
+    ``~/.claude/plugins`` (None for any other)."""
 
     name: str
     root: Path
@@ -147,6 +149,7 @@ class Plugin:
     diagnostics: tuple[Diagnostic, ...] = ()
     enabled: bool = True
     data_dir: Path | None = None  # PLUGIN_DATA: computed at load, created before a run
+    installed: str | None = None  # Claude Code's id for a plugin it installed (name@marketplace)
 
     def qualified(self, name: str) -> str:
         """`name` in the plugin's namespace: ``<namespace>:<name>``."""
@@ -189,5 +192,6 @@ class Plugin:
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),
+            **({"installed": self.installed} if self.installed else {}),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

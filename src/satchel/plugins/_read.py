@@ -61,6 +61,7 @@ def read_plugin(
     named: bool = True,
     detection: Detection | None = None,
     skill_rule: SkillRule = "claude-code",
+    dir_name: str | None = None,
 ) -> tuple[Plugin | None, list[Diagnostic]]:
     """The plugin in the directory `root`, or None and the fatal diagnostics.
 
@@ -73,7 +74,9 @@ def read_plugin(
     ``${PLUGIN_DATA}`` stay unexpanded until a server or hook is started.
     `named` (True: the caller names `root` as a plugin) lets Claude Code's default
     layout without a manifest be a plugin; `detection` settles a directory holding
-    several hosts' manifests (`satchel.plugins._detect.Detection`).
+    several hosts' manifests (`satchel.plugins._detect.Detection`). `dir_name` is the
+    name the directory stands for when its own name is not the plugin's (a Claude Code
+    install's version directory) [None: its own name].
     """
     path = Path(os.path.abspath(root))
     if not is_dir(path):
@@ -91,5 +94,6 @@ def read_plugin(
         executable=executable,
         real_root=top,
         skill_rule=skill_rule,
+        dir_name=dir_name,
     )
     return plugin, [*found, *diags]

@@ -45,7 +45,7 @@ Loader = Callable[..., Result]
 
 def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
     """A format adapter, ``load(root, *, scope, strict, executable, real_root,
-    skill_rule)``, from `read(ctx, scope, strict)`, which reads the plugin into `ctx`
+    skill_rule, dir_name)``, from `read(ctx, scope, strict)`, which reads the plugin into `ctx`
     or raises `Fatal`: the plugin and its diagnostics, or None and the diagnostics so
     far with the fatal one last. `real_root` is `root` resolved, when the caller has
     it (so that a plugin root is resolved once). `read`'s docstring is the adapter's."""
@@ -58,8 +58,11 @@ def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
         executable: bool = True,
         real_root: Path | None = None,
         skill_rule: SkillRule = "claude-code",
+        dir_name: str | None = None,
     ) -> Result:
         ctx = Ctx.of(root, executable=executable, real_root=real_root, skill_rule=skill_rule)
+        if dir_name is not None:
+            ctx.dir_name = dir_name
         try:
             plugin = read(ctx, scope, strict)
         except Fatal as f:

@@ -1,0 +1,90 @@
+"""The plugins Claude Code installed, against Claude Code 2.1.332 itself: a scratch HOME,
+a local marketplace, `claude plugin marketplace add`, `install` (user and project
+scope), `disable` (user and local scope), all offline; then the plugins satchel sees
+under host claude-code equal what `claude plugin list --json` lists (id, enabled,
+install directory), and the enabled ones' skills load namespaced."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import satchel
+from satchel import hosts
+from tests.support import put, write_skill
+from tests.tools import CALL
+
+MARKETPLACE = "local-tools"
+
+
+def _claude(binary: Path, home: Path, cwd: Path, *args: str) -> str:
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DISABLE_AUTOUPDATER": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    }
+    done = subprocess.run(
+        [str(binary), "plugin", *args],
+        capture_output=True,
+        text=True,
+        timeout=CALL,
+        env=env,
+        cwd=cwd,
+    )
+    assert done.returncode == 0, f"claude plugin {' '.join(args)} failed: {done.stderr}"
+    return done.stdout
+
+
+def _marketplace(root: Path) -> Path:
+    """A catalogue of three plugins, each a relative path; `notes` has no manifest."""
+    entries = [{"name": n, "source": f"./plugins/{n}"} for n in ("hello", "notes", "tool")]
+    catalogue = {"name": MARKETPLACE, "owner": {"name": "Team"}, "plugins": entries}
+    put(root, ".claude-plugin/marketplace.json", json.dumps(catalogue))
+    for name in ("hello", "notes", "tool"):
+        plugin = root / "plugins" / name
+        if name != "notes":
+            put(
+                plugin, ".claude-plugin/plugin.json", json.dumps({"name": name, "version": "1.0.0"})
+            )
+        write_skill(plugin / "skills", f"{name}-skill", description=f"The {name} skill.")
+    return root
+
+
+def _listed(binary: Path, home: Path, project: Path) -> dict[str, tuple[bool, Path]]:
+    found: list[dict[str, Any]] = json.loads(_claude(binary, home, project, "list", "--json"))
+    return {
+        p["id"]: (p["enabled"], Path(p["installPath"]))
+        for p in found
+        if not p["id"].endswith("@builtin")
+    }
+
+
+def test_satchel_sees_the_plugins_claude_code_installed_and_lists(
+    claude_code: Path, tmp_path: Path
+):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    (project / ".git").mkdir(parents=True)
+    market = _marketplace(tmp_path / "market")
+    run = lambda *args: _claude(claude_code, home, project, *args)  # noqa: E731
+    run("marketplace", "add", str(market))
+    run("install", f"hello@{MARKETPLACE}")
+    run("install", f"notes@{MARKETPLACE}", "--scope", "project")
+    run("install", f"tool@{MARKETPLACE}")
+    run("disable", f"tool@{MARKETPLACE}")
+    run("disable", f"hello@{MARKETPLACE}", "--scope", "local")
+    listed = _listed(claude_code, home, project)
+    layout = hosts.get("claude-code").layout(project, home=home, env={})
+    env = satchel.load(layout=layout, host="claude-code", trusted=True)
+    seen = {p.installed: (p.enabled, p.root) for p in env.plugins.plugins.values() if p.installed}
+    assert seen == listed
+    assert {i: on for i, (on, _) in listed.items()} == {
+        f"hello@{MARKETPLACE}": False,
+        f"notes@{MARKETPLACE}": True,
+        f"tool@{MARKETPLACE}": False,
+    }
+    assert list(env.skills) == ["notes:notes-skill"]
