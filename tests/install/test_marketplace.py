@@ -13,9 +13,9 @@ import pytest
 
 from satchel import Layout
 from satchel._trust import trust
+from satchel.install import marketplaces
 from satchel.install._installer import Context
 from satchel.install._lock import read_lock
-from satchel.install._marketplaces import known_marketplaces
 from tests.support import skill_md, write_tree
 
 from .conftest import Cli
@@ -329,7 +329,7 @@ def test_a_project_declared_marketplace_needs_the_folder_trusted(
     code, out, err = satchel("marketplace", "add", "team-tools")
     assert code == 0, err
     ctx = Context.make(Layout.default(project, home=home, env={}), environ={})
-    assert [k.name for k in known_marketplaces(ctx)] == ["team-tools"]
+    assert [k.name for k in marketplaces(layout=ctx.layout)[0]] == ["team-tools"]
 
 
 def test_browse_lists_a_catalogue_with_each_plugin_s_contents(satchel: Cli, team: Path) -> None:

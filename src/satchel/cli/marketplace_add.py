@@ -44,7 +44,10 @@ def run(
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
-            known, catalogue, diags = add_marketplace(ctx, source, name=name)
+            known, catalogue, diags = add_marketplace(
+                source, name=name, layout=ctx.layout, settings=ctx.settings,
+                environ=ctx.environ, progress=ctx.progress,
+            )  # fmt: skip
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

@@ -9,7 +9,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._marketplaces import declared_marketplaces, known_marketplaces
+from satchel.install._marketplaces import marketplaces
 
 PARAMS = (*where(), json_option())
 
@@ -21,13 +21,13 @@ def run(*, project: Path | None, home: Path | None, client: str, as_json: bool) 
     only listed until you add them: satchel marketplace add NAME."""
     ctx = inst.context(project, home, client, as_json=True)
     try:
-        added = known_marketplaces(ctx)
+        every, diags = marketplaces(layout=ctx.layout)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
-    declared, diags = declared_marketplaces(ctx)
-    pending = [d for d in declared if not any(k.name == d.name for k in added)]
+    added = [k for k in every if k.added]
+    pending = [k for k in every if not k.added]
     if as_json:
-        out.print_json({"marketplaces": [k.to_json() for k in (*added, *pending)]}, diags)
+        out.print_json({"marketplaces": [k.to_json() for k in every]}, diags)
         return OK
     if not added and not pending:
         out.say("No marketplace is added. satchel marketplace add SOURCE adds one.")

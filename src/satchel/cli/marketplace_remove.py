@@ -30,7 +30,7 @@ def run(
     unless --force; installed plugins are never removed by this."""
     ctx = inst.context(project, home, client, as_json=True)
     try:
-        known = remove_marketplace(ctx, name, force=force)
+        known = remove_marketplace(name, force=force, layout=ctx.layout)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

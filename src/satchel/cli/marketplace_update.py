@@ -38,7 +38,10 @@ def run(
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
-            changes = update_marketplaces(ctx, names)
+            changes = update_marketplaces(
+                names, layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
+                progress=ctx.progress,
+            )  # fmt: skip
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

@@ -23,7 +23,24 @@ if _typing.TYPE_CHECKING:
     from satchel.install._extract import extract_archive
     from satchel.install._installer import Installed, InstallResult, install_from_spec
     from satchel.install._lock import Lock, LockEntry, read_lock
-    from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
+    from satchel.install._manage import (
+        Change,
+        Checked,
+        install_frozen,
+        prune,
+        remove,
+        update,
+        verify,
+    )
+    from satchel.install._marketplaces import (
+        Known,
+        MarketplaceChange,
+        add_marketplace,
+        marketplaces,
+        remove_marketplace,
+        update_marketplaces,
+    )
+    from satchel.install._plugin_install import install_plugin
     from satchel.install._review import Review, Reviewed
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
@@ -55,11 +72,21 @@ else:
                 "Change",
                 "Checked",
                 "install_frozen",
+                "prune",
                 "remove",
                 "update",
                 "verify",
             ),
             "satchel.install._review": ("Review", "Reviewed"),
+            "satchel.install._marketplaces": (
+                "Known",
+                "MarketplaceChange",
+                "add_marketplace",
+                "marketplaces",
+                "remove_marketplace",
+                "update_marketplaces",
+            ),
+            "satchel.install._plugin_install": ("install_plugin",),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),
             "satchel.install._sources": ("Source", "parse_source"),
@@ -67,6 +94,7 @@ else:
     )
 
 __all__ = [
+    "add_marketplace",
     "browse_source",
     "Catalogue",
     "CatalogueEntry",
@@ -78,19 +106,25 @@ __all__ = [
     "group_picks",
     "install_from_spec",
     "install_frozen",
+    "install_plugin",
     "Installed",
     "InstallError",
     "InstallResult",
+    "Known",
     "Limits",
     "Listed",
     "Listing",
     "Lock",
     "LockEntry",
+    "MarketplaceChange",
+    "marketplaces",
     "parse_source",
     "PickGroup",
+    "prune",
     "read_catalogue",
     "read_lock",
     "remove",
+    "remove_marketplace",
     "Review",
     "Reviewed",
     "Scope",
@@ -99,5 +133,6 @@ __all__ = [
     "Settings",
     "Source",
     "update",
+    "update_marketplaces",
     "verify",
 ]

@@ -38,7 +38,7 @@ from satchel.install._errors import InstallError
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress
 from satchel.install._installer import Context
-from satchel.install._marketplaces import Known, copy_dir, known_marketplaces
+from satchel.install._marketplaces import Known, added, copy_dir
 from satchel.install._plugin_install import materialise
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
@@ -236,12 +236,12 @@ def _added(ctx: Context, source: str | Source) -> Known | None:
     """The added marketplace `source` names, when it is a bare marketplace name."""
     if not isinstance(source, str) or not re.fullmatch(r"[a-z0-9][a-z0-9._-]{0,63}", source):
         return None
-    return next((k for k in known_marketplaces(ctx) if k.name == source), None)
+    return next((k for k in added(ctx) if k.name == source), None)
 
 
 def _added_as(ctx: Context, spec: str) -> str | None:
     try:
-        return next((k.name for k in known_marketplaces(ctx) if k.source == spec), None)
+        return next((k.name for k in added(ctx) if k.source == spec), None)
     except InstallError:
         return None
 

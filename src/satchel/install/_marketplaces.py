@@ -33,20 +33,20 @@ from satchel.install._catalogue import Catalogue, EntrySource, read_catalogue
 from satchel.install._contents import folder_of
 from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
-from satchel.install._http import get_json
+from satchel.install._http import Progress, get_json
 from satchel.install._installer import Context
 from satchel.install._lock import read_lock
 from satchel.install._scope import SCOPES, scope_for
+from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import place, remove_tree, workspace
+from satchel.layout import Layout
 
 __all__ = [
     "Known",
     "MarketplaceChange",
     "add_marketplace",
-    "declared_marketplaces",
-    "known_marketplaces",
-    "marketplace_catalogue",
+    "marketplaces",
     "remove_marketplace",
     "update_marketplaces",
 ]
@@ -86,7 +86,7 @@ class Known:
 
 @dataclass(frozen=True, slots=True)
 class MarketplaceChange:
-    """What `update_marketplaces` found for one marketplace: the plugins that came,
+    """What `refresh` found for one marketplace: the plugins that came,
     went, or changed version (``name: 1.0 -> 1.1``)."""
 
     known: Known
@@ -116,7 +116,7 @@ def copy_dir(ctx: Context, name: str) -> Path:
     return _home(ctx) / name
 
 
-def known_marketplaces(ctx: Context) -> tuple[Known, ...]:
+def added(ctx: Context) -> tuple[Known, ...]:
     """The marketplaces the user added, in the order they were added."""
     path = _home(ctx) / STORE
     data, problem = probe_json(path)
@@ -155,7 +155,7 @@ def _write(ctx: Context, rows: tuple[Known, ...]) -> None:
     write_atomic(path, json.dumps(doc, indent=2, ensure_ascii=True) + "\n")
 
 
-def declared_marketplaces(ctx: Context) -> tuple[tuple[Known, ...], tuple[Diagnostic, ...]]:
+def declared(ctx: Context) -> tuple[tuple[Known, ...], tuple[Diagnostic, ...]]:
     """The marketplaces the project's ``.claude/settings.json`` declares
     (``extraKnownMarketplaces``), each as a source satchel reads."""
     path = ctx.layout.project / ".claude" / "settings.json"
@@ -202,14 +202,14 @@ def _project_trusted(ctx: Context) -> bool:
     return read_trust(ctx.layout).trusting(ctx.layout.project) is not None
 
 
-def add_marketplace(
+def add(
     ctx: Context, source: str, *, name: str | None = None
 ) -> tuple[Known, Catalogue, tuple[Diagnostic, ...]]:
     """Fetch `source` (or the project-declared marketplace of that name), read its
     catalogue, keep a copy and record it; refuse a name already taken by another
     source."""
-    declared, _ = declared_marketplaces(ctx)
-    match = next((d for d in declared if d.name == source), None)
+    listed, _ = declared(ctx)
+    match = next((d for d in listed if d.name == source), None)
     if match is not None:
         if not _project_trusted(ctx):
             message = (
@@ -218,7 +218,7 @@ def add_marketplace(
             hint = f"review {match.declared_in}, then run satchel trust {ctx.layout.project}"
             raise refuse("install.marketplace.untrusted", message, match.declared_in, hint=hint)
         source, name = match.source, name or match.name
-    rows = known_marketplaces(ctx)
+    rows = added(ctx)
     if not _JSON_URL.match(source):
         source = ctx.parse(source).spec()  # a local path kept absolute
     with workspace(ctx.cache) as work:
@@ -260,16 +260,14 @@ def _fetch(ctx: Context, source: str, work: Path) -> tuple[Path, str | None]:
     return folder_of(got.tree, src.subdir), got.resolved or got.integrity
 
 
-def marketplace_catalogue(
-    ctx: Context, name: str
-) -> tuple[Known, Catalogue, tuple[Diagnostic, ...]]:
+def catalogue_of(ctx: Context, name: str) -> tuple[Known, Catalogue, tuple[Diagnostic, ...]]:
     """The kept catalogue of the added marketplace `name`."""
-    known = next((k for k in known_marketplaces(ctx) if k.name == name), None)
+    known = next((k for k in added(ctx) if k.name == name), None)
     if known is None:
-        declared, _ = declared_marketplaces(ctx)
+        listed, _ = declared(ctx)
         hint = (
             f"the project declares it: satchel marketplace add {name}"
-            if any(d.name == name for d in declared)
+            if any(d.name == name for d in listed)
             else "satchel marketplace list shows the ones added"
         )
         raise refuse(
@@ -287,9 +285,9 @@ def marketplace_catalogue(
     return known, catalogue, diags
 
 
-def update_marketplaces(ctx: Context, names: tuple[str, ...] = ()) -> tuple[MarketplaceChange, ...]:
+def refresh(ctx: Context, names: tuple[str, ...] = ()) -> tuple[MarketplaceChange, ...]:
     """Fetch each added marketplace (or those of `names`) again and keep the new copy."""
-    rows = known_marketplaces(ctx)
+    rows = added(ctx)
     for name in names:
         if not any(k.name == name for k in rows):
             raise refuse("install.marketplace.unknown", f"no marketplace named {name!r} is added")
@@ -298,7 +296,7 @@ def update_marketplaces(ctx: Context, names: tuple[str, ...] = ()) -> tuple[Mark
         if names and known.name not in names:
             continue
         old, _ = read_catalogue(copy_dir(ctx, known.name))
-        fresh, new, diags = add_marketplace(ctx, known.source, name=known.name)
+        fresh, new, diags = add(ctx, known.source, name=known.name)
         out.append(_change(fresh, known.resolved, old, new, diags))
     return tuple(out)
 
@@ -327,10 +325,10 @@ def _change(
     )
 
 
-def remove_marketplace(ctx: Context, name: str, *, force: bool = False) -> Known:
+def forget(ctx: Context, name: str, *, force: bool = False) -> Known:
     """Forget the added marketplace `name` and delete its copy; refused while a
     plugin installed from it is in a lock file, unless `force`."""
-    rows = known_marketplaces(ctx)
+    rows = added(ctx)
     known = next((k for k in rows if k.name == name), None)
     if known is None:
         raise refuse("install.marketplace.unknown", f"no marketplace named {name!r} is added")
@@ -383,3 +381,46 @@ def _spec(s: EntrySource) -> str:
     if s.kind == "npm":
         return f"npm:{s.package}" + (f"@{s.version}" if s.version else "")
     return f"archive:{s.url}" + (f"#sha256={s.sha256}" if s.sha256 else "")
+
+
+def marketplaces(
+    *, layout: Layout | None = None
+) -> tuple[tuple[Known, ...], tuple[Diagnostic, ...]]:
+    """The marketplaces the user added, then those the project declares and that are
+    not added (`Known.added` False), and the problems met reading the declarations."""
+    ctx = Context.make(layout, environ={})
+    mine = added(ctx)
+    theirs, problems = declared(ctx)
+    return (*mine, *(d for d in theirs if all(k.name != d.name for k in mine))), problems
+
+
+def add_marketplace(
+    source: str,
+    *,
+    name: str | None = None,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> tuple[Known, Catalogue, tuple[Diagnostic, ...]]:
+    """Add the marketplace at `source` (or the project-declared one of that name, in
+    a trusted project) and keep its catalogue; refuse with an ``install.*`` code."""
+    return add(Context.make(layout, settings, environ, progress), source, name=name)
+
+
+def update_marketplaces(
+    names: tuple[str, ...] = (),
+    *,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> tuple[MarketplaceChange, ...]:
+    """Fetch each added marketplace (or those of `names`) again; what changed."""
+    return refresh(Context.make(layout, settings, environ, progress), names)
+
+
+def remove_marketplace(name: str, *, force: bool = False, layout: Layout | None = None) -> Known:
+    """Forget the added marketplace `name` (refused while plugins from it are
+    installed, unless `force`)."""
+    return forget(Context.make(layout, environ={}), name, force=force)

@@ -49,7 +49,7 @@ from satchel.install._installer import (
     replacing,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
-from satchel.install._marketplaces import known_marketplaces, marketplace_catalogue, source_for
+from satchel.install._marketplaces import added, catalogue_of, source_for
 from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
@@ -209,7 +209,7 @@ def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
 
 def _fetched(walk: _Walk, name: str, market: str, path: tuple[str, ...], *, direct: bool) -> _Node:
     ctx = walk.ctx
-    _, catalogue, notes = marketplace_catalogue(ctx, market)
+    _, catalogue, notes = catalogue_of(ctx, market)
     entry = catalogue.entry(name)
     if entry is None:
         code = "install.skill.unknown" if len(path) == 1 else "install.dependency.missing"
@@ -218,7 +218,7 @@ def _fetched(walk: _Walk, name: str, market: str, path: tuple[str, ...], *, dire
         if len(path) > 1:
             message += f" (needed by {' -> '.join(path[:-1])})"
         raise refuse(code, message, hint=f"it lists: {listed}")
-    known = next(k for k in known_marketplaces(ctx) if k.name == market)
+    known = next(k for k in added(ctx) if k.name == market)
     src = source_for(known, catalogue, ctx, entry.name)
     sub = walk.work / str(len(walk.done))
     sub.mkdir()
