@@ -256,9 +256,11 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.dependency.conflict": Entry(
             "error", "no version of a dependency meets every range asked for it"
         ),
-        "install.dependency.cycle": Entry("error", "plugins depend on each other in a cycle"),
+        "install.dependency.cycle": Entry(
+            "warning", "plugins depend on each other in a cycle; each is installed once"
+        ),
         "install.dependency.missing": Entry(
-            "error", "a plugin or skill depends on one its marketplace or source does not have"
+            "warning", "a dependency no added marketplace lists was not installed"
         ),
         "install.dependency.required": Entry(
             "error", "an installed plugin or skill still needs the one being removed"

@@ -221,18 +221,29 @@ def _refusal(satchel: Cli, *args: str) -> dict[str, Any]:
     return dict(json.loads(out)["error"])
 
 
-def test_a_cycle_is_refused_with_its_chain(satchel: Cli, tmp_path: Path, project: Path) -> None:
+def test_a_cycle_installs_each_plugin_once_and_says_so(
+    satchel: Cli, tmp_path: Path, project: Path
+) -> None:
     repo = _market(
         tmp_path,
-        {"a": {"dependencies": ["b"]}, "b": {"dependencies": ["c"]}, "c": {"dependencies": ["a"]}},
+        {
+            "a": {"dependencies": ["b"]},
+            "b": {"dependencies": ["c"]},
+            "c": {"dependencies": ["a"]},
+        },
     )
     assert satchel("marketplace", "add", f"file://{repo}")[0] == 0
-    error = _refusal(satchel, "install", "a@m")
-    assert (error["code"], error["message"]) == (
-        "install.dependency.cycle",
-        "a dependency cycle: a@m -> b@m -> c@m -> a@m",
-    )
-    assert not (project / ".satchel").exists()
+    code, out, _ = satchel("install", "a@m", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert sorted(i["name"] for i in doc["installed"]) == ["a", "b", "c"]
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        (
+            "install.dependency.cycle",
+            "a dependency cycle: a@m -> b@m -> c@m -> a@m; each plugin is installed once",
+        )
+    ]
+    assert _lock(project)["c"]["requires"] == ["plugin:a"]
 
 
 def test_a_range_no_version_meets_is_a_conflict(satchel: Cli, tmp_path: Path) -> None:
@@ -253,14 +264,26 @@ def test_a_range_no_version_meets_is_a_conflict(satchel: Cli, tmp_path: Path) ->
     )
 
 
-def test_a_missing_dependency_is_refused_with_who_needs_it(satchel: Cli, tmp_path: Path) -> None:
-    repo = _market(tmp_path, {"app": {"dependencies": ["ghost"]}})
+def test_a_missing_dependency_is_a_warning_and_the_dependent_installs(
+    satchel: Cli, tmp_path: Path, project: Path
+) -> None:
+    repo = _market(tmp_path, {"app": {"dependencies": ["ghost", "lib@elsewhere"]}})
     assert satchel("marketplace", "add", f"file://{repo}")[0] == 0
-    error = _refusal(satchel, "install", "app@m")
-    assert (error["code"], error["message"]) == (
-        "install.dependency.missing",
-        "the marketplace 'm' has no plugin 'ghost' (needed by app@m)",
-    )
+    code, out, _ = satchel("install", "app@m", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        (
+            "install.dependency.missing",
+            "ghost@m (needed by app@m) is not installed: the marketplace 'm' has no plugin 'ghost'",
+        ),
+        (
+            "install.dependency.missing",
+            "lib@elsewhere (needed by app@m) is not installed: "
+            "no marketplace named 'elsewhere' is added",
+        ),
+    ]
+    assert _lock(project)["app"].get("requires") is None
 
 
 def test_an_unknown_marketplace_and_plugin_are_refused(satchel: Cli, team: Path) -> None:

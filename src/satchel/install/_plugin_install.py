@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from satchel._contain import probe_json
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import COMPONENTS, CatalogueEntry
 from satchel.install._contents import Item, folder_of, item_at
-from satchel.install._errors import refuse
+from satchel.install._errors import InstallError, refuse
 from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
@@ -94,6 +94,7 @@ class _Walk:
     done: dict[str, _Node]
     asked: dict[str, list[tuple[Range, tuple[str, ...]]]]
     order: list[_Node]
+    notes: list[Diagnostic]
 
 
 def install_plugin(
@@ -121,27 +122,29 @@ def install_plugin(
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
-        walk = _Walk(ctx, where, lock, family, work, {}, {}, [])
+        walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
         _visit(walk, root, (), direct=True)
         plans = [n.planned for n in walk.order if n.planned is not None]
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
-        notes = [d for n in walk.order for d in n.notes] + lfs_pointers(plans)
+        notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
     return InstallResult(done, tuple(notes))
 
 
-def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str:
-    """Resolve `dep` (asked for along `chain`) and what it needs; its key."""
+def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str | None:
+    """Resolve `dep` (asked for along `chain`) and what it needs; its key, or None when
+    no added marketplace lists it (a warning, as Claude Code gives)."""
     market = dep.marketplace or (chain[-1].split("@", 1)[1] if chain else None)
     assert market is not None
     key = f"{dep.name}@{market}"
     path = (*chain, key)
-    if key in chain:
-        raise refuse("install.dependency.cycle", f"a dependency cycle: {' -> '.join(path)}")
     wanted = _range(dep, path)
     if wanted is not None:
         walk.asked.setdefault(key, []).append((wanted, path))
+    if key in chain:
+        message = f"a dependency cycle: {' -> '.join(path)}; each plugin is installed once"
+        walk.notes.append(diagnostic("install.dependency.cycle", message))
     if key in walk.done:
         _check_ranges(key, walk.done[key].version, walk.asked.get(key, []))
         return key
@@ -150,13 +153,14 @@ def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool
     node = _kept(walk, dep.name, market, key) if not direct else None
     if node is None:
         node = _fetched(walk, dep.name, market, path, direct=direct)
+    if node is None:
+        return None
     _check_ranges(key, node.version, walk.asked.get(key, []))
     walk.done[key] = node
     if node.planned is not None:
         deps, _ = parse_dependencies(_manifest(node.planned.item.path))
-        requires = tuple(
-            "plugin:" + _visit(walk, d, path, direct=False).split("@", 1)[0] for d in deps
-        )
+        found = [_visit(walk, d, path, direct=False) for d in deps]
+        requires = tuple("plugin:" + k.split("@", 1)[0] for k in found if k is not None)
         entry = replace(node.planned.entry, requires=requires)
         node = replace(node, planned=replace(node.planned, entry=entry), requires=requires)
         walk.done[key] = node
@@ -207,17 +211,25 @@ def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
     return _Node(key, None, version if isinstance(version, str) else None, entry.requires)
 
 
-def _fetched(walk: _Walk, name: str, market: str, path: tuple[str, ...], *, direct: bool) -> _Node:
+def _fetched(
+    walk: _Walk, name: str, market: str, path: tuple[str, ...], *, direct: bool
+) -> _Node | None:
     ctx = walk.ctx
-    _, catalogue, notes = catalogue_of(ctx, market)
+    try:
+        _, catalogue, notes = catalogue_of(ctx, market)
+    except InstallError as e:
+        if direct:
+            raise
+        _missing(walk, path, e.diagnostic.message)
+        return None
     entry = catalogue.entry(name)
     if entry is None:
-        code = "install.skill.unknown" if len(path) == 1 else "install.dependency.missing"
         listed = ", ".join(e.name for e in catalogue.entries) or "nothing"
         message = f"the marketplace {market!r} has no plugin {name!r}"
-        if len(path) > 1:
-            message += f" (needed by {' -> '.join(path[:-1])})"
-        raise refuse(code, message, hint=f"it lists: {listed}")
+        if direct:
+            raise refuse("install.skill.unknown", message, hint=f"it lists: {listed}")
+        _missing(walk, path, message)
+        return None
     known = next(k for k in added(ctx) if k.name == market)
     src = source_for(known, catalogue, ctx, entry.name)
     sub = walk.work / str(len(walk.done))
@@ -235,6 +247,13 @@ def _fetched(walk: _Walk, name: str, market: str, path: tuple[str, ...], *, dire
         (),
         (*notes, *got.diagnostics, *item.notes),
     )
+
+
+def _missing(walk: _Walk, path: tuple[str, ...], why: str) -> None:
+    """Note a dependency no added marketplace lists; the dependent installs anyway."""
+    message = f"{path[-1]} (needed by {' -> '.join(path[:-1])}) is not installed: {why}"
+    hint = f"add the marketplace that lists it, then satchel install {path[-1]}"
+    walk.notes.append(diagnostic("install.dependency.missing", message, hint=hint))
 
 
 def _item(made: Path, entry: CatalogueEntry, src: Source) -> Item:
