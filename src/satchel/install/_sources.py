@@ -11,7 +11,9 @@ Zidane's forms, and a few more:
   ``https://github.com/owner/repo`` and ``.../tree/<ref>/<path>``;
 - skills.sh: ``skills.sh/<owner>/<repo>[/<skill>]``, with or without ``https://``;
 - a pasted ``npx skills add <source> [--skill NAME ...]`` command;
-- npm: ``npm:<package>[@<version or dist-tag>]``, scoped packages included.
+- npm: ``npm:<package>[@<version or dist-tag>]``, scoped packages included;
+- an OCI registry: ``oci://<registry>/<repository>[:<tag>]`` or
+  ``oci://<registry>/<repository>@sha256:<digest>`` (see `satchel.install._oci`).
 
 The parser is strict (threat model I07): owners, repositories, refs, subdirectories
 and package names are checked against narrow patterns, so nothing that reaches git
@@ -35,13 +37,14 @@ from satchel.install._settings import Settings
 
 __all__ = ["ACCEPTED", "Kind", "Source", "parse_source"]
 
-Kind = Literal["local", "git", "github", "npm"]
+Kind = Literal["local", "git", "github", "npm", "oci"]
 
 ACCEPTED = (
     "accepted forms: owner/repo, owner/repo/path, owner/repo#ref, owner/repo:subdir, "
     "owner/repo#ref:subdir, https://github.com/owner/repo/tree/<ref>/<path>, "
     "skills.sh/<owner>/<repo>[/<skill>], npx skills add <source> [--skill NAME], "
-    "npm:<package>[@<version>], a git URL (https://, ssh://, git@host:path, git://, "
+    "npm:<package>[@<version>], oci://<registry>/<repository>[:<tag> or @sha256:<digest>], "
+    "a git URL (https://, ssh://, git@host:path, git://, "
     "file://) with #ref[:subdir], or a local path starting with ./, ../, / or ~/"
 )
 
@@ -51,6 +54,15 @@ _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]{0,254}\Z")
 _SEGMENT = re.compile(r"[A-Za-z0-9_.@+-]{1,255}\Z")
 _NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]{0,213}\Z")
 _NPM_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\Z")
+# the OCI distribution spec's repository name, tag and digest (sha256 only), and a host[:port]
+_OCI_REPO = re.compile(
+    r"[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*\Z"
+)
+_OCI_TAG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}\Z")
+_OCI_DIGEST = re.compile(r"sha256:[a-f0-9]{64}\Z")
+_OCI_HOST = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[::1\])(?::[0-9]{1,5})?\Z"
+)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCP = re.compile(r"(?P<user>[A-Za-z0-9_.-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^:]+)\Z")
 _GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
@@ -62,8 +74,9 @@ class Source:
     """Where skills come from.
 
     `location` is an absolute path (``local``), a URL (``git``), ``owner/repo``
-    (``github``) or a package name (``npm``). `ref` is the git ref, or the npm version
-    or dist-tag, asked for (None: the default branch, or ``latest``). `subdir` is a
+    (``github``), a package name (``npm``) or ``registry/repository`` (``oci``). `ref`
+    is the git ref, the npm version or dist-tag, or the OCI tag or ``sha256:`` digest
+    asked for (None: the default branch, ``latest``, or the tag ``latest``). `subdir` is a
     POSIX path inside the source. `skills` are the picks the form itself names (a
     skills.sh skill, ``--skill`` in a pasted command)."""
 
@@ -77,6 +90,9 @@ class Source:
         """The source as one string `parse_source` reads back (picks left out)."""
         if self.kind == "npm":
             return f"npm:{self.location}" + (f"@{self.ref}" if self.ref else "")
+        if self.kind == "oci":
+            at = "" if not self.ref else ("@" if self.ref.startswith("sha256:") else ":")
+            return f"oci://{self.location}{at}{self.ref or ''}"
         if self.kind == "local":
             return self.location + (f"#:{self.subdir}" if self.subdir else "")
         tail = (self.ref or "") + (f":{self.subdir}" if self.subdir else "")
@@ -129,6 +145,8 @@ def _one(
         return _npm(text, text[4:])
     if text.startswith("github:"):
         return _github_short(text, text[7:])
+    if text.startswith("oci://"):
+        return _oci(text, text[6:])
     if _is_path(text):
         return _local(text, cwd, home)
     if "://" in text:
@@ -173,6 +191,25 @@ def _npm(text: str, rest: str) -> Source:
     if not _NPM_NAME.match(name) or ".." in name:
         raise _invalid(text, f"{name!r} is not an npm package name")
     return Source("npm", name, ref=version)
+
+
+def _oci(text: str, rest: str) -> Source:
+    """``registry/repository`` with ``:tag`` or ``@sha256:digest`` (or neither)."""
+    host, slash, path = rest.partition("/")
+    if not slash or not _OCI_HOST.match(host):
+        raise _invalid(text, f"{host!r} is not a registry host[:port]")
+    ref: str | None = None
+    if "@" in path:
+        path, _, ref = path.partition("@")
+        if not _OCI_DIGEST.match(ref):
+            raise _invalid(text, f"{ref!r} is not a sha256:<64 hex> digest")
+    elif ":" in path:
+        path, _, ref = path.rpartition(":")
+        if not _OCI_TAG.match(ref):
+            raise _invalid(text, f"{ref!r} is not an OCI tag")
+    if not _OCI_REPO.match(path) or len(path) > 255:
+        raise _invalid(text, f"{path!r} is not an OCI repository name (lowercase, a/b/c)")
+    return Source("oci", f"{host.lower()}/{path}", ref=ref)
 
 
 def _github_short(text: str, rest: str) -> Source:
