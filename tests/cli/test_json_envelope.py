@@ -62,6 +62,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("update",): at,
         ("remove",): ("no-such-skill", *at),
         ("verify",): at,
+        ("publish",): (w["source"] / "polish", "oci://ghcr.io/Not/lowercase"),  # refused
     }
 
 

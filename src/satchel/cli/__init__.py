@@ -107,6 +107,8 @@ VERBS = (
          "Fetch each installed source (or NAME's) at its ref again and show what changed."),
     Verb(("remove",), "satchel.cli.remove",
          "Delete the skill or plugin NAME that satchel installed, and its lock entry."),
+    Verb(("publish",), "satchel.cli.publish",
+         "Push the skill or plugin at PATH to an OCI registry and print its digest."),
     Verb(("verify",), "satchel.cli.verify",
          "Hash every skill and plugin satchel installed and compare with skills.lock."),
 )  # fmt: skip

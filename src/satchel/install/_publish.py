@@ -1,7 +1,8 @@
 """`publish`: push a skill or plugin directory to an OCI registry as one artifact.
 
 The directory must hold exactly one skill or one plugin at its root, valid by
-satchel's own parsers (``install.skill.none``, ``install.skill.invalid``). It is
+satchel's own parsers and named as `install` requires (``install.skill.none``,
+``install.skill.invalid``), so that what is published installs. It is
 packed by `satchel.install._oci_layout.pack` (layout (a), one ``tar+gzip`` layer,
 by default; one layer per file with ``files=True``), the blobs are uploaded, then
 the manifest is put at the tag (default ``latest``). Credentials are Docker's, as
@@ -18,10 +19,12 @@ from typing import Any
 
 from satchel.install._contents import scan_items
 from satchel.install._errors import refuse
+from satchel.install._installer import _plugin_name
 from satchel.install._oci import Registry
 from satchel.install._oci_layout import pack
 from satchel.install._settings import Settings
 from satchel.install._sources import Source, parse_source
+from satchel.skills._fields import name_problem
 
 __all__ = ["Published", "publish"]
 
@@ -85,6 +88,9 @@ def publish(
         errors = [d for d in item.diagnostics if d.severity == "error"][:3]
         why = "; ".join(f"{d.code}: {d.message}" for d in errors) or "it does not load"
         raise refuse("install.skill.invalid", f"{item.kind} {item.name!r}: {why}", root)
+    bad = name_problem(item.name) if item.kind == "skill" else _plugin_name(item.name)
+    if bad is not None:
+        raise refuse("install.skill.invalid", f"{item.kind} name {item.name!r} {bad}", root)
     packed = pack(root, item.name, item.kind, item.description, files=files, limits=settings.limits)
     tag = dest.ref or "latest"
     host, _, repository = dest.location.partition("/")
