@@ -282,7 +282,7 @@ def test_publish_refuses_a_folder_that_is_not_one_skill(satchel, oci_registry, t
     assert error["code"] == "install.skill.invalid"
     assert error["message"] == (
         "skill 'bad': skill.description.missing: the skill has no description, "
-        "so no model would know when to use it"
+        f"so no model would know when to use it ({tmp_path / 'bad'})"
     )
 
 
