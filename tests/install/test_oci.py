@@ -93,6 +93,17 @@ def test_publish_then_install_round_trip(satchel, oci_registry, project, tmp_pat
     assert lock["entries"][0]["resolved"] == pushed["digest"]
 
 
+def test_install_says_the_digest_it_installed(satchel, oci_registry, project, tmp_path):
+    ref = oci_registry.ref("team/said")
+    pushed = publish(satchel, a_skill(tmp_path / "src", "said"), ref)
+    code, out, _ = satchel("install", ref)
+    assert code == 0
+    assert out.splitlines() == [
+        f"Installed skill said in {project / '.satchel/skills/said'} from {ref} "
+        f"at {str(pushed['digest'])[:19]}"
+    ]
+
+
 def test_publish_is_reproducible_and_prints_the_digest(satchel, oci_registry, tmp_path):
     skill = a_skill(tmp_path / "src", "same")
     first = publish(satchel, skill, oci_registry.ref("team/same", "a"))

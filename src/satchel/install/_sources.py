@@ -196,7 +196,9 @@ def _npm(text: str, rest: str) -> Source:
 def _oci(text: str, rest: str) -> Source:
     """``registry/repository`` with ``:tag`` or ``@sha256:digest`` (or neither)."""
     host, slash, path = rest.partition("/")
-    if not slash or not _OCI_HOST.match(host):
+    if not slash:
+        raise _invalid(text, "it names no repository (oci://<registry>/<repository>)")
+    if not _OCI_HOST.match(host):
         raise _invalid(text, f"{host!r} is not a registry host[:port]")
     ref: str | None = None
     if "@" in path:
