@@ -6,7 +6,8 @@
         install_from_spec(group.source, skills=group.skills, scope="user")
 
 Sources are parsed by `parse_source` into a `Source` (local path, git URL, GitHub
-shorthand and URLs, skills.sh links, ``npx skills add`` commands, npm packages).
+shorthand and URLs, skills.sh links, ``npx skills add`` commands, npm packages, OCI
+registries; `publish` pushes a skill or plugin to one).
 Fetching runs no code from the source: git with hooks, filters and submodules off,
 tarballs through satchel's own extractor, npm without lifecycle scripts. Installs
 are staged privately and renamed into place; ``skills.lock`` pins each one (commit
@@ -24,6 +25,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._installer import Installed, InstallResult, install_from_spec
     from satchel.install._lock import Lock, LockEntry, read_lock
     from satchel.install._manage import Change, Checked, install_frozen, remove, update, verify
+    from satchel.install._publish import Published, publish
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
     from satchel.install._sources import Source, parse_source
@@ -58,6 +60,7 @@ else:
                 "update",
                 "verify",
             ),
+            "satchel.install._publish": ("Published", "publish"),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),
             "satchel.install._sources": ("Source", "parse_source"),
@@ -86,6 +89,8 @@ __all__ = [
     "LockEntry",
     "parse_source",
     "PickGroup",
+    "publish",
+    "Published",
     "read_catalogue",
     "read_lock",
     "remove",
