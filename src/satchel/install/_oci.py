@@ -278,16 +278,22 @@ class Registry:
         if credential is not None and credential.identity_token:
             form = {**query, "grant_type": "refresh_token", "client_id": "satchel",
                     "refresh_token": credential.secret}  # fmt: skip
-            response = self._client.post(realm, data=form)
+            request = self._client.build_request("POST", realm, data=form)
         else:
             headers = {"Authorization": _basic(credential)} if credential is not None else {}
-            response = self._client.get(realm, params=query, headers=headers)
-        if response.status_code >= 400:
+            request = self._client.build_request("GET", realm, params=query, headers=headers)
+        response = self._client.send(request, stream=True)
+        try:
+            status = response.status_code
+            body = _bounded(realm, response, _TOKEN_CAP) if status < 400 else b""
+        finally:
+            response.close()
+        if status >= 400:
             who = "the credential" if credential is not None else "anonymous access"
-            message = f"{self.host}'s token service refused {who} ({response.status_code})"
+            message = f"{self.host}'s token service refused {who} ({status})"
             raise refuse("install.oci.auth", message, hint=_HINT)
         try:
-            doc = loads(response.content[:_TOKEN_CAP])
+            doc = loads(body)
             token = doc.get("token") or doc.get("access_token")
         except (ValueError, AttributeError):
             token = None
@@ -328,5 +334,5 @@ def _bounded(url: str, response: httpx.Response, cap: int) -> bytes:
     for chunk in response.iter_bytes():
         body += chunk
         if len(body) > cap:
-            raise refuse("install.oci.invalid", f"GET {url}: the manifest passes {cap:,} bytes")
+            raise refuse("install.oci.invalid", f"GET {url}: the answer passes {cap:,} bytes")
     return bytes(body)
