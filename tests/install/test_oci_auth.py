@@ -35,12 +35,12 @@ def run(satchel, *args: str | Path) -> tuple[int, dict[str, object], str]:
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Write a Docker config.json in a temporary DOCKER_CONFIG."""
 
-    def write(doc: dict[str, object]) -> None:
+    def use(doc: dict[str, object]) -> None:
         for name, value in docker_config(tmp_path / "docker", doc).items():
             monkeypatch.setenv(name, value)
 
-    write({})
-    return write
+    use({})
+    return use
 
 
 @pytest.fixture
