@@ -346,6 +346,14 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.npm.scripts": Entry(
             "warning", "an npm package declares lifecycle scripts; they are never run"
         ),
+        "install.oci.auth": Entry(
+            "error", "an OCI registry refused, or found no, credentials, or a helper failed"
+        ),
+        "install.oci.invalid": Entry(
+            "error", "an OCI manifest or index is not one satchel can lay out as a tree"
+        ),
+        "install.oci.path": Entry("error", "an OCI layer's title is not a safe relative path"),
+        "install.oci.push": Entry("error", "an OCI registry refused a blob or manifest push"),
         "install.plugin.partial": Entry(
             "warning", "a plugin shown or installed will not load everything its manifest declares"
         ),

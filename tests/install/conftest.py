@@ -13,6 +13,7 @@ import pytest
 
 from satchel.cli import main
 
+from .registry import Registry, start
 from .support import Server, serve
 
 MACHINE_VARS = (
@@ -63,6 +64,18 @@ def satchel(capsys: pytest.CaptureFixture[str], project: Path, home: Path) -> Cl
 @pytest.fixture
 def server() -> Iterator[Server]:
     yield from serve(Server())
+
+
+@pytest.fixture(scope="session")
+def oci_registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Registry]:
+    """A real OCI registry on 127.0.0.1, open to all (tests/install/registry.py)."""
+    yield from start(tmp_path_factory.mktemp("registry"), auth=False)
+
+
+@pytest.fixture(scope="session")
+def oci_auth_registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Registry]:
+    """A real OCI registry on 127.0.0.1 behind htpasswd Basic auth (USER, PASSWORD)."""
+    yield from start(tmp_path_factory.mktemp("registry-auth"), auth=True)
 
 
 def _free_port() -> int:

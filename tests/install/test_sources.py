@@ -56,6 +56,14 @@ def parse(text: str, **kw: object) -> Source:
         ("git@example.org:x/r.git#v2", Source("git", "ssh://git@example.org/x/r.git", ref="v2")),
         ("git://127.0.0.1:9418/repo", Source("git", "git://127.0.0.1:9418/repo")),
         ("http://127.0.0.1:8080/repo.git", Source("git", "http://127.0.0.1:8080/repo.git")),
+        ("oci://ghcr.io/acme/skills/pdf:1.0", Source("oci", "ghcr.io/acme/skills/pdf", ref="1.0")),
+        ("oci://127.0.0.1:5000/team/pdf", Source("oci", "127.0.0.1:5000/team/pdf")),
+        ("oci://GHCR.io/a__b/c-d.e", Source("oci", "ghcr.io/a__b/c-d.e")),
+        ("oci://[::1]:5000/t/x:v_1", Source("oci", "[::1]:5000/t/x", ref="v_1")),
+        (
+            "oci://ghcr.io/a/b@sha256:" + "0" * 64,
+            Source("oci", "ghcr.io/a/b", ref="sha256:" + "0" * 64),
+        ),
     ],
 )  # fmt: skip
 def test_every_form_parses(text: str, expected: Source) -> None:
@@ -69,6 +77,8 @@ def test_every_form_parses(text: str, expected: Source) -> None:
         Source("git", "file:///srv/r", ref="main"),
         Source("npm", "@s/p", ref="1.0.0"),
         Source("local", "/x/y", subdir="s"),
+        Source("oci", "ghcr.io/a/b", ref="v1"),
+        Source("oci", "localhost:5000/a", ref="sha256:" + "f" * 64),
     ],
 )
 def test_spec_reads_back(source: Source) -> None:
@@ -112,6 +122,16 @@ def test_base_urls_are_settings() -> None:
         ("owner", "it is not owner/repo"),
         ("-/repo", "it starts with '-'"),
         ("own\x1b[2Jer/repo", "it holds a control character"),
+        ("oci://ghcr.io/Acme/x", "'Acme/x' is not an OCI repository name (lowercase, a/b/c)"),
+        ("oci://ghcr.io/a/../b", "'a/../b' is not an OCI repository name (lowercase, a/b/c)"),
+        ("oci://ghcr.io/a//b", "'a//b' is not an OCI repository name (lowercase, a/b/c)"),
+        ("oci://ghcr.io/a:-x", "'-x' is not an OCI tag"),
+        ("oci://ghcr.io/a:v1/b", "'v1/b' is not an OCI tag"),
+        ("oci://ghcr.io/a@sha512:00", "'sha512:00' is not a sha256:<64 hex> digest"),
+        ("oci://h/a@sha256:" + "A" * 64, f"'sha256:{'A' * 64}' is not a sha256:<64 hex> digest"),
+        ("oci://-h/a", "'-h' is not a registry host[:port]"),
+        ("oci://u:p@ghcr.io/a", "'u:p@ghcr.io' is not a registry host[:port]"),
+        ("oci://ghcr.io", "it names no repository (oci://<registry>/<repository>)"),
     ],
 )  # fmt: skip
 def test_bad_input_is_refused_with_the_forms(text: str, why: str) -> None:

@@ -120,6 +120,8 @@ VERBS = (
          "Delete the skill or plugin NAME that satchel installed, and its lock entry."),
     Verb(("prune",), "satchel.cli.prune",
          "Remove what was installed only as a dependency and nothing needs any more."),
+    Verb(("publish",), "satchel.cli.publish",
+         "Push the skill or plugin at PATH to an OCI registry and print its digest."),
     Verb(("verify",), "satchel.cli.verify",
          "Hash every skill and plugin satchel installed and compare with skills.lock."),
 )  # fmt: skip

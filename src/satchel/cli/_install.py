@@ -121,9 +121,12 @@ def warnings(found: Sequence[Diagnostic]) -> None:
 
 
 def short(value: str | None) -> str:
-    """A commit shown by its first 12 characters; versions and None as they are."""
+    """A commit shown by its first 12 characters, an OCI digest by ``sha256:`` and its
+    first 12; versions and None as they are."""
     if value is None:
         return "-"
+    if value.startswith("sha256:"):
+        return value[:19]
     return value[:12] if len(value) >= 40 else value
 
 

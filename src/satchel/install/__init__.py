@@ -6,7 +6,8 @@
         install_from_spec(group.source, skills=group.skills, scope="user")
 
 Sources are parsed by `parse_source` into a `Source` (local path, git URL, GitHub
-shorthand and URLs, skills.sh links, ``npx skills add`` commands, npm packages).
+shorthand and URLs, skills.sh links, ``npx skills add`` commands, npm packages, OCI
+registries; `publish` pushes a skill or plugin to one).
 Fetching runs no code from the source: git with hooks, filters and submodules off,
 tarballs through satchel's own extractor, npm without lifecycle scripts. Installs
 are staged privately and renamed into place; ``skills.lock`` pins each one (commit
@@ -42,6 +43,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.install._plugin_install import install_plugin
     from satchel.install._review import Review, Reviewed
+    from satchel.install._publish import Published, publish
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
     from satchel.install._sources import Source, parse_source
@@ -87,6 +89,7 @@ else:
                 "update_marketplaces",
             ),
             "satchel.install._plugin_install": ("install_plugin",),
+            "satchel.install._publish": ("Published", "publish"),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),
             "satchel.install._sources": ("Source", "parse_source"),
@@ -121,6 +124,8 @@ __all__ = [
     "parse_source",
     "PickGroup",
     "prune",
+    "publish",
+    "Published",
     "read_catalogue",
     "read_lock",
     "remove",

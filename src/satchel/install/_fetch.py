@@ -12,6 +12,7 @@ from satchel.install._fetched import Fetched, fetched_git, unpack, unpack_downlo
 from satchel.install._github import fetch_github
 from satchel.install._http import Progress, download
 from satchel.install._npm import fetch_npm
+from satchel.install._oci_pull import fetch_oci
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._tree import copy_tree
@@ -30,7 +31,8 @@ def fetch(
     environ: Mapping[str, str] | None = None,
 ) -> Fetched:
     """Fetch `source` into the empty directory `work`. `pin` is a locked commit SHA
-    (git, GitHub) or version (npm); `integrity` a locked npm integrity."""
+    (git, GitHub), version (npm) or manifest digest (OCI); `integrity` a locked npm
+    integrity."""
     if source.kind == "local":
         return _local(Path(source.location), work, settings)
     if source.kind == "git":
@@ -39,6 +41,8 @@ def fetch(
         return fetch_github(source, work, settings, pin=pin, progress=progress, environ=environ)
     if source.kind == "archive":
         return _archive(source, work, settings, integrity or source.ref, progress)
+    if source.kind == "oci":
+        return fetch_oci(source, work, settings, pin=pin, environ=environ)
     return fetch_npm(source, work, settings, pin=pin, integrity=integrity, progress=progress)
 
 

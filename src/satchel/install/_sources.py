@@ -14,6 +14,8 @@ Zidane's forms, and a few more:
 - npm: ``npm:<package>[@<version or dist-tag>]``, scoped packages included;
 - an archive on a web server: ``archive:https://host/path.tar.gz[#sha256=<hex>][:subdir]``
   (a catalogue's ``archive`` source), pinned by its sha256 when one is given.
+- an OCI registry: ``oci://<registry>/<repository>[:<tag>]`` or
+  ``oci://<registry>/<repository>@sha256:<digest>`` (see `satchel.install._oci`).
 
 The parser is strict (threat model I07): owners, repositories, refs, subdirectories
 and package names are checked against narrow patterns, so nothing that reaches git
@@ -37,13 +39,14 @@ from satchel.install._settings import Settings
 
 __all__ = ["ACCEPTED", "Kind", "Source", "parse_source"]
 
-Kind = Literal["local", "git", "github", "npm", "archive"]
+Kind = Literal["local", "git", "github", "npm", "archive", "oci"]
 
 ACCEPTED = (
     "accepted forms: owner/repo, owner/repo/path, owner/repo#ref, owner/repo:subdir, "
     "owner/repo#ref:subdir, https://github.com/owner/repo/tree/<ref>/<path>, "
     "skills.sh/<owner>/<repo>[/<skill>], npx skills add <source> [--skill NAME], "
     "npm:<package>[@<version>], archive:https://host/file.tar.gz[#sha256=HEX], "
+    "oci://<registry>/<repository>[:<tag> or @sha256:<digest>], "
     "a git URL (https://, ssh://, git@host:path, git://, file://) with #ref[:subdir], "
     "or a local path starting with ./, ../, / or ~/"
 )
@@ -54,6 +57,15 @@ _REF = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./+-]{0,254}\Z")
 _SEGMENT = re.compile(r"[A-Za-z0-9_.@+-]{1,255}\Z")
 _NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]{0,213}\Z")
 _NPM_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}\Z")
+# the OCI distribution spec's repository name, tag and digest (sha256 only), and a host[:port]
+_OCI_REPO = re.compile(
+    r"[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*\Z"
+)
+_OCI_TAG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}\Z")
+_OCI_DIGEST = re.compile(r"sha256:[a-f0-9]{64}\Z")
+_OCI_HOST = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[::1\])(?::[0-9]{1,5})?\Z"
+)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCP = re.compile(r"(?P<user>[A-Za-z0-9_.-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^:]+)\Z")
 _GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
@@ -66,8 +78,9 @@ class Source:
     """Where skills come from.
 
     `location` is an absolute path (``local``), a URL (``git``), ``owner/repo``
-    (``github``) or a package name (``npm``). `ref` is the git ref, or the npm version
-    or dist-tag, asked for (None: the default branch, or ``latest``). `subdir` is a
+    (``github``), a package name (``npm``) or ``registry/repository`` (``oci``). `ref`
+    is the git ref, the npm version or dist-tag, or the OCI tag or ``sha256:`` digest
+    asked for (None: the default branch, ``latest``, or the tag ``latest``). `subdir` is a
     POSIX path inside the source. `skills` are the picks the form itself names (a
     skills.sh skill, ``--skill`` in a pasted command)."""
 
@@ -81,6 +94,9 @@ class Source:
         """The source as one string `parse_source` reads back (picks left out)."""
         if self.kind == "npm":
             return f"npm:{self.location}" + (f"@{self.ref}" if self.ref else "")
+        if self.kind == "oci":
+            at = "" if not self.ref else ("@" if self.ref.startswith("sha256:") else ":")
+            return f"oci://{self.location}{at}{self.ref or ''}"
         if self.kind == "local":
             return self.location + (f"#:{self.subdir}" if self.subdir else "")
         if self.kind == "archive":
@@ -138,6 +154,8 @@ def _one(
         return _archive(text, text[8:])
     if text.startswith("github:"):
         return _github_short(text, text[7:])
+    if text.startswith("oci://"):
+        return _oci(text, text[6:])
     if _is_path(text):
         return _local(text, cwd, home)
     if "://" in text:
@@ -197,6 +215,27 @@ def _archive(text: str, rest: str) -> Source:
     if hashed and pin and not _SHA256.match(pin):
         raise _invalid(text, "an archive pin is sha256=<64 lowercase hex digits>")
     return Source("archive", url, ref=pin or None, subdir=_subdir(text, sub) if sub else "")
+
+
+def _oci(text: str, rest: str) -> Source:
+    """``registry/repository`` with ``:tag`` or ``@sha256:digest`` (or neither)."""
+    host, slash, path = rest.partition("/")
+    if not slash:
+        raise _invalid(text, "it names no repository (oci://<registry>/<repository>)")
+    if not _OCI_HOST.match(host):
+        raise _invalid(text, f"{host!r} is not a registry host[:port]")
+    ref: str | None = None
+    if "@" in path:
+        path, _, ref = path.partition("@")
+        if not _OCI_DIGEST.match(ref):
+            raise _invalid(text, f"{ref!r} is not a sha256:<64 hex> digest")
+    elif ":" in path:
+        path, _, ref = path.rpartition(":")
+        if not _OCI_TAG.match(ref):
+            raise _invalid(text, f"{ref!r} is not an OCI tag")
+    if not _OCI_REPO.match(path) or len(path) > 255:
+        raise _invalid(text, f"{path!r} is not an OCI repository name (lowercase, a/b/c)")
+    return Source("oci", f"{host.lower()}/{path}", ref=ref)
 
 
 def _github_short(text: str, rest: str) -> Source:
