@@ -42,8 +42,8 @@ if _typing.TYPE_CHECKING:
         update_marketplaces,
     )
     from satchel.install._plugin_install import install_plugin
-    from satchel.install._review import Review, Reviewed
     from satchel.install._publish import Published, publish
+    from satchel.install._review import Review, Reviewed
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
     from satchel.install._sources import Source, parse_source
