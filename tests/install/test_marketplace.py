@@ -462,3 +462,63 @@ def test_an_archive_entry_installs_pinned_by_its_sha256(
         "install.integrity",
         f"{server.url}/zipped.tar.gz has sha256={digest}, not the pinned sha256={'0' * 64}",
     )
+
+
+def _skill_needing(name: str, requires: str) -> str:
+    return skill_md(name, extra=f"metadata:\n  requires: {requires}\n")
+
+
+def test_a_skill_s_requires_installs_its_skills_and_plugins(
+    satchel: Cli, team: Path, tmp_path: Path, project: Path
+) -> None:
+    _added(satchel, team)
+    source = git_repo(
+        tmp_path / "skills",
+        {
+            "skills/release/SKILL.md": _skill_needing("release", "notes, vault@team-tools"),
+            "skills/notes/SKILL.md": _skill_needing("notes", "style ghost"),
+            "skills/style/SKILL.md": skill_md("style"),
+            "skills/other/SKILL.md": skill_md("other"),
+        },
+    )
+    code, out, _ = satchel("install", f"file://{source}", "--skill", "release", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert sorted(i["name"] for i in doc["installed"]) == ["notes", "release", "style", "vault"]
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        (
+            "install.dependency.missing",
+            f"skill 'ghost' (required by 'notes') is not in file://{source}",
+        )
+    ]
+    lock = _lock(project)
+    assert lock["release"]["requires"] == ["skill:notes", "plugin:vault"]
+    assert lock["notes"]["requires"] == ["skill:style"]
+    assert "direct" not in lock["release"]
+    assert (lock["notes"]["direct"], lock["style"]["direct"], lock["vault"]["direct"]) == (
+        False,
+        False,
+        False,
+    )
+    assert lock["vault"]["marketplace"] == "team-tools"
+    assert "other" not in lock
+    assert satchel("remove", "release")[0] == 0
+    code, out, _ = satchel("prune", "--json")
+    assert sorted(e["name"] for e in json.loads(out)["removed"]) == ["notes", "style", "vault"]
+
+
+def test_a_plugin_a_skill_requires_that_cannot_install_is_a_warning(
+    satchel: Cli, tmp_path: Path, project: Path
+) -> None:
+    source = git_repo(
+        tmp_path / "skills", {"skills/release/SKILL.md": _skill_needing("release", "vault@nowhere")}
+    )
+    code, out, _ = satchel("install", f"file://{source}", "--json")
+    assert code == 0
+    (note,) = json.loads(out)["diagnostics"]
+    assert (note["code"], note["message"]) == (
+        "install.dependency.missing",
+        f"vault@nowhere (required by a skill of file://{source}) is not installed: "
+        "no marketplace named 'nowhere' is added",
+    )
+    assert sorted(_lock(project)) == ["release"]

@@ -13,9 +13,9 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._installer import InstallResult, install_from_spec
+from satchel.install._installer import InstallResult
 from satchel.install._manage import install_frozen
-from satchel.install._plugin_install import install_plugin, is_plugin_ref
+from satchel.install._plugin_install import install_from_spec, install_plugin, is_plugin_ref
 
 PARAMS = (
     click.Argument(["source"], required=False),

@@ -22,7 +22,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._catalogue import Catalogue, CatalogueEntry, EntrySource, read_catalogue
     from satchel.install._errors import InstallError
     from satchel.install._extract import extract_archive
-    from satchel.install._installer import Installed, InstallResult, install_from_spec
+    from satchel.install._installer import Installed, InstallResult
     from satchel.install._lock import Lock, LockEntry, read_lock
     from satchel.install._manage import (
         Change,
@@ -41,7 +41,7 @@ if _typing.TYPE_CHECKING:
         remove_marketplace,
         update_marketplaces,
     )
-    from satchel.install._plugin_install import install_plugin
+    from satchel.install._plugin_install import install_from_spec, install_plugin
     from satchel.install._publish import Published, publish
     from satchel.install._review import Review, Reviewed
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
@@ -68,7 +68,7 @@ else:
             ),
             "satchel.install._errors": ("InstallError",),
             "satchel.install._extract": ("extract_archive",),
-            "satchel.install._installer": ("Installed", "InstallResult", "install_from_spec"),
+            "satchel.install._installer": ("Installed", "InstallResult"),
             "satchel.install._lock": ("Lock", "LockEntry", "read_lock"),
             "satchel.install._manage": (
                 "Change",
@@ -88,7 +88,7 @@ else:
                 "remove_marketplace",
                 "update_marketplaces",
             ),
-            "satchel.install._plugin_install": ("install_plugin",),
+            "satchel.install._plugin_install": ("install_from_spec", "install_plugin"),
             "satchel.install._publish": ("Published", "publish"),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),

@@ -1,4 +1,5 @@
-"""`install_from_spec`: fetch a source, pick, validate, stage, then place atomically.
+"""`install_source`: fetch a source, pick, validate, stage, then place atomically
+(`satchel.install.install_from_spec` is this, then the plugins its skills require).
 
 Order of work, so that a refusal anywhere leaves the scope as it was:
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
@@ -39,7 +41,7 @@ from satchel.install._tree import tree_hash
 from satchel.layout import PROJECT, Layout
 from satchel.skills._fields import name_problem
 
-__all__ = ["Context", "InstallResult", "Installed", "install_from_spec"]
+__all__ = ["Context", "InstallResult", "Installed", "install_source"]
 
 _PLUGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _LFS = b"version https://git-lfs.github.com/spec/v1"
@@ -104,6 +106,7 @@ class InstallResult:
 
     installed: tuple[Installed, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    wanted: tuple[str, ...] = ()  # plugins its skills require, NAME@MARKETPLACE[@RANGE]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,7 +124,7 @@ class Planned:
     entry: LockEntry
 
 
-def install_from_spec(
+def install_source(
     source: str | Source,
     *,
     skills: Sequence[str] = (),
@@ -134,7 +137,8 @@ def install_from_spec(
     progress: Progress | None = None,
     review: Review | None = None,
 ) -> InstallResult:
-    """Install all of `source`, or the `skills` picked by name or folder, into `scope`
+    """Install all of `source`, or the `skills` picked by name or folder (with the
+    skills of the same source they require), into `scope`
     (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``).
     Raise `InstallError` and leave the scope untouched when anything is refused.
     `review` is asked about each tree that would replace an installed one, before
@@ -148,14 +152,25 @@ def install_from_spec(
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
         found, cut = scan_items(got.tree, src.subdir)
-        items = pick(found, [*skills, *src.skills], src)
-        plans = [plan(item, src, got, where, family) for item in items]
+        need = with_required(found, pick(found, [*skills, *src.skills], src), src.spec())
+        items = list(need.items)
+        plans = [_linked(plan(i, src, got, where, family), need, lock) for i in items]
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
-        notes = [*got.diagnostics, *cut, *(d for i in items for d in i.notes)]
+        notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
-    return InstallResult(done, tuple(notes))
+    wanted = tuple(str(d) for d in need.plugins)
+    return InstallResult(done, tuple(notes), wanted)
+
+
+def _linked(planned: Planned, need: Required, lock: Lock) -> Planned:
+    """`planned` with what it requires, and marked when only a requirement."""
+    name = planned.entry.name
+    old = lock.find(name, planned.entry.kind)
+    direct = name not in need.added or (old is not None and old.direct)
+    entry = replace(planned.entry, requires=need.requires.get(name, ()), direct=direct)
+    return replace(planned, entry=entry)
 
 
 def pick(items: list[Item], picks: Sequence[str], src: Source) -> list[Item]:

@@ -44,6 +44,7 @@ from satchel.install._installer import (
     Planned,
     check_targets,
     commit,
+    install_source,
     lfs_pointers,
     plan,
     replacing,
@@ -61,7 +62,7 @@ from satchel.layout import Layout
 from satchel.plugins import detect
 from satchel.plugins._dependencies import Dependency, parse_dependencies, parse_requirement
 
-__all__ = ["install_plugin", "is_plugin_ref", "locked_item", "materialise"]
+__all__ = ["install_from_spec", "install_plugin", "is_plugin_ref", "locked_item", "materialise"]
 
 _MANIFEST = ".claude-plugin/plugin.json"
 _REF = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}@[a-z0-9][a-z0-9._-]{0,63}(?:@\S+)?\Z")
@@ -108,8 +109,10 @@ def install_plugin(
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     review: Review | None = None,
+    dependency: bool = False,
 ) -> InstallResult:
-    """Install the plugin ``NAME@MARKETPLACE`` and what it depends on into `scope`;
+    """Install the plugin ``NAME@MARKETPLACE`` and what it depends on into `scope`
+    (`dependency`: only as something else's requirement, so `prune` may remove it);
     raise `InstallError` and write nothing when any of it is refused. `review` is
     asked about each tree that would replace an installed one (`satchel.install.
     _review`)."""
@@ -123,13 +126,63 @@ def install_plugin(
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
         walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
-        _visit(walk, root, (), direct=True)
+        _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
         done = commit(plans, lock, where, ctx.settings)
     return InstallResult(done, tuple(notes))
+
+
+def install_from_spec(
+    source: str | Source,
+    *,
+    skills: Sequence[str] = (),
+    scope: str = "project",
+    family: str = "satchel",
+    force: bool = False,
+    layout: Layout | None = None,
+    settings: Settings | None = None,
+    environ: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+    review: Review | None = None,
+) -> InstallResult:
+    """Install all of `source`, or the `skills` picked by name or folder, into `scope`
+    (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``), with
+    the skills of the same source they require (``metadata.requires``), then each
+    plugin they require from a marketplace (``name@marketplace``: a plugin that cannot
+    be installed is an ``install.dependency.missing`` warning). Raise `InstallError`
+    and leave the scope untouched when anything of the source is refused. `review` is
+    asked about each tree that would replace an installed one, before anything is
+    placed (see `satchel.install._review`)."""
+    common: dict[str, Any] = dict(
+        scope=scope, family=family, force=force, layout=layout, settings=settings,
+        environ=environ, progress=progress, review=review,
+    )  # fmt: skip
+    result = install_source(source, skills=skills, **common)
+    source_text = source if isinstance(source, str) else source.spec()
+    installed, notes = list(result.installed), list(result.diagnostics)
+    ctx = Context.make(layout, settings, environ, progress)
+    lock = read_lock(scope_for(ctx.layout, scope).lock_path)
+    for ref in result.wanted:
+        dep = parse_requirement(ref)
+        assert dep is not None and dep.marketplace is not None
+        have = lock.find(dep.name, "plugin")
+        if have is not None and have.marketplace == dep.marketplace:
+            continue
+        try:
+            more = install_plugin(ref, **common, dependency=True)
+        except InstallError as e:
+            why = e.diagnostic.message
+            message = f"{ref} (required by a skill of {source_text}) is not installed: {why}"
+            hint = f"satchel install {dep.name}@{dep.marketplace}"
+            notes.append(diagnostic("install.dependency.missing", message, hint=hint))
+            continue
+        installed += more.installed
+        notes += more.diagnostics
+        lock = read_lock(scope_for(ctx.layout, scope).lock_path)
+    return InstallResult(tuple(installed), tuple(notes))
 
 
 def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str | None:
@@ -214,11 +267,11 @@ def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
 def _fetched(
     walk: _Walk, name: str, market: str, path: tuple[str, ...], *, direct: bool
 ) -> _Node | None:
-    ctx = walk.ctx
+    ctx, root = walk.ctx, len(path) == 1
     try:
         _, catalogue, notes = catalogue_of(ctx, market)
     except InstallError as e:
-        if direct:
+        if root:
             raise
         _missing(walk, path, e.diagnostic.message)
         return None
@@ -226,7 +279,7 @@ def _fetched(
     if entry is None:
         listed = ", ".join(e.name for e in catalogue.entries) or "nothing"
         message = f"the marketplace {market!r} has no plugin {name!r}"
-        if direct:
+        if root:
             raise refuse("install.skill.unknown", message, hint=f"it lists: {listed}")
         _missing(walk, path, message)
         return None
