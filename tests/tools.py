@@ -52,22 +52,30 @@ def inspector_cli() -> Path | None:
     return path if path.is_file() else None
 
 
-def claude_validate(binary: Path, plugin: Path, home: Path) -> dict[str, Any]:
-    """`claude plugin validate --json PLUGIN` with a scratch HOME, offline: the report."""
+def claude_plugin(
+    binary: Path, home: Path, cwd: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`claude plugin ARGS...` with a scratch HOME, offline, in `cwd`: what it did."""
     env = {
         "HOME": str(home),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "DISABLE_AUTOUPDATER": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
     }
-    done = subprocess.run(
-        [str(binary), "plugin", "validate", "--json", str(plugin)],
+    return subprocess.run(
+        [str(binary), "plugin", *args],
         capture_output=True,
         text=True,
         timeout=CALL,
         env=env,
-        cwd=home,
+        cwd=cwd,
+        check=False,
     )
+
+
+def claude_validate(binary: Path, plugin: Path, home: Path) -> dict[str, Any]:
+    """`claude plugin validate --json PLUGIN` with a scratch HOME, offline: the report."""
+    done = claude_plugin(binary, home, home, "validate", "--json", str(plugin))
     try:
         report: dict[str, Any] = json.loads(done.stdout)
     except json.JSONDecodeError as error:

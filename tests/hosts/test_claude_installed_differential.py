@@ -7,34 +7,19 @@ install directory), and the enabled ones' skills load namespaced."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import satchel
 from satchel import hosts
 from tests.support import put, write_skill
-from tests.tools import CALL
+from tests.tools import claude_plugin
 
 MARKETPLACE = "local-tools"
 
 
 def _claude(binary: Path, home: Path, cwd: Path, *args: str) -> str:
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "DISABLE_AUTOUPDATER": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
-    done = subprocess.run(
-        [str(binary), "plugin", *args],
-        capture_output=True,
-        text=True,
-        timeout=CALL,
-        env=env,
-        cwd=cwd,
-    )
+    done = claude_plugin(binary, home, cwd, *args)
     assert done.returncode == 0, f"claude plugin {' '.join(args)} failed: {done.stderr}"
     return done.stdout
 

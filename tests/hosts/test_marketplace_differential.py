@@ -8,7 +8,6 @@ false entry loads the same skills. Where satchel refuses what Claude Code instal
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,22 +19,13 @@ from satchel.install import add_marketplace, install_plugin
 from satchel.install._errors import InstallError
 from satchel.layout import Layout
 from tests.support import put, write_skill
-from tests.tools import CALL
+from tests.tools import claude_plugin
 
 MARKET = "team"
 
 
 def _claude(binary: Path, home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "DISABLE_AUTOUPDATER": "1",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
-    return subprocess.run(
-        [str(binary), "plugin", *args],
-        capture_output=True, text=True, timeout=CALL, env=env, cwd=cwd, check=False,
-    )  # fmt: skip
+    return claude_plugin(binary, home, cwd, *args)
 
 
 def _plugin(root: Path, name: str, version: str, deps: list[Any] | None = None) -> None:

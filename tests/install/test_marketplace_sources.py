@@ -14,6 +14,7 @@ from tests.support import skill_md, write_tree
 
 from .conftest import Cli
 from .support import Server, git_repo, head
+from .test_github import hub as hub
 from .test_github import publish
 from .test_npm import npm_pack, registry
 
@@ -38,14 +39,6 @@ def _installed(satchel: Cli, project: Path, name: str) -> dict[str, Any]:
     assert (project / ".satchel" / "plugins" / name / "skills" / f"{name}-skill").is_dir()
     lock = json.loads((project / ".satchel" / "skills.lock").read_text())
     return next(e for e in lock["entries"] if e["name"] == name)
-
-
-@pytest.fixture
-def hub(server: Server, monkeypatch: pytest.MonkeyPatch) -> Server:
-    monkeypatch.setenv("SATCHEL_GITHUB_URL", f"{server.url}/gh")
-    monkeypatch.setenv("SATCHEL_GITHUB_API_URL", f"{server.url}/api")
-    monkeypatch.setenv("SATCHEL_NPM_REGISTRY", f"{server.url}/npm")
-    return server
 
 
 def test_a_github_entry_installs_at_its_path_and_ref(
@@ -105,8 +98,9 @@ def test_a_git_subdir_entry_installs_one_folder_pinned_by_sha(
 
 
 def test_an_npm_entry_installs_the_packed_tarball(
-    satchel: Cli, hub: Server, tmp_path: Path, project: Path
+    satchel: Cli, hub: Server, tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("SATCHEL_NPM_REGISTRY", f"{hub.url}/npm")
     folder = write_tree(
         tmp_path / "pkg",
         {
