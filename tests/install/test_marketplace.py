@@ -522,3 +522,41 @@ def test_a_plugin_a_skill_requires_that_cannot_install_is_a_warning(
         "no marketplace named 'nowhere' is added",
     )
     assert sorted(_lock(project)) == ["release"]
+
+
+@pytest.mark.parametrize(
+    ("catalogue_file", "manifest", "source"),
+    [
+        (
+            ".agents/plugins/marketplace.json",
+            ".codex-plugin/plugin.json",
+            {"source": "local", "path": "./plugins/helper"},
+        ),
+        (".cursor-plugin/marketplace.json", ".cursor-plugin/plugin.json", "./plugins/helper"),
+    ],
+    ids=["codex", "cursor"],
+)
+def test_codex_and_cursor_catalogues_install_their_plugins(
+    satchel: Cli,
+    tmp_path: Path,
+    project: Path,
+    catalogue_file: str,
+    manifest: str,
+    source: Any,
+) -> None:
+    doc = {"name": "other-host", "plugins": [{"name": "helper", "source": source}]}
+    repo = git_repo(
+        tmp_path / "other",
+        {
+            catalogue_file: json.dumps(doc),
+            f"plugins/helper/{manifest}": json.dumps({"name": "helper", "version": "1.0.0"}),
+            "plugins/helper/skills/helping/SKILL.md": skill_md("helping"),
+        },
+    )
+    assert satchel("marketplace", "add", f"file://{repo}")[0] == 0
+    code, _, err = satchel("install", "helper@other-host")
+    assert code == 0, err
+    installed = project / ".satchel" / "plugins" / "helper"
+    assert (installed / manifest).is_file()
+    assert not (installed / ".claude-plugin").exists()  # its own manifest stands
+    assert _lock(project)["helper"]["source"] == f"file://{repo}#:plugins/helper"
