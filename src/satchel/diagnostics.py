@@ -589,6 +589,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "session.skill.unknown": Entry(
             "error", "no skill of that name is available to the session", also=("warning",)
         ),
+        "session.skills.nested-limit": Entry(
+            "warning", "a session read as many nested skills roots as it may"
+        ),
         "session.skills.off": Entry(
             "error", "skills are turned off for this session", also=("warning",)
         ),
@@ -624,6 +627,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "skill.field.deprecated": Entry(
             "info", "a deprecated top-level field was moved into metadata"
+        ),
+        "skill.field.invalid": Entry(
+            "warning", "a host field's value cannot be used; the field is ignored", also=("error",)
         ),
         "skill.field.unknown": Entry(
             "info",

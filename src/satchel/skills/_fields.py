@@ -19,6 +19,7 @@ from typing import Any
 from satchel._text import hidden_characters
 from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
+from satchel.skills._host_fields import read_host_fields
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -39,8 +40,8 @@ SPEC_FIELDS = frozenset(
 HOST_EXTRAS = frozenset(
     (
         "agent", "argument-hint", "arguments", "background", "context",
-        "disable-model-invocation", "disallowed-tools", "effort", "hooks", "mode",
-        "model", "paths", "shell", "thinking", "user-invocable", "version",
+        "disable-model-invocation", "disallowed-tools", "disallowedTools", "effort", "hooks",
+        "mode", "model", "paths", "shell", "thinking", "user-invocable", "version",
         "when_to_use", "when-to-use",
     )
 )  # fmt: skip
@@ -138,6 +139,7 @@ def build_skill(
     if (name is None or description is None) and not rules.strict:
         return None, b.diags
     metadata = _metadata(b)
+    host = read_host_fields(fields, b.report, split_tools)
     skill = Skill(
         name=name or "",
         description=description or "",
@@ -149,6 +151,15 @@ def build_skill(
         path=path,
         origin=origin,
         stamp=stamp,
+        when_to_use=host.when_to_use,
+        paths=host.paths,
+        disallowed_tools=host.disallowed_tools,
+        model=host.model,
+        effort=host.effort,
+        shell=host.shell,
+        context=host.context,
+        agent=host.agent,
+        background=host.background,
     )
     _hidden(b, skill.name, skill.description)
     return (None if b.failed else skill), b.diags

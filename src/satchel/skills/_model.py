@@ -30,6 +30,13 @@ class Skill(Originated):
     written), `origin` the root it came from: its `scope` and `family` (for example
     ``project`` and ``.claude``). `stamp` is the file's (size, modification time in
     ns) when it was read: `Environment.reload` compares it.
+
+    The Claude Code fields beyond the spec are typed (their raw values also stay in
+    `extras`): `when_to_use` (joined to the description in the index),
+    `paths` (a conditional skill: listed once a matching file is touched),
+    `disallowed_tools` (refused by the tool gate while the skill is active),
+    `model`, `effort`, `shell`, `context` (``inline`` or ``fork``), `agent` and
+    `background`.
     """
 
     name: str
@@ -43,6 +50,15 @@ class Skill(Originated):
     origin: Origin = NO_ORIGIN
     instructions: str | None = None
     stamp: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    when_to_use: str | None = None
+    paths: tuple[str, ...] | None = None
+    disallowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+    effort: str | int | None = None
+    shell: str | None = None
+    context: str | None = None
+    agent: str | None = None
+    background: bool | None = None
 
     @property
     def directory(self) -> Path | None:
