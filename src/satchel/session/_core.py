@@ -233,7 +233,9 @@ class Session:
             raise MaxActiveReached(diagnostic("session.max-active", message))
 
     def _add(self, skill: Skill, via: Via, in_context: bool = False, text: str = "") -> None:
-        held = ActiveSkill(skill, via, self._rules_of(skill), in_context, text)
+        held = ActiveSkill(
+            skill, via, self._rules_of(skill), in_context, text, self._denied_of(skill)
+        )
         self._active[skill.name] = held
         self._emit(SkillEvent("skills:activate", skill.name, via, skill))
 
@@ -243,6 +245,15 @@ class Session:
             parsed, problems = parse_rules(skill.allowed_tools, path=skill.path)
             self._note(problems)
             rules = self._rules[skill.name] = RuleSet(parsed)
+        return rules
+
+    def _denied_of(self, skill: Skill) -> RuleSet:
+        key = f"\0deny\0{skill.name}"
+        rules = self._rules.get(key)
+        if rules is None:
+            parsed, problems = parse_rules(skill.disallowed_tools, path=skill.path)
+            self._note(problems)
+            rules = self._rules[key] = RuleSet(parsed)
         return rules
 
     def _emit(self, event: SkillEvent) -> None:

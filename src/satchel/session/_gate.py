@@ -1,5 +1,10 @@
 """The allowed-tools gate (zidane): while a skill that declares `allowed-tools` is
-active, only calls inside the union of the active skills' lists go through."""
+active, only calls inside the union of the active skills' lists go through.
+
+Claude Code's `disallowed-tools` (2.1.332 schema: the tools a skill takes away while
+it is active) is judged first: a call any active skill's `disallowed-tools` matches
+is refused, whatever the `allowed-tools` of the same or another skill allow.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +36,9 @@ def refusal(
     where: GateContext,
 ) -> Diagnostic | None:
     """None when the call is allowed, else why not (`session.tool.not-allowed`)."""
+    denied = _denial(active, tool, tool_input, where)
+    if denied is not None:
+        return denied
     limiting = [a for a in active if a.skill.allowed_tools]
     if not limiting:
         return None
@@ -38,6 +46,23 @@ def refusal(
         if held.rules.first_match(tool, tool_input, cwd=where.cwd, home=where.home):
             return None
     return diagnostic("session.tool.not-allowed", _message(limiting, tool, where))
+
+
+def _denial(
+    active: Sequence[ActiveSkill],
+    tool: str,
+    tool_input: Mapping[str, Any] | None,
+    where: GateContext,
+) -> Diagnostic | None:
+    for held in active:
+        rule = held.denied.first_match(tool, tool_input, cwd=where.cwd, home=where.home)
+        if rule is not None:
+            message = (
+                f"tool {tool!r} is not allowed: skill {held.name!r} is active and disallows: "
+                f"{', '.join(held.skill.disallowed_tools)}. {_release([held.name], where)}"
+            )
+            return diagnostic("session.tool.not-allowed", message)
+    return None
 
 
 def _message(limiting: Sequence[ActiveSkill], tool: str, where: GateContext) -> str:

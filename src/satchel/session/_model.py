@@ -89,7 +89,8 @@ class SkillEvent:
 
 @dataclass(frozen=True, slots=True)
 class ActiveSkill:
-    """A skill active in a session: how it got there and what tools it allows.
+    """A skill active in a session: how it got there, what tools it allows (`rules`)
+    and what tools it refuses (`denied`, its `disallowed-tools`).
 
     `in_context` is True when the host activated it through the API, so the body is in
     no transcript and `Session.context()` carries it instead (`content`).
@@ -100,6 +101,7 @@ class ActiveSkill:
     rules: RuleSet
     in_context: bool = False
     content: str = field(default="", repr=False)
+    denied: RuleSet = field(default_factory=lambda: RuleSet(()))
 
     @property
     def name(self) -> str:
