@@ -8,6 +8,7 @@ import pytest
 
 import satchel
 from satchel import Skill, render_index
+from satchel._render import FORMATS, listing_description
 from tests.support import check_golden
 
 
@@ -177,3 +178,17 @@ def test_hidden_skills_are_not_cut_they_are_hidden():
     hidden = Skill(name="secret", description="x", extras={"disable-model-invocation": True})
     index = satchel.build_index([*skills(64), hidden], max_bytes=1 << 20)
     assert index.diagnostics == ()
+
+
+def test_when_to_use_follows_the_description_as_claude_code_joins_it():
+    # Claude Code 2.1.332 lists `${description} - ${whenToUse}` (its skill listing)
+    skill = Skill(
+        name="deploy",
+        description="Deploy the web app.",
+        when_to_use="When the user says ship it\nor deploy.",
+    )
+    assert listing_description(skill) == (
+        "Deploy the web app. - When the user says ship it\nor deploy."
+    )
+    for fmt in FORMATS:
+        check_golden(f"index/when-to-use-{fmt}.txt", render_index([skill], format=fmt))

@@ -12,7 +12,8 @@ No skills, no text at all. The index is capped at `max_skills` entries and
 says how many (and when not even the header fits, the index is empty), and
 `build_index` names each skill left out in an `skill.index.omitted` warning with the
 cap that cut it. Invisible and control characters are left out of descriptions: the
-model reads what a person sees.
+model reads what a person sees. A skill's `when_to_use` follows its description after
+`` - ``, as Claude Code lists it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "IndexFormat",
     "build_index",
     "fit_lines",
+    "listing_description",
     "model_visible",
     "render_index",
 ]
@@ -205,6 +207,15 @@ def _omitted(count: int, fmt: str) -> str:
     return f"<!-- {line} -->" if fmt == "xml" else f"({line})"
 
 
+def listing_description(skill: Skill) -> str:
+    """The description a model reads in the index: with `when_to_use` joined as
+    Claude Code 2.1.332 joins it (``f"{description} - {whenToUse}"``, read in the
+    pinned binary's skill listing)."""
+    if skill.when_to_use:
+        return f"{skill.description} - {skill.when_to_use}"
+    return skill.description
+
+
 def _one_line(text: str) -> str:
     """One line, without characters a reader cannot see (see `skill.text.hidden-unicode`)."""
     return " ".join(strip_hidden(text).split())
@@ -219,7 +230,7 @@ def _tool_head(tool_name: str) -> str:
 
 
 def _tool_entry(skill: Skill) -> str:
-    return f"- {skill.name}: {_one_line(skill.description)}"
+    return f"- {skill.name}: {_one_line(listing_description(skill))}"
 
 
 def _xml_entry(skill: Skill) -> str:
@@ -227,7 +238,7 @@ def _xml_entry(skill: Skill) -> str:
     return (
         "  <skill>\n"
         f"    <name>{_xml(skill.name)}</name>\n"
-        f"    <description>{_xml(_one_line(skill.description))}</description>\n"
+        f"    <description>{_xml(_one_line(listing_description(skill)))}</description>\n"
         f"{location}"
         "  </skill>"
     )
@@ -242,7 +253,7 @@ def _paths_head(_tool_name: str) -> str:
 
 
 def _paths_entry(skill: Skill) -> str:
-    line = f"- {skill.name}: {_one_line(skill.description)}"
+    line = f"- {skill.name}: {_one_line(listing_description(skill))}"
     return line if skill.path is None else f"{line}\n  path: {skill.path}"
 
 
