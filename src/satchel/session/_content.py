@@ -110,15 +110,20 @@ def read_hint(options: SessionOptions) -> str:
 
 
 def segments(
-    env: Environment, options: SessionOptions, active: Sequence[ActiveSkill]
+    env: Environment,
+    options: SessionOptions,
+    active: Sequence[ActiveSkill],
+    *,
+    skills: Mapping[str, Skill] | None = None,
 ) -> tuple[tuple[ContextSegment, ...], Index]:
     """The instruction files, `agent.skills`, `agent.plugin-commands`, and one segment
     per skill the host activated (of the `active` ones), in that order (the stable
-    ones first); and the index, whose diagnostics name the skills its caps left out."""
+    ones first); and the index of `skills` (default: the environment's), whose
+    diagnostics name the skills its caps left out."""
     found: list[ContextSegment] = []
     if options.include_instructions:
         found.extend(instruction_segments(env.instructions))
-    index = build_session_index(options, env.skills)
+    index = build_session_index(options, env.skills if skills is None else skills)
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)

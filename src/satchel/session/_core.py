@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
@@ -29,6 +30,7 @@ from satchel.precedence import fold_name
 from satchel.resources import quote
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.session._before import Decision, decide
+from satchel.session._conditional import Conditional
 from satchel.session._model import (
     ActiveSkill,
     ContextSegment,
@@ -99,6 +101,7 @@ class Session:
         self._active: dict[str, ActiveSkill] = {}
         self._rules: dict[str, RuleSet] = {}
         self._diagnostics: dict[Diagnostic, None] = {}
+        self._conditional = Conditional(environment)
         self._tools = build_tools(self)
         self._own = frozenset(t.name for t in self._tools)
         self._receipts = {t.name: [0, 0] for t in self._tools}
@@ -108,8 +111,29 @@ class Session:
 
     @property
     def skills(self) -> Mapping[str, Skill]:
-        """Every skill the environment loaded, in precedence order."""
-        return self.environment.skills
+        """The skills the session offers, in precedence order: every skill the
+        environment loaded, without the conditional ones (``paths:``) no touched file
+        has matched yet, then the nested ones touched files brought in (`touch`)."""
+        return self._conditional.skills()
+
+    @property
+    def touched(self) -> tuple[Path, ...]:
+        """The files `touch` was told of, in order, each once (absolute)."""
+        return self._conditional.touched
+
+    def touch(self, path: str | os.PathLike[str]) -> tuple[Skill, ...]:
+        """Tell the session the agent read or edited `path` (relative to the working
+        directory). Conditional skills whose ``paths`` match it and skills roots in
+        the subdirectories above it join the session (`satchel.session._conditional`);
+        returns the skills that did, and the tools are rebuilt to name them."""
+        added, problems = self._conditional.touch(path)
+        self._note(problems)
+        if added:
+            self._tools = build_tools(self)
+            self._own = frozenset(t.name for t in self._tools)
+            for t in self._tools:
+                self._receipts.setdefault(t.name, [0, 0])
+        return added
 
     @property
     def enabled(self) -> bool:
@@ -390,7 +414,9 @@ class Session:
         """The segments for the system prompt: ``agent.skills`` (the index, stable for the
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
         `existing` that clash raise `Collision`."""
-        segments, index = content.segments(self.environment, self.options, self.active)
+        segments, index = content.segments(
+            self.environment, self.options, self.active, skills=self.skills
+        )
         self._note(index.diagnostics)  # the skills the index left out
         taken = {e if isinstance(e, str) else e.id for e in existing}
         clash = [s.id for s in segments if s.id in taken]
