@@ -11,6 +11,7 @@ import pytest
 
 import satchel
 import satchel.session._conditional as conditional
+from satchel._trust import trust
 from satchel.session import Session
 from tests.support import put, skill_md
 
@@ -166,3 +167,18 @@ def test_a_nested_conditional_skill_waits_for_its_own_match(layout, project, roo
     assert session.touch(sub / "README.md") == ()
     assert "py" not in session.skills
     assert [s.name for s in session.touch(sub / "m" / "x.py")] == ["py"]
+
+
+def test_nested_skills_pass_the_loads_enabled_and_exclude(layout, project, nested):
+    session = _session(layout, exclude=["deploy"])
+    added = session.touch(nested / "src" / "index.ts")
+    assert sorted(s.name for s in added) == ["packages/web:always", "ts-style"]
+
+
+def test_the_nested_roots_are_the_project_rows_of_the_layouts_table(project, home, nested):
+    only_claude = (satchel.RootSpec("project", ".claude", "{project}/.claude/skills"),)
+    layout = satchel.Layout.default(project, home=home, env={}, roots=only_claude)
+    trust(layout, project)
+    session = _session(layout)
+    added = session.touch(nested / "src" / "index.ts")
+    assert sorted(s.name for s in added) == ["deploy", "ts-style"]  # no .agents row

@@ -21,7 +21,8 @@ Both follow Claude Code 2.1.332 (read in the pinned binary,
 Bounds: only directories inside the project (after resolving symlinks) are read,
 none below ``.git`` or ``node_modules``, each directory is looked at once, and at
 most `MAX_NESTED_ROOTS` nested roots are read per session. Nothing runs; nested
-roots are read only when the project's skills are loaded (`Trust.load_project`).
+roots are read only when the project's skills are loaded (`Trust.load_project`),
+and their skills pass the load's `enabled` and `exclude` as every other skill does.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from types import MappingProxyType
 
 from satchel._environment import Environment
 from satchel._instructions._globs import matches, split_patterns
+from satchel._skillset import _wanted  # the one rule of `enabled` and `exclude`
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import PROJECT, Root
+from satchel.layout import PROJECT, Root, RootSpec
 from satchel.precedence import fold_name
 from satchel.skills._discover import SKIP, scan_root
 from satchel.skills._fields import FieldRules
@@ -55,7 +57,7 @@ class Conditional:
         self._project = Path(os.path.normpath(layout.project))
         self._real_project = Path(os.path.realpath(layout.project))
         self._cwd = layout.cwd
-        self._suffixes = _project_suffixes(layout.skill_roots(), self._project)
+        self._suffixes = _project_suffixes(layout.roots)
         self._touched: list[Path] = []
         self._shown: set[str] = set()
         self._nested: dict[str, Skill] = {}
@@ -129,9 +131,15 @@ class Conditional:
         )
         scan = scan_root(Root(top, PROJECT, family), rules, self._env.layout.walk)
         where = directory.relative_to(self._project).as_posix()
+        admit = _wanted(opts)
+        problems = list(scan.diagnostics)
         for skill in scan.skills:
-            self._add(skill, where)
-        return scan.diagnostics
+            kept, why = admit(skill)
+            if why is not None:
+                problems.append(why)
+            if kept is not None:
+                self._add(kept, where)
+        return problems
 
     def _add(self, skill: Skill, where: str) -> None:
         taken = {fold_name(n) for n in (*self._env.skills, *self._nested)}
@@ -160,11 +168,12 @@ def _between(start: Path, project: Path) -> list[Path]:
     return chain
 
 
-def _project_suffixes(roots: tuple[Root, ...], project: Path) -> tuple[tuple[str, Path], ...]:
-    """The layout's project skills roots as (family, path below the project), each once."""
+def _project_suffixes(specs: tuple[RootSpec, ...]) -> tuple[tuple[str, Path], ...]:
+    """The project rows of the skills table as (family, path below a directory), each
+    once: ``{project}/.claude/skills`` gives ``.claude/skills``."""
     found: dict[Path, str] = {}
-    for root in roots:
-        path = Path(os.path.normpath(root.path))
-        if root.scope == PROJECT and path.is_relative_to(project) and path != project:
-            found.setdefault(path.relative_to(project), root.family)
+    for spec in specs:
+        head, _, rest = spec.template.partition("/")
+        if spec.scope == PROJECT and head == "{project}" and rest and "{" not in rest:
+            found.setdefault(Path(rest), spec.family)
     return tuple((family, suffix) for suffix, family in found.items())
