@@ -13,7 +13,7 @@ import satchel
 import satchel.session._conditional as conditional
 from satchel._trust import trust
 from satchel.session import Session
-from tests.support import put, skill_md
+from tests.support import check_golden, put, skill_md
 
 
 def _index(session: Session) -> str:
@@ -182,3 +182,12 @@ def test_the_nested_roots_are_the_project_rows_of_the_layouts_table(project, hom
     session = _session(layout)
     added = session.touch(nested / "src" / "index.ts")
     assert sorted(s.name for s in added) == ["deploy", "ts-style"]  # no .agents row
+
+
+def test_the_index_before_and_after_the_touches(layout, project, nested):
+    session = Session(satchel.load(layout=layout), environ={})  # load_skill: the tool format
+    before = _index(session)
+    session.touch(nested / "src" / "index.ts")
+    check_golden(
+        "session/conditional-index.txt", f"{before}--- after a touch ---\n{_index(session)}"
+    )
