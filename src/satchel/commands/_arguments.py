@@ -141,6 +141,11 @@ class Filler:
         self.filled = False
         self._pattern = _pattern(numbering, tuple(self._names), tuple(self._variables))
 
+    @property
+    def arguments(self) -> str:
+        """The text typed after the name, stripped."""
+        return self._raw
+
     def fill(self, text: str) -> str:
         """`text` with every placeholder filled."""
         return self._pattern.sub(self._one, text)
