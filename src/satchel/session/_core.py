@@ -55,7 +55,7 @@ from satchel.session._model import (
 from satchel.session._options import ALL_TOOLS, SessionOptions, SessionOverrides
 from satchel.session._run import Approve, Runner
 from satchel.session._shell_hook import EVENT as SHELL_EVENT
-from satchel.session._shell_hook import shell_payload, shell_refusal
+from satchel.session._shell_hook import claude_disables_shell, shell_payload, shell_refusal
 from satchel.session._skill_hooks import SkillHooks, read_skill_hooks
 from satchel.session._tools import build_tools, parse_arguments
 from satchel.skills._model import Skill
@@ -102,6 +102,8 @@ class Session:
         self.host = _host(environment, host)
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
+        if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
+            options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)
         self.counter = counter
         self._on_event = on_event
