@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import compile_hooks
 from satchel.hooks._model import Hook, Outcome
 from satchel.hooks._parse import claude_hooks
@@ -50,7 +50,14 @@ def read_skill_hooks(
         trusted=environment.trust.run_project,
         executable=environment.options.executable,
     )
-    return found.hooks, (*problems, *found.diagnostics)
+    return found.hooks, (*map(_as_file_problem, problems), *found.diagnostics)
+
+
+def _as_file_problem(problem: Diagnostic) -> Diagnostic:
+    """A bad handler in a SKILL.md is a hooks file's problem, not a plugin's."""
+    if problem.code != "plugin.hooks.invalid":
+        return problem
+    return diagnostic("hook.file.invalid", problem.message, problem.path, hint=problem.hint)
 
 
 @dataclass(slots=True)
