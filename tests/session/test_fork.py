@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.session import Session
-from satchel.session._fork import ForkRequest
+from satchel.session import ForkRequest, Session
 from tests.support import put
 
 FORKED = """\
