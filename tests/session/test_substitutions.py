@@ -128,3 +128,9 @@ def test_at_most_five_skills_stack(layout):
     text = session.expand("/s0 /s1 /s2 /s3 /s4 /s5 go")
     assert [s.name for s in session.active] == ["s0", "s1", "s2", "s3", "s4"]
     assert text.endswith("</agent-skill>\n\n/s5 go")
+
+
+def test_the_host_activates_with_arguments(layout):
+    body = "---\nname: host\ndescription: H.\n---\nFor $ARGUMENTS.\n"
+    held = load(layout, {"host/SKILL.md": body}).activate("host", "the team")
+    assert "For the team.\n" in held.content

@@ -182,7 +182,7 @@ class Session:
             return self.fork(skill.name, arguments)
         held = self._active.get(skill.name)
         if held is None:
-            self.enter(skill, "explicit", in_context=True)
+            self.enter(skill, "explicit", in_context=True, filler=self.filler(skill, arguments))
             held = self._active[skill.name]
         return held
 
