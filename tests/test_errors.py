@@ -39,6 +39,8 @@ def test_each_drawn_exception_has_the_parent_the_tree_shows():
         "BodyError": "SatchelError",
         "Collision": "SessionError",
         "CommandBodyError": "BodyError",
+        "ForkFailed": "SessionError",
+        "ForkUnavailable": "SessionError",
         "HttpRefused": "InstallError",
         "InstallError": "Refused",
         "MaxActiveReached": "SessionError",

@@ -30,6 +30,8 @@ if _typing.TYPE_CHECKING:
     from satchel.errors import (
         Collision,
         CommandBodyError,
+        ForkFailed,
+        ForkUnavailable,
         HttpRefused,
         InstallError,
         MaxActiveReached,
@@ -84,6 +86,8 @@ else:
             "satchel.errors": (
                 "Collision",
                 "CommandBodyError",
+                "ForkFailed",
+                "ForkUnavailable",
                 "HttpRefused",
                 "InstallError",
                 "MaxActiveReached",
@@ -144,6 +148,8 @@ __all__ = [
     "Diagnostic",
     "Environment",
     "find_project_root",
+    "ForkFailed",
+    "ForkUnavailable",
     "HttpRefused",
     "Index",
     "InstallError",

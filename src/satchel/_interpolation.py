@@ -41,16 +41,25 @@ def find_commands(text: str) -> tuple[Command, ...]:
     return tuple(_scan(text))
 
 
-def interpolate(text: str, run: Callable[[Command], str]) -> str:
-    """`text` with each command replaced by `run(command)`, in one pass."""
+def interpolate(
+    text: str, run: Callable[[Command], str], between: Callable[[str], str] | None = None
+) -> str:
+    """`text` with each command replaced by `run(command)`, in one pass; `between`, when
+    given, rewrites the text outside the commands (a skill's placeholders), never
+    their output."""
+    keep = between or _same
     out: list[str] = []
     at = 0
     for command in find_commands(text):
-        out.append(text[at : command.start])
+        out.append(keep(text[at : command.start]))
         out.append(run(command))
         at = command.end
-    out.append(text[at:])
+    out.append(keep(text[at:]))
     return "".join(out)
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:

@@ -579,6 +579,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "session.context.collision": Entry(
             "error", "the host already has a context segment with the session's id"
         ),
+        "session.fork.failed": Entry("error", "the host's fork callback raised"),
+        "session.fork.unavailable": Entry(
+            "error", "a context: fork skill was activated and no fork callback is registered"
+        ),
         "session.history.unreadable": Entry(
             "warning", "an entry of a transcript could not be read and was skipped"
         ),

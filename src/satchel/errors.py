@@ -14,6 +14,7 @@ satchel refuses or cannot carry out.
         ├── UnknownHost        no host profile of that name (``host.unknown``)
         ├── SessionError       a Session call cannot be carried out
         │   ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
+        │   ├── ForkUnavailable, ForkFailed  a ``context: fork`` skill cannot run
         │   ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
         │   └── Collision      the host already has a tool or context of that name
         └── InstallError       an install, update, removal or fetch (``install.*`` codes)
@@ -30,6 +31,8 @@ __all__ = [
     "BodyError",
     "Collision",
     "CommandBodyError",
+    "ForkFailed",
+    "ForkUnavailable",
     "HttpRefused",
     "InstallError",
     "MaxActiveReached",
@@ -129,6 +132,15 @@ class MaxActiveReached(SessionError):
 
 class SkillInactive(SessionError):
     """The tool needs the skill to be active first (`session.skill.inactive`)."""
+
+
+class ForkUnavailable(SessionError):
+    """A ``context: fork`` skill was activated and no fork callback is registered
+    (`session.fork.unavailable`)."""
+
+
+class ForkFailed(SessionError):
+    """The host's fork callback raised (`session.fork.failed`)."""
 
 
 class ToolNotAllowed(SessionError):

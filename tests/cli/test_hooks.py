@@ -109,9 +109,10 @@ def test_hooks_run_with_an_unknown_event_is_a_usage_error_listing_the_events(sat
     assert (
         "unknown event 'before_tool': satchel's events are session_start, user_prompt_submit, "
         "before_tool_use, after_tool_use, after_tool_failure, stop, subagent_stop, pre_compact, "
-        "notification, session_end (or a host's name for one: SessionStart, UserPromptSubmit, "
-        "PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, "
-        "Notification, SessionEnd, pre_tool, post_tool, post_agent)"
+        "notification, session_end, pre_skill_shell_command (or a host's name for one: "
+        "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, "
+        "SubagentStop, PreCompact, Notification, SessionEnd, PreSkillShellCommand, pre_tool, "
+        "post_tool, post_agent)"
     ) in " ".join(result.err.split())
 
 

@@ -25,15 +25,23 @@ and ``@path`` references are text here: never run, never read.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
-__all__ = ["GEMINI_ARGS", "Numbering", "expand_arguments", "expand_gemini", "split_arguments"]
+__all__ = [
+    "GEMINI_ARGS",
+    "Filler",
+    "Numbering",
+    "expand_arguments",
+    "expand_gemini",
+    "split_arguments",
+]
 
 Numbering = Literal[1, 0]
 GEMINI_ARGS = "{{args}}"
 
-_ONE_BASED = re.compile(r"\\?\$(?:ARGUMENTS|([1-9]))")
-_ZERO_BASED = re.compile(r"\\?\$(?:ARGUMENTS(?:\[([0-9]+)\])?|([0-9]))")
+_ONE_BASED = re.compile(r"\\?\$(?:ARGUMENTS|(?P<digit>[1-9]))")
+_ZERO_BASED = re.compile(r"\\?\$(?:ARGUMENTS(?:\[(?P<index>[0-9]+)\])?|(?P<digit>[0-9]))")
 _MAX_DIGITS = 9
 _DOUBLE_QUOTED_ESCAPES = frozenset('"\\$`\n')
 
@@ -98,33 +106,98 @@ def expand_arguments(body: str, args: str, *, numbering: Numbering = 1) -> str:
     """`body` with its placeholders filled from `args` (the raw text after the
     command name); see the module docstring for the rules."""
     raw = args.strip()
-    pattern = _ZERO_BASED if numbering == 0 else _ONE_BASED
-    words: list[str] | None = None
-    filled = False
+    filler = Filler(raw, numbering=numbering)
+    expanded = filler.fill(body)
+    if filler.filled or not raw:
+        return expanded
+    return f"{expanded.rstrip()}\n\n{raw}" if expanded.strip() else raw
 
-    def fill(match: re.Match[str]) -> str:
-        nonlocal words, filled
+
+class Filler:
+    """Fills placeholders in one text or in several pieces of one body (a skill body
+    cut around its shell commands), in one pass each: what comes in is never scanned
+    again. Beyond a command's placeholders: `names` are a skill's ``arguments:``
+    list (``$name`` is the word at its place in that list, counted from 0, and a
+    name is a whole word: ``$issue`` in ``$issue_id`` is not one), and `variables` are
+    ``${NAME}`` values (``${CLAUDE_SKILL_DIR}``); a ``${NAME}`` not given stays as
+    written. `filled` says whether an argument placeholder was filled (a variable
+    does not count: the arguments are appended unless one was)."""
+
+    __slots__ = ("_names", "_pattern", "_raw", "_variables", "_words", "filled", "numbering")
+
+    def __init__(
+        self,
+        raw: str,
+        *,
+        numbering: Numbering = 1,
+        names: tuple[str, ...] = (),
+        variables: Mapping[str, str] | None = None,
+    ) -> None:
+        self._raw = raw
+        self.numbering = numbering
+        self._names = {n: i for i, n in enumerate(names)}
+        self._variables = dict(variables or {})
+        self._words: list[str] | None = None
+        self.filled = False
+        self._pattern = _pattern(numbering, tuple(self._names), tuple(self._variables))
+
+    @property
+    def arguments(self) -> str:
+        """The text typed after the name, stripped."""
+        return self._raw
+
+    def fill(self, text: str) -> str:
+        """`text` with every placeholder filled."""
+        return self._pattern.sub(self._one, text)
+
+    def fill_variables(self, text: str) -> str:
+        """`text` with only the ``${NAME}`` variables filled (what a shell command
+        gets: the arguments typed never reach a shell)."""
+        return self._pattern.sub(lambda m: self._one(m, variables_only=True), text)
+
+    def _one(self, match: re.Match[str], *, variables_only: bool = False) -> str:
         text = match.group()
         if text.startswith("\\"):
             return text[1:]
+        groups = match.groupdict()
+        variable, index, digit, name = (groups.get(k) for k in ("var", "index", "digit", "name"))
+        if variable is not None:
+            return self._variables[variable]
+        if variables_only:
+            return text
         if text == "$ARGUMENTS":
-            filled = True
-            return raw
-        if words is None:
-            words = split_arguments(raw)
-        digits = next(g for g in match.groups() if g is not None)
+            self.filled = True
+            return self._raw
+        if name is not None:
+            return self._word(self._names[name], text)
+        digits = index if index is not None else digit or ""
         if len(digits) > _MAX_DIGITS:
             return text  # past any argument list, and int() of it could be refused
-        index = int(digits) - numbering
-        if index >= len(words):
-            return text
-        filled = True
-        return words[index]
+        return self._word(int(digits) - self.numbering, text)
 
-    expanded = pattern.sub(fill, body)
-    if filled or not raw:
-        return expanded
-    return f"{expanded.rstrip()}\n\n{raw}" if expanded.strip() else raw
+    def _word(self, index: int, text: str) -> str:
+        if self._words is None:
+            self._words = split_arguments(self._raw)
+        if index < 0 or index >= len(self._words):
+            return text
+        self.filled = True
+        return self._words[index]
+
+
+def _pattern(
+    numbering: Numbering, names: tuple[str, ...], variables: tuple[str, ...]
+) -> re.Pattern[str]:
+    if not names and not variables:
+        return _ZERO_BASED if numbering == 0 else _ONE_BASED
+    parts = []
+    if variables:
+        parts.append(r"\{(?P<var>" + "|".join(map(re.escape, variables)) + r")\}")
+    parts.append(r"ARGUMENTS(?:\[(?P<index>[0-9]+)\])?" if numbering == 0 else "ARGUMENTS")
+    if names:
+        longest = sorted(names, key=len, reverse=True)
+        parts.append("(?P<name>" + "|".join(map(re.escape, longest)) + r")(?![A-Za-z0-9_])")
+    parts.append("(?P<digit>[0-9])" if numbering == 0 else "(?P<digit>[1-9])")
+    return re.compile(r"\\?\$(?:" + "|".join(parts) + ")")
 
 
 def expand_gemini(prompt: str, args: str, name: str) -> str:

@@ -45,6 +45,7 @@ EVENTS: tuple[str, ...] = (
     "pre_compact",
     "notification",
     "session_end",
+    "pre_skill_shell_command",
 )
 
 # Claude Code's names (Kimi uses the same ones) -> satchel's.
@@ -60,6 +61,7 @@ CLAUDE_EVENTS: Mapping[str, str] = MappingProxyType(
         "PreCompact": "pre_compact",
         "Notification": "notification",
         "SessionEnd": "session_end",
+        "PreSkillShellCommand": "pre_skill_shell_command",
     }
 )
 # Vibe's hooks.toml types -> satchel's (Vibe; post_agent is Claude Code's Stop).
@@ -155,14 +157,16 @@ MATCH_FIELD: Mapping[str, str] = MappingProxyType(
         "pre_compact": "trigger",
         "notification": "notification_type",
         "subagent_stop": "agent_type",
+        "pre_skill_shell_command": "tool_name",
     }
 )
 # Events a hook can block (deny, exit 2, decision "block"): the tool call is refused,
 # the prompt erased, the agent made to continue, compaction stopped. Every other event
 # is observe-only: decisions are ignored; context and failures still count.
 BLOCKING = frozenset(
-    ("before_tool_use", "user_prompt_submit", "stop", "subagent_stop", "pre_compact")
-)
+    ("before_tool_use", "user_prompt_submit", "stop", "subagent_stop", "pre_compact",
+     "pre_skill_shell_command")
+)  # fmt: skip
 
 
 def canonical(event: str, dialect: str) -> str | None:

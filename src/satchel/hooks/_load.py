@@ -33,7 +33,7 @@ from satchel.layout import PROJECT, Layout
 from satchel.origin import Origin
 from satchel.permissions import Rule, parse_rule
 
-__all__ = ["load_hooks"]
+__all__ = ["compile_hooks", "load_hooks"]
 
 UNTRUSTED = "the project is not trusted"
 DECLARATIVE = "declarative-only loading runs no hook"
@@ -87,6 +87,24 @@ def load_hooks(
         source = _Source(origin, plugin.scope == PROJECT, plugin.data_dir)
         found += [(spec, source) for spec in plugin.hooks]
     hooks = [_hook(spec, source, trusted, executable, diags) for spec, source in found]
+    diags += _untrusted_note(hooks)
+    return HookSet(tuple(hooks), tuple(diags))
+
+
+def compile_hooks(
+    specs: Iterable[HookSpec],
+    origin: Origin,
+    *,
+    project: bool,
+    trusted: bool = True,
+    executable: bool = True,
+    data_dir: Path | None = None,
+) -> HookSet:
+    """`specs` read from one more source (a skill's ``hooks`` frontmatter) as hooks the
+    runner can run, marked and reported as `load_hooks` marks its own."""
+    diags: list[Diagnostic] = []
+    source = _Source(origin, project, data_dir)
+    hooks = [_hook(spec, source, trusted, executable, diags) for spec in specs]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
 

@@ -12,6 +12,7 @@ if _typing.TYPE_CHECKING:
         openai_responses_tools,
     )
     from satchel.session._core import Session
+    from satchel.session._fork import Forked, ForkRequest
     from satchel.session._model import (
         ActiveSkill,
         ContextSegment,
@@ -36,6 +37,7 @@ else:
                 "openai_responses_tools",
             ),
             "satchel.session._core": ("Session",),
+            "satchel.session._fork": ("ForkRequest", "Forked"),
             "satchel.session._model": (
                 "ActiveSkill",
                 "ContextSegment",
@@ -53,6 +55,8 @@ __all__ = [
     "anthropic_result",
     "anthropic_tools",
     "ContextSegment",
+    "Forked",
+    "ForkRequest",
     "openai_chat_result",
     "openai_chat_tools",
     "openai_responses_result",

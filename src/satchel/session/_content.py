@@ -12,9 +12,10 @@ from satchel._xml import escape as _xml
 from satchel._xml import quoteattr
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
+from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic
 from satchel.resources import is_readable_text, list_resources
-from satchel.session._model import ActiveSkill, ContextSegment, Tool
+from satchel.session._model import ActiveSkill, ContextSegment, Tool, Via
 from satchel.session._options import SessionOptions
 from satchel.session._run import Runner
 from satchel.skills._model import Skill
@@ -35,12 +36,18 @@ MAX_LISTED = 50
 
 
 def activation_body(
-    skill: Skill, runner: Runner, options: SessionOptions, counter: Counter
+    skill: Skill,
+    runner: Runner,
+    options: SessionOptions,
+    counter: Counter,
+    filler: Filler | None = None,
+    via: Via = "explicit",
 ) -> tuple[str, tuple[Diagnostic, ...]]:
-    """The body as the model gets it on activation: commands run once, then cut at
-    the token budget. Raises `SkillBodyError` when the file cannot be read."""
+    """The body as the model gets it on activation: placeholders filled by `filler`
+    and commands run, in one pass, then cut at the token budget. Raises
+    `SkillBodyError` when the file cannot be read."""
     body = skill.body()
-    body, problems = runner.interpolate(skill, body)
+    body, problems = runner.interpolate(skill, body, filler, via)
     return truncate(body.strip("\n"), options.max_body_tokens, counter), problems
 
 

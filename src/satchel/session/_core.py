@@ -13,8 +13,11 @@ import satchel.session._content as content
 import satchel.session._expand as expand
 import satchel.session._gate as gate
 import satchel.session._replay as replay
+import satchel.session._substitute as substitute
 from satchel._environment import Environment
 from satchel._render import model_visible
+from satchel._text import flag
+from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import (
     Collision,
@@ -31,6 +34,16 @@ from satchel.resources import quote
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.session._before import Decision, decide
 from satchel.session._conditional import Conditional
+from satchel.session._fork import (
+    Fork,
+    Forked,
+    ForkRequest,
+    agent_of,
+    is_fork,
+    result_block,
+    run_fork,
+    unavailable,
+)
 from satchel.session._model import (
     ActiveSkill,
     ContextSegment,
@@ -43,6 +56,9 @@ from satchel.session._model import (
 )
 from satchel.session._options import ALL_TOOLS, SessionOptions, SessionOverrides
 from satchel.session._run import Approve, Runner
+from satchel.session._shell_hook import EVENT as SHELL_EVENT
+from satchel.session._shell_hook import claude_disables_shell, shell_payload, shell_refusal
+from satchel.session._skill_hooks import SkillHooks, read_skill_hooks
 from satchel.session._tools import build_tools, parse_arguments
 from satchel.skills._model import Skill
 from satchel.tokens import Counter, approx_tokens
@@ -69,6 +85,7 @@ class Session:
     the environment scripts and commands start from (default: this process's).
     `host` is the profile whose choices the session follows where no option is given
     (``$0`` or ``$1`` first: `satchel.hosts`) [the one `environment` was loaded with].
+    `fork` runs a ``context: fork`` skill as the host's subagent (`on_fork`).
     """
 
     def __init__(
@@ -80,12 +97,15 @@ class Session:
         environ: Mapping[str, str] | None = None,
         counter: Counter = approx_tokens,
         host: str | Host | None = None,
+        fork: Fork | None = None,
         **options: Unpack[SessionOverrides],
     ) -> None:
         self.environment = environment
         self.host = _host(environment, host)
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
+        if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
+            options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)
         self.counter = counter
         self._on_event = on_event
@@ -97,7 +117,11 @@ class Session:
             layout.cwd,
             _trusted(environment, self.options),
             approve,
+            self._shell_gate,
         )
+        self._fork = fork
+        self._forks: list[Forked] = []
+        self._skill_hooks = SkillHooks()
         self._active: dict[str, ActiveSkill] = {}
         self._rules: dict[str, RuleSet] = {}
         self._diagnostics: dict[Diagnostic, None] = {}
@@ -171,14 +195,18 @@ class Session:
             raise UnknownSkill(self._unknown(name, for_model=for_model))
         return found
 
-    def activate(self, name: str) -> ActiveSkill:
+    def activate(self, name: str, arguments: str = "") -> ActiveSkill | Forked:
         """Activate a skill for this run (zidane's `activateSkill`). It writes no
-        history, so `context()` carries its content until it is deactivated. Raises
-        `UnknownSkill`, `SkillsOff` or `MaxActiveReached`."""
+        history, so `context()` carries its content until it is deactivated. A
+        ``context: fork`` skill runs as a subagent instead (`fork`) and what it gave
+        back is returned. Raises `UnknownSkill`, `SkillsOff` or `MaxActiveReached`
+        (and `ForkUnavailable` or `ForkFailed` for a fork)."""
         skill = self.find(name)
+        if is_fork(skill):
+            return self.fork(skill.name, arguments)
         held = self._active.get(skill.name)
         if held is None:
-            self.enter(skill, "explicit", in_context=True)
+            self.enter(skill, "explicit", in_context=True, filler=self.filler(skill, arguments))
             held = self._active[skill.name]
         return held
 
@@ -189,20 +217,40 @@ class Session:
         if held is None:
             return False
         del self._active[held.name]
+        self._skill_hooks.remove(held.name)
         self._emit(SkillEvent("skills:deactivate", held.name, via, held.skill))
         return True
 
     def enter(
-        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+        self,
+        skill: Skill,
+        via: Via,
+        *,
+        in_context: bool = False,
+        shape: Shape = "block",
+        filler: Filler | None = None,
     ) -> str:
         """The activation seam the tools and `expand` share: make room (or raise
-        `MaxActiveReached`) before anything runs, build the text (commands interpolated,
-        body cut at the budget; the whole ``<skill_content>`` block, or the body alone),
-        then mark the skill active. An already active skill is not added twice."""
+        `MaxActiveReached`) before anything runs, build the text (placeholders filled
+        by `filler`, commands interpolated, body cut at the budget; the whole
+        ``<skill_content>`` block, or the body alone), then mark the skill active. An
+        already active skill is not added twice. A ``context: fork`` skill is run by
+        the fork callback instead and its result block returned."""
+        fill = filler or self.filler(skill)
+        if is_fork(skill):
+            return result_block(self._run_fork(skill, via, fill))
         fresh = skill.name not in self._active
         if fresh:
             self._check_room(skill)
-        body, problems = content.activation_body(skill, self.runner, self.options, self.counter)
+            self._register_hooks(skill)  # its own hooks see its commands
+        try:
+            body, problems = content.activation_body(
+                skill, self.runner, self.options, self.counter, fill, via
+            )
+        except BaseException:
+            if fresh:
+                self._skill_hooks.remove(skill.name)
+            raise
         self._note(problems)
         hint = content.read_hint(self.options)
         keep = content.reachable(self.options, self.runner, skill)
@@ -210,6 +258,63 @@ class Session:
         if fresh:
             self._add(skill, via, in_context, text if in_context else "")
         return text if shape == "block" else body
+
+    def filler(self, skill: Skill, arguments: str = "") -> Filler:
+        """What fills `skill`'s placeholders when it is activated with `arguments`
+        (`satchel.session._substitute`)."""
+        return substitute.filler(
+            self.environment,
+            skill,
+            arguments,
+            numbering=self.options.argument_numbering,
+            session_id=self.options.session_id,
+        )
+
+    # -- context: fork ---------------------------------------------------------------
+
+    def on_fork(self, fork: Fork | None) -> None:
+        """Register the callback that runs ``context: fork`` skills (None: none). It gets
+        a `ForkRequest` and returns the subagent's result as text, or an awaitable of
+        it; the result is the activation's result."""
+        self._fork = fork
+
+    @property
+    def forks(self) -> tuple[Forked, ...]:
+        """Every fork this session ran, in order, with what it gave back."""
+        return tuple(self._forks)
+
+    def fork(self, name: str, arguments: str = "") -> Forked:
+        """Run the ``context: fork`` skill `name` with `arguments` through the fork
+        callback. Raises `ForkUnavailable` with no callback, `ForkFailed` when it
+        raises, and `UnknownSkill` or `SkillsOff`."""
+        skill = self.find(name)
+        self._run_fork(skill, "explicit", self.filler(skill, arguments))
+        return self._forks[-1]
+
+    def _run_fork(self, skill: Skill, via: Via, fill: Filler) -> Forked:
+        fork = self._fork
+        if fork is None:
+            raise unavailable(skill)  # before any command runs
+        body, problems = content.activation_body(
+            skill, self.runner, self.options, self.counter, fill, via
+        )
+        self._note(problems)
+        if fill.arguments and not fill.filled:
+            body = f"{body}\n\n{fill.arguments}" if body else fill.arguments
+        agent = agent_of(skill)
+        request = ForkRequest(
+            skill,
+            agent,
+            body,
+            skill.allowed_tools,
+            self.environment.agents.get(agent),
+            fill.arguments,
+            via,
+            flag(skill.extras.get("background"), False) is True,
+        )
+        forked = Forked(request, run_fork(fork, request))
+        self._forks.append(forked)
+        return forked
 
     def resume(self, history: Iterable[Any] | Mapping[str, Any]) -> tuple[Diagnostic, ...]:
         """Rebuild the active set from a transcript's skill tool calls (zidane): the last
@@ -221,6 +326,8 @@ class Session:
         changes, problems = replay.changes(history, names)
         wanted, unknown = self._fold_changes(changes)
         self._active.clear()
+        self._skill_hooks.clear()
+        wanted = [s for s in wanted if not is_fork(s)]  # a fork's result is in the transcript
         limit = self.options.max_active
         dropped = wanted[: len(wanted) - limit] if limit is not None else []
         for skill in wanted[len(dropped) :]:
@@ -261,7 +368,14 @@ class Session:
             skill, via, self._rules_of(skill), in_context, text, self._denied_of(skill)
         )
         self._active[skill.name] = held
+        if skill.name not in self._skill_hooks:
+            self._register_hooks(skill)
         self._emit(SkillEvent("skills:activate", skill.name, via, skill))
+
+    def _register_hooks(self, skill: Skill) -> None:
+        hooks, problems = read_skill_hooks(self.environment, skill)
+        self._note(problems)
+        self._skill_hooks.add(skill.name, hooks)
 
     def _rules_of(self, skill: Skill) -> RuleSet:
         rules = self._rules.get(skill.name)
@@ -335,9 +449,10 @@ class Session:
         arguments = parse_arguments(tool_input)
         given = _NO_INPUT if isinstance(arguments, ToolResult) else arguments
         outcome = None
-        if self.options.hooks and self.environment.hooks.hooks:
+        if self._hooks_on():
             fields = {} if tool_use_id is None else {"tool_use_id": tool_use_id}
             outcome = self._hook_runner().before_tool_use(name, given, **fields)
+            self._skill_hooks.ran(outcome)
             self._note(outcome.diagnostics)
         return decide(self.refusal, name, given, outcome)
 
@@ -363,8 +478,24 @@ class Session:
                 environ=self.runner.environ,
                 session_id=self.options.session_id,
                 transcript_path=self.options.transcript_path,
+                extra=self._skill_hooks.for_event,
             )
         return self._hooks
+
+    def _hooks_on(self) -> bool:
+        """Hooks run: the `hooks` option is on and the environment or an active skill
+        has some."""
+        return self.options.hooks and bool(self.environment.hooks.hooks or self._skill_hooks)
+
+    def _shell_gate(self, skill: Skill, command: str, via: Via) -> str | None:
+        """Fire ``PreSkillShellCommand`` for one command: why it may not run, or None."""
+        if not self._hooks_on():
+            return None
+        payload = shell_payload(skill, command, via)
+        outcome = self._hook_runner().run(SHELL_EVENT, payload)
+        self._skill_hooks.ran(outcome)
+        self._note(outcome.diagnostics)
+        return shell_refusal(outcome)
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
         return self.refusal(name, tool_input) is None

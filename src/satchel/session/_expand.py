@@ -4,9 +4,14 @@
 * ``/<name> <request>`` resolves a command first, then a skill (caveman), or the
   skill first (zidane) with ``slash_order="skill"``.
 * A host's built-in command, and anything that matches nothing, comes back unchanged.
+* Stacked skills, ``/a /b request`` (Claude Code 2.1.199: up to 5 load together),
+  load each skill in turn, each with the request as its arguments.
 
 A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
-skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
+skill becomes active; its placeholders are filled from the request
+(`satchel.session._substitute`), and the request follows the wrapper unless one was
+filled. A ``context: fork`` skill runs as a subagent and its result takes the place of
+the body. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and
 submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
 (caveman; `wrap_commands` says which). Nothing in a command runs: ``!`` lines and
 ``@`` references reach the model as written (mermaid).
@@ -21,9 +26,11 @@ import satchel.session._content as content
 from satchel._environment import Environment
 from satchel._text import flag
 from satchel.commands import Command, wrap_command
+from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic
-from satchel.errors import BodyError, SkillsOff, UnknownSkill
+from satchel.errors import BodyError, ForkFailed, ForkUnavailable, SkillsOff, UnknownSkill
 from satchel.precedence import fold_name
+from satchel.session._fork import is_fork
 from satchel.session._model import Shape, Via
 from satchel.session._options import SessionOptions
 from satchel.skills._model import Skill
@@ -62,8 +69,16 @@ class Invoked(Protocol):
     def find(self, name: str, *, for_model: bool = False) -> Skill: ...
 
     def enter(
-        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
+        self,
+        skill: Skill,
+        via: Via,
+        *,
+        in_context: bool = False,
+        shape: Shape = "block",
+        filler: Filler | None = None,
     ) -> str: ...
+
+    def filler(self, skill: Skill, arguments: str = "") -> Filler: ...
 
 
 def expand(session: Invoked, prompt: str) -> Expanded:
@@ -112,17 +127,47 @@ def _skill(session: Invoked, name: str) -> Skill | None:
     return skill if user_invocable(skill) else None
 
 
+MAX_STACKED = 5  # Claude Code 2.1.199
+
+
 def _inline_skill(session: Invoked, skill: Skill, request: str, prompt: str) -> Expanded:
-    try:
-        body = session.enter(skill, "explicit", shape="body")
-    except BodyError as e:
-        return prompt, (e.diagnostic,)
+    skills, request = _stacked(session, skill, request)
+    parts: list[str] = []
+    appended = False
+    for one in skills:
+        fill = session.filler(one, request)
+        try:
+            body = session.enter(one, "explicit", shape="body", filler=fill)
+        except (BodyError, ForkUnavailable, ForkFailed) as e:
+            return prompt, (e.diagnostic,)
+        if is_fork(one):
+            parts.append(body)
+            appended = appended or bool(request)
+            continue
+        appended = appended or fill.filled
+        parts.append(_wrapped(one, body))
+    text = "\n\n".join(parts)
+    return (f"{text}\n\n{request}" if request and not appended else text), ()
+
+
+def _stacked(session: Invoked, first: Skill, request: str) -> tuple[list[Skill], str]:
+    """The skills of ``/a /b request`` (at most `MAX_STACKED`) and the request."""
+    skills = [first]
+    while len(skills) < MAX_STACKED and (parsed := parse_slash(request)) is not None:
+        more = _skill(session, parsed[0])
+        if more is None or more in skills:
+            break
+        skills.append(more)
+        request = parsed[1]
+    return skills, request
+
+
+def _wrapped(skill: Skill, body: str) -> str:
     lines = [f"<agent-skill name={content.attribute(skill.name)}>", body]
     if skill.directory is not None:
         lines += ["", f"Skill directory: {skill.directory}"]
     lines.append("</agent-skill>")
-    text = "\n".join(lines)
-    return (f"{text}\n\n{request}" if request else text), ()
+    return "\n".join(lines)
 
 
 def _inline_command(session: Invoked, command: Command, arguments: str, prompt: str) -> Expanded:

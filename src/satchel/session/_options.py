@@ -58,7 +58,9 @@ class SessionOptions:
     * `allow_shell_interpolation` [True, zidane], `shell_scopes`: the scopes whose
       skills may interpolate [every scope `load()` trusted], `shell` [``sh -c``],
       `shell_timeout` [60], `max_shell_commands`: commands run per activation [32;
-      the rest are left with a note].
+      the rest are left with a note]. `disable_skill_shell_execution`: Claude Code's
+      ``disableSkillShellExecution``: no command runs and each leaves Claude Code's
+      placeholder, ``[shell command execution disabled by policy]`` [False].
     * `max_output`: bytes kept per output stream of a script or command [1 MiB].
     * `env_passthrough`: names copied from the host environment into scripts and
       commands, beyond the base set (PATH, HOME, LANG, ...).
@@ -93,6 +95,7 @@ class SessionOptions:
     shell: tuple[str, ...] = ("sh", "-c")
     shell_timeout: float = 60.0
     max_shell_commands: int = 32
+    disable_skill_shell_execution: bool = False
     max_output: int = 1024 * 1024
     env_passthrough: tuple[str, ...] = ()
     slash_order: SlashOrder = "command"
@@ -191,6 +194,7 @@ class SessionOverrides(TypedDict, total=False):
     shell: Iterable[str]
     shell_timeout: float
     max_shell_commands: int
+    disable_skill_shell_execution: bool
     max_output: int
     env_passthrough: Iterable[str]
     slash_order: SlashOrder

@@ -14,18 +14,23 @@ from pathlib import Path
 
 from satchel._interpolation import Command, interpolate
 from satchel._text import escape
+from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import ResourceError
 from satchel.process import ProcessResult, base_env, overlay_env, run_process
 from satchel.resources import check_relative, quote, resolve_file
 from satchel.session._interpreter import script_argv
-from satchel.session._model import ToolResult
+from satchel.session._model import ToolResult, Via
 from satchel.session._options import SessionOptions
 from satchel.skills._model import Skill
 
-__all__ = ["Approve", "Runner"]
+__all__ = ["DISABLED", "Approve", "Runner", "ShellGate"]
 
 Approve = Callable[[str, Skill], bool]
+# Asked before each command that would run: why it may not (a hook said so), or None.
+ShellGate = Callable[[Skill, str, Via], str | None]
+# Claude Code's placeholder for every command while disableSkillShellExecution is set.
+DISABLED = "[shell command execution disabled by policy]"
 _NOTE_CHARS = 200
 
 
@@ -39,21 +44,27 @@ class Runner:
     cwd: Path
     trusted_scopes: frozenset[str] | None
     approve: Approve | None = None
+    gate: ShellGate | None = None
 
-    def interpolate(self, skill: Skill, body: str) -> tuple[str, tuple[Diagnostic, ...]]:
-        """`body` with each command replaced by its output, or by a note saying why not."""
+    def interpolate(
+        self, skill: Skill, body: str, filler: Filler | None = None, via: Via = "explicit"
+    ) -> tuple[str, tuple[Diagnostic, ...]]:
+        """`body` with each command replaced by its output, or by a note saying why not;
+        `filler` fills the placeholders outside the commands and the ``${...}``
+        variables inside them. `via` says who activated the skill (for the gate)."""
         found: list[Diagnostic] = []
         ran = 0
 
         def run(command: Command) -> str:
             nonlocal ran
             ran += 1
-            text, problem = self._command(skill, command.command, ran)
+            line = command.command if filler is None else filler.fill_variables(command.command)
+            text, problem = self._command(skill, line, ran, via)
             if problem is not None:
                 found.append(problem)
             return text
 
-        return interpolate(body, run), tuple(found)
+        return interpolate(body, run, None if filler is None else filler.fill), tuple(found)
 
     def script(
         self, skill: Skill, script: str, args: Sequence[str], timeout: float | None
@@ -84,9 +95,16 @@ class Runner:
         result = self._run([*argv, *args], skill, directory, wait)
         return _script_result(result)
 
-    def _command(self, skill: Skill, command: str, number: int) -> tuple[str, Diagnostic | None]:
+    def _command(
+        self, skill: Skill, command: str, number: int, via: Via
+    ) -> tuple[str, Diagnostic | None]:
         shown = _shown(command)
+        if self.options.disable_skill_shell_execution:
+            message = f"skill {skill.name!r}: disableSkillShellExecution is set: {shown}"
+            return DISABLED, diagnostic("exec.interpolation.refused", message, skill.path)
         refusal = self._refusal(skill, command, number)
+        if refusal is None and self.gate is not None:
+            refusal = self.gate(skill, command, via)
         if refusal is not None:
             note = f"[satchel: not run, {refusal}: {shown}]"
             message = f"skill {skill.name!r}: {refusal}: {shown}"

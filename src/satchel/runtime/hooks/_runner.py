@@ -37,7 +37,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -80,7 +80,9 @@ class HookRunner:
     * `environ`: the environment the scrubbed base is taken from [os.environ].
     * `session_id`, `transcript_path`: the common payload fields.
     * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
-      ``project`` (in the layout's working directory, as Claude Code runs them)."""
+      ``project`` (in the layout's working directory, as Claude Code runs them).
+    * `extra`: more hooks of an event, asked at each run and declared after the
+      environment's (a session's active skills' own hooks)."""
 
     def __init__(
         self,
@@ -93,6 +95,7 @@ class HookRunner:
         session_id: str = "",
         transcript_path: str = "",
         plugin_cwd: str = "root",
+        extra: Callable[[str], Sequence[Hook]] | None = None,
     ) -> None:
         if plugin_cwd not in ("root", "project"):
             raise ValueError("plugin_cwd must be 'root' or 'project'")
@@ -106,6 +109,7 @@ class HookRunner:
         self.session_id = session_id
         self.transcript_path = transcript_path
         self.plugin_cwd = plugin_cwd
+        self.extra = extra
 
     async def dispatch(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
         """Fire `event` (satchel's name, or Claude Code's or Vibe's) with `payload`
@@ -159,7 +163,8 @@ class HookRunner:
         field = MATCH_FIELD.get(event)
         value = payload.get(field) if field is not None else None
         chosen: dict[tuple[Any, ...], Hook] = {}
-        for hook in env.hooks.for_event(event):
+        more = () if self.extra is None else tuple(self.extra(event))
+        for hook in (*env.hooks.for_event(event), *more):
             if field is not None and not hook.matcher.matches(_text(value)):
                 continue
             if not self._condition_holds(hook, event, payload):

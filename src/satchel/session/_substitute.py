@@ -1,0 +1,74 @@
+"""What a skill body's placeholders are filled with on activation, as Claude Code does it.
+
+Claude Code's skills page (code.claude.com/docs/en/skills, "String substitutions") and
+its 2.1.332 release notes list them: ``$ARGUMENTS`` (everything typed after the name),
+``$ARGUMENTS[N]`` and ``$N`` (one word, counted from 0 since 2.1.19: the host
+profile's `argument_numbering`), ``$name`` for each name of an ``arguments:``
+frontmatter list (the word at that place), the ``\\$`` escape, ``${CLAUDE_SKILL_DIR}``,
+``${CLAUDE_SESSION_ID}``, and for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
+``${CLAUDE_PLUGIN_DATA}``. A word placeholder past the last word typed stays as
+written. Arguments are never expanded again once put in (2.1.233): the text is
+filled in one pass (`satchel.commands._arguments.Filler`).
+
+Inside a `` !`cmd` `` only the ``${...}`` variables are filled, never the arguments
+typed: satchel's rule, so that what a user or a model types never reaches a shell
+(Claude Code fills arguments into the command too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from satchel._environment import Environment
+from satchel.commands._arguments import Filler, Numbering
+from satchel.skills._model import Skill
+
+__all__ = ["argument_names", "filler", "variables"]
+
+
+def argument_names(skill: Skill) -> tuple[str, ...]:
+    """The names of the skill's ``arguments:`` frontmatter: a list of names, or one
+    string of names separated by blanks; anything else names none."""
+    value = skill.extras.get("arguments")
+    if isinstance(value, str):
+        words = value.split()
+    elif isinstance(value, list | tuple):
+        words = [w for w in value if isinstance(w, str)]
+    else:
+        return ()
+    return tuple(w for w in words if w.replace("_", "a").replace("-", "a").isalnum())
+
+
+def variables(environment: Environment, skill: Skill, session_id: str) -> dict[str, str]:
+    """The ``${NAME}`` values for `skill`: its directory, the session id, and its
+    plugin's root and data directory when a plugin ships it."""
+    found: dict[str, str] = {"CLAUDE_SESSION_ID": session_id}
+    if skill.directory is not None:
+        found["CLAUDE_SKILL_DIR"] = str(skill.directory)
+    plugin = None if skill.plugin is None else environment.plugins.plugins.get(skill.plugin)
+    if plugin is not None:
+        found["CLAUDE_PLUGIN_ROOT"] = str(plugin.root)
+        if plugin.data_dir is not None:
+            found["CLAUDE_PLUGIN_DATA"] = str(plugin.data_dir)
+    return found
+
+
+def filler(
+    environment: Environment,
+    skill: Skill,
+    arguments: str,
+    *,
+    numbering: Numbering,
+    session_id: str,
+    extra: Mapping[str, str] | None = None,
+) -> Filler:
+    """The `Filler` for one activation of `skill` with `arguments` (the text typed
+    after its name, or "" when the model activated it)."""
+    values = variables(environment, skill, session_id)
+    values.update(extra or {})
+    return Filler(
+        arguments.strip(),
+        numbering=numbering,
+        names=argument_names(skill),
+        variables=values,
+    )
