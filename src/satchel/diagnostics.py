@@ -579,11 +579,17 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "session.context.collision": Entry(
             "error", "the host already has a context segment with the session's id"
         ),
+        "session.expansion.blocked": Entry(
+            "warning", "a UserPromptExpansion hook blocked a slash prompt's expansion"
+        ),
         "session.history.unreadable": Entry(
             "warning", "an entry of a transcript could not be read and was skipped"
         ),
         "session.max-active": Entry(
             "error", "activating one more skill would pass max_active", also=("warning",)
+        ),
+        "session.reload.blocked": Entry(
+            "warning", "a ConfigChange hook blocked a reload: the session kept its environment"
         ),
         "session.skill.inactive": Entry("error", "the tool needs the skill to be active first"),
         "session.skill.unknown": Entry(

@@ -15,14 +15,17 @@ submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import satchel.session._content as content
+import satchel.session._fire as fire
 from satchel._environment import Environment
 from satchel._text import flag
 from satchel.commands import Command, wrap_command
 from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, SkillsOff, UnknownSkill
+from satchel.hooks import Outcome
 from satchel.precedence import fold_name
 from satchel.session._model import Shape, Via
 from satchel.session._options import SessionOptions
@@ -65,6 +68,8 @@ class Invoked(Protocol):
         self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
     ) -> str: ...
 
+    def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None: ...
+
 
 def expand(session: Invoked, prompt: str) -> Expanded:
     """`prompt` with an explicit skill or command invocation expanded, else unchanged,
@@ -73,9 +78,16 @@ def expand(session: Invoked, prompt: str) -> Expanded:
     if found is None:
         return prompt, ()
     target, rest = found
+    name = target.name
+    outcome = session.fire("user_prompt_expansion", fire.expansion(target, name, rest, prompt))
+    if outcome is not None and outcome.behavior == "deny":
+        return prompt, (fire.blocked_expansion(name, outcome),)
     if isinstance(target, Command):
-        return _inline_command(session, target, rest, prompt)
-    return _inline_skill(session, target, rest, prompt)
+        text, problems = _inline_command(session, target, rest, prompt)
+    else:
+        text, problems = _inline_skill(session, target, rest, prompt)
+    context = outcome.additional_context if outcome is not None else None
+    return (f"{text}\n\n{context}" if context and not problems else text), problems
 
 
 def invocation(session: Invoked, prompt: str) -> tuple[Command | Skill, str] | None:
