@@ -4,6 +4,8 @@
 * ``/<name> <request>`` resolves a command first, then a skill (caveman), or the
   skill first (zidane) with ``slash_order="skill"``.
 * A host's built-in command, and anything that matches nothing, comes back unchanged.
+* Before expanding, ``user_prompt_expansion`` hooks run (`satchel.session._fire`): a
+  block leaves the prompt as typed, a hook's context follows the expanded prompt.
 
 A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
 skill becomes active. A command's body is expanded (``$ARGUMENTS``, ``$1``...) and

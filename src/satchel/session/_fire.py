@@ -22,8 +22,8 @@ Claude Code's shapes are the 2.1.332 binary's input schemas (`satchel.hooks._eve
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Any
 
 from satchel._changes import Changes
 from satchel._instructions import InstructionFile
@@ -34,7 +34,6 @@ from satchel.skills._model import Skill
 
 __all__ = [
     "CHANGE_KINDS",
-    "Fires",
     "blocked_expansion",
     "blocked_reload",
     "config_changes",
@@ -43,12 +42,6 @@ __all__ = [
 ]
 
 CHANGE_KINDS = ("skills", "commands", "agents", "plugins", "hooks", "mcp_servers")
-
-
-class Fires(Protocol):
-    """What firing needs of a session (a `Session` is one)."""
-
-    def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None: ...
 
 
 def instructions_loaded(file: InstructionFile) -> dict[str, Any]:
