@@ -579,6 +579,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "session.context.collision": Entry(
             "error", "the host already has a context segment with the session's id"
         ),
+        "session.expansion.blocked": Entry(
+            "warning", "a UserPromptExpansion hook blocked a slash prompt's expansion"
+        ),
         "session.fork.failed": Entry("error", "the host's fork callback raised"),
         "session.fork.unavailable": Entry(
             "error", "a context: fork skill was activated and no fork callback is registered"
@@ -588,6 +591,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "session.max-active": Entry(
             "error", "activating one more skill would pass max_active", also=("warning",)
+        ),
+        "session.reload.blocked": Entry(
+            "warning", "a ConfigChange hook blocked a reload: the session kept its environment"
         ),
         "session.skill.inactive": Entry("error", "the tool needs the skill to be active first"),
         "session.skill.unknown": Entry(

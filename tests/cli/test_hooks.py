@@ -8,6 +8,8 @@ import shutil
 
 import pytest
 
+from satchel.hooks import EVENTS
+
 from .support import EXAMPLE, HOME, WHERE, check_golden
 
 RM = ("before_tool_use", "--tool", "Bash", "--input", '{"command":"rm -rf /"}')
@@ -107,21 +109,17 @@ def test_hooks_run_with_an_unknown_event_is_a_usage_error_listing_the_events(sat
     assert result.code == 2
     assert result.out == ""
     assert (
-        "unknown event 'before_tool': satchel's events are session_start, user_prompt_submit, "
-        "before_tool_use, after_tool_use, after_tool_failure, stop, subagent_stop, pre_compact, "
-        "notification, session_end, pre_skill_shell_command (or a host's name for one: "
-        "SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, "
-        "SubagentStop, PreCompact, Notification, SessionEnd, PreSkillShellCommand, pre_tool, "
-        "post_tool, post_agent)"
+        f"unknown event 'before_tool': satchel's events are {', '.join(EVENTS)} (or a host's "
+        "name for one, as docs/hooks.md lists them: PreToolUse, pre_tool...)"
     ) in " ".join(result.err.split())
 
 
 def test_hooks_run_fires_an_event_a_hook_file_declares(satchel, project, home):
-    hooks = '[[hooks.PostToolBatch]]\n[[hooks.PostToolBatch.hooks]]\ncommand = "echo ran"\n'
+    hooks = '[[hooks.TurnFinished]]\n[[hooks.TurnFinished.hooks]]\ncommand = "echo ran"\n'
     (project / ".satchel").mkdir()
     (project / ".satchel" / "hooks.toml").write_text(hooks)
     where = ("--project", project, "--home", home, "--trust", "--json")
-    data = satchel("hooks", "run", "PostToolBatch", *where).json()
+    data = satchel("hooks", "run", "TurnFinished", *where).json()
     assert [r["stdout"] for r in data["results"]] == ["ran\n"]
 
 

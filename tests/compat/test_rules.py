@@ -103,7 +103,7 @@ def test_a_hook_event_the_host_never_fires(tmp_path):
             "compat.event.missing",
             "hook",
             "plugin:triple/TeammateIdle/*",
-            "mermaid never fires TeammateIdle",
+            "mermaid never fires TeammateIdle (satchel's teammate_idle)",
         )
     ]
     message = "GitHub Copilot fires no hook events (its profile lists none)"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from satchel.hooks import CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical, compile_matcher
-from satchel.hooks._events import event_named, host_name
+from satchel.hooks._events import CATALOGUE, event_named, host_name
 from satchel.hooks._matchers import MAX_SUBJECT, mcp_tool_name, unsafe_reason
 
 
@@ -70,7 +70,8 @@ def test_the_worst_accepted_regex_answers_on_the_longest_subject():
 
 
 def test_every_claude_event_maps_to_a_canonical_one():
-    assert sorted(set(CLAUDE_EVENTS.values())) == sorted(EVENTS)
+    kimi_only = {canonical(e.kimi, "kimi") for e in CATALOGUE if e.kimi and not e.claude}
+    assert {*CLAUDE_EVENTS.values(), *kimi_only} == set(EVENTS)
     assert dict(VIBE_EVENTS) == {
         "pre_tool": "before_tool_use",
         "post_tool": "after_tool_use",
@@ -78,7 +79,8 @@ def test_every_claude_event_maps_to_a_canonical_one():
     }
     assert canonical("PreToolUse", "kimi") == "before_tool_use"
     assert canonical("PreToolUse", "satchel") is None
-    assert canonical("TeammateIdle", "claude") is None
+    assert canonical("TeammateIdle", "claude") == "teammate_idle"
+    assert canonical("TurnStarted", "claude") is None  # Kimi's own
     assert event_named("pre_tool") == event_named("PreToolUse") == "before_tool_use"
     assert host_name("stop", "vibe") == "post_agent"
     assert host_name("stop", "satchel") == "Stop"

@@ -82,13 +82,13 @@ def run(
 def _check_event(event: str, env: Environment) -> None:
     """A usage error naming the events, unless `event` is one a host or a hook file names."""
     known = {*EVENTS, *CLAUDE_EVENTS, *VIBE_EVENTS, *(h.event for h in env.hooks.hooks)}
-    if event in known:
+    if event in known or event_named(event) in EVENTS:
         return
     declared = sorted({h.event for h in env.hooks.hooks} - set(EVENTS))
     also = f"; declared by a hook file: {', '.join(declared)}" if declared else ""
     raise click.UsageError(
         f"unknown event {event!r}: satchel's events are {', '.join(EVENTS)} (or a host's "
-        f"name for one: {', '.join(CLAUDE_EVENTS)}, {', '.join(VIBE_EVENTS)}){also}"
+        f"name for one, as docs/hooks.md lists them: PreToolUse, pre_tool...){also}"
     )
 
 

@@ -7,7 +7,15 @@ is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
+    from satchel.hooks._events import (
+        BLOCKING,
+        CATALOGUE,
+        CLAUDE_EVENTS,
+        EVENTS,
+        VIBE_EVENTS,
+        Event,
+        canonical,
+    )
     from satchel.hooks._files import read_hooks_toml, read_settings_hooks
     from satchel.hooks._load import load_hooks
     from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
@@ -20,8 +28,10 @@ else:
         {
             "satchel.hooks._events": (
                 "BLOCKING",
+                "CATALOGUE",
                 "CLAUDE_EVENTS",
                 "EVENTS",
+                "Event",
                 "VIBE_EVENTS",
                 "canonical",
             ),
@@ -48,8 +58,10 @@ __all__ = [
     "Behavior",
     "BLOCKING",
     "canonical",
+    "CATALOGUE",
     "CLAUDE_EVENTS",
     "compile_matcher",
+    "Event",
     "EVENTS",
     "Exports",
     "Hook",

@@ -54,6 +54,7 @@ VIBE_EVENTS = ("pre_tool", "post_tool", "post_agent")
 SATCHEL_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
     "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact",
+    "InstructionsLoaded", "UserPromptExpansion", "ConfigChange",  # the session fires these
 )  # fmt: skip
 
 SPEC_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")

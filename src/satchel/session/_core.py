@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 import satchel.session._content as content
 import satchel.session._expand as expand
+import satchel.session._fire as fire
 import satchel.session._gate as gate
 import satchel.session._replay as replay
 import satchel.session._substitute as substitute
+from satchel._changes import Changes
 from satchel._environment import Environment
 from satchel._render import model_visible
 from satchel._text import flag
@@ -27,6 +29,7 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
+from satchel.hooks import Outcome
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
@@ -130,6 +133,7 @@ class Session:
         self._own = frozenset(t.name for t in self._tools)
         self._receipts = {t.name: [0, 0] for t in self._tools}
         self._hooks: HookRunner | None = None
+        self._instructions_fired: set[str] = set()
 
     # -- skills -------------------------------------------------------------------
 
@@ -497,6 +501,33 @@ class Session:
         self._note(outcome.diagnostics)
         return shell_refusal(outcome)
 
+    def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None:
+        """Fire `event` (satchel's name or a host's) to the environment's hooks with
+        `payload` when the session's `hooks` option is on; None when no hook could run.
+        What went wrong goes to `diagnostics`."""
+        if not (self.options.hooks and self.environment.hooks.hooks):
+            return None
+        outcome = self._hook_runner().run(event, payload)
+        self._note(outcome.diagnostics)
+        return outcome
+
+    def reload(self) -> Changes:
+        """Read the disk again (`Environment.reload`) and take the new environment,
+        unless a ``config_change`` hook of the one in force blocks it (then nothing
+        changes and `diagnostics` says why). What changed; empty when nothing did or
+        the change was blocked."""
+        fresh, changes = self.environment.reload()
+        if not changes:
+            return changes
+        outcomes = [o for p in fire.config_changes(changes) if (o := self.fire("config_change", p))]
+        blocked = fire.blocked_reload(outcomes)
+        if blocked is not None:
+            self._note((blocked,))
+            return Changes()
+        self.environment = fresh
+        self._hooks = None
+        return changes
+
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
         return self.refusal(name, tool_input) is None
 
@@ -545,6 +576,7 @@ class Session:
         """The segments for the system prompt: ``agent.skills`` (the index, stable for the
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
         `existing` that clash raise `Collision`."""
+        self._fire_instructions()
         segments, index = content.segments(
             self.environment, self.options, self.active, skills=self.skills
         )
@@ -555,6 +587,16 @@ class Session:
             message = f"the host already has a context segment {', '.join(map(repr, clash))}"
             raise Collision(diagnostic("session.context.collision", message))
         return segments
+
+    def _fire_instructions(self) -> None:
+        """``instructions_loaded`` once for each always-on file that goes in the prompt."""
+        if not self.options.include_instructions:
+            return
+        for file in self.environment.instructions:
+            key = str(file.path)
+            if file.condition.applies == "always" and key not in self._instructions_fired:
+                self._instructions_fired.add(key)
+                self.fire("instructions_loaded", fire.instructions_loaded(file))
 
     def context_bill(self) -> dict[str, int]:
         """Tokens the session adds to every request, by kind (caveman's contextBill):

@@ -6,6 +6,8 @@
 * A host's built-in command, and anything that matches nothing, comes back unchanged.
 * Stacked skills, ``/a /b request`` (Claude Code 2.1.199: up to 5 load together),
   load each skill in turn, each with the request as its arguments.
+* Before expanding, ``user_prompt_expansion`` hooks run (`satchel.session._fire`): a
+  block leaves the prompt as typed, a hook's context follows the expanded prompt.
 
 A skill's whole body goes in the prompt inside ``<agent-skill name="...">`` and the
 skill becomes active; its placeholders are filled from the request
@@ -20,15 +22,18 @@ submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import satchel.session._content as content
+import satchel.session._fire as fire
 from satchel._environment import Environment
 from satchel._text import flag
 from satchel.commands import Command, wrap_command
 from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, ForkFailed, ForkUnavailable, SkillsOff, UnknownSkill
+from satchel.hooks import Outcome
 from satchel.precedence import fold_name
 from satchel.session._fork import is_fork
 from satchel.session._model import Shape, Via
@@ -79,6 +84,7 @@ class Invoked(Protocol):
     ) -> str: ...
 
     def filler(self, skill: Skill, arguments: str = "") -> Filler: ...
+    def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None: ...
 
 
 def expand(session: Invoked, prompt: str) -> Expanded:
@@ -88,9 +94,16 @@ def expand(session: Invoked, prompt: str) -> Expanded:
     if found is None:
         return prompt, ()
     target, rest = found
+    name = target.name
+    outcome = session.fire("user_prompt_expansion", fire.expansion(target, name, rest, prompt))
+    if outcome is not None and outcome.behavior == "deny":
+        return prompt, (fire.blocked_expansion(name, outcome),)
     if isinstance(target, Command):
-        return _inline_command(session, target, rest, prompt)
-    return _inline_skill(session, target, rest, prompt)
+        text, problems = _inline_command(session, target, rest, prompt)
+    else:
+        text, problems = _inline_skill(session, target, rest, prompt)
+    context = outcome.additional_context if outcome is not None else None
+    return (f"{text}\n\n{context}" if context and not problems else text), problems
 
 
 def invocation(session: Invoked, prompt: str) -> tuple[Command | Skill, str] | None:

@@ -31,7 +31,7 @@ from satchel.process import is_dangerous_env
 
 __all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "collect", "env_file", "read_env_file"]
 
-ENV_FILE_EVENTS = frozenset(("session_start", "Setup", "CwdChanged", "FileChanged"))
+ENV_FILE_EVENTS = frozenset(("session_start", "setup", "cwd_changed", "file_changed"))
 MAX_ENV_FILE = 64 * 1024
 IGNORED = "hook.env.ignored"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

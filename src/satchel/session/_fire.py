@@ -1,0 +1,97 @@
+"""The hook events satchel fires itself, with Claude Code's input shapes.
+
+* ``instructions_loaded`` (Claude Code's ``InstructionsLoaded``): once for each
+  always-on instruction file the session puts in the prompt (`Session.context`), with
+  ``file_path``, ``memory_type`` (``User``, ``Project``, ``Local``) and
+  ``load_reason`` ``session_start``. Observe-only, as in Claude Code.
+* ``user_prompt_expansion`` (``UserPromptExpansion``): before `Session.expand` expands a
+  slash prompt, with ``expansion_type`` ``slash_command``, ``command_name``,
+  ``command_args``, ``command_source`` and the original ``prompt``. A block leaves the
+  prompt as it was typed (``session.expansion.blocked``); a hook's context follows the
+  expanded prompt.
+* ``config_change`` (``ConfigChange``): from `Session.reload` when what loads changed,
+  once per kind that changed. ``source`` is ``skills`` (Claude Code's value) or, where
+  Claude Code has no value for satchel's kind, the kind itself (``commands``,
+  ``agents``, ``plugins``, ``hooks``, ``mcp_servers``), and ``changed`` names what was
+  added, removed or changed. The hooks that answer are the ones in force before the
+  reload, so a new hook cannot approve its own arrival; a block keeps the session's
+  environment (``session.reload.blocked``).
+
+Claude Code's shapes are the 2.1.332 binary's input schemas (`satchel.hooks._events`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from satchel._changes import Changes
+from satchel._instructions import InstructionFile
+from satchel.commands import Command
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks import Outcome
+from satchel.skills._model import Skill
+
+__all__ = [
+    "CHANGE_KINDS",
+    "blocked_expansion",
+    "blocked_reload",
+    "config_changes",
+    "expansion",
+    "instructions_loaded",
+]
+
+CHANGE_KINDS = ("skills", "commands", "agents", "plugins", "hooks", "mcp_servers")
+
+
+def instructions_loaded(file: InstructionFile) -> dict[str, Any]:
+    """The ``InstructionsLoaded`` fields for one always-on file put in the prompt."""
+    memory = "Local" if file.kind == "local" else file.scope.capitalize()
+    return {
+        "file_path": str(file.path),
+        "memory_type": memory,
+        "load_reason": "session_start",
+    }
+
+
+def expansion(target: Command | Skill, name: str, arguments: str, prompt: str) -> dict[str, Any]:
+    """The ``UserPromptExpansion`` fields for expanding `prompt` into `target`."""
+    return {
+        "expansion_type": "slash_command",
+        "command_name": name,
+        "command_args": arguments,
+        "command_source": _source(target),
+        "prompt": prompt,
+    }
+
+
+def _source(target: Command | Skill) -> str:
+    if isinstance(target, Command):
+        return "plugin" if target.plugin is not None else "command"
+    return "plugin" if target.origin.plugin is not None else "skill"
+
+
+def blocked_expansion(name: str, outcome: Outcome) -> Diagnostic:
+    why = outcome.reason or "a hook blocked it"
+    message = f"/{name} was not expanded: a UserPromptExpansion hook blocked it ({why})"
+    return diagnostic("session.expansion.blocked", message)
+
+
+def config_changes(changes: Changes) -> list[dict[str, Any]]:
+    """One ``ConfigChange`` payload per kind that changed, in `CHANGE_KINDS` order."""
+    found: list[dict[str, Any]] = []
+    for kind in CHANGE_KINDS:
+        change = getattr(changes, kind)
+        if change:
+            found.append({"source": kind, "changed": change.to_json()})
+    return found
+
+
+def blocked_reload(outcomes: Iterable[Outcome]) -> Diagnostic | None:
+    """`session.reload.blocked` for the first denying outcome; None when none denied."""
+    for outcome in outcomes:
+        if outcome.behavior == "deny":
+            why = outcome.reason or "a hook blocked it"
+            message = f"the reload was not applied: a ConfigChange hook blocked it ({why})"
+            return diagnostic("session.reload.blocked", message)
+    return None
