@@ -24,6 +24,7 @@ def test_the_tables_have_a_row_for_every_event_and_its_status():
     fired = [line for line in lines if line.endswith("| fired by satchel |")]
     assert [line.split("`")[1] for line in fired] == [
         "user_prompt_expansion",
+        "pre_skill_shell_command",
         "config_change",
         "instructions_loaded",
     ]

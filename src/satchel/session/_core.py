@@ -526,6 +526,9 @@ class Session:
             return Changes()
         self.environment = fresh
         self._hooks = None
+        touched, self._conditional = self._conditional.touched, Conditional(fresh)
+        for path in touched:  # the new environment's conditional skills, as touched
+            self._conditional.touch(path)
         return changes
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
