@@ -7,6 +7,7 @@ is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from satchel.hooks._callbacks import HookContext, HookMatcher
     from satchel.hooks._events import BLOCKING, CLAUDE_EVENTS, EVENTS, VIBE_EVENTS, canonical
     from satchel.hooks._files import read_hooks_toml, read_settings_hooks
     from satchel.hooks._load import load_hooks
@@ -18,6 +19,7 @@ else:
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
+            "satchel.hooks._callbacks": ("HookContext", "HookMatcher"),
             "satchel.hooks._events": (
                 "BLOCKING",
                 "CLAUDE_EVENTS",
@@ -53,6 +55,8 @@ __all__ = [
     "EVENTS",
     "Exports",
     "Hook",
+    "HookContext",
+    "HookMatcher",
     "HookResult",
     "HookSet",
     "load_hooks",

@@ -40,7 +40,7 @@ from satchel.hooks._parse import (
 )
 from satchel.hooks._spec import HookSpec
 
-__all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks"]
+__all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks", "settings_http_urls"]
 
 MAX_HOOKS = 128
 MAX_FILE = 64 * 1024
@@ -50,6 +50,7 @@ _HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "descript
 _GROUP_FIELDS = ("matcher", "hooks")
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
+Result2 = tuple[tuple[str, ...], list[Diagnostic]]
 
 
 def read_hooks_toml(path: Path) -> Result:
@@ -157,6 +158,20 @@ def read_settings_hooks(path: Path) -> Result:
         return (), problems
     hooks, diags = claude_hooks(doc, path, "")
     return tuple(replace(h, plugin=None) for h in hooks), diags
+
+
+def settings_http_urls(path: Path) -> Result2:
+    """The URL patterns one Claude Code ``settings.json`` allows http hooks to post to
+    (``allowedHttpHookUrls``, a list of strings); a file without the key allows none.
+    A file that cannot be read is reported by `read_settings_hooks`, not here."""
+    doc, _ = _document(path, MAX_SETTINGS, "JSON")
+    if not isinstance(doc, dict) or "allowedHttpHookUrls" not in doc:
+        return (), []
+    urls = doc["allowedHttpHookUrls"]
+    if not isinstance(urls, list) or not all(isinstance(u, str) for u in urls):
+        why = "allowedHttpHookUrls must be a list of URL patterns; it is ignored"
+        return (), [_invalid(why, path)]
+    return tuple(urls), []
 
 
 def _document(path: Path, cap: int, kind: str) -> tuple[Any, list[Diagnostic]]:
