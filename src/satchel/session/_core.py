@@ -23,6 +23,7 @@ from satchel.errors import (
     ToolNotAllowed,
     UnknownSkill,
 )
+from satchel.hooks._callbacks import HookMatcher
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
@@ -103,6 +104,7 @@ class Session:
         self._own = frozenset(t.name for t in self._tools)
         self._receipts = {t.name: [0, 0] for t in self._tools}
         self._hooks: HookRunner | None = None
+        self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
 
     # -- skills -------------------------------------------------------------------
 
@@ -300,7 +302,7 @@ class Session:
         arguments = parse_arguments(tool_input)
         given = _NO_INPUT if isinstance(arguments, ToolResult) else arguments
         outcome = None
-        if self.options.hooks and self.environment.hooks.hooks:
+        if self.options.hooks and (self.environment.hooks.hooks or self._callbacks):
             fields = {} if tool_use_id is None else {"tool_use_id": tool_use_id}
             outcome = self._hook_runner().before_tool_use(name, given, **fields)
             self._note(outcome.diagnostics)
@@ -320,6 +322,13 @@ class Session:
             self.before_tool_use, name, tool_input, tool_use_id=tool_use_id
         )
 
+    def register_hooks(self, event: str, *matchers: HookMatcher) -> None:
+        """Add Python hooks (`satchel.hooks.HookMatcher`) for `event`: they answer with
+        the environment's hooks, after them in declared order (docs/hooks.md)."""
+        self._callbacks.append((event, matchers))
+        if self._hooks is not None:
+            self._hooks.register(event, *matchers)
+
     def _hook_runner(self) -> HookRunner:
         if self._hooks is None:
             self._hooks = HookRunner(
@@ -329,6 +338,8 @@ class Session:
                 session_id=self.options.session_id,
                 transcript_path=self.options.transcript_path,
             )
+            for event, matchers in self._callbacks:
+                self._hooks.register(event, *matchers)
         return self._hooks
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
