@@ -132,6 +132,21 @@ def test_http_header_fills_only_the_env_vars_the_hook_allows(layout, server):
     assert headers["X-Other"] == "-x"  # not listed: the empty string, as Claude Code
 
 
+def test_http_header_env_vars_are_cut_to_the_settings_policy(layout, server):
+    hook = {
+        "type": "http",
+        "url": server.url,
+        "headers": {"A": "$TOKEN", "B": "$TEAM"},
+        "allowedEnvVars": ["TOKEN", "TEAM"],
+    }
+    keys = {"allowedHttpHookUrls": [server.url], "httpHookAllowedEnvVars": ["TEAM"]}
+    env = settings(layout, pre(hook), keys=keys)
+    assert env.hooks.http_env_vars == ("TEAM",)
+    HookRunner(env, environ={"TOKEN": "t0k", "TEAM": "core"}).run("before_tool_use", BASH)
+    ((_, headers, _),) = server.requests
+    assert (headers["A"], headers["B"]) == ("", "core")
+
+
 def test_http_hook_non_2xx_is_a_non_blocking_error(layout, server):
     server.status = 500
     env = settings(layout, pre({"type": "http", "url": server.url}),

@@ -40,7 +40,14 @@ from satchel.hooks._parse import (
 )
 from satchel.hooks._spec import HookSpec
 
-__all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks", "settings_http_urls"]
+__all__ = [
+    "MAX_FILE",
+    "MAX_HOOKS",
+    "read_hooks_toml",
+    "read_settings_hooks",
+    "settings_http_env_vars",
+    "settings_http_urls",
+]
 
 MAX_HOOKS = 128
 MAX_FILE = 64 * 1024
@@ -164,14 +171,27 @@ def settings_http_urls(path: Path) -> Result2:
     """The URL patterns one Claude Code ``settings.json`` allows http hooks to post to
     (``allowedHttpHookUrls``, a list of strings); a file without the key allows none.
     A file that cannot be read is reported by `read_settings_hooks`, not here."""
+    return _settings_list(path, "allowedHttpHookUrls", "a list of URL patterns")
+
+
+def settings_http_env_vars(path: Path) -> tuple[tuple[str, ...] | None, list[Diagnostic]]:
+    """The environment variables one Claude Code ``settings.json`` lets http hooks put
+    in headers (``httpHookAllowedEnvVars``); None when the file does not set it."""
     doc, _ = _document(path, MAX_SETTINGS, "JSON")
-    if not isinstance(doc, dict) or "allowedHttpHookUrls" not in doc:
+    if not isinstance(doc, dict) or "httpHookAllowedEnvVars" not in doc:
+        return None, []
+    return _settings_list(path, "httpHookAllowedEnvVars", "a list of variable names", doc)
+
+
+def _settings_list(path: Path, key: str, what: str, doc: Any = None) -> Result2:
+    if doc is None:
+        doc, _ = _document(path, MAX_SETTINGS, "JSON")
+    if not isinstance(doc, dict) or key not in doc:
         return (), []
-    urls = doc["allowedHttpHookUrls"]
-    if not isinstance(urls, list) or not all(isinstance(u, str) for u in urls):
-        why = "allowedHttpHookUrls must be a list of URL patterns; it is ignored"
-        return (), [_invalid(why, path)]
-    return tuple(urls), []
+    value = doc[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return (), [_invalid(f"{key} must be {what}; it is ignored", path)]
+    return tuple(value), []
 
 
 def _document(path: Path, cap: int, kind: str) -> tuple[Any, list[Diagnostic]]:

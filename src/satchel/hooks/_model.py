@@ -94,11 +94,14 @@ class Hook:
 class HookSet:
     """Every hook found, in declared order (skipped ones included, marked), and what
     went wrong while reading them. `http_urls`: the URL patterns the Claude Code
-    settings read list in ``allowedHttpHookUrls`` (http hooks may post only there)."""
+    settings read list in ``allowedHttpHookUrls`` (http hooks may post only there);
+    `http_env_vars` the variables their ``httpHookAllowedEnvVars`` let any http hook put
+    in a header (None: no file sets it, each hook's ``allowedEnvVars`` stands)."""
 
     hooks: tuple[Hook, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     http_urls: tuple[str, ...] = ()  # Claude Code settings' allowedHttpHookUrls, in order
+    http_env_vars: tuple[str, ...] | None = None  # their httpHookAllowedEnvVars (None: unset)
 
     def loaded(self) -> tuple[Hook, ...]:
         """The hooks that can run."""

@@ -9,7 +9,8 @@
   until a pattern allows it.
 - ``headers`` values may name environment variables as ``$NAME`` or ``${NAME}``; only
   names the hook lists in ``allowedEnvVars`` are filled, any other becomes the empty
-  string (as Claude Code does).
+  string (as Claude Code does); when the settings set ``httpHookAllowedEnvVars``, a
+  hook's list is cut to the names it holds too.
 - A 2xx answer with an empty body is success with no output; a 2xx body is read as a
   command hook's stdout JSON (a body that is not a JSON object counts as unreadable).
   Any other status and a connection failure are non-blocking errors
@@ -45,11 +46,16 @@ def allowed_url(url: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def headers_for(hook: Hook, environ: Mapping[str, str]) -> dict[str, str]:
+def headers_for(
+    hook: Hook, environ: Mapping[str, str], policy: Sequence[str] | None = None
+) -> dict[str, str]:
     """The hook's headers with the variables it allows filled from `environ` (any other
-    variable, and an allowed one that is not set, is the empty string)."""
+    variable, and an allowed one that is not set, is the empty string). `policy`: the
+    settings' ``httpHookAllowedEnvVars``, which the hook's own list is cut to."""
     params = hook.spec.params
     allowed = set(params.get("allowedEnvVars", ()))
+    if policy is not None:
+        allowed &= set(policy)
     headers: Mapping[str, str] = params.get("headers", {})
 
     def fill(match: re.Match[str]) -> str:
@@ -67,6 +73,7 @@ def run_http(
     timeout: float,
     allowed: Sequence[str],
     environ: Mapping[str, str],
+    env_policy: Sequence[str] | None = None,
 ) -> HookResult:
     """POST `payload` to the hook's URL (when `allowed` lets it) and read the answer."""
     import httpx  # only a host that runs http hooks pays for importing it
@@ -75,7 +82,7 @@ def run_http(
     if not allowed_url(url, allowed):
         return _refused(hook, event, url)
     body = json.dumps(payload, ensure_ascii=False, default=str)
-    headers = {"Content-Type": "application/json", **headers_for(hook, environ)}
+    headers = {"Content-Type": "application/json", **headers_for(hook, environ, env_policy)}
     started = time.monotonic()
     try:
         with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:

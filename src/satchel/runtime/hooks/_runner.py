@@ -271,6 +271,7 @@ class HookRunner:
                 timeout=timeout,
                 allowed=self.allowed_urls,
                 environ=self.environ,
+                env_policy=self.environment.hooks.http_env_vars,
             )
         elif kind == "mcp_tool":
             result = run_mcp_tool(hook, event, payload, self.mcp)
