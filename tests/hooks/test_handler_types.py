@@ -33,6 +33,7 @@ class _Server:
         self.requests: list[tuple[str, dict[str, str], Any]] = []
         self.status = 200
         self.body = ""
+        self.delay = 0.0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -40,6 +41,7 @@ class _Server:
                 length = int(self.headers.get("Content-Length", "0"))
                 data = json.loads(self.rfile.read(length))
                 outer.requests.append((self.path, dict(self.headers), data))
+                time.sleep(outer.delay)
                 payload = outer.body.encode()
                 self.send_response(outer.status)
                 self.send_header("Content-Length", str(len(payload)))
@@ -192,6 +194,7 @@ def test_mcp_tool_hook_calls_a_real_stdio_server(layout):
     hooks = {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "mcp_tool", "server": "fixture", "tool": "echo", "input": {"text": answer}},
+            {"type": "mcp_tool", "server": "fixture", "tool": "nope"},
         ]}],
         "UserPromptSubmit": [{"hooks": [
             {"type": "mcp_tool", "server": "plugin:kit:fixture", "tool": "echo",
@@ -204,6 +207,13 @@ def test_mcp_tool_hook_calls_a_real_stdio_server(layout):
         gate = runner.run("before_tool_use", BASH)
         prompt = runner.run("user_prompt_submit", {"prompt": "hello"})
     assert (gate.behavior, gate.reason) == ("deny", "the server says no to ls")
+    assert [(d.code, d.message) for d in gate.diagnostics] == [
+        (
+            "hook.mcp_tool.failed",
+            "hook 'fixture/nope' calls 'nope' of MCP server 'fixture', which no running "
+            "server offers",
+        )
+    ]
     assert prompt.additional_context == "prompt was hello"
 
 
@@ -282,3 +292,50 @@ def test_session_registers_python_hooks_on_its_gate(layout):
     )
     decision = session.before_tool_use("Bash", {"command": "ls"})
     assert (decision.behavior, decision.reason) == ("deny", "no")
+
+
+def test_http_hook_past_its_timeout_is_a_non_blocking_error(layout, server):
+    server.delay = 3.0
+    hook = {"type": "http", "url": server.url, "timeout": 0.3}
+    env = settings(layout, pre(hook), allowed_http_hook_urls=[server.url])
+    outcome = HookRunner(env).run("before_tool_use", BASH)
+    assert outcome.behavior == "allow"
+    assert [(d.code, d.message) for d in outcome.diagnostics] == [
+        ("hook.timeout", f"hook {server.url!r} timed out after 0.3 s posting to {server.url}")
+    ]
+    assert outcome.results[0].timed_out
+
+
+def test_prompt_hook_whose_callback_raises_is_a_non_blocking_error(layout):
+    env = settings(layout, pre({"type": "agent", "prompt": "verify"}))
+
+    def model_hook(hook, payload):
+        raise ConnectionError("model offline")
+
+    outcome = HookRunner(env, model_hook=model_hook).run("before_tool_use", BASH)
+    assert outcome.behavior == "allow"
+    assert [(d.code, d.message) for d in outcome.diagnostics] == [
+        (
+            "hook.model.failed",
+            "hook 'verify' was handed to model_hook, which raised ConnectionError: model offline",
+        )
+    ]
+
+
+def test_python_hook_answers_in_the_sdk_spelling(layout):
+    def stop(data, tool_use_id, context):
+        return {"continue_": False, "stopReason": "enough", "systemMessage": "stopping"}
+
+    runner = HookRunner(satchel.load(layout=layout))
+    runner.register("Stop", HookMatcher(hooks=[stop]))
+    outcome = runner.run("Stop", {"stop_hook_active": False})
+    assert (outcome.stop, outcome.stop_reason) == (True, "enough")
+    assert outcome.system_messages == ("stopping",)
+
+
+def test_session_hands_prompt_hooks_to_its_model_hook(layout):
+    env = settings(layout, pre({"type": "prompt", "prompt": "safe?"}))
+    session = satchel.Session(env)
+    session.hook_services(model_hook=lambda hook, payload: pre_tool("deny", "the model says no"))
+    decision = session.before_tool_use("Bash", {"command": "ls"})
+    assert (decision.behavior, decision.reason) == ("deny", "the model says no")

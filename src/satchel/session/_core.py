@@ -28,6 +28,8 @@ from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
 from satchel.resources import quote
+from satchel.runtime.hooks._delegate import ModelHook
+from satchel.runtime.hooks._mcp_tool import McpCaller
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.session._before import Decision, decide
 from satchel.session._model import (
@@ -105,6 +107,7 @@ class Session:
         self._receipts = {t.name: [0, 0] for t in self._tools}
         self._hooks: HookRunner | None = None
         self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
+        self._services: tuple[McpCaller | None, ModelHook | None] = (None, None)
 
     # -- skills -------------------------------------------------------------------
 
@@ -329,6 +332,16 @@ class Session:
         if self._hooks is not None:
             self._hooks.register(event, *matchers)
 
+    def hook_services(
+        self, *, mcp: McpCaller | None = None, model_hook: ModelHook | None = None
+    ) -> None:
+        """What the session's hooks may use beyond processes: the running MCP supervisor
+        ``mcp_tool`` hooks call through (a `BlockingSupervisor`) and the host's callback
+        for ``prompt`` and ``agent`` hooks (docs/hooks.md, "Handler types")."""
+        self._services = (mcp, model_hook)
+        if self._hooks is not None:
+            self._hooks.mcp, self._hooks.model_hook = mcp, model_hook
+
     def _hook_runner(self) -> HookRunner:
         if self._hooks is None:
             self._hooks = HookRunner(
@@ -337,6 +350,8 @@ class Session:
                 environ=self.runner.environ,
                 session_id=self.options.session_id,
                 transcript_path=self.options.transcript_path,
+                mcp=self._services[0],
+                model_hook=self._services[1],
             )
             for event, matchers in self._callbacks:
                 self._hooks.register(event, *matchers)

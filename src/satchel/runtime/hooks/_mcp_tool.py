@@ -10,8 +10,9 @@ a path that leads nowhere is the empty string. A hook without ``input`` gets the
 event's JSON itself as its arguments (satchel's choice; Claude Code's docs do not say
 what it sends then, unverified). The result's text is read as a command hook's
 stdout; an error result is ``hook.mcp_tool.failed``; no supervisor is
-``hook.mcp_tool.unavailable``, and the hook gives no opinion. The supervisor's own call
-timeout bounds the call.
+``hook.mcp_tool.unavailable``, and the hook gives no opinion. The hook's timeout bounds
+the wait (``hook.timeout``; the call itself runs on until the supervisor's own call
+timeout).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from satchel.diagnostics import diagnostic
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
+from satchel.runtime.hooks._python import HookTimeout, call_within
 from satchel.runtime.mcp._catalog import McpTool, ToolResult
 
 __all__ = ["McpCaller", "arguments_for", "run_mcp_tool"]
@@ -79,7 +81,7 @@ def _text(value: Any) -> str:
 
 
 def run_mcp_tool(
-    hook: Hook, event: str, payload: Mapping[str, Any], mcp: McpCaller | None
+    hook: Hook, event: str, payload: Mapping[str, Any], mcp: McpCaller | None, timeout: float
 ) -> HookResult:
     """Call the hook's tool with the event and read its answer."""
     params = hook.spec.params
@@ -90,7 +92,14 @@ def run_mcp_tool(
     if found is None:
         why = f"calls {tool!r} of MCP server {server!r}, which no running server offers"
         return failure_result(hook, event, "hook.mcp_tool.failed", why)
-    result = mcp.call_tool(found.name, arguments_for(hook, payload))
+    try:
+        result = call_within(mcp.call_tool, (found.name, arguments_for(hook, payload)), timeout)
+    except HookTimeout:
+        why = f"timed out after {timeout:g} s calling {tool!r} of {server!r}; its answer is dropped"
+        return failure_result(hook, event, "hook.timeout", why, timed_out=True)
+    except Exception as e:  # noqa: BLE001 - the supervisor's failure is the hook's
+        why = f"could not call {tool!r} of {server!r}: {type(e).__name__}: {e}"
+        return failure_result(hook, event, "hook.mcp_tool.failed", why)
     if result.is_error:
         said = result.reason or result.text.strip() or "an error result"
         return failure_result(hook, event, "hook.mcp_tool.failed", f"got an error: {said}")

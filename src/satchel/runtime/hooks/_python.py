@@ -25,13 +25,13 @@ from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
 
-__all__ = ["run_python"]
+__all__ = ["HookTimeout", "call_within", "run_python"]
 
 _SPELLINGS = {"continue_": "continue", "async_": "async"}
 
 
-class _Timeout(Exception):
-    pass
+class HookTimeout(Exception):
+    """A call ran past its timeout (`call_within`)."""
 
 
 def run_python(hook: Hook, event: str, payload: Mapping[str, Any], timeout: float) -> HookResult:
@@ -44,7 +44,7 @@ def run_python(hook: Hook, event: str, payload: Mapping[str, Any], timeout: floa
     started = time.monotonic()
     try:
         answer = _call(fn, args, timeout)
-    except _Timeout:
+    except HookTimeout:
         why = f"timed out after {timeout:g} s; its answer is dropped"
         return failure_result(hook, event, "hook.timeout", why, timed_out=True)
     except Exception as e:  # noqa: BLE001 - a callback's failure is the hook's
@@ -66,6 +66,16 @@ def _spelled(answer: Mapping[str, Any]) -> dict[str, Any]:
 def _call(fn: Any, args: tuple[Any, ...], timeout: float) -> Any:
     if inspect.iscoroutinefunction(fn):
         return asyncio.run(_awaited(fn, args, timeout))
+    value = call_within(fn, args, timeout)
+    if inspect.isawaitable(value):  # a plain function that returned a coroutine
+        return asyncio.run(_awaited(lambda *_: value, args, timeout))
+    return value
+
+
+def call_within(fn: Any, args: tuple[Any, ...], timeout: float) -> Any:
+    """`fn(*args)` on a thread of its own, waited for up to `timeout` seconds: its
+    value, or what it raised; `HookTimeout` when it is still running (it is left to
+    finish, and what it gives is dropped)."""
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -74,21 +84,18 @@ def _call(fn: Any, args: tuple[Any, ...], timeout: float) -> Any:
         except BaseException as e:  # noqa: BLE001 - handed back to the waiting thread
             box["error"] = e
 
-    worker = threading.Thread(target=target, name=f"satchel-hook-{fn!r}", daemon=True)
+    worker = threading.Thread(target=target, name="satchel-hook-call", daemon=True)
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        raise _Timeout
+        raise HookTimeout
     if "error" in box:
         raise box["error"]
-    value = box.get("value")
-    if inspect.isawaitable(value):  # a plain function that returned a coroutine
-        return asyncio.run(_awaited(lambda *_: value, args, timeout))
-    return value
+    return box.get("value")
 
 
 async def _awaited(fn: Any, args: tuple[Any, ...], timeout: float) -> Any:
     try:
         return await asyncio.wait_for(fn(*args), timeout)
     except TimeoutError:
-        raise _Timeout from None
+        raise HookTimeout from None

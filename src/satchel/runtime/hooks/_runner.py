@@ -274,7 +274,7 @@ class HookRunner:
                 env_policy=self.environment.hooks.http_env_vars,
             )
         elif kind == "mcp_tool":
-            result = run_mcp_tool(hook, event, payload, self.mcp)
+            result = run_mcp_tool(hook, event, payload, self.mcp, timeout)
         elif kind == "python":
             result = run_python(hook, event, payload, timeout)
         else:
