@@ -17,7 +17,7 @@ import pytest
 import satchel
 from satchel.hooks import HookMatcher
 from satchel.runtime.hooks import HookRunner
-from tests.hooks.support import pre_tool, reply
+from tests.hooks.support import fire, pre_tool, reply
 from tests.mcp.supervisor_support import SERVERS, script, stdio, supervisor, write_plugin
 from tests.support import codes
 
@@ -52,6 +52,7 @@ class _Server:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.handle_error = lambda *_: None  # type: ignore[method-assign]  # a client gone
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
 
@@ -339,3 +340,18 @@ def test_session_hands_prompt_hooks_to_its_model_hook(layout):
     session.hook_services(model_hook=lambda hook, payload: pre_tool("deny", "the model says no"))
     decision = session.before_tool_use("Bash", {"command": "ls"})
     assert (decision.behavior, decision.reason) == ("deny", "the model says no")
+
+
+def test_hooks_toml_declares_an_http_hook_and_strict_denies_when_refused(layout, server):
+    """satchel's own hooks.toml takes Claude Code's handler types too; `strict` makes a
+    refused URL deny, as it makes any failure of a satchel hook deny."""
+    handler = {"type": "http", "url": f"{server.url}/gate", "strict": True, "name": "gate"}
+    outcome = fire(layout, ("before_tool_use", "Bash", [handler]))
+    assert outcome.behavior == "deny"
+    assert outcome.reason == (
+        f"hook 'gate' failed (posts to {server.url}/gate; not sent) and is set to deny on failure"
+    )
+    assert server.requests == [] and codes(outcome.diagnostics) == ["hook.http.refused"]
+    [hook] = outcome.results
+    assert (hook.hook.spec.type, hook.hook.spec.format, hook.hook.source) == (
+        "http", "satchel", "project")  # fmt: skip

@@ -14,6 +14,10 @@ TOML, with satchel's snake_case event names (see docs/hooks.md)::
     if = "Bash(git push *)"          # a permission rule, tool events only
     strict = true                    # a failure denies instead of allowing
 
+    [[hooks.before_tool_use.hooks]]
+    type = "http"                    # also mcp_tool, prompt, agent: Claude Code's fields
+    url = "http://127.0.0.1:8080/gate"
+
 At most `MAX_HOOKS` handlers and `MAX_FILE` bytes; names, when given, are unique in a
 file (a later duplicate is dropped). An unknown key is reported and ignored; a bad
 handler is dropped, the rest load. A missing file is no error.
@@ -32,11 +36,13 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hooks._parse import (
+    HANDLER_FIELDS,
     check_optional,
     check_strings,
     check_text,
     check_timeout,
     claude_hooks,
+    other_handler,
 )
 from satchel.hooks._spec import HookSpec
 
@@ -127,8 +133,11 @@ def _handler(
 ) -> tuple[HookSpec, list[str]]:
     if not isinstance(handler, dict):
         raise Bad(f"a handler must be a table, not {type_name(handler)}")
-    if handler.get("type", "command") != "command":
-        raise Bad(f"type must be 'command', not {handler['type']!r}")
+    kind = handler.get("type", "command")
+    if isinstance(kind, str) and kind in HANDLER_FIELDS:
+        return _other(event, matcher, kind, handler, path)
+    if kind != "command":
+        raise Bad(f"type must be 'command', 'http', 'mcp_tool', 'prompt' or 'agent', not {kind!r}")
     strict = handler.get("strict", False)
     if not isinstance(strict, bool):
         raise Bad(f"strict must be a boolean, not {type_name(strict)}")
@@ -147,6 +156,20 @@ def _handler(
         path=path,
     )
     return spec, [k for k in handler if k not in _HANDLER_FIELDS]
+
+
+def _other(
+    event: str, matcher: str | None, kind: str, handler: dict[str, Any], path: Path
+) -> tuple[HookSpec, list[str]]:
+    """An http, mcp_tool, prompt or agent handler, with Claude Code's fields."""
+    strict = handler.get("strict", False)
+    if not isinstance(strict, bool):
+        raise Bad(f"strict must be a boolean, not {type_name(strict)}")
+    spec = other_handler(event, matcher, kind, handler, path, "")
+    name = check_optional(handler, "name")
+    spec = replace(spec, format="satchel", plugin=None, name=name, strict=strict, extras={})
+    known = ("type", "name", "timeout", "if", "description", "strict", *HANDLER_FIELDS[kind])
+    return spec, [k for k in handler if k not in known]
 
 
 def _unique(spec: HookSpec, label: str, names: dict[str, str]) -> None:

@@ -66,6 +66,7 @@ from satchel.hooks._spec import HookSpec
 
 __all__ = [
     "CLAUDE_UNSUPPORTED",
+    "HANDLER_FIELDS",
     "GEMINI_TIMEOUT",
     "KIMI_TIMEOUT",
     "MAX_VIBE_FILE",
@@ -79,6 +80,7 @@ __all__ = [
     "claude_hooks",
     "cursor_hooks",
     "gemini_paths",
+    "other_handler",
     "parse_claude_hooks",
     "parse_cursor_hooks",
     "parse_gemini_hooks",
@@ -88,7 +90,7 @@ __all__ = [
 
 INVALID = "plugin.hooks.invalid"
 CLAUDE_UNSUPPORTED: tuple[str, ...] = ()  # every handler type Claude Code has is read
-_PARAMS = {
+HANDLER_FIELDS = _PARAMS = {
     "http": ("url", "headers", "allowedEnvVars"),
     "mcp_tool": ("server", "tool", "input"),
     "prompt": ("prompt", "model"),
@@ -229,6 +231,14 @@ def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source)
         path=src.path,
         extras=MappingProxyType(extras) if extras else _NONE,
     )
+
+
+def other_handler(
+    event: str, matcher: str | None, kind: str, handler: dict[str, Any], path: Path, owner: str
+) -> HookSpec:
+    """An ``http``, ``mcp_tool``, ``prompt`` or ``agent`` handler of a Claude Code-shaped
+    file (`HANDLER_FIELDS` names each kind's own fields); `Bad` when one is wrong."""
+    return _claude_other(event, matcher, kind, handler, _Source(owner, path))
 
 
 def _claude_other(
