@@ -367,17 +367,17 @@ def test_hold_back_works_on_the_hooks_and_servers_not_the_environment(bare, proj
 def test_an_http_hook_whose_headers_changed_is_held_back(bare, project):
     settings = project / ".claude" / "settings.json"
 
-    def write(token: str) -> None:
+    def declare(token: str) -> None:
         hook = {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"X-Token": token}}
         put(settings, json.dumps({"hooks": {"PreToolUse": [{"hooks": [hook]}]}}))
 
-    write("a")
+    declare("a")
     pins = digests(
         satchel.load(layout=bare, trusted=True, claude_settings_hooks=True).executables()
     )
     trust(bare, project, approved=pins)
     assert held(satchel.load(layout=bare, claude_settings_hooks=True)) == []
-    write("b")  # the same URL, another header: the hook is not the one approved
+    declare("b")  # the same URL, another header: the hook is not the one approved
     env = satchel.load(layout=bare, claude_settings_hooks=True)
     assert [code for code, _ in held(env)] == ["trust.changed"]
     assert [h.status for h in env.hooks.hooks] == ["skipped"]
