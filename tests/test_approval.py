@@ -362,3 +362,22 @@ def test_hold_back_works_on_the_hooks_and_servers_not_the_environment(bare, proj
     assert [s.enabled for s in result.servers.servers] == [False]
     assert [d.code for d in result.diagnostics] == ["trust.changed"]
     assert hold_back(items, Pins(project, digests(items))) == HeldBack(items.hooks, items.servers)
+
+
+def test_an_http_hook_whose_headers_changed_is_held_back(bare, project):
+    settings = project / ".claude" / "settings.json"
+
+    def declare(token: str) -> None:
+        hook = {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"X-Token": token}}
+        put(settings, json.dumps({"hooks": {"PreToolUse": [{"hooks": [hook]}]}}))
+
+    declare("a")
+    pins = digests(
+        satchel.load(layout=bare, trusted=True, claude_settings_hooks=True).executables()
+    )
+    trust(bare, project, approved=pins)
+    assert held(satchel.load(layout=bare, claude_settings_hooks=True)) == []
+    declare("b")  # the same URL, another header: the hook is not the one approved
+    env = satchel.load(layout=bare, claude_settings_hooks=True)
+    assert [code for code, _ in held(env)] == ["trust.changed"]
+    assert [h.status for h in env.hooks.hooks] == ["skipped"]

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
+from satchel._json import jsonable
 from satchel._reach import Reach, argv_reach, shell_reach
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import load_hooks
@@ -193,6 +194,12 @@ def _hook_text(hook: Hook) -> dict[str, Any]:
         "timeout": spec.timeout,
         "strict": spec.strict,
         "fail_mode": spec.fail_mode,
+        # a handler that is no command (http, mcp_tool, prompt, agent): its own fields
+        **(
+            {}
+            if spec.type == "command"
+            else {"type": spec.type, "params": jsonable(dict(spec.params))}
+        ),
     }
 
 
@@ -215,7 +222,9 @@ def _hook_reach(lay: Layout, hook: Hook) -> Reach:
     variables = {"HOME": str(lay.home), **host_variables(hook, lay)}
     inside = [lay.project, *([hook.root] if hook.root is not None else [])]
     cwd = hook.root or lay.cwd
-    if hook.spec.args is None:
+    if hook.spec.type != "command":
+        found = Reach()  # nothing on disk runs: a URL, a server's tool, a prompt
+    elif hook.spec.args is None:
         found = shell_reach(hook.spec.command, cwd=cwd, variables=variables, inside=inside)
         if hook.root is not None:  # it may run in the project instead (plugin_cwd)
             also = shell_reach(hook.spec.command, cwd=lay.cwd, variables=variables, inside=inside)

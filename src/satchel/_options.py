@@ -104,6 +104,8 @@ class Options:
       user ``{config}/<client>/hooks.toml``) [True].
     * `claude_settings_hooks`: Claude Code's ``settings.json`` hooks (project, local
       and user) [False: opt-in].
+    * `allowed_http_hook_urls`: URL patterns (``*`` a wildcard) ``http`` hooks may
+      post to, beside the settings' ``allowedHttpHookUrls`` [(): none].
 
     `trust_project_skills` False skips the project's commands, agents, instruction
     files and plugins too, and its hooks do not run.
@@ -143,6 +145,7 @@ class Options:
     claude_installed_plugins: bool = True
     hook_files: bool = True
     claude_settings_hooks: bool = False
+    allowed_http_hook_urls: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, **options: Unpack[LoadOverrides]) -> Options:
@@ -165,6 +168,7 @@ class Options:
             "builtin_commands",
             "extra_commands",
             "builtin_agents",
+            "allowed_http_hook_urls",
         ):
             if key in options:
                 options[key] = tuple(options[key])
@@ -233,6 +237,7 @@ class LoadOverrides(TypedDict, total=False):
     claude_installed_plugins: bool
     hook_files: bool
     claude_settings_hooks: bool
+    allowed_http_hook_urls: Iterable[str]
 
 
 def _format_order(value: Any, key: str) -> tuple[Format, ...]:

@@ -219,8 +219,26 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.file.invalid": Entry(
             "warning", "a hooks.toml or settings.json, or one hook in it, is invalid"
         ),
+        "hook.http.failed": Entry(
+            "warning", "an http hook could not post, or its server answered with a non-2xx status"
+        ),
+        "hook.http.refused": Entry(
+            "warning", "an http hook's URL is not in the allowed URL patterns; nothing is sent"
+        ),
         "hook.matcher.invalid": Entry(
             "warning", "a hook's matcher is an invalid or unsafe regex; the hook never runs"
+        ),
+        "hook.mcp_tool.failed": Entry(
+            "warning", "an mcp_tool hook's tool is not running or gave an error result"
+        ),
+        "hook.mcp_tool.unavailable": Entry(
+            "warning", "an mcp_tool hook ran with no MCP supervisor; it is skipped"
+        ),
+        "hook.model.failed": Entry(
+            "warning", "the host's callback for a prompt or agent hook raised"
+        ),
+        "hook.model.unavailable": Entry(
+            "warning", "a prompt or agent hook ran with no host callback; it is skipped"
         ),
         "hook.output.invalid": Entry(
             "warning", "a hook's output could not be read as its protocol says"
@@ -228,6 +246,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.output.truncated": Entry(
             "warning", "a hook wrote more output than the cap; the cut output counts as unparseable"
         ),
+        "hook.python.failed": Entry("warning", "a Python hook callback raised; it has no opinion"),
         "hook.rewrite.conflict": Entry(
             "warning", "hooks rewrote one tool input differently; the last in declared order wins"
         ),

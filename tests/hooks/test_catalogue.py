@@ -23,6 +23,7 @@ from tests.tools import claude_validate
 
 from .support import claude_plugin
 
+
 def test_every_event_has_one_entry_and_one_name():
     assert len(EVENTS) == len(set(EVENTS)) == len(CATALOGUE)
     for spelling in ("claude", "codex", "kimi", "gemini", "copilot", "vibe"):

@@ -152,14 +152,15 @@ def test_bad_toml_and_bad_handlers_are_reported(layout):
         layout,
         hooks_toml(
             ("stop", None, [{"command": " "}, {"command": "ok", "colour": "red"}]),
-            ("stop", None, [{"command": "x", "type": "prompt"}, {"command": "y", "timeout": -1}]),
+            ("stop", None, [{"command": "x", "type": "script"}, {"command": "y", "timeout": -1}]),
         ),
     )
     assert [h.spec.command for h in env.hooks.hooks] == ["ok"]
     assert [d.message for d in env.hooks.diagnostics] == [
         "stop group #1 handler #1: command must be a non-blank string; it is skipped",
         "stop group #1 handler #2: unknown key 'colour' is ignored",
-        "stop group #2 handler #1: type must be 'command', not 'prompt'; it is skipped",
+        "stop group #2 handler #1: type must be 'command', 'http', 'mcp_tool', 'prompt' or "
+        "'agent', not 'script'; it is skipped",
         "stop group #2 handler #2: timeout must be a positive number of seconds, not -1; "
         "it is skipped",
     ]

@@ -7,6 +7,7 @@ is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from satchel.hooks._callbacks import HookContext, HookMatcher
     from satchel.hooks._events import (
         BLOCKING,
         CATALOGUE,
@@ -26,6 +27,7 @@ else:
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
+            "satchel.hooks._callbacks": ("HookContext", "HookMatcher"),
             "satchel.hooks._events": (
                 "BLOCKING",
                 "CATALOGUE",
@@ -65,6 +67,8 @@ __all__ = [
     "EVENTS",
     "Exports",
     "Hook",
+    "HookContext",
+    "HookMatcher",
     "HookResult",
     "HookSet",
     "load_hooks",

@@ -14,6 +14,10 @@ TOML, with satchel's snake_case event names (see docs/hooks.md)::
     if = "Bash(git push *)"          # a permission rule, tool events only
     strict = true                    # a failure denies instead of allowing
 
+    [[hooks.before_tool_use.hooks]]
+    type = "http"                    # also mcp_tool, prompt, agent: Claude Code's fields
+    url = "http://127.0.0.1:8080/gate"
+
 At most `MAX_HOOKS` handlers and `MAX_FILE` bytes; names, when given, are unique in a
 file (a later duplicate is dropped). An unknown key is reported and ignored; a bad
 handler is dropped, the rest load. A missing file is no error.
@@ -32,15 +36,24 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hooks._parse import (
+    HANDLER_FIELDS,
     check_optional,
     check_strings,
     check_text,
     check_timeout,
     claude_hooks,
+    other_handler,
 )
 from satchel.hooks._spec import HookSpec
 
-__all__ = ["MAX_FILE", "MAX_HOOKS", "read_hooks_toml", "read_settings_hooks"]
+__all__ = [
+    "MAX_FILE",
+    "MAX_HOOKS",
+    "read_hooks_toml",
+    "read_settings_hooks",
+    "settings_http_env_vars",
+    "settings_http_urls",
+]
 
 MAX_HOOKS = 128
 MAX_FILE = 64 * 1024
@@ -50,6 +63,7 @@ _HANDLER_FIELDS = ("type", "name", "command", "args", "timeout", "if", "descript
 _GROUP_FIELDS = ("matcher", "hooks")
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
+Result2 = tuple[tuple[str, ...], list[Diagnostic]]
 
 
 def read_hooks_toml(path: Path) -> Result:
@@ -119,8 +133,11 @@ def _handler(
 ) -> tuple[HookSpec, list[str]]:
     if not isinstance(handler, dict):
         raise Bad(f"a handler must be a table, not {type_name(handler)}")
-    if handler.get("type", "command") != "command":
-        raise Bad(f"type must be 'command', not {handler['type']!r}")
+    kind = handler.get("type", "command")
+    if isinstance(kind, str) and kind in HANDLER_FIELDS:
+        return _other(event, matcher, kind, handler, path)
+    if kind != "command":
+        raise Bad(f"type must be 'command', 'http', 'mcp_tool', 'prompt' or 'agent', not {kind!r}")
     strict = handler.get("strict", False)
     if not isinstance(strict, bool):
         raise Bad(f"strict must be a boolean, not {type_name(strict)}")
@@ -141,6 +158,20 @@ def _handler(
     return spec, [k for k in handler if k not in _HANDLER_FIELDS]
 
 
+def _other(
+    event: str, matcher: str | None, kind: str, handler: dict[str, Any], path: Path
+) -> tuple[HookSpec, list[str]]:
+    """An http, mcp_tool, prompt or agent handler, with Claude Code's fields."""
+    strict = handler.get("strict", False)
+    if not isinstance(strict, bool):
+        raise Bad(f"strict must be a boolean, not {type_name(strict)}")
+    spec = other_handler(event, matcher, kind, handler, path, "")
+    name = check_optional(handler, "name")
+    spec = replace(spec, format="satchel", plugin=None, name=name, strict=strict, extras={})
+    known = ("type", "name", "timeout", "if", "description", "strict", *HANDLER_FIELDS[kind])
+    return spec, [k for k in handler if k not in known]
+
+
 def _unique(spec: HookSpec, label: str, names: dict[str, str]) -> None:
     if spec.name is None:
         return
@@ -157,6 +188,33 @@ def read_settings_hooks(path: Path) -> Result:
         return (), problems
     hooks, diags = claude_hooks(doc, path, "")
     return tuple(replace(h, plugin=None) for h in hooks), diags
+
+
+def settings_http_urls(path: Path) -> Result2:
+    """The URL patterns one Claude Code ``settings.json`` allows http hooks to post to
+    (``allowedHttpHookUrls``, a list of strings); a file without the key allows none.
+    A file that cannot be read is reported by `read_settings_hooks`, not here."""
+    return _settings_list(path, "allowedHttpHookUrls", "a list of URL patterns")
+
+
+def settings_http_env_vars(path: Path) -> tuple[tuple[str, ...] | None, list[Diagnostic]]:
+    """The environment variables one Claude Code ``settings.json`` lets http hooks put
+    in headers (``httpHookAllowedEnvVars``); None when the file does not set it."""
+    doc, _ = _document(path, MAX_SETTINGS, "JSON")
+    if not isinstance(doc, dict) or "httpHookAllowedEnvVars" not in doc:
+        return None, []
+    return _settings_list(path, "httpHookAllowedEnvVars", "a list of variable names", doc)
+
+
+def _settings_list(path: Path, key: str, what: str, doc: Any = None) -> Result2:
+    if doc is None:
+        doc, _ = _document(path, MAX_SETTINGS, "JSON")
+    if not isinstance(doc, dict) or key not in doc:
+        return (), []
+    value = doc[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return (), [_invalid(f"{key} must be {what}; it is ignored", path)]
+    return tuple(value), []
 
 
 def _document(path: Path, cap: int, kind: str) -> tuple[Any, list[Diagnostic]]:

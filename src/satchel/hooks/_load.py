@@ -13,7 +13,9 @@ aggregate in):
 Every hook is kept and marked: ``loaded``, or ``skipped`` with why (its project is
 not trusted, the client is declarative-only, its matcher or ``if`` rule cannot be
 used). An event no host table knows is kept under its own name and reported. Reading
-runs nothing.
+runs nothing. The settings files' ``allowedHttpHookUrls`` (an untrusted project's
+excepted) become `HookSet.http_urls`, their ``httpHookAllowedEnvVars``
+`HookSet.http_env_vars`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ from typing import Literal, Protocol
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, canonical
-from satchel.hooks._files import read_hooks_toml, read_settings_hooks
+from satchel.hooks._files import (
+    read_hooks_toml,
+    read_settings_hooks,
+    settings_http_env_vars,
+    settings_http_urls,
+)
 from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import LOCAL_SETTINGS, Hook, HookSet
 from satchel.hooks._spec import HookSpec
@@ -77,18 +84,28 @@ def load_hooks(
     `trusted`: the project folder is; otherwise its hooks are listed and skipped."""
     found: list[tuple[HookSpec, _Source]] = []
     diags: list[Diagnostic] = []
+    urls: list[str] = []
+    env_vars: list[str] | None = None  # None: no settings file restricts them
     for path, source in _files(layout, own_files, claude_settings):
         reader = read_hooks_toml if path.suffix == ".toml" else read_settings_hooks
         specs, problems = reader(path)
         found += [(spec, source) for spec in specs]
         diags += problems
+        if path.suffix == ".json" and (trusted or not source.project):
+            allowed, problems = settings_http_urls(path)
+            names, more = settings_http_env_vars(path)
+            urls += allowed
+            if names is not None:
+                env_vars = [*(env_vars or []), *names]
+            diags += [*problems, *more]
     for plugin in plugins:
         origin = Origin("plugin", plugin.name, plugin=plugin.name, path=plugin.root)
         source = _Source(origin, plugin.scope == PROJECT, plugin.data_dir)
         found += [(spec, source) for spec in plugin.hooks]
     hooks = [_hook(spec, source, trusted, executable, diags) for spec, source in found]
     diags += _untrusted_note(hooks)
-    return HookSet(tuple(hooks), tuple(diags))
+    names = None if env_vars is None else tuple(env_vars)
+    return HookSet(tuple(hooks), tuple(diags), tuple(urls), names)
 
 
 def compile_hooks(

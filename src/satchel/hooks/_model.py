@@ -43,8 +43,11 @@ class Hook:
     def source(self) -> str:
         """The file's owner: ``plugin:<name>``, ``project``, ``user`` (satchel's
         ``hooks.toml``) or ``claude-project``, ``claude-local``, ``claude-user``
-        (Claude Code's ``settings.json`` and ``settings.local.json``)."""
+        (Claude Code's ``settings.json`` and ``settings.local.json``), ``code`` (a
+        callback registered with `HookMatcher`)."""
         origin = self.origin
+        if origin.scope == "":
+            return "code"  # a callback registered in code (`HookMatcher`)
         if origin.plugin is not None:
             return f"plugin:{origin.plugin}"
         if origin.path is None or origin.path.suffix != ".json":
@@ -73,6 +76,7 @@ class Hook:
             "host_event": self.spec.event,
             "source": self.source,
             "format": self.spec.format,
+            "type": self.spec.type,
             "matcher": self.spec.matcher,
             "if": self.spec.condition,
             "command": self.spec.command,
@@ -89,10 +93,15 @@ class Hook:
 @dataclass(frozen=True, slots=True)
 class HookSet:
     """Every hook found, in declared order (skipped ones included, marked), and what
-    went wrong while reading them."""
+    went wrong while reading them. `http_urls`: the URL patterns the Claude Code
+    settings read list in ``allowedHttpHookUrls`` (http hooks may post only there);
+    `http_env_vars` the variables their ``httpHookAllowedEnvVars`` let any http hook put
+    in a header (None: no file sets it, each hook's ``allowedEnvVars`` stands)."""
 
     hooks: tuple[Hook, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    http_urls: tuple[str, ...] = ()  # Claude Code settings' allowedHttpHookUrls, in order
+    http_env_vars: tuple[str, ...] | None = None  # their httpHookAllowedEnvVars (None: unset)
 
     def loaded(self) -> tuple[Hook, ...]:
         """The hooks that can run."""

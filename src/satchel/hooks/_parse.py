@@ -9,9 +9,11 @@ hooks. A missing file is no error.
 
 * Claude Code: every ``type: "command"`` handler is kept, with `args` (exec form),
   `timeout`, `if` and `description`; ``async``, ``shell`` and any other field go to
-  `extras`. ``http``, ``prompt``, ``agent`` and ``mcp_tool`` handlers are recognised
-  and dropped with a warning. The timeout stays None when not given (the runtime
-  picks Claude Code's default).
+  `extras`. The other handler types of code.claude.com/docs/en/hooks are kept with
+  their own fields in `HookSpec.params`: ``http`` (``url``, ``headers``,
+  ``allowedEnvVars``), ``mcp_tool`` (``server``, ``tool``, ``input``), ``prompt`` and
+  ``agent`` (``prompt``, ``model``). The timeout stays None when not given (the
+  runtime picks Claude Code's default).
 * Vibe: strict TOML (an unknown key drops that hook), ``type`` one of ``pre_tool``,
   ``post_tool``, ``post_agent``; ``strict = true`` is refused on ``post_agent``;
   timeout 60 s by default; at most 128 hooks and 64 KiB; names unique in the plugin
@@ -64,6 +66,7 @@ from satchel.hooks._spec import HookSpec
 
 __all__ = [
     "CLAUDE_UNSUPPORTED",
+    "HANDLER_FIELDS",
     "GEMINI_TIMEOUT",
     "KIMI_TIMEOUT",
     "MAX_VIBE_FILE",
@@ -77,6 +80,7 @@ __all__ = [
     "claude_hooks",
     "cursor_hooks",
     "gemini_paths",
+    "other_handler",
     "parse_claude_hooks",
     "parse_cursor_hooks",
     "parse_gemini_hooks",
@@ -85,7 +89,13 @@ __all__ = [
 ]
 
 INVALID = "plugin.hooks.invalid"
-CLAUDE_UNSUPPORTED = ("http", "prompt", "agent", "mcp_tool")
+CLAUDE_UNSUPPORTED: tuple[str, ...] = ()  # every handler type Claude Code has is read
+HANDLER_FIELDS = _PARAMS = {
+    "http": ("url", "headers", "allowedEnvVars"),
+    "mcp_tool": ("server", "tool", "input"),
+    "prompt": ("prompt", "model"),
+    "agent": ("prompt", "model"),
+}
 VIBE_TYPES = ("pre_tool", "post_tool", "post_agent")
 VIBE_TIMEOUT = 60.0
 MAX_VIBE_HOOKS = 128
@@ -199,8 +209,8 @@ def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source)
     if not isinstance(handler, dict):
         raise Bad(f"a handler must be an object, not {type_name(handler)}")
     kind = handler.get("type")
-    if kind in CLAUDE_UNSUPPORTED:
-        raise Bad(f"{kind!r} handlers are not supported (satchel runs command handlers)")
+    if isinstance(kind, str) and kind in _PARAMS:
+        return _claude_other(event, matcher, kind, handler, src)
     if kind != "command":
         raise Bad("it has no type" if kind is None else f"unknown handler type {kind!r}")
     if not isinstance(handler.get("async", False), bool):
@@ -221,6 +231,63 @@ def _claude_handler(event: str, matcher: str | None, handler: Any, src: _Source)
         path=src.path,
         extras=MappingProxyType(extras) if extras else _NONE,
     )
+
+
+def other_handler(
+    event: str, matcher: str | None, kind: str, handler: dict[str, Any], path: Path, owner: str
+) -> HookSpec:
+    """An ``http``, ``mcp_tool``, ``prompt`` or ``agent`` handler of a Claude Code-shaped
+    file (`HANDLER_FIELDS` names each kind's own fields); `Bad` when one is wrong."""
+    return _claude_other(event, matcher, kind, handler, _Source(owner, path))
+
+
+def _claude_other(
+    event: str, matcher: str | None, kind: str, handler: dict[str, Any], src: _Source
+) -> HookSpec:
+    """An ``http``, ``mcp_tool``, ``prompt`` or ``agent`` handler: its own fields checked
+    and kept in `params`; `command` is the text that names it."""
+    params = _handler_params(kind, handler)
+    if kind == "http":
+        label = str(params["url"])
+    elif kind == "mcp_tool":
+        label = f"{params['server']}/{params['tool']}"
+    else:
+        label = str(params["prompt"])
+    known = ("type", "timeout", "if", "description", *_PARAMS[kind])
+    extras = {k: v for k, v in handler.items() if k not in known}
+    return HookSpec(
+        event=event,
+        command=label,
+        format="claude",
+        matcher=matcher,
+        timeout=check_timeout(handler),
+        condition=check_optional(handler, "if"),
+        description=check_optional(handler, "description"),
+        plugin=src.plugin,
+        path=src.path,
+        extras=MappingProxyType(extras) if extras else _NONE,
+        type=kind,  # type: ignore[arg-type]  # one of _PARAMS, all HandlerType values
+        params=MappingProxyType(params),
+    )
+
+
+def _handler_params(kind: str, handler: Mapping[str, Any]) -> dict[str, Any]:
+    if kind == "http":
+        url = check_text(handler, "url")
+        if not url.startswith(("http://", "https://")):
+            raise Bad(f"url must be an http:// or https:// URL, not {url!r}")
+        headers = handler.get("headers", {})
+        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+            raise Bad("headers must be an object whose values are strings")
+        allowed = check_strings(handler, "allowedEnvVars") or ()
+        return {"url": url, "headers": dict(headers), "allowedEnvVars": list(allowed)}
+    if kind == "mcp_tool":
+        given = handler.get("input", {})
+        if not isinstance(given, dict):
+            raise Bad(f"input must be an object, not {type_name(given)}")
+        server, tool = check_text(handler, "server"), check_text(handler, "tool")
+        return {"server": server, "tool": tool, "input": given}
+    return {"prompt": check_text(handler, "prompt"), "model": check_optional(handler, "model")}
 
 
 def parse_vibe_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:

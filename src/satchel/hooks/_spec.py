@@ -10,7 +10,12 @@ from typing import Any, Literal
 
 from satchel._json import jsonable
 
-__all__ = ["HookSpec"]
+__all__ = ["HANDLER_TYPES", "HandlerType", "HookSpec"]
+
+HandlerType = Literal["command", "http", "mcp_tool", "prompt", "agent", "python"]
+HANDLER_TYPES: tuple[HandlerType, ...] = (
+    "command", "http", "mcp_tool", "prompt", "agent", "python"
+)  # fmt: skip
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -22,7 +27,14 @@ class HookSpec:
     `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ``BeforeTool``,
     ...); `format` says whose (``claude``, ``vibe``, ``kimi``, ``gemini``). `command`
     is the shell command (or argv[0] when `args` is given: Claude Code's exec form).
-    `timeout` in seconds."""
+    `timeout` in seconds.
+
+    `type` is the handler's kind (Claude Code's ``type``): ``command``, ``http``,
+    ``mcp_tool``, ``prompt``, ``agent``, or ``python`` (a callable registered in code,
+    `satchel.hooks.HookMatcher`). For a handler that is not a command, `command` is the
+    text that names it (the ``url``, ``server/tool``, the ``prompt``, the callable's
+    qualified name) and `params` holds its own fields as written (``url``, ``headers``,
+    ``allowedEnvVars``; ``server``, ``tool``, ``input``; ``prompt``, ``model``)."""
 
     event: str
     command: str
@@ -38,6 +50,8 @@ class HookSpec:
     plugin: str | None = None
     path: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    type: HandlerType = "command"
+    params: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,4 +69,6 @@ class HookSpec:
             "plugin": self.plugin,
             "path": None if self.path is None else str(self.path),
             "extras": jsonable(dict(self.extras)),
+            "type": self.type,
+            "params": jsonable(dict(self.params)),
         }

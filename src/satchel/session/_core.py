@@ -30,10 +30,13 @@ from satchel.errors import (
     UnknownSkill,
 )
 from satchel.hooks import Outcome
+from satchel.hooks._callbacks import HookMatcher
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.precedence import fold_name
 from satchel.resources import quote
+from satchel.runtime.hooks._delegate import ModelHook
+from satchel.runtime.hooks._mcp_tool import McpCaller
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.session._before import Decision, decide
 from satchel.session._conditional import Conditional
@@ -134,6 +137,8 @@ class Session:
         self._receipts = {t.name: [0, 0] for t in self._tools}
         self._hooks: HookRunner | None = None
         self._instructions_fired: set[str] = set()
+        self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
+        self._services: tuple[McpCaller | None, ModelHook | None] = (None, None)
 
     # -- skills -------------------------------------------------------------------
 
@@ -474,6 +479,23 @@ class Session:
             self.before_tool_use, name, tool_input, tool_use_id=tool_use_id
         )
 
+    def register_hooks(self, event: str, *matchers: HookMatcher) -> None:
+        """Add Python hooks (`satchel.hooks.HookMatcher`) for `event`: they answer with
+        the environment's hooks, after them in declared order (docs/hooks.md)."""
+        self._callbacks.append((event, matchers))
+        if self._hooks is not None:
+            self._hooks.register(event, *matchers)
+
+    def hook_services(
+        self, *, mcp: McpCaller | None = None, model_hook: ModelHook | None = None
+    ) -> None:
+        """What the session's hooks may use beyond processes: the running MCP supervisor
+        ``mcp_tool`` hooks call through (a `BlockingSupervisor`) and the host's callback
+        for ``prompt`` and ``agent`` hooks (docs/hooks.md, "Handler types")."""
+        self._services = (mcp, model_hook)
+        if self._hooks is not None:
+            self._hooks.mcp, self._hooks.model_hook = mcp, model_hook
+
     def _hook_runner(self) -> HookRunner:
         if self._hooks is None:
             self._hooks = HookRunner(
@@ -483,13 +505,19 @@ class Session:
                 session_id=self.options.session_id,
                 transcript_path=self.options.transcript_path,
                 extra=self._skill_hooks.for_event,
+                mcp=self._services[0],
+                model_hook=self._services[1],
             )
+            for event, matchers in self._callbacks:
+                self._hooks.register(event, *matchers)
         return self._hooks
 
     def _hooks_on(self) -> bool:
         """Hooks run: the `hooks` option is on and the environment or an active skill
         has some."""
-        return self.options.hooks and bool(self.environment.hooks.hooks or self._skill_hooks)
+        return self.options.hooks and bool(
+            self.environment.hooks.hooks or self._skill_hooks or self._callbacks
+        )
 
     def _shell_gate(self, skill: Skill, command: str, via: Via) -> str | None:
         """Fire ``PreSkillShellCommand`` for one command: why it may not run, or None."""

@@ -68,28 +68,30 @@ MIXED = {
 }
 
 
-def test_claude_keeps_command_handlers_and_drops_the_other_types(root):
+def test_claude_keeps_every_handler_type_and_checks_their_fields(root):
     hooks, diags = claude(root, MIXED)
-    assert [(h.event, h.command) for h in hooks] == [
-        ("PreToolUse", '"${CLAUDE_PLUGIN_ROOT}"/hooks/guard.sh'),
-        ("PreToolUse", "node"),
-        ("Stop", "lint"),
-        ("FutureEvent", "x"),
+    assert [(h.event, h.type, h.command) for h in hooks] == [
+        ("PreToolUse", "command", '"${CLAUDE_PLUGIN_ROOT}"/hooks/guard.sh'),
+        ("PreToolUse", "http", "https://x.example/hook"),
+        ("PreToolUse", "prompt", "Is $ARGUMENTS safe?"),
+        ("PreToolUse", "command", "node"),
+        ("Stop", "agent", "verify"),
+        ("Stop", "command", "lint"),
+        ("FutureEvent", "command", "x"),
     ]
-    assert codes(diags) == ["plugin.hooks.invalid"] * 4
-    assert {d.severity for d in diags} == {"warning"}
-    dropped = "handlers are not supported (satchel runs command handlers); it is skipped"
+    http, prompt = hooks[1], hooks[2]
+    assert dict(http.params) == {"url": "https://x.example/hook", "headers": {},
+                                 "allowedEnvVars": []}  # fmt: skip
+    assert dict(prompt.params) == {"prompt": "Is $ARGUMENTS safe?", "model": None}
+    assert codes(diags) == ["plugin.hooks.invalid"]
     assert [d.message for d in diags] == [
-        f"PreToolUse group #1 handler #2: 'http' {dropped}",
-        f"PreToolUse group #1 handler #3: 'prompt' {dropped}",
-        f"Stop group #1 handler #1: 'agent' {dropped}",
-        f"FutureEvent group #1 handler #1: 'mcp_tool' {dropped}",
+        "FutureEvent group #1 handler #1: it has no server; it is skipped",
     ]
 
 
 def test_claude_handler_fields(root):
     hooks, _ = claude(root, MIXED)
-    guard, node, stop, future = hooks
+    guard, node, stop, future = (h for h in hooks if h.type == "command")
     assert (guard.format, guard.matcher, guard.timeout, guard.args) == (
         "claude",
         "Bash|Edit",
@@ -103,6 +105,7 @@ def test_claude_handler_fields(root):
     assert stop.matcher is None and future.matcher == "*"
     assert {h.plugin for h in hooks} == {"demo"}
     assert {h.path for h in hooks} == {root / "hooks" / "hooks.json"}
+    assert guard.type == "command" and dict(guard.params) == {}
     assert guard.name is None and guard.strict is False
 
 

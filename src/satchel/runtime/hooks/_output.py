@@ -31,7 +31,7 @@ from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 
-__all__ = ["DECISIONS", "read_result"]
+__all__ = ["DECISIONS", "failure_result", "read_result"]
 
 DECISIONS = ("allow", "deny", "ask", "defer")
 _LEGACY = {"block": "deny", "approve": "allow"}
@@ -94,6 +94,15 @@ def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
         output=data,
         diagnostics=tuple(diags),
     )
+
+
+def failure_result(
+    hook: Hook, event: str, code: str, why: str, *, timed_out: bool = False
+) -> HookResult:
+    """The result of a handler that gave no usable answer (`code`, `why`: ``hook
+    NAME WHY``): no opinion, or a deny when the hook is set to deny on failure."""
+    base = HookResult(hook, None, "", "", timed_out=timed_out)
+    return _failed(base, event, _Failure(code, why))
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,14 @@ call for ever. Hooks of a session-start event get ``CLAUDE_ENV_FILE``
 
 Nothing runs for an environment loaded from an untrusted project's files (those
 hooks are `skipped`), nor in declarative-only mode.
+
+Handlers that are not commands run in-process, each on its worker thread and with the
+same timeout and cap: ``http`` (`satchel.runtime.hooks._http`), ``mcp_tool``
+(`satchel.runtime.hooks._mcp_tool`, through the `mcp` supervisor), ``prompt`` and
+``agent`` (handed to `model_hook`, `satchel.runtime.hooks._delegate`), and the
+callbacks registered in code with `HookMatcher` (`register`,
+`satchel.runtime.hooks._python`), which come after the environment's hooks in declared
+order and run in declarative-only mode too (they are the host's own code).
 """
 
 from __future__ import annotations
@@ -37,21 +45,26 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hooks._callbacks import HookMatcher, callback_hooks
 from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
 from satchel.hooks._variables import host_variables
 from satchel.plugins._data import ensure_data_dir
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
+from satchel.runtime.hooks._delegate import ModelHook, run_delegated
 from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, env_file, read_env_file
+from satchel.runtime.hooks._http import run_http
+from satchel.runtime.hooks._mcp_tool import McpCaller, run_mcp_tool
 from satchel.runtime.hooks._output import read_result
+from satchel.runtime.hooks._python import run_python
 
 if TYPE_CHECKING:
     from satchel._environment import Environment
@@ -82,7 +95,12 @@ class HookRunner:
     * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
       ``project`` (in the layout's working directory, as Claude Code runs them).
     * `extra`: more hooks of an event, asked at each run and declared after the
-      environment's (a session's active skills' own hooks)."""
+      environment's (a session's active skills' own hooks).
+    * `mcp`: the running MCP supervisor ``mcp_tool`` hooks call through (a
+      `BlockingSupervisor`) [None: they are skipped, ``hook.mcp_tool.unavailable``].
+    * `model_hook`: the host's callback for ``prompt`` and ``agent`` hooks [None: they
+      are skipped, ``hook.model.unavailable``].
+    * `hooks`: callbacks in code, event -> `HookMatcher` list (as `register` adds)."""
 
     def __init__(
         self,
@@ -96,6 +114,9 @@ class HookRunner:
         transcript_path: str = "",
         plugin_cwd: str = "root",
         extra: Callable[[str], Sequence[Hook]] | None = None,
+        mcp: McpCaller | None = None,
+        model_hook: ModelHook | None = None,
+        hooks: Mapping[str, Sequence[HookMatcher]] | None = None,
     ) -> None:
         if plugin_cwd not in ("root", "project"):
             raise ValueError("plugin_cwd must be 'root' or 'project'")
@@ -110,6 +131,27 @@ class HookRunner:
         self.transcript_path = transcript_path
         self.plugin_cwd = plugin_cwd
         self.extra = extra
+        self.mcp = mcp
+        self.model_hook = model_hook
+        self.callbacks: tuple[Hook, ...] = ()
+        self.callback_diagnostics: tuple[Diagnostic, ...] = ()
+        for event, matchers in (hooks or {}).items():
+            self.register(event, *matchers)
+
+    def register(self, event: str, *matchers: HookMatcher) -> None:
+        """Add callbacks in code for `event` (satchel's name or Claude Code's): they run
+        after every hook registered before them, in order. A matcher that does not
+        compile is reported in `callback_diagnostics` and left out."""
+        hooks, diags = callback_hooks({event: matchers})
+        self.callbacks = (*self.callbacks, *hooks)
+        self.callback_diagnostics = (*self.callback_diagnostics, *diags)
+
+    @property
+    def allowed_urls(self) -> tuple[str, ...]:
+        """The URL patterns http hooks may post to: the ``allowed_http_hook_urls`` load
+        option's, then Claude Code settings' ``allowedHttpHookUrls``."""
+        env = self.environment
+        return (*env.options.allowed_http_hook_urls, *env.hooks.http_urls)
 
     async def dispatch(self, event: str, payload: Mapping[str, Any] | None = None) -> Outcome:
         """Fire `event` (satchel's name, or Claude Code's or Vibe's) with `payload`
@@ -158,18 +200,18 @@ class HookRunner:
 
     def _selected(self, event: str, payload: Mapping[str, Any]) -> tuple[Hook, ...]:
         env = self.environment
-        if not env.options.executable:
-            return ()
+        own: Iterable[Hook] = env.hooks.for_event(event) if env.options.executable else ()
+        code = [h for h in self.callbacks if h.event == event]
         field = MATCH_FIELD.get(event)
         value = payload.get(field) if field is not None else None
         chosen: dict[tuple[Any, ...], Hook] = {}
         more = () if self.extra is None else tuple(self.extra(event))
-        for hook in (*env.hooks.for_event(event), *more):
+        for hook in (*own, *more, *code):
             if field is not None and not hook.matcher.matches(_text(value)):
                 continue
             if not self._condition_holds(hook, event, payload):
                 continue
-            key = (_scope(hook), hook.spec.command, hook.spec.args)
+            key = _identity(hook)
             kept = chosen.get(key)
             if kept is None or _strictness(hook) > _strictness(kept):
                 chosen[key] = hook  # a stricter duplicate takes the first one's place
@@ -198,6 +240,8 @@ class HookRunner:
             **fields,
             "hook_event_name": _event_name(hook, event),
         }
+        if hook.spec.type != "command":
+            return self._run_other(hook, event, payload)
         try:
             env, refused = self._env(hook, event, env_path)
         except OSError as e:
@@ -218,6 +262,30 @@ class HookRunner:
         notes = (*refused, *capped)
         if notes:
             return replace(result, diagnostics=(*notes, *result.diagnostics))
+        return result
+
+    def _run_other(self, hook: Hook, event: str, payload: Mapping[str, Any]) -> HookResult:
+        """An http, mcp_tool, prompt, agent or python handler, in this thread."""
+        timeout, capped = self._timeout(hook)
+        kind = hook.spec.type
+        if kind == "http":
+            result = run_http(
+                hook,
+                event,
+                payload,
+                timeout=timeout,
+                allowed=self.allowed_urls,
+                environ=self.environ,
+                env_policy=self.environment.hooks.http_env_vars,
+            )
+        elif kind == "mcp_tool":
+            result = run_mcp_tool(hook, event, payload, self.mcp, timeout)
+        elif kind == "python":
+            result = run_python(hook, event, payload, timeout)
+        else:
+            result = run_delegated(hook, event, payload, self.model_hook)
+        if capped:
+            return replace(result, diagnostics=(*capped, *result.diagnostics))
         return result
 
     def _timeout(self, hook: Hook) -> tuple[float, tuple[Diagnostic, ...]]:
@@ -262,6 +330,14 @@ def _exported(result: HookResult, path: Path) -> HookResult:
     if not exports and not problems:
         return result
     return replace(result, exports=exports, diagnostics=(*result.diagnostics, *problems))
+
+
+def _identity(hook: Hook) -> tuple[Any, ...]:
+    """What makes two handlers the same: a command's text and args (a URL, a server
+    tool, a prompt) within its source; a callback is only ever itself."""
+    if hook.spec.type == "python":
+        return ("code", id(hook.spec.params["callback"]))
+    return (_scope(hook), hook.spec.type, hook.spec.command, hook.spec.args)
 
 
 def _scope(hook: Hook) -> str:
