@@ -158,9 +158,7 @@ def _mcp(
             inline.extend(servers)
             p.diags.extend(diags)
         else:
-            _dropped(
-                p, "mcpServers", item, "holds an item that is neither a name nor {name: server}"
-            )
+            _dropped(p, "mcpServers", item, "holds an item that is not a name or {name: server}")
     return tuple(names), tuple(inline)
 
 
