@@ -43,6 +43,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "agent.builtin.protected": Entry(
             "warning", "a project agent file tries to redefine a built-in agent type; it is skipped"
         ),
+        "agent.field.ignored": Entry(
+            "warning", "a plugin's agent sets a field Claude Code ignores there; it is ignored"
+        ),
+        "agent.field.invalid": Entry(
+            "warning", "an agent field has a value its host does not accept; it is dropped"
+        ),
         "agent.field.unknown": Entry(
             "warning", "an agent file holds a key satchel does not know; it is ignored"
         ),
@@ -50,11 +56,17 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "an agent definition could not be loaded", also=("warning",)
         ),
         "agent.limit": Entry("warning", "more agent files or bytes than the limits allow"),
+        "agent.mcp.missing": Entry(
+            "warning", "an agent names an MCP server that is not configured; it is left out"
+        ),
         "agent.model.alias": Entry(
             "info", "an agent's model is not in provider/model form; the session model is used"
         ),
         "agent.name.invalid": Entry(
             "warning", "an agent name breaks the naming rule", also=("error",)
+        ),
+        "agent.preload.missing": Entry(
+            "warning", "an agent preloads a skill that is not loaded or cannot be read"
         ),
         "agent.safety.capped": Entry(
             "warning", "a project or plugin agent asked for more safety latitude than it may have"

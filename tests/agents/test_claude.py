@@ -54,7 +54,7 @@ def test_a_real_plugin_agent_loads_with_the_colon_fallback_warning():
     assert agent.instructions.endswith("By default, review unstaged changes from `git diff`.")
     assert agent.tools is None and agent.safety is None  # inherits every tool
     assert agent.model is None and agent.model_as_written == "opus"
-    assert dict(agent.extras) == {"color": "green"}
+    assert agent.color == "green" and dict(agent.extras) == {}
     assert agent.format == "claude"
     assert codes(diags) == ["frontmatter.yaml.colon-fallback"]  # `opus` is normal Claude Code
     assert diags[0].severity == "warning" and diags[0].line == 3
@@ -89,7 +89,8 @@ def test_every_field_is_read():
         format="claude",
         path=Path("/agents/searcher.md"),
         origin=Origin("project", ".claude"),
-        extras={"permissionMode": "plan", "maxTurns": 5},
+        permission_mode="plan",
+        max_turns=5,
     )
     json.dumps(agent.to_json(), allow_nan=False)
 

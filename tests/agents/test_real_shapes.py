@@ -42,7 +42,7 @@ def test_every_shape_loads_with_its_fields(tmp_path):
     agents = {a.name: a for a in plugin.agents}
     assert sorted(agents) == sorted(f"kit:{stem}" for stem in SHAPES)
     assert agents["kit:agent-creator"].tools_as_written == ("Write", "Read")
-    assert dict(agents["kit:agent-creator"].extras) == {"color": "magenta"}
+    assert agents["kit:agent-creator"].color is None  # magenta is not a Claude Code color
     assert "error" not in {d.severity for d in diags}
     assert not [d for d in diags if d.code in ("agent.model.alias", "plugin.agent.invalid")]
 

@@ -20,6 +20,14 @@ if _typing.TYPE_CHECKING:
     from satchel.agents._fields import cap_safety
     from satchel.agents._model import FORMATS, SAFETY_LEVELS, AgentType, ToolRule
     from satchel.agents._read import MAX_AGENT_FILE
+    from satchel.agents._spawn import PreloadedSkill, SkillSource, SpawnSpec
+    from satchel.agents._spawnfields import (
+        AGENT_COLORS,
+        EFFORT_LEVELS,
+        ISOLATION_MODES,
+        MEMORY_SCOPES,
+        PERMISSION_MODES,
+    )
     from satchel.agents._tools import (
         CANONICAL_TOOLS,
         DEFAULT_TOOL_MAP,
@@ -43,9 +51,12 @@ else:
                 "BUILTIN_TYPES",
                 "MAX_AGENTS",
                 "MAX_CLAUDE_AGENTS",
+                "MEMORY_SCOPES",
                 "AgentSet",
                 "DirScan",
                 "ShadowedAgent",
+                "SkillSource",
+                "SpawnSpec",
                 "load_agents",
                 "parse_agent",
                 "scan_agent_dir",
@@ -53,6 +64,14 @@ else:
             "satchel.agents._fields": ("cap_safety",),
             "satchel.agents._model": ("FORMATS", "SAFETY_LEVELS", "AgentType", "ToolRule"),
             "satchel.agents._read": ("MAX_AGENT_FILE",),
+            "satchel.agents._spawn": ("PreloadedSkill", "SkillSource", "SpawnSpec"),
+            "satchel.agents._spawnfields": (
+                "AGENT_COLORS",
+                "EFFORT_LEVELS",
+                "ISOLATION_MODES",
+                "MEMORY_SCOPES",
+                "PERMISSION_MODES",
+            ),
             "satchel.agents._tools": (
                 "CANONICAL_TOOLS",
                 "DEFAULT_TOOL_MAP",
@@ -68,6 +87,7 @@ else:
     )
 
 __all__ = [
+    "AGENT_COLORS",
     "AgentSet",
     "AgentType",
     "BUILTIN_TYPES",
@@ -77,21 +97,28 @@ __all__ = [
     "config_agents",
     "DEFAULT_TOOL_MAP",
     "DirScan",
+    "EFFORT_LEVELS",
     "FORMATS",
+    "ISOLATION_MODES",
     "load_agents",
     "load_bundle",
     "map_tools",
     "MAX_AGENT_FILE",
     "MAX_AGENTS",
     "MAX_CLAUDE_AGENTS",
+    "MEMORY_SCOPES",
     "parse_agent",
     "parse_bundle",
     "parse_claude",
     "parse_vibe",
+    "PERMISSION_MODES",
+    "PreloadedSkill",
     "safety_ceiling",
     "SAFETY_LEVELS",
     "scan_agent_dir",
     "ShadowedAgent",
+    "SkillSource",
+    "SpawnSpec",
     "ToolRule",
     "vibe_agent",
     "VIBE_KNOWN",

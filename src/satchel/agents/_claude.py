@@ -32,14 +32,16 @@ from satchel.agents._fields import (
     judge_string,
 )
 from satchel.agents._model import AgentType
+from satchel.agents._spawnfields import SPAWN_KEYS, judge_spawn_fields
 from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.diagnostics import Diagnostic, recast
 from satchel.origin import NO_ORIGIN, Origin
 
 __all__ = ["claude_agent", "CLAUDE_CODE_KEYS", "CLAUDE_FIELDS", "parse_claude"]
 
-CLAUDE_FIELDS = frozenset(
-    ("name", "description", "tools", "disallowedTools", "model", "isolation", "safety")
+CLAUDE_FIELDS = (
+    frozenset(("name", "description", "tools", "disallowedTools", "model", "isolation", "safety"))
+    | SPAWN_KEYS
 )
 # Every frontmatter field Claude Code 2.1.332 reads in an agent file (its agent schema,
 # plus a plugin agent's `when_to_use`), and satchel's `safety`: a line at column 0
@@ -121,7 +123,7 @@ def claude_agent(
     )  # fmt: skip
     if name is None or description is None:
         return None, p.diags
-    agent = _judged(p, fields, tool_map)
+    agent = _judged(p, fields, tool_map, origin, path)
     if p.failed:
         return None, p.diags
     agent = replace(agent, instructions=instructions)
@@ -136,11 +138,16 @@ def claude_agent(
 
 
 def _judged(
-    p: Problems, fields: Mapping[str, Any], tool_map: Mapping[str, Sequence[str]]
+    p: Problems,
+    fields: Mapping[str, Any],
+    tool_map: Mapping[str, Sequence[str]],
+    origin: Origin,
+    path: Path,
 ) -> AgentType:
-    """The agent's tools, model, safety, isolation and extras, judged; name,
+    """The agent's tools, model, safety, spawn fields and extras, judged; name,
     description and origin are left for the caller. A wrongly typed isolation fails
-    closed (the agent would run unisolated)."""
+    closed (the agent would run unisolated); an unknown one is dropped, as Claude Code
+    drops it."""
     agent = judge_shared(
         p,
         fields,
@@ -149,9 +156,23 @@ def _judged(
         label=lambda key: f"`{key}`",
         claude=True,
     )
+    if judge_string(p, fields.get("isolation"), "field `isolation`") is None and p.failed:
+        return agent
+    spawn = judge_spawn_fields(p, fields, origin=origin, path=path)
     return replace(
         agent,
-        isolation=judge_string(p, fields.get("isolation"), "field `isolation`"),
+        isolation=spawn.isolation,
+        skills=spawn.skills,
+        mcp_servers=spawn.mcp_servers,
+        mcp_server_names=spawn.mcp_server_names,
+        hooks=spawn.hooks,
+        max_turns=spawn.max_turns,
+        permission_mode=spawn.permission_mode,
+        memory=spawn.memory,
+        initial_prompt=spawn.initial_prompt,
+        background=spawn.background,
+        effort=spawn.effort,
+        color=spawn.color,
         format="claude",
         extras=MappingProxyType({k: v for k, v in fields.items() if k not in CLAUDE_FIELDS}),
     )

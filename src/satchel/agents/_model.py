@@ -9,6 +9,17 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._json import jsonable
+from satchel.agents._spawn import (
+    SkillSource,
+    SpawnSpec,
+    allowed_tools,
+    named_servers,
+    preload_skills,
+    spawn_model,
+    subagent_hooks,
+)
+from satchel.hooks._spec import HookSpec
+from satchel.mcp._spec import McpServer
 from satchel.origin import NO_ORIGIN, Origin, Originated
 
 __all__ = ["AgentType", "FORMATS", "SAFETY_LEVELS", "ToolRule"]
@@ -48,6 +59,12 @@ class AgentType(Originated):
     `scope` and `family` (``project`` and ``.claude``, ``config``, ``plugin``), the
     `plugin` that ships it; `overrides_builtin`
     marks a user file or a config type that replaces a built-in type of the host.
+
+    The spawn fields of a Claude Code file (`satchel.agents._spawnfields`): `skills` to
+    preload, `mcp_servers` defined inline and `mcp_server_names` defined elsewhere,
+    `hooks` scoped to the agent, `max_turns`, `permission_mode`, `memory` scope,
+    `initial_prompt`, `background`, `effort` and `color`; `spawn_spec()` puts them
+    together for a host.
     """
 
     name: str
@@ -69,6 +86,43 @@ class AgentType(Originated):
     origin: Origin = NO_ORIGIN
     overrides_builtin: bool = False
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    skills: tuple[str, ...] = ()
+    mcp_servers: tuple[McpServer, ...] = ()
+    mcp_server_names: tuple[str, ...] = ()
+    hooks: tuple[HookSpec, ...] = ()
+    max_turns: int | None = None
+    permission_mode: str | None = None
+    memory: str | None = None
+    initial_prompt: str | None = None
+    background: bool = False
+    effort: str | int | None = None
+    color: str | None = None
+
+    def spawn_spec(self, env: SkillSource) -> SpawnSpec:
+        """What a host needs to start this agent: its preloaded skills' bodies read from
+        `env`'s skills and its named MCP servers looked up in `env`'s servers (an
+        `Environment`); what cannot be found is in `SpawnSpec.diagnostics`."""
+        skills, missing = preload_skills(self.skills, self.origin.namespace, env, self.path)
+        servers, unknown = named_servers(self.mcp_server_names, env, self.path)
+        return SpawnSpec(
+            name=self.name,
+            system_prompt=self.instructions,
+            tools=allowed_tools(self.tools, self.disabled_tools),
+            disallowed_tools=self.disabled_tools,
+            model=spawn_model(self.model or self.model_as_written),
+            effort=self.effort,
+            max_turns=self.max_turns,
+            permission_mode=self.permission_mode,
+            skills=skills,
+            mcp_servers=self.mcp_servers + servers,
+            hooks=subagent_hooks(self.hooks),
+            memory=self.memory,
+            initial_prompt=self.initial_prompt,
+            background=self.background,
+            isolation=self.isolation,
+            color=self.color,
+            diagnostics=(*missing, *unknown),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The agent type as JSON-ready data."""
@@ -94,6 +148,17 @@ class AgentType(Originated):
             "plugin": self.plugin,
             "overrides_builtin": self.overrides_builtin,
             "extras": jsonable(dict(self.extras)),
+            "skills": list(self.skills),
+            "mcp_servers": [s.to_json() for s in self.mcp_servers],
+            "mcp_server_names": list(self.mcp_server_names),
+            "hooks": [h.to_json() for h in self.hooks],
+            "max_turns": self.max_turns,
+            "permission_mode": self.permission_mode,
+            "memory": self.memory,
+            "initial_prompt": self.initial_prompt,
+            "background": self.background,
+            "effort": self.effort,
+            "color": self.color,
         }
 
 

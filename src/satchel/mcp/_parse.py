@@ -74,6 +74,7 @@ __all__ = [
     "check_command",
     "check_headers",
     "check_url",
+    "claude_servers",
     "inferred_transport",
     "load_server_files",
     "parse_claude_mcp",
@@ -156,6 +157,13 @@ def _claude_servers(data: Any, src: _Source) -> Result:
         return (), [diagnostic(INVALID, f"{message}; no MCP server of this plugin loads", src.path)]
     servers = {k: v for k, v in servers.items() if k != "$schema"}
     return _entries(servers, src, _claude_entry)
+
+
+def claude_servers(servers: Mapping[str, Any], *, root: Path, plugin: str, path: Path) -> Result:
+    """The servers of an already parsed ``{name: entry}`` map in Claude Code's ``.mcp.json``
+    shape (an agent file's inline ``mcpServers`` items), read as `parse_claude_mcp` reads
+    them; `path` is the file they came from, for messages."""
+    return _entries(servers, _Source(root, plugin, path, "claude", False), _claude_entry)
 
 
 def parse_server_tables(
