@@ -161,18 +161,7 @@ def _judged(
     spawn = judge_spawn_fields(p, fields, origin=origin, path=path)
     return replace(
         agent,
-        isolation=spawn.isolation,
-        skills=spawn.skills,
-        mcp_servers=spawn.mcp_servers,
-        mcp_server_names=spawn.mcp_server_names,
-        hooks=spawn.hooks,
-        max_turns=spawn.max_turns,
-        permission_mode=spawn.permission_mode,
-        memory=spawn.memory,
-        initial_prompt=spawn.initial_prompt,
-        background=spawn.background,
-        effort=spawn.effort,
-        color=spawn.color,
+        **spawn.as_fields(),
         format="claude",
         extras=MappingProxyType({k: v for k, v in fields.items() if k not in CLAUDE_FIELDS}),
     )

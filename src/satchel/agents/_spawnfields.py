@@ -22,7 +22,7 @@ not verified.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,10 @@ class SpawnFields:
     isolation: str | None = None
     effort: str | int | None = None
     color: str | None = None
+
+    def as_fields(self) -> dict[str, Any]:
+        """These values by field name: `AgentType` has a field of each name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def judge_spawn_fields(

@@ -151,15 +151,7 @@ def build_skill(
         path=path,
         origin=origin,
         stamp=stamp,
-        when_to_use=host.when_to_use,
-        paths=host.paths,
-        disallowed_tools=host.disallowed_tools,
-        model=host.model,
-        effort=host.effort,
-        shell=host.shell,
-        context=host.context,
-        agent=host.agent,
-        background=host.background,
+        **host.as_fields(),
     )
     _hidden(b, skill.name, skill.description)
     return (None if b.failed else skill), b.diags

@@ -18,7 +18,7 @@ This module only reads values; `paths` patterns are matched in the session
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from satchel.diagnostics import type_name
@@ -47,6 +47,10 @@ class HostFields:
     context: str | None = None
     agent: str | None = None
     background: bool | None = None
+
+    def as_fields(self) -> dict[str, Any]:
+        """These values by field name: `Skill` has a field of each name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def read_host_fields(fields: Mapping[str, Any], report: Report, split: Split) -> HostFields:
