@@ -29,7 +29,7 @@ def test_a_declared_timeout_is_cut_to_the_cap_of_600_seconds(monkeypatch, layout
     outcome = fire(layout, ("before_tool_use", None, handlers))
 
     assert MAX_TIMEOUT == 600.0
-    assert sorted(asked) == [60.0, 600.0]  # the second keeps the runner's default
+    assert sorted(asked) == [600.0, 600.0]  # the second: Claude Code's command default
     assert [(d.code, d.message) for d in outcome.diagnostics] == [
         (
             "hook.timeout.capped",

@@ -355,3 +355,30 @@ def test_hooks_toml_declares_an_http_hook_and_strict_denies_when_refused(layout,
     [hook] = outcome.results
     assert (hook.hook.spec.type, hook.hook.spec.format, hook.hook.source) == (
         "http", "satchel", "project")  # fmt: skip
+
+
+def test_each_handler_type_gets_claude_codes_default_timeout(layout):
+    """Hooks reference, "timeout": "Defaults: 600 for command, 30 for prompt, 60 for
+    agent"; an http hook waits 10 minutes, an mcp_tool hook as long as a command."""
+    runner = HookRunner(satchel.load(layout=layout))
+    kinds = ("command", "http", "mcp_tool", "prompt", "agent", "python")
+    assert [runner.default_timeout(k) for k in kinds] == [600, 600, 600, 30, 60, 60]
+    assert HookRunner(satchel.load(layout=layout), timeout=5).default_timeout("prompt") == 5
+    assert HookRunner(satchel.load(layout=layout), max_timeout=20).default_timeout("agent") == 20
+
+
+def test_a_model_hook_past_its_timeout_is_dropped(layout):
+    env = settings(layout, pre({"type": "prompt", "prompt": "slow", "timeout": 0.2}))
+    release = threading.Event()
+
+    def model_hook(hook, payload):
+        release.wait(5)
+        return pre_tool("deny", "too late")
+
+    outcome = HookRunner(env, model_hook=model_hook).run("before_tool_use", BASH)
+    release.set()
+    assert outcome.behavior == "allow"
+    assert [(d.code, d.message) for d in outcome.diagnostics] == [
+        ("hook.timeout", "hook 'slow' timed out after 0.2 s in model_hook; its answer is dropped")
+    ]
+    assert outcome.results[0].timed_out

@@ -16,7 +16,7 @@ from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hook_params, hooks_environment
 from satchel.hooks import HookResult, Outcome
 from satchel.hooks._events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
-from satchel.runtime.hooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, HookRunner
+from satchel.runtime.hooks import MAX_TIMEOUT, HookRunner
 
 PARAMS = (
     click.Argument(["event"]),
@@ -28,9 +28,9 @@ PARAMS = (
     click.Option(
         ["--timeout"],
         type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_TIMEOUT,
-        show_default=True,
-        help="Seconds for a hook that sets no timeout.",
+        default=None,
+        help="Seconds for a hook that sets no timeout [Claude Code's default for its type: "
+        "600 for command, http and mcp_tool, 30 for prompt, 60 for agent].",
     ),
     click.Option(
         ["--max-timeout"],
@@ -47,7 +47,7 @@ def run(
     event: str,
     tool: str | None,
     input_json: str | None,
-    timeout: float,
+    timeout: float | None,
     max_timeout: float | None,
     project: Path | None,
     home: Path | None,

@@ -73,7 +73,8 @@ class SessionOptions:
     * `include_instructions`: put the instruction files (AGENTS.md, CLAUDE.md, ...) in
       `context()` [True].
     * `hooks`: run the environment's ``before_tool_use`` hooks in `before_tool_use`
-      [True]; `hook_timeout`: seconds for a hook that sets none [60]; `session_id` and
+      [True]; `hook_timeout`: seconds for a hook that sets none [None: Claude Code's
+      default for its handler type, 600 for a command]; `session_id` and
       `transcript_path`: the hooks' common payload fields [""].
     """
 
@@ -103,7 +104,7 @@ class SessionOptions:
     wrap_commands: Wrap = "plugin"
     include_instructions: bool = True
     hooks: bool = True
-    hook_timeout: float = 60.0
+    hook_timeout: float | None = None
     session_id: str = ""
     transcript_path: str = ""
 
@@ -152,7 +153,8 @@ class SessionOptions:
         if self.wrap_commands not in ("plugin", "all", "none"):
             raise ValueError("wrap_commands must be 'plugin', 'all' or 'none'")
         for key in ("script_timeout", "shell_timeout", "hook_timeout"):
-            if not getattr(self, key) > 0:
+            value = getattr(self, key)
+            if value is not None and not value > 0:
                 raise ValueError(f"{key} must be a positive number of seconds")
         if self.max_shell_commands < 0:
             raise ValueError("max_shell_commands must be 0 or more")
@@ -202,7 +204,7 @@ class SessionOverrides(TypedDict, total=False):
     wrap_commands: Wrap
     include_instructions: bool
     hooks: bool
-    hook_timeout: float
+    hook_timeout: float | None
     session_id: str
     transcript_path: str
 

@@ -10,6 +10,7 @@ if _typing.TYPE_CHECKING:
     from satchel.runtime.hooks._output import read_result
     from satchel.runtime.hooks._runner import (
         DEFAULT_TIMEOUT,
+        DEFAULT_TIMEOUTS,
         MAX_TIMEOUT,
         HookRunner,
     )
@@ -24,6 +25,7 @@ else:
             "satchel.runtime.hooks._output": ("read_result",),
             "satchel.runtime.hooks._runner": (
                 "DEFAULT_TIMEOUT",
+                "DEFAULT_TIMEOUTS",
                 "MAX_TIMEOUT",
                 "HookRunner",
             ),
@@ -32,6 +34,7 @@ else:
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "DEFAULT_TIMEOUTS",
     "HookRunner",
     "MAX_TIMEOUT",
     "aggregate",

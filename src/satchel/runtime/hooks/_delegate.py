@@ -8,7 +8,9 @@ which kind, ``hook.spec.params`` holds ``prompt`` and ``model`` as written
 is the event's JSON. What it returns is read as a command hook's stdout JSON (so a
 host that asked a model maps its ``{"ok": false, "reason": ...}`` to a decision); None
 is no opinion. Without a callback the hook is skipped with ``hook.model.unavailable``
-(no decision); a callback that raises is ``hook.model.failed``, a non-blocking error.
+(no decision); a callback that raises is ``hook.model.failed``, a non-blocking error;
+one still running at the hook's timeout (by default Claude Code's: 30 s for a prompt
+hook, 60 s for an agent hook) is ``hook.timeout`` and its answer is dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from satchel.diagnostics import diagnostic
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
+from satchel.runtime.hooks._python import HookTimeout, call_within
 
 __all__ = ["ModelHook", "run_delegated"]
 
@@ -29,7 +32,11 @@ ModelHook = Callable[[Hook, Mapping[str, Any]], "Mapping[str, Any] | None"]
 
 
 def run_delegated(
-    hook: Hook, event: str, payload: Mapping[str, Any], model_hook: ModelHook | None
+    hook: Hook,
+    event: str,
+    payload: Mapping[str, Any],
+    model_hook: ModelHook | None,
+    timeout: float,
 ) -> HookResult:
     """Hand a prompt or agent hook to `model_hook` and read its answer."""
     kind = hook.spec.type
@@ -42,7 +49,10 @@ def run_delegated(
         problem = diagnostic("hook.model.unavailable", message, hook.spec.path, hint=hint)
         return replace(HookResult(hook, None, "", ""), diagnostics=(problem,))
     try:
-        answer: Any = model_hook(hook, dict(payload))  # the host may return anything
+        answer: Any = call_within(model_hook, (hook, dict(payload)), timeout)
+    except HookTimeout:
+        why = f"timed out after {timeout:g} s in model_hook; its answer is dropped"
+        return failure_result(hook, event, "hook.timeout", why, timed_out=True)
     except Exception as e:  # noqa: BLE001 - the host's failure is this hook's
         why = f"was handed to model_hook, which raised {type(e).__name__}: {e}"
         return failure_result(hook, event, "hook.model.failed", why)

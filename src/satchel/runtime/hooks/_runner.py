@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -71,23 +72,32 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "DEFAULT_TIMEOUTS",
     "MAX_TIMEOUT",
     "SHELL",
     "HookRunner",
 ]
 
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = 60.0  # a handler type Claude Code gives no default (Python callbacks)
 MAX_TIMEOUT = 600.0  # Claude Code's default for a command hook
+# Claude Code's default seconds for a hook that sets none, by handler type (hooks
+# reference, "timeout": 600 for command, 30 for prompt, 60 for agent; an http hook waits
+# 10 minutes; an mcp_tool hook, like a command, 600).
+DEFAULT_TIMEOUTS: Mapping[str, float] = MappingProxyType(
+    {"command": 600.0, "http": 600.0, "mcp_tool": 600.0, "prompt": 30.0, "agent": 60.0}
+)
 SHELL = "/bin/sh"
 
 
 class HookRunner:
     """Runs an environment's hooks. Cheap to build; holds no process between calls.
 
-    * `timeout`: seconds for a hook that sets none [60, Claude Code's classic value].
+    * `timeout`: seconds for a hook that sets none [None: Claude Code's default for its
+      handler type, `DEFAULT_TIMEOUTS`: 600 for command, http and mcp_tool, 30 for
+      prompt, 60 for agent and Python callbacks].
     * `max_timeout`: the most seconds any hook may run, whatever it declares [600, or
       `timeout` when that is more]; a declared timeout above it is cut, with
-      ``hook.timeout.capped`` (and `timeout` itself is never more).
+      ``hook.timeout.capped`` (and a default is never more).
     * `max_output`: bytes kept of each of a hook's streams [1 MiB]; cut output counts
       as unparseable.
     * `environ`: the environment the scrubbed base is taken from [os.environ].
@@ -106,7 +116,7 @@ class HookRunner:
         self,
         environment: Environment,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         max_timeout: float | None = None,
         max_output: int = MAX_OUTPUT,
         environ: Mapping[str, str] | None = None,
@@ -121,10 +131,11 @@ class HookRunner:
         if plugin_cwd not in ("root", "project"):
             raise ValueError("plugin_cwd must be 'root' or 'project'")
         self.environment = environment
-        self.max_timeout = max(MAX_TIMEOUT, timeout) if max_timeout is None else max_timeout
-        if timeout <= 0 or self.max_timeout <= 0:
+        ceiling = MAX_TIMEOUT if timeout is None else max(MAX_TIMEOUT, timeout)
+        self.max_timeout = ceiling if max_timeout is None else max_timeout
+        if (timeout is not None and timeout <= 0) or self.max_timeout <= 0:
             raise ValueError("timeout and max_timeout must be positive")
-        self.timeout = min(timeout, self.max_timeout)
+        self.timeout = None if timeout is None else min(timeout, self.max_timeout)
         self.max_output = max_output
         self.environ = os.environ if environ is None else environ
         self.session_id = session_id
@@ -283,7 +294,7 @@ class HookRunner:
         elif kind == "python":
             result = run_python(hook, event, payload, timeout)
         else:
-            result = run_delegated(hook, event, payload, self.model_hook)
+            result = run_delegated(hook, event, payload, self.model_hook, timeout)
         if capped:
             return replace(result, diagnostics=(*capped, *result.diagnostics))
         return result
@@ -292,7 +303,7 @@ class HookRunner:
         """The seconds `hook` may run, and the note that its declared timeout was cut."""
         declared = hook.spec.timeout
         if declared is None or declared <= self.max_timeout:
-            return declared or self.timeout, ()
+            return declared or self.default_timeout(hook.spec.type), ()
         message = (
             f"hook {hook.name!r} declares a timeout of {declared:g} s; it is cut to "
             f"{self.max_timeout:g} s, the runner's max_timeout"
@@ -301,6 +312,12 @@ class HookRunner:
         return self.max_timeout, (
             diagnostic("hook.timeout.capped", message, hook.spec.path, hint=hint),
         )
+
+    def default_timeout(self, kind: str) -> float:
+        """The seconds a hook of handler type `kind` that sets no timeout may run."""
+        if self.timeout is not None:
+            return self.timeout
+        return min(DEFAULT_TIMEOUTS.get(kind, DEFAULT_TIMEOUT), self.max_timeout)
 
     def _env(
         self, hook: Hook, event: str, env_path: Path | None
