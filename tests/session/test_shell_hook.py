@@ -132,3 +132,16 @@ def test_claude_codes_settings_key_turns_it_on(layout):
 def test_the_settings_key_is_not_read_when_claude_settings_are_not(layout):
     put(layout.project / ".claude" / "settings.json", '{"disableSkillShellExecution": true}')
     assert "One: one\n" in session_of(layout).expand("/ctx")
+
+
+def test_an_if_rule_picks_which_commands_the_hook_sees(layout, tmp_path):
+    """The hook's ``if`` is a permission rule tested against the command as Bash's
+    input, as for PreToolUse: only ``printf one`` reaches it."""
+    hook = {"command": catcher(tmp_path, "only", deny="no"), "if": "Bash(printf one)"}
+    session = session_of(layout, hook)
+    text = session.expand("/ctx")
+    assert (
+        "One: [satchel: not run, a PreSkillShellCommand hook refused it (no): printf one]" in text
+    )
+    assert "Two: two" in text
+    assert [e["tool_input"]["command"] for e in seen(tmp_path, "only")] == ["printf one"]

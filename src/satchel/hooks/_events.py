@@ -36,6 +36,7 @@ __all__ = [
     "BLOCKING",
     "CATALOGUE",
     "CLAUDE_EVENTS",
+    "CONDITION_EVENTS",
     "CURSOR_EVENTS",
     "CURSOR_NAMES",
     "CURSOR_ONLY",
@@ -297,6 +298,11 @@ _VIBE_NAMES = {event: name for name, event in VIBE_EVENTS.items()}
 _GEMINI_NAMES = {event: name for name, event in GEMINI_EVENTS.items()}
 
 TOOL_EVENTS = frozenset(("before_tool_use", "after_tool_use", "after_tool_failure"))
+# Events whose hooks' ``if`` rule is tested (Claude Code's hooks reference: the tool
+# events, PermissionRequest and PermissionDenied; its 2.1.332 binary also reads the
+# tool_name of PreSkillShellCommand, whose ``tool_input`` is ``{command}`` as Bash's).
+CONDITION_EVENTS = TOOL_EVENTS | {"permission_request", "permission_denied",
+                                  "pre_skill_shell_command"}  # fmt: skip
 # The payload field a matcher is tested against (Claude Code's table); an event not
 # listed has no matcher: a matcher written on it is ignored.
 MATCH_FIELD: Mapping[str, str] = MappingProxyType(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, canonical
+from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, canonical
 from satchel.hooks._files import (
     read_hooks_toml,
     read_settings_hooks,
@@ -177,7 +177,7 @@ def _compile(hook: Hook, dialect: str, matched: bool, diags: list[Diagnostic]) -
         diags.append(diagnostic("hook.matcher.invalid", f"hook {_label(spec)}: {e}", spec.path))
         return f"invalid matcher: {e}"
     condition: Rule | None = None
-    if spec.condition is not None and hook.event in TOOL_EVENTS:
+    if spec.condition is not None and hook.event in CONDITION_EVENTS:
         try:
             condition = parse_rule(spec.condition)
         except ValueError as e:

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._callbacks import HookMatcher, callback_hooks
-from satchel.hooks._events import MATCH_FIELD, TOOL_EVENTS, event_named, host_name
+from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
 from satchel.hooks._variables import host_variables
 from satchel.plugins._data import ensure_data_dir
@@ -229,7 +229,7 @@ class HookRunner:
         return tuple(chosen.values())
 
     def _condition_holds(self, hook: Hook, event: str, payload: Mapping[str, Any]) -> bool:
-        if hook.condition is None or event not in TOOL_EVENTS:
+        if hook.condition is None or event not in CONDITION_EVENTS:
             return True
         tool_input = payload.get("tool_input")
         lay = self.environment.layout
