@@ -110,7 +110,6 @@ def test_json_lists_skills_shadowed_and_diagnostics(satchel, in_repo):
         ("warning", "skill.shadowed"),
         ("error", "skill.description.missing"),
         ("warning", "skill.name.mismatch"),
-        ("info", "skill.field.deprecated"),
         ("warning", "command.shadowed"),
         ("warning", "frontmatter.yaml.colon-fallback"),
         ("warning", "agent.builtin.protected"),

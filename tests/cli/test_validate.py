@@ -49,10 +49,7 @@ def test_json_reports_each_skill(satchel, in_repo):
             "hint": None,
         }
     ]
-    assert [d["code"] for d in doc[2]["diagnostics"]] == [
-        "skill.name.mismatch",
-        "skill.field.deprecated",
-    ]
+    assert [d["code"] for d in doc[2]["diagnostics"]] == ["skill.name.mismatch"]
 
 
 def test_all_ok_exits_0(satchel, in_repo):

@@ -95,6 +95,8 @@ def test_host_extras_are_kept_without_complaint():
 
 
 def test_deprecated_top_level_fields_move_into_metadata_with_info():
+    """Every one is exposed in metadata; only `thinking` is called deprecated, since
+    `model` and `paths` are Claude Code's own fields (zidane's rule below)."""
     fields = {
         "name": "pdf",
         "description": "d",
@@ -104,7 +106,12 @@ def test_deprecated_top_level_fields_move_into_metadata_with_info():
     }
     skill, diags = build(fields)
     assert skill is not None
-    assert codes(diags) == ["skill.field.deprecated"] * 3
+    assert [(d.code, d.message) for d in diags] == [
+        (
+            "skill.field.deprecated",
+            "top-level `thinking` is deprecated; also exposed as metadata['satchel.thinking']",
+        )
+    ]
     assert all(d.severity == "info" for d in diags)
     assert dict(skill.metadata) == {
         "satchel.model": "claude-opus",
@@ -112,6 +119,16 @@ def test_deprecated_top_level_fields_move_into_metadata_with_info():
         "satchel.paths": "src/**/*.ts,test/**/*.ts",
     }
     assert skill.extras["model"] == "claude-opus"
+
+
+def test_under_zidane_a_top_level_model_and_paths_are_deprecated_too():
+    fields = {"name": "pdf", "description": "d", "model": "opus", "paths": ["a/*.ts"]}
+    skill, diags = build(fields, FieldRules(client="zidane"))
+    assert skill is not None
+    assert [d.message for d in diags] == [
+        "top-level `model` is deprecated; also exposed as metadata['zidane.model']",
+        "top-level `paths` is deprecated; also exposed as metadata['zidane.paths']",
+    ]
 
 
 def test_moved_fields_use_the_client_prefix_and_never_overwrite_metadata():

@@ -47,6 +47,9 @@ HOST_EXTRAS = frozenset(
 )  # fmt: skip
 # Top-level fields zidane deprecates and moves into metadata as `<client>.<field>`.
 MOVED_TO_METADATA = ("model", "thinking", "paths")
+# Of those, the ones Claude Code reads as its own fields (typed on `Skill`): only under
+# zidane's rules is a top-level one called deprecated.
+CLAUDE_CODE_FIELDS = frozenset(("model", "paths"))
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -360,6 +363,8 @@ def _move(b: _Builder, key: str, value: Any, metadata: dict[str, str]) -> None:
     target = f"{b.rules.client}.{key}"
     text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
     metadata.setdefault(target, text)
+    if key in CLAUDE_CODE_FIELDS and b.rules.client != "zidane":
+        return
     b.diags.append(
         diagnostic(
             "skill.field.deprecated",
