@@ -7,6 +7,11 @@ from tests.support import write_skill
 from .support import EXAMPLE, WORKSPACE, check_golden
 from .test_doctor import PLUGIN_SKILLS, SKILLS
 
+NO_HOST_FIELDS = {
+    "when_to_use": None, "paths": None, "disallowed_tools": [], "model": None,
+    "effort": None, "shell": None, "context": None, "agent": None, "background": None,
+}  # fmt: skip
+
 
 def test_human_table_matches_golden(satchel, in_repo):
     result = satchel("list", *EXAMPLE)
@@ -44,6 +49,7 @@ def test_json_is_every_skill_as_to_json(satchel, in_repo):
         "path": str(WORKSPACE / ".codex/skills/pdf-forms/SKILL.md"),
         "scope": "project",
         "family": ".codex",
+        **NO_HOST_FIELDS,
     }
 
 

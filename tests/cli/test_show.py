@@ -26,6 +26,8 @@ def test_json_is_to_json_plus_the_body(satchel, in_repo):
     assert set(doc) == {
         "version", "project", "name", "description", "license", "compatibility", "metadata",
         "allowed_tools", "extras", "path", "scope", "family", "body", "diagnostics",
+        "when_to_use", "paths", "disallowed_tools", "model", "effort", "shell", "context",
+        "agent", "background",
     }  # fmt: skip
 
 

@@ -120,3 +120,29 @@ def test_a_long_when_to_use_is_refused(tmp_path):
     assert [d.message for d in diags if d.code == "skill.field.invalid"] == [
         "`when_to_use` is 1025 characters; the limit is 1024; the field is ignored"
     ]
+
+
+def test_to_json_carries_the_typed_host_fields(tmp_path):
+    text = (
+        "---\nname: fork-me\ndescription: d\nwhen_to_use: on forks\npaths: ['src/**']\n"
+        "disallowed-tools: Bash\nmodel: opus\neffort: high\nshell: bash\ncontext: fork\n"
+        "agent: Explore\nbackground: true\n---\nbody\n"
+    )
+    put(tmp_path / "fork-me" / "SKILL.md", text)
+    read = read_skill(tmp_path / "fork-me" / "SKILL.md", FieldRules())
+    assert read is not None and read[0] is not None
+    skill = read[0]
+    doc = skill.to_json()
+    assert {k: doc[k] for k in ("when_to_use", "paths", "disallowed_tools", "model")} == {
+        "when_to_use": "on forks",
+        "paths": ["src/**"],
+        "disallowed_tools": ["Bash"],
+        "model": "opus",
+    }
+    assert (doc["effort"], doc["shell"], doc["context"], doc["agent"], doc["background"]) == (
+        "high",
+        "bash",
+        "fork",
+        "Explore",
+        True,
+    )

@@ -100,4 +100,13 @@ class Skill(Originated):
             "path": None if self.path is None else str(self.path),
             "scope": self.scope,
             "family": self.family,
+            "when_to_use": self.when_to_use,
+            "paths": None if self.paths is None else list(self.paths),
+            "disallowed_tools": list(self.disallowed_tools),
+            "model": self.model,
+            "effort": self.effort,
+            "shell": self.shell,
+            "context": self.context,
+            "agent": self.agent,
+            "background": self.background,
         }
