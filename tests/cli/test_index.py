@@ -79,3 +79,30 @@ def test_each_skill_the_caps_leave_out_is_named_on_stderr(satchel, project, home
         ("skill.index.omitted", f"skill 'beta' is not in the index: {cap}"),
         ("skill.index.omitted", f"skill 'gamma' is not in the index: {cap}"),
     ]
+
+
+def test_a_conditional_skill_joins_the_index_only_for_a_matching_touch(
+    satchel, project, home, monkeypatch
+):
+    """As in a session: `paths:` holds the skill back until a file it matches is touched."""
+    write_skill(project / ".satchel/skills", "deploy", description="Ship it.")
+    write_skill(
+        project / ".satchel/skills", "web", description="Web rules.", extra="paths: ['web/**']"
+    )
+    monkeypatch.chdir(project)
+    base = ("index", "--project", project, "--home", home)
+    listed = [satchel(*base).out, satchel(*base, "--touch", "api/x.py").out]
+    touched = satchel(*base, "--touch", "web/app.ts").out
+    assert [line for line in listed[0].splitlines() if line.startswith("- ")] == [
+        "- deploy: Ship it."
+    ]
+    assert listed[1] == listed[0]
+    assert touched == listed[0] + "- web: Web rules.\n"
+
+
+def test_list_shows_a_conditional_skills_patterns(satchel, project, home):
+    write_skill(
+        project / ".satchel/skills", "web", description="Web rules.", extra="paths: ['web/**']"
+    )
+    out = satchel("list", "--project", project, "--home", home).out
+    assert "(when a file matches web/**)" in out

@@ -13,6 +13,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
+from satchel.session._conditional import Conditional
 from satchel.tokens import token_bill
 
 PARAMS = (
@@ -29,6 +30,13 @@ PARAMS = (
     ),
     click.Option(["--max-bytes"], type=click.IntRange(min=0), default=MAX_BYTES, show_default=True),
     click.Option(["--tool-name"], default="load_skill", show_default=True),
+    click.Option(
+        ["--touch", "touches"],
+        multiple=True,
+        type=click.Path(path_type=Path),
+        help="A file the agent has read or edited (repeatable): the conditional skills "
+        "(paths:) it matches, and the nested skills roots above it, join the index.",
+    ),
     json_option(),
 )
 
@@ -46,15 +54,20 @@ def run(
     max_skills: int,
     max_bytes: int,
     tool_name: str,
+    touches: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """Print the index text a model would read.
 
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
-    loads. Each skill the caps leave out is named on stderr (skill.index.omitted)."""
+    loads. Each skill the caps leave out is named on stderr (skill.index.omitted).
+    As at a session's start, a conditional skill (paths:) is left out until a --touch
+    file matches it."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
-    skills = env.skills
+    held = Conditional(env)
+    problems = [d for path in touches for d in held.touch(path)[1]]
+    skills = held.skills()
     built = build_index(
         skills,
         format=index_format,
@@ -69,10 +82,11 @@ def run(
             "tokens": token_bill({"skills": text})["skills"],
         }
         document = {"project": str(env.layout.project), "format": index_format, "text": text}
-        out.print_json({**document, **size}, built.diagnostics)
+        out.print_json({**document, **size}, (*problems, *built.diagnostics))
         return OK
-    if built.diagnostics:
-        out.console(stderr=True).print(out.diagnostic_grid(built.diagnostics))
+    if problems or built.diagnostics:
+        shown = (*problems, *built.diagnostics)
+        out.console(stderr=True).print(out.diagnostic_grid(shown))
     if sys.stdout.isatty():
         sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:

@@ -28,7 +28,9 @@ def run(
 ) -> int:
     """List the skills that load, in precedence order.
 
-    `satchel doctor` says what did not load and why."""
+    A conditional skill (paths:) is listed with its patterns: a session offers it
+    once a file it matches is touched. `satchel doctor` says what did not load and
+    why."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     if as_json:
         skills = [skill.to_json() for skill in env.skills.values()]
@@ -51,6 +53,8 @@ def _print(env: Environment) -> None:
         cell = out.safe(out.one_line(skill.description, width))
         cell.append("\n")
         cell.append_text(out.safe(out.shown(skill.path), style="dim"))
+        if skill.paths is not None:
+            cell.append_text(out.safe(f"  (when a file matches {', '.join(skill.paths)})"))
         grid.add_row(out.safe(skill.name), out.safe(skill.scope), out.safe(skill.family), cell)
     con.print(grid)
     if env.diagnostics:
