@@ -198,3 +198,35 @@ def test_the_hooks_in_force_answer_a_config_change_not_the_new_ones(tmp_path, la
     changes = chat.reload()
     assert changes.hooks.added and chat.environment.hooks.hooks
     assert received(log) == []
+
+
+def test_instructions_loaded_fires_when_a_touch_attaches_a_conditional_rule(tmp_path, layout):
+    """Claude Code's ``load_reason`` ``path_glob_match``: a ``.claude/rules`` file with
+    ``paths:`` loads when a matching file is read; once, with its globs and the file."""
+    rule = put(layout.project / ".claude/rules/web.md", "---\npaths: web/**\n---\nUse tabs.\n")
+    script = put(tmp_path / "hooks" / "record.py", RECORD)
+    log = tmp_path / "claude.jsonl"
+    command = f'"{sys.executable}" "{script}" "{log}" record'
+    hooks = {
+        "InstructionsLoaded": [
+            {"matcher": "path_glob_match", "hooks": [{"type": "command", "command": command}]}
+        ]
+    }
+    put(layout.project / ".claude/settings.json", json.dumps({"hooks": hooks}))
+    env = satchel.load(layout=layout, host="claude-code", claude_settings_hooks=True)
+    chat = Session(env, environ={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    chat.touch("api/server.py")
+    assert (received(log), chat.attached) == ([], ())
+    chat.touch("web/app.ts")
+    chat.touch("web/other.ts")
+    (payload,) = received(log)
+    assert own(payload, "cwd", "hook_event_name") == {
+        "file_path": str(rule),
+        "memory_type": "Project",
+        "load_reason": "path_glob_match",
+        "globs": [
+            "web"
+        ],  # a trailing /** is dropped, as Claude Code does (`satchel._instructions._hosts`)
+        "trigger_file_path": str(layout.cwd / "web/app.ts"),
+    }
+    assert [f.path for f in chat.attached] == [rule]

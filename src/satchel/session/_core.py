@@ -17,6 +17,7 @@ import satchel.session._replay as replay
 import satchel.session._substitute as substitute
 from satchel._changes import Changes
 from satchel._environment import Environment
+from satchel._instructions import InstructionFile, applies_to
 from satchel._render import model_visible
 from satchel._text import flag
 from satchel.commands._arguments import Filler
@@ -137,6 +138,7 @@ class Session:
         self._receipts = {t.name: [0, 0] for t in self._tools}
         self._hooks: HookRunner | None = None
         self._instructions_fired: set[str] = set()
+        self._attached: dict[str, InstructionFile] = {}
         self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
         self._services: tuple[McpCaller | None, ModelHook | None] = (None, None)
 
@@ -161,6 +163,7 @@ class Session:
         returns the skills that did, and the tools are rebuilt to name them."""
         added, problems = self._conditional.touch(path)
         self._note(problems)
+        self._attach_rules(path)
         if added:
             self._tools = build_tools(self)
             self._own = frozenset(t.name for t in self._tools)
@@ -618,6 +621,24 @@ class Session:
             message = f"the host already has a context segment {', '.join(map(repr, clash))}"
             raise Collision(diagnostic("session.context.collision", message))
         return segments
+
+    @property
+    def attached(self) -> tuple[InstructionFile, ...]:
+        """The conditional instruction files (a rule's ``paths:``) a touched file
+        matched, in the order they attached: the host puts them in the prompt."""
+        return tuple(self._attached.values())
+
+    def _attach_rules(self, path: str | os.PathLike[str]) -> None:
+        """Attach the conditional instruction files touching `path` matches, firing
+        ``instructions_loaded`` (``path_glob_match``) once for each."""
+        if not self.options.include_instructions:
+            return
+        latest = Path(os.path.normpath(self.environment.layout.cwd / path))
+        for file in applies_to(self.environment.instructions, latest):
+            key = str(file.path)
+            if key not in self._attached:
+                self._attached[key] = file
+                self.fire("instructions_loaded", fire.instructions_loaded(file, str(latest)))
 
     def _fire_instructions(self) -> None:
         """``instructions_loaded`` once for each always-on file that goes in the prompt."""

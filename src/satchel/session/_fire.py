@@ -3,7 +3,10 @@
 * ``instructions_loaded`` (Claude Code's ``InstructionsLoaded``): once for each
   always-on instruction file the session puts in the prompt (`Session.context`), with
   ``file_path``, ``memory_type`` (``User``, ``Project``, ``Local``) and
-  ``load_reason`` ``session_start``. Observe-only, as in Claude Code.
+  ``load_reason`` ``session_start``; and once for each conditional file (a rule's
+  ``paths:``) when `Session.touch` reports a file it matches, with ``load_reason``
+  ``path_glob_match``, its ``globs`` and the ``trigger_file_path``. Observe-only, as in
+  Claude Code.
 * ``user_prompt_expansion`` (``UserPromptExpansion``): before `Session.expand` expands a
   slash prompt, with ``expansion_type`` ``slash_command``, ``command_name``,
   ``command_args``, ``command_source`` and the original ``prompt``. A block leaves the
@@ -44,13 +47,19 @@ __all__ = [
 CHANGE_KINDS = ("skills", "commands", "agents", "plugins", "hooks", "mcp_servers")
 
 
-def instructions_loaded(file: InstructionFile) -> dict[str, Any]:
-    """The ``InstructionsLoaded`` fields for one always-on file put in the prompt."""
+def instructions_loaded(file: InstructionFile, trigger: str | None = None) -> dict[str, Any]:
+    """The ``InstructionsLoaded`` fields for one always-on file put in the prompt, or
+    for a conditional one that touching `trigger` attached."""
     memory = "Local" if file.kind == "local" else file.scope.capitalize()
+    fields: dict[str, Any] = {"file_path": str(file.path), "memory_type": memory}
+    if trigger is None:
+        return {**fields, "load_reason": "session_start"}
+    globs = list(file.condition.globs)
     return {
-        "file_path": str(file.path),
-        "memory_type": memory,
-        "load_reason": "session_start",
+        **fields,
+        "load_reason": "path_glob_match",
+        "globs": globs,
+        "trigger_file_path": trigger,
     }
 
 
