@@ -382,3 +382,25 @@ def test_a_model_hook_past_its_timeout_is_dropped(layout):
         ("hook.timeout", "hook 'slow' timed out after 0.2 s in model_hook; its answer is dropped")
     ]
     assert outcome.results[0].timed_out
+
+
+@pytest.mark.parametrize(("on_failure", "behavior"), [("continue", "allow"), ("block", "deny")])
+def test_an_http_hooks_on_failure_says_whether_a_failed_call_blocks(
+    layout, server, on_failure, behavior
+):
+    """Claude Code 2.1.332's schema: ``onFailure`` ``continue`` (the default) reports
+    the failure and goes ahead; ``block`` blocks the action for as long as it fails."""
+    server.status = 500
+    hook = {"type": "http", "url": server.url, "onFailure": on_failure}
+    env = settings(layout, pre(hook), allowed_http_hook_urls=[server.url])
+    outcome = HookRunner(env).run("before_tool_use", BASH)
+    assert outcome.behavior == behavior
+    assert codes(outcome.diagnostics) == ["hook.http.failed"]
+
+
+def test_an_on_failure_that_is_neither_continue_nor_block_is_refused(layout):
+    env = settings(layout, pre({"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": 1}))
+    assert [d.message for d in env.diagnostics if d.code == "plugin.hooks.invalid"] == [
+        "PreToolUse group #1 handler #1: onFailure must be 'continue' or 'block', not 1; "
+        "it is skipped"
+    ]

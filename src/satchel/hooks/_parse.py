@@ -96,6 +96,7 @@ HANDLER_FIELDS = _PARAMS = {
     "prompt": ("prompt", "model"),
     "agent": ("prompt", "model"),
 }
+_ON_FAILURE = {"http": ("onFailure",), "mcp_tool": ("onFailure",)}
 VIBE_TYPES = ("pre_tool", "post_tool", "post_agent")
 VIBE_TIMEOUT = 60.0
 MAX_VIBE_HOOKS = 128
@@ -253,7 +254,7 @@ def _claude_other(
         label = f"{params['server']}/{params['tool']}"
     else:
         label = str(params["prompt"])
-    known = ("type", "timeout", "if", "description", *_PARAMS[kind])
+    known = ("type", "timeout", "if", "description", *_PARAMS[kind], *_ON_FAILURE.get(kind, ()))
     extras = {k: v for k, v in handler.items() if k not in known}
     return HookSpec(
         event=event,
@@ -268,7 +269,20 @@ def _claude_other(
         extras=MappingProxyType(extras) if extras else _NONE,
         type=kind,  # type: ignore[arg-type]  # one of _PARAMS, all HandlerType values
         params=MappingProxyType(params),
+        fail_mode=_on_failure(kind, handler),
     )
+
+
+def _on_failure(kind: str, handler: Mapping[str, Any]) -> str | None:
+    """An http or mcp_tool hook's ``onFailure``: ``continue`` (the default: a failed
+    call has no opinion) or ``block`` (it denies what the event guards), as Claude Code
+    2.1.332's schema has it: "closed" for ``block``, else None."""
+    if kind not in _ON_FAILURE or "onFailure" not in handler:
+        return None
+    value = handler["onFailure"]
+    if value not in ("continue", "block"):
+        raise Bad(f"onFailure must be 'continue' or 'block', not {value!r}")
+    return "closed" if value == "block" else None
 
 
 def _handler_params(kind: str, handler: Mapping[str, Any]) -> dict[str, Any]:

@@ -46,7 +46,7 @@ class HookSpec:
     strict: bool = False
     condition: str | None = None  # Claude Code's `if` permission rule
     description: str | None = None
-    fail_mode: str | None = None  # Kimi's
+    fail_mode: str | None = None  # Kimi's; "closed" for Claude Code's onFailure: block
     plugin: str | None = None
     path: Path | None = None
     extras: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
