@@ -134,3 +134,15 @@ def test_the_host_activates_with_arguments(layout):
     body = "---\nname: host\ndescription: H.\n---\nFor $ARGUMENTS.\n"
     held = load(layout, {"host/SKILL.md": body}).activate("host", "the team")
     assert "For the team.\n" in held.content
+
+
+def test_claude_effort_is_the_skills_effort_else_the_sessions(layout):
+    """Claude Code 2.1.120's ``${CLAUDE_EFFORT}``; left as written when no effort is set."""
+    own = "---\nname: deep\ndescription: Deep.\neffort: high\n---\nAt ${CLAUDE_EFFORT}.\n"
+    plain = "---\nname: plain\ndescription: Plain.\n---\nAt ${CLAUDE_EFFORT}.\n"
+    files = {"deep/SKILL.md": own, "plain/SKILL.md": plain}
+    session = load(layout, files, effort="low")
+    assert "At high.\n" in session.call("load_skill", {"name": "deep"}).text
+    assert "At low.\n" in session.call("load_skill", {"name": "plain"}).text
+    bare = load(layout, files)
+    assert "At ${CLAUDE_EFFORT}.\n" in bare.call("load_skill", {"name": "plain"}).text

@@ -146,3 +146,12 @@ def test_to_json_carries_the_typed_host_fields(tmp_path):
         "Explore",
         True,
     )
+
+
+def test_claude_codes_internal_keys_are_known_and_kept(tmp_path):
+    extra = (
+        "fallback: other\ncreated_by: a\nimproved_by: b\ndisplayName: Fancy\ndefault-enabled: false"
+    )
+    skill, diags = _read(tmp_path, extra)
+    assert [d.code for d in diags] == []
+    assert skill.extras["displayName"] == "Fancy" and skill.extras["fallback"] == "other"

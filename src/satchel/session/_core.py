@@ -280,6 +280,7 @@ class Session:
             arguments,
             numbering=self.options.argument_numbering,
             session_id=self.options.session_id,
+            effort=self.options.effort,
         )
 
     # -- context: fork ---------------------------------------------------------------

@@ -76,6 +76,8 @@ class SessionOptions:
       [True]; `hook_timeout`: seconds for a hook that sets none [None: Claude Code's
       default for its handler type, 600 for a command]; `session_id` and
       `transcript_path`: the hooks' common payload fields [""].
+    * `effort`: the session's effort level, what ``${CLAUDE_EFFORT}`` gives a skill that
+      sets no ``effort`` of its own [None: left as written].
     """
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
@@ -107,6 +109,7 @@ class SessionOptions:
     hook_timeout: float | None = None
     session_id: str = ""
     transcript_path: str = ""
+    effort: str | None = None
 
     @classmethod
     def build(cls, **options: Unpack[SessionOverrides]) -> SessionOptions:
@@ -207,6 +210,7 @@ class SessionOverrides(TypedDict, total=False):
     hook_timeout: float | None
     session_id: str
     transcript_path: str
+    effort: str | None
 
 
 def _toolset(value: Any) -> tuple[str, ...]:

@@ -5,10 +5,11 @@ its 2.1.332 release notes list them: ``$ARGUMENTS`` (everything typed after the 
 ``$ARGUMENTS[N]`` and ``$N`` (one word, counted from 0 since 2.1.19: the host
 profile's `argument_numbering`), ``$name`` for each name of an ``arguments:``
 frontmatter list (the word at that place), the ``\\$`` escape, ``${CLAUDE_SKILL_DIR}``,
-``${CLAUDE_SESSION_ID}``, and for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
-``${CLAUDE_PLUGIN_DATA}``. A word placeholder past the last word typed stays as
-written. Arguments are never expanded again once put in (2.1.233): the text is
-filled in one pass (`satchel.commands._arguments.Filler`).
+``${CLAUDE_SESSION_ID}``, ``${CLAUDE_EFFORT}`` (2.1.120: the skill's own ``effort``,
+else the session's `effort` option; left as written when neither is set), and for a
+plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and ``${CLAUDE_PLUGIN_DATA}``. A word
+placeholder past the last word typed stays as written. Arguments are never expanded
+again once put in (2.1.233): the text is filled in one pass (`satchel.commands._arguments.Filler`).
 
 Inside a `` !`cmd` `` only the ``${...}`` variables are filled, never the arguments
 typed: satchel's rule, so that what a user or a model types never reaches a shell
@@ -39,10 +40,16 @@ def argument_names(skill: Skill) -> tuple[str, ...]:
     return tuple(w for w in words if w.replace("_", "a").replace("-", "a").isalnum())
 
 
-def variables(environment: Environment, skill: Skill, session_id: str) -> dict[str, str]:
-    """The ``${NAME}`` values for `skill`: its directory, the session id, and its
-    plugin's root and data directory when a plugin ships it."""
+def variables(
+    environment: Environment, skill: Skill, session_id: str, effort: str | None = None
+) -> dict[str, str]:
+    """The ``${NAME}`` values for `skill`: its directory, the session id, the effort
+    (the skill's, else `effort`), and its plugin's root and data directory when a
+    plugin ships it."""
     found: dict[str, str] = {"CLAUDE_SESSION_ID": session_id}
+    level = skill.effort if skill.effort is not None else effort
+    if level is not None:
+        found["CLAUDE_EFFORT"] = str(level)
     if skill.directory is not None:
         found["CLAUDE_SKILL_DIR"] = str(skill.directory)
     plugin = None if skill.plugin is None else environment.plugins.plugins.get(skill.plugin)
@@ -60,11 +67,12 @@ def filler(
     *,
     numbering: Numbering,
     session_id: str,
+    effort: str | None = None,
     extra: Mapping[str, str] | None = None,
 ) -> Filler:
     """The `Filler` for one activation of `skill` with `arguments` (the text typed
     after its name, or "" when the model activated it)."""
-    values = variables(environment, skill, session_id)
+    values = variables(environment, skill, session_id, effort)
     values.update(extra or {})
     return Filler(
         arguments.strip(),

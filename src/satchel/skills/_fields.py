@@ -43,6 +43,9 @@ HOST_EXTRAS = frozenset(
         "disable-model-invocation", "disallowed-tools", "disallowedTools", "effort", "hooks",
         "mode", "model", "paths", "shell", "thinking", "user-invocable", "version",
         "when_to_use", "when-to-use",
+        # Claude Code 2.1.332's internal keys, and two it reads in any case (2.1.186)
+        "fallback", "created_by", "improved_by", "display-name", "display_name",
+        "displayName", "default-enabled", "default_enabled", "defaultEnabled",
     )
 )  # fmt: skip
 # Top-level fields zidane deprecates and moves into metadata as `<client>.<field>`.
