@@ -10,8 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import satchel
+from satchel.commands import Command
+from satchel.origin import Origin
 from satchel.session import Session
+from satchel.session._fire import command_source
 from tests.hooks.support import hooks_toml, write_hooks
 from tests.support import codes, put, skill_md
 
@@ -118,7 +123,7 @@ def test_user_prompt_expansion_fires_before_a_slash_prompt_expands(tmp_path, lay
         "expansion_type": "slash_command",
         "command_name": "deploy",
         "command_args": "to staging",
-        "command_source": "skill",
+        "command_source": "projectSettings",
         "prompt": "/deploy to staging",
     }
     assert chat.expand("no slash here") == "no slash here"
@@ -230,3 +235,22 @@ def test_instructions_loaded_fires_when_a_touch_attaches_a_conditional_rule(tmp_
         "trigger_file_path": str(layout.cwd / "web/app.ts"),
     }
     assert [f.path for f in chat.attached] == [rule]
+
+
+@pytest.mark.parametrize(
+    ("scope", "plugin", "source"),
+    [
+        ("project", None, "projectSettings"),
+        ("user", None, "userSettings"),
+        ("plugin", "kit", "plugin"),
+        ("extra", None, "flagSettings"),
+        ("mcp", None, "mcp"),
+        ("builtin", None, "builtin"),
+        ("", None, "builtin"),
+    ],
+)
+def test_command_source_is_claude_codes_name_for_where_it_came_from(scope, plugin, source):
+    """Claude Code 2.1.332 sends a command's ``source``: projectSettings, userSettings,
+    plugin, flagSettings, mcp, builtin."""
+    command = Command("deploy", text="Deploy.", origin=Origin(scope, plugin=plugin))
+    assert command_source(command) == source

@@ -75,7 +75,7 @@ def test_the_hook_gets_claude_codes_input_and_exit_2_skips_only_that_command(lay
         "tool_name": "Bash",
         "tool_input": {"command": "printf one"},
         "command_name": "ctx",
-        "command_source": "project",
+        "command_source": "projectSettings",
         "invoked_by": "user",
         "hook_event_name": "PreSkillShellCommand",
     }

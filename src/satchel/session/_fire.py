@@ -39,6 +39,7 @@ __all__ = [
     "CHANGE_KINDS",
     "blocked_expansion",
     "blocked_reload",
+    "command_source",
     "config_changes",
     "expansion",
     "instructions_loaded",
@@ -69,15 +70,33 @@ def expansion(target: Command | Skill, name: str, arguments: str, prompt: str) -
         "expansion_type": "slash_command",
         "command_name": name,
         "command_args": arguments,
-        "command_source": _source(target),
+        "command_source": command_source(target),
         "prompt": prompt,
     }
 
 
-def _source(target: Command | Skill) -> str:
-    if isinstance(target, Command):
-        return "plugin" if target.plugin is not None else "command"
-    return "plugin" if target.origin.plugin is not None else "skill"
+# Claude Code 2.1.332's command sources (a command's or skill's ``source``, sent as
+# ``command_source``), by satchel's scope: a root named on the command line is
+# ``flagSettings``, as ``--settings`` and ``--plugin-dir`` are.
+_SOURCES = {
+    "project": "projectSettings",
+    "user": "userSettings",
+    "plugin": "plugin",
+    "extra": "flagSettings",
+    "mcp": "mcp",
+    "builtin": "builtin",
+    "host": "builtin",
+}
+
+
+def command_source(target: Command | Skill) -> str:
+    """Claude Code's ``command_source`` for `target`: ``projectSettings``,
+    ``userSettings``, ``plugin``, ``flagSettings``, ``mcp`` or ``builtin`` (a command
+    or skill the host defines in code)."""
+    plugin = target.plugin if isinstance(target, Command) else target.origin.plugin
+    if plugin is not None:
+        return "plugin"
+    return _SOURCES.get(target.scope, "builtin")
 
 
 def blocked_expansion(name: str, outcome: Outcome) -> Diagnostic:

@@ -9,9 +9,9 @@ this command, no tool call in the transcript), ``command_name`` (the skill),
 host; ``claude``: the model's tool call; ``other``: anything else). The matcher
 filters on ``tool_name``. Exit 2, or a ``deny``, skips the command; so do an ``ask``
 (a skill cannot wait for an answer) and a rewritten input (not supported), as
-Claude Code refuses them. satchel sends the skill's scope as ``command_source``
-(``project``, ``user``, ``plugin``...): Claude Code's values for it are not
-documented (unverified).
+Claude Code refuses them. ``command_source`` is Claude Code's name for where the skill
+came from (`satchel.session._fire.command_source`: ``projectSettings``,
+``userSettings``, ``plugin``...), the values of its 2.1.332 binary.
 
 Claude Code's ``disableSkillShellExecution`` setting ("Disable inline shell execution
 in skills and custom slash commands from user, project, or plugin sources. Commands
@@ -31,6 +31,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel.hooks._model import LOCAL_SETTINGS, Outcome
 from satchel.layout import Layout
+from satchel.session._fire import command_source
 from satchel.session._model import Via
 from satchel.skills._model import Skill
 
@@ -50,7 +51,7 @@ def shell_payload(skill: Skill, command: str, via: Via) -> dict[str, Any]:
         "tool_input": {"command": command},
         "tool_use_id": f"skill_shell_{uuid.uuid4().hex}",
         "command_name": skill.name,
-        "command_source": skill.scope,
+        "command_source": command_source(skill),
         "invoked_by": _INVOKED_BY.get(via, "other"),
     }
 
