@@ -319,7 +319,7 @@ class Session:
             self.environment.agents.get(agent),
             fill.arguments,
             via,
-            flag(skill.extras.get("background"), False) is True,
+            flag(skill.extras.get("background"), True) is True,
         )
         forked = Forked(request, run_fork(fork, request))
         self._forks.append(forked)
