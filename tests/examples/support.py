@@ -7,10 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.support import put
-
 import satchel
 from satchel.session import Session
+from tests.support import put
 
 EXAMPLES = Path(__file__).parent / "claude_code"
 

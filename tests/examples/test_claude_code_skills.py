@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import subprocess
 
+from satchel.session import ForkRequest
 from tests.examples.support import claude_load, claude_session, claude_skill, install
 from tests.support import codes, put
-
-from satchel.session import ForkRequest
 
 
 def forks_into(seen: list[ForkRequest]):
