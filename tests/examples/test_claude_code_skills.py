@@ -248,3 +248,17 @@ def test_every_named_skill_example_loads_without_a_problem(layout):
         claude_skill(layout, rel, name)
     env = claude_load(layout)
     assert (list(env.skills), env.diagnostics) == (named, ())
+
+
+def test_a_command_file_and_a_skill_both_create_the_same_slash(layout):
+    """The page: "A file at .claude/commands/deploy.md and a skill at
+    .claude/skills/deploy/SKILL.md both create /deploy and work the same way"; the
+    deploy example saved both ways fills the same text. (A skill's text comes in its
+    `<agent-skill>` wrapper, a command's as it is.)"""
+    install(layout.project, "skills/deploy.md", ".claude/commands/deploy.md")
+    as_command = claude_session(claude_load(layout)).expand("/deploy staging")
+    (layout.project / ".claude" / "commands" / "deploy.md").unlink()
+    claude_skill(layout, "skills/deploy.md", "deploy")
+    as_skill = claude_session(claude_load(layout)).expand("/deploy staging")
+    assert as_command.startswith("Deploy staging to production:\n\n1. Run the test suite\n")
+    assert as_command.strip() in as_skill
