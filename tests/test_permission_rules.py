@@ -216,6 +216,46 @@ def test_bash_compound_commands(command: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("rule", "command", "expected"),
+    [
+        # code.claude.com/docs/en/hooks-guide, the `if` field's table, row by row
+        ("Bash(git *)", "git push", True),
+        ("Bash(git *)", "npm test && git push", True),
+        ("Bash(git *)", "echo $(git log)", True),
+        ("Bash(git *)", "echo $(date)", False),
+        ("Bash(git push *)", "echo $(date)", True),
+        # the same rules beyond the table
+        ("Bash(git *)", "echo `git log`", True),
+        ("Bash(git *)", "echo $(cat $(git ls-files))", True),
+        ("Bash(git *)", "npm test", False),
+        ("Bash(git *)", "echo '$(git log)'", False),
+        ("Bash(git push *)", "echo $HOME", True),
+        ("Bash(git *)", "echo $HOME", False),
+        ("Bash(git *)", "echo $(date", True),  # cannot be parsed: fails open
+        ("Bash(git *)", "echo 'unterminated", True),
+        ("Bash(git *)", "echo " + "$(" * 40 + "x" + ")" * 40, True),
+        ("Read(*.env)", "not a shell call", False),
+    ],
+)
+def test_a_hook_if_rule_fires_as_claude_codes_filter(
+    rule: str, command: str, expected: bool
+) -> None:
+    """A hook's `if` (Rule.fires): any simple command matching is enough, those inside
+    substitutions too, and what cannot be parsed runs the hook."""
+    tool = rule.partition("(")[0]
+    assert parse_rule(rule).fires(tool, {"command": command}) is expected
+
+
+def test_fires_is_matches_for_tools_that_are_not_shells(tmp_path: Path) -> None:
+    rule = parse_rule("Edit(*.ts)")
+    for path in ("src/a.ts", "src/a.js"):
+        call = {"file_path": path}
+        assert rule.fires("Edit", call, cwd=tmp_path) is rule.matches("Edit", call, cwd=tmp_path)
+    assert parse_rule("Bash").fires("Bash", {"command": "rm -rf /"})
+    assert not parse_rule("Bash(git *)").fires("PowerShell", {"command": "git push"})
+
+
+@pytest.mark.parametrize(
     ("tool_input", "expected"),
     [
         ({"command": "git status"}, True),

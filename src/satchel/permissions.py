@@ -48,6 +48,14 @@ characters; there are no other wildcards and no escapes.
   else ``name``): exact.
 - Any other tool: a glob against ``command`` when the input has one, else no match.
 
+A hook's `if` is judged by `Rule.fires`, Claude Code's hook filter
+(code.claude.com/docs/en/hooks-guide, "Filter by tool name and arguments with the if
+field"), which differs for shell commands only: ANY simple command matching is enough
+("each subcommand is checked"), the commands inside ``$(...)`` and backticks are
+checked too, a pattern that names more than the command (``Bash(git push *)``) fires on
+any substitution or ``$VAR``, and a command that cannot be parsed (an unclosed quote,
+``$(`` or backtick) fires: "The filter also fails open".
+
 Matching never uses backtracking regexes: Python's `re` takes time exponential in the
 number of ``*`` on ``.*a.*a.*a…`` patterns, so a glob is matched as literal chunks found
 leftmost with `str.find` (exact for ``*``-only globs), and a path pattern segment by
@@ -57,6 +65,7 @@ segment with a set of positions: time grows with len(pattern) × len(input), no 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -127,6 +136,23 @@ class Rule:
         if value is None:
             return False
         return _specifier_matches(tool, self.specifier, value, cwd, home)
+
+    def fires(
+        self,
+        tool: str,
+        tool_input: Mapping[str, Any] | None = None,
+        *,
+        cwd: Path | None = None,
+        home: Path | None = None,
+    ) -> bool:
+        """Whether a hook whose `if` is this rule runs for the call: `matches`, except
+        that a shell command is judged as Claude Code's hook filter judges it (above)."""
+        if tool not in _SHELL_TOOLS or self.specifier is None:
+            return self.matches(tool, tool_input, cwd=cwd, home=home)
+        if not _tool_matches(self.tool, tool):
+            return False
+        value = _input_value(tool, tool_input or {})
+        return value is not None and _hook_command_matches(self.specifier, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +342,75 @@ def _command_matches(specifier: str, command: str) -> bool:
         return False
     pattern = _command_pattern(specifier.strip())
     return all(_part_matches(pattern, part) for part in parts)
+
+
+def _hook_command_matches(specifier: str, command: str) -> bool:
+    inner = _substitutions(command)
+    if inner is None:
+        return True  # cannot be parsed: the filter fails open
+    specifier = specifier.strip()
+    dynamic = bool(inner) or _VARIABLE.search(command) is not None
+    if dynamic and _names_more_than_the_command(specifier):
+        return True
+    pattern = _command_pattern(specifier)
+    for text in (command, *inner):
+        parts, _ = _split_command(text)
+        if any(_part_matches(pattern, part) for part in parts):
+            return True
+    return False
+
+
+_VARIABLE = re.compile(r"\$[A-Za-z_{]")
+_MAX_NESTING = 16  # deeper substitutions are not parsed: the filter fails open
+
+
+def _names_more_than_the_command(specifier: str) -> bool:
+    for suffix in (":*", " *"):
+        specifier = specifier.removesuffix(suffix)
+    return len(specifier.split()) > 1
+
+
+def _substitutions(command: str, depth: int = 0) -> list[str] | None:
+    """The text inside each ``$(...)`` and backtick pair of `command` (outside single
+    quotes), nested ones too; None when a quote or substitution is never closed, or
+    they nest deeper than `_MAX_NESTING`."""
+    if depth > _MAX_NESTING:
+        return None
+    found: list[str] = []
+    i, quote = 0, ""
+    while i < len(command):
+        c = command[i]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            i += 1
+        elif c == "`" or command.startswith("$(", i):
+            end = command.find("`", i + 1) if c == "`" else _closing(command, i + 2)
+            if end < 0:
+                return None
+            body = command[i + (1 if c == "`" else 2) : end]
+            nested = _substitutions(body, depth + 1)
+            if nested is None:
+                return None
+            found += [body, *nested]
+            i = end
+        elif c == '"' or (c == "'" and not quote):
+            quote = "" if quote == c else quote or c
+        i += 1
+    return None if quote else found
+
+
+def _closing(command: str, start: int) -> int:
+    """Where the ``)`` closing a ``$(`` whose text begins at `start` is, or -1."""
+    depth = 1
+    for i in range(start, len(command)):
+        if command[i] == "(":
+            depth += 1
+        elif command[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
 
 
 def _part_matches(pattern: _CommandPattern, part: str) -> bool:

@@ -85,7 +85,8 @@ def test_the_callback_gets_the_typed_request_and_its_result_is_the_activation(en
     (request,) = seen
     assert (request.name, request.agent, request.agent_type) == ("research", "Explore", None)
     assert request.tools == ("Read", "Grep")
-    assert (request.arguments, request.via, request.background) == ("tides", "explicit", False)
+    # No background field: Claude Code runs a fork in the background (2.1.218 on).
+    assert (request.arguments, request.via, request.background) == ("tides", "explicit", True)
     assert request.prompt == "Research tides in S-9: found\nCanary: "
     assert canary.exists()  # its commands ran once, for the prompt
     assert not session.is_active("research")  # its allowed-tools never gate the conversation

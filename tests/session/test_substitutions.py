@@ -42,6 +42,16 @@ def test_every_placeholder_is_filled_zero_based(layout):
     assert session.is_active("fix")
 
 
+def test_a_named_placeholder_with_no_word_is_empty(layout):
+    """code.claude.com/docs/en/skills: "A named placeholder from the arguments
+    frontmatter with no matching argument expands to an empty string"; an indexed one
+    "stays in the content unchanged"."""
+    session = load(layout, {"fix/SKILL.md": NAMED}, argument_numbering=0)
+    assert "Fix 42 on ; first 42, second $ARGUMENTS[1], third $2; all: 42.\n" in (
+        session.expand("/fix 42")
+    )
+
+
 def test_one_based_numbering_counts_from_one_and_has_no_indexed_form(layout):
     body = "---\nname: one\ndescription: One.\n---\nA $1 B $0 C $ARGUMENTS[0]\n"
     session = load(layout, {"one/SKILL.md": body}, argument_numbering=1)

@@ -118,7 +118,10 @@ class Filler:
     cut around its shell commands), in one pass each: what comes in is never scanned
     again. Beyond a command's placeholders: `names` are a skill's ``arguments:``
     list (``$name`` is the word at its place in that list, counted from 0, and a
-    name is a whole word: ``$issue`` in ``$issue_id`` is not one), and `variables` are
+    name is a whole word: ``$issue`` in ``$issue_id`` is not one; with no word at its
+    place it is the empty string, as code.claude.com/docs/en/skills says: "A named
+    placeholder from the arguments frontmatter with no matching argument expands to an
+    empty string"), and `variables` are
     ``${NAME}`` values (``${CLAUDE_SKILL_DIR}``); a ``${NAME}`` not given stays as
     written. `filled` says whether an argument placeholder was filled (a variable
     does not count: the arguments are appended unless one was)."""
@@ -168,8 +171,8 @@ class Filler:
         if text == "$ARGUMENTS":
             self.filled = True
             return self._raw
-        if name is not None:
-            return self._word(self._names[name], text)
+        if name is not None:  # Claude Code: a name with no word expands to ""
+            return self._word(self._names[name], "")
         digits = index if index is not None else digit or ""
         if len(digits) > _MAX_DIGITS:
             return text  # past any argument list, and int() of it could be refused

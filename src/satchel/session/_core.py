@@ -319,11 +319,11 @@ class Session:
             skill,
             agent,
             body,
-            skill.allowed_tools,
+            tuple(substitute.rule_texts(self.environment, skill, skill.allowed_tools)),
             self.environment.agents.get(agent),
             fill.arguments,
             via,
-            flag(skill.extras.get("background"), False) is True,
+            flag(skill.extras.get("background"), True) is True,
         )
         forked = Forked(request, run_fork(fork, request))
         self._forks.append(forked)
@@ -393,7 +393,8 @@ class Session:
     def _rules_of(self, skill: Skill) -> RuleSet:
         rules = self._rules.get(skill.name)
         if rules is None:
-            parsed, problems = parse_rules(skill.allowed_tools, path=skill.path)
+            texts = substitute.rule_texts(self.environment, skill, skill.allowed_tools)
+            parsed, problems = parse_rules(texts, path=skill.path)
             self._note(problems)
             rules = self._rules[skill.name] = RuleSet(parsed)
         return rules

@@ -53,7 +53,8 @@ class ForkRequest:
     (placeholders filled, commands run, cut at the budget); `tools` the skill's
     ``allowed-tools`` (empty: the agent type's own); `arguments` what was typed after
     the skill's name; `via` who activated it; `background` the skill's
-    ``background`` field."""
+    ``background`` field, True when it has none (Claude Code runs a fork in the
+    background unless it says ``background: false``, since 2.1.218)."""
 
     skill: Skill
     agent: str

@@ -233,7 +233,7 @@ class HookRunner:
             return True
         tool_input = payload.get("tool_input")
         lay = self.environment.layout
-        return hook.condition.matches(
+        return hook.condition.fires(
             _text(payload.get("tool_name")) or "",
             tool_input if isinstance(tool_input, dict) else None,
             cwd=lay.cwd,
