@@ -19,19 +19,25 @@ from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer, Transport
+from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
 from satchel.skills._model import Skill
 
 __all__ = [
     "FORMATS",
+    "Channel",
     "Connector",
     "Format",
     "HookSpec",
+    "HooksModule",
     "Knowledge",
     "Library",
     "McpServer",
+    "OutputStyle",
     "Plugin",
+    "Theme",
     "ToolOverride",
     "Transport",
+    "Workflow",
 ]
 
 Format = Literal[
@@ -144,6 +150,11 @@ class Plugin:
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
+    output_styles: tuple[OutputStyle, ...] = ()
+    themes: tuple[Theme, ...] = ()
+    channels: tuple[Channel, ...] = ()
+    workflows: tuple[Workflow, ...] = ()
+    modules: tuple[HooksModule, ...] = ()  # hooks modules (ES modules), recognised, never run
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -166,6 +177,11 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
+            "output_styles": len(self.output_styles),
+            "themes": len(self.themes),
+            "channels": len(self.channels),
+            "workflows": len(self.workflows),
+            "modules": len(self.modules),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -189,6 +205,11 @@ class Plugin:
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
+            "output_styles": [s.to_json() for s in self.output_styles],
+            "themes": [t.to_json() for t in self.themes],
+            "channels": [c.to_json() for c in self.channels],
+            "workflows": [w.to_json() for w in self.workflows],
+            "modules": [m.to_json() for m in self.modules],
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),
