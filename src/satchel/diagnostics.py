@@ -645,6 +645,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "session.max-active": Entry(
             "error", "activating one more skill would pass max_active", also=("warning",)
         ),
+        "session.output_style.unknown": Entry(
+            "error", "a session was asked for an output style no loaded source has"
+        ),
         "session.reload.blocked": Entry(
             "warning", "a ConfigChange hook blocked a reload: the session kept its environment"
         ),

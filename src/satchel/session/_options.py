@@ -75,6 +75,9 @@ class SessionOptions:
     * `hooks`: run the environment's ``before_tool_use`` hooks in `before_tool_use`
       [True]; `hook_timeout`: seconds for a hook that sets none [60]; `session_id` and
       `transcript_path`: the hooks' common payload fields [""].
+    * `output_style`: the id of one of `Environment.output_styles` whose text
+      `context()` puts first (``agent.output-style``) [None: a plugin's
+      ``force-for-plugin`` style if there is one, else none].
     """
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
@@ -102,6 +105,7 @@ class SessionOptions:
     argument_numbering: Literal[1, 0] = 1
     wrap_commands: Wrap = "plugin"
     include_instructions: bool = True
+    output_style: str | None = None
     hooks: bool = True
     hook_timeout: float = 60.0
     session_id: str = ""
@@ -201,6 +205,7 @@ class SessionOverrides(TypedDict, total=False):
     argument_numbering: Literal[1, 0]
     wrap_commands: Wrap
     include_instructions: bool
+    output_style: str | None
     hooks: bool
     hook_timeout: float
     session_id: str

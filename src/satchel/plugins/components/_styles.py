@@ -36,7 +36,10 @@ from typing import Any
 from satchel import frontmatter
 from satchel._contain import Refusal, read_inside
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.errors import UnknownOutputStyle
+from satchel.layout import Layout
 from satchel.plugins._kinds import SEGMENT_ID, OutputStyle, StyleScope
+from satchel.plugins._model import Plugin
 from satchel.plugins.components._kindfiles import kind_files
 
 __all__ = [
@@ -47,7 +50,8 @@ __all__ = [
     "StyleScope",
     "read_output_style",
     "read_output_styles",
-    "settle_output_styles",
+    "select_output_style",
+    "user_and_project_styles",
 ]
 
 DEFAULT_DIR = "output-styles"
@@ -141,20 +145,41 @@ def read_output_styles(
     return styles, diags
 
 
-def settle_output_styles(
-    user: Path | None, project: Path | None, plugin_styles: Sequence[OutputStyle]
-) -> tuple[Mapping[str, OutputStyle], list[Diagnostic]]:
-    """Every style a load can select, by id: the user's ``output-styles`` directory,
-    the project's (None: not read, e.g. an untrusted project), whose names win, then
-    the plugins' (already read)."""
+def user_and_project_styles(
+    layout: Layout, plugins: Sequence[Plugin], *, trust_project: bool
+) -> tuple[Mapping[str, OutputStyle], tuple[Diagnostic, ...]]:
+    """Every style a load can select, by id: the user's ``~/.claude/output-styles``,
+    the project's ``.claude/output-styles`` (when the project loads), whose names win,
+    then the enabled `plugins`' (already read)."""
     found: dict[str, OutputStyle] = {}
     diags: list[Diagnostic] = []
-    scopes: tuple[tuple[Path | None, StyleScope], ...] = ((user, "user"), (project, "project"))
+    scopes: list[tuple[Path, StyleScope]] = [(layout.home / ".claude" / DEFAULT_DIR, "user")]
+    if trust_project:
+        scopes.append((layout.project / ".claude" / DEFAULT_DIR, "project"))
     for directory, scope in scopes:
-        if directory is None or not directory.is_dir():
+        if not directory.is_dir():
             continue
         styles, problems = read_output_styles([directory], directory, scope=scope)
         diags.extend(problems)
         found.update((s.id, s) for s in styles)
-    found.update((s.id, s) for s in plugin_styles)
-    return MappingProxyType(found), diags
+    found.update((s.id, s) for p in plugins for s in p.output_styles)
+    return MappingProxyType(found), tuple(diags)
+
+
+def select_output_style(styles: Mapping[str, OutputStyle], name: str | None) -> OutputStyle | None:
+    """The style `name` selects (its id), or, with no name, the first forced plugin
+    style by id (None when there is none). `UnknownOutputStyle` when no style has
+    that id."""
+    if name is None:
+        forced = sorted((s for s in styles.values() if s.force_for_plugin and s.plugin), key=_id)
+        return forced[0] if forced else None
+    style = styles.get(name)
+    if style is None:
+        known = ", ".join(sorted(styles)) or "none is loaded"
+        message = f"no output style {name!r} (loaded: {known})"
+        raise UnknownOutputStyle(diagnostic("session.output_style.unknown", message))
+    return style
+
+
+def _id(style: OutputStyle) -> str:
+    return style.id
