@@ -22,6 +22,7 @@ from satchel.audit._executables import (
     agent_tools_findings,
     allowed_tools_findings,
     hook_findings,
+    script_findings,
     server_findings,
 )
 from satchel.audit._loading import held_back_findings, held_hook_findings, refusal_findings
@@ -161,6 +162,7 @@ def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> li
             found += _skill(skill.path.parent, skill, trust, limits)
     found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
     found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
+    found += script_findings(plugin, trust)
     found += _agents(plugin.agents, trust)
     found += _commands(plugin.commands, trust)
     found += tree_findings(root, TEXT, scripts=None, limits=limits)

@@ -35,7 +35,7 @@ from typing import Any
 
 from satchel import frontmatter
 from satchel._contain import Refusal, read_inside
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.diagnostics import CODES, Diagnostic, diagnostic, recast, type_name
 from satchel.errors import UnknownOutputStyle
 from satchel.layout import Layout
 from satchel.plugins._kinds import SEGMENT_ID, OutputStyle, StyleScope
@@ -91,7 +91,15 @@ def _head(data: bytes, path: Path) -> tuple[Mapping[str, Any], int, tuple[Diagno
     if frontmatter.locate(data, complete=True).status == "missing":
         return {}, len(frontmatter.BOM) if data.startswith(frontmatter.BOM) else 0, ()
     parsed = frontmatter.parse(data, path, keys=frozenset(("name", "description", *_FLAGS)))
-    return parsed.fields or {}, parsed.body_start, parsed.diagnostics
+    diags = tuple(_loads_anyway(d) for d in parsed.diagnostics)
+    return parsed.fields or {}, parsed.body_start, diags
+
+
+def _loads_anyway(found: Diagnostic) -> Diagnostic:
+    """A frontmatter problem as a warning when its code allows it: the style loads."""
+    if found.severity != "error" or "warning" not in CODES[found.code].emitted:
+        return found
+    return recast(found, "warning", message=f"{found.message}; the style loads without it")
 
 
 def _field(values: dict[str, Any], key: str, value: Any, path: Path) -> list[Diagnostic]:
