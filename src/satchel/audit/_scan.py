@@ -248,6 +248,7 @@ def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
         for skill in plugin.skills:
             if skill.path is not None:
                 yield from _skill(skill.path.parent, skill, trust_of(plugin.root), limits)
+        yield from script_findings(plugin, trust_of(plugin.root))
         yield from tree_findings(plugin.root, TEXT, scripts=None, limits=limits)
     for hook in env.hooks.hooks:
         why = None if hook.loaded else hook.why

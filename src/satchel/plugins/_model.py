@@ -167,7 +167,8 @@ class Plugin:
         return f"{self.namespace}:{name}"
 
     def components(self) -> dict[str, int]:
-        """How many of each component the plugin holds (for listings)."""
+        """How many of each component the plugin holds (for listings); a kind Claude Code
+        added later (output styles, themes, channels, workflows, modules) only when held."""
         return {
             "skills": len(self.skills),
             "commands": len(self.commands),
@@ -177,11 +178,17 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
-            "output_styles": len(self.output_styles),
-            "themes": len(self.themes),
-            "channels": len(self.channels),
-            "workflows": len(self.workflows),
-            "modules": len(self.modules),
+            **{kind: len(found) for kind, found in self._kinds().items() if found},
+        }
+
+    def _kinds(self) -> dict[str, tuple[Any, ...]]:
+        """Claude Code's later kinds, listed and counted only when the plugin has them."""
+        return {
+            "output_styles": self.output_styles,
+            "themes": self.themes,
+            "channels": self.channels,
+            "workflows": self.workflows,
+            "modules": self.modules,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -205,11 +212,9 @@ class Plugin:
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
-            "output_styles": [s.to_json() for s in self.output_styles],
-            "themes": [t.to_json() for t in self.themes],
-            "channels": [c.to_json() for c in self.channels],
-            "workflows": [w.to_json() for w in self.workflows],
-            "modules": [m.to_json() for m in self.modules],
+            **{
+                kind: [x.to_json() for x in found] for kind, found in self._kinds().items() if found
+            },
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),
