@@ -12,7 +12,7 @@ import pytest
 from satchel.plugins import Plugin, read_plugin
 from tests.support import codes, put
 
-MOD = 'export function register(on) {\n  on("prompt.submit", (e) => e)\n}\n'
+MOD = 'export function register(on) {\n  on("prompt.submit", () => {})\n}\n'
 WORKFLOW = 'export const meta = { name: "fan-out", description: "Fan out", phases: [] }\nreturn 1\n'
 
 
