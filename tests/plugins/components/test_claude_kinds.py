@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
+from satchel.cli import main
 from satchel.plugins import Plugin, read_plugin
-from tests.support import codes, put
+from tests.plugins.test_claude_code_kinds import every_kind
+from tests.plugins.test_gemini_format import TERMINAL
+from tests.support import check_golden, codes, put
 
 MOD = 'export function register(on) {\n  on("prompt.submit", () => {})\n}\n'
 WORKFLOW = 'export const meta = { name: "fan-out", description: "Fan out", phases: [] }\nreturn 1\n'
@@ -175,3 +178,12 @@ def test_a_channel_binds_a_server_and_a_bad_entry_is_left_out(root):
         "channel #4: userConfig 'k': `type` must be one of string, number, boolean, directory, "
         "file; it is left out",
     ]
+
+
+def test_plugin_inspect_shows_each_kind_in_its_table(tmp_path, monkeypatch, capsys):
+    for name in TERMINAL:
+        monkeypatch.delenv(name, raising=False)
+    every_kind(tmp_path / "kinds")
+    monkeypatch.chdir(tmp_path)
+    assert main(["plugin", "inspect", "kinds"]) == 0
+    check_golden("plugins/claude-kinds-inspect.txt", capsys.readouterr().out)
