@@ -56,6 +56,7 @@ def test_each_drawn_exception_has_the_parent_the_tree_shows():
         "ToolNotAllowed": "SessionError",
         "TrustStoreError": "SatchelError",
         "UnknownHost": "Refused",
+        "UnknownOutputStyle": "SessionError",
         "UnknownSkill": "SessionError",
     }
 

@@ -47,6 +47,7 @@ if _typing.TYPE_CHECKING:
         ToolNotAllowed,
         TrustStoreError,
         UnknownHost,
+        UnknownOutputStyle,
         UnknownSkill,
     )
     from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
@@ -103,6 +104,7 @@ else:
                 "ToolNotAllowed",
                 "TrustStoreError",
                 "UnknownHost",
+                "UnknownOutputStyle",
                 "UnknownSkill",
             ),
             "satchel._instructions": ("InstructionFile",),
@@ -189,6 +191,7 @@ __all__ = [
     "truncate",
     "TrustStoreError",
     "UnknownHost",
+    "UnknownOutputStyle",
     "UnknownSkill",
     "WalkBounds",
     "write_skill",

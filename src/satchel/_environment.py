@@ -27,7 +27,9 @@ from satchel.mcp._names import server_id
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
+from satchel.plugins._kinds import OutputStyle
 from satchel.plugins._model import Plugin
+from satchel.plugins.components._styles import user_and_project_styles
 from satchel.precedence import Shadowed
 from satchel.skills._model import Skill
 
@@ -55,7 +57,9 @@ class Environment:
     one trust decision every part was read with (`satchel.origin.Trust`), `trusted`
     whether the project folder was trusted (`Options.trusted`); `layout` is the one
     given, whose project rows ranked below the user's when it was not; `host` the
-    profile it was read with (`satchel.hosts`; None: satchel's own, the default)."""
+    profile it was read with (`satchel.hosts`; None: satchel's own, the default).
+    `output_styles` are the styles a session may select, by id (the user's and
+    project's ``.claude/output-styles``, then the enabled plugins')."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -72,6 +76,7 @@ class Environment:
     stamps: Mapping[Path, Stamp] = field(default_factory=lambda: MappingProxyType({}))
     trust: Trust = field(default_factory=lambda: Trust("trusted", folder=True))
     host: Host | None = None
+    output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def trusted(self) -> bool:
@@ -181,6 +186,8 @@ class _Builder:
     instruction_problems: tuple[Diagnostic, ...] = ()
     mcp_servers: McpServerSet = field(default_factory=McpServerSet)
     hooks: HookSet = field(default_factory=HookSet)
+    output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
+    style_problems: tuple[Diagnostic, ...] = ()
 
     def read(self, written: WrittenSkills | None) -> None:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
@@ -191,6 +198,9 @@ class _Builder:
             self.skills = settle_skills(self.layout, self.options, self.trust, enabled, written)
         self._read_components(enabled)
         self._read_executables(enabled)
+        self.output_styles, self.style_problems = user_and_project_styles(
+            self.layout, enabled, trust_project=self.trust.load_project
+        )
 
     def _read_components(self, enabled: Sequence[Plugin]) -> None:
         """Commands, agent types and instruction files (the project's when it loads)."""
@@ -260,6 +270,7 @@ class _Builder:
             stamps=MappingProxyType(found),
             trust=self.trust,
             host=self.host,
+            output_styles=self.output_styles,
         )
 
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
@@ -274,6 +285,7 @@ class _Builder:
             *self.commands.diagnostics,
             *self.agents.diagnostics,
             *self.instruction_problems,
+            *self.style_problems,
             *self.plugins.diagnostics,
             *missing_requirements(self.plugins.enabled(), self.skills.skills),
             *self.mcp_servers.diagnostics,

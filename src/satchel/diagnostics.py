@@ -437,6 +437,13 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.tool.collision": Entry(
             "warning", "two MCP tools or prompts have the same host name; the later one is hidden"
         ),
+        "output_style.field.invalid": Entry(
+            "warning",
+            "an output style's frontmatter field has the wrong type; it takes its default",
+        ),
+        "output_style.invalid": Entry(
+            "warning", "an output style file cannot be read; it is skipped"
+        ),
         "permission.rule.invalid": Entry(
             "warning", "an allowed-tools or permission rule cannot be parsed"
         ),
@@ -446,6 +453,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.agents.unsupported": Entry(
             "info", "plugin agents recognised and not loaded by a declarative-only client"
+        ),
+        "plugin.channel.invalid": Entry(
+            "warning", "one entry of a plugin's channels is not a valid channel; it is left out"
         ),
         "plugin.compatibility.adapter_unavailable": Entry(
             "error",
@@ -466,6 +476,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.compatibility.manifest_unused": Entry(
             "info", "a directory holds several hosts' manifests; one is read, the others are named"
+        ),
+        "plugin.component.not-run": Entry(
+            "info", "a plugin's workflow or hooks module (JavaScript) is recognised and never run"
         ),
         "plugin.connectors.invalid": Entry("warning", "connectors.json failed to load"),
         "plugin.dependency.missing": Entry(
@@ -524,6 +537,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.mcp.variable_unexpanded": Entry(
             "warning", "an MCP server uses a host variable satchel does not expand; kept as written"
         ),
+        "plugin.module.invalid": Entry(
+            "warning", "a hooks.json `modules` entry is invalid or a second one; it is left out"
+        ),
         "plugin.name.collision": Entry("error", "two plugins share a name at the same scope"),
         "plugin.namespace.collision": Entry("error", "two plugins claim one namespace"),
         "plugin.namespace.reserved": Entry("error", "the plugin's namespace is reserved"),
@@ -540,7 +556,13 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a user plugin is hidden by a project plugin of the same name"
         ),
         "plugin.skill.invalid": Entry("warning", "one SKILL.md of a plugin failed to parse"),
+        "plugin.theme.invalid": Entry(
+            "warning", "a plugin's theme file is not a JSON object; it is left out"
+        ),
         "plugin.tool_override.unused": Entry("warning", "a toolOverrides key matched no tool"),
+        "plugin.workflow.invalid": Entry(
+            "warning", "a plugin's workflow script has no meta literal with a name; it is left out"
+        ),
         "port.agent.unsupported": Entry(
             "warning", "satchel port: a target host cannot hold one of the plugin's agents"
         ),
@@ -622,6 +644,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "session.max-active": Entry(
             "error", "activating one more skill would pass max_active", also=("warning",)
+        ),
+        "session.output_style.unknown": Entry(
+            "error", "a session was asked for an output style no loaded source has"
         ),
         "session.reload.blocked": Entry(
             "warning", "a ConfigChange hook blocked a reload: the session kept its environment"

@@ -14,6 +14,7 @@ satchel refuses or cannot carry out.
         ├── UnknownHost        no host profile of that name (``host.unknown``)
         ├── SessionError       a Session call cannot be carried out
         │   ├── UnknownSkill, SkillsOff, MaxActiveReached, SkillInactive
+        │   ├── UnknownOutputStyle  Session(output_style=...) names no loaded style
         │   ├── ForkUnavailable, ForkFailed  a ``context: fork`` skill cannot run
         │   ├── ToolNotAllowed an active skill's allowed-tools does not cover a call
         │   └── Collision      the host already has a tool or context of that name
@@ -48,6 +49,7 @@ __all__ = [
     "ToolNotAllowed",
     "TrustStoreError",
     "UnknownHost",
+    "UnknownOutputStyle",
     "UnknownSkill",
 ]
 
@@ -117,6 +119,13 @@ class SessionError(Refused):
 
 class UnknownSkill(SessionError, KeyError):
     """No skill of that name is available (`session.skill.unknown`)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.diagnostic.message
+
+
+class UnknownOutputStyle(SessionError, KeyError):
+    """No output style of that id is loaded (`session.output_style.unknown`)."""
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.diagnostic.message

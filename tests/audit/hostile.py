@@ -38,6 +38,8 @@ def build(tmp_path: Path) -> tuple[Path, Path, Path]:
         }
     }
     claude_plugin(project / ".satchel" / "plugins", "kit", mcp=servers, hooks=hooks)
+    workflow = f'export const meta = {{ name: "fan", description: "d", phases: [] }}\n{touch}\n'
+    put(project / ".satchel" / "plugins" / "kit" / "workflows" / "fan.js", workflow)
     put(  # the user's own config: a project's may not set LD_PRELOAD at all
         home / ".config" / "satchel" / "config.toml",
         f'[mcp_servers.sh]\ncommand = "sh"\nargs = ["-c", "{touch}"]\n'

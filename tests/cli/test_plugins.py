@@ -118,7 +118,7 @@ def test_inspect_json_is_the_plugin_with_every_diagnostic(satchel, in_repo):
     assert doc["loaded"] is True
     plugin, _ = read_plugin(WORKSPACE / ".satchel/plugins/deploy-kit")
     assert plugin is not None
-    assert set(doc) == {"loaded", *plugin.to_json()}
+    assert set(doc) == {"loaded", "provides", *plugin.to_json()}
     assert (doc["name"], doc["format"], doc["namespace"]) == (
         "deploy-kit",
         "agent-plugins",
@@ -286,10 +286,11 @@ def test_doctor_counts_plugins_per_format_and_status(satchel, statuses, project,
                 "loser": str(home / ".agents/plugins/kit"),
             }
         ],
+        "components": {"skills": 1},  # of the enabled plugins
     }
     out = satchel("doctor", *statuses).out
     section = out.split("\nPlugins:")[1].split("\n\n")[0]
-    assert section.startswith(" 1 loaded, 1 disabled, 1 shadowed\nkit, quiet\n")
+    assert section.startswith(" 1 loaded, 1 disabled, 1 shadowed\nkit, quiet\nholding 1 skill\n")
     rows = [line.split() for line in section.splitlines()]
     assert ["agent-plugins", "1", "0", "1"] in rows
     assert ["claude", "0", "1", "0"] in rows
@@ -306,6 +307,7 @@ def test_doctor_json_for_a_project_without_plugins(satchel, project, home):
         "disabled": [],
         "formats": {},
         "shadowed": [],
+        "components": {},
     }
 
 

@@ -17,6 +17,7 @@ from satchel.agents import AgentType
 from satchel.audit._model import Finding
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
+from satchel.plugins._model import Plugin
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "agent_tools_findings",
     "allowed_tools_findings",
     "hook_findings",
+    "script_findings",
     "server_findings",
 ]
 
@@ -84,6 +86,20 @@ def server_findings(server: McpServer, trust: str) -> Iterator[Finding]:
         if name.upper() in LOADER_VARIABLES:
             message = f"{where} sets {name}, which makes the program load other code"
             yield Finding.of("A-MCP-ENV-DANGEROUS", message, server.path, None, trust)
+
+
+def script_findings(plugin: Plugin, trust: str) -> Iterator[Finding]:
+    """One `A-PLUGIN-JS` for each workflow and hooks module: JavaScript Claude Code runs
+    (in its workflow sandbox, or in its engine) and satchel only lists."""
+    for workflow in plugin.workflows:
+        message = (
+            f"plugin {plugin.name} ships workflow {_q(workflow.id)}: a script Claude Code runs"
+        )
+        yield Finding.of("A-PLUGIN-JS", message, workflow.path, None, trust)
+    for module in plugin.modules:
+        hooks = ", ".join(module.events) or "no event satchel can read"
+        message = f"plugin {plugin.name} ships hooks module {_q(module.relative)} hooking {hooks}"
+        yield Finding.of("A-PLUGIN-JS", message, module.path, None, trust)
 
 
 def allowed_tools_findings(skill: Skill, line: int | None, trust: str) -> Iterator[Finding]:

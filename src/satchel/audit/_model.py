@@ -62,6 +62,7 @@ RULES = _rules(
     Rule("A-MCP-UNPINNED-PACKAGE", "high", "An MCP server runs a package without an exact version"),
     Rule("A-MCP-ENV-DANGEROUS", "high", "An MCP server sets a variable that loads code"),
     Rule("A-MCP-SHELL-WRAPPER", "medium", "An MCP server's command is a shell given a script"),
+    Rule("A-PLUGIN-JS", "medium", "A plugin ships JavaScript its host runs (satchel never does)"),
     Rule("A-EXEC-SHELL-INTERP", "medium", "A skill body runs a shell command when invoked"),
     Rule("A-EXEC-SCRIPTS", "low", "A skill ships a script the model can ask to run"),
     Rule("A-EXEC-OPAQUE-BINARY", "medium", "A compiled or binary file no reviewer can read"),

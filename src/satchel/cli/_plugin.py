@@ -103,14 +103,20 @@ _NOUNS = {
     "knowledge": ("knowledge folder", "knowledge folders"),
     "libraries": ("library", "libraries"),
     "connectors": ("connector", "connectors"),
+    "output_styles": ("output style", "output styles"),
+    "themes": ("theme", "themes"),
+    "channels": ("channel", "channels"),
+    "workflows": ("workflow", "workflows"),
+    "modules": ("hooks module", "hooks modules"),
 }
 
 
 def components(plugin: Plugin) -> str:
     """``1 skill, 2 MCP servers``: what the plugin holds ("nothing" when empty)."""
-    parts = [
-        f"{n} {_NOUNS.get(kind, (kind, kind))[n != 1]}"
-        for kind, n in plugin.components().items()
-        if n
-    ]
+    return counted(plugin.components())
+
+
+def counted(counts: Mapping[str, int]) -> str:
+    """``1 skill, 2 MCP servers`` for counts by `Plugin.components()` kind."""
+    parts = [f"{n} {_NOUNS.get(kind, (kind, kind))[n != 1]}" for kind, n in counts.items() if n]
     return ", ".join(parts) or "nothing"

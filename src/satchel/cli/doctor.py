@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import ignore_option, without_ignored
 from satchel.cli._params import json_option, located
+from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
@@ -117,6 +118,7 @@ class Plugins:
     disabled: tuple[str, ...]
     formats: Mapping[str, tuple[int, int, int]]  # (enabled, disabled, shadowed)
     shadowed: tuple[Shadow, ...]
+    components: Mapping[str, int] = field(default_factory=dict)  # of the enabled ones
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,7 @@ class Plugins:
                 for fmt, counts in self.formats.items()
             },
             "shadowed": [s.to_json() for s in self.shadowed],
+            "components": dict(self.components),
         }
 
 
@@ -352,7 +355,17 @@ def _plugins(found: PluginSet) -> Plugins:
         shadowed=tuple(
             Shadow(b.name, _plugin_origin(a), _plugin_origin(b)) for a, b in found.shadowed
         ),
+        components=_component_counts(found),
     )
+
+
+def _component_counts(found: PluginSet) -> dict[str, int]:
+    """Every component kind the enabled plugins hold, summed (kinds with none left out)."""
+    totals: dict[str, int] = {}
+    for plugin in found.enabled():
+        for kind, n in plugin.components().items():
+            totals[kind] = totals.get(kind, 0) + n
+    return {kind: n for kind, n in totals.items() if n}
 
 
 def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
@@ -509,6 +522,8 @@ def _print_plugins(con: Console, report: DoctorReport) -> None:
     con.print(line, style="bold")
     if found.names:
         con.print(out.safe(", ".join(found.names)))
+    if found.components:
+        con.print(out.safe(f"holding {counted(found.components)}"))
     if found.formats:
         grid = out.table("format", *STATUSES)
         for fmt, row in found.formats.items():

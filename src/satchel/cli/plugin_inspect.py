@@ -13,9 +13,10 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option
 from satchel.cli._plugin import PluginCheck, check_plugin, components, masked_plugin, masked_url
+from satchel.cli._plugin_kinds import KIND_SECTIONS
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
-from satchel.plugins import Plugin
+from satchel.plugins import Plugin, inventory
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,8 +40,10 @@ def run(*, path: Path, strict: bool, declarative: bool, as_json: bool) -> int:
     """Show everything satchel would load from one plugin directory.
 
     The manifest's basics, the namespace, each skill, command, agent, MCP server,
-    hook, knowledge folder, library, connector and tool override, and every
-    diagnostic. Nothing is run, and MCP env and header values are never printed.
+    hook, knowledge folder, library, connector, tool override, output style, theme,
+    channel, workflow and hooks module, the inventory in Claude Code's shape (--json:
+    provides), and every diagnostic. Nothing is run, and MCP env and header values are
+    never printed.
     --strict makes an unknown manifest field fatal, as Mistral Vibe does;
     --declarative loads as a declarative-only client (no hooks, MCP servers or
     agents). Exit 1 when the plugin does not load or has an error."""
@@ -53,12 +56,28 @@ def run(*, path: Path, strict: bool, declarative: bool, as_json: bool) -> int:
 
 
 def document(checked: PluginCheck) -> dict[str, Any]:
-    """`Plugin.to_json()` with secrets masked, every diagnostic, and whether it loaded."""
+    """`Plugin.to_json()` with secrets masked, Claude Code's ``provides`` inventory
+    (`satchel.plugins.inventory`), every diagnostic, and whether it loaded."""
     diagnostics = [d.to_json() for d in checked.diagnostics]
     if checked.plugin is None:
         return {"loaded": False, "root": str(checked.path), "diagnostics": diagnostics}
     doc = masked_plugin(checked.plugin.to_json())
-    return {"loaded": True, **doc, "diagnostics": diagnostics}
+    return {
+        "loaded": True,
+        **doc,
+        "provides": _provides(checked.plugin),
+        "diagnostics": diagnostics,
+    }
+
+
+def _provides(plugin: Plugin) -> dict[str, Any]:
+    """The inventory, with a URL server's query hidden as `mcp_servers` has it."""
+    provides = inventory(plugin)
+    provides["mcpServers"] = [
+        s if s["type"] == "stdio" else {**s, "target": masked_url(s["target"] or "")}
+        for s in provides["mcpServers"]
+    ]
+    return provides
 
 
 def _print(checked: PluginCheck) -> None:
@@ -268,4 +287,5 @@ SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Libraries", _libraries),
     ("Connectors", _connectors),
     ("Tool overrides", _overrides),
+    *KIND_SECTIONS,
 )

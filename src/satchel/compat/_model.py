@@ -13,10 +13,12 @@ __all__ = ["COMPONENTS", "Component", "Drop", "HostReport", "Kind", "Loads", "Re
 
 Kind = Literal["skill", "plugin", "project"]
 Component = Literal[
-    "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index"
-]
+    "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
+    "output_style", "theme", "channel", "workflow", "hooks_module",
+]  # fmt: skip
 COMPONENTS: tuple[Component, ...] = (
     "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
+    "output_style", "theme", "channel", "workflow", "hooks_module",
 )  # fmt: skip
 
 

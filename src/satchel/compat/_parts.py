@@ -16,6 +16,7 @@ from satchel.compat._rules import Subject
 from satchel.diagnostics import diagnostic
 from satchel.hosts import Host
 from satchel.origin import Originated
+from satchel.plugins import Plugin
 
 __all__ = ["Part", "parts", "unread_parts"]
 
@@ -63,7 +64,18 @@ def parts(env: Environment) -> dict[str, dict[Key, Part]]:
         key = ("hook", _real(hook.spec.path), hook.event, hook.spec.matcher or "*")
         ident = f"{hook.source}/{hook.spec.event}/{hook.spec.matcher or '*'}"
         add(hook.origin.plugin, key, Part("hook", ident, hook.spec.path))
+    for plugin in env.plugins.enabled():
+        for kind, ident, path in _kinds(plugin):
+            add(plugin.name, (kind, _real(path)), Part(kind, ident, path))
     return found
+
+
+def _kinds(plugin: Plugin) -> Iterator[tuple[Component, str, Path]]:
+    """The output styles, themes, workflows and hooks modules of one plugin."""
+    yield from (("output_style", s.id, s.path) for s in plugin.output_styles)
+    yield from (("theme", t.id, t.path) for t in plugin.themes)
+    yield from (("workflow", w.id, w.path) for w in plugin.workflows)
+    yield from (("hooks_module", m.relative, m.path) for m in plugin.modules)
 
 
 def unread_parts(

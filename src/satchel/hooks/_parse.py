@@ -146,6 +146,8 @@ def claude_hooks(data: Any, path: Path, owner: str) -> Result:
 def _claude_hooks(data: Any, src: _Source) -> Result:
     path = src.path
     events = data.get("hooks") if isinstance(data, dict) else None
+    if events is None and isinstance(data, dict) and "modules" in data:
+        return (), []  # a hooks module only: `satchel.plugins.components._modules` reads it
     if not isinstance(events, dict):
         why = "hooks.json must be an object holding a hooks object (event -> matcher groups)"
         return (), [diagnostic(INVALID, f"{why}; no hook of this file loads", path)]

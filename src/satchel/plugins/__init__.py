@@ -32,6 +32,8 @@ if _typing.TYPE_CHECKING:
         detect,
     )
     from satchel.plugins._discover import PluginSet, load_plugins
+    from satchel.plugins._inventory import inventory
+    from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
     from satchel.plugins._model import (
         FORMATS,
         Connector,
@@ -60,6 +62,7 @@ else:
                 "DETECTION",
                 "FORMAT_ORDER",
                 "NATIVE_SCHEMA",
+                "OutputStyle",
                 "Detection",
                 "Marker",
                 "detect",
@@ -67,6 +70,14 @@ else:
             "satchel.hooks._spec": ("HookSpec",),
             "satchel.mcp._spec": ("McpServer", "Transport"),
             "satchel.plugins._discover": ("PluginSet", "load_plugins"),
+            "satchel.plugins._inventory": ("inventory",),
+            "satchel.plugins._kinds": (
+                "Channel",
+                "HooksModule",
+                "OutputStyle",
+                "Theme",
+                "Workflow",
+            ),
             "satchel.hooks._parse": ("parse_claude_hooks", "parse_kimi_hooks", "parse_vibe_hooks"),
             "satchel.plugins.components._knowledge": ("load_knowledge",),
             "satchel.plugins.components._libraries": ("drop_colliding", "load_libraries"),
@@ -92,6 +103,7 @@ else:
     )
 
 __all__ = [
+    "Channel",
     "Connector",
     "data_dir",
     "detect",
@@ -104,6 +116,8 @@ __all__ = [
     "FORMAT_ORDER",
     "FORMATS",
     "HookSpec",
+    "HooksModule",
+    "inventory",
     "Knowledge",
     "Library",
     "load_connectors",
@@ -116,6 +130,7 @@ __all__ = [
     "Marker",
     "McpServer",
     "NATIVE_SCHEMA",
+    "OutputStyle",
     "parse_claude_hooks",
     "parse_claude_mcp",
     "parse_kimi_hooks",
@@ -126,7 +141,9 @@ __all__ = [
     "PluginSet",
     "read_plugin",
     "RESERVED_NAMESPACES",
+    "Theme",
     "ToolOverride",
     "Transport",
     "typescript_identifier",
+    "Workflow",
 ]

@@ -19,19 +19,25 @@ from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer, Transport
+from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
 from satchel.skills._model import Skill
 
 __all__ = [
     "FORMATS",
+    "Channel",
     "Connector",
     "Format",
     "HookSpec",
+    "HooksModule",
     "Knowledge",
     "Library",
     "McpServer",
+    "OutputStyle",
     "Plugin",
+    "Theme",
     "ToolOverride",
     "Transport",
+    "Workflow",
 ]
 
 Format = Literal[
@@ -144,6 +150,11 @@ class Plugin:
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
+    output_styles: tuple[OutputStyle, ...] = ()
+    themes: tuple[Theme, ...] = ()
+    channels: tuple[Channel, ...] = ()
+    workflows: tuple[Workflow, ...] = ()
+    modules: tuple[HooksModule, ...] = ()  # hooks modules (ES modules), recognised, never run
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -156,7 +167,8 @@ class Plugin:
         return f"{self.namespace}:{name}"
 
     def components(self) -> dict[str, int]:
-        """How many of each component the plugin holds (for listings)."""
+        """How many of each component the plugin holds (for listings); a kind Claude Code
+        added later (output styles, themes, channels, workflows, modules) only when held."""
         return {
             "skills": len(self.skills),
             "commands": len(self.commands),
@@ -166,6 +178,17 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
+            **{kind: len(found) for kind, found in self._kinds().items() if found},
+        }
+
+    def _kinds(self) -> dict[str, tuple[Any, ...]]:
+        """Claude Code's later kinds, listed and counted only when the plugin has them."""
+        return {
+            "output_styles": self.output_styles,
+            "themes": self.themes,
+            "channels": self.channels,
+            "workflows": self.workflows,
+            "modules": self.modules,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -189,6 +212,9 @@ class Plugin:
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
+            **{
+                kind: [x.to_json() for x in found] for kind, found in self._kinds().items() if found
+            },
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),

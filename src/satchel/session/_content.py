@@ -14,6 +14,7 @@ from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic
+from satchel.plugins.components._styles import select_output_style
 from satchel.resources import is_readable_text, list_resources
 from satchel.session._model import ActiveSkill, ContextSegment, Tool, Via
 from satchel.session._options import SessionOptions
@@ -123,11 +124,14 @@ def segments(
     *,
     skills: Mapping[str, Skill] | None = None,
 ) -> tuple[tuple[ContextSegment, ...], Index]:
-    """The instruction files, `agent.skills`, `agent.plugin-commands`, and one segment
-    per skill the host activated (of the `active` ones), in that order (the stable
-    ones first); and the index of `skills` (default: the environment's), whose
-    diagnostics name the skills its caps left out."""
+    """The output style (`agent.output-style`), the instruction files, `agent.skills`,
+    `agent.plugin-commands`, and one segment per skill the host activated (of the
+    `active` ones), in that order (the stable ones first); and the index of `skills`
+    (default: the environment's), whose diagnostics name the skills its caps left out."""
     found: list[ContextSegment] = []
+    style = select_output_style(env.output_styles, options.output_style)
+    if style is not None:
+        found.append(style.segment())
     if options.include_instructions:
         found.extend(instruction_segments(env.instructions))
     index = build_session_index(options, env.skills if skills is None else skills)

@@ -34,6 +34,7 @@ from satchel.hooks import Outcome
 from satchel.hooks._callbacks import HookMatcher
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
+from satchel.plugins.components._styles import select_output_style
 from satchel.precedence import fold_name
 from satchel.resources import quote
 from satchel.runtime.hooks._delegate import ModelHook
@@ -114,6 +115,7 @@ class Session:
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)
+        select_output_style(environment.output_styles, self.options.output_style)  # or raises
         self.counter = counter
         self._on_event = on_event
         layout = environment.layout
@@ -609,7 +611,8 @@ class Session:
     # -- context --------------------------------------------------------------------
 
     def context(self, existing: Iterable[str | ContextSegment] = ()) -> tuple[ContextSegment, ...]:
-        """The segments for the system prompt: ``agent.skills`` (the index, stable for the
+        """The segments for the system prompt: ``agent.output-style`` (the selected output
+        style, first), ``agent.skills`` (the index, stable for the
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
         `existing` that clash raise `Collision`."""
         self._fire_instructions()

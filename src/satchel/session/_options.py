@@ -78,6 +78,9 @@ class SessionOptions:
       `transcript_path`: the hooks' common payload fields [""].
     * `effort`: the session's effort level, what ``${CLAUDE_EFFORT}`` gives a skill that
       sets no ``effort`` of its own [None: left as written].
+    * `output_style`: the id of one of `Environment.output_styles` whose text
+      `context()` puts first (``agent.output-style``) [None: a plugin's
+      ``force-for-plugin`` style if there is one, else none].
     """
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
@@ -105,6 +108,7 @@ class SessionOptions:
     argument_numbering: Literal[1, 0] = 1
     wrap_commands: Wrap = "plugin"
     include_instructions: bool = True
+    output_style: str | None = None
     hooks: bool = True
     hook_timeout: float | None = None
     session_id: str = ""
@@ -206,6 +210,7 @@ class SessionOverrides(TypedDict, total=False):
     argument_numbering: Literal[1, 0]
     wrap_commands: Wrap
     include_instructions: bool
+    output_style: str | None
     hooks: bool
     hook_timeout: float | None
     session_id: str

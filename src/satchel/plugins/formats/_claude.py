@@ -54,6 +54,8 @@ from satchel.plugins.components._parts import (
     root_skill,
 )
 from satchel.plugins.formats._base import adapter, plugin_name, read_manifest
+from satchel.plugins.formats._claude_kinds import read_kinds
+from satchel.plugins.formats._claude_kinds import type_problem as kinds_problem
 from satchel.skills._model import Skill
 
 __all__ = ["KNOWN_FIELDS", "MANIFEST", "load"]
@@ -88,6 +90,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     if ctx.runs("hooks", [*hooks, *([path] if inline_hooks else [])]):
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
+    parts.update(read_kinds(ctx, manifest, path, hooks))
     return ctx.plugin("claude", scope, manifest, **parts)
 
 
@@ -121,7 +124,7 @@ def _type_problem(key: str, value: Any) -> str | None:
                 else "a path or a list of paths"
             )
             return f"{kinds}, not {type_name(value)}"
-    return None
+    return kinds_problem(key, value)
 
 
 def _inline_ok(value: Any) -> bool:
