@@ -103,6 +103,7 @@ _NOUNS = {
     "knowledge": ("knowledge folder", "knowledge folders"),
     "libraries": ("library", "libraries"),
     "connectors": ("connector", "connectors"),
+    "apps": ("Codex app", "Codex apps"),
 }
 
 
