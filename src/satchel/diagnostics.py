@@ -454,6 +454,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.agents.unsupported": Entry(
             "info", "plugin agents recognised and not loaded by a declarative-only client"
         ),
+        "plugin.apps.invalid": Entry(
+            "warning", "a Codex plugin's .app.json, or one app in it, is invalid"
+        ),
+        "plugin.apps.unavailable": Entry(
+            "info", "a Codex plugin declares apps (ChatGPT connectors) satchel cannot reach"
+        ),
         "plugin.channel.invalid": Entry(
             "warning", "one entry of a plugin's channels is not a valid channel; it is left out"
         ),
@@ -551,6 +557,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.schema.version_unsupported": Entry(
             "error", "unsupported Agent Plugins schema version"
+        ),
+        "plugin.settings.ignored": Entry(
+            "warning", "a plugin's default settings hold a key a plugin may not set; it is ignored"
+        ),
+        "plugin.settings.invalid": Entry(
+            "warning", "a plugin's settings.json, or one setting in it, is invalid; it is dropped"
         ),
         "plugin.shadowed": Entry(
             "warning", "a user plugin is hidden by a project plugin of the same name"

@@ -68,6 +68,21 @@ def test_environment_directories_are_not_walked(tmp_path):
     assert rows(plugin) == []
 
 
+def test_a_plugin_off_by_default_is_held_back_as_such(tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    plugin = claude_plugin(project / ".satchel" / "plugins", "quiet")
+    manifest = {"name": "quiet", "defaultEnabled": False}
+    put(plugin / ".claude-plugin" / "plugin.json", json.dumps(manifest))
+
+    found = of("A-LOAD-HELD-BACK", rows(project, home=tmp_path / "home", base=tmp_path))
+
+    assert [message for _, message, *_ in found] == [
+        'plugin "quiet" (claude, project scope) is disabled by default (defaultEnabled): its '
+        "hooks, MCP servers and scripts do not load (audit its directory to see them)"
+    ]
+
+
 def test_a_disabled_plugin_and_a_shadowed_one_are_held_back_findings(tmp_path):
     project, home = tmp_path / "repo", tmp_path / "home"
     (project / ".git").mkdir(parents=True)

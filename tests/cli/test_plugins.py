@@ -94,6 +94,7 @@ def test_plugins_json_is_the_plugin_sets_json(satchel, in_repo):
         "knowledge": 1,
         "libraries": 1,
         "connectors": 1,
+        "apps": 0,
     }
     assert deploy["skills"] == ["deploy:rollout"]
     assert doc["plugins"][-1]["root"] == str(HOME / ".agents/plugins/snippets")
@@ -532,3 +533,31 @@ def test_inspecting_and_listing_plugins_runs_nothing(satchel, project, home, tmp
     assert touch in results[0].out  # the hook is shown, not run
     assert "plugin.compatibility.executable_format_unsupported" in results[1].out
     assert [h["command"] for h in results[5].json()["hooks"]] == [touch]
+
+
+def _defaults_tree(root: Path) -> None:
+    """A Claude Code plugin off by default, with default settings in both places."""
+    manifest = {"name": "kit", "defaultEnabled": False, "settings": {"theme": "dark"}}
+    put(root, ".claude-plugin/plugin.json", json.dumps(manifest))
+    put(root, "agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews.\n---\nR.\n")
+    put(root, "settings.json", json.dumps({"agent": "reviewer"}))
+
+
+def _apps_tree(root: Path) -> None:
+    """A Codex plugin with the apps of openai/plugins' codex-security (its .app.json)."""
+    put(root, ".codex-plugin/plugin.json", json.dumps({"name": "sec", "apps": "./.app.json"}))
+    apps = {
+        "linear": {"id": "asdk_app_69a089a326dc8191b32a3f2553f5be2c"},
+        "atlassian": {"id": "connector_692de805e3ec8191834719067174a384",
+                      "capabilities": ["read", "write"]},
+    }  # fmt: skip
+    put(root, ".app.json", json.dumps({"apps": apps}))
+
+
+@pytest.mark.parametrize("name", ["defaults", "apps"])
+def test_inspect_shows_default_settings_and_codex_apps(satchel, tmp_path, monkeypatch, name):
+    (_defaults_tree if name == "defaults" else _apps_tree)(tmp_path / "plugin")
+    monkeypatch.chdir(tmp_path)
+    result = satchel("plugin", "inspect", "plugin")
+    assert (result.code, result.err) == (0, "")
+    check_golden(f"plugin-inspect-{name}.txt", result.out)

@@ -2,7 +2,9 @@
 a local marketplace, `claude plugin marketplace add`, `install` (user and project
 scope), `disable` (user and local scope), all offline; then the plugins satchel sees
 under host claude-code equal what `claude plugin list --json` lists (id, enabled,
-install directory), and the enabled ones' skills load namespaced."""
+install directory), and the enabled ones' skills load namespaced. `quiet` says
+``defaultEnabled: false``: Claude Code installs it disabled, and so satchel sees it,
+until `enable` turns it on."""
 
 from __future__ import annotations
 
@@ -25,16 +27,19 @@ def _claude(binary: Path, home: Path, cwd: Path, *args: str) -> str:
 
 
 def _marketplace(root: Path) -> Path:
-    """A catalogue of three plugins, each a relative path; `notes` has no manifest."""
-    entries = [{"name": n, "source": f"./plugins/{n}"} for n in ("hello", "notes", "tool")]
+    """A catalogue of four plugins, each a relative path; `notes` has no manifest,
+    `quiet` is off by default."""
+    names = ("hello", "notes", "tool", "quiet")
+    entries = [{"name": n, "source": f"./plugins/{n}"} for n in names]
     catalogue = {"name": MARKETPLACE, "owner": {"name": "Team"}, "plugins": entries}
     put(root, ".claude-plugin/marketplace.json", json.dumps(catalogue))
-    for name in ("hello", "notes", "tool"):
+    for name in names:
         plugin = root / "plugins" / name
+        manifest = {"name": name, "version": "1.0.0"}
+        if name == "quiet":
+            manifest["defaultEnabled"] = False
         if name != "notes":
-            put(
-                plugin, ".claude-plugin/plugin.json", json.dumps({"name": name, "version": "1.0.0"})
-            )
+            put(plugin, ".claude-plugin/plugin.json", json.dumps(manifest))
         write_skill(plugin / "skills", f"{name}-skill", description=f"The {name} skill.")
     return root
 
@@ -62,6 +67,7 @@ def test_satchel_sees_the_plugins_claude_code_installed_and_lists(
     run("install", f"tool@{MARKETPLACE}")
     run("disable", f"tool@{MARKETPLACE}")
     run("disable", f"hello@{MARKETPLACE}", "--scope", "local")
+    run("install", f"quiet@{MARKETPLACE}")
     listed = _listed(claude_code, home, project)
     layout = hosts.get("claude-code").layout(project, home=home, env={})
     env = satchel.load(layout=layout, host="claude-code", trusted=True)
@@ -71,5 +77,11 @@ def test_satchel_sees_the_plugins_claude_code_installed_and_lists(
         f"hello@{MARKETPLACE}": False,
         f"notes@{MARKETPLACE}": True,
         f"tool@{MARKETPLACE}": False,
+        f"quiet@{MARKETPLACE}": False,
     }
     assert list(env.skills) == ["notes:notes-skill"]
+    run("enable", f"quiet@{MARKETPLACE}")
+    env = satchel.load(layout=layout, host="claude-code", trusted=True)
+    assert _listed(claude_code, home, project)[f"quiet@{MARKETPLACE}"][0] is True
+    assert env.plugins.plugins["quiet"].enabled
+    assert list(env.skills) == ["notes:notes-skill", "quiet:quiet-skill"]

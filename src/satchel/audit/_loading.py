@@ -54,8 +54,9 @@ def held_back_findings(
     `trust_of(path)` is the trust state each would need once it loads."""
     for plugin in plugins.plugins.values():
         if not plugin.enabled:
+            off = "in the config" if plugin.default_enabled else "by default (defaultEnabled)"
             message = (
-                f"plugin {_name(plugin)} is disabled in the config: its hooks, MCP servers "
+                f"plugin {_name(plugin)} is disabled {off}: its hooks, MCP servers "
                 "and scripts do not load (audit its directory to see them)"
             )
             yield Finding.of("A-LOAD-HELD-BACK", message, plugin.root, None, trust_of(plugin.root))

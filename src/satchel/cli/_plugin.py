@@ -108,6 +108,7 @@ _NOUNS = {
     "channels": ("channel", "channels"),
     "workflows": ("workflow", "workflows"),
     "modules": ("hooks module", "hooks modules"),
+    "apps": ("Codex app", "Codex apps"),
 }
 
 

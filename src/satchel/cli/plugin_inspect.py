@@ -40,10 +40,10 @@ def run(*, path: Path, strict: bool, declarative: bool, as_json: bool) -> int:
     """Show everything satchel would load from one plugin directory.
 
     The manifest's basics, the namespace, each skill, command, agent, MCP server,
-    hook, knowledge folder, library, connector, tool override, output style, theme,
-    channel, workflow and hooks module, the inventory in Claude Code's shape (--json:
-    provides), and every diagnostic. Nothing is run, and MCP env and header values are
-    never printed.
+    hook, knowledge folder, library, connector, Codex app, tool override, output style,
+    theme, channel, workflow and hooks module, Claude Code's default settings and
+    defaultEnabled, the inventory in Claude Code's shape (--json: provides), and every
+    diagnostic. Nothing is run, and MCP env and header values are never printed.
     --strict makes an unknown manifest field fatal, as Mistral Vibe does;
     --declarative loads as a declarative-only client (no hooks, MCP servers or
     agents). Exit 1 when the plugin does not load or has an error."""
@@ -110,9 +110,22 @@ def _header(con: Console, plugin: Plugin) -> None:
     if plugin.instructions is not None:
         rows.append(("instructions", f"{_rel(plugin, plugin.instructions)} (listed, not loaded)"))
     rows.append(("loads", components(plugin)))
+    rows.extend(_defaults(plugin))
     for label, value in rows:
         grid.add_row(label, out.safe(value))
     con.print(grid)
+
+
+def _defaults(plugin: Plugin) -> list[tuple[str, str]]:
+    """Claude Code's defaultEnabled and default settings, when the plugin sets them."""
+    rows = [] if plugin.default_enabled else [("enabled by default", "no (defaultEnabled)")]
+    settings = plugin.settings
+    if settings is not None:
+        said = [f"agent {settings.agent}"] if settings.agent else []
+        said += ["subagentStatusLine"] if settings.subagent_status_line is not None else []
+        where = ", ".join(_rel(plugin, p) for p in settings.sources)
+        rows.append(("default settings", f"{', '.join(said)} ({where})"))
+    return rows
 
 
 def _rel(plugin: Plugin, path: Path | None) -> str:
@@ -267,6 +280,17 @@ def _connectors(con: Console, title: str, plugin: Plugin) -> None:
     con.print(grid)
 
 
+def _apps(con: Console, title: str, plugin: Plugin) -> None:
+    if not plugin.apps:
+        return
+    _title(con, title, len(plugin.apps))
+    grid = out.table("app", "connector id", "capabilities")
+    for app in plugin.apps:
+        caps = ", ".join(app.capabilities) or "-"
+        grid.add_row(out.safe(app.name), out.safe(app.id), out.safe(caps))
+    con.print(grid)
+
+
 def _overrides(con: Console, title: str, plugin: Plugin) -> None:
     if not plugin.tool_overrides:
         return
@@ -286,6 +310,7 @@ SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Knowledge", _knowledge),
     ("Libraries", _libraries),
     ("Connectors", _connectors),
+    ("Codex apps", _apps),
     ("Tool overrides", _overrides),
     *KIND_SECTIONS,
 )

@@ -5,8 +5,9 @@
 `detect` picks the format from a table of markers (Agent Plugins 1.0 ``plugin.json``
 first); one adapter per format reads it (`satchel.plugins.formats._native`, ``bundle``,
 ``claude``, ``codex``, ``cursor``, ``kimi``, ``opencode``); the component parsers (MCP servers,
-hooks, knowledge, libraries, connectors) are public for hosts that read those files
-on their own. Parsing only: nothing here starts a process.
+hooks, knowledge, libraries, connectors, Codex apps, default settings) are public for
+hosts that read those files on their own; `main_agent` says which agent type Claude
+Code's main thread runs as. Parsing only: nothing here starts a process.
 """
 
 import typing as _typing
@@ -34,20 +35,25 @@ if _typing.TYPE_CHECKING:
     from satchel.plugins._discover import PluginSet, load_plugins
     from satchel.plugins._inventory import inventory
     from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
+    from satchel.plugins._main_agent import MainAgent, main_agent
     from satchel.plugins._model import (
         FORMATS,
+        App,
         Connector,
         Format,
         Knowledge,
         Library,
         Plugin,
+        PluginSettings,
         ToolOverride,
     )
     from satchel.plugins._read import LOADERS, read_plugin
     from satchel.plugins._workspace import load_workspace
+    from satchel.plugins.components._apps import load_apps
     from satchel.plugins.components._connectors import load_connectors
     from satchel.plugins.components._knowledge import load_knowledge
     from satchel.plugins.components._libraries import drop_colliding, load_libraries
+    from satchel.plugins.components._settings import load_settings
     from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
 else:
     from satchel import _lazy
@@ -56,13 +62,15 @@ else:
         __name__,
         {
             "satchel.plugins._config": ("enabled_plugins",),
+            "satchel.plugins.components._apps": ("load_apps",),
             "satchel.plugins.components._connectors": ("load_connectors",),
+            "satchel.plugins.components._settings": ("load_settings",),
+            "satchel.plugins._main_agent": ("MainAgent", "main_agent"),
             "satchel.plugins._data": ("data_dir", "ensure_data_dir"),
             "satchel.plugins._detect": (
                 "DETECTION",
                 "FORMAT_ORDER",
                 "NATIVE_SCHEMA",
-                "OutputStyle",
                 "Detection",
                 "Marker",
                 "detect",
@@ -89,11 +97,13 @@ else:
             ),
             "satchel.plugins._model": (
                 "FORMATS",
+                "App",
                 "Connector",
                 "Format",
                 "Knowledge",
                 "Library",
                 "Plugin",
+                "PluginSettings",
                 "ToolOverride",
             ),
             "satchel.plugins.formats._native": ("RESERVED_NAMESPACES", "typescript_identifier"),
@@ -103,6 +113,7 @@ else:
     )
 
 __all__ = [
+    "App",
     "Channel",
     "Connector",
     "data_dir",
@@ -120,13 +131,17 @@ __all__ = [
     "inventory",
     "Knowledge",
     "Library",
+    "load_apps",
     "load_connectors",
     "load_knowledge",
     "load_libraries",
     "load_plugins",
     "load_server_files",
+    "load_settings",
     "load_workspace",
     "LOADERS",
+    "main_agent",
+    "MainAgent",
     "Marker",
     "McpServer",
     "NATIVE_SCHEMA",
@@ -139,6 +154,7 @@ __all__ = [
     "parse_vibe_hooks",
     "Plugin",
     "PluginSet",
+    "PluginSettings",
     "read_plugin",
     "RESERVED_NAMESPACES",
     "Theme",

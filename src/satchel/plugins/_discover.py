@@ -24,7 +24,10 @@ user's is reported (``plugin.shadowed``). Two plugins of one scope with one name
 two plugins claiming one namespace: the later one (in path order) is dropped
 (``plugin.name.collision``, ``plugin.namespace.collision``; fatal for it). A plugin
 disabled in ``config.toml`` is listed with `enabled` False and contributes nothing
-(``plugin.disabled``). Library aliases shared by plugins are dropped from all.
+(``plugin.disabled``); so is one whose manifest says ``defaultEnabled: false`` (Claude
+Code 2.1.154) and that ``config.toml`` does not enable (a plugin Claude Code installed
+is enabled by its settings alone: ``claude plugin install`` writes ``false`` to
+``enabledPlugins`` for such a plugin). Library aliases shared by plugins are dropped from all.
 Reading runs nothing.
 """
 
@@ -156,6 +159,8 @@ def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
 def _disabled(plugin: Plugin, record: Installed) -> Diagnostic:
     if record.decided_by is None:
         why = "no Claude Code settings file enables it"
+        if not plugin.default_enabled:
+            why += " and its manifest's defaultEnabled is false"
     else:
         why = f"it is disabled in {record.decided_by}"
     message = f"plugin {plugin.name!r} ({record.id}) is not enabled: {why}; nothing of it loads"
@@ -254,9 +259,16 @@ class _Keeper:
         return plugin, found
 
     def _configured(self, plugin: Plugin) -> tuple[Plugin, Diagnostic | None]:
-        if self.settings.get(plugin.name, True):
+        said = self.settings.get(plugin.name)
+        if said is None and not plugin.default_enabled and plugin.installed is None:
+            message = (
+                f"plugin {plugin.name!r} is disabled by default (its manifest's defaultEnabled "
+                f"is false) and config.toml does not enable it; nothing of it loads"
+            )
+        elif said is None or said:
             return plugin, None
-        message = f"plugin {plugin.name!r} is disabled in config.toml; nothing of it loads"
+        else:
+            message = f"plugin {plugin.name!r} is disabled in config.toml; nothing of it loads"
         return replace(plugin, enabled=False), diagnostic("plugin.disabled", message, plugin.root)
 
 

@@ -24,6 +24,7 @@ from satchel.skills._model import Skill
 
 __all__ = [
     "FORMATS",
+    "App",
     "Channel",
     "Connector",
     "Format",
@@ -34,6 +35,7 @@ __all__ = [
     "McpServer",
     "OutputStyle",
     "Plugin",
+    "PluginSettings",
     "Theme",
     "ToolOverride",
     "Transport",
@@ -110,6 +112,47 @@ class Connector:
 
 
 @dataclass(frozen=True, slots=True)
+class App:
+    """A Codex app (a ChatGPT connector) a plugin declares in its ``.app.json``: the
+    key it is listed under, the connector id, the capabilities it asks for."""
+
+    name: str
+    id: str
+    capabilities: tuple[str, ...] = ()
+    path: Path | None = None
+    plugin: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "id": self.id,
+            "capabilities": list(self.capabilities),
+            "path": None if self.path is None else str(self.path),
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSettings:
+    """A Claude Code plugin's default settings: the manifest's ``settings`` object, then
+    the root ``settings.json`` over it, key by key. Only `agent` (the plugin agent the
+    main thread runs as) and `subagent_status_line` are applied; `sources` are the
+    files that set them."""
+
+    agent: str | None = None
+    subagent_status_line: Mapping[str, Any] | None = None
+    sources: tuple[Path, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        line = self.subagent_status_line
+        return {
+            "agent": self.agent,
+            "subagentStatusLine": None if line is None else dict(line),
+            "sources": [str(p) for p in self.sources],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ToolOverride:
     """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
 
@@ -149,6 +192,9 @@ class Plugin:
     knowledge: tuple[Knowledge, ...] = ()
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
+    apps: tuple[App, ...] = ()  # a Codex plugin's apps (.app.json)
+    settings: PluginSettings | None = None  # a Claude Code plugin's default settings
+    default_enabled: bool = True  # Claude Code's defaultEnabled
     tool_overrides: tuple[ToolOverride, ...] = ()
     output_styles: tuple[OutputStyle, ...] = ()
     themes: tuple[Theme, ...] = ()
@@ -178,6 +224,7 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
+            "apps": len(self.apps),
             **{kind: len(found) for kind, found in self._kinds().items() if found},
         }
 
@@ -211,6 +258,9 @@ class Plugin:
             "knowledge": [k.to_json() for k in self.knowledge],
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
+            **({"apps": [a.to_json() for a in self.apps]} if self.apps else {}),
+            **({"settings": self.settings.to_json()} if self.settings else {}),
+            **({} if self.default_enabled else {"default_enabled": False}),
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
             **{
                 kind: [x.to_json() for x in found] for kind, found in self._kinds().items() if found

@@ -46,8 +46,9 @@ def codex_tree(root: Path, **fields: object) -> None:
 def test_a_realistic_codex_plugin(plugin_dir: Path):
     codex_tree(plugin_dir)
     plugin, diags = read_plugin(plugin_dir)
-    assert plugin is not None and diags == []
+    assert plugin is not None and codes(diags) == ["plugin.apps.unavailable"]
     assert (plugin.format, plugin.name, plugin.namespace) == ("codex", "figma", "figma")
+    assert [(a.name, a.id) for a in plugin.apps] == [("figma", "connector_figma")]
     assert [s.name for s in plugin.skills] == ["implement-design"]
     assert [(s.name, s.transport) for s in plugin.mcp_servers] == [("figma", "streamable-http")]
     assert plugin.manifest["interface"]["displayName"] == "Figma"
@@ -75,7 +76,7 @@ def test_an_empty_codex_name_falls_back_to_the_directory(tmp_path: Path):
 def test_inline_codex_mcp_servers(plugin_dir: Path):
     codex_tree(plugin_dir, mcpServers={"local": {"command": "node", "args": ["server.js"]}})
     plugin, diags = read_plugin(plugin_dir)
-    assert plugin is not None and diags == []
+    assert plugin is not None and codes(diags) == ["plugin.apps.unavailable"]
     assert [(s.name, s.command) for s in plugin.mcp_servers] == [("local", "node")]
 
 
@@ -84,7 +85,7 @@ def test_codex_hooks_are_recognised_and_not_adapted(plugin_dir: Path):
     write_json(plugin_dir, "hooks.json", {"hooks": {"PreToolUse": []}})
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and plugin.hooks == ()
-    [hooks] = diags
+    [hooks] = only(diags, "plugin.hooks.unsupported")
     assert (hooks.code, hooks.severity) == ("plugin.hooks.unsupported", "info")
     assert "hooks.json" in hooks.message
 
@@ -93,11 +94,11 @@ def test_a_codex_skills_path_leaving_the_root_is_refused(plugin_dir: Path):
     codex_tree(plugin_dir, skills=["../elsewhere", "./skills/"])
     plugin, diags = read_plugin(plugin_dir)
     assert plugin is not None and [s.name for s in plugin.skills] == ["implement-design"]
-    assert codes(diags) == ["plugin.path.outside_root"]
+    assert codes(diags) == ["plugin.path.outside_root", "plugin.apps.unavailable"]
 
 
 @pytest.mark.parametrize("fields", [{"name": 3}, {"skills": {"a": 1}}, {"mcpServers": [1]},
-                                    {"keywords": [None]}])  # fmt: skip
+                                    {"keywords": [None]}, {"apps": {"a": 1}}])  # fmt: skip
 def test_a_codex_field_of_the_wrong_type_is_fatal(plugin_dir: Path, fields: dict[str, object]):
     codex_tree(plugin_dir, **fields)
     plugin, diags = read_plugin(plugin_dir)

@@ -96,7 +96,7 @@ def test_codex_and_kimi_declarative_only(tmp_path: Path):
     kimi_tree(tmp_path / "kimi")
     codex, diags = read_plugin(tmp_path / "codex", executable=False)
     assert codex is not None and codex.mcp_servers == ()
-    assert codes(diags) == ["plugin.mcp.unsupported"]
+    assert codes(diags) == ["plugin.mcp.unsupported", "plugin.apps.unavailable"]
     kimi, diags = read_plugin(tmp_path / "kimi", executable=False)
     assert kimi is not None and (kimi.mcp_servers, kimi.hooks) == ((), ())
     assert sorted(codes(diags)) == ["plugin.hooks.unsupported", "plugin.mcp.unsupported"]

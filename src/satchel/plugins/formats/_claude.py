@@ -19,8 +19,12 @@ plugin-relative path or a list of them (``./x`` or ``x``; never absolute or ``..
   [...]}``, not wrapped in ``{"hooks": ...}``); an inline ``mcpServers`` object maps
   server names to entries, as ``.mcp.json`` does.
 
-A known field of the wrong type is fatal ``plugin.manifest.invalid`` (Claude Code
-refuses to load such a plugin); an unknown field is reported
+``defaultEnabled: false`` keeps the plugin off until a setting enables it
+(`satchel.plugins._discover`); ``settings`` and a root ``settings.json`` are its
+default settings (`satchel.plugins.components._settings`). A known field of the
+wrong type (``defaultEnabled`` not a boolean, ``settings`` not an object, as
+``claude plugin validate`` 2.1.332 rejects them too) is fatal ``plugin.manifest.invalid``
+(Claude Code refuses to load such a plugin); an unknown field is reported
 (``plugin.manifest.field.unknown``) and ignored.
 
 Ids, as Claude Code gives them (``claude plugin validate --json``): a skill in a
@@ -37,15 +41,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from satchel._contain import real_below, str_list
+from satchel.agents import AgentType
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx
-from satchel.plugins._model import Plugin
+from satchel.plugins._model import Plugin, PluginSettings
 from satchel.plugins.components._parts import (
     foreign_servers,
     load_agents,
@@ -53,6 +59,7 @@ from satchel.plugins.components._parts import (
     load_skill_paths,
     root_skill,
 )
+from satchel.plugins.components._settings import agent_problem, load_settings
 from satchel.plugins.formats._base import adapter, plugin_name, read_manifest
 from satchel.plugins.formats._claude_kinds import read_kinds
 from satchel.plugins.formats._claude_kinds import type_problem as kinds_problem
@@ -91,7 +98,26 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
     parts.update(read_kinds(ctx, manifest, path, hooks))
+    parts["settings"] = _settings(ctx, manifest, path, parts.get("agents"))
+    parts["default_enabled"] = manifest.get("defaultEnabled", True)
     return ctx.plugin("claude", scope, manifest, **parts)
+
+
+def _settings(
+    ctx: Ctx, manifest: Mapping[str, Any], path: Path, agents: tuple[AgentType, ...] | None
+) -> PluginSettings | None:
+    """The default settings (``settings.json`` over the manifest's ``settings``); an
+    ``agent`` the plugin does not have is dropped (when its agents were read)."""
+    settings, problems = load_settings(ctx.root, manifest, path)
+    ctx.diags.extend(problems)
+    if settings is None or agents is None:
+        return settings
+    why = agent_problem(settings, (a.name for a in agents), ctx.namespace)
+    if why is None:
+        return settings
+    ctx.add("plugin.settings.invalid", why, settings.sources[-1])
+    settings = replace(settings, agent=None)
+    return settings if settings.subagent_status_line is not None else None
 
 
 def _manifest(ctx: Ctx, path: Path) -> dict[str, Any]:
@@ -113,6 +139,10 @@ def _type_problem(key: str, value: Any) -> str | None:
         return f"a string, not {type_name(value)}"
     if key == "author" and not isinstance(value, dict):
         return f"an object (name, email, url), not {type_name(value)}"
+    if key == "defaultEnabled" and not isinstance(value, bool):
+        return f"true or false, not {type_name(value)}"
+    if key == "settings" and not isinstance(value, dict):
+        return f"an object of settings, not {type_name(value)}"
     if key == "keywords" and not str_list(value):
         return "an array of strings"
     if key in PATHS:
