@@ -7,6 +7,7 @@ enabled plugins.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ __all__ = [
     "Plugin",
     "ToolOverride",
     "Transport",
+    "UserOption",
 ]
 
 Format = Literal[
@@ -49,6 +51,10 @@ FORMATS: tuple[Format, ...] = get_args(Format)
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})
+
+OptionType = Literal["string", "number", "boolean", "directory", "file"]
+OptionValue = str | int | float | bool | tuple[str, ...]
+MASK = "***"  # what a sensitive option's value is shown as
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,51 @@ class Connector:
 
 
 @dataclass(frozen=True, slots=True)
+class UserOption:
+    """One ``userConfig`` option of a plugin. `choices` is the manifest's ``options``
+    list (the only values the field takes), empty when it has none."""
+
+    key: str
+    type: OptionType
+    title: str
+    description: str
+    required: bool = False
+    default: OptionValue | None = None
+    multiple: bool = False
+    sensitive: bool = False
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    plugin: str | None = None
+
+    @property
+    def env_name(self) -> str:
+        """The variable a hook or MCP server reads it from: ``CLAUDE_PLUGIN_OPTION_<KEY>``."""
+        return "CLAUDE_PLUGIN_OPTION_" + re.sub(r"[^A-Za-z0-9_]", "_", self.key).upper()
+
+    def to_json(self) -> dict[str, Any]:
+        """The option; a sensitive option's default is masked."""
+        default: Any = list(self.default) if isinstance(self.default, tuple) else self.default
+        if self.sensitive and default is not None:
+            default = MASK
+        return {
+            "key": self.key,
+            "type": self.type,
+            "title": self.title,
+            "description": self.description,
+            "required": self.required,
+            "default": default,
+            "multiple": self.multiple,
+            "sensitive": self.sensitive,
+            "min": self.min,
+            "max": self.max,
+            "options": list(self.choices),
+            "env": self.env_name,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ToolOverride:
     """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
 
@@ -144,6 +195,7 @@ class Plugin:
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
+    user_config: tuple[UserOption, ...] = ()  # Claude Code's userConfig options
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -189,6 +241,9 @@ class Plugin:
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
+            **(
+                {"user_config": [o.to_json() for o in self.user_config]} if self.user_config else {}
+            ),
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),

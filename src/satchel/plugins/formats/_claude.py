@@ -53,6 +53,7 @@ from satchel.plugins.components._parts import (
     load_skill_paths,
     root_skill,
 )
+from satchel.plugins.components._user_config import load_user_config
 from satchel.plugins.formats._base import adapter, plugin_name, read_manifest
 from satchel.skills._model import Skill
 
@@ -88,6 +89,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     if ctx.runs("hooks", [*hooks, *([path] if inline_hooks else [])]):
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
+    parts["user_config"] = ctx.keep(load_user_config(manifest.get("userConfig"), ctx.name, path))
     return ctx.plugin("claude", scope, manifest, **parts)
 
 
