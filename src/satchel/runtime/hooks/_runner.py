@@ -256,8 +256,8 @@ class HookRunner:
         options = hook_options(lay, plugin)
         stopped = option_problem(hook, options)
         if stopped is not None:
-            run = ProcessResult(_argv(hook, {}), None, "", "", diagnostics=(stopped,))
-            return read_result(hook, event, run)
+            run = ProcessResult(_argv(hook, {}), None, "", "")
+            return replace(read_result(hook, event, run), diagnostics=(stopped,))
         try:
             env, refused = self._env(hook, event, env_path, option_variables(plugin, options))
         except OSError as e:
