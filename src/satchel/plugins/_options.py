@@ -62,26 +62,30 @@ def plugin_key(plugin: Plugin) -> str:
     return plugin.installed or plugin.name
 
 
-def option_values(layout: Layout, plugin: Plugin) -> OptionValues:
-    """What `plugin`'s options read as now (none when it declares none)."""
+def option_values(layout: Layout, plugin: Plugin, *, secrets: bool = True) -> OptionValues:
+    """What `plugin`'s options read as now (none when it declares none); without
+    `secrets` the keyring is not read (a sensitive option then reads as unset)."""
     if not plugin.user_config:
         return OptionValues()
-    stored, diags = stored_values(layout, plugin)
+    stored, diags = stored_values(layout, plugin, secrets=secrets)
     values, missing = effective_values(plugin.user_config, stored)
     return OptionValues(MappingProxyType(values), missing, tuple(diags))
 
 
-def stored_values(layout: Layout, plugin: Plugin) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The values set for `plugin` (file and keyring), and what could not be read."""
+def stored_values(
+    layout: Layout, plugin: Plugin, *, secrets: bool = True
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The values set for `plugin` (file and, with `secrets`, keyring), and what could
+    not be read."""
     data, diags = _read(layout)
     row = data.get(plugin_key(plugin), {})
     found = dict(row) if isinstance(row, dict) else {}
     sensitive = [o.key for o in plugin.user_config if o.sensitive]
     for key in sensitive:
         found.pop(key, None)  # a sensitive value is never read from the file
-    if sensitive:
-        secrets, problem = _keyring_read(layout, plugin_key(plugin), sensitive)
-        found.update(secrets)
+    if sensitive and secrets:
+        kept, problem = _keyring_read(layout, plugin_key(plugin), sensitive)
+        found.update(kept)
         diags.extend(problem)
     return found, diags
 

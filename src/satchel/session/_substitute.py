@@ -6,9 +6,11 @@ its 2.1.332 release notes list them: ``$ARGUMENTS`` (everything typed after the 
 profile's `argument_numbering`), ``$name`` for each name of an ``arguments:``
 frontmatter list (the word at that place), the ``\\$`` escape, ``${CLAUDE_SKILL_DIR}``,
 ``${CLAUDE_SESSION_ID}``, and for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
-``${CLAUDE_PLUGIN_DATA}``. A word placeholder past the last word typed stays as
-written. Arguments are never expanded again once put in (2.1.233): the text is
-filled in one pass (`satchel.commands._arguments.Filler`).
+``${CLAUDE_PLUGIN_DATA}``, and its plugin's ``${user_config.KEY}`` (a value that is
+not sensitive; a sensitive one is named, never filled:
+`satchel.plugins.components._user_config.skill_variables`). A word placeholder past
+the last word typed stays as written. Arguments are never expanded again once put in
+(2.1.233): the text is filled in one pass (`satchel.commands._arguments.Filler`).
 
 Inside a `` !`cmd` `` only the ``${...}`` variables are filled, never the arguments
 typed: satchel's rule, so that what a user or a model types never reaches a shell
@@ -21,6 +23,8 @@ from collections.abc import Mapping
 
 from satchel._environment import Environment
 from satchel.commands._arguments import Filler, Numbering
+from satchel.plugins._options import option_values
+from satchel.plugins.components._user_config import skill_variables
 from satchel.skills._model import Skill
 
 __all__ = ["argument_names", "filler", "variables"]
@@ -50,6 +54,9 @@ def variables(environment: Environment, skill: Skill, session_id: str) -> dict[s
         found["CLAUDE_PLUGIN_ROOT"] = str(plugin.root)
         if plugin.data_dir is not None:
             found["CLAUDE_PLUGIN_DATA"] = str(plugin.data_dir)
+        if plugin.user_config:
+            values = option_values(environment.layout, plugin, secrets=False).values
+            found.update(skill_variables(plugin.user_config, values))
     return found
 
 

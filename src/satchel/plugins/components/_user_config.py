@@ -53,6 +53,7 @@ __all__ = [
     "parse_text",
     "references",
     "show_value",
+    "skill_variables",
 ]
 
 TYPES: tuple[OptionType, ...] = get_args(OptionType)
@@ -312,19 +313,25 @@ def option_environment(
     return {o.env_name: values[o.key] for o in options if o.key in values}
 
 
+def skill_variables(options: tuple[UserOption, ...], values: Mapping[str, str]) -> dict[str, str]:
+    """The ``user_config.KEY`` variables of a plugin's skill and agent text, as Claude
+    Code fills that text: a sensitive option is ``[sensitive option 'KEY' not available
+    in skill content]`` (a secret never reaches the model's context), one with no value
+    is left out (its placeholder stays as written)."""
+    found: dict[str, str] = {}
+    for option in options:
+        if option.sensitive:
+            found[f"user_config.{option.key}"] = (
+                f"[sensitive option '{option.key}' not available in skill content]"
+            )
+        elif option.key in values:
+            found[f"user_config.{option.key}"] = values[option.key]
+    return found
+
+
 def fill_skill_content(
     text: str, options: tuple[UserOption, ...], values: Mapping[str, str]
 ) -> str:
-    """A skill's or agent's text with ``${user_config.KEY}`` filled, as Claude Code
-    fills it: a sensitive option becomes ``[sensitive option 'KEY' not available in
-    skill content]`` (a secret never reaches the model's context), one with no value
-    stays as written."""
-    sensitive = {o.key for o in options if o.sensitive}
-
-    def one(m: re.Match[str]) -> str:
-        key = m.group(1)
-        if key in sensitive:
-            return f"[sensitive option '{key}' not available in skill content]"
-        return values.get(key, m.group(0))
-
-    return PLACEHOLDER.sub(one, text)
+    """A skill's or agent's text with ``${user_config.KEY}`` filled by `skill_variables`."""
+    found = skill_variables(options, values)
+    return PLACEHOLDER.sub(lambda m: found.get(f"user_config.{m.group(1)}", m.group(0)), text)
