@@ -135,3 +135,67 @@ def test_values_stdin_in_a_real_process(where, tmp_path):
     secrets = json.loads((tmp_path / "keyring.json").read_text())
     assert secrets == {"satchel plugin options\tkit/api_key": "k-1"}
     assert "k-1" not in store(where).read_text()
+
+
+def test_plugin_inspect_lists_the_options_and_never_a_value(satchel, where):
+    root = Path(where[3]) / ".config" / "satchel" / "plugins" / "kit"
+    done = satchel("plugin", "inspect", root)
+    assert done.code == 0
+    lines = done.out.splitlines()
+    start = lines.index("User configuration: 3")
+    check_golden("plugin-inspect-user-config.txt", "\n".join(lines[start : start + 5]) + "\n")
+
+
+def test_on_a_terminal_each_option_is_prompted_for(where, tmp_path):
+    """A real process on a pseudo-terminal: a bad answer is asked again, Enter keeps
+    the default, and the sensitive answer is neither echoed nor printed."""
+    import pty  # POSIX only, as the suite is
+    import select
+
+    leader, follower = pty.openpty()
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(REPO),
+        "PYTHON_KEYRING_BACKEND": BACKEND,
+        VARIABLE: str(tmp_path / "keyring.json"),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satchel", "plugin", "configure", "kit", *where],
+        stdin=follower, stdout=follower, stderr=follower, env=env, cwd=REPO,
+        start_new_session=True,  # no controlling terminal but the pseudo-terminal
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+
+    def answer(prompt: bytes, text: bytes) -> None:
+        nonlocal seen
+        wanted = seen.count(prompt) + 1
+        while seen.count(prompt) < wanted:
+            assert select.select([leader], [], [], 60)[0], seen  # a "did not hang" bound
+            seen += os.read(leader, 4096)
+        os.write(leader, text)
+
+    try:
+        answer(b"API key (api_key, string): ", b"k9\n")
+        answer(b"Port (port, number) [8080]: ", b"\n")
+        answer(b"Mode (mode, string) [fast]: ", b"medium\n")
+        answer(b"Mode (mode, string) [fast]: ", b"slow\n")
+        while select.select([leader], [], [], 60)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the process is gone and the terminal closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+    assert proc.wait(timeout=60) == 0, seen
+    text = seen.decode()
+    assert "Mode must be one of: fast, slow" in text
+    assert "k9" not in text
+    assert json.loads(store(where).read_text())["plugins"] == {"kit": {"mode": "slow"}}
+    secrets = json.loads((tmp_path / "keyring.json").read_text())
+    assert secrets == {"satchel plugin options\tkit/api_key": "k9"}

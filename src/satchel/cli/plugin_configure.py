@@ -164,14 +164,13 @@ def _prompted(plugin: Plugin, layout: Layout) -> dict[str, Any]:
     for option in plugin.user_config:
         current = stored.get(option.key, option.default)
         label = f"{option.title} ({option.key}, {option.type})"
+        shown = "" if current is None or option.sensitive else show_value(option, current)
         while True:
             text = click.prompt(
-                label,
-                default="" if current is None or option.sensitive else show_value(option, current),
-                hide_input=option.sensitive,
-                show_default=not option.sensitive,
+                label, default=shown, hide_input=option.sensitive, show_default=bool(shown)
             )
-            if text == "" and (current is not None or not option.required):
+            kept = text == shown and (current is not None or not option.required)
+            if kept or (text == "" and not option.required):
                 break
             value = parse_text(option, text)
             why = check_value(option, value)
