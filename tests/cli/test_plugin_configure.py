@@ -64,7 +64,7 @@ def test_set_keeps_each_value_where_it_belongs_and_masks_the_sensitive_one(satch
     assert "s3cret" not in done.out
     kept = json.loads(store(where).read_text())
     assert kept == {"version": 1, "plugins": {"kit": {"port": 9000}}}
-    assert ring.get_password("satchel plugin options", "kit/api_key") == "s3cret"
+    assert ring.get_password("satchel plugin options", "kit/api_key") == '"s3cret"'  # JSON
     shown = satchel("plugin", "configure", "kit", *where)
     assert shown.code == 0
     check_golden("plugin-configure.txt", shown.out)
@@ -133,7 +133,7 @@ def test_values_stdin_in_a_real_process(where, tmp_path):
     rows = {r["key"]: r["value"] for r in json.loads(done.stdout)["options"]}
     assert rows == {"api_key": "***", "port": 443, "mode": "slow"}
     secrets = json.loads((tmp_path / "keyring.json").read_text())
-    assert secrets == {"satchel plugin options\tkit/api_key": "k-1"}
+    assert secrets == {"satchel plugin options\tkit/api_key": '"k-1"'}
     assert "k-1" not in store(where).read_text()
 
 
@@ -198,4 +198,4 @@ def test_on_a_terminal_each_option_is_prompted_for(where, tmp_path):
     assert "k9" not in text
     assert json.loads(store(where).read_text())["plugins"] == {"kit": {"mode": "slow"}}
     secrets = json.loads((tmp_path / "keyring.json").read_text())
-    assert secrets == {"satchel plugin options\tkit/api_key": "k9"}
+    assert secrets == {"satchel plugin options\tkit/api_key": '"k9"'}

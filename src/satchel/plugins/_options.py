@@ -154,7 +154,15 @@ def _keyring_read(
         found = {k: keyring.get_password(_service(layout), f"{plugin}/{k}") for k in keys}
     except Exception as e:  # noqa: BLE001  # any keyring failure is a diagnostic, never a traceback
         return {}, [_keyring_problem("read", plugin, e)]
-    return {k: v for k, v in found.items() if v is not None}, []
+    return {k: _decoded(v) for k, v in found.items() if v is not None}, []
+
+
+def _decoded(text: str) -> Any:
+    """A keyring entry as the value it holds (kept as JSON; plain text as it is)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _keyring_write(
@@ -167,7 +175,8 @@ def _keyring_write(
         from keyring.errors import PasswordDeleteError
 
         for key, value in values.items():
-            keyring.set_password(_service(layout), f"{plugin}/{key}", str(value))
+            kept = json.dumps(list(value) if isinstance(value, tuple) else value)
+            keyring.set_password(_service(layout), f"{plugin}/{key}", kept)
         for key in unset:
             with contextlib.suppress(PasswordDeleteError):  # nothing was kept
                 keyring.delete_password(_service(layout), f"{plugin}/{key}")

@@ -171,6 +171,8 @@ def test_values_read_as_stored_then_default_then_blank_and_required_ones_can_be_
     # a stored value outside the allowed ones reads as unset (Claude Code's rule)
     assert values == {"port": "3", "mode": "fast", "dirs": ""}
     assert missing == ("api_key",)
+    # a list as plugin-options.json keeps it reads as Claude Code's String(list)
+    assert effective_values((dirs,), {"dirs": ["a", "b"]}) == ({"dirs": "a,b"}, ())
 
 
 def test_placeholders_are_filled_once_and_missing_keys_are_named():

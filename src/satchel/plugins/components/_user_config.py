@@ -276,8 +276,8 @@ def effective_values(
     return values, tuple(missing)
 
 
-def _text(value: OptionValue) -> str:
-    if isinstance(value, tuple):
+def _text(value: OptionValue | list[str]) -> str:
+    if isinstance(value, tuple | list):
         return ",".join(value)
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -44,10 +44,10 @@ def option_problem(hook: Hook, options: OptionValues | None) -> Diagnostic | Non
     spec = hook.spec
     texts = (spec.command,) if spec.args is None else (spec.command, *spec.args)
     named = [k for text in texts for k in references(text)]
-    if not named:
-        return None
+    if not named or options is None:
+        return None  # a hook of no plugin: its text stays as written, as Claude Code's
     plugin = hook.origin.plugin or "?"
-    if options is None or spec.args is None:
+    if spec.args is None:
         message = (
             f"hook {hook.name!r} of plugin {plugin!r} was not run: it names "
             f"${{user_config.{named[0]}}} in a shell-form command; {_SHELL_RULE}"
