@@ -89,6 +89,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error",
             "satchel mcp check and satchel serve need the mcp extra, which is not installed",
         ),
+        "cli.plugin.unknown": Entry("error", "no plugin that loads has the name asked for"),
         "cli.skill.exists": Entry("error", "the skill to create already has a SKILL.md"),
         "cli.skill.invalid": Entry("error", "the skill to create breaks the Agent Skills spec"),
         "cli.skill.unknown": Entry("error", "no skill that loads has the name asked for"),
@@ -485,6 +486,22 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.component.not-run": Entry(
             "info", "a plugin's workflow or hooks module (JavaScript) is recognised and never run"
+        ),
+        "plugin.config.invalid": Entry(
+            "warning", "a userConfig option of a plugin is not valid; it is dropped"
+        ),
+        "plugin.config.missing": Entry(
+            "warning",
+            "a plugin component needs a userConfig value that is not set; it does not start",
+        ),
+        "plugin.config.refused": Entry(
+            "warning", "a shell-form hook command references ${user_config.*}; it does not run"
+        ),
+        "plugin.config.store": Entry(
+            "warning", "the stored userConfig values or the keyring could not be used"
+        ),
+        "plugin.config.value": Entry(
+            "error", "a userConfig value is not one its option takes; nothing is stored"
         ),
         "plugin.connectors.invalid": Entry("warning", "connectors.json failed to load"),
         "plugin.dependency.missing": Entry(

@@ -49,6 +49,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("plugins",): at,
         ("hosts",): ("--home", w["home"]),
         ("plugin", "inspect"): (w["tmp"] / "no-plugin",),
+        ("plugin", "configure"): ("no-such-plugin", *at),
         ("port",): (w["tmp"] / "no-plugin", "--to", "codex"),
         ("mcp", "list"): at,
         ("mcp", "check"): at,

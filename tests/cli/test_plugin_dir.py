@@ -47,6 +47,7 @@ LOADING = {
     ("hooks",): (),
     ("hooks", "run"): ("stop",),
     ("audit",): (),
+    ("plugin", "configure"): ("extra",),
 }
 
 
@@ -67,6 +68,7 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
         ("hooks",): '"plugin:extra"',
         ("hooks", "run"): '"plugin:extra"',
         ("audit",): '"plugin:extra',
+        ("plugin", "configure"): '"plugin": "extra"',
     }
     return marks[words] in text
 

@@ -84,6 +84,8 @@ VERBS = (
          "List the host profiles `--host` and `load(host=...)` take, or show NAME's."),
     Verb(("plugin", "inspect"), "satchel.cli.plugin_inspect",
          "Show everything satchel would load from one plugin directory."),
+    Verb(("plugin", "configure"), "satchel.cli.plugin_configure",
+         "Set, unset or show the userConfig values of the plugin NAME."),
     Verb(("port",), "satchel.cli.port",
          "Write, next to the plugin at PATH, the manifests each host reads."),
     Verb(("mcp", "list"), "satchel.cli.mcp_list",

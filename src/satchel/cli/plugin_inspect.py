@@ -291,6 +291,22 @@ def _apps(con: Console, title: str, plugin: Plugin) -> None:
     con.print(grid)
 
 
+def _user_config(con: Console, title: str, plugin: Plugin) -> None:
+    """Each userConfig option: its key, type, what it asks and how (never a value)."""
+    if not plugin.user_config:
+        return
+    _title(con, title, len(plugin.user_config))
+    grid = out.table("option", "type", "title", "flags")
+    for o in plugin.user_config:
+        flags = [f for f, on in (("required", o.required), ("sensitive", o.sensitive),
+                                 ("multiple", o.multiple)) if on]  # fmt: skip
+        if o.choices:
+            flags.append("one of " + "/".join(o.choices))
+        cells = (o.key, o.type, o.title, ", ".join(flags) or "-")
+        grid.add_row(*(out.safe(c) for c in cells))
+    con.print(grid)
+
+
 def _overrides(con: Console, title: str, plugin: Plugin) -> None:
     if not plugin.tool_overrides:
         return
@@ -312,5 +328,6 @@ SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Connectors", _connectors),
     ("Codex apps", _apps),
     ("Tool overrides", _overrides),
+    ("User configuration", _user_config),
     *KIND_SECTIONS,
 )

@@ -7,6 +7,7 @@ enabled plugins.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,7 @@ __all__ = [
     "Theme",
     "ToolOverride",
     "Transport",
+    "UserOption",
     "Workflow",
 ]
 
@@ -57,6 +59,10 @@ FORMATS: tuple[Format, ...] = get_args(Format)
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})
+
+OptionType = Literal["string", "number", "boolean", "directory", "file"]
+OptionValue = str | int | float | bool | tuple[str, ...]
+MASK = "***"  # what a sensitive option's value is shown as
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +139,51 @@ class App:
 
 
 @dataclass(frozen=True, slots=True)
+class UserOption:
+    """One ``userConfig`` option of a plugin. `choices` is the manifest's ``options``
+    list (the only values the field takes), empty when it has none."""
+
+    key: str
+    type: OptionType
+    title: str
+    description: str
+    required: bool = False
+    default: OptionValue | None = None
+    multiple: bool = False
+    sensitive: bool = False
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    plugin: str | None = None
+
+    @property
+    def env_name(self) -> str:
+        """The variable a hook or MCP server reads it from: ``CLAUDE_PLUGIN_OPTION_<KEY>``."""
+        return "CLAUDE_PLUGIN_OPTION_" + re.sub(r"[^A-Za-z0-9_]", "_", self.key).upper()
+
+    def to_json(self) -> dict[str, Any]:
+        """The option; a sensitive option's default is masked."""
+        default: Any = list(self.default) if isinstance(self.default, tuple) else self.default
+        if self.sensitive and default is not None:
+            default = MASK
+        return {
+            "key": self.key,
+            "type": self.type,
+            "title": self.title,
+            "description": self.description,
+            "required": self.required,
+            "default": default,
+            "multiple": self.multiple,
+            "sensitive": self.sensitive,
+            "min": self.min,
+            "max": self.max,
+            "options": list(self.choices),
+            "env": self.env_name,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class PluginSettings:
     """A Claude Code plugin's default settings: the manifest's ``settings`` object, then
     the root ``settings.json`` over it, key by key. Only `agent` (the plugin agent the
@@ -201,6 +252,7 @@ class Plugin:
     channels: tuple[Channel, ...] = ()
     workflows: tuple[Workflow, ...] = ()
     modules: tuple[HooksModule, ...] = ()  # hooks modules (ES modules), recognised, never run
+    user_config: tuple[UserOption, ...] = ()  # Claude Code's userConfig options
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -265,6 +317,9 @@ class Plugin:
             **{
                 kind: [x.to_json() for x in found] for kind, found in self._kinds().items() if found
             },
+            **(
+                {"user_config": [o.to_json() for o in self.user_config]} if self.user_config else {}
+            ),
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),

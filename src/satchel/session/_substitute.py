@@ -7,10 +7,12 @@ profile's `argument_numbering`), ``$name`` for each name of an ``arguments:``
 frontmatter list (the word at that place), the ``\\$`` escape, ``${CLAUDE_SKILL_DIR}``,
 ``${CLAUDE_SESSION_ID}``, ``${CLAUDE_PROJECT_DIR}`` (2.1.196), ``${CLAUDE_EFFORT}``
 (2.1.120: the skill's own ``effort``, else the session's `effort` option; left as
-written when neither is set), and for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
-``${CLAUDE_PLUGIN_DATA}``. A word placeholder past the last word typed stays as
-written. Arguments are never expanded again once put in (2.1.233): the text is filled
-in one pass (`satchel.commands._arguments.Filler`).
+written when neither is set), for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
+``${CLAUDE_PLUGIN_DATA}``, and its plugin's ``${user_config.KEY}`` (a value that is
+not sensitive; a sensitive one is named, never filled:
+`satchel.plugins.components._user_config.skill_variables`). A word placeholder past
+the last word typed stays as written. Arguments are never expanded again once put in
+(2.1.233): the text is filled in one pass (`satchel.commands._arguments.Filler`).
 
 Inside a `` !`cmd` `` only the ``${...}`` variables are filled, never the arguments
 typed: satchel's rule, so that what a user or a model types never reaches a shell
@@ -28,6 +30,8 @@ from collections.abc import Mapping
 
 from satchel._environment import Environment
 from satchel.commands._arguments import Filler, Numbering
+from satchel.plugins._options import option_values
+from satchel.plugins.components._user_config import skill_variables
 from satchel.skills._model import Skill
 
 __all__ = ["argument_names", "filler", "rule_texts", "variables"]
@@ -74,6 +78,9 @@ def variables(
         found["CLAUDE_PLUGIN_ROOT"] = str(plugin.root)
         if plugin.data_dir is not None:
             found["CLAUDE_PLUGIN_DATA"] = str(plugin.data_dir)
+        if plugin.user_config:
+            values = option_values(environment.layout, plugin, secrets=False).values
+            found.update(skill_variables(plugin.user_config, values))
     return found
 
 

@@ -60,6 +60,7 @@ from satchel.plugins.components._parts import (
     root_skill,
 )
 from satchel.plugins.components._settings import agent_problem, load_settings
+from satchel.plugins.components._user_config import load_user_config
 from satchel.plugins.formats._base import adapter, plugin_name, read_manifest
 from satchel.plugins.formats._claude_kinds import read_kinds
 from satchel.plugins.formats._claude_kinds import type_problem as kinds_problem
@@ -100,6 +101,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     parts.update(read_kinds(ctx, manifest, path, hooks))
     parts["settings"] = _settings(ctx, manifest, path, parts.get("agents"))
     parts["default_enabled"] = manifest.get("defaultEnabled", True)
+    parts["user_config"] = ctx.keep(load_user_config(manifest.get("userConfig"), ctx.name, path))
     return ctx.plugin("claude", scope, manifest, **parts)
 
 

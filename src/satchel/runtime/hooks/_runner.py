@@ -11,7 +11,10 @@ Code's field names; the environment is the scrubbed base plus:
 - ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks (the data directory is
   created first), ``KIMI_PLUGIN_ROOT`` for Kimi's;
 - ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
-  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks.
+  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks;
+- ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each userConfig option of the hook's plugin with a
+  value; ``${user_config.KEY}`` is filled in an exec-form command and a hook naming an
+  option with no value does not run (`satchel.runtime.hooks._options`).
 
 A shell-form command runs as ``/bin/sh -c COMMAND`` (as Claude Code, Vibe and Kimi do);
 exec form (``args``) runs the argv with ``${CLAUDE_PLUGIN_ROOT}``-style placeholders
@@ -58,12 +61,19 @@ from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, ho
 from satchel.hooks._model import Hook, HookResult, Outcome
 from satchel.hooks._variables import host_variables
 from satchel.plugins._data import ensure_data_dir
+from satchel.plugins._model import Plugin
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
 from satchel.runtime.hooks._delegate import ModelHook, run_delegated
 from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, env_file, read_env_file
 from satchel.runtime.hooks._http import run_http
 from satchel.runtime.hooks._mcp_tool import McpCaller, run_mcp_tool
+from satchel.runtime.hooks._options import (
+    fill_argv,
+    hook_options,
+    option_problem,
+    option_variables,
+)
 from satchel.runtime.hooks._output import read_result
 from satchel.runtime.hooks._python import run_python
 
@@ -253,8 +263,14 @@ class HookRunner:
         }
         if hook.spec.type != "command":
             return self._run_other(hook, event, payload)
+        plugin = self._plugin(hook)
+        options = hook_options(lay, plugin)
+        stopped = option_problem(hook, options)
+        if stopped is not None:
+            run = ProcessResult(_argv(hook, {}), None, "", "")
+            return replace(read_result(hook, event, run), diagnostics=(stopped,))
         try:
-            env, refused = self._env(hook, event, env_path)
+            env, refused = self._env(hook, event, env_path, option_variables(plugin, options))
         except OSError as e:
             reason = f"its plugin data directory cannot be made ({e})"
             problem = diagnostic("exec.start", f"cannot start {hook.name!r}: {reason}")
@@ -262,7 +278,7 @@ class HookRunner:
             return read_result(hook, event, run)
         timeout, capped = self._timeout(hook)
         run = run_process(
-            _argv(hook, env),
+            fill_argv(_argv(hook, env), options),
             cwd=self._cwd(hook),
             env=env,
             stdin=json.dumps(payload, ensure_ascii=False, default=str),
@@ -320,12 +336,17 @@ class HookRunner:
         return min(DEFAULT_TIMEOUTS.get(kind, DEFAULT_TIMEOUT), self.max_timeout)
 
     def _env(
-        self, hook: Hook, event: str, env_path: Path | None
+        self, hook: Hook, event: str, env_path: Path | None, options: Mapping[str, str]
     ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
         if hook.data_dir is not None and hook.root is not None:
             ensure_data_dir(hook.data_dir)
-        fixed = host_variables(hook, self.environment.layout, event, env_path)
+        fixed = {**options, **host_variables(hook, self.environment.layout, event, env_path)}
         return overlay_env(base_env(self.environ), {}, fixed=fixed)
+
+    def _plugin(self, hook: Hook) -> Plugin | None:
+        """The plugin `hook` comes from, when it is one of the environment's."""
+        name = hook.origin.plugin
+        return None if name is None else self.environment.plugins.plugins.get(name)
 
     def _cwd(self, hook: Hook) -> Path:
         if hook.root is not None and self.plugin_cwd == "root":

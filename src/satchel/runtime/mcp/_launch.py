@@ -18,6 +18,11 @@ Plugin servers follow the Agent Plugins rules (spec §7.2, §9):
   (``exec.env.refused``): parsing already drops such entries; this is the check at
   launch, for servers built in code.
 * ``PLUGIN_DATA`` is created (private to the user) before the server starts.
+* A plugin's ``${user_config.KEY}`` is filled (`with_options`) in the command, each
+  ``args`` element, ``env`` and ``headers`` value, ``cwd`` and ``url``, and each
+  option with a value is in the environment as ``CLAUDE_PLUGIN_OPTION_<KEY>``
+  (`satchel.plugins.components._user_config`). A server naming an option with no value
+  does not start (``plugin.config.missing``); the plugin's other servers do.
 
 The host's own servers (``[mcp_servers.<name>]``) are the user's: their command, env
 and cwd are taken as written (no placeholder, any variable); ``cwd`` defaults to the
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
@@ -36,9 +41,11 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._spec import McpServer
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import OptionValues
+from satchel.plugins.components._user_config import fill_user_config, option_environment
 from satchel.process._env import base_env, is_dangerous_env, overlay_env
 
-__all__ = ["Launch", "LaunchRefused", "expand", "launch_spec"]
+__all__ = ["Launch", "LaunchRefused", "expand", "launch_spec", "with_options"]
 
 _PLACEHOLDER = re.compile(r"\$\{(PLUGIN_ROOT|PLUGIN_DATA)\}")
 
@@ -66,6 +73,39 @@ def expand(text: str, root: str, data: str) -> str:
     return _PLACEHOLDER.sub(lambda m: root if m.group(1) == "PLUGIN_ROOT" else data, text)
 
 
+def with_options(server: McpServer, plugin: Plugin, options: OptionValues) -> McpServer:
+    """`server` with its plugin's ``${user_config.KEY}`` values filled in. Raises
+    `LaunchRefused` (``plugin.config.missing``) when it names an option with no value."""
+    values = options.values
+    missing: list[str] = []
+
+    def fill(text: str) -> str:
+        done, lacking = fill_user_config(text, values)
+        missing.extend(k for k in lacking if k not in missing)
+        return done
+
+    def fill_map(items: Mapping[str, str]) -> dict[str, str]:
+        return {name: fill(value) for name, value in items.items()}
+
+    filled = replace(
+        server,
+        command=None if server.command is None else fill(server.command),
+        args=tuple(fill(a) for a in server.args),
+        env=fill_map(server.env),
+        headers=fill_map(server.headers),
+        cwd=None if server.cwd is None else fill(server.cwd),
+        url=None if server.url is None else fill(server.url),
+    )
+    if missing:
+        message = (
+            f"{_who(server)} was not started: it needs the userConfig option "
+            f"{missing[0]!r} of plugin {plugin.name!r}, which has no value"
+        )
+        hint = f"satchel plugin configure {plugin.name} --set {missing[0]}=VALUE"
+        raise LaunchRefused(diagnostic("plugin.config.missing", message, server.path, hint=hint))
+    return filled
+
+
 def launch_spec(
     server: McpServer,
     *,
@@ -73,15 +113,17 @@ def launch_spec(
     project: Path,
     environ: Mapping[str, str],
     failed: str,
+    options: OptionValues | None = None,
 ) -> Launch:
     """The launch of a stdio `server` (`plugin`: the plugin that declares it, None for
-    the host's). Raises `LaunchRefused` (its diagnostic under the code `failed`, or
-    ``exec.env.refused``) when it must not start."""
+    the host's; `options`: its userConfig values, already filled by `with_options`,
+    exported as ``CLAUDE_PLUGIN_OPTION_<KEY>``). Raises `LaunchRefused` (its diagnostic
+    under the code `failed`, or ``exec.env.refused``) when it must not start."""
     if server.command is None:
         raise LaunchRefused(diagnostic(failed, f"{_who(server)} has no command", server.path))
     if plugin is None:
         return _host_launch(server, project, environ)
-    return _plugin_launch(server, plugin, environ, failed)
+    return _plugin_launch(server, plugin, environ, failed, options or OptionValues())
 
 
 def _host_launch(server: McpServer, project: Path, environ: Mapping[str, str]) -> Launch:
@@ -95,7 +137,11 @@ def _host_launch(server: McpServer, project: Path, environ: Mapping[str, str]) -
 
 
 def _plugin_launch(
-    server: McpServer, plugin: Plugin, environ: Mapping[str, str], failed: str
+    server: McpServer,
+    plugin: Plugin,
+    environ: Mapping[str, str],
+    failed: str,
+    options: OptionValues,
 ) -> Launch:
     root = real_path(plugin.root)
     if root is None:
@@ -109,7 +155,8 @@ def _plugin_launch(
             )
             raise LaunchRefused(diagnostic("exec.env.refused", message, server.path))
     values = {name: expand(v, str(root), str(data)) for name, v in server.env.items()}
-    fixed = {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
+    fixed = option_environment(plugin.user_config, options.values)
+    fixed |= {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
     if plugin.format == "claude":
         fixed |= {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data)}
     env, refused = overlay_env(base_env(environ), values, source=server.path, fixed=fixed)

@@ -39,6 +39,7 @@ from satchel.mcp._names import server_id
 from satchel.mcp._sdk import require_sdk
 from satchel.mcp._spec import McpServer
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import OptionValues, option_values
 from satchel.runtime.mcp._blocking import BlockingSupervisor
 from satchel.runtime.mcp._catalog import (
     McpPrompt,
@@ -50,7 +51,7 @@ from satchel.runtime.mcp._catalog import (
     error_result,
 )
 from satchel.runtime.mcp._gate import Approve, ToolGate, decide, refusal
-from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
+from satchel.runtime.mcp._launch import LaunchRefused, launch_spec, with_options
 from satchel.runtime.mcp._listing import handshake
 from satchel.runtime.mcp._overrides import apply_overrides
 
@@ -301,7 +302,7 @@ class McpSupervisor:
         from satchel.process._spawn import spawn_process
         from satchel.runtime.mcp._transports import remote_streams, stdio_streams
 
-        server = link.server
+        server, options = self._with_options(link)
         if server.transport != "stdio":
             assert server.url is not None
             async with remote_streams(
@@ -315,6 +316,7 @@ class McpSupervisor:
             project=self._env.layout.project,
             environ=self._environ,
             failed=_code(server, "connection_failed"),
+            options=options,
         )
         proc, problems = await spawn_process(spec.argv, cwd=spec.cwd, env=spec.env)
         if proc is None:
@@ -327,6 +329,13 @@ class McpSupervisor:
                 yield streams
         finally:
             link.report = replace(link.report, stderr=proc.stderr())
+
+    def _with_options(self, link: _Link) -> tuple[McpServer, OptionValues | None]:
+        """The server with its plugin's userConfig values filled, and those values."""
+        if link.plugin is None:
+            return link.server, None
+        options = option_values(self._env.layout, link.plugin)
+        return with_options(link.server, link.plugin, options), options
 
     def _fail(self, link: _Link, why: str, wire: Wire) -> None:
         code = "connection_failed"
