@@ -19,6 +19,7 @@ from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer, Transport
+from satchel.plugins._lsp import LspServer
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "HookSpec",
     "Knowledge",
     "Library",
+    "LspServer",
     "McpServer",
     "Plugin",
     "ToolOverride",
@@ -143,6 +145,7 @@ class Plugin:
     knowledge: tuple[Knowledge, ...] = ()
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
+    lsp_servers: tuple[LspServer, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
@@ -166,6 +169,7 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
+            "lsp_servers": len(self.lsp_servers),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -188,6 +192,7 @@ class Plugin:
             "knowledge": [k.to_json() for k in self.knowledge],
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
+            "lsp_servers": [s.to_json() for s in self.lsp_servers],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
