@@ -32,6 +32,7 @@ if _typing.TYPE_CHECKING:
         detect,
     )
     from satchel.plugins._discover import PluginSet, load_plugins
+    from satchel.plugins._lsp import LspServer
     from satchel.plugins._model import (
         FORMATS,
         Connector,
@@ -76,6 +77,7 @@ else:
                 "parse_mcp_json",
                 "parse_server_tables",
             ),
+            "satchel.plugins._lsp": ("LspServer",),
             "satchel.plugins._model": (
                 "FORMATS",
                 "Connector",
@@ -113,6 +115,7 @@ __all__ = [
     "load_server_files",
     "load_workspace",
     "LOADERS",
+    "LspServer",
     "Marker",
     "McpServer",
     "NATIVE_SCHEMA",
