@@ -201,3 +201,34 @@ def test_start_lsp_gives_a_running_client_until_stop(tmp_path):
         return up, client.alive(), stopped
 
     assert asyncio.run(run()) == (True, False, ())
+
+
+@pytest.mark.parametrize(
+    ("more", "starts", "why"),
+    [
+        ({}, 1, "its entry has no restartOnCrash"),
+        ({"restartOnCrash": True, "maxRestarts": 1}, 2, "its 1 restarts (maxRestarts) are used up"),
+    ],
+)
+def test_a_crashed_server_is_restarted_only_as_its_entry_allows(
+    tmp_path, layout, more, starts, why
+):
+    kit = plugin(tmp_path, {"py": fake("ok", **more)})
+    env = load(layout=layout, plugin_dirs=(kit.root,), trusted=True)
+
+    async def crash_until_down() -> tuple[int, list[Any]]:
+        async with LspSupervisor(env) as lsp:
+            pids: list[int] = []
+            while (client := await lsp.client_for("a.py")) is not None:
+                pids.append(client.process.pid)
+                await client.process.stop(0)  # it dies under the supervisor
+            return len(set(pids)), list(lsp.diagnostics)
+
+    started, found = asyncio.run(crash_until_down())
+    assert started == starts
+    assert [(d.code, d.message) for d in found] == [
+        (
+            "plugin.lsp.start_failed",
+            f"language server 'py' of plugin 'kit' exited and is not started again: {why}",
+        )
+    ]

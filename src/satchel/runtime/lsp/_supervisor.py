@@ -21,10 +21,11 @@ from pathlib import Path, PurePath
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.runtime.lsp._client import LspClient, start_lsp
+from satchel.runtime.lsp._launch import FAILED, who
 
 if TYPE_CHECKING:
     from satchel._environment import Environment
@@ -37,6 +38,17 @@ DEFAULT_MAX_RESTARTS = 3  # restarts of a restartOnCrash server without maxResta
 def server_for(servers: tuple[LspServer, ...], file: str | PurePath) -> LspServer | None:
     """The first of `servers` that serves `file`'s extension, or None."""
     return next((s for s in servers if s.language_of(file) is not None), None)
+
+
+def _down(server: LspServer) -> Diagnostic:
+    limit = DEFAULT_MAX_RESTARTS if server.max_restarts is None else server.max_restarts
+    why = (
+        f"its {limit} restarts (maxRestarts) are used up"
+        if server.restart_on_crash
+        else "its entry has no restartOnCrash"
+    )
+    message = f"{who(server)} exited and is not started again: {why}"
+    return diagnostic(FAILED, message, server.path)
 
 
 class LspSupervisor:
@@ -73,6 +85,8 @@ class LspSupervisor:
         if client is not None:
             await client.stop()
             del self._running[key]
+            if not self._may_start(server, key):
+                self.diagnostics.append(_down(server))
         if not self._may_start(server, key):
             return None
         plugin = self._plugins.get(server.plugin or "")
