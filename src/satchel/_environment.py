@@ -28,6 +28,7 @@ from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._kinds import OutputStyle
+from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._styles import user_and_project_styles
 from satchel.precedence import Shadowed
@@ -83,6 +84,14 @@ class Environment:
         """Whether the project folder was trusted (`Options.trusted`, else the user's
         list of trusted folders)."""
         return self.trust.folder
+
+    @property
+    def lsp_servers(self) -> tuple[LspServer, ...]:
+        """The language servers of the enabled plugins (an untrusted project's plugins
+        do not load), in plugin order; none when `Options.executable` is False."""
+        if not self.options.executable:
+            return ()
+        return tuple(s for p in self.plugins.enabled() for s in p.lsp_servers)
 
     def executables(self) -> Executables:
         """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""

@@ -538,6 +538,21 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a library alias is shared across plugins and dropped from all"
         ),
         "plugin.library.invalid": Entry("warning", "one library path is invalid"),
+        "plugin.lsp.invalid": Entry(
+            "warning", ".lsp.json or manifest lspServers, or one server entry in it, is invalid"
+        ),
+        "plugin.lsp.protocol_error": Entry(
+            "error", "a language server answered initialize with something that is not LSP"
+        ),
+        "plugin.lsp.start_failed": Entry(
+            "error", "a language server did not start, exited, or did not initialize in time"
+        ),
+        "plugin.lsp.stop_timeout": Entry(
+            "warning", "a language server did not shut down in time and was killed"
+        ),
+        "plugin.lsp.transport_unsupported": Entry(
+            "warning", "a language server uses a transport satchel does not start (socket)"
+        ),
         "plugin.manifest.field.unknown": Entry(
             "warning",
             "the manifest has a top-level field the format does not define; it is ignored",

@@ -53,6 +53,8 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("port",): (w["tmp"] / "no-plugin", "--to", "codex"),
         ("mcp", "list"): at,
         ("mcp", "check"): at,
+        ("lsp", "list"): at,
+        ("lsp", "check"): at,
         ("hooks", "run"): ("stop", *at),
         ("hooks",): at,
         ("trust",): (w["project"], "--home", w["home"]),

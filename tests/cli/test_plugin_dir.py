@@ -13,6 +13,12 @@ SKILL = "---\nname: helper\ndescription: Help with things. Use when asked to.\n-
 AGENT = "---\nname: bot\ndescription: A bot. Use when asked to.\n---\n\nBe a bot.\n"
 HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}
 SERVERS = {"mcpServers": {"helper-api": {"command": "no-such-command-for-satchel-tests"}}}
+LSP = {
+    "helper-ls": {
+        "command": "no-such-command-for-satchel-tests",
+        "extensionToLanguage": {".x": "x"},
+    }
+}
 
 
 @pytest.fixture
@@ -30,6 +36,7 @@ def plugin(tmp_path: Path) -> Path:
     (root / "hooks").mkdir()
     (root / "hooks" / "hooks.json").write_text(json.dumps(HOOKS))
     (root / ".mcp.json").write_text(json.dumps(SERVERS))
+    (root / ".lsp.json").write_text(json.dumps(LSP))
     return root
 
 
@@ -44,6 +51,8 @@ LOADING = {
     ("plugins",): (),
     ("mcp", "list"): (),
     ("mcp", "check"): ("--timeout", "5"),
+    ("lsp", "list"): (),
+    ("lsp", "check"): ("--timeout", "5"),
     ("hooks",): (),
     ("hooks", "run"): ("stop",),
     ("audit",): (),
@@ -65,6 +74,8 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
         ("plugins",): '"extra"',
         ("mcp", "list"): "helper-api",
         ("mcp", "check"): "helper-api",
+        ("lsp", "list"): '"extra:helper-ls"',
+        ("lsp", "check"): '"extra:helper-ls"',
         ("hooks",): '"plugin:extra"',
         ("hooks", "run"): '"plugin:extra"',
         ("audit",): '"plugin:extra',

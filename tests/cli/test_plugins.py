@@ -95,6 +95,7 @@ def test_plugins_json_is_the_plugin_sets_json(satchel, in_repo):
         "libraries": 1,
         "connectors": 1,
         "apps": 0,
+        "lsp_servers": 0,
     }
     assert deploy["skills"] == ["deploy:rollout"]
     assert doc["plugins"][-1]["root"] == str(HOME / ".agents/plugins/snippets")

@@ -1,8 +1,8 @@
 """`satchel plugin inspect --json` lists a plugin's components as the pinned Claude Code
 lists them: for a plugin with output styles, themes, workflows, a hooks module and a
-channel beside skills, commands, agents, hooks and MCP servers, its ``provides`` equals
-the ``provides`` of ``claude plugin validate --json``, key for key (lspServers,
-monitors and bin are empty on both sides). The files Claude Code leaves out without a
+channel beside skills, commands, agents, hooks MCP servers and language servers, its
+``provides`` equals the ``provides`` of ``claude plugin validate --json``, key for key
+(monitors and bin are empty on both sides). The files Claude Code leaves out without a
 word (a theme that is a list, a workflow without its meta) are left out here too."""
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ def every_kind(root: Path) -> None:
         "web": {"type": "http", "url": "http://127.0.0.1:9/mcp"},
     }
     put(root, ".mcp.json", json.dumps({"mcpServers": servers}))
+    lsp = {
+        "pyright": {"command": "pyright-langserver", "args": ["--stdio"],
+                    "extensionToLanguage": {".py": "python"}},
+        "gopls": {"command": "gopls", "extensionToLanguage": {".go": "go"}},
+    }  # fmt: skip
+    put(root, ".lsp.json", json.dumps(lsp))
 
 
 def test_inspect_provides_what_claude_code_provides(
@@ -71,3 +77,4 @@ def test_inspect_provides_what_claude_code_provides(
     assert provides["themes"] == ["kinds:dark"]
     assert provides["workflows"] == ["kinds:fan-out"]
     assert provides["modules"] == [{"path": "hooks/mod.js"}]
+    assert [s["name"] for s in provides["lspServers"]] == ["gopls", "pyright"]

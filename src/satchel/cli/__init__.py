@@ -26,6 +26,7 @@ IO_ERROR = "cli.io.error"  # diagnostic codes: see docs/diagnostics.md
 USAGE_ERROR = "cli.usage"
 HELP = "Find Agent Skills for a project and its user, check them, and render the index."
 GROUP_HELP = {
+    "lsp": "The plugins' language servers: list them, or start and check them.",
     "mcp": "The MCP servers of the project: list them, or start and check them.",
     "new": "Create a skill from a template.",
     "plugin": "Inspect one plugin directory as its author.",
@@ -92,6 +93,10 @@ VERBS = (
          "List the MCP servers configured for the project, without starting any."),
     Verb(("mcp", "check"), "satchel.cli.mcp_check",
          "Start the MCP servers, show what each offers, and stop them."),
+    Verb(("lsp", "list"), "satchel.cli.lsp_list",
+         "List the language servers the enabled plugins declare, without starting any."),
+    Verb(("lsp", "check"), "satchel.cli.lsp_check",
+         "Start the language servers, show what each reports, and stop them."),
     Verb(("hooks", "run"), "satchel.cli.hooks_run",
          "Fire EVENT at every matching hook and show what each answered."),
     Verb(("hooks",), "satchel.cli.hooks", "List every hook found, in declared order."),

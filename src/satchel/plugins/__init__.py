@@ -35,6 +35,7 @@ if _typing.TYPE_CHECKING:
     from satchel.plugins._discover import PluginSet, load_plugins
     from satchel.plugins._inventory import inventory
     from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
+    from satchel.plugins._lsp import LspServer
     from satchel.plugins._main_agent import MainAgent, main_agent
     from satchel.plugins._model import (
         FORMATS,
@@ -95,6 +96,7 @@ else:
                 "parse_mcp_json",
                 "parse_server_tables",
             ),
+            "satchel.plugins._lsp": ("LspServer",),
             "satchel.plugins._model": (
                 "FORMATS",
                 "App",
@@ -140,6 +142,7 @@ __all__ = [
     "load_settings",
     "load_workspace",
     "LOADERS",
+    "LspServer",
     "main_agent",
     "MainAgent",
     "Marker",

@@ -17,6 +17,7 @@ from typing import Any
 
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
+from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 
 __all__ = ["KINDS", "inventory"]
@@ -57,19 +58,27 @@ def _server(server: McpServer) -> dict[str, Any]:
     return entry
 
 
+def _lsp(server: LspServer) -> dict[str, Any]:
+    """A language server as Claude Code lists it: its name, command and args (if any)."""
+    entry: dict[str, Any] = {"name": server.name, "command": server.command}
+    if server.args:
+        entry["args"] = list(server.args)
+    return entry
+
+
 def _not_yet(plugin: Plugin) -> list[Any]:
     """A kind this inventory does not list yet (always empty)."""
     return []
 
 
-# key -> how the plugin lists it. lspServers, monitors and bin are hook points: each
-# becomes the list of that kind's ids once `Plugin` carries it.
+# key -> how the plugin lists it. monitors and bin are hook points: each becomes the
+# list of that kind's ids once `Plugin` carries it.
 KINDS: Mapping[str, Callable[[Plugin], list[Any]]] = MappingProxyType(
     {
         "modules": lambda p: [{"path": m.relative} for m in p.modules],
         "hooks": lambda p: [_hook(h) for h in p.hooks],
         "mcpServers": lambda p: [_server(s) for s in sorted(p.mcp_servers, key=lambda s: s.name)],
-        "lspServers": _not_yet,
+        "lspServers": lambda p: [_lsp(s) for s in sorted(p.lsp_servers, key=lambda s: s.name)],
         "monitors": _not_yet,
         "skills": lambda p: sorted(p.qualified(s.name) for s in p.skills),
         "commands": lambda p: sorted(c.name for c in p.commands),

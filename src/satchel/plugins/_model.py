@@ -21,6 +21,7 @@ from satchel.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer, Transport
 from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
+from satchel.plugins._lsp import LspServer
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "HooksModule",
     "Knowledge",
     "Library",
+    "LspServer",
     "McpServer",
     "OutputStyle",
     "Plugin",
@@ -246,6 +248,7 @@ class Plugin:
     apps: tuple[App, ...] = ()  # a Codex plugin's apps (.app.json)
     settings: PluginSettings | None = None  # a Claude Code plugin's default settings
     default_enabled: bool = True  # Claude Code's defaultEnabled
+    lsp_servers: tuple[LspServer, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
     output_styles: tuple[OutputStyle, ...] = ()
     themes: tuple[Theme, ...] = ()
@@ -277,6 +280,7 @@ class Plugin:
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
             "apps": len(self.apps),
+            "lsp_servers": len(self.lsp_servers),
             **{kind: len(found) for kind, found in self._kinds().items() if found},
         }
 
@@ -313,6 +317,7 @@ class Plugin:
             **({"apps": [a.to_json() for a in self.apps]} if self.apps else {}),
             **({"settings": self.settings.to_json()} if self.settings else {}),
             **({} if self.default_enabled else {"default_enabled": False}),
+            "lsp_servers": [s.to_json() for s in self.lsp_servers],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
             **{
                 kind: [x.to_json() for x in found] for kind, found in self._kinds().items() if found

@@ -17,7 +17,8 @@ plugin-relative path or a list of them (``./x`` or ``x``; never absolute or ``..
   path, an inline object, or a list mixing paths and objects, as Claude Code reads
   them. An inline ``hooks`` object is the event map of a hooks file (``{"PreToolUse":
   [...]}``, not wrapped in ``{"hooks": ...}``); an inline ``mcpServers`` object maps
-  server names to entries, as ``.mcp.json`` does.
+  server names to entries, as ``.mcp.json`` does. ``lspServers`` ADDS to ``.lsp.json``
+  the same way (`satchel.plugins.components._lsp`).
 
 ``defaultEnabled: false`` keeps the plugin off until a setting enables it
 (`satchel.plugins._discover`); ``settings`` and a root ``settings.json`` are its
@@ -52,6 +53,7 @@ from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin, PluginSettings
+from satchel.plugins.components._lsp import load_lsp_servers
 from satchel.plugins.components._parts import (
     foreign_servers,
     load_agents,
@@ -102,6 +104,8 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     parts["settings"] = _settings(ctx, manifest, path, parts.get("agents"))
     parts["default_enabled"] = manifest.get("defaultEnabled", True)
     parts["user_config"] = ctx.keep(load_user_config(manifest.get("userConfig"), ctx.name, path))
+    lsp, inline_lsp = _files(ctx, manifest, "lspServers", ".lsp.json", path)
+    parts["lsp_servers"] = load_lsp_servers(ctx, lsp, inline_lsp, path)
     return ctx.plugin("claude", scope, manifest, **parts)
 
 
@@ -147,6 +151,8 @@ def _type_problem(key: str, value: Any) -> str | None:
         return f"an object of settings, not {type_name(value)}"
     if key == "keywords" and not str_list(value):
         return "an array of strings"
+    if key == "lspServers" and not (_inline_ok(value) or isinstance(value, str)):
+        return f"a path, an object or a list of paths and objects, not {type_name(value)}"
     if key in PATHS:
         inline = key in ("hooks", "mcpServers") and _inline_ok(value)
         if not (inline or str_list(value) or isinstance(value, str)):

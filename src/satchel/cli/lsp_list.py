@@ -1,0 +1,60 @@
+"""`satchel lsp list`: the language servers the enabled plugins declare, without starting any."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from satchel.cli import _output as out
+from satchel.cli._exit import OK
+from satchel.cli._lsp import extensions, runs, scopes, server_json, untrusted_note
+from satchel.cli._params import json_option, located
+from satchel.cli._workspace import environment, say_project
+
+WORDS = ("server", "plugin", "scope", "languages", "transport", "runs")
+NOTE = "Nothing was started: `satchel lsp check` starts each server and reads its capabilities."
+
+PARAMS = (*located(), json_option())
+
+
+def run(
+    *,
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    host: str | None,
+    trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
+    as_json: bool,
+) -> int:
+    """List the language servers the enabled plugins declare, without starting any.
+
+    Each with its plugin and that plugin's scope, the file extensions it serves and the
+    language ids it gives them, its transport and what it runs (env values are never
+    printed). Only trusted, enabled plugins' servers are listed; `satchel lsp check`
+    starts them."""
+    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    servers, where = env.lsp_servers, scopes(env)
+    if as_json:
+        document = {
+            "project": str(env.layout.project),
+            "trusted": env.trusted,
+            "started": False,
+            "servers": [server_json(s, where.get(s.plugin, "")) for s in servers],
+        }
+        out.print_json(document)
+        return OK
+    say_project(env.layout, project)
+    con = out.console()
+    if not servers:
+        con.print("No language servers are declared.")
+    else:
+        grid = out.table(*WORDS)
+        for s in servers:
+            row = (s.name, s.plugin or "", where.get(s.plugin, ""), extensions(s), s.transport)
+            grid.add_row(*(out.safe(c) for c in (*row, runs(s))))
+        con.print(grid)
+    if not env.trusted:
+        out.say(untrusted_note(env))
+    con.print(out.safe(NOTE), soft_wrap=True)
+    return OK
