@@ -99,6 +99,7 @@ _NOUNS = {
     "commands": ("command", "commands"),
     "agents": ("agent", "agents"),
     "mcp_servers": ("MCP server", "MCP servers"),
+    "lsp_servers": ("language server", "language servers"),
     "hooks": ("hook", "hooks"),
     "knowledge": ("knowledge folder", "knowledge folders"),
     "libraries": ("library", "libraries"),

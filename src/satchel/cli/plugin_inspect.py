@@ -280,6 +280,20 @@ def _connectors(con: Console, title: str, plugin: Plugin) -> None:
     con.print(grid)
 
 
+def _lsp(con: Console, title: str, plugin: Plugin) -> None:
+    """Each language server: its name, its command (never its env) and the extensions
+    it serves."""
+    if not plugin.lsp_servers:
+        return
+    _title(con, title, len(plugin.lsp_servers))
+    grid = out.table("server", "command", "extensions")
+    for server in plugin.lsp_servers:
+        command = " ".join((server.command, *server.args))
+        served = ", ".join(f"{ext} ({lang})" for ext, lang in server.extensions.items())
+        grid.add_row(out.safe(server.name), out.safe(command), out.safe(served or "-"))
+    con.print(grid)
+
+
 def _apps(con: Console, title: str, plugin: Plugin) -> None:
     if not plugin.apps:
         return
@@ -326,6 +340,7 @@ SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Knowledge", _knowledge),
     ("Libraries", _libraries),
     ("Connectors", _connectors),
+    ("Language servers", _lsp),
     ("Codex apps", _apps),
     ("Tool overrides", _overrides),
     ("User configuration", _user_config),
