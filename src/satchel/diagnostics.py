@@ -447,6 +447,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.agents.unsupported": Entry(
             "info", "plugin agents recognised and not loaded by a declarative-only client"
         ),
+        "plugin.bin.not_executable": Entry(
+            "warning", "an entry of a plugin's bin/ is not an executable file"
+        ),
+        "plugin.bin.outside_root": Entry(
+            "warning", "a link in a plugin's bin/ leads outside the plugin; bin/ is not on PATH"
+        ),
         "plugin.compatibility.adapter_unavailable": Entry(
             "error",
             "the only manifest found is one satchel recognises and does not read",
@@ -523,6 +529,26 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.mcp.variable_unexpanded": Entry(
             "warning", "an MCP server uses a host variable satchel does not expand; kept as written"
+        ),
+        "plugin.monitor.deprecated": Entry(
+            "warning", "monitors are declared at the manifest's top level, not experimental"
+        ),
+        "plugin.monitor.exited": Entry("info", "a plugin monitor ended on its own, status 0"),
+        "plugin.monitor.failed": Entry(
+            "error", "a plugin monitor could not start or ended with an error"
+        ),
+        "plugin.monitor.flood": Entry(
+            "warning", "a plugin monitor wrote more than its output cap and was stopped"
+        ),
+        "plugin.monitor.invalid": Entry("error", "a plugin's monitors are invalid; none loads"),
+        "plugin.monitor.limit": Entry(
+            "warning", "more monitors than the runner's max_monitors; the rest do not start"
+        ),
+        "plugin.monitor.untrusted": Entry(
+            "info", "plugin monitors do not run: untrusted folder or declarative-only"
+        ),
+        "plugin.monitor.user_config": Entry(
+            "error", "a monitor's command refers to ${user_config.*}; it does not load"
         ),
         "plugin.name.collision": Entry("error", "two plugins share a name at the same scope"),
         "plugin.namespace.collision": Entry("error", "two plugins claim one namespace"),

@@ -38,6 +38,7 @@ if _typing.TYPE_CHECKING:
         Format,
         Knowledge,
         Library,
+        Monitor,
         Plugin,
         ToolOverride,
     )
@@ -82,6 +83,7 @@ else:
                 "Format",
                 "Knowledge",
                 "Library",
+                "Monitor",
                 "Plugin",
                 "ToolOverride",
             ),
@@ -115,6 +117,7 @@ __all__ = [
     "LOADERS",
     "Marker",
     "McpServer",
+    "Monitor",
     "NATIVE_SCHEMA",
     "parse_claude_hooks",
     "parse_claude_mcp",

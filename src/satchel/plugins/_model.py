@@ -29,6 +29,7 @@ __all__ = [
     "Knowledge",
     "Library",
     "McpServer",
+    "Monitor",
     "Plugin",
     "ToolOverride",
     "Transport",
@@ -104,6 +105,35 @@ class Connector:
 
 
 @dataclass(frozen=True, slots=True)
+class Monitor:
+    """A Claude Code plugin monitor: a shell `command` the host runs in the background
+    for the session, each stdout line an event. `when` is ``always`` (armed at session
+    start) or ``on-skill-invoke:<skill>`` (armed when that skill is first activated);
+    `path` is the file that declares it (``monitors/monitors.json`` or the manifest)."""
+
+    name: str
+    command: str
+    description: str
+    when: str = "always"
+    plugin: str | None = None
+    path: Path | None = None
+
+    @property
+    def skill(self) -> str | None:
+        """The skill whose activation arms it (None: it arms at session start)."""
+        return self.when.partition(":")[2] if self.when != "always" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "command": self.command,
+            "description": self.description,
+            "when": self.when,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ToolOverride:
     """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
 
@@ -144,6 +174,8 @@ class Plugin:
     libraries: tuple[Library, ...] = ()
     connectors: tuple[Connector, ...] = ()
     tool_overrides: tuple[ToolOverride, ...] = ()
+    monitors: tuple[Monitor, ...] = ()
+    bin: tuple[str, ...] = ()  # the file names in bin/ (Claude Code puts bin/ on PATH)
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -166,6 +198,8 @@ class Plugin:
             "knowledge": len(self.knowledge),
             "libraries": len(self.libraries),
             "connectors": len(self.connectors),
+            "monitors": len(self.monitors),
+            "bin": len(self.bin),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -189,6 +223,8 @@ class Plugin:
             "libraries": [lib.to_json() for lib in self.libraries],
             "connectors": [c.to_json() for c in self.connectors],
             "tool_overrides": [o.to_json() for o in self.tool_overrides],
+            "monitors": [m.to_json() for m in self.monitors],
+            "bin": list(self.bin),
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),

@@ -46,6 +46,8 @@ from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin
+from satchel.plugins.components._bin import read_bin
+from satchel.plugins.components._monitors import read_monitors
 from satchel.plugins.components._parts import (
     foreign_servers,
     load_agents,
@@ -64,7 +66,7 @@ PATHS = ("skills", "commands", "agents", "hooks", "mcpServers")
 KNOWN_FIELDS = frozenset(
     (*STRINGS, *PATHS, "$schema", "author", "repository", "keywords", "metadata",
      "defaultEnabled", "outputStyles", "workflows", "experimental", "lspServers",
-     "userConfig", "channels", "dependencies", "settings")
+     "userConfig", "channels", "dependencies", "settings", "monitors")
 )  # fmt: skip
 
 
@@ -88,6 +90,8 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     if ctx.runs("hooks", [*hooks, *([path] if inline_hooks else [])]):
         parts["hooks"] = tuple(_hooks(ctx, hooks, inline_hooks, path))
     parts["mcp_servers"] = foreign_servers(ctx, servers, inline_servers, path)
+    parts["monitors"] = read_monitors(ctx, manifest, path)
+    parts["bin"] = read_bin(ctx)
     return ctx.plugin("claude", scope, manifest, **parts)
 
 
