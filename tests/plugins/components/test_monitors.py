@@ -97,7 +97,8 @@ def test_every_problem_is_named_and_no_monitor_of_the_plugin_loads(root):
         ("plugin.monitor.invalid", f"monitor #3: unknown field 'env'{tail}"),
         (
             "plugin.monitor.invalid",
-            f'monitor #4: when must be "always" or "on-skill-invoke:<skill>", not \'sometimes\'{tail}',
+            'monitor #4: when must be "always" or "on-skill-invoke:<skill>", '
+            f"not 'sometimes'{tail}",
         ),
         ("plugin.monitor.invalid", f"monitor #5: must be an object, not a string{tail}"),
         ("plugin.monitor.invalid", f"monitor #7: the name 'watch' is used twice{tail}"),
