@@ -94,6 +94,8 @@ def test_plugins_json_is_the_plugin_sets_json(satchel, in_repo):
         "knowledge": 1,
         "libraries": 1,
         "connectors": 1,
+        "monitors": 0,
+        "bin": 0,
     }
     assert deploy["skills"] == ["deploy:rollout"]
     assert doc["plugins"][-1]["root"] == str(HOME / ".agents/plugins/snippets")
