@@ -112,7 +112,8 @@ _END = object()
 class MonitorRunner:
     """Runs an environment's plugin monitors on the running asyncio loop.
 
-    * `on_event`: called with every `MonitorEvent`, on the loop (else read `events()`).
+    * `on_event`: called with every `MonitorEvent`, on the loop; without it, read
+      `events()` (with it, `events()` gives nothing and ends at `stop`).
     * `environ`: the environment the scrubbed base is taken from [os.environ].
     * `max_line`, `max_output`, `max_monitors`, `grace`: the bounds (module docstring).
     * `on_problem`: called with each diagnostic as it is made (they are also kept in
@@ -321,8 +322,9 @@ class MonitorRunner:
         self._emit(MonitorEvent(monitor, "end", diagnostic=problem))
 
     def _emit(self, event: MonitorEvent) -> None:
-        self._queue.put_nowait(event)
-        if self.on_event is not None:
+        if self.on_event is None:
+            self._queue.put_nowait(event)  # kept for `events()` only when no callback takes it
+        else:
             self.on_event(event)
 
     def _problem(self, problem: Diagnostic) -> None:
