@@ -461,6 +461,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.apps.unavailable": Entry(
             "info", "a Codex plugin declares apps (ChatGPT connectors) satchel cannot reach"
         ),
+        "plugin.bin.not_executable": Entry(
+            "warning", "an entry of a plugin's bin/ is not an executable file"
+        ),
+        "plugin.bin.outside_root": Entry(
+            "warning", "a link in a plugin's bin/ leads outside the plugin; bin/ is not on PATH"
+        ),
         "plugin.channel.invalid": Entry(
             "warning", "one entry of a plugin's channels is not a valid channel; it is left out"
         ),
@@ -577,6 +583,26 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.module.invalid": Entry(
             "warning", "a hooks.json `modules` entry is invalid or a second one; it is left out"
+        ),
+        "plugin.monitor.deprecated": Entry(
+            "warning", "monitors are declared at the manifest's top level, not experimental"
+        ),
+        "plugin.monitor.exited": Entry("info", "a plugin monitor ended on its own, status 0"),
+        "plugin.monitor.failed": Entry(
+            "error", "a plugin monitor could not start or ended with an error"
+        ),
+        "plugin.monitor.flood": Entry(
+            "warning", "a plugin monitor wrote more than its output cap and was stopped"
+        ),
+        "plugin.monitor.invalid": Entry("error", "a plugin's monitors are invalid; none loads"),
+        "plugin.monitor.limit": Entry(
+            "warning", "more monitors than the runner's max_monitors; the rest do not start"
+        ),
+        "plugin.monitor.untrusted": Entry(
+            "info", "plugin monitors do not run: untrusted folder or declarative-only"
+        ),
+        "plugin.monitor.user_config": Entry(
+            "error", "a monitor's command refers to ${user_config.*}; it does not load"
         ),
         "plugin.name.collision": Entry("error", "two plugins share a name at the same scope"),
         "plugin.namespace.collision": Entry("error", "two plugins claim one namespace"),

@@ -96,6 +96,8 @@ def test_plugins_json_is_the_plugin_sets_json(satchel, in_repo):
         "connectors": 1,
         "apps": 0,
         "lsp_servers": 0,
+        "monitors": 0,
+        "bin": 0,
     }
     assert deploy["skills"] == ["deploy:rollout"]
     assert doc["plugins"][-1]["root"] == str(HOME / ".agents/plugins/snippets")

@@ -1,8 +1,8 @@
 """`satchel plugin inspect --json` lists a plugin's components as the pinned Claude Code
 lists them: for a plugin with output styles, themes, workflows, a hooks module and a
-channel beside skills, commands, agents, hooks MCP servers and language servers, its
-``provides`` equals the ``provides`` of ``claude plugin validate --json``, key for key
-(monitors and bin are empty on both sides). The files Claude Code leaves out without a
+channel beside skills, commands, agents, hooks, MCP servers, language servers,
+monitors and bin/ programs, its ``provides`` equals the ``provides`` of ``claude plugin
+validate --json``, key for key: all twelve kinds. The files Claude Code leaves out without a
 word (a theme that is a list, a workflow without its meta) are left out here too."""
 
 from __future__ import annotations
@@ -58,6 +58,14 @@ def every_kind(root: Path) -> None:
         "gopls": {"command": "gopls", "extensionToLanguage": {".go": "go"}},
     }  # fmt: skip
     put(root, ".lsp.json", json.dumps(lsp))
+    monitors = [
+        {"name": "tail", "command": "tail -F log.txt", "description": "The log"},
+        {"name": "build", "command": "./watch.sh", "description": "Builds",
+         "when": "on-skill-invoke:hello"},
+    ]  # fmt: skip
+    put(root, "monitors/monitors.json", json.dumps(monitors))
+    for name in ("zeta", "alpha"):
+        put(root, f"bin/{name}", "#!/bin/sh\necho hi\n", mode=0o755)
 
 
 def test_inspect_provides_what_claude_code_provides(
@@ -78,3 +86,6 @@ def test_inspect_provides_what_claude_code_provides(
     assert provides["workflows"] == ["kinds:fan-out"]
     assert provides["modules"] == [{"path": "hooks/mod.js"}]
     assert [s["name"] for s in provides["lspServers"]] == ["gopls", "pyright"]
+    assert [m["name"] for m in provides["monitors"]] == ["tail", "build"]
+    assert provides["bin"] == ["alpha", "zeta"]
+    assert all(provides[key] for key in provides)  # every kind is there, none empty

@@ -78,7 +78,7 @@ def claude_plugin(root: Path) -> Path:
         "license": "MIT",
         "keywords": ["release", "changelog"],
     }
-    return write_tree(
+    tree = write_tree(
         root,
         {
             ".claude-plugin/plugin.json": _json(manifest),
@@ -103,6 +103,8 @@ def claude_plugin(root: Path) -> Path:
             "bin/tracker": "#!/bin/sh\n",
         },
     )
+    (tree / "bin/tracker").chmod(0o755)  # a program on PATH (Claude Code's bin/)
+    return tree
 
 
 def codex_plugin(root: Path) -> Path:
@@ -178,7 +180,7 @@ def vibe_plugin(root: Path) -> Path:
         'command = "./bin/scrub"\n\n'
         '[[hooks]]\nname = "summary"\ntype = "post_agent"\ncommand = "./bin/summary"\n'
     )
-    return write_tree(
+    tree = write_tree(
         root,
         {
             "plugin.json": _json(manifest),
@@ -189,3 +191,5 @@ def vibe_plugin(root: Path) -> Path:
             "bin/calendar": "#!/bin/sh\n",
         },
     )
+    (tree / "bin/calendar").chmod(0o755)  # a program: on PATH once ported to Claude Code
+    return tree

@@ -331,6 +331,19 @@ def _overrides(con: Console, title: str, plugin: Plugin) -> None:
     con.print(grid)
 
 
+def _monitors(con: Console, title: str, plugin: Plugin) -> None:
+    if plugin.monitors:
+        _title(con, title, len(plugin.monitors))
+        rows = [([m.name, m.when], m.description, m.path) for m in plugin.monitors]
+        _described(con, plugin, ("monitor", "when"), rows)
+
+
+def _bin(con: Console, title: str, plugin: Plugin) -> None:
+    if plugin.bin:
+        _title(con, title, len(plugin.bin))
+        con.print(out.safe(", ".join(plugin.bin)))
+
+
 SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Skills", _skills),
     ("Commands", _commands),
@@ -343,6 +356,8 @@ SECTIONS: tuple[tuple[str, Callable[[Console, str, Plugin], None]], ...] = (
     ("Language servers", _lsp),
     ("Codex apps", _apps),
     ("Tool overrides", _overrides),
+    ("Monitors", _monitors),
+    ("bin/", _bin),
     ("User configuration", _user_config),
     *KIND_SECTIONS,
 )

@@ -6,7 +6,10 @@ servers are objects with the fields Claude Code shows: a hook's ``event``,
 ``matcher`` (when it has one), ``type`` and its handler's own field (``command``,
 ``url``, ``prompt``, or ``server`` and ``tool``); a server's ``name``, ``type``
 (``stdio``, ``http``, ``sse``), ``target`` (the command or URL) and ``args`` (when it
-has some), sorted by name; a hooks module's ``path`` from the plugin root.
+has some), sorted by name; a language server's ``name``, ``command`` and ``args``
+(when it has some), sorted by name; a monitor's ``name`` and ``command``, in declared
+order; a hooks module's ``path`` from the plugin root; ``bin`` the file names in
+``bin/``, sorted.
 """
 
 from __future__ import annotations
@@ -66,26 +69,20 @@ def _lsp(server: LspServer) -> dict[str, Any]:
     return entry
 
 
-def _not_yet(plugin: Plugin) -> list[Any]:
-    """A kind this inventory does not list yet (always empty)."""
-    return []
-
-
-# key -> how the plugin lists it. monitors and bin are hook points: each becomes the
-# list of that kind's ids once `Plugin` carries it.
+# key -> how the plugin lists it, in Claude Code's order.
 KINDS: Mapping[str, Callable[[Plugin], list[Any]]] = MappingProxyType(
     {
         "modules": lambda p: [{"path": m.relative} for m in p.modules],
         "hooks": lambda p: [_hook(h) for h in p.hooks],
         "mcpServers": lambda p: [_server(s) for s in sorted(p.mcp_servers, key=lambda s: s.name)],
         "lspServers": lambda p: [_lsp(s) for s in sorted(p.lsp_servers, key=lambda s: s.name)],
-        "monitors": _not_yet,
+        "monitors": lambda p: [{"name": m.name, "command": m.command} for m in p.monitors],
         "skills": lambda p: sorted(p.qualified(s.name) for s in p.skills),
         "commands": lambda p: sorted(c.name for c in p.commands),
         "agents": lambda p: sorted(a.name for a in p.agents),
         "outputStyles": lambda p: sorted(s.id for s in p.output_styles),
         "themes": lambda p: sorted(t.id for t in p.themes),
         "workflows": lambda p: sorted(w.id for w in p.workflows),
-        "bin": _not_yet,
+        "bin": lambda p: sorted(p.bin),
     }
 )

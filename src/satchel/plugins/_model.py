@@ -36,6 +36,7 @@ __all__ = [
     "Library",
     "LspServer",
     "McpServer",
+    "Monitor",
     "OutputStyle",
     "Plugin",
     "PluginSettings",
@@ -206,6 +207,35 @@ class PluginSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class Monitor:
+    """A Claude Code plugin monitor: a shell `command` the host runs in the background
+    for the session, each stdout line an event. `when` is ``always`` (armed at session
+    start) or ``on-skill-invoke:<skill>`` (armed when that skill is first activated);
+    `path` is the file that declares it (``monitors/monitors.json`` or the manifest)."""
+
+    name: str
+    command: str
+    description: str
+    when: str = "always"
+    plugin: str | None = None
+    path: Path | None = None
+
+    @property
+    def skill(self) -> str | None:
+        """The skill whose activation arms it (None: it arms at session start)."""
+        return self.when.partition(":")[2] if self.when != "always" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "command": self.command,
+            "description": self.description,
+            "when": self.when,
+            "plugin": self.plugin,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ToolOverride:
     """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
 
@@ -256,6 +286,8 @@ class Plugin:
     workflows: tuple[Workflow, ...] = ()
     modules: tuple[HooksModule, ...] = ()  # hooks modules (ES modules), recognised, never run
     user_config: tuple[UserOption, ...] = ()  # Claude Code's userConfig options
+    monitors: tuple[Monitor, ...] = ()
+    bin: tuple[str, ...] = ()  # the file names in bin/ (Claude Code puts bin/ on PATH)
     instructions: Path | None = None  # a plugin-wide INSTRUCTIONS.md (listed, not loaded)
     rules: tuple[InstructionFile, ...] = ()  # a Cursor plugin's rules, with their conditions
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -281,6 +313,8 @@ class Plugin:
             "connectors": len(self.connectors),
             "apps": len(self.apps),
             "lsp_servers": len(self.lsp_servers),
+            "monitors": len(self.monitors),
+            "bin": len(self.bin),
             **{kind: len(found) for kind, found in self._kinds().items() if found},
         }
 
@@ -325,6 +359,8 @@ class Plugin:
             **(
                 {"user_config": [o.to_json() for o in self.user_config]} if self.user_config else {}
             ),
+            "monitors": [m.to_json() for m in self.monitors],
+            "bin": list(self.bin),
             "instructions": None if self.instructions is None else str(self.instructions),
             **({"rules": [r.to_json() for r in self.rules]} if self.rules else {}),
             "data_dir": None if self.data_dir is None else str(self.data_dir),

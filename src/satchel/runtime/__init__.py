@@ -1,6 +1,6 @@
-"""The runtime layer: what runs. Hooks (`HookRunner`) and MCP servers (`McpSupervisor`);
-hooks and MCP servers start only here, through `satchel.process`, and only for trusted
-scopes."""
+"""The runtime layer: what runs. Hooks (`HookRunner`), MCP servers (`McpSupervisor`) and
+plugin monitors (`MonitorRunner`); they start only here, through `satchel.process`, and
+only for trusted scopes."""
 
 import typing as _typing
 
@@ -8,6 +8,7 @@ if _typing.TYPE_CHECKING:
     from satchel.runtime.hooks._runner import HookRunner
     from satchel.runtime.mcp._blocking import BlockingSupervisor
     from satchel.runtime.mcp._supervisor import McpSupervisor
+    from satchel.runtime.monitors._runner import MonitorEvent, MonitorRunner
 else:
     from satchel import _lazy
 
@@ -17,6 +18,7 @@ else:
             "satchel.runtime.hooks._runner": ("HookRunner",),
             "satchel.runtime.mcp._blocking": ("BlockingSupervisor",),
             "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
+            "satchel.runtime.monitors._runner": ("MonitorEvent", "MonitorRunner"),
         },
     )
 
@@ -24,4 +26,6 @@ __all__ = [
     "BlockingSupervisor",
     "HookRunner",
     "McpSupervisor",
+    "MonitorEvent",
+    "MonitorRunner",
 ]

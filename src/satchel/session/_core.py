@@ -14,6 +14,7 @@ import satchel.session._expand as expand
 import satchel.session._fire as fire
 import satchel.session._gate as gate
 import satchel.session._replay as replay
+import satchel.session._shell_path as bin_path
 import satchel.session._substitute as substitute
 from satchel._changes import Changes
 from satchel._environment import Environment
@@ -40,6 +41,7 @@ from satchel.resources import quote
 from satchel.runtime.hooks._delegate import ModelHook
 from satchel.runtime.hooks._mcp_tool import McpCaller
 from satchel.runtime.hooks._runner import HookRunner
+from satchel.runtime.monitors._runner import MonitorRunner, OnMonitorEvent
 from satchel.session._before import Decision, decide
 from satchel.session._conditional import Conditional
 from satchel.session._fork import (
@@ -143,6 +145,7 @@ class Session:
         self._attached: dict[str, InstructionFile] = {}
         self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
         self._services: tuple[McpCaller | None, ModelHook | None] = (None, None)
+        self._monitors: MonitorRunner | None = None
 
     # -- skills -------------------------------------------------------------------
 
@@ -385,7 +388,47 @@ class Session:
         self._active[skill.name] = held
         if skill.name not in self._skill_hooks:
             self._register_hooks(skill)
+        if self._monitors is not None:
+            self._monitors.arm_skill(skill.name)  # its ``on-skill-invoke`` monitors
         self._emit(SkillEvent("skills:activate", skill.name, via, skill))
+
+    # -- monitors and bin/ ------------------------------------------------------------
+
+    async def start_monitors(self, on_event: OnMonitorEvent | None = None) -> MonitorRunner:
+        """Start the enabled plugins' monitors that arm at session start (and those bound
+        to a skill already active); the runner, whose `events()` (or `on_event`) gives
+        each line they print. A monitor bound to a skill starts when that skill is
+        activated; `aclose()` stops them all. Their problems go to `diagnostics`. A
+        second call gives the running runner (docs/plugins.md, "Monitors")."""
+        if self._monitors is None:
+            self._monitors = MonitorRunner(
+                self.environment,
+                on_event=on_event,
+                environ=self.runner.environ,
+                on_problem=lambda problem: self._note((problem,)),
+            )
+            await self._monitors.start()
+            for name in tuple(self._active):
+                await self._monitors.start_for_skill(name)
+        return self._monitors
+
+    async def aclose(self) -> None:
+        """End what the session keeps running: every monitor is stopped."""
+        running, self._monitors = self._monitors, None
+        if running is not None:
+            await running.stop()
+
+    def shell_path(self, base: str | None = None) -> str:
+        """The PATH for the host's shell tool: the trusted, enabled plugins' ``bin/``
+        directories before `base` [the session's environment's PATH]."""
+        return bin_path.shell_path(
+            self.environment, self.runner.environ.get("PATH", "") if base is None else base
+        )
+
+    def shell_env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """A copy of `base` [the session's environment] with `shell_path` as its PATH;
+        ``os.environ`` is never changed."""
+        return bin_path.shell_env(self.environment, self.runner.environ if base is None else base)
 
     def _register_hooks(self, skill: Skill) -> None:
         hooks, problems = read_skill_hooks(self.environment, skill)

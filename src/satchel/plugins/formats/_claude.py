@@ -53,7 +53,9 @@ from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin, PluginSettings
+from satchel.plugins.components._bin import read_bin
 from satchel.plugins.components._lsp import load_lsp_servers
+from satchel.plugins.components._monitors import read_monitors
 from satchel.plugins.components._parts import (
     foreign_servers,
     load_agents,
@@ -76,7 +78,7 @@ PATHS = ("skills", "commands", "agents", "hooks", "mcpServers")
 KNOWN_FIELDS = frozenset(
     (*STRINGS, *PATHS, "$schema", "author", "repository", "keywords", "metadata",
      "defaultEnabled", "outputStyles", "workflows", "experimental", "lspServers",
-     "userConfig", "channels", "dependencies", "settings")
+     "userConfig", "channels", "dependencies", "settings", "monitors")
 )  # fmt: skip
 
 
@@ -106,6 +108,8 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     parts["user_config"] = ctx.keep(load_user_config(manifest.get("userConfig"), ctx.name, path))
     lsp, inline_lsp = _files(ctx, manifest, "lspServers", ".lsp.json", path)
     parts["lsp_servers"] = load_lsp_servers(ctx, lsp, inline_lsp, path)
+    parts["monitors"] = read_monitors(ctx, manifest, path)
+    parts["bin"] = read_bin(ctx)
     return ctx.plugin("claude", scope, manifest, **parts)
 
 
