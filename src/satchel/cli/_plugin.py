@@ -100,6 +100,8 @@ _NOUNS = {
     "agents": ("agent", "agents"),
     "mcp_servers": ("MCP server", "MCP servers"),
     "lsp_servers": ("language server", "language servers"),
+    "monitors": ("monitor", "monitors"),
+    "bin": ("bin/ program", "bin/ programs"),
     "hooks": ("hook", "hooks"),
     "knowledge": ("knowledge folder", "knowledge folders"),
     "libraries": ("library", "libraries"),
