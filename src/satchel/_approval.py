@@ -14,6 +14,11 @@ skipped, the server disabled, with ``trust.changed`` naming it, until the user r
 `satchel trust` again. A folder trusted without pins (``trust(layout, folder)`` with no
 `approved`, or a host's ``load(trusted=True)``) runs what it holds, as before.
 
+A project plugin's other programs (its language servers, monitors and ``bin/``
+executables) are pinned together, with the plugin's whole root: when any of them
+changed, or the plugin is new, all three are held back (the plugin's skills and the
+rest still load) with one ``trust.changed``.
+
 Only project-origin items are pinned: the user's own hooks and servers, and those of
 user plugins, are the user's.
 """
@@ -67,12 +72,14 @@ class Executables:
 
 @dataclass(frozen=True, slots=True)
 class HeldBack:
-    """The hooks and servers after `hold_back`, and a ``trust.changed`` diagnostic
-    for each item held back."""
+    """The hooks and servers after `hold_back`, the plugins whose programs were held
+    back (None: no plugin changed), and a ``trust.changed`` diagnostic for each item
+    held back."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
+    plugins: Mapping[str, Plugin] | None = None
 
 
 @dataclass(slots=True)
@@ -98,6 +105,8 @@ def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
         found[key] = _digest(_hook_text(hook), _hook_reach(items.layout, hook), pinning)
     for key, server in _servers(items):
         found[key] = _digest(_server_text(server), _server_reach(items, server), pinning)
+    for key, plugin in _programs(items):
+        found[key] = _digest(_programs_text(plugin), Reach((), (plugin.root,)), pinning)
     return found
 
 
@@ -120,17 +129,33 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         replace(s, enabled=False) if _server_key(items, s) in changed else s
         for s in items.servers.servers
     )
+    plugins = {
+        name: replace(p, lsp_servers=(), monitors=(), bin=()) if key in changed else p
+        for name, p in items.plugins.items()
+        for key in (_programs_key(p),)
+    }
     return HeldBack(
-        replace(items.hooks, hooks=hooks), replace(items.servers, servers=servers), found
+        replace(items.hooks, hooks=hooks),
+        replace(items.servers, servers=servers),
+        found,
+        plugins if any(_programs_key(p) in changed for p in items.plugins.values()) else None,
     )
 
 
 def _changed(key: str, known: bool, folder: Path) -> Diagnostic:
     kind, _, name = key.partition(" ")
+    trust = f"`satchel trust {folder}`"
+    if kind == PROGRAMS:
+        what = "changed" if known else "are new"
+        message = (
+            f"the language servers, monitors and bin/ of plugin {name} {what} since "
+            f"{folder} was trusted; they do not run until {trust} approves them again"
+        )
+        return diagnostic("trust.changed", message)
     what = "changed" if known else "is new"
     message = (
         f"{kind} {name} {what} since {folder} was trusted; it does not run until "
-        f"`satchel trust {folder}` approves it again"
+        f"{trust} approves it again"
     )
     return diagnostic("trust.changed", message)
 
@@ -168,6 +193,32 @@ def _server_key(items: Executables, server: McpServer) -> str | None:
     if server.scope == "plugin" and plugin is not None and plugin.scope == PROJECT:
         return f"mcp-server {server.name} (plugin {plugin.name})"
     return None
+
+
+PROGRAMS = "plugin-programs"
+
+
+def _programs_key(plugin: Plugin) -> str | None:
+    """The key of a project plugin's language servers, monitors and bin/ (None for a
+    plugin that is not the project's, or has none of them)."""
+    if plugin.scope != PROJECT or not (plugin.lsp_servers or plugin.monitors or plugin.bin):
+        return None
+    return f"{PROGRAMS} {plugin.name}"
+
+
+def _programs(items: Executables) -> Iterator[tuple[str, Plugin]]:
+    for plugin in items.plugins.values():
+        key = _programs_key(plugin)
+        if key is not None:
+            yield key, plugin
+
+
+def _programs_text(plugin: Plugin) -> dict[str, Any]:
+    return {
+        "lsp": [s.to_json() for s in plugin.lsp_servers],
+        "monitors": [m.to_json() for m in plugin.monitors],
+        "bin": list(plugin.bin),
+    }
 
 
 def _project_hook(items: Executables, hook: Hook) -> bool:

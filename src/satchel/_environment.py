@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Unpack
@@ -256,6 +256,8 @@ class _Builder:
         items held back (`satchel._approval`) when `decided` carries pins; `problems`
         are those met finding the host profile."""
         held = self._held_back(given, decided.pins)
+        if held.plugins is not None:  # a project plugin's programs changed since trust
+            self.plugins = replace(self.plugins, plugins=MappingProxyType(dict(held.plugins)))
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
         found = stamps(
             self.skills.skills,
