@@ -9,6 +9,7 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from satchel import load
 from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._lsp import LspServer
+from satchel.plugins._options import OptionValues
 from satchel.runtime.lsp import LspSupervisor, check_lsp, start_lsp
 from satchel.runtime.lsp._frames import FrameError, encode, read_frame
 from tests.support import codes, put
@@ -230,5 +232,35 @@ def test_a_crashed_server_is_restarted_only_as_its_entry_allows(
         (
             "plugin.lsp.start_failed",
             f"language server 'py' of plugin 'kit' exited and is not started again: {why}",
+        )
+    ]
+
+
+def test_user_config_values_fill_the_server_and_are_exported(tmp_path):
+    """As for an MCP server: ``${user_config.KEY}`` in args, exported as
+    ``CLAUDE_PLUGIN_OPTION_<KEY>``; a server naming an option with no value does not start."""
+    root = tmp_path / "kit"
+    options = {"region": {"type": "string", "title": "Region", "description": "d"}}
+    put(root, ".claude-plugin/plugin.json", json.dumps({"name": "kit", "userConfig": options}))
+    code = (
+        "import os, sys; sys.stderr.write(sys.argv[1] + ' ' + "
+        "os.environ['CLAUDE_PLUGIN_OPTION_REGION']); sys.exit(1)"
+    )
+    entry = {"command": sys.executable, "args": ["-c", code, "--region=${user_config.region}"]}
+    put(root, ".lsp.json", json.dumps({"py": {**entry, "extensionToLanguage": PY}}))
+    found, _ = read_plugin(root)
+    assert found is not None
+    kit = replace(found, data_dir=tmp_path / "data" / "kit")
+    (tmp_path / "project").mkdir()
+    server, project = kit.lsp_servers[0], tmp_path / "project"
+    values = OptionValues(MappingProxyType({"region": "eu"}))
+    given = asyncio.run(check_lsp(server, kit, project=project, options=values))
+    assert given.diagnostics[0].message.endswith("its stderr ends: --region=eu eu")
+    none = asyncio.run(check_lsp(server, kit, project=project))
+    assert [(d.code, d.message) for d in none.diagnostics] == [
+        (
+            "plugin.config.missing",
+            "language server 'py' of plugin 'kit' was not started: it needs the userConfig "
+            "option 'region' of plugin 'kit', which has no value",
         )
     ]

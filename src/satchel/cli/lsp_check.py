@@ -13,6 +13,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._lsp import picked, scopes, untrusted_note
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
+from satchel.plugins._options import option_values
 
 if TYPE_CHECKING:
     from satchel._environment import Environment
@@ -88,7 +89,9 @@ async def _check_all(
             reports.append(LspReport(server, "failed"))
             continue
         project = Path(env.layout.project)
-        reports.append(await check_lsp(server, plugin, project=project, timeout=timeout))
+        options = option_values(env.layout, plugin)
+        report = await check_lsp(server, plugin, project=project, timeout=timeout, options=options)
+        reports.append(report)
     return reports
 
 

@@ -36,6 +36,7 @@ from satchel._version import __version__
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import OptionValues
 from satchel.process._spawn import LongProcess, spawn_process
 from satchel.runtime.lsp._frames import FrameError, encode, read_frame
 from satchel.runtime.lsp._launch import FAILED, launch_lsp, who
@@ -279,15 +280,18 @@ async def start_lsp(
     project: Path,
     environ: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    options: OptionValues | None = None,
 ) -> tuple[LspClient | None, tuple[Diagnostic, ...]]:
-    """Start `server` (of the trusted `plugin`) and initialise it; `timeout` seconds
-    for that (default: its ``startupTimeout``, else 30). None and why when it failed
-    (the process is stopped then)."""
+    """Start `server` (of the trusted `plugin`, `options` its userConfig values) and
+    initialise it; `timeout` seconds for that (default: its ``startupTimeout``, else
+    30). None and why when it failed (the process is stopped then)."""
     if server.transport != "stdio":
         message = f"{who(server)} uses transport {server.transport!r}; satchel starts stdio servers"
         return None, (diagnostic(UNSUPPORTED, message, server.path),)
     try:
-        launch = launch_lsp(server, plugin, project=project, environ=environ or os.environ)
+        launch = launch_lsp(
+            server, plugin, project=project, environ=environ or os.environ, options=options
+        )
     except LaunchRefused as refused:
         return None, (refused.diagnostic,)
     process, problems = await spawn_process(launch.argv, cwd=launch.cwd, env=launch.env)
@@ -343,10 +347,11 @@ async def check_lsp(
     project: Path,
     environ: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    options: OptionValues | None = None,
 ) -> LspReport:
     """Start `server`, initialise it, read what it says it is and can do, stop it."""
     client, problems = await start_lsp(
-        server, plugin, project=project, environ=environ, timeout=timeout
+        server, plugin, project=project, environ=environ, timeout=timeout, options=options
     )
     if client is None:
         unsupported = any(d.code == UNSUPPORTED for d in problems)

@@ -8,6 +8,11 @@ element, each ``env`` value and ``workspaceFolder``; the environment is the scru
 base, then ``env``, then ``PLUGIN_ROOT``, ``PLUGIN_DATA``, ``CLAUDE_PLUGIN_ROOT`` and
 ``CLAUDE_PLUGIN_DATA`` last; ``PLUGIN_DATA`` is created before the server starts.
 
+A plugin's ``${user_config.KEY}`` is filled in ``command``, each ``args`` element,
+each ``env`` value and ``workspaceFolder``, and each option is exported as
+``CLAUDE_PLUGIN_OPTION_<KEY>``, as for its MCP servers; a server naming an option with
+no value does not start (``plugin.config.missing``).
+
 The workspace folder is ``workspaceFolder`` (a relative one is taken from the project
 root), else the project root; it must be a directory. The server runs in it, and it
 is the ``rootUri`` and only ``workspaceFolders`` entry of ``initialize``.
@@ -16,6 +21,7 @@ is the ``rootUri`` and only ``workspaceFolders`` entry of ``initialize``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from satchel._contain import Refusal, real_path, resolve_in_root
@@ -23,6 +29,8 @@ from satchel.diagnostics import diagnostic
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import OptionValues
+from satchel.plugins.components._user_config import fill_user_config, option_environment
 from satchel.process._env import base_env, is_dangerous_env, overlay_env
 from satchel.runtime.mcp._launch import Launch, LaunchRefused, expand
 
@@ -37,10 +45,17 @@ def who(server: LspServer) -> str:
 
 
 def launch_lsp(
-    server: LspServer, plugin: Plugin, *, project: Path, environ: Mapping[str, str]
+    server: LspServer,
+    plugin: Plugin,
+    *,
+    project: Path,
+    environ: Mapping[str, str],
+    options: OptionValues | None = None,
 ) -> Launch:
-    """The launch of `server`; `LaunchRefused` when it must not start. The launch's
-    `cwd` is the workspace folder."""
+    """The launch of `server` (`options`: its plugin's userConfig values); `LaunchRefused`
+    when it must not start. The launch's `cwd` is the workspace folder."""
+    options = options or OptionValues()
+    server = _with_options(server, plugin, options)
     root = real_path(plugin.root)
     if root is None:
         raise _refused(server, "its plugin root is unusable")
@@ -51,13 +66,42 @@ def launch_lsp(
             message = f"{who(server)} was not started: its env sets {name}, which is refused: {why}"
             raise LaunchRefused(diagnostic("exec.env.refused", message, server.path))
     values = {k: expand(v, str(root), str(data)) for k, v in server.env.items()}
-    fixed = {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
+    fixed = option_environment(plugin.user_config, options.values)
+    fixed |= {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
     fixed |= {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data)}
     env, refused = overlay_env(base_env(environ), values, source=server.path, fixed=fixed)
     if refused:
         raise LaunchRefused(refused[0])
     argv = (_command(server, root), *(expand(a, str(root), str(data)) for a in server.args))
     return Launch(argv, _workspace(server, project, root, data), env)
+
+
+def _with_options(server: LspServer, plugin: Plugin, options: OptionValues) -> LspServer:
+    """`server` with its plugin's ``${user_config.KEY}`` values filled in; raises
+    `LaunchRefused` (``plugin.config.missing``) when it names one with no value."""
+    missing: list[str] = []
+
+    def fill(text: str) -> str:
+        done, lacking = fill_user_config(text, options.values)
+        missing.extend(k for k in lacking if k not in missing)
+        return done
+
+    folder = server.workspace_folder
+    filled = replace(
+        server,
+        command=fill(server.command),
+        args=tuple(fill(a) for a in server.args),
+        env={name: fill(value) for name, value in server.env.items()},
+        workspace_folder=None if folder is None else fill(folder),
+    )
+    if missing:
+        message = (
+            f"{who(server)} was not started: it needs the userConfig option "
+            f"{missing[0]!r} of plugin {plugin.name!r}, which has no value"
+        )
+        hint = f"satchel plugin configure {plugin.name} --set {missing[0]}=VALUE"
+        raise LaunchRefused(diagnostic("plugin.config.missing", message, server.path, hint=hint))
+    return filled
 
 
 def _refused(server: LspServer, why: str) -> LaunchRefused:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import option_values
 from satchel.runtime.lsp._client import LspClient, start_lsp
 from satchel.runtime.lsp._launch import FAILED, who
 
@@ -61,6 +62,7 @@ class LspSupervisor:
         self._servers = environment.lsp_servers
         self._plugins: dict[str, Plugin] = {p.name: p for p in environment.plugins.enabled()}
         self._project = Path(environment.layout.project)
+        self._layout = environment.layout
         self._environ = os.environ if environ is None else environ
         self._running: dict[tuple[str | None, str], LspClient] = {}
         self._starts: dict[tuple[str | None, str], int] = {}
@@ -93,9 +95,11 @@ class LspSupervisor:
         if plugin is None:
             return None
         self._starts[key] = self._starts.get(key, 0) + 1
+        options = option_values(self._layout, plugin)
         client, problems = await start_lsp(
-            server, plugin, project=self._project, environ=self._environ
+            server, plugin, project=self._project, environ=self._environ, options=options
         )
+        problems = (*options.diagnostics, *problems)
         self.diagnostics.extend(problems)
         if client is not None:
             self._running[key] = client
