@@ -155,6 +155,14 @@ def test_scripts_added_or_changed_and_binaries_once(tmp_path: Path) -> None:
             "bin/tool.so",
             None,
         ),
+        # a bin/ program the new version puts first on the shell's PATH
+        (
+            "new finding",
+            "low",
+            "plugin kit puts bin/ programs first on the shell's PATH: tool.so",
+            "bin",
+            None,
+        ),
         ("new script", "low", "run is a new script", "run", None),
         (
             "changed script",

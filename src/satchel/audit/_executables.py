@@ -26,6 +26,7 @@ __all__ = [
     "agent_tools_findings",
     "allowed_tools_findings",
     "hook_findings",
+    "program_findings",
     "script_findings",
     "server_findings",
 ]
@@ -100,6 +101,31 @@ def script_findings(plugin: Plugin, trust: str) -> Iterator[Finding]:
         hooks = ", ".join(module.events) or "no event satchel can read"
         message = f"plugin {plugin.name} ships hooks module {_q(module.relative)} hooking {hooks}"
         yield Finding.of("A-PLUGIN-JS", message, module.path, None, trust)
+
+
+def program_findings(plugin: Plugin, trust: str) -> Iterator[Finding]:
+    """What a plugin's language servers, monitors and bin/ programs would run: one
+    `A-LSP-SERVER` per server (and what makes it riskier, as for an MCP server), one
+    `A-MONITOR` per monitor, one `A-PLUGIN-BIN` for its bin/."""
+    for server in plugin.lsp_servers:
+        where = f"language server {_q(server.name)} of plugin {plugin.name}"
+        argv = [server.command, *server.args]
+        env = f" with env {', '.join(sorted(server.env))}" if server.env else ""
+        message = f"{where} starts {_q(shlex.join(argv))}{env}"
+        yield Finding.of("A-LSP-SERVER", message, server.path, None, trust)
+        yield from _unpinned(where, argv, server.path, trust)
+        yield from _shell(where, argv, server.path, trust)
+    for monitor in plugin.monitors:
+        armed = "at session start" if monitor.skill is None else f"when {monitor.skill} runs"
+        message = (
+            f"monitor {_q(monitor.name)} of plugin {plugin.name} runs {_q(monitor.command)} "
+            f"in the background, armed {armed}"
+        )
+        yield Finding.of("A-MONITOR", message, monitor.path, None, trust)
+    if plugin.bin:
+        names = ", ".join(plugin.bin)
+        message = f"plugin {plugin.name} puts bin/ programs first on the shell's PATH: {names}"
+        yield Finding.of("A-PLUGIN-BIN", message, plugin.root / "bin", None, trust)
 
 
 def allowed_tools_findings(skill: Skill, line: int | None, trust: str) -> Iterator[Finding]:

@@ -22,6 +22,7 @@ from satchel.audit._executables import (
     agent_tools_findings,
     allowed_tools_findings,
     hook_findings,
+    program_findings,
     script_findings,
     server_findings,
 )
@@ -163,6 +164,7 @@ def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> li
     found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
     found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
     found += script_findings(plugin, trust)
+    found += program_findings(plugin, trust)
     found += _agents(plugin.agents, trust)
     found += _commands(plugin.commands, trust)
     found += tree_findings(root, TEXT, scripts=None, limits=limits)
@@ -249,6 +251,7 @@ def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
             if skill.path is not None:
                 yield from _skill(skill.path.parent, skill, trust_of(plugin.root), limits)
         yield from script_findings(plugin, trust_of(plugin.root))
+        yield from program_findings(plugin, trust_of(plugin.root))
         yield from tree_findings(plugin.root, TEXT, scripts=None, limits=limits)
     for hook in env.hooks.hooks:
         why = None if hook.loaded else hook.why
