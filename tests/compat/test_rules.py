@@ -3,6 +3,7 @@ and message (`satchel.compat.compat` over trees in the test's temp dir)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from satchel.compat import compat
 from satchel.hosts import get
 from tests.compat.plugin import HOOKS, NAME, plugin_files
-from tests.support import skill_md, write_skill, write_tree
+from tests.support import put, skill_md, write_skill, write_tree
 
 PR_TOOLS = Path(__file__).resolve().parents[2] / "examples/workspace/.satchel/plugins/pr-tools"
 
@@ -297,3 +298,30 @@ def test_a_part_the_hosts_manifest_does_not_carry(tmp_path):
         )
     ]
     assert report.get("codex").drops[-1].path == "commands/summarise.md"
+
+
+def test_the_programs_a_hosts_manifest_does_not_carry(tmp_path):
+    """Codex reads its own manifest, which names no language servers, monitors or bin/:
+    each is a part other hosts load and Codex does not."""
+    plugin = write_tree(tmp_path / NAME, plugin_files())
+    lsp = {"py": {"command": "pylsp", "extensionToLanguage": {".py": "python"}}}
+    put(plugin / ".lsp.json", json.dumps(lsp))
+    watch = [{"name": "log", "command": "tail -F x", "description": "d"}]
+    put(plugin / "monitors" / "monitors.json", json.dumps(watch))
+    put(plugin / "bin" / "tool", "#!/bin/sh\n", mode=0o755)
+    drops = _drops(compat(plugin, hosts=["codex"]), "codex")
+    unread = [d for d in drops if d[0] == "compat.component.unread"][1:]  # after the command
+    tail = (
+        "of plugin 'triple' is not read by Codex from the codex manifest "
+        "(satchel, Claude Code, GitHub Copilot, mermaid, zidane, caveman load it)"
+    )
+    assert [(c, kind, ident) for c, kind, ident, _ in unread] == [
+        ("compat.component.unread", "lsp_server", "py"),
+        ("compat.component.unread", "monitor", "log"),
+        ("compat.component.unread", "bin", "tool"),
+    ]
+    assert [m for *_, m in unread] == [
+        f"language server 'py' {tail}",
+        f"monitor 'log' {tail}",
+        f"bin/ program 'tool' {tail}",
+    ]

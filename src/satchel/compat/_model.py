@@ -14,11 +14,13 @@ __all__ = ["COMPONENTS", "Component", "Drop", "HostReport", "Kind", "Loads", "Re
 Kind = Literal["skill", "plugin", "project"]
 Component = Literal[
     "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
-    "output_style", "theme", "channel", "workflow", "hooks_module",
+    "output_style", "theme", "channel", "workflow", "hooks_module", "lsp_server", "monitor",
+    "bin", "user_option", "app",
 ]  # fmt: skip
 COMPONENTS: tuple[Component, ...] = (
     "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
-    "output_style", "theme", "channel", "workflow", "hooks_module",
+    "output_style", "theme", "channel", "workflow", "hooks_module", "lsp_server", "monitor",
+    "bin", "user_option", "app",
 )  # fmt: skip
 
 

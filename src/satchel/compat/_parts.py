@@ -21,6 +21,12 @@ from satchel.plugins import Plugin
 __all__ = ["Part", "parts", "unread_parts"]
 
 Key = tuple[str, ...]
+_NOUNS = {
+    "lsp_server": "language server",
+    "bin": "bin/ program",
+    "user_option": "userConfig option",
+    "app": "Codex app",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +72,23 @@ def parts(env: Environment) -> dict[str, dict[Key, Part]]:
         add(hook.origin.plugin, key, Part("hook", ident, hook.spec.path))
     for plugin in env.plugins.enabled():
         for kind, ident, path in _kinds(plugin):
-            add(plugin.name, (kind, _real(path)), Part(kind, ident, path))
+            add(plugin.name, (kind, _real(path), ident), Part(kind, ident, path))
     return found
 
 
 def _kinds(plugin: Plugin) -> Iterator[tuple[Component, str, Path]]:
-    """The output styles, themes, workflows and hooks modules of one plugin."""
+    """The output styles, themes, workflows, hooks modules, language servers, monitors,
+    bin/ programs, userConfig options and Codex apps of one plugin."""
     yield from (("output_style", s.id, s.path) for s in plugin.output_styles)
     yield from (("theme", t.id, t.path) for t in plugin.themes)
     yield from (("workflow", w.id, w.path) for w in plugin.workflows)
     yield from (("hooks_module", m.relative, m.path) for m in plugin.modules)
+    yield from (("lsp_server", s.name, s.path) for s in plugin.lsp_servers if s.path)
+    yield from (("monitor", m.name, m.path) for m in plugin.monitors if m.path)
+    yield from (("bin", name, plugin.root / "bin" / name) for name in plugin.bin)
+    manifest = plugin.root / ".claude-plugin" / "plugin.json"
+    yield from (("user_option", o.key, manifest) for o in plugin.user_config)
+    yield from (("app", a.name, a.path) for a in plugin.apps if a.path)
 
 
 def unread_parts(
@@ -103,10 +116,11 @@ def unread_parts(
             rel = subject.rel(part.path)
             if rel and any(rel == p or rel.startswith(f"{p}/") for p in said):
                 continue
-            noun = part.component.replace("_", " ")
+            noun = _NOUNS.get(part.component, part.component.replace("_", " "))
             message = (
                 f"{noun} {part.id!r} of plugin {plugin.name!r} is not read by {host.title} "
-                f"from the {plugin.format} manifest ({', '.join(hosts)} load it)"
+                f"from the {plugin.format} manifest ({', '.join(hosts)} "
+                f"{'loads' if len(hosts) == 1 else 'load'} it)"
             )
             said_here = diagnostic("compat.component.unread", message, part.path)
             yield Drop(said_here, part.component, part.id, rel)
