@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SECONDS = 4  # every target in one process: start-up (instrumenting satchel) is paid once
+SECONDS = 2  # every target in one process: start-up (instrumenting satchel) is paid once
 
 
 def _env() -> dict[str, str]:

@@ -75,7 +75,7 @@ _LINES = st.sampled_from(
 _ENDS = st.sampled_from(["\n", "\r\n", "\r", "\u2028", "\x0b", ""])
 
 
-@settings(max_examples=2000)
+@settings(max_examples=500)
 @given(st.lists(st.tuples(_LINES, _ENDS), max_size=6))
 def test_finding_and_replacing_commands_never_raises(pieces):
     # any mix of line ends, including the ones str.splitlines knows and "\n" does not
@@ -319,7 +319,7 @@ def _arguments(draw: st.DrawFn) -> Any:
 
 
 @settings(
-    max_examples=400,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

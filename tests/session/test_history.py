@@ -622,7 +622,7 @@ JSON_LIKE = st.recursive(
 )
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     st.lists(JSON_LIKE, max_size=8) | st.dictionaries(KEYS, JSON_LIKE, max_size=4),
     st.booleans(),
