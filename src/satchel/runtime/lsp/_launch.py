@@ -30,9 +30,9 @@ from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import OptionValues
-from satchel.plugins.components._user_config import fill_user_config, option_environment
+from satchel.plugins.components._user_config import option_environment
 from satchel.process._env import base_env, is_dangerous_env, overlay_env
-from satchel.runtime.mcp._launch import Launch, LaunchRefused, expand
+from satchel.runtime.mcp._launch import Launch, LaunchRefused, OptionFiller, expand
 
 __all__ = ["FAILED", "launch_lsp", "who"]
 
@@ -79,13 +79,7 @@ def launch_lsp(
 def _with_options(server: LspServer, plugin: Plugin, options: OptionValues) -> LspServer:
     """`server` with its plugin's ``${user_config.KEY}`` values filled in; raises
     `LaunchRefused` (``plugin.config.missing``) when it names one with no value."""
-    missing: list[str] = []
-
-    def fill(text: str) -> str:
-        done, lacking = fill_user_config(text, options.values)
-        missing.extend(k for k in lacking if k not in missing)
-        return done
-
+    fill = OptionFiller(plugin, options)
     folder = server.workspace_folder
     filled = replace(
         server,
@@ -94,13 +88,7 @@ def _with_options(server: LspServer, plugin: Plugin, options: OptionValues) -> L
         env={name: fill(value) for name, value in server.env.items()},
         workspace_folder=None if folder is None else fill(folder),
     )
-    if missing:
-        message = (
-            f"{who(server)} was not started: it needs the userConfig option "
-            f"{missing[0]!r} of plugin {plugin.name!r}, which has no value"
-        )
-        hint = f"satchel plugin configure {plugin.name} --set {missing[0]}=VALUE"
-        raise LaunchRefused(diagnostic("plugin.config.missing", message, server.path, hint=hint))
+    fill.check(who(server), server.path)
     return filled
 
 

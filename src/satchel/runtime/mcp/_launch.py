@@ -45,7 +45,7 @@ from satchel.plugins._options import OptionValues
 from satchel.plugins.components._user_config import fill_user_config, option_environment
 from satchel.process._env import base_env, is_dangerous_env, overlay_env
 
-__all__ = ["Launch", "LaunchRefused", "expand", "launch_spec", "with_options"]
+__all__ = ["Launch", "LaunchRefused", "OptionFiller", "expand", "launch_spec", "with_options"]
 
 _PLACEHOLDER = re.compile(r"\$\{(PLUGIN_ROOT|PLUGIN_DATA)\}")
 
@@ -73,16 +73,38 @@ def expand(text: str, root: str, data: str) -> str:
     return _PLACEHOLDER.sub(lambda m: root if m.group(1) == "PLUGIN_ROOT" else data, text)
 
 
+class OptionFiller:
+    """Fills a plugin's ``${user_config.KEY}`` values into one server's texts and
+    remembers the options named with no value: call it on each text, then `check`."""
+
+    def __init__(self, plugin: Plugin, options: OptionValues) -> None:
+        self.plugin = plugin
+        self.values = options.values
+        self.missing: list[str] = []
+
+    def __call__(self, text: str) -> str:
+        done, lacking = fill_user_config(text, self.values)
+        self.missing.extend(k for k in lacking if k not in self.missing)
+        return done
+
+    def check(self, who: str, path: Path | None) -> None:
+        """Raise `LaunchRefused` (``plugin.config.missing``) when a text named an
+        option with no value; `who` is the server in words."""
+        if not self.missing:
+            return
+        key, name = self.missing[0], self.plugin.name
+        message = (
+            f"{who} was not started: it needs the userConfig option {key!r} of plugin "
+            f"{name!r}, which has no value"
+        )
+        hint = f"satchel plugin configure {name} --set {key}=VALUE"
+        raise LaunchRefused(diagnostic("plugin.config.missing", message, path, hint=hint))
+
+
 def with_options(server: McpServer, plugin: Plugin, options: OptionValues) -> McpServer:
     """`server` with its plugin's ``${user_config.KEY}`` values filled in. Raises
     `LaunchRefused` (``plugin.config.missing``) when it names an option with no value."""
-    values = options.values
-    missing: list[str] = []
-
-    def fill(text: str) -> str:
-        done, lacking = fill_user_config(text, values)
-        missing.extend(k for k in lacking if k not in missing)
-        return done
+    fill = OptionFiller(plugin, options)
 
     def fill_map(items: Mapping[str, str]) -> dict[str, str]:
         return {name: fill(value) for name, value in items.items()}
@@ -96,13 +118,7 @@ def with_options(server: McpServer, plugin: Plugin, options: OptionValues) -> Mc
         cwd=None if server.cwd is None else fill(server.cwd),
         url=None if server.url is None else fill(server.url),
     )
-    if missing:
-        message = (
-            f"{_who(server)} was not started: it needs the userConfig option "
-            f"{missing[0]!r} of plugin {plugin.name!r}, which has no value"
-        )
-        hint = f"satchel plugin configure {plugin.name} --set {missing[0]}=VALUE"
-        raise LaunchRefused(diagnostic("plugin.config.missing", message, server.path, hint=hint))
+    fill.check(_who(server), server.path)
     return filled
 
 
