@@ -13,6 +13,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.hosts.trees import git_repo, skill
 from tests.support import put, skill_md, write_skill
 from tests.tools import GeminiView, gemini_view
@@ -39,6 +41,16 @@ def same_skills(view: GeminiView, env: Any) -> None:
     assert ours == {(s.name, s.path.resolve(), s.description) for s in view.own}
 
 
+Seen = tuple[Path, Path, GeminiView]  # (cwd, HOME, what Gemini showed there)
+
+
+def seen(gemini: Path, factory: pytest.TempPathFactory, tree: Any, **options: Any) -> Seen:
+    """`tree` built once in a fresh folder and Gemini run on it once: each module fixture
+    below is shared by the host half and the satchel half of a rule."""
+    cwd, home = tree(factory.mktemp(tree.__name__))
+    return cwd, home, gemini_view(gemini, cwd, home, **options)
+
+
 # --- roots ---------------------------------------------------------------------------------
 
 
@@ -63,13 +75,16 @@ def roots_tree(tmp_path: Path) -> tuple[Path, Path]:
     return cwd, home
 
 
-def test_gemini_reads_agents_and_gemini_skills_at_cwd_only_and_in_home(
-    gemini: Path, tmp_path: Path
-):
+@pytest.fixture(scope="module")
+def roots(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, roots_tree)
+
+
+def test_gemini_reads_agents_and_gemini_skills_at_cwd_only_and_in_home(roots: Seen):
     # Not at the git root, not .claude/.codex/.github or a bare skills/, not a project's
     # extensions; HOME's two roots and its extensions' skills.
-    cwd, home = roots_tree(tmp_path)
-    assert listed(gemini_view(gemini, cwd, home)) == [
+    cwd, home, view = roots
+    assert listed(view) == [
         ("cwd-agents", cwd / ".agents/skills/cwd-agents/SKILL.md"),
         ("cwd-gemini", cwd / ".gemini/skills/cwd-gemini/SKILL.md"),
         ("home-agents", home / ".agents/skills/home-agents/SKILL.md"),
@@ -78,36 +93,41 @@ def test_gemini_reads_agents_and_gemini_skills_at_cwd_only_and_in_home(
     ]
 
 
-def test_gemini_lists_its_own_built_in_skills(gemini: Path, tmp_path: Path):
-    cwd, home = roots_tree(tmp_path)
-    builtin = [s for s in gemini_view(gemini, cwd, home).skills if s.builtin]
+def test_gemini_lists_its_own_built_in_skills(roots: Seen):
+    builtin = [s for s in roots[2].skills if s.builtin]
     assert "skill-creator" in {s.name for s in builtin}
     assert all(s.path.parent.parent.name == "builtin" for s in builtin)
 
 
-def test_satchel_matches_gemini_roots(gemini: Path, tmp_path: Path):
-    cwd, home = roots_tree(tmp_path)
-    same_skills(gemini_view(gemini, cwd, home), satchel_gemini(cwd, home))
+def test_satchel_matches_gemini_roots(roots: Seen):
+    cwd, home, view = roots
+    same_skills(view, satchel_gemini(cwd, home))
 
 
 # --- trust ---------------------------------------------------------------------------------
 
 
-def test_gemini_reads_no_project_skills_or_gemini_md_in_an_untrusted_folder(
-    gemini: Path, tmp_path: Path
-):
+def untrusted_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """The roots tree with a project and a home GEMINI.md."""
     cwd, home = roots_tree(tmp_path)
     put(cwd / "GEMINI.md", "Project context.\n")
     put(home / ".gemini/GEMINI.md", "Home context.\n")
-    view = gemini_view(gemini, cwd, home, trusted=False)
+    return cwd, home
+
+
+@pytest.fixture(scope="module")
+def untrusted(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, untrusted_tree, trusted=False)
+
+
+def test_gemini_reads_no_project_skills_or_gemini_md_in_an_untrusted_folder(untrusted: Seen):
+    _, home, view = untrusted
     assert [name for name, _ in listed(view)] == ["home-agents", "home-extension", "home-gemini"]
     assert view.memory == (home / ".gemini/GEMINI.md",)
 
 
-def test_satchel_matches_gemini_untrusted_folder(gemini: Path, tmp_path: Path):
-    cwd, home = roots_tree(tmp_path)
-    put(cwd / "GEMINI.md", "Project context.\n")
-    view = gemini_view(gemini, cwd, home, trusted=False)
+def test_satchel_matches_gemini_untrusted_folder(untrusted: Seen):
+    cwd, home, view = untrusted
     env = satchel_gemini(cwd, home)
     same_skills(view, env)
     assert [f.path.resolve() for f in env.instructions] == list(view.memory)
@@ -135,10 +155,14 @@ def duplicates_tree(tmp_path: Path, roots: tuple[str, ...] = DUPLICATE_ROOTS) ->
     return repo, home
 
 
-def test_gemini_keeps_one_copy_and_names_each_override(gemini: Path, tmp_path: Path):
-    repo, home = duplicates_tree(tmp_path)
-    view = gemini_view(gemini, repo, home)
-    paths = [tmp_path / root / "twice/SKILL.md" for root in DUPLICATE_ROOTS]
+@pytest.fixture(scope="module")
+def duplicates(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, duplicates_tree)
+
+
+def test_gemini_keeps_one_copy_and_names_each_override(duplicates: Seen):
+    repo, _, view = duplicates
+    paths = [repo.parent / root / "twice/SKILL.md" for root in DUPLICATE_ROOTS]
     assert [(s.name, s.path, s.description) for s in view.own] == [
         ("twice", paths[-1], f"From {DUPLICATE_ROOTS[-1]}.")
     ]
@@ -159,9 +183,8 @@ def test_gemini_ranks_each_pair_of_roots_the_same_way(gemini: Path, tmp_path: Pa
     assert got == {f"pair-{weak}-{strong}": f"{strong}" for weak, strong in pairs}
 
 
-def test_satchel_matches_gemini_winner_of_a_duplicated_name(gemini: Path, tmp_path: Path):
-    repo, home = duplicates_tree(tmp_path)
-    view = gemini_view(gemini, repo, home)
+def test_satchel_matches_gemini_winner_of_a_duplicated_name(duplicates: Seen):
+    repo, home, view = duplicates
     env = satchel_gemini(repo, home)
     same_skills(view, env)
     assert {s.loser.path.resolve() for s in env.shadowed} == {c.loser for c in view.conflicts}
@@ -182,16 +205,19 @@ def depth_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_gemini_reads_only_a_skill_md_one_folder_down(gemini: Path, tmp_path: Path):
-    repo, home = depth_tree(tmp_path)
-    assert listed(gemini_view(gemini, repo, home)) == [
-        ("one", repo / ".agents/skills/one/SKILL.md")
-    ]
+@pytest.fixture(scope="module")
+def depth(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, depth_tree)
 
 
-def test_satchel_matches_gemini_depth_inside_a_root(gemini: Path, tmp_path: Path):
-    repo, home = depth_tree(tmp_path)
-    same_skills(gemini_view(gemini, repo, home), satchel_gemini(repo, home))
+def test_gemini_reads_only_a_skill_md_one_folder_down(depth: Seen):
+    repo, _, view = depth
+    assert listed(view) == [("one", repo / ".agents/skills/one/SKILL.md")]
+
+
+def test_satchel_matches_gemini_depth_inside_a_root(depth: Seen):
+    repo, home, view = depth
+    same_skills(view, satchel_gemini(repo, home))
 
 
 # --- leniency ------------------------------------------------------------------------------
@@ -231,13 +257,17 @@ def leniency_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_gemini_keeps_and_drops_frontmatter_as_listed(gemini: Path, tmp_path: Path):
+@pytest.fixture(scope="module")
+def leniency(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, leniency_tree)
+
+
+def test_gemini_keeps_and_drops_frontmatter_as_listed(leniency: Seen):
     # Kept: when YAML fails, a line-by-line `key: value` reading (the quote stays in the
     # text); an empty description; no length limit on a name or a description. Dropped
     # silently: no `name` key (no folder-name default), no `description` key, no
     # frontmatter.
-    repo, home = leniency_tree(tmp_path)
-    view = gemini_view(gemini, repo, home)
+    view = leniency[2]
     assert {s.path.parent.name: (s.name, s.description) for s in view.own} == GEMINI_KEPT
 
 
@@ -262,9 +292,8 @@ READER_RULES = {
 }
 
 
-def test_satchel_matches_gemini_leniency_but_for_its_reader_rules(gemini: Path, tmp_path: Path):
-    repo, home = leniency_tree(tmp_path)
-    view = gemini_view(gemini, repo, home)
+def test_satchel_matches_gemini_leniency_but_for_its_reader_rules(leniency: Seen):
+    repo, home, view = leniency
     env = satchel_gemini(repo, home)
     theirs = {s.path.parent.name: (s.name, s.description) for s in view.own}
     ours = {s.path.parent.name: (s.name, s.description) for s in env.skills.values()}
@@ -295,10 +324,15 @@ def instructions_tree(tmp_path: Path) -> tuple[Path, Path]:
     return cwd, home
 
 
-def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(gemini: Path, tmp_path: Path):
-    cwd, home = instructions_tree(tmp_path)
+@pytest.fixture(scope="module")
+def instructions(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(gemini, tmp_path_factory, instructions_tree)
+
+
+def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(instructions: Seen):
+    cwd, home, view = instructions
     repo = cwd.parent.parent
-    assert set(gemini_view(gemini, cwd, home).memory) == {
+    assert set(view.memory) == {
         home / ".gemini/GEMINI.md",
         repo / "GEMINI.md",
         repo / "pkg/GEMINI.md",
@@ -306,8 +340,7 @@ def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(gemini: Pat
     }
 
 
-def test_satchel_matches_gemini_instructions(gemini: Path, tmp_path: Path):
-    cwd, home = instructions_tree(tmp_path)
-    view = gemini_view(gemini, cwd, home)
+def test_satchel_matches_gemini_instructions(instructions: Seen):
+    cwd, home, view = instructions
     env = satchel_gemini(cwd, home)
     assert {f.path.resolve() for f in env.instructions} == set(view.memory)

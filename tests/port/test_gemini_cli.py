@@ -51,25 +51,33 @@ def run(script: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str
     )
 
 
-def listed(script: Path, home: Path, name: str) -> dict[str, Any]:
-    done = run(script, home, "extensions", "list", "-o", "json")
+@pytest.fixture(scope="module")
+def linked(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Every source ported, each port validated, then all linked into one HOME and listed
+    once: the extension Gemini lists for each plugin, by source."""
+    base = tmp_path_factory.mktemp("port")
+    home = base / "home"
+    home.mkdir()
+    roots = {source: make(base / "plugins" / source) for source, make in SOURCES.items()}
+    for root in roots.values():
+        port(root, ["gemini"])
+        checked = run(gemini, home, "extensions", "validate", str(root))
+        assert checked.returncode == 0, checked.stderr
+        assert run(gemini, home, "extensions", "link", str(root), "--consent").returncode == 0
+    done = run(gemini, home, "extensions", "list", "-o", "json")
     text = done.stdout or done.stderr  # 0.61.0 writes the list to stderr
-    (found,) = [e for e in json.loads(text[text.index("[") :]) if e["name"] == name]
-    return found
+    extensions = {e["name"]: e for e in json.loads(text[text.index("[") :])}
+    names = {source: read_plugin(root)[0] for source, root in roots.items()}
+    return {source: extensions[plugin.name] for source, plugin in names.items() if plugin}
 
 
 @pytest.mark.parametrize("source", sorted(SOURCES))
-def test_gemini_cli_reads_what_port_wrote(gemini: Path, tmp_path: Path, source: str):
+def test_gemini_cli_reads_what_port_wrote(linked, tmp_path: Path, source: str):
     root = SOURCES[source](tmp_path / "plugins" / source)
     plugin, _ = read_plugin(root)
     assert plugin is not None
     (target,) = port(root, ["gemini"]).targets
-    home = tmp_path / "home"
-    home.mkdir()
-    checked = run(gemini, home, "extensions", "validate", str(root))
-    assert checked.returncode == 0, checked.stderr
-    assert run(gemini, home, "extensions", "link", str(root), "--consent").returncode == 0
-    extension = listed(gemini, home, plugin.name)
+    extension = linked[source]
     dropped = {(d.kind, d.name) for d in target.drops if d.whole}
 
     def kept(kind: str, names: list[str]) -> list[str]:
