@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import shutil
@@ -29,18 +30,27 @@ def test_diagnostics_doc_lists_every_code_with_its_severity():
     assert documented == {code: ", ".join(entry.emitted) for code, entry in CODES.items()}
 
 
+@functools.cache
+def _source_nodes() -> tuple[tuple[Path, tuple[ast.AST, ...]], ...]:
+    """Every module of src/satchel (relative to the checkout) with all its AST nodes,
+    parsed once for the scans below."""
+    return tuple(
+        (path.relative_to(ROOT), tuple(ast.walk(ast.parse(path.read_text()))))
+        for path in sorted((ROOT / "src" / "satchel").rglob("*.py"))
+    )
+
+
 def _severity_calls() -> dict[tuple[str, str], set[Path]]:
     """Every `diagnostic("code", ..., severity="X")` with both literal, and where."""
     found: dict[tuple[str, str], set[Path]] = {}
-    for path in (ROOT / "src" / "satchel").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path, nodes in _source_nodes():
+        for node in nodes:
             if not (isinstance(node, ast.Call) and _called(node) in ("diagnostic", "add")):
                 continue
             code = node.args[0] if node.args else None
             given = {k.arg: k.value for k in node.keywords}.get("severity")
             if isinstance(code, ast.Constant) and isinstance(given, ast.Constant):
-                where = found.setdefault((code.value, given.value), set())
-                where.add(path.relative_to(ROOT))
+                found.setdefault((code.value, given.value), set()).add(path)
     return found
 
 
@@ -55,10 +65,11 @@ def test_every_severity_a_call_site_gives_is_registered_for_its_code():
     assert sorted(pair for pair in calls if pair[1] not in CODES[pair[0]].emitted) == []
 
 
+@functools.cache
 def _literals() -> dict[str, set[Path]]:
     found: dict[str, set[Path]] = {}
-    for path in (ROOT / "src" / "satchel").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path, nodes in _source_nodes():
+        for node in nodes:
             value = node.value if isinstance(node, ast.Constant) else None
             if (
                 isinstance(value, str)
@@ -66,7 +77,7 @@ def _literals() -> dict[str, set[Path]]:
                 and not value.endswith((".md", ".json", ".toml"))
                 and not SEGMENT_ID.match(value)
             ):
-                found.setdefault(value, set()).add(path.relative_to(ROOT))
+                found.setdefault(value, set()).add(path)
     return found
 
 

@@ -17,6 +17,9 @@ OWN_HELPERS = frozenset((
     "make_skill", "skill_md", "skill_text", "check_golden", "codes",
 ))  # fmt: skip
 UPDATE_GOLDEN = "SATCHEL_UPDATE_GOLDEN"
+# A module that holds neither a `def` of one of those names nor the switch's name has
+# none of them: only the others are parsed.
+MAY_HOLD = re.compile(rf"\bdef\s+({'|'.join(sorted(OWN_HELPERS))})\b|{UPDATE_GOLDEN}")
 CLOCK = re.compile(
     r"\bassert\b.*(\belapsed\b|\.duration\b|(monotonic|perf_counter|time)\(\) - ).*<"
 )
@@ -48,7 +51,9 @@ def test_no_test_asserts_a_wall_clock_time():
 def own_helpers(text: str) -> list[str]:
     """Where `text` defines a tree writer, a SKILL.md text, a golden comparison or a
     codes list of its own (line: name), or reads the golden update switch itself."""
-    found = []
+    found: list[tuple[int, str]] = []
+    if not MAY_HOLD.search(text):
+        return []
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if node.name in OWN_HELPERS:
