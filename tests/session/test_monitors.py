@@ -210,3 +210,38 @@ def test_a_long_line_is_cut_a_flood_is_stopped_and_the_count_is_capped(layout, t
         "plugin.monitor.exited": "monitor 'kit:long' ended on its own (status 0)",
         "plugin.monitor.flood": "monitor 'kit:flood' wrote more than 4096 bytes; it was stopped",
     }
+
+
+def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones(layout, tmp_path):
+    """A monitor of a plugin that went away is stopped, an unchanged one keeps its
+    process, and a session-start one the reload brought starts."""
+    plugin = kit(tmp_path, [monitor("keep", "forever.py")])
+    other = tmp_path / "plugins" / "other"
+    put(other, ".claude-plugin/plugin.json", json.dumps({"name": "other"}))
+    put(other, "monitors/monitors.json", json.dumps([monitor("gone", "forever.py")]))
+    put(other, "scripts/forever.py", (plugin / "scripts/forever.py").read_text())
+    env = satchel.load(layout=layout, plugin_dirs=[plugin, other])
+    session = Session(env, environ={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+    async def run() -> tuple[tuple[str, ...], tuple[str, ...], bool, int | None]:
+        runner = await session.start_monitors()
+        kept = runner._state.running["kit:keep"].process
+        gone = runner._state.running["other:gone"].process
+        before = runner.running
+        subprocess.run(["rm", "-r", str(other)], check=True)
+        put(plugin, "monitors/monitors.json",
+            json.dumps([monitor("keep", "forever.py"), monitor("new", "forever.py")]))  # fmt: skip
+        session.reload()
+        assert runner.environment is session.environment and runner.rearming is not None
+        assert await asyncio.wrap_future(runner.rearming) == ("kit:new",)
+        try:
+            same = runner._state.running["kit:keep"].process is kept and not kept.exited()
+            return before, runner.running, same, gone.returncode
+        finally:
+            await session.aclose()
+
+    before, after, same, gone = asyncio.run(run())
+    assert sorted(before) == ["kit:keep", "other:gone"]
+    assert sorted(after) == ["kit:keep", "kit:new"]
+    assert same
+    assert gone is not None and gone < 0  # stopped by a signal, reaped

@@ -26,7 +26,11 @@ monitors running at once (`plugin.monitor.limit`). A monitor that cannot start o
 with a non-zero status gets `plugin.monitor.failed`, one that ends with 0
 `plugin.monitor.exited`; either way its last event is an ``end`` event carrying that
 diagnostic. `stop` ends every monitor: SIGTERM to its group, SIGKILL after `grace`
-seconds. Nothing raises for what a monitor does.
+seconds. `reload` takes a reloaded environment: a monitor that went away (with its
+plugin or from it) or whose entry changed is stopped, an unchanged one keeps running,
+and the session-start ones not armed yet start (Claude Code's ``/reload-plugins``
+re-reads monitors; how it treats a running one is not documented: satchel's rule).
+Nothing raises for what a monitor does.
 """
 
 from __future__ import annotations
@@ -143,6 +147,8 @@ class MonitorRunner:
         self._queue: asyncio.Queue[MonitorEvent | object] = asyncio.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._refused = False
+        self._rearm_lock = asyncio.Lock()
+        self.rearming: Future[tuple[str, ...]] | None = None  # the last `reload`'s re-arm
 
     # -- what may run ---------------------------------------------------------------
 
@@ -337,6 +343,52 @@ class MonitorRunner:
         while (event := await self._queue.get()) is not _END:
             assert isinstance(event, MonitorEvent)
             yield event
+
+    # -- reloading ------------------------------------------------------------------
+
+    def reload(self, environment: Environment) -> Future[tuple[str, ...]] | None:
+        """Take `environment` (a reload's) now and, on the loop `start` ran on, `rearm`
+        the monitors to it: the future of that (also kept as `rearming`, for a host
+        that waits for it); None before `start` (the next `start` reads `environment`)."""
+        previous = self._by_id()
+        self.environment = environment
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return None
+        self.rearming = asyncio.run_coroutine_threadsafe(self.rearm(previous), loop)
+        return self.rearming
+
+    async def rearm(self, previous: Mapping[str, Monitor]) -> tuple[str, ...]:
+        """Match the monitors to `environment`, `previous` being what they were armed
+        from: one its plugin no longer has (the plugin went away or was disabled, or the
+        monitor was removed) or whose entry changed is stopped and may arm again; an
+        unchanged one keeps running (and one that ended stays armed: once a session);
+        a session-start one not armed (new, or changed) starts. The ids started."""
+        async with self._rearm_lock:  # one reload after the other
+            wanted = self._by_id()
+            changed = {
+                k for k in self._state.armed if k not in wanted or previous.get(k) != wanted[k]
+            }
+            for key in changed:
+                running = self._state.running.get(key)
+                if running is not None:
+                    await self._stop_one(running)
+            self._state.armed -= changed
+            return await self.start()
+
+    def _by_id(self) -> dict[str, Monitor]:
+        return {f"{p.name}:{m.name}": m for p, m in self.monitors()}
+
+    async def _stop_one(self, running: _Running) -> None:
+        """End one monitor as `stop` does; its ``end`` event follows."""
+        running.stopping = True
+        signal_group(running.process.pid, signal.SIGTERM)
+        if running.task is None:
+            return
+        _, late = await asyncio.wait([running.task], timeout=self.grace)
+        if late:
+            signal_group(running.process.pid, signal.SIGKILL)
+            await asyncio.wait(late)
 
     # -- stopping -------------------------------------------------------------------
 
