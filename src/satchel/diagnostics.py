@@ -561,7 +561,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a language server did not shut down in time and was killed"
         ),
         "plugin.lsp.transport_unsupported": Entry(
-            "warning", "a language server uses a transport satchel does not start (socket)"
+            "warning", "a language server declares transport socket; it is started over stdio"
         ),
         "plugin.manifest.field.unknown": Entry(
             "warning",
