@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import satchel
+from satchel.plugins._options import write_values
 from satchel.process._spawn import LongProcess
 from satchel.runtime import MonitorEvent, MonitorRunner
 from satchel.session import Session
@@ -245,3 +246,25 @@ def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones
     assert sorted(after) == ["kit:keep", "kit:new"]
     assert same
     assert gone is not None and gone < 0  # stopped by a signal, reaped
+
+
+def test_a_monitor_gets_its_plugins_options_in_its_environment(layout, tmp_path):
+    """The values reach the script as CLAUDE_PLUGIN_OPTION_<KEY>, as a hook's do (a
+    command naming ``${user_config.*}`` does not load at all)."""
+    code = "import os; print(os.environ['CLAUDE_PLUGIN_OPTION_REGION'])"
+    plugin = kit(tmp_path, [{"name": "reads", "command": f'"{sys.executable}" -c "{code}"',
+                             "description": "d"}])  # fmt: skip
+    region = {"type": "string", "title": "Region", "description": "d", "required": True}
+    manifest = {"name": "kit", "userConfig": {"region": region}}
+    put(plugin, ".claude-plugin/plugin.json", json.dumps(manifest))
+    session = session_of(layout, plugin)
+    assert write_values(layout, session.environment.plugins.plugins["kit"], {"region": "eu"}) == []
+
+    async def run() -> list[MonitorEvent]:
+        runner = await session.start_monitors()
+        try:
+            return await until_end(runner)
+        finally:
+            await session.aclose()
+
+    assert [e.text for e in asyncio.run(run()) if e.kind == "line"] == ["eu"]
