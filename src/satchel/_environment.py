@@ -29,7 +29,10 @@ from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
 from satchel.plugins._kinds import OutputStyle
 from satchel.plugins._lsp import LspServer
+from satchel.plugins._main_agent import MainAgent, main_agent
 from satchel.plugins._model import Plugin
+from satchel.plugins._options import unset_options
+from satchel.plugins.components._settings import deprecation_notes
 from satchel.plugins.components._styles import user_and_project_styles
 from satchel.precedence import Shadowed
 from satchel.skills._model import Skill
@@ -92,6 +95,16 @@ class Environment:
         if not self.options.executable:
             return ()
         return tuple(s for p in self.plugins.enabled() for s in p.lsp_servers)
+
+    def main_agent(self) -> MainAgent | None:
+        """The agent type the main thread runs as, as Claude Code chooses it: the
+        ``agent`` of the project's local and shared settings (a trusted project), then
+        the user's, then an enabled plugin's default settings
+        (`satchel.plugins.main_agent`); None when nothing sets one. Read from disk at
+        each call."""
+        return main_agent(
+            self.layout, self.plugins.enabled(), trust_project=self.trust.load_project
+        )
 
     def executables(self) -> Executables:
         """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""
@@ -299,6 +312,8 @@ class _Builder:
             *self.style_problems,
             *self.plugins.diagnostics,
             *missing_requirements(self.plugins.enabled(), self.skills.skills),
+            *unset_options(self.layout, self.plugins.enabled()),
+            *deprecation_notes(self.plugins.enabled()),
             *self.mcp_servers.diagnostics,
             *self.hooks.diagnostics,
         )

@@ -506,6 +506,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.config.store": Entry(
             "warning", "the stored userConfig values or the keyring could not be used"
         ),
+        "plugin.config.unset": Entry(
+            "warning",
+            "a required userConfig option of a plugin has no value and no default",
+        ),
         "plugin.config.value": Entry(
             "error", "a userConfig value is not one its option takes; nothing is stored"
         ),
@@ -557,7 +561,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a language server did not shut down in time and was killed"
         ),
         "plugin.lsp.transport_unsupported": Entry(
-            "warning", "a language server uses a transport satchel does not start (socket)"
+            "warning", "a language server declares transport socket; it is started over stdio"
         ),
         "plugin.manifest.field.unknown": Entry(
             "warning",
@@ -615,6 +619,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "plugin.schema.version_unsupported": Entry(
             "error", "unsupported Agent Plugins schema version"
+        ),
+        "plugin.settings.deprecated": Entry(
+            "warning", "a plugin's default settings set agent or subagentStatusLine (deprecated)"
         ),
         "plugin.settings.ignored": Entry(
             "warning", "a plugin's default settings hold a key a plugin may not set; it is ignored"

@@ -15,6 +15,7 @@ import keyring
 import pytest
 from keyring.backends import fail
 
+from satchel import Layout, load
 from tests.support import put
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
@@ -199,3 +200,33 @@ def test_on_a_terminal_each_option_is_prompted_for(where, tmp_path):
     assert json.loads(store(where).read_text())["plugins"] == {"kit": {"mode": "slow"}}
     secrets = json.loads((tmp_path / "keyring.json").read_text())
     assert secrets == {"satchel plugin options\tkit/api_key": '"k9"'}
+
+
+def test_doctor_names_each_required_option_with_no_value_until_it_is_set(satchel, tmp_path, ring):
+    """`load` names the unset option that is not sensitive (it leaves the keyring
+    alone); doctor names the sensitive one too. Configuring each clears its warning."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    region = {"type": "string", "title": "Region", "description": "d", "required": True}
+    options = {"api_key": OPTIONS["api_key"], "region": region, "port": OPTIONS["port"]}
+    manifest = {"name": "kit", "userConfig": options}
+    put(home, ".config/satchel/plugins/kit/.claude-plugin/plugin.json", json.dumps(manifest))
+    (project / ".git").mkdir(parents=True)
+    where = ("--project", str(project), "--home", str(home))
+
+    def unset() -> list[str]:
+        doc = satchel("doctor", *where, "--json").json()
+        return [d["message"] for d in doc["diagnostics"] if d["code"] == "plugin.config.unset"]
+
+    def said(key: str) -> str:
+        return (f"plugin 'kit': required option {key!r} has no value and no default; the "
+                "components that name it do not start")  # fmt: skip
+
+    assert unset() == [said("region"), said("api_key")]
+    env = load(layout=Layout.default(project, home=home, env={}))
+    assert [(d.code, d.message, d.hint) for d in env.diagnostics] == [
+        ("plugin.config.unset", said("region"), "satchel plugin configure kit")
+    ]
+    satchel("plugin", "configure", "kit", "--set", "region=eu", *where)
+    assert unset() == [said("api_key")]
+    satchel("plugin", "configure", "kit", "--set", "api_key=k", *where)
+    assert unset() == []

@@ -20,7 +20,7 @@ from satchel.plugins._lsp import LspServer
 from satchel.plugins._options import OptionValues
 from satchel.runtime.lsp import LspSupervisor, check_lsp, start_lsp
 from satchel.runtime.lsp._frames import FrameError, encode, read_frame
-from tests.support import codes, put
+from tests.support import put
 
 PYLSP = str(Path(sys.executable).with_name("pylsp"))
 FAKE = str(Path(__file__).with_name("fake_server.py"))
@@ -150,10 +150,16 @@ def test_workspace_configuration_is_answered_from_settings(tmp_path):
     assert (report.status, report.server_name, report.server_version) == ("ok", "fake", "[7]")
 
 
-def test_a_socket_server_is_not_started(tmp_path):
-    report = check(tmp_path, {"command": "x", "transport": "socket", "extensionToLanguage": PY})
-    assert report.status == "unsupported"
-    assert codes(report.diagnostics) == ["plugin.lsp.transport_unsupported"]
+def test_a_socket_server_is_started_over_stdio_as_claude_code_starts_it(tmp_path):
+    """Claude Code 2.1.332 reads no port or socket path: its client spawns the command
+    and speaks over stdio whatever `transport` says; satchel does the same and warns."""
+    report = check(tmp_path, fake("ok", transport="socket"))
+    assert (report.status, report.capabilities) == ("ok", {"hoverProvider": True})
+    assert [(d.code, d.severity, d.message) for d in report.diagnostics] == [
+        ("plugin.lsp.transport_unsupported", "warning", "language server 'py' of plugin 'kit' "
+         "declares transport 'socket'; it is started over stdio, as Claude Code 2.1.332 starts "
+         "every language server"),
+    ]  # fmt: skip
 
 
 def test_the_server_gets_the_plugin_variables_and_runs_in_the_workspace(tmp_path):

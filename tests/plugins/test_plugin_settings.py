@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+import satchel
 from satchel.plugins import MainAgent, load_plugins, main_agent, read_plugin
+from satchel.session import Session
 from tests.support import codes, put
 from tests.tools import claude_validate
 
@@ -163,3 +165,39 @@ def test_the_main_agent_is_the_settings_and_then_a_plugin_default(layout, projec
         "source": str(user),
         "plugin": None,
     }
+
+
+def test_an_enabled_plugin_setting_agent_or_status_line_gets_claude_codes_notes(layout, home):
+    """Claude Code 2.1.332's deprecation notes, in its words (its binary); the settings
+    still apply, and a disabled plugin gets none."""
+    plugin(
+        home / ".agents" / "plugins" / "kit", {"agent": "reviewer", "subagentStatusLine": STATUS}
+    )
+    plugin(home / ".agents" / "plugins" / "off", {"agent": "reviewer"}, defaultEnabled=False)
+    env = satchel.load(layout=layout)
+    notes = [d for d in env.diagnostics if d.code == "plugin.settings.deprecated"]
+    assert [(d.message, d.path) for d in notes] == [
+        ("plugin 'kit': A plugin's `agent` setting is deprecated and will stop applying in a "
+         "future release.", (home / ".agents/plugins/kit/settings.json").resolve()),
+        ("plugin 'kit': subagentStatusLine is deprecated in favor of mods and will stop "
+         "working in a future release.", (home / ".agents/plugins/kit/settings.json").resolve()),
+    ]  # fmt: skip
+
+
+def test_the_environment_and_session_run_the_main_thread_as_the_chosen_agent(layout, project, home):
+    plugin(home / ".agents" / "plugins" / "kit", {"agent": "reviewer"})
+    env = satchel.load(layout=layout)
+    chosen = env.main_agent()
+    assert chosen is not None and (chosen.name, chosen.plugin) == ("kit:reviewer", "kit")
+    session = Session(env)
+    assert session.main_agent is env.agents.get("kit:reviewer") is not None
+    assert [(d.code, d.message) for d in session.diagnostics] == [
+        ("plugin.settings.deprecated", "Plugin \"kit\" set this session's agent. That will stop "
+         "working in a future release: set `agent` in your own settings."),
+    ]  # fmt: skip
+    put(project / ".claude" / "agents" / "planner.md", AGENT.replace("reviewer", "planner"))
+    put(project / ".claude" / "settings.json", json.dumps({"agent": "planner"}))
+    session.reload()
+    assert session.main_agent is not None and session.main_agent.name == "planner"
+    put(project / ".claude" / "settings.json", json.dumps({"agent": "nobody"}))
+    assert Session(satchel.load(layout=layout)).main_agent is None  # no such agent type loads

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import satchel
+from satchel.plugins._options import write_values
 from satchel.process._spawn import LongProcess
 from satchel.runtime import MonitorEvent, MonitorRunner
 from satchel.session import Session
@@ -210,3 +211,60 @@ def test_a_long_line_is_cut_a_flood_is_stopped_and_the_count_is_capped(layout, t
         "plugin.monitor.exited": "monitor 'kit:long' ended on its own (status 0)",
         "plugin.monitor.flood": "monitor 'kit:flood' wrote more than 4096 bytes; it was stopped",
     }
+
+
+def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones(layout, tmp_path):
+    """A monitor of a plugin that went away is stopped, an unchanged one keeps its
+    process, and a session-start one the reload brought starts."""
+    plugin = kit(tmp_path, [monitor("keep", "forever.py")])
+    other = tmp_path / "plugins" / "other"
+    put(other, ".claude-plugin/plugin.json", json.dumps({"name": "other"}))
+    put(other, "monitors/monitors.json", json.dumps([monitor("gone", "forever.py")]))
+    put(other, "scripts/forever.py", (plugin / "scripts/forever.py").read_text())
+    env = satchel.load(layout=layout, plugin_dirs=[plugin, other])
+    session = Session(env, environ={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+    async def run() -> tuple[tuple[str, ...], tuple[str, ...], bool, int | None]:
+        runner = await session.start_monitors()
+        kept = runner._state.running["kit:keep"].process
+        gone = runner._state.running["other:gone"].process
+        before = runner.running
+        subprocess.run(["rm", "-r", str(other)], check=True)
+        put(plugin, "monitors/monitors.json",
+            json.dumps([monitor("keep", "forever.py"), monitor("new", "forever.py")]))  # fmt: skip
+        session.reload()
+        assert runner.environment is session.environment and runner.rearming is not None
+        assert await asyncio.wrap_future(runner.rearming) == ("kit:new",)
+        try:
+            same = runner._state.running["kit:keep"].process is kept and not kept.exited()
+            return before, runner.running, same, gone.returncode
+        finally:
+            await session.aclose()
+
+    before, after, same, gone = asyncio.run(run())
+    assert sorted(before) == ["kit:keep", "other:gone"]
+    assert sorted(after) == ["kit:keep", "kit:new"]
+    assert same
+    assert gone is not None and gone < 0  # stopped by a signal, reaped
+
+
+def test_a_monitor_gets_its_plugins_options_in_its_environment(layout, tmp_path):
+    """The values reach the script as CLAUDE_PLUGIN_OPTION_<KEY>, as a hook's do (a
+    command naming ``${user_config.*}`` does not load at all)."""
+    code = "import os; print(os.environ['CLAUDE_PLUGIN_OPTION_REGION'])"
+    plugin = kit(tmp_path, [{"name": "reads", "command": f'"{sys.executable}" -c "{code}"',
+                             "description": "d"}])  # fmt: skip
+    region = {"type": "string", "title": "Region", "description": "d", "required": True}
+    manifest = {"name": "kit", "userConfig": {"region": region}}
+    put(plugin, ".claude-plugin/plugin.json", json.dumps(manifest))
+    session = session_of(layout, plugin)
+    assert write_values(layout, session.environment.plugins.plugins["kit"], {"region": "eu"}) == []
+
+    async def run() -> list[MonitorEvent]:
+        runner = await session.start_monitors()
+        try:
+            return await until_end(runner)
+        finally:
+            await session.aclose()
+
+    assert [e.text for e in asyncio.run(run()) if e.kind == "line"] == ["eu"]

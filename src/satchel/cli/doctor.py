@@ -23,6 +23,7 @@ from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import FORMATS, Plugin, PluginSet
+from satchel.plugins._options import unset_options
 from satchel.skills._model import Skill
 from satchel.tokens import token_bill
 
@@ -60,8 +61,11 @@ def run(
     and fail nothing."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     index = build_index(env.skills, format=INDEX_FORMAT)
-    # the index's own warnings (skills its caps cut) are diagnostics like the rest
-    env = without_ignored(replace(env, diagnostics=(*env.diagnostics, *index.diagnostics)), ignore)
+    # the index's own warnings (skills its caps cut) are diagnostics like the rest, and
+    # the sensitive userConfig options with no value (load leaves the keyring alone)
+    secrets = unset_options(env.layout, env.plugins.enabled(), sensitive=True)
+    found = (*env.diagnostics, *secrets, *index.diagnostics)
+    env = without_ignored(replace(env, diagnostics=found), ignore)
     report = DoctorReport.of(env, index, given=project is not None)
     if as_json:
         out.print_json(report.to_json())

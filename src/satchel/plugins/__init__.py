@@ -48,6 +48,7 @@ if _typing.TYPE_CHECKING:
         Plugin,
         PluginSettings,
         ToolOverride,
+        UserOption,
     )
     from satchel.plugins._read import LOADERS, read_plugin
     from satchel.plugins._workspace import load_workspace
@@ -109,6 +110,7 @@ else:
                 "Plugin",
                 "PluginSettings",
                 "ToolOverride",
+                "UserOption",
             ),
             "satchel.plugins.formats._native": ("RESERVED_NAMESPACES", "typescript_identifier"),
             "satchel.plugins._read": ("LOADERS", "read_plugin"),
@@ -167,5 +169,6 @@ __all__ = [
     "ToolOverride",
     "Transport",
     "typescript_identifier",
+    "UserOption",
     "Workflow",
 ]

@@ -17,6 +17,12 @@ plugins' defaults wins is not documented: satchel takes the first plugin in load
 order (unverified). A settings file that cannot be read, or whose ``agent`` is not a
 string, is passed over (the enabledPlugins reader reports files it cannot read).
 Nothing is run.
+
+When a plugin's default chose it, Claude Code 2.1.332 says so at session start
+(its binary): 'Plugin "NAME" set this session's agent. That will stop working in a
+future release: set `agent` in your own settings or pass --agent.'; `MainAgent.note`
+is that note as ``plugin.settings.deprecated``, without the ``--agent`` flag satchel
+has no counterpart of.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._contain import probe_json
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 from satchel.plugins._claude_installed import settings_files
 from satchel.plugins._model import Plugin
@@ -43,6 +50,16 @@ class MainAgent:
     name: str
     source: Path
     plugin: str | None = None
+
+    def note(self) -> Diagnostic | None:
+        """Claude Code's deprecation note when a plugin's default chose it (None else)."""
+        if self.plugin is None:
+            return None
+        message = (
+            f'Plugin "{self.plugin}" set this session\'s agent. That will stop working in '
+            "a future release: set `agent` in your own settings."
+        )
+        return diagnostic("plugin.settings.deprecated", message, self.source)
 
     def to_json(self) -> dict[str, str | None]:
         return {"name": self.name, "source": str(self.source), "plugin": self.plugin}

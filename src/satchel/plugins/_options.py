@@ -11,6 +11,18 @@ A keyring that is missing or fails is ``plugin.config.store``: the value is not 
 
 Reading values reads files and the keyring only; nothing runs. The keyring is touched
 only for a plugin that declares a sensitive option.
+
+`unset_options` names each required option that has no value and no default, one
+``plugin.config.unset`` per option, when the plugin loads (`satchel.load`: the options
+that are not sensitive, from the file; loading leaves the keyring alone) and in
+``satchel doctor`` (the sensitive ones too, from the keyring). ``satchel plugin
+inspect`` reads one directory as its author, with no user's store, and does not
+report it. The plugin still loads; the
+components that name the option do not start (``plugin.config.missing``, at start).
+Claude Code 2.1.332 also loads such a plugin: ``claude plugin install``/``enable``
+print "N userConfig option(s) not yet set (M required) — run /plugin configure NAME in
+Claude Code, or pass --config KEY=VALUE." (its binary), and a server needing one is
+"not started: it needs configuration"; satchel names each option instead of counting.
 """
 
 from __future__ import annotations
@@ -31,11 +43,19 @@ from satchel.layout import Layout
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._user_config import effective_values
 
-__all__ = ["STORE", "OptionValues", "option_values", "stored_values", "write_values"]
+__all__ = [
+    "STORE",
+    "OptionValues",
+    "option_values",
+    "stored_values",
+    "unset_options",
+    "write_values",
+]
 
 STORE = "plugin-options.json"
 VERSION = 1
 CODE = "plugin.config.store"
+UNSET = "plugin.config.unset"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +90,35 @@ def option_values(layout: Layout, plugin: Plugin, *, secrets: bool = True) -> Op
     stored, diags = stored_values(layout, plugin, secrets=secrets)
     values, missing = effective_values(plugin.user_config, stored)
     return OptionValues(MappingProxyType(values), missing, tuple(diags))
+
+
+def unset_options(
+    layout: Layout, plugins: Iterable[Plugin], *, sensitive: bool = False
+) -> tuple[Diagnostic, ...]:
+    """One ``plugin.config.unset`` per required option of the enabled `plugins` with no
+    value and no default: the options that are not sensitive (read from the file), or,
+    with `sensitive`, the sensitive ones (read from the keyring). A store that cannot
+    be read is reported once."""
+    found: dict[Diagnostic, None] = {}
+    for plugin in plugins:
+        chosen = tuple(o for o in plugin.user_config if o.sensitive is sensitive and o.required)
+        if not plugin.enabled or not chosen or all(o.default is not None for o in chosen):
+            continue
+        read = option_values(layout, plugin, secrets=sensitive)
+        found.update(dict.fromkeys(read.diagnostics))
+        for option in chosen:
+            if option.key in read.missing:
+                found[_unset(plugin, option.key)] = None
+    return tuple(found)
+
+
+def _unset(plugin: Plugin, key: str) -> Diagnostic:
+    message = (
+        f"plugin {plugin.name!r}: required option {key!r} has no value and no default; "
+        "the components that name it do not start"
+    )
+    hint = f"satchel plugin configure {plugin.name}"
+    return diagnostic(UNSET, message, plugin.root, hint=hint)
 
 
 def stored_values(

@@ -21,6 +21,7 @@ from satchel._environment import Environment
 from satchel._instructions import InstructionFile, applies_to
 from satchel._render import model_visible
 from satchel._text import flag
+from satchel.agents._model import AgentType
 from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import (
@@ -146,6 +147,7 @@ class Session:
         self._callbacks: list[tuple[str, tuple[HookMatcher, ...]]] = []
         self._services: tuple[McpCaller | None, ModelHook | None] = (None, None)
         self._monitors: MonitorRunner | None = None
+        self._main_agent: tuple[AgentType | None] | None = None  # chosen on first use
 
     # -- skills -------------------------------------------------------------------
 
@@ -392,6 +394,25 @@ class Session:
             self._monitors.arm_skill(skill.name)  # its ``on-skill-invoke`` monitors
         self._emit(SkillEvent("skills:activate", skill.name, via, skill))
 
+    # -- the main thread's agent type -----------------------------------------------
+
+    @property
+    def main_agent(self) -> AgentType | None:
+        """The agent type the main thread runs as (`Environment.main_agent`: the
+        settings' ``agent``, else an enabled plugin's default), chosen once per session
+        (again after `reload`); None when nothing chooses one or the chosen type did not
+        load. The host gives the main conversation its prompt, tools and model, as it
+        does a forked skill's (`AgentType.spawn_spec`). A plugin's choice adds Claude
+        Code's deprecation note to `diagnostics`."""
+        if self._main_agent is None:
+            chosen = self.environment.main_agent()
+            note = None if chosen is None else chosen.note()
+            if note is not None:
+                self._note((note,))
+            found = None if chosen is None else self.environment.agents.get(chosen.name)
+            self._main_agent = (found,)
+        return self._main_agent[0]
+
     # -- monitors and bin/ ------------------------------------------------------------
 
     async def start_monitors(self, on_event: OnMonitorEvent | None = None) -> MonitorRunner:
@@ -593,7 +614,9 @@ class Session:
         """Read the disk again (`Environment.reload`) and take the new environment,
         unless a ``config_change`` hook of the one in force blocks it (then nothing
         changes and `diagnostics` says why). What changed; empty when nothing did or
-        the change was blocked."""
+        the change was blocked. Monitors started with `start_monitors` follow the new
+        environment (`MonitorRunner.reload`): those that went away or changed stop,
+        unchanged ones keep running, new session-start ones start."""
         fresh, changes = self.environment.reload()
         if not changes:
             return changes
@@ -604,6 +627,9 @@ class Session:
             return Changes()
         self.environment = fresh
         self._hooks = None
+        self._main_agent = None  # chosen again from the new settings
+        if self._monitors is not None:  # re-armed on the loop they run on
+            self._monitors.reload(fresh)
         touched, self._conditional = self._conditional.touched, Conditional(fresh)
         for path in touched:  # the new environment's conditional skills, as touched
             self._conditional.touch(path)

@@ -22,9 +22,10 @@ by the reader once agents are loaded (`agent_problem`).
 Observed with Claude Code 2.1.332 (``claude plugin validate --json``): both files are
 accepted with any keys; a manifest ``settings`` that is not an object is a manifest
 error (fatal here too: `satchel.plugins.formats._claude`); ``agent`` and
-``subagentStatusLine`` draw deprecation notes ("A plugin's `agent` setting is deprecated
-and will stop applying in a future release"; "subagentStatusLine is deprecated in
-favor of mods") and still apply.
+``subagentStatusLine`` draw deprecation notes and still apply. Its loader adds them for
+an enabled plugin whose settings set the key (``plugin-agent-setting-deprecated``,
+``plugin-subagent-status-line-deprecated``); `deprecation_notes` gives the same notes,
+in its words, as ``plugin.settings.deprecated`` warnings (`satchel.load` adds them).
 """
 
 from __future__ import annotations
@@ -36,14 +37,21 @@ from typing import Any
 from satchel._contain import with_json
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._context import frozen
-from satchel.plugins._model import PluginSettings
+from satchel.plugins._model import Plugin, PluginSettings
 
-__all__ = ["ALLOWED", "FILE", "agent_problem", "load_settings"]
+__all__ = ["ALLOWED", "AGENT_NOTE", "FILE", "STATUS_LINE_NOTE", "agent_problem",
+           "deprecation_notes", "load_settings"]  # fmt: skip
 
 FILE = "settings.json"
 ALLOWED = ("agent", "subagentStatusLine")
 INVALID = "plugin.settings.invalid"
 IGNORED = "plugin.settings.ignored"
+DEPRECATED = "plugin.settings.deprecated"
+# Claude Code 2.1.332's words (its binary)
+AGENT_NOTE = "A plugin's `agent` setting is deprecated and will stop applying in a future release."
+STATUS_LINE_NOTE = (
+    "subagentStatusLine is deprecated in favor of mods and will stop working in a future release."
+)
 
 
 def load_settings(
@@ -73,6 +81,24 @@ def load_settings(
         values.get("agent"), None if line is None else frozen(line), tuple(sources)
     )
     return settings, problems
+
+
+def deprecation_notes(plugins: Iterable[Plugin]) -> tuple[Diagnostic, ...]:
+    """Claude Code's deprecation note for each enabled plugin whose default settings set
+    ``agent`` or ``subagentStatusLine`` (the settings still apply)."""
+    notes: list[Diagnostic] = []
+    for plugin in plugins:
+        settings = plugin.settings
+        if not plugin.enabled or settings is None:
+            continue
+        where = settings.sources[-1] if settings.sources else plugin.root
+        for note, set_ in (
+            (AGENT_NOTE, settings.agent is not None),
+            (STATUS_LINE_NOTE, settings.subagent_status_line is not None),
+        ):
+            if set_:
+                notes.append(diagnostic(DEPRECATED, f"plugin {plugin.name!r}: {note}", where))
+    return tuple(notes)
 
 
 def agent_problem(settings: PluginSettings, names: Iterable[str], namespace: str) -> str | None:

@@ -16,8 +16,23 @@ result. Its notifications (log messages, diagnostics...) are read and dropped.
 Failures are diagnostics, never tracebacks: ``plugin.lsp.start_failed`` (did not
 start, exited, or did not answer ``initialize`` in time), ``plugin.lsp.protocol_error``
 (answered with something that is not LSP), ``plugin.lsp.stop_timeout`` (killed at
-stop), ``plugin.lsp.transport_unsupported`` (a ``socket`` server: satchel starts
-stdio servers only).
+stop).
+
+``transport: "socket"``: Claude Code 2.1.332's schema takes ``stdio`` or ``socket``
+(default ``stdio``), but its client never reads the field: it spawns ``command`` with
+``args`` and speaks JSON-RPC over the process's stdin and stdout whatever the entry
+says (its binary: the LSP client's ``start`` spawns with ``stdio: ["pipe", "pipe",
+"pipe"]`` and throws "LSP server process stdio not available" otherwise; no field
+names a port or a path to connect to). satchel starts such a server the same way and
+says so (``plugin.lsp.transport_unsupported``, a warning; the server still starts): a
+server that only listens on a socket then does not answer ``initialize`` and is
+``plugin.lsp.start_failed`` at ``startupTimeout``, where Claude Code, which has no
+default startup timeout, waits.
+
+Timeouts: Claude Code bounds ``initialize`` by ``startupTimeout`` and ``shutdown`` by
+``shutdownTimeout`` only when they are given (its binary: without them it waits); the
+30 s and 5 s used without them (`DEFAULT_STARTUP_TIMEOUT`, `DEFAULT_SHUTDOWN_TIMEOUT`)
+are satchel's own.
 """
 
 from __future__ import annotations
@@ -81,7 +96,7 @@ CLIENT_CAPABILITIES: Mapping[str, Any] = MappingProxyType(
         },
     }
 )
-Status = Literal["ok", "failed", "unsupported"]
+Status = Literal["ok", "failed"]
 
 
 class LspFailure(Exception):
@@ -285,19 +300,20 @@ async def start_lsp(
     """Start `server` (of the trusted `plugin`, `options` its userConfig values) and
     initialise it; `timeout` seconds for that (default: its ``startupTimeout``, else
     30). None and why when it failed (the process is stopped then)."""
-    if server.transport != "stdio":
-        message = f"{who(server)} uses transport {server.transport!r}; satchel starts stdio servers"
-        return None, (diagnostic(UNSUPPORTED, message, server.path),)
+    noted = _transport_note(server)
     try:
         launch = launch_lsp(
             server, plugin, project=project, environ=environ or os.environ, options=options
         )
     except LaunchRefused as refused:
-        return None, (refused.diagnostic,)
+        return None, (*noted, refused.diagnostic)
     process, problems = await spawn_process(launch.argv, cwd=launch.cwd, env=launch.env)
     if process is None:
         why = "; ".join(d.message for d in problems)
-        return None, (diagnostic(FAILED, f"{who(server)} did not start: {why}", server.path),)
+        return None, (
+            *noted,
+            diagnostic(FAILED, f"{who(server)} did not start: {why}", server.path),
+        )
     client = LspClient(server, process, launch.cwd)
     client.open()
     limit = _seconds(server.startup_timeout, DEFAULT_STARTUP_TIMEOUT, timeout)
@@ -306,8 +322,19 @@ async def start_lsp(
     except LspFailure as failed:
         await process.stop(_GRACE)  # its stderr is read to the end
         await client.stop()
-        return None, (client.failure(failed.code, _status(failed.why, process)),)
-    return client, ()
+        return None, (*noted, client.failure(failed.code, _status(failed.why, process)))
+    return client, noted
+
+
+def _transport_note(server: LspServer) -> tuple[Diagnostic, ...]:
+    """The warning for a server whose entry asks for a transport other than stdio."""
+    if server.transport == "stdio":
+        return ()
+    message = (
+        f"{who(server)} declares transport {server.transport!r}; it is started over stdio, "
+        "as Claude Code 2.1.332 starts every language server"
+    )
+    return (diagnostic(UNSUPPORTED, message, server.path),)
 
 
 def _status(why: str, process: LongProcess) -> str:
@@ -354,8 +381,7 @@ async def check_lsp(
         server, plugin, project=project, environ=environ, timeout=timeout, options=options
     )
     if client is None:
-        unsupported = any(d.code == UNSUPPORTED for d in problems)
-        return LspReport(server, "unsupported" if unsupported else "failed", diagnostics=problems)
+        return LspReport(server, "failed", diagnostics=problems)
     info = client.initialized.get("serverInfo")
     info = info if isinstance(info, dict) else {}
     stopped = await client.stop()
@@ -365,7 +391,7 @@ async def check_lsp(
         server_name=_text(info.get("name")),
         server_version=_text(info.get("version")),
         capabilities=MappingProxyType(dict(client.initialized["capabilities"])),
-        diagnostics=stopped,
+        diagnostics=(*problems, *stopped),
     )
 
 

@@ -7,7 +7,8 @@ schema and monitor loader (its binary; https://code.claude.com/docs/en/plugins-r
 
 * the command runs unsandboxed, "same trust tier as hooks", through the shell, in the
   session's working directory; ``${CLAUDE_PLUGIN_ROOT}``, ``${CLAUDE_PLUGIN_DATA}`` and
-  ``${CLAUDE_PROJECT_DIR}`` are substituted in its text;
+  ``${CLAUDE_PROJECT_DIR}`` are substituted in its text; one naming
+  ``${user_config.*}`` is refused for a plugin that declares options;
 * every plugin monitor is skipped while the workspace is not trusted;
 * ``always`` monitors arm at session start, ``on-skill-invoke:<skill>`` ones the first
   time that skill is dispatched; a monitor is armed once per session (by
@@ -17,16 +18,23 @@ schema and monitor loader (its binary; https://code.claude.com/docs/en/plugins-r
 satchel runs it as ``/bin/sh -c COMMAND`` through `satchel.process.spawn_process` (its
 own process group, a scrubbed environment: the base plus ``CLAUDE_PLUGIN_ROOT``,
 ``CLAUDE_PLUGIN_DATA``, ``CLAUDE_PROJECT_DIR``, ``PLUGIN_ROOT`` and ``PLUGIN_DATA``, the
-data directory created first), with stdin closed. Monitors run only when the project
-folder is trusted and loading is not declarative-only (`plugin.monitor.untrusted`
-otherwise), for enabled plugins. Bounds: `max_line` bytes of one line (the rest of the
-line is dropped and the event marked `cut`), `max_output` bytes of a monitor's whole
-output (past it the monitor is stopped, `plugin.monitor.flood`) and `max_monitors`
-monitors running at once (`plugin.monitor.limit`). A monitor that cannot start or ends
-with a non-zero status gets `plugin.monitor.failed`, one that ends with 0
+data directory created first, and ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each of the
+plugin's ``userConfig`` options with a value, as for its hooks; Claude Code's own export
+to monitors is unverified), with stdin closed (a command naming ``${user_config.*}``
+does not load: ``plugin.monitor.user_config``). Monitors run only when the project folder
+is trusted and loading is not declarative-only (`plugin.monitor.untrusted` otherwise),
+for enabled plugins. Bounds: `max_line` bytes of one line (the rest of the line is
+dropped and the event marked `cut`), `max_output` bytes of a monitor's whole output
+(past it the monitor is stopped, `plugin.monitor.flood`) and `max_monitors` monitors
+running at once (`plugin.monitor.limit`). A monitor that cannot start or ends with a
+non-zero status gets `plugin.monitor.failed`, one that ends with 0
 `plugin.monitor.exited`; either way its last event is an ``end`` event carrying that
 diagnostic. `stop` ends every monitor: SIGTERM to its group, SIGKILL after `grace`
-seconds. Nothing raises for what a monitor does.
+seconds. `reload` takes a reloaded environment: a monitor that went away (with its
+plugin or from it) or whose entry changed is stopped, an unchanged one keeps running,
+and the session-start ones not armed yet start (Claude Code's schema: "always" arms "at
+session start and on plugin reload"; how it treats one still running is not documented:
+keeping an unchanged one is satchel's rule). Nothing raises for what a monitor does.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ from typing import TYPE_CHECKING, Literal
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Monitor, Plugin
+from satchel.plugins._options import option_values
+from satchel.plugins.components._user_config import option_environment
 from satchel.process import base_env, overlay_env
 from satchel.process._group import signal_group
 from satchel.process._spawn import LongProcess, spawn_process
@@ -143,6 +153,8 @@ class MonitorRunner:
         self._queue: asyncio.Queue[MonitorEvent | object] = asyncio.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._refused = False
+        self._rearm_lock = asyncio.Lock()
+        self.rearming: Future[tuple[str, ...]] | None = None  # the last `reload`'s re-arm
 
     # -- what may run ---------------------------------------------------------------
 
@@ -258,6 +270,11 @@ class MonitorRunner:
         if plugin.data_dir is not None:
             ensure_data_dir(plugin.data_dir)
             fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"] = str(plugin.data_dir)
+        if plugin.user_config:
+            options = option_values(self.environment.layout, plugin)
+            for problem in options.diagnostics:
+                self._problem(problem)
+            fixed |= option_environment(plugin.user_config, options.values)
         env, _ = overlay_env(base_env(self.environ), {}, fixed=fixed)
         return env
 
@@ -337,6 +354,52 @@ class MonitorRunner:
         while (event := await self._queue.get()) is not _END:
             assert isinstance(event, MonitorEvent)
             yield event
+
+    # -- reloading ------------------------------------------------------------------
+
+    def reload(self, environment: Environment) -> Future[tuple[str, ...]] | None:
+        """Take `environment` (a reload's) now and, on the loop `start` ran on, `rearm`
+        the monitors to it: the future of that (also kept as `rearming`, for a host
+        that waits for it); None before `start` (the next `start` reads `environment`)."""
+        previous = self._by_id()
+        self.environment = environment
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return None
+        self.rearming = asyncio.run_coroutine_threadsafe(self.rearm(previous), loop)
+        return self.rearming
+
+    async def rearm(self, previous: Mapping[str, Monitor]) -> tuple[str, ...]:
+        """Match the monitors to `environment`, `previous` being what they were armed
+        from: one its plugin no longer has (the plugin went away or was disabled, or the
+        monitor was removed) or whose entry changed is stopped and may arm again; an
+        unchanged one keeps running (and one that ended stays armed: once a session);
+        a session-start one not armed (new, or changed) starts. The ids started."""
+        async with self._rearm_lock:  # one reload after the other
+            wanted = self._by_id()
+            changed = {
+                k for k in self._state.armed if k not in wanted or previous.get(k) != wanted[k]
+            }
+            for key in changed:
+                running = self._state.running.get(key)
+                if running is not None:
+                    await self._stop_one(running)
+            self._state.armed -= changed
+            return await self.start()
+
+    def _by_id(self) -> dict[str, Monitor]:
+        return {f"{p.name}:{m.name}": m for p, m in self.monitors()}
+
+    async def _stop_one(self, running: _Running) -> None:
+        """End one monitor as `stop` does; its ``end`` event follows."""
+        running.stopping = True
+        signal_group(running.process.pid, signal.SIGTERM)
+        if running.task is None:
+            return
+        _, late = await asyncio.wait([running.task], timeout=self.grace)
+        if late:
+            signal_group(running.process.pid, signal.SIGKILL)
+            await asyncio.wait(late)
 
     # -- stopping -------------------------------------------------------------------
 
