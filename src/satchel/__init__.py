@@ -12,6 +12,7 @@ from satchel._version import __version__
 
 if _typing.TYPE_CHECKING:
     from satchel._authoring import define_skill, render_skill_md, write_skill
+    from satchel._budget import Budget
     from satchel._environment import (
         Environment,
         LoadOverrides,
@@ -23,7 +24,6 @@ if _typing.TYPE_CHECKING:
         write_skills,
     )
     from satchel._instructions import InstructionFile
-    from satchel._budget import Budget
     from satchel._render import Index, IndexEntry, build_index, render_index
     from satchel.agents import AgentSet, AgentType
     from satchel.commands import Command, CommandSet

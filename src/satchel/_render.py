@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Literal
 
 from satchel._budget import Budget, Cap, Fitted, fit, shorten
@@ -40,6 +41,7 @@ __all__ = [
     "IndexFormat",
     "listing_description",
     "model_visible",
+    "offered",
     "Override",
     "OVERRIDES",
     "render_index",
@@ -156,6 +158,25 @@ def model_visible(skill: Skill) -> bool:
     return not flag(skill.extras.get("disable-model-invocation"), False)
 
 
+def offered(skills: Mapping[str, Skill], overrides: Mapping[str, object]) -> Mapping[str, Skill]:
+    """`skills` as a session offers them under listing `overrides`: without the ``off``
+    ones (not invocable at all), and each ``user-invocable-only`` one marked
+    `disable-model-invocation` (the user may still run it as ``/name``)."""
+    touched = {n for n, v in overrides.items() if v in ("off", "user-invocable-only")}
+    if not touched & skills.keys():
+        return skills
+    found: dict[str, Skill] = {}
+    for name, skill in skills.items():
+        state = overrides.get(name)
+        if state == "off":
+            continue
+        if state == "user-invocable-only":
+            extras = {**skill.extras, "disable-model-invocation": True}
+            skill = replace(skill, extras=MappingProxyType(extras))
+        found[name] = skill
+    return MappingProxyType(found)
+
+
 def render_index(
     skills: Mapping[str, Skill] | Iterable[Skill],
     *,
@@ -165,7 +186,7 @@ def render_index(
     tool_name: str = "load_skill",
     head: str | None = None,
     budget: Budget | None = None,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, object] | None = None,
 ) -> str:
     """The index text for `skills` (in the order given), or "" when there are none.
 
@@ -196,10 +217,12 @@ def build_index(
     tool_name: str = "load_skill",
     head: str | None = None,
     budget: Budget | None = None,
-    overrides: Mapping[str, str] | None = None,
+    overrides: Mapping[str, object] | None = None,
+    known: Iterable[str] | None = None,
 ) -> Index:
     """`render_index`'s text with the skills it listed, the ones its budget cut, and
-    each skill's entry (`Index.entries`)."""
+    each skill's entry (`Index.entries`). An override naming a skill that is neither
+    given nor `known` (the names loaded, when `skills` is a part of them) is reported."""
     given = list(skills.values() if isinstance(skills, Mapping) else skills)
     if format not in FORMATS:
         raise ValueError(f"unknown index format {format!r}; use one of {', '.join(FORMATS)}")
@@ -208,7 +231,8 @@ def build_index(
         count = limits.skills if max_skills is None else max_skills
         size = limits.bytes if max_bytes is None else max_bytes
         limits = replace(limits, skills=count, bytes=size)
-    states, problems = _overrides(given, overrides or {})
+    names = {s.name for s in given}.union(() if known is None else known)
+    states, problems = _overrides(names, overrides or {})
     hidden = {id(s): why for s in given if (why := _hidden(s, states.get(s.name)))}
     items = [s for s in given if id(s) not in hidden]
     default_head, entry, tail = _PARTS[format]
@@ -275,7 +299,7 @@ def _limit(limits: Budget, cap: Cap | None) -> int:
     return 0 if cap is None else limits.limit(cap)
 
 
-def _hidden(skill: Skill, state: str | None) -> str:
+def _hidden(skill: Skill, state: object) -> str:
     if state in ("user-invocable-only", "off"):
         return f"the override says {state}"
     if not model_visible(skill):
@@ -284,11 +308,10 @@ def _hidden(skill: Skill, state: str | None) -> str:
 
 
 def _overrides(
-    given: list[Skill], overrides: Mapping[str, str]
-) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
+    names: set[str], overrides: Mapping[str, object]
+) -> tuple[dict[str, object], tuple[Diagnostic, ...]]:
     """The valid overrides by skill name, and a diagnostic for each bad one."""
-    names = {s.name for s in given}
-    states: dict[str, str] = {}
+    states: dict[str, object] = {}
     problems: list[Diagnostic] = []
     for name, state in overrides.items():
         if state not in OVERRIDES:
