@@ -59,6 +59,29 @@ class Budget:
             return "max_tokens"
         return None
 
+    def describe(self) -> str:
+        """The bounds in words (``64 skills, 8,192 bytes``), or ``no bounds``."""
+        parts = [
+            f"{self.skills:,} skills" if self.skills is not None else "",
+            f"{self.bytes:,} bytes" if self.bytes is not None else "",
+            f"{self.chars:,} characters" if self.chars is not None else "",
+            f"{self.tokens:,} tokens" if self.tokens is not None else "",
+            f"{self.description:,} characters a description"
+            if self.description is not None
+            else "",
+        ]
+        return ", ".join(p for p in parts if p) or "no bounds"
+
+    def to_json(self) -> dict[str, int | None]:
+        """The bounds as JSON (None: no such bound)."""
+        return {
+            "tokens": self.tokens,
+            "chars": self.chars,
+            "bytes": self.bytes,
+            "skills": self.skills,
+            "description": self.description,
+        }
+
     def limit(self, cap: Cap) -> int:
         """The number behind `cap`."""
         value = {
