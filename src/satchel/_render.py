@@ -240,16 +240,17 @@ def build_index(
     if head is not None:
         header = head if format != "xml" else f"{head}\n{header}"
     pinned = frozenset(i for i, s in enumerate(items) if states.get(s.name) == "name-only")
+    descriptions = [_one_line(listing_description(s)) for s in items]
     fitted = fit(
         header,
-        [_one_line(listing_description(s)) for s in items],
+        descriptions,
         lambda i, text: entry(items[i], text),
         budget=limits,
         omitted=lambda count: _omitted(count, format),
         tail=tail,
         pinned=pinned,
     )
-    placed = iter(_entries(items, fitted, limits, pinned))
+    placed = iter(_entries(items, descriptions, fitted, limits, pinned))
     entries = tuple(
         IndexEntry(s, "hidden", "", why=hidden[id(s)]) if id(s) in hidden else next(placed)
         for s in given
@@ -276,10 +277,14 @@ def _index(text: str, entries: tuple[IndexEntry, ...], problems: tuple[Diagnosti
 
 
 def _entries(
-    items: list[Skill], fitted: Fitted, limits: Budget, pinned: frozenset[int]
+    items: list[Skill],
+    descriptions: list[str],
+    fitted: Fitted,
+    limits: Budget,
+    pinned: frozenset[int],
 ) -> Iterable[IndexEntry]:
-    for i, (skill, line, state) in enumerate(zip(items, fitted.lines, fitted.states, strict=True)):
-        text = _one_line(listing_description(skill))
+    rows = zip(items, descriptions, fitted.lines, fitted.states, strict=True)
+    for i, (skill, text, line, state) in enumerate(rows):
         if state == "full":
             yield IndexEntry(skill, "full", line)
         elif i in pinned:
