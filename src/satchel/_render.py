@@ -7,13 +7,15 @@ Three formats, one per way of activating a skill:
 * ``paths``: mermaid's list with each SKILL.md path, for hosts whose model reads
   the file with its own file-read tool.
 
-No skills, no text at all. The index is capped at `max_skills` entries and
-`max_bytes` bytes (64 and 8 KiB by default); when entries are left out, a last line
-says how many (and when not even the header fits, the index is empty), and
-`build_index` names each skill left out in an `skill.index.omitted` warning with the
-cap that cut it. Invisible and control characters are left out of descriptions: the
-model reads what a person sees. A skill's `when_to_use` follows its description after
-`` - ``, as Claude Code lists it.
+No skills, no text at all. The index never exceeds its `Budget` (64 skills in 8 KiB
+by default; `max_skills` and `max_bytes` set those two bounds): what does not fit is
+shortened, then listed by name only, then left out with a last line saying how many
+(`satchel._budget.fit`, the one order), and `build_index` names each such skill in a
+``skill.index.shortened``, ``skill.index.name-only`` or ``skill.index.omitted``
+warning with the bound that cut it. Listing overrides (``on``, ``name-only``,
+``user-invocable-only``, ``off``) apply first. Invisible and control characters are
+left out of descriptions: the model reads what a person sees. A skill's `when_to_use`
+follows its description after `` - ``, as Claude Code lists it.
 """
 
 from __future__ import annotations
