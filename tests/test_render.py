@@ -156,16 +156,20 @@ def test_each_skill_past_max_skills_is_named_in_a_warning_with_the_cap():
 
 
 def test_each_skill_past_max_bytes_is_named_in_a_warning_with_the_cap():
-    index = satchel.build_index(skills(200), max_skills=1000)
+    # the documented order: shortened, then name-only, then left out (docs/runtime.md)
+    index = satchel.build_index(skills(200), max_skills=1000, max_bytes=1000)
     listed = sum(line.startswith("- ") for line in index.text.splitlines())
 
     assert len(index.listed) == listed < 200
+    assert index.name_only == index.listed
     assert [s.name for s in index.omitted] == [f"skill-{i:03}" for i in range(listed, 200)]
-    assert index.diagnostics[0].message == (
-        f"skill 'skill-{listed:03}' is not in the index: the index holds at most 8,192 bytes "
+    omitted = [d for d in index.diagnostics if d.code == "skill.index.omitted"]
+    assert omitted[0].message == (
+        f"skill 'skill-{listed:03}' is not in the index: the index holds at most 1,000 bytes "
         "(max_bytes)"
     )
-    assert len(index.diagnostics) == 200 - listed
+    assert len(omitted) == 200 - listed
+    assert (index.cut_by, index.limit) == ("max_bytes", 1000)
 
 
 def test_an_index_with_room_for_everyone_warns_about_no_one():

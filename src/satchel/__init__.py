@@ -12,6 +12,7 @@ from satchel._version import __version__
 
 if _typing.TYPE_CHECKING:
     from satchel._authoring import define_skill, render_skill_md, write_skill
+    from satchel._budget import Budget
     from satchel._environment import (
         Environment,
         LoadOverrides,
@@ -23,7 +24,7 @@ if _typing.TYPE_CHECKING:
         write_skills,
     )
     from satchel._instructions import InstructionFile
-    from satchel._render import Index, build_index, render_index
+    from satchel._render import Index, IndexEntry, build_index, render_index
     from satchel.agents import AgentSet, AgentType
     from satchel.commands import Command, CommandSet
     from satchel.diagnostics import CODES, Diagnostic
@@ -117,7 +118,8 @@ else:
                 "find_project_root",
             ),
             "satchel.plugins": ("Plugin", "PluginSet"),
-            "satchel._render": ("Index", "build_index", "render_index"),
+            "satchel._budget": ("Budget",),
+            "satchel._render": ("Index", "IndexEntry", "build_index", "render_index"),
             "satchel.session": (
                 "ContextSegment",
                 "Session",
@@ -138,6 +140,7 @@ __all__ = [
     "AgentSet",
     "AgentType",
     "approx_tokens",
+    "Budget",
     "build_index",
     "CODES",
     "Collision",
@@ -154,6 +157,7 @@ __all__ = [
     "ForkUnavailable",
     "HttpRefused",
     "Index",
+    "IndexEntry",
     "InstallError",
     "InstructionFile",
     "Layout",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Unpack
 from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._instructions import InstructionFile, load_instructions
+from satchel._listing import read_overrides
 from satchel._options import LoadOverrides, Options
 from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
@@ -63,7 +64,9 @@ class Environment:
     given, whose project rows ranked below the user's when it was not; `host` the
     profile it was read with (`satchel.hosts`; None: satchel's own, the default).
     `output_styles` are the styles a session may select, by id (the user's and
-    project's ``.claude/output-styles``, then the enabled plugins')."""
+    project's ``.claude/output-styles``, then the enabled plugins'). `skill_overrides`
+    says how the index lists a skill, by name (`satchel._listing`: the files', then
+    `Options.skill_overrides`); `build_index` checks the values."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -81,6 +84,7 @@ class Environment:
     trust: Trust = field(default_factory=lambda: Trust("trusted", folder=True))
     host: Host | None = None
     output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
+    skill_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def trusted(self) -> bool:
@@ -210,6 +214,8 @@ class _Builder:
     hooks: HookSet = field(default_factory=HookSet)
     output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
     style_problems: tuple[Diagnostic, ...] = ()
+    overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    override_problems: tuple[Diagnostic, ...] = ()
 
     def read(self, written: WrittenSkills | None) -> None:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
@@ -223,6 +229,17 @@ class _Builder:
         self.output_styles, self.style_problems = user_and_project_styles(
             self.layout, enabled, trust_project=self.trust.load_project
         )
+        self._read_overrides()
+
+    def _read_overrides(self) -> None:
+        """The skill listing overrides: the files', then the options'."""
+        found, problems = read_overrides(
+            self.layout,
+            trust_project=self.trust.load_project,
+            claude_settings=self.options.claude_settings_hooks,
+        )
+        self.overrides = MappingProxyType({**found, **self.options.skill_overrides})
+        self.override_problems = tuple(problems)
 
     def _read_components(self, enabled: Sequence[Plugin]) -> None:
         """Commands, agent types and instruction files (the project's when it loads)."""
@@ -295,6 +312,7 @@ class _Builder:
             trust=self.trust,
             host=self.host,
             output_styles=self.output_styles,
+            skill_overrides=self.overrides,
         )
 
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
@@ -310,6 +328,7 @@ class _Builder:
             *self.agents.diagnostics,
             *self.instruction_problems,
             *self.style_problems,
+            *self.override_problems,
             *self.plugins.diagnostics,
             *missing_requirements(self.plugins.enabled(), self.skills.skills),
             *unset_options(self.layout, self.plugins.enabled()),

@@ -26,6 +26,7 @@ Untrusted = Literal["user-first", "skip-project"]
 
 
 _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+_NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,11 @@ class Options:
     * `allowed_http_hook_urls`: URL patterns (``*`` a wildcard) ``http`` hooks may
       post to, beside the settings' ``allowedHttpHookUrls`` [(): none].
 
+    * `skill_overrides`: how the index lists a skill, by name: ``on``, ``name-only``,
+      ``user-invocable-only`` or ``off``; over those of ``config.toml``'s
+      ``[index.overrides]`` and Claude Code's ``skillOverrides`` (`satchel._listing`)
+      [{}: the files' alone].
+
     `trust_project_skills` False skips the project's commands, agents, instruction
     files and plugins too, and its hooks do not run.
     """
@@ -146,6 +152,7 @@ class Options:
     hook_files: bool = True
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
+    skill_overrides: Mapping[str, str] = field(default_factory=lambda: _NO_OVERRIDES)
 
     @classmethod
     def build(cls, **options: Unpack[LoadOverrides]) -> Options:
@@ -189,6 +196,8 @@ class Options:
             raise TypeError("enabled must be True, False or a list of skill names")
         if not isinstance(enabled, bool):
             options["enabled"] = tuple(enabled)
+        if "skill_overrides" in options:
+            options["skill_overrides"] = MappingProxyType(dict(options["skill_overrides"]))
         return cls(**options)
 
     def keywords(self) -> LoadOverrides:
@@ -238,6 +247,7 @@ class LoadOverrides(TypedDict, total=False):
     hook_files: bool
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]
+    skill_overrides: Mapping[str, str]
 
 
 def _format_order(value: Any, key: str) -> tuple[Format, ...]:

@@ -7,79 +7,152 @@ Three formats, one per way of activating a skill:
 * ``paths``: mermaid's list with each SKILL.md path, for hosts whose model reads
   the file with its own file-read tool.
 
-No skills, no text at all. The index is capped at `max_skills` entries and
-`max_bytes` bytes (64 and 8 KiB by default); when entries are left out, a last line
-says how many (and when not even the header fits, the index is empty), and
-`build_index` names each skill left out in an `skill.index.omitted` warning with the
-cap that cut it. Invisible and control characters are left out of descriptions: the
-model reads what a person sees. A skill's `when_to_use` follows its description after
-`` - ``, as Claude Code lists it.
+No skills, no text at all. The index never exceeds its `Budget` (64 skills in 8 KiB
+by default; `max_skills` and `max_bytes` set those two bounds): what does not fit is
+shortened, then listed by name only, then left out with a last line saying how many
+(`satchel._budget.fit`, the one order), and `build_index` names each such skill in a
+``skill.index.shortened``, ``skill.index.name-only`` or ``skill.index.omitted``
+warning with the bound that cut it. Listing overrides (``on``, ``name-only``,
+``user-invocable-only``, ``off``) apply first. Invisible and control characters are
+left out of descriptions: the model reads what a person sees. A skill's `when_to_use`
+follows its description after `` - ``, as Claude Code lists it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Literal
 
+from satchel._budget import Budget, Cap, Fitted, fit, shorten
 from satchel._text import flag, strip_hidden
 from satchel._xml import escape as _xml
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.skills._model import Skill
+from satchel.tokens import approx_tokens
 
 __all__ = [
+    "Budget",
+    "build_index",
+    "DEFAULT_BUDGET",
+    "fit_lines",
     "FORMATS",
     "Index",
+    "IndexEntry",
     "IndexFormat",
-    "build_index",
-    "fit_lines",
     "listing_description",
     "model_visible",
+    "offered",
+    "Override",
+    "OVERRIDES",
     "render_index",
 ]
 
 IndexFormat = Literal["tool", "xml", "paths"]
-Cap = Literal["max_skills", "max_bytes"]
+Override = Literal["on", "name-only", "user-invocable-only", "off"]
+EntryState = Literal["full", "shortened", "name-only", "omitted", "hidden"]
 FORMATS: tuple[IndexFormat, ...] = ("tool", "xml", "paths")
+OVERRIDES: tuple[Override, ...] = ("on", "name-only", "user-invocable-only", "off")
 MAX_SKILLS = 64
 MAX_BYTES = 8 * 1024
+DEFAULT_BUDGET = Budget(skills=MAX_SKILLS, bytes=MAX_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One skill's place in an index: its `state` (``full``, ``shortened``,
+    ``name-only``, ``omitted``, or ``hidden`` from the model), its `line` as the model
+    reads it ("" when not listed), the bound that changed it (`cap`, with its `limit`)
+    and, for a shortened one, its description's length before (`was`) and after."""
+
+    skill: Skill
+    state: EntryState
+    line: str
+    cap: Cap | None = None
+    limit: int = 0
+    was: int = 0
+    now: int = 0
+    why: str = ""
+
+    @property
+    def chars(self) -> int:
+        """The characters the entry costs, with its newline (0 when not listed)."""
+        return len(self.line) + 1 if self.line else 0
+
+    @property
+    def tokens(self) -> int:
+        """Its cost in satchel's token estimate (`satchel.tokens.approx_tokens`)."""
+        return approx_tokens(self.line + "\n") if self.line else 0
+
+    @property
+    def reason(self) -> str:
+        """Why the entry is not listed in full ("" when it is)."""
+        if self.why or self.cap is None:
+            return self.why
+        rule = _rule(self.cap, self.limit)
+        if self.state == "shortened":
+            return f"its description is cut from {self.was:,} to {self.now:,} characters: {rule}"
+        return rule
+
+    def diagnostic(self) -> Diagnostic | None:
+        """`skill.index.shortened`, `skill.index.name-only` or `skill.index.omitted`
+        when a bound changed the entry; None for a listed, hidden or overridden one."""
+        if self.cap is None or self.why:
+            return None
+        name = self.skill.name
+        if self.state == "shortened":
+            code, message = "skill.index.shortened", f"skill {name!r} is shortened in the index"
+        elif self.state == "name-only":
+            code, message = "skill.index.name-only", f"skill {name!r} is listed by name only"
+        else:
+            code, message = "skill.index.omitted", f"skill {name!r} is not in the index"
+        text = f"{message}: {self.reason} ({self.cap})"
+        return diagnostic(code, text, self.skill.path, severity="warning")
 
 
 @dataclass(frozen=True, slots=True)
 class Index:
     """An index and what it left out: `text` as the model reads it, the skills listed,
     the model-visible skills the caps cut (in order), and the cap that cut them
-    (``max_skills`` or ``max_bytes``, with its `limit`; None when nothing was cut)."""
+    (``max_skills``, ``max_bytes``, ``max_chars`` or ``max_tokens``, with its `limit`;
+    None when nothing was cut). `shortened` and `name_only` are the listed skills the
+    budget shortened or listed by name only; `entries` explains every skill given, in
+    order; `problems` are the overrides that name no skill or no state."""
 
     text: str
     listed: tuple[Skill, ...]
     omitted: tuple[Skill, ...]
     cut_by: Cap | None
     limit: int
+    shortened: tuple[Skill, ...] = ()
+    name_only: tuple[Skill, ...] = ()
+    entries: tuple[IndexEntry, ...] = ()
+    problems: tuple[Diagnostic, ...] = ()
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """One `skill.index.omitted` warning per skill left out, naming it and the cap."""
-        if self.cut_by is None:
-            return ()
-        one = self.limit == 1
-        units = {"skills": "skill" if one else "skills", "bytes": "byte" if one else "bytes"}
-        rule = _RULES[self.cut_by].format(limit=self.limit, **units)
-        return tuple(
-            diagnostic(
-                "skill.index.omitted",
-                f"skill {s.name!r} is not in the index: {rule} ({self.cut_by})",
-                s.path,
-                severity="warning",
-            )
-            for s in self.omitted
-        )
+        """The override problems, then one `skill.index.shortened`,
+        `skill.index.name-only` or `skill.index.omitted` warning per skill the budget
+        changed, naming it and the bound."""
+        found = (e.diagnostic() for e in self.entries)
+        return (*self.problems, *(d for d in found if d is not None))
 
 
 _RULES: Mapping[Cap, str] = {
     "max_skills": "the index lists at most {limit:,} {skills}",
     "max_bytes": "the index holds at most {limit:,} {bytes}",
+    "max_chars": "the index holds at most {limit:,} {chars}",
+    "max_tokens": "the index holds at most {limit:,} {tokens}",
+    "description": "a description keeps at most {limit:,} {chars}",
 }
+
+
+def _rule(cap: Cap, limit: int) -> str:
+    one = limit == 1
+    units = {unit: unit[:-1] if one else unit for unit in ("skills", "bytes", "chars", "tokens")}
+    units["chars"] = "character" if one else "characters"
+    return _RULES[cap].format(limit=limit, **units)
 
 
 def model_visible(skill: Skill) -> bool:
@@ -87,20 +160,44 @@ def model_visible(skill: Skill) -> bool:
     return not flag(skill.extras.get("disable-model-invocation"), False)
 
 
+def offered(skills: Mapping[str, Skill], overrides: Mapping[str, object]) -> Mapping[str, Skill]:
+    """`skills` as a session offers them under listing `overrides`: without the ``off``
+    ones (not invocable at all), and each ``user-invocable-only`` one marked
+    `disable-model-invocation` (the user may still run it as ``/name``)."""
+    touched = {n for n, v in overrides.items() if v in ("off", "user-invocable-only")}
+    if not touched & skills.keys():
+        return skills
+    found: dict[str, Skill] = {}
+    for name, skill in skills.items():
+        state = overrides.get(name)
+        if state == "off":
+            continue
+        if state == "user-invocable-only":
+            extras = {**skill.extras, "disable-model-invocation": True}
+            skill = replace(skill, extras=MappingProxyType(extras))
+        found[name] = skill
+    return MappingProxyType(found)
+
+
 def render_index(
     skills: Mapping[str, Skill] | Iterable[Skill],
     *,
     format: IndexFormat = "tool",  # the public name the docs use
-    max_skills: int = MAX_SKILLS,
-    max_bytes: int = MAX_BYTES,
+    max_skills: int | None = None,
+    max_bytes: int | None = None,
     tool_name: str = "load_skill",
     head: str | None = None,
+    budget: Budget | None = None,
+    overrides: Mapping[str, object] | None = None,
 ) -> str:
     """The index text for `skills` (in the order given), or "" when there are none.
 
     `head` replaces the lines before the entries (for ``xml``, it goes above
     ``<available_skills>``): a host whose tools differ from caveman's says here how
-    the model loads a skill. `build_index` also says which skills the caps cut."""
+    the model loads a skill. The text never exceeds `budget` (default: 64 skills and
+    8 KiB); `max_skills` and `max_bytes` set those two of its bounds. `overrides`
+    maps a skill name to ``on``, ``name-only``, ``user-invocable-only`` or ``off``
+    (the last two keep it out of the index). `build_index` also says what the budget cut and why."""
     return build_index(
         skills,
         format=format,
@@ -108,6 +205,8 @@ def render_index(
         max_bytes=max_bytes,
         tool_name=tool_name,
         head=head,
+        budget=budget,
+        overrides=overrides,
     ).text
 
 
@@ -115,37 +214,123 @@ def build_index(
     skills: Mapping[str, Skill] | Iterable[Skill],
     *,
     format: IndexFormat = "tool",
-    max_skills: int = MAX_SKILLS,
-    max_bytes: int = MAX_BYTES,
+    max_skills: int | None = None,
+    max_bytes: int | None = None,
     tool_name: str = "load_skill",
     head: str | None = None,
+    budget: Budget | None = None,
+    overrides: Mapping[str, object] | None = None,
+    known: Iterable[str] | None = None,
 ) -> Index:
-    """`render_index`'s text with the skills it listed and the ones its caps cut."""
-    items = list(skills.values() if isinstance(skills, Mapping) else skills)
-    items = [s for s in items if model_visible(s)]
-    if not items:
-        return Index("", (), (), None, 0)
+    """`render_index`'s text with the skills it listed, the ones its budget cut, and
+    each skill's entry (`Index.entries`). An override naming a skill that is neither
+    given nor `known` (the names loaded, when `skills` is a part of them) is reported."""
+    given = list(skills.values() if isinstance(skills, Mapping) else skills)
     if format not in FORMATS:
         raise ValueError(f"unknown index format {format!r}; use one of {', '.join(FORMATS)}")
+    limits = DEFAULT_BUDGET if budget is None else budget
+    if max_skills is not None or max_bytes is not None:
+        count = limits.skills if max_skills is None else max_skills
+        size = limits.bytes if max_bytes is None else max_bytes
+        limits = replace(limits, skills=count, bytes=size)
+    names = {s.name for s in given}.union(() if known is None else known)
+    states, problems = _overrides(names, overrides or {})
+    hidden = {id(s): why for s in given if (why := _hidden(s, states.get(s.name)))}
+    items = [s for s in given if id(s) not in hidden]
     default_head, entry, tail = _PARTS[format]
     header = default_head(tool_name)
     if head is not None:
         header = head if format != "xml" else f"{head}\n{header}"
-    entries = [entry(s) for s in items]
-    text, kept = _fit_count(
+    pinned = frozenset(i for i, s in enumerate(items) if states.get(s.name) == "name-only")
+    descriptions = [_one_line(listing_description(s)) for s in items]
+    fitted = fit(
         header,
-        entries,
-        max_entries=max_skills,
-        max_bytes=max_bytes,
+        descriptions,
+        lambda i, text: entry(items[i], text),
+        budget=limits,
         omitted=lambda count: _omitted(count, format),
         tail=tail,
+        pinned=pinned,
     )
-    if kept == len(items):
-        return Index(text, tuple(items), (), None, 0)
-    by_count = kept >= max_skills
-    cap: Cap = "max_skills" if by_count else "max_bytes"
-    limit = max_skills if by_count else max_bytes
-    return Index(text, tuple(items[:kept]), tuple(items[kept:]), cap, limit)
+    placed = iter(_entries(items, descriptions, fitted, limits, pinned))
+    entries = tuple(
+        IndexEntry(s, "hidden", "", why=hidden[id(s)]) if id(s) in hidden else next(placed)
+        for s in given
+    )
+    return _index(fitted.text if items else "", entries, problems)
+
+
+def _index(text: str, entries: tuple[IndexEntry, ...], problems: tuple[Diagnostic, ...]) -> Index:
+    def having(*states: EntryState) -> tuple[Skill, ...]:
+        return tuple(e.skill for e in entries if e.state in states)
+
+    cut = next((e for e in entries if e.state == "omitted"), None)
+    return Index(
+        text,
+        having("full", "shortened", "name-only"),
+        having("omitted"),
+        None if cut is None else cut.cap,
+        0 if cut is None else cut.limit,
+        shortened=having("shortened"),
+        name_only=tuple(e.skill for e in entries if e.state == "name-only" and not e.why),
+        entries=entries,
+        problems=problems,
+    )
+
+
+def _entries(
+    items: list[Skill],
+    descriptions: list[str],
+    fitted: Fitted,
+    limits: Budget,
+    pinned: frozenset[int],
+) -> Iterable[IndexEntry]:
+    rows = zip(items, descriptions, fitted.lines, fitted.states, strict=True)
+    for i, (skill, text, line, state) in enumerate(rows):
+        if state == "full":
+            yield IndexEntry(skill, "full", line)
+        elif i in pinned:
+            yield IndexEntry(skill, "name-only", line, why="the override says name-only")
+        elif state == "shortened":
+            by_cap = limits.description is not None and fitted.level >= limits.description
+            cap: Cap | None = "description" if by_cap else fitted.cap
+            now = len(shorten(text, fitted.level))
+            yield IndexEntry(skill, state, line, cap, _limit(limits, cap), len(text), now)
+        else:
+            past = state == "omitted" and limits.skills is not None and i >= limits.skills
+            cap = "max_skills" if past else fitted.cap
+            yield IndexEntry(skill, state, line, cap, _limit(limits, cap))
+
+
+def _limit(limits: Budget, cap: Cap | None) -> int:
+    return 0 if cap is None else limits.limit(cap)
+
+
+def _hidden(skill: Skill, state: object) -> str:
+    if state in ("user-invocable-only", "off"):
+        return f"the override says {state}"
+    if not model_visible(skill):
+        return "it sets disable-model-invocation"
+    return ""
+
+
+def _overrides(
+    names: set[str], overrides: Mapping[str, object]
+) -> tuple[dict[str, object], tuple[Diagnostic, ...]]:
+    """The valid overrides by skill name, and a diagnostic for each bad one."""
+    states: dict[str, object] = {}
+    problems: list[Diagnostic] = []
+    for name, state in overrides.items():
+        if state not in OVERRIDES:
+            allowed = ", ".join(OVERRIDES)
+            message = f"the override for skill {name!r} is {state!r}: use one of {allowed}"
+            problems.append(diagnostic("skill.index.override-invalid", message, None))
+        elif name not in names:
+            message = f"the override for skill {name!r} names no skill that loaded"
+            problems.append(diagnostic("skill.index.override-unknown", message, None))
+        else:
+            states[name] = state
+    return states, tuple(problems)
 
 
 def fit_lines(
@@ -229,19 +414,14 @@ def _tool_head(tool_name: str) -> str:
     )
 
 
-def _tool_entry(skill: Skill) -> str:
-    return f"- {skill.name}: {_one_line(listing_description(skill))}"
+def _tool_entry(skill: Skill, text: str | None) -> str:
+    return f"- {skill.name}" if text is None else f"- {skill.name}: {text}"
 
 
-def _xml_entry(skill: Skill) -> str:
+def _xml_entry(skill: Skill, text: str | None) -> str:
     location = "" if skill.path is None else f"    <location>{_xml(str(skill.path))}</location>\n"
-    return (
-        "  <skill>\n"
-        f"    <name>{_xml(skill.name)}</name>\n"
-        f"    <description>{_xml(_one_line(listing_description(skill)))}</description>\n"
-        f"{location}"
-        "  </skill>"
-    )
+    about = "" if text is None else f"    <description>{_xml(text)}</description>\n"
+    return f"  <skill>\n    <name>{_xml(skill.name)}</name>\n{about}{location}  </skill>"
 
 
 def _paths_head(_tool_name: str) -> str:
@@ -252,8 +432,8 @@ def _paths_head(_tool_name: str) -> str:
     )
 
 
-def _paths_entry(skill: Skill) -> str:
-    line = f"- {skill.name}: {_one_line(listing_description(skill))}"
+def _paths_entry(skill: Skill, text: str | None) -> str:
+    line = f"- {skill.name}" if text is None else f"- {skill.name}: {text}"
     return line if skill.path is None else f"{line}\n  path: {skill.path}"
 
 

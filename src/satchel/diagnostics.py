@@ -782,8 +782,20 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "skill.file.misnamed": Entry("warning", "a skill file is not named exactly SKILL.md"),
         "skill.file.not-regular": Entry("error", "SKILL.md is not a regular file"),
         "skill.file.twin": Entry("warning", "SKILL.md and skill.md both exist in one directory"),
+        "skill.index.name-only": Entry(
+            "warning", "the index lists a skill by name only to fit its budget"
+        ),
         "skill.index.omitted": Entry(
-            "warning", "a skill is left out of the index by its cap on skills or bytes"
+            "warning", "a skill is left out of the index by its budget (skills, bytes, ...)"
+        ),
+        "skill.index.override-invalid": Entry(
+            "warning", "a skill listing override is not on, name-only, user-invocable-only or off"
+        ),
+        "skill.index.override-unknown": Entry(
+            "warning", "a skill listing override names no skill that loaded"
+        ),
+        "skill.index.shortened": Entry(
+            "warning", "the index shortens a skill's description to fit its budget"
         ),
         "skill.metadata.invalid": Entry(
             "warning", "metadata is not a mapping of strings to strings", also=("error",)

@@ -40,6 +40,18 @@ def test_json_gives_format_text_bytes_and_tokens(satchel, project, home):
         "text": text,
         "bytes": 206,
         "tokens": 52,
+        "budget": {"tokens": None, "chars": None, "bytes": 8192, "skills": 64, "description": None},
+        "entries": [
+            {
+                "name": "deploy",
+                "state": "full",
+                "line": "- deploy: Ship it.",
+                "chars": 19,
+                "tokens": 5,
+                "reason": "",
+                "cap": None,
+            }
+        ],
         "diagnostics": [],
     }
     assert len(text.encode()) == 206
@@ -106,3 +118,29 @@ def test_list_shows_a_conditional_skills_patterns(satchel, project, home):
     )
     out = satchel("list", "--project", project, "--home", home).out
     assert "(when a file matches web/**)" in out
+
+
+def test_explain_shows_each_skills_line_cost_and_why(satchel, in_repo):
+    args = ("index", "--budget-chars", "1400", "--override", "changelog=name-only", "--explain")
+    result = satchel(*args, *EXAMPLE)
+    assert result.code == 0
+    check_golden("index-explain.txt", result.out)
+    assert "skill.index.shortened" in result.err
+
+
+def test_a_host_profile_gives_the_budget_and_options_replace_its_bounds(satchel, in_repo):
+    doc = satchel("index", "--host", "claude-code", "--budget-tokens", "300", "--json", *EXAMPLE)
+    assert doc.json()["budget"] == {
+        "tokens": 300,
+        "chars": 8000,
+        "bytes": None,
+        "skills": None,
+        "description": 1536,
+    }
+    assert doc.json()["tokens"] <= 300
+
+
+def test_an_override_that_is_not_name_equals_state_is_a_usage_error(satchel, in_repo):
+    result = satchel("index", "--override", "changelog", *EXAMPLE)
+    assert result.code == 2
+    assert "'changelog' is not NAME=STATE" in result.err

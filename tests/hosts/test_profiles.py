@@ -301,5 +301,6 @@ def test_profiles_serialise_every_decision():
         "entries": None,
         "description": 1024,
         "overflow": "shorten",
+        "bytes": None,
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

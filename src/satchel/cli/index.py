@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from satchel._render import FORMATS, MAX_BYTES, MAX_SKILLS, IndexFormat, build_index
+from satchel._budget import Budget
+from satchel._environment import Environment
+from satchel._render import DEFAULT_BUDGET, FORMATS, OVERRIDES, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._explain import entries_json, explain_lines
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
@@ -26,9 +30,37 @@ PARAMS = (
         help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",
     ),
     click.Option(
-        ["--max-skills"], type=click.IntRange(min=0), default=MAX_SKILLS, show_default=True
+        ["--max-skills"],
+        type=click.IntRange(min=0),
+        help="At most this many skills [the profile's budget; satchel: 64].",
     ),
-    click.Option(["--max-bytes"], type=click.IntRange(min=0), default=MAX_BYTES, show_default=True),
+    click.Option(
+        ["--max-bytes"],
+        type=click.IntRange(min=0),
+        help="At most this many UTF-8 bytes [the profile's budget; satchel: 8,192].",
+    ),
+    click.Option(
+        ["--budget-chars"],
+        type=click.IntRange(min=0),
+        help="At most this many characters [the profile's budget].",
+    ),
+    click.Option(
+        ["--budget-tokens"],
+        type=click.IntRange(min=0),
+        help="At most this many tokens, as satchel estimates them (4 bytes a token).",
+    ),
+    click.Option(
+        ["--override", "overrides"],
+        multiple=True,
+        metavar="NAME=STATE",
+        help=f"List a skill as STATE ({', '.join(OVERRIDES)}); over config.toml's "
+        "[index.overrides] (repeatable).",
+    ),
+    click.Option(
+        ["--explain"],
+        is_flag=True,
+        help="Show each skill's line, its cost, and why the budget cut or shortened it.",
+    ),
     click.Option(["--tool-name"], default="load_skill", show_default=True),
     click.Option(
         ["--touch", "touches"],
@@ -51,8 +83,12 @@ def run(
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     index_format: IndexFormat,
-    max_skills: int,
-    max_bytes: int,
+    max_skills: int | None,
+    max_bytes: int | None,
+    budget_chars: int | None,
+    budget_tokens: int | None,
+    overrides: tuple[str, ...],
+    explain: bool,
     tool_name: str,
     touches: tuple[Path, ...],
     as_json: bool,
@@ -61,19 +97,22 @@ def run(
 
     The text is printed exactly as it would go into a system prompt (on a terminal,
     with control characters escaped); nothing at all is printed when no skill
-    loads. Each skill the caps leave out is named on stderr (skill.index.omitted).
-    As at a session's start, a conditional skill (paths:) is left out until a --touch
-    file matches it."""
+    loads. The index never exceeds its budget (the host profile's, with the options
+    given); what does not fit is shortened, then listed by name only, then left out,
+    and each such skill is named on stderr (skill.index.shortened, skill.index.name-only,
+    skill.index.omitted). --explain shows why, skill by skill. As at a session's start,
+    a conditional skill (paths:) is left out until a --touch file matches it."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = Conditional(env)
     problems = [d for path in touches for d in held.touch(path)[1]]
-    skills = held.skills()
+    limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     built = build_index(
-        skills,
+        held.skills(),
         format=index_format,
-        max_skills=max_skills,
-        max_bytes=max_bytes,
         tool_name=tool_name,
+        budget=limits,
+        overrides={**env.skill_overrides, **_pairs(overrides)},
+        known=env.skills,
     )
     text = built.text
     if as_json:
@@ -82,13 +121,43 @@ def run(
             "tokens": token_bill({"skills": text})["skills"],
         }
         document = {"project": str(env.layout.project), "format": index_format, "text": text}
-        out.print_json({**document, **size}, (*problems, *built.diagnostics))
+        explained = {"budget": limits.to_json(), "entries": entries_json(built)}
+        out.print_json({**document, **size, **explained}, (*problems, *built.diagnostics))
         return OK
     if problems or built.diagnostics:
         shown = (*problems, *built.diagnostics)
         out.console(stderr=True).print(out.diagnostic_grid(shown))
+    if explain:
+        text = "".join(f"{line}\n" for line in explain_lines(built, limits))
     if sys.stdout.isatty():
         sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:
         sys.stdout.write(text)
     return OK
+
+
+def _budget(
+    env: Environment,
+    max_skills: int | None,
+    max_bytes: int | None,
+    chars: int | None,
+    tokens: int | None,
+) -> Budget:
+    """The profile's budget (satchel's 64 skills in 8 KiB when it sets none), with
+    each bound the options give in its place."""
+    base = DEFAULT_BUDGET
+    if env.host is not None and env.host.index.budget() != Budget():
+        base = env.host.index.budget()
+    given = {"skills": max_skills, "bytes": max_bytes, "chars": chars, "tokens": tokens}
+    return replace(base, **{k: v for k, v in given.items() if v is not None})
+
+
+def _pairs(given: tuple[str, ...]) -> dict[str, str]:
+    """``NAME=STATE`` options as a mapping (a bad state is reported by the index)."""
+    found: dict[str, str] = {}
+    for pair in given:
+        name, sep, state = pair.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"{pair!r} is not NAME=STATE", param_hint="--override")
+        found[name] = state
+    return found

@@ -42,7 +42,8 @@ def _budget(host: Host) -> str:
     index = host.index
     parts = [
         f"{index.fraction:.0%} of the context window" if index.fraction else "",
-        f"{index.chars:,} characters" if index.chars else "",
+        f"{index.chars:,} characters" if index.chars and index.chars != index.bytes else "",
+        f"{index.bytes:,} bytes" if index.bytes else "",
         f"{index.entries} skills" if index.entries else "",
         f"descriptions cut to {index.description:,}" if index.description else "",
     ]

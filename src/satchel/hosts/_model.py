@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from satchel._budget import Budget
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
@@ -25,10 +26,14 @@ from satchel.layout import Layout, RootSpec, WalkBounds
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
 from satchel.plugins._model import Format
+from satchel.tokens import BYTES_PER_TOKEN
 
-__all__ = ["Clash", "Host", "Index", "Limits", "Untrusted"]
+__all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
 
 Clash = Literal["first", "every"]
+CONTEXT_TOKENS = 200_000
+"""The context window a budget given as a fraction is taken of (Claude Code's own
+fallback when it does not know the model's: ``Ubs=200000`` in the 2.1.332 binary)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +47,29 @@ class Index:
     (every description shortened evenly, nothing dropped: Codex), ``least-used``
     (descriptions of the least-used skills dropped first: Claude Code), ``last``
     (entries past the cap are left out, in precedence order: satchel) or ``none``
-    (no budget: Gemini CLI)."""
+    (no budget: Gemini CLI). `bytes` caps the UTF-8 size (satchel's 8 KiB)."""
 
     fraction: float | None = None
     chars: int | None = None
     entries: int | None = None
     description: int | None = None
     overflow: Literal["shorten", "least-used", "last", "none"] = "none"
+    bytes: int | None = None
+
+    def budget(self, context: int = CONTEXT_TOKENS) -> Budget:
+        """The `Budget` satchel's index gets under this profile: the smaller of `chars`
+        and `fraction` of a `context`-token window at four characters a token (Claude
+        Code 2.1.332 assumes 200,000 tokens and 4 characters a token when it does not
+        know the model's window: 8,000 characters at 1%), and `bytes`, `entries` and
+        `description` as they are. The degrade order is satchel's own for every
+        profile (docs/runtime.md); a host's own way of cutting is in `overflow`."""
+        chars = self.chars
+        if self.fraction is not None:
+            share = int(self.fraction * context * BYTES_PER_TOKEN)
+            chars = share if chars is None else min(chars, share)
+        return Budget(
+            chars=chars, bytes=self.bytes, skills=self.entries, description=self.description
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +233,7 @@ class Host:
                 "entries": self.index.entries,
                 "description": self.index.description,
                 "overflow": self.index.overflow,
+                "bytes": self.index.bytes,
             },
             "limits": {
                 "name": self.limits.name,

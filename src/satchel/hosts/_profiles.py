@@ -80,7 +80,7 @@ SATCHEL = Host(
     plugin_formats=None,
     ambiguous_plugins=None,
     plugin_skill_rule=None,
-    index=Index(chars=8 * 1024, entries=64, overflow="last"),
+    index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
 )
@@ -400,7 +400,7 @@ MERMAID = Host(
     ambiguous_plugins=None,
     plugin_skill_rule=None,
     plugin_skill_names="bare",
-    index=Index(chars=8 * 1024, entries=64, overflow="last"),
+    index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     include_workspace_plugin=False,
 )
@@ -448,7 +448,7 @@ CAVEMAN = Host(
     ambiguous_plugins=None,
     plugin_skill_rule=None,
     instructions=None,
-    index=Index(chars=8 * 1024, entries=64, overflow="last"),
+    index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     hook_files=False,
     executable=False,
 )

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from satchel._environment import Environment
-from satchel._render import model_visible
+from satchel._render import model_visible, offered
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import Refused
@@ -261,9 +261,11 @@ class SkillServer:
 
     def _catalog(self) -> list[tuple[str, str]]:
         """(skill, path) of every file listed: each visible skill's SKILL.md, then
-        its other files (`list_resources`: no dot-directories, no links out)."""
+        its other files (`list_resources`: no dot-directories, no links out); not
+        those of a skill whose listing override keeps it from the model."""
         entries: list[tuple[str, str]] = []
-        for skill in self.environment.skills.values():
+        env = self.environment
+        for skill in offered(env.skills, env.skill_overrides).values():
             directory = skill.directory
             if directory is None or skill.path is None or not model_visible(skill):
                 continue

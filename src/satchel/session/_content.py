@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from satchel._environment import Environment
 from satchel._instructions import instruction_segments
@@ -134,7 +134,8 @@ def segments(
         found.append(style.segment())
     if options.include_instructions:
         found.extend(instruction_segments(env.instructions))
-    index = build_session_index(options, env.skills if skills is None else skills)
+    listed = env.skills if skills is None else skills
+    index = build_session_index(options, listed, env.skill_overrides, known=env.skills)
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)
@@ -148,19 +149,31 @@ def segments(
     return tuple(found), index
 
 
-def build_session_index(options: SessionOptions, skills: Mapping[str, Skill]) -> Index:
-    """The session's index of `skills`, with the skills its caps left out."""
+def build_session_index(
+    options: SessionOptions,
+    skills: Mapping[str, Skill],
+    overrides: Mapping[str, object] | None = None,
+    *,
+    known: Iterable[str] | None = None,
+) -> Index:
+    """The session's index of `skills` within `options.index_budget`, listed as the
+    `overrides` say, with what its budget cut."""
     tools = options.tools
     if "load_skill" in tools:
-        return build_index(
-            skills,
-            format=options.index_format or "tool",
-            tool_name=options.name_of("load_skill"),
-            head=None if (options.index_format or "tool") == "tool" else _head(options),
-        )
-    fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
-    head = _head(options) if "skills_use" in tools else None
-    return build_index(skills, format=fmt, head=head)
+        fmt = options.index_format or "tool"
+        head = None if fmt == "tool" else _head(options)
+    else:
+        fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
+        head = _head(options) if "skills_use" in tools else None
+    return build_index(
+        skills,
+        format=fmt,
+        tool_name=options.name_of("load_skill") if "load_skill" in tools else "load_skill",
+        head=head,
+        budget=options.index_budget,
+        overrides=overrides,
+        known=known,
+    )
 
 
 def _head(options: SessionOptions) -> str:

@@ -16,10 +16,11 @@ import satchel.session._gate as gate
 import satchel.session._replay as replay
 import satchel.session._shell_path as bin_path
 import satchel.session._substitute as substitute
+from satchel._budget import Budget
 from satchel._changes import Changes
 from satchel._environment import Environment
 from satchel._instructions import InstructionFile, applies_to
-from satchel._render import model_visible
+from satchel._render import model_visible, offered
 from satchel._text import flag
 from satchel.agents._model import AgentType
 from satchel.commands._arguments import Filler
@@ -115,6 +116,8 @@ class Session:
         self.host = _host(environment, host)
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
+            if self.host.index.budget() != Budget():  # a profile with no budget keeps 64/8 KiB
+                options.setdefault("index_budget", self.host.index.budget())
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)
@@ -155,8 +158,10 @@ class Session:
     def skills(self) -> Mapping[str, Skill]:
         """The skills the session offers, in precedence order: every skill the
         environment loaded, without the conditional ones (``paths:``) no touched file
-        has matched yet, then the nested ones touched files brought in (`touch`)."""
-        return self._conditional.skills()
+        has matched yet, then the nested ones touched files brought in (`touch`). A
+        skill whose listing override is ``off`` is not offered; a ``user-invocable-only``
+        one is hidden from the model (`satchel._render.offered`)."""
+        return offered(self._conditional.skills(), self.environment.skill_overrides)
 
     @property
     def touched(self) -> tuple[Path, ...]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack
 
+from satchel._budget import Budget
 from satchel._render import FORMATS, IndexFormat
 
 __all__ = [
@@ -44,6 +45,8 @@ class SessionOptions:
     * `max_active`: how many skills may be active at once [no limit].
     * `index_format`: the index in the context [``tool`` with `load_skill`, ``xml``
       with zidane's tools, ``paths`` with no tools].
+    * `index_budget`: the `Budget` the index never exceeds [the host profile's
+      (`Host.index.budget`) when it sets one, else 64 skills in 8 KiB].
     * `enforce_allowed_tools`: ``auto`` [enforce when the model can deactivate a skill,
       that is when it has `skills_use`], ``on`` or ``off``.
     * `max_body_tokens` [10,000] and `max_resource_tokens` [25,000]: text budgets;
@@ -87,6 +90,7 @@ class SessionOptions:
     tool_names: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     max_active: int | None = None
     index_format: IndexFormat | None = None
+    index_budget: Budget | None = None
     enforce_allowed_tools: Enforce = "auto"
     max_body_tokens: int = 10_000
     max_resource_tokens: int = 25_000
@@ -191,6 +195,7 @@ class SessionOverrides(TypedDict, total=False):
     tool_names: Mapping[str, str]
     max_active: int | None
     index_format: IndexFormat | None
+    index_budget: Budget | None
     enforce_allowed_tools: Enforce
     max_body_tokens: int
     max_resource_tokens: int
