@@ -23,6 +23,7 @@ if _typing.TYPE_CHECKING:
         write_skills,
     )
     from satchel._instructions import InstructionFile
+    from satchel._ranking import rank_skills
     from satchel._render import Index, build_index, render_index
     from satchel.agents import AgentSet, AgentType
     from satchel.commands import Command, CommandSet
@@ -117,6 +118,7 @@ else:
                 "find_project_root",
             ),
             "satchel.plugins": ("Plugin", "PluginSet"),
+            "satchel._ranking": ("rank_skills",),
             "satchel._render": ("Index", "build_index", "render_index"),
             "satchel.session": (
                 "ContextSegment",
@@ -165,6 +167,7 @@ __all__ = [
     "parse_skill",
     "Plugin",
     "PluginSet",
+    "rank_skills",
     "Refused",
     "render_index",
     "render_skill_md",
