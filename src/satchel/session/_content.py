@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
+import satchel.session._discovery as discovery
 from satchel._environment import Environment
 from satchel._instructions import instruction_segments
-from satchel._render import Index, build_index
+from satchel._render import MAX_BYTES, Index, build_index
 from satchel._xml import escape as _xml
 from satchel._xml import quoteattr
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
@@ -27,6 +29,7 @@ __all__ = [
     "activation_body",
     "attribute",
     "bill",
+    "offers_search",
     "read_hint",
     "segments",
     "skill_block",
@@ -149,7 +152,26 @@ def segments(
 
 
 def build_session_index(options: SessionOptions, skills: Mapping[str, Skill]) -> Index:
-    """The session's index of `skills`, with the skills its caps left out."""
+    """The session's index of `skills`, with the skills its caps left out; when it
+    leaves any out, it ends with the line naming the search tools (`_discovery`)."""
+    index = _session_index(options, skills, MAX_BYTES)
+    if not discovery.offers(options, index):
+        return index
+    line = discovery.search_line(options)
+    room = MAX_BYTES - len(line.encode("utf-8")) - 1
+    index = _session_index(options, skills, max(room, 0))
+    if not index.text:
+        return index
+    return replace(index, text=f"{index.text}{line}\n")
+
+
+def offers_search(options: SessionOptions, skills: Mapping[str, Skill]) -> bool:
+    """Whether the session offers `list_skills` and `search_skills`: its full index
+    of `skills` leaves some out."""
+    return discovery.offers(options, _session_index(options, skills, MAX_BYTES))
+
+
+def _session_index(options: SessionOptions, skills: Mapping[str, Skill], max_bytes: int) -> Index:
     tools = options.tools
     if "load_skill" in tools:
         return build_index(
@@ -157,10 +179,11 @@ def build_session_index(options: SessionOptions, skills: Mapping[str, Skill]) ->
             format=options.index_format or "tool",
             tool_name=options.name_of("load_skill"),
             head=None if (options.index_format or "tool") == "tool" else _head(options),
+            max_bytes=max_bytes,
         )
     fmt = options.index_format or ("xml" if "skills_use" in tools else "paths")
     head = _head(options) if "skills_use" in tools else None
-    return build_index(skills, format=fmt, head=head)
+    return build_index(skills, format=fmt, head=head, max_bytes=max_bytes)
 
 
 def _head(options: SessionOptions) -> str:
