@@ -106,3 +106,11 @@ def test_list_shows_a_conditional_skills_patterns(satchel, project, home):
     )
     out = satchel("list", "--project", project, "--home", home).out
     assert "(when a file matches web/**)" in out
+
+
+def test_query_lists_the_most_relevant_skills_first(satchel, in_repo):
+    args = ("--max-skills", "2", *EXAMPLE)
+    out = satchel("index", "--query", "I need to audit our dependencies' licenses", *args).out
+    check_golden("index-query.txt", out)
+    plain = satchel("index", *args).out.splitlines()
+    assert [line.split(":")[0] for line in plain[2:4]] == ["- changelog", "- release"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from satchel._ranking import rank
 from satchel._render import FORMATS, MAX_BYTES, MAX_SKILLS, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
@@ -37,6 +38,11 @@ PARAMS = (
         help="A file the agent has read or edited (repeatable): the conditional skills "
         "(paths:) it matches, and the nested skills roots above it, join the index.",
     ),
+    click.Option(
+        ["--query"],
+        default=None,
+        help="The user's message: list the skills most relevant to it first (BM25).",
+    ),
     json_option(),
 )
 
@@ -55,6 +61,7 @@ def run(
     max_bytes: int,
     tool_name: str,
     touches: tuple[Path, ...],
+    query: str | None,
     as_json: bool,
 ) -> int:
     """Print the index text a model would read.
@@ -63,13 +70,13 @@ def run(
     with control characters escaped); nothing at all is printed when no skill
     loads. Each skill the caps leave out is named on stderr (skill.index.omitted).
     As at a session's start, a conditional skill (paths:) is left out until a --touch
-    file matches it."""
+    file matches it. With --query, the skills most relevant to it come first."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = Conditional(env)
     problems = [d for path in touches for d in held.touch(path)[1]]
     skills = held.skills()
     built = build_index(
-        skills,
+        rank(skills, query),
         format=index_format,
         max_skills=max_skills,
         max_bytes=max_bytes,
