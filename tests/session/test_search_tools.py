@@ -119,3 +119,33 @@ def test_context_with_a_query_lists_the_relevant_skills_first(many):
     assert entries[0] == "- zz-invoices: Reads supplier invoices. - when a bill arrives"
     assert "tool-063" not in text  # the last in precedence order is the one cut now
     assert _index(many).count("- tool-") == MAX_SKILLS  # without a query: precedence
+
+
+def test_the_search_tools_follow_tool_names_and_can_be_turned_off(layout, project):
+    _catalogue(project, MAX_SKILLS)
+    env = satchel.load(layout=layout)
+    renamed = session(env, tool_names={"search_skills": "find_skill", "list_skills": "all_skills"})
+    assert [t.name for t in renamed.tools()] == ["load_skill", "all_skills", "find_skill"]
+    assert 'call find_skill({"query"' in _index(renamed)
+    assert not renamed.call("find_skill", {"query": "invoices"}).is_error
+    off = session(env, skill_search=False)
+    assert [t.name for t in off.tools()] == ["load_skill"]
+    assert _index(off).endswith("(1 more skill not listed: index limit reached)\n")
+
+
+def test_two_tools_of_one_name_are_refused():
+    with pytest.raises(ValueError, match="tool_names gives two tools one name"):
+        satchel.SessionOptions.build(tool_names={"search_skills": "load_skill"})
+
+
+def test_the_cut_index_matches_its_golden_file(many):
+    check_golden("session/index-cut.txt", _index(many))
+
+
+def test_the_line_takes_its_bytes_from_the_index_budget(layout, project):
+    root = project / ".agents" / "skills"
+    for i in range(20):
+        put(root / f"long-{i:02}" / "SKILL.md", skill_md(f"long-{i:02}", "word " * 100))
+    text = _index(session(satchel.load(layout=layout)))
+    assert text.endswith(f"{LINE}\n")
+    assert 8 * 1024 - 600 < len(text.encode()) <= 8 * 1024  # the cap, nearly filled

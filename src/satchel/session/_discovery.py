@@ -1,4 +1,5 @@
-"""When the index cannot list every skill: the search tools' names and the index line.
+"""When the index cannot list every skill: whether the search tools are offered, and
+the index line naming them.
 
 A session whose index leaves skills out (`Index.omitted`: its caps cut them) offers
 two more tools, named as Google ADK's ``SkillToolset`` names its own (``list_skills``
@@ -14,28 +15,30 @@ from collections.abc import Mapping
 
 from satchel._ranking import rank
 from satchel._render import Index
-from satchel.session._options import SessionOptions
+from satchel.session._options import SKILL_SEARCH_TOOLS, SessionOptions
 from satchel.skills._model import Skill
 
 __all__ = ["LIST_SKILLS", "SEARCH_SKILLS", "offers", "ranked", "search_line"]
 
-LIST_SKILLS = "list_skills"
-SEARCH_SKILLS = "search_skills"
+LIST_SKILLS, SEARCH_SKILLS = SKILL_SEARCH_TOOLS
 
 
 def offers(options: SessionOptions, index: Index) -> bool:
     """Whether a session with `options` whose full index is `index` offers the
-    search tools: it has a tool that loads a skill, and the index left skills out."""
+    search tools: they are on (`skill_search`), it has a tool that loads a skill, and
+    the index left skills out."""
     loads = "load_skill" in options.tools or "skills_use" in options.tools
-    return loads and bool(index.omitted)
+    return options.skill_search and loads and bool(index.omitted)
 
 
-def search_line(_options: SessionOptions) -> str:
-    """The index's last line when the search tools are offered."""
+def search_line(options: SessionOptions) -> str:
+    """The index's last line when the search tools are offered (named as the host
+    renamed them)."""
+    search, listing = options.name_of(SEARCH_SKILLS), options.name_of(LIST_SKILLS)
     return (
         "More skills are installed than this index lists: call "
-        f'{SEARCH_SKILLS}({{"query":"<what the task needs>"}}) to find one by its '
-        f"description, or {LIST_SKILLS} to see them all."
+        f'{search}({{"query":"<what the task needs>"}}) to find one by its '
+        f"description, or {listing} to see them all."
     )
 
 

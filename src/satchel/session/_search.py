@@ -40,13 +40,13 @@ PAGE = 100
 Skills = Callable[[], Mapping[str, Skill]]
 
 
-def search_tools(skills: Skills, load: str) -> tuple[Tool, ...]:
+def search_tools(skills: Skills, load: str, names: Callable[[str], str]) -> tuple[Tool, ...]:
     """The two tools over the skills `skills()` gives when called (the session's,
-    as they are then); `load` is the tool that loads a skill, named in the
-    descriptions."""
+    as they are then), named by `names` (the host's renames); `load` is the tool
+    that loads a skill, named in the descriptions."""
     return (
         Tool(
-            LIST_SKILLS,
+            names(LIST_SKILLS),
             f"List the installed skills with their descriptions, {PAGE} at a time from "
             f"offset, when the index does not show them all. Load one with {load}.",
             {
@@ -65,7 +65,7 @@ def search_tools(skills: Skills, load: str) -> tuple[Tool, ...]:
             LIST_SKILLS,
         ),
         Tool(
-            SEARCH_SKILLS,
+            names(SEARCH_SKILLS),
             "Find installed skills by what they do: the skills whose name or description "
             f"match the query, most relevant first. Load one with {load}.",
             {

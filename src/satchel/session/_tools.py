@@ -79,7 +79,7 @@ def build_tools(session: Served) -> tuple[Tool, ...]:
         built.append(Tool(name, description, _schema(schema, names), bound, kind))
     if built and offers_search(options, session.skills):
         load = "load_skill" if "load_skill" in options.tools else "skills_use"
-        built.extend(search_tools(lambda: session.skills, options.name_of(load)))
+        built.extend(search_tools(lambda: session.skills, options.name_of(load), options.name_of))
     return tuple(built)
 
 
