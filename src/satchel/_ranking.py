@@ -50,6 +50,8 @@ _DIGITS = re.compile(r"\d+|[^\W\d_]+")
 
 def tokenize(text: str) -> list[str]:
     """The words of `text`, in order, casefolded (see the module docstring)."""
+    if text.isascii():  # the common case, in one pass: what is not a word is skipped
+        return " ".join(_HUMP.findall(text)).lower().split()
     return [w.casefold() for run in _RUN.findall(text) for w in _words(run)]
 
 
@@ -69,29 +71,32 @@ def bm25_scores(
 ) -> list[float]:
     """One BM25F score per document (a mapping of field to text) for `query`;
     fields not in `weights` are not read."""
-    terms = list(dict.fromkeys(tokenize(query)))
+    terms = set(tokenize(query))
     if not terms or not documents:
         return [0.0] * len(documents)
-    fields = [{f: tokenize(doc.get(f, "")) for f in weights} for doc in documents]
-    average = {f: sum(len(d[f]) for d in fields) / len(fields) or 1.0 for f in weights}
-    counts = [{f: Counter(words) for f, words in d.items()} for d in fields]
+    lengths: dict[str, list[int]] = {f: [] for f in weights}
+    hits: list[dict[str, Counter[str]]] = []  # per document: field -> query terms in it
+    for doc in documents:
+        row = {}
+        for f in weights:
+            words = tokenize(doc.get(f, ""))
+            lengths[f].append(len(words))
+            found = [w for w in words if w in terms]
+            if found:
+                row[f] = Counter(found)
+        hits.append(row)
     total = len(documents)
-    idf = {}
-    for term in terms:
-        holding = sum(1 for c in counts if any(term in c[f] for f in weights))
-        idf[term] = math.log(1 + (total - holding + 0.5) / (holding + 0.5))
+    average = {f: sum(n) / total or 1.0 for f, n in lengths.items()}
+    holding = Counter(t for row in hits for t in set().union(*row.values()))
+    idf = {t: math.log(1 + (total - n + 0.5) / (n + 0.5)) for t, n in holding.items()}
     scores = []
-    for words, count in zip(fields, counts, strict=True):
-        score = 0.0
-        for term in terms:
-            tf = sum(
-                weights[f] * count[f][term] / (1 - b + b * len(words[f]) / average[f])
-                for f in weights
-                if count[f][term]
-            )
-            if tf:
-                score += idf[term] * tf * (k1 + 1) / (tf + k1)
-        scores.append(score)
+    for i, row in enumerate(hits):
+        tf: dict[str, float] = {}
+        for f, counts in row.items():
+            norm = 1 - b + b * lengths[f][i] / average[f]
+            for term, count in counts.items():
+                tf[term] = tf.get(term, 0.0) + weights[f] * count / norm
+        scores.append(sum(idf[t] * x * (k1 + 1) / (x + k1) for t, x in tf.items()))
     return scores
 
 
