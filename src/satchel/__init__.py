@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
         write_skills,
     )
     from satchel._instructions import InstructionFile
+    from satchel._ranking import rank_skills
     from satchel._render import Index, IndexEntry, build_index, render_index
     from satchel.agents import AgentSet, AgentType
     from satchel.commands import Command, CommandSet
@@ -120,6 +121,7 @@ else:
             "satchel.plugins": ("Plugin", "PluginSet"),
             "satchel._budget": ("Budget",),
             "satchel._render": ("Index", "IndexEntry", "build_index", "render_index"),
+            "satchel._ranking": ("rank_skills",),
             "satchel.session": (
                 "ContextSegment",
                 "Session",
@@ -169,6 +171,7 @@ __all__ = [
     "parse_skill",
     "Plugin",
     "PluginSet",
+    "rank_skills",
     "Refused",
     "render_index",
     "render_skill_md",

@@ -18,7 +18,7 @@ even the header fits, the text is empty).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from satchel.tokens import approx_tokens
@@ -58,6 +58,21 @@ class Budget:
         if self.tokens is not None and approx_tokens(text) > self.tokens:
             return "max_tokens"
         return None
+
+    def without(self, text: str) -> Budget:
+        """This budget less the room `text` takes, for a text to be added after what
+        fits (the bounds never go below 0; `skills` and `description` are kept)."""
+        size = len(text.encode("utf-8", "surrogateescape"))
+
+        def less(bound: int | None, cost: int) -> int | None:
+            return None if bound is None else max(bound - cost, 0)
+
+        return replace(
+            self,
+            tokens=less(self.tokens, approx_tokens(text)),
+            chars=less(self.chars, len(text)),
+            bytes=less(self.bytes, size),
+        )
 
     def describe(self) -> str:
         """The bounds in words (``64 skills, 8,192 bytes``), or ``no bounds``."""

@@ -144,3 +144,11 @@ def test_an_override_that_is_not_name_equals_state_is_a_usage_error(satchel, in_
     result = satchel("index", "--override", "changelog", *EXAMPLE)
     assert result.code == 2
     assert "'changelog' is not NAME=STATE" in result.err
+
+
+def test_query_lists_the_most_relevant_skills_first(satchel, in_repo):
+    args = ("--max-skills", "2", *EXAMPLE)
+    out = satchel("index", "--query", "I need to audit our dependencies' licenses", *args).out
+    check_golden("index-query.txt", out)
+    plain = satchel("index", *args).out.splitlines()
+    assert [line.split(":")[0] for line in plain[2:4]] == ["- changelog", "- release"]

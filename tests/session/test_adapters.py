@@ -168,7 +168,8 @@ def test_past_the_index_cap_the_name_is_a_plain_string(layout, project):
     root = project / ".agents" / "skills"
     for i in range(65):
         extra_skill(root, f"s-{i:02d}")
-    (tool,) = Session(satchel.load(layout=layout), environ={}).tools()
+    tool, *search = Session(satchel.load(layout=layout), environ={}).tools()
+    assert [t.name for t in search] == ["list_skills", "search_skills"]  # the index is cut
     assert tool.input_schema["properties"]["name"] == {
         "type": "string",
         "description": "The skill's name, as listed.",

@@ -10,6 +10,7 @@ import click
 
 from satchel._budget import Budget
 from satchel._environment import Environment
+from satchel._ranking import rank
 from satchel._render import DEFAULT_BUDGET, FORMATS, OVERRIDES, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
@@ -69,6 +70,11 @@ PARAMS = (
         help="A file the agent has read or edited (repeatable): the conditional skills "
         "(paths:) it matches, and the nested skills roots above it, join the index.",
     ),
+    click.Option(
+        ["--query"],
+        default=None,
+        help="The user's message: list the skills most relevant to it first (BM25).",
+    ),
     json_option(),
 )
 
@@ -91,6 +97,7 @@ def run(
     explain: bool,
     tool_name: str,
     touches: tuple[Path, ...],
+    query: str | None,
     as_json: bool,
 ) -> int:
     """Print the index text a model would read.
@@ -101,13 +108,14 @@ def run(
     given); what does not fit is shortened, then listed by name only, then left out,
     and each such skill is named on stderr (skill.index.shortened, skill.index.name-only,
     skill.index.omitted). --explain shows why, skill by skill. As at a session's start,
-    a conditional skill (paths:) is left out until a --touch file matches it."""
+    a conditional skill (paths:) is left out until a --touch file matches it. With
+    --query, the skills most relevant to it come first."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = Conditional(env)
     problems = [d for path in touches for d in held.touch(path)[1]]
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     built = build_index(
-        held.skills(),
+        rank(held.skills(), query),
         format=index_format,
         tool_name=tool_name,
         budget=limits,

@@ -7,7 +7,9 @@ What the server offers:
 
 * **tools**: the session's skill tools (`Session.tools()`: ``load_skill`` by default,
   zidane's ``skills_use``/``skills_read``/``skills_run_script`` with
-  ``tools="skills"``, all four with ``"all"``). A call passes
+  ``tools="skills"``, all four with ``"all"``; and ``list_skills`` and
+  ``search_skills`` when the index cannot list every skill,
+  `satchel.session._search`). A call passes
   `Session.before_tool_use` (the environment's hooks, then the allowed-tools gate)
   and then `Session.call`, so every hook, path rule, cap and timeout applies; a
   refused call is a tool result with ``isError`` and satchel's ``Error (<code>):
@@ -19,7 +21,8 @@ What the server offers:
   SKILL.md first; read through `satchel.resources.read_resource` (every path rule,
   the ``resource_cap``). A refused read is an MCP error whose message starts with
   ``Error (<code>)`` and whose data is ``{"code": <code>}``.
-* **instructions**: the skills index (`render_index`, as `Session.context()` gives it).
+* **instructions**: the skills index (`render_index`, as `Session.context()` gives it,
+  with its line naming ``search_skills`` when it leaves skills out).
 
 Activation state lives in a `Session`: one for the server (stdio: one client), and
 one per MCP session id over streamable HTTP (at most `MAX_SESSIONS`, the least

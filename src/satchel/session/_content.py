@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
+import satchel.session._discovery as discovery
+from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._instructions import instruction_segments
-from satchel._render import Index, build_index
+from satchel._render import DEFAULT_BUDGET, Index, build_index
 from satchel._xml import escape as _xml
 from satchel._xml import quoteattr
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
@@ -27,6 +30,7 @@ __all__ = [
     "activation_body",
     "attribute",
     "bill",
+    "offers_search",
     "read_hint",
     "segments",
     "skill_block",
@@ -157,7 +161,38 @@ def build_session_index(
     known: Iterable[str] | None = None,
 ) -> Index:
     """The session's index of `skills` within `options.index_budget`, listed as the
-    `overrides` say, with what its budget cut."""
+    `overrides` say, with what its budget cut; when it leaves skills out, it ends with
+    the line naming the search tools (`_discovery`), whose room comes out of the
+    budget."""
+    budget = options.index_budget or DEFAULT_BUDGET
+    index = _session_index(options, skills, overrides, known, budget)
+    if not discovery.offers(options, index):
+        return index
+    line = discovery.search_line(options) + "\n"
+    index = _session_index(options, skills, overrides, known, budget.without(line))
+    if not index.text:
+        return index
+    return replace(index, text=index.text + line)
+
+
+def offers_search(
+    options: SessionOptions,
+    skills: Mapping[str, Skill],
+    overrides: Mapping[str, object] | None = None,
+) -> bool:
+    """Whether the session offers `list_skills` and `search_skills`: its full index
+    of `skills` leaves some out."""
+    budget = options.index_budget or DEFAULT_BUDGET
+    return discovery.offers(options, _session_index(options, skills, overrides, None, budget))
+
+
+def _session_index(
+    options: SessionOptions,
+    skills: Mapping[str, Skill],
+    overrides: Mapping[str, object] | None,
+    known: Iterable[str] | None,
+    budget: Budget,
+) -> Index:
     tools = options.tools
     if "load_skill" in tools:
         fmt = options.index_format or "tool"
@@ -170,7 +205,7 @@ def build_session_index(
         format=fmt,
         tool_name=options.name_of("load_skill") if "load_skill" in tools else "load_skill",
         head=head,
-        budget=options.index_budget,
+        budget=budget,
         overrides=overrides,
         known=known,
     )

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 import satchel.session._content as content
+import satchel.session._discovery as discovery
 import satchel.session._expand as expand
 import satchel.session._fire as fire
 import satchel.session._gate as gate
@@ -684,14 +685,19 @@ class Session:
 
     # -- context --------------------------------------------------------------------
 
-    def context(self, existing: Iterable[str | ContextSegment] = ()) -> tuple[ContextSegment, ...]:
+    def context(
+        self, existing: Iterable[str | ContextSegment] = (), *, query: str | None = None
+    ) -> tuple[ContextSegment, ...]:
         """The segments for the system prompt: ``agent.output-style`` (the selected output
         style, first), ``agent.skills`` (the index, stable for the
         build) and one ``agent.skill.<name>`` per skill the host activated. Ids in
-        `existing` that clash raise `Collision`."""
+        `existing` that clash raise `Collision`. With `query` (the user's message) the
+        index lists the skills most relevant to it first (`satchel.rank_skills`), so
+        the ones its caps keep are those; without, in precedence order."""
         self._fire_instructions()
+        skills = discovery.ranked(self.skills, query)
         segments, index = content.segments(
-            self.environment, self.options, self.active, skills=self.skills
+            self.environment, self.options, self.active, skills=skills
         )
         self._note(index.diagnostics)  # the skills the index left out
         taken = {e if isinstance(e, str) else e.id for e in existing}

@@ -15,10 +15,12 @@ __all__ = [
     "ALL_TOOLS",
     "SessionOptions",
     "SessionOverrides",
+    "SKILL_SEARCH_TOOLS",
     "TOOLSETS",
 ]
 
 ALL_TOOLS = ("load_skill", "skills_use", "skills_read", "skills_run_script")
+SKILL_SEARCH_TOOLS = ("list_skills", "search_skills")  # offered when the index is cut
 TOOLSETS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "load_skill": ("load_skill",),  # caveman
@@ -41,7 +43,10 @@ class SessionOptions:
     * `tools`: which tools the model gets [``"load_skill"``, caveman]: a toolset name
       (``"load_skill"``, ``"skills"`` for zidane's three, ``"all"``), a list of tool
       names, True for the default, or False for none (the host activates skills itself).
-    * `tool_names`: a host name for any tool, e.g. ``{"load_skill": "open_skill"}``.
+    * `tool_names`: a host name for any tool, e.g. ``{"load_skill": "open_skill"}``
+      (``list_skills`` and ``search_skills`` too).
+    * `skill_search`: offer ``list_skills`` and ``search_skills`` when the index
+      cannot list every skill, and end the index with a line naming them [True].
     * `max_active`: how many skills may be active at once [no limit].
     * `index_format`: the index in the context [``tool`` with `load_skill`, ``xml``
       with zidane's tools, ``paths`` with no tools].
@@ -88,6 +93,7 @@ class SessionOptions:
 
     tools: tuple[str, ...] = TOOLSETS["load_skill"]
     tool_names: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    skill_search: bool = True
     max_active: int | None = None
     index_format: IndexFormat | None = None
     index_budget: Budget | None = None
@@ -174,14 +180,16 @@ class SessionOptions:
         self._check_names()
 
     def _check_names(self) -> None:
+        known = (*ALL_TOOLS, *SKILL_SEARCH_TOOLS)
         for tool, name in self.tool_names.items():
-            if tool not in ALL_TOOLS:
-                raise ValueError(f"tool_names: {tool!r} is not one of {', '.join(ALL_TOOLS)}")
+            if tool not in known:
+                raise ValueError(f"tool_names: {tool!r} is not one of {', '.join(known)}")
             if not _TOOL_NAME.fullmatch(name):
                 raise ValueError(
                     f"tool_names: {name!r} must be 1 to 64 letters, digits, '_' or '-'"
                 )
-        names = [self.name_of(t) for t in self.tools]
+        offered = (*self.tools, *SKILL_SEARCH_TOOLS) if self.tools and self.skill_search else ()
+        names = [self.name_of(t) for t in offered]
         if len(set(names)) != len(names):
             raise ValueError(f"tool_names gives two tools one name: {', '.join(names)}")
 
@@ -193,6 +201,7 @@ class SessionOverrides(TypedDict, total=False):
 
     tools: str | bool | Iterable[str] | None
     tool_names: Mapping[str, str]
+    skill_search: bool
     max_active: int | None
     index_format: IndexFormat | None
     index_budget: Budget | None

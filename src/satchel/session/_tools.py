@@ -1,5 +1,7 @@
 """The model-facing tools: `load_skill` (caveman) and `skills_use`, `skills_read`,
-`skills_run_script` (zidane), each a plain `Tool` value bound to a session."""
+`skills_run_script` (zidane), each a plain `Tool` value bound to a session; and
+`list_skills` and `search_skills` when the index cannot list every skill
+(`satchel.session._search`)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from satchel._environment import Environment
 from satchel._json import loads
 from satchel._render import MAX_SKILLS, model_visible
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
 from satchel.resources import quote, read_resource
+from satchel.session._content import offers_search
 from satchel.session._model import ActiveSkill, Shape, Tool, ToolResult, Via
 from satchel.session._options import SessionOptions
 from satchel.session._run import Runner
+from satchel.session._search import search_tools
 from satchel.skills._model import Skill
 from satchel.tokens import Counter, truncate
 
@@ -27,6 +32,9 @@ class Served(Protocol):
 
     @property
     def skills(self) -> Mapping[str, Skill]: ...
+
+    @property
+    def environment(self) -> Environment: ...
 
     @property
     def enabled(self) -> bool: ...
@@ -73,6 +81,9 @@ def build_tools(session: Served) -> tuple[Tool, ...]:
         bound = _bind(session, handler)
         name = options.name_of(kind)
         built.append(Tool(name, description, _schema(schema, names), bound, kind))
+    if built and offers_search(options, session.skills, session.environment.skill_overrides):
+        load = "load_skill" if "load_skill" in options.tools else "skills_use"
+        built.extend(search_tools(lambda: session.skills, options.name_of(load), options.name_of))
     return tuple(built)
 
 

@@ -14,6 +14,7 @@ if _typing.TYPE_CHECKING:
         ServerReport,
         ToolResult,
     )
+    from satchel.runtime.mcp._deferral import ToolSearch
     from satchel.runtime.mcp._supervisor import McpSupervisor
 else:
     from satchel import _lazy
@@ -29,6 +30,7 @@ else:
                 "ServerReport",
                 "ToolResult",
             ),
+            "satchel.runtime.mcp._deferral": ("ToolSearch",),
             "satchel.errors": ("McpUnavailable",),
             "satchel.mcp._sdk": ("sdk_available",),
             "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
@@ -44,5 +46,6 @@ __all__ = [
     "McpUnavailable",
     "ServerReport",
     "ToolResult",
+    "ToolSearch",
     "sdk_available",
 ]

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from satchel.diagnostics import Diagnostic
 from satchel.mcp._sdk import require_sdk
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, ServerReport, ToolResult
+from satchel.runtime.mcp._deferral import DEFAULT_BUDGET, ToolSearch
 from satchel.runtime.mcp._gate import Approve, ToolGate
+from satchel.tokens import Counter, approx_tokens
 
 if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
@@ -111,6 +113,12 @@ class BlockingSupervisor:
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         return self.supervisor.diagnostics
+
+    def tool_search(
+        self, *, budget: int | None = DEFAULT_BUDGET, counter: Counter = approx_tokens
+    ) -> ToolSearch:
+        """`McpSupervisor.tool_search`: the tools, deferred past `budget` tokens."""
+        return ToolSearch(self.supervisor.tools, budget=budget, counter=counter)
 
     def call_tool(
         self,

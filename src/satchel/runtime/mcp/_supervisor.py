@@ -50,10 +50,12 @@ from satchel.runtime.mcp._catalog import (
     ToolResult,
     error_result,
 )
+from satchel.runtime.mcp._deferral import DEFAULT_BUDGET, ToolSearch
 from satchel.runtime.mcp._gate import Approve, ToolGate, decide, refusal
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec, with_options
 from satchel.runtime.mcp._listing import handshake
 from satchel.runtime.mcp._overrides import apply_overrides
+from satchel.tokens import Counter, approx_tokens
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -156,6 +158,14 @@ class McpSupervisor:
         """The tool the host knows as `name`, if a running server offers it."""
         found = self._tools.get(name)
         return None if found is None else found[0]
+
+    def tool_search(
+        self, *, budget: int | None = DEFAULT_BUDGET, counter: Counter = approx_tokens
+    ) -> ToolSearch:
+        """The running servers' tools for the model, deferred behind ``search_tools``
+        when their definitions cost more than `budget` tokens (`ToolSearch`: Claude
+        Code's MCP tool search). Make it after `start`."""
+        return ToolSearch(self.tools, budget=budget, counter=counter)
 
     # -- life cycle -------------------------------------------------------------
 

@@ -1,0 +1,51 @@
+"""When the index cannot list every skill: whether the search tools are offered, and
+the index line naming them.
+
+A session whose index leaves skills out (`Index.omitted`: its caps cut them) offers
+two more tools, named as Google ADK's ``SkillToolset`` names its own (``list_skills``
+and ``search_skills``; google/adk-python, docs/guides/tools/skill_toolset), and its
+index ends with one line saying that more skills exist and how to find them. An
+index that lists them all has neither. The line takes its bytes from the index's
+budget, so the index with it is no bigger than the caps allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from satchel._ranking import rank
+from satchel._render import Index
+from satchel.session._options import SKILL_SEARCH_TOOLS, SessionOptions
+from satchel.skills._model import Skill
+
+__all__ = ["LIST_SKILLS", "SEARCH_SKILLS", "offers", "ranked", "search_line"]
+
+LIST_SKILLS, SEARCH_SKILLS = SKILL_SEARCH_TOOLS
+
+
+def offers(options: SessionOptions, index: Index) -> bool:
+    """Whether a session with `options` whose full index is `index` offers the
+    search tools: they are on (`skill_search`), it has a tool that loads a skill, and
+    the index left skills out."""
+    loads = "load_skill" in options.tools or "skills_use" in options.tools
+    return options.skill_search and loads and bool(index.omitted)
+
+
+def search_line(options: SessionOptions) -> str:
+    """The index's last line when the search tools are offered (named as the host
+    renamed them)."""
+    search, listing = options.name_of(SEARCH_SKILLS), options.name_of(LIST_SKILLS)
+    return (
+        "More skills are installed than this index lists: call "
+        f'{search}({{"query":"<what the task needs>"}}) to find one by its '
+        f"description, or {listing} to see them all."
+    )
+
+
+def ranked(skills: Mapping[str, Skill], query: str | None) -> dict[str, Skill]:
+    """`skills` in order of relevance to `query` (`satchel._ranking.rank`); as given
+    without one."""
+    if query is None:
+        return dict(skills)
+    by_id = {id(s): key for key, s in skills.items()}
+    return {by_id[id(s)]: s for s in rank(skills, query)}
