@@ -17,6 +17,7 @@ from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
 from satchel.origin import Trust
 from satchel.plugins._model import Plugin
 from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, by_name, settle
+from satchel.skills._cache import open_root_cache
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
@@ -88,7 +89,10 @@ def _skill_sources(
         if skipped:
             yield _skipped(root, skipped)
             continue
-        scan = scan_root(root, rules, lay.walk)
+        cache = open_root_cache(root.path, rules) if opts.cache else None
+        scan = scan_root(root, rules, lay.walk, cache)
+        if cache is not None and scan.exists:
+            cache.save()
         yield Source(scan.skills, scan.diagnostics, wanted), scan
     for plugin in plugins:
         scan = _plugin_skills(plugin, opts.plugin_skill_names)
