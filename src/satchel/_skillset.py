@@ -17,7 +17,6 @@ from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
 from satchel.origin import Trust
 from satchel.plugins._model import Plugin
 from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, by_name, settle
-from satchel.skills._cache import open_root_cache
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
@@ -62,10 +61,11 @@ def settle_skills(
         lost=_skill_lost,
         within=by_name,
     )
+    won = {id(s) for s in settled.winners}
     return SkillPart(
         MappingProxyType({s.name: s for s in settled.winners}),
         settled.diagnostics,
-        tuple(_report(part, settled.winners) for _, part in parts),
+        tuple(_report(part, won) for _, part in parts),
         settled.shadowed,
     )
 
@@ -89,10 +89,7 @@ def _skill_sources(
         if skipped:
             yield _skipped(root, skipped)
             continue
-        cache = open_root_cache(root.path, rules) if opts.cache else None
-        scan = scan_root(root, rules, lay.walk, cache)
-        if cache is not None and scan.exists:
-            cache.save()
+        scan = scan_root(root, rules, lay.walk, cache=opts.cache)
         yield Source(scan.skills, scan.diagnostics, wanted), scan
     for plugin in plugins:
         scan = _plugin_skills(plugin, opts.plugin_skill_names)
@@ -108,11 +105,11 @@ def _skipped(root: Root, why: str) -> tuple[Source[Skill], RootReport]:
     return Source(diagnostics=found), RootReport(root, exists, skipped=why)
 
 
-def _report(part: RootScan | RootReport, winners: Sequence[Skill]) -> RootReport:
-    """A scanned root's report: how many of its skills loaded, how many did not."""
+def _report(part: RootScan | RootReport, won: set[int]) -> RootReport:
+    """A scanned root's report: how many of its skills loaded (their ids are in
+    `won`), how many did not."""
     if isinstance(part, RootReport):
         return part
-    won = {id(s) for s in winners}
     loaded = sum(id(s) in won for s in part.skills)
     return RootReport(part.root, part.exists, loaded, len(part.skills) - loaded)
 

@@ -27,6 +27,7 @@ Rules that keep it honest:
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import marshal
 import os
@@ -52,9 +53,7 @@ FORMAT = 1
 RACY_NS = 2_000_000_000
 _OFF = frozenset(("0", "off", "false", "no"))
 
-# The skill's fields as `Skill` takes them after `path` and `origin`, or None; then
-# each diagnostic as (code, severity, message, path, line, hint).
-Payload = tuple[tuple[Any, ...] | None, tuple[tuple[Any, ...], ...]]
+_EMPTY: Any = MappingProxyType({})
 
 
 def cache_dir() -> Path | None:
@@ -82,7 +81,10 @@ def open_root_cache(root: Path, rules: FieldRules) -> RootCache | None:
 
 
 class RootCache:
-    """One root's entries as read from disk, and the entries of this load."""
+    """One root's entries as read from disk, and the entries of this load. An entry is
+    one flat tuple (fewer objects to load): the key's four numbers, the diagnostics,
+    then the skill's fields as `Skill` takes them after `path` and `origin` (none when
+    no skill loaded)."""
 
     __slots__ = ("directory", "dirty", "entries", "name", "seen")
 
@@ -90,7 +92,7 @@ class RootCache:
         self.directory = directory
         self.name = name
         self.entries: dict[str, Any] = {}
-        self.seen: dict[str, tuple[Key, Payload]] = {}
+        self.seen: dict[str, tuple[Any, ...]] = {}
         self.dirty = False
 
     def lookup(
@@ -98,11 +100,11 @@ class RootCache:
     ) -> tuple[Skill | None, list[Diagnostic]] | None:
         """What `file` held when it had `key`, rebuilt for `path`; None on a miss."""
         entry = self.entries.get(file)
-        if entry is None or type(entry) is not tuple or len(entry) != 2 or entry[0] != key:
+        if type(entry) is not tuple or entry[:4] != key:
             self.dirty = True
             return None
         try:
-            result = _rebuild(entry[1], path, origin, key)
+            result = _rebuild(entry, path, origin)
         except (TypeError, ValueError, IndexError, KeyError):
             self.dirty = True
             return None
@@ -114,7 +116,7 @@ class RootCache:
         self.dirty = True
         if key[3] > time.time_ns() - RACY_NS:
             return
-        self.seen[file] = (key, (_fields(skill), tuple(_diag(d) for d in diags)))
+        self.seen[file] = (*key, tuple(_diag(d) for d in diags), *_fields(skill))
 
     def save(self) -> None:
         """Write this load's entries when they differ from what was read. Never raises
@@ -131,17 +133,17 @@ class RootCache:
             return
 
 
-def _fields(skill: Skill | None) -> tuple[Any, ...] | None:
+def _fields(skill: Skill | None) -> tuple[Any, ...]:
     if skill is None:
-        return None
+        return ()
     return (
         skill.name,
         skill.description,
         skill.license,
         skill.compatibility,
-        dict(skill.metadata),
+        dict(skill.metadata) or None,
         skill.allowed_tools,
-        _plain(skill.extras),
+        _plain(skill.extras) or None,
         skill.when_to_use,
         skill.paths,
         skill.disallowed_tools,
@@ -168,36 +170,29 @@ def _diag(d: Diagnostic) -> tuple[Any, ...]:
 
 
 def _rebuild(
-    payload: Payload, path: Path, origin: Origin, key: Key
+    entry: tuple[Any, ...], path: Path, origin: Origin
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    fields, diags = payload
-    skill = None
-    if fields is not None:
-        (name, description, license_, compatibility, metadata, tools, extras, *host) = fields
-        when_to_use, paths, disallowed, model, effort, shell, context, agent, background = host
-        skill = Skill(
-            name,
-            description,
-            license_,
-            compatibility,
-            MappingProxyType(metadata),
-            tools,
-            MappingProxyType(extras),
-            path,
-            origin,
-            None,
-            (key[2], key[3]),
-            when_to_use,
-            paths,
-            disallowed,
-            model,
-            effort,
-            shell,
-            context,
-            agent,
-            background,
-        )
-    return skill, [_undiag(d, path) for d in diags] if diags else []
+    diags = [_undiag(d, path) for d in entry[4]] if entry[4] else []
+    if len(entry) == 5:
+        return None, diags
+    if len(entry) != 21:
+        raise ValueError("not an entry")
+    name, description, license_, compatibility, metadata, tools, extras = entry[5:12]
+    skill = Skill(
+        name,
+        description,
+        license_,
+        compatibility,
+        _EMPTY if metadata is None else MappingProxyType(metadata),
+        tools,
+        _EMPTY if extras is None else MappingProxyType(extras),
+        path,
+        origin,
+        None,
+        (entry[2], entry[3]),
+        *entry[12:],
+    )
+    return skill, diags
 
 
 def _undiag(d: tuple[Any, ...], path: Path) -> Diagnostic:
@@ -236,13 +231,25 @@ def _load(directory: Path, name: str) -> dict[str, Any]:
             return {}
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read()
-        loaded = marshal.loads(data)
+        loaded = _unmarshal(data)
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     finally:
         os.close(fd)
     ok = type(loaded) is tuple and len(loaded) == 3 and loaded[:2] == (FORMAT, __version__)
     return loaded[2] if ok and type(loaded[2]) is dict else {}
+
+
+def _unmarshal(data: bytes) -> Any:
+    """`marshal.loads` with the cyclic collector paused: loading makes thousands of
+    containers, and a collection started among them would cost more than the load."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return marshal.loads(data)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _write(directory: Path, name: str, data: bytes) -> None:

@@ -12,18 +12,15 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from satchel._files import list_sorted, open_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Root, WalkBounds
 from satchel.origin import Origin, root_origin
+from satchel.skills._cache import RootCache, open_root_cache
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill_keyed
-
-if TYPE_CHECKING:
-    from satchel.skills._cache import RootCache
 
 __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
@@ -40,30 +37,43 @@ class RootScan:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def scan_root(
-    root: Root, rules: FieldRules, walk: WalkBounds, cache: RootCache | None = None
-) -> RootScan:
+def scan_root(root: Root, rules: FieldRules, walk: WalkBounds, *, cache: bool = False) -> RootScan:
     """Read every skill under `root`; with `cache`, take each unchanged SKILL.md's
-    reading from it and keep the others' there."""
+    reading from the discovery cache and keep the others' there."""
     scan = RootScan(root)
     top = str(root.path)
     entries = open_root(top, scan.diagnostics, "a skills root")
     if entries is None:
         return scan
     scan.exists = True
+    kept = open_root_cache(root.path, rules) if cache else None
+    _scan(root, rules, walk, entries, scan, kept)
+    if kept is not None:
+        kept.save()
+    return scan
+
+
+def _scan(
+    root: Root,
+    rules: FieldRules,
+    walk: WalkBounds,
+    entries: list[os.DirEntry[str]],
+    scan: RootScan,
+    cache: RootCache | None,
+) -> None:
+    top = str(root.path)
     walker = _Walker(top, walk, scan.diagnostics)
     origin = root_origin(root)
     if walk.nested:
         for skill_dir in walker.nested(entries):
             _read_one(Path(skill_dir, SKILL_FILE), skill_dir, origin, rules, scan, cache)
-        return scan
+        return
     for entry in entries:
         if not walker.candidate(entry):
             continue
         path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
         if not _read_one(path, entry.path, origin, rules, scan, cache):
             _report_near_misses(entry.path, scan.diagnostics)
-    return scan
 
 
 def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]:
