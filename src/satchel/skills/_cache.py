@@ -1,7 +1,9 @@
 """The discovery cache: what was read from each SKILL.md, kept between processes.
 
 A skills root's cache is one file in the user cache directory
-(``platformdirs.user_cache_dir("satchel")/discovery``, or ``$SATCHEL_CACHE_DIR``), named
+(``platformdirs.user_cache_dir("satchel")/discovery``: on Linux
+``$XDG_CACHE_HOME/satchel/discovery``, else ``~/.cache/satchel/discovery``; or
+``$SATCHEL_CACHE_DIR`` when set), named
 by a hash of the root's path, the field rules and satchel's version. It maps each
 SKILL.md path to the file's (device, inode, size, mtime_ns) when it was read and what
 `read_skill` made of its bytes: the skill's fields and the diagnostics, never the
@@ -32,6 +34,7 @@ import hashlib
 import marshal
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -63,7 +66,12 @@ def cache_dir() -> Path | None:
     given = os.environ.get(ENV_DIR, "")
     if given:
         return Path(given)
-    import platformdirs  # only when a cache is opened
+    linux = sys.platform.startswith("linux")
+    if linux:  # platformdirs' rule, without importing it
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+        return base / "satchel" / "discovery"
+    import platformdirs
 
     return Path(platformdirs.user_cache_dir("satchel")) / "discovery"
 

@@ -18,7 +18,7 @@ This module only reads values; `paths` patterns are matched in the session
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from satchel.diagnostics import type_name
@@ -50,7 +50,7 @@ class HostFields:
 
     def as_fields(self) -> dict[str, Any]:
         """These values by field name: `Skill` has a field of each name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in self.__slots__}  # the fields, in order
 
 
 def read_host_fields(fields: Mapping[str, Any], report: Report, split: Split) -> HostFields:
