@@ -1082,6 +1082,8 @@ def run_scale(args: argparse.Namespace) -> bool:
     big = args.skills * args.scale
     print(f"\nSCALE: {args.skills} and {big} skills, cold and warm loads in the same rounds")
     with tempfile.TemporaryDirectory(prefix="satchel-bench-scale-") as tmp:
+        Path(tmp, "small").mkdir()
+        Path(tmp, "big").mkdir()
         small_c = build_corpus(Path(tmp, "small"), args.skills)
         big_c = build_corpus(Path(tmp, "big"), big)
         ops: list[tuple[str, Callable[[], object]]] = [
