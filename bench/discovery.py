@@ -11,7 +11,10 @@ roots so that shadowing is exercised, then times in one process:
 
 * the floor: `os.scandir` of every root and the first 4 KiB of every SKILL.md;
 * the floor plus PyYAML's `CSafeLoader` on each frontmatter (context only);
-* `satchel.load(layout=...)`;
+* `satchel.load(layout=..., cache=False)`: cold, the discovery cache off;
+* `satchel.load(layout=...)` with a warm discovery cache (every SKILL.md unchanged);
+* `satchel.load(layout=...)` after the cache files are removed (context: a first load,
+  which writes the cache);
 * `skills_ref.read_properties(dir)` for every skill directory.
 
 Each operation is warmed up once, then K rounds are timed with `time.perf_counter()`,
@@ -32,8 +35,16 @@ file and lists every directory `satchel.load()` does, then times in the same way
   (the floor of Mistral Vibe's published figure);
 * `satchel.load(layout=...)`, then `load(plugins=False)` and `load_plugins` (context).
 
+The scaling scenario (`--scale N`, default 10; 0 skips it) builds a second corpus of N
+times the skills and times cold and warm loads of both corpora in the same rounds.
+
 A second corpus of 10,000 skills is then loaded in a fresh subprocess to measure how
-much the resident set grows while the `Environment` is held. See docs/performance.md.
+much the resident set grows while the `Environment` is held, cold and warm.
+
+The discovery cache lives in a temporary directory for the run (``SATCHEL_CACHE_DIR``),
+and every file of a corpus is dated an hour back, as files are that were not written
+in the last seconds (the cache does not keep a file modified in the two seconds before
+it was read). See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -48,6 +59,7 @@ import os
 import platform
 import pstats
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,12 +74,15 @@ import yaml
 import satchel
 from satchel._trust import store_path, trust
 
-FLOOR_TARGET = 6.0  # satchel.load() at most this many times the floor
+COLD_TARGET = 3.0  # satchel.load(cache=False) at most this many times the floor
+WARM_TARGET = 1.0  # satchel.load() with a warm discovery cache at most the floor
+SCALE_TARGET = 11.0  # 10x the skills at most this many times the time
 PLUGIN_TARGET = 8.0  # with plugins: satchel.load() at most this many times its floor
 VIBE_PUBLISHED = 48.0  # Vibe, published (not measured here): SkillManager + resolve()
 PEER_TARGET = 20.0  # skills-ref at least this many times slower than satchel.load()
 RSS_TARGET_MB = 50.0  # growth of the resident set for 10,000 skills
 HEAD = 4096
+AN_HOUR_AGO = time.time_ns() - 3600 * 10**9
 SKILL_FILE = "SKILL.md"
 DUPLICATE_EVERY = 20  # in every root after the first, one skill in 20 reuses a name
 PLUGIN_SKILLS = 4  # skills inside each plugin, in its skills/ directory
@@ -278,6 +293,7 @@ def build_corpus(base: Path, count: int, *, fallback_share: float = 0.0) -> Corp
             data = text.encode()
             (skill_dir / SKILL_FILE).write_bytes(data)
             (skill_dir / "scripts" / "run.py").write_text(SCRIPT)
+            os.utime(skill_dir / SKILL_FILE, ns=(AN_HOUR_AGO, AN_HOUR_AGO))
             corpus.dirs.append(skill_dir)
             corpus.bytes_total += len(data)
             i += 1
@@ -489,6 +505,27 @@ def floor_yaml(roots: list[str]) -> int:
 
 def satchel_load(layout: satchel.Layout) -> int:
     return len(satchel.load(layout=layout).skills)
+
+
+def satchel_cold(layout: satchel.Layout) -> int:
+    return len(satchel.load(layout=layout, cache=False).skills)
+
+
+def satchel_first(layout: satchel.Layout) -> int:
+    """A first load: no cache files, so every SKILL.md is read and the cache written."""
+    shutil.rmtree(os.environ["SATCHEL_CACHE_DIR"], ignore_errors=True)
+    return len(satchel.load(layout=layout).skills)
+
+
+def same_loads(layout: satchel.Layout) -> bool:
+    """Whether a load through the warm cache gives what a load without it gives."""
+
+    def seen(env: satchel.Environment) -> object:
+        skills = [(s.to_json(), s.origin, s.stamp) for s in env.skills.values()]
+        return skills, list(env.diagnostics), [(s.winner.path, s.loser.path) for s in env.shadowed]
+
+    satchel.load(layout=layout)  # writes the cache
+    return seen(satchel.load(layout=layout)) == seen(satchel.load(layout=layout, cache=False))
 
 
 def skills_ref_all(roots: list[str]) -> int:
@@ -857,13 +894,14 @@ def _maxrss_kib() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS
 
 
-def rss_child(project: str, home: str) -> None:
-    """Runs in a fresh interpreter: RSS before and after load(), Environment held."""
+def rss_child(project: str, home: str, mode: str) -> None:
+    """Runs in a fresh interpreter: RSS before and after load(), Environment held;
+    `mode` ``cold`` loads with the cache off, ``warm`` through it."""
     layout = satchel.Layout.default(project, home=home, project=project)
     gc.collect()
     before, peak_before = _vmrss_kib(), _maxrss_kib()
     start = time.perf_counter()
-    env = satchel.load(layout=layout)
+    env = satchel.load(layout=layout, cache=mode == "warm")
     elapsed = time.perf_counter() - start
     gc.collect()
     after, peak_after = _vmrss_kib(), _maxrss_kib()
@@ -881,7 +919,7 @@ def rss_child(project: str, home: str) -> None:
 
 
 def run_rss(count: int) -> bool:
-    """Build `count` skills, load them in a subprocess, print the growth."""
+    """Build `count` skills, load them in a subprocess, cold then warm, print the growth."""
     print(f"\nRSS: {count} skills, satchel.load() in a fresh subprocess, Environment held")
     with tempfile.TemporaryDirectory(prefix="satchel-bench-rss-") as tmp:
         start = time.perf_counter()
@@ -891,13 +929,23 @@ def run_rss(count: int) -> bool:
             f"{corpus.bytes_total / 2**20:.1f} MiB of SKILL.md, built in "
             f"{time.perf_counter() - start:.1f} s"
         )
-        script = os.path.abspath(__file__)
-        proc = subprocess.run(
-            [sys.executable, script, "--rss-child", str(corpus.project), str(corpus.home)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        child = [sys.executable, os.path.abspath(__file__), "--rss-child"]
+        procs = {}
+        for mode in ("cold", "warm", "warm"):  # the first warm child writes the cache
+            procs[mode] = subprocess.run(
+                [*child, str(corpus.project), str(corpus.home), mode],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+    ok = True
+    for mode, proc in procs.items():
+        print(f"  {mode}:")
+        ok = _rss_report(proc) and ok
+    return ok
+
+
+def _rss_report(proc: subprocess.CompletedProcess[str]) -> bool:
     if proc.returncode != 0:
         print(proc.stderr)
         print("  RSS measurement failed")
@@ -939,12 +987,14 @@ def run_rss(count: int) -> bool:
 # ----------------------------------------------------------------------------- main
 
 
-def profile_load(layout: satchel.Layout, repeat: int, title: str = "") -> None:
-    satchel.load(layout=layout)
+def profile_load(
+    layout: satchel.Layout, repeat: int, title: str = "", *, cache: bool = True
+) -> None:
+    satchel.load(layout=layout, cache=cache)
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(repeat):
-        satchel.load(layout=layout)
+        satchel.load(layout=layout, cache=cache)
     profiler.disable()
     for order in ("tottime", "cumulative"):
         out = io.StringIO()
@@ -980,27 +1030,40 @@ def run_timings(args: argparse.Namespace) -> bool:
             print(f"CORPUS PROBLEM: {problem}")
         if problems:
             return False
+        if not same_loads(corpus.layout):
+            print("CORPUS PROBLEM: a load through the cache differs from one without it")
+            return False
         agreed = "; skills-ref agrees on every loaded skill" if with_ref else ""
-        print(f"checked    satchel loaded what the corpus holds{agreed}; K={args.repeat}\n")
+        print(
+            f"checked    satchel loaded what the corpus holds{agreed}; a warm load equals a "
+            f"cold one; K={args.repeat}\n"
+        )
 
         roots = corpus.roots
         ops: list[tuple[str, Callable[[], object]]] = [
             ("floor: scandir + read 4 KiB", lambda: floor(roots)),
             ("floor + PyYAML CSafeLoader (context)", lambda: floor_yaml(roots)),
-            ("satchel.load(layout=...)", lambda: satchel_load(corpus.layout)),
+            ("load(cache=False): cold", lambda: satchel_cold(corpus.layout)),
+            ("load(): warm cache", lambda: satchel_load(corpus.layout)),
+            ("load(): first, writes the cache (context)", lambda: satchel_first(corpus.layout)),
         ]
         if with_ref:
             ops.append((f"skills_ref.read_properties x{n}", lambda: skills_ref_all(roots)))
         timings = measure(ops, args.repeat)
         print_table(timings, n)
-        base, ours = timings[0].median, timings[2].median
-        ok = ours / base <= FLOOR_TARGET
+        base, ours, warm = timings[0].median, timings[2].median, timings[3].median
+        cold_ok, warm_ok = ours / base <= COLD_TARGET, warm / base <= WARM_TARGET
+        ok = cold_ok and warm_ok
         print(
-            f"\ntarget     satchel.load() <= {FLOOR_TARGET:.0f}x floor: "
-            f"{ours / base:.2f}x  {verdict(ok)}"
+            f"\ntarget     load(cache=False) <= {COLD_TARGET:.0f}x floor: "
+            f"{ours / base:.2f}x  {verdict(cold_ok)}"
+        )
+        print(
+            f"target     load() warm <= {WARM_TARGET:.1f}x floor: "
+            f"{warm / base:.2f}x  {verdict(warm_ok)}"
         )
         if with_ref:
-            ratio = timings[3].median / ours
+            ratio = timings[5].median / ours
             peer_ok = ratio >= PEER_TARGET
             ok = ok and peer_ok
             print(
@@ -1008,7 +1071,38 @@ def run_timings(args: argparse.Namespace) -> bool:
                 f"{ratio:.1f}x  {verdict(peer_ok)}"
             )
         if args.profile:
-            profile_load(corpus.layout, args.repeat)
+            profile_load(corpus.layout, args.repeat, " cold", cache=False)
+            profile_load(corpus.layout, args.repeat, " warm")
+    return ok
+
+
+def run_scale(args: argparse.Namespace) -> bool:
+    """Cold and warm loads of `args.skills` and of `args.scale` times as many skills,
+    in the same rounds."""
+    big = args.skills * args.scale
+    print(f"\nSCALE: {args.skills} and {big} skills, cold and warm loads in the same rounds")
+    with tempfile.TemporaryDirectory(prefix="satchel-bench-scale-") as tmp:
+        Path(tmp, "small").mkdir()
+        Path(tmp, "big").mkdir()
+        small_c = build_corpus(Path(tmp, "small"), args.skills)
+        big_c = build_corpus(Path(tmp, "big"), big)
+        ops: list[tuple[str, Callable[[], object]]] = [
+            (f"floor, {args.skills}", lambda: floor(small_c.roots)),
+            (f"floor, {big}", lambda: floor(big_c.roots)),
+            (f"load(cache=False), {args.skills}", lambda: satchel_cold(small_c.layout)),
+            (f"load(cache=False), {big}", lambda: satchel_cold(big_c.layout)),
+            (f"load() warm, {args.skills}", lambda: satchel_load(small_c.layout)),
+            (f"load() warm, {big}", lambda: satchel_load(big_c.layout)),
+        ]
+        timings = measure(ops, max(1, min(args.repeat, 3)))
+    print_table(timings, args.skills)
+    ok = True
+    for name, i in (("floor", 0), ("cold", 2), ("warm", 4)):
+        ratio = timings[i + 1].median / timings[i].median
+        passed = name == "floor" or ratio <= SCALE_TARGET
+        ok = ok and passed
+        target = "(context)" if name == "floor" else f"<= {SCALE_TARGET:.0f}x: {verdict(passed)}"
+        print(f"scale      {name}: {big} skills cost {ratio:.2f}x {args.skills} {target}")
     return ok
 
 
@@ -1056,8 +1150,11 @@ def run_plugin_timings(args: argparse.Namespace) -> bool:
         ops: list[tuple[str, Callable[[], object]]] = [
             ("floor: every root, plugin dir and file read", lambda: plugin_floor(plan)),
             ("floor B: SKILL.md heads only (context)", lambda: floor(skills_only)),
-            ("satchel.load(layout=...)", lambda: satchel_load(layout)),
-            ("  load(plugins=False) (context)", lambda: satchel.load(layout=layout, plugins=False)),
+            ("satchel.load(layout=..., cache=False)", lambda: satchel_cold(layout)),
+            (
+                "  load(plugins=False, cache=False) (context)",
+                lambda: satchel.load(layout=layout, plugins=False, cache=False),
+            ),
             ("  plugins.load_plugins(layout) (context)", lambda: load_plugins(layout)),
         ]
         timings = measure(ops, args.repeat)
@@ -1073,7 +1170,7 @@ def run_plugin_timings(args: argparse.Namespace) -> bool:
             f"~{VIBE_PUBLISHED:.0f}x floor B (published, not measured here)"
         )
         if args.profile:
-            profile_load(layout, args.repeat, " with plugins")
+            profile_load(layout, args.repeat, " with plugins", cache=False)
     return ok
 
 
@@ -1096,7 +1193,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--plugins", type=int, default=50, help="plugins in the plugins scenario (50; 0: skip it)"
     )
-    parser.add_argument("--rss-child", nargs=2, metavar=("PROJECT", "HOME"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--scale", type=int, default=10, help="the scaling scenario's factor (10; 0: skip it)"
+    )
+    parser.add_argument("--rss-child", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--audit-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rss_child:
@@ -1110,14 +1210,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.plugins < 0:
         parser.error("need --plugins >= 0")
     print("\n".join(machine()))
-    ok = True
-    if not args.rss:
-        print()
-        ok = run_timings(args)
-        if args.plugins:
-            ok = run_plugin_timings(args) and ok
-    if not args.no_rss:
-        ok = run_rss(args.rss_skills) and ok
+    with tempfile.TemporaryDirectory(prefix="satchel-bench-cache-") as cache:
+        os.environ["SATCHEL_CACHE_DIR"] = cache  # never the user's cache
+        os.environ.pop("SATCHEL_CACHE", None)
+        ok = True
+        if not args.rss:
+            print()
+            ok = run_timings(args)
+            if args.scale:
+                ok = run_scale(args) and ok
+            if args.plugins:
+                ok = run_plugin_timings(args) and ok
+        if not args.no_rss:
+            ok = run_rss(args.rss_skills) and ok
     return 1 if args.check and not ok else 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import tempfile
@@ -68,6 +69,21 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if reporter is not None:
         reporter.write_line(f"tests wrote into the checkout:\n  {written}", red=True)
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_CACHES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Each test's discovery cache is its own directory in the temp dir (made when a load
+    first writes it), never the user's; subprocesses inherit it."""
+    path = tmp_path_factory.getbasetemp() / "discovery-cache" / str(next(_CACHES))
+    monkeypatch.setenv("SATCHEL_CACHE_DIR", str(path))
+    monkeypatch.delenv("SATCHEL_CACHE", raising=False)
+    return path
 
 
 @pytest.fixture

@@ -54,6 +54,9 @@ class Options:
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
     * `max_skill_name`: a skill whose name is longer is not loaded
       (``skill.name.refused``), as Codex drops it [None: loaded with a warning].
+    * `cache`: keep what was read from each SKILL.md in the discovery cache and take
+      an unchanged file's reading from it (`satchel.skills._cache`; also off with
+      ``SATCHEL_CACHE=off``) [True].
 
     Commands, agents and instructions (see docs/commands-and-agents.md):
 
@@ -153,6 +156,7 @@ class Options:
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
     skill_overrides: Mapping[str, str] = field(default_factory=lambda: _NO_OVERRIDES)
+    cache: bool = True
 
     @classmethod
     def build(cls, **options: Unpack[LoadOverrides]) -> Options:
@@ -248,6 +252,7 @@ class LoadOverrides(TypedDict, total=False):
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]
     skill_overrides: Mapping[str, str]
+    cache: bool
 
 
 def _format_order(value: Any, key: str) -> tuple[Format, ...]:

@@ -61,10 +61,11 @@ def settle_skills(
         lost=_skill_lost,
         within=by_name,
     )
+    won = {id(s) for s in settled.winners}
     return SkillPart(
         MappingProxyType({s.name: s for s in settled.winners}),
         settled.diagnostics,
-        tuple(_report(part, settled.winners) for _, part in parts),
+        tuple(_report(part, won) for _, part in parts),
         settled.shadowed,
     )
 
@@ -88,7 +89,7 @@ def _skill_sources(
         if skipped:
             yield _skipped(root, skipped)
             continue
-        scan = scan_root(root, rules, lay.walk)
+        scan = scan_root(root, rules, lay.walk, cache=opts.cache)
         yield Source(scan.skills, scan.diagnostics, wanted), scan
     for plugin in plugins:
         scan = _plugin_skills(plugin, opts.plugin_skill_names)
@@ -104,11 +105,11 @@ def _skipped(root: Root, why: str) -> tuple[Source[Skill], RootReport]:
     return Source(diagnostics=found), RootReport(root, exists, skipped=why)
 
 
-def _report(part: RootScan | RootReport, winners: Sequence[Skill]) -> RootReport:
-    """A scanned root's report: how many of its skills loaded, how many did not."""
+def _report(part: RootScan | RootReport, won: set[int]) -> RootReport:
+    """A scanned root's report: how many of its skills loaded (their ids are in
+    `won`), how many did not."""
     if isinstance(part, RootReport):
         return part
-    won = {id(s) for s in winners}
     loaded = sum(id(s) in won for s in part.skills)
     return RootReport(part.root, part.exists, loaded, len(part.skills) - loaded)
 

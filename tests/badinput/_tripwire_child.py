@@ -4,6 +4,8 @@ Started by test_conventions.py with PATH pointing only at tripwire shims. An aud
 hook records every attempt to start a process or open a socket, every file opened
 and every directory listed outside the fixture and the Python installation, and every
 file opened inside the fixture (discovery should open nothing but SKILL.md files).
+satchel's own discovery cache directory (`satchel.skills._cache.cache_dir()`, private to
+the user) is the one place outside those it may open and write.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def main() -> None:
         for p in {*sys.path, sys.prefix, sys.base_prefix, sys.exec_prefix}
         if p and os.path.isabs(p)
     )
-    watch: dict[str, object] = {"fixture": None}
+    watch: dict[str, object] = {"fixture": None, "cache": None}
     forbidden: list[str] = []
     outside: list[str] = []
     opened: list[str] = []
@@ -47,6 +49,9 @@ def main() -> None:
             forbidden.append(f"{event} {args!r}"[:300])
         elif event in FILE_EVENTS and args and isinstance(args[0], str | bytes | os.PathLike):
             path = os.path.abspath(os.fsdecode(args[0]))
+            cache = watch["cache"]
+            if isinstance(cache, str) and (path + os.sep).startswith(cache):
+                return
             if path.startswith(fixture) or path + os.sep == fixture:
                 if event == "open":
                     opened.append(path[len(fixture) :])
@@ -56,6 +61,7 @@ def main() -> None:
     sys.addaudithook(hook)
 
     import satchel
+    from satchel.skills._cache import cache_dir
 
     results = {}
     for spec in specs:
@@ -72,6 +78,8 @@ def main() -> None:
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         error = None
         skills: list[str] = []
+        own = cache_dir()
+        watch["cache"] = None if own is None else os.path.abspath(own) + os.sep
         watch["fixture"] = os.path.realpath(spec["fixture"]) + os.sep
         start = time.perf_counter()
         try:

@@ -205,6 +205,12 @@ def _argv(event: str, args: tuple[Any, ...]) -> list[str]:
     return [f"{args!r}"[:300]]
 
 
+def _own_cache() -> str:
+    from satchel.skills._cache import cache_dir
+
+    return str(cache_dir() or "\0")
+
+
 class _Watch:
     """The audit hook and an `os.open` wrapper, recording into `events` while armed."""
 
@@ -228,6 +234,8 @@ class _Watch:
     def note(self, event: str, path: str) -> None:
         roots = self.roots
         if roots is None or path.startswith((roots, *self.python)) or path in DEVICES:
+            return
+        if path.startswith(str(_own_cache())):  # satchel's discovery cache, private to the user
             return
         self.events.append({"step": self.step, "kind": "outside", "event": event, "path": path})
 

@@ -9,6 +9,7 @@ import pytest
 
 import satchel
 from satchel import approx_tokens, truncate
+from satchel.skills._cache import cache_dir
 from tests.support import skill_md, write_skill
 
 from .build import NESTED, SIBLING, found, only, write_sibling
@@ -27,7 +28,8 @@ def io_log(monkeypatch):
     def open_(path, flags, *args, **kwargs):
         fd = real_open(path, flags, *args, **kwargs)
         fds[fd] = os.fspath(path)
-        log["opened"].append(os.fspath(path))
+        if not os.fspath(path).startswith(str(cache_dir())):  # satchel's own cache
+            log["opened"].append(os.fspath(path))
         return fd
 
     def read(fd, n):

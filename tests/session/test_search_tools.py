@@ -143,9 +143,13 @@ def test_the_cut_index_matches_its_golden_file(many):
 
 
 def test_the_line_takes_its_bytes_from_the_index_budget(layout, project):
+    # Past the byte bound every entry is first shortened, then name-only, then left out:
+    # with 1,500 bytes, 60 long names cannot all be listed even by name.
     root = project / ".agents" / "skills"
-    for i in range(20):
-        put(root / f"long-{i:02}" / "SKILL.md", skill_md(f"long-{i:02}", "word " * 100))
-    text = _index(session(satchel.load(layout=layout)))
+    for i in range(60):
+        name = f"a-skill-with-a-long-name-{i:02}"
+        put(root / name / "SKILL.md", skill_md(name, "word " * 100))
+    budget = satchel.Budget(bytes=1500)
+    text = _index(session(satchel.load(layout=layout), index_budget=budget))
     assert text.endswith(f"{LINE}\n")
-    assert 8 * 1024 - 600 < len(text.encode()) <= 8 * 1024  # the cap, nearly filled
+    assert 1500 - 100 < len(text.encode()) <= 1500  # the bound, nearly filled

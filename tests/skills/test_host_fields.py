@@ -155,3 +155,35 @@ def test_claude_codes_internal_keys_are_known_and_kept(tmp_path):
     skill, diags = _read(tmp_path, extra)
     assert [d.code for d in diags] == []
     assert skill.extras["displayName"] == "Fancy" and skill.extras["fallback"] == "other"
+
+
+ONE_KEY_EACH = {
+    "when_to_use": "Often.",
+    "when-to-use": "Often.",
+    "paths": "src/**",
+    "disallowed-tools": "Write",
+    "disallowedTools": "Write",
+    "model": "opus",
+    "effort": "high",
+    "shell": "bash",
+    "context": "fork",
+    "agent": "explore",
+    "background": True,
+}
+
+
+@pytest.mark.parametrize("key", sorted(ONE_KEY_EACH))
+def test_a_frontmatter_with_any_one_host_key_is_read_past_the_shortcut(key):
+    from satchel.skills._host_fields import HOST_KEYS, NO_HOST_FIELDS, read_host_fields
+
+    heard: list[str] = []
+    read = read_host_fields({key: ONE_KEY_EACH[key]}, lambda c, m: heard.append(c), str.split)
+    assert key in HOST_KEYS
+    assert read != NO_HOST_FIELDS
+    assert heard == []
+
+
+def test_the_shortcut_covers_exactly_the_keys_the_readers_take():
+    from satchel.skills._host_fields import HOST_KEYS
+
+    assert frozenset(ONE_KEY_EACH) == HOST_KEYS

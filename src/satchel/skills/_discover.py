@@ -17,9 +17,10 @@ from satchel._files import list_sorted, open_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Root, WalkBounds
 from satchel.origin import Origin, root_origin
+from satchel.skills._cache import RootCache, open_root_cache
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
-from satchel.skills._read import SKILL_FILE, read_skill
+from satchel.skills._read import SKILL_FILE, read_skill_keyed
 
 __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
@@ -36,27 +37,43 @@ class RootScan:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def scan_root(root: Root, rules: FieldRules, walk: WalkBounds) -> RootScan:
-    """Read every skill under `root`."""
+def scan_root(root: Root, rules: FieldRules, walk: WalkBounds, *, cache: bool = False) -> RootScan:
+    """Read every skill under `root`; with `cache`, take each unchanged SKILL.md's
+    reading from the discovery cache and keep the others' there."""
     scan = RootScan(root)
     top = str(root.path)
     entries = open_root(top, scan.diagnostics, "a skills root")
     if entries is None:
         return scan
     scan.exists = True
+    kept = open_root_cache(root.path, rules) if cache else None
+    _scan(root, rules, walk, entries, scan, kept)
+    if kept is not None:
+        kept.save()
+    return scan
+
+
+def _scan(
+    root: Root,
+    rules: FieldRules,
+    walk: WalkBounds,
+    entries: list[os.DirEntry[str]],
+    scan: RootScan,
+    cache: RootCache | None,
+) -> None:
+    top = str(root.path)
     walker = _Walker(top, walk, scan.diagnostics)
     origin = root_origin(root)
     if walk.nested:
         for skill_dir in walker.nested(entries):
-            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, origin, rules, scan)
-        return scan
+            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, origin, rules, scan, cache)
+        return
     for entry in entries:
         if not walker.candidate(entry):
             continue
         path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
-        if not _read_one(path, entry.path, origin, rules, scan):
+        if not _read_one(path, entry.path, origin, rules, scan, cache):
             _report_near_misses(entry.path, scan.diagnostics)
-    return scan
 
 
 def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]:
@@ -83,14 +100,37 @@ def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
 
 
 def _read_one(
-    path: Path, skill_dir: str, origin: Origin, rules: FieldRules, scan: RootScan
+    path: Path,
+    skill_dir: str,
+    origin: Origin,
+    rules: FieldRules,
+    scan: RootScan,
+    cache: RootCache | None = None,
 ) -> bool:
     """Read the SKILL.md at `path`, in `skill_dir`; False when there is none."""
-    name = os.path.basename(skill_dir)
     file = skill_dir + os.sep + SKILL_FILE  # os.path.join costs more, per skill
-    read = read_skill(path, rules, origin=origin, dir_name=name, file=file)
+    read = None
+    if cache is not None:
+        try:
+            st = os.lstat(file)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            cache = None
+        else:
+            if stat.S_ISREG(st.st_mode):
+                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+                read = cache.lookup(file, key, path, origin)
+            else:
+                cache = None  # a link or a special file: read as always, never kept
     if read is None:
-        return False
+        name = os.path.basename(skill_dir)
+        keyed = read_skill_keyed(path, rules, origin=origin, dir_name=name, file=file)
+        if keyed is None:
+            return False
+        read, key_read = keyed
+        if cache is not None and key_read is not None:
+            cache.store(file, key_read, *read)
     skill, diags = read
     scan.diagnostics.extend(diags)
     if skill is not None:

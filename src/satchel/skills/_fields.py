@@ -19,7 +19,7 @@ from typing import Any
 from satchel._text import hidden_characters
 from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
-from satchel.skills._host_fields import read_host_fields
+from satchel.skills._host_fields import NO_HOST_FIELDS, read_host_fields
 from satchel.skills._model import Skill
 
 __all__ = [
@@ -157,7 +157,7 @@ def build_skill(
         path=path,
         origin=origin,
         stamp=stamp,
-        **host.as_fields(),
+        **({} if host is NO_HOST_FIELDS else host.as_fields()),
     )
     _hidden(b, skill.name, skill.description)
     return (None if b.failed else skill), b.diags

@@ -18,12 +18,12 @@ This module only reads values; `paths` patterns are matched in the session
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from satchel.diagnostics import type_name
 
-__all__ = ["EFFORTS", "HostFields", "read_host_fields"]
+__all__ = ["EFFORTS", "HOST_KEYS", "NO_HOST_FIELDS", "HostFields", "read_host_fields"]
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 SHELLS = ("bash", "powershell")
@@ -50,12 +50,22 @@ class HostFields:
 
     def as_fields(self) -> dict[str, Any]:
         """These values by field name: `Skill` has a field of each name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in self.__slots__}  # the fields, in order
+
+
+NO_HOST_FIELDS = HostFields()
+# Every key a host field is read from: a frontmatter with none of them has none.
+HOST_KEYS = frozenset(
+    ("when_to_use", "when-to-use", "paths", "disallowed-tools", "disallowedTools", "model",
+     "effort", "shell", "context", "agent", "background")
+)  # fmt: skip
 
 
 def read_host_fields(fields: Mapping[str, Any], report: Report, split: Split) -> HostFields:
     """Read the host fields of `fields`; `report(code, message)` hears each bad value
     and `split` splits a tool list as `allowed-tools` is split."""
+    if HOST_KEYS.isdisjoint(fields):
+        return NO_HOST_FIELDS  # the common case: a skill in the spec's fields only
     return HostFields(
         when_to_use=_when_to_use(fields, report),
         paths=_paths(fields, report),

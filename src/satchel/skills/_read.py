@@ -12,11 +12,13 @@ from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 
-__all__ = ["SKILL_FILE", "parse_skill", "read_skill"]
+__all__ = ["SKILL_FILE", "Key", "parse_skill", "read_skill", "read_skill_keyed"]
 
 SKILL_FILE = "SKILL.md"
 HEAD = 4096
 _HEAD_CAP = frontmatter.MAX_FRONTMATTER + 16
+
+Key = tuple[int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns
 
 
 def read_skill(
@@ -32,17 +34,31 @@ def read_skill(
     None when there is no such file: the caller decides whether that matters.
     `file` is the same path as a string, when the caller has it (cheaper to open).
     """
+    read = read_skill_keyed(path, rules, origin=origin, dir_name=dir_name, file=file)
+    return None if read is None else read[0]
+
+
+def read_skill_keyed(
+    path: Path,
+    rules: FieldRules,
+    *,
+    origin: Origin = NO_ORIGIN,
+    dir_name: str | None = None,
+    file: str | None = None,
+) -> tuple[tuple[Skill | None, list[Diagnostic]], Key | None] | None:
+    """`read_skill`, with the (device, inode, size, mtime_ns) of the file as it was
+    read: None when it could not be opened (the result is then not the file's bytes')."""
     try:
-        data, complete, stamp = _read_head(file or path)
+        data, complete, key = _read_head(file or path)
     except FileProblem as e:
-        return None if e.kind == "missing" else (None, _file_problem(e, path))
+        return None if e.kind == "missing" else ((None, _file_problem(e, path)), None)
     parsed = frontmatter.parse(data, path, complete=complete)
     if parsed.fields is None:
-        return None, list(parsed.diagnostics)
+        return (None, list(parsed.diagnostics)), key
     skill, diags = build_skill(
-        parsed.fields, path, rules, origin=origin, dir_name=dir_name, stamp=stamp
+        parsed.fields, path, rules, origin=origin, dir_name=dir_name, stamp=(key[2], key[3])
     )
-    return skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags
+    return (skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags), key
 
 
 def parse_skill(
@@ -78,9 +94,9 @@ def _read_whole(path: Path) -> bytes:
     return read_bounded(path, MAX_SKILL_FILE)
 
 
-def _read_head(path: str | Path) -> tuple[bytes, bool, tuple[int, int]]:
+def _read_head(path: str | Path) -> tuple[bytes, bool, Key]:
     """Read up to the closing fence: 4 KiB first, more only if the fence is further;
-    with the file's (size, mtime_ns) as it was opened."""
+    with the file's (device, inode, size, mtime_ns) as it was opened."""
     try:
         fd, size = open_regular(path, MAX_SKILL_FILE, nofollow=True)
     except FileProblem as e:
@@ -90,7 +106,7 @@ def _read_head(path: str | Path) -> tuple[bytes, bool, tuple[int, int]]:
         fd, size = open_regular(path, MAX_SKILL_FILE)
     try:
         st = os.fstat(fd)
-        stamp = (st.st_size, st.st_mtime_ns)
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         data = os.read(fd, HEAD)
         complete = len(data) >= size
         while not complete and frontmatter.locate(data, complete=False).status == "more":
@@ -102,7 +118,7 @@ def _read_head(path: str | Path) -> tuple[bytes, bool, tuple[int, int]]:
                 break
             data += chunk
             complete = len(data) >= size
-        return data, complete, stamp
+        return data, complete, key
     finally:
         os.close(fd)
 

@@ -1,0 +1,281 @@
+"""The discovery cache: what was read from each SKILL.md, kept between processes.
+
+A skills root's cache is one file in the user cache directory
+(``platformdirs.user_cache_dir("satchel")/discovery``: on Linux
+``$XDG_CACHE_HOME/satchel/discovery``, else ``~/.cache/satchel/discovery``; or
+``$SATCHEL_CACHE_DIR`` when set), named
+by a hash of the root's path, the field rules and satchel's version. It maps each
+SKILL.md path to the file's (device, inode, size, mtime_ns) when it was read and what
+`read_skill` made of its bytes: the skill's fields and the diagnostics, never the
+precedence decisions (those are made again on every load).
+
+Rules that keep it honest:
+
+* Every file is stamped again on every load (one ``lstat``); an entry whose key differs
+  is read again, so a cached entry is never trusted for a changed file. A file modified
+  less than `RACY_NS` before it was read is not stored: in that window a second write
+  could keep the same size and timestamp (as git's "racy" index entries).
+* Writes are atomic (a temporary file in the same directory, then ``os.replace``): two
+  processes writing at once leave one whole cache or the other.
+* The directory is created 0700 and files 0600; a directory or file not owned by the
+  user, or open to others, is not read (the format is ``marshal`` of plain values,
+  which is fast to load but must never come from a file another user could write).
+  A file that does not load or does not have the expected shape counts as empty and is
+  rewritten.
+* ``SATCHEL_CACHE=off`` (or ``0``, ``false``, ``no``) or ``load(cache=False)`` turns it
+  off: no cache file is read or written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import marshal
+import os
+import stat
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._version import __version__
+from satchel.diagnostics import Diagnostic
+from satchel.origin import Origin
+from satchel.skills._fields import FieldRules
+from satchel.skills._model import Skill
+from satchel.skills._read import Key
+
+__all__ = ["ENV_DIR", "ENV_SWITCH", "RootCache", "cache_dir", "open_root_cache"]
+
+ENV_DIR = "SATCHEL_CACHE_DIR"
+ENV_SWITCH = "SATCHEL_CACHE"
+FORMAT = 1
+RACY_NS = 2_000_000_000
+_OFF = frozenset(("0", "off", "false", "no"))
+
+_EMPTY: Any = MappingProxyType({})
+
+
+def cache_dir() -> Path | None:
+    """The cache directory, or None when the cache is turned off."""
+    if os.environ.get(ENV_SWITCH, "").strip().lower() in _OFF:
+        return None
+    given = os.environ.get(ENV_DIR, "")
+    if given:
+        return Path(given)
+    linux = sys.platform.startswith("linux")
+    if linux:  # platformdirs' rule, without importing it
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+        return base / "satchel" / "discovery"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("satchel")) / "discovery"
+
+
+def open_root_cache(root: Path, rules: FieldRules) -> RootCache | None:
+    """The cache of one skills root (empty when there is none yet), or None when off."""
+    where = cache_dir()
+    if where is None:
+        return None
+    name = f"{FORMAT}\0{__version__}\0{root}\0{rules.strict}\0{rules.unicode_names}\0{rules.client}"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    cache = RootCache(where, digest + ".marshal")
+    cache.entries = _load(where, cache.name)
+    return cache
+
+
+class RootCache:
+    """One root's entries as read from disk, and the entries of this load. An entry is
+    one flat tuple (fewer objects to load): the key's four numbers, the diagnostics,
+    then the skill's fields as `Skill` takes them after `path` and `origin` (none when
+    no skill loaded)."""
+
+    __slots__ = ("directory", "dirty", "entries", "name", "seen")
+
+    def __init__(self, directory: Path, name: str) -> None:
+        self.directory = directory
+        self.name = name
+        self.entries: dict[str, Any] = {}
+        self.seen: dict[str, tuple[Any, ...]] = {}
+        self.dirty = False
+
+    def lookup(
+        self, file: str, key: Key, path: Path, origin: Origin
+    ) -> tuple[Skill | None, list[Diagnostic]] | None:
+        """What `file` held when it had `key`, rebuilt for `path`; None on a miss."""
+        entry = self.entries.get(file)
+        if type(entry) is not tuple or entry[:4] != key:
+            self.dirty = True
+            return None
+        try:
+            result = _rebuild(entry, path, origin)
+        except (TypeError, ValueError, IndexError, KeyError):
+            self.dirty = True
+            return None
+        self.seen[file] = entry
+        return result
+
+    def store(self, file: str, key: Key, skill: Skill | None, diags: list[Diagnostic]) -> None:
+        """Keep what was read from `file` (with `key`, taken from the open file)."""
+        self.dirty = True
+        if key[3] > time.time_ns() - RACY_NS:
+            return
+        self.seen[file] = (*key, tuple(_diag(d) for d in diags), *_fields(skill))
+
+    def save(self) -> None:
+        """Write this load's entries when they differ from what was read. Never raises
+        for the file system: a cache that cannot be written is left as it was."""
+        if not self.dirty and len(self.seen) == len(self.entries):
+            return
+        try:
+            data = marshal.dumps((FORMAT, __version__, self.seen))
+        except ValueError:  # a value marshal does not take: keep the entries it does
+            data = marshal.dumps((FORMAT, __version__, _marshallable(self.seen)))
+        try:
+            _write(self.directory, self.name, data)
+        except OSError:
+            return
+
+
+def _fields(skill: Skill | None) -> tuple[Any, ...]:
+    if skill is None:
+        return ()
+    return (
+        skill.name,
+        skill.description,
+        skill.license,
+        skill.compatibility,
+        dict(skill.metadata) or None,
+        skill.allowed_tools,
+        _plain(skill.extras) or None,
+        skill.when_to_use,
+        skill.paths,
+        skill.disallowed_tools,
+        skill.model,
+        skill.effort,
+        skill.shell,
+        skill.context,
+        skill.agent,
+        skill.background,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Read-only mappings as dicts, so marshal takes them."""
+    if isinstance(value, MappingProxyType | dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _diag(d: Diagnostic) -> tuple[Any, ...]:
+    return (d.code, d.severity, d.message, None if d.path is None else str(d.path), d.line, d.hint)
+
+
+def _rebuild(
+    entry: tuple[Any, ...], path: Path, origin: Origin
+) -> tuple[Skill | None, list[Diagnostic]]:
+    diags = [_undiag(d, path) for d in entry[4]] if entry[4] else []
+    if len(entry) == 5:
+        return None, diags
+    if len(entry) != 21:
+        raise ValueError("not an entry")
+    name, description, license_, compatibility, metadata, tools, extras = entry[5:12]
+    skill = Skill(
+        name,
+        description,
+        license_,
+        compatibility,
+        _EMPTY if metadata is None else MappingProxyType(metadata),
+        tools,
+        _EMPTY if extras is None else MappingProxyType(extras),
+        path,
+        origin,
+        None,
+        (entry[2], entry[3]),
+        *entry[12:],
+    )
+    return skill, diags
+
+
+def _undiag(d: tuple[Any, ...], path: Path) -> Diagnostic:
+    code, severity, message, where, line, hint = d
+    at = None if where is None else path if where == str(path) else Path(where)
+    return Diagnostic(code, severity, message, at, line, hint)
+
+
+def _marshallable(entries: dict[str, Any]) -> dict[str, Any]:
+    kept = {}
+    for file, entry in entries.items():
+        try:
+            marshal.dumps(entry)
+        except ValueError:
+            continue
+        kept[file] = entry
+    return kept
+
+
+def _private(st: os.stat_result, is_type: Callable[[int], bool]) -> bool:
+    """Owned by this user, of the right type, and neither readable nor writable by others."""
+    return is_type(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o077
+
+
+def _load(directory: Path, name: str) -> dict[str, Any]:
+    """The entries of a cache file; empty when there is none, or it is not private, or
+    it does not load, or it is of another format or satchel version."""
+    try:
+        if not _private(os.lstat(directory), stat.S_ISDIR):
+            return {}
+        fd = os.open(directory / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return {}
+    try:
+        if not _private(os.fstat(fd), stat.S_ISREG):
+            return {}
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read()
+        loaded = _unmarshal(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    finally:
+        os.close(fd)
+    ok = type(loaded) is tuple and len(loaded) == 3 and loaded[:2] == (FORMAT, __version__)
+    return loaded[2] if ok and type(loaded[2]) is dict else {}
+
+
+def _unmarshal(data: bytes) -> Any:
+    """`marshal.loads` with the cyclic collector paused: loading makes thousands of
+    containers, and a collection started among them would cost more than the load."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return marshal.loads(data)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _write(directory: Path, name: str, data: bytes) -> None:
+    """Replace the cache file at once: write a private temporary file beside it first."""
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    if not _private(os.lstat(directory), stat.S_ISDIR):
+        return
+    temp = directory / f".{name}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(temp, directory / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

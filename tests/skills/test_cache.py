@@ -1,0 +1,263 @@
+"""The discovery cache: an unchanged SKILL.md is not read again, a changed one always is,
+a bad or foreign cache file is ignored and rewritten, and the cache never changes what
+`load()` returns."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import satchel
+from satchel import Layout, RootSpec
+from satchel._version import __version__
+from satchel.skills._cache import FORMAT
+from tests.support import put, skill_md, write_skill
+
+ONE_ROOT = [RootSpec("project", ".agents", "{project}/.agents/skills")]
+AN_HOUR = 3600 * 10**9
+
+
+@pytest.fixture
+def root(project: Path) -> Path:
+    path = project / ".agents" / "skills"
+    path.mkdir(parents=True)
+    return path
+
+
+def load(project: Path, home: Path, **kw: object) -> satchel.Environment:
+    layout = Layout.default(project, home=home, roots=ONE_ROOT, env={})
+    return satchel.load(layout=layout, **kw)  # type: ignore[arg-type]
+
+
+def backdate(*paths: Path, ns: int | None = None) -> int:
+    """Date files an hour back (the cache keeps no file modified in its last seconds)."""
+    when = time.time_ns() - AN_HOUR if ns is None else ns
+    for path in paths:
+        os.utime(path, ns=(when, when))
+    return when
+
+
+def cache_files(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.marshal")) if cache.is_dir() else []
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path `os.open` is asked for from now on."""
+    seen: list[str] = []
+    real = os.open
+
+    def spy(path: str | os.PathLike[str], flags: int, *args: int, **kw: object) -> int:
+        seen.append(os.fspath(path))
+        return real(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", spy)
+    return seen
+
+
+def test_a_warm_load_opens_no_skill_md(project, home, root, private_cache, opened):
+    backdate(write_skill(root, "alpha"), write_skill(root, "beta"))
+    first = load(project, home)
+    assert [p for p in opened if p.endswith("SKILL.md")] == [
+        str(root / "alpha" / "SKILL.md"),
+        str(root / "beta" / "SKILL.md"),
+    ]
+    assert len(cache_files(private_cache)) == 1
+    opened.clear()
+    second = load(project, home)
+    assert [p for p in opened if p.endswith("SKILL.md")] == []
+    assert [s.to_json() for s in second.skills.values()] == [
+        s.to_json() for s in first.skills.values()
+    ]
+
+
+def test_a_file_replaced_with_the_same_size_and_mtime_is_read_again(project, home, root):
+    path = write_skill(root, "alpha", description="First text.")
+    when = backdate(path)
+    assert load(project, home).skills["alpha"].description == "First text."
+    replacement = put(root / "alpha" / "new.tmp", skill_md("alpha", "Other text."))
+    os.replace(replacement, path)  # a new inode, same size
+    backdate(path, ns=when)
+    assert load(project, home).skills["alpha"].description == "Other text."
+
+
+def test_a_file_rewritten_in_place_with_a_new_mtime_is_read_again(project, home, root):
+    path = write_skill(root, "alpha", description="First text.")
+    when = backdate(path)
+    assert load(project, home).skills["alpha"].description == "First text."
+    with open(path, "r+b") as f:  # the same inode and size
+        f.write(skill_md("alpha", "Other text.").encode())
+    backdate(path, ns=when + 1)
+    assert load(project, home).skills["alpha"].description == "Other text."
+
+
+def test_a_file_modified_just_before_it_was_read_is_not_kept(project, home, root, opened):
+    write_skill(root, "alpha")  # modified now: a second write could keep its size and mtime
+    load(project, home)
+    opened.clear()
+    load(project, home)
+    assert str(root / "alpha" / "SKILL.md") in opened
+
+
+def _tamper(cache: Path, version: str) -> Path:
+    """Rewrite the one cache file with another description for every skill."""
+    (file,) = cache_files(cache)
+    _, _, entries = marshal.loads(file.read_bytes())
+    changed = {k: (*v[:6], "Tampered.", *v[7:]) for k, v in entries.items()}
+    file.write_bytes(marshal.dumps((FORMAT, version, changed)))
+    return file
+
+
+def test_the_cache_is_what_a_warm_load_reads(project, home, root, private_cache):
+    backdate(write_skill(root, "alpha"))
+    load(project, home)
+    _tamper(private_cache, __version__)
+    assert load(project, home).skills["alpha"].description == "Tampered."
+
+
+def test_a_cache_from_another_satchel_version_is_ignored(project, home, root, private_cache):
+    backdate(write_skill(root, "alpha", description="Real text."))
+    load(project, home)
+    file = _tamper(private_cache, "0.0.0-other")
+    assert load(project, home).skills["alpha"].description == "Real text."
+    assert marshal.loads(file.read_bytes())[1] == __version__  # rewritten
+
+
+def test_a_cache_file_others_could_write_is_not_read(project, home, root, private_cache):
+    backdate(write_skill(root, "alpha", description="Real text."))
+    load(project, home)
+    file = _tamper(private_cache, __version__)
+    file.chmod(0o666)
+    assert load(project, home).skills["alpha"].description == "Real text."
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "wrong shape"])
+def test_a_damaged_cache_file_is_ignored_and_rewritten(project, home, root, private_cache, damage):
+    backdate(write_skill(root, "alpha"), write_skill(root, "beta", name="wrong name"))
+    cold = load(project, home, cache=False)
+    load(project, home)
+    (file,) = cache_files(private_cache)
+    data = file.read_bytes()
+    file.write_bytes(
+        {
+            "truncated": data[: len(data) // 2],
+            "garbage": b"\x00\xff not marshal at all",
+            "empty": b"",
+            "wrong shape": marshal.dumps((FORMAT, __version__, {str(root): (1, 2)})),
+        }[damage]
+    )
+    warm = load(project, home)
+    assert _seen(warm) == _seen(cold)
+    _, version, entries = marshal.loads(file.read_bytes())
+    assert version == __version__
+    assert sorted(entries) == [str(root / "alpha" / "SKILL.md"), str(root / "beta" / "SKILL.md")]
+
+
+def test_the_setting_off_reads_and_writes_no_cache_file(
+    project, home, root, private_cache, opened, monkeypatch
+):
+    backdate(write_skill(root, "alpha"))
+    load(project, home)
+    (file,) = cache_files(private_cache)
+    opened.clear()
+    load(project, home, cache=False)
+    monkeypatch.setenv("SATCHEL_CACHE", "off")
+    load(project, home)
+    assert str(file) not in opened
+    assert [p for p in opened if p.startswith(str(private_cache))] == []
+    assert opened.count(str(root / "alpha" / "SKILL.md")) == 2
+
+
+WRITER = textwrap.dedent(
+    """
+    import marshal, sys
+    from pathlib import Path
+    from satchel.skills._cache import _write
+    me = sys.argv[2]
+    data = marshal.dumps((me, [me * 1000] * 200))
+    for _ in range(40):
+        _write(Path(sys.argv[1]), "shared.marshal", data)
+    """
+)
+
+
+def test_two_processes_writing_at_once_leave_a_whole_cache(private_cache):
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(private_cache), who])
+        for who in ("a", "b")
+    ]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    who, values = marshal.loads((private_cache / "shared.marshal").read_bytes())
+    assert who in ("a", "b")
+    assert values == [who * 1000] * 200
+    assert sorted(p.name for p in private_cache.iterdir()) == ["shared.marshal"]  # no temp left
+    assert private_cache.stat().st_mode & 0o777 == 0o700
+    assert (private_cache / "shared.marshal").stat().st_mode & 0o777 == 0o600
+
+
+# A corpus of what a root may hold: good skills, skills with warnings, skills that do not
+# load, host fields, metadata, tools, Unicode, a near miss, a twin, a shadowed name.
+CORPUS = {
+    "plain": skill_md("plain"),
+    "full": skill_md(
+        "full",
+        "Does everything.",
+        license="MIT",
+        compatibility="Python 3.11",
+        extra='metadata:\n  author: me\n  version: "1.0"\nallowed-tools: Bash(git:*) Read\n',
+    ),
+    "hosty": skill_md(
+        "hosty",
+        extra="when_to_use: Often.\npaths:\n  - src/**\nmodel: opus\neffort: 3\n"
+        "disallowed-tools: Write\ncontext: fork\nbackground: true\nshell: bash\n"
+        "argument-hint: '[x]'\nhooks:\n  PreToolUse: []\n",
+    ),
+    "misnamed": skill_md("Not A Name"),
+    "other-dir": skill_md("elsewhere"),
+    "no-description": skill_md("no-description", None),
+    "placeholder": skill_md("placeholder", "TODO"),
+    "bad-yaml": "---\nname: bad-yaml\ndescription: [unclosed\n---\nBody\n",
+    "no-fence": "name: no-fence\ndescription: d\n",
+    "unknown-field": skill_md("unknown-field", wibble="x"),
+    "long-description": skill_md("long-description", "x" * 1100),
+    "unicode": skill_md("unicode", "Déjà vu, naïve café — 日本語."),
+    "folded": "---\nname: folded\ndescription: >\n  One\n  two.\n---\nBody\n",
+    "dupe-a": skill_md("dupe"),
+    "dupe-b": skill_md("dupe"),
+}
+
+
+def _seen(env: satchel.Environment) -> object:
+    return (
+        [(s.to_json(), s.origin, s.stamp, s.path) for s in env.skills.values()],
+        list(env.diagnostics),
+        [(s.winner.path, s.loser.path) for s in env.shadowed],
+        list(env.roots),
+    )
+
+
+def test_the_cache_never_changes_what_load_returns(project, home, root, private_cache, opened):
+    paths = [write_skill(root, name, text) for name, text in CORPUS.items()]
+    paths.append(put(root / "near" / "skill.md", skill_md("near")))
+    paths.append(put(root / "plain" / "skill.md", skill_md("plain")))  # a twin
+    backdate(*paths)
+    cold = load(project, home, cache=False)
+    assert cold.diagnostics  # the corpus gives plenty to compare
+    first = load(project, home)
+    assert cache_files(private_cache)
+    opened.clear()
+    warm = load(project, home)
+    assert [p for p in opened if p.lower().endswith("skill.md")] == []  # all from the cache
+    strict_cold = load(project, home, cache=False, strict=True)
+    strict_warm = [load(project, home, strict=True) for _ in range(2)][1]
+    assert _seen(first) == _seen(cold)
+    assert _seen(warm) == _seen(cold)
+    assert _seen(strict_warm) == _seen(strict_cold)
+    assert _seen(strict_cold) != _seen(cold)
