@@ -37,9 +37,6 @@ MAX_STDERR = 64 * 1024  # bytes of a server's stderr kept (for the message when 
 MAX_LINE = 16 * 1024 * 1024  # the longest stdout line a reader accepts
 _CHUNK = 64 * 1024
 _NAP = 0.01
-# How long `stop` waits, once the group is gone, for the last of stderr: the pipe ends
-# at once unless something outside the group still holds it open.
-_DRAIN = 1.0
 
 
 @dataclass(slots=True, eq=False)
@@ -89,7 +86,7 @@ class LongProcess:
         await self._wait(grace)
         self.popen.wait()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._err_task), _DRAIN)
+            await asyncio.wait_for(asyncio.shield(self._err_task), _NAP * 10)
         self._err_task.cancel()
         for pipe in self._pipes:
             pipe.close()
