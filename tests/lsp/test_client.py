@@ -163,22 +163,29 @@ def test_a_socket_server_is_started_over_stdio_as_claude_code_starts_it(tmp_path
 
 
 def test_the_server_gets_the_plugin_variables_and_runs_in_the_workspace(tmp_path):
+    # The server writes what it saw to a file (a message quotes only the tail of its
+    # stderr, which long temp paths would cut) and fails on its own.
+    seen = tmp_path / "seen.json"
     code = (
-        "import os, sys; sys.stderr.write(os.getcwd() + ' ' + os.environ['KIT_LIB'] + ' '"
-        " + os.environ['CLAUDE_PLUGIN_DATA']); sys.exit(1)"
+        "import json, os, sys; open(sys.argv[1], 'w').write(json.dumps([os.getcwd(),"
+        " os.environ['KIT_LIB'], os.environ['CLAUDE_PLUGIN_DATA']])); sys.exit(1)"
     )
     entry = {
         "command": sys.executable,
-        "args": ["-c", code],
+        "args": ["-c", code, str(seen)],
         "extensionToLanguage": PY,
         "env": {"KIT_LIB": "${CLAUDE_PLUGIN_ROOT}/lib"},
         "workspaceFolder": "src",
     }
     (tmp_path / "project" / "src").mkdir(parents=True)
     [found] = check(tmp_path, entry).diagnostics
+    assert (found.code, found.message) == (
+        "plugin.lsp.start_failed",
+        "language server 'py' of plugin 'kit' exited with status 1 before it answered initialize",
+    )
     root, data = os.path.realpath(tmp_path / "kit"), os.path.realpath(tmp_path / "data" / "kit")
     where = os.path.realpath(tmp_path / "project" / "src")
-    assert found.message.endswith(f"its stderr ends: {where} {root}/lib {data}")
+    assert json.loads(seen.read_text()) == [where, f"{root}/lib", data]
 
 
 def test_frames_round_trip_and_a_body_that_is_not_an_object_is_refused():
