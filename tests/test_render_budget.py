@@ -160,3 +160,12 @@ def test_a_bad_override_is_reported_and_ignored():
 def test_a_negative_bound_is_a_value_error():
     with pytest.raises(ValueError, match=r"Budget\.chars"):
         Budget(chars=-1)
+
+
+def test_a_name_only_override_the_budget_leaves_out_is_omitted_not_listed():
+    # Found by the budget property test: an entry the override pins name-only is still
+    # left out when the budget has no room for it, and is then not counted as listed.
+    skill = Skill(name="s0", description="refund", path=Path("/s/s0/SKILL.md"))
+    index = build_index([skill], budget=Budget(skills=0), overrides={"s0": "name-only"})
+    assert (index.listed, index.omitted) == ((), (skill,))
+    assert [e.state for e in index.entries] == ["omitted"]

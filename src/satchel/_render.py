@@ -289,7 +289,7 @@ def _entries(
     for i, (skill, text, line, state) in enumerate(rows):
         if state == "full":
             yield IndexEntry(skill, "full", line)
-        elif i in pinned:
+        elif i in pinned and state != "omitted":
             yield IndexEntry(skill, "name-only", line, why="the override says name-only")
         elif state == "shortened":
             by_cap = limits.description is not None and fitted.level >= limits.description
