@@ -17,7 +17,7 @@ from satchel._environment import Environment
 from satchel._render import model_visible, render_index
 from satchel.compat._model import Tokens
 from satchel.hosts import Host
-from satchel.tokens import BYTES_PER_TOKEN, Counter, approx_tokens
+from satchel.tokens import Counter, approx_tokens
 
 __all__ = ["CONTEXT_TOKENS", "UNCAPPED", "budget", "tokens"]
 
@@ -26,17 +26,15 @@ UNCAPPED = 1 << 40
 
 
 def budget(host: Host, context: int = CONTEXT_TOKENS) -> tuple[int | None, str]:
-    """The index budget in characters (None: none) and where it comes from."""
+    """The index budget in characters (None: none), the profile's own
+    (`satchel.hosts.Index.budget`), and where it comes from."""
     index = host.index
-    found: list[tuple[int, str]] = []
-    if index.chars is not None:
-        found.append((index.chars, f"{index.chars:,} characters"))
-    if index.fraction is not None:
-        share = int(index.fraction * context * BYTES_PER_TOKEN)
-        found.append((share, f"{index.fraction:.0%} of a {context:,}-token context window"))
-    if not found:
+    chars = index.budget(context).chars
+    if chars is None:
         return None, "no budget"
-    return min(found)
+    if index.fraction is not None and chars != index.chars:
+        return chars, f"{index.fraction:.0%} of a {context:,}-token context window"
+    return chars, f"{chars:,} characters"
 
 
 def tokens(
