@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._environment import Environment, RootReport
-from satchel._render import Index, IndexFormat, build_index
+from satchel._render import DEFAULT_BUDGET, Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
@@ -60,9 +60,13 @@ def run(
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
-    index = build_index(env.skills, format=INDEX_FORMAT)
-    # the index's own warnings (skills its caps cut) are diagnostics like the rest, and
-    # the sensitive userConfig options with no value (load leaves the keyring alone)
+    budget = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
+    index = build_index(
+        env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides
+    )
+    # the index's own warnings (skills its budget shortened, named only or cut) are
+    # diagnostics like the rest, and the sensitive userConfig options with no value
+    # (load leaves the keyring alone)
     secrets = unset_options(env.layout, env.plugins.enabled(), sensitive=True)
     found = (*env.diagnostics, *secrets, *index.diagnostics)
     env = without_ignored(replace(env, diagnostics=found), ignore)
@@ -178,7 +182,8 @@ class Servers:
 
 @dataclass(frozen=True, slots=True)
 class IndexSize:
-    """The index's size and, when its caps cut skills, which and by which cap."""
+    """The index's size, the skills its budget shortened or listed by name only and,
+    when it cut skills, which and by which bound."""
 
     format: IndexFormat
     bytes: int
@@ -187,6 +192,8 @@ class IndexSize:
     omitted: tuple[str, ...]
     cut_by: str | None
     limit: int
+    shortened: tuple[str, ...] = ()
+    name_only: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -195,21 +202,34 @@ class IndexSize:
             "tokens": self.tokens,
             "listed": self.listed,
             "omitted": list(self.omitted),
+            "shortened": list(self.shortened),
+            "name_only": list(self.name_only),
             "cut_by": self.cut_by,
             "limit": self.limit if self.cut_by else None,
         }
 
     def line(self) -> str:
         line = f"Index ({self.format} format): {self.bytes:,} bytes, about {self.tokens:,} tokens"
-        if self.cut_by is None:
+        for names, what, code in (
+            (self.shortened, "shortened", "skill.index.shortened"),
+            (self.name_only, "listed by name only", "skill.index.name-only"),
+        ):
+            if names:
+                line += f"; {_skills(len(names))} {what} (see {code})"
+        if self.cut_by is None or not self.omitted:
             return line
-        count = len(self.omitted)
-        noun = "skill" if count == 1 else "skills"
-        unit = "skills" if self.cut_by == "max_skills" else "bytes"
+        unit = _UNITS.get(self.cut_by, "bytes")
         return (
-            f"{line}; {count} {noun} left out by {self.cut_by} "
+            f"{line}; {_skills(len(self.omitted))} left out by {self.cut_by} "
             f"(at most {self.limit:,} {unit}; see skill.index.omitted)"
         )
+
+
+_UNITS = {"max_skills": "skills", "max_chars": "characters", "max_tokens": "tokens"}
+
+
+def _skills(count: int) -> str:
+    return f"{count} skill" if count == 1 else f"{count} skills"
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +465,8 @@ def _index_size(index: Index) -> IndexSize:
         omitted=tuple(s.name for s in index.omitted),
         cut_by=index.cut_by,
         limit=index.limit,
+        shortened=tuple(s.name for s in index.shortened),
+        name_only=tuple(s.name for s in index.name_only),
     )
 
 

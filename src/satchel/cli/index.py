@@ -153,9 +153,7 @@ def _budget(
 ) -> Budget:
     """The profile's budget (satchel's 64 skills in 8 KiB when it sets none), with
     each bound the options give in its place."""
-    base = DEFAULT_BUDGET
-    if env.host is not None and env.host.index.budget() != Budget():
-        base = env.host.index.budget()
+    base = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
     given = {"skills": max_skills, "bytes": max_bytes, "chars": chars, "tokens": tokens}
     return replace(base, **{k: v for k, v in given.items() if v is not None})
 

@@ -21,6 +21,7 @@ from satchel._budget import Budget
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
+from satchel._render import DEFAULT_BUDGET
 from satchel.commands import Naming
 from satchel.layout import Layout, RootSpec, WalkBounds
 from satchel.plugins._context import SkillRule
@@ -61,15 +62,17 @@ class Index:
         and `fraction` of a `context`-token window at four characters a token (Claude
         Code 2.1.332 assumes 200,000 tokens and 4 characters a token when it does not
         know the model's window: 8,000 characters at 1%), and `bytes`, `entries` and
-        `description` as they are. The degrade order is satchel's own for every
+        `description` as they are; a profile that sets none keeps satchel's own 64 skills
+        in 8 KiB (`satchel._render.DEFAULT_BUDGET`). The degrade order is satchel's own for every
         profile (docs/runtime.md); a host's own way of cutting is in `overflow`."""
         chars = self.chars
         if self.fraction is not None:
             share = int(self.fraction * context * BYTES_PER_TOKEN)
             chars = share if chars is None else min(chars, share)
-        return Budget(
+        found = Budget(
             chars=chars, bytes=self.bytes, skills=self.entries, description=self.description
         )
+        return DEFAULT_BUDGET if found == Budget() else found
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ import satchel.session._gate as gate
 import satchel.session._replay as replay
 import satchel.session._shell_path as bin_path
 import satchel.session._substitute as substitute
-from satchel._budget import Budget
 from satchel._changes import Changes
 from satchel._environment import Environment
 from satchel._instructions import InstructionFile, applies_to
@@ -117,8 +116,7 @@ class Session:
         self.host = _host(environment, host)
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
-            if self.host.index.budget() != Budget():  # a profile with no budget keeps 64/8 KiB
-                options.setdefault("index_budget", self.host.index.budget())
+            options.setdefault("index_budget", self.host.index.budget())
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)
