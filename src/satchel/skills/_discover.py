@@ -26,6 +26,18 @@ __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
 SKIP = frozenset((".git", "node_modules"))
 
+_CHILD = getattr(Path, "_make_child_relpath", None)
+
+
+def _child_path(parent: Path, name: str) -> Path:
+    """``parent / name`` for a `name` without separators (a directory entry's). On the
+    Pythons whose `Path` has it, its own child constructor: it parses nothing, where
+    ``/`` parses the name again (about a third of the cost, per skill, on 3.11)."""
+    if _CHILD is not None:
+        made: Path = _CHILD(parent, name)
+        return made
+    return parent / name
+
 
 @dataclass(slots=True)
 class RootScan:
@@ -71,7 +83,7 @@ def _scan(
     for entry in entries:
         if not walker.candidate(entry):
             continue
-        path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
+        path = _child_path(_child_path(root.path, entry.name), SKILL_FILE)
         if not _read_one(path, entry.path, origin, rules, scan, cache):
             _report_near_misses(entry.path, scan.diagnostics)
 
