@@ -104,11 +104,19 @@ class RootCache:
         self.dirty = False
 
     def lookup(
-        self, file: str, key: Key, path: Path, origin: Origin
+        self, file: str, st: os.stat_result, path: Path, origin: Origin
     ) -> tuple[Skill | None, list[Diagnostic]] | None:
-        """What `file` held when it had `key`, rebuilt for `path`; None on a miss."""
+        """What `file` held when it had the key of `st` (its ``lstat``), rebuilt for
+        `path`; None on a miss."""
         entry = self.entries.get(file)
-        if type(entry) is not tuple or entry[:4] != key:
+        if (
+            type(entry) is not tuple
+            or len(entry) < 5
+            or entry[3] != st.st_mtime_ns
+            or entry[2] != st.st_size
+            or entry[1] != st.st_ino
+            or entry[0] != st.st_dev
+        ):
             self.dirty = True
             return None
         try:
