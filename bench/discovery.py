@@ -747,7 +747,11 @@ def audit_child(project: str, home: str) -> None:
     into: list[list[tuple[str, str]]] = []
 
     def hook(event: str, args: tuple[object, ...]) -> None:
+        # an open of a descriptor (`os.fdopen`, as the discovery cache reads) opens no
+        # path: it is skipped, and raising here would fail that open
         if into and event in ("open", "os.scandir", "os.listdir") and args:
+            if isinstance(args[0], int):
+                return
             into[0].append((event, os.fsdecode(args[0]) if args[0] is not None else "."))
 
     sys.addaudithook(hook)
@@ -778,6 +782,9 @@ def check_floor_covers(corpus: Corpus) -> tuple[list[str], str]:
     if proc.returncode != 0:
         return [f"the I/O audit failed: {proc.stderr.strip()[-500:]}"], ""
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    cache = os.environ.get("SATCHEL_CACHE_DIR")
+    if cache:  # the discovery cache's files are satchel's own, not the corpus's
+        seen = {w: [(e, p) for e, p in seen[w] if not p.startswith(cache + os.sep)] for w in seen}
     opened = {who: {p for e, p in seen[who] if e == "open"} for who in seen}
     listed = {who: {p for e, p in seen[who] if e != "open"} for who in seen}
     problems = []

@@ -12,7 +12,7 @@ it takes the reloaded environment.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -89,21 +89,55 @@ class Inventory:
     stamps: Mapping[Path, Stamp]
 
 
-def stamps(skills: Mapping[str, Skill], *others: Items) -> dict[Path, Stamp]:
+def stamps(skills: Mapping[str, Skill], *others: Items) -> Mapping[Path, Stamp]:
     """The size and modification time of every file the `skills` and the `others`
     (commands, agent types, plugins) came from, taken when they were loaded (a reload
-    compares against these)."""
+    compares against these). The others are stamped now; a skill read from a file
+    carries its stamp already (taken by the read itself), so the skills' part of the
+    mapping is built only when it is first looked at: hashing one `Path` per skill is
+    most of its cost, and most loads are never compared."""
     found: dict[Path, Stamp] = {}
     for skill in skills.values():
-        if skill.stamp is not None:
-            if skill.path is not None:
-                found[skill.path] = skill.stamp  # taken by the read itself
-            continue
-        _stat(skill, found)
+        if skill.stamp is None:
+            _stat(skill, found)
     for items in others:
         for item in items.values():
             _stat(item, found)
-    return found
+    return _Stamps(skills, found)
+
+
+class _Stamps(Mapping[Path, Stamp]):
+    """The stamps of one load: the skills' own, then those taken by `stamps`."""
+
+    __slots__ = ("_built", "_skills", "_taken")
+
+    def __init__(self, skills: Mapping[str, Skill], taken: dict[Path, Stamp]) -> None:
+        self._skills = skills
+        self._taken = taken
+        self._built: dict[Path, Stamp] | None = None
+
+    def _all(self) -> dict[Path, Stamp]:
+        built = self._built
+        if built is None:
+            built = {}
+            for skill in self._skills.values():
+                if skill.stamp is not None and skill.path is not None:
+                    built[skill.path] = skill.stamp
+            built.update(self._taken)
+            self._built = built
+        return built
+
+    def __getitem__(self, key: Path) -> Stamp:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[Path]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 def _stat(item: _Item, found: dict[Path, Stamp]) -> None:

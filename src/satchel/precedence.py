@@ -51,6 +51,12 @@ def by_name(item: Any) -> str:
     return str(item.name)
 
 
+def _folded_name(item: Any) -> str:
+    """``fold_name(by_name(item))``."""
+    name = str(item.name)
+    return name.lower() if name.isascii() else fold_name(name)
+
+
 @dataclass(frozen=True, slots=True)
 class Shadowed(Generic[T]):
     """A candidate hidden by a same-named one of higher precedence. `name` is the
@@ -138,6 +144,8 @@ class Ladder(Generic[T]):
     ) -> None:
         self._name = name
         self._fold = fold
+        if key is None and name is by_name and fold is fold_name:
+            key = _folded_name  # the same, in one call: it runs for every candidate
         self._key = key or (lambda item: fold(name(item)))
         self._held: dict[Hashable, _Hold[T]] = {}
         self._winners: list[tuple[int, T]] = []
@@ -163,7 +171,10 @@ class Ladder(Generic[T]):
 
     def hold(self, item: T) -> None:
         """Make `item` the winner of its key (which must be free)."""
-        self._held[self._key(item)] = _Hold(self._rank, item)
+        self._hold_at(self._key(item), item)
+
+    def _hold_at(self, key: Hashable, item: T) -> None:
+        self._held[key] = _Hold(self._rank, item)
         self._winners.append((self._rank, item))
 
     def offer(self, item: T) -> Clash[T] | None:
@@ -228,8 +239,9 @@ def settle(
     ladder: Ladder[T] = Ladder(name=name, key=key)
     for source in sources:
         ladder.next_source(source.diagnostics)
+        admit = source.admit
         for item in source.items:
-            _offer(ladder, item, source.admit, lost, keep)
+            _offer(ladder, item, admit, lost, keep)
     return ladder.settled(within)
 
 
@@ -240,12 +252,17 @@ def _offer(
     lost: Callable[[Clash[T]], Loss],
     keep: Callable[[T], Verdict[T]] | None,
 ) -> None:
-    candidate: T | None = _through(ladder, admit, item)
+    candidate: T | None = item if admit is None else _through(ladder, admit, item)
     if candidate is None:
         return
-    clash = ladder.clash(candidate)
-    if clash is not None:
+    at = ladder._key(candidate)  # looked up once: this runs for every candidate
+    held = ladder._held.get(at)
+    if held is not None:
+        clash = Clash(held.owner, candidate, held.rank == ladder._rank, held.alias)
         ladder.lose(clash, lost(clash))
+        return
+    if keep is None:
+        ladder._hold_at(at, candidate)
         return
     candidate = _through(ladder, keep, candidate)
     if candidate is not None:

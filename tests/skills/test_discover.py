@@ -239,3 +239,13 @@ def test_a_directory_name_that_is_not_utf8_is_reported_and_skipped(project, home
     assert list(env.skills) == ["fine"]
     assert codes(env.diagnostics) == ["encoding.not-utf8"]
     assert satchel.render_index(env.skills, format="xml").count("<skill>") == 1
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_a_skill_path_is_the_path_slash_builds(project, home, root, cache):
+    write_skill(root, "alpha")
+    load(project, home, cache=cache)  # the second load of the pair reads a warm cache
+    path = load(project, home, cache=cache).skills["alpha"].path
+    want = root / "alpha" / "SKILL.md"
+    assert (path, str(path), hash(path), path.parts) == (want, str(want), hash(want), want.parts)
+    assert (path.parent, path.name, type(path)) == (want.parent, want.name, type(want))

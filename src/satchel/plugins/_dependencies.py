@@ -121,7 +121,7 @@ def missing_requirements(
     loaded skill (`skills`: by the name it loaded under), that this load does not have."""
     names = {p.name for p in plugins}
     skill_list = list(skills.values())
-    skill_names = set(skills) | {s.name for s in skill_list}
+    skill_names: set[str] | None = None  # built at the first skill that requires any
     out = []
     for plugin in plugins:
         deps, problems = parse_dependencies(plugin.manifest)
@@ -134,7 +134,11 @@ def missing_requirements(
                 hint = f"satchel install {dep.name}@{dep.marketplace or 'MARKETPLACE'}"
                 out.append(diagnostic("plugin.dependency.missing", message, plugin.root, hint=hint))
     for skill in skill_list:
+        if "requires" not in skill.metadata:  # most skills: nothing to parse
+            continue
         deps, bad = skill_requires(skill)
+        if skill_names is None:
+            skill_names = set(skills) | {s.name for s in skill_list}
         for dep in deps:
             have = names if dep.marketplace else skill_names
             if dep.name not in have:

@@ -104,11 +104,19 @@ class RootCache:
         self.dirty = False
 
     def lookup(
-        self, file: str, key: Key, path: Path, origin: Origin
+        self, file: str, st: os.stat_result, path: Path, origin: Origin
     ) -> tuple[Skill | None, list[Diagnostic]] | None:
-        """What `file` held when it had `key`, rebuilt for `path`; None on a miss."""
+        """What `file` held when it had the key of `st` (its ``lstat``), rebuilt for
+        `path`; None on a miss."""
         entry = self.entries.get(file)
-        if type(entry) is not tuple or entry[:4] != key:
+        if (
+            type(entry) is not tuple
+            or len(entry) < 5
+            or entry[3] != st.st_mtime_ns
+            or entry[2] != st.st_size
+            or entry[1] != st.st_ino
+            or entry[0] != st.st_dev
+        ):
             self.dirty = True
             return None
         try:
@@ -186,21 +194,53 @@ def _rebuild(
     if len(entry) != 21:
         raise ValueError("not an entry")
     name, description, license_, compatibility, metadata, tools, extras = entry[5:12]
-    skill = Skill(
-        name,
-        description,
-        license_,
-        compatibility,
-        _EMPTY if metadata is None else MappingProxyType(metadata),
-        tools,
-        _EMPTY if extras is None else MappingProxyType(extras),
-        path,
-        origin,
-        None,
-        (entry[2], entry[3]),
-        *entry[12:],
-    )
+    when, paths, disallowed, model, effort, shell, context, agent, background = entry[12:]
+    skill = _new_skill(Skill)  # what Skill(...) makes, without its 20-argument __init__
+    _set_name(skill, name)
+    _set_description(skill, description)
+    _set_license(skill, license_)
+    _set_compatibility(skill, compatibility)
+    _set_metadata(skill, _EMPTY if metadata is None else MappingProxyType(metadata))
+    _set_allowed_tools(skill, tools)
+    _set_extras(skill, _EMPTY if extras is None else MappingProxyType(extras))
+    _set_path(skill, path)
+    _set_origin(skill, origin)
+    _set_instructions(skill, None)
+    _set_stamp(skill, (entry[2], entry[3]))
+    _set_when_to_use(skill, when)
+    _set_paths(skill, paths)
+    _set_disallowed_tools(skill, disallowed)
+    _set_model(skill, model)
+    _set_effort(skill, effort)
+    _set_shell(skill, shell)
+    _set_context(skill, context)
+    _set_agent(skill, agent)
+    _set_background(skill, background)
     return skill, diags
+
+
+_new_skill = object.__new__
+_SLOTS: dict[str, Any] = {n: getattr(Skill, n).__set__ for n in Skill.__slots__}
+_set_name = _SLOTS["name"]
+_set_description = _SLOTS["description"]
+_set_license = _SLOTS["license"]
+_set_compatibility = _SLOTS["compatibility"]
+_set_metadata = _SLOTS["metadata"]
+_set_allowed_tools = _SLOTS["allowed_tools"]
+_set_extras = _SLOTS["extras"]
+_set_path = _SLOTS["path"]
+_set_origin = _SLOTS["origin"]
+_set_instructions = _SLOTS["instructions"]
+_set_stamp = _SLOTS["stamp"]
+_set_when_to_use = _SLOTS["when_to_use"]
+_set_paths = _SLOTS["paths"]
+_set_disallowed_tools = _SLOTS["disallowed_tools"]
+_set_model = _SLOTS["model"]
+_set_effort = _SLOTS["effort"]
+_set_shell = _SLOTS["shell"]
+_set_context = _SLOTS["context"]
+_set_agent = _SLOTS["agent"]
+_set_background = _SLOTS["background"]
 
 
 def _undiag(d: tuple[Any, ...], path: Path) -> Diagnostic:

@@ -26,6 +26,18 @@ __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
 
 SKIP = frozenset((".git", "node_modules"))
 
+_CHILD = getattr(Path, "_make_child_relpath", None)
+
+
+def _child_path(parent: Path, name: str) -> Path:
+    """``parent / name`` for a `name` without separators (a directory entry's). On the
+    Pythons whose `Path` has it, its own child constructor: it parses nothing, where
+    ``/`` parses the name again (about a third of the cost, per skill, on 3.11)."""
+    if _CHILD is not None:
+        made: Path = _CHILD(parent, name)
+        return made
+    return parent / name
+
 
 @dataclass(slots=True)
 class RootScan:
@@ -66,13 +78,22 @@ def _scan(
     origin = root_origin(root)
     if walk.nested:
         for skill_dir in walker.nested(entries):
-            _read_one(Path(skill_dir, SKILL_FILE), skill_dir, origin, rules, scan, cache)
+            path = Path(skill_dir, SKILL_FILE)
+            if cache is None:
+                _read_one(path, skill_dir, origin, rules, scan)
+            else:
+                _read_kept(path, skill_dir, origin, rules, scan, cache)
         return
+    parent = root.path
     for entry in entries:
         if not walker.candidate(entry):
             continue
-        path = root.path.joinpath(entry.name, SKILL_FILE)  # parses only the new parts
-        if not _read_one(path, entry.path, origin, rules, scan, cache):
+        path = _child_path(_child_path(parent, entry.name), SKILL_FILE)
+        if cache is None:
+            found = _read_one(path, entry.path, origin, rules, scan)
+        else:
+            found = _read_kept(path, entry.path, origin, rules, scan, cache)
+        if not found:
             _report_near_misses(entry.path, scan.diagnostics)
 
 
@@ -105,33 +126,56 @@ def _read_one(
     origin: Origin,
     rules: FieldRules,
     scan: RootScan,
-    cache: RootCache | None = None,
 ) -> bool:
     """Read the SKILL.md at `path`, in `skill_dir`; False when there is none."""
     file = skill_dir + os.sep + SKILL_FILE  # os.path.join costs more, per skill
-    read = None
-    if cache is not None:
-        try:
-            st = os.lstat(file)
-        except FileNotFoundError:
-            return False
-        except OSError:
-            cache = None
-        else:
-            if stat.S_ISREG(st.st_mode):
-                key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-                read = cache.lookup(file, key, path, origin)
-            else:
-                cache = None  # a link or a special file: read as always, never kept
+    return _read_fresh(path, file, skill_dir, origin, rules, scan, None)
+
+
+def _read_kept(
+    path: Path, skill_dir: str, origin: Origin, rules: FieldRules, scan: RootScan, cache: RootCache
+) -> bool:
+    """`_read_one` through the cache: the cached reading when the file's ``lstat`` key
+    matches the entry's, else the file read and kept (a link or a special file is read
+    as always and never kept)."""
+    file = skill_dir + os.sep + SKILL_FILE
+    try:
+        st = os.lstat(file)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return _read_one(path, skill_dir, origin, rules, scan)
+    if not stat.S_ISREG(st.st_mode):
+        return _read_one(path, skill_dir, origin, rules, scan)
+    read = cache.lookup(file, st, path, origin)
     if read is None:
-        name = os.path.basename(skill_dir)
-        keyed = read_skill_keyed(path, rules, origin=origin, dir_name=name, file=file)
-        if keyed is None:
-            return False
-        read, key_read = keyed
-        if cache is not None and key_read is not None:
-            cache.store(file, key_read, *read)
+        return _read_fresh(path, file, skill_dir, origin, rules, scan, cache)
     skill, diags = read
+    scan.diagnostics.extend(diags)
+    if skill is not None:
+        scan.skills.append(skill)
+    _check_twin(skill_dir, scan.diagnostics)
+    return True
+
+
+def _read_fresh(
+    path: Path,
+    file: str,
+    skill_dir: str,
+    origin: Origin,
+    rules: FieldRules,
+    scan: RootScan,
+    cache: RootCache | None,
+) -> bool:
+    """Read the SKILL.md at `path` (`file`), keeping the reading in `cache` when given;
+    False when there is none."""
+    name = os.path.basename(skill_dir)
+    keyed = read_skill_keyed(path, rules, origin=origin, dir_name=name, file=file)
+    if keyed is None:
+        return False
+    (skill, diags), key_read = keyed
+    if cache is not None and key_read is not None:
+        cache.store(file, key_read, skill, diags)
     scan.diagnostics.extend(diags)
     if skill is not None:
         scan.skills.append(skill)
