@@ -229,6 +229,12 @@ def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones
         kept = runner._state.running["kit:keep"].process
         gone = runner._state.running["other:gone"].process
         before = runner.running
+        armed: set[str] = set()  # both have read their script before it is removed
+        async with asyncio.timeout(BOUND):
+            async for event in runner.events():
+                armed |= {event.id} if (event.kind, event.text) == ("line", "armed") else set()
+                if armed == {"kit:keep", "other:gone"}:
+                    break
         subprocess.run(["rm", "-r", str(other)], check=True)
         put(plugin, "monitors/monitors.json",
             json.dumps([monitor("keep", "forever.py"), monitor("new", "forever.py")]))  # fmt: skip
