@@ -292,8 +292,10 @@ def _command(verb: Verb) -> click.Command:
 def _run(module: VerbModule, options: Mapping[str, Any]) -> int:
     """The verb's `run` with the parsed options, its children ended by any signal that
     ends satchel (`satchel.process._live`)."""
+    from satchel.cli._output import allow_plain
     from satchel.process._live import ending_on_signals
 
+    allow_plain(getattr(module, "PLAIN", False) is True)
     with ending_on_signals():  # a hook or server never outlives satchel
         return module.run(**options)
 

@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from satchel._text import escape
 from satchel.cli._exit import PROBLEMS
@@ -70,8 +70,30 @@ def write_json(document: object) -> None:
     sys.stdout.write(text + "\n")
 
 
+_plain_verb = False  # whether the running verb prints only what satchel.cli._plain holds
+
+
+def allow_plain(allowed: bool) -> None:
+    """Whether the verb about to run may write through `satchel.cli._plain` when
+    nothing is a terminal (its module says ``PLAIN = True``): rich is then never
+    imported."""
+    global _plain_verb  # set once per verb run, before it prints
+    _plain_verb = allowed
+
+
+def plain() -> bool:
+    """Whether output is written without rich (`allow_plain`, `satchel.cli._plain.piped`)."""
+    from satchel.cli import _plain
+
+    return _plain_verb and _plain.piped()
+
+
 def console(*, stderr: bool = False) -> Console:
     """A console that never reads markup or emoji codes and honours NO_COLOR."""
+    if plain():
+        from satchel.cli import _plain
+
+        return cast("Console", _plain.Console(stderr=stderr, width=PIPED_WIDTH))
     from rich.console import Console
 
     no_color = os.environ.get("NO_COLOR", "") != ""
@@ -91,6 +113,13 @@ def table(*columns: str, whole: int = 0) -> Table:
     """A borderless table with these column headers: on a terminal, rich fits it to
     the width (the first `whole` columns are never wrapped); elsewhere each row is one
     line (`plain_lines`)."""
+    if plain():
+        from satchel.cli import _plain
+
+        plain_grid = _plain.Table()
+        for n, column in enumerate(columns):
+            plain_grid.add_column(column, no_wrap=n < whole)
+        return cast("Table", plain_grid)
     from rich import box
 
     grid = _plain_when_piped()(
@@ -104,11 +133,9 @@ def table(*columns: str, whole: int = 0) -> Table:
     return grid
 
 
-def _plain(cell: object) -> str:
-    """A cell as one line: rich Text's plain text, its line breaks two spaces."""
-    from rich.text import Text
-
-    text = cell.plain if isinstance(cell, Text) else str(cell)
+def cell_line(cell: object) -> str:
+    """A cell as one line: a Text's plain text, its line breaks two spaces."""
+    text = cell.plain if hasattr(cell, "plain") else str(cell)
     return "  ".join(part for part in text.split("\n") if part) or "-"
 
 
@@ -128,13 +155,13 @@ def _fits(grid: Table, width: int) -> bool:
     """Whether the columns that must stay whole (no_wrap) fit `width` with room for
     the others; a table that does not is printed as lines, its names whole."""
     whole = [c for c in grid.columns if c.no_wrap]
-    needed = sum(max((len(_plain(cell)) for cell in c.cells), default=0) for c in whole)
+    needed = sum(max((len(cell_line(cell)) for cell in c.cells), default=0) for c in whole)
     others = (len(grid.columns) - len(whole)) * MIN_DESCRIPTION
     return needed + others + 3 * len(grid.columns) <= width
 
 
 def _rows(grid: Table) -> list[list[str]]:
-    columns = [[_plain(cell) for cell in column.cells] for column in grid.columns]
+    columns = [[cell_line(cell) for cell in column.cells] for column in grid.columns]
     return [list(row) for row in zip(*columns, strict=True)]
 
 
@@ -189,6 +216,10 @@ def one_line(text: str, width: int) -> str:
 
 def safe(text: str, *, style: str = "") -> Text:
     """One line of untrusted text: controls, bidi and newlines escaped."""
+    if plain():
+        from satchel.cli import _plain
+
+        return cast("Text", _plain.Text(escape(text, newlines=True)))
     from rich.text import Text
 
     return Text(escape(text, newlines=True), style=style)
@@ -196,6 +227,10 @@ def safe(text: str, *, style: str = "") -> Text:
 
 def safe_block(text: str) -> Text:
     """Untrusted text that keeps its newlines and tabs (a skill body)."""
+    if plain():
+        from satchel.cli import _plain
+
+        return cast("Text", _plain.Text(escape(text)))
     from rich.text import Text
 
     return Text(escape(text))
@@ -244,7 +279,10 @@ class _Rule:
         if console.is_terminal:
             yield Rule(Text(self.title), characters="-")
         else:
-            yield from _segments([f"--- {self.title} ---"])
+            yield from _segments(self.plain_lines())
+
+    def plain_lines(self) -> Iterator[str]:
+        yield f"--- {self.title} ---"
 
 
 def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> RenderableType:
@@ -272,7 +310,7 @@ class _Diagnostics:
         from rich.table import Table
 
         if not console.is_terminal:
-            yield from _segments(" " * self.indent + diagnostic_line(d) for d in self.found)
+            yield from _segments(self.plain_lines())
             return
         grid = Table.grid(padding=(0, 1))
         grid.add_column(min_width=8, no_wrap=True)
@@ -280,6 +318,9 @@ class _Diagnostics:
         for d in self.found:
             grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
         yield Padding(grid, (0, 0, 0, self.indent))
+
+    def plain_lines(self) -> Iterator[str]:
+        return (" " * self.indent + diagnostic_line(d) for d in self.found)
 
 
 def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:

@@ -21,6 +21,8 @@ from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
 from satchel.tokens import token_bill
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+
 PARAMS = (
     *located(),
     click.Option(

@@ -12,6 +12,8 @@ from satchel.cli._workspace import environment, say_project
 
 WORDS = ("name", "scope", "family")
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+
 PARAMS = (*located(), json_option())
 
 
