@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from satchel._text import escape
+from satchel.cli import _plain
 from satchel.cli._exit import PROBLEMS
+from satchel.cli._plain import cell_line, plain_lines
 from satchel.diagnostics import SEVERITIES, Diagnostic
 
 if TYPE_CHECKING:
@@ -83,16 +85,12 @@ def allow_plain(allowed: bool) -> None:
 
 def plain() -> bool:
     """Whether output is written without rich (`allow_plain`, `satchel.cli._plain.piped`)."""
-    from satchel.cli import _plain
-
     return _plain_verb and _plain.piped()
 
 
 def console(*, stderr: bool = False) -> Console:
     """A console that never reads markup or emoji codes and honours NO_COLOR."""
     if plain():
-        from satchel.cli import _plain
-
         return cast("Console", _plain.Console(stderr=stderr, width=PIPED_WIDTH))
     from rich.console import Console
 
@@ -114,8 +112,6 @@ def table(*columns: str, whole: int = 0) -> Table:
     the width (the first `whole` columns are never wrapped); elsewhere each row is one
     line (`plain_lines`)."""
     if plain():
-        from satchel.cli import _plain
-
         plain_grid = _plain.Table()
         for n, column in enumerate(columns):
             plain_grid.add_column(column, no_wrap=n < whole)
@@ -131,24 +127,6 @@ def table(*columns: str, whole: int = 0) -> Table:
         else:
             grid.add_column(column, overflow="fold")
     return grid
-
-
-def cell_line(cell: object) -> str:
-    """A cell as one line: a Text's plain text, its line breaks two spaces."""
-    text = cell.plain if hasattr(cell, "plain") else str(cell)
-    return "  ".join(part for part in text.split("\n") if part) or "-"
-
-
-def plain_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterator[str]:
-    """A table as lines: the header (when there is one), then one line per row, the
-    columns aligned and the last one whole, however long."""
-    shown = [list(headers), *rows] if any(headers) else list(rows)
-    if not shown:
-        return
-    widths = [max(len(row[i]) for row in shown) for i in range(len(headers) - 1)]
-    for row in shown:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        yield "  ".join([*cells, row[-1]]).rstrip()
 
 
 def _fits(grid: Table, width: int) -> bool:
@@ -217,8 +195,6 @@ def one_line(text: str, width: int) -> str:
 def safe(text: str, *, style: str = "") -> Text:
     """One line of untrusted text: controls, bidi and newlines escaped."""
     if plain():
-        from satchel.cli import _plain
-
         return cast("Text", _plain.Text(escape(text, newlines=True)))
     from rich.text import Text
 
@@ -228,8 +204,6 @@ def safe(text: str, *, style: str = "") -> Text:
 def safe_block(text: str) -> Text:
     """Untrusted text that keeps its newlines and tabs (a skill body)."""
     if plain():
-        from satchel.cli import _plain
-
         return cast("Text", _plain.Text(escape(text)))
     from rich.text import Text
 

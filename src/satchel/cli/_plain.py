@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO
 
 # rich reads these to treat a stream as a terminal (or not) whatever isatty says
@@ -86,8 +86,6 @@ class Table:
             column.cells.append(cell)
 
     def plain_lines(self) -> Iterator[str]:
-        from satchel.cli._output import cell_line, plain_lines
-
         rows = zip(*(column.cells for column in self.columns), strict=True)
         shown = [[cell_line(cell) for cell in row] for row in rows]
         yield from plain_lines([c.header for c in self.columns], shown)
@@ -129,3 +127,21 @@ class Console:
 
     def flush(self) -> None:
         self.file.flush()
+
+
+def cell_line(cell: object) -> str:
+    """A cell as one line: a Text's plain text, its line breaks two spaces."""
+    text = cell.plain if hasattr(cell, "plain") else str(cell)
+    return "  ".join(part for part in text.split("\n") if part) or "-"
+
+
+def plain_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterator[str]:
+    """A table as lines: the header (when there is one), then one line per row, the
+    columns aligned and the last one whole, however long."""
+    shown = [list(headers), *rows] if any(headers) else list(rows)
+    if not shown:
+        return
+    widths = [max(len(row[i]) for row in shown) for i in range(len(headers) - 1)]
+    for row in shown:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        yield "  ".join([*cells, row[-1]]).rstrip()
