@@ -155,7 +155,8 @@ def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
 # What the common verbs must not import (docs/performance.md, "Start-up"): the runtime
 # (hooks, MCP, installs, the server), the audit and port verbs' code, the network and
 # keyring clients, the MCP SDK, platformdirs (the Linux directories are known), host
-# profiles unless --host names one, and rich, since nothing here is a terminal.
+# profiles unless --host names one, rich, since nothing here is a terminal, and the
+# process layer's signal handling and subprocess, since they start no process.
 NOT_FOR_A_VERB = (
     "anyio",
     "asyncio",
@@ -169,8 +170,10 @@ NOT_FOR_A_VERB = (
     "satchel.install",
     "satchel.mcp._sdk",
     "satchel.port",
+    "satchel.process._live",
     "satchel.runtime",
     "satchel.server",
+    "subprocess",
 )
 VERB_ARGS = {
     "list": ("list", "--project", "{project}", "--home", "{home}"),

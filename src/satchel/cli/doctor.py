@@ -38,6 +38,7 @@ SETTINGS_HINT = (
 )
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
 PARAMS = (*located(), ignore_option(), json_option())
 

@@ -22,6 +22,7 @@ from satchel.session._conditional import Conditional
 from satchel.tokens import token_bill
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
 PARAMS = (
     *located(),
