@@ -120,6 +120,8 @@ class Console:
             lines = getattr(item, "plain_lines", None)
             if lines is not None:
                 parts.append("".join(line + "\n" for line in lines()).removesuffix("\n"))
+            elif hasattr(item, "__rich_console__") or hasattr(item, "__rich__"):
+                raise TypeError(f"a PLAIN verb printed a rich renderable: {type(item)!r}")
             else:
                 text = item.plain if isinstance(item, Text) else str(item).translate(CONTROL)
                 parts.append(text.expandtabs(TAB_SIZE))
