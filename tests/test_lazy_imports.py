@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import satchel
+from satchel.cli._plain import TERMINAL_VARIABLES
 from tests.support import skill_md, write_tree
 
 SRC = Path(satchel.__file__).parent
@@ -148,3 +150,56 @@ def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
     assert [m for m in HEAVY if m in loaded or any(x.startswith(m + ".") for x in loaded)] == []
     # PyYAML only for frontmatter the fast path cannot read; this tree's is plain
     assert [m for m in loaded if m == "yaml" or m.startswith(("yaml.", "satchel._yaml"))] == []
+
+
+# What the common verbs must not import (docs/performance.md, "Start-up"): the runtime
+# (hooks, MCP, installs, the server), the audit and port verbs' code, the network and
+# keyring clients, the MCP SDK, platformdirs (the Linux directories are known), host
+# profiles unless --host names one, rich, since nothing here is a terminal, and the
+# process layer's signal handling and subprocess, since they start no process.
+NOT_FOR_A_VERB = (
+    "anyio",
+    "asyncio",
+    "httpx",
+    "keyring",
+    "mcp",
+    "platformdirs",
+    "rich",
+    "satchel.audit",
+    "satchel.hosts",
+    "satchel.install",
+    "satchel.mcp._sdk",
+    "satchel.port",
+    "satchel.process._live",
+    "satchel.runtime",
+    "satchel.server",
+    "subprocess",
+)
+VERB_ARGS = {
+    "list": ("list", "--project", "{project}", "--home", "{home}"),
+    "index": ("index", "--project", "{project}", "--home", "{home}"),
+    "doctor": ("doctor", "--project", "{project}", "--home", "{home}"),
+    "validate": ("validate", "{project}/.claude/skills/deploy"),
+}
+
+
+@pytest.mark.parametrize("verb", sorted(VERB_ARGS))
+def test_a_common_verb_imports_only_what_it_uses(tmp_path, verb):
+    project, home = tmp_path / "project", tmp_path / "home"
+    write_tree(project, {".claude/skills/deploy/SKILL.md": skill_md("deploy", "Deploy it.")})
+    home.mkdir()
+    args = [a.format(project=project, home=home) for a in VERB_ARGS[verb]]
+    modules = tmp_path / "modules.txt"
+    probe = (
+        "import sys, pathlib\nfrom satchel.cli import main\n"
+        f"code = main({args!r})\n"
+        f"pathlib.Path({str(modules)!r}).write_text(' '.join(sorted(sys.modules)))\n"
+        "sys.exit(code)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in TERMINAL_VARIABLES}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deploy" in done.stdout
+    loaded = modules.read_text().split()
+    heavy = [m for m in NOT_FOR_A_VERB if m in loaded or any(x.startswith(m + ".") for x in loaded)]
+    assert heavy == []

@@ -9,6 +9,7 @@ different table; `Layout.default()` is satchel's own (see docs/layout.md).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -322,6 +323,9 @@ def _data_root(client: str, environ: Mapping[str, str], home: object) -> Path:
     xdg = environ.get("XDG_DATA_HOME", "")
     if os.path.isabs(xdg):
         return Path(xdg) / client / "plugin-data"
+    linux = sys.platform.startswith("linux")
+    if linux:  # platformdirs' rule, without importing it
+        return Path.home() / ".local" / "share" / client / "plugin-data"
     import platformdirs  # only when a layout is built for the real machine
 
     return Path(platformdirs.user_data_dir(client)) / "plugin-data"
@@ -334,6 +338,9 @@ def _cache_root(client: str, environ: Mapping[str, str], home: object) -> Path:
     xdg = environ.get("XDG_CACHE_HOME", "")
     if os.path.isabs(xdg):
         return Path(xdg) / client / "skills"
+    linux = sys.platform.startswith("linux")
+    if linux:  # platformdirs' rule, without importing it
+        return Path.home() / ".cache" / client / "skills"
     import platformdirs  # only when a layout is built for the real machine
 
     return Path(platformdirs.user_cache_dir(client)) / "skills"

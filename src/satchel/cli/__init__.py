@@ -291,7 +291,13 @@ def _command(verb: Verb) -> click.Command:
 
 def _run(module: VerbModule, options: Mapping[str, Any]) -> int:
     """The verb's `run` with the parsed options, its children ended by any signal that
-    ends satchel (`satchel.process._live`)."""
+    ends satchel (`satchel.process._live`); a verb that starts no process (its module
+    says ``RUNS_NOTHING = True``) runs as it is, the process layer not imported."""
+    from satchel.cli._output import allow_plain
+
+    allow_plain(getattr(module, "PLAIN", False) is True)
+    if getattr(module, "RUNS_NOTHING", False) is True:
+        return module.run(**options)
     from satchel.process._live import ending_on_signals
 
     with ending_on_signals():  # a hook or server never outlives satchel

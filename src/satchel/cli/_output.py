@@ -18,10 +18,12 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from satchel._text import escape
+from satchel.cli import _plain
 from satchel.cli._exit import PROBLEMS
+from satchel.cli._plain import cell_line, plain_lines
 from satchel.diagnostics import SEVERITIES, Diagnostic
 
 if TYPE_CHECKING:
@@ -70,8 +72,26 @@ def write_json(document: object) -> None:
     sys.stdout.write(text + "\n")
 
 
+_plain_verb = False  # whether the running verb prints only what satchel.cli._plain holds
+
+
+def allow_plain(allowed: bool) -> None:
+    """Whether the verb about to run may write through `satchel.cli._plain` when
+    nothing is a terminal (its module says ``PLAIN = True``): rich is then never
+    imported."""
+    global _plain_verb  # set once per verb run, before it prints
+    _plain_verb = allowed
+
+
+def plain() -> bool:
+    """Whether output is written without rich (`allow_plain`, `satchel.cli._plain.piped`)."""
+    return _plain_verb and _plain.piped()
+
+
 def console(*, stderr: bool = False) -> Console:
     """A console that never reads markup or emoji codes and honours NO_COLOR."""
+    if plain():
+        return cast("Console", _plain.Console(stderr=stderr, width=PIPED_WIDTH))
     from rich.console import Console
 
     no_color = os.environ.get("NO_COLOR", "") != ""
@@ -91,6 +111,11 @@ def table(*columns: str, whole: int = 0) -> Table:
     """A borderless table with these column headers: on a terminal, rich fits it to
     the width (the first `whole` columns are never wrapped); elsewhere each row is one
     line (`plain_lines`)."""
+    if plain():
+        plain_grid = _plain.Table()
+        for n, column in enumerate(columns):
+            plain_grid.add_column(column, no_wrap=n < whole)
+        return cast("Table", plain_grid)
     from rich import box
 
     grid = _plain_when_piped()(
@@ -104,37 +129,17 @@ def table(*columns: str, whole: int = 0) -> Table:
     return grid
 
 
-def _plain(cell: object) -> str:
-    """A cell as one line: rich Text's plain text, its line breaks two spaces."""
-    from rich.text import Text
-
-    text = cell.plain if isinstance(cell, Text) else str(cell)
-    return "  ".join(part for part in text.split("\n") if part) or "-"
-
-
-def plain_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Iterator[str]:
-    """A table as lines: the header (when there is one), then one line per row, the
-    columns aligned and the last one whole, however long."""
-    shown = [list(headers), *rows] if any(headers) else list(rows)
-    if not shown:
-        return
-    widths = [max(len(row[i]) for row in shown) for i in range(len(headers) - 1)]
-    for row in shown:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        yield "  ".join([*cells, row[-1]]).rstrip()
-
-
 def _fits(grid: Table, width: int) -> bool:
     """Whether the columns that must stay whole (no_wrap) fit `width` with room for
     the others; a table that does not is printed as lines, its names whole."""
     whole = [c for c in grid.columns if c.no_wrap]
-    needed = sum(max((len(_plain(cell)) for cell in c.cells), default=0) for c in whole)
+    needed = sum(max((len(cell_line(cell)) for cell in c.cells), default=0) for c in whole)
     others = (len(grid.columns) - len(whole)) * MIN_DESCRIPTION
     return needed + others + 3 * len(grid.columns) <= width
 
 
 def _rows(grid: Table) -> list[list[str]]:
-    columns = [[_plain(cell) for cell in column.cells] for column in grid.columns]
+    columns = [[cell_line(cell) for cell in column.cells] for column in grid.columns]
     return [list(row) for row in zip(*columns, strict=True)]
 
 
@@ -189,6 +194,8 @@ def one_line(text: str, width: int) -> str:
 
 def safe(text: str, *, style: str = "") -> Text:
     """One line of untrusted text: controls, bidi and newlines escaped."""
+    if plain():
+        return cast("Text", _plain.Text(escape(text, newlines=True)))
     from rich.text import Text
 
     return Text(escape(text, newlines=True), style=style)
@@ -196,6 +203,8 @@ def safe(text: str, *, style: str = "") -> Text:
 
 def safe_block(text: str) -> Text:
     """Untrusted text that keeps its newlines and tabs (a skill body)."""
+    if plain():
+        return cast("Text", _plain.Text(escape(text)))
     from rich.text import Text
 
     return Text(escape(text))
@@ -244,7 +253,10 @@ class _Rule:
         if console.is_terminal:
             yield Rule(Text(self.title), characters="-")
         else:
-            yield from _segments([f"--- {self.title} ---"])
+            yield from _segments(self.plain_lines())
+
+    def plain_lines(self) -> Iterator[str]:
+        yield f"--- {self.title} ---"
 
 
 def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> RenderableType:
@@ -272,7 +284,7 @@ class _Diagnostics:
         from rich.table import Table
 
         if not console.is_terminal:
-            yield from _segments(" " * self.indent + diagnostic_line(d) for d in self.found)
+            yield from _segments(self.plain_lines())
             return
         grid = Table.grid(padding=(0, 1))
         grid.add_column(min_width=8, no_wrap=True)
@@ -280,6 +292,9 @@ class _Diagnostics:
         for d in self.found:
             grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
         yield Padding(grid, (0, 0, 0, self.indent))
+
+    def plain_lines(self) -> Iterator[str]:
+        return (" " * self.indent + diagnostic_line(d) for d in self.found)
 
 
 def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:

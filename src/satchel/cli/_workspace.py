@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from satchel._environment import Environment, load
-from satchel.hosts import Host
 from satchel.layout import Layout, project_marker
+
+if TYPE_CHECKING:
+    from satchel.hosts import Host  # a profile is imported only when --host names one
 
 
 def layout(

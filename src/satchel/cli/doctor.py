@@ -37,6 +37,9 @@ SETTINGS_HINT = (
     "`satchel hooks run --claude-settings`, or load(claude_settings_hooks=True) from Python"
 )
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
+
 PARAMS = (*located(), ignore_option(), json_option())
 
 

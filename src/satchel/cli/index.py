@@ -21,6 +21,9 @@ from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
 from satchel.tokens import token_bill
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
+
 PARAMS = (
     *located(),
     click.Option(

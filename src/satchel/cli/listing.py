@@ -12,6 +12,9 @@ from satchel.cli._workspace import environment, say_project
 
 WORDS = ("name", "scope", "family")
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
+
 PARAMS = (*located(), json_option())
 
 

@@ -24,6 +24,8 @@ SDK_MISSING = "cli.mcp.sdk-missing"  # diagnostic codes: see docs/diagnostics.md
 ADDRESS_REFUSED = "mcp.serve.address.refused"
 INSTALL = "pip install 'satchel[mcp]'"
 
+PLAIN = True  # only lines on stderr: no rich when piped (cli._plain)
+
 PARAMS = (
     *located(),
     click.Option(

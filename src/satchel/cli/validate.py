@@ -20,6 +20,9 @@ from satchel.skills._check import Checked, check_paths
 
 Check = Checked | PluginCheck
 
+PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
+RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
+
 PARAMS = (
     click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
     click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
