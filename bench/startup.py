@@ -40,13 +40,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from imports import Timing  # bench/imports.py: one timed command's rounds
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = ["--project", "examples/workspace", "--home", "examples/home"]
@@ -100,20 +100,6 @@ VERBS = (
     ("satchel validate SKILL", ["-m", "satchel", "validate", SKILL], False),
 )
 SERVE = ("satchel serve: initialize", ["-m", "satchel", "serve", *EXAMPLE], True)
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    label: str
-    times: tuple[float, ...]
-
-    @property
-    def best(self) -> float:
-        return min(self.times)
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.times)
 
 
 def run_once(args: list[str], env: dict[str, str]) -> float:

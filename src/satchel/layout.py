@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 __all__ = [
     "EXTRA",
@@ -320,27 +321,35 @@ def _data_root(client: str, environ: Mapping[str, str], home: object) -> Path:
     """Where plugins keep their data (``PLUGIN_DATA``): the user data directory."""
     if home is not None:
         return Path(str(home)).absolute() / ".local" / "share" / client / "plugin-data"
-    xdg = environ.get("XDG_DATA_HOME", "")
-    if os.path.isabs(xdg):
-        return Path(xdg) / client / "plugin-data"
-    linux = sys.platform.startswith("linux")
-    if linux:  # platformdirs' rule, without importing it
-        return Path.home() / ".local" / "share" / client / "plugin-data"
-    import platformdirs  # only when a layout is built for the real machine
-
-    return Path(platformdirs.user_data_dir(client)) / "plugin-data"
+    return user_dir("data", client, environ) / "plugin-data"
 
 
 def _cache_root(client: str, environ: Mapping[str, str], home: object) -> Path:
     """Where skills defined in code are written: the user cache directory."""
     if home is not None:
         return Path(str(home)).absolute() / ".cache" / client / "skills"
-    xdg = environ.get("XDG_CACHE_HOME", "")
-    if os.path.isabs(xdg):
-        return Path(xdg) / client / "skills"
-    linux = sys.platform.startswith("linux")
-    if linux:  # platformdirs' rule, without importing it
-        return Path.home() / ".cache" / client / "skills"
-    import platformdirs  # only when a layout is built for the real machine
+    return user_dir("cache", client, environ) / "skills"
 
-    return Path(platformdirs.user_cache_dir(client)) / "skills"
+
+_USER_DIRS = {
+    "cache": ("XDG_CACHE_HOME", (".cache",)),
+    "data": ("XDG_DATA_HOME", (".local", "share")),
+}
+
+
+def user_dir(kind: Literal["cache", "data"], app: str, environ: Mapping[str, str]) -> Path:
+    """`app`'s user cache or data directory, as platformdirs gives it: under
+    ``$XDG_CACHE_HOME`` or ``$XDG_DATA_HOME`` when that is an absolute path, else
+    ``~/.cache`` or ``~/.local/share`` on Linux (platformdirs' rule, without importing
+    it); elsewhere platformdirs' own answer."""
+    variable, default = _USER_DIRS[kind]
+    xdg = environ.get(variable, "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / app
+    linux = sys.platform.startswith("linux")
+    if linux:
+        return Path.home().joinpath(*default, app)
+    import platformdirs  # only when a directory of the real machine is asked for
+
+    found = platformdirs.user_cache_dir(app) if kind == "cache" else platformdirs.user_data_dir(app)
+    return Path(found)

@@ -34,7 +34,6 @@ import hashlib
 import marshal
 import os
 import stat
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 
 from satchel._version import __version__
 from satchel.diagnostics import Diagnostic
+from satchel.layout import user_dir
 from satchel.origin import Origin
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
@@ -66,14 +66,7 @@ def cache_dir() -> Path | None:
     given = os.environ.get(ENV_DIR, "")
     if given:
         return Path(given)
-    linux = sys.platform.startswith("linux")
-    if linux:  # platformdirs' rule, without importing it
-        xdg = os.environ.get("XDG_CACHE_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-        return base / "satchel" / "discovery"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("satchel")) / "discovery"
+    return user_dir("cache", "satchel", os.environ) / "discovery"
 
 
 def open_root_cache(root: Path, rules: FieldRules) -> RootCache | None:
