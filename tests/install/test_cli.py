@@ -180,7 +180,9 @@ def test_verify_reports_changed_and_missing_trees(satchel, source: Path, project
     assert [d["code"] for d in doc["diagnostics"]] == ["install.integrity"] * 2
 
 
-def test_frozen_reproduces_the_lock(satchel, source: Path, project: Path, tmp_path: Path) -> None:
+def test_frozen_reproduces_the_lock(
+    satchel, source: Path, project: Path, home: Path, tmp_path: Path
+) -> None:
     assert satchel("install", source, "--skill", "pdf")[0] == 0
     lock = (project / ".satchel/skills.lock").read_text()
     installed = state(project / ".satchel/skills")
@@ -188,7 +190,8 @@ def test_frozen_reproduces_the_lock(satchel, source: Path, project: Path, tmp_pa
     other = tmp_path / "other"
     write_tree(other, {".satchel/skills.lock": lock})
     (other / ".git").mkdir()
-    code, _out, err = satchel("install", "--frozen", "--project", other, where=False)
+    fresh = ("--project", other, "--home", home)
+    code, _out, err = satchel("install", "--frozen", *fresh, where=False)
     assert (code, err) == (0, "")
     assert state(other / ".satchel/skills") == installed
     # the source changed: frozen refuses and writes nothing
