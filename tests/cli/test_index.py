@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from satchel import Budget, Layout, Session, load
 from satchel._render import FORMATS
+from satchel.session._discovery import search_line
+from satchel.session._options import SessionOptions
 from tests.support import write_skill
 
 from .support import EXAMPLE, check_golden
@@ -52,6 +55,7 @@ def test_json_gives_format_text_bytes_and_tokens(satchel, project, home):
                 "cap": None,
             }
         ],
+        "search_line": None,
         "diagnostics": [],
     }
     assert len(text.encode()) == 206
@@ -62,7 +66,10 @@ def test_caps_and_tool_name(satchel, in_repo):
     lines = out.splitlines()
     assert 'Call skills_use({"name":"<skill>"})' in lines[1]
     assert [line.split(":")[0] for line in lines[2:4]] == ["- changelog", "- release"]
-    assert lines[4:] == ["(13 more skills not listed: index limit reached)"]
+    assert lines[4:] == [
+        "(13 more skills not listed: index limit reached)",
+        search_line(SessionOptions()),
+    ]
 
 
 def test_no_skills_prints_nothing(satchel, project, home):
@@ -80,7 +87,7 @@ def test_each_skill_the_caps_leave_out_is_named_on_stderr(satchel, project, home
     for name in ("alpha", "beta", "gamma"):
         write_skill(project / ".satchel/skills", name, description=f"{name.title()} things.")
     result = satchel("index", "--max-skills", "1", "--project", project, "--home", home)
-    assert result.out.splitlines()[-1] == "(2 more skills not listed: index limit reached)"
+    assert result.out.splitlines()[-2] == "(2 more skills not listed: index limit reached)"
     cap = "the index lists at most 1 skill (max_skills)"
     assert [line.split(": ", 1)[1] for line in result.err.splitlines()] == [
         f"warning skill.index.omitted: skill 'beta' is not in the index: {cap}",
@@ -152,3 +159,29 @@ def test_query_lists_the_most_relevant_skills_first(satchel, in_repo):
     check_golden("index-query.txt", out)
     plain = satchel("index", *args).out.splitlines()
     assert [line.split(":")[0] for line in plain[2:4]] == ["- changelog", "- release"]
+
+
+def test_an_index_that_leaves_skills_out_ends_as_a_sessions_does(satchel, project, home):
+    """The search line, its room taken from the budget: the text a session's model reads."""
+    for name in ("alpha", "beta", "gamma", "delta"):
+        write_skill(project / ".satchel/skills", name, description=f"{name.title()} things " * 8)
+    where = ("--project", project, "--home", home)
+    doc = satchel("index", "--budget-chars", "600", "--max-skills", "2", "--json", *where).json()
+    env = load(layout=Layout.default(project, home=home, project=project))
+    session = Session(env, index_budget=Budget(chars=600, skills=2))
+    index = next(s for s in session.context() if s.id == "agent.skills")
+    assert doc["text"] == index.text
+    assert doc["text"].endswith(search_line(SessionOptions()) + "\n")
+    assert doc["search_line"] == search_line(SessionOptions())
+    assert len(doc["text"]) <= 600
+    without = satchel(
+        "index", "--budget-chars", "600", "--max-skills", "2", "--no-search", "--json", *where
+    ).json()
+    assert without["search_line"] is None
+    assert "search_skills" not in without["text"]
+    assert len(without["entries"]) == len(doc["entries"])
+    explained = satchel(
+        "index", "--budget-chars", "600", "--max-skills", "2", "--explain", *where
+    ).out.splitlines()
+    assert explained[-2].startswith("search line: ")
+    assert explained[-1] == f"    {search_line(SessionOptions())}"

@@ -13,8 +13,9 @@ from satchel.tokens import approx_tokens
 __all__ = ["entries_json", "explain_lines"]
 
 
-def explain_lines(index: Index, budget: Budget) -> Iterator[str]:
-    """The explanation, line by line: the budget, the totals, then one block a skill."""
+def explain_lines(index: Index, budget: Budget, ending: str | None = None) -> Iterator[str]:
+    """The explanation, line by line: the budget, the totals, one block a skill, then
+    the search line the index ends with (`ending`), if it has one."""
     text = index.text
     counts = _counts(index.entries)
     listed = len(index.listed)
@@ -29,6 +30,13 @@ def explain_lines(index: Index, budget: Budget) -> Iterator[str]:
         yield _head(entry)
         for line in entry.line.splitlines():
             yield f"    {line}"
+    if ending is not None:
+        yield ""
+        yield (
+            f"search line: {len(ending) + 1:,} characters, {approx_tokens(ending):,} tokens, "
+            "taken from the budget: skills were left out, so the search tools are offered"
+        )
+        yield f"    {ending}"
 
 
 def entries_json(index: Index) -> list[dict[str, Any]]:

@@ -19,6 +19,8 @@ from satchel.cli._explain import entries_json, explain_lines
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
+from satchel.session._discovery import search_line, with_search_line
+from satchel.session._options import SessionOptions
 from satchel.tokens import token_bill
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
@@ -74,6 +76,13 @@ PARAMS = (
         "(paths:) it matches, and the nested skills roots above it, join the index.",
     ),
     click.Option(
+        ["--search/--no-search"],
+        default=True,
+        show_default=True,
+        help="End an index that leaves skills out with the line naming list_skills and "
+        "search_skills, as a session does (--no-search: skill_search=False).",
+    ),
+    click.Option(
         ["--query"],
         default=None,
         help="The user's message: list the skills most relevant to it first (BM25).",
@@ -100,6 +109,7 @@ def run(
     explain: bool,
     tool_name: str,
     touches: tuple[Path, ...],
+    search: bool,
     query: str | None,
     as_json: bool,
 ) -> int:
@@ -112,19 +122,28 @@ def run(
     and each such skill is named on stderr (skill.index.shortened, skill.index.name-only,
     skill.index.omitted). --explain shows why, skill by skill. As at a session's start,
     a conditional skill (paths:) is left out until a --touch file matches it. With
-    --query, the skills most relevant to it come first."""
+    --query, the skills most relevant to it come first. An index that leaves skills
+    out ends, as a session's does, with the line naming the search tools, whose room
+    comes out of the budget (--no-search: without it)."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = Conditional(env)
     problems = [d for path in touches for d in held.touch(path)[1]]
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
-    built = build_index(
-        rank(held.skills(), query),
-        format=index_format,
-        tool_name=tool_name,
-        budget=limits,
-        overrides={**env.skill_overrides, **_pairs(overrides)},
-        known=env.skills,
+    skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
+    line = search_line(SessionOptions()) if search else None
+    built = with_search_line(
+        lambda within: build_index(
+            skills,
+            format=index_format,
+            tool_name=tool_name,
+            budget=within,
+            overrides=chosen,
+            known=env.skills,
+        ),
+        limits,
+        line,
     )
+    ending = line if line is not None and built.omitted and built.text else None
     text = built.text
     if as_json:
         size = {
@@ -132,14 +151,18 @@ def run(
             "tokens": token_bill({"skills": text})["skills"],
         }
         document = {"project": str(env.layout.project), "format": index_format, "text": text}
-        explained = {"budget": limits.to_json(), "entries": entries_json(built)}
+        explained = {
+            "budget": limits.to_json(),
+            "entries": entries_json(built),
+            "search_line": ending,
+        }
         out.print_json({**document, **size, **explained}, (*problems, *built.diagnostics))
         return OK
     if problems or built.diagnostics:
         shown = (*problems, *built.diagnostics)
         out.console(stderr=True).print(out.diagnostic_grid(shown))
     if explain:
-        text = "".join(f"{line}\n" for line in explain_lines(built, limits))
+        text = "".join(f"{line}\n" for line in explain_lines(built, limits, ending))
     if sys.stdout.isatty():
         sys.stdout.write(escape(text))  # a terminal gets no raw control characters
     else:

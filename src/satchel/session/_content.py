@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 
 import satchel.session._discovery as discovery
 from satchel._budget import Budget
@@ -165,14 +164,11 @@ def build_session_index(
     the line naming the search tools (`_discovery`), whose room comes out of the
     budget."""
     budget = options.index_budget or DEFAULT_BUDGET
-    index = _session_index(options, skills, overrides, known, budget)
-    if not discovery.offers(options, index):
-        return index
-    line = discovery.search_line(options) + "\n"
-    index = _session_index(options, skills, overrides, known, budget.without(line))
-    if not index.text:
-        return index
-    return replace(index, text=index.text + line)
+    return discovery.with_search_line(
+        lambda within: _session_index(options, skills, overrides, known, within),
+        budget,
+        discovery.line_for(options),
+    )
 
 
 def offers_search(

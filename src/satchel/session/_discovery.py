@@ -11,14 +11,24 @@ budget, so the index with it is no bigger than the caps allow.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 
+from satchel._budget import Budget
 from satchel._ranking import rank
 from satchel._render import Index
 from satchel.session._options import SKILL_SEARCH_TOOLS, SessionOptions
 from satchel.skills._model import Skill
 
-__all__ = ["LIST_SKILLS", "SEARCH_SKILLS", "offers", "ranked", "search_line"]
+__all__ = [
+    "LIST_SKILLS",
+    "SEARCH_SKILLS",
+    "line_for",
+    "offers",
+    "ranked",
+    "search_line",
+    "with_search_line",
+]
 
 LIST_SKILLS, SEARCH_SKILLS = SKILL_SEARCH_TOOLS
 
@@ -27,8 +37,19 @@ def offers(options: SessionOptions, index: Index) -> bool:
     """Whether a session with `options` whose full index is `index` offers the
     search tools: they are on (`skill_search`), it has a tool that loads a skill, and
     the index left skills out."""
+    return bool(index.omitted) and _searchable(options)
+
+
+def _searchable(options: SessionOptions) -> bool:
+    """The search tools are on and the session has a tool that loads a skill."""
     loads = "load_skill" in options.tools or "skills_use" in options.tools
-    return options.skill_search and loads and bool(index.omitted)
+    return options.skill_search and loads
+
+
+def line_for(options: SessionOptions) -> str | None:
+    """The line a session with `options` ends an index that leaves skills out with;
+    None when it offers no search tools."""
+    return search_line(options) if _searchable(options) else None
 
 
 def search_line(options: SessionOptions) -> str:
@@ -40,6 +61,20 @@ def search_line(options: SessionOptions) -> str:
         f'{search}({{"query":"<what the task needs>"}}) to find one by its '
         f"description, or {listing} to see them all."
     )
+
+
+def with_search_line(build: Callable[[Budget], Index], budget: Budget, line: str | None) -> Index:
+    """The index `build` makes within `budget`; when it leaves skills out and `line`
+    is given, built again within the budget less the line's room, with the line at
+    its end (so the index with it stays within `budget`)."""
+    index = build(budget)
+    if line is None or not index.omitted:
+        return index
+    ending = line + "\n"
+    index = build(budget.without(ending))
+    if not index.text:
+        return index
+    return replace(index, text=index.text + ending)
 
 
 def ranked(skills: Mapping[str, Skill], query: str | None) -> dict[str, Skill]:
