@@ -2,9 +2,13 @@
 the index line naming them.
 
 A session whose index leaves skills out (`Index.omitted`: its caps cut them) offers
-two more tools, named as Google ADK's ``SkillToolset`` names its own (``list_skills``
-and ``search_skills``; google/adk-python, docs/guides/tools/skill_toolset), and its
-index ends with one line saying that more skills exist and how to find them. An
+two more tools, ``list_skills`` and ``search_skills``, and its index ends with one
+line saying that more skills exist and how to find them. ``list_skills`` is the name
+Google ADK's ``SkillToolset`` gives its listing tool (google/adk-python,
+src/google/adk/tools/skill_toolset.py), whose shape differs on purpose: ADK's takes no
+argument and returns every skill as ``<available_skills>`` XML, satchel's pages JSON
+(a catalogue too big for the index is too big for one answer). ADK has no search
+tool: ``search_skills`` is satchel's own. An
 index that lists them all has neither. The line takes its bytes from the index's
 budget, so the index with it is no bigger than the caps allow.
 """

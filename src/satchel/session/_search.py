@@ -1,10 +1,11 @@
 """`list_skills` and `search_skills`: every skill within the model's reach when the
 index cannot list them all (`satchel.session._discovery` says when).
 
-The names and arguments follow Google ADK's ``SkillToolset`` (``list_skills`` with
-no required argument, ``search_skills`` with a ``query``; google/adk-python,
-docs/guides/tools/skill_toolset). The result shapes are satchel's own (ADK's were
-not checked against a running ADK): a JSON object the model reads,
+``list_skills`` is named as in Google ADK's ``SkillToolset`` and, like ADK's, needs
+no argument (google/adk-python, src/google/adk/tools/skill_toolset.py, read at
+commit 06d995e); ADK's returns every skill as ``<available_skills>`` XML and has no
+search tool, so the paging ``offset``, ``search_skills`` and the result shapes are
+satchel's own: a JSON object the model reads,
 
     {"skills": [{"name": "...", "description": "..."}], "total": 812, "next_offset": 100}
 
