@@ -36,7 +36,6 @@ The MCP SDK (the ``mcp`` extra) is imported only when a server is built or run.
 from __future__ import annotations
 
 import base64
-import mimetypes
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +54,9 @@ from satchel.server._map import (
     prompt_shape,
     skill_uri,
 )
+from satchel.server._wire import cursor as _cursor
+from satchel.server._wire import mcp_error as _mcp_error
+from satchel.server._wire import mime as _mime
 from satchel.session import Session, ToolResult
 from satchel.session._content import INDEX_ID
 from satchel.session._expand import expand, invocation
@@ -144,8 +146,9 @@ class SkillServer:
         from mcp.server.lowlevel import Server
 
         from satchel._version import __version__
+        from satchel.server._skills_ext import SkillsExtension
 
-        return Server(
+        server: Server[Any] = Server(
             self.name,
             version=__version__,
             instructions=self.instructions(),
@@ -157,6 +160,8 @@ class SkillServer:
             on_list_resource_templates=self._list_templates,
             on_read_resource=self._read_resource,
         )
+        SkillsExtension(self._run, MAX_FILES_PER_SKILL).install(server)
+        return server
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -205,6 +210,8 @@ class SkillServer:
     ) -> types.CallToolResult:
         arguments = params.arguments or {}
         result = await self._run(ctx, lambda s: _guarded_call(s, params.name, arguments))
+        if result.code == "session.tool.unknown":
+            raise _unknown_tool(result)
         return _tool_result(result)
 
     # -- prompts ------------------------------------------------------------------------
@@ -337,6 +344,16 @@ def _tool_result(result: ToolResult) -> types.CallToolResult:
     )
 
 
+def _unknown_tool(result: ToolResult) -> Exception:
+    """A call of a tool the session does not have: a protocol error (-32602), as the
+    2025-11-25 and 2026-07-28 revisions' error tables say ("Unknown tools"), not a
+    tool result; every other refusal stays a tool result with ``isError``."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    return MCPError(code=INVALID_PARAMS, message=result.text, data={"code": result.code})
+
+
 def _guarded_call(session: Session, name: str, arguments: dict[str, Any]) -> ToolResult:
     """`Session.call` behind `Session.before_tool_use` (the environment's hooks, then
     the gate), as a host runs any tool: a deny is a tool error, and so is an ask,
@@ -398,29 +415,3 @@ def _unknown_prompt(name: str) -> Diagnostic:
     from satchel.resources import quote
 
     return diagnostic("mcp.serve.prompt.unknown", f"no prompt named {quote(name)}")
-
-
-def _mcp_error(problem: Diagnostic) -> Exception:
-    """An MCP error (invalid params) carrying satchel's code and message."""
-    from mcp.shared.exceptions import MCPError
-    from mcp_types import INVALID_PARAMS
-
-    text = ToolResult.error(problem).text
-    return MCPError(code=INVALID_PARAMS, message=text, data={"code": problem.code})
-
-
-def _cursor(cursor: str | None) -> int:
-    if cursor is None:
-        return 0
-    if cursor.isdigit() and len(cursor) < 12:
-        return int(cursor)
-    message = f"the cursor {cursor!r} is not one this server gave"
-    raise _mcp_error(diagnostic("mcp.serve.cursor.invalid", message))
-
-
-def _mime(path: str) -> str | None:
-    """The MIME type a file's name suggests (Markdown is ``text/markdown``), if any."""
-    if path.endswith((".md", ".markdown")):
-        return "text/markdown"
-    guessed, _ = mimetypes.guess_type(path, strict=False)
-    return guessed
