@@ -39,6 +39,7 @@ from satchel.server._skills_ext import (
     TTL_MS,
     entry,
     get_skill,
+    list_page,
 )
 
 from ..support import check_golden, put
@@ -425,3 +426,53 @@ def test_frontmatter_json_cannot_hold_keeps_a_skill_out(workspace, yaml, why):
     skill = session.find("odd")
     put(odd / "SKILL.md", f"---\ndescription: Odd.\n{yaml}---\nx\n")
     assert entry(skill, session.options.resource_cap) == why
+
+
+def test_visibility_is_that_of_resources_read(workspace):
+    """A listing override ``off`` and a conditional skill no touched file has matched
+    are not listed (nor the hidden one); once a file matches, the conditional one is."""
+    project, home = workspace
+    skills = project / ".agents" / "skills"
+    put(skills / "off-one" / "SKILL.md", "---\nname: off-one\ndescription: Off.\n---\nx\n")
+    put(
+        skills / "on-touch" / "SKILL.md",
+        "---\nname: on-touch\ndescription: For SQL.\npaths: ['**/*.sql']\n---\nx\n",
+    )
+    put(project / "db" / "a.sql", "select 1;\n")
+    layout = satchel.Layout.default(project, home=home, env={})
+    env = satchel.load(layout=layout, trusted=True, skill_overrides={"off-one": "off"})
+    session = SkillServer(env).session
+
+    def names() -> list[str]:
+        pages = [list_page(session, start) for start in range(0, 100, SKILLS_PAGE)]
+        return [s["frontmatter"]["name"] for page in pages for s in page["skills"]]
+
+    assert {"off-one", "on-touch", "hidden"}.isdisjoint(names())
+    session.touch(project / "db" / "a.sql")
+    assert "on-touch" in names()
+    assert isinstance(get_skill(session, "skill://on-touch/SKILL.md"), dict)
+
+
+def test_a_connection_before_2026_07_28_has_no_skills_methods(workspace):
+    """The 2025-11-25 capabilities have no ``extensions``: the extension is not declared
+    there, so its methods are unknown methods (-32601)."""
+    from mcp import Client as SdkClient
+    from satchel.server import build_server
+
+    project, home = workspace
+    layout = satchel.Layout.default(project, home=home, env={})
+    server = build_server(satchel.load(layout=layout, trusted=True))
+
+    async def run() -> None:
+        with anyio.fail_after(STARTUP):
+            async with SdkClient(server, mode="legacy") as client:
+                request = ListSkillsRequest(params=ListSkillsParams())
+                with pytest.raises(MCPError) as caught:
+                    await client.session.send_request(request, WireResult)
+                assert caught.value.code == -32601
+                assert caught.value.message == (
+                    "skills/list is served at protocol revision 2026-07-28 or later, where "
+                    "the Skills extension is declared (this connection is at 2025-11-25)"
+                )
+
+    anyio.run(run)

@@ -13,7 +13,9 @@ What the server offers:
   `Session.before_tool_use` (the environment's hooks, then the allowed-tools gate)
   and then `Session.call`, so every hook, path rule, cap and timeout applies; a
   refused call is a tool result with ``isError`` and satchel's ``Error (<code>):
-  ...`` text, never a protocol error.
+  ...`` text. A call of a tool the session does not have is the JSON-RPC error
+  -32602 instead, as the protocol's revisions (2025-11-25, 2026-07-28) list it
+  ("Unknown tools") among protocol errors.
 * **prompts**: the slash commands (`Environment.commands`, not the ``mcp`` ones a
   supervisor relays), arguments read from ``argument-hint`` (`serve_map`). Getting
   one expands it as `Session.expand` expands ``/name args``: nothing in it runs.
@@ -21,6 +23,9 @@ What the server offers:
   SKILL.md first; read through `satchel.resources.read_resource` (every path rule,
   the ``resource_cap``). A refused read is an MCP error whose message starts with
   ``Error (<code>)`` and whose data is ``{"code": <code>}``.
+* **skills**: the MCP Skills extension (``io.modelcontextprotocol/skills``, with
+  ``directoryRead``): ``skills/list``, ``skills/get`` and ``resources/directory/read``
+  over the same files and path rules as the resources (`satchel.server._skills_ext`).
 * **instructions**: the skills index (`render_index`, as `Session.context()` gives it,
   with its line naming ``search_skills`` when it leaves skills out).
 

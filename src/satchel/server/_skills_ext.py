@@ -31,6 +31,13 @@ Source: the extension's stable text, modelcontextprotocol/ext-skills,
 
 What satchel serves, and the choices the text leaves to a server:
 
+* **Negotiation**: the server declares ``{"directoryRead": true}`` under
+  ``capabilities.extensions`` (and ``resources``, which it always has). Only the
+  2026-07-28 revision's capabilities carry ``extensions`` (the SDK drops the field
+  from a 2025-11-25 ``initialize`` answer), so on a connection at an older revision
+  the three methods are unknown methods (-32601): the extension was not declared
+  there. The text specifies the extension "against base protocol revision
+  2026-07-28 or later".
 * **Which skills**: the ones ``resources/read`` serves (the session's skills, so a
   conditional skill no touched file has matched is held back; not those kept from
   the model by ``disable-model-invocation`` or a listing override), in precedence
@@ -371,6 +378,7 @@ class SkillsExtension:
     async def _list(
         self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
     ) -> dict[str, Any]:
+        _negotiated(ctx, "skills/list")
         start = cursor(params.cursor)
         result: dict[str, Any] = await self._run(ctx, lambda s: list_page(s, start))
         return result
@@ -378,6 +386,7 @@ class SkillsExtension:
     async def _get(
         self, ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
     ) -> dict[str, Any]:
+        _negotiated(ctx, "skills/get")
         uri = params.uri
         found: dict[str, Any] | Diagnostic = await self._run(ctx, lambda s: get_skill(s, uri))
         if isinstance(found, Diagnostic):
@@ -387,6 +396,7 @@ class SkillsExtension:
     async def _directory(
         self, ctx: ServerRequestContext[Any, Any], params: DirectoryParams
     ) -> dict[str, Any]:
+        _negotiated(ctx, "resources/directory/read")
         uri, start = params.uri, cursor(params.cursor)
         found: dict[str, Any] | Diagnostic = await self._run(
             ctx, lambda s: directory_page(s, uri, start, self._max_files)
@@ -394,3 +404,18 @@ class SkillsExtension:
         if isinstance(found, Diagnostic):
             raise mcp_error(found)
         return found
+
+
+def _negotiated(ctx: ServerRequestContext[Any, Any], method: str) -> None:
+    """Refuse `method` (-32601, an unknown method) on a connection at a revision before
+    2026-07-28: its capabilities have no ``extensions``, so the extension was never
+    declared there, and a client only calls it after seeing the declaration."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        message = (
+            f"{method} is served at protocol revision 2026-07-28 or later, where the "
+            f"Skills extension is declared (this connection is at {ctx.protocol_version})"
+        )
+        raise MCPError(code=types.METHOD_NOT_FOUND, message=message)
