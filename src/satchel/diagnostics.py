@@ -414,11 +414,17 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "satchel serve --http was given an address that is not loopback without --allow-remote",
         ),
         "mcp.serve.cursor.invalid": Entry("error", "a resources/list cursor the server never gave"),
+        "mcp.serve.directory.invalid": Entry(
+            "error", "resources/directory/read was asked for a file, or a directory serving none"
+        ),
         "mcp.serve.prompt.arguments": Entry(
             "error",
             "a prompt was asked for with an argument it does not take, or without a required one",
         ),
         "mcp.serve.prompt.unknown": Entry("error", "no served prompt has the name asked for"),
+        "mcp.serve.skill.unknown": Entry(
+            "error", "skills/get was asked for a URI that is no SKILL.md the extension serves"
+        ),
         "mcp.serve.tool.denied": Entry(
             "error",
             "a before_tool_use hook denied a served tool call, "

@@ -13,7 +13,9 @@ What the server offers:
   `Session.before_tool_use` (the environment's hooks, then the allowed-tools gate)
   and then `Session.call`, so every hook, path rule, cap and timeout applies; a
   refused call is a tool result with ``isError`` and satchel's ``Error (<code>):
-  ...`` text, never a protocol error.
+  ...`` text. A call of a tool the session does not have is the JSON-RPC error
+  -32602 instead, as the protocol's revisions (2025-11-25, 2026-07-28) list it
+  ("Unknown tools") among protocol errors.
 * **prompts**: the slash commands (`Environment.commands`, not the ``mcp`` ones a
   supervisor relays), arguments read from ``argument-hint`` (`serve_map`). Getting
   one expands it as `Session.expand` expands ``/name args``: nothing in it runs.
@@ -21,6 +23,9 @@ What the server offers:
   SKILL.md first; read through `satchel.resources.read_resource` (every path rule,
   the ``resource_cap``). A refused read is an MCP error whose message starts with
   ``Error (<code>)`` and whose data is ``{"code": <code>}``.
+* **skills**: the MCP Skills extension (``io.modelcontextprotocol/skills``, with
+  ``directoryRead``): ``skills/list``, ``skills/get`` and ``resources/directory/read``
+  over the same files and path rules as the resources (`satchel.server._skills_ext`).
 * **instructions**: the skills index (`render_index`, as `Session.context()` gives it,
   with its line naming ``search_skills`` when it leaves skills out).
 
@@ -36,7 +41,6 @@ The MCP SDK (the ``mcp`` extra) is imported only when a server is built or run.
 from __future__ import annotations
 
 import base64
-import mimetypes
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +59,9 @@ from satchel.server._map import (
     prompt_shape,
     skill_uri,
 )
+from satchel.server._wire import cursor as _cursor
+from satchel.server._wire import mcp_error as _mcp_error
+from satchel.server._wire import mime as _mime
 from satchel.session import Session, ToolResult
 from satchel.session._content import INDEX_ID
 from satchel.session._expand import expand, invocation
@@ -144,8 +151,9 @@ class SkillServer:
         from mcp.server.lowlevel import Server
 
         from satchel._version import __version__
+        from satchel.server._skills_ext import SkillsExtension
 
-        return Server(
+        server: Server[Any] = Server(
             self.name,
             version=__version__,
             instructions=self.instructions(),
@@ -157,6 +165,8 @@ class SkillServer:
             on_list_resource_templates=self._list_templates,
             on_read_resource=self._read_resource,
         )
+        SkillsExtension(self._run, MAX_FILES_PER_SKILL).install(server)
+        return server
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -205,6 +215,8 @@ class SkillServer:
     ) -> types.CallToolResult:
         arguments = params.arguments or {}
         result = await self._run(ctx, lambda s: _guarded_call(s, params.name, arguments))
+        if result.code == "session.tool.unknown":
+            raise _unknown_tool(result)
         return _tool_result(result)
 
     # -- prompts ------------------------------------------------------------------------
@@ -337,6 +349,16 @@ def _tool_result(result: ToolResult) -> types.CallToolResult:
     )
 
 
+def _unknown_tool(result: ToolResult) -> Exception:
+    """A call of a tool the session does not have: a protocol error (-32602), as the
+    2025-11-25 and 2026-07-28 revisions' error tables say ("Unknown tools"), not a
+    tool result; every other refusal stays a tool result with ``isError``."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    return MCPError(code=INVALID_PARAMS, message=result.text, data={"code": result.code})
+
+
 def _guarded_call(session: Session, name: str, arguments: dict[str, Any]) -> ToolResult:
     """`Session.call` behind `Session.before_tool_use` (the environment's hooks, then
     the gate), as a host runs any tool: a deny is a tool error, and so is an ask,
@@ -398,29 +420,3 @@ def _unknown_prompt(name: str) -> Diagnostic:
     from satchel.resources import quote
 
     return diagnostic("mcp.serve.prompt.unknown", f"no prompt named {quote(name)}")
-
-
-def _mcp_error(problem: Diagnostic) -> Exception:
-    """An MCP error (invalid params) carrying satchel's code and message."""
-    from mcp.shared.exceptions import MCPError
-    from mcp_types import INVALID_PARAMS
-
-    text = ToolResult.error(problem).text
-    return MCPError(code=INVALID_PARAMS, message=text, data={"code": problem.code})
-
-
-def _cursor(cursor: str | None) -> int:
-    if cursor is None:
-        return 0
-    if cursor.isdigit() and len(cursor) < 12:
-        return int(cursor)
-    message = f"the cursor {cursor!r} is not one this server gave"
-    raise _mcp_error(diagnostic("mcp.serve.cursor.invalid", message))
-
-
-def _mime(path: str) -> str | None:
-    """The MIME type a file's name suggests (Markdown is ``text/markdown``), if any."""
-    if path.endswith((".md", ".markdown")):
-        return "text/markdown"
-    guessed, _ = mimetypes.guess_type(path, strict=False)
-    return guessed
