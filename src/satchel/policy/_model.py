@@ -218,7 +218,8 @@ class Policy:
 
     def check_component(self, kind: str, what: str = "") -> Diagnostic | None:
         """Whether components of `kind` (one of `COMPONENTS`) may load; a closed policy
-        refuses every kind that runs (hooks, lsp, mcp, plugins)."""
+        refuses every kind that runs (hooks, lsp, mcp; `load()` reads plugins
+        declaratively then)."""
         if kind in self.disabled_components or (self.closed is not None and kind in _RUNS):
             return self._component_refusal(kind, what or f"every {kind} component")
         return None
@@ -293,13 +294,14 @@ class Policy:
         return _denied(what, _CLOSED_KEY, closed.path, hint=closed.message)
 
 
-_RUNS = frozenset({"hooks", "lsp", "mcp", "plugins"})
+_RUNS = frozenset({"hooks", "lsp", "mcp"})
 
 
 def _denied(what: str, key: str, path: Path | None, *, hint: str | None = None) -> Diagnostic:
     where = "" if path is None else f" in {path}"
     if key == _CLOSED_KEY:
-        message = f"{what} is refused: the policy file{where} could not be read (fail closed)"
+        file = "a policy file" if path is None else f"the policy file {path}"
+        message = f"{what} is refused: {file} could not be read (fail closed)"
         return diagnostic("policy.denied", message, path, hint=hint)
     return diagnostic("policy.denied", f"{what} is refused by policy key `{key}`{where}", path)
 
