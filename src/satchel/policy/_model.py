@@ -268,6 +268,34 @@ class Policy:
     def shell_allowed(self) -> bool:
         return self.check_shell() is None
 
+    def rows(self) -> tuple[tuple[str, str, Path | None], ...]:
+        """Each key the policy sets, as (key, value as written, the file that set it),
+        in the order of docs/policy.md; a closed policy's first row says why."""
+        rows: list[tuple[str, str, Path | None]] = []
+        if self.closed is not None:
+            rows.append(("policy", "fails closed: " + self.closed.message, self.closed.path))
+        for key in _FLAG_KEYS:
+            flag: Flag = getattr(self, key)
+            if flag:
+                rows.append((key, "true", flag.path))
+        for types in self.allowed_hook_types:
+            rows.append(("allowed_hook_types", ", ".join(sorted(types.types)), types.path))
+        for patterns in self.allowed_http_hook_urls:
+            rows.append(("allowed_http_hook_urls", _texts(patterns), _layer_path(patterns)))
+        for key in ("disabled_formats", "disabled_components"):
+            names: Mapping[str, Path] = getattr(self, key)
+            for path in dict.fromkeys(names.values()):
+                given = sorted(n for n, p in names.items() if p == path)
+                rows.append((key, ", ".join(given), path))
+        for table in ("mcp", "sources", "marketplaces", "skills"):
+            lists: Lists = getattr(self, table)
+            for allowed in lists.allow:
+                rows.append((f"{table}.allow", _texts(allowed), _layer_path(allowed)))
+            for path in dict.fromkeys(p.path for p in lists.deny):
+                denied = tuple(p for p in lists.deny if p.path == path)
+                rows.append((f"{table}.deny", _texts(denied), path))
+        return tuple(rows)
+
     @property
     def restricts(self) -> bool:
         """Whether the policy restricts anything at all."""
@@ -295,6 +323,17 @@ class Policy:
 
 
 _RUNS = frozenset({"hooks", "lsp", "mcp"})
+_FLAG_KEYS = (
+    "allow_managed_hooks_only",
+    "disable_all_hooks",
+    "disable_skill_shell_execution",
+    "require_pins",
+    "require_trust",
+)
+
+
+def _texts(patterns: tuple[Pattern, ...]) -> str:
+    return ", ".join(p.text for p in patterns) if patterns else "(nothing)"
 
 
 def _denied(what: str, key: str, path: Path | None, *, hint: str | None = None) -> Diagnostic:

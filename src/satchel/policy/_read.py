@@ -45,7 +45,15 @@ from satchel.policy._model import (
     Types,
 )
 
-__all__ = ["ENV_DIR", "POLICY_FILE", "PolicyFile", "policy_files", "read_policy", "system_dir"]
+__all__ = [
+    "ENV_DIR",
+    "POLICY_FILE",
+    "PolicyFile",
+    "policy_files",
+    "read_policy",
+    "read_policy_file",
+    "system_dir",
+]
 
 POLICY_FILE = "policy.toml"
 ENV_DIR = "SATCHEL_POLICY_DIR"
@@ -126,6 +134,21 @@ def read_policy(
             return _closed(policy, merged, found.path), (*problems, merged)
         policy = merged
     return policy, tuple(problems)
+
+
+def read_policy_file(path: Path) -> tuple[Policy, tuple[Diagnostic, ...]]:
+    """The policy of the one file at `path`, as if it were the system's (for
+    ``satchel policy export --policy FILE``); a missing file is ``policy.invalid``."""
+    problems: list[Diagnostic] = []
+    data = _document(path, problems)
+    if data is None:
+        data = _invalid("there is no such file", path)
+    if isinstance(data, Diagnostic):
+        return _closed(Policy(), data, path), (data,)
+    merged = _merge(Policy(), data, path, problems)
+    if isinstance(merged, Diagnostic):
+        return _closed(Policy(), merged, path), (*problems, merged)
+    return merged, tuple(problems)
 
 
 def _document(path: Path, problems: list[Diagnostic]) -> dict[str, Any] | Diagnostic | None:
