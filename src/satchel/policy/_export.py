@@ -153,8 +153,8 @@ def _claude_mcp(policy: Policy, out: dict[str, Any], cannot: list[str]) -> None:
     elif policy.mcp.allow:
         if len(policy.mcp.allow) > 1:
             cannot.append("mcp.allow: only the first file's list is written")
-        out["allowedMcpServers"] = _claude_servers(policy.mcp.allow[0], "mcp.allow", cannot)
-    denied = _claude_servers(policy.mcp.deny, "mcp.deny", cannot)
+        out["allowedMcpServers"] = _claude_servers(policy.mcp.allow[0], "allow", cannot)
+    denied = _claude_servers(policy.mcp.deny, "deny", cannot)
     if denied:
         out["deniedMcpServers"] = denied
 
@@ -164,7 +164,7 @@ def _claude_servers(patterns: tuple[Pattern, ...], key: str, cannot: list[str]) 
     for pattern in patterns:
         entry = _claude_server(pattern)
         if entry is None:
-            cannot.append(f"{key} {pattern.text}: {_CLAUDE_MCP_WHY}")
+            cannot.append(f"mcp.{key} {pattern.text}: {_CLAUDE_MCP_WHY}")
         else:
             entries.append(entry)
     return entries
@@ -192,10 +192,10 @@ def _claude_marketplaces(lists: Lists, out: dict[str, Any], cannot: list[str]) -
     if lists.allow:
         if len(lists.allow) > 1:
             cannot.append("marketplaces.allow: only the first file's list is written")
-        found = [_claude_market(p, "marketplaces.allow", cannot) for p in lists.allow[0]]
+        found = [_claude_market(p, "allow", cannot) for p in lists.allow[0]]
         out["strictKnownMarketplaces"] = [e for e in found if e is not None]
     if lists.deny:
-        found = [_claude_market(p, "marketplaces.deny", cannot) for p in lists.deny]
+        found = [_claude_market(p, "deny", cannot) for p in lists.deny]
         out["blockedMarketplaces"] = [e for e in found if e is not None]
 
 
@@ -212,7 +212,7 @@ def _claude_market(pattern: Pattern, key: str, cannot: list[str]) -> dict[str, s
     if path == "*" and host:
         return {"source": "hostPattern", "hostPattern": _host_regex(host)}
     cannot.append(
-        f"{key} {pattern.text}: Claude Code matches a repository, an owner's every "
+        f"marketplaces.{key} {pattern.text}: Claude Code matches a repository, an owner's every "
         "repository or a host; left out"
     )
     return None
