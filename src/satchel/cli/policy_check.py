@@ -86,6 +86,7 @@ def document(env: Environment) -> dict[str, Any]:
         "project": str(env.layout.project),
         "files": [str(p) for p in policy.files],
         "closed": policy.closed is not None,
+        "plugins": [p.name for p in env.plugins.enabled()],  # what was checked with it
         "keys": [
             {"key": k, "value": v, "path": None if p is None else str(p)}
             for k, v, p in policy.rows()

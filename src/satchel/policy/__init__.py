@@ -28,6 +28,7 @@ if _typing.TYPE_CHECKING:
         PolicyFile,
         policy_files,
         read_policy,
+        read_policy_file,
         system_dir,
     )
 else:
