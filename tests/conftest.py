@@ -83,6 +83,8 @@ def private_cache(
     path = tmp_path_factory.getbasetemp() / "discovery-cache" / str(next(_CACHES))
     monkeypatch.setenv("SATCHEL_CACHE_DIR", str(path))
     monkeypatch.delenv("SATCHEL_CACHE", raising=False)
+    # and the system's policy directory is an empty one of its own, never the machine's
+    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(path.parent.parent / "no-policy"))
     return path
 
 

@@ -14,6 +14,10 @@ from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import read_overrides
 from satchel._options import LoadOverrides, Options
+from satchel._policed import hooks as policed_hooks
+from satchel._policed import plugins as policed_plugins
+from satchel._policed import servers as policed_servers
+from satchel._policed import skills as policed_skills
 from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel._writing import WrittenSkills, write_skills
@@ -35,6 +39,8 @@ from satchel.plugins._model import Plugin
 from satchel.plugins._options import unset_options
 from satchel.plugins.components._settings import deprecation_notes
 from satchel.plugins.components._styles import user_and_project_styles
+from satchel.policy._model import Policy
+from satchel.policy._read import read_policy
 from satchel.precedence import Shadowed
 from satchel.skills._model import Skill
 
@@ -66,7 +72,9 @@ class Environment:
     `output_styles` are the styles a session may select, by id (the user's and
     project's ``.claude/output-styles``, then the enabled plugins'). `skill_overrides`
     says how the index lists a skill, by name (`satchel._listing`: the files', then
-    `Options.skill_overrides`); `build_index` checks the values."""
+    `Options.skill_overrides`); `build_index` checks the values. `policy` is the
+    organisation's policy it was read under (`satchel.policy`, docs/policy.md): what it
+    refused is not here, and each refusal is a ``policy.denied`` diagnostic."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -85,6 +93,7 @@ class Environment:
     host: Host | None = None
     output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
     skill_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    policy: Policy = field(default_factory=Policy)
 
     @property
     def trusted(self) -> bool:
@@ -96,7 +105,7 @@ class Environment:
     def lsp_servers(self) -> tuple[LspServer, ...]:
         """The language servers of the enabled plugins (an untrusted project's plugins
         do not load), in plugin order; none when `Options.executable` is False."""
-        if not self.options.executable:
+        if not self.options.executable or not self.policy.allows_component("lsp"):
             return ()
         return tuple(s for p in self.plugins.enabled() for s in p.lsp_servers)
 
@@ -152,7 +161,11 @@ def load(
     name, ``codex``; `UnknownHost` when there is none): its layout, unless `layout`
     is given, and its options, which the `options` given override.
 
-    The `write` skills are written first (`write_skills`); reading writes nothing."""
+    The `write` skills are written first (`write_skills`); reading writes nothing.
+
+    The organisation's policy (`satchel.policy.read_policy`: the system's, the user's
+    and the project's ``policy.toml``) decides what may load and run; a policy that
+    cannot be read loads everything declaratively (``executable=False``)."""
     if layout is not None and (cwd is not None or project is not None):
         raise TypeError("pass cwd and project, or layout, not both")
     profile, problems = _profile(host, layout, cwd, project)
@@ -164,6 +177,9 @@ def load(
         given = profile.overrides()
         given.update(options)
         opts = Options.build(**given)
+    policy, read = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
+    problems = (*problems, *read)
+    opts, refused = _policed_options(opts, policy)
     decided = decide_trust(
         lay,
         given=opts.trusted,
@@ -173,9 +189,21 @@ def load(
     )
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
-    builder = _Builder(effective, opts, decided.trust, profile)
+    builder = _Builder(effective, opts, decided.trust, profile, policy)
     builder.read(written)
-    return builder.build(lay, decided, problems)
+    return builder.build(lay, decided, (*problems, *refused))
+
+
+def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
+    """`opts` as the policy lets them stand: ``require_trust`` ignores a host's
+    ``trusted=True`` (the user's list decides); a closed policy loads declaratively."""
+    refused: list[Diagnostic] = []
+    if opts.trusted is True and (why := policy.check_trust_override()) is not None:
+        opts = replace(opts, trusted=None)
+        refused.append(why)
+    if policy.closed is not None and opts.executable:
+        opts = replace(opts, executable=False)
+    return opts, tuple(refused)
 
 
 def _profile(
@@ -204,6 +232,7 @@ class _Builder:
     options: Options
     trust: Trust
     host: Host | None = None
+    policy: Policy = field(default_factory=Policy)
     plugins: PluginSet = field(default_factory=PluginSet)
     skills: SkillPart = field(default_factory=SkillPart)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
@@ -216,14 +245,20 @@ class _Builder:
     style_problems: tuple[Diagnostic, ...] = ()
     overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     override_problems: tuple[Diagnostic, ...] = ()
+    refused: tuple[Diagnostic, ...] = ()  # what the policy refused
 
     def read(self, written: WrittenSkills | None) -> None:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
         agents, instruction files, MCP servers and hooks."""
-        self.plugins = _plugins(self.layout, self.options, self.trust)
+        self.plugins, self.refused = policed_plugins(
+            _plugins(self.layout, self.options, self.trust), self.policy
+        )
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
             self.skills = settle_skills(self.layout, self.options, self.trust, enabled, written)
+            kept, refused = policed_skills(self.skills.skills, self.policy)
+            self.skills = replace(self.skills, skills=kept)
+            self.refused += refused
         self._read_components(enabled)
         self._read_executables(enabled)
         self.output_styles, self.style_problems = user_and_project_styles(
@@ -244,6 +279,7 @@ class _Builder:
     def _read_components(self, enabled: Sequence[Plugin]) -> None:
         """Commands, agent types and instruction files (the project's when it loads)."""
         lay, opts, project = self.layout, self.options, self.trust.load_project
+        self._refuse_kinds()
         self.commands = load_commands(
             lay,
             builtins=opts.builtin_commands,
@@ -260,7 +296,11 @@ class _Builder:
             tool_map=opts.agent_tool_map,
             plugin_types=[a for p in enabled for a in p.agents],
         )
-        if opts.instructions is not None:
+        if "commands" in self.policy.disabled_components:
+            self.commands = CommandSet(MappingProxyType({}), builtins=self.commands.builtins)
+        if "agents" in self.policy.disabled_components:
+            self.agents = replace(self.agents, agents=MappingProxyType({}), shadowed=())
+        if opts.instructions is not None and self.policy.allows_component("instructions"):
             self.instructions, self.instruction_problems = load_instructions(
                 lay, mode=opts.instructions, trust_project=project
             )
@@ -269,7 +309,7 @@ class _Builder:
         """MCP servers and hooks (the project's when it runs)."""
         lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
-        self.mcp_servers = settle_servers(host, enabled, problems)
+        self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
         self.hooks = load_hooks(
             lay,
             enabled,
@@ -278,6 +318,15 @@ class _Builder:
             own_files=opts.hook_files,
             claude_settings=opts.claude_settings_hooks,
         )
+        self.hooks = policed_hooks(self.hooks, self.policy)
+
+    def _refuse_kinds(self) -> None:
+        """One ``policy.denied`` for each whole kind ``disabled_components`` names that
+        `load()` leaves out itself (commands, agents, instructions, lsp)."""
+        for kind in ("agents", "commands", "instructions", "lsp"):
+            if kind in self.policy.disabled_components:
+                why = self.policy.check_component(kind)
+                self.refused += () if why is None else (why,)
 
     def build(
         self, given: Layout, decided: TrustDecision, problems: tuple[Diagnostic, ...] = ()
@@ -313,6 +362,7 @@ class _Builder:
             host=self.host,
             output_styles=self.output_styles,
             skill_overrides=self.overrides,
+            policy=self.policy,
         )
 
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
@@ -335,6 +385,7 @@ class _Builder:
             *deprecation_notes(self.plugins.enabled()),
             *self.mcp_servers.diagnostics,
             *self.hooks.diagnostics,
+            *self.refused,
         )
 
 

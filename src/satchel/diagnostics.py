@@ -646,6 +646,16 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.workflow.invalid": Entry(
             "warning", "a plugin's workflow script has no meta literal with a name; it is left out"
         ),
+        "policy.denied": Entry(
+            "info", "the organisation's policy refuses an item; it does not load or run"
+        ),
+        "policy.invalid": Entry(
+            "error", "a policy file cannot be read; the policy fails closed: nothing runs"
+        ),
+        "policy.key.unknown": Entry("warning", "a policy file holds a key satchel does not know"),
+        "policy.loosen": Entry(
+            "warning", "a lower policy file tries to loosen what a higher one set; it is ignored"
+        ),
         "port.agent.unsupported": Entry(
             "warning", "satchel port: a target host cannot hold one of the plugin's agents"
         ),

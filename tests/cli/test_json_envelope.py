@@ -51,6 +51,8 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("plugin", "inspect"): (w["tmp"] / "no-plugin",),
         ("plugin", "configure"): ("no-such-plugin", *at),
         ("port",): (w["tmp"] / "no-plugin", "--to", "codex"),
+        ("policy", "check"): at,
+        ("policy", "export"): ("--to", "codex"),
         ("mcp", "list"): at,
         ("mcp", "check"): at,
         ("lsp", "list"): at,

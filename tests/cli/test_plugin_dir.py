@@ -57,6 +57,7 @@ LOADING = {
     ("hooks", "run"): ("stop",),
     ("audit",): (),
     ("plugin", "configure"): ("extra",),
+    ("policy", "check"): (),
 }
 
 
@@ -80,6 +81,7 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
         ("hooks", "run"): '"plugin:extra"',
         ("audit",): '"plugin:extra',
         ("plugin", "configure"): '"plugin": "extra"',
+        ("policy", "check"): '"plugins": ["extra"]',
     }
     return marks[words] in text
 

@@ -30,6 +30,7 @@ GROUP_HELP = {
     "mcp": "The MCP servers of the project: list them, or start and check them.",
     "new": "Create a skill from a template.",
     "plugin": "Inspect one plugin directory as its author.",
+    "policy": "The organisation's policy: what it refuses here, or as a host's managed file.",
 }
 
 
@@ -97,6 +98,10 @@ VERBS = (
          "List the language servers the enabled plugins declare, without starting any."),
     Verb(("lsp", "check"), "satchel.cli.lsp_check",
          "Start the language servers, show what each reports, and stop them."),
+    Verb(("policy", "check"), "satchel.cli.policy_check",
+         "Show the policy in force and what it refuses of this machine and project."),
+    Verb(("policy", "export"), "satchel.cli.policy_export",
+         "Write the system's policy (or --policy FILE) as the host's managed file."),
     Verb(("hooks", "run"), "satchel.cli.hooks_run",
          "Fire EVENT at every matching hook and show what each answered."),
     Verb(("hooks",), "satchel.cli.hooks", "List every hook found, in declared order."),

@@ -12,6 +12,7 @@ OK = 0
 PROBLEMS = 1  # validate or doctor found errors; a name or a path the user gave is wrong
 USAGE = 2
 BUG = 3
+POLICY_CLOSED = 4  # satchel policy check / export: a policy file cannot be read (fail closed)
 INTERRUPTED = 130
 
 

@@ -24,6 +24,7 @@ from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
+from satchel.policy._model import Policy
 from satchel.skills._model import Skill
 from satchel.tokens import token_bill
 
@@ -257,6 +258,7 @@ class DoctorReport:
     instructions: tuple[Path, ...]
     diagnostics: tuple[Diagnostic, ...]
     index: IndexSize
+    policy: Policy = field(default_factory=Policy)  # the organisation's, in force
 
     @classmethod
     def of(cls, env: Environment, index: Index, *, given: bool) -> DoctorReport:
@@ -299,6 +301,7 @@ class DoctorReport:
             instructions=tuple(f.path for f in env.instructions),
             diagnostics=tuple(env.diagnostics),
             index=_index_size(index),
+            policy=env.policy,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -320,6 +323,11 @@ class DoctorReport:
             },
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "index": self.index.to_json(),
+            "policy": {
+                "files": [str(p) for p in self.policy.files],
+                "closed": self.policy.closed is not None,
+                "keys": [{"key": k, "value": v, "path": _str(p)} for k, v, p in self.policy.rows()],
+            },
         }
 
     def render(self, con: Console) -> None:
@@ -336,6 +344,7 @@ class DoctorReport:
             _print_hooks,
             _print_servers,
             _print_instructions,
+            _print_policy,
         )
         for section in sections:
             section(con, self)
@@ -484,6 +493,19 @@ def _print_where(con: Console, report: DoctorReport) -> None:
     grid.add_row("client", out.safe(report.client))
     grid.add_row("trusted", out.safe(report.trust_line))
     con.print(grid)
+
+
+def _print_policy(con: Console, report: DoctorReport) -> None:
+    """The organisation's policy in force (docs/policy.md): its files and its keys."""
+    con.print("Policy", style="bold")
+    policy = report.policy
+    if not policy.files:
+        con.print("  no policy file; nothing is restricted")
+        return
+    for path in policy.files:
+        con.print(out.safe(f"  {out.shown(path)}"), soft_wrap=True)
+    for key, value, _ in policy.rows():
+        con.print(out.safe(f"  {key} = {value}"), soft_wrap=True)
 
 
 def _print_roots(con: Console, report: DoctorReport) -> None:

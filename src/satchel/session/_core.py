@@ -595,7 +595,11 @@ class Session:
         )
 
     def _shell_gate(self, skill: Skill, command: str, via: Via) -> str | None:
-        """Fire ``PreSkillShellCommand`` for one command: why it may not run, or None."""
+        """Fire ``PreSkillShellCommand`` for one command: why it may not run, or None;
+        the organisation's policy may refuse it first (docs/policy.md)."""
+        refused = self.environment.policy.check_shell()
+        if refused is not None:
+            return refused.message
         if not self._hooks_on():
             return None
         payload = shell_payload(skill, command, via)
