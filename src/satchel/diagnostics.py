@@ -405,6 +405,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.skill.none": Entry("error", "the source holds no skill or plugin"),
         "install.skill.unknown": Entry("error", "a picked skill is not in the source"),
         "install.source.invalid": Entry("error", "the text given is not a source satchel can read"),
+        "mcp.gateway.config.invalid": Entry(
+            "error", "a satchel serve gateway config cannot be read or has a bad value"
+        ),
+        "mcp.gateway.config.unknown": Entry(
+            "warning", "a satchel serve gateway config has a key satchel does not know"
+        ),
+        "mcp.gateway.source.unavailable": Entry(
+            "error", "a gateway source is of a kind satchel serve cannot read (yet)"
+        ),
         "mcp.message.too_deep": Entry(
             "warning",
             "an MCP server answered a call with JSON nesting too deep to read; the call failed",

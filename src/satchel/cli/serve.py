@@ -13,11 +13,12 @@ from satchel._net import is_loopback
 from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import located
-from satchel.cli._workspace import environment, project_line
+from satchel.cli._params import directory, located
+from satchel.cli._workspace import environment, profile, project_line
 from satchel.session import TOOLSETS
 
 if TYPE_CHECKING:
+    from satchel.server._gateway import Selection, Spec
     from satchel.server._serve import SkillServer
 
 SDK_MISSING = "cli.mcp.sdk-missing"  # diagnostic codes: see docs/diagnostics.md
@@ -68,6 +69,27 @@ PARAMS = (
         help="Run no !`command` line of a skill when it is activated.",
     ),
     click.Option(
+        ["--config", "config"],
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="A gateway config (TOML): its sources, host profile and filter (docs/mcp.md).",
+    ),
+    click.Option(
+        ["--root", "roots"],
+        multiple=True,
+        type=directory(exists=True),
+        metavar="DIR",
+        help="Serve the skills in DIR too, after the layout's roots (repeatable).",
+    ),
+    click.Option(
+        ["--workers"],
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="uvicorn worker processes for --http; more than one is stateless per request "
+        "and serves --tools load_skill only.",
+    ),
+    click.Option(
         ["--json", "as_json"],
         is_flag=True,
         help="Write the startup line (or a refusal) to stderr as one JSON object.",
@@ -90,6 +112,9 @@ def run(
     pass_env: tuple[str, ...],
     script_timeout: float,
     no_shell: bool,
+    config: Path | None,
+    roots: tuple[Path, ...],
+    workers: int,
     as_json: bool,
 ) -> int:
     """Serve the skills, slash commands and skill files over MCP.
@@ -106,6 +131,11 @@ def run(
         return _fail(SDK_MISSING, message, as_json)
     if allow_remote and http is None:
         raise click.UsageError("--allow-remote applies only with --http")
+    if workers > 1 and (http is None or tools != "load_skill"):
+        raise click.UsageError(
+            "--workers above 1 needs --http and --tools load_skill: several workers are "
+            "stateless per request, and the skills tools keep an activation across calls"
+        )
     _check_env(pass_env)
     address = _address(http) if http is not None else None
     if address is not None and not allow_remote and not is_loopback(address[0]):
@@ -116,17 +146,72 @@ def run(
         return _fail(ADDRESS_REFUSED, message, as_json)
     from satchel.server._serve import SkillServer
 
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
-    served = SkillServer(
-        env,
-        tools=tools,
-        env_passthrough=pass_env,
-        script_timeout=script_timeout,
-        allow_shell_interpolation=not no_shell,
-    )
+    if config is None and not roots:
+        selection = None
+        env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    else:
+        spec = _spec(directory, project, home, client, host, trust, plugin_dirs, roots, config)
+        selection = _select(spec)
+        problem = next((p for p in selection.problems if p.severity == "error"), None)
+        if problem is not None:
+            return _fail(problem.code, problem.message, as_json)
+        env = selection.environment
+    session: dict[str, Any] = {
+        "tools": tools,
+        "env_passthrough": pass_env,
+        "script_timeout": script_timeout,
+        "allow_shell_interpolation": not no_shell,
+    }
+    served = SkillServer(env, **session)
+    given = project is not None
     if address is None:
-        return _stdio(served, as_json, given=project is not None)
-    return _http(served, address, as_json, given=project is not None)
+        return _stdio(served, as_json, given=given, selection=selection)
+    if workers == 1:
+        return _http(served, address, as_json, given=given, selection=selection)
+    spec = _spec(directory, project, home, client, host, trust, plugin_dirs, roots, config)
+    return _workers(served, spec, session, address, workers, as_json, selection=selection)
+
+
+def _spec(
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    client: str,
+    host: str | None,
+    trust: bool | None,
+    plugin_dirs: tuple[Path, ...],
+    roots: tuple[Path, ...],
+    config: Path | None,
+) -> Spec:
+    """What every worker loads, with paths made absolute (a worker's cwd may differ)."""
+    from satchel.server._gateway import Spec
+
+    def shown(path: Path | None) -> str | None:
+        return None if path is None else str(path.absolute())
+
+    if host is not None:
+        profile(host, home)  # a usage error naming the known profiles
+    return Spec(
+        directory=shown(directory),
+        project=shown(project),
+        home=shown(home),
+        client=client,
+        host=host,
+        trust=trust,
+        plugin_dirs=tuple(str(d.absolute()) for d in plugin_dirs),
+        roots=tuple(str(r.absolute()) for r in roots),
+        config=shown(config),
+    )
+
+
+def _select(spec: Spec) -> Selection:
+    from satchel.errors import UnknownHost
+    from satchel.server._gateway import gateway_environment
+
+    try:
+        return gateway_environment(spec)
+    except UnknownHost as e:
+        raise click.BadParameter(e.diagnostic.message, param_hint="host") from None
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -147,17 +232,24 @@ def _check_env(names: tuple[str, ...]) -> None:
             raise click.BadParameter(message, param_hint="--pass-env")
 
 
-def _stdio(served: SkillServer, as_json: bool, *, given: bool) -> int:
+def _stdio(served: SkillServer, as_json: bool, *, given: bool, selection: Selection | None) -> int:
     import anyio
 
     from satchel.server._serve import run_stdio
 
-    _summary(served, "stdio", None, as_json, given=given)
+    _summary(served, "stdio", None, as_json, given=given, selection=selection)
     anyio.run(run_stdio, served.server())
     return OK
 
 
-def _http(served: SkillServer, address: tuple[str, int], as_json: bool, *, given: bool) -> int:
+def _http(
+    served: SkillServer,
+    address: tuple[str, int],
+    as_json: bool,
+    *,
+    given: bool,
+    selection: Selection | None,
+) -> int:
     import anyio
 
     from satchel.server._http import bind, run_http, url
@@ -165,15 +257,48 @@ def _http(served: SkillServer, address: tuple[str, int], as_json: bool, *, given
     host, port = address
     sock = bind(host, port)
     try:
-        _summary(served, "http", url(sock), as_json, given=given)
+        _summary(served, "http", url(sock), as_json, given=given, selection=selection)
         anyio.run(run_http, served.server(), sock, host)
     finally:
         sock.close()
     return OK
 
 
+def _workers(
+    served: SkillServer,
+    spec: Spec,
+    session: dict[str, Any],
+    address: tuple[str, int],
+    workers: int,
+    as_json: bool,
+    *,
+    selection: Selection | None,
+) -> int:
+    """--http with several uvicorn workers, each loading `spec` (`server._workers`)."""
+    from satchel.server._http import bind, url
+    from satchel.server._workers import run_workers
+
+    host, port = address
+    sock = bind(host, port)
+    try:
+        where = url(sock)
+        given = spec.project is not None
+        _summary(served, "http", where, as_json, given=given, selection=selection, workers=workers)
+        run_workers(spec, session, sock, host, workers)
+    finally:
+        sock.close()
+    return OK
+
+
 def _summary(
-    served: SkillServer, transport: str, where: str | None, as_json: bool, *, given: bool
+    served: SkillServer,
+    transport: str,
+    where: str | None,
+    as_json: bool,
+    *,
+    given: bool,
+    selection: Selection | None = None,
+    workers: int = 1,
 ) -> None:
     """What is served, on stderr (stdout is the MCP channel over stdio)."""
     env = served.environment
@@ -189,9 +314,20 @@ def _summary(
             "prompts": prompts,
             "tools": tools,
         }
+        if selection is not None or workers > 1:
+            data["workers"] = workers
+            data["shadowed"] = [
+                {"name": s.name, "served": str(s.winner.path), "shadowed": str(s.loser.path)}
+                for s in env.shadowed
+            ]
+            data["filtered"] = sorted(
+                {str(s.path) for s in selection.removed} if selection else set()
+            )
         _stderr_json(out.envelope(data, env.diagnostics))
         return
     how = "over stdio" if where is None else f"streamable HTTP at {where}"
+    if workers > 1:
+        how += f", {workers} workers"
     line = (
         f"satchel serve: {out.count(skills, 'skill')}, {out.count(prompts, 'prompt')}, "
         f"tools: {', '.join(tools) or 'none'}; {how}"
