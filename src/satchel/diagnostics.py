@@ -435,6 +435,24 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.server.shadowed": Entry(
             "warning", "an MCP server is hidden by a same-named one of higher precedence"
         ),
+        "mcp.skills.dynamic": Entry(
+            "warning", "a skill server's skill is dynamic (no manifest to verify): not loaded"
+        ),
+        "mcp.skills.failed": Entry(
+            "error", "a skill server could not be started, reached or read"
+        ),
+        "mcp.skills.invalid": Entry(
+            "warning", "a skill server's entry breaks the Skills extension's rules: refused"
+        ),
+        "mcp.skills.mismatch": Entry(
+            "error", "a skill server's file is not what its manifest says: the skill is refused"
+        ),
+        "mcp.skills.shadowed": Entry(
+            "warning", "a skill server's skill has the name of another skill: both are kept"
+        ),
+        "mcp.skills.unsupported": Entry(
+            "error", "a skill server does not declare io.modelcontextprotocol/skills"
+        ),
         "mcp.tool.collision": Entry(
             "warning", "two MCP tools or prompts have the same host name; the later one is hidden"
         ),
