@@ -438,9 +438,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.skills.dynamic": Entry(
             "warning", "a skill server's skill is dynamic (no manifest to verify): not loaded"
         ),
-        "mcp.skills.failed": Entry(
-            "error", "a skill server could not be started, reached or read"
-        ),
+        "mcp.skills.failed": Entry("error", "a skill server could not be started, reached or read"),
         "mcp.skills.invalid": Entry(
             "warning", "a skill server's entry breaks the Skills extension's rules: refused"
         ),

@@ -38,7 +38,7 @@ from satchel.mcp._skills_client import (
     RemoteSkill,
     SkillServer,
     SkillsFailed,
-    fetch_files,
+    fetch_listed,
     list_skills,
 )
 
@@ -68,11 +68,11 @@ def fetch_mcp(source: Source, work: Path) -> Fetched:
     tree = work / "tree"
     tree.mkdir()
     try:
-        skills, notes = list_skills(server)
-        for skill in skills:
-            _write(tree, skill, fetch_files(server, skill))
+        skills, notes, files = fetch_listed(server)
     except SkillsFailed as e:
         raise InstallError(e.diagnostic) from None
+    for skill in skills:
+        _write(tree, skill, files[skill.path])
     pins = {s.path: s.digest for s in skills}
     return Fetched(tree, None, None, notes, pins)
 

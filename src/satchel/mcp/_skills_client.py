@@ -61,6 +61,7 @@ __all__ = [
     "SkillServer",
     "SkillsFailed",
     "fetch_files",
+    "fetch_listed",
     "list_skills",
 ]
 
@@ -145,18 +146,28 @@ def list_skills(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Dia
     declare the extension. No file is read."""
 
     async def run(session: Any) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
-        rows = await _pages(session)
-        skills: list[RemoteSkill] = []
-        notes: list[Diagnostic] = []
-        for row in rows:
-            entry, note = _entry(server.label, row)
-            if entry is not None:
-                skills.append(entry)
-            if note is not None:
-                notes.append(note)
-        return tuple(skills), tuple(notes)
+        return _judged(server.label, await _pages(session))
 
     return _run(server, run)
+
+
+def fetch_listed(
+    server: SkillServer,
+) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
+    """`list_skills`, then every listed skill's files, verified as `fetch_files` does,
+    over one session; the files are keyed by each skill's path."""
+
+    async def run(
+        session: Any,
+    ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
+        skills, notes = _judged(server.label, await _pages(session))
+        files = {s.path: await _files(session, s, s.files) for s in skills}
+        return skills, notes, files
+
+    skills, notes, files = _run(server, run)
+    for s in skills:
+        _same_frontmatter(s, files[s.path]["SKILL.md"])
+    return skills, notes, files
 
 
 def fetch_files(
@@ -172,10 +183,7 @@ def fetch_files(
         raise SkillsFailed(_mismatch(skill, f"{missing[0]} is not in the skill's manifest"))
 
     async def run(session: Any) -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
-        for f in wanted:
-            out[f.rel] = _verified(skill, f, await _read(session, skill, f))
-        return out
+        return await _files(session, skill, wanted)
 
     got = _run(server, run)
     if "SKILL.md" in got:
@@ -300,6 +308,10 @@ async def _call(session: Any, method: str, params: dict[str, Any]) -> dict[str, 
     return result
 
 
+async def _files(session: Any, skill: RemoteSkill, files: Sequence[RemoteFile]) -> dict[str, bytes]:
+    return {f.rel: _verified(skill, f, await _read(session, skill, f)) for f in files}
+
+
 async def _read(session: Any, skill: RemoteSkill, f: RemoteFile) -> bytes:
     result = await _call(session, "resources/read", {"uri": f.uri})
     contents = result.get("contents")
@@ -317,6 +329,18 @@ async def _read(session: Any, skill: RemoteSkill, f: RemoteFile) -> bytes:
 
 
 # -- judging entries and content -------------------------------------------------------
+
+
+def _judged(label: str, rows: list[Any]) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+    skills: list[RemoteSkill] = []
+    notes: list[Diagnostic] = []
+    for row in rows:
+        entry, note = _entry(label, row)
+        if entry is not None:
+            skills.append(entry)
+        if note is not None:
+            notes.append(note)
+    return tuple(skills), tuple(notes)
 
 
 def _entry(label: str, row: Any) -> tuple[RemoteSkill | None, Diagnostic | None]:
