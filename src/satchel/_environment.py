@@ -224,12 +224,28 @@ class _Builder:
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
             self.skills = settle_skills(self.layout, self.options, self.trust, enabled, written)
+            self._read_served()
         self._read_components(enabled)
         self._read_executables(enabled)
         self.output_styles, self.style_problems = user_and_project_styles(
             self.layout, enabled, trust_project=self.trust.load_project
         )
         self._read_overrides()
+
+    def _read_served(self) -> None:
+        """The skills of the configured skill servers (`satchel.mcp._served`), beside the
+        local ones under their servers' labels; nothing starts when none is configured."""
+        from satchel.mcp._served import served_skills, skill_servers
+
+        servers, problems = skill_servers(
+            self.layout, given=self.options.skill_servers, trust_project=self.trust.run_project
+        )
+        if not servers and not problems:
+            return
+        served, notes = served_skills(servers, self.skills.skills)
+        skills = MappingProxyType({**self.skills.skills, **served})
+        found = (*self.skills.diagnostics, *problems, *notes)
+        self.skills = replace(self.skills, skills=skills, diagnostics=found)
 
     def _read_overrides(self) -> None:
         """The skill listing overrides: the files', then the options'."""

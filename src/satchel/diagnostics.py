@@ -143,6 +143,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "config.mcp.invalid": Entry(
             "warning", "an MCP server in the host's config is invalid; it is skipped"
         ),
+        "config.skill_servers.invalid": Entry(
+            "warning", "a [skill_servers.<label>] entry is invalid and is skipped"
+        ),
         "config.trust.invalid": Entry(
             "warning", "the list of trusted folders could not be read; no folder is trusted"
         ),

@@ -2,7 +2,8 @@
 
 It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with two files;
 ``refs/a.md`` is served with bytes other than those its manifest digest and size cover
-(``--size`` keeps the size right, so only the digest differs). Serves stdio.
+(``--size`` keeps the size right, so only the digest differs); with ``--skill-md`` it is
+``SKILL.md`` whose bytes differ (same size). Serves stdio.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import RequestParams
 
 SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
+SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
 PROMISED = b"ref A\n"
 SERVED = b"ref B\n" if "--size" in sys.argv else b"ref A, and more\n"
 
@@ -63,7 +65,7 @@ app = MCPServer("tampered", extensions=[Skills()])
 
 @app.resource("skill://pdf/SKILL.md", mime_type="text/markdown")
 def skill_md() -> str:
-    return SKILL.decode()
+    return SKILL_SERVED.decode()
 
 
 @app.resource("skill://pdf/refs/a.md", mime_type="text/markdown")
