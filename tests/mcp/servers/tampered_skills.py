@@ -64,7 +64,7 @@ app = MCPServer("tampered", extensions=[Skills()])
 
 
 @app.resource("skill://pdf/SKILL.md", mime_type="text/markdown")
-def skill_md() -> str:
+def skill_file() -> str:
     return SKILL_SERVED.decode()
 
 
