@@ -408,6 +408,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.skill.none": Entry("error", "the source holds no skill or plugin"),
         "install.skill.unknown": Entry("error", "a picked skill is not in the source"),
         "install.source.invalid": Entry("error", "the text given is not a source satchel can read"),
+        "install.source.untrusted": Entry(
+            "error", "a project lock names an mcp+stdio: command and the project is not trusted"
+        ),
         "mcp.message.too_deep": Entry(
             "warning",
             "an MCP server answered a call with JSON nesting too deep to read; the call failed",

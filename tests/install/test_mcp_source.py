@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from satchel import Layout
+from satchel._trust import trust
 from satchel.install import InstallError, Source, parse_source
 from satchel.mcp._skills_client import _entry
 
@@ -81,7 +83,7 @@ def test_an_entry_breaking_the_extensions_rules_is_refused_and_dynamic_is_declin
             assert f"{note.code}: {note.message}" == refused
 
 
-def test_browse_and_install_from_a_stdio_server(satchel, project, tmp_path):
+def test_browse_and_install_from_a_stdio_server(satchel, project, home, tmp_path):
     root = skills_root(tmp_path / "served")
     spec = "mcp+stdio:" + stdio_command(FASTMCP, root)
     code, out, _ = satchel("browse", spec, "--json")
@@ -108,6 +110,16 @@ def test_browse_and_install_from_a_stdio_server(satchel, project, tmp_path):
     assert rows["pdf"]["resolved"] == _manifest_digest(pdf)
     assert rows["refunds"]["folder"] == "beta/refunds"
     (root / "pdf" / "refs" / "a.md").write_text("ref A, changed\n")
+    # the project's lock names a command: it runs only once the project is trusted
+    code, _, err = satchel("update")
+    lock_path = project / ".satchel" / "skills.lock"
+    assert code != 0
+    command = stdio_command(FASTMCP, root).replace(f"{Path.cwd()}/", "")  # shown relative
+    assert err.splitlines()[0] == (
+        f"satchel: install.source.untrusted: {lock_path} names the command "
+        f"{command!r}, and the project {project} is not trusted"
+    )
+    trust(Layout.default(project, home=home, env={}), project)
     code, out, err = satchel("update")
     assert code == 0, err
     assert (installed / "pdf" / "refs" / "a.md").read_text() == "ref A, changed\n"

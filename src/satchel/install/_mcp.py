@@ -22,6 +22,11 @@ over streamable HTTP; `satchel.mcp._skills_client` speaks the extension
 
 An installed skill is a copy the user chose to install, like one from git: it loads as
 a local skill from then on, and the lock keeps where it came from.
+
+A project's ``skills.lock`` is the project's: a ``mcp+stdio:`` command it records is
+run by ``satchel update`` and ``satchel install --frozen`` only when the project is
+trusted (`check_locked`; ``install.source.untrusted`` otherwise), as a project's own
+MCP servers start only in a trusted project.
 """
 
 from __future__ import annotations
@@ -30,10 +35,13 @@ import os
 import shlex
 from pathlib import Path
 
+from satchel._trust import read_trust
 from satchel.diagnostics import Diagnostic
-from satchel.install._errors import InstallError
+from satchel.install._errors import InstallError, refuse
 from satchel.install._fetched import Fetched
+from satchel.install._scope import Scope
 from satchel.install._sources import Source
+from satchel.layout import PROJECT, Layout
 from satchel.mcp._skills_client import (
     RemoteSkill,
     SkillServer,
@@ -42,7 +50,7 @@ from satchel.mcp._skills_client import (
     list_skills,
 )
 
-__all__ = ["fetch_mcp", "listed_mcp", "server_of"]
+__all__ = ["check_locked", "fetch_mcp", "listed_mcp", "server_of"]
 
 
 def server_of(source: Source, *, timeout: float = 60.0) -> SkillServer:
@@ -51,6 +59,20 @@ def server_of(source: Source, *, timeout: float = 60.0) -> SkillServer:
         argv = tuple(shlex.split(source.location[len("stdio:") :]))
         return SkillServer(source.spec(), command=argv, cwd=Path.cwd(), timeout=timeout)
     return SkillServer(source.spec(), url=source.location, timeout=timeout)
+
+
+def check_locked(source: Source, where: Scope, layout: Layout) -> None:
+    """Refuse a ``mcp+stdio:`` source of a project lock in a project not trusted."""
+    if source.kind != "mcp" or not source.location.startswith("stdio:"):
+        return
+    if where.name != PROJECT or read_trust(layout).trusting(layout.project) is not None:
+        return
+    message = (
+        f"{where.lock_path} names the command {source.location[len('stdio:') :]!r}, and the "
+        f"project {layout.project} is not trusted"
+    )
+    hint = f"review it, then run satchel trust {layout.project}"
+    raise refuse("install.source.untrusted", message, where.lock_path, hint=hint)
 
 
 def listed_mcp(source: Source) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
