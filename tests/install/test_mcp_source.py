@@ -149,3 +149,27 @@ def test_a_file_unlike_its_manifest_refuses_the_install(satchel, project):
         "its manifest gives"
     )
     assert not (project / ".satchel" / "skills").exists()
+
+
+def test_a_nested_skills_files_written_twice_with_the_same_bytes_are_kept(tmp_path):
+    from satchel.install._mcp import _write
+    from satchel.mcp._skills_client import RemoteFile, RemoteSkill
+
+    def remote(path: str, rels: dict[str, bytes]) -> RemoteSkill:
+        files = tuple(
+            RemoteFile(f"skill://{path}/{r}", r, "sha256:" + hashlib.sha256(d).hexdigest(), len(d))
+            for r, d in rels.items()
+        )
+        front = {"name": path.rsplit("/", 1)[-1], "description": "d"}
+        return RemoteSkill("s", f"skill://{path}/SKILL.md", path, front["name"], front, files)
+
+    outer = {"SKILL.md": b"outer", "forms/SKILL.md": b"inner"}
+    _write(tmp_path, remote("pdf", outer), outer)
+    _write(tmp_path, remote("pdf/forms", {"SKILL.md": b"inner"}), {"SKILL.md": b"inner"})
+    assert (tmp_path / "pdf" / "forms" / "SKILL.md").read_bytes() == b"inner"
+    with pytest.raises(InstallError) as refused:
+        _write(tmp_path, remote("pdf/forms", {"SKILL.md": b"other"}), {"SKILL.md": b"other"})
+    assert refused.value.diagnostic.message == (
+        "skill 'forms' (skill://pdf/forms/SKILL.md) of server 's': "
+        "SKILL.md differs from the same file of another skill of the server"
+    )

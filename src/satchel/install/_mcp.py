@@ -101,11 +101,20 @@ def fetch_mcp(source: Source, work: Path) -> Fetched:
 
 def _write(tree: Path, skill: RemoteSkill, files: dict[str, bytes]) -> None:
     """The verified `files` below ``tree/<skill-path>``; every path was judged plain
-    (no ``..``, no absolute or empty segment) when the entry was read."""
+    (no ``..``, no absolute or empty segment) when the entry was read. A nested skill's
+    files are also its enclosing skill's (the extension's *Nested Skills*): a file
+    already written with the same bytes is left as it is; other bytes refuse."""
     base = tree.joinpath(*skill.path.split("/"))
     for rel, data in files.items():
         target = base.joinpath(*rel.split("/"))
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        except FileExistsError:
+            if target.is_file() and not target.is_symlink() and target.read_bytes() == data:
+                continue
+            why = f"{rel} differs from the same file of another skill of the server"
+            message = f"skill {skill.name!r} ({skill.uri}) of server {skill.server!r}: {why}"
+            raise refuse("mcp.skills.mismatch", message) from None
         with os.fdopen(fd, "wb") as out:
             out.write(data)
