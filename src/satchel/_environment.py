@@ -25,6 +25,7 @@ from satchel.hooks._model import HookSet
 from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
+from satchel.mcp._served import served_skills, skill_servers
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -235,8 +236,6 @@ class _Builder:
     def _read_served(self) -> None:
         """The skills of the configured skill servers (`satchel.mcp._served`), beside the
         local ones under their servers' labels; nothing starts when none is configured."""
-        from satchel.mcp._served import served_skills, skill_servers
-
         servers, problems = skill_servers(
             self.layout, given=self.options.skill_servers, trust_project=self.trust.run_project
         )
