@@ -17,6 +17,7 @@ from satchel._options import LoadOverrides, Options
 from satchel._policed import hooks as policed_hooks
 from satchel._policed import plugins as policed_plugins
 from satchel._policed import servers as policed_servers
+from satchel._policed import skill_servers as policed_skill_servers
 from satchel._policed import skills as policed_skills
 from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
@@ -29,6 +30,7 @@ from satchel.hooks._model import HookSet
 from satchel.layout import Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
+from satchel.mcp._served import served_skills, skill_servers
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -256,6 +258,7 @@ class _Builder:
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
             self.skills = settle_skills(self.layout, self.options, self.trust, enabled, written)
+            self._read_served()
             kept, refused = policed_skills(self.skills.skills, self.policy)
             self.skills = replace(self.skills, skills=kept)
             self.refused += refused
@@ -265,6 +268,20 @@ class _Builder:
             self.layout, enabled, trust_project=self.trust.load_project
         )
         self._read_overrides()
+
+    def _read_served(self) -> None:
+        """The skills of the configured skill servers (`satchel.mcp._served`), beside the
+        local ones under their servers' labels; nothing starts when none is configured."""
+        servers, problems = skill_servers(
+            self.layout, given=self.options.skill_servers, trust_project=self.trust.run_project
+        )
+        if not servers and not problems:
+            return
+        kept, refusals = policed_skill_servers(servers, self.policy)
+        served, notes = served_skills(tuple(kept), self.skills.skills)
+        skills = MappingProxyType({**self.skills.skills, **served})
+        found = (*self.skills.diagnostics, *problems, *refusals, *notes)
+        self.skills = replace(self.skills, skills=skills, diagnostics=found)
 
     def _read_overrides(self) -> None:
         """The skill listing overrides: the files', then the options'."""

@@ -70,6 +70,10 @@ class Options:
     * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
       they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
       same name (see docs/plugins.md).
+    * `skill_servers`: Skills-extension servers whose skills load live
+      (``[skill_servers.<label>]`` tables: ``command``/``args`` or ``url``); they rank
+      above the ``config.toml`` ones. Only these start a process during `load()`, to
+      list their skills (see docs/mcp.md, "Consuming skill servers").
     * `instructions`: ``satchel`` (AGENTS.md, else CLAUDE.md, the client's file last),
       ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
 
@@ -140,6 +144,7 @@ class Options:
     agent_types: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    skill_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     instructions: InstructionMode | None = "satchel"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
@@ -236,6 +241,7 @@ class LoadOverrides(TypedDict, total=False):
     agent_types: Mapping[str, Mapping[str, Any]]
     agent_tool_map: Mapping[str, Sequence[str]]
     mcp_servers: Mapping[str, Mapping[str, Any]]
+    skill_servers: Mapping[str, Mapping[str, Any]]
     instructions: InstructionMode | None
     plugins: bool
     plugin_dirs: Iterable[str | os.PathLike[str]]

@@ -13,7 +13,9 @@ per item refused, naming the key and the file that refused it:
   `load()` reads comes from a file or a plugin, none is managed: the managed hooks are
   those registered in code (`satchel.hooks.HookMatcher`, the SDK's), which the host
   program adds itself;
-- `servers`: ``[mcp] allow`` / ``deny`` and ``disabled_components = ["mcp"]``.
+- `servers`: ``[mcp] allow`` / ``deny`` and ``disabled_components = ["mcp"]``;
+- `skill_servers`: the same, for the skill servers whose skills load live (a refused
+  one is never started).
 
 Commands, agent types, instruction files and language servers are refused as whole
 kinds (``disabled_components``) by `load()` itself. Nothing here reads a file.
@@ -21,13 +23,14 @@ kinds (``disabled_components``) by `load()` itself. Nothing here reads a file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, HookSet
 from satchel.mcp import McpServerSet
+from satchel.mcp._skills_client import SkillServer
 from satchel.plugins._discover import PluginSet
 from satchel.policy._model import Policy
 from satchel.skills._model import Skill
@@ -86,6 +89,23 @@ def _hook_refusal(hook: Hook, policy: Policy) -> Diagnostic | None:
     managed = hook.source == "code"
     return policy.check_hook(spec.type, url if isinstance(url, str) else None, managed=managed,
                              what=what)  # fmt: skip
+
+
+def skill_servers(
+    found: Sequence[SkillServer], policy: Policy
+) -> tuple[list[SkillServer], list[Diagnostic]]:
+    """The skill servers the policy lets start (its ``[mcp]`` lists, as for any MCP
+    server: label, command line, URL), and the refusal of each other one."""
+    kept: list[SkillServer] = []
+    refused: list[Diagnostic] = []
+    for server in found:
+        command = " ".join(server.command) if server.command else None
+        why = policy.check_mcp(server.label, command, server.url)
+        if why is None:
+            kept.append(server)
+        else:
+            refused.append(why)
+    return kept, refused
 
 
 def servers(found: McpServerSet, policy: Policy) -> McpServerSet:

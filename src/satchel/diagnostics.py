@@ -143,6 +143,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "config.mcp.invalid": Entry(
             "warning", "an MCP server in the host's config is invalid; it is skipped"
         ),
+        "config.skill_servers.invalid": Entry(
+            "warning", "a [skill_servers.<label>] entry is invalid and is skipped"
+        ),
         "config.trust.invalid": Entry(
             "warning", "the list of trusted folders could not be read; no folder is trusted"
         ),
@@ -405,6 +408,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.skill.none": Entry("error", "the source holds no skill or plugin"),
         "install.skill.unknown": Entry("error", "a picked skill is not in the source"),
         "install.source.invalid": Entry("error", "the text given is not a source satchel can read"),
+        "install.source.untrusted": Entry(
+            "error", "a project lock names an mcp+stdio: command and the project is not trusted"
+        ),
         "mcp.gateway.config.invalid": Entry(
             "error", "a satchel serve gateway config cannot be read or has a bad value"
         ),
@@ -449,6 +455,22 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "mcp.server.shadowed": Entry(
             "warning", "an MCP server is hidden by a same-named one of higher precedence"
+        ),
+        "mcp.skills.dynamic": Entry(
+            "warning", "a skill server's skill is dynamic (no manifest to verify): not loaded"
+        ),
+        "mcp.skills.failed": Entry("error", "a skill server could not be started, reached or read"),
+        "mcp.skills.invalid": Entry(
+            "warning", "a skill server's entry breaks the Skills extension's rules: refused"
+        ),
+        "mcp.skills.mismatch": Entry(
+            "error", "a skill server's file is not what its manifest says: the skill is refused"
+        ),
+        "mcp.skills.shadowed": Entry(
+            "warning", "a skill server's skill has the name of another skill: both are kept"
+        ),
+        "mcp.skills.unsupported": Entry(
+            "error", "a skill server does not declare io.modelcontextprotocol/skills"
         ),
         "mcp.tool.collision": Entry(
             "warning", "two MCP tools or prompts have the same host name; the later one is hidden"

@@ -171,6 +171,8 @@ def browse_source(
 
 
 def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
+    if src.kind == "mcp":
+        return _browse_mcp(src)
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
         base = folder_of(got.tree, src.subdir)
@@ -196,6 +198,20 @@ def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
             listed += sub.items
             notes += sub.diagnostics
     return Listing(spec, got.resolved, tuple(listed), tuple(links), tuple(notes))
+
+
+def _browse_mcp(src: Source) -> Listing:
+    """An MCP skills server's listing: its ``skills/list`` entries, no file fetched
+    (see `satchel.install._mcp`); each skill's folder is its ``<skill-path>``."""
+    from satchel.install._mcp import listed_mcp
+
+    skills, notes = listed_mcp(src)
+    spec = src.spec()
+    items = tuple(Listed("skill", s.name, s.description, s.path, spec) for s in skills)
+    picked = tuple(
+        i for i in items if not src.skills or any(p in (i.name, i.folder) for p in src.skills)
+    )
+    return Listing(spec, None, picked, (), notes)
 
 
 def has_catalogue(folder: Path) -> bool:

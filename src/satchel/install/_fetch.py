@@ -43,6 +43,10 @@ def fetch(
         return _archive(source, work, settings, integrity or source.ref, progress)
     if source.kind == "oci":
         return fetch_oci(source, work, settings, pin=pin, environ=environ)
+    if source.kind == "mcp":
+        from satchel.install._mcp import fetch_mcp
+
+        return fetch_mcp(source, work)
     return fetch_npm(source, work, settings, pin=pin, integrity=integrity, progress=progress)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic
@@ -21,12 +21,15 @@ class Fetched:
 
     `resolved` is the commit SHA (git, GitHub) or the exact version (npm) the ref
     named; `integrity` is the download's digest (``sha512-...`` for npm,
-    ``sha256-...`` for a GitHub tarball); both are None for a local directory."""
+    ``sha256-...`` for a GitHub tarball); both are None for a local directory.
+    `pins` is a `resolved` per item folder, when each item has its own (an MCP
+    server's skills: each one's manifest digest)."""
 
     tree: Path
     resolved: str | None = None
     integrity: str | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    pins: Mapping[str, str] = field(default_factory=dict)
 
 
 def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:

@@ -202,7 +202,7 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         family=family,
         source=src.spec(),
         ref=src.ref,
-        resolved=got.resolved,
+        resolved=got.pins.get(item.folder, got.resolved),
         integrity=got.integrity,
         folder=item.folder,
         hash=tree_hash(item.path, source=True),

@@ -38,6 +38,7 @@ from satchel.install._installer import (
     plan,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._mcp import check_locked
 from satchel.install._plugin_install import locked_item
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import Scope, scope_for
@@ -156,6 +157,7 @@ def install_frozen(
             first = group[0]
             sub = work / str(n)
             sub.mkdir()
+            check_locked(ctx.parse(first.source), where, ctx.layout)
             got = fetch(
                 ctx.parse(first.source), sub, ctx.settings, pin=first.resolved,
                 integrity=first.integrity, progress=ctx.progress, environ=ctx.environ,
@@ -212,6 +214,7 @@ def update(
             sub = work / str(n)
             sub.mkdir()
             src = ctx.parse(group[0].source)
+            check_locked(src, where, ctx.layout)
             got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)

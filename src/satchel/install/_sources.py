@@ -16,6 +16,10 @@ Zidane's forms, and a few more:
   (a catalogue's ``archive`` source), pinned by its sha256 when one is given.
 - an OCI registry: ``oci://<registry>/<repository>[:<tag>]`` or
   ``oci://<registry>/<repository>@sha256:<digest>`` (see `satchel.install._oci`).
+- an MCP server serving the Skills extension: ``mcp+stdio:COMMAND ARGS...`` (the
+  command line, split as a POSIX shell would, never run by a shell) or
+  ``mcp+https://host/path`` (streamable HTTP; ``mcp+http://`` only for a loopback host),
+  see `satchel.install._mcp`.
 
 The parser is strict (threat model I07): owners, repositories, refs, subdirectories
 and package names are checked against narrow patterns, so nothing that reaches git
@@ -39,7 +43,7 @@ from satchel.install._settings import Settings
 
 __all__ = ["ACCEPTED", "Kind", "Source", "parse_source"]
 
-Kind = Literal["local", "git", "github", "npm", "archive", "oci"]
+Kind = Literal["local", "git", "github", "npm", "archive", "oci", "mcp"]
 
 ACCEPTED = (
     "accepted forms: owner/repo, owner/repo/path, owner/repo#ref, owner/repo:subdir, "
@@ -47,6 +51,7 @@ ACCEPTED = (
     "skills.sh/<owner>/<repo>[/<skill>], npx skills add <source> [--skill NAME], "
     "npm:<package>[@<version>], archive:https://host/file.tar.gz[#sha256=HEX], "
     "oci://<registry>/<repository>[:<tag> or @sha256:<digest>], "
+    "mcp+stdio:COMMAND ARGS..., mcp+https://host/path, "
     "a git URL (https://, ssh://, git@host:path, git://, file://) with #ref[:subdir], "
     "or a local path starting with ./, ../, / or ~/"
 )
@@ -78,7 +83,8 @@ class Source:
     """Where skills come from.
 
     `location` is an absolute path (``local``), a URL (``git``), ``owner/repo``
-    (``github``), a package name (``npm``) or ``registry/repository`` (``oci``). `ref`
+    (``github``), a package name (``npm``), ``registry/repository`` (``oci``) or, for
+    ``mcp``, ``stdio:<command line>`` or the server's URL. `ref`
     is the git ref, the npm version or dist-tag, or the OCI tag or ``sha256:`` digest
     asked for (None: the default branch, ``latest``, or the tag ``latest``). `subdir` is a
     POSIX path inside the source. `skills` are the picks the form itself names (a
@@ -97,6 +103,8 @@ class Source:
         if self.kind == "oci":
             at = "" if not self.ref else ("@" if self.ref.startswith("sha256:") else ":")
             return f"oci://{self.location}{at}{self.ref or ''}"
+        if self.kind == "mcp":
+            return f"mcp+{self.location}"
         if self.kind == "local":
             return self.location + (f"#:{self.subdir}" if self.subdir else "")
         if self.kind == "archive":
@@ -131,6 +139,8 @@ def parse_source(
         raise _invalid(text, "it is empty")
     if _CONTROL.search(given):
         raise _invalid(text, "it holds a control character")
+    if given.startswith("mcp+stdio:"):
+        return _mcp_stdio(text, given[len("mcp+stdio:") :])
     first = given.split(None, 1)[0]
     if first in _NPX or first == "pnpm":
         return _npx(given, cwd=cwd, home=home, settings=settings or Settings())
@@ -156,6 +166,8 @@ def _one(
         return _github_short(text, text[7:])
     if text.startswith("oci://"):
         return _oci(text, text[6:])
+    if text.startswith("mcp+"):
+        return _mcp_url(text, text[4:])
     if _is_path(text):
         return _local(text, cwd, home)
     if "://" in text:
@@ -236,6 +248,33 @@ def _oci(text: str, rest: str) -> Source:
     if not _OCI_REPO.match(path) or len(path) > 255:
         raise _invalid(text, f"{path!r} is not an OCI repository name (lowercase, a/b/c)")
     return Source("oci", f"{host.lower()}/{path}", ref=ref)
+
+
+def _mcp_stdio(text: str, rest: str) -> Source:
+    """``mcp+stdio:COMMAND ARGS...``: the command line, split as a POSIX shell would."""
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        raise _invalid(text, "the command's quotes do not close") from None
+    if not words:
+        raise _invalid(text, "it names no command (mcp+stdio:COMMAND ARGS...)")
+    if words[0].startswith("-"):
+        raise _invalid(text, "the command starts with '-'")
+    return Source("mcp", "stdio:" + shlex.join(words))
+
+
+def _mcp_url(text: str, url: str) -> Source:
+    """``mcp+https://host/path`` (``mcp+http://`` for a loopback host only)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise _invalid(text, "an MCP source is mcp+stdio:COMMAND or mcp+https://host/path")
+    if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
+        raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
+    if parts.username or parts.password:
+        raise _invalid(text, "a URL may not carry credentials")
+    if parts.fragment:
+        raise _invalid(text, "an MCP source URL has no '#' part")
+    return Source("mcp", url)
 
 
 def _github_short(text: str, rest: str) -> Source:

@@ -60,7 +60,8 @@ def skill_block(
 ) -> str:
     """The Agent Skills client guide's ``<skill_content>`` block; its resource list
     holds the files `keep` accepts (all of them without it)."""
-    lines = [f"<skill_content name={attribute(skill.name)}>", body, ""]
+    served = f" server={attribute(skill.family)}" if skill.scope == "mcp" else ""
+    lines = [f"<skill_content name={attribute(skill.name)}{served}>", body, ""]
     directory = skill.directory
     if directory is not None:
         lines.append(f"Skill directory: {directory}")

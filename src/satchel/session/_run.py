@@ -124,6 +124,8 @@ class Runner:
             return "shell interpolation is off"
         if number > self.options.max_shell_commands:
             return f"more than {self.options.max_shell_commands} commands in one activation"
+        if skill.scope == "mcp":  # the Skills extension: no implicit local execution
+            return "a skill served over MCP may not run commands"
         if self.trusted_scopes is not None and skill.scope not in self.trusted_scopes:
             return f"skills from the {skill.scope or 'catalog'} scope may not run commands"
         if self.approve is not None and not self.approve(command, skill):

@@ -1,0 +1,453 @@
+"""A client of the MCP Skills extension: list a server's skills and fetch them, verified.
+
+The extension is ``io.modelcontextprotocol/skills`` (SEP-2640), specified in
+modelcontextprotocol/ext-skills ``specification/stable/skills.mdx``. What this module
+holds to, section by section:
+
+- *Capability Negotiation*: "Clients issue `skills/list` and `skills/get` only after
+  observing the server's declaration." A server that does not declare the extension in
+  ``capabilities.extensions`` is refused (``mcp.skills.unsupported``) before any call.
+- *Listing Skills*: "the request accepts an optional `cursor`, and when the result
+  includes `nextCursor` the client passes it back". Every page is read (at most
+  `MAX_PAGES`; a cursor seen twice ends the listing).
+- *Skill Entries*, *Resource Mapping*: "The final segment of `<skill-path>` MUST equal
+  the skill's `name`"; "An entry with no `resources` at all, or with any value other
+  than an array or `"dynamic"`, is invalid, and hosts MUST NOT load it"; "Each `uri`
+  MUST be the skill's `SKILL.md` or a file within the skill's directory". An entry that
+  breaks one is refused (``mcp.skills.invalid``) and the others load. A file whose path
+  relative to the skill would leave the skill directory (``..``, an empty or absolute
+  segment, a backslash) refuses its skill.
+- *Limits*: 512 resources and 16 MiB per skill; a skill past either is declined with
+  why, before any file is read.
+- *Resources*, ``"dynamic"``: "Hosts MAY decline to load such skills". satchel declines
+  them (``mcp.skills.dynamic``, a warning): a dynamic skill cannot be pinned, verified
+  nor content-bound, and satchel installs and activates only what it can verify.
+- *Integrity and Verification*: "When a host retrieves a file listed in a skill's
+  `resources`, it MUST verify the content against that entry's `digest` and `size`";
+  "hosts MUST NOT use the unverified content". A mismatch refuses the skill
+  (``mcp.skills.mismatch``, naming the file). *Frontmatter Verification*: the fetched
+  ``SKILL.md``'s frontmatter is compared with the entry's; a difference is a mismatch.
+- *Lazy Retrieval*: "Hosts MUST NOT retrieve a skill's files ahead of need".
+  `list_skills` reads no file; `fetch_files` reads the files asked for.
+- *Skill URIs*, *Names*: a skill's identity is (server label, uri); the label is the
+  host's (`SkillServer.label`), never the server's self-reported ``serverInfo.name``.
+
+The transports are satchel's own (`satchel.mcp._transports`; a stdio server is started
+by `satchel.process._spawn.spawn_process` in its own process group with the scrubbed
+environment). Everything here is sync at its face (one event loop per call).
+"""
+
+from __future__ import annotations
+
+import base64
+import concurrent.futures
+import contextlib
+import hashlib
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from satchel.diagnostics import Diagnostic, diagnostic
+
+__all__ = [
+    "EXTENSION",
+    "MAX_FILES",
+    "MAX_PAGES",
+    "MAX_TOTAL",
+    "RemoteFile",
+    "RemoteSkill",
+    "SkillServer",
+    "SkillsFailed",
+    "fetch_files",
+    "fetch_listed",
+    "list_skills",
+]
+
+EXTENSION = "io.modelcontextprotocol/skills"
+MAX_FILES = 512  # resources per skill (spec: Limits)
+MAX_TOTAL = 16 * 1024 * 1024  # bytes per skill (spec: Limits)
+MAX_PAGES = 250  # skills/list pages read at most
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
+_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class SkillServer:
+    """How to reach one skills server: a `command` (stdio) or a `url` (streamable
+    HTTP); `label` is the host's name for it, the half of every skill's identity."""
+
+    label: str
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    cwd: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout: float = 30.0
+
+    def shown(self) -> str:
+        """The server as the user named it (the command line, or the URL)."""
+        import shlex
+
+        return shlex.join(self.command) if self.command else str(self.url)
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteFile:
+    """One file of a skill's manifest: its `uri`, its path `rel` inside the skill
+    directory (POSIX), its ``sha256:<hex>`` `digest` and `size` in bytes."""
+
+    uri: str
+    rel: str
+    digest: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSkill:
+    """One verified-shape entry of a server's listing (no file read yet).
+
+    `path` is the ``<skill-path>`` (``acme/billing/refunds``); its last segment is
+    `name`. `files` is the complete manifest, SKILL.md first."""
+
+    server: str
+    uri: str
+    path: str
+    name: str
+    frontmatter: Mapping[str, Any]
+    files: tuple[RemoteFile, ...]
+
+    @property
+    def description(self) -> str:
+        value = self.frontmatter.get("description")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def digest(self) -> str:
+        """One digest of the whole manifest: sha256 over the sorted lines
+        ``<rel> <digest> <size>``, so any file rotated, added or removed changes it."""
+        lines = sorted(f"{f.rel} {f.digest} {f.size}\n" for f in self.files)
+        return "sha256:" + hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
+class SkillsFailed(Exception):
+    """The server could not be used at all; `diagnostic` says why."""
+
+    def __init__(self, found: Diagnostic) -> None:
+        super().__init__(found.message)
+        self.diagnostic = found
+
+
+def list_skills(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+    """Every skill `server` lists (all pages), with a diagnostic for each entry refused
+    or declined; raise `SkillsFailed` when the server cannot be reached or does not
+    declare the extension. No file is read."""
+
+    async def run(session: Any) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+        return _judged(server.label, await _pages(session))
+
+    return _run(server, run)
+
+
+def fetch_listed(
+    server: SkillServer,
+) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
+    """`list_skills`, then every listed skill's files, verified as `fetch_files` does,
+    over one session; the files are keyed by each skill's path."""
+
+    async def run(
+        session: Any,
+    ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
+        skills, notes = _judged(server.label, await _pages(session))
+        files = {s.path: await _files(session, s, s.files) for s in skills}
+        return skills, notes, files
+
+    skills, notes, files = _run(server, run)
+    for s in skills:
+        _same_frontmatter(s, files[s.path]["SKILL.md"])
+    return skills, notes, files
+
+
+def fetch_files(
+    server: SkillServer, skill: RemoteSkill, rels: Sequence[str] | None = None
+) -> dict[str, bytes]:
+    """The bytes of `skill`'s files (all of them, or the `rels` asked for), each verified
+    against its manifest entry, SKILL.md's frontmatter against the entry's; raise
+    `SkillsFailed` (``mcp.skills.mismatch``, naming the file) on the first that is
+    not what the manifest says, or is not in it."""
+    wanted = [f for f in skill.files if rels is None or f.rel in rels]
+    missing = [r for r in rels or () if not any(f.rel == r for f in skill.files)]
+    if missing:
+        raise SkillsFailed(_mismatch(skill, f"{missing[0]} is not in the skill's manifest"))
+
+    async def run(session: Any) -> dict[str, bytes]:
+        return await _files(session, skill, wanted)
+
+    got = _run(server, run)
+    if "SKILL.md" in got:
+        _same_frontmatter(skill, got["SKILL.md"])
+    return got
+
+
+# -- one session per call ------------------------------------------------------------
+
+
+def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
+    """`body(session)` on a fresh session to `server`, in an event loop of its own (a
+    worker thread when the caller already runs one)."""
+    import anyio
+
+    from satchel.mcp._sdk import require_sdk
+
+    require_sdk()
+
+    async def main() -> _T:
+        with anyio.fail_after(server.timeout):
+            async with _session(server) as session:
+                return await body(session)
+
+    def go() -> _T:
+        try:
+            return anyio.run(main)
+        except Exception as e:  # noqa: BLE001  # any failure of the server is one diagnostic
+            inner = _innermost(e)
+            if isinstance(inner, SkillsFailed):
+                raise inner from None
+            if isinstance(inner, TimeoutError):
+                why = f"did not answer within {server.timeout:g} s"
+                raise SkillsFailed(_failed(server, why)) from None
+            raise SkillsFailed(_failed(server, str(inner) or type(inner).__name__)) from None
+
+    try:
+        import asyncio
+
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return go()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(go).result()
+
+
+@contextlib.asynccontextmanager
+async def _session(server: SkillServer) -> AsyncIterator[Any]:
+    from mcp.client.session import ClientSession
+    from mcp_types import Implementation
+
+    from satchel._version import __version__
+
+    info = Implementation(name="satchel", version=__version__)
+    async with contextlib.AsyncExitStack() as stack:
+        streams = await stack.enter_async_context(_streams(server))
+        session = await stack.enter_async_context(
+            ClientSession(streams[0], streams[1], client_info=info, extensions={EXTENSION: {}})
+        )
+        await session.discover()
+        caps = session.server_capabilities
+        declared = getattr(caps, "extensions", None) or {}
+        if EXTENSION not in declared:
+            found = diagnostic(
+                "mcp.skills.unsupported",
+                f"skill server {server.label!r} ({server.shown()}) does not declare {EXTENSION}",
+            )
+            raise SkillsFailed(found)
+        yield session
+
+
+@contextlib.asynccontextmanager
+async def _streams(server: SkillServer) -> AsyncIterator[Any]:
+    from satchel.mcp._transports import Wire, remote_streams, stdio_streams
+
+    wire = Wire()
+    if server.url is not None:
+        async with remote_streams(
+            "streamable-http", server.url, server.headers, wire, timeout=server.timeout
+        ) as streams:
+            yield streams
+        return
+    import os
+
+    from satchel.process._env import base_env, overlay_env
+    from satchel.process._spawn import spawn_process
+
+    env, _ = overlay_env(base_env(os.environ), server.env)
+    cwd = server.cwd or Path.cwd()
+    proc, problems = await spawn_process(server.command, cwd=cwd, env=env)
+    if proc is None:
+        why = problems[0].message if problems else "it could not be started"
+        raise SkillsFailed(_failed(server, why))
+    async with stdio_streams(proc, wire, grace=2.0) as streams:
+        yield streams
+
+
+async def _pages(session: Any) -> list[Any]:
+    rows: list[Any] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        params: dict[str, Any] = {} if cursor is None else {"cursor": cursor}
+        page = await _call(session, "skills/list", params)
+        found = page.get("skills")
+        if isinstance(found, list):
+            rows.extend(found)
+        cursor = page.get("nextCursor")
+        if not isinstance(cursor, str) or cursor in seen:
+            break
+        seen.add(cursor)
+    return rows
+
+
+async def _call(session: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    import mcp_types
+    from pydantic import TypeAdapter
+
+    request = mcp_types.Request[dict[str, Any], str](method=method, params=params)
+    result = await session.send_request(request, TypeAdapter(dict[str, Any]))
+    assert isinstance(result, dict)
+    return result
+
+
+async def _files(session: Any, skill: RemoteSkill, files: Sequence[RemoteFile]) -> dict[str, bytes]:
+    return {f.rel: _verified(skill, f, await _read(session, skill, f)) for f in files}
+
+
+async def _read(session: Any, skill: RemoteSkill, f: RemoteFile) -> bytes:
+    result = await _call(session, "resources/read", {"uri": f.uri})
+    contents = result.get("contents")
+    for item in contents if isinstance(contents, list) else []:
+        if not isinstance(item, dict) or item.get("uri") != f.uri:
+            continue
+        if isinstance(item.get("text"), str):
+            return str(item["text"]).encode("utf-8")
+        if isinstance(item.get("blob"), str):
+            try:
+                return base64.b64decode(item["blob"], validate=True)
+            except ValueError:
+                break
+    raise SkillsFailed(_mismatch(skill, f"{f.rel}: the server sent no content for {f.uri}"))
+
+
+# -- judging entries and content -------------------------------------------------------
+
+
+def _judged(label: str, rows: list[Any]) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+    skills: list[RemoteSkill] = []
+    notes: list[Diagnostic] = []
+    for row in rows:
+        entry, note = _entry(label, row)
+        if entry is not None:
+            skills.append(entry)
+        if note is not None:
+            notes.append(note)
+    return tuple(skills), tuple(notes)
+
+
+def _entry(label: str, row: Any) -> tuple[RemoteSkill | None, Diagnostic | None]:
+    """The entry `row` as a `RemoteSkill`, or None and why it is refused or declined."""
+    if not isinstance(row, dict) or not isinstance(row.get("uri"), str):
+        return None, _invalid(label, "(an entry)", "it has no uri")
+    uri: str = row["uri"]
+    front = row.get("frontmatter")
+    scheme, sep, rest = uri.partition("://")
+    if not sep or not scheme or not rest.endswith("/SKILL.md"):
+        return None, _invalid(label, uri, "its uri is not <scheme>://<skill-path>/SKILL.md")
+    path = rest[: -len("/SKILL.md")]
+    name = path.rsplit("/", 1)[-1]
+    if not isinstance(front, dict) or not isinstance(front.get("description"), str):
+        return None, _invalid(label, uri, "its frontmatter has no name and description")
+    if front.get("name") != name:
+        why = f"the last segment of its path, {name!r}, is not its name {front.get('name')!r}"
+        return None, _invalid(label, uri, why)
+    if not _NAME.match(name) or "--" in name:
+        return None, _invalid(label, uri, f"{name!r} is not a skill name")
+    resources = row.get("resources")
+    if resources == "dynamic":
+        message = (
+            f"skill {name!r} ({uri}) of server {label!r} is dynamic: it has no manifest to "
+            "verify, so satchel does not load it"
+        )
+        return None, diagnostic("mcp.skills.dynamic", message)
+    if not isinstance(resources, list):
+        return None, _invalid(label, uri, "its resources are neither a list nor 'dynamic'")
+    files, problem = _manifest(f"{scheme}://{path}/", uri, resources)
+    if problem is not None:
+        return None, _invalid(label, uri, problem)
+    return RemoteSkill(label, uri, path, name, dict(front), files), None
+
+
+def _manifest(root: str, uri: str, rows: list[Any]) -> tuple[tuple[RemoteFile, ...], str | None]:
+    if len(rows) > MAX_FILES:
+        return (), f"it has {len(rows)} files, more than the {MAX_FILES} a skill may have"
+    files: list[RemoteFile] = []
+    seen: set[str] = set()
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("uri"), str):
+            return (), "a resource has no uri"
+        digest, size = row.get("digest"), row.get("size")
+        if not isinstance(digest, str) or not _DIGEST.match(digest):
+            return (), f"{row['uri']} has no sha256:<64 lowercase hex> digest"
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            return (), f"{row['uri']} has no size"
+        rel = row["uri"][len(root) :] if row["uri"].startswith(root) else None
+        if rel is None or not _plain(rel):
+            return (), f"{row['uri']} would leave the skill directory"
+        if rel in seen:
+            return (), f"{row['uri']} is listed twice"
+        seen.add(rel)
+        files.append(RemoteFile(row["uri"], rel, digest, size))
+    if uri not in {f.uri for f in files}:
+        return (), "its resources do not list its SKILL.md"
+    total = sum(f.size for f in files)
+    if total > MAX_TOTAL:
+        return (), f"its files total {total} bytes, more than the {MAX_TOTAL} a skill may have"
+    files.sort(key=lambda f: (f.rel != "SKILL.md", f.rel))
+    return tuple(files), None
+
+
+def _plain(rel: str) -> bool:
+    """Whether `rel` is a plain relative path that stays inside the skill directory."""
+    if not rel or "\\" in rel or "\x00" in rel or rel.startswith("/"):
+        return False
+    return all(seg not in ("", ".", "..") for seg in rel.split("/"))
+
+
+def _verified(skill: RemoteSkill, f: RemoteFile, data: bytes) -> bytes:
+    if len(data) != f.size:
+        why = f"{f.rel} is {len(data)} bytes, not the {f.size} its manifest gives"
+        raise SkillsFailed(_mismatch(skill, why))
+    found = "sha256:" + hashlib.sha256(data).hexdigest()
+    if found != f.digest:
+        raise SkillsFailed(
+            _mismatch(skill, f"{f.rel} has {found}, not the {f.digest} its manifest gives")
+        )
+    return data
+
+
+def _same_frontmatter(skill: RemoteSkill, data: bytes) -> None:
+    from satchel.frontmatter import parse
+
+    fields = parse(data).fields
+    if fields != dict(skill.frontmatter):
+        raise SkillsFailed(_mismatch(skill, "SKILL.md's frontmatter is not the entry's"))
+
+
+def _invalid(label: str, uri: str, why: str) -> Diagnostic:
+    return diagnostic("mcp.skills.invalid", f"skill {uri} of server {label!r} is refused: {why}")
+
+
+def _mismatch(skill: RemoteSkill, why: str) -> Diagnostic:
+    message = f"skill {skill.name!r} ({skill.uri}) of server {skill.server!r} is refused: {why}"
+    return diagnostic("mcp.skills.mismatch", message)
+
+
+def _failed(server: SkillServer, why: str) -> Diagnostic:
+    message = f"skill server {server.label!r} ({server.shown()}) failed: {why}"
+    return diagnostic("mcp.skills.failed", message)
+
+
+def _innermost(e: BaseException) -> BaseException:
+    """`e` with any task group's exception groups unwrapped (the first of each)."""
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e

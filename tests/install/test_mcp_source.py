@@ -1,0 +1,175 @@
+"""Installing and browsing from MCP servers that serve the Skills extension: a FastMCP
+4.2.3 server (stdio and streamable HTTP) and an SDK server whose manifest lies."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from satchel import Layout
+from satchel._trust import trust
+from satchel.install import InstallError, Source, parse_source
+from satchel.mcp._skills_client import _entry
+
+from ..mcp.skills_support import FASTMCP, TAMPERED, http_skills, skills_root, stdio_command
+
+
+def _manifest_digest(files: dict[str, bytes]) -> str:
+    lines = sorted(
+        f"{rel} sha256:{hashlib.sha256(data).hexdigest()} {len(data)}\n"
+        for rel, data in files.items()
+    )
+    return "sha256:" + hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def test_mcp_sources_parse_and_read_back():
+    stdio = parse_source("mcp+stdio:python3 'my server.py' --root x")
+    assert stdio == Source("mcp", "stdio:python3 'my server.py' --root x")
+    assert parse_source(stdio.spec()) == stdio
+    assert parse_source("mcp+https://example.com/mcp") == Source("mcp", "https://example.com/mcp")
+    loopback = parse_source("mcp+http://127.0.0.1:8000/mcp")
+    assert loopback.spec() == "mcp+http://127.0.0.1:8000/mcp"
+    for text, why in [
+        ("mcp+http://example.com/mcp", "plain http:// is accepted only for a loopback host"),
+        ("mcp+stdio:", "it names no command"),
+        ("mcp+stdio:-x", "the command starts with '-'"),
+        ("mcp+https://u:p@example.com/mcp", "a URL may not carry credentials"),
+    ]:
+        with pytest.raises(InstallError, match=why):
+            parse_source(text)
+
+
+def test_an_entry_breaking_the_extensions_rules_is_refused_and_dynamic_is_declined():
+    good = {"uri": "skill://pdf/SKILL.md", "digest": "sha256:" + "0" * 64, "size": 1}
+    front = {"name": "pdf", "description": "d"}
+    nested = {**good, "uri": "skill://a/pdf/SKILL.md"}
+    escape = {"uri": "skill://pdf/../x", "digest": "sha256:" + "0" * 64, "size": 1}
+    cases = [
+        (
+            {"uri": "skill://a/pdf/SKILL.md", "frontmatter": front, "resources": [nested]},
+            None,
+        ),
+        (
+            {"uri": "skill://other/SKILL.md", "frontmatter": front, "resources": [good]},
+            "mcp.skills.invalid: skill skill://other/SKILL.md of server 's' is refused: "
+            "the last segment of its path, 'other', is not its name 'pdf'",
+        ),
+        (
+            {"uri": "skill://pdf/SKILL.md", "frontmatter": front, "resources": [good, escape]},
+            "mcp.skills.invalid: skill skill://pdf/SKILL.md of server 's' is refused: "
+            "skill://pdf/../x would leave the skill directory",
+        ),
+        (
+            {"uri": "skill://pdf/SKILL.md", "frontmatter": front},
+            "mcp.skills.invalid: skill skill://pdf/SKILL.md of server 's' is refused: "
+            "its resources are neither a list nor 'dynamic'",
+        ),
+        (
+            {"uri": "skill://pdf/SKILL.md", "frontmatter": front, "resources": "dynamic"},
+            "mcp.skills.dynamic: skill 'pdf' (skill://pdf/SKILL.md) of server 's' is dynamic: "
+            "it has no manifest to verify, so satchel does not load it",
+        ),
+    ]
+    for row, refused in cases:
+        skill, note = _entry("s", row)
+        if refused is None:
+            assert skill is not None and note is None
+            assert (skill.path, skill.name) == ("a/pdf", "pdf")
+        else:
+            assert skill is None and note is not None
+            assert f"{note.code}: {note.message}" == refused
+
+
+def test_browse_and_install_from_a_stdio_server(satchel, project, home, tmp_path):
+    root = skills_root(tmp_path / "served")
+    spec = "mcp+stdio:" + stdio_command(FASTMCP, root)
+    code, out, _ = satchel("browse", spec, "--json")
+    assert code == 0, out
+    listed = json.loads(out)["skills"]
+    # two skills named refunds stay apart, by their paths
+    assert [(s["name"], s["folder"]) for s in listed] == [
+        ("refunds", "acme/refunds"),
+        ("refunds", "beta/refunds"),
+        ("pdf", "pdf"),
+    ]
+    code, out, err = satchel("install", spec, "--skill", "pdf", "--skill", "beta/refunds")
+    assert code == 0, err
+    installed = project / ".satchel" / "skills"
+    assert (installed / "pdf" / "refs" / "a.md").read_text() == "ref A\n"
+    assert "beta way" in (installed / "refunds" / "SKILL.md").read_text()
+    lock = json.loads((project / ".satchel" / "skills.lock").read_text())
+    rows = {e["name"]: e for e in lock["entries"]}
+    pdf = {
+        "SKILL.md": (root / "pdf" / "SKILL.md").read_bytes(),
+        "refs/a.md": b"ref A\n",
+    }
+    assert rows["pdf"]["source"] == spec
+    assert rows["pdf"]["resolved"] == _manifest_digest(pdf)
+    assert rows["refunds"]["folder"] == "beta/refunds"
+    (root / "pdf" / "refs" / "a.md").write_text("ref A, changed\n")
+    # the project's lock names a command: it runs only once the project is trusted
+    code, _, err = satchel("update")
+    lock_path = project / ".satchel" / "skills.lock"
+    assert code != 0
+    command = stdio_command(FASTMCP, root).replace(f"{Path.cwd()}/", "")  # shown relative
+    assert err.splitlines()[0] == (
+        f"satchel: install.source.untrusted: {lock_path} names the command "
+        f"{command!r}, and the project {project} is not trusted"
+    )
+    trust(Layout.default(project, home=home, env={}), project)
+    code, out, err = satchel("update")
+    assert code == 0, err
+    assert (installed / "pdf" / "refs" / "a.md").read_text() == "ref A, changed\n"
+    pdf["refs/a.md"] = b"ref A, changed\n"
+    lock = json.loads((project / ".satchel" / "skills.lock").read_text())
+    assert {e["name"]: e["resolved"] for e in lock["entries"]}["pdf"] == _manifest_digest(pdf)
+
+
+def test_install_over_streamable_http(satchel, project, tmp_path):
+    root = skills_root(tmp_path / "served")
+    with http_skills(root) as url:
+        code, _, err = satchel("install", f"mcp+{url}", "--skill", "pdf")
+    assert code == 0, err
+    assert (project / ".satchel" / "skills" / "pdf" / "refs" / "a.md").read_text() == "ref A\n"
+
+
+def test_a_file_unlike_its_manifest_refuses_the_install(satchel, project):
+    spec = "mcp+stdio:" + stdio_command(TAMPERED, "--size")
+    code, _, err = satchel("install", spec)
+    assert code != 0
+    promised = hashlib.sha256(b"ref A\n").hexdigest()
+    served = hashlib.sha256(b"ref B\n").hexdigest()
+    shown = spec.replace(f"{Path.cwd()}/", "")  # the CLI shows paths below it relative
+    assert err.strip() == (
+        "satchel: mcp.skills.mismatch: skill 'pdf' (skill://pdf/SKILL.md) of server "
+        f"'{shown}' is refused: refs/a.md has sha256:{served}, not the sha256:{promised} "
+        "its manifest gives"
+    )
+    assert not (project / ".satchel" / "skills").exists()
+
+
+def test_a_nested_skills_files_written_twice_with_the_same_bytes_are_kept(tmp_path):
+    from satchel.install._mcp import _write
+    from satchel.mcp._skills_client import RemoteFile, RemoteSkill
+
+    def remote(path: str, rels: dict[str, bytes]) -> RemoteSkill:
+        files = tuple(
+            RemoteFile(f"skill://{path}/{r}", r, "sha256:" + hashlib.sha256(d).hexdigest(), len(d))
+            for r, d in rels.items()
+        )
+        front = {"name": path.rsplit("/", 1)[-1], "description": "d"}
+        return RemoteSkill("s", f"skill://{path}/SKILL.md", path, front["name"], front, files)
+
+    outer = {"SKILL.md": b"outer", "forms/SKILL.md": b"inner"}
+    _write(tmp_path, remote("pdf", outer), outer)
+    _write(tmp_path, remote("pdf/forms", {"SKILL.md": b"inner"}), {"SKILL.md": b"inner"})
+    assert (tmp_path / "pdf" / "forms" / "SKILL.md").read_bytes() == b"inner"
+    with pytest.raises(InstallError) as refused:
+        _write(tmp_path, remote("pdf/forms", {"SKILL.md": b"other"}), {"SKILL.md": b"other"})
+    assert refused.value.diagnostic.message == (
+        "skill 'forms' (skill://pdf/forms/SKILL.md) of server 's': "
+        "SKILL.md differs from the same file of another skill of the server"
+    )

@@ -1,0 +1,77 @@
+"""A skills server written with the ``mcp`` SDK whose one skill's manifest lies.
+
+It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with two files;
+``refs/a.md`` is served with bytes other than those its manifest digest and size cover
+(``--size`` keeps the size right, so only the digest differs); with ``--skill-md`` it is
+``SKILL.md`` whose bytes differ (same size). Serves stdio.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from typing import Any
+
+from mcp.server.context import ServerRequestContext
+from mcp.server.extension import Extension, MethodBinding
+from mcp.server.mcpserver import MCPServer
+from mcp_types import RequestParams
+
+SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
+SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
+PROMISED = b"ref A\n"
+SERVED = b"ref B\n" if "--size" in sys.argv else b"ref A, and more\n"
+
+
+def _file(uri: str, data: bytes) -> dict[str, Any]:
+    return {"uri": uri, "digest": "sha256:" + hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
+ENTRY = {
+    "uri": "skill://pdf/SKILL.md",
+    "frontmatter": {"name": "pdf", "description": "Work with PDFs"},
+    "resources": [_file("skill://pdf/SKILL.md", SKILL), _file("skill://pdf/refs/a.md", PROMISED)],
+}
+
+
+class ListParams(RequestParams):
+    cursor: str | None = None
+
+
+class GetParams(RequestParams):
+    uri: str
+
+
+async def _list(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
+    return {"skills": [ENTRY], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+
+
+async def _get(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
+    return {"skill": ENTRY, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+
+
+class Skills(Extension):
+    identifier = "io.modelcontextprotocol/skills"
+
+    def methods(self) -> list[MethodBinding]:
+        return [
+            MethodBinding("skills/list", ListParams, _list),
+            MethodBinding("skills/get", GetParams, _get),
+        ]
+
+
+app = MCPServer("tampered", extensions=[Skills()])
+
+
+@app.resource("skill://pdf/SKILL.md", mime_type="text/markdown")
+def skill_file() -> str:
+    return SKILL_SERVED.decode()
+
+
+@app.resource("skill://pdf/refs/a.md", mime_type="text/markdown")
+def ref_a() -> str:
+    return SERVED.decode()
+
+
+if __name__ == "__main__":
+    app.run("stdio")

@@ -1,0 +1,80 @@
+"""Live skills from Skills-extension servers: `load(skill_servers=...)` and
+``[skill_servers.<label>]``, listed at load (no file read), fetched and verified on
+activation, named per server, never shadowing a local skill, gated by project trust."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import pytest
+
+import satchel
+from satchel._trust import trust
+from satchel.errors import SkillBodyError
+from satchel.origin import Origin
+from tests.support import put, skill_md, write_skill
+from tests.support.session import session
+
+from .skills_support import FASTMCP, TAMPERED, skills_root
+
+
+def _server(script, *args) -> dict[str, object]:
+    return {"command": sys.executable, "args": [str(script), *map(str, args)]}
+
+
+def test_a_servers_skills_load_under_its_label_and_activation_fetches_the_body(layout, tmp_path):
+    root = skills_root(tmp_path / "served")
+    write_skill(layout.project / ".satchel" / "skills", "pdf", skill_md("pdf", "Local."))
+    env = satchel.load(layout=layout, skill_servers={"docs": _server(FASTMCP, root)})
+    served = {n: s for n, s in env.skills.items() if s.scope == "mcp"}
+    # two skills named refunds in one listing are told apart by their paths
+    assert sorted(served) == ["docs:acme/refunds", "docs:beta/refunds", "docs:pdf"]
+    assert env.skills["pdf"].scope == "project"  # the local one keeps its name
+    assert served["docs:pdf"].origin == Origin("mcp", family="docs", namespace="docs")
+    assert served["docs:pdf"].description == "Work with PDFs."
+    clash = [d for d in env.diagnostics if d.code == "mcp.skills.shadowed"]
+    assert [d.message for d in clash] == [
+        "skill 'pdf' (skill://pdf/SKILL.md) of server 'docs' has the name of the local "
+        "skill 'pdf': it is kept as 'docs:pdf', and neither replaces the other"
+    ]
+    active = session(env).activate("docs:pdf")
+    assert "# PDF\nSee refs/a.md." in active.content
+    assert active.content.startswith('<skill_content name="docs:pdf" server="docs">')
+
+
+def test_a_served_skill_is_listed_at_load_and_refused_on_activation_when_tampered(layout):
+    env = satchel.load(layout=layout, skill_servers={"t": _server(TAMPERED, "--skill-md")})
+    assert [d.code for d in env.diagnostics if d.code.startswith("mcp.")] == []
+    skill = env.skills["t:pdf"]  # listed: its SKILL.md was not read at load
+    promised = hashlib.sha256(b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n")
+    served = hashlib.sha256(b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# FDP\n")
+    with pytest.raises(SkillBodyError) as refused:
+        skill.body()
+    found = refused.value.diagnostic
+    assert (found.code, found.message) == (
+        "mcp.skills.mismatch",
+        "skill 'pdf' (skill://pdf/SKILL.md) of server 't' is refused: SKILL.md has "
+        f"sha256:{served.hexdigest()}, not the sha256:{promised.hexdigest()} its manifest gives",
+    )
+
+
+def test_a_projects_skill_servers_start_only_in_a_trusted_project(project, home):
+    put(
+        project / ".satchel" / "config.toml",
+        f'[skill_servers.p]\ncommand = "{sys.executable}"\nargs = ["-c", "raise SystemExit(3)"]\n'
+        '[skill_servers.bad]\nurl = "http://example.com/mcp"\n',
+    )
+    untrusted = satchel.Layout.default(project, home=home, env={})
+    env = satchel.load(layout=untrusted)
+    assert [d.code for d in env.diagnostics if "skill" in d.code] == []
+    trust(untrusted, project)
+    env = satchel.load(layout=untrusted)
+    found = [(d.code, d.message) for d in env.diagnostics if "skill" in d.code]
+    assert found[0] == (
+        "config.skill_servers.invalid",
+        "skill server 'bad': url is an https:// URL (http:// only for a loopback host); "
+        "the entry is skipped",
+    )
+    assert found[1][0] == "mcp.skills.failed"
+    assert found[1][1].startswith(f"skill server 'p' ({sys.executable} -c 'raise SystemExit(3)')")
