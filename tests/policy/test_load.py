@@ -140,6 +140,17 @@ def test_mcp_allow_and_deny_decide_which_servers_load(layout, tmp_path, monkeypa
     assert refusals(env) == [f"MCP server 'evil' is refused by policy key `mcp.allow` in {path}"]
 
 
+def test_mcp_deny_keeps_a_skill_server_from_starting(layout, tmp_path, monkeypatch):
+    """A refused skill server is never started: its command does not exist, and no
+    connection failure is reported, only the refusal."""
+    path = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["command:*no-such-server*"]\n')
+    missing = str(tmp_path / "no-such-server")
+    env = satchel.load(layout=layout, skill_servers={"remote": {"command": missing}})
+    assert refusals(env) == [f"MCP server 'remote' is refused by policy key `mcp.deny` in {path}"]
+    assert [d.code for d in env.diagnostics if d.code.startswith("mcp.")] == []
+    assert not any(name.startswith("remote:") for name in env.skills)
+
+
 def test_disable_skill_shell_execution_stops_shell_lines(layout, tmp_path, monkeypatch):
     path = system_policy(tmp_path, monkeypatch, "disable_skill_shell_execution = true\n")
     put(layout.project / ".agents" / "skills" / "ctx" / "SKILL.md", SHELL)
