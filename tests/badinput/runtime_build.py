@@ -500,7 +500,7 @@ def _import_mcp() -> None:
 
     for name in (
         "mcp.server.transport_security", "mcp.client.session", "satchel.server._http",
-        "satchel.runtime.mcp._supervisor", "satchel.runtime.mcp._transports",
+        "satchel.runtime.mcp._supervisor", "satchel.mcp._transports",
         "satchel.runtime.mcp._blocking", "satchel.runtime.mcp._listing", "satchel.process._spawn",
     ):  # fmt: skip
         with contextlib.suppress(ImportError):

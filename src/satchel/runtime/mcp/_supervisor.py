@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from satchel._environment import Environment
-    from satchel.runtime.mcp._transports import Streams, Wire
+    from satchel.mcp._transports import Streams, Wire
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "DEFAULT_TIMEOUT", "McpSupervisor"]
 
@@ -281,7 +281,7 @@ class McpSupervisor:
         hold the session until `stop`."""
         import anyio
 
-        from satchel.runtime.mcp._transports import Wire
+        from satchel.mcp._transports import Wire
 
         assert link.ready is not None and link.stopping is not None
         wire = Wire()
@@ -309,8 +309,8 @@ class McpSupervisor:
 
     @contextlib.asynccontextmanager
     async def _streams(self, link: _Link, wire: Wire) -> Any:
+        from satchel.mcp._transports import remote_streams, stdio_streams
         from satchel.process._spawn import spawn_process
-        from satchel.runtime.mcp._transports import remote_streams, stdio_streams
 
         server, options = self._with_options(link)
         if server.transport != "stdio":
@@ -535,7 +535,7 @@ async def _call(link: _Link, tool: McpTool, tool_input: Mapping[str, Any]) -> To
 def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
     """The error result of a call that raised `e`; an answer too deep to read is also
     recorded on the server's report (``mcp.message.too_deep``)."""
-    from satchel.runtime.mcp._transports import MAX_MESSAGE_DEPTH, TOO_DEEP
+    from satchel.mcp._transports import MAX_MESSAGE_DEPTH, TOO_DEEP
 
     if getattr(getattr(_leaf(e), "error", None), "data", None) != TOO_DEEP:
         return error_result(tool.name, f"the call to {tool.name} failed: {_words(e, link.server)}")
