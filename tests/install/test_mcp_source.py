@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from satchel import Layout
 from satchel._trust import trust
 from satchel.install import InstallError, Source, parse_source
 from satchel.mcp._skills_client import _entry
+from tests.support import put
 
 from ..mcp.skills_support import FASTMCP, TAMPERED, http_skills, skills_root, stdio_command
 
@@ -173,3 +176,39 @@ def test_a_nested_skills_files_written_twice_with_the_same_bytes_are_kept(tmp_pa
         "skill 'forms' (skill://pdf/forms/SKILL.md) of server 's': "
         "SKILL.md differs from the same file of another skill of the server"
     )
+
+
+def test_satchels_client_installs_what_satchel_serve_serves(satchel, project, tmp_path):
+    """Both halves of the extension against each other: `satchel serve` over stdio as
+    the server, `satchel install mcp+stdio:` as the client; every file arrives with the
+    bytes it has on the serving side, pinned by the manifest's digest."""
+    served, served_home, empty = tmp_path / "served", tmp_path / "served-home", tmp_path / "none"
+    empty.mkdir()
+    served_home.mkdir()
+    skills = served / ".satchel" / "skills"
+    put(
+        skills / "pdf" / "SKILL.md",
+        "---\nname: pdf\ndescription: Fill PDF forms.\n---\nUse refs.\n",
+    )
+    put(skills / "pdf" / "references" / "forms.md", "# Forms\n")
+    put(skills / "pdf" / "scripts" / "fill.py", "print('filled')\n")
+    command = shlex.join(
+        [
+            "env", "SATCHEL_CACHE=off", f"SATCHEL_POLICY_DIR={empty}",
+            sys.executable, "-m", "satchel", "serve",
+            "--project", str(served), "--home", str(served_home),
+        ]
+    )  # fmt: skip
+    code, out, err = satchel("browse", f"mcp+stdio:{command}", "--json")
+    assert code == 0, err
+    assert [(s["name"], s["folder"]) for s in json.loads(out)["skills"]] == [("pdf", "pdf")]
+    code, _, err = satchel("install", f"mcp+stdio:{command}", "--skill", "pdf")
+    assert code == 0, err
+    installed = project / ".satchel" / "skills" / "pdf"
+    files = {
+        rel: (skills / "pdf" / rel).read_bytes()
+        for rel in ("SKILL.md", "references/forms.md", "scripts/fill.py")
+    }
+    assert {rel: (installed / rel).read_bytes() for rel in files} == files
+    lock = json.loads((project / ".satchel" / "skills.lock").read_text())
+    assert [e["resolved"] for e in lock["entries"]] == [_manifest_digest(files)]
