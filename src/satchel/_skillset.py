@@ -21,7 +21,7 @@ from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 
-__all__ = ["RootReport", "SkillPart", "settle_skills"]
+__all__ = ["RootReport", "SkillPart", "settle_skills", "shadow_diagnostic"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +169,12 @@ def _refused_name(skill: Skill, longest: int) -> Diagnostic:
 def _skill_lost(clash: Clash[Skill]) -> Loss:
     if same_file(clash.winner.path, clash.loser.path):
         return UNSEEN
-    return Loss(_shadow_diagnostic(clash.winner, clash.loser, same_root=clash.same_source))
+    return Loss(shadow_diagnostic(clash.winner, clash.loser, same_root=clash.same_source))
 
 
-def _shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool) -> Diagnostic:
+def shadow_diagnostic(winner: Skill, loser: Skill, *, same_root: bool = False) -> Diagnostic:
+    """Why `loser` is not loaded: `winner`, of higher precedence (or of the same root,
+    `same_root`), has its name."""
     if same_root:
         return diagnostic(
             "skill.name.collision",

@@ -55,6 +55,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._environment import Environment, load
+from satchel._skillset import shadow_diagnostic
 from satchel._trust import decide_trust
 from satchel.commands import Command, CommandSet
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -365,7 +366,7 @@ def select(
             skills[kept[0].name] = kept[0]
             shadowed += [Shadowed(s.name, kept[0], s) for s in kept[1:]]
     notes = [d for d in env.diagnostics if d.code != "skill.shadowed"]
-    notes += [_shadow_note(s) for s in shadowed]
+    notes += [shadow_diagnostic(s.winner, s.loser) for s in shadowed]
     commands = env.commands
     kept_commands = {n: c for n, c in commands.commands.items() if admits(c, n)}
     chosen = replace(
@@ -385,18 +386,3 @@ def _commands(commands: CommandSet, kept: Mapping[str, Command]) -> CommandSet:
 
 def _no_commands(env: Environment) -> Environment:
     return replace(env, commands=_commands(env.commands, {}))
-
-
-def _shadow_note(shadow: Shadowed[Skill]) -> Diagnostic:
-    """The ``skill.shadowed`` note of a candidate the filter left behind another."""
-    winner, loser = shadow.winner, shadow.loser
-    return diagnostic(
-        "skill.shadowed",
-        f"skill {loser.name!r} at {loser.path} ({_where(loser)}) is shadowed by "
-        f"{winner.path or 'the host catalog'} ({_where(winner)})",
-        loser.path,
-    )
-
-
-def _where(skill: Skill) -> str:
-    return f"{skill.scope} {skill.family}".strip() or "catalog"
