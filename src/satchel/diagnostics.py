@@ -417,8 +417,14 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.gateway.config.unknown": Entry(
             "warning", "a satchel serve gateway config has a key satchel does not know"
         ),
+        "mcp.gateway.source.duplicate": Entry(
+            "warning", "a gateway's skills server lists two skills of one name; one is served"
+        ),
         "mcp.gateway.source.unavailable": Entry(
-            "error", "a gateway source is of a kind satchel serve cannot read (yet)"
+            "error", "a gateway source is of a kind satchel serve cannot read"
+        ),
+        "mcp.gateway.source.unwritable": Entry(
+            "error", "a gateway could not keep a skills server's skill, so it is not served"
         ),
         "mcp.message.too_deep": Entry(
             "warning",

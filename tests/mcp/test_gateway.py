@@ -28,6 +28,7 @@ from satchel.cli import main
 from satchel.server._gateway import Spec, gateway_environment, read_config
 
 from ..support import put, skill_md, write_skill
+from .skills_support import FASTMCP, skills_root
 
 STARTUP = 60  # seconds a server may take to say where it listens: a "did not hang" bound
 REPO = Path(__file__).resolve().parents[2]
@@ -174,6 +175,7 @@ def test_config_problems_by_code_and_message(tmp_path):
         'hosts = "codex"\n'
         '[sources.ok]\nkind = "skills"\npath = "here"\ncolour = "red"\n'
         '[sources.far]\nkind = "mcp"\n'
+        '[sources.odd]\nkind = "ftp"\n'
         '[sources.gone]\nkind = "plugin"\npath = "nowhere"\n'
         '[filter]\nallow = "dup"\nsources = ["ok", "teams"]\ntrusted_only = "yes"\n',
     )
@@ -192,10 +194,15 @@ def test_config_problems_by_code_and_message(tmp_path):
             "sources.ok.path); it is ignored",
         ),
         (
+            "mcp.gateway.config.invalid",
+            "error",
+            "gateway.toml: sources.far: it needs a command (with args) or a url, not both",
+        ),
+        (
             "mcp.gateway.source.unavailable",
             "error",
-            "gateway.toml: sources.far.kind is 'mcp'; a source is one of 'skills', 'plugin' "
-            "(a remote MCP skills server is not yet available)",
+            "gateway.toml: sources.odd.kind is 'ftp'; a source is one of 'skills', 'plugin', "
+            "'mcp'",
         ),
         (
             "mcp.gateway.config.invalid",
@@ -319,3 +326,39 @@ def test_the_load_bench_runs_with_tiny_numbers(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "errors 0" in done.stdout
+
+
+def test_a_skills_extension_server_is_a_source_its_files_served_as_published(tree, monkeypatch):
+    """A FastMCP skills server over stdio as ``kind = "mcp"``: its skills are fetched,
+    verified and served with their bytes, under the source's label; two of one name
+    keep the first; the policy's [mcp] deny keeps the server from starting."""
+    served_root = skills_root(tree["tmp"] / "remote")
+    source = (
+        f'[sources.docs]\nkind = "mcp"\ncommand = {json.dumps(sys.executable)}\n'
+        f"args = {json.dumps([str(FASTMCP), str(served_root)])}\n\n"
+    )
+    config = put(tree["tmp"] / "gateway.toml", source + '[filter]\nsources = ["docs"]\n')
+    spec = Spec(directory=str(tree["project"]), home=str(tree["home"]), config=str(config))
+    selection = gateway_environment(spec)
+    env = selection.environment
+    assert sorted(env.skills) == ["pdf", "refunds"]
+    pdf = env.skills["pdf"]
+    assert pdf.directory is not None
+    for rel in ("SKILL.md", "refs/a.md"):
+        assert (pdf.directory / rel).read_bytes() == (served_root / "pdf" / rel).read_bytes()
+    assert "Refunds the acme way." in env.skills["refunds"].description
+    assert [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")] == [
+        (
+            "mcp.gateway.source.duplicate",
+            "skill server 'docs' lists two skills named 'refunds'; "
+            "skill://beta/refunds/SKILL.md is not served",
+        )
+    ]
+    policy_dir = tree["tmp"] / "policy"
+    put(policy_dir / "policy.toml", '[mcp]\ndeny = ["docs"]\n')
+    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(policy_dir))
+    refused = gateway_environment(spec).environment
+    assert dict(refused.skills) == {}
+    assert [d.message for d in refused.diagnostics if d.code == "policy.denied"] == [
+        f"MCP server 'docs' is refused by policy key `mcp.deny` in {policy_dir / 'policy.toml'}"
+    ]

@@ -56,7 +56,7 @@ from satchel.origin import Origin
 from satchel.precedence import fold_name
 from satchel.skills import Skill
 
-__all__ = ["SECTION", "ServedSkill", "served_skills", "skill_servers"]
+__all__ = ["SECTION", "ServedSkill", "server_from_table", "served_skills", "skill_servers"]
 
 SECTION = "skill_servers"
 INVALID = "config.skill_servers.invalid"
@@ -93,7 +93,7 @@ def skill_servers(
             problems.append(diagnostic(INVALID, why, path))
             continue
         for label, entry in tables.items():
-            server, why = _server(str(label), entry, layout.project)
+            server, why = server_from_table(str(label), entry, layout.project)
             if server is None:
                 message = f"skill server {label!r}: {why}; the entry is skipped"
                 problems.append(diagnostic(INVALID, message, path))
@@ -114,7 +114,9 @@ def _sources(
             yield document[SECTION], path
 
 
-def _server(label: str, entry: Any, project: Path) -> tuple[SkillServer | None, str]:
+def server_from_table(label: str, entry: Any, base: Path) -> tuple[SkillServer | None, str]:
+    """The server one ``[skill_servers.<label>]``-shaped table names (a relative
+    ``cwd`` read from `base`), or None and why it names none."""
     if not label or ":" in label or "/" in label:
         return None, "a label is a plain name without ':' or '/'"
     if not isinstance(entry, dict):
@@ -136,7 +138,7 @@ def _server(label: str, entry: Any, project: Path) -> tuple[SkillServer | None, 
     cwd = entry.get("cwd", ".")
     if not isinstance(cwd, str):
         return None, "cwd is a string"
-    where = Path(os.path.normpath(project / cwd))
+    where = Path(os.path.normpath(base / cwd))
     return SkillServer(label, command=(command, *args), cwd=where, env=dict(env)), ""
 
 

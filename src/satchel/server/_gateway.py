@@ -30,8 +30,10 @@ A gateway config file (TOML) names the sources and the filter of one server inst
 Relative paths are read from the file's folder. The built-in source labels are
 ``project``, ``user``, ``plugins`` (every plugin), ``plugin:<name>`` (one plugin),
 ``extra`` (the ``--root`` roots) and the scopes a host defines in code (``catalog``,
-``written``). A kind other than ``skills`` and ``plugin`` (a remote MCP skills server
-is the one planned) is refused with ``mcp.gateway.source.unavailable``. An unknown key
+``written``). A source of kind ``mcp`` is a Skills-extension server, named as a
+``[skill_servers.<label>]`` table names one, whose skills are fetched and verified when
+the gateway starts (`satchel.server._mirror`). Any other kind is refused with
+``mcp.gateway.source.unavailable``. An unknown key
 is ``mcp.gateway.config.unknown`` (a warning: the rest is read); a bad value,
 ``mcp.gateway.config.invalid`` (an error: nothing is served).
 
@@ -46,8 +48,11 @@ and trust) and the index in the instructions.
 
 from __future__ import annotations
 
+import atexit
 import fnmatch
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -60,8 +65,12 @@ from satchel._trust import decide_trust
 from satchel.commands import Command, CommandSet
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
+from satchel.mcp._served import server_from_table
+from satchel.mcp._skills_client import SkillServer
 from satchel.origin import Originated
+from satchel.policy._read import read_policy
 from satchel.precedence import Shadowed
+from satchel.server._mirror import mirror
 from satchel.skills import Skill
 
 __all__ = [
@@ -77,10 +86,11 @@ __all__ = [
     "select",
 ]
 
-KINDS = ("skills", "plugin")  # a remote MCP skills server is not yet available
+KINDS = ("skills", "plugin", "mcp")
 BUILTIN_SOURCES = ("project", "user", "plugins", "extra", "catalog", "written")
 _TOP = ("host", "project", "sources", "filter")
 _SOURCE_KEYS = ("kind", "path")
+_SERVER_KEYS = ("kind", "command", "args", "cwd", "env", "url", "headers")
 _FILTER_KEYS = ("allow", "deny", "sources", "trusted_only")
 INVALID = "mcp.gateway.config.invalid"
 UNKNOWN = "mcp.gateway.config.unknown"
@@ -108,11 +118,13 @@ class Filter:
 
 @dataclass(frozen=True, slots=True)
 class SourceSpec:
-    """One ``[sources.<label>]`` table: a skills root or a plugin directory."""
+    """One ``[sources.<label>]`` table: a skills root, a plugin directory, or a
+    Skills-extension `server` (its `path` is where its skills are kept once fetched)."""
 
     label: str
     kind: str
     path: Path
+    server: SkillServer | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,15 +169,19 @@ class _Reader:
         if not isinstance(value, dict):
             self._bad("sources must be a table of [sources.<label>] tables")
             return []
-        found = []
+        found: list[SourceSpec] = []
         for label, table in value.items():
             if not isinstance(table, dict):
                 self._bad(f"sources.{label} must be a table")
                 continue
-            self._unknown(table, _SOURCE_KEYS, f"sources.{label}.")
             kind, where = self._text(table, "kind", f"sources.{label}."), table.get("path")
+            known = _SERVER_KEYS if kind == "mcp" else _SOURCE_KEYS
+            self._unknown(table, known, f"sources.{label}.")
             if kind not in KINDS:
                 self._unavailable(label, kind)
+                continue
+            if kind == "mcp":
+                self._server(found, label, table)
                 continue
             if not isinstance(where, str):
                 self._bad(f"sources.{label}.path must be a string naming a directory")
@@ -176,6 +192,14 @@ class _Reader:
                 continue
             found.append(SourceSpec(label, kind, path))
         return found
+
+    def _server(self, found: list[SourceSpec], label: str, table: Mapping[str, Any]) -> None:
+        entry = {k: v for k, v in table.items() if k != "kind"}
+        server, why = server_from_table(label, entry, self.path.parent)
+        if server is None:
+            self._bad(f"sources.{label}: {why}")
+            return
+        found.append(SourceSpec(label, "mcp", Path(), server))
 
     def _filter(self, value: Any, labels: Sequence[str]) -> Filter:
         if not isinstance(value, dict):
@@ -223,7 +247,7 @@ class _Reader:
     def _unavailable(self, label: str, kind: str | None) -> None:
         message = (
             f"{self.path.name}: sources.{label}.kind is {kind!r}; a source is one of "
-            f"{', '.join(repr(k) for k in KINDS)} (a remote MCP skills server is not yet available)"
+            f"{', '.join(repr(k) for k in KINDS)}"
         )
         self.problems.append(diagnostic(UNAVAILABLE, message, self.path))
 
@@ -285,11 +309,47 @@ def gateway_environment(spec: Spec) -> Selection:
     lay, profile = _layout(cwd, project, home, spec.client, host)
     scan = [Path(r).resolve() for r in spec.roots]
     plugin_dirs = [Path(d).resolve() for d in spec.plugin_dirs]
-    scan += [s.path for s in config.sources if s.kind == "skills"]
-    plugin_dirs += [s.path for s in config.sources if s.kind == "plugin"]
+    sources, fetched = _fetched(config.sources, lay) if not _failed(problems) else ((), [])
+    scan += [s.path for s in sources if s.kind in ("skills", "mcp")]
+    plugin_dirs += [s.path for s in sources if s.kind == "plugin"]
     env = load(layout=lay, host=profile, trusted=spec.trust, plugin_dirs=plugin_dirs, scan=scan)
-    labels = _Labels(lay, tuple(config.sources), tuple(Path(r).resolve() for r in spec.roots))
+    env = replace(env, diagnostics=(*env.diagnostics, *fetched))
+    labels = _Labels(lay, sources, tuple(Path(r).resolve() for r in spec.roots))
     return select(env, config.filter, labels, problems)
+
+
+def _failed(problems: Sequence[Diagnostic]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+def _fetched(
+    sources: Sequence[SourceSpec], lay: Layout
+) -> tuple[tuple[SourceSpec, ...], list[Diagnostic]]:
+    """`sources` with each Skills-extension server's skills fetched into a private
+    directory of this process (`satchel.server._mirror`), removed when it exits; a
+    server the policy's ``[mcp]`` lists refuse is not started."""
+    servers = [s for s in sources if s.server is not None]
+    if not servers:
+        return tuple(sources), []
+    policy, notes = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
+    found: list[Diagnostic] = list(notes)
+    into = Path(tempfile.mkdtemp(prefix="satchel-gateway-"))
+    atexit.register(shutil.rmtree, into, ignore_errors=True)
+    kept: list[SourceSpec] = []
+    for source in sources:
+        server = source.server
+        if server is None:
+            kept.append(source)
+            continue
+        command = " ".join(server.command) if server.command else None
+        refused = policy.check_mcp(server.label, command, server.url)
+        if refused is not None:
+            found.append(refused)
+            continue
+        root, problems = mirror(server, into)
+        found += problems
+        kept.append(replace(source, path=root.resolve()))
+    return tuple(kept), found
 
 
 def _layout(
