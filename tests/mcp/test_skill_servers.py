@@ -38,9 +38,19 @@ def test_a_servers_skills_load_under_its_label_and_activation_fetches_the_body(l
         "skill 'pdf' (skill://pdf/SKILL.md) of server 'docs' has the name of the local "
         "skill 'pdf': it is kept as 'docs:pdf', and neither replaces the other"
     ]
-    active = session(env).activate("docs:pdf")
+    live = session(env)
+    active = live.activate("docs:pdf")
     assert "# PDF\nSee refs/a.md." in active.content
     assert active.content.startswith('<skill_content name="docs:pdf" server="docs">')
+    # a file the body names is fetched from the server when the model reads it
+    read = live.call("load_skill", {"name": "docs:pdf", "resource": "refs/a.md"})
+    assert (read.is_error, read.text) == (False, "ref A\n")
+    missing = live.call("load_skill", {"name": "docs:pdf", "resource": "refs/b.md"})
+    assert (missing.code, missing.text) == (
+        "resource.missing",
+        "Error (resource.missing): 'refs/b.md' is not a file of skill 'docs:pdf' on server "
+        "'docs'",
+    )
 
 
 def test_a_served_skill_is_listed_at_load_and_refused_on_activation_when_tampered(layout):

@@ -30,9 +30,12 @@ bare name that is also a local skill's, or another server's, is reported
 
 `ServedSkill.body()` fetches ``SKILL.md`` on activation and verifies its size, digest
 and frontmatter against the entry; anything else is `SkillBodyError`
-(``mcp.skills.mismatch``). ``allowed-tools`` and every field beyond the name,
-description, license and metadata are ignored (*Security Considerations*: "the Agent
-Skills `allowed-tools` field MUST be ignored for MCP-origin skills unless the user has
+(``mcp.skills.mismatch``). `ServedSkill.file()` does the same for one other file of
+the manifest, when the model reads it (``load_skill`` with ``resource``,
+``skills_read``): a path the manifest does not list is ``resource.missing``.
+``allowed-tools`` and every field beyond the name, description, license and metadata
+are ignored (*Security Considerations*: "the Agent Skills `allowed-tools` field MUST
+be ignored for MCP-origin skills unless the user has
 explicitly approved that grant").
 """
 
@@ -49,7 +52,7 @@ from satchel import frontmatter
 from satchel._config import config_files, read_config
 from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.errors import SkillBodyError
+from satchel.errors import ResourceError, SkillBodyError
 from satchel.layout import Layout
 from satchel.mcp._skills_client import RemoteSkill, SkillServer, SkillsFailed, fetch_files
 from satchel.origin import Origin
@@ -79,6 +82,26 @@ class ServedSkill(Skill):
             raise SkillBodyError(e.diagnostic) from None
         where = frontmatter.locate(data, complete=True)
         return frontmatter.decode_body(data, where.body_start) if where.status == "ok" else ""
+
+    def file(self, rel: str, cap: int) -> bytes:
+        """The bytes of the file `rel` of the skill's manifest (a path relative to the
+        skill, ``./`` allowed), fetched now and verified against its size and digest;
+        raise `ResourceError` for a file the manifest does not list or one over `cap`
+        bytes, `SkillBodyError` when the server does not give what it promised."""
+        assert self.server is not None and self.remote is not None
+        wanted = rel.removeprefix("./")
+        listed = next((f for f in self.remote.files if f.rel == wanted), None)
+        if listed is None:
+            server = self.server.label
+            message = f"{rel!r} is not a file of skill {self.name!r} on server {server!r}"
+            raise ResourceError(diagnostic("resource.missing", message))
+        if listed.size > cap:
+            message = f"{rel!r} is {listed.size:,} bytes, over the cap of {cap:,} bytes"
+            raise ResourceError(diagnostic("resource.too-large", message))
+        try:
+            return fetch_files(self.server, self.remote, [wanted])[wanted]
+        except SkillsFailed as e:
+            raise SkillBodyError(e.diagnostic) from None
 
 
 def skill_servers(

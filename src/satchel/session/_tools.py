@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -14,6 +15,7 @@ from satchel._json import loads
 from satchel._render import MAX_SKILLS, model_visible
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
+from satchel.mcp._served import ServedSkill
 from satchel.resources import quote, read_resource
 from satchel.session._content import offers_search
 from satchel.session._model import ActiveSkill, Shape, Tool, ToolResult, Via
@@ -224,16 +226,22 @@ def _active(session: Served, arguments: Mapping[str, Any]) -> Skill:
 
 
 def _read(session: Served, skill: Skill, path: str, areas: tuple[str, ...] | None) -> ToolResult:
+    if isinstance(skill, ServedSkill):  # a skills server's: fetched and verified now
+        return _text_result(session, skill.file(path, session.options.resource_cap), path, None)
     directory = skill.directory
     if directory is None:
         message = f"skill {skill.name!r} was defined in code and has no files"
         return ToolResult.error(diagnostic("resource.missing", message))
     found = read_resource(directory, path, cap=session.options.resource_cap, areas=areas)
+    return _text_result(session, found.data, found.relative, found.real)
+
+
+def _text_result(session: Served, data: bytes, shown: str, real: Path | None) -> ToolResult:
     try:
-        text = found.data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        message = f"{quote(found.relative)} is not UTF-8 text ({found.size:,} bytes)"
-        return ToolResult.error(diagnostic("resource.not-text", message, found.real))
+        message = f"{quote(shown)} is not UTF-8 text ({len(data):,} bytes)"
+        return ToolResult.error(diagnostic("resource.not-text", message, real))
     return ToolResult(truncate(text, session.options.max_resource_tokens, session.counter))
 
 
