@@ -475,6 +475,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.skills.shadowed": Entry(
             "warning", "a skill server's skill has the name of another skill: both are kept"
         ),
+        "mcp.skills.unknown": Entry(
+            "warning", "a skill server serves no skill at a URI the host names: not loaded"
+        ),
         "mcp.skills.unsupported": Entry(
             "error", "a skill server does not declare io.modelcontextprotocol/skills"
         ),

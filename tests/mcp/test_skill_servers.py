@@ -48,8 +48,7 @@ def test_a_servers_skills_load_under_its_label_and_activation_fetches_the_body(l
     missing = live.call("load_skill", {"name": "docs:pdf", "resource": "refs/b.md"})
     assert (missing.code, missing.text) == (
         "resource.missing",
-        "Error (resource.missing): 'refs/b.md' is not a file of skill 'docs:pdf' on server "
-        "'docs'",
+        "Error (resource.missing): 'refs/b.md' is not a file of skill 'docs:pdf' on server 'docs'",
     )
 
 
@@ -67,6 +66,26 @@ def test_a_served_skill_is_listed_at_load_and_refused_on_activation_when_tampere
         "skill 'pdf' (skill://pdf/SKILL.md) of server 't' is refused: SKILL.md has "
         f"sha256:{served.hexdigest()}, not the sha256:{promised.hexdigest()} its manifest gives",
     )
+
+
+def test_a_skill_named_by_uri_is_confirmed_with_skills_get(layout):
+    """The server lists nothing: the host's own references are asked for by URI."""
+    server = {
+        **_server(TAMPERED, "--unlisted"),
+        "skills": ["skill://pdf/SKILL.md", "skill://nope/SKILL.md"],
+    }
+    env = satchel.load(layout=layout, skill_servers={"t": server})
+    assert [n for n, s in env.skills.items() if s.scope == "mcp"] == ["t:pdf"]
+    assert [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")] == [
+        (
+            "mcp.skills.unknown",
+            "skill server 't' serves no skill at skill://nope/SKILL.md: "
+            "no skill at skill://nope/SKILL.md",
+        )
+    ]
+    assert env.skills["t:pdf"].body().strip() == "# PDF"
+    unnamed = satchel.load(layout=layout, skill_servers={"t": _server(TAMPERED, "--unlisted")})
+    assert [n for n, s in unnamed.skills.items() if s.scope == "mcp"] == []
 
 
 def test_a_projects_skill_servers_start_only_in_a_trusted_project(project, home):

@@ -14,6 +14,7 @@ originating server and the skill's `uri`")::
     [skill_servers.remote]
     url = "https://skills.example.com/mcp"   # streamable HTTP (http:// for loopback only)
     headers = { Authorization = "Bearer ..." }
+    skills = ["skill://acme/refunds/SKILL.md"]  # named by URI: confirmed with skills/get
 
 From, highest precedence first: the tables the host passes, the project's
 ``.satchel/config.toml`` (only when the project is trusted to run things, as for
@@ -21,7 +22,11 @@ From, highest precedence first: the tables the host passes, the project's
 ``config.toml``. A label given twice counts once (the first).
 
 `served_skills` lists each server with ``skills/list`` and reads no file (*Lazy
-Retrieval*). Each skill becomes a `ServedSkill` named ``<label>:<name>`` (the
+Retrieval*); each URI of ``skills`` the listing does not hold is an explicit reference
+the host confirms with ``skills/get`` (*Resource Mapping*: "from an explicit reference
+... that the host confirms with `skills/get`"), loaded like a listed one, or reported
+(``mcp.skills.unknown``, with the server's error) when the server serves no skill
+there. Each skill becomes a `ServedSkill` named ``<label>:<name>`` (the
 extension's *Names*: names resolve within a per-origin namespace, by the host's
 label), or ``<label>:<skill-path>`` when two entries of one listing share the name;
 its origin is scope ``mcp`` with the label as family and namespace. A served skill's
@@ -43,7 +48,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -148,12 +153,15 @@ def server_from_table(label: str, entry: Any, base: Path) -> tuple[SkillServer |
     env, headers = entry.get("env", {}), entry.get("headers", {})
     if not _strings(env) or not _strings(headers):
         return None, "env and headers are tables of strings"
+    references = entry.get("skills", [])
+    if not isinstance(references, list) or not all(_skill_uri(u) for u in references):
+        return None, "skills is a list of <scheme>://<skill-path>/SKILL.md URIs"
     if isinstance(url, str) and command is None:
         parts = urlsplit(url)
         plain = parts.scheme == "http" and is_loopback(parts.hostname or "")
         if not parts.hostname or (parts.scheme != "https" and not plain):
             return None, "url is an https:// URL (http:// only for a loopback host)"
-        return SkillServer(label, url=url, headers=dict(headers)), ""
+        return SkillServer(label, url=url, headers=dict(headers), references=tuple(references)), ""
     if not isinstance(command, str) or not command or url is not None:
         return None, "it needs a command (with args) or a url, not both"
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
@@ -162,7 +170,12 @@ def server_from_table(label: str, entry: Any, base: Path) -> tuple[SkillServer |
     if not isinstance(cwd, str):
         return None, "cwd is a string"
     where = Path(os.path.normpath(base / cwd))
-    return SkillServer(label, command=(command, *args), cwd=where, env=dict(env)), ""
+    found = SkillServer(label, command=(command, *args), cwd=where, env=dict(env))
+    return replace(found, references=tuple(references)), ""
+
+
+def _skill_uri(value: Any) -> bool:
+    return isinstance(value, str) and "://" in value and value.endswith("/SKILL.md")
 
 
 def _strings(table: Any) -> bool:

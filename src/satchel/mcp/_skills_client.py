@@ -77,7 +77,10 @@ _T = TypeVar("_T")
 @dataclass(frozen=True, slots=True)
 class SkillServer:
     """How to reach one skills server: a `command` (stdio) or a `url` (streamable
-    HTTP); `label` is the host's name for it, the half of every skill's identity."""
+    HTTP); `label` is the host's name for it, the half of every skill's identity.
+    `references` are ``SKILL.md`` URIs the host names on its own (the extension's
+    explicit references), each confirmed with ``skills/get`` whether or not the server
+    lists it."""
 
     label: str
     command: tuple[str, ...] = ()
@@ -86,6 +89,7 @@ class SkillServer:
     env: Mapping[str, str] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout: float = 30.0
+    references: tuple[str, ...] = ()
 
     def shown(self) -> str:
         """The server as the user named it (the command line, or the URL)."""
@@ -146,9 +150,35 @@ def list_skills(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Dia
     declare the extension. No file is read."""
 
     async def run(session: Any) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
-        return _judged(server.label, await _pages(session))
+        rows = await _pages(session)
+        listed = {row.get("uri") for row in rows if isinstance(row, dict)}
+        skills, notes = _judged(server.label, rows)
+        confirmed, unknown = await _confirmed(session, server, [
+            uri for uri in server.references if uri not in listed
+        ])  # fmt: skip
+        more, refused = _judged(server.label, confirmed)
+        return (*skills, *more), (*notes, *unknown, *refused)
 
     return _run(server, run)
+
+
+async def _confirmed(
+    session: Any, server: SkillServer, uris: Sequence[str]
+) -> tuple[list[Any], list[Diagnostic]]:
+    """The ``skills/get`` entry of each of `uris`, and why a server serves none."""
+    from mcp.shared.exceptions import MCPError
+
+    rows: list[Any] = []
+    unknown: list[Diagnostic] = []
+    for uri in uris:
+        try:
+            result = await _call(session, "skills/get", {"uri": uri})
+        except MCPError as e:
+            message = f"skill server {server.label!r} serves no skill at {uri}: {e.message}"
+            unknown.append(diagnostic("mcp.skills.unknown", message))
+            continue
+        rows.append(result.get("skill"))
+    return rows, unknown
 
 
 def fetch_listed(

@@ -3,7 +3,8 @@
 It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with two files;
 ``refs/a.md`` is served with bytes other than those its manifest digest and size cover
 (``--size`` keeps the size right, so only the digest differs); with ``--skill-md`` it is
-``SKILL.md`` whose bytes differ (same size). Serves stdio.
+``SKILL.md`` whose bytes differ (same size). With ``--unlisted`` its listing is empty
+and ``skills/get`` still answers for ``pdf`` (an error for any other URI). Serves stdio.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from mcp.server.context import ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp_types import RequestParams
 
 SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
@@ -43,10 +45,13 @@ class GetParams(RequestParams):
 
 
 async def _list(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-    return {"skills": [ENTRY], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+    listed = [] if "--unlisted" in sys.argv else [ENTRY]
+    return {"skills": listed, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
 
 
 async def _get(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
+    if params.uri != ENTRY["uri"]:
+        raise MCPError(-32602, f"no skill at {params.uri}")
     return {"skill": ENTRY, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
 
 
