@@ -88,6 +88,23 @@ def test_a_skill_named_by_uri_is_confirmed_with_skills_get(layout):
     assert [n for n, s in unnamed.skills.items() if s.scope == "mcp"] == []
 
 
+def test_fastmcps_skills_get_answers_a_uri_it_does_not_serve_with_its_error(layout, tmp_path):
+    """skills/get against the peer: a listed URI named again loads once; one the
+    server does not serve is reported with FastMCP's own error."""
+    named = ["skill://pdf/SKILL.md", "skill://nope/SKILL.md"]
+    server = {**_server(FASTMCP, skills_root(tmp_path / "served")), "skills": named}
+    env = satchel.load(layout=layout, skill_servers={"docs": server})
+    assert sorted(n for n, s in env.skills.items() if s.scope == "mcp") == [
+        "docs:acme/refunds",
+        "docs:beta/refunds",
+        "docs:pdf",
+    ]
+    assert [d.message for d in env.diagnostics if d.code == "mcp.skills.unknown"] == [
+        "skill server 'docs' serves no skill at skill://nope/SKILL.md: "
+        "Unknown skill URI: skill://nope/SKILL.md"
+    ]
+
+
 def test_a_projects_skill_servers_start_only_in_a_trusted_project(project, home):
     put(
         project / ".satchel" / "config.toml",
