@@ -32,11 +32,12 @@ from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, HookSet
 from satchel.mcp import McpServerSet
 from satchel.mcp._skills_client import SkillServer
+from satchel.mcp._spec import McpServer
 from satchel.plugins._discover import PluginSet
 from satchel.policy._model import Policy
 from satchel.skills._model import Skill
 
-__all__ = ["hook_refusal", "hooks", "plugins", "servers", "skills"]
+__all__ = ["hook_refusal", "hooks", "mcp_refusal", "plugins", "servers", "skills"]
 
 
 def plugins(found: PluginSet, policy: Policy) -> tuple[PluginSet, tuple[Diagnostic, ...]]:
@@ -111,13 +112,20 @@ def skill_servers(
     return kept, refused
 
 
+def mcp_refusal(server: McpServer, policy: Policy) -> Diagnostic | None:
+    """The policy's refusal of the MCP server `server` (its name, its command line
+    joined by spaces, its URL), or None; the MCP supervisor asks it of every server it
+    is handed."""
+    command = None if server.command is None else " ".join((server.command, *server.args))
+    return policy.check_mcp(server.name, command, server.url)
+
+
 def servers(found: McpServerSet, policy: Policy) -> McpServerSet:
     """`found` without the MCP servers the policy refuses (reported)."""
     kept = []
     problems: list[Diagnostic] = []
     for server in found.servers:
-        command = None if server.command is None else " ".join((server.command, *server.args))
-        why = policy.check_mcp(server.name, command, server.url)
+        why = mcp_refusal(server, policy)
         if why is None:
             kept.append(server)
         else:
