@@ -9,7 +9,14 @@ import pytest
 
 from satchel.cli import main
 from satchel.errors import InstallError
-from satchel.install import add_marketplace, install_from_spec, install_frozen, update
+from satchel.install import (
+    add_marketplace,
+    install_from_spec,
+    install_frozen,
+    install_plugin,
+    update,
+    update_marketplaces,
+)
 from tests.install.support import bare, git_repo, head, state
 from tests.policy.support import system_policy
 from tests.support import put, skill_md, write_tree
@@ -121,3 +128,41 @@ def test_the_cli_reports_the_refusal_as_an_install_error(
         f"satchel: policy.denied: source {str(source)!r} is refused by policy key "
     )
     assert str(path) in err.replace("\n", "")
+
+
+def test_a_marketplace_plugins_source_and_a_denied_catalogue_are_refused(
+    layout, tmp_path, monkeypatch
+):
+    catalogue = {
+        "name": "acme",
+        "owner": {"name": "Acme"},
+        "plugins": [{"name": "kit", "source": "./plugins/kit"}],
+    }
+    market = write_tree(
+        tmp_path / "market",
+        {
+            ".claude-plugin/marketplace.json": json.dumps(catalogue),
+            "plugins/kit/.claude-plugin/plugin.json": json.dumps({"name": "kit"}),
+            "plugins/kit/skills/kit-skill/SKILL.md": skill_md("kit-skill"),
+        },
+    )
+    add_marketplace(str(market), layout=layout)
+    before = state(layout.project)
+    path = system_policy(tmp_path, monkeypatch, '[sources]\ndeny = ["file:*/market"]\n')
+    with pytest.raises(InstallError) as e:
+        install_plugin("kit@acme", layout=layout, environ={})
+    code, message = refusal(e)
+    assert (code, message.startswith(f"source '{market}")) == ("policy.denied", True)
+    assert message.endswith(f"is refused by policy key `sources.deny` in {path}")
+    put(path, '[marketplaces]\ndeny = ["file:*/market"]\n')
+    expected = (
+        "policy.denied",
+        f"marketplace {str(market)!r} is refused by policy key `marketplaces.deny` in {path}",
+    )
+    with pytest.raises(InstallError) as e:
+        install_plugin("kit@acme", layout=layout, environ={})
+    assert refusal(e) == expected
+    with pytest.raises(InstallError) as e:
+        update_marketplaces(layout=layout)
+    assert refusal(e) == expected
+    assert state(layout.project) == before
