@@ -12,7 +12,8 @@ per item refused, naming the key and the file that refused it:
   kept, marked skipped with the refusal as its `why`, so listings show it. Every hook
   `load()` reads comes from a file or a plugin, none is managed: the managed hooks are
   those registered in code (`satchel.hooks.HookMatcher`, the SDK's), which the host
-  program adds itself;
+  program adds itself; `hook_refusal` is the one check, which the hook runner asks
+  again of every hook at the moment it would run (a skill's own hooks, callbacks);
 - `servers`: ``[mcp] allow`` / ``deny`` and ``disabled_components = ["mcp"]``;
 - `skill_servers`: the same, for the skill servers whose skills load live (a refused
   one is never started).
@@ -31,11 +32,12 @@ from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, HookSet
 from satchel.mcp import McpServerSet
 from satchel.mcp._skills_client import SkillServer
+from satchel.mcp._spec import McpServer
 from satchel.plugins._discover import PluginSet
 from satchel.policy._model import Policy
 from satchel.skills._model import Skill
 
-__all__ = ["hooks", "plugins", "servers", "skills"]
+__all__ = ["hook_refusal", "hooks", "mcp_refusal", "plugins", "servers", "skills"]
 
 
 def plugins(found: PluginSet, policy: Policy) -> tuple[PluginSet, tuple[Diagnostic, ...]]:
@@ -71,7 +73,7 @@ def hooks(found: HookSet, policy: Policy) -> HookSet:
     marked: list[Hook] = []
     problems: list[Diagnostic] = []
     for hook in found.hooks:
-        why = None if not hook.loaded else _hook_refusal(hook, policy)
+        why = None if not hook.loaded else hook_refusal(hook, policy)
         if why is None:
             marked.append(hook)
             continue
@@ -82,7 +84,9 @@ def hooks(found: HookSet, policy: Policy) -> HookSet:
     return replace(found, hooks=tuple(marked), diagnostics=(*found.diagnostics, *problems))
 
 
-def _hook_refusal(hook: Hook, policy: Policy) -> Diagnostic | None:
+def hook_refusal(hook: Hook, policy: Policy) -> Diagnostic | None:
+    """The policy's refusal of `hook`, or None: a hook registered in code is managed;
+    an ``http`` hook is checked against ``allowed_http_hook_urls`` with its URL."""
     spec = hook.spec
     url = spec.params.get("url") if spec.type == "http" else None
     what = f"{spec.type} hook {spec.name or spec.command!r} on {hook.event} ({hook.source})"
@@ -108,13 +112,20 @@ def skill_servers(
     return kept, refused
 
 
+def mcp_refusal(server: McpServer, policy: Policy) -> Diagnostic | None:
+    """The policy's refusal of the MCP server `server` (its name, its command line
+    joined by spaces, its URL), or None; the MCP supervisor asks it of every server it
+    is handed."""
+    command = None if server.command is None else " ".join((server.command, *server.args))
+    return policy.check_mcp(server.name, command, server.url)
+
+
 def servers(found: McpServerSet, policy: Policy) -> McpServerSet:
     """`found` without the MCP servers the policy refuses (reported)."""
     kept = []
     problems: list[Diagnostic] = []
     for server in found.servers:
-        command = None if server.command is None else " ".join((server.command, *server.args))
-        why = policy.check_mcp(server.name, command, server.url)
+        why = mcp_refusal(server, policy)
         if why is None:
             kept.append(server)
         else:

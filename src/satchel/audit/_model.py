@@ -10,10 +10,12 @@ way, and are never above ``medium``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
+
+from satchel.policy._model import Policy
 
 __all__ = [
     "LEVELS",
@@ -153,12 +155,14 @@ class Report:
     errors and warnings there were (`satchel doctor` and `satchel validate` show them).
     A file that does not load is audited as far as its text and tree go; an entry the
     loader refused (a plugin's MCP server that sets ``LD_PRELOAD``, say) never runs,
-    and is an `A-LOAD-REFUSED` finding carrying the refusal."""
+    and is an `A-LOAD-REFUSED` finding carrying the refusal. `policy` is the
+    organisation's policy in force where the audit ran (docs/policy.md)."""
 
     target: Path
     kind: str
     findings: tuple[Finding, ...]
     diagnostics: int = 0
+    policy: Policy = field(default_factory=Policy)
 
     def counts(self) -> dict[str, int]:
         return {level: sum(f.severity == level for f in self.findings) for level in LEVELS}
@@ -170,6 +174,7 @@ class Report:
             "counts": self.counts(),
             "findings": [f.to_json() for f in self.findings],
             "diagnostics": self.diagnostics,
+            "policy": self.policy.to_json(),
         }
 
 

@@ -34,6 +34,8 @@ from satchel.hosts import Host
 from satchel.layout import Layout, WalkBounds
 from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
+from satchel.policy._model import Policy
+from satchel.policy._read import read_policy
 from satchel.skills._discover import skill_dirs
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, parse_skill
@@ -101,13 +103,22 @@ def audit_path(
         env = load(layout=layout, host=host, **options)
         errors = sum(d.severity != "info" for d in env.diagnostics)
         found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
-    elif kind == "file":
+        return Report(path, kind, _settled(found), diagnostics, env.policy)
+    if kind == "file":
         found, diagnostics = list(_file(path)), 0
     elif kind in ("plugin", "plugins"):
         found, diagnostics = _plugins(path, kind, limits)
     else:
         found, diagnostics = _skills(path, kind, client, limits)
-    return Report(path, kind, _settled(found), diagnostics)
+    return Report(path, kind, _settled(found), diagnostics, _policy(path, project, home, client))
+
+
+def _policy(path: Path, project: Path | None, home: Path | None, client: str) -> Policy:
+    """The policy in force where `path` is audited (as `load()` would read it there)."""
+    lay = Layout.default(path if path.is_dir() else path.parent, client=client, home=home,
+                         project=project)  # fmt: skip
+    policy, _ = read_policy(config_home=lay.config_home, project=lay.project, client=client)
+    return policy
 
 
 def _plugins(path: Path, kind: str, limits: Limits) -> tuple[list[Finding], int]:

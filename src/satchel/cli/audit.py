@@ -114,6 +114,7 @@ def _print(report: Report) -> None:
         con.print("Trust needed:", style="bold")
         for state in sorted({f.trust_needed for f in report.findings}):
             con.print(out.safe(f"  {state}: {TRUST_STATES.get(state, state)}"))
+    _print_policy(con, report)
     if report.diagnostics:
         noun = out.count(report.diagnostics, "load diagnostic")
         hint = "run `satchel doctor` or `satchel validate` to see them"
@@ -156,3 +157,17 @@ def _line(f: Finding) -> str:
     tail = f"trust needed: {f.trust_needed}" + ("; heuristic" if f.heuristic else "")
     head = f"{where}: " if where else ""
     return f"{head}{f.rule}: {out.unrooted(f.message)} ({tail})"
+
+
+def _print_policy(con: Console, report: Report) -> None:
+    """The organisation's policy in force (docs/policy.md), when a policy file exists:
+    its files and keys, as `satchel doctor` shows them."""
+    policy = report.policy
+    if not policy.files and policy.closed is None:
+        return
+    con.print()
+    con.print("Policy:", style="bold")
+    for path in policy.files:
+        con.print(out.safe(f"  {out.shown(path)}"), soft_wrap=True)
+    for key, value, _ in policy.rows():
+        con.print(out.safe(f"  {key} = {value}"), soft_wrap=True)

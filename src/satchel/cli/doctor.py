@@ -323,11 +323,7 @@ class DoctorReport:
             },
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "index": self.index.to_json(),
-            "policy": {
-                "files": [str(p) for p in self.policy.files],
-                "closed": self.policy.closed is not None,
-                "keys": [{"key": k, "value": v, "path": _str(p)} for k, v, p in self.policy.rows()],
-            },
+            "policy": self.policy.to_json(),
         }
 
     def render(self, con: Console) -> None:

@@ -3,7 +3,8 @@
 
 Order of work, so that a refusal anywhere leaves the scope as it was:
 
-1. parse the source (``install.source.invalid``);
+1. parse the source (``install.source.invalid``), and ask the organisation's policy
+   (``policy.denied``: `satchel.install._policy`);
 2. fetch and unpack it in a private workspace (every archive and git rule applies);
 3. find its skills and plugins, keep the picks (``install.skill.unknown``);
 4. validate each with satchel's own parsers (``install.skill.invalid``); a plugin
@@ -31,6 +32,7 @@ from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._policy import allow_source
 from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
@@ -145,6 +147,7 @@ def install_source(
     anything is placed (see `satchel.install._review`)."""
     ctx = Context.make(layout, settings, environ, progress)
     src = ctx.parse(source)
+    allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
     where = scope_for(ctx.layout, scope)
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")

@@ -40,6 +40,7 @@ from satchel.install._installer import (
 from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
 from satchel.install._mcp import check_locked
 from satchel.install._plugin_install import locked_item
+from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import Scope, scope_for
 from satchel.install._settings import Settings
@@ -150,10 +151,16 @@ def install_frozen(
         hint = "install a source first (satchel install SOURCE), or give the right --scope"
         raise refuse("install.lock.missing", message, where.lock_path, hint=hint)
     lock = read_lock(where.lock_path)
+    groups = list(_groups(lock.entries, pinned=True).values())
+    for group in groups:  # the organisation's policy, before anything is fetched
+        first = group[0]
+        allow_source(
+            ctx.parse(first.source), ctx.layout, pin=first.resolved, integrity=first.integrity
+        )
     with workspace(ctx.cache) as work:
         plans: list[Planned] = []
         notes: list[Diagnostic] = []
-        for n, group in enumerate(_groups(lock.entries, pinned=True).values()):
+        for n, group in enumerate(groups):
             first = group[0]
             sub = work / str(n)
             sub.mkdir()
@@ -209,8 +216,11 @@ def update(
     chosen = _named(lock, names)
     changes: list[Change] = []
     plans: list[Planned] = []
+    groups = list(_groups(chosen, pinned=False).values())
+    for group in groups:  # the organisation's policy, before anything is fetched
+        allow_source(ctx.parse(group[0].source), ctx.layout)
     with workspace(ctx.cache) as work:
-        for n, group in enumerate(_groups(chosen, pinned=False).values()):
+        for n, group in enumerate(groups):
             sub = work / str(n)
             sub.mkdir()
             src = ctx.parse(group[0].source)

@@ -36,6 +36,7 @@ from satchel.install._fetch import fetch
 from satchel.install._http import Progress, get_json
 from satchel.install._installer import Context
 from satchel.install._lock import read_lock
+from satchel.install._policy import allow_marketplace
 from satchel.install._scope import SCOPES, scope_for
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
@@ -221,6 +222,7 @@ def add(
     rows = added(ctx)
     if not _JSON_URL.match(source):
         source = ctx.parse(source).spec()  # a local path kept absolute
+    allow_marketplace(source, ctx.layout)  # the organisation's policy, before fetching
     with workspace(ctx.cache) as work:
         tree, resolved = _fetch(ctx, source, work)
         catalogue, diags = read_catalogue(tree)
@@ -273,6 +275,7 @@ def catalogue_of(ctx: Context, name: str) -> tuple[Known, Catalogue, tuple[Diagn
         raise refuse(
             "install.marketplace.unknown", f"no marketplace named {name!r} is added", hint=hint
         )
+    allow_marketplace(known.source, ctx.layout)
     catalogue, diags = read_catalogue(copy_dir(ctx, name))
     if catalogue is None:
         message = f"the kept copy of {name!r} has no catalogue: {diags[0].message}"

@@ -51,6 +51,7 @@ from satchel.install._installer import (
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import added, catalogue_of, source_for
+from satchel.install._policy import allow_source
 from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
@@ -285,6 +286,7 @@ def _fetched(
         return None
     known = next(k for k in added(ctx) if k.name == market)
     src = source_for(known, catalogue, ctx, entry.name)
+    allow_source(src, ctx.layout)  # the organisation's policy, before it is fetched
     sub = walk.work / str(len(walk.done))
     sub.mkdir()
     got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)

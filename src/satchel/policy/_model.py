@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from satchel.diagnostics import Diagnostic, diagnostic
 
@@ -295,6 +296,18 @@ class Policy:
                 denied = tuple(p for p in lists.deny if p.path == path)
                 rows.append((f"{table}.deny", _texts(denied), path))
         return tuple(rows)
+
+    def to_json(self) -> dict[str, Any]:
+        """The files read, whether the policy fails closed, and each key it sets
+        (`rows`), as `satchel doctor` and `satchel audit` write them."""
+        return {
+            "files": [str(p) for p in self.files],
+            "closed": self.closed is not None,
+            "keys": [
+                {"key": k, "value": v, "path": None if p is None else str(p)}
+                for k, v, p in self.rows()
+            ],
+        }
 
     @property
     def restricts(self) -> bool:

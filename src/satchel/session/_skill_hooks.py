@@ -7,7 +7,9 @@ with ``once: true`` runs once and is then removed for the rest of the activation
 The hooks run through the same runner as every other hook and aggregate with them
 (declared after the environment's). A project skill's hooks run only when the
 project's executable configuration does (its trust), and none runs when the
-environment was loaded declarative-only.
+environment was loaded declarative-only. The organisation's policy refuses a skill's
+hooks as it refuses those of a file (`satchel._policed.hooks`: marked skipped, each
+refusal reported).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from satchel._environment import Environment
+from satchel._policed import hooks as policed_hooks
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import compile_hooks
 from satchel.hooks._model import Hook, Outcome
@@ -50,6 +53,7 @@ def read_skill_hooks(
         trusted=environment.trust.run_project,
         executable=environment.options.executable,
     )
+    found = policed_hooks(found, environment.policy)  # a refused hook is marked skipped
     return found.hooks, (*map(_as_file_problem, problems), *found.diagnostics)
 
 

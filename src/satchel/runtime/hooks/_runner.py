@@ -31,7 +31,10 @@ call for ever. Hooks of a session-start event get ``CLAUDE_ENV_FILE``
 (`satchel.runtime.hooks._envfile`); what they export comes back as `Outcome.exports`.
 
 Nothing runs for an environment loaded from an untrusted project's files (those
-hooks are `skipped`), nor in declarative-only mode.
+hooks are `skipped`), nor in declarative-only mode. The organisation's policy
+(`Environment.policy`, docs/policy.md) is asked of every hook as it would run, whatever
+added it (`extra`, `register`): a refused one does not run and its result holds only
+the ``policy.denied`` diagnostic, no opinion.
 
 Handlers that are not commands run in-process, each on its worker thread and with the
 same timeout and cap: ``http`` (`satchel.runtime.hooks._http`), ``mcp_tool``
@@ -55,6 +58,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from satchel._policed import hook_refusal
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._callbacks import HookMatcher, callback_hooks
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, host_name
@@ -162,10 +166,17 @@ class HookRunner:
     def register(self, event: str, *matchers: HookMatcher) -> None:
         """Add callbacks in code for `event` (satchel's name or Claude Code's): they run
         after every hook registered before them, in order. A matcher that does not
-        compile is reported in `callback_diagnostics` and left out."""
+        compile, or that the organisation's policy refuses (``policy.denied``; a
+        callback is a managed hook), is reported in `callback_diagnostics` and left out."""
         hooks, diags = callback_hooks({event: matchers})
-        self.callbacks = (*self.callbacks, *hooks)
-        self.callback_diagnostics = (*self.callback_diagnostics, *diags)
+        refused = [hook_refusal(h, self.environment.policy) for h in hooks]
+        kept = (h for h, why in zip(hooks, refused, strict=True) if why is None)
+        self.callbacks = (*self.callbacks, *kept)
+        self.callback_diagnostics = (
+            *self.callback_diagnostics,
+            *diags,
+            *(why for why in refused if why is not None),
+        )
 
     @property
     def allowed_urls(self) -> tuple[str, ...]:
@@ -253,6 +264,9 @@ class HookRunner:
     def _run_one(
         self, hook: Hook, env_path: Path | None, event: str, fields: Mapping[str, Any]
     ) -> HookResult:
+        denied = hook_refusal(hook, self.environment.policy)
+        if denied is not None:  # the policy, asked again as the hook would run
+            return HookResult(hook, None, "", "", diagnostics=(denied,))
         lay = self.environment.layout
         payload = {
             "session_id": self.session_id,

@@ -5,7 +5,10 @@ A server is picked by a file's extension (the first of `Environment.lsp_servers`
 use; later files of its languages reuse it. A server that has died is started again
 when its entry has ``restartOnCrash`` (at most ``maxRestarts`` times; 3 when not
 given), else it stays down and `client_for` says why. `close` stops every server
-(``shutdown``, ``exit``, then the process group is killed)::
+(``shutdown``, ``exit``, then the process group is killed). The organisation's policy
+(`Environment.policy`) is asked of every server `start` is handed: under
+``disabled_components = ["lsp"]``, or a policy that fails closed, none starts and the
+refusal (``policy.denied``) joins `diagnostics`::
 
     async with LspSupervisor(env) as lsp:
         client = await lsp.client_for("src/app.py")
@@ -60,6 +63,7 @@ class LspSupervisor:
         self, environment: Environment, *, environ: Mapping[str, str] | None = None
     ) -> None:
         self._servers = environment.lsp_servers
+        self._policy = environment.policy
         self._plugins: dict[str, Plugin] = {p.name: p for p in environment.plugins.enabled()}
         self._project = Path(environment.layout.project)
         self._layout = environment.layout
@@ -80,6 +84,11 @@ class LspSupervisor:
 
     async def start(self, server: LspServer) -> LspClient | None:
         """`server` running and initialised, or None (why joins `diagnostics`)."""
+        refused = self._policy.check_component("lsp", who(server))
+        if refused is not None:  # the organisation's policy: it never starts
+            if refused not in self.diagnostics:
+                self.diagnostics.append(refused)
+            return None
         key = (server.plugin, server.name)
         client = self._running.get(key)
         if client is not None and client.alive():

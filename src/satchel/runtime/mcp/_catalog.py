@@ -31,8 +31,9 @@ __all__ = [
 Exposure = Literal["programmatic", "direct", "direct_and_programmatic"]
 DEFAULT_EXPOSURE: Exposure = "direct_and_programmatic"  # an override only restricts it
 # configured: would start (nothing started yet); disabled: ``enabled = false`` in a
-# config; declarative: the host loads without running anything (`Options.executable`).
-Status = Literal["configured", "disabled", "declarative", "running", "failed", "stopped"]
+# config; declarative: the host loads without running anything (`Options.executable`);
+# refused: the organisation's policy refuses it (docs/policy.md).
+Status = Literal["configured", "disabled", "declarative", "refused", "running", "failed", "stopped"]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 

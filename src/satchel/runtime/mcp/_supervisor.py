@@ -23,6 +23,12 @@ the supervisor starts, never by ``import satchel``. Failure codes:
 ``plugin.mcp.connection_failed`` and ``plugin.mcp.authorization_required`` for a
 plugin's server (Vibe), ``mcp.server.connection_failed`` and
 ``mcp.server.authorization_required`` for the host's own.
+
+The organisation's policy (`Environment.policy`, docs/policy.md) is asked of every
+server the supervisor is handed, whether or not `load()` chose it: a server its
+``[mcp]`` lists or ``disabled_components`` refuse (or any, when the policy fails
+closed) is never started; its report has the status ``refused`` and the
+``policy.denied`` diagnostic.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from satchel._policed import mcp_refusal
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._sdk import require_sdk
@@ -420,8 +427,11 @@ class McpSupervisor:
 def _link(env: Environment, server: McpServer, timeout: float, call_timeout: float) -> _Link:
     plugin = env.plugins.plugins.get(server.plugin) if server.plugin is not None else None
     status: Status = "configured"
+    refused = mcp_refusal(server, env.policy)
     if not server.enabled:
         status = "disabled"
+    elif refused is not None:  # the organisation's policy: it never starts
+        status = "refused"
     elif not env.options.executable:
         status = "declarative"
     return _Link(
@@ -429,7 +439,7 @@ def _link(env: Environment, server: McpServer, timeout: float, call_timeout: flo
         plugin,
         _seconds(server.extras.get("startup_timeout_sec"), timeout),
         _seconds(server.extras.get("tool_timeout_sec"), call_timeout),
-        ServerReport(server, status),
+        ServerReport(server, status, diagnostics=() if refused is None else (refused,)),
     )
 
 
