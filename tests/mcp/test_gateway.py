@@ -26,6 +26,7 @@ from satchel import hosts
 from satchel._trust import trust
 from satchel.cli import main
 from satchel.server._gateway import Spec, gateway_environment, read_config
+from satchel.server._serve import build_server
 
 from ..support import put, skill_md, write_skill
 from .skills_support import FASTMCP, skills_root
@@ -72,11 +73,24 @@ def _served(tree: dict[str, Path], *extra: str) -> dict[str, Any]:
     """What an MCP client sees of `satchel serve` over stdio with these options."""
     env = {"HOME": str(tree["home"]), "PATH": os.environ.get("PATH", "")}
     params = StdioServerParameters(command=sys.executable, args=_argv(tree, *extra), env=env)
+    return _seen(params)
+
+
+def _served_here(tree: dict[str, Path], config: str) -> dict[str, Any]:
+    """`_served` with ``--trust --config CONFIG``, the gateway built in this process as
+    `satchel serve` builds it, its server reached in memory (the filter tests: one
+    real process, above, is enough to show the command line gives the same)."""
+    where = {"directory": str(tree["project"]), "home": str(tree["home"])}
+    spec = Spec(**where, host="mermaid", trust=True, config=config)
+    return _seen(build_server(gateway_environment(spec).environment))
+
+
+def _seen(target: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {}
 
     async def run() -> None:
         with anyio.fail_after(STARTUP * 2):
-            async with Client(params) as client:
+            async with Client(target) as client:
                 seen["instructions"] = client.instructions or ""
                 tool = (await client.list_tools()).tools[0]
                 seen["tool names"] = tool.input_schema["properties"]["name"]["enum"]
@@ -130,7 +144,7 @@ def test_the_profiles_winner_is_served_and_the_others_are_shadowed(tree):
 
 def test_a_name_filter_removes_a_skill_and_a_command_everywhere(tree):
     config = _config(tree, '[filter]\ndeny = ["draft-*"]\n')
-    seen = _served(tree, "--trust", "--config", config)
+    seen = _served_here(tree, config)
     assert "draft-notes" not in seen["tool names"]
     assert "draft-notes" not in seen["resources"]
     assert "draft-notes" not in seen["instructions"]
@@ -141,7 +155,7 @@ def test_a_name_filter_removes_a_skill_and_a_command_everywhere(tree):
 
 def test_a_source_filter_serves_the_next_candidate_of_a_name(tree):
     config = _config(tree, '[filter]\nsources = ["user", "team", "plugin:plug"]\n')
-    seen = _served(tree, "--trust", "--config", config)
+    seen = _served_here(tree, config)
     assert seen["dup"].startswith('<skill_content name="dup">\nFrom the user.\n')
     assert sorted(seen["tool names"]) == ["dup", "team-tip", "user-only"]
     assert seen["resources"] == ["dup", "team-tip", "user-only"]
@@ -154,7 +168,7 @@ def test_a_source_filter_serves_the_next_candidate_of_a_name(tree):
 
 def test_the_trust_filter_serves_a_project_only_once_satchel_trust_recorded_it(tree):
     config = _config(tree, "[filter]\ntrusted_only = true\n")
-    seen = _served(tree, "--trust", "--config", config)  # --trust is not a record
+    seen = _served_here(tree, config)  # --trust is not a record
     assert seen["dup"].startswith('<skill_content name="dup">\nFrom the user.\n')
     assert "refund-policy" not in seen["tool names"]
     assert seen["prompts"] == []

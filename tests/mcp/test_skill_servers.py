@@ -26,7 +26,14 @@ def _server(script, *args) -> dict[str, object]:
 def test_a_servers_skills_load_under_its_label_and_activation_fetches_the_body(layout, tmp_path):
     root = skills_root(tmp_path / "served")
     write_skill(layout.project / ".satchel" / "skills", "pdf", skill_md("pdf", "Local."))
-    env = satchel.load(layout=layout, skill_servers={"docs": _server(FASTMCP, root)})
+    # a listed URI named again loads once; one FastMCP does not serve, with its error
+    named = ["skill://pdf/SKILL.md", "skill://nope/SKILL.md"]
+    server = {**_server(FASTMCP, root), "skills": named}
+    env = satchel.load(layout=layout, skill_servers={"docs": server})
+    assert [d.message for d in env.diagnostics if d.code == "mcp.skills.unknown"] == [
+        "skill server 'docs' serves no skill at skill://nope/SKILL.md: "
+        "Unknown skill URI: skill://nope/SKILL.md"
+    ]
     served = {n: s for n, s in env.skills.items() if s.scope == "mcp"}
     # two skills named refunds in one listing are told apart by their paths
     assert sorted(served) == ["docs:acme/refunds", "docs:beta/refunds", "docs:pdf"]
@@ -86,23 +93,6 @@ def test_a_skill_named_by_uri_is_confirmed_with_skills_get(layout):
     assert env.skills["t:pdf"].body().strip() == "# PDF"
     unnamed = satchel.load(layout=layout, skill_servers={"t": _server(TAMPERED, "--unlisted")})
     assert [n for n, s in unnamed.skills.items() if s.scope == "mcp"] == []
-
-
-def test_fastmcps_skills_get_answers_a_uri_it_does_not_serve_with_its_error(layout, tmp_path):
-    """skills/get against the peer: a listed URI named again loads once; one the
-    server does not serve is reported with FastMCP's own error."""
-    named = ["skill://pdf/SKILL.md", "skill://nope/SKILL.md"]
-    server = {**_server(FASTMCP, skills_root(tmp_path / "served")), "skills": named}
-    env = satchel.load(layout=layout, skill_servers={"docs": server})
-    assert sorted(n for n, s in env.skills.items() if s.scope == "mcp") == [
-        "docs:acme/refunds",
-        "docs:beta/refunds",
-        "docs:pdf",
-    ]
-    assert [d.message for d in env.diagnostics if d.code == "mcp.skills.unknown"] == [
-        "skill server 'docs' serves no skill at skill://nope/SKILL.md: "
-        "Unknown skill URI: skill://nope/SKILL.md"
-    ]
 
 
 def test_a_projects_skill_servers_start_only_in_a_trusted_project(project, home):
