@@ -11,6 +11,7 @@ from satchel.cli import main
 from satchel.errors import InstallError
 from satchel.install import (
     add_marketplace,
+    browse_source,
     install_from_spec,
     install_frozen,
     install_plugin,
@@ -166,3 +167,16 @@ def test_a_marketplace_plugins_source_and_a_denied_catalogue_are_refused(
         update_marketplaces(layout=layout)
     assert refusal(e) == expected
     assert state(layout.project) == before
+
+
+def test_sources_deny_refuses_browsing_before_anything_is_fetched(layout, tmp_path, monkeypatch):
+    source = write_tree(tmp_path / "src", SKILLS)
+    path = system_policy(tmp_path, monkeypatch, '[sources]\ndeny = ["file:*/src"]\n')
+    with pytest.raises(InstallError) as e:
+        browse_source(str(source), layout=layout, environ={})
+    assert refusal(e) == (
+        "policy.denied",
+        f"source {str(source)!r} is refused by policy key `sources.deny` in {path}",
+    )
+    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(tmp_path / "no-policy"))
+    assert [i.name for i in browse_source(str(source), layout=layout, environ={}).items] == ["pdf"]

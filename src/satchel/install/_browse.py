@@ -40,6 +40,7 @@ from satchel.install._http import Progress
 from satchel.install._installer import Context
 from satchel.install._marketplaces import Known, added, copy_dir
 from satchel.install._plugin_install import materialise
+from satchel.install._policy import allow_listing
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
@@ -160,6 +161,7 @@ def browse_source(
             folder = copy_dir(ctx, added.name)
             return catalogue_listing(ctx, folder, added.source, added.resolved, work, ())
     src = ctx.parse(source)
+    allow_listing(src, ctx.layout)
     cache = _cache_file(ctx, src, follow_packs)
     if not refresh:
         kept = _cached(cache, ctx.settings.listing_ttl)

@@ -7,6 +7,8 @@ Every install, update and frozen install asks before it fetches anything:
   (a git ref of 40 or 64 hex digits), an OCI ``sha256:`` digest or an archive's
   ``sha256=`` may be installed; a frozen install is pinned by its lock entry's commit,
   digest or integrity;
+- `allow_listing`: ``[sources] allow`` / ``deny`` for ``satchel browse``, which fetches
+  a source to list it;
 - `allow_marketplace`: ``[marketplaces] allow`` / ``deny`` (`Policy.check_marketplace`),
   for adding, updating and reading a catalogue.
 
@@ -26,7 +28,7 @@ from satchel.layout import Layout
 from satchel.policy._model import Policy
 from satchel.policy._read import read_policy
 
-__all__ = ["allow_marketplace", "allow_source", "is_pinned", "policy_for"]
+__all__ = ["allow_listing", "allow_marketplace", "allow_source", "is_pinned", "policy_for"]
 
 _COMMIT = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})\Z")
 _DIGEST = re.compile(r"sha256[:=][0-9a-f]{64}\Z")
@@ -62,6 +64,14 @@ def allow_source(
     why = policy.check_source(spec) or policy.check_pinned(
         spec, pinned=is_pinned(src, pin, integrity)
     )
+    if why is not None:
+        raise InstallError(why)
+
+
+def allow_listing(src: Source, layout: Layout) -> None:
+    """Raise the policy's refusal of fetching `src` to list it (``satchel browse``):
+    ``[sources] allow`` / ``deny`` (a pin is asked of installs only)."""
+    why = policy_for(layout).check_source(src.spec())
     if why is not None:
         raise InstallError(why)
 
