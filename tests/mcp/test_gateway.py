@@ -342,10 +342,13 @@ def test_the_load_bench_runs_with_tiny_numbers(tmp_path):
     assert "errors 0" in done.stdout
 
 
-def test_a_skills_extension_server_is_a_source_its_files_served_as_published(tree, monkeypatch):
+def test_a_skills_extension_server_is_a_source_its_files_served_as_published(
+    tree, monkeypatch, private_cache
+):
     """A FastMCP skills server over stdio as ``kind = "mcp"``: its skills are fetched,
     verified and served with their bytes, under the source's label; two of one name
-    keep the first; the policy's [mcp] deny keeps the server from starting."""
+    keep the first; the load keeps no discovery cache for the passing copy; the
+    policy's [mcp] deny keeps the server from starting."""
     served_root = skills_root(tree["tmp"] / "remote")
     source = (
         f'[sources.docs]\nkind = "mcp"\ncommand = {json.dumps(sys.executable)}\n'
@@ -361,6 +364,7 @@ def test_a_skills_extension_server_is_a_source_its_files_served_as_published(tre
     for rel in ("SKILL.md", "refs/a.md"):
         assert (pdf.directory / rel).read_bytes() == (served_root / "pdf" / rel).read_bytes()
     assert "Refunds the acme way." in env.skills["refunds"].description
+    assert not private_cache.exists()  # the same gateway without the mcp source writes it
     assert [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")] == [
         (
             "mcp.gateway.source.duplicate",

@@ -312,7 +312,17 @@ def gateway_environment(spec: Spec) -> Selection:
     sources, fetched = _fetched(config.sources, lay) if not _failed(problems) else ((), [])
     scan += [s.path for s in sources if s.kind in ("skills", "mcp")]
     plugin_dirs += [s.path for s in sources if s.kind == "plugin"]
-    env = load(layout=lay, host=profile, trusted=spec.trust, plugin_dirs=plugin_dirs, scan=scan)
+    # a fetched copy lives as long as this process: discovery cache entries for it would
+    # name a directory no later load reads, so such a load keeps none
+    kept = not any(s.kind == "mcp" for s in sources)
+    env = load(
+        layout=lay,
+        host=profile,
+        trusted=spec.trust,
+        plugin_dirs=plugin_dirs,
+        scan=scan,
+        cache=kept,
+    )
     env = replace(env, diagnostics=(*env.diagnostics, *fetched))
     labels = _Labels(lay, sources, tuple(Path(r).resolve() for r in spec.roots))
     return select(env, config.filter, labels, problems)
