@@ -76,7 +76,11 @@ class Environment:
     says how the index lists a skill, by name (`satchel._listing`: the files', then
     `Options.skill_overrides`); `build_index` checks the values. `policy` is the
     organisation's policy it was read under (`satchel.policy`, docs/policy.md): what it
-    refused is not here, and each refusal is a ``policy.denied`` diagnostic."""
+    refused is not here, and each refusal is a ``policy.denied`` diagnostic.
+    `options` are the ones in force; `requested_options` the ones asked for, when the
+    policy changed them (a closed policy loads declaratively, ``require_trust``
+    ignores ``trusted=True``): `reload` asks for those again, so a policy fixed or
+    loosened since is read afresh."""
 
     layout: Layout
     skills: Mapping[str, Skill]
@@ -96,6 +100,7 @@ class Environment:
     output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
     skill_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     policy: Policy = field(default_factory=Policy)
+    requested_options: Options | None = field(default=None, repr=False, compare=False)
 
     @property
     def trusted(self) -> bool:
@@ -140,7 +145,8 @@ class Environment:
     def reload(self) -> tuple[Environment, Changes]:
         """Read the disk again with the same layout and options; the new environment
         and what changed (Vibe's ``/reload``). This environment is not modified."""
-        fresh = load(layout=self.layout, host=self.host, **self.options.keywords())
+        asked = self.requested_options or self.options
+        fresh = load(layout=self.layout, host=self.host, **asked.keywords())
         return fresh, compare(self.inventory(), fresh.inventory())
 
 
@@ -181,6 +187,7 @@ def load(
         opts = Options.build(**given)
     policy, read = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
     problems = (*problems, *read)
+    requested = opts
     opts, refused = _policed_options(opts, policy)
     decided = decide_trust(
         lay,
@@ -193,7 +200,8 @@ def load(
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
     builder = _Builder(effective, opts, decided.trust, profile, policy)
     builder.read(written)
-    return builder.build(lay, decided, (*problems, *refused))
+    env = builder.build(lay, decided, (*problems, *refused))
+    return env if requested == opts else replace(env, requested_options=requested)
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:

@@ -203,3 +203,16 @@ def test_an_unreadable_policy_loads_nothing_executable(layout, tmp_path, monkeyp
         session.expand("/ctx")
     )
     assert json.dumps(invalid[0].to_json())  # it serialises as every diagnostic does
+
+
+def test_reload_reads_a_policy_fixed_since_the_closed_load(layout, tmp_path, monkeypatch):
+    """A closed policy loads declaratively; once its file parses, a reload runs again."""
+    path = system_policy(tmp_path, monkeypatch, "[[broken\n")
+    put(layout.config_home / "satchel" / "config.toml", '[mcp_servers.gh]\ncommand = "gh"\n')
+    closed = satchel.load(layout=layout)
+    assert (closed.options.executable, closed.mcp_servers.servers) == (False, ())
+    path.write_text("disable_all_hooks = true\n", encoding="utf-8")
+    fresh, _ = closed.reload()
+    assert fresh.options.executable is True
+    assert [s.name for s in fresh.mcp_servers.servers] == ["gh"]
+    assert [d.code for d in fresh.diagnostics if d.code.startswith("policy.")] == []
