@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import shlex
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.mcp.supervisor_support import port_printed
 from tests.support import skill_md, write_tree
 
 SERVERS = Path(__file__).parent / "servers"
@@ -39,19 +39,5 @@ def stdio_command(script: Path, *args: str | Path) -> str:
 @contextlib.contextmanager
 def http_skills(root: Path) -> Iterator[str]:
     """The FastMCP skills server over `root` on 127.0.0.1; yields its /mcp URL."""
-    proc = subprocess.Popen(
-        [sys.executable, str(FASTMCP), str(root), "--http"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("port="), line
-        yield f"http://127.0.0.1:{int(line.split('=', 1)[1])}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stdout is not None:
-            proc.stdout.close()
+    with port_printed([sys.executable, str(FASTMCP), str(root), "--http"]) as port:
+        yield f"http://127.0.0.1:{port}/mcp"

@@ -77,12 +77,15 @@ def supervisor(env: satchel.Environment, **options: Any) -> McpSupervisor:
 @contextmanager
 def http_server(*args: str) -> Iterator[int]:
     """The SDK fixture served over HTTP by uvicorn on 127.0.0.1; yields its port."""
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVERS / "sdk_server.py"), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    with port_printed([sys.executable, str(SERVERS / "sdk_server.py"), *args]) as port:
+        yield port
+
+
+@contextmanager
+def port_printed(argv: list[str]) -> Iterator[int]:
+    """The server `argv` starts, which prints ``port=N`` on its first line once it
+    listens; yields N, and stops the server after."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -30,6 +29,7 @@ from satchel.server._serve import build_server
 
 from ..support import put, skill_md, write_skill
 from .skills_support import FASTMCP, skills_root
+from .test_serve import _stop
 
 STARTUP = 60  # seconds a server may take to say where it listens: a "did not hang" bound
 REPO = Path(__file__).resolve().parents[2]
@@ -316,16 +316,6 @@ def test_two_workers_answer_concurrent_requests_alike(tree):
         assert text.startswith('<skill_content name="dup">\nFrom the project.\n')
         assert len(workers) == 20
         assert {_parent(int(pid)) for pid in set(workers)} == {proc.pid}  # workers answered
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=STARTUP)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        pytest.fail("satchel serve --workers did not stop on SIGTERM")
 
 
 def test_the_load_bench_runs_with_tiny_numbers(tmp_path):

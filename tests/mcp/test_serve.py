@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
@@ -459,17 +458,6 @@ def test_importing_satchel_does_not_import_the_sdk():
 # -- an independent client: the MCP Inspector CLI (pinned) ------------------------------------
 
 CALL = 120  # seconds one Inspector call may take: a "did not hang" bound
-
-
-@pytest.fixture(scope="module")
-def inspector() -> list[str]:
-    """The argv of the pinned MCP Inspector CLI (installed by scripts/tools)."""
-    from tests.tools import inspector_cli
-
-    node, script = shutil.which("node"), inspector_cli()
-    if node is None or script is None:
-        pytest.skip("the MCP Inspector CLI is not in .tools/ (scripts/tools needs node and npm)")
-    return [node, str(script)]
 
 
 def _inspect(

@@ -43,7 +43,7 @@ from satchel.server._skills_ext import (
 )
 
 from ..support import check_golden, put
-from .test_serve import CALL, STARTUP, _stop
+from .test_serve import CALL, STARTUP, _inspect, _stop
 
 ROOT = Path(__file__).resolve().parents[2]
 FILLERS = SKILLS_PAGE + 5  # more skills than one skills/list page holds
@@ -318,25 +318,6 @@ def test_skills_list_of_the_example_workspace(tmp_path):
 
 
 # -- the MCP Inspector CLI ----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def inspector() -> list[str]:
-    import shutil
-
-    from tests.tools import inspector_cli
-
-    node, script = shutil.which("node"), inspector_cli()
-    if node is None or script is None:
-        pytest.skip("the MCP Inspector CLI is not in .tools/ (scripts/tools needs node and npm)")
-    return [node, str(script)]
-
-
-def _inspect(
-    inspector: list[str], target: list[str], *method: str
-) -> subprocess.CompletedProcess[str]:
-    argv = [*inspector, *target, "--method", *method]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=CALL, env=dict(os.environ))
 
 
 def test_inspector_has_no_skills_methods_so_it_reads_and_calls(inspector, workspace):
