@@ -28,7 +28,7 @@ from satchel.server._gateway import Spec, gateway_environment, read_config
 from satchel.server._serve import build_server
 
 from ..support import put, skill_md, write_skill
-from .skills_support import FASTMCP, skills_root
+from .skills_support import FASTMCP, TAMPERED, skills_root
 from .test_serve import _stop
 
 STARTUP = 60  # seconds a server may take to say where it listens: a "did not hang" bound
@@ -370,3 +370,19 @@ def test_a_skills_extension_server_is_a_source_its_files_served_as_published(
     assert [d.message for d in refused.diagnostics if d.code == "policy.denied"] == [
         f"MCP server 'docs' is refused by policy key `mcp.deny` in {policy_dir / 'policy.toml'}"
     ]
+
+
+def test_a_skill_whose_files_cannot_be_kept_is_not_served(tree):
+    """A manifest with a file ``refs`` and a file ``refs/a.md``: each verifies, but the
+    two cannot both be kept on disk, so the skill is reported and not served."""
+    source = (
+        f'[sources.t]\nkind = "mcp"\ncommand = {json.dumps(sys.executable)}\n'
+        f"args = {json.dumps([str(TAMPERED), '--clash'])}\n\n"
+    )
+    config = put(tree["tmp"] / "gateway.toml", source + '[filter]\nsources = ["t"]\n')
+    spec = Spec(directory=str(tree["project"]), home=str(tree["home"]), config=str(config))
+    env = gateway_environment(spec).environment
+    assert dict(env.skills) == {}
+    found = [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")]
+    assert [code for code, _ in found] == ["mcp.gateway.source.unwritable"]
+    assert found[0][1].startswith("skill skill://pdf/SKILL.md of server 't' cannot be kept: ")

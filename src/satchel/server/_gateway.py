@@ -70,7 +70,7 @@ from satchel.mcp._skills_client import SkillServer
 from satchel.origin import Originated
 from satchel.policy._read import read_policy
 from satchel.precedence import Shadowed
-from satchel.server._mirror import mirror
+from satchel.server._mirror import UNWRITABLE, mirror
 from satchel.skills import Skill
 
 __all__ = [
@@ -343,7 +343,11 @@ def _fetched(
         return tuple(sources), []
     policy, notes = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
     found: list[Diagnostic] = list(notes)
-    into = Path(tempfile.mkdtemp(prefix="satchel-gateway-"))
+    try:
+        into = Path(tempfile.mkdtemp(prefix="satchel-gateway-"))
+    except OSError as e:
+        why = f"no private directory for the skills servers' skills: {e.strerror}"
+        return tuple(s for s in sources if s.server is None), [*found, diagnostic(UNWRITABLE, why)]
     atexit.register(shutil.rmtree, into, ignore_errors=True)
     kept: list[SourceSpec] = []
     for source in sources:
@@ -358,7 +362,8 @@ def _fetched(
             continue
         root, problems = mirror(server, into)
         found += problems
-        kept.append(replace(source, path=root.resolve()))
+        if root is not None:
+            kept.append(replace(source, path=root.resolve()))
     return tuple(kept), found
 
 

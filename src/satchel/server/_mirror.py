@@ -21,13 +21,14 @@ process (each worker takes its own): a server's later changes are served after a
 restart. A server that cannot be reached, or whose files are not what its manifest
 says, is reported (``mcp.skills.*``) and serves nothing; two listed skills of one
 name keep the first (``mcp.gateway.source.duplicate``); a skill whose files cannot be
-written there (a file and a directory of one name) is not served
+written there (a file and a directory of one name) is not served, nothing of it kept
 (``mcp.gateway.source.unwritable``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -39,11 +40,16 @@ DUPLICATE = "mcp.gateway.source.duplicate"
 UNWRITABLE = "mcp.gateway.source.unwritable"
 
 
-def mirror(server: SkillServer, into: Path) -> tuple[Path, list[Diagnostic]]:
-    """Fetch every skill `server` lists into ``<into>/<label>``: that root, and what
-    went wrong (nothing is written for a server that failed)."""
+def mirror(server: SkillServer, into: Path) -> tuple[Path | None, list[Diagnostic]]:
+    """Fetch every skill `server` lists into ``<into>/<label>``: that root (None when
+    it cannot be made), and what went wrong (nothing is written for a server that
+    failed)."""
     root = into / server.label
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        message = f"the skills of server {server.label!r} cannot be kept in {root}: {e.strerror}"
+        return None, [diagnostic(UNWRITABLE, message)]
     try:
         skills, notes, files = fetch_listed(server)
     except SkillsFailed as e:
@@ -62,6 +68,7 @@ def mirror(server: SkillServer, into: Path) -> tuple[Path, list[Diagnostic]]:
         try:
             _write(root / skill.name, files[skill.path])
         except OSError as e:
+            shutil.rmtree(root / skill.name, ignore_errors=True)  # never a part of a skill
             message = f"skill {skill.uri} of server {server.label!r} cannot be kept: {e.strerror}"
             found.append(diagnostic(UNWRITABLE, message))
     return root, found

@@ -4,7 +4,9 @@ It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with 
 ``refs/a.md`` is served with bytes other than those its manifest digest and size cover
 (``--size`` keeps the size right, so only the digest differs); with ``--skill-md`` it is
 ``SKILL.md`` whose bytes differ (same size). With ``--unlisted`` its listing is empty
-and ``skills/get`` still answers for ``pdf`` (an error for any other URI). Serves stdio.
+and ``skills/get`` still answers for ``pdf`` (an error for any other URI); with
+``--clash`` the manifest also lists a file ``refs`` beside ``refs/a.md``, every file
+served as promised. Serves stdio.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
 SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
 PROMISED = b"ref A\n"
 SERVED = b"ref B\n" if "--size" in sys.argv else b"ref A, and more\n"
+CLASH = "--clash" in sys.argv  # a file `refs` beside `refs/a.md`, each as promised
+if CLASH:
+    SERVED = PROMISED
+REFS = b"a file where a directory is\n"
 
 
 def _file(uri: str, data: bytes) -> dict[str, Any]:
@@ -32,7 +38,11 @@ def _file(uri: str, data: bytes) -> dict[str, Any]:
 ENTRY = {
     "uri": "skill://pdf/SKILL.md",
     "frontmatter": {"name": "pdf", "description": "Work with PDFs"},
-    "resources": [_file("skill://pdf/SKILL.md", SKILL), _file("skill://pdf/refs/a.md", PROMISED)],
+    "resources": [
+        _file("skill://pdf/SKILL.md", SKILL),
+        _file("skill://pdf/refs/a.md", PROMISED),
+        *([_file("skill://pdf/refs", REFS)] if CLASH else []),
+    ],
 }
 
 
@@ -76,6 +86,11 @@ def skill_file() -> str:
 @app.resource("skill://pdf/refs/a.md", mime_type="text/markdown")
 def ref_a() -> str:
     return SERVED.decode()
+
+
+@app.resource("skill://pdf/refs", mime_type="text/plain")
+def refs_file() -> str:
+    return REFS.decode()
 
 
 if __name__ == "__main__":
