@@ -60,6 +60,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._environment import Environment, load
+from satchel._policed import skill_servers as policed_skill_servers
 from satchel._skillset import shadow_diagnostic
 from satchel._trust import decide_trust
 from satchel.commands import Command, CommandSet
@@ -337,30 +338,28 @@ def _fetched(
 ) -> tuple[tuple[SourceSpec, ...], list[Diagnostic]]:
     """`sources` with each Skills-extension server's skills fetched into a private
     directory of this process (`satchel.server._mirror`), removed when it exits; a
-    server the policy's ``[mcp]`` lists refuse is not started."""
-    servers = [s for s in sources if s.server is not None]
+    server the policy's ``[mcp]`` lists refuse is not started (`load()` reports the
+    policy's own problems)."""
+    servers = [s.server for s in sources if s.server is not None]
     if not servers:
         return tuple(sources), []
-    policy, notes = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
-    found: list[Diagnostic] = list(notes)
+    policy, _ = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
+    allowed, found = policed_skill_servers(servers, policy)
+    local = [s for s in sources if s.server is None]
     try:
         into = Path(tempfile.mkdtemp(prefix="satchel-gateway-"))
     except OSError as e:
         why = f"no private directory for the skills servers' skills: {e.strerror}"
-        return tuple(s for s in sources if s.server is None), [*found, diagnostic(UNWRITABLE, why)]
+        return tuple(local), [*found, diagnostic(UNWRITABLE, why)]
     atexit.register(shutil.rmtree, into, ignore_errors=True)
     kept: list[SourceSpec] = []
-    for source in sources:
-        server = source.server
-        if server is None:
+    for source in sources:  # in the config's order: the roots rank in it
+        if source.server is None:
             kept.append(source)
             continue
-        command = " ".join(server.command) if server.command else None
-        refused = policy.check_mcp(server.label, command, server.url)
-        if refused is not None:
-            found.append(refused)
+        if source.server not in allowed:
             continue
-        root, problems = mirror(server, into)
+        root, problems = mirror(source.server, into)
         found += problems
         if root is not None:
             kept.append(replace(source, path=root.resolve()))
