@@ -121,4 +121,6 @@ def test_export_refuses_a_policy_that_cannot_be_read(satchel, tmp_path):
     result = satchel("policy", "export", "--to", "codex", "--policy", source)
     assert result.code == 4
     assert result.out == ""
-    assert result.err.startswith(f"policy file {source}: not valid TOML: ")
+    assert result.err.startswith(
+        f"{source}: error policy.invalid: policy file {source}: not valid TOML: "
+    )

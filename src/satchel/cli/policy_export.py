@@ -46,7 +46,7 @@ def run(*, target: str, source: Path | None, output: Path | None, as_json: bool)
         if as_json:
             out.print_json({"host": target, "written": None}, problems)
         else:
-            out.console(stderr=True).print(out.safe(policy.closed.message), soft_wrap=True)
+            out.console(stderr=True).print(out.diagnostic_grid(problems or (policy.closed,)))
         return POLICY_CLOSED
     made: Export = to_claude_code(policy) if target == "claude-code" else to_codex(policy)
     if output is not None:
@@ -66,8 +66,8 @@ def run(*, target: str, source: Path | None, output: Path | None, as_json: bool)
     else:
         out.say(f"Wrote {output} ({made.filename} for {made.host}).")
     err = out.console(stderr=True)
-    for d in problems:
-        err.print(out.safe(f"{d.severity}: {d.message}"), soft_wrap=True)
+    if problems:
+        err.print(out.diagnostic_grid(problems))
     if made.cannot:
         err.print(out.safe(f"{made.host} cannot express:"), soft_wrap=True)
         for line in made.cannot:
