@@ -18,6 +18,10 @@ roots so that shadowing is exercised, then times in one process:
 * floor W (context): what an eager warm load cannot skip: each root listed, each
   SKILL.md `lstat`ed, its ``skill.md`` twin probed, and its `Path` and `Skill` made from
   the cache's entry held in memory;
+* floor S (context): only floor W's system calls (each root listed, each SKILL.md
+  `lstat`ed, its twin probed), with no object made, and, beside it, the discovery cache's
+  files read and unmarshalled: together, the part of a warm load that no Python per skill
+  can shorten;
 * `skills_ref.read_properties(dir)` for every skill directory.
 
 Each operation is warmed up once, then K rounds are timed with `time.perf_counter()`,
@@ -58,6 +62,7 @@ import gc
 import importlib.metadata
 import io
 import json
+import marshal
 import os
 import platform
 import pstats
@@ -77,7 +82,7 @@ import yaml
 import satchel
 from satchel._trust import store_path, trust
 from satchel.origin import NO_ORIGIN
-from satchel.skills._cache import _fields, _rebuild
+from satchel.skills._cache import _fields, _rebuild, cache_dir
 
 COLD_TARGET = 3.0  # satchel.load(cache=False) at most this many times the floor
 WARM_TARGET = 1.0  # satchel.load() with a warm discovery cache at most the floor
@@ -529,6 +534,40 @@ def warm_minimum(roots: list[str], kept: dict[str, tuple[object, ...]]) -> int:
             path = parent / entry.name / SKILL_FILE
             made += _rebuild(kept[file], path, NO_ORIGIN)[0] is not None
     return made
+
+
+def warm_syscalls(roots: list[str]) -> int:
+    """Floor S: only the system calls an eager warm load makes per skill, with no object
+    made: list each root, ``lstat`` each SKILL.md and probe for its ``skill.md`` twin."""
+    stamped = 0
+    for root in roots:
+        try:
+            entries = sorted(os.scandir(root), key=lambda e: e.name)
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            os.lstat(entry.path + os.sep + SKILL_FILE)
+            os.access(entry.path + os.sep + "skill.md", os.F_OK)
+            stamped += 1
+    return stamped
+
+
+def cache_files_read() -> int:
+    """Every file of the discovery cache read and unmarshalled, as a warm load reads
+    them (the collector paused, as the cache does)."""
+    where = cache_dir()
+    entries = 0
+    if where is None:
+        return entries
+    for path in sorted(where.glob("*.marshal")):
+        gc.disable()
+        try:
+            entries += len(marshal.loads(path.read_bytes())[2])
+        finally:
+            gc.enable()
+    return entries
 
 
 def kept_entries(layout: satchel.Layout) -> dict[str, tuple[object, ...]]:
@@ -1089,6 +1128,8 @@ def run_timings(args: argparse.Namespace) -> bool:
             ("load(): warm cache", lambda: satchel_load(corpus.layout)),
             ("load(): first, writes the cache (context)", lambda: satchel_first(corpus.layout)),
             ("floor W: stat, probe, Path, Skill (context)", lambda: warm_minimum(roots, kept)),
+            ("floor S: stat and probe only (context)", lambda: warm_syscalls(roots)),
+            ("the cache files read (context)", cache_files_read),
         ]
         if with_ref:
             ops.append((f"skills_ref.read_properties x{n}", lambda: skills_ref_all(roots)))
@@ -1110,8 +1151,16 @@ def run_timings(args: argparse.Namespace) -> bool:
             f"context    floor W / floor: {least / base:.2f}x: what an eager warm load "
             f"cannot skip; the warm load is {warm / least:.2f}x floor W"
         )
+        fixed = timings[6].median + timings[7].median
+        left = max(0.0, base - fixed) / n * 1e6
+        print(
+            f"context    floor S + the cache files read / floor: {fixed / base:.2f}x: the "
+            f"system calls and the cache, before any object; a 1.0x warm load leaves "
+            f"{left:.1f} us per skill for everything else (the warm load spends "
+            f"{max(0.0, warm - fixed) / n * 1e6:.1f})"
+        )
         if with_ref:
-            ratio = timings[6].median / ours
+            ratio = timings[8].median / ours
             peer_ok = ratio >= PEER_TARGET
             ok = ok and peer_ok
             print(
