@@ -154,12 +154,14 @@ def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
 
 # What the common verbs must not import (docs/performance.md, "Start-up"): the runtime
 # (hooks, MCP, installs, the server), the audit and port verbs' code, the network and
-# keyring clients, the MCP SDK, platformdirs (the Linux directories are known), host
-# profiles unless --host names one, rich, since nothing here is a terminal, and the
-# process layer's signal handling and subprocess, since they start no process.
+# keyring clients, the MCP SDK and the Skills extension's client (no skill server is
+# configured), platformdirs (the Linux directories are known), host profiles unless
+# --host names one, rich, since nothing here is a terminal, and the process layer's
+# signal handling and subprocess, since they start no process.
 NOT_FOR_A_VERB = (
     "anyio",
     "asyncio",
+    "concurrent.futures",
     "httpx",
     "keyring",
     "mcp",
@@ -169,6 +171,7 @@ NOT_FOR_A_VERB = (
     "satchel.hosts",
     "satchel.install",
     "satchel.mcp._sdk",
+    "satchel.mcp._skills_client",
     "satchel.port",
     "satchel.process._live",
     "satchel.runtime",

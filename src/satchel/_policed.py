@@ -31,7 +31,7 @@ from types import MappingProxyType
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, HookSet
 from satchel.mcp import McpServerSet
-from satchel.mcp._skills_client import SkillServer
+from satchel.mcp._skill_server import SkillServer
 from satchel.mcp._spec import McpServer
 from satchel.plugins._discover import PluginSet
 from satchel.policy._model import Policy

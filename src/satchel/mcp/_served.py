@@ -50,7 +50,7 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from satchel import frontmatter
@@ -59,10 +59,13 @@ from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.errors import ResourceError, SkillBodyError
 from satchel.layout import Layout
-from satchel.mcp._skills_client import RemoteSkill, SkillServer, SkillsFailed, fetch_files
+from satchel.mcp._skill_server import SkillServer
 from satchel.origin import Origin
 from satchel.precedence import fold_name
 from satchel.skills import Skill
+
+if TYPE_CHECKING:
+    from satchel.mcp._skills_client import RemoteSkill
 
 __all__ = ["SECTION", "ServedSkill", "server_from_table", "served_skills", "skill_servers"]
 
@@ -80,6 +83,8 @@ class ServedSkill(Skill):
 
     def body(self) -> str:
         """The body of the server's ``SKILL.md``, fetched now and verified."""
+        from satchel.mcp._skills_client import SkillsFailed, fetch_files
+
         assert self.server is not None and self.remote is not None
         try:
             data = fetch_files(self.server, self.remote, ["SKILL.md"])["SKILL.md"]
@@ -93,6 +98,8 @@ class ServedSkill(Skill):
         skill, ``./`` allowed), fetched now and verified against its size and digest;
         raise `ResourceError` for a file the manifest does not list or one over `cap`
         bytes, `SkillBodyError` when the server does not give what it promised."""
+        from satchel.mcp._skills_client import SkillsFailed, fetch_files
+
         assert self.server is not None and self.remote is not None
         wanted = rel.removeprefix("./")
         listed = next((f for f in self.remote.files if f.rel == wanted), None)
@@ -187,6 +194,8 @@ def served_skills(
 ) -> tuple[dict[str, ServedSkill], list[Diagnostic]]:
     """Each server's listed skills, named ``<label>:<name>`` (see the module
     docstring); a clash with a `local` skill or another server's is reported."""
+    from satchel.mcp._skills_client import SkillsFailed
+
     out: dict[str, ServedSkill] = {}
     problems: list[Diagnostic] = []
     taken = {fold_name(s.name): s for s in local.values()}

@@ -45,11 +45,12 @@ import contextlib
 import hashlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.mcp._skill_server import SkillServer
 
 __all__ = [
     "EXTENSION",
@@ -72,30 +73,6 @@ MAX_PAGES = 250  # skills/list pages read at most
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True, slots=True)
-class SkillServer:
-    """How to reach one skills server: a `command` (stdio) or a `url` (streamable
-    HTTP); `label` is the host's name for it, the half of every skill's identity.
-    `references` are ``SKILL.md`` URIs the host names on its own (the extension's
-    explicit references), each confirmed with ``skills/get`` whether or not the server
-    lists it."""
-
-    label: str
-    command: tuple[str, ...] = ()
-    url: str | None = None
-    cwd: Path | None = None
-    env: Mapping[str, str] = field(default_factory=dict)
-    headers: Mapping[str, str] = field(default_factory=dict)
-    timeout: float = 30.0
-    references: tuple[str, ...] = ()
-
-    def shown(self) -> str:
-        """The server as the user named it (the command line, or the URL)."""
-        import shlex
-
-        return shlex.join(self.command) if self.command else str(self.url)
 
 
 @dataclass(frozen=True, slots=True)
