@@ -155,13 +155,15 @@ def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
 # What the common verbs must not import (docs/performance.md, "Start-up"): the runtime
 # (hooks, MCP, installs, the server), the audit and port verbs' code, the network and
 # keyring clients, the MCP SDK and the Skills extension's client (no skill server is
-# configured), platformdirs (the Linux directories are known), host profiles unless
-# --host names one, rich, since nothing here is a terminal, and the process layer's
-# signal handling and subprocess, since they start no process.
+# configured), hashlib (the discovery cache names its files without it), platformdirs
+# (the Linux directories are known), host profiles unless --host names one, rich, since
+# nothing here is a terminal, and the process layer's signal handling and subprocess,
+# since they start no process.
 NOT_FOR_A_VERB = (
     "anyio",
     "asyncio",
     "concurrent.futures",
+    "hashlib",
     "httpx",
     "keyring",
     "mcp",

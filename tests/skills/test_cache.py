@@ -261,3 +261,39 @@ def test_the_cache_never_changes_what_load_returns(project, home, root, private_
     assert _seen(warm) == _seen(cold)
     assert _seen(strict_warm) == _seen(strict_cold)
     assert _seen(strict_cold) != _seen(cold)
+
+
+def test_each_root_and_rule_set_has_a_cache_file_of_its_own():
+    from satchel.skills._cache import file_name
+    from satchel.skills._fields import FieldRules
+
+    lenient, strict = FieldRules(), FieldRules(strict=True)
+    roots = [Path("/p/a+b"), Path("/p/a b"), Path("/p/a/b"), Path("/p/a%2Fb"), Path("/p/a.b")]
+    names = {file_name(r, lenient) for r in roots} | {file_name(r, strict) for r in roots}
+    assert len(names) == 2 * len(roots)
+    assert file_name(Path("/p/x"), FieldRules(client="zidane")) != file_name(Path("/p/x"), lenient)
+    assert file_name(Path("/p/a/b"), lenient) == (
+        f"{FORMAT}+{__version__}+%2Fp%2Fa%2Fb+0+0+satchel.marshal"
+    )
+
+
+def test_a_root_whose_name_is_too_long_for_a_file_is_named_by_its_digest():
+    from satchel.skills._cache import file_name
+    from satchel.skills._fields import FieldRules
+
+    deep = Path("/", *["directory-" + str(i) for i in range(30)])
+    name = file_name(deep, FieldRules())
+    assert len(name) == 32 + len(".marshal") and name.endswith(".marshal")
+    assert all(c in "0123456789abcdef" for c in name.removesuffix(".marshal"))
+    assert name != file_name(deep / "more", FieldRules())
+
+
+def test_a_root_with_a_name_that_is_not_utf8_is_cached(project, home, root):
+    odd = root.parent / "sk\udcffills"
+    backdate(write_skill(odd, "deploy", description="Deploy it."))
+    layout = Layout.default(project, home=home, roots=[RootSpec("project", ".x", str(odd))], env={})
+    first = satchel.load(layout=layout)
+    again = satchel.load(layout=layout)
+    assert list(first.skills) == list(again.skills) == ["deploy"]
+    cache = Path(os.environ["SATCHEL_CACHE_DIR"])
+    assert [p.name for p in cache_files(cache) if "%FF" in p.name] != []

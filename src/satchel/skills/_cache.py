@@ -3,8 +3,9 @@
 A skills root's cache is one file in the user cache directory
 (``platformdirs.user_cache_dir("satchel")/discovery``: on Linux
 ``$XDG_CACHE_HOME/satchel/discovery``, else ``~/.cache/satchel/discovery``; or
-``$SATCHEL_CACHE_DIR`` when set), named
-by a hash of the root's path, the field rules and satchel's version. It maps each
+``$SATCHEL_CACHE_DIR`` when set), named by the cache format, satchel's version, the
+root's path and the field rules, each percent-quoted (a name too long for a file is
+their sha256 instead). It maps each
 SKILL.md path to the file's (device, inode, size, mtime_ns) when it was read and what
 `read_skill` made of its bytes: the skill's fields and the diagnostics, never the
 precedence decisions (those are made again on every load).
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import marshal
 import os
 import stat
@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from urllib.parse import quote
 
 from satchel._version import __version__
 from satchel.diagnostics import Diagnostic
@@ -48,13 +49,14 @@ from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import Key
 
-__all__ = ["ENV_DIR", "ENV_SWITCH", "RootCache", "cache_dir", "open_root_cache"]
+__all__ = ["ENV_DIR", "ENV_SWITCH", "RootCache", "cache_dir", "file_name", "open_root_cache"]
 
 ENV_DIR = "SATCHEL_CACHE_DIR"
 ENV_SWITCH = "SATCHEL_CACHE"
 FORMAT = 1
 RACY_NS = 2_000_000_000
 _OFF = frozenset(("0", "off", "false", "no"))
+_LONGEST_NAME = 200  # of a cache file's name before ".marshal" (file names: 255 bytes)
 
 _EMPTY: Any = MappingProxyType({})
 
@@ -74,11 +76,23 @@ def open_root_cache(root: Path, rules: FieldRules) -> RootCache | None:
     where = cache_dir()
     if where is None:
         return None
-    name = f"{FORMAT}\0{__version__}\0{root}\0{rules.strict}\0{rules.unicode_names}\0{rules.client}"
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    cache = RootCache(where, digest + ".marshal")
+    cache = RootCache(where, file_name(root, rules))
     cache.entries = _load(where, cache.name)
     return cache
+
+
+def file_name(root: Path, rules: FieldRules) -> str:
+    """The name of `root`'s cache file under `rules`: its parts percent-quoted and joined
+    by ``+`` (which quoting escapes, so two roots never share a name), or their sha256
+    when that is too long for a file name."""
+    parts = (FORMAT, __version__, root, int(rules.strict), int(rules.unicode_names), rules.client)
+    name = "+".join(quote(str(p), safe="", errors="surrogateescape") for p in parts)
+    if len(name) <= _LONGEST_NAME:
+        return name + ".marshal"
+    import hashlib  # only for a long root: importing it (OpenSSL) takes milliseconds
+
+    digest = hashlib.sha256(name.encode("ascii")).hexdigest()[:32]
+    return digest + ".marshal"
 
 
 class RootCache:
