@@ -18,6 +18,7 @@ __all__ = [
     "link_target",
     "list_sorted",
     "open_regular",
+    "open_regular_stat",
     "open_root",
     "read_bounded",
     "read_fd",
@@ -61,6 +62,14 @@ def open_regular(path: str | Path, cap: int, *, nofollow: bool = False) -> tuple
     """Open `path` for reading; (fd, size). Raise `FileProblem` unless it is a regular
     file of at most `cap` bytes. With `nofollow`, a symlink raises kind ``symlink``.
     The caller closes the fd."""
+    fd, st = open_regular_stat(path, cap, nofollow=nofollow)
+    return fd, st.st_size
+
+
+def open_regular_stat(
+    path: str | Path, cap: int, *, nofollow: bool = False
+) -> tuple[int, os.stat_result]:
+    """`open_regular`, with the open file's whole ``fstat`` rather than its size."""
     try:
         fd = os.open(path, _FLAGS | (_NOFOLLOW if nofollow else 0))
     except FileNotFoundError:
@@ -79,7 +88,7 @@ def open_regular(path: str | Path, cap: int, *, nofollow: bool = False) -> tuple
     except BaseException:
         os.close(fd)
         raise
-    return fd, st.st_size
+    return fd, st
 
 
 def read_bounded(path: Path, cap: int) -> bytes:

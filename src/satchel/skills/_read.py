@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from satchel import frontmatter
-from satchel._files import FileProblem, link_target, open_regular, read_bounded
+from satchel._files import FileProblem, link_target, open_regular_stat, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import FieldRules, build_skill
@@ -98,15 +98,15 @@ def _read_head(path: str | Path) -> tuple[bytes, bool, Key]:
     """Read up to the closing fence: 4 KiB first, more only if the fence is further;
     with the file's (device, inode, size, mtime_ns) as it was opened."""
     try:
-        fd, size = open_regular(path, MAX_SKILL_FILE, nofollow=True)
+        fd, st = open_regular_stat(path, MAX_SKILL_FILE, nofollow=True)
     except FileProblem as e:
         if e.kind != "symlink":
             raise
         _check_link(Path(path))
-        fd, size = open_regular(path, MAX_SKILL_FILE)
+        fd, st = open_regular_stat(path, MAX_SKILL_FILE)
     try:
-        st = os.fstat(fd)
-        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        size = st.st_size
+        key = (st.st_dev, st.st_ino, size, st.st_mtime_ns)
         data = os.read(fd, HEAD)
         complete = len(data) >= size
         while not complete and frontmatter.locate(data, complete=False).status == "more":
