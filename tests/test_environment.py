@@ -241,3 +241,30 @@ def test_load_builds_the_environment_once(layout, skills_dirs, monkeypatch):
     env = satchel.load(layout=layout, write=[satchel.define_skill("beta", "Second.", "B.")])
     assert len(built) == 1 and built[0] is env
     assert list(env.skills) == ["beta", "alpha"]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_the_files_are_read_and_left_as_it_was(
+    layout, skills_dirs, monkeypatch, enabled
+):
+    import gc
+
+    import satchel._skillset as skillset
+
+    write_skill(skills_dirs["project"], "deploy")
+    real, during = skillset.scan_root, []
+
+    def spy(*args, **kw):
+        during.append(gc.isenabled())
+        return real(*args, **kw)
+
+    monkeypatch.setattr(skillset, "scan_root", spy)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        env = satchel.load(layout=layout)
+        after = gc.isenabled()
+    finally:
+        gc.enable()
+    assert list(env.skills) == ["deploy"]
+    assert during and not any(during)
+    assert after is enabled
