@@ -4,7 +4,7 @@
     python -m fuzz --seconds 5 --together
     python -m fuzz --replay [TARGET ...]
 
-Each target runs in its own process for its share of the time, with the committed seed
+Each target runs in its own process for its share of the time, with the committed
 corpus in ``fuzz/corpus/<target>/`` read and new inputs written to ``<work>/<target>/``
 (never into the committed corpus). A crash leaves its input as
 ``<work>/crash-<target>-*``. ``--together`` runs every target in one process for the
@@ -31,7 +31,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("targets", nargs="*", metavar="TARGET", help=", ".join(TARGETS))
     parser.add_argument("--seconds", type=float, default=60.0, help="total time (default 60)")
     parser.add_argument("--work", type=Path, help="where new inputs and crashes go")
-    parser.add_argument("--replay", action="store_true", help="run the seed corpus once")
+    parser.add_argument("--replay", action="store_true", help="run the committed corpus once")
     parser.add_argument("--together", action="store_true", help="all targets in one process")
     args = parser.parse_args(argv)
     unknown = [t for t in args.targets if t not in TARGETS]
@@ -41,21 +41,22 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 
 
 def replay(names: list[str]) -> int:
-    """Run every seed of the corpus through its target, in this process."""
+    """Run every input of the committed corpus through its target, in this process."""
     for name in names:
-        for seed in sorted((CORPUS / name).glob("*")):
-            TARGETS[name](seed.read_bytes())
+        for path in sorted((CORPUS / name).glob("*")):
+            TARGETS[name](path.read_bytes())
     return 0
 
 
-def _seeds_together(names: list[str], into: Path) -> Path:
-    """The seed corpus for ``all``: each seed with its target's index byte in front."""
+def _corpus_together(names: list[str], into: Path) -> Path:
+    """The starting inputs for ``all``: each committed input with its target's index
+    byte in front."""
     into.mkdir(parents=True, exist_ok=True)
     everyone = list(TARGETS)
     for name in names:
-        for seed in sorted((CORPUS / name).glob("*")):
+        for path in sorted((CORPUS / name).glob("*")):
             prefix = bytes([everyone.index(name)])
-            (into / f"{name}-{seed.name}").write_bytes(prefix + seed.read_bytes())
+            (into / f"{name}-{path.name}").write_bytes(prefix + path.read_bytes())
     return into
 
 
@@ -64,10 +65,12 @@ def fuzz(name: str, seconds: int, work: Path) -> int:
     found)."""
     out = work / name
     out.mkdir(parents=True, exist_ok=True)
-    seeds = _seeds_together(list(TARGETS), work / "all-seeds") if name == "all" else CORPUS / name
+    starting = (
+        _corpus_together(list(TARGETS), work / "all-corpus") if name == "all" else CORPUS / name
+    )
     argv = [sys.executable, "-m", "fuzz.one", name, f"-max_total_time={seconds}",
             f"-artifact_prefix={work}/crash-{name}-", "-rss_limit_mb=2048",
-            "-timeout=20", str(out), str(seeds)]  # fmt: skip
+            "-timeout=20", str(out), str(starting)]  # fmt: skip
     root = str(Path(__file__).resolve().parent.parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(

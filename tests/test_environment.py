@@ -1,4 +1,4 @@
-"""load(): options from seeds 002 and 004, precedence, shadowing, order."""
+"""load(): options from zidane and caveman, precedence, shadowing, order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""examples/agent_loop.py runs seed 004's flow end to end; every line it prints is checked."""
+"""examples/agent_loop.py runs caveman's flow end to end; every line it prints is checked."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_the_agent_loop_prints_the_capture(tmp_path):
         "diagnostics: []",
     ]
     assert tools_line == ["load_skill"]
-    assert (bill["instruction"], bill["skill"], bill["user_intent"]) == (7, 66, 10)  # seed 004
+    assert (bill["instruction"], bill["skill"], bill["user_intent"]) == (7, 66, 10)  # caveman's
     assert out.stderr == ""
 
 

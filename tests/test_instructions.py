@@ -1,4 +1,4 @@
-"""Instruction files: seed 000's AGENTS.md / CLAUDE.md / client-file rules, Codex's walk."""
+"""Instruction files: mermaid's AGENTS.md / CLAUDE.md / client-file rules, Codex's walk."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The host's MCP servers (``[mcp_servers.<name>]``) and how they settle with plugins'
-(seed 000: a same-named server in your config wins, with a warning)."""
+(mermaid: a same-named server in your config wins, with a warning)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Environment.reload(): the disk read again, and what changed (seed 003's /reload)."""
+"""Environment.reload(): the disk read again, and what changed (Vibe's /reload)."""
 
 from __future__ import annotations
 

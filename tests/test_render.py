@@ -30,7 +30,7 @@ REFUND = Skill(
 )
 
 
-def test_tool_format_is_seed_004s_exact_text():
+def test_tool_format_is_cavemans_exact_text():
     assert render_index([REFUND]) == (
         "Skills available to this agent. Load one only when its description matches the task.\n"
         'Call load_skill({"name":"<skill>"}) for instructions. '

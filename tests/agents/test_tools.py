@@ -1,4 +1,4 @@
-"""The tool-name table (seed 000), canonical pass-through and the read_only ceiling."""
+"""The tool-name table (mermaid's), canonical pass-through and the read_only ceiling."""
 
 from __future__ import annotations
 
@@ -36,11 +36,11 @@ WEB = ("web_fetch", "web_search", "mcp")
         ("mcp__fs", WEB),
     ],
 )
-def test_each_claude_name_maps_as_seed_000_says(claude, canonical):
+def test_each_claude_name_maps_as_mermaid_maps_it(claude, canonical):
     assert map_tools([claude]) == (canonical, ())
 
 
-def test_the_table_is_exactly_the_seed():
+def test_the_table_is_exactly_mermaids():
     assert set(DEFAULT_TOOL_MAP) == {
         "Read", "Grep", "Glob", "LS", "Edit", "MultiEdit", "Write", "Bash",
         "WebFetch", "WebSearch", "mcp__*",

@@ -1,4 +1,4 @@
-"""Vibe TOML agents: every rule of seed 003 Step 7, in both key spellings."""
+"""Vibe TOML agents: every one of Vibe's TOML agent rules, in both key spellings."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ EXPECTED = AgentType(
     [(VIBE_OK, "activeModel"), (SNAKE_OK, "active_model")],
     ids=["camelCase", "snake_case"],
 )
-def test_the_seed_example_loads_in_both_spellings(text, key):
+def test_the_vibe_guide_example_loads_in_both_spellings(text, key):
     """`activeModel` names a model in the host's config, as in Vibe: kept as written,
     with no agent.model.alias (the provider/model rule is Claude Code's)."""
     assert key in text

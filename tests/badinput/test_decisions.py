@@ -108,7 +108,7 @@ def test_5_differing_rewrites_the_last_declared_wins_with_a_warning(tree: Tree):
 
 
 def test_6_precedence_user_over_untrusted_project_project_over_user_when_trusted(tree: Tree):
-    """Decision 6: a trusted project outranks the user (seed 000); an untrusted one
+    """Decision 6: a trusted project outranks the user (mermaid); an untrusted one
     never shadows anything of the user's; either way the loser is reported
     (tests/badinput/test_names.py N03, tests/test_trust.py)."""
     write_skill(
@@ -140,9 +140,9 @@ def test_7_hardlinked_resources_are_refused(tree: Tree):
 
 
 def test_8_the_reserved_names_are_the_runtimes_own_namespaces(tree: Tree):
-    """Decision 8: satchel reserves the tool namespaces of the runtime (seed 003 and
-    Vibe's); marketplace names are not reserved, as satchel has no marketplace, and two
-    plugins of one name are a collision, never a silent first-wins
+    """Decision 8: satchel reserves the tool namespaces of the runtime (Vibe's plugin
+    guide's and Vibe 3.0.3's); marketplace names are not reserved, as satchel has no
+    marketplace, and two plugins of one name are a collision, never a silent first-wins
     (tests/plugins/formats/test_vibe_extension.py, tests/plugins/test_discover.py)."""
     reserved = {
         "file_system", "self", "process", "agent", "vibe", "agents", "collaboration",

@@ -47,8 +47,8 @@ def test_codex_mode_reads_from_the_root_down_to_dir(satchel, project, home):
         ("AGENTS.md", "agents"),
         ("pkg/AGENTS.override.md", "override"),
     ]
-    seed = satchel("instructions", *args).json()
-    assert [f["label"] for f in seed["files"]] == ["AGENTS.md", "SATCHEL.md"]
+    default = satchel("instructions", *args).json()
+    assert [f["label"] for f in default["files"]] == ["AGENTS.md", "SATCHEL.md"]
 
 
 def test_a_file_cut_at_the_cap_is_marked(satchel, project, home, monkeypatch):

@@ -60,7 +60,7 @@ def test_the_body_read_at_expansion_refuses_a_symlink_swapped_in_after_load(
 def test_a_command_file_wins_over_a_same_named_plugin_command(
     project: Path, layout: satchel.Layout
 ) -> None:
-    """Seed 000 / issue 4: a command file wins over a same-named plugin command. With the
+    """mermaid / issue 4: a command file wins over a same-named plugin command. With the
     default stem naming the file `tools/deploy.md` answers to `/tools:deploy`, yet a
     plugin `tools` command `deploy` takes that name from it."""
     path = put(project / ".claude" / "commands" / "tools" / "deploy.md", "File deploy\n")
@@ -181,7 +181,7 @@ def test_the_body_follows_the_rule_discovery_applied(
 
 
 def test_slash_bare_name_runs_a_plugin_command(project: Path, layout: satchel.Layout) -> None:
-    """Seed 000 runs a plugin prompt as `/deploy prod`."""
+    """mermaid runs a plugin prompt as `/deploy prod`."""
     plugin = Command(
         "tools:deploy", "Deploy", origin=Origin("plugin", namespace="tools"), text="Deploy $1"
     )

@@ -13,7 +13,7 @@ from tests.support import check_golden, put
 HERE = Path(__file__).parent
 
 
-def test_the_segment_id_and_first_line_are_seed_004s():
+def test_the_segment_id_and_first_line_are_cavemans():
     assert CONTEXT_ID == "agent.plugin-commands"
     assert HEAD == (
         "Plugin slash commands available to this agent. "

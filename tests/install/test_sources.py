@@ -1,4 +1,4 @@
-"""Every source form of seed 002 parses to one typed Source; bad input is refused
+"""Every source form zidane accepts parses to one typed Source; bad input is refused
 with the accepted forms (threat model I07, the strict parser)."""
 
 from __future__ import annotations

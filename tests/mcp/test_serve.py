@@ -30,7 +30,7 @@ from satchel.server._serve import PAGE_SIZE, build_server
 
 from ..support import put
 
-# seed 004's index, exactly
+# caveman's index, exactly
 INDEX = (
     "Skills available to this agent. Load one only when its description matches the task.\n"
     'Call load_skill({"name":"<skill>"}) for instructions. Use its resource argument for '
@@ -178,7 +178,7 @@ def test_stdio_serves_tools_prompts_resources_and_the_index(workspace):
     anyio.run(run)
 
 
-def test_stdio_keeps_activation_state_for_seed_002_tools(workspace):
+def test_stdio_keeps_activation_state_for_zidanes_tools(workspace):
     project, home = workspace
 
     async def run() -> None:

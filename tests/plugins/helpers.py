@@ -1,6 +1,6 @@
 """What the plugin tests share: file writers, the official Agent Plugins 1.0 schemas as
-oracles (formats/schemas, Apache-2.0 copies), plugin tree builders and the seed's
-example documents."""
+oracles (formats/schemas, Apache-2.0 copies), plugin tree builders and the example
+documents of Vibe's plugin guide."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ _MCP_VALIDATOR = jsonschema.Draft202012Validator(MCP_SCHEMA)
 STDIO = {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/server/index.js"]}
 REMOTE = {"type": "streamable-http", "url": "https://api.example.com/mcp"}
 
-# seed 003's examples: ai.mistral.vibe/hooks.toml and a KNOWLEDGE.md frontmatter
+# Vibe's plugin guide's examples: ai.mistral.vibe/hooks.toml and a KNOWLEDGE.md frontmatter
 VIBE_HOOKS = """\
 [[hooks]]
 name = "guard-lookup"

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "conformance.md"
 REFERENCE = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
 SECTIONS = ("[4]", "[5]", "[6, 7]", "[7.2]", "[9]", "[8]", "[11]")
-SEED_CODES = (
+VIBE_CODES = (
     "plugin.manifest.invalid", "plugin.schema.version_unsupported",
     "plugin.compatibility.format_unrecognized", "plugin.namespace.reserved",
     "plugin.namespace.collision", "plugin.name.collision", "plugin.path.outside_root",
@@ -68,12 +68,12 @@ def test_every_checklist_row_names_a_test_or_says_it_has_none():
     assert bare == []
 
 
-def test_the_document_has_every_section_and_every_seed_code():
+def test_the_document_has_every_section_and_every_vibe_diagnostic_code():
     text = DOC.read_text(encoding="utf-8")
     headings = re.findall(r"^## (\[[\d.,\s]+\])", text, re.M)
     assert tuple(headings) == SECTIONS
     listed = re.findall(r"^\| `(plugin\.[a-z_.]+)` \|", text, re.M)
-    assert [code for code in listed if code in SEED_CODES] == list(SEED_CODES)
+    assert [code for code in listed if code in VIBE_CODES] == list(VIBE_CODES)
 
 
 # -- conformance rules tested nowhere else ------------------------------------------
@@ -118,7 +118,7 @@ def test_env_names_and_other_placeholders_are_kept_as_written(tmp_path: Path):
 
 
 def test_library_aliases_shared_by_plugins_are_dropped_when_plugins_load(layout, project):
-    # seed 003: plugin.library.alias_collision, raised when the plugins are settled
+    # Vibe: plugin.library.alias_collision, raised when the plugins are settled
     plugins = project / ".satchel" / "plugins"
     for name in ("alpha", "beta"):
         native(plugins / name, name=name, extensions=vibe())

@@ -134,7 +134,7 @@ def test_plugin_parts_join_the_environment_below_the_user(layout, project, home)
     assert env.commands.find("kit:ship").tag == "(plugin:kit)"
     assert "kit:scout" in env.agents.agents
     bare = satchel.load(layout=layout, plugin_skill_names="bare")
-    assert list(bare.skills) == ["deploy"]  # seed 000: project > user > plugin
+    assert list(bare.skills) == ["deploy"]  # mermaid: project > user > plugin
     assert bare.skills["deploy"].scope == "user"
     assert [s.loser.scope for s in bare.shadowed] == ["plugin"]
 

@@ -1,5 +1,5 @@
-"""The fuzz targets of ``fuzz/`` (docs/fuzzing.md): the seed corpus replays cleanly in
-this process, and a short coverage-guided run of every target finds nothing."""
+"""The fuzz targets of ``fuzz/`` (docs/fuzzing.md): the committed corpus replays cleanly
+in this process, and a short coverage-guided run of every target finds nothing."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _fuzz(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
-def test_every_target_has_seeds_and_the_seeds_replay_cleanly() -> None:
+def test_every_target_has_starting_inputs_and_they_replay_cleanly() -> None:
     sys.path.insert(0, str(REPO))
     try:
         from fuzz.__main__ import CORPUS, replay
@@ -35,9 +35,9 @@ def test_every_target_has_seeds_and_the_seeds_replay_cleanly() -> None:
         sys.path.remove(str(REPO))
     assert sorted(p.name for p in CORPUS.iterdir()) == sorted(TARGETS)
     for name in TARGETS:
-        seeds = list((CORPUS / name).iterdir())
-        assert seeds, name
-        assert all(s.stat().st_size <= 4096 for s in seeds), name
+        inputs = list((CORPUS / name).iterdir())
+        assert inputs, name
+        assert all(p.stat().st_size <= 4096 for p in inputs), name
     assert replay(list(TARGETS)) == 0
 
 
@@ -46,5 +46,5 @@ def test_a_short_run_of_every_target_finds_nothing(tmp_path: Path) -> None:
     done = _fuzz("--seconds", str(SECONDS), "--together", "--work", str(tmp_path), timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert done.stdout == "all: ok\n"
-    assert len(list((tmp_path / "all-seeds").iterdir())) >= 11
+    assert len(list((tmp_path / "all-corpus").iterdir())) >= 11
     assert not list(tmp_path.glob("crash-*"))

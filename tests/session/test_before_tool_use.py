@@ -1,5 +1,5 @@
 """`Session.before_tool_use`: the hooks answer first, then the allowed-tools gate judges
-the input that would run (seed 000: a rewrite is vetted exactly like the original)."""
+the input that would run (mermaid: a rewrite is vetted exactly like the original)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Explicit invocation: /skill <name> <request> and /<name> (seeds 002 and 004)."""
+"""Explicit invocation: /skill <name> <request> and /<name> (zidane and caveman)."""
 
 from __future__ import annotations
 

@@ -70,7 +70,7 @@ def test_deactivating_releases_the_limit(make_session):
 
 
 def test_with_only_load_skill_the_gate_is_off_unless_asked(make_session):
-    session = make_session()  # seed 004: no way for the model to release a skill
+    session = make_session()  # caveman: no way for the model to release a skill
     session.call("load_skill", {"name": "pdf"})
     assert not session.enforcing
     assert session.allows_tool("Write", {"file_path": "x"})

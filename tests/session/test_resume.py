@@ -1,4 +1,4 @@
-"""Resume: the active set rebuilt from a transcript's skill tool calls (seed 002)."""
+"""Resume: the active set rebuilt from a transcript's skill tool calls (zidane)."""
 
 from __future__ import annotations
 

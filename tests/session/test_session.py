@@ -101,7 +101,7 @@ def test_explicit_activation_writes_no_history_so_the_context_carries_it(make_se
     assert segment.text.startswith('<skill_content name="refund-policy">\n# Refund policy\n')
 
 
-def test_the_index_segment_is_seed_004s_exact_text(make_session):
+def test_the_index_segment_is_cavemans_exact_text(make_session):
     (segment,) = make_session().context()
     assert segment == ContextSegment("agent.skills", "skill", "build", INDEX)
 
@@ -114,7 +114,7 @@ def test_a_renamed_tool_is_named_in_the_index(make_session):
     ]
 
 
-def test_seed_002_tools_get_an_xml_index_that_says_how_to_activate(make_session):
+def test_zidanes_tools_get_an_xml_index_that_says_how_to_activate(make_session):
     (segment,) = make_session(tools="skills").context()
     first, second = segment.text.splitlines()[:2]
     assert first == (

@@ -1,4 +1,4 @@
-"""Shell interpolation on activation only (seed 002, case X01)."""
+"""Shell interpolation on activation only (zidane, case X01)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""One entry point for slash prompts: commands and skills, in either order (seeds 000,
-002, 004), built-ins left to the host, and the context segments they add."""
+"""One entry point for slash prompts: commands and skills, in either order (mermaid,
+zidane, caveman), built-ins left to the host, and the context segments they add."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_a_command_resolves_first_by_default(workspace):
     assert s.active == ()  # a command activates no skill
 
 
-def test_skill_first_is_seed_002s_order(workspace):
+def test_skill_first_is_zidanes_order(workspace):
     s = session(workspace, slash_order="skill")
     assert s.expand("/deploy staging").startswith('<agent-skill name="deploy">\nSkill body.')
     assert [a.name for a in s.active] == ["deploy"]

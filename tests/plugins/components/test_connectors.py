@@ -1,4 +1,4 @@
-"""Vibe connectors.json (seed 003 Step 9): ids, tool names, limits."""
+"""Vibe connectors.json (Vibe's connector rules): ids, tool names, limits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from satchel.plugins.components._connectors import load_connectors
 from tests.plugins.helpers import write_json_file
 from tests.support import codes, put
 
-SEED = {
+EXAMPLE = {
     "schemaVersion": 1,
     "connectors": [
         {"id": "github", "tools": ["create_issue", "list_issues"]},
@@ -37,8 +37,8 @@ def refused(root: Path, doc: Any) -> list[str]:
     return [d.message for d in diags]
 
 
-def test_the_seed_example_loads(root):
-    found, diags = load(root, SEED)
+def test_the_vibe_guide_example_loads(root):
+    found, diags = load(root, EXAMPLE)
     assert diags == []
     assert [(c.id, c.tools, c.plugin) for c in found] == [
         ("github", ("create_issue", "list_issues"), "demo"),
@@ -70,7 +70,7 @@ def test_tool_names_are_unique_per_connector(root):
 
 
 def test_the_same_tool_in_two_connectors_is_fine(root):
-    found, diags = load(root, SEED)
+    found, diags = load(root, EXAMPLE)
     assert diags == [] and len(found) == 2
 
 
@@ -136,7 +136,7 @@ def test_invalid_json(root):
 
 
 def test_a_symlink_out_of_the_plugin_is_not_read(root, tmp_path):
-    outside = write_json_file(tmp_path / "c.json", SEED)
+    outside = write_json_file(tmp_path / "c.json", EXAMPLE)
     (root / "connectors.json").symlink_to(outside)
     found, diags = load_connectors(root / "connectors.json", "demo")
     assert found == () and codes(diags) == ["plugin.path.outside_root"]

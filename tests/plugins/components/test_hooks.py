@@ -1,5 +1,5 @@
-"""Hooks as hosts write them: Claude Code hooks/hooks.json, Vibe hooks.toml (seed 003
-Step 5 and Vibe 3.0.3's HookConfig), Kimi's flat list."""
+"""Hooks as hosts write them: Claude Code hooks/hooks.json, Vibe hooks.toml (Vibe's
+plugin hook rules and Vibe 3.0.3's HookConfig), Kimi's flat list."""
 
 from __future__ import annotations
 
@@ -186,8 +186,6 @@ def test_claude_file_outside_the_root_is_not_read(root, tmp_path):
 
 # --- Vibe ai.mistral.vibe/hooks.toml -------------------------------------------------
 
-SEED = VIBE_HOOKS
-
 
 def vibe(root: Path, text: str | bytes):
     return parse_vibe_hooks(put(root / "ai.mistral.vibe" / "hooks.toml", text), root, "demo")
@@ -204,8 +202,8 @@ def _toml(value: Any) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
-def test_vibe_seed_example(root):
-    hooks, diags = vibe(root, SEED)
+def test_the_vibe_guide_example(root):
+    hooks, diags = vibe(root, VIBE_HOOKS)
     assert diags == []
     guard, lint = hooks
     assert (guard.name, guard.event, guard.matcher, guard.command) == (

@@ -1,4 +1,4 @@
-"""Vibe knowledge folders (seed 003 Step 6): every rule and limit a test."""
+"""Vibe knowledge folders (Vibe's knowledge rules): every rule and limit a test."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from satchel.plugins.components._knowledge import load_knowledge
 from tests.plugins.helpers import KNOWLEDGE_HEAD
 from tests.support import codes, put
 
-SEED = KNOWLEDGE_HEAD + "\n# Accounting policy\n"
+EXAMPLE = KNOWLEDGE_HEAD + "\n# Accounting policy\n"
 
 
 def directory(root: Path) -> Path:
@@ -37,8 +37,8 @@ def refused(root: Path) -> str:
     return diags[0].message
 
 
-def test_the_seed_example_loads(root):
-    entry = folder(root, "accounting-policy", SEED)
+def test_the_vibe_guide_example_loads(root):
+    entry = folder(root, "accounting-policy", EXAMPLE)
     put(entry.parent / "reference.md", "More.\n")
     found, diags = load(root)
     assert diags == []

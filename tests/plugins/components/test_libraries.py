@@ -1,4 +1,4 @@
-"""Vibe libraries.json (seed 003 Step 8): alias rules, path rules, limits, collisions."""
+"""Vibe libraries.json (Vibe's library rules): alias rules, path rules, limits, collisions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from satchel.plugins.components._libraries import drop_colliding, load_libraries
 from tests.plugins.helpers import write_json_file
 from tests.support import codes, put
 
-SEED = {
+EXAMPLE = {
     "schemaVersion": 1,
     "node": {"@productivity/finance": "./node/finance", "lodash": "./node/lodash"},
     "python": {"vibe_finance": "./python/vibe_finance", "utils": "./python/utils.py"},
@@ -46,9 +46,9 @@ def refused(
     return diags[0].message
 
 
-def test_the_seed_example_loads_with_resolved_paths(root):
+def test_the_vibe_guide_example_loads_with_resolved_paths(root):
     tree(root)
-    found, diags = load(root, SEED)
+    found, diags = load(root, EXAMPLE)
     assert diags == []
     real = root.resolve()
     assert [(lib.language, lib.alias, lib.path) for lib in found] == [
@@ -66,7 +66,9 @@ def test_a_missing_file_is_no_error(root):
 
 def test_a_bad_entry_is_dropped_and_the_others_load(root):
     tree(root)
-    found, diags = load(root, {**SEED, "python": {**SEED["python"], "9bad": "./python/utils.py"}})
+    found, diags = load(
+        root, {**EXAMPLE, "python": {**EXAMPLE["python"], "9bad": "./python/utils.py"}}
+    )
     assert len(found) == 4 and codes(diags) == ["plugin.library.invalid"]
 
 
@@ -266,7 +268,7 @@ def test_129_entries_of_one_language_load_nothing(root, language):
 
 
 def test_the_file_must_stay_inside_the_root(root, tmp_path):
-    outside = write_json_file(tmp_path / "libs.json", SEED)
+    outside = write_json_file(tmp_path / "libs.json", EXAMPLE)
     (root / "libraries.json").symlink_to(outside)
     found, diags = load_libraries(root / "libraries.json", root, "demo")
     assert found == () and codes(diags) == ["plugin.path.outside_root"]

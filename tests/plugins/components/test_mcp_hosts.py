@@ -1,5 +1,5 @@
 """Claude Code's .mcp.json (both shapes) and the bundle's [servers.<name>] TOML tables
-(seed 000), which also serve a manifest's inline mcpServers object."""
+(mermaid), which also serve a manifest's inline mcpServers object."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agent Plugins 1.0 mcp.json (spec §7.2 and §9, seed 003 Step 4): every rule a test.
+"""Agent Plugins 1.0 mcp.json (spec §7.2 and §9; Vibe's MCP rules): every rule a test.
 
 Where the official schema can tell, it is the oracle: a fixture that loads validates
 against mcp.schema.json, and one refused for a shape rule fails it too."""
@@ -43,14 +43,14 @@ def refused(root: Path, entry: dict[str, Any], code: str = "plugin.mcp.invalid",
     return diags[0].message
 
 
-# --- the seed's example and the top level -------------------------------------------
+# --- Vibe's example and the top level ------------------------------------------------
 
 
 def test_the_schema_url_is_the_spec_one():
     assert SCHEMA == MCP
 
 
-def test_the_seed_example_loads_with_placeholders_kept(root):
+def test_the_vibe_guide_example_loads_with_placeholders_kept(root):
     doc = mcp_doc(
         {
             "lookup": {**STDIO, "env": {"DEBUG": "true"}, "cwd": "./"},
@@ -72,8 +72,8 @@ def test_the_seed_example_loads_with_placeholders_kept(root):
     assert remote.command is None and lookup.url is None
 
 
-def test_cwd_dot_from_the_seed_means_the_plugin_root(root):
-    # seed 003 writes "cwd": "."; Vibe 3.0.3 and the official schema reject it.
+def test_cwd_dot_from_the_vibe_guide_means_the_plugin_root(root):
+    # Vibe's plugin guide writes "cwd": "."; Vibe 3.0.3 and the official schema reject it.
     doc = mcp_doc({"lookup": {**STDIO, "cwd": "."}})
     assert not mcp_schema_valid(doc)
     servers, diags = load(root, doc)

@@ -1,4 +1,4 @@
-"""Seed 000's plugin.toml bundle: skills, mcp, prompts and agents lists of contained
+"""mermaid's plugin.toml bundle: skills, mcp, prompts and agents lists of contained
 plugin-relative paths."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Codex (.codex-plugin/plugin.json: skills, MCP) and Kimi Code (kimi.plugin.json or
-.kimi-plugin/plugin.json: skills, MCP, hooks), per seed 003's compatibility table."""
+.kimi-plugin/plugin.json: skills, MCP, hooks), per Vibe's compatibility table."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def test_a_realistic_kimi_plugin(plugin_dir: Path):
         ("PreToolUse", "Shell", "kimi"),
         ("Stop", None, "kimi"),
     ]
-    assert plugin.commands == ()  # not in seed 003's table for Kimi
+    assert plugin.commands == ()  # not in Vibe's table for Kimi
 
 
 def test_the_kimi_plugin_directory_manifest(plugin_dir: Path):

@@ -1,4 +1,4 @@
-"""Declarative-only loading (seed 004, ``executable=False``): hooks, MCP servers and
+"""Declarative-only loading (caveman, ``executable=False``): hooks, MCP servers and
 agents are recognised and left alone, each with one diagnostic naming the path; the
 declarative parts still load; nothing is spawned. And bad trees never raise."""
 

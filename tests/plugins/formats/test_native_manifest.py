@@ -1,4 +1,4 @@
-"""Agent Plugins 1.0 manifest rules (spec §5, seed 003 Step 1), one test each; the
+"""Agent Plugins 1.0 manifest rules (spec §5, Vibe's plugin.json rules), one test each; the
 official schema is the oracle for every fixture."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The ai.mistral.vibe extension (seed 003 Step 2-9): schemaVersion, toolNamespace and
-its default, reserved namespaces, toolOverrides, and the gating of Vibe components."""
+"""The ai.mistral.vibe extension (Vibe's rules for it and for its components):
+schemaVersion, toolNamespace and its default, reserved namespaces, toolOverrides, and
+the gating of Vibe components."""
 
 from __future__ import annotations
 
@@ -114,11 +115,12 @@ def test_a_plugin_without_the_extension_gets_the_derived_namespace(plugin_dir: P
     assert plugin.qualified("lint") == "my_plugin:lint"
 
 
-SEED_RESERVED = ["file_system", "self", "process", "agent", "vibe"]
+# the namespaces Vibe's plugin guide reserves, then those Vibe 3.0.3 also reserves
+GUIDE_RESERVED = ["file_system", "self", "process", "agent", "vibe"]
 VIBE_RESERVED = ["agents", "collaboration", "skill", "subagent"]
 
 
-@pytest.mark.parametrize("namespace", SEED_RESERVED + VIBE_RESERVED + ["Vibe", "SELF"])
+@pytest.mark.parametrize("namespace", GUIDE_RESERVED + VIBE_RESERVED + ["Vibe", "SELF"])
 def test_a_reserved_tool_namespace_is_fatal(plugin_dir: Path, namespace: str):
     native(plugin_dir, extensions=vibe(namespace))
     plugin, diags = read_plugin(plugin_dir)
@@ -234,7 +236,7 @@ def test_vibe_agents_are_namespaced_by_stem_and_failures_are_plugin_codes(plugin
     assert "agent.invalid" not in codes(diags)
 
 
-def test_the_seed_camel_case_agent_example_loads(plugin_dir: Path):
+def test_the_vibe_guide_camel_case_agent_example_loads(plugin_dir: Path):
     native(plugin_dir, extensions=vibe())
     camel = AGENT.replace("schema_version", "schemaVersion").replace("agent_type", "agentType")
     put(plugin_dir, "ai.mistral.vibe/agents/researcher.toml", camel)
