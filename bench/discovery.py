@@ -513,12 +513,10 @@ def floor_yaml(roots: list[str]) -> int:
     return found
 
 
-def warm_minimum(roots: list[str], kept: dict[str, tuple[object, ...]]) -> int:
-    """The least an eager warm load does: list each root, stamp each SKILL.md (one
-    ``lstat``) and probe for a ``skill.md`` twin, then make the skill's `Path` and
-    `Skill` from what the cache kept (`kept`: SKILL.md path -> its entry, in memory,
-    so no cache file is read and nothing is settled)."""
-    made = 0
+def stamp_each(roots: list[str]) -> Iterator[tuple[Path, str, str]]:
+    """What an eager warm load must do per skill: list each root in name order, then
+    for each directory in it ``lstat`` its SKILL.md and probe for a ``skill.md`` twin;
+    yields (the root, the directory's name, the SKILL.md path)."""
     for root in roots:
         try:
             entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -531,27 +529,23 @@ def warm_minimum(roots: list[str], kept: dict[str, tuple[object, ...]]) -> int:
             file = entry.path + os.sep + SKILL_FILE
             os.lstat(file)
             os.access(entry.path + os.sep + "skill.md", os.F_OK)
-            path = parent / entry.name / SKILL_FILE
-            made += _rebuild(kept[file], path, NO_ORIGIN)[0] is not None
+            yield parent, entry.name, file
+
+
+def warm_minimum(roots: list[str], kept: dict[str, tuple[object, ...]]) -> int:
+    """Floor W, the least an eager warm load does: `stamp_each`, then the skill's `Path`
+    and `Skill` made from what the cache kept (`kept`: SKILL.md path -> its entry, in
+    memory, so no cache file is read and nothing is settled)."""
+    made = 0
+    for parent, name, file in stamp_each(roots):
+        path = parent / name / SKILL_FILE
+        made += _rebuild(kept[file], path, NO_ORIGIN)[0] is not None
     return made
 
 
 def warm_syscalls(roots: list[str]) -> int:
-    """Floor S: only the system calls an eager warm load makes per skill, with no object
-    made: list each root, ``lstat`` each SKILL.md and probe for its ``skill.md`` twin."""
-    stamped = 0
-    for root in roots:
-        try:
-            entries = sorted(os.scandir(root), key=lambda e: e.name)
-        except FileNotFoundError:
-            continue
-        for entry in entries:
-            if not entry.is_dir(follow_symlinks=False):
-                continue
-            os.lstat(entry.path + os.sep + SKILL_FILE)
-            os.access(entry.path + os.sep + "skill.md", os.F_OK)
-            stamped += 1
-    return stamped
+    """Floor S: `stamp_each` alone, the system calls of floor W with no object made."""
+    return sum(1 for _ in stamp_each(roots))
 
 
 def cache_files_read() -> int:
