@@ -45,10 +45,11 @@ import contextlib
 import hashlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
@@ -74,7 +75,7 @@ _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SkillServer:
     """How to reach one skills server: a `command` (stdio) or a `url` (streamable
     HTTP); `label` is the host's name for it, the half of every skill's identity.
@@ -98,7 +99,7 @@ class SkillServer:
         return shlex.join(self.command) if self.command else str(self.url)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RemoteFile:
     """One file of a skill's manifest: its `uri`, its path `rel` inside the skill
     directory (POSIX), its ``sha256:<hex>`` `digest` and `size` in bytes."""
@@ -109,7 +110,7 @@ class RemoteFile:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RemoteSkill:
     """One verified-shape entry of a server's listing (no file read yet).
 
