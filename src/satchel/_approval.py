@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
 from satchel._json import jsonable
+from satchel._model import model
 from satchel._reach import Reach, argv_reach, shell_reach
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import load_hooks
@@ -56,7 +57,7 @@ MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stand
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Executables:
     """What approval pins and holds back: the `hooks` and MCP `servers` one load found,
     the `plugins` they came from (by name: a plugin's scope and root), the `layout`
@@ -70,7 +71,7 @@ class Executables:
     settings_read: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HeldBack:
     """The hooks and servers after `hold_back`, the plugins whose programs were held
     back (None: no plugin changed), and a ``trust.changed`` diagnostic for each item

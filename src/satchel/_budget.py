@@ -18,9 +18,10 @@ even the header fits, the text is empty).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
+from satchel._model import model
 from satchel.tokens import approx_tokens
 
 __all__ = ["MARKER", "SHORTEST", "Budget", "Cap", "Fitted", "fit", "shorten"]
@@ -31,7 +32,7 @@ SHORTEST = 32
 """A description is never shortened below this many characters: it goes name-only."""
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Budget:
     """How much room an index gets: `tokens` (satchel's estimate), `chars`, `bytes`
     (UTF-8), `skills` (entries), and `description`, the characters one description
@@ -139,7 +140,7 @@ def shorten(text: str, length: int) -> str:
 State = Literal["full", "shortened", "name-only", "omitted"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Fitted:
     """What `fit` made: the `text`, each entry's `lines` text ("" when left out) and
     `states`, the bound that forced a change (None: everything fit), and the `level`
@@ -204,7 +205,7 @@ def _largest(low: int, high: int, ok: Callable[[int], bool]) -> int:
     return low
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Plan:
     header: str
     tail: str

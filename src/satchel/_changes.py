@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from satchel._model import model
 from satchel.skills._model import Skill
 
 __all__ = ["Change", "Changes", "Inventory", "Stamp", "compare", "stamps"]
@@ -26,7 +26,7 @@ class _Item(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Change:
     """The names added, removed and changed in one kind of thing."""
 
@@ -45,7 +45,7 @@ class Change:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Changes:
     """What a reload found, per kind."""
 
@@ -75,7 +75,7 @@ Stamp = tuple[int, int]  # size, modification time in ns
 Items = Mapping[str, _Item]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Inventory:
     """What one load holds, as `compare` reads it: each kind by name (hooks by
     ``<source>/<event>/<matcher>#<n>``), and the `stamps` taken when it was loaded."""

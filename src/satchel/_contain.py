@@ -14,12 +14,12 @@ import os
 import re
 import stat
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from satchel._files import FileProblem, open_regular, read_bounded
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = [
@@ -67,7 +67,7 @@ Parsed = tuple[tuple[T, ...], list[Diagnostic]]
 Walk = Literal["clean", "missing", "linked"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Refusal:
     """Why a path or file is refused; `outside` when it escapes the plugin root."""
 

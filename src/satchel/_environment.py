@@ -15,6 +15,7 @@ from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import read_overrides
+from satchel._model import model
 from satchel._options import LoadOverrides, Options
 from satchel._policed import hooks as policed_hooks
 from satchel._policed import plugins as policed_plugins
@@ -63,7 +64,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Environment:
     """Everything `load()` found. `skills` is ordered by root precedence, then name.
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Literal
+
+from satchel._model import model
 
 __all__ = ["Command", "find_commands", "interpolate"]
 
@@ -26,7 +27,7 @@ _BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() splits
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^\n]*?)[ \t]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Command:
     """One command found in a body: `text[start:end]` is replaced by its output."""
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack, cast
 
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
+from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
 from satchel.plugins._context import SkillRule
@@ -29,7 +30,7 @@ _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 _NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Options:
     """What the host asks of `load()` beyond the layout (zidane and caveman).
 

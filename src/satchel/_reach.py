@@ -32,6 +32,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satchel._model import model
+
 __all__ = ["PWD", "Reach", "argv_reach", "shell_reach"]
 
 PWD = "\0PWD\0"  # where $PWD stands until a directory is chosen
@@ -170,7 +172,7 @@ class _Unknown(Exception):
     """The files cannot be determined; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Reach:
     """The regular files and directories a command names inside the pinned area, and
     why its files cannot be determined, when they cannot."""

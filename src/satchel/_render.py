@@ -21,11 +21,12 @@ follows its description after `` - ``, as Claude Code lists it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Literal
 
 from satchel._budget import Budget, Cap, Fitted, fit, shorten
+from satchel._model import model
 from satchel._text import flag, strip_hidden
 from satchel._xml import escape as _xml
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -59,7 +60,7 @@ MAX_BYTES = 8 * 1024
 DEFAULT_BUDGET = Budget(skills=MAX_SKILLS, bytes=MAX_BYTES)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class IndexEntry:
     """One skill's place in an index: its `state` (``full``, ``shortened``,
     ``name-only``, ``omitted``, or ``hidden`` from the model), its `line` as the model
@@ -111,7 +112,7 @@ class IndexEntry:
         return diagnostic(code, text, self.skill.path, severity="warning")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Index:
     """An index and what it left out: `text` as the model reads it, the skills listed,
     the model-visible skills the caps cut (in order), and the cap that cut them

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from satchel._model import model
 
 __all__ = ["ContextSegment", "Stability"]
 
 Stability = Literal["build", "session", "turn"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ContextSegment:
     """Text for the system prompt with an `id`, a `kind` (``skill``, ``command``,
     ``instruction``, ...) for the token bill, and a `stability`: ``build`` text stays

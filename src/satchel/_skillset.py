@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from types import MappingProxyType
 
 from satchel._files import same_file
+from satchel._model import model
 from satchel._options import Options, PluginSkillNames
 from satchel._writing import WrittenSkills
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -24,7 +25,7 @@ from satchel.skills._model import Skill
 __all__ = ["RootReport", "SkillPart", "settle_skills", "shadow_diagnostic"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RootReport:
     """One root as `doctor` shows it: whether it exists, what loaded, what lost."""
 
@@ -35,7 +36,7 @@ class RootReport:
     skipped: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SkillPart:
     """The skills part of a load: the winners, what went wrong, each root's report and
     every skill that lost its name."""

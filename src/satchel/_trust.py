@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 from satchel._files import FileProblem, read_bounded
 from satchel._host_trust import TrustListName, gemini_trusts
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import TrustStoreError
 from satchel.layout import Layout
@@ -61,7 +62,7 @@ _NO_PINS: Mapping[Path, Mapping[str, str]] = MappingProxyType({})
 _NO_HELPERS: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class TrustList:
     """The folders on the user's list, and why the list could not be read, if so."""
 
@@ -80,7 +81,7 @@ class TrustList:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Pins:
     """The digests a trusted folder was pinned to (`satchel._approval`): the folder on
     the list that trusts the project, and its item -> digest map."""
@@ -89,7 +90,7 @@ class Pins:
     approved: Mapping[str, str]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class TrustDecision:
     """What `load()` decided about the project: its `Trust`, why the user's list
     could not be read (if so), and the pins the project's executable parts are held

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout, Root
 from satchel.skills._model import Skill
@@ -16,7 +16,7 @@ __all__ = ["WRITTEN", "WrittenSkills", "write_skills"]
 WRITTEN = "written"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class WrittenSkills:
     """What `write_skills` did: the root the skills load from (scope ``written``), the
     files it wrote, and each skill it could not write."""

@@ -10,10 +10,12 @@ refuses any other.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
+
+from satchel._model import model
 
 __all__ = ["CODES", "Diagnostic", "Entry", "Severity", "diagnostic", "recast", "type_name"]
 
@@ -897,7 +899,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Diagnostic:
     """One problem found while loading or validating.
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel import _fastyaml
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ BOM = b"\xef\xbb\xbf"
 FIRST_LINE = 2  # the first line of YAML is line 2 of the file
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Location:
     """Where the fences are: `status` is ok, missing, unterminated, more or too-large."""
 
@@ -52,7 +53,7 @@ class Location:
     body_start: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Frontmatter:
     """Parsed frontmatter: `fields` is None when it could not be used at all."""
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Literal
+
+from satchel._model import model
 
 __all__ = [
     "EXTRA",
@@ -37,7 +39,7 @@ PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
 SCOPES = (PROJECT, USER, PLUGIN)  # project, then user; plugin roots come after the user's
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RootSpec:
     """One row of the table: a scope label, a tool family and a path template.
 
@@ -49,7 +51,7 @@ class RootSpec:
     template: str
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Root:
     """A resolved skills root: a directory whose child directories are skills."""
 
@@ -58,7 +60,7 @@ class Root:
     family: str
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class WalkBounds:
     """How far to look inside a root.
 
@@ -145,7 +147,7 @@ def project_marker(directory: Path, client: str = "satchel") -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Layout:
     """Every decision about where skills come from. Build one with `Layout.default`."""
 

@@ -15,9 +15,10 @@ the host's options again:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
+
+from satchel._model import model
 
 if TYPE_CHECKING:
     from satchel.layout import Root
@@ -40,7 +41,7 @@ Scope = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Trust:
     """How far the project's own content is believed, decided once by `load()`.
 
@@ -83,7 +84,7 @@ class Trust:
         return not self.folder
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Origin:
     """Where one loaded item came from: the `scope` of its root (``host``, ``builtin``
     or ``""`` for what the host defines in code), the `family` that root belongs to (a

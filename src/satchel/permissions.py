@@ -67,13 +67,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
@@ -111,7 +111,7 @@ _SUBSTITUTIONS = ("$(", "<(", ">(")
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-_:")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Rule:
     """One permission rule: `tool` and `specifier` (None when bare) parsed from `text`."""
 
@@ -155,7 +155,7 @@ class Rule:
         return value is not None and _hook_command_matches(self.specifier, value)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RuleSet:
     """Rules read together, as a skill's `allowed-tools`: a call is allowed when any
     rule matches it."""
@@ -321,7 +321,7 @@ def _glob_match(chunks: tuple[str, ...], text: str) -> bool:
 # Shell commands.
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _CommandPattern:
     whole: tuple[str, ...]  # glob chunks the whole command may match
     with_args: tuple[str, ...] | None  # for `prefix:*`: the prefix, a space, anything
@@ -463,13 +463,13 @@ def _separator_width(command: str, i: int) -> int:
 # Paths.
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Path:
     absolute: bool
     segments: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _PathPattern:
     path: _Path
     anywhere: bool  # a name without a slash: matches a segment at any depth

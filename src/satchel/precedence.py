@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 
 __all__ = [
@@ -57,7 +57,7 @@ def _folded_name(item: Any) -> str:
     return name.lower() if name.isascii() else fold_name(name)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Shadowed(Generic[T]):
     """A candidate hidden by a same-named one of higher precedence. `name` is the
     loser's."""
@@ -72,7 +72,7 @@ class Shadowed(Generic[T]):
 Verdict: TypeAlias = tuple[T | None, Diagnostic | None]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Source(Generic[T]):
     """One rung of precedence: its candidates in order, what reading them found
     (reported before any loss among them), and the gate each candidate passes before
@@ -83,7 +83,7 @@ class Source(Generic[T]):
     admit: Callable[[T], Verdict[T]] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Clash(Generic[T]):
     """A candidate whose key is held by `winner`: from the same source or a higher one.
     `alias` is the name the winner holds that key under when it is not its own
@@ -95,7 +95,7 @@ class Clash(Generic[T]):
     alias: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Loss:
     """What a clash comes to: the diagnostic reported (None: nothing is said) and
     whether the loser is listed as shadowed."""
@@ -107,7 +107,7 @@ class Loss:
 UNSEEN = Loss(None, shadowed=False)  # the winner itself again (one file reached twice)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Settled(Generic[T]):
     """The winners in precedence order, every listed loss, and every diagnostic in the
     order it arose (each source's own first, then its losses)."""
@@ -122,7 +122,7 @@ class Settled(Generic[T]):
         return tuple((s.winner, s.loser) for s in self.shadowed)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Hold(Generic[T]):
     rank: int
     owner: T

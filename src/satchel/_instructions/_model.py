@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal
 
 from satchel._instructions._globs import Style, matches
+from satchel._model import model
 
 Scope = Literal["user", "project"]
 Kind = Literal[
@@ -17,7 +18,7 @@ Kind = Literal[
 Applies = Literal["always", "globs", "description", "manual"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Condition:
     """When a file applies. ``always``: in the prompt from the start. ``globs``: when
     the agent works on a path matching one of `globs` (relative to `base`, in the
@@ -52,7 +53,7 @@ class Condition:
 ALWAYS = Condition()
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class InstructionFile:
     """One instruction file that loaded. `directory` is the folder it speaks for (the
     one above ``.claude/`` for ``.claude/CLAUDE.md``); `label` is how it is shown;

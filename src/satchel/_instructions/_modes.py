@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
+
+from satchel._model import model
 
 InstructionMode = Literal["satchel", "codex", "claude-code", "cursor", "gemini", "copilot"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ModeInfo:
     """One mode. `user` and `project` are the files it reads, in prompt order (``~``
     is the home; a project path is read in each directory `walk` names: ``root`` or

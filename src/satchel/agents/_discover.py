@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import list_sorted, open_root, same_file
+from satchel._model import model
 from satchel.agents._bundle import config_agents
 from satchel.agents._claude import parse_claude
 from satchel.agents._fields import cap_safety
@@ -73,7 +74,7 @@ _NO_CONFIG: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
 _Parse = Callable[[bytes, Path], tuple[AgentType | None, list[Diagnostic]]]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Dir:
     """A subdirectory the walk will list when it reaches it."""
 
@@ -90,7 +91,7 @@ _Entry = _Dir | tuple[Path, bool]
 ShadowedAgent = Shadowed
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class AgentSet:
     """Every agent type that won its name, in precedence order, and what went wrong."""
 

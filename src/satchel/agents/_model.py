@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel._json import jsonable
+from satchel._model import model
 from satchel.agents._spawn import (
     SkillSource,
     SpawnSpec,
@@ -31,7 +32,7 @@ FORMATS = ("claude", "vibe", "bundle", "config", "builtin")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolRule:
     """A Vibe ``[tools.<name>]`` table: a permission and command allow/deny lists."""
 
@@ -47,7 +48,7 @@ class ToolRule:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class AgentType(Originated):
     """One subagent type.
 

@@ -10,10 +10,11 @@ a ``Stop`` hook there fires as ``SubagentStop``, as Claude Code converts it (sam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SkillBodyError
 from satchel.hooks._spec import HookSpec
@@ -43,7 +44,7 @@ class SkillSource(Protocol):
     def mcp_servers(self) -> McpServerSet: ...
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PreloadedSkill:
     """One skill injected into the agent's context at spawn: its name and whole body."""
 
@@ -51,7 +52,7 @@ class PreloadedSkill:
     body: str
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SpawnSpec:
     """One agent, ready to start. `tools` are canonical names with the disallowed ones
     taken out (None: every tool the session has, less `disallowed_tools`); `model` is

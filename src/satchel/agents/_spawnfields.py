@@ -22,10 +22,11 @@ not verified.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.agents._fields import Problems
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks
@@ -61,7 +62,7 @@ SPAWN_KEYS = frozenset(
 _BYPASS = "bypassPermissions"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SpawnFields:
     """The spawn fields of one agent file, judged (a dropped value is its default)."""
 

@@ -29,10 +29,10 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel._text import escape
 from satchel.audit._grants import Grant, grants_of
 from satchel.audit._model import LEVELS, Finding, Report, Severity, at_least
@@ -64,7 +64,7 @@ _MOVES = (re.compile(r" at column \d+"), re.compile(r", outside [^,]*/\Z"))
 _SHELLS = frozenset(("Bash", "PowerShell", "*"))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class NewRisk:
     """One thing the new tree can do that the old could not: `what` it is, its
     severity, an exact message, the file relative to the tree's root (POSIX, None when
@@ -89,7 +89,7 @@ class NewRisk:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Delta:
     """The new risk of `new` over `old` (most severe first), and how many of the old
     tree's findings the new one no longer has (`gone`)."""

@@ -9,9 +9,9 @@ broader however the frontmatter around it moved.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+from satchel._model import model
 from satchel.audit._scan import kind_of
 from satchel.layout import WalkBounds
 from satchel.plugins import read_plugin
@@ -22,7 +22,7 @@ from satchel.skills._read import parse_skill
 __all__ = ["Grant", "grants_of"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Grant:
     """The tools one skill or agent type may use unasked: `owner` names it
     (``skill "pdf"``, ``agent type "runner"``), `kind` (``skill`` or ``agent type``),

@@ -10,11 +10,12 @@ way, and are never above ``medium``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel.policy._model import Policy
 
 __all__ = [
@@ -42,7 +43,7 @@ TRUST_STATES = MappingProxyType(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Rule:
     """One audit rule: its id, fixed severity, a one-line title and whether it is a
     text heuristic."""
@@ -104,7 +105,7 @@ RULES = _rules(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Finding:
     """One risky construct: the rule, its severity (the rule's), an exact message,
     the file and 1-based line where known, the trust state it needs to run (a key of
@@ -147,7 +148,7 @@ class Finding:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Report:
     """Everything one audit found: what was audited (`target`, and its `kind`:
     ``skill``, ``skills``, ``plugin``, ``plugins``, ``workspace`` or ``file``), the

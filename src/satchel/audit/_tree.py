@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from satchel._files import ENVIRONMENT_DIRS, is_environment_dir
+from satchel._model import model
 from satchel.audit._model import Finding
 
 __all__ = ["ENVIRONMENT_DIRS", "Limits", "file_findings", "is_environment_dir", "tree_findings"]
@@ -29,7 +30,7 @@ PE_MAGIC = b"MZ"  # a Windows executable, when a NUL byte follows (text has none
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Limits:
     """How large a tree may be before `A-SIZE-TREE` (files and bytes under one root),
     and how many directory entries one walk looks at, at most."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import click
 
+from satchel._model import model
 from satchel.cli._exit import BUG, INTERRUPTED, OK, PROBLEMS, USAGE
 
 __all__ = ["main"]
@@ -42,7 +42,7 @@ class VerbModule(Protocol):
     run: Callable[..., int]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Verb:
     """One row of the dispatch table: the words that name it, its module, and its help
     line (the first paragraph of its `run`'s docstring, which ``satchel --help`` lists)."""

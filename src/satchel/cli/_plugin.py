@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import Plugin, PluginSet, read_plugin
 
@@ -22,7 +22,7 @@ MASK = "***"
 _SECRET_MAPS = ("env", "headers", "extras")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PluginCheck:
     """One plugin directory read as its author would: the plugin when it loaded,
     and every diagnostic (fatal ones included)."""

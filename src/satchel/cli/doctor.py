@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._environment import Environment, RootReport
+from satchel._model import model
 from satchel._render import DEFAULT_BUDGET, Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
@@ -82,7 +83,7 @@ def run(
     return for_diagnostics(report.diagnostics)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Shown:
     """Where one of two same-named things comes from: its source (``project .claude``)
     and its file, or what stands for a file it has not (``the host catalog``)."""
@@ -95,7 +96,7 @@ class Shown:
         return out.shown(self.path) if self.path else self.absent
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Shadow:
     """A name two origins hold: the one kept, the one hidden."""
 
@@ -107,7 +108,7 @@ class Shadow:
         return {"name": self.name, "winner": _str(self.kept.path), "loser": _str(self.hidden.path)}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Found:
     """The names of one kind that load (commands, agents), and the shadowed ones."""
 
@@ -122,7 +123,7 @@ class Found:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Plugins:
     """The plugins found: their names, the disabled ones, counts per format."""
 
@@ -146,7 +147,7 @@ class Plugins:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Hooks:
     """The hooks loaded, per event; the skipped ones and why; Claude Code settings.json
     hooks this load did not read (None when there are none, or they were read)."""
@@ -167,7 +168,7 @@ class Hooks:
         return document
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Servers:
     """The MCP servers configured, the disabled and the shadowed ones, by name."""
 
@@ -184,7 +185,7 @@ class Servers:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class IndexSize:
     """The index's size, the skills its budget shortened or listed by name only and,
     when it cut skills, which and by which bound."""
@@ -236,7 +237,7 @@ def _skills(count: int) -> str:
     return f"{count} skill" if count == 1 else f"{count} skills"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class DoctorReport:
     """Everything `satchel doctor` says, as one value: `to_json` and `render` read it."""
 

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from types import MappingProxyType
 from typing import Any
 
 from satchel._files import same_file
+from satchel._model import model
 from satchel.commands._discover import CommandScan, scan_commands
 from satchel.commands._model import Command, Naming
 from satchel.commands._names import fold
@@ -48,7 +49,7 @@ __all__ = ["CommandSet", "load_commands"]
 _EMPTY_NAMES: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class CommandSet:
     """What `load_commands` found. `commands` is in precedence order, then by name;
     `aliases` maps each alias to a canonical name in `commands`; `shadowed` holds

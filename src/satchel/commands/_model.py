@@ -8,7 +8,7 @@ prompts, ``/mcp__<server>__<prompt>``, are commands of scope ``mcp`` of that kin
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -16,6 +16,7 @@ from typing import Any, Literal
 from satchel import frontmatter
 from satchel._files import FileProblem
 from satchel._json import jsonable
+from satchel._model import model
 from satchel.commands._arguments import Numbering, expand_arguments, expand_gemini
 from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
@@ -40,7 +41,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 BUILTIN = Origin("builtin")  # a command the host defines in code
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@model(eq=False)
 class Command(Originated):
     """One slash command. Metadata is read at discovery; the body when asked for.
 

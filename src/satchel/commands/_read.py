@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel import frontmatter
 from satchel._files import FileProblem
+from satchel._model import model
 from satchel._text import flag
 from satchel.commands._files import MAX_COMMAND_FILE, open_command_file
 from satchel.commands._model import Command, Naming, body_start
@@ -59,7 +59,7 @@ KEPT = frozenset(
 _UTF16 = (b"\xff\xfe", b"\xfe\xff")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Where:
     """Where a command file was found: its origin (the root's scope and family, the
     plugin namespace its names are qualified with), the group (the subdirectory path

@@ -3,10 +3,10 @@ the rule that drops it (`Drop`), and what the always-on context costs (`Tokens`)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 
 __all__ = ["COMPONENTS", "Component", "Drop", "HostReport", "Kind", "Loads", "Report", "Tokens"]
@@ -24,7 +24,7 @@ COMPONENTS: tuple[Component, ...] = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Drop:
     """One thing a host drops, cuts or ignores: the `diagnostic` (a ``compat.*`` code,
     its message and the file concerned), the kind of `component` and its `id` (as the
@@ -54,7 +54,7 @@ class Drop:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Loads:
     """What a host loads, each under the id that host gives it, in load order."""
 
@@ -78,7 +78,7 @@ class Loads:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Tokens:
     """The always-on context a host reads before any task: its skill index (`index`
     tokens, `index_chars` characters, `listed` skills) and its always-on instruction
@@ -117,7 +117,7 @@ class Tokens:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HostReport:
     """One host's view: its profile `host` name and `title`, what it `loads`, what it
     `drops`, and the always-on `tokens`."""
@@ -138,7 +138,7 @@ class HostReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Report:
     """`compat(path)`: the subject (`path`, its `kind`) and one `HostReport` per host,
     in the order asked."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._environment import Environment
+from satchel._model import model
 from satchel.compat._model import Component, Drop
 from satchel.compat._rules import Subject
 from satchel.diagnostics import diagnostic
@@ -29,7 +29,7 @@ _NOUNS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Part:
     """One part of one plugin as a host loaded it: its component, its id there and its
     file."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._environment import Environment
+from satchel._model import model
 from satchel.compat._budget import CONTEXT_TOKENS, tokens
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, HostReport, Kind, Loads, Report
@@ -79,7 +79,7 @@ def _profiles(hosts: Iterable[str | Host] | None, home: Path | None) -> list[Hos
     return list(found.values())
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Compared:
     """What every host's report is judged against: the project's `items` some host
     reads, and the plugin parts each host loads (`found`)."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._environment import Environment
+from satchel._model import model
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, Drop
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -67,7 +67,7 @@ _OVERFLOW = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Subject:
     """What is being checked: its real path, which drops are reported relative to and
     limited to (a project's user home is not the subject)."""
@@ -85,7 +85,7 @@ class Subject:
         return rel if rel != "." else ""
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Item:
     """A project item some host reads: its component kind, id, file and the root folder
     it was found in (for `compat.root.unread`)."""

@@ -16,10 +16,11 @@ environment's own hooks. Nothing is called here.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import MATCH_FIELD, event_named
 from satchel.hooks._matchers import ALL, compile_matcher
@@ -33,7 +34,7 @@ CALLBACK_TIMEOUT = 60.0  # the SDK's default for a matcher without a timeout
 CODE = Origin("")  # defined in code: the hook's source is ``code``
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HookContext:
     """What a callback is told beside the event: the satchel `event` name and the
     handler's `name`. `signal` is the SDK's reserved abort signal (always None)."""
@@ -49,7 +50,7 @@ HookCallback = Callable[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HookMatcher:
     """Callbacks for one event's matcher: `matcher` a tool-name pattern as Claude Code
     writes it (None: every call), `hooks` the callbacks in order, `timeout` seconds each

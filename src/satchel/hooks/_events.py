@@ -28,9 +28,10 @@ https://docs.github.com/en/copilot/reference/hooks-configuration (camelCase,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
+
+from satchel._model import model
 
 __all__ = [
     "BLOCKING",
@@ -60,7 +61,7 @@ __all__ = [
 Fired = Literal["satchel", "runner", "recognised"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Event:
     """One hook event: satchel's `name`, each host's spelling ("" where the host has no
     such event; Cursor may spell one event several ways), the `inputs` beside the

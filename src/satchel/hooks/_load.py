@@ -21,10 +21,11 @@ excepted) become `HookSet.http_urls`, their ``httpHookAllowedEnvVars``
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Protocol
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, canonical
 from satchel.hooks._files import (
@@ -46,7 +47,7 @@ UNTRUSTED = "the project is not trusted"
 DECLARATIVE = "declarative-only loading runs no hook"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Source:
     """Where hooks are declared (`origin`), whether they are the project's own (a
     project file or plugin: they need its trust), and a plugin's data directory."""

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
 from typing import Literal
+
+from satchel._model import model
 
 __all__ = [
     "MAX_CHOICES",
@@ -60,7 +61,7 @@ _SET_OPERATIONS = frozenset(("--", "&&", "~~", "||"))
 Kind = Literal["all", "exact", "regex"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Matcher:
     """A compiled matcher: `kind` says how `text` is read."""
 

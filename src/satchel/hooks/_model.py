@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._matchers import Matcher
 from satchel.hooks._spec import HookSpec
@@ -20,7 +20,7 @@ Behavior = Literal["allow", "deny", "ask"]
 LOCAL_SETTINGS = "settings.local.json"  # Claude Code's project settings kept out of git
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Hook:
     """One hook with where it came from and whether it will run.
 
@@ -90,7 +90,7 @@ class Hook:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HookSet:
     """Every hook found, in declared order (skipped ones included, marked), and what
     went wrong while reading them. `http_urls`: the URL patterns the Claude Code
@@ -129,7 +129,7 @@ class HookSet:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Exports:
     """What hooks wrote to ``CLAUDE_ENV_FILE`` (`satchel.runtime.hooks._envfile`): the
     variables to set for the host's later shell commands, in the order set (a later
@@ -149,7 +149,7 @@ class Exports:
         return {"variables": dict(self.pairs), "script": self.script}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HookResult:
     """What one hook answered.
 
@@ -200,7 +200,7 @@ class HookResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Outcome:
     """Every matching hook's answer to one event, aggregated in declared order.
 

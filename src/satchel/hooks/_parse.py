@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -54,6 +53,7 @@ from satchel._contain import (
     unknown_keys,
     with_json,
 )
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hooks._events import (
     CURSOR_EVENTS,
@@ -123,7 +123,7 @@ _NONE: Mapping[str, Any] = MappingProxyType({})
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Source:
     plugin: str
     path: Path

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel._json import jsonable
+from satchel._model import model
 
 __all__ = ["HANDLER_TYPES", "HandlerType", "HookSpec"]
 
@@ -20,7 +21,7 @@ HANDLER_TYPES: tuple[HandlerType, ...] = (
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HookSpec:
     """One hook as a host file declares it (run later by the hooks runtime).
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
+from satchel._model import model
 from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
 from satchel._render import DEFAULT_BUDGET
 from satchel.commands import Naming
@@ -37,7 +38,7 @@ CONTEXT_TOKENS = 200_000
 fallback when it does not know the model's: ``Ubs=200000`` in the 2.1.332 binary)."""
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Index:
     """How much room the host's skill listing gets and what it does when it is full.
 
@@ -75,7 +76,7 @@ class Index:
         return DEFAULT_BUDGET if found == Budget() else found
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Limits:
     """What the host refuses or cuts: a skill `name` longer than `name` characters is
     dropped, a `description` longer than `description` characters is cut. None: no
@@ -85,7 +86,7 @@ class Limits:
     description: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Host:
     """One host's profile (see the module docstring and docs/hosts.md).
 

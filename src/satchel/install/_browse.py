@@ -26,11 +26,12 @@ import re
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import CATALOGUE_FILES, Catalogue, CatalogueEntry, read_catalogue
 from satchel.install._contents import folder_of, item_at, scan_items
@@ -67,7 +68,7 @@ _LINKS = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Listed:
     """One skill or plugin in a listing, with the spec that installs it (`source`)
     and the pick that selects it (`folder`)."""
@@ -92,7 +93,7 @@ class Listed:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Listing:
     """A source's skills and plugins; `links` are the sources a pack pointed to."""
 
@@ -123,7 +124,7 @@ class Listing:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PickGroup:
     """Picks from one source: one `install_from_spec(source, skills=folders)` call."""
 

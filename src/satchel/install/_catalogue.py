@@ -24,12 +24,13 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from satchel._contain import probe_json
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = ["CATALOGUE_FILES", "Catalogue", "CatalogueEntry", "EntrySource", "read_catalogue"]
@@ -59,7 +60,7 @@ COMPONENTS = ("skills", "commands", "agents", "hooks", "mcpServers", "lspServers
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class EntrySource:
     """Where an entry's plugin is: a `path` inside the catalogue's root, a GitHub
     `repo`, a git `url` (with a `path` below it for ``git-subdir``), an npm `package`,
@@ -84,7 +85,7 @@ class EntrySource:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class CatalogueEntry:
     """One plugin a catalogue lists. `strict` False: the entry is the plugin's whole
     definition, its `components` declared here (Claude Code); `fields` keeps every
@@ -113,7 +114,7 @@ class CatalogueEntry:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Catalogue:
     """A catalogue file read: its `format`, `name`, `owner`, the plugin `entries` in
     the order listed, and `renames` (old name -> new name, or None: withdrawn)."""

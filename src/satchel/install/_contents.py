@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._errors import refuse
 from satchel.layout import WalkBounds
@@ -39,7 +40,7 @@ _LEFT_OUT = (".unsupported", ".invalid", ".outside_root", ".limit", ".collision"
 _PASSED_ON = frozenset(("plugin.compatibility.manifest_unused",))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Item:
     """One skill or plugin of a source. `folder` is its POSIX path from the source's
     root; `ok` is False when it fails validation (`diagnostics` say why)."""

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel._config import CONFIG_FILE, read_config
+from satchel._model import model
 from satchel._trust import read_trust
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
@@ -54,7 +55,7 @@ _KEYS = ("token_env", "header_helper")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class AuthRule:
     """One ``[install.auth."HOST"]`` entry: the variable holding a bearer token, or
     the header helper command (its exact text, run only once approved)."""
@@ -64,7 +65,7 @@ class AuthRule:
     header_helper: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Credentials:
     """The user's rules by host key, the entries left out (host key -> why), the
     approved helper pins (`satchel._trust`), the environment tokens are read from,

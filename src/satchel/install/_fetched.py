@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.install._extract import extract_archive
 from satchel.install._git import fetch_git
@@ -15,7 +16,7 @@ from satchel.install._settings import Limits, Settings
 __all__ = ["Fetched", "fetched_git", "unpack", "unpack_download"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Fetched:
     """A source's files on disk, in a private staging directory.
 

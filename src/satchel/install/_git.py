@@ -26,10 +26,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._auth import git_auth_env
 from satchel.install._errors import refuse
@@ -43,7 +43,7 @@ _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _LISTING = 16 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Checkout:
     """A fetched tree: where it was unpacked, the commit and what was noticed."""
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._json import loads
+from satchel._model import model
 from satchel.errors import HttpRefused
 from satchel.install._auth import guard, headers_for
 from satchel.install._errors import refuse
@@ -31,7 +31,7 @@ _JSON_CAP = 32 * 1024 * 1024
 _AGENT = "satchel-installer"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Downloaded:
     """A downloaded file, its size and its sha256 and sha512 digests."""
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._contents import Item, scan_items
 from satchel.install._errors import refuse
@@ -49,7 +50,7 @@ _PLUGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _LFS = b"version https://git-lfs.github.com/spec/v1"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Context:
     """What every install action needs: the layout, the settings, the environment
     given to git, and an optional progress callback for downloads."""
@@ -90,7 +91,7 @@ class Context:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Installed:
     """One skill or plugin written: where, and whether it replaced a tree."""
 
@@ -102,7 +103,7 @@ class Installed:
         return {**self.entry.to_json(), "path": str(self.path), "replaced": self.replaced}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class InstallResult:
     """What an install wrote, and the warnings it gave."""
 
@@ -117,7 +118,7 @@ class InstallResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Planned:
     """An item checked and ready to place, with its lock entry."""
 

@@ -29,12 +29,12 @@ has none (unless ``--force``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from satchel._files import write_atomic
 from satchel._json import loads
+from satchel._model import model
 from satchel.install._errors import refuse
 
 __all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
@@ -45,7 +45,7 @@ _FIELDS = ("name", "kind", "family", "source", "ref", "resolved", "integrity", "
 _OPTIONAL = ("marketplace", "manifest", "requires", "direct")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class LockEntry:
     """One installed skill or plugin (see the module docstring for the fields)."""
 
@@ -81,7 +81,7 @@ class LockEntry:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Lock:
     """Every entry of one scope's lock file, sorted by kind then name."""
 

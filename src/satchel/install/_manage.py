@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Change:
     """What an update found for one entry: the commits (or versions) before and
     after, and the files added, removed and changed (empty when up to date)."""
@@ -90,7 +91,7 @@ class Change:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Checked:
     """One entry's state on disk: ``ok``, ``modified`` or ``missing``."""
 

@@ -21,12 +21,13 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 from satchel._contain import probe_json
 from satchel._files import write_atomic
+from satchel._model import model
 from satchel._trust import read_trust
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import Catalogue, EntrySource, read_catalogue
@@ -60,7 +61,7 @@ _JSON_URL = re.compile(r"https?://\S+\.json\Z")
 _CAP = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Known:
     """A marketplace satchel knows: its `name`, the `source` it is fetched from, the
     commit or digest it was last read at (`resolved`), and whether it was added by the
@@ -85,7 +86,7 @@ class Known:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class MarketplaceChange:
     """What `refresh` found for one marketplace: the plugins that came,
     went, or changed version (``name: 1.0 -> 1.1``)."""

@@ -31,12 +31,12 @@ import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 from satchel._json import loads
+from satchel._model import model
 from satchel._net import is_loopback
 from satchel.install._errors import refuse
 from satchel.install._registry_auth import Credential, credential_for
@@ -72,7 +72,7 @@ def digest_of(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Manifest:
     """A manifest or index as fetched: its media type, bytes, parsed document and
     the sha256 digest of its bytes."""

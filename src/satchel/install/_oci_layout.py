@@ -41,10 +41,10 @@ import stat
 import tarfile
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
 from satchel.install._oci import DIGEST, DOCKER_LIST, OCI_INDEX, OCI_MANIFEST, Manifest
@@ -76,7 +76,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Layer:
     """One layer descriptor, checked: its media type, digest, size and title."""
 
@@ -203,7 +203,7 @@ def _place(blob: Path, tree: Path, parts: tuple[str, ...]) -> None:
 # --- publishing --------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Packed:
     """What to push: blobs (config first) and the manifest that names them."""
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel._contain import probe_json
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import COMPONENTS, CatalogueEntry
 from satchel.install._contents import Item, folder_of, item_at
@@ -75,7 +76,7 @@ def is_plugin_ref(text: str) -> bool:
     return bool(_REF.match(text.strip()))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Node:
     """One plugin of the resolved graph, fetched and made whole (or kept as installed)."""
 

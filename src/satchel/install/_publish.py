@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.install._contents import scan_items
 from satchel.install._errors import refuse
 from satchel.install._installer import _plugin_name
@@ -29,7 +29,7 @@ from satchel.skills._fields import name_problem
 __all__ = ["Published", "publish"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Published:
     """What was pushed: the reference by tag and by digest, the item, the layers."""
 

@@ -26,11 +26,12 @@ import binascii
 import re
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from satchel._json import loads
+from satchel._model import model
 from satchel.install._errors import refuse
 from satchel.process import base_env, run_process
 
@@ -43,7 +44,7 @@ _HUB_KEY = "https://index.docker.io/v1/"
 _TOKEN_USER = "<token>"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Credential:
     """A user name and secret for one registry; with `identity_token` the secret is a
     refresh token to trade at the token endpoint, not a password."""

@@ -9,8 +9,9 @@ hold is an ``install.dependency.missing`` warning; the skill installs anyway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._contents import Item
 from satchel.plugins._dependencies import Dependency, skill_requires
@@ -19,7 +20,7 @@ from satchel.skills._read import parse_skill
 __all__ = ["Required", "with_required"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Required:
     """The picks grown by what they require: `items` (picks first), each skill's
     `requires` (``kind:name`` keys), the names added only as requirements, the

@@ -11,15 +11,15 @@ both trees (`satchel.audit`) and answers from ``--fail-on-new``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from satchel._model import model
 from satchel.install._errors import refuse
 
 __all__ = ["Review", "Reviewed", "review_all"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Reviewed:
     """One tree about to be replaced: its `name` and `kind` (``skill`` or
     ``plugin``), the installed tree (`old`, which may be missing) and the new version

@@ -13,9 +13,9 @@ directory of the scope: ``<project>/.satchel/skills.lock`` or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from satchel._model import model
 from satchel.layout import PROJECT, USER, Layout, RootSpec
 
 __all__ = ["FAMILIES", "SCOPES", "Scope", "scope_for"]
@@ -25,7 +25,7 @@ FAMILIES = ("satchel", "agents", "claude")
 LOCK_FILE = "skills.lock"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Scope:
     """One scope's install roots and lock file, for one layout."""
 

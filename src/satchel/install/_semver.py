@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from satchel._model import model
 
 __all__ = ["Range", "Version", "parse_range", "parse_version"]
 
@@ -30,7 +31,7 @@ _HYPHEN = re.compile(r"(\S+)\s+-\s+(\S+)\Z")
 _MAX_RANGE = 256
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Version:
     """``major.minor.patch[-pre]``; ordered as semver orders them."""
 
@@ -90,7 +91,7 @@ def _pre(text: str | None) -> tuple[int | str, ...]:
 Test = Callable[[Version], bool]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Comparator:
     op: str
     version: Version
@@ -106,7 +107,7 @@ class _Comparator:
         }[self.op]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Range:
     """A range as written (`text`): alternatives, each a set of comparators all of
     which must hold."""

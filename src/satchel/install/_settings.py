@@ -12,8 +12,9 @@ each request carries.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from satchel._model import model
 from satchel.install._credentials import Credentials
 
 __all__ = ["ENV", "Limits", "Settings"]
@@ -27,7 +28,7 @@ ENV = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Limits:
     """Bounds on what one archive or checkout may hold, checked while extracting.
 
@@ -44,7 +45,7 @@ class Limits:
     max_path: int = 1024
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Settings:
     """The installer's endpoints, credentials and bounds.
 

@@ -32,11 +32,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from satchel._model import model
 from satchel._net import LOOPBACK_NAMES
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Settings
@@ -78,7 +79,7 @@ _NPX = ("npx", "bunx")
 _SHA256 = re.compile(r"sha256=[0-9a-f]{64}\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Source:
     """Where skills come from.
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -61,6 +60,7 @@ from satchel._contain import (
     unknown_keys,
     with_json,
 )
+from satchel._model import model
 from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.mcp._spec import McpServer, Transport
@@ -109,7 +109,7 @@ _NO_EXTRAS: Mapping[str, Any] = MappingProxyType({})
 Result = tuple[tuple[McpServer, ...], list[Diagnostic]]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Source:
     root: Path
     plugin: str

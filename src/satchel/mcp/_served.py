@@ -48,13 +48,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from satchel import frontmatter
 from satchel._config import config_files, read_config
+from satchel._model import model
 from satchel._net import is_loopback
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.errors import ResourceError, SkillBodyError
@@ -73,7 +74,7 @@ SECTION = "skill_servers"
 INVALID = "config.skill_servers.invalid"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@model(eq=False)
 class ServedSkill(Skill):
     """A skill a skills server lists: metadata from its entry; `body()` fetches and
     verifies ``SKILL.md`` from `server` when the skill is activated."""

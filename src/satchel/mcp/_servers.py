@@ -14,9 +14,9 @@ never replace a server the user configured, and a config entry with
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
@@ -25,7 +25,7 @@ from satchel.precedence import Loss, Source, settle
 __all__ = ["McpServerSet", "settle_servers"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class McpServerSet:
     """The servers that count, in precedence order, and (winner, loser) for each hidden one."""
 

@@ -6,13 +6,15 @@ server is reached."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from satchel._model import model
 
 __all__ = ["SkillServer"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SkillServer:
     """How to reach one skills server: a `command` (stdio) or a `url` (streamable
     HTTP); `label` is the host's name for it, the half of every skill's identity.

@@ -45,10 +45,10 @@ import contextlib
 import hashlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._skill_server import SkillServer
 
@@ -75,7 +75,7 @@ _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RemoteFile:
     """One file of a skill's manifest: its `uri`, its path `rel` inside the skill
     directory (POSIX), its ``sha256:<hex>`` `digest` and `size` in bytes."""
@@ -86,7 +86,7 @@ class RemoteFile:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class RemoteSkill:
     """One verified-shape entry of a server's listing (no file read yet).
 

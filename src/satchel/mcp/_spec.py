@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel._json import jsonable
+from satchel._model import model
 from satchel.origin import Origin, Originated
 
 __all__ = ["McpServer", "Transport"]
@@ -20,7 +21,7 @@ _NO_TEXT: Mapping[str, str] = MappingProxyType({})
 PLUGIN = Origin("plugin")  # a server of a plugin not named
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class McpServer(Originated):
     """One MCP server entry as declared (placeholders NOT expanded: the supervisor
     expands ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` in `args`, `env` values and `cwd`).

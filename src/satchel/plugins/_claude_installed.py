@@ -40,11 +40,11 @@ schema and the record choice are read off the program; tests/hosts/ checks them)
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from satchel._contain import is_dir, is_inside, probe_json, real_path
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import PROJECT, USER, Layout
 
@@ -56,7 +56,7 @@ _USER_SCOPES = ("user", "managed")
 _PROJECT_SCOPES = ("project", "local")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Installed:
     """One plugin Claude Code installed, as it applies here: its id
     (``name@marketplace``), the satchel `scope` of its record (``user`` or
@@ -224,7 +224,7 @@ def _install_root(
     return spelled
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Settings:
     """The ``enabledPlugins`` of Claude Code's settings files, the winning file first."""
 

@@ -23,12 +23,13 @@ a config key. An option given to `load()` wins over every file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
 from satchel._config import CONFIG_FILE, config_files, invalid, read_config
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, type_name
 from satchel.layout import Layout
 from satchel.plugins._context import SKILL_RULES, SkillRule
@@ -46,7 +47,7 @@ __all__ = [
 MANIFESTS = "plugin_manifests"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PluginConfig:
     """What the config files say of plugins: name -> enabled, the `[plugin_manifests]`
     settings and ``[load] plugin_skill_rule`` found (None: not set) and the problems met."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._model import Plugin
 from satchel.skills._model import Skill
@@ -38,7 +38,7 @@ _SPLIT = re.compile(r"[\s,]+")
 MAX_DEPENDENCIES = 64
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Dependency:
     """One plugin (or, from a skill's ``requires`` without a marketplace, one skill)
     needed: its `name`, the `marketplace` to find it in (None: the dependent's own),

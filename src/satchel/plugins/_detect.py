@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from satchel._contain import contained, is_dir, is_file, probe_json, resolve_root
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Format
 from satchel.skills._read import SKILL_FILE
@@ -107,7 +107,7 @@ HOST_NAMES: Mapping[str, str] = MappingProxyType(
 CLAUDE_DEFAULTS = ("skills", "commands", "agents", "hooks/hooks.json", ".mcp.json")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Detection:
     """How a directory with several hosts' manifests is read (see the module
     docstring): `ambiguous` ``prefer`` reads the first format of `order` found (a
@@ -130,7 +130,7 @@ class Detection:
         return len(self.order) + FORMAT_ORDER.index(fmt)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Marker:
     """One row of the table: `path` (plugin-relative) marks `format` when `test`
     holds: ``file`` (a file is there), ``claude-dir`` (the ``.claude-plugin``

@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
 from satchel.plugins._claude_installed import Installed, installed_plugins
@@ -59,7 +60,7 @@ MAX_PLUGINS = 256  # plugin directories read per root
 _NONE: Mapping[str, Plugin] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PluginSet:
     """Every plugin found, in precedence order (disabled ones included, marked), what
     went wrong, and (winner, loser) for every plugin hidden by another."""
@@ -195,7 +196,7 @@ def _children(root: Root, problems: list[Diagnostic]) -> list[Path]:
     return [root.path / name for name in names[:MAX_PLUGINS]]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Reader:
     """Reads one plugin directory as one source (what reading it found, then it)."""
 

@@ -6,11 +6,12 @@ kind, whose docstring cites where each fact comes from); these are only the valu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel._segments import ContextSegment
 
 __all__ = [
@@ -29,7 +30,7 @@ SEGMENT_ID = "agent.output-style"
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class OutputStyle:
     """One output style: its `name` (frontmatter, else the file stem), `description`,
     the body `text`, its two flags, the file, and the plugin it came from (None for a
@@ -71,7 +72,7 @@ class OutputStyle:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Theme:
     """One theme file: `name` is its file stem (the id's part), `title` and `base`
     its own ``name`` and ``base`` fields when they are strings."""
@@ -97,7 +98,7 @@ class Theme:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Channel:
     """One channel: the plugin's MCP server it binds and that channel's options."""
 
@@ -109,7 +110,7 @@ class Channel:
         return {"server": self.server, "user_config": dict(self.user_config), "plugin": self.plugin}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Workflow:
     """One workflow script: the `name` and `description` of its ``meta``, the file."""
 
@@ -132,7 +133,7 @@ class Workflow:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class HooksModule:
     """One hooks module: the file, its path from the plugin root (`relative`, the
     id Claude Code lists), the hooks file naming it, the events its text hooks."""

@@ -8,10 +8,12 @@ trusted, enabled plugin, and speaks the Language Server Protocol to it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any, Literal
+
+from satchel._model import model
 
 __all__ = ["LspServer", "LspTransport"]
 
@@ -20,7 +22,7 @@ LspTransport = Literal["stdio", "socket"]
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class LspServer:
     """One language server entry as declared (``${PLUGIN_ROOT}``/``${PLUGIN_DATA}``
     kept unexpanded, as in `McpServer`: the runtime expands them in `args`, `env`

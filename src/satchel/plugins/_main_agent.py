@@ -28,10 +28,10 @@ has no counterpart of.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._contain import probe_json
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 from satchel.plugins._claude_installed import settings_files
@@ -40,7 +40,7 @@ from satchel.plugins._model import Plugin
 __all__ = ["MainAgent", "main_agent"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class MainAgent:
     """The agent type the main thread runs as (`name`, as the agent types are named),
     the file that set it (for a plugin's default: its ``settings.json`` when that sets

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from satchel._instructions._model import InstructionFile
+from satchel._model import model
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
@@ -68,7 +69,7 @@ OptionValue = str | int | float | bool | tuple[str, ...]
 MASK = "***"  # what a sensitive option's value is shown as
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Knowledge:
     """A Vibe knowledge folder: ``ai.mistral.vibe/knowledge/<name>/KNOWLEDGE.md``."""
 
@@ -90,7 +91,7 @@ class Knowledge:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Library:
     """A Vibe library: an import alias and the source inside the plugin it names."""
 
@@ -108,7 +109,7 @@ class Library:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Connector:
     """A managed connector the plugin requires, with the tools it uses."""
 
@@ -120,7 +121,7 @@ class Connector:
         return {"id": self.id, "tools": list(self.tools), "plugin": self.plugin}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class App:
     """A Codex app (a ChatGPT connector) a plugin declares in its ``.app.json``: the
     key it is listed under, the connector id, the capabilities it asks for."""
@@ -141,7 +142,7 @@ class App:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class UserOption:
     """One ``userConfig`` option of a plugin. `choices` is the manifest's ``options``
     list (the only values the field takes), empty when it has none."""
@@ -186,7 +187,7 @@ class UserOption:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PluginSettings:
     """A Claude Code plugin's default settings: the manifest's ``settings`` object, then
     the root ``settings.json`` over it, key by key. Only `agent` (the plugin agent the
@@ -206,7 +207,7 @@ class PluginSettings:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Monitor:
     """A Claude Code plugin monitor: a shell `command` the host runs in the background
     for the session, each stdout line an event. `when` is ``always`` (armed at session
@@ -235,7 +236,7 @@ class Monitor:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolOverride:
     """Vibe's `toolOverrides` entry: rename a discovered tool and set its exposure."""
 
@@ -247,7 +248,7 @@ class ToolOverride:
         return {"key": self.key, "name": self.name, "exposure": self.exposure}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Plugin:
     """One plugin, whatever its manifest format.
 

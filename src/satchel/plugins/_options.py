@@ -31,13 +31,14 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel._contain import probe_json
 from satchel._files import write_atomic
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 from satchel.plugins._model import Plugin
@@ -58,7 +59,7 @@ CODE = "plugin.config.store"
 UNSET = "plugin.config.unset"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class OptionValues:
     """What a plugin's options read as: each value as text, the required options that
     have none, and what went wrong reading them. `values` may hold sensitive values:

@@ -28,9 +28,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Any
 
+from satchel._model import model
 from satchel.policy._model import HOOK_TYPES, Lists, Pattern, Policy
 
 __all__ = ["Export", "to_claude_code", "to_codex"]
@@ -40,7 +40,7 @@ _CLAUDE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Export:
     """A host's managed file for one policy: its `filename`, its `text`, and what the
     host `cannot` express (each line names the satchel key)."""

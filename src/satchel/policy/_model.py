@@ -26,11 +26,12 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
@@ -51,7 +52,7 @@ MCP_FIELDS = ("name", "command", "url")
 _CLOSED_KEY = "policy"  # what a closed policy's refusals name
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Pattern:
     """One compiled pattern: `text` as written, `fields` (field, glob) that must all
     match, under `key` (``mcp.allow``) of the file at `path`."""
@@ -80,7 +81,7 @@ class Pattern:
         return True
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Lists:
     """An allow and a deny list. `allow` holds one layer per file that set one: an item
     is allowed when it matches a pattern of every layer (the lists intersect; no layer:
@@ -101,7 +102,7 @@ class Lists:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Flag:
     """A boolean key: `on` once any file set it true, `path` the first that did."""
 
@@ -112,7 +113,7 @@ class Flag:
         return self.on
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Types:
     """One file's ``allowed_hook_types``: the handler types it allows."""
 
@@ -123,7 +124,7 @@ class Types:
 _NO_NAMES: Mapping[str, Path] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Policy:
     """The policy in force: every key of docs/policy.md, merged from the files read
     (`files`, the system's first) so that a lower file only ever tightens.

@@ -27,12 +27,13 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.policy._model import (
     COMPONENTS,
@@ -71,7 +72,7 @@ TABLES = ("mcp", "sources", "marketplaces", "skills")
 KEYS = (*FLAGS, *NAME_LISTS, "allowed_hook_types", "allowed_http_hook_urls", *TABLES)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PolicyFile:
     """One policy file: its `path` and `level` (``system``, ``user``, ``project``)."""
 

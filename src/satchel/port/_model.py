@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 
 __all__ = ["Action", "Drop", "Kind", "PortReport", "TargetReport", "Written"]
@@ -16,7 +16,7 @@ __all__ = ["Action", "Drop", "Kind", "PortReport", "TargetReport", "Written"]
 Action = Literal["written", "unchanged", "refused", "planned"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Written:
     """One file a target needs: its plugin-relative `path`, its `text`, and what
     happened to it."""
@@ -32,7 +32,7 @@ class Written:
 Kind = Literal["skill", "command", "agent", "hook", "mcp_server"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Drop:
     """One component of the source that a target does not get, or gets without some of
     its fields (``port.mcp.field``), or gets under another name (``port.name.changed``,
@@ -58,7 +58,7 @@ class Drop:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class TargetReport:
     """One target host: the files it needs and the diagnostics (``port.*``) naming
     each component it cannot express, and each file refused. `skipped`: nothing is
@@ -88,7 +88,7 @@ class TargetReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PortReport:
     """A whole port: the source plugin's root and format, one `TargetReport` per
     target, and the source's own diagnostics (reading it). `plugin` None: the source

@@ -23,9 +23,9 @@ Sources (the host profiles' in `satchel.hosts`, and):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from satchel._model import model
 from satchel.hooks._events import CURSOR_NAMES, canonical, host_name
 from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hooks._spec import HookSpec
@@ -35,7 +35,7 @@ from satchel.plugins._model import Format
 __all__ = ["GEMINI_EVENTS", "TARGETS", "Target", "hook_key", "target_event"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Target:
     """One host port writes for: `name` (``--to``), `title`, the `manifest` it writes
     (plugin-relative), the plugin `format` satchel reads it as, the `host` profile

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 
 
@@ -16,7 +17,7 @@ def cut_marker(read: int, kept: int) -> str:
     return f"[output cut by satchel: {read:,} bytes read, {kept:,} kept]\n"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ProcessResult:
     """What a run gave. `exit_code` is None when the process did not start or timed
     out; a negative code -N means it died of signal N."""

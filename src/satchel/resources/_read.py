@@ -6,9 +6,9 @@ import codecs
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
+from satchel._model import model
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError
 from satchel.resources._paths import check_relative, quote
@@ -18,7 +18,7 @@ MAX_RESOURCE = 4 * 1024 * 1024
 SNIFF = 1024  # bytes `is_readable_text` looks at
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Resource:
     """A file read from a skill directory.
 

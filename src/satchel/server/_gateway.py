@@ -60,6 +60,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._environment import Environment, load
+from satchel._model import model
 from satchel._policed import skill_servers as policed_skill_servers
 from satchel._skillset import shadow_diagnostic
 from satchel._trust import decide_trust
@@ -98,7 +99,7 @@ UNKNOWN = "mcp.gateway.config.unknown"
 UNAVAILABLE = "mcp.gateway.source.unavailable"
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Filter:
     """What one server instance serves of its sources: names matching an `allow`
     pattern (none: every name) and no `deny` pattern (`fnmatch`, compared case
@@ -117,7 +118,7 @@ class Filter:
         return not any(fnmatch.fnmatchcase(folded, p.casefold()) for p in self.deny)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SourceSpec:
     """One ``[sources.<label>]`` table: a skills root, a plugin directory, or a
     Skills-extension `server` (its `path` is where its skills are kept once fetched)."""
@@ -128,7 +129,7 @@ class SourceSpec:
     server: SkillServer | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class GatewayConfig:
     """A gateway config file, read (`read_config`)."""
 
@@ -259,7 +260,7 @@ class _Reader:
 # -- the environment served ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Spec:
     """Everything needed to build the served environment, in any process: the command
     line's location options, the extra roots and the config file (its path: each
@@ -286,7 +287,7 @@ class Spec:
         return cls(**given)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Selection:
     """What the filter kept: the `environment` served, the candidates it `removed`
     (by the filter), and the `problems` of the config file."""
@@ -377,7 +378,7 @@ def _layout(
     return profile.layout(cwd, home=home, project=project), profile
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Labels:
     """The source labels of a loaded item: its scope, its plugin, a config source."""
 

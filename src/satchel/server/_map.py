@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import quote as _pct
 from urllib.parse import unquote
 
+from satchel._model import model
 from satchel.commands import Command
 from satchel.diagnostics import diagnostic
 from satchel.errors import Refused
@@ -70,7 +70,7 @@ def _bad_uri(uri: str, why: str) -> Refused:
     return Refused(diagnostic("mcp.serve.uri.invalid", f"{quote(uri)} is not a skill file: {why}"))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PromptShape:
     """The MCP arguments of one command: names in order, whether each is required
     (``<name>``), and whether the last takes the rest of the text (``[name...]``)."""

@@ -83,11 +83,11 @@ import hashlib
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as types
 
+from satchel._model import model
 from satchel._render import model_visible
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import Refused
@@ -134,7 +134,7 @@ _T = TypeVar("_T")
 Runner = Callable[["ServerRequestContext[Any, Any]", Callable[[Session], _T]], "Awaitable[_T]"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class FileRecord:
     """One file of a skill's manifest: its URI, ``sha256:<hex>`` and size in bytes."""
 
@@ -146,7 +146,7 @@ class FileRecord:
         return {"uri": self.uri, "digest": self.digest, "size": self.size}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Entry:
     """A ``Skill`` entry: the SKILL.md URI, its frontmatter as written, its files."""
 

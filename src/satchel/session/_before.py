@@ -10,10 +10,10 @@ hooks' ``ask`` or ``allow`` stands.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Behavior, Outcome
 
@@ -24,7 +24,7 @@ Refusal = Callable[[str, Mapping[str, Any]], Diagnostic | None]
 """Why the allowed-tools gate refuses tool `name` with an input (None: it may run)."""
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Decision:
     """The answer for one tool call.
 

@@ -18,9 +18,9 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
+from satchel._model import model
 from satchel._xml import quoteattr
 from satchel.agents._model import AgentType
 from satchel.diagnostics import diagnostic
@@ -43,7 +43,7 @@ __all__ = [
 DEFAULT_AGENT = "general-purpose"  # Claude Code's, when `agent` names none
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ForkRequest:
     """What the host's subagent runs for a ``context: fork`` skill.
 
@@ -70,7 +70,7 @@ class ForkRequest:
         return self.skill.name
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Forked:
     """One fork the session ran: the request and the text the host's subagent gave."""
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.session._model import ActiveSkill
 
 __all__ = ["GateContext", "refusal"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class GateContext:
     """What rules are judged against, and the tool that releases a skill (if any)."""
 

@@ -43,11 +43,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = ["MAX_ARGUMENTS", "MAX_ENTRIES", "MAX_WARNINGS", "ToolCall", "tool_calls"]
@@ -78,7 +79,7 @@ _ATTRIBUTES = (
 IsErrorText = Callable[[str], bool]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolCall:
     """One tool call: `arguments` is the parsed JSON object, read-only.
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel._segments import ContextSegment
 from satchel.diagnostics import Diagnostic
 from satchel.permissions import RuleSet
@@ -31,7 +32,7 @@ ERROR_PREFIX = "Error ("
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolResult:
     """What a tool call gives back: `text` for the model, `is_error` for the transcript.
 
@@ -56,7 +57,7 @@ class ToolResult:
         return cls(text, is_error, code, MappingProxyType(dict(data)))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Tool:
     """A tool as plain values: the name the model calls, what it is for, the JSON schema
     of its input, and the callable that runs it. `kind` is satchel's own name for it
@@ -77,7 +78,7 @@ class Tool:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SkillEvent:
     """``skills:activate`` or ``skills:deactivate``, and how (zidane's `via`)."""
 
@@ -87,7 +88,7 @@ class SkillEvent:
     skill: Skill | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ActiveSkill:
     """A skill active in a session: how it got there, what tools it allows (`rules`)
     and what tools it refuses (`denied`, its `disallowed-tools`).
@@ -108,7 +109,7 @@ class ActiveSkill:
         return self.skill.name
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolReceipt:
     """How often the model called one tool, and how many calls failed."""
 

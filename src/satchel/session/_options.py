@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack
 
 from satchel._budget import Budget
+from satchel._model import model
 from satchel._render import FORMATS, IndexFormat
 
 __all__ = [
@@ -36,7 +37,7 @@ SlashOrder = Literal["command", "skill"]
 Wrap = Literal["plugin", "all", "none"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class SessionOptions:
     """Settings of a `Session`. Build with `SessionOptions.build(**kw)`; defaults in brackets.
 

@@ -9,10 +9,10 @@ which nothing can override.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from satchel._interpolation import Command, interpolate
+from satchel._model import model
 from satchel._text import escape
 from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -34,7 +34,7 @@ DISABLED = "[shell command execution disabled by policy]"
 _NOTE_CHARS = 200
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Runner:
     """Runs commands and scripts for one session."""
 

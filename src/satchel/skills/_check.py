@@ -6,10 +6,10 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import WalkBounds
 from satchel.skills._discover import skill_dirs
@@ -19,7 +19,7 @@ from satchel.skills._read import SKILL_FILE, parse_skill
 __all__ = ["Checked", "check_paths"]
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Checked:
     """One checked skill (or a path that is none): the skill when it passed."""
 

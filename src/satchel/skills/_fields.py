@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._model import model
 from satchel._text import hidden_characters
 from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
 from satchel.origin import NO_ORIGIN, Origin
@@ -63,7 +63,7 @@ _FLAT_PARENS = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")  # balanced, not neste
 _TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class FieldRules:
     """How to judge fields: `strict` (authoring) or lenient, ASCII or Unicode names,
     and the client name used as the metadata prefix for moved fields."""

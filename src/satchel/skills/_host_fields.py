@@ -18,9 +18,9 @@ This module only reads values; `paths` patterns are matched in the session
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from satchel._model import model
 from satchel.diagnostics import type_name
 
 __all__ = ["EFFORTS", "HOST_KEYS", "NO_HOST_FIELDS", "HostFields", "read_host_fields"]
@@ -34,7 +34,7 @@ Report = Callable[[str, str], None]
 Split = Callable[[str], list[str]]
 
 
-@dataclass(frozen=True, slots=True)
+@model(slots=True)
 class HostFields:
     """The typed values of one skill's host fields (None or () when not given)."""
 

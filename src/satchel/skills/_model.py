@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -11,6 +11,7 @@ from typing import Any
 from satchel import frontmatter
 from satchel._files import FileProblem, read_bounded
 from satchel._json import jsonable
+from satchel._model import model
 from satchel.diagnostics import diagnostic
 from satchel.errors import SkillBodyError
 from satchel.origin import NO_ORIGIN, Origin, Originated
@@ -22,7 +23,7 @@ MAX_SKILL_FILE = 1024 * 1024
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@model(eq=False, slots=True)
 class Skill(Originated):
     """One skill. Metadata is read at discovery; the body only when `body()` is called.
 

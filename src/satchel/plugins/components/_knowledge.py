@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from satchel._contain import (
     real_below,
     real_path,
 )
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Knowledge
 
@@ -57,7 +57,7 @@ MAX_ICON = 16
 _NAME = re.compile(NAME)
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Source:
     root: Path
     plugin: str

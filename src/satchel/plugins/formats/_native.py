@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from satchel._contain import contained, is_dir, is_file, str_list
+from satchel._model import model
 from satchel.agents import MAX_AGENTS, AgentType
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_vibe_hooks
@@ -89,7 +89,7 @@ def typescript_identifier(name: str) -> str:
     return f"_{ident}" if not ident or ident[0].isdigit() else ident
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Vibe:
     """The ``ai.mistral.vibe`` extension once judged."""
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from satchel._json import MAX_DEPTH, loads, nesting
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Hook, HookResult
@@ -105,7 +106,7 @@ def failure_result(
     return _failed(base, event, _Failure(code, why))
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class _Failure:
     """Why a run gave no usable answer: a diagnostic code and the words."""
 

@@ -47,6 +47,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel._version import __version__
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._lsp import LspServer
@@ -108,7 +109,7 @@ class LspFailure(Exception):
         self.diagnostic, self.code, self.why = found, code, why
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class LspReport:
     """What starting one server showed: its ``serverInfo`` and capabilities (status
     ``ok``), or why it failed."""

@@ -8,10 +8,11 @@ one server fared; `ToolResult` is what a call gave.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
@@ -37,7 +38,7 @@ Status = Literal["configured", "disabled", "declarative", "refused", "running", 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class McpTool:
     """One tool: `name` for the host (``mcp__<server>__<tool>``, or the `toolOverrides`
     name), `tool` the server's own name, `exposure` as `toolOverrides` set it."""
@@ -67,7 +68,7 @@ class McpTool:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class PromptArgument:
     name: str
     description: str = ""
@@ -77,7 +78,7 @@ class PromptArgument:
         return {"name": self.name, "description": self.description, "required": self.required}
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class McpPrompt:
     """One prompt; `command` is the slash command it joins (``/mcp__<server>__<prompt>``)."""
 
@@ -104,7 +105,7 @@ class McpPrompt:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class McpResource:
     uri: str
     name: str
@@ -124,7 +125,7 @@ class McpResource:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ServerReport:
     """How one server fared: its status, what it offers, and why it failed if it did.
     `stderr` is the start of what a stdio server wrote there (capped)."""
@@ -168,7 +169,7 @@ class ServerReport:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class ToolResult:
     """What a call gave: MCP content blocks as JSON, and whether it is an error.
     `denied`: the gate refused it and the server was not called (`reason` says why)."""

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._spec import McpServer
 from satchel.plugins._data import ensure_data_dir
@@ -50,7 +51,7 @@ __all__ = ["Launch", "LaunchRefused", "OptionFiller", "expand", "launch_spec", "
 _PLACEHOLDER = re.compile(r"\$\{(PLUGIN_ROOT|PLUGIN_DATA)\}")
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Launch:
     """How to start one stdio server: exactly these argv, cwd and environment."""
 

@@ -8,9 +8,9 @@ under the names the host sees (`satchel.mcp._names`).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from satchel._model import model
 from satchel.mcp._names import exposed_name
 from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, PromptArgument
@@ -23,7 +23,7 @@ __all__ = ["MAX_PAGES", "Offer", "handshake"]
 MAX_PAGES = 100
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class Offer:
     """What the handshake and the lists gave (tools before any toolOverrides)."""
 

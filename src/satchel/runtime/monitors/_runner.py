@@ -48,6 +48,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Monitor, Plugin
@@ -80,7 +81,7 @@ _CHUNK = 64 * 1024
 _TAIL = 400  # characters of stderr quoted when a monitor fails
 
 
-@dataclass(frozen=True, slots=True)
+@model
 class MonitorEvent:
     """What a monitor did: a ``line`` it printed (`text`, without its newline; `cut`
     when it was longer than the runner's `max_line`), or its ``end`` (`diagnostic` says
