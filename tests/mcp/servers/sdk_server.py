@@ -86,6 +86,7 @@ def _http(sse: bool, token: str | None) -> None:
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen(16)  # connections wait in the backlog until uvicorn accepts them
     print(f"port={sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     anyio.run(uvicorn.Server(config).serve, [sock])
