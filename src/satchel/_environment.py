@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -13,6 +11,7 @@ from typing import TYPE_CHECKING, Unpack
 
 from satchel._approval import Executables, HeldBack, hold_back
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
+from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import read_overrides
 from satchel._model import model
@@ -202,26 +201,10 @@ def load(
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
     builder = _Builder(effective, opts, decided.trust, profile, policy)
-    with _collector_paused():
+    with collector_paused():  # many small values and no cycles (docs/performance.md)
         builder.read(written)
     env = builder.build(lay, decided, (*problems, *refused))
     return env if requested == opts else replace(env, requested_options=requested)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while the files are read: reading makes
-    thousands of small containers and no cycles worth collecting, so a collection
-    started among them only walks them (about 1 ms of a 1,000-skill load). The
-    collector runs again when the reading ends, even on error, unless it was already
-    off."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:

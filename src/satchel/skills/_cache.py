@@ -30,7 +30,6 @@ Rules that keep it honest:
 from __future__ import annotations
 
 import contextlib
-import gc
 import marshal
 import os
 import stat
@@ -41,6 +40,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
+from satchel._collector import collector_paused
 from satchel._version import __version__
 from satchel.diagnostics import Diagnostic
 from satchel.layout import user_dir
@@ -298,13 +298,8 @@ def _load(directory: Path, name: str) -> dict[str, Any]:
 def _unmarshal(data: bytes) -> Any:
     """`marshal.loads` with the cyclic collector paused: loading makes thousands of
     containers, and a collection started among them would cost more than the load."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return marshal.loads(data)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _write(directory: Path, name: str, data: bytes) -> None:
