@@ -228,6 +228,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.env.ignored": Entry(
             "warning", "a line a hook wrote to CLAUDE_ENV_FILE is not an export satchel reads back"
         ),
+        "hook.env.path": Entry(
+            "warning", "a hook's CLAUDE_ENV_FILE puts a directory of the project first on PATH"
+        ),
         "hook.event.unknown": Entry(
             "warning", "a hook names an event satchel does not know; it is kept"
         ),

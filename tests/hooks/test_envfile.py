@@ -141,3 +141,65 @@ def test_lines_that_are_not_plain_exports_are_left_out_and_reported(layout):
         "hook 'env': line 6 of its CLAUDE_ENV_FILE cannot be split as a shell would (No closing "
         "quotation); it is ignored",
     ]
+
+
+def _path_exports(layout, *values: str):
+    """The outcome of one session-start hook that writes `export PATH=VALUE` per value."""
+    write = "; ".join(f'echo {f"export PATH={v}"!r} >> "$CLAUDE_ENV_FILE"' for v in values)
+    write_hooks(
+        layout.project, hooks_toml(("session_start", None, [{"command": write, "name": "env"}]))
+    )
+    return HookRunner(satchel.load(layout=layout)).run("session_start", {})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "bin:$PATH",
+        "./node_modules/.bin:${PATH}",
+        "$CLAUDE_PROJECT_DIR/tools:$PATH",
+        "${PWD}/bin:/usr/bin",
+        ":$PATH",
+        "{project}/scripts:$PATH",
+        "{project}",
+    ],
+)
+def test_a_path_that_puts_a_project_directory_first_is_kept_and_reported(layout, value):
+    value = value.replace("{project}", str(layout.project))
+    outcome = _path_exports(layout, value)
+
+    assert outcome.exports.variables == {"PATH": value}
+    [problem] = outcome.diagnostics
+    shown = value.split(":")[0] or "an empty entry (the working directory)"
+    assert (problem.code, problem.severity, problem.message) == (
+        "hook.env.path",
+        "warning",
+        f"hook 'env': line 1 of its CLAUDE_ENV_FILE puts {shown} (a directory of the project) "
+        "on PATH before the system's directories; a program the project holds there runs in "
+        "place of the one of the same name in each later shell command",
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "$PATH:bin",
+        "${PATH}:$CLAUDE_PROJECT_DIR/bin",
+        "$HOME/.local/bin:$PATH",
+        "~/bin:$PATH",
+        "/opt/tool/bin:/usr/bin",
+        "{project}-other/bin:$PATH",
+    ],
+)
+def test_a_path_that_keeps_the_system_directories_first_is_not_reported(layout, value):
+    value = value.replace("{project}", str(layout.project))
+    outcome = _path_exports(layout, value)
+    assert (outcome.exports.variables, outcome.diagnostics) == ({"PATH": value}, ())
+
+
+def test_each_path_line_is_judged_and_the_later_value_wins(layout):
+    outcome = _path_exports(layout, "/usr/local/bin:$PATH", "bin:$PATH")
+    assert outcome.exports.variables == {"PATH": "bin:$PATH"}
+    assert [(d.code, d.message.split(" puts ")[0]) for d in outcome.diagnostics] == [
+        ("hook.env.path", "hook 'env': line 2 of its CLAUDE_ENV_FILE")
+    ]

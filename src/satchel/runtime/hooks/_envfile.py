@@ -14,6 +14,12 @@ other line, a value that cannot be split, a name that is not a variable name, or
 variable that injects code into a process (``LD_PRELOAD``, ``NODE_OPTIONS``...,
 `satchel.process.is_dangerous_env`) is left out with ``hook.env.ignored``. The whole
 text stays in `Exports.script` for a host that sources it itself.
+
+A ``PATH`` that puts a directory of the project before the ones it had (``bin``,
+``./bin``, ``$CLAUDE_PROJECT_DIR/bin``, an empty entry, an absolute path inside the
+project) is kept, as Claude Code keeps it, and reported with ``hook.env.path``: a
+program the project's files hold there would then run in place of the system's
+``git`` or ``ls`` in each later shell command.
 """
 
 from __future__ import annotations
@@ -34,7 +40,12 @@ __all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "collect", "env_file", "read_env_f
 ENV_FILE_EVENTS = frozenset(("session_start", "setup", "cwd_changed", "file_changed"))
 MAX_ENV_FILE = 64 * 1024
 IGNORED = "hook.env.ignored"
+PATH_FIRST = "hook.env.path"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_OLD_PATH = re.compile(r"\$(?:PATH\b|\{PATH\})")
+_PROJECT_VARIABLE = re.compile(
+    r"\$(?:\{(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|PWD)\}|(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|PWD)\b)"
+)
 
 
 def env_file(directory: Path, event: str, index: int) -> Path:
@@ -44,8 +55,12 @@ def env_file(directory: Path, event: str, index: int) -> Path:
     return path
 
 
-def read_env_file(path: Path, hook: Hook) -> tuple[Exports, tuple[Diagnostic, ...]]:
-    """What `hook` wrote to its file at `path` (see the module docstring)."""
+def read_env_file(
+    path: Path, hook: Hook, project: Path | None = None
+) -> tuple[Exports, tuple[Diagnostic, ...]]:
+    """What `hook` wrote to its file at `path` (see the module docstring); with `project`
+    (the project root, where the later shell commands run), a ``PATH`` that puts one of
+    its directories first is reported."""
     try:
         data = read_bounded(path, MAX_ENV_FILE)
     except FileProblem as e:
@@ -61,6 +76,8 @@ def read_env_file(path: Path, hook: Hook) -> tuple[Exports, tuple[Diagnostic, ..
         if left_out is not None:
             problems.append(_ignored(hook, f"line {number} of its {ENV_FILE_VARIABLE} {left_out}"))
         variables.update(found)
+        if project is not None and "PATH" in found:
+            problems.extend(_project_first(hook, number, found["PATH"], project))
     return Exports(tuple(variables.items()), text), tuple(problems)
 
 
@@ -96,6 +113,35 @@ def _exports(line: str) -> tuple[dict[str, str], str | None]:
         elif equals:
             found[name] = value
     return found, why
+
+
+def _project_first(hook: Hook, number: int, value: str, project: Path) -> list[Diagnostic]:
+    """``hook.env.path`` for the first entry of `value` that is the project's and comes
+    before the ``PATH`` it had (every entry, when it does not keep the old one)."""
+    for entry in value.split(":"):
+        if _OLD_PATH.search(entry):
+            return []
+        if _of_project(entry, project):
+            shown = entry or "an empty entry (the working directory)"
+            return [
+                diagnostic(
+                    PATH_FIRST,
+                    f"hook {hook.name!r}: line {number} of its {ENV_FILE_VARIABLE} puts "
+                    f"{shown} (a directory of the project) on PATH before the system's "
+                    "directories; a program the project holds there runs in place of the "
+                    "one of the same name in each later shell command",
+                    hook.spec.path,
+                )
+            ]
+    return []
+
+
+def _of_project(entry: str, project: Path) -> bool:
+    """Whether a ``PATH`` entry, as written, names a directory of `project` (relative
+    entries are relative to the working directory, which is the project)."""
+    if _PROJECT_VARIABLE.match(entry) or not entry.startswith(("/", "$", "~")):
+        return True
+    return entry.startswith("/") and Path(os.path.normpath(entry)).is_relative_to(project)
 
 
 def _ignored(hook: Hook, what: str) -> Diagnostic:

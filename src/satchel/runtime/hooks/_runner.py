@@ -205,7 +205,9 @@ class HookRunner:
         try:
             files = [env_file(directory, name, i) for i in range(len(hooks))]
             results = self._run_all(hooks, name, fields, files)
-            return aggregate(name, [_exported(r, f) for r, f in zip(results, files, strict=True)])
+            project = self.environment.layout.project
+            exported = [_exported(r, f, project) for r, f in zip(results, files, strict=True)]
+            return aggregate(name, exported)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 
@@ -377,8 +379,8 @@ def _strictness(hook: Hook) -> int:
     return int(hook.spec.strict or hook.spec.fail_mode == "closed")
 
 
-def _exported(result: HookResult, path: Path) -> HookResult:
-    exports, problems = read_env_file(path, result.hook)
+def _exported(result: HookResult, path: Path, project: Path) -> HookResult:
+    exports, problems = read_env_file(path, result.hook, project)
     if not exports and not problems:
         return result
     return replace(result, exports=exports, diagnostics=(*result.diagnostics, *problems))
