@@ -44,6 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from satchel._contain import entry_parts, folded, link_escapes
 from satchel._model import model
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
@@ -215,8 +216,10 @@ class Packed:
 def pack(
     root: Path, name: str, kind: str, description: str, *, files: bool, limits: Limits
 ) -> Packed:
-    """The artifact for the directory `root` (a skill or plugin called `name`)."""
+    """The artifact for the directory `root` (a skill or plugin called `name`); what
+    `install` would refuse is refused first (`_installable`)."""
     paths = _walk(root, limits)
+    _installable(root, name, paths, limits)
     config = b"{}"
     if files:
         linked = [rel for rel in paths if (root / rel).is_symlink()]
@@ -277,6 +280,32 @@ def _walk(root: Path, limits: Limits) -> list[str]:
     if len(out) > limits.max_files:
         raise refuse("install.archive.too-large", f"{root} holds more than {limits.max_files:,}")
     return sorted(set(out))
+
+
+def _installable(root: Path, name: str, paths: list[str], limits: Limits) -> None:
+    """Refuse what the extractor refuses when the artifact is installed, by the same
+    rules (`satchel._contain`): a path it would not write (``install.archive.path``),
+    two paths one filesystem could make one (``install.archive.duplicate``), a symlink
+    whose target leaves the published directory (``install.archive.link``), and a
+    hardlink (``install.archive.link``): a file with more than one link may be the
+    content of a file outside the directory, which publishing would copy out."""
+    seen: set[str] = set()
+    for rel in paths:
+        path = root / rel
+        parts = entry_parts(f"{name}/{rel}", depth=limits.max_depth, length=limits.max_path)
+        if isinstance(parts, str):
+            raise refuse("install.archive.path", f"{rel!r} {parts}", path)
+        key = folded(parts)
+        if key in seen:
+            raise refuse("install.archive.duplicate", f"{rel!r} is in the tree twice", path)
+        seen.add(key)
+        st = os.lstat(path)
+        why = link_escapes(parts[1:], os.readlink(path)) if stat.S_ISLNK(st.st_mode) else None
+        if why is None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            why = f"is a hardlink ({st.st_nlink} links): its content may be another file's"
+        if why is not None:
+            hint = "publish a copy of what it points at, inside the directory"
+            raise refuse("install.archive.link", f"{rel!r} {why}", path, hint=hint)
 
 
 def _tar(root: Path, name: str, paths: list[str]) -> bytes:
