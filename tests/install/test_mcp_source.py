@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shlex
@@ -23,6 +24,7 @@ from ..mcp.skills_support import (
     entry,
     hostile,
     hostile_listing,
+    http_hostile,
     http_skills,
     skill_text,
     skills_root,
@@ -314,3 +316,31 @@ def test_browse_refuses_a_served_entry_whose_path_would_leave_its_tree(satchel, 
         ("mcp.skills.path", f"skill {uri} of server {spec!r} is refused: {reason}")
         for uri, reason in why
     ]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_file_sent_far_past_its_listed_size_is_a_mismatch_naming_it(
+    satchel, project, tmp_path, transport
+):
+    """The server answers ``resources/read`` of a 6-byte file with 17 MiB, past the
+    longest line the stdio reader takes at all: the read stops once the answer passes
+    the bound its listed size gives, and the install is refused naming the file."""
+    ref = "skill://pdf/refs/a.md"
+    files = {PDF: skill_text("pdf"), ref: "ref A\n"}
+    skills = [entry(PDF, "pdf", files)]
+    argv = hostile(tmp_path / "spec.json", skills, files, flood={ref: 17 * 1024 * 1024})
+    before = _everything(tmp_path)
+    with contextlib.ExitStack() as stack:
+        if transport == "http":
+            spec = "mcp+" + stack.enter_context(http_hostile(argv))
+        else:
+            spec = "mcp+stdio:" + shlex.join(argv)
+        code, _, err = satchel("install", spec)
+    shown = spec.replace(f"{Path.cwd()}/", "")
+    assert code != 0
+    assert err.strip() == (
+        f"satchel: mcp.skills.mismatch: skill 'pdf' ({PDF}) of server {shown!r} is refused: "
+        f"refs/a.md is 6 bytes in its manifest, and the server's answer for it went past "
+        f"{6 * 6 + 64 * 1024} bytes"
+    )
+    assert _everything(tmp_path) == before

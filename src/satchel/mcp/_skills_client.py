@@ -31,7 +31,10 @@ holds to, section by section:
 - *Integrity and Verification*: "When a host retrieves a file listed in a skill's
   `resources`, it MUST verify the content against that entry's `digest` and `size`";
   "hosts MUST NOT use the unverified content". A mismatch refuses the skill
-  (``mcp.skills.mismatch``, naming the file). *Frontmatter Verification*: the fetched
+  (``mcp.skills.mismatch``, naming the file). Each file is read with a bound its
+  listed size gives (`_bound`): an answer that passes it is not read on
+  (`satchel.mcp._transports.Wire.bound`), and is a mismatch naming the file, so a
+  server cannot make satchel hold more than that. *Frontmatter Verification*: the fetched
   ``SKILL.md``'s frontmatter is compared with the entry's; a difference is a mismatch.
 - *Lazy Retrieval*: "Hosts MUST NOT retrieve a skill's files ahead of need".
   `list_skills` reads no file; `fetch_files` reads the files asked for.
@@ -52,7 +55,7 @@ import hashlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from satchel._contain import entry_parts, folded
 from satchel._model import model
@@ -79,9 +82,13 @@ ESCAPES = "mcp.skills.path"  # an entry's path would leave the tree it is writte
 MAX_FILES = 512  # resources per skill (spec: Limits)
 MAX_TOTAL = 16 * 1024 * 1024  # bytes per skill (spec: Limits)
 MAX_PAGES = 250  # skills/list pages read at most
+_ENVELOPE = 64 * 1024  # bytes of an answer's JSON-RPC envelope beside a file's content
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    from satchel.mcp._transports import Wire
 
 
 @model
@@ -135,7 +142,9 @@ def list_skills(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Dia
     or declined; raise `SkillsFailed` when the server cannot be reached or does not
     declare the extension. No file is read."""
 
-    async def run(session: Any) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+    async def run(
+        session: Any, wire: Wire
+    ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
         rows = await _pages(session)
         listed = {row.get("uri") for row in rows if isinstance(row, dict)}
         skills, notes = _judged(server.label, rows)
@@ -176,13 +185,13 @@ def fetch_listed(
     (``mcp.skills.path``) fails it (`SkillsFailed`) before any file is read."""
 
     async def run(
-        session: Any,
+        session: Any, wire: Wire
     ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
         skills, notes = _judged(server.label, await _pages(session))
         escapes = [n for n in notes if n.code == ESCAPES]
         if whole and escapes:
             raise SkillsFailed(escapes[0])
-        files = {s.path: await _files(session, s, s.files) for s in skills}
+        files = {s.path: await _files(session, wire, s, s.files) for s in skills}
         return skills, notes, files
 
     skills, notes, files = _run(server, run)
@@ -203,8 +212,8 @@ def fetch_files(
     if missing:
         raise SkillsFailed(_mismatch(skill, f"{missing[0]} is not in the skill's manifest"))
 
-    async def run(session: Any) -> dict[str, bytes]:
-        return await _files(session, skill, wanted)
+    async def run(session: Any, wire: Wire) -> dict[str, bytes]:
+        return await _files(session, wire, skill, wanted)
 
     got = _run(server, run)
     if "SKILL.md" in got:
@@ -215,8 +224,8 @@ def fetch_files(
 # -- one session per call ------------------------------------------------------------
 
 
-def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
-    """`body(session)` on a fresh session to `server`, in an event loop of its own (a
+def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
+    """`body(session, wire)` on a fresh session to `server`, in an event loop of its own (a
     worker thread when the caller already runs one)."""
     import anyio
 
@@ -226,8 +235,9 @@ def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
 
     async def main() -> _T:
         with anyio.fail_after(server.timeout):
-            async with _session(server) as session:
-                return await body(session)
+            wire = _wire()
+            async with _session(server, wire) as session:
+                return await body(session, wire)
 
     def go() -> _T:
         try:
@@ -252,7 +262,7 @@ def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
 
 
 @contextlib.asynccontextmanager
-async def _session(server: SkillServer) -> AsyncIterator[Any]:
+async def _session(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
     from mcp.client.session import ClientSession
     from mcp_types import Implementation
 
@@ -260,7 +270,7 @@ async def _session(server: SkillServer) -> AsyncIterator[Any]:
 
     info = Implementation(name="satchel", version=__version__)
     async with contextlib.AsyncExitStack() as stack:
-        streams = await stack.enter_async_context(_streams(server))
+        streams = await stack.enter_async_context(_streams(server, wire))
         session = await stack.enter_async_context(
             ClientSession(streams[0], streams[1], client_info=info, extensions={EXTENSION: {}})
         )
@@ -277,10 +287,9 @@ async def _session(server: SkillServer) -> AsyncIterator[Any]:
 
 
 @contextlib.asynccontextmanager
-async def _streams(server: SkillServer) -> AsyncIterator[Any]:
-    from satchel.mcp._transports import Wire, remote_streams, stdio_streams
+async def _streams(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
+    from satchel.mcp._transports import remote_streams, stdio_streams
 
-    wire = Wire()
     if server.url is not None:
         async with remote_streams(
             "streamable-http", server.url, server.headers, wire, timeout=server.timeout
@@ -329,12 +338,32 @@ async def _call(session: Any, method: str, params: dict[str, Any]) -> dict[str, 
     return result
 
 
-async def _files(session: Any, skill: RemoteSkill, files: Sequence[RemoteFile]) -> dict[str, bytes]:
-    return {f.rel: _verified(skill, f, await _read(session, skill, f)) for f in files}
+async def _files(
+    session: Any, wire: Wire, skill: RemoteSkill, files: Sequence[RemoteFile]
+) -> dict[str, bytes]:
+    return {f.rel: _verified(skill, f, await _read(session, wire, skill, f)) for f in files}
 
 
-async def _read(session: Any, skill: RemoteSkill, f: RemoteFile) -> bytes:
-    result = await _call(session, "resources/read", {"uri": f.uri})
+def _bound(size: int) -> int:
+    """The most bytes one answer carrying a file of `size` bytes can take: each byte as
+    a six-character JSON escape (base64 takes less), and room for the envelope."""
+    return 6 * size + _ENVELOPE
+
+
+async def _read(session: Any, wire: Wire, skill: RemoteSkill, f: RemoteFile) -> bytes:
+    wire.bound = _bound(f.size)
+    try:
+        result = await _call(session, "resources/read", {"uri": f.uri})
+    except Exception:
+        if wire.over is None:
+            raise
+        why = (
+            f"{f.rel} is {f.size} bytes in its manifest, and the server's answer for it "
+            f"went past {wire.over} bytes"
+        )
+        raise SkillsFailed(_mismatch(skill, why)) from None
+    finally:
+        wire.bound = None
     contents = result.get("contents")
     for item in contents if isinstance(contents, list) else []:
         if not isinstance(item, dict) or item.get("uri") != f.uri:
@@ -504,6 +533,12 @@ def _mismatch(skill: RemoteSkill, why: str) -> Diagnostic:
 def _failed(server: SkillServer, why: str) -> Diagnostic:
     message = f"skill server {server.label!r} ({server.shown()}) failed: {why}"
     return diagnostic("mcp.skills.failed", message)
+
+
+def _wire() -> Wire:
+    from satchel.mcp._transports import Wire
+
+    return Wire()
 
 
 def _innermost(e: BaseException) -> BaseException:
