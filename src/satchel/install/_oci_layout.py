@@ -39,7 +39,6 @@ import os
 import re
 import stat
 import tarfile
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,7 +71,6 @@ TAR_GZIP = "application/vnd.oci.image.layer.v1.tar+gzip"
 SKILL_LAYER = "application/vnd.agent.skill.content.v1.tar+gzip"
 FILE_LAYER = "application/vnd.oci.image.layer.v1.tar"  # oras's default for a plain file
 _TAR = re.compile(r".*[./+]tar(?:\+gzip)?\Z")
-_DRIVE = re.compile(r"[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -160,28 +158,24 @@ def _title(layer: Layer, where: str, limits: Limits) -> tuple[str, ...]:
     if title is None:
         message = f"{where}: layer {layer.digest} is neither one archive nor titled with its path"
         raise refuse("install.oci.invalid", message)
-    why = None
-    if not title or _CONTROL.search(title) or "\\" in title:
-        why = "is empty or holds a backslash or control character"
-    elif title.startswith("/") or _DRIVE.match(title):
-        why = "is absolute"
-    elif any(p in ("", ".", "..") for p in title.split("/")):
-        why = "has an empty, '.' or '..' segment"
-    elif title.count("/") + 1 > limits.max_depth or len(title) > limits.max_path:
-        why = "is deeper or longer than the limit"
-    if why is not None:
-        raise refuse("install.oci.path", f"{where}: layer title {title!r} {why}")
-    return tuple(title.split("/"))
+    parts = entry_parts(title, depth=limits.max_depth, length=limits.max_path)
+    if not title or _CONTROL.search(title):
+        parts = "is empty or holds a control character"
+    elif not isinstance(parts, str) and "/".join(parts) != title:
+        parts = "has an empty or '.' segment"
+    if isinstance(parts, str):
+        raise refuse("install.oci.path", f"{where}: layer title {title!r} {parts}")
+    return parts
 
 
 def _distinct(titles: list[tuple[str, ...]], where: str) -> None:
-    folded = ["/".join(unicodedata.normalize("NFC", p).casefold() for p in t) for t in titles]
+    keys = [folded(t) for t in titles]
     files = set()
-    for key, parts in zip(folded, titles, strict=True):
+    for key, parts in zip(keys, titles, strict=True):
         if key in files:
             raise refuse("install.oci.path", f"{where}: layer title {'/'.join(parts)!r} is twice")
         files.add(key)
-    for key, parts in zip(folded, titles, strict=True):
+    for key, parts in zip(keys, titles, strict=True):
         segs = key.split("/")
         if any("/".join(segs[:n]) in files for n in range(1, len(segs))):
             message = f"{where}: layer title {'/'.join(parts)!r} is below another file"
