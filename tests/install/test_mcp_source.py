@@ -16,7 +16,7 @@ from satchel import Layout
 from satchel._trust import trust
 from satchel.install import InstallError, Source, parse_source
 from satchel.mcp._skills_client import _entry
-from tests.support import put
+from tests.support import put, skill_md
 
 from ..mcp.skills_support import (
     FASTMCP,
@@ -26,7 +26,6 @@ from ..mcp.skills_support import (
     hostile_listing,
     http_hostile,
     http_skills,
-    skill_text,
     skills_root,
     stdio_command,
 )
@@ -288,7 +287,7 @@ def test_a_server_path_leaving_the_tree_refuses_the_whole_install(
     uri = uri.replace("{abs}", str(outside))
     why = why.replace("{abs}", str(outside))
     extra = {k.replace("{abs}", str(outside)): v for k, v in extra.items()}
-    files = {PDF: skill_text("pdf"), uri: skill_text(name), **extra}
+    files = {PDF: skill_md("pdf"), uri: skill_md(name), **extra}
     skills = [
         entry(PDF, "pdf", {PDF: files[PDF]}),
         entry(uri, name, {uri: files[uri], **extra}),
@@ -326,7 +325,7 @@ def test_a_file_sent_far_past_its_listed_size_is_a_mismatch_naming_it(
     longest line the stdio reader takes at all: the read stops once the answer passes
     the bound its listed size gives, and the install is refused naming the file."""
     ref = "skill://pdf/refs/a.md"
-    files = {PDF: skill_text("pdf"), ref: "ref A\n"}
+    files = {PDF: skill_md("pdf"), ref: "ref A\n"}
     skills = [entry(PDF, "pdf", files)]
     argv = hostile(tmp_path / "spec.json", skills, files, flood={ref: 17 * 1024 * 1024})
     before = _everything(tmp_path)

@@ -48,34 +48,35 @@ def http_skills(root: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/mcp"
 
 
-def entry(uri: str, name: str, files: Mapping[str, str], sizes: Mapping[str, int] = {}) -> dict:
-    """A ``skills/list`` entry for the skill `uri` named `name` whose manifest lists
-    `files` (URI -> text) with their digests and sizes (a size in `sizes` instead)."""
+def entry(uri: str, name: str, files: Mapping[str, str]) -> dict[str, Any]:
+    """A ``skills/list`` entry for the skill `uri` named `name` (its frontmatter that
+    of ``skill_md(name)``) whose manifest lists `files` (URI -> text) with their digests
+    and sizes."""
     rows = [
         {
             "uri": file_uri,
             "digest": "sha256:" + hashlib.sha256(text.encode()).hexdigest(),
-            "size": sizes.get(file_uri, len(text.encode())),
+            "size": len(text.encode()),
         }
         for file_uri, text in files.items()
     ]
     return {
         "uri": uri,
-        "frontmatter": {"name": name, "description": f"The {name} skill."},
+        "frontmatter": {"name": name, "description": "Does a thing."},  # as skill_md's
         "resources": rows,
     }
 
 
-def skill_text(name: str) -> str:
-    return f"---\nname: {name}\ndescription: The {name} skill.\n---\n\n# {name}\n"
-
-
 def hostile(
-    spec: Path, skills: list[dict[str, Any]], files: Mapping[str, str], flood: Mapping = {}
+    spec: Path,
+    skills: list[dict[str, Any]],
+    files: Mapping[str, str],
+    flood: Mapping[str, int] | None = None,
 ) -> list[str]:
     """The argv of the hostile server answering with `skills`, `files` and `flood` (see
     ``servers/hostile_skills.py``), its spec written to `spec`."""
-    spec.write_text(json.dumps({"skills": skills, "files": dict(files), "flood": dict(flood)}))
+    served = {"skills": skills, "files": dict(files), "flood": dict(flood or {})}
+    spec.write_text(json.dumps(served))
     return [sys.executable, str(HOSTILE), str(spec)]
 
 
@@ -97,12 +98,12 @@ def hostile_listing(
     absolute, back = f"skill://{outside}/evil/SKILL.md", "skill://..\\evil/SKILL.md"
     nested, escape = "skill://evil/SKILL.md", "skill://evil/../../../evil/SKILL.md"
     files = {
-        pdf: skill_text("pdf"),
-        climb: skill_text("evil"),
-        absolute: skill_text("evil"),
-        back: skill_text("..\\evil"),
-        nested: skill_text("evil"),
-        escape: skill_text("evil"),
+        pdf: skill_md("pdf"),
+        climb: skill_md("evil"),
+        absolute: skill_md("evil"),
+        back: skill_md("..\\evil"),
+        nested: skill_md("evil"),
+        escape: skill_md("evil"),
     }
     skills = [
         entry(pdf, "pdf", {pdf: files[pdf]}),

@@ -128,4 +128,4 @@ def test_a_served_entry_whose_path_would_leave_its_tree_is_refused(layout, tmp_p
         ("mcp.skills.path", f"skill {uri} of server 'h' is refused: {reason}")
         for uri, reason in why
     ]
-    assert env.skills["h:pdf"].body().strip() == "# pdf"
+    assert env.skills["h:pdf"].body().strip() == "Body."
