@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import posixpath
 import re
 import stat
 from collections.abc import Callable, Collection, Mapping
@@ -23,7 +24,12 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = [
+    "MAX_ENTRY_DEPTH",
+    "MAX_ENTRY_PATH",
     "contained",
+    "entry_parts",
+    "folded",
+    "link_escapes",
     "is_dir",
     "is_file",
     "probe_json",
@@ -59,6 +65,9 @@ __all__ = [
 MAX_FILE = 1024 * 1024  # JSON and TOML component files: 1 MiB
 MAX_TREE_ENTRIES = 100_000  # a symlink walk stops (and refuses) past this many entries
 OUTSIDE_ROOT = "plugin.path.outside_root"
+MAX_ENTRY_DEPTH = 48  # path segments of one entry written into a tree
+MAX_ENTRY_PATH = 1024  # characters of one entry's path
+_DRIVE = re.compile(r"[A-Za-z]:")
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _BOM = "\ufeff"
 _NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # as pathlib's exists()
@@ -174,6 +183,53 @@ def resolve_in_root(root: Path, value: str, *, resolved: bool = False) -> Path |
     if not is_inside(target, base):
         return Refusal(f"{value!r} resolves to {target}, outside the plugin root", outside=True)
     return target
+
+
+# -- entries written into a tree --------------------------------------------------------
+
+
+def entry_parts(
+    name: str, *, depth: int = MAX_ENTRY_DEPTH, length: int = MAX_ENTRY_PATH
+) -> tuple[str, ...] | str:
+    """The segments of `name`, the POSIX path of an entry to be written below a tree
+    (an archive's entry, a file a skills server serves, a file published), empty and
+    ``.`` segments dropped; or why the entry would not stay in the tree, a phrase
+    that follows the entry's name: it holds a backslash or NUL, it is absolute (``/``
+    or a drive), it has a ``..`` segment, or it has more than `depth` segments or
+    `length` characters. The one rule every writer of such a tree applies before
+    writing anything."""
+    if "\0" in name or "\\" in name:
+        return "holds a backslash or NUL"
+    if name.startswith("/") or _DRIVE.match(name):
+        return "is absolute"
+    parts = tuple(p for p in name.split("/") if p not in ("", "."))
+    if ".." in parts:
+        return "has a '..' segment"
+    if len(parts) > depth or len(name) > length:
+        return "is deeper or longer than the limit"
+    return parts
+
+
+def link_escapes(parts: tuple[str, ...], target: str) -> str | None:
+    """Why a symlink at `parts` (checked by `entry_parts`) pointing at `target` would
+    lead out of its tree, or None when it lands inside: an empty target, a backslash
+    or NUL, an absolute target, or one whose ``..`` climb above the tree's top."""
+    if not target or "\0" in target or "\\" in target:
+        return "is a symlink with a bad target"
+    if target.startswith("/") or _DRIVE.match(target):
+        return f"links outside the tree ({target})"
+    landing = posixpath.normpath(posixpath.join(*parts[:-1], target) if parts[:-1] else target)
+    if landing == ".." or landing.startswith("../"):
+        return f"links outside the tree ({target})"
+    return None
+
+
+def folded(parts: tuple[str, ...]) -> str:
+    """An entry's path as compared for duplicates: NFC, casefolded, so that two entries
+    one case-insensitive or normalising filesystem would write to one place are one."""
+    import unicodedata  # only when a tree is written
+
+    return "/".join(unicodedata.normalize("NFC", p).casefold() for p in parts)
 
 
 def symlink_on_path(root: Path, relative: str) -> str | None:

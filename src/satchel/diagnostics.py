@@ -477,6 +477,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.skills.mismatch": Entry(
             "error", "a skill server's file is not what its manifest says: the skill is refused"
         ),
+        "mcp.skills.path": Entry(
+            "error", "a skill server's entry names a path that would leave its tree: refused"
+        ),
         "mcp.skills.shadowed": Entry(
             "warning", "a skill server's skill has the name of another skill: both are kept"
         ),

@@ -351,3 +351,30 @@ def test_a_project_cannot_redirect_installs_out_of_itself(
         f"satchel: install.root.escape: {project}/.agents/skills leads out of the project"
     )
     assert os.listdir(elsewhere) == []
+
+
+@pytest.mark.parametrize(
+    ("link", "why"),
+    [
+        ("../../secret.txt", "'pdf/leak' links outside the tree (../../secret.txt)"),
+        ("{secret}", "'pdf/leak' links outside the tree ({secret})"),
+        ("..\\secret.txt", "'pdf/leak' is a symlink with a bad target"),
+    ],
+    ids=["climbing", "absolute", "backslash"],
+)
+def test_a_local_folder_with_a_link_out_of_it_is_refused_by_the_extractors_rule(
+    satchel, project: Path, tmp_path: Path, link: str, why: str
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the user's secret\n")
+    folder = write_tree(tmp_path / "local", {"pdf/SKILL.md": skill_md("pdf", "PDFs.")})
+    os.symlink(link.replace("{secret}", str(secret)), folder / "pdf" / "leak")
+    before = state(project)
+    code, out, _ = satchel("install", folder, "--json")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["code"], error["message"]) == (
+        "install.archive.link",
+        f"{why.replace('{secret}', str(secret))} ({folder})",
+    )
+    assert state(project) == before

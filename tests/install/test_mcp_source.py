@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shlex
@@ -15,9 +16,19 @@ from satchel import Layout
 from satchel._trust import trust
 from satchel.install import InstallError, Source, parse_source
 from satchel.mcp._skills_client import _entry
-from tests.support import put
+from tests.support import put, skill_md
 
-from ..mcp.skills_support import FASTMCP, TAMPERED, http_skills, skills_root, stdio_command
+from ..mcp.skills_support import (
+    FASTMCP,
+    TAMPERED,
+    entry,
+    hostile,
+    hostile_listing,
+    http_hostile,
+    http_skills,
+    skills_root,
+    stdio_command,
+)
 
 
 def _manifest_digest(files: dict[str, bytes]) -> str:
@@ -62,8 +73,8 @@ def test_an_entry_breaking_the_extensions_rules_is_refused_and_dynamic_is_declin
         ),
         (
             {"uri": "skill://pdf/SKILL.md", "frontmatter": front, "resources": [good, escape]},
-            "mcp.skills.invalid: skill skill://pdf/SKILL.md of server 's' is refused: "
-            "skill://pdf/../x would leave the skill directory",
+            "mcp.skills.path: skill skill://pdf/SKILL.md of server 's' is refused: "
+            "skill://pdf/../x has a '..' segment",
         ),
         (
             {"uri": "skill://pdf/SKILL.md", "frontmatter": front},
@@ -209,3 +220,126 @@ def test_satchels_client_installs_what_satchel_serve_serves(satchel, project, tm
     assert {rel: (installed / rel).read_bytes() for rel in files} == files
     lock = json.loads((project / ".satchel" / "skills.lock").read_text())
     assert [e["resolved"] for e in lock["entries"]] == [_manifest_digest(files)]
+
+
+def _everything(root: Path) -> set[str]:
+    """Every path below `root`, relative, directories too."""
+    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
+
+
+PDF = "skill://pdf/SKILL.md"
+CLIMB = "../../../../../.claude/skills/evil"  # from the staging tree up to the home
+HOSTILE_ENTRIES = [
+    pytest.param(
+        f"skill://{CLIMB}/SKILL.md",
+        "evil",
+        {},
+        f"its path {CLIMB!r} has a '..' segment",
+        id="skill-path-climbs",
+    ),
+    pytest.param(
+        "skill://{abs}/evil/SKILL.md",
+        "evil",
+        {},
+        "its path '{abs}/evil' is absolute",
+        id="skill-path-absolute",
+    ),
+    pytest.param(
+        "skill://..\\..\\evil/SKILL.md",
+        "..\\..\\evil",
+        {},
+        "its path '..\\\\..\\\\evil' holds a backslash or NUL",
+        id="skill-path-backslash",
+    ),
+    pytest.param(
+        "skill://evil/SKILL.md",
+        "evil",
+        {f"skill://evil/../{CLIMB}/hooks/hooks.json": "{}"},
+        f"skill://evil/../{CLIMB}/hooks/hooks.json has a '..' segment",
+        id="file-path-climbs",
+    ),
+    pytest.param(
+        "skill://evil/SKILL.md",
+        "evil",
+        {"skill://evil/{abs}/evil.md": "x"},
+        "skill://evil/{abs}/evil.md is absolute",
+        id="file-path-absolute",
+    ),
+    pytest.param(
+        "skill://evil/SKILL.md",
+        "evil",
+        {"skill://evil/./a.md": "x"},
+        "skill://evil/./a.md has an empty or '.' segment",
+        id="file-path-dot",
+    ),
+]
+
+
+@pytest.mark.parametrize(("uri", "name", "extra", "why"), HOSTILE_ENTRIES)
+def test_a_server_path_leaving_the_tree_refuses_the_whole_install(
+    satchel, project, home, tmp_path, uri, name, extra, why
+):
+    """The extension's *Resource Mapping* asks each file to be within the skill's
+    directory; satchel judges every path a server gives by the archive extractor's rule
+    (PEP 706's ``data`` filter and more), so a hostile server writes nothing anywhere:
+    not the skill it tried to plant in the home, nor the good skill beside it."""
+    outside = tmp_path / "abs"
+    uri = uri.replace("{abs}", str(outside))
+    why = why.replace("{abs}", str(outside))
+    extra = {k.replace("{abs}", str(outside)): v for k, v in extra.items()}
+    files = {PDF: skill_md("pdf"), uri: skill_md(name), **extra}
+    skills = [
+        entry(PDF, "pdf", {PDF: files[PDF]}),
+        entry(uri, name, {uri: files[uri], **extra}),
+    ]
+    argv = hostile(tmp_path / "spec.json", skills, files)
+    before = _everything(tmp_path)
+    spec = "mcp+stdio:" + shlex.join(argv)
+    code, _, err = satchel("install", spec)
+    shown = spec.replace(f"{Path.cwd()}/", "")  # the CLI shows paths below it relative
+    assert code != 0
+    assert err.strip() == (
+        f"satchel: mcp.skills.path: skill {uri} of server {shown!r} is refused: {why}"
+    )
+    assert _everything(tmp_path) == before  # nothing written, nothing left
+
+
+def test_browse_refuses_a_served_entry_whose_path_would_leave_its_tree(satchel, tmp_path):
+    skills, files, why = hostile_listing(tmp_path / "abs")
+    spec = "mcp+stdio:" + shlex.join(hostile(tmp_path / "spec.json", skills, files))
+    code, out, _ = satchel("browse", spec, "--json")
+    assert code == 0, out
+    listing = json.loads(out)
+    assert [(s["name"], s["folder"]) for s in listing["skills"]] == [("pdf", "pdf")]
+    assert [(d["code"], d["message"]) for d in listing["diagnostics"]] == [
+        ("mcp.skills.path", f"skill {uri} of server {spec!r} is refused: {reason}")
+        for uri, reason in why
+    ]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_file_sent_far_past_its_listed_size_is_a_mismatch_naming_it(
+    satchel, project, tmp_path, transport
+):
+    """The server answers ``resources/read`` of a 6-byte file with 17 MiB, past the
+    longest line the stdio reader takes at all: the read stops once the answer passes
+    the bound its listed size gives, and the install is refused naming the file."""
+    ref = "skill://pdf/refs/a.md"
+    files = {PDF: skill_md("pdf"), ref: "ref A\n"}
+    skills = [entry(PDF, "pdf", files)]
+    argv = hostile(tmp_path / "spec.json", skills, files, flood={ref: 17 * 1024 * 1024})
+    before = _everything(tmp_path)
+    with contextlib.ExitStack() as stack:
+        if transport == "http":
+            spec = "mcp+" + stack.enter_context(http_hostile(argv))
+        else:
+            spec = "mcp+stdio:" + shlex.join(argv)
+        code, _, err = satchel("install", spec)
+    shown = spec.replace(f"{Path.cwd()}/", "")
+    assert code != 0
+    assert err.strip() == (
+        f"satchel: mcp.skills.mismatch: skill 'pdf' ({PDF}) of server {shown!r} is refused: "
+        f"refs/a.md is 6 bytes in its manifest, and the server's answer for it went past "
+        f"{6 * 6 + 64 * 1024} bytes"
+    )
+    assert _everything(tmp_path) == before

@@ -151,14 +151,14 @@ def test_layout_files_pushed_with_the_client(satchel, oci_registry, project):
 @pytest.mark.parametrize(
     ("title", "why"),
     [
-        ("../evil/SKILL.md", "has an empty, '.' or '..' segment"),
+        ("../evil/SKILL.md", "has a '..' segment"),
         ("/etc/evil", "is absolute"),
         ("C:/evil", "is absolute"),
-        ("x\\..\\evil", "is empty or holds a backslash or control character"),
-        ("x/./y", "has an empty, '.' or '..' segment"),
-        ("x//y", "has an empty, '.' or '..' segment"),
-        ("x/\x1b[2Jy", "is empty or holds a backslash or control character"),
-        ("", "is empty or holds a backslash or control character"),
+        ("x\\..\\evil", "holds a backslash or NUL"),
+        ("x/./y", "has an empty or '.' segment"),
+        ("x//y", "has an empty or '.' segment"),
+        ("x/\x1b[2Jy", "is empty or holds a control character"),
+        ("", "is empty or holds a control character"),
     ],
     ids=["dotdot", "absolute", "drive", "backslash", "dot", "empty-segment", "control", "empty"],
 )
@@ -315,3 +315,83 @@ def test_a_missing_tag_is_a_fetch_failure(satchel, oci_registry):
 
 def test_parse_source_reads_oci_references():
     assert parse_source("oci://127.0.0.1:5000/a/b:v1").spec() == "oci://127.0.0.1:5000/a/b:v1"
+
+
+def _published_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """A skill to publish and a secret beside it, outside the skill."""
+    secret = put(tmp_path, "secret.txt", "the user's secret\n")
+    return a_skill(tmp_path / "src", "leaky"), secret
+
+
+@pytest.mark.parametrize(
+    ("make", "code", "why"),
+    [
+        pytest.param(
+            lambda skill, secret: os.link(secret, skill / "notes.md"),
+            "install.archive.link",
+            "'notes.md' is a hardlink (2 links): its content may be another file's",
+            id="hardlink",
+        ),
+        pytest.param(
+            lambda skill, secret: os.symlink(secret, skill / "notes.md"),
+            "install.archive.link",
+            "'notes.md' links outside the tree ({secret})",
+            id="absolute-symlink",
+        ),
+        pytest.param(
+            lambda skill, secret: os.symlink("../../secret.txt", skill / "scripts" / "s.txt"),
+            "install.archive.link",
+            "'scripts/s.txt' links outside the tree (../../secret.txt)",
+            id="symlink-climbing-out",
+        ),
+        pytest.param(
+            lambda skill, secret: os.symlink("../other", skill / "other"),
+            "install.archive.link",
+            "'other' links outside the tree (../other)",
+            id="symlink-to-a-sibling-of-the-skill",
+        ),
+        pytest.param(
+            lambda skill, secret: put(skill, "Notes.md", "a\n") and put(skill, "notes.md", "b\n"),
+            "install.archive.duplicate",
+            "'notes.md' is in the tree twice",
+            id="same-path-after-casefolding",
+        ),
+    ],
+)
+def test_publish_refuses_what_install_would_refuse(tmp_path, make, code, why):
+    """The layer is judged by the archive extractor's rules before it is built: a file
+    outside the skill never reaches the registry through a link."""
+    from satchel.install import InstallError, Limits
+    from satchel.install._oci_layout import pack
+
+    skill, secret = _published_tree(tmp_path)
+    make(skill, secret)
+    with pytest.raises(InstallError) as refused_pack:
+        pack(skill, "leaky", "skill", "leaky things.", files=False, limits=Limits())
+    found = refused_pack.value.diagnostic
+    assert (found.code, found.message) == (code, why.replace("{secret}", str(secret)))
+
+
+def test_publish_keeps_a_symlink_that_stays_in_the_skill(satchel, oci_registry, project, tmp_path):
+    skill, _ = _published_tree(tmp_path)
+    os.symlink("scripts/run.sh", skill / "run")
+    os.symlink("../SKILL.md", skill / "scripts" / "skill.md")
+    pushed = publish(satchel, skill, oci_registry.ref("t/inlinks"))
+    install(satchel, str(pushed["pinned"]))
+    installed = project / ".satchel" / "skills" / "leaky"
+    assert os.readlink(installed / "run") == "scripts/run.sh"
+    assert (installed / "scripts" / "skill.md").read_text() == (skill / "SKILL.md").read_text()
+
+
+def test_a_refused_publish_pushes_nothing(satchel, oci_registry, tmp_path):
+    skill, secret = _published_tree(tmp_path)
+    os.link(secret, skill / "scripts" / "notes.md")
+    ref = oci_registry.ref("t/leaky")
+    error = refused(satchel, "publish", skill, ref)
+    assert (error["code"], error["message"]) == (
+        "install.archive.link",
+        "'scripts/notes.md' is a hardlink (2 links): its content may be another file's "
+        f"({skill / 'scripts' / 'notes.md'})",
+    )
+    assert refused(satchel, "install", ref)["code"] == "install.fetch.failed"  # no tag
+    assert not list(Path(oci_registry.root).rglob("*leaky*"))  # no blob, no repository

@@ -10,6 +10,7 @@ import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from satchel.server._gateway import Spec, gateway_environment, read_config
 from satchel.server._serve import build_server
 
 from ..support import put, skill_md, write_skill
-from .skills_support import FASTMCP, TAMPERED, skills_root
+from .skills_support import FASTMCP, TAMPERED, hostile, hostile_listing, skills_root
 from .test_serve import _stop
 
 STARTUP = 60  # seconds a server may take to say where it listens: a "did not hang" bound
@@ -386,3 +387,33 @@ def test_a_skill_whose_files_cannot_be_kept_is_not_served(tree):
     found = [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")]
     assert [code for code, _ in found] == ["mcp.gateway.source.unwritable"]
     assert found[0][1].startswith("skill skill://pdf/SKILL.md of server 't' cannot be kept: ")
+
+
+def test_a_source_entry_whose_path_would_leave_its_tree_is_not_copied(tree, monkeypatch):
+    """The gateway copies a server's files into a private directory: every path the
+    server gives goes through the archive extractor's rule first, so a hostile entry is
+    refused, nothing of it written anywhere, and the good skill beside it is served."""
+    skills, files, why = hostile_listing(tree["tmp"] / "abs")
+    argv = hostile(tree["tmp"] / "spec.json", skills, files)
+    source = (
+        f'[sources.h]\nkind = "mcp"\ncommand = {json.dumps(argv[0])}\n'
+        f"args = {json.dumps(argv[1:])}\n\n"
+    )
+    config = put(tree["tmp"] / "gateway.toml", source + '[filter]\nsources = ["h"]\n')
+    spec = Spec(directory=str(tree["project"]), home=str(tree["home"]), config=str(config))
+    private = tree["tmp"] / "private"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))  # the gateway's copy goes here
+    env = gateway_environment(spec).environment
+    assert sorted(env.skills) == ["pdf"]
+    (into,) = private.iterdir()
+    assert sorted(p.relative_to(into).as_posix() for p in into.rglob("*")) == [
+        "h",
+        "h/pdf",
+        "h/pdf/SKILL.md",
+    ]
+    assert [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")] == [
+        ("mcp.skills.path", f"skill {uri} of server 'h' is refused: {reason}")
+        for uri, reason in why
+    ]
+    assert [p for p in tree["tmp"].rglob("*") if "evil" in p.name] == []

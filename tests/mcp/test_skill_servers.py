@@ -16,7 +16,7 @@ from satchel.origin import Origin
 from tests.support import put, skill_md, write_skill
 from tests.support.session import session
 
-from .skills_support import FASTMCP, TAMPERED, skills_root
+from .skills_support import FASTMCP, TAMPERED, hostile, hostile_listing, skills_root
 
 
 def _server(script, *args) -> dict[str, object]:
@@ -114,3 +114,18 @@ def test_a_projects_skill_servers_start_only_in_a_trusted_project(project, home)
     )
     assert found[1][0] == "mcp.skills.failed"
     assert found[1][1].startswith(f"skill server 'p' ({sys.executable} -c 'raise SystemExit(3)')")
+
+
+def test_a_served_entry_whose_path_would_leave_its_tree_is_refused(layout, tmp_path):
+    """Every path a server gives is judged by the archive extractor's rule, live too:
+    the hostile entries are refused at load, the good skill beside them loads."""
+    skills, files, why = hostile_listing(tmp_path / "abs")
+    argv = hostile(tmp_path / "spec.json", skills, files)
+    server = {"command": argv[0], "args": argv[1:]}
+    env = satchel.load(layout=layout, skill_servers={"h": server})
+    assert [n for n, s in env.skills.items() if s.scope == "mcp"] == ["h:pdf"]
+    assert [(d.code, d.message) for d in env.diagnostics if d.code.startswith("mcp.")] == [
+        ("mcp.skills.path", f"skill {uri} of server 'h' is refused: {reason}")
+        for uri, reason in why
+    ]
+    assert env.skills["h:pdf"].body().strip() == "Body."

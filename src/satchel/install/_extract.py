@@ -25,17 +25,15 @@ failure the caller removes it, so nothing half-extracted is ever visible.
 from __future__ import annotations
 
 import os
-import posixpath
-import re
 import stat
 import tarfile
-import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from satchel._contain import entry_parts, folded, link_escapes
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Limits
 
@@ -43,7 +41,6 @@ __all__ = ["extract_archive", "sniff"]
 
 _CHUNK = 64 * 1024
 _MAX_LINK = 4096
-_DRIVE = re.compile(r"[A-Za-z]:")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -162,15 +159,9 @@ class _Writer:
         self.files += 1
         if self.files > self.limits.max_files:
             raise self._too_large(f"it has more than {self.limits.max_files:,} entries")
-        if "\0" in name or "\\" in name:
-            raise self._path(name, "holds a backslash or NUL")
-        if name.startswith("/") or _DRIVE.match(name):
-            raise self._path(name, "is absolute")
-        parts = tuple(p for p in name.split("/") if p not in ("", "."))
-        if ".." in parts:
-            raise self._path(name, "has a '..' segment")
-        if len(parts) > self.limits.max_depth or len(name) > self.limits.max_path:
-            raise self._path(name, "is deeper or longer than the limit")
+        parts = entry_parts(name, depth=self.limits.max_depth, length=self.limits.max_path)
+        if isinstance(parts, str):
+            raise self._path(name, parts)
         return parts
 
     def directory(self, parts: tuple[str, ...]) -> None:
@@ -194,13 +185,9 @@ class _Writer:
         os.chmod(target, perms)
 
     def symlink(self, parts: tuple[str, ...], target: str) -> None:
-        if not target or "\0" in target or "\\" in target:
-            raise self.refused("install.archive.link", parts, "is a symlink with a bad target")
-        if target.startswith("/") or _DRIVE.match(target):
-            raise self.refused("install.archive.link", parts, f"links outside the tree ({target})")
-        landing = posixpath.normpath(posixpath.join(*parts[:-1], target) if parts[:-1] else target)
-        if landing == ".." or landing.startswith("../"):
-            raise self.refused("install.archive.link", parts, f"links outside the tree ({target})")
+        why = link_escapes(parts, target)
+        if why is not None:
+            raise self.refused("install.archive.link", parts, why)
         self._claim(parts, "l")
         os.symlink(target, self._parent(parts) / parts[-1])
 
@@ -208,7 +195,7 @@ class _Writer:
         return refuse(code, f"archive entry {'/'.join(parts)!r} {why}", self.archive)
 
     def _claim(self, parts: tuple[str, ...], kind: str) -> None:
-        key = "/".join(unicodedata.normalize("NFC", p).casefold() for p in parts)
+        key = folded(parts)
         before = self.seen.get(key)
         if before is not None and not (before == "d" and kind == "d"):
             raise self.refused("install.archive.duplicate", parts, "is in the archive twice")

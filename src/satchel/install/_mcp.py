@@ -15,6 +15,11 @@ over streamable HTTP; `satchel.mcp._skills_client` speaks the extension
   (``mcp.skills.mismatch``, naming the file), and nothing is written. Dynamic skills
   (``"resources": "dynamic"``) have nothing to verify and are declined
   (``mcp.skills.dynamic``).
+- Every path the server gives (a skill's ``<skill-path>``, each file's path) is judged
+  by the archive extractor's rule when the listing is read (``mcp.skills.path``). A
+  server that gives one that would leave the staging tree is not trusted with any
+  skill: the install is refused before any file is read, as an archive with one such
+  entry is, and nothing is written.
 - The lock entry's ``source`` is the server (``mcp+stdio:...`` or ``mcp+https://...``)
   and its ``resolved`` is the skill's manifest digest (`RemoteSkill.digest`: sha256
   over the sorted ``<path> <digest> <size>`` lines of its files), so ``satchel update``
@@ -90,7 +95,7 @@ def fetch_mcp(source: Source, work: Path) -> Fetched:
     tree = work / "tree"
     tree.mkdir()
     try:
-        skills, notes, files = fetch_listed(server)
+        skills, notes, files = fetch_listed(server, whole=True)
     except SkillsFailed as e:
         raise InstallError(e.diagnostic) from None
     for skill in skills:
@@ -100,8 +105,8 @@ def fetch_mcp(source: Source, work: Path) -> Fetched:
 
 
 def _write(tree: Path, skill: RemoteSkill, files: dict[str, bytes]) -> None:
-    """The verified `files` below ``tree/<skill-path>``; every path was judged plain
-    (no ``..``, no absolute or empty segment) when the entry was read. A nested skill's
+    """The verified `files` below ``tree/<skill-path>``; every path was judged by the
+    archive extractor's rule when the entry was read (`_skills_client`). A nested skill's
     files are also its enclosing skill's (the extension's *Nested Skills*): a file
     already written with the same bytes is left as it is; other bytes refuse."""
     base = tree.joinpath(*skill.path.split("/"))

@@ -39,11 +39,11 @@ import os
 import re
 import stat
 import tarfile
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from satchel._contain import entry_parts, folded, link_escapes
 from satchel._model import model
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
@@ -71,7 +71,6 @@ TAR_GZIP = "application/vnd.oci.image.layer.v1.tar+gzip"
 SKILL_LAYER = "application/vnd.agent.skill.content.v1.tar+gzip"
 FILE_LAYER = "application/vnd.oci.image.layer.v1.tar"  # oras's default for a plain file
 _TAR = re.compile(r".*[./+]tar(?:\+gzip)?\Z")
-_DRIVE = re.compile(r"[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -159,28 +158,24 @@ def _title(layer: Layer, where: str, limits: Limits) -> tuple[str, ...]:
     if title is None:
         message = f"{where}: layer {layer.digest} is neither one archive nor titled with its path"
         raise refuse("install.oci.invalid", message)
-    why = None
-    if not title or _CONTROL.search(title) or "\\" in title:
-        why = "is empty or holds a backslash or control character"
-    elif title.startswith("/") or _DRIVE.match(title):
-        why = "is absolute"
-    elif any(p in ("", ".", "..") for p in title.split("/")):
-        why = "has an empty, '.' or '..' segment"
-    elif title.count("/") + 1 > limits.max_depth or len(title) > limits.max_path:
-        why = "is deeper or longer than the limit"
-    if why is not None:
-        raise refuse("install.oci.path", f"{where}: layer title {title!r} {why}")
-    return tuple(title.split("/"))
+    parts = entry_parts(title, depth=limits.max_depth, length=limits.max_path)
+    if not title or _CONTROL.search(title):
+        parts = "is empty or holds a control character"
+    elif not isinstance(parts, str) and "/".join(parts) != title:
+        parts = "has an empty or '.' segment"
+    if isinstance(parts, str):
+        raise refuse("install.oci.path", f"{where}: layer title {title!r} {parts}")
+    return parts
 
 
 def _distinct(titles: list[tuple[str, ...]], where: str) -> None:
-    folded = ["/".join(unicodedata.normalize("NFC", p).casefold() for p in t) for t in titles]
+    keys = [folded(t) for t in titles]
     files = set()
-    for key, parts in zip(folded, titles, strict=True):
+    for key, parts in zip(keys, titles, strict=True):
         if key in files:
             raise refuse("install.oci.path", f"{where}: layer title {'/'.join(parts)!r} is twice")
         files.add(key)
-    for key, parts in zip(folded, titles, strict=True):
+    for key, parts in zip(keys, titles, strict=True):
         segs = key.split("/")
         if any("/".join(segs[:n]) in files for n in range(1, len(segs))):
             message = f"{where}: layer title {'/'.join(parts)!r} is below another file"
@@ -215,8 +210,10 @@ class Packed:
 def pack(
     root: Path, name: str, kind: str, description: str, *, files: bool, limits: Limits
 ) -> Packed:
-    """The artifact for the directory `root` (a skill or plugin called `name`)."""
+    """The artifact for the directory `root` (a skill or plugin called `name`); what
+    `install` would refuse is refused first (`_installable`)."""
     paths = _walk(root, limits)
+    _installable(root, name, paths, limits)
     config = b"{}"
     if files:
         linked = [rel for rel in paths if (root / rel).is_symlink()]
@@ -277,6 +274,32 @@ def _walk(root: Path, limits: Limits) -> list[str]:
     if len(out) > limits.max_files:
         raise refuse("install.archive.too-large", f"{root} holds more than {limits.max_files:,}")
     return sorted(set(out))
+
+
+def _installable(root: Path, name: str, paths: list[str], limits: Limits) -> None:
+    """Refuse what the extractor refuses when the artifact is installed, by the same
+    rules (`satchel._contain`): a path it would not write (``install.archive.path``),
+    two paths one filesystem could make one (``install.archive.duplicate``), a symlink
+    whose target leaves the published directory (``install.archive.link``), and a
+    hardlink (``install.archive.link``): a file with more than one link may be the
+    content of a file outside the directory, which publishing would copy out."""
+    seen: set[str] = set()
+    for rel in paths:
+        path = root / rel
+        parts = entry_parts(f"{name}/{rel}", depth=limits.max_depth, length=limits.max_path)
+        if isinstance(parts, str):
+            raise refuse("install.archive.path", f"{rel!r} {parts}", path)
+        key = folded(parts)
+        if key in seen:
+            raise refuse("install.archive.duplicate", f"{rel!r} is in the tree twice", path)
+        seen.add(key)
+        st = os.lstat(path)
+        why = link_escapes(parts[1:], os.readlink(path)) if stat.S_ISLNK(st.st_mode) else None
+        if why is None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            why = f"is a hardlink ({st.st_nlink} links): its content may be another file's"
+        if why is not None:
+            hint = "publish a copy of what it points at, inside the directory"
+            raise refuse("install.archive.link", f"{rel!r} {why}", path, hint=hint)
 
 
 def _tar(root: Path, name: str, paths: list[str]) -> bytes:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 
+from satchel._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
 from satchel._model import model
 from satchel.install._credentials import Credentials
 
@@ -41,8 +42,8 @@ class Limits:
     max_files: int = 20_000
     max_ratio: int = 200
     ratio_floor: int = 8 * 1024 * 1024
-    max_depth: int = 48
-    max_path: int = 1024
+    max_depth: int = MAX_ENTRY_DEPTH
+    max_path: int = MAX_ENTRY_PATH
 
 
 @model

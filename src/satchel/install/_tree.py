@@ -22,6 +22,7 @@ import os
 import stat
 from pathlib import Path
 
+from satchel._contain import link_escapes
 from satchel.install._errors import refuse
 from satchel.install._settings import Limits
 
@@ -130,13 +131,13 @@ def _copy(src: Path, dst: Path, top: Path, limits: Limits, budget: list[int]) ->
 
 def _copy_link(source: Path, target: Path, top: Path) -> None:
     link = os.readlink(source)
-    landing = os.path.normpath(os.path.join(source.parent, link))
-    real_top = os.path.realpath(top)
-    inside = not os.path.isabs(link) and (landing + os.sep).startswith(str(top) + os.sep)
-    real = os.path.realpath(source)
-    if not inside or not (real == real_top or real.startswith(real_top + os.sep)):
-        rel = source.relative_to(top).as_posix()
-        raise refuse("install.archive.link", f"{rel!r} links outside the tree ({link})", top)
+    rel = source.relative_to(top).as_posix()
+    why = link_escapes(tuple(rel.split("/")), link)  # the extractor's rule
+    real_top, real = os.path.realpath(top), os.path.realpath(source)
+    if why is None and not (real == real_top or real.startswith(real_top + os.sep)):
+        why = f"links outside the tree ({link})"  # through another link
+    if why is not None:
+        raise refuse("install.archive.link", f"{rel!r} {why}", top)
     os.symlink(link, target)
 
 

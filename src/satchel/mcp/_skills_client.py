@@ -14,9 +14,15 @@ holds to, section by section:
   the skill's `name`"; "An entry with no `resources` at all, or with any value other
   than an array or `"dynamic"`, is invalid, and hosts MUST NOT load it"; "Each `uri`
   MUST be the skill's `SKILL.md` or a file within the skill's directory". An entry that
-  breaks one is refused (``mcp.skills.invalid``) and the others load. A file whose path
-  relative to the skill would leave the skill directory (``..``, an empty or absolute
-  segment, a backslash) refuses its skill.
+  breaks one is refused (``mcp.skills.invalid``) and the others load.
+- Paths: every path a server gives, the ``<skill-path>`` of a skill's URI and each
+  file's path relative to it, is judged by the rule satchel's archive extractor applies
+  to an entry (`satchel._contain.entry_parts`: no backslash or NUL, not absolute, no
+  ``..`` segment, within the depth and length limits), and must be written plainly (no
+  empty or ``.`` segment); two files of one skill that differ only in case or Unicode
+  form are one file twice. An entry that breaks it is refused (``mcp.skills.path``)
+  before any file is read, so a copy written below ``<tree>/<skill-path>/<file>`` stays
+  in its tree.
 - *Limits*: 512 resources and 16 MiB per skill; a skill past either is declined with
   why, before any file is read.
 - *Resources*, ``"dynamic"``: "Hosts MAY decline to load such skills". satchel declines
@@ -25,7 +31,10 @@ holds to, section by section:
 - *Integrity and Verification*: "When a host retrieves a file listed in a skill's
   `resources`, it MUST verify the content against that entry's `digest` and `size`";
   "hosts MUST NOT use the unverified content". A mismatch refuses the skill
-  (``mcp.skills.mismatch``, naming the file). *Frontmatter Verification*: the fetched
+  (``mcp.skills.mismatch``, naming the file). Each file is read with a bound its
+  listed size gives (`_bound`): an answer that passes it is not read on
+  (`satchel.mcp._transports.Wire.bound`), and is a mismatch naming the file, so a
+  server cannot make satchel hold more than that. *Frontmatter Verification*: the fetched
   ``SKILL.md``'s frontmatter is compared with the entry's; a difference is a mismatch.
 - *Lazy Retrieval*: "Hosts MUST NOT retrieve a skill's files ahead of need".
   `list_skills` reads no file; `fetch_files` reads the files asked for.
@@ -46,13 +55,15 @@ import hashlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from satchel._contain import entry_parts, folded
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._skill_server import SkillServer
 
 __all__ = [
+    "ESCAPES",
     "EXTENSION",
     "MAX_FILES",
     "MAX_PAGES",
@@ -67,12 +78,17 @@ __all__ = [
 ]
 
 EXTENSION = "io.modelcontextprotocol/skills"
+ESCAPES = "mcp.skills.path"  # an entry's path would leave the tree it is written to
 MAX_FILES = 512  # resources per skill (spec: Limits)
 MAX_TOTAL = 16 * 1024 * 1024  # bytes per skill (spec: Limits)
 MAX_PAGES = 250  # skills/list pages read at most
+_ENVELOPE = 64 * 1024  # bytes of an answer's JSON-RPC envelope beside a file's content
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}\Z")
 _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    from satchel.mcp._transports import Wire
 
 
 @model
@@ -126,7 +142,9 @@ def list_skills(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Dia
     or declined; raise `SkillsFailed` when the server cannot be reached or does not
     declare the extension. No file is read."""
 
-    async def run(session: Any) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
+    async def run(
+        session: Any, wire: Wire
+    ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
         rows = await _pages(session)
         listed = {row.get("uri") for row in rows if isinstance(row, dict)}
         skills, notes = _judged(server.label, rows)
@@ -159,16 +177,21 @@ async def _confirmed(
 
 
 def fetch_listed(
-    server: SkillServer,
+    server: SkillServer, *, whole: bool = False
 ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
     """`list_skills`, then every listed skill's files, verified as `fetch_files` does,
-    over one session; the files are keyed by each skill's path."""
+    over one session; the files are keyed by each skill's path. `whole`: the server is
+    taken whole or not at all, so an entry whose path would leave its tree
+    (``mcp.skills.path``) fails it (`SkillsFailed`) before any file is read."""
 
     async def run(
-        session: Any,
+        session: Any, wire: Wire
     ) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...], dict[str, dict[str, bytes]]]:
         skills, notes = _judged(server.label, await _pages(session))
-        files = {s.path: await _files(session, s, s.files) for s in skills}
+        escapes = [n for n in notes if n.code == ESCAPES]
+        if whole and escapes:
+            raise SkillsFailed(escapes[0])
+        files = {s.path: await _files(session, wire, s, s.files) for s in skills}
         return skills, notes, files
 
     skills, notes, files = _run(server, run)
@@ -189,8 +212,8 @@ def fetch_files(
     if missing:
         raise SkillsFailed(_mismatch(skill, f"{missing[0]} is not in the skill's manifest"))
 
-    async def run(session: Any) -> dict[str, bytes]:
-        return await _files(session, skill, wanted)
+    async def run(session: Any, wire: Wire) -> dict[str, bytes]:
+        return await _files(session, wire, skill, wanted)
 
     got = _run(server, run)
     if "SKILL.md" in got:
@@ -201,8 +224,8 @@ def fetch_files(
 # -- one session per call ------------------------------------------------------------
 
 
-def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
-    """`body(session)` on a fresh session to `server`, in an event loop of its own (a
+def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
+    """`body(session, wire)` on a fresh session to `server`, in an event loop of its own (a
     worker thread when the caller already runs one)."""
     import anyio
 
@@ -212,8 +235,9 @@ def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
 
     async def main() -> _T:
         with anyio.fail_after(server.timeout):
-            async with _session(server) as session:
-                return await body(session)
+            wire = _wire()
+            async with _session(server, wire) as session:
+                return await body(session, wire)
 
     def go() -> _T:
         try:
@@ -238,7 +262,7 @@ def _run(server: SkillServer, body: Callable[[Any], Awaitable[_T]]) -> _T:
 
 
 @contextlib.asynccontextmanager
-async def _session(server: SkillServer) -> AsyncIterator[Any]:
+async def _session(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
     from mcp.client.session import ClientSession
     from mcp_types import Implementation
 
@@ -246,7 +270,7 @@ async def _session(server: SkillServer) -> AsyncIterator[Any]:
 
     info = Implementation(name="satchel", version=__version__)
     async with contextlib.AsyncExitStack() as stack:
-        streams = await stack.enter_async_context(_streams(server))
+        streams = await stack.enter_async_context(_streams(server, wire))
         session = await stack.enter_async_context(
             ClientSession(streams[0], streams[1], client_info=info, extensions={EXTENSION: {}})
         )
@@ -263,10 +287,9 @@ async def _session(server: SkillServer) -> AsyncIterator[Any]:
 
 
 @contextlib.asynccontextmanager
-async def _streams(server: SkillServer) -> AsyncIterator[Any]:
-    from satchel.mcp._transports import Wire, remote_streams, stdio_streams
+async def _streams(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
+    from satchel.mcp._transports import remote_streams, stdio_streams
 
-    wire = Wire()
     if server.url is not None:
         async with remote_streams(
             "streamable-http", server.url, server.headers, wire, timeout=server.timeout
@@ -315,12 +338,32 @@ async def _call(session: Any, method: str, params: dict[str, Any]) -> dict[str, 
     return result
 
 
-async def _files(session: Any, skill: RemoteSkill, files: Sequence[RemoteFile]) -> dict[str, bytes]:
-    return {f.rel: _verified(skill, f, await _read(session, skill, f)) for f in files}
+async def _files(
+    session: Any, wire: Wire, skill: RemoteSkill, files: Sequence[RemoteFile]
+) -> dict[str, bytes]:
+    return {f.rel: _verified(skill, f, await _read(session, wire, skill, f)) for f in files}
 
 
-async def _read(session: Any, skill: RemoteSkill, f: RemoteFile) -> bytes:
-    result = await _call(session, "resources/read", {"uri": f.uri})
+def _bound(size: int) -> int:
+    """The most bytes one answer carrying a file of `size` bytes can take: each byte as
+    a six-character JSON escape (base64 takes less), and room for the envelope."""
+    return 6 * size + _ENVELOPE
+
+
+async def _read(session: Any, wire: Wire, skill: RemoteSkill, f: RemoteFile) -> bytes:
+    wire.bound = _bound(f.size)
+    try:
+        result = await _call(session, "resources/read", {"uri": f.uri})
+    except Exception:
+        if wire.over is None:
+            raise
+        why = (
+            f"{f.rel} is {f.size} bytes in its manifest, and the server's answer for it "
+            f"went past {wire.over} bytes"
+        )
+        raise SkillsFailed(_mismatch(skill, why)) from None
+    finally:
+        wire.bound = None
     contents = result.get("contents")
     for item in contents if isinstance(contents, list) else []:
         if not isinstance(item, dict) or item.get("uri") != f.uri:
@@ -360,6 +403,9 @@ def _entry(label: str, row: Any) -> tuple[RemoteSkill | None, Diagnostic | None]
     if not sep or not scheme or not rest.endswith("/SKILL.md"):
         return None, _invalid(label, uri, "its uri is not <scheme>://<skill-path>/SKILL.md")
     path = rest[: -len("/SKILL.md")]
+    outside = _outside(path)
+    if outside is not None:
+        return None, _escapes(label, uri, f"its path {path!r} {outside}")
     name = path.rsplit("/", 1)[-1]
     if not isinstance(front, dict) or not isinstance(front.get("description"), str):
         return None, _invalid(label, uri, "its frontmatter has no name and description")
@@ -377,13 +423,40 @@ def _entry(label: str, row: Any) -> tuple[RemoteSkill | None, Diagnostic | None]
         return None, diagnostic("mcp.skills.dynamic", message)
     if not isinstance(resources, list):
         return None, _invalid(label, uri, "its resources are neither a list nor 'dynamic'")
-    files, problem = _manifest(f"{scheme}://{path}/", uri, resources)
+    files, problem = _manifest(label, f"{scheme}://{path}/", uri, resources)
     if problem is not None:
-        return None, _invalid(label, uri, problem)
+        return None, problem
     return RemoteSkill(label, uri, path, name, dict(front), files), None
 
 
-def _manifest(root: str, uri: str, rows: list[Any]) -> tuple[tuple[RemoteFile, ...], str | None]:
+def _manifest(
+    label: str, root: str, uri: str, rows: list[Any]
+) -> tuple[tuple[RemoteFile, ...], Diagnostic | None]:
+    """The files of the manifest `rows` of the skill `uri` (its files' URIs start with
+    `root`), SKILL.md first, or why the skill is refused."""
+    escape = _escape(root, rows)
+    if escape is not None:
+        return (), _escapes(label, uri, escape)
+    files, why = _listed_files(root, uri, rows)
+    return files, None if why is None else _invalid(label, uri, why)
+
+
+def _escape(root: str, rows: list[Any]) -> str | None:
+    """Why the first file of `rows` whose path would leave the tree does (alone, or
+    below the skill's path), or None."""
+    top = root.partition("://")[2]
+    for row in rows:
+        uri = row.get("uri") if isinstance(row, dict) else None
+        if isinstance(uri, str) and uri.startswith(root):
+            outside = _outside(uri[len(root) :]) or _outside(top + uri[len(root) :])
+            if outside is not None:
+                return f"{uri} {outside}"
+    return None
+
+
+def _listed_files(
+    root: str, uri: str, rows: list[Any]
+) -> tuple[tuple[RemoteFile, ...], str | None]:
     if len(rows) > MAX_FILES:
         return (), f"it has {len(rows)} files, more than the {MAX_FILES} a skill may have"
     files: list[RemoteFile] = []
@@ -396,12 +469,13 @@ def _manifest(root: str, uri: str, rows: list[Any]) -> tuple[tuple[RemoteFile, .
             return (), f"{row['uri']} has no sha256:<64 lowercase hex> digest"
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             return (), f"{row['uri']} has no size"
-        rel = row["uri"][len(root) :] if row["uri"].startswith(root) else None
-        if rel is None or not _plain(rel):
-            return (), f"{row['uri']} would leave the skill directory"
-        if rel in seen:
+        if not row["uri"].startswith(root):
+            return (), f"{row['uri']} is not within the skill directory"
+        rel = row["uri"][len(root) :]
+        key = folded(tuple(rel.split("/")))
+        if key in seen:
             return (), f"{row['uri']} is listed twice"
-        seen.add(rel)
+        seen.add(key)
         files.append(RemoteFile(row["uri"], rel, digest, size))
     if uri not in {f.uri for f in files}:
         return (), "its resources do not list its SKILL.md"
@@ -412,11 +486,15 @@ def _manifest(root: str, uri: str, rows: list[Any]) -> tuple[tuple[RemoteFile, .
     return tuple(files), None
 
 
-def _plain(rel: str) -> bool:
-    """Whether `rel` is a plain relative path that stays inside the skill directory."""
-    if not rel or "\\" in rel or "\x00" in rel or rel.startswith("/"):
-        return False
-    return all(seg not in ("", ".", "..") for seg in rel.split("/"))
+def _outside(value: str) -> str | None:
+    """Why the path `value` a server gives would not stay in the tree it is written to
+    (`entry_parts`, the archive extractor's rule), or is not written plainly."""
+    parts = entry_parts(value)
+    if isinstance(parts, str):
+        return parts
+    if "/".join(parts) != value:
+        return "has an empty or '.' segment"
+    return None
 
 
 def _verified(skill: RemoteSkill, f: RemoteFile, data: bytes) -> bytes:
@@ -443,6 +521,10 @@ def _invalid(label: str, uri: str, why: str) -> Diagnostic:
     return diagnostic("mcp.skills.invalid", f"skill {uri} of server {label!r} is refused: {why}")
 
 
+def _escapes(label: str, uri: str, why: str) -> Diagnostic:
+    return diagnostic(ESCAPES, f"skill {uri} of server {label!r} is refused: {why}")
+
+
 def _mismatch(skill: RemoteSkill, why: str) -> Diagnostic:
     message = f"skill {skill.name!r} ({skill.uri}) of server {skill.server!r} is refused: {why}"
     return diagnostic("mcp.skills.mismatch", message)
@@ -451,6 +533,12 @@ def _mismatch(skill: RemoteSkill, why: str) -> Diagnostic:
 def _failed(server: SkillServer, why: str) -> Diagnostic:
     message = f"skill server {server.label!r} ({server.shown()}) failed: {why}"
     return diagnostic("mcp.skills.failed", message)
+
+
+def _wire() -> Wire:
+    from satchel.mcp._transports import Wire
+
+    return Wire()
 
 
 def _innermost(e: BaseException) -> BaseException:

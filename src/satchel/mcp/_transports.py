@@ -12,6 +12,11 @@ it answers a request (it has an ``id`` and no ``method`` at its top level), that
 gets a JSON-RPC error at once (`too_deep`), so the call fails promptly; otherwise it is
 skipped as noise. Leaving the context stops the whole process group.
 
+A bound: while `Wire.bound` is set (a caller that knows how long the answer it waits
+for can be, as the skills client reading a file of a listed size), a stdout line, or
+the body of a streamable-http response, longer than the bound is not read on: reading
+stops as soon as it passes, `Wire.over` says so, and the request fails at once.
+
 streamable-http and sse: the SDK's clients, with the entry's literal headers. Every
 HTTP response is watched for a 401 (or 403 with a ``WWW-Authenticate`` challenge), so
 that a failed handshake can be reported as "authorization required".
@@ -34,10 +39,11 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
 from satchel._json import nesting, top_level
-from satchel.process._spawn import LongProcess
+from satchel.process._spawn import MAX_LINE, LongProcess
 
 __all__ = ["MAX_MESSAGE_DEPTH", "TOO_DEEP", "Streams", "Wire", "remote_streams", "stdio_streams"]
 
+_CHUNK = 64 * 1024  # bytes of stdout read at a time
 MAX_NOISE = 3  # non-JSON-RPC stdout lines remembered
 NOISE_WIDTH = 200  # characters of each kept
 MAX_MESSAGE_DEPTH = 128  # levels of one JSON-RPC message (the SDK's own parser stops near 200)
@@ -54,6 +60,8 @@ class Wire:
     status: int | None = None  # an HTTP status that asks for authorization
     closed: bool = False  # the server closed its end (stdout EOF)
     exit_code: int | None = None  # a stdio server that exited by itself: its status
+    bound: int | None = None  # while set: the longest stdout line read (else MAX_LINE)
+    over: int | None = None  # the bound a line passed, when reading stopped for it
 
 
 @contextlib.asynccontextmanager
@@ -92,14 +100,7 @@ async def _read(
     proc: LongProcess, out: MemoryObjectSendStream[SessionMessage | Exception], wire: Wire
 ) -> None:
     async with out:
-        while True:
-            try:
-                line = await proc.stdout.readline()
-            except ValueError:  # a line longer than the reader's limit
-                wire.noise.append("(a line longer than the limit)")
-                break
-            if not line:
-                break
+        async for line in _lines(proc, wire):
             text = line.decode("utf-8", "replace").strip()
             message = _message(text, wire) if text else None
             if message is None:
@@ -109,6 +110,37 @@ async def _read(
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 return
     wire.closed = True
+
+
+async def _lines(proc: LongProcess, wire: Wire) -> AsyncIterator[bytes]:
+    """Each line of `proc`'s stdout, read in chunks; reading stops for good, as soon as
+    a line passes the bound (`Wire.bound` while it is set, else `MAX_LINE`), so a
+    server never makes the reader hold more than the bound and one chunk."""
+    pending = bytearray()
+    while chunk := await proc.stdout.read(_CHUNK):
+        pending += chunk
+        start = 0
+        while (end := pending.find(b"\n", start)) >= 0:
+            if _past(end - start, wire):
+                return
+            yield bytes(pending[start:end])
+            start = end + 1
+        del pending[:start]
+        if _past(len(pending), wire):
+            return
+    if pending:
+        yield bytes(pending)
+
+
+def _past(length: int, wire: Wire) -> bool:
+    """Whether a line of `length` bytes passes the bound (and so ends the reading)."""
+    if length <= (wire.bound or MAX_LINE):
+        return False
+    if wire.bound is None:
+        wire.noise.append("(a line longer than the limit)")
+    else:
+        wire.over = wire.bound
+    return True
 
 
 def _message(text: str, wire: Wire) -> mcp_types.JSONRPCMessage | None:
@@ -183,6 +215,48 @@ async def remote_streams(
         ) as streams:
             yield streams
         return
-    client = httpx2.AsyncClient(headers=dict(headers), timeout=limits, event_hooks=hooks)
+    client = httpx2.AsyncClient(
+        headers=dict(headers),
+        timeout=limits,
+        event_hooks=hooks,
+        transport=_Bounded(httpx2.AsyncHTTPTransport(), wire),
+    )
     async with client, streamable_http_client(url, http_client=client) as streams:
         yield streams
+
+
+class _Bounded(httpx2.AsyncBaseTransport):
+    """`inner`, with the body of each response that starts while `Wire.bound` is set
+    read only up to that bound: past it, `Wire.over` is set and the body ends as a
+    closed stream (which the SDK turns into an error answer for the request)."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, wire: Wire) -> None:
+        self.inner = inner
+        self.wire = wire
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self.inner.handle_async_request(request)
+        if self.wire.bound is not None:
+            response.stream = _Capped(response.stream, self.wire.bound, self.wire)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class _Capped(httpx2.AsyncByteStream):
+    def __init__(self, inner: Any, bound: int, wire: Wire) -> None:
+        self.inner, self.bound, self.wire = inner, bound, wire
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        seen = 0
+        async for chunk in self.inner:
+            seen += len(chunk)
+            if seen > self.bound:
+                self.wire.over = self.bound
+                await self.aclose()
+                raise httpx2.StreamClosed()
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
