@@ -49,7 +49,6 @@ from typing import Any
 from satchel._instructions._globs import split_patterns
 from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Scope
 from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
-from satchel._text import yes_or_no
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
 
@@ -186,9 +185,8 @@ def _claude_condition(
 def _cursor_condition(
     loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], base: Path
 ) -> Condition | None:
-    always = yes_or_no(fields.get("alwaysApply", False))
-    if always is None:
-        always = fields.get("alwaysApply")
+    always = fields.get("alwaysApply", False)
+    if not isinstance(always, bool):  # `yes` too: Cursor reads YAML 1.2, as satchel does
         why = f"`alwaysApply` is {type_name(always)}, not true or false"
         loader.invalid(path, scope, f"{why}: taken as false", loaded=True)
         always = False
