@@ -4,7 +4,8 @@ It reads top-level ``key: value`` lines whose values are plain or simply quoted
 strings, and blocks of ``  key: value`` or ``  - item`` lines under a key. Anything
 else (a value YAML would read as a number, bool, null or date, an indicator
 character, a comment after a value, a flow collection, a continuation line, a
-duplicate key) makes it return None, and the caller parses with YAML. Tests check
+duplicate key) makes it return None, and the caller parses with YAML. As there, only
+``true`` and ``false`` are booleans: ``yes``, ``no``, ``on`` and ``off`` are text. Tests check
 that whenever it answers, the answer equals the YAML parser's.
 """
 
@@ -30,11 +31,11 @@ _NOT_PRINTABLE = re.compile(
 )
 _SPECIAL = re.compile("[\t\r\ufeff\x85\u2028\u2029]")
 _PLAIN_FIRST_BAD = frozenset("-?:,[]{}#&*!|>'\"%@`\t ")
-# Words PyYAML reads as booleans or null; values starting with the characters below
+# Words the YAML reader reads as booleans or null (YAML 1.2's booleans: `yes`, `no`,
+# `on` and `off` are text, see satchel._yaml); values starting with the characters below
 # may be numbers, dates, merge keys or `=`, and are checked with PyYAML's own patterns.
 _WORDS = frozenset(
-    ["yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False",
-     "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~"]
+    ["true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~"]
 )  # fmt: skip
 _NUMERIC_FIRST = frozenset("0123456789+-.<=")
 

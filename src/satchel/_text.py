@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["escape", "flag", "hidden_characters", "strip_hidden"]
+__all__ = ["escape", "flag", "hidden_characters", "strip_hidden", "yes_or_no"]
 
 # C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
 # controls, invisible operators, BOM, interlinear annotation, the Unicode tag block,
@@ -17,6 +17,16 @@ _HIDDEN = re.compile(
 _ESCAPE_ALSO_NEWLINES = re.compile(_HIDDEN.pattern[:-1] + "\t\n]")
 _TRUE = frozenset(("true", "yes", "on", "1"))
 _FALSE = frozenset(("false", "no", "off", "0"))
+# The words YAML 1.1 reads as booleans: satchel's YAML reader keeps yes/no/on/off as
+# text (YAML 1.2, as the hosts read frontmatter), and a field that is a boolean takes them
+_YAML11_BOOLS = {
+    form: meaning
+    for word, meaning in (
+        ("true", True), ("yes", True), ("on", True),
+        ("false", False), ("no", False), ("off", False),
+    )
+    for form in (word, word.capitalize(), word.upper())
+}  # fmt: skip
 
 
 def _code(ch: str) -> str:
@@ -52,6 +62,15 @@ def hidden_characters(text: str) -> list[tuple[int, str]]:
             (i, f"U+{ord(ch):04X}") for i, ch in enumerate(text) if unicodedata.category(ch) == "Cf"
         ]
     return found
+
+
+def yes_or_no(value: object) -> bool | None:
+    """A boolean frontmatter field's value: a bool, or a word YAML 1.1 reads as one
+    (``yes``, ``no``, ``on``, ``off``, ``true``, ``false``; lower case, capitalised or
+    upper case); None for anything else."""
+    if isinstance(value, bool):
+        return value
+    return _YAML11_BOOLS.get(value) if isinstance(value, str) else None
 
 
 def flag(value: object, default: bool | None = None) -> bool | None:

@@ -8,9 +8,11 @@ only then constructed.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
+import yaml.resolver
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -32,13 +34,33 @@ except AttributeError:  # PyYAML built without libyaml
     _Base = yaml.SafeLoader
 
 
+_BOOL = _CORE + "bool"
+# YAML 1.2's booleans: the words YAML 1.1 adds (yes, no, on, off) are text, as Claude
+# Code, Codex and Gemini CLI read frontmatter (`description: on` is the text "on")
+_BOOL_12 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+
+
+def _resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """PyYAML's implicit resolvers with its boolean rule narrowed to YAML 1.2's."""
+    table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for first, rules in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+        kept = [(tag, _BOOL_12 if tag == _BOOL else rx) for tag, rx in rules]
+        if first not in "tTfF":
+            kept = [(tag, rx) for tag, rx in kept if tag != _BOOL]
+        if kept:
+            table[first] = kept
+    return table
+
+
 class _Loader(_Base):  # type: ignore[misc,valid-type]  # base chosen at import above
-    """The safe loader, except that dates stay the strings that were written."""
+    """The safe loader, except that dates stay the strings that were written and only
+    ``true`` and ``false`` are booleans (YAML 1.2)."""
 
     yaml_constructors = {  # noqa: RUF012  # PyYAML's class-level registry
         **SafeConstructor.yaml_constructors,
         _TIMESTAMP: SafeConstructor.construct_yaml_str,
     }
+    yaml_implicit_resolvers = _resolvers()
 
 
 class YamlProblem(Exception):  # a value, not a failure of satchel

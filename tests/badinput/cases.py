@@ -232,8 +232,8 @@ REJECTED: tuple[Rejected, ...] = (
         "Y05-description-list", "typed", fm("name: typed\ndescription: [a, b]\n"),
         "frontmatter.field.type", "field `description` must be a string, not a list", None,
     ),
-    Rejected(
-        "Y05-description-yes", "typed", fm("name: typed\ndescription: yes\n"),
+    Rejected(  # `true`: YAML 1.2's boolean (`yes` is the text "yes", as the hosts read it)
+        "Y05-description-true", "typed", fm("name: typed\ndescription: true\n"),
         "frontmatter.field.type", "field `description` must be a string, not a boolean", None,
     ),
     Rejected(
@@ -398,8 +398,8 @@ WARNED: tuple[Warned, ...] = (
         "frontmatter.field.type", "field `name` must be a string, not a number", "numeric",
     ),
     Warned(
-        "Y05-name-yes", "yes-name", fm("name: yes\ndescription: d\n"),
-        "frontmatter.field.type", "field `name` must be a string, not a boolean", "yes-name",
+        "Y05-name-true", "true-name", fm("name: true\ndescription: d\n"),
+        "frontmatter.field.type", "field `name` must be a string, not a boolean", "true-name",
     ),
     Warned(
         "Y05-name-octal", "octal", fm("name: 017\ndescription: d\n"),

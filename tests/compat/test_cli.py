@@ -135,3 +135,18 @@ def test_the_json_is_one_envelope(satchel, triple):
     document = json.loads(satchel("compat", "triple", "--json").out)
     assert set(document) == {"version", "path", "kind", "hosts", "diagnostics"}
     assert set(document["hosts"][0]) == {"host", "title", "loads", "drops", "tokens"}
+
+
+def test_require_fails_for_a_drop_the_loader_only_warns_about(satchel, tmp_path):
+    """An agent file over Claude Code's size limit: the loader warns, and compat counts
+    it as dropped, so --require claude-code fails."""
+    root = tmp_path / "kit"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "kit"}\n')
+    (root / "agents").mkdir()
+    big = "---\nname: big\ndescription: d\n---\n" + "x" * (1 << 20) + "\n"
+    (root / "agents" / "big.md").write_text(big)
+    result = satchel("compat", str(root), "--require", "claude-code", "--json")
+    assert result.code == 1
+    hosts = {h["host"]: h for h in result.json()["hosts"]}
+    assert [d["code"] for d in hosts["claude-code"]["drops"]] == ["compat.load.refused"]

@@ -167,28 +167,29 @@ def test_what_a_declarative_only_host_leaves_alone():
 def test_a_component_the_format_does_not_carry(tmp_path):
     plugin = write_tree(tmp_path / NAME, plugin_files())
     # Cursor reads hooks/hooks.json in its own shape (camelCase events), and this one is
-    # Claude Code's: its hooks are not Cursor's, as the MCP server of .mcp.json is not
+    # Claude Code's: the loader refuses its hooks, each refusal a drop (which says all
+    # there is to say of that file); the MCP server of .mcp.json is not Cursor's either
     assert _drops(compat(plugin, hosts=["cursor"]), "cursor") == [
+        (
+            "compat.load.refused",
+            "hook",
+            "hooks.json",
+            "plugin.hooks.invalid: event 'PreToolUse' is not a Cursor hook event; its hooks "
+            "are skipped",
+        ),
+        (
+            "compat.load.refused",
+            "hook",
+            "hooks.json",
+            "plugin.hooks.invalid: event 'TeammateIdle' is not a Cursor hook event; its hooks "
+            "are skipped",
+        ),
         (
             "compat.component.unread",
             "mcp_server",
             "tracker",
             "mcp server 'tracker' of plugin 'triple' is not read by Cursor from the cursor "
             "manifest (satchel, Claude Code, Codex, GitHub Copilot, mermaid, zidane load it)",
-        ),
-        (
-            "compat.component.unread",
-            "hook",
-            "plugin:triple/PreToolUse/Bash",
-            "hook 'plugin:triple/PreToolUse/Bash' of plugin 'triple' is not read by Cursor from "
-            "the cursor manifest (satchel, Claude Code, GitHub Copilot, mermaid, zidane load it)",
-        ),
-        (
-            "compat.component.unread",
-            "hook",
-            "plugin:triple/TeammateIdle/*",
-            "hook 'plugin:triple/TeammateIdle/*' of plugin 'triple' is not read by Cursor from "
-            "the cursor manifest (satchel, Claude Code, GitHub Copilot, mermaid, zidane load it)",
         ),
     ]
 
@@ -325,3 +326,44 @@ def test_the_programs_a_hosts_manifest_does_not_carry(tmp_path):
         f"monitor 'log' {tail}",
         f"bin/ program 'tool' {tail}",
     ]
+
+
+def test_a_warning_that_leaves_an_item_out_is_a_drop(tmp_path):
+    """An agent file over Claude Code's 1 MiB and a server whose url is refused are
+    warnings of the loader, and still refusals: each host that refuses them drops them."""
+    files = {
+        ".claude-plugin/plugin.json": json.dumps(
+            {"name": "kit", "mcpServers": {"plain": {"type": "http", "url": "http://e.example/m"}}}
+        ),
+        "agents/big.md": "---\nname: big\ndescription: d\n---\n" + "x" * (1 << 20) + "\n",
+        "agents/fine.md": "---\nname: fine\ndescription: d\n---\nBody.\n",
+    }
+    plugin = write_tree(tmp_path / "kit", files)
+    size = (plugin / "agents/big.md").stat().st_size
+    report = compat(plugin, hosts=["claude-code", "satchel"])
+    expected = [
+        (
+            "compat.load.refused",
+            "agent",
+            "big.md",
+            f"agent.limit: the file is {size} bytes; the limit is 1048576 (1 MiB); it is not read",
+        ),
+        (
+            "compat.load.refused",
+            "mcp_server",
+            "plugin.json",
+            "plugin.mcp.invalid: MCP server 'plain': url uses plain http, allowed only for "
+            "localhost and loopback addresses; use https; the entry is skipped",
+        ),
+    ]
+    assert _drops(report, "claude-code") == expected
+    assert _drops(report, "satchel") == expected
+    assert report.get("claude-code").loads.agents == ("kit:fine",)
+
+
+def test_every_refusing_code_is_a_registered_warning():
+    """The codes compat takes as refusals whatever their severity are real codes."""
+    from satchel.compat._rules import REFUSALS
+    from satchel.diagnostics import CODES
+
+    assert sorted(c for c in REFUSALS if c not in CODES) == []

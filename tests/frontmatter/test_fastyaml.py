@@ -92,7 +92,7 @@ def test_common_frontmatter_takes_the_fast_path(text: str):
     "text",
     [
         "version: 1.0\n",
-        "enabled: yes\n",
+        "enabled: true\n",
         "name: a\nname: b\n",
         "description: a: b\n",
         "tools: [Read, Write]\n",

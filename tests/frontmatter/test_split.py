@@ -213,9 +213,19 @@ def test_a_number_at_the_limit_is_read():
 
 
 def test_keys_that_mean_the_same_boolean_are_duplicates():
-    parsed = frontmatter.parse(b"---\nyes: 1\ntrue: 2\n---\n")
+    parsed = frontmatter.parse(b"---\ntrue: 1\nTrue: 2\n---\n")
     assert codes(parsed.diagnostics) == ["frontmatter.yaml.duplicate-key"]
     assert parsed.diagnostics[0].line == 3
+
+
+def test_yes_is_a_word_not_the_boolean_true_so_it_is_another_key():
+    """YAML 1.2, as Claude Code, Codex and Gemini CLI read frontmatter: only true and
+    false are booleans."""
+    parsed = frontmatter.parse(b"---\nyes: 1\ntrue: 2\n---\n")
+    assert parsed.fields == {"yes": 1}
+    assert [(d.code, d.message) for d in parsed.diagnostics] == [
+        ("frontmatter.field.type", "field names must be strings; found True")
+    ]
 
 
 def test_an_unclosed_frontmatter_over_the_cap_is_too_large_from_a_head_or_a_whole_file():

@@ -273,9 +273,13 @@ LENIENCY = {
     "metadata-list": skill_md("metadata-list", metadata="[1, 2]"),
     "metadata-map": skill_md("metadata-map", metadata="{team: docs}"),
     "no-frontmatter": "Just a body, no frontmatter.\n",
+    "words": skill_md("yes", "on"),  # YAML 1.1's booleans, text in YAML 1.2
+    "words-no": skill_md("words-no", "No"),
 }
 # What Codex listed of LENIENCY: folder -> (name, description).
 CODEX_KEPT = {
+    "words": ("yes", "on"),
+    "words-no": ("words-no", "No"),
     "no-name": ("no-name", "Has no name."),
     "mismatch": ("other-name", "Its name differs from its folder."),
     "name-64": ("b" * 64, "Sixty-four characters."),

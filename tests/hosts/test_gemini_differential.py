@@ -234,9 +234,13 @@ LENIENCY = {
     "folded": skill_md("folded", ">\n  line one\n  line two"),
     "long": skill_md("long", "x" * 1100),
     "no-frontmatter": "Just a body, no frontmatter.\n",
+    "words": skill_md("yes", "on"),  # YAML 1.1's booleans, text in YAML 1.2
+    "words-no": skill_md("words-no", "No"),
 }
 # What Gemini listed of LENIENCY: folder -> (name, description).
 GEMINI_KEPT = {
+    "words": ("yes", "on"),
+    "words-no": ("words-no", "No"),
     "mismatch": ("other-name", "Its name differs from its folder."),
     "empty-description": ("empty-description", ""),
     "name-65": ("a" * 65, "Sixty-five characters."),

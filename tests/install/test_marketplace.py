@@ -560,3 +560,50 @@ def test_codex_and_cursor_catalogues_install_their_plugins(
     assert (installed / manifest).is_file()
     assert not (installed / ".claude-plugin").exists()  # its own manifest stands
     assert _lock(project)["helper"]["source"] == f"file://{repo}#:plugins/helper"
+
+
+@pytest.mark.parametrize(
+    ("marker", "manifest"),
+    [
+        ("gemini-extension.json", {"name": "team-ext", "version": "1.0.0"}),
+        (".codex-plugin/plugin.json", {"name": "team-codex", "version": "1.0.0"}),
+    ],
+)
+def test_browse_of_a_catalogue_whose_root_is_another_hosts_plugin(
+    satchel: Cli, tmp_path: Path, marker: str, manifest: dict[str, Any]
+) -> None:
+    """A repository both a Claude Code marketplace and, at its root, a Gemini CLI
+    extension or Codex plugin: browsing the folder lists the catalogue's plugins, as
+    marketplace add and browse NAME do."""
+    files = {
+        **_plugin("deploy"),
+        **_plugin("vault"),
+        marker: json.dumps(manifest),
+        ".claude-plugin/marketplace.json": _catalogue(
+            "team-tools", [_entry("deploy"), _entry("vault")]
+        ),
+    }
+    repo = git_repo(tmp_path / "team", files)
+    code, out, err = satchel("browse", str(repo), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["catalogue"] == "team-tools"
+    assert [(p["name"], p["source"]) for p in doc["plugins"]] == [
+        ("deploy", "deploy@team-tools"),
+        ("vault", "vault@team-tools"),
+    ]
+
+
+def test_browse_of_a_plugin_whose_catalogue_lists_only_itself(satchel: Cli, tmp_path: Path) -> None:
+    """A plugin that is its own one-entry catalogue is shown as the plugin."""
+    files = {
+        "gemini-extension.json": json.dumps({"name": "solo", "version": "1.0.0"}),
+        "skills/solo/SKILL.md": skill_md("solo"),
+        ".claude-plugin/marketplace.json": _catalogue("solo", [{"name": "solo", "source": "./"}]),
+    }
+    repo = git_repo(tmp_path / "solo", files)
+    code, out, err = satchel("browse", str(repo), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc.get("catalogue") is None
+    assert [p["name"] for p in doc["plugins"]] == ["solo"]

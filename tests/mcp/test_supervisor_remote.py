@@ -3,6 +3,8 @@ with literal headers, and one that answers 401."""
 
 from __future__ import annotations
 
+import os
+
 import anyio
 
 from satchel.runtime.mcp._supervisor import McpSupervisor
@@ -83,3 +85,35 @@ def test_a_server_nobody_listens_to_fails_without_echoing_its_url(layout):
     assert found.code == "mcp.server.connection_failed"
     assert found.message.startswith("MCP server 'gone' could not be reached")
     assert "secret" not in found.message
+
+
+def test_a_url_takes_its_variables_from_the_environment_when_it_connects(layout):
+    """Claude Code's ${VAR:-default} in a server's url: it loads, judged as its
+    default, and the supervisor fills it from its environment when it connects."""
+    with http_server("--http") as port:
+        given = {"web": {"url": "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"}}
+        env = load(layout, mcp_servers=given)
+        [server] = env.mcp_servers.servers
+        assert server.url == "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"  # kept as written
+        environ = {"PATH": os.environ["PATH"], "FIXTURE_PORT": str(port)}
+        sup = supervisor(env, environ=environ)
+        assert anyio.run(_echo, sup, "mcp__web__echo") == "over http"
+
+
+def test_a_url_its_variables_make_unsafe_does_not_connect(layout):
+    given = {"web": {"url": "${SECRET_URL:-https://api.example.com/mcp}"}}
+    environ = {"PATH": os.environ["PATH"], "SECRET_URL": "http://remote.example.com/k3y"}
+    sup = supervisor(load(layout, mcp_servers=given), environ=environ)
+
+    async def run() -> None:
+        async with sup:
+            pass
+
+    anyio.run(run)
+    assert [(d.code, d.message) for d in sup.diagnostics] == [
+        (
+            "mcp.server.connection_failed",
+            "MCP server 'web' was not started: its url, its variables filled in, uses plain "
+            "http, allowed only for localhost and loopback addresses; use https",
+        )
+    ]

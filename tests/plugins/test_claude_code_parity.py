@@ -277,3 +277,166 @@ def test_a_skill_without_frontmatter_loads_named_by_its_directory(tmp_path: Path
         ("frontmatter.missing", "warning", message, "adapter"),
         ("frontmatter.missing", "warning", message, "fenced"),
     ]
+
+
+# -- what community plugins hold: each tree's inventory equals Claude Code's -------------
+
+
+def unfronted(root: Path) -> None:
+    """Agent files with no frontmatter, or an HTML comment before it: Claude Code loads
+    each named after its file, with a warning."""
+    manifest(root, "unfronted")
+    put(root, "agents/reviewer.md", "You review code.\n")
+    put(root, "agents/commented.md", "<!-- generated -->\n" + markdown(name="x", description="y"))
+    put(root, "agents/proper.md", markdown(name="proper", description="Has one."))
+
+
+def underscored(root: Path) -> None:
+    """Skill directories with an underscore, one whose frontmatter name breaks the
+    name rule: Claude Code names both by their directory."""
+    manifest(root, "underscored")
+    put(
+        root,
+        "skills/extract_learnings/SKILL.md",
+        markdown(name="Extract Learnings", description="x"),
+    )
+    put(root, "skills/good_dir/SKILL.md", markdown(name="good-name", description="y"))
+
+
+def big_agent(body: int = 70_000) -> str:
+    return markdown("x" * body, name="big", description="A long prompt")
+
+
+def loose_rules(root: Path) -> None:
+    """Where satchel's own rules were stricter than Claude Code's: an agent file over
+    64 KiB, an agent name holding ':', MCP urls with ${VAR:-default}."""
+    servers = {
+        "whole": {"type": "http", "url": "${API_URL:-https://api.example.com/mcp}"},
+        "host": {"type": "http", "url": "https://${API_HOST:-api.example.com}/mcp"},
+    }
+    manifest(root, "loose-rules", mcpServers=servers)
+    put(root, "agents/big.md", big_agent())
+    put(root, "agents/colon.md", markdown(name="review:deep", description="Deep review"))
+
+
+def yaml_words(root: Path) -> None:
+    """YAML 1.1's booleans as text: Claude Code reads `name: yes` as the name "yes"."""
+    manifest(root, "yaml-words", skills=["./listed/one"])
+    put(root, "agents/switch.md", markdown(name="yes", description="on"))
+    put(root, "agents/other.md", markdown(name="off", description="No"))
+    put(root, "listed/one/SKILL.md", markdown(name="on", description="yes"))
+    put(root, "skills/toggle/SKILL.md", markdown(name="toggle", description="off"))
+
+
+COMMUNITY: dict[str, Tree] = {
+    "unfronted": unfronted,
+    "underscored": underscored,
+    "loose-rules": loose_rules,
+    "yaml-words": yaml_words,
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMUNITY))
+def test_community_plugin_inventory_equals_claude_codes_provides(
+    claude_code: Path, tmp_path: Path, name: str
+):
+    provides, plugin = validate(claude_code, tmp_path, COMMUNITY[name], name)
+    assert satchel_inventory(plugin) == claude_inventory(provides)
+
+
+def test_an_agent_without_frontmatter_loads_named_after_its_file(tmp_path: Path):
+    root = tmp_path / "unfronted"
+    unfronted(root)
+    plugin, found = read_plugin(root)
+    assert plugin is not None
+    agents = {a.name: a for a in plugin.agents}
+    assert sorted(agents) == ["unfronted:commented", "unfronted:proper", "unfronted:reviewer"]
+    assert agents["unfronted:reviewer"].description == "Agent from unfronted plugin"
+    assert agents["unfronted:reviewer"].instructions == "You review code."
+    assert agents["unfronted:commented"].instructions.startswith("<!-- generated -->\n---\n")
+    message = (
+        "the file does not start with a --- frontmatter line; the plugin agent loads as "
+        "Claude Code loads it: named after its file, the whole file its prompt"
+    )
+    assert sorted(
+        (d.code, d.severity, d.message, d.path.name) for d in found if d.path is not None
+    ) == [
+        ("frontmatter.missing", "warning", message, "commented.md"),
+        ("frontmatter.missing", "warning", message, "reviewer.md"),
+    ]
+
+
+def test_a_project_agent_without_frontmatter_is_still_skipped(tmp_path: Path):
+    """Only a plugin's agent loads so (Claude Code's plugin loader); a project's
+    .claude/agents file without frontmatter stays skipped."""
+    from satchel.agents import parse_claude
+
+    agent, found = parse_claude(b"You review code.\n", tmp_path / "reviewer.md")
+    assert agent is None
+    assert [(d.code, d.severity) for d in found] == [("frontmatter.missing", "error")]
+
+
+def test_a_skill_directory_with_an_underscore_names_the_skill(tmp_path: Path):
+    root = tmp_path / "underscored"
+    underscored(root)
+    plugin, found = read_plugin(root)
+    assert plugin is not None
+    assert sorted(s.name for s in plugin.skills) == ["extract_learnings", "good_dir"]
+    assert [(d.code, d.severity, d.message) for d in found if d.code.startswith("skill.")] == [
+        (
+            "skill.name.invalid",
+            "warning",
+            "the name 'Extract Learnings' must be lowercase; the skill is "
+            "underscored:extract_learnings, named by its directory as Claude Code names it",
+        ),
+        (
+            "skill.name.mismatch",
+            "warning",
+            "the name 'good-name' differs from its directory name 'good_dir'; the skill is "
+            "underscored:good_dir, named by its directory as Claude Code names it",
+        ),
+    ]
+
+
+def test_claude_codes_limits_for_agents_and_urls(tmp_path: Path):
+    root = tmp_path / "loose-rules"
+    loose_rules(root)
+    plugin, found = read_plugin(root)
+    assert plugin is not None
+    assert sorted(a.name for a in plugin.agents) == ["loose-rules:big", "loose-rules:review:deep"]
+    assert sorted((s.name, s.url) for s in plugin.mcp_servers) == [
+        ("host", "https://${API_HOST:-api.example.com}/mcp"),
+        ("whole", "${API_URL:-https://api.example.com/mcp}"),
+    ]
+    assert found == []
+
+
+def test_an_agent_file_over_claude_codes_one_mib_is_not_read(tmp_path: Path):
+    root = tmp_path / "huge"
+    manifest(root, "huge")
+    put(root, "agents/huge.md", big_agent(1024 * 1024))
+    plugin, found = read_plugin(root)
+    assert plugin is not None and plugin.agents == ()
+    size = (root / "agents/huge.md").stat().st_size
+    assert [(d.code, d.message) for d in found] == [
+        (
+            "agent.limit",
+            f"the file is {size} bytes; the limit is 1048576 (1 MiB); it is not read",
+        )
+    ]
+
+
+def test_yaml_11_booleans_stay_text_in_agents_and_skills(tmp_path: Path):
+    root = tmp_path / "yaml-words"
+    yaml_words(root)
+    plugin, found = read_plugin(root)
+    assert plugin is not None
+    assert sorted((a.name, a.description) for a in plugin.agents) == [
+        ("yaml-words:off", "No"),
+        ("yaml-words:yes", "on"),
+    ]
+    assert sorted((s.name, s.description) for s in plugin.skills) == [
+        ("on", "yes"),
+        ("toggle", "off"),
+    ]
+    assert [d.code for d in found if d.severity == "error"] == []

@@ -85,8 +85,8 @@ def test_a_string_paths_is_one_pattern_and_an_integer_effort_is_kept(tmp_path):
         ),
         ("agent: ''\n", "`agent` must be one word, not ''; the field is ignored"),
         (
-            "background: 'yes'\n",
-            "`background` must be true or false, not 'yes'; the field is ignored",
+            "background: 'sometimes'\n",
+            "`background` must be true or false, not 'sometimes'; the field is ignored",
         ),
         (
             "when_to_use: [a]\n",

@@ -186,7 +186,7 @@ def _cursor_condition(
     loader: Loader, path: Path, scope: Scope, fields: dict[str, Any], base: Path
 ) -> Condition | None:
     always = fields.get("alwaysApply", False)
-    if not isinstance(always, bool):
+    if not isinstance(always, bool):  # `yes` too: Cursor reads YAML 1.2, as satchel does
         why = f"`alwaysApply` is {type_name(always)}, not true or false"
         loader.invalid(path, scope, f"{why}: taken as false", loaded=True)
         always = False

@@ -11,7 +11,10 @@ knows (`CLAUDE_CODE_KEYS`), where Claude Code itself would drop every field.
 YAML that even the fallback cannot read skips a project or user agent, as Claude Code
 does; a plugin agent then loads as Claude Code loads it: named after its file,
 described ``Agent from <plugin> plugin``, every other field dropped, with the YAML
-error as a warning.
+error as a warning. A plugin agent file with no frontmatter at its top (none at all,
+or an HTML comment before it) loads the same way, the whole file its prompt, with
+``frontmatter.missing`` as a warning; and a plugin agent's name may hold ``:``
+(Claude Code 2.1.332 lists ``name: a:b`` in plugin ``p`` as ``p:a:b``).
 """
 
 from __future__ import annotations
@@ -73,6 +76,9 @@ def parse_claude(
     if fields is None and plugin is not None and _unreadable_yaml(diags):
         fields = {"description": f"Agent from {plugin} plugin"}  # named after the file
         diags = [_fields_dropped(d) for d in diags]
+    elif fields is None and plugin is not None and _no_frontmatter(diags):
+        fields = {"description": f"Agent from {plugin} plugin"}  # the whole file its prompt
+        diags = [_read_whole(d) for d in diags]
     if fields is None:
         return None, diags
     problem = frontmatter.check_text(data, 0, path)
@@ -92,6 +98,20 @@ def parse_claude(
 def _unreadable_yaml(diags: Sequence[Diagnostic]) -> bool:
     """Whether the frontmatter was there but is not YAML (not refused for safety)."""
     return [d.code for d in diags] == ["frontmatter.yaml.syntax"]
+
+
+def _no_frontmatter(diags: Sequence[Diagnostic]) -> bool:
+    """Whether the file has no frontmatter at its top (none at all, or text such as an
+    HTML comment before the first ``---``)."""
+    return [d.code for d in diags] == ["frontmatter.missing"]
+
+
+def _read_whole(d: Diagnostic) -> Diagnostic:
+    message = (
+        f"{d.message}; the plugin agent loads as Claude Code loads it: named after its file, "
+        "the whole file its prompt"
+    )
+    return recast(d, "warning", message=message)
 
 
 def _fields_dropped(d: Diagnostic) -> Diagnostic:
@@ -114,7 +134,7 @@ def claude_agent(
     """Judge parsed frontmatter `fields` and build the agent when it is usable."""
     p = Problems(path)
     if "name" in fields:
-        name = judge_name(p, fields["name"])
+        name = judge_name(p, fields["name"], plugin=origin.plugin is not None)
     else:
         name = judge_name(p, path.stem, label="file name")
     description = judge_description(

@@ -81,20 +81,24 @@ class Problems:
         self.add("agent.invalid", message, hint=hint)
 
 
-def judge_name(p: Problems, name: Any, *, label: str = "name") -> str | None:
+def judge_name(p: Problems, name: Any, *, label: str = "name", plugin: bool = False) -> str | None:
     """`name` when it can be used (with a warning when it breaks the lowercase
-    kebab-case rule), else None and an error."""
+    kebab-case rule), else None and an error. A `plugin` agent's name may hold ``:``,
+    each part then judged alone, as Claude Code loads such an agent."""
     if not isinstance(name, str):
         p.invalid(f"field `{label}` must be a string, not {type_name(name)}")
         return None
+    parts = name.split(":") if plugin else [name]
     why = None
     if not name:
         why = "it is empty"
-    elif ":" in name:
+    elif ":" in name and not plugin:
         why = "it holds ':'"
+    elif any(not part for part in parts):
+        why = "it has an empty part between ':'"
     elif name.startswith("-"):
         why = "it starts with '-'"
-    elif not _USABLE_NAME.match(name):
+    elif not all(_USABLE_NAME.match(part) for part in parts):
         why = "it may only hold letters, digits, '_', '.' and '-'"
     if why is not None:
         p.add(
@@ -103,7 +107,7 @@ def judge_name(p: Problems, name: Any, *, label: str = "name") -> str | None:
             severity="error",
         )
         return None
-    problem = name_problem(name)
+    problem = next(filter(None, map(name_problem, parts)), None)
     if problem is not None:
         p.add(
             "agent.name.invalid",

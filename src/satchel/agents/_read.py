@@ -10,19 +10,26 @@ from satchel import frontmatter
 from satchel._files import FileProblem, link_target, open_regular, read_fd
 from satchel.diagnostics import Diagnostic, diagnostic
 
-__all__ = ["MAX_AGENT_FILE", "read_agent_file", "toml_table"]
+__all__ = ["MAX_AGENT_FILE", "MAX_CLAUDE_AGENT_FILE", "read_agent_file", "toml_table"]
 
-MAX_AGENT_FILE = 64 * 1024  # Vibe's cap, used for every agent file
+MAX_AGENT_FILE = 64 * 1024  # Vibe's cap on an agent file (.toml)
+# Claude Code 2.1.332's cap on an agent file (.md): 1,048,576 bytes, past which it skips
+# the file ("not a regular file or exceeds 1048576 byte limit", its binary)
+MAX_CLAUDE_AGENT_FILE = 1024 * 1024
 
 
 def read_agent_file(
-    path: Path, *, cap: int = MAX_AGENT_FILE, contain: Path | None = None
+    path: Path, *, cap: int | None = None, contain: Path | None = None
 ) -> tuple[bytes | None, list[Diagnostic]]:
-    """The bytes of the agent file at `path`, or None and why not.
+    """The bytes of the agent file at `path`, or None and why not. The `cap` is, unless
+    given, the format's: 64 KiB for Vibe's ``.toml`` files, 1 MiB for Claude Code's
+    Markdown, as each host reads them.
 
     A symlink is read only when its target is a regular file and, with `contain`,
     lies inside that directory (a cloned repository must not pull in files from
     elsewhere on the machine)."""
+    if cap is None:
+        cap = MAX_AGENT_FILE if path.suffix == ".toml" else MAX_CLAUDE_AGENT_FILE
     try:
         target, nofollow = _target(path, contain)
         fd, _ = open_regular(target, cap, nofollow=nofollow)
@@ -53,7 +60,7 @@ def _problem(e: FileProblem, path: Path, cap: int) -> Diagnostic:
     if e.kind == "too-large":
         return diagnostic(
             "agent.limit",
-            f"the file is {e.size} bytes; the limit is {cap} ({cap // 1024} KiB); it is not read",
+            f"the file is {e.size} bytes; the limit is {cap} ({_size(cap)}); it is not read",
             path,
         )
     return diagnostic(
@@ -62,6 +69,10 @@ def _problem(e: FileProblem, path: Path, cap: int) -> Diagnostic:
         path,
         severity="warning",
     )
+
+
+def _size(cap: int) -> str:
+    return f"{cap >> 20} MiB" if cap % (1 << 20) == 0 else f"{cap // 1024} KiB"
 
 
 def toml_table(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | None]:

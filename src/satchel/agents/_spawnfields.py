@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel._model import model
+from satchel._text import yes_or_no
 from satchel.agents._fields import Problems
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks
@@ -224,10 +225,11 @@ def _initial_prompt(p: Problems, value: Any) -> str | None:
 
 
 def _background(p: Problems, value: Any) -> bool:
-    if value is None or value in (False, "false"):
+    if value is None:
         return False
-    if value is True or value == "true":
-        return True
+    meaning = yes_or_no(value)
+    if meaning is not None:
+        return meaning
     _dropped(p, "background", value, "must be true or false")
     return False
 

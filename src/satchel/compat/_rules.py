@@ -24,7 +24,7 @@ from satchel.hosts import Host
 from satchel.skills._fields import MOVED_TO_METADATA
 from satchel.skills._model import Skill
 
-__all__ = ["Item", "Subject", "drops", "hook_id", "skill_fields"]
+__all__ = ["REFUSALS", "Item", "Subject", "drops", "hook_id", "skill_fields"]
 
 _EXECUTABLE: Mapping[str, Component] = {
     "plugin.hooks.unsupported": "hook",
@@ -32,11 +32,26 @@ _EXECUTABLE: Mapping[str, Component] = {
     "plugin.agents.unsupported": "agent",
 }
 _VIBE_RULE = "must be given and equal its directory name"
+# Loader codes that leave an item out whatever their severity: a warning of one of these
+# is a refusal as much as an error is (an agent file over the size limit, an MCP server
+# whose url is refused, a hook file that does not parse, ...)
+REFUSALS = frozenset(
+    ("agent.builtin.protected", "agent.invalid", "agent.limit", "command.builtin",
+     "command.toml.invalid", "config.mcp.invalid", "hook.file.invalid",
+     "hook.matcher.invalid", "output_style.invalid", "plugin.agent.invalid",
+     "plugin.apps.invalid", "plugin.channel.invalid", "plugin.config.invalid",
+     "plugin.connectors.invalid", "plugin.hooks.invalid", "plugin.knowledge.invalid",
+     "plugin.libraries.invalid", "plugin.library.alias_collision", "plugin.library.invalid",
+     "plugin.lsp.invalid", "plugin.mcp.invalid", "plugin.mcp.transport_unsupported",
+     "plugin.module.invalid", "plugin.settings.invalid", "plugin.skill.invalid",
+     "plugin.theme.invalid", "plugin.workflow.invalid", "skill.file.misnamed")
+)  # fmt: skip
 # the first words of a loader code -> the component it is about (longest first)
 _COMPONENTS: tuple[tuple[tuple[str, ...], Component], ...] = (
     (("plugin", "skill"), "skill"),
     (("plugin", "command"), "command"),
     (("plugin", "agents"), "agent"),
+    (("plugin", "agent"), "agent"),
     (("plugin", "hooks"), "hook"),
     (("plugin", "mcp"), "mcp_server"),
     (("plugin", "theme"), "theme"),
@@ -149,7 +164,7 @@ def _recast(host: Host, found: Diagnostic, subject: Subject, plugin: str | None)
     if found.code == "plugin.skill.invalid" and _VIBE_RULE in found.message:
         message = f"{host.title} names a plugin skill by its directory only: {found.message}"
         return _drop("compat.name.refused", message, "skill", ident, path, subject)
-    if found.severity == "error" or found.code == "plugin.skill.invalid":
+    if found.severity == "error" or found.code in REFUSALS:
         message = f"{found.code}: {found.message}"
         return _drop("compat.load.refused", message, _component(found.code), ident, path, subject)
     return None

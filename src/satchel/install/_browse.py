@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import os
+import posixpath
 import re
 import tempfile
 import time
@@ -243,12 +244,21 @@ def catalogue_listing(
 
 
 def _lists_plugins(base: Path) -> bool:
-    """Whether `base` is a catalogue listing plugins and not itself a plugin (a plugin
-    listing itself is shown as the plugin; an empty catalogue, as what the folder holds)."""
-    if not has_catalogue(base) or detect(base)[0] is not None:
+    """Whether `base` is a catalogue listing plugins: a plugin whose catalogue lists only
+    itself is shown as the plugin, an empty catalogue as what the folder holds. A root
+    that is a plugin (a Gemini CLI extension, a Codex plugin) whose catalogue lists
+    others is the catalogue, as `marketplace add` and `browse NAME` read it."""
+    if not has_catalogue(base):
         return False
     catalogue, _ = read_catalogue(base)
-    return catalogue is None or bool(catalogue.entries)
+    if detect(base)[0] is None:
+        return catalogue is None or bool(catalogue.entries)
+    return catalogue is not None and any(not _is_root(entry) for entry in catalogue.entries)
+
+
+def _is_root(entry: CatalogueEntry) -> bool:
+    """Whether the catalogue entry is the folder the catalogue is in."""
+    return entry.source.kind == "path" and posixpath.normpath(entry.source.path or ".") == "."
 
 
 def _added(ctx: Context, source: str | Source) -> Known | None:

@@ -75,6 +75,7 @@ __all__ = [
     "check_headers",
     "check_url",
     "claude_servers",
+    "expand_url",
     "inferred_transport",
     "load_server_files",
     "parse_claude_mcp",
@@ -101,6 +102,9 @@ _HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\$\{(PLUGIN_ROOT|PLUGIN_DATA)\}")
 _CLAUDE_PLACEHOLDER = re.compile(r"\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}")
+# Claude Code's variables in a server's url: ${VAR}, and ${VAR:-default} (the default
+# when VAR is unset or empty), as code.claude.com/docs/en/mcp describes its expansion
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _DATA = "/satchel-plugin-data.invalid"  # stands in for PLUGIN_DATA when judging a cwd
 _ROOT, _DATA_BASE = "${PLUGIN_ROOT}", "${PLUGIN_DATA}"
 _CWD_FORMS = '"./…", "${PLUGIN_ROOT}[/…]" or "${PLUGIN_DATA}[/…]"'
@@ -487,16 +491,34 @@ def _cwd_in_root(value: str, src: _Source) -> bool:
 
 
 def check_url(entry: Mapping[str, Any]) -> str:
+    """The url as written. A ``${VAR:-default}`` in it is judged as its default, the
+    URL it stands for when the variable is not set; the supervisor expands it when it
+    connects (`expand_url`)."""
     value = entry.get("url")
     if not isinstance(value, str) or not value:
         raise Bad("url must be a non-empty string" if "url" in entry else "it has no url")
-    why = _url_problem(value)
+    why = url_problem(expand_url(value, {}))
     if why is not None:
         raise Bad(f"url {why}")
     return value
 
 
-def _url_problem(value: str) -> str | None:
+def expand_url(value: str, environ: Mapping[str, str]) -> str:
+    """`value` with each ``${VAR}`` and ``${VAR:-default}`` filled from `environ`, as
+    Claude Code expands a server's url: a variable unset or empty takes its default;
+    one with no default stays as written."""
+
+    def fill(m: re.Match[str]) -> str:
+        found = environ.get(m.group(1))
+        if found:
+            return found
+        return m.group(0) if m.group(2) is None else m.group(2)
+
+    return _VARIABLE.sub(fill, value) if "${" in value else value
+
+
+def url_problem(value: str) -> str | None:
+    """Why `value` is not a URL satchel connects to, or None."""
     if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value):
         return "holds a space or a control character"
     try:

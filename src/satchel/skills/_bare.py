@@ -64,6 +64,7 @@ def read_bare_skill(
         origin=origin,
         dir_name=dir_name,
         stamp=(st.st_size, st.st_mtime_ns),
+        by_dir=True,
     )
     message = (
         "the file does not start with a --- frontmatter line; loaded as Claude Code loads "

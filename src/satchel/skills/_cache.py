@@ -53,7 +53,7 @@ __all__ = ["ENV_DIR", "ENV_SWITCH", "RootCache", "cache_dir", "file_name", "open
 
 ENV_DIR = "SATCHEL_CACHE_DIR"
 ENV_SWITCH = "SATCHEL_CACHE"
-FORMAT = 1
+FORMAT = 2  # 2: yes, no, on and off are read as text
 RACY_NS = 2_000_000_000
 _OFF = frozenset(("0", "off", "false", "no"))
 _LONGEST_NAME = 200  # of a cache file's name before ".marshal" (file names: 255 bytes)

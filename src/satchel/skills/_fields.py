@@ -136,12 +136,15 @@ def build_skill(
     origin: Origin = NO_ORIGIN,
     dir_name: str | None = None,
     stamp: tuple[int, int] | None = None,
+    by_dir: bool = False,
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """Judge `fields` (from `path`, a SKILL.md in `dir_name`) and build the skill when
-    it is usable. `stamp` is the file's (size, mtime_ns) as it was read."""
+    it is usable. `stamp` is the file's (size, mtime_ns) as it was read. `by_dir`: the
+    host names the skill after its directory (Claude Code's plugin skills), so a name
+    field it cannot use is only a warning and the directory's name stands as it is."""
     b = _Builder(fields, path, rules)
     description = _description(b)
-    name = _name(b, dir_name if dir_name is not None else path.parent.name)
+    name = _name(b, dir_name if dir_name is not None else path.parent.name, by_dir)
     if (name is None or description is None) and not rules.strict:
         return None, b.diags
     metadata = _metadata(b)
@@ -194,18 +197,18 @@ def _description(b: _Builder) -> str | None:
     return value
 
 
-def _name(b: _Builder, dir_name: str) -> str | None:
+def _name(b: _Builder, dir_name: str, by_dir: bool = False) -> str | None:
     value = b.fields.get("name")
     if "name" not in b.fields:
         b.report("skill.name.missing", f"no name: field; using the directory name {dir_name!r}")
-        return _fallback_name(b, dir_name)
+        return _fallback_name(b, dir_name, by_dir)
     if not isinstance(value, str):
         b.type_error("name", "a string")
-        return _fallback_name(b, dir_name)
+        return _fallback_name(b, dir_name, by_dir)
     problem = name_problem(value, unicode_names=b.rules.unicode_names)
     if problem is not None:
         b.report("skill.name.invalid", f"the name {value!r} {problem}")
-        return _fallback_name(b, dir_name)
+        return _fallback_name(b, dir_name, by_dir)
     if len(value) > MAX_NAME:
         b.report(
             "skill.name.too-long",
@@ -220,10 +223,14 @@ def _name(b: _Builder, dir_name: str) -> str | None:
     return value
 
 
-def _fallback_name(b: _Builder, dir_name: str) -> str | None:
-    """Lenient loading names a skill after its directory; strict mode has no fallback."""
+def _fallback_name(b: _Builder, dir_name: str, by_dir: bool = False) -> str | None:
+    """Lenient loading names a skill after its directory; strict mode has no fallback.
+    A host that names skills by their directory (`by_dir`) takes the directory's name
+    whatever its characters (``extract_learnings``), as Claude Code does."""
     if b.rules.strict:
         return None
+    if by_dir:
+        return dir_name
     problem = name_problem(dir_name, unicode_names=b.rules.unicode_names)
     if problem is None and len(dir_name) <= MAX_NAME:
         return dir_name

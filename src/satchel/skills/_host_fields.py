@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from satchel._model import model
+from satchel._text import yes_or_no
 from satchel.diagnostics import type_name
 
 __all__ = ["EFFORTS", "HOST_KEYS", "NO_HOST_FIELDS", "HostFields", "read_host_fields"]
@@ -169,7 +170,7 @@ def _effort(fields: Mapping[str, Any], report: Report) -> str | int | None:
 
 def _background(fields: Mapping[str, Any], report: Report) -> bool | None:
     value = fields.get("background")
-    if value is None or isinstance(value, bool):
-        return value
+    if value is None or (meaning := yes_or_no(value)) is not None:
+        return None if value is None else meaning
     _invalid(report, "background", f"must be true or false, not {value!r}")
     return None

@@ -28,13 +28,15 @@ def read_skill(
     origin: Origin = NO_ORIGIN,
     dir_name: str | None = None,
     file: str | None = None,
+    by_dir: bool = False,
 ) -> tuple[Skill | None, list[Diagnostic]] | None:
     """Read the frontmatter of the SKILL.md at `path` (its head only) into a skill.
 
     None when there is no such file: the caller decides whether that matters.
     `file` is the same path as a string, when the caller has it (cheaper to open).
+    `by_dir`: the host names the skill after its directory (`build_skill`).
     """
-    read = read_skill_keyed(path, rules, origin=origin, dir_name=dir_name, file=file)
+    read = read_skill_keyed(path, rules, origin=origin, dir_name=dir_name, file=file, by_dir=by_dir)
     return None if read is None else read[0]
 
 
@@ -45,6 +47,7 @@ def read_skill_keyed(
     origin: Origin = NO_ORIGIN,
     dir_name: str | None = None,
     file: str | None = None,
+    by_dir: bool = False,
 ) -> tuple[tuple[Skill | None, list[Diagnostic]], Key | None] | None:
     """`read_skill`, with the (device, inode, size, mtime_ns) of the file as it was
     read: None when it could not be opened (the result is then not the file's bytes')."""
@@ -56,7 +59,13 @@ def read_skill_keyed(
     if parsed.fields is None:
         return (None, list(parsed.diagnostics)), key
     skill, diags = build_skill(
-        parsed.fields, path, rules, origin=origin, dir_name=dir_name, stamp=(key[2], key[3])
+        parsed.fields,
+        path,
+        rules,
+        origin=origin,
+        dir_name=dir_name,
+        stamp=(key[2], key[3]),
+        by_dir=by_dir,
     )
     return (skill, [*parsed.diagnostics, *diags] if parsed.diagnostics else diags), key
 

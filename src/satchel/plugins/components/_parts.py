@@ -209,8 +209,9 @@ def load_skill_dir(
 
 
 def _named_by_dir(ctx: Ctx, found: Diagnostic, dir_name: str) -> Diagnostic:
-    """A ``skill.name.mismatch`` said again for a skill named by its directory."""
-    if found.code != "skill.name.mismatch":
+    """A ``skill.name.mismatch`` or ``skill.name.invalid`` said again for a skill named
+    by its directory."""
+    if found.code not in ("skill.name.mismatch", "skill.name.invalid"):
         return found
     message = (
         f"{found.message}; the skill is {ctx.namespace}:{dir_name}, named by its directory "
@@ -230,7 +231,7 @@ def _read_skill(
     by_dir: bool = False,
 ) -> Skill | None:
     origin = ctx.origin
-    read = read_skill(target, _RULES, origin=origin, dir_name=dir_name)
+    read = read_skill(target, _RULES, origin=origin, dir_name=dir_name, by_dir=by_dir)
     if read is None:
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} vanished while it was read", path)
         return None

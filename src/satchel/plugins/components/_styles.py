@@ -35,6 +35,7 @@ from typing import Any
 
 from satchel import frontmatter
 from satchel._contain import Refusal, read_inside
+from satchel._text import yes_or_no
 from satchel.diagnostics import CODES, Diagnostic, diagnostic, recast, type_name
 from satchel.errors import UnknownOutputStyle
 from satchel.layout import Layout
@@ -112,9 +113,7 @@ def _field(values: dict[str, Any], key: str, value: Any, path: Path) -> list[Dia
             values[key] = str(value)
         return [_bad(key, "a string", value, path)] if value is not None else []
     if key in _FLAGS:
-        flag = (
-            {"true": True, "false": False}.get(value.lower()) if isinstance(value, str) else value
-        )
+        flag = yes_or_no(value.lower() if isinstance(value, str) else value)
         if isinstance(flag, bool):
             values[_FLAGS[key]] = flag
             return []

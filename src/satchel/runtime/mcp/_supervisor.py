@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -322,8 +323,9 @@ class McpSupervisor:
         server, options = self._with_options(link)
         if server.transport != "stdio":
             assert server.url is not None
+            url = self._url(server)
             async with remote_streams(
-                server.transport, server.url, server.headers, wire, timeout=link.timeout
+                server.transport, url, server.headers, wire, timeout=link.timeout
             ) as streams:
                 yield streams
             return
@@ -346,6 +348,20 @@ class McpSupervisor:
                 yield streams
         finally:
             link.report = replace(link.report, stderr=proc.stderr())
+
+    def _url(self, server: McpServer) -> str:
+        """The server's url with its ``${VAR}`` and ``${VAR:-default}`` filled from the
+        environment, as Claude Code fills them; `LaunchRefused` when the result is not
+        a URL satchel connects to (the variable's value is not shown)."""
+        from satchel.mcp._parse import expand_url, url_problem
+
+        assert server.url is not None
+        url = expand_url(server.url, self._environ)
+        why = url_problem(url)
+        if why is None:
+            return url
+        message = _said(server, f"was not started: its url, its variables filled in, {why}")
+        raise LaunchRefused(diagnostic(_code(server, "connection_failed"), message, server.path))
 
     def _with_options(self, link: _Link) -> tuple[McpServer, OptionValues | None]:
         """The server with its plugin's userConfig values filled, and those values."""
@@ -501,12 +517,15 @@ def _leaf(e: BaseException) -> BaseException:
     return e
 
 
+_ANY_URL = re.compile(r"https?://[^\s'\"<>]+", re.IGNORECASE)
+
+
 def _words(e: BaseException, server: McpServer) -> str:
     """An exception in words (a URL is never echoed: it may hold a secret)."""
     leaf = _leaf(e)
     text = " ".join(str(leaf).split()) or type(leaf).__name__
     if server.url:
-        text = text.replace(server.url, "<url>")
+        text = _ANY_URL.sub("<url>", text.replace(server.url, "<url>"))  # filled ones too
     if type(leaf).__name__ in ("ClosedResourceError", "EndOfStream", "BrokenResourceError"):
         text = "closed the connection"
     return text
