@@ -32,7 +32,7 @@ from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
-from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._lock import Lock, LockEntry, held, placing, read_lock, write_lock
 from satchel.install._policy import allow_source
 from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
@@ -163,7 +163,7 @@ def install_source(
         review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans)]
-        done = commit(plans, lock, where, ctx.settings)
+        done = commit(plans, where, ctx.settings)
     wanted = tuple(str(d) for d in need.plugins)
     return InstallResult(done, tuple(notes), wanted)
 
@@ -303,14 +303,17 @@ def lfs_pointers(plans: Iterable[Planned]) -> list[Diagnostic]:
     return out
 
 
-def commit(
-    plans: Sequence[Planned], lock: Lock, where: Scope, settings: Settings
-) -> tuple[Installed, ...]:
-    """Place every planned tree, then write the lock with their entries."""
+def commit(plans: Sequence[Planned], where: Scope, settings: Settings) -> tuple[Installed, ...]:
+    """Place every planned tree, then write the lock with their entries: all while
+    holding the lock file, into the lock as it is then (the one read before the
+    fetch may be older: another install may have written since)."""
     done = []
-    for p in plans:
-        replaced = place(p.item.path, p.target, settings.limits)
-        lock = lock.put(p.entry)
-        done.append(Installed(p.entry, p.target, replaced))
-    write_lock(where.lock_path, lock)
+    with held(where.lock_path, settings.lock_wait):
+        lock = read_lock(where.lock_path)
+        placing(where.lock_path, (p.entry for p in plans))
+        for p in plans:
+            replaced = place(p.item.path, p.target, settings.limits)
+            lock = lock.put(p.entry)
+            done.append(Installed(p.entry, p.target, replaced))
+        write_lock(where.lock_path, lock)
     return tuple(done)

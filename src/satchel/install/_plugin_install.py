@@ -133,7 +133,7 @@ def install_plugin(
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
-        done = commit(plans, lock, where, ctx.settings)
+        done = commit(plans, where, ctx.settings)
     return InstallResult(done, tuple(notes))
 
 
