@@ -270,7 +270,9 @@ def read_placed(path: Path) -> tuple[tuple[str, str, str], ...]:
     found = {
         (r[0], r[1], r[2])
         for r in rows
-        if len(r) == 3 and r[0] in ("skill", "plugin") and r[2] not in ("", ".", "..")
+        if len(r) == 3
+        and r[0] in ("skill", "plugin")
+        and r[2] not in ("", ".", "..")
         and "/" not in r[2]
     }
     return tuple(sorted(found))
