@@ -296,6 +296,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.dependency.cycle": Entry(
             "warning", "plugins depend on each other in a cycle; each is installed once"
         ),
+        "install.dependency.limit": Entry(
+            "error", "a plugin's dependencies chain too deep or are too many to install"
+        ),
         "install.dependency.missing": Entry(
             "warning", "a dependency no added marketplace lists was not installed"
         ),

@@ -128,6 +128,9 @@ class Catalogue:
     version: str | None = None
     plugin_root: str | None = None
     renames: Mapping[str, str | None] = field(default_factory=lambda: _EMPTY)
+    by_name: Mapping[str, CatalogueEntry] = field(
+        default_factory=lambda: _EMPTY, compare=False, repr=False
+    )  # the entries by name, so `entry` is one look-up (read_catalogue fills it)
 
     @property
     def root(self) -> Path:
@@ -145,6 +148,8 @@ class Catalogue:
                 return None
             seen.add(renamed)
             name = renamed
+        if self.by_name:
+            return self.by_name.get(name)
         return next((e for e in self.entries if e.name == name), None)
 
     def to_json(self) -> dict[str, Any]:
@@ -202,6 +207,7 @@ def _read(fmt: CatalogueFormat, path: Path) -> tuple[Catalogue | None, tuple[Dia
         version=_text(data.get("version")) or _text(meta.get("version")),
         plugin_root=plugin_root,
         renames=_renames(data.get("renames"), path, diags),
+        by_name=MappingProxyType({e.name: e for e in entries}),
     )
     return catalogue, tuple(diags)
 

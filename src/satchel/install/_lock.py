@@ -121,6 +121,13 @@ class Lock:
         kept = [e for e in self.entries if (e.kind, e.name) != (entry.kind, entry.name)]
         return Lock(tuple(sorted([*kept, entry], key=lambda e: (e.kind, e.name))))
 
+    def put_all(self, entries: Iterable[LockEntry]) -> Lock:
+        """This lock with each of `entries` put (`put`), sorted once: one pass, however
+        many there are."""
+        new = {(e.kind, e.name): e for e in entries}
+        kept = [e for e in self.entries if (e.kind, e.name) not in new]
+        return Lock(tuple(sorted([*kept, *new.values()], key=lambda e: (e.kind, e.name))))
+
     def drop(self, entry: LockEntry) -> Lock:
         return Lock(tuple(e for e in self.entries if e != entry))
 

@@ -262,8 +262,7 @@ def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> 
         placing(where.lock_path, (p.entry for p in plans))
         for p in plans:
             place(p.item.path, p.target, settings.limits)
-            lock = lock.put(p.entry)
-        write_lock(where.lock_path, lock)
+        write_lock(where.lock_path, lock.put_all(p.entry for p in plans))
 
 
 def _kept_fields(new: LockEntry, old: LockEntry) -> LockEntry:
