@@ -14,6 +14,8 @@ from pathlib import Path
 
 from tests.support import skill_md, write_tree
 
+from .support import git_repo
+
 NAMES = ("alpha", "bravo", "charlie", "delta", "echo")
 
 
@@ -103,3 +105,42 @@ def test_verify_reports_an_installed_skill_the_lock_does_not_hold(satchel, tmp_p
     ]
     assert satchel("install", tmp_path / "src-bravo", "--force")[0] == 0  # pinned again
     assert satchel("verify")[0] == 0
+
+
+def test_five_marketplaces_added_at_once_are_all_kept(tmp_path, project, home):
+    where = ["--project", str(project), "--home", str(home)]
+    markets = [
+        git_repo(
+            tmp_path / f"market-{n}",
+            {
+                ".claude-plugin/marketplace.json": json.dumps(
+                    {"name": f"m-{n}", "owner": {"name": "Team"}, "plugins": []}
+                )
+            },
+        )
+        for n in NAMES
+    ]  # git repositories: each add fetches for a while between its read and its write
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "satchel",
+                "marketplace",
+                "add",
+                f"file://{m}",
+                *where,
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(home),
+        )
+        for m in markets
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert (run.returncode, err) == (0, b""), out
+    store = home / ".config" / "satchel" / "marketplaces" / "marketplaces.json"
+    kept = json.loads(store.read_text())["marketplaces"]
+    assert sorted(k["name"] for k in kept) == [f"m-{n}" for n in NAMES]
