@@ -43,11 +43,11 @@ def read_config(path: Path, problems: list[Diagnostic]) -> dict[str, Any]:
         if e.kind != "missing":
             problems.append(invalid(f"cannot read it: {e.message}", path))
         return {}
-    import tomllib  # only when a TOML file is read
+    from satchel import _toml  # only when a TOML file is read
 
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return _toml.loads(data.decode("utf-8"))
+    except ValueError as e:  # not UTF-8, not TOML, or nested too deep
         problems.append(invalid(f"not valid TOML: {e}", path))
         return {}
 

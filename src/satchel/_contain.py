@@ -354,18 +354,16 @@ def parse_toml(
     data: bytes, path: Path, code: str
 ) -> tuple[dict[str, Any] | None, Diagnostic | None]:
     """The TOML document in `data`, or None and a diagnostic with `code` (and the line)."""
-    import tomllib  # only when a TOML file is read
+    from satchel import _toml  # only when a TOML file is read
 
     try:
-        return tomllib.loads(data.decode("utf-8").removeprefix(_BOM)), None
+        return _toml.loads(data.decode("utf-8").removeprefix(_BOM)), None
     except UnicodeDecodeError as e:
         return None, diagnostic(code, f"not valid UTF-8 (byte {e.start})", path)
-    except tomllib.TOMLDecodeError as e:
+    except ValueError as e:  # not TOML, or nested too deep
         at = _TOML_AT.search(str(e))
         line = int(at.group(1)) if at else None
         return None, diagnostic(code, f"not valid TOML: {e}", path, line=line)
-    except RecursionError:
-        return None, diagnostic(code, "not valid TOML: it nests too deep", path)
 
 
 # -- component files -----------------------------------------------------------------

@@ -299,6 +299,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.dependency.cycle": Entry(
             "warning", "plugins depend on each other in a cycle; each is installed once"
         ),
+        "install.dependency.limit": Entry(
+            "error", "a plugin's dependencies chain too deep or are too many to install"
+        ),
         "install.dependency.missing": Entry(
             "warning", "a dependency no added marketplace lists was not installed"
         ),
@@ -369,6 +372,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "a pinned commit is not reachable from any branch or tag of the repository"
         ),
         "install.fetch.failed": Entry("error", "a source could not be fetched"),
+        "install.fetch.timeout": Entry(
+            "error", "a request or git command passed its deadline, or its server went quiet"
+        ),
         "install.git.lfs-pointer": Entry(
             "warning", "an installed file is a Git LFS pointer; its content was not fetched"
         ),
@@ -378,8 +384,14 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.integrity": Entry(
             "error", "an installed or fetched tree does not match its locked hash"
         ),
+        "install.lock.busy": Entry(
+            "error", "another satchel held the lock file for longer than the wait allowed"
+        ),
         "install.lock.invalid": Entry("error", "the lock file could not be read"),
         "install.lock.missing": Entry("error", "install --frozen found no lock file in the scope"),
+        "install.lock.unlisted": Entry(
+            "error", "satchel placed a tree in the scope that its lock file does not list"
+        ),
         "install.not-installed": Entry(
             "error", "no skill or plugin of that name is in the lock file"
         ),
@@ -405,6 +417,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "install.root.escape": Entry(
             "error", "a project's install directory is a symlink leading out of the project"
+        ),
+        "install.settings.invalid": Entry(
+            "error", "a SATCHEL_* setting of the installer is not a value it takes"
         ),
         "install.skill.exists": Entry(
             "error", "a skill or plugin satchel did not install is where it would install one"

@@ -347,7 +347,7 @@ def test_toml_that_does_not_parse_is_an_error():
 def test_deep_nesting_is_an_error_not_a_crash():
     assert only_error("x = " + "[" * 30000 + "]" * 30000 + "\n") == (
         "agent.invalid",
-        "the TOML nests too deep to read",
+        "not valid TOML: it nests deeper than 64 levels",
     )
 
 

@@ -246,6 +246,36 @@ def test_a_cycle_installs_each_plugin_once_and_says_so(
     assert _lock(project)["c"]["requires"] == ["plugin:a"]
 
 
+def test_renames_in_a_loop_are_reported_and_never_followed_for_ever(
+    satchel: Cli, tmp_path: Path
+) -> None:
+    files = _plugin("c")
+    renames = {"a": "b", "b": "a", "x": "x", "old-c": "c"}
+    files[".claude-plugin/marketplace.json"] = _catalogue("m", [_entry("c")], renames=renames)
+    repo = git_repo(tmp_path / "m", files)
+    code, out, _ = satchel("marketplace", "add", f"file://{repo}", "--json")
+    assert code == 0
+    assert [(d["code"], d["message"]) for d in json.loads(out)["diagnostics"]] == [
+        (
+            "catalogue.entry.invalid",
+            "`renames` renames in a loop (a -> b -> a); those renames are ignored",
+        ),
+        (
+            "catalogue.entry.invalid",
+            "`renames` renames in a loop (x -> x); those renames are ignored",
+        ),
+    ]
+    for name in ("a", "b", "x"):
+        refused = _refusal(satchel, "install", f"{name}@m")
+        assert (refused["code"], refused["message"]) == (
+            "install.skill.unknown",
+            f"the marketplace 'm' has no plugin {name!r}",
+        )
+    code, out, _ = satchel("install", "old-c@m", "--json")  # a rename that ends is followed
+    assert code == 0
+    assert [i["name"] for i in json.loads(out)["installed"]] == ["c"]
+
+
 def test_a_range_no_version_meets_is_a_conflict(satchel: Cli, tmp_path: Path) -> None:
     repo = _market(
         tmp_path,

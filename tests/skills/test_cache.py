@@ -297,3 +297,49 @@ def test_a_root_with_a_name_that_is_not_utf8_is_cached(project, home, root):
     assert list(first.skills) == list(again.skills) == ["deploy"]
     cache = Path(os.environ["SATCHEL_CACHE_DIR"])
     assert [p.name for p in cache_files(cache) if "%FF" in p.name] != []
+
+
+# Each a field of a well-formed entry given a value of another type than `store` keeps:
+# (its index in the entry, the value). A hand-edited file, or one from a bug, must never
+# reach the code that renders a skill.
+WRONG_TYPES = {
+    "name": (5, 7),
+    "description": (6, ["a", "list"]),
+    "license": (7, 3),
+    "metadata": (9, {"owner": 1}),
+    "allowed_tools": (10, "Read Bash"),
+    "extras": (11, {"x": {1, 2}}),
+    "paths": (13, ["src/**"]),
+    "effort": (16, True),
+    "background": (20, "yes"),
+    "diagnostics": (4, (("skill.x", "bad severity", "m", None, None, None),)),
+}
+
+
+@pytest.mark.parametrize("field", sorted(WRONG_TYPES))
+def test_an_entry_of_wrong_types_counts_as_missing_and_is_rewritten(
+    project, home, private_cache, capsys, field
+):
+    from satchel.cli import main
+
+    root = project / ".agents" / "skills"
+    backdate(write_skill(root, "alpha", description="Alpha does things."))
+    where = ["--project", str(project), "--home", str(home)]
+    verbs = (["list"], ["index"], ["doctor", "--json"])
+
+    def run(verb: list[str]) -> tuple[int, str]:
+        code = main([*verb, *where])
+        return code, capsys.readouterr().out
+
+    good = [run(v) for v in verbs]
+    (file,) = cache_files(private_cache)
+    _, _, entries = marshal.loads(file.read_bytes())
+    at, value = WRONG_TYPES[field]
+    (key,) = entries
+    file.write_bytes(
+        marshal.dumps(
+            (FORMAT, __version__, {key: (*entries[key][:at], value, *entries[key][at + 1 :])})
+        )
+    )
+    assert [run(v) for v in verbs] == good
+    assert marshal.loads(file.read_bytes())[2] == entries  # read again and rewritten

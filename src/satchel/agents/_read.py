@@ -77,15 +77,13 @@ def _size(cap: int) -> str:
 
 def toml_table(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | None]:
     """The TOML table of an agent file `data` (read from `path`), or ``agent.invalid``
-    (tomllib is imported only here, when a TOML file is read)."""
+    (the TOML parser is imported only here, when a TOML file is read)."""
     problem = frontmatter.check_text(data, 0, path)
     if problem is not None:
         return {}, problem
-    import tomllib
+    from satchel import _toml
 
     try:
-        return tomllib.loads(data.decode("utf-8").removeprefix("\ufeff")), None
-    except tomllib.TOMLDecodeError as e:
+        return _toml.loads(data.decode("utf-8").removeprefix("\ufeff")), None
+    except ValueError as e:  # not TOML, or nested too deep
         return {}, diagnostic("agent.invalid", f"not valid TOML: {e}", path)
-    except RecursionError:
-        return {}, diagnostic("agent.invalid", "the TOML nests too deep to read", path)

@@ -165,13 +165,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _failed(e: Exception, args: Sequence[str], *, as_json: bool) -> int:
     """PROBLEMS for a file satchel could not use or a refusal of satchel's own; BUG
     for anything else."""
-    from satchel.errors import SatchelError
+    from satchel.errors import Refused, SatchelError
 
     if isinstance(e, (OSError, SatchelError)):
+        code = e.code if isinstance(e, Refused) else IO_ERROR  # a refusal keeps its own code
         if as_json:
-            _json_error(IO_ERROR, _oneline(e), args)
+            _json_error(code, _oneline(e), args)
         else:
-            _say(f"satchel: {IO_ERROR}: {_oneline(e)}")
+            _say(f"satchel: {code}: {_oneline(e)}")
         return PROBLEMS
     _say(f"satchel: internal error: {type(e).__name__}: {_oneline(e)}")
     _say("this is a bug in satchel: please report it with the command you ran")

@@ -12,7 +12,6 @@ prompted for (a sensitive one without echo). Sensitive values are never printed.
 from __future__ import annotations
 
 import difflib
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 import click
 
+from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
@@ -144,7 +144,7 @@ def _given(
 
 def _stdin_values() -> tuple[dict[str, Any], list[Diagnostic]]:
     try:
-        data = json.loads(sys.stdin.read())
+        data = loads(sys.stdin.read())
     except ValueError as e:
         return {}, [diagnostic(VALUE, f"--values-stdin: not valid JSON: {e}")]
     if not isinstance(data, dict):

@@ -25,7 +25,8 @@ def run(
     """Hash every skill and plugin satchel installed and compare with skills.lock.
 
     File modes count: a setuid bit or any mode satchel does not install is a change.
-    Exit 1 when a tree was changed or is gone (install.integrity)."""
+    Exit 1 when a tree was changed or is gone (install.integrity), or when satchel
+    placed a tree that skills.lock does not list (install.lock.unlisted)."""
     ctx = inst.context(project, home, client, as_json=True)
     try:
         rows = verify(scope=scope, layout=ctx.layout)
@@ -50,8 +51,8 @@ def _print(rows: tuple[Checked, ...]) -> None:
     for r in rows:
         style = "" if r.status == "ok" else "bold red"
         grid.add_row(
-            out.safe(r.entry.name),
-            out.safe(r.entry.kind),
+            out.safe(r.name),
+            out.safe(r.kind),
             out.safe(r.status, style=style),
             out.safe(out.shown(r.path)),
         )

@@ -248,10 +248,10 @@ def _invalid(message: str, path: Path) -> Diagnostic:
 
 
 def _parser(kind: str) -> tuple[Callable[[str], Any], type[ValueError]]:
-    """The parser of a hook file's format and the error it raises (tomllib is imported
+    """The parser of a hook file's format and the error it raises (the TOML parser is imported
     only when a TOML file is read)."""
     if kind == "TOML":
-        import tomllib
+        from satchel import _toml
 
-        return tomllib.loads, tomllib.TOMLDecodeError
+        return _toml.loads, ValueError
     return loads, ValueError

@@ -128,6 +128,9 @@ class Catalogue:
     version: str | None = None
     plugin_root: str | None = None
     renames: Mapping[str, str | None] = field(default_factory=lambda: _EMPTY)
+    by_name: Mapping[str, CatalogueEntry] = field(
+        default_factory=lambda: _EMPTY, compare=False, repr=False
+    )  # the entries by name, so `entry` is one look-up (read_catalogue fills it)
 
     @property
     def root(self) -> Path:
@@ -136,12 +139,17 @@ class Catalogue:
         return self.path.parent.parent.parent if self.format == "codex" else self.path.parent.parent
 
     def entry(self, name: str) -> CatalogueEntry | None:
-        """The entry `name`, following `renames` (None: none, or withdrawn)."""
+        """The entry `name`, following `renames` (None: none, withdrawn, or renamed in a
+        loop, which `read_catalogue` reports and leaves out)."""
+        seen = {name}
         while name in self.renames:
             renamed = self.renames[name]
-            if renamed is None:
+            if renamed is None or renamed in seen:
                 return None
+            seen.add(renamed)
             name = renamed
+        if self.by_name:
+            return self.by_name.get(name)
         return next((e for e in self.entries if e.name == name), None)
 
     def to_json(self) -> dict[str, Any]:
@@ -199,6 +207,7 @@ def _read(fmt: CatalogueFormat, path: Path) -> tuple[Catalogue | None, tuple[Dia
         version=_text(data.get("version")) or _text(meta.get("version")),
         plugin_root=plugin_root,
         renames=_renames(data.get("renames"), path, diags),
+        by_name=MappingProxyType({e.name: e for e in entries}),
     )
     return catalogue, tuple(diags)
 
@@ -306,7 +315,30 @@ def _renames(value: Any, path: Path, diags: list[Diagnostic]) -> Mapping[str, st
         message = "`renames` must map old names to new names (or null); it is ignored"
         diags.append(diagnostic("catalogue.entry.invalid", message, path))
         return _EMPTY
-    return MappingProxyType(dict(value))
+    looped = _loops(value)
+    for loop in looped:
+        shown = " -> ".join([*loop, loop[0]])
+        message = f"`renames` renames in a loop ({shown}); those renames are ignored"
+        diags.append(diagnostic("catalogue.entry.invalid", message, path))
+    gone = {name for loop in looped for name in loop}
+    return MappingProxyType({k: v for k, v in value.items() if k not in gone})
+
+
+def _loops(renames: Mapping[str, str | None]) -> list[list[str]]:
+    """Each loop of `renames` (``a -> b -> a``, ``x -> x``), once, in the order first met;
+    every chain is followed once, so this is linear in the number of renames."""
+    done: set[str] = set()
+    loops = []
+    for start in renames:
+        chain: list[str] = []
+        at: str | None = start
+        while at is not None and at in renames and at not in done:
+            done.add(at)
+            chain.append(at)
+            at = renames[at]
+        if at is not None and at in chain:
+            loops.append(chain[chain.index(at) :])
+    return loops
 
 
 def _text(value: Any) -> str | None:

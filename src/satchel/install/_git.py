@@ -14,6 +14,9 @@ A real ``git`` runs through `satchel.process.run_process`, with:
   (no user config), so a private repository needs a token, a helper or ssh;
 - a shallow fetch into a bare repository (no checkout: no smudge filter, no LFS
   download, ``GIT_LFS_SKIP_SMUDGE=1`` besides), submodules never fetched;
+- each command ended once it passes `Settings.deadline`, and over http(s) once the
+  server sends nothing for `Settings.timeout` seconds (``http.lowSpeedLimit`` and
+  ``http.lowSpeedTime``), both ``install.fetch.timeout``;
 - the tree exported with ``git archive`` and unpacked by satchel's own extractor,
   so links and paths follow the same rules as any archive (cases I04, I05).
 
@@ -23,6 +26,7 @@ a fork-network or dangling commit gives ``install.commit.unreachable``.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -108,7 +112,8 @@ class _Git:
     ) -> None:
         self.url = url
         self.work = work
-        self.timeout = settings.timeout
+        self.deadline = settings.deadline
+        self.quiet = max(1, math.ceil(settings.timeout))  # git counts whole seconds
         home = work / "home"
         home.mkdir()
         self.env = {**git_env(environ, home), **git_auth_env(url, settings)}
@@ -123,6 +128,8 @@ class _Git:
             "-c", "filter.lfs.required=false",
             "-c", "transfer.fsckObjects=true",
             "-c", "advice.detachedHead=false",
+            "-c", "http.lowSpeedLimit=1",  # over http(s): a server quiet for timeout s
+            "-c", f"http.lowSpeedTime={self.quiet}",
         ]  # fmt: skip
 
     def attempt(
@@ -136,7 +143,7 @@ class _Git:
             [*argv, *args],
             cwd=cwd or self.work,
             env=self.env,
-            timeout=self.timeout,
+            timeout=self.deadline,
             max_output=max_output,
         )
 
@@ -147,8 +154,14 @@ class _Git:
             why = _last_lines(result.stderr) or (
                 result.diagnostics[0].message if result.diagnostics else "it failed"
             )
-            what = "timed out" if result.timed_out else f"failed: {why}"
-            raise refuse("install.fetch.failed", f"git {args[0]} of {self.url} {what}")
+            if result.timed_out:
+                message = (
+                    f"git {args[0]} of {self.url} went on past its deadline of "
+                    f"{self.deadline:g} s, so it was stopped"
+                )
+                hint = f"SATCHEL_FETCH_DEADLINE allows more than {self.deadline:g} s"
+                raise refuse("install.fetch.timeout", message, hint=hint)
+            raise refuse("install.fetch.failed", f"git {args[0]} of {self.url} failed: {why}")
         return result.stdout
 
     def pinned(self, sha: str) -> str:

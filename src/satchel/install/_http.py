@@ -5,6 +5,10 @@ URL (none unless its host has one, and only over https); a redirect to another
 origin is sent without it (`_auth.guard`: GitHub's tarball endpoint redirects to
 another host). A download is streamed to a file, hashed on the way, and stopped once
 it passes the byte limit.
+
+Every client is `satchel._net.http_client`: each wait bounded by `Settings.timeout`,
+the whole request (redirects and a trickled answer included) by `Settings.deadline`;
+either ends it with ``install.fetch.timeout`` (`failure`).
 """
 
 from __future__ import annotations
@@ -16,15 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 from satchel._json import loads
 from satchel._model import model
+from satchel._net import DeadlinePassed, http_client
 from satchel.errors import HttpRefused
 from satchel.install._auth import guard, headers_for
-from satchel.install._errors import refuse
+from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Settings
 
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["Downloaded", "HttpRefused", "Progress", "download", "get_json"]
+__all__ = ["Downloaded", "HttpRefused", "Progress", "download", "failure", "get_json"]
 
 Progress = Callable[[str, int, "int | None"], None]  # (what, bytes so far, total or None)
 _JSON_CAP = 32 * 1024 * 1024
@@ -42,15 +47,31 @@ class Downloaded:
 
 
 def _client(settings: Settings, url: str, sent: dict[str, str]) -> httpx.Client:
-    import httpx  # only when fetching: keep `import satchel` light
-
-    return httpx.Client(
-        follow_redirects=True,
+    return http_client(
         timeout=settings.timeout,
+        deadline=settings.deadline,
         headers={"User-Agent": _AGENT},
-        trust_env=True,
-        event_hooks={"request": [guard(url, sent)]},
+        request_hooks=[guard(url, sent)],
     )
+
+
+def failure(method: str, url: str, error: Exception, settings: Settings) -> InstallError:
+    """The refusal for a request that failed with `error` (an httpx error, or the
+    deadline passing): ``install.fetch.timeout`` when it ran out of time."""
+    import httpx
+
+    if isinstance(error, DeadlinePassed):
+        message = f"{method} {url}: {error}, so it was stopped"
+        hint = f"SATCHEL_FETCH_DEADLINE allows more than {settings.deadline:g} s"
+        return refuse("install.fetch.timeout", message, hint=hint)
+    if isinstance(error, httpx.TimeoutException):
+        message = (
+            f"{method} {url}: the server sent nothing for {settings.timeout:g} s "
+            f"(or what was left of the deadline of {settings.deadline:g} s), so it was stopped"
+        )
+        hint = "SATCHEL_FETCH_TIMEOUT and SATCHEL_FETCH_DEADLINE allow more"
+        return refuse("install.fetch.timeout", message, hint=hint)
+    return refuse("install.fetch.failed", f"{method} {url} failed: {error}")
 
 
 def get_json(url: str, settings: Settings, *, auth: bool = True) -> Any:
@@ -70,8 +91,8 @@ def get_json(url: str, settings: Settings, *, auth: bool = True) -> Any:
                 body += chunk
                 if len(body) > _JSON_CAP:
                     raise refuse("install.fetch.failed", f"GET {url}: the answer is too large")
-    except httpx.HTTPError as e:
-        raise refuse("install.fetch.failed", f"GET {url} failed: {e}") from None
+    except (httpx.HTTPError, DeadlinePassed) as e:
+        raise failure("GET", url, e, settings) from None
     try:
         return loads(bytes(body))
     except ValueError:
@@ -112,8 +133,8 @@ def download(
                 out.write(chunk)
                 if progress is not None:
                     progress(label or url, size, total)
-    except httpx.HTTPError as e:
-        raise refuse("install.fetch.failed", f"GET {url} failed: {e}") from None
+    except (httpx.HTTPError, DeadlinePassed) as e:
+        raise failure("GET", url, e, settings) from None
     return Downloaded(dest, size, sha256.hexdigest(), sha512.digest())
 
 

@@ -32,7 +32,7 @@ from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
-from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._lock import Lock, LockEntry, held, placing, read_lock, write_lock
 from satchel.install._policy import allow_source
 from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
@@ -163,7 +163,7 @@ def install_source(
         review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans)]
-        done = commit(plans, lock, where, ctx.settings)
+        done = commit(plans, where, ctx.settings)
     wanted = tuple(str(d) for d in need.plugins)
     return InstallResult(done, tuple(notes), wanted)
 
@@ -222,6 +222,7 @@ def check_targets(plans: Sequence[Planned], lock: Lock, where: Scope, *, force: 
     """Refuse before writing anything: a name twice, a directory satchel did not
     install (without `force`), a same-named entry of another family, a case twin."""
     seen: set[tuple[str, str]] = set()
+    listed: dict[Path, list[str]] = {}  # each directory listed once, however many plans
     for p in plans:
         if where.name == PROJECT and _outside(p.target.parent, where.layout.project):
             message = f"{p.target.parent} leads out of the project {where.layout.project}"
@@ -237,7 +238,7 @@ def check_targets(plans: Sequence[Planned], lock: Lock, where: Scope, *, force: 
         if os.path.lexists(p.target) and ours is None and not force:
             message = f"{p.target} exists and was not installed by satchel"
             raise refuse("install.skill.exists", message, p.target, hint="--force replaces it")
-        twin = _case_twin(p.target)
+        twin = _case_twin(p.target, listed)
         if twin is not None:
             message = f"{twin} differs from {p.entry.name!r} only in case"
             raise refuse("install.skill.exists", message, p.target)
@@ -261,11 +262,13 @@ def _outside(root: Path, project: Path) -> bool:
     return not (real == top or real.startswith(top + os.sep))
 
 
-def _case_twin(target: Path) -> str | None:
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return None
+def _case_twin(target: Path, listed: dict[Path, list[str]]) -> str | None:
+    names = listed.get(target.parent)
+    if names is None:
+        try:
+            names = listed[target.parent] = os.listdir(target.parent)
+        except OSError:
+            return None
     folded = target.name.casefold()
     return next((n for n in names if n != target.name and n.casefold() == folded), None)
 
@@ -303,14 +306,16 @@ def lfs_pointers(plans: Iterable[Planned]) -> list[Diagnostic]:
     return out
 
 
-def commit(
-    plans: Sequence[Planned], lock: Lock, where: Scope, settings: Settings
-) -> tuple[Installed, ...]:
-    """Place every planned tree, then write the lock with their entries."""
+def commit(plans: Sequence[Planned], where: Scope, settings: Settings) -> tuple[Installed, ...]:
+    """Place every planned tree, then write the lock with their entries: all while
+    holding the lock file, into the lock as it is then (the one read before the
+    fetch may be older: another install may have written since)."""
     done = []
-    for p in plans:
-        replaced = place(p.item.path, p.target, settings.limits)
-        lock = lock.put(p.entry)
-        done.append(Installed(p.entry, p.target, replaced))
-    write_lock(where.lock_path, lock)
+    with held(where.lock_path, settings.lock_wait):
+        lock = read_lock(where.lock_path)
+        placing(where.lock_path, (p.entry for p in plans))
+        for p in plans:
+            replaced = place(p.item.path, p.target, settings.limits)
+            done.append(Installed(p.entry, p.target, replaced))
+        write_lock(where.lock_path, lock.put_all(p.entry for p in plans))
     return tuple(done)

@@ -24,11 +24,24 @@ dependency, so `prune` may remove it when nothing needs it).
 An entry is the proof that satchel installed that directory: `remove` and
 `update` act only on entries, and `install` refuses to replace a directory that
 has none (unless ``--force``).
+
+Every change to the lock is a read-modify-write made under `held`: an exclusive
+``flock`` on the sibling ``.skills.lock.lock``, waited for at most `Settings.lock_wait`
+seconds (``install.lock.busy`` after that), so that installs run at once into one
+scope each add their entries and none is lost. Before a tree is placed its
+``kind family name`` is added to the sibling ``.skills.lock.placed``, and once the lock
+is written that record is made equal to its entries again: a name the record holds
+whose directory is there but whose entry is not (a run killed between placing and
+writing, a lock edited by hand) is what `verify` reports as ``install.lock.unlisted``.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +50,22 @@ from satchel._json import loads
 from satchel._model import model
 from satchel.install._errors import refuse
 
-__all__ = ["Lock", "LockEntry", "read_lock", "write_lock"]
+__all__ = [
+    "Lock",
+    "LockEntry",
+    "held",
+    "placing",
+    "read_lock",
+    "read_placed",
+    "write_lock",
+]
 
 VERSION = 1
 _CAP = 16 * 1024 * 1024
 _FIELDS = ("name", "kind", "family", "source", "ref", "resolved", "integrity", "folder", "hash")
 _OPTIONAL = ("marketplace", "manifest", "requires", "direct")
+_POLL = 0.05  # seconds between two tries of a held lock
+_PLACED_CAP = 4 * 1024 * 1024
 
 
 @model
@@ -97,6 +120,13 @@ class Lock:
         """This lock with `entry` added, or replacing the entry of the same kind and name."""
         kept = [e for e in self.entries if (e.kind, e.name) != (entry.kind, entry.name)]
         return Lock(tuple(sorted([*kept, entry], key=lambda e: (e.kind, e.name))))
+
+    def put_all(self, entries: Iterable[LockEntry]) -> Lock:
+        """This lock with each of `entries` put (`put`), sorted once: one pass, however
+        many there are."""
+        new = {(e.kind, e.name): e for e in entries}
+        kept = [e for e in self.entries if (e.kind, e.name) not in new]
+        return Lock(tuple(sorted([*kept, *new.values()], key=lambda e: (e.kind, e.name))))
 
     def drop(self, entry: LockEntry) -> Lock:
         return Lock(tuple(e for e in self.entries if e != entry))
@@ -173,6 +203,83 @@ def _optional(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_lock(path: Path, lock: Lock) -> None:
-    """Write `lock` atomically (a temporary file renamed over the old one)."""
+    """Write `lock` atomically (a temporary file renamed over the old one), inside
+    `held`, and make the record of placed trees its entries."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n")
+    _settle(path, lock)
+
+
+def _sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(f".{path.name}.{suffix}")
+
+
+@contextmanager
+def held(path: Path, wait: float) -> Iterator[None]:
+    """Hold the lock of the lock file at `path` (an exclusive ``flock`` on its sibling
+    ``.skills.lock.lock``) for a read-modify-write; ``install.lock.busy`` when another
+    process holds it for longer than `wait` seconds."""
+    import fcntl  # POSIX, where satchel installs
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    guard = _sibling(path, "lock")
+    fd = os.open(guard, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        until = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= until:
+                    message = (
+                        f"another satchel has been changing {path.name} for more than "
+                        f"{wait:g} s; nothing was written"
+                    )
+                    hint = f"run again once it is done (it holds {guard})"
+                    raise refuse("install.lock.busy", message, path, hint=hint) from None
+                time.sleep(_POLL)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def _line(kind: str, family: str, name: str) -> str:
+    return f"{kind} {family} {name}\n"
+
+
+def placing(path: Path, entries: Iterable[LockEntry]) -> None:
+    """Record, before their trees are placed, that `entries` are being installed
+    (inside `held`): appended to the sibling ``.skills.lock.placed``."""
+    text = "".join(_line(e.kind, e.family, e.name) for e in entries)
+    fd = os.open(_sibling(path, "placed"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _settle(path: Path, lock: Lock) -> None:
+    """Make the record of placed trees the lock's entries again (inside `held`)."""
+    text = "".join(_line(e.kind, e.family, e.name) for e in lock.entries)
+    write_atomic(_sibling(path, "placed"), text)
+
+
+def read_placed(path: Path) -> tuple[tuple[str, str, str], ...]:
+    """The ``(kind, family, name)`` of each tree recorded as placed beside the lock file
+    at `path` (none when there is no record, or it cannot be read)."""
+    try:
+        with open(_sibling(path, "placed"), "rb") as f:
+            data = f.read(_PLACED_CAP)
+    except OSError:
+        return ()
+    rows = (line.split(" ") for line in data.decode("utf-8", "replace").splitlines())
+    found = {
+        (r[0], r[1], r[2])
+        for r in rows
+        if len(r) == 3
+        and r[0] in ("skill", "plugin")
+        and r[2] not in ("", ".", "..")
+        and "/" not in r[2]
+    }
+    return tuple(sorted(found))

@@ -38,12 +38,20 @@ from satchel.install._installer import (
     lfs_pointers,
     plan,
 )
-from satchel.install._lock import Lock, LockEntry, read_lock, write_lock
+from satchel.install._lock import (
+    Lock,
+    LockEntry,
+    held,
+    placing,
+    read_lock,
+    read_placed,
+    write_lock,
+)
 from satchel.install._mcp import check_locked
 from satchel.install._plugin_install import locked_item
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
-from satchel.install._scope import Scope, scope_for
+from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
@@ -93,20 +101,24 @@ class Change:
 
 @model
 class Checked:
-    """One entry's state on disk: ``ok``, ``modified`` or ``missing``."""
+    """One installed tree's state on disk: ``ok``, ``modified`` or ``missing`` for a
+    lock entry (`entry`), ``unlisted`` for a tree satchel placed that the lock does not
+    hold (no `entry`)."""
 
-    entry: LockEntry
+    name: str
+    kind: str
     path: Path
     status: str
+    entry: LockEntry | None = None
     diagnostics: tuple[Diagnostic, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.entry.name,
-            "kind": self.entry.kind,
+            "name": self.name,
+            "kind": self.kind,
             "path": str(self.path),
             "status": self.status,
-            "hash": self.entry.hash,
+            "hash": None if self.entry is None else self.entry.hash,
         }
 
 
@@ -238,12 +250,19 @@ def update(
         review_all(
             (Reviewed(p.entry.name, p.entry.kind, p.target, p.item.path) for p in plans), review
         )
-        for p in [] if dry_run else plans:
-            place(p.item.path, p.target, ctx.settings.limits)
-            lock = lock.put(p.entry)
         if plans and not dry_run:
-            write_lock(where.lock_path, lock)
+            _replace_all(plans, where, ctx.settings)
     return tuple(changes)
+
+
+def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:
+    """Place each updated tree and put its entry in the lock as it is now, holding it."""
+    with held(where.lock_path, settings.lock_wait):
+        lock = read_lock(where.lock_path)
+        placing(where.lock_path, (p.entry for p in plans))
+        for p in plans:
+            place(p.item.path, p.target, settings.limits)
+        write_lock(where.lock_path, lock.put_all(p.entry for p in plans))
 
 
 def _kept_fields(new: LockEntry, old: LockEntry) -> LockEntry:
@@ -302,6 +321,13 @@ def remove(
     another installed entry needs it, unless `force`."""
     ctx = Context.make(layout, environ={})
     where = scope_for(ctx.layout, scope)
+    if read_lock(where.lock_path).find(name) is None:  # nothing to hold the lock for
+        raise refuse("install.not-installed", f"{name!r} is not in the lock file", where.lock_path)
+    with held(where.lock_path, ctx.settings.lock_wait):
+        return _remove(where, name, force=force)
+
+
+def _remove(where: Scope, name: str, *, force: bool) -> LockEntry:
     lock = read_lock(where.lock_path)
     entry = lock.find(name)
     if entry is None:
@@ -321,6 +347,13 @@ def prune(*, scope: str = "project", layout: Layout | None = None) -> tuple[Lock
     installed needs any more (repeatedly, so a chain goes whole); return them."""
     ctx = Context.make(layout, environ={})
     where = scope_for(ctx.layout, scope)
+    if not read_lock(where.lock_path).entries:  # nothing to hold the lock for
+        return ()
+    with held(where.lock_path, ctx.settings.lock_wait):
+        return _prune(where)
+
+
+def _prune(where: Scope) -> tuple[LockEntry, ...]:
     lock = read_lock(where.lock_path)
     gone: list[LockEntry] = []
     while True:
@@ -348,18 +381,40 @@ def _delete(where: Scope, entry: LockEntry) -> None:
 
 
 def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Checked, ...]:
-    """Hash each installed tree of `scope` against its lock entry."""
+    """Hash each installed tree of `scope` against its lock entry, and report each tree
+    satchel placed that the lock does not hold (``install.lock.unlisted``)."""
     ctx = Context.make(layout, environ={})
     where = scope_for(ctx.layout, scope)
+    lock = read_lock(where.lock_path)
     out = []
-    for entry in read_lock(where.lock_path).entries:
+    for entry in lock.entries:
         path = _target(where, entry)
         state, why = installed_state(path, entry.hash)
         if state == "ok":
-            out.append(Checked(entry, path, state))
+            out.append(Checked(entry.name, entry.kind, path, state, entry))
             continue
         message = f"{entry.kind} {entry.name!r} {why} {path}"
         if state == "modified":
             message += f": it no longer matches its locked hash {entry.hash}"
-        out.append(Checked(entry, path, state, (diagnostic("install.integrity", message, path),)))
-    return tuple(out)
+        problem = diagnostic("install.integrity", message, path)
+        out.append(Checked(entry.name, entry.kind, path, state, entry, (problem,)))
+    return (*out, *_unlisted(where, lock))
+
+
+def _unlisted(where: Scope, lock: Lock) -> list[Checked]:
+    """The trees satchel recorded placing, still there, that no lock entry holds."""
+    out = []
+    for kind, family, name in read_placed(where.lock_path):
+        if family not in FAMILIES or lock.find(name, kind) is not None:
+            continue
+        path = where.dir_for(kind, family) / name
+        if not os.path.lexists(path):
+            continue
+        message = (
+            f"{kind} {name!r} is installed at {path}, but {where.lock_path.name} does not "
+            "list it, so update, remove and install --frozen do not know it"
+        )
+        hint = f"install it again with --force to pin it, or delete {path}"
+        problem = diagnostic("install.lock.unlisted", message, path, hint=hint)
+        out.append(Checked(name, kind, path, "unlisted", None, (problem,)))
+    return out

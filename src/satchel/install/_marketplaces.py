@@ -13,6 +13,10 @@ A project may declare marketplaces as Claude Code reads them, in ``extraKnownMar
 of ``.claude/settings.json`` (code.claude.com/docs/en/settings): they are listed, and
 added by name, only when the project folder is trusted (``satchel trust``), so a cloned
 repository cannot make satchel fetch from where it likes.
+
+``marketplaces.json`` is changed while holding its sibling ``.marketplaces.json.lock``
+(`satchel.install._lock.held`), read again inside it, so marketplaces added at once
+are all kept.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress, get_json
 from satchel.install._installer import Context
-from satchel.install._lock import read_lock
+from satchel.install._lock import held, read_lock
 from satchel.install._policy import allow_marketplace
 from satchel.install._scope import SCOPES, scope_for
 from satchel.install._settings import Settings
@@ -243,7 +247,9 @@ def add(
             )
         place(tree, copy_dir(ctx, chosen), ctx.settings.limits)
     known = Known(chosen, source, resolved=resolved)
-    _write(ctx, (*(k for k in rows if k.name != chosen), known))
+    with held(_home(ctx) / STORE, ctx.settings.lock_wait):  # as it is now, not as read
+        rows = added(ctx)
+        _write(ctx, (*(k for k in rows if k.name != chosen), known))
     stored, diags = read_catalogue(copy_dir(ctx, chosen))
     assert stored is not None  # it was read from the same files a moment ago
     return known, stored, diags
@@ -350,7 +356,8 @@ def forget(ctx: Context, name: str, *, force: bool = False) -> Known:
     copy = copy_dir(ctx, name)
     if os.path.lexists(copy):
         remove_tree(copy)
-    _write(ctx, tuple(k for k in rows if k.name != name))
+    with held(_home(ctx) / STORE, ctx.settings.lock_wait):  # as it is now, not as read
+        _write(ctx, tuple(k for k in added(ctx) if k.name != name))
     return known
 
 

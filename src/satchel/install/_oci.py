@@ -16,8 +16,11 @@ origin (a blob store's signed URL).
 
 Plain http is used only for a loopback registry (``127.0.0.1``, ``localhost``,
 ``[::1]``), as the source parser allows http URLs only there; any other registry is
-https. Every body is bounded: a manifest at 4 MiB (what containerd accepts), a blob
-at `Limits.max_bytes` and at its descriptor's size; every digest is checked.
+https. Every wait is bounded by `Settings.timeout` and the whole pull by
+`Settings.deadline` (`satchel._net.http_client`), so a registry that trickles its
+manifest is stopped (``install.fetch.timeout``). Every body is bounded: a manifest at
+4 MiB (what containerd accepts), a blob at `Limits.max_bytes` and at its descriptor's
+size; every digest is checked.
 
 Why not the oras SDK: oras-py pulls in requests and jsonschema beside the httpx
 satchel already has, keeps its own auth and retry logic, and extracts archives its
@@ -37,8 +40,9 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from satchel._json import loads
 from satchel._model import model
-from satchel._net import is_loopback
+from satchel._net import DeadlinePassed, http_client, is_loopback
 from satchel.install._errors import refuse
+from satchel.install._http import failure
 from satchel.install._registry_auth import Credential, credential_for
 from satchel.install._settings import Settings
 
@@ -109,13 +113,10 @@ class Registry:
         self._client: httpx.Client | None = None
 
     def __enter__(self) -> Registry:
-        import httpx  # only when fetching: keep `import satchel` light
-
-        self._client = httpx.Client(
-            follow_redirects=True,
+        self._client = http_client(
             timeout=self.settings.timeout,
+            deadline=self.settings.deadline,
             headers={"User-Agent": _AGENT},
-            trust_env=True,
         )
         return self
 
@@ -229,8 +230,8 @@ class Registry:
                 yield response
             finally:
                 response.close()
-        except httpx.HTTPError as e:
-            raise refuse("install.fetch.failed", f"{method} {url} failed: {e}") from None
+        except (httpx.HTTPError, DeadlinePassed) as e:
+            raise failure(method, url, e, self.settings) from None
 
     def _once(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None

@@ -18,6 +18,12 @@ meets (``install.dependency.conflict``) and a name no marketplace lists
 already installed from the same marketplace at a version every range allows is kept.
 Every node is pinned in ``skills.lock``; those installed only as dependencies are marked
 so that `prune` can remove them once nothing needs them.
+
+The walk is bounded: a chain deeper than `MAX_DEPTH` plugins, or more than `MAX_NODES`
+plugins in all, is refused (``install.dependency.limit``) before anything is written.
+Each dependency costs what its fetch costs: a marketplace's catalogue is read once a
+walk, and a source several plugins share (a marketplace's own repository, at one ref)
+is fetched once, each plugin's folder taken from that one copy.
 """
 
 from __future__ import annotations
@@ -26,14 +32,14 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from satchel._contain import probe_json
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install._catalogue import COMPONENTS, CatalogueEntry
+from satchel.install._catalogue import COMPONENTS, Catalogue, CatalogueEntry
 from satchel.install._contents import Item, folder_of, item_at
 from satchel.install._errors import InstallError, refuse
 from satchel.install._fetch import fetch
@@ -51,7 +57,7 @@ from satchel.install._installer import (
     replacing,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
-from satchel.install._marketplaces import added, catalogue_of, source_for
+from satchel.install._marketplaces import Known, catalogue_of, source_for
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
@@ -68,7 +74,8 @@ __all__ = ["install_from_spec", "install_plugin", "is_plugin_ref", "locked_item"
 
 _MANIFEST = ".claude-plugin/plugin.json"
 _REF = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}@[a-z0-9][a-z0-9._-]{0,63}(?:@\S+)?\Z")
-MAX_NODES = 256
+MAX_NODES = 256  # plugins one install resolves
+MAX_DEPTH = 64  # plugins in one chain of dependencies
 
 
 def is_plugin_ref(text: str) -> bool:
@@ -98,6 +105,10 @@ class _Walk:
     asked: dict[str, list[tuple[Range, tuple[str, ...]]]]
     order: list[_Node]
     notes: list[Diagnostic]
+    catalogues: dict[str, tuple[Known, Catalogue, tuple[Diagnostic, ...]]] = field(
+        default_factory=dict
+    )  # each marketplace's, read once a walk
+    fetched: dict[tuple[str, str, str | None], Fetched] = field(default_factory=dict)
 
 
 def install_plugin(
@@ -133,7 +144,7 @@ def install_plugin(
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
-        done = commit(plans, lock, where, ctx.settings)
+        done = commit(plans, where, ctx.settings)
     return InstallResult(done, tuple(notes))
 
 
@@ -203,8 +214,7 @@ def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool
     if key in walk.done:
         _check_ranges(key, walk.done[key].version, walk.asked.get(key, []))
         return key
-    if len(walk.done) >= MAX_NODES:
-        raise refuse("install.dependency.conflict", f"more than {MAX_NODES} plugins to resolve")
+    _bounded(walk, path)
     node = _kept(walk, dep.name, market, key) if not direct else None
     if node is None:
         node = _fetched(walk, dep.name, market, path, direct=direct)
@@ -221,6 +231,23 @@ def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool
         walk.done[key] = node
     walk.order.append(node)
     return key
+
+
+def _bounded(walk: _Walk, path: tuple[str, ...]) -> None:
+    """Refuse a chain deeper than `MAX_DEPTH`, or a plugin past the `MAX_NODES`th."""
+    if len(path) > MAX_DEPTH:
+        shown = " -> ".join([*path[:3], "...", path[-1]])
+        message = (
+            f"the dependencies of {path[0]} form a chain deeper than {MAX_DEPTH} plugins "
+            f"({shown}); nothing was written"
+        )
+        raise refuse("install.dependency.limit", message)
+    if len(walk.done) >= MAX_NODES:
+        message = (
+            f"{path[0]} needs more than {MAX_NODES} plugins in all (at {path[-1]}); "
+            "nothing was written"
+        )
+        raise refuse("install.dependency.limit", message)
 
 
 def _range(dep: Dependency, path: tuple[str, ...]) -> Range | None:
@@ -271,7 +298,7 @@ def _fetched(
 ) -> _Node | None:
     ctx, root = walk.ctx, len(path) == 1
     try:
-        _, catalogue, notes = catalogue_of(ctx, market)
+        known, catalogue, notes = _catalogue(walk, market)
     except InstallError as e:
         if root:
             raise
@@ -285,12 +312,11 @@ def _fetched(
             raise refuse("install.skill.unknown", message, hint=f"it lists: {listed}")
         _missing(walk, path, message)
         return None
-    known = next(k for k in added(ctx) if k.name == market)
     src = source_for(known, catalogue, ctx, entry.name)
     allow_source(src, ctx.layout)  # the organisation's policy, before it is fetched
     sub = walk.work / str(len(walk.done))
     sub.mkdir()
-    got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+    got, fresh = _fetch_once(walk, src, sub)
     folder = folder_of(got.tree, src.subdir)
     made, manifest = materialise(folder, entry, sub / "made", ctx.settings.limits)
     item = _item(made, entry, src)
@@ -301,8 +327,33 @@ def _fetched(
         planned,
         version if isinstance(version, str) else None,
         (),
-        (*notes, *got.diagnostics, *item.notes),
+        (*notes, *(got.diagnostics if fresh else ()), *item.notes),
     )
+
+
+def _catalogue(walk: _Walk, market: str) -> tuple[Known, Catalogue, tuple[Diagnostic, ...]]:
+    """The added marketplace `market` and its catalogue, read once a walk; its notes
+    are given the first time only."""
+    if market in walk.catalogues:
+        known, catalogue, _ = walk.catalogues[market]
+        return known, catalogue, ()
+    found = catalogue_of(walk.ctx, market)
+    walk.catalogues[market] = found
+    return found
+
+
+def _fetch_once(walk: _Walk, src: Source, sub: Path) -> tuple[Fetched, bool]:
+    """`src` fetched into `sub`, and True; or, for a source fetched before in this walk
+    (the same kind, place and ref: another folder of one repository), that copy and
+    False."""
+    key = (src.kind, src.location, src.ref)
+    got = walk.fetched.get(key)
+    if got is not None:
+        return got, False
+    ctx = walk.ctx
+    got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+    walk.fetched[key] = got
+    return got, True
 
 
 def _missing(walk: _Walk, path: tuple[str, ...], why: str) -> None:

@@ -17,8 +17,9 @@ from dataclasses import field
 from satchel._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
 from satchel._model import model
 from satchel.install._credentials import Credentials
+from satchel.install._errors import refuse
 
-__all__ = ["ENV", "Limits", "Settings"]
+__all__ = ["ENV", "ENV_SECONDS", "Limits", "Settings"]
 
 # setting -> environment variable
 ENV = {
@@ -26,6 +27,12 @@ ENV = {
     "github_api_url": "SATCHEL_GITHUB_API_URL",
     "skills_sh_url": "SATCHEL_SKILLS_SH_URL",
     "npm_registry_url": "SATCHEL_NPM_REGISTRY",
+}
+# the settings given in seconds -> environment variable
+ENV_SECONDS = {
+    "timeout": "SATCHEL_FETCH_TIMEOUT",
+    "deadline": "SATCHEL_FETCH_DEADLINE",
+    "lock_wait": "SATCHEL_LOCK_WAIT",
 }
 
 
@@ -51,7 +58,11 @@ class Settings:
     """The installer's endpoints, credentials and bounds.
 
     `listing_ttl` is how long a browse listing is reused (zidane: ten minutes);
-    `timeout` bounds each HTTP request and each git command."""
+    `timeout` bounds each wait for the network (a connection, one read of an answer,
+    git or an MCP server going quiet); `deadline` bounds each request or git command
+    as a whole, so a server that trickles its answer a byte at a time is stopped
+    (``install.fetch.timeout``); `lock_wait` is how long an install waits for another
+    one changing the same ``skills.lock`` (``install.lock.busy``)."""
 
     github_url: str = "https://github.com"
     github_api_url: str = "https://api.github.com"
@@ -62,6 +73,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     listing_ttl: float = 600.0
     timeout: float = 120.0
+    deadline: float = 600.0
+    lock_wait: float = 60.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
@@ -72,9 +85,24 @@ class Settings:
         values: dict[str, object] = {
             name: environ[var].rstrip("/") for name, var in ENV.items() if environ.get(var)
         }
+        for name, var in ENV_SECONDS.items():
+            if environ.get(var, "").strip():
+                values[name] = _seconds(var, environ[var])
         token = environ.get("GH_TOKEN") or environ.get("GITHUB_TOKEN")
         if token:
             values["token"] = token
         values["auth"] = Credentials(environ=dict(environ))
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]  # keys are this class's fields
+
+
+def _seconds(var: str, text: str) -> float:
+    """A positive number of seconds from the variable `var`; refused otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        message = f"{var}={text!r} is not a positive number of seconds"
+        raise refuse("install.settings.invalid", message)
+    return value

@@ -38,6 +38,7 @@ from typing import Any
 
 from satchel._contain import probe_json
 from satchel._files import write_atomic
+from satchel._json import loads
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
@@ -210,8 +211,8 @@ def _keyring_read(
 def _decoded(text: str) -> Any:
     """A keyring entry as the value it holds (kept as JSON; plain text as it is)."""
     try:
-        return json.loads(text)
-    except ValueError:
+        return loads(text)
+    except ValueError:  # not JSON, or nested too deep
         return text
 
 

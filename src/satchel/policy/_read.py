@@ -161,11 +161,11 @@ def _document(path: Path, problems: list[Diagnostic]) -> dict[str, Any] | Diagno
         data = read_bounded(path, MAX_POLICY)
     except FileProblem as e:
         return _invalid(f"cannot read it: {e.message}", path)
-    import tomllib  # only when a policy file exists
+    from satchel import _toml  # only when a policy file exists
 
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return _toml.loads(data.decode("utf-8"))
+    except ValueError as e:  # not UTF-8, not TOML, or nested too deep
         return _invalid(f"not valid TOML: {e}", path)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from satchel._contain import contained, is_dir
+from satchel._json import loads
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.port._model import Action, Written
 
@@ -55,7 +56,7 @@ def _read(path: Path) -> dict[str, str]:
     try:
         if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_RECORD:
             return {}
-        value = json.loads(path.read_bytes())
+        value = loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
     files = value.get("files") if isinstance(value, dict) else None

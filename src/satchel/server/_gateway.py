@@ -141,11 +141,11 @@ class GatewayConfig:
 
 def read_config(path: Path) -> tuple[GatewayConfig, tuple[Diagnostic, ...]]:
     """The gateway config at `path` and what is wrong with it; never raises."""
-    import tomllib
+    from satchel import _toml
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        data = _toml.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:  # unreadable, not TOML, or nested too deep
         return GatewayConfig(), (diagnostic(INVALID, f"{path.name}: cannot be read: {e}", path),)
     reader = _Reader(path)
     config = reader.config(data)

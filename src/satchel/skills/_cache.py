@@ -22,7 +22,9 @@ Rules that keep it honest:
   user, or open to others, is not read (the format is ``marshal`` of plain values,
   which is fast to load but must never come from a file another user could write).
   A file that does not load or does not have the expected shape counts as empty and is
-  rewritten.
+  rewritten; an entry whose values are not exactly the types it was written with (a
+  name that is not a string, a list where a tuple was kept) counts as missing and is
+  read again, so a hand-edited file never reaches the code that renders a skill.
 * ``SATCHEL_CACHE=off`` (or ``0``, ``false``, ``no``) or ``load(cache=False)`` turns it
   off: no cache file is read or written.
 """
@@ -126,11 +128,10 @@ class RootCache:
         ):
             self.dirty = True
             return None
-        try:
-            result = _rebuild(entry, path, origin)
-        except (TypeError, ValueError, IndexError, KeyError):
+        if not _typed(entry):
             self.dirty = True
             return None
+        result = _rebuild(entry, path, origin)
         self.seen[file] = entry
         return result
 
@@ -192,14 +193,79 @@ def _diag(d: Diagnostic) -> tuple[Any, ...]:
     return (d.code, d.severity, d.message, None if d.path is None else str(d.path), d.line, d.hint)
 
 
+_S, _N = (str,), (str, type(None))
+# the exact types of an entry's skill fields, in order (`_fields`); None: a string tuple
+_TYPES: tuple[tuple[type, ...] | None, ...] = (
+    _S, _S, _N, _N, (dict, type(None)), None, (dict, type(None)), _N, (tuple, type(None)),
+    None, _N, (str, int, type(None)), _N, _N, _N, (bool, type(None)),
+)  # fmt: skip
+_DIAG = (_S, _S, _S, _N, (int, type(None)), _N)
+_SEVERITIES = frozenset(("error", "warning", "info"))
+
+
+def _typed(entry: tuple[Any, ...]) -> bool:
+    """Whether `entry` is exactly what `store` keeps: its diagnostics and fields of the
+    types `_fields` and `_diag` write (bool is no int, a list no tuple)."""
+    if len(entry) not in (5, 5 + len(_TYPES)) or any(type(n) is not int for n in entry[:4]):
+        return False
+    diags = entry[4]
+    if type(diags) is not tuple or not all(_is_diag(d) for d in diags):
+        return False
+    for value, types in zip(entry[5:], _TYPES, strict=False):
+        if types is None:
+            if type(value) is not tuple or not all(type(v) is str for v in value):
+                return False
+        elif type(value) not in types:
+            return False
+    if len(entry) == 5:  # no skill loaded: only the diagnostics
+        return True
+    metadata, extras, paths = entry[9], entry[11], entry[13]
+    return (
+        (metadata is None or all(type(k) is str and type(v) is str for k, v in metadata.items()))
+        and (extras is None or _is_plain(extras))
+        and (paths is None or all(type(v) is str for v in paths))
+    )
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None), list, dict))
+_MOST_VALUES = 100_000
+_DEEPEST = 64  # levels, as frontmatter's YAML is bounded
+
+
+def _is_plain(value: Any) -> bool:
+    """Whether `value` holds only what YAML frontmatter gives (`_plain`): strings,
+    numbers, booleans, None, lists, and dicts with string keys, at most `_DEEPEST` deep
+    and `_MOST_VALUES` in all (so a crafted file's cycle ends); walked without recursion."""
+    pending, seen = [(value, 1)], 0
+    while pending:
+        item, depth = pending.pop()
+        kind, seen = type(item), seen + 1
+        if kind not in _PLAIN or depth > _DEEPEST or seen > _MOST_VALUES:
+            return False
+        if kind is dict:
+            if not all(type(k) is str for k in item):
+                return False
+            pending += ((v, depth + 1) for v in item.values())
+        elif kind is list:
+            pending += ((v, depth + 1) for v in item)
+    return True
+
+
+def _is_diag(d: Any) -> bool:
+    return (
+        type(d) is tuple
+        and len(d) == len(_DIAG)
+        and all(type(v) in t for v, t in zip(d, _DIAG, strict=True))
+        and d[1] in _SEVERITIES
+    )
+
+
 def _rebuild(
     entry: tuple[Any, ...], path: Path, origin: Origin
 ) -> tuple[Skill | None, list[Diagnostic]]:
     diags = [_undiag(d, path) for d in entry[4]] if entry[4] else []
     if len(entry) == 5:
         return None, diags
-    if len(entry) != 21:
-        raise ValueError("not an entry")
     name, description, license_, compatibility, metadata, tools, extras = entry[5:12]
     when, paths, disallowed, model, effort, shell, context, agent, background = entry[12:]
     skill = _new_skill(Skill)  # what Skill(...) makes, without its 20-argument __init__

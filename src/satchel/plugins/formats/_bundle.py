@@ -68,17 +68,17 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
 
 def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
     check_inside(ctx, path, BUNDLE_MANIFEST)
-    import tomllib  # only when a TOML file is read
+    from satchel import _toml  # only when a TOML file is read
 
     try:
         text = read_bounded(path, MAX_MANIFEST).decode("utf-8").removeprefix("\ufeff")
-        doc = tomllib.loads(text)
+        doc = _toml.loads(text)
     except FileProblem as e:
         message = f"cannot read plugin.toml: {e.message}"
         raise fatal("plugin.manifest.invalid", message, path) from None
     except UnicodeDecodeError:
         raise fatal("plugin.manifest.invalid", "plugin.toml is not valid UTF-8", path) from None
-    except (tomllib.TOMLDecodeError, RecursionError) as e:
+    except ValueError as e:  # not TOML, or nested too deep
         message = f"plugin.toml is not valid TOML: {e}"
         raise fatal("plugin.manifest.invalid", message, path) from None
     unknown = [key for key in doc if key not in FIELDS]

@@ -1,0 +1,65 @@
+"""TOML in: one bounded parser for every TOML file satchel reads (policy, config,
+hooks, agents, plugin manifests, the gateway's config).
+
+`tomllib` recurses once per nested array or inline table, so a file nested a few
+thousand deep raises `RecursionError` from inside the parser; and dotted keys
+(``a.b.c...``) nest a table as deep as they are long without recursing, so the value
+would crash the code that walks it instead. `loads` refuses both with `TooDeep` (a
+`ValueError`, as `tomllib.TOMLDecodeError` is): the brackets are counted before any
+parser sees the text (a linear scan that skips strings and comments), and the table
+parsed is measured without recursion. The limit is JSON's, `MAX_DEPTH` (64 levels).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from typing import Any
+
+from satchel._json import MAX_DEPTH, TooDeep
+
+__all__ = ["MAX_DEPTH", "TooDeep", "depth", "loads"]
+
+# what cannot hold a bracket that nests: strings of the four kinds, and comments
+_SKIP = re.compile(
+    r'"""[\s\S]*?"""(?!")|\'\'\'[\s\S]*?\'\'\'(?!\')|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nesting(text: str) -> int:
+    """How many arrays and inline tables deep `text` nests at most (brackets inside
+    strings and comments do not count). Linear in the text's length; never recurses."""
+    brackets = _NOT_BRACKET.sub("", _SKIP.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def depth(value: Any, limit: int) -> int:
+    """How deep `value` nests in dicts and lists, counted without recursion and
+    stopping once past `limit`."""
+    deepest, pending = 0, [(value, 0)]
+    while pending and deepest <= limit:
+        item, level = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level + 1)
+            pending += ((v, level + 1) for v in item)
+    return deepest
+
+
+def loads(text: str, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """`tomllib.loads(text)`, refused with `TooDeep` when it nests deeper than
+    `max_depth` (brackets, inline tables, or tables made by dotted keys)."""
+    import tomllib  # only when a TOML file is read
+
+    if nesting(text) > max_depth:
+        raise TooDeep(max_depth)
+    try:
+        doc = tomllib.loads(text)
+    except RecursionError:  # not reached under the limit; kept so no input can crash
+        raise TooDeep(max_depth) from None
+    if depth(doc, max_depth) > max_depth:
+        raise TooDeep(max_depth)
+    return doc

@@ -1,0 +1,146 @@
+"""skills.lock under installs run at once: each is a read-modify-write made while
+holding the lock file, so none is lost; a wait past SATCHEL_LOCK_WAIT is
+``install.lock.busy``; and `verify` reports a tree satchel placed that the lock does
+not hold (``install.lock.unlisted``)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support import skill_md, write_tree
+
+from .support import git_repo
+
+NAMES = ("alpha", "bravo", "charlie", "delta", "echo")
+
+
+def _env(home: Path, **more: str) -> dict[str, str]:
+    return {**os.environ, "HOME": str(home), **more}
+
+
+def _sources(tmp_path: Path) -> list[Path]:
+    return [
+        write_tree(tmp_path / f"src-{n}", {f"skills/{n}/SKILL.md": skill_md(n, f"Does {n}.")})
+        for n in NAMES
+    ]
+
+
+def test_five_installs_at_once_each_keep_their_entry(tmp_path, project, home):
+    where = ["--project", str(project), "--home", str(home)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "satchel", "install", str(src), *where, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(home),
+        )
+        for src in _sources(tmp_path)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert (run.returncode, err) == (0, b""), out
+    lock = json.loads((project / ".satchel" / "skills.lock").read_text())
+    assert [e["name"] for e in lock["entries"]] == list(NAMES)
+    done = subprocess.run(
+        [sys.executable, "-m", "satchel", "verify", *where, "--json"],
+        capture_output=True, env=_env(home), timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert [e["status"] for e in json.loads(done.stdout)["entries"]] == ["ok"] * len(NAMES)
+
+
+def test_an_install_waits_for_the_lock_a_bounded_time(tmp_path, project, home):
+    state = project / ".satchel"
+    state.mkdir()
+    fd = os.open(state / ".skills.lock.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
+        done = subprocess.run(
+            [sys.executable, "-m", "satchel", "install", str(_sources(tmp_path)[0]),
+             "--project", str(project), "--home", str(home), "--json"],
+            capture_output=True, env=_env(home, SATCHEL_LOCK_WAIT="0.2"), timeout=120,
+            check=False,
+        )  # fmt: skip
+    finally:
+        os.close(fd)
+    assert done.returncode == 1
+    (problem,) = json.loads(done.stdout)["diagnostics"]
+    assert (problem["code"], problem["message"], problem["hint"]) == (
+        "install.lock.busy",
+        "another satchel has been changing skills.lock for more than 0.2 s; nothing was written",
+        f"run again once it is done (it holds {state / '.skills.lock.lock'})",
+    )
+    assert not (state / "skills").exists()
+    assert not (state / "skills.lock").exists()
+
+
+def test_verify_reports_an_installed_skill_the_lock_does_not_hold(satchel, tmp_path, project):
+    for src in _sources(tmp_path)[:2]:
+        assert satchel("install", src)[0] == 0
+    lock_file = project / ".satchel" / "skills.lock"
+    lock = json.loads(lock_file.read_text())
+    lock["entries"] = [e for e in lock["entries"] if e["name"] != "bravo"]  # a lost update
+    lock_file.write_text(json.dumps(lock))
+    (project / ".satchel" / "skills" / "mine").mkdir()  # not placed by satchel: not reported
+    code, out, _ = satchel("verify", "--json")
+    assert code == 1
+    doc = json.loads(out)
+    path = project / ".satchel" / "skills" / "bravo"
+    assert [(e["name"], e["status"]) for e in doc["entries"]] == [
+        ("alpha", "ok"),
+        ("bravo", "unlisted"),
+    ]
+    assert [(d["code"], d["message"], d["path"]) for d in doc["diagnostics"]] == [
+        (
+            "install.lock.unlisted",
+            f"skill 'bravo' is installed at {path}, but skills.lock does not list it, so "
+            "update, remove and install --frozen do not know it",
+            str(path),
+        )
+    ]
+    assert satchel("install", tmp_path / "src-bravo", "--force")[0] == 0  # pinned again
+    assert satchel("verify")[0] == 0
+
+
+def test_five_marketplaces_added_at_once_are_all_kept(tmp_path, project, home):
+    where = ["--project", str(project), "--home", str(home)]
+    markets = [
+        git_repo(
+            tmp_path / f"market-{n}",
+            {
+                ".claude-plugin/marketplace.json": json.dumps(
+                    {"name": f"m-{n}", "owner": {"name": "Team"}, "plugins": []}
+                )
+            },
+        )
+        for n in NAMES
+    ]  # git repositories: each add fetches for a while between its read and its write
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "satchel",
+                "marketplace",
+                "add",
+                f"file://{m}",
+                *where,
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(home),
+        )
+        for m in markets
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        assert (run.returncode, err) == (0, b""), out
+    store = home / ".config" / "satchel" / "marketplaces" / "marketplaces.json"
+    kept = json.loads(store.read_text())["marketplaces"]
+    assert sorted(k["name"] for k in kept) == [f"m-{n}" for n in NAMES]
