@@ -1,0 +1,79 @@
+"""A table fitted to a terminal (`satchel.cli._fit`): at any width, no line is wider
+than the terminal, and every cell's text is there, in order, whatever its width."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.text import Text
+
+from satchel.cli._fit import RULE, Grid, column_widths, fit, wrap
+
+from .support import PROPS
+
+_WORD = st.text(alphabet="ab/-. 漢", min_size=0, max_size=30)
+_CELL = st.lists(_WORD, min_size=1, max_size=3).map("\n".join)
+HEADERS = ("name", "kind", "description and path")
+
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@PROPS
+@given(text=_CELL, width=st.integers(2, 40))  # a wide character takes two
+def test_a_wrapped_cell_keeps_every_character_and_fits(text, width):
+    lines = wrap(Text(text), width)
+    assert all(line.cell_len <= width for line in lines)
+    assert squeezed("".join(line.plain for line in lines)) == squeezed(text)
+
+
+@PROPS
+@given(
+    rows=st.lists(st.lists(_CELL, min_size=3, max_size=3), min_size=1, max_size=4),
+    width=st.integers(8, 120),
+    whole=st.integers(0, 2),
+)
+def test_a_fitted_table_is_never_wider_than_the_terminal_and_drops_nothing(rows, width, whole):
+    grid = Grid(
+        headers=HEADERS,
+        rows=tuple(tuple(Text(cell) for cell in row) for row in rows),
+        whole=whole,
+    )
+    lines = fit(grid, width)
+    assert [line.plain for line in lines if line.cell_len > width] == []
+    shown = Counter(squeezed("".join(line.plain for line in lines)).replace(RULE, ""))
+    cells = Counter(squeezed("".join(cell for row in rows for cell in row)))
+    headers = Counter(squeezed("".join(HEADERS)))
+    as_table, as_blocks = cells + headers, cells + sum([headers] * len(rows), Counter())
+    assert shown in (as_table, as_blocks)
+
+
+def test_the_columns_fit_side_by_side_when_they_can():
+    assert column_widths([10, 10, 10], 1, 36) == [10, 10, 10]
+
+
+def test_names_stay_whole_and_narrow_columns_keep_their_width():
+    # 80 columns: the name (20) and the status (7) keep theirs, the two wide share the rest
+    assert column_widths([20, 7, 30, 100], 1, 80) == [20, 7, 22, 22]
+    # one narrower than its share keeps its width, and the widest gets what it leaves
+    assert column_widths([20, 7, 16, 100], 1, 80) == [20, 7, 16, 28]
+
+
+def test_no_table_when_a_wrapped_column_would_be_narrower_than_min_wrap():
+    assert column_widths([40, 7, 100], 1, 60) is None
+
+
+def test_a_path_breaks_after_a_slash():
+    lines = wrap(Text("examples/workspace/.satchel/skills/code-review/SKILL.md"), 30)
+    assert [line.plain for line in lines] == [
+        "examples/workspace/.satchel/",
+        "skills/code-review/SKILL.md",
+    ]
+
+
+def test_wide_characters_count_two_cells():
+    lines = wrap(Text("漢字漢字漢字"), 5)
+    assert [line.plain for line in lines] == ["漢字", "漢字", "漢字"]
