@@ -89,7 +89,7 @@ def run(
         say_project(env.layout, project)
         _print(out.console(), reports, found, named=bool(server), trusted=env.trusted)
         if not env.trusted:
-            out.say(untrusted_note(env, held))
+            out.note(untrusted_note(env, held))
     return PROBLEMS if any(r.status == "failed" for r in reports) else OK
 
 
@@ -121,7 +121,7 @@ def _print(
 ) -> None:
     if not reports:
         if named or trusted:
-            con.print("No MCP servers " + ("of these names." if named else "are configured."))
+            out.note("No MCP servers " + ("of these names." if named else "are configured."))
         return
     grid = out.table(*WORDS)
     for r in reports:
