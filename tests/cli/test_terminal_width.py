@@ -5,6 +5,7 @@ becomes a block); into a pipe every row stays one line, the notes on stderr."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,41 @@ def test_on_a_terminal_the_notes_stay_on_stdout(satchel, wide, monkeypatch, widt
     result = satchel("list", *wide)
     assert result.err == ""
     assert squeezed(result.out).startswith(squeezed(f"project: {tmp_path / 'project'}"))
+
+
+# Every other verb that prints a table, on the example workspace.
+EXAMPLE_ARGS = ("--project", "examples/workspace", "--home", "examples/home", "--trust")
+PLUGIN_DIR = "examples/workspace/.satchel/plugins/deploy-kit"
+TABLES = {
+    "agents": ("agents", *EXAMPLE_ARGS),
+    "instructions": ("instructions", *EXAMPLE_ARGS[:4]),
+    "lsp list": ("lsp", "list", *EXAMPLE_ARGS),
+    "show": ("show", "db-migrations", *EXAMPLE_ARGS),
+    "policy check": ("policy", "check", *EXAMPLE_ARGS),
+    "hosts": ("hosts",),
+    "hosts codex": ("hosts", "codex"),
+    "plugin inspect": ("plugin", "inspect", PLUGIN_DIR),
+    "compat": ("compat", "examples/workspace"),
+    "browse": ("browse", "./examples/workspace/.satchel/plugins"),
+}
+
+
+def characters(text: str) -> Counter[str]:
+    """The letters and digits a text shows (a terminal sets a diagnostic's place,
+    code and hint out otherwise, and draws its rules across)."""
+    return Counter(char for char in text if char.isalnum())
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("verb", TABLES)
+def test_every_table_fits_and_shows_what_a_pipe_gets(
+    satchel, in_repo, tmp_path, monkeypatch, verb, width
+):
+    """On a terminal a report shows every letter and digit the pipe gets (a block
+    repeats its headers, so it may show more), and no line is wider than the terminal."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    piped = satchel(*TABLES[verb])
+    on_terminal(monkeypatch, width)
+    shown = fitted(satchel, TABLES[verb], width)
+    assert characters(piped.out) - characters(shown) == Counter()
+    assert "…" not in shown

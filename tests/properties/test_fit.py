@@ -15,7 +15,6 @@ from .support import PROPS
 
 _WORD = st.text(alphabet="ab/-. 漢", min_size=0, max_size=30)
 _CELL = st.lists(_WORD, min_size=1, max_size=3).map("\n".join)
-HEADERS = ("name", "kind", "description and path")
 
 
 def squeezed(text: str) -> str:
@@ -30,24 +29,31 @@ def test_a_wrapped_cell_keeps_every_character_and_fits(text, width):
     assert squeezed("".join(line.plain for line in lines)) == squeezed(text)
 
 
-@PROPS
-@given(
-    rows=st.lists(st.lists(_CELL, min_size=3, max_size=3), min_size=1, max_size=4),
-    width=st.integers(8, 120),
-    whole=st.integers(0, 2),
-)
-def test_a_fitted_table_is_never_wider_than_the_terminal_and_drops_nothing(rows, width, whole):
-    grid = Grid(
-        headers=HEADERS,
-        rows=tuple(tuple(Text(cell) for cell in row) for row in rows),
-        whole=whole,
+@st.composite
+def _grids(draw: st.DrawFn) -> Grid:
+    columns = draw(st.integers(1, 9))
+    headers = draw(
+        st.lists(st.text(alphabet="hd ", max_size=14), min_size=columns, max_size=columns)
     )
+    rows = draw(
+        st.lists(st.lists(_CELL, min_size=columns, max_size=columns), min_size=1, max_size=4)
+    )
+    return Grid(
+        headers=tuple(headers),
+        rows=tuple(tuple(Text(cell) for cell in row) for row in rows),
+        whole=draw(st.integers(0, columns)),
+    )
+
+
+@PROPS
+@given(grid=_grids(), width=st.integers(8, 120))
+def test_a_fitted_table_is_never_wider_than_the_terminal_and_drops_nothing(grid, width):
     lines = fit(grid, width)
     assert [line.plain for line in lines if line.cell_len > width] == []
     shown = Counter(squeezed("".join(line.plain for line in lines)).replace(RULE, ""))
-    cells = Counter(squeezed("".join(cell for row in rows for cell in row)))
-    headers = Counter(squeezed("".join(HEADERS)))
-    as_table, as_blocks = cells + headers, cells + sum([headers] * len(rows), Counter())
+    cells = Counter(squeezed("".join(cell.plain for row in grid.rows for cell in row)))
+    headers = Counter(squeezed("".join(grid.headers)))
+    as_table, as_blocks = cells + headers, cells + sum([headers] * len(grid.rows), Counter())
     assert shown in (as_table, as_blocks)
 
 
@@ -64,6 +70,11 @@ def test_names_stay_whole_and_narrow_columns_keep_their_width():
 
 def test_no_table_when_a_wrapped_column_would_be_narrower_than_min_wrap():
     assert column_widths([40, 7, 100], 1, 60) is None
+
+
+def test_no_table_when_the_columns_that_stay_whole_do_not_fit():
+    # nine narrow columns (compat's host table), 87 cells wide on a terminal of 80
+    assert column_widths([11, 6, 8, 6, 5, 3, 12, 7, 5], 1, 80) is None
 
 
 def test_a_path_breaks_after_a_slash():

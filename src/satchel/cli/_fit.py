@@ -61,7 +61,8 @@ def column_widths(natural: Sequence[int], whole: int, width: int) -> list[int] |
     """Each column's width: its natural width when all fit in `width`; otherwise the
     first `whole` and those at most `MIN_WRAP` wide keep theirs and the others share
     the rest, the narrowest first (one narrower than its share keeps its natural
-    width). None when a shared column would be narrower than `MIN_WRAP`."""
+    width). None when a shared column would be narrower than `MIN_WRAP`, or when
+    the columns that stay whole leave no room."""
     room = width - GAP * (len(natural) - 1)
     if sum(natural) <= room:
         return list(natural)
@@ -78,7 +79,7 @@ def column_widths(natural: Sequence[int], whole: int, width: int) -> list[int] |
         for n, i in enumerate(pending):
             widths[i] = share + (1 if n >= len(pending) - extra else 0)
         break
-    if any(widths[i] < MIN_WRAP for i in shared):
+    if sum(widths) > room or any(widths[i] < MIN_WRAP for i in shared):
         return None
     return widths
 
