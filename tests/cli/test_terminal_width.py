@@ -222,6 +222,11 @@ TABLES = {
     "plugin inspect": ("plugin", "inspect", PLUGIN_DIR),
     "compat": ("compat", "examples/workspace"),
     "browse": ("browse", "./examples/workspace/.satchel/plugins"),
+    # starts the example's stdio server; its plugin data goes to a temporary home
+    "mcp check": (
+        *("mcp", "check", "--server", "deploy-api"),
+        *("--project", "examples/workspace", "--trust", "--home", "~"),
+    ),
 }
 
 
@@ -239,8 +244,9 @@ def test_every_table_fits_and_shows_what_a_pipe_gets(
     """On a terminal a report shows every letter and digit the pipe gets (a block
     repeats its headers, so it may show more), and no line is wider than the terminal."""
     monkeypatch.setenv("HOME", str(tmp_path))
-    piped = satchel(*TABLES[verb])
+    args = tuple(str(tmp_path) if arg == "~" else arg for arg in TABLES[verb])
+    piped = satchel(*args)
     on_terminal(monkeypatch, width)
-    shown = fitted(satchel, TABLES[verb], width)
+    shown = fitted(satchel, args, width)
     assert characters(piped.out) - characters(shown) == Counter()
     assert "…" not in shown

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 PIPED_WIDTH = 1_000_000  # when the output is not a terminal (COLUMNS is not read)
 JSON_VERSION = 1  # the version of the --json envelope (docs: README, "The command line")
-UNCUT = sys.maxsize  # a width that cuts nothing
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
 
@@ -183,16 +182,9 @@ def _segments(lines: Iterable[str]) -> Iterator[Any]:
         yield Segment.line()
 
 
-def cut_width(con: Console, width: int) -> int:
-    """`width` on a terminal; elsewhere `UNCUT`."""
-    return width if con.is_terminal else UNCUT
-
-
-def one_line(text: str, width: int = UNCUT) -> str:
-    """`text` on one line (its runs of blanks one space), cut to `width` characters
-    with an ellipsis."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+def one_line(text: str) -> str:
+    """`text` on one line: its runs of blanks and line breaks one space, nothing cut."""
+    return " ".join(text.split())
 
 
 def safe(text: str, *, style: str = "") -> Text:
