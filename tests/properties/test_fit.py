@@ -88,3 +88,46 @@ def test_a_path_breaks_after_a_slash():
 def test_wide_characters_count_two_cells():
     lines = wrap(Text("漢字漢字漢字"), 5)
     assert [line.plain for line in lines] == ["漢字", "漢字", "漢字"]
+
+
+def _grid(*rows: tuple[str, ...], headers: tuple[str, ...]) -> Grid:
+    return Grid(headers, tuple(tuple(Text(c) for c in row) for row in rows), whole=1)
+
+
+def test_a_table_whose_columns_fit_stays_a_table():
+    lines = fit(_grid(("name", "value"), headers=("key", "what")), 20)
+    assert [line.plain for line in lines] == ["key    what", "─" * 12, "name   value"]
+
+
+def test_a_table_wrapped_in_a_narrow_column_becomes_blocks():
+    # the example's shadowed skills (doctor) on 60 columns: the path would wrap in 18
+    rows = [
+        (name, kept, source, f"examples/{root}/skills/{name}/SKILL.md")
+        for name, kept, source, root in (
+            ("release", "kept", "project .satchel", "workspace/.satchel"),
+            ("release", "hidden", "project .claude", "workspace/.claude"),
+            ("code-review", "kept", "project .claude", "workspace/.claude"),
+            ("code-review", "hidden", "user .satchel", "home/.config/satchel"),
+        )
+    ]
+    lines = [line.plain for line in fit(_grid(*rows, headers=HEADERS), 60)]
+    assert lines[:5] == [
+        "name  release",
+        "      kept",
+        "from  project .satchel",
+        "path  examples/workspace/.satchel/skills/release/SKILL.md",
+        "",
+    ]
+
+
+def test_a_table_wrapped_in_a_wide_column_stays_a_table():
+    about = "Write and tidy CHANGELOG.md entries in the Keep a Changelog style. " * 3
+    lines = [
+        line.plain for line in fit(_grid(("changelog", "", "user", about), headers=HEADERS), 100)
+    ]
+    assert lines[0].split() == ["name", "from", "path"]
+    assert lines[2].startswith("changelog      user   Write and tidy")
+    assert all(len(line) <= 100 for line in lines)
+
+
+HEADERS = ("name", "", "from", "path")

@@ -1,13 +1,12 @@
 """A table fitted to a terminal's width, never cutting a column or a value.
 
-A table whose columns fit side by side at their natural widths prints as it is. One
-that does not is fitted as ``kubectl``, ``gh`` and ``cargo`` leave room for it: its
-first columns (the names) and every column at most `MIN_WRAP` wide stay whole, and
-the wider ones share what is left of the width, each wrapped at spaces (a path after
-a ``/``). When they cannot each get `MIN_WRAP`, or when the wrapped table would
-take more lines than a block per row, each row becomes a block, one value a line
-beside its column's header, as ``kubectl describe`` and ``psql``'s expanded display
-print a record::
+A table whose columns fit side by side at their natural widths prints as it is. In
+one that does not, its first columns (the names) and every column at most `MIN_WRAP`
+wide stay whole, and the wider ones share what is left of the width, each wrapped at
+spaces (a path after a ``/``). When they cannot each get `MIN_WRAP`, or when one is
+narrower than `READABLE` and the table would not save a quarter of the lines, each
+row becomes a block, one value a line beside its column's header, as ``kubectl
+describe`` and ``psql``'s expanded display print a record::
 
     name                  code-review
     scope                 user
@@ -33,6 +32,7 @@ PATH_BREAK = "/\\"  # where a word longer than its column is broken first
 BREAK_AFTER = "-_.,:;=&?"  # where else it may be
 INDENT = 2  # a value under its header, on a terminal too narrow to put it beside
 RULE = "─"
+READABLE = 30  # a wrapped column at least this wide keeps a table however tall
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,21 @@ class Grid:
 
 
 def fit(grid: Grid, width: int) -> list[Text]:
-    """`grid` as lines no longer than `width`: a table when its columns fit and it
-    takes no more lines than a block per row would, else a block per row."""
-    widths = column_widths(_natural(grid), grid.whole, width)
+    """`grid` as lines no longer than `width`: a table when its columns fit side by
+    side; when they must wrap, a table if every wrapped column is at least `READABLE`
+    wide or it saves a quarter of the lines a block per row takes (a block, each value
+    at full width, reads more easily than a row wrapped in narrow columns); else a
+    block per row."""
+    natural = _natural(grid)
+    widths = column_widths(natural, grid.whole, width)
+    if widths == natural:
+        return list(_table(grid, widths))
     blocks = list(_blocks(grid, width))
     if widths is None:
         return blocks
     table = list(_table(grid, widths))
-    return table if len(table) <= len(blocks) else blocks
+    wrapped = min(w for w, n in zip(widths, natural, strict=True) if w < n)
+    return table if wrapped >= READABLE or 4 * len(table) <= 3 * len(blocks) else blocks
 
 
 def column_widths(natural: Sequence[int], whole: int, width: int) -> list[int] | None:
