@@ -5,9 +5,11 @@ For humans they pass through `satchel._text.escape` and become rich `Text`, whic
 never read as markup: ``[bold]`` prints as written and ``\\x1b[2J`` as an escape.
 JSON is written ASCII-only, so no raw control or bidi character reaches a terminal.
 
-On a terminal, tables fit its width. Anywhere else (a pipe, a file, CI) nothing is
-wrapped or cut: every table row and every diagnostic is one line, as ruff and
-pre-commit print them, so that ``grep`` finds a whole finding.
+On a terminal every line fits its width and nothing is cut: a table wraps its cells
+or prints a block per row (`satchel.cli._fit`), and other text wraps. Anywhere else
+(a pipe, a file, CI) nothing is wrapped or cut: every table row and every diagnostic
+is one line, as ruff and pre-commit print them, so that ``grep`` finds a whole
+finding, and the lines about a report rather than of it go to stderr (`note`).
 """
 
 from __future__ import annotations
