@@ -8,7 +8,10 @@ from .support import EXAMPLE, HOME, WORKSPACE, check_golden
 def test_human_listing_matches_golden(satchel, in_repo):
     result = satchel("agents", *EXAMPLE)
     assert result.code == 0
-    assert result.err == ""
+    assert result.err == (
+        f"project: {WORKSPACE} (--project)\n"
+        "2 diagnostics about agents; run `satchel doctor` to see them.\n"
+    )
     check_golden("agents.txt", result.out)
 
 
@@ -58,4 +61,4 @@ def test_an_agent_without_tools_has_all(satchel, project, home):
 def test_no_agents(satchel, project, home):
     result = satchel("agents", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith(f"project: {project} (--project)\nNo agent types found")
+    assert result.err.startswith(f"project: {project} (--project)\nNo agent types found")

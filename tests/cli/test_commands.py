@@ -11,7 +11,10 @@ PLUGIN_NAMES = ["pr-tools:pr-summary", "release-bundle:publish", "release-bundle
 def test_human_palette_matches_golden(satchel, in_repo):
     result = satchel("commands", *EXAMPLE)
     assert result.code == 0
-    assert result.err == ""
+    assert result.err == (
+        f"project: {WORKSPACE} (--project)\n"
+        "\n1 diagnostic about commands; run `satchel doctor` to see them.\n"
+    )
     check_golden("commands.txt", result.out)
 
 
@@ -55,7 +58,8 @@ def test_json_is_the_command_sets_json(satchel, in_repo):
 def test_no_commands(satchel, project, home):
     result = satchel("commands", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith(f"project: {project} (--project)\nNo commands found")
+    assert result.out == ""
+    assert result.err.startswith(f"project: {project} (--project)\nNo commands found")
     doc = satchel("commands", "--project", project, "--home", home, "--json").json()
     assert doc["commands"] == []
     assert doc["aliases"] == {}

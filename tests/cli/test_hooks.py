@@ -131,8 +131,8 @@ def test_hooks_text_shows_each_hooks_if_rule(satchel, project, home):
     (project / ".satchel").mkdir()
     (project / ".satchel" / "hooks.toml").write_text(hooks)
     result = satchel("hooks", "--project", project, "--home", home, "--trust")
-    first, header, row = result.out.splitlines()[:3]
-    assert first.startswith("project: ")
+    header, row = result.out.splitlines()[:2]
+    assert result.err.startswith("project: ")
     assert header.split() == ["event", "matcher", "if", "source", "status", "hook"]
     assert row.split() == [
         "before_tool_use",

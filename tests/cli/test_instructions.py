@@ -8,7 +8,7 @@ from .support import WHERE, WORKSPACE, check_golden
 def test_human_output_matches_golden(satchel, in_repo):
     result = satchel("instructions", *WHERE)
     assert result.code == 0
-    assert result.err == ""
+    assert result.err == f"project: {WORKSPACE} (--project)\n"
     check_golden("instructions.txt", result.out)
 
 
@@ -61,8 +61,9 @@ def test_a_file_cut_at_the_cap_is_marked(satchel, project, home, monkeypatch):
 
 def test_no_files(satchel, project, home):
     result = satchel("instructions", "--project", project, "--home", home)
-    assert (result.code, result.out) == (
+    assert (result.code, result.out, result.err) == (
         0,
+        "",
         f"project: {project} (--project)\nNo instruction files found (satchel mode).\n",
     )
 

@@ -51,7 +51,7 @@ def test_an_untrusted_project_lists_no_server_and_says_how_to_trust_it(
 ):
     result = satchel("lsp", "list", *where)
     assert "py" not in result.out.split()
-    assert result.out.splitlines()[2] == (
+    assert result.err.splitlines()[2] == (
         "The project is not trusted, so its plugins' language servers would not load; "
         f"`satchel trust {project} --home {home}` trusts it."
     )

@@ -18,7 +18,7 @@ def test_untrusted_mcp_list_names_what_trust_holds_back(satchel, untrusted, proj
     result = satchel("mcp", "list", *untrusted)
     assert result.code == 0
     assert "No MCP servers are configured" not in result.out
-    assert result.out.splitlines()[1] == (
+    assert result.err.splitlines()[1] == (
         "1 MCP server is held back because the project is not trusted: db; "
         f"`satchel trust {project} --home {home}` trusts it."
     )
@@ -37,8 +37,8 @@ def test_trusted_it_is_listed_and_nothing_is_held_back(satchel, untrusted):
 
 def test_untrusted_without_servers_still_says_trust_holds_them_back(satchel, project, home):
     result = satchel("mcp", "list", "--project", project, "--home", home)
-    assert "No MCP servers are configured" not in result.out
-    assert result.out.splitlines()[1] == (
+    assert "No MCP servers are configured" not in result.err
+    assert result.err.splitlines()[1] == (
         "The project is not trusted, so its MCP servers would not load; "
         f"`satchel trust {project} --home {home}` trusts it."
     )
@@ -46,14 +46,15 @@ def test_untrusted_without_servers_still_says_trust_holds_them_back(satchel, pro
 
 def test_trusted_without_servers_says_none_are_configured(satchel, project, home):
     result = satchel("mcp", "list", "--project", project, "--home", home, "--trust")
-    assert result.out.splitlines()[1] == "No MCP servers are configured."
+    assert result.out == ""
+    assert result.err.splitlines()[1] == "No MCP servers are configured."
 
 
 def test_untrusted_mcp_check_says_the_same(satchel, untrusted, project, home):
     result = satchel("mcp", "check", *untrusted)
     assert result.code == 0
-    assert "No MCP servers are configured" not in result.out
-    assert result.out.splitlines()[-1] == (
+    assert "No MCP servers are configured" not in result.err
+    assert result.err.splitlines()[-1] == (
         "1 MCP server is held back because the project is not trusted: db; "
         f"`satchel trust {project} --home {home}` trusts it."
     )

@@ -71,7 +71,11 @@ def test_example_has_a_plugin_of_each_format(satchel, in_repo):
 
 def test_plugins_listing_matches_golden(satchel, in_repo):
     result = satchel("plugins", *EXAMPLE)
-    assert (result.code, result.err) == (0, "")
+    assert (result.code, result.err) == (
+        0,
+        f"project: {WORKSPACE} (--project)\n"
+        "1 diagnostic about plugins; run `satchel doctor` to see them.\n",
+    )
     check_golden("plugins.txt", result.out)
 
 
@@ -318,11 +322,12 @@ def test_doctor_json_for_a_project_without_plugins(satchel, project, home):
 def test_no_plugins_says_where_satchel_looked(satchel, project, home):
     result = satchel("plugins", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.startswith(
+    assert result.out == ""
+    assert result.err.startswith(
         f"project: {project} (--project)\nNo plugins found; satchel looked in "
     )
-    assert str(project / ".satchel/plugins") in result.out
-    assert str(home / ".agents/plugins") in result.out
+    assert str(project / ".satchel/plugins") in result.err
+    assert str(home / ".agents/plugins") in result.err
     assert satchel("plugins", "--json", "--project", project, "--home", home).json() == {
         "version": 1,
         "project": str(project),

@@ -53,7 +53,7 @@ def test_check_exits_0_when_the_policy_refuses_nothing_here(
     path = system_policy(tmp_path, monkeypatch, '[skills]\ndeny = ["evil-*"]\n')
     result = satchel("policy", "check", "--project", project, "--home", home)
     assert result.code == 0
-    assert result.out.splitlines()[1:] == [
+    assert result.out.splitlines() == [
         f"Policy files: {path}",
         f"  skills.deny = evil-*  ({path})",
         "Nothing here is refused by the policy.",

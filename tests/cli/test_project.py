@@ -31,7 +31,7 @@ def monorepo(tmp_path: Path) -> tuple[Path, Path]:
 def test_an_explicit_dir_holding_a_marker_is_the_project(satchel, monorepo, home):
     _, package = monorepo
     result = satchel("list", package, "--home", home)
-    assert result.out.splitlines()[0] == f"project: {package} (holds .claude)"
+    assert result.err.splitlines()[0] == f"project: {package} (holds .claude)"
     doc = satchel("list", package, "--home", home, "--json").json()
     assert (doc["project"], [s["name"] for s in doc["skills"]]) == (str(package), ["app-only"])
 
@@ -39,7 +39,7 @@ def test_an_explicit_dir_holding_a_marker_is_the_project(satchel, monorepo, home
 def test_a_dir_without_a_marker_belongs_to_the_git_root_above(satchel, monorepo, home):
     repo, _ = monorepo
     result = satchel("list", repo / "packages", "--home", home)
-    assert result.out.splitlines()[0] == f"project: {repo} (git root)"
+    assert result.err.splitlines()[0] == f"project: {repo} (git root)"
     assert [
         s["name"] for s in satchel("list", repo, "--home", home, "--json").json()["skills"]
     ] == ["repo-wide"]
@@ -48,13 +48,13 @@ def test_a_dir_without_a_marker_belongs_to_the_git_root_above(satchel, monorepo,
 def test_project_option_wins_over_dir(satchel, monorepo, home):
     repo, package = monorepo
     result = satchel("list", package, "--project", repo, "--home", home)
-    assert result.out.splitlines()[0] == f"project: {repo} (--project)"
+    assert result.err.splitlines()[0] == f"project: {repo} (--project)"
 
 
 def test_the_current_directory_is_not_explicit(satchel, monorepo, home, monkeypatch):
     repo, package = monorepo
     monkeypatch.chdir(package)
-    assert satchel("list", "--home", home).out.splitlines()[0] == f"project: {repo} (git root)"
+    assert satchel("list", "--home", home).err.splitlines()[0] == f"project: {repo} (git root)"
 
 
 def test_doctor_dir_reports_the_package(satchel, monorepo, home):
@@ -91,7 +91,7 @@ def test_load_with_an_explicit_cwd_and_the_project_keyword(monorepo, home):
 
 def test_the_bundled_example_inside_this_checkout_is_its_own_project(satchel, in_repo):
     result = satchel("list", "examples/workspace", "--home", "examples/home", "--trust")
-    assert result.out.splitlines()[0] == f"project: {WORKSPACE} (holds .satchel)"
+    assert result.err.splitlines()[0] == f"project: {WORKSPACE} (holds .satchel)"
     assert lib.load("examples/workspace").layout.project == WORKSPACE
 
 
@@ -112,6 +112,21 @@ VERBS = [
 
 @pytest.mark.parametrize("words", VERBS, ids=" ".join)
 def test_every_human_report_opens_with_the_project_root(satchel, monorepo, home, words):
+    """Into a pipe the project line goes to stderr, so that stdout is the report alone;
+    doctor's report is about the project, so it is doctor's first line."""
+    _, package = monorepo
+    result = satchel(*words, "--project", package, "--home", home)
+    said = result.out if words == ("doctor",) else result.err
+    assert said.splitlines()[0] == f"project: {package} (--project)"
+
+
+@pytest.mark.parametrize("words", VERBS, ids=" ".join)
+def test_on_a_terminal_every_report_opens_with_the_project_root(
+    satchel, monorepo, home, words, monkeypatch
+):
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("NO_COLOR", "1")
     _, package = monorepo
     result = satchel(*words, "--project", package, "--home", home)
     assert result.out.splitlines()[0] == f"project: {package} (--project)"

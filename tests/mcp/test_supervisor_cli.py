@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from satchel.cli import main
+from satchel.cli.mcp_list import NOTE
 from tests.cli.support import REPO, check_golden
 
 from .supervisor_support import EXAMPLE_SERVER
@@ -44,7 +46,7 @@ def run(capsys, monkeypatch):
 
 def test_mcp_list_shows_the_configured_servers_without_starting_any(run):
     code, out, err = run("mcp", "list", *WHERE, "--home", "examples/home")
-    assert (code, err) == (0, "")
+    assert (code, err.splitlines()[1]) == (0, NOTE)  # into a pipe the notes go to stderr
     check_golden("mcp-list.txt", out)
     assert not any(secret in out for secret in SECRETS)
     data = REPO / "examples/home/.local"
@@ -88,22 +90,22 @@ def test_mcp_check_prints_what_each_server_offers(run, tmp_path):
     code, out, _ = run("mcp", "check", *WHERE, "--home", tmp_path, "--server", "deploy-api")
     assert code == 0
     lines = [line.rstrip() for line in out.splitlines()]
-    assert lines[2].split() == ["deploy-api", "plugin", "deploy-kit", "stdio", "ok", "3", "1", "1"]
+    assert lines[1].split() == ["deploy-api", "plugin", "deploy-kit", "stdio", "ok", "3", "1", "1"]
     assert "deploy-api (deploy-mcp 1.4.0)" in lines
+    offers = {tuple(re.split(r"\s{2,}", line)) for line in lines}
+    assert ("offers", "name", "description") in offers
     assert any(
-        line.startswith(f"  tool      {DEPLOY}status (the server's rollout_status)")
-        for line in lines
+        row[:2] == ("tool", f"{DEPLOY}status (the server's rollout_status)") for row in offers
     )
-    assert any(
-        line.startswith(f"  tool      {DEPLOY}list_incidents [programmatic]") for line in lines
-    )
-    assert f"  prompt    /{DEPLOY}rollout-plan  Draft a rollout plan for a service." in lines
-    assert "  resource  deploy://config  deploy.toml" in lines
+    assert any(row[:2] == ("tool", f"{DEPLOY}list_incidents [programmatic]") for row in offers)
+    assert ("prompt", f"/{DEPLOY}rollout-plan", "Draft a rollout plan for a service.") in offers
+    assert ("resource", "deploy://config", "deploy.toml") in offers
 
 
 def test_mcp_check_of_no_such_server(run, tmp_path):
-    code, out, _ = run("mcp", "check", *WHERE, "--home", tmp_path, "--server", "nope")
-    assert (code, out.strip().splitlines()[1:]) == (0, ["No MCP servers of these names."])
+    code, out, err = run("mcp", "check", *WHERE, "--home", tmp_path, "--server", "nope")
+    assert (code, out) == (0, "")
+    assert err.strip().splitlines()[1:] == ["No MCP servers of these names."]
 
 
 def test_the_example_server_needs_only_the_standard_library():

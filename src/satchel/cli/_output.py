@@ -5,9 +5,11 @@ For humans they pass through `satchel._text.escape` and become rich `Text`, whic
 never read as markup: ``[bold]`` prints as written and ``\\x1b[2J`` as an escape.
 JSON is written ASCII-only, so no raw control or bidi character reaches a terminal.
 
-On a terminal, tables fit its width. Anywhere else (a pipe, a file, CI) nothing is
-wrapped or cut: every table row and every diagnostic is one line, as ruff and
-pre-commit print them, so that ``grep`` finds a whole finding.
+On a terminal every line fits its width and nothing is cut: a table wraps its cells
+or prints a block per row (`satchel.cli._fit`), and other text wraps. Anywhere else
+(a pipe, a file, CI) nothing is wrapped or cut: every table row and every diagnostic
+is one line, as ruff and pre-commit print them, so that ``grep`` finds a whole
+finding, and the lines about a report rather than of it go to stderr (`note`).
 """
 
 from __future__ import annotations
@@ -33,10 +35,8 @@ if TYPE_CHECKING:
 
 PIPED_WIDTH = 1_000_000  # when the output is not a terminal (COLUMNS is not read)
 JSON_VERSION = 1  # the version of the --json envelope (docs: README, "The command line")
-UNCUT = sys.maxsize  # a width that cuts nothing
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 HEADINGS = {"error": "Errors", "warning": "Warnings", "info": "Info"}
-MIN_DESCRIPTION, MAX_DESCRIPTION = 16, 100
 
 
 def count(n: int, noun: str) -> str:
@@ -92,10 +92,9 @@ def console(*, stderr: bool = False) -> Console:
     """A console that never reads markup or emoji codes and honours NO_COLOR."""
     if plain():
         return cast("Console", _plain.Console(stderr=stderr, width=PIPED_WIDTH))
-    from rich.console import Console
 
     no_color = os.environ.get("NO_COLOR", "") != ""
-    out = Console(
+    out = _wrapping_console()(
         stderr=stderr,
         highlight=False,
         markup=False,
@@ -107,35 +106,34 @@ def console(*, stderr: bool = False) -> Console:
     return out
 
 
-def table(*columns: str, whole: int = 0) -> Table:
-    """A borderless table with these column headers: on a terminal, rich fits it to
-    the width (the first `whole` columns are never wrapped); elsewhere each row is one
-    line (`plain_lines`)."""
+@functools.cache
+def _wrapping_console() -> type[Console]:
+    """A rich `Console` that on a terminal wraps every line to its width, even one
+    printed with ``soft_wrap=True`` (which elsewhere keeps it whole): what scrolls
+    past is never wider than the terminal."""
+    from rich.console import Console
+
+    class WrappingConsole(Console):
+        def print(self, *objects: Any, soft_wrap: bool | None = None, **options: Any) -> None:
+            wrap = False if self.is_terminal else soft_wrap
+            super().print(*objects, soft_wrap=wrap, **options)
+
+    return WrappingConsole
+
+
+def table(*columns: str, whole: int = 1) -> Table:
+    """A borderless table with these column headers: on a terminal it fits the width,
+    its first `whole` columns never wrapped and no value cut (`satchel.cli._fit`);
+    elsewhere each row is one line, however long (`plain_lines`)."""
     if plain():
         plain_grid = _plain.Table()
         for n, column in enumerate(columns):
             plain_grid.add_column(column, no_wrap=n < whole)
         return cast("Table", plain_grid)
-    from rich import box
-
-    grid = _plain_when_piped()(
-        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold"
-    )
+    grid = _fitted_table()(show_edge=False, pad_edge=False, header_style="bold")
     for n, column in enumerate(columns):
-        if n < whole:
-            grid.add_column(column, no_wrap=True, overflow="ignore")
-        else:
-            grid.add_column(column, overflow="fold")
+        grid.add_column(column, no_wrap=n < whole)
     return grid
-
-
-def _fits(grid: Table, width: int) -> bool:
-    """Whether the columns that must stay whole (no_wrap) fit `width` with room for
-    the others; a table that does not is printed as lines, its names whole."""
-    whole = [c for c in grid.columns if c.no_wrap]
-    needed = sum(max((len(cell_line(cell)) for cell in c.cells), default=0) for c in whole)
-    others = (len(grid.columns) - len(whole)) * MIN_DESCRIPTION
-    return needed + others + 3 * len(grid.columns) <= width
 
 
 def _rows(grid: Table) -> list[list[str]]:
@@ -144,20 +142,37 @@ def _rows(grid: Table) -> list[list[str]]:
 
 
 @functools.cache
-def _plain_when_piped() -> type[Table]:
-    """A rich `Table` that renders as `plain_lines` on a console that is not a terminal
-    (made on first use: rich is imported only when something is printed)."""
+def _fitted_table() -> type[Table]:
+    """A rich `Table` that a terminal gets fitted to its width (`satchel.cli._fit`)
+    and anything else as `plain_lines` (made on first use: rich is imported only
+    when something is printed)."""
+    from rich.segment import Segment
     from rich.table import Table
+    from rich.text import Text
 
-    class PlainWhenPiped(Table):
+    from satchel.cli import _fit
+
+    def text(cell: object) -> Text:
+        return cell if isinstance(cell, Text) else Text(str(cell))
+
+    class FittedTable(Table):
         def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-            if console.is_terminal and _fits(self, options.max_width):
-                yield from super().__rich_console__(console, options)
+            if not console.is_terminal:
+                headers = [str(c.header) if self.show_header else "" for c in self.columns]
+                yield from _segments(plain_lines(headers, _rows(self)))
                 return
-            headers = [str(c.header) if self.show_header else "" for c in self.columns]
-            yield from _segments(plain_lines(headers, _rows(self)))
+            cells = [[text(cell) for cell in column.cells] for column in self.columns]
+            grid = _fit.Grid(
+                headers=tuple(str(c.header) for c in self.columns),
+                rows=tuple(zip(*cells, strict=True)),
+                whole=sum(1 for c in self.columns if c.no_wrap),
+                show_header=self.show_header,
+            )
+            for line in _fit.fit(grid, options.max_width):
+                yield from line.render(console)
+                yield Segment.line()
 
-    return PlainWhenPiped
+    return FittedTable
 
 
 def _segments(lines: Iterable[str]) -> Iterator[Any]:
@@ -169,27 +184,9 @@ def _segments(lines: Iterable[str]) -> Iterator[Any]:
         yield Segment.line()
 
 
-def description_width(con: Console, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> int:
-    """What columns of `headers` and `rows` leave of the terminal's width for a last
-    description column (`UNCUT` when `con` is not a terminal: nothing is cut)."""
-    if not con.is_terminal:
-        return UNCUT
-    widths = [len(header) for header in headers]
-    for row in rows:
-        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
-    gaps = 3 * len(headers)  # three spaces between each column and the next
-    return max(MIN_DESCRIPTION, min(MAX_DESCRIPTION, con.width - sum(widths) - gaps))
-
-
-def cut_width(con: Console, width: int) -> int:
-    """`width` on a terminal; elsewhere `UNCUT`."""
-    return width if con.is_terminal else UNCUT
-
-
-def one_line(text: str, width: int) -> str:
-    """`text` on one line, cut to `width` characters with an ellipsis."""
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+def one_line(text: str) -> str:
+    """`text` on one line: its runs of blanks and line breaks one space, nothing cut."""
+    return " ".join(text.split())
 
 
 def safe(text: str, *, style: str = "") -> Text:
@@ -211,8 +208,18 @@ def safe_block(text: str) -> Text:
 
 
 def say(line: str) -> None:
-    """One line of untrusted text on stdout, escaped and never wrapped."""
+    """One line of untrusted text on stdout, escaped (wrapped only on a terminal)."""
     console().print(safe(line), soft_wrap=True)
+
+
+def note(line: str) -> None:
+    """A line about a report rather than of it (the project line above it, a count or
+    a pointer to `satchel doctor` below it, what is found when nothing is): on stdout
+    beside the report on a terminal, on stderr when stdout is not one, so that a pipe
+    reads the report's rows alone."""
+    out = console()
+    where = out if out.is_terminal else console(stderr=True)
+    where.print(safe(line), soft_wrap=True)
 
 
 def shown(path: Path | str | None) -> str:

@@ -77,10 +77,11 @@ def project_line(lay: Layout, *, given: bool) -> str:
 
 
 def say_project(lay: Layout, project: Path | None) -> None:
-    """Print the project line (`project_line`): every human-readable report opens so."""
-    from satchel.cli._output import say
+    """Print the project line (`project_line`): every human-readable report opens so
+    on a terminal; into a pipe it goes to stderr (`satchel.cli._output.note`)."""
+    from satchel.cli._output import note
 
-    say(project_line(lay, given=project is not None))
+    note(project_line(lay, given=project is not None))
 
 
 def trust_command(lay: Layout) -> str:

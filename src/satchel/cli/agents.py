@@ -46,7 +46,7 @@ def run(
 def _print(found: AgentSet) -> None:
     con = out.console()
     if not found.agents:
-        con.print("No agent types found; `satchel doctor` shows what did not load.")
+        out.note("No agent types found; `satchel doctor` shows what did not load.")
     for agent in found.agents.values():
         head = out.safe(agent.name, style="bold")
         head.append_text(out.safe(f"  {_source(agent)}", style="dim"))
@@ -61,7 +61,7 @@ def _print(found: AgentSet) -> None:
         names = ", ".join(found.builtins)
         con.print(out.safe(f"Built-in types (no project file may redefine them): {names}"))
     if found.diagnostics:
-        con.print(out.see_doctor(found.diagnostics, "agents"))
+        out.note(out.see_doctor(found.diagnostics, "agents"))
 
 
 def _source(agent: AgentType) -> str:

@@ -79,7 +79,7 @@ def _print(listing: Listing) -> None:
             con.print(f"{title}: {len(rows)}", style="bold")
             _table(con, rows, show_source=bool(listing.links))
     if not listing.items:
-        con.print("No skills or plugins here.")
+        out.note("No skills or plugins here.")
     elif listing.catalogue is not None:
         con.print()
         con.print(out.safe(f"a catalogue of plugins named {listing.catalogue}"))
@@ -93,11 +93,10 @@ def _print(listing: Listing) -> None:
 def _table(con: Console, rows: tuple[Listed, ...], *, show_source: bool) -> None:
     headers = (*COLUMNS, "source") if show_source else COLUMNS
     cells = [[r.name, r.folder or ".", *([r.source] if show_source else [])] for r in rows]
-    width = out.description_width(con, headers, cells)
     grid = out.table(*headers, "description")
     for row, cell in zip(rows, cells, strict=True):
         described = f"({row.contents}) {row.description}" if row.contents else row.description
-        text = out.one_line(described.strip(), width) or "-"
+        text = out.one_line(described) or "-"
         if not row.ok:
             text = "(does not validate) " + text
         grid.add_row(*(out.safe(c) for c in cell), out.safe(text))

@@ -44,13 +44,11 @@ def _print(found: CommandSet) -> None:
     con = out.console()
     listed = list(found.commands.values())
     if not listed:
-        con.print("No commands found; `satchel doctor` shows what did not load.")
+        out.note("No commands found; `satchel doctor` shows what did not load.")
     else:
-        columns = [(f"/{c.name}", c.tag, c.argument_hint or "") for c in listed]
-        width = out.description_width(con, WORDS, columns)
-        grid = out.table(*WORDS, "description and path", whole=1)
+        grid = out.table(*WORDS, "description and path")
         for command in listed:
-            cell = out.safe(out.one_line(command.description, width) or "-")
+            cell = out.safe(out.one_line(command.description) or "-")
             cell.append("\n")
             cell.append_text(out.safe(out.shown(command.path or "(defined in code)"), style="dim"))
             grid.add_row(
@@ -59,12 +57,12 @@ def _print(found: CommandSet) -> None:
                 out.safe(command.argument_hint or ""),
                 cell,
             )
-        con.print(grid, crop=False)  # a name wider than the terminal stays whole
+        con.print(grid)
     if found.aliases:
         con.print()
         con.print("Aliases", style="bold")
         for alias, canonical in found.aliases.items():
             con.print(out.safe(f"/{alias} → /{canonical}"))
     if found.diagnostics:
-        con.print()
-        con.print(out.see_doctor(found.diagnostics, "commands"))
+        out.note("")
+        out.note(out.see_doctor(found.diagnostics, "commands"))

@@ -99,7 +99,7 @@ def _print(env: Environment) -> None:
     con = out.console()
     found = env.hooks
     if not found.hooks:
-        con.print("No hooks found; `satchel doctor` shows what did not load.")
+        out.note("No hooks found; `satchel doctor` shows what did not load.")
     else:
         grid = out.table(*COLUMNS)
         for hook in found.hooks:
@@ -115,9 +115,9 @@ def _print(env: Environment) -> None:
             grid.add_row(*(out.safe(cell) for cell in row))
         con.print(grid)
         loaded = len(found.loaded())
-        con.print(
+        out.note(
             f"{out.count(len(found.hooks), 'hook')}: {loaded} loaded, "
             f"{len(found.hooks) - loaded} skipped"
         )
     if found.diagnostics:
-        con.print(out.see_doctor(found.diagnostics, "hooks"))
+        out.note(out.see_doctor(found.diagnostics, "hooks"))

@@ -81,7 +81,7 @@ def _print(
 ) -> None:
     con = out.console()
     if not files:
-        con.print(f"No instruction files found ({mode} mode).")
+        out.note(f"No instruction files found ({mode} mode).")
     else:
         grid = out.table("#", "scope", "kind", "path")
         for number, f in enumerate(files, 1):

@@ -47,13 +47,12 @@ def run(
 def _print(env: Environment) -> None:
     con = out.console()
     if not env.skills:
-        con.print("No skills found; `satchel doctor` shows where satchel looked.")
+        out.note("No skills found; `satchel doctor` shows where satchel looked.")
         return
     skills = list(env.skills.values())
-    width = out.description_width(con, WORDS, [(s.name, s.scope, s.family) for s in skills])
     grid = out.table(*WORDS, "description and path")
     for skill in skills:
-        cell = out.safe(out.one_line(skill.description, width))
+        cell = out.safe(out.one_line(skill.description))
         cell.append("\n")
         cell.append_text(out.safe(out.shown(skill.path), style="dim"))
         if skill.paths is not None:
@@ -61,4 +60,4 @@ def _print(env: Environment) -> None:
         grid.add_row(out.safe(skill.name), out.safe(skill.scope), out.safe(skill.family), cell)
     con.print(grid)
     if env.diagnostics:
-        con.print(out.see_doctor(env.diagnostics))
+        out.note(out.see_doctor(env.diagnostics))

@@ -72,7 +72,7 @@ def run(
     say_project(env.layout, project)
     _print(reports, named=name is not None)
     if not env.trusted:
-        out.say(untrusted_note(env))
+        out.note(untrusted_note(env))
     return PROBLEMS if failed else OK
 
 
@@ -106,7 +106,7 @@ def _report_json(report: LspReport, scope: str) -> dict[str, Any]:
 def _print(reports: list[LspReport], *, named: bool) -> None:
     con = out.console()
     if not reports:
-        con.print("No language servers " + ("of this name." if named else "are declared."))
+        out.note("No language servers " + ("of this name." if named else "are declared."))
         return
     grid = out.table(*WORDS)
     for r in reports:

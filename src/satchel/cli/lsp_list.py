@@ -47,7 +47,7 @@ def run(
     say_project(env.layout, project)
     con = out.console()
     if not servers:
-        con.print("No language servers are declared.")
+        out.note("No language servers are declared.")
     else:
         grid = out.table(*WORDS)
         for s in servers:
@@ -55,6 +55,6 @@ def run(
             grid.add_row(*(out.safe(c) for c in (*row, runs(s))))
         con.print(grid)
     if not env.trusted:
-        out.say(untrusted_note(env))
-    con.print(out.safe(NOTE), soft_wrap=True)
+        out.note(untrusted_note(env))
+    out.note(NOTE)
     return OK

@@ -89,7 +89,7 @@ def run(
         say_project(env.layout, project)
         _print(out.console(), reports, found, named=bool(server), trusted=env.trusted)
         if not env.trusted:
-            out.say(untrusted_note(env, held))
+            out.note(untrusted_note(env, held))
     return PROBLEMS if any(r.status == "failed" for r in reports) else OK
 
 
@@ -121,7 +121,7 @@ def _print(
 ) -> None:
     if not reports:
         if named or trusted:
-            con.print("No MCP servers " + ("of these names." if named else "are configured."))
+            out.note("No MCP servers " + ("of these names." if named else "are configured."))
         return
     grid = out.table(*WORDS)
     for r in reports:
@@ -140,18 +140,21 @@ def _print(
 
 
 def _offers(con: Console, r: ServerReport) -> None:
+    """What a running server offers: a row per tool, prompt and resource, each
+    description whole (a terminal wraps it)."""
     who = r.server_name or "?"
     version = f" {r.server_version}" if r.server_version else ""
     con.print()
     con.print(out.safe(f"{r.name} ({who}{version})", style="bold"))
-    width = out.cut_width(con, 60)
+    grid = out.table("offers", "name", "description", whole=2)
     for tool in r.tools:
         note = "" if tool.exposure == "direct_and_programmatic" else f" [{tool.exposure}]"
         renamed = tool.name != exposed_name(r.server, tool.tool)
         shown = tool.name + (f" (the server's {tool.tool})" if renamed else "")
-        out.say(f"  tool      {shown}{note}  {out.one_line(tool.description, width)}")
+        grid.add_row("tool", out.safe(shown + note), out.safe(out.one_line(tool.description)))
     for prompt in r.prompts:
-        out.say(f"  prompt    {prompt.command}  {out.one_line(prompt.description, width)}")
+        grid.add_row("prompt", out.safe(prompt.command), out.safe(out.one_line(prompt.description)))
     for resource in r.resources:
-        about = out.one_line(resource.description or resource.name, width)
-        out.say(f"  resource  {resource.uri}  {about}")
+        about = out.one_line(resource.description or resource.name)
+        grid.add_row("resource", out.safe(resource.uri), out.safe(about))
+    con.print(grid)

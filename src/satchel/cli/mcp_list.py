@@ -50,7 +50,7 @@ def run(
     say_project(env.layout, project)
     con = out.console()
     if not reports and env.trusted:
-        con.print("No MCP servers are configured.")
+        out.note("No MCP servers are configured.")
     elif reports:
         grid = out.table(*WORDS, "runs")
         for r in reports:
@@ -59,10 +59,10 @@ def run(
             grid.add_row(*(out.safe(c) for c in row))
         con.print(grid)
     for winner, loser in env.mcp_servers.shadowed:
-        out.say(f"{loser.name} of {origin(loser)} is hidden by the one of {origin(winner)}.")
+        out.note(f"{loser.name} of {origin(loser)} is hidden by the one of {origin(winner)}.")
     if not env.trusted:
-        out.say(untrusted_note(env, held))
-    con.print(out.safe(NOTE), soft_wrap=True)
+        out.note(untrusted_note(env, held))
+    out.note(NOTE)
     return OK
 
 

@@ -145,10 +145,9 @@ def _described(
     rows: Sequence[tuple[list[str], str, Path | None]],
 ) -> None:
     """A table whose last column is a description over a dim path."""
-    width = out.description_width(con, headers, [cells for cells, _, _ in rows])
     grid = out.table(*headers, "description and path")
     for cells, description, path in rows:
-        cell = out.safe(out.one_line(description, width) or "-")
+        cell = out.safe(out.one_line(description) or "-")
         cell.append("\n")
         cell.append_text(out.safe(_rel(plugin, path), style="dim"))
         grid.add_row(*(out.safe(c) for c in cells), cell)

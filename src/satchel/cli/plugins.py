@@ -55,7 +55,7 @@ def _print(env: Environment) -> None:
     rows += [(loser, "shadowed") for _, loser in found.shadowed]
     if not rows:
         where = ", ".join(out.shown(r.path) for r in env.layout.plugin_dirs())
-        con.print(out.safe(f"No plugins found; satchel looked in {where}."), soft_wrap=True)
+        out.note(f"No plugins found; satchel looked in {where}.")
     else:
         grid = out.table(*WORDS, "components and path")
         for plugin, state in rows:
@@ -68,4 +68,4 @@ def _print(env: Environment) -> None:
             grid.add_row(*(out.safe(c) for c in row), cell)
         con.print(grid)
     if found.diagnostics:
-        con.print(out.see_doctor(found.diagnostics, "plugins"))
+        out.note(out.see_doctor(found.diagnostics, "plugins"))

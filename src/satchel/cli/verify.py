@@ -45,7 +45,7 @@ def run(
 def _print(rows: tuple[Checked, ...]) -> None:
     con = out.console()
     if not rows:
-        con.print("Nothing is installed in this scope.")
+        out.note("Nothing is installed in this scope.")
         return
     grid = out.table("name", "kind", "status", "path")
     for r in rows:
