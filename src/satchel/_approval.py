@@ -19,6 +19,14 @@ executables) are pinned together, with the plugin's whole root: when any of them
 changed, or the plugin is new, all three are held back (the plugin's skills and the
 rest still load) with one ``trust.changed``.
 
+The hooks a project skill or agent type declares in its own frontmatter are pinned
+like a hooks file's (`Declaring`): named by their owner (``hook
+skill:<name>/<event>/<matcher>#<n>``, ``hook agent:<name>/...``), each with its
+declaration and what it can run, and a skill's hooks with the skill's whole folder
+too. They are read later (a skill's when it is activated, an agent's when it is
+spawned), so what is held back is carried in the environment's `Trust.held`, and
+`scoped_hooks` marks them as the runner will see them.
+
 Only project-origin items are pinned: the user's own hooks and servers, and those of
 user plugins, are the user's.
 """
@@ -37,50 +45,92 @@ from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
 from satchel._json import jsonable
 from satchel._model import model
 from satchel._reach import Reach, argv_reach, shell_reach
+from satchel.agents._spawn import subagent_hooks
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hooks._load import load_hooks
+from satchel.hooks._load import compile_hooks, load_hooks
+from satchel.hooks._model import HookSet
+from satchel.hooks._scoped import agent_owner, skill_hooks, skill_owner
 from satchel.hooks._variables import host_variables
 from satchel.layout import PROJECT
+from satchel.origin import Origin, Trust
 
 if TYPE_CHECKING:
     from satchel._trust import Pins
-    from satchel.hooks._model import Hook, HookSet
+    from satchel.agents._model import AgentType
+    from satchel.hooks._model import Hook
+    from satchel.hooks._spec import HookSpec
     from satchel.layout import Layout
     from satchel.mcp._servers import McpServerSet
     from satchel.mcp._spec import McpServer
     from satchel.plugins._model import Plugin
+    from satchel.skills._model import Skill
 
-__all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "Executables", "HeldBack", "digests", "hold_back"]
+__all__ = [
+    "CHANGED",
+    "ENVIRONMENT_DIRS",
+    "MAX_TREE",
+    "Declaring",
+    "Executables",
+    "HeldBack",
+    "declaring",
+    "digests",
+    "declared_by_agent",
+    "declared_by_skill",
+    "hold_back",
+    "held_hooks",
+    "scoped_hooks",
+]
 
 MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one counts by size
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
+CHANGED = "changed since the folder was trusted"
 
 
 @model
 class Executables:
     """What approval pins and holds back: the `hooks` and MCP `servers` one load found,
-    the `plugins` they came from (by name: a plugin's scope and root), the `layout`
-    they were read for, and whether that load read Claude Code's ``settings.json``
-    hooks (`settings_read`)."""
+    the `plugins` they came from (by name: a plugin's scope and root), the `skills`
+    and `agents` whose frontmatter may declare hooks of their own, the `layout` they
+    were read for, and whether that load read Claude Code's ``settings.json`` hooks
+    (`settings_read`)."""
 
     layout: Layout
     hooks: HookSet
     servers: McpServerSet
     plugins: Mapping[str, Plugin]
     settings_read: bool = False
+    skills: Mapping[str, Skill] = field(default_factory=dict)
+    agents: Mapping[str, AgentType] = field(default_factory=dict)
 
 
 @model
 class HeldBack:
     """The hooks and servers after `hold_back`, the plugins whose programs were held
-    back (None: no plugin changed), and a ``trust.changed`` diagnostic for each item
-    held back."""
+    back (None: no plugin changed), a ``trust.changed`` diagnostic for each item held
+    back, and the keys of every item held back (`changed`, `Trust.held`)."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
     plugins: Mapping[str, Plugin] | None = None
+    changed: frozenset[str] = frozenset()
+
+
+@model
+class Declaring:
+    """A skill or agent type whose frontmatter declares hooks: its `owner`
+    (``skill:<name>``, ``agent:<name>``), the `specs` as declared (an agent's ``Stop``
+    already its ``SubagentStop``), the `origin` they run with, whether they are the
+    `project`'s (a project file, or a project plugin's), the folder pinned whole with
+    them (a skill's directory; None for an agent type), and what was wrong with them."""
+
+    owner: str
+    specs: tuple[HookSpec, ...]
+    origin: Origin
+    project: bool
+    folder: Path | None = None
+    problems: tuple[Diagnostic, ...] = ()
 
 
 @dataclass(slots=True)
@@ -108,7 +158,75 @@ def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
         found[key] = _digest(_server_text(server), _server_reach(items, server), pinning)
     for key, plugin in _programs(items):
         found[key] = _digest(_programs_text(plugin), Reach((), (plugin.root,)), pinning)
+    for item in declaring(items):
+        if not item.project:
+            continue
+        hooks = compile_hooks(item.specs, item.origin, project=True, owner=item.owner)
+        whole = () if item.folder is None else (item.folder,)
+        for name, hook in hooks.named():
+            reach = _hook_reach(items.layout, hook)
+            reach = replace(reach, trees=(*reach.trees, *whole))
+            found[f"hook {name}"] = _digest(_hook_text(hook), reach, pinning)
     return found
+
+
+def declaring(items: Executables) -> Iterator[Declaring]:
+    """Every skill (in `items.skills`' order) and agent type whose frontmatter declares
+    hooks (or tried to: a bad ``hooks`` field's problems)."""
+    for skill in items.skills.values():
+        found = declared_by_skill(items, skill)
+        if found is not None:
+            yield found
+    for agent in items.agents.values():
+        found = declared_by_agent(items, agent)
+        if found is not None:
+            yield found
+
+
+def declared_by_skill(items: Executables, skill: Skill) -> Declaring | None:
+    """The hooks `skill`'s frontmatter declares (None: it has no ``hooks`` field)."""
+    if "hooks" not in skill.extras:
+        return None
+    specs, problems, origin = skill_hooks(skill)
+    project = _project_origin(items, skill.origin)
+    owner = skill_owner(skill.name)
+    return Declaring(owner, specs, origin, project, skill.directory, problems)
+
+
+def declared_by_agent(items: Executables, agent: AgentType) -> Declaring | None:
+    """The hooks `agent`'s frontmatter declares, as they fire inside it (None: none)."""
+    if not agent.hooks:
+        return None
+    origin = Origin(agent.origin.scope, agent.origin.family, path=agent.path)
+    project = _project_origin(items, agent.origin)
+    return Declaring(agent_owner(agent.name), subagent_hooks(agent.hooks), origin, project)
+
+
+def scoped_hooks(item: Declaring, trust: Trust, *, executable: bool = True) -> HookSet:
+    """`item`'s hooks as the runner will see them: compiled, a project's held back
+    when the project is not trusted (`hook.untrusted`) or when they are new or changed
+    since it was (`Trust.held`)."""
+    found = compile_hooks(
+        item.specs,
+        item.origin,
+        project=item.project,
+        trusted=trust.run_project,
+        executable=executable,
+        owner=item.owner,
+    )
+    found = replace(found, diagnostics=(*item.problems, *found.diagnostics))
+    return held_hooks(found, trust) if item.project else found
+
+
+def held_hooks(hooks: HookSet, trust: Trust) -> HookSet:
+    """`hooks` with each one `trust` holds back (its key in `Trust.held`) skipped."""
+    if not trust.held:
+        return hooks
+    marked = tuple(
+        replace(h, status="skipped", why=CHANGED) if h.loaded and trust.holds(f"hook {n}") else h
+        for n, h in hooks.named()
+    )
+    return replace(hooks, hooks=marked)
 
 
 def hold_back(items: Executables, pins: Pins) -> HeldBack:
@@ -121,9 +239,7 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         return HeldBack(items.hooks, items.servers)
     found = tuple(_changed(key, key in approved, pins.folder) for key in sorted(changed))
     hooks = tuple(
-        replace(h, status="skipped", why="changed since the folder was trusted")
-        if h.loaded and key in changed
-        else h
+        replace(h, status="skipped", why=CHANGED) if h.loaded and key in changed else h
         for key, h in _keyed_hooks(items)
     )
     servers = tuple(
@@ -140,6 +256,7 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         replace(items.servers, servers=servers),
         found,
         plugins if any(_programs_key(p) in changed for p in items.plugins.values()) else None,
+        frozenset(changed),
     )
 
 
@@ -225,7 +342,12 @@ def _programs_text(plugin: Plugin) -> dict[str, Any]:
 def _project_hook(items: Executables, hook: Hook) -> bool:
     """Whether `hook` is the project's: from a project file, or from a plugin the
     project holds."""
-    origin = hook.origin
+    return _project_origin(items, hook.origin)
+
+
+def _project_origin(items: Executables, origin: Origin) -> bool:
+    """Whether what came from `origin` is the project's: from a project file, or from
+    a plugin the project holds."""
     if origin.plugin is None:
         return origin.scope == PROJECT
     plugin = items.plugins.get(origin.plugin)

@@ -9,7 +9,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Unpack
 
-from satchel._approval import Executables, HeldBack, hold_back
+from satchel._approval import (
+    Declaring,
+    Executables,
+    HeldBack,
+    declared_by_agent,
+    declared_by_skill,
+    declaring,
+    hold_back,
+    scoped_hooks,
+)
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
@@ -25,6 +34,7 @@ from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
+from satchel.agents._model import AgentType
 from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
@@ -129,8 +139,58 @@ class Environment:
         )
 
     def executables(self) -> Executables:
-        """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""
-        return _executables(self.layout, self.options, self.plugins, self.hooks, self.mcp_servers)
+        """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`),
+        with the skills and agent types whose frontmatter declares hooks of their own."""
+        return _executables(
+            self.layout,
+            self.options,
+            self.plugins,
+            self.hooks,
+            self.mcp_servers,
+            self.skills,
+            self.agents.agents,
+        )
+
+    def own_hooks(self, item: Skill | AgentType) -> HookSet:
+        """The hooks `item` (a skill, or an agent type) declares in its frontmatter, as
+        the runner sees them: a project's skipped when the project is not trusted, or
+        when they are new or changed since `satchel trust` pinned it (`Trust.held`);
+        one the policy refuses skipped; none runs when loading is declarative-only.
+        Empty when it declares none."""
+        items = self.executables()
+        found = (
+            declared_by_skill(items, item)
+            if isinstance(item, Skill)
+            else declared_by_agent(items, item)
+        )
+        return HookSet() if found is None else self._scoped(found)
+
+    def frontmatter_hooks(self) -> HookSet:
+        """Every hook the skills and agent types declare in their frontmatter (in skill
+        order, then agent order), as `own_hooks` gives each: what `satchel hooks` and
+        `satchel doctor` list beside `hooks`."""
+        found = [self._scoped(item) for item in declaring(self.executables())]
+        return HookSet(
+            tuple(h for s in found for h in s.hooks),
+            tuple(d for s in found for d in s.diagnostics),
+        )
+
+    def every_hook(self) -> HookSet:
+        """Every hook this environment holds, as listings show them: `hooks` (its files'
+        and plugins'), then `frontmatter_hooks`."""
+        own = self.frontmatter_hooks()
+        if not own.hooks and not own.diagnostics:
+            return self.hooks
+        found = self.hooks
+        return replace(
+            found,
+            hooks=(*found.hooks, *own.hooks),
+            diagnostics=(*found.diagnostics, *own.diagnostics),
+        )
+
+    def _scoped(self, item: Declaring) -> HookSet:
+        found = scoped_hooks(item, self.trust, executable=self.options.executable)
+        return policed_hooks(found, self.policy)  # a refused hook is marked skipped
 
     def inventory(self) -> Inventory:
         """What this environment holds, as `satchel._changes.compare` reads it."""
@@ -363,6 +423,7 @@ class _Builder:
         items held back (`satchel._approval`) when `decided` carries pins; `problems`
         are those met finding the host profile."""
         held = self._held_back(given, decided.pins)
+        trust = replace(self.trust, held=held.changed) if held.changed else self.trust
         if held.plugins is not None:  # a project plugin's programs changed since trust
             self.plugins = replace(self.plugins, plugins=MappingProxyType(dict(held.plugins)))
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
@@ -386,7 +447,7 @@ class _Builder:
             mcp_servers=held.servers,
             hooks=held.hooks,
             stamps=MappingProxyType(found),
-            trust=self.trust,
+            trust=trust,
             host=self.host,
             output_styles=self.output_styles,
             skill_overrides=self.overrides,
@@ -396,7 +457,15 @@ class _Builder:
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
         if pins is None:
             return HeldBack(self.hooks, self.mcp_servers)
-        items = _executables(given, self.options, self.plugins, self.hooks, self.mcp_servers)
+        items = _executables(
+            given,
+            self.options,
+            self.plugins,
+            self.hooks,
+            self.mcp_servers,
+            self.skills.skills,
+            self.agents.agents,
+        )
         return hold_back(items, pins)
 
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -418,11 +487,24 @@ class _Builder:
 
 
 def _executables(
-    lay: Layout, opts: Options, plugins: PluginSet, hooks: HookSet, servers: McpServerSet
+    lay: Layout,
+    opts: Options,
+    plugins: PluginSet,
+    hooks: HookSet,
+    servers: McpServerSet,
+    skills: Mapping[str, Skill],
+    agents: Mapping[str, AgentType],
 ) -> Executables:
-    """The hooks and servers of one load as approval reads them."""
+    """The hooks and servers of one load, and its skills and agent types, as approval
+    reads them."""
     return Executables(
-        lay, hooks, servers, plugins.plugins, settings_read=opts.claude_settings_hooks
+        lay,
+        hooks,
+        servers,
+        plugins.plugins,
+        settings_read=opts.claude_settings_hooks,
+        skills=skills,
+        agents=agents,
     )
 
 

@@ -11,6 +11,10 @@ the host's options again:
   instruction files load below the user's, and nothing of it runs;
 * ``hidden``: the host turned the project's content off (``trust_project_skills=False``);
   none of it loads, whether or not the folder is trusted.
+
+A trusted folder pinned by ``satchel trust`` holds back what changed since
+(`satchel._approval`): `Trust.held` names those items, so what is read later (a
+skill's or agent type's own hooks) is held back by the same decision.
 """
 
 from __future__ import annotations
@@ -47,10 +51,13 @@ class Trust:
 
     `state` is what the project's content gets (see the module docstring); `folder`
     whether the project folder itself is trusted (it may be while the host hides the
-    project's content)."""
+    project's content); `held` the pin keys (``hook <name>``, ``mcp-server <name>``...)
+    of the project's executable items that are new or changed since the folder was
+    trusted: they do not run until it is trusted again."""
 
     state: TrustState
     folder: bool
+    held: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.state == "trusted" and not self.folder:
@@ -83,6 +90,10 @@ class Trust:
         """The user's skills, commands, agents and plugins rank above the project's."""
         return not self.folder
 
+    def holds(self, key: str) -> bool:
+        """Whether the item pinned as `key` is held back (new or changed since trust)."""
+        return key in self.held
+
 
 @model
 class Origin:
@@ -91,8 +102,8 @@ class Origin:
     plugin's name, a client's folder), the `plugin` that ships it and the `namespace`
     its name is qualified with (if any), the `path` of the root it was found under (a
     skills, commands or agents directory, the plugin's root, the one file a source is;
-    None: defined in code; the item's own file is the model's `path`) and the `trust`
-    its project was loaded with (None: not recorded).
+    None: defined in code; the item's own file is the model's `path`). How far the
+    project is believed is not an origin's: it is the one `Trust` of the `Environment`.
 
     One origin is built where a walk starts (a layout root, a plugin, a file) and every
     item found there carries it."""
@@ -102,7 +113,6 @@ class Origin:
     plugin: str | None = None
     namespace: str | None = None
     path: Path | None = None
-    trust: TrustState | None = None
 
 
 NO_ORIGIN = Origin("")  # a value built in code, from no root

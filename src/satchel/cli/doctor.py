@@ -417,7 +417,7 @@ def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
 
 
 def _hooks(env: Environment) -> Hooks:
-    found = env.hooks
+    found = env.every_hook()  # a skill's and an agent's own hooks too
     loaded = found.loaded()
     return Hooks(
         loaded=len(loaded),

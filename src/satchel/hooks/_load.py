@@ -55,6 +55,7 @@ class _Source:
     origin: Origin
     project: bool
     data_dir: Path | None = None
+    owner: str | None = None
 
 
 class HookSource(Protocol):
@@ -117,11 +118,13 @@ def compile_hooks(
     trusted: bool = True,
     executable: bool = True,
     data_dir: Path | None = None,
+    owner: str | None = None,
 ) -> HookSet:
-    """`specs` read from one more source (a skill's ``hooks`` frontmatter) as hooks the
-    runner can run, marked and reported as `load_hooks` marks its own."""
+    """`specs` read from one more source (a skill's or agent type's ``hooks``
+    frontmatter, its `owner`: ``skill:<name>``, ``agent:<name>``) as hooks the runner
+    can run, marked and reported as `load_hooks` marks its own."""
     diags: list[Diagnostic] = []
-    source = _Source(origin, project, data_dir)
+    source = _Source(origin, project, data_dir, owner)
     hooks = [_hook(spec, source, trusted, executable, diags) for spec in specs]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
@@ -156,7 +159,7 @@ def _hook(
         message = f"hook {_label(spec)}: event {spec.event!r} is not one satchel knows"
         hint = "it is kept and fires only when a host dispatches that name"
         diags.append(diagnostic("hook.event.unknown", message, spec.path, hint=hint))
-    hook = Hook(spec, event, source.origin, ALL, None, source.data_dir)
+    hook = Hook(spec, event, source.origin, ALL, None, source.data_dir, owner=source.owner)
     # a matcher counts on an event that has a matcher field, or on one no table knows
     compiled = _compile(hook, dialect, event in MATCH_FIELD or not known, diags)
     why: str | None = compiled if isinstance(compiled, str) else None
