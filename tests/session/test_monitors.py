@@ -157,6 +157,32 @@ def test_an_untrusted_folder_runs_no_monitor(layout, tmp_path):
     ]
 
 
+def test_a_project_the_host_turned_off_runs_no_monitor_in_a_trusted_folder(layout, tmp_path):
+    """The trust decision, not the folder flag: with the project hidden
+    (``trust_project_skills=False``, stronger than an untrusted folder) no monitor runs
+    and no plugin's bin/ goes on PATH, though the folder itself is trusted."""
+    marker = tmp_path / "ran"
+    plugin = kit(tmp_path, [{"name": "touch", "command": f"touch {marker}", "description": "d"}])
+    put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)
+    session = session_of(layout, plugin, trust_project_skills=False)
+    assert (session.environment.trust.folder, session.environment.trust.state) == (True, "hidden")
+
+    async def run() -> tuple[str, ...]:
+        runner = await session.start_monitors()
+        await session.aclose()
+        return runner.running
+
+    assert asyncio.run(run()) == ()
+    assert not marker.exists()
+    assert [(d.code, d.message) for d in session.diagnostics] == [
+        (
+            "plugin.monitor.untrusted",
+            "1 plugin monitor(s) do not run: the host turned the project off",
+        )
+    ]
+    assert session.shell_path("/usr/bin") == "/usr/bin"
+
+
 def test_the_shell_path_runs_a_plugins_executable_by_name(layout, tmp_path):
     plugin = kit(tmp_path, [])
     put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)

@@ -21,8 +21,9 @@ own process group, a scrubbed environment: the base plus ``CLAUDE_PLUGIN_ROOT``,
 data directory created first, and ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each of the
 plugin's ``userConfig`` options with a value, as for its hooks; Claude Code's own export
 to monitors is unverified), with stdin closed (a command naming ``${user_config.*}``
-does not load: ``plugin.monitor.user_config``). Monitors run only when the project folder
-is trusted and loading is not declarative-only (`plugin.monitor.untrusted` otherwise),
+does not load: ``plugin.monitor.user_config``). Monitors run only when the environment's
+trust decision lets the project run (`Trust.run_project`) and loading is not
+declarative-only (`plugin.monitor.untrusted` otherwise),
 for enabled plugins. Bounds: `max_line` bytes of one line (the rest of the line is
 dropped and the event marked `cut`), `max_output` bytes of a monitor's whole output
 (past it the monitor is stopped, `plugin.monitor.flood`) and `max_monitors` monitors
@@ -161,9 +162,11 @@ class MonitorRunner:
 
     @property
     def allowed(self) -> bool:
-        """Monitors run: the project folder is trusted and loading is not
-        declarative-only (Claude Code skips every plugin monitor without workspace trust)."""
-        return self.environment.trusted and self.environment.options.executable
+        """Monitors run: the environment's trust decision lets the project run
+        (`Trust.run_project`: its folder is trusted and the host does not hide it) and
+        loading is not declarative-only (Claude Code skips every plugin monitor without
+        workspace trust)."""
+        return self.environment.trust.run_project and self.environment.options.executable
 
     def monitors(self) -> tuple[tuple[Plugin, Monitor], ...]:
         """Every monitor of the enabled plugins, in plugin precedence order."""
@@ -233,10 +236,13 @@ class MonitorRunner:
         if self._refused:
             return
         self._refused = True
+        trust = self.environment.trust
         why = (
-            "the project folder is not trusted"
-            if not self.environment.trusted
-            else "loading is declarative-only"
+            "loading is declarative-only"
+            if trust.run_project
+            else "the project folder is not trusted"
+            if not trust.folder
+            else "the host turned the project off"
         )
         message = f"{count} plugin monitor(s) do not run: {why}"
         self._problem(diagnostic("plugin.monitor.untrusted", message, hint="satchel trust DIR"))
