@@ -78,6 +78,7 @@ __all__ = [
     "declared_by_skill",
     "hold_back",
     "held_hooks",
+    "programs_key",
     "scoped_hooks",
 ]
 
@@ -210,7 +211,7 @@ def scoped_hooks(item: Declaring, trust: Trust, *, executable: bool = True) -> H
         item.specs,
         item.origin,
         project=item.project,
-        trusted=trust.run_project,
+        trust=trust,
         executable=executable,
         owner=item.owner,
     )
@@ -321,7 +322,13 @@ def _programs_key(plugin: Plugin) -> str | None:
     plugin that is not the project's, or has none of them)."""
     if plugin.scope != PROJECT or not (plugin.lsp_servers or plugin.monitors or plugin.bin):
         return None
-    return f"{PROGRAMS} {plugin.name}"
+    return programs_key(plugin.name)
+
+
+def programs_key(plugin: str) -> str:
+    """How the language servers, monitors and bin/ of the project plugin named `plugin`
+    are pinned together: ``plugin-programs <plugin>``."""
+    return f"{PROGRAMS} {plugin}"
 
 
 def _programs(items: Executables) -> Iterator[tuple[str, Plugin]]:

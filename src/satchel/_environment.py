@@ -401,7 +401,7 @@ class _Builder:
         self.hooks = load_hooks(
             lay,
             enabled,
-            trusted=trust.run_project,
+            trust=trust,
             executable=opts.executable,
             own_files=opts.hook_files,
             claude_settings=opts.claude_settings_hooks,

@@ -94,6 +94,21 @@ class Trust:
         """Whether the item pinned as `key` is held back (new or changed since trust)."""
         return key in self.held
 
+    def runs(self, project: bool, *, key: str | None = None, workspace: bool = False) -> bool:
+        """Whether one executable item may run, by whose it is: the `project`'s (a
+        project file's, a project plugin's) when the project runs (`run_project`) and
+        it is not held back (`key`, when it is pinned, not in `held`); the user's own
+        (their files, their plugins, the plugin directories a host names) whatever the
+        project is, as the user's hooks always run. A kind that needs a trusted
+        workspace (`workspace`: plugin monitors and ``bin/``; Claude Code skips every
+        plugin monitor without workspace trust) runs in no folder that is not trusted,
+        whoever's it is."""
+        if workspace and not self.folder:
+            return False
+        if not project:
+            return True
+        return self.run_project and (key is None or key not in self.held)
+
 
 @model
 class Origin:
