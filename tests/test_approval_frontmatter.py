@@ -195,3 +195,81 @@ def test_a_spawn_spec_of_a_declarative_load_hands_out_no_hook(layout, project, t
     spec = spawned(satchel.load(layout=layout, executable=False))
     assert spec.hooks == ()
     assert {h.why for h in spec.held_hooks} == {"declarative-only loading runs no hook"}
+
+
+# -- a skill's !`cmd` lines ---------------------------------------------------------------
+
+
+def shell_skill(root: Path, canary: Path, text: str = "first", name: str = "stamp") -> Path:
+    """A project skill whose one `` !`cmd` `` line appends `text` to `canary`."""
+    folder = root / ".agents" / "skills" / name
+    body = f"Stamp:\n!`echo {text} >> '{canary}'`\n"
+    put(folder / "SKILL.md", f"---\nname: {name}\ndescription: Stamps.\n---\n{body}")
+    return folder
+
+
+def activate_stamp(env: satchel.Environment, name: str = "stamp") -> tuple[str, list[tuple]]:
+    session = Session(env, environ={"PATH": "/usr/bin:/bin"}, tools="skills")
+    text = session.activate(name).content
+    return text, [(d.code, d.message) for d in session.diagnostics]
+
+
+def test_a_skills_shell_line_is_pinned_and_runs_while_unchanged(bare, project, tmp_path):
+    canary = tmp_path / "canary"
+    shell_skill(project, canary)
+    assert sorted(pin(bare, project)) == ["shell skill:stamp#1"]
+    _, problems = activate_stamp(satchel.load(layout=bare))
+    assert canary.read_text() == "first\n"
+    assert problems == []
+
+
+def test_a_shell_line_edited_after_trust_is_held_back_until_trusted_again(bare, project, tmp_path):
+    canary = tmp_path / "canary"
+    shell_skill(project, canary)
+    pin(bare, project)
+    env = satchel.load(layout=bare)
+    shell_skill(project, canary, "second")  # edited after the load: checked as it is now
+    text, problems = activate_stamp(env)
+    assert not canary.exists()
+    why = f"shell skill:stamp#1 changed since {project} was trusted"
+    command = f"echo second >> '{canary}'"
+    assert problems == [
+        (
+            "exec.interpolation.refused",
+            f"skill 'stamp': {why}; `satchel trust` approves it again: {command}",
+        )
+    ]
+    assert f"[satchel: not run, {why}; `satchel trust` approves it again: " in text
+    assert [(d.code, d.message) for d in env.held_lines()] == [
+        (
+            "trust.changed",
+            f"{why}; it does not run until `satchel trust {project}` approves it again",
+        )
+    ]
+    pin(bare, project)
+    _, problems = activate_stamp(satchel.load(layout=bare))
+    assert (canary.read_text(), problems) == ("second\n", [])
+
+
+def test_a_skill_with_a_shell_line_arriving_after_trust_is_held_back(bare, project, tmp_path):
+    """A `git pull` brings a new skill with a `` !`cmd` `` line into a trusted folder."""
+    put(project / "README.md", "a project\n")
+    pin(bare, project)
+    canary = tmp_path / "canary"
+    shell_skill(project, canary)
+    _, problems = activate_stamp(satchel.load(layout=bare))
+    assert not canary.exists()
+    assert [m.split(";")[0] for _, m in problems] == [
+        f"skill 'stamp': shell skill:stamp#1 is new since {project} was trusted"
+    ]
+
+
+def test_a_host_that_trusts_the_folder_itself_holds_no_shell_line_back(bare, project, tmp_path):
+    canary = tmp_path / "canary"
+    put(project / "README.md", "a project\n")
+    pin(bare, project)
+    shell_skill(project, canary)
+    env = satchel.load(layout=bare, trusted=True)  # the host's own answer: no pins
+    assert env.held_lines() == ()
+    activate_stamp(env)
+    assert canary.read_text() == "first\n"

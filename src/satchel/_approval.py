@@ -27,6 +27,16 @@ too. They are read later (a skill's when it is activated, an agent's when it is
 spawned), so what is held back is carried in the environment's `Trust.held`, and
 `scoped_hooks` marks them as the runner will see them.
 
+The `` !`cmd` `` lines of a project skill's ``SKILL.md`` are pinned by `satchel trust`
+too (``shell skill:<name>#<n>``, `shell_key`, the n-th line of its body), each with its
+text, what it can run (read as a hook's command is, in the working directory, with
+``SKILL_DIR``, ``CLAUDE_SKILL_DIR``, ``PROJECT_DIR`` and ``CLAUDE_PROJECT_DIR`` set) and
+the skill's whole folder, as a skill's own hooks are. A body is read only when the
+skill is activated, so a load reads none: the environment's `Trust` carries the pins,
+and each line is checked against them as it is about to run (`held_line`), so a line
+edited after the load is checked as it is then; `held_lines` lists them all for
+``satchel doctor``.
+
 Only project-origin items are pinned: the user's own hooks and servers, and those of
 user plugins, are the user's.
 """
@@ -42,11 +52,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
+from satchel._interpolation import find_commands
 from satchel._json import jsonable
 from satchel._model import model
 from satchel._reach import Reach, argv_reach, shell_reach
 from satchel.agents._spawn import subagent_hooks
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.errors import SkillBodyError
 from satchel.hooks._load import compile_hooks, load_hooks
 from satchel.hooks._model import HookSet
 from satchel.hooks._scoped import agent_owner, skill_hooks, skill_owner
@@ -78,7 +90,10 @@ __all__ = [
     "declared_by_skill",
     "hold_back",
     "held_hooks",
+    "held_line",
+    "held_lines",
     "programs_key",
+    "shell_key",
     "scoped_hooks",
 ]
 
@@ -150,7 +165,8 @@ class _Pinning:
 def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
     """Key -> sha256 of every project-origin hook and MCP server of `items`; with
     `every_source`, Claude Code's project ``settings.json`` hooks too, even when the
-    load did not read them (a later load may)."""
+    load did not read them (a later load may), and the project skills' `` !`cmd` ``
+    lines (their bodies read now)."""
     pinning = _Pinning(items)
     found: dict[str, str] = {}
     for key, hook in _hooks(items, every_source):
@@ -168,7 +184,78 @@ def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
             reach = _hook_reach(items.layout, hook)
             reach = replace(reach, trees=(*reach.trees, *whole))
             found[f"hook {name}"] = _digest(_hook_text(hook), reach, pinning)
+    if every_source:
+        for skill in _project_skills(items):
+            for number, command in enumerate(_commands(skill), 1):
+                found[shell_key(skill.name, number)] = _line_digest(skill, command, pinning)
     return found
+
+
+def shell_key(skill: str, number: int) -> str:
+    """How the `number`-th `` !`cmd` `` line of the skill `skill` is pinned."""
+    return f"shell skill:{skill}#{number}"
+
+
+def held_line(
+    items: Executables, trust: Trust, skill: Skill, number: int, command: str
+) -> str | None:
+    """Why `command`, the `number`-th `` !`cmd` `` line of `skill`'s body, is held back
+    by the pins `trust` carries (it is new or changed since ``satchel trust``), or None:
+    it is not the project's, the folder carries no pins, or it is as pinned."""
+    pins = trust.pins
+    if pins is None or not _project_origin(items, skill.origin):
+        return None
+    key = shell_key(skill.name, number)
+    if pins.approved.get(key) == _line_digest(skill, command, _Pinning(items)):
+        return None
+    what = "changed" if key in pins.approved else "is new"
+    return f"{key} {what} since {pins.folder} was trusted"
+
+
+def held_lines(items: Executables, trust: Trust) -> tuple[Diagnostic, ...]:
+    """A ``trust.changed`` for each `` !`cmd` `` line of a project skill that `trust`'s
+    pins hold back as the bodies are now (what ``satchel doctor`` lists)."""
+    pins = trust.pins
+    if pins is None or not trust.run_project:
+        return ()
+    found: list[Diagnostic] = []
+    pinning = _Pinning(items)
+    for skill in _project_skills(items):
+        for number, command in enumerate(_commands(skill), 1):
+            key = shell_key(skill.name, number)
+            if pins.approved.get(key) != _line_digest(skill, command, pinning):
+                found.append(_changed(key, key in pins.approved, pins.folder))
+    return tuple(found)
+
+
+def _project_skills(items: Executables) -> Iterator[Skill]:
+    return (s for s in items.skills.values() if _project_origin(items, s.origin))
+
+
+def _commands(skill: Skill) -> tuple[str, ...]:
+    """The `` !`cmd` `` lines of `skill`'s body, in order (none when it cannot be read)."""
+    try:
+        body = skill.body()
+    except SkillBodyError:
+        return ()
+    return tuple(c.command for c in find_commands(body))
+
+
+def _line_digest(skill: Skill, command: str, pinning: _Pinning) -> str:
+    lay = pinning.items.layout
+    directory = skill.directory or lay.cwd
+    variables = {
+        "HOME": str(lay.home),
+        "SKILL_DIR": str(directory),
+        "CLAUDE_SKILL_DIR": str(directory),
+        "PROJECT_DIR": str(lay.project),
+        "CLAUDE_PROJECT_DIR": str(lay.project),
+    }
+    inside = [lay.project, *([skill.directory] if skill.directory is not None else [])]
+    found = shell_reach(command, cwd=lay.cwd, variables=variables, inside=inside)
+    whole = (*inside[1:], *([lay.project] if found.undetermined is not None else []))
+    reach = replace(found, trees=(*found.trees, *whole))
+    return _digest({"shell": command}, reach, pinning)
 
 
 def declaring(items: Executables) -> Iterator[Declaring]:

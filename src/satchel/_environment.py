@@ -16,6 +16,8 @@ from satchel._approval import (
     declared_by_agent,
     declared_by_skill,
     declaring,
+    held_line,
+    held_lines,
     hold_back,
     scoped_hooks,
 )
@@ -187,6 +189,17 @@ class Environment:
             hooks=(*found.hooks, *own.hooks),
             diagnostics=(*found.diagnostics, *own.diagnostics),
         )
+
+    def held_line(self, skill: Skill, number: int, command: str) -> str | None:
+        """Why `command`, the `number`-th `` !`cmd` `` line of `skill`'s body, does not
+        run for the trust decision: it is a project skill's, new or changed since
+        ``satchel trust`` pinned the folder (`Trust.pins`); None: it may run."""
+        return held_line(self.executables(), self.trust, skill, number, command)
+
+    def held_lines(self) -> tuple[Diagnostic, ...]:
+        """A ``trust.changed`` for each `` !`cmd` `` line of a project skill held back
+        as the bodies are now (reads them): what ``satchel doctor`` reports."""
+        return held_lines(self.executables(), self.trust)
 
     def _scoped(self, item: Declaring) -> HookSet:
         found = scoped_hooks(item, self.trust, executable=self.options.executable)
@@ -423,7 +436,7 @@ class _Builder:
         items held back (`satchel._approval`) when `decided` carries pins; `problems`
         are those met finding the host profile."""
         held = self._held_back(given, decided.pins)
-        trust = replace(self.trust, held=held.changed) if held.changed else self.trust
+        trust = replace(self.trust, held=held.changed, pins=decided.pins)
         if held.plugins is not None:  # a project plugin's programs changed since trust
             self.plugins = replace(self.plugins, plugins=MappingProxyType(dict(held.plugins)))
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)

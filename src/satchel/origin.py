@@ -19,6 +19,8 @@ skill's or agent type's own hooks) is held back by the same decision.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -31,6 +33,7 @@ __all__ = [
     "NO_ORIGIN",
     "Origin",
     "Originated",
+    "Pins",
     "Scope",
     "Trust",
     "TrustState",
@@ -46,6 +49,15 @@ Scope = Literal[
 
 
 @model
+class Pins:
+    """The digests a trusted folder was pinned to (`satchel._approval`): the folder on
+    the list that trusts the project, and its item -> digest map."""
+
+    folder: Path
+    approved: Mapping[str, str]
+
+
+@model
 class Trust:
     """How far the project's own content is believed, decided once by `load()`.
 
@@ -53,11 +65,14 @@ class Trust:
     whether the project folder itself is trusted (it may be while the host hides the
     project's content); `held` the pin keys (``hook <name>``, ``mcp-server <name>``...)
     of the project's executable items that are new or changed since the folder was
-    trusted: they do not run until it is trusted again."""
+    trusted: they do not run until it is trusted again; `pins` what ``satchel trust``
+    pinned (None: the folder carries none, or the host decided), against which what is
+    read only later (a skill's ``!`cmd``` lines, read when it is activated) is held."""
 
     state: TrustState
     folder: bool
     held: frozenset[str] = frozenset()
+    pins: Pins | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.state == "trusted" and not self.folder:

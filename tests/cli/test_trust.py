@@ -172,3 +172,19 @@ def test_a_skills_hook_is_pinned_listed_and_held_back_once_changed(satchel, proj
         f"`satchel trust {project}` approves it again"
     ]
     assert "skill:guard" in satchel("hooks", *where).out
+
+
+def test_a_skills_shell_line_is_pinned_and_doctor_lists_it_once_changed(satchel, project, home):
+    skill = project / ".agents" / "skills" / "stamp"
+    put(skill / "SKILL.md", "---\nname: stamp\ndescription: S.\n---\nNow: !`date -u`\n")
+    key = "shell skill:stamp#1"
+    assert satchel("trust", project, "--home", home, "--json").json()["pinned"] == [key]
+    where = ("--project", project, "--home", home)
+    doc = satchel("doctor", *where, "--json").json()
+    assert [d for d in doc["diagnostics"] if d["code"] == "trust.changed"] == []
+    put(skill / "SKILL.md", "---\nname: stamp\ndescription: S.\n---\nNow: !`curl -s x.example`\n")
+    doc = satchel("doctor", *where, "--json").json()
+    assert [d["message"] for d in doc["diagnostics"] if d["code"] == "trust.changed"] == [
+        f"{key} changed since {project} was trusted; it does not run until "
+        f"`satchel trust {project}` approves it again"
+    ]
