@@ -100,6 +100,7 @@ def test_origin_is_public_with_its_names_listed():
         "NO_ORIGIN",
         "Origin",
         "Originated",
+        "Pins",
         "Scope",
         "Trust",
         "TrustState",

@@ -41,10 +41,11 @@ from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
-from satchel.layout import Layout, user_first
+from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
+from satchel.mcp._spec import McpServer
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -407,19 +408,38 @@ class _Builder:
             )
 
     def _read_executables(self, enabled: Sequence[Plugin]) -> None:
-        """MCP servers and hooks (the project's when it runs)."""
+        """MCP servers and hooks (the project's when it runs; when only its folder's
+        trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
+        held = [p for p in self.plugins.held.values() if p.enabled]
+        if self._holds_project():
+            self.mcp_servers = replace(self.mcp_servers, held=self._held_servers(held))
         self.hooks = load_hooks(
             lay,
-            enabled,
+            (*enabled, *held),  # a held plugin's hooks are listed, skipped (`Trust.runs`)
             trust=trust,
             executable=opts.executable,
             own_files=opts.hook_files,
             claude_settings=opts.claude_settings_hooks,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
+
+    def _holds_project(self) -> bool:
+        """Whether the project would run if its folder were trusted: what it holds back
+        is then read, as declared, so that it can be listed (as `_plugins` reads its
+        plugins)."""
+        return not self.trust.folder and self.options.trust_project_skills
+
+    def _held_servers(self, held: Sequence[Plugin]) -> tuple[McpServer, ...]:
+        """The servers the project's config (``config.toml``, ``.mcp.json``) and its
+        held plugins declare (read, never started)."""
+        found, _ = host_servers(self.layout, given={}, trust_project=True)
+        return (
+            *(s for s in found if s.scope == PROJECT),
+            *(s for p in held for s in p.mcp_servers),
+        )
 
     def _refuse_kinds(self) -> None:
         """One ``policy.denied`` for each whole kind ``disabled_components`` names that
@@ -541,4 +561,5 @@ def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
+        hold_project=not trust.folder and opts.trust_project_skills,
     )
