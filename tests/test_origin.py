@@ -38,6 +38,35 @@ def test_trust_decides_the_state_and_the_flags_every_part_reads(folder, load_pro
     assert (trust.load_project, trust.run_project, trust.demote_project) == flags
 
 
+@pytest.mark.parametrize(
+    ("folder", "load_project", "runs"),
+    [
+        # (project item, user item, user monitor, project monitor)
+        (True, True, (True, True, True, True)),
+        (False, True, (False, True, False, False)),
+        (True, False, (False, True, True, False)),  # hidden in a trusted folder
+        (False, False, (False, True, False, False)),
+    ],
+)
+def test_one_rule_says_what_may_run_by_whose_it_is(folder, load_project, runs):
+    """A project item runs when the project does; the user's own whatever the project
+    is; a kind that needs a trusted workspace (monitors, bin/) in none that is not."""
+    trust = Trust.decide(folder=folder, load_project=load_project)
+    assert (
+        trust.runs(True),
+        trust.runs(False),
+        trust.runs(False, workspace=True),
+        trust.runs(True, workspace=True),
+    ) == runs
+
+
+def test_a_project_item_held_back_since_trust_does_not_run_the_users_of_that_key_does():
+    trust = Trust("trusted", folder=True, held=frozenset({"plugin-programs lens"}))
+    assert not trust.runs(True, key="plugin-programs lens", workspace=True)
+    assert trust.runs(True, key="plugin-programs kit", workspace=True)
+    assert trust.runs(False, key="plugin-programs lens")
+
+
 def test_a_trusted_project_needs_a_trusted_folder():
     with pytest.raises(ValueError, match="a project whose folder is not trusted cannot be"):
         Trust("trusted", folder=False)
@@ -58,7 +87,8 @@ def test_trust_and_origin_are_frozen_values():
         "kit",
         "kit",
     )
-    assert (origin.path, origin.trust) == (Path("/p/kit"), None)
+    assert origin.path == Path("/p/kit")
+    assert not hasattr(origin, "trust")  # the project's trust is the Environment's one value
     with pytest.raises(AttributeError):
         origin.scope = "user"  # type: ignore[misc]
 
@@ -70,6 +100,7 @@ def test_origin_is_public_with_its_names_listed():
         "NO_ORIGIN",
         "Origin",
         "Originated",
+        "Pins",
         "Scope",
         "Trust",
         "TrustState",

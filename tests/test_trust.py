@@ -243,3 +243,70 @@ def test_the_environment_carries_the_one_trust_value(bare, options, state, trust
     env = satchel.load(layout=bare, **options)
     assert env.trust.state == state
     assert env.trusted is trusted
+
+
+# -- what an untrusted folder holds back, read once ------------------------------------
+
+
+def held_project(project: Path, canary: Path) -> Path:
+    """A project that would run things once trusted: a ``.mcp.json`` server and a
+    plugin ``lens`` with a server, a hook, a language server and a monitor, each of
+    which touches `canary` if it ever runs."""
+    touch = f"touch '{canary}'"
+    servers = {"mcpServers": {"db": {"command": "sh", "args": ["-c", touch]}}}
+    put(project / ".mcp.json", json.dumps(servers))
+    root = project / ".satchel" / "plugins" / "lens"
+    put(root, ".claude-plugin/plugin.json", json.dumps({"name": "lens"}))
+    put(
+        root,
+        ".mcp.json",
+        json.dumps({"mcpServers": {"lens-db": {"command": "sh", "args": ["-c", touch]}}}),
+    )
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": touch}]}
+    put(root, "hooks/hooks.json", json.dumps({"hooks": {"PreToolUse": [group]}}))
+    lsp = {"lens-ls": {"command": "sh", "args": ["-c", touch], "extensionToLanguage": {".x": "x"}}}
+    put(root, ".lsp.json", json.dumps(lsp))
+    put(
+        root,
+        "monitors/monitors.json",
+        json.dumps([{"name": "w", "command": touch, "description": "d"}]),
+    )
+    return root
+
+
+def test_an_untrusted_load_reads_what_trust_holds_back_and_runs_none_of_it(bare, project, tmp_path):
+    import asyncio
+
+    from satchel.runtime import MonitorRunner
+    from satchel.runtime.mcp._supervisor import McpSupervisor
+
+    canary = tmp_path / "canary"
+    held_project(project, canary)
+    env = satchel.load(layout=bare)
+    assert list(env.plugins.held) == ["lens"] and "lens" not in env.plugins.plugins
+    assert [(s.name, s.scope) for s in env.mcp_servers.held] == [
+        ("db", "project"),
+        ("lens-db", "plugin"),
+    ]
+    assert env.mcp_servers.servers == () and env.lsp_servers == ()
+    [hook] = env.hooks.hooks
+    assert (hook.source, hook.status, hook.why) == (
+        "plugin:lens",
+        "skipped",
+        "the project is not trusted",
+    )
+
+    async def run() -> tuple[str, ...]:
+        supervisor = McpSupervisor(env, environ={"PATH": os.environ["PATH"]})
+        await supervisor.start()
+        await supervisor.stop()
+        monitors = MonitorRunner(env)
+        await monitors.start()
+        return tuple(r.name for r in supervisor.servers) + monitors.running
+
+    assert asyncio.run(run()) == ()
+    Session(env, environ={"PATH": "/usr/bin:/bin"}).before_tool_use("Bash", {"command": "ls"})
+    assert not canary.exists()
+    trusted = satchel.load(layout=bare, trusted=True)
+    assert (trusted.mcp_servers.held, dict(trusted.plugins.held)) == ((), {})
+    assert [s.name for s in trusted.mcp_servers.servers] == ["db", "lens-db"]

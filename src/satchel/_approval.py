@@ -19,6 +19,24 @@ executables) are pinned together, with the plugin's whole root: when any of them
 changed, or the plugin is new, all three are held back (the plugin's skills and the
 rest still load) with one ``trust.changed``.
 
+The hooks a project skill or agent type declares in its own frontmatter are pinned
+like a hooks file's (`Declaring`): named by their owner (``hook
+skill:<name>/<event>/<matcher>#<n>``, ``hook agent:<name>/...``), each with its
+declaration and what it can run, and a skill's hooks with the skill's whole folder
+too. They are read later (a skill's when it is activated, an agent's when it is
+spawned), so what is held back is carried in the environment's `Trust.held`, and
+`scoped_hooks` marks them as the runner will see them.
+
+The `` !`cmd` `` lines of a project skill's ``SKILL.md`` are pinned by `satchel trust`
+too (``shell skill:<name>#<n>``, `shell_key`, the n-th line of its body), each with its
+text, what it can run (read as a hook's command is, in the working directory, with
+``SKILL_DIR``, ``CLAUDE_SKILL_DIR``, ``PROJECT_DIR`` and ``CLAUDE_PROJECT_DIR`` set) and
+the skill's whole folder, as a skill's own hooks are. A body is read only when the
+skill is activated, so a load reads none: the environment's `Trust` carries the pins,
+and each line is checked against them as it is about to run (`held_line`), so a line
+edited after the load is checked as it is then; `held_lines` lists them all for
+``satchel doctor``.
+
 Only project-origin items are pinned: the user's own hooks and servers, and those of
 user plugins, are the user's.
 """
@@ -34,53 +52,101 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
+from satchel._interpolation import find_commands
 from satchel._json import jsonable
 from satchel._model import model
 from satchel._reach import Reach, argv_reach, shell_reach
+from satchel.agents._spawn import subagent_hooks
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hooks._load import load_hooks
+from satchel.errors import SkillBodyError
+from satchel.hooks._load import compile_hooks, load_hooks
+from satchel.hooks._model import HookSet
+from satchel.hooks._scoped import agent_owner, skill_hooks, skill_owner
 from satchel.hooks._variables import host_variables
 from satchel.layout import PROJECT
+from satchel.origin import Origin, Trust
 
 if TYPE_CHECKING:
     from satchel._trust import Pins
-    from satchel.hooks._model import Hook, HookSet
+    from satchel.agents._model import AgentType
+    from satchel.hooks._model import Hook
+    from satchel.hooks._spec import HookSpec
     from satchel.layout import Layout
     from satchel.mcp._servers import McpServerSet
     from satchel.mcp._spec import McpServer
     from satchel.plugins._model import Plugin
+    from satchel.skills._model import Skill
 
-__all__ = ["ENVIRONMENT_DIRS", "MAX_TREE", "Executables", "HeldBack", "digests", "hold_back"]
+__all__ = [
+    "CHANGED",
+    "ENVIRONMENT_DIRS",
+    "MAX_TREE",
+    "Declaring",
+    "Executables",
+    "HeldBack",
+    "declaring",
+    "digests",
+    "declared_by_agent",
+    "declared_by_skill",
+    "hold_back",
+    "held_hooks",
+    "held_line",
+    "held_lines",
+    "programs_key",
+    "shell_key",
+    "scoped_hooks",
+]
 
 MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one counts by size
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
+CHANGED = "changed since the folder was trusted"
 
 
 @model
 class Executables:
     """What approval pins and holds back: the `hooks` and MCP `servers` one load found,
-    the `plugins` they came from (by name: a plugin's scope and root), the `layout`
-    they were read for, and whether that load read Claude Code's ``settings.json``
-    hooks (`settings_read`)."""
+    the `plugins` they came from (by name: a plugin's scope and root), the `skills`
+    and `agents` whose frontmatter may declare hooks of their own, the `layout` they
+    were read for, and whether that load read Claude Code's ``settings.json`` hooks
+    (`settings_read`)."""
 
     layout: Layout
     hooks: HookSet
     servers: McpServerSet
     plugins: Mapping[str, Plugin]
     settings_read: bool = False
+    skills: Mapping[str, Skill] = field(default_factory=dict)
+    agents: Mapping[str, AgentType] = field(default_factory=dict)
 
 
 @model
 class HeldBack:
     """The hooks and servers after `hold_back`, the plugins whose programs were held
-    back (None: no plugin changed), and a ``trust.changed`` diagnostic for each item
-    held back."""
+    back (None: no plugin changed), a ``trust.changed`` diagnostic for each item held
+    back, and the keys of every item held back (`changed`, `Trust.held`)."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
     plugins: Mapping[str, Plugin] | None = None
+    changed: frozenset[str] = frozenset()
+
+
+@model
+class Declaring:
+    """A skill or agent type whose frontmatter declares hooks: its `owner`
+    (``skill:<name>``, ``agent:<name>``), the `specs` as declared (an agent's ``Stop``
+    already its ``SubagentStop``), the `origin` they run with, whether they are the
+    `project`'s (a project file, or a project plugin's), the folder pinned whole with
+    them (a skill's directory; None for an agent type), and what was wrong with them."""
+
+    owner: str
+    specs: tuple[HookSpec, ...]
+    origin: Origin
+    project: bool
+    folder: Path | None = None
+    problems: tuple[Diagnostic, ...] = ()
 
 
 @dataclass(slots=True)
@@ -99,7 +165,8 @@ class _Pinning:
 def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
     """Key -> sha256 of every project-origin hook and MCP server of `items`; with
     `every_source`, Claude Code's project ``settings.json`` hooks too, even when the
-    load did not read them (a later load may)."""
+    load did not read them (a later load may), and the project skills' `` !`cmd` ``
+    lines (their bodies read now)."""
     pinning = _Pinning(items)
     found: dict[str, str] = {}
     for key, hook in _hooks(items, every_source):
@@ -108,7 +175,146 @@ def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
         found[key] = _digest(_server_text(server), _server_reach(items, server), pinning)
     for key, plugin in _programs(items):
         found[key] = _digest(_programs_text(plugin), Reach((), (plugin.root,)), pinning)
+    for item in declaring(items):
+        if not item.project:
+            continue
+        hooks = compile_hooks(item.specs, item.origin, project=True, owner=item.owner)
+        whole = () if item.folder is None else (item.folder,)
+        for name, hook in hooks.named():
+            reach = _hook_reach(items.layout, hook)
+            reach = replace(reach, trees=(*reach.trees, *whole))
+            found[f"hook {name}"] = _digest(_hook_text(hook), reach, pinning)
+    if every_source:
+        for skill in _project_skills(items):
+            for number, command in enumerate(_commands(skill), 1):
+                found[shell_key(skill.name, number)] = _line_digest(skill, command, pinning)
     return found
+
+
+def shell_key(skill: str, number: int) -> str:
+    """How the `number`-th `` !`cmd` `` line of the skill `skill` is pinned."""
+    return f"shell skill:{skill}#{number}"
+
+
+def held_line(
+    items: Executables, trust: Trust, skill: Skill, number: int, command: str
+) -> str | None:
+    """Why `command`, the `number`-th `` !`cmd` `` line of `skill`'s body, is held back
+    by the pins `trust` carries (it is new or changed since ``satchel trust``), or None:
+    it is not the project's, the folder carries no pins, or it is as pinned."""
+    pins = trust.pins
+    if pins is None or not _project_origin(items, skill.origin):
+        return None
+    key = shell_key(skill.name, number)
+    if pins.approved.get(key) == _line_digest(skill, command, _Pinning(items)):
+        return None
+    what = "changed" if key in pins.approved else "is new"
+    return f"{key} {what} since {pins.folder} was trusted"
+
+
+def held_lines(items: Executables, trust: Trust) -> tuple[Diagnostic, ...]:
+    """A ``trust.changed`` for each `` !`cmd` `` line of a project skill that `trust`'s
+    pins hold back as the bodies are now (what ``satchel doctor`` lists)."""
+    pins = trust.pins
+    if pins is None or not trust.run_project:
+        return ()
+    found: list[Diagnostic] = []
+    pinning = _Pinning(items)
+    for skill in _project_skills(items):
+        for number, command in enumerate(_commands(skill), 1):
+            key = shell_key(skill.name, number)
+            if pins.approved.get(key) != _line_digest(skill, command, pinning):
+                found.append(_changed(key, key in pins.approved, pins.folder))
+    return tuple(found)
+
+
+def _project_skills(items: Executables) -> Iterator[Skill]:
+    return (s for s in items.skills.values() if _project_origin(items, s.origin))
+
+
+def _commands(skill: Skill) -> tuple[str, ...]:
+    """The `` !`cmd` `` lines of `skill`'s body, in order (none when it cannot be read)."""
+    try:
+        body = skill.body()
+    except SkillBodyError:
+        return ()
+    return tuple(c.command for c in find_commands(body))
+
+
+def _line_digest(skill: Skill, command: str, pinning: _Pinning) -> str:
+    lay = pinning.items.layout
+    directory = skill.directory or lay.cwd
+    variables = {
+        "HOME": str(lay.home),
+        "SKILL_DIR": str(directory),
+        "CLAUDE_SKILL_DIR": str(directory),
+        "PROJECT_DIR": str(lay.project),
+        "CLAUDE_PROJECT_DIR": str(lay.project),
+    }
+    inside = [lay.project, *([skill.directory] if skill.directory is not None else [])]
+    found = shell_reach(command, cwd=lay.cwd, variables=variables, inside=inside)
+    whole = (*inside[1:], *([lay.project] if found.undetermined is not None else []))
+    reach = replace(found, trees=(*found.trees, *whole))
+    return _digest({"shell": command}, reach, pinning)
+
+
+def declaring(items: Executables) -> Iterator[Declaring]:
+    """Every skill (in `items.skills`' order) and agent type whose frontmatter declares
+    hooks (or tried to: a bad ``hooks`` field's problems)."""
+    for skill in items.skills.values():
+        found = declared_by_skill(items, skill)
+        if found is not None:
+            yield found
+    for agent in items.agents.values():
+        found = declared_by_agent(items, agent)
+        if found is not None:
+            yield found
+
+
+def declared_by_skill(items: Executables, skill: Skill) -> Declaring | None:
+    """The hooks `skill`'s frontmatter declares (None: it has no ``hooks`` field)."""
+    if "hooks" not in skill.extras:
+        return None
+    specs, problems, origin = skill_hooks(skill)
+    project = _project_origin(items, skill.origin)
+    owner = skill_owner(skill.name)
+    return Declaring(owner, specs, origin, project, skill.directory, problems)
+
+
+def declared_by_agent(items: Executables, agent: AgentType) -> Declaring | None:
+    """The hooks `agent`'s frontmatter declares, as they fire inside it (None: none)."""
+    if not agent.hooks:
+        return None
+    origin = Origin(agent.origin.scope, agent.origin.family, path=agent.path)
+    project = _project_origin(items, agent.origin)
+    return Declaring(agent_owner(agent.name), subagent_hooks(agent.hooks), origin, project)
+
+
+def scoped_hooks(item: Declaring, trust: Trust, *, executable: bool = True) -> HookSet:
+    """`item`'s hooks as the runner will see them: compiled, a project's held back
+    when the project is not trusted (`hook.untrusted`) or when they are new or changed
+    since it was (`Trust.held`)."""
+    found = compile_hooks(
+        item.specs,
+        item.origin,
+        project=item.project,
+        trust=trust,
+        executable=executable,
+        owner=item.owner,
+    )
+    found = replace(found, diagnostics=(*item.problems, *found.diagnostics))
+    return held_hooks(found, trust) if item.project else found
+
+
+def held_hooks(hooks: HookSet, trust: Trust) -> HookSet:
+    """`hooks` with each one `trust` holds back (its key in `Trust.held`) skipped."""
+    if not trust.held:
+        return hooks
+    marked = tuple(
+        replace(h, status="skipped", why=CHANGED) if h.loaded and trust.holds(f"hook {n}") else h
+        for n, h in hooks.named()
+    )
+    return replace(hooks, hooks=marked)
 
 
 def hold_back(items: Executables, pins: Pins) -> HeldBack:
@@ -121,9 +327,7 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         return HeldBack(items.hooks, items.servers)
     found = tuple(_changed(key, key in approved, pins.folder) for key in sorted(changed))
     hooks = tuple(
-        replace(h, status="skipped", why="changed since the folder was trusted")
-        if h.loaded and key in changed
-        else h
+        replace(h, status="skipped", why=CHANGED) if h.loaded and key in changed else h
         for key, h in _keyed_hooks(items)
     )
     servers = tuple(
@@ -140,6 +344,7 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         replace(items.servers, servers=servers),
         found,
         plugins if any(_programs_key(p) in changed for p in items.plugins.values()) else None,
+        frozenset(changed),
     )
 
 
@@ -204,7 +409,13 @@ def _programs_key(plugin: Plugin) -> str | None:
     plugin that is not the project's, or has none of them)."""
     if plugin.scope != PROJECT or not (plugin.lsp_servers or plugin.monitors or plugin.bin):
         return None
-    return f"{PROGRAMS} {plugin.name}"
+    return programs_key(plugin.name)
+
+
+def programs_key(plugin: str) -> str:
+    """How the language servers, monitors and bin/ of the project plugin named `plugin`
+    are pinned together: ``plugin-programs <plugin>``."""
+    return f"{PROGRAMS} {plugin}"
 
 
 def _programs(items: Executables) -> Iterator[tuple[str, Plugin]]:
@@ -225,7 +436,12 @@ def _programs_text(plugin: Plugin) -> dict[str, Any]:
 def _project_hook(items: Executables, hook: Hook) -> bool:
     """Whether `hook` is the project's: from a project file, or from a plugin the
     project holds."""
-    origin = hook.origin
+    return _project_origin(items, hook.origin)
+
+
+def _project_origin(items: Executables, origin: Origin) -> bool:
+    """Whether what came from `origin` is the project's: from a project file, or from
+    a plugin the project holds."""
     if origin.plugin is None:
         return origin.scope == PROJECT
     plugin = items.plugins.get(origin.plugin)

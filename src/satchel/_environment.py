@@ -9,7 +9,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Unpack
 
-from satchel._approval import Executables, HeldBack, hold_back
+from satchel._approval import (
+    Declaring,
+    Executables,
+    HeldBack,
+    declared_by_agent,
+    declared_by_skill,
+    declaring,
+    held_line,
+    held_lines,
+    hold_back,
+    scoped_hooks,
+)
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
@@ -25,14 +36,16 @@ from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
+from satchel.agents._model import AgentType
 from satchel.commands import CommandSet, load_commands
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
-from satchel.layout import Layout, user_first
+from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
+from satchel.mcp._spec import McpServer
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -129,8 +142,69 @@ class Environment:
         )
 
     def executables(self) -> Executables:
-        """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`)."""
-        return _executables(self.layout, self.options, self.plugins, self.hooks, self.mcp_servers)
+        """The hooks and MCP servers a trust pin covers (`satchel._approval.digests`),
+        with the skills and agent types whose frontmatter declares hooks of their own."""
+        return _executables(
+            self.layout,
+            self.options,
+            self.plugins,
+            self.hooks,
+            self.mcp_servers,
+            self.skills,
+            self.agents.agents,
+        )
+
+    def own_hooks(self, item: Skill | AgentType) -> HookSet:
+        """The hooks `item` (a skill, or an agent type) declares in its frontmatter, as
+        the runner sees them: a project's skipped when the project is not trusted, or
+        when they are new or changed since `satchel trust` pinned it (`Trust.held`);
+        one the policy refuses skipped; none runs when loading is declarative-only.
+        Empty when it declares none."""
+        items = self.executables()
+        found = (
+            declared_by_skill(items, item)
+            if isinstance(item, Skill)
+            else declared_by_agent(items, item)
+        )
+        return HookSet() if found is None else self._scoped(found)
+
+    def frontmatter_hooks(self) -> HookSet:
+        """Every hook the skills and agent types declare in their frontmatter (in skill
+        order, then agent order), as `own_hooks` gives each: what `satchel hooks` and
+        `satchel doctor` list beside `hooks`."""
+        found = [self._scoped(item) for item in declaring(self.executables())]
+        return HookSet(
+            tuple(h for s in found for h in s.hooks),
+            tuple(d for s in found for d in s.diagnostics),
+        )
+
+    def every_hook(self) -> HookSet:
+        """Every hook this environment holds, as listings show them: `hooks` (its files'
+        and plugins'), then `frontmatter_hooks`."""
+        own = self.frontmatter_hooks()
+        if not own.hooks and not own.diagnostics:
+            return self.hooks
+        found = self.hooks
+        return replace(
+            found,
+            hooks=(*found.hooks, *own.hooks),
+            diagnostics=(*found.diagnostics, *own.diagnostics),
+        )
+
+    def held_line(self, skill: Skill, number: int, command: str) -> str | None:
+        """Why `command`, the `number`-th `` !`cmd` `` line of `skill`'s body, does not
+        run for the trust decision: it is a project skill's, new or changed since
+        ``satchel trust`` pinned the folder (`Trust.pins`); None: it may run."""
+        return held_line(self.executables(), self.trust, skill, number, command)
+
+    def held_lines(self) -> tuple[Diagnostic, ...]:
+        """A ``trust.changed`` for each `` !`cmd` `` line of a project skill held back
+        as the bodies are now (reads them): what ``satchel doctor`` reports."""
+        return held_lines(self.executables(), self.trust)
+
+    def _scoped(self, item: Declaring) -> HookSet:
+        found = scoped_hooks(item, self.trust, executable=self.options.executable)
+        return policed_hooks(found, self.policy)  # a refused hook is marked skipped
 
     def inventory(self) -> Inventory:
         """What this environment holds, as `satchel._changes.compare` reads it."""
@@ -334,19 +408,38 @@ class _Builder:
             )
 
     def _read_executables(self, enabled: Sequence[Plugin]) -> None:
-        """MCP servers and hooks (the project's when it runs)."""
+        """MCP servers and hooks (the project's when it runs; when only its folder's
+        trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
+        held = [p for p in self.plugins.held.values() if p.enabled]
+        if self._holds_project():
+            self.mcp_servers = replace(self.mcp_servers, held=self._held_servers(held))
         self.hooks = load_hooks(
             lay,
-            enabled,
-            trusted=trust.run_project,
+            (*enabled, *held),  # a held plugin's hooks are listed, skipped (`Trust.runs`)
+            trust=trust,
             executable=opts.executable,
             own_files=opts.hook_files,
             claude_settings=opts.claude_settings_hooks,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
+
+    def _holds_project(self) -> bool:
+        """Whether the project would run if its folder were trusted: what it holds back
+        is then read, as declared, so that it can be listed (as `_plugins` reads its
+        plugins)."""
+        return not self.trust.folder and self.options.trust_project_skills
+
+    def _held_servers(self, held: Sequence[Plugin]) -> tuple[McpServer, ...]:
+        """The servers the project's config (``config.toml``, ``.mcp.json``) and its
+        held plugins declare (read, never started)."""
+        found, _ = host_servers(self.layout, given={}, trust_project=True)
+        return (
+            *(s for s in found if s.scope == PROJECT),
+            *(s for p in held for s in p.mcp_servers),
+        )
 
     def _refuse_kinds(self) -> None:
         """One ``policy.denied`` for each whole kind ``disabled_components`` names that
@@ -363,6 +456,7 @@ class _Builder:
         items held back (`satchel._approval`) when `decided` carries pins; `problems`
         are those met finding the host profile."""
         held = self._held_back(given, decided.pins)
+        trust = replace(self.trust, held=held.changed, pins=decided.pins)
         if held.plugins is not None:  # a project plugin's programs changed since trust
             self.plugins = replace(self.plugins, plugins=MappingProxyType(dict(held.plugins)))
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
@@ -386,7 +480,7 @@ class _Builder:
             mcp_servers=held.servers,
             hooks=held.hooks,
             stamps=MappingProxyType(found),
-            trust=self.trust,
+            trust=trust,
             host=self.host,
             output_styles=self.output_styles,
             skill_overrides=self.overrides,
@@ -396,7 +490,15 @@ class _Builder:
     def _held_back(self, given: Layout, pins: Pins | None) -> HeldBack:
         if pins is None:
             return HeldBack(self.hooks, self.mcp_servers)
-        items = _executables(given, self.options, self.plugins, self.hooks, self.mcp_servers)
+        items = _executables(
+            given,
+            self.options,
+            self.plugins,
+            self.hooks,
+            self.mcp_servers,
+            self.skills.skills,
+            self.agents.agents,
+        )
         return hold_back(items, pins)
 
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -418,11 +520,24 @@ class _Builder:
 
 
 def _executables(
-    lay: Layout, opts: Options, plugins: PluginSet, hooks: HookSet, servers: McpServerSet
+    lay: Layout,
+    opts: Options,
+    plugins: PluginSet,
+    hooks: HookSet,
+    servers: McpServerSet,
+    skills: Mapping[str, Skill],
+    agents: Mapping[str, AgentType],
 ) -> Executables:
-    """The hooks and servers of one load as approval reads them."""
+    """The hooks and servers of one load, and its skills and agent types, as approval
+    reads them."""
     return Executables(
-        lay, hooks, servers, plugins.plugins, settings_read=opts.claude_settings_hooks
+        lay,
+        hooks,
+        servers,
+        plugins.plugins,
+        settings_read=opts.claude_settings_hooks,
+        skills=skills,
+        agents=agents,
     )
 
 
@@ -446,4 +561,5 @@ def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
+        hold_project=not trust.folder and opts.trust_project_skills,
     )

@@ -38,7 +38,7 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import TrustStoreError
 from satchel.layout import Layout
-from satchel.origin import Trust
+from satchel.origin import Pins, Trust
 
 __all__ = [
     "STORE",
@@ -79,15 +79,6 @@ class TrustList:
             if real == listed or real.is_relative_to(listed):
                 return listed
         return None
-
-
-@model
-class Pins:
-    """The digests a trusted folder was pinned to (`satchel._approval`): the folder on
-    the list that trusts the project, and its item -> digest map."""
-
-    folder: Path
-    approved: Mapping[str, str]
 
 
 @model

@@ -11,10 +11,16 @@ the host's options again:
   instruction files load below the user's, and nothing of it runs;
 * ``hidden``: the host turned the project's content off (``trust_project_skills=False``);
   none of it loads, whether or not the folder is trusted.
+
+A trusted folder pinned by ``satchel trust`` holds back what changed since
+(`satchel._approval`): `Trust.held` names those items, so what is read later (a
+skill's or agent type's own hooks) is held back by the same decision.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -27,6 +33,7 @@ __all__ = [
     "NO_ORIGIN",
     "Origin",
     "Originated",
+    "Pins",
     "Scope",
     "Trust",
     "TrustState",
@@ -42,15 +49,30 @@ Scope = Literal[
 
 
 @model
+class Pins:
+    """The digests a trusted folder was pinned to (`satchel._approval`): the folder on
+    the list that trusts the project, and its item -> digest map."""
+
+    folder: Path
+    approved: Mapping[str, str]
+
+
+@model
 class Trust:
     """How far the project's own content is believed, decided once by `load()`.
 
     `state` is what the project's content gets (see the module docstring); `folder`
     whether the project folder itself is trusted (it may be while the host hides the
-    project's content)."""
+    project's content); `held` the pin keys (``hook <name>``, ``mcp-server <name>``...)
+    of the project's executable items that are new or changed since the folder was
+    trusted: they do not run until it is trusted again; `pins` what ``satchel trust``
+    pinned (None: the folder carries none, or the host decided), against which what is
+    read only later (a skill's ``!`cmd``` lines, read when it is activated) is held."""
 
     state: TrustState
     folder: bool
+    held: frozenset[str] = frozenset()
+    pins: Pins | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.state == "trusted" and not self.folder:
@@ -83,6 +105,25 @@ class Trust:
         """The user's skills, commands, agents and plugins rank above the project's."""
         return not self.folder
 
+    def holds(self, key: str) -> bool:
+        """Whether the item pinned as `key` is held back (new or changed since trust)."""
+        return key in self.held
+
+    def runs(self, project: bool, *, key: str | None = None, workspace: bool = False) -> bool:
+        """Whether one executable item may run, by whose it is: the `project`'s (a
+        project file's, a project plugin's) when the project runs (`run_project`) and
+        it is not held back (`key`, when it is pinned, not in `held`); the user's own
+        (their files, their plugins, the plugin directories a host names) whatever the
+        project is, as the user's hooks always run. A kind that needs a trusted
+        workspace (`workspace`: plugin monitors and ``bin/``; Claude Code skips every
+        plugin monitor without workspace trust) runs in no folder that is not trusted,
+        whoever's it is."""
+        if workspace and not self.folder:
+            return False
+        if not project:
+            return True
+        return self.run_project and (key is None or key not in self.held)
+
 
 @model
 class Origin:
@@ -91,8 +132,8 @@ class Origin:
     plugin's name, a client's folder), the `plugin` that ships it and the `namespace`
     its name is qualified with (if any), the `path` of the root it was found under (a
     skills, commands or agents directory, the plugin's root, the one file a source is;
-    None: defined in code; the item's own file is the model's `path`) and the `trust`
-    its project was loaded with (None: not recorded).
+    None: defined in code; the item's own file is the model's `path`). How far the
+    project is believed is not an origin's: it is the one `Trust` of the `Environment`.
 
     One origin is built where a walk starts (a layout root, a plugin, a file) and every
     item found there carries it."""
@@ -102,7 +143,6 @@ class Origin:
     plugin: str | None = None
     namespace: str | None = None
     path: Path | None = None
-    trust: TrustState | None = None
 
 
 NO_ORIGIN = Origin("")  # a value built in code, from no root

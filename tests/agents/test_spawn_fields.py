@@ -97,7 +97,12 @@ def test_the_spawn_spec_resolves_skills_and_servers_against_the_environment(layo
     assert [(s.name, s.body) for s in spec.skills] == [("house-style", "Write short sentences.")]
     assert [s.name for s in spec.mcp_servers] == ["notes"]
     # Claude Code: a Stop hook in an agent's frontmatter fires as SubagentStop
-    assert [h.event for h in spec.hooks] == ["SubagentStop", "PreToolUse"]
+    assert [h.spec.event for h in spec.hooks] == ["SubagentStop", "PreToolUse"]
+    assert [(h.source, h.event) for h in spec.hooks] == [
+        ("agent:reviewer", "subagent_stop"),
+        ("agent:reviewer", "before_tool_use"),
+    ]
+    assert spec.held_hooks == ()
     assert (spec.effort, spec.max_turns, spec.permission_mode) == ("high", 12, "acceptEdits")
     assert (spec.memory, spec.initial_prompt, spec.background) == (
         "project",

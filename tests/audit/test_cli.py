@@ -45,8 +45,9 @@ def test_json_is_one_document_with_every_finding(satchel, in_repo):
     assert doc == same
     assert doc["kind"] == "workspace"
     assert doc["target"] == str(REPO / "examples" / "workspace")
-    assert doc["counts"] == {"high": 3, "medium": 18, "low": 2}
-    assert len(doc["findings"]) == 23
+    # five of the low ones: the project plugins' hooks the untrusted folder holds back
+    assert doc["counts"] == {"high": 3, "medium": 18, "low": 7}
+    assert len(doc["findings"]) == 28
     assert set(doc["findings"][0]) == {
         "rule",
         "severity",

@@ -58,3 +58,22 @@ def test_untrusted_mcp_check_says_the_same(satchel, untrusted, project, home):
         "1 MCP server is held back because the project is not trusted: db; "
         f"`satchel trust {project} --home {home}` trusts it."
     )
+
+
+def test_mcp_list_says_what_trust_holds_back_from_its_one_load(
+    satchel, untrusted, project, monkeypatch
+):
+    """The project's config and its plugins' servers, read by the load the verb makes
+    (held back, `McpServerSet.held`), not by a second load as if trusted."""
+    from satchel._environment import _Builder
+
+    root = project / ".satchel" / "plugins" / "lens"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "lens"}))
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"lens-db": {"command": "x"}}}))
+    built = []
+    build = _Builder.build
+    monkeypatch.setattr(_Builder, "build", lambda *a, **k: built.append(1) or build(*a, **k))
+    doc = satchel("mcp", "list", *untrusted, "--json").json()
+    assert (doc["trusted"], doc["held_back"], doc["servers"]) == (False, ["db", "lens-db"], [])
+    assert len(built) == 1

@@ -10,8 +10,6 @@ import shutil
 import pytest
 
 import satchel
-from satchel.hooks._load import compile_hooks
-from satchel.origin import Origin
 from satchel.runtime.hooks import HookRunner
 from tests.examples.support import claude_load, claude_skill, example, install
 from tests.support import codes
@@ -113,17 +111,17 @@ def test_the_db_reader_hook_blocks_writes(layout, example_file):
     """The page: "Database query validator" and "Conditional rules with hooks": "ask the subagent
     to run an UPDATE statement: the script exits with code 2, Claude Code blocks the
     command, and the subagent sees the Blocked: ... message". The hooks run while the
-    subagent does: a host gives the spec's hooks to the runner (compiled here with the
-    loader's own `compile_hooks`, as a session compiles a skill's)."""
+    subagent does: a host gives the spec's hooks, judged by the environment as a
+    session's skill hooks are, to the runner."""
     install(layout.project, f"agents/{example_file}.md", ".claude/agents/db-reader.md")
     script = "scripts/validate-readonly-query.sh"
     install(layout.project, "agents/validate-readonly-query.sh", script, mode=0o755)
     env = claude_load(layout)
     spec = env.agents.agents["db-reader"].spawn_spec(env)
-    assert [(h.event, h.matcher, h.command) for h in spec.hooks] == [
+    assert [(h.spec.event, h.spec.matcher, h.spec.command) for h in spec.hooks] == [
         ("PreToolUse", "Bash", "./scripts/validate-readonly-query.sh")
     ]
-    hooks = compile_hooks(spec.hooks, Origin("project", ".claude"), project=True).hooks
+    hooks = spec.hooks
     environ = {"PATH": os.environ["PATH"], "HOME": str(layout.home)}
     run = HookRunner(env, environ=environ, extra=lambda e: [h for h in hooks if h.event == e])
     denied = run.before_tool_use("Bash", {"command": "sqlite3 app.db 'UPDATE users SET a=1'"})
@@ -139,7 +137,7 @@ def test_the_reviewer_with_hooks_keeps_both_events(layout):
     install(layout.project, "agents/code-reviewer-hooks.md", ".claude/agents/code-reviewer.md")
     env = claude_load(layout)
     spec = env.agents.agents["code-reviewer"].spawn_spec(env)
-    assert [(h.event, h.matcher, h.command) for h in spec.hooks] == [
+    assert [(h.spec.event, h.spec.matcher, h.spec.command) for h in spec.hooks] == [
         ("PreToolUse", "Bash", "./scripts/validate-command.sh $TOOL_INPUT"),
         ("PostToolUse", "Edit|Write", "./scripts/run-linter.sh"),
     ]

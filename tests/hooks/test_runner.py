@@ -270,8 +270,9 @@ def test_t01_an_untrusted_project_executes_nothing(tmp_path, layout):
     assert {(h.source, h.status, h.why) for h in env.hooks.hooks} == {
         ("project", "skipped", "the project is not trusted"),
         ("claude-project", "skipped", "the project is not trusted"),
+        ("plugin:evil", "skipped", "the project is not trusted"),  # held, listed
     }
-    assert "evil" not in env.plugins.plugins
+    assert "evil" not in env.plugins.plugins and "evil" in env.plugins.held
     assert "hook.untrusted" in codes(env.diagnostics)
 
 

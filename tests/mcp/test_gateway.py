@@ -183,6 +183,23 @@ def test_the_trust_filter_serves_a_project_only_once_satchel_trust_recorded_it(t
     assert "refund-policy" in served.skills
 
 
+def test_the_trust_filter_holds_back_a_project_plugins_skills_as_the_load_decides(tree):
+    """`trusted_only` is the load's one decision: a project plugin of a folder that
+    `satchel trust` never recorded is not served, though ``--trust`` loaded it."""
+    kit = tree["project"] / ".agents" / "plugins" / "kit"
+    put(kit / ".claude-plugin" / "plugin.json", '{"name": "kit"}')
+    write_skill(kit / "skills", "kit-tip", description="The kit's tip.")
+    config = _config(tree, "[filter]\ntrusted_only = true\n")
+    where = {"directory": str(tree["project"]), "home": str(tree["home"]), "host": "mermaid"}
+    served = gateway_environment(Spec(**where, trust=True, config=config)).environment
+    assert "kit-tip" not in served.skills
+    assert (served.trust.state, served.trust.folder) == ("hidden", False)
+    assert "kit-tip" in gateway_environment(Spec(**where, trust=True)).environment.skills
+    trust(hosts.get("mermaid").layout(tree["project"], home=tree["home"]), tree["project"])
+    served = gateway_environment(Spec(**where, config=config)).environment
+    assert "kit-tip" in served.skills
+
+
 def test_config_problems_by_code_and_message(tmp_path):
     (tmp_path / "here").mkdir()
     path = put(

@@ -45,7 +45,7 @@ def test_a_skills_own_hooks_are_refused_and_never_run(layout, tmp_path, monkeypa
     assert not (tmp_path / "ran.log").exists()
     command = recorder(tmp_path)
     assert [d.message for d in session.diagnostics if d.code == "policy.denied"] == [
-        f"command hook {command!r} on before_tool_use (project) is refused by policy key "
+        f"command hook {command!r} on before_tool_use (skill:guard) is refused by policy key "
         f"`allowed_hook_types` in {path}"
     ]
 

@@ -157,6 +157,65 @@ def test_an_untrusted_folder_runs_no_monitor(layout, tmp_path):
     ]
 
 
+def project_kit(project: Path, marker: Path) -> Path:
+    """The project plugin ``lens``: a monitor that touches `marker`, and bin/lens-hello."""
+    root = project / ".satchel" / "plugins" / "lens"
+    put(root, ".claude-plugin/plugin.json", json.dumps({"name": "lens"}))
+    watch = {"name": "touch", "command": f"touch {marker}", "description": "d"}
+    put(root, "monitors/monitors.json", json.dumps([watch]))
+    put(root, "bin/lens-hello", "#!/bin/sh\necho hello from lens\n", mode=0o755)
+    return root
+
+
+def test_a_trusted_folder_whose_project_is_hidden_runs_the_users_monitors_only(
+    layout, project, tmp_path
+):
+    """One rule by scope (`Trust.runs`): with the project hidden in a trusted folder
+    (``trust_project_skills=False``) the user's plugin runs its monitor and its bin/ is
+    on PATH, as its hooks run; the project plugin's do not."""
+    ran, project_ran = tmp_path / "ran", tmp_path / "project-ran"
+    plugin = kit(tmp_path, [{"name": "touch", "command": f"touch {ran}", "description": "d"}])
+    put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)
+    project_kit(project, project_ran)
+    session = session_of(layout, plugin, trust_project_skills=False)
+    assert (session.environment.trust.folder, session.environment.trust.state) == (True, "hidden")
+
+    async def run() -> list[MonitorEvent]:
+        runner = await session.start_monitors()
+        assert runner.running == ("kit:touch",)
+        try:
+            return await until_end(runner)
+        finally:
+            await session.aclose()
+
+    assert [e.kind for e in asyncio.run(run())] == ["end"]
+    assert ran.exists() and not project_ran.exists()
+    assert "plugin.monitor.untrusted" not in codes(session.diagnostics)
+    assert session.shell_path("/usr/bin") == f"{plugin.resolve() / 'bin'}{os.pathsep}/usr/bin"
+
+
+def test_a_trusted_projects_plugin_runs_its_monitor_and_its_bin_beside_the_users(
+    layout, project, tmp_path
+):
+    ran = tmp_path / "project-ran"
+    lens = project_kit(project, ran)
+    plugin = kit(tmp_path, [])
+    put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)
+    session = session_of(layout, plugin)
+
+    async def run() -> None:
+        runner = await session.start_monitors()
+        try:
+            await until_end(runner)
+        finally:
+            await session.aclose()
+
+    asyncio.run(run())
+    assert ran.exists()
+    bins = session.shell_path("").split(os.pathsep)
+    assert sorted(bins) == sorted([str(lens.resolve() / "bin"), str(plugin.resolve() / "bin")])
+
+
 def test_the_shell_path_runs_a_plugins_executable_by_name(layout, tmp_path):
     plugin = kit(tmp_path, [])
     put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)

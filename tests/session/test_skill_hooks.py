@@ -74,7 +74,7 @@ def test_skill_hooks_aggregate_with_the_environment_hooks(layout, tmp_path):
     session.activate("careful")
     decision = session.before_tool_use("Bash", {"command": "ls"})
     assert decision.hooks is not None
-    assert [r.hook.source for r in decision.hooks.results] == ["project", "project"]
+    assert [r.hook.source for r in decision.hooks.results] == ["project", "skill:careful"]
     assert (decision.behavior, decision.reason) == ("ask", "check with a human")
     assert (tmp_path / "env-allow.log").read_text() == "ran\n"
 

@@ -17,7 +17,6 @@ from satchel.agents._spawn import (
     named_servers,
     preload_skills,
     spawn_model,
-    subagent_hooks,
 )
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
@@ -101,10 +100,12 @@ class AgentType(Originated):
 
     def spawn_spec(self, env: SkillSource) -> SpawnSpec:
         """What a host needs to start this agent: its preloaded skills' bodies read from
-        `env`'s skills and its named MCP servers looked up in `env`'s servers (an
-        `Environment`); what cannot be found is in `SpawnSpec.diagnostics`."""
+        `env`'s skills, its named MCP servers looked up in `env`'s servers, and its own
+        hooks as `env` judges them (an `Environment`: `Environment.own_hooks`); what
+        cannot be found is in `SpawnSpec.diagnostics`."""
         skills, missing = preload_skills(self.skills, self.origin.namespace, env, self.path)
         servers, unknown = named_servers(self.mcp_server_names, env, self.path)
+        hooks = env.own_hooks(self)
         return SpawnSpec(
             name=self.name,
             system_prompt=self.instructions,
@@ -116,13 +117,14 @@ class AgentType(Originated):
             permission_mode=self.permission_mode,
             skills=skills,
             mcp_servers=self.mcp_servers + servers,
-            hooks=subagent_hooks(self.hooks),
+            hooks=hooks.loaded(),
             memory=self.memory,
             initial_prompt=self.initial_prompt,
             background=self.background,
             isolation=self.isolation,
             color=self.color,
-            diagnostics=(*missing, *unknown),
+            diagnostics=(*missing, *unknown, *hooks.diagnostics),
+            held_hooks=tuple(h for h in hooks.hooks if not h.loaded),
         )
 
     def to_json(self) -> dict[str, Any]:

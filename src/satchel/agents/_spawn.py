@@ -5,6 +5,12 @@ body is injected into the agent's context when it starts (not just listed), as
 https://code.claude.com/docs/en/sub-agents says. A name is looked up as written, then,
 for a plugin agent, as ``<plugin>:<name>``. Hooks scoped to an agent fire while it runs;
 a ``Stop`` hook there fires as ``SubagentStop``, as Claude Code converts it (same page).
+
+The environment judges an agent's hooks as it judges a skill's (`own_hooks`): the
+spec hands a host only those satchel's runner would run (`SpawnSpec.hooks`), and keeps
+the others, each with why (`SpawnSpec.held_hooks`): a project agent's hooks in a
+folder that is not trusted, or new or changed since `satchel trust` pinned it, or
+refused by the policy.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any, Protocol
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SkillBodyError
+from satchel.hooks._model import Hook, HookSet
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._servers import McpServerSet
 from satchel.mcp._spec import McpServer
@@ -35,13 +42,16 @@ __all__ = [
 
 
 class SkillSource(Protocol):
-    """What a spawn reads of an `Environment`: its skills and its MCP servers."""
+    """What a spawn reads of an `Environment`: its skills, its MCP servers, and how it
+    judges an agent's own hooks (`Environment.own_hooks`)."""
 
     @property
     def skills(self) -> Mapping[str, Skill]: ...
 
     @property
     def mcp_servers(self) -> McpServerSet: ...
+
+    def own_hooks(self, item: Any) -> HookSet: ...  # item: the `AgentType` spawned
 
 
 @model
@@ -58,7 +68,11 @@ class SpawnSpec:
     taken out (None: every tool the session has, less `disallowed_tools`); `model` is
     as written (None: the session's, as `inherit` is); `skills` are the preloaded
     bodies in the order the file names them; `mcp_servers` the inline ones, then the
-    named ones found in the environment; `diagnostics` what could not be resolved."""
+    named ones found in the environment; `hooks` the agent's own hooks that run while
+    it does (a ``Stop`` hook as ``SubagentStop``), as satchel's runner would run them,
+    and `held_hooks` those that do not, each skipped with its `Hook.why` (the project
+    is not trusted, the hook changed since it was, the policy refuses it);
+    `diagnostics` what could not be resolved."""
 
     name: str
     system_prompt: str
@@ -70,13 +84,14 @@ class SpawnSpec:
     permission_mode: str | None
     skills: tuple[PreloadedSkill, ...]
     mcp_servers: tuple[McpServer, ...]
-    hooks: tuple[HookSpec, ...]
+    hooks: tuple[Hook, ...]
     memory: str | None
     initial_prompt: str | None
     background: bool
     isolation: str | None
     color: str | None
     diagnostics: tuple[Diagnostic, ...] = ()
+    held_hooks: tuple[Hook, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The spec as JSON-ready data."""
@@ -92,6 +107,7 @@ class SpawnSpec:
             "skills": [{"name": s.name, "body": s.body} for s in self.skills],
             "mcp_servers": [s.to_json() for s in self.mcp_servers],
             "hooks": [h.to_json() for h in self.hooks],
+            "held_hooks": [h.to_json() for h in self.held_hooks],
             "memory": self.memory,
             "initial_prompt": self.initial_prompt,
             "background": self.background,

@@ -10,7 +10,7 @@ import shlex
 from dataclasses import replace
 from typing import Any
 
-from satchel._environment import Environment, Options, load
+from satchel._environment import Environment
 from satchel.cli._plugin import MASK, masked_server, masked_url
 from satchel.cli._workspace import trust_command
 from satchel.diagnostics import Diagnostic
@@ -60,13 +60,11 @@ def scrubbed(report: ServerReport) -> list[Diagnostic]:
 
 def held_back(env: Environment) -> tuple[str, ...]:
     """The names of the MCP servers the project would add if it were trusted (its
-    plugins' and its config's): () in a trusted folder."""
-    if env.trusted:
-        return ()
-    options = {name: getattr(env.options, name) for name in Options.__dataclass_fields__}
-    trusted = load(layout=env.layout, **{**options, "trusted": True})
+    config's and its plugins', which the one load read and held back:
+    `McpServerSet.held`): () in a trusted folder."""
     have = {s.name for s in env.mcp_servers.servers}
-    return tuple(s.name for s in trusted.mcp_servers.servers if s.name not in have)
+    held = (s.name for s in env.mcp_servers.held if s.name not in have)
+    return tuple(dict.fromkeys(held))
 
 
 def untrusted_note(env: Environment, names: tuple[str, ...]) -> str:

@@ -71,9 +71,10 @@ def run(
     )
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value
-    # (load leaves the keyring alone)
+    # (load leaves the keyring alone), and the project skills' !`cmd` lines held back
+    # since `satchel trust` (their bodies are read only here and on activation)
     secrets = unset_options(env.layout, env.plugins.enabled(), sensitive=True)
-    found = (*env.diagnostics, *secrets, *index.diagnostics)
+    found = (*env.diagnostics, *env.held_lines(), *secrets, *index.diagnostics)
     env = without_ignored(replace(env, diagnostics=found), ignore)
     report = DoctorReport.of(env, index, given=project is not None)
     if as_json:
@@ -417,7 +418,7 @@ def _format_counts(found: PluginSet) -> dict[str, tuple[int, int, int]]:
 
 
 def _hooks(env: Environment) -> Hooks:
-    found = env.hooks
+    found = env.every_hook()  # a skill's and an agent's own hooks too
     loaded = found.loaded()
     return Hooks(
         loaded=len(loaded),

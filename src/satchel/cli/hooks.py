@@ -60,13 +60,14 @@ def run(
     """List every hook found, in declared order.
 
     Each with its event (satchel's name; the host's own in JSON), matcher, `if` rule, source
-    (plugin:<name>, project, user, claude-project, claude-local, claude-user) and
-    status: loaded, or skipped and why. `satchel hooks run EVENT` fires one event by
-    hand; `satchel doctor` shows every problem found."""
+    (plugin:<name>, project, user, claude-project, claude-local, claude-user, and
+    skill:<name>, agent:<name> for the hooks a skill or agent declares, which run while
+    it is active) and status: loaded, or skipped and why. `satchel hooks run EVENT`
+    fires one event by hand; `satchel doctor` shows every problem found."""
     env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs, host)
     if as_json:
         document = {"project": str(env.layout.project), "trusted": env.trusted}
-        out.print_json({**document, **env.hooks.to_json()})
+        out.print_json({**document, **env.every_hook().to_json()})
     else:
         say_project(env.layout, project)
         _print(env)
@@ -97,7 +98,7 @@ def status(hook: Hook) -> str:
 
 def _print(env: Environment) -> None:
     con = out.console()
-    found = env.hooks
+    found = env.every_hook()
     if not found.hooks:
         out.note("No hooks found; `satchel doctor` shows what did not load.")
     else:

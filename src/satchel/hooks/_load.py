@@ -38,12 +38,13 @@ from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import LOCAL_SETTINGS, Hook, HookSet
 from satchel.hooks._spec import HookSpec
 from satchel.layout import PROJECT, Layout
-from satchel.origin import Origin
+from satchel.origin import Origin, Trust
 from satchel.permissions import Rule, parse_rule
 
 __all__ = ["compile_hooks", "load_hooks"]
 
 UNTRUSTED = "the project is not trusted"
+TRUSTED = Trust("trusted", folder=True)  # a host's or a test's own answer: everything runs
 DECLARATIVE = "declarative-only loading runs no hook"
 
 
@@ -55,6 +56,7 @@ class _Source:
     origin: Origin
     project: bool
     data_dir: Path | None = None
+    owner: str | None = None
 
 
 class HookSource(Protocol):
@@ -76,13 +78,14 @@ def load_hooks(
     layout: Layout,
     plugins: Sequence[HookSource] = (),
     *,
-    trusted: bool = True,
+    trust: Trust = TRUSTED,
     executable: bool = True,
     own_files: bool = True,
     claude_settings: bool = False,
 ) -> HookSet:
     """Every hook for `layout` and the enabled `plugins` (see the module docstring).
-    `trusted`: the project folder is; otherwise its hooks are listed and skipped."""
+    `trust` says which may run (`Trust.runs`): a project's hook where the project does
+    not run is listed and skipped."""
     found: list[tuple[HookSpec, _Source]] = []
     diags: list[Diagnostic] = []
     urls: list[str] = []
@@ -92,7 +95,7 @@ def load_hooks(
         specs, problems = reader(path)
         found += [(spec, source) for spec in specs]
         diags += problems
-        if path.suffix == ".json" and (trusted or not source.project):
+        if path.suffix == ".json" and trust.runs(source.project):
             allowed, problems = settings_http_urls(path)
             names, more = settings_http_env_vars(path)
             urls += allowed
@@ -103,7 +106,7 @@ def load_hooks(
         origin = Origin("plugin", plugin.name, plugin=plugin.name, path=plugin.root)
         source = _Source(origin, plugin.scope == PROJECT, plugin.data_dir)
         found += [(spec, source) for spec in plugin.hooks]
-    hooks = [_hook(spec, source, trusted, executable, diags) for spec, source in found]
+    hooks = [_hook(spec, source, trust, executable, diags) for spec, source in found]
     diags += _untrusted_note(hooks)
     names = None if env_vars is None else tuple(env_vars)
     return HookSet(tuple(hooks), tuple(diags), tuple(urls), names)
@@ -114,15 +117,17 @@ def compile_hooks(
     origin: Origin,
     *,
     project: bool,
-    trusted: bool = True,
+    trust: Trust = TRUSTED,
     executable: bool = True,
     data_dir: Path | None = None,
+    owner: str | None = None,
 ) -> HookSet:
-    """`specs` read from one more source (a skill's ``hooks`` frontmatter) as hooks the
-    runner can run, marked and reported as `load_hooks` marks its own."""
+    """`specs` read from one more source (a skill's or agent type's ``hooks``
+    frontmatter, its `owner`: ``skill:<name>``, ``agent:<name>``) as hooks the runner
+    can run, marked and reported as `load_hooks` marks its own."""
     diags: list[Diagnostic] = []
-    source = _Source(origin, project, data_dir)
-    hooks = [_hook(spec, source, trusted, executable, diags) for spec in specs]
+    source = _Source(origin, project, data_dir, owner)
+    hooks = [_hook(spec, source, trust, executable, diags) for spec in specs]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
 
@@ -146,7 +151,7 @@ def _file(path: Path, scope: Literal["project", "user"], family: str) -> tuple[P
 
 
 def _hook(
-    spec: HookSpec, source: _Source, trusted: bool, executable: bool, diags: list[Diagnostic]
+    spec: HookSpec, source: _Source, trust: Trust, executable: bool, diags: list[Diagnostic]
 ) -> Hook:
     dialect = spec.format
     event = canonical(spec.event, dialect)
@@ -156,12 +161,12 @@ def _hook(
         message = f"hook {_label(spec)}: event {spec.event!r} is not one satchel knows"
         hint = "it is kept and fires only when a host dispatches that name"
         diags.append(diagnostic("hook.event.unknown", message, spec.path, hint=hint))
-    hook = Hook(spec, event, source.origin, ALL, None, source.data_dir)
+    hook = Hook(spec, event, source.origin, ALL, None, source.data_dir, owner=source.owner)
     # a matcher counts on an event that has a matcher field, or on one no table knows
     compiled = _compile(hook, dialect, event in MATCH_FIELD or not known, diags)
     why: str | None = compiled if isinstance(compiled, str) else None
     hook = compiled if isinstance(compiled, Hook) else hook
-    if why is None and source.project and not trusted:
+    if why is None and not trust.runs(source.project):
         why = UNTRUSTED
     if why is None and not executable:
         why = DECLARATIVE

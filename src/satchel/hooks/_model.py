@@ -28,7 +28,9 @@ class Hook:
     knows). `origin` is where it was declared: a plugin (its `plugin` and root), or
     the `scope` (``project``, ``user``) and `path` of a hooks file. `source` names the
     file's owner from it. `data_dir` is a plugin's ``PLUGIN_DATA``. `status` is
-    ``loaded`` or ``skipped``, with `why` saying why."""
+    ``loaded`` or ``skipped``, with `why` saying why. `owner` names the skill or agent
+    type whose frontmatter declares it (``skill:<name>``, ``agent:<name>``; None for a
+    hooks file's or a plugin's hooks file's)."""
 
     spec: HookSpec
     event: str
@@ -38,13 +40,17 @@ class Hook:
     data_dir: Path | None = None
     status: Literal["loaded", "skipped"] = "loaded"
     why: str | None = None
+    owner: str | None = None
 
     @property
     def source(self) -> str:
         """The file's owner: ``plugin:<name>``, ``project``, ``user`` (satchel's
         ``hooks.toml``) or ``claude-project``, ``claude-local``, ``claude-user``
         (Claude Code's ``settings.json`` and ``settings.local.json``), ``code`` (a
-        callback registered with `HookMatcher`)."""
+        callback registered with `HookMatcher`), or the `owner` whose frontmatter
+        declares it (``skill:<name>``, ``agent:<name>``)."""
+        if self.owner is not None:
+            return self.owner
         origin = self.origin
         if origin.scope == "":
             return "code"  # a callback registered in code (`HookMatcher`)

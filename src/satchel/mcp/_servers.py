@@ -27,11 +27,15 @@ __all__ = ["McpServerSet", "settle_servers"]
 
 @model
 class McpServerSet:
-    """The servers that count, in precedence order, and (winner, loser) for each hidden one."""
+    """The servers that count, in precedence order, and (winner, loser) for each hidden
+    one. `held` are the servers the trust decision holds back (an untrusted project's
+    config's and plugins'), read as declared: listed, never among `servers`, so
+    nothing starts them, looks them up by name or lets them hide another."""
 
     servers: tuple[McpServer, ...] = ()
     shadowed: tuple[tuple[McpServer, McpServer], ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    held: tuple[McpServer, ...] = ()
 
     def enabled(self) -> tuple[McpServer, ...]:
         """The servers a supervisor starts."""

@@ -5,7 +5,9 @@ Where plugins come from, highest precedence first:
 1. the workspace itself, as a plugin of its ``skills/`` and ``commands/`` (caveman;
    `include_workspace=False` turns it off);
 2. the project's plugin roots, ``{project}/.satchel/plugins/<name>/`` and
-   ``{project}/.agents/plugins/<name>/``, only in a trusted project (Vibe);
+   ``{project}/.agents/plugins/<name>/``, only in a trusted project (Vibe); in one
+   that is not, they are read all the same, as text, into `PluginSet.held`, so what
+   trusting it would add can be said from this one load (nothing of them loads);
 3. the user's, ``{config}/satchel/plugins/<name>/`` and ``~/.agents/plugins/<name>/``;
 4. the plugins Claude Code installed (``~/.claude/plugins``, `claude_installed`; see
    `satchel.plugins._claude_installed`), each at its record's scope, enabled as
@@ -63,11 +65,15 @@ _NONE: Mapping[str, Plugin] = MappingProxyType({})
 @model
 class PluginSet:
     """Every plugin found, in precedence order (disabled ones included, marked), what
-    went wrong, and (winner, loser) for every plugin hidden by another."""
+    went wrong, and (winner, loser) for every plugin hidden by another. `held` are the
+    project's plugins an untrusted project holds back, by name: read (running
+    nothing) so that what trusting it would add can be listed, and never among
+    `plugins`: no component of theirs loads, nothing of theirs runs."""
 
     plugins: Mapping[str, Plugin] = field(default_factory=lambda: _NONE)
     diagnostics: tuple[Diagnostic, ...] = ()
     shadowed: tuple[tuple[Plugin, Plugin], ...] = ()
+    held: Mapping[str, Plugin] = field(default_factory=lambda: _NONE)
 
     def enabled(self) -> tuple[Plugin, ...]:
         """The plugins that contribute their components."""
@@ -97,11 +103,13 @@ def load_plugins(
     skill_rule: SkillRule | None = None,
     formats: tuple[Format, ...] | None = None,
     claude_installed: bool = True,
+    hold_project: bool = False,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
-    `claude_installed`: the plugins Claude Code installed are read too."""
+    `claude_installed`: the plugins Claude Code installed are read too. `hold_project`:
+    the project's plugins, when not `trust_project`, are read into `PluginSet.held`."""
     config = plugin_config(layout, trust_project=trust_project)
     reader = _Reader(
         config.detection(ambiguous=ambiguous, order=format_order, reads=formats),
@@ -111,9 +119,12 @@ def load_plugins(
     )
     sources: list[Source[Plugin]] = [Source(diagnostics=config.diagnostics)]
     sources.extend(_workspace(layout, include_workspace, trust_project))
+    held: dict[str, Plugin] = {}
     for root in layout.plugin_dirs():
         if root.scope == PROJECT and not trust_project:
             sources.append(_untrusted(root.path, "project plugins here"))
+            for found in _held(reader, root) if hold_project else ():
+                held.setdefault(found.name, found)
             continue
         problems: list[Diagnostic] = []
         paths = _children(root, problems)
@@ -128,7 +139,15 @@ def load_plugins(
         MappingProxyType({p.name: p for p in plugins}),
         (*settled.diagnostics, *problems),
         settled.pairs(),
+        MappingProxyType(held),
     )
+
+
+def _held(reader: _Reader, root: Root) -> Iterable[Plugin]:
+    """The plugins of a project plugins root an untrusted project holds back, read as
+    text (what went wrong reading them is not reported: they do not load)."""
+    for path in _children(root, []):
+        yield from reader.read(path, root.scope).items
 
 
 def _workspace(layout: Layout, include: bool, trusted: bool) -> Iterable[Source[Plugin]]:

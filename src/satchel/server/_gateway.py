@@ -25,7 +25,7 @@ A gateway config file (TOML) names the sources and the filter of one server inst
     allow = ["refund-*"]          # glob patterns a name must match (none: every name)
     deny = ["*-draft"]            # glob patterns no name may match
     sources = ["project", "team"] # the sources served (none: every one)
-    trusted_only = true           # project skills only when `satchel trust` recorded it
+    trusted_only = true           # the project only when `satchel trust` recorded it
 
 Relative paths are read from the file's folder. The built-in source labels are
 ``project``, ``user``, ``plugins`` (every plugin), ``plugin:<name>`` (one plugin),
@@ -37,13 +37,17 @@ the gateway starts (`satchel.server._mirror`). Any other kind is refused with
 is ``mcp.gateway.config.unknown`` (a warning: the rest is read); a bad value,
 ``mcp.gateway.config.invalid`` (an error: nothing is served).
 
+``trusted_only`` is the load's own trust decision, made once: the project is read
+as the user's list says (``--trust`` is not a record), and a folder that is not on it
+is hidden whole (`load(untrusted="skip-project")`): its skills, commands and plugins
+are not there to serve, and the user's skill of a name it shares is served.
+
 The filter is applied to every candidate in precedence order, before a name is
-settled: a source left out or a project left untrusted no longer hides the others,
-so the next candidate of that name is served (a name denied is served from no
-source). What it removes is gone from everything the server answers, since the
-`Environment` handed to `SkillServer` holds only what it keeps: the tools'
-skill names, the resources, the prompts (slash commands, by the same names, sources
-and trust) and the index in the instructions.
+settled: a source left out no longer hides the others, so the next candidate of that
+name is served (a name denied is served from no source). What it removes is gone
+from everything the server answers, since the `Environment` handed to `SkillServer`
+holds only what it keeps: the tools' skill names, the resources, the prompts (slash
+commands, by the same names and sources) and the index in the instructions.
 """
 
 from __future__ import annotations
@@ -61,9 +65,9 @@ from typing import Any
 
 from satchel._environment import Environment, load
 from satchel._model import model
+from satchel._options import LoadOverrides
 from satchel._policed import skill_servers as policed_skill_servers
 from satchel._skillset import shadow_diagnostic
-from satchel._trust import decide_trust
 from satchel.commands import Command, CommandSet
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
@@ -317,14 +321,12 @@ def gateway_environment(spec: Spec) -> Selection:
     # a fetched copy lives as long as this process: discovery cache entries for it would
     # name a directory no later load reads, so such a load keeps none
     kept = not any(s.kind == "mcp" for s in sources)
-    env = load(
-        layout=lay,
-        host=profile,
-        trusted=spec.trust,
-        plugin_dirs=plugin_dirs,
-        scan=scan,
-        cache=kept,
-    )
+    options: LoadOverrides = {"trusted": spec.trust, "plugin_dirs": plugin_dirs, "scan": scan}
+    options["cache"] = kept
+    if config.filter.trusted_only:  # the user's list alone decides; not on it: hidden
+        options["trusted"] = None if spec.trust else spec.trust
+        options["untrusted"] = "skip-project"
+    env = load(layout=lay, host=profile, **options)
     env = replace(env, diagnostics=(*env.diagnostics, *fetched))
     labels = _Labels(lay, sources, tuple(Path(r).resolve() for r in spec.roots))
     return select(env, config.filter, labels, problems)
@@ -413,17 +415,9 @@ def select(
         empty = replace(env, skills=MappingProxyType({}), shadowed=(), diagnostics=())
         return Selection(_no_commands(empty), (), problems)
     labels = labels or _Labels(env.layout)
-    trusted = True
-    if flt.trusted_only:
-        recorded = decide_trust(
-            env.layout, given=None, load_project=True, source=env.options.trust_list
-        )
-        trusted = recorded.trust.folder
 
     def admits(item: Originated, name: str) -> bool:
         if not flt.admits_name(name):
-            return False
-        if not trusted and item.origin.scope == "project":
             return False
         return flt.sources is None or bool(labels.of(item) & set(flt.sources))
 

@@ -132,6 +132,7 @@ class Session:
             _trusted(environment, self.options),
             approve,
             self._shell_gate,
+            self._held_line,
         )
         self._fork = fork
         self._forks: list[Forked] = []
@@ -593,6 +594,11 @@ class Session:
         return self.options.hooks and bool(
             self.environment.hooks.hooks or self._skill_hooks or self._callbacks
         )
+
+    def _held_line(self, skill: Skill, number: int, command: str) -> str | None:
+        """Why a project skill's `` !`cmd` `` line is held back since `satchel trust`,
+        by the environment in force (`Environment.held_line`)."""
+        return self.environment.held_line(skill, number, command)
 
     def _shell_gate(self, skill: Skill, command: str, via: Via) -> str | None:
         """Fire ``PreSkillShellCommand`` for one command: why it may not run, or None;

@@ -27,6 +27,8 @@ from satchel.skills._model import Skill
 __all__ = ["DISABLED", "Approve", "Runner", "ShellGate"]
 
 Approve = Callable[[str, Skill], bool]
+# Why the n-th command of a skill is held back since `satchel trust` (`Environment.held_line`).
+Held = Callable[[Skill, int, str], str | None]
 # Asked before each command that would run: why it may not (a hook said so), or None.
 ShellGate = Callable[[Skill, str, Via], str | None]
 # Claude Code's placeholder for every command while disableSkillShellExecution is set.
@@ -45,6 +47,7 @@ class Runner:
     trusted_scopes: frozenset[str] | None
     approve: Approve | None = None
     gate: ShellGate | None = None
+    held: Held | None = None
 
     def interpolate(
         self, skill: Skill, body: str, filler: Filler | None = None, via: Via = "explicit"
@@ -59,7 +62,7 @@ class Runner:
             nonlocal ran
             ran += 1
             line = command.command if filler is None else filler.fill_variables(command.command)
-            text, problem = self._command(skill, line, ran, via)
+            text, problem = self._command(skill, line, ran, via, command.command)
             if problem is not None:
                 found.append(problem)
             return text
@@ -96,13 +99,16 @@ class Runner:
         return _script_result(result)
 
     def _command(
-        self, skill: Skill, command: str, number: int, via: Via
+        self, skill: Skill, command: str, number: int, via: Via, written: str
     ) -> tuple[str, Diagnostic | None]:
         shown = _shown(command)
         if self.options.disable_skill_shell_execution:
             message = f"skill {skill.name!r}: disableSkillShellExecution is set: {shown}"
             return DISABLED, diagnostic("exec.interpolation.refused", message, skill.path)
         refusal = self._refusal(skill, command, number)
+        if refusal is None and self.held is not None:  # as written: what `satchel trust` pinned
+            why = self.held(skill, number, written)
+            refusal = None if why is None else f"{why}; `satchel trust` approves it again"
         if refusal is None and self.gate is not None:
             refusal = self.gate(skill, command, via)
         if refusal is not None:

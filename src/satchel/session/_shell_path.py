@@ -1,8 +1,11 @@
 """The PATH a host's shell tool runs with: the enabled plugins' ``bin/`` first.
 
 Claude Code adds each enabled plugin's ``bin/`` to its Bash tool's PATH (CHANGELOG
-2.1.91). satchel does so only when the project folder is trusted and loading is not
-declarative-only (a plugin's programs are as executable as its hooks), in plugin
+2.1.91). satchel does so only when loading is not declarative-only and the
+environment's one trust decision lets an item of the plugin's scope run, as it does
+for its monitors (`Trust.runs`): a user plugin's in a trusted workspace, a project
+plugin's when the project runs as well (a program changed since `satchel trust` is not
+in its plugin's `bin`), in plugin
 precedence order, and leaves out a ``bin/`` holding a link that leads outside its plugin
 (`satchel.plugins.components._bin`). Nothing here changes ``os.environ``: the host
 gets a value to start its shell with.
@@ -15,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from satchel._approval import programs_key
+from satchel.layout import PROJECT
 from satchel.plugins.components._bin import bin_dir
 
 if TYPE_CHECKING:
@@ -25,9 +30,14 @@ __all__ = ["bin_dirs", "shell_env", "shell_path"]
 
 def bin_dirs(environment: Environment) -> tuple[Path, ...]:
     """The ``bin/`` directories that go on PATH, in plugin precedence order."""
-    if not (environment.trusted and environment.options.executable):
+    if not environment.options.executable:
         return ()
-    found = (bin_dir(p.root, p.bin) for p in environment.plugins.enabled())
+    trust = environment.trust
+    found = (
+        bin_dir(p.root, p.bin)
+        for p in environment.plugins.enabled()
+        if trust.runs(p.scope == PROJECT, key=programs_key(p.name), workspace=True)
+    )
     return tuple(d for d in found if d is not None)
 
 

@@ -5,27 +5,22 @@ is active. Same shape as settings.json `hooks`"; code.claude.com/docs/en/skills)
 ``hooks: {Event: [{matcher, hooks: [{type: command, command, once}]}]}``. A handler
 with ``once: true`` runs once and is then removed for the rest of the activation.
 The hooks run through the same runner as every other hook and aggregate with them
-(declared after the environment's). A project skill's hooks run only when the
-project's executable configuration does (its trust), and none runs when the
-environment was loaded declarative-only. The organisation's policy refuses a skill's
-hooks as it refuses those of a file (`satchel._policed.hooks`: marked skipped, each
-refusal reported).
+(declared after the environment's). They are the environment's to judge
+(`Environment.own_hooks`): a project skill's hooks run only when the project's
+executable configuration does (its trust), and not when they are new or changed since
+`satchel trust` pinned the folder; none runs when the environment was loaded
+declarative-only; the organisation's policy refuses a skill's hooks as it refuses
+those of a file (marked skipped, each refusal reported).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from satchel._environment import Environment
-from satchel._policed import hooks as policed_hooks
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hooks._load import compile_hooks
+from satchel.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, Outcome
-from satchel.hooks._parse import claude_hooks
-from satchel.layout import PROJECT
-from satchel.origin import Origin
 from satchel.skills._model import Skill
 
 __all__ = ["SkillHooks", "read_skill_hooks"]
@@ -36,32 +31,8 @@ def read_skill_hooks(
 ) -> tuple[tuple[Hook, ...], tuple[Diagnostic, ...]]:
     """The hooks of `skill`'s ``hooks`` field (none when it has no such field), and
     what was wrong with them (a bad handler is skipped, the rest kept)."""
-    declared = skill.extras.get("hooks")
-    if declared is None:
-        return (), ()
-    where = skill.path or Path(skill.name)
-    specs, problems = claude_hooks({"hooks": declared}, where, f"skill:{skill.name}")
-    origin = (
-        skill.origin
-        if skill.plugin is not None
-        else Origin(skill.origin.scope, skill.origin.family, path=skill.path)
-    )
-    found = compile_hooks(
-        specs,
-        origin,
-        project=skill.scope == PROJECT,
-        trusted=environment.trust.run_project,
-        executable=environment.options.executable,
-    )
-    found = policed_hooks(found, environment.policy)  # a refused hook is marked skipped
-    return found.hooks, (*map(_as_file_problem, problems), *found.diagnostics)
-
-
-def _as_file_problem(problem: Diagnostic) -> Diagnostic:
-    """A bad handler in a SKILL.md is a hooks file's problem, not a plugin's."""
-    if problem.code != "plugin.hooks.invalid":
-        return problem
-    return diagnostic("hook.file.invalid", problem.message, problem.path, hint=problem.hint)
+    found = environment.own_hooks(skill)
+    return found.hooks, found.diagnostics
 
 
 @dataclass(slots=True)

@@ -21,9 +21,11 @@ own process group, a scrubbed environment: the base plus ``CLAUDE_PLUGIN_ROOT``,
 data directory created first, and ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each of the
 plugin's ``userConfig`` options with a value, as for its hooks; Claude Code's own export
 to monitors is unverified), with stdin closed (a command naming ``${user_config.*}``
-does not load: ``plugin.monitor.user_config``). Monitors run only when the project folder
-is trusted and loading is not declarative-only (`plugin.monitor.untrusted` otherwise),
-for enabled plugins. Bounds: `max_line` bytes of one line (the rest of the line is
+does not load: ``plugin.monitor.user_config``). A plugin's monitors run only when
+loading is not declarative-only and the environment's one trust decision lets an item
+of its scope run (`Trust.runs`): a user plugin's in a trusted workspace, a project
+plugin's when the project runs as well (`plugin.monitor.untrusted` otherwise), for
+enabled plugins. Bounds: `max_line` bytes of one line (the rest of the line is
 dropped and the event marked `cut`), `max_output` bytes of a monitor's whole output
 (past it the monitor is stopped, `plugin.monitor.flood`) and `max_monitors` monitors
 running at once (`plugin.monitor.limit`). A monitor that cannot start or ends with a
@@ -48,8 +50,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from satchel._approval import programs_key
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.layout import PROJECT
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Monitor, Plugin
 from satchel.plugins._options import option_values
@@ -159,11 +163,16 @@ class MonitorRunner:
 
     # -- what may run ---------------------------------------------------------------
 
-    @property
-    def allowed(self) -> bool:
-        """Monitors run: the project folder is trusted and loading is not
-        declarative-only (Claude Code skips every plugin monitor without workspace trust)."""
-        return self.environment.trusted and self.environment.options.executable
+    def allowed(self, plugin: Plugin) -> bool:
+        """`plugin`'s monitors run: loading is not declarative-only and the
+        environment's one trust decision lets an item of the plugin's scope run
+        (`Trust.runs`): a user plugin's wherever the workspace is trusted (Claude Code
+        skips every plugin monitor without workspace trust), a project plugin's when
+        the project runs too, and not while its programs are held back since
+        `satchel trust`."""
+        trust, project = self.environment.trust, plugin.scope == PROJECT
+        key = programs_key(plugin.name)
+        return self.environment.options.executable and trust.runs(project, key=key, workspace=True)
 
     def monitors(self) -> tuple[tuple[Plugin, Monitor], ...]:
         """Every monitor of the enabled plugins, in plugin precedence order."""
@@ -209,9 +218,10 @@ class MonitorRunner:
             found = [(p, m) for p, m in found if skill in (m.skill, f"{p.namespace}:{m.skill}")]
         if not found:
             return ()
-        if not self.allowed:
-            self._refuse(len(found))
-            return ()
+        refused = [(p, m) for p, m in found if not self.allowed(p)]
+        if refused:
+            self._refuse(refused)
+            found = [(p, m) for p, m in found if self.allowed(p)]
         started: list[str] = []
         for plugin, monitor in found:
             key = f"{plugin.name}:{monitor.name}"
@@ -229,16 +239,22 @@ class MonitorRunner:
                 started.append(key)
         return tuple(started)
 
-    def _refuse(self, count: int) -> None:
+    def _refuse(self, refused: list[tuple[Plugin, Monitor]]) -> None:
         if self._refused:
             return
         self._refused = True
+        trust = self.environment.trust
+        projects = any(p.scope == PROJECT for p, _ in refused)
         why = (
-            "the project folder is not trusted"
-            if not self.environment.trusted
-            else "loading is declarative-only"
+            "loading is declarative-only"
+            if not self.environment.options.executable
+            else "the project folder is not trusted"
+            if not trust.folder
+            else "the host turned the project off"
+            if projects and not trust.run_project
+            else "their plugin changed since the folder was trusted"
         )
-        message = f"{count} plugin monitor(s) do not run: {why}"
+        message = f"{len(refused)} plugin monitor(s) do not run: {why}"
         self._problem(diagnostic("plugin.monitor.untrusted", message, hint="satchel trust DIR"))
 
     async def _launch(self, plugin: Plugin, monitor: Monitor, key: str) -> bool:
