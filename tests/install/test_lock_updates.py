@@ -57,7 +57,7 @@ def test_five_installs_at_once_each_keep_their_entry(tmp_path, project, home):
 def test_an_install_waits_for_the_lock_a_bounded_time(tmp_path, project, home):
     state = project / ".satchel"
     state.mkdir()
-    fd = os.open(state / ".skills.lock.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
         done = subprocess.run(
@@ -73,19 +73,31 @@ def test_an_install_waits_for_the_lock_a_bounded_time(tmp_path, project, home):
     assert (problem["code"], problem["message"], problem["hint"]) == (
         "install.lock.busy",
         "another satchel has been changing skills.lock for more than 0.2 s; nothing was written",
-        f"run again once it is done (it holds {state / '.skills.lock.lock'})",
+        f"run again once it is done (it holds {state})",
     )
-    assert not (state / "skills").exists()
-    assert not (state / "skills.lock").exists()
+    assert sorted(p.name for p in state.iterdir()) == []  # nothing left behind
 
 
-def test_verify_reports_an_installed_skill_the_lock_does_not_hold(satchel, tmp_path, project):
-    for src in _sources(tmp_path)[:2]:
-        assert satchel("install", src)[0] == 0
-    lock_file = project / ".satchel" / "skills.lock"
-    lock = json.loads(lock_file.read_text())
-    lock["entries"] = [e for e in lock["entries"] if e["name"] != "bravo"]  # a lost update
-    lock_file.write_text(json.dumps(lock))
+# A satchel killed between placing its tree and writing the lock: SIGKILL where the
+# lock would be written, after the tree is in place.
+_KILLED_BEFORE_THE_LOCK = """
+import os, signal, sys
+import satchel.install._installer as installer
+installer.write_lock = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
+from satchel.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_verify_reports_an_installed_skill_the_lock_does_not_hold(satchel, tmp_path, project, home):
+    sources = _sources(tmp_path)
+    assert satchel("install", sources[0])[0] == 0
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_BEFORE_THE_LOCK, "install", str(sources[1]),
+         "--project", str(project), "--home", str(home)],
+        capture_output=True, env=_env(home), timeout=120, check=False,
+    )  # fmt: skip
+    assert killed.returncode == -9
     (project / ".satchel" / "skills" / "mine").mkdir()  # not placed by satchel: not reported
     code, out, _ = satchel("verify", "--json")
     assert code == 1
@@ -103,8 +115,19 @@ def test_verify_reports_an_installed_skill_the_lock_does_not_hold(satchel, tmp_p
             str(path),
         )
     ]
-    assert satchel("install", tmp_path / "src-bravo", "--force")[0] == 0  # pinned again
+    assert satchel("install", sources[1], "--force")[0] == 0  # pinned again
     assert satchel("verify")[0] == 0
+    assert not (project / ".satchel" / ".skills.lock.placed").exists()
+
+
+def test_a_refused_install_leaves_no_lock_state_behind(satchel, tmp_path, project):
+    assert satchel("install", _sources(tmp_path)[0])[0] == 0
+    state = project / ".satchel"
+    before = sorted(p.name for p in state.iterdir())
+    bad = write_tree(tmp_path / "bad", {"skills/bad/SKILL.md": skill_md("bad", "Bad.")})
+    (bad / "skills" / "bad" / "out").symlink_to("/etc")
+    assert satchel("install", bad)[0] != 0
+    assert sorted(p.name for p in state.iterdir()) == before == ["skills", "skills.lock"]
 
 
 def test_five_marketplaces_added_at_once_are_all_kept(tmp_path, project, home):

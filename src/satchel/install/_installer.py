@@ -313,9 +313,9 @@ def commit(plans: Sequence[Planned], where: Scope, settings: Settings) -> tuple[
     done = []
     with held(where.lock_path, settings.lock_wait):
         lock = read_lock(where.lock_path)
-        placing(where.lock_path, (p.entry for p in plans))
         for p in plans:
-            replaced = place(p.item.path, p.target, settings.limits)
+            with placing(where.lock_path, p.entry):
+                replaced = place(p.item.path, p.target, settings.limits)
             done.append(Installed(p.entry, p.target, replaced))
         write_lock(where.lock_path, lock.put_all(p.entry for p in plans))
     return tuple(done)

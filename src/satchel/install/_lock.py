@@ -26,13 +26,15 @@ An entry is the proof that satchel installed that directory: `remove` and
 has none (unless ``--force``).
 
 Every change to the lock is a read-modify-write made under `held`: an exclusive
-``flock`` on the sibling ``.skills.lock.lock``, waited for at most `Settings.lock_wait`
-seconds (``install.lock.busy`` after that), so that installs run at once into one
-scope each add their entries and none is lost. Before a tree is placed its
-``kind family name`` is added to the sibling ``.skills.lock.placed``, and once the lock
-is written that record is made equal to its entries again: a name the record holds
-whose directory is there but whose entry is not (a run killed between placing and
-writing, a lock edited by hand) is what `verify` reports as ``install.lock.unlisted``.
+``flock`` on the directory that holds the lock file (no file of its own, so a refused
+install leaves nothing behind), waited for at most `Settings.lock_wait` seconds
+(``install.lock.busy`` after that), so that installs run at once into one scope each
+add their entries and none is lost. While a tree is being placed its ``kind family
+name`` is in the sibling ``.skills.lock.placed``: a tree that could not be placed is
+taken out of it again, and once the lock is written with the new entries the record is
+removed. A record left behind names a run killed between placing a tree and writing
+its entry: a name it holds whose directory is there but whose entry is not is what
+`verify` reports as ``install.lock.unlisted``.
 """
 
 from __future__ import annotations
@@ -204,10 +206,10 @@ def _optional(row: dict[str, Any]) -> dict[str, Any]:
 
 def write_lock(path: Path, lock: Lock) -> None:
     """Write `lock` atomically (a temporary file renamed over the old one), inside
-    `held`, and make the record of placed trees its entries."""
+    `held`, and remove the record of trees being placed: the lock lists them now."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n")
-    _settle(path, lock)
+    _settle(path)
 
 
 def _sibling(path: Path, suffix: str) -> Path:
@@ -216,14 +218,14 @@ def _sibling(path: Path, suffix: str) -> Path:
 
 @contextmanager
 def held(path: Path, wait: float) -> Iterator[None]:
-    """Hold the lock of the lock file at `path` (an exclusive ``flock`` on its sibling
-    ``.skills.lock.lock``) for a read-modify-write; ``install.lock.busy`` when another
-    process holds it for longer than `wait` seconds."""
+    """Hold the lock of the lock file at `path` (an exclusive ``flock`` on the directory
+    that holds it) for a read-modify-write; ``install.lock.busy`` when another process
+    holds it for longer than `wait` seconds."""
     import fcntl  # POSIX, where satchel installs
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    guard = _sibling(path, "lock")
-    fd = os.open(guard, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path.parent, flags)
     try:
         until = time.monotonic() + wait
         while True:
@@ -236,7 +238,7 @@ def held(path: Path, wait: float) -> Iterator[None]:
                         f"another satchel has been changing {path.name} for more than "
                         f"{wait:g} s; nothing was written"
                     )
-                    hint = f"run again once it is done (it holds {guard})"
+                    hint = f"run again once it is done (it holds {path.parent})"
                     raise refuse("install.lock.busy", message, path, hint=hint) from None
                 time.sleep(_POLL)
         yield
@@ -248,21 +250,44 @@ def _line(kind: str, family: str, name: str) -> str:
     return f"{kind} {family} {name}\n"
 
 
-def placing(path: Path, entries: Iterable[LockEntry]) -> None:
-    """Record, before their trees are placed, that `entries` are being installed
-    (inside `held`): appended to the sibling ``.skills.lock.placed``."""
-    text = "".join(_line(e.kind, e.family, e.name) for e in entries)
-    fd = os.open(_sibling(path, "placed"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+@contextmanager
+def placing(path: Path, entry: LockEntry) -> Iterator[None]:
+    """Record, while its tree is placed (inside `held`), that `entry` is being
+    installed, in the sibling ``.skills.lock.placed``; a tree that could not be placed
+    is taken out of the record again, the file removed when nothing else is in it."""
+    record = _sibling(path, "placed")
+    line = _line(entry.kind, entry.family, entry.name)
+    before = _record_text(record)
+    fd = os.open(record, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        os.write(fd, text.encode("utf-8"))
+        os.write(fd, line.encode("utf-8"))
     finally:
         os.close(fd)
+    try:
+        yield
+    except BaseException:
+        _restore(record, before)
+        raise
 
 
-def _settle(path: Path, lock: Lock) -> None:
-    """Make the record of placed trees the lock's entries again (inside `held`)."""
-    text = "".join(_line(e.kind, e.family, e.name) for e in lock.entries)
-    write_atomic(_sibling(path, "placed"), text)
+def _record_text(record: Path) -> str | None:
+    try:
+        with open(record, "rb") as f:
+            return f.read(_PLACED_CAP).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def _restore(record: Path, text: str | None) -> None:
+    if text:
+        write_atomic(record, text)
+    else:
+        record.unlink(missing_ok=True)
+
+
+def _settle(path: Path) -> None:
+    """The lock lists every placed tree now (inside `held`): the record goes."""
+    _sibling(path, "placed").unlink(missing_ok=True)
 
 
 def read_placed(path: Path) -> tuple[tuple[str, str, str], ...]:

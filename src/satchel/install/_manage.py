@@ -259,9 +259,9 @@ def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> 
     """Place each updated tree and put its entry in the lock as it is now, holding it."""
     with held(where.lock_path, settings.lock_wait):
         lock = read_lock(where.lock_path)
-        placing(where.lock_path, (p.entry for p in plans))
         for p in plans:
-            place(p.item.path, p.target, settings.limits)
+            with placing(where.lock_path, p.entry):
+                place(p.item.path, p.target, settings.limits)
         write_lock(where.lock_path, lock.put_all(p.entry for p in plans))
 
 
