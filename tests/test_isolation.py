@@ -18,7 +18,6 @@ from tests.support.checkout import tracked as tracked_files
 # Tests that read the bundled examples or the user's home and failed when the checkout
 # held what the documented commands leave there, or when HOME was the user's.
 EXPOSED = (
-    "tests/test_docs.py::test_the_snippet_runs_as_written[examples/README.md:8]",
     "tests/test_docs.py::test_the_snippet_runs_as_written[docs/trust.md:12]",
     "tests/cli/test_listing.py::test_human_table_matches_golden",
     "tests/cli/test_trust.py::test_the_example_untrusted_holds_its_plugins_back",
