@@ -278,19 +278,18 @@ def test_no_tracked_file_says_the_internal_name():
 def test_no_message_or_option_value_says_the_internal_name():
     """String constants that are not docstrings: messages, option values, help texts."""
     found = []
-    for path in (ROOT / "src" / "satchel").rglob("*.py"):
-        tree = ast.parse(path.read_text())
+    for path, nodes in _source_nodes():  # parsed once for every scan of this module
         docstrings = {
             id(node.body[0].value)
-            for node in ast.walk(tree)
+            for node in nodes
             if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
             and node.body
             and isinstance(node.body[0], ast.Expr)
             and isinstance(node.body[0].value, ast.Constant)
         }
         found += [
-            f"{path.relative_to(ROOT)}:{node.lineno}"
-            for node in ast.walk(tree)
+            f"{path}:{node.lineno}"
+            for node in nodes
             if isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and id(node) not in docstrings
