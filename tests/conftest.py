@@ -18,6 +18,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 import satchel
 from satchel._trust import trust
 from tests.support.checkout import examples_root, examples_written
+from tests.support.golden import UPDATE
 
 # Hypothesis keeps no example database and its caches in the system's temp dir, so the
 # suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.
@@ -93,7 +94,7 @@ MACHINE_VARS = (
     "GEMINI_CLI_HOME",
 )
 # The suite's own switches; every other SATCHEL_ variable is a setting of the machine's.
-SUITE_SWITCHES = frozenset(("SATCHEL_UPDATE_GOLDEN", "SATCHEL_PROPERTIES"))
+SUITE_SWITCHES = frozenset((UPDATE, "SATCHEL_PROPERTIES"))
 
 
 @pytest.fixture(autouse=True)
