@@ -12,7 +12,13 @@ from pathlib import Path
 
 from satchel.cli import main
 from tests.support import put, skill_md
-from tests.support.checkout import CHECKOUT, copy_examples, examples_root, snapshot
+from tests.support.checkout import (
+    CHECKOUT,
+    copy_examples,
+    examples_root,
+    examples_written,
+    snapshot,
+)
 from tests.support.checkout import tracked as tracked_files
 
 # Tests that read the bundled examples or the user's home and failed when the checkout
@@ -40,6 +46,19 @@ def test_the_example_copy_holds_exactly_what_git_tracks():
     assert names is not None and "examples/README.md" in names
     copied = {n for n in snapshot(examples_root()) if not n.startswith(".git")}
     assert copied == set(names)
+
+
+def test_a_file_written_into_the_example_copy_is_named():
+    """What `in_examples` checks after each test that runs in the copy."""
+    root = examples_root()
+    assert examples_written() == []
+    put(root, "examples/home/.local/share/satchel/plugin-data/kit/state", "x")
+    try:
+        written = examples_written()
+    finally:
+        shutil.rmtree(root / "examples/home/.local")
+    assert written == ["examples/home/.local/share/satchel/plugin-data/kit/state"]
+    assert examples_written() == []
 
 
 def _checkout_copy(dest: Path) -> Path:
