@@ -1,4 +1,6 @@
-"""Shared fixtures: a project (with .git) and a stand-in home, both in tmp_path."""
+"""Shared fixtures: a project (with .git) and a stand-in home, both in tmp_path; for every
+test a HOME, discovery cache and policy directory of its own in the temp dir; and a copy
+of the bundled examples as git tracks them."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import itertools
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 import satchel
 from satchel._trust import trust
+from tests.support.checkout import examples_root, examples_written
+from tests.support.golden import UPDATE
 
 # Hypothesis keeps no example database and its caches in the system's temp dir, so the
 # suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.
@@ -72,6 +77,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 _CACHES = itertools.count()
+# What would point a test at the user's own files, settings or credentials: HOME stands
+# in for them all once these are gone (the XDG ones default to folders below HOME).
+MACHINE_VARS = (
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CONFIG_DIRS",
+    "XDG_DATA_DIRS",
+    "DOCKER_CONFIG",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
+)
+# The suite's own switches; every other SATCHEL_ variable is a setting of the machine's.
+SUITE_SWITCHES = frozenset((UPDATE, "SATCHEL_PROPERTIES"))
 
 
 @pytest.fixture(autouse=True)
@@ -79,13 +102,34 @@ def private_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """Each test's discovery cache is its own directory in the temp dir (made when a load
-    first writes it), never the user's; subprocesses inherit it."""
-    path = tmp_path_factory.getbasetemp() / "discovery-cache" / str(next(_CACHES))
+    first writes it), never the user's; and its HOME an empty folder of its own, never the
+    user's: what reads `~` in the test or in a process it starts reads that. Subprocesses
+    inherit both."""
+    number = str(next(_CACHES))
+    base = tmp_path_factory.getbasetemp()
+    path = base / "discovery-cache" / number
+    settings = [n for n in os.environ if n.startswith("SATCHEL_") and n not in SUITE_SWITCHES]
+    for name in [*MACHINE_VARS, *settings]:
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SATCHEL_CACHE_DIR", str(path))
-    monkeypatch.delenv("SATCHEL_CACHE", raising=False)
     # and the system's policy directory is an empty one of its own, never the machine's
-    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(path.parent.parent / "no-policy"))
+    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(base / "no-policy"))
+    user = base / "user-home" / number
+    user.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(user))
     return path
+
+
+@pytest.fixture
+def in_examples(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Run from this process's copy of the bundled examples (tests/support/checkout.py),
+    the folder that stands for the checkout's root; the tests share it, so a test that
+    writes into it fails."""
+    root = examples_root()
+    monkeypatch.chdir(root)
+    yield root
+    written = examples_written()
+    assert written == [], f"the test wrote into the shared copy of examples/: {written}"
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from satchel.diagnostics import CODES
+from tests.support.checkout import copy_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\| `([a-z0-9._-]+)` \| ((?:error|warning|info)(?:, [a-z]+)*) \|", re.M)
@@ -127,9 +128,9 @@ def test_commands_doc_shows_the_command_and_agent_tables():
 # -- every snippet runs as written ------------------------------------------------------
 #
 # Each ```python and ```sh block of the README, docs/ and examples/README.md runs in a
-# temporary folder that holds a copy of examples/ (as a fresh clone's root does), with a
-# scratch HOME. A block that cannot run offline says why on the line before it:
-# <!-- not run: REASON -->.
+# temporary folder that holds a copy of examples/ as git tracks it (as a fresh clone's root
+# does; not what running the commands in the checkout left there), with a scratch HOME.
+# A block that cannot run offline says why on the line before it: <!-- not run: REASON -->.
 
 FENCE = re.compile(
     r"^(?:<!-- not run: (?P<why>[^>]+) -->\n)?```(?P<lang>python|sh)\n(?P<code>.*?)^```",
@@ -158,14 +159,12 @@ SNIPPETS = _snippets()
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder standing in for a fresh clone's root: examples/ and a .git."""
-    root = tmp_path_factory.mktemp("clone")
-    shutil.copytree(ROOT / "examples", root / "examples", symlinks=True)
-    (root / ".git").mkdir()
-    return root
+    return copy_examples(tmp_path_factory.mktemp("clone"))
 
 
 def _environ(home: Path) -> dict[str, str]:
-    keep = ("LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    # and the test's own discovery cache and empty policy directory (tests/conftest.py)
+    keep = ("LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", "SATCHEL_CACHE_DIR", "SATCHEL_POLICY_DIR")
     env = {k: v for k, v in os.environ.items() if k in keep}
     bin_dir = str(Path(sys.executable).parent)
     return {**env, "HOME": str(home), "PATH": os.pathsep.join([bin_dir, "/usr/bin", "/bin"])}
@@ -205,7 +204,6 @@ def test_the_snippet_runs_as_written(clone, tmp_path, name, line, lang, code, wh
         # 2 is a usage error, 3 a bug, 127 a command that does not exist
         assert done.returncode in (0, 1), f"{name}:{line}: {run[-1]}\n{done.stderr}"
         assert "Traceback" not in done.stderr, done.stderr
-    assert not (ROOT / "examples" / "home" / ".local").exists()  # nothing written here
 
 
 def test_readme_python_snippet_lists_the_example_skills(clone, tmp_path):
@@ -280,19 +278,18 @@ def test_no_tracked_file_says_the_internal_name():
 def test_no_message_or_option_value_says_the_internal_name():
     """String constants that are not docstrings: messages, option values, help texts."""
     found = []
-    for path in (ROOT / "src" / "satchel").rglob("*.py"):
-        tree = ast.parse(path.read_text())
+    for path, nodes in _source_nodes():  # parsed once for every scan of this module
         docstrings = {
             id(node.body[0].value)
-            for node in ast.walk(tree)
+            for node in nodes
             if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
             and node.body
             and isinstance(node.body[0], ast.Expr)
             and isinstance(node.body[0].value, ast.Constant)
         }
         found += [
-            f"{path.relative_to(ROOT)}:{node.lineno}"
-            for node in ast.walk(tree)
+            f"{path}:{node.lineno}"
+            for node in nodes
             if isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and id(node) not in docstrings

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import satchel
+from tests.support.checkout import examples_root
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "agent_loop.py"
-SKILL = ROOT / "examples" / "refund-desk" / ".agents" / "skills" / "refund-policy"
+EXAMPLES = examples_root() / "examples"  # what git tracks of examples/, never the checkout's own
+EXAMPLE = EXAMPLES / "agent_loop.py"
+SKILL = EXAMPLES / "refund-desk" / ".agents" / "skills" / "refund-policy"
 
 
 def test_the_agent_loop_prints_the_capture(tmp_path):

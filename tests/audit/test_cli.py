@@ -22,9 +22,8 @@ check_golden = partial(cli_golden, directory=GOLDEN)
 
 
 @pytest.fixture
-def in_repo(monkeypatch):
-    monkeypatch.chdir(REPO)
-    return REPO
+def in_repo(in_examples):
+    return in_examples
 
 
 def test_the_example_workspace_as_text(satchel, in_repo):

@@ -8,7 +8,7 @@ import pytest
 
 from satchel.cli import main
 
-from .support import REPO, Run
+from .support import Run
 
 # Terminal and config settings of the machine running the tests must not leak in.
 MACHINE_VARS = (
@@ -44,7 +44,6 @@ def satchel(capsys):
 
 
 @pytest.fixture
-def in_repo(monkeypatch):
-    """Run from the repository root, so the example's paths print relative to it."""
-    monkeypatch.chdir(REPO)
-    return REPO
+def in_repo(in_examples):
+    """Run from the root of the example's copy, so its paths print relative to it."""
+    return in_examples

@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import golden
+from tests.support.checkout import examples_root
 
-REPO = Path(__file__).resolve().parents[2]
+# The example is read from a copy of what git tracks of examples/ (tests/support/checkout.py),
+# whose root stands for the checkout's: whatever was run in the checkout, it is the same.
+REPO = examples_root()
 WORKSPACE = REPO / "examples" / "workspace"
 HOME = REPO / "examples" / "home"
 GOLDEN = Path(__file__).parent / "golden"

@@ -17,9 +17,10 @@ from keyring.backends import fail
 
 from satchel import Layout, load
 from tests.support import put
+from tests.support.checkout import CHECKOUT
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
-from .support import REPO, check_golden
+from .support import check_golden
 
 OPTIONS = {
     "api_key": {
@@ -120,7 +121,7 @@ def test_a_keyring_that_fails_is_a_diagnostic_and_no_plain_text_fallback(satchel
 def test_values_stdin_in_a_real_process(where, tmp_path):
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(REPO),
+        "PYTHONPATH": str(CHECKOUT),
         "PYTHON_KEYRING_BACKEND": BACKEND,
         VARIABLE: str(tmp_path / "keyring.json"),
     }
@@ -128,7 +129,7 @@ def test_values_stdin_in_a_real_process(where, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "satchel", "plugin", "configure", "kit", "--values-stdin",
          *where, "--json"],
-        input=json.dumps(values), capture_output=True, text=True, env=env, cwd=REPO, timeout=60,
+        input=json.dumps(values), capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = {r["key"]: r["value"] for r in json.loads(done.stdout)["options"]}
@@ -156,13 +157,13 @@ def test_on_a_terminal_each_option_is_prompted_for(where, tmp_path):
     leader, follower = pty.openpty()
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(REPO),
+        "PYTHONPATH": str(CHECKOUT),
         "PYTHON_KEYRING_BACKEND": BACKEND,
         VARIABLE: str(tmp_path / "keyring.json"),
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "satchel", "plugin", "configure", "kit", *where],
-        stdin=follower, stdout=follower, stderr=follower, env=env, cwd=REPO,
+        stdin=follower, stdout=follower, stderr=follower, env=env, cwd=tmp_path,
         start_new_session=True,  # no controlling terminal but the pseudo-terminal
     )  # fmt: skip
     os.close(follower)

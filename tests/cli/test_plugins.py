@@ -16,8 +16,9 @@ from satchel._trust import trust
 from satchel.layout import Layout
 from satchel.plugins import read_plugin
 from tests.support import put, skill_md, write_skill
+from tests.support.checkout import CHECKOUT
 
-from .support import EXAMPLE, HOME, REPO, WORKSPACE, check_golden
+from .support import EXAMPLE, HOME, WORKSPACE, check_golden
 
 PLUGINS_DIR = "examples/workspace/.satchel/plugins"
 USER_PLUGIN = "examples/home/.agents/plugins/snippets"
@@ -38,7 +39,7 @@ SECRETS = (
     "${GITHUB_TOKEN}",
     "eu-west-1",  # deploy-api's DEPLOY_REGION value
 )
-SCHEMAS = REPO / "tests" / "plugins" / "formats" / "schemas"
+SCHEMAS = CHECKOUT / "tests" / "plugins" / "formats" / "schemas"
 NATIVE = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
 MCP = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
 

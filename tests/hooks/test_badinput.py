@@ -15,7 +15,7 @@ from .support import fire, pre_tool, reply, sh_hook
 
 def test_h01_a_hook_that_never_exits_times_out_and_allows(tmp_path, layout):
     command = sh_hook(tmp_path, "forever", "sleep 600\n")
-    outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 1}]))
+    outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 0.2}]))
     assert outcome.behavior == "allow"
     assert outcome.results[0].timed_out
     assert [(d.code, d.message) for d in outcome.diagnostics] == [
@@ -25,12 +25,12 @@ def test_h01_a_hook_that_never_exits_times_out_and_allows(tmp_path, layout):
 
 def test_h01_a_hook_that_traps_term_is_killed_too(tmp_path, layout):
     command = sh_hook(tmp_path, "stubborn", "trap '' TERM\nwhile :; do sleep 1; done\n")
-    outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 1}]))
+    outcome = fire(layout, ("before_tool_use", None, [{"command": command, "timeout": 0.2}]))
     assert codes(outcome.diagnostics) == ["hook.timeout"]
 
 
 def test_h01_a_strict_hook_that_times_out_denies(tmp_path, layout):
-    handler = {"command": "sleep 600", "timeout": 1, "strict": True, "name": "slow"}
+    handler = {"command": "sleep 600", "timeout": 0.2, "strict": True, "name": "slow"}
     outcome = fire(layout, ("before_tool_use", None, [handler]))
     assert outcome.behavior == "deny"
     assert outcome.reason == (
@@ -39,7 +39,7 @@ def test_h01_a_strict_hook_that_times_out_denies(tmp_path, layout):
 
 
 def test_the_runner_default_timeout_applies_to_a_hook_without_one(tmp_path, layout):
-    outcome = fire(layout, ("before_tool_use", None, [{"command": "sleep 600"}]), timeout=1)
+    outcome = fire(layout, ("before_tool_use", None, [{"command": "sleep 600"}]), timeout=0.2)
     assert codes(outcome.diagnostics) == ["hook.timeout"]
 
 

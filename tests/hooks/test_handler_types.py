@@ -59,7 +59,8 @@ class _Server:
 @pytest.fixture
 def server() -> Iterator[_Server]:
     srv = _Server()
-    thread = threading.Thread(target=srv.httpd.serve_forever, daemon=True)
+    # polled every 0.05 s, not the default 0.5 s: shutdown() waits for the next poll
+    thread = threading.Thread(target=srv.httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield srv

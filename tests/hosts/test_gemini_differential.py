@@ -145,13 +145,23 @@ DUPLICATE_ROOTS = (
 )
 
 
-def duplicates_tree(tmp_path: Path, roots: tuple[str, ...] = DUPLICATE_ROOTS) -> tuple[Path, Path]:
+# One name per pair of roots as well, so no chain hides an order: the stronger always wins.
+PAIRS = tuple(itertools.combinations(range(len(DUPLICATE_ROOTS)), 2))
+
+
+def duplicates_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """``twice`` in every root, and ``pair-W-S`` in the two roots W and S of each pair."""
     repo = git_repo(tmp_path / "repo")
     home = tmp_path / "home"
     home.mkdir()
     put(home / ".gemini/extensions/ext/gemini-extension.json", '{"name": "ext", "version": "1"}')
-    for root in roots:
+    for root in DUPLICATE_ROOTS:
         skill(tmp_path / root, "twice", description=f"From {root}.")
+    for weak, strong in PAIRS:
+        for at in (weak, strong):
+            skill(
+                tmp_path / DUPLICATE_ROOTS[at], f"pair-{weak}-{strong}", description=f"Root {at}."
+            )
     return repo, home
 
 
@@ -163,24 +173,18 @@ def duplicates(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
 def test_gemini_keeps_one_copy_and_names_each_override(duplicates: Seen):
     repo, _, view = duplicates
     paths = [repo.parent / root / "twice/SKILL.md" for root in DUPLICATE_ROOTS]
-    assert [(s.name, s.path, s.description) for s in view.own] == [
+    assert [(s.name, s.path, s.description) for s in view.own if s.name == "twice"] == [
         ("twice", paths[-1], f"From {DUPLICATE_ROOTS[-1]}.")
     ]
     # Each stronger root overrides the one before it: a chain from the weakest.
-    assert [(c.name, c.loser, c.winner) for c in view.conflicts] == [
+    assert [(c.name, c.loser, c.winner) for c in view.conflicts if c.name == "twice"] == [
         ("twice", weaker, stronger) for weaker, stronger in itertools.pairwise(paths)
     ]
 
 
-def test_gemini_ranks_each_pair_of_roots_the_same_way(gemini: Path, tmp_path: Path):
-    # One name per pair of roots, so no chain hides an order: the stronger always wins.
-    repo, home = duplicates_tree(tmp_path, ())
-    pairs = list(itertools.combinations(range(len(DUPLICATE_ROOTS)), 2))
-    for weak, strong in pairs:
-        for at in (weak, strong):
-            skill(tmp_path / DUPLICATE_ROOTS[at], f"pair-{weak}-{strong}", description=f"{at}")
-    got = {s.name: s.description for s in gemini_view(gemini, repo, home).own}
-    assert got == {f"pair-{weak}-{strong}": f"{strong}" for weak, strong in pairs}
+def test_gemini_ranks_each_pair_of_roots_the_same_way(duplicates: Seen):
+    got = {s.name: s.description for s in duplicates[2].own if s.name != "twice"}
+    assert got == {f"pair-{weak}-{strong}": f"Root {strong}." for weak, strong in PAIRS}
 
 
 def test_satchel_matches_gemini_winner_of_a_duplicated_name(duplicates: Seen):

@@ -43,6 +43,10 @@ STARTUP = 60  # seconds a server may take to say where it listens: a "did not ha
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> tuple[Path, Path]:
+    return _workspace(tmp_path)
+
+
+def _workspace(tmp_path: Path) -> tuple[Path, Path]:
     """A project with one visible skill (files, a binary, a link out, a script), one
     hidden skill and two commands; and a stand-in home."""
     project, home = tmp_path / "project", tmp_path / "home"
@@ -288,7 +292,12 @@ def test_before_tool_use_hooks_guard_served_calls(workspace):
 def start_http(workspace) -> Iterator[Callable[..., str]]:
     """start_http(*options) runs `satchel serve --http 127.0.0.1:0 --json` on the
     workspace and gives the URL it printed; every server is stopped (SIGTERM) after."""
-    project, home = workspace
+    with _http_servers(*workspace) as start:
+        yield start
+
+
+@contextlib.contextmanager
+def _http_servers(project: Path, home: Path) -> Iterator[Callable[..., str]]:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
     with contextlib.ExitStack() as stack:
 
@@ -322,9 +331,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         pytest.fail("satchel serve --http did not stop on SIGTERM")
 
 
-@pytest.fixture
-def http_server(start_http) -> str:
-    return start_http()
+@pytest.fixture(scope="module")
+def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One `satchel serve --http` for the module's tests that neither change its options
+    nor need a fresh process: each MCP session keeps a state of its own."""
+    with _http_servers(*_workspace(tmp_path_factory.mktemp("served"))) as start:
+        yield start()
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

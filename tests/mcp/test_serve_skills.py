@@ -43,9 +43,9 @@ from satchel.server._skills_ext import (
 )
 
 from ..support import check_golden, put
+from ..support.checkout import examples_root
 from .test_serve import CALL, STARTUP, _inspect, _stop
 
-ROOT = Path(__file__).resolve().parents[2]
 FILLERS = SKILLS_PAGE + 5  # more skills than one skills/list page holds
 SKILL_MD = (
     "---\nname: refund-policy\ndescription: The refund window and its exceptions.\n"
@@ -303,7 +303,8 @@ def test_skills_list_of_the_example_workspace(tmp_path):
     (``lint-kit:lint-fix`` ...) are not in it, since their URI cannot end in their name."""
     home = tmp_path / "home"
     home.mkdir()
-    argv = _argv(ROOT / "examples" / "workspace", ROOT / "examples" / "home")
+    examples = examples_root() / "examples"  # what git tracks, never the checkout's own
+    argv = _argv(examples / "workspace", examples / "home")
 
     async def run() -> dict[str, Any]:
         with anyio.fail_after(STARTUP * 2):

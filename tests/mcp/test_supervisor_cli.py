@@ -31,8 +31,7 @@ DEPLOY = "mcp__plugin_deploy-kit_deploy-api__"
 
 
 @pytest.fixture
-def run(capsys, monkeypatch):
-    monkeypatch.chdir(REPO)
+def run(capsys, monkeypatch, in_examples):
     for name in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "XDG_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
 

@@ -81,12 +81,12 @@ def test_each_failure_is_reported_and_the_other_servers_run(layout, project):
 
 
 def test_start_up_is_concurrent_each_server_with_its_own_timeout(layout, project):
-    """Three servers that never answer, a 3 s timeout each: started one after the
-    other they would take 9 s."""
+    """Three servers that never answer, a 1 s timeout each: started one after the
+    other they would take 3 s."""
     root = write_plugin(project, "kit", {})
     silent = script(root, "silent", SERVERS / "silent.py")
     write_plugin(project, "kit", {f"s{i}": stdio(silent) for i in range(3)})
-    sup = supervisor(load(layout), timeout=3)
+    sup = supervisor(load(layout), timeout=1)
     anyio.run(_start_stop, sup)
     assert {r.status for r in sup.servers} == {"failed"}
     assert len(sup.diagnostics) == 3

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+UPDATE = "SATCHEL_UPDATE_GOLDEN"  # the switch that rewrites golden files
 
 
 def check_golden(
@@ -21,7 +22,7 @@ def check_golden(
     if clean is not None:
         text = clean(text)
     path = directory / name
-    if os.environ.get("SATCHEL_UPDATE_GOLDEN") == "1":
+    if os.environ.get(UPDATE) == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
     assert path.exists(), f"no golden/{name}; run with SATCHEL_UPDATE_GOLDEN=1 to create it"
