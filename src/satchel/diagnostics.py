@@ -89,7 +89,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "cli.io.error": Entry("error", "a file or directory the command needed could not be used"),
         "cli.mcp.sdk-missing": Entry(
             "error",
-            "satchel mcp check and satchel serve need the mcp extra, which is not installed",
+            "satchel mcp check and satchel serve need the MCP SDK, which this environment lacks",
         ),
         "cli.plugin.unknown": Entry("error", "no plugin that loads has the name asked for"),
         "cli.skill.exists": Entry("error", "the skill to create already has a SKILL.md"),

@@ -149,7 +149,7 @@ def test_mcp_check_says_how_to_install_the_sdk_when_it_is_missing(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == (
         "satchel: cli.mcp.sdk-missing: starting MCP servers needs the mcp SDK, which is not "
-        "installed; install the mcp extra: pip install 'satchel[mcp]'"
+        "installed; install it: pip install 'satchel[mcp]'"
     )
 
 

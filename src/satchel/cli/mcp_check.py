@@ -67,7 +67,7 @@ def run(
     (under the names a host sees, mcp__<server>__<tool>), prompts (as slash
     commands) and resources are listed; a server that fails is reported with why and
     the others go on. Every server process is stopped before the command returns.
-    Exit 1 when a server failed. Needs the mcp extra (pip install 'satchel[mcp]')."""
+    Exit 1 when a server failed. Uses the MCP SDK, a dependency of satchel."""
     if not sdk_available():
         message = f"starting MCP servers needs the mcp SDK, which is not installed; {INSTALL_HINT}"
         return out.fail(SDK_MISSING, message, as_json=as_json)

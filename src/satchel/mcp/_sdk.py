@@ -7,7 +7,7 @@ from satchel.errors import McpUnavailable
 
 __all__ = ["INSTALL_HINT", "McpUnavailable", "require_sdk", "sdk_available"]
 
-INSTALL_HINT = "install the mcp extra: pip install 'satchel[mcp]'"
+INSTALL_HINT = "install it: pip install 'satchel[mcp]'"
 
 
 def sdk_available() -> bool:

@@ -18,7 +18,7 @@ From plain Python (an event loop in a thread of its own)::
     with McpSupervisor(env).blocking() as mcp:
         result = mcp.call_tool("mcp__github__search", {"q": "x"})
 
-Needs the ``mcp`` extra (``pip install 'satchel[mcp]'``): the SDK is imported when
+Uses the MCP SDK (a dependency of satchel): the SDK is imported when
 the supervisor starts, never by ``import satchel``. Failure codes:
 ``plugin.mcp.connection_failed`` and ``plugin.mcp.authorization_required`` for a
 plugin's server (Vibe), ``mcp.server.connection_failed`` and
