@@ -147,6 +147,27 @@ def project_marker(directory: Path, client: str = "satchel") -> str | None:
     return None
 
 
+# The instruction files among the markers: the hosts read a nested AGENTS.md or
+# CLAUDE.md as instructions for that part of the same project, so on the walk up from
+# the working directory only a family's folder makes a directory a project of its own.
+_INSTRUCTION_MARKERS = frozenset(("AGENTS.md", "CLAUDE.md"))
+
+
+def _nearest_project(here: Path, root: Path, client: str, home: Path) -> Path:
+    """The nearest directory from `here` up to `root` (the git root, excluded) that
+    holds a family's folder (``.satchel/``, ``.claude/``, ``.agents/`` ...), else
+    `root`; the user's home never counts, its folders being the user's own."""
+    folders = [
+        m for m in _unique([f".{client}", *PROJECT_MARKERS]) if m not in _INSTRUCTION_MARKERS
+    ]
+    for directory in (here, *here.parents):
+        if directory == root or not directory.is_relative_to(root):
+            break
+        if directory != home and any(os.path.lexists(directory / m) for m in folders):
+            return directory
+    return root
+
+
 @model
 class Layout:
     """Every decision about where skills come from. Build one with `Layout.default`."""
@@ -189,7 +210,10 @@ class Layout:
         The project root is `project`; else `cwd` itself when it is given and holds a
         project marker (`PROJECT_MARKERS`: ``.satchel/``, ``.claude/``, ``.agents/``,
         ``AGENTS.md`` ...), so a project inside another repository can be named; else
-        the nearest ancestor of the working directory holding `.git` (`markers`).
+        the nearest directory from the working directory up to the git root (the
+        nearest ancestor holding `.git`, `markers`) that holds a family's folder
+        (``.satchel/``, ``.claude/``, ``.agents/``, ``.codex/``, ``.opencode/``); else
+        the git root; else the working directory (docs/layout.md, "The project root").
         With `ancestors` (Codex's walk from `cwd` up to the git root) it is the git root.
         `roots`, `command_roots`, `agent_roots` and `plugin_roots` replace the
         default table of skills, commands, agent and plugin roots (`default_roots`).
@@ -208,8 +232,10 @@ class Layout:
                 here,
                 project,
                 explicit=cwd is not None and not ancestors,
+                ancestors=ancestors,
                 client=client,
                 markers=markers,
+                home=home_dir,
             ),
             home=home_dir,
             config_home=config,
@@ -305,14 +331,20 @@ def _project(
     project: str | os.PathLike[str] | None,
     *,
     explicit: bool,
+    ancestors: bool,
     client: str,
     markers: Sequence[str],
+    home: Path,
 ) -> Path:
+    """`project`; else `here` when named and holding any project marker; else the
+    nearest directory below the git root holding a family's folder (not with
+    `ancestors`, whose walk reads them all); else the git root; else `here`."""
     if project:
         return Path(project).absolute()
     if explicit and project_marker(here, client) is not None:
         return here
-    return find_project_root(here, markers)
+    root = find_project_root(here, markers)
+    return root if ancestors else _nearest_project(here, root, client, home)
 
 
 def _table(given: Sequence[RootSpec] | None, client: str, kind: str) -> tuple[RootSpec, ...]:

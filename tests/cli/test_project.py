@@ -51,10 +51,59 @@ def test_project_option_wins_over_dir(satchel, monorepo, home):
     assert result.err.splitlines()[0] == f"project: {repo} (--project)"
 
 
-def test_the_current_directory_is_not_explicit(satchel, monorepo, home, monkeypatch):
-    repo, package = monorepo
+def test_the_current_directory_holding_a_marker_is_the_project(
+    satchel, monorepo, home, monkeypatch
+):
+    _, package = monorepo
     monkeypatch.chdir(package)
-    assert satchel("list", "--home", home).err.splitlines()[0] == f"project: {repo} (git root)"
+    result = satchel("list", "--home", home)
+    assert result.err.splitlines()[0] == f"project: {package} (holds .claude)"
+    assert [s["name"] for s in satchel("list", "--home", home, "--json").json()["skills"]] == [
+        "app-only"
+    ]
+
+
+def test_below_the_current_package_its_nearest_marker_holding_folder_is_the_project(
+    satchel, monorepo, home, monkeypatch
+):
+    _, package = monorepo
+    (package / "src" / "lib").mkdir(parents=True)
+    monkeypatch.chdir(package / "src" / "lib")
+    result = satchel("list", "--home", home)
+    assert result.err.splitlines()[0] == f"project: {package} (holds .claude)"
+
+
+def test_a_nested_instruction_file_alone_keeps_the_git_root(satchel, monorepo, home, monkeypatch):
+    repo, _ = monorepo
+    docs = repo / "docs"
+    docs.mkdir()
+    (docs / "AGENTS.md").write_text("Write plainly.\n")
+    monkeypatch.chdir(docs)
+    result = satchel("list", "--home", home)
+    assert result.err.splitlines()[0] == f"project: {repo} (git root)"
+    assert satchel("list", docs, "--home", home).err.splitlines()[0] == (
+        f"project: {docs} (holds AGENTS.md)"
+    )  # a folder named on purpose counts with an instruction file alone
+
+
+def test_the_home_folder_is_never_the_project_on_the_way_up(satchel, tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    home = repo / "user"  # a home inside the repository, holding the user's .claude
+    _skill(home / ".claude" / "skills", "mine")
+    (home / "work").mkdir()
+    monkeypatch.chdir(home / "work")
+    result = satchel("list", "--home", home)
+    assert result.err.splitlines()[0] == f"project: {repo} (git root)"
+
+
+def test_satchel_trust_with_no_dir_trusts_the_project_list_uses(
+    satchel, monorepo, home, monkeypatch
+):
+    _, package = monorepo
+    monkeypatch.chdir(package)
+    assert satchel("trust", "--home", home, "--json").json()["folder"] == str(package.resolve())
+    assert satchel("untrust", "--home", home, "--json").json()["folder"] == str(package.resolve())
 
 
 def test_doctor_dir_reports_the_package(satchel, monorepo, home):
@@ -95,6 +144,14 @@ def test_the_bundled_example_inside_this_checkout_is_its_own_project(satchel, in
     assert lib.load("examples/workspace").layout.project == WORKSPACE
 
 
+def test_cd_into_the_bundled_example_makes_it_the_project(satchel, in_repo, monkeypatch):
+    monkeypatch.chdir(WORKSPACE)
+    result = satchel("list", "--home", in_repo / "examples" / "home", "--trust")
+    assert result.err.splitlines()[0] == f"project: {WORKSPACE} (holds .satchel)"
+    assert "release" in result.out
+    assert lib.load().layout.project == WORKSPACE
+
+
 VERBS = [
     ("doctor",),
     ("list",),
@@ -130,3 +187,20 @@ def test_on_a_terminal_every_report_opens_with_the_project_root(
     _, package = monorepo
     result = satchel(*words, "--project", package, "--home", home)
     assert result.out.splitlines()[0] == f"project: {package} (--project)"
+
+
+def test_install_writes_into_the_project_list_reads(satchel, monorepo, home, monkeypatch, tmp_path):
+    repo, _ = monorepo
+    source = tmp_path / "source"
+    _skill(source, "fresh")
+    docs = repo / "docs"
+    docs.mkdir()
+    (docs / "AGENTS.md").write_text("Write plainly.\n")
+    monkeypatch.chdir(docs)
+    installed = satchel("install", source / "fresh", "--home", home, "--json").json()
+    assert installed["installed"][0]["path"] == str(repo / ".satchel" / "skills" / "fresh")
+    listed = satchel("list", "--home", home, "--json").json()
+    assert (listed["project"], "fresh" in [s["name"] for s in listed["skills"]]) == (
+        str(repo),
+        True,
+    )

@@ -60,7 +60,7 @@ def selectors_here(
     """For `validate`, which loads no project: the selectors of the user's config
     (under `home`), of the current directory's project config when that folder is
     trusted, and `ignore`; and the config files' problems."""
-    layout = Layout.default(Path.cwd(), client=client, home=home)
+    layout = Layout.default(client=client, home=home)
     trusted = read_trust(layout).trusting(layout.project) is not None
     problems: list[Diagnostic] = []
     selectors = ignored_codes(layout, trust_project=trusted, problems=problems)

@@ -89,7 +89,7 @@ def context(
 ) -> Context:
     """The install context for the location options and base URLs given."""
     environ = dict(os.environ)
-    layout = Layout.default(Path.cwd(), client=client, home=home, project=project)
+    layout = Layout.default(client=client, home=home, project=project)  # the cwd rule
     overrides: Mapping[str, object] = endpoints or {}
     auth, _problems = read_credentials(layout, environ)  # a bad entry refuses when used
     settings = Settings.from_env(environ, **overrides, auth=auth)

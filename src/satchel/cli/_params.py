@@ -48,7 +48,8 @@ def where() -> tuple[click.Parameter, ...]:
         ["--project"],
         type=directory(exists=True),
         help="The project root (default: DIR when it holds .satchel, .claude, .agents, "
-        "AGENTS.md...; else the nearest ancestor holding .git).",
+        "AGENTS.md...; else the nearest folder up to the git root holding .satchel, "
+        ".claude, .agents...; else the git root).",
     )
     return (project, home_option(), client_option())
 

@@ -66,7 +66,7 @@ def why_project(lay: Layout, *, given: bool) -> str:
     if os.path.lexists(lay.project / ".git"):
         return "git root"
     marker = project_marker(lay.project, lay.client)
-    if lay.project == lay.cwd and marker is not None:
+    if marker is not None and lay.cwd.is_relative_to(lay.project):
         return f"holds {marker}"
     return "no git root above"
 

@@ -16,7 +16,7 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
 from satchel.errors import TrustStoreError
-from satchel.layout import Layout, find_project_root
+from satchel.layout import Layout
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
 PINNED = "if one changes, it does not run until you trust the folder again"
@@ -47,7 +47,7 @@ def run(
 ) -> int:
     """Trust a folder: its plugins, hooks, MCP servers and !`cmd` lines may load.
 
-    DIR defaults to the project root (the nearest folder holding .git). Folders below
+    DIR defaults to the project root, the one `satchel list` reports. Folders below
     a trusted folder are trusted too. The list is kept in the user's config directory
     only, so a project cannot trust itself. --list prints the list. --header-helper
     HOST approves the header helper config.toml names for HOST instead."""
@@ -80,8 +80,9 @@ def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
 
 
 def target(layout: Layout, directory: Path | None) -> Path:
-    """The folder named, else the project root of the current directory, as a real path."""
-    return Path(directory or find_project_root(layout.cwd)).resolve()
+    """The folder named, else the project root of the current directory (the one
+    `satchel list` reports), as a real path."""
+    return Path(directory or layout.project).resolve()
 
 
 def print_list(listed: TrustList, *, as_json: bool) -> int:

@@ -25,7 +25,7 @@ def run(
 ) -> int:
     """Stop trusting a folder: its plugins, hooks and MCP servers no longer load.
 
-    DIR defaults to the project root (the nearest folder holding .git). A folder
+    DIR defaults to the project root, the one `satchel list` reports. A folder
     below another trusted folder stays trusted through it: the output says which.
     --header-helper HOST withdraws the approval of HOST's header helper instead."""
     layout = Layout.default(directory, client=client, home=home)
