@@ -916,6 +916,11 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "trust.changed": Entry(
             "error", "a project hook or MCP server changed, or is new, since the folder was trusted"
         ),
+        "trust.required": Entry(
+            "info",
+            "something of the project does not load until the project is trusted; "
+            "the hint is the command that trusts it",
+        ),
     }
 )
 

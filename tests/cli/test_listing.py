@@ -78,7 +78,8 @@ def test_no_skills_says_where_to_look(satchel, project, home):
     assert result.out == ""
     assert result.err == (
         f"project: {project} (--project)\n"
-        "No skills found; `satchel doctor` shows where satchel looked.\n"
+        f"No skills found; `satchel doctor --project {project} --home {home}` shows where "
+        "satchel looked.\n"
     )
     assert satchel("list", "--project", project, "--home", home, "--json").json() == {
         "version": 1,

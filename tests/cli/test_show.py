@@ -37,7 +37,8 @@ def test_unknown_name_suggests_close_ones(satchel, in_repo):
     assert result.out == ""
     assert result.err == (
         "satchel: cli.skill.unknown: no skill named 'relase'; "
-        "`satchel list` shows the skills that load\n"
+        "`satchel list --project examples/workspace --home examples/home --trust` shows the "
+        "skills that load\n"
         "did you mean: release?\n"
     )
 
@@ -49,7 +50,8 @@ def test_unknown_name_as_json(satchel, in_repo):
         "version": 1,
         "error": {
             "code": "cli.skill.unknown",
-            "message": "no skill named 'code-reveiw'; `satchel list` shows the skills that load",
+            "message": "no skill named 'code-reveiw'; `satchel list --project examples/workspace "
+            "--home examples/home --trust` shows the skills that load",
             "suggestions": ["code-review"],
         },
         "diagnostics": [],

@@ -45,9 +45,12 @@ def count(n: int, noun: str) -> str:
 
 
 def see_doctor(diagnostics: Sequence[Diagnostic], about: str = "") -> str:
-    """``2 diagnostics about agents; run `satchel doctor` to see them.``"""
+    """``2 diagnostics about agents; run `satchel doctor` to see them.``, the doctor
+    named with this run's scope options (`cli._again`)."""
+    from satchel.cli._again import again
+
     noun = count(len(diagnostics), "diagnostic") + (f" about {about}" if about else "")
-    return f"{noun}; run `satchel doctor` to see them."
+    return f"{noun}; run `{again('doctor')}` to see them."
 
 
 def envelope(

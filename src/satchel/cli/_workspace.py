@@ -86,11 +86,13 @@ def say_project(lay: Layout, project: Path | None) -> None:
 
 def trust_command(lay: Layout) -> str:
     """The command that trusts `lay`'s project: ``satchel trust DIR [--home H]``."""
+    import shlex
+
     from satchel.cli._output import shown
 
-    command = f"satchel trust {shown(lay.project)}"
+    command = f"satchel trust {shlex.quote(shown(lay.project))}"
     if lay.home != Path.home():
-        command += f" --home {shown(lay.home)}"
+        command += f" --home {shlex.quote(shown(lay.home))}"
     if lay.client != "satchel":
         command += f" --client {lay.client}"
     return command

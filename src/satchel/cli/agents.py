@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from satchel.agents import AgentSet, AgentType
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
@@ -46,7 +47,7 @@ def run(
 def _print(found: AgentSet) -> None:
     con = out.console()
     if not found.agents:
-        out.note("No agent types found; `satchel doctor` shows what did not load.")
+        out.note(f"No agent types found; `{again('doctor')}` shows what did not load.")
     for agent in found.agents.values():
         head = out.safe(agent.name, style="bold")
         head.append_text(out.safe(f"  {_source(agent)}", style="dim"))

@@ -11,6 +11,7 @@ from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit
 from satchel.audit._model import Severity
 from satchel.cli import _output as out
 from satchel.cli import _workspace as workspace
+from satchel.cli._again import again
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import host_option, json_option, plugin_dirs_option, where
 
@@ -117,7 +118,7 @@ def _print(report: Report) -> None:
     _print_policy(con, report)
     if report.diagnostics:
         noun = out.count(report.diagnostics, "load diagnostic")
-        hint = "run `satchel doctor` or `satchel validate` to see them"
+        hint = f"run `{again('doctor')}` or `satchel validate` to see them"
         con.print(out.safe(f"{noun} (errors and warnings); {hint}."))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
@@ -44,7 +45,7 @@ def _print(found: CommandSet) -> None:
     con = out.console()
     listed = list(found.commands.values())
     if not listed:
-        out.note("No commands found; `satchel doctor` shows what did not load.")
+        out.note(f"No commands found; `{again('doctor')}` shows what did not load.")
     else:
         grid = out.table(*WORDS, "description and path")
         for command in listed:

@@ -9,6 +9,7 @@ import click
 from satchel._environment import Environment, load
 from satchel._options import LoadOverrides
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import (
     host_option,
@@ -100,7 +101,7 @@ def _print(env: Environment) -> None:
     con = out.console()
     found = env.every_hook()
     if not found.hooks:
-        out.note("No hooks found; `satchel doctor` shows what did not load.")
+        out.note(f"No hooks found; `{again('doctor')}` shows what did not load.")
     else:
         grid = out.table(*COLUMNS)
         for hook in found.hooks:

@@ -16,6 +16,8 @@ from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._explain import entries_json, explain_lines
+from satchel.cli._held import held_back
+from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
@@ -145,6 +147,7 @@ def run(
     )
     ending = line if line is not None and built.omitted and built.text else None
     text = built.text
+    untrusted = held_back(env)
     if as_json:
         size = {
             "bytes": len(text.encode("utf-8")),
@@ -156,11 +159,13 @@ def run(
             "entries": entries_json(built),
             "search_line": ending,
         }
-        out.print_json({**document, **size, **explained}, (*problems, *built.diagnostics))
+        found = (*problems, *built.diagnostics, *untrusted)
+        out.print_json({**document, **size, **explained}, found)
         return OK
     if problems or built.diagnostics:
         shown = (*problems, *built.diagnostics)
         out.console(stderr=True).print(out.diagnostic_grid(shown))
+    say_held(untrusted)
     if explain:
         text = "".join(f"{line}\n" for line in explain_lines(built, limits, ending))
     if sys.stdout.isatty():

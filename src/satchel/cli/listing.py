@@ -6,7 +6,10 @@ from pathlib import Path
 
 from satchel._environment import Environment
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK
+from satchel.cli._held import held_back
+from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
 
@@ -35,19 +38,22 @@ def run(
     once a file it matches is touched. `satchel doctor` says what did not load and
     why."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    held = held_back(env)
     if as_json:
         skills = [skill.to_json() for skill in env.skills.values()]
-        out.print_json({"project": str(env.layout.project), "skills": skills}, env.diagnostics)
+        document = {"project": str(env.layout.project), "skills": skills}
+        out.print_json(document, (*env.diagnostics, *held))
     else:
         say_project(env.layout, project)
         _print(env)
+        say_held(held)
     return OK
 
 
 def _print(env: Environment) -> None:
     con = out.console()
     if not env.skills:
-        out.note("No skills found; `satchel doctor` shows where satchel looked.")
+        out.note(f"No skills found; `{again('doctor')}` shows where satchel looked.")
         return
     skills = list(env.skills.values())
     grid = out.table(*WORDS, "description and path")

@@ -21,6 +21,7 @@ import click
 
 from satchel._json import loads
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
@@ -82,7 +83,7 @@ def run(
     plugin = _find(env.plugins.plugins, name)
     if plugin is None:
         close = difflib.get_close_matches(name, list(env.plugins.plugins), n=3, cutoff=0.6)
-        message = f"no plugin named {name!r}; `satchel plugins` lists the plugins that load"
+        message = f"no plugin named {name!r}; `{again('plugins')}` lists the plugins that load"
         return out.fail("cli.plugin.unknown", message, as_json=as_json, suggestions=close)
     given, problems = _given(plugin, assignments, values_stdin)
     problems += [_unknown(plugin, key) for key in unset if _option(plugin, key) is None]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
@@ -62,7 +63,7 @@ def run(
 
 def _unknown(name: str, skills: Mapping[str, Skill], *, as_json: bool) -> int:
     close = difflib.get_close_matches(name, list(skills), n=3, cutoff=0.6)
-    message = f"no skill named {name!r}; `satchel list` shows the skills that load"
+    message = f"no skill named {name!r}; `{again('list')}` shows the skills that load"
     return out.fail("cli.skill.unknown", message, as_json=as_json, suggestions=close)
 
 
