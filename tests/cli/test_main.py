@@ -28,6 +28,36 @@ def test_help_returns_0_instead_of_exiting(satchel):
         assert f"\n  {verb} " in result.out
 
 
+def test_help_says_what_satchel_is_for_in_one_line(satchel):
+    first = satchel("--help").out.split("\n\n")[1]  # the paragraph after the usage line
+    assert " ".join(first.split()) == (
+        "Load and serve skills for agents; check and port plugins for every host; install from "
+        "catalogues; audit and enforce policy."
+    )
+
+
+def test_help_ends_with_every_exit_code(satchel):
+    out = satchel("--help").out
+    assert out.endswith(
+        "  Exit codes:\n"
+        "    0    success: the verb did what was asked and found nothing to fail on\n"
+        "    1    problems found (validate, doctor, --fail-on), or a name or source is wrong\n"
+        "    2    usage error: an unknown verb or option, a bad value, a missing argument\n"
+        "    3    a bug in satchel: one line says what to report, never a traceback\n"
+        "    4    policy check / export: a policy file cannot be read (fail closed)\n"
+        "    130  interrupted (Ctrl-C, SIGINT) at any moment, quietly\n"
+        "\n"
+        "  Reference of every verb: docs/cli.md.\n"
+    )
+
+
+def test_every_verb_and_group_has_a_help_line(satchel):
+    out = satchel("--help").out
+    listed = out.split("Commands:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [row.split()[0] for row in listed if len(row.split()) < 2] == []
+    assert "  marketplace   The plugin catalogues to install from" in out
+
+
 def test_version(satchel):
     result = satchel("--version")
     assert (result.code, result.out) == (0, f"satchel, version {lib.__version__}\n")

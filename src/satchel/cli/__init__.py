@@ -4,8 +4,9 @@ Each verb is a module of its own (``satchel.cli.doctor`` ...) holding its `PARAM
 click parameters) and `run`, a typed function whose keyword parameters are the parsed
 options. `VERBS` names each verb's module and its help line; a module is imported only
 when its verb runs (or its own ``--help`` is asked for), so ``satchel --help`` imports
-none. `main()` is the one place exceptions become exit codes: 0 ok, 1 problems found,
-2 usage error, 3 a bug in satchel.
+none. `main()` is the one place exceptions become exit codes (`_exit.MEANINGS`: 0 ok,
+1 problems found, 2 usage error, 3 a bug in satchel, 4 a policy that fails closed, 130
+interrupted), which ``satchel --help`` lists at its end.
 """
 
 from __future__ import annotations
@@ -18,15 +19,20 @@ from typing import Any, Protocol, cast
 import click
 
 from satchel._model import model
-from satchel.cli._exit import BUG, INTERRUPTED, OK, PROBLEMS, USAGE
+from satchel.cli._exit import BUG, INTERRUPTED, MEANINGS, OK, PROBLEMS, USAGE
 
 __all__ = ["main"]
 
 IO_ERROR = "cli.io.error"  # diagnostic codes: see docs/diagnostics.md
 USAGE_ERROR = "cli.usage"
-HELP = "Find Agent Skills for a project and its user, check them, and render the index."
+HELP = (
+    "Load and serve skills for agents; check and port plugins for every host; install "
+    "from catalogues; audit and enforce policy.\n\nStart with `satchel doctor` in a project: "
+    "what loads, from where, and what is wrong."
+)
 GROUP_HELP = {
     "lsp": "The plugins' language servers: list them, or start and check them.",
+    "marketplace": "The plugin catalogues to install from: add, list, update or remove them.",
     "mcp": "The MCP servers of the project: list them, or start and check them.",
     "new": "Create a skill from a template.",
     "plugin": "Inspect one plugin directory as its author.",
@@ -212,10 +218,17 @@ def _root() -> click.Group:
         VERBS,
         name="satchel",
         help=HELP,
+        epilog=epilog(),
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
     click.version_option(__version__, "--version", prog_name="satchel")(root)
     return root
+
+
+def epilog() -> str:
+    """The end of ``satchel --help``: every exit code and what it means, unwrapped."""
+    rows = "\n".join(f"  {code:<4} {meaning}" for code, meaning in MEANINGS)
+    return f"\b\nExit codes:\n{rows}\n\nReference of every verb: docs/cli.md."
 
 
 class _Stub(click.Command):

@@ -15,6 +15,17 @@ BUG = 3
 POLICY_CLOSED = 4  # satchel policy check / export: a policy file cannot be read (fail closed)
 INTERRUPTED = 130
 
+# Every exit code satchel gives, with what it means: `satchel --help` ends with this
+# table and docs/cli.md shows it (scripts/cli_reference.py), so the two cannot differ.
+MEANINGS = (
+    (OK, "success: the verb did what was asked and found nothing to fail on"),
+    (PROBLEMS, "problems found (validate, doctor, --fail-on), or a name or source is wrong"),
+    (USAGE, "usage error: an unknown verb or option, a bad value, a missing argument"),
+    (BUG, "a bug in satchel: one line says what to report, never a traceback"),
+    (POLICY_CLOSED, "policy check / export: a policy file cannot be read (fail closed)"),
+    (INTERRUPTED, "interrupted (Ctrl-C, SIGINT) at any moment, quietly"),
+)
+
 
 def for_diagnostics(diagnostics: Iterable[Diagnostic]) -> int:
     """PROBLEMS when any diagnostic is an error, else OK."""
