@@ -403,6 +403,21 @@ def test_browse_lists_a_catalogue_with_each_plugin_s_contents(satchel: Cli, team
     assert doc["skills"] == []
 
 
+def test_browse_shows_the_source_column_its_install_line_names(satchel: Cli, team: Path) -> None:
+    _added(satchel, team)
+    code, out, err = satchel("browse", "team-tools")
+    assert code == 0, err
+    lines = out.splitlines()
+    header = next(line for line in lines if line.startswith("name"))
+    assert header.split() == ["name", "folder", "source", "description"]
+    assert next(line for line in lines if line.startswith("deploy ")).split()[:3] == [
+        "deploy",
+        "plugins/deploy",
+        "deploy@team-tools",
+    ]
+    assert lines[-1] == "install: satchel install NAME@MARKETPLACE (as the source column says)"
+
+
 def test_browse_of_a_source_that_is_a_catalogue(satchel: Cli, team: Path) -> None:
     code, out, err = satchel("browse", f"file://{team}", "--json")
     assert code == 0, err

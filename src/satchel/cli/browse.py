@@ -77,7 +77,8 @@ def _print(listing: Listing) -> None:
         if rows:
             con.print()
             con.print(f"{title}: {len(rows)}", style="bold")
-            _table(con, rows, show_source=bool(listing.links))
+            # a pack's rows and a catalogue's name what installs each: NAME@MARKETPLACE
+            _table(con, rows, show_source=bool(listing.links) or listing.catalogue is not None)
     if not listing.items:
         out.note("No skills or plugins here.")
     elif listing.catalogue is not None:
