@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
-__all__ = ["escape", "flag", "hidden_characters", "strip_hidden", "yes_or_no"]
+__all__ = [
+    "closest",
+    "did_you_mean",
+    "escape",
+    "flag",
+    "hidden_characters",
+    "strip_hidden",
+    "yes_or_no",
+]
 
 # C0 and C1 controls (but tab and newline), DEL, soft hyphen, zero-width and bidi
 # controls, invisible operators, BOM, interlinear annotation, the Unicode tag block,
@@ -83,3 +92,24 @@ def flag(value: object, default: bool | None = None) -> bool | None:
     if value == 0:
         return False
     return default
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The one name of `known` that `word` most likely meant: the only one it begins
+    (``claude`` for ``claude-code``), else the nearest by spelling; None when none is
+    near."""
+    import difflib
+
+    names = [k for k in dict.fromkeys(known) if k != word]
+    folded = word.casefold()
+    starting = [k for k in names if k.casefold().startswith(folded)] if folded else []
+    if len(starting) == 1:
+        return starting[0]
+    near = difflib.get_close_matches(folded, [k.casefold() for k in names], n=1, cutoff=0.6)
+    return next((k for k in names if near and k.casefold() == near[0]), None)
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'claude-code'?)`` for a name `word` not in `known`, or ""."""
+    found = closest(word, known)
+    return f" (did you mean {found!r}?)" if found is not None else ""

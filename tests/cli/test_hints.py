@@ -57,3 +57,81 @@ def test_defaults_are_not_repeated(satchel, project, monkeypatch):
     assert result.out.splitlines()[-1] == (
         "1 diagnostic; run `satchel doctor --home h` to see them."
     )
+
+
+KNOWN = (
+    "satchel, claude-code, codex, gemini, cursor, copilot, opencode, kimi, vibe, mermaid, "
+    "zidane, caveman"
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "param"),
+    [
+        (("list", "--host", "claude"), "'--host'"),
+        (("doctor", "--host", "claude"), "'--host'"),
+        (("compat", "--host", "claude"), "'--host'"),
+        (("hosts", "claude"), "'NAME'"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, tuple) else v,
+)
+def test_an_unknown_host_names_the_one_meant(satchel, tmp_path, monkeypatch, args, param):
+    monkeypatch.chdir(tmp_path)
+    result = satchel(*args, "--home", tmp_path / "home")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == (
+        f"Error: Invalid value for {param}: no host profile is named 'claude' "
+        f"(did you mean 'claude-code'?); known: {KNOWN}"
+    )
+
+
+def test_a_host_nothing_is_near_gets_the_known_list_only(satchel, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = satchel("list", "--host", "zzz", "--home", tmp_path / "home")
+    assert result.err.splitlines()[-1] == (
+        f"Error: Invalid value for '--host': no host profile is named 'zzz'; known: {KNOWN}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("index", "--format", "tol"),
+            "Error: Invalid value for '--format': 'tol' is not one of 'tool', 'xml', 'paths' "
+            "(did you mean 'tool'?).",
+        ),
+        (
+            ("policy", "export", "--to", "claude"),
+            "Error: Invalid value for '--to': 'claude' is not one of 'claude-code', 'codex' "
+            "(did you mean 'claude-code'?).",
+        ),
+        (
+            ("port", ".", "--to", "claude"),
+            "Error: Invalid value for '--to': unknown target 'claude' (did you mean "
+            "'claude-code'?); the targets are claude-code, codex, cursor, gemini, kimi, vibe, "
+            "agent-plugins",
+        ),
+        (
+            ("install", "x", "--scope", "usr"),
+            "Error: Invalid value for '--scope': 'usr' is not one of 'project', 'user' "
+            "(did you mean 'user'?).",
+        ),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, tuple) else "",
+)
+def test_an_unknown_choice_names_the_one_meant(satchel, tmp_path, monkeypatch, args, line):
+    monkeypatch.chdir(tmp_path)
+    result = satchel(*args)
+    assert (result.code, result.err.splitlines()[-1]) == (2, line)
+
+
+def test_load_with_an_unknown_host_names_the_one_meant(tmp_path):
+    import satchel as lib
+
+    with pytest.raises(lib.UnknownHost) as raised:
+        lib.load(tmp_path, host="codx")
+    assert raised.value.diagnostic.code == "host.unknown"
+    assert raised.value.diagnostic.message == (
+        f"no host profile is named 'codx' (did you mean 'codex'?); known: {KNOWN}"
+    )

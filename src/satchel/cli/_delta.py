@@ -15,6 +15,7 @@ from satchel.audit._model import Severity
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import PROBLEMS
+from satchel.cli._params import Choice
 from satchel.install._errors import InstallError
 from satchel.install._review import Reviewed
 
@@ -27,7 +28,7 @@ NO_DELTA: dict[str, Any] = {"new_risk": [], "counts": dict.fromkeys(LEVELS, 0), 
 def fail_on_new_option() -> click.Option:
     return click.Option(
         ["--fail-on-new"],
-        type=click.Choice(LEVELS),
+        type=Choice(LEVELS),
         default=None,
         metavar="SEVERITY",
         help=(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._params import Choice
 from satchel.diagnostics import Diagnostic
 from satchel.install._credentials import read_credentials
 from satchel.install._errors import InstallError
@@ -44,7 +45,7 @@ class Endpoints(TypedDict):
 def scope_option() -> click.Option:
     return click.Option(
         ["--scope"],
-        type=click.Choice(SCOPES),
+        type=Choice(SCOPES),
         default="project",
         show_default=True,
         help="project: <project>/.<client>/...; user: the user's directories.",
@@ -54,7 +55,7 @@ def scope_option() -> click.Option:
 def family_option() -> click.Option:
     return click.Option(
         ["--family"],
-        type=click.Choice(FAMILIES),
+        type=Choice(FAMILIES),
         default="satchel",
         show_default=True,
         help="Whose directory: .<client>/skills, .agents/skills (every agent) or .claude/skills.",

@@ -12,6 +12,17 @@ import click
 _CLIENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
+class Choice(click.Choice):  # type: ignore[type-arg]
+    """click's Choice, whose refusal also names the choice meant (``--format tol``:
+    did you mean 'tool'?). Every option of a fixed set of values uses it."""
+
+    def get_invalid_choice_message(self, value: object, ctx: click.Context | None) -> str:
+        from satchel._text import did_you_mean
+
+        message = super().get_invalid_choice_message(value, ctx).rstrip(".")
+        return message + did_you_mean(str(value), [str(c) for c in self.choices]) + "."
+
+
 def directory(*, exists: bool) -> click.Path:
     return click.Path(exists=exists, file_okay=False, path_type=Path)
 

@@ -29,8 +29,9 @@ def layout(
     return profile(host, home).layout(cwd, home=home, project=project)
 
 
-def profile(host: str, home: Path | None) -> Host:
-    """The host profile ``--host`` names; a usage error naming the known ones if none."""
+def profile(host: str, home: Path | None, hint: str = "'--host'") -> Host:
+    """The host profile ``--host`` (or the parameter `hint` names) names; a usage error
+    naming the one meant and the known ones if none."""
     import click
 
     from satchel.errors import UnknownHost
@@ -39,7 +40,7 @@ def profile(host: str, home: Path | None) -> Host:
     try:
         found, _ = resolve(host, config_home=Layout.default(home=home).config_home)
     except UnknownHost as e:
-        raise click.BadParameter(e.diagnostic.message, param_hint="'--host'") from None
+        raise click.BadParameter(e.diagnostic.message, param_hint=hint) from None
     return found
 
 

@@ -13,7 +13,7 @@ from satchel.cli import _output as out
 from satchel.cli import _workspace as workspace
 from satchel.cli._again import again
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import host_option, json_option, plugin_dirs_option, where
+from satchel.cli._params import Choice, host_option, json_option, plugin_dirs_option, where
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,14 +31,14 @@ PARAMS = (
     ),
     click.Option(
         ["--format", "output_format"],
-        type=click.Choice(FORMATS),
+        type=Choice(FORMATS),
         default="text",
         show_default=True,
         help="text for people, json (as --json), or sarif for code-scanning dashboards.",
     ),
     click.Option(
         ["--fail-on"],
-        type=click.Choice(LEVELS),
+        type=Choice(LEVELS),
         default=None,
         help="Exit 1 when a finding is at this severity or above (default: never).",
     ),

@@ -26,7 +26,7 @@ def run(*, name: str | None, home: Path | None, as_json: bool) -> int:
     The built-in ones come first, then those of the user's config.toml
     ([hosts.<name>] tables); docs/hosts.md has each built-in profile with its sources."""
     if name is not None:
-        return _one(profile(name, home), as_json=as_json)
+        return _one(profile(name, home, "'NAME'"), as_json=as_json)
     found, problems = user_profiles(Layout.default(home=home).config_home)
     every = [*PROFILES.values(), *found.values()]
     if as_json:

@@ -18,7 +18,7 @@ from satchel.cli._exit import OK
 from satchel.cli._explain import entries_json, explain_lines
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
-from satchel.cli._params import json_option, located
+from satchel.cli._params import Choice, json_option, located
 from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
@@ -32,7 +32,7 @@ PARAMS = (
     *located(),
     click.Option(
         ["--format", "index_format"],
-        type=click.Choice(FORMATS),
+        type=Choice(FORMATS),
         default="tool",
         show_default=True,
         help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",

@@ -11,7 +11,7 @@ import click
 from satchel._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._params import dir_argument, host_option, json_option, where
+from satchel.cli._params import Choice, dir_argument, host_option, json_option, where
 from satchel.cli._workspace import layout, profile, say_project
 from satchel.diagnostics import Diagnostic
 
@@ -21,7 +21,7 @@ PARAMS = (
     host_option(),
     click.Option(
         ["--mode"],
-        type=click.Choice(tuple(MODES)),
+        type=Choice(tuple(MODES)),
         default=None,
         help="satchel (the default): AGENTS.md else CLAUDE.md, then the client's file; "
         "codex: Codex's root-to-DIR AGENTS.md files; claude-code, cursor, gemini, "

@@ -9,14 +9,14 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, POLICY_CLOSED
-from satchel.cli._params import json_option
+from satchel.cli._params import Choice, json_option
 from satchel.policy._export import Export, to_claude_code, to_codex
 from satchel.policy._read import read_policy, read_policy_file
 
 PARAMS = (
     click.Option(
         ["--to", "target"],
-        type=click.Choice(["claude-code", "codex"]),
+        type=Choice(["claude-code", "codex"]),
         required=True,
         help="The host whose managed file to write: claude-code (managed-settings.json) "
         "or codex (requirements.toml).",

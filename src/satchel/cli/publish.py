@@ -10,7 +10,7 @@ import click
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._params import json_option
+from satchel.cli._params import Choice, json_option
 from satchel.install._errors import InstallError
 from satchel.install._publish import publish
 from satchel.install._settings import Settings
@@ -20,7 +20,7 @@ PARAMS = (
     click.Argument(["target"]),
     click.Option(
         ["--layout"],
-        type=click.Choice(("archive", "files")),
+        type=Choice(("archive", "files")),
         default="archive",
         show_default=True,
         help="archive: one tar+gzip layer; files: one layer per file, titled with its path.",

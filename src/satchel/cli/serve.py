@@ -13,7 +13,7 @@ from satchel._net import is_loopback
 from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import directory, located
+from satchel.cli._params import Choice, directory, located
 from satchel.cli._workspace import environment, profile, project_line
 from satchel.session import TOOLSETS
 
@@ -43,7 +43,7 @@ PARAMS = (
     ),
     click.Option(
         ["--tools"],
-        type=click.Choice(tuple(TOOLSETS)),
+        type=Choice(tuple(TOOLSETS)),
         default="load_skill",
         show_default=True,
         help="load_skill: one tool; skills: skills_use, skills_read, skills_run_script; "

@@ -33,6 +33,7 @@ from typing import Any, get_args
 from satchel._config import CONFIG_FILE, read_config
 from satchel._instructions import InstructionMode
 from satchel._options import PluginSkillNames, Untrusted
+from satchel._text import did_you_mean
 from satchel.commands import Naming
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.errors import UnknownHost
@@ -241,6 +242,8 @@ def _invalid(message: str, path: Path) -> Diagnostic:
 
 
 def _unknown(name: str, known: Mapping[str, Host]) -> Diagnostic:
-    message = f"no host profile is named {name!r}; known: {', '.join(known)}"
+    message = (
+        f"no host profile is named {name!r}{did_you_mean(name, known)}; known: {', '.join(known)}"
+    )
     hint = "define one as a [hosts.<name>] table in config.toml (docs/hosts.md)"
     return diagnostic("host.unknown", message, hint=hint)

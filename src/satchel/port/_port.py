@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from satchel._contain import is_dir, resolve_root
+from satchel._text import did_you_mean
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._detect import FORMAT_ORDER, Detection
 from satchel.plugins._model import FORMATS, Format, Plugin
@@ -53,7 +54,9 @@ def targets_named(names: Iterable[str]) -> tuple[Target, ...]:
         target = TARGETS.get(name)
         if target is None:
             known = ", ".join(TARGETS)
-            raise ValueError(f"unknown target {name!r}; the targets are {known}")
+            raise ValueError(
+                f"unknown target {name!r}{did_you_mean(name, TARGETS)}; the targets are {known}"
+            )
         if target not in chosen:
             chosen.append(target)
     if {"vibe", "agent-plugins"} <= {t.name for t in chosen}:
