@@ -202,22 +202,34 @@ def _fence_problem(loc: Location, data: bytes, path: Path | None) -> Diagnostic:
             line=1,
             hint="save the file as UTF-8",
         )
+    text = data.removeprefix(BOM)
+    if not text.strip():
+        return diagnostic(
+            "frontmatter.missing",
+            "the file is empty: it has no --- frontmatter line, name or description",
+            path,
+            line=1,
+            hint=EMPTY_HINT,
+        )
     return diagnostic(
         "frontmatter.missing",
         "the file does not start with a --- frontmatter line",
         path,
         line=1,
-        hint=_missing_hint(data),
+        hint=_missing_hint(text),
     )
 
 
-def _missing_hint(data: bytes) -> str:
-    first = data.removeprefix(BOM).split(b"\n", 1)[0].rstrip(b"\r")
+EMPTY_HINT = "write ---, then name: and description:, then ---, then the instructions"
+
+
+def _missing_hint(text: bytes) -> str:
+    first = text.split(b"\n", 1)[0].rstrip(b"\r")
     if first.strip() == b"---":
         return "the first line must be exactly --- (no spaces around it)"
     if b"\r" in first:
         return "line ends must be LF or CRLF; a lone CR does not end a line"
-    if not first.strip():
+    if not first.strip() and text.lstrip().startswith(b"---"):
         return "remove the blank lines before the opening ---"
     return "start the file with ---, then name: and description:, then ---"
 

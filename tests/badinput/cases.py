@@ -109,6 +109,8 @@ MISSING = "the file does not start with a --- frontmatter line"
 HINT_EXACT = "the first line must be exactly --- (no spaces around it)"
 HINT_START = "start the file with ---, then name: and description:, then ---"
 HINT_BLANK = "remove the blank lines before the opening ---"
+EMPTY = "the file is empty: it has no --- frontmatter line, name or description"
+HINT_EMPTY = "write ---, then name: and description:, then ---, then the instructions"
 LAUGHS = _laughs()
 SYSTEM = "!!python/object/apply:os.system"
 OPEN = "!!python/object/apply:builtins.open"
@@ -311,7 +313,14 @@ REJECTED: tuple[Rejected, ...] = (
         "Y08-only-dashes-no-newline", "fence", b"---",
         "frontmatter.unterminated", UNTERMINATED, 1,
     ),
-    Rejected("Y08-empty-file", "fence", b"", "frontmatter.missing", MISSING, 1),
+    Rejected("Y08-empty-file", "fence", b"", "frontmatter.missing", EMPTY, 1, HINT_EMPTY),
+    Rejected(
+        "Y08-blank-lines-only", "fence", b"\n \n\t\n", "frontmatter.missing", EMPTY, 1, HINT_EMPTY
+    ),
+    Rejected(
+        "Y08-blank-line-then-text", "fence", b"\nJust text.\n",
+        "frontmatter.missing", MISSING, 1, HINT_START,
+    ),
     Rejected(
         "Y08-no-frontmatter", "fence", b"# Just Markdown\n\nNo frontmatter at all.\n",
         "frontmatter.missing", MISSING, 1, HINT_START,
