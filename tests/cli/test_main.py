@@ -45,7 +45,7 @@ def test_help_ends_with_every_exit_code(satchel):
         "    2    usage error: an unknown verb or option, a bad value, a missing argument\n"
         "    3    a bug in satchel: one line says what to report, never a traceback\n"
         "    4    policy check / export: a policy file cannot be read (fail closed)\n"
-        "    130  interrupted (Ctrl-C, SIGINT) at any moment, quietly\n"
+        "    130  interrupted (Ctrl-C, SIGINT): one line, no traceback\n"
         "\n"
         "  Reference of every verb: docs/cli.md.\n"
     )
@@ -170,3 +170,61 @@ def test_console_script_runs_the_readme_command():
     headings = ("Roots", "Skills: 15 loaded", "Shadowed: 2", "Plugins: 7", "Diagnostics: 2 errors")
     for heading in (*headings, "Index"):
         assert f"\n{heading}" in done.stdout
+
+
+# Ctrl-C pressed while the command line is still loading, at a moment the test
+# chooses: when `module` starts to import, the child says so on stderr and waits on
+# stdin; the test then sends it a real SIGINT.
+WAIT_AT = """
+import os, signal, sys
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, whatever the runner
+
+class _Wait:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.write(2, b"loading\\n")
+            os.read(0, 1)
+        return None
+
+sys.meta_path.insert(0, _Wait())
+import runpy
+"""
+CONSOLE_SCRIPT = Path(sysconfig.get_path("scripts")) / "satchel"
+ENTRIES = {
+    "the satchel command": f"runpy.run_path({str(CONSOLE_SCRIPT)!r}, run_name='__main__')",
+    "python -m satchel": "runpy.run_module('satchel', run_name='__main__', alter_sys=True)",
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+@pytest.mark.parametrize(
+    "module",
+    ["satchel.cli", "click", "satchel.cli._exit", "satchel.cli.listing", "satchel._environment"],
+)
+def test_ctrl_c_while_loading_exits_130_with_one_line(tmp_path, entry, module):
+    import signal
+
+    code = WAIT_AT.format(module=module) + ENTRIES[entry]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "list", "--home", str(tmp_path)],
+        cwd=tmp_path,
+        env=_clean_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    assert proc.stderr.readline() == "loading\n"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err, out) == (130, "\nsatchel: interrupted\n", "")
+
+
+def test_the_console_script_enters_where_ctrl_c_is_caught():
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="satchel")
+    assert script.value == "satchel.__main__:main"

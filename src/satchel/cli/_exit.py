@@ -23,7 +23,7 @@ MEANINGS = (
     (USAGE, "usage error: an unknown verb or option, a bad value, a missing argument"),
     (BUG, "a bug in satchel: one line says what to report, never a traceback"),
     (POLICY_CLOSED, "policy check / export: a policy file cannot be read (fail closed)"),
-    (INTERRUPTED, "interrupted (Ctrl-C, SIGINT) at any moment, quietly"),
+    (INTERRUPTED, "interrupted (Ctrl-C, SIGINT): one line, no traceback"),
 )
 
 
