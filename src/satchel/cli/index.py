@@ -126,7 +126,8 @@ def run(
     a conditional skill (paths:) is left out until a --touch file matches it. With
     --query, the skills most relevant to it come first. An index that leaves skills
     out ends, as a session's does, with the line naming the search tools, whose room
-    comes out of the budget (--no-search: without it)."""
+    comes out of the budget (--no-search: without it). When the project is not
+    trusted, a line on stderr names what it holds back and the command that trusts it."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = Conditional(env)
     problems = [d for path in touches for d in held.touch(path)[1]]

@@ -68,7 +68,9 @@ def run(
     replaced without --force. skills.lock records each install; --frozen (with no
     SOURCE) installs exactly what it records, or nothing. A new version of something
     installed is audited against the installed tree and only the new risk is shown;
-    --fail-on-new SEVERITY installs nothing when one is at SEVERITY or above."""
+    --fail-on-new SEVERITY installs nothing when one is at SEVERITY or above. A
+    plugin installed into a project that is not trusted does not load there until it
+    is: a line on stderr says so and names the command that trusts it."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     if frozen == (source is not None):
         raise click.UsageError(

@@ -36,7 +36,8 @@ def run(
 
     A conditional skill (paths:) is listed with its patterns: a session offers it
     once a file it matches is touched. `satchel doctor` says what did not load and
-    why."""
+    why; when the project is not trusted, a line on stderr names what it holds back
+    and the command that trusts it."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     held = held_back(env)
     if as_json:
