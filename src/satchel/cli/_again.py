@@ -4,11 +4,14 @@ doctor`" name it with the scope options given here (DIR, --project, --home, --cl
 
 from __future__ import annotations
 
+import os
 import shlex
 
 import click
 
-# The location options every verb that loads a project takes (cli._params.located).
+# The positional parameters that name the directory a verb reads, and the location
+# options every verb that loads a project takes (cli._params.located).
+_PLACES = ("directory", "path")
 _OPTIONS = {
     "project": "--project",
     "home": "--home",
@@ -30,8 +33,9 @@ def scope_args() -> list[str]:
     if ctx is None:
         return []
     args: list[str] = []
-    if _given(ctx, "directory"):
-        args.append(str(ctx.params["directory"]))
+    for name in _PLACES:  # DIR, or the PATH of `audit` when it names a directory
+        if _given(ctx, name) and os.path.isdir(ctx.params[name]):
+            args.append(str(ctx.params[name]))
     for name, flag in _OPTIONS.items():
         if not _given(ctx, name):
             continue
