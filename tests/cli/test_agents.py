@@ -10,7 +10,8 @@ def test_human_listing_matches_golden(satchel, in_repo):
     assert result.code == 0
     assert result.err == (
         f"project: {WORKSPACE} (--project)\n"
-        "2 diagnostics about agents; run `satchel doctor` to see them.\n"
+        "2 diagnostics about agents; run `satchel doctor --project examples/workspace "
+        "--home examples/home --trust` to see them.\n"
     )
     check_golden("agents.txt", result.out)
 

@@ -13,7 +13,8 @@ def test_human_palette_matches_golden(satchel, in_repo):
     assert result.code == 0
     assert result.err == (
         f"project: {WORKSPACE} (--project)\n"
-        "\n1 diagnostic about commands; run `satchel doctor` to see them.\n"
+        "\n1 diagnostic about commands; run `satchel doctor --project examples/workspace "
+        "--home examples/home --trust` to see them.\n"
     )
     check_golden("commands.txt", result.out)
 

@@ -28,7 +28,7 @@ def project(tmp_path: Path, monkeypatch) -> Path:
 def test_see_doctor_carries_dir_home_host_and_trust(satchel, project, tmp_path):
     (tmp_path / "my home").mkdir()
     result = satchel("list", "p", "--home", "my home", "--host", "claude-code", "--no-trust")
-    assert result.out.splitlines()[-1] == (
+    assert result.err.splitlines()[-1] == (
         "1 diagnostic; run `satchel doctor p --home 'my home' --host claude-code --no-trust` "
         "to see them."
     )
@@ -39,7 +39,7 @@ def test_see_doctor_carries_project_client_and_plugin_dirs(satchel, project, tmp
     result = satchel(
         "commands", "--project", "p", "--home", "h", "--client", "mine", "--plugin-dir", "plug"
     )
-    assert result.out.splitlines()[-1] == (
+    assert result.err.splitlines()[-1] == (
         "No commands found; `satchel doctor --project p --home h --client mine "
         "--plugin-dir plug` shows what did not load."
     )
@@ -54,7 +54,7 @@ def test_an_unknown_skill_names_list_with_the_same_scope(satchel, project):
 def test_defaults_are_not_repeated(satchel, project, monkeypatch):
     monkeypatch.chdir(project)
     result = satchel("list", "--home", "h")
-    assert result.out.splitlines()[-1] == (
+    assert result.err.splitlines()[-1] == (
         "1 diagnostic; run `satchel doctor --home h` to see them."
     )
 

@@ -75,7 +75,8 @@ def test_plugins_listing_matches_golden(satchel, in_repo):
     assert (result.code, result.err) == (
         0,
         f"project: {WORKSPACE} (--project)\n"
-        "1 diagnostic about plugins; run `satchel doctor` to see them.\n",
+        "1 diagnostic about plugins; run `satchel doctor --project examples/workspace "
+        "--home examples/home --trust` to see them.\n",
     )
     check_golden("plugins.txt", result.out)
 
