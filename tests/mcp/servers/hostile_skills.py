@@ -12,19 +12,17 @@ It declares ``io.modelcontextprotocol/skills`` and serves stdio, or streamable H
 from __future__ import annotations
 
 import json
-import socket
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from _loopback import complete, serve_http, skills_extension
 from mcp.server.context import ServerRequestContext
-from mcp.server.extension import Extension, MethodBinding
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.shared.exceptions import MCPError
-from mcp_types import RequestParams
 
 SPEC = json.loads(Path(sys.argv[1]).read_text())
 SKILLS: list[dict[str, Any]] = SPEC.get("skills", [])
@@ -32,37 +30,15 @@ FILES: dict[str, str] = SPEC.get("files", {})
 FLOOD: dict[str, int] = SPEC.get("flood", {})
 
 
-class ListParams(RequestParams):
-    cursor: str | None = None
-
-
-class GetParams(RequestParams):
-    uri: str
-
-
-def _result(**fields: Any) -> dict[str, Any]:
-    return {**fields, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
-
-
 async def _list(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-    return _result(skills=SKILLS)
+    return complete(skills=SKILLS)
 
 
 async def _get(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
     for entry in SKILLS:
         if entry.get("uri") == params.uri:
-            return _result(skill=entry)
+            return complete(skill=entry)
     raise MCPError(-32602, f"no skill at {params.uri}")
-
-
-class Skills(Extension):
-    identifier = "io.modelcontextprotocol/skills"
-
-    def methods(self) -> list[MethodBinding]:
-        return [
-            MethodBinding("skills/list", ListParams, _list),
-            MethodBinding("skills/get", GetParams, _get),
-        ]
 
 
 class Hostile(MCPServer):
@@ -74,23 +50,11 @@ class Hostile(MCPServer):
         raise ResourceError(f"no resource {uri}")
 
 
-app = Hostile("hostile", extensions=[Skills()])
-
-
-def _http() -> None:
-    import anyio
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)  # connections wait in the backlog until uvicorn accepts them
-    print(f"port={sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app.streamable_http_app(), log_level="warning", lifespan="on")
-    anyio.run(uvicorn.Server(config).serve, [sock])
+app = Hostile("hostile", extensions=[skills_extension(_list, _get)])
 
 
 if __name__ == "__main__":
     if "--http" in sys.argv:
-        _http()
+        serve_http(app.streamable_http_app())
     else:
         app.run("stdio")

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 
+from _loopback import serve_http
 from mcp.server.mcpserver import MCPServer
 
 app = MCPServer("fixture", instructions="A fixture server.")
@@ -64,9 +64,6 @@ def readme() -> str:
 
 
 def _http(sse: bool, token: str | None) -> None:
-    import anyio
-    import uvicorn
-
     inner = app.sse_app() if sse else app.streamable_http_app()
 
     async def guarded(scope, receive, send):  # type: ignore[no-untyped-def]
@@ -84,12 +81,7 @@ def _http(sse: bool, token: str | None) -> None:
                 return
         await inner(scope, receive, send)
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)  # connections wait in the backlog until uvicorn accepts them
-    print(f"port={sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
-    anyio.run(uvicorn.Server(config).serve, [sock])
+    serve_http(guarded)
 
 
 def main() -> None:

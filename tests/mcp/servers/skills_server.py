@@ -8,8 +8,8 @@ printed as ``port=N`` on stdout).
 from __future__ import annotations
 
 import argparse
-import socket
 
+from _loopback import serve_http
 from fastmcp import FastMCP
 from fastmcp.skills.provider import SkillsDirectoryProvider
 
@@ -24,15 +24,7 @@ def main() -> None:
     if not args.http:
         app.run(transport="stdio", show_banner=False)
         return
-    import anyio
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)  # connections wait in the backlog until uvicorn accepts them
-    print(f"port={sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app.http_app(), log_level="warning", lifespan="on")
-    anyio.run(uvicorn.Server(config).serve, [sock])
+    serve_http(app.http_app())
 
 
 if __name__ == "__main__":

@@ -15,11 +15,10 @@ import hashlib
 import sys
 from typing import Any
 
+from _loopback import complete, skills_extension
 from mcp.server.context import ServerRequestContext
-from mcp.server.extension import Extension, MethodBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import RequestParams
 
 SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
 SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
@@ -46,36 +45,18 @@ ENTRY = {
 }
 
 
-class ListParams(RequestParams):
-    cursor: str | None = None
-
-
-class GetParams(RequestParams):
-    uri: str
-
-
 async def _list(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
     listed = [] if "--unlisted" in sys.argv else [ENTRY]
-    return {"skills": listed, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+    return complete(skills=listed)
 
 
 async def _get(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
     if params.uri != ENTRY["uri"]:
         raise MCPError(-32602, f"no skill at {params.uri}")
-    return {"skill": ENTRY, "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+    return complete(skill=ENTRY)
 
 
-class Skills(Extension):
-    identifier = "io.modelcontextprotocol/skills"
-
-    def methods(self) -> list[MethodBinding]:
-        return [
-            MethodBinding("skills/list", ListParams, _list),
-            MethodBinding("skills/get", GetParams, _get),
-        ]
-
-
-app = MCPServer("tampered", extensions=[Skills()])
+app = MCPServer("tampered", extensions=[skills_extension(_list, _get)])
 
 
 @app.resource("skill://pdf/SKILL.md", mime_type="text/markdown")
