@@ -19,6 +19,7 @@ from satchel._approval import (
     held_line,
     held_lines,
     hold_back,
+    programs_key,
     scoped_hooks,
 )
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
@@ -125,11 +126,19 @@ class Environment:
 
     @property
     def lsp_servers(self) -> tuple[LspServer, ...]:
-        """The language servers of the enabled plugins (an untrusted project's plugins
-        do not load), in plugin order; none when `Options.executable` is False."""
+        """The language servers that may start, in plugin order: the enabled plugins'
+        whose trust lets them run (`Trust.runs`, as their hooks: a user plugin's
+        always, a project plugin's when the project runs and its programs are not held
+        back since `satchel trust`); none when `Options.executable` is False."""
         if not self.options.executable or not self.policy.allows_component("lsp"):
             return ()
-        return tuple(s for p in self.plugins.enabled() for s in p.lsp_servers)
+        runs = self.trust.runs
+        return tuple(
+            s
+            for p in self.plugins.enabled()
+            if runs(p.scope == PROJECT, key=programs_key(p.name))
+            for s in p.lsp_servers
+        )
 
     def main_agent(self) -> MainAgent | None:
         """The agent type the main thread runs as, as Claude Code chooses it: the
