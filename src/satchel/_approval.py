@@ -92,6 +92,7 @@ __all__ = [
     "held_hooks",
     "held_line",
     "held_lines",
+    "held_shell",
     "programs_key",
     "shell_key",
     "scoped_hooks",
@@ -216,15 +217,25 @@ def held_lines(items: Executables, trust: Trust) -> tuple[Diagnostic, ...]:
     """A ``trust.changed`` for each `` !`cmd` `` line of a project skill that `trust`'s
     pins hold back as the bodies are now (what ``satchel doctor`` lists)."""
     pins = trust.pins
+    if pins is None:
+        return ()
+    keys = held_shell(items, trust)
+    return tuple(_changed(key, key in pins.approved, pins.folder) for key in keys)
+
+
+def held_shell(items: Executables, trust: Trust) -> tuple[str, ...]:
+    """The keys (``shell skill:<name>#<n>``) of the `` !`cmd` `` lines of project skills
+    that `trust`'s pins hold back as the bodies are now (reads them)."""
+    pins = trust.pins
     if pins is None or not trust.run_project:
         return ()
-    found: list[Diagnostic] = []
+    found: list[str] = []
     pinning = _Pinning(items)
     for skill in _project_skills(items):
         for number, command in enumerate(_commands(skill), 1):
             key = shell_key(skill.name, number)
             if pins.approved.get(key) != _line_digest(skill, command, pinning):
-                found.append(_changed(key, key in pins.approved, pins.folder))
+                found.append(key)
     return tuple(found)
 
 

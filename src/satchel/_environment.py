@@ -18,6 +18,7 @@ from satchel._approval import (
     declaring,
     held_line,
     held_lines,
+    held_shell,
     hold_back,
     programs_key,
     scoped_hooks,
@@ -210,6 +211,12 @@ class Environment:
         """A ``trust.changed`` for each `` !`cmd` `` line of a project skill held back
         as the bodies are now (reads them): what ``satchel doctor`` reports."""
         return held_lines(self.executables(), self.trust)
+
+    def held_keys(self) -> tuple[str, ...]:
+        """The pin keys of what the trust decision holds back as new or changed since
+        ``satchel trust``: `Trust.held` (hooks, MCP servers, plugins' programs), then
+        each project skill's `` !`cmd` `` line as its body is now (reads them)."""
+        return (*sorted(self.trust.held), *held_shell(self.executables(), self.trust))
 
     def _scoped(self, item: Declaring) -> HookSet:
         found = scoped_hooks(item, self.trust, executable=self.options.executable)
