@@ -94,6 +94,7 @@ __all__ = [
     "held_lines",
     "held_shell",
     "programs_key",
+    "server_key",
     "shell_key",
     "scoped_hooks",
 ]
@@ -123,14 +124,14 @@ class Executables:
 
 @model
 class HeldBack:
-    """The hooks and servers after `hold_back`, the plugins whose programs were held
-    back (None: no plugin changed), a ``trust.changed`` diagnostic for each item held
-    back, and the keys of every item held back (`changed`, `Trust.held`)."""
+    """The hooks and servers after `hold_back`, a ``trust.changed`` diagnostic for each
+    item held back, and the keys of every item held back (`changed`, `Trust.held`: a
+    project plugin's language servers, monitors and bin/ stay declared, and
+    `Trust.runs` keeps them from running)."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
-    plugins: Mapping[str, Plugin] | None = None
     changed: frozenset[str] = frozenset()
 
 
@@ -345,16 +346,10 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         replace(s, enabled=False) if _server_key(items, s) in changed else s
         for s in items.servers.servers
     )
-    plugins = {
-        name: replace(p, lsp_servers=(), monitors=(), bin=()) if key in changed else p
-        for name, p in items.plugins.items()
-        for key in (_programs_key(p),)
-    }
     return HeldBack(
         replace(items.hooks, hooks=hooks),
         replace(items.servers, servers=servers),
         found,
-        plugins if any(_programs_key(p) in changed for p in items.plugins.values()) else None,
         frozenset(changed),
     )
 
@@ -404,9 +399,15 @@ def _servers(items: Executables) -> Iterable[tuple[str, McpServer]]:
 
 
 def _server_key(items: Executables, server: McpServer) -> str | None:
+    return server_key(server, items.plugins)
+
+
+def server_key(server: McpServer, plugins: Mapping[str, Plugin]) -> str | None:
+    """How `server` is pinned (None: it is not the project's); `plugins` by name, the
+    one it may come from among them."""
     if server.scope == PROJECT:
         return f"mcp-server {server.name} (project config)"
-    plugin = items.plugins.get(server.plugin or "")
+    plugin = plugins.get(server.plugin or "")
     if server.scope == "plugin" and plugin is not None and plugin.scope == PROJECT:
         return f"mcp-server {server.name} (plugin {plugin.name})"
     return None
