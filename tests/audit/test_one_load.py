@@ -159,3 +159,16 @@ def test_the_users_own_skill_that_loads_today_is_audited_beside_the_project_one_
             'an inline !`...` runs "make deploy" when the skill is invoked',
         ),
     ]
+
+
+def test_a_hook_the_policy_refuses_is_not_said_held_back_by_trust(
+    project, home, tmp_path, monkeypatch
+):
+    """A held hook the organisation's policy refuses would not run in a trusted folder
+    either: it is listed skipped with the policy's words, as a trusted read lists it."""
+    folder = tmp_path / "etc" / "satchel"
+    monkeypatch.setenv("SATCHEL_POLICY_DIR", str(folder))
+    put(folder / "policy.toml", 'allowed_hook_types = ["http"]\n')
+    held_workspace(project, home)
+    report = audit_path(project, project=project, home=home)
+    check_golden("audit-policy.txt", listed(report, tmp_path), GOLDEN)

@@ -23,6 +23,7 @@ from pathlib import Path
 from satchel._approval import CHANGED, server_key
 from satchel._environment import Environment, load
 from satchel._options import LoadOverrides
+from satchel._policed import hook_refusal
 from satchel.agents import AgentType
 from satchel.audit._content import body_findings, gemini_findings, read_text, text_findings
 from satchel.audit._executables import (
@@ -319,8 +320,11 @@ def _hooks(env: Environment, trust_of: Callable[[Path | None], str]) -> Iterator
     for hook in env.hooks.hooks:
         why = None if hook.loaded else hook.why
         held = why in (UNTRUSTED, CHANGED)
-        if held and not env.options.executable:
-            held, why = False, DECLARATIVE  # it would not run trusted either
+        refused = hook_refusal(hook, env.policy) if held else None
+        if refused is not None:  # what would not run trusted either is not held back
+            held, why = False, refused.message
+        elif held and not env.options.executable:
+            held, why = False, DECLARATIVE
         trust = trust_of(hook.spec.path)
         yield from hook_findings(hook.spec, hook.source, trust, None if held else why)
         if held:
