@@ -396,8 +396,15 @@ def lens(project: Path, monitor: str = "tail -F log.txt") -> Path:
 
 
 def programs(env: satchel.Environment) -> tuple[int, int, int]:
+    """How many of lens's language servers, monitors and bin/ directories may run (they
+    stay declared on the plugin when held back: the trust rule keeps them from running)."""
+    from satchel.runtime import MonitorRunner
+    from satchel.session._shell_path import bin_dirs
+
     plugin = env.plugins.plugins["lens"]
-    return len(env.lsp_servers), len(plugin.monitors), len(plugin.bin)
+    assert (len(plugin.lsp_servers), len(plugin.monitors), len(plugin.bin)) == (1, 1, 1)
+    monitors = len(plugin.monitors) if MonitorRunner(env).allowed(plugin) else 0
+    return len(env.lsp_servers), monitors, len(bin_dirs(env))
 
 
 def test_a_project_plugins_programs_run_while_unchanged_and_are_held_back_when_changed(

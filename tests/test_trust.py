@@ -310,3 +310,53 @@ def test_an_untrusted_load_reads_what_trust_holds_back_and_runs_none_of_it(bare,
     trusted = satchel.load(layout=bare, trusted=True)
     assert (trusted.mcp_servers.held, dict(trusted.plugins.held)) == ((), {})
     assert [s.name for s in trusted.mcp_servers.servers] == ["db", "lens-db"]
+
+
+def user_lens(home: Path, canary: Path) -> Path:
+    """The user's own plugin ``lens``: a language server that touches `canary` when it
+    starts (the project's plugin of that name is held back)."""
+    root = home / ".config" / "satchel" / "plugins" / "lens"
+    put(root, ".claude-plugin/plugin.json", json.dumps({"name": "lens"}))
+    touch = f"touch '{canary}'"
+    lsp = {"own-ls": {"command": "sh", "args": ["-c", touch], "extensionToLanguage": {".y": "y"}}}
+    put(root, ".lsp.json", json.dumps(lsp))
+    return root
+
+
+def test_a_held_project_plugins_language_server_never_starts_though_the_users_may(
+    bare, project, home, tmp_path
+):
+    """Language servers follow `Trust.runs` as hooks do: the supervisor starts only the
+    servers the trust decision lets run, so the held project plugin's server is not
+    started under the name of the user's plugin ``lens``; the user's own starts in an
+    untrusted folder, as the user's plugins' hooks run there."""
+    import asyncio
+
+    from satchel.runtime.lsp import LspSupervisor
+
+    held_canary, user_canary = tmp_path / "held-ran", tmp_path / "user-ran"
+    held_project(project, held_canary)
+    user_lens(home, user_canary)
+    env = satchel.load(layout=bare)
+    assert env.plugins.plugins["lens"].scope == "user" and "lens" in env.plugins.held
+    assert [s.name for s in env.lsp_servers] == ["own-ls"]
+    [held] = env.plugins.held["lens"].lsp_servers
+
+    async def run() -> tuple[object, object]:
+        async with LspSupervisor(env, environ={"PATH": os.environ["PATH"]}) as lsp:
+            return await lsp.start(held), await lsp.client_for("a.y")
+
+    assert asyncio.run(run()) == (None, None)  # the user's exits at once: start_failed
+    assert not held_canary.exists()
+    assert user_canary.exists()
+
+
+def test_a_trusted_folder_whose_project_is_hidden_lists_the_users_language_servers_only(
+    layout, project, home, tmp_path
+):
+    held_project(project, tmp_path / "held-ran")
+    user_lens(home, tmp_path / "user-ran")
+    hidden = satchel.load(layout=layout, trust_project_skills=False)
+    assert (hidden.trust.state, [s.name for s in hidden.lsp_servers]) == ("hidden", ["own-ls"])
+    trusted = satchel.load(layout=layout)
+    assert [(s.plugin, s.name) for s in trusted.lsp_servers] == [("lens", "lens-ls")]

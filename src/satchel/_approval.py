@@ -92,7 +92,9 @@ __all__ = [
     "held_hooks",
     "held_line",
     "held_lines",
+    "held_shell",
     "programs_key",
+    "server_key",
     "shell_key",
     "scoped_hooks",
 ]
@@ -122,14 +124,14 @@ class Executables:
 
 @model
 class HeldBack:
-    """The hooks and servers after `hold_back`, the plugins whose programs were held
-    back (None: no plugin changed), a ``trust.changed`` diagnostic for each item held
-    back, and the keys of every item held back (`changed`, `Trust.held`)."""
+    """The hooks and servers after `hold_back`, a ``trust.changed`` diagnostic for each
+    item held back, and the keys of every item held back (`changed`, `Trust.held`: a
+    project plugin's language servers, monitors and bin/ stay declared, and
+    `Trust.runs` keeps them from running)."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
-    plugins: Mapping[str, Plugin] | None = None
     changed: frozenset[str] = frozenset()
 
 
@@ -216,15 +218,25 @@ def held_lines(items: Executables, trust: Trust) -> tuple[Diagnostic, ...]:
     """A ``trust.changed`` for each `` !`cmd` `` line of a project skill that `trust`'s
     pins hold back as the bodies are now (what ``satchel doctor`` lists)."""
     pins = trust.pins
+    if pins is None:
+        return ()
+    keys = held_shell(items, trust)
+    return tuple(_changed(key, key in pins.approved, pins.folder) for key in keys)
+
+
+def held_shell(items: Executables, trust: Trust) -> tuple[str, ...]:
+    """The keys (``shell skill:<name>#<n>``) of the `` !`cmd` `` lines of project skills
+    that `trust`'s pins hold back as the bodies are now (reads them)."""
+    pins = trust.pins
     if pins is None or not trust.run_project:
         return ()
-    found: list[Diagnostic] = []
+    found: list[str] = []
     pinning = _Pinning(items)
     for skill in _project_skills(items):
         for number, command in enumerate(_commands(skill), 1):
             key = shell_key(skill.name, number)
             if pins.approved.get(key) != _line_digest(skill, command, pinning):
-                found.append(_changed(key, key in pins.approved, pins.folder))
+                found.append(key)
     return tuple(found)
 
 
@@ -334,16 +346,10 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
         replace(s, enabled=False) if _server_key(items, s) in changed else s
         for s in items.servers.servers
     )
-    plugins = {
-        name: replace(p, lsp_servers=(), monitors=(), bin=()) if key in changed else p
-        for name, p in items.plugins.items()
-        for key in (_programs_key(p),)
-    }
     return HeldBack(
         replace(items.hooks, hooks=hooks),
         replace(items.servers, servers=servers),
         found,
-        plugins if any(_programs_key(p) in changed for p in items.plugins.values()) else None,
         frozenset(changed),
     )
 
@@ -393,9 +399,15 @@ def _servers(items: Executables) -> Iterable[tuple[str, McpServer]]:
 
 
 def _server_key(items: Executables, server: McpServer) -> str | None:
+    return server_key(server, items.plugins)
+
+
+def server_key(server: McpServer, plugins: Mapping[str, Plugin]) -> str | None:
+    """How `server` is pinned (None: it is not the project's); `plugins` by name, the
+    one it may come from among them."""
     if server.scope == PROJECT:
         return f"mcp-server {server.name} (project config)"
-    plugin = items.plugins.get(server.plugin or "")
+    plugin = plugins.get(server.plugin or "")
     if server.scope == "plugin" and plugin is not None and plugin.scope == PROJECT:
         return f"mcp-server {server.name} (plugin {plugin.name})"
     return None

@@ -18,7 +18,9 @@ from satchel._approval import (
     declaring,
     held_line,
     held_lines,
+    held_shell,
     hold_back,
+    programs_key,
     scoped_hooks,
 )
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
@@ -45,7 +47,6 @@ from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
-from satchel.mcp._spec import McpServer
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -125,11 +126,19 @@ class Environment:
 
     @property
     def lsp_servers(self) -> tuple[LspServer, ...]:
-        """The language servers of the enabled plugins (an untrusted project's plugins
-        do not load), in plugin order; none when `Options.executable` is False."""
+        """The language servers that may start, in plugin order: the enabled plugins'
+        whose trust lets them run (`Trust.runs`, as their hooks: a user plugin's
+        always, a project plugin's when the project runs and its programs are not held
+        back since `satchel trust`); none when `Options.executable` is False."""
         if not self.options.executable or not self.policy.allows_component("lsp"):
             return ()
-        return tuple(s for p in self.plugins.enabled() for s in p.lsp_servers)
+        runs = self.trust.runs
+        return tuple(
+            s
+            for p in self.plugins.enabled()
+            if runs(p.scope == PROJECT, key=programs_key(p.name))
+            for s in p.lsp_servers
+        )
 
     def main_agent(self) -> MainAgent | None:
         """The agent type the main thread runs as, as Claude Code chooses it: the
@@ -201,6 +210,12 @@ class Environment:
         """A ``trust.changed`` for each `` !`cmd` `` line of a project skill held back
         as the bodies are now (reads them): what ``satchel doctor`` reports."""
         return held_lines(self.executables(), self.trust)
+
+    def held_keys(self) -> tuple[str, ...]:
+        """The pin keys of what the trust decision holds back as new or changed since
+        ``satchel trust``: `Trust.held` (hooks, MCP servers, plugins' programs), then
+        each project skill's `` !`cmd` `` line as its body is now (reads them)."""
+        return (*sorted(self.trust.held), *held_shell(self.executables(), self.trust))
 
     def _scoped(self, item: Declaring) -> HookSet:
         found = scoped_hooks(item, self.trust, executable=self.options.executable)
@@ -274,7 +289,7 @@ def load(
     )
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
-    builder = _Builder(effective, opts, decided.trust, profile, policy)
+    builder = _Builder(effective, opts, decided.trust, profile, policy, given=lay)
     with collector_paused():  # many small values and no cycles (docs/performance.md)
         builder.read(written)
     env = builder.build(lay, decided, (*problems, *refused))
@@ -333,12 +348,13 @@ class _Builder:
     overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     override_problems: tuple[Diagnostic, ...] = ()
     refused: tuple[Diagnostic, ...] = ()  # what the policy refused
+    given: Layout | None = None  # the layout as given (a trusted load's order)
 
     def read(self, written: WrittenSkills | None) -> None:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
         agents, instruction files, MCP servers and hooks."""
         self.plugins, self.refused = policed_plugins(
-            _plugins(self.layout, self.options, self.trust), self.policy
+            _plugins(self.layout, self.options, self.trust, self.given), self.policy
         )
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
@@ -415,7 +431,7 @@ class _Builder:
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
         held = [p for p in self.plugins.held.values() if p.enabled]
         if self._holds_project():
-            self.mcp_servers = replace(self.mcp_servers, held=self._held_servers(held))
+            self.mcp_servers = self._held_servers(self.mcp_servers, (*enabled, *held))
         self.hooks = load_hooks(
             lay,
             (*enabled, *held),  # a held plugin's hooks are listed, skipped (`Trust.runs`)
@@ -432,13 +448,21 @@ class _Builder:
         plugins)."""
         return not self.trust.folder and self.options.trust_project_skills
 
-    def _held_servers(self, held: Sequence[Plugin]) -> tuple[McpServer, ...]:
-        """The servers the project's config (``config.toml``, ``.mcp.json``) and its
-        held plugins declare (read, never started)."""
-        found, _ = host_servers(self.layout, given={}, trust_project=True)
-        return (
-            *(s for s in found if s.scope == PROJECT),
-            *(s for p in held for s in p.mcp_servers),
+    def _held_servers(self, actual: McpServerSet, plugins: Sequence[Plugin]) -> McpServerSet:
+        """`actual` with what trusting the project would add, read as a trusted load
+        settles it (never started): the servers of the project's config
+        (``config.toml``, ``.mcp.json``) and of its held `plugins` that would count,
+        what went wrong reading them, and whom they would hide."""
+        lay = self.given or self.layout
+        host, problems = host_servers(lay, given=self.options.mcp_servers, trust_project=True)
+        view = policed_servers(settle_servers(host, plugins, problems), self.policy)
+        projects = (s for p in plugins if p.scope == PROJECT for s in p.mcp_servers)
+        ours = (*(s for s in host if s.scope == PROJECT), *projects)  # compared by value
+        return replace(
+            actual,
+            held=tuple(s for s in view.servers if s not in actual.servers and s in ours),
+            held_shadowed=tuple(p for p in view.shadowed if p not in actual.shadowed),
+            held_diagnostics=tuple(d for d in view.diagnostics if d not in actual.diagnostics),
         )
 
     def _refuse_kinds(self) -> None:
@@ -455,10 +479,10 @@ class _Builder:
         """The one `Environment`: for the `given` layout, with the project's pinned
         items held back (`satchel._approval`) when `decided` carries pins; `problems`
         are those met finding the host profile."""
+        # a project plugin's programs changed since trust stay declared: `Trust.runs`
+        # keeps them from running (its language servers, monitors and bin/)
         held = self._held_back(given, decided.pins)
         trust = replace(self.trust, held=held.changed, pins=decided.pins)
-        if held.plugins is not None:  # a project plugin's programs changed since trust
-            self.plugins = replace(self.plugins, plugins=MappingProxyType(dict(held.plugins)))
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
         found = stamps(
             self.skills.skills,
@@ -546,7 +570,7 @@ def _skills_on(opts: Options) -> bool:
     return not (opts.enabled is False or opts.enabled == ())
 
 
-def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
+def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
     return load_plugins(
@@ -562,4 +586,5 @@ def _plugins(lay: Layout, opts: Options, trust: Trust) -> PluginSet:
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
         hold_project=not trust.folder and opts.trust_project_skills,
+        trusted_layout=given,
     )

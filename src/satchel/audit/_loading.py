@@ -15,7 +15,7 @@ from pathlib import Path
 from satchel._text import escape
 from satchel.audit._model import Finding
 from satchel.diagnostics import Diagnostic
-from satchel.hooks import Hook, HookSet
+from satchel.hooks import Hook
 from satchel.mcp import McpServerSet
 from satchel.plugins import Plugin, PluginSet
 
@@ -50,9 +50,10 @@ def refusal_findings(found: Iterable[Diagnostic], trust: str) -> Iterator[Findin
 def held_back_findings(
     plugins: PluginSet, servers: McpServerSet, trust_of: Callable[[Path | None], str]
 ) -> Iterator[Finding]:
-    """Plugins disabled or shadowed, and MCP servers shadowed: listed, never loaded.
-    `trust_of(path)` is the trust state each would need once it loads."""
-    for plugin in plugins.plugins.values():
+    """Plugins disabled or shadowed, and MCP servers shadowed: listed, never loaded
+    (the held ones' too: as they would be once the project is trusted). `trust_of(path)`
+    is the trust state each would need once it loads."""
+    for plugin in (*plugins.plugins.values(), *plugins.held.values()):
         if not plugin.enabled:
             off = "in the config" if plugin.default_enabled else "by default (defaultEnabled)"
             message = (
@@ -60,13 +61,13 @@ def held_back_findings(
                 "and scripts do not load (audit its directory to see them)"
             )
             yield Finding.of("A-LOAD-HELD-BACK", message, plugin.root, None, trust_of(plugin.root))
-    for winner, loser in plugins.shadowed:
+    for winner, loser in (*plugins.shadowed, *plugins.held_shadowed):
         message = (
             f"plugin {_name(loser)} is shadowed by the plugin of that name at "
             f"{_path(winner.root)}: it does not load (audit its directory to see it)"
         )
         yield Finding.of("A-LOAD-HELD-BACK", message, loser.root, None, trust_of(loser.root))
-    for kept, hidden in servers.shadowed:
+    for kept, hidden in (*servers.shadowed, *servers.held_shadowed):
         message = (
             f"MCP server {_quoted(hidden.name)} is shadowed by the one of that name in "
             f"{_path(kept.path)}: it does not start"
@@ -74,28 +75,18 @@ def held_back_findings(
         yield Finding.of("A-LOAD-HELD-BACK", message, hidden.path, None, trust_of(hidden.path))
 
 
-def held_hook_findings(
-    audited: HookSet, actual: HookSet, trust_of: Callable[[Path | None], str]
-) -> Iterator[Finding]:
-    """Hooks that load once the project is trusted (`audited`, read as trusted) but are
-    held back as the folder stands now (`actual`, read with the user's trust list): not
-    trusted yet, or changed since it was trusted. Each carries the loader's reason."""
-    ready = {_key(h) for h in audited.hooks if h.loaded}
-    for hook in actual.hooks:
-        if hook.loaded or _key(hook) not in ready:
-            continue
+def held_hook_findings(hooks: Iterable[Hook], trust: str) -> Iterator[Finding]:
+    """Hooks that would run once the project is trusted (again) but that the one trust
+    decision holds back as the folder stands now: not trusted yet, or changed since it
+    was trusted. Each carries the loader's reason; `trust` is what releases them."""
+    for hook in hooks:
         spec = hook.spec
         command = spec.command if spec.args is None else " ".join([spec.command, *spec.args])
         message = (
             f"{hook.source} hook on {spec.event} runs {_quoted(command)} but is held back: "
             f"{_one_line(hook.why or 'it does not load')}"
         )
-        yield Finding.of("A-LOAD-HELD-BACK", message, spec.path, None, trust_of(spec.path))
-
-
-def _key(hook: Hook) -> tuple[object, ...]:
-    spec = hook.spec
-    return (hook.source, spec.path, spec.event, spec.matcher, spec.command, spec.args)
+        yield Finding.of("A-LOAD-HELD-BACK", message, spec.path, None, trust)
 
 
 def _name(plugin: Plugin) -> str:

@@ -1,20 +1,29 @@
 """`audit_path`: what PATH is (a skill, a tree of skills, a plugin, a workspace, one
 file), and every finding in it.
 
-A workspace is audited as `satchel.load` reads it with the project trusted (so that
-everything a trust decision would unlock is seen), Claude Code's settings hooks
-included, plus the project's plugins, hooks and MCP servers, and what the loader
-refused or held back. Loading runs nothing, and neither does anything here.
+A workspace is audited from one `satchel.load`, against the user's own list of
+trusted folders, Claude Code's settings hooks included: what loads, and what the one
+trust decision holds back, which that load read as declared and held (never
+runnable): the project's plugins, the workspace plugin and the project-scope plugins
+Claude Code installed (`PluginSet.held`, with what went wrong reading them), its MCP
+servers (`McpServerSet.held`), its hooks (listed skipped), the project skills,
+commands and agents the user's own shadow in a folder that is not trusted, and items
+changed since ``satchel trust``. So everything trusting the folder would unlock is
+seen, and each item it holds back today is said so. Loading runs nothing, and neither
+does anything here.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
+from satchel._approval import CHANGED, server_key
 from satchel._environment import Environment, load
 from satchel._options import LoadOverrides
+from satchel._policed import hook_refusal
 from satchel.agents import AgentType
 from satchel.audit._content import body_findings, gemini_findings, read_text, text_findings
 from satchel.audit._executables import (
@@ -30,8 +39,12 @@ from satchel.audit._loading import held_back_findings, held_hook_findings, refus
 from satchel.audit._model import Finding, Report
 from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_findings
 from satchel.commands import Command
+from satchel.diagnostics import Diagnostic
+from satchel.hooks._load import DECLARATIVE, UNTRUSTED
 from satchel.hosts import Host
-from satchel.layout import Layout, WalkBounds
+from satchel.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.mcp._spec import McpServer
+from satchel.origin import Originated
 from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.policy._model import Policy
@@ -97,13 +110,10 @@ def audit_path(
         options: LoadOverrides = {"plugin_dirs": plugin_dirs}
         if host is None:
             options["claude_settings_hooks"] = True
-        # the same load against the user's own trust list: what it holds back today
-        actual = load(layout=layout, host=host, **options)
-        options["trusted"] = True
-        env = load(layout=layout, host=host, **options)
-        errors = sum(d.severity != "info" for d in env.diagnostics)
-        found, diagnostics = [*_workspace(env, limits), *_held(env, actual)], errors
-        return Report(path, kind, _settled(found), diagnostics, env.policy)
+        env = load(layout=layout, host=host, **options)  # the user's own trust list
+        problems = (*env.diagnostics, *_held_problems(env))
+        errors = sum(d.severity != "info" for d in problems)
+        return Report(path, kind, _settled(_workspace(env, limits)), errors, env.policy)
     if kind == "file":
         found, diagnostics = list(_file(path)), 0
     elif kind in ("plugin", "plugins"):
@@ -253,36 +263,81 @@ def _workspace(env: Environment, limits: Limits) -> Iterator[Finding]:
             return "trusted-project"
         return "none"
 
-    plugin_skills = {s.path for p in env.plugins.enabled() for s in p.skills}
-    for skill in env.skills.values():
+    plugins = (*env.plugins.enabled(), *(p for p in env.plugins.held.values() if p.enabled))
+    plugin_skills = {s.path for p in plugins for s in p.skills}
+    for skill in (*env.skills.values(), *_shadowed_project(env)[0]):
         if skill.path is not None and skill.path not in plugin_skills:
             yield from _skill(skill.path.parent, skill, trust_of(skill.path), limits)
-    for plugin in env.plugins.enabled():
+    for plugin in plugins:
         for skill in plugin.skills:
             if skill.path is not None:
                 yield from _skill(skill.path.parent, skill, trust_of(plugin.root), limits)
         yield from script_findings(plugin, trust_of(plugin.root))
         yield from program_findings(plugin, trust_of(plugin.root))
         yield from tree_findings(plugin.root, TEXT, scripts=None, limits=limits)
-    for hook in env.hooks.hooks:
-        why = None if hook.loaded else hook.why
-        yield from hook_findings(hook.spec, hook.source, trust_of(hook.spec.path), why)
-    for server in env.mcp_servers.servers:
-        yield from server_findings(server, trust_of(server.path))
-    for agent in env.agents.agents.values():
+    yield from _hooks(env, trust_of)
+    for server in (*env.mcp_servers.servers, *env.mcp_servers.held):
+        yield from server_findings(_as_trusted(env, server), trust_of(server.path))
+    _, commands, agents = _shadowed_project(env)
+    held_agents = (a for p in env.plugins.held.values() if p.enabled for a in p.agents)
+    for agent in (*env.agents.agents.values(), *agents, *held_agents):
         yield from _agents([agent], trust_of(agent.path))
-    for command in env.commands.commands.values():
+    held_commands = (c for p in env.plugins.held.values() if p.enabled for c in p.commands)
+    for command in (*env.commands.commands.values(), *commands, *held_commands):
         yield from _commands([command], trust_of(command.path))
     yield from _texts(f.path for f in env.instructions)
-    for problem in env.diagnostics:
+    for problem in (*env.diagnostics, *_held_problems(env)):
         yield from refusal_findings([problem], trust_of(problem.path))
     yield from held_back_findings(env.plugins, env.mcp_servers, trust_of)
 
 
-def _held(env: Environment, actual: Environment) -> Iterator[Finding]:
-    """The hooks the folder's trust state holds back today (see `held_hook_findings`):
-    trusting the folder (again, after a change) is what releases them."""
-    yield from held_hook_findings(env.hooks, actual.hooks, lambda _path: "trusted-project")
+def _held_problems(env: Environment) -> tuple[Diagnostic, ...]:
+    """What went wrong reading what the trust decision holds back (its plugins and
+    MCP servers): not among the load's diagnostics, as none of it loads."""
+    return (*env.plugins.held_diagnostics, *env.mcp_servers.held_diagnostics)
+
+
+def _shadowed_project(
+    env: Environment,
+) -> tuple[tuple[Skill, ...], tuple[Command, ...], tuple[AgentType, ...]]:
+    """The project's skills, commands and agent types the user's own shadow in a folder
+    that is not trusted (the user's rank first there): each would count once it is."""
+    if env.trusted:
+        return (), (), ()
+    skills = tuple(s.loser for s in env.shadowed if _demoted(s.winner, s.loser))
+    commands = tuple(b for a, b in env.commands.shadowed if _demoted(a, b))
+    agents = tuple(s.loser for s in env.agents.shadowed if _demoted(s.winner, s.loser))
+    return skills, commands, agents
+
+
+def _demoted(winner: Originated, loser: Originated) -> bool:
+    return winner.scope == USER and loser.scope == PROJECT
+
+
+def _hooks(env: Environment, trust_of: Callable[[Path | None], str]) -> Iterator[Finding]:
+    """Each hook as it runs once the folder is trusted (again), and one held-back
+    finding, with the loader's reason, for each the trust decision holds back today."""
+    for hook in env.hooks.hooks:
+        why = None if hook.loaded else hook.why
+        held = why in (UNTRUSTED, CHANGED)
+        refused = hook_refusal(hook, env.policy) if held else None
+        if refused is not None:  # what would not run trusted either is not held back
+            held, why = False, refused.message
+        elif held and not env.options.executable:
+            held, why = False, DECLARATIVE
+        trust = trust_of(hook.spec.path)
+        yield from hook_findings(hook.spec, hook.source, trust, None if held else why)
+        if held:
+            yield from held_hook_findings([hook], "trusted-project")
+
+
+def _as_trusted(env: Environment, server: McpServer) -> McpServer:
+    """`server` as a trusted load holds it: one disabled only because it changed since
+    ``satchel trust`` is audited as declared (the pins are what hold it back)."""
+    if server.enabled or not env.trust.held:
+        return server
+    key = server_key(server, env.plugins.plugins)
+    return replace(server, enabled=True) if key is not None and env.trust.holds(key) else server
 
 
 def _under(path: Path, root: Path) -> bool:

@@ -18,6 +18,7 @@ from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import ignore_option, without_ignored
+from satchel.cli._mcp import held_back
 from satchel.cli._params import json_option, located
 from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
@@ -239,6 +240,29 @@ def _skills(count: int) -> str:
 
 
 @model
+class Held:
+    """What the one trust decision holds back, by name: the project's enabled plugins
+    and MCP servers an untrusted folder read and held, and the pin keys of what is new
+    or changed since ``satchel trust`` (`Environment.held_keys`)."""
+
+    plugins: tuple[str, ...] = ()
+    mcp_servers: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, env: Environment) -> Held:
+        plugins = tuple(name for name, p in env.plugins.held.items() if p.enabled)
+        return cls(plugins, held_back(env), env.held_keys())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "plugins": list(self.plugins),
+            "mcp_servers": list(self.mcp_servers),
+            "items": list(self.items),
+        }
+
+
+@model
 class DoctorReport:
     """Everything `satchel doctor` says, as one value: `to_json` and `render` read it."""
 
@@ -246,6 +270,7 @@ class DoctorReport:
     project_line: str
     trusted: bool
     trust_line: str
+    held: Held
     home: Path
     config: Path
     client: str
@@ -265,12 +290,13 @@ class DoctorReport:
     @classmethod
     def of(cls, env: Environment, index: Index, *, given: bool) -> DoctorReport:
         """The report on `env` and its `index`; `given`: --project was given."""
-        lay = env.layout
+        lay, held = env.layout, Held.of(env)
         return cls(
             project=lay.project,
             project_line=project_line(lay, given=given),
             trusted=env.trusted,
-            trust_line=trust_line(env),
+            trust_line=trust_line(env, held),
+            held=held,
             home=lay.home,
             config=lay.config_home,
             client=lay.client,
@@ -311,6 +337,7 @@ class DoctorReport:
         return {
             "project": str(self.project),
             "trusted": self.trusted,
+            "held_back": self.held.to_json(),
             "roots": [_root(r) for r in self.roots],
             "skills": list(self.skills),
             "shadowed": [s.to_json() for s in self.shadowed],
@@ -352,15 +379,27 @@ class DoctorReport:
         con.print(out.safe(self.index.line(), style="bold"), soft_wrap=True)
 
 
-def trust_line(env: Environment) -> str:
-    """Whether the project is trusted and, when not, what that holds back."""
-    if env.trusted:
-        return "yes"
+def trust_line(env: Environment, held: Held) -> str:
+    """Whether the project is trusted and what the one trust decision holds back (`held`):
+    in a folder that is not, the project's plugins and MCP servers it read and held, by
+    name; in one that is, the keys of what is new or changed since ``satchel trust``;
+    and the command that trusts it."""
     command = trust_command(env.layout)
+    if env.trusted and not held.items:
+        return "yes"
+    if env.trusted:
+        keys = ", ".join(held.items)
+        return f"yes, but new or changed since, so held back: {keys} (`{command}`)"
+    parts = [_named("plugins", held.plugins)]
+    parts += [_named("MCP servers", held.mcp_servers)] if held.mcp_servers else []
     return (
-        "no: the project's plugins and !`cmd` lines do not load and user skills rank "
-        f"first (`{command}`)"
+        f"no: the project's {', '.join(parts)} and !`cmd` lines do not load and user "
+        f"skills rank first (`{command}`)"
     )
+
+
+def _named(what: str, names: Sequence[str]) -> str:
+    return f"{what} ({', '.join(names)})" if names else what
 
 
 def _origin(skill: Skill) -> Shown:

@@ -29,13 +29,17 @@ __all__ = ["McpServerSet", "settle_servers"]
 class McpServerSet:
     """The servers that count, in precedence order, and (winner, loser) for each hidden
     one. `held` are the servers the trust decision holds back (an untrusted project's
-    config's and plugins'), read as declared: listed, never among `servers`, so
-    nothing starts them, looks them up by name or lets them hide another."""
+    config's and plugins'), read as declared and settled as a trusted load would:
+    listed, never among `servers`, so nothing starts them, looks them up by name or
+    lets them hide another; `held_shadowed` the (held, hidden) pairs of the servers
+    each would hide, `held_diagnostics` what went wrong reading them."""
 
     servers: tuple[McpServer, ...] = ()
     shadowed: tuple[tuple[McpServer, McpServer], ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     held: tuple[McpServer, ...] = ()
+    held_shadowed: tuple[tuple[McpServer, McpServer], ...] = ()
+    held_diagnostics: tuple[Diagnostic, ...] = ()
 
     def enabled(self) -> tuple[McpServer, ...]:
         """The servers a supervisor starts."""

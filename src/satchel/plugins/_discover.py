@@ -59,6 +59,8 @@ from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
 __all__ = ["MAX_PLUGINS", "PluginSet", "load_plugins"]
 
 MAX_PLUGINS = 256  # plugin directories read per root
+# each plugin directory read in one load: (path, scope, dir_name) -> (how, what it gave)
+_Cache = dict[tuple[Path, str, str | None], tuple[tuple[object, ...], "Source[Plugin]"]]
 _NONE: Mapping[str, Plugin] = MappingProxyType({})
 
 
@@ -68,12 +70,17 @@ class PluginSet:
     went wrong, and (winner, loser) for every plugin hidden by another. `held` are the
     project's plugins an untrusted project holds back, by name: read (running
     nothing) so that what trusting it would add can be listed, and never among
-    `plugins`: no component of theirs loads, nothing of theirs runs."""
+    `plugins`: no component of theirs loads, nothing of theirs runs.
+    `held_diagnostics` is what went wrong reading them (not among `diagnostics`: they
+    do not load), `held_shadowed` the (held, loser) pairs of the plugins each would
+    hide once the project is trusted."""
 
     plugins: Mapping[str, Plugin] = field(default_factory=lambda: _NONE)
     diagnostics: tuple[Diagnostic, ...] = ()
     shadowed: tuple[tuple[Plugin, Plugin], ...] = ()
     held: Mapping[str, Plugin] = field(default_factory=lambda: _NONE)
+    held_diagnostics: tuple[Diagnostic, ...] = ()
+    held_shadowed: tuple[tuple[Plugin, Plugin], ...] = ()
 
     def enabled(self) -> tuple[Plugin, ...]:
         """The plugins that contribute their components."""
@@ -104,50 +111,90 @@ def load_plugins(
     formats: tuple[Format, ...] | None = None,
     claude_installed: bool = True,
     hold_project: bool = False,
+    trusted_layout: Layout | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
     `claude_installed`: the plugins Claude Code installed are read too. `hold_project`:
-    the project's plugins, when not `trust_project`, are read into `PluginSet.held`."""
-    config = plugin_config(layout, trust_project=trust_project)
+    when not `trust_project`, the plugins trusting the project would add (its plugin
+    roots', the workspace plugin, the project-scope ones Claude Code installed, as the
+    project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
+    wrong reading them and whom they would shadow, in `trusted_layout`'s order (the
+    layout a trusted load reads, whose project rows rank first) [None: `layout`]."""
+    asked = _Asked(
+        tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
+        skill_rule, formats, claude_installed,
+    )  # fmt: skip
+    cache: _Cache = {}
+    found = _discover(layout, trust_project, asked, cache)
+    if trust_project or not hold_project:
+        return found
+    view = _discover(trusted_layout or layout, True, asked, cache)
+    return replace(found, **_held(found, view))
+
+
+@model
+class _Asked:
+    """What `load_plugins` was asked to read, beside the layout and the trust."""
+
+    dirs: tuple[str | os.PathLike[str], ...]
+    include_workspace: bool
+    strict: bool
+    executable: bool
+    ambiguous: Ambiguity | None
+    format_order: tuple[Format, ...] | None
+    skill_rule: SkillRule | None
+    formats: tuple[Format, ...] | None
+    claude_installed: bool
+
+
+def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
+    """Every plugin of `layout`, the project's when `trusted`, settled; `cache` holds
+    each directory read, so a second discovery of one load reads none again."""
+    config = plugin_config(layout, trust_project=trusted)
     reader = _Reader(
-        config.detection(ambiguous=ambiguous, order=format_order, reads=formats),
-        skill_rule or config.skill_rule or "claude-code",
-        strict,
-        executable,
+        config.detection(ambiguous=asked.ambiguous, order=asked.format_order, reads=asked.formats),
+        asked.skill_rule or config.skill_rule or "claude-code",
+        asked.strict,
+        asked.executable,
+        cache,
     )
     sources: list[Source[Plugin]] = [Source(diagnostics=config.diagnostics)]
-    sources.extend(_workspace(layout, include_workspace, trust_project))
-    held: dict[str, Plugin] = {}
+    sources.extend(_workspace(layout, asked.include_workspace, trusted))
     for root in layout.plugin_dirs():
-        if root.scope == PROJECT and not trust_project:
+        if root.scope == PROJECT and not trusted:
             sources.append(_untrusted(root.path, "project plugins here"))
-            for found in _held(reader, root) if hold_project else ():
-                held.setdefault(found.name, found)
             continue
         problems: list[Diagnostic] = []
         paths = _children(root, problems)
         sources.append(Source(diagnostics=problems))
         sources.extend(reader.read(path, root.scope) for path in paths)
-    if claude_installed:
-        sources.extend(_claude_installed(reader, layout, trust_project))
-    sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in dirs)
+    if asked.claude_installed:
+        sources.extend(_claude_installed(reader, layout, trusted))
+    sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
     return PluginSet(
         MappingProxyType({p.name: p for p in plugins}),
         (*settled.diagnostics, *problems),
         settled.pairs(),
-        MappingProxyType(held),
     )
 
 
-def _held(reader: _Reader, root: Root) -> Iterable[Plugin]:
-    """The plugins of a project plugins root an untrusted project holds back, read as
-    text (what went wrong reading them is not reported: they do not load)."""
-    for path in _children(root, []):
-        yield from reader.read(path, root.scope).items
+def _held(found: PluginSet, view: PluginSet) -> dict[str, Any]:
+    """What the trusted `view` holds that `found` (the untrusted load) does not: its
+    project-scope plugins, what went wrong reading or settling them, and the plugins
+    they would shadow (never a user's plugin: the user's load as they are)."""
+    held = {n: p for n, p in view.plugins.items() if p.scope == PROJECT}
+    seen = set(found.diagnostics)
+    return {
+        "held": MappingProxyType(held),
+        "held_diagnostics": tuple(d for d in view.diagnostics if d not in seen),
+        "held_shadowed": tuple(
+            (w, lost) for w, lost in view.shadowed if w.scope == PROJECT and w.name in held
+        ),
+    }
 
 
 def _workspace(layout: Layout, include: bool, trusted: bool) -> Iterable[Source[Plugin]]:
@@ -223,8 +270,22 @@ class _Reader:
     skill_rule: SkillRule
     strict: bool
     executable: bool
+    cache: dict[tuple[Path, str, str | None], tuple[tuple[object, ...], Source[Plugin]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def read(self, path: Path, scope: str, *, dir_name: str | None = None) -> Source[Plugin]:
+        """One directory read, once per load: a second reading of the same directory
+        the same way (the held view's) is the first one's."""
+        key = (path, scope, dir_name)
+        if key not in self.cache or self.cache[key][0] != self._how():
+            self.cache[key] = (self._how(), self._read(path, scope, dir_name))
+        return self.cache[key][1]
+
+    def _how(self) -> tuple[object, ...]:
+        return (self.detection, self.skill_rule, self.strict, self.executable)
+
+    def _read(self, path: Path, scope: str, dir_name: str | None) -> Source[Plugin]:
         if not os.path.isdir(path):
             return Source()
         plugin, found = read_plugin(

@@ -1,10 +1,11 @@
 """`LspSupervisor`: the language servers of one `Environment`, started when a file needs one.
 
 A server is picked by a file's extension (the first of `Environment.lsp_servers` whose
-``extensionToLanguage`` names it: trusted, enabled plugins only) and started on first
-use; later files of its languages reuse it. A server that has died is started again
-when its entry has ``restartOnCrash`` (at most ``maxRestarts`` times; 3 when not
-given), else it stays down and `client_for` says why. `close` stops every server
+``extensionToLanguage`` names it: enabled plugins' that the environment's trust lets
+run, `Trust.runs`) and started on first use; later files of its languages reuse it. A
+server that has died is started again when its entry has ``restartOnCrash`` (at most
+``maxRestarts`` times; 3 when not given), else it stays down and `client_for` says
+why. `close` stops every server
 (``shutdown``, ``exit``, then the process group is killed). The organisation's policy
 (`Environment.policy`) is asked of every server `start` is handed: under
 ``disabled_components = ["lsp"]``, or a policy that fails closed, none starts and the
@@ -62,7 +63,7 @@ class LspSupervisor:
     def __init__(
         self, environment: Environment, *, environ: Mapping[str, str] | None = None
     ) -> None:
-        self._servers = environment.lsp_servers
+        self._servers = environment.lsp_servers  # only those trust lets run (`Trust.runs`)
         self._policy = environment.policy
         self._plugins: dict[str, Plugin] = {p.name: p for p in environment.plugins.enabled()}
         self._project = Path(environment.layout.project)
@@ -83,11 +84,16 @@ class LspSupervisor:
         return None if server is None else await self.start(server)
 
     async def start(self, server: LspServer) -> LspClient | None:
-        """`server` running and initialised, or None (why joins `diagnostics`)."""
+        """`server` running and initialised, or None (why joins `diagnostics`). Only
+        one of `servers` starts: a server the environment's trust holds back (a held
+        or untrusted project plugin's, `PluginSet.held`) never does, whatever plugin of
+        its name is enabled."""
         refused = self._policy.check_component("lsp", who(server))
         if refused is not None:  # the organisation's policy: it never starts
             if refused not in self.diagnostics:
                 self.diagnostics.append(refused)
+            return None
+        if server not in self._servers:  # held back by the trust decision
             return None
         key = (server.plugin, server.name)
         client = self._running.get(key)
