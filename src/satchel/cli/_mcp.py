@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from satchel._environment import Environment
 from satchel.cli._plugin import MASK, masked_server, masked_url
 from satchel.cli._workspace import trust_command
 from satchel.diagnostics import Diagnostic
 from satchel.mcp._spec import McpServer
-from satchel.runtime.mcp._catalog import ServerReport
+
+if TYPE_CHECKING:  # doctor reads what trust holds back here without the runtime
+    from satchel.runtime.mcp._catalog import ServerReport
 
 _SHORTEST_SECRET = 4
 ORIGINS = {"host": "host config", "project": "project config", "user": "user config"}
