@@ -91,3 +91,18 @@ def test_a_trusted_project_gets_no_note(satchel, source, project, home):
     assert "notes:draft" in listed.out
     assert listed.err == f"project: {project} (git root)\n"
     assert _held(satchel("index", "--home", home, "--json").json()) == []
+
+
+def test_an_update_of_a_plugin_in_an_untrusted_project_says_so(satchel, source, project, home):
+    assert satchel("install", source / "notes", "--home", home).code == 0
+    (source / "notes" / "skills" / "draft" / "notes.md").write_text("More.\n")
+    result = satchel("update", "--home", home)
+    assert result.code == 0
+    assert "notes: " in result.out and "+ skills/draft/notes.md" in result.out
+    assert result.err == _line(".satchel/plugins/notes/", project) + "\n"
+    message = _line(".satchel/plugins/notes/", project).removeprefix("satchel: ")
+    (source / "notes" / "skills" / "draft" / "more.md").write_text("Again.\n")
+    document = satchel("update", "--home", home, "--json").json()
+    assert _held(document) == [("trust.required", message, f"satchel trust . --home {home}")]
+    up_to_date = satchel("update", "--home", home)  # nothing placed: nothing said
+    assert (up_to_date.code, up_to_date.err) == (0, "")

@@ -27,6 +27,18 @@ def held_back(env: Environment, within: Iterable[Path] | None = None) -> tuple[D
     return (summary(env.layout, folders),)
 
 
+def held_after(layout: Layout, placed: Iterable[Path]) -> tuple[Diagnostic, ...]:
+    """``trust.required`` when a tree just placed (by install or update) inside the
+    project does not load there until the project is trusted (a plugin, in an
+    untrusted folder): the environment is read once, as it is now."""
+    paths = [p for p in placed if p.is_relative_to(layout.project)]
+    if not paths:
+        return ()
+    from satchel._environment import load
+
+    return held_back(load(layout=layout), within=paths)
+
+
 def summary(layout: Layout, folders: Sequence[Path]) -> Diagnostic:
     """The line: what does not load, why, and the command that trusts the project."""
     names = ", ".join(_named(layout.project, f) for f in dict.fromkeys(folders))

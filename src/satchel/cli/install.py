@@ -7,20 +7,17 @@ from typing import Unpack
 
 import click
 
-from satchel._environment import load
 from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._held import held_back
+from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
-from satchel.diagnostics import Diagnostic
 from satchel.install._errors import InstallError
 from satchel.install._installer import InstallResult
 from satchel.install._manage import install_frozen
 from satchel.install._plugin_install import install_from_spec, install_plugin, is_plugin_ref
-from satchel.layout import Layout
 
 PARAMS = (
     click.Argument(["source"], required=False),
@@ -98,7 +95,7 @@ def run(
                 )  # fmt: skip
     except InstallError as e:
         return delta.refused(e, reviewer, as_json=as_json)
-    held = _held(result, ctx.layout)
+    held = held_after(ctx.layout, (done.path for done in result.installed))
     if as_json:
         document = result.to_json()
         for row in document["installed"]:
@@ -109,15 +106,6 @@ def run(
         _print(result, reviewer, frozen=frozen)
         say_held(held)
     return OK
-
-
-def _held(result: InstallResult, layout: Layout) -> tuple[Diagnostic, ...]:
-    """``trust.required`` when something just installed into the project does not
-    load there until the project is trusted (a plugin, in an untrusted folder)."""
-    paths = [done.path for done in result.installed if done.path.is_relative_to(layout.project)]
-    if not paths:
-        return ()
-    return held_back(load(layout=layout), within=paths)
 
 
 def _print(result: InstallResult, reviewer: delta.Reviewer, *, frozen: bool) -> None:

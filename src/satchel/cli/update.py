@@ -11,9 +11,12 @@ from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
+from satchel.cli._held import held_after
+from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._manage import Change, update
+from satchel.install._manage import Change, installed_at, update
+from satchel.install._scope import scope_for
 
 PARAMS = (
     click.Argument(["name"], required=False),
@@ -55,13 +58,17 @@ def run(
             )  # fmt: skip
     except InstallError as e:
         return delta.refused(e, reviewer, as_json=as_json)
+    where_ = scope_for(ctx.layout, scope)
+    placed = [installed_at(where_, c.entry) for c in changes if c.updated]
+    held = held_after(ctx.layout, placed)
     if as_json:
         rows = [
             {**c.to_json(), "delta": reviewer.to_json(c.entry.kind, c.entry.name)} for c in changes
         ]
-        out.print_json({"changes": rows, "fail_on_new": fail_on_new})
+        out.print_json({"changes": rows, "fail_on_new": fail_on_new}, held)
     else:
         _print(changes, reviewer)
+        say_held(held)
     return OK
 
 

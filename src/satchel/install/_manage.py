@@ -61,6 +61,7 @@ __all__ = [
     "Change",
     "Checked",
     "install_frozen",
+    "installed_at",
     "installed_state",
     "prune",
     "remove",
@@ -135,7 +136,8 @@ def installed_state(path: Path, expected: str) -> tuple[str, str]:
     return "ok", "is intact at"
 
 
-def _target(where: Scope, entry: LockEntry) -> Path:
+def installed_at(where: Scope, entry: LockEntry) -> Path:
+    """The directory `entry` is installed in, in scope `where`."""
     return where.dir_for(entry.kind, entry.family) / entry.name
 
 
@@ -191,8 +193,8 @@ def install_frozen(
                         f"{entry.kind} {entry.name!r} from {entry.source} hashes to {actual}, "
                         f"not the locked {entry.hash}"
                     )
-                    raise refuse("install.integrity", message, _target(where, entry))
-                plans.append(Planned(item, _target(where, entry), entry))
+                    raise refuse("install.integrity", message, installed_at(where, entry))
+                plans.append(Planned(item, installed_at(where, entry), entry))
         notes += lfs_pointers(plans)
         done = [
             Installed(p.entry, p.target, place(p.item.path, p.target, ctx.settings.limits))
@@ -243,7 +245,7 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
-                change = _compare(entry, fresh, _target(where, entry), force=force or dry_run)
+                change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
                 changes.append(change)
                 if change.updated:
                     plans.append(fresh)
@@ -372,7 +374,7 @@ def _prune(where: Scope) -> tuple[LockEntry, ...]:
 
 def _delete(where: Scope, entry: LockEntry) -> None:
     """Delete `entry`'s installed tree, never through a symlink."""
-    target = _target(where, entry)
+    target = installed_at(where, entry)
     if os.path.islink(target):
         message = f"{target} is a symlink, not the directory satchel installed; it is left alone"
         raise refuse("install.skill.exists", message, target)
@@ -388,7 +390,7 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
     lock = read_lock(where.lock_path)
     out = []
     for entry in lock.entries:
-        path = _target(where, entry)
+        path = installed_at(where, entry)
         state, why = installed_state(path, entry.hash)
         if state == "ok":
             out.append(Checked(entry.name, entry.kind, path, state, entry))
