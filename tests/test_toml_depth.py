@@ -23,6 +23,29 @@ DEEP = {
 TOO_DEEP = f"it nests deeper than {_toml.MAX_DEPTH} levels"
 
 
+# A megabyte of quotes that never close (the largest TOML file satchel reads): a scan
+# that tried each quote to the end of the line would take more than half an hour here.
+UNCLOSED = {
+    "escaped quotes": '"' + '\\"' * (512 * 1024),
+    "single quotes": "'" * (1024 * 1024),
+    "triple quotes": '"""' * (340 * 1024),
+    "double quotes then a bracket": '"' * (1024 * 1024) + "\na = [[1]]\n",
+}
+
+
+@pytest.mark.parametrize("form", sorted(UNCLOSED))
+def test_strings_left_open_are_scanned_once(form):
+    text = UNCLOSED[form]
+    assert _toml.nesting(text) == (2 if "bracket" in form else 0)
+    with pytest.raises(ValueError):
+        _toml.loads(text)
+
+
+def test_a_string_left_open_ends_with_its_line():
+    assert _toml.nesting('a = "open [[\nb = [[[1]]]\nc = \'[[[[\n') == 3
+    assert _toml.nesting('a = "ends with a backslash \\\nb = [[1]]\n') == 2
+
+
 @pytest.mark.parametrize("form", sorted(DEEP))
 def test_the_parser_refuses_each_deep_form(form):
     with pytest.raises(_toml.TooDeep, match=f"^{TOO_DEEP}$"):

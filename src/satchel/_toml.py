@@ -20,9 +20,16 @@ from satchel._json import MAX_DEPTH, TooDeep
 
 __all__ = ["MAX_DEPTH", "TooDeep", "depth", "loads"]
 
-# what cannot hold a bracket that nests: strings of the four kinds, and comments
+# what cannot hold a bracket that nests: strings of the four kinds, and comments. A
+# string left open runs to the end of its line (a multi-line one to the end of the
+# text), so every alternative that starts also matches: no start is scanned twice and
+# the scan stays linear on a line of unclosed quotes (`tomllib` refuses it anyway).
 _SKIP = re.compile(
-    r'"""[\s\S]*?"""(?!")|\'\'\'[\s\S]*?\'\'\'(?!\')|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+    r'"""[\s\S]*?(?:"""(?!")|\Z)'
+    r"|'''[\s\S]*?(?:'''(?!')|\Z)"
+    r'|"(?:[^"\\\n]|\\.)*(?:"|\\?(?=\n)|\\?\Z)'
+    r"|'[^'\n]*(?:'|(?=\n)|\Z)"
+    r"|#[^\n]*"
 )
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
