@@ -5,9 +5,11 @@ not hold (``install.lock.unlisted``)."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +169,59 @@ def test_five_marketplaces_added_at_once_are_all_kept(tmp_path, project, home):
     store = home / ".config" / "satchel" / "marketplaces" / "marketplaces.json"
     kept = json.loads(store.read_text())["marketplaces"]
     assert sorted(k["name"] for k in kept) == [f"m-{n}" for n in NAMES]
+
+
+def test_a_record_that_is_a_link_is_never_followed(satchel, tmp_path, project):
+    """A project may commit `.satchel/.skills.lock.placed` as a link: an install
+    neither appends to what it points at nor copies it back into the project."""
+    outside = tmp_path / "outside"
+    outside.write_text("SECRET\n")
+    record = project / ".satchel" / ".skills.lock.placed"
+    record.parent.mkdir()
+    record.symlink_to(outside)
+    code, out, _ = satchel("install", _sources(tmp_path)[0], "--json")
+    assert code == 1
+    [problem] = json.loads(out)["diagnostics"]
+    assert (problem["code"], problem["message"], problem["hint"]) == (
+        "install.lock.invalid",
+        f".skills.lock.placed cannot be used: {os.strerror(errno.ELOOP)}; nothing was written",
+        f"remove {record}",
+    )
+    assert outside.read_text() == "SECRET\n"
+    assert record.is_symlink() and not (project / ".satchel" / "skills").exists()
+
+
+def test_a_user_scope_whose_folder_is_a_link_installs(satchel, tmp_path, home):
+    """Dotfiles kept elsewhere: the user's satchel folder is a link, and its lock is
+    taken on the folder it leads to."""
+    kept = tmp_path / "dotfiles" / "satchel"
+    kept.mkdir(parents=True)
+    (home / ".config").mkdir(parents=True, exist_ok=True)
+    (home / ".config" / "satchel").symlink_to(kept)
+    assert satchel("install", _sources(tmp_path)[0], "--scope", "user")[0] == 0
+    assert [e["name"] for e in json.loads((kept / "skills.lock").read_text())["entries"]] == [
+        "alpha"
+    ]
+
+
+def test_a_frozen_install_waits_for_the_lock_too(satchel, tmp_path, project, home):
+    assert satchel("install", _sources(tmp_path)[0])[0] == 0
+    state = project / ".satchel"
+    shutil.rmtree(state / "skills" / "alpha")  # to be placed again from the lock
+    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
+        done = subprocess.run(
+            [sys.executable, "-m", "satchel", "install", "--frozen",
+             "--project", str(project), "--home", str(home), "--json"],
+            capture_output=True, env=_env(home, SATCHEL_LOCK_WAIT="0.2"), timeout=120,
+            check=False,
+        )  # fmt: skip
+    finally:
+        os.close(fd)
+    assert done.returncode == 1
+    assert [d["code"] for d in json.loads(done.stdout)["diagnostics"]] == ["install.lock.busy"]
+    assert not (state / "skills" / "alpha").exists()
+    assert satchel("install", "--frozen")[0] == 0
+    assert (state / "skills" / "alpha" / "SKILL.md").is_file()
+    assert sorted(p.name for p in state.iterdir()) == ["skills", "skills.lock"]

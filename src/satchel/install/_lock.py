@@ -39,8 +39,10 @@ its entry: a name it holds whose directory is there but whose entry is not is wh
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -50,7 +52,7 @@ from typing import Any
 from satchel._files import write_atomic
 from satchel._json import loads
 from satchel._model import model
-from satchel.install._errors import refuse
+from satchel.install._errors import InstallError, refuse
 
 __all__ = [
     "Lock",
@@ -59,6 +61,7 @@ __all__ = [
     "placing",
     "read_lock",
     "read_placed",
+    "settle",
     "write_lock",
 ]
 
@@ -209,7 +212,7 @@ def write_lock(path: Path, lock: Lock) -> None:
     `held`, and remove the record of trees being placed: the lock lists them now."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(lock.to_json(), indent=2, ensure_ascii=True) + "\n")
-    _settle(path)
+    settle(path)
 
 
 def _sibling(path: Path, suffix: str) -> Path:
@@ -224,8 +227,8 @@ def held(path: Path, wait: float) -> Iterator[None]:
     import fcntl  # POSIX, where satchel installs
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path.parent, flags)
+    # the directory may be a link (dotfiles kept elsewhere): its target is locked
+    fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         until = time.monotonic() + wait
         while True:
@@ -254,11 +257,13 @@ def _line(kind: str, family: str, name: str) -> str:
 def placing(path: Path, entry: LockEntry) -> Iterator[None]:
     """Record, while its tree is placed (inside `held`), that `entry` is being
     installed, in the sibling ``.skills.lock.placed``; a tree that could not be placed
-    is taken out of the record again, the file removed when nothing else is in it."""
+    is taken out of the record again, the file removed when nothing else is in it.
+    The record is only ever a regular file opened without following a link
+    (``install.lock.invalid`` otherwise): a project cannot point it elsewhere."""
     record = _sibling(path, "placed")
     line = _line(entry.kind, entry.family, entry.name)
     before = _record_text(record)
-    fd = os.open(record, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = _open_record(record, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         os.write(fd, line.encode("utf-8"))
     finally:
@@ -270,12 +275,33 @@ def placing(path: Path, entry: LockEntry) -> Iterator[None]:
         raise
 
 
+def _open_record(record: Path, flags: int) -> int:
+    """`record` opened with `flags`, never through a link, and only a regular file."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(record, flags | nofollow, 0o644)
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            raise
+        raise _not_a_record(record, e.strerror or "it cannot be opened") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _not_a_record(record, "it is not a regular file")
+    return fd
+
+
+def _not_a_record(record: Path, why: str) -> InstallError:
+    message = f"{record.name} cannot be used: {why}; nothing was written"
+    return refuse("install.lock.invalid", message, record, hint=f"remove {record}")
+
+
 def _record_text(record: Path) -> str | None:
     try:
-        with open(record, "rb") as f:
-            return f.read(_PLACED_CAP).decode("utf-8", "replace")
-    except OSError:
+        fd = _open_record(record, os.O_RDONLY)
+    except FileNotFoundError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        return f.read(_PLACED_CAP).decode("utf-8", "replace")
 
 
 def _restore(record: Path, text: str | None) -> None:
@@ -285,7 +311,7 @@ def _restore(record: Path, text: str | None) -> None:
         record.unlink(missing_ok=True)
 
 
-def _settle(path: Path) -> None:
+def settle(path: Path) -> None:
     """The lock lists every placed tree now (inside `held`): the record goes."""
     _sibling(path, "placed").unlink(missing_ok=True)
 
@@ -294,11 +320,10 @@ def read_placed(path: Path) -> tuple[tuple[str, str, str], ...]:
     """The ``(kind, family, name)`` of each tree recorded as placed beside the lock file
     at `path` (none when there is no record, or it cannot be read)."""
     try:
-        with open(_sibling(path, "placed"), "rb") as f:
-            data = f.read(_PLACED_CAP)
-    except OSError:
+        text = _record_text(_sibling(path, "placed"))
+    except (OSError, InstallError):
         return ()
-    rows = (line.split(" ") for line in data.decode("utf-8", "replace").splitlines())
+    rows = (line.split(" ") for line in (text or "").splitlines())
     found = {
         (r[0], r[1], r[2])
         for r in rows

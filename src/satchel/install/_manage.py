@@ -45,6 +45,7 @@ from satchel.install._lock import (
     placing,
     read_lock,
     read_placed,
+    settle,
     write_lock,
 )
 from satchel.install._mcp import check_locked
@@ -196,12 +197,23 @@ def install_frozen(
                     raise refuse("install.integrity", message, installed_at(where, entry))
                 plans.append(Planned(item, installed_at(where, entry), entry))
         notes += lfs_pointers(plans)
-        done = [
-            Installed(p.entry, p.target, place(p.item.path, p.target, ctx.settings.limits))
-            for p in plans
-            if not _intact(p.target, p.entry.hash)
-        ]
+        done = _place_frozen(plans, where, ctx.settings)
     return InstallResult(tuple(done), tuple(notes))
+
+
+def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
+    """Place each locked tree that is not intact, holding the lock as every install
+    does (the lock itself is not rewritten: it already holds these entries)."""
+    done = []
+    with held(where.lock_path, settings.lock_wait):
+        for p in plans:
+            if _intact(p.target, p.entry.hash):
+                continue
+            with placing(where.lock_path, p.entry):
+                replaced = place(p.item.path, p.target, settings.limits)
+            done.append(Installed(p.entry, p.target, replaced))
+        settle(where.lock_path)
+    return done
 
 
 def _intact(path: Path, expected: str) -> bool:
