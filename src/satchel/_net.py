@@ -5,16 +5,20 @@ for a fetch, bounded twice.
 * `timeout` bounds each wait: connecting, and each read of an answer (httpx's
   timeouts), so a server that goes quiet is left after that long.
 * `deadline` bounds the whole operation, every request of the client and every
-  redirect followed, however its bytes arrive: a server that trickles its answer a
-  byte a second never lets a read time out, so the answer's stream is checked against
-  the deadline after every chunk, and each read waits at most what is left of it.
-  Past it, reading raises `DeadlinePassed`; a timeout of httpx past it is the same.
+  redirect followed, however its bytes arrive: a server that trickles its headers or
+  its answer a byte a second never lets a read time out. So the client keeps every
+  socket it connects, and when the deadline passes a timer shuts them down, which ends
+  a read blocked in any phase at once; the answer's stream is also checked against the
+  deadline after every chunk. Past it, sending or reading raises `DeadlinePassed`,
+  whatever error the cut connection gave.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import ipaddress
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -59,6 +63,14 @@ def http_client(
     import httpx  # only when fetching: keep `import satchel` light
 
     until = time.monotonic() + deadline
+    sockets: list[Any] = []
+
+    def keep(name: str, info: Mapping[str, Any]) -> None:
+        """httpcore's trace: each connection's socket (TCP, then TLS over it)."""
+        stream = info.get("return_value") if name.endswith(".complete") else None
+        found = getattr(stream, "get_extra_info", lambda _: None)("socket")
+        if found is not None:
+            sockets.append(found)
 
     def cap(request: httpx.Request) -> None:
         left = until - time.monotonic()
@@ -66,17 +78,67 @@ def http_client(
             raise DeadlinePassed(deadline)
         waits = request.extensions.get("timeout", {})
         request.extensions["timeout"] = {k: _least(v, left) for k, v in waits.items()}
+        request.extensions["trace"] = keep
 
     def watch(response: httpx.Response) -> None:
         response.stream = _watched(httpx.SyncByteStream)(response, until, deadline)
 
-    return httpx.Client(
+    client: httpx.Client = _bounded(httpx.Client)(
+        until,
+        deadline,
+        sockets,
         follow_redirects=True,
         timeout=timeout,
         headers=dict(headers),
         trust_env=True,
         event_hooks={"request": [*request_hooks, cap], "response": [watch]},
     )
+    return client
+
+
+def _cut(sockets: list[Any]) -> None:
+    """Shut every socket down: a read blocked on one returns at once."""
+    import socket
+
+    for found in sockets:
+        with contextlib.suppress(OSError, ValueError):  # closed, or detached by TLS
+            found.shutdown(socket.SHUT_RDWR)
+
+
+@functools.cache
+def _bounded(base: type[httpx.Client]) -> Any:
+    """The client type `http_client` makes (on first use: httpx is imported only when
+    fetching): a timer cuts its connections at the deadline, and an error of a request
+    that passed it is `DeadlinePassed`."""
+
+    class Bounded(base):  # type: ignore[valid-type,misc]
+        def __init__(self, until: float, deadline: float, sockets: list[Any], **kw: Any) -> None:
+            super().__init__(**kw)
+            self.until, self.deadline = until, deadline
+            self.timer = threading.Timer(max(0.0, until - time.monotonic()), _cut, (sockets,))
+            self.timer.daemon = True
+            self.timer.start()
+
+        def send(self, request: httpx.Request, **kw: Any) -> httpx.Response:
+            try:
+                response: httpx.Response = super().send(request, **kw)
+                return response
+            except DeadlinePassed:
+                raise
+            except Exception as e:
+                if time.monotonic() >= self.until:
+                    raise DeadlinePassed(self.deadline) from e
+                raise
+
+        def close(self) -> None:
+            self.timer.cancel()
+            super().close()
+
+        def __exit__(self, *exc: Any) -> None:
+            self.timer.cancel()
+            super().__exit__(*exc)
+
+    return Bounded
 
 
 def _least(value: Any, left: float) -> Any:
@@ -89,8 +151,8 @@ def _watched(base: type[httpx.SyncByteStream]) -> Any:
     only when fetching, and an answer's stream must be one of its byte streams)."""
 
     class Watched(base):  # type: ignore[valid-type,misc]
-        """A response's byte stream that stops once the deadline passes, and lets
-        each read wait at most what is left of it."""
+        """A response's byte stream that stops once the deadline passes (a read the
+        client's timer cut then is `DeadlinePassed` too)."""
 
         def __init__(self, response: httpx.Response, until: float, deadline: float) -> None:
             self.inner: Any = response.stream
@@ -104,9 +166,6 @@ def _watched(base: type[httpx.SyncByteStream]) -> Any:
                 left = self.until - time.monotonic()
                 if left <= 0:
                     raise DeadlinePassed(self.deadline)
-                waits = self.request.extensions.get("timeout")
-                if isinstance(waits, dict):  # httpcore reads it for every chunk
-                    waits["read"] = _least(waits.get("read"), left)
                 try:
                     chunk = next(chunks)
                 except StopIteration:

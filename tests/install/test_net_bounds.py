@@ -15,6 +15,8 @@ import pytest
 
 BODY = b'{"schemaVersion": 2, "layers": []}' + b" " * 166  # 200 bytes, sent one by one
 STEP = 0.05  # seconds between two bytes: 10 s for the whole body
+HEADERS = b"HTTP/1.0 200 OK\r\nX-Pad: " + b"a" * 300 + b"\r\n\r\n"  # 16 s, a byte at a time
+SENT: dict[str, int] = {}  # the header bytes each /slow-headers/ answer got out
 
 
 class Trickle(BaseHTTPRequestHandler):
@@ -22,6 +24,8 @@ class Trickle(BaseHTTPRequestHandler):
     headers and then nothing for 10 s."""
 
     def do_GET(self) -> None:
+        if "/slow-headers/" in self.path:
+            return self._slow_headers()
         self.send_response(200)
         self.send_header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
         self.send_header("Content-Length", str(len(BODY)))
@@ -35,6 +39,19 @@ class Trickle(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(STEP)
         except OSError:  # the client gave up: what the test wants
+            return
+
+    def _slow_headers(self) -> None:
+        """The status line and headers, one byte every STEP seconds, counted in SENT
+        until the client hangs up."""
+        SENT[self.path] = 0
+        try:
+            for i in range(len(HEADERS)):
+                self.wfile.write(HEADERS[i : i + 1])
+                self.wfile.flush()
+                SENT[self.path] = i + 1
+                time.sleep(STEP)
+        except OSError:
             return
 
     def log_message(self, *args: object) -> None:
@@ -80,6 +97,21 @@ def test_an_archive_trickling_is_stopped_at_the_deadline(satchel, trickling, mon
         "install.fetch.timeout",
         f"GET {url}: it went on past its deadline of 1 s, so it was stopped",
     )
+
+
+def test_headers_trickled_a_byte_at_a_time_are_cut_at_the_deadline(satchel, trickling, monkeypatch):
+    """No read ever waits long, so only the client's timer ends it: the connection is
+    cut when the deadline passes, long before the server has sent all its headers."""
+    monkeypatch.setenv("SATCHEL_FETCH_DEADLINE", "1")
+    monkeypatch.setenv("SATCHEL_FETCH_TIMEOUT", "5")
+    url = f"http://{trickling}/slow-headers/skills.tar.gz"
+    code, out, _ = satchel("install", f"archive:{url}", "--json")
+    assert code == 1
+    assert _problem(out)[:2] == (
+        "install.fetch.timeout",
+        f"GET {url}: it went on past its deadline of 1 s, so it was stopped",
+    )
+    assert 0 < SENT["/slow-headers/skills.tar.gz"] < len(HEADERS)
 
 
 def test_a_server_gone_quiet_is_left_after_the_timeout(satchel, trickling, monkeypatch):
