@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._files import ENVIRONMENT_DIRS, FileProblem, read_bounded
-from satchel._interpolation import find_commands
+from satchel._interpolation import command_variables, find_commands
 from satchel._json import jsonable
 from satchel._model import model
 from satchel._reach import Reach, argv_reach, shell_reach
@@ -256,13 +256,7 @@ def _commands(skill: Skill) -> tuple[str, ...]:
 def _line_digest(skill: Skill, command: str, pinning: _Pinning) -> str:
     lay = pinning.items.layout
     directory = skill.directory or lay.cwd
-    variables = {
-        "HOME": str(lay.home),
-        "SKILL_DIR": str(directory),
-        "CLAUDE_SKILL_DIR": str(directory),
-        "PROJECT_DIR": str(lay.project),
-        "CLAUDE_PROJECT_DIR": str(lay.project),
-    }
+    variables = {"HOME": str(lay.home), **command_variables(directory, lay.project)}
     inside = [lay.project, *([skill.directory] if skill.directory is not None else [])]
     found = shell_reach(command, cwd=lay.cwd, variables=variables, inside=inside)
     whole = (*inside[1:], *([lay.project] if found.undetermined is not None else []))

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Literal
 
 from satchel._model import model
 
-__all__ = ["Command", "find_commands", "interpolate"]
+__all__ = ["Command", "command_variables", "find_commands", "interpolate"]
 
 _INLINE = re.compile(r"(?:(?<=\s)|^)!`([^`\n]+)`", re.M)
 _BREAKS = "\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() splits on
@@ -94,3 +95,15 @@ def _scan(text: str) -> Iterator[Command]:
 def _inline(line: str, at: int) -> Iterator[Command]:
     for found in _INLINE.finditer(line):
         yield Command(at + found.start(), at + found.end(), found.group(1).strip(), "inline")
+
+
+def command_variables(directory: Path, project: Path) -> dict[str, str]:
+    """The variables a skill's command runs with, named as each host names them: the
+    skill's folder (`directory`) and the project's. What runs the command and what
+    pins it (`satchel trust`) both read them here, so the two agree."""
+    return {
+        "SKILL_DIR": str(directory),
+        "CLAUDE_SKILL_DIR": str(directory),
+        "PROJECT_DIR": str(project),
+        "CLAUDE_PROJECT_DIR": str(project),
+    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from satchel._interpolation import Command, interpolate
+from satchel._interpolation import Command, command_variables, interpolate
 from satchel._model import model
 from satchel._text import escape
 from satchel.commands._arguments import Filler
@@ -149,13 +149,7 @@ class Runner:
 
     def _env(self, skill: Skill) -> dict[str, str]:
         passed = {k: self.environ[k] for k in self.options.env_passthrough if k in self.environ}
-        directory = str(skill.directory or self.cwd)
-        fixed = {
-            "SKILL_DIR": directory,
-            "CLAUDE_SKILL_DIR": directory,
-            "PROJECT_DIR": str(self.project),
-            "CLAUDE_PROJECT_DIR": str(self.project),
-        }
+        fixed = command_variables(skill.directory or self.cwd, self.project)
         env, _ = overlay_env(base_env(self.environ), passed, fixed=fixed)
         return env
 
