@@ -323,6 +323,14 @@ def _published_tree(tmp_path: Path) -> tuple[Path, Path]:
     return a_skill(tmp_path / "src", "leaky"), secret
 
 
+def _chained_links(skill, secret):
+    """Two links each inside the skill as written: `up` leads to the skill's top, and
+    `out` goes one above what `up` reaches, to the secret beside the skill."""
+    (skill / "scripts" / "deep").mkdir()
+    os.symlink("../..", skill / "scripts" / "deep" / "up")
+    os.symlink("up/../secret.txt", skill / "scripts" / "deep" / "out")
+
+
 @pytest.mark.parametrize(
     ("make", "code", "why"),
     [
@@ -349,6 +357,12 @@ def _published_tree(tmp_path: Path) -> tuple[Path, Path]:
             "install.archive.link",
             "'other' links outside the tree (../other)",
             id="symlink-to-a-sibling-of-the-skill",
+        ),
+        pytest.param(
+            _chained_links,
+            "install.archive.link",
+            "'scripts/deep/out' links outside the tree (up/../secret.txt)",
+            id="links-that-climb-out-only-when-followed",
         ),
         pytest.param(
             lambda skill, secret: put(skill, "Notes.md", "a\n") and put(skill, "notes.md", "b\n"),

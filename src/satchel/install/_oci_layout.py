@@ -294,12 +294,22 @@ def _installable(root: Path, name: str, paths: list[str], limits: Limits) -> Non
             raise refuse("install.archive.duplicate", f"{rel!r} is in the tree twice", path)
         seen.add(key)
         st = os.lstat(path)
-        why = link_escapes(parts[1:], os.readlink(path)) if stat.S_ISLNK(st.st_mode) else None
+        why = _link_escapes(root, path, parts) if stat.S_ISLNK(st.st_mode) else None
         if why is None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
             why = f"is a hardlink ({st.st_nlink} links): its content may be another file's"
         if why is not None:
             hint = "publish a copy of what it points at, inside the directory"
             raise refuse("install.archive.link", f"{rel!r} {why}", path, hint=hint)
+
+
+def _link_escapes(root: Path, path: Path, parts: tuple[str, ...]) -> str | None:
+    """Why the link at `path` leads out of `root`: as written (the extractor's rule),
+    or once followed, through the other links on the way (as placing it would)."""
+    target = os.readlink(path)
+    why = link_escapes(parts[1:], target)
+    if why is None and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+        why = f"links outside the tree ({target})"
+    return why
 
 
 def _tar(root: Path, name: str, paths: list[str]) -> bytes:
