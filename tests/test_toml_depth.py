@@ -42,7 +42,7 @@ def test_strings_left_open_are_scanned_once(form):
 
 
 def test_a_string_left_open_ends_with_its_line():
-    assert _toml.nesting('a = "open [[\nb = [[[1]]]\nc = \'[[[[\n') == 3
+    assert _toml.nesting("a = \"open [[\nb = [[[1]]]\nc = '[[[[\n") == 3
     assert _toml.nesting('a = "ends with a backslash \\\nb = [[1]]\n') == 2
 
 
