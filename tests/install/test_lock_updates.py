@@ -32,6 +32,24 @@ def _sources(tmp_path: Path) -> list[Path]:
     ]
 
 
+def _while_locked(
+    state: Path, home: Path, *args: str, project: Path
+) -> subprocess.CompletedProcess[bytes]:
+    """`satchel ARGS --json` run while another satchel holds the lock of `state`, with
+    SATCHEL_LOCK_WAIT at 0.2 s."""
+    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
+        return subprocess.run(
+            [sys.executable, "-m", "satchel", *args,
+             "--project", str(project), "--home", str(home), "--json"],
+            capture_output=True, env=_env(home, SATCHEL_LOCK_WAIT="0.2"), timeout=120,
+            check=False,
+        )  # fmt: skip
+    finally:
+        os.close(fd)
+
+
 def test_five_installs_at_once_each_keep_their_entry(tmp_path, project, home):
     where = ["--project", str(project), "--home", str(home)]
     runs = [
@@ -59,17 +77,7 @@ def test_five_installs_at_once_each_keep_their_entry(tmp_path, project, home):
 def test_an_install_waits_for_the_lock_a_bounded_time(tmp_path, project, home):
     state = project / ".satchel"
     state.mkdir()
-    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
-        done = subprocess.run(
-            [sys.executable, "-m", "satchel", "install", str(_sources(tmp_path)[0]),
-             "--project", str(project), "--home", str(home), "--json"],
-            capture_output=True, env=_env(home, SATCHEL_LOCK_WAIT="0.2"), timeout=120,
-            check=False,
-        )  # fmt: skip
-    finally:
-        os.close(fd)
+    done = _while_locked(state, home, "install", str(_sources(tmp_path)[0]), project=project)
     assert done.returncode == 1
     (problem,) = json.loads(done.stdout)["diagnostics"]
     assert (problem["code"], problem["message"], problem["hint"]) == (
@@ -208,17 +216,7 @@ def test_a_frozen_install_waits_for_the_lock_too(satchel, tmp_path, project, hom
     assert satchel("install", _sources(tmp_path)[0])[0] == 0
     state = project / ".satchel"
     shutil.rmtree(state / "skills" / "alpha")  # to be placed again from the lock
-    fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # another satchel, busy with the lock
-        done = subprocess.run(
-            [sys.executable, "-m", "satchel", "install", "--frozen",
-             "--project", str(project), "--home", str(home), "--json"],
-            capture_output=True, env=_env(home, SATCHEL_LOCK_WAIT="0.2"), timeout=120,
-            check=False,
-        )  # fmt: skip
-    finally:
-        os.close(fd)
+    done = _while_locked(state, home, "install", "--frozen", project=project)
     assert done.returncode == 1
     assert [d["code"] for d in json.loads(done.stdout)["diagnostics"]] == ["install.lock.busy"]
     assert not (state / "skills" / "alpha").exists()
