@@ -282,7 +282,7 @@ def test_an_untrusted_load_reads_what_trust_holds_back_and_runs_none_of_it(bare,
 
     canary = tmp_path / "canary"
     held_project(project, canary)
-    env = satchel.load(layout=bare)
+    env = satchel.load(layout=bare, read_held=True)
     assert list(env.plugins.held) == ["lens"] and "lens" not in env.plugins.plugins
     assert [(s.name, s.scope) for s in env.mcp_servers.held] == [
         ("db", "project"),
@@ -312,6 +312,15 @@ def test_an_untrusted_load_reads_what_trust_holds_back_and_runs_none_of_it(bare,
     assert [s.name for s in trusted.mcp_servers.servers] == ["db", "lens-db"]
 
 
+def test_a_hosts_load_reads_nothing_trust_holds_back(bare, project, tmp_path):
+    """What an untrusted project holds back is read only for a report that asks
+    (`read_held`): a host's load of a fresh clone reads none of its plugins."""
+    held_project(project, tmp_path / "canary")
+    env = satchel.load(layout=bare)
+    assert (dict(env.plugins.held), env.mcp_servers.held, env.hooks.hooks) == ({}, (), ())
+    assert env.plugins.plugins == {} and env.mcp_servers.servers == ()
+
+
 def user_lens(home: Path, canary: Path) -> Path:
     """The user's own plugin ``lens``: a language server that touches `canary` when it
     starts (the project's plugin of that name is held back)."""
@@ -337,7 +346,7 @@ def test_a_held_project_plugins_language_server_never_starts_though_the_users_ma
     held_canary, user_canary = tmp_path / "held-ran", tmp_path / "user-ran"
     held_project(project, held_canary)
     user_lens(home, user_canary)
-    env = satchel.load(layout=bare)
+    env = satchel.load(layout=bare, read_held=True)
     assert env.plugins.plugins["lens"].scope == "user" and "lens" in env.plugins.held
     assert [s.name for s in env.lsp_servers] == ["own-ls"]
     [held] = env.plugins.held["lens"].lsp_servers

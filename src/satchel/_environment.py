@@ -443,10 +443,9 @@ class _Builder:
         self.hooks = policed_hooks(self.hooks, self.policy)
 
     def _holds_project(self) -> bool:
-        """Whether the project would run if its folder were trusted: what it holds back
-        is then read, as declared, so that it can be listed (as `_plugins` reads its
-        plugins)."""
-        return not self.trust.folder and self.options.trust_project_skills
+        """Whether what trust holds back is read, as declared, to be listed (as
+        `_plugins` reads the project's plugins): `_holds_project`."""
+        return _holds_project(self.options, self.trust)
 
     def _held_servers(self, actual: McpServerSet, plugins: Sequence[Plugin]) -> McpServerSet:
         """`actual` with what trusting the project would add, read as a trusted load
@@ -570,6 +569,12 @@ def _skills_on(opts: Options) -> bool:
     return not (opts.enabled is False or opts.enabled == ())
 
 
+def _holds_project(opts: Options, trust: Trust) -> bool:
+    """Whether the project would run if its folder were trusted, and the caller asked
+    for what it holds back (`Options.read_held`): then it is read, as declared."""
+    return opts.read_held and not trust.folder and opts.trust_project_skills
+
+
 def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
@@ -585,6 +590,6 @@ def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> 
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
-        hold_project=not trust.folder and opts.trust_project_skills,
+        hold_project=_holds_project(opts, trust),
         trusted_layout=given,
     )

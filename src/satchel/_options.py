@@ -55,6 +55,11 @@ class Options:
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
     * `max_skill_name`: a skill whose name is longer is not loaded
       (``skill.name.refused``), as Codex drops it [None: loaded with a warning].
+    * `read_held`: also read, as declared, what the trust decision holds back from a
+      project whose folder is not trusted: its plugins (`PluginSet.held`) and MCP
+      servers (`McpServerSet.held`), listed and never run, for reports that say what
+      trusting it would add (`satchel doctor`, `audit`, `mcp list`, `hooks`) [False: a
+      host's load reads none of it].
     * `cache`: keep what was read from each SKILL.md in the discovery cache and take
       an unchanged file's reading from it (`satchel.skills._cache`; also off with
       ``SATCHEL_CACHE=off``) [True].
@@ -162,6 +167,7 @@ class Options:
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
     skill_overrides: Mapping[str, str] = field(default_factory=lambda: _NO_OVERRIDES)
+    read_held: bool = False
     cache: bool = True
 
     @classmethod
@@ -259,6 +265,7 @@ class LoadOverrides(TypedDict, total=False):
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]
     skill_overrides: Mapping[str, str]
+    read_held: bool
     cache: bool
 
 

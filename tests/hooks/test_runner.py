@@ -261,7 +261,7 @@ def canary_project(tmp_path, layout):
 
 def test_t01_an_untrusted_project_executes_nothing(tmp_path, layout):
     canary = canary_project(tmp_path, layout)
-    env = satchel.load(layout=layout, trusted=False, claude_settings_hooks=True)
+    env = satchel.load(layout=layout, trusted=False, claude_settings_hooks=True, read_held=True)
     runner = HookRunner(env)
     runner.run("session_start", {"source": "startup"})
     outcome = runner.before_tool_use("Bash", {"command": "ls"})

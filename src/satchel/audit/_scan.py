@@ -107,7 +107,7 @@ def audit_path(
             if host is None
             else host.layout(path, home=home, project=at)
         )
-        options: LoadOverrides = {"plugin_dirs": plugin_dirs}
+        options: LoadOverrides = {"plugin_dirs": plugin_dirs, "read_held": True}
         if host is None:
             options["claude_settings_hooks"] = True
         env = load(layout=layout, host=host, **options)  # the user's own trust list

@@ -52,12 +52,15 @@ def environment(
     trust: bool | None = None,
     plugin_dirs: tuple[Path, ...] = (),
     host: str | None = None,
+    *,
+    read_held: bool = False,
 ) -> Environment:
     """Everything that loads for these options (`trust` None: as `satchel trust`
-    recorded; `host`: as that host profile reads the project)."""
+    recorded; `host`: as that host profile reads the project; `read_held`: with what
+    trust holds back read as declared, for a report that names it)."""
     lay = layout(directory, project, home, client, host)
     found = None if host is None else profile(host, home)
-    return load(layout=lay, host=found, trusted=trust, plugin_dirs=plugin_dirs)
+    return load(layout=lay, host=found, trusted=trust, plugin_dirs=plugin_dirs, read_held=read_held)
 
 
 def why_project(lay: Layout, *, given: bool) -> str:

@@ -65,7 +65,7 @@ def run(
     files; every diagnostic and the size of the index. Exit 1 when there are errors.
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     budget = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
     index = build_index(
         env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides

@@ -65,7 +65,9 @@ def run(
     skill:<name>, agent:<name> for the hooks a skill or agent declares, which run while
     it is active) and status: loaded, or skipped and why. `satchel hooks run EVENT`
     fires one event by hand; `satchel doctor` shows every problem found."""
-    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs, host)
+    env = hooks_environment(
+        project, home, client, trust, claude_settings, plugin_dirs, host, read_held=True
+    )
     if as_json:
         document = {"project": str(env.layout.project), "trusted": env.trusted}
         out.print_json({**document, **env.every_hook().to_json()})
@@ -83,11 +85,18 @@ def hooks_environment(
     claude: bool,
     plugin_dirs: tuple[Path, ...] = (),
     host: str | None = None,
+    *,
+    read_held: bool = False,
 ) -> Environment:
     """The environment the hooks verbs load (`claude`: with Claude Code's settings
-    hooks, as the `host` profile reads them when one is named, else when asked)."""
+    hooks, as the `host` profile reads them when one is named, else when asked;
+    `read_held`: with what trust holds back listed, for `satchel hooks`)."""
     found = None if host is None else profile(host, home)
-    options: LoadOverrides = {"trusted": trust, "plugin_dirs": plugin_dirs}
+    options: LoadOverrides = {
+        "trusted": trust,
+        "plugin_dirs": plugin_dirs,
+        "read_held": read_held,
+    }
     if claude or found is None:
         options["claude_settings_hooks"] = claude
     return load(layout=layout(None, project, home, client, host), host=found, **options)

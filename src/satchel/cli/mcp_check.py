@@ -73,7 +73,7 @@ def run(
         return out.fail(SDK_MISSING, message, as_json=as_json)
     import anyio
 
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     supervisor = McpSupervisor(env, timeout=timeout, only=server or None)
     anyio.run(_start_and_stop, supervisor)
     reports = supervisor.servers

@@ -41,7 +41,7 @@ def run(
     where it comes from, its transport, its status as configured (configured,
     disabled, declarative) and what it runs or where it is. Env and header values are
     never printed. `satchel mcp check` starts them and lists their tools."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     reports = McpSupervisor(env).servers
     held = held_back(env)
     if as_json:
