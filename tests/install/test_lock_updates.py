@@ -171,9 +171,9 @@ def test_five_marketplaces_added_at_once_are_all_kept(tmp_path, project, home):
         )
         for m in markets
     ]
-    for run in runs:
-        out, err = run.communicate(timeout=120)
-        assert (run.returncode, err) == (0, b""), out
+    done = [(run.communicate(timeout=120), run.returncode) for run in runs]
+    for (out, err), code in done:
+        assert (code, err) == (0, b""), out
     store = home / ".config" / "satchel" / "marketplaces" / "marketplaces.json"
     kept = json.loads(store.read_text())["marketplaces"]
     assert sorted(k["name"] for k in kept) == [f"m-{n}" for n in NAMES]

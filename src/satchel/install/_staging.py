@@ -23,11 +23,21 @@ from satchel.install._tree import copy_tree
 __all__ = ["PLACING", "clean_stale", "place", "remove_tree", "workspace"]
 
 PLACING = ".satchel-staging"
+_ATTEMPTS = 20
 
 
 def _new_dir(parent: Path) -> Path:
-    parent.mkdir(parents=True, exist_ok=True)
+    """A fresh directory in `parent`. Another process may remove `parent` once it
+    is empty (between our making it and our directory's), so that step is retried."""
     path = parent / f"{os.getpid()}-{secrets.token_hex(6)}"
+    for _ in range(_ATTEMPTS - 1):
+        parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(mode=0o700)
+        except FileNotFoundError:
+            continue
+        return path
+    parent.mkdir(parents=True, exist_ok=True)
     path.mkdir(mode=0o700)
     return path
 
