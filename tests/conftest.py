@@ -166,6 +166,17 @@ def claude_code() -> Path:
 
 
 @pytest.fixture(scope="session")
+def claude_code_next() -> Path:
+    """Claude Code 2.1.337's binary (installed by scripts/tools before pytest starts)."""
+    from tests.tools import claude_code_next as find
+
+    found = find()
+    if found is None:
+        pytest.skip("Claude Code 2.1.337 is not in .tools/ (scripts/tools needs npm)")
+    return found
+
+
+@pytest.fixture(scope="session")
 def codex() -> Path:
     """Codex's pinned native binary (installed by scripts/tools before pytest starts)."""
     from tests.tools import codex as find

@@ -16,6 +16,7 @@ from typing import Any
 
 TOOLS = Path(__file__).resolve().parent.parent / ".tools"
 CLAUDE_VERSION = "2.1.332"
+CLAUDE_NEXT_VERSION = "2.1.337"  # the Agent SDK platform package's `claude` binary
 INSPECTOR_VERSION = "0.15.0"
 CODEX_VERSION = "0.171.0"
 GEMINI_VERSION = "0.61.0"
@@ -25,6 +26,12 @@ CALL = 120  # seconds one call may take: a "did not hang" bound, not a speed cla
 def claude_code() -> Path | None:
     """Claude Code's native binary at its pinned version."""
     path = TOOLS / f"claude-code-{CLAUDE_VERSION}" / "claude"
+    return path if os.access(path, os.X_OK) else None
+
+
+def claude_code_next() -> Path | None:
+    """Claude Code's newest binary (from the Agent SDK's platform package) at its pin."""
+    path = TOOLS / f"claude-code-{CLAUDE_NEXT_VERSION}" / "claude"
     return path if os.access(path, os.X_OK) else None
 
 
