@@ -179,6 +179,12 @@ def test_a_description_that_is_not_a_string_is_an_error():
     assert messages(diags, "agent.invalid") == ["field `description` must be a string, not a list"]
 
 
+def test_a_written_backslash_n_in_the_description_is_a_line_break():
+    agent, diags = parse(claude_text("helper", "Line one\\nline two."))
+    assert agent is not None and agent.description == "Line one\nline two."
+    assert diags == []
+
+
 @pytest.mark.parametrize(
     "tools",
     ["Read, Grep", "Read Grep", "[Read, Grep]", "\n  - Read\n  - Grep", "['Read, Grep']"],

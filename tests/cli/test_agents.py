@@ -27,7 +27,10 @@ def test_json_is_the_agent_sets_json(satchel, in_repo):
     result = satchel("agents", "--json", *EXAMPLE)
     doc = result.json()
     assert result.code == 0
-    assert set(doc) == {"version", "project", "agents", "builtins", "shadowed", "diagnostics"}
+    assert set(doc) == {
+        "version", "project", "agents", "builtins", "shadowed", "diagnostics", "listing"
+    }  # fmt: skip
+    assert doc["listing"] is None  # no host profile: no host's listing
     assert [(a["name"], a["format"], a["scope"], a["family"]) for a in doc["agents"]] == [
         ("release-manager", "vibe", "project", ".satchel"),
         ("code-scout", "claude", "project", ".claude"),
@@ -63,3 +66,12 @@ def test_no_agents(satchel, project, home):
     result = satchel("agents", "--project", project, "--home", home)
     assert result.code == 0
     assert result.err.startswith(f"project: {project} (--project)\nNo agent types found")
+
+
+def test_under_claude_code_the_json_has_claude_codes_listing_lines(satchel, in_repo):
+    doc = satchel("agents", "--json", "--host", "claude-code", *EXAMPLE).json()
+    assert doc["listing"] == [
+        "- code-scout: Use this agent to find where something is implemented. Examples: "
+        "<example>user: where do we parse dates?</example> (Tools: Read, Grep, Glob)",
+        "- writer: Writes and edits documentation. (Tools: Read, Write, Edit)",
+    ]

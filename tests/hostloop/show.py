@@ -93,7 +93,7 @@ def texts(value: Any) -> Iterator[str]:
         if isinstance(value.get("text"), str):
             yield value["text"]
         for key, item in value.items():
-            if key != "text":
+            if key != "text" and isinstance(item, (dict, list)):
                 yield from texts(item)
     elif isinstance(value, list):
         for item in value:
@@ -103,12 +103,13 @@ def texts(value: Any) -> Iterator[str]:
 
 
 def _section(haystack: list[str], head: str) -> tuple[str, ...]:
-    """The ``- `` lines that follow `head` in the first text holding it."""
+    """The ``- `` entries that follow `head` in the first text holding it, up to a
+    blank line (an entry's description may run on over several lines)."""
     for text in haystack:
         at = text.find(head)
         if at >= 0:
-            block = text[at + len(head) :].split("\n\n", 1)[0]
-            return tuple(line for line in block.split("\n") if line)
+            block = text[at + len(head) :].split("\n\n", 1)[0].strip("\n")
+            return tuple(re.split(r"\n(?=- )", block)) if block else ()
     return ()
 
 
@@ -193,7 +194,9 @@ def _gemini(first: Recorded) -> dict[str, Any]:
         "agents": tuple(f"- {n}: {d}" for n, d in _GEMINI_AGENT.findall(system)),
         "tools": tuple(str(d.get("name")) for d in declared),
         "instructions": tuple(files),
-        "instructions_block": contents or None,
+        "instructions_block": next(
+            (t for t in texts(body.get("contents") or []) if "<loaded_context>" in t), None
+        ),
     }
 
 

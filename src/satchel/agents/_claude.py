@@ -14,7 +14,8 @@ described ``Agent from <plugin> plugin``, every other field dropped, with the YA
 error as a warning. A plugin agent file with no frontmatter at its top (none at all,
 or an HTML comment before it) loads the same way, the whole file its prompt, with
 ``frontmatter.missing`` as a warning; and a plugin agent's name may hold ``:``
-(Claude Code 2.1.332 lists ``name: a:b`` in plugin ``p`` as ``p:a:b``).
+(Claude Code 2.1.332 lists ``name: a:b`` in plugin ``p`` as ``p:a:b``). A written
+``\\n`` (backslash, n) in a description is a line break, as Claude Code reads it.
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def claude_agent(
         p,
         agent,
         name,
-        description,
+        description.replace("\\n", "\n"),  # a written `\n` is a line break, as in Claude Code
         origin=origin,
         path=path,
     )

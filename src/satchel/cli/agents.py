@@ -11,6 +11,7 @@ from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
+from satchel.hosts import agent_listing
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -33,14 +34,21 @@ def run(
 
     Each with its format and origin, safety ceiling, model, tools (mapped to
     canonical names), description and file. `satchel doctor` says what did not
-    load and why."""
+    load and why. With --host claude-code, also the lines Claude Code shows its
+    model for them (beside its own built-in types)."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     found = env.agents
+    listing = agent_listing(found.agents.values(), host)
     if as_json:
-        out.print_json({"project": str(env.layout.project), **found.to_json()})
+        shown = None if listing is None else list(listing)
+        out.print_json({"project": str(env.layout.project), **found.to_json(), "listing": shown})
     else:
         say_project(env.layout, project)
         _print(found)
+        if listing:
+            out.console().print(out.safe(f"As {host} lists them for its model:"))
+            for line in listing:
+                out.console().print(out.safe(line))
     return OK
 
 

@@ -1,0 +1,252 @@
+"""What satchel loads under a host's profile against what the real host sends its
+model, for the same project: Claude Code's agent-type listing, and each host's
+instruction files (the files, their order, and the text the host wraps them in).
+
+One project holds every case; each host runs once on it (all at once, in the module's
+fixture), from its subfolder ``sub`` so that the files of every folder from the root
+down to the working directory are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import satchel
+from satchel import hosts
+from satchel._instructions import InstructionFile, load_instructions
+from tests import tools
+from tests.hostloop.hosts import Turn, run_claude, run_codex, run_gemini
+from tests.hostloop.model import Text
+from tests.hostloop.show import Seen, seen
+from tests.support import put
+
+# Claude Code's own agent types (2.1.332 and 2.1.337, as their listing shows them).
+CLAUDE_BUILTINS = {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"}
+# name -> (frontmatter lines, where): every shape of a `tools` line, names in every
+# collation class, a multi-line and an escaped description, a built-in replaced.
+AGENTS = {
+    "reviewer": ("description: Reviews code for bugs.\ntools: Read, Grep", "project"),
+    "writer": ("description: Writes docs.", "project"),
+    "limited": ("description: Everything but edits.\ndisallowedTools: Edit, Write", "project"),
+    "both": ("description: Both lists.\ntools: Read, Edit, Bash\ndisallowedTools: Edit", "project"),
+    "none-left": ("description: Nothing left.\ntools: Edit\ndisallowedTools: Edit", "project"),
+    "star": ('description: Star tools.\ntools: "*"', "project"),
+    "listy": ("description: A YAML list.\ntools:\n  - Read\n  - Bash(git diff:*)", "project"),
+    "Zeta-Upper": ("description: Upper case name.", "project"),
+    "a_under": ("description: Underscore name.", "project"),
+    "9lives": ("description: Digit name.", "project"),
+    "multi": ("description: |\n  First line.\n  Second line.", "project"),
+    "esc": ("description: Line one\\nline two.", "project"),
+    "Plan": ("description: The project's own planner.", "project"),
+    "dup": ("description: The project's dup.", "project"),
+    "helper": ("description: A user helper.\nmodel: haiku", "user"),
+    "dup-user": ("name: dup\ndescription: The user's dup.", "user"),
+}
+UNICODE_AGENT = "ünicode"  # Claude Code lists it; satchel refuses a name outside ASCII
+
+
+def _agent(name: str, lines: str) -> str:
+    head = lines if lines.startswith("name:") else f"name: {name}\n{lines}"
+    return f"---\n{head}\n---\nYou are {name}.\n"
+
+
+def _project(root: Path) -> Path:
+    (root / ".git").mkdir(parents=True)
+    for name, (lines, where) in AGENTS.items():
+        if where == "project":
+            put(root, f".claude/agents/{name}.md", _agent(name, lines))
+    put(root, ".claude/agents/uni.md", _agent(UNICODE_AGENT, "description: Non-ASCII name."))
+    put(root, ".claude/agents/nodesc.md", "---\nname: nodesc\n---\nNo description.\n")
+    put(root, "kit/.claude-plugin/plugin.json", '{"name": "kit", "version": "1.0.0"}')
+    put(root, "kit/agents/checker.md", _agent("checker", "description: Checks.\ntools: Read"))
+    # Claude Code's instruction files, at the root and in sub/ (the working folder)
+    put(root, "CLAUDE.md", "Root claude.\n\n")
+    put(root, ".claude/CLAUDE.md", "  Dot claude.\n")
+    put(root, ".claude/rules/style.md", "Rule style.\n")
+    put(root, ".claude/rules/cond.md", "---\npaths: src/**\n---\nOnly for src.\n")
+    put(root, "CLAUDE.local.md", "Local.\n")
+    put(root, "sub/CLAUDE.md", "Sub claude.\n@extra.md\n")
+    put(root, "sub/extra.md", "Imported.\n")
+    put(root, "sub/.claude/rules/front.md", "---\ndescription: a rule\n---\nFront rule.\n")
+    # Codex's: the override hides sub/AGENTS.md
+    put(root, "AGENTS.md", "Root agents.\n")
+    put(root, "sub/AGENTS.override.md", "Sub override.\n")
+    put(root, "sub/AGENTS.md", "Hidden by the override.\n")
+    # Gemini CLI's
+    put(root, "GEMINI.md", "Root gemini.\n")
+    put(root, "sub/GEMINI.md", "\nSub gemini.\n")
+    # below the working folder: no host sends these at the start, nor does satchel
+    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
+        put(root, f"sub/deeper/{name}", "Below the working folder.\n")
+    return root
+
+
+def _home(root: Path) -> Path:
+    for name, (lines, where) in AGENTS.items():
+        if where == "user":
+            put(root, f".claude/agents/{name}.md", _agent(name, lines))
+    put(root, ".claude/CLAUDE.md", "User claude.\n")
+    put(root, ".claude/rules/mine.md", "User rule.\n")
+    put(root, ".codex/AGENTS.md", "\nUser agents.\n\n")
+    put(root, ".gemini/GEMINI.md", "User gemini.\n")
+    return root
+
+
+RUNS: dict[str, tuple[Callable[[], Path | None], str]] = {
+    "claude-code": (tools.claude_code, "claude"),
+    "claude-code-next": (tools.claude_code_next, "claude"),
+    "codex": (tools.codex, "codex"),
+    "gemini": (tools.gemini_cli, "gemini"),
+}
+
+
+def _run(which: str, binary: Path, project: Path, home: Path) -> Turn:
+    cwd = project / "sub"
+    if RUNS[which][1] == "claude":
+        plugin = ["--plugin-dir", str(project / "kit")]
+        return run_claude(binary, cwd, home, "go", [Text("done")], args=plugin)
+    if which == "codex":
+        return run_codex(binary, cwd, home, "go", [Text("done")])
+    return run_gemini(binary, cwd, home, "go", [Text("done")], args=["--yolo"])
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each installed host's view of the project, and the project and homes."""
+    base = tmp_path_factory.mktemp("context").resolve()
+    project = _project(base / "project")
+    found = {w: f() for w, (f, _) in RUNS.items()}
+    jobs = {w: b for w, b in found.items() if b is not None}
+    homes = {w: _home(base / f"home-{w}") for w in jobs}
+    with ThreadPoolExecutor(len(jobs) or 1) as pool:
+        done = {w: pool.submit(_run, w, b, project, homes[w]) for w, b in jobs.items()}
+        views = {w: seen(RUNS[w][1], f.result()) for w, f in done.items()}
+    return {"project": project, "homes": homes, "views": views}
+
+
+def _view(runs: dict[str, Any], which: str) -> tuple[Seen, Path, Path]:
+    if which not in runs["views"]:
+        pytest.skip(f"{which} is not in .tools/")
+    view: Seen = runs["views"][which]
+    assert view.returncode == 0, view.output
+    return view, runs["project"], runs["homes"][which]
+
+
+def _layout(host: str, project: Path, home: Path) -> satchel.Layout:
+    return hosts.get(host).layout(project / "sub", home=home, env={})
+
+
+def _files(host: str, project: Path, home: Path) -> tuple[InstructionFile, ...]:
+    mode = hosts.get(host).instructions
+    assert mode is not None
+    files, _ = load_instructions(_layout(host, project, home), mode=mode)
+    return files
+
+
+def _name(line: str) -> str:
+    return line[2:].split(": ", 1)[0]
+
+
+# -- Claude Code: the agent-type listing ---------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["claude-code", "claude-code-next"])
+def test_claude_code_lists_satchels_agent_types_line_for_line(
+    runs: dict[str, Any], which: str
+) -> None:
+    view, project, home = _view(runs, which)
+    lay = _layout("claude-code", project, home)
+    env = satchel.load(layout=lay, host="claude-code", trusted=True, plugin_dirs=[project / "kit"])
+    ours = hosts.agent_listing(env.agents.agents.values(), "claude-code")
+    assert ours is not None
+    loaded = {_name(line) for line in ours}
+    theirs = [line for line in view.agents if _name(line) in loaded | {UNICODE_AGENT}]
+    # the deliberate difference: satchel skips a name outside ASCII (a look-alike of
+    # another agent's name could stand in for it), Claude Code lists it last
+    assert theirs[-1] == f"- {UNICODE_AGENT}: Non-ASCII name. (Tools: All tools)"
+    assert list(ours) == theirs[:-1]
+    assert {_name(line) for line in view.agents} - loaded == (CLAUDE_BUILTINS - {"Plan"}) | {
+        UNICODE_AGENT
+    }
+
+
+def test_satchel_refuses_the_non_ascii_agent_name_claude_code_lists(runs: dict[str, Any]) -> None:
+    project = runs["project"]
+    lay = _layout("claude-code", project, project / "no-home")
+    env = satchel.load(layout=lay, host="claude-code", trusted=True)
+    [d] = [d for d in env.agents.diagnostics if UNICODE_AGENT in d.message]
+    assert d.code == "agent.name.invalid"
+    assert d.message == (
+        f"the name {UNICODE_AGENT!r} cannot be used: it may only hold letters, digits, "
+        "'_', '.' and '-'; the agent is skipped"
+    )
+
+
+def test_claude_code_and_satchel_skip_the_agent_without_description(runs: dict[str, Any]) -> None:
+    view, _, _ = _view(runs, "claude-code")
+    assert "nodesc" not in {_name(line) for line in view.agents}
+
+
+# -- instruction files ---------------------------------------------------------------------
+
+
+def _without_import(view: Seen, project: Path) -> tuple[list[tuple[str, str]], str]:
+    """The host's files and block without the file it imported (satchel reads no
+    ``@path`` import: a deliberate difference, checked below)."""
+    imported = str(project / "sub" / "extra.md")
+    files = [(i.path, i.text) for i in view.instructions if i.path != imported]
+    block = view.instructions_block or ""
+    part = f"\n\nContents of {imported} (project instructions, checked into the codebase):"
+    return files, block.replace(f"{part}\n\nImported.", "")
+
+
+@pytest.mark.parametrize("which", ["claude-code", "claude-code-next"])
+def test_claude_code_sends_the_instruction_files_satchel_loads(
+    runs: dict[str, Any], which: str
+) -> None:
+    view, project, home = _view(runs, which)
+    files = _files("claude-code", project, home)
+    sent = [f for f in files if f.condition.applies == "always"]
+    theirs, block = _without_import(view, project)
+    assert theirs == [(str(f.path), f.text.strip()) for f in sent]
+    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (block,)
+    assert str(project / ".claude/rules/cond.md") in {str(f.path) for f in files}  # held back
+
+
+def test_claude_code_reads_an_import_satchel_does_not(runs: dict[str, Any]) -> None:
+    view, project, _ = _view(runs, "claude-code")
+    paths = [i.path for i in view.instructions]
+    at = paths.index(str(project / "sub" / "CLAUDE.md"))
+    assert paths[at + 1] == str(project / "sub" / "extra.md")
+    assert view.instructions[at + 1].text == "Imported."
+    assert str(project / "sub" / "extra.md") not in {
+        str(f.path) for f in _files("claude-code", project, project / "no-home")
+    }
+
+
+def test_codex_sends_the_agents_md_satchel_loads(runs: dict[str, Any]) -> None:
+    view, project, home = _view(runs, "codex")
+    files = _files("codex", project, home)
+    assert [str(f.path) for f in files] == [
+        str(home / ".codex/AGENTS.md"),
+        str(project / "AGENTS.md"),
+        str(project / "sub/AGENTS.override.md"),
+    ]
+    assert hosts.instruction_blocks(files, "codex", project / "sub") == (view.instructions_block,)
+
+
+def test_gemini_cli_sends_the_gemini_md_satchel_loads(runs: dict[str, Any]) -> None:
+    view, project, home = _view(runs, "gemini")
+    files = _files("gemini", project, home)
+    assert [(i.path, i.kind) for i in view.instructions] == [
+        (str(f.path), "global" if f.scope == "user" else "project") for f in files
+    ]
+    user, project_block = hosts.instruction_blocks(files, "gemini", project / "sub") or ()
+    assert view.system.endswith(user)
+    assert project_block in (view.instructions_block or "")
+    assert (view.instructions_block or "").endswith(f"{project_block}\n</session_context>")
