@@ -2,7 +2,7 @@
 host, offline, with a scripted model, and print what the host sent the model and which
 hooks it ran with which payloads (``scripts/hostloop`` runs this).
 
-The host runs in a scratch copy of PROJECT with a scratch HOME (seeded from ``--home``
+The host runs in a scratch copy of PROJECT with a scratch HOME (filled from ``--home``
 when given): the project and the user's home are only read. The script is the model's
 replies, in order, from ``--script FILE`` (JSON or TOML) and then the flags ``--text``,
 ``--call``, ``--skill`` and ``--agent`` in the order given.
