@@ -65,14 +65,20 @@ def _project(root: Path) -> Path:
     put(root, "kit/.claude-plugin/plugin.json", '{"name": "kit", "version": "1.0.0"}')
     put(root, "kit/agents/checker.md", _agent("checker", "description: Checks.\ntools: Read"))
     # Claude Code's instruction files, at the root and in sub/ (the working folder)
-    put(root, "CLAUDE.md", "Root claude.\n\n")
+    put(root, "CLAUDE.md", "Root claude.\n@docs/outside.md\n\n")
+    put(root, "docs/outside.md", "Outside the working folder.\n")
     put(root, ".claude/CLAUDE.md", "  Dot claude.\n")
     put(root, ".claude/rules/style.md", "Rule style.\n")
     put(root, ".claude/rules/cond.md", "---\npaths: src/**\n---\nOnly for src.\n")
     put(root, "CLAUDE.local.md", "Local.\n")
     put(root, "sub/CLAUDE.md", "Sub claude.\n@extra.md\n")
     put(root, "sub/extra.md", "Imported.\n")
-    put(root, "sub/.claude/rules/front.md", "---\ndescription: a rule\n---\nFront rule.\n")
+    put(
+        root,
+        "sub/.claude/rules/front.md",
+        "---\ndescription: a rule\n---\nFront rule.\n@near.txt\n",
+    )
+    put(root, "sub/.claude/rules/near.txt", "Imported by the rule.\n")  # not a rule: not .md
     # Codex's: the override hides sub/AGENTS.md
     put(root, "AGENTS.md", "Root agents.\n")
     put(root, "sub/AGENTS.override.md", "Sub override.\n")
@@ -195,16 +201,6 @@ def test_claude_code_and_satchel_skip_the_agent_without_description(runs: dict[s
 # -- instruction files ---------------------------------------------------------------------
 
 
-def _without_import(view: Seen, project: Path) -> tuple[list[tuple[str, str]], str]:
-    """The host's files and block without the file it imported (satchel reads no
-    ``@path`` import: a deliberate difference, checked below)."""
-    imported = str(project / "sub" / "extra.md")
-    files = [(i.path, i.text) for i in view.instructions if i.path != imported]
-    block = view.instructions_block or ""
-    part = f"\n\nContents of {imported} (project instructions, checked into the codebase):"
-    return files, block.replace(f"{part}\n\nImported.", "")
-
-
 @pytest.mark.parametrize("which", ["claude-code", "claude-code-next"])
 def test_claude_code_sends_the_instruction_files_satchel_loads(
     runs: dict[str, Any], which: str
@@ -212,21 +208,34 @@ def test_claude_code_sends_the_instruction_files_satchel_loads(
     view, project, home = _view(runs, which)
     files = _files("claude-code", project, home)
     sent = [f for f in files if f.condition.applies == "always"]
-    theirs, block = _without_import(view, project)
-    assert theirs == [(str(f.path), f.text.strip()) for f in sent]
-    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (block,)
+    assert [(i.path, i.text) for i in view.instructions] == [
+        (str(f.path), f.text.strip()) for f in sent
+    ]
+    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (
+        view.instructions_block,
+    )
     assert str(project / ".claude/rules/cond.md") in {str(f.path) for f in files}  # held back
 
 
-def test_claude_code_reads_an_import_satchel_does_not(runs: dict[str, Any]) -> None:
-    view, project, _ = _view(runs, "claude-code")
+def test_claude_code_and_satchel_read_imports_inside_the_working_folder_only(
+    runs: dict[str, Any],
+) -> None:
+    view, project, home = _view(runs, "claude-code")
     paths = [i.path for i in view.instructions]
-    at = paths.index(str(project / "sub" / "CLAUDE.md"))
-    assert paths[at + 1] == str(project / "sub" / "extra.md")
-    assert view.instructions[at + 1].text == "Imported."
-    assert str(project / "sub" / "extra.md") not in {
-        str(f.path) for f in _files("claude-code", project, project / "no-home")
-    }
+    sub = project / "sub"
+    at = paths.index(str(sub / "CLAUDE.md"))
+    assert paths[at + 1] == str(sub / "extra.md")  # right after its importer
+    at = paths.index(str(sub / ".claude/rules/front.md"))
+    assert paths[at + 1] == str(sub / ".claude/rules/near.txt")  # a rule's too
+    assert str(project / "docs/outside.md") not in paths
+    mode = hosts.get("claude-code").instructions
+    assert mode is not None
+    _, found = load_instructions(_layout("claude-code", project, home), mode=mode)
+    [d] = [d for d in found if d.code == "instructions.imports"]
+    assert d.message == (
+        "CLAUDE.md imports files outside the working folder, which Claude Code reads only "
+        "once the user approves them: @docs/outside.md"
+    )
 
 
 def test_codex_sends_the_agents_md_satchel_loads(runs: dict[str, Any]) -> None:

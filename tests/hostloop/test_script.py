@@ -44,6 +44,11 @@ RUNS: dict[str, tuple[Callable[[], Path | None], list[str]]] = {
             '{"command": "echo hi"}',
             "--skill",
             "alpha",
+            "--agent",
+            "reviewer",
+            "look",
+            "--text",
+            "reviewed",
             "--text",
             "done",
             "--allow",
@@ -141,7 +146,7 @@ def test_claude_code_shows_listings_files_and_the_hooks_it_ran(
     doc = _doc(ran, host)
     project = ran["project"].resolve()
     assert doc["host"] == "claude" and doc["model"] == "claude-opus-5-5"
-    assert doc["output"].strip() == "done"
+    assert doc["output"].strip().endswith("done")
     assert f"- alpha: {ALPHA}" in doc["skills"]
     assert "- reviewer: Reviews code. (Tools: Read, Grep)" in doc["agents"]
     assert {"Bash", "Skill", "Agent"} <= set(doc["tools"])
@@ -168,6 +173,15 @@ def test_claude_code_runs_the_scripted_skill(ran: dict[str, Any]) -> None:
     doc = _doc(ran, "claude-code")
     skill = [p for p in _payloads(doc, "observer PreToolUse") if p["tool_name"] == "Skill"]
     assert [p["tool_input"] for p in skill] == [{"skill": "alpha"}]
+
+
+def test_claude_code_runs_the_scripted_subagent(ran: dict[str, Any]) -> None:
+    doc = _doc(ran, "claude-code")
+    [start] = _payloads(doc, "observer SubagentStart")
+    [stop] = _payloads(doc, "observer SubagentStop")
+    assert start["agent_type"] == stop["agent_type"] == "reviewer"
+    called = [p for p in _payloads(doc, "observer PreToolUse") if p["tool_name"] == "Agent"]
+    assert [p["tool_input"]["subagent_type"] for p in called] == ["reviewer"]
 
 
 def test_codex_shows_its_listing_agents_md_and_hooks(ran: dict[str, Any]) -> None:

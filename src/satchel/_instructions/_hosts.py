@@ -15,8 +15,8 @@ files under the home. Sources, and what is unverified:
   (the user's rules: relative to cwd); a trailing ``/**`` is dropped and
   ``paths: "**"`` is unconditional, as in the binary. Claude Code itself walks up to
   the filesystem root and orders a directory's rules as ``readdir`` returns them;
-  satchel stops at the project root and sorts by name. ``@path`` imports inside
-  CLAUDE.md are not read.
+  satchel stops at the project root and sorts by name. ``@path`` imports are read as
+  Claude Code reads them (`satchel._instructions._claude_imports`).
 * ``cursor``: cursor.com/docs/context/rules. ``.cursorrules`` at the root (legacy),
   then ``.cursor/rules/**/*.mdc`` in each directory from the root down to cwd (a
   plain ``.md`` there is ignored by Cursor), then ``AGENTS.md`` in the same
@@ -46,8 +46,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from satchel._instructions._claude_imports import read_imports
 from satchel._instructions._globs import split_patterns
-from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Scope
+from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Kind, Scope
 from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
@@ -66,15 +67,25 @@ ConditionOf = Callable[[Loader, Path, Scope, dict[str, Any], Path], Condition | 
 def claude_code_mode(loader: Loader, trust_project: bool) -> None:
     user = loader.layout.home / ".claude"
     loader.user_paths = {user / CLAUDE}
-    loader.load(user / CLAUDE, "user", "claude", loader.layout.home)
+    _claude_file(loader, user / CLAUDE, "user", "claude", loader.layout.home)
     _rules(loader, user / "rules", "user", ".md", loader.layout.cwd, _claude_condition)
     if not trust_project:
         return
     for d in project_dirs(loader.layout, walk=True):
-        loader.load(d / CLAUDE, "project", "claude")
-        loader.load(d / ".claude" / CLAUDE, "project", "claude")
+        _claude_file(loader, d / CLAUDE, "project", "claude")
+        _claude_file(loader, d / ".claude" / CLAUDE, "project", "claude")
         _rules(loader, d / ".claude" / "rules", "project", ".md", d, _claude_condition)
-        loader.load(d / LOCAL, "project", "local")
+        _claude_file(loader, d / LOCAL, "project", "local")
+
+
+def _claude_file(
+    loader: Loader, path: Path, scope: Scope, kind: Kind, directory: Path | None = None
+) -> None:
+    """A CLAUDE.md (or CLAUDE.local.md), then the files it imports."""
+    text = loader.read(path, scope)
+    if text and loader.add(path, scope, kind, text, directory=directory):
+        for found, got in read_imports(loader, path, text, scope, kind):
+            loader.add(found, scope, kind, got, directory=directory)
 
 
 def cursor_mode(loader: Loader, trust_project: bool) -> None:
@@ -164,6 +175,9 @@ def _rules(
         if condition is not None:
             owner = base if scope == "project" else loader.layout.home
             loader.add(path, scope, "rule", body, directory=owner, condition=condition)
+            if condition_of is _claude_condition and condition == ALWAYS:
+                for found, got in read_imports(loader, path, body, scope, "claude"):
+                    loader.add(found, scope, "claude", got, directory=owner)
 
 
 def _claude_condition(
