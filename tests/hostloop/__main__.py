@@ -120,6 +120,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-observe", action="store_true", help="record the project's hooks only")
     p.add_argument("--system", action="store_true", help="print the whole system text too")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(replies=[])
     return p
 
 
@@ -227,7 +228,7 @@ def run(options: argparse.Namespace) -> tuple[Seen, dict[str, str]]:
         raise Usage(f"{options.host} is not installed in .tools/ (run scripts/tools)")
     doc = _load_script(options.script) if options.script else {}
     script = [_from_file(e, host) for e in doc.get("replies") or ()]
-    script += [reply(kind, host, values) for kind, values in options.replies or ()]
+    script += [reply(kind, host, values) for kind, values in options.replies]
     prompt = options.prompt or str(doc.get("prompt") or "go")
     allow = [*(doc.get("allow") or ()), *options.allow]
     project = options.project.resolve()

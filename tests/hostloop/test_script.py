@@ -113,7 +113,9 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     before = _tree(project)
     jobs = {h: ["--host", h, "--json", *flags] for h, (find, flags) in RUNS.items() if find()}
     if tools.codex():
-        jobs["text"] = ["--host", "codex", "--text", "done"]
+        script = project.parent / "script.toml"  # the replies from a file, not flags
+        script.write_text('prompt = "from the script"\nreplies = [{text = "done"}]\n')
+        jobs["text"] = ["--host", "codex", "--script", str(script)]
     with ThreadPoolExecutor(len(jobs) or 1) as pool:
         done = dict(
             zip(jobs, pool.map(lambda a: _hostloop(project, *a), jobs.values()), strict=True)
@@ -228,6 +230,7 @@ def test_the_text_report_has_each_part_under_its_heading(ran: dict[str, Any]) ->
         "output",
     ]
     assert done.stdout.startswith("host: codex   model: gpt-6.2-sol   exit: 0\n")
+    assert '"prompt": "from the script"' in done.stdout  # the UserPromptSubmit payload
     assert done.stdout.endswith("== output ==\ndone\n")
 
 
