@@ -84,7 +84,14 @@ def _project(root: Path) -> Path:
     put(root, "sub/AGENTS.override.md", "Sub override.\n")
     put(root, "sub/AGENTS.md", "Hidden by the override.\n")
     # Gemini CLI's
-    put(root, "GEMINI.md", "Root gemini.\n")
+    put(
+        root,
+        "GEMINI.md",
+        "Root gemini.\n@docs/g.md then `@docs/g.md` and @missing.md\n@../outside.md\n",
+    )
+    put(root, "docs/g.md", "Imported g.\n@h.md\n")
+    put(root, "docs/h.md", "Imported h.\n")
+    put(root.parent, "outside.md", "Outside the project.\n")
     put(root, "sub/GEMINI.md", "\nSub gemini.\n")
     # below the working folder: no host sends these at the start, nor does satchel
     for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
@@ -259,3 +266,17 @@ def test_gemini_cli_sends_the_gemini_md_satchel_loads(runs: dict[str, Any]) -> N
     assert view.system.endswith(user)
     assert project_block in (view.instructions_block or "")
     assert (view.instructions_block or "").endswith(f"{project_block}\n</session_context>")
+
+
+def test_gemini_cli_and_satchel_inline_imports_alike(runs: dict[str, Any]) -> None:
+    view, project, _ = _view(runs, "gemini")
+    [root] = [i.text for i in view.instructions if i.path == str(project / "GEMINI.md")]
+    missing = project / "missing.md"
+    assert root == (
+        "Root gemini.\n<!-- Imported from: docs/g.md -->\nImported g.\n"
+        "<!-- Imported from: h.md -->\nImported h.\n\n<!-- End of import from: h.md -->\n\n"
+        "<!-- End of import from: docs/g.md --> then `@docs/g.md` and "
+        "<!-- Import failed: missing.md - ENOENT: no such file or directory, "
+        f"access '{missing}' -->\n"
+        "<!-- Import failed: ../outside.md - Path traversal attempt -->"
+    )

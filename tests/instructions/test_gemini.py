@@ -68,33 +68,43 @@ def test_a_name_that_is_a_path_is_a_caller_bug(layout: satchel.Layout) -> None:
         load_instructions(layout, mode="gemini", context_names=("a/b.md",))
 
 
-def test_imports_are_reported_not_read(project: Path, layout: satchel.Layout) -> None:
-    put(project / "docs" / "style.md", "style\n")
+def test_imports_are_inlined_as_gemini_cli_inlines_them(
+    project: Path, layout: satchel.Layout
+) -> None:
+    put(project / "docs" / "style.md", "style\n@./deeper.md\n")
+    put(project / "docs" / "deeper.md", "deeper\n")
     put(
         project / "GEMINI.md",
         "# Main\n@./docs/style.md\nSee @../shared/rules.md and mail a@b.com.\n"
-        "`@./in-code.md`\n```\n@./fenced.md\n```\n@./docs/style.md again\n",
+        "`@./in-code.md`\n```\n@./fenced.md\n```\n@./docs/none.md\n",
     )
     files, diags = load_instructions(layout, mode="gemini")
-    assert "@./docs/style.md" in files[0].text  # kept as written: nothing inlined
-    assert [(d.code, d.severity, d.path, d.message) for d in diags] == [
-        (
-            "instructions.imports",
-            "info",
-            project / "GEMINI.md",
-            "GEMINI.md imports 2 files that satchel does not read: "
-            "@./docs/style.md, @../shared/rules.md",
-        )
-    ]
-    assert diags[0].hint == "Gemini CLI inlines them; put what the prompt needs in the file itself"
+    assert diags == ()
+    assert files[0].text == (
+        "# Main\n<!-- Imported from: ./docs/style.md -->\nstyle\n"
+        "<!-- Imported from: ./deeper.md -->\ndeeper\n\n<!-- End of import from: ./deeper.md -->"
+        "\n\n<!-- End of import from: ./docs/style.md -->\n"
+        "See <!-- Import failed: ../shared/rules.md - Path traversal attempt -->"
+        " and mail a@b.com.\n"
+        "`@./in-code.md`\n```\n@./fenced.md\n```\n"
+        "<!-- Import failed: ./docs/none.md - ENOENT: no such file or directory, "
+        f"access '{project / 'docs' / 'none.md'}' -->\n"
+    )
 
 
-def test_many_imports_are_counted(project: Path, layout: satchel.Layout) -> None:
-    put(project / "GEMINI.md", "".join(f"@./p{i}.md\n" for i in range(7)))
-    _, diags = load_instructions(layout, mode="gemini")
-    assert diags[0].message == (
-        "GEMINI.md imports 7 files that satchel does not read: "
-        "@./p0.md, @./p1.md, @./p2.md, @./p3.md, @./p4.md and 2 more"
+def test_five_levels_are_inlined_and_a_cycle_is_cut(project: Path, layout: satchel.Layout) -> None:
+    put(project / "GEMINI.md", "@a1.md\n")
+    for n in range(1, 7):
+        put(project / f"a{n}.md", f"a{n} @a{n + 1}.md\n")
+    put(project / "loop.md", "loop @loop.md\n")
+    text = load_instructions(layout, mode="gemini")[0][0].text
+    assert "a5 @a6.md" in text and "a6" not in text.replace("@a6.md", "")
+    put(project / "GEMINI.md", "@loop.md\n")
+    layout2 = satchel.Layout.default(project, home=layout.home, project=project, env={})
+    again = load_instructions(layout2, mode="gemini")[0][0].text
+    assert again == (
+        "<!-- Imported from: loop.md -->\nloop <!-- File already processed: loop.md -->\n\n"
+        "<!-- End of import from: loop.md -->\n"
     )
 
 

@@ -28,8 +28,7 @@ files under the home. Sources, and what is unverified:
   ``~/.gemini/GEMINI.md``, then ``GEMINI.md`` in each directory from the root down
   to cwd; never AGENTS.md or CLAUDE.md. The ``context.fileName`` setting renames
   the file (a string or a list: `gemini_context_names`). ``@file.md`` imports are
-  not read: ``instructions.imports`` (info) names them, so what the prompt lacks is
-  said (Gemini inlines them, up to 5 levels deep).
+  inlined as Gemini CLI inlines them (`satchel._instructions._gemini_imports`).
 * ``copilot``: docs.github.com, Copilot CLI custom instructions.
   ``~/.copilot/copilot-instructions.md`` and ``~/.copilot/instructions/**/*.instructions.md``;
   then ``.github/copilot-instructions.md`` and ``AGENTS.md`` in each directory from
@@ -41,25 +40,21 @@ files under the home. Sources, and what is unverified:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from satchel._instructions._claude_imports import read_imports
+from satchel._instructions._gemini_imports import inline_imports, project_root
 from satchel._instructions._globs import split_patterns
 from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Kind, Scope
 from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.diagnostics import Diagnostic, type_name
 from satchel.layout import Layout
 
 GEMINI = "GEMINI.md"
 LOCAL = "CLAUDE.local.md"
 COPILOT = "copilot-instructions.md"
-_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:\.{1,2}/|/|~/)?[^\s`]+\.[A-Za-z0-9]+)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_SHOWN_IMPORTS = 5
 
 ConditionOf = Callable[[Loader, Path, Scope, dict[str, Any], Path], Condition | None]
 
@@ -252,34 +247,9 @@ def _globs_field(
 
 def _gemini_file(loader: Loader, path: Path, scope: Scope) -> None:
     text = loader.read(path, scope)
-    if text and loader.add(path, scope, "gemini", text):
-        found = imports(text)
-        if found:
-            shown = ", ".join(f"@{p}" for p in found[:_SHOWN_IMPORTS])
-            more = len(found) - _SHOWN_IMPORTS
-            shown += f" and {more} more" if more > 0 else ""
-            files = "file" if len(found) == 1 else "files"
-            loader.diags.append(
-                diagnostic(
-                    "instructions.imports",
-                    f"{loader.label(path, scope)} imports {len(found)} {files} that "
-                    f"satchel does not read: {shown}",
-                    path,
-                    hint="Gemini CLI inlines them; put what the prompt needs in the file itself",
-                )
-            )
-
-
-def imports(text: str) -> list[str]:
-    """The ``@path`` imports in a GEMINI.md, in order, each once: outside fenced code
-    blocks and code spans, a path with an extension (as Gemini CLI's processor)."""
-    found: dict[str, None] = {}
-    fenced = False
-    for line in text.split("\n"):
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not fenced:
-            for m in _IMPORT.finditer(_CODE_SPAN.sub("", line)):
-                found.setdefault(m.group(1))
-    return list(found)
+    if not text:
+        return
+    bounds: tuple[Path, ...] = (project_root(path.parent),)
+    if scope == "project":
+        bounds += (loader.layout.project,)
+    loader.add(path, scope, "gemini", inline_imports(text, path.parent, bounds, loader.max_file))
