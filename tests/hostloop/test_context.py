@@ -133,6 +133,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Each installed host's view of the project, and the project and homes."""
     base = tmp_path_factory.mktemp("context").resolve()
     project = _project(base / "project")
+    put(base, "CLAUDE.md", "Above the project.\n")  # Claude Code reads it; satchel does not
     found = {w: f() for w, (f, _) in RUNS.items()}
     jobs = {w: b for w, b in found.items() if b is not None}
     homes = {w: _home(base / f"home-{w}") for w in jobs}
@@ -215,12 +216,17 @@ def test_claude_code_sends_the_instruction_files_satchel_loads(
     view, project, home = _view(runs, which)
     files = _files("claude-code", project, home)
     sent = [f for f in files if f.condition.applies == "always"]
-    assert [(i.path, i.text) for i in view.instructions] == [
-        (str(f.path), f.text.strip()) for f in sent
-    ]
-    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (
-        view.instructions_block,
+    # the deliberate difference: Claude Code goes on up to `/`, satchel reads nothing
+    # above the project root
+    above = str(project.parent / "CLAUDE.md")
+    theirs = [(i.path, i.text) for i in view.instructions]
+    assert theirs.pop(2) == (above, "Above the project.")  # after the user's two files
+    assert theirs == [(str(f.path), f.text.strip()) for f in sent]
+    label = "project instructions, checked into the codebase"
+    block = (view.instructions_block or "").replace(
+        f"\n\nContents of {above} ({label}):\n\nAbove the project.", ""
     )
+    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (block,)
     assert str(project / ".claude/rules/cond.md") in {str(f.path) for f in files}  # held back
 
 
