@@ -88,13 +88,16 @@ class Seen:
 
 
 def texts(value: Any) -> Iterator[str]:
-    """Every ``text`` string inside a request body part, depth first, in order."""
+    """Every ``text`` string (and a message's plain-text ``content``) inside a request
+    body part, depth first, in order."""
     if isinstance(value, dict):
         if isinstance(value.get("text"), str):
             yield value["text"]
         for key, item in value.items():
             if key != "text" and isinstance(item, (dict, list)):
                 yield from texts(item)
+            elif key == "content" and isinstance(item, str):  # a message's plain text
+                yield item
     elif isinstance(value, list):
         for item in value:
             yield from texts(item)
