@@ -143,8 +143,10 @@ _CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "PreSkillShellCommand": _MODE_EFFORT,
         "Stop": _MODE_EFFORT,
         "SubagentStop": _MODE_EFFORT,
+        "Interrupt": _MODE_EFFORT,  # 2.1.337
         "StopFailure": ("effort",),
         "UserPromptSubmit": ("permission_mode",),
+        "UserPromptExpansion": ("permission_mode",),
         "Elicitation": ("permission_mode",),
         "ElicitationResult": ("permission_mode",),
         "TeammateIdle": ("permission_mode",),
