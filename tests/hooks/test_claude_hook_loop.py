@@ -26,6 +26,7 @@ import pytest
 import satchel
 from satchel import Session
 from satchel._trust import trust
+from satchel.compat import compat
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call
@@ -44,7 +45,7 @@ SKILL = "---\nname: shelly\ndescription: Shelly runs a command.\n---\nToday: !`e
 ALLOWED = ["--allowedTools", "Bash(echo:*) Bash(ls:*)"]
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
 
-DECIDE = r"""import json, sys, time
+DECIDE = r"""import json, sys
 p = json.load(sys.stdin)
 event = p["hook_event_name"]
 command = (p.get("tool_input") or {}).get("command", "")
@@ -74,15 +75,17 @@ if "exit2-me" in command:
     sys.exit(2)
 if "badjson-me" in command:
     print("{not json")
-if "slow-me" in command:
-    time.sleep(8)
 if "fail1-me" in command:
     sys.stderr.write("failed")
     sys.exit(1)
 """
 ANSWERED = ("deny-me", "ask-me", "rewrite-me", "ctx-me", "exit2-me", "badjson-me", "slow-me",
             "fail1-me")  # fmt: skip
-TIMEOUT = 2  # seconds the answering hook may take; slow-me sleeps for 8
+SLOW = {  # a second hook that outlives its timeout on slow-me (any other call: no answer)
+    "type": "command",
+    "command": "if grep -q slow-me; then sleep 8; fi",
+    "timeout": 1,
+}
 
 
 def _capture(event: str) -> dict[str, Any]:
@@ -105,9 +108,10 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
     (root / "cap").mkdir()
     put(root, "decide.py", DECIDE)
     hook = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/decide.py"'}
-    decide = [{"matcher": "", "hooks": [{**hook, "timeout": TIMEOUT}]}]
+    decide = [{"matcher": "", "hooks": [{**hook, "timeout": 60}]}]
     asked = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest")
     hooks: dict[str, Any] = {e: decide for e in asked}
+    hooks["PreToolUse"] = [{"matcher": "", "hooks": [{**hook, "timeout": 60}, SLOW]}]
     hooks.update({e: [_capture(e)] for e in events if e not in asked})
     put(root, ".claude/settings.json", json.dumps({"hooks": hooks}))
     return root
@@ -241,14 +245,26 @@ def replay(ran: Ran, tmp_path: Path) -> tuple[list[dict[str, Any]], list[dict[st
     return host, captured(root)
 
 
+@pytest.fixture(scope="module")
+def replayed(
+    hosts: dict[str, Ran], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Path, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Per version: satchel's scratch folder, the host's payloads and satchel's."""
+    found = {}
+    for which, ran in hosts.items():
+        base = tmp_path_factory.mktemp(f"satchel-{which}")
+        found[which] = (base, *replay(ran, base))
+    return found
+
+
 # -- payloads ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("which", VERSIONS)
 def test_satchel_sends_each_event_the_common_fields_claude_code_sends(
-    hosts: dict[str, Ran], which: str, tmp_path: Path
+    replayed: dict[str, Any], which: str
 ) -> None:
-    host, ours = replay(hosts[which], tmp_path)
+    _, host, ours = replayed[which]
     theirs, mine = by_event(host), by_event(ours)
     assert set(mine) == set(theirs)
     for event, payloads in theirs.items():
@@ -257,9 +273,9 @@ def test_satchel_sends_each_event_the_common_fields_claude_code_sends(
 
 @pytest.mark.parametrize("which", VERSIONS)
 def test_the_events_satchel_fires_itself_carry_claude_codes_fields_and_types(
-    hosts: dict[str, Ran], which: str, tmp_path: Path
+    replayed: dict[str, Any], which: str
 ) -> None:
-    host, ours = replay(hosts[which], tmp_path)
+    _, host, ours = replayed[which]
     theirs, mine = by_event(host), by_event(ours)
     for event in ("InstructionsLoaded", "UserPromptExpansion", "PreSkillShellCommand"):
         assert [shape(p) for p in mine[event]] == [shape(p) for p in theirs[event]], event
@@ -269,13 +285,13 @@ def test_the_events_satchel_fires_itself_carry_claude_codes_fields_and_types(
 
 @pytest.mark.parametrize("which", VERSIONS)
 def test_ids_are_well_formed_and_the_transcript_is_where_claude_code_keeps_it(
-    hosts: dict[str, Ran], which: str, tmp_path: Path
+    hosts: dict[str, Ran], replayed: dict[str, Any], which: str
 ) -> None:
     ran = hosts[which]
-    host, ours = replay(ran, tmp_path)
+    base, host, ours = replayed[which]
     for payloads, home, cwd in (
         (host, ran.home, ran.payload_root),
-        (ours, tmp_path / "home", tmp_path / "satchel"),
+        (ours, base / "home", base / "satchel"),
     ):
         sessions = {p["session_id"] for p in payloads}
         assert len(sessions) == 1 and UUID.fullmatch(next(iter(sessions)))
@@ -334,7 +350,7 @@ def _results(turn: Turn | None) -> dict[str, tuple[str, bool, list[str]]]:
         for block in (b for b in _blocks(message) if b["type"] == "tool_result"):
             content = block["content"]
             text = content if isinstance(content, str) else content[0]["text"]
-            after = []
+            after: list[str] = []
             for m in last[i + 1 :]:
                 if m["role"] != "system":
                     break
@@ -457,4 +473,32 @@ def test_a_payload_carries_a_fresh_prompt_id_per_prompt_and_the_tool_use_id(
     assert (pre["permission_mode"], pre["effort"]) == ("plan", {"level": "high"})
     assert uuid.UUID(session.session_id) and session.transcript_path.endswith(
         f"/{session.session_id}.jsonl"
+    )
+
+
+def test_rule_no_hook_holds_a_call_past_600_s_so_satchel_cuts_what_claude_code_waits(
+    tmp_path: Path,
+) -> None:
+    """Where satchel differs on purpose: Claude Code waits a command hook's declared
+    timeout whatever it is (``timeout * 1000`` ms, read from both binaries); satchel's
+    runner stops it at its ``max_timeout``, and `satchel compat` says so."""
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    hook = {"type": "command", "command": "true", "timeout": 1000}
+    put(root, ".claude/settings.json", json.dumps({"hooks": {"PreToolUse": [{"hooks": [hook]}]}}))
+    session = satchel_session(root, tmp_path / "home")
+    decision = session.before_tool_use("Bash", {"command": "echo hi"})
+    assert decision.allowed
+    assert "hook.timeout.capped" in {d.code for d in decision.diagnostics}
+    report = compat(root, hosts=["claude-code"], project=root, home=tmp_path / "home")
+    found = report.get("claude-code")
+    assert found is not None
+    (drop,) = found.drops
+    assert (drop.diagnostic.code, drop.id) == (
+        "compat.hook.timeout.capped",
+        "claude-project/PreToolUse/*",
+    )
+    assert drop.diagnostic.message == (
+        "the hook declares a timeout of 1,000 s: Claude Code waits that long, satchel's "
+        "runner stops it at 600 s (its max_timeout: no file may hold a tool call for longer)"
     )

@@ -89,6 +89,10 @@ class Dialect:
     * `defaults`: the value of a context field the host always has when the loop
       gives none (Claude Code's ``permission_mode`` ``default``, and the ``effort``
       of its default model, ``medium``).
+    * `waits_declared_timeout`: the host lets a hook run as long as it declares,
+      with no ceiling (Claude Code: ``timeout * 1000`` ms, read from the binaries);
+      satchel's runner stops every hook at its ``max_timeout`` (600 s), a safety rule
+      `satchel compat` reports for such a host (``compat.hook.timeout.capped``).
     * `sources`: where the table was established."""
 
     host: str
@@ -97,6 +101,7 @@ class Dialect:
     extras: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NONE)
     order: tuple[str, ...] = (*COMMON, *CONTEXT)
     defaults: Mapping[str, str] = field(default_factory=lambda: _NONE)
+    waits_declared_timeout: bool = False
     sources: tuple[str, ...] = ()
 
     def fields_of(self, event: str) -> tuple[str, ...]:
@@ -160,6 +165,7 @@ CLAUDE_CODE = Dialect(
     when_known=("prompt_id", "agent_id", "agent_type"),
     extras=_CLAUDE_EXTRAS,
     defaults=MappingProxyType({"permission_mode": "default", "effort": "medium"}),
+    waits_declared_timeout=True,
     sources=(
         "claude -p with a hook on every event (2.1.332, 2.1.337, observed)",
         "the binaries' hook input schemas and base-input builder",
