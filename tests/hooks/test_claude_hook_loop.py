@@ -27,7 +27,7 @@ import satchel
 from satchel import Session
 from satchel._trust import trust
 from satchel.compat import compat
-from satchel.runtime.hooks import context_text, refusal_text
+from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call
@@ -520,3 +520,22 @@ def test_rule_no_hook_holds_a_call_past_600_s_so_satchel_cuts_what_claude_code_w
         "the hook declares a timeout of 1,000 s: Claude Code waits that long, satchel's "
         "runner stops it at 600 s (its max_timeout: no file may hold a tool call for longer)"
     )
+
+
+def test_a_runner_without_a_session_sends_the_dialects_defaults(tmp_path: Path) -> None:
+    root = payload_project(tmp_path / "p", EVENTS)
+    session = satchel_session(root, tmp_path / "home")
+    runner = HookRunner(session.environment, session_id="s-1", transcript_path="/t.jsonl")
+    runner.before_tool_use("Bash", {"command": "echo hi"}, tool_use_id="toolu_1")
+    (payload,) = by_event(captured(root))["PreToolUse"]
+    assert payload == {
+        "session_id": "s-1",
+        "transcript_path": "/t.jsonl",
+        "cwd": str(root),
+        "permission_mode": "default",
+        "effort": {"level": "medium"},
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "echo hi"},
+        "tool_use_id": "toolu_1",
+    }
