@@ -1,12 +1,14 @@
 """Claude Code 2.1.332 and 2.1.337 run hooks; satchel's runner, under the claude-code
 profile, runs the same hooks of the same project: same payload shape, same effects.
 
-Each version runs twice, once for the module (all four runs at once): a payload run,
-where every event's hook writes its stdin to a file and the scripted model drives a
-slash prompt, a tool call, a failing one and a subagent; and an answer run, where one
-hook answers each call differently (deny, ask, a rewrite, context, exit 2, bad JSON, a
-timeout, exit 1, and a permission deny that interrupts the turn). What the host did
-with each answer is read from what it sent the model next.
+Each version runs twice, once for the test run (all runs at once, `once`): a payload
+run, where every event's hook writes its stdin to a file and the scripted model drives
+a slash prompt, a tool call, a failing one and a subagent; and an answer run, where
+one hook answers each call differently (deny, ask, a rewrite, context, exit 2, bad
+JSON, a timeout, exit 1). What the host did with each answer is read from what it
+sent the model next. 2.1.337 runs a third time, its input held open, for the
+``Interrupt`` a permission deny with ``interrupt: true`` fires (print mode exits
+before that hook gets its payload about one time in three).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from satchel._trust import trust
 from satchel.compat import compat
 from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
+from tests.hostloop.held import run_claude_held
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call
 from tests.hostloop.shared import once
@@ -135,10 +138,8 @@ PAYLOAD_SCRIPT = [
     Call("Bash", {"command": "ls missing-file"}),
     Call("Agent", {"description": "sub", "prompt": "say hi", "subagent_type": "general-purpose"}),
 ]  # then every turn, the subagent's and the main loop's, gets "done"
-ANSWER_SCRIPT = [
-    *(Call("Bash", {"command": f"echo {word}"}) for word in ANSWERED),
-    Call("Bash", {"command": "touch interrupt-me"}),
-]
+ANSWER_SCRIPT = [Call("Bash", {"command": f"echo {word}"}) for word in ANSWERED]
+INTERRUPT_SCRIPT = [Call("Bash", {"command": "touch interrupt-me"})]
 
 
 class Ran:
@@ -149,15 +150,18 @@ class Ran:
         self.base = base
         self.payload_root = base / "payloads"
         self.answer_root = base / "answers"
+        self.interrupt_root = base / "interrupt"  # the Interrupt run, its input held
         self.home = base / "home"
         self.payload_turn: Turn | None = None
         self.answer_turn: Turn | None = None
 
     def jobs(self, binary: Path) -> dict[str, Callable[[], Turn]]:
-        """The two runs, their projects written first."""
+        """The runs (two, and the held one for Interrupt), their projects written first."""
         payload_project(self.payload_root, self.events)
         answer_project(self.answer_root, self.events)
-        return {
+        if "Interrupt" in self.events:
+            answer_project(self.interrupt_root, self.events)
+        jobs = {
             "payloads": lambda: run_claude(
                 binary, self.payload_root, self.home, "/shelly hello", PAYLOAD_SCRIPT,
                 args=ALLOWED,
@@ -167,6 +171,13 @@ class Ran:
                 args=ALLOWED,
             ),
         }  # fmt: skip
+        if "Interrupt" in self.events:
+            fired = self.interrupt_root / "cap"
+            jobs["interrupt"] = lambda: run_claude_held(
+                binary, self.interrupt_root, self.base / "home3", "go", INTERRUPT_SCRIPT,
+                args=ALLOWED, until=lambda: any(fired.glob("*-Interrupt.json")),
+            )  # fmt: skip
+        return jobs
 
 
 @pytest.fixture(scope="module")
@@ -337,10 +348,7 @@ def test_the_two_versions_send_the_same_fields_for_the_events_both_fire(
 def test_interrupt_is_fired_by_2_1_337_when_a_permission_deny_interrupts_the_turn(
     hosts: dict[str, Ran],
 ) -> None:
-    fired = by_event(captured(hosts["claude_code_next"].answer_root)).get("Interrupt")
-    if fired is None:  # about one run in three: the hook is not started, or gets no input
-        pytest.skip("2.1.337 exited before giving its Interrupt hook the payload: print mode")
-    (payload,) = fired
+    (payload,) = by_event(captured(hosts["claude_code_next"].interrupt_root))["Interrupt"]
     assert own(payload) == {"source": "system", "reason": "permission_denied"}
     context = PayloadContext("s", "t", "/p", prompt_id="i", permission_mode="default")
     ours = CLAUDE_CODE.payload("Interrupt", replace(context, effort="medium"), own(payload))
