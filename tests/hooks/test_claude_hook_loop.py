@@ -148,7 +148,8 @@ class Ran:
     def __init__(self, base: Path, next_version: bool) -> None:
         self.events = (*EVENTS, *NEXT_ONLY) if next_version else EVENTS
         self.base = base
-        self.payload_root = base / "payloads"
+        # over 200 characters once made a folder name: Claude Code cuts it and adds a hash
+        self.payload_root = base / f"payloads-{'long' * 50}"
         self.answer_root = base / "answers"
         self.interrupt_root = base / "interrupt"  # the Interrupt run, its input held
         self.home = base / "home"
