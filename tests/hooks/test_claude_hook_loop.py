@@ -68,6 +68,8 @@ if event == "PostToolUse" and "ctx-me" in command:
     answer(event, additionalContext="post-context")
 if event == "PermissionRequest" and "interrupt-me" in command:
     answer(event, decision={"behavior": "deny", "message": "no", "interrupt": True})
+if event == "Stop" and not p["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "stop-reason"}))
 if event != "PreToolUse":
     sys.exit(0)
 if "deny-me" in command:
@@ -120,7 +122,10 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
     put(root, "decide.py", DECIDE)
     hook = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/decide.py"'}
     decide = [{"matcher": "", "hooks": [{**hook, "timeout": 60}]}]
-    asked = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest")
+    asked = (
+        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest",
+        "Stop",
+    )  # fmt: skip
     hooks: dict[str, Any] = {e: decide for e in asked}
     hooks["PreToolUse"] = [{"matcher": "", "hooks": [{**hook, "timeout": 60}, SLOW]}]
     hooks.update({e: [_capture(e)] for e in events if e not in asked})
@@ -404,7 +409,14 @@ def answered(hosts: dict[str, Ran], tmp_path_factory: pytest.TempPathFactory) ->
         "PostToolUse",
         {"tool_name": "Bash", "tool_input": {"command": "echo ctx-me"}, "tool_response": {}},
     )
-    return {"start": start, "prompt": prompt, "decisions": decisions, "after": after}
+    stop = [session.fire("Stop", {"stop_hook_active": again}) for again in (False, True)]
+    return {
+        "start": start,
+        "prompt": prompt,
+        "decisions": decisions,
+        "after": after,
+        "stop": stop,
+    }
 
 
 def _system_text(turn: Turn) -> str:
@@ -554,3 +566,22 @@ def test_a_runner_without_a_session_sends_the_dialects_defaults(tmp_path: Path) 
         "tool_input": {"command": "echo hi"},
         "tool_use_id": "toolu_1",
     }
+
+
+@pytest.mark.parametrize("which", VERSIONS)
+def test_a_stop_block_sends_the_model_back_to_work_with_the_reason(
+    hosts: dict[str, Ran], answered: dict[str, Any], which: str
+) -> None:
+    turn = hosts[which].answer_turn
+    assert turn is not None
+    first, again = answered["stop"]
+    assert (first.behavior, first.reason) == ("deny", "stop-reason")  # do not stop yet
+    assert again.behavior == "allow"  # stop_hook_active: the hook lets it stop
+    last = turn.turns[-1].body["messages"]
+    feedback = [m for m in last if m["role"] == "user" and "Stop hook feedback" in str(m)]
+    (message,) = feedback  # one more turn, then the second Stop lets it end
+    assert f"Stop hook feedback:\n{first.reason}\n" in _blocks(message)[0]["text"]
+    assert last[-2] is message and last[-1]["role"] == "system"
+    told = _blocks(last[-1])[0]["text"]
+    assert told.startswith("Stop hook blocking error from command: ")
+    assert told.endswith(f": {first.reason}")
