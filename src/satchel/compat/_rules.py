@@ -21,6 +21,8 @@ from satchel.compat._model import Component, Drop
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Hook
 from satchel.hosts import Host
+from satchel.runtime.hooks._payload import dialect_for
+from satchel.runtime.hooks._runner import MAX_TIMEOUT
 from satchel.skills._fields import MOVED_TO_METADATA
 from satchel.skills._model import Skill
 
@@ -282,11 +284,17 @@ def hook_id(hook: Hook, fired: str | None) -> str:
 
 
 def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop]:
-    """`compat.event.missing`: each loaded hook whose event the host never fires."""
+    """`compat.event.missing`: each loaded hook whose event the host never fires;
+    `compat.hook.timeout.capped`: each whose declared timeout satchel cuts where the
+    host waits it out."""
+    waits = dialect_for(host.name).waits_declared_timeout
     for hook in env.hooks.loaded():
         if not subject.inside(hook.spec.path or hook.origin.path):
             continue
-        if fired_as(hook.spec.event, hook.event, host.events) is not None:
+        fired = fired_as(hook.spec.event, hook.event, host.events)
+        if waits and (hook.spec.timeout or 0) > MAX_TIMEOUT:
+            yield _capped(host, hook, fired, subject)
+        if fired is not None:
             continue
         if host.events:
             message = f"{host.title} never fires {hook.spec.event}"
@@ -296,6 +304,18 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
             message = f"{host.title} fires no hook events (its profile lists none)"
         path = hook.spec.path or hook.origin.path
         yield _drop("compat.event.missing", message, "hook", hook_id(hook, None), path, subject)
+
+
+def _capped(host: Host, hook: Hook, fired: str | None, subject: Subject) -> Drop:
+    """A declared timeout over satchel's ceiling: the host waits it, satchel does not."""
+    declared = hook.spec.timeout or 0
+    message = (
+        f"the hook declares a timeout of {declared:,g} s: {host.title} waits that long, "
+        f"satchel's runner stops it at {MAX_TIMEOUT:,g} s (its max_timeout: no file may "
+        "hold a tool call for longer)"
+    )
+    path = hook.spec.path or hook.origin.path
+    return _drop("compat.hook.timeout.capped", message, "hook", hook_id(hook, fired), path, subject)
 
 
 def _index_over(
