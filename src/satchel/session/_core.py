@@ -35,6 +35,7 @@ from satchel.errors import (
 )
 from satchel.hooks import Outcome
 from satchel.hooks._callbacks import HookMatcher
+from satchel.hooks._events import event_named
 from satchel.layout import PROJECT
 from satchel.permissions import RuleSet, parse_rules
 from satchel.plugins.components._styles import select_output_style
@@ -42,6 +43,13 @@ from satchel.precedence import fold_name
 from satchel.resources import quote
 from satchel.runtime.hooks._delegate import ModelHook
 from satchel.runtime.hooks._mcp_tool import McpCaller
+from satchel.runtime.hooks._payload import (
+    DIALECTS,
+    PayloadContext,
+    dialect_for,
+    new_id,
+    transcript_path,
+)
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.runtime.monitors._runner import MonitorRunner, OnMonitorEvent
 from satchel.session._before import Decision, decide
@@ -119,7 +127,10 @@ class Session:
             options.setdefault("index_budget", self.host.index.budget())
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
+        _host_ids(self.host, environment, options)
         self.options = SessionOptions.build(**options)
+        self._dialect = dialect_for(self.host.name if self.host else None)
+        self._prompt_id: str | None = None
         select_output_style(environment.output_styles, self.options.output_style)  # or raises
         self.counter = counter
         self._on_event = on_event
@@ -572,6 +583,41 @@ class Session:
         if self._hooks is not None:
             self._hooks.mcp, self._hooks.model_hook = mcp, model_hook
 
+    @property
+    def session_id(self) -> str:
+        """The id hooks get as ``session_id`` (the option, or one made up under a host
+        profile with a payload dialect)."""
+        return self.options.session_id
+
+    @property
+    def transcript_path(self) -> str:
+        """The path hooks get as ``transcript_path``."""
+        return self.options.transcript_path
+
+    @property
+    def prompt_id(self) -> str | None:
+        """The current user prompt's id (hooks' ``prompt_id``); None before the first
+        prompt. Firing ``user_prompt_submit`` or calling `new_prompt` makes a new one."""
+        return self._prompt_id
+
+    def new_prompt(self, prompt_id: str | None = None) -> str:
+        """Start a new user prompt: its id (`prompt_id`, a new uuid when not given)
+        goes in every later hook payload that carries ``prompt_id``."""
+        self._prompt_id = prompt_id or new_id()
+        return self._prompt_id
+
+    def payload_context(self) -> PayloadContext:
+        """The values of the hooks' common payload fields now."""
+        defaults = self._dialect.defaults
+        return PayloadContext(
+            session_id=self.options.session_id,
+            transcript_path=self.options.transcript_path,
+            cwd=str(self.environment.layout.cwd),
+            prompt_id=self._prompt_id,
+            permission_mode=self.options.permission_mode or defaults.get("permission_mode"),
+            effort=self.options.effort or defaults.get("effort"),
+        )
+
     def _hook_runner(self) -> HookRunner:
         if self._hooks is None:
             self._hooks = HookRunner(
@@ -580,6 +626,8 @@ class Session:
                 environ=self.runner.environ,
                 session_id=self.options.session_id,
                 transcript_path=self.options.transcript_path,
+                dialect=self._dialect,
+                context=self.payload_context,
                 extra=self._skill_hooks.for_event,
                 mcp=self._services[0],
                 model_hook=self._services[1],
@@ -616,8 +664,12 @@ class Session:
 
     def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None:
         """Fire `event` (satchel's name or a host's) to the environment's hooks with
-        `payload` when the session's `hooks` option is on; None when no hook could run.
+        `payload` (the event's own fields; the common ones come from
+        `payload_context`) when the session's `hooks` option is on; None when no hook
+        could run. ``user_prompt_submit`` starts a new prompt (`new_prompt`) first.
         What went wrong goes to `diagnostics`."""
+        if event_named(event) == "user_prompt_submit":
+            self.new_prompt()
         if not (self.options.hooks and self.environment.hooks.hooks):
             return None
         outcome = self._hook_runner().run(event, payload)
@@ -805,6 +857,19 @@ def _host(environment: Environment, host: str | Host | None) -> Host | None:
 
     found, _ = resolve(host, config_home=environment.layout.config_home)
     return found
+
+
+def _host_ids(host: Host | None, environment: Environment, options: SessionOverrides) -> None:
+    """Under a host profile with a payload dialect, a session id (a new uuid) and that
+    host's transcript path for it, where the caller gave none."""
+    if host is None or host.name not in DIALECTS:
+        return
+    if not options.get("session_id"):
+        options["session_id"] = new_id()
+    if not options.get("transcript_path"):
+        lay = environment.layout
+        path = transcript_path(host.name, lay.home, str(lay.cwd), str(options["session_id"]))
+        options["transcript_path"] = path
 
 
 def _trusted(environment: Environment, options: SessionOptions) -> frozenset[str] | None:

@@ -84,9 +84,13 @@ class SessionOptions:
     * `hooks`: run the environment's ``before_tool_use`` hooks in `before_tool_use`
       [True]; `hook_timeout`: seconds for a hook that sets none [None: Claude Code's
       default for its handler type, 600 for a command]; `session_id` and
-      `transcript_path`: the hooks' common payload fields [""].
+      `transcript_path`: the hooks' common payload fields [under a host profile with
+      a payload dialect (`satchel.runtime.hooks._payload`), a new uuid and the host's
+      transcript path for it; else ""]; `permission_mode`: the hooks'
+      ``permission_mode`` [the dialect's, ``default`` for Claude Code].
     * `effort`: the session's effort level, what ``${CLAUDE_EFFORT}`` gives a skill that
-      sets no ``effort`` of its own [None: left as written].
+      sets no ``effort`` of its own, and the hooks' ``effort`` [None: left as written;
+      hooks get the dialect's, ``medium`` for Claude Code with its default model].
     * `output_style`: the id of one of `Environment.output_styles` whose text
       `context()` puts first (``agent.output-style``) [None: a plugin's
       ``force-for-plugin`` style if there is one, else none].
@@ -125,6 +129,7 @@ class SessionOptions:
     session_id: str = ""
     transcript_path: str = ""
     effort: str | None = None
+    permission_mode: str | None = None
 
     @classmethod
     def build(cls, **options: Unpack[SessionOverrides]) -> SessionOptions:
@@ -231,6 +236,7 @@ class SessionOverrides(TypedDict, total=False):
     session_id: str
     transcript_path: str
     effort: str | None
+    permission_mode: str | None
 
 
 def _toolset(value: Any) -> tuple[str, ...]:

@@ -4,7 +4,9 @@ Each hook runs through `satchel.process.run_process` (its own process group, cap
 output, a timeout that kills the group, stdin written alongside the reads so a hook
 that never reads it cannot deadlock, a grandchild holding the pipes drained for a
 moment and then killed). The event goes to the hook as JSON on stdin with Claude
-Code's field names; the environment is the scrubbed base plus:
+Code's field names, its common fields (``session_id``, ``prompt_id``...) as the host
+profile's payload dialect has them (`satchel.runtime.hooks._payload`); the
+environment is the scrubbed base plus:
 
 - ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or mermaid's
   ``MERMAID_HOOK_EVENT`` for client ``mermaid``);
@@ -79,6 +81,7 @@ from satchel.runtime.hooks._options import (
     option_variables,
 )
 from satchel.runtime.hooks._output import read_result
+from satchel.runtime.hooks._payload import Dialect, PayloadContext, dialect_for
 from satchel.runtime.hooks._python import run_python
 
 if TYPE_CHECKING:
@@ -115,7 +118,12 @@ class HookRunner:
     * `max_output`: bytes kept of each of a hook's streams [1 MiB]; cut output counts
       as unparseable.
     * `environ`: the environment the scrubbed base is taken from [os.environ].
-    * `session_id`, `transcript_path`: the common payload fields.
+    * `session_id`, `transcript_path`: the common payload fields, when no `context`.
+    * `dialect`: which common fields each event's payload carries
+      (`satchel.runtime.hooks._payload`) [the environment's host profile's].
+    * `context`: asked at each hook's run for the common fields' values (a session's
+      id, transcript, current prompt id, permission mode, effort) [session_id,
+      transcript_path and the layout's cwd].
     * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
       ``project`` (in the layout's working directory, as Claude Code runs them).
     * `extra`: more hooks of an event, asked at each run and declared after the
@@ -137,6 +145,8 @@ class HookRunner:
         session_id: str = "",
         transcript_path: str = "",
         plugin_cwd: str = "root",
+        dialect: Dialect | None = None,
+        context: Callable[[], PayloadContext] | None = None,
         extra: Callable[[str], Sequence[Hook]] | None = None,
         mcp: McpCaller | None = None,
         model_hook: ModelHook | None = None,
@@ -155,6 +165,9 @@ class HookRunner:
         self.session_id = session_id
         self.transcript_path = transcript_path
         self.plugin_cwd = plugin_cwd
+        host = environment.host
+        self.dialect = dialect_for(host.name if host else None) if dialect is None else dialect
+        self.context = context
         self.extra = extra
         self.mcp = mcp
         self.model_hook = model_hook
@@ -270,13 +283,7 @@ class HookRunner:
         if denied is not None:  # the policy, asked again as the hook would run
             return HookResult(hook, None, "", "", diagnostics=(denied,))
         lay = self.environment.layout
-        payload = {
-            "session_id": self.session_id,
-            "transcript_path": self.transcript_path,
-            "cwd": str(lay.cwd),
-            **fields,
-            "hook_event_name": _event_name(hook, event),
-        }
+        payload = self.dialect.payload(_event_name(hook, event), self._context(), fields)
         if hook.spec.type != "command":
             return self._run_other(hook, event, payload)
         plugin = self._plugin(hook)
@@ -306,6 +313,14 @@ class HookRunner:
         if notes:
             return replace(result, diagnostics=(*notes, *result.diagnostics))
         return result
+
+    def _context(self) -> PayloadContext:
+        """The common fields' values now: the `context` callback's, else the runner's."""
+        cwd = str(self.environment.layout.cwd)
+        if self.context is None:
+            return PayloadContext(self.session_id, self.transcript_path, cwd)
+        given = self.context()
+        return given if given.cwd else replace(given, cwd=cwd)
 
     def _run_other(self, hook: Hook, event: str, payload: Mapping[str, Any]) -> HookResult:
         """An http, mcp_tool, prompt, agent or python handler, in this thread."""

@@ -1,0 +1,233 @@
+"""What a hook reads on stdin, per host: each host's payload dialect in one table.
+
+A payload is the common fields, then ``hook_event_name``, then the event's own fields
+(``tool_name``, ``prompt``...: the host loop's, passed to `HookRunner.run`). Which
+common fields an event carries is the host's dialect (`Dialect`): every host sends
+``session_id``, ``transcript_path`` and ``cwd``; Claude Code adds ``prompt_id`` (once a
+prompt was submitted), ``permission_mode`` and ``effort`` on some events, and
+``agent_id`` / ``agent_type`` inside a subagent. The values come from the host loop
+(`PayloadContext`: a `Session` fills it from its options and its current prompt).
+
+`DIALECTS` maps a host profile's name to its dialect; a host with none there gets
+`PLAIN` (the three common fields only, satchel's own rule).
+
+Claude Code 2.1.332 and 2.1.337 (the same dialect; observed by running each with
+every event's hook writing its stdin to a file, tests/hooks/test_claude_hook_loop.py,
+and read from the binaries' base-input builder for the events print mode does not
+fire): the common fields, in this order, are ``session_id``, ``transcript_path``,
+``cwd``, ``prompt_id`` (a uuid per user prompt, absent before the first),
+``permission_mode``, ``agent_id``, ``agent_type``, ``effort`` (``{"level": ...}``);
+which of ``permission_mode`` and ``effort`` an event carries is `CLAUDE_CODE.extras`.
+The transcript is ``~/.claude/projects/<cwd, every character not a letter or digit
+made "-">/<session_id>.jsonl`` (`claude_transcript_path`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from satchel._model import model
+
+__all__ = [
+    "CLAUDE_CODE",
+    "DIALECTS",
+    "PLAIN",
+    "Dialect",
+    "PayloadContext",
+    "claude_project_dir",
+    "claude_transcript_path",
+    "dialect_for",
+    "new_id",
+    "transcript_path",
+]
+
+COMMON = ("session_id", "transcript_path", "cwd")
+_NONE: Mapping[str, Any] = MappingProxyType({})
+CONTEXT = ("prompt_id", "permission_mode", "agent_id", "agent_type", "effort")
+
+
+@model
+class PayloadContext:
+    """What the host loop knows when it fires an event: the values of the common
+    fields. None leaves a field out (a host sends no ``prompt_id`` before the first
+    prompt, no ``agent_id`` outside a subagent)."""
+
+    session_id: str = ""
+    transcript_path: str = ""
+    cwd: str = ""
+    prompt_id: str | None = None
+    permission_mode: str | None = None
+    agent_id: str | None = None
+    agent_type: str | None = None
+    effort: str | None = None
+
+    def value(self, name: str) -> Any:
+        """The payload value of common field `name` (None: left out)."""
+        if name == "effort":
+            return None if self.effort is None else {"level": self.effort}
+        value: Any = getattr(self, name)
+        return value
+
+
+@model
+class Dialect:
+    """A host's payload dialect.
+
+    * `host`: the profile's name (``claude-code``).
+    * `always`: the common fields every payload carries, even empty.
+    * `when_known`: the context fields every event carries when the loop has a value
+      (Claude Code's ``prompt_id``, ``agent_id``, ``agent_type``).
+    * `extras`: by the host's event name, the further context fields that event
+      carries (Claude Code's ``permission_mode`` and ``effort``); an event not named
+      carries none.
+    * `order`: the order of the common fields in the payload.
+    * `defaults`: the value of a context field the host always has when the loop
+      gives none (Claude Code's ``permission_mode`` ``default``, and the ``effort``
+      of its default model, ``medium``).
+    * `sources`: where the table was established."""
+
+    host: str
+    always: tuple[str, ...] = COMMON
+    when_known: tuple[str, ...] = ()
+    extras: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NONE)
+    order: tuple[str, ...] = (*COMMON, *CONTEXT)
+    defaults: Mapping[str, str] = field(default_factory=lambda: _NONE)
+    sources: tuple[str, ...] = ()
+
+    def fields_of(self, event: str) -> tuple[str, ...]:
+        """The common fields `event` (the host's name) may carry, in payload order."""
+        wanted = {*self.always, *self.when_known, *self.extras.get(event, ())}
+        return tuple(f for f in self.order if f in wanted)
+
+    def payload(
+        self, event: str, context: PayloadContext, fields: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The JSON object a hook of `event` (the host's name) reads: the common
+        fields, ``hook_event_name``, then the event's `fields`; an event field that is
+        a common one (``agent_id`` on ``SubagentStart``) takes its value and place."""
+        out: dict[str, Any] = {}
+        named = {*self.fields_of(event), *(f for f in fields if f in self.order)}
+        for name in (f for f in self.order if f in named):
+            value = fields[name] if name in fields else context.value(name)
+            if value is None and name in self.always:
+                value = ""
+            if value is not None:
+                out[name] = value
+        out["hook_event_name"] = event
+        for key, value in fields.items():
+            if key not in out and key != "hook_event_name":
+                out[key] = value
+        return out
+
+
+PLAIN = Dialect(host="satchel")
+
+_MODE_EFFORT = ("permission_mode", "effort")
+# Claude Code 2.1.332 / 2.1.337: which events add permission_mode and effort to the base
+# input. Observed in print mode for the events it fires; read from the binary's calls
+# of its base-input builder (the permission mode it is given, and the tool-use context
+# that brings the effort) for the others.
+_CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "PreToolUse": _MODE_EFFORT,
+        "PostToolUse": _MODE_EFFORT,
+        "PostToolUseFailure": _MODE_EFFORT,
+        "PostToolBatch": _MODE_EFFORT,
+        "PermissionRequest": _MODE_EFFORT,
+        "PermissionDenied": _MODE_EFFORT,
+        "PreSkillShellCommand": _MODE_EFFORT,
+        "Stop": _MODE_EFFORT,
+        "SubagentStop": _MODE_EFFORT,
+        "StopFailure": ("effort",),
+        "UserPromptSubmit": ("permission_mode",),
+        "Elicitation": ("permission_mode",),
+        "ElicitationResult": ("permission_mode",),
+        "TeammateIdle": ("permission_mode",),
+        "TaskCreated": ("permission_mode",),
+        "TaskCompleted": ("permission_mode",),
+    }
+)
+
+CLAUDE_CODE = Dialect(
+    host="claude-code",
+    when_known=("prompt_id", "agent_id", "agent_type"),
+    extras=_CLAUDE_EXTRAS,
+    defaults=MappingProxyType({"permission_mode": "default", "effort": "medium"}),
+    sources=(
+        "claude -p with a hook on every event (2.1.332, 2.1.337, observed)",
+        "the binaries' hook input schemas and base-input builder",
+    ),
+)
+
+DIALECTS: Mapping[str, Dialect] = MappingProxyType({"claude-code": CLAUDE_CODE})
+
+
+def dialect_for(host: str | None) -> Dialect:
+    """The dialect of the host profile named `host` (`PLAIN` for one with none)."""
+    return DIALECTS.get(host or "", PLAIN)
+
+
+def new_id() -> str:
+    """A fresh id as the hosts make theirs: a random uuid (``session_id``,
+    ``prompt_id``)."""
+    return str(uuid.uuid4())
+
+
+_DIR_LIMIT = 200
+
+
+def _java_hash(text: str) -> int:
+    """The 32-bit string hash Claude Code uses (``h = h*31 + unit`` over UTF-16 units)."""
+    h = 0
+    data = text.encode("utf-16-le")
+    for i in range(0, len(data), 2):
+        h = (h * 31 + int.from_bytes(data[i : i + 2], "little")) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def claude_project_dir(cwd: str) -> str:
+    """The folder name Claude Code gives `cwd` under ``~/.claude/projects``: every
+    character (UTF-16 unit) that is not an ASCII letter or digit becomes ``-``; a name
+    over 200 characters is cut to 200 and followed by ``-`` and its hash in base 36."""
+    units = cwd.encode("utf-16-le")
+    chars = [
+        chr(c) if c < 128 and chr(c).isalnum() else "-"
+        for c in (int.from_bytes(units[i : i + 2], "little") for i in range(0, len(units), 2))
+    ]
+    name = "".join(chars)
+    if len(name) <= _DIR_LIMIT:
+        return name
+    return f"{name[:_DIR_LIMIT]}-{_base36(abs(_java_hash(cwd)))}"
+
+
+def claude_transcript_path(home: Path, cwd: str, session_id: str) -> str:
+    """Where Claude Code keeps session `session_id`'s transcript for `cwd`."""
+    folder = home / ".claude" / "projects" / claude_project_dir(cwd)
+    return str(folder / f"{session_id}.jsonl")
+
+
+_TRANSCRIPTS: Mapping[str, Callable[[Path, str, str], str]] = MappingProxyType(
+    {"claude-code": claude_transcript_path}
+)
+
+
+def transcript_path(host: str | None, home: Path, cwd: str, session_id: str) -> str:
+    """Where host `host` keeps session `session_id`'s transcript ("" for a host whose
+    rule satchel does not know)."""
+    rule = _TRANSCRIPTS.get(host or "")
+    return "" if rule is None else rule(home, cwd, session_id)
