@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,11 @@ import satchel
 from satchel.hooks import Outcome
 from satchel.hooks._load import compile_hooks
 from satchel.hooks._parse import claude_hooks
+from satchel.hosts import PROFILES
 from satchel.origin import Origin
 from satchel.runtime.hooks import HookRunner
-from satchel.runtime.hooks._payload import PayloadContext
+from satchel.runtime.hooks._answers import REFUSALS_STAND
+from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
 from tests.hostloop.hooksession import Played, Recorded, Scenario, record, replay, shape
 from tests.hostloop.hosts import Turn, run_codex
@@ -59,27 +62,30 @@ def _pre(**answer: Any) -> dict[str, Any]:
 # One shell call per case: its marker, the probe's answer, and the safety rule by which
 # satchel's effect differs from Codex's on purpose (None: the same effect).
 KEPT = "refusals-stand"  # docs/hooks.md, "Where satchel is stricter"
+_REWRITE = {"command": "echo rewritten"}
+_POST_CONTEXT = {"hookSpecificOutput": {"hookEventName": _POST, "additionalContext": "post"}}
 CASES: tuple[tuple[Answer, str | None], ...] = (
     (Answer(_PRE, "case-deny-bare", _pre(permissionDecision="deny")), KEPT),
-    (Answer(_PRE, "case-deny", _pre(permissionDecision="deny", permissionDecisionReason="no")), None),
-    (Answer(_PRE, "case-ask", _pre(permissionDecision="ask", permissionDecisionReason="ask")), KEPT),
+    (Answer(_PRE, "case-deny", _pre(permissionDecision="deny", permissionDecisionReason="no")),
+     None),
+    (Answer(_PRE, "case-ask", _pre(permissionDecision="ask", permissionDecisionReason="?")),
+     KEPT),
     (Answer(_PRE, "case-allow-bare", _pre(permissionDecision="allow")), None),
-    (Answer(_PRE, "case-rewrite-bare", _pre(updatedInput={"command": "echo rewritten"})), None),
-    (
-        Answer(_PRE, "case-rewrite", _pre(permissionDecision="allow", updatedInput={"command": "echo rewritten"})),
-        None,
-    ),
+    (Answer(_PRE, "case-rewrite-bare", _pre(updatedInput=_REWRITE)), None),
+    (Answer(_PRE, "case-rewrite", _pre(permissionDecision="allow", updatedInput=_REWRITE)),
+     None),
     (Answer(_PRE, "case-context", _pre(additionalContext="pre-context")), None),
     (Answer(_PRE, "case-exit2-bare", "", "", 2), KEPT),
     (Answer(_PRE, "case-exit2", "", "exit2-reason", 2), None),
-    (Answer(_PRE, "case-exit1-json", _pre(permissionDecision="deny", permissionDecisionReason="x"), "", 1), None),
+    (Answer(_PRE, "case-exit1-json", _pre(permissionDecision="deny",
+                                          permissionDecisionReason="x"), "", 1), None),
     (Answer(_PRE, "case-badjson", "{not json"), None),
     (Answer(_PRE, "case-plain", "plain words"), None),
     (Answer(_PRE, "case-timeout", "", "", 0, 3.0), None),
     (Answer(_PRE, "case-legacy-block", {"decision": "block", "reason": "legacy"}), None),
     (Answer(_PRE, "case-legacy-approve", {"decision": "approve"}), None),
     (Answer(_PRE, "case-continue-false", {"continue": False, "stopReason": "halt"}), None),
-    (Answer(_POST, "case-post-context", {"hookSpecificOutput": {"hookEventName": _POST, "additionalContext": "post-context"}}), None),
+    (Answer(_POST, "case-post-context", _POST_CONTEXT), None),
     (Answer(_POST, "case-post-block", {"decision": "block", "reason": "post-block"}), None),
     (Answer(_POST, "case-post-exit2", "", "post-exit2", 2), None),
 )  # fmt: skip
@@ -104,14 +110,14 @@ SCENARIOS = (
             *(a for a, _ in CASES),
             Answer("SessionStart", None, _context("SessionStart", "session-context")),
             Answer("UserPromptSubmit", None, _context("UserPromptSubmit", "prompt-context")),
-            Answer("Stop", '"stop_hook_active":false', {"decision": "block", "reason": "again"}),
+            Answer("Stop", "first", {"decision": "block", "reason": "again"}),
         ),
         (*(_exec(m) for m in MARKERS), Text("first"), Text("second")),
     ),
     Scenario(
         "compact",
         (
-            Answer("SessionStart", '"source":"startup"', "session plain words"),
+            Answer("SessionStart", "startup", "session plain words"),
             Answer("UserPromptSubmit", None, "prompt plain words"),
             Answer("PreCompact", None, {"decision": "block", "reason": "no compaction"}),
         ),
@@ -164,17 +170,28 @@ def _own_fields(host: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fire(recorded: Recorded, where: Path) -> list[Played]:
-    """Every payload of `recorded` through satchel's runner under the codex profile."""
-    layout = satchel.hosts.profile("codex").layout(recorded.project, home=recorded.home)
+    """Every payload of `recorded` through satchel's runner under the codex profile, as
+    a host loop fires them: one session id and transcript, a new prompt id (Codex's
+    turn id) at each submitted prompt, the session's model and permission mode."""
+    layout = PROFILES["codex"].layout(recorded.project, home=recorded.home)
     env = satchel.load(layout=layout, host="codex")
-    context = PayloadContext(cwd=str(recorded.project), permission_mode=MODE, model=MODEL)
+    cwd = str(recorded.project)
+    session = new_id()
+    path = transcript_path("codex", recorded.home, cwd, session)
+    prompt: list[str] = []
+
+    def context() -> PayloadContext:
+        turn = prompt[-1] if prompt else None
+        return PayloadContext(session, path, cwd, turn, permission_mode=MODE, model=MODEL)
 
     def fire(event: str, fields: dict[str, Any], command: str) -> Outcome:
+        if event == "UserPromptSubmit":
+            prompt.append(new_id())
         handler = {"type": "command", "command": command, "timeout": 1}
-        path = recorded.home / ".codex" / "hooks.json"
-        specs, _ = claude_hooks({"hooks": {event: [{"hooks": [handler]}]}}, path, "codex")
-        hooks = compile_hooks(specs, Origin("user", ".codex", path=path), project=False).hooks
-        runner = HookRunner(env, extra=lambda e: hooks, context=lambda: context)
+        source = recorded.home / ".codex" / "hooks.json"
+        specs, _ = claude_hooks({"hooks": {event: [{"hooks": [handler]}]}}, source, "codex")
+        hooks = compile_hooks(specs, Origin("user", ".codex", path=source), project=False)
+        runner = HookRunner(env, extra=lambda e: hooks.hooks, context=context)
         return runner.run(event, fields)
 
     return replay(where, recorded, fire, _own_fields)
@@ -256,21 +273,180 @@ def test_satchel_sends_every_event_the_payload_shape_codex_sends(
         assert shape(one.satchel) == shape(one.host), one.host["hook_event_name"]
 
 
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def _rollout(home: Path, session: str) -> str:
+    """Codex's transcript path for `session`: its rollout file under the day's folder."""
+    day = r"\d{4}/\d{2}/\d{2}"
+    stamp = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}"
+    return re.escape(str(home / ".codex" / "sessions")) + f"/{day}/rollout-{stamp}-{session}.jsonl"
+
+
 def test_satchel_fills_the_fields_codex_owns_with_well_formed_values(
-    played: dict[str, list[Played]],
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
 ) -> None:
-    uuid = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-    for one in _all_played(played):
-        mine = one.satchel
-        assert uuid.fullmatch(mine["session_id"])
-        if "turn_id" in mine:
-            assert uuid.fullmatch(mine["turn_id"])
-        assert mine["transcript_path"].endswith(f"-{mine['session_id']}.jsonl")
-        assert mine["transcript_path"].startswith(str(Path(mine["cwd"]).parent / "home"))
-        kept = {k: v for k, v in one.host.items() if k not in (*OWNED, "_env")}
-        assert {k: mine[k] for k in kept} == kept
+    for name, runs in played.items():
+        home = hosted[name].home
+        for one in runs:
+            for payload in (one.host, one.satchel):
+                assert re.fullmatch(UUID, payload["session_id"])
+                assert re.fullmatch(
+                    UUID, payload.get("turn_id", "0" * 8 + "-0000" * 3 + "-" + "0" * 12)
+                )
+                assert re.fullmatch(
+                    _rollout(home, payload["session_id"]), payload["transcript_path"]
+                )
+            kept = {k: v for k, v in one.host.items() if k not in (*OWNED, "_env")}
+            assert {k: one.satchel[k] for k in kept} == kept
 
 
 def test_satchel_keeps_one_session_id_across_events(played: dict[str, list[Played]]) -> None:
     for runs in played.values():
         assert len({p.satchel["session_id"] for p in runs}) == 1
+
+
+# --- what each answer does: in Codex (what it sent the model next) and in satchel ------
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What an answer did to one shell call: whether the call `ran` and which
+    `command`; the `reason` the model was given instead of the call's result (a
+    refusal, or PostToolUse replacing the result); the `context` added for the model."""
+
+    ran: bool
+    command: str | None = None
+    reason: str | None = None
+    context: str | None = None
+
+
+def _texts(item: dict[str, Any]) -> str:
+    content = item.get("content") or item.get("output") or []
+    if isinstance(content, str):
+        return content
+    return "".join(str(c.get("text", "")) for c in content)
+
+
+def _history(recorded: Recorded) -> list[dict[str, Any]]:
+    """The last request of Codex's loop: it resends the whole conversation."""
+    return list(recorded.turn.turns[-1].body["input"])
+
+
+BLOCKED = re.compile(r"Script error:\nCommand blocked by PreToolUse hook: (.*)\. Command: .*", re.S)
+
+
+def _host_effect(recorded: Recorded, marker: str) -> Effect:
+    items = _history(recorded)
+    call = next(i for i, it in enumerate(items) if f"{marker}-ran" in str(it.get("input", "")))
+    call_id = items[call]["call_id"]
+    done = next(i for i, it in enumerate(items) if it.get("call_id") == call_id and i > call)
+    between = [_texts(it) for it in items[call + 1 : done] if it.get("role") == "developer"]
+    context = "\n".join(between) or None
+    text = _texts(items[done]).split("Output:\n", 1)[1]
+    blocked = BLOCKED.fullmatch(text)
+    if blocked:
+        return Effect(False, None, blocked.group(1), context)
+    if text.startswith("Script error:\n"):  # PostToolUse replaced the result
+        return Effect(True, f"echo {marker}-ran", text.removeprefix("Script error:\n"), context)
+    output = json.loads(text)["output"]
+    return Effect(True, "echo " + output.strip(), None, context)
+
+
+def _played_for(runs: list[Played], event: str, marker: str) -> Played | None:
+    mine = f"{marker}-ran"
+    found = [p for p in runs if p.host["hook_event_name"] == event and mine in str(p.host)]
+    return found[0] if found else None
+
+
+def _satchel_effect(runs: list[Played], marker: str) -> Effect:
+    pre = _played_for(runs, _PRE, marker)
+    assert pre is not None
+    gate = pre.outcome
+    contexts = [gate.additional_context]
+    if gate.behavior != "allow":
+        return Effect(False, None, gate.reason, "\n".join(c for c in contexts if c) or None)
+    command = dict(gate.updated_input or pre.host["tool_input"])["command"]
+    post = _played_for(runs, _POST, marker)
+    reason = None
+    if post is not None:
+        contexts.append(post.outcome.additional_context)
+        reason = post.outcome.reason if post.outcome.behavior == "deny" else None
+    return Effect(True, command, reason, "\n".join(c for c in contexts if c) or None)
+
+
+SAME = tuple(m for m in MARKERS if RULES[m] is None)
+
+
+@pytest.mark.parametrize("marker", SAME)
+def test_an_answer_to_a_tool_call_has_the_effect_it_has_in_codex(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]], marker: str
+) -> None:
+    host = _host_effect(hosted["tools"], marker)
+    assert _satchel_effect(played["tools"], marker) == host
+
+
+@pytest.mark.parametrize("marker", [m for m in MARKERS if RULES[m] == KEPT])
+def test_refusals_stand_where_codex_runs_the_call(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]], marker: str
+) -> None:
+    """The safety rule ``refusals-stand``: a deny without a reason, an exit 2 with
+    nothing on stderr, an ask: Codex runs the call, satchel does not."""
+    assert _host_effect(hosted["tools"], marker).ran
+    gate = _played_for(played["tools"], _PRE, marker)
+    assert gate is not None
+    assert gate.outcome.behavior == ("ask" if marker == "case-ask" else "deny")
+    assert REFUSALS_STAND == KEPT
+
+
+def _outcomes(runs: list[Played], event: str) -> list[Outcome]:
+    return [p.outcome for p in runs if p.host["hook_event_name"] == event]
+
+
+def _developer_after(items: list[dict[str, Any]], text: str) -> str:
+    """The developer message right after the message whose text starts with `text`."""
+    at = next(i for i, it in enumerate(items) if _texts(it).startswith(text))
+    return _texts(items[at + 1])
+
+
+def test_session_and_prompt_context_reach_the_model_as_satchel_gives_them(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
+) -> None:
+    for name in ("tools", "compact"):
+        first = list(hosted[name].turn.turns[0].body["input"])
+        starts = _outcomes(played[name], "SessionStart")
+        prompts = _outcomes(played[name], "UserPromptSubmit")
+        assert _developer_after(first, "<environment_context>") == starts[0].additional_context
+        assert _developer_after(first, "go") == prompts[0].additional_context
+
+
+def test_a_stop_block_sends_codex_back_with_the_reason_as_satchel_says(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
+) -> None:
+    items = _history(hosted["tools"])
+    back = [_texts(it) for it in items if it.get("role") == "user" and "hook_prompt" in str(it)]
+    first, second = _outcomes(played["tools"], "Stop")
+    assert (first.behavior, second.behavior) == ("deny", "allow")
+    source = re.escape(str(hosted["tools"].home / ".codex" / "hooks.json"))
+    reason = re.escape(str(first.reason))
+    assert len(back) == 1
+    assert re.fullmatch(
+        f'<hook_prompt hook_run_id="stop:\\d+:{source}">{reason}</hook_prompt>', back[0]
+    )
+
+
+def test_a_pre_compact_block_stops_neither_codex_nor_satchel(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
+) -> None:
+    assert "PostCompact" in _events(hosted["compact"])
+    (outcome,) = _outcomes(played["compact"], "PreCompact")
+    assert outcome.behavior == "allow"
+    assert outcome.results[0].decision is None
+
+
+def test_a_blocked_prompt_reaches_no_model_in_codex_and_satchel_refuses_it(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
+) -> None:
+    assert hosted["blocked"].turn.turns == ()
+    (outcome,) = _outcomes(played["blocked"], "UserPromptSubmit")
+    assert (outcome.behavior, outcome.reason) == ("deny", "prompt-block")
