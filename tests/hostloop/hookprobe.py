@@ -5,8 +5,9 @@ hook to run under a real host and under satchel's runner.
 that runs it. Each run appends ``{"stdin": ..., "env": ...}`` (the payload exactly as
 received, and the hook's environment variables the host sets) to ``log.jsonl`` beside
 it, then answers with the first `Answer` whose event is the payload's
-``hook_event_name`` and whose `marker` occurs in the payload's JSON text (no marker:
-any payload of that event); no row: no output, exit 0.
+``hook_event_name`` and whose `marker` occurs in the payload's compact JSON text
+(``"stop_hook_active":false``, whoever wrote it; no marker: any payload of that
+event); no row: no output, exit 0.
 """
 
 from __future__ import annotations
@@ -46,10 +47,11 @@ try:
 except ValueError:
     payload = {}
 event = payload.get("hook_event_name")
+text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 with open(os.path.join(here, "answers.json"), encoding="utf-8") as f:
     rows = json.load(f)
 for row in rows:
-    if row["event"] == event and (row["marker"] is None or row["marker"] in raw):
+    if row["event"] == event and (row["marker"] is None or row["marker"] in text):
         time.sleep(row["sleep"])
         out = row["stdout"]
         sys.stdout.write(out if isinstance(out, str) else json.dumps(out))

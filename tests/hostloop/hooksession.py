@@ -27,13 +27,15 @@ __all__ = ["Played", "Recorded", "Scenario", "record", "replay", "shape"]
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """One host run: its `name`, the probe's `answers`, the model's `script`, the
-    user's `prompt`, and `config`: more host configuration (Codex's config.toml keys)."""
+    user's `prompt`, `config`: more host configuration (Codex's config.toml keys), and
+    `skip`: events the probe is not set on in this run."""
 
     name: str
     answers: tuple[Answer, ...]
     script: tuple[Reply, ...]
     prompt: str = "go"
     config: str = ""
+    skip: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +85,16 @@ def replay(
     recorded: Recorded,
     fire: Callable[[str, dict[str, Any], str], Outcome],
     own: Callable[[dict[str, Any]], dict[str, Any]],
+    select: Callable[[dict[str, Any]], bool] = lambda payload: True,
 ) -> list[Played]:
     """Fire each payload of `recorded` at satchel: `fire(hook_event_name, fields,
     command)` runs satchel's runner with the probe `command` as the event's hook and
     the event's own `fields` (`own(host_payload)`); the probe in `where` answers from
-    the scenario's table. One event after another, in the host's order."""
+    the scenario's table. One event after another, in the host's order; only the
+    payloads `select` keeps."""
     command = probe(where, recorded.scenario.answers)
     played = []
-    for host in recorded.payloads:
+    for host in filter(select, recorded.payloads):
         before = len(logged(where))
         outcome = fire(host["hook_event_name"], own(host), command)
         seen = logged(where)[before:]
