@@ -54,9 +54,24 @@ from satchel.diagnostics import diagnostic
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 
-__all__ = ["BLOCKING", "READERS", "REFUSALS_STAND", "Reader"]
+__all__ = ["BLOCKING", "READERS", "REFUSALS_STAND", "STRICTER", "STRICTER_EVENTS", "Reader"]
 
 REFUSALS_STAND = "refusals-stand"  # the safety rule's name (docs/hooks.md)
+# Where the rule makes satchel's runner refuse a call the host runs, in words (for
+# `satchel compat`), and the events it is about.
+STRICTER: Mapping[str, str] = MappingProxyType(
+    {
+        "codex": (
+            "a deny or block without a reason and an exit 2 with nothing on stderr refuse, "
+            "and an ask asks; Codex 0.171.0 runs the call or takes the prompt"
+        ),
+        "gemini": (
+            "an exit 2 refuses whatever the hook printed; Gemini CLI 0.61.0 runs the call "
+            "or takes the prompt when the hook printed nothing, or JSON that does not refuse"
+        ),
+    }
+)
+STRICTER_EVENTS = frozenset(("before_tool_use", "user_prompt_submit"))
 
 Reader = Callable[[Hook, str, ProcessResult, Mapping[str, Any]], HookResult]
 
