@@ -122,6 +122,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a host cuts a skill description longer than its limit"
         ),
         "compat.event.missing": Entry("warning", "a hook's event is one the host never fires"),
+        "compat.hook.timeout.capped": Entry(
+            "warning", "satchel stops a hook at 600 s where the host waits its longer timeout"
+        ),
         "compat.executable.off": Entry(
             "error", "a declarative-only host leaves a plugin's hooks, servers or agents alone"
         ),

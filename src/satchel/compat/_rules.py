@@ -22,6 +22,8 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Hook
 from satchel.hosts import Host
 from satchel.runtime.hooks._answers import REFUSALS_STAND, STRICTER, STRICTER_EVENTS
+from satchel.runtime.hooks._payload import dialect_for
+from satchel.runtime.hooks._runner import MAX_TIMEOUT
 from satchel.skills._fields import MOVED_TO_METADATA
 from satchel.skills._model import Skill
 
@@ -284,12 +286,16 @@ def hook_id(hook: Hook, fired: str | None) -> str:
 
 def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop]:
     """`compat.event.missing`: each loaded hook whose event the host never fires;
-    `compat.hook.stricter`: each whose refusals satchel's runner keeps where the host
-    lets the call run (`satchel.runtime.hooks._answers.STRICTER`)."""
+    `compat.hook.timeout.capped`: each whose declared timeout satchel cuts where the
+    host waits it out; `compat.hook.stricter`: each whose refusals satchel's runner
+    keeps where the host lets the call run (`satchel.runtime.hooks._answers.STRICTER`)."""
+    waits = dialect_for(host.name).waits_declared_timeout
     for hook in env.hooks.loaded():
         if not subject.inside(hook.spec.path or hook.origin.path):
             continue
         fired = fired_as(hook.spec.event, hook.event, host.events)
+        if waits and (hook.spec.timeout or 0) > MAX_TIMEOUT:
+            yield _capped(host, hook, fired, subject)
         if fired is not None:
             yield from _stricter(host, hook, fired, subject)
             continue
@@ -311,6 +317,18 @@ def _stricter(host: Host, hook: Hook, fired: str, subject: Subject) -> Iterator[
     message = f"satchel's runner is stricter than {host.title} ({REFUSALS_STAND}): {rule}"
     path = hook.spec.path or hook.origin.path
     yield _drop("compat.hook.stricter", message, "hook", hook_id(hook, fired), path, subject)
+
+
+def _capped(host: Host, hook: Hook, fired: str | None, subject: Subject) -> Drop:
+    """A declared timeout over satchel's ceiling: the host waits it, satchel does not."""
+    declared = hook.spec.timeout or 0
+    message = (
+        f"the hook declares a timeout of {declared:,g} s: {host.title} waits that long, "
+        f"satchel's runner stops it at {MAX_TIMEOUT:,g} s (its max_timeout: no file may "
+        "hold a tool call for longer)"
+    )
+    path = hook.spec.path or hook.origin.path
+    return _drop("compat.hook.timeout.capped", message, "hook", hook_id(hook, fired), path, subject)
 
 
 def _index_over(

@@ -115,6 +115,10 @@ class Dialect:
     * `defaults`: the value of a context field the host always has when the loop
       gives none (Claude Code's ``permission_mode`` ``default``, and the ``effort``
       of its default model, ``medium``).
+    * `waits_declared_timeout`: the host lets a hook run as long as it declares,
+      with no ceiling (Claude Code: ``timeout * 1000`` ms, read from the binaries);
+      satchel's runner stops every hook at its ``max_timeout`` (600 s), a safety rule
+      `satchel compat` reports for such a host (``compat.hook.timeout.capped``).
     * `sources`: where the table was established."""
 
     host: str
@@ -127,6 +131,7 @@ class Dialect:
     renames: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: _NONE)
     objects: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: _NONE)
     defaults: Mapping[str, str] = field(default_factory=lambda: _NONE)
+    waits_declared_timeout: bool = False
     sources: tuple[str, ...] = ()
 
     def fields_of(self, event: str) -> tuple[str, ...]:
@@ -188,8 +193,10 @@ _CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "PreSkillShellCommand": _MODE_EFFORT,
         "Stop": _MODE_EFFORT,
         "SubagentStop": _MODE_EFFORT,
+        "Interrupt": _MODE_EFFORT,  # 2.1.337
         "StopFailure": ("effort",),
         "UserPromptSubmit": ("permission_mode",),
+        "UserPromptExpansion": ("permission_mode",),
         "Elicitation": ("permission_mode",),
         "ElicitationResult": ("permission_mode",),
         "TeammateIdle": ("permission_mode",),
@@ -203,6 +210,7 @@ CLAUDE_CODE = Dialect(
     when_known=("prompt_id", "agent_id", "agent_type"),
     extras=_CLAUDE_EXTRAS,
     defaults=MappingProxyType({"permission_mode": "default", "effort": "medium"}),
+    waits_declared_timeout=True,
     sources=(
         "claude -p with a hook on every event (2.1.332, 2.1.337, observed)",
         "the binaries' hook input schemas and base-input builder",
@@ -245,6 +253,7 @@ CODEX = Dialect(
         }
     ),
     defaults=MappingProxyType({"permission_mode": "default", "model": "gpt-6.2-sol"}),
+    waits_declared_timeout=True,  # timeout_sec, 600 when unset, no ceiling (discovery.rs)
     sources=("codex exec with a hook on every event (0.171.0, observed)",
              "openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json"),
 )  # fmt: skip
@@ -277,6 +286,7 @@ GEMINI = Dialect(
     only=_GEMINI_ONLY,
     renames=MappingProxyType({"AfterAgent": {"last_assistant_message": "prompt_response"}}),
     objects=MappingProxyType({"AfterTool": {"tool_response": ("llmContent", "returnDisplay")}}),
+    waits_declared_timeout=True,  # the hook's timeout in ms, 60 s when unset, no ceiling
     sources=("gemini -p with a hook on every event (0.61.0, observed)",
              "the bundle's hookEventHandler (packages/core/src/hooks)"),
 )  # fmt: skip
