@@ -232,11 +232,25 @@ def test_gemini_payloads_carry_the_common_fields_and_a_timestamp(
     assert by_event["AfterModel"] == {**common, "llm_request": "object", "llm_response": "object"}
 
 
-def test_gemini_sets_its_hook_variables(hosted: dict[str, Recorded]) -> None:
-    first = hosted["tools"].payloads[0]
-    env, project = first["_env"], str(hosted["tools"].project)
-    assert env["GEMINI_PROJECT_DIR"] == env["GEMINI_CWD"] == env["CLAUDE_PROJECT_DIR"] == project
-    assert env["GEMINI_SESSION_ID"] == first["session_id"]
+VARIABLES = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR", "GEMINI_SESSION_ID",
+             "GEMINI_PLANS_DIR")  # fmt: skip
+
+
+def _variables(payload: dict[str, Any], home: Path) -> dict[str, str]:
+    """What Gemini CLI sets for a hook, from the payload it was given."""
+    cwd, session = payload["cwd"], payload["session_id"]
+    plans = home / ".gemini" / "tmp" / Path(cwd).name / session / "plans"
+    return dict(zip(VARIABLES, (cwd, cwd, cwd, session, str(plans)), strict=True))
+
+
+def test_gemini_and_satchel_set_the_same_hook_variables(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]]
+) -> None:
+    home = hosted["tools"].home
+    for one in played["tools"]:
+        for payload in (one.host, one.satchel):
+            env = {k: v for k, v in payload["_env"].items() if k in VARIABLES}
+            assert env == _variables(payload, home)
 
 
 # --- satchel's runner under the gemini profile: the same payloads --------------------

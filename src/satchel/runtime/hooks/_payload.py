@@ -47,6 +47,7 @@ __all__ = [
     "codex_transcript_path",
     "dialect_for",
     "gemini_transcript_path",
+    "hook_variables",
     "new_id",
     "transcript_path",
 ]
@@ -372,6 +373,24 @@ _TRANSCRIPTS: Mapping[str, Callable[[Path, str, str], str]] = MappingProxyType(
         "gemini": gemini_transcript_path,
     }
 )
+
+
+def hook_variables(host: str | None, context: PayloadContext, home: Path) -> dict[str, str]:
+    """The variables a host sets for every hook from its session (Gemini CLI 0.61.0:
+    ``GEMINI_PROJECT_DIR``, ``GEMINI_CWD`` and ``CLAUDE_PROJECT_DIR``, the working
+    directory; ``GEMINI_SESSION_ID``; ``GEMINI_PLANS_DIR``, observed); none for the
+    others."""
+    if host != "gemini":
+        return {}
+    cwd = context.cwd
+    plans = home / ".gemini" / "tmp" / Path(cwd).name / context.session_id / "plans"
+    return {
+        "GEMINI_PROJECT_DIR": cwd,
+        "GEMINI_CWD": cwd,
+        "CLAUDE_PROJECT_DIR": cwd,
+        "GEMINI_SESSION_ID": context.session_id,
+        "GEMINI_PLANS_DIR": str(plans),
+    }
 
 
 def transcript_path(host: str | None, home: Path, cwd: str, session_id: str) -> str:

@@ -83,7 +83,12 @@ from satchel.runtime.hooks._options import (
     option_variables,
 )
 from satchel.runtime.hooks._output import read_result
-from satchel.runtime.hooks._payload import Dialect, PayloadContext, dialect_for
+from satchel.runtime.hooks._payload import (
+    Dialect,
+    PayloadContext,
+    dialect_for,
+    hook_variables,
+)
 from satchel.runtime.hooks._python import run_python
 
 if TYPE_CHECKING:
@@ -378,7 +383,9 @@ class HookRunner:
     ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
         if hook.data_dir is not None and hook.root is not None:
             ensure_data_dir(hook.data_dir)
-        fixed = {**options, **host_variables(hook, self.environment.layout, event, env_path)}
+        lay = self.environment.layout
+        session = hook_variables(self.dialect.host, self._context(), lay.home)
+        fixed = {**options, **host_variables(hook, lay, event, env_path), **session}
         return overlay_env(base_env(self.environ), {}, fixed=fixed)
 
     def _plugin(self, hook: Hook) -> Plugin | None:
