@@ -15,7 +15,7 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -27,12 +27,15 @@ import satchel
 from satchel import Session
 from satchel._trust import trust
 from satchel.compat import compat
+from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call
+from tests.hostloop.shared import once
 from tests.support import put
 
 VERSIONS = ("claude_code", "claude_code_next")
+NEXT = "claude_code_next"
 EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
     "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
@@ -81,6 +84,7 @@ if "fail1-me" in command:
 """
 ANSWERED = ("deny-me", "ask-me", "rewrite-me", "ctx-me", "exit2-me", "badjson-me", "slow-me",
             "fail1-me")  # fmt: skip
+LINGER = {"matcher": "", "hooks": [{"type": "command", "command": "sleep 1"}]}
 SLOW = {  # a second hook that outlives its timeout on slow-me (any other call: no answer)
     "type": "command",
     "command": "if grep -q slow-me; then sleep 8; fi",
@@ -112,6 +116,9 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
     asked = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest")
     hooks: dict[str, Any] = {e: decide for e in asked}
     hooks["PreToolUse"] = [{"matcher": "", "hooks": [{**hook, "timeout": 60}, SLOW]}]
+    # print mode exits right after an interrupt and does not wait for the Interrupt
+    # hook, but it does wait for SessionEnd's: this one gives the other time to finish
+    hooks["SessionEnd"] = [*hooks.get("SessionEnd", []), LINGER]
     hooks.update({e: [_capture(e)] for e in events if e not in asked})
     put(root, ".claude/settings.json", json.dumps({"hooks": hooks}))
     return root
@@ -134,46 +141,55 @@ ANSWER_SCRIPT = [
 
 
 class Ran:
-    """One version's two runs and the folders they ran in."""
+    """One version's two runs: the folders they ran in and what the host did."""
 
-    def __init__(self, base: Path, binary: Path, next_version: bool) -> None:
-        events = (*EVENTS, *NEXT_ONLY) if next_version else EVENTS
-        self.events = events
-        self.payload_root = payload_project(base / "payloads", events)
-        self.answer_root = answer_project(base / "answers", events)
+    def __init__(self, base: Path, next_version: bool) -> None:
+        self.events = (*EVENTS, *NEXT_ONLY) if next_version else EVENTS
+        self.base = base
+        self.payload_root = base / "payloads"
+        self.answer_root = base / "answers"
         self.home = base / "home"
-        self.jobs: list[Callable[[], Turn]] = [
-            lambda: run_claude(
-                binary, self.payload_root, base / "home", "/shelly hello", PAYLOAD_SCRIPT,
-                args=ALLOWED,
-            ),
-            lambda: run_claude(
-                binary, self.answer_root, base / "home2", "go", ANSWER_SCRIPT, args=ALLOWED
-            ),
-        ]  # fmt: skip
         self.payload_turn: Turn | None = None
         self.answer_turn: Turn | None = None
+
+    def jobs(self, binary: Path) -> dict[str, Callable[[], Turn]]:
+        """The two runs, their projects written first."""
+        payload_project(self.payload_root, self.events)
+        answer_project(self.answer_root, self.events)
+        return {
+            "payloads": lambda: run_claude(
+                binary, self.payload_root, self.home, "/shelly hello", PAYLOAD_SCRIPT,
+                args=ALLOWED,
+            ),
+            "answers": lambda: run_claude(
+                binary, self.answer_root, self.base / "home2", "go", ANSWER_SCRIPT,
+                args=ALLOWED,
+            ),
+        }  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def hosts(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[dict[str, Ran]]:
-    """Both versions' runs, all four at once."""
-    runs = {
-        which: Ran(
-            tmp_path_factory.mktemp(which),
-            request.getfixturevalue(which),
-            next_version=which == "claude_code_next",
-        )
-        for which in VERSIONS
-    }
-    jobs = [job for ran in runs.values() for job in ran.jobs]
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        turns = list(pool.map(lambda job: job(), jobs))
-    for i, ran in enumerate(runs.values()):
-        ran.payload_turn, ran.answer_turn = turns[2 * i], turns[2 * i + 1]
-    yield runs
+) -> dict[str, Ran]:
+    """Both versions' runs, all four at once, once per test run (`once`)."""
+    binaries = {which: request.getfixturevalue(which) for which in VERSIONS}
+
+    def make(base: Path) -> dict[str, Turn]:
+        jobs = {
+            f"{which}/{name}": job
+            for which in VERSIONS
+            for name, job in Ran(base / which, which == NEXT).jobs(binaries[which]).items()
+        }
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            done = dict(zip(jobs, pool.map(lambda job: job(), jobs.values()), strict=True))
+        return done
+
+    base, turns = once(tmp_path_factory, "claude-hook-loop", make)
+    runs = {which: Ran(base / which, which == NEXT) for which in VERSIONS}
+    for which, ran in runs.items():
+        ran.payload_turn, ran.answer_turn = turns[f"{which}/payloads"], turns[f"{which}/answers"]
+    return runs
 
 
 # -- satchel's side ----------------------------------------------------------------
@@ -387,7 +403,8 @@ def test_a_deny_refuses_the_call_and_tells_the_model_the_reason(
     text, error, _ = _results(hosts[which].answer_turn)["deny-me"]
     decision = answered["decisions"]["deny-me"]
     assert decision.behavior == "deny" and not decision.allowed
-    assert (text, error) == (f"PreToolUse:Bash hook error: {decision.reason}", True)
+    assert decision.reason == "deny-reason"
+    assert (text, error) == (refusal_text(decision.hooks, "Bash"), True)
 
 
 @pytest.mark.parametrize("which", VERSIONS)
@@ -397,7 +414,8 @@ def test_an_ask_does_not_run_the_call_without_a_person_and_gives_the_reason(
     text, error, _ = _results(hosts[which].answer_turn)["ask-me"]
     decision = answered["decisions"]["ask-me"]
     assert decision.behavior == "ask" and not decision.allowed
-    assert (text, error) == (decision.reason, True)  # print mode has no one to ask
+    assert decision.reason == "ask-reason"
+    assert (text, error) == (refusal_text(decision.hooks, "Bash"), True)  # no one to ask
 
 
 @pytest.mark.parametrize("which", VERSIONS)
@@ -417,15 +435,14 @@ def test_additional_context_reaches_the_model_from_each_event(
     turn = hosts[which].answer_turn
     text, _, after = _results(turn)["ctx-me"]
     assert text == "ctx-me"  # the call ran
-    context = answered["after"].additional_context
-    assert context == "post-context"
-    assert after == [f"PostToolUse:Bash hook additional context: {context}"]
+    assert answered["after"].additional_context == "post-context"
+    assert after == [context_text(answered["after"], "Bash")]
     assert turn is not None
     seen = _system_text(turn)
     for key, event in (("start", "SessionStart"), ("prompt", "UserPromptSubmit")):
-        context = answered[key].additional_context
-        assert context == f"{event}-context"
-        assert f"{event} hook additional context: {context}" in seen
+        assert answered[key].additional_context == f"{event}-context"
+        told = context_text(answered[key])
+        assert told is not None and json.dumps(told)[1:-1] in seen
 
 
 @pytest.mark.parametrize("which", VERSIONS)
@@ -435,8 +452,8 @@ def test_exit_2_refuses_the_call_with_stderr_as_the_reason(
     text, error, _ = _results(hosts[which].answer_turn)["exit2-me"]
     decision = answered["decisions"]["exit2-me"]
     assert decision.behavior == "deny" and decision.reason == "exit2-reason"
-    command = 'python3 "$CLAUDE_PROJECT_DIR/decide.py"'
-    assert (text, error) == (f"PreToolUse:Bash hook error: [{command}]: exit2-reason", True)
+    assert (text, error) == (refusal_text(decision.hooks, "Bash"), True)
+    assert text.startswith('PreToolUse:Bash hook error: [python3 "$CLAUDE_PROJECT_DIR/')
 
 
 @pytest.mark.parametrize("which", VERSIONS)
@@ -455,6 +472,7 @@ def test_bad_json_a_timeout_and_exit_1_have_no_opinion_so_the_call_runs(
     assert (text, error) == (word, False)  # the host ran it
     decision = answered["decisions"][word]
     assert decision.allowed and decision.updated_input is None
+    assert refusal_text(decision.hooks, "Bash") is None
     assert code in {d.code for d in decision.diagnostics}
 
 
@@ -502,3 +520,22 @@ def test_rule_no_hook_holds_a_call_past_600_s_so_satchel_cuts_what_claude_code_w
         "the hook declares a timeout of 1,000 s: Claude Code waits that long, satchel's "
         "runner stops it at 600 s (its max_timeout: no file may hold a tool call for longer)"
     )
+
+
+def test_a_runner_without_a_session_sends_the_dialects_defaults(tmp_path: Path) -> None:
+    root = payload_project(tmp_path / "p", EVENTS)
+    session = satchel_session(root, tmp_path / "home")
+    runner = HookRunner(session.environment, session_id="s-1", transcript_path="/t.jsonl")
+    runner.before_tool_use("Bash", {"command": "echo hi"}, tool_use_id="toolu_1")
+    (payload,) = by_event(captured(root))["PreToolUse"]
+    assert payload == {
+        "session_id": "s-1",
+        "transcript_path": "/t.jsonl",
+        "cwd": str(root),
+        "permission_mode": "default",
+        "effort": {"level": "medium"},
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "echo hi"},
+        "tool_use_id": "toolu_1",
+    }

@@ -1,6 +1,7 @@
 """Running hooks: `HookRunner(environment).run(event, payload)` (or ``await dispatch(...)``)
 fires an event at every matching hook in parallel, reads each answer (`read_result`) and
-aggregates them into an `Outcome` (`aggregate`). See docs/hooks.md."""
+aggregates them into an `Outcome` (`aggregate`); `refusal_text` and `context_text` say
+it to the model in Claude Code's words. See docs/hooks.md."""
 
 import typing as _typing
 
@@ -14,6 +15,7 @@ if _typing.TYPE_CHECKING:
         MAX_TIMEOUT,
         HookRunner,
     )
+    from satchel.runtime.hooks._tells import context_text, refusal_text
 else:
     from satchel import _lazy
 
@@ -29,6 +31,7 @@ else:
                 "MAX_TIMEOUT",
                 "HookRunner",
             ),
+            "satchel.runtime.hooks._tells": ("context_text", "refusal_text"),
         },
     )
 
@@ -38,6 +41,8 @@ __all__ = [
     "HookRunner",
     "MAX_TIMEOUT",
     "aggregate",
+    "context_text",
     "event_variable",
     "read_result",
+    "refusal_text",
 ]

@@ -130,7 +130,7 @@ class HookRunner:
       (`satchel.runtime.hooks._payload`) [the environment's host profile's].
     * `context`: asked at each hook's run for the common fields' values (a session's
       id, transcript, current prompt id, permission mode, effort) [session_id,
-      transcript_path and the layout's cwd].
+      transcript_path, the layout's cwd and the dialect's defaults].
     * `plugin_cwd`: ``root`` (Vibe: plugin hooks run in the plugin root) or
       ``project`` (in the layout's working directory, as Claude Code runs them).
     * `extra`: more hooks of an event, asked at each run and declared after the
@@ -330,7 +330,14 @@ class HookRunner:
         """The common fields' values now: the `context` callback's, else the runner's."""
         cwd = str(self.environment.layout.cwd)
         if self.context is None:
-            return PayloadContext(self.session_id, self.transcript_path, cwd)
+            known = self.dialect.defaults
+            return PayloadContext(
+                self.session_id,
+                self.transcript_path,
+                cwd,
+                permission_mode=known.get("permission_mode"),
+                effort=known.get("effort"),
+            )
         given = self.context()
         return given if given.cwd else replace(given, cwd=cwd)
 
