@@ -44,7 +44,7 @@ from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
-from tests.hostloop.hooksession import Played, Recorded, Scenario, record, replay, shape
+from tests.hostloop.hooksession import Played, Recorded, Scenario, record_once, replay, shape
 from tests.hostloop.hosts import Turn, run_codex
 from tests.hostloop.model import Call, Text
 from tests.tools import CODEX_VERSION
@@ -154,7 +154,7 @@ def _run(codex: Path) -> Any:
 @pytest.fixture(scope="module")
 def hosted(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Recorded]:
     """The three runs of Codex, at once."""
-    return record(tmp_path_factory.mktemp("codex-hooks"), SCENARIOS, _run(codex))
+    return record_once(tmp_path_factory, "codex-hook-loop", SCENARIOS, _run(codex))
 
 
 # The payload fields Codex owns the values of: satchel's are its own, checked for form.

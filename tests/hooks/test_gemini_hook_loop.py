@@ -42,7 +42,7 @@ from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
-from tests.hostloop.hooksession import Played, Recorded, Scenario, record, replay, shape
+from tests.hostloop.hooksession import Played, Recorded, Scenario, record_once, replay, shape
 from tests.hostloop.hosts import Turn, run_gemini
 from tests.hostloop.model import Call, Text
 from tests.tools import GEMINI_VERSION
@@ -129,7 +129,7 @@ def _run(gemini: Path) -> Any:
 @pytest.fixture(scope="module")
 def hosted(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Recorded]:
     """The three runs of Gemini CLI, at once."""
-    return record(tmp_path_factory.mktemp("gemini-hooks"), SCENARIOS, _run(gemini))
+    return record_once(tmp_path_factory, "gemini-hook-loop", SCENARIOS, _run(gemini))
 
 
 # The payload fields Gemini CLI owns the values of: satchel's are its own, checked for form.

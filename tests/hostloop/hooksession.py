@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from satchel.hooks import Outcome
 from tests.hostloop.hookprobe import Answer, logged, probe
 from tests.hostloop.hosts import Turn
 from tests.hostloop.model import Reply
+from tests.hostloop.shared import once
 
-__all__ = ["Played", "Recorded", "Scenario", "record", "replay", "shape"]
+__all__ = ["Played", "Recorded", "Scenario", "record", "record_once", "replay", "shape"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,25 @@ def record(root: Path, scenarios: Sequence[Scenario], run: Run) -> dict[str, Rec
     with ThreadPoolExecutor(max_workers=len(scenarios)) as pool:
         done = list(pool.map(one, scenarios))
     return {r.scenario.name: r for r in done}
+
+
+def record_once(
+    factory: pytest.TempPathFactory, name: str, scenarios: Sequence[Scenario], run: Run
+) -> dict[str, Recorded]:
+    """`record`, run once per test run however many workers ask (`once`): the others
+    read the turns and the probes' logs back from the shared folder."""
+
+    def make(base: Path) -> dict[str, Turn]:
+        return {key: r.turn for key, r in record(base, scenarios, run).items()}
+
+    base, turns = once(factory, name, make)
+    found = {}
+    for scenario in scenarios:
+        where = base / scenario.name
+        payloads = tuple(logged(where / "probe"))
+        turn = turns[scenario.name]
+        found[scenario.name] = Recorded(scenario, turn, payloads, where / "project", where / "home")
+    return found
 
 
 def replay(
