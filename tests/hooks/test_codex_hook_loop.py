@@ -3,7 +3,7 @@ codex profile: the same payload shape per event, the same effect per answer.
 
 Codex reads hooks from ``$CODEX_HOME/hooks.json`` (Claude Code's shape, ``timeout`` in
 seconds) and runs one only when trusted: ``--dangerously-bypass-hook-trust`` trusts
-them for one run (a hook never trusted is skipped without a word). Three runs, started
+them for one run (a hook never trusted is skipped without a word). Four runs, started
 at once, drive every event exec mode fires:
 
 - ``tools``: the scripted model calls Codex's shell once per answer, through the
@@ -16,6 +16,8 @@ at once, drive every event exec mode fires:
   (``PreCompact``, ``PostCompact``, then ``SessionStart`` with source ``compact``);
   plain-text answers; a ``PreCompact`` block, which Codex does not honour.
 - ``blocked``: ``UserPromptSubmit`` blocks the prompt; no model request follows.
+- ``interrupt``: the user's Ctrl-C (SIGINT) while the shell runs: Codex fires
+  ``Interrupt`` (no fields of its own) and ends the turn.
 
 Every payload is then fired at satchel's runner (the same probe hook, answering from
 the same table) with the event's own fields as Codex gave them, and compared field by
@@ -26,6 +28,7 @@ effect (what Codex sent the model next against satchel's `Outcome`).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,14 +47,22 @@ from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
-from tests.hostloop.hooksession import Played, Recorded, Scenario, record_once, replay, shape
-from tests.hostloop.hosts import Turn, run_codex
-from tests.hostloop.model import Call, Text
+from tests.hostloop.hooksession import (
+    Played,
+    Recorded,
+    Scenario,
+    interrupted,
+    record_once,
+    replay,
+    shape,
+)
+from tests.hostloop.hosts import Turn, codex_config, run_codex
+from tests.hostloop.model import Call, Model, Text
 from tests.tools import CODEX_VERSION
 
 VERSION = CODEX_VERSION  # the host version these facts are Codex's for
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
-          "PreCompact", "PostCompact", "SessionEnd")  # fmt: skip
+          "PreCompact", "PostCompact", "Interrupt", "SessionEnd")  # fmt: skip
 _PRE, _POST = "PreToolUse", "PostToolUse"
 
 
@@ -129,7 +140,27 @@ SCENARIOS = (
         (Answer("UserPromptSubmit", None, {"decision": "block", "reason": "prompt-block"}),),
         (Text("never"),),
     ),
+    # a user's Ctrl-C while the shell runs: Codex fires Interrupt and ends the turn
+    Scenario("interrupt", (), (Call("exec_command", {"cmd": "sleep 30"}), Text("never"))),
 )
+
+
+def _interrupt(codex: Path, scenario: Scenario, project: Path, home: Path) -> Turn:
+    """``codex exec`` sent SIGINT once its PreToolUse hook ran (the call then runs)."""
+    log = project.parent / "probe" / "log.jsonl"
+    with Model(list(scenario.script)) as model:
+        config = codex_config(model.url, scenario.config)
+        (home / ".codex" / "config.toml").write_text(config, encoding="utf-8")
+        env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+               "LANG": "C.UTF-8", "CODEX_HOME": str(home / ".codex"),
+               "OFFLINE_API_KEY": "offline"}  # fmt: skip
+        argv = [str(codex), "exec", "--skip-git-repo-check", *TRUST, scenario.prompt]
+        ready = lambda: log.exists() and _PRE in log.read_text(encoding="utf-8")  # noqa: E731
+        code, out, err = interrupted(argv, project, env, ready)
+        return Turn(code, out, err, tuple(model.requests))
+
+
+TRUST = ("--dangerously-bypass-hook-trust",)
 
 
 def _run(codex: Path) -> Any:
@@ -138,6 +169,8 @@ def _run(codex: Path) -> Any:
         hooks = {"hooks": {e: [{"hooks": [handler]}] for e in EVENTS}}
         (home / ".codex").mkdir(parents=True, exist_ok=True)
         (home / ".codex" / "hooks.json").write_text(json.dumps(hooks), encoding="utf-8")
+        if scenario.name == "interrupt":
+            return _interrupt(codex, scenario, project, home)
         return run_codex(
             codex,
             project,
@@ -145,7 +178,7 @@ def _run(codex: Path) -> Any:
             scenario.prompt,
             scenario.script,
             config=scenario.config,
-            args=["--dangerously-bypass-hook-trust"],
+            args=TRUST,
         )
 
     return run
@@ -153,7 +186,7 @@ def _run(codex: Path) -> Any:
 
 @pytest.fixture(scope="module")
 def hosted(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Recorded]:
-    """The three runs of Codex, at once."""
+    """The four runs of Codex, at once."""
     return record_once(tmp_path_factory, "codex-hook-loop", SCENARIOS, _run(codex))
 
 
@@ -226,6 +259,8 @@ def test_codex_fires_every_exec_mode_event_in_order(hosted: dict[str, Recorded])
         "SessionStart", "Stop", "SessionEnd",
     ]  # fmt: skip
     assert _events(hosted["blocked"]) == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    assert _events(hosted["interrupt"]) == ["SessionStart", "UserPromptSubmit", _PRE,
+                                            "Interrupt", "SessionEnd"]  # fmt: skip
 
 
 def test_codex_names_its_shell_bash_whichever_tool_the_model_called(
@@ -253,6 +288,7 @@ def test_codex_payloads_carry_the_common_fields_it_documents(
     assert by_event["Stop"] == {**turn, **mode, "stop_hook_active": "boolean",
                                 "last_assistant_message": "string"}  # fmt: skip
     assert by_event["PreCompact"] == {**turn, "trigger": "string"}
+    assert by_event["Interrupt"] == {**turn, **mode}
     assert by_event["SessionEnd"] == {"session_id": "string", "transcript_path": "string",
                                       "cwd": "string", "hook_event_name": "string",
                                       "reason": "string"}  # fmt: skip

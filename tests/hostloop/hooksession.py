@@ -10,6 +10,9 @@ the host gave them, and returns what satchel's probe was given and the `Outcome`
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,7 +27,16 @@ from tests.hostloop.hosts import Turn
 from tests.hostloop.model import Reply
 from tests.hostloop.shared import once
 
-__all__ = ["Played", "Recorded", "Scenario", "record", "record_once", "replay", "shape"]
+__all__ = [
+    "Played",
+    "Recorded",
+    "Scenario",
+    "interrupted",
+    "record",
+    "record_once",
+    "replay",
+    "shape",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +112,33 @@ def record_once(
         turn = turns[scenario.name]
         found[scenario.name] = Recorded(scenario, turn, payloads, where / "project", where / "home")
     return found
+
+
+def interrupted(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    ready: Callable[[], bool],
+    settle: float = 0.5,
+) -> tuple[int, str, str]:
+    """Run `argv` and send it SIGINT (a user's Ctrl-C) `settle` seconds after `ready()`
+    holds (polled every 0.05 s, for at most a minute); its exit code, stdout, stderr."""
+    with subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as running:
+        deadline = time.monotonic() + 60
+        while not ready() and time.monotonic() < deadline and running.poll() is None:
+            time.sleep(0.05)
+        time.sleep(settle)
+        running.send_signal(signal.SIGINT)
+        out, err = running.communicate(timeout=60)
+        return running.returncode, out, err
 
 
 def replay(

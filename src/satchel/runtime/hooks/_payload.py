@@ -221,8 +221,9 @@ CLAUDE_CODE = Dialect(
 _TURN = ("turn_id", "model", "permission_mode")
 _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # Codex 0.171.0 (`codex exec` with a hook on every event writing its stdin, observed:
-# tests/hooks/test_codex_hook_loop.py): which context fields each event carries (the
-# turn's id is the prompt's), and the event's own fields. PermissionRequest (never in
+# tests/hooks/test_codex_hook_loop.py; Interrupt on a SIGINT during a tool call):
+# which context fields each event carries (the turn's id is the prompt's), and the
+# event's own fields. PermissionRequest (never in
 # exec mode, whose approval policy is "never") is read from its input schema.
 CODEX = Dialect(
     host="codex",
@@ -238,10 +239,12 @@ CODEX = Dialect(
             "Stop": _TURN,
             "PreCompact": ("turn_id", "model"),
             "PostCompact": ("turn_id", "model"),
+            "Interrupt": _TURN,
         }
     ),
     only=MappingProxyType(
         {
+            "Interrupt": (),
             "SessionStart": ("source",),
             "UserPromptSubmit": ("prompt",),
             "PreToolUse": _TOOL,
