@@ -337,6 +337,7 @@ class HookRunner:
                 cwd,
                 permission_mode=known.get("permission_mode"),
                 effort=known.get("effort"),
+                model=known.get("model"),
             )
         given = self.context()
         return given if given.cwd else replace(given, cwd=cwd)
