@@ -43,7 +43,7 @@ from satchel.hooks._load import compile_hooks
 from satchel.hooks._parse import claude_hooks
 from satchel.hosts import PROFILES
 from satchel.origin import Origin
-from satchel.runtime.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
@@ -486,3 +486,32 @@ def test_a_blocked_prompt_reaches_no_model_in_codex_and_satchel_refuses_it(
     assert hosted["blocked"].turn.turns == ()
     (outcome,) = _outcomes(played["blocked"], "UserPromptSubmit")
     assert (outcome.behavior, outcome.reason) == ("deny", "prompt-block")
+
+
+def _shown(recorded: Recorded, marker: str) -> tuple[str | None, list[str]]:
+    """What Codex gave the model for a call that did not give its own result (None
+    when it did), and the developer messages added before it."""
+    items = _history(recorded)
+    call = next(i for i, it in enumerate(items) if f"{marker}-ran" in str(it.get("input", "")))
+    done = next(i for i, it in enumerate(items) if it.get("call_id") == items[call]["call_id"]
+                and i > call)  # fmt: skip
+    between = [_texts(it) for it in items[call + 1 : done] if it.get("role") == "developer"]
+    text = _texts(items[done]).split("Output:\n", 1)[1]
+    return (text.removeprefix("Script error:\n") if text.startswith("Script error:") else None,
+            between)  # fmt: skip
+
+
+@pytest.mark.parametrize("marker", SAME)
+def test_refusal_text_and_context_text_say_what_codex_says(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]], marker: str
+) -> None:
+    shown, contexts = _shown(hosted["tools"], marker)
+    pre = _played_for(played["tools"], _PRE, marker)
+    post = _played_for(played["tools"], _POST, marker)
+    assert pre is not None
+    said = [pre.outcome] + ([post.outcome] if post is not None else [])
+    command = pre.host["tool_input"]["command"]
+    refused = [refusal_text(o, "Bash", host="codex", command=command) for o in said]
+    assert next((r for r in refused if r is not None), None) == shown
+    told = [context_text(o, "Bash", host="codex") for o in said]
+    assert [t for t in told if t] == contexts

@@ -38,7 +38,7 @@ from satchel.hooks._load import compile_hooks
 from satchel.hooks._parse import parse_gemini_hooks
 from satchel.hosts import PROFILES
 from satchel.origin import Origin
-from satchel.runtime.hooks import HookRunner
+from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path
 from tests.hostloop.hookprobe import Answer
@@ -418,3 +418,24 @@ def test_a_blocked_prompt_reaches_no_model_in_gemini_and_satchel_refuses_it(
     assert hosted["blocked"].turn.turns == ()
     (outcome,) = _outcomes(played["blocked"], "BeforeAgent")
     assert (outcome.behavior, outcome.reason) == ("deny", "no")
+
+
+@pytest.mark.parametrize("marker", [m for m in MARKERS if RULES[m] is None])
+def test_refusal_text_and_context_text_say_what_gemini_says(
+    hosted: dict[str, Recorded], played: dict[str, list[Played]], marker: str
+) -> None:
+    parts = _parts(hosted["tools"])
+    calls = [p.get("functionCall", {}).get("args", {}).get("command") for p in parts]
+    response = parts[calls.index(f"echo {marker}-ran") + 1]["functionResponse"]["response"]
+    pre = _played_for(played["tools"], _PRE, marker)
+    assert pre is not None
+    said = [pre.outcome]
+    if pre.outcome.behavior == "allow":  # AfterTool is given the input that ran
+        ran = dict(pre.outcome.updated_input or pre.host["tool_input"])["command"]
+        said += [p.outcome for p in played["tools"] if p.host["hook_event_name"] == _POST
+                 and p.host["tool_input"]["command"] == ran]  # fmt: skip
+    refused = [refusal_text(o, "run_shell_command", host="gemini") for o in said]
+    assert next((r for r in refused if r is not None), None) == response.get("error")
+    told = [t for t in (context_text(o, host="gemini") for o in said) if t]
+    assert all(t in response.get("output", "") for t in told)
+    assert response.get("output", "").count("<hook_context>") == len(told)
