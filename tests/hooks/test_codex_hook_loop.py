@@ -62,7 +62,11 @@ from tests.tools import CODEX_VERSION
 
 VERSION = CODEX_VERSION  # the host version these facts are Codex's for
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
-          "PreCompact", "PostCompact", "Interrupt", "SessionEnd")  # fmt: skip
+          "PreCompact", "PostCompact", "Interrupt", "SessionEnd", "PreModelRequest",
+          "PostModelRequest")  # fmt: skip
+# Codex's own events around each model request (no satchel event): recorded in the
+# short runs only, as they add two hooks to every request.
+MODEL_EVENTS = ("PreModelRequest", "PostModelRequest")
 _PRE, _POST = "PreToolUse", "PostToolUse"
 
 
@@ -124,6 +128,7 @@ SCENARIOS = (
             Answer("Stop", "first", {"decision": "block", "reason": "again"}),
         ),
         (*(_exec(m) for m in MARKERS), Text("first"), Text("second")),
+        skip=MODEL_EVENTS,
     ),
     Scenario(
         "compact",
@@ -166,7 +171,8 @@ TRUST = ("--dangerously-bypass-hook-trust",)
 def _run(codex: Path) -> Any:
     def run(scenario: Scenario, project: Path, home: Path, command: str) -> Turn:
         handler = {"type": "command", "command": command, "timeout": 1}
-        hooks = {"hooks": {e: [{"hooks": [handler]}] for e in EVENTS}}
+        wanted = (e for e in EVENTS if e not in scenario.skip)
+        hooks = {"hooks": {e: [{"hooks": [handler]}] for e in wanted}}
         (home / ".codex").mkdir(parents=True, exist_ok=True)
         (home / ".codex" / "hooks.json").write_text(json.dumps(hooks), encoding="utf-8")
         if scenario.name == "interrupt":
@@ -191,14 +197,14 @@ def hosted(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, R
 
 
 # The payload fields Codex owns the values of: satchel's are its own, checked for form.
-OWNED = ("session_id", "turn_id", "transcript_path", "tool_use_id")
+OWNED = ("session_id", "turn_id", "transcript_path", "tool_use_id", "thread_id")
 MODEL, MODE = "gpt-6.2-sol", "bypassPermissions"  # what this exec session ran with
 
 
 def _own_fields(host: dict[str, Any]) -> dict[str, Any]:
     """The event's own fields, as a host loop hands them to satchel's runner."""
     common = {"session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model",
-              "permission_mode", "_env"}  # fmt: skip
+              "permission_mode", "thread_id", "_env"}  # fmt: skip
     return {k: v for k, v in host.items() if k not in common}
 
 
@@ -254,12 +260,13 @@ def test_codex_fires_every_exec_mode_event_in_order(hosted: dict[str, Recorded])
     tools = ["SessionStart", "UserPromptSubmit", *(e for c in calls for e in c), "Stop",
              "Stop", "SessionEnd"]  # fmt: skip
     assert _events(hosted["tools"]) == tools
+    model = [*MODEL_EVENTS]
     assert _events(hosted["compact"]) == [
-        "SessionStart", "UserPromptSubmit", _PRE, _POST, "PreCompact", "PostCompact",
-        "SessionStart", "Stop", "SessionEnd",
+        "SessionStart", "UserPromptSubmit", *model, _PRE, _POST, "PreCompact", *model,
+        "PostCompact", "SessionStart", *model, "Stop", "SessionEnd",
     ]  # fmt: skip
     assert _events(hosted["blocked"]) == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
-    assert _events(hosted["interrupt"]) == ["SessionStart", "UserPromptSubmit", _PRE,
+    assert _events(hosted["interrupt"]) == ["SessionStart", "UserPromptSubmit", *model, _PRE,
                                             "Interrupt", "SessionEnd"]  # fmt: skip
 
 
@@ -289,6 +296,12 @@ def test_codex_payloads_carry_the_common_fields_it_documents(
                                 "last_assistant_message": "string"}  # fmt: skip
     assert by_event["PreCompact"] == {**turn, "trigger": "string"}
     assert by_event["Interrupt"] == {**turn, **mode}
+    request = {**turn, "thread_id": "string", "kind": "string", "request_id": "string",
+               "attempt_number": "number"}  # fmt: skip
+    assert by_event["PreModelRequest"] == request
+    answered = {"status": "string", "error": "null", "token_usage": "object",
+                "response_id": "string"}  # fmt: skip
+    assert by_event["PostModelRequest"] == {**request, **answered}
     assert by_event["SessionEnd"] == {"session_id": "string", "transcript_path": "string",
                                       "cwd": "string", "hook_event_name": "string",
                                       "reason": "string"}  # fmt: skip

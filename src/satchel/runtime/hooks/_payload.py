@@ -75,11 +75,14 @@ class PayloadContext:
 
     def value(self, name: str) -> Any:
         """The payload value of common field `name` (None: left out). Codex's
-        ``turn_id`` is the current prompt's id; Gemini CLI's ``timestamp`` is now."""
+        ``turn_id`` is the current prompt's id and its ``thread_id`` the session's;
+        Gemini CLI's ``timestamp`` is now."""
         if name == "effort":
             return None if self.effort is None else {"level": self.effort}
         if name == "turn_id":
             return self.prompt_id
+        if name == "thread_id":  # Codex's thread is its session
+            return self.session_id
         if name == "timestamp":
             return _now()
         value: Any = getattr(self, name)
@@ -219,6 +222,7 @@ CLAUDE_CODE = Dialect(
 )
 
 _TURN = ("turn_id", "model", "permission_mode")
+_REQUEST = ("kind", "request_id", "attempt_number")  # Codex's model request events
 _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # Codex 0.171.0 (`codex exec` with a hook on every event writing its stdin, observed:
 # tests/hooks/test_codex_hook_loop.py; Interrupt on a SIGINT during a tool call):
@@ -227,7 +231,8 @@ _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # exec mode, whose approval policy is "never") is read from its input schema.
 CODEX = Dialect(
     host="codex",
-    order=("session_id", "turn_id", "transcript_path", "cwd", "model", "permission_mode"),
+    order=("session_id", "thread_id", "turn_id", "transcript_path", "cwd", "model",
+           "permission_mode"),
     late=("model", "permission_mode"),
     extras=MappingProxyType(
         {
@@ -240,11 +245,15 @@ CODEX = Dialect(
             "PreCompact": ("turn_id", "model"),
             "PostCompact": ("turn_id", "model"),
             "Interrupt": _TURN,
+            "PreModelRequest": ("thread_id", "turn_id", "model"),
+            "PostModelRequest": ("thread_id", "turn_id", "model"),
         }
     ),
     only=MappingProxyType(
         {
             "Interrupt": (),
+            "PreModelRequest": _REQUEST,
+            "PostModelRequest": (*_REQUEST, "status", "error", "token_usage", "response_id"),
             "SessionStart": ("source",),
             "UserPromptSubmit": ("prompt",),
             "PreToolUse": _TOOL,
