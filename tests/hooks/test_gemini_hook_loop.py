@@ -52,6 +52,9 @@ EVENTS = ("SessionStart", "BeforeAgent", "BeforeModel", "AfterModel", "BeforeToo
           "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "Notification",
           "SessionEnd")  # fmt: skip
 MODEL_EVENTS = ("BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress")
+# Every hook's timeout, in seconds: long enough for a probe to start on a busy machine;
+# the timeout case sleeps past it.
+TIMEOUT = 2
 _PRE, _POST = "BeforeTool", "AfterTool"
 KEPT = "refusals-stand"  # docs/hooks.md, "Where satchel is stricter"
 
@@ -79,7 +82,7 @@ CASES: tuple[tuple[Answer, str | None], ...] = (
     (Answer(_PRE, "case-exit1", "", "exit1-words", 1), None),
     (Answer(_PRE, "case-badjson", "{not json"), None),
     (Answer(_PRE, "case-plain", "plain words"), None),
-    (Answer(_PRE, "case-timeout", "", "", 0, 2.0), None),
+    (Answer(_PRE, "case-timeout", "", "", 0, 5.0), None),
     (Answer(_POST, "case-post-context", _specific(_POST, additionalContext="a<b>")), None),
     (Answer(_POST, "case-post-block", {"decision": "block", "reason": "post-block"}), None),
     (Answer(_POST, "case-post-exit2", "", "post-exit2", 2), None),
@@ -113,7 +116,7 @@ SCENARIOS = (
 
 
 def _hooks(command: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    handler = {"type": "command", "command": command, "timeout": 1000}
+    handler = {"type": "command", "command": command, "timeout": TIMEOUT * 1000}
     return {e: [{"matcher": "*", "hooks": [handler]}] for e in EVENTS if e not in skip}
 
 
