@@ -1,12 +1,14 @@
 """Claude Code 2.1.332 and 2.1.337 run hooks; satchel's runner, under the claude-code
 profile, runs the same hooks of the same project: same payload shape, same effects.
 
-Each version runs twice, once for the module (all four runs at once): a payload run,
-where every event's hook writes its stdin to a file and the scripted model drives a
-slash prompt, a tool call, a failing one and a subagent; and an answer run, where one
-hook answers each call differently (deny, ask, a rewrite, context, exit 2, bad JSON, a
-timeout, exit 1, and a permission deny that interrupts the turn). What the host did
-with each answer is read from what it sent the model next.
+Each version runs twice, once for the test run (all runs at once, `once`): a payload
+run, where every event's hook writes its stdin to a file and the scripted model drives
+a slash prompt, a tool call, a failing one and a subagent; and an answer run, where
+one hook answers each call differently (deny, ask, a rewrite, context, exit 2, bad
+JSON, a timeout, exit 1). What the host did with each answer is read from what it
+sent the model next. 2.1.337 runs a third time, its input held open, for the
+``Interrupt`` a permission deny with ``interrupt: true`` fires (print mode exits
+before that hook gets its payload about one time in three).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from satchel._trust import trust
 from satchel.compat import compat
 from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
+from tests.hostloop.held import run_claude_held
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call
 from tests.hostloop.shared import once
@@ -65,6 +68,8 @@ if event == "PostToolUse" and "ctx-me" in command:
     answer(event, additionalContext="post-context")
 if event == "PermissionRequest" and "interrupt-me" in command:
     answer(event, decision={"behavior": "deny", "message": "no", "interrupt": True})
+if event == "Stop" and not p["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "stop-reason"}))
 if event != "PreToolUse":
     sys.exit(0)
 if "deny-me" in command:
@@ -84,7 +89,6 @@ if "fail1-me" in command:
 """
 ANSWERED = ("deny-me", "ask-me", "rewrite-me", "ctx-me", "exit2-me", "badjson-me", "slow-me",
             "fail1-me")  # fmt: skip
-LINGER = {"matcher": "", "hooks": [{"type": "command", "command": "sleep 1"}]}
 SLOW = {  # a second hook that outlives its timeout on slow-me (any other call: no answer)
     "type": "command",
     "command": "if grep -q slow-me; then sleep 8; fi",
@@ -93,7 +97,12 @@ SLOW = {  # a second hook that outlives its timeout on slow-me (any other call: 
 
 
 def _capture(event: str) -> dict[str, Any]:
-    command = f'cat > "$CLAUDE_PROJECT_DIR/cap/$(date +%s%N)-{event}.json"'
+    """A hook that writes its stdin to ``cap/<time>-<event>.json``, whole or not at all
+    (a host that exits may kill it half-way). Interrupt's runs in a session of its own:
+    print mode exits right after firing it and would take it down."""
+    name = f'f="$CLAUDE_PROJECT_DIR/cap/$(date +%s%N)-{event}"'
+    write = f'{name}; cat > "$f.part" && mv "$f.part" "$f.json"'
+    command = f"setsid sh -c '{write}'" if event == "Interrupt" else write
     return {"matcher": "", "hooks": [{"type": "command", "command": command}]}
 
 
@@ -113,12 +122,12 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
     put(root, "decide.py", DECIDE)
     hook = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/decide.py"'}
     decide = [{"matcher": "", "hooks": [{**hook, "timeout": 60}]}]
-    asked = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest")
+    asked = (
+        "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest",
+        "Stop",
+    )  # fmt: skip
     hooks: dict[str, Any] = {e: decide for e in asked}
     hooks["PreToolUse"] = [{"matcher": "", "hooks": [{**hook, "timeout": 60}, SLOW]}]
-    # print mode exits right after an interrupt and does not wait for the Interrupt
-    # hook, but it does wait for SessionEnd's: this one gives the other time to finish
-    hooks["SessionEnd"] = [*hooks.get("SessionEnd", []), LINGER]
     hooks.update({e: [_capture(e)] for e in events if e not in asked})
     put(root, ".claude/settings.json", json.dumps({"hooks": hooks}))
     return root
@@ -126,7 +135,7 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
 
 def captured(root: Path) -> list[dict[str, Any]]:
     """The payloads the hooks wrote, in the order they ran."""
-    return [json.loads(p.read_text()) for p in sorted((root / "cap").iterdir())]
+    return [json.loads(p.read_text()) for p in sorted((root / "cap").glob("*.json"))]
 
 
 PAYLOAD_SCRIPT = [
@@ -134,10 +143,8 @@ PAYLOAD_SCRIPT = [
     Call("Bash", {"command": "ls missing-file"}),
     Call("Agent", {"description": "sub", "prompt": "say hi", "subagent_type": "general-purpose"}),
 ]  # then every turn, the subagent's and the main loop's, gets "done"
-ANSWER_SCRIPT = [
-    *(Call("Bash", {"command": f"echo {word}"}) for word in ANSWERED),
-    Call("Bash", {"command": "touch interrupt-me"}),
-]
+ANSWER_SCRIPT = [Call("Bash", {"command": f"echo {word}"}) for word in ANSWERED]
+INTERRUPT_SCRIPT = [Call("Bash", {"command": "touch interrupt-me"})]
 
 
 class Ran:
@@ -146,17 +153,21 @@ class Ran:
     def __init__(self, base: Path, next_version: bool) -> None:
         self.events = (*EVENTS, *NEXT_ONLY) if next_version else EVENTS
         self.base = base
-        self.payload_root = base / "payloads"
+        # over 200 characters once made a folder name: Claude Code cuts it and adds a hash
+        self.payload_root = base / f"payloads-{'long' * 50}"
         self.answer_root = base / "answers"
+        self.interrupt_root = base / "interrupt"  # the Interrupt run, its input held
         self.home = base / "home"
         self.payload_turn: Turn | None = None
         self.answer_turn: Turn | None = None
 
     def jobs(self, binary: Path) -> dict[str, Callable[[], Turn]]:
-        """The two runs, their projects written first."""
+        """The runs (two, and the held one for Interrupt), their projects written first."""
         payload_project(self.payload_root, self.events)
         answer_project(self.answer_root, self.events)
-        return {
+        if "Interrupt" in self.events:
+            answer_project(self.interrupt_root, self.events)
+        jobs = {
             "payloads": lambda: run_claude(
                 binary, self.payload_root, self.home, "/shelly hello", PAYLOAD_SCRIPT,
                 args=ALLOWED,
@@ -166,6 +177,13 @@ class Ran:
                 args=ALLOWED,
             ),
         }  # fmt: skip
+        if "Interrupt" in self.events:
+            fired = self.interrupt_root / "cap"
+            jobs["interrupt"] = lambda: run_claude_held(
+                binary, self.interrupt_root, self.base / "home3", "go", INTERRUPT_SCRIPT,
+                args=ALLOWED, until=lambda: any(fired.glob("*-Interrupt.json")),
+            )  # fmt: skip
+        return jobs
 
 
 @pytest.fixture(scope="module")
@@ -207,6 +225,7 @@ def satchel_session(root: Path, home: Path, **options: Any) -> Session:
 COMMON = frozenset(CLAUDE_CODE.order) | {"hook_event_name"}
 
 
+STARTUP = ("SessionStart", "InstructionsLoaded")  # fired before the prompt (in any order)
 AGENT_EVENTS = ("SubagentStart", "SubagentStop")  # agent_id and agent_type are theirs
 
 
@@ -314,10 +333,11 @@ def test_ids_are_well_formed_and_the_transcript_is_where_claude_code_keeps_it(
         (session_id,) = sessions
         expected = claude_transcript_path(home, str(cwd), session_id)
         assert {p["transcript_path"] for p in payloads} == {expected}
-        events = [p["hook_event_name"] for p in payloads]
-        first = events.index("UserPromptSubmit")  # prompt_id: absent until the first prompt
-        assert not any("prompt_id" in p for p in payloads[:first])
-        assert all(UUID.fullmatch(p["prompt_id"]) for p in payloads[first:])
+        for p in payloads:  # prompt_id: absent until the first prompt
+            if p["hook_event_name"] in STARTUP:
+                assert "prompt_id" not in p
+            else:
+                assert UUID.fullmatch(p["prompt_id"]), p["hook_event_name"]
         assert {p["permission_mode"] for p in payloads if "permission_mode" in p} == {"default"}
         assert {p["effort"]["level"] for p in payloads if "effort" in p} == {"medium"}
 
@@ -334,7 +354,7 @@ def test_the_two_versions_send_the_same_fields_for_the_events_both_fire(
 def test_interrupt_is_fired_by_2_1_337_when_a_permission_deny_interrupts_the_turn(
     hosts: dict[str, Ran],
 ) -> None:
-    (payload,) = by_event(captured(hosts["claude_code_next"].answer_root))["Interrupt"]
+    (payload,) = by_event(captured(hosts["claude_code_next"].interrupt_root))["Interrupt"]
     assert own(payload) == {"source": "system", "reason": "permission_denied"}
     context = PayloadContext("s", "t", "/p", prompt_id="i", permission_mode="default")
     ours = CLAUDE_CODE.payload("Interrupt", replace(context, effort="medium"), own(payload))
@@ -389,7 +409,14 @@ def answered(hosts: dict[str, Ran], tmp_path_factory: pytest.TempPathFactory) ->
         "PostToolUse",
         {"tool_name": "Bash", "tool_input": {"command": "echo ctx-me"}, "tool_response": {}},
     )
-    return {"start": start, "prompt": prompt, "decisions": decisions, "after": after}
+    stop = [session.fire("Stop", {"stop_hook_active": again}) for again in (False, True)]
+    return {
+        "start": start,
+        "prompt": prompt,
+        "decisions": decisions,
+        "after": after,
+        "stop": stop,
+    }
 
 
 def _system_text(turn: Turn) -> str:
@@ -539,3 +566,22 @@ def test_a_runner_without_a_session_sends_the_dialects_defaults(tmp_path: Path) 
         "tool_input": {"command": "echo hi"},
         "tool_use_id": "toolu_1",
     }
+
+
+@pytest.mark.parametrize("which", VERSIONS)
+def test_a_stop_block_sends_the_model_back_to_work_with_the_reason(
+    hosts: dict[str, Ran], answered: dict[str, Any], which: str
+) -> None:
+    turn = hosts[which].answer_turn
+    assert turn is not None
+    first, again = answered["stop"]
+    assert (first.behavior, first.reason) == ("deny", "stop-reason")  # do not stop yet
+    assert again.behavior == "allow"  # stop_hook_active: the hook lets it stop
+    last = turn.turns[-1].body["messages"]
+    feedback = [m for m in last if m["role"] == "user" and "Stop hook feedback" in str(m)]
+    (message,) = feedback  # one more turn, then the second Stop lets it end
+    assert f"Stop hook feedback:\n{first.reason}\n" in _blocks(message)[0]["text"]
+    assert last[-2] is message and last[-1]["role"] == "system"
+    told = _blocks(last[-1])[0]["text"]
+    assert told.startswith("Stop hook blocking error from command: ")
+    assert told.endswith(f": {first.reason}")

@@ -9,7 +9,9 @@ prompt was submitted), ``permission_mode`` and ``effort`` on some events, and
 (`PayloadContext`: a `Session` fills it from its options and its current prompt).
 
 `DIALECTS` maps a host profile's name to its dialect; a host with none there gets
-`PLAIN` (the three common fields only, satchel's own rule).
+`PLAIN` (the three common fields only, satchel's own rule). Another host's dialect is
+one more `Dialect` there (a common field no host has yet is a `PayloadContext` field
+named in its `order`), and its transcript rule one more entry of `_TRANSCRIPTS`.
 
 Claude Code 2.1.332 and 2.1.337 (the same dialect; observed by running each with
 every event's hook writing its stdin to a file, tests/hooks/test_claude_hook_loop.py,
