@@ -13,6 +13,13 @@ prompt was submitted), ``permission_mode`` and ``effort`` on some events, and
 one more `Dialect` there (a common field no host has yet is a `PayloadContext` field
 named in its `order`), and its transcript rule one more entry of `_TRANSCRIPTS`.
 
+Codex 0.171.0 (`CODEX`) and Gemini CLI 0.61.0 (`GEMINI`) are such dialects, each
+observed by running the host with every event's hook writing its stdin
+(tests/hooks/test_codex_hook_loop.py, test_gemini_hook_loop.py): Codex adds
+``turn_id`` (the prompt's id), ``model`` and ``permission_mode`` by event; Gemini CLI
+a ``timestamp`` on every event, and names some event fields its own way (`renames`,
+`objects`). Both send only their own fields for an event (`only`).
+
 Claude Code 2.1.332 and 2.1.337 (the same dialect; observed by running each with
 every event's hook writing its stdin to a file, tests/hooks/test_claude_hook_loop.py,
 and read from the binaries' base-input builder for the events print mode does not
