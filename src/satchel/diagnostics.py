@@ -129,6 +129,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "a declarative-only host leaves a plugin's hooks, servers or agents alone"
         ),
         "compat.field.ignored": Entry("warning", "a SKILL.md field the host does not read"),
+        "compat.hook.stricter": Entry(
+            "info", "satchel's runner keeps a hook's refusal that the host lets pass"
+        ),
         "compat.format.unread": Entry(
             "error", "the host reads none of the plugin manifests in a directory"
         ),

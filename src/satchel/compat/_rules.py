@@ -21,6 +21,7 @@ from satchel.compat._model import Component, Drop
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Hook
 from satchel.hosts import Host
+from satchel.runtime.hooks._answers import REFUSALS_STAND, STRICTER, STRICTER_EVENTS
 from satchel.runtime.hooks._payload import dialect_for
 from satchel.runtime.hooks._runner import MAX_TIMEOUT
 from satchel.skills._fields import MOVED_TO_METADATA
@@ -286,7 +287,8 @@ def hook_id(hook: Hook, fired: str | None) -> str:
 def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop]:
     """`compat.event.missing`: each loaded hook whose event the host never fires;
     `compat.hook.timeout.capped`: each whose declared timeout satchel cuts where the
-    host waits it out."""
+    host waits it out; `compat.hook.stricter`: each whose refusals satchel's runner
+    keeps where the host lets the call run (`satchel.runtime.hooks._answers.STRICTER`)."""
     waits = dialect_for(host.name).waits_declared_timeout
     for hook in env.hooks.loaded():
         if not subject.inside(hook.spec.path or hook.origin.path):
@@ -295,6 +297,7 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
         if waits and (hook.spec.timeout or 0) > MAX_TIMEOUT:
             yield _capped(host, hook, fired, subject)
         if fired is not None:
+            yield from _stricter(host, hook, fired, subject)
             continue
         if host.events:
             message = f"{host.title} never fires {hook.spec.event}"
@@ -304,6 +307,16 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
             message = f"{host.title} fires no hook events (its profile lists none)"
         path = hook.spec.path or hook.origin.path
         yield _drop("compat.event.missing", message, "hook", hook_id(hook, None), path, subject)
+
+
+def _stricter(host: Host, hook: Hook, fired: str, subject: Subject) -> Iterator[Drop]:
+    """`compat.hook.stricter`: a hook on a gate of a host whose refusals satchel keeps."""
+    rule = STRICTER.get(host.name)
+    if rule is None or hook.event not in STRICTER_EVENTS:
+        return
+    message = f"satchel's runner is stricter than {host.title} ({REFUSALS_STAND}): {rule}"
+    path = hook.spec.path or hook.origin.path
+    yield _drop("compat.hook.stricter", message, "hook", hook_id(hook, fired), path, subject)
 
 
 def _capped(host: Host, hook: Hook, fired: str | None, subject: Subject) -> Drop:

@@ -323,9 +323,9 @@ def canonical(event: str, dialect: str) -> str | None:
 
 def event_named(name: str) -> str:
     """satchel's name for an event a host or a user names (``PreToolUse``,
-    ``pre_tool``, ``before_tool_use``, Kimi's ``TurnStarted``); a name no table knows
-    stays as it is."""
-    return _KIMI_EVENTS.get(name) or VIBE_EVENTS.get(name) or name
+    ``pre_tool``, ``before_tool_use``, Kimi's ``TurnStarted``, Gemini CLI's
+    ``BeforeTool``); a name no table knows stays as it is."""
+    return _KIMI_EVENTS.get(name) or VIBE_EVENTS.get(name) or GEMINI_EVENTS.get(name) or name
 
 
 def host_name(event: str, dialect: str) -> str:

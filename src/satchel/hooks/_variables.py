@@ -8,8 +8,9 @@ trust pin (`satchel._approval`) reads its command with.
 - ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
   ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks;
 - ``GEMINI_PROJECT_DIR`` and its alias ``CLAUDE_PROJECT_DIR`` for Gemini CLI-format
-  hooks (docs/hooks/index.md in google-gemini/gemini-cli; its ``GEMINI_SESSION_ID``,
-  ``GEMINI_CWD`` and ``GEMINI_PLANS_DIR`` are not set).
+  hooks (docs/hooks/index.md in google-gemini/gemini-cli); under the gemini profile
+  the runner also sets ``GEMINI_SESSION_ID``, ``GEMINI_CWD`` and ``GEMINI_PLANS_DIR``
+  from its session (`satchel.runtime.hooks._payload.hook_variables`).
 """
 
 from __future__ import annotations

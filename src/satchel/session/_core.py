@@ -616,6 +616,7 @@ class Session:
             prompt_id=self._prompt_id,
             permission_mode=self.options.permission_mode or defaults.get("permission_mode"),
             effort=self.options.effort or defaults.get("effort"),
+            model=defaults.get("model"),
         )
 
     def _hook_runner(self) -> HookRunner:

@@ -1,7 +1,8 @@
 """Running hooks: `HookRunner(environment).run(event, payload)` (or ``await dispatch(...)``)
 fires an event at every matching hook in parallel, reads each answer (`read_result`) and
 aggregates them into an `Outcome` (`aggregate`); `refusal_text` and `context_text` say
-it to the model in Claude Code's words. See docs/hooks.md."""
+it to the model in the host's words (Claude Code's; Codex's, Gemini CLI's with
+``host=``). See docs/hooks.md."""
 
 import typing as _typing
 

@@ -28,9 +28,14 @@ __all__ = ["aggregate"]
 
 
 def aggregate(
-    event: str, results: Sequence[HookResult], diagnostics: Sequence[Diagnostic] = ()
+    event: str,
+    results: Sequence[HookResult],
+    diagnostics: Sequence[Diagnostic] = (),
+    *,
+    blocking: frozenset[str] = BLOCKING,
 ) -> Outcome:
-    """The outcome of `results` (in declared order) for `event`."""
+    """The outcome of `results` (in declared order) for `event`; `blocking`: the events
+    whose answers refuse (a host dialect's, `satchel.runtime.hooks._answers`)."""
     diags = [*diagnostics, *(d for r in results for d in r.diagnostics)]
     contexts = [r.additional_context for r in results if r.additional_context]
     messages = tuple(r.system_message for r in results if r.system_message)
@@ -43,7 +48,7 @@ def aggregate(
         "results": tuple(results),
         "exports": collect([r.exports for r in results if r.exports]),
     }
-    if event not in BLOCKING:
+    if event not in blocking:
         return Outcome(event, diagnostics=tuple(diags), **common)
     denies = [r for r in results if r.decision == "deny"]
     if denies:

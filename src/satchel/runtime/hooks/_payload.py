@@ -13,6 +13,13 @@ prompt was submitted), ``permission_mode`` and ``effort`` on some events, and
 one more `Dialect` there (a common field no host has yet is a `PayloadContext` field
 named in its `order`), and its transcript rule one more entry of `_TRANSCRIPTS`.
 
+Codex 0.171.0 (`CODEX`) and Gemini CLI 0.61.0 (`GEMINI`) are such dialects, each
+observed by running the host with every event's hook writing its stdin
+(tests/hooks/test_codex_hook_loop.py, test_gemini_hook_loop.py): Codex adds
+``turn_id`` (the prompt's id), ``model`` and ``permission_mode`` by event; Gemini CLI
+a ``timestamp`` on every event, and names some event fields its own way (`renames`,
+`objects`). Both send only their own fields for an event (`only`).
+
 Claude Code 2.1.332 and 2.1.337 (the same dialect; observed by running each with
 every event's hook writing its stdin to a file, tests/hooks/test_claude_hook_loop.py,
 and read from the binaries' base-input builder for the events print mode does not
@@ -29,6 +36,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -37,13 +45,18 @@ from satchel._model import model
 
 __all__ = [
     "CLAUDE_CODE",
+    "CODEX",
     "DIALECTS",
+    "GEMINI",
     "PLAIN",
     "Dialect",
     "PayloadContext",
     "claude_project_dir",
     "claude_transcript_path",
+    "codex_transcript_path",
     "dialect_for",
+    "gemini_transcript_path",
+    "hook_variables",
     "new_id",
     "transcript_path",
 ]
@@ -67,13 +80,28 @@ class PayloadContext:
     agent_id: str | None = None
     agent_type: str | None = None
     effort: str | None = None
+    model: str | None = None
 
     def value(self, name: str) -> Any:
-        """The payload value of common field `name` (None: left out)."""
+        """The payload value of common field `name` (None: left out). Codex's
+        ``turn_id`` is the current prompt's id and its ``thread_id`` the session's;
+        Gemini CLI's ``timestamp`` is now."""
         if name == "effort":
             return None if self.effort is None else {"level": self.effort}
+        if name == "turn_id":
+            return self.prompt_id
+        if name == "thread_id":  # Codex's thread is its session
+            return self.session_id
+        if name == "timestamp":
+            return _now()
         value: Any = getattr(self, name)
         return value
+
+
+def _now() -> str:
+    """The time as Gemini CLI stamps its payloads (``2026-12-07T08:52:03.029Z``)."""
+    now = datetime.now(UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
 @model
@@ -87,7 +115,16 @@ class Dialect:
     * `extras`: by the host's event name, the further context fields that event
       carries (Claude Code's ``permission_mode`` and ``effort``); an event not named
       carries none.
-    * `order`: the order of the common fields in the payload.
+    * `order`: the order of the common fields in the payload; those in `late` come
+      after ``hook_event_name`` (Codex's ``model``, Gemini CLI's ``timestamp``).
+    * `only`: by the host's event name, the event's own fields the host sends; any
+      other field the loop passes is left out (an event not named keeps every field).
+    * `renames`: by the host's event name, a loop's field name (satchel's, Claude
+      Code's) -> the host's (Gemini CLI's ``prompt_response`` for
+      ``last_assistant_message``).
+    * `objects`: by the host's event name, a field the host sends as an object whose
+      keys a loop's plain string fills (Gemini CLI's ``tool_response``:
+      ``llmContent`` and ``returnDisplay``).
     * `defaults`: the value of a context field the host always has when the loop
       gives none (Claude Code's ``permission_mode`` ``default``, and the ``effort``
       of its default model, ``medium``).
@@ -102,6 +139,10 @@ class Dialect:
     when_known: tuple[str, ...] = ()
     extras: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NONE)
     order: tuple[str, ...] = (*COMMON, *CONTEXT)
+    late: tuple[str, ...] = ()
+    only: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _NONE)
+    renames: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: _NONE)
+    objects: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: _NONE)
     defaults: Mapping[str, str] = field(default_factory=lambda: _NONE)
     waits_declared_timeout: bool = False
     sources: tuple[str, ...] = ()
@@ -117,19 +158,34 @@ class Dialect:
         """The JSON object a hook of `event` (the host's name) reads: the common
         fields, ``hook_event_name``, then the event's `fields`; an event field that is
         a common one (``agent_id`` on ``SubagentStart``) takes its value and place."""
-        out: dict[str, Any] = {}
+        fields = self._own(event, fields)
+        common: dict[str, Any] = {}
         named = {*self.fields_of(event), *(f for f in fields if f in self.order)}
         for name in (f for f in self.order if f in named):
             value = fields[name] if name in fields else context.value(name)
             if value is None and name in self.always:
                 value = ""
             if value is not None:
-                out[name] = value
+                common[name] = value
+        out = {k: v for k, v in common.items() if k not in self.late}
         out["hook_event_name"] = event
+        out.update((k, v) for k, v in common.items() if k in self.late)
         for key, value in fields.items():
             if key not in out and key != "hook_event_name":
                 out[key] = value
         return out
+
+    def _own(self, event: str, fields: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The loop's `fields` under the host's names, only those the host sends."""
+        renames = self.renames.get(event, _NONE)
+        named = {renames.get(k, k): v for k, v in fields.items()}
+        for name, keys in self.objects.get(event, _NONE).items():
+            if isinstance(named.get(name), str):
+                named[name] = dict.fromkeys(keys, named[name])
+        kept = self.only.get(event)
+        if kept is None:
+            return named
+        return {k: v for k, v in named.items() if k in kept or k in self.order}
 
 
 PLAIN = Dialect(host="satchel")
@@ -174,7 +230,92 @@ CLAUDE_CODE = Dialect(
     ),
 )
 
-DIALECTS: Mapping[str, Dialect] = MappingProxyType({"claude-code": CLAUDE_CODE})
+_TURN = ("turn_id", "model", "permission_mode")
+_REQUEST = ("kind", "request_id", "attempt_number")  # Codex's model request events
+_TOOL = ("tool_name", "tool_input", "tool_use_id")
+# Codex 0.171.0 (`codex exec` with a hook on every event writing its stdin, observed:
+# tests/hooks/test_codex_hook_loop.py; Interrupt on a SIGINT during a tool call):
+# which context fields each event carries (the turn's id is the prompt's), and the
+# event's own fields. PermissionRequest (never in
+# exec mode, whose approval policy is "never") is read from its input schema.
+CODEX = Dialect(
+    host="codex",
+    order=("session_id", "thread_id", "turn_id", "transcript_path", "cwd", "model",
+           "permission_mode"),
+    late=("model", "permission_mode"),
+    extras=MappingProxyType(
+        {
+            "SessionStart": ("model", "permission_mode"),
+            "UserPromptSubmit": _TURN,
+            "PreToolUse": _TURN,
+            "PermissionRequest": _TURN,
+            "PostToolUse": _TURN,
+            "Stop": _TURN,
+            "PreCompact": ("turn_id", "model"),
+            "PostCompact": ("turn_id", "model"),
+            "Interrupt": _TURN,
+            "PreModelRequest": ("thread_id", "turn_id", "model"),
+            "PostModelRequest": ("thread_id", "turn_id", "model"),
+        }
+    ),
+    only=MappingProxyType(
+        {
+            "Interrupt": (),
+            "PreModelRequest": _REQUEST,
+            "PostModelRequest": (*_REQUEST, "status", "error", "token_usage", "response_id"),
+            "SessionStart": ("source",),
+            "UserPromptSubmit": ("prompt",),
+            "PreToolUse": _TOOL,
+            "PermissionRequest": ("tool_name", "tool_input"),
+            "PostToolUse": (*_TOOL, "tool_response"),
+            "Stop": ("stop_hook_active", "last_assistant_message"),
+            "PreCompact": ("trigger",),
+            "PostCompact": ("trigger",),
+            "SessionEnd": ("reason",),
+        }
+    ),
+    defaults=MappingProxyType({"permission_mode": "default", "model": "gpt-6.2-sol"}),
+    waits_declared_timeout=True,  # timeout_sec, 600 when unset, no ceiling (discovery.rs)
+    sources=("codex exec with a hook on every event (0.171.0, observed)",
+             "openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json"),
+)  # fmt: skip
+
+# Gemini CLI 0.61.0 (`gemini -p` with a hook on every event writing its stdin, observed:
+# tests/hooks/test_gemini_hook_loop.py; its bundle's hookEventHandler for the fields of
+# the events print mode fires without a model of its own): every payload has the three
+# common fields, ``hook_event_name`` and a ``timestamp``, then the event's fields.
+_GEMINI_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "SessionStart": ("source",),
+        "SessionEnd": ("reason",),
+        "BeforeAgent": ("prompt",),
+        "AfterAgent": ("prompt", "prompt_response", "stop_hook_active"),
+        "BeforeTool": ("tool_name", "tool_input", "mcp_context", "original_request_name"),
+        "AfterTool": ("tool_name", "tool_input", "tool_response", "mcp_context",
+                      "original_request_name"),
+        "PreCompress": ("trigger",),
+        "Notification": ("notification_type", "message", "details"),
+        "BeforeModel": ("llm_request",),
+        "AfterModel": ("llm_request", "llm_response"),
+        "BeforeToolSelection": ("llm_request",),
+    }
+)  # fmt: skip
+GEMINI = Dialect(
+    host="gemini",
+    always=(*COMMON, "timestamp"),
+    order=(*COMMON, "timestamp"),
+    late=("timestamp",),
+    only=_GEMINI_ONLY,
+    renames=MappingProxyType({"AfterAgent": {"last_assistant_message": "prompt_response"}}),
+    objects=MappingProxyType({"AfterTool": {"tool_response": ("llmContent", "returnDisplay")}}),
+    waits_declared_timeout=True,  # the hook's timeout in ms, 60 s when unset, no ceiling
+    sources=("gemini -p with a hook on every event (0.61.0, observed)",
+             "the bundle's hookEventHandler (packages/core/src/hooks)"),
+)  # fmt: skip
+
+DIALECTS: Mapping[str, Dialect] = MappingProxyType(
+    {"claude-code": CLAUDE_CODE, "codex": CODEX, "gemini": GEMINI}
+)
 
 
 def dialect_for(host: str | None) -> Dialect:
@@ -231,9 +372,46 @@ def claude_transcript_path(home: Path, cwd: str, session_id: str) -> str:
     return str(folder / f"{session_id}.jsonl")
 
 
+def codex_transcript_path(home: Path, cwd: str, session_id: str) -> str:
+    """Where Codex keeps a session's rollout: ``~/.codex/sessions/YYYY/MM/DD/
+    rollout-YYYY-MM-DDTHH-MM-SS-<session_id>.jsonl``, dated when the session starts."""
+    now = datetime.now()
+    name = f"rollout-{now:%Y-%m-%dT%H-%M-%S}-{session_id}.jsonl"
+    return str(home / ".codex" / "sessions" / f"{now:%Y}" / f"{now:%m}" / f"{now:%d}" / name)
+
+
+def gemini_transcript_path(home: Path, cwd: str, session_id: str) -> str:
+    """Where Gemini CLI keeps a session's chat: ``~/.gemini/tmp/<project folder's
+    name>/chats/session-YYYY-MM-DDTHH-MM-<first 8 of the id>.jsonl``."""
+    name = f"session-{datetime.now():%Y-%m-%dT%H-%M}-{session_id[:8]}.jsonl"
+    return str(home / ".gemini" / "tmp" / Path(cwd).name / "chats" / name)
+
+
 _TRANSCRIPTS: Mapping[str, Callable[[Path, str, str], str]] = MappingProxyType(
-    {"claude-code": claude_transcript_path}
+    {
+        "claude-code": claude_transcript_path,
+        "codex": codex_transcript_path,
+        "gemini": gemini_transcript_path,
+    }
 )
+
+
+def hook_variables(host: str | None, context: PayloadContext, home: Path) -> dict[str, str]:
+    """The variables a host sets for every hook from its session (Gemini CLI 0.61.0:
+    ``GEMINI_PROJECT_DIR``, ``GEMINI_CWD`` and ``CLAUDE_PROJECT_DIR``, the working
+    directory; ``GEMINI_SESSION_ID``; ``GEMINI_PLANS_DIR``, observed); none for the
+    others."""
+    if host != "gemini":
+        return {}
+    cwd = context.cwd
+    plans = home / ".gemini" / "tmp" / Path(cwd).name / context.session_id / "plans"
+    return {
+        "GEMINI_PROJECT_DIR": cwd,
+        "GEMINI_CWD": cwd,
+        "CLAUDE_PROJECT_DIR": cwd,
+        "GEMINI_SESSION_ID": context.session_id,
+        "GEMINI_PLANS_DIR": str(plans),
+    }
 
 
 def transcript_path(host: str | None, home: Path, cwd: str, session_id: str) -> str:

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from satchel._policed import hook_refusal
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._callbacks import HookMatcher, callback_hooks
+from satchel.hooks._events import BLOCKING as CLAUDE_BLOCKING
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
 from satchel.hooks._variables import host_variables
@@ -70,6 +71,7 @@ from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
+from satchel.runtime.hooks._answers import BLOCKING, READERS
 from satchel.runtime.hooks._delegate import ModelHook, run_delegated
 from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, env_file, read_env_file
 from satchel.runtime.hooks._http import run_http
@@ -81,7 +83,12 @@ from satchel.runtime.hooks._options import (
     option_variables,
 )
 from satchel.runtime.hooks._output import read_result
-from satchel.runtime.hooks._payload import Dialect, PayloadContext, dialect_for
+from satchel.runtime.hooks._payload import (
+    Dialect,
+    PayloadContext,
+    dialect_for,
+    hook_variables,
+)
 from satchel.runtime.hooks._python import run_python
 
 if TYPE_CHECKING:
@@ -210,17 +217,18 @@ class HookRunner:
         name = event_named(event)
         fields = dict(payload or {})
         hooks = self._selected(name, fields)
+        blocking = BLOCKING.get(self.dialect.host, CLAUDE_BLOCKING)
         if not hooks:
-            return aggregate(name, ())
+            return aggregate(name, (), blocking=blocking)
         if name not in ENV_FILE_EVENTS:
-            return aggregate(name, self._run_all(hooks, name, fields, ()))
+            return aggregate(name, self._run_all(hooks, name, fields, ()), blocking=blocking)
         directory = Path(tempfile.mkdtemp(prefix="satchel-env-"))
         try:
             files = [env_file(directory, name, i) for i in range(len(hooks))]
             results = self._run_all(hooks, name, fields, files)
             project = self.environment.layout.project
             exported = [_exported(r, f, project) for r, f in zip(results, files, strict=True)]
-            return aggregate(name, exported)
+            return aggregate(name, exported, blocking=blocking)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 
@@ -308,7 +316,11 @@ class HookRunner:
             timeout=timeout,
             max_output=self.max_output,
         )
-        result = read_result(hook, event, run)
+        reader = READERS.get(self.dialect.host)  # Codex's and Gemini CLI's own rules
+        if reader is None:
+            result = read_result(hook, event, run)
+        else:
+            result = reader(hook, event, run, fields)
         notes = (*refused, *capped)
         if notes:
             return replace(result, diagnostics=(*notes, *result.diagnostics))
@@ -325,6 +337,7 @@ class HookRunner:
                 cwd,
                 permission_mode=known.get("permission_mode"),
                 effort=known.get("effort"),
+                model=known.get("model"),
             )
         given = self.context()
         return given if given.cwd else replace(given, cwd=cwd)
@@ -378,7 +391,9 @@ class HookRunner:
     ) -> tuple[dict[str, str], tuple[Diagnostic, ...]]:
         if hook.data_dir is not None and hook.root is not None:
             ensure_data_dir(hook.data_dir)
-        fixed = {**options, **host_variables(hook, self.environment.layout, event, env_path)}
+        lay = self.environment.layout
+        session = hook_variables(self.dialect.host, self._context(), lay.home)
+        fixed = {**options, **host_variables(hook, lay, event, env_path), **session}
         return overlay_env(base_env(self.environ), {}, fixed=fixed)
 
     def _plugin(self, hook: Hook) -> Plugin | None:
