@@ -1,0 +1,176 @@
+"""Gemini CLI 0.61.0's skills listing, byte for byte: the real Gemini CLI and satchel's
+renderer on the same generated projects.
+
+Each scenario is built once and run through one real ``gemini -p`` turn against the
+scripted model; the ``# Available Agent Skills`` section of the system instruction it
+sent is compared with what `render_gemini_listing` makes of the skills satchel loaded
+under the ``gemini`` profile. Gemini CLI's two built-in skills live in its install
+(``bundle/builtin``): the test reads them from there and hands them to the renderer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.hostloop.hosts import run_gemini
+from tests.hostloop.model import Text
+from tests.hosts.trees import git_repo
+from tests.support import skill_md, write_skill
+
+HEAD = "# Available Agent Skills"
+TAIL = "</available_skills>"
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A generated project, the arguments Gemini CLI runs with, and whether the model
+    it ends up on gets the Gemini 3 wording."""
+
+    name: str
+    build: Callable[[Path, Path], Path]  # (tmp, home) -> project
+    args: tuple[str, ...] = ()
+    modern: bool = True
+
+
+def mixed(tmp: Path, home: Path) -> Path:
+    """Both project roots and both user roots, names in several roots, folder names
+    that do not sort as they were made, markup characters and a folded description."""
+    repo = git_repo(tmp / "repo")
+    for name in ("zeta", "alpha", "mid", "beta", "omega", "kappa-2", "kappa"):
+        write_skill(repo / ".gemini/skills", name, skill_md(name, f"{name} & <x> 'q'\n  more"))
+    write_skill(repo / ".agents/skills", "agent-one", skill_md("agent-one", "From .agents."))
+    write_skill(repo / ".agents/skills", "alpha", skill_md("alpha", "Alpha from .agents."))
+    write_skill(home / ".gemini/skills", "user-one", skill_md("user-one", "From the user."))
+    write_skill(home / ".gemini/skills", "beta", skill_md("beta", "The user's beta."))
+    write_skill(home / ".agents/skills", "user-agents", skill_md("user-agents", "é ✓ “q”"))
+    return repo
+
+
+def many(tmp: Path, home: Path) -> Path:
+    """Sixty skills with long descriptions: far past any budget Gemini CLI could have."""
+    repo = git_repo(tmp / "repo")
+    for i in range(60):
+        text = " ".join([f"word{i}"] * (40 * (i % 7 + 1)))
+        write_skill(repo / ".gemini/skills", f"s{i:02d}", skill_md(f"s{i:02d}", text))
+    return repo
+
+
+SCENARIOS = (
+    Scenario("mixed", mixed),
+    Scenario("many", many),
+    Scenario("legacy-model", mixed, ("-m", "gemini-2.5-pro"), modern=False),
+)
+
+
+def builtin(script: Path) -> list[Any]:
+    """Gemini CLI's built-in skills, as satchel reads them, in the order it lists them."""
+    from satchel.skills import FieldRules, read_skill
+
+    found = []
+    for path in sorted((script.resolve().parent / "builtin").glob("*/SKILL.md"), reverse=True):
+        read = read_skill(path, FieldRules())
+        assert read is not None and read[0] is not None
+        found.append(read[0])
+    return found
+
+
+def section(body: dict[str, Any]) -> str:
+    """The skills section of a request's system instruction."""
+    text = "".join(part.get("text", "") for part in body["systemInstruction"]["parts"])
+    start = text.index(HEAD)
+    return text[start : text.index(TAIL, start) + len(TAIL)]
+
+
+def activate_description(body: dict[str, Any]) -> str:
+    """The description of the ``activate_skill`` tool the request offered."""
+    for tool in body["tools"]:
+        for declaration in tool.get("functionDeclarations") or ():
+            if declaration["name"] == "activate_skill":
+                return str(declaration["description"])
+    raise AssertionError("no activate_skill tool")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    gemini: str
+    satchel: str
+    tool: str
+    names: tuple[str, ...]
+    model: str
+
+
+@pytest.fixture(scope="module")
+def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seen]:
+    """Every scenario through one Gemini CLI turn and satchel's renderer."""
+    from satchel import hosts, load  # type: ignore[attr-defined]
+    from satchel.hosts._listing_gemini import gemini_order, render_gemini_listing
+
+    built_in = builtin(gemini)
+    out = {}
+    for scenario in SCENARIOS:
+        tmp = tmp_path_factory.mktemp(scenario.name)
+        home = tmp / "home"
+        home.mkdir()
+        project = scenario.build(tmp, home)
+        turn = run_gemini(
+            gemini, project, home, "go", [Text("done")], args=["--yolo", *scenario.args]
+        )
+        assert turn.returncode == 0, turn.stderr
+        body = turn.turns[0].body
+        env = load(layout=hosts.get("gemini").layout(project, home=home, env={}), host="gemini")
+        losers = [s.loser for s in env.shadowed]
+        ours = render_gemini_listing(
+            list(env.skills.values()), shadowed=losers, builtin=built_in, modern=scenario.modern
+        )
+        names = (*built_in, *gemini_order(list(env.skills.values()), losers))
+        out[scenario.name] = Seen(
+            section(body),
+            ours.strip(),
+            activate_description(body),
+            tuple(s.name for s in names),
+            turn.turns[0].path,
+        )
+    return out
+
+
+@pytest.mark.parametrize("name", [s.name for s in SCENARIOS])
+def test_satchel_renders_the_listing_gemini_cli_shows_byte_for_byte(
+    seen: dict[str, Seen], name: str
+) -> None:
+    assert seen[name].satchel == seen[name].gemini
+
+
+@pytest.mark.parametrize("name", [s.name for s in SCENARIOS])
+def test_satchel_writes_the_activate_skill_tool_gemini_cli_offers(
+    seen: dict[str, Seen], name: str
+) -> None:
+    from satchel.hosts._listing_gemini import gemini_activate_description
+
+    assert gemini_activate_description(seen[name].names) == seen[name].tool
+
+
+def test_gemini_cli_lists_every_description_whole_with_no_budget(seen: dict[str, Seen]):
+    listing = seen["many"].gemini
+    assert listing.count("<skill>") == 60 + 2  # and its two built-in skills
+    assert f"<description>{' '.join(['word6'] * 280)}</description>" in listing
+
+
+def test_gemini_cli_keeps_a_names_first_place_and_its_strongest_copy(seen: dict[str, Seen]):
+    names = seen["mixed"].names
+    # the user's beta came first, the project's .gemini copy replaced it in place
+    assert names.index("beta") < names.index("user-agents") < names.index("zeta")
+    assert "<description>beta &amp;" not in seen["mixed"].gemini  # nothing is escaped
+    assert "<description>beta & <x> 'q' more</description>" in seen["mixed"].gemini
+    # folders in reverse order of their names, a longer name before its prefix
+    order = [names.index(n) for n in ("zeta", "omega", "mid", "kappa-2", "kappa", "alpha")]
+    assert order == sorted(order)
+
+
+def test_gemini_cli_words_the_section_for_older_models_apart(seen: dict[str, Seen]):
+    assert "gemini-2.5-pro" in seen["legacy-model"].model
+    assert "you can call the `activate_skill` tool" in seen["legacy-model"].gemini
+    assert "you can call" not in seen["mixed"].gemini
