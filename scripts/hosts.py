@@ -14,6 +14,7 @@ from satchel.layout import RootSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "hosts.md"
+NOTES = ROOT / "docs" / "hosts"  # <name>.md: what a host shows its model, as compared
 HEADER = """\
 # Hosts: each agent host as a profile
 
@@ -93,7 +94,13 @@ def section(host: Host) -> list[str]:
     lines += _table("Commands", host.commands)
     lines += _table("Agents", host.agents)
     lines += _table("Plugin roots", host.plugins)
-    return [*lines, *_decisions(host)]
+    return [*lines, *_decisions(host), *_notes(host)]
+
+
+def _notes(host: Host) -> list[str]:
+    """The host's page of notes (``docs/hosts/<name>.md``), when it has one."""
+    path = NOTES / f"{host.name}.md"
+    return [path.read_text(encoding="utf-8").rstrip("\n"), ""] if path.is_file() else []
 
 
 def render() -> str:

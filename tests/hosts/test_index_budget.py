@@ -16,8 +16,9 @@ def test_claude_code_gets_one_percent_of_a_200k_window_and_1536_per_description(
     assert hosts.get("claude-code").index.budget(1_000_000).chars == 40_000
 
 
-def test_codex_gets_the_smaller_of_two_percent_and_8000_characters():
-    assert hosts.get("codex").index.budget() == Budget(chars=8000, description=1024)
+def test_codex_gets_two_percent_of_the_window_with_no_8000_character_cap():
+    # 0.171.0: 2% of the model's window in tokens; 8,000 characters only without a window
+    assert hosts.get("codex").index.budget(500_000) == Budget(chars=40_000, description=1024)
 
 
 def test_satchels_own_caps_stay_64_skills_and_8_kib():

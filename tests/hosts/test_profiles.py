@@ -297,7 +297,7 @@ def test_profiles_serialise_every_decision():
     }
     assert document["index"] == {
         "fraction": 0.02,
-        "chars": 8000,
+        "chars": None,
         "entries": None,
         "description": 1024,
         "overflow": "shorten",

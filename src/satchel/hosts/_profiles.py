@@ -157,7 +157,9 @@ CODEX = Host(
     argument_numbering=1,
     instructions="codex",
     skill_fields=("name", "description", "metadata"),
-    index=Index(fraction=0.02, chars=8000, description=1024, overflow="shorten"),
+    # 2% of the model's window in tokens (8,000 characters only when the window is not
+    # known); src/satchel/hosts/_listing_codex.py renders the listing as Codex sends it
+    index=Index(fraction=0.02, description=1024, overflow="shorten"),
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,
     clash="every",
