@@ -88,6 +88,7 @@ SCENARIOS = (
     Scenario("many-and-home", many_and_home),
     Scenario("many-gpt-5.5", many, 'model = "gpt-5.5"', 272_000, True),
     Scenario("narrow-window", many, "model_context_window = 30000", 30_000),
+    Scenario("unknown-model", many, 'model = "my-own-model"', 272_000),
     Scenario("crowded", crowded, "model_context_window = 10000", 10_000),
 )
 
@@ -198,6 +199,14 @@ def test_codex_budget_is_two_percent_of_the_models_window(seen: dict[str, Seen])
     assert 5_440 - 20 < tokens(seen["many-gpt-5.5"].codex) <= 5_440
     # a third root: the table takes more than with two
     assert tokens(seen["many-and-home"].codex) < tokens(seen["many"].codex)
+
+
+def test_a_model_codex_does_not_know_gets_a_272000_token_window(seen: dict[str, Seen]):
+    from satchel.hosts._listing_codex import codex_model
+
+    assert codex_model("my-own-model") == (272_000, False)
+    assert 5_440 - 20 < tokens(seen["unknown-model"].codex) <= 5_440
+    assert codex_model() == (500_000, False)  # gpt-6.2-sol, the default
 
 
 def test_codex_shortens_every_description_evenly_before_leaving_a_skill_out(

@@ -21,7 +21,8 @@ and the ``core-skills``/``ext/skills`` renderers of openai/codex):
   project's ``.agents/skills`` from the repository root down to the working directory.
 * Budget: 2% of the model's context window in tokens (``window * 2 // 100``, at least
   1), each line and its newline costing its UTF-8 bytes divided by four, rounded up;
-  with no known window, 8,000 characters. The roots table costs what the text around
+  with no window at all, 8,000 characters (the CLI always has one: a model its
+  catalogue does not name gets 272,000 tokens). The roots table costs what the text around
   the lines with the table costs over the same text with Codex's intro for absolute
   paths (nothing while the table is short: the intro for short paths is shorter).
   When the full lines do not fit and the lines without descriptions do, the room left
@@ -51,6 +52,7 @@ __all__ = [
     "CODEX_MODEL",
     "CODEX_MODELS",
     "CODEX_USAGE",
+    "codex_model",
     "CODEX_DESCRIPTION",
     "CODEX_PERCENT",
     "codex_budget",
@@ -78,6 +80,17 @@ CODEX_MODELS: Mapping[str, tuple[int, bool]] = MappingProxyType(
 in tokens (``context_window``: the whole window, not its effective 95%, is what the
 listing's share is taken of) and whether Codex adds its rules for using skills
 (``include_skills_usage_instructions``)."""
+CODEX_FALLBACK = (272_000, False)
+"""What Codex assumes of a model its catalogue does not name (``model = "my-model"``):
+a window of 272,000 tokens and no usage rules. ``model_context_window`` in
+``config.toml`` overrides the window of any model."""
+
+
+def codex_model(model: str | None = None) -> tuple[int, bool]:
+    """``(context window, usage rules)`` of `model` [Codex's default] in Codex 0.171.0."""
+    return CODEX_MODELS.get(model or CODEX_MODEL, CODEX_FALLBACK)
+
+
 CODEX_PERCENT = 2
 """The share of the model's context window, in percent, the listing gets (in tokens)."""
 CODEX_CHARS = 8_000
