@@ -5,10 +5,18 @@ Each scenario is built once and run through one real ``gemini -p`` turn against 
 scripted model; the ``# Available Agent Skills`` section of the system instruction it
 sent is compared with what `render_gemini_listing` makes of the skills satchel loaded
 under the ``gemini`` profile. Gemini CLI's two built-in skills live in its install
-(``bundle/builtin``): the test reads them from there and hands them to the renderer."""
+(``bundle/builtin``): the test reads them from there and hands them to the renderer.
+
+Gemini CLI reads a root's folders with a parallel walk that does not always finish in
+order, so run to run it may swap neighbours inside one root. The comparison is
+therefore byte for byte for the text around the skills and for every skill's block,
+and for the order of the roots; inside one root (`gemini_groups`) the same blocks, in
+whatever order this run's walk finished."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +27,7 @@ import pytest
 from tests.hostloop.hosts import run_gemini
 from tests.hostloop.model import Text
 from tests.hosts.trees import git_repo
-from tests.support import skill_md, write_skill
+from tests.support import put, skill_md, write_skill
 
 HEAD = "# Available Agent Skills"
 TAIL = "</available_skills>"
@@ -36,10 +44,21 @@ class Scenario:
     modern: bool = True
 
 
+def extension(home: Path, folder: str, *names: str) -> None:
+    """An installed extension in `folder` of the user's extensions, with skills `names`."""
+    root = home / ".gemini/extensions" / folder
+    put(root, "gemini-extension.json", json.dumps({"name": folder, "version": "1.0.0"}))
+    for name in names:
+        write_skill(root / "skills", name, skill_md(name, f"{name} from {folder}."))
+
+
 def mixed(tmp: Path, home: Path) -> Path:
-    """Both project roots and both user roots, names in several roots, folder names
-    that do not sort as they were made, markup characters and a folded description."""
+    """Both project roots and both user roots, two extensions, names in several roots
+    and in both extensions, folder names that do not sort as they were made, markup
+    characters and a folded description."""
     repo = git_repo(tmp / "repo")
+    extension(home, "zz-ext", "solo", "zz-only", "beta")
+    extension(home, "aa-ext", "solo", "aa-only")
     for name in ("zeta", "alpha", "mid", "beta", "omega", "kappa-2", "kappa"):
         write_skill(repo / ".gemini/skills", name, skill_md(name, f"{name} & <x> 'q'\n  more"))
     write_skill(repo / ".agents/skills", "agent-one", skill_md("agent-one", "From .agents."))
@@ -94,12 +113,33 @@ def activate_description(body: dict[str, Any]) -> str:
     raise AssertionError("no activate_skill tool")
 
 
+BLOCK = re.compile(r"  <skill>\n    <name>([^<\n]*)</name>\n.*?\n  </skill>\n?", re.S)
+
+
+def blocks(listing: str) -> tuple[str, dict[str, str], list[str]]:
+    """A listing cut into the text around its skills, each skill's block by name, and
+    the names in their order."""
+    found = list(BLOCK.finditer(listing))
+    return BLOCK.sub("", listing), {m[1]: m[0] for m in found}, [m[1] for m in found]
+
+
+def in_groups(names: list[str] | tuple[str, ...], groups: list[list[str]]) -> list[set[str]]:
+    """`names` cut into sets the sizes of `groups`: equal for two lists that differ only
+    inside a group."""
+    out, at = [], 0
+    for group in groups:
+        out.append(set(names[at : at + len(group)]))
+        at += len(group)
+    return [*out, set(names[at:])]
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     gemini: str
     satchel: str
     tool: str
     names: tuple[str, ...]
+    groups: list[list[str]]
     model: str
 
 
@@ -107,7 +147,11 @@ class Seen:
 def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seen]:
     """Every scenario through one Gemini CLI turn and satchel's renderer."""
     from satchel import hosts, load  # type: ignore[attr-defined]
-    from satchel.hosts._listing_gemini import gemini_order, render_gemini_listing
+    from satchel.hosts._listing_gemini import (
+        gemini_groups,
+        gemini_order,
+        render_gemini_listing,
+    )
 
     built_in = builtin(gemini)
     out = {}
@@ -126,12 +170,13 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
         ours = render_gemini_listing(
             list(env.skills.values()), shadowed=losers, builtin=built_in, modern=scenario.modern
         )
-        names = (*built_in, *gemini_order(list(env.skills.values()), losers))
+        copies = [*env.skills.values(), *losers]
         out[scenario.name] = Seen(
             section(body),
             ours.strip(),
             activate_description(body),
-            tuple(s.name for s in names),
+            tuple(s.name for s in gemini_order(copies, builtin=built_in)),
+            gemini_groups(copies, builtin=built_in),
             turn.turns[0].path,
         )
     return out
@@ -141,7 +186,11 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
 def test_satchel_renders_the_listing_gemini_cli_shows_byte_for_byte(
     seen: dict[str, Seen], name: str
 ) -> None:
-    assert seen[name].satchel == seen[name].gemini
+    theirs, ours = blocks(seen[name].gemini), blocks(seen[name].satchel)
+    assert ours[0] == theirs[0]  # the text around the skills
+    assert ours[1] == theirs[1]  # each skill's block
+    assert ours[2] == list(seen[name].names) and len(ours[2]) == len(theirs[2])
+    assert in_groups(ours[2], seen[name].groups) == in_groups(theirs[2], seen[name].groups)
 
 
 @pytest.mark.parametrize("name", [s.name for s in SCENARIOS])
@@ -150,7 +199,13 @@ def test_satchel_writes_the_activate_skill_tool_gemini_cli_offers(
 ) -> None:
     from satchel.hosts._listing_gemini import gemini_activate_description
 
-    assert gemini_activate_description(seen[name].names) == seen[name].tool
+    hint = re.compile(r" \(Available: (.*?)\)\.")
+    ours = gemini_activate_description(seen[name].names)
+    assert hint.sub("", ours) == hint.sub("", seen[name].tool)
+    theirs_names = re.findall(r"'([^']*)'", hint.findall(seen[name].tool)[0])
+    assert in_groups(theirs_names, seen[name].groups) == in_groups(
+        seen[name].names, seen[name].groups
+    )
 
 
 def test_gemini_cli_lists_every_description_whole_with_no_budget(seen: dict[str, Seen]):
@@ -161,13 +216,23 @@ def test_gemini_cli_lists_every_description_whole_with_no_budget(seen: dict[str,
 
 def test_gemini_cli_keeps_a_names_first_place_and_its_strongest_copy(seen: dict[str, Seen]):
     names = seen["mixed"].names
-    # the user's beta came first, the project's .gemini copy replaced it in place
+    # beta came first (an extension's), the project's .gemini copy replaced it in place
     assert names.index("beta") < names.index("user-agents") < names.index("zeta")
     assert "<description>beta &amp;" not in seen["mixed"].gemini  # nothing is escaped
     assert "<description>beta & <x> 'q' more</description>" in seen["mixed"].gemini
     # folders in reverse order of their names, a longer name before its prefix
     order = [names.index(n) for n in ("zeta", "omega", "mid", "kappa-2", "kappa", "alpha")]
     assert order == sorted(order)
+
+
+def test_gemini_cli_reads_extensions_by_folder_name_and_the_later_copy_wins(
+    seen: dict[str, Seen],
+):
+    names, listing = seen["mixed"].names, seen["mixed"].gemini
+    order = [names.index(n) for n in ("antigravity-support", "solo", "aa-only", "zz-only")]
+    assert order == sorted(order)
+    assert "<description>solo from zz-ext.</description>" in listing
+    assert names.index("beta") < names.index("user-one")  # the extension's place
 
 
 def test_gemini_cli_words_the_section_for_older_models_apart(seen: dict[str, Seen]):

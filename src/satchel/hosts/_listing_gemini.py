@@ -10,11 +10,17 @@ What Gemini CLI does (read off ``gemini -p`` run offline, and its bundled
 * Each skill is ``  <skill>`` with ``<name>``, ``<description>`` and ``<location>``
   (the SKILL.md path) on lines of their own, inside ``<available_skills>``.
 * Order: its skills are gathered into one table keyed by name, in the order
-  built-in, extensions, ``~/.gemini/skills``, ``~/.agents/skills``, the project's
-  ``.gemini/skills``, the project's ``.agents/skills``. A later copy of a name replaces
-  the earlier one but keeps its place. Inside a root, a SKILL.md at the root comes
+  built-in, extensions (by folder name, byte by byte: its directory listing is sorted),
+  ``~/.gemini/skills``, ``~/.agents/skills``, the project's ``.gemini/skills``, the
+  project's ``.agents/skills``. A later copy of a name replaces the earlier one but
+  keeps its place (between two extensions the later one wins, where satchel keeps the
+  first: the renderer follows Gemini CLI). Inside a root, a SKILL.md at the root comes
   first, then the skill folders in reverse order of their names (by UTF-16 code unit:
-  what its file matcher returns).
+  what its file matcher returns when its walk finishes in order). The walk is
+  parallel and does not always finish in order: run to run, Gemini CLI may swap
+  neighbours inside one root (about one run in ten for seven folders, most runs for
+  sixty). The renderer gives the settled order; `gemini_groups` says which names
+  share a root.
 * Gemini 3 and custom models get the section trimmed; older models (gemini-2.5-*) get
   a wording with "you can call" and the section's surrounding newlines kept.
 """
@@ -26,7 +32,12 @@ from pathlib import Path
 
 from satchel.skills import Skill
 
-__all__ = ["gemini_activate_description", "gemini_order", "render_gemini_listing"]
+__all__ = [
+    "gemini_activate_description",
+    "gemini_groups",
+    "gemini_order",
+    "render_gemini_listing",
+]
 
 _MODERN = (
     "You have access to the following specialized skills. To activate a skill and receive "
@@ -36,20 +47,23 @@ _LEGACY = (
     "You have access to the following specialized skills. To activate a skill and receive "
     "its detailed instructions, you can call the `activate_skill` tool with the skill's name."
 )
-_ROOTS = {("user", ".gemini"): 1, ("user", ".agents"): 2, ("project", ".gemini"): 3}
+_ROOTS = {("user", ".gemini"): 2, ("user", ".agents"): 3, ("project", ".gemini"): 4}
+_Key = tuple[int, bytes, tuple[int, tuple[int, ...]]]
 
 
 def _root_rank(skill: Skill) -> int:
-    """Where `skill`'s root comes in Gemini CLI's order (0: built-in or extension)."""
+    """Where `skill`'s root comes in Gemini CLI's order (1: an extension)."""
     if skill.scope == "project" and skill.family == ".agents":
-        return 4
-    return _ROOTS.get((skill.scope, skill.family), 0)
+        return 5
+    return _ROOTS.get((skill.scope, skill.family), 1)
 
 
 def _folder_key(skill: Skill) -> tuple[int, tuple[int, ...]]:
     """Inside a root: a SKILL.md at the root first, then folder names descending by
     UTF-16 code unit."""
     root = skill.origin.path
+    if root is not None and skill.scope == "plugin":
+        root = root / "skills"  # an extension's skills folder
     if skill.path is None or root is None or skill.path.parent == root:
         return (0, ())
     name = skill.path.parent.name.encode("utf-16-be")
@@ -57,16 +71,51 @@ def _folder_key(skill: Skill) -> tuple[int, tuple[int, ...]]:
     return (1, (*units, 1))  # a longer name sorts before its own prefix
 
 
-def gemini_order(skills: Sequence[Skill], shadowed: Sequence[Skill] = ()) -> list[Skill]:
-    """`skills` (one per name, the copies Gemini CLI keeps) in the order Gemini CLI lists
-    them: each name at the place of its first copy among `skills` and `shadowed` (the
-    copies a stronger root replaced)."""
-    place: dict[str, tuple[int, tuple[int, tuple[int, ...]]]] = {}
-    for skill in (*skills, *shadowed):
-        key = (_root_rank(skill), _folder_key(skill))
-        if skill.name not in place or key < place[skill.name]:
-            place[skill.name] = key
-    return sorted(skills, key=lambda s: place[s.name])
+def _key(skill: Skill, builtin: bool) -> _Key:
+    """When Gemini CLI adds `skill` to its table of skills: built-in first, then the
+    extensions by folder name (its directory listing is sorted byte by byte), then
+    the roots in order."""
+    if builtin:
+        return (0, b"", _folder_key(skill))
+    rank = _root_rank(skill)
+    folder = skill.origin.path
+    extension = folder.name.encode() if rank == 1 and folder is not None else b""
+    return (rank, extension, _folder_key(skill))
+
+
+def gemini_order(copies: Sequence[Skill], *, builtin: Sequence[Skill] = ()) -> list[Skill]:
+    """The skills Gemini CLI lists, in its order, from every copy of every name
+    (`copies`: satchel's winners and the copies they shadowed; `builtin`: Gemini CLI's
+    own, added first). Gemini CLI adds the copies root by root into one table
+    by name: a name keeps the place of its first copy and shows its last."""
+    place: dict[str, _Key] = {}
+    shown: dict[str, tuple[_Key, Skill]] = {}
+    tagged = [(s, True) for s in builtin] + [(s, False) for s in copies if s.path is not None]
+    for skill, own in tagged:
+        key = _key(skill, own)
+        place[skill.name] = min(place.get(skill.name, key), key)
+        if skill.name not in shown or key > shown[skill.name][0]:
+            shown[skill.name] = (key, skill)
+    return [shown[name][1] for name in sorted(shown, key=lambda n: place[n])]
+
+
+def gemini_groups(copies: Sequence[Skill], *, builtin: Sequence[Skill] = ()) -> list[list[str]]:
+    """The names `gemini_order` lists, in its order, cut where the root of a name's
+    first copy changes: inside one group Gemini CLI's own order is not stable."""
+    tagged = [(s, True) for s in builtin] + [(s, False) for s in copies if s.path is not None]
+    first: dict[str, _Key] = {}
+    for skill, own in tagged:
+        key = _key(skill, own)
+        first[skill.name] = min(first.get(skill.name, key), key)
+    groups: list[list[str]] = []
+    last: tuple[int, bytes] | None = None
+    for skill in gemini_order(copies, builtin=builtin):
+        root = first[skill.name][:2]
+        if root != last:
+            groups.append([])
+            last = root
+        groups[-1].append(skill.name)
+    return groups
 
 
 def _entry(name: str, description: str, location: Path | str) -> str:
@@ -87,11 +136,11 @@ def render_gemini_listing(
     modern: bool = True,
 ) -> str:
     """The ``# Available Agent Skills`` section Gemini CLI 0.61.0 puts in its system
-    instruction for `skills` (satchel's winners under the ``gemini`` profile), with the
-    copies they replaced (`shadowed`, for the order) and Gemini CLI's own `builtin`
-    skills first (they live in its install); "" when there are none. `modern`: the
+    instruction for `skills` (satchel's winners under the ``gemini`` profile) and the
+    copies they `shadowed`, with Gemini CLI's own `builtin` skills first (they live in
+    its install), in its order (`gemini_order`); "" when there are none. `modern`: the
     wording for Gemini 3 and custom models (the default), else for gemini-2.5-*."""
-    ordered = [*builtin, *(s for s in gemini_order(skills, shadowed) if s.path is not None)]
+    ordered = gemini_order([*skills, *shadowed], builtin=builtin)
     if not ordered:
         return ""
     entries = "\n".join(_entry(s.name, s.description, s.path or "") for s in ordered)
