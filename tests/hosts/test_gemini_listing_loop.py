@@ -35,13 +35,11 @@ TAIL = "</available_skills>"
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """A generated project, the arguments Gemini CLI runs with, and whether the model
-    it ends up on gets the Gemini 3 wording."""
+    """A generated project and the arguments Gemini CLI runs with (``-m MODEL``)."""
 
     name: str
     build: Callable[[Path, Path], Path]  # (tmp, home) -> project
     args: tuple[str, ...] = ()
-    modern: bool = True
 
 
 def extension(home: Path, folder: str, *names: str) -> None:
@@ -81,7 +79,7 @@ def many(tmp: Path, home: Path) -> Path:
 SCENARIOS = (
     Scenario("mixed", mixed),
     Scenario("many", many),
-    Scenario("legacy-model", mixed, ("-m", "gemini-2.5-pro"), modern=False),
+    Scenario("legacy-model", mixed, ("-m", "gemini-2.5-pro")),
 )
 
 
@@ -149,6 +147,7 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
     from satchel import hosts, load  # type: ignore[attr-defined]
     from satchel.hosts._listing_gemini import (
         gemini_groups,
+        gemini_modern,
         gemini_order,
         render_gemini_listing,
     )
@@ -167,8 +166,12 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
         body = turn.turns[0].body
         env = load(layout=hosts.get("gemini").layout(project, home=home, env={}), host="gemini")
         losers = [s.loser for s in env.shadowed]
+        model = scenario.args[1] if scenario.args[:1] == ("-m",) else None
         ours = render_gemini_listing(
-            list(env.skills.values()), shadowed=losers, builtin=built_in, modern=scenario.modern
+            list(env.skills.values()),
+            shadowed=losers,
+            builtin=built_in,
+            modern=gemini_modern(model),
         )
         copies = [*env.skills.values(), *losers]
         out[scenario.name] = Seen(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from satchel import Skill
 from satchel.hosts._listing_codex import codex_budget, codex_model, render_codex_listing
-from satchel.hosts._listing_gemini import gemini_groups, render_gemini_listing
+from satchel.hosts._listing_gemini import gemini_groups, gemini_modern, render_gemini_listing
 from satchel.origin import Origin
 from tests.support.golden import check_golden
 
@@ -89,3 +89,9 @@ def test_gemini_groups_are_the_roots_of_first_copies():
         ["alpha-2", "alpha"],
         ["gamma"],
     ]
+
+
+def test_gemini_wording_follows_the_model_as_gemini_cli_resolves_it():
+    assert gemini_modern() and gemini_modern("auto") and gemini_modern("gemini-3.5-flash")
+    assert gemini_modern("gemma-4-31b-it")  # not a gemini- name: a custom model
+    assert not gemini_modern("gemini-2.5-pro") and not gemini_modern("auto-gemini-2.5")

@@ -27,17 +27,50 @@ What Gemini CLI does (read off ``gemini -p`` run offline, and its bundled
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 
 from satchel.skills import Skill
 
 __all__ = [
+    "GEMINI_MODEL",
+    "GEMINI_WINDOW",
     "gemini_activate_description",
+    "gemini_modern",
     "gemini_groups",
     "gemini_order",
     "render_gemini_listing",
 ]
+
+GEMINI_MODEL = "auto"
+"""Gemini CLI 0.61.0's default model: ``auto``, a routing request to a small model picks
+the model of each turn (the system instruction is written for gemini-3-pro-preview)."""
+GEMINI_WINDOW = 1_048_576
+"""The context window of Gemini CLI's own models (``tokenLimit``; gemma-4: 256,000).
+The listing has no budget, so no window changes it."""
+_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "auto": "gemini-3-pro-preview",
+        "pro": "gemini-3-pro-preview",
+        "auto-gemini-3": "gemini-3-pro-preview",
+        "auto-gemini-2.5": "gemini-2.5-pro",
+        "flash": "gemini-3-flash-preview",
+        "flash-lite": "gemini-3.1-flash-lite",
+    }
+)
+_GEMINI_3 = re.compile(r"gemini-3(\.|-|$)")
+
+
+def gemini_modern(model: str | None = None) -> bool:
+    """Whether Gemini CLI writes its system instruction for `model` [its default] with
+    the Gemini 3 wording: a Gemini 3 model (aliases resolved as Gemini CLI resolves
+    them) or a model whose name does not start with ``gemini-``."""
+    name = (model or GEMINI_MODEL).strip()
+    name = _ALIASES.get(name, name)
+    return bool(_GEMINI_3.match(name)) or not name.startswith("gemini-")
+
 
 _MODERN = (
     "You have access to the following specialized skills. To activate a skill and receive "
