@@ -17,6 +17,13 @@ Read, each later file winning for a name:
    project's ``.claude/settings.json`` and ``.claude/settings.local.json``: Claude
    Code's local, project, user order (its policy and flag settings are not read).
 
+With `claude_settings`, `read_listing` reads Claude Code's two settings that size its
+listing from the same files, each later file winning: ``skillListingBudgetFraction``
+(a number above 0, at most 1: the share of the model's context window) and
+``skillListingMaxDescChars`` (a whole number above 0: the characters one description
+keeps). A value of another shape is ignored, as Claude Code ignores it, and reported
+(``config.invalid``).
+
 Values are checked where the index is built (`satchel._render.build_index`:
 ``skill.index.override-invalid``, ``skill.index.override-unknown``); a section that
 is not a table or object is reported here (``config.invalid``) and ignored. A
@@ -32,10 +39,23 @@ from pathlib import Path
 from satchel._config import config_files, invalid, read_config
 from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout
 
-__all__ = ["read_overrides"]
+__all__ = ["ListingSettings", "read_listing", "read_overrides"]
+
+
+@model
+class ListingSettings:
+    """A host's settings that change its skill listing: `fraction`, the share of the
+    model's context window it gets, and `description`, the characters one description
+    keeps (None: the host's default). Claude Code: ``skillListingBudgetFraction``,
+    ``skillListingMaxDescChars``."""
+
+    fraction: float | None = None
+    description: int | None = None
+
 
 MAX_SETTINGS = 1024 * 1024
 
@@ -61,6 +81,36 @@ def read_overrides(
                 continue
             found.update(table)
     return found, problems
+
+
+def read_listing(
+    layout: Layout, *, trust_project: bool, claude_settings: bool
+) -> tuple[ListingSettings, list[Diagnostic]]:
+    """Claude Code's listing settings (`ListingSettings`; all None without
+    `claude_settings`), and the values of the wrong shape met reading them."""
+    fraction: float | None = None
+    description: int | None = None
+    problems: list[Diagnostic] = []
+    if not claude_settings:
+        return ListingSettings(), problems
+    for path in _settings(layout, trust_project):
+        doc = _document(path)
+        share = doc.get("skillListingBudgetFraction")
+        if _fraction(share):
+            fraction = float(share)  # type: ignore[arg-type]
+        elif share is not None:
+            problems.append(invalid("skillListingBudgetFraction must be above 0, at most 1", path))
+        chars = doc.get("skillListingMaxDescChars")
+        if isinstance(chars, int) and not isinstance(chars, bool) and chars > 0:
+            description = chars
+        elif chars is not None:
+            problems.append(invalid("skillListingMaxDescChars must be a whole number > 0", path))
+    return ListingSettings(fraction, description), problems
+
+
+def _fraction(value: object) -> bool:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and 0 < value <= 1  # type: ignore[operator]
 
 
 def _settings(layout: Layout, trust_project: bool) -> Iterator[Path]:

@@ -302,5 +302,6 @@ def test_profiles_serialise_every_decision():
         "description": 1024,
         "overflow": "shorten",
         "bytes": None,
+        "style": None,
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

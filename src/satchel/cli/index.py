@@ -11,15 +11,15 @@ import click
 from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._ranking import rank
-from satchel._render import DEFAULT_BUDGET, FORMATS, OVERRIDES, IndexFormat, build_index
+from satchel._render import FORMATS, OVERRIDES, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._explain import entries_json, explain_lines
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
-from satchel.cli._params import Choice, json_option, located
-from satchel.cli._workspace import environment
+from satchel.cli._params import Choice, json_option, located, model_option
+from satchel.cli._workspace import environment, model_problems
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions
@@ -30,6 +30,7 @@ RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._ru
 
 PARAMS = (
     *located(),
+    model_option(),
     click.Option(
         ["--format", "index_format"],
         type=Choice(FORMATS),
@@ -102,6 +103,7 @@ def run(
     host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
+    model: str | None,
     index_format: IndexFormat,
     max_skills: int | None,
     max_bytes: int | None,
@@ -128,9 +130,9 @@ def run(
     out ends, as a session's does, with the line naming the search tools, whose room
     comes out of the budget (--no-search: without it). When the project is not
     trusted, a line on stderr names what it holds back and the command that trusts it."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
     held = Conditional(env)
-    problems = [d for path in touches for d in held.touch(path)[1]]
+    problems = [*model_problems(env), *(d for path in touches for d in held.touch(path)[1])]
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
     line = search_line(SessionOptions()) if search else None
@@ -183,9 +185,9 @@ def _budget(
     chars: int | None,
     tokens: int | None,
 ) -> Budget:
-    """The profile's budget (satchel's 64 skills in 8 KiB when it sets none), with
-    each bound the options give in its place."""
-    base = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
+    """The profile's budget for the model asked for (satchel's 64 skills in 8 KiB when
+    it sets none), with each bound the options give in its place."""
+    base = env.index_budget()
     given = {"skills": max_skills, "bytes": max_bytes, "chars": chars, "tokens": tokens}
     return replace(base, **{k: v for k, v in given.items() if v is not None})
 

@@ -12,6 +12,7 @@ if _typing.TYPE_CHECKING:
     from satchel.hosts._config import get, names, resolve, user_profiles
     from satchel.hosts._describe import decisions
     from satchel.hosts._model import Host, Index, Limits
+    from satchel.hosts._models import CLAUDE_CODE_MODELS, Models, Resolved, Window
     from satchel.hosts._profiles import PROFILES
 else:
     from satchel import _lazy
@@ -22,15 +23,20 @@ else:
             "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
             "satchel.hosts._describe": ("decisions",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
+            "satchel.hosts._models": ("CLAUDE_CODE_MODELS", "Models", "Resolved", "Window"),
             "satchel.hosts._profiles": ("PROFILES",),
         },
     )
 
 __all__ = [
+    "CLAUDE_CODE_MODELS",
     "PROFILES",
     "Host",
     "Index",
     "Limits",
+    "Models",
+    "Resolved",
+    "Window",
     "decisions",
     "get",
     "names",

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from satchel.hosts._model import Host, Index, Limits
+from satchel.hosts._models import CLAUDE_CODE_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
 
 __all__ = ["PROFILES", "SATCHEL"]
@@ -119,7 +120,8 @@ CLAUDE_CODE = Host(
     argument_numbering=0,
     instructions="claude-code",
     skill_fields=CLAUDE_FIELDS,
-    index=Index(fraction=0.01, description=1536, overflow="least-used"),
+    index=Index(fraction=0.01, description=1536, overflow="least-used", style="claude-code"),
+    models=CLAUDE_CODE_MODELS,
     limits=Limits(description=1536),
     events=CLAUDE_EVENTS,
     hook_files=False,

@@ -1,0 +1,123 @@
+"""The models a host knows: its default model, each known model's context window, and
+how many characters the host counts a token as when it sizes its skill listing.
+
+A host sizes its listing from the model it runs (Claude Code: a share of the model's
+context window, at 3 or 4 characters a token). `Models.resolve` gives the `Window` for
+a model id, or the host's fallback for an id it does not know, with a
+``host.model-unknown`` warning. `ListingSettings` are the host's settings that change
+the listing (Claude Code's ``skillListingBudgetFraction`` and
+``skillListingMaxDescChars``).
+
+Claude Code's numbers are those of its baked model catalogue (2.1.332 and 2.1.337:
+``context:{window:1e6,native_1m:!0}`` for ``claude-opus-5-5``) and of ``Hw()``, which
+counts 4 characters a token for the models before the Opus 4.7 generation and 3 for the
+others and for an id it does not know.
+"""
+
+from __future__ import annotations
+
+from satchel._listing import ListingSettings
+from satchel._model import model
+from satchel.diagnostics import Diagnostic, diagnostic
+
+__all__ = [
+    "CLAUDE_CODE_MODELS",
+    "FALLBACK_TOKENS",
+    "ListingSettings",
+    "Models",
+    "Resolved",
+    "Window",
+]
+
+FALLBACK_TOKENS = 200_000
+"""The window assumed when neither the model nor the host says one."""
+
+
+@model
+class Window:
+    """One model's context window in `tokens`, and the characters a host counts a
+    token as (`chars_per_token`) when it turns that window into a listing budget."""
+
+    id: str
+    tokens: int
+    chars_per_token: int = 4
+
+
+@model
+class Resolved:
+    """The `window` a model id resolves to, and whether the host `known` it (an
+    unknown id gets the host's fallback window)."""
+
+    model: str | None
+    window: Window
+    known: bool = True
+
+    def diagnostics(self, host: str) -> tuple[Diagnostic, ...]:
+        """``host.model-unknown`` for an id the host does not know, else nothing."""
+        if self.known or self.model is None:
+            return ()
+        message = (
+            f"model {self.model!r} is not one {host} knows: its listing budget assumes a "
+            f"{self.window.tokens:,}-token context window at "
+            f"{self.window.chars_per_token} characters a token"
+        )
+        return (diagnostic("host.model-unknown", message, severity="warning"),)
+
+
+@model
+class Models:
+    """A host's models: its `default` id (None: the host names none), the `known`
+    ones, and the window (`fallback`) and characters a token (`fallback_chars`) it
+    assumes for an id it does not know."""
+
+    default: str | None = None
+    known: tuple[Window, ...] = ()
+    fallback: int = FALLBACK_TOKENS
+    fallback_chars: int = 4
+
+    def resolve(self, model: str | None = None) -> Resolved:
+        """The window of `model` (None: the host's default model)."""
+        wanted = model if model is not None else self.default
+        for window in self.known:
+            if window.id == wanted:
+                return Resolved(wanted, window)
+        fallback = Window(wanted or "", self.fallback, self.fallback_chars)
+        return Resolved(wanted, fallback, known=model is None or model == self.default)
+
+    def ids(self) -> tuple[str, ...]:
+        """The known model ids, in catalogue order."""
+        return tuple(w.id for w in self.known)
+
+
+def _claude(tokens: int, *ids: str, chars: int = 3) -> tuple[Window, ...]:
+    return tuple(Window(i, tokens, chars) for i in ids)
+
+
+CLAUDE_CODE_MODELS = Models(
+    default="claude-opus-5-5",
+    known=(
+        *_claude(
+            1_000_000,
+            "claude-opus-5-5",
+            "claude-opus-5",
+            "claude-opus-4-8",
+            "claude-opus-4-7",
+            "claude-sonnet-5-5",
+            "claude-sonnet-5",
+            "claude-haiku-5-5",
+            "claude-fable-5-2",
+            "claude-fable-5-1",
+            "claude-fable-5",
+            "claude-mythos-5-2",
+            "claude-mythos-5-1",
+            "claude-mythos-5",
+        ),
+        *_claude(200_000, "claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-4-5", chars=4),
+        *_claude(200_000, "claude-opus-4-5", "claude-opus-4-1", "claude-opus-4-0", chars=4),
+        *_claude(200_000, "claude-haiku-4-5", "claude-3-7-sonnet", "claude-3-5-haiku", chars=4),
+    ),
+    fallback=1_000_000,
+    fallback_chars=3,
+)
+"""Claude Code 2.1.332 and 2.1.337: default model ``claude-opus-5-5``, 1,000,000
+tokens at 3 characters a token (30,000 characters of listing at 1%)."""
