@@ -49,9 +49,25 @@ def test_the_arithmetic_of_a_share_of_a_window():
     assert index.budget(1_000_000, chars_per_token=3).chars == 30_000
 
 
-def test_codex_gets_two_percent_of_the_window_with_no_8000_character_cap():
-    # 0.171.0: 2% of the model's window in tokens; 8,000 characters only without a window
-    assert hosts.get("codex").index.budget(500_000) == Budget(chars=40_000, description=1024)
+def test_codex_gets_two_percent_of_its_default_models_window_with_no_8000_character_cap():
+    # 0.171.0: 2% of the model's window in tokens of 4 bytes (gpt-6.2-sol: 500,000, so
+    # 10,000 tokens); 8,000 characters only without a window, which the CLI never has
+    codex = hosts.get("codex")
+    assert codex.models.default == "gpt-6.2-sol"
+    assert codex.budget() == (Budget(chars=40_000, description=1024), ())
+    assert codex.budget("gpt-5.5")[0].chars == 21_760
+
+
+def test_codex_gives_a_model_it_does_not_know_272000_tokens():
+    budget, problems = hosts.get("codex").budget("my-own-model")
+    assert budget.chars == 21_760
+    assert [p.code for p in problems] == ["host.model-unknown"]
+
+
+def test_gemini_cli_has_no_listing_budget_whatever_the_model():
+    gemini = hosts.get("gemini")
+    assert gemini.models.default == "auto"
+    assert gemini.budget() == (DEFAULT_BUDGET, ())  # satchel's own caps, as before
 
 
 def test_satchels_own_caps_stay_64_skills_and_8_kib_whatever_the_model():

@@ -12,7 +12,14 @@ if _typing.TYPE_CHECKING:
     from satchel.hosts._config import get, names, resolve, user_profiles
     from satchel.hosts._describe import decisions
     from satchel.hosts._model import Host, Index, Limits
-    from satchel.hosts._models import CLAUDE_CODE_MODELS, Models, Resolved, Window
+    from satchel.hosts._models import (
+        CLAUDE_CODE_MODELS,
+        CODEX_MODELS,
+        GEMINI_MODELS,
+        Models,
+        Resolved,
+        Window,
+    )
     from satchel.hosts._profiles import PROFILES
 else:
     from satchel import _lazy
@@ -23,13 +30,22 @@ else:
             "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
             "satchel.hosts._describe": ("decisions",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
-            "satchel.hosts._models": ("CLAUDE_CODE_MODELS", "Models", "Resolved", "Window"),
+            "satchel.hosts._models": (
+                "CLAUDE_CODE_MODELS",
+                "CODEX_MODELS",
+                "GEMINI_MODELS",
+                "Models",
+                "Resolved",
+                "Window",
+            ),
             "satchel.hosts._profiles": ("PROFILES",),
         },
     )
 
 __all__ = [
     "CLAUDE_CODE_MODELS",
+    "CODEX_MODELS",
+    "GEMINI_MODELS",
     "PROFILES",
     "Host",
     "Index",

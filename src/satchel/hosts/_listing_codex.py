@@ -38,19 +38,19 @@ and the ``core-skills``/``ext/skills`` renderers of openai/codex):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
 import yaml
 
+from satchel.hosts._models import CODEX_MODELS
 from satchel.skills import Skill
 
 __all__ = [
     "CODEX_CHARS",
     "CODEX_MODEL",
-    "CODEX_MODELS",
+    "CODEX_USAGE_MODELS",
     "CODEX_USAGE",
     "codex_model",
     "CODEX_DESCRIPTION",
@@ -59,36 +59,18 @@ __all__ = [
     "render_codex_listing",
 ]
 
-CODEX_MODEL = "gpt-6.2-sol"
-"""Codex 0.171.0's default model."""
-CODEX_MODELS: Mapping[str, tuple[int, bool]] = MappingProxyType(
-    {
-        "gpt-6.2-sol": (500_000, False),
-        "gpt-6.2-astra": (272_000, False),
-        "gpt-6.1-sol": (500_000, False),
-        "gpt-6.1-terra": (500_000, False),
-        "gpt-6-sol": (272_000, False),
-        "gpt-6-astra": (272_000, False),
-        "gpt-6-luna": (272_000, False),
-        "gpt-5.6-sol": (272_000, False),
-        "gpt-5.6-terra": (272_000, False),
-        "gpt-5.6-luna": (272_000, False),
-        "gpt-5.5": (272_000, True),
-    }
-)
-"""Codex 0.171.0's model catalogue (``codex debug models``): each model's context window
-in tokens (``context_window``: the whole window, not its effective 95%, is what the
-listing's share is taken of) and whether Codex adds its rules for using skills
+CODEX_MODEL = CODEX_MODELS.default
+"""Codex 0.171.0's default model (gpt-6.2-sol)."""
+CODEX_USAGE_MODELS = frozenset({"gpt-5.5"})
+"""The models of Codex 0.171.0's catalogue that get its rules for using skills
 (``include_skills_usage_instructions``)."""
-CODEX_FALLBACK = (272_000, False)
-"""What Codex assumes of a model its catalogue does not name (``model = "my-model"``):
-a window of 272,000 tokens and no usage rules. ``model_context_window`` in
-``config.toml`` overrides the window of any model."""
 
 
 def codex_model(model: str | None = None) -> tuple[int, bool]:
-    """``(context window, usage rules)`` of `model` [Codex's default] in Codex 0.171.0."""
-    return CODEX_MODELS.get(model or CODEX_MODEL, CODEX_FALLBACK)
+    """``(context window, usage rules)`` of `model` [Codex's default] in Codex 0.171.0
+    (the windows are those of `satchel.hosts.CODEX_MODELS`)."""
+    window = CODEX_MODELS.resolve(model).window.tokens
+    return window, (model or CODEX_MODEL) in CODEX_USAGE_MODELS
 
 
 CODEX_PERCENT = 2

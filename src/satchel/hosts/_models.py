@@ -22,6 +22,8 @@ from satchel.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
     "CLAUDE_CODE_MODELS",
+    "CODEX_MODELS",
+    "GEMINI_MODELS",
     "FALLBACK_TOKENS",
     "ListingSettings",
     "Models",
@@ -121,3 +123,47 @@ CLAUDE_CODE_MODELS = Models(
 )
 """Claude Code 2.1.332 and 2.1.337: default model ``claude-opus-5-5``, 1,000,000
 tokens at 3 characters a token (30,000 characters of listing at 1%)."""
+
+
+def _windows(tokens: int, *ids: str) -> tuple[Window, ...]:
+    return tuple(Window(i, tokens) for i in ids)
+
+
+CODEX_MODELS = Models(
+    default="gpt-6.2-sol",
+    known=(
+        *_windows(500_000, "gpt-6.2-sol", "gpt-6.1-sol", "gpt-6.1-terra"),
+        *_windows(272_000, "gpt-6.2-astra", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna"),
+        *_windows(272_000, "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna", "gpt-5.5"),
+        *_windows(272_000, "gpt-daybreak-blue-latest", "codex-auto-review"),
+        *_windows(372_000, "gpt-daybreak-red-latest"),
+    ),
+    fallback=272_000,
+)
+"""Codex 0.171.0 (``codex debug models``): default model ``gpt-6.2-sol``, each model's
+``context_window`` (the whole window, not its effective 95%: Codex takes its listing's
+2% of it, in tokens of 4 bytes); a model its catalogue does not name gets 272,000
+tokens (``model_context_window`` in ``config.toml`` overrides any)."""
+
+GEMINI_MODELS = Models(
+    default="auto",
+    known=_windows(
+        1_048_576,
+        "auto",
+        "pro",
+        "flash",
+        "flash-lite",
+        "gemini-3-pro-preview",
+        "gemini-3.1-pro-preview",
+        "gemini-3-flash-preview",
+        "gemini-3.5-flash",
+        "gemini-3.8-flash",
+        "gemini-3.1-flash-lite",
+        "gemini-3.5-flash-lite",
+        "gemini-2.5-pro",
+    ),
+    fallback=1_048_576,
+)
+"""Gemini CLI 0.61.0: default model ``auto`` (a routing request picks each turn's model),
+1,048,576 tokens for its own models (``tokenLimit``). Its skill listing has no budget,
+so the window changes nothing there."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from satchel.hosts._model import Host, Index, Limits
-from satchel.hosts._models import CLAUDE_CODE_MODELS
+from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
 
 __all__ = ["PROFILES", "SATCHEL"]
@@ -162,6 +162,7 @@ CODEX = Host(
     # 2% of the model's window in tokens (8,000 characters only when the window is not
     # known); src/satchel/hosts/_listing_codex.py renders the listing as Codex sends it
     index=Index(fraction=0.02, description=1024, overflow="shorten"),
+    models=CODEX_MODELS,
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,
     clash="every",
@@ -198,6 +199,7 @@ GEMINI = Host(
     instructions="gemini",
     skill_fields=("name", "description"),
     index=Index(overflow="none"),
+    models=GEMINI_MODELS,
     events=GEMINI_EVENTS,
     untrusted="skip-project",
     trust_list="gemini",
