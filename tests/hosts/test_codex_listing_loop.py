@@ -22,7 +22,7 @@ import pytest
 from tests.hostloop.hosts import run_codex
 from tests.hostloop.model import Text
 from tests.hosts.trees import git_repo
-from tests.support import skill_md, write_skill
+from tests.support import put, skill_md, write_skill
 
 OPEN = "<skills_instructions>"
 
@@ -42,7 +42,8 @@ class Scenario:
 def few(tmp: Path, home: Path) -> Path:
     """Few skills: project and user roots of both families, a nested folder, the walk
     from the repository root to a sub-folder, a name in two roots, whitespace, markup
-    characters, non-ASCII text and a description over 1,024 characters."""
+    characters, non-ASCII text, literal and padded descriptions and a description over
+    1,024 characters."""
     repo = git_repo(tmp / "repo")
     cwd = repo / "pkg"
     write_skill(repo / ".agents/skills", "alpha", skill_md("alpha", "Alpha helps with alpha."))
@@ -53,6 +54,9 @@ def few(tmp: Path, home: Path) -> Path:
     write_skill(home / ".agents/skills", "twice", skill_md("twice", "User copy."))
     write_skill(home / ".codex/skills", "marks", skill_md("marks", "Tags <b> & “quotes” é ✓"))
     write_skill(repo / ".agents/skills", "long", skill_md("long", "x" * 1500))
+    literal = "---\nname: literal\ndescription: |\n  line one\n  line two\n---\nBody.\n"
+    put(repo / ".agents/skills/literal/SKILL.md", literal)
+    put(repo / ".agents/skills/padded/SKILL.md", '---\nname: padded\ndescription: "  pad  "\n---\n')
     return cwd
 
 

@@ -53,7 +53,7 @@ def extension(home: Path, folder: str, *names: str) -> None:
 def mixed(tmp: Path, home: Path) -> Path:
     """Both project roots and both user roots, two extensions, names in several roots
     and in both extensions, folder names that do not sort as they were made, markup
-    characters and a folded description."""
+    characters, a folded, a literal and a padded description."""
     repo = git_repo(tmp / "repo")
     extension(home, "zz-ext", "solo", "zz-only", "beta")
     extension(home, "aa-ext", "solo", "aa-only")
@@ -64,6 +64,9 @@ def mixed(tmp: Path, home: Path) -> Path:
     write_skill(home / ".gemini/skills", "user-one", skill_md("user-one", "From the user."))
     write_skill(home / ".gemini/skills", "beta", skill_md("beta", "The user's beta."))
     write_skill(home / ".agents/skills", "user-agents", skill_md("user-agents", "é ✓ “q”"))
+    literal = "---\nname: literal\ndescription: |\n  line one\n  line two\n---\nBody.\n"
+    put(repo / ".agents/skills/literal/SKILL.md", literal)
+    put(repo / ".agents/skills/padded/SKILL.md", '---\nname: padded\ndescription: "  pad  "\n---\n')
     return repo
 
 
