@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from satchel import Session, hosts, load
 from satchel.cli import main
 from tests.hostloop.claude_listing import HEADER, listing, write_settings
 from tests.hostloop.hosts import run_claude
@@ -160,6 +161,7 @@ class Ran:
 
     hosts: dict[str, str]
     satchel: str
+    session: str
     returncodes: dict[str, int]
 
 
@@ -174,6 +176,20 @@ def _satchel(root: Path, scenario: Scenario) -> str:
         code = main([*args, str(root / "project")])
     assert code == 0, err.getvalue()
     return out.getvalue()
+
+
+def _session(root: Path, scenario: Scenario) -> str:
+    """The index of a `Session` under the claude-code profile, for the same project."""
+    layout = hosts.get("claude-code").layout(root / "project", home=root / "home")
+    env = load(
+        layout=layout,
+        host="claude-code",
+        trusted=True,
+        plugin_dirs=[root / p for p in scenario.plugins],
+        model=scenario.model,
+    )
+    segments = Session(env).context()
+    return next(s.text for s in segments if s.id == "agent.skills")
 
 
 def _host(binary: Path, root: Path, scenario: Scenario) -> tuple[str, int]:
@@ -209,6 +225,7 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
         name: Ran(
             hosts={v: results[name, v][0] for v in binaries},
             satchel=_satchel(roots[name], SCENARIOS[name]),
+            session=_session(roots[name], SCENARIOS[name]),
             returncodes={v: results[name, v][1] for v in binaries},
         )
         for name in SCENARIOS
@@ -222,6 +239,13 @@ def test_satchel_lists_what_claude_code_lists(ran: dict[str, Ran], scenario: str
     assert found.returncodes[version] == 0
     assert found.hosts[version].startswith(HEADER)
     assert found.satchel == found.hosts[version] + "\n"
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_a_claude_code_session_lists_what_claude_code_lists(ran: dict[str, Ran], scenario: str):
+    found = ran[scenario]
+    assert found.hosts["2.1.332"] == found.hosts["2.1.337"]
+    assert found.session == found.hosts["2.1.337"] + "\n"
 
 
 def _lines(text: str) -> list[str]:
