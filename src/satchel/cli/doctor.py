@@ -24,6 +24,7 @@ from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._listing import host_listing
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
 from satchel.policy._model import Policy
@@ -70,9 +71,14 @@ def run(
         directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
     )
     budget = env.index_budget()
-    index = build_index(
-        env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides
-    )
+    index = host_listing(
+        env.host,
+        env.skills.values(),
+        budget=budget,
+        commands=env.commands.commands.values(),
+        overrides=env.skill_overrides,
+        model=env.options.model,
+    ) or build_index(env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides)
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value
     # (load leaves the keyring alone), and the project skills' !`cmd` lines held back

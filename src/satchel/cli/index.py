@@ -11,7 +11,7 @@ import click
 from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._ranking import rank
-from satchel._render import FORMATS, OVERRIDES, IndexFormat, build_index
+from satchel._render import FORMATS, OVERRIDES, Index, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
@@ -20,6 +20,7 @@ from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._workspace import environment, model_problems
+from satchel.hosts._listing import host_listing
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions
@@ -34,9 +35,9 @@ PARAMS = (
     click.Option(
         ["--format", "index_format"],
         type=Choice(FORMATS),
-        default="tool",
-        show_default=True,
-        help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",
+        default=None,
+        help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths "
+        "[the host's own listing under a profile that has one (claude-code), else tool].",
     ),
     click.Option(
         ["--max-skills"],
@@ -104,7 +105,7 @@ def run(
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     model: str | None,
-    index_format: IndexFormat,
+    index_format: IndexFormat | None,
     max_skills: int | None,
     max_bytes: int | None,
     budget_chars: int | None,
@@ -136,18 +137,31 @@ def run(
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
     line = search_line(SessionOptions()) if search else None
-    built = with_search_line(
-        lambda within: build_index(
+    style = env.host.index.style if env.host is not None and index_format is None else None
+
+    def build(within: Budget) -> Index:
+        if style is not None:
+            found = host_listing(
+                env.host,
+                skills,
+                budget=within,
+                commands=env.commands.commands.values(),
+                overrides=chosen,
+                known=env.skills,
+                model=env.options.model,
+            )
+            if found is not None:
+                return found
+        return build_index(
             skills,
-            format=index_format,
+            format=index_format or "tool",
             tool_name=tool_name,
             budget=within,
             overrides=chosen,
             known=env.skills,
-        ),
-        limits,
-        line,
-    )
+        )
+
+    built = with_search_line(build, limits, line)
     ending = line if line is not None and built.omitted and built.text else None
     text = built.text
     untrusted = held_back(env)
@@ -156,7 +170,8 @@ def run(
             "bytes": len(text.encode("utf-8")),
             "tokens": token_bill({"skills": text})["skills"],
         }
-        document = {"project": str(env.layout.project), "format": index_format, "text": text}
+        shape = style or index_format or "tool"
+        document = {"project": str(env.layout.project), "format": shape, "text": text}
         explained = {
             "budget": limits.to_json(),
             "entries": entries_json(built),

@@ -119,6 +119,7 @@ class Session:
             model = options.get("model") or environment.options.model
             budget, _ = self.host.budget(model, environment.listing)
             options.setdefault("index_budget", budget)
+            options.setdefault("index_style", self.host.index.style)
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
         self.options = SessionOptions.build(**options)

@@ -53,6 +53,8 @@ class SessionOptions:
       with zidane's tools, ``paths`` with no tools].
     * `index_budget`: the `Budget` the index never exceeds [the host profile's for
       `model` (`Host.budget`) when it sets one, else 64 skills in 8 KiB].
+    * `index_style`: the host's own listing style the index takes when no
+      `index_format` is given (``claude-code``: `satchel.hosts`) [the host profile's].
     * `model`: the model the host runs, whose context window sizes the host's skill
       listing [the one `load(model=...)` was given, else the host's default model].
     * `enforce_allowed_tools`: ``auto`` [enforce when the model can deactivate a skill,
@@ -100,6 +102,7 @@ class SessionOptions:
     max_active: int | None = None
     index_format: IndexFormat | None = None
     index_budget: Budget | None = None
+    index_style: str | None = None
     model: str | None = None
     enforce_allowed_tools: Enforce = "auto"
     max_body_tokens: int = 10_000
@@ -209,6 +212,7 @@ class SessionOverrides(TypedDict, total=False):
     max_active: int | None
     index_format: IndexFormat | None
     index_budget: Budget | None
+    index_style: str | None
     model: str | None
     enforce_allowed_tools: Enforce
     max_body_tokens: int
