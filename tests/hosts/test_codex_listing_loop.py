@@ -137,10 +137,31 @@ def satchel_listing(cwd: Path, home: Path, window: int, usage: bool) -> str:
     return render_codex_listing(skills, window, codex_home=home / ".codex", usage=usage)
 
 
+def styled_listing(cwd: Path, home: Path, model: str | None) -> str:
+    """The index satchel builds under the ``codex`` profile for `model` (its listing
+    style, as ``satchel index --host codex`` and a session under Codex build it)."""
+    from satchel import hosts, load  # type: ignore[attr-defined]
+    from satchel.hosts._listing import host_listing
+
+    codex = hosts.get("codex")
+    env = load(layout=codex.layout(cwd, home=home, env={}), host="codex", model=model)
+    found = host_listing(
+        codex,
+        env.skills.values(),
+        budget=codex.budget(model)[0],
+        known=env.skills,
+        model=model,
+        shadowed=[s.loser for s in env.shadowed],
+    )
+    assert found is not None
+    return found.text
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     codex: str
     satchel: str
+    styled: str | None  # through the profile's listing style, for a model it names
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +175,10 @@ def seen(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, See
         cwd = scenario.build(tmp, home)
         theirs = prompt_listing(codex, cwd, home, scenario.config)
         ours = satchel_listing(cwd, home, scenario.window, scenario.usage)
-        out[scenario.name] = Seen(theirs, ours)
+        model = scenario.config.split('"')[1] if scenario.config.startswith("model =") else None
+        named = "model_context_window" not in scenario.config
+        styled = styled_listing(cwd, home, model) if named else None
+        out[scenario.name] = Seen(theirs, ours, styled)
     return out
 
 
@@ -177,6 +201,13 @@ def test_satchel_renders_the_listing_codex_shows_byte_for_byte(
     seen: dict[str, Seen], name: str
 ) -> None:
     assert seen[name].satchel == seen[name].codex
+
+
+@pytest.mark.parametrize("name", ["few", "many", "many-and-home", "many-gpt-5.5", "unknown-model"])
+def test_the_codex_profiles_index_is_the_listing_codex_shows(
+    seen: dict[str, Seen], name: str
+) -> None:
+    assert seen[name].styled == seen[name].codex
 
 
 def test_a_real_codex_turn_sends_the_listing_satchel_renders(turn_listing: tuple[str, str]):

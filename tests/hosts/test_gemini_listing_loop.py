@@ -142,6 +142,25 @@ class Seen:
     names: tuple[str, ...]
     groups: list[list[str]]
     model: str
+    styled: str  # through the profile's listing style (no built-in skills)
+    builtin: tuple[str, ...]
+
+
+def styled(env: Any, model: str | None) -> str:
+    """The index satchel builds under the ``gemini`` profile for `model` (its listing
+    style, as ``satchel index --host gemini`` and a session under Gemini CLI build it)."""
+    from satchel.hosts._listing import host_listing
+
+    found = host_listing(
+        env.host,
+        env.skills.values(),
+        budget=env.host.budget(model)[0],
+        known=env.skills,
+        model=model,
+        shadowed=[s.loser for s in env.shadowed],
+    )
+    assert found is not None
+    return found.text
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +203,8 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
             tuple(s.name for s in gemini_order(copies, builtin=built_in)),
             gemini_groups(copies, builtin=built_in),
             turn.turns[0].path,
+            styled(env, model),
+            tuple(s.name for s in built_in),
         )
     return out
 
@@ -197,6 +218,20 @@ def test_satchel_renders_the_listing_gemini_cli_shows_byte_for_byte(
     assert ours[1] == theirs[1]  # each skill's block
     assert ours[2] == list(seen[name].names) and len(ours[2]) == len(theirs[2])
     assert in_groups(ours[2], seen[name].groups) == in_groups(theirs[2], seen[name].groups)
+
+
+@pytest.mark.parametrize("name", [s.name for s in SCENARIOS])
+def test_the_gemini_profiles_index_is_the_listing_gemini_cli_shows_but_its_own_skills(
+    seen: dict[str, Seen], name: str
+) -> None:
+    theirs, ours = blocks(seen[name].gemini), blocks(seen[name].styled.strip())
+    own = set(seen[name].builtin)
+    assert ours[0] == theirs[0]
+    assert ours[1] == {n: b for n, b in theirs[1].items() if n not in own}
+    names = [n for n in seen[name].names if n not in own]
+    groups = [g for g in seen[name].groups if not own & set(g)]
+    assert ours[2] == names
+    assert in_groups(ours[2], groups) == in_groups([n for n in theirs[2] if n not in own], groups)
 
 
 @pytest.mark.parametrize("name", [s.name for s in SCENARIOS])

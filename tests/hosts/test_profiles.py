@@ -302,6 +302,6 @@ def test_profiles_serialise_every_decision():
         "description": 1024,
         "overflow": "shorten",
         "bytes": None,
-        "style": None,
+        "style": "codex",
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

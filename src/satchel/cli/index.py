@@ -149,6 +149,7 @@ def run(
                 overrides=chosen,
                 known=env.skills,
                 model=env.options.model,
+                shadowed=[s.loser for s in env.shadowed],
             )
             if found is not None:
                 return found

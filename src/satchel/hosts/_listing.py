@@ -46,6 +46,7 @@ class Listing:
     overrides: Mapping[str, object] = field(default_factory=lambda: _NONE)
     known: frozenset[str] = frozenset()
     model: str | None = None
+    shadowed: tuple[Skill, ...] = ()
 
 
 Renderer = Callable[[Listing], Index]
@@ -53,6 +54,8 @@ Renderer = Callable[[Listing], Index]
 STYLES: Mapping[str, str] = MappingProxyType(
     {
         "claude-code": "satchel.hosts._listing_claude",
+        "codex": "satchel.hosts._listing_codex",
+        "gemini": "satchel.hosts._listing_gemini",
     }
 )
 """Each style's module; the module's ``render(listing) -> Index`` renders it."""
@@ -79,6 +82,7 @@ def host_listing(
     overrides: Mapping[str, object] | None = None,
     known: Iterable[str] = (),
     model: str | None = None,
+    shadowed: Iterable[Skill] = (),
 ) -> Index | None:
     """`host`'s own listing of `skills` (and `commands`, for a host that lists them),
     or None when its profile has no listing style (`host` a profile, or the name of
@@ -94,5 +98,6 @@ def host_listing(
         overrides=MappingProxyType(dict(overrides or {})),
         known=frozenset((*known, *(s.name for s in given))),
         model=model,
+        shadowed=tuple(shadowed),
     )
     return render(listing)

@@ -44,6 +44,8 @@ from pathlib import Path
 
 import yaml
 
+from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
+from satchel.hosts._listing import Listing
 from satchel.hosts._models import CODEX_MODELS
 from satchel.skills import Skill
 
@@ -56,6 +58,7 @@ __all__ = [
     "CODEX_DESCRIPTION",
     "CODEX_PERCENT",
     "codex_budget",
+    "render",
     "render_codex_listing",
 ]
 
@@ -171,6 +174,7 @@ def shown_description(description: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
+    skill: Skill
     name: str
     description: str
     root: Path
@@ -231,26 +235,27 @@ def _entries(skills: Sequence[Skill], codex_home: Path | None) -> list[_Entry]:
             continue
         root, rank = _root(skill, codex_home)
         description = shown_description(skill.description)
-        found.append(_Entry(skill.name, description, root, rank, skill.path))
+        found.append(_Entry(skill, skill.name, description, root, rank, skill.path))
     return sorted(found, key=lambda e: (e.rank, e.name, e.path.parts))
 
 
-def _fit(entries: list[_Entry], shorts: list[str], budget: _Budget) -> list[str]:
+def _fit(entries: list[_Entry], shorts: list[str], budget: _Budget) -> list[int | None]:
+    """The characters of each description shown (None: the entry is left out)."""
     full = [e.line(s) for e, s in zip(entries, shorts, strict=True)]
     if sum(budget.cost(line + "\n") for line in full) <= budget.limit:
-        return full
+        return [len(e.description) for e in entries]
     bare = [e.line(s, 0) for e, s in zip(entries, shorts, strict=True)]
     floor = sum(budget.cost(line + "\n") for line in bare)
     if floor <= budget.limit:
-        chars = _share(entries, bare, budget, budget.limit - floor)
-        return [e.line(s, n) for e, s, n in zip(entries, shorts, chars, strict=True)]
-    kept, used = [], 0
+        return list(_share(entries, bare, budget, budget.limit - floor))
+    shown: list[int | None] = []
+    used = 0
     for line in bare:
         cost = budget.cost(line + "\n")
-        if used + cost <= budget.limit:
-            used += cost
-            kept.append(line)
-    return kept
+        fits = used + cost <= budget.limit
+        used += cost if fits else 0
+        shown.append(0 if fits else None)
+    return shown
 
 
 def _extra_costs(description: str, bare: str, budget: _Budget) -> list[int]:
@@ -296,6 +301,45 @@ def _table_cost(table: list[str], budget: _Budget) -> int:
     return max(with_table - budget.cost(_frame(_ABSOLUTE_INTRO, [])), 0)
 
 
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """One copy of a skill in the listing: its `line` ("" when left out), the characters
+    of its description `shown` (None: left out) and their number in full."""
+
+    skill: Skill
+    line: str
+    shown: int | None
+    full: int
+
+
+def _lay_out(
+    skills: Sequence[Skill], context_window: int | None, codex_home: Path | None, usage: bool
+) -> tuple[str, list[_Placed], int]:
+    """The listing's text, each listed copy's place, and the budget's limit."""
+    entries = _entries(skills, codex_home)
+    limit, unit = codex_budget(context_window)
+    if not entries:
+        return "", [], limit
+    ranks = {e.root: e.rank for e in entries}
+    roots = sorted(ranks, key=lambda r: _root_order(r, ranks[r]))
+    alias = {root: f"r{i}" for i, root in enumerate(roots)}
+    shorts = [f"{alias[e.root]}/{e.path.relative_to(e.root).as_posix()}" for e in entries]
+    table = [f"- `{alias[root]}` = `{root.as_posix()}`" for root in roots]
+    budget = _Budget(limit, unit == "tokens")
+    room = _Budget(max(limit - _table_cost(table, budget), 0), budget.tokens)
+    shown = _fit(entries, shorts, room)
+    placed = [
+        _Placed(e.skill, "" if n is None else e.line(short, n), n, len(e.description))
+        for e, short, n in zip(entries, shorts, shown, strict=True)
+    ]
+    lines = [p.line for p in placed if p.line]
+    body = ["## Skills", _INTRO, "### Skill roots", *table, "### Available skills", *lines]
+    if usage:
+        body.append(CODEX_USAGE)
+    text = "<skills_instructions>\n" + "\n".join(body) + "\n</skills_instructions>"
+    return text, placed, limit
+
+
 def render_codex_listing(
     skills: Sequence[Skill],
     context_window: int | None,
@@ -309,19 +353,41 @@ def render_codex_listing(
     `context_window` tokens (None: not known); "" when there are no skills.
     `codex_home` is ``$CODEX_HOME`` [the parent of the user's ``.codex/skills`` root];
     `usage` adds Codex's rules for using skills (a model whose catalogue entry asks)."""
-    entries = _entries(skills, codex_home)
-    if not entries:
-        return ""
-    ranks = {e.root: e.rank for e in entries}
-    roots = sorted(ranks, key=lambda r: _root_order(r, ranks[r]))
-    alias = {root: f"r{i}" for i, root in enumerate(roots)}
-    shorts = [f"{alias[e.root]}/{e.path.relative_to(e.root).as_posix()}" for e in entries]
-    limit, unit = codex_budget(context_window)
-    table = [f"- `{alias[root]}` = `{root.as_posix()}`" for root in roots]
-    budget = _Budget(limit, unit == "tokens")
-    limit = max(limit - _table_cost(table, budget), 0)
-    lines = _fit(entries, shorts, _Budget(limit, budget.tokens))
-    body = ["## Skills", _INTRO, "### Skill roots", *table, "### Available skills", *lines]
-    if usage:
-        body.append(CODEX_USAGE)
-    return "<skills_instructions>\n" + "\n".join(body) + "\n</skills_instructions>"
+    return _lay_out(skills, context_window, codex_home, usage)[0]
+
+
+def render(listing: Listing) -> Index:
+    """The ``codex`` listing style: Codex's own listing of `listing` (every copy of a
+    name: the skills and the copies they shadowed) for its model (`codex_model`), with
+    each skill's place; a skill an override keeps from the model is left out."""
+    copies = [*listing.skills, *listing.shadowed]
+    states, problems = check_overrides(set(listing.known), listing.overrides)
+    hidden = {id(s): why for s in copies if (why := hidden_reason(s, states.get(s.name)))}
+    window, usage = codex_model(listing.model)
+    visible = [s for s in copies if id(s) not in hidden]
+    text, placed, limit = _lay_out(visible, window, None, usage)
+    at = {id(p.skill): p for p in placed}
+    order = [p.skill for p in placed] + [s for s in copies if id(s) not in at]  # Codex's first
+    entries = tuple(_index_entry(s, at.get(id(s)), hidden.get(id(s)), limit) for s in order)
+    return index_of(text, entries, problems)
+
+
+def _index_entry(skill: Skill, placed: _Placed | None, why: str | None, limit: int) -> IndexEntry:
+    if why is not None:
+        return IndexEntry(skill, "hidden", "", why=why)
+    if placed is None:
+        reason = "its agents/openai.yaml turns off implicit invocation"
+        return IndexEntry(skill, "hidden", "", why=reason)
+    if placed.shown is None:
+        return IndexEntry(skill, "omitted", "", "max_tokens", limit)
+    if placed.shown == 0 and placed.full:
+        return IndexEntry(skill, "name-only", placed.line, "max_tokens", limit)
+    if placed.shown < placed.full:
+        return IndexEntry(
+            skill, "shortened", placed.line, "max_tokens", limit, placed.full, placed.shown
+        )
+    whole = len(" ".join(skill.description.split()))
+    if whole > placed.full:
+        cap = CODEX_DESCRIPTION
+        return IndexEntry(skill, "shortened", placed.line, "description", cap, whole, cap)
+    return IndexEntry(skill, "full", placed.line)

@@ -32,6 +32,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
+from satchel.hosts._listing import Listing
 from satchel.skills import Skill
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "gemini_modern",
     "gemini_groups",
     "gemini_order",
+    "render",
     "render_gemini_listing",
 ]
 
@@ -173,7 +176,10 @@ def render_gemini_listing(
     copies they `shadowed`, with Gemini CLI's own `builtin` skills first (they live in
     its install), in its order (`gemini_order`); "" when there are none. `modern`: the
     wording for Gemini 3 and custom models (the default), else for gemini-2.5-*."""
-    ordered = gemini_order([*skills, *shadowed], builtin=builtin)
+    return _section(gemini_order([*skills, *shadowed], builtin=builtin), modern)
+
+
+def _section(ordered: Sequence[Skill], modern: bool) -> str:
     if not ordered:
         return ""
     entries = "\n".join(_entry(s.name, s.description, s.path or "") for s in ordered)
@@ -199,3 +205,26 @@ def gemini_activate_description(names: Sequence[str]) -> str:
 def repr_js(name: str) -> str:
     """A name in single quotes, as Gemini CLI writes it (no escaping)."""
     return f"'{name}'"
+
+
+def render(listing: Listing) -> Index:
+    """The ``gemini`` listing style: Gemini CLI's own section for `listing` (the skills
+    and the copies they shadowed, in its order, with the wording its model gets), every
+    skill whole; a skill an override keeps from the model is left out. Gemini CLI's
+    built-in skills are not satchel's to list."""
+    copies = [*listing.skills, *listing.shadowed]
+    states, problems = check_overrides(set(listing.known), listing.overrides)
+    hidden = {id(s): why for s in copies if (why := hidden_reason(s, states.get(s.name)))}
+    visible = [s for s in copies if id(s) not in hidden]
+    ordered = gemini_order(visible)
+    text = _section(ordered, gemini_modern(listing.model))
+    lines = {id(s): _entry(s.name, s.description, s.path or "") for s in ordered}
+    entries = tuple(
+        IndexEntry(s, "hidden", "", why=hidden[id(s)])
+        if id(s) in hidden
+        else IndexEntry(s, "full", lines[id(s)])
+        if id(s) in lines
+        else IndexEntry(s, "hidden", "", why="a stronger copy of its name is listed")
+        for s in copies
+    )
+    return index_of(text, entries, problems)

@@ -161,7 +161,7 @@ CODEX = Host(
     skill_fields=("name", "description", "metadata"),
     # 2% of the model's window in tokens (8,000 characters only when the window is not
     # known); src/satchel/hosts/_listing_codex.py renders the listing as Codex sends it
-    index=Index(fraction=0.02, description=1024, overflow="shorten"),
+    index=Index(fraction=0.02, description=1024, overflow="shorten", style="codex"),
     models=CODEX_MODELS,
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,
@@ -198,7 +198,7 @@ GEMINI = Host(
     command_naming="path",
     instructions="gemini",
     skill_fields=("name", "description"),
-    index=Index(overflow="none"),
+    index=Index(overflow="none", style="gemini"),
     models=GEMINI_MODELS,
     events=GEMINI_EVENTS,
     untrusted="skip-project",
