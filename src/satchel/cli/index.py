@@ -149,6 +149,7 @@ def run(
                 overrides=chosen,
                 known=env.skills,
                 model=env.options.model,
+                usage=env.listing.usage,
             )
             if found is not None:
                 return found

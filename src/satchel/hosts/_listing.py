@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["STYLES", "Listing", "Renderer", "host_listing", "renderer"]
 
 _NONE: Mapping[str, object] = MappingProxyType({})
+_NONE_USED: Mapping[str, float] = MappingProxyType({})
 
 
 @model
@@ -46,6 +47,7 @@ class Listing:
     overrides: Mapping[str, object] = field(default_factory=lambda: _NONE)
     known: frozenset[str] = frozenset()
     model: str | None = None
+    usage: Mapping[str, float] = field(default_factory=lambda: _NONE_USED)
 
 
 Renderer = Callable[[Listing], Index]
@@ -79,6 +81,7 @@ def host_listing(
     overrides: Mapping[str, object] | None = None,
     known: Iterable[str] = (),
     model: str | None = None,
+    usage: Mapping[str, float] | None = None,
 ) -> Index | None:
     """`host`'s own listing of `skills` (and `commands`, for a host that lists them),
     or None when its profile has no listing style (`host` a profile, or the name of
@@ -94,5 +97,6 @@ def host_listing(
         overrides=MappingProxyType(dict(overrides or {})),
         known=frozenset((*known, *(s.name for s in given))),
         model=model,
+        usage=MappingProxyType(dict(usage or {})),
     )
     return render(listing)

@@ -147,6 +147,7 @@ def segments(
         env.skill_overrides,
         known=env.skills,
         commands=tuple(env.commands.commands.values()),
+        usage=env.listing.usage,
     )
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
@@ -168,13 +169,14 @@ def build_session_index(
     *,
     known: Iterable[str] | None = None,
     commands: Sequence[Command] = (),
+    usage: Mapping[str, float] | None = None,
 ) -> Index:
     """The session's index of `skills` within `options.index_budget`, listed as the
     `overrides` say, with what its budget cut; when it leaves skills out, it ends with
     the line naming the search tools (`_discovery`), whose room comes out of the
     budget. Under a host's own listing style (`options.index_style`, when no
     `index_format` is given) it is that host's listing, `commands` placed as the host
-    places them."""
+    places them and the descriptions of the skills most `usage`d kept first."""
     budget = options.index_budget or DEFAULT_BUDGET
 
     def build(within: Budget) -> Index:
@@ -187,6 +189,7 @@ def build_session_index(
                 overrides=overrides,
                 known=() if known is None else known,
                 model=options.model,
+                usage=usage,
             )
             if found is not None:
                 return found
