@@ -91,6 +91,9 @@ from Opus 4.7 on: 1,000,000 tokens; Opus 4.6, Sonnet 4.6 and older: 200,000), a 
 is 3 characters (4 for the models before Opus 4.7 and Sonnet 5), and the fraction is
 `skillListingBudgetFraction` (0.01); an unknown id gets 1,000,000 tokens at 3
 characters. So `claude-opus-5-5` gets 30,000 characters and `claude-opus-4-6` 8,000.
+`opus`, `sonnet` and `haiku` name the 5.5 models, a dated id (`claude-opus-4-6-20250101`)
+is its model's, and `[1m]` gives 1,000,000 tokens (`claude-opus-4-6[1m]`: 40,000).
+`satchel index --json` names the model and window it used (`model`).
 `skillListingMaxDescChars` (1,536) cuts each description. Both settings, and
 `skillOverrides`, are read from `~/.claude/settings.json`, then a trusted project's
 `.claude/settings.json` and `.claude/settings.local.json`. Its listing's text, order,

@@ -165,6 +165,7 @@ SCENARIOS = {
     ),
     "older-model": Scenario(older_model, model="claude-opus-4-6"),
     "unknown-model": Scenario(many, model="claude-nonesuch-1"),
+    "long-context": Scenario(many, model="claude-opus-4-6[1m]"),
     "wide": Scenario(wide, settings={"skillListingBudgetFraction": 0.001}),
 }
 
