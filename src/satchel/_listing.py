@@ -32,9 +32,13 @@ settings file that cannot be read is left to the hooks reader, which reports it.
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import field
 from pathlib import Path
+from types import MappingProxyType
 
 from satchel._config import config_files, invalid, read_config
 from satchel._files import FileProblem, read_bounded
@@ -43,7 +47,11 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout
 
-__all__ = ["ListingSettings", "read_listing", "read_overrides"]
+__all__ = ["ListingSettings", "read_listing", "read_overrides", "read_usage"]
+
+_NO_USAGE: Mapping[str, float] = MappingProxyType({})
+MAX_GLOBAL = 64 * 1024 * 1024
+DAY_MS = 86_400_000
 
 
 @model
@@ -51,10 +59,12 @@ class ListingSettings:
     """A host's settings that change its skill listing: `fraction`, the share of the
     model's context window it gets, and `description`, the characters one description
     keeps (None: the host's default). Claude Code: ``skillListingBudgetFraction``,
-    ``skillListingMaxDescChars``."""
+    ``skillListingMaxDescChars``. `usage` scores how much each skill was used, by
+    name (`read_usage`): the host keeps the descriptions of the most used first."""
 
     fraction: float | None = None
     description: int | None = None
+    usage: Mapping[str, float] = field(default_factory=lambda: _NO_USAGE)
 
 
 MAX_SETTINGS = 1024 * 1024
@@ -105,7 +115,33 @@ def read_listing(
             description = chars
         elif chars is not None:
             problems.append(invalid("skillListingMaxDescChars must be a whole number > 0", path))
-    return ListingSettings(fraction, description), problems
+    return ListingSettings(fraction, description, read_usage(layout.home)), problems
+
+
+def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
+    """How much each skill was used, by name, as Claude Code scores it from the
+    ``skillUsage`` it records in ``~/.claude.json``: ``usageCount`` times half for each
+    week since ``lastUsedAt`` (milliseconds), never below a tenth. `now` in seconds
+    [the clock]; a record of another shape scores nothing."""
+    table = _document(home / ".claude.json", MAX_GLOBAL).get("skillUsage")
+    if not isinstance(table, dict):
+        return _NO_USAGE
+    clock = time.time() * 1000 if now is None else now * 1000
+    found: dict[str, float] = {}
+    for name, record in table.items():
+        count = record.get("usageCount") if isinstance(record, dict) else None
+        last = record.get("lastUsedAt") if isinstance(record, dict) else None
+        if not (_number(count) and _number(last)):
+            continue
+        days = (clock - float(last)) / DAY_MS  # type: ignore[arg-type]
+        found[name] = float(count) * max(0.5 ** (days / 7), 0.1)  # type: ignore[arg-type]
+    return MappingProxyType(found)
+
+
+def _number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value)
 
 
 def _fraction(value: object) -> bool:
@@ -120,11 +156,11 @@ def _settings(layout: Layout, trust_project: bool) -> Iterator[Path]:
         yield layout.project / ".claude" / "settings.local.json"
 
 
-def _document(path: Path) -> dict[str, object]:
+def _document(path: Path, limit: int = MAX_SETTINGS) -> dict[str, object]:
     if not os.path.lexists(path):
         return {}
     try:
-        doc = loads(read_bounded(path, MAX_SETTINGS))
+        doc = loads(read_bounded(path, limit))
     except (FileProblem, ValueError):
         return {}
     return doc if isinstance(doc, dict) else {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -117,6 +118,18 @@ def many(root: Path) -> None:
         _skill(skills, f"s{i:02}", "Tiny.")  # after the cut, these still fit
 
 
+def used(root: Path) -> None:
+    many(root)
+    now = int(time.time() * 1000)
+    usage = {
+        "s57": {"usageCount": 40, "lastUsedAt": now},
+        "s45": {"usageCount": 5, "lastUsedAt": now - 21 * 86_400_000},
+        "s48": {"usageCount": 2, "lastUsedAt": now - 400 * 86_400_000},
+    }
+    (root / "home").mkdir(parents=True, exist_ok=True)
+    (root / "home" / ".claude.json").write_text(json.dumps({"skillUsage": usage}))
+
+
 def settings(root: Path) -> None:
     skills = _project(root)
     for name in "abcdefghijklmnopqrst":
@@ -142,6 +155,7 @@ SCENARIOS = {
     "long": Scenario(long),
     "roots": Scenario(roots, plugins=("kit", "aux")),
     "many": Scenario(many),
+    "used": Scenario(used),
     "settings": Scenario(
         settings,
         settings={
@@ -151,6 +165,7 @@ SCENARIOS = {
     ),
     "older-model": Scenario(older_model, model="claude-opus-4-6"),
     "unknown-model": Scenario(many, model="claude-nonesuch-1"),
+    "long-context": Scenario(many, model="claude-opus-4-6[1m]"),
     "wide": Scenario(wide, settings={"skillListingBudgetFraction": 0.001}),
 }
 
@@ -270,6 +285,15 @@ def test_over_budget_descriptions_go_name_only_and_nothing_is_dropped(
     shapes = "".join("F" if ": " in line else "n" for line in lines)
     assert "nF" in shapes  # a later, shorter description still fits after a cut
     assert len("\n".join(lines)) <= 30_000  # 1% of 1,000,000 tokens at 3 characters
+
+
+@pytest.mark.parametrize("version", list(VERSIONS))
+def test_the_most_used_skills_keep_their_descriptions_first(ran: dict[str, Ran], version: str):
+    plain = {line.split(":")[0]: line for line in _lines(ran["many"].hosts[version])}
+    used = {line.split(":")[0]: line for line in _lines(ran["used"].hosts[version])}
+    for name in ("- s57", "- s45", "- s48"):
+        assert plain[name] == name  # name-only in a home with no usage
+        assert used[name].startswith(f"{name}: ")  # described when used
 
 
 @pytest.mark.parametrize("version", list(VERSIONS))

@@ -24,6 +24,15 @@ def test_claude_code_counts_four_chars_a_token_for_the_older_models():
     assert hosts.get("claude-code").budget("claude-sonnet-5")[0].chars == 30_000
 
 
+def test_claude_codes_aliases_snapshots_and_long_context_as_it_reads_them():
+    # observed with 2.1.337 offline (--model, the request's model and the listing's size)
+    claude = hosts.get("claude-code")
+    assert claude.budget("opus")[0].chars == 30_000  # claude-opus-5-5
+    assert claude.budget("claude-opus-4-6-20250101") == (claude.budget("claude-opus-4-6")[0], ())
+    assert claude.budget("claude-opus-4-6[1m]")[0].chars == 40_000  # 1,000,000 at 4
+    assert claude.budget("claude-3-5-sonnet")[0].chars == 8_000
+
+
 def test_claude_codes_settings_replace_the_fraction_and_the_description_cap():
     settings = ListingSettings(fraction=0.05, description=200)
     budget, _ = hosts.get("claude-code").budget(None, settings)

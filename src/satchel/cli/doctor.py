@@ -78,6 +78,7 @@ def run(
         commands=env.commands.commands.values(),
         overrides=env.skill_overrides,
         model=env.options.model,
+        usage=env.listing.usage,
     ) or build_index(env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides)
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value

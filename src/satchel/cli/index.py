@@ -150,6 +150,7 @@ def run(
                 known=env.skills,
                 model=env.options.model,
                 shadowed=[s.loser for s in env.shadowed],
+                usage=env.listing.usage,
             )
             if found is not None:
                 return found
@@ -172,7 +173,20 @@ def run(
             "tokens": token_bill({"skills": text})["skills"],
         }
         shape = style or index_format or "tool"
-        document = {"project": str(env.layout.project), "format": shape, "text": text}
+        document: dict[str, object] = {
+            "project": str(env.layout.project),
+            "format": shape,
+            "text": text,
+        }
+        if env.host is not None:  # the model whose window sized the budget
+            resolved = env.host.model(env.options.model)
+            window = resolved.window
+            document["model"] = {
+                "id": resolved.model,
+                "window": window.tokens,
+                "chars_per_token": window.chars_per_token,
+                "known": resolved.known,
+            }
         explained = {
             "budget": limits.to_json(),
             "entries": entries_json(built),

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["STYLES", "Listing", "Renderer", "host_listing", "renderer"]
 
 _NONE: Mapping[str, object] = MappingProxyType({})
+_NONE_USED: Mapping[str, float] = MappingProxyType({})
 
 
 @model
@@ -47,6 +48,7 @@ class Listing:
     known: frozenset[str] = frozenset()
     model: str | None = None
     shadowed: tuple[Skill, ...] = ()
+    usage: Mapping[str, float] = field(default_factory=lambda: _NONE_USED)
 
 
 Renderer = Callable[[Listing], Index]
@@ -83,6 +85,7 @@ def host_listing(
     known: Iterable[str] = (),
     model: str | None = None,
     shadowed: Iterable[Skill] = (),
+    usage: Mapping[str, float] | None = None,
 ) -> Index | None:
     """`host`'s own listing of `skills` (and `commands`, for a host that lists them),
     or None when its profile has no listing style (`host` a profile, or the name of
@@ -99,5 +102,6 @@ def host_listing(
         known=frozenset((*known, *(s.name for s in given))),
         model=model,
         shadowed=tuple(shadowed),
+        usage=MappingProxyType(dict(usage or {})),
     )
     return render(listing)

@@ -18,9 +18,10 @@ checked against both hosts running offline (tests/hosts/test_claude_listing_loop
 * An entry costs its display width (``Bun.stringWidth``: a wide character counts
   two, a combining or zero-width one none), plus one for each newline between
   entries. When the whole listing costs more than the budget (`Host.budget`), every
-  entry is counted name-only first; then, in the order of use (a scratch home has
-  none: listing order), each description is put back when what it adds still fits,
-  and the others stay name-only. Nothing is ever left out.
+  entry is counted name-only first; then, the most used first (``skillUsage`` in
+  ``~/.claude.json``: `satchel._listing.read_usage`; listing order among equals),
+  each description is put back when what it adds still fits, and the others stay
+  name-only. Nothing is ever left out.
 * ``skillOverrides``: ``name-only`` lists the skill by its name alone and never
   counts as cut; ``off`` and ``user-invocable-only`` keep it out, as
   ``disable-model-invocation`` does.
@@ -29,7 +30,7 @@ checked against both hosts running offline (tests/hosts/test_claude_listing_loop
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from satchel._render import (
@@ -79,7 +80,7 @@ def render(listing: Listing) -> Index:
     pinned = {i for i, s in shown if states.get(s.name) == "name-only"}
     cap = listing.budget.description
     full = {i: f"- {s.name}" if i in pinned else _line(s, cap) for i, s in shown}
-    kept = _fit(shown, full, pinned, listing.budget.chars)
+    kept = _fit(shown, full, pinned, listing.budget.chars, listing.usage)
     lines = {i: full[i] if i in kept or i in pinned else f"- {s.name}" for i, s in shown}
     text = f"{HEADER}\n\n" + "\n".join(lines[i] for i, _ in shown) + "\n" if shown else ""
     entries = tuple(_entry(i, s, hidden, pinned, kept, lines, listing) for i, s in enumerate(items))
@@ -155,15 +156,21 @@ def width(text: str) -> int:
 
 
 def _fit(
-    shown: list[tuple[int, Skill]], full: dict[int, str], pinned: set[int], budget: int | None
+    shown: list[tuple[int, Skill]],
+    full: dict[int, str],
+    pinned: set[int],
+    budget: int | None,
+    usage: Mapping[str, float],
 ) -> set[int]:
-    """The entries listed with their description."""
+    """The entries listed with their description: the most used first."""
     every = {i for i, _ in shown}
     joins = max(0, len(shown) - 1)
     total = sum(width(full[i]) for i in every) + joins
     if budget is None or total <= budget:
         return every
     rest = [i for i, _ in shown if i not in pinned]
+    named = dict(shown)
+    rest.sort(key=lambda i: -usage.get(named[i].name, 0.0))  # stable: listing order next
     names = {i: width(f"- {s.name}") for i, s in shown}
     left = budget - sum(width(full[i]) if i in pinned else names[i] for i in every) - joins
     kept: set[int] = set()

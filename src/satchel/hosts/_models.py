@@ -4,9 +4,9 @@ how many characters the host counts a token as when it sizes its skill listing.
 A host sizes its listing from the model it runs (Claude Code: a share of the model's
 context window, at 3 or 4 characters a token). `Models.resolve` gives the `Window` for
 a model id, or the host's fallback for an id it does not know, with a
-``host.model-unknown`` warning. `ListingSettings` are the host's settings that change
-the listing (Claude Code's ``skillListingBudgetFraction`` and
-``skillListingMaxDescChars``).
+``host.model-unknown`` warning. The host's settings that change the listing (Claude
+Code's ``skillListingBudgetFraction`` and ``skillListingMaxDescChars``) are
+`satchel._listing.ListingSettings`.
 
 Claude Code's numbers are those of its baked model catalogue (2.1.332 and 2.1.337:
 ``context:{window:1e6,native_1m:!0}`` for ``claude-opus-5-5``) and of ``Hw()``, which
@@ -16,7 +16,11 @@ others and for an id it does not know.
 
 from __future__ import annotations
 
-from satchel._listing import ListingSettings
+import re
+from collections.abc import Mapping
+from dataclasses import field, replace
+from types import MappingProxyType
+
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 
@@ -25,7 +29,6 @@ __all__ = [
     "CODEX_MODELS",
     "GEMINI_MODELS",
     "FALLBACK_TOKENS",
-    "ListingSettings",
     "Models",
     "Resolved",
     "Window",
@@ -33,6 +36,8 @@ __all__ = [
 
 FALLBACK_TOKENS = 200_000
 """The window assumed when neither the model nor the host says one."""
+LONG = "[1m]"
+_NO_ALIASES: Mapping[str, str] = MappingProxyType({})
 
 
 @model
@@ -70,18 +75,32 @@ class Resolved:
 class Models:
     """A host's models: its `default` id (None: the host names none), the `known`
     ones, and the window (`fallback`) and characters a token (`fallback_chars`) it
-    assumes for an id it does not know."""
+    assumes for an id it does not know. `aliases` name known ids (Claude Code's
+    ``opus``); `snapshot` is a pattern a dated id ends with, dropped before the
+    lookup (``claude-opus-4-6-20250101``); `long_context` the window an id asking
+    for it with ``[1m]`` gets at least (None: the suffix is not read)."""
 
     default: str | None = None
     known: tuple[Window, ...] = ()
     fallback: int = FALLBACK_TOKENS
     fallback_chars: int = 4
+    aliases: Mapping[str, str] = field(default_factory=lambda: _NO_ALIASES)
+    snapshot: str | None = None
+    long_context: int | None = None
 
     def resolve(self, model: str | None = None) -> Resolved:
         """The window of `model` (None: the host's default model)."""
         wanted = model if model is not None else self.default
+        name = self.aliases.get(wanted or "", wanted or "")
+        longer = self.long_context is not None and name.lower().endswith(LONG)
+        if longer:
+            name = name[: -len(LONG)]
+        if self.snapshot is not None:
+            name = re.sub(self.snapshot, "", name)
         for window in self.known:
-            if window.id == wanted:
+            if window.id == name:
+                if longer and self.long_context is not None:
+                    window = replace(window, tokens=max(window.tokens, self.long_context))
                 return Resolved(wanted, window)
         fallback = Window(wanted or "", self.fallback, self.fallback_chars)
         return Resolved(wanted, fallback, known=model is None or model == self.default)
@@ -117,12 +136,23 @@ CLAUDE_CODE_MODELS = Models(
         *_claude(200_000, "claude-opus-4-6", "claude-sonnet-4-6", "claude-sonnet-4-5", chars=4),
         *_claude(200_000, "claude-opus-4-5", "claude-opus-4-1", "claude-opus-4-0", chars=4),
         *_claude(200_000, "claude-haiku-4-5", "claude-3-7-sonnet", "claude-3-5-haiku", chars=4),
+        *_claude(200_000, "claude-3-5-sonnet", "claude-3-opus", "claude-3-sonnet", chars=4),
+        *_claude(200_000, "claude-3-haiku", chars=4),
     ),
     fallback=1_000_000,
     fallback_chars=3,
+    aliases=MappingProxyType(
+        {"opus": "claude-opus-5-5", "sonnet": "claude-sonnet-5-5", "haiku": "claude-haiku-5-5"}
+    ),
+    snapshot=r"-\d{8}$",
+    long_context=1_000_000,
 )
 """Claude Code 2.1.332 and 2.1.337: default model ``claude-opus-5-5``, 1,000,000
-tokens at 3 characters a token (30,000 characters of listing at 1%)."""
+tokens at 3 characters a token (30,000 characters of listing at 1%). Observed with
+2.1.337 offline: ``opus``, ``sonnet`` and ``haiku`` name the 5.5 models; a dated id
+(``claude-opus-4-6-20250101``) is its model's; ``[1m]`` gives 1,000,000 tokens
+(``claude-opus-4-6[1m]``: 40,000 characters); ``claude-3-5-sonnet`` gets 200,000
+tokens at 4 characters a token."""
 
 
 def _windows(tokens: int, *ids: str) -> tuple[Window, ...]:

@@ -148,6 +148,7 @@ def segments(
         known=env.skills,
         commands=tuple(env.commands.commands.values()),
         shadowed=tuple(s.loser for s in env.shadowed),
+        usage=env.listing.usage,
     )
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
@@ -170,13 +171,15 @@ def build_session_index(
     known: Iterable[str] | None = None,
     commands: Sequence[Command] = (),
     shadowed: Sequence[Skill] = (),
+    usage: Mapping[str, float] | None = None,
 ) -> Index:
     """The session's index of `skills` within `options.index_budget`, listed as the
     `overrides` say, with what its budget cut; when it leaves skills out, it ends with
     the line naming the search tools (`_discovery`), whose room comes out of the
     budget. Under a host's own listing style (`options.index_style`, when no
     `index_format` is given) it is that host's listing, `commands` placed as the host
-    places them (and the copies `shadowed` for a host that lists every copy)."""
+    places them (and the copies `shadowed` for a host that lists every copy), and
+    the descriptions of the skills most `usage`d kept first."""
     budget = options.index_budget or DEFAULT_BUDGET
 
     def build(within: Budget) -> Index:
@@ -190,6 +193,7 @@ def build_session_index(
                 known=() if known is None else known,
                 model=options.model,
                 shadowed=shadowed,
+                usage=usage,
             )
             if found is not None:
                 return found
