@@ -23,10 +23,11 @@ from satchel._approval import (
     programs_key,
     scoped_hooks,
 )
+from satchel._budget import Budget
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
-from satchel._listing import read_overrides
+from satchel._listing import ListingSettings, read_listing, read_overrides
 from satchel._model import model
 from satchel._options import LoadOverrides, Options
 from satchel._policed import hooks as policed_hooks
@@ -34,6 +35,7 @@ from satchel._policed import plugins as policed_plugins
 from satchel._policed import servers as policed_servers
 from satchel._policed import skill_servers as policed_skill_servers
 from satchel._policed import skills as policed_skills
+from satchel._render import DEFAULT_BUDGET
 from satchel._skillset import RootReport, SkillPart, settle_skills
 from satchel._trust import Pins, TrustDecision, decide_trust
 from satchel._writing import WrittenSkills, write_skills
@@ -93,6 +95,8 @@ class Environment:
     `Options.skill_overrides`); `build_index` checks the values. `policy` is the
     organisation's policy it was read under (`satchel.policy`, docs/policy.md): what it
     refused is not here, and each refusal is a ``policy.denied`` diagnostic.
+    `listing` holds the host's settings that size its skill listing (Claude Code's
+    ``skillListingBudgetFraction`` and ``skillListingMaxDescChars``; `index_budget`).
     `options` are the ones in force; `requested_options` the ones asked for, when the
     policy changed them (a closed policy loads declaratively, ``require_trust``
     ignores ``trusted=True``): `reload` asks for those again, so a policy fixed or
@@ -115,8 +119,18 @@ class Environment:
     host: Host | None = None
     output_styles: Mapping[str, OutputStyle] = field(default_factory=lambda: MappingProxyType({}))
     skill_overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    listing: ListingSettings = field(default_factory=ListingSettings)
     policy: Policy = field(default_factory=Policy)
     requested_options: Options | None = field(default=None, repr=False, compare=False)
+
+    def index_budget(self) -> Budget:
+        """The skill listing's budget under this environment's host profile for
+        `Options.model` (None: the host's default model) and its listing settings
+        (`satchel.hosts.Host.budget`); satchel's own 64 skills in 8 KiB without a
+        profile."""
+        if self.host is None:
+            return DEFAULT_BUDGET
+        return self.host.budget(self.options.model, self.listing)[0]
 
     @property
     def trusted(self) -> bool:
@@ -278,6 +292,8 @@ def load(
         opts = Options.build(**given)
     policy, read = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
     problems = (*problems, *read)
+    if profile is not None:
+        problems = (*problems, *profile.model(opts.model).diagnostics(profile.name))
     requested = opts
     opts, refused = _policed_options(opts, policy)
     decided = decide_trust(
@@ -347,6 +363,7 @@ class _Builder:
     style_problems: tuple[Diagnostic, ...] = ()
     overrides: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     override_problems: tuple[Diagnostic, ...] = ()
+    listing: ListingSettings = field(default_factory=ListingSettings)
     refused: tuple[Diagnostic, ...] = ()  # what the policy refused
     given: Layout | None = None  # the layout as given (a trusted load's order)
 
@@ -392,7 +409,12 @@ class _Builder:
             claude_settings=self.options.claude_settings_hooks,
         )
         self.overrides = MappingProxyType({**found, **self.options.skill_overrides})
-        self.override_problems = tuple(problems)
+        self.listing, more = read_listing(
+            self.layout,
+            trust_project=self.trust.load_project,
+            claude_settings=self.options.claude_settings_hooks,
+        )
+        self.override_problems = (*problems, *more)
 
     def _read_components(self, enabled: Sequence[Plugin]) -> None:
         """Commands, agent types and instruction files (the project's when it loads)."""
@@ -507,6 +529,7 @@ class _Builder:
             host=self.host,
             output_styles=self.output_styles,
             skill_overrides=self.overrides,
+            listing=self.listing,
             policy=self.policy,
         )
 

@@ -17,6 +17,13 @@ Read, each later file winning for a name:
    project's ``.claude/settings.json`` and ``.claude/settings.local.json``: Claude
    Code's local, project, user order (its policy and flag settings are not read).
 
+With `claude_settings`, `read_listing` reads Claude Code's two settings that size its
+listing from the same files, each later file winning: ``skillListingBudgetFraction``
+(a number above 0, at most 1: the share of the model's context window) and
+``skillListingMaxDescChars`` (a whole number above 0: the characters one description
+keeps). A value of another shape is ignored, as Claude Code ignores it, and reported
+(``config.invalid``).
+
 Values are checked where the index is built (`satchel._render.build_index`:
 ``skill.index.override-invalid``, ``skill.index.override-unknown``); a section that
 is not a table or object is reported here (``config.invalid``) and ignored. A
@@ -25,17 +32,40 @@ settings file that cannot be read is left to the hooks reader, which reports it.
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import field
 from pathlib import Path
+from types import MappingProxyType
 
 from satchel._config import config_files, invalid, read_config
 from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
+from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout
 
-__all__ = ["read_overrides"]
+__all__ = ["ListingSettings", "read_listing", "read_overrides", "read_usage"]
+
+_NO_USAGE: Mapping[str, float] = MappingProxyType({})
+MAX_GLOBAL = 64 * 1024 * 1024
+DAY_MS = 86_400_000
+
+
+@model
+class ListingSettings:
+    """A host's settings that change its skill listing: `fraction`, the share of the
+    model's context window it gets, and `description`, the characters one description
+    keeps (None: the host's default). Claude Code: ``skillListingBudgetFraction``,
+    ``skillListingMaxDescChars``. `usage` scores how much each skill was used, by
+    name (`read_usage`): the host keeps the descriptions of the most used first."""
+
+    fraction: float | None = None
+    description: int | None = None
+    usage: Mapping[str, float] = field(default_factory=lambda: _NO_USAGE)
+
 
 MAX_SETTINGS = 1024 * 1024
 
@@ -63,6 +93,62 @@ def read_overrides(
     return found, problems
 
 
+def read_listing(
+    layout: Layout, *, trust_project: bool, claude_settings: bool
+) -> tuple[ListingSettings, list[Diagnostic]]:
+    """Claude Code's listing settings (`ListingSettings`; all None without
+    `claude_settings`), and the values of the wrong shape met reading them."""
+    fraction: float | None = None
+    description: int | None = None
+    problems: list[Diagnostic] = []
+    if not claude_settings:
+        return ListingSettings(), problems
+    for path in _settings(layout, trust_project):
+        doc = _document(path)
+        share = doc.get("skillListingBudgetFraction")
+        if _fraction(share):
+            fraction = float(share)  # type: ignore[arg-type]
+        elif share is not None:
+            problems.append(invalid("skillListingBudgetFraction must be above 0, at most 1", path))
+        chars = doc.get("skillListingMaxDescChars")
+        if isinstance(chars, int) and not isinstance(chars, bool) and chars > 0:
+            description = chars
+        elif chars is not None:
+            problems.append(invalid("skillListingMaxDescChars must be a whole number > 0", path))
+    return ListingSettings(fraction, description, read_usage(layout.home)), problems
+
+
+def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
+    """How much each skill was used, by name, as Claude Code scores it from the
+    ``skillUsage`` it records in ``~/.claude.json``: ``usageCount`` times half for each
+    week since ``lastUsedAt`` (milliseconds), never below a tenth. `now` in seconds
+    [the clock]; a record of another shape scores nothing."""
+    table = _document(home / ".claude.json", MAX_GLOBAL).get("skillUsage")
+    if not isinstance(table, dict):
+        return _NO_USAGE
+    clock = time.time() * 1000 if now is None else now * 1000
+    found: dict[str, float] = {}
+    for name, record in table.items():
+        count = record.get("usageCount") if isinstance(record, dict) else None
+        last = record.get("lastUsedAt") if isinstance(record, dict) else None
+        if not (_number(count) and _number(last)):
+            continue
+        days = (clock - float(last)) / DAY_MS  # type: ignore[arg-type]
+        found[name] = float(count) * max(0.5 ** (days / 7), 0.1)  # type: ignore[arg-type]
+    return MappingProxyType(found)
+
+
+def _number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value)
+
+
+def _fraction(value: object) -> bool:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and 0 < value <= 1  # type: ignore[operator]
+
+
 def _settings(layout: Layout, trust_project: bool) -> Iterator[Path]:
     yield layout.home / ".claude" / "settings.json"
     if trust_project:
@@ -70,11 +156,11 @@ def _settings(layout: Layout, trust_project: bool) -> Iterator[Path]:
         yield layout.project / ".claude" / "settings.local.json"
 
 
-def _document(path: Path) -> dict[str, object]:
+def _document(path: Path, limit: int = MAX_SETTINGS) -> dict[str, object]:
     if not os.path.lexists(path):
         return {}
     try:
-        doc = loads(read_bounded(path, MAX_SETTINGS))
+        doc = loads(read_bounded(path, limit))
     except (FileProblem, ValueError):
         return {}
     return doc if isinstance(doc, dict) else {}

@@ -121,6 +121,8 @@ class Options:
     * `allowed_http_hook_urls`: URL patterns (``*`` a wildcard) ``http`` hooks may
       post to, beside the settings' ``allowedHttpHookUrls`` [(): none].
 
+    * `model`: the model the host runs, whose context window sizes the host's skill
+      listing (`satchel.hosts.Host.budget`) [None: the host profile's default model].
     * `skill_overrides`: how the index lists a skill, by name: ``on``, ``name-only``,
       ``user-invocable-only`` or ``off``; over those of ``config.toml``'s
       ``[index.overrides]`` and Claude Code's ``skillOverrides`` (`satchel._listing`)
@@ -167,6 +169,7 @@ class Options:
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
     skill_overrides: Mapping[str, str] = field(default_factory=lambda: _NO_OVERRIDES)
+    model: str | None = None
     read_held: bool = False
     cache: bool = True
 
@@ -265,6 +268,7 @@ class LoadOverrides(TypedDict, total=False):
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]
     skill_overrides: Mapping[str, str]
+    model: str | None
     read_held: bool
     cache: bool
 

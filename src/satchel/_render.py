@@ -36,10 +36,13 @@ from satchel.tokens import approx_tokens
 __all__ = [
     "Budget",
     "build_index",
+    "check_overrides",
     "DEFAULT_BUDGET",
     "fit_lines",
     "FORMATS",
+    "hidden_reason",
     "Index",
+    "index_of",
     "IndexEntry",
     "IndexFormat",
     "listing_description",
@@ -259,6 +262,28 @@ def build_index(
         for s in given
     )
     return _index(fitted.text if items else "", entries, problems)
+
+
+def index_of(
+    text: str, entries: tuple[IndexEntry, ...], problems: tuple[Diagnostic, ...] = ()
+) -> Index:
+    """The `Index` of a `text` whose every skill's place is in `entries` (a host's own
+    listing builds its text and entries itself: `satchel.hosts`)."""
+    return _index(text, entries, problems)
+
+
+def hidden_reason(skill: Skill, state: object) -> str:
+    """Why a skill is kept from the model under listing override `state` ("" when it
+    is listed): the override, or its ``disable-model-invocation``."""
+    return _hidden(skill, state)
+
+
+def check_overrides(
+    names: set[str], overrides: Mapping[str, object]
+) -> tuple[dict[str, object], tuple[Diagnostic, ...]]:
+    """The valid listing overrides by skill name, and a diagnostic for each one that
+    is not a state or names none of `names`."""
+    return _overrides(names, overrides)
 
 
 def _index(text: str, entries: tuple[IndexEntry, ...], problems: tuple[Diagnostic, ...]) -> Index:

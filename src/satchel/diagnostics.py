@@ -292,6 +292,11 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
             "is left out",
         ),
+        "host.model-unknown": Entry(
+            "warning",
+            "the host does not know the model named; its listing budget is taken of the "
+            "host's fallback context window",
+        ),
         "host.unknown": Entry("error", "no host profile has that name"),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"

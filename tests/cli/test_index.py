@@ -139,12 +139,23 @@ def test_a_host_profile_gives_the_budget_and_options_replace_its_bounds(satchel,
     doc = satchel("index", "--host", "claude-code", "--budget-tokens", "300", "--json", *EXAMPLE)
     assert doc.json()["budget"] == {
         "tokens": 300,
-        "chars": 8000,
+        "chars": 30_000,  # claude-opus-5-5: 1% of 1,000,000 tokens at 3 characters a token
         "bytes": None,
         "skills": None,
         "description": 1536,
     }
     assert doc.json()["tokens"] <= 300
+
+
+def test_the_model_sizes_the_hosts_budget(satchel, in_repo):
+    doc = satchel(
+        "index", "--host", "claude-code", "--model", "claude-opus-4-6", "--json", *EXAMPLE
+    )
+    assert doc.json()["budget"]["chars"] == 8_000  # 1% of 200,000 tokens at 4 characters
+    unknown = satchel("index", "--host", "claude-code", "--model", "nonesuch", "--json", *EXAMPLE)
+    assert unknown.json()["budget"]["chars"] == 30_000
+    codes = [d["code"] for d in unknown.json()["diagnostics"]]
+    assert "host.model-unknown" in codes
 
 
 def test_an_override_that_is_not_name_equals_state_is_a_usage_error(satchel, in_repo):

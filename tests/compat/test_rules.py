@@ -4,12 +4,13 @@ and message (`satchel.compat.compat` over trees in the test's temp dir)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from satchel.compat import compat
-from satchel.hosts import get
+from satchel.hosts import Host, Models, Window, get
 from tests.compat.plugin import HOOKS, NAME, plugin_files
 from tests.support import put, skill_md, write_skill, write_tree
 
@@ -233,9 +234,9 @@ def test_a_file_the_load_refuses(tmp_path):
     ("host", "message"),
     [
         ("codex", "the skill index is over Codex's budget (13,012 characters of 8,000): "
-         "it shortens every description evenly to fit"),
+         "it shortens every description evenly to fit"),  # a model of 100,000 tokens
         ("claude-code", "the skill index is over Claude Code's budget (13,012 characters of "
-         "8,000): it drops the descriptions of the least-used skills first"),
+         "8,000): it drops the descriptions of the least-used skills first"),  # claude-opus-4-6
         ("satchel", "the skill index is over satchel's budget (13,012 characters of 8,192): "
          "the entries past it are left out"),
     ],
@@ -248,7 +249,12 @@ def test_an_index_over_the_hosts_budget(tmp_path, host, message):
         write_skill(
             project / ".claude" / "skills", f"skill-{n:02}", skill_md(f"skill-{n:02}", "x" * 500)
         )
-    report = compat(project, hosts=[host], project=project, home=tmp_path / "home")
+    model = "claude-opus-4-6" if host == "claude-code" else None  # 200,000 tokens at 4 a token
+    profile: str | Host = host
+    if host == "codex":  # Codex's own models have 272,000 tokens or more: one of 100,000
+        small = Models(default="small", known=(Window("small", 100_000),))
+        profile = replace(get("codex"), models=small)
+    report = compat(project, hosts=[profile], project=project, home=tmp_path / "home", model=model)
     found = report.get(host)
     over = [
         (d.code, d.component, d.id, d.message) for d in found.drops if d.code == "compat.index.over"
@@ -281,7 +287,8 @@ def test_the_tokens_count_the_index_and_the_always_on_instructions(tmp_path):
     found = tokens.get("codex").tokens
     assert found.instructions == 100
     assert found.total == found.index + 100
-    assert (found.budget_chars, found.rule, found.fits) == (8000, "8,000 characters", True)
+    rule = "2% of gpt-6.2-sol's 500,000-token context window at 4 characters a token"
+    assert (found.budget_chars, found.rule, found.fits) == (40_000, rule, True)
 
 
 def test_a_part_the_hosts_manifest_does_not_carry(tmp_path):

@@ -297,10 +297,11 @@ def test_profiles_serialise_every_decision():
     }
     assert document["index"] == {
         "fraction": 0.02,
-        "chars": 8000,
+        "chars": None,
         "entries": None,
         "description": 1024,
         "overflow": "shorten",
         "bytes": None,
+        "style": "codex",
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

@@ -87,6 +87,15 @@ def host_option() -> click.Option:
     )
 
 
+def model_option() -> click.Option:
+    return click.Option(
+        ["--model"],
+        metavar="ID",
+        help="The model the host runs, whose context window sizes the host's skill listing "
+        "(claude-opus-5-5 ...) [the host profile's default model].",
+    )
+
+
 def plugin_dirs_option() -> click.Option:
     return click.Option(
         ["--plugin-dir", "plugin_dirs"],

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel._environment import Environment, load
+from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout, project_marker
 
 if TYPE_CHECKING:
@@ -54,13 +55,29 @@ def environment(
     host: str | None = None,
     *,
     read_held: bool = False,
+    model: str | None = None,
 ) -> Environment:
     """Everything that loads for these options (`trust` None: as `satchel trust`
     recorded; `host`: as that host profile reads the project; `read_held`: with what
-    trust holds back read as declared, for a report that names it)."""
+    trust holds back read as declared, for a report that names it; `model`: the model
+    whose window sizes the host's skill listing)."""
     lay = layout(directory, project, home, client, host)
     found = None if host is None else profile(host, home)
-    return load(layout=lay, host=found, trusted=trust, plugin_dirs=plugin_dirs, read_held=read_held)
+    return load(
+        layout=lay,
+        host=found,
+        trusted=trust,
+        plugin_dirs=plugin_dirs,
+        read_held=read_held,
+        model=model,
+    )
+
+
+def model_problems(env: Environment) -> tuple[Diagnostic, ...]:
+    """``host.model-unknown`` when the model asked for is not one the host knows."""
+    if env.host is None:
+        return ()
+    return env.host.model(env.options.model).diagnostics(env.host.name)
 
 
 def why_project(lay: Layout, *, given: bool) -> str:

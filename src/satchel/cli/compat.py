@@ -9,7 +9,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import directory, home_option, json_option
+from satchel.cli._params import directory, home_option, json_option, model_option
 from satchel.cli._workspace import profile
 from satchel.compat import HostReport, Report
 from satchel.hosts import Host
@@ -47,6 +47,7 @@ PARAMS = (
         help="Read PATH as this project root (default: a skill or plugin directory is "
         "read alone, anything else as a project).",
     ),
+    model_option(),
     home_option(),
     json_option(),
 )
@@ -59,6 +60,7 @@ def run(
     require: tuple[str, ...],
     project: Path | None,
     home: Path | None,
+    model: str | None,
     as_json: bool,
 ) -> int:
     """Show what every agent host loads of a skill, a plugin or a project, and what it drops.
@@ -67,12 +69,13 @@ def run(
     host loads, under the names it gives them; what it drops, cuts or ignores, each
     with its compat.* code and rule; and the always-on tokens of its skill index and
     instruction files against its budget. Exit 1 when a host named by --require
-    drops anything."""
+    drops anything. --model sizes every host's skill listing from that model's context
+    window (default: each host's own default model)."""
     from satchel.compat import compat
 
     wanted = _wanted(hosts, require, home)
     where = path or project or Path.cwd()
-    report = compat(where, hosts=wanted, home=home, project=project)
+    report = compat(where, hosts=wanted, home=home, project=project, model=model)
     if as_json:
         out.print_json(report.to_json())
     else:

@@ -13,17 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from satchel._environment import Environment, RootReport
 from satchel._model import model
-from satchel._render import DEFAULT_BUDGET, Index, IndexFormat, build_index
+from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import ignore_option, without_ignored
 from satchel.cli._mcp import held_back
-from satchel.cli._params import json_option, located
+from satchel.cli._params import json_option, located, model_option
 from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._listing import host_listing
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
 from satchel.policy._model import Policy
@@ -43,7 +44,7 @@ SETTINGS_HINT = (
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
-PARAMS = (*located(), ignore_option(), json_option())
+PARAMS = (*located(), model_option(), ignore_option(), json_option())
 
 
 def run(
@@ -56,6 +57,7 @@ def run(
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
     as_json: bool,
+    model: str | None = None,
     ignore: Sequence[str] = (),
 ) -> int:
     """Report where skills were looked for and what is wrong.
@@ -65,11 +67,19 @@ def run(
     files; every diagnostic and the size of the index. Exit 1 when there are errors.
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
     and fail nothing."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
-    budget = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
-    index = build_index(
-        env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides
+    env = environment(
+        directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
     )
+    budget = env.index_budget()
+    index = host_listing(
+        env.host,
+        env.skills.values(),
+        budget=budget,
+        commands=env.commands.commands.values(),
+        overrides=env.skill_overrides,
+        model=env.options.model,
+        usage=env.listing.usage,
+    ) or build_index(env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides)
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value
     # (load leaves the keyring alone), and the project skills' !`cmd` lines held back

@@ -11,15 +11,16 @@ import click
 from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._ranking import rank
-from satchel._render import DEFAULT_BUDGET, FORMATS, OVERRIDES, IndexFormat, build_index
+from satchel._render import FORMATS, OVERRIDES, Index, IndexFormat, build_index
 from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._explain import entries_json, explain_lines
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
-from satchel.cli._params import Choice, json_option, located
-from satchel.cli._workspace import environment
+from satchel.cli._params import Choice, json_option, located, model_option
+from satchel.cli._workspace import environment, model_problems
+from satchel.hosts._listing import host_listing
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions
@@ -30,12 +31,13 @@ RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._ru
 
 PARAMS = (
     *located(),
+    model_option(),
     click.Option(
         ["--format", "index_format"],
         type=Choice(FORMATS),
-        default="tool",
-        show_default=True,
-        help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths.",
+        default=None,
+        help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths "
+        "[the host's own listing under a profile that has one (claude-code), else tool].",
     ),
     click.Option(
         ["--max-skills"],
@@ -102,7 +104,8 @@ def run(
     host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
-    index_format: IndexFormat,
+    model: str | None,
+    index_format: IndexFormat | None,
     max_skills: int | None,
     max_bytes: int | None,
     budget_chars: int | None,
@@ -128,24 +131,39 @@ def run(
     out ends, as a session's does, with the line naming the search tools, whose room
     comes out of the budget (--no-search: without it). When the project is not
     trusted, a line on stderr names what it holds back and the command that trusts it."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
     held = Conditional(env)
-    problems = [d for path in touches for d in held.touch(path)[1]]
+    problems = [*model_problems(env), *(d for path in touches for d in held.touch(path)[1])]
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
     line = search_line(SessionOptions()) if search else None
-    built = with_search_line(
-        lambda within: build_index(
+    style = env.host.index.style if env.host is not None and index_format is None else None
+
+    def build(within: Budget) -> Index:
+        if style is not None:
+            found = host_listing(
+                env.host,
+                skills,
+                budget=within,
+                commands=env.commands.commands.values(),
+                overrides=chosen,
+                known=env.skills,
+                model=env.options.model,
+                shadowed=[s.loser for s in env.shadowed],
+                usage=env.listing.usage,
+            )
+            if found is not None:
+                return found
+        return build_index(
             skills,
-            format=index_format,
+            format=index_format or "tool",
             tool_name=tool_name,
             budget=within,
             overrides=chosen,
             known=env.skills,
-        ),
-        limits,
-        line,
-    )
+        )
+
+    built = with_search_line(build, limits, line)
     ending = line if line is not None and built.omitted and built.text else None
     text = built.text
     untrusted = held_back(env)
@@ -154,7 +172,21 @@ def run(
             "bytes": len(text.encode("utf-8")),
             "tokens": token_bill({"skills": text})["skills"],
         }
-        document = {"project": str(env.layout.project), "format": index_format, "text": text}
+        shape = style or index_format or "tool"
+        document: dict[str, object] = {
+            "project": str(env.layout.project),
+            "format": shape,
+            "text": text,
+        }
+        if env.host is not None:  # the model whose window sized the budget
+            resolved = env.host.model(env.options.model)
+            window = resolved.window
+            document["model"] = {
+                "id": resolved.model,
+                "window": window.tokens,
+                "chars_per_token": window.chars_per_token,
+                "known": resolved.known,
+            }
         explained = {
             "budget": limits.to_json(),
             "entries": entries_json(built),
@@ -183,9 +215,9 @@ def _budget(
     chars: int | None,
     tokens: int | None,
 ) -> Budget:
-    """The profile's budget (satchel's 64 skills in 8 KiB when it sets none), with
-    each bound the options give in its place."""
-    base = DEFAULT_BUDGET if env.host is None else env.host.index.budget()
+    """The profile's budget for the model asked for (satchel's 64 skills in 8 KiB when
+    it sets none), with each bound the options give in its place."""
+    base = env.index_budget()
     given = {"skills": max_skills, "bytes": max_bytes, "chars": chars, "tokens": tokens}
     return replace(base, **{k: v for k, v in given.items() if v is not None})
 

@@ -13,7 +13,7 @@ from satchel._net import is_loopback
 from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import Choice, directory, located
+from satchel.cli._params import Choice, directory, located, model_option
 from satchel.cli._workspace import environment, profile, project_line
 from satchel.session import TOOLSETS
 
@@ -29,6 +29,7 @@ PLAIN = True  # only lines on stderr: no rich when piped (cli._plain)
 
 PARAMS = (
     *located(),
+    model_option(),
     click.Option(
         ["--http", "http"],
         metavar="HOST:PORT",
@@ -106,6 +107,7 @@ def run(
     host: str | None,
     trust: bool | None,
     plugin_dirs: tuple[Path, ...],
+    model: str | None,
     http: str | None,
     allow_remote: bool,
     tools: str,
@@ -148,7 +150,7 @@ def run(
 
     if config is None and not roots:
         selection = None
-        env = environment(directory, project, home, client, trust, plugin_dirs, host)
+        env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
     else:
         spec = _spec(directory, project, home, client, host, trust, plugin_dirs, roots, config)
         selection = _select(spec)
@@ -161,6 +163,7 @@ def run(
         "env_passthrough": pass_env,
         "script_timeout": script_timeout,
         "allow_shell_interpolation": not no_shell,
+        "model": model,
     }
     served = SkillServer(env, **session)
     given = project is not None

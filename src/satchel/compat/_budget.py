@@ -6,14 +6,17 @@ for the skills the host loads, uncut, so its size says whether the host's budget
 holds it; the host's own wording differs a little. Instruction files count when they
 always apply (a conditional rule is read on demand). Tokens are `satchel.tokens`'
 estimate. A budget given as a share of the context window (`Index.fraction`: Claude
-Code 1%, Codex 2%) is taken of a `context` of 200,000 tokens at four characters a
-token, which gives Claude Code's documented fallback of 8,000 characters; the
-smaller of that and `Index.chars` applies.
+Code 1%, Codex 2%) is taken of the window of the model asked for (each host's default
+model when none is), counted as the host counts it (`satchel.hosts.Host.budget`:
+Claude Code's ``claude-opus-5-5``, 1,000,000 tokens at 3 characters a token, gives
+30,000 characters); the smaller of that and `Index.chars` applies. The host's listing
+settings read with the project (Claude Code's ``skillListingBudgetFraction``) count.
 """
 
 from __future__ import annotations
 
 from satchel._environment import Environment
+from satchel._listing import ListingSettings
 from satchel._render import model_visible, render_index
 from satchel.compat._model import Tokens
 from satchel.hosts import Host
@@ -25,25 +28,37 @@ CONTEXT_TOKENS = 200_000
 UNCAPPED = 1 << 40
 
 
-def budget(host: Host, context: int = CONTEXT_TOKENS) -> tuple[int | None, str]:
-    """The index budget in characters (None: none), the profile's own
-    (`satchel.hosts.Index.budget`), and where it comes from."""
+def budget(
+    host: Host, model: str | None = None, settings: ListingSettings | None = None
+) -> tuple[int | None, str]:
+    """The index budget in characters (None: none) under `host` for `model` (None:
+    the host's default; `satchel.hosts.Host.budget`), and where it comes from."""
     index = host.index
-    chars = index.budget(context).chars
+    chars = host.budget(model, settings)[0].chars
     if chars is None:
         return None, "no budget"
     if index.fraction is not None and chars != index.chars:
-        return chars, f"{index.fraction:.0%} of a {context:,}-token context window"
+        found = host.model(model)
+        share = (
+            index.fraction if settings is None or settings.fraction is None else settings.fraction
+        )
+        window = found.window
+        name = found.model or "an unnamed model"
+        return chars, (
+            f"{share:.0%} of {name}'s {window.tokens:,}-token context window "
+            f"at {window.chars_per_token} characters a token"
+        )
     return chars, f"{chars:,} characters"
 
 
 def tokens(
-    host: Host, env: Environment, *, context: int = CONTEXT_TOKENS, counter: Counter = approx_tokens
+    host: Host, env: Environment, *, model: str | None = None, counter: Counter = approx_tokens
 ) -> tuple[Tokens, str]:
-    """`env`'s always-on cost for `host`, and the index text it was measured on."""
+    """`env`'s always-on cost for `host` and `model`, and the index text it was
+    measured on."""
     text = render_index(env.skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
     listed = sum(1 for s in env.skills.values() if model_visible(s))
-    chars, rule = budget(host, context)
+    chars, rule = budget(host, model, env.listing)
     entries = host.index.entries
     if entries is not None:
         rule = f"{rule}, {entries:,} skills" if chars is not None else f"{entries:,} skills"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from satchel._environment import Environment
 from satchel._model import model
-from satchel.compat._budget import CONTEXT_TOKENS, tokens
+from satchel.compat._budget import tokens
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, HostReport, Kind, Loads, Report
 from satchel.compat._parts import Key, Part, parts, unread_parts
@@ -36,14 +36,15 @@ def compat(
     hosts: Iterable[str | Host] | None = None,
     home: str | os.PathLike[str] | None = None,
     project: str | os.PathLike[str] | None = None,
-    context: int = CONTEXT_TOKENS,
+    model: str | None = None,
 ) -> Report:
     """What each host of `hosts` (every built-in profile by default, in their order;
     a name is looked up as ``--host`` does) loads of `path`, what it drops and why,
     and its always-on token cost. `path` is a skill directory, a plugin directory or
     a project (`project` makes it one; `home` is the user's home a project is read
     with, and where user profiles are found). Never raises for a bad file; nothing
-    is run, and nothing is written outside a scratch directory."""
+    is run, and nothing is written outside a scratch directory. `model` sizes every
+    host's skill listing (None: each host's default model; `satchel.hosts.Host.budget`)."""
     root = Path(os.path.realpath(path))
     if root.name == SKILL_FILE and root.is_file():  # a SKILL.md stands for its skill
         root = root.parent
@@ -63,7 +64,7 @@ def compat(
         titles = {h.name: h.title for h in (*wanted, *others.values())}
         items = _project_items(every.values(), subject) if kind == "project" else ()
         found = {name: parts(env) for name, env in every.items()}
-        compared = _Compared(subject, items, found, titles, context)
+        compared = _Compared(subject, items, found, titles, model)
         reports = tuple(compared.report(h, envs[h.name]) for h in wanted)
     return Report(root if project is None else subject.root, kind, reports)
 
@@ -88,10 +89,10 @@ class _Compared:
     items: tuple[Item, ...]
     found: Mapping[str, Mapping[str, dict[Key, Part]]]
     titles: Mapping[str, str]
-    context: int
+    model: str | None
 
     def report(self, host: Host, env: Environment) -> HostReport:
-        cost, _ = tokens(host, env, context=self.context)
+        cost, _ = tokens(host, env, model=self.model)
         index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
         dropped = drops(host, env, self.subject, self.items, index)
         unread = unread_parts(host, env, self.subject, self.found, self.titles, dropped)

@@ -14,6 +14,14 @@ if _typing.TYPE_CHECKING:
     from satchel.hosts._describe import decisions
     from satchel.hosts._instruction_text import instruction_blocks
     from satchel.hosts._model import Host, Index, Limits
+    from satchel.hosts._models import (
+        CLAUDE_CODE_MODELS,
+        CODEX_MODELS,
+        GEMINI_MODELS,
+        Models,
+        Resolved,
+        Window,
+    )
     from satchel.hosts._profiles import PROFILES
 else:
     from satchel import _lazy
@@ -26,15 +34,29 @@ else:
             "satchel.hosts._describe": ("decisions",),
             "satchel.hosts._instruction_text": ("instruction_blocks",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
+            "satchel.hosts._models": (
+                "CLAUDE_CODE_MODELS",
+                "CODEX_MODELS",
+                "GEMINI_MODELS",
+                "Models",
+                "Resolved",
+                "Window",
+            ),
             "satchel.hosts._profiles": ("PROFILES",),
         },
     )
 
 __all__ = [
+    "CLAUDE_CODE_MODELS",
+    "CODEX_MODELS",
+    "GEMINI_MODELS",
     "PROFILES",
     "Host",
     "Index",
     "Limits",
+    "Models",
+    "Resolved",
+    "Window",
     "agent_line",
     "agent_listing",
     "decisions",

@@ -23,8 +23,10 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("first argument", "`$0`" if host.argument_numbering == 0 else "`$1`"),
         ("instructions", _value(host.instructions)),
         ("skill fields read", fields),
+        ("default model", _model(host)),
         ("index budget", _budget(host)),
         ("over budget", _value(host.index.overflow)),
+        ("listing", _value(host.index.style) if host.index.style else "satchel's index"),
         ("limits", _limits(host)),
         ("a name in two roots", _value(host.clash)),
         ("a folder not trusted", _value(host.untrusted)),
@@ -48,6 +50,22 @@ def _budget(host: Host) -> str:
         f"descriptions cut to {index.description:,}" if index.description else "",
     ]
     return "; ".join(p for p in parts if p) or "none"
+
+
+def _model(host: Host) -> str:
+    """The default model and the listing budget its window gives, when it matters."""
+    found = host.model()
+    if found.model is None:
+        return "none"
+    shown = f"`{found.model}`"
+    if host.index.fraction is None:
+        return shown
+    window = found.window
+    chars = host.budget()[0].chars or 0
+    return (
+        f"{shown}: {window.tokens:,} tokens at {window.chars_per_token} characters a token, "
+        f"{chars:,} characters of listing"
+    )
 
 
 def _limits(host: Host) -> str:

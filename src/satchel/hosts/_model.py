@@ -20,10 +20,13 @@ from typing import Literal
 from satchel._budget import Budget
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
+from satchel._listing import ListingSettings
 from satchel._model import model
 from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
 from satchel._render import DEFAULT_BUDGET
 from satchel.commands import Naming
+from satchel.diagnostics import Diagnostic
+from satchel.hosts._models import Models, Resolved
 from satchel.layout import Layout, RootSpec, WalkBounds
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
@@ -49,7 +52,9 @@ class Index:
     (every description shortened evenly, nothing dropped: Codex), ``least-used``
     (descriptions of the least-used skills dropped first: Claude Code), ``last``
     (entries past the cap are left out, in precedence order: satchel) or ``none``
-    (no budget: Gemini CLI). `bytes` caps the UTF-8 size (satchel's 8 KiB)."""
+    (no budget: Gemini CLI). `bytes` caps the UTF-8 size (satchel's 8 KiB). `style`
+    names the host's own listing renderer (`satchel.hosts.listing_style`: ``claude-code``);
+    None: satchel's own index, within this budget."""
 
     fraction: float | None = None
     chars: int | None = None
@@ -57,22 +62,30 @@ class Index:
     description: int | None = None
     overflow: Literal["shorten", "least-used", "last", "none"] = "none"
     bytes: int | None = None
+    style: str | None = None
 
-    def budget(self, context: int = CONTEXT_TOKENS) -> Budget:
-        """The `Budget` satchel's index gets under this profile: the smaller of `chars`
-        and `fraction` of a `context`-token window at four characters a token (Claude
-        Code 2.1.332 assumes 200,000 tokens and 4 characters a token when it does not
-        know the model's window: 8,000 characters at 1%), and `bytes`, `entries` and
-        `description` as they are; a profile that sets none keeps satchel's own 64 skills
-        in 8 KiB (`satchel._render.DEFAULT_BUDGET`). The degrade order is satchel's own for every
-        profile (docs/runtime.md); a host's own way of cutting is in `overflow`."""
+    def budget(
+        self,
+        context: int = CONTEXT_TOKENS,
+        *,
+        chars_per_token: int = BYTES_PER_TOKEN,
+        settings: ListingSettings | None = None,
+    ) -> Budget:
+        """The `Budget` the index gets under this profile for a `context`-token window
+        counted at `chars_per_token` characters a token: the smaller of `chars` and
+        `fraction` of the window (rounded down, at least 1), and `bytes`, `entries` and
+        `description` as they are; `settings` (the host's own, such as Claude Code's
+        ``skillListingBudgetFraction``) replace `fraction` and `description`. A
+        profile that sets none keeps satchel's own 64 skills in 8 KiB
+        (`satchel._render.DEFAULT_BUDGET`). `Host.budget` gives it for a model."""
+        given = settings or ListingSettings()
+        fraction = self.fraction if given.fraction is None else given.fraction
+        description = self.description if given.description is None else given.description
         chars = self.chars
-        if self.fraction is not None:
-            share = int(self.fraction * context * BYTES_PER_TOKEN)
+        if fraction is not None:
+            share = max(1, int(fraction * context * chars_per_token))
             chars = share if chars is None else min(chars, share)
-        found = Budget(
-            chars=chars, bytes=self.bytes, skills=self.entries, description=self.description
-        )
+        found = Budget(chars=chars, bytes=self.bytes, skills=self.entries, description=description)
         return DEFAULT_BUDGET if found == Budget() else found
 
 
@@ -108,6 +121,8 @@ class Host:
     * `skill_fields`: the SKILL.md frontmatter fields the host reads (the others it
       ignores) [None: not documented; every field is kept].
     * `index`, `limits`: the skill listing's budget, and the host's hard limits.
+    * `models`: the host's default model and the context windows it knows
+      (`Host.budget` turns a model into the listing's budget).
     * `events`: the hook events the host fires, in its own spelling.
     * `clash`: ``first`` (one skill per name: the first root wins) or ``every`` (the
       host lists every copy; satchel keeps the first and reports the rest).
@@ -144,6 +159,7 @@ class Host:
     skill_fields: tuple[str, ...] | None = None
     index: Index = field(default_factory=Index)
     limits: Limits = field(default_factory=Limits)
+    models: Models = field(default_factory=Models)
     events: tuple[str, ...] = ()
     clash: Clash = "first"
     untrusted: Untrusted = "user-first"
@@ -153,6 +169,23 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+
+    def model(self, model: str | None = None) -> Resolved:
+        """The window `model` resolves to under this host (None: its default model)."""
+        return self.models.resolve(model)
+
+    def budget(
+        self, model: str | None = None, settings: ListingSettings | None = None
+    ) -> tuple[Budget, tuple[Diagnostic, ...]]:
+        """The listing budget for `model` (None: the host's default), with the host's
+        `settings`, and a ``host.model-unknown`` warning for a model it does not know
+        (whose budget is taken of the host's fallback window)."""
+        found = self.models.resolve(model)
+        window = found.window
+        budget = self.index.budget(
+            window.tokens, chars_per_token=window.chars_per_token, settings=settings
+        )
+        return budget, found.diagnostics(self.name)
 
     def layout(
         self,
@@ -238,6 +271,12 @@ class Host:
                 "description": self.index.description,
                 "overflow": self.index.overflow,
                 "bytes": self.index.bytes,
+                "style": self.index.style,
+            },
+            "models": {
+                "default": self.models.default,
+                "known": {w.id: w.tokens for w in self.models.known},
+                "fallback": self.models.fallback,
             },
             "limits": {
                 "name": self.limits.name,

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from satchel.hosts._model import Host, Index, Limits
+from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
 
 __all__ = ["PROFILES", "SATCHEL"]
@@ -119,7 +120,8 @@ CLAUDE_CODE = Host(
     argument_numbering=0,
     instructions="claude-code",
     skill_fields=CLAUDE_FIELDS,
-    index=Index(fraction=0.01, description=1536, overflow="least-used"),
+    index=Index(fraction=0.01, description=1536, overflow="least-used", style="claude-code"),
+    models=CLAUDE_CODE_MODELS,
     limits=Limits(description=1536),
     events=CLAUDE_EVENTS,
     hook_files=False,
@@ -157,7 +159,10 @@ CODEX = Host(
     argument_numbering=1,
     instructions="codex",
     skill_fields=("name", "description", "metadata"),
-    index=Index(fraction=0.02, chars=8000, description=1024, overflow="shorten"),
+    # 2% of the model's window in tokens (8,000 characters only when the window is not
+    # known); src/satchel/hosts/_listing_codex.py renders the listing as Codex sends it
+    index=Index(fraction=0.02, description=1024, overflow="shorten", style="codex"),
+    models=CODEX_MODELS,
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,
     clash="every",
@@ -193,7 +198,8 @@ GEMINI = Host(
     command_naming="path",
     instructions="gemini",
     skill_fields=("name", "description"),
-    index=Index(overflow="none"),
+    index=Index(overflow="none", style="gemini"),
+    models=GEMINI_MODELS,
     events=GEMINI_EVENTS,
     untrusted="skip-project",
     trust_list="gemini",

@@ -15,7 +15,9 @@ from satchel._xml import quoteattr
 from satchel.commands import CONTEXT_ID as COMMANDS_ID
 from satchel.commands import render_commands
 from satchel.commands._arguments import Filler
+from satchel.commands._model import Command
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._listing import host_listing
 from satchel.plugins.components._styles import select_output_style
 from satchel.resources import is_readable_text, list_resources
 from satchel.session._model import ActiveSkill, ContextSegment, Tool, Via
@@ -139,7 +141,15 @@ def segments(
     if options.include_instructions:
         found.extend(instruction_segments(env.instructions))
     listed = env.skills if skills is None else skills
-    index = build_session_index(options, listed, env.skill_overrides, known=env.skills)
+    index = build_session_index(
+        options,
+        listed,
+        env.skill_overrides,
+        known=env.skills,
+        commands=tuple(env.commands.commands.values()),
+        shadowed=tuple(s.loser for s in env.shadowed),
+        usage=env.listing.usage,
+    )
     if index.text:
         found.append(ContextSegment(INDEX_ID, "skill", "build", index.text))
     commands = render_commands(env.commands.commands)
@@ -159,17 +169,37 @@ def build_session_index(
     overrides: Mapping[str, object] | None = None,
     *,
     known: Iterable[str] | None = None,
+    commands: Sequence[Command] = (),
+    shadowed: Sequence[Skill] = (),
+    usage: Mapping[str, float] | None = None,
 ) -> Index:
     """The session's index of `skills` within `options.index_budget`, listed as the
     `overrides` say, with what its budget cut; when it leaves skills out, it ends with
     the line naming the search tools (`_discovery`), whose room comes out of the
-    budget."""
+    budget. Under a host's own listing style (`options.index_style`, when no
+    `index_format` is given) it is that host's listing, `commands` placed as the host
+    places them (and the copies `shadowed` for a host that lists every copy), and
+    the descriptions of the skills most `usage`d kept first."""
     budget = options.index_budget or DEFAULT_BUDGET
-    return discovery.with_search_line(
-        lambda within: _session_index(options, skills, overrides, known, within),
-        budget,
-        discovery.line_for(options),
-    )
+
+    def build(within: Budget) -> Index:
+        if options.index_style is not None and options.index_format is None:
+            found = host_listing(
+                options.index_style,
+                skills.values(),
+                budget=within,
+                commands=commands,
+                overrides=overrides,
+                known=() if known is None else known,
+                model=options.model,
+                shadowed=shadowed,
+                usage=usage,
+            )
+            if found is not None:
+                return found
+        return _session_index(options, skills, overrides, known, within)
+
+    return discovery.with_search_line(build, budget, discovery.line_for(options))
 
 
 def offers_search(

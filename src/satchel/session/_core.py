@@ -124,7 +124,10 @@ class Session:
         self.host = _host(environment, host)
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
-            options.setdefault("index_budget", self.host.index.budget())
+            model = options.get("model") or environment.options.model
+            budget, _ = self.host.budget(model, environment.listing)
+            options.setdefault("index_budget", budget)
+            options.setdefault("index_style", self.host.index.style)
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
             options.setdefault("disable_skill_shell_execution", True)
         _host_ids(self.host, environment, options)

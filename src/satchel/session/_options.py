@@ -51,8 +51,12 @@ class SessionOptions:
     * `max_active`: how many skills may be active at once [no limit].
     * `index_format`: the index in the context [``tool`` with `load_skill`, ``xml``
       with zidane's tools, ``paths`` with no tools].
-    * `index_budget`: the `Budget` the index never exceeds [the host profile's
-      (`Host.index.budget`) when it sets one, else 64 skills in 8 KiB].
+    * `index_budget`: the `Budget` the index never exceeds [the host profile's for
+      `model` (`Host.budget`) when it sets one, else 64 skills in 8 KiB].
+    * `index_style`: the host's own listing style the index takes when no
+      `index_format` is given (``claude-code``: `satchel.hosts`) [the host profile's].
+    * `model`: the model the host runs, whose context window sizes the host's skill
+      listing [the one `load(model=...)` was given, else the host's default model].
     * `enforce_allowed_tools`: ``auto`` [enforce when the model can deactivate a skill,
       that is when it has `skills_use`], ``on`` or ``off``.
     * `max_body_tokens` [10,000] and `max_resource_tokens` [25,000]: text budgets;
@@ -102,6 +106,8 @@ class SessionOptions:
     max_active: int | None = None
     index_format: IndexFormat | None = None
     index_budget: Budget | None = None
+    index_style: str | None = None
+    model: str | None = None
     enforce_allowed_tools: Enforce = "auto"
     max_body_tokens: int = 10_000
     max_resource_tokens: int = 25_000
@@ -211,6 +217,8 @@ class SessionOverrides(TypedDict, total=False):
     max_active: int | None
     index_format: IndexFormat | None
     index_budget: Budget | None
+    index_style: str | None
+    model: str | None
     enforce_allowed_tools: Enforce
     max_body_tokens: int
     max_resource_tokens: int

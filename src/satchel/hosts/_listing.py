@@ -1,0 +1,107 @@
+"""Each host's own skill listing: the text a host sends its model, byte for byte.
+
+A profile whose `Index.style` names a style lists skills as that host does (its
+header, order, cut and marker) instead of satchel's own index; a profile without
+one keeps satchel's index (`satchel._render.build_index`). A style is a pure
+renderer: a function from a `Listing` (what loaded, in satchel's order, and the
+budget the host's model gives) to a `satchel._render.Index`. The styles are looked
+up by name in `STYLES` (module path of a ``render`` function), imported only when
+used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import field
+from importlib import import_module
+from types import MappingProxyType
+from typing import TYPE_CHECKING, cast
+
+from satchel._budget import Budget
+from satchel._model import model
+from satchel._render import Index
+from satchel.commands._model import Command
+from satchel.skills._model import Skill
+
+if TYPE_CHECKING:
+    from satchel.hosts._model import Host
+
+__all__ = ["STYLES", "Listing", "Renderer", "host_listing", "renderer"]
+
+_NONE: Mapping[str, object] = MappingProxyType({})
+_NONE_USED: Mapping[str, float] = MappingProxyType({})
+
+
+@model
+class Listing:
+    """What a host's listing is made of: the model-visible candidates `skills` in
+    satchel's precedence order (a conditional skill not yet matched is left out by
+    the caller), the `commands` that loaded (a host that lists commands as skills
+    places them), the `budget` (`Host.budget`), the listing `overrides` by name, the
+    names `known` to have loaded (an override naming none of them is reported), and
+    the `model` the budget was taken for."""
+
+    skills: tuple[Skill, ...]
+    budget: Budget
+    commands: tuple[Command, ...] = ()
+    overrides: Mapping[str, object] = field(default_factory=lambda: _NONE)
+    known: frozenset[str] = frozenset()
+    model: str | None = None
+    shadowed: tuple[Skill, ...] = ()
+    usage: Mapping[str, float] = field(default_factory=lambda: _NONE_USED)
+
+
+Renderer = Callable[[Listing], Index]
+
+STYLES: Mapping[str, str] = MappingProxyType(
+    {
+        "claude-code": "satchel.hosts._listing_claude",
+        "codex": "satchel.hosts._listing_codex",
+        "gemini": "satchel.hosts._listing_gemini",
+    }
+)
+"""Each style's module; the module's ``render(listing) -> Index`` renders it."""
+
+
+def renderer(host: Host | str | None) -> Renderer | None:
+    """The renderer of `host`'s listing style, or of the style of that name (None:
+    satchel's own index)."""
+    style = host if isinstance(host, str) or host is None else host.index.style
+    if style is None:
+        return None
+    module = STYLES.get(style)
+    if module is None:
+        raise ValueError(f"unknown listing style {style!r}")
+    return cast("Renderer", import_module(module).render)
+
+
+def host_listing(
+    host: Host | str | None,
+    skills: Iterable[Skill],
+    *,
+    budget: Budget,
+    commands: Iterable[Command] = (),
+    overrides: Mapping[str, object] | None = None,
+    known: Iterable[str] = (),
+    model: str | None = None,
+    shadowed: Iterable[Skill] = (),
+    usage: Mapping[str, float] | None = None,
+) -> Index | None:
+    """`host`'s own listing of `skills` (and `commands`, for a host that lists them),
+    or None when its profile has no listing style (`host` a profile, or the name of
+    a style)."""
+    render = renderer(host)
+    if render is None:
+        return None
+    given = tuple(skills)
+    listing = Listing(
+        skills=given,
+        budget=budget,
+        commands=tuple(commands),
+        overrides=MappingProxyType(dict(overrides or {})),
+        known=frozenset((*known, *(s.name for s in given))),
+        model=model,
+        shadowed=tuple(shadowed),
+        usage=MappingProxyType(dict(usage or {})),
+    )
+    return render(listing)

@@ -1,0 +1,89 @@
+"""Claude Code's listing rules, one at a time, without the host (the host itself is
+compared in test_claude_listing_loop.py): the cut, the width, the usage score, the
+settings read, and the order of commands and plugins."""
+
+from __future__ import annotations
+
+import json
+
+import satchel
+from satchel._budget import Budget
+from satchel._listing import read_listing, read_usage
+from satchel.hosts._listing import host_listing, renderer
+from satchel.hosts._listing_claude import HEADER, cut, width
+from tests.support import put
+
+
+def test_a_description_over_the_cap_keeps_one_less_and_the_marker():
+    assert cut("abcdef", 6) == "abcdef"
+    assert cut("abcdefg", 6) == "abcde…"
+    assert cut("abc def", 5) == "abc …"  # whitespace at the cut is kept
+
+
+def test_the_cap_counts_utf16_units_and_a_split_pair_is_sent_as_a_replacement():
+    assert cut("a😀b", 4) == "a😀b"  # 1 + 2 + 1 units
+    assert cut("aa😀b", 4) == "aa\ufffd…"
+
+
+def test_the_width_counts_wide_characters_twice_and_combining_ones_not_at_all():
+    assert width("abc") == 3
+    assert width("日本") == 4
+    assert width("e\u0301") == 1
+
+
+def test_usage_halves_each_week_and_never_falls_below_a_tenth(home):
+    now = 1_000_000_000.0
+    day = 86_400_000
+    usage = {
+        "fresh": {"usageCount": 4, "lastUsedAt": now * 1000},
+        "week": {"usageCount": 4, "lastUsedAt": now * 1000 - 7 * day},
+        "old": {"usageCount": 4, "lastUsedAt": now * 1000 - 700 * day},
+        "bad": {"usageCount": "4", "lastUsedAt": now * 1000},
+    }
+    put(home / ".claude.json", json.dumps({"skillUsage": usage}))
+    scores = dict(read_usage(home, now))
+    assert scores == {"fresh": 4.0, "week": 2.0, "old": 0.4}
+
+
+def test_the_listing_settings_are_read_from_the_claude_settings_files(layout, project, home):
+    put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 300}')
+    put(project / ".claude" / "settings.json", '{"skillListingBudgetFraction": 0.02}')
+    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    assert (found.fraction, found.description, problems) == (0.02, 300, [])
+    untrusted, _ = read_listing(layout, trust_project=False, claude_settings=True)
+    assert (untrusted.fraction, untrusted.description) == (None, 300)
+    off, _ = read_listing(layout, trust_project=True, claude_settings=False)
+    assert (off.fraction, off.description) == (None, None)
+
+
+def test_a_setting_of_the_wrong_shape_is_ignored_and_reported(layout, home):
+    put(home / ".claude" / "settings.json", '{"skillListingBudgetFraction": 2, '
+        '"skillListingMaxDescChars": 0}')  # fmt: skip
+    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    assert (found.fraction, found.description) == (None, None)
+    assert [(p.code, p.message) for p in problems] == [
+        ("config.invalid", "settings.json: skillListingBudgetFraction must be above 0, at most 1"),
+        ("config.invalid", "settings.json: skillListingMaxDescChars must be a whole number > 0"),
+    ]
+
+
+def test_the_settings_size_the_budget_of_a_claude_code_load(layout, project, home):
+    put(project / ".claude" / "settings.json", '{"skillListingBudgetFraction": 0.001}')
+    env = satchel.load(layout=layout, host="claude-code", trusted=True)
+    assert env.index_budget() == Budget(chars=3_000, description=1536)
+
+
+def test_only_a_profile_with_a_style_gets_one():
+    assert renderer(satchel.hosts.get("cursor")) is None
+    assert renderer(satchel.hosts.get("claude-code")) is not None
+    assert renderer(satchel.hosts.get("codex")) is not None  # Codex's own listing
+
+
+def test_a_name_only_override_lists_the_name_and_never_counts_as_cut():
+    skills = [satchel.Skill(name=n, description=f"The {n} steps.") for n in ("a", "b")]
+    index = host_listing(
+        "claude-code", skills, budget=Budget(chars=10_000), overrides={"b": "name-only"}
+    )
+    assert index is not None
+    assert index.text == f"{HEADER}\n\n- a: The a steps.\n- b\n"
+    assert [d.code for d in index.diagnostics] == []
