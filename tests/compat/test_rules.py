@@ -233,10 +233,10 @@ def test_a_file_the_load_refuses(tmp_path):
 @pytest.mark.parametrize(
     ("host", "message"),
     [
-        ("codex", "the skill index is over Codex's budget (13,012 characters of 8,000): "
-         "it shortens every description evenly to fit"),  # a model of 100,000 tokens
-        ("claude-code", "the skill index is over Claude Code's budget (13,012 characters of "
-         "8,000): it drops the descriptions of the least-used skills first"),  # claude-opus-4-6
+        ("codex", "the skill index is over Codex's budget (14,000 characters of 8,000): "
+         "it shortens every description evenly to fit"),  # its own listing
+        ("claude-code", "the skill index is over Claude Code's budget (12,890 characters of "
+         "8,000): it drops the descriptions of the least-used skills first"),  # its own listing
         ("satchel", "the skill index is over satchel's budget (13,012 characters of 8,192): "
          "the entries past it are left out"),
     ],

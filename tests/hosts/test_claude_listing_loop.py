@@ -79,6 +79,13 @@ def few(root: Path) -> None:
     _skill(skills, "unicode", "Résumé — naïve café, 日本語 and 😀.")
 
 
+def shapes(root: Path) -> None:
+    skills = _project(root)
+    _skill(skills, "lines", "Line one.\nLine two.\n\n  Indented three.")
+    _skill(skills, "tabs", "\tTabbed\tdescription\t")
+    _skill(skills, "spaces", "a\u00a0b c\u200bd e\n\n\nf g\u2028h", 'when_to_use: "x\\ty"\n')
+
+
 def long(root: Path) -> None:
     skills = _project(root)
     _skill(skills, "beta", _words("abcd", 2000))  # a space at the cut: it is kept
@@ -152,6 +159,7 @@ def wide(root: Path) -> None:
 
 SCENARIOS = {
     "few": Scenario(few),
+    "shapes": Scenario(shapes),
     "long": Scenario(long),
     "roots": Scenario(roots, plugins=("kit", "aux")),
     "many": Scenario(many),

@@ -10,7 +10,7 @@ import satchel
 from satchel._budget import Budget
 from satchel._listing import read_listing, read_usage
 from satchel.hosts._listing import host_listing, renderer
-from satchel.hosts._listing_claude import HEADER, cut, width
+from satchel.hosts._listing_claude import HEADER, clean, cut, width
 from tests.support import put
 
 
@@ -23,6 +23,10 @@ def test_a_description_over_the_cap_keeps_one_less_and_the_marker():
 def test_the_cap_counts_utf16_units_and_a_split_pair_is_sent_as_a_replacement():
     assert cut("a😀b", 4) == "a😀b"  # 1 + 2 + 1 units
     assert cut("aa😀b", 4) == "aa\ufffd…"
+
+
+def test_newlines_tabs_and_format_characters_become_one_space_and_a_no_break_one_stays():
+    assert clean("\tA\n\n\nb\u200bc\u00a0d\u2028e ") == "A b c\u00a0d e"
 
 
 def test_the_width_counts_wide_characters_twice_and_combining_ones_not_at_all():

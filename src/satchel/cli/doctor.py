@@ -11,6 +11,7 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from satchel._budget import Budget
 from satchel._environment import Environment, RootReport
 from satchel._model import model
 from satchel._render import Index, IndexFormat, build_index
@@ -24,7 +25,6 @@ from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
-from satchel.hosts._listing import host_listing
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
 from satchel.policy._model import Policy
@@ -45,6 +45,23 @@ PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._pla
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
 PARAMS = (*located(), model_option(), ignore_option(), json_option())
+
+
+def _host_index(env: Environment, budget: Budget) -> Index | None:
+    """The host's own listing under a profile that has one (Claude Code's), else None."""
+    if env.host is None:
+        return None
+    from satchel.hosts._listing import host_listing  # only under a host profile
+
+    return host_listing(
+        env.host,
+        env.skills.values(),
+        budget=budget,
+        commands=env.commands.commands.values(),
+        overrides=env.skill_overrides,
+        model=env.options.model,
+        usage=env.listing.usage,
+    )
 
 
 def run(
@@ -71,15 +88,9 @@ def run(
         directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
     )
     budget = env.index_budget()
-    index = host_listing(
-        env.host,
-        env.skills.values(),
-        budget=budget,
-        commands=env.commands.commands.values(),
-        overrides=env.skill_overrides,
-        model=env.options.model,
-        usage=env.listing.usage,
-    ) or build_index(env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides)
+    index = _host_index(env, budget) or build_index(
+        env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides
+    )
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value
     # (load leaves the keyring alone), and the project skills' !`cmd` lines held back

@@ -20,7 +20,6 @@ from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._workspace import environment, model_problems
-from satchel.hosts._listing import host_listing
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions
@@ -141,6 +140,8 @@ def run(
 
     def build(within: Budget) -> Index:
         if style is not None:
+            from satchel.hosts._listing import host_listing  # only under a host profile
+
             found = host_listing(
                 env.host,
                 skills,

@@ -1,9 +1,10 @@
 """The always-on context a host reads before any task, and the index budget of its
 profile (`Host.index`).
 
-The index is satchel's own text (`satchel._render.render_index`, the ``tool`` format)
-for the skills the host loads, uncut, so its size says whether the host's budget
-holds it; the host's own wording differs a little. Instruction files count when they
+The index is the host's own listing under a profile that has one (Claude Code's:
+`satchel.hosts`), else satchel's own text (`satchel._render.render_index`, the
+``tool`` format), for the skills the host loads, uncut by the budget, so its size says
+whether the host's budget holds it. Instruction files count when they
 always apply (a conditional rule is read on demand). Tokens are `satchel.tokens`'
 estimate. A budget given as a share of the context window (`Index.fraction`: Claude
 Code 1%, Codex 2%) is taken of the window of the model asked for (each host's default
@@ -15,11 +16,13 @@ settings read with the project (Claude Code's ``skillListingBudgetFraction``) co
 
 from __future__ import annotations
 
+from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._listing import ListingSettings
 from satchel._render import model_visible, render_index
 from satchel.compat._model import Tokens
 from satchel.hosts import Host
+from satchel.hosts._listing import host_listing
 from satchel.tokens import Counter, approx_tokens
 
 __all__ = ["CONTEXT_TOKENS", "UNCAPPED", "budget", "tokens"]
@@ -51,12 +54,29 @@ def budget(
     return chars, f"{chars:,} characters"
 
 
+def _uncut(host: Host, env: Environment, model: str | None) -> str:
+    """The index uncut by the budget: the host's own listing under a profile that has
+    one (each description still cut to the host's length), else satchel's."""
+    cap = host.budget(model, env.listing)[0].description
+    found = host_listing(
+        host,
+        env.skills.values(),
+        budget=Budget(description=cap),
+        commands=env.commands.commands.values(),
+        overrides=env.skill_overrides,
+        usage=env.listing.usage,
+    )
+    if found is not None:
+        return found.text
+    return render_index(env.skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
+
+
 def tokens(
     host: Host, env: Environment, *, model: str | None = None, counter: Counter = approx_tokens
 ) -> tuple[Tokens, str]:
     """`env`'s always-on cost for `host` and `model`, and the index text it was
     measured on."""
-    text = render_index(env.skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
+    text = _uncut(host, env, model)
     listed = sum(1 for s in env.skills.values() if model_visible(s))
     chars, rule = budget(host, model, env.listing)
     entries = host.index.entries

@@ -12,9 +12,11 @@ checked against both hosts running offline (tests/hosts/test_claude_listing_loop
   whose name a skill took is not listed. Claude Code's own bundled skills follow
   them (satchel does not list those: ``disableBundledSkills`` keeps them out of the
   host's listing too).
-* The description is the skill's, trimmed, then `` - `` and its ``when_to_use`` when
-  it has one. One longer than ``skillListingMaxDescChars`` (1,536) UTF-16 code units is cut
-  to one less and ends with ``…``, mid-word, whitespace kept.
+* The description is the skill's, then `` - `` and its ``when_to_use`` when it has
+  one, each trimmed, each run of newlines, tabs and other control or format
+  characters made one space. One longer than ``skillListingMaxDescChars`` (1,536)
+  UTF-16 code units is cut to one less and ends with ``…``, mid-word, whitespace
+  kept.
 * An entry costs its display width (``Bun.stringWidth``: a wide character counts
   two, a combining or zero-width one none), plus one for each newline between
   entries. When the whole listing costs more than the budget (`Host.budget`), every
@@ -46,7 +48,7 @@ from satchel.hosts._listing import Listing
 from satchel.layout import PLUGIN, PROJECT, USER
 from satchel.skills._model import Skill
 
-__all__ = ["BUILTIN", "HEADER", "MARKER", "cut", "described", "render", "width"]
+__all__ = ["BUILTIN", "HEADER", "MARKER", "clean", "cut", "described", "render", "width"]
 
 HEADER = "The following skills are available for use with the Skill tool:"
 BUILTIN = (
@@ -69,6 +71,7 @@ a listing override may name them (``skillOverrides``) without naming an unknown
 skill. satchel does not list them."""
 MARKER = "…"
 _ZERO = frozenset(("Mn", "Me", "Cf", "Cc"))
+_SPACED = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 def render(listing: Listing) -> Index:
@@ -125,9 +128,31 @@ def _line(skill: Skill, cap: int | None) -> str:
 
 
 def described(skill: Skill) -> str:
-    """The description Claude Code lists: the skill's, trimmed, then `` - `` and its
-    ``when_to_use`` when it has one."""
-    return listing_description(replace(skill, description=skill.description.strip()))
+    """The description Claude Code lists: the skill's, then `` - `` and its
+    ``when_to_use`` when it has one, each trimmed and each run of control, format
+    and line-separator characters (a newline, a tab, a zero-width space) made one
+    space."""
+    when = None if skill.when_to_use is None else clean(skill.when_to_use)
+    return listing_description(
+        replace(skill, description=clean(skill.description), when_to_use=when or None)
+    )
+
+
+def clean(text: str) -> str:
+    """`text` trimmed, each run of control, format, line or paragraph separator
+    characters one space (observed: ``"a\n\n\nb"`` is listed ``"a b"``; a
+    no-break space is kept)."""
+    out: list[str] = []
+    run = False
+    for char in text.strip():
+        if unicodedata.category(char) in _SPACED:
+            if not run:
+                out.append(" ")
+            run = True
+            continue
+        out.append(char)
+        run = False
+    return "".join(out)
 
 
 def cut(text: str, cap: int | None) -> str:

@@ -177,13 +177,14 @@ def build_session_index(
     `overrides` say, with what its budget cut; when it leaves skills out, it ends with
     the line naming the search tools (`_discovery`), whose room comes out of the
     budget. Under a host's own listing style (`options.index_style`, when no
-    `index_format` is given) it is that host's listing, `commands` placed as the host
-    places them (and the copies `shadowed` for a host that lists every copy), and
-    the descriptions of the skills most `usage`d kept first."""
+    `index_format` is given and the tools are not zidane's) it is that host's
+    listing, `commands` placed as the host places them (and the copies `shadowed`
+    for a host that lists every copy), and the descriptions of the skills most
+    `usage`d kept first."""
     budget = options.index_budget or DEFAULT_BUDGET
 
     def build(within: Budget) -> Index:
-        if options.index_style is not None and options.index_format is None:
+        if _styled(options):
             found = host_listing(
                 options.index_style,
                 skills.values(),
@@ -200,6 +201,13 @@ def build_session_index(
         return _session_index(options, skills, overrides, known, within)
 
     return discovery.with_search_line(build, budget, discovery.line_for(options))
+
+
+def _styled(options: SessionOptions) -> bool:
+    """Whether the index is the host's own listing: a style, no format asked for, and
+    not zidane's skill tools (whose ``skills_use`` reads the ``xml`` index)."""
+    chosen = options.index_style is not None and options.index_format is None
+    return chosen and "skills_use" not in options.tools
 
 
 def offers_search(

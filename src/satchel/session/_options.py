@@ -54,7 +54,8 @@ class SessionOptions:
     * `index_budget`: the `Budget` the index never exceeds [the host profile's for
       `model` (`Host.budget`) when it sets one, else 64 skills in 8 KiB].
     * `index_style`: the host's own listing style the index takes when no
-      `index_format` is given (``claude-code``: `satchel.hosts`) [the host profile's].
+      `index_format` is given and the tools are not zidane's (``skills_use`` reads the
+      ``xml`` index) (``claude-code``: `satchel.hosts`) [the host profile's].
     * `model`: the model the host runs, whose context window sizes the host's skill
       listing [the one `load(model=...)` was given, else the host's default model].
     * `enforce_allowed_tools`: ``auto`` [enforce when the model can deactivate a skill,
