@@ -12,6 +12,9 @@ Where plugins come from, highest precedence first:
 4. the plugins Claude Code installed (``~/.claude/plugins``, `claude_installed`; see
    `satchel.plugins._claude_installed`), each at its record's scope, enabled as
    Claude Code's settings say (a disabled one is listed with ``plugin.disabled``);
+   with them (`claude_installed`) the folders of Claude Code's skills directories
+   that hold ``.claude-plugin/plugin.json``, each a ``<name>@skills-dir`` plugin
+   (`satchel.plugins._skills_dir`; the user's wins a name over the project's);
 5. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 
 Every directory read here is named as a plugin, so Claude Code's default layout
@@ -52,6 +55,7 @@ from satchel.plugins._data import data_dir
 from satchel.plugins._detect import Ambiguity, Detection
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
+from satchel.plugins._skills_dir import adopt, skills_dir_plugins
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
 from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
@@ -172,6 +176,7 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         sources.extend(reader.read(path, root.scope) for path in paths)
     if asked.claude_installed:
         sources.extend(_claude_installed(reader, layout, trusted))
+        sources.extend(_skills_dir(reader, layout, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
@@ -217,6 +222,26 @@ def _claude_installed(reader: _Reader, layout: Layout, trusted: bool) -> Iterabl
         plugins = tuple(_as_installed(p, record) for p in found.items)
         said = [_disabled(p, record) for p in plugins if not record.enabled]
         yield Source(plugins, (*found.diagnostics, *said))
+
+
+def _skills_dir(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Source[Plugin]]:
+    """Claude Code's skills-directory plugins, each under its ``@skills-dir`` id; a
+    project one named as a user one is not loaded (Claude Code: the user's wins)."""
+    folders, problems = skills_dir_plugins(layout, trust_project=trusted)
+    yield Source(diagnostics=problems)
+    users: set[str] = set()
+    for folder in folders:
+        found = reader.read(folder.root, folder.scope)
+        plugins = tuple(adopt(p, folder.root) for p in found.items)
+        if folder.scope == PROJECT and any(fold_name(p.name) in users for p in plugins):
+            message = (
+                f"the project's skills-directory plugin at {folder.root} is not loaded: "
+                "the user's skills directory has a plugin of that name"
+            )
+            yield Source(diagnostics=(diagnostic("plugin.shadowed", message, folder.root),))
+            continue
+        users.update(fold_name(p.name) for p in plugins if folder.scope != PROJECT)
+        yield Source(plugins, found.diagnostics)
 
 
 def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
