@@ -24,6 +24,7 @@ from satchel._approval import (
     scoped_hooks,
 )
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
+from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import read_overrides
@@ -40,7 +41,7 @@ from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
 from satchel.agents._model import AgentType
 from satchel.commands import CommandSet, load_commands
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import PROJECT, Layout, user_first
@@ -278,6 +279,11 @@ def load(
         opts = Options.build(**given)
     policy, read = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)
     problems = (*problems, *read)
+    managed = ClaudeManaged()
+    if opts.claude_settings_hooks:  # a load that follows Claude Code's settings
+        managed, said = read_claude_managed()
+        lay, opts, locked = _claude_locked(lay, opts, managed)
+        problems = (*problems, *said, *locked)
     requested = opts
     opts, refused = _policed_options(opts, policy)
     decided = decide_trust(
@@ -290,10 +296,41 @@ def load(
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
     builder = _Builder(effective, opts, decided.trust, profile, policy, given=lay)
+    builder.managed = managed
     with collector_paused():  # many small values and no cycles (docs/performance.md)
         builder.read(written)
     env = builder.build(lay, decided, (*problems, *refused))
     return env if requested == opts else replace(env, requested_options=requested)
+
+
+def _claude_locked(
+    lay: Layout, opts: Options, managed: ClaudeManaged
+) -> tuple[Layout, Options, tuple[Diagnostic, ...]]:
+    """`lay` and `opts` as Claude Code's managed settings leave them
+    (`satchel._claude_managed`): a locked ``skills`` or ``agents`` surface drops the
+    ``.claude`` roots, ``disableSideloadFlags`` the plugin directories given."""
+    said: list[Diagnostic] = []
+    where = managed.files[-1] if managed.files else None
+    for surface in ("skills", "agents"):
+        rows = lay.roots if surface == "skills" else lay.agent_roots
+        kept = tuple(r for r in rows if r.family != ".claude")
+        if surface in managed.locked and kept != rows:
+            lay = (
+                replace(lay, roots=kept) if surface == "skills" else replace(lay, agent_roots=kept)
+            )
+            message = (
+                f"~/.claude/{surface}/ and .claude/{surface}/ are not read: Claude Code's "
+                f"managed settings lock {surface} to plugins (strictPluginOnlyCustomization)"
+            )
+            said.append(diagnostic("host.managed.locked", message, where))
+    if managed.sideload_flags_off and opts.plugin_dirs:
+        opts = replace(opts, plugin_dirs=())
+        message = (
+            "the plugin directories given are not loaded: Claude Code's managed settings "
+            "refuse --plugin-dir (disableSideloadFlags)"
+        )
+        said.append(diagnostic("host.managed.sideload_refused", message, where))
+    return lay, opts, tuple(said)
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
@@ -335,6 +372,7 @@ class _Builder:
     trust: Trust
     host: Host | None = None
     policy: Policy = field(default_factory=Policy)
+    managed: ClaudeManaged = field(default_factory=ClaudeManaged)
     plugins: PluginSet = field(default_factory=PluginSet)
     skills: SkillPart = field(default_factory=SkillPart)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
@@ -354,7 +392,8 @@ class _Builder:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
         agents, instruction files, MCP servers and hooks."""
         self.plugins, self.refused = policed_plugins(
-            _plugins(self.layout, self.options, self.trust, self.given), self.policy
+            _plugins(self.layout, self.options, self.trust, self.given, self.managed),
+            self.policy,
         )
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
@@ -575,7 +614,9 @@ def _holds_project(opts: Options, trust: Trust) -> bool:
     return opts.read_held and not trust.folder and opts.trust_project_skills
 
 
-def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> PluginSet:
+def _plugins(
+    lay: Layout, opts: Options, trust: Trust, given: Layout | None, managed: ClaudeManaged
+) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
     return load_plugins(
@@ -590,6 +631,7 @@ def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> 
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
+        skills_dir=not managed.locked,  # any lock turns Claude Code's scan off
         hold_project=_holds_project(opts, trust),
         trusted_layout=given,
     )

@@ -286,6 +286,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
             "is left out",
         ),
+        "host.managed.locked": Entry(
+            "info", "Claude Code's managed settings lock a surface: its .claude roots are not read"
+        ),
+        "host.managed.sideload_refused": Entry(
+            "warning", "Claude Code's managed settings refuse the plugin directories given"
+        ),
         "host.unknown": Entry("error", "no host profile has that name"),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"

@@ -114,13 +114,15 @@ def load_plugins(
     skill_rule: SkillRule | None = None,
     formats: tuple[Format, ...] | None = None,
     claude_installed: bool = True,
+    skills_dir: bool = True,
     hold_project: bool = False,
     trusted_layout: Layout | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
-    `claude_installed`: the plugins Claude Code installed are read too. `hold_project`:
+    `claude_installed`: the plugins Claude Code installed are read too, and with them
+    (`skills_dir`) its skills-directory plugins. `hold_project`:
     when not `trust_project`, the plugins trusting the project would add (its plugin
     roots', the workspace plugin, the project-scope ones Claude Code installed, as the
     project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
@@ -128,7 +130,7 @@ def load_plugins(
     layout a trusted load reads, whose project rows rank first) [None: `layout`]."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
-        skill_rule, formats, claude_installed,
+        skill_rule, formats, claude_installed, skills_dir,
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -151,6 +153,7 @@ class _Asked:
     skill_rule: SkillRule | None
     formats: tuple[Format, ...] | None
     claude_installed: bool
+    skills_dir: bool
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -176,7 +179,8 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         sources.extend(reader.read(path, root.scope) for path in paths)
     if asked.claude_installed:
         sources.extend(_claude_installed(reader, layout, trusted))
-        sources.extend(_skills_dir(reader, layout, trusted))
+        if asked.skills_dir:
+            sources.extend(_skills_dir(reader, layout, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
