@@ -85,15 +85,55 @@ def _decisions(host: Host) -> list[str]:
     return ["| decision | value |", "|---|---|", *rows, ""]
 
 
+# What a profile's table cannot say: the host versions it speaks for and what they add.
+NOTES = {
+    "claude-code": """\
+The profile speaks for Claude Code 2.1.337, the newest (the `claude` binary of the
+Agent SDK's platform package); 2.1.332 is the newest `@anthropic-ai/claude-code`. A
+test names the version it compares with. What 2.1.337 adds, and what satchel does
+with it:
+
+- **`Interrupt`**, its 35th hook event (2.1.332 has the other 34, and its validator
+  warns that a hook on `Interrupt` is an unknown event): it fires once when an
+  interrupt ends the main conversation's turn (not when Claude Code exits, nor when
+  the work goes on by itself), with `source` (`user`, `session`, `system`: who
+  stopped it, and what its matcher tests), `reason` (`stop`, `permission_denied`,
+  `rewind`, `other`) and, where known, `via` (`terminal`, `client`); its output and
+  exit codes are ignored ([hooks.md](hooks.md#events)).
+- **Skills-directory plugins**: `claude plugin init|new NAME` scaffolds a plugin into
+  `~/.claude/skills/NAME/`, which loads as `NAME@skills-dir`; the profile loads such
+  folders under the same ids ([plugins.md](plugins.md#where-plugins-come-from)).
+- **`claude plugin validate --json`** adds `hosts`, `runs`, `advice` and `directory`.
+  `satchel validate --profile directory` reports the `directory` findings with the
+  same codes ([plugins.md](plugins.md#the-plugin-directorys-checks)); `satchel
+  audit` lists everything `runs` lists ([audit.md](audit.md#findings)).
+- **Managed settings**: `strictPluginOnlyCustomization`, `disableSideloadFlags` and
+  `disableCommandPluginSources` are honoured only from Claude Code's managed settings
+  (`/etc/claude-code/managed-settings.json` and `managed-settings.d/`); in the user's
+  and project's settings both Claude Code and satchel ignore them (observed). The
+  profile reads them there (or in `$SATCHEL_CLAUDE_MANAGED_DIR`): a lock on `skills`
+  or `agents` leaves out the `.claude` roots of that surface (`host.managed.locked`),
+  any lock the skills-directory plugins, and `disableSideloadFlags` the plugin
+  directories given (`host.managed.sideload_refused`), as Claude Code, run with the
+  same managed settings, does. Not applied yet: the lock on `hooks` (settings hooks)
+  and `mcp` (`.mcp.json`), and `disableCommandPluginSources` (satchel installs no
+  `command` plugin source).
+- `skillListingMaxDescChars`, the per-description cap of the listing, goes with the
+  listing settings (the index budget).
+""",
+}
+
+
 def section(host: Host) -> list[str]:
-    """One host's section: name, sources, tables and decisions."""
+    """One host's section: name, sources, tables, decisions and notes."""
     lines = [f"## {host.title} (`{host.name}`)", ""]
     lines += ["Sources:", "", *[f"- {s}" for s in host.sources], ""]
     lines += _table("Skills", host.skills)
     lines += _table("Commands", host.commands)
     lines += _table("Agents", host.agents)
     lines += _table("Plugin roots", host.plugins)
-    return [*lines, *_decisions(host)]
+    notes = [NOTES[host.name]] if host.name in NOTES else []
+    return [*lines, *_decisions(host), *notes]
 
 
 def render() -> str:

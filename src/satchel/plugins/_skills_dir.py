@@ -21,10 +21,11 @@ Claude Code 2.1.337 (``claude plugin init|new <name>`` scaffolds one at
   (``claude plugin list`` in an untrusted one says they were skipped), and the user's
   folder wins a name both have ("your ... shadowed the project's").
 
-Not followed: Claude Code's claude.ai sync manifest (``~/.claude/skills/manifest.json``)
-that claims some folders, and its managed-settings gates (``strictKnownMarketplaces``
-without ``{"source": "skills-dir"}``, ``strictPluginOnlyCustomization``), which turn
-the scan off. Reading runs nothing.
+Any lock of Claude Code's managed ``strictPluginOnlyCustomization`` turns the scan off
+(`load_plugins(skills_dir=False)`, decided in `load()`). Not followed: Claude Code's
+claude.ai sync manifest (``~/.claude/skills/manifest.json``) that claims some folders,
+and a managed ``strictKnownMarketplaces`` without ``{"source": "skills-dir"}``, which
+also turns the scan off. Reading runs nothing.
 """
 
 from __future__ import annotations
