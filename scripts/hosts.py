@@ -114,10 +114,11 @@ with it:
   profile reads them there (or in `$SATCHEL_CLAUDE_MANAGED_DIR`): a lock on `skills`
   or `agents` leaves out the `.claude` roots of that surface (`host.managed.locked`),
   any lock the skills-directory plugins, and `disableSideloadFlags` the plugin
-  directories given (`host.managed.sideload_refused`), as Claude Code, run with the
-  same managed settings, does. Not applied yet: the lock on `hooks` (settings hooks)
-  and `mcp` (`.mcp.json`), and `disableCommandPluginSources` (satchel installs no
-  `command` plugin source).
+  directories given (`host.managed.sideload_refused`), a lock on `hooks` the settings
+  hooks and one on `mcp` the project's `.mcp.json`, as Claude Code, run with the same
+  managed settings, does (`tests/hosts/test_claude_managed.py`, in a private mount
+  namespace that gives it its own `/etc/claude-code`). `disableCommandPluginSources`
+  has nothing to act on: satchel installs no `command` plugin source.
 - `skillListingMaxDescChars`, the per-description cap of the listing, goes with the
   listing settings (the index budget).
 """,

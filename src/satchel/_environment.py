@@ -48,6 +48,7 @@ from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
+from satchel.mcp._spec import McpServer
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -308,7 +309,8 @@ def _claude_locked(
 ) -> tuple[Layout, Options, tuple[Diagnostic, ...]]:
     """`lay` and `opts` as Claude Code's managed settings leave them
     (`satchel._claude_managed`): a locked ``skills`` or ``agents`` surface drops the
-    ``.claude`` roots, ``disableSideloadFlags`` the plugin directories given."""
+    ``.claude`` roots, ``disableSideloadFlags`` the plugin directories given (a lock on
+    ``hooks`` and ``mcp`` is applied where those are read, in `_Builder`)."""
     said: list[Diagnostic] = []
     where = managed.files[-1] if managed.files else None
     for surface in ("skills", "agents"):
@@ -331,6 +333,24 @@ def _claude_locked(
         )
         said.append(diagnostic("host.managed.sideload_refused", message, where))
     return lay, opts, tuple(said)
+
+
+def _mcp_unlocked(
+    servers: Sequence[McpServer], managed: ClaudeManaged
+) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
+    """`servers` without those of the project's ``.mcp.json`` when Claude Code's
+    managed settings lock ``mcp`` to plugins (and a word that they are left out)."""
+    if "mcp" not in managed.locked:
+        return tuple(servers), []
+    kept = tuple(s for s in servers if s.path is None or s.path.name != ".mcp.json")
+    left = [s for s in servers if s not in kept]
+    if not left:
+        return kept, []
+    message = (
+        f".mcp.json is not read ({len(left)} server(s)): Claude Code's managed settings lock "
+        "mcp to plugins (strictPluginOnlyCustomization)"
+    )
+    return kept, [diagnostic("host.managed.locked", message, left[0].path)]
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
@@ -467,6 +487,8 @@ class _Builder:
         trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
+        host, locked = _mcp_unlocked(host, self.managed)
+        problems += locked
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
         held = [p for p in self.plugins.held.values() if p.enabled]
         if self._holds_project():
@@ -477,7 +499,8 @@ class _Builder:
             trust=trust,
             executable=opts.executable,
             own_files=opts.hook_files,
-            claude_settings=opts.claude_settings_hooks,
+            # a managed lock on hooks: Claude Code's settings hooks are not read
+            claude_settings=opts.claude_settings_hooks and "hooks" not in self.managed.locked,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
 

@@ -43,13 +43,28 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     put(project, ".claude/skills/ours/SKILL.md", _skill("ours"))
     put(given, ".claude-plugin/plugin.json", json.dumps({"name": "given"}))
     put(given, "skills/extra/SKILL.md", _skill("extra"))
-    managed = base / "managed"
+    hook = {"type": "command", "command": 'touch "$CLAUDE_PROJECT_DIR/fired"'}
+    put(
+        project,
+        ".claude/settings.json",
+        json.dumps({"hooks": {"SessionStart": [{"hooks": [hook]}]}}),
+    )
+    put(project, ".mcp.json", json.dumps({"mcpServers": {"local": {"command": "true"}}}))
+    managed, hooks = base / "managed", base / "managed-hooks"
     put(managed, "managed-settings.json", json.dumps({"strictPluginOnlyCustomization": ["skills"]}))
-    return {"home": home, "project": project, "given": given, "managed": managed, "base": base}
+    put(
+        hooks,
+        "managed-settings.json",
+        json.dumps({"strictPluginOnlyCustomization": ["hooks", "mcp"]}),
+    )
+    return {"home": home, "project": project, "given": given, "managed": managed,
+            "managed-hooks": hooks, "base": base}  # fmt: skip
 
 
-def _load(tree: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> satchel.Environment:
-    monkeypatch.setenv(ENV_DIR, str(tree["managed"]))
+def _load(
+    tree: dict[str, Path], monkeypatch: pytest.MonkeyPatch, which: str = "managed"
+) -> satchel.Environment:
+    monkeypatch.setenv(ENV_DIR, str(tree[which]))
     layout = hosts.get("claude-code").layout(tree["project"], home=tree["home"], env={})
     return satchel.load(layout=layout, host="claude-code", trusted=True,
                         plugin_dirs=(tree["given"],))  # fmt: skip
@@ -123,9 +138,9 @@ print(json.dumps({"code": turn.returncode, "body": turn.turns[0].body if turn.tu
 """
 
 
-def _claude_under(tree: dict[str, Path], binary: Path) -> dict[str, Any]:
-    upper, work = tree["base"] / "upper", tree["base"] / "work"
-    shutil.copytree(tree["managed"], upper / "claude-code")
+def _claude_under(tree: dict[str, Path], binary: Path, which: str) -> dict[str, Any]:
+    upper, work = tree["base"] / f"upper-{which}", tree["base"] / f"work-{which}"
+    shutil.copytree(tree[which], upper / "claude-code")
     work.mkdir()
     mount = f"mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc"
     script = tree["base"] / "driver.py"
@@ -145,7 +160,9 @@ def test_claude_code_under_the_same_lock_lists_what_satchel_loads(
 ):
     if not _namespaced():
         pytest.skip("needs root and unshare to give Claude Code its own /etc/claude-code")
-    seen = _claude_under(tree, claude_code_next)
+    (tree["project"] / "fired").unlink(missing_ok=True)
+    seen = _claude_under(tree, claude_code_next, "managed")
+    assert (tree["project"] / "fired").exists()  # hooks are not locked here: it ran
     blocks = [
         [{"text": m["content"]}] if isinstance(m["content"], str) else m["content"]
         for m in seen["body"]["messages"]
@@ -157,3 +174,33 @@ def test_claude_code_under_the_same_lock_lists_what_satchel_loads(
         assert locked_out not in names
     env = _load(tree, monkeypatch)
     assert not {"mine", "ours", "kit:tool"} & set(env.skills)
+
+
+def test_a_hooks_and_mcp_lock_keeps_settings_hooks_and_mcp_json_out(
+    tree: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+):
+    env = _load(tree, monkeypatch, "managed-hooks")
+    assert [h.spec.event for h in env.hooks.hooks] == []
+    assert "local" not in [s.name for s in env.mcp_servers.servers]
+    # skills are not locked; any lock turns the skills-directory plugins (kit) off
+    assert sorted(env.skills) == ["given:extra", "mine", "ours"]
+    (said,) = [d for d in env.diagnostics if d.code == "host.managed.locked"]
+    assert said.message == (
+        ".mcp.json is not read (1 server(s)): Claude Code's managed settings lock mcp to "
+        "plugins (strictPluginOnlyCustomization)"
+    )
+    unlocked = _load(tree, monkeypatch, "managed")
+    assert [h.spec.event for h in unlocked.hooks.hooks] == ["SessionStart"]
+    assert "local" in [s.name for s in unlocked.mcp_servers.servers]
+
+
+def test_claude_code_under_a_hooks_lock_runs_no_settings_hook(
+    tree: dict[str, Path], claude_code_next: Path
+):
+    if not _namespaced():
+        pytest.skip("needs root and unshare to give Claude Code its own /etc/claude-code")
+    fired = tree["project"] / "fired"
+    fired.unlink(missing_ok=True)
+    seen = _claude_under(tree, claude_code_next, "managed-hooks")
+    assert seen["code"] == 0
+    assert not fired.exists()
