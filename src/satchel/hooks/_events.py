@@ -16,8 +16,11 @@ once when an interrupt ends the main conversation's turn (not when Claude Code i
 exiting or the work goes on by itself), with ``source`` (``user``, ``session``,
 ``system``: who stopped it, also what its matcher tests), ``reason`` (``stop``,
 ``permission_denied``, ``rewind``, ``other``) and, where known, ``via``
-(``terminal``, ``client``); its output and exit codes are ignored. 2.1.332 has no
-such event (its validator warns about the name). Codex
+(``terminal``, ``client``); its output and exit codes are ignored. Observed: an SDK
+program's interrupt of a running ``claude -p --input-format stream-json`` turn fires
+it with ``source`` ``user``, ``reason`` ``stop``, ``via`` ``client``
+(tests/hooks/test_interrupt_claude.py). 2.1.332 has no such event (its validator
+warns about the name). Codex
 0.171.0: https://developers.openai.com/codex/hooks (12 events, Claude Code's spelling,
 the same hooks.json shape, so a Claude-format file names them; its inputs add
 ``model`` and ``turn_id``). Kimi writes Claude Code's names and has a few of its own.
