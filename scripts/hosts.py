@@ -120,7 +120,7 @@ def _decisions(host: Host) -> list[str]:
 
 
 def section(host: Host) -> list[str]:
-    """One host's section: name, sources, tables and decisions."""
+    """One host's section: name, sources, tables, decisions and notes."""
     lines = [f"## {host.title} (`{host.name}`)", ""]
     lines += ["Sources:", "", *[f"- {s}" for s in host.sources], ""]
     lines += _table("Skills", host.skills)

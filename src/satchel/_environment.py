@@ -25,6 +25,7 @@ from satchel._approval import (
 )
 from satchel._budget import Budget
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
+from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import ListingSettings, read_listing, read_overrides
@@ -42,13 +43,14 @@ from satchel._writing import WrittenSkills, write_skills
 from satchel.agents import AgentSet, load_agents
 from satchel.agents._model import AgentType
 from satchel.commands import CommandSet, load_commands
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
+from satchel.mcp._spec import McpServer
 from satchel.origin import Trust
 from satchel.plugins._dependencies import missing_requirements
 from satchel.plugins._discover import PluginSet, load_plugins
@@ -294,6 +296,11 @@ def load(
     problems = (*problems, *read)
     if profile is not None:
         problems = (*problems, *profile.model(opts.model).diagnostics(profile.name))
+    managed = ClaudeManaged()
+    if opts.claude_settings_hooks:  # a load that follows Claude Code's settings
+        managed, said = read_claude_managed()
+        lay, opts, locked = _claude_locked(lay, opts, managed)
+        problems = (*problems, *said, *locked)
     requested = opts
     opts, refused = _policed_options(opts, policy)
     decided = decide_trust(
@@ -306,10 +313,60 @@ def load(
     effective = user_first(lay) if decided.trust.demote_project else lay
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
     builder = _Builder(effective, opts, decided.trust, profile, policy, given=lay)
+    builder.managed = managed
     with collector_paused():  # many small values and no cycles (docs/performance.md)
         builder.read(written)
     env = builder.build(lay, decided, (*problems, *refused))
     return env if requested == opts else replace(env, requested_options=requested)
+
+
+def _claude_locked(
+    lay: Layout, opts: Options, managed: ClaudeManaged
+) -> tuple[Layout, Options, tuple[Diagnostic, ...]]:
+    """`lay` and `opts` as Claude Code's managed settings leave them
+    (`satchel._claude_managed`): a locked ``skills`` or ``agents`` surface drops the
+    ``.claude`` roots, ``disableSideloadFlags`` the plugin directories given (a lock on
+    ``hooks`` and ``mcp`` is applied where those are read, in `_Builder`)."""
+    said: list[Diagnostic] = []
+    where = managed.files[-1] if managed.files else None
+    for surface in ("skills", "agents"):
+        rows = lay.roots if surface == "skills" else lay.agent_roots
+        kept = tuple(r for r in rows if r.family != ".claude")
+        if surface in managed.locked and kept != rows:
+            lay = (
+                replace(lay, roots=kept) if surface == "skills" else replace(lay, agent_roots=kept)
+            )
+            message = (
+                f"~/.claude/{surface}/ and .claude/{surface}/ are not read: Claude Code's "
+                f"managed settings lock {surface} to plugins (strictPluginOnlyCustomization)"
+            )
+            said.append(diagnostic("host.managed.locked", message, where))
+    if managed.sideload_flags_off and opts.plugin_dirs:
+        opts = replace(opts, plugin_dirs=())
+        message = (
+            "the plugin directories given are not loaded: Claude Code's managed settings "
+            "refuse --plugin-dir (disableSideloadFlags)"
+        )
+        said.append(diagnostic("host.managed.sideload_refused", message, where))
+    return lay, opts, tuple(said)
+
+
+def _mcp_unlocked(
+    servers: Sequence[McpServer], managed: ClaudeManaged
+) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
+    """`servers` without those of the project's ``.mcp.json`` when Claude Code's
+    managed settings lock ``mcp`` to plugins (and a word that they are left out)."""
+    if "mcp" not in managed.locked:
+        return tuple(servers), []
+    kept = tuple(s for s in servers if s.path is None or s.path.name != ".mcp.json")
+    left = [s for s in servers if s not in kept]
+    if not left:
+        return kept, []
+    message = (
+        f".mcp.json is not read ({len(left)} server(s)): Claude Code's managed settings lock "
+        "mcp to plugins (strictPluginOnlyCustomization)"
+    )
+    return kept, [diagnostic("host.managed.locked", message, left[0].path)]
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
@@ -351,6 +408,7 @@ class _Builder:
     trust: Trust
     host: Host | None = None
     policy: Policy = field(default_factory=Policy)
+    managed: ClaudeManaged = field(default_factory=ClaudeManaged)
     plugins: PluginSet = field(default_factory=PluginSet)
     skills: SkillPart = field(default_factory=SkillPart)
     commands: CommandSet = field(default_factory=lambda: CommandSet(MappingProxyType({})))
@@ -371,7 +429,8 @@ class _Builder:
         """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
         agents, instruction files, MCP servers and hooks."""
         self.plugins, self.refused = policed_plugins(
-            _plugins(self.layout, self.options, self.trust, self.given), self.policy
+            _plugins(self.layout, self.options, self.trust, self.given, self.managed),
+            self.policy,
         )
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
@@ -450,6 +509,8 @@ class _Builder:
         trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
         host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
+        host, locked = _mcp_unlocked(host, self.managed)
+        problems += locked
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
         held = [p for p in self.plugins.held.values() if p.enabled]
         if self._holds_project():
@@ -460,7 +521,8 @@ class _Builder:
             trust=trust,
             executable=opts.executable,
             own_files=opts.hook_files,
-            claude_settings=opts.claude_settings_hooks,
+            # a managed lock on hooks: Claude Code's settings hooks are not read
+            claude_settings=opts.claude_settings_hooks and "hooks" not in self.managed.locked,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
 
@@ -598,7 +660,9 @@ def _holds_project(opts: Options, trust: Trust) -> bool:
     return opts.read_held and not trust.folder and opts.trust_project_skills
 
 
-def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> PluginSet:
+def _plugins(
+    lay: Layout, opts: Options, trust: Trust, given: Layout | None, managed: ClaudeManaged
+) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
     return load_plugins(
@@ -613,6 +677,7 @@ def _plugins(lay: Layout, opts: Options, trust: Trust, given: Layout | None) -> 
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
         claude_installed=opts.claude_installed_plugins,
+        skills_dir=not managed.locked,  # any lock turns Claude Code's scan off
         hold_project=_holds_project(opts, trust),
         trusted_layout=given,
     )

@@ -292,6 +292,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
             "is left out",
         ),
+        "host.managed.locked": Entry(
+            "info", "Claude Code's managed settings lock a surface: its .claude roots are not read"
+        ),
+        "host.managed.sideload_refused": Entry(
+            "warning", "Claude Code's managed settings refuse the plugin directories given"
+        ),
         "host.model-unknown": Entry(
             "warning",
             "the host does not know the model named; its listing budget is taken of the "
@@ -596,6 +602,27 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.connectors.invalid": Entry("warning", "connectors.json failed to load"),
         "plugin.dependency.missing": Entry(
             "warning", "a plugin depends on a plugin this load does not have; it loads anyway"
+        ),
+        "plugin.directory.icon_invalid": Entry(
+            "warning", "the plugin directory's ICON_INVALID: the icon is not a usable image"
+        ),
+        "plugin.directory.icon_missing": Entry(
+            "warning", "the plugin directory's ICON_MISSING: no icon in plugin.json or the plugin"
+        ),
+        "plugin.directory.license_missing": Entry(
+            "error", "the plugin directory's LICENSE_MISSING: no license file or field"
+        ),
+        "plugin.directory.os_metadata_file": Entry(
+            "warning", "the plugin directory's ARCHIVE_OS_METADATA_FILE: a system file is inside"
+        ),
+        "plugin.directory.privacy_url_missing": Entry(
+            "warning", "the plugin directory's PRIVACY_URL_MISSING: remote, with no privacy URL"
+        ),
+        "plugin.directory.readme_missing": Entry(
+            "error", "the plugin directory's README_MISSING: the plugin has no README"
+        ),
+        "plugin.directory.readme_trivial": Entry(
+            "error", "the plugin directory's README_TRIVIAL: the README is too short or unread"
         ),
         "plugin.disabled": Entry(
             "info", "a plugin is disabled in the config file or in Claude Code's settings"

@@ -34,15 +34,22 @@ def build(tmp_path: Path) -> tuple[Path, Path, Path]:
     servers = {
         "mcpServers": {
             "run": {"command": "npx", "args": ["-y", "evil-mcp"]},
-            "web": {"type": "http", "url": "https://x.example/mcp"},
+            "web": {"type": "http", "url": "https://x.example/mcp", "headersHelper": touch},
         }
     }
     claude_plugin(project / ".satchel" / "plugins", "kit", mcp=servers, hooks=hooks)
     workflow = f'export const meta = {{ name: "fan", description: "d", phases: [] }}\n{touch}\n'
     kit = project / ".satchel" / "plugins" / "kit"
     put(kit / "workflows" / "fan.js", workflow)
-    lsp = {"py": {"command": "npx", "args": ["evil-lsp"], "extensionToLanguage": {".py": "py"}}}
+    lsp = {"py": {"command": "npx", "args": ["evil-lsp", "${user_config.level}"],
+                  "extensionToLanguage": {".py": "py"}}}  # fmt: skip
     put(kit / ".lsp.json", json.dumps(lsp))
+    made = json.loads((kit / ".claude-plugin" / "plugin.json").read_text())
+    made["userConfig"] = {"level": {"type": "string", "title": "L", "description": "l",
+                                    "default": "9"}}  # fmt: skip
+    put(kit / ".claude-plugin" / "plugin.json", json.dumps(made))
+    put(kit / "settings.json", json.dumps({"subagentStatusLine": {"type": "command",
+                                                                  "command": touch}}))  # fmt: skip
     watch = [{"name": "watch", "command": touch, "description": "Watches"}]
     put(kit / "monitors" / "monitors.json", json.dumps(watch))
     put(kit / "bin" / "kit-tool", f"#!/bin/sh\n{touch}\n", mode=0o755)

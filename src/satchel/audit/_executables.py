@@ -76,6 +76,10 @@ def server_findings(server: McpServer, trust: str) -> Iterator[Finding]:
     if server.transport != "stdio":
         message = f"{where} connects to {_q(_no_query(server.url or ''))} ({server.transport})"
         yield Finding.of("A-MCP-REMOTE-URL", message, server.path, None, trust)
+        helper = server.extras.get("headersHelper")
+        if isinstance(helper, str) and helper.strip():
+            message = f"{where} runs {_q(helper)} for its request headers"
+            yield Finding.of("A-MCP-HEADERS-HELPER", message, server.path, None, trust)
         return
     argv = [server.command or "", *server.args]
     env = f" with env {', '.join(sorted(server.env))}" if server.env else ""
@@ -122,10 +126,41 @@ def program_findings(plugin: Plugin, trust: str) -> Iterator[Finding]:
             f"in the background, armed {armed}"
         )
         yield Finding.of("A-MONITOR", message, monitor.path, None, trust)
+    settings = plugin.settings
+    line = None if settings is None else settings.subagent_status_line
+    command = None if line is None else line.get("command")
+    if isinstance(command, str) and settings is not None:
+        message = f"plugin {plugin.name}'s settings run {_q(command)} as the subagent status line"
+        yield Finding.of("A-STATUS-LINE", message, settings.sources[-1], None, trust)
+    yield from _option_defaults(plugin, trust)
     if plugin.bin:
         names = ", ".join(plugin.bin)
         message = f"plugin {plugin.name} puts bin/ programs first on the shell's PATH: {names}"
         yield Finding.of("A-PLUGIN-BIN", message, plugin.root / "bin", None, trust)
+
+
+_OPTION = re.compile(r"\$\{user_config\.(\w+)\}")
+
+
+def _option_defaults(plugin: Plugin, trust: str) -> Iterator[Finding]:
+    """A server (MCP or language) whose command, arguments or environment take a
+    ``${user_config.KEY}`` that has a default: it runs with that default until the user
+    sets one (Claude Code 2.1.337's ``runs.optionDefaults``). Values are never shown."""
+    defaults = {o.key for o in plugin.user_config if o.default is not None}
+    servers = [
+        *(("MCP server", s.name, [s.command or "", *s.args], s.env, s.path)
+          for s in plugin.mcp_servers if s.transport == "stdio"),
+        *(("language server", s.name, [s.command, *s.args], s.env, s.path)
+          for s in plugin.lsp_servers),
+    ]  # fmt: skip
+    for kind, name, argv, env, path in servers:
+        used = {k for text in [*argv, *env.values()] for k in _OPTION.findall(str(text))}
+        for key in sorted(used & defaults):
+            message = (
+                f"{kind} {_q(name)} of plugin {plugin.name} runs with the default of its "
+                f"option {_q(key)} until the user sets one"
+            )
+            yield Finding.of("A-OPTION-DEFAULT", message, path, None, trust)
 
 
 def allowed_tools_findings(skill: Skill, line: int | None, trust: str) -> Iterator[Finding]:

@@ -41,6 +41,7 @@ from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import DECLARATIVE, UNTRUSTED
+from satchel.hooks._scoped import skill_hooks
 from satchel.hosts import Host
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
 from satchel.mcp._spec import McpServer
@@ -182,6 +183,8 @@ def _plugin(plugin: Plugin | None, root: Path, trust: str, limits: Limits) -> li
     for skill in plugin.skills:
         if skill.path is not None:
             found += _skill(skill.path.parent, skill, trust, limits)
+        specs, _, _ = skill_hooks(skill)  # its frontmatter's hooks, run while it is active
+        found += (f for h in specs for f in hook_findings(h, f"skill:{skill.name}", trust))
     found += (f for h in plugin.hooks for f in hook_findings(h, f"plugin:{plugin.name}", trust))
     found += (f for s in plugin.mcp_servers for f in server_findings(s, trust))
     found += script_findings(plugin, trust)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.plugins import Plugin, PluginSet, read_plugin
+from satchel.plugins._directory import Finding
 
 MASK = "***"
 _SECRET_MAPS = ("env", "headers", "extras")
@@ -30,6 +31,7 @@ class PluginCheck:
     path: Path
     plugin: Plugin | None
     diagnostics: tuple[Diagnostic, ...]
+    directory: tuple[Finding, ...] | None = None  # --profile directory's findings
 
     @property
     def ok(self) -> bool:
@@ -45,6 +47,11 @@ class PluginCheck:
             "kind": "plugin",
             "format": None if self.plugin is None else self.plugin.format,
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            **(
+                {"directory": [f.to_json() for f in self.directory]}
+                if self.directory is not None
+                else {}
+            ),
         }
 
 

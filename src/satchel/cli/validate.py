@@ -16,6 +16,7 @@ from satchel.cli._ignore import ignore_option, selectors_here
 from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._plugin import PluginCheck, check_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
+from satchel.plugins._directory import directory_findings
 from satchel.skills._check import Checked, check_paths
 
 Check = Checked | PluginCheck
@@ -27,6 +28,13 @@ PARAMS = (
     click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
     click.Option(["--strict"], is_flag=True, help="Apply the Agent Skills spec exactly."),
     click.Option(["--unicode-names"], is_flag=True, help="Accept lowercase Unicode letters."),
+    click.Option(
+        ["--profile"],
+        type=click.Choice(["directory"]),
+        default=None,
+        help="Also run a catalogue's submission checks on each plugin: directory (the "
+        "plugin directory's, as claude plugin validate --profile directory runs them).",
+    ),
     client_option(),
     home_option(),
     ignore_option(),
@@ -43,13 +51,17 @@ def run(
     as_json: bool,
     home: Path | None = None,
     ignore: Sequence[str] = (),
+    profile: str | None = None,
 ) -> int:
     """Check skills and plugins as their author; exit 1 on errors.
 
     Each PATH is a skill directory, its SKILL.md, a directory whose subdirectories
     are skills, a plugin directory (any format satchel reads), or a directory whose
     subdirectories are all plugins. --strict applies the Agent Skills spec exactly,
-    and makes an unknown plugin manifest field fatal. --ignore (and config.toml's
+    and makes an unknown plugin manifest field fatal. --profile directory adds the
+    plugin directory's submission findings to each plugin (their codes are
+    plugin.directory.*, each message starting with the directory's own code, such as
+    README_MISSING; a finding that refuses a submission is an error). --ignore (and config.toml's
     [diagnostics] ignore, read from the user's config under --home and from the
     current directory's project when it is trusted) hides codes: they are not shown
     and fail nothing. Nothing is run."""
@@ -61,7 +73,7 @@ def run(
     for path in paths:
         plugins = [path] if is_plugin_dir(path) else plugin_children(path)
         if plugins is not None:
-            checked += [check_plugin(p, strict=strict) for p in plugins]
+            checked += [_profiled(check_plugin(p, strict=strict), profile) for p in plugins]
         else:
             checked += check_paths(
                 [path], strict=strict, unicode_names=unicode_names, client=client
@@ -73,6 +85,15 @@ def run(
     else:
         _print(checked, selectors)
     return OK if all(_ok(c, selectors) for c in checked) else PROBLEMS
+
+
+def _profiled(c: PluginCheck, profile: str | None) -> PluginCheck:
+    """`c` with the findings of the catalogue `profile` names (``directory``)."""
+    if profile != "directory":
+        return c
+    found = directory_findings(c.path, c.plugin)
+    said = tuple(f.diagnostic(c.path) for f in found)
+    return replace(c, diagnostics=(*c.diagnostics, *said), directory=found)
 
 
 def _without(c: Check, selectors: Sequence[str]) -> Check:

@@ -10,7 +10,17 @@ block, and whether satchel fires it. The per-host tables below (`CLAUDE_EVENTS`,
 Sources. Claude Code 2.1.332: its 34 events, their input schemas (the zod objects with
 ``hook_event_name``), their ``hookSpecificOutput`` schemas, the matcher field of each
 event and the exit-code summaries, all read from the pinned binary's strings (and
-checked by ``claude plugin validate --json``: tests/hooks/test_catalogue.py). Codex
+checked by ``claude plugin validate --json``: tests/hooks/test_catalogue.py). Claude
+Code 2.1.337 adds a 35th, ``Interrupt``, read from its binary the same way: it fires
+once when an interrupt ends the main conversation's turn (not when Claude Code is
+exiting or the work goes on by itself), with ``source`` (``user``, ``session``,
+``system``: who stopped it, also what its matcher tests), ``reason`` (``stop``,
+``permission_denied``, ``rewind``, ``other``) and, where known, ``via``
+(``terminal``, ``client``); its output and exit codes are ignored. Observed: an SDK
+program's interrupt of a running ``claude -p --input-format stream-json`` turn fires
+it with ``source`` ``user``, ``reason`` ``stop``, ``via`` ``client``
+(tests/hooks/test_interrupt_claude.py). 2.1.332 has no such event (its validator
+warns about the name). Codex
 0.171.0: https://developers.openai.com/codex/hooks (12 events, Claude Code's spelling,
 the same hooks.json shape, so a Claude-format file names them; its inputs add
 ``model`` and ``turn_id``). Kimi writes Claude Code's names and has a few of its own.
@@ -154,6 +164,9 @@ CATALOGUE: tuple[Event, ...] = (
     Event("stop_failure", "When a turn ends in an error", claude="StopFailure",
           kimi="StopFailure", inputs=("error", "error_details?", "last_assistant_message?"),
           matcher="error"),
+    Event("interrupt", "When an interrupt ends the main conversation's turn",
+          claude="Interrupt", codex="Interrupt", kimi="Interrupt",
+          inputs=("source", "reason", "via?"), matcher="source"),
     Event("subagent_start", "When a subagent starts", claude="SubagentStart",
           codex="SubagentStart", kimi="SubagentStart", inputs=("agent_id", "agent_type"),
           answers=("additionalContext",), matcher="agent_type"),
@@ -222,7 +235,6 @@ CATALOGUE: tuple[Event, ...] = (
     Event("message_display", "While assistant text is displayed", claude="MessageDisplay",
           inputs=("turn_id", "message_id", "index", "final", "delta"),
           answers=("displayContent",)),
-    Event("interrupt", "When the user interrupts a turn", codex="Interrupt", kimi="Interrupt"),
     Event("user_prompt_queued", "When a prompt is queued behind a running turn",
           kimi="UserPromptQueued"),
     Event("turn_started", "When a turn starts", kimi="TurnStarted"),

@@ -20,11 +20,13 @@ def _rows(scope: str, *rows: tuple[str, str]) -> tuple[RootSpec, ...]:
     return tuple(RootSpec(scope, family, template) for family, template in rows)
 
 
-# Claude Code 2.1.332: the hook events of its settings schema (34).
+# Claude Code 2.1.337: the hook events of its settings schema (35). The profile speaks
+# for the newest Claude Code; 2.1.332 has the same but `Interrupt` (its 34), and its
+# validator warns that a hook on `Interrupt` is an unknown event.
 CLAUDE_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
     "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
-    "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
+    "StopFailure", "Interrupt", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
     "PermissionRequest", "PermissionDenied", "Setup", "TeammateIdle", "TaskCreated",
     "TaskCompleted", "Elicitation", "ElicitationResult", "ConfigChange", "WorktreeCreate",
     "WorktreeRemove", "InstructionsLoaded", "CwdChanged", "FileChanged", "DirectoryAdded",
@@ -96,7 +98,7 @@ CLAUDE_CODE = Host(
         "https://code.claude.com/docs/en/plugins-reference",
         "https://code.claude.com/docs/en/memory",
         "https://code.claude.com/docs/en/hooks",
-        "claude plugin validate --json (2.1.332, observed)",
+        "claude plugin validate --json (2.1.332 and 2.1.337, observed)",
     ),
     # enterprise > personal > project: the user's skills win a clash with the project's
     skills=(

@@ -12,6 +12,9 @@ Where plugins come from, highest precedence first:
 4. the plugins Claude Code installed (``~/.claude/plugins``, `claude_installed`; see
    `satchel.plugins._claude_installed`), each at its record's scope, enabled as
    Claude Code's settings say (a disabled one is listed with ``plugin.disabled``);
+   with them (`claude_installed`) the folders of Claude Code's skills directories
+   that hold ``.claude-plugin/plugin.json``, each a ``<name>@skills-dir`` plugin
+   (`satchel.plugins._skills_dir`; the user's wins a name over the project's);
 5. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 
 Every directory read here is named as a plugin, so Claude Code's default layout
@@ -52,6 +55,7 @@ from satchel.plugins._data import data_dir
 from satchel.plugins._detect import Ambiguity, Detection
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
+from satchel.plugins._skills_dir import adopt, skills_dir_plugins
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
 from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
@@ -110,13 +114,15 @@ def load_plugins(
     skill_rule: SkillRule | None = None,
     formats: tuple[Format, ...] | None = None,
     claude_installed: bool = True,
+    skills_dir: bool = True,
     hold_project: bool = False,
     trusted_layout: Layout | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
-    `claude_installed`: the plugins Claude Code installed are read too. `hold_project`:
+    `claude_installed`: the plugins Claude Code installed are read too, and with them
+    (`skills_dir`) its skills-directory plugins. `hold_project`:
     when not `trust_project`, the plugins trusting the project would add (its plugin
     roots', the workspace plugin, the project-scope ones Claude Code installed, as the
     project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
@@ -124,7 +130,7 @@ def load_plugins(
     layout a trusted load reads, whose project rows rank first) [None: `layout`]."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
-        skill_rule, formats, claude_installed,
+        skill_rule, formats, claude_installed, skills_dir,
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -147,6 +153,7 @@ class _Asked:
     skill_rule: SkillRule | None
     formats: tuple[Format, ...] | None
     claude_installed: bool
+    skills_dir: bool
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -172,6 +179,8 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         sources.extend(reader.read(path, root.scope) for path in paths)
     if asked.claude_installed:
         sources.extend(_claude_installed(reader, layout, trusted))
+        if asked.skills_dir:
+            sources.extend(_skills_dir(reader, layout, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
@@ -217,6 +226,26 @@ def _claude_installed(reader: _Reader, layout: Layout, trusted: bool) -> Iterabl
         plugins = tuple(_as_installed(p, record) for p in found.items)
         said = [_disabled(p, record) for p in plugins if not record.enabled]
         yield Source(plugins, (*found.diagnostics, *said))
+
+
+def _skills_dir(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Source[Plugin]]:
+    """Claude Code's skills-directory plugins, each under its ``@skills-dir`` id; a
+    project one named as a user one is not loaded (Claude Code: the user's wins)."""
+    folders, problems = skills_dir_plugins(layout, trust_project=trusted)
+    yield Source(diagnostics=problems)
+    users: set[str] = set()
+    for folder in folders:
+        found = reader.read(folder.root, folder.scope)
+        plugins = tuple(adopt(p, folder.root) for p in found.items)
+        if folder.scope == PROJECT and any(fold_name(p.name) in users for p in plugins):
+            message = (
+                f"the project's skills-directory plugin at {folder.root} is not loaded: "
+                "the user's skills directory has a plugin of that name"
+            )
+            yield Source(diagnostics=(diagnostic("plugin.shadowed", message, folder.root),))
+            continue
+        users.update(fold_name(p.name) for p in plugins if folder.scope != PROJECT)
+        yield Source(plugins, found.diagnostics)
 
 
 def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
