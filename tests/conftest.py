@@ -114,6 +114,8 @@ def private_cache(
     monkeypatch.setenv("SATCHEL_CACHE_DIR", str(path))
     # and the system's policy directory is an empty one of its own, never the machine's
     monkeypatch.setenv("SATCHEL_POLICY_DIR", str(base / "no-policy"))
+    # and so is Claude Code's managed-settings directory (the machine's /etc/claude-code)
+    monkeypatch.setenv("SATCHEL_CLAUDE_MANAGED_DIR", str(base / "no-claude-managed"))
     user = base / "user-home" / number
     user.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(user))
