@@ -86,14 +86,24 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 
 _made: dict[Path, dict[str, tuple[int, int]]] = {}
+ROOT_LENGTH = 96
+"""The length of the examples copy's path, whatever the temp dir's (`padded`)."""
+
+
+def padded(base: Path, length: int = ROOT_LENGTH) -> Path:
+    """A folder in `base` whose path has `length` characters (more only when `base` is
+    that long already): a host that names paths in what it shows its model (Codex's
+    roots table) then shows the same number of characters on every machine."""
+    return base / "copy".ljust(max(length - len(str(base)) - 1, 4), "_")
 
 
 @functools.cache
 def examples_root() -> Path:
     """This process's copy of the bundled examples (made at first use in the temp dir,
     removed when the process ends): the folder that stands for the checkout's root."""
-    root = Path(tempfile.mkdtemp(prefix="satchel-examples-")).resolve()
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    made = Path(tempfile.mkdtemp(prefix="satchel-examples-")).resolve()
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
+    root = padded(made)
     copy_examples(root)
     _made[root] = snapshot(root)
     return root

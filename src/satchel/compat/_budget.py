@@ -16,6 +16,8 @@ settings read with the project (Claude Code's ``skillListingBudgetFraction``) co
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._listing import ListingSettings
@@ -71,12 +73,25 @@ def _uncut(host: Host, env: Environment, model: str | None) -> str:
     return render_index(env.skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
 
 
+SCRATCH = "/tmp/satchel-compat"
+"""What a scratch view's folder is measured as: a listing that names its paths
+(Codex's roots table) costs the same on every machine."""
+
+
 def tokens(
-    host: Host, env: Environment, *, model: str | None = None, counter: Counter = approx_tokens
+    host: Host,
+    env: Environment,
+    *,
+    model: str | None = None,
+    counter: Counter = approx_tokens,
+    scratch: Path | None = None,
 ) -> tuple[Tokens, str]:
     """`env`'s always-on cost for `host` and `model`, and the index text it was
-    measured on."""
+    measured on (`scratch`: the folder of the view `env` was loaded in, which the
+    text names as `SCRATCH`)."""
     text = _uncut(host, env, model)
+    if scratch is not None:
+        text = text.replace(str(scratch), SCRATCH)
     listed = sum(1 for s in env.skills.values() if model_visible(s))
     chars, rule = budget(host, model, env.listing)
     entries = host.index.entries

@@ -64,7 +64,8 @@ def compat(
         titles = {h.name: h.title for h in (*wanted, *others.values())}
         items = _project_items(every.values(), subject) if kind == "project" else ()
         found = {name: parts(env) for name, env in every.items()}
-        compared = _Compared(subject, items, found, titles, model)
+        base = views.base if kind != "project" else None
+        compared = _Compared(subject, items, found, titles, model, base)
         reports = tuple(compared.report(h, envs[h.name]) for h in wanted)
     return Report(root if project is None else subject.root, kind, reports)
 
@@ -90,9 +91,10 @@ class _Compared:
     found: Mapping[str, Mapping[str, dict[Key, Part]]]
     titles: Mapping[str, str]
     model: str | None
+    scratch: Path | None = None  # the views' folder, for a lone skill or plugin
 
     def report(self, host: Host, env: Environment) -> HostReport:
-        cost, _ = tokens(host, env, model=self.model)
+        cost, _ = tokens(host, env, model=self.model, scratch=self.scratch)
         index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
         dropped = drops(host, env, self.subject, self.items, index)
         unread = unread_parts(host, env, self.subject, self.found, self.titles, dropped)
