@@ -196,3 +196,19 @@ def test_an_index_that_leaves_skills_out_ends_as_a_sessions_does(satchel, projec
     ).out.splitlines()
     assert explained[-2].startswith("search line: ")
     assert explained[-1] == f"    {search_line(SessionOptions())}"
+
+
+def test_a_hosts_own_listing_is_printed_without_satchels_search_line(satchel, project, home):
+    """Codex leaves out bare lines past its budget with no line of its own: `index --host
+    codex` prints what Codex sends, and adds satchel's search line only with --search."""
+    root = project / ".agents" / "skills"
+    for n in range(700):
+        write_skill(root, f"skill-{n:03}", description="Does one small thing.")
+    args = ("index", "--project", project, "--home", home, "--host", "codex")
+    plain = satchel(*args, "--model", "gpt-5.5", "--json").json()
+    searched = satchel(*args, "--model", "gpt-5.5", "--search", "--json").json()
+    assert any(e["state"] == "omitted" for e in plain["entries"])
+    assert plain["search_line"] is None
+    assert plain["text"].endswith("\n</skills_instructions>")
+    assert searched["search_line"] == search_line(SessionOptions())
+    assert searched["text"].rstrip("\n").endswith(search_line(SessionOptions()))

@@ -80,10 +80,11 @@ PARAMS = (
     ),
     click.Option(
         ["--search/--no-search"],
-        default=True,
-        show_default=True,
+        default=None,
         help="End an index that leaves skills out with the line naming list_skills and "
-        "search_skills, as a session does (--no-search: skill_search=False).",
+        "search_skills, as a session does (--no-search: skill_search=False). Default: "
+        "on, but off under a host's own listing (--host claude-code, codex, gemini), "
+        "which the host sends without it.",
     ),
     click.Option(
         ["--query"],
@@ -113,7 +114,7 @@ def run(
     explain: bool,
     tool_name: str,
     touches: tuple[Path, ...],
-    search: bool,
+    search: bool | None,
     query: str | None,
     as_json: bool,
 ) -> int:
@@ -128,15 +129,17 @@ def run(
     a conditional skill (paths:) is left out until a --touch file matches it. With
     --query, the skills most relevant to it come first. An index that leaves skills
     out ends, as a session's does, with the line naming the search tools, whose room
-    comes out of the budget (--no-search: without it). When the project is not
+    comes out of the budget (--no-search: without it; a host's own listing is printed
+    as the host sends it, without it, unless --search). When the project is not
     trusted, a line on stderr names what it holds back and the command that trusts it."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
     held = Conditional(env)
     problems = [*model_problems(env), *(d for path in touches for d in held.touch(path)[1])]
     limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
     skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
-    line = search_line(SessionOptions()) if search else None
     style = env.host.index.style if env.host is not None and index_format is None else None
+    searched = style is None if search is None else search
+    line = search_line(SessionOptions()) if searched else None
 
     def build(within: Budget) -> Index:
         if style is not None:
