@@ -12,6 +12,7 @@ import pytest
 import satchel
 from satchel._trust import trust
 from satchel.runtime.hooks import HookRunner
+from satchel.runtime.hooks._payload import dialect_for
 from tests.support import codes
 
 from .support import (
@@ -221,6 +222,20 @@ def test_a_kimi_hook_fail_mode_closed_denies_on_failure(tmp_path, layout, fail_m
     (plugin / "kimi.plugin.json").write_text(json.dumps({"name": "kimi-guard", "hooks": [hook]}))
     outcome = HookRunner(satchel.load(layout=layout)).before_tool_use("Bash", {})
     assert outcome.behavior == behavior
+
+
+@pytest.mark.parametrize("host", ["codex", "gemini"])
+def test_a_hook_set_to_deny_on_failure_denies_under_each_hosts_reading(tmp_path, layout, host):
+    """Codex and Gemini CLI read a hook's answer by their own rules, but a hook that
+    satchel is told to fail closed still denies when it fails."""
+    plugin = layout.project / ".satchel" / "plugins" / "kimi-guard"
+    plugin.mkdir(parents=True)
+    hook = {"event": "PreToolUse", "command": "exit 1", "fail_mode": "closed"}
+    (plugin / "kimi.plugin.json").write_text(json.dumps({"name": "kimi-guard", "hooks": [hook]}))
+    runner = HookRunner(satchel.load(layout=layout), dialect=dialect_for(host))
+    outcome = runner.before_tool_use("Bash", {})
+    assert outcome.behavior == "deny"
+    assert "is set to deny on failure" in (outcome.reason or "")
 
 
 def test_claude_settings_hooks_load_only_when_asked(tmp_path, layout):

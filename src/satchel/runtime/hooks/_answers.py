@@ -46,13 +46,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from satchel.diagnostics import diagnostic
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
+from satchel.runtime.hooks._output import Answer, answered, failed, fails_closed, run_base
 
 __all__ = ["BLOCKING", "READERS", "REFUSALS_STAND", "STRICTER", "STRICTER_EVENTS", "Reader"]
 
@@ -79,64 +79,17 @@ _CONTEXT_TEXT = frozenset(("session_start", "user_prompt_submit"))
 _GATES = frozenset(("before_tool_use", "user_prompt_submit"))
 
 
-@dataclass(slots=True)
-class _Read:
-    """The fields read so far from one answer."""
-
-    decision: str | None = None
-    reason: str | None = None
-    updated_input: Mapping[str, Any] | None = None
-    context: str | None = None
-    system_message: str | None = None
-    stop: bool = False
-    stop_reason: str | None = None
-    problems: list[str] = field(default_factory=list)
-
-
-def _base(hook: Hook, run: ProcessResult) -> HookResult:
-    return HookResult(
-        hook,
-        run.exit_code,
-        run.stdout,
-        run.stderr,
-        timed_out=run.timed_out,
-        truncated=run.truncated,
-        duration=run.duration,
-    )
-
-
-def _failed(base: HookResult, code: str, why: str) -> HookResult:
-    hook = base.hook
-    joiner = ": " if code == "hook.output.invalid" else " "
-    found = diagnostic(code, f"hook {hook.name!r}{joiner}{why}", hook.spec.path)
-    return replace(base, failed=True, diagnostics=(*base.diagnostics, found))
-
-
-def _no_run(base: HookResult, run: ProcessResult) -> HookResult | None:
+def _no_run(base: HookResult, event: str, run: ProcessResult) -> HookResult | None:
     """The failure of a run that gave no output to read, or None."""
     if run.timed_out:
-        return _failed(base, "hook.timeout", "timed out; its process group was killed")
+        return failed(base, event, "hook.timeout", "timed out; its process group was killed")
     if run.exit_code is None:
         started = [d.message for d in run.diagnostics if d.code == "exec.start"]
-        return _failed(base, "hook.failed", started[0] if started else "could not start")
+        return failed(base, event, "hook.failed", started[0] if started else "could not start")
     if run.truncated:
         why = "its output passed the cap and was cut, so it cannot be read"
-        return _failed(base, "hook.output.truncated", why)
+        return failed(base, event, "hook.output.truncated", why)
     return None
-
-
-def _done(base: HookResult, read: _Read, output: Mapping[str, Any] | None) -> HookResult:
-    return replace(
-        base,
-        decision=read.decision,
-        reason=read.reason,
-        updated_input=read.updated_input,
-        additional_context=read.context,
-        system_message=read.system_message,
-        stop=read.stop,
-        stop_reason=read.stop_reason,
-        output=output,
-    )
 
 
 def _kept(hook: Hook) -> str:
@@ -168,37 +121,37 @@ def codex_result(
     hook: Hook, event: str, run: ProcessResult, fields: Mapping[str, Any]
 ) -> HookResult:
     """`run` of `hook` on `event` under Codex's rules (see the module docstring)."""
-    base = _base(hook, run)
-    failed = _no_run(base, run)
-    if failed is not None:
-        return failed
+    base = run_base(hook, run)
+    stopped = _no_run(base, event, run)
+    if stopped is not None:
+        return stopped
     if run.exit_code == 2:
         reason = _filled(run.stderr)
         if reason is None and event not in _GATES:
             why = "exited with 2 but wrote no reason to stderr"
-            return _failed(base, "hook.failed", why)
+            return failed(base, event, "hook.failed", why)
         return replace(base, decision="deny", reason=reason or _kept(hook))
     if run.exit_code != 0:
         line = run.stderr.strip().splitlines()[0] if run.stderr.strip() else ""
         why = f"exited with {run.exit_code}" + (f": {line}" if line else "")
-        return _failed(base, "hook.failed", why)
+        return failed(base, event, "hook.failed", why)
     text = run.stdout.strip()
     if not text:
         return base
     data = _object(text)
     if data is None:
         if text.startswith(("{", "[")):
-            return _failed(base, "hook.output.invalid", "its output is not a JSON object")
-        read = _Read(context=text if event in _CONTEXT_TEXT else None)
-        return _done(base, read, None)
+            return failed(base, event, "hook.output.invalid", "its output is not a JSON object")
+        read = Answer(context=text if event in _CONTEXT_TEXT else None)
+        return answered(base, read, None)
     read = _codex_json(hook, event, data)
     if read.problems:
-        return _failed(base, "hook.output.invalid", read.problems[0])
-    return _done(base, read, data)
+        return failed(base, event, "hook.output.invalid", read.problems[0])
+    return answered(base, read, data)
 
 
-def _codex_json(hook: Hook, event: str, data: Mapping[str, Any]) -> _Read:
-    read = _Read(system_message=_text(data, "systemMessage"))
+def _codex_json(hook: Hook, event: str, data: Mapping[str, Any]) -> Answer:
+    read = Answer(system_message=_text(data, "systemMessage"))
     specific = data.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
     if event in ("before_tool_use", "permission_request"):
@@ -216,7 +169,7 @@ def _codex_json(hook: Hook, event: str, data: Mapping[str, Any]) -> _Read:
     return read
 
 
-def _codex_universal_gate(data: Mapping[str, Any], read: _Read) -> None:
+def _codex_universal_gate(data: Mapping[str, Any], read: Answer) -> None:
     """What Codex refuses in a tool gate's answer: it fails the hook."""
     if data.get("continue") is False:
         read.problems.append("PreToolUse hook returned unsupported continue:false")
@@ -227,7 +180,7 @@ def _codex_universal_gate(data: Mapping[str, Any], read: _Read) -> None:
 
 
 def _codex_pre_tool(
-    hook: Hook, data: Mapping[str, Any], specific: Mapping[str, Any], read: _Read
+    hook: Hook, data: Mapping[str, Any], specific: Mapping[str, Any], read: Answer
 ) -> None:
     decision = specific.get("permissionDecision")
     reason = _filled(_text(specific, "permissionDecisionReason"))
@@ -254,7 +207,7 @@ def _codex_pre_tool(
         )
 
 
-def _codex_legacy(hook: Hook, data: Mapping[str, Any], read: _Read) -> None:
+def _codex_legacy(hook: Hook, data: Mapping[str, Any], read: Answer) -> None:
     decision = data.get("decision")
     if decision == "approve":
         read.problems.append("PreToolUse hook returned unsupported decision:approve")
@@ -268,7 +221,7 @@ _HOST_NAMES = {"after_tool_use": "PostToolUse", "user_prompt_submit": "UserPromp
                "stop": "Stop"}  # fmt: skip
 
 
-def _codex_block(hook: Hook, event: str, data: Mapping[str, Any], read: _Read) -> None:
+def _codex_block(hook: Hook, event: str, data: Mapping[str, Any], read: Answer) -> None:
     """``decision: block`` with a reason on PostToolUse, UserPromptSubmit and Stop."""
     name = _HOST_NAMES[event]
     if event == "after_tool_use" and data.get("suppressOutput") is True:
@@ -298,10 +251,10 @@ def gemini_result(
 ) -> HookResult:
     """`run` of `hook` on `event` under Gemini CLI's rules (see the module docstring);
     `fields` holds the call's ``tool_input`` a ``tool_input`` answer is merged into."""
-    base = _base(hook, run)
-    failed = _no_run(base, run)
-    if failed is not None:
-        return failed
+    base = run_base(hook, run)
+    stopped = _no_run(base, event, run)
+    if stopped is not None:
+        return stopped
     text = run.stdout.strip() or run.stderr.strip()
     data = _gemini_object(text) if text else None
     if data is not None:
@@ -309,11 +262,13 @@ def gemini_result(
     elif text:
         read = _gemini_plain(text, run.exit_code)
     else:
-        read = _Read()
+        read = Answer()
     if run.exit_code == 2 and read.decision != "deny":  # refusals stand: exit 2 refuses
         read.decision, read.reason, read.updated_input = "deny", read.reason or _kept(hook), None
-    result = _done(base, read, data)
+    result = answered(base, read, data)
     if run.exit_code not in (0, 2) and read.decision != "deny":
+        if fails_closed(hook):
+            return failed(base, event, "hook.failed", f"exited with {run.exit_code}")
         return replace(result, failed=True)
     return result
 
@@ -329,16 +284,16 @@ def _gemini_object(text: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _gemini_plain(text: str, code: int | None) -> _Read:
+def _gemini_plain(text: str, code: int | None) -> Answer:
     if code == 0:
-        return _Read(system_message=text)
+        return Answer(system_message=text)
     if code == _NON_BLOCKING_ERROR:
-        return _Read(system_message=f"Warning: {text}")
-    return _Read(decision="deny", reason=text)
+        return Answer(system_message=f"Warning: {text}")
+    return Answer(decision="deny", reason=text)
 
 
-def _gemini_json(event: str, data: Mapping[str, Any], fields: Mapping[str, Any]) -> _Read:
-    read = _Read(system_message=_text(data, "systemMessage"))
+def _gemini_json(event: str, data: Mapping[str, Any], fields: Mapping[str, Any]) -> Answer:
+    read = Answer(system_message=_text(data, "systemMessage"))
     reason = _text(data, "stopReason") or _text(data, "reason")
     decision = data.get("decision")
     if decision in ("deny", "block"):

@@ -32,7 +32,16 @@ from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Hook, HookResult
 from satchel.process import ProcessResult
 
-__all__ = ["DECISIONS", "failure_result", "read_result"]
+__all__ = [
+    "DECISIONS",
+    "Answer",
+    "answered",
+    "failed",
+    "failure_result",
+    "fails_closed",
+    "read_result",
+    "run_base",
+]
 
 DECISIONS = ("allow", "deny", "ask", "defer")
 _LEGACY = {"block": "deny", "approve": "allow"}
@@ -40,8 +49,8 @@ _PLAIN_CONTEXT = frozenset(("user_prompt_submit", "session_start"))
 
 
 @dataclass(slots=True)
-class _Answer:
-    """The fields read so far from one hook's output."""
+class Answer:
+    """The fields read so far from one hook's output (each host's reader fills one)."""
 
     decision: str | None = None
     reason: str | None = None
@@ -55,9 +64,9 @@ class _Answer:
     misplaced: bool = False
 
 
-def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
-    """What `run` of `hook` on `event` means (see the module docstring)."""
-    base = HookResult(
+def run_base(hook: Hook, run: ProcessResult) -> HookResult:
+    """The result of `run` before its output is read: exit code, output and timing."""
+    return HookResult(
         hook,
         run.exit_code,
         run.stdout,
@@ -66,6 +75,39 @@ def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
         truncated=run.truncated,
         duration=run.duration,
     )
+
+
+def answered(
+    base: HookResult,
+    answer: Answer,
+    output: Mapping[str, Any] | None,
+    diagnostics: tuple[Diagnostic, ...] = (),
+) -> HookResult:
+    """`base` with what `answer` read of the hook's `output`."""
+    return replace(
+        base,
+        decision=answer.decision,
+        reason=answer.reason,
+        updated_input=answer.updated_input,
+        additional_context=answer.context,
+        system_message=answer.system_message,
+        stop=answer.stop,
+        stop_reason=answer.stop_reason,
+        suppress_output=answer.suppress,
+        output=output,
+        diagnostics=(*base.diagnostics, *diagnostics),
+    )
+
+
+def failed(base: HookResult, event: str, code: str, why: str) -> HookResult:
+    """`base` as a run that gave no usable answer (`code`, `why`: ``hook NAME WHY``):
+    no opinion, or a deny when the hook is set to deny on failure."""
+    return _failed(base, event, _Failure(code, why))
+
+
+def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
+    """What `run` of `hook` on `event` means (see the module docstring)."""
+    base = run_base(hook, run)
     failure = _failure(run)
     if failure is not None and not (run.exit_code not in (None, 2) and _json_object(run.stdout)):
         return _failed(base, event, failure)
@@ -82,19 +124,7 @@ def read_result(hook: Hook, event: str, run: ProcessResult) -> HookResult:
     elif data is None and run.stdout.strip().startswith("{"):
         invalid = _Failure("hook.output.invalid", _unreadable(run.stdout))
         return _failed(base, event, invalid, diags)
-    return replace(
-        base,
-        decision=answer.decision,
-        reason=answer.reason,
-        updated_input=answer.updated_input,
-        additional_context=answer.context,
-        system_message=answer.system_message,
-        stop=answer.stop,
-        stop_reason=answer.stop_reason,
-        suppress_output=answer.suppress,
-        output=data,
-        diagnostics=tuple(diags),
-    )
+    return answered(base, answer, data, tuple(diags))
 
 
 def failure_result(
@@ -102,8 +132,7 @@ def failure_result(
 ) -> HookResult:
     """The result of a handler that gave no usable answer (`code`, `why`: ``hook
     NAME WHY``): no opinion, or a deny when the hook is set to deny on failure."""
-    base = HookResult(hook, None, "", "", timed_out=timed_out)
-    return _failed(base, event, _Failure(code, why))
+    return failed(HookResult(hook, None, "", "", timed_out=timed_out), event, code, why)
 
 
 @model
@@ -139,11 +168,15 @@ def _failed(
 ) -> HookResult:
     hook = base.hook
     found = [*(diags or []), _failure_diagnostic(hook, failure)]
-    closed = hook.spec.strict or hook.spec.fail_mode == "closed"
-    if closed and event in BLOCKING:
+    if fails_closed(hook) and event in BLOCKING:
         reason = f"hook {hook.name!r} failed ({failure.why}) and is set to deny on failure"
         return replace(base, failed=True, decision="deny", reason=reason, diagnostics=tuple(found))
     return replace(base, failed=True, diagnostics=tuple(found))
+
+
+def fails_closed(hook: Hook) -> bool:
+    """Whether `hook` is set to deny when it fails (strict, or ``fail_mode = closed``)."""
+    return hook.spec.strict or hook.spec.fail_mode == "closed"
 
 
 def _failure_diagnostic(hook: Hook, failure: _Failure) -> Diagnostic:
@@ -174,8 +207,8 @@ def _unreadable(stdout: str) -> str:
     return "its output is not a JSON object"
 
 
-def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any] | None]:
-    answer = _Answer()
+def _answer(hook: Hook, event: str, stdout: str) -> tuple[Answer, dict[str, Any] | None]:
+    answer = Answer()
     data = _parse(stdout)
     if data is None:
         text = stdout.strip()
@@ -194,7 +227,7 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[_Answer, dict[str, Any
     return answer, data
 
 
-def _universal(data: Mapping[str, Any], answer: _Answer) -> None:
+def _universal(data: Mapping[str, Any], answer: Answer) -> None:
     if data.get("continue") is False:
         answer.stop = True
         answer.stop_reason = _string(data, "stopReason", answer)
@@ -204,7 +237,7 @@ def _universal(data: Mapping[str, Any], answer: _Answer) -> None:
     answer.suppress = data.get("suppressOutput") is True
 
 
-def _claude(data: Mapping[str, Any], answer: _Answer) -> None:
+def _claude(data: Mapping[str, Any], answer: Answer) -> None:
     legacy = data.get("decision")
     if legacy is not None:
         if isinstance(legacy, str) and legacy in _LEGACY:  # a dict or list is unhashable
@@ -232,7 +265,7 @@ def _claude(data: Mapping[str, Any], answer: _Answer) -> None:
     answer.context = _string(specific, "additionalContext", answer)
 
 
-def _vibe(data: Mapping[str, Any], answer: _Answer) -> None:
+def _vibe(data: Mapping[str, Any], answer: Answer) -> None:
     decision = data.get("decision")
     if decision in ("deny", "block"):
         answer.decision = "deny"
@@ -251,7 +284,7 @@ _GEMINI_DECISIONS = {"allow": "allow", "approve": "allow", "deny": "deny", "bloc
                      "ask": "ask"}  # fmt: skip
 
 
-def _gemini(data: Mapping[str, Any], answer: _Answer) -> None:
+def _gemini(data: Mapping[str, Any], answer: Answer) -> None:
     decision = data.get("decision")
     if isinstance(decision, str) and decision in _GEMINI_DECISIONS:
         answer.decision = _GEMINI_DECISIONS[decision]
@@ -272,7 +305,7 @@ def _gemini(data: Mapping[str, Any], answer: _Answer) -> None:
 _CURSOR_PERMISSIONS = frozenset(("allow", "deny", "ask"))
 
 
-def _cursor(data: Mapping[str, Any], answer: _Answer) -> None:
+def _cursor(data: Mapping[str, Any], answer: Answer) -> None:
     """Cursor's answers: ``permission`` (allow, deny, ask) with ``user_message`` and
     ``agent_message``; a stop hook's ``followup_message`` sends the agent back to work
     (satchel's block on stop); ``continue: false`` is read by `_universal`."""
@@ -291,7 +324,7 @@ def _cursor(data: Mapping[str, Any], answer: _Answer) -> None:
     answer.context = _string(data, "additional_context", answer)
 
 
-def _string(data: Mapping[str, Any], key: str, answer: _Answer) -> str | None:
+def _string(data: Mapping[str, Any], key: str, answer: Answer) -> str | None:
     value = data.get(key)
     if value is None or isinstance(value, str):
         return value
@@ -299,7 +332,7 @@ def _string(data: Mapping[str, Any], key: str, answer: _Answer) -> str | None:
     return None
 
 
-def _object(data: Mapping[str, Any], key: str, answer: _Answer) -> Mapping[str, Any] | None:
+def _object(data: Mapping[str, Any], key: str, answer: Answer) -> Mapping[str, Any] | None:
     value = data.get(key)
     if value is None or isinstance(value, dict):
         return value
