@@ -615,6 +615,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.directory.os_metadata_file": Entry(
             "warning", "the plugin directory's ARCHIVE_OS_METADATA_FILE: a system file is inside"
         ),
+        "plugin.directory.path_traversal": Entry(
+            "error", "the plugin directory's PATH_TRAVERSAL: a manifest path holds .."
+        ),
         "plugin.directory.privacy_url_missing": Entry(
             "warning", "the plugin directory's PRIVACY_URL_MISSING: remote, with no privacy URL"
         ),

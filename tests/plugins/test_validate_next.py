@@ -120,7 +120,29 @@ def runs_everything(root: Path) -> None:
     )
 
 
+def climbing(root: Path) -> None:
+    """`..` in the icon, the servers' and the hooks' paths (a list of each)."""
+    manifest(
+        root,
+        "climbing",
+        license="MIT",
+        icon="./i/../icon.png",
+        mcpServers=["./ok.json", "../s.json"],
+        hooks=["./h.json", "x/../h.json"],
+    )
+    put(root, "README.md", f"# Climbing\n\n{WORDS}\n")
+
+
+def named_icon(root: Path) -> None:
+    """`icon` names the file the check also finds by itself, and it is not an image."""
+    manifest(root, "named-icon", license="MIT", icon="./.claude-plugin/icon.png")
+    put(root, "README.md", f"# Named\n\n{WORDS}\n")
+    put(root, ".claude-plugin/icon.png", "not really a png")
+
+
 BUILT: dict[str, Callable[[Path], None]] = {
+    "climbing": climbing,
+    "named-icon": named_icon,
     "runs-everything": runs_everything,
     "described": described,
     "terse": terse,
@@ -263,7 +285,15 @@ def _covered(want: tuple[str, str], found: set[tuple[str, str]], plugin: str) ->
     )
 
 
-@pytest.mark.parametrize("name", sorted([*TREES, *BUILT, *EXAMPLES]))
+# Claude Code reads no `runs` of a plugin whose manifest paths climb out of it.
+NO_RUNS = frozenset(("climbing",))
+
+
+def test_claude_code_reads_no_runs_of_a_plugin_whose_paths_climb_out(observed: dict[str, Any]):
+    assert [observed[name][1]["runs"] for name in sorted(NO_RUNS)] == [None]
+
+
+@pytest.mark.parametrize("name", sorted({*TREES, *BUILT, *EXAMPLES} - NO_RUNS))
 def test_the_audit_lists_everything_claude_code_says_runs(observed: dict[str, Any], name: str):
     path, found, home = observed[name]
     runs = found["runs"]

@@ -116,6 +116,8 @@ _RULES = {
     "PRIVACY_URL_MISSING": ("plugin.directory.privacy_url_missing", "No privacy policy URL",
         "Set `privacyPolicyUrl` in plugin.json."),
     "ICON_INVALID": ("plugin.directory.icon_invalid", "Icon can’t be used", None),
+    "PATH_TRAVERSAL": ("plugin.directory.path_traversal", "Path climbs out of the plugin",
+        "Reference the file by its plain plugin-relative path (./servers.json)."),
     "ARCHIVE_OS_METADATA_FILE": ("plugin.directory.os_metadata_file",
         "macOS or Windows system file in the plugin", None),
 }  # fmt: skip
@@ -160,7 +162,8 @@ def directory_findings(root: Path, plugin: Plugin | None) -> tuple[Finding, ...]
     """The plugin directory's findings for the plugin folder `root` (read as `plugin`,
     None when it did not load), blocking ones first, in Claude Code's order."""
     manifest = dict(plugin.manifest) if plugin is not None else {}
-    found = [*_readme(root), *_license(root, manifest), *_icon(root, manifest)]
+    found = [*_readme(root), *_license(root, manifest), *_traversals(manifest)]
+    found += _icon(root, manifest)
     if plugin is not None and _remote(plugin) and not _https(manifest.get("privacyPolicyUrl")):
         found.append(
             _finding(
@@ -175,11 +178,13 @@ def directory_findings(root: Path, plugin: Plugin | None) -> tuple[Finding, ...]
     return tuple(sorted(found, key=lambda f: 0 if f.blocking else 1))
 
 
-def _finding(code: str, file: str, field: str, message: str) -> Finding:
+_ERRORS = frozenset(("README_MISSING", "README_TRIVIAL", "LICENSE_MISSING", "PATH_TRAVERSAL"))
+
+
+def _finding(code: str, file: str, field: str, message: str, *, fixed: bool = True) -> Finding:
     satchel_code, title, fix = _RULES[code]
-    severity = (
-        "error" if code in ("README_MISSING", "README_TRIVIAL", "LICENSE_MISSING") else ("warning")
-    )
+    fix = fix if fixed else None
+    severity = "error" if code in _ERRORS else "warning"
     return Finding(code, satchel_code, title, severity, severity == "error", file, field,
                    message, fix)  # fmt: skip
 
@@ -276,13 +281,14 @@ def _icon(root: Path, manifest: dict[str, object]) -> Iterator[Finding]:
             ".claude-plugin/icon.png or .svg, assets/icon.png or .svg, or a similar path.",
         )
         return
-    if found is not None and not usable_icon(found, _head(root / found)):
+    relative = icon.removeprefix("./")
+    if found is not None and found != relative and not usable_icon(found, _head(root / found)):
         yield _finding("ICON_INVALID", found, "", UNUSABLE_ICON)
     remote = "://" in icon or icon.startswith("//") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", icon)
-    if not icon or remote or ".." in icon:
+    if not icon or remote:
         return
-    relative = icon.removeprefix("./")
-    if relative.startswith("/") or _first_file(root, (relative,)) is None:
+    outside = ".." in relative.split("/") or relative.startswith("/")
+    if outside or _first_file(root, (relative,)) is None:
         yield _finding(
             "ICON_INVALID",
             MANIFEST,
@@ -291,6 +297,25 @@ def _icon(root: Path, manifest: dict[str, object]) -> Iterator[Finding]:
         )
     elif not usable_icon(relative, _head(root / relative)):
         yield _finding("ICON_INVALID", relative, "", UNUSABLE_ICON)
+
+
+def _traversals(manifest: dict[str, object]) -> Iterator[Finding]:
+    """A ``..`` in the paths Claude Code's directory check reads: `icon`, `mcpServers`
+    (a path or a list of them) and `hooks` (each path numbered, a lone one as ``[0]``)."""
+    fields: list[tuple[str, object]] = [("icon", manifest.get("icon"))]
+    servers = manifest.get("mcpServers")
+    if isinstance(servers, list):
+        fields += [(f"mcpServers[{n}]", item) for n, item in enumerate(servers)]
+    else:
+        fields.append(("mcpServers", servers))
+    hooks = manifest.get("hooks")
+    listed = hooks if isinstance(hooks, list) else [hooks]
+    fields += [(f"hooks[{n}]", item) for n, item in enumerate(listed)]
+    for field, value in fields:
+        if isinstance(value, str) and ".." in value:
+            why = f'Path contains ".." which could be a path traversal attempt: {value}'
+            hook = field.startswith("hooks")  # Claude Code gives no fix for a hook's path
+            yield _finding("PATH_TRAVERSAL", MANIFEST, field, why, fixed=not hook)
 
 
 UNUSABLE_ICON = (

@@ -78,7 +78,8 @@ PATHS = ("skills", "commands", "agents", "hooks", "mcpServers")
 KNOWN_FIELDS = frozenset(
     (*STRINGS, *PATHS, "$schema", "author", "repository", "keywords", "metadata",
      "defaultEnabled", "outputStyles", "workflows", "experimental", "lspServers",
-     "userConfig", "channels", "dependencies", "settings", "monitors")
+     "userConfig", "channels", "dependencies", "settings", "monitors", "icon",
+     "privacyPolicyUrl")
 )  # fmt: skip
 
 
