@@ -57,8 +57,9 @@ def budget(
 
 
 def _uncut(host: Host, env: Environment, model: str | None) -> str:
-    """The index uncut by the budget: the host's own listing under a profile that has
-    one (each description still cut to the host's length), else satchel's."""
+    """The index uncut by the budget: the host's own listing for `model` under a
+    profile that has one (each description still cut to the host's length:
+    `satchel.hosts._listing.Listing.uncut`), else satchel's."""
     cap = host.budget(model, env.listing)[0].description
     found = host_listing(
         host,
@@ -66,7 +67,9 @@ def _uncut(host: Host, env: Environment, model: str | None) -> str:
         budget=Budget(description=cap),
         commands=env.commands.commands.values(),
         overrides=env.skill_overrides,
+        model=model,
         usage=env.listing.usage,
+        uncut=True,
     )
     if found is not None:
         return found.text
