@@ -62,6 +62,26 @@ def test_compat_measures_gemini_listing_for_the_model_named(satchel, project, ho
         assert found["hosts"][0]["tokens"]["index_chars"] == len(listed)
 
 
+NOPE = (
+    "model 'nope' is not one codex knows: its listing budget assumes a 272,000-token "
+    "context window at 4 characters a token"
+)
+
+
+def test_compat_reports_a_model_the_host_does_not_know(satchel, project, home):
+    _codex_skills(home)
+    args = ("compat", str(project), "--project", str(project), "--home", str(home))
+    args = (*args, "--host", "codex", "--model", "nope")
+    found = satchel(*args, "--json").json()
+    assert [(d["code"], d["message"]) for d in found["diagnostics"]] == [
+        ("host.model-unknown", NOPE)
+    ]
+    said = satchel(*args)
+    assert "host.model-unknown" in said.err
+    assert " ".join(NOPE.split()) in " ".join(said.err.split())
+    assert satchel(*args[:-2], "--json").json()["diagnostics"] == []
+
+
 def test_doctor_reports_an_unknown_model(satchel, project, home):
     _skills(project)
     args = ("doctor", "--project", project, "--home", home, "--host", "claude-code")
