@@ -346,3 +346,15 @@ def test_text_and_json_are_one_report(satchel, in_repo):
     lines = text.splitlines()
     assert [line for line in expected if line not in lines] == []
     assert doc["skills"] and ", ".join(doc["skills"]) in lines
+
+
+def test_the_index_leaves_a_conditional_skill_out_as_a_session_starts(satchel, project, home):
+    root = project / ".claude" / "skills"
+    write_skill(root, "always", description="Always listed.")
+    write_skill(root, "sql", description="Reads the schema files.", paths="db/**/*.sql")
+    for host in (("--host", "claude-code"), ()):
+        args = ("--project", project, "--home", home, "--trust", *host)
+        listed = satchel("index", *args).out
+        assert "always" in listed and "sql" not in listed
+        index = satchel("doctor", *args, "--json").json()["index"]
+        assert (index["bytes"], index["listed"]) == (len(listed.encode()), 1)

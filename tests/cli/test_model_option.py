@@ -3,7 +3,10 @@ serve take the model whose context window the budget is taken of."""
 
 from __future__ import annotations
 
+import satchel
 from satchel.cli import main
+from satchel.hosts import PROFILES
+from satchel.hosts._listing_codex import render_codex_listing
 from tests.support import write_skill
 
 
@@ -22,6 +25,61 @@ def test_compat_takes_the_budget_of_the_model_named(satchel, project, home):
     assert older["rule"] == (
         "1% of claude-opus-4-6's 200,000-token context window at 4 characters a token"
     )
+
+
+def _codex_skills(home):
+    for n in range(60):
+        write_skill(home / ".agents" / "skills", f"s{n:02}", description=f"{n} " + "x" * 1_000)
+
+
+def _whole(project, home, usage):
+    """Codex's listing of the skills with room for them all, with or without its
+    rules for using skills (gpt-5.5 gets them)."""
+    layout = PROFILES["codex"].layout(project, home=home, project=project)
+    skills = list(satchel.load(layout=layout, host="codex").skills.values())
+    return render_codex_listing(skills, 10**9, usage=usage)
+
+
+def test_compat_measures_codex_listing_uncut_for_the_model_named(satchel, project, home):
+    _codex_skills(home)
+    args = ("compat", str(project), "--project", str(project), "--home", str(home))
+    args = (*args, "--host", "codex", "--json")
+    default = satchel(*args).json()["hosts"][0]["tokens"]
+    older = satchel(*args, "--model", "gpt-5.5").json()["hosts"][0]["tokens"]
+    assert default["index_chars"] == len(_whole(project, home, usage=False))
+    assert older["index_chars"] == len(_whole(project, home, usage=True))
+    assert (default["budget"]["chars"], older["budget"]["chars"]) == (40_000, 21_760)
+    assert not default["fits"] and not older["fits"]
+
+
+def test_compat_measures_gemini_listing_for_the_model_named(satchel, project, home):
+    for n in range(3):
+        write_skill(home / ".gemini" / "skills", f"s{n}", description=f"skill {n}")
+    base = ("--project", str(project), "--home", str(home), "--host", "gemini")
+    for model in ("gemini-2.5-pro", "auto"):
+        listed = satchel("index", *base, "--model", model).out
+        found = satchel("compat", str(project), *base, "--model", model, "--json").json()
+        assert found["hosts"][0]["tokens"]["index_chars"] == len(listed)
+
+
+NOPE = (
+    "model 'nope' is not one codex knows: its listing budget assumes a 272,000-token "
+    "context window at 4 characters a token"
+)
+
+
+def test_compat_reports_a_model_the_host_does_not_know(satchel, project, home):
+    _codex_skills(home)
+    args = ("compat", str(project), "--project", str(project), "--home", str(home))
+    args = (*args, "--host", "codex", "--model", "nope")
+    found = satchel(*args, "--json").json()
+    assert [(d["code"], d["message"]) for d in found["diagnostics"]] == [
+        ("host.model-unknown", NOPE)
+    ]
+    said = satchel(*args)
+    assert "host.model-unknown" in said.err
+    assert " ".join(NOPE.split()) in " ".join(said.err.split())
+    assert satchel(*args[:-2], "--json").json()["diagnostics"] == []
 
 
 def test_doctor_reports_an_unknown_model(satchel, project, home):

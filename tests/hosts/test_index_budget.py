@@ -33,6 +33,16 @@ def test_claude_codes_aliases_snapshots_and_long_context_as_it_reads_them():
     assert claude.budget("claude-3-5-sonnet")[0].chars == 8_000
 
 
+def test_claude_code_reads_the_long_context_suffix_of_an_alias_in_any_case():
+    # 2.1.337: TU() lower-cases the id and drops /\[1m\]$/i before it looks up the alias
+    claude = hosts.get("claude-code")
+    for model in ("sonnet[1m]", "opus[1M]", "Haiku[1m]"):
+        resolved = claude.model(model)
+        assert (resolved.known, resolved.window.tokens) == (True, 1_000_000), model
+        assert claude.budget(model) == (claude.budget(model[: -len("[1m]")].lower())[0], ())
+    assert claude.model("claude-opus-4-6[1M]").window.tokens == 1_000_000
+
+
 def test_claude_codes_settings_replace_the_fraction_and_the_description_cap():
     settings = ListingSettings(fraction=0.05, description=200)
     budget, _ = hosts.get("claude-code").budget(None, settings)

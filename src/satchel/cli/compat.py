@@ -80,6 +80,8 @@ def run(
         out.print_json(report.to_json())
     else:
         _print(report)
+        if report.diagnostics:
+            out.console(stderr=True).print(out.diagnostic_grid(report.diagnostics))
     failed = [h for h in report.hosts if h.host in _required(require, home) and h.drops]
     return PROBLEMS if failed else OK
 

@@ -28,6 +28,7 @@ from satchel.diagnostics import Diagnostic
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
 from satchel.policy._model import Policy
+from satchel.session._conditional import Conditional
 from satchel.skills._model import Skill
 from satchel.tokens import token_bill
 
@@ -47,18 +48,20 @@ RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._ru
 PARAMS = (*located(), model_option(), ignore_option(), json_option())
 
 
-def _host_index(env: Environment, budget: Budget) -> Index | None:
-    """The host's own listing under a profile that has one (Claude Code's), else None."""
+def _host_index(env: Environment, skills: Mapping[str, Skill], budget: Budget) -> Index | None:
+    """The host's own listing of `skills` under a profile that has one (Claude Code's),
+    else None."""
     if env.host is None:
         return None
     from satchel.hosts._listing import host_listing  # only under a host profile
 
     return host_listing(
         env.host,
-        env.skills.values(),
+        skills.values(),
         budget=budget,
         commands=env.commands.commands.values(),
         overrides=env.skill_overrides,
+        known=env.skills,
         model=env.options.model,
         usage=env.listing.usage,
     )
@@ -88,8 +91,13 @@ def run(
         directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
     )
     budget = env.index_budget()
-    index = _host_index(env, budget) or build_index(
-        env.skills, format=INDEX_FORMAT, budget=budget, overrides=env.skill_overrides
+    skills = Conditional(env).skills()  # as a session starts: no conditional skill yet
+    index = _host_index(env, skills, budget) or build_index(
+        skills,
+        format=INDEX_FORMAT,
+        budget=budget,
+        overrides=env.skill_overrides,
+        known=env.skills,
     )
     # the index's own warnings (skills its budget shortened, named only or cut) are
     # diagnostics like the rest, and the sensitive userConfig options with no value

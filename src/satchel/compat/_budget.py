@@ -3,9 +3,10 @@ profile (`Host.index`).
 
 The index is the host's own listing under a profile that has one (Claude Code's:
 `satchel.hosts`), else satchel's own text (`satchel._render.render_index`, the
-``tool`` format), for the skills the host loads, uncut by the budget, so its size says
-whether the host's budget holds it. Instruction files count when they
-always apply (a conditional rule is read on demand). Tokens are `satchel.tokens`'
+``tool`` format), for the skills the host loads and lists as a session starts (a
+conditional skill, ``paths:``, waits for a matching file: `satchel.session`), uncut
+by the budget, so its size says whether the host's budget holds it. Instruction files
+count when they always apply (a conditional rule is read on demand). Tokens are `satchel.tokens`'
 estimate. A budget given as a share of the context window (`Index.fraction`: Claude
 Code 1%, Codex 2%) is taken of the window of the model asked for (each host's default
 model when none is), counted as the host counts it (`satchel.hosts.Host.budget`:
@@ -16,6 +17,7 @@ settings read with the project (Claude Code's ``skillListingBudgetFraction``) co
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from satchel._budget import Budget
@@ -25,6 +27,8 @@ from satchel._render import model_visible, render_index
 from satchel.compat._model import Tokens
 from satchel.hosts import Host
 from satchel.hosts._listing import host_listing
+from satchel.session._conditional import Conditional
+from satchel.skills._model import Skill
 from satchel.tokens import Counter, approx_tokens
 
 __all__ = ["CONTEXT_TOKENS", "UNCAPPED", "budget", "tokens"]
@@ -56,21 +60,25 @@ def budget(
     return chars, f"{chars:,} characters"
 
 
-def _uncut(host: Host, env: Environment, model: str | None) -> str:
-    """The index uncut by the budget: the host's own listing under a profile that has
-    one (each description still cut to the host's length), else satchel's."""
+def _uncut(host: Host, env: Environment, skills: Mapping[str, Skill], model: str | None) -> str:
+    """The index of `skills` uncut by the budget: the host's own listing for `model`
+    under a profile that has one (each description still cut to the host's length:
+    `satchel.hosts._listing.Listing.uncut`), else satchel's."""
     cap = host.budget(model, env.listing)[0].description
     found = host_listing(
         host,
-        env.skills.values(),
+        skills.values(),
         budget=Budget(description=cap),
         commands=env.commands.commands.values(),
         overrides=env.skill_overrides,
+        known=env.skills,
+        model=model,
         usage=env.listing.usage,
+        uncut=True,
     )
     if found is not None:
         return found.text
-    return render_index(env.skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
+    return render_index(skills, max_skills=UNCAPPED, max_bytes=UNCAPPED)
 
 
 SCRATCH = "/tmp/satchel-compat"
@@ -89,10 +97,11 @@ def tokens(
     """`env`'s always-on cost for `host` and `model`, and the index text it was
     measured on (`scratch`: the folder of the view `env` was loaded in, which the
     text names as `SCRATCH`)."""
-    text = _uncut(host, env, model)
+    skills = Conditional(env).skills()  # as a session starts: no conditional skill yet
+    text = _uncut(host, env, skills, model)
     if scratch is not None:
         text = text.replace(str(scratch), SCRATCH)
-    listed = sum(1 for s in env.skills.values() if model_visible(s))
+    listed = sum(1 for s in skills.values() if model_visible(s))
     chars, rule = budget(host, model, env.listing)
     entries = host.index.entries
     if entries is not None:

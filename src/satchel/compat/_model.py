@@ -120,13 +120,15 @@ class Tokens:
 @model
 class HostReport:
     """One host's view: its profile `host` name and `title`, what it `loads`, what it
-    `drops`, and the always-on `tokens`."""
+    `drops`, the always-on `tokens`, and the `diagnostics` of the view itself (a
+    model the host does not know: ``host.model-unknown``)."""
 
     host: str
     title: str
     loads: Loads
     drops: tuple[Drop, ...]
     tokens: Tokens
+    diagnostics: tuple[Diagnostic, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,7 +143,7 @@ class HostReport:
 @model
 class Report:
     """`compat(path)`: the subject (`path`, its `kind`) and one `HostReport` per host,
-    in the order asked."""
+    in the order asked; its JSON's ``diagnostics`` are the hosts' (`diagnostics`)."""
 
     path: Path
     kind: Kind
@@ -151,9 +153,15 @@ class Report:
         """The report of the host named `host`, if it was asked for."""
         return next((h for h in self.hosts if h.host == host), None)
 
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """Every host's `HostReport.diagnostics`, each once, in the hosts' order."""
+        return tuple(dict.fromkeys(d for h in self.hosts for d in h.diagnostics))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "path": str(self.path),
             "kind": self.kind,
             "hosts": [h.to_json() for h in self.hosts],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
         }

@@ -98,7 +98,9 @@ class _Compared:
         index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
         dropped = drops(host, env, self.subject, self.items, index)
         unread = unread_parts(host, env, self.subject, self.found, self.titles, dropped)
-        return HostReport(host.name, host.title, _loads(host, env), (*dropped, *unread), cost)
+        problems = host.model(self.model).diagnostics(host.name)
+        found = (*dropped, *unread)
+        return HostReport(host.name, host.title, _loads(host, env), found, cost, problems)
 
 
 def _loads(host: Host, env: Environment) -> Loads:

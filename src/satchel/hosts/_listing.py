@@ -39,7 +39,9 @@ class Listing:
     the caller), the `commands` that loaded (a host that lists commands as skills
     places them), the `budget` (`Host.budget`), the listing `overrides` by name, the
     names `known` to have loaded (an override naming none of them is reported), and
-    the `model` the budget was taken for."""
+    the `model` the budget was taken for. `uncut`: the listing as the host lays it
+    out with no cut for the budget (each description still cut to the host's
+    length), to measure it against the budget (`satchel compat`)."""
 
     skills: tuple[Skill, ...]
     budget: Budget
@@ -49,6 +51,7 @@ class Listing:
     model: str | None = None
     shadowed: tuple[Skill, ...] = ()
     usage: Mapping[str, float] = field(default_factory=lambda: _NONE_USED)
+    uncut: bool = False
 
 
 Renderer = Callable[[Listing], Index]
@@ -86,10 +89,11 @@ def host_listing(
     model: str | None = None,
     shadowed: Iterable[Skill] = (),
     usage: Mapping[str, float] | None = None,
+    uncut: bool = False,
 ) -> Index | None:
     """`host`'s own listing of `skills` (and `commands`, for a host that lists them),
     or None when its profile has no listing style (`host` a profile, or the name of
-    a style)."""
+    a style); `uncut`: not cut for the budget (`Listing.uncut`)."""
     render = renderer(host)
     if render is None:
         return None
@@ -103,5 +107,6 @@ def host_listing(
         model=model,
         shadowed=tuple(shadowed),
         usage=MappingProxyType(dict(usage or {})),
+        uncut=uncut,
     )
     return render(listing)

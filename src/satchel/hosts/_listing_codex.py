@@ -313,9 +313,15 @@ class _Placed:
 
 
 def _lay_out(
-    skills: Sequence[Skill], context_window: int | None, codex_home: Path | None, usage: bool
+    skills: Sequence[Skill],
+    context_window: int | None,
+    codex_home: Path | None,
+    usage: bool,
+    *,
+    uncut: bool = False,
 ) -> tuple[str, list[_Placed], int]:
-    """The listing's text, each listed copy's place, and the budget's limit."""
+    """The listing's text, each listed copy's place, and the budget's limit (`uncut`:
+    every description shown as Codex shows it, whatever the budget)."""
     entries = _entries(skills, codex_home)
     limit, unit = codex_budget(context_window)
     if not entries:
@@ -327,7 +333,8 @@ def _lay_out(
     table = [f"- `{alias[root]}` = `{root.as_posix()}`" for root in roots]
     budget = _Budget(limit, unit == "tokens")
     room = _Budget(max(limit - _table_cost(table, budget), 0), budget.tokens)
-    shown = _fit(entries, shorts, room)
+    whole: list[int | None] = [len(e.description) for e in entries]
+    shown = whole if uncut else _fit(entries, shorts, room)
     placed = [
         _Placed(e.skill, "" if n is None else e.line(short, n), n, len(e.description))
         for e, short, n in zip(entries, shorts, shown, strict=True)
@@ -359,13 +366,14 @@ def render_codex_listing(
 def render(listing: Listing) -> Index:
     """The ``codex`` listing style: Codex's own listing of `listing` (every copy of a
     name: the skills and the copies they shadowed) for its model (`codex_model`), with
-    each skill's place; a skill an override keeps from the model is left out."""
+    each skill's place (`Listing.uncut`: none cut for the budget); a skill an override
+    keeps from the model is left out."""
     copies = [*listing.skills, *listing.shadowed]
     states, problems = check_overrides(set(listing.known), listing.overrides)
     hidden = {id(s): why for s in copies if (why := hidden_reason(s, states.get(s.name)))}
     window, usage = codex_model(listing.model)
     visible = [s for s in copies if id(s) not in hidden]
-    text, placed, limit = _lay_out(visible, window, None, usage)
+    text, placed, limit = _lay_out(visible, window, None, usage, uncut=listing.uncut)
     at = {id(p.skill): p for p in placed}
     order = [p.skill for p in placed] + [s for s in copies if id(s) not in at]  # Codex's first
     entries = tuple(_index_entry(s, at.get(id(s)), hidden.get(id(s)), limit) for s in order)

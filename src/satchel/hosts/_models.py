@@ -76,9 +76,10 @@ class Models:
     """A host's models: its `default` id (None: the host names none), the `known`
     ones, and the window (`fallback`) and characters a token (`fallback_chars`) it
     assumes for an id it does not know. `aliases` name known ids (Claude Code's
-    ``opus``); `snapshot` is a pattern a dated id ends with, dropped before the
-    lookup (``claude-opus-4-6-20250101``); `long_context` the window an id asking
-    for it with ``[1m]`` gets at least (None: the suffix is not read)."""
+    ``opus``, in any case); `snapshot` is a pattern a dated id ends with, dropped
+    before the lookup (``claude-opus-4-6-20250101``); `long_context` the window an id
+    asking for it with ``[1m]`` (in any case, an alias's too: ``opus[1M]``) gets at
+    least (None: the suffix is not read)."""
 
     default: str | None = None
     known: tuple[Window, ...] = ()
@@ -91,10 +92,11 @@ class Models:
     def resolve(self, model: str | None = None) -> Resolved:
         """The window of `model` (None: the host's default model)."""
         wanted = model if model is not None else self.default
-        name = self.aliases.get(wanted or "", wanted or "")
+        name = wanted or ""
         longer = self.long_context is not None and name.lower().endswith(LONG)
-        if longer:
+        if longer:  # before the alias, in any case, as Claude Code reads it
             name = name[: -len(LONG)]
+        name = self.aliases.get(name.strip().lower(), name)
         if self.snapshot is not None:
             name = re.sub(self.snapshot, "", name)
         for window in self.known:

@@ -122,10 +122,14 @@ class Session:
     ) -> None:
         self.environment = environment
         self.host = _host(environment, host)
+        unknown: tuple[Diagnostic, ...] = ()
         if self.host is not None:
             options.setdefault("argument_numbering", self.host.argument_numbering)
             model = options.get("model") or environment.options.model
-            budget, _ = self.host.budget(model, environment.listing)
+            options.setdefault("model", model)  # the listing's model is the budget's
+            budget, unknown = self.host.budget(model, environment.listing)
+            if model == environment.options.model and environment.host == self.host:
+                unknown = ()  # load reported it (`Environment.diagnostics`)
             options.setdefault("index_budget", budget)
             options.setdefault("index_style", self.host.index.style)
         if environment.options.claude_settings_hooks and claude_disables_shell(environment.layout):
@@ -153,7 +157,7 @@ class Session:
         self._skill_hooks = SkillHooks()
         self._active: dict[str, ActiveSkill] = {}
         self._rules: dict[str, RuleSet] = {}
-        self._diagnostics: dict[Diagnostic, None] = {}
+        self._diagnostics: dict[Diagnostic, None] = dict.fromkeys(unknown)
         self._conditional = Conditional(environment)
         self._tools = build_tools(self)
         self._own = frozenset(t.name for t in self._tools)
@@ -210,9 +214,11 @@ class Session:
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """What went wrong at runtime, each once: refused commands, unreadable history,
-        unparseable allowed-tools rules, skills the index left out (once `context()`
-        has been built)."""
+        """What went wrong at runtime, each once: a model the host does not know
+        (``host.model-unknown``, when the session names it: `load` reports its own),
+        refused commands, unreadable history, unparseable
+        allowed-tools rules, skills the index left out (once `context()` has been
+        built)."""
         return tuple(self._diagnostics)
 
     def is_active(self, name: str) -> bool:
