@@ -122,7 +122,11 @@ def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
     """How much each skill was used, by name, as Claude Code scores it from the
     ``skillUsage`` it records in ``~/.claude.json``: ``usageCount`` times half for each
     week since ``lastUsedAt`` (milliseconds), never below a tenth. `now` in seconds
-    [the clock]; a record of another shape scores nothing."""
+    [the clock]. As in Claude Code's arithmetic, a ``lastUsedAt`` far in the future
+    scores without bound (infinity), one far in the past scores a tenth of the count,
+    and a negative count scores below zero; a record of another shape, or whose score
+    is not a number (an absent field, or no uses times an unbounded weight), scores
+    nothing."""
     table = _document(home / ".claude.json", MAX_GLOBAL).get("skillUsage")
     if not isinstance(table, dict):
         return _NO_USAGE
@@ -134,14 +138,25 @@ def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
         if not (_number(count) and _number(last)):
             continue
         days = (clock - float(last)) / DAY_MS  # type: ignore[arg-type]
-        found[name] = float(count) * max(0.5 ** (days / 7), 0.1)  # type: ignore[arg-type]
+        score = float(count) * max(_halved(days / 7), 0.1)  # type: ignore[arg-type]
+        if not math.isnan(score):
+            found[name] = score
     return MappingProxyType(found)
+
+
+def _halved(weeks: float) -> float:
+    """``0.5 ** weeks`` as JavaScript's ``Math.pow`` gives it: infinity, not an
+    overflow, for a large negative `weeks`; NaN for NaN."""
+    try:
+        return float(0.5**weeks)
+    except OverflowError:
+        return math.inf
 
 
 def _number(value: object) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return math.isfinite(value)
+    return not math.isnan(value)
 
 
 def _fraction(value: object) -> bool:

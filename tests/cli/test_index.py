@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from satchel import Budget, Layout, Session, load
@@ -212,3 +214,18 @@ def test_a_hosts_own_listing_is_printed_without_satchels_search_line(satchel, pr
     assert plain["text"].endswith("\n</skills_instructions>")
     assert searched["search_line"] == search_line(SessionOptions())
     assert searched["text"].rstrip("\n").endswith(search_line(SessionOptions()))
+
+
+def test_a_skill_used_in_the_future_neither_crashes_the_index_nor_doctor(satchel, project, home):
+    """A ``lastUsedAt`` far ahead weighs without bound in Claude Code, which then keeps
+    that skill's description first; satchel loads and lists it the same way."""
+    write_skill(project / ".claude/skills", "deploy", description="Ship it.")
+    usage = {"skillUsage": {"deploy": {"usageCount": 1, "lastUsedAt": 1e16}}}
+    (home / ".claude.json").write_text(json.dumps(usage))
+    where = ("--project", project, "--home", home, "--host", "claude-code")
+    index = satchel("index", *where)
+    assert (index.code, index.err) == (0, "")
+    assert index.out.endswith("\n\n- deploy: Ship it.\n")
+    doctor = satchel("doctor", *where, "--json")
+    assert doctor.err == ""
+    assert doctor.json()["skills"] == ["deploy"]

@@ -5,6 +5,7 @@ settings read, and the order of commands and plugins."""
 from __future__ import annotations
 
 import json
+import math
 
 import satchel
 from satchel._budget import Budget
@@ -47,6 +48,22 @@ def test_usage_halves_each_week_and_never_falls_below_a_tenth(home):
     put(home / ".claude.json", json.dumps({"skillUsage": usage}))
     scores = dict(read_usage(home, now))
     assert scores == {"fresh": 4.0, "week": 2.0, "old": 0.4}
+
+
+def test_usage_scores_extreme_times_as_claude_codes_arithmetic_does(home):
+    """Claude Code's ``usageCount * Math.max(Math.pow(0.5, days / 7), 0.1)``: a time far
+    ahead weighs without bound, one far behind a tenth; NaN scores count for nothing."""
+    usage = {
+        "ahead": {"usageCount": 1, "lastUsedAt": 1e16},
+        "beyond": {"usageCount": 2, "lastUsedAt": 1e400},
+        "behind": {"usageCount": 10, "lastUsedAt": -1e16},
+        "negative": {"usageCount": -5, "lastUsedAt": 1_000_000_000_000},
+        "never": {"usageCount": 0, "lastUsedAt": 1e16},
+        "absent": {"usageCount": 4},
+    }
+    put(home / ".claude.json", json.dumps({"skillUsage": usage}).replace("Infinity", "1e400"))
+    scores = dict(read_usage(home, 1_000_000_000.0))
+    assert scores == {"ahead": math.inf, "beyond": math.inf, "behind": 1.0, "negative": -5.0}
 
 
 def test_the_listing_settings_are_read_from_the_claude_settings_files(layout, project, home):
