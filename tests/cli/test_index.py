@@ -269,7 +269,9 @@ def test_a_hosts_own_listing_is_printed_without_satchels_search_line(satchel, pr
     assert searched["text"].rstrip("\n").endswith(search_line(SessionOptions()))
 
 
-def test_a_skill_used_in_the_future_neither_crashes_the_index_nor_doctor(satchel, project, home):
+def test_a_skill_used_in_the_future_neither_crashes_the_index_nor_doctor(
+    satchel, project, home, monkeypatch
+):
     """A ``lastUsedAt`` far ahead weighs without bound in Claude Code, which then keeps
     that skill's description first; satchel loads and lists it the same way."""
     write_skill(project / ".claude/skills", "deploy", description="Ship it.")
@@ -279,7 +281,8 @@ def test_a_skill_used_in_the_future_neither_crashes_the_index_nor_doctor(satchel
     index = satchel("index", *where)
     assert (index.code, index.err) == (0, "")
     assert index.out.endswith("\n\n- deploy: Ship it.\n")
-    doctor = satchel("doctor", *where, "--json")
+    monkeypatch.setenv("HOME", str(home))  # as a user's own ~/.claude.json is found
+    doctor = satchel("doctor", "--project", project, "--host", "claude-code", "--json")
     assert doctor.err == ""
     assert doctor.json()["skills"] == ["deploy"]
 
