@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from typing import Literal
 
 from satchel._model import model
 from satchel.tokens import approx_tokens
 
-__all__ = ["MARKER", "SHORTEST", "Budget", "Cap", "Fitted", "fit", "shorten"]
+__all__ = ["MARKER", "SHORTEST", "Budget", "Cap", "Fitted", "fit", "percent", "shorten"]
 
 Cap = Literal["max_skills", "max_bytes", "max_chars", "max_tokens", "description"]
 MARKER = "…"
@@ -122,6 +123,13 @@ class Budget:
             skills=low(self.skills, other.skills),
             description=low(self.description, other.description),
         )
+
+
+def percent(share: float) -> str:
+    """`share` (a fraction of a context window) as a percentage, exactly as written:
+    ``0.004`` is ``0.4%``, ``0.02`` is ``2%``, never rounded to a whole number."""
+    exact = (Decimal(repr(float(share))) * 100).normalize()
+    return f"{exact:f}%"
 
 
 def shorten(text: str, length: int) -> str:

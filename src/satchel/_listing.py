@@ -20,9 +20,9 @@ Read, each later file winning for a name:
 With `claude_settings`, `read_listing` reads Claude Code's two settings that size its
 listing from the same files, each later file winning: ``skillListingBudgetFraction``
 (a number above 0, at most 1: the share of the model's context window) and
-``skillListingMaxDescChars`` (a whole number above 0: the characters one description
-keeps). A value of another shape is ignored, as Claude Code ignores it, and reported
-(``config.invalid``).
+``skillListingMaxDescChars`` (a whole number above 0, ``2000.0`` counting as 2000 as
+in JSON: the characters one description keeps). A value of another shape is ignored,
+as Claude Code ignores it, and reported (``config.invalid``).
 
 Values are checked where the index is built (`satchel._render.build_index`:
 ``skill.index.override-invalid``, ``skill.index.override-unknown``); a section that
@@ -52,6 +52,7 @@ __all__ = ["ListingSettings", "read_listing", "read_overrides", "read_usage"]
 _NO_USAGE: Mapping[str, float] = MappingProxyType({})
 MAX_GLOBAL = 64 * 1024 * 1024
 DAY_MS = 86_400_000
+MAX_SAFE = 2**53 - 1  # JavaScript's largest safe integer
 
 
 @model
@@ -111,8 +112,8 @@ def read_listing(
         elif share is not None:
             problems.append(invalid("skillListingBudgetFraction must be above 0, at most 1", path))
         chars = doc.get("skillListingMaxDescChars")
-        if isinstance(chars, int) and not isinstance(chars, bool) and chars > 0:
-            description = chars
+        if _whole(chars) and chars > 0:  # type: ignore[operator]
+            description = int(chars)  # type: ignore[call-overload]
         elif chars is not None:
             problems.append(invalid("skillListingMaxDescChars must be a whole number > 0", path))
     return ListingSettings(fraction, description, read_usage(layout.home)), problems
@@ -122,7 +123,11 @@ def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
     """How much each skill was used, by name, as Claude Code scores it from the
     ``skillUsage`` it records in ``~/.claude.json``: ``usageCount`` times half for each
     week since ``lastUsedAt`` (milliseconds), never below a tenth. `now` in seconds
-    [the clock]; a record of another shape scores nothing."""
+    [the clock]. As in Claude Code's arithmetic, a ``lastUsedAt`` far in the future
+    scores without bound (infinity), one far in the past scores a tenth of the count,
+    and a negative count scores below zero; a record of another shape, or whose score
+    is not a number (an absent field, or no uses times an unbounded weight), scores
+    nothing."""
     table = _document(home / ".claude.json", MAX_GLOBAL).get("skillUsage")
     if not isinstance(table, dict):
         return _NO_USAGE
@@ -134,14 +139,33 @@ def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
         if not (_number(count) and _number(last)):
             continue
         days = (clock - float(last)) / DAY_MS  # type: ignore[arg-type]
-        found[name] = float(count) * max(0.5 ** (days / 7), 0.1)  # type: ignore[arg-type]
+        score = float(count) * max(_halved(days / 7), 0.1)  # type: ignore[arg-type]
+        if not math.isnan(score):
+            found[name] = score
     return MappingProxyType(found)
+
+
+def _halved(weeks: float) -> float:
+    """``0.5 ** weeks`` as JavaScript's ``Math.pow`` gives it: infinity, not an
+    overflow, for a large negative `weeks`; NaN for NaN."""
+    try:
+        return float(0.5**weeks)
+    except OverflowError:
+        return math.inf
 
 
 def _number(value: object) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return math.isfinite(value)
+    return not math.isnan(value)
+
+
+def _whole(value: object) -> bool:
+    """A whole number as Claude Code's settings schema takes one (``int()``): ``2000.0``
+    counts, as ``JSON.parse`` reads it as 2000; beyond 2**53 - 1 it does not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return float(value).is_integer() and abs(value) <= MAX_SAFE
 
 
 def _fraction(value: object) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from satchel import Budget, Layout, Session, load
@@ -17,7 +19,11 @@ from .support import EXAMPLE, check_golden
 def test_each_format_matches_golden(satchel, in_repo, fmt):
     result = satchel("index", "--format", fmt, *EXAMPLE)
     assert result.code == 0
-    assert result.err == ""
+    found = satchel("index", "--format", fmt, "--json", *EXAMPLE).json()["diagnostics"]
+    doctor = "satchel doctor --project examples/workspace --home examples/home --trust"
+    assert result.err == (
+        f"{len(found)} diagnostics about what the index lists; run `{doctor}` to see them.\n"
+    )
     check_golden(f"index-{fmt}.txt", result.out)
 
 
@@ -135,16 +141,65 @@ def test_explain_shows_each_skills_line_cost_and_why(satchel, in_repo):
     assert "skill.index.shortened" in result.err
 
 
-def test_a_host_profile_gives_the_budget_and_options_replace_its_bounds(satchel, in_repo):
-    doc = satchel("index", "--host", "claude-code", "--budget-tokens", "300", "--json", *EXAMPLE)
-    assert doc.json()["budget"] == {
-        "tokens": 300,
-        "chars": 30_000,  # claude-opus-5-5: 1% of 1,000,000 tokens at 3 characters a token
-        "bytes": None,
-        "skills": None,
-        "description": 1536,
+def test_claude_codes_listing_takes_a_character_budget_and_no_other(satchel, in_repo):
+    """Claude Code bounds its listing in characters (SLASH_COMMAND_TOOL_CHAR_BUDGET):
+    --budget-chars sizes it; a bound it has not is refused, not silently dropped."""
+    doc = satchel("index", "--host", "claude-code", "--budget-chars", "300", "--json", *EXAMPLE)
+    budget = {"tokens": None, "chars": 300, "bytes": None, "skills": None, "description": 1536}
+    assert doc.json()["budget"] == budget
+    whole = satchel("index", "--host", "claude-code", "--json", *EXAMPLE).json()
+    assert {e["state"] for e in whole["entries"]} == {"full"}
+    assert {e["state"] for e in doc.json()["entries"]} == {"full", "name-only"}
+    refused = satchel("index", "--host", "claude-code", "--budget-tokens", "300", *EXAMPLE)
+    assert refused.code == 2
+    assert refused.out == ""
+    assert (
+        "Invalid value for '--budget-tokens' under --host claude-code: Claude Code bounds its "
+        "listing in characters only (as its SLASH_COMMAND_TOOL_CHAR_BUDGET does); it has no "
+        "such bound. Use --format tool for satchel's own index, which takes it."
+    ) in " ".join(refused.err.split())
+    own = satchel("index", "--host", "claude-code", "--format", "tool", "--max-skills", "1",
+                  "--json", *EXAMPLE)  # fmt: skip
+    assert own.json()["budget"]["skills"] == 1
+    assert len([e for e in own.json()["entries"] if e["state"] != "omitted"]) <= 1
+
+
+@pytest.mark.parametrize(
+    ("host", "why"),
+    [
+        (
+            "codex",
+            "Codex budgets its listing itself, at 2% of the model's context window in tokens",
+        ),
+        ("gemini", "Gemini CLI lists every skill whole, with no budget"),
+    ],
+)
+@pytest.mark.parametrize(
+    "option", ["--max-skills", "--max-bytes", "--budget-chars", "--budget-tokens"]
+)
+def test_a_host_that_sets_its_own_budget_refuses_satchels_bounds(
+    satchel, in_repo, host, why, option
+):
+    refused = satchel("index", "--host", host, option, "100", "--json", *EXAMPLE)
+    assert refused.code == 2
+    assert refused.json()["error"] == {
+        "code": "cli.usage",
+        "message": f"Invalid value for '{option}' under --host {host}: {why}; it has no such "
+        "bound. Use --format tool for satchel's own index, which takes it.",
     }
-    assert doc.json()["tokens"] <= 300
+
+
+def test_the_json_reports_the_budget_the_host_applies(satchel, in_repo):
+    codex = satchel("index", "--host", "codex", "--json", *EXAMPLE).json()
+    assert codex["model"]["id"] == "gpt-6.2-sol"
+    tokens = codex["model"]["window"] * 2 // 100  # Codex: 2% of the window, in tokens
+    assert codex["budget"] == {
+        "tokens": tokens, "chars": None, "bytes": None, "skills": None, "description": 1024
+    }  # fmt: skip
+    small = satchel("index", "--host", "codex", "--model", "gpt-5.5", "--json", *EXAMPLE).json()
+    assert small["budget"]["tokens"] == small["model"]["window"] * 2 // 100
+    gemini = satchel("index", "--host", "gemini", "--json", *EXAMPLE).json()
+    assert gemini["budget"] == dict.fromkeys(("tokens", "chars", "bytes", "skills", "description"))
 
 
 def test_the_model_sizes_the_hosts_budget(satchel, in_repo):
@@ -212,3 +267,54 @@ def test_a_hosts_own_listing_is_printed_without_satchels_search_line(satchel, pr
     assert plain["text"].endswith("\n</skills_instructions>")
     assert searched["search_line"] == search_line(SessionOptions())
     assert searched["text"].rstrip("\n").endswith(search_line(SessionOptions()))
+
+
+def test_a_skill_used_in_the_future_neither_crashes_the_index_nor_doctor(
+    satchel, project, home, monkeypatch
+):
+    """A ``lastUsedAt`` far ahead weighs without bound in Claude Code, which then keeps
+    that skill's description first; satchel loads and lists it the same way."""
+    write_skill(project / ".claude/skills", "deploy", description="Ship it.")
+    usage = {"skillUsage": {"deploy": {"usageCount": 1, "lastUsedAt": 1e16}}}
+    (home / ".claude.json").write_text(json.dumps(usage))
+    where = ("--project", project, "--home", home, "--host", "claude-code")
+    index = satchel("index", *where)
+    assert (index.code, index.err) == (0, "")
+    assert index.out.endswith("\n\n- deploy: Ship it.\n")
+    monkeypatch.setenv("HOME", str(home))  # as a user's own ~/.claude.json is found
+    doctor = satchel("doctor", "--project", project, "--host", "claude-code", "--json")
+    assert doctor.err == ""
+    assert doctor.json()["skills"] == ["deploy"]
+
+
+def test_a_setting_the_listing_ignores_is_said_on_stderr_and_in_the_json(satchel, project, home):
+    write_skill(project / ".claude/skills", "deploy", description="Ship it.")
+    (home / ".claude").mkdir()
+    (home / ".claude/settings.json").write_text('{"skillListingBudgetFraction": "abc"}')
+    where = ("--project", project, "--home", home, "--host", "claude-code")
+    plain = satchel("index", *where)
+    message = "settings.json: skillListingBudgetFraction must be above 0, at most 1"
+    assert plain.out.endswith("- deploy: Ship it.\n")
+    assert f"warning config.invalid: {message}" in plain.err
+    found = satchel("index", *where, "--json").json()["diagnostics"]
+    assert [(d["code"], d["message"]) for d in found] == [("config.invalid", message)]
+
+
+def test_a_managed_lock_that_empties_the_listing_is_said(
+    satchel, project, home, tmp_path, monkeypatch
+):
+    write_skill(project / ".claude/skills", "deploy", description="Ship it.")
+    managed = tmp_path / "managed"
+    managed.mkdir()
+    (managed / "managed-settings.json").write_text('{"strictPluginOnlyCustomization": true}')
+    monkeypatch.setenv("SATCHEL_CLAUDE_MANAGED_DIR", str(managed))
+    where = ("--project", project, "--home", home, "--host", "claude-code")
+    plain = satchel("index", *where)
+    message = (
+        "~/.claude/skills/ and .claude/skills/ are not read: Claude Code's managed settings "
+        "lock skills to plugins (strictPluginOnlyCustomization)"
+    )
+    assert plain.out == ""
+    assert f"info host.managed.locked: {message}" in plain.err
+    found = satchel("index", *where, "--json").json()["diagnostics"]
+    assert ("host.managed.locked", message) in [(d["code"], d["message"]) for d in found]

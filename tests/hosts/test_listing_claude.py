@@ -5,10 +5,12 @@ settings read, and the order of commands and plugins."""
 from __future__ import annotations
 
 import json
+import math
 
 import satchel
-from satchel._budget import Budget
-from satchel._listing import read_listing, read_usage
+from satchel._budget import Budget, percent
+from satchel._listing import ListingSettings, read_listing, read_usage
+from satchel.compat._budget import budget
 from satchel.hosts._listing import host_listing, renderer
 from satchel.hosts._listing_claude import HEADER, clean, cut, width
 from tests.support import put
@@ -49,6 +51,22 @@ def test_usage_halves_each_week_and_never_falls_below_a_tenth(home):
     assert scores == {"fresh": 4.0, "week": 2.0, "old": 0.4}
 
 
+def test_usage_scores_extreme_times_as_claude_codes_arithmetic_does(home):
+    """Claude Code's ``usageCount * Math.max(Math.pow(0.5, days / 7), 0.1)``: a time far
+    ahead weighs without bound, one far behind a tenth; NaN scores count for nothing."""
+    usage = {
+        "ahead": {"usageCount": 1, "lastUsedAt": 1e16},
+        "beyond": {"usageCount": 2, "lastUsedAt": 1e400},
+        "behind": {"usageCount": 10, "lastUsedAt": -1e16},
+        "negative": {"usageCount": -5, "lastUsedAt": 1_000_000_000_000},
+        "never": {"usageCount": 0, "lastUsedAt": 1e16},
+        "absent": {"usageCount": 4},
+    }
+    put(home / ".claude.json", json.dumps({"skillUsage": usage}).replace("Infinity", "1e400"))
+    scores = dict(read_usage(home, 1_000_000_000.0))
+    assert scores == {"ahead": math.inf, "beyond": math.inf, "behind": 1.0, "negative": -5.0}
+
+
 def test_the_listing_settings_are_read_from_the_claude_settings_files(layout, project, home):
     put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 300}')
     put(project / ".claude" / "settings.json", '{"skillListingBudgetFraction": 0.02}')
@@ -69,6 +87,26 @@ def test_a_setting_of_the_wrong_shape_is_ignored_and_reported(layout, home):
         ("config.invalid", "settings.json: skillListingBudgetFraction must be above 0, at most 1"),
         ("config.invalid", "settings.json: skillListingMaxDescChars must be a whole number > 0"),
     ]
+
+
+def test_a_whole_number_written_with_a_point_is_a_whole_number(layout, home):
+    """``JSON.parse`` reads ``2000.0`` as 2000, which Claude Code's schema takes."""
+    put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 2000.0}')
+    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    assert (found.description, problems) == (2000, [])
+    put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 2000.5}')
+    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    assert found.description is None
+    assert [p.code for p in problems] == ["config.invalid"]
+
+
+def test_the_budget_names_a_small_share_exactly():
+    chars, why = budget(satchel.hosts.get("claude-code"), settings=ListingSettings(0.004))
+    assert chars == 12_000  # 0.4% of 1,000,000 tokens at 3 characters a token
+    assert why == (
+        "0.4% of claude-opus-5-5's 1,000,000-token context window at 3 characters a token"
+    )
+    assert [percent(s) for s in (0.004, 0.02, 1, 0.0125)] == ["0.4%", "2%", "100%", "1.25%"]
 
 
 def test_the_settings_size_the_budget_of_a_claude_code_load(layout, project, home):

@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import click
 
-from satchel._budget import Budget
-from satchel._environment import Environment
 from satchel._ranking import rank
-from satchel._render import FORMATS, OVERRIDES, Index, IndexFormat, build_index
+from satchel._render import FORMATS, OVERRIDES, IndexFormat
 from satchel._text import escape
+from satchel.cli import _index as index
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
-from satchel.cli._explain import entries_json, explain_lines
+from satchel.cli._explain import explain_lines
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import Choice, json_option, located, model_option
-from satchel.cli._workspace import environment, model_problems
+from satchel.cli._workspace import environment
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions
-from satchel.tokens import token_bill
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
@@ -36,27 +34,33 @@ PARAMS = (
         type=Choice(FORMATS),
         default=None,
         help="tool: for a load_skill tool; xml: <available_skills>; paths: SKILL.md paths "
-        "[the host's own listing under a profile that has one (claude-code), else tool].",
+        "[the host's own listing under a profile that has one (claude-code, codex, gemini), "
+        "else tool].",
     ),
     click.Option(
         ["--max-skills"],
         type=click.IntRange(min=0),
-        help="At most this many skills [the profile's budget; satchel: 64].",
+        help="At most this many skills [the profile's budget; satchel: 64]. Not under a "
+        "host's own listing (claude-code, codex, gemini), which has no such bound.",
     ),
     click.Option(
         ["--max-bytes"],
         type=click.IntRange(min=0),
-        help="At most this many UTF-8 bytes [the profile's budget; satchel: 8,192].",
+        help="At most this many UTF-8 bytes [the profile's budget; satchel: 8,192]. Not "
+        "under a host's own listing (claude-code, codex, gemini).",
     ),
     click.Option(
         ["--budget-chars"],
         type=click.IntRange(min=0),
-        help="At most this many characters [the profile's budget].",
+        help="At most this many characters [the profile's budget]. Under claude-code, "
+        "Claude Code's own character budget (as SLASH_COMMAND_TOOL_CHAR_BUDGET sets it); "
+        "refused under codex and gemini, which budget their listings themselves.",
     ),
     click.Option(
         ["--budget-tokens"],
         type=click.IntRange(min=0),
-        help="At most this many tokens, as satchel estimates them (4 bytes a token).",
+        help="At most this many tokens, as satchel estimates them (4 bytes a token). Not "
+        "under a host's own listing (claude-code, codex, gemini).",
     ),
     click.Option(
         ["--override", "overrides"],
@@ -131,99 +135,41 @@ def run(
     out ends, as a session's does, with the line naming the search tools, whose room
     comes out of the budget (--no-search: without it; a host's own listing is printed
     as the host sends it, without it, unless --search). When the project is not
-    trusted, a line on stderr names what it holds back and the command that trusts it."""
+    trusted, a line on stderr names what it holds back and the command that trusts it.
+
+    Under a host's own listing the budget is the host's: Claude Code's characters
+    (--budget-chars replaces them, as its SLASH_COMMAND_TOOL_CHAR_BUDGET does),
+    Codex's 2% of the model's window in tokens, none for Gemini CLI; a bound the host
+    has not is a usage error (--format tool gives satchel's own index, which takes
+    every bound), and --json reports the budget the host applies. The load's problems
+    that change what is listed go to stderr (a setting ignored, config.invalid; a
+    host's managed lock, host.*; in full; the others counted, with the satchel doctor
+    that shows them) and into --json's diagnostics."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
     held = Conditional(env)
-    problems = [*model_problems(env), *(d for path in touches for d in held.touch(path)[1])]
-    limits = _budget(env, max_skills, max_bytes, budget_chars, budget_tokens)
-    skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
     style = env.host.index.style if env.host is not None and index_format is None else None
-    searched = style is None if search is None else search
-    line = search_line(SessionOptions()) if searched else None
-
-    def build(within: Budget) -> Index:
-        if style is not None:
-            from satchel.hosts._listing import host_listing  # only under a host profile
-
-            found = host_listing(
-                env.host,
-                skills,
-                budget=within,
-                commands=env.commands.commands.values(),
-                overrides=chosen,
-                known=env.skills,
-                model=env.options.model,
-                shadowed=[s.loser for s in env.shadowed],
-                usage=env.listing.usage,
-            )
-            if found is not None:
-                return found
-        return build_index(
-            skills,
-            format=index_format or "tool",
-            tool_name=tool_name,
-            budget=within,
-            overrides=chosen,
-            known=env.skills,
-        )
-
-    built = with_search_line(build, limits, line)
+    given = {"skills": max_skills, "bytes": max_bytes, "chars": budget_chars}
+    limits = index.budget(env, style, {**given, "tokens": budget_tokens})
+    touched = tuple(d for path in touches for d in held.touch(path)[1])
+    skills, chosen = rank(held.skills(), query), {**env.skill_overrides, **_pairs(overrides)}
+    line = search_line(SessionOptions()) if (style is None if search is None else search) else None
+    built = with_search_line(
+        partial(index.build, env, skills, style, chosen, index_format, tool_name), limits, line
+    )
     ending = line if line is not None and built.omitted and built.text else None
-    text = built.text
+    found = index.shown((*index.listing_problems(env, style), *touched), built)
     untrusted = held_back(env)
     if as_json:
-        size = {
-            "bytes": len(text.encode("utf-8")),
-            "tokens": token_bill({"skills": text})["skills"],
-        }
         shape = style or index_format or "tool"
-        document: dict[str, object] = {
-            "project": str(env.layout.project),
-            "format": shape,
-            "text": text,
-        }
-        if env.host is not None:  # the model whose window sized the budget
-            resolved = env.host.model(env.options.model)
-            window = resolved.window
-            document["model"] = {
-                "id": resolved.model,
-                "window": window.tokens,
-                "chars_per_token": window.chars_per_token,
-                "known": resolved.known,
-            }
-        explained = {
-            "budget": limits.to_json(),
-            "entries": entries_json(built),
-            "search_line": ending,
-        }
-        found = (*problems, *built.diagnostics, *untrusted)
-        out.print_json({**document, **size, **explained}, found)
+        out.print_json(index.document(env, built, limits, shape, ending), (*found, *untrusted))
         return OK
-    if problems or built.diagnostics:
-        shown = (*problems, *built.diagnostics)
-        out.console(stderr=True).print(out.diagnostic_grid(shown))
+    index.say(found, built)
     say_held(untrusted)
+    text = built.text
     if explain:
         text = "".join(f"{line}\n" for line in explain_lines(built, limits, ending))
-    if sys.stdout.isatty():
-        sys.stdout.write(escape(text))  # a terminal gets no raw control characters
-    else:
-        sys.stdout.write(text)
+    sys.stdout.write(escape(text) if sys.stdout.isatty() else text)  # no raw controls on a tty
     return OK
-
-
-def _budget(
-    env: Environment,
-    max_skills: int | None,
-    max_bytes: int | None,
-    chars: int | None,
-    tokens: int | None,
-) -> Budget:
-    """The profile's budget for the model asked for (satchel's 64 skills in 8 KiB when
-    it sets none), with each bound the options give in its place."""
-    base = env.index_budget()
-    given = {"skills": max_skills, "bytes": max_bytes, "chars": chars, "tokens": tokens}
-    return replace(base, **{k: v for k, v in given.items() if v is not None})
 
 
 def _pairs(given: tuple[str, ...]) -> dict[str, str]:

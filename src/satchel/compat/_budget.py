@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from satchel._budget import Budget
+from satchel._budget import Budget, percent
 from satchel._environment import Environment
 from satchel._listing import ListingSettings
 from satchel._render import model_visible, render_index
@@ -54,7 +54,7 @@ def budget(
         window = found.window
         name = found.model or "an unnamed model"
         return chars, (
-            f"{share:.0%} of {name}'s {window.tokens:,}-token context window "
+            f"{percent(share)} of {name}'s {window.tokens:,}-token context window "
             f"at {window.chars_per_token} characters a token"
         )
     return chars, f"{chars:,} characters"

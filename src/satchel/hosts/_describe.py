@@ -3,6 +3,7 @@ show, one (decision, value) pair each."""
 
 from __future__ import annotations
 
+from satchel._budget import percent
 from satchel.hosts._model import Host
 
 __all__ = ["decisions"]
@@ -43,7 +44,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
 def _budget(host: Host) -> str:
     index = host.index
     parts = [
-        f"{index.fraction:.0%} of the context window" if index.fraction else "",
+        f"{percent(index.fraction)} of the context window" if index.fraction else "",
         f"{index.chars:,} characters" if index.chars and index.chars != index.bytes else "",
         f"{index.bytes:,} bytes" if index.bytes else "",
         f"{index.entries} skills" if index.entries else "",

@@ -6,7 +6,9 @@ one keeps satchel's index (`satchel._render.build_index`). A style is a pure
 renderer: a function from a `Listing` (what loaded, in satchel's order, and the
 budget the host's model gives) to a `satchel._render.Index`. The styles are looked
 up by name in `STYLES` (module path of a ``render`` function), imported only when
-used.
+used; a style module's ``applied(budget, model) -> Budget`` gives the budget it
+applies (`style_budget`), and `BOUNDS` the bounds of a `satchel._budget.Budget` it
+takes from its caller.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from satchel.skills._model import Skill
 if TYPE_CHECKING:
     from satchel.hosts._model import Host
 
-__all__ = ["STYLES", "Listing", "Renderer", "host_listing", "renderer"]
+__all__ = ["BOUNDS", "STYLES", "Listing", "Renderer", "host_listing", "renderer", "style_budget"]
 
 _NONE: Mapping[str, object] = MappingProxyType({})
 _NONE_USED: Mapping[str, float] = MappingProxyType({})
@@ -64,6 +66,34 @@ STYLES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Each style's module; the module's ``render(listing) -> Index`` renders it."""
+
+BOUNDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType(
+    {
+        "claude-code": (
+            frozenset({"chars", "description"}),
+            "Claude Code bounds its listing in characters only (as its "
+            "SLASH_COMMAND_TOOL_CHAR_BUDGET does)",
+        ),
+        "codex": (
+            frozenset(),
+            "Codex budgets its listing itself, at 2% of the model's context window in tokens",
+        ),
+        "gemini": (frozenset(), "Gemini CLI lists every skill whole, with no budget"),
+    }
+)
+"""Each style's bounds that a caller's `Budget` may set (the rest it never applies),
+and why, in a sentence."""
+
+
+def style_budget(style: str, budget: Budget, model: str | None = None) -> Budget:
+    """The budget the listing `style` applies for `model` [the host's default], when
+    its caller gives `budget` (`Host.budget`, with the bounds `BOUNDS` lets it set):
+    the style module's ``applied(budget, model) -> Budget``."""
+    module = STYLES.get(style)
+    if module is None:
+        raise ValueError(f"unknown listing style {style!r}")
+    applied = cast("Callable[[Budget, str | None], Budget]", import_module(module).applied)
+    return applied(budget, model)
 
 
 def renderer(host: Host | str | None) -> Renderer | None:

@@ -35,6 +35,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from satchel._budget import Budget
 from satchel._render import (
     Index,
     IndexEntry,
@@ -48,7 +49,17 @@ from satchel.hosts._listing import Listing
 from satchel.layout import PLUGIN, PROJECT, USER
 from satchel.skills._model import Skill
 
-__all__ = ["BUILTIN", "HEADER", "MARKER", "clean", "cut", "described", "render", "width"]
+__all__ = [
+    "BUILTIN",
+    "HEADER",
+    "MARKER",
+    "applied",
+    "clean",
+    "cut",
+    "described",
+    "render",
+    "width",
+]
 
 HEADER = "The following skills are available for use with the Skill tool:"
 BUILTIN = (
@@ -72,6 +83,13 @@ skill. satchel does not list them."""
 MARKER = "…"
 _ZERO = frozenset(("Mn", "Me", "Cf", "Cc"))
 _SPACED = frozenset(("Cc", "Cf", "Zl", "Zp"))
+
+
+def applied(budget: Budget, model: str | None = None) -> Budget:
+    """The budget Claude Code applies to its listing: the characters and description
+    cap of `budget` (`Host.budget`, with ``SLASH_COMMAND_TOOL_CHAR_BUDGET``'s
+    characters in place when a caller names them), and no other bound."""
+    return Budget(chars=budget.chars, description=budget.description)
 
 
 def render(listing: Listing) -> Index:

@@ -44,6 +44,7 @@ from pathlib import Path
 
 import yaml
 
+from satchel._budget import Budget
 from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
 from satchel.hosts._listing import Listing
 from satchel.hosts._models import CODEX_MODELS
@@ -57,6 +58,7 @@ __all__ = [
     "codex_model",
     "CODEX_DESCRIPTION",
     "CODEX_PERCENT",
+    "applied",
     "codex_budget",
     "render",
     "render_codex_listing",
@@ -161,6 +163,15 @@ def codex_budget(context_window: int | None) -> tuple[int, str]:
     if context_window is not None and context_window > 0:
         return max(context_window * CODEX_PERCENT // 100, 1), "tokens"
     return CODEX_CHARS, "chars"
+
+
+def applied(budget: Budget, model: str | None = None) -> Budget:
+    """The budget Codex applies to its listing for `model` [its default]: its own
+    (`codex_budget`; tokens at 4 bytes a token) and `CODEX_DESCRIPTION`, whatever
+    `budget` a caller gives (`satchel.hosts._listing.style_budget`)."""
+    limit, unit = codex_budget(codex_model(model)[0])
+    bound = {"tokens" if unit == "tokens" else "chars": limit}
+    return Budget(description=CODEX_DESCRIPTION, **bound)
 
 
 def shown_description(description: str) -> str:

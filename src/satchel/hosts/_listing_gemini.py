@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from satchel._budget import Budget
 from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
 from satchel.hosts._listing import Listing
 from satchel.skills import Skill
@@ -39,6 +40,7 @@ from satchel.skills import Skill
 __all__ = [
     "GEMINI_MODEL",
     "GEMINI_WINDOW",
+    "applied",
     "gemini_activate_description",
     "gemini_modern",
     "gemini_groups",
@@ -205,6 +207,12 @@ def gemini_activate_description(names: Sequence[str]) -> str:
 def repr_js(name: str) -> str:
     """A name in single quotes, as Gemini CLI writes it (no escaping)."""
     return f"'{name}'"
+
+
+def applied(budget: Budget, model: str | None = None) -> Budget:
+    """The budget Gemini CLI applies to its listing: none, whatever `budget` a caller
+    gives (`satchel.hosts._listing.style_budget`)."""
+    return Budget()
 
 
 def render(listing: Listing) -> Index:
