@@ -14,6 +14,7 @@ from satchel._budget import Budget
 from satchel._environment import Environment
 from satchel._render import Index, IndexFormat, build_index
 from satchel.cli._explain import entries_json
+from satchel.cli._held import UNTRUSTED
 from satchel.diagnostics import Diagnostic
 from satchel.skills._model import Skill
 from satchel.tokens import token_bill
@@ -97,9 +98,18 @@ def build(
 
 def listing_problems(env: Environment, style: str | None) -> tuple[Diagnostic, ...]:
     """The load's problems that can change what the index lists (`LISTING_FAMILIES`,
-    plugins', and commands' under Claude Code's listing), in the load's order."""
-    families = {*LISTING_FAMILIES, "plugin", *(("command",) if style == "claude-code" else ())}
-    return tuple(d for d in env.diagnostics if d.code.split(".", 1)[0] in families)
+    plugins', and commands' under a listing that lists commands), in the load's order;
+    what an untrusted project holds back is said once, by `held_back`."""
+    families = {*LISTING_FAMILIES, "plugin"}
+    if style is not None:
+        from satchel.hosts._listing import LISTS_COMMANDS  # only under a host's listing
+
+        families |= {"command"} if style in LISTS_COMMANDS else set()
+    return tuple(
+        d
+        for d in env.diagnostics
+        if d.code.split(".", 1)[0] in families and d.code != UNTRUSTED  # said by held_back
+    )
 
 
 def document(

@@ -28,7 +28,16 @@ from satchel.skills._model import Skill
 if TYPE_CHECKING:
     from satchel.hosts._model import Host
 
-__all__ = ["BOUNDS", "STYLES", "Listing", "Renderer", "host_listing", "renderer", "style_budget"]
+__all__ = [
+    "BOUNDS",
+    "LISTS_COMMANDS",
+    "STYLES",
+    "Listing",
+    "Renderer",
+    "host_listing",
+    "renderer",
+    "style_budget",
+]
 
 _NONE: Mapping[str, object] = MappingProxyType({})
 _NONE_USED: Mapping[str, float] = MappingProxyType({})
@@ -66,6 +75,9 @@ STYLES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Each style's module; the module's ``render(listing) -> Index`` renders it."""
+
+LISTS_COMMANDS = frozenset({"claude-code"})
+"""The styles whose listing holds the slash commands too (Claude Code's)."""
 
 BOUNDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType(
     {
