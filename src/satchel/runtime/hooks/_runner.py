@@ -327,7 +327,8 @@ class HookRunner:
         return result
 
     def _context(self) -> PayloadContext:
-        """The common fields' values now: the `context` callback's, else the runner's."""
+        """The common fields' values now: the `context` callback's, else the runner's
+        (the model the environment was loaded for, else the host's default)."""
         cwd = str(self.environment.layout.cwd)
         if self.context is None:
             known = self.dialect.defaults
@@ -337,7 +338,7 @@ class HookRunner:
                 cwd,
                 permission_mode=known.get("permission_mode"),
                 effort=known.get("effort"),
-                model=known.get("model"),
+                model=self.environment.options.model or known.get("model"),
             )
         given = self.context()
         return given if given.cwd else replace(given, cwd=cwd)
