@@ -21,8 +21,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from satchel._json import MAX_DEPTH, loads, nesting
@@ -216,14 +217,7 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[Answer, dict[str, Any]
             answer.context = text
         return answer, None
     _universal(data, answer)
-    if hook.spec.format == "vibe":
-        _vibe(data, answer)
-    elif hook.spec.format == "gemini":
-        _gemini(data, answer)
-    elif hook.spec.format == "cursor":
-        _cursor(data, answer)
-    else:
-        _claude(data, answer)
+    _FORMATS.get(hook.spec.format, _claude)(data, answer)
     return answer, data
 
 
@@ -322,6 +316,12 @@ def _cursor(data: Mapping[str, Any], answer: Answer) -> None:
         answer.decision = "deny"
         answer.reason = followup
     answer.context = _string(data, "additional_context", answer)
+
+
+_FORMATS: Mapping[str, Callable[[Mapping[str, Any], Answer], None]] = MappingProxyType(
+    {"vibe": _vibe, "gemini": _gemini, "cursor": _cursor}
+)
+"""The reader of a hook format's own answer fields; Claude Code's for another format."""
 
 
 def _string(data: Mapping[str, Any], key: str, answer: Answer) -> str | None:

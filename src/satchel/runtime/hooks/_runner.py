@@ -462,9 +462,14 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
     return text
 
 
+_OWN_EVENT_FORMATS = frozenset({"cursor"})
+"""Hook formats whose hooks are told the event they were declared for (Cursor's:
+several of Cursor's events stand for one of satchel's)."""
+
+
 def _event_name(hook: Hook, event: str) -> str:
-    """The name `hook` is told it fires for: a Cursor hook its own event (several of
-    Cursor's stand for one of satchel's), every other the name its dialect uses."""
-    if hook.spec.format == "cursor":
+    """The name `hook` is told it fires for: its own event in a format of
+    `_OWN_EVENT_FORMATS`, else the name its dialect uses."""
+    if hook.spec.format in _OWN_EVENT_FORMATS:
         return hook.spec.event
     return host_name(event, hook.spec.format)
