@@ -218,3 +218,59 @@ def test_observe_only_failures_are_reported(tmp_path, layout):
         payload={"notification_type": "idle_prompt", "message": "hi"},
     )
     assert (outcome.behavior, codes(outcome.diagnostics)) == ("allow", ["hook.failed"])
+
+
+def permission(tmp_path, decision, *, code=0, err=""):
+    """Fire ``permission_request`` at one hook answering Claude Code's ``decision``."""
+    out = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+    command = reply(tmp_path, "h", out=out, code=code, err=err)
+    return ("permission_request", "Bash", [{"command": command, "name": "h"}]), {
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf build"},
+    }
+
+
+def test_a_permission_request_deny_denies_with_its_message(tmp_path, layout):
+    group, payload = permission(tmp_path, {"behavior": "deny", "message": "not here"})
+    outcome = fire(layout, group, event="permission_request", payload=payload)
+    assert (outcome.behavior, outcome.reason, outcome.stop) == ("deny", "not here", False)
+    assert outcome.diagnostics == ()
+
+
+def test_a_permission_request_deny_without_a_message_says_claude_codes_words(tmp_path, layout):
+    group, payload = permission(tmp_path, {"behavior": "deny"})
+    outcome = fire(layout, group, event="permission_request", payload=payload)
+    assert (outcome.behavior, outcome.reason) == (
+        "deny", "Permission denied by PermissionRequest hook")  # fmt: skip
+
+
+def test_a_permission_request_deny_with_interrupt_also_stops(tmp_path, layout):
+    decision = {"behavior": "deny", "message": "stop it", "interrupt": True}
+    group, payload = permission(tmp_path, decision)
+    outcome = fire(layout, group, event="permission_request", payload=payload)
+    assert (outcome.behavior, outcome.stop, outcome.stop_reason) == ("deny", True, "stop it")
+
+
+def test_a_permission_request_allow_runs_the_updated_input(tmp_path, layout):
+    rewrite = {"command": "rm -rf build/tmp"}
+    group, payload = permission(tmp_path, {"behavior": "allow", "updatedInput": rewrite})
+    outcome = fire(layout, group, event="permission_request", payload=payload)
+    assert (outcome.behavior, outcome.updated_input) == ("allow", rewrite)
+    assert outcome.results[0].decision == "allow"
+
+
+def test_a_permission_request_decision_of_another_behavior_is_reported(tmp_path, layout):
+    group, payload = permission(tmp_path, {"behavior": "ask"})
+    outcome = fire(layout, group, event="permission_request", payload=payload)
+    assert (outcome.behavior, codes(outcome.diagnostics)) == ("allow", ["hook.output.invalid"])
+    assert outcome.diagnostics[0].message == (
+        "hook 'h': hookSpecificOutput.decision.behavior 'ask' is not allow or deny; ignored"
+    )
+
+
+def test_a_decision_object_on_another_event_is_not_a_permission(tmp_path, layout):
+    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                  "decision": {"behavior": "deny", "message": "no"}}}  # fmt: skip
+    command = reply(tmp_path, "h", out=out)
+    outcome = fire(layout, one(tmp_path, layout, command))
+    assert (outcome.behavior, outcome.reason) == ("allow", None)

@@ -1,8 +1,9 @@
 """A `Session` under the codex profile fills the fields Codex's payloads carry (the
 dialects themselves are compared with the real hosts in test_codex_hook_loop.py and
 test_gemini_hook_loop.py): a uuid session id, Codex's rollout path, the prompt's id
-as ``turn_id``, Codex's default model and the permission mode; a runner with no
-session sends the dialect's defaults and leaves out a field Codex does not send."""
+as ``turn_id``, the model it runs (its own, else the environment's, else Codex's
+default) and the permission mode; a runner with no session sends the environment's
+model or the dialect's defaults and leaves out a field Codex does not send."""
 
 from __future__ import annotations
 
@@ -64,3 +65,51 @@ def test_a_bare_runner_under_codex_sends_codexs_defaults(tmp_path: Path) -> None
     assert seen == [{"session_id": "s-1", "transcript_path": "", "cwd": str(project),
                      "hook_event_name": "SessionStart", "model": "gpt-6.2-sol",
                      "permission_mode": "default", "source": "startup"}]  # fmt: skip
+
+
+def _recorder(seen: list[dict[str, Any]]) -> HookMatcher:
+    def record(data: dict[str, Any], tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        seen.append(data)
+        return {}
+
+    return HookMatcher(hooks=[record])
+
+
+def _codex_env(tmp_path: Path, model: str | None = None) -> satchel.Environment:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    layout = PROFILES["codex"].layout(project, home=tmp_path / "home")
+    return satchel.load(layout=layout, host="codex", model=model)
+
+
+def test_a_codex_session_sends_the_model_it_runs(tmp_path: Path) -> None:
+    session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex", model="gpt-5.5")
+    seen: list[dict[str, Any]] = []
+    session.register_hooks("PreToolUse", _recorder(seen))
+    session.new_prompt()
+    session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
+    assert [d["model"] for d in seen] == ["gpt-5.5"]
+
+
+def test_a_codex_sessions_own_model_comes_before_the_environments(tmp_path: Path) -> None:
+    session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex", model="gpt-6-sol")
+    seen: list[dict[str, Any]] = []
+    session.register_hooks("PreToolUse", _recorder(seen))
+    session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
+    assert [d["model"] for d in seen] == ["gpt-6-sol"]
+
+
+def test_a_codex_session_without_a_model_sends_the_environments(tmp_path: Path) -> None:
+    session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex")
+    seen: list[dict[str, Any]] = []
+    session.register_hooks("PreToolUse", _recorder(seen))
+    session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
+    assert [d["model"] for d in seen] == ["gpt-5.5"]
+
+
+def test_a_bare_runner_under_codex_sends_the_environments_model(tmp_path: Path) -> None:
+    runner = HookRunner(_codex_env(tmp_path, "gpt-5.5"), session_id="s-1")
+    seen: list[dict[str, Any]] = []
+    runner.register("SessionStart", _recorder(seen))
+    runner.run("SessionStart", {"source": "startup"})
+    assert [d["model"] for d in seen] == ["gpt-5.5"]

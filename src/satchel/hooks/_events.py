@@ -193,7 +193,7 @@ CATALOGUE: tuple[Event, ...] = (
           claude="PermissionRequest", codex="PermissionRequest", kimi="PermissionRequest",
           inputs=("tool_name", "tool_input", "permission_suggestions?", "mcp_server?",
                   "tool_kind", "mcp_skill"),
-          answers=("decision",), matcher="tool_name"),
+          answers=("decision",), matcher="tool_name", blocks="the call is denied"),
     Event("permission_denied", "After auto mode denied a tool call", claude="PermissionDenied",
           inputs=(*_TOOL, "reason", "mcp_server?"), answers=("retry",), matcher="tool_name"),
     Event("setup", "Repository setup, on init and maintenance", claude="Setup",

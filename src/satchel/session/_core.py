@@ -616,7 +616,8 @@ class Session:
         return self._prompt_id
 
     def payload_context(self) -> PayloadContext:
-        """The values of the hooks' common payload fields now."""
+        """The values of the hooks' common payload fields now: the model is the
+        session's, else the environment's, else the host's default."""
         defaults = self._dialect.defaults
         return PayloadContext(
             session_id=self.options.session_id,
@@ -625,7 +626,7 @@ class Session:
             prompt_id=self._prompt_id,
             permission_mode=self.options.permission_mode or defaults.get("permission_mode"),
             effort=self.options.effort or defaults.get("effort"),
-            model=defaults.get("model"),
+            model=self.options.model or self.environment.options.model or defaults.get("model"),
         )
 
     def _hook_runner(self) -> HookRunner:

@@ -21,8 +21,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from satchel._json import MAX_DEPTH, loads, nesting
@@ -216,14 +217,7 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[Answer, dict[str, Any]
             answer.context = text
         return answer, None
     _universal(data, answer)
-    if hook.spec.format == "vibe":
-        _vibe(data, answer)
-    elif hook.spec.format == "gemini":
-        _gemini(data, answer)
-    elif hook.spec.format == "cursor":
-        _cursor(data, answer)
-    else:
-        _claude(data, answer)
+    _FORMATS.get(hook.spec.format, _claude)(data, answer, event)
     return answer, data
 
 
@@ -237,7 +231,7 @@ def _universal(data: Mapping[str, Any], answer: Answer) -> None:
     answer.suppress = data.get("suppressOutput") is True
 
 
-def _claude(data: Mapping[str, Any], answer: Answer) -> None:
+def _claude(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     legacy = data.get("decision")
     if legacy is not None:
         if isinstance(legacy, str) and legacy in _LEGACY:  # a dict or list is unhashable
@@ -263,9 +257,38 @@ def _claude(data: Mapping[str, Any], answer: Answer) -> None:
         answer.reason = _string(specific, "permissionDecisionReason", answer) or answer.reason
     answer.updated_input = _object(specific, "updatedInput", answer)
     answer.context = _string(specific, "additionalContext", answer)
+    if event == "permission_request" and "decision" in specific:
+        _permission_request(specific["decision"], answer)
 
 
-def _vibe(data: Mapping[str, Any], answer: Answer) -> None:
+_PERMISSION_DENIED = "Permission denied by PermissionRequest hook"
+
+
+def _permission_request(decision: Any, answer: Answer) -> None:
+    """Claude Code's answer to ``PermissionRequest`` (2.1.332, 2.1.337: the binaries'
+    reader of ``hookSpecificOutput.decision``): ``behavior`` ``allow`` grants the call,
+    with ``updatedInput`` the input it runs with; ``deny`` refuses it with ``message``
+    (Claude Code's words when none), and ``interrupt: true`` also stops the turn.
+    ``updatedPermissions`` (rules an allow adds) is not applied."""
+    if not isinstance(decision, dict):
+        answer.problems.append("hookSpecificOutput.decision is not an object; ignored")
+        return
+    behavior = decision.get("behavior")
+    if behavior == "allow":
+        answer.decision, answer.reason = "allow", None
+        answer.updated_input = _object(decision, "updatedInput", answer)
+    elif behavior == "deny":
+        answer.decision, answer.updated_input = "deny", None
+        answer.reason = _string(decision, "message", answer) or _PERMISSION_DENIED
+        if decision.get("interrupt") is True:
+            answer.stop, answer.stop_reason = True, answer.reason
+    else:
+        answer.problems.append(
+            f"hookSpecificOutput.decision.behavior {behavior!r} is not allow or deny; ignored"
+        )
+
+
+def _vibe(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     decision = data.get("decision")
     if decision in ("deny", "block"):
         answer.decision = "deny"
@@ -277,14 +300,14 @@ def _vibe(data: Mapping[str, Any], answer: Answer) -> None:
         answer.updated_input = _object(specific, "tool_input", answer)
         answer.context = _string(specific, "additional_context", answer)
     elif "hookSpecificOutput" in data:
-        _claude(data, answer)  # a Vibe hook written in Claude Code's protocol
+        _claude(data, answer, event)  # a Vibe hook written in Claude Code's protocol
 
 
 _GEMINI_DECISIONS = {"allow": "allow", "approve": "allow", "deny": "deny", "block": "deny",
                      "ask": "ask"}  # fmt: skip
 
 
-def _gemini(data: Mapping[str, Any], answer: Answer) -> None:
+def _gemini(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     decision = data.get("decision")
     if isinstance(decision, str) and decision in _GEMINI_DECISIONS:
         answer.decision = _GEMINI_DECISIONS[decision]
@@ -305,7 +328,7 @@ def _gemini(data: Mapping[str, Any], answer: Answer) -> None:
 _CURSOR_PERMISSIONS = frozenset(("allow", "deny", "ask"))
 
 
-def _cursor(data: Mapping[str, Any], answer: Answer) -> None:
+def _cursor(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     """Cursor's answers: ``permission`` (allow, deny, ask) with ``user_message`` and
     ``agent_message``; a stop hook's ``followup_message`` sends the agent back to work
     (satchel's block on stop); ``continue: false`` is read by `_universal`."""
@@ -322,6 +345,13 @@ def _cursor(data: Mapping[str, Any], answer: Answer) -> None:
         answer.decision = "deny"
         answer.reason = followup
     answer.context = _string(data, "additional_context", answer)
+
+
+_FORMATS: Mapping[str, Callable[[Mapping[str, Any], Answer, str], None]] = MappingProxyType(
+    {"vibe": _vibe, "gemini": _gemini, "cursor": _cursor}
+)
+"""The reader of a hook format's own answer fields (the JSON, the answer it fills, the
+event, satchel's name); Claude Code's for another format."""
 
 
 def _string(data: Mapping[str, Any], key: str, answer: Answer) -> str | None:

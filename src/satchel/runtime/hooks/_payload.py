@@ -11,7 +11,9 @@ prompt was submitted), ``permission_mode`` and ``effort`` on some events, and
 `DIALECTS` maps a host profile's name to its dialect; a host with none there gets
 `PLAIN` (the three common fields only, satchel's own rule). Another host's dialect is
 one more `Dialect` there (a common field no host has yet is a `PayloadContext` field
-named in its `order`), and its transcript rule one more entry of `_TRANSCRIPTS`.
+named in its `order`; what it tells its model of the hooks' answers its `Words`), its
+transcript rule one more entry of `_TRANSCRIPTS` and the variables it sets for its
+hooks one more of `_VARIABLES`.
 
 Codex 0.171.0 (`CODEX`) and Gemini CLI 0.61.0 (`GEMINI`) are such dialects, each
 observed by running the host with every event's hook writing its stdin
@@ -42,6 +44,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._model import model
+from satchel.runtime.hooks._words import CLAUDE_WORDS, Words
 
 __all__ = [
     "CLAUDE_CODE",
@@ -55,6 +58,7 @@ __all__ = [
     "claude_transcript_path",
     "codex_transcript_path",
     "dialect_for",
+    "gemini_hook_variables",
     "gemini_transcript_path",
     "hook_variables",
     "new_id",
@@ -132,6 +136,8 @@ class Dialect:
       with no ceiling (Claude Code: ``timeout * 1000`` ms, read from the binaries);
       satchel's runner stops every hook at its ``max_timeout`` (600 s), a safety rule
       `satchel compat` reports for such a host (``compat.hook.timeout.capped``).
+    * `words`: what the host tells its model of its hooks' answers (`Words`: a
+      refused call's result, a context's message) [Claude Code's].
     * `sources`: where the table was established."""
 
     host: str
@@ -145,6 +151,7 @@ class Dialect:
     objects: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: _NONE)
     defaults: Mapping[str, str] = field(default_factory=lambda: _NONE)
     waits_declared_timeout: bool = False
+    words: Words = CLAUDE_WORDS
     sources: tuple[str, ...] = ()
 
     def fields_of(self, event: str) -> tuple[str, ...]:
@@ -276,6 +283,10 @@ CODEX = Dialect(
     ),
     defaults=MappingProxyType({"permission_mode": "default", "model": "gpt-6.2-sol"}),
     waits_declared_timeout=True,  # timeout_sec, 600 when unset, no ceiling (discovery.rs)
+    # a refused call: what Codex sent its model next (a developer message for a context)
+    words=Words(blocked="Command blocked by PreToolUse hook: {reason}. Command: {command}",
+                blocked_by_exit=None, blocked_after="{reason}", asked=None,
+                context="{text}", tool_context="{text}"),
     sources=("codex exec with a hook on every event (0.171.0, observed)",
              "openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json"),
 )  # fmt: skip
@@ -309,6 +320,10 @@ GEMINI = Dialect(
     renames=MappingProxyType({"AfterAgent": {"last_assistant_message": "prompt_response"}}),
     objects=MappingProxyType({"AfterTool": {"tool_response": ("llmContent", "returnDisplay")}}),
     waits_declared_timeout=True,  # the hook's timeout in ms, 60 s when unset, no ceiling
+    words=Words(blocked="Tool execution blocked: {reason}", blocked_by_exit=None,
+                blocked_after="{reason}", asked=None,
+                context="<hook_context>{text}</hook_context>",
+                tool_context="<hook_context>{text}</hook_context>"),
     sources=("gemini -p with a hook on every event (0.61.0, observed)",
              "the bundle's hookEventHandler (packages/core/src/hooks)"),
 )  # fmt: skip
@@ -397,12 +412,16 @@ _TRANSCRIPTS: Mapping[str, Callable[[Path, str, str], str]] = MappingProxyType(
 
 
 def hook_variables(host: str | None, context: PayloadContext, home: Path) -> dict[str, str]:
-    """The variables a host sets for every hook from its session (Gemini CLI 0.61.0:
+    """The variables host `host` sets for every hook from its session (`_VARIABLES`);
+    none for a host whose rule satchel does not know."""
+    rule = _VARIABLES.get(host or "")
+    return {} if rule is None else rule(context, home)
+
+
+def gemini_hook_variables(context: PayloadContext, home: Path) -> dict[str, str]:
+    """The variables Gemini CLI 0.61.0 sets for every hook (observed):
     ``GEMINI_PROJECT_DIR``, ``GEMINI_CWD`` and ``CLAUDE_PROJECT_DIR``, the working
-    directory; ``GEMINI_SESSION_ID``; ``GEMINI_PLANS_DIR``, observed); none for the
-    others."""
-    if host != "gemini":
-        return {}
+    directory; ``GEMINI_SESSION_ID``; ``GEMINI_PLANS_DIR``."""
     cwd = context.cwd
     plans = home / ".gemini" / "tmp" / Path(cwd).name / context.session_id / "plans"
     return {
@@ -412,6 +431,11 @@ def hook_variables(host: str | None, context: PayloadContext, home: Path) -> dic
         "GEMINI_SESSION_ID": context.session_id,
         "GEMINI_PLANS_DIR": str(plans),
     }
+
+
+_VARIABLES: Mapping[str, Callable[[PayloadContext, Path], dict[str, str]]] = MappingProxyType(
+    {"gemini": gemini_hook_variables}
+)
 
 
 def transcript_path(host: str | None, home: Path, cwd: str, session_id: str) -> str:

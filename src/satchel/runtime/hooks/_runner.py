@@ -327,7 +327,8 @@ class HookRunner:
         return result
 
     def _context(self) -> PayloadContext:
-        """The common fields' values now: the `context` callback's, else the runner's."""
+        """The common fields' values now: the `context` callback's, else the runner's
+        (the model the environment was loaded for, else the host's default)."""
         cwd = str(self.environment.layout.cwd)
         if self.context is None:
             known = self.dialect.defaults
@@ -337,7 +338,7 @@ class HookRunner:
                 cwd,
                 permission_mode=known.get("permission_mode"),
                 effort=known.get("effort"),
-                model=known.get("model"),
+                model=self.environment.options.model or known.get("model"),
             )
         given = self.context()
         return given if given.cwd else replace(given, cwd=cwd)
@@ -461,9 +462,14 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
     return text
 
 
+_OWN_EVENT_FORMATS = frozenset({"cursor"})
+"""Hook formats whose hooks are told the event they were declared for (Cursor's:
+several of Cursor's events stand for one of satchel's)."""
+
+
 def _event_name(hook: Hook, event: str) -> str:
-    """The name `hook` is told it fires for: a Cursor hook its own event (several of
-    Cursor's stand for one of satchel's), every other the name its dialect uses."""
-    if hook.spec.format == "cursor":
+    """The name `hook` is told it fires for: its own event in a format of
+    `_OWN_EVENT_FORMATS`, else the name its dialect uses."""
+    if hook.spec.format in _OWN_EVENT_FORMATS:
         return hook.spec.event
     return host_name(event, hook.spec.format)

@@ -1,8 +1,9 @@
 """What a host tells its model about hooks' answers, in the host's words.
 
 A host loop that runs its hooks through satchel shows the model the same text the
-host would (Claude Code 2.1.332 and 2.1.337, read from what each sent its model next
-in tests/hooks/test_claude_hook_loop.py):
+host would; each host's words are its dialect's `Words` (`Dialect.words`, in
+`satchel.runtime.hooks._payload.DIALECTS`). Claude Code 2.1.332 and 2.1.337, read
+from what each sent its model next in tests/hooks/test_claude_hook_loop.py:
 
 * a refused tool call's result: ``PreToolUse:<tool> hook error: <reason>`` for a JSON
   deny, ``PreToolUse:<tool> hook error: [<command>]: <stderr>`` for exit 2, and the
@@ -16,12 +17,14 @@ a refused PostToolUse's the reason alone, and a context the text itself (a devel
 message). With ``host="gemini"`` (Gemini CLI 0.61.0, test_gemini_hook_loop.py):
 ``Tool execution blocked: <reason>``, the reason alone after the call, and the context
 as ``<hook_context>text</hook_context>`` (after the result, or beside the prompt).
+A host with no dialect of its own is spoken for in Claude Code's words.
 """
 
 from __future__ import annotations
 
 from satchel.hooks._events import host_name
 from satchel.hooks._model import Outcome
+from satchel.runtime.hooks._payload import dialect_for
 
 __all__ = ["context_text", "refusal_text"]
 
@@ -34,16 +37,22 @@ def refusal_text(
     may run. `command`: the refused shell command, which Codex repeats."""
     if outcome.behavior not in ("deny", "ask"):
         return None
-    if host in ("codex", "gemini"):
-        return _other_refusal(outcome, host, command)
-    if outcome.behavior == "ask":
-        return outcome.reason or ""
-    event = host_name(outcome.event, "claude") or outcome.event
+    words = dialect_for(host).words
     first = next((r for r in outcome.results if r.decision == "deny"), None)
-    reason = outcome.reason or ""
-    if first is not None and first.exit_code == 2:
-        return f"{event}:{tool_name} hook error: [{first.hook.spec.command}]: {reason}"
-    return f"{event}:{tool_name} hook error: {reason}"
+    template = words.blocked
+    if outcome.behavior == "ask" and words.asked is not None:
+        template = words.asked
+    elif outcome.event != "before_tool_use" and words.blocked_after is not None:
+        template = words.blocked_after
+    elif first is not None and first.exit_code == 2 and words.blocked_by_exit is not None:
+        template = words.blocked_by_exit
+    return template.format(
+        event=host_name(outcome.event, "claude") or outcome.event,
+        tool=tool_name,
+        reason=outcome.reason or "",
+        command=command,
+        hook=first.hook.spec.command if first is not None else "",
+    )
 
 
 def context_text(
@@ -54,20 +63,10 @@ def context_text(
     on a tool event)."""
     if not outcome.additional_context:
         return None
-    if host == "codex":
-        return outcome.additional_context
-    if host == "gemini":
-        return f"<hook_context>{outcome.additional_context}</hook_context>"
-    event = host_name(outcome.event, "claude") or outcome.event
-    where = event if tool_name is None else f"{event}:{tool_name}"
-    return f"{where} hook additional context: {outcome.additional_context}"
-
-
-def _other_refusal(outcome: Outcome, host: str, command: str) -> str:
-    """Codex's and Gemini CLI's words for a refused call (before it runs) or result."""
-    reason = outcome.reason or ""
-    if outcome.event != "before_tool_use":
-        return reason  # a refused result: the reason stands for it
-    if host == "codex":
-        return f"Command blocked by PreToolUse hook: {reason}. Command: {command}"
-    return f"Tool execution blocked: {reason}"
+    words = dialect_for(host).words
+    template = words.context if tool_name is None else words.tool_context
+    return template.format(
+        event=host_name(outcome.event, "claude") or outcome.event,
+        tool=tool_name,
+        text=outcome.additional_context,
+    )
