@@ -238,18 +238,26 @@ def test_a_long_line_is_cut_a_flood_is_stopped_and_the_count_is_capped(layout, t
         tmp_path,
         [monitor("long", "long.py"), monitor("flood", "flood.py"), monitor("third", "lines.py")],
     )
-    put(plugin, "scripts/long.py", "print('x' * 100 + 'TAIL')\nprint('short')\n")
+    go = tmp_path / "go"  # the two monitors end only once the cap was judged, not before
+    put(
+        plugin,
+        "scripts/long.py",
+        "import os, sys, time\nprint('x' * 100 + 'TAIL')\nprint('short', flush=True)\n"
+        f"while not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n",
+    )
     put(
         plugin,
         "scripts/flood.py",
-        "import sys\nwhile True:\n    sys.stdout.write('y' * 999 + '\\n')\n",
+        f"import os, sys, time\nwhile not os.path.exists({str(go)!r}):\n    time.sleep(0.01)\n"
+        "while True:\n    sys.stdout.write('y' * 999 + '\\n')\n",
     )
     env = satchel.load(layout=layout, plugin_dirs=[plugin])
 
     async def run() -> tuple[MonitorRunner, list[MonitorEvent]]:
         runner = MonitorRunner(env, max_line=10, max_output=4096, max_monitors=2)
-        assert await runner.start() == ("kit:long", "kit:flood")
-        try:
+        try:  # stopped whatever fails, so no process outlives the test
+            assert await runner.start() == ("kit:long", "kit:flood")
+            go.touch()
             return runner, await until_end(runner, 2)
         finally:
             await runner.stop()
