@@ -358,3 +358,15 @@ def test_the_index_leaves_a_conditional_skill_out_as_a_session_starts(satchel, p
         assert "always" in listed and "sql" not in listed
         index = satchel("doctor", *args, "--json").json()["index"]
         assert (index["bytes"], index["listed"]) == (len(listed.encode()), 1)
+
+
+def test_the_index_under_a_hosts_listing_is_named_and_cut_as_that_host_cuts(satchel, project, home):
+    """Under --host codex the index doctor measures is Codex's listing: named so, and
+    what it leaves out is left out by Codex's budget in tokens (2% of gpt-5.5's
+    272,000-token window)."""
+    for n in range(700):
+        write_skill(project / ".agents" / "skills", f"skill-{n:03}", description="Does a thing.")
+    args = ("doctor", "--project", project, "--home", home, "--host", "codex", "--trust")
+    index = satchel(*args, "--model", "gpt-5.5", "--json").json()["index"]
+    assert (index["format"], index["cut_by"], index["limit"]) == ("codex", "max_tokens", 5_440)
+    assert index["omitted"]

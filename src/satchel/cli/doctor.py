@@ -49,16 +49,16 @@ PARAMS = (*located(), model_option(), ignore_option(), json_option())
 
 
 def _host_index(env: Environment, skills: Mapping[str, Skill], budget: Budget) -> Index | None:
-    """The host's own listing of `skills` under a profile that has one (Claude Code's),
-    else None."""
-    if env.host is None:
+    """The host's own listing of `skills` under a profile that has one (Claude Code's,
+    Codex's, Gemini CLI's), within the budget that host applies, else None."""
+    if env.host is None or env.host.index.style is None:
         return None
-    from satchel.hosts._listing import host_listing  # only under a host profile
+    from satchel.hosts._listing import host_listing, style_budget  # under a host profile
 
     return host_listing(
         env.host,
         skills.values(),
-        budget=budget,
+        budget=style_budget(env.host.index.style, budget, env.options.model),
         commands=env.commands.commands.values(),
         overrides=env.skill_overrides,
         known=env.skills,
@@ -106,7 +106,8 @@ def run(
     secrets = unset_options(env.layout, env.plugins.enabled(), sensitive=True)
     found = (*env.diagnostics, *env.held_lines(), *secrets, *index.diagnostics)
     env = without_ignored(replace(env, diagnostics=found), ignore)
-    report = DoctorReport.of(env, index, given=project is not None)
+    shape = env.host.index.style if env.host is not None and env.host.index.style else None
+    report = DoctorReport.of(env, index, given=project is not None, shape=shape)
     if as_json:
         out.print_json(report.to_json())
     else:
@@ -221,7 +222,7 @@ class IndexSize:
     """The index's size, the skills its budget shortened or listed by name only and,
     when it cut skills, which and by which bound."""
 
-    format: IndexFormat
+    format: str  # satchel's index format, or the host listing style
     bytes: int
     tokens: int
     listed: int
@@ -317,8 +318,11 @@ class DoctorReport:
     policy: Policy = field(default_factory=Policy)  # the organisation's, in force
 
     @classmethod
-    def of(cls, env: Environment, index: Index, *, given: bool) -> DoctorReport:
-        """The report on `env` and its `index`; `given`: --project was given."""
+    def of(
+        cls, env: Environment, index: Index, *, given: bool, shape: str | None = None
+    ) -> DoctorReport:
+        """The report on `env` and its `index` (`shape`: the host's listing style it
+        is in; None: satchel's own format); `given`: --project was given."""
         lay, held = env.layout, Held.of(env)
         return cls(
             project=lay.project,
@@ -357,7 +361,7 @@ class DoctorReport:
             ),
             instructions=tuple(f.path for f in env.instructions),
             diagnostics=tuple(env.diagnostics),
-            index=_index_size(index),
+            index=_index_size(index, shape or INDEX_FORMAT),
             policy=env.policy,
         )
 
@@ -533,10 +537,10 @@ def _str(path: Path | None) -> str | None:
     return None if path is None else str(path)
 
 
-def _index_size(index: Index) -> IndexSize:
+def _index_size(index: Index, shape: str) -> IndexSize:
     text = index.text
     return IndexSize(
-        format=INDEX_FORMAT,
+        format=shape,
         bytes=len(text.encode("utf-8")),
         tokens=token_bill({"skills": text})["skills"],
         listed=len(index.listed),
