@@ -4,16 +4,33 @@ test_gemini_listing_loop.py), kept without starting a host."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+
+import pytest
 
 from satchel import Skill
 from satchel.hosts._listing_codex import codex_budget, codex_model, render_codex_listing
 from satchel.hosts._listing_gemini import gemini_groups, gemini_modern, render_gemini_listing
 from satchel.origin import Origin
-from tests.support.golden import check_golden
+from tests.support import golden
+from tests.support.checkout import padded
 
-HOME = Path("/home/u")
-REPO = Path("/work/repo")
+
+@pytest.fixture
+def where(tmp_path: Path) -> Path:
+    """The folder holding the fictional home and repository: a path of one length in
+    every run (Codex's listing names it, and its budget counts it)."""
+    return padded(tmp_path)
+
+
+def check_golden(where: Path, name: str, text: str) -> None:
+    """`text` against the golden file, `where` written as ``<tmp>``."""
+    golden.check_golden(name, text, clean=partial(_placeholder, where))
+
+
+def _placeholder(where: Path, text: str) -> str:
+    return text.replace(str(where), "<tmp>")
 
 
 def skill(root: Path, scope: str, rel: str, name: str, description: str) -> Skill:
@@ -22,15 +39,16 @@ def skill(root: Path, scope: str, rel: str, name: str, description: str) -> Skil
     return Skill(name=name, description=description, path=root / rel / "SKILL.md", origin=origin)
 
 
-def codex_skills() -> list[Skill]:
-    system = HOME / ".codex/skills"
+def codex_skills(where: Path) -> list[Skill]:
+    home, repo = where / "home", where / "repo"
+    system = home / ".codex/skills"
     return [
-        skill(REPO / ".agents/skills", "project", "zeta", "zeta", "Zeta  spaced\nout."),
-        skill(REPO / ".agents/skills", "project", "group/alpha", "alpha", "Alpha " * 40),
-        skill(REPO / "pkg/.codex/skills", "project", "beta", "beta", "Beta <b> & é."),
-        skill(HOME / ".agents/skills", "user", "alpha", "alpha", "The user's alpha."),
+        skill(repo / ".agents/skills", "project", "zeta", "zeta", "Zeta  spaced\nout."),
+        skill(repo / ".agents/skills", "project", "group/alpha", "alpha", "Alpha " * 40),
+        skill(repo / "pkg/.codex/skills", "project", "beta", "beta", "Beta <b> & é."),
+        skill(home / ".agents/skills", "user", "alpha", "alpha", "The user's alpha."),
         skill(system, "user", ".system/tool", "tool", "Codex's own tool."),
-        skill(REPO / ".agents/skills", "project", "long", "long", "x" * 1100),
+        skill(repo / ".agents/skills", "project", "long", "long", "x" * 1100),
     ]
 
 
@@ -41,48 +59,54 @@ def test_codex_budget_is_two_percent_of_the_window_in_tokens():
     assert codex_model("gpt-5.5") == (272_000, True)
 
 
-def test_codex_listing_in_full():
-    check_golden("listing/codex-full.txt", render_codex_listing(codex_skills(), 500_000))
+def test_codex_listing_in_full(where: Path) -> None:
+    check_golden(
+        where, "listing/codex-full.txt", render_codex_listing(codex_skills(where), 500_000)
+    )
 
 
-def test_codex_listing_shortened_evenly():
-    check_golden("listing/codex-shortened.txt", render_codex_listing(codex_skills(), 12_000))
+def test_codex_listing_shortened_evenly(where: Path) -> None:
+    check_golden(
+        where, "listing/codex-shortened.txt", render_codex_listing(codex_skills(where), 12_000)
+    )
 
 
-def test_codex_listing_bare_lines_cut_off():
-    check_golden("listing/codex-bare.txt", render_codex_listing(codex_skills(), 2_000))
+def test_codex_listing_bare_lines_cut_off(where: Path) -> None:
+    text = render_codex_listing(codex_skills(where), 6_000)
+    check_golden(where, "listing/codex-bare.txt", text)
 
 
-def test_codex_listing_with_usage_rules():
-    text = render_codex_listing(codex_skills()[:1], 272_000, usage=True)
-    check_golden("listing/codex-usage.txt", text)
+def test_codex_listing_with_usage_rules(where: Path) -> None:
+    text = render_codex_listing(codex_skills(where)[:1], 272_000, usage=True)
+    check_golden(where, "listing/codex-usage.txt", text)
 
 
 def test_codex_listing_of_nothing_is_empty():
     assert render_codex_listing([], 500_000) == ""
 
 
-def gemini_skills() -> tuple[list[Skill], list[Skill]]:
+def gemini_skills(where: Path) -> tuple[list[Skill], list[Skill]]:
+    home, repo = where / "home", where / "repo"
     winners = [
-        skill(REPO / ".gemini/skills", "project", "beta", "beta", "Project beta & <b>."),
-        skill(REPO / ".gemini/skills", "project", "alpha", "alpha", "Alpha."),
-        skill(REPO / ".gemini/skills", "project", "alpha-2", "alpha-2", "Alpha two."),
-        skill(REPO / ".agents/skills", "project", "gamma", "gamma", "Gamma."),
-        skill(HOME / ".agents/skills", "user", "user-one", "user-one", "User."),
+        skill(repo / ".gemini/skills", "project", "beta", "beta", "Project beta & <b>."),
+        skill(repo / ".gemini/skills", "project", "alpha", "alpha", "Alpha."),
+        skill(repo / ".gemini/skills", "project", "alpha-2", "alpha-2", "Alpha two."),
+        skill(repo / ".agents/skills", "project", "gamma", "gamma", "Gamma."),
+        skill(home / ".agents/skills", "user", "user-one", "user-one", "User."),
     ]
-    shadowed = [skill(HOME / ".gemini/skills", "user", "beta", "beta", "User beta.")]
+    shadowed = [skill(home / ".gemini/skills", "user", "beta", "beta", "User beta.")]
     return winners, shadowed
 
 
-def test_gemini_listing():
-    winners, shadowed = gemini_skills()
-    check_golden("listing/gemini.txt", render_gemini_listing(winners, shadowed=shadowed))
+def test_gemini_listing(where: Path) -> None:
+    winners, shadowed = gemini_skills(where)
+    check_golden(where, "listing/gemini.txt", render_gemini_listing(winners, shadowed=shadowed))
     legacy = render_gemini_listing(winners, shadowed=shadowed, modern=False)
-    check_golden("listing/gemini-legacy.txt", legacy)
+    check_golden(where, "listing/gemini-legacy.txt", legacy)
 
 
-def test_gemini_groups_are_the_roots_of_first_copies():
-    winners, shadowed = gemini_skills()
+def test_gemini_groups_are_the_roots_of_first_copies(where: Path) -> None:
+    winners, shadowed = gemini_skills(where)
     assert gemini_groups([*winners, *shadowed]) == [
         ["beta"],
         ["user-one"],
