@@ -28,7 +28,7 @@ from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
-from satchel._listing import ListingSettings, read_listing, read_overrides
+from satchel._listing import ListingSettings, claude_settings, read_listing, read_overrides
 from satchel._model import model
 from satchel._options import LoadOverrides, Options
 from satchel._policed import hooks as policed_hooks
@@ -462,17 +462,11 @@ class _Builder:
 
     def _read_overrides(self) -> None:
         """The skill listing overrides: the files', then the options'."""
-        found, problems = read_overrides(
-            self.layout,
-            trust_project=self.trust.load_project,
-            claude_settings=self.options.claude_settings_hooks,
-        )
+        project = self.trust.load_project
+        claude = claude_settings(self.layout, project) if self.options.claude_settings_hooks else ()
+        found, problems = read_overrides(self.layout, trust_project=project, claude=claude)
         self.overrides = MappingProxyType({**found, **self.options.skill_overrides})
-        self.listing, more = read_listing(
-            self.layout,
-            trust_project=self.trust.load_project,
-            claude_settings=self.options.claude_settings_hooks,
-        )
+        self.listing, more = read_listing(self.layout, claude)
         self.override_problems = (*problems, *more)
 
     def _read_components(self, enabled: Sequence[Plugin]) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
@@ -47,7 +47,7 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout
 
-__all__ = ["ListingSettings", "read_listing", "read_overrides", "read_usage"]
+__all__ = ["ListingSettings", "claude_settings", "read_listing", "read_overrides", "read_usage"]
 
 _NO_USAGE: Mapping[str, float] = MappingProxyType({})
 MAX_GLOBAL = 64 * 1024 * 1024
@@ -69,12 +69,15 @@ class ListingSettings:
 
 
 MAX_SETTINGS = 1024 * 1024
+Document = tuple[Path, dict[str, object]]
 
 
 def read_overrides(
-    layout: Layout, *, trust_project: bool, claude_settings: bool
+    layout: Layout, *, trust_project: bool, claude: Sequence[Document] = ()
 ) -> tuple[dict[str, object], list[Diagnostic]]:
-    """The listing overrides by skill name, and the problems met reading them."""
+    """The listing overrides by skill name (satchel's config files', then `claude`'s,
+    Claude Code's settings read by `claude_settings`), and the problems met reading
+    them."""
     found: dict[str, object] = {}
     problems: list[Diagnostic] = []
     for path in config_files(layout, trust_project=trust_project):
@@ -84,28 +87,33 @@ def read_overrides(
             problems.append(invalid("[index.overrides] must be a table of skill names", path))
             continue
         found.update(table)
-    if claude_settings:
-        for path in _settings(layout, trust_project):
-            table = _document(path).get("skillOverrides", {})
-            if not isinstance(table, dict):
-                problems.append(invalid("skillOverrides must be an object of skill names", path))
-                continue
-            found.update(table)
+    for path, doc in claude:
+        table = doc.get("skillOverrides", {})
+        if not isinstance(table, dict):
+            problems.append(invalid("skillOverrides must be an object of skill names", path))
+            continue
+        found.update(table)
     return found, problems
 
 
+def claude_settings(layout: Layout, trust_project: bool) -> tuple[Document, ...]:
+    """Claude Code's settings files of `layout` (the project's when `trust_project`),
+    each read once, with its path ({} for a file missing or unreadable)."""
+    return tuple((path, _document(path)) for path in _settings(layout, trust_project))
+
+
 def read_listing(
-    layout: Layout, *, trust_project: bool, claude_settings: bool
+    layout: Layout, claude: Sequence[Document]
 ) -> tuple[ListingSettings, list[Diagnostic]]:
-    """Claude Code's listing settings (`ListingSettings`; all None without
-    `claude_settings`), and the values of the wrong shape met reading them."""
+    """Claude Code's listing settings in `claude` (`claude_settings`; none: all None),
+    and the values of the wrong shape met reading them. The usage scores are read
+    from ``~/.claude.json`` only when a listing asks for them."""
     fraction: float | None = None
     description: int | None = None
     problems: list[Diagnostic] = []
-    if not claude_settings:
+    if not claude:
         return ListingSettings(), problems
-    for path in _settings(layout, trust_project):
-        doc = _document(path)
+    for path, doc in claude:
         share = doc.get("skillListingBudgetFraction")
         if _fraction(share):
             fraction = float(share)  # type: ignore[arg-type]
@@ -116,7 +124,32 @@ def read_listing(
             description = int(chars)  # type: ignore[call-overload]
         elif chars is not None:
             problems.append(invalid("skillListingMaxDescChars must be a whole number > 0", path))
-    return ListingSettings(fraction, description, read_usage(layout.home)), problems
+    return ListingSettings(fraction, description, _Usage(layout.home)), problems
+
+
+class _Usage(Mapping[str, float]):
+    """`read_usage` of a home, read at first use: a load whose listing is never built
+    (or never needs the scores) does not open ``~/.claude.json``."""
+
+    __slots__ = ("_found", "_home")
+
+    def __init__(self, home: Path) -> None:
+        self._home = home
+        self._found: Mapping[str, float] | None = None
+
+    def _table(self) -> Mapping[str, float]:
+        if self._found is None:
+            self._found = read_usage(self._home)
+        return self._found
+
+    def __getitem__(self, name: str) -> float:
+        return self._table()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
 
 
 def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
+from pathlib import Path
 
 import satchel
+import satchel._listing
 from satchel._budget import Budget, percent
-from satchel._listing import ListingSettings, read_listing, read_usage
+from satchel._listing import ListingSettings, claude_settings, read_listing, read_usage
 from satchel.compat._budget import budget
 from satchel.hosts._listing import host_listing, renderer
 from satchel.hosts._listing_claude import HEADER, clean, cut, width
@@ -70,18 +73,18 @@ def test_usage_scores_extreme_times_as_claude_codes_arithmetic_does(home):
 def test_the_listing_settings_are_read_from_the_claude_settings_files(layout, project, home):
     put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 300}')
     put(project / ".claude" / "settings.json", '{"skillListingBudgetFraction": 0.02}')
-    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    found, problems = read_listing(layout, claude_settings(layout, True))
     assert (found.fraction, found.description, problems) == (0.02, 300, [])
-    untrusted, _ = read_listing(layout, trust_project=False, claude_settings=True)
+    untrusted, _ = read_listing(layout, claude_settings(layout, False))
     assert (untrusted.fraction, untrusted.description) == (None, 300)
-    off, _ = read_listing(layout, trust_project=True, claude_settings=False)
+    off, _ = read_listing(layout, ())
     assert (off.fraction, off.description) == (None, None)
 
 
 def test_a_setting_of_the_wrong_shape_is_ignored_and_reported(layout, home):
     put(home / ".claude" / "settings.json", '{"skillListingBudgetFraction": 2, '
         '"skillListingMaxDescChars": 0}')  # fmt: skip
-    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    found, problems = read_listing(layout, claude_settings(layout, True))
     assert (found.fraction, found.description) == (None, None)
     assert [(p.code, p.message) for p in problems] == [
         ("config.invalid", "settings.json: skillListingBudgetFraction must be above 0, at most 1"),
@@ -92,10 +95,10 @@ def test_a_setting_of_the_wrong_shape_is_ignored_and_reported(layout, home):
 def test_a_whole_number_written_with_a_point_is_a_whole_number(layout, home):
     """``JSON.parse`` reads ``2000.0`` as 2000, which Claude Code's schema takes."""
     put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 2000.0}')
-    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    found, problems = read_listing(layout, claude_settings(layout, True))
     assert (found.description, problems) == (2000, [])
     put(home / ".claude" / "settings.json", '{"skillListingMaxDescChars": 2000.5}')
-    found, problems = read_listing(layout, trust_project=True, claude_settings=True)
+    found, problems = read_listing(layout, claude_settings(layout, True))
     assert found.description is None
     assert [p.code for p in problems] == ["config.invalid"]
 
@@ -129,3 +132,22 @@ def test_a_name_only_override_lists_the_name_and_never_counts_as_cut():
     assert index is not None
     assert index.text == f"{HEADER}\n\n- a: The a steps.\n- b\n"
     assert [d.code for d in index.diagnostics] == []
+
+
+def test_a_load_reads_the_usage_only_when_a_listing_asks(layout, home, monkeypatch):
+    """``~/.claude.json`` can be large: a claude-code load does not read it; the
+    scores are read once, when a listing first asks for them."""
+    put(home / ".claude.json", json.dumps({"skillUsage": {"a": {"usageCount": 2,
+        "lastUsedAt": 1_000_000_000_000}}}))  # fmt: skip
+    read: list[Path] = []
+    real = satchel._listing.read_usage
+
+    def counted(where: Path, now: float | None = None) -> Mapping[str, float]:
+        read.append(where)
+        return real(where, now)
+
+    monkeypatch.setattr(satchel._listing, "read_usage", counted)
+    env = satchel.load(layout=layout, host="claude-code", cache=False)
+    assert read == []
+    assert set(env.listing.usage) == {"a"} and "a" in env.listing.usage
+    assert read == [home]
