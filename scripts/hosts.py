@@ -1,6 +1,6 @@
 """Write docs/hosts.md: every built-in host profile, a section each, from the profiles.
 
-Run it after changing a profile in src/satchel/hosts/_profiles.py:
+Run it after changing a host definition (src/satchel/hosts/_<host>.py):
 
     .venv/bin/python scripts/hosts.py
 """

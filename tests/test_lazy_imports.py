@@ -115,7 +115,8 @@ def test_load_imports_no_heavy_module():
 def test_load_imports_the_host_profiles_only_when_one_is_named():
     plain = _imported("import satchel\nsatchel.load")
     named = _imported("import satchel.hosts\nsatchel.hosts.get('codex')")
-    assert [m for m in plain if m.startswith("satchel.hosts")] == []
+    table = ("satchel.hosts._profiles", "satchel.hosts._config", "satchel.listings")
+    assert [m for m in plain if m.startswith(table)] == []
     assert "satchel.hosts._profiles" in named
 
 
@@ -170,8 +171,10 @@ NOT_FOR_A_VERB = (
     "platformdirs",
     "rich",
     "satchel.audit",
-    "satchel.hosts",
+    "satchel.hosts._config",
+    "satchel.hosts._profiles",
     "satchel.install",
+    "satchel.listings",
     "satchel.mcp._sdk",
     "satchel.mcp._skills_client",
     "satchel.port",

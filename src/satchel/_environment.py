@@ -30,7 +30,7 @@ from satchel._collector import collector_paused
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import ListingSettings, claude_settings, read_listing, read_overrides
 from satchel._model import model
-from satchel._options import LoadOverrides, Options
+from satchel._options import LoadOverrides, Options, host_overrides
 from satchel._policed import hooks as policed_hooks
 from satchel._policed import plugins as policed_plugins
 from satchel._policed import servers as policed_servers
@@ -289,7 +289,7 @@ def load(
         opts = Options.build(**options)
     else:
         lay = layout if layout is not None else profile.layout(cwd, project=project)
-        given = profile.overrides()
+        given = host_overrides(profile)
         given.update(options)
         opts = Options.build(**given)
     policy, read = read_policy(config_home=lay.config_home, project=lay.project, client=lay.client)

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
 
 from satchel._contain import probe_json
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hosts._vocabulary import TrustListName
 from satchel.layout import Layout
 
 __all__ = ["TrustListName", "gemini_trusts"]
 
-TrustListName = Literal["satchel", "gemini"]
 GEMINI_FILE = ".gemini/trustedFolders.json"
 MAX_FILE = 1024 * 1024
 _TRUSTING = frozenset(("TRUST_FOLDER", "TRUST_PARENT"))

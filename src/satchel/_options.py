@@ -8,22 +8,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypedDict, Unpack, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
+from satchel.hosts._model import Host
+from satchel.hosts._vocabulary import PluginSkillNames, Untrusted
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
 from satchel.skills._model import Skill
 
-__all__ = ["LoadOverrides", "Options", "PluginSkillNames", "Untrusted"]
-
-PluginSkillNames = Literal["namespaced", "bare"]
-Untrusted = Literal["user-first", "skip-project"]
+__all__ = ["LoadOverrides", "Options", "PluginSkillNames", "Untrusted", "host_overrides"]
 
 
 _NO_TYPES: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
@@ -281,3 +280,25 @@ def _format_order(value: Any, key: str) -> tuple[Format, ...]:
     if unknown:
         raise TypeError(f"unknown plugin format(s) {unknown}; use {', '.join(FORMATS)}")
     return cast("tuple[Format, ...]", order)
+
+
+def host_overrides(host: Host) -> LoadOverrides:
+    """The `load()` options `host`'s profile sets; options given to `load()` win."""
+    return LoadOverrides(
+        instructions=host.instructions,
+        command_naming=host.command_naming,
+        plugin_skill_names=host.plugin_skill_names,
+        plugin_skill_rule=host.plugin_skill_rule,
+        strict_plugins=host.strict_plugins,
+        ambiguous_plugins=host.ambiguous_plugins,
+        plugin_format_order=host.plugin_formats,
+        plugin_formats=host.plugin_formats,
+        untrusted=host.untrusted,
+        trust_list=host.trust_list,
+        max_skill_name=host.limits.name,
+        hook_files=host.hook_files,
+        claude_settings_hooks=host.claude_settings_hooks,
+        include_workspace_plugin=host.include_workspace_plugin,
+        executable=host.executable,
+        claude_installed_plugins=host.claude_installed_plugins,
+    )

@@ -17,7 +17,7 @@ import satchel
 from mcp import Client
 from satchel.cli._workspace import environment
 from satchel.hosts import PROFILES
-from satchel.hosts._listing_codex import render_codex_listing
+from satchel.listings._listing_codex import render_codex_listing
 from satchel.server._serve import SkillServer
 from tests.support import write_skill
 

@@ -17,9 +17,9 @@ from satchel.hooks._events import (
     event_named,
     host_name,
 )
-from satchel.hosts._profiles import CLAUDE_EVENTS as CLAUDE_PROFILE
-from satchel.hosts._profiles import CODEX_EVENTS as CODEX_PROFILE
-from satchel.hosts._profiles import KIMI_EVENTS as KIMI_PROFILE
+from satchel.hosts._claude_code import CLAUDE_EVENTS as CLAUDE_PROFILE
+from satchel.hosts._codex import CODEX_EVENTS as CODEX_PROFILE
+from satchel.hosts._kimi import KIMI_EVENTS as KIMI_PROFILE
 from tests.tools import claude_validate
 
 from .support import claude_plugin

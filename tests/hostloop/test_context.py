@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import satchel
-from satchel import hosts
+from satchel import hosts, listings
 from satchel._instructions import InstructionFile, load_instructions
 from tests import tools
 from tests.hostloop.hosts import Turn, run_claude, run_codex, run_gemini
@@ -176,7 +176,7 @@ def test_claude_code_lists_satchels_agent_types_line_for_line(
     view, project, home = _view(runs, which)
     lay = _layout("claude-code", project, home)
     env = satchel.load(layout=lay, host="claude-code", trusted=True, plugin_dirs=[project / "kit"])
-    ours = hosts.agent_listing(env.agents.agents.values(), "claude-code")
+    ours = listings.agent_listing(env.agents.agents.values(), "claude-code")
     assert ours is not None
     loaded = {_name(line) for line in ours}
     theirs = [line for line in view.agents if _name(line) in loaded | {UNICODE_AGENT}]
@@ -226,7 +226,7 @@ def test_claude_code_sends_the_instruction_files_satchel_loads(
     block = (view.instructions_block or "").replace(
         f"\n\nContents of {above} ({label}):\n\nAbove the project.", ""
     )
-    assert hosts.instruction_blocks(files, "claude-code", project / "sub") == (block,)
+    assert listings.instruction_blocks(files, "claude-code", project / "sub") == (block,)
     assert str(project / ".claude/rules/cond.md") in {str(f.path) for f in files}  # held back
 
 
@@ -259,7 +259,9 @@ def test_codex_sends_the_agents_md_satchel_loads(runs: dict[str, Any]) -> None:
         str(project / "AGENTS.md"),
         str(project / "sub/AGENTS.override.md"),
     ]
-    assert hosts.instruction_blocks(files, "codex", project / "sub") == (view.instructions_block,)
+    assert listings.instruction_blocks(files, "codex", project / "sub") == (
+        view.instructions_block,
+    )
 
 
 def test_gemini_cli_sends_the_gemini_md_satchel_loads(runs: dict[str, Any]) -> None:
@@ -268,7 +270,7 @@ def test_gemini_cli_sends_the_gemini_md_satchel_loads(runs: dict[str, Any]) -> N
     assert [(i.path, i.kind) for i in view.instructions] == [
         (str(f.path), "global" if f.scope == "user" else "project") for f in files
     ]
-    user, project_block = hosts.instruction_blocks(files, "gemini", project / "sub") or ()
+    user, project_block = listings.instruction_blocks(files, "gemini", project / "sub") or ()
     assert view.system.endswith(user)
     assert project_block in (view.instructions_block or "")
     assert (view.instructions_block or "").endswith(f"{project_block}\n</session_context>")

@@ -14,8 +14,8 @@ import satchel._listing
 from satchel._budget import Budget, percent
 from satchel._listing import ListingSettings, claude_settings, read_listing, read_usage
 from satchel.compat._budget import budget
-from satchel.hosts._listing import host_listing, renderer
-from satchel.hosts._listing_claude import HEADER, clean, cut, width
+from satchel.listings._listing import host_listing, renderer
+from satchel.listings._listing_claude import HEADER, clean, cut, width
 from tests.support import put
 
 

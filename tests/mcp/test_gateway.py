@@ -126,7 +126,7 @@ def _summary(tree: dict[str, Path], *extra: str) -> dict[str, Any]:
 
 def test_the_profiles_winner_is_served_and_the_others_are_shadowed(tree):
     """mermaid's rule: a plugin's skills are bare names that dedupe with the project's
-    and the user's, weakest (hosts/_profiles.py); a trusted project beats the user."""
+    and the user's, weakest (hosts/_gemini.py); a trusted project beats the user."""
     extra = ("--trust", "--plugin-dir", str(tree["plugin"]), "--root", str(tree["team"]))
     summary = _summary(tree, *extra)
     dup = f"{tree['project']}/.agents/skills/dup/SKILL.md"

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal
 
 from satchel._model import model
-
-InstructionMode = Literal["satchel", "codex", "claude-code", "cursor", "gemini", "copilot"]
+from satchel.hosts._vocabulary import InstructionMode as InstructionMode
 
 
 @model

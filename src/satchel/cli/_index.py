@@ -46,7 +46,7 @@ def budget(env: Environment, style: str | None, given: Mapping[str, int | None])
     base = replace(env.index_budget(), **bounds)
     if style is None:
         return base
-    from satchel.hosts._listing import BOUNDS, style_budget  # only under a host profile
+    from satchel.listings._listing import BOUNDS, style_budget  # only under a host profile
 
     taken, why = BOUNDS[style]
     for name in bounds:
@@ -71,7 +71,7 @@ def build(
     """The index of `skills` within `within`: the host's own listing under a `style`,
     else satchel's in `index_format` (``tool`` by default)."""
     if style is not None and env.host is not None:
-        from satchel.hosts._listing import host_listing  # only under a host profile
+        from satchel.listings._listing import host_listing  # only under a host profile
 
         found = host_listing(
             env.host,
@@ -102,7 +102,7 @@ def listing_problems(env: Environment, style: str | None) -> tuple[Diagnostic, .
     what an untrusted project holds back is said once, by `held_back`."""
     families = {*LISTING_FAMILIES, "plugin"}
     if style is not None:
-        from satchel.hosts._listing import LISTS_COMMANDS  # only under a host's listing
+        from satchel.listings._listing import LISTS_COMMANDS  # only under a host's listing
 
         families |= {"command"} if style in LISTS_COMMANDS else set()
     return tuple(

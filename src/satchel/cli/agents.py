@@ -11,7 +11,7 @@ from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
-from satchel.hosts import agent_listing
+from satchel.listings import agent_listing
 
 if TYPE_CHECKING:
     from rich.text import Text

@@ -53,7 +53,7 @@ def _host_index(env: Environment, skills: Mapping[str, Skill], budget: Budget) -
     Codex's, Gemini CLI's), within the budget that host applies, else None."""
     if env.host is None or env.host.index.style is None:
         return None
-    from satchel.hosts._listing import host_listing, style_budget  # under a host profile
+    from satchel.listings._listing import host_listing, style_budget  # under a host profile
 
     return host_listing(
         env.host,

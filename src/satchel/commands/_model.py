@@ -21,6 +21,7 @@ from satchel.commands._arguments import Numbering, expand_arguments, expand_gemi
 from satchel.commands._files import MAX_COMMAND_FILE, read_command_file
 from satchel.diagnostics import diagnostic
 from satchel.errors import CommandBodyError
+from satchel.hosts._vocabulary import Naming
 from satchel.origin import Origin, Originated
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
 
 SCOPES = ("project", "user", "plugin", "builtin", "mcp")
 
-Naming = Literal["stem", "path"]
 Syntax = Literal["markdown", "gemini"]  # $ARGUMENTS and $1, or Gemini CLI's {{args}}
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

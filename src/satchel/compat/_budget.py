@@ -26,7 +26,7 @@ from satchel._listing import ListingSettings
 from satchel._render import model_visible, render_index
 from satchel.compat._model import Tokens
 from satchel.hosts import Host
-from satchel.hosts._listing import host_listing
+from satchel.listings._listing import host_listing
 from satchel.session._conditional import Conditional
 from satchel.skills._model import Skill
 from satchel.tokens import Counter, approx_tokens
@@ -63,7 +63,7 @@ def budget(
 def _uncut(host: Host, env: Environment, skills: Mapping[str, Skill], model: str | None) -> str:
     """The index of `skills` uncut by the budget: the host's own listing for `model`
     under a profile that has one (each description still cut to the host's length:
-    `satchel.hosts._listing.Listing.uncut`), else satchel's."""
+    `satchel.listings._listing.Listing.uncut`), else satchel's."""
     cap = host.budget(model, env.listing)[0].description
     found = host_listing(
         host,

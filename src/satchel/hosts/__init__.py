@@ -9,10 +9,8 @@ in ``config.toml``). See docs/hosts.md.
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from satchel.hosts._agent_listing import agent_line, agent_listing
     from satchel.hosts._config import get, names, resolve, user_profiles
     from satchel.hosts._describe import decisions
-    from satchel.hosts._instruction_text import instruction_blocks
     from satchel.hosts._model import Host, Index, Limits
     from satchel.hosts._models import (
         CLAUDE_CODE_MODELS,
@@ -29,10 +27,8 @@ else:
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
-            "satchel.hosts._agent_listing": ("agent_line", "agent_listing"),
             "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
             "satchel.hosts._describe": ("decisions",),
-            "satchel.hosts._instruction_text": ("instruction_blocks",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
             "satchel.hosts._models": (
                 "CLAUDE_CODE_MODELS",
@@ -57,11 +53,8 @@ __all__ = [
     "Models",
     "Resolved",
     "Window",
-    "agent_line",
-    "agent_listing",
     "decisions",
     "get",
-    "instruction_blocks",
     "names",
     "resolve",
     "user_profiles",

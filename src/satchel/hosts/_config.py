@@ -31,18 +31,21 @@ from pathlib import Path
 from typing import Any, get_args
 
 from satchel._config import CONFIG_FILE, read_config
-from satchel._instructions import InstructionMode
-from satchel._options import PluginSkillNames, Untrusted
 from satchel._text import did_you_mean
-from satchel.commands import Naming
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.errors import UnknownHost
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import PROFILES
+from satchel.hosts._vocabulary import (
+    AMBIGUITY,
+    FORMATS,
+    InstructionMode,
+    Naming,
+    PluginSkillNames,
+    SkillRule,
+    Untrusted,
+)
 from satchel.layout import SCOPES, RootSpec
-from satchel.plugins._context import SkillRule
-from satchel.plugins._detect import AMBIGUITY
-from satchel.plugins._model import FORMATS
 
 __all__ = ["get", "names", "resolve", "user_profiles"]
 

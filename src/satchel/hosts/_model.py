@@ -6,8 +6,9 @@ root to define a name wins), how it walks a root, which plugin manifests it read
 which it prefers, how it names plugin skills and commands, how it numbers
 ``$ARGUMENTS``, which instruction files it reads, how much room its skill listing
 gets, which hook events it fires, and what it does in a folder that is not trusted.
-`Host.layout` gives the `Layout` and `Host.overrides` the `load()` options that make
-satchel see a project as that host does; options given to `load()` override them.
+`Host.layout` gives the `Layout` and `satchel._options.host_overrides` the `load()`
+options that make satchel see a project as that host does; options given to `load()`
+override them.
 """
 
 from __future__ import annotations
@@ -18,19 +19,22 @@ from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
-from satchel._host_trust import TrustListName
-from satchel._instructions import InstructionMode
 from satchel._listing import ListingSettings
 from satchel._model import model
-from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
 from satchel._render import DEFAULT_BUDGET
-from satchel.commands import Naming
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._models import Models, Resolved
+from satchel.hosts._vocabulary import (
+    Ambiguity,
+    Format,
+    InstructionMode,
+    Naming,
+    PluginSkillNames,
+    SkillRule,
+    TrustListName,
+    Untrusted,
+)
 from satchel.layout import Layout, RootSpec, WalkBounds
-from satchel.plugins._context import SkillRule
-from satchel.plugins._detect import Ambiguity
-from satchel.plugins._model import Format
 from satchel.tokens import BYTES_PER_TOKEN
 
 __all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
@@ -209,27 +213,6 @@ class Host:
             walk=self.walk,
             ancestors=self.ancestors,
             env=env,
-        )
-
-    def overrides(self) -> LoadOverrides:
-        """The `load()` options this profile sets; options given to `load()` win."""
-        return LoadOverrides(
-            instructions=self.instructions,
-            command_naming=self.command_naming,
-            plugin_skill_names=self.plugin_skill_names,
-            plugin_skill_rule=self.plugin_skill_rule,
-            strict_plugins=self.strict_plugins,
-            ambiguous_plugins=self.ambiguous_plugins,
-            plugin_format_order=self.plugin_formats,
-            plugin_formats=self.plugin_formats,
-            untrusted=self.untrusted,
-            trust_list=self.trust_list,
-            max_skill_name=self.limits.name,
-            hook_files=self.hook_files,
-            claude_settings_hooks=self.claude_settings_hooks,
-            include_workspace_plugin=self.include_workspace_plugin,
-            executable=self.executable,
-            claude_installed_plugins=self.claude_installed_plugins,
         )
 
     def to_json(self) -> dict[str, object]:

@@ -17,6 +17,7 @@ from satchel._contain import (
     walk,
 )
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.hosts._vocabulary import SKILL_RULES, SkillRule
 from satchel.origin import Origin
 from satchel.plugins._model import Format, Plugin
 
@@ -34,12 +35,6 @@ __all__ = [
 
 
 Kind = Literal["hooks", "mcp", "agents"]
-
-
-SkillRule = Literal["claude-code", "vibe"]
-
-
-SKILL_RULES: tuple[SkillRule, ...] = ("claude-code", "vibe")
 
 
 T = TypeVar("T")

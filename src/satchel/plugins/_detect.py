@@ -48,6 +48,7 @@ from typing import Any, Literal
 from satchel._contain import contained, is_dir, is_file, probe_json, resolve_root
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.hosts._vocabulary import AMBIGUITY, Ambiguity
 from satchel.plugins._model import Format
 from satchel.skills._read import SKILL_FILE
 
@@ -77,8 +78,6 @@ CODE_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 OPENCODE_KEYWORDS = frozenset(("opencode", "opencode-plugin"))
 
 Test = Literal["file", "claude-dir", "code", "package-keyword", "skills"]
-Ambiguity = Literal["prefer", "refuse"]
-AMBIGUITY: tuple[Ambiguity, ...] = ("prefer", "refuse")
 # which manifest a directory holding several is read by: satchel's own first
 FORMAT_ORDER: tuple[Format, ...] = (
     "agent-plugins",

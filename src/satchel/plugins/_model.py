@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from satchel._instructions._model import InstructionFile
 from satchel._model import model
@@ -20,6 +20,7 @@ from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
+from satchel.hosts._vocabulary import FORMATS, Format
 from satchel.mcp._spec import McpServer, Transport
 from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
 from satchel.plugins._lsp import LspServer
@@ -48,18 +49,6 @@ __all__ = [
     "Workflow",
 ]
 
-Format = Literal[
-    "agent-plugins",
-    "bundle",
-    "claude",
-    "codex",
-    "cursor",
-    "gemini",
-    "kimi",
-    "opencode",
-    "workspace",
-]
-FORMATS: tuple[Format, ...] = get_args(Format)
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _NO_TEXT: Mapping[str, str] = MappingProxyType({})

@@ -17,7 +17,7 @@ from satchel.commands import render_commands
 from satchel.commands._arguments import Filler
 from satchel.commands._model import Command
 from satchel.diagnostics import Diagnostic
-from satchel.hosts._listing import host_listing
+from satchel.listings._listing import host_listing
 from satchel.plugins.components._styles import select_output_style
 from satchel.resources import is_readable_text, list_resources
 from satchel.session._model import ActiveSkill, ContextSegment, Tool, Via

@@ -46,8 +46,8 @@ import yaml
 
 from satchel._budget import Budget
 from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
-from satchel.hosts._listing import Listing
 from satchel.hosts._models import CODEX_MODELS
+from satchel.listings._listing import Listing
 from satchel.skills import Skill
 
 __all__ = [
@@ -168,7 +168,7 @@ def codex_budget(context_window: int | None) -> tuple[int, str]:
 def applied(budget: Budget, model: str | None = None) -> Budget:
     """The budget Codex applies to its listing for `model` [its default]: its own
     (`codex_budget`; tokens at 4 bytes a token) and `CODEX_DESCRIPTION`, whatever
-    `budget` a caller gives (`satchel.hosts._listing.style_budget`)."""
+    `budget` a caller gives (`satchel.listings._listing.style_budget`)."""
     limit, unit = codex_budget(codex_model(model)[0])
     bound = {"tokens" if unit == "tokens" else "chars": limit}
     return Budget(description=CODEX_DESCRIPTION, **bound)

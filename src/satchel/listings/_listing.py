@@ -69,9 +69,9 @@ Renderer = Callable[[Listing], Index]
 
 STYLES: Mapping[str, str] = MappingProxyType(
     {
-        "claude-code": "satchel.hosts._listing_claude",
-        "codex": "satchel.hosts._listing_codex",
-        "gemini": "satchel.hosts._listing_gemini",
+        "claude-code": "satchel.listings._listing_claude",
+        "codex": "satchel.listings._listing_codex",
+        "gemini": "satchel.listings._listing_gemini",
     }
 )
 """Each style's module; the module's ``render(listing) -> Index`` renders it."""

@@ -34,7 +34,7 @@ from types import MappingProxyType
 
 from satchel._budget import Budget
 from satchel._render import Index, IndexEntry, check_overrides, hidden_reason, index_of
-from satchel.hosts._listing import Listing
+from satchel.listings._listing import Listing
 from satchel.skills import Skill
 
 __all__ = [
@@ -211,7 +211,7 @@ def repr_js(name: str) -> str:
 
 def applied(budget: Budget, model: str | None = None) -> Budget:
     """The budget Gemini CLI applies to its listing: none, whatever `budget` a caller
-    gives (`satchel.hosts._listing.style_budget`)."""
+    gives (`satchel.listings._listing.style_budget`)."""
     return Budget()
 
 

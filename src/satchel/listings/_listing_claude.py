@@ -45,8 +45,8 @@ from satchel._render import (
     listing_description,
 )
 from satchel.commands._model import Command
-from satchel.hosts._listing import Listing
 from satchel.layout import PLUGIN, PROJECT, USER
+from satchel.listings._listing import Listing
 from satchel.skills._model import Skill
 
 __all__ = [

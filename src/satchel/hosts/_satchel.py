@@ -1,0 +1,31 @@
+"""satchel's own rules, the profile every option defaults to (docs/hosts.md has every
+host side by side)."""
+
+from __future__ import annotations
+
+from satchel.hosts._model import Host, Index
+from satchel.layout import default_roots
+
+__all__ = ["SATCHEL", "SATCHEL_EVENTS"]
+
+SATCHEL_EVENTS = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
+    "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact",
+    "InstructionsLoaded", "UserPromptExpansion", "ConfigChange",  # the session fires these
+)  # fmt: skip
+
+SATCHEL = Host(
+    name="satchel",
+    title="satchel",
+    sources=("docs/layout.md", "docs/plugins.md", "docs/commands-and-agents.md"),
+    skills=default_roots("satchel", "skills"),
+    commands=default_roots("satchel", "commands"),
+    agents=default_roots("satchel", "agents"),
+    plugins=default_roots("satchel", "plugins"),
+    plugin_formats=None,
+    ambiguous_plugins=None,
+    plugin_skill_rule=None,
+    index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
+    events=SATCHEL_EVENTS,
+    claude_installed_plugins=True,
+)

@@ -1,0 +1,40 @@
+"""Mistral Vibe: everything satchel knows of this host, as data (docs/hosts.md has
+every host side by side)."""
+
+from __future__ import annotations
+
+from satchel.hosts._common import rows
+from satchel.hosts._model import Host
+from satchel.layout import PROJECT, USER
+
+__all__ = ["VIBE", "VIBE_EVENTS"]
+
+VIBE_EVENTS = ("pre_tool", "post_tool", "post_agent")
+
+VIBE = Host(
+    name="vibe",
+    title="Mistral Vibe",
+    sources=(
+        "https://docs.mistral.ai/vibe/plugins",
+        "https://agent-plugins.org/spec/1.0",
+        "docs/plugins.md (Vibe's rules as implemented)",
+    ),
+    skills=(
+        *rows(
+            PROJECT, (".vibe", "{project}/.vibe/skills"), (".agents", "{project}/.agents/skills")
+        ),
+        *rows(USER, (".vibe", "{home}/.vibe/skills"), (".agents", "{home}/.agents/skills")),
+    ),
+    plugins=(
+        *rows(PROJECT, (".vibe", "{project}/.vibe/plugins")),
+        *rows(USER, (".vibe", "{home}/.vibe/plugins")),
+    ),
+    plugin_formats=("agent-plugins", "claude", "codex", "cursor", "kimi"),
+    ambiguous_plugins="refuse",
+    plugin_skill_rule="vibe",
+    strict_plugins=True,
+    instructions="satchel",
+    events=VIBE_EVENTS,
+    hook_files=False,
+    include_workspace_plugin=False,
+)
