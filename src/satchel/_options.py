@@ -11,12 +11,12 @@ from types import MappingProxyType
 from typing import Any, TypedDict, Unpack, cast
 
 from satchel._host_trust import TrustListName
-from satchel._instructions import InstructionMode
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
 from satchel.hosts._model import Host
-from satchel.hosts._vocabulary import PluginSkillNames, Untrusted
+from satchel.hosts._rules import TRUST_LIST_NAMES
+from satchel.hosts._vocabulary import InstructionMode, PluginSkillNames, Untrusted
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
@@ -200,8 +200,8 @@ class Options:
         for key in ("plugin_format_order", "plugin_formats"):
             if options.get(key) is not None:
                 options[key] = _format_order(options[key], key)
-        if options.get("trust_list", "satchel") not in ("satchel", "gemini"):
-            raise TypeError("trust_list must be satchel or gemini")
+        if options.get("trust_list", "satchel") not in TRUST_LIST_NAMES:
+            raise TypeError(f"trust_list must be {' or '.join(TRUST_LIST_NAMES)}")
         if options.get("untrusted", "user-first") not in ("user-first", "skip-project"):
             raise TypeError("untrusted must be user-first or skip-project")
         if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):

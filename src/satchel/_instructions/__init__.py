@@ -1,9 +1,12 @@
 """Instruction files: each host's AGENTS.md, CLAUDE.md, GEMINI.md, rules and kin, in prompt order.
 
 `load_instructions(layout)` returns the files a host puts in the system prompt, in
-order: a later file wins on conflict. Six modes, one per host (`MODES` describes each
-as data): ``satchel`` and ``codex`` below, and ``claude-code``, ``cursor``, ``gemini``
-and ``copilot`` (see `satchel._instructions._hosts` for their rules and sources).
+order: a later file wins on conflict. Six modes, one per host: each is the
+`satchel.hosts.InstructionRule` its host's definition holds (`MODES` gives them by
+word), which names the files, folders, walk, cap and import syntax, and the reader
+that reads them (``agents-else-claude``, ``first-file`` or ``every-file``):
+``satchel`` and ``codex`` below, and ``claude-code``, ``cursor``, ``gemini`` and
+``copilot`` (see `satchel._instructions._hosts` for their rules and sources).
 
 ``satchel`` (default: AGENTS.md, else a Claude file, with a user level). The levels,
 in order, are the user level, then the project root (and, when ``layout.ancestors`` is true, every
@@ -71,8 +74,9 @@ if _typing.TYPE_CHECKING:
         Scope,
         applies_to,
     )
-    from satchel._instructions._modes import MODES, InstructionMode, ModeInfo
+    from satchel._instructions._modes import MODES, ModeInfo
     from satchel._instructions._read import client_file
+    from satchel.hosts._vocabulary import InstructionMode
 else:
     from satchel import _lazy
 
@@ -90,8 +94,9 @@ else:
                 "Scope",
                 "applies_to",
             ),
-            "satchel._instructions._modes": ("MODES", "InstructionMode", "ModeInfo"),
+            "satchel._instructions._modes": ("MODES", "ModeInfo"),
             "satchel._instructions._read": ("client_file",),
+            "satchel.hosts._vocabulary": ("InstructionMode",),
         },
     )
 

@@ -1,5 +1,10 @@
 """The hosts' own instruction files: Claude Code, Cursor, Gemini CLI and Copilot.
 
+Each is an `InstructionRule` its host's definition holds (`satchel.hosts`); the one
+reader here, `every_file`, reads what a rule names (a file, the ``{context}`` names,
+or a folder of rule files with its condition dialect and import syntax) in the user's
+folder, then pass by pass over the project's folders. What the rules say:
+
 Every mode walks the project root down to cwd (never above the root: satchel reads
 no file outside its roots, where some hosts go on up to ``/``) and reads the user's
 files under the home. Sources, and what is unverified:
@@ -48,82 +53,138 @@ from satchel._instructions._claude_imports import read_imports
 from satchel._instructions._gemini_imports import inline_imports, project_root
 from satchel._instructions._globs import split_patterns
 from satchel._instructions._model import ALWAYS, Condition, InstructionFile, Kind, Scope
-from satchel._instructions._read import AGENTS, CLAUDE, Loader, project_dirs
+from satchel._instructions._read import Loader, client_file, project_dirs
 from satchel.diagnostics import Diagnostic, type_name
+from satchel.hosts._instructions import (
+    ConditionDialect,
+    ImportSyntax,
+    InstructionRule,
+    InstructionSource,
+    RuleFiles,
+)
 from satchel.layout import Layout
 
 GEMINI = "GEMINI.md"
-LOCAL = "CLAUDE.local.md"
-COPILOT = "copilot-instructions.md"
+CONTEXT, CLIENT = "{context}", "{client}"
 
 ConditionOf = Callable[[Loader, Path, Scope, dict[str, Any], Path], Condition | None]
 
 
-def claude_code_mode(loader: Loader, trust_project: bool) -> None:
-    user = loader.layout.home / ".claude"
-    loader.user_paths = {user / CLAUDE}
-    _claude_file(loader, user / CLAUDE, "user", "claude", loader.layout.home)
-    _rules(loader, user / "rules", "user", ".md", loader.layout.cwd, _claude_condition)
+def user_folder(layout: Layout, rule: InstructionRule) -> Path | None:
+    """The rule's user folder under `layout` (None: it reads no user file)."""
+    folder = rule.user_folder
+    if folder is None:
+        return None
+    if folder.startswith("{config}/{client}"):
+        return layout.config_home / layout.client / folder.removeprefix("{config}/{client}")
+    return layout.home / folder.removeprefix("~/")
+
+
+def places(
+    loader: Loader, source: InstructionSource, folder: Path, names: Sequence[str]
+) -> tuple[Path, ...]:
+    """The paths `source` names in `folder` (``{context}``: each of `names`;
+    ``{client}``: the client's own file, if its name can be one; ``~/``: the home)."""
+    if source.path == CONTEXT:
+        return tuple(folder / n for n in names)
+    if source.path == CLIENT:
+        own = client_file(loader.layout.client)
+        return () if own is None else (folder / own,)
+    if source.path.startswith("~/"):
+        return (loader.layout.home / source.path.removeprefix("~/"),)
+    return (folder / source.path,)
+
+
+def user_files(loader: Loader, rule: InstructionRule, names: Sequence[str]) -> set[Path]:
+    """The user's files of `rule` (a project folder that is the user's folder does not
+    read them again)."""
+    user = user_folder(loader.layout, rule)
+    if user is None:
+        return set()
+    return {p for s in rule.user if s.rules is None for p in places(loader, s, user, names)}
+
+
+def walk_dirs(loader: Loader, rule: InstructionRule) -> list[Path]:
+    """The project folders `rule` reads, root first."""
+    walk = rule.walk == "root-to-cwd" or loader.layout.ancestors
+    return project_dirs(loader.layout, walk=walk)
+
+
+def every_file(
+    loader: Loader,
+    rule: InstructionRule,
+    trust_project: bool,
+    names: Sequence[str],
+    max_total: int,
+) -> None:
+    """Each source of `rule` that is there: the user's folder's, then each pass over
+    the project's folders (`InstructionRule.passes`)."""
+    user = user_folder(loader.layout, rule)
+    if user is not None:
+        loader.user_paths = user_files(loader, rule, names)
+        for source in rule.user:
+            _source(loader, source, user, "user", user, names)
     if not trust_project:
         return
-    for d in project_dirs(loader.layout, walk=True):
-        _claude_file(loader, d / CLAUDE, "project", "claude")
-        _claude_file(loader, d / ".claude" / CLAUDE, "project", "claude")
-        _rules(loader, d / ".claude" / "rules", "project", ".md", d, _claude_condition)
-        _claude_file(loader, d / LOCAL, "project", "local")
+    dirs = walk_dirs(loader, rule)
+    for sources in rule.passes:
+        for d in dirs:
+            for source in sources:
+                if not source.root_only or d == loader.layout.project:
+                    _source(loader, source, d, "project", d, names)
 
 
-def _claude_file(
-    loader: Loader, path: Path, scope: Scope, kind: Kind, directory: Path | None = None
+def _source(
+    loader: Loader,
+    source: InstructionSource,
+    folder: Path,
+    scope: Scope,
+    level: Path,
+    names: Sequence[str],
 ) -> None:
-    """A CLAUDE.md (or CLAUDE.local.md), then the files it imports."""
+    for path in places(loader, source, folder, names):
+        if source.rules is not None:
+            base = _base(loader, source.rules, level)
+            _rules(loader, path, scope, source.rules, base, source.imports)
+        elif source.imports is not None:
+            _IMPORTING[source.imports](loader, path, scope, source.kind)
+        else:
+            loader.load(path, scope, source.kind, level if source.speaks_for_folder else None)
+
+
+def _base(loader: Loader, rules: RuleFiles, level: Path) -> Path:
+    """The folder a rule's globs are relative to."""
+    if rules.base == "root":
+        return loader.layout.project
+    return loader.layout.cwd if rules.base == "cwd" else level
+
+
+def _with_at_files(loader: Loader, path: Path, scope: Scope, kind: Kind) -> None:
+    """A file, then the files its ``@path`` lines import (Claude Code); a user file
+    and its imports speak for the home."""
+    directory = loader.layout.home if scope == "user" else None
     text = loader.read(path, scope)
     if text and loader.add(path, scope, kind, text, directory=directory):
         for found, got in read_imports(loader, path, text, scope, kind):
             loader.add(found, scope, kind, got, directory=directory)
 
 
-def cursor_mode(loader: Loader, trust_project: bool) -> None:
-    if not trust_project:
+def _with_at_inline(loader: Loader, path: Path, scope: Scope, kind: Kind) -> None:
+    """A file with its ``@file.md`` imports inlined (Gemini CLI), bounded by its
+    repository (and, for a project file, the project)."""
+    text = loader.read(path, scope)
+    if not text:
         return
-    dirs = project_dirs(loader.layout, walk=True)
-    loader.load(loader.layout.project / ".cursorrules", "project", "legacy")
-    for d in dirs:
-        _rules(loader, d / ".cursor" / "rules", "project", ".mdc", d, _cursor_condition)
-    for d in dirs:
-        loader.load(d / AGENTS, "project", "agents")
+    bounds: tuple[Path, ...] = (project_root(path.parent),)
+    if scope == "project":
+        bounds += (loader.layout.project,)
+    loader.add(path, scope, kind, inline_imports(text, path.parent, bounds, loader.max_file))
 
 
-def gemini_mode(loader: Loader, trust_project: bool, names: Sequence[str]) -> None:
-    user = loader.layout.home / ".gemini"
-    loader.user_paths = {user / n for n in names}
-    for name in names:
-        _gemini_file(loader, user / name, "user")
-    if not trust_project:
-        return
-    for d in project_dirs(loader.layout, walk=True):
-        for name in names:
-            _gemini_file(loader, d / name, "project")
-
-
-def copilot_mode(loader: Loader, trust_project: bool) -> None:
-    user = loader.layout.home / ".copilot"
-    loader.user_paths = {user / COPILOT}
-    loader.load(user / COPILOT, "user", "copilot")
-    root = loader.layout.project
-    _rules(loader, user / "instructions", "user", ".instructions.md", root, _copilot_condition)
-    if not trust_project:
-        return
-    dirs = project_dirs(loader.layout, walk=True)
-    for d in dirs:
-        loader.load(d / ".github" / COPILOT, "project", "copilot", d)
-        loader.load(d / AGENTS, "project", "agents")
-        if d == root:
-            loader.load(d / CLAUDE, "project", "claude")
-            loader.load(d / GEMINI, "project", "gemini")
-    for d in dirs:
-        folder = d / ".github" / "instructions"
-        _rules(loader, folder, "project", ".instructions.md", root, _copilot_condition)
+_IMPORTING: dict[ImportSyntax, Callable[[Loader, Path, Scope, Kind], None]] = {
+    "at-files": _with_at_files,
+    "at-inline": _with_at_inline,
+}
 
 
 def cursor_rules(
@@ -132,7 +193,7 @@ def cursor_rules(
     """A Cursor plugin's rules: the ``.mdc`` files below `directory` with their
     conditions, as the project's rules are read (kept inside the plugin `root`)."""
     loader = Loader(Layout.default(root, project=root, home=root, env={}), max_file)
-    _rules(loader, directory, "project", ".mdc", root, _cursor_condition)
+    _rules(loader, directory, "project", _CURSOR_RULES, root, None)
     return tuple(loader.files), tuple(loader.diags)
 
 
@@ -154,11 +215,12 @@ def _rules(
     loader: Loader,
     directory: Path,
     scope: Scope,
-    suffix: str,
+    rules: RuleFiles,
     base: Path,
-    condition_of: ConditionOf,
+    imports: ImportSyntax | None,
 ) -> None:
-    for path in loader.rule_files(directory, scope, suffix):
+    condition_of = _CONDITIONS[rules.condition]
+    for path in loader.rule_files(directory, scope, rules.suffix):
         text = loader.read(path, scope)
         if not text:
             continue
@@ -170,7 +232,7 @@ def _rules(
         if condition is not None:
             owner = base if scope == "project" else loader.layout.home
             loader.add(path, scope, "rule", body, directory=owner, condition=condition)
-            if condition_of is _claude_condition and condition == ALWAYS:
+            if imports == "at-files" and condition == ALWAYS:
                 for found, got in read_imports(loader, path, body, scope, "claude"):
                     loader.add(found, scope, "claude", got, directory=owner)
 
@@ -245,11 +307,9 @@ def _globs_field(
     return patterns
 
 
-def _gemini_file(loader: Loader, path: Path, scope: Scope) -> None:
-    text = loader.read(path, scope)
-    if not text:
-        return
-    bounds: tuple[Path, ...] = (project_root(path.parent),)
-    if scope == "project":
-        bounds += (loader.layout.project,)
-    loader.add(path, scope, "gemini", inline_imports(text, path.parent, bounds, loader.max_file))
+_CONDITIONS: dict[ConditionDialect, ConditionOf] = {
+    "paths": _claude_condition,
+    "always-apply": _cursor_condition,
+    "apply-to": _copilot_condition,
+}
+_CURSOR_RULES = RuleFiles(".mdc", "always-apply")

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import get_args
 
-from satchel._instructions._classic import codex_mode, satchel_mode
-from satchel._instructions._hosts import (
-    GEMINI,
-    claude_code_mode,
-    copilot_mode,
-    cursor_mode,
-    gemini_mode,
-    plain_name,
-)
+from satchel._instructions._classic import agents_else_claude, first_file
+from satchel._instructions._hosts import CONTEXT, GEMINI, every_file, plain_name
 from satchel._instructions._model import InstructionFile
-from satchel._instructions._modes import MODES, InstructionMode
 from satchel._instructions._read import Loader
 from satchel._segments import ContextSegment
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._instructions import InstructionRule, Reader
+from satchel.hosts._lookup import instruction_rule
+from satchel.hosts._vocabulary import InstructionMode
 from satchel.layout import Layout
 
 MAX_FILE = 256 * 1024
@@ -28,35 +24,45 @@ SEGMENT_ID = "agent.instructions"
 def load_instructions(
     layout: Layout,
     *,
-    mode: InstructionMode = "satchel",
+    mode: InstructionMode | InstructionRule = "satchel",
     max_file: int = MAX_FILE,
-    max_total: int = MAX_TOTAL,
+    max_total: int | None = None,
     trust_project: bool = True,
     context_names: Sequence[str] = (GEMINI,),
 ) -> tuple[tuple[InstructionFile, ...], tuple[Diagnostic, ...]]:
-    """The instruction files for `layout`, in prompt order (a later file wins), and
-    what was wrong. `max_total` caps the project files where the host has a cap
-    (codex); `context_names` are Gemini's file names (``context.fileName``, see
-    `gemini_context_names`). Never raises for a bad file; see the module docstring."""
+    """The instruction files for `layout` as the rule `mode` names says (its host's
+    `InstructionRule`; or a rule of one's own, given as it is), in prompt order (a
+    later file wins), and what was wrong.
+    `max_total` caps the project files where the rule has a cap (codex; None: the
+    rule's own, `InstructionRule.max_total`);
+    `context_names` are the names ``{context}`` stands for (Gemini's
+    ``context.fileName``, see `gemini_context_names`). Never raises for a bad file; see
+    the module docstring."""
+    rule = mode if isinstance(mode, InstructionRule) else instruction_rule(mode)
+    if rule is None:
+        modes = ", ".join(get_args(InstructionMode))
+        raise ValueError(f"mode must be one of {modes}, not {mode!r}")
+    names = tuple(context_names)
+    if _names_files(rule) and (not names or not all(plain_name(n) for n in names)):
+        raise ValueError(f"context_names must be plain file names, not {names!r}")
     loader = Loader(layout, max_file)
-    if mode == "satchel":
-        satchel_mode(loader, trust_project)
-    elif mode == "codex":
-        codex_mode(loader, trust_project, max_total)
-    elif mode == "claude-code":
-        claude_code_mode(loader, trust_project)
-    elif mode == "cursor":
-        cursor_mode(loader, trust_project)
-    elif mode == "gemini":
-        names = tuple(context_names)
-        if not names or not all(plain_name(n) for n in names):
-            raise ValueError(f"context_names must be plain file names, not {names!r}")
-        gemini_mode(loader, trust_project, names)
-    elif mode == "copilot":
-        copilot_mode(loader, trust_project)
-    else:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    cap = max_total if max_total is not None else rule.max_total or MAX_TOTAL
+    READERS[rule.reader](loader, rule, trust_project, names, cap)
     return tuple(loader.files), tuple(loader.diags)
+
+
+Read = Callable[[Loader, InstructionRule, bool, Sequence[str], int], None]
+READERS: dict[Reader, Read] = {
+    "every-file": every_file,
+    "first-file": first_file,
+    "agents-else-claude": agents_else_claude,
+}
+"""Each `Reader` word of a rule, the function that reads as it says."""
+
+
+def _names_files(rule: InstructionRule) -> bool:
+    """Whether `rule` reads the context file names."""
+    return any(s.path == CONTEXT for s in (*rule.user, *(s for p in rule.passes for s in p)))
 
 
 def instruction_segments(files: Iterable[InstructionFile]) -> tuple[ContextSegment, ...]:

@@ -10,11 +10,10 @@ from typing import Literal
 
 from satchel._instructions._globs import Style, matches
 from satchel._model import model
+from satchel.hosts._vocabulary import InstructionKind
 
 Scope = Literal["user", "project"]
-Kind = Literal[
-    "agents", "claude", "client", "override", "local", "rule", "gemini", "copilot", "legacy"
-]
+Kind = InstructionKind
 Applies = Literal["always", "globs", "description", "manual"]
 
 

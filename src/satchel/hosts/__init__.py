@@ -11,6 +11,13 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from satchel.hosts._config import get, names, resolve, user_profiles
     from satchel.hosts._describe import decisions
+    from satchel.hosts._instructions import (
+        InstructionRule,
+        InstructionSource,
+        InstructionText,
+        RuleFiles,
+    )
+    from satchel.hosts._lookup import client_profile, instruction_rule
     from satchel.hosts._model import Host, Index, Limits
     from satchel.hosts._models import (
         CLAUDE_CODE_MODELS,
@@ -20,7 +27,15 @@ if _typing.TYPE_CHECKING:
         Resolved,
         Window,
     )
-    from satchel.hosts._profiles import PROFILES
+    from satchel.hosts._profiles import INSTRUCTION_RULES, PROFILES
+    from satchel.hosts._rules import (
+        MARKETPLACES,
+        PLUGIN_SKILL_RULES,
+        TRUST_LISTS,
+        Marketplace,
+        MetadataRule,
+        PluginSkillRule,
+    )
 else:
     from satchel import _lazy
 
@@ -38,7 +53,22 @@ else:
                 "Resolved",
                 "Window",
             ),
-            "satchel.hosts._profiles": ("PROFILES",),
+            "satchel.hosts._instructions": (
+                "InstructionRule",
+                "InstructionSource",
+                "InstructionText",
+                "RuleFiles",
+            ),
+            "satchel.hosts._lookup": ("client_profile", "instruction_rule"),
+            "satchel.hosts._profiles": ("INSTRUCTION_RULES", "PROFILES"),
+            "satchel.hosts._rules": (
+                "MARKETPLACES",
+                "PLUGIN_SKILL_RULES",
+                "TRUST_LISTS",
+                "Marketplace",
+                "MetadataRule",
+                "PluginSkillRule",
+            ),
         },
     )
 
@@ -46,15 +76,28 @@ __all__ = [
     "CLAUDE_CODE_MODELS",
     "CODEX_MODELS",
     "GEMINI_MODELS",
+    "INSTRUCTION_RULES",
+    "MARKETPLACES",
+    "PLUGIN_SKILL_RULES",
     "PROFILES",
+    "TRUST_LISTS",
     "Host",
     "Index",
+    "InstructionRule",
+    "InstructionSource",
+    "InstructionText",
     "Limits",
+    "Marketplace",
+    "MetadataRule",
     "Models",
+    "PluginSkillRule",
     "Resolved",
+    "RuleFiles",
     "Window",
+    "client_profile",
     "decisions",
     "get",
+    "instruction_rule",
     "names",
     "resolve",
     "user_profiles",

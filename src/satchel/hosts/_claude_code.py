@@ -4,11 +4,23 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._common import SPEC_FIELDS, rows
+from satchel.hosts._instructions import (
+    InstructionRule,
+    InstructionSource,
+    InstructionText,
+    RuleFiles,
+)
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
 from satchel.layout import PROJECT, USER
 
-__all__ = ["CLAUDE_CODE", "CLAUDE_EVENTS", "CLAUDE_FIELDS"]
+__all__ = [
+    "CLAUDE_CODE",
+    "CLAUDE_CODE_INSTRUCTIONS",
+    "CLAUDE_EVENTS",
+    "CLAUDE_FIELDS",
+    "CLAUDE_MEMORY_HEAD",
+]
 
 # Claude Code 2.1.337: the hook events of its settings schema (35). The profile speaks
 # for the newest Claude Code; 2.1.332 has the same but `Interrupt` (its 34), and its
@@ -28,6 +40,42 @@ CLAUDE_FIELDS = (
     "user-invocable", "disallowed-tools", "model", "effort", "context", "agent", "background",
     "hooks", "paths", "shell", "version",
 )  # fmt: skip
+
+CLAUDE_MEMORY_HEAD = (
+    "Codebase and user instructions are shown below. Be sure to adhere to these "
+    "instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you "
+    "MUST follow them exactly as written."
+)
+# Claude Code 2.1.332 (its memory loader): CLAUDE.md and the rules, never AGENTS.md; an
+# @path line imports a file; a rule's `paths:` makes it conditional. 2.1.332 and 2.1.337
+# send the files in one <system-reminder> block, each labelled
+CLAUDE_CODE_INSTRUCTIONS = InstructionRule(
+    mode="claude-code",
+    host="Claude Code",
+    source="Claude Code 2.1.332 (its memory loader); code.claude.com/docs/en/memory",
+    user_folder="~/.claude",
+    user=(
+        InstructionSource("CLAUDE.md", "claude", imports="at-files"),
+        InstructionSource(
+            "rules", "rule", RuleFiles(".md", "paths", base="cwd"), imports="at-files"
+        ),
+    ),
+    project=(
+        InstructionSource("CLAUDE.md", "claude", imports="at-files"),
+        InstructionSource(".claude/CLAUDE.md", "claude", imports="at-files"),
+        InstructionSource(".claude/rules", "rule", RuleFiles(".md", "paths"), imports="at-files"),
+        InstructionSource("CLAUDE.local.md", "local", imports="at-files"),
+    ),
+    text=InstructionText(
+        file="Contents of {path} ({label}):\n\n{text}",
+        labels=(
+            ("user", "user's private global instructions for all projects"),
+            ("local", "user's private project instructions, not checked in"),
+            ("project", "project instructions, checked into the codebase"),
+        ),
+        block=CLAUDE_MEMORY_HEAD + "\n\n{files}",
+    ),
+)
 
 CLAUDE_CODE = Host(
     name="claude-code",
@@ -71,4 +119,5 @@ CLAUDE_CODE = Host(
     claude_settings_hooks=True,
     include_workspace_plugin=False,
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
+    instruction_rule=CLAUDE_CODE_INSTRUCTIONS,
 )

@@ -4,17 +4,43 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._common import rows
+from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
 from satchel.layout import PROJECT, USER, WalkBounds
 
-__all__ = ["CODEX", "CODEX_EVENTS"]
+__all__ = ["CODEX", "CODEX_EVENTS", "CODEX_INSTRUCTIONS", "CODEX_SEPARATOR"]
 
 CODEX_EVENTS = (
     "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
     "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "SessionStart",
     "SessionEnd", "Interrupt",
 )  # fmt: skip
+
+_AGENTS_FILES = (
+    InstructionSource("AGENTS.override.md", "override"),
+    InstructionSource("AGENTS.md", "agents"),
+)
+CODEX_SEPARATOR = "\n\n--- project-doc ---\n\n"
+# the first of AGENTS.override.md and AGENTS.md in ~/.codex and in every folder from the
+# root down to cwd; the project's share 32 KiB (project_doc_max_bytes). Codex 0.171.0
+# sends them as one user message: the global file's text stripped, then the project's
+CODEX_INSTRUCTIONS = InstructionRule(
+    mode="codex",
+    host="Codex",
+    source="Codex 0.171.0 as run; developers.openai.com/codex",
+    user_folder="~/.codex",
+    user=_AGENTS_FILES,
+    project=_AGENTS_FILES,
+    reader="first-file",
+    max_total=32 * 1024,
+    skip_empty_user=True,
+    text=InstructionText(
+        strip=("user",),
+        block="# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{files}\n</INSTRUCTIONS>",
+        between=CODEX_SEPARATOR,
+    ),
+)
 
 CODEX = Host(
     name="codex",
@@ -54,4 +80,5 @@ CODEX = Host(
     clash="every",
     hook_files=False,
     include_workspace_plugin=False,
+    instruction_rule=CODEX_INSTRUCTIONS,
 )

@@ -4,10 +4,33 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._common import rows
+from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["COPILOT"]
+__all__ = ["COPILOT", "COPILOT_INSTRUCTIONS"]
+
+_APPLY_TO = RuleFiles(".instructions.md", "apply-to", base="root")
+# the user's copilot-instructions.md and instructions/; in every folder from the root down
+# to cwd .github/copilot-instructions.md and AGENTS.md (CLAUDE.md and GEMINI.md at the
+# root only), then every folder's .github/instructions (applyTo globs, from the root)
+COPILOT_INSTRUCTIONS = InstructionRule(
+    mode="copilot",
+    host="GitHub Copilot",
+    source="docs.github.com/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions",
+    user_folder="~/.copilot",
+    user=(
+        InstructionSource("copilot-instructions.md", "copilot"),
+        InstructionSource("instructions", "rule", _APPLY_TO),
+    ),
+    project=(
+        InstructionSource(".github/copilot-instructions.md", "copilot", speaks_for_folder=True),
+        InstructionSource("AGENTS.md", "agents"),
+        InstructionSource("CLAUDE.md", "claude", root_only=True),
+        InstructionSource("GEMINI.md", "gemini", root_only=True),
+    ),
+    project_passes=((InstructionSource(".github/instructions", "rule", _APPLY_TO),),),
+)
 
 COPILOT = Host(
     name="copilot",
@@ -32,4 +55,5 @@ COPILOT = Host(
     instructions="copilot",
     hook_files=False,
     include_workspace_plugin=False,
+    instruction_rule=COPILOT_INSTRUCTIONS,
 )

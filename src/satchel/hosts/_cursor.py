@@ -4,10 +4,11 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._common import rows
+from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["CURSOR", "CURSOR_EVENTS"]
+__all__ = ["CURSOR", "CURSOR_EVENTS", "CURSOR_INSTRUCTIONS"]
 
 CURSOR_EVENTS = (
     "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure",
@@ -15,6 +16,20 @@ CURSOR_EVENTS = (
     "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit",
     "beforeSubmitPrompt", "preCompact", "stop", "afterAgentResponse", "afterAgentThought",
 )  # fmt: skip
+
+# .cursorrules at the root (legacy), then every folder's .cursor/rules (.mdc; a plain .md
+# there is ignored), then every folder's AGENTS.md, root down to cwd; user rules live in
+# Cursor's settings, not in files. The order between the three is not documented
+CURSOR_INSTRUCTIONS = InstructionRule(
+    mode="cursor",
+    host="Cursor",
+    source="cursor.com/docs/context/rules",
+    project=(InstructionSource(".cursorrules", "legacy", root_only=True),),
+    project_passes=(
+        (InstructionSource(".cursor/rules", "rule", RuleFiles(".mdc", "always-apply")),),
+        (InstructionSource("AGENTS.md", "agents"),),
+    ),
+)
 
 CURSOR = Host(
     name="cursor",
@@ -59,4 +74,5 @@ CURSOR = Host(
     events=CURSOR_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    instruction_rule=CURSOR_INSTRUCTIONS,
 )

@@ -4,16 +4,37 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._common import rows
+from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.layout import PROJECT, USER
 
-__all__ = ["GEMINI", "GEMINI_EVENTS"]
+__all__ = ["GEMINI", "GEMINI_EVENTS", "GEMINI_INSTRUCTIONS"]
 
 GEMINI_EVENTS = (
     "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
     "BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification",
 )  # fmt: skip
+
+_CONTEXT = InstructionSource("{context}", "gemini", imports="at-inline")
+# GEMINI.md (or the names context.fileName gives) in ~/.gemini and in every folder from
+# the root down to cwd, @file.md inlined. Gemini CLI 0.61.0 sends the user's files at the
+# end of the system instruction and the project's in the first user message
+GEMINI_INSTRUCTIONS = InstructionRule(
+    mode="gemini",
+    host="Gemini CLI",
+    source="geminicli.com/docs/cli/gemini-md; Gemini CLI 0.61.0 as run",
+    user_folder="~/.gemini",
+    user=(_CONTEXT,),
+    project=(_CONTEXT,),
+    text=InstructionText(
+        file="--- Context from: {path} ---\n{text}\n--- End of Context from: {path} ---",
+        user_block="<loaded_context>\n{files}\n</loaded_context>",
+        project_block=(
+            "<loaded_context>\n<project_context>\n{files}\n</project_context>\n</loaded_context>"
+        ),
+    ),
+)
 
 GEMINI = Host(
     name="gemini",
@@ -50,4 +71,5 @@ GEMINI = Host(
     trust_list="gemini",
     hook_files=False,
     include_workspace_plugin=False,
+    instruction_rule=GEMINI_INSTRUCTIONS,
 )

@@ -23,7 +23,9 @@ from satchel._listing import ListingSettings
 from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._models import Models, Resolved
+from satchel.hosts._rules import MetadataRule
 from satchel.hosts._vocabulary import (
     Ambiguity,
     Format,
@@ -121,7 +123,11 @@ class Host:
     * `plugin_skill_names`, `plugin_skill_rule`, `strict_plugins`: how plugin skills
       are named and checked; `command_naming` and `argument_numbering`: ``dir:name``
       or stem names, and whether ``$0`` or ``$1`` is the first argument.
-    * `instructions`: the instruction-file rule (None: the host reads none).
+    * `instructions`: the word of the instruction-file rule the host reads (None:
+      it reads none); `instruction_rule` the rule this host defines (its files,
+      folders, walk, cap, import syntax and how it sends them: `InstructionRule`).
+    * `skill_metadata`: which top-level SKILL.md fields moved into metadata the
+      client calls deprecated (`MetadataRule`).
     * `skill_fields`: the SKILL.md frontmatter fields the host reads (the others it
       ignores) [None: not documented; every field is kept].
     * `index`, `limits`: the skill listing's budget, and the host's hard limits.
@@ -173,6 +179,9 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+    # the loaders' rules as data (instruction files; skill fields moved into metadata)
+    instruction_rule: InstructionRule | None = None
+    skill_metadata: MetadataRule = field(default_factory=MetadataRule)
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -274,4 +283,8 @@ class Host:
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
             "claude_installed_plugins": self.claude_installed_plugins,
+            "instruction_rule": (
+                None if self.instruction_rule is None else self.instruction_rule.to_json()
+            ),
+            "skill_metadata": {"deprecated": list(self.skill_metadata.deprecated)},
         }

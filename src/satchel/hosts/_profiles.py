@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import get_args
 
 from satchel.hosts._caveman import CAVEMAN
 from satchel.hosts._claude_code import CLAUDE_CODE
@@ -16,15 +17,17 @@ from satchel.hosts._codex import CODEX
 from satchel.hosts._copilot import COPILOT
 from satchel.hosts._cursor import CURSOR
 from satchel.hosts._gemini import GEMINI
+from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._kimi import KIMI
 from satchel.hosts._mermaid import MERMAID
 from satchel.hosts._model import Host
 from satchel.hosts._opencode import OPENCODE
 from satchel.hosts._satchel import SATCHEL
 from satchel.hosts._vibe import VIBE
+from satchel.hosts._vocabulary import InstructionMode
 from satchel.hosts._zidane import ZIDANE
 
-__all__ = ["PROFILES", "SATCHEL"]
+__all__ = ["INSTRUCTION_RULES", "PROFILES", "SATCHEL"]
 
 PROFILES: Mapping[str, Host] = MappingProxyType(
     {
@@ -45,3 +48,16 @@ PROFILES: Mapping[str, Host] = MappingProxyType(
         )
     }
 )
+
+_MODES: tuple[InstructionMode, ...] = get_args(InstructionMode)
+INSTRUCTION_RULES: Mapping[InstructionMode, InstructionRule] = MappingProxyType(
+    {
+        rule.mode: rule
+        for rule in sorted(
+            (h.instruction_rule for h in PROFILES.values() if h.instruction_rule is not None),
+            key=lambda rule: _MODES.index(rule.mode),
+        )
+    }
+)
+"""Every instruction rule a built-in host defines, by the word `Host.instructions`
+names it with (in `InstructionMode` order)."""

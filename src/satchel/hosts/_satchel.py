@@ -3,16 +3,40 @@ host side by side)."""
 
 from __future__ import annotations
 
+from satchel.hosts._instructions import InstructionRule, InstructionSource
 from satchel.hosts._model import Host, Index
 from satchel.layout import default_roots
 
-__all__ = ["SATCHEL", "SATCHEL_EVENTS"]
+__all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_INSTRUCTIONS"]
 
 SATCHEL_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
     "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact",
     "InstructionsLoaded", "UserPromptExpansion", "ConfigChange",  # the session fires these
 )  # fmt: skip
+
+# AGENTS.md, else a Claude file, at each level; the client's own file (SATCHEL.md) of
+# every level last
+SATCHEL_INSTRUCTIONS = InstructionRule(
+    mode="satchel",
+    host="satchel",
+    source="satchel's own rule: AGENTS.md, else a Claude file; the client's file last",
+    user_folder="{config}/{client}",
+    user=(
+        InstructionSource("AGENTS.md", "agents"),
+        InstructionSource("CLAUDE.md", "claude"),
+        InstructionSource("~/.claude/CLAUDE.md", "claude"),
+        InstructionSource("{client}", "client"),
+    ),
+    project=(
+        InstructionSource("AGENTS.md", "agents"),
+        InstructionSource("CLAUDE.md", "claude"),
+        InstructionSource(".claude/CLAUDE.md", "claude"),
+        InstructionSource("{client}", "client"),
+    ),
+    reader="agents-else-claude",
+    walk="root-or-ancestors",
+)
 
 SATCHEL = Host(
     name="satchel",
@@ -28,4 +52,5 @@ SATCHEL = Host(
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
+    instruction_rule=SATCHEL_INSTRUCTIONS,
 )

@@ -12,6 +12,7 @@ __all__ = [
     "SKILL_RULES",
     "Ambiguity",
     "Format",
+    "InstructionKind",
     "InstructionMode",
     "Naming",
     "PluginSkillNames",
@@ -43,7 +44,13 @@ SkillRule = Literal["claude-code", "vibe"]
 SKILL_RULES: tuple[SkillRule, ...] = get_args(SkillRule)
 
 InstructionMode = Literal["satchel", "codex", "claude-code", "cursor", "gemini", "copilot"]
-"""Which instruction files a host reads, and how (`satchel._instructions` MODES)."""
+"""Which instruction files a host reads, and how: the `InstructionRule` of that
+word (`satchel.hosts.instruction_rules`)."""
+
+InstructionKind = Literal[
+    "agents", "claude", "client", "override", "local", "rule", "gemini", "copilot", "legacy"
+]
+"""What an instruction file is (`satchel._instructions.InstructionFile.kind`)."""
 
 Naming = Literal["stem", "path"]
 """How a command in a subfolder is named: its stem, or ``dir:name``."""

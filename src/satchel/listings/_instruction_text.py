@@ -2,7 +2,8 @@
 
 `instruction_blocks(files, host, cwd)` takes the files `load_instructions` read under
 that host's mode (only the always-on ones are sent at the start) and returns the
-blocks of text the host puts in its request, byte for byte; None for a host whose
+blocks of text the host puts in its request, byte for byte, as the host's definition
+says (`InstructionRule.text`, a `satchel.hosts.InstructionText`); None for a host whose
 wrapping satchel does not reproduce. Each was read off the pinned host's requests
 (tests/hostloop/test_context.py compares them):
 
@@ -27,66 +28,46 @@ wrapping satchel does not reproduce. Each was read off the pinned host's request
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from satchel._instructions import InstructionFile
+from satchel.hosts._claude_code import CLAUDE_MEMORY_HEAD
+from satchel.hosts._codex import CODEX_SEPARATOR
+from satchel.hosts._instructions import InstructionText
+from satchel.hosts._profiles import PROFILES
 
-__all__ = ["CLAUDE_MEMORY_HEAD", "instruction_blocks"]
+__all__ = ["CLAUDE_MEMORY_HEAD", "CODEX_SEPARATOR", "instruction_blocks", "render_blocks"]
 
-CLAUDE_MEMORY_HEAD = (
-    "Codebase and user instructions are shown below. Be sure to adhere to these "
-    "instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you "
-    "MUST follow them exactly as written."
-)
-_CLAUDE_LABELS = {
-    "user": "user's private global instructions for all projects",
-    "local": "user's private project instructions, not checked in",
-    "project": "project instructions, checked into the codebase",
-}
-CODEX_SEPARATOR = "\n\n--- project-doc ---\n\n"
+_FIELD = re.compile(r"\{(path|label|text|files|cwd)\}")
 
 
-def _always(files: Sequence[InstructionFile]) -> list[InstructionFile]:
-    return [f for f in files if f.condition.applies == "always"]
+def _fill(template: str, **values: str) -> str:
+    """`template` with each ``{name}`` of `values` filled in one pass (a value's own
+    braces are left as they are)."""
+    return _FIELD.sub(lambda m: values.get(m[1], m[0]), template)
 
 
-def _claude(files: Sequence[InstructionFile]) -> tuple[str, ...]:
-    parts = []
-    for f in files:
-        kind = "user" if f.scope == "user" else "local" if f.kind == "local" else "project"
-        parts.append(f"Contents of {f.path} ({_CLAUDE_LABELS[kind]}):\n\n{f.text.strip()}")
-    if not parts:
-        return ()
-    return ("\n\n".join([CLAUDE_MEMORY_HEAD, *parts]),)
+def _file(text: InstructionText, f: InstructionFile) -> str:
+    labels = dict(text.labels)
+    key = "user" if f.scope == "user" else f.kind if f.kind in labels else "project"
+    body = f.text.strip() if f.scope in text.strip else f.text
+    return _fill(text.file, path=str(f.path), label=labels.get(key, ""), text=body)
 
 
-def _codex(files: Sequence[InstructionFile], cwd: Path) -> tuple[str, ...]:
-    user = "".join(f.text.strip() for f in files if f.scope == "user")
-    project = "\n\n".join(f.text for f in files if f.scope != "user")
-    text = CODEX_SEPARATOR.join(t for t in (user, project) if t)
-    if not text:
-        return ()
-    return (f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>",)
-
-
-def _gemini_file(f: InstructionFile) -> str:
-    return (
-        f"--- Context from: {f.path} ---\n{f.text.strip()}\n--- End of Context from: {f.path} ---"
-    )
-
-
-def _gemini(files: Sequence[InstructionFile]) -> tuple[str, ...]:
-    user = "\n\n".join(_gemini_file(f) for f in files if f.scope == "user")
-    project = "\n\n".join(_gemini_file(f) for f in files if f.scope != "user")
-    blocks = []
-    if user:
-        blocks.append(f"<loaded_context>\n{user}\n</loaded_context>")
-    if project:
-        blocks.append(
-            f"<loaded_context>\n<project_context>\n{project}\n</project_context>\n</loaded_context>"
-        )
-    return tuple(blocks)
+def render_blocks(
+    text: InstructionText, files: Sequence[InstructionFile], cwd: Path
+) -> tuple[str, ...]:
+    """The blocks `text` makes of the always-on `files` (see `InstructionText`)."""
+    sent = [f for f in files if f.condition.applies == "always"]
+    user = text.join.join(_file(text, f) for f in sent if f.scope == "user")
+    project = text.join.join(_file(text, f) for f in sent if f.scope != "user")
+    if text.block is not None:
+        joined = text.between.join(part for part in (user, project) if part)
+        return (_fill(text.block, cwd=str(cwd), files=joined),) if joined else ()
+    pairs = ((text.user_block, user), (text.project_block, project))
+    return tuple(_fill(block, cwd=str(cwd), files=part) for block, part in pairs if part)
 
 
 def instruction_blocks(
@@ -94,11 +75,8 @@ def instruction_blocks(
 ) -> tuple[str, ...] | None:
     """The blocks of text `host` sends its model for `files` (see the module's text),
     `cwd` the folder the host runs in; None for a host not reproduced here."""
-    sent = _always(files)
-    if host == "claude-code":
-        return _claude(sent)
-    if host == "codex":
-        return _codex(sent, cwd)
-    if host == "gemini":
-        return _gemini(sent)
-    return None
+    profile = PROFILES.get(host or "")
+    rule = None if profile is None else profile.instruction_rule
+    if rule is None or rule.text is None:
+        return None
+    return render_blocks(rule.text, files, cwd)

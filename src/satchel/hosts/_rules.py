@@ -1,0 +1,90 @@
+"""What each word a host definition sets means, as data the loaders read: a plugin
+skill rule, a marketplace file, a list of trusted folders, the top-level skill fields
+a client moves into metadata. A loader looks the word up here instead of naming a
+host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal, get_args
+
+from satchel._model import model
+from satchel.hosts._vocabulary import SkillRule, TrustListName
+
+__all__ = [
+    "MARKETPLACES",
+    "PLUGIN_SKILL_RULES",
+    "TRUST_LISTS",
+    "TRUST_LIST_NAMES",
+    "CatalogueFormat",
+    "Marketplace",
+    "MetadataRule",
+    "PluginSkillRule",
+]
+
+
+@model
+class PluginSkillRule:
+    """How a plugin's skill folders are checked: with `name_is_folder` a skill's
+    ``name`` must equal its folder's name (else ``plugin.skill.invalid``: Vibe);
+    without, a Claude Code plugin's skill is named by its folder and a differing
+    ``name`` is reported."""
+
+    name_is_folder: bool = False
+
+
+PLUGIN_SKILL_RULES: Mapping[SkillRule, PluginSkillRule] = MappingProxyType(
+    {
+        "claude-code": PluginSkillRule(),
+        "vibe": PluginSkillRule(name_is_folder=True),
+    }
+)
+
+CatalogueFormat = Literal["claude", "codex", "cursor"]
+
+
+@model
+class Marketplace:
+    """A marketplace (catalogue) file of one plugin format: where it sits below the
+    marketplace's folder (`file`; that folder is the one relative sources resolve
+    against and, without a ``name``, names the catalogue), and whether its ``name``
+    is required (Codex's may go without)."""
+
+    file: str
+    name_required: bool = True
+
+    @property
+    def depth(self) -> int:
+        """How many folders lie between the marketplace's folder and the file."""
+        return len(self.file.split("/")) - 1
+
+
+MARKETPLACES: Mapping[CatalogueFormat, Marketplace] = MappingProxyType(
+    {
+        "claude": Marketplace(".claude-plugin/marketplace.json"),
+        "codex": Marketplace(".agents/plugins/marketplace.json", name_required=False),
+        "cursor": Marketplace(".cursor-plugin/marketplace.json"),
+    }
+)
+
+TRUST_LIST_NAMES: tuple[TrustListName, ...] = get_args(TrustListName)
+TRUST_LISTS: Mapping[TrustListName, str | None] = MappingProxyType(
+    {
+        "satchel": None,  # satchel's own list, with the pins it approved
+        "gemini": ".gemini/trustedFolders.json",  # under the home: folder -> verdict
+    }
+)
+"""Each list of trusted folders: None for satchel's own, else the host's file of
+folder verdicts under the home (``TRUST_FOLDER``, ``TRUST_PARENT``, ``DO_NOT_TRUST``)."""
+
+
+@model
+class MetadataRule:
+    """Of the top-level SKILL.md fields satchel moves into ``metadata`` as
+    ``<client>.<field>`` (``model``, ``thinking``, ``paths``), the ones the client
+    calls deprecated (``skill.field.deprecated``); the others are read as the host's
+    own fields as well (Claude Code's ``model`` and ``paths``)."""
+
+    deprecated: tuple[str, ...] = ("thinking",)
