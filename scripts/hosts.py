@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel.hosts import PROFILES, Host, decisions
+from satchel.hosts._describe import details, instruction_rows
 from satchel.layout import RootSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,8 +116,18 @@ def _table(title: str, rows: tuple[RootSpec, ...]) -> list[str]:
 
 
 def _decisions(host: Host) -> list[str]:
-    rows = [f"| {k} | {v} |" for k, v in decisions(host)]
+    rows = [f"| {k} | {v} |" for k, v in (*decisions(host), *details(host))]
     return ["| decision | value |", "|---|---|", *rows, ""]
+
+
+def _instructions(host: Host) -> list[str]:
+    """The instruction rule the host defines, when it defines one."""
+    rule = host.instruction_rule
+    if rule is None:
+        return []
+    rows = [f"| {k} | {v} |" for k, v in instruction_rows(rule)]
+    title = f"### Instruction files (`{rule.mode}`)"
+    return [title, "", "| decision | value |", "|---|---|", *rows, ""]
 
 
 def section(host: Host) -> list[str]:
@@ -127,7 +138,7 @@ def section(host: Host) -> list[str]:
     lines += _table("Commands", host.commands)
     lines += _table("Agents", host.agents)
     lines += _table("Plugin roots", host.plugins)
-    return [*lines, *_decisions(host), *_notes(host)]
+    return [*lines, *_decisions(host), *_instructions(host), *_notes(host)]
 
 
 def _notes(host: Host) -> list[str]:
@@ -136,11 +147,41 @@ def _notes(host: Host) -> list[str]:
     return [path.read_text(encoding="utf-8").rstrip("\n"), ""] if path.is_file() else []
 
 
+ADDING = """\
+## Adding a host
+
+A host is one module and its tests; nothing outside `src/satchel/hosts/` names it.
+
+1. **Its definition.** One module, `src/satchel/hosts/_<host>.py`, holding one frozen
+   `Host` (`src/satchel/hosts/_model.py`): its root tables, walk, plugin formats,
+   naming, instruction files (the words of `src/satchel/hosts/_vocabulary.py`, or an
+   `InstructionRule` of its own when it reads its files in a way no other host does:
+   which files, in which folders, walk, cap, import syntax, and how it sends them),
+   index budget and models, hook events, trust rule. Each fact names its source in
+   `sources`; a fact read off the running program says *observed*.
+2. **One line in `PROFILES`** (`src/satchel/hosts/_profiles.py`): the order there is
+   the order of `satchel hosts` and of this page.
+3. **Its tests**, under `tests/hosts/`: what the profile loads from a project tree laid
+   out as the host lays it out, and, where the host installs offline, a differential
+   test that runs it on the same tree (`tests/hostloop/`).
+4. **Its notes**, `docs/hosts/<host>.md`, when it has more to say than its decisions
+   (what it shows its model, as compared with the running host): they are appended
+   to its section.
+5. **Regenerate** this page: `.venv/bin/python scripts/hosts.py` (a test keeps the two
+   in step, and another that the page shows every field of `Host`).
+
+A loader never branches on a host's name: when a host does something no other does,
+the definition gets a field (or a small frozen rule model, such as `InstructionRule`)
+and the loader reads it.
+"""
+
+
 def render() -> str:
     """The whole page."""
     lines = [HEADER]
     for host in PROFILES.values():
         lines += section(host)
+    lines.append(ADDING)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

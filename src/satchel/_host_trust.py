@@ -20,7 +20,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hosts._vocabulary import TrustListName
 from satchel.layout import Layout
 
-__all__ = ["TrustListName", "gemini_trusts"]
+__all__ = ["TrustListName", "folder_verdicts", "gemini_trusts"]
 
 GEMINI_FILE = ".gemini/trustedFolders.json"
 MAX_FILE = 1024 * 1024
@@ -30,7 +30,14 @@ _TRUSTING = frozenset(("TRUST_FOLDER", "TRUST_PARENT"))
 def gemini_trusts(layout: Layout) -> tuple[bool, Diagnostic | None]:
     """Whether Gemini CLI's list trusts `layout`'s working directory, and why the
     list could not be read (if so)."""
-    path = layout.home / GEMINI_FILE
+    return folder_verdicts(layout, GEMINI_FILE)
+
+
+def folder_verdicts(layout: Layout, file: str) -> tuple[bool, Diagnostic | None]:
+    """Whether the host's list of folder verdicts at `file` under the home (Gemini
+    CLI's format, `satchel.hosts.TRUST_LISTS`) trusts `layout`'s working directory,
+    and why the list could not be read (if so)."""
+    path = layout.home / file
     if not os.path.lexists(path):
         return False, None
     data, problem = probe_json(path, MAX_FILE)

@@ -14,6 +14,7 @@ from satchel._model import model
 from satchel._options import Options, PluginSkillNames
 from satchel._writing import WrittenSkills
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hosts._lookup import client_profile
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
 from satchel.origin import Trust
 from satchel.plugins._model import Plugin
@@ -54,7 +55,8 @@ def settle_skills(
     plugins: Sequence[Plugin],
     written: WrittenSkills | None,
 ) -> SkillPart:
-    rules = FieldRules(strict=opts.strict, unicode_names=opts.unicode_names, client=lay.client)
+    deprecated = client_profile(lay.client).skill_metadata.deprecated
+    rules = FieldRules(opts.strict, opts.unicode_names, lay.client, deprecated)
     wanted = _wanted(opts)
     parts = list(_skill_sources(lay, opts, trust, rules, plugins, written, wanted))
     settled = settle(

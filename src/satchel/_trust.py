@@ -32,11 +32,12 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
-from satchel._host_trust import TrustListName, gemini_trusts
+from satchel._host_trust import TrustListName, folder_verdicts
 from satchel._json import loads
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import TrustStoreError
+from satchel.hosts._rules import TRUST_LISTS
 from satchel.layout import Layout
 from satchel.origin import Pins, Trust
 
@@ -107,8 +108,9 @@ def decide_trust(
     rule = {"load_project": load_project, "hide_untrusted": hide_untrusted}
     if given is not None:
         return TrustDecision(Trust.decide(folder=given, **rule))
-    if source == "gemini":
-        folder_trusted, problem = gemini_trusts(layout)
+    verdicts = TRUST_LISTS[source]
+    if verdicts is not None:  # the host's own list of folder verdicts
+        folder_trusted, problem = folder_verdicts(layout, verdicts)
         found = () if problem is None else (problem,)
         return TrustDecision(Trust.decide(folder=folder_trusted, **rule), found)
     listed = read_trust(layout)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from satchel import hosts
 from satchel.skills._fields import (
     FieldRules,
     _split_nested,
@@ -123,7 +124,8 @@ def test_deprecated_top_level_fields_move_into_metadata_with_info():
 
 def test_under_zidane_a_top_level_model_and_paths_are_deprecated_too():
     fields = {"name": "pdf", "description": "d", "model": "opus", "paths": ["a/*.ts"]}
-    skill, diags = build(fields, FieldRules(client="zidane"))
+    zidane = hosts.get("zidane").skill_metadata.deprecated  # the rule zidane's definition sets
+    skill, diags = build(fields, FieldRules(client="zidane", deprecated=zidane))
     assert skill is not None
     assert [d.message for d in diags] == [
         "top-level `model` is deprecated; also exposed as metadata['zidane.model']",

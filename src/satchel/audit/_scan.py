@@ -43,6 +43,7 @@ from satchel.diagnostics import Diagnostic
 from satchel.hooks._load import DECLARATIVE, UNTRUSTED
 from satchel.hooks._scoped import skill_hooks
 from satchel.hosts import Host
+from satchel.hosts._lookup import client_profile
 from satchel.layout import PROJECT, USER, Layout, WalkBounds
 from satchel.mcp._spec import McpServer
 from satchel.origin import Originated
@@ -153,7 +154,8 @@ def _skills(path: Path, kind: str, client: str, limits: Limits) -> tuple[list[Fi
     found: list[Finding] = []
     errors = 0
     for directory in dirs:
-        skill, problems = parse_skill(directory, client=client)
+        deprecated = client_profile(client).skill_metadata.deprecated
+        skill, problems = parse_skill(directory, client=client, deprecated=deprecated)
         errors += sum(d.severity != "info" for d in problems)
         base = directory if os.path.isdir(directory) else directory.parent
         found += _skill(base, skill, SOURCE, limits)
@@ -212,7 +214,7 @@ def _commands(commands: Iterable[Command], trust: str) -> Iterator[Finding]:
         text = read_text(path) if path is not None and os.path.isfile(path) else None
         if path is not None and text is not None:
             yield from text_findings(text, path, TEXT)
-            if command.syntax == "gemini":
+            if command.syntax == "toml":
                 yield from gemini_findings(text, path, trust)
             else:
                 yield from body_findings(text, path, trust, "command")

@@ -15,6 +15,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._ignore import ignore_option, selectors_here
 from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._plugin import PluginCheck, check_plugin
+from satchel.hosts._lookup import client_profile
 from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.plugins._directory import directory_findings
 from satchel.skills._check import Checked, check_paths
@@ -76,7 +77,11 @@ def run(
             checked += [_profiled(check_plugin(p, strict=strict), profile) for p in plugins]
         else:
             checked += check_paths(
-                [path], strict=strict, unicode_names=unicode_names, client=client
+                [path],
+                strict=strict,
+                unicode_names=unicode_names,
+                client=client,
+                deprecated=client_profile(client).skill_metadata.deprecated,
             )
     checked = [_without(c, selectors) for c in checked]
     if as_json:

@@ -35,7 +35,7 @@ __all__ = [
 
 SCOPES = ("project", "user", "plugin", "builtin", "mcp")
 
-Syntax = Literal["markdown", "gemini"]  # $ARGUMENTS and $1, or Gemini CLI's {{args}}
+Syntax = Literal["markdown", "toml"]  # $ARGUMENTS and $1, or a TOML command's {{args}}
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 BUILTIN = Origin("builtin")  # a command the host defines in code
@@ -55,8 +55,9 @@ class Command(Originated):
     from `path`; `render`, when set, builds the whole prompt from the raw arguments.
 
     `syntax` says how the arguments fill the body: ``markdown`` (``$ARGUMENTS``,
-    ``$1``...: `expand_arguments`) or ``gemini`` (a Gemini CLI TOML command's
-    ``{{args}}``: `expand_gemini`; its prompt is read at discovery and held in `text`).
+    ``$1``...: `expand_arguments`) or ``toml`` (a TOML command's ``{{args}}``, ``!{...}``
+    and ``@{...}``, as Gemini CLI reads them: `expand_gemini`; its prompt is read at
+    discovery and held in `text`).
 
     `_inside` (set by discovery, not compared or shown) is the root a file command
     must stay inside when its body is read; None lets a symlinked file point anywhere
@@ -116,7 +117,7 @@ class Command(Originated):
         its placeholders filled (see `expand_arguments`)."""
         if self.render is not None:
             return self.render(arguments)
-        if self.syntax == "gemini":
+        if self.syntax == "toml":
             return expand_gemini(self.body(), arguments, self._typed())
         return expand_arguments(self.body(), arguments, numbering=numbering)
 

@@ -109,7 +109,7 @@ def read_toml_command(
         origin=origin,
         group=group,
         text=prompt,
-        syntax="gemini",
+        syntax="toml",
         _inside=inside,
     )
     return command, _injections(prompt, path)

@@ -1,12 +1,32 @@
 """A host profile's decisions in words: what docs/hosts.md and ``satchel hosts NAME``
-show, one (decision, value) pair each."""
+show, one (decision, value) pair each (`decisions`), the rest of the definition that
+docs/hosts.md shows (`details`, and `instruction_rows` for the instruction rule a host
+defines), and `SHOWN`: every `Host` field the page shows (a test keeps it whole)."""
 
 from __future__ import annotations
 
 from satchel._budget import percent
+from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host
+from satchel.hosts._rules import PLUGIN_SKILL_RULES, TRUST_LISTS
 
-__all__ = ["decisions"]
+__all__ = ["SHOWN", "decisions", "details", "instruction_rows"]
+
+SHOWN = frozenset(
+    (
+        # the page's heading, sources and root tables
+        "name", "title", "sources", "skills", "commands", "agents", "plugins",
+        # `decisions`
+        "walk", "ancestors", "plugin_formats", "ambiguous_plugins", "plugin_skill_names",
+        "plugin_skill_rule", "command_naming", "argument_numbering", "instructions",
+        "skill_fields", "models", "index", "limits", "clash", "untrusted", "trust_list",
+        "events", "hook_files", "claude_settings_hooks", "include_workspace_plugin",
+        "claude_installed_plugins", "executable",
+        # `details` and `instruction_rows`
+        "client", "strict_plugins", "skill_metadata", "instruction_rule",
+    )
+)  # fmt: skip
+"""Every `Host` field docs/hosts.md shows."""
 
 
 def decisions(host: Host) -> tuple[tuple[str, str], ...]:
@@ -38,6 +58,93 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
+    )
+
+
+def details(host: Host) -> tuple[tuple[str, str], ...]:
+    """The rest of `host`'s definition, as (decision, value) pairs: what docs/hosts.md
+    shows below `decisions`."""
+    walk = host.walk
+    bounds = (
+        f"at most {walk.max_depth} levels and {walk.max_dirs:,} folders a root"
+        if walk.nested
+        else "child folders only"
+    )
+    links = "followed" if walk.follow_symlinks else "not followed"
+    rule = host.plugin_skill_rule
+    if rule is None:
+        meaning = "as config.toml says"
+    elif PLUGIN_SKILL_RULES[rule].name_is_folder:
+        meaning = f"`{rule}`: a skill's `name` must be its folder's, else it is refused"
+    else:
+        meaning = f"`{rule}`: a skill is named by its folder; a differing `name` is reported"
+    listed = TRUST_LISTS[host.trust_list]
+    trusted = "satchel's own list (`satchel trust`)" if listed is None else f"`~/{listed}`"
+    own = host.instruction_rule
+    defined = "none" if own is None else f"`{own.mode}` (below)"
+    models = host.models
+    known = ", ".join(f"`{w.id}` {w.tokens:,}" for w in models.known) or "none"
+    return (
+        ("client (satchel's own folders and files)", _value(host.client)),
+        ("walk bounds", f"{bounds}; symlinked folders {links}"),
+        ("plugin skill rule, in words", meaning),
+        ("plugins checked strictly", _value(host.strict_plugins)),
+        ("trusted folders read from", trusted),
+        ("top-level skill fields called deprecated", _value(host.skill_metadata.deprecated)),
+        ("instruction rule it defines", defined),
+        ("models known (tokens)", known),
+        ("window of a model it does not know", f"{models.fallback:,} tokens"),
+    )
+
+
+def instruction_rows(rule: InstructionRule) -> tuple[tuple[str, str], ...]:
+    """The instruction rule a host defines, as (decision, value) pairs."""
+    walk = (
+        "every folder from the project root down to cwd"
+        if rule.walk == "root-to-cwd"
+        else "the project root (every folder down to cwd when the layout reads ancestors)"
+    )
+    rows = [
+        ("user folder", _value(rule.user_folder)),
+        ("user files, in order", _sources(rule.user)),
+    ]
+    for number, sources in enumerate(rule.passes, 1):
+        label = "each project folder" if len(rule.passes) == 1 else f"project pass {number}"
+        rows.append((label, _sources(sources)))
+    imports = sorted({s.imports for p in (rule.user, *rule.passes) for s in p if s.imports})
+    rows += [
+        ("folders read", walk),
+        ("reader", _value(rule.reader)),
+        ("cap on the project's files", f"{rule.max_total:,} bytes" if rule.max_total else "none"),
+        ("empty user file skipped", _value(rule.skip_empty_user)),
+        ("import syntax", _value(tuple(imports))),
+        ("conditional", _value(rule.conditional)),
+        ("sent to the model", _text(rule.text)),
+        ("source", rule.source),
+    ]
+    return tuple(rows)
+
+
+def _sources(sources: tuple[InstructionSource, ...]) -> str:
+    return ", ".join(f"`{s.shown()}` ({s.kind})" for s in sources) or "none"
+
+
+def _text(text: InstructionText | None) -> str:
+    if text is None:
+        return "not reproduced"
+
+    def shown(template: str) -> str:
+        return f"`{template}`".replace("\n", "\\n")
+
+    stripped = " and ".join(f"the {scope}'s" for scope in text.strip) or "no"
+    labels = "; labels " + ", ".join(f'{k}: "{v}"' for k, v in text.labels) if text.labels else ""
+    each = f"each file {shown(text.file)} ({stripped} text stripped{labels})"
+    if text.block is not None:
+        block, between = shown(text.block), shown(text.between)
+        return f"one block {block}, the user's part and the project's joined by {between}; {each}"
+    return (
+        f"the user's files in {shown(text.user_block)}, the project's in "
+        f"{shown(text.project_block)}; {each}"
     )
 
 

@@ -4,6 +4,7 @@ every host side by side)."""
 from __future__ import annotations
 
 from satchel.hosts._model import Host
+from satchel.hosts._rules import MetadataRule
 from satchel.layout import PROJECT, USER, RootSpec
 
 __all__ = ["ZIDANE"]
@@ -36,4 +37,6 @@ ZIDANE = Host(
     instructions=None,
     hook_files=False,
     include_workspace_plugin=False,
+    # zidane deprecates the top-level model, thinking and paths (moved into metadata)
+    skill_metadata=MetadataRule(deprecated=("model", "thinking", "paths")),
 )

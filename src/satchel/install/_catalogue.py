@@ -32,17 +32,13 @@ from typing import Any, Literal, cast
 from satchel._contain import probe_json
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.hosts._rules import MARKETPLACES, CatalogueFormat
 
 __all__ = ["CATALOGUE_FILES", "Catalogue", "CatalogueEntry", "EntrySource", "read_catalogue"]
 
-CatalogueFormat = Literal["claude", "codex", "cursor"]
 SourceKind = Literal["path", "github", "url", "git-subdir", "npm", "archive"]
 CATALOGUE_FILES: Mapping[CatalogueFormat, str] = MappingProxyType(
-    {
-        "claude": ".claude-plugin/marketplace.json",
-        "codex": ".agents/plugins/marketplace.json",
-        "cursor": ".cursor-plugin/marketplace.json",
-    }
+    {fmt: m.file for fmt, m in MARKETPLACES.items()}
 )
 # the keys of each object source (beyond "source"), the first ones required
 _SOURCES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
@@ -136,7 +132,7 @@ class Catalogue:
     def root(self) -> Path:
         """The folder relative sources resolve against (the one holding the
         ``.claude-plugin``, ``.cursor-plugin`` or ``.agents`` folder)."""
-        return self.path.parent.parent.parent if self.format == "codex" else self.path.parent.parent
+        return self.path.parents[MARKETPLACES[self.format].depth]
 
     def entry(self, name: str) -> CatalogueEntry | None:
         """The entry `name`, following `renames` (None: none, withdrawn, or renamed in a
@@ -195,7 +191,7 @@ def _read(fmt: CatalogueFormat, path: Path) -> tuple[Catalogue | None, tuple[Dia
     meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
     plugin_root = meta.get("pluginRoot") if isinstance(meta.get("pluginRoot"), str) else None
     entries, diags = _entries(fmt, data["plugins"], path, plugin_root)
-    name = _text(data.get("name")) or path.parents[2 if fmt == "codex" else 1].name
+    name = _text(data.get("name")) or path.parents[MARKETPLACES[fmt].depth].name
     owner = data.get("owner")
     catalogue = Catalogue(
         format=fmt,
@@ -218,7 +214,7 @@ def _shape(fmt: CatalogueFormat, data: Any) -> str | None:
         return f"it must hold a JSON object, not {type_name(data)}"
     if not isinstance(data.get("plugins"), list):
         return f"`plugins` must be a list, not {type_name(data.get('plugins'))}"
-    if fmt != "codex" and not _text(data.get("name")):
+    if MARKETPLACES[fmt].name_required and not _text(data.get("name")):
         return "`name` must be a non-empty string"
     return None
 

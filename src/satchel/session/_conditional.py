@@ -37,6 +37,7 @@ from satchel._environment import Environment
 from satchel._instructions._globs import matches, split_patterns
 from satchel._skillset import _wanted  # the one rule of `enabled` and `exclude`
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hosts._lookup import client_profile
 from satchel.layout import PROJECT, Root, RootSpec
 from satchel.precedence import fold_name
 from satchel.skills._discover import SKIP, scan_root
@@ -126,9 +127,9 @@ class Conditional:
             return [diagnostic("session.skills.nested-limit", message, top, severity="warning")]
         self._roots_read += 1
         opts = self._env.options
-        rules = FieldRules(
-            strict=opts.strict, unicode_names=opts.unicode_names, client=self._env.layout.client
-        )
+        client = self._env.layout.client
+        deprecated = client_profile(client).skill_metadata.deprecated
+        rules = FieldRules(opts.strict, opts.unicode_names, client, deprecated)
         scan = scan_root(Root(top, PROJECT, family), rules, self._env.layout.walk)
         where = directory.relative_to(self._project).as_posix()
         admit = _wanted(opts)

@@ -4,7 +4,8 @@ A skills root's cache is one file in the user cache directory
 (``platformdirs.user_cache_dir("satchel")/discovery``: on Linux
 ``$XDG_CACHE_HOME/satchel/discovery``, else ``~/.cache/satchel/discovery``; or
 ``$SATCHEL_CACHE_DIR`` when set), named by the cache format, satchel's version, the
-root's path and the field rules, each percent-quoted (a name too long for a file is
+root's path and the field rules (the deprecated fields when a client names
+more than satchel's), each percent-quoted (a name too long for a file is
 their sha256 instead). It maps each
 SKILL.md path to the file's (device, inode, size, mtime_ns) when it was read and what
 `read_skill` made of its bytes: the skill's fields and the diagnostics, never the
@@ -47,7 +48,7 @@ from satchel._version import __version__
 from satchel.diagnostics import Diagnostic
 from satchel.layout import user_dir
 from satchel.origin import Origin
-from satchel.skills._fields import FieldRules
+from satchel.skills._fields import DEPRECATED, FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import Key
 
@@ -87,7 +88,15 @@ def file_name(root: Path, rules: FieldRules) -> str:
     """The name of `root`'s cache file under `rules`: its parts percent-quoted and joined
     by ``+`` (which quoting escapes, so two roots never share a name), or their sha256
     when that is too long for a file name."""
-    parts = (FORMAT, __version__, root, int(rules.strict), int(rules.unicode_names), rules.client)
+    parts = (
+        FORMAT,
+        __version__,
+        root,
+        int(rules.strict),
+        int(rules.unicode_names),
+        rules.client,
+        *(() if rules.deprecated == DEPRECATED else (",".join(rules.deprecated),)),
+    )
     name = "+".join(quote(str(p), safe="", errors="surrogateescape") for p in parts)
     if len(name) <= _LONGEST_NAME:
         return name + ".marshal"

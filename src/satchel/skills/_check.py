@@ -46,9 +46,10 @@ def check_paths(
     strict: bool = False,
     unicode_names: bool = False,
     client: str = "satchel",
+    deprecated: Sequence[str] | None = None,
 ) -> list[Checked]:
     """Parse and validate every skill the paths name, in order; never raises for a
-    bad path or file."""
+    bad path or file. `deprecated`: as `parse_skill` takes it."""
     out: list[Checked] = []
     for given in paths:
         for path, problems in _targets(Path(os.path.abspath(given))):
@@ -56,7 +57,11 @@ def check_paths(
                 out.append(Checked(path, None, problems))
                 continue
             skill, diags = parse_skill(
-                path, strict=strict, unicode_names=unicode_names, client=client
+                path,
+                strict=strict,
+                unicode_names=unicode_names,
+                client=client,
+                deprecated=deprecated,
             )
             out.append(Checked(path, skill, diags))
     return out

@@ -48,11 +48,11 @@ HOST_EXTRAS = frozenset(
         "displayName", "default-enabled", "default_enabled", "defaultEnabled",
     )
 )  # fmt: skip
-# Top-level fields zidane deprecates and moves into metadata as `<client>.<field>`.
+# Top-level fields moved into metadata as `<client>.<field>`; which of them the client
+# calls deprecated is its definition's (`Host.skill_metadata`): the others Claude Code
+# reads as its own fields (typed on `Skill`).
 MOVED_TO_METADATA = ("model", "thinking", "paths")
-# Of those, the ones Claude Code reads as its own fields (typed on `Skill`): only under
-# zidane's rules is a top-level one called deprecated.
-CLAUDE_CODE_FIELDS = frozenset(("model", "paths"))
+DEPRECATED = ("thinking",)  # the moved fields called deprecated unless a client says more
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -66,11 +66,14 @@ _TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
 @model
 class FieldRules:
     """How to judge fields: `strict` (authoring) or lenient, ASCII or Unicode names,
-    and the client name used as the metadata prefix for moved fields."""
+    the client name used as the metadata prefix for moved fields, and which of those
+    the client calls deprecated (`deprecated`: its definition's
+    `satchel.hosts.MetadataRule`, which `load()` passes for the layout's client)."""
 
     strict: bool = False
     unicode_names: bool = False
     client: str = "satchel"
+    deprecated: tuple[str, ...] = DEPRECATED
 
 
 def name_problem(name: str, *, unicode_names: bool = False) -> str | None:
@@ -373,7 +376,7 @@ def _move(b: _Builder, key: str, value: Any, metadata: dict[str, str]) -> None:
     target = f"{b.rules.client}.{key}"
     text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
     metadata.setdefault(target, text)
-    if key in CLAUDE_CODE_FIELDS and b.rules.client != "zidane":
+    if key not in b.rules.deprecated:
         return
     b.diags.append(
         diagnostic(

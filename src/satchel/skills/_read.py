@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from satchel import frontmatter
 from satchel._files import FileProblem, link_target, open_regular_stat, read_bounded
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.origin import NO_ORIGIN, Origin
-from satchel.skills._fields import FieldRules, build_skill
+from satchel.skills._fields import DEPRECATED, FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 
 __all__ = ["SKILL_FILE", "Key", "parse_skill", "read_skill", "read_skill_keyed"]
@@ -76,13 +77,16 @@ def parse_skill(
     strict: bool = False,
     unicode_names: bool = False,
     client: str = "satchel",
+    deprecated: Sequence[str] | None = None,
 ) -> tuple[Skill | None, tuple[Diagnostic, ...]]:
     """Parse and validate one skill (its directory or its SKILL.md), reading the whole
-    file so the body's encoding is checked too. `strict` applies the spec exactly."""
+    file so the body's encoding is checked too. `strict` applies the spec exactly;
+    `deprecated` names the top-level fields moved into metadata the client calls
+    deprecated (None: ``thinking``; `satchel.hosts.client_profile` gives a client's)."""
     target = Path(path)
     if target.name != SKILL_FILE and os.path.isdir(target):  # isdir never raises
         target = target / SKILL_FILE
-    rules = FieldRules(strict=strict, unicode_names=unicode_names, client=client)
+    rules = FieldRules(strict, unicode_names, client, tuple(deprecated or DEPRECATED))
     try:
         data = _read_whole(target)
     except FileProblem as e:

@@ -42,6 +42,7 @@ from satchel.agents import AgentType, parse_agent, scan_agent_dir
 from satchel.agents._read import read_agent_file
 from satchel.commands import Command, read_command, scan_commands
 from satchel.diagnostics import Diagnostic, diagnostic, recast
+from satchel.hosts._rules import PLUGIN_SKILL_RULES
 from satchel.layout import PLUGIN, Root
 from satchel.mcp._parse import parse_claude_mcp, parse_server_tables
 from satchel.mcp._spec import McpServer
@@ -178,8 +179,9 @@ def load_skill_dir(
     by_dir: bool = False,
 ) -> Skill | None:
     """The skill in `skill_dir` (its SKILL.md must be a regular file resolving inside
-    the plugin root). With `match_dir` (or Vibe's `SkillRule`), its name must equal
-    the directory name (Vibe), else ``plugin.skill.invalid``; with `by_dir` the
+    the plugin root). With `match_dir` (or a `SkillRule` whose skill's name is its
+    folder's: `satchel.hosts.PLUGIN_SKILL_RULES`), its name must equal the directory
+    name (Vibe), else ``plugin.skill.invalid``; with `by_dir` the
     directory name is its name. `quiet`: a directory without SKILL.md is passed over
     silently. `name` stands in for the directory name. `real`: `skill_dir` is a real
     path inside the root, so only SKILL.md is looked at."""
@@ -200,7 +202,7 @@ def load_skill_dir(
     # a SKILL.md linked elsewhere inside the root is read where it really is
     target = Path(os.path.realpath(path)) if linked and path.is_symlink() else path
     dir_name = name or skill_dir.name
-    match_dir = match_dir or ctx.skill_rule == "vibe"
+    match_dir = match_dir or PLUGIN_SKILL_RULES[ctx.skill_rule].name_is_folder
     by_dir = by_dir and not match_dir
     skill = _read_skill(
         ctx, path, target, dir_name, match_dir, stand_in=name is not None, by_dir=by_dir
