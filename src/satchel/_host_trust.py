@@ -17,12 +17,13 @@ from pathlib import Path
 
 from satchel._contain import probe_json
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hosts._rules import GEMINI_TRUSTED_FOLDERS
 from satchel.hosts._vocabulary import TrustListName
 from satchel.layout import Layout
 
 __all__ = ["TrustListName", "folder_verdicts", "gemini_trusts"]
 
-GEMINI_FILE = ".gemini/trustedFolders.json"
+GEMINI_FILE = GEMINI_TRUSTED_FOLDERS
 MAX_FILE = 1024 * 1024
 _TRUSTING = frozenset(("TRUST_FOLDER", "TRUST_PARENT"))
 

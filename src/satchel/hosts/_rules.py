@@ -14,6 +14,7 @@ from satchel._model import model
 from satchel.hosts._vocabulary import SkillRule, TrustListName
 
 __all__ = [
+    "GEMINI_TRUSTED_FOLDERS",
     "MARKETPLACES",
     "PLUGIN_SKILL_RULES",
     "TRUST_LISTS",
@@ -70,10 +71,11 @@ MARKETPLACES: Mapping[CatalogueFormat, Marketplace] = MappingProxyType(
 )
 
 TRUST_LIST_NAMES: tuple[TrustListName, ...] = get_args(TrustListName)
+GEMINI_TRUSTED_FOLDERS = ".gemini/trustedFolders.json"
 TRUST_LISTS: Mapping[TrustListName, str | None] = MappingProxyType(
     {
         "satchel": None,  # satchel's own list, with the pins it approved
-        "gemini": ".gemini/trustedFolders.json",  # under the home: folder -> verdict
+        "gemini": GEMINI_TRUSTED_FOLDERS,  # under the home: folder -> verdict
     }
 )
 """Each list of trusted folders: None for satchel's own, else the host's file of
