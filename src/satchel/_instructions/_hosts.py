@@ -233,8 +233,8 @@ def _rules(
             owner = base if scope == "project" else loader.layout.home
             loader.add(path, scope, "rule", body, directory=owner, condition=condition)
             if imports == "at-files" and condition == ALWAYS:
-                for found, got in read_imports(loader, path, body, scope, "claude"):
-                    loader.add(found, scope, "claude", got, directory=owner)
+                for found, got in read_imports(loader, path, body, scope, rules.imported):
+                    loader.add(found, scope, rules.imported, got, directory=owner)
 
 
 def _claude_condition(

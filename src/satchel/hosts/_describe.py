@@ -126,7 +126,16 @@ def instruction_rows(rule: InstructionRule) -> tuple[tuple[str, str], ...]:
 
 
 def _sources(sources: tuple[InstructionSource, ...]) -> str:
-    return ", ".join(f"`{s.shown()}` ({s.kind})" for s in sources) or "none"
+    return ", ".join(f"`{s.shown()}` ({_kind(s)})" for s in sources) or "none"
+
+
+def _kind(source: InstructionSource) -> str:
+    """A source's kind, and its imports' (an always-on rule's imports are files of
+    their own kind)."""
+    if source.imports is None:
+        return source.kind
+    imported = f" as {source.rules.imported}" if source.rules is not None else ""
+    return f"{source.kind}; `{source.imports}` imports{imported}"
 
 
 def _text(text: InstructionText | None) -> str:

@@ -51,11 +51,13 @@ class RuleFiles:
     """A folder of rule files read recursively in name order: the files ending in
     `suffix`, conditional as `condition` says, their globs relative to `base`
     (``folder``: the folder holding the rules folder; ``root``: the project root;
-    ``cwd``: the working directory)."""
+    ``cwd``: the working directory). The files an always-on rule imports (when its
+    source has an import syntax) are of kind `imported`."""
 
     suffix: str
     condition: ConditionDialect
     base: Literal["folder", "root", "cwd"] = "folder"
+    imported: InstructionKind = "claude"
 
 
 @model
