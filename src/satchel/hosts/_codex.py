@@ -37,6 +37,7 @@ CODEX_INSTRUCTIONS = InstructionRule(
     skip_empty_user=True,
     text=InstructionText(
         strip=("user",),
+        user_join="",
         block="# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{files}\n</INSTRUCTIONS>",
         between=CODEX_SEPARATOR,
     ),

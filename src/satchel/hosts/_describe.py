@@ -143,11 +143,14 @@ def _text(text: InstructionText | None) -> str:
         return "not reproduced"
 
     def shown(template: str) -> str:
-        return f"`{template}`".replace("\n", "\\n")
+        return f"`{template}`".replace("\n", "\\n") if template else "nothing"
 
     stripped = " and ".join(f"the {scope}'s" for scope in text.strip) or "no"
     labels = "; labels " + ", ".join(f'{k}: "{v}"' for k, v in text.labels) if text.labels else ""
-    each = f"each file {shown(text.file)} ({stripped} text stripped{labels})"
+    joins = f"joined by {shown(text.join)}"
+    if text.user_join is not None:
+        joins = f"the user's joined by {shown(text.user_join)}, the project's by {shown(text.join)}"
+    each = f"each file {shown(text.file)} ({stripped} text stripped{labels}), {joins}"
     if text.block is not None:
         block, between = shown(text.block), shown(text.between)
         return f"one block {block}, the user's part and the project's joined by {between}; {each}"

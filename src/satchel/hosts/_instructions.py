@@ -91,7 +91,8 @@ class InstructionText:
     Each file is `file` with ``{path}``, ``{label}`` and ``{text}`` filled (the text
     stripped of surrounding whitespace for the scopes in `strip`); ``{label}`` is the
     `labels` entry for ``user`` (the user's files), for the file's kind, else for
-    ``project``. The files of a scope are joined by `join`. With `block` the host
+    ``project``. The files of a scope are joined by `join` (the user's by `user_join`
+    when it is set). With `block` the host
     sends one block: the user's part and the project's joined by `between`, filled in
     for ``{files}`` (``{cwd}``: the folder the host runs in); without, it sends the
     user's part in `user_block` and the project's in `project_block`. A block with no
@@ -101,6 +102,7 @@ class InstructionText:
     labels: tuple[tuple[str, str], ...] = ()
     strip: tuple[Literal["user", "project"], ...] = ("user", "project")
     join: str = "\n\n"
+    user_join: str | None = None
     block: str | None = None
     between: str = "\n\n"
     user_block: str = "{files}"

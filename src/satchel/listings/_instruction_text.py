@@ -61,7 +61,8 @@ def render_blocks(
 ) -> tuple[str, ...]:
     """The blocks `text` makes of the always-on `files` (see `InstructionText`)."""
     sent = [f for f in files if f.condition.applies == "always"]
-    user = text.join.join(_file(text, f) for f in sent if f.scope == "user")
+    joined_by = text.join if text.user_join is None else text.user_join
+    user = joined_by.join(_file(text, f) for f in sent if f.scope == "user")
     project = text.join.join(_file(text, f) for f in sent if f.scope != "user")
     if text.block is not None:
         joined = text.between.join(part for part in (user, project) if part)
