@@ -3,11 +3,30 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["COPILOT"]
+__all__ = ["COPILOT", "COPILOT_HOOKS", "COPILOT_HOOK_EVENTS"]
+
+# GitHub Copilot's hook events -> satchel's (camelCase;
+# https://docs.github.com/en/copilot/reference/hooks-configuration, read from the
+# documentation, not run). satchel reads no Copilot hook file.
+COPILOT_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    "preToolUse": "before_tool_use", "postToolUse": "after_tool_use",
+    "userPromptSubmitted": "user_prompt_submit", "sessionStart": "session_start",
+    "sessionEnd": "session_end", "agentStop": "stop", "subagentStop": "subagent_stop",
+})  # fmt: skip
+
+COPILOT_HOOKS = HookDialect(
+    events=COPILOT_HOOK_EVENTS,
+    named=False,
+    sources=("https://docs.github.com/en/copilot/reference/hooks-configuration",),
+)
 
 COPILOT = Host(
     name="copilot",
@@ -32,4 +51,5 @@ COPILOT = Host(
     instructions="copilot",
     hook_files=False,
     include_workspace_plugin=False,
+    hooks=COPILOT_HOOKS,
 )

@@ -33,12 +33,23 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("a folder not trusted", _value(host.untrusted)),
         ("whose list of trusted folders", _value(host.trust_list)),
         ("hook events", _value(host.events)),
+        ("hook file format", _value(host.hooks.format)),
+        ("hook matchers", _value(host.hooks.matcher)),
+        ("hook answers read", _value(host.hooks.answers)),
+        ("hook variables", _value(_variables(host))),
         ("satchel's hooks.toml", _value(host.hook_files)),
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
     )
+
+
+def _variables(host: Host) -> tuple[str, ...]:
+    """The variables the host sets for its hooks, beyond satchel's own."""
+    names = host.hooks.variables
+    found = (*names.project, *names.plugin_root, *names.plugin_data, *names.session)
+    return tuple(dict.fromkeys(found))
 
 
 def _budget(host: Host) -> str:

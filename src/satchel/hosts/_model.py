@@ -23,6 +23,7 @@ from satchel._listing import ListingSettings
 from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._models import Models, Resolved
 from satchel.hosts._vocabulary import (
     Ambiguity,
@@ -140,6 +141,9 @@ class Host:
       whether hooks and servers are loaded at all (declarative-only hosts).
     * `claude_installed_plugins`: the plugins Claude Code installed under
       ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
+    * `hooks`: the host's hook rules (`HookDialect`: its event names, matcher, the
+      variables its hooks get, its payload, how it reads an answer and what it tells
+      its model) [satchel's plain dialect].
     """
 
     name: str
@@ -173,6 +177,7 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+    hooks: HookDialect = field(default_factory=HookDialect)
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -274,4 +279,5 @@ class Host:
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
             "claude_installed_plugins": self.claude_installed_plugins,
+            "hooks": self.hooks.to_json(),
         }

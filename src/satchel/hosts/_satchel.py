@@ -3,16 +3,29 @@ host side by side)."""
 
 from __future__ import annotations
 
+from satchel.hosts._hooks import HookDialect, reverse
+from satchel.hosts._kimi import KIMI_HOOKS
 from satchel.hosts._model import Host, Index
 from satchel.layout import default_roots
 
-__all__ = ["SATCHEL", "SATCHEL_EVENTS"]
+__all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_HOOKS"]
 
 SATCHEL_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
     "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact",
     "InstructionsLoaded", "UserPromptExpansion", "ConfigChange",  # the session fires these
 )  # fmt: skip
+
+# satchel's own hooks.toml names events as satchel does (`satchel.hooks.EVENTS`); a hook
+# is told Claude Code's name for its event (Kimi's for the events only Kimi has), as is
+# a hook of any format with no name of its own for the event. A format satchel does not
+# know is read in this dialect.
+SATCHEL_HOOKS = HookDialect(
+    format="satchel",
+    events=None,
+    told=reverse(KIMI_HOOKS.names()),
+    sources=("docs/hooks.md",),
+)
 
 SATCHEL = Host(
     name="satchel",
@@ -28,4 +41,5 @@ SATCHEL = Host(
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
+    hooks=SATCHEL_HOOKS,
 )
