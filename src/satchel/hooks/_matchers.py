@@ -1,6 +1,7 @@
-"""Hook matchers: which tool (or source, reason...) a hook fires for.
+"""Hook matchers: which tool (or source, reason...) a hook fires for. A hook format's
+host definition says which rules its matchers follow (`HookDialect.matcher`).
 
-Claude Code's current rules (``claude``, also used for Kimi and satchel's own files):
+``names-or-regex``, Claude Code's current rules (also Kimi's and satchel's own files'):
 
 - ``*``, empty or omitted: everything;
 - only letters, digits, ``_``, ``-``, blanks, ``,`` and ``|``: exact names, split on
@@ -8,7 +9,7 @@ Claude Code's current rules (``claude``, also used for Kimi and satchel's own fi
 - anything else: a regex searched unanchored (``Edit.*`` also matches
   ``NotebookEdit``; write ``^Edit$`` to anchor).
 
-Vibe's rules (``vibe``): ``*`` or omitted is everything, ``re:<regex>`` a
+``glob-or-regex``, Vibe's rules: ``*`` or omitted is everything, ``re:<regex>`` a
 case-insensitive full match, anything else a case-insensitive shell glob.
 
 MCP tools are named ``mcp__<server>__<tool>`` and plugin servers'
@@ -33,6 +34,7 @@ import re
 from typing import Literal
 
 from satchel._model import model
+from satchel.hosts._dialects import hook_dialect
 
 __all__ = [
     "MAX_CHOICES",
@@ -86,20 +88,21 @@ class Matcher:
 ALL = Matcher(None, "all")
 
 
-def compile_matcher(text: str | None, dialect: str = "claude") -> Matcher:
-    """The matcher `text` means in `dialect`; `ValueError` saying why when it is an
-    invalid or unsafe regex (the hook then never fires)."""
+def compile_matcher(text: str | None, dialect: str | None = None) -> Matcher:
+    """The matcher `text` means in hook format `dialect` (its host definition's
+    `HookDialect.matcher`; None: satchel's own, Claude Code's rules); `ValueError`
+    saying why when it is an invalid or unsafe regex (the hook then never fires)."""
     if text is None or text.strip() in ("", "*"):
         return ALL
-    if dialect == "vibe":
-        return _vibe(text)
+    if hook_dialect(dialect).matcher == "glob-or-regex":
+        return _glob(text)
     if _EXACT.match(text):
         names = frozenset(n.strip() for n in _SPLIT.split(text) if n.strip())
         return Matcher(text, "exact", names) if names else ALL
     return Matcher(text, "regex", pattern=_regex(text, 0))
 
 
-def _vibe(text: str) -> Matcher:
+def _glob(text: str) -> Matcher:
     if text.startswith("re:"):
         body = text[3:]
         return Matcher(text, "regex", pattern=_regex(f"(?:{body})\\Z", re.IGNORECASE, body))

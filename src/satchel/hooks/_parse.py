@@ -63,6 +63,7 @@ from satchel.hooks._events import (
     GEMINI_ONLY,
 )
 from satchel.hooks._spec import HookSpec
+from satchel.hosts._gemini import GEMINI_HOOKS
 
 __all__ = [
     "CLAUDE_UNSUPPORTED",
@@ -110,12 +111,7 @@ GEMINI_TIMEOUT = 60.0
 _GEMINI_FIELDS = ("type", "command", "name", "description", "timeout")
 _CURSOR_FIELDS = ("type", "command", "matcher", "timeout")
 _GEMINI_SETTINGS = ("enabled", "disabled", "notifications")
-_GEMINI_VARIABLES = {
-    "${extensionPath}": "${PLUGIN_ROOT}",
-    "${workspacePath}": "${GEMINI_PROJECT_DIR}",
-    "${/}": "/",
-    "${pathSeparator}": "/",
-}
+_GEMINI_VARIABLES = GEMINI_HOOKS.variables.placeholders
 _GEMINI_VARIABLE = re.compile("|".join(re.escape(v) for v in _GEMINI_VARIABLES))
 _LEGACY = {"before_tool": "pre_tool", "after_tool": "post_tool", "post_agent_turn": "post_agent"}
 _NONE: Mapping[str, Any] = MappingProxyType({})

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from satchel._json import jsonable
 from satchel._model import model
+from satchel.hosts._vocabulary import HookFormat
 
 __all__ = ["HANDLER_TYPES", "HandlerType", "HookSpec"]
 
@@ -26,7 +27,8 @@ class HookSpec:
     """One hook as a host file declares it (run later by the hooks runtime).
 
     `event` is the host's own event name (``PreToolUse``, ``pre_tool``, ``BeforeTool``,
-    ...); `format` says whose (``claude``, ``vibe``, ``kimi``, ``gemini``). `command`
+    ...); `format` says whose (``claude``, ``vibe``, ``kimi``, ``gemini``, ``cursor``,
+    ``satchel``: one host definition's `HookDialect.format`). `command`
     is the shell command (or argv[0] when `args` is given: Claude Code's exec form).
     `timeout` in seconds.
 
@@ -39,7 +41,7 @@ class HookSpec:
 
     event: str
     command: str
-    format: Literal["claude", "vibe", "kimi", "gemini", "cursor", "satchel"]
+    format: HookFormat
     matcher: str | None = None
     args: tuple[str, ...] | None = None
     timeout: float | None = None

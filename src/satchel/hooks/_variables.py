@@ -3,14 +3,14 @@ trust pin (`satchel._approval`) reads its command with.
 
 - ``<CLIENT>_HOOK_EVENT``: satchel's event name (`event_variable`);
 - ``CLAUDE_ENV_FILE`` for a session-start event (`satchel.runtime.hooks._envfile`);
-- ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks, ``KIMI_PLUGIN_ROOT`` for
-  Kimi's;
-- ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
-  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks;
-- ``GEMINI_PROJECT_DIR`` and its alias ``CLAUDE_PROJECT_DIR`` for Gemini CLI-format
-  hooks (docs/hooks/index.md in google-gemini/gemini-cli); under the gemini profile
-  the runner also sets ``GEMINI_SESSION_ID``, ``GEMINI_CWD`` and ``GEMINI_PLANS_DIR``
-  from its session (`satchel.runtime.hooks._payload.hook_variables`).
+- ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks;
+- the variables the hook format's host definition names (`HookVariables`): its
+  project variables (Claude Code's ``CLAUDE_PROJECT_DIR``; Gemini CLI's
+  ``GEMINI_PROJECT_DIR`` and its alias ``CLAUDE_PROJECT_DIR``) and its plugin
+  variables (Claude Code's ``CLAUDE_PLUGIN_ROOT`` and ``CLAUDE_PLUGIN_DATA``, Kimi's
+  ``KIMI_PLUGIN_ROOT``). Under a host profile the runner also sets what that host sets
+  from its session (Gemini CLI's ``GEMINI_SESSION_ID``, ``GEMINI_CWD``,
+  ``GEMINI_PLANS_DIR``: `satchel.runtime.hooks._payload.hook_variables`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from satchel.hooks._model import Hook
+from satchel.hosts._dialects import hook_dialect
 from satchel.layout import Layout
 
 __all__ = ["ENV_FILE_VARIABLE", "event_variable", "host_variables"]
@@ -42,19 +43,12 @@ def host_variables(
     fixed = {event_variable(layout.client): event} if event else {}
     if env_path is not None:
         fixed[ENV_FILE_VARIABLE] = str(env_path)
+    names = hook_dialect(hook.spec.format).variables
+    fixed.update(dict.fromkeys(names.project, str(layout.project)))
     if hook.root is not None:
         fixed["PLUGIN_ROOT"] = str(hook.root)
+        fixed.update(dict.fromkeys(names.plugin_root, str(hook.root)))
         if hook.data_dir is not None:
             fixed["PLUGIN_DATA"] = str(hook.data_dir)
-    if hook.spec.format == "claude":
-        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
-        if "PLUGIN_ROOT" in fixed:
-            fixed["CLAUDE_PLUGIN_ROOT"] = fixed["PLUGIN_ROOT"]
-        if "PLUGIN_DATA" in fixed:
-            fixed["CLAUDE_PLUGIN_DATA"] = fixed["PLUGIN_DATA"]
-    if hook.spec.format == "gemini":
-        fixed["GEMINI_PROJECT_DIR"] = str(layout.project)
-        fixed["CLAUDE_PROJECT_DIR"] = str(layout.project)
-    if hook.spec.format == "kimi" and hook.root is not None:
-        fixed["KIMI_PLUGIN_ROOT"] = str(hook.root)
+            fixed.update(dict.fromkeys(names.plugin_data, str(hook.data_dir)))
     return fixed

@@ -3,7 +3,11 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import SPEC_FIELDS, rows
+from satchel.hosts._hooks import HookDialect, HookVariables
 from satchel.hosts._instructions import (
     InstructionRule,
     InstructionSource,
@@ -20,6 +24,9 @@ __all__ = [
     "CLAUDE_EVENTS",
     "CLAUDE_FIELDS",
     "CLAUDE_MEMORY_HEAD",
+    "CLAUDE_CODE_HOOKS",
+    "CLAUDE_HOOK_EVENTS",
+    "INVOKED_BY",
 ]
 
 # Claude Code 2.1.337: the hook events of its settings schema (35). The profile speaks
@@ -34,6 +41,90 @@ CLAUDE_EVENTS = (
     "WorktreeRemove", "InstructionsLoaded", "CwdChanged", "FileChanged", "DirectoryAdded",
     "MessageDisplay", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand",
 )  # fmt: skip
+
+# Claude Code's hook event names -> satchel's (the 2.1.332 binary's event schemas, and
+# 2.1.337's Interrupt; satchel.hooks._events has each event's shape). Codex's events are
+# a subset, written in the same files.
+CLAUDE_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    "PreToolUse": "before_tool_use", "PostToolUse": "after_tool_use",
+    "PostToolUseFailure": "after_tool_failure", "PostToolBatch": "after_tool_batch",
+    "Notification": "notification", "UserPromptSubmit": "user_prompt_submit",
+    "UserPromptExpansion": "user_prompt_expansion", "SessionStart": "session_start",
+    "PreSkillShellCommand": "pre_skill_shell_command", "SessionEnd": "session_end",
+    "Stop": "stop", "StopFailure": "stop_failure", "Interrupt": "interrupt",
+    "SubagentStart": "subagent_start", "SubagentStop": "subagent_stop",
+    "PreCompact": "pre_compact", "PostCompact": "post_compact",
+    "PreModelSwitch": "pre_model_switch", "PostModelSwitch": "post_model_switch",
+    "PermissionRequest": "permission_request", "PermissionDenied": "permission_denied",
+    "Setup": "setup", "TeammateIdle": "teammate_idle", "TaskCreated": "task_created",
+    "TaskCompleted": "task_completed", "Elicitation": "elicitation",
+    "ElicitationResult": "elicitation_result", "ConfigChange": "config_change",
+    "WorktreeCreate": "worktree_create", "WorktreeRemove": "worktree_remove",
+    "InstructionsLoaded": "instructions_loaded", "CwdChanged": "cwd_changed",
+    "FileChanged": "file_changed", "DirectoryAdded": "directory_added",
+    "MessageDisplay": "message_display",
+})  # fmt: skip
+
+# PreSkillShellCommand's ``invoked_by``: how the skill was activated -> Claude Code's
+# word (``user``: typed or sent by the host; ``claude``: the model's tool call).
+INVOKED_BY: Mapping[str, str] = MappingProxyType(
+    {"explicit": "user", "tool": "claude", "resume": "other"}
+)
+
+_MODE_EFFORT = ("permission_mode", "effort")
+# Claude Code 2.1.332 / 2.1.337: which events add permission_mode and effort to the base
+# input. Observed in print mode for the events it fires; read from the binary's calls
+# of its base-input builder (the permission mode it is given, and the tool-use context
+# that brings the effort) for the others.
+_CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "PreToolUse": _MODE_EFFORT,
+        "PostToolUse": _MODE_EFFORT,
+        "PostToolUseFailure": _MODE_EFFORT,
+        "PostToolBatch": _MODE_EFFORT,
+        "PermissionRequest": _MODE_EFFORT,
+        "PermissionDenied": _MODE_EFFORT,
+        "PreSkillShellCommand": _MODE_EFFORT,
+        "Stop": _MODE_EFFORT,
+        "SubagentStop": _MODE_EFFORT,
+        "Interrupt": _MODE_EFFORT,  # 2.1.337
+        "StopFailure": ("effort",),
+        "UserPromptSubmit": ("permission_mode",),
+        "UserPromptExpansion": ("permission_mode",),
+        "Elicitation": ("permission_mode",),
+        "ElicitationResult": ("permission_mode",),
+        "TeammateIdle": ("permission_mode",),
+        "TaskCreated": ("permission_mode",),
+        "TaskCompleted": ("permission_mode",),
+    }
+)
+
+# Claude Code 2.1.332 and 2.1.337 (the same dialect; observed by running each with every
+# event's hook writing its stdin to a file, tests/hooks/test_claude_hook_loop.py, and
+# read from the binaries' base-input builder for the events print mode does not fire):
+# the common fields, in this order, are session_id, transcript_path, cwd, prompt_id (a
+# uuid per user prompt, absent before the first), permission_mode, agent_id,
+# agent_type, effort ({"level": ...}). The transcript is ~/.claude/projects/<cwd, every
+# character not a letter or digit made "-">/<session_id>.jsonl.
+CLAUDE_CODE_HOOKS = HookDialect(
+    format="claude",
+    server_format="claude",
+    events=CLAUDE_HOOK_EVENTS,
+    variables=HookVariables(
+        project=("CLAUDE_PROJECT_DIR",),
+        plugin_root=("CLAUDE_PLUGIN_ROOT",),
+        plugin_data=("CLAUDE_PLUGIN_DATA",),
+    ),
+    when_known=("prompt_id", "agent_id", "agent_type"),
+    extras=_CLAUDE_EXTRAS,
+    defaults=MappingProxyType({"permission_mode": "default", "effort": "medium"}),
+    waits_declared_timeout=True,  # timeout * 1000 ms, no ceiling (the binaries)
+    transcript="{home}/.claude/projects/{cwd_dashed}/{session_id}.jsonl",
+    sources=(
+        "claude -p with a hook on every event (2.1.332, 2.1.337, observed)",
+        "the binaries' hook input schemas and base-input builder",
+    ),
+)
 
 CLAUDE_FIELDS = (
     *SPEC_FIELDS, "when_to_use", "argument-hint", "arguments", "disable-model-invocation",
@@ -120,4 +211,5 @@ CLAUDE_CODE = Host(
     include_workspace_plugin=False,
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
     instruction_rule=CLAUDE_CODE_INSTRUCTIONS,
+    hooks=CLAUDE_CODE_HOOKS,
 )

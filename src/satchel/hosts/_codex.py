@@ -3,13 +3,25 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
 from satchel.layout import PROJECT, USER, WalkBounds
 
-__all__ = ["CODEX", "CODEX_EVENTS", "CODEX_INSTRUCTIONS", "CODEX_SEPARATOR"]
+__all__ = [
+    "CODEX",
+    "CODEX_EVENTS",
+    "CODEX_HOOKS",
+    "CODEX_HOOK_EVENTS",
+    "CODEX_INSTRUCTIONS",
+    "CODEX_SEPARATOR",
+]
 
 CODEX_EVENTS = (
     "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
@@ -42,6 +54,82 @@ CODEX_INSTRUCTIONS = InstructionRule(
         between=CODEX_SEPARATOR,
     ),
 )
+
+# Codex's hook events -> satchel's: Claude Code's names, in the same hooks.json shape
+# (https://developers.openai.com/codex/hooks).
+CODEX_HOOK_EVENTS: Mapping[str, str] = MappingProxyType(
+    {name: CLAUDE_HOOK_EVENTS[name] for name in CODEX_EVENTS}
+)
+
+_TURN = ("turn_id", "model", "permission_mode")
+_REQUEST = ("kind", "request_id", "attempt_number")  # Codex's model request events
+_TOOL = ("tool_name", "tool_input", "tool_use_id")
+# Codex 0.171.0 (`codex exec` with a hook on every event writing its stdin, observed:
+# tests/hooks/test_codex_hook_loop.py; Interrupt on a SIGINT during a tool call):
+# which context fields each event carries (the turn's id is the prompt's), and the
+# event's own fields. PermissionRequest (never in exec mode, whose approval policy is
+# "never") is read from its input schema. Its answers: openai/codex codex-rs/hooks
+# output_parser.rs (satchel.runtime.hooks._answers has the rules). The rollout is
+# ~/.codex/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<session_id>.jsonl, dated
+# when the session starts.
+CODEX_HOOKS = HookDialect(
+    events=CODEX_HOOK_EVENTS,
+    answers="strict-json",
+    # a refused PostToolUse replaces the tool's result by the reason; no hook stops a
+    # compaction
+    blocking=frozenset(("before_tool_use", "after_tool_use", "user_prompt_submit", "stop",
+                        "permission_request")),
+    stricter=(
+        "a deny or block without a reason and an exit 2 with nothing on stderr refuse, "
+        "and an ask asks; Codex 0.171.0 runs the call or takes the prompt"
+    ),
+    order=("session_id", "thread_id", "turn_id", "transcript_path", "cwd", "model",
+           "permission_mode"),
+    late=("model", "permission_mode"),
+    extras=MappingProxyType(
+        {
+            "SessionStart": ("model", "permission_mode"),
+            "UserPromptSubmit": _TURN,
+            "PreToolUse": _TURN,
+            "PermissionRequest": _TURN,
+            "PostToolUse": _TURN,
+            "Stop": _TURN,
+            "PreCompact": ("turn_id", "model"),
+            "PostCompact": ("turn_id", "model"),
+            "Interrupt": _TURN,
+            "PreModelRequest": ("thread_id", "turn_id", "model"),
+            "PostModelRequest": ("thread_id", "turn_id", "model"),
+        }
+    ),
+    only=MappingProxyType(
+        {
+            "Interrupt": (),
+            "PreModelRequest": _REQUEST,
+            "PostModelRequest": (*_REQUEST, "status", "error", "token_usage", "response_id"),
+            "SessionStart": ("source",),
+            "UserPromptSubmit": ("prompt",),
+            "PreToolUse": _TOOL,
+            "PermissionRequest": ("tool_name", "tool_input"),
+            "PostToolUse": (*_TOOL, "tool_response"),
+            "Stop": ("stop_hook_active", "last_assistant_message"),
+            "PreCompact": ("trigger",),
+            "PostCompact": ("trigger",),
+            "SessionEnd": ("reason",),
+        }
+    ),
+    defaults=MappingProxyType({"permission_mode": "default", "model": "gpt-6.2-sol"}),
+    waits_declared_timeout=True,  # timeout_sec, 600 when unset, no ceiling (discovery.rs)
+    # a refused call: what Codex sent its model next (a developer message for a context)
+    words=Words(blocked="Command blocked by PreToolUse hook: {reason}. Command: {command}",
+                blocked_by_exit=None, blocked_after="{reason}", asked=None,
+                context="{text}", tool_context="{text}"),
+    transcript=(
+        "{home}/.codex/sessions/{now:%Y}/{now:%m}/{now:%d}/"
+        "rollout-{now:%Y-%m-%dT%H-%M-%S}-{session_id}.jsonl"
+    ),
+    sources=("codex exec with a hook on every event (0.171.0, observed)",
+             "openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json"),
+)  # fmt: skip
 
 CODEX = Host(
     name="codex",
@@ -82,4 +170,5 @@ CODEX = Host(
     hook_files=False,
     include_workspace_plugin=False,
     instruction_rule=CODEX_INSTRUCTIONS,
+    hooks=CODEX_HOOKS,
 )

@@ -3,12 +3,16 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["COPILOT", "COPILOT_INSTRUCTIONS"]
+__all__ = ["COPILOT", "COPILOT_HOOKS", "COPILOT_HOOK_EVENTS", "COPILOT_INSTRUCTIONS"]
 
 _APPLY_TO = RuleFiles(".instructions.md", "apply-to", base="root")
 # the user's copilot-instructions.md and instructions/; in every folder from the root down
@@ -30,6 +34,22 @@ COPILOT_INSTRUCTIONS = InstructionRule(
         InstructionSource("GEMINI.md", "gemini", root_only=True),
     ),
     project_passes=((InstructionSource(".github/instructions", "rule", _APPLY_TO),),),
+)
+
+
+# GitHub Copilot's hook events -> satchel's (camelCase;
+# https://docs.github.com/en/copilot/reference/hooks-configuration, read from the
+# documentation, not run). satchel reads no Copilot hook file.
+COPILOT_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    "preToolUse": "before_tool_use", "postToolUse": "after_tool_use",
+    "userPromptSubmitted": "user_prompt_submit", "sessionStart": "session_start",
+    "sessionEnd": "session_end", "agentStop": "stop", "subagentStop": "subagent_stop",
+})  # fmt: skip
+
+COPILOT_HOOKS = HookDialect(
+    events=COPILOT_HOOK_EVENTS,
+    named=False,
+    sources=("https://docs.github.com/en/copilot/reference/hooks-configuration",),
 )
 
 COPILOT = Host(
@@ -56,4 +76,5 @@ COPILOT = Host(
     hook_files=False,
     include_workspace_plugin=False,
     instruction_rule=COPILOT_INSTRUCTIONS,
+    hooks=COPILOT_HOOKS,
 )

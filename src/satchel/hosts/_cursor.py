@@ -3,12 +3,24 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["CURSOR", "CURSOR_EVENTS", "CURSOR_INSTRUCTIONS"]
+__all__ = [
+    "CURSOR",
+    "CURSOR_EVENTS",
+    "CURSOR_HOOKS",
+    "CURSOR_HOOK_EVENTS",
+    "CURSOR_INSTRUCTIONS",
+    "CURSOR_ONLY",
+    "CURSOR_TOOLS",
+]
 
 CURSOR_EVENTS = (
     "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure",
@@ -29,6 +41,46 @@ CURSOR_INSTRUCTIONS = InstructionRule(
         (InstructionSource(".cursor/rules", "rule", RuleFiles(".mdc", "always-apply")),),
         (InstructionSource("AGENTS.md", "agents"),),
     ),
+)
+
+# Cursor's camelCase events -> satchel's (https://cursor.com/docs/agent/hooks, read from
+# the documentation, not from running Cursor). The shell, MCP, read and edit events are
+# tool events of one kind of tool (`CURSOR_TOOLS`); the first name of an event is the
+# one that carries it in general (``preToolUse`` for every tool).
+CURSOR_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    "preToolUse": "before_tool_use", "beforeShellExecution": "before_tool_use",
+    "beforeMCPExecution": "before_tool_use", "beforeReadFile": "before_tool_use",
+    "postToolUse": "after_tool_use", "afterShellExecution": "after_tool_use",
+    "afterMCPExecution": "after_tool_use", "afterFileEdit": "after_tool_use",
+    "postToolUseFailure": "after_tool_failure", "beforeSubmitPrompt": "user_prompt_submit",
+    "sessionStart": "session_start", "sessionEnd": "session_end", "stop": "stop",
+    "subagentStop": "subagent_stop", "preCompact": "pre_compact",
+})  # fmt: skip
+# The tools a Cursor event of one kind of tool stands for, as a matcher on satchel's
+# (Claude Code's) tool names.
+CURSOR_TOOLS: Mapping[str, str] = MappingProxyType(
+    {
+        "beforeShellExecution": "Bash",
+        "afterShellExecution": "Bash",
+        "beforeMCPExecution": "mcp__.*",
+        "afterMCPExecution": "mcp__.*",
+        "beforeReadFile": "Read",
+        "afterFileEdit": "Edit|MultiEdit|Write",
+    }
+)
+# Cursor's events with no satchel event: kept by name.
+CURSOR_ONLY = ("subagentStart", "afterAgentResponse", "afterAgentThought",
+               "beforeTabFileRead", "afterTabFileEdit")  # fmt: skip
+
+CURSOR_HOOKS = HookDialect(
+    format="cursor",
+    events=CURSOR_HOOK_EVENTS,
+    kept=CURSOR_ONLY,
+    tools=CURSOR_TOOLS,
+    named=False,
+    tells_declared=True,  # several of its events stand for one of satchel's
+    answer_fields="permission",
+    sources=("https://cursor.com/docs/agent/hooks",),
 )
 
 CURSOR = Host(
@@ -75,4 +127,5 @@ CURSOR = Host(
     hook_files=False,
     include_workspace_plugin=False,
     instruction_rule=CURSOR_INSTRUCTIONS,
+    hooks=CURSOR_HOOKS,
 )

@@ -23,7 +23,7 @@ SHOWN = frozenset(
         "events", "hook_files", "claude_settings_hooks", "include_workspace_plugin",
         "claude_installed_plugins", "executable",
         # `details` and `instruction_rows`
-        "client", "strict_plugins", "skill_metadata", "instruction_rule",
+        "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -53,6 +53,10 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("a folder not trusted", _value(host.untrusted)),
         ("whose list of trusted folders", _value(host.trust_list)),
         ("hook events", _value(host.events)),
+        ("hook file format", _value(host.hooks.format)),
+        ("hook matchers", _value(host.hooks.matcher)),
+        ("hook answers read", _value(host.hooks.answers)),
+        ("hook variables", _value(_variables(host))),
         ("satchel's hooks.toml", _value(host.hook_files)),
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
         ("the project as a plugin", _value(host.include_workspace_plugin)),
@@ -158,6 +162,13 @@ def _text(text: InstructionText | None) -> str:
         f"the user's files in {shown(text.user_block)}, the project's in "
         f"{shown(text.project_block)}; {each}"
     )
+
+
+def _variables(host: Host) -> tuple[str, ...]:
+    """The variables the host sets for its hooks, beyond satchel's own."""
+    names = host.hooks.variables
+    found = (*names.project, *names.plugin_root, *names.plugin_data, *names.session)
+    return tuple(dict.fromkeys(found))
 
 
 def _budget(host: Host) -> str:

@@ -3,13 +3,24 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.layout import PROJECT, USER
 
-__all__ = ["GEMINI", "GEMINI_EVENTS", "GEMINI_INSTRUCTIONS"]
+__all__ = [
+    "GEMINI",
+    "GEMINI_EVENTS",
+    "GEMINI_HOOKS",
+    "GEMINI_HOOK_EVENTS",
+    "GEMINI_INSTRUCTIONS",
+    "GEMINI_ONLY",
+]
 
 GEMINI_EVENTS = (
     "BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
@@ -35,6 +46,91 @@ GEMINI_INSTRUCTIONS = InstructionRule(
         ),
     ),
 )
+# Gemini CLI's names -> satchel's (its HookEventName enum in google-gemini/gemini-cli
+# packages/core/src/hooks/types.ts, mapped by what docs/hooks/reference.md says each one
+# does). BeforeAgent fires after the prompt is submitted, before planning
+# (UserPromptSubmit); AfterAgent once a turn ends, and can send the agent back to work
+# (Stop); PreCompress is PreCompact.
+GEMINI_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    "BeforeTool": "before_tool_use", "AfterTool": "after_tool_use",
+    "Notification": "notification", "BeforeAgent": "user_prompt_submit",
+    "SessionStart": "session_start", "SessionEnd": "session_end", "AfterAgent": "stop",
+    "PreCompress": "pre_compact",
+})  # fmt: skip
+# Gemini CLI's events with no satchel event: kept by name.
+GEMINI_ONLY = ("BeforeModel", "AfterModel", "BeforeToolSelection")
+
+# Gemini CLI 0.61.0 (`gemini -p` with a hook on every event writing its stdin, observed:
+# tests/hooks/test_gemini_hook_loop.py; its bundle's hookEventHandler for the fields of
+# the events print mode fires without a model of its own): every payload has the three
+# common fields, ``hook_event_name`` and a ``timestamp``, then the event's fields.
+_GEMINI_PAYLOAD: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "SessionStart": ("source",),
+        "SessionEnd": ("reason",),
+        "BeforeAgent": ("prompt",),
+        "AfterAgent": ("prompt", "prompt_response", "stop_hook_active"),
+        "BeforeTool": ("tool_name", "tool_input", "mcp_context", "original_request_name"),
+        "AfterTool": ("tool_name", "tool_input", "tool_response", "mcp_context",
+                      "original_request_name"),
+        "PreCompress": ("trigger",),
+        "Notification": ("notification_type", "message", "details"),
+        "BeforeModel": ("llm_request",),
+        "AfterModel": ("llm_request", "llm_response"),
+        "BeforeToolSelection": ("llm_request",),
+    }
+)  # fmt: skip
+
+GEMINI_HOOKS = HookDialect(
+    format="gemini",
+    events=GEMINI_HOOK_EVENTS,
+    kept=GEMINI_ONLY,
+    answer_fields="top-level-decision",
+    variables=HookVariables(
+        # docs/hooks/index.md: GEMINI_PROJECT_DIR and its alias CLAUDE_PROJECT_DIR
+        project=("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+        # a command's own words, as satchel writes them when it reads the file
+        placeholders=MappingProxyType({
+            "${extensionPath}": "${PLUGIN_ROOT}",
+            "${workspacePath}": "${GEMINI_PROJECT_DIR}",
+            "${/}": "/",
+            "${pathSeparator}": "/",
+        }),
+        # what 0.61.0 sets for every hook from its session (observed)
+        session=MappingProxyType({
+            "GEMINI_PROJECT_DIR": "{cwd}",
+            "GEMINI_CWD": "{cwd}",
+            "CLAUDE_PROJECT_DIR": "{cwd}",
+            "GEMINI_SESSION_ID": "{session_id}",
+            "GEMINI_PLANS_DIR": "{home}/.gemini/tmp/{cwd_name}/{session_id}/plans",
+        }),
+    ),
+    answers="stdout-or-stderr",
+    # a refused AfterTool replaces the tool's result by the reason; no hook stops a
+    # compaction
+    blocking=frozenset(("before_tool_use", "after_tool_use", "user_prompt_submit", "stop")),
+    stricter=(
+        "an exit 2 refuses whatever the hook printed; Gemini CLI 0.61.0 runs the call "
+        "or takes the prompt when the hook printed nothing, or JSON that does not refuse"
+    ),
+    always=(*COMMON, "timestamp"),
+    order=(*COMMON, "timestamp"),
+    late=("timestamp",),
+    only=_GEMINI_PAYLOAD,
+    renames=MappingProxyType({"AfterAgent": {"last_assistant_message": "prompt_response"}}),
+    objects=MappingProxyType({"AfterTool": {"tool_response": ("llmContent", "returnDisplay")}}),
+    waits_declared_timeout=True,  # the hook's timeout in ms, 60 s when unset, no ceiling
+    words=Words(blocked="Tool execution blocked: {reason}", blocked_by_exit=None,
+                blocked_after="{reason}", asked=None,
+                context="<hook_context>{text}</hook_context>",
+                tool_context="<hook_context>{text}</hook_context>"),
+    # ~/.gemini/tmp/<project folder's name>/chats/session-YYYY-MM-DDTHH-MM-<id[:8]>.jsonl
+    transcript=(
+        "{home}/.gemini/tmp/{cwd_name}/chats/session-{now:%Y-%m-%dT%H-%M}-{session_short}.jsonl"
+    ),
+    sources=("gemini -p with a hook on every event (0.61.0, observed)",
+             "the bundle's hookEventHandler (packages/core/src/hooks)"),
+)  # fmt: skip
 
 GEMINI = Host(
     name="gemini",
@@ -72,4 +168,5 @@ GEMINI = Host(
     hook_files=False,
     include_workspace_plugin=False,
     instruction_rule=GEMINI_INSTRUCTIONS,
+    hooks=GEMINI_HOOKS,
 )

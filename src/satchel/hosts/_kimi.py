@@ -3,11 +3,16 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect, HookVariables
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS"]
+__all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS", "KIMI_HOOKS", "KIMI_HOOK_EVENTS"]
 
 KIMI_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptQueued",
@@ -15,6 +20,23 @@ KIMI_EVENTS = (
     "SessionStart", "SessionEnd", "SessionHeartbeat", "SubagentStart", "SubagentStop",
     "TaskStarted", "Interrupt", "PreCompact", "PostCompact", "Notification",
 )  # fmt: skip
+
+# Kimi's hook events -> satchel's: Claude Code's names, and a few of its own
+# (MoonshotAI/kimi-code docs/en/customization/hooks.md).
+KIMI_HOOK_EVENTS: Mapping[str, str] = MappingProxyType({
+    **{name: CLAUDE_HOOK_EVENTS[name] for name in KIMI_EVENTS if name in CLAUDE_HOOK_EVENTS},
+    "UserPromptQueued": "user_prompt_queued", "TurnStarted": "turn_started",
+    "PermissionResult": "permission_result", "SessionHeartbeat": "session_heartbeat",
+    "TaskStarted": "task_started",
+})  # fmt: skip
+
+KIMI_HOOKS = HookDialect(
+    format="kimi",
+    events=KIMI_HOOK_EVENTS,
+    also=CLAUDE_HOOK_EVENTS,  # a Kimi file may name any of Claude Code's events
+    variables=HookVariables(plugin_root=("KIMI_PLUGIN_ROOT",)),
+    sources=("MoonshotAI/kimi-code docs/en/customization/hooks.md",),
+)
 
 KIMI_FIELDS = (
     "name", "description", "type", "whenToUse", "when-to-use", "when_to_use",
@@ -51,4 +73,5 @@ KIMI = Host(
     events=KIMI_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    hooks=KIMI_HOOKS,
 )

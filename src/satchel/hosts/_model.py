@@ -23,6 +23,7 @@ from satchel._listing import ListingSettings
 from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._models import Models, Resolved
 from satchel.hosts._rules import MetadataRule
@@ -146,6 +147,9 @@ class Host:
       whether hooks and servers are loaded at all (declarative-only hosts).
     * `claude_installed_plugins`: the plugins Claude Code installed under
       ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
+    * `hooks`: the host's hook rules (`HookDialect`: its event names, matcher, the
+      variables its hooks get, its payload, how it reads an answer and what it tells
+      its model) [satchel's plain dialect].
     """
 
     name: str
@@ -182,6 +186,7 @@ class Host:
     # the loaders' rules as data (instruction files; skill fields moved into metadata)
     instruction_rule: InstructionRule | None = None
     skill_metadata: MetadataRule = field(default_factory=MetadataRule)
+    hooks: HookDialect = field(default_factory=HookDialect)
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -287,4 +292,5 @@ class Host:
                 None if self.instruction_rule is None else self.instruction_rule.to_json()
             ),
             "skill_metadata": {"deprecated": list(self.skill_metadata.deprecated)},
+            "hooks": self.hooks.to_json(),
         }

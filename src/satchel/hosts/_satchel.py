@@ -7,7 +7,9 @@ from satchel.hosts._instructions import InstructionRule, InstructionSource
 from satchel.hosts._model import Host, Index
 from satchel.layout import default_roots
 
-__all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_INSTRUCTIONS"]
+__all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_HOOKS", "SATCHEL_INSTRUCTIONS"]
+from satchel.hosts._hooks import HookDialect, reverse
+from satchel.hosts._kimi import KIMI_HOOKS
 
 SATCHEL_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
@@ -38,6 +40,17 @@ SATCHEL_INSTRUCTIONS = InstructionRule(
     walk="root-or-ancestors",
 )
 
+# satchel's own hooks.toml names events as satchel does (`satchel.hooks.EVENTS`); a hook
+# is told Claude Code's name for its event (Kimi's for the events only Kimi has), as is
+# a hook of any format with no name of its own for the event. A format satchel does not
+# know is read in this dialect.
+SATCHEL_HOOKS = HookDialect(
+    format="satchel",
+    events=None,
+    told=reverse(KIMI_HOOKS.names()),
+    sources=("docs/hooks.md",),
+)
+
 SATCHEL = Host(
     name="satchel",
     title="satchel",
@@ -53,4 +66,5 @@ SATCHEL = Host(
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
     instruction_rule=SATCHEL_INSTRUCTIONS,
+    hooks=SATCHEL_HOOKS,
 )

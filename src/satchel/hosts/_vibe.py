@@ -3,13 +3,32 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from satchel.hosts._common import rows
+from satchel.hosts._hooks import HookDialect
 from satchel.hosts._model import Host
 from satchel.layout import PROJECT, USER
 
-__all__ = ["VIBE", "VIBE_EVENTS"]
+__all__ = ["VIBE", "VIBE_EVENTS", "VIBE_HOOKS", "VIBE_HOOK_EVENTS"]
 
 VIBE_EVENTS = ("pre_tool", "post_tool", "post_agent")
+
+# Vibe's hooks.toml types -> satchel's (post_agent is Claude Code's Stop).
+VIBE_HOOK_EVENTS: Mapping[str, str] = MappingProxyType(
+    {"pre_tool": "before_tool_use", "post_tool": "after_tool_use", "post_agent": "stop"}
+)
+
+# A matcher: `*` or none is everything, `re:<regex>` a case-insensitive full match,
+# anything else a case-insensitive shell glob; answers in snake_case.
+VIBE_HOOKS = HookDialect(
+    format="vibe",
+    events=VIBE_HOOK_EVENTS,
+    matcher="glob-or-regex",
+    answer_fields="snake-case",
+    sources=("https://docs.mistral.ai/vibe/plugins",),
+)
 
 VIBE = Host(
     name="vibe",
@@ -37,4 +56,5 @@ VIBE = Host(
     events=VIBE_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    hooks=VIBE_HOOKS,
 )

@@ -9,11 +9,16 @@ from typing import Literal, get_args
 __all__ = [
     "AMBIGUITY",
     "FORMATS",
+    "HOOK_FORMATS",
     "SKILL_RULES",
     "Ambiguity",
+    "AnswerFields",
+    "AnswerRule",
     "Format",
     "InstructionKind",
+    "HookFormat",
     "InstructionMode",
+    "MatcherStyle",
     "Naming",
     "PluginSkillNames",
     "SkillRule",
@@ -63,3 +68,25 @@ Untrusted = Literal["user-first", "skip-project"]
 
 TrustListName = Literal["satchel", "gemini"]
 """Whose list of trusted folders decides."""
+
+HookFormat = Literal["claude", "vibe", "kimi", "gemini", "cursor", "satchel"]
+"""Whose hook files a hook was read from (`satchel.hooks.HookSpec.format`); each is one
+host definition's `HookDialect.format`."""
+HOOK_FORMATS: tuple[HookFormat, ...] = get_args(HookFormat)
+
+MatcherStyle = Literal["names-or-regex", "glob-or-regex"]
+"""How a hook's matcher is read: exact names split on ``|`` and ``,``, else a regex
+searched unanchored (``names-or-regex``); or a case-insensitive shell glob, ``re:``
+a full-match regex (``glob-or-regex``)."""
+
+AnswerFields = Literal["hook-specific-output", "snake-case", "top-level-decision", "permission"]
+"""Which fields of a hook's JSON answer carry its decision: ``hookSpecificOutput`` (and
+the legacy top-level ``decision``), ``hook_specific_output`` with a top-level
+``decision``, a top-level ``decision`` of allow/deny/block/ask, or ``permission`` with
+``agent_message`` and ``followup_message``."""
+
+AnswerRule = Literal["exit-code", "strict-json", "stdout-or-stderr"]
+"""How a host reads a hook's run: exit 2 refuses and JSON on stdout is read on exit 0
+(``exit-code``); output it does not understand fails the hook and JSON is read only on
+exit 0 (``strict-json``); the answer is stdout, else stderr, JSON read whatever the exit
+code and plain text by the exit code (``stdout-or-stderr``)."""

@@ -44,11 +44,10 @@ from satchel.resources import quote
 from satchel.runtime.hooks._delegate import ModelHook
 from satchel.runtime.hooks._mcp_tool import McpCaller
 from satchel.runtime.hooks._payload import (
-    DIALECTS,
+    PLAIN,
     PayloadContext,
-    dialect_for,
     new_id,
-    transcript_path,
+    transcript_file,
 )
 from satchel.runtime.hooks._runner import HookRunner
 from satchel.runtime.monitors._runner import MonitorRunner, OnMonitorEvent
@@ -136,7 +135,7 @@ class Session:
             options.setdefault("disable_skill_shell_execution", True)
         _host_ids(self.host, environment, options)
         self.options = SessionOptions.build(**options)
-        self._dialect = dialect_for(self.host.name if self.host else None)
+        self._dialect = PLAIN if self.host is None else self.host.hooks
         self._prompt_id: str | None = None
         select_output_style(environment.output_styles, self.options.output_style)  # or raises
         self.counter = counter
@@ -871,15 +870,16 @@ def _host(environment: Environment, host: str | Host | None) -> Host | None:
 
 
 def _host_ids(host: Host | None, environment: Environment, options: SessionOverrides) -> None:
-    """Under a host profile with a payload dialect, a session id (a new uuid) and that
-    host's transcript path for it, where the caller gave none."""
-    if host is None or host.name not in DIALECTS:
+    """Under a host profile whose transcript satchel knows (`HookDialect.transcript`),
+    a session id (a new uuid) and that host's transcript path for it, where the caller
+    gave none."""
+    if host is None or host.hooks.transcript is None:
         return
     if not options.get("session_id"):
         options["session_id"] = new_id()
     if not options.get("transcript_path"):
         lay = environment.layout
-        path = transcript_path(host.name, lay.home, str(lay.cwd), str(options["session_id"]))
+        path = transcript_file(host.hooks, lay.home, str(lay.cwd), str(options["session_id"]))
         options["transcript_path"] = path
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel.hooks._model import LOCAL_SETTINGS, Outcome
+from satchel.hosts._claude_code import INVOKED_BY
 from satchel.layout import Layout
 from satchel.session._fire import command_source
 from satchel.session._model import Via
@@ -40,7 +41,6 @@ __all__ = ["EVENT", "SETTING", "claude_disables_shell", "shell_payload", "shell_
 EVENT = "pre_skill_shell_command"
 SETTING = "disableSkillShellExecution"
 _MAX_SETTINGS = 1024 * 1024
-_INVOKED_BY: dict[str, str] = {"explicit": "user", "tool": "claude", "resume": "other"}
 
 
 def shell_payload(skill: Skill, command: str, via: Via) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def shell_payload(skill: Skill, command: str, via: Via) -> dict[str, Any]:
         "tool_use_id": f"skill_shell_{uuid.uuid4().hex}",
         "command_name": skill.name,
         "command_source": command_source(skill),
-        "invoked_by": _INVOKED_BY.get(via, "other"),
+        "invoked_by": INVOKED_BY.get(via, "other"),
     }
 
 

@@ -1,5 +1,10 @@
-"""What a hook's answer means under Codex's and Gemini CLI's rules (their profiles'
-dialects), where they differ from Claude Code's (`satchel.runtime.hooks._output`).
+"""What a hook's answer means under Codex's and Gemini CLI's rules, where they differ
+from Claude Code's (`satchel.runtime.hooks._output`). A host definition names the rule
+it reads answers by (`HookDialect.answers`): ``strict-json`` is Codex's, read by
+`strict_json_result`; ``stdout-or-stderr`` Gemini CLI's, by `stdout_or_stderr_result`
+(`READERS`). The events whose answers refuse under each host, and where satchel is
+stricter than the host, are its definition's too (`HookDialect.blocking`,
+`HookDialect.stricter`).
 
 Codex 0.171.0 (openai/codex codex-rs/hooks: output_parser.rs and the events' modules;
 every rule below observed with ``codex exec``, tests/hooks/test_codex_hook_loop.py):
@@ -51,25 +56,26 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel.hooks._model import Hook, HookResult
+from satchel.hosts._profiles import PROFILES
 from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import Answer, answered, failed, fails_closed, run_base
 
-__all__ = ["BLOCKING", "READERS", "REFUSALS_STAND", "STRICTER", "STRICTER_EVENTS", "Reader"]
+__all__ = [
+    "READERS",
+    "REFUSALS_STAND",
+    "STRICTER",
+    "STRICTER_EVENTS",
+    "Reader",
+    "stdout_or_stderr_result",
+    "strict_json_result",
+]
 
 REFUSALS_STAND = "refusals-stand"  # the safety rule's name (docs/hooks.md)
 # Where the rule makes satchel's runner refuse a call the host runs, in words (for
-# `satchel compat`), and the events it is about.
+# `satchel compat`), by profile (each host definition's `HookDialect.stricter`), and
+# the events it is about.
 STRICTER: Mapping[str, str] = MappingProxyType(
-    {
-        "codex": (
-            "a deny or block without a reason and an exit 2 with nothing on stderr refuse, "
-            "and an ask asks; Codex 0.171.0 runs the call or takes the prompt"
-        ),
-        "gemini": (
-            "an exit 2 refuses whatever the hook printed; Gemini CLI 0.61.0 runs the call "
-            "or takes the prompt when the hook printed nothing, or JSON that does not refuse"
-        ),
-    }
+    {name: host.hooks.stricter for name, host in PROFILES.items() if host.hooks.stricter}
 )
 STRICTER_EVENTS = frozenset(("before_tool_use", "user_prompt_submit"))
 
@@ -117,10 +123,11 @@ def _filled(value: str | None) -> str | None:
 # --- Codex ------------------------------------------------------------------------------
 
 
-def codex_result(
+def strict_json_result(
     hook: Hook, event: str, run: ProcessResult, fields: Mapping[str, Any]
 ) -> HookResult:
-    """`run` of `hook` on `event` under Codex's rules (see the module docstring)."""
+    """`run` of `hook` on `event` under the ``strict-json`` rule, Codex's (see the
+    module docstring)."""
     base = run_base(hook, run)
     stopped = _no_run(base, event, run)
     if stopped is not None:
@@ -246,11 +253,12 @@ _GEMINI_CONTEXT = frozenset(("after_tool_use", "user_prompt_submit", "session_st
 _NON_BLOCKING_ERROR = 1
 
 
-def gemini_result(
+def stdout_or_stderr_result(
     hook: Hook, event: str, run: ProcessResult, fields: Mapping[str, Any]
 ) -> HookResult:
-    """`run` of `hook` on `event` under Gemini CLI's rules (see the module docstring);
-    `fields` holds the call's ``tool_input`` a ``tool_input`` answer is merged into."""
+    """`run` of `hook` on `event` under the ``stdout-or-stderr`` rule, Gemini CLI's (see
+    the module docstring); `fields` holds the call's ``tool_input`` a ``tool_input``
+    answer is merged into."""
     base = run_base(hook, run)
     stopped = _no_run(base, event, run)
     if stopped is not None:
@@ -317,15 +325,8 @@ def _gemini_json(event: str, data: Mapping[str, Any], fields: Mapping[str, Any])
     return read
 
 
-READERS: Mapping[str, Reader] = MappingProxyType({"codex": codex_result, "gemini": gemini_result})
-# The events whose answers refuse or redirect under each host (a refused PostToolUse /
-# AfterTool replaces the tool's result by the reason). Neither host lets a hook stop a
-# compaction.
-BLOCKING: Mapping[str, frozenset[str]] = MappingProxyType(
-    {
-        "codex": frozenset(("before_tool_use", "after_tool_use", "user_prompt_submit", "stop",
-                            "permission_request")),
-        "gemini": frozenset(("before_tool_use", "after_tool_use", "user_prompt_submit",
-                             "stop")),
-    }
-)  # fmt: skip
+READERS: Mapping[str, Reader] = MappingProxyType(
+    {"strict-json": strict_json_result, "stdout-or-stderr": stdout_or_stderr_result}
+)
+"""The reader of each `AnswerRule` that is not ``exit-code`` (the runner's own
+`satchel.runtime.hooks._output.read_result`)."""

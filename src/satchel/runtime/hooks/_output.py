@@ -31,10 +31,12 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Hook, HookResult
+from satchel.hosts._dialects import hook_dialect
 from satchel.process import ProcessResult
 
 __all__ = [
     "DECISIONS",
+    "FIELD_READERS",
     "Answer",
     "answered",
     "failed",
@@ -217,7 +219,7 @@ def _answer(hook: Hook, event: str, stdout: str) -> tuple[Answer, dict[str, Any]
             answer.context = text
         return answer, None
     _universal(data, answer)
-    _FORMATS.get(hook.spec.format, _claude)(data, answer, event)
+    FIELD_READERS.get(hook_dialect(hook.spec.format).answer_fields, _claude)(data, answer, event)
     return answer, data
 
 
@@ -288,7 +290,9 @@ def _permission_request(decision: Any, answer: Answer) -> None:
         )
 
 
-def _vibe(data: Mapping[str, Any], answer: Answer, event: str) -> None:
+def _snake_case(data: Mapping[str, Any], answer: Answer, event: str) -> None:
+    """Vibe's answers: a top-level ``decision`` (deny, block) and
+    ``hook_specific_output``; Claude Code's fields when the hook writes those."""
     decision = data.get("decision")
     if decision in ("deny", "block"):
         answer.decision = "deny"
@@ -307,7 +311,9 @@ _GEMINI_DECISIONS = {"allow": "allow", "approve": "allow", "deny": "deny", "bloc
                      "ask": "ask"}  # fmt: skip
 
 
-def _gemini(data: Mapping[str, Any], answer: Answer, event: str) -> None:
+def _top_level_decision(data: Mapping[str, Any], answer: Answer, event: str) -> None:
+    """Gemini CLI's answers: a top-level ``decision`` (allow, approve, deny, block, ask)
+    and ``hookSpecificOutput.additionalContext``."""
     decision = data.get("decision")
     if isinstance(decision, str) and decision in _GEMINI_DECISIONS:
         answer.decision = _GEMINI_DECISIONS[decision]
@@ -328,7 +334,7 @@ def _gemini(data: Mapping[str, Any], answer: Answer, event: str) -> None:
 _CURSOR_PERMISSIONS = frozenset(("allow", "deny", "ask"))
 
 
-def _cursor(data: Mapping[str, Any], answer: Answer, event: str) -> None:
+def _permission(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     """Cursor's answers: ``permission`` (allow, deny, ask) with ``user_message`` and
     ``agent_message``; a stop hook's ``followup_message`` sends the agent back to work
     (satchel's block on stop); ``continue: false`` is read by `_universal`."""
@@ -347,11 +353,16 @@ def _cursor(data: Mapping[str, Any], answer: Answer, event: str) -> None:
     answer.context = _string(data, "additional_context", answer)
 
 
-_FORMATS: Mapping[str, Callable[[Mapping[str, Any], Answer, str], None]] = MappingProxyType(
-    {"vibe": _vibe, "gemini": _gemini, "cursor": _cursor}
+FIELD_READERS: Mapping[str, Callable[[Mapping[str, Any], Answer, str], None]] = MappingProxyType(
+    {
+        "snake-case": _snake_case,
+        "top-level-decision": _top_level_decision,
+        "permission": _permission,
+    }
 )
-"""The reader of a hook format's own answer fields (the JSON, the answer it fills, the
-event, satchel's name); Claude Code's for another format."""
+"""The reader of each `AnswerFields` (the JSON, the answer it fills, the event,
+satchel's name); a hook format's host definition names its own
+(`HookDialect.answer_fields`), Claude Code's ``hook-specific-output`` otherwise."""
 
 
 def _string(data: Mapping[str, Any], key: str, answer: Answer) -> str | None:

@@ -5,15 +5,17 @@ output, a timeout that kills the group, stdin written alongside the reads so a h
 that never reads it cannot deadlock, a grandchild holding the pipes drained for a
 moment and then killed). The event goes to the hook as JSON on stdin with Claude
 Code's field names, its common fields (``session_id``, ``prompt_id``...) as the host
-profile's payload dialect has them (`satchel.runtime.hooks._payload`); the
+profile's payload dialect has them (`Host.hooks`, `satchel.runtime.hooks._payload`);
+the hook's answer is read by the rule that dialect names (`HookDialect.answers`). The
 environment is the scrubbed base plus:
 
 - ``<CLIENT>_HOOK_EVENT``: satchel's event name (``SATCHEL_HOOK_EVENT``, or mermaid's
   ``MERMAID_HOOK_EVENT`` for client ``mermaid``);
 - ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` for a plugin's hooks (the data directory is
-  created first), ``KIMI_PLUGIN_ROOT`` for Kimi's;
-- ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` (plugin hooks) and
-  ``CLAUDE_PROJECT_DIR`` for Claude Code-format hooks;
+  created first), and the variables the hook format's host definition names
+  (`HookVariables`: Kimi's ``KIMI_PLUGIN_ROOT``; Claude Code's
+  ``CLAUDE_PLUGIN_ROOT``, ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PROJECT_DIR``), and
+  those the profile's host sets from its session;
 - ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each userConfig option of the hook's plugin with a
   value; ``${user_config.KEY}`` is filled in an exec-form command and a hook naming an
   option with no value does not run (`satchel.runtime.hooks._options`).
@@ -67,11 +69,12 @@ from satchel.hooks._events import BLOCKING as CLAUDE_BLOCKING
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, host_name
 from satchel.hooks._model import Hook, HookResult, Outcome
 from satchel.hooks._variables import host_variables
+from satchel.hosts._dialects import hook_dialect
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
 from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
-from satchel.runtime.hooks._answers import BLOCKING, READERS
+from satchel.runtime.hooks._answers import READERS
 from satchel.runtime.hooks._delegate import ModelHook, run_delegated
 from satchel.runtime.hooks._envfile import ENV_FILE_EVENTS, env_file, read_env_file
 from satchel.runtime.hooks._http import run_http
@@ -87,7 +90,7 @@ from satchel.runtime.hooks._payload import (
     Dialect,
     PayloadContext,
     dialect_for,
-    hook_variables,
+    session_variables,
 )
 from satchel.runtime.hooks._python import run_python
 
@@ -127,7 +130,8 @@ class HookRunner:
     * `environ`: the environment the scrubbed base is taken from [os.environ].
     * `session_id`, `transcript_path`: the common payload fields, when no `context`.
     * `dialect`: which common fields each event's payload carries
-      (`satchel.runtime.hooks._payload`) [the environment's host profile's].
+      and how its answers are read (`satchel.hosts.HookDialect`) [the environment's
+      host profile's, `Host.hooks`].
     * `context`: asked at each hook's run for the common fields' values (a session's
       id, transcript, current prompt id, permission mode, effort) [session_id,
       transcript_path, the layout's cwd and the dialect's defaults].
@@ -173,7 +177,8 @@ class HookRunner:
         self.transcript_path = transcript_path
         self.plugin_cwd = plugin_cwd
         host = environment.host
-        self.dialect = dialect_for(host.name if host else None) if dialect is None else dialect
+        own = dialect_for(None) if host is None else host.hooks
+        self.dialect = own if dialect is None else dialect
         self.context = context
         self.extra = extra
         self.mcp = mcp
@@ -217,7 +222,7 @@ class HookRunner:
         name = event_named(event)
         fields = dict(payload or {})
         hooks = self._selected(name, fields)
-        blocking = BLOCKING.get(self.dialect.host, CLAUDE_BLOCKING)
+        blocking = self.dialect.blocking or CLAUDE_BLOCKING
         if not hooks:
             return aggregate(name, (), blocking=blocking)
         if name not in ENV_FILE_EVENTS:
@@ -316,7 +321,7 @@ class HookRunner:
             timeout=timeout,
             max_output=self.max_output,
         )
-        reader = READERS.get(self.dialect.host)  # Codex's and Gemini CLI's own rules
+        reader = READERS.get(self.dialect.answers)  # Codex's and Gemini CLI's own rules
         if reader is None:
             result = read_result(hook, event, run)
         else:
@@ -393,7 +398,7 @@ class HookRunner:
         if hook.data_dir is not None and hook.root is not None:
             ensure_data_dir(hook.data_dir)
         lay = self.environment.layout
-        session = hook_variables(self.dialect.host, self._context(), lay.home)
+        session = session_variables(self.dialect, self._context(), lay.home)
         fixed = {**options, **host_variables(hook, lay, event, env_path), **session}
         return overlay_env(base_env(self.environ), {}, fixed=fixed)
 
@@ -462,14 +467,11 @@ def _substitute(text: str, env: Mapping[str, str]) -> str:
     return text
 
 
-_OWN_EVENT_FORMATS = frozenset({"cursor"})
-"""Hook formats whose hooks are told the event they were declared for (Cursor's:
-several of Cursor's events stand for one of satchel's)."""
-
-
 def _event_name(hook: Hook, event: str) -> str:
-    """The name `hook` is told it fires for: its own event in a format of
-    `_OWN_EVENT_FORMATS`, else the name its dialect uses."""
-    if hook.spec.format in _OWN_EVENT_FORMATS:
+    """The name `hook` is told it fires for: its own event in a format whose hooks are
+    told the event they were declared for (`HookDialect.tells_declared`: Cursor's,
+    several of whose events stand for one of satchel's), else the name its dialect
+    uses."""
+    if hook_dialect(hook.spec.format).tells_declared:
         return hook.spec.event
     return host_name(event, hook.spec.format)

@@ -1,8 +1,8 @@
 """What a host tells its model about hooks' answers, in the host's words.
 
 A host loop that runs its hooks through satchel shows the model the same text the
-host would; each host's words are its dialect's `Words` (`Dialect.words`, in
-`satchel.runtime.hooks._payload.DIALECTS`). Claude Code 2.1.332 and 2.1.337, read
+host would; each host's words are its definition's `Words` (`HookDialect.words`,
+`Host.hooks`). Claude Code 2.1.332 and 2.1.337, read
 from what each sent its model next in tests/hooks/test_claude_hook_loop.py:
 
 * a refused tool call's result: ``PreToolUse:<tool> hook error: <reason>`` for a JSON
@@ -30,11 +30,12 @@ __all__ = ["context_text", "refusal_text"]
 
 
 def refusal_text(
-    outcome: Outcome, tool_name: str, *, host: str = "claude-code", command: str = ""
+    outcome: Outcome, tool_name: str, *, host: str | None = None, command: str = ""
 ) -> str | None:
-    """The tool result `host` (Claude Code, ``codex``, ``gemini``) gives the model for
-    a call `outcome` refused (a deny, or an ask nobody can answer); None when the call
-    may run. `command`: the refused shell command, which Codex repeats."""
+    """The tool result host profile `host` (``codex``, ``gemini``; None: Claude Code's
+    words) gives the model for a call `outcome` refused (a deny, or an ask nobody can
+    answer); None when the call may run. `command`: the refused shell command, which
+    Codex repeats."""
     if outcome.behavior not in ("deny", "ask"):
         return None
     words = dialect_for(host).words
@@ -47,7 +48,7 @@ def refusal_text(
     elif first is not None and first.exit_code == 2 and words.blocked_by_exit is not None:
         template = words.blocked_by_exit
     return template.format(
-        event=host_name(outcome.event, "claude") or outcome.event,
+        event=host_name(outcome.event) or outcome.event,
         tool=tool_name,
         reason=outcome.reason or "",
         command=command,
@@ -56,17 +57,17 @@ def refusal_text(
 
 
 def context_text(
-    outcome: Outcome, tool_name: str | None = None, *, host: str = "claude-code"
+    outcome: Outcome, tool_name: str | None = None, *, host: str | None = None
 ) -> str | None:
-    """The message `host` (Claude Code, ``codex``, ``gemini``) adds for the hooks'
-    ``additionalContext`` (None: none): Claude Code's names the event (and the tool,
-    on a tool event)."""
+    """The message host profile `host` (``codex``, ``gemini``; None: Claude Code's
+    words) adds for the hooks' ``additionalContext`` (None: none): Claude Code's names
+    the event (and the tool, on a tool event)."""
     if not outcome.additional_context:
         return None
     words = dialect_for(host).words
     template = words.context if tool_name is None else words.tool_context
     return template.format(
-        event=host_name(outcome.event, "claude") or outcome.event,
+        event=host_name(outcome.event) or outcome.event,
         tool=tool_name,
         text=outcome.additional_context,
     )

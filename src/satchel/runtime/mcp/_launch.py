@@ -39,6 +39,7 @@ from pathlib import Path
 from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.hosts._dialects import server_variables
 from satchel.mcp._spec import McpServer
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
@@ -174,8 +175,10 @@ def _plugin_launch(
     values = {name: expand(v, str(root), str(data)) for name, v in server.env.items()}
     fixed = option_environment(plugin.user_config, options.values)
     fixed |= {"PLUGIN_ROOT": str(root), "PLUGIN_DATA": str(data)}
-    if plugin.format == "claude":
-        fixed |= {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data)}
+    names = server_variables(plugin.format)  # Claude Code's CLAUDE_PLUGIN_ROOT...
+    if names is not None:
+        fixed |= dict.fromkeys(names.plugin_root, str(root))
+        fixed |= dict.fromkeys(names.plugin_data, str(data))
     env, refused = overlay_env(base_env(environ), values, source=server.path, fixed=fixed)
     if refused:
         raise LaunchRefused(refused[0])
