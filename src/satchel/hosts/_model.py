@@ -13,7 +13,7 @@ satchel see a project as that host does; options given to `load()` override them
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Literal
 
@@ -27,10 +27,14 @@ from satchel._render import DEFAULT_BUDGET
 from satchel.commands import Naming
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._models import Models, Resolved
+from satchel.hosts._port import PortSpec
 from satchel.layout import Layout, RootSpec, WalkBounds
+from satchel.plugins._carry import PARTS, Carries, Part, carries
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
 from satchel.plugins._model import Format
+from satchel.policy._export import Export
+from satchel.policy._model import Policy
 from satchel.tokens import BYTES_PER_TOKEN
 
 __all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
@@ -136,6 +140,14 @@ class Host:
       whether hooks and servers are loaded at all (declarative-only hosts).
     * `claude_installed_plugins`: the plugins Claude Code installed under
       ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
+    * `carries`: the component kinds (`satchel.plugins._carry.PARTS`) the host keeps
+      of a plugin of each format it reads; the loader leaves the others out
+      (``plugin.component.unread``), `compat` reports them and `port` does not write
+      them [a format not named: every kind satchel's reader of it reads,
+      `satchel.plugins._carry.READS`].
+    * `port`: how `satchel port` writes a plugin for this host (None: it does not).
+    * `policy_export`: how `satchel policy export` writes satchel's policy as the host's
+      managed file (None: it does not).
     """
 
     name: str
@@ -169,6 +181,13 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+    carries: Carries = field(default_factory=dict)
+    port: PortSpec | None = None
+    policy_export: Callable[[Policy], Export] | None = None
+
+    def keeps(self, fmt: Format, part: Part) -> bool:
+        """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
+        return carries(self.carries, fmt, part)
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -230,6 +249,7 @@ class Host:
             include_workspace_plugin=self.include_workspace_plugin,
             executable=self.executable,
             claude_installed_plugins=self.claude_installed_plugins,
+            plugin_parts=self.carries or None,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -291,4 +311,13 @@ class Host:
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
             "claude_installed_plugins": self.claude_installed_plugins,
+            "carries": {fmt: [p for p in PARTS if p in kept] for fmt, kept in self.carries.items()},
+            "policy_export": self.policy_export is not None,
+            "port": None
+            if self.port is None
+            else {
+                "name": self.port.name,
+                "manifest": self.port.manifest,
+                "format": self.port.format,
+            },
         }

@@ -6,12 +6,19 @@ the rest come from the host's documentation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel.hooks._events import CURSOR_NAMES
+from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
+from satchel.hosts._port import HookDialect, McpDialect, NameRule, PortSpec
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
+from satchel.plugins._carry import Part
+from satchel.plugins.formats._kimi import NAME as KIMI_NAME
+from satchel.policy._export import to_claude_code, to_codex
 
 __all__ = ["PROFILES", "SATCHEL"]
 
@@ -72,6 +79,41 @@ KIMI_FIELDS = (
     "arguments",
 )  # fmt: skip
 
+# -- what each host keeps of a plugin (`Host.carries`) and how port writes one ----------
+
+# Codex 0.171.0 keeps these of a plugin whatever its manifest (.codex-plugin,
+# .claude-plugin, a root plugin.json): observed, an installed plugin's skills are listed,
+# its hooks/hooks.json runs and its .mcp.json servers start; commands/ and agents/ are
+# never read (openai/codex codex-rs/core-plugins/src/manifest.rs reads only skills,
+# mcpServers, apps, hooks and interface; loader.rs: skills/, .mcp.json, .app.json and
+# hooks/hooks.json by default).
+CODEX_KEEPS: tuple[Part, ...] = ("skills", "hooks", "mcp_servers", "apps")
+# of an Agent Plugins 1.0 plugin satchel reads hooks only from Mistral Vibe's extension,
+# which Codex does not read
+CODEX_KEEPS_NATIVE: tuple[Part, ...] = ("skills", "mcp_servers", "apps")
+# Agent Plugins 1.0 names a plugin with a-z, 0-9, '-' and '.' (64 at most)
+AGENT_PLUGINS_NAMES = NameRule(
+    re.compile(r"(?=.{1,64}\Z)(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"),
+    "with a-z, 0-9, '-' and '.', alphanumeric at both ends, no '--' or '..'",
+    namespaces=True,
+)
+AGENT_PLUGINS_MCP = McpDialect(
+    closed=True,
+    stdio_type="stdio",
+    rooted=False,
+    remote=MappingProxyType({"streamable-http": ("streamable-http", "url"), "sse": ("sse", "url")}),
+)
+# satchel's event -> Mistral Vibe's hooks.toml type
+VIBE_NAMES: Mapping[str, str] = MappingProxyType(
+    {"before_tool_use": "pre_tool", "after_tool_use": "post_tool", "stop": "post_agent"}
+)
+# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
+# migrate.ts, TOOL_NAME_MAPPING)
+GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
+    {"Edit": "replace", "Bash": "run_shell_command", "Read": "read_file",
+     "Write": "write_file", "Glob": "glob", "Grep": "grep", "LS": "ls"}
+)  # fmt: skip
+
 SATCHEL = Host(
     name="satchel",
     title="satchel",
@@ -86,6 +128,18 @@ SATCHEL = Host(
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
+    port=PortSpec(
+        "agent-plugins",
+        "Agent Plugins 1.0",
+        "plugin.json",
+        "agent-plugins",
+        root="${PLUGIN_ROOT}",
+        data="${PLUGIN_DATA}",
+        names=AGENT_PLUGINS_NAMES,
+        mcp=AGENT_PLUGINS_MCP,
+        hooks=HookDialect(events=VIBE_NAMES),
+        standard=True,
+    ),
 )
 
 CLAUDE_CODE = Host(
@@ -130,6 +184,16 @@ CLAUDE_CODE = Host(
     claude_settings_hooks=True,
     include_workspace_plugin=False,
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
+    port=PortSpec(
+        "claude-code",
+        "Claude Code",
+        ".claude-plugin/plugin.json",
+        "claude",
+        root="${CLAUDE_PLUGIN_ROOT}",
+        data="${CLAUDE_PLUGIN_DATA}",
+        hooks=HookDialect(full=True),
+    ),
+    policy_export=to_claude_code,  # managed-settings.json
 )
 
 CODEX = Host(
@@ -170,6 +234,14 @@ CODEX = Host(
     clash="every",
     hook_files=False,
     include_workspace_plugin=False,
+    carries=MappingProxyType(
+        {"agent-plugins": CODEX_KEEPS_NATIVE, "codex": CODEX_KEEPS, "claude": CODEX_KEEPS}
+    ),
+    # Codex refuses a manifest path that is not below the root (`./` alone included); it
+    # gives a hook PLUGIN_ROOT and CLAUDE_PLUGIN_ROOT in its environment (observed), so
+    # ${PLUGIN_ROOT} is kept as written
+    port=PortSpec("codex", "Codex", ".codex-plugin/plugin.json", "codex", root_skills=False),
+    policy_export=to_codex,  # requirements.toml
 )
 
 GEMINI = Host(
@@ -207,6 +279,29 @@ GEMINI = Host(
     trust_list="gemini",
     hook_files=False,
     include_workspace_plugin=False,
+    port=PortSpec(
+        "gemini",
+        "Gemini CLI",
+        "gemini-extension.json",
+        "gemini",
+        root="${extensionPath}",
+        version="0.0.0",  # Gemini CLI refuses an extension without a version
+        mcp=McpDialect(
+            closed=True,
+            remote=MappingProxyType({"streamable-http": (None, "httpUrl"), "sse": (None, "url")}),
+        ),
+        # agrees with Gemini CLI's own `gemini hooks migrate` (0.61.0, migrate.ts,
+        # EVENT_MAPPING) for Claude Code's events; timeouts in milliseconds (its runner:
+        # "Hook timed out after ${timeout}ms"); it reads a Claude Code plugin's
+        # hooks/hooks.json where it is, in its own event names
+        hooks=HookDialect(
+            events=MappingProxyType({event: name for name, event in GEMINI_NAMES.items()}),
+            tools=GEMINI_TOOLS,
+            milliseconds=True,
+            description=True,
+            reads_in_place="claude",
+        ),
+    ),
 )
 
 CURSOR = Host(
@@ -252,6 +347,16 @@ CURSOR = Host(
     events=CURSOR_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    # of an Agent Plugins 1.0 plugin Cursor reads skills and MCP servers (not Mistral
+    # Vibe's extension)
+    carries=MappingProxyType({"agent-plugins": ("skills", "mcp_servers")}),
+    port=PortSpec(
+        "cursor",
+        "Cursor",
+        ".cursor-plugin/plugin.json",
+        "cursor",
+        hooks=HookDialect(events=CURSOR_NAMES),
+    ),
 )
 
 COPILOT = Host(
@@ -352,6 +457,15 @@ KIMI = Host(
     events=KIMI_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    port=PortSpec(
+        "kimi",
+        "Kimi Code",
+        "kimi.plugin.json",
+        "kimi",
+        hook_root="${KIMI_PLUGIN_ROOT}",  # in a hook's environment (its hooks.md)
+        names=NameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
+        mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
+    ),
 )
 
 VIBE = Host(
@@ -380,6 +494,32 @@ VIBE = Host(
     events=VIBE_EVENTS,
     hook_files=False,
     include_workspace_plugin=False,
+    # Vibe's compatibility table: what it adapts of another host's plugin
+    carries=MappingProxyType(
+        {
+            "claude": ("skills", "mcp_servers", "hooks"),
+            "codex": ("skills", "mcp_servers"),
+            "kimi": ("skills", "mcp_servers", "hooks"),
+        }
+    ),
+    port=PortSpec(
+        "vibe",
+        "Mistral Vibe",
+        "plugin.json",
+        "agent-plugins",
+        root="${PLUGIN_ROOT}",
+        data="${PLUGIN_DATA}",
+        extension="ai.mistral.vibe",
+        names=AGENT_PLUGINS_NAMES,
+        mcp=McpDialect(
+            closed=AGENT_PLUGINS_MCP.closed,
+            stdio_type=AGENT_PLUGINS_MCP.stdio_type,
+            remote=AGENT_PLUGINS_MCP.remote,
+            refused=("sse",),  # Mistral Vibe refuses the sse transport
+            rooted=False,
+        ),
+        hooks=HookDialect(events=VIBE_NAMES),
+    ),
 )
 
 MERMAID = Host(
