@@ -22,6 +22,7 @@ if _typing.TYPE_CHECKING:
         Resolved,
         Window,
     )
+    from satchel.hosts._port import HookDialect, McpDialect, NameRule, PortSpec
     from satchel.hosts._profiles import PROFILES
 else:
     from satchel import _lazy
@@ -42,6 +43,7 @@ else:
                 "Resolved",
                 "Window",
             ),
+            "satchel.hosts._port": ("HookDialect", "McpDialect", "NameRule", "PortSpec"),
             "satchel.hosts._profiles": ("PROFILES",),
         },
     )
@@ -51,10 +53,14 @@ __all__ = [
     "CODEX_MODELS",
     "GEMINI_MODELS",
     "PROFILES",
+    "HookDialect",
     "Host",
     "Index",
     "Limits",
+    "McpDialect",
     "Models",
+    "NameRule",
+    "PortSpec",
     "Resolved",
     "Window",
     "agent_line",

@@ -38,7 +38,26 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
+        ("plugin parts kept", _carries(host)),
+        ("port writes", _port(host)),
+        ("policy export", _value(host.policy_export is not None)),
     )
+
+
+def _carries(host: Host) -> str:
+    """`Host.carries`: the kinds kept of each format the table names."""
+    if not host.carries:
+        return "what satchel reads of each format"
+    kept = [f"{_value(fmt)}: {_value(parts)}" for fmt, parts in host.carries.items()]
+    return "; ".join(kept) + "; of any other format, what satchel reads"
+
+
+def _port(host: Host) -> str:
+    """`Host.port`: the manifest `satchel port --to NAME` writes."""
+    spec = host.port
+    if spec is None:
+        return "nothing"
+    return f"`{spec.manifest}` (`--to {spec.name}`, the `{spec.format}` format)"
 
 
 def _budget(host: Host) -> str:
