@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from satchel.compat import compat
+from satchel.plugins import read_plugin
 from satchel.port import port
 from tests.hostloop.hosts import Turn, run_codex
 from tests.hostloop.model import Call, Text
@@ -69,13 +70,45 @@ def plugin_copy(base: Path, manifest: str) -> Path:
     return root
 
 
-def install(binary: Path, base: Path, home: Path) -> str:
+# the manifest's `hooks`: a hooks file's object, the event map alone, none
+SHAPES = ("wrapped", "bare", "none")
+
+
+def hook_shapes(base: Path) -> None:
+    """One Codex plugin per shape of `hooks`, each with a hooks/hooks.json too; every
+    SessionStart hook writes a marker named after its plugin and where it was read."""
+    marks = base / "marks"
+    marks.mkdir(parents=True)
+
+    def start(tag: str) -> dict[str, object]:
+        hook = {"type": "command", "command": f'touch "{marks}/{tag}"'}
+        return {"SessionStart": [{"hooks": [hook]}]}
+
+    entries = []
+    for name in SHAPES:
+        root = base / "market/plugins" / name
+        manifest: dict[str, object] = {"name": name, "version": "1.0.0"}
+        if name == "wrapped":
+            manifest["hooks"] = {"hooks": start(f"{name}-manifest")}
+        elif name == "bare":
+            manifest["hooks"] = start(f"{name}-manifest")
+        put(root / ".codex-plugin/plugin.json", json.dumps(manifest))
+        put(root / "hooks/hooks.json", json.dumps({"hooks": start(f"{name}-file")}))
+        entries.append({"name": name, "category": "Productivity",
+                        "source": {"source": "local", "path": f"./plugins/{name}"},
+                        "policy": {"installation": "AVAILABLE"}})  # fmt: skip
+    market = {"name": "local", "plugins": entries}
+    put(base / "market/.agents/plugins/marketplace.json", json.dumps(market))
+
+
+def install(binary: Path, base: Path, home: Path, plugins: tuple[str, ...] = ("pr-tools",)) -> str:
     """``codex plugin marketplace add`` and ``codex plugin add``: the config.toml Codex
-    wrote (the marketplace and the enabled plugin)."""
+    wrote (the marketplace and the enabled plugins)."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True)
     env = {"HOME": str(home), "CODEX_HOME": str(codex_home), "PATH": os.environ["PATH"]}
-    for args in (["marketplace", "add", str(base / "market")], ["add", "pr-tools@local"]):
+    adds = [["add", f"{name}@local"] for name in plugins]
+    for args in (["marketplace", "add", str(base / "market")], *adds):
         done = subprocess.run(
             [str(binary), "plugin", *args], env=env, capture_output=True, text=True,
             timeout=CALL, check=False,
@@ -97,13 +130,24 @@ def runs(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
             args=["--dangerously-bypass-hook-trust"], config=config,
         )  # fmt: skip
 
+    def shapes(base: Path) -> Turn:
+        hook_shapes(base)
+        home, project = base / "home", base / "project"
+        config = install(codex, base, home, SHAPES)
+        (project / ".git").mkdir(parents=True)
+        return run_codex(
+            codex, project, home, "go", (Text("done"),),
+            args=["--dangerously-bypass-hook-trust"], config=config,
+        )  # fmt: skip
+
     def make(base: Path) -> Mapping[str, Turn]:
-        with ThreadPoolExecutor(max_workers=len(MANIFESTS)) as pool:
+        with ThreadPoolExecutor(max_workers=len(MANIFESTS) + 1) as pool:
             turns = pool.map(lambda m: one(base / m, m), MANIFESTS)
-            return dict(zip(MANIFESTS, turns, strict=True))
+            shaped = pool.submit(shapes, base / "shapes")
+            return {**dict(zip(MANIFESTS, turns, strict=True)), "shapes": shaped.result()}
 
     base, turns = once(tmp_path_factory, "codex-plugin-parts", make)
-    return {m: (base / m, turns[m]) for m in MANIFESTS}
+    return {m: (base / m, turns[m]) for m in (*MANIFESTS, "shapes")}
 
 
 def shown(turn: Turn) -> str:
@@ -143,6 +187,23 @@ def test_satchel_compat_keeps_what_codex_keeps(runs, manifest):
     # commands and agents Codex leaves out; no host reads them from a Codex manifest
     left = {("command", "pr-tools:pr-summary"), ("agent", "pr-tools:pr-reviewer")}
     assert unread == (left if manifest == "claude" else set())
+
+
+def test_codex_reads_manifest_hooks_only_as_a_hooks_files_object(runs):
+    base, turn = runs["shapes"]
+    assert turn.returncode == 0, turn.stderr
+    # {"hooks": {...}} replaces hooks/hooks.json; the event map alone is ignored
+    assert sorted(os.listdir(base / "marks")) == ["bare-file", "none-file", "wrapped-manifest"]
+
+
+def test_satchel_reads_the_same_hooks_of_each_shape(runs):
+    base, _ = runs["shapes"]
+    for name in SHAPES:
+        plugin, _ = read_plugin(base / "market/plugins" / name)
+        assert plugin is not None
+        commands = [h.command.rsplit("/", 1)[-1].strip('"') for h in plugin.hooks]
+        expected = "wrapped-manifest" if name == "wrapped" else f"{name}-file"
+        assert commands == [expected], name
 
 
 # --- which manifest: a root Agent Plugins plugin.json before .codex-plugin --------------
