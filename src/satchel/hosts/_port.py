@@ -54,7 +54,8 @@ class HookDialect:
     in milliseconds; `description`: the handler keeps its ``description``;
     `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
     its own hooks file, where it is (a hook there whose event the host fires as
-    written needs nothing)."""
+    written needs nothing); `timeouts`: the range of seconds a hook's timeout may take
+    (a hook outside it is not written) [None: any]."""
 
     full: bool = False
     events: Mapping[str, str] | None = None
@@ -62,6 +63,7 @@ class HookDialect:
     milliseconds: bool = False
     description: bool = False
     reads_in_place: Format | None = None
+    timeouts: tuple[float, float] | None = None
 
 
 @model

@@ -465,6 +465,7 @@ KIMI = Host(
         hook_root="${KIMI_PLUGIN_ROOT}",  # in a hook's environment (its hooks.md)
         names=NameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
         mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
+        hooks=HookDialect(timeouts=(1.0, 600.0)),  # 1-600 s (its hooks.md)
     ),
 )
 

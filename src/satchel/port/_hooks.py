@@ -29,8 +29,6 @@ from satchel.port._text import placeholders, toml_table
 
 __all__ = ["cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
 
-KIMI_RANGE = (1.0, 600.0)
-
 
 def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
     """Each hook with its event in the target's spelling; the others dropped."""
@@ -145,14 +143,14 @@ def cursor_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, Any]:
 def kimi_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> list[dict[str, Any]]:
     """Kimi's flat list."""
     out: list[dict[str, Any]] = []
-    low, high = KIMI_RANGE
+    low, high = plan.target.hooks.timeouts or (0.0, float("inf"))
     for hook, event in _events(plan, hooks):
         if _no_room(plan, hook):
             continue
         if hook.timeout is not None and not low <= hook.timeout <= high:
             message = (
-                f"Kimi Code takes a timeout of 1-600 s, not {hook.timeout:g}; "
-                "the hook is not written"
+                f"{plan.target.title} takes a timeout of {low:g}-{high:g} s, not "
+                f"{hook.timeout:g}; the hook is not written"
             )
             plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
             continue
