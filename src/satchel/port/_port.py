@@ -229,8 +229,8 @@ def _kept(plugin: Plugin, target: Target) -> tuple[Plugin, list[Drop]]:
             name = hook_key(item) if kind == "hook" else item.name
             label = f"{item.event} hook" if kind == "hook" else f"{kind} {item.name!r}"
             message = (
-                f"{target.name}: {label}: {target.title} does not load the "
-                f"{PART_NOUNS[part]} of a plugin in its {target.format} format"
+                f"{target.name}: {label}: {target.title} does not load a plugin's "
+                f"{PART_NOUNS[part]} from its {target.manifest}"
             )
             found = diagnostic(code, message, item.path or plugin.root)
             drops.append(Drop(kind, name, found))
