@@ -670,6 +670,7 @@ def _plugins(
         format_order=opts.plugin_format_order,
         skill_rule=opts.plugin_skill_rule,
         formats=opts.plugin_formats,
+        carries=opts.plugin_parts,
         claude_installed=opts.claude_installed_plugins,
         skills_dir=not managed.locked,  # any lock turns Claude Code's scan off
         hold_project=_holds_project(opts, trust),

@@ -17,6 +17,7 @@ from satchel.commands import Command, Naming
 from satchel.hosts._model import Host
 from satchel.hosts._rules import TRUST_LIST_NAMES
 from satchel.hosts._vocabulary import InstructionMode, PluginSkillNames, Untrusted
+from satchel.plugins._carry import Carries
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
@@ -107,6 +108,9 @@ class Options:
       its directory; a differing frontmatter name warns) or ``vibe`` (a plugin skill
       whose name is not its directory's is skipped, in every format) [None: as
       ``config.toml``'s ``[load] plugin_skill_rule`` says, else ``claude-code``].
+    * `plugin_parts`: the component kinds kept of a plugin of each format, as a host
+      profile keeps them (`satchel.hosts.Host.carries`): a kind not listed is left
+      out with ``plugin.component.unread`` [None: every kind the format's reader reads].
     * `claude_installed_plugins`: the plugins Claude Code installed
       (``~/.claude/plugins/installed_plugins.json``), enabled as its settings'
       ``enabledPlugins`` say (docs/install.md) [True].
@@ -160,6 +164,7 @@ class Options:
     ambiguous_plugins: Ambiguity | None = None
     plugin_format_order: tuple[Format, ...] | None = None
     plugin_formats: tuple[Format, ...] | None = None
+    plugin_parts: Carries | None = None
     executable: bool = True
     plugin_skill_names: PluginSkillNames = "namespaced"
     plugin_skill_rule: SkillRule | None = None
@@ -259,6 +264,7 @@ class LoadOverrides(TypedDict, total=False):
     ambiguous_plugins: Ambiguity | None
     plugin_format_order: Iterable[Format] | None
     plugin_formats: Iterable[Format] | None
+    plugin_parts: Carries | None
     executable: bool
     plugin_skill_names: PluginSkillNames
     plugin_skill_rule: SkillRule | None
@@ -301,4 +307,5 @@ def host_overrides(host: Host) -> LoadOverrides:
         include_workspace_plugin=host.include_workspace_plugin,
         executable=host.executable,
         claude_installed_plugins=host.claude_installed_plugins,
+        plugin_parts=host.carries or None,
     )

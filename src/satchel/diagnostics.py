@@ -579,6 +579,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "plugin.component.not-run": Entry(
             "info", "a plugin's workflow or hooks module (JavaScript) is recognised and never run"
         ),
+        "plugin.component.unread": Entry(
+            "warning", "the host profile does not load this kind of component of a plugin's format"
+        ),
         "plugin.config.invalid": Entry(
             "warning", "a userConfig option of a plugin is not valid; it is dropped"
         ),

@@ -94,15 +94,19 @@ def test_a_source_of_bare_skills_is_not_one_plugin(layout: Layout, tmp_path: Pat
 
 def test_a_plugin_that_will_not_load_all_it_declares_warns(layout: Layout, tmp_path: Path):
     files = {
-        "plugins/codexy/.codex-plugin/plugin.json": json.dumps({"name": "codexy"}),
+        # Codex ignores a `hooks` field holding the event map alone
+        "plugins/codexy/.codex-plugin/plugin.json": json.dumps(
+            {"name": "codexy", "hooks": {"Stop": []}}
+        ),
         "plugins/codexy/skills/lint/SKILL.md": skill_md("lint"),
         "plugins/codexy/hooks/hooks.json": json.dumps({"hooks": {}}),
     }
     _, url = _served(tmp_path, files)
     message = (
         "plugin 'codexy' (plugins/codexy) will not load all it declares: "
-        "plugin.hooks.unsupported: Codex plugin hooks are not adapted (only skills and MCP "
-        "servers): hooks/hooks.json"
+        "plugin.hooks.invalid: `hooks` must be a path, a list of paths, an object holding a "
+        "`hooks` object or a list of them, not an object of events; Codex ignores it and "
+        "reads hooks/hooks.json"
     )
     expected = [("install.plugin.partial", "warning", message, Path("plugins/codexy"))]
     listing = browse_source(url, layout=layout, environ={})

@@ -17,7 +17,7 @@ import pytest
 
 from satchel.plugins import read_plugin
 from satchel.port import hook_key, port
-from satchel.port._targets import GEMINI_EVENTS
+from satchel.port._targets import TARGETS
 from tests.tools import GEMINI_SETTINGS
 
 from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
@@ -94,7 +94,8 @@ def test_gemini_cli_reads_what_port_wrote(linked, tmp_path: Path, source: str):
     if "hooks/hooks.json" in {f.path for f in target.files}:
         hooks = Counter(hook_key(h) for h in plugin.hooks)
         hooks -= Counter(d.name for d in target.drops if d.kind == "hook")
-        events = Counter(GEMINI_EVENTS[key] for key in hooks.elements())
+        names = TARGETS["gemini"].hooks.events or {}
+        events = Counter(names[key] for key in hooks.elements())
         written = extension["hooks"]
         assert Counter({e: sum(len(g["hooks"]) for g in gs) for e, gs in written.items()}) == events
         commands = [h["command"] for gs in written.values() for g in gs for h in g["hooks"]]

@@ -10,13 +10,14 @@ import click
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, POLICY_CLOSED
 from satchel.cli._params import Choice, json_option
-from satchel.policy._export import Export, to_claude_code, to_codex
+from satchel.hosts import PROFILES
+from satchel.policy._export import Export
 from satchel.policy._read import read_policy, read_policy_file
 
 PARAMS = (
     click.Option(
         ["--to", "target"],
-        type=Choice(["claude-code", "codex"]),
+        type=Choice([h.name for h in PROFILES.values() if h.policy_export is not None]),
         required=True,
         help="The host whose managed file to write: claude-code (managed-settings.json) "
         "or codex (requirements.toml).",
@@ -48,7 +49,9 @@ def run(*, target: str, source: Path | None, output: Path | None, as_json: bool)
         else:
             out.console(stderr=True).print(out.diagnostic_grid(problems or (policy.closed,)))
         return POLICY_CLOSED
-    made: Export = to_claude_code(policy) if target == "claude-code" else to_codex(policy)
+    export = PROFILES[target].policy_export
+    assert export is not None  # --to offers only the hosts that have one
+    made: Export = export(policy)
     if output is not None:
         output.write_text(made.text, encoding="utf-8")
     if as_json:

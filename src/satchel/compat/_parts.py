@@ -55,20 +55,28 @@ def parts(env: Environment) -> dict[str, dict[Key, Part]]:
 
     kinds: tuple[tuple[Component, Iterable[tuple[str, Originated]]], ...] = (
         ("skill", env.skills.items()),
-        ("command", env.commands.commands.items()),
         ("agent", env.agents.agents.items()),
     )
     for kind, named in kinds:
         for name, item in named:
             path = getattr(item, "path", None)
             add(item.origin.plugin, (kind, _real(path)), Part(kind, name, path))
+    # a command by its name: a host may read it from another file (Gemini CLI's TOML)
+    for name, command in env.commands.commands.items():
+        add(command.origin.plugin, ("command", name), Part("command", name, command.path))
     for server in env.mcp_servers.servers:
         add(
             server.plugin, ("mcp_server", server.name), Part("mcp_server", server.name, server.path)
         )
+    # a hook by its event, matcher and rank among the plugin's hooks of both: a host may
+    # read the same hooks from another file (Codex's manifest, Claude Code's hooks.json)
+    seen: dict[tuple[str | None, str, str], int] = {}
     for hook in env.hooks.hooks:
-        key = ("hook", _real(hook.spec.path), hook.event, hook.spec.matcher or "*")
-        ident = f"{hook.source}/{hook.spec.event}/{hook.spec.matcher or '*'}"
+        matcher = hook.spec.matcher or "*"
+        rank = seen.setdefault((hook.origin.plugin, hook.event, matcher), 0)
+        seen[(hook.origin.plugin, hook.event, matcher)] = rank + 1
+        key = ("hook", hook.event, matcher, str(rank))
+        ident = f"{hook.source}/{hook.spec.event}/{matcher}"
         add(hook.origin.plugin, key, Part("hook", ident, hook.spec.path))
     for plugin in env.plugins.enabled():
         for kind, ident, path in _kinds(plugin):

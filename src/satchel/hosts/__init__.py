@@ -11,6 +11,7 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from satchel.hosts._config import get, names, resolve, user_profiles
     from satchel.hosts._describe import decisions
+    from satchel.hosts._hooks import HookDialect
     from satchel.hosts._instructions import (
         InstructionRule,
         InstructionSource,
@@ -27,6 +28,7 @@ if _typing.TYPE_CHECKING:
         Resolved,
         Window,
     )
+    from satchel.hosts._port import McpDialect, NameRule, PortHooks, PortSpec
     from satchel.hosts._profiles import INSTRUCTION_RULES, PROFILES
     from satchel.hosts._rules import (
         MARKETPLACES,
@@ -43,6 +45,7 @@ else:
         __name__,
         {
             "satchel.hosts._config": ("get", "names", "resolve", "user_profiles"),
+            "satchel.hosts._hooks": ("HookDialect",),
             "satchel.hosts._describe": ("decisions",),
             "satchel.hosts._model": ("Host", "Index", "Limits"),
             "satchel.hosts._models": (
@@ -69,6 +72,7 @@ else:
                 "MetadataRule",
                 "PluginSkillRule",
             ),
+            "satchel.hosts._port": ("McpDialect", "NameRule", "PortHooks", "PortSpec"),
         },
     )
 
@@ -81,6 +85,7 @@ __all__ = [
     "PLUGIN_SKILL_RULES",
     "PROFILES",
     "TRUST_LISTS",
+    "HookDialect",
     "Host",
     "Index",
     "InstructionRule",
@@ -91,6 +96,10 @@ __all__ = [
     "MetadataRule",
     "Models",
     "PluginSkillRule",
+    "McpDialect",
+    "NameRule",
+    "PortHooks",
+    "PortSpec",
     "Resolved",
     "RuleFiles",
     "Window",

@@ -16,16 +16,18 @@ from satchel.hosts._instructions import (
 )
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
+from satchel.hosts._port import PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
+from satchel.policy._export import to_claude_code
 
 __all__ = [
     "CLAUDE_CODE",
+    "CLAUDE_CODE_HOOKS",
     "CLAUDE_CODE_INSTRUCTIONS",
     "CLAUDE_EVENTS",
     "CLAUDE_FIELDS",
-    "CLAUDE_MEMORY_HEAD",
-    "CLAUDE_CODE_HOOKS",
     "CLAUDE_HOOK_EVENTS",
+    "CLAUDE_MEMORY_HEAD",
     "INVOKED_BY",
 ]
 
@@ -212,4 +214,14 @@ CLAUDE_CODE = Host(
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
     instruction_rule=CLAUDE_CODE_INSTRUCTIONS,
     hooks=CLAUDE_CODE_HOOKS,
+    port=PortSpec(
+        "claude-code",
+        "Claude Code",
+        ".claude-plugin/plugin.json",
+        "claude",
+        root="${CLAUDE_PLUGIN_ROOT}",
+        data="${CLAUDE_PLUGIN_DATA}",
+        hooks=PortHooks(full=True),
+    ),
+    policy_export=to_claude_code,  # managed-settings.json
 )

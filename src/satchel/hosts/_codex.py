@@ -12,7 +12,10 @@ from satchel.hosts._hooks import HookDialect, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
+from satchel.hosts._parts import Part
+from satchel.hosts._port import PortSpec
 from satchel.layout import PROJECT, USER, WalkBounds
+from satchel.policy._export import to_codex
 
 __all__ = [
     "CODEX",
@@ -20,6 +23,8 @@ __all__ = [
     "CODEX_HOOKS",
     "CODEX_HOOK_EVENTS",
     "CODEX_INSTRUCTIONS",
+    "CODEX_KEEPS",
+    "CODEX_KEEPS_NATIVE",
     "CODEX_SEPARATOR",
 ]
 
@@ -131,6 +136,17 @@ CODEX_HOOKS = HookDialect(
              "openai/codex codex-rs/hooks/schema/generated/*.command.input.schema.json"),
 )  # fmt: skip
 
+# Codex 0.171.0 keeps these of a plugin whatever its manifest (.codex-plugin,
+# .claude-plugin, a root plugin.json): observed, an installed plugin's skills are listed,
+# its hooks/hooks.json runs and its .mcp.json servers start; commands/ and agents/ are
+# never read (openai/codex codex-rs/core-plugins/src/manifest.rs reads only skills,
+# mcpServers, apps, hooks and interface; loader.rs: skills/, .mcp.json, .app.json and
+# hooks/hooks.json by default).
+CODEX_KEEPS: tuple[Part, ...] = ("skills", "hooks", "mcp_servers", "apps")
+# of an Agent Plugins 1.0 plugin satchel reads hooks only from Mistral Vibe's extension,
+# which Codex does not read
+CODEX_KEEPS_NATIVE: tuple[Part, ...] = ("skills", "mcp_servers", "apps")
+
 CODEX = Host(
     name="codex",
     title="Codex",
@@ -171,4 +187,12 @@ CODEX = Host(
     include_workspace_plugin=False,
     instruction_rule=CODEX_INSTRUCTIONS,
     hooks=CODEX_HOOKS,
+    carries=MappingProxyType(
+        {"agent-plugins": CODEX_KEEPS_NATIVE, "codex": CODEX_KEEPS, "claude": CODEX_KEEPS}
+    ),
+    # Codex refuses a manifest path that is not below the root (`./` alone included); it
+    # gives a hook PLUGIN_ROOT and CLAUDE_PLUGIN_ROOT in its environment (observed), so
+    # ${PLUGIN_ROOT} is kept as written
+    port=PortSpec("codex", "Codex", ".codex-plugin/plugin.json", "codex", root_skills=False),
+    policy_export=to_codex,  # requirements.toml
 )

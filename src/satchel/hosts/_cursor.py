@@ -10,6 +10,7 @@ from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
+from satchel.hosts._port import PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
 
 __all__ = [
@@ -128,4 +129,14 @@ CURSOR = Host(
     include_workspace_plugin=False,
     instruction_rule=CURSOR_INSTRUCTIONS,
     hooks=CURSOR_HOOKS,
+    # of an Agent Plugins 1.0 plugin Cursor reads skills and MCP servers (not Mistral
+    # Vibe's extension)
+    carries=MappingProxyType({"agent-plugins": ("skills", "mcp_servers")}),
+    port=PortSpec(
+        "cursor",
+        "Cursor",
+        ".cursor-plugin/plugin.json",
+        "cursor",
+        hooks=PortHooks(events=CURSOR_HOOKS.spelling()),
+    ),
 )

@@ -24,6 +24,7 @@ SHOWN = frozenset(
         "claude_installed_plugins", "executable",
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
+        "carries", "port", "policy_export",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -62,6 +63,9 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
+        ("plugin parts kept", _carries(host)),
+        ("port writes", _port(host)),
+        ("policy export", _value(host.policy_export is not None)),
     )
 
 
@@ -169,6 +173,22 @@ def _variables(host: Host) -> tuple[str, ...]:
     names = host.hooks.variables
     found = (*names.project, *names.plugin_root, *names.plugin_data, *names.session)
     return tuple(dict.fromkeys(found))
+
+
+def _carries(host: Host) -> str:
+    """`Host.carries`: the kinds kept of each format the table names."""
+    if not host.carries:
+        return "what satchel reads of each format"
+    kept = [f"{_value(fmt)}: {_value(parts)}" for fmt, parts in host.carries.items()]
+    return "; ".join(kept) + "; of any other format, what satchel reads"
+
+
+def _port(host: Host) -> str:
+    """`Host.port`: the manifest `satchel port --to NAME` writes."""
+    spec = host.port
+    if spec is None:
+        return "nothing"
+    return f"`{spec.manifest}` (`--to {spec.name}`, the `{spec.format}` format)"
 
 
 def _budget(host: Host) -> str:

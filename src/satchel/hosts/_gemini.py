@@ -11,6 +11,7 @@ from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
+from satchel.hosts._port import McpDialect, PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "GEMINI_HOOK_EVENTS",
     "GEMINI_INSTRUCTIONS",
     "GEMINI_ONLY",
+    "GEMINI_TOOLS",
 ]
 
 GEMINI_EVENTS = (
@@ -132,6 +134,13 @@ GEMINI_HOOKS = HookDialect(
              "the bundle's hookEventHandler (packages/core/src/hooks)"),
 )  # fmt: skip
 
+# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
+# migrate.ts, TOOL_NAME_MAPPING)
+GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
+    {"Edit": "replace", "Bash": "run_shell_command", "Read": "read_file",
+     "Write": "write_file", "Glob": "glob", "Grep": "grep", "LS": "ls"}
+)  # fmt: skip
+
 GEMINI = Host(
     name="gemini",
     title="Gemini CLI",
@@ -169,4 +178,27 @@ GEMINI = Host(
     include_workspace_plugin=False,
     instruction_rule=GEMINI_INSTRUCTIONS,
     hooks=GEMINI_HOOKS,
+    port=PortSpec(
+        "gemini",
+        "Gemini CLI",
+        "gemini-extension.json",
+        "gemini",
+        root="${extensionPath}",
+        version="0.0.0",  # Gemini CLI refuses an extension without a version
+        mcp=McpDialect(
+            closed=True,
+            remote=MappingProxyType({"streamable-http": (None, "httpUrl"), "sse": (None, "url")}),
+        ),
+        # agrees with Gemini CLI's own `gemini hooks migrate` (0.61.0, migrate.ts,
+        # EVENT_MAPPING) for Claude Code's events; timeouts in milliseconds (its runner:
+        # "Hook timed out after ${timeout}ms"); it reads a Claude Code plugin's
+        # hooks/hooks.json where it is, in its own event names
+        hooks=PortHooks(
+            events=MappingProxyType({event: name for name, event in GEMINI_HOOK_EVENTS.items()}),
+            tools=GEMINI_TOOLS,
+            milliseconds=True,
+            description=True,
+            reads_in_place="claude",
+        ),
+    ),
 )

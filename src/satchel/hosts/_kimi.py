@@ -3,6 +3,7 @@ every host side by side)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -10,9 +11,10 @@ from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, HookVariables
 from satchel.hosts._model import Host
+from satchel.hosts._port import McpDialect, NameRule, PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
 
-__all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS", "KIMI_HOOKS", "KIMI_HOOK_EVENTS"]
+__all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS", "KIMI_HOOKS", "KIMI_HOOK_EVENTS", "KIMI_NAME"]
 
 KIMI_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptQueued",
@@ -44,6 +46,9 @@ KIMI_FIELDS = (
     "arguments",
 )  # fmt: skip
 
+# a Kimi Code plugin's name (its plugins.md)
+KIMI_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
+
 KIMI = Host(
     name="kimi",
     title="Kimi Code",
@@ -74,4 +79,14 @@ KIMI = Host(
     hook_files=False,
     include_workspace_plugin=False,
     hooks=KIMI_HOOKS,
+    port=PortSpec(
+        "kimi",
+        "Kimi Code",
+        "kimi.plugin.json",
+        "kimi",
+        hook_root="${KIMI_PLUGIN_ROOT}",  # in a hook's environment (its hooks.md)
+        names=NameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
+        mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
+        hooks=PortHooks(timeouts=(1.0, 600.0)),  # 1-600 s (its hooks.md)
+    ),
 )

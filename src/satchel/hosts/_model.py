@@ -14,7 +14,7 @@ override them.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Literal
 
@@ -26,6 +26,8 @@ from satchel.diagnostics import Diagnostic
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._models import Models, Resolved
+from satchel.hosts._parts import PARTS, Carries, Part, carries
+from satchel.hosts._port import PortSpec
 from satchel.hosts._rules import MetadataRule
 from satchel.hosts._vocabulary import (
     Ambiguity,
@@ -38,6 +40,8 @@ from satchel.hosts._vocabulary import (
     Untrusted,
 )
 from satchel.layout import Layout, RootSpec, WalkBounds
+from satchel.policy._export import Export
+from satchel.policy._model import Policy
 from satchel.tokens import BYTES_PER_TOKEN
 
 __all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
@@ -150,6 +154,14 @@ class Host:
     * `hooks`: the host's hook rules (`HookDialect`: its event names, matcher, the
       variables its hooks get, its payload, how it reads an answer and what it tells
       its model) [satchel's plain dialect].
+    * `carries`: the component kinds (`satchel.plugins._carry.PARTS`) the host keeps
+      of a plugin of each format it reads; the loader leaves the others out
+      (``plugin.component.unread``), `compat` reports them and `port` does not write
+      them [a format not named: every kind satchel's reader of it reads,
+      `satchel.plugins._carry.READS`].
+    * `port`: how `satchel port` writes a plugin for this host (None: it does not).
+    * `policy_export`: how `satchel policy export` writes satchel's policy as the host's
+      managed file (None: it does not).
     """
 
     name: str
@@ -187,6 +199,13 @@ class Host:
     instruction_rule: InstructionRule | None = None
     skill_metadata: MetadataRule = field(default_factory=MetadataRule)
     hooks: HookDialect = field(default_factory=HookDialect)
+    carries: Carries = field(default_factory=dict)
+    port: PortSpec | None = None
+    policy_export: Callable[[Policy], Export] | None = None
+
+    def keeps(self, fmt: Format, part: Part) -> bool:
+        """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
+        return carries(self.carries, fmt, part)
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -293,4 +312,13 @@ class Host:
             ),
             "skill_metadata": {"deprecated": list(self.skill_metadata.deprecated)},
             "hooks": self.hooks.to_json(),
+            "carries": {fmt: [p for p in PARTS if p in kept] for fmt, kept in self.carries.items()},
+            "policy_export": self.policy_export is not None,
+            "port": None
+            if self.port is None
+            else {
+                "name": self.port.name,
+                "manifest": self.port.manifest,
+                "format": self.port.format,
+            },
         }

@@ -3,13 +3,15 @@ host side by side)."""
 
 from __future__ import annotations
 
+from satchel.hosts._hooks import HookDialect, reverse
 from satchel.hosts._instructions import InstructionRule, InstructionSource
+from satchel.hosts._kimi import KIMI_HOOKS
 from satchel.hosts._model import Host, Index
+from satchel.hosts._port import AGENT_PLUGINS_MCP, AGENT_PLUGINS_NAMES, PortHooks, PortSpec
+from satchel.hosts._vibe import VIBE_PORT_EVENTS
 from satchel.layout import default_roots
 
 __all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_HOOKS", "SATCHEL_INSTRUCTIONS"]
-from satchel.hosts._hooks import HookDialect, reverse
-from satchel.hosts._kimi import KIMI_HOOKS
 
 SATCHEL_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification",
@@ -67,4 +69,16 @@ SATCHEL = Host(
     claude_installed_plugins=True,
     instruction_rule=SATCHEL_INSTRUCTIONS,
     hooks=SATCHEL_HOOKS,
+    port=PortSpec(
+        "agent-plugins",
+        "Agent Plugins 1.0",
+        "plugin.json",
+        "agent-plugins",
+        root="${PLUGIN_ROOT}",
+        data="${PLUGIN_DATA}",
+        names=AGENT_PLUGINS_NAMES,
+        mcp=AGENT_PLUGINS_MCP,
+        hooks=PortHooks(events=VIBE_PORT_EVENTS),
+        standard=True,
+    ),
 )

@@ -7,11 +7,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from satchel.hosts._common import rows
-from satchel.hosts._hooks import HookDialect
+from satchel.hosts._hooks import HookDialect, reverse
 from satchel.hosts._model import Host
+from satchel.hosts._port import (
+    AGENT_PLUGINS_MCP,
+    AGENT_PLUGINS_NAMES,
+    McpDialect,
+    PortHooks,
+    PortSpec,
+)
 from satchel.layout import PROJECT, USER
 
-__all__ = ["VIBE", "VIBE_EVENTS", "VIBE_HOOKS", "VIBE_HOOK_EVENTS"]
+__all__ = ["VIBE", "VIBE_EVENTS", "VIBE_HOOKS", "VIBE_HOOK_EVENTS", "VIBE_PORT_EVENTS"]
 
 VIBE_EVENTS = ("pre_tool", "post_tool", "post_agent")
 
@@ -29,6 +36,9 @@ VIBE_HOOKS = HookDialect(
     answer_fields="snake-case",
     sources=("https://docs.mistral.ai/vibe/plugins",),
 )
+
+# satchel's event -> Mistral Vibe's hooks.toml type
+VIBE_PORT_EVENTS: Mapping[str, str] = reverse(VIBE_HOOK_EVENTS)
 
 VIBE = Host(
     name="vibe",
@@ -57,4 +67,30 @@ VIBE = Host(
     hook_files=False,
     include_workspace_plugin=False,
     hooks=VIBE_HOOKS,
+    # Vibe's compatibility table: what it adapts of another host's plugin
+    carries=MappingProxyType(
+        {
+            "claude": ("skills", "mcp_servers", "hooks"),
+            "codex": ("skills", "mcp_servers"),
+            "kimi": ("skills", "mcp_servers", "hooks"),
+        }
+    ),
+    port=PortSpec(
+        "vibe",
+        "Mistral Vibe",
+        "plugin.json",
+        "agent-plugins",
+        root="${PLUGIN_ROOT}",
+        data="${PLUGIN_DATA}",
+        extension="ai.mistral.vibe",
+        names=AGENT_PLUGINS_NAMES,
+        mcp=McpDialect(
+            closed=AGENT_PLUGINS_MCP.closed,
+            stdio_type=AGENT_PLUGINS_MCP.stdio_type,
+            remote=AGENT_PLUGINS_MCP.remote,
+            refused=("sse",),  # Mistral Vibe refuses the sse transport
+            rooted=False,
+        ),
+        hooks=PortHooks(events=VIBE_PORT_EVENTS),
+    ),
 )

@@ -48,6 +48,7 @@ from typing import Any
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
+from satchel.plugins._carry import Carries, carried
 from satchel.plugins._claude_installed import Installed, installed_plugins
 from satchel.plugins._config import plugin_config
 from satchel.plugins._context import SkillRule
@@ -117,6 +118,7 @@ def load_plugins(
     skills_dir: bool = True,
     hold_project: bool = False,
     trusted_layout: Layout | None = None,
+    carries: Carries | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
@@ -127,10 +129,12 @@ def load_plugins(
     roots', the workspace plugin, the project-scope ones Claude Code installed, as the
     project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
     wrong reading them and whom they would shadow, in `trusted_layout`'s order (the
-    layout a trusted load reads, whose project rows rank first) [None: `layout`]."""
+    layout a trusted load reads, whose project rows rank first) [None: `layout`].
+    `carries`: the component kinds kept of a plugin of each format (a host's
+    `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all]."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
-        skill_rule, formats, claude_installed, skills_dir,
+        skill_rule, formats, claude_installed, skills_dir, carries,
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -154,6 +158,7 @@ class _Asked:
     formats: tuple[Format, ...] | None
     claude_installed: bool
     skills_dir: bool
+    carries: Carries | None
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -165,6 +170,7 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         asked.skill_rule or config.skill_rule or "claude-code",
         asked.strict,
         asked.executable,
+        asked.carries,
         cache,
     )
     sources: list[Source[Plugin]] = [Source(diagnostics=config.diagnostics)]
@@ -299,6 +305,7 @@ class _Reader:
     skill_rule: SkillRule
     strict: bool
     executable: bool
+    carries: Carries | None
     cache: dict[tuple[Path, str, str | None], tuple[tuple[object, ...], Source[Plugin]]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -312,7 +319,7 @@ class _Reader:
         return self.cache[key][1]
 
     def _how(self) -> tuple[object, ...]:
-        return (self.detection, self.skill_rule, self.strict, self.executable)
+        return (self.detection, self.skill_rule, self.strict, self.executable, self.carries)
 
     def _read(self, path: Path, scope: str, dir_name: str | None) -> Source[Plugin]:
         if not os.path.isdir(path):
@@ -326,7 +333,10 @@ class _Reader:
             skill_rule=self.skill_rule,
             dir_name=dir_name,
         )
-        return Source(() if plugin is None else (plugin,), found)
+        if plugin is None:
+            return Source((), found)
+        plugin, left = carried(plugin, self.carries)
+        return Source((plugin,), [*found, *left])
 
 
 def _lost(clash: Clash[Plugin]) -> Loss:

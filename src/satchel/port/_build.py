@@ -16,35 +16,27 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satchel import frontmatter
-from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType
 from satchel.commands import Command
 from satchel.errors import CommandBodyError
-from satchel.hooks._events import GEMINI_EVENTS as GEMINI_NAMES
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin
+from satchel.plugins.formats._gemini import agent_problem
 from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
 from satchel.port._plan import Plan
 from satchel.port._servers import MCP_SCHEMA, server_entries
-from satchel.port._targets import hook_key
+from satchel.port._targets import hook_key, target_event
 from satchel.port._text import json_text, toml_table
 from satchel.skills._model import Skill
 
 __all__ = ["BUILDERS", "NATIVE_SCHEMA"]
 
 NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
-VIBE_EXTENSION = "ai.mistral.vibe"
 _POSITIONAL = re.compile(r"\$(?:[0-9]|ARGUMENTS\[)")
 _NATIVE_META = ("version", "description", "homepage", "repository", "license")
 # the metadata Claude Code's, Codex's and Cursor's manifests share
 _META = ("version", "description", "author", "homepage", "repository", "license", "keywords")
-# what Gemini CLI 0.61.0's agent frontmatter takes and means as Claude Code does
-GEMINI_AGENT_FIELDS = frozenset(
-    ("name", "description", "display_name", "temperature", "max_turns", "timeout_mins")
-)
-MAX_AGENT_FILE = 1 << 20
 
 
 # -- what every manifest carries ----------------------------------------------------
@@ -103,13 +95,13 @@ def _skills_listed(plan: Plan, default_root: bool) -> list[str] | None:
     """The ``skills`` paths of a manifest that lists them: None when every skill is
     in ``skills/<dir>/`` (`default_root`: the target reads it unasked; else
     ``./skills/``), else each skill directory. A skill at the plugin root cannot be
-    listed where ``./`` is refused (Codex); it is dropped."""
+    listed where ``./`` is refused (`PortSpec.root_skills`: Codex); it is dropped."""
     rels = [(s, _skill_dir(plan, s)) for s in plan.plugin.skills]
     if all(_in(r, "skills") for _, r in rels):
         return None if default_root or not rels else ["./skills/"]
     kept: list[str] = []
     for skill, rel in rels:
-        if rel is None or (rel == "." and plan.target.format == "codex"):
+        if rel is None or (rel == "." and not plan.target.spec.root_skills):
             message = (
                 f"skill {skill.name!r} is at the plugin root, which {plan.target.title} cannot list"
             )
@@ -213,21 +205,27 @@ def _gemini_commands(plan: Plan) -> None:
 
 
 def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ...]]:
-    """The source's hooks split: those read from ``hooks/hooks.json`` in Claude Code's
-    format (which Claude Code reads unasked), and the others."""
+    """The source's hooks split: those read from ``hooks/hooks.json`` in the target's
+    own format (which it reads unasked: Claude Code), and the others."""
     default = tuple(
         h
         for h in plan.plugin.hooks
-        if h.format == "claude" and plan.rel(h.path) == "hooks/hooks.json"
+        if h.format == plan.target.format and plan.rel(h.path) == "hooks/hooks.json"
     )
     return default, tuple(h for h in plan.plugin.hooks if h not in default)
 
 
 def _read_in_place(plan: Plan, hook: HookSpec) -> bool:
-    """Whether the target reads `hook` from the source's own file as it is: Gemini CLI
-    reads Claude Code's ``hooks/hooks.json`` in its own event names, and a few of
-    those are Claude Code's too (``SessionStart``, ``SessionEnd``, ``Notification``)."""
-    return plan.target.format == "gemini" and hook.format == "claude" and hook.event in GEMINI_NAMES
+    """Whether the target reads `hook` from the source's own file as it is
+    (`PortHooks.reads_in_place`): Gemini CLI reads Claude Code's ``hooks/hooks.json``
+    in its own event names, and a few of those are Claude Code's too
+    (``SessionStart``, ``SessionEnd``, ``Notification``)."""
+    source = plan.target.hooks.reads_in_place
+    return (
+        source is not None
+        and hook.format == source
+        and target_event(hook, plan.target) == hook.event
+    )
 
 
 def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
@@ -285,9 +283,8 @@ def codex(plan: Plan) -> dict[str, Any]:
         manifest["mcpServers"] = entries
     events = event_map(plan, plan.plugin.hooks)
     if events:
-        manifest["hooks"] = events
-    _unsupported(plan, "commands", "Codex plugins carry no slash commands")
-    _unsupported(plan, "agents", "Codex plugins carry no agents")
+        # a hooks file's object: Codex ignores a bare event map (0.171.0, observed)
+        manifest["hooks"] = {"hooks": events}
     interface = {"displayName": str(plan.plugin.manifest.get("displayName") or plan.plugin.name)}
     if plan.plugin.description:
         interface["shortDescription"] = plan.plugin.description
@@ -340,6 +337,8 @@ def _flat_names(plan: Plan) -> None:
 
 def gemini(plan: Plan) -> dict[str, Any]:
     manifest = _meta(plan.plugin, ("version", "description"))
+    if "version" not in manifest and plan.target.spec.version is not None:
+        manifest["version"] = plan.target.spec.version
     _fixed_skills(plan, match_dir=False)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
@@ -353,32 +352,22 @@ def gemini(plan: Plan) -> dict[str, Any]:
 
 def _gemini_agents(plan: Plan) -> None:
     """Gemini CLI reads an extension's ``agents/*.md`` where they are (0.61.0, its
-    ``loadAgentsFromDirectory``: the top level only, a strict frontmatter). An agent
-    there whose frontmatter Gemini accepts needs nothing written; any other is dropped."""
+    ``loadAgentsFromDirectory``: the top level only, a strict frontmatter: satchel's
+    Gemini reader applies the same rule, `agent_problem`). An agent there whose
+    frontmatter Gemini accepts needs nothing written; any other is dropped."""
     for agent in plan.plugin.agents:
-        problem = _gemini_agent_problem(plan, agent)
+        rel = plan.rel(agent.path)
+        if agent.path is None or rel is None or not _in(rel, "agents") or not rel.endswith(".md"):
+            problem: str | None = (
+                f"Gemini CLI reads agents only from agents/<name>.md, not {rel or 'code'}"
+            )
+        else:
+            problem = agent_problem(agent.path)
+            if problem is not None:
+                problem += "; port does not convert agents"
         if problem is not None:
             message = f"agent {agent.name!r}: {problem}"
             plan.drop("agent", agent.name, "port.agent.unsupported", message, agent.path)
-
-
-def _gemini_agent_problem(plan: Plan, agent: AgentType) -> str | None:
-    rel = plan.rel(agent.path)
-    if agent.path is None or rel is None or not _in(rel, "agents") or not rel.endswith(".md"):
-        return f"Gemini CLI reads agents only from agents/<name>.md, not {rel or 'code'}"
-    try:
-        data = read_bounded(agent.path, MAX_AGENT_FILE)
-    except FileProblem as e:
-        return f"it cannot be read ({e.message})"
-    fields = frontmatter.parse(data, agent.path).fields or {}
-    extra = sorted(k for k in fields if k not in GEMINI_AGENT_FIELDS)
-    if not extra:
-        return None
-    listed = ", ".join(extra)
-    return (
-        f"its frontmatter holds {listed}, which Gemini CLI's strict agent schema refuses or "
-        "reads otherwise (tool and model names differ); port does not convert agents"
-    )
 
 
 def _events_file(plan: Plan) -> str:
@@ -397,16 +386,13 @@ def kimi(plan: Plan) -> dict[str, Any]:
     hooks = kimi_hooks(plan, plan.plugin.hooks)
     if hooks:
         manifest["hooks"] = hooks
-    why = "satchel's Kimi Code reader does not read {}, so port does not write them"
-    _unsupported(plan, "commands", why.format("`commands`"))
-    _unsupported(plan, "agents", why.format("`agents`"))
     return manifest
 
 
 def native(plan: Plan) -> dict[str, Any]:
-    """Agent Plugins 1.0, and Mistral Vibe's extension when the target is Vibe and
-    the plugin has hooks."""
-    vibe = plan.target.name == "vibe"
+    """Agent Plugins 1.0, and the host's extension (`PortSpec.extension`: Mistral
+    Vibe's) when the plugin has hooks."""
+    extension = plan.target.spec.extension
     manifest = {
         "$schema": NATIVE_SCHEMA,
         **_meta(plan.plugin, (*_NATIVE_META, "author", "keywords")),
@@ -420,20 +406,17 @@ def native(plan: Plan) -> dict[str, Any]:
                 plan.drop("mcp_server", server.name, "port.path.taken", message, server.path)
         else:
             plan.add("mcp.json", json_text({"$schema": MCP_SCHEMA, "mcpServers": entries}))
-    if vibe and plan.plugin.hooks:
-        rel = f"{VIBE_EXTENSION}/hooks.toml"
+    if extension is not None and plan.plugin.hooks:
+        rel = f"{extension}/hooks.toml"
         _hook_file(plan, rel, lambda: vibe_hooks(plan, plan.plugin.hooks))
         if rel in plan.files:
-            manifest["extensions"] = {VIBE_EXTENSION: {"schemaVersion": 1}}
+            manifest["extensions"] = {extension: {"schemaVersion": 1}}
     elif plan.plugin.hooks:
-        _unsupported(
-            plan, "hooks", "Agent Plugins 1.0 has no hooks (Mistral Vibe's extension does)"
-        )
-    _unsupported(plan, "commands", f"{plan.target.title} plugins carry no slash commands")
+        _unsupported(plan, "hooks", f"{plan.target.title} has no hooks (only a host's extension)")
     why = (
-        "port does not write Mistral Vibe's TOML agents"
-        if vibe
-        else "Agent Plugins 1.0 has no agents"
+        f"port does not write {extension}'s TOML agents"
+        if extension is not None
+        else f"{plan.target.title} has no agents (only a host's extension)"
     )
     _unsupported(plan, "agents", why)
     return manifest

@@ -1,13 +1,14 @@
-"""Hooks as each target writes them, from the source's `HookSpec` values.
+"""Hooks as each target writes them, from the source's `HookSpec` values, by the
+target host's `satchel.hosts.PortHooks`.
 
 * Claude Code, Codex and Gemini CLI: the three-level event map (``{event: [{matcher,
   hooks: [{type: "command", command, timeout}]}]}``), each in its host's event names.
-  Only Claude Code has the exec form (``args``), ``if``, and the handler fields
-  satchel keeps in `HookSpec.extras` (``async``, ``shell``...). Elsewhere ``args``
-  are joined into the shell command (quoted), and a hook with an ``if`` condition or
-  Claude-only fields is not written (it would run where the source's does not).
-  Gemini CLI's timeouts are milliseconds (its hook runner, 0.61.0: ``Hook timed out
-  after ${timeout}ms``), and Claude Code's tool names in a matcher become Gemini's.
+  Only a full dialect (Claude Code's) has the exec form (``args``), ``if``, and the
+  handler fields satchel keeps in `HookSpec.extras` (``async``, ``shell``...).
+  Elsewhere ``args`` are joined into the shell command (quoted), and a hook with an
+  ``if`` condition or Claude-only fields is not written (it would run where the
+  source's does not). A dialect may take timeouts in milliseconds and keep the
+  handler's description (Gemini CLI), and rename Claude Code's tools in a matcher.
 * Kimi Code: its flat list, ``{event, matcher, command, timeout}``, timeout 1-600 s.
 * Mistral Vibe: ``[[hooks]]`` tables in ``ai.mistral.vibe/hooks.toml`` (``name``,
   ``type``, ``match``, ``command``, ``timeout``, ``description``), names unique.
@@ -23,23 +24,10 @@ from typing import Any
 
 from satchel.hooks._spec import HookSpec
 from satchel.port._plan import Plan
-from satchel.port._targets import hook_key, target_event
+from satchel.port._targets import CLAUDE_TOOLS, hook_key, target_event
 from satchel.port._text import placeholders, toml_table
 
 __all__ = ["cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
-
-KIMI_RANGE = (1.0, 600.0)
-# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
-# migrate.ts, TOOL_NAME_MAPPING)
-GEMINI_TOOLS = {
-    "Edit": "replace",
-    "Bash": "run_shell_command",
-    "Read": "read_file",
-    "Write": "write_file",
-    "Glob": "glob",
-    "Grep": "grep",
-    "LS": "ls",
-}
 
 
 def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
@@ -75,7 +63,7 @@ def _command(plan: Plan, hook: HookSpec) -> str:
 
 def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[str, Any]]]:
     """The three-level event map of Claude Code, Codex and Gemini CLI."""
-    claude = plan.target.format == "claude"
+    claude = plan.target.hooks.full
     out: dict[str, list[dict[str, Any]]] = {}
     for hook, event in _events(plan, hooks):
         if not claude and _no_room(plan, hook):
@@ -92,13 +80,15 @@ def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[st
 
 
 def _matcher(plan: Plan, hook: HookSpec) -> str | None:
-    """The matcher as the target spells the tools: Claude Code's tool names become
-    Gemini CLI's, as ``gemini hooks migrate`` renames them; otherwise as written."""
-    if hook.matcher is None or plan.target.format != "gemini" or hook.format != "claude":
+    """The matcher as the target spells the tools: Claude Code's tool names become the
+    host's (Gemini CLI's, as ``gemini hooks migrate`` renames them); otherwise as
+    written."""
+    tools = plan.target.hooks.tools
+    if hook.matcher is None or not tools or hook.format not in CLAUDE_TOOLS:
         return hook.matcher
     matcher = hook.matcher
-    for claude, gemini in GEMINI_TOOLS.items():
-        matcher = re.sub(rf"\b{claude}\b", gemini, matcher)
+    for claude, theirs in tools.items():
+        matcher = re.sub(rf"\b{claude}\b", theirs, matcher)
     return matcher
 
 
@@ -121,10 +111,11 @@ def _claude_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
 
 def _plain_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
     handler: dict[str, Any] = {"type": "command", "command": _command(plan, hook)}
+    dialect = plan.target.hooks
     if hook.timeout is not None:
-        gemini = plan.target.format == "gemini"
-        handler["timeout"] = _number(hook.timeout * 1000 if gemini else hook.timeout)
-    if hook.description is not None and plan.target.format == "gemini":
+        scale = 1000 if dialect.milliseconds else 1
+        handler["timeout"] = _number(hook.timeout * scale)
+    if hook.description is not None and dialect.description:
         handler["description"] = hook.description
     return handler
 
@@ -152,14 +143,14 @@ def cursor_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, Any]:
 def kimi_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> list[dict[str, Any]]:
     """Kimi's flat list."""
     out: list[dict[str, Any]] = []
-    low, high = KIMI_RANGE
+    low, high = plan.target.hooks.timeouts or (0.0, float("inf"))
     for hook, event in _events(plan, hooks):
         if _no_room(plan, hook):
             continue
         if hook.timeout is not None and not low <= hook.timeout <= high:
             message = (
-                f"Kimi Code takes a timeout of 1-600 s, not {hook.timeout:g}; "
-                "the hook is not written"
+                f"{plan.target.title} takes a timeout of {low:g}-{high:g} s, not "
+                f"{hook.timeout:g}; the hook is not written"
             )
             plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
             continue

@@ -13,28 +13,28 @@ same plugin. A target whose format is the source's own is skipped
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from satchel._contain import is_dir, resolve_root
 from satchel._text import did_you_mean
 from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.plugins._carry import PART_NOUNS, Part
 from satchel.plugins._detect import FORMAT_ORDER, Detection
 from satchel.plugins._model import FORMATS, Format, Plugin
 from satchel.plugins._read import read_plugin
-from satchel.plugins.formats._kimi import NAME as KIMI_NAME
 from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
 from satchel.port._build import BUILDERS
-from satchel.port._model import PortReport, TargetReport
+from satchel.port._model import Drop, Kind, PortReport, TargetReport
 from satchel.port._plan import Plan, relative
-from satchel.port._targets import TARGETS, Target
+from satchel.port._targets import TARGETS, Target, hook_key
 from satchel.port._text import json_text
 from satchel.port._write import Record, write_files
 
 __all__ = ["port", "targets_named"]
 
-_NATIVE_NAME = re.compile(r"(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z")
 _MANIFESTS: dict[Format, tuple[str, ...]] = {
     "agent-plugins": ("plugin.json",),
     "bundle": ("plugin.toml",),
@@ -59,8 +59,12 @@ def targets_named(names: Iterable[str]) -> tuple[Target, ...]:
             )
         if target not in chosen:
             chosen.append(target)
-    if {"vibe", "agent-plugins"} <= {t.name for t in chosen}:
-        raise ValueError("vibe and agent-plugins both write plugin.json; name one of them")
+    for n, target in enumerate(chosen):
+        other = next((t for t in chosen[:n] if t.manifest == target.manifest), None)
+        if other is not None:
+            raise ValueError(
+                f"{other.name} and {target.name} both write {target.manifest}; name one of them"
+            )
     if not chosen:
         raise ValueError("name at least one target")
     return tuple(chosen)
@@ -141,7 +145,8 @@ def _target(
     skip = _skip(plugin, target) or _hand_written(plugin, target, sources, force)
     if skip is not None:
         return TargetReport(target.name, target.title, problems=(skip,), skipped=True)
-    plan = Plan(plugin, target, sources)
+    kept, drops = _kept(plugin, target)
+    plan = Plan(kept, target, sources, drops=drops)
     manifest = BUILDERS[target.format](plan)
     files = {target.manifest: json_text(manifest), **plan.files}
     written, problems = write_files(
@@ -179,6 +184,14 @@ def _skip(plugin: Plugin, target: Target) -> Diagnostic | None:
             f"{target.name}: the plugin is already in {target.title}'s format; nothing is written"
         )
         return diagnostic("port.target.source", message, where)
+    order = target.profile.plugin_formats or ()
+    before = order[: order.index(target.format)] if target.format in order else ()
+    if plugin.format in before:
+        message = (
+            f"{target.name}: {target.title} reads the plugin's own {plugin.format} manifest "
+            f"before a {target.manifest} (its order: {', '.join(order)}); nothing is written"
+        )
+        return diagnostic("port.target.source", message, where)
     problem = _name_problem(plugin.name, target)
     if problem is None:
         return None
@@ -186,16 +199,40 @@ def _skip(plugin: Plugin, target: Target) -> Diagnostic | None:
 
 
 def _name_problem(name: str, target: Target) -> str | None:
-    if target.format == "kimi" and not KIMI_NAME.match(name):
-        return f"Kimi Code names a plugin [a-z0-9][a-z0-9_-]{{0,63}}, not {name!r}"
-    if target.format == "agent-plugins":
-        if len(name) > 64 or not _NATIVE_NAME.match(name):
-            return (
-                f"Agent Plugins 1.0 names a plugin with a-z, 0-9, '-' and '.', alphanumeric at "
-                f"both ends, no '--' or '..', not {name!r}"
-            )
-        if typescript_identifier(name).lower() in RESERVED_NAMESPACES:
-            return (
-                f"the namespace {typescript_identifier(name)!r} derived from {name!r} is reserved"
-            )
+    rule = target.names
+    if rule is None:
+        return None
+    if not rule.pattern.match(name):
+        return f"{target.title} names a plugin {rule.says}, not {name!r}"
+    if rule.namespaces and typescript_identifier(name).lower() in RESERVED_NAMESPACES:
+        return f"the namespace {typescript_identifier(name)!r} derived from {name!r} is reserved"
     return None
+
+
+# port's kinds -> the plugin's, and the code of a kind the target's host does not keep
+_KINDS: tuple[tuple[Kind, Part, str], ...] = (
+    ("command", "commands", "port.command.unsupported"),
+    ("agent", "agents", "port.agent.unsupported"),
+    ("hook", "hooks", "port.hook.unsupported"),
+)
+
+
+def _kept(plugin: Plugin, target: Target) -> tuple[Plugin, list[Drop]]:
+    """`plugin` without the kinds the target's host does not keep of a plugin in the
+    format written (`Host.carries`: the table `compat` reads too), and their drops."""
+    drops: list[Drop] = []
+    gone: dict[str, Any] = {}
+    for kind, part, code in _KINDS:
+        if target.keeps(part):
+            continue
+        for item in getattr(plugin, part):
+            name = hook_key(item) if kind == "hook" else item.name
+            label = f"{item.event} hook" if kind == "hook" else f"{kind} {item.name!r}"
+            message = (
+                f"{target.name}: {label}: {target.title} does not load a plugin's "
+                f"{PART_NOUNS[part]} from its {target.manifest}"
+            )
+            found = diagnostic(code, message, item.path or plugin.root)
+            drops.append(Drop(kind, name, found))
+        gone[part] = ()
+    return (replace(plugin, **gone) if gone else plugin), drops

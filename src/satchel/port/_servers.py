@@ -1,15 +1,16 @@
-"""MCP servers as each target's manifest or ``mcp.json`` spells them.
+"""MCP servers as each target's manifest or ``mcp.json`` spells them, by the
+target host's `satchel.hosts.McpDialect`.
 
 The `McpServer` values hold the portable spellings (``${PLUGIN_ROOT}``, a plugin file
 as ``./x``). Claude Code's shape (``.mcp.json``: ``command``/``args``/``env``/``cwd``,
-or ``type`` ``http``/``sse`` with ``url`` and ``headers``) is Codex's, Cursor's and
-Kimi's too; Agent Plugins 1.0's ``mcp.json`` is closed (its schema), so any other
-field is left out and reported; Gemini CLI names a streamable HTTP endpoint
-``httpUrl`` and an SSE one ``url`` (https://geminicli.com/docs/extensions/reference).
-Kimi's ``cwd`` must start with ``./`` (its plugins.md). Mistral Vibe refuses ``sse``.
-A target that documents no placeholder for the plugin root or its data directory in
-MCP entries (Codex; Kimi Code; Gemini CLI's data) keeps ``${PLUGIN_ROOT}`` or
-``${PLUGIN_DATA}`` as written, and says so.
+or ``type`` ``http``/``sse`` with ``url`` and ``headers``) is the default; a closed
+dialect (Agent Plugins 1.0's schema, Gemini CLI's) leaves any other field out and
+reports it; a dialect names each remote transport's ``type`` and URL key (Gemini CLI:
+``httpUrl`` for streamable HTTP, ``url`` for SSE); a relative dialect (Kimi Code)
+keeps ``./x`` commands and a ``cwd`` of ``./x``; a refused transport (Mistral Vibe's
+``sse``) drops the server. A target that documents no placeholder for the plugin root
+or its data directory in MCP entries keeps ``${PLUGIN_ROOT}`` or ``${PLUGIN_DATA}``
+as written, and says so.
 """
 
 from __future__ import annotations
@@ -34,8 +35,11 @@ def server_entries(plan: Plan, servers: tuple[McpServer, ...]) -> dict[str, Any]
     dropped, and a field it has no room for is left out, each with its diagnostic."""
     entries: dict[str, Any] = {}
     for server in servers:
-        if server.transport == "sse" and plan.target.name == "vibe":
-            message = f"MCP server {server.name!r}: Mistral Vibe refuses the sse transport"
+        if server.transport in plan.target.mcp.refused:
+            message = (
+                f"MCP server {server.name!r}: {plan.target.title} refuses the "
+                f"{server.transport} transport"
+            )
             plan.drop("mcp_server", server.name, "port.mcp.transport", message, server.path)
             continue
         entry, left_out = _entry(server, plan.target)
@@ -58,7 +62,7 @@ def _entry(server: McpServer, target: Target) -> tuple[dict[str, Any], list[str]
     """One server's entry, and the fields left out."""
     extras = dict(server.extras)
     left_out: list[str] = []
-    if target.format in ("agent-plugins", "gemini"):
+    if target.mcp.closed:
         left_out += sorted(extras)
         extras = {}
     entry = (
@@ -73,12 +77,12 @@ def _spelled(text: str, target: Target) -> str:
 
 def _stdio(server: McpServer, target: Target, left_out: list[str]) -> dict[str, Any]:
     command = server.command or ""
-    if target.format == "agent-plugins":
-        entry: dict[str, Any] = {"type": "stdio", "command": command}
-    elif command.startswith("./") and target.root is not None and target.format != "kimi":
-        entry = {"command": target.root + command[1:]}
+    entry: dict[str, Any] = {} if target.mcp.stdio_type is None else {"type": target.mcp.stdio_type}
+    rooted = target.mcp.rooted and not target.mcp.relative
+    if command.startswith("./") and target.root is not None and rooted:
+        entry["command"] = target.root + command[1:]
     else:
-        entry = {"command": command}
+        entry["command"] = command
     if server.args:
         entry["args"] = [_spelled(a, target) for a in server.args]
     if server.env:
@@ -93,7 +97,7 @@ def _stdio(server: McpServer, target: Target, left_out: list[str]) -> dict[str, 
 
 
 def _cwd(cwd: str, target: Target) -> str | None:
-    if target.format != "kimi":
+    if not target.mcp.relative:
         return _spelled(cwd, target)
     if cwd == _ROOT:
         return "./"
@@ -103,14 +107,9 @@ def _cwd(cwd: str, target: Target) -> str | None:
 
 
 def _remote(server: McpServer, target: Target) -> dict[str, Any]:
-    url = server.url or ""
-    if target.format == "gemini":
-        key = "httpUrl" if server.transport == "streamable-http" else "url"
-        entry: dict[str, Any] = {key: url}
-    elif target.format == "agent-plugins":
-        entry = {"type": server.transport, "url": url}
-    else:
-        entry = {"type": "http" if server.transport == "streamable-http" else "sse", "url": url}
+    kind, key = target.mcp.remote.get(server.transport, (server.transport, "url"))
+    entry: dict[str, Any] = {} if kind is None else {"type": kind}
+    entry[key] = server.url or ""
     if server.headers:
         entry["headers"] = dict(server.headers)
     return entry

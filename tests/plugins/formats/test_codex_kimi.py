@@ -80,14 +80,50 @@ def test_inline_codex_mcp_servers(plugin_dir: Path):
     assert [(s.name, s.command) for s in plugin.mcp_servers] == [("local", "node")]
 
 
-def test_codex_hooks_are_recognised_and_not_adapted(plugin_dir: Path):
+PRE = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}]}
+START = {"SessionStart": [{"hooks": [{"type": "command", "command": "b"}]}]}
+
+
+def test_codex_reads_hooks_json_by_default_and_not_a_root_hooks_json(plugin_dir: Path):
+    # Codex 0.171.0: hooks/hooks.json runs; a root hooks.json is not read
     codex_tree(plugin_dir)
-    write_json(plugin_dir, "hooks.json", {"hooks": {"PreToolUse": []}})
+    write_json(plugin_dir, "hooks/hooks.json", {"hooks": PRE})
+    write_json(plugin_dir, "hooks.json", {"hooks": START})
     plugin, diags = read_plugin(plugin_dir)
-    assert plugin is not None and plugin.hooks == ()
-    [hooks] = only(diags, "plugin.hooks.unsupported")
-    assert (hooks.code, hooks.severity) == ("plugin.hooks.unsupported", "info")
-    assert "hooks.json" in hooks.message
+    assert plugin is not None
+    assert [(h.event, h.command) for h in plugin.hooks] == [("PreToolUse", "a")]
+    assert "plugin.hooks.unsupported" not in codes(diags)
+
+
+def test_codex_inline_hooks_replace_the_default_file(plugin_dir: Path):
+    codex_tree(plugin_dir, hooks={"hooks": START})
+    write_json(plugin_dir, "hooks/hooks.json", {"hooks": PRE})
+    plugin, _ = read_plugin(plugin_dir)
+    assert plugin is not None
+    assert [(h.event, h.command) for h in plugin.hooks] == [("SessionStart", "b")]
+
+
+def test_codex_hooks_paths_replace_the_default_file(plugin_dir: Path):
+    codex_tree(plugin_dir, hooks=["./more/hooks.json"])
+    write_json(plugin_dir, "hooks/hooks.json", {"hooks": PRE})
+    write_json(plugin_dir, "more/hooks.json", {"hooks": START})
+    plugin, _ = read_plugin(plugin_dir)
+    assert plugin is not None
+    assert [(h.event, h.command) for h in plugin.hooks] == [("SessionStart", "b")]
+
+
+def test_a_bare_event_map_is_ignored_and_the_default_file_read(plugin_dir: Path):
+    # Codex 0.171.0 ignores `hooks` holding the event map itself and runs hooks/hooks.json
+    codex_tree(plugin_dir, hooks=START)
+    write_json(plugin_dir, "hooks/hooks.json", {"hooks": PRE})
+    plugin, diags = read_plugin(plugin_dir)
+    assert plugin is not None
+    assert [(h.event, h.command) for h in plugin.hooks] == [("PreToolUse", "a")]
+    [bad] = only(diags, "plugin.hooks.invalid")
+    assert bad.message == (
+        "`hooks` must be a path, a list of paths, an object holding a `hooks` object or a "
+        "list of them, not an object of events; Codex ignores it and reads hooks/hooks.json"
+    )
 
 
 def test_a_codex_skills_path_leaving_the_root_is_refused(plugin_dir: Path):

@@ -1,13 +1,17 @@
-"""Codex plugins: ``.codex-plugin/plugin.json``, adapted as skills and MCP servers
-(Vibe's compatibility table).
+"""Codex plugins: ``.codex-plugin/plugin.json``: skills, MCP servers, hooks and apps,
+as Codex reads them (openai/codex ``codex-rs/core-plugins/src/manifest.rs`` and
+``loader.rs``; observed with Codex 0.171.0).
 
 Fields read: ``name`` (empty or missing: the directory name), ``version``,
 ``description``, ``keywords``, ``skills`` (a path or a list of paths: skill
-directories or skills roots; default ``skills/``) and ``mcpServers`` (a path to a
-``.mcp.json``-shaped file, or an inline object of servers; default ``.mcp.json``).
-Paths are plugin-relative (``./x`` or ``x``, never absolute or ``..``). Codex's
-``hooks`` (the field, ``hooks/hooks.json`` or a root ``hooks.json``) are not adapted:
-one ``plugin.hooks.unsupported`` names them. ``apps`` (a path to an ``.app.json``;
+directories or skills roots; default ``skills/``), ``mcpServers`` (a path to a
+``.mcp.json``-shaped file, or an inline object of servers; default ``.mcp.json``) and
+``hooks``: a path or a list of paths to hooks files (Claude Code's shape), an inline
+``{"hooks": {event: [...]}}`` object or a list of them; without the field (or with a
+value Codex ignores, such as a bare event map: ``plugin.hooks.invalid``),
+``hooks/hooks.json``. A root ``hooks.json`` is not read (Codex does not read it).
+Paths are plugin-relative (``./x`` or ``x``, never absolute or ``..``). ``apps`` (a
+path to an ``.app.json``;
 default ``.app.json``) is read into `Plugin.apps` (`satchel.plugins.components._apps`).
 ``interface``, ``author`` and any other field are kept in `Plugin.manifest` without
 comment, as Codex ignores unknown keys. A known field of the wrong type is fatal
@@ -16,12 +20,13 @@ comment, as Codex ignores unknown keys. A known field of the wrong type is fatal
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from satchel.diagnostics import type_name
+from satchel.hooks._parse import claude_hooks, parse_claude_hooks
+from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins._model import App, Plugin
 from satchel.plugins.components._apps import FILE as APPS
@@ -32,7 +37,7 @@ from satchel.plugins.formats._base import adapter, plugin_name, read_manifest, s
 __all__ = ["MANIFEST", "load"]
 
 MANIFEST = ".codex-plugin/plugin.json"
-HOOK_FILES = ("hooks/hooks.json", "hooks.json")
+HOOKS = "hooks/hooks.json"
 
 
 @adapter
@@ -43,13 +48,13 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     ctx.name = ctx.namespace = plugin_name(manifest.get("name"), ctx.dir_name, path)
     skills = listed_or_default(ctx, manifest, "skills", "skills", path)
     servers = manifest_servers(ctx, manifest, path, ".mcp.json")
-    _hooks(ctx, manifest, path)
     return ctx.plugin(
         "codex",
         scope,
         manifest,
         skills=tuple(load_skill_paths(ctx, skills)),
         mcp_servers=servers,
+        hooks=_hooks(ctx, manifest, path),
         apps=_apps(ctx, manifest, path),
     )
 
@@ -73,12 +78,40 @@ def _type_problem(key: str, value: Any) -> str | None:
     return skills_problem(key, value)
 
 
-def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> None:
-    found = [ctx.root / f for f in HOOK_FILES if os.path.lexists(ctx.root / f)]
-    if "hooks" in manifest:
-        found.insert(0, path)
-    if not found:
-        return
-    where = ", ".join(ctx.rel(p) for p in found)
-    message = f"Codex plugin hooks are not adapted (only skills and MCP servers): {where}"
-    ctx.add("plugin.hooks.unsupported", message, found[0])
+def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[HookSpec, ...]:
+    """The hooks of the files or inline objects ``hooks`` gives, else of
+    ``hooks/hooks.json``; a declarative-only client notes where they are."""
+    files, inline = _hook_sources(ctx, manifest.get("hooks"), path)
+    if not ctx.runs("hooks", [*files, *([path] if inline else [])]):
+        return ()
+    found: list[HookSpec] = []
+    for file in files:
+        found += ctx.keep(parse_claude_hooks(file, ctx.root, ctx.name, resolved=True))
+    for document in inline:
+        found += ctx.keep(claude_hooks(document, path, ctx.name))
+    return tuple(found)
+
+
+def _hook_sources(ctx: Ctx, value: Any, path: Path) -> tuple[list[Path], list[Mapping[str, Any]]]:
+    """What Codex reads hooks from: the listed files, or the inline ``{"hooks": ...}``
+    objects, or (no field, or one Codex ignores) ``hooks/hooks.json``."""
+    items = value if isinstance(value, list) else [value]
+    if value is not None and all(isinstance(v, str) for v in items):
+        return ctx.listed({"hooks": value}, "hooks", path), []
+    if value is not None and all(_wrapped(v) for v in items) and items:
+        return [], [v for v in items if isinstance(v, dict)]
+    if value is not None:
+        given = "an object of events" if isinstance(value, dict) else type_name(value)
+        message = (
+            "`hooks` must be a path, a list of paths, an object holding a `hooks` object or a "
+            f"list of them, not {given}; Codex ignores it and reads hooks/hooks.json"
+        )
+        ctx.add("plugin.hooks.invalid", message, path, severity="warning")
+    fixed = ctx.fixed(HOOKS)
+    return ([] if fixed is None else [fixed]), []
+
+
+def _wrapped(value: Any) -> bool:
+    """A hooks file's object: ``{"hooks": {...}}`` and nothing else (Codex's
+    ``HooksFile`` refuses other fields)."""
+    return isinstance(value, dict) and set(value) == {"hooks"} and isinstance(value["hooks"], dict)

@@ -46,7 +46,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from satchel import frontmatter
 from satchel._contain import contained, is_file, str_list
+from satchel._files import FileProblem, read_bounded
 from satchel.commands import Command, scan_commands
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_gemini_hooks
@@ -59,7 +61,16 @@ from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import load_agents, load_skills
 from satchel.plugins.formats._base import adapter, read_manifest
 
-__all__ = ["CONTEXT_FILE", "KNOWN_FIELDS", "MANIFEST", "NAME", "UNAPPLIED", "load"]
+__all__ = [
+    "AGENT_FIELDS",
+    "CONTEXT_FILE",
+    "KNOWN_FIELDS",
+    "MANIFEST",
+    "NAME",
+    "UNAPPLIED",
+    "agent_problem",
+    "load",
+]
 
 MANIFEST = "gemini-extension.json"
 CONTEXT_FILE = "GEMINI.md"
@@ -85,7 +96,11 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
     agents = ctx.fixed("agents")
     if ctx.runs("agents", [] if agents is None else [agents]) and agents is not None:
         found = load_agents(ctx, [agents], recursive=False)
-        parts["agents"] = tuple(a for a in found if not (a.path and a.path.name.startswith("_")))
+        parts["agents"] = tuple(
+            a
+            for a in found
+            if not (a.path and a.path.name.startswith("_")) and _agent_kept(ctx, a.path)
+        )
     hooks = ctx.fixed("hooks/hooks.json")
     if ctx.runs("hooks", [] if hooks is None else [hooks]) and hooks is not None:
         parts["hooks"] = _hooks(ctx, hooks)
@@ -193,3 +208,49 @@ def _unapplied(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> None:
     if policies is not None:
         message = "policies/ (Gemini CLI policy engine rules) are not read"
         ctx.add("plugin.policies.unsupported", message, policies)
+
+
+# Gemini CLI 0.61.0's local agent schema (zod, strict: any other key refuses the agent)
+AGENT_FIELDS = frozenset(
+    ("kind", "name", "description", "display_name", "tools", "mcp_servers", "model",
+     "temperature", "max_turns", "timeout_mins")
+)  # fmt: skip
+_AGENT_NAME = re.compile(r"[a-z0-9_-]+\Z")
+MAX_AGENT_FILE = 1 << 20
+
+
+def agent_problem(path: Path | None) -> str | None:
+    """Why Gemini CLI refuses the agent file at `path` (its strict schema: only
+    `AGENT_FIELDS`, a slug name, a description, ``tools`` a list), or None. The tool
+    names themselves are not checked."""
+    if path is None:
+        return "it has no file"
+    try:
+        data = read_bounded(path, MAX_AGENT_FILE)
+    except FileProblem as e:
+        return f"it cannot be read ({e.message})"
+    fields = frontmatter.parse(data, path).fields or {}
+    extra = sorted(str(k) for k in fields if k not in AGENT_FIELDS)
+    if extra:
+        return f"Gemini CLI's agent schema refuses the key(s) {', '.join(extra)}"
+    name = fields.get("name")
+    if not isinstance(name, str) or not _AGENT_NAME.match(name):
+        return f"Gemini CLI names an agent with a-z, 0-9, '-' and '_', not {name!r}"
+    description = fields.get("description")
+    if not isinstance(description, str) or not description:
+        return "Gemini CLI needs a description"
+    tools = fields.get("tools")
+    if tools is not None and not (
+        isinstance(tools, list) and all(isinstance(t, str) for t in tools)
+    ):
+        return f"Gemini CLI takes tools as a list of names, not {type_name(tools)}"
+    return None
+
+
+def _agent_kept(ctx: Ctx, path: Path | None) -> bool:
+    problem = agent_problem(path)
+    if problem is None:
+        return True
+    where = path if path is not None else ctx.root
+    ctx.add("plugin.agent.invalid", f"{ctx.rel(where)}: {problem}", where, severity="warning")
+    return False

@@ -17,7 +17,6 @@ field (``commands``, ``agents``, ``systemPrompt``, ``interface``...) is kept in
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_kimi_hooks
 from satchel.hooks._spec import HookSpec
+from satchel.hosts._kimi import KIMI_NAME
 from satchel.plugins._context import Ctx, fatal, listed_or_default
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import load_skill_paths, manifest_servers, root_skill
@@ -34,7 +34,7 @@ from satchel.skills._model import Skill
 __all__ = ["MANIFESTS", "NAME", "load"]
 
 MANIFESTS = ("kimi.plugin.json", ".kimi-plugin/plugin.json")
-NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
+NAME = KIMI_NAME
 
 
 @adapter

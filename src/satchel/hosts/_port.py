@@ -1,0 +1,130 @@
+"""How `satchel port` writes a plugin for a host: `PortSpec`, one value in the host's
+definition (`Host.port`), with how that host spells MCP servers (`McpDialect`) and
+hooks (`PortHooks`) in the manifest or files it reads.
+
+Which component kinds the host keeps of a plugin of the written format is not here: it
+is `Host.carries`, the table `compat` and the loader read too, so what `port` writes
+for a host is what `compat` says that host keeps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import field
+from types import MappingProxyType
+
+from satchel._model import model
+from satchel.hosts._vocabulary import Format
+
+__all__ = [
+    "AGENT_PLUGINS_MCP",
+    "AGENT_PLUGINS_NAMES",
+    "HTTP_REMOTE",
+    "McpDialect",
+    "NameRule",
+    "PortHooks",
+    "PortSpec",
+]
+
+# transport -> (the ``type`` written, None: none; the key of the URL)
+HTTP_REMOTE: Mapping[str, tuple[str | None, str]] = MappingProxyType(
+    {"streamable-http": ("http", "url"), "sse": ("sse", "url")}
+)
+
+
+@model
+class McpDialect:
+    """How a host's plugin spells an MCP server. `closed`: only the fields satchel
+    knows are written (the others left out and reported); `stdio_type`: the ``type``
+    a stdio server carries (None: none); `remote`: per transport, the ``type`` written
+    (None: none) and the key of its URL; `relative`: a plugin file stays ``./x`` in
+    ``command`` and ``cwd`` names a plugin folder as ``./x`` (another ``cwd`` is left
+    out); `refused`: the transports the host refuses (the server is dropped);
+    `rooted`: a plugin file as a stdio command (``./x``) is written below the root
+    placeholder, when the target has one (False: as written)."""
+
+    closed: bool = False
+    stdio_type: str | None = None
+    remote: Mapping[str, tuple[str | None, str]] = field(default_factory=lambda: HTTP_REMOTE)
+    relative: bool = False
+    refused: tuple[str, ...] = ()
+    rooted: bool = True
+
+
+@model
+class PortHooks:
+    """How a host's plugin spells a hook. `full`: Claude Code's handler, with the exec
+    form (``args``), ``if`` and its other fields (elsewhere a hook needing them is not
+    written); `events`: satchel's event -> the host's name for it (None: the hook's
+    event in Claude Code's spelling, kept when the host fires it); `tools`: Claude
+    Code's tool names in a matcher -> the host's; `milliseconds`: timeouts are written
+    in milliseconds; `description`: the handler keeps its ``description``;
+    `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
+    its own hooks file, where it is (a hook there whose event the host fires as
+    written needs nothing); `timeouts`: the range of seconds a hook's timeout may take
+    (a hook outside it is not written) [None: any]."""
+
+    full: bool = False
+    events: Mapping[str, str] | None = None
+    tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    milliseconds: bool = False
+    description: bool = False
+    reads_in_place: Format | None = None
+    timeouts: tuple[float, float] | None = None
+
+
+@model
+class NameRule:
+    """The names the host gives a plugin: `pattern` (matched whole), `says` what it
+    allows (for the message), and `namespaces`: the TypeScript namespace derived from
+    the name may not be a reserved one (Agent Plugins 1.0)."""
+
+    pattern: re.Pattern[str]
+    says: str
+    namespaces: bool = False
+
+
+@model
+class PortSpec:
+    """What `satchel port --to <name>` writes: `name` (``--to``) and `title`; the
+    `manifest` (plugin-relative) in `format`; the spellings of ``${PLUGIN_ROOT}`` and
+    ``${PLUGIN_DATA}`` in its MCP entries and hook commands (None: kept as written;
+    `hook_root`: the root in hook commands only, when it differs); `root_skills`:
+    a skill at the plugin root can be listed (``./``); `extension`: the host's own
+    extension of the format that carries its hooks (Mistral Vibe's
+    ``ai.mistral.vibe``; None: the format's own hooks, if any); `names`: the host's
+    rule for a plugin's name (None: any); `mcp` and `hooks` its dialects; `standard`:
+    the target is a format's standard rather than the host's own reading of it (Agent
+    Plugins 1.0, satchel's own), listed after the hosts; `version`: the version
+    written when the source has none, for a host that refuses a manifest without one
+    (Gemini CLI) [None: none written]."""
+
+    name: str
+    title: str
+    manifest: str
+    format: Format
+    root: str | None = None
+    data: str | None = None
+    hook_root: str | None = None
+    root_skills: bool = True
+    extension: str | None = None
+    names: NameRule | None = None
+    mcp: McpDialect = field(default_factory=McpDialect)
+    hooks: PortHooks = field(default_factory=PortHooks)
+    standard: bool = False
+    version: str | None = None
+
+
+# Agent Plugins 1.0 names a plugin with a-z, 0-9, '-' and '.' (64 at most)
+AGENT_PLUGINS_NAMES = NameRule(
+    re.compile(r"(?=.{1,64}\Z)(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"),
+    "with a-z, 0-9, '-' and '.', alphanumeric at both ends, no '--' or '..'",
+    namespaces=True,
+)
+AGENT_PLUGINS_MCP = McpDialect(
+    closed=True,
+    stdio_type="stdio",
+    rooted=False,
+    remote=MappingProxyType({"streamable-http": ("streamable-http", "url"), "sse": ("sse", "url")}),
+)

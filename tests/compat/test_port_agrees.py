@@ -1,0 +1,130 @@
+"""`compat` and `port` agree by construction: both read the host's one table of what it
+keeps (`Host.carries`) and how it is written (`Host.port`). For every bundled example
+plugin and every host port writes for, port writes the plugin for that host in a
+scratch copy; then `compat` on the copy, for that host, loads exactly the source's
+components minus what port said it drops, and reports no component left out that port
+did not report. For a host that reads the source's own format (Codex and a Claude Code
+plugin), compat on the untouched source keeps the same kinds port writes."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from satchel.compat import HostReport, compat
+from satchel.hosts import get
+from satchel.plugins import read_plugin
+from satchel.plugins._carry import PARTS, carries
+from satchel.plugins._detect import is_plugin_dir
+from satchel.port import TARGETS, port
+from satchel.port._model import TargetReport
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+PLUGINS = sorted(
+    p for p in EXAMPLES.glob("**/plugins/*") if p.is_dir() and is_plugin_dir(p)
+)  # fmt: skip
+# compat's codes that mean a component is not kept (the others note or cut it)
+LEFT_OUT = frozenset(
+    ("compat.component.unread", "compat.load.refused", "compat.executable.off",
+     "compat.format.unread", "compat.event.missing", "compat.name.refused",
+     "compat.root.unread")
+)  # fmt: skip
+# port's kinds -> compat's `Loads` field
+LOADS = {"skill": "skills", "command": "commands", "agent": "agents", "hook": "hooks",
+         "mcp_server": "mcp_servers"}  # fmt: skip
+
+
+def test_every_example_plugin_is_found():
+    names = {p.name for p in PLUGINS}
+    assert {"pr-tools", "deploy-kit", "lint-kit", "meeting-notes", "release-notes"} <= names
+
+
+def _source_counts(root: Path) -> Counter[str]:
+    plugin, _ = read_plugin(root)
+    assert plugin is not None
+    return Counter(
+        {
+            "skill": len(plugin.skills),
+            "command": len(plugin.commands),
+            "agent": len(plugin.agents),
+            "hook": len(plugin.hooks),
+            "mcp_server": len(plugin.mcp_servers),
+        }
+    )
+
+
+def _kept(source: Counter[str], report: TargetReport) -> Counter[str]:
+    found = Counter(source)
+    for drop in report.drops:
+        if drop.whole:
+            found[drop.kind] -= 1
+    return found
+
+
+def _loaded(host: HostReport) -> Counter[str]:
+    return Counter({kind: len(getattr(host.loads, field)) for kind, field in LOADS.items()})
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("plugin", PLUGINS, ids=lambda p: p.name)
+def test_compat_on_the_ported_plugin_keeps_what_port_wrote(
+    tmp_path: Path, plugin: Path, target: str
+):
+    copy = tmp_path / plugin.name
+    shutil.copytree(plugin, copy, symlinks=True)
+    source = _source_counts(copy)
+    (written,) = port(copy, [target]).targets
+    if written.skipped:
+        assert [d.code for d in written.problems] in (["port.target.source"],
+                                                      ["port.name.invalid"])  # fmt: skip
+        return
+    host = TARGETS[target].host
+    (seen,) = compat(copy, hosts=[host]).hosts
+    assert _loaded(seen) == _kept(source, written)
+    said = Counter(d.kind for d in written.drops if d.whole)
+    unsaid = [
+        (d.code, d.component, d.id)
+        for d in seen.drops
+        if d.code in LEFT_OUT and said[d.component] == 0
+    ]
+    assert unsaid == []
+
+
+def _reads_as_its_own(plugin: Path, target: str) -> bool:
+    """Whether the target's host reads `plugin`'s own format and keeps of it what it
+    keeps of the format port writes for it (the one table)."""
+    source, _ = read_plugin(plugin)
+    spec = TARGETS[target]
+    profile = get(spec.host)
+    if source is None or source.format == spec.format:
+        return False
+    reads = profile.plugin_formats is None or source.format in profile.plugin_formats
+    return reads and all(
+        carries(profile.carries, source.format, p) == carries(profile.carries, spec.format, p)
+        for p in PARTS
+    )
+
+
+SAME = [(p, t) for p in PLUGINS for t in TARGETS if _reads_as_its_own(p, t)]
+
+
+def test_codex_reads_a_claude_code_plugin_as_its_own():
+    assert ("pr-tools", "codex") in {(p.name, t) for p, t in SAME}
+
+
+@pytest.mark.parametrize(("plugin", "target"), SAME, ids=lambda v: getattr(v, "name", v))
+def test_a_host_keeps_of_the_source_what_port_writes_for_it(plugin: Path, target: str):
+    """compat on the untouched source keeps, kind by kind, what port writes for a host
+    that reads the source's format as its own."""
+    source, _ = read_plugin(plugin)
+    assert source is not None
+    spec = TARGETS[target]
+    profile = get(spec.host)
+    (seen,) = compat(plugin, hosts=[spec.host]).hosts
+    for field in LOADS.values():
+        if getattr(source, field):
+            kept = profile.keeps(spec.format, field)  # type: ignore[arg-type]
+            assert bool(getattr(seen.loads, field)) == kept, field
