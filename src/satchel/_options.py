@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack, cast
 
+from satchel._host_state import HostState
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._model import model
@@ -111,6 +112,10 @@ class Options:
     * `claude_installed_plugins`: the plugins Claude Code installed
       (``~/.claude/plugins/installed_plugins.json``), enabled as its settings'
       ``enabledPlugins`` say (docs/install.md) [True].
+    * `host_state`: where a host keeps its own state (`satchel._host_state.HostState`,
+      set by its profile: Codex's ``~/.codex``): the plugins it installed and enables
+      load, its config's MCP servers, skill rules, instruction settings and hooks are
+      read, and the hooks it has not trusted are named [None: none].
 
     Hooks (see docs/hooks.md):
 
@@ -165,6 +170,7 @@ class Options:
     plugin_skill_names: PluginSkillNames = "namespaced"
     plugin_skill_rule: SkillRule | None = None
     claude_installed_plugins: bool = True
+    host_state: HostState | None = None
     hook_files: bool = True
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
@@ -264,6 +270,7 @@ class LoadOverrides(TypedDict, total=False):
     plugin_skill_names: PluginSkillNames
     plugin_skill_rule: SkillRule | None
     claude_installed_plugins: bool
+    host_state: HostState | None
     hook_files: bool
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]

@@ -888,6 +888,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "skill.description.too-long": Entry(
             "warning", "the description is longer than 1024 characters", also=("error",)
         ),
+        "skill.disabled": Entry(
+            "info", "a host's own config turns the skill off ([[skills.config]]); it is not loaded"
+        ),
         "skill.field.deprecated": Entry(
             "info", "a deprecated top-level field was moved into metadata"
         ),

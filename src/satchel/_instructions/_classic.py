@@ -55,22 +55,29 @@ def _agents_or_claude(
             return
 
 
-def codex_mode(loader: Loader, trust_project: bool, max_total: int) -> None:
+def codex_mode(
+    loader: Loader, trust_project: bool, max_total: int, fallback: tuple[str, ...] = ()
+) -> None:
+    """Codex's files: `fallback` names the project files read in a folder that holds
+    neither AGENTS.override.md nor AGENTS.md (Codex's ``project_doc_fallback_filenames``,
+    first found wins); `max_total` caps the project's files (``project_doc_max_bytes``:
+    0 reads none)."""
+    names = (*_CODEX, *((n, "agents") for n in fallback if n not in (OVERRIDE, AGENTS)))
     codex = loader.layout.home / ".codex"
     loader.user_paths = {codex / OVERRIDE, codex / AGENTS}
     for name, kind in _CODEX:
         text = loader.read(codex / name, "user")
         if text is not None and loader.add(codex / name, "user", kind, text):
             break
-    if not trust_project:
+    if not trust_project or max_total <= 0:
         return
     dirs = project_dirs(loader.layout, walk=True)
     budget = max_total
     for i, directory in enumerate(dirs):
-        for name, kind in _CODEX:
+        for name, kind in names:
             path = directory / name
             if budget == 0 and loader.exists(path, "project"):
-                return _truncated(loader, max_total, path, None, dirs[i:])
+                return _truncated(loader, max_total, path, None, dirs[i:], names)
             text = loader.read(path, "project")
             if text is None:
                 continue
@@ -78,14 +85,19 @@ def codex_mode(loader: Loader, trust_project: bool, max_total: int) -> None:
             if len(data) > budget:
                 kept = boundary(data, budget)
                 loader.add(path, "project", kind, data[:kept].decode("utf-8"), cut=True)
-                return _truncated(loader, max_total, path, (kept, len(data)), dirs[i + 1 :])
+                return _truncated(loader, max_total, path, (kept, len(data)), dirs[i + 1 :], names)
             if loader.add(path, "project", kind, text):
                 budget -= len(data)
             break
 
 
 def _truncated(
-    loader: Loader, cap: int, path: Path, cut: tuple[int, int] | None, later: list[Path]
+    loader: Loader,
+    cap: int,
+    path: Path,
+    cut: tuple[int, int] | None,
+    later: list[Path],
+    names: tuple[tuple[str, Kind], ...] = _CODEX,
 ) -> None:
     """Report the cap: what was cut from `path`, and the files in `later` not read."""
     parts = []
@@ -96,7 +108,7 @@ def _truncated(
             f"{loader.label(path, 'project')} was cut after {kept} of {size} bytes "
             f"({left} left out)"
         )
-    unread = [loader.label(p, "project") for d in later if (p := _codex_file(loader, d))]
+    unread = [loader.label(p, "project") for d in later if (p := _codex_file(loader, d, names))]
     if unread:
         files = "file" if len(unread) == 1 else "files"
         parts.append(f"{len(unread)} later {files} not read: {', '.join(unread)}")
@@ -106,5 +118,7 @@ def _truncated(
         loader.diags.append(diagnostic("instructions.truncated", message, path))
 
 
-def _codex_file(loader: Loader, directory: Path) -> Path | None:
-    return next((directory / n for n, _ in _CODEX if loader.exists(directory / n, "project")), None)
+def _codex_file(
+    loader: Loader, directory: Path, names: tuple[tuple[str, Kind], ...]
+) -> Path | None:
+    return next((directory / n for n, _ in names if loader.exists(directory / n, "project")), None)

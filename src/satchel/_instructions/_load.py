@@ -33,16 +33,19 @@ def load_instructions(
     max_total: int = MAX_TOTAL,
     trust_project: bool = True,
     context_names: Sequence[str] = (GEMINI,),
+    fallback_names: Sequence[str] = (),
 ) -> tuple[tuple[InstructionFile, ...], tuple[Diagnostic, ...]]:
     """The instruction files for `layout`, in prompt order (a later file wins), and
     what was wrong. `max_total` caps the project files where the host has a cap
     (codex); `context_names` are Gemini's file names (``context.fileName``, see
-    `gemini_context_names`). Never raises for a bad file; see the module docstring."""
+    `gemini_context_names`); `fallback_names` the files read in a folder without the
+    mode's own (codex: ``project_doc_fallback_filenames``; a name that is not a plain
+    file name is ignored). Never raises for a bad file; see the module docstring."""
     loader = Loader(layout, max_file)
     if mode == "satchel":
         satchel_mode(loader, trust_project)
     elif mode == "codex":
-        codex_mode(loader, trust_project, max_total)
+        codex_mode(loader, trust_project, max_total, tuple(filter(plain_name, fallback_names)))
     elif mode == "claude-code":
         claude_code_mode(loader, trust_project)
     elif mode == "cursor":

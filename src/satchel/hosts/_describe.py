@@ -37,6 +37,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
+        ("its own state", host.state.home if host.state else "none"),
         ("hooks and servers loaded", _value(host.executable)),
     )
 

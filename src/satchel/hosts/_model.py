@@ -18,6 +18,7 @@ from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
+from satchel._host_state import HostState
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._listing import ListingSettings
@@ -136,6 +137,11 @@ class Host:
       whether hooks and servers are loaded at all (declarative-only hosts).
     * `claude_installed_plugins`: the plugins Claude Code installed under
       ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
+    * `state`: where the host keeps its own state on this machine, and the keys it
+      writes there (`satchel._host_state.HostState`: Codex's ``~/.codex``): the
+      plugins it installed, its MCP servers, the skills it turned off, its instruction
+      settings, its hook files and the hooks it trusts [None: nothing of the host's
+      own is read].
     """
 
     name: str
@@ -169,6 +175,7 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+    state: HostState | None = None
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -230,6 +237,7 @@ class Host:
             include_workspace_plugin=self.include_workspace_plugin,
             executable=self.executable,
             claude_installed_plugins=self.claude_installed_plugins,
+            host_state=self.state,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -291,4 +299,14 @@ class Host:
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
             "claude_installed_plugins": self.claude_installed_plugins,
+            "state": None if self.state is None else _state_json(self.state),
         }
+
+
+def _state_json(state: HostState) -> dict[str, object]:
+    """`state` as JSON: its fields, each as set."""
+    return {
+        name: list(value) if isinstance(value, tuple) else value
+        for name in state.__dataclass_fields__
+        if (value := getattr(state, name)) is not None
+    }

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel._host_state import HostState
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
 
-__all__ = ["PROFILES", "SATCHEL"]
+__all__ = ["CODEX_STATE", "PROFILES", "SATCHEL"]
 
 
 def _rows(scope: str, *rows: tuple[str, str]) -> tuple[RootSpec, ...]:
@@ -132,6 +133,37 @@ CLAUDE_CODE = Host(
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
 )
 
+# Codex 0.171.0's own state (openai/codex codex-rs/core-plugins/src/loader.rs and store.rs,
+# codex-rs/core-skills/src/config_rules.rs, codex-rs/hooks/src/engine/discovery.rs; each
+# observed with codex debug prompt-input and codex mcp list --json)
+CODEX_STATE = HostState(
+    title="Codex",
+    home="{home}/.codex",
+    config="config.toml",
+    project_config=".codex/config.toml",
+    projects="projects",
+    trust_key="trust_level",
+    trusted="trusted",
+    plugins="plugins",
+    plugin_cache="plugins/cache",
+    enabled_default=True,  # [plugins."a@m"] with no enabled key loads (observed)
+    default_version="local",
+    manifests=(
+        ".codex-plugin/plugin.json",
+        ".claude-plugin/plugin.json",
+        ".cursor-plugin/plugin.json",
+    ),
+    schema_manifest="plugin.json",
+    schema_prefix="https://agent-plugins.org/schemas/",
+    mcp_servers="mcp_servers",
+    skill_rules="skills.config",
+    doc_fallback="project_doc_fallback_filenames",
+    doc_max_bytes="project_doc_max_bytes",
+    hooks_file="hooks.json",
+    hooks_table="hooks",
+    hook_state="hooks.state",
+)
+
 CODEX = Host(
     name="codex",
     title="Codex",
@@ -155,7 +187,9 @@ CODEX = Host(
     commands=_rows(USER, (".codex", "{home}/.codex/prompts")),
     ancestors=True,
     walk=WalkBounds(nested=True, max_depth=6, max_dirs=2000),
-    plugin_formats=("agent-plugins", "codex", "claude"),
+    # a root plugin.json with an Agent Plugins $schema, then .codex-plugin, .claude-plugin
+    # and .cursor-plugin (observed: an installed plugin of each loads)
+    plugin_formats=("agent-plugins", "codex", "claude", "cursor"),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
     argument_numbering=1,
@@ -170,6 +204,7 @@ CODEX = Host(
     clash="every",
     hook_files=False,
     include_workspace_plugin=False,
+    state=CODEX_STATE,
 )
 
 GEMINI = Host(
