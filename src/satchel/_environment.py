@@ -523,6 +523,7 @@ class _Builder:
             own_files=opts.hook_files,
             # a managed lock on hooks: Claude Code's settings hooks are not read
             claude_settings=opts.claude_settings_hooks and "hooks" not in self.managed.locked,
+            state=opts.host_state,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
 

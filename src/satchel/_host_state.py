@@ -64,7 +64,12 @@ class HostState:
       the usual one is missing, and the cap on the project's instruction files.
     * `hooks_file`: the hook file beside each config file; `hooks_table` the hooks of
       the config file itself; `hook_state` the table of per-hook state, by hook key
-      (``trusted_hash``, ``enabled``).
+      (``trusted_hash``, ``enabled``). `hook_events` maps each event the host fires
+      to the label its hook keys use (``PreToolUse`` -> ``pre_tool_use``);
+      `hook_unmatched` are the events whose matcher it ignores; a command hook's
+      timeout defaults to `hook_timeout` seconds, and for the `hook_short` events to
+      1 and at most `hook_short_cap`; `hook_skipped_types` are the handler types it
+      skips (each still counts in the hook's position).
     """
 
     title: str
@@ -88,6 +93,12 @@ class HostState:
     hooks_file: str | None = None
     hooks_table: str | None = None
     hook_state: str | None = None
+    hook_events: tuple[tuple[str, str], ...] = ()
+    hook_unmatched: tuple[str, ...] = ()
+    hook_timeout: int = 600
+    hook_short: tuple[str, ...] = ()
+    hook_short_cap: int = 3
+    hook_skipped_types: tuple[str, ...] = ()
 
     def home_dir(self, layout: Layout) -> Path:
         """The host's home folder for `layout` (``~/.codex``)."""
@@ -167,15 +178,16 @@ def host_config(layout: Layout, state: HostState, *, trust_project: bool) -> Hos
 
 
 def _project_files(layout: Layout, state: HostState) -> tuple[Path, ...]:
-    """The project config files there are, from the project root down to cwd (the
-    user's own file never counts as a project's)."""
+    """The project config files of the folders holding the host's folder, from the
+    project root down to cwd (a folder without the file counts: its hook file may be
+    there; the user's own folder never counts as a project's)."""
     if state.project_config is None:
         return ()
     user = state.config_path(layout)
     found: list[Path] = []
     for folder in _root_to_cwd(layout):
         path = folder / state.project_config
-        if path != user and os.path.isfile(path):
+        if path != user and os.path.isdir(path.parent):
             found.append(path)
     return tuple(found)
 

@@ -246,6 +246,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.file.invalid": Entry(
             "warning", "a hooks.toml or settings.json, or one hook in it, is invalid"
         ),
+        "hook.host.untrusted": Entry(
+            "warning",
+            "a host skips the hook without a word: it never trusted it, or it changed since",
+        ),
         "hook.http.failed": Entry(
             "warning", "an http hook could not post, or its server answered with a non-2xx status"
         ),

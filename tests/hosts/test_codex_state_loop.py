@@ -1,7 +1,7 @@
 """What Codex 0.171.0 keeps for itself in ``$CODEX_HOME``, read by satchel under the codex
 profile as Codex reads it: the plugins it installed, the MCP servers of its config
-files, the skills ``[[skills.config]]`` turns off, and ``project_doc_fallback_filenames``
-with ``project_doc_max_bytes``.
+files, the skills ``[[skills.config]]`` turns off, ``project_doc_fallback_filenames``
+with ``project_doc_max_bytes``, and its hook files with the hooks it trusts.
 
 One scratch HOME holds a ``~/.codex`` with installed plugins of every kind (a
 ``.codex-plugin``, ``.claude-plugin``, ``.cursor-plugin`` and Agent Plugins manifest,
@@ -9,7 +9,8 @@ none at all, several version folders, ``local``, disabled, not named in the conf
 named but missing) and a trusted git project beside an untrusted one. The real Codex
 runs once per test run (`tests.hostloop.shared.once`): ``codex debug prompt-input``
 from a folder of the trusted project (the skills and instructions the model sees), and
-``codex mcp list --json`` in both projects. Each test then loads the same tree with
+``codex mcp list --json`` in both projects, and the app server's ``hooks/list`` (each
+hook's state key, hash and trust status). Each test then loads the same tree with
 satchel and compares.
 """
 
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,22 @@ CALL = 120
 MARKET = "mkt"
 GUIDE = "guide text at the root\n"
 CAP = 100
+# the hash Codex gives a PreToolUse hook matching Bash that runs `echo one` (observed)
+ECHO_ONE = "sha256:f97aa936612a54bff7f97c1abb2210b93dfefd476fb11691a3ab6d4a0dbb7aa9"
+
+
+def _hooks(*groups: tuple[str, str | None, list[dict[str, Any]]]) -> str:
+    events: dict[str, list[dict[str, Any]]] = {}
+    for event, matcher, handlers in groups:
+        group: dict[str, Any] = {"hooks": handlers}
+        if matcher is not None:
+            group["matcher"] = matcher
+        events.setdefault(event, []).append(group)
+    return json.dumps({"hooks": events})
+
+
+def _command(command: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "command", "command": command, **fields}
 
 
 def _plugin(codex: Path, name: str, at: str, manifest: str | None, **fields: Any) -> Path:
@@ -57,6 +76,7 @@ def build(base: Path) -> dict[str, Path]:
         _plugin(codex, "alpha", version, ".codex-plugin/plugin.json")
     beta = _plugin(codex, "beta", "2.0.0", ".claude-plugin/plugin.json")
     put(beta / ".mcp.json", json.dumps({"mcpServers": {"beta-srv": {"command": "echo"}}}))
+    put(beta / "hooks/hooks.json", _hooks(("Stop", None, [_command("echo plugin")])))
     _plugin(codex, "gamma", "local", None)  # no manifest: Codex loads nothing of it
     _plugin(codex, "delta", "1.0.0", ".codex-plugin/plugin.json")  # disabled
     _plugin(codex, "unnamed", "1.0.0", ".codex-plugin/plugin.json")  # not in config.toml
@@ -128,6 +148,48 @@ enabled = false
 """
     put(trusted / ".codex/config.toml", project_config)  # skills.config here: not read
     put(plain / ".codex/config.toml", project_config)  # Codex does not trust it
+    put(
+        codex / "hooks.json",
+        _hooks(
+            ("PreToolUse", "Bash", [_command("echo one"), _command("echo two", timeout=30)]),
+            ("Stop", None, [_command("echo off")]),
+            ("SessionEnd", "m", [_command("echo end")]),
+        ),
+    )
+    put(
+        trusted / ".codex/hooks.json",
+        _hooks(
+            (
+                "UserPromptSubmit",
+                "ignored",
+                [
+                    _command("echo project", statusMessage="checking"),
+                    {"type": "prompt", "prompt": "is this fine?"},
+                    _command("echo after"),
+                ],
+            ),
+        ),
+    )
+    put(plain / ".codex/hooks.json", _hooks(("Stop", None, [_command("echo plain")])))
+    user_hooks = codex / "hooks.json"
+    with open(codex / "config.toml", "a", encoding="utf-8") as config:
+        config.write(
+            f"""
+[[hooks.PreToolUse]]
+matcher = "Edit"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "echo toml"
+timeout = 5
+
+[hooks.state."{user_hooks}:pre_tool_use:0:0"]
+trusted_hash = "{ECHO_ONE}"
+[hooks.state."{user_hooks}:pre_tool_use:0:1"]
+trusted_hash = "sha256:0000"
+[hooks.state."{user_hooks}:stop:0:0"]
+enabled = false
+"""
+        )
     put(trusted / "GUIDE.md", GUIDE)
     put(cwd / "AGENTS.md", "x" * 150)
     return {"home": home, "codex": codex, "trusted": trusted, "plain": plain, "cwd": cwd}
@@ -145,6 +207,54 @@ def _run(binary: Path, home: Path, cwd: Path, *args: str) -> Turn:
     return Turn(done.returncode, done.stdout, done.stderr, ())
 
 
+def _hook_list(binary: Path, home: Path, cwd: Path) -> Turn:
+    """The app server's ``hooks/list`` for `cwd`: initialize, then the one request,
+    answered on stdout as JSON-RPC (the server is stopped once it answers)."""
+    env = {
+        "HOME": str(home),
+        "CODEX_HOME": str(home / ".codex"),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    }
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "t", "version": "1"}}},
+        {"method": "initialized"},
+        {"id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
+    ]
+    with subprocess.Popen(
+        [str(binary), "app-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=cwd,
+        text=True,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        try:
+            for message in messages:
+                server.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+            server.stdin.flush()
+            answer = _answer(server.stdout, 2, time.monotonic() + CALL)
+        finally:
+            server.kill()
+    return Turn(0 if answer is not None else 1, answer or "", "", ())
+
+
+def _answer(stream: Any, wanted: int, deadline: float) -> str | None:
+    """The line of `stream` answering request `wanted` (None: none before `deadline`)."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if not selector.select(timeout=max(0.0, deadline - time.monotonic())):
+                return None
+            line = stream.readline()
+            if not line:
+                return None
+            if json.loads(line).get("id") == wanted:
+                return str(line)
+    return None
+
+
 @pytest.fixture(scope="module")
 def ran(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Path], Any]:
     """The tree and what Codex printed for it, run once per test run."""
@@ -156,6 +266,7 @@ def ran(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str
             "prompt": _run(codex, home, tree["cwd"], "debug", "prompt-input"),
             "mcp": _run(codex, home, tree["cwd"], "mcp", "list", "--json"),
             "mcp-plain": _run(codex, home, tree["plain"], "mcp", "list", "--json"),
+            "hooks": _hook_list(codex, home, tree["cwd"]),
         }
 
     base, turns = once(tmp_path_factory, "codex-state", make)
@@ -322,3 +433,90 @@ def test_satchel_matches_codex_fallback_and_cap(ran: Any):
         (tree["cwd"] / "AGENTS.md", "x" * (CAP - len(GUIDE))),
     ]
     assert prompt_of(ran).instructions == "\n\n".join(f.text for f in env.instructions)
+
+
+# --- hooks and Codex's trust in them ---------------------------------------------------
+
+
+def codex_hooks(ran: Any) -> list[dict[str, Any]]:
+    _, turns = ran
+    [listed] = json.loads(turns["hooks"].stdout)["result"]["data"]
+    return list(listed["hooks"])
+
+
+def test_codex_keys_hashes_and_trusts_each_hook(ran: Any):
+    tree, _ = ran
+    found = {h["key"]: (h["trustStatus"], h["enabled"]) for h in codex_hooks(ran)}
+    user, project = tree["codex"], tree["trusted"] / ".codex"
+    assert found == {
+        f"{user}/hooks.json:pre_tool_use:0:0": ("trusted", True),
+        f"{user}/hooks.json:pre_tool_use:0:1": ("modified", True),
+        f"{user}/hooks.json:stop:0:0": ("untrusted", False),
+        f"{user}/hooks.json:session_end:0:0": ("untrusted", True),
+        f"{user}/config.toml:pre_tool_use:0:0": ("untrusted", True),
+        f"{project}/hooks.json:user_prompt_submit:0:0": ("untrusted", True),
+        f"{project}/hooks.json:user_prompt_submit:0:2": ("untrusted", True),  # after a prompt
+        f"beta@{MARKET}:hooks/hooks.json:stop:0:0": ("untrusted", True),
+    }  # the untrusted project's hooks.json is not read
+
+
+def test_satchel_keys_and_hashes_each_hook_as_codex_does(ran: Any):
+    from satchel._host_state import host_config
+    from satchel.hooks._host_hooks import host_hooks, plugin_hook_file
+    from satchel.hosts._profiles import CODEX_STATE
+
+    tree, _ = ran
+    layout = satchel_codex(tree["cwd"], tree["home"]).layout
+    beta = tree["codex"] / "plugins/cache" / MARKET / "beta/2.0.0"
+    extra = plugin_hook_file(f"beta@{MARKET}", beta, beta / "hooks/hooks.json")
+    assert extra is not None
+    config = host_config(layout, CODEX_STATE, trust_project=True)
+    ours = {
+        h.key: (h.current, h.status, h.enabled) for h in host_hooks(CODEX_STATE, config, (extra,))
+    }
+    # a plugin's hook hash carries a second part (after "/") satchel does not reproduce
+    assert ours == {
+        h["key"]: (h["currentHash"].split("/")[0], h["trustStatus"], h["enabled"])
+        for h in codex_hooks(ran)
+    }
+
+
+def test_satchel_runs_only_the_hooks_codex_runs(ran: Any):
+    tree, _ = ran
+    env = satchel_codex(tree["cwd"], tree["home"])
+    runs = sorted(
+        h["command"] for h in codex_hooks(ran) if h["enabled"] and h["trustStatus"] == "trusted"
+    )
+    ours = sorted(h.spec.command for h in env.hooks.loaded())
+    assert ours == runs == ["echo one"]
+
+
+def test_satchel_names_the_hooks_codex_skips_without_a_word(ran: Any):
+    tree, _ = ran
+    env = satchel_codex(tree["cwd"], tree["home"])
+    config = tree["codex"] / "config.toml"
+    skipped = {
+        (h["command"], h["key"], h["trustStatus"], h["currentHash"])
+        for h in codex_hooks(ran)
+        if h["enabled"] and h["trustStatus"] != "trusted"
+    }
+    expected = []
+    for command, key, status, current in sorted(skipped):
+        event = next(h["eventName"] for h in codex_hooks(ran) if h["key"] == key)
+        event = event[0].upper() + event[1:]
+        where = key.rsplit(":", 3)[0]
+        if where.startswith(f"beta@{MARKET}:"):
+            where = str(tree["codex"] / "plugins/cache" / MARKET / "beta/2.0.0/hooks/hooks.json")
+        if status == "untrusted":
+            why = f"it has never been trusted (no trusted_hash for {key!r}"
+        else:
+            why = (
+                f"it changed since it was trusted (the trusted_hash for {key!r} is not its "
+                f"{current}"
+            )
+        expected.append(
+            f"Codex skips the {event} hook {command!r} of {where} without a word: {why} "
+            f"in {config})"
+        )
+    assert sorted(by_code(env, "hook.host.untrusted")) == sorted(expected)
+    assert len(expected) == 6

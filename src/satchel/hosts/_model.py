@@ -306,7 +306,12 @@ class Host:
 def _state_json(state: HostState) -> dict[str, object]:
     """`state` as JSON: its fields, each as set."""
     return {
-        name: list(value) if isinstance(value, tuple) else value
+        name: _listed(value)
         for name in state.__dataclass_fields__
         if (value := getattr(state, name)) is not None
     }
+
+
+def _listed(value: object) -> object:
+    """`value` with every tuple in it a list, as JSON gives it back."""
+    return [_listed(v) for v in value] if isinstance(value, tuple) else value

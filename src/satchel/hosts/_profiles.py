@@ -133,6 +133,16 @@ CLAUDE_CODE = Host(
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
 )
 
+# the label of each Codex event in its hook state keys (codex-rs/hooks/src/lib.rs)
+CODEX_HOOK_LABELS = (
+    ("PreToolUse", "pre_tool_use"), ("PermissionRequest", "permission_request"),
+    ("PostToolUse", "post_tool_use"), ("PreCompact", "pre_compact"),
+    ("PostCompact", "post_compact"), ("SessionStart", "session_start"),
+    ("SessionEnd", "session_end"), ("UserPromptSubmit", "user_prompt_submit"),
+    ("SubagentStart", "subagent_start"), ("SubagentStop", "subagent_stop"),
+    ("Stop", "stop"), ("Interrupt", "interrupt"),
+)  # fmt: skip
+
 # Codex 0.171.0's own state (openai/codex codex-rs/core-plugins/src/loader.rs and store.rs,
 # codex-rs/core-skills/src/config_rules.rs, codex-rs/hooks/src/engine/discovery.rs; each
 # observed with codex debug prompt-input and codex mcp list --json)
@@ -162,6 +172,15 @@ CODEX_STATE = HostState(
     hooks_file="hooks.json",
     hooks_table="hooks",
     hook_state="hooks.state",
+    hook_events=CODEX_HOOK_LABELS,
+    # observed with the app server's hooks/list: these keep no matcher; SessionEnd and
+    # Interrupt hooks get 1 second unless given, at most 3; prompt and agent hooks are
+    # skipped with a warning
+    hook_unmatched=("UserPromptSubmit", "Stop", "Interrupt"),
+    hook_timeout=600,
+    hook_short=("SessionEnd", "Interrupt"),
+    hook_short_cap=3,
+    hook_skipped_types=("prompt", "agent"),
 )
 
 CODEX = Host(

@@ -17,6 +17,7 @@ highest version (semantic versions compared as such, any other name as text). On
 real folders whose name is a valid version (ASCII letters, digits, ``.``, ``+``,
 ``_``, ``-``) count. A folder in the cache that the config does not name is not
 loaded; an entry whose folder is missing is ``plugin.installed.missing``; a folder
+outside the cache after symlinks is ``plugin.installed.outside``; a folder
 holding none of the host's manifests (``.codex-plugin/plugin.json``,
 ``.claude-plugin/plugin.json``, ``.cursor-plugin/plugin.json``, or a root
 ``plugin.json`` with an Agent Plugins ``$schema``) is not loaded
@@ -35,7 +36,7 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_file
+from satchel._contain import is_file, is_inside, real_path
 from satchel._host_state import HostConfig, HostState
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import USER, Layout
@@ -112,6 +113,11 @@ def _record(
             problems.append(diagnostic("plugin.installed.missing", message, path))
         return None
     root = base / version
+    real, real_cache = real_path(root), real_path(cache)
+    if real is None or real_cache is None or not is_inside(real, real_cache):
+        message = f"the folder of {plugin_id!r} is outside {cache} after symlinks; it is not read"
+        problems.append(diagnostic("plugin.installed.outside", message, path))
+        return None
     if enabled and not _has_manifest(state, root):
         manifests = ", ".join((*state.manifests, *filter(None, [state.schema_manifest])))
         why = f"{root} holds no plugin manifest ({manifests}); {state.title} loads none of it"
