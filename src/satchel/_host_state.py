@@ -14,7 +14,8 @@ data, so no reader names a host.
 A project's config file is read only where the host reads it: in a project the host
 itself trusts (``[projects."<path>"] trust_level = "trusted"`` in the user's file, for
 the project root or the working directory) and that satchel's trust lets load. One
-the host would not read is listed in `HostConfig.untrusted`. Reading writes nothing and
+the host would not read is listed in `HostConfig.untrusted` and named with
+``host.config.untrusted``. Reading writes nothing and
 runs nothing; a file that cannot be read or is not TOML is ``config.invalid`` and its
 settings are ignored.
 """
@@ -172,6 +173,7 @@ def host_config(layout: Layout, state: HostState, *, trust_project: bool) -> Hos
     if not trust_project or not files:
         return HostConfig(user_path, user, (), (), tuple(problems))
     if not _host_trusts(layout, state, user):
+        problems += [_unread(state, path, user_path) for path in files]
         return HostConfig(user_path, user, (), files, tuple(problems))
     projects = tuple((path, _read(path, problems)) for path in files)
     return HostConfig(user_path, user, projects, (), tuple(problems))
@@ -236,6 +238,16 @@ def _read(path: Path, problems: list[Diagnostic]) -> Mapping[str, Any]:
     except ValueError as e:  # not UTF-8, not TOML, or nested too deep
         problems.append(_invalid(f"not valid TOML: {e}", path))
         return _EMPTY
+
+
+def _unread(state: HostState, path: Path, user_path: Path) -> Diagnostic:
+    folder = path.parent
+    message = (
+        f"{state.title} does not read {folder} (its config, MCP servers and hooks): "
+        f"{user_path} does not trust the project ([{state.projects}.\"<path>\"] "
+        f'{state.trust_key} = "{state.trusted}")'
+    )
+    return diagnostic("host.config.untrusted", message, folder)
 
 
 def _invalid(why: str, path: Path) -> Diagnostic:

@@ -296,6 +296,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
             "is left out",
         ),
+        "host.config.untrusted": Entry(
+            "info",
+            "a host does not read a project's own config folder: it does not trust the project",
+        ),
         "host.managed.locked": Entry(
             "info", "Claude Code's managed settings lock a surface: its .claude roots are not read"
         ),

@@ -410,6 +410,17 @@ def test_codex_lists_user_project_and_plugin_servers(ran: Any):
     ]
 
 
+def test_satchel_says_codex_does_not_read_an_untrusted_project(ran: Any):
+    tree, _ = ran
+    env = satchel_codex(tree["plain"], tree["home"])
+    assert by_code(env, "host.config.untrusted") == [
+        f"Codex does not read {tree['plain'] / '.codex'} (its config, MCP servers and hooks): "
+        f"{tree['codex'] / 'config.toml'} does not trust the project "
+        '([projects."<path>"] trust_level = "trusted")'
+    ]
+    assert not [h for h in env.hooks.hooks if h.spec.command == "echo plain"]
+
+
 @pytest.mark.parametrize("where", ["cwd", "plain"])
 def test_satchel_matches_codex_servers(ran: Any, where: str):
     tree, turns = ran
