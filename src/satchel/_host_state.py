@@ -244,7 +244,7 @@ def _unread(state: HostState, path: Path, user_path: Path) -> Diagnostic:
     folder = path.parent
     message = (
         f"{state.title} does not read {folder} (its config, MCP servers and hooks): "
-        f"{user_path} does not trust the project ([{state.projects}.\"<path>\"] "
+        f'{user_path} does not trust the project ([{state.projects}."<path>"] '
         f'{state.trust_key} = "{state.trusted}")'
     )
     return diagnostic("host.config.untrusted", message, folder)
