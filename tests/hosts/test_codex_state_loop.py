@@ -71,6 +71,7 @@ def build(base: Path) -> dict[str, Path]:
     codex = home / ".codex"
     trusted = git_repo(base / "trusted")
     plain = git_repo(base / "plain")
+    zero = git_repo(base / "zero")  # its own config sets the cap to 0
     cwd = trusted / "pkg"
     for version in ("1.9.0", "1.10.0", "1.2.0"):  # 1.10.0 is the highest
         _plugin(codex, "alpha", version, ".codex-plugin/plugin.json")
@@ -126,6 +127,8 @@ command = "echo"
 enabled = false
 
 [projects."{trusted}"]
+trust_level = "trusted"
+[projects."{zero}"]
 trust_level = "trusted"
 
 [[skills.config]]
@@ -192,7 +195,17 @@ enabled = false
         )
     put(trusted / "GUIDE.md", GUIDE)
     put(cwd / "AGENTS.md", "x" * 150)
-    return {"home": home, "codex": codex, "trusted": trusted, "plain": plain, "cwd": cwd}
+    put(zero / ".codex/config.toml", "project_doc_max_bytes = 0\n")
+    put(zero / "AGENTS.md", "not read\n")
+    put(codex / "GUIDE.md", "a fallback name is for project folders only\n")
+    return {
+        "home": home,
+        "codex": codex,
+        "trusted": trusted,
+        "plain": plain,
+        "zero": zero,
+        "cwd": cwd,
+    }
 
 
 def _run(binary: Path, home: Path, cwd: Path, *args: str) -> Turn:
@@ -267,6 +280,7 @@ def ran(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str
             "mcp": _run(codex, home, tree["cwd"], "mcp", "list", "--json"),
             "mcp-plain": _run(codex, home, tree["plain"], "mcp", "list", "--json"),
             "hooks": _hook_list(codex, home, tree["cwd"]),
+            "prompt-zero": _run(codex, home, tree["zero"], "debug", "prompt-input"),
         }
 
     base, turns = once(tmp_path_factory, "codex-state", make)
@@ -277,6 +291,7 @@ def ran(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str
         "codex": base / "home/.codex",
         "trusted": base / "trusted",
         "plain": base / "plain",
+        "zero": base / "zero",
         "cwd": base / "trusted/pkg",
     }
     return tree, turns
@@ -434,6 +449,13 @@ def test_satchel_matches_codex_servers(ran: Any, where: str):
 
 def test_codex_reads_the_fallback_file_and_caps_the_project_files(ran: Any):
     assert prompt_of(ran).instructions == GUIDE + "\n\n" + "x" * (CAP - len(GUIDE))
+
+
+def test_a_project_config_setting_the_cap_to_zero_reads_no_project_file(ran: Any):
+    tree, turns = ran
+    codex = parse_codex_prompt(turns["prompt-zero"].stdout, tree["codex"] / "skills/.system")
+    assert codex.instructions is None  # nor the user's GUIDE.md: fallbacks are per project
+    assert satchel_codex(tree["zero"], tree["home"]).instructions == ()
 
 
 def test_satchel_matches_codex_fallback_and_cap(ran: Any):
