@@ -24,7 +24,6 @@ without a word (``--dangerously-bypass-hook-trust`` aside). Reading runs nothing
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -188,6 +187,8 @@ def _hook(
     identity: dict[str, Any] = {"event_name": label, "hooks": [normalized]}
     if matcher is not None:
         identity["matcher"] = matcher
+    import hashlib  # only when a host's hook is hashed
+
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     current = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
     key = f"{source.key_source or source.path}:{label}:{at[0]}:{at[1]}"
