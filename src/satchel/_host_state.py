@@ -58,7 +58,8 @@ class HostState:
       wins over every other (``local``; else the highest version); `manifests` the
       manifest files a plugin folder must hold one of, preferred first;
       `schema_manifest` a root manifest read only when its ``$schema`` starts with
-      `schema_prefix`.
+      `schema_prefix`. `plugin_servers`: the table of a plugin's entry that switches
+      its MCP servers on or off by name (``mcp_servers``: ``enabled``).
     * `mcp_servers`: the table of MCP servers; `skill_rules`: the dotted key of the
       list of skill rules (``skills.config``: ``path`` or ``name``, and ``enabled``).
     * `doc_fallback`, `doc_max_bytes`: the keys naming the instruction files read when
@@ -85,6 +86,7 @@ class HostState:
     enabled_default: bool = True
     default_version: str | None = None
     manifests: tuple[str, ...] = ()
+    plugin_servers: str | None = None
     schema_manifest: str | None = None
     schema_prefix: str = ""
     mcp_servers: str | None = None

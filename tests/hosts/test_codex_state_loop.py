@@ -76,7 +76,8 @@ def build(base: Path) -> dict[str, Path]:
     for version in ("1.9.0", "1.10.0", "1.2.0"):  # 1.10.0 is the highest
         _plugin(codex, "alpha", version, ".codex-plugin/plugin.json")
     beta = _plugin(codex, "beta", "2.0.0", ".claude-plugin/plugin.json")
-    put(beta / ".mcp.json", json.dumps({"mcpServers": {"beta-srv": {"command": "echo"}}}))
+    servers = {"beta-srv": {"command": "echo"}, "beta-off": {"command": "echo"}}
+    put(beta / ".mcp.json", json.dumps({"mcpServers": servers}))
     put(beta / "hooks/hooks.json", _hooks(("Stop", None, [_command("echo plugin")])))
     _plugin(codex, "gamma", "local", None)  # no manifest: Codex loads nothing of it
     _plugin(codex, "delta", "1.0.0", ".codex-plugin/plugin.json")  # disabled
@@ -103,6 +104,8 @@ project_doc_max_bytes = {CAP}
 enabled = true
 [plugins."beta@{MARKET}"]
 enabled = true
+[plugins."beta@{MARKET}".mcp_servers.beta-off]
+enabled = false
 [plugins."gamma@{MARKET}"]
 enabled = true
 [plugins."delta@{MARKET}"]
@@ -413,12 +416,14 @@ def test_the_default_profile_reads_no_codex_install(ran: Any):
 def test_codex_lists_user_project_and_plugin_servers(ran: Any):
     _, turns = ran
     assert servers_of(turns["mcp"]) == [
+        ("beta-off", False),  # the plugin's entry switches it off
         ("beta-srv", True),
         ("off-srv", False),
         ("project-srv", True),
         ("user-srv", True),
     ]
     assert servers_of(turns["mcp-plain"]) == [  # an untrusted project's are left out
+        ("beta-off", False),
         ("beta-srv", True),
         ("off-srv", False),
         ("user-srv", True),

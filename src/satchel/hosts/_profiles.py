@@ -163,6 +163,7 @@ CODEX_STATE = HostState(
         ".claude-plugin/plugin.json",
         ".cursor-plugin/plugin.json",
     ),
+    plugin_servers="mcp_servers",  # [plugins."a@m".mcp_servers.s] enabled = false (observed)
     schema_manifest="plugin.json",
     schema_prefix="https://agent-plugins.org/schemas/",
     mcp_servers="mcp_servers",

@@ -275,7 +275,17 @@ def _skills_dir(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Sour
 
 
 def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
-    return replace(plugin, installed=record.id, enabled=plugin.enabled and record.enabled)
+    switches = dict(record.servers)
+    servers = tuple(
+        replace(s, enabled=switches[s.name]) if s.name in switches else s
+        for s in plugin.mcp_servers
+    )
+    return replace(
+        plugin,
+        installed=record.id,
+        enabled=plugin.enabled and record.enabled,
+        mcp_servers=servers,
+    )
 
 
 def _disabled(plugin: Plugin, record: Installed) -> Diagnostic:

@@ -22,7 +22,8 @@ holding none of the host's manifests (``.codex-plugin/plugin.json``,
 ``.claude-plugin/plugin.json``, ``.cursor-plugin/plugin.json``, or a root
 ``plugin.json`` with an Agent Plugins ``$schema``) is not loaded
 (``plugin.installed.invalid``): Codex does not fall back to a default ``skills/``.
-Project config files never install a plugin (Codex reads ``[plugins]`` from the
+``[plugins."<id>".mcp_servers.<name>] enabled`` switches one of the plugin's MCP
+servers on or off. Project config files never install a plugin (Codex reads ``[plugins]`` from the
 user's file only). Nothing is written or run.
 """
 
@@ -123,7 +124,23 @@ def _record(
         why = f"{root} holds no plugin manifest ({manifests}); {state.title} loads none of it"
         problems.append(_invalid(state, plugin_id, why, path))
         return None
-    return Installed(plugin_id, name, marketplace, USER, USER, version, root, enabled, path)
+    servers = _switches(state, entry)
+    return Installed(
+        plugin_id, name, marketplace, USER, USER, version, root, enabled, path, servers
+    )
+
+
+def _switches(state: HostState, entry: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+    """The entry's switches of the plugin's MCP servers (a bad one is left out, the
+    server staying as its plugin declares it)."""
+    table = entry.get(state.plugin_servers) if state.plugin_servers is not None else None
+    if not isinstance(table, Mapping):
+        return ()
+    return tuple(
+        (name, value["enabled"])
+        for name, value in table.items()
+        if isinstance(value, Mapping) and isinstance(value.get("enabled"), bool)
+    )
 
 
 def _invalid(state: HostState, plugin_id: str, why: str, path: Path) -> Diagnostic:
