@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Unpack
+from typing import TYPE_CHECKING, Any, Unpack
 
 from satchel._approval import (
     Declaring,
@@ -27,6 +27,7 @@ from satchel._budget import Budget
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
+from satchel._host_state import host_config, instruction_settings
 from satchel._instructions import InstructionFile, load_instructions
 from satchel._listing import ListingSettings, claude_settings, read_listing, read_overrides
 from satchel._model import model
@@ -495,14 +496,19 @@ class _Builder:
             self.agents = replace(self.agents, agents=MappingProxyType({}), shadowed=())
         if opts.instructions is not None and self.policy.allows_component("instructions"):
             self.instructions, self.instruction_problems = load_instructions(
-                lay, mode=opts.instructions, trust_project=project
+                lay,
+                mode=opts.instructions,
+                trust_project=project,
+                **_instruction_settings(lay, opts, project),
             )
 
     def _read_executables(self, enabled: Sequence[Plugin]) -> None:
         """MCP servers and hooks (the project's when it runs; when only its folder's
         trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
-        host, problems = host_servers(lay, given=opts.mcp_servers, trust_project=trust.run_project)
+        host, problems = host_servers(
+            lay, given=opts.mcp_servers, trust_project=trust.run_project, state=opts.host_state
+        )
         host, locked = _mcp_unlocked(host, self.managed)
         problems += locked
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
@@ -517,6 +523,7 @@ class _Builder:
             own_files=opts.hook_files,
             # a managed lock on hooks: Claude Code's settings hooks are not read
             claude_settings=opts.claude_settings_hooks and "hooks" not in self.managed.locked,
+            state=opts.host_state,
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
 
@@ -531,7 +538,9 @@ class _Builder:
         (``config.toml``, ``.mcp.json``) and of its held `plugins` that would count,
         what went wrong reading them, and whom they would hide."""
         lay = self.given or self.layout
-        host, problems = host_servers(lay, given=self.options.mcp_servers, trust_project=True)
+        host, problems = host_servers(
+            lay, given=self.options.mcp_servers, trust_project=True, state=self.options.host_state
+        )
         view = policed_servers(settle_servers(host, plugins, problems), self.policy)
         projects = (s for p in plugins if p.scope == PROJECT for s in p.mcp_servers)
         ours = (*(s for s in host if s.scope == PROJECT), *projects)  # compared by value
@@ -643,6 +652,14 @@ def _executables(
     )
 
 
+def _instruction_settings(lay: Layout, opts: Options, project: bool) -> dict[str, Any]:
+    """What the host's own config says of its instruction files (`Options.host_state`)."""
+    state = opts.host_state
+    if state is None or (state.doc_fallback is None and state.doc_max_bytes is None):
+        return {}
+    return instruction_settings(state, host_config(lay, state, trust_project=project))
+
+
 def _skills_on(opts: Options) -> bool:
     """False when the host turned skills off (``enabled=False`` or ``[]``)."""
     return not (opts.enabled is False or opts.enabled == ())
@@ -675,4 +692,5 @@ def _plugins(
         skills_dir=not managed.locked,  # any lock turns Claude Code's scan off
         hold_project=_holds_project(opts, trust),
         trusted_layout=given,
+        host_state=opts.host_state,
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypedDict, Unpack, cast
 
+from satchel._host_state import HostState
 from satchel._host_trust import TrustListName
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
@@ -114,6 +115,10 @@ class Options:
     * `claude_installed_plugins`: the plugins Claude Code installed
       (``~/.claude/plugins/installed_plugins.json``), enabled as its settings'
       ``enabledPlugins`` say (docs/install.md) [True].
+    * `host_state`: where a host keeps its own state (`satchel._host_state.HostState`,
+      set by its profile: Codex's ``~/.codex``): the plugins it installed and enables
+      load, its config's MCP servers, skill rules, instruction settings and hooks are
+      read, and the hooks it has not trusted are named [None: none].
 
     Hooks (see docs/hooks.md):
 
@@ -169,6 +174,7 @@ class Options:
     plugin_skill_names: PluginSkillNames = "namespaced"
     plugin_skill_rule: SkillRule | None = None
     claude_installed_plugins: bool = True
+    host_state: HostState | None = None
     hook_files: bool = True
     claude_settings_hooks: bool = False
     allowed_http_hook_urls: tuple[str, ...] = ()
@@ -269,6 +275,7 @@ class LoadOverrides(TypedDict, total=False):
     plugin_skill_names: PluginSkillNames
     plugin_skill_rule: SkillRule | None
     claude_installed_plugins: bool
+    host_state: HostState | None
     hook_files: bool
     claude_settings_hooks: bool
     allowed_http_hook_urls: Iterable[str]
@@ -308,4 +315,5 @@ def host_overrides(host: Host) -> LoadOverrides:
         executable=host.executable,
         claude_installed_plugins=host.claude_installed_plugins,
         plugin_parts=host.carries or None,
+        host_state=host.state,
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from satchel._files import same_file
+from satchel._host_state import host_config
 from satchel._model import model
 from satchel._options import Options, PluginSkillNames
 from satchel._writing import WrittenSkills
@@ -21,6 +22,7 @@ from satchel.plugins._model import Plugin
 from satchel.precedence import UNSEEN, Clash, Loss, Shadowed, Source, Verdict, by_name, settle
 from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
+from satchel.skills._host_rules import SkillRules, skill_rules
 from satchel.skills._model import Skill
 
 __all__ = ["RootReport", "SkillPart", "settle_skills", "shadow_diagnostic"]
@@ -57,7 +59,7 @@ def settle_skills(
 ) -> SkillPart:
     deprecated = client_profile(lay.client).skill_metadata.deprecated
     rules = FieldRules(opts.strict, opts.unicode_names, lay.client, deprecated)
-    wanted = _wanted(opts)
+    wanted = _wanted(opts, _host_rules(lay, opts))
     parts = list(_skill_sources(lay, opts, trust, rules, plugins, written, wanted))
     settled = settle(
         (Source(opts.catalog, admit=wanted), *(source for source, _ in parts)),
@@ -145,8 +147,17 @@ def _roots(lay: Layout, opts: Options, trust: Trust) -> Iterable[tuple[Root, str
         yield Root(Path(lay.cwd, path), EXTRA, "scan"), None
 
 
-def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
-    """The skills `enabled` and `exclude` let through (the others count as not loaded)."""
+def _host_rules(lay: Layout, opts: Options) -> SkillRules:
+    """The skills the host turned off in its own config (`Options.host_state`)."""
+    state = opts.host_state
+    if state is None or state.skill_rules is None:
+        return SkillRules()
+    return skill_rules(state, host_config(lay, state, trust_project=False))
+
+
+def _wanted(opts: Options, rules: SkillRules | None = None) -> Callable[[Skill], Verdict[Skill]]:
+    """The skills `enabled` and `exclude` let through, and the host's own `rules` (the
+    others count as not loaded)."""
     allowed = None if opts.enabled is True else frozenset(opts.enabled or ())
     excluded = frozenset(opts.exclude)
 
@@ -156,6 +167,8 @@ def _wanted(opts: Options) -> Callable[[Skill], Verdict[Skill]]:
         dropped = skill.name in excluded or (allowed is not None and skill.name not in allowed)
         if not dropped and longest is not None and len(skill.name) > longest:
             return None, _refused_name(skill, longest)
+        if not dropped and rules is not None and (off := rules.verdict(skill)) is not None:
+            return None, off
         return (None if dropped else skill), None
 
     return admit

@@ -246,6 +246,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hook.file.invalid": Entry(
             "warning", "a hooks.toml or settings.json, or one hook in it, is invalid"
         ),
+        "hook.host.untrusted": Entry(
+            "warning",
+            "a host skips the hook without a word: it never trusted it, or it changed since",
+        ),
         "hook.http.failed": Entry(
             "warning", "an http hook could not post, or its server answered with a non-2xx status"
         ),
@@ -291,6 +295,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning",
             "a [hosts.<name>] table of config.toml is not valid; the profile or the key "
             "is left out",
+        ),
+        "host.config.untrusted": Entry(
+            "info",
+            "a host does not read a project's own config folder: it does not trust the project",
         ),
         "host.managed.locked": Entry(
             "info", "Claude Code's managed settings lock a surface: its .claude roots are not read"
@@ -890,6 +898,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "skill.description.too-long": Entry(
             "warning", "the description is longer than 1024 characters", also=("error",)
+        ),
+        "skill.disabled": Entry(
+            "info", "a host's own config turns the skill off ([[skills.config]]); it is not loaded"
         ),
         "skill.field.deprecated": Entry(
             "info", "a deprecated top-level field was moved into metadata"

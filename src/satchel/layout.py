@@ -20,6 +20,7 @@ from satchel._model import model
 __all__ = [
     "EXTRA",
     "KINDS",
+    "OWN_CLIENT",
     "PLUGIN",
     "PROJECT",
     "SCOPES",
@@ -35,6 +36,8 @@ __all__ = [
     "user_first",
 ]
 
+OWN_CLIENT = "satchel"
+"""satchel's own client name: its folder family (``.satchel``) and config name."""
 PROJECT, USER, PLUGIN, EXTRA = "project", "user", "plugin", "extra"
 SCOPES = (PROJECT, USER, PLUGIN)  # project, then user; plugin roots come after the user's
 

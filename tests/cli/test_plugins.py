@@ -297,6 +297,7 @@ def test_doctor_counts_plugins_per_format_and_status(satchel, statuses, project,
             }
         ],
         "components": {"skills": 1},  # of the enabled plugins
+        "installed": [],  # none a host installed for itself
     }
     out = satchel("doctor", *statuses).out
     section = out.split("\nPlugins:")[1].split("\n\n")[0]
@@ -318,6 +319,7 @@ def test_doctor_json_for_a_project_without_plugins(satchel, project, home):
         "formats": {},
         "shadowed": [],
         "components": {},
+        "installed": [],
     }
 
 

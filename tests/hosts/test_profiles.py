@@ -231,11 +231,10 @@ def cursor_only_plugin(root: Path) -> Path:
 
 def test_a_host_refuses_a_plugin_whose_only_manifest_it_does_not_read(project, home, tmp_path):
     plugin = cursor_only_plugin(tmp_path)
-    env = loaded(hosts.get("codex"), project, home, plugin_dirs=[plugin])
+    env = loaded(hosts.get("copilot"), project, home, plugin_dirs=[plugin])
     found = [d for d in env.diagnostics if d.code == "plugin.compatibility.host_unread"]
     assert [d.message for d in found] == [
-        "the host reads Agent Plugins 1.0, Claude Code, Codex, not "
-        ".cursor-plugin/plugin.json (Cursor)"
+        "the host reads Agent Plugins 1.0, Claude Code, not .cursor-plugin/plugin.json (Cursor)"
     ]
     assert dict(env.plugins.plugins) == {}
 

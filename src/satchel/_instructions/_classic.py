@@ -94,7 +94,7 @@ def first_file(
                 continue
             if loader.add(path, "user", kind, text) or not rule.skip_empty_user:
                 break
-    if not trust_project:
+    if not trust_project or max_total <= 0:  # a cap of 0 reads no project file
         return
     dirs = walk_dirs(loader, rule)
     budget = max_total

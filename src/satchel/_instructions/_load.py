@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import get_args
 
@@ -11,7 +12,7 @@ from satchel._instructions._model import InstructionFile
 from satchel._instructions._read import Loader
 from satchel._segments import ContextSegment
 from satchel.diagnostics import Diagnostic
-from satchel.hosts._instructions import InstructionRule, Reader
+from satchel.hosts._instructions import InstructionRule, InstructionSource, Reader
 from satchel.hosts._lookup import instruction_rule
 from satchel.hosts._vocabulary import InstructionMode
 from satchel.layout import Layout
@@ -29,6 +30,7 @@ def load_instructions(
     max_total: int | None = None,
     trust_project: bool = True,
     context_names: Sequence[str] = (GEMINI,),
+    fallback_names: Sequence[str] = (),
 ) -> tuple[tuple[InstructionFile, ...], tuple[Diagnostic, ...]]:
     """The instruction files for `layout` as the rule `mode` names says (its host's
     `InstructionRule`; or a rule of one's own, given as it is), in prompt order (a
@@ -36,12 +38,15 @@ def load_instructions(
     `max_total` caps the project files where the rule has a cap (codex; None: the
     rule's own, `InstructionRule.max_total`);
     `context_names` are the names ``{context}`` stands for (Gemini's
-    ``context.fileName``, see `gemini_context_names`). Never raises for a bad file; see
-    the module docstring."""
+    ``context.fileName``, see `gemini_context_names`); `fallback_names` the files read,
+    after the rule's own, in a project folder that holds none of those (Codex's
+    ``project_doc_fallback_filenames``; a name that is not a plain file name is
+    ignored). Never raises for a bad file; see the module docstring."""
     rule = mode if isinstance(mode, InstructionRule) else instruction_rule(mode)
     if rule is None:
         modes = ", ".join(get_args(InstructionMode))
         raise ValueError(f"mode must be one of {modes}, not {mode!r}")
+    rule = _with_fallback(rule, fallback_names)
     names = tuple(context_names)
     if _names_files(rule) and (not names or not all(plain_name(n) for n in names)):
         raise ValueError(f"context_names must be plain file names, not {names!r}")
@@ -58,6 +63,13 @@ READERS: dict[Reader, Read] = {
     "agents-else-claude": agents_else_claude,
 }
 """Each `Reader` word of a rule, the function that reads as it says."""
+
+
+def _with_fallback(rule: InstructionRule, names: Sequence[str]) -> InstructionRule:
+    """`rule` with `names` read after its own project files, as AGENTS.md is."""
+    own = {s.path for s in rule.project}
+    extra = tuple(InstructionSource(n, "agents") for n in names if plain_name(n) and n not in own)
+    return dataclasses.replace(rule, project=(*rule.project, *extra)) if extra else rule
 
 
 def _names_files(rule: InstructionRule) -> bool:

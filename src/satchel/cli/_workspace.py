@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from satchel._environment import Environment, load
 from satchel.diagnostics import Diagnostic
-from satchel.layout import Layout, project_marker
+from satchel.layout import OWN_CLIENT, Layout, project_marker
 
 if TYPE_CHECKING:
     from satchel.hosts import Host  # a profile is imported only when --host names one
@@ -114,6 +114,6 @@ def trust_command(lay: Layout) -> str:
     command = f"satchel trust {shlex.quote(shown(lay.project))}"
     if lay.home != Path.home():
         command += f" --home {shlex.quote(shown(lay.home))}"
-    if lay.client != "satchel":
+    if lay.client != OWN_CLIENT:
         command += f" --client {lay.client}"
     return command

@@ -156,6 +156,21 @@ class Found:
 
 
 @model
+class Installed:
+    """One plugin a host installed for itself (Claude Code's ``~/.claude/plugins``,
+    Codex's ``~/.codex/plugins/cache``): its id there (``name@marketplace``), the
+    name it loads under, the folder read and whether the host enables it."""
+
+    id: str
+    name: str
+    root: Path
+    enabled: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "root": str(self.root), "enabled": self.enabled}
+
+
+@model
 class Plugins:
     """The plugins found: their names, the disabled ones, counts per format."""
 
@@ -164,10 +179,12 @@ class Plugins:
     formats: Mapping[str, tuple[int, int, int]]  # (enabled, disabled, shadowed)
     shadowed: tuple[Shadow, ...]
     components: Mapping[str, int] = field(default_factory=dict)  # of the enabled ones
+    installed: tuple[Installed, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "loaded": len(self.names) - len(self.disabled),
+            "installed": [i.to_json() for i in self.installed],
             "names": list(self.names),
             "disabled": list(self.disabled),
             "formats": {
@@ -462,6 +479,11 @@ def _plugins(found: PluginSet) -> Plugins:
             Shadow(b.name, _plugin_origin(a), _plugin_origin(b)) for a, b in found.shadowed
         ),
         components=_component_counts(found),
+        installed=tuple(
+            Installed(p.installed, p.name, p.root, p.enabled)
+            for p in found.plugins.values()
+            if p.installed is not None
+        ),
     )
 
 
@@ -643,6 +665,11 @@ def _print_plugins(con: Console, report: DoctorReport) -> None:
     con.print(line, style="bold")
     if found.names:
         con.print(out.safe(", ".join(found.names)))
+    if found.installed:
+        listed = ", ".join(
+            f"{i.id} ({'enabled' if i.enabled else 'disabled'})" for i in found.installed
+        )
+        con.print(out.safe(f"installed by the host: {listed}"))
     if found.components:
         con.print(out.safe(f"holding {counted(found.components)}"))
     if found.formats:

@@ -8,7 +8,16 @@ aggregate in):
 2. Claude Code's ``settings.json`` hooks, opt-in (`claude_settings`): the project's
    ``.claude/settings.json`` and ``.claude/settings.local.json``, then the user's
    ``~/.claude/settings.json``;
-3. each enabled plugin's hooks, in plugin precedence order.
+3. a host's own hook files, when its profile names them (`state`, a
+   `satchel._host_state.HostState`: Codex's ``hooks.json`` and ``[hooks]`` of
+   ``config.toml`` in ``~/.codex``, then in each project ``.codex`` folder Codex
+   trusts; `satchel.hooks._host_hooks`);
+4. each enabled plugin's hooks, in plugin precedence order.
+
+Under such a host, a hook it would not run is skipped here too: one it never trusted
+or that changed since it was trusted (its ``[hooks.state]`` hash) is reported with
+``hook.host.untrusted`` (the host skips it without a word), one its state disables
+is skipped with why.
 
 Every hook is kept and marked: ``loaded``, or ``skipped`` with why (its project is
 not trusted, the client is declarative-only, its matcher or ``if`` rule cannot be
@@ -25,6 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Protocol
 
+from satchel._host_state import HostState, host_config
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, canonical
@@ -34,8 +44,10 @@ from satchel.hooks._files import (
     settings_http_env_vars,
     settings_http_urls,
 )
+from satchel.hooks._host_hooks import HostHook, host_hook_files, host_hooks, plugin_hook_file
 from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import LOCAL_SETTINGS, Hook, HookSet
+from satchel.hooks._parse import claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.layout import PROJECT, Layout
 from satchel.origin import Origin, Trust
@@ -82,10 +94,12 @@ def load_hooks(
     executable: bool = True,
     own_files: bool = True,
     claude_settings: bool = False,
+    state: HostState | None = None,
 ) -> HookSet:
     """Every hook for `layout` and the enabled `plugins` (see the module docstring).
     `trust` says which may run (`Trust.runs`): a project's hook where the project does
-    not run is listed and skipped."""
+    not run is listed and skipped. `state`: the host's own hook files are read too,
+    and its trust in each hook decides as well."""
     found: list[tuple[HookSpec, _Source]] = []
     diags: list[Diagnostic] = []
     urls: list[str] = []
@@ -102,11 +116,15 @@ def load_hooks(
             if names is not None:
                 env_vars = [*(env_vars or []), *names]
             diags += [*problems, *more]
+    host = _HostPart.read(layout, plugins, state, trust)
+    found += host.found
+    diags += host.diagnostics
     for plugin in plugins:
         origin = Origin("plugin", plugin.name, plugin=plugin.name, path=plugin.root)
         source = _Source(origin, plugin.scope == PROJECT, plugin.data_dir)
         found += [(spec, source) for spec in plugin.hooks]
-    hooks = [_hook(spec, source, trust, executable, diags) for spec, source in found]
+    hooks = [host.judged(_hook(spec, source, trust, executable, diags)) for spec, source in found]
+    diags += host.untrusted(hooks)
     diags += _untrusted_note(hooks)
     names = None if env_vars is None else tuple(env_vars)
     return HookSet(tuple(hooks), tuple(diags), tuple(urls), names)
@@ -130,6 +148,103 @@ def compile_hooks(
     hooks = [_hook(spec, source, trust, executable, diags) for spec in specs]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
+
+
+class _HostPart:
+    """A host's own hook files (`load_hooks`'s `state`) and its trust in each hook."""
+
+    def __init__(self, state: HostState | None, config_path: Path | None) -> None:
+        self.state = state
+        self.config_path = config_path
+        self.found: list[tuple[HookSpec, _Source]] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.verdicts: dict[tuple[Path, str, str | None, str], HostHook] = {}
+        self.files: set[Path] = set()
+
+    @classmethod
+    def read(
+        cls,
+        layout: Layout,
+        plugins: Sequence[HookSource],
+        state: HostState | None,
+        trust: Trust,
+    ) -> _HostPart:
+        if state is None or state.hook_state is None:
+            return cls(None, None)
+        part = cls(state, state.config_path(layout))
+        config = host_config(layout, state, trust_project=trust.load_project)
+        for source in host_hook_files(config, state):
+            scope: Literal["project", "user"] = "project" if source.project else "user"
+            family = source.path.parent.name
+            where = _Source(Origin(scope, family, path=source.path), source.project)
+            specs, problems = claude_hooks(source.document, source.path, "")
+            part.found += [(replace(spec, plugin=None), where) for spec in specs]
+            part.files.add(source.path)
+            part.diagnostics += problems
+        cache = state.home_dir(layout) / (state.plugin_cache or "")
+        extra = [
+            found
+            for plugin in plugins
+            if isinstance(installed := getattr(plugin, "installed", None), str)
+            and state.plugin_cache is not None
+            and plugin.root.is_relative_to(cache)  # installed by this host, not another
+            for path in dict.fromkeys(s.path for s in plugin.hooks if s.path is not None)
+            if (found := plugin_hook_file(installed, plugin.root, path)) is not None
+        ]
+        for hook in host_hooks(state, config, tuple(extra)):
+            part.verdicts[(hook.path, hook.event, hook.matcher, hook.command)] = hook
+        return part
+
+    def _verdict(self, hook: Hook) -> HostHook | None:
+        spec = hook.spec
+        if self.state is None or spec.path is None:
+            return None
+        matcher = spec.matcher.strip() if spec.matcher and spec.matcher.strip() else None
+        if spec.event in self.state.hook_unmatched:
+            matcher = None
+        return self.verdicts.get((spec.path, spec.event, matcher, spec.command))
+
+    def judged(self, hook: Hook) -> Hook:
+        """`hook`, skipped when the host would not run it."""
+        if self.state is None or not hook.loaded:
+            return hook
+        title = self.state.title
+        if hook.spec.path in self.files and hook.spec.type in self.state.hook_skipped_types:
+            why = f"{title} does not run {hook.spec.type} hooks"
+            return replace(hook, status="skipped", why=why)
+        found = self._verdict(hook)
+        if found is None or found.runs:
+            return hook
+        if not found.enabled:
+            why = f"{title} disables it ([hooks.state] enabled = false for {found.key})"
+        elif found.status == "untrusted":
+            why = f"{title} has never trusted it"
+        else:
+            why = f"{title} trusted an earlier version of it"
+        return replace(hook, status="skipped", why=why)
+
+    def untrusted(self, hooks: Sequence[Hook]) -> list[Diagnostic]:
+        """One ``hook.host.untrusted`` per hook the host skips for want of trust."""
+        found: list[Diagnostic] = []
+        for hook in hooks:
+            verdict = self._verdict(hook)
+            if verdict is None or not verdict.enabled or verdict.status == "trusted":
+                continue
+            assert self.state is not None
+            if verdict.status == "untrusted":
+                why = f"it has never been trusted (no trusted_hash for {verdict.key!r}"
+            else:
+                why = (
+                    f"it changed since it was trusted (the trusted_hash for {verdict.key!r} "
+                    f"is not its {verdict.current}"
+                )
+            message = (
+                f"{self.state.title} skips the {verdict.event} hook {verdict.command!r} of "
+                f"{verdict.path} without a word: {why} in {self.config_path})"
+            )
+            hint = f"review and trust it in {self.state.title} (/hooks)"
+            found.append(diagnostic("hook.host.untrusted", message, verdict.path, hint=hint))
+        return found
 
 
 def _files(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel._host_state import HostState
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, Words
@@ -18,6 +19,8 @@ from satchel.layout import PROJECT, USER, WalkBounds
 from satchel.policy._export import to_codex
 
 __all__ = [
+    "CODEX_HOOK_LABELS",
+    "CODEX_STATE",
     "CODEX",
     "CODEX_EVENTS",
     "CODEX_HOOKS",
@@ -147,6 +150,58 @@ CODEX_KEEPS: tuple[Part, ...] = ("skills", "hooks", "mcp_servers", "apps")
 # which Codex does not read
 CODEX_KEEPS_NATIVE: tuple[Part, ...] = ("skills", "mcp_servers", "apps")
 
+
+# the label of each Codex event in its hook state keys (codex-rs/hooks/src/lib.rs)
+CODEX_HOOK_LABELS = (
+    ("PreToolUse", "pre_tool_use"), ("PermissionRequest", "permission_request"),
+    ("PostToolUse", "post_tool_use"), ("PreCompact", "pre_compact"),
+    ("PostCompact", "post_compact"), ("SessionStart", "session_start"),
+    ("SessionEnd", "session_end"), ("UserPromptSubmit", "user_prompt_submit"),
+    ("SubagentStart", "subagent_start"), ("SubagentStop", "subagent_stop"),
+    ("Stop", "stop"), ("Interrupt", "interrupt"),
+)  # fmt: skip
+
+# Codex 0.171.0's own state (openai/codex codex-rs/core-plugins/src/loader.rs and store.rs,
+# codex-rs/core-skills/src/config_rules.rs, codex-rs/hooks/src/engine/discovery.rs; each
+# observed with codex debug prompt-input and codex mcp list --json)
+CODEX_STATE = HostState(
+    title="Codex",
+    home="{home}/.codex",
+    config="config.toml",
+    project_config=".codex/config.toml",
+    projects="projects",
+    trust_key="trust_level",
+    trusted="trusted",
+    plugins="plugins",
+    plugin_cache="plugins/cache",
+    enabled_default=True,  # [plugins."a@m"] with no enabled key loads (observed)
+    default_version="local",
+    manifests=(
+        ".codex-plugin/plugin.json",
+        ".claude-plugin/plugin.json",
+        ".cursor-plugin/plugin.json",
+    ),
+    plugin_servers="mcp_servers",  # [plugins."a@m".mcp_servers.s] enabled = false (observed)
+    schema_manifest="plugin.json",
+    schema_prefix="https://agent-plugins.org/schemas/",
+    mcp_servers="mcp_servers",
+    skill_rules="skills.config",
+    doc_fallback="project_doc_fallback_filenames",
+    doc_max_bytes="project_doc_max_bytes",
+    hooks_file="hooks.json",
+    hooks_table="hooks",
+    hook_state="hooks.state",
+    hook_events=CODEX_HOOK_LABELS,
+    # observed with the app server's hooks/list: these keep no matcher; SessionEnd and
+    # Interrupt hooks get 1 second unless given, at most 3; prompt and agent hooks are
+    # skipped with a warning
+    hook_unmatched=("UserPromptSubmit", "Stop", "Interrupt"),
+    hook_timeout=600,
+    hook_short=("SessionEnd", "Interrupt"),
+    hook_short_cap=3,
+    hook_skipped_types=("prompt", "agent"),
+)
+
 CODEX = Host(
     name="codex",
     title="Codex",
@@ -170,7 +225,9 @@ CODEX = Host(
     commands=rows(USER, (".codex", "{home}/.codex/prompts")),
     ancestors=True,
     walk=WalkBounds(nested=True, max_depth=6, max_dirs=2000),
-    plugin_formats=("agent-plugins", "codex", "claude"),
+    # a root plugin.json with an Agent Plugins $schema, then .codex-plugin, .claude-plugin
+    # and .cursor-plugin (observed: an installed plugin of each loads)
+    plugin_formats=("agent-plugins", "codex", "claude", "cursor"),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
     argument_numbering=1,
@@ -195,4 +252,5 @@ CODEX = Host(
     # ${PLUGIN_ROOT} is kept as written
     port=PortSpec("codex", "Codex", ".codex-plugin/plugin.json", "codex", root_skills=False),
     policy_export=to_codex,  # requirements.toml
+    state=CODEX_STATE,
 )

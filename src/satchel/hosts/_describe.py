@@ -24,7 +24,7 @@ SHOWN = frozenset(
         "claude_installed_plugins", "executable",
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
-        "carries", "port", "policy_export",
+        "carries", "port", "policy_export", "state",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -62,6 +62,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("Claude Code settings hooks", _value(host.claude_settings_hooks)),
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
+        ("its own state", host.state.home if host.state else "none"),
         ("hooks and servers loaded", _value(host.executable)),
         ("plugin parts kept", _carries(host)),
         ("port writes", _port(host)),

@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
+from satchel._host_state import HostState
 from satchel._listing import ListingSettings
 from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
@@ -162,6 +163,11 @@ class Host:
     * `port`: how `satchel port` writes a plugin for this host (None: it does not).
     * `policy_export`: how `satchel policy export` writes satchel's policy as the host's
       managed file (None: it does not).
+    * `state`: where the host keeps its own state on this machine, and the keys it
+      writes there (`satchel._host_state.HostState`: Codex's ``~/.codex``): the
+      plugins it installed, its MCP servers, the skills it turned off, its instruction
+      settings, its hook files and the hooks it trusts [None: nothing of the host's
+      own is read].
     """
 
     name: str
@@ -206,6 +212,8 @@ class Host:
     def keeps(self, fmt: Format, part: Part) -> bool:
         """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
         return carries(self.carries, fmt, part)
+
+    state: HostState | None = None
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -321,4 +329,19 @@ class Host:
                 "manifest": self.port.manifest,
                 "format": self.port.format,
             },
+            "state": None if self.state is None else _state_json(self.state),
         }
+
+
+def _state_json(state: HostState) -> dict[str, object]:
+    """`state` as JSON: its fields, each as set."""
+    return {
+        name: _listed(value)
+        for name in state.__dataclass_fields__
+        if (value := getattr(state, name)) is not None
+    }
+
+
+def _listed(value: object) -> object:
+    """`value` with every tuple in it a list, as JSON gives it back."""
+    return [_listed(v) for v in value] if isinstance(value, tuple) else value

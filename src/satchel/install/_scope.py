@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel._model import model
-from satchel.layout import PROJECT, USER, Layout, RootSpec
+from satchel.layout import OWN_CLIENT, PROJECT, USER, Layout, RootSpec
 
 __all__ = ["FAMILIES", "SCOPES", "Scope", "scope_for"]
 
@@ -58,11 +58,11 @@ class Scope:
         return self.plugins_dir(family) if kind == "plugin" else self.skills_dir(family)
 
     def _root(self, table: tuple[RootSpec, ...], family: str, kind: str) -> Path:
-        wanted = f".{self.layout.client}" if family == "satchel" else f".{family}"
+        wanted = f".{self.layout.client}" if family == OWN_CLIENT else f".{family}"
         for spec in table:
             if spec.scope == self.name and spec.family == wanted:
                 return self.layout.resolve((spec,))[0].path
-        if family == "satchel" or kind == "plugins":
+        if family == OWN_CLIENT or kind == "plugins":
             raise LookupError(f"no {self.name} {kind} root for {wanted}")
         base = self.layout.project if self.name == PROJECT else self.layout.home
         return base / wanted / kind

@@ -3,7 +3,10 @@
 From, highest precedence first: the tables the host passes (`load(mcp_servers=...)`,
 scope ``host``), the project's ``.satchel/config.toml`` and then Claude Code's project
 ``.mcp.json`` (trusted projects only, scope ``project``), and the user's
-``config.toml`` (scope ``user``)::
+``config.toml`` (scope ``user``); then a host's own config files when its profile
+names them (`satchel._host_state.HostState.mcp_servers`: Codex's
+``[mcp_servers.<name>]`` in the ``.codex/config.toml`` of each project folder the
+host reads, the working directory's first, then ``~/.codex/config.toml``)::
 
     [mcp_servers.github]
     command = "npx"
@@ -37,6 +40,7 @@ from typing import Any
 
 from satchel._config import config_files, invalid, read_config
 from satchel._contain import Bad, read_json
+from satchel._host_state import HostState, dotted, host_config
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
 from satchel.mcp._parse import (
@@ -63,13 +67,21 @@ _NO_EXTRAS: Mapping[str, Any] = MappingProxyType({})
 
 
 def host_servers(
-    layout: Layout, *, given: Mapping[str, Any], trust_project: bool
+    layout: Layout,
+    *,
+    given: Mapping[str, Any],
+    trust_project: bool,
+    state: HostState | None = None,
 ) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
     """Every host server in precedence order (a name may appear more than once: the
-    first is the one that counts, `satchel.mcp._servers` settles it)."""
+    first is the one that counts, `satchel.mcp._servers` settles it); `state`: a
+    host's own config files are read too, after satchel's."""
     found: list[McpServer] = []
     problems: list[Diagnostic] = []
-    for scope, tables, path in _sources(layout, given, trust_project, problems):
+    sources = [*_sources(layout, given, trust_project, problems)]
+    if state is not None and state.mcp_servers is not None:
+        sources += _state_sources(layout, state, trust_project)
+    for scope, tables, path in sources:
         if not isinstance(tables, dict):
             why = f"[{SECTION}] must be a table, not {type_name(tables)}"
             problems.append(invalid(why, path) if path else diagnostic(INVALID, why))
@@ -94,6 +106,20 @@ def _sources(
             yield scope, document[SECTION], path
         if scope == "project":
             yield from _claude_project_file(layout, problems)
+
+
+def _state_sources(
+    layout: Layout, state: HostState, trust_project: bool
+) -> Iterator[tuple[str, Any, Path | None]]:
+    """The host's own ``[mcp_servers]`` tables, the nearest project folder's first, then
+    the user's (a config file that cannot be read is reported once, where the plugins
+    it installs are read)."""
+    assert state.mcp_servers is not None
+    config = host_config(layout, state, trust_project=trust_project)
+    for path, document in reversed(config.layers()):
+        tables = dotted(document, state.mcp_servers)
+        if tables is not None:
+            yield ("user" if path == config.user_path else "project"), tables, path
 
 
 def _claude_project_file(

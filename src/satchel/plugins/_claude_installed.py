@@ -73,6 +73,7 @@ class Installed:
     root: Path
     enabled: bool
     decided_by: Path | None = None
+    servers: tuple[tuple[str, bool], ...] = ()  # the host's switch of each plugin server
 
 
 def plugins_home(layout: Layout) -> Path:

@@ -15,7 +15,10 @@ Where plugins come from, highest precedence first:
    with them (`claude_installed`) the folders of Claude Code's skills directories
    that hold ``.claude-plugin/plugin.json``, each a ``<name>@skills-dir`` plugin
    (`satchel.plugins._skills_dir`; the user's wins a name over the project's);
-5. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
+5. the plugins a host installed in its own home (`host_state`: Codex's
+   ``~/.codex/plugins/cache``, named in ``[plugins]`` of its ``config.toml``; see
+   `satchel.plugins._host_installed`), each a user plugin, enabled as that file says;
+6. plugin directories the host names (`dirs`, ``--plugin-dir``), each one plugin.
 
 Every directory read here is named as a plugin, so Claude Code's default layout
 without a manifest is one (`satchel.plugins._detect`). A directory holding several
@@ -45,6 +48,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._host_state import HostState, host_config
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
@@ -54,6 +58,7 @@ from satchel.plugins._config import plugin_config
 from satchel.plugins._context import SkillRule
 from satchel.plugins._data import data_dir
 from satchel.plugins._detect import Ambiguity, Detection
+from satchel.plugins._host_installed import host_installed
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
 from satchel.plugins._skills_dir import adopt, skills_dir_plugins
@@ -119,12 +124,14 @@ def load_plugins(
     hold_project: bool = False,
     trusted_layout: Layout | None = None,
     carries: Carries | None = None,
+    host_state: HostState | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
     Claude Code's. `formats`: the only plugin formats read (a host's) [None: all].
     `claude_installed`: the plugins Claude Code installed are read too, and with them
-    (`skills_dir`) its skills-directory plugins. `hold_project`:
+    (`skills_dir`) its skills-directory plugins. `host_state`: the plugins that host
+    installed in its own home are read too. `hold_project`:
     when not `trust_project`, the plugins trusting the project would add (its plugin
     roots', the workspace plugin, the project-scope ones Claude Code installed, as the
     project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
@@ -134,7 +141,7 @@ def load_plugins(
     `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all]."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
-        skill_rule, formats, claude_installed, skills_dir, carries,
+        skill_rule, formats, claude_installed, skills_dir, carries, host_state,
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -159,6 +166,7 @@ class _Asked:
     claude_installed: bool
     skills_dir: bool
     carries: Carries | None
+    host_state: HostState | None = None
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -187,6 +195,8 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         sources.extend(_claude_installed(reader, layout, trusted))
         if asked.skills_dir:
             sources.extend(_skills_dir(reader, layout, trusted))
+    if asked.host_state is not None:
+        sources.extend(_host_installed(reader, layout, asked.host_state, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
     settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
     plugins, problems = _libraries_settled(settled.winners)
@@ -234,6 +244,22 @@ def _claude_installed(reader: _Reader, layout: Layout, trusted: bool) -> Iterabl
         yield Source(plugins, (*found.diagnostics, *said))
 
 
+def _host_installed(
+    reader: _Reader, layout: Layout, state: HostState, trusted: bool
+) -> Iterable[Source[Plugin]]:
+    """The plugins `state`'s host installed, each read from its version folder (named
+    by its manifest, else by that folder, as the host names it), enabled or disabled as
+    the host's config file says."""
+    config = host_config(layout, state, trust_project=trusted)
+    records, problems = host_installed(layout, state, config)
+    yield Source(diagnostics=(*config.diagnostics, *problems))
+    for record in records:
+        found = reader.read(record.root, record.scope)
+        plugins = tuple(_as_installed(p, record) for p in found.items)
+        said = [_disabled(p, record) for p in plugins if not record.enabled]
+        yield Source(plugins, (*found.diagnostics, *said))
+
+
 def _skills_dir(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Source[Plugin]]:
     """Claude Code's skills-directory plugins, each under its ``@skills-dir`` id; a
     project one named as a user one is not loaded (Claude Code: the user's wins)."""
@@ -255,7 +281,17 @@ def _skills_dir(reader: _Reader, layout: Layout, trusted: bool) -> Iterable[Sour
 
 
 def _as_installed(plugin: Plugin, record: Installed) -> Plugin:
-    return replace(plugin, installed=record.id, enabled=plugin.enabled and record.enabled)
+    switches = dict(record.servers)
+    servers = tuple(
+        replace(s, enabled=switches[s.name]) if s.name in switches else s
+        for s in plugin.mcp_servers
+    )
+    return replace(
+        plugin,
+        installed=record.id,
+        enabled=plugin.enabled and record.enabled,
+        mcp_servers=servers,
+    )
 
 
 def _disabled(plugin: Plugin, record: Installed) -> Diagnostic:

@@ -245,8 +245,8 @@ class Plugin:
     knowledge (``<namespace>:<name>``; Vibe's `toolNamespace`, else the name). Skills
     keep their own `name`; `qualified(skill)` gives the namespaced one. `diagnostics`
     are the non-fatal problems of its parts (a fatal problem means no `Plugin`).
-    `installed` is Claude Code's id (``name@marketplace``) for a plugin read from
-    ``~/.claude/plugins`` (None for any other)."""
+    `installed` is the installing host's id (``name@marketplace``) for a plugin read
+    from ``~/.claude/plugins`` or ``~/.codex/plugins/cache`` (None for any other)."""
 
     name: str
     root: Path
@@ -283,7 +283,7 @@ class Plugin:
     diagnostics: tuple[Diagnostic, ...] = ()
     enabled: bool = True
     data_dir: Path | None = None  # PLUGIN_DATA: computed at load, created before a run
-    installed: str | None = None  # Claude Code's id for a plugin it installed (name@marketplace)
+    installed: str | None = None  # a host's id for a plugin it installed (name@marketplace)
 
     def qualified(self, name: str) -> str:
         """`name` in the plugin's namespace: ``<namespace>:<name>``."""

@@ -1,0 +1,54 @@
+"""`satchel doctor --host codex` on a machine with plugins Codex installed: each is
+listed with its enabled state, and the hooks Codex will skip are named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support import put, skill_md
+
+
+def codex_home(home: Path) -> Path:
+    """A ``~/.codex`` with one enabled and one disabled installed plugin, the enabled
+    one holding a hook Codex has never trusted."""
+    cache = home / ".codex/plugins/cache/team"
+    for name in ("notes", "quiet"):
+        root = cache / name / "1.0.0"
+        put(root / ".codex-plugin/plugin.json", json.dumps({"name": name}))
+        put(root / "skills" / f"{name}-skill/SKILL.md", skill_md(f"{name}-skill", "helps"))
+    hooks = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}}
+    put(home / ".codex/hooks.json", json.dumps(hooks))
+    put(
+        home / ".codex/config.toml",
+        '[plugins."notes@team"]\nenabled = true\n[plugins."quiet@team"]\nenabled = false\n',
+    )
+    return cache
+
+
+def test_doctor_lists_the_plugins_codex_installed(satchel, tmp_path: Path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    cache = codex_home(home)
+    args = ("doctor", project, "--host", "codex", "--home", home, "--trust")
+    doc = satchel(*args, "--json").json()
+    assert doc["plugins"]["installed"] == [
+        {"id": "notes@team", "name": "notes", "root": str(cache / "notes/1.0.0"), "enabled": True},
+        {"id": "quiet@team", "name": "quiet", "root": str(cache / "quiet/1.0.0"), "enabled": False},
+    ]
+    assert "installed by the host: notes@team (enabled), quiet@team (disabled)" in (
+        satchel(*args).out
+    )
+
+
+def test_doctor_names_the_hooks_codex_will_skip(satchel, tmp_path: Path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    codex_home(home)
+    doc = satchel("doctor", project, "--host", "codex", "--home", home, "--trust", "--json").json()
+    hooks_file, config = home / ".codex/hooks.json", home / ".codex/config.toml"
+    assert [d["message"] for d in doc["diagnostics"] if d["code"] == "hook.host.untrusted"] == [
+        f"Codex skips the Stop hook 'echo done' of {hooks_file} without a word: it has never "
+        f"been trusted (no trusted_hash for '{hooks_file}:stop:0:0' in {config})"
+    ]
+    assert doc["hooks"]["loaded"] == 0
