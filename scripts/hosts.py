@@ -23,8 +23,13 @@ An agent host (Claude Code, Codex, Gemini CLI, Cursor, GitHub Copilot, OpenCode,
 Mistral Vibe, and the mermaid, zidane and caveman agents) decides where skills,
 commands, agents and plugins come from, which wins a clash, which plugin manifests it
 reads, how it names things and numbers `$ARGUMENTS`, which instruction files it reads,
-how much room its skill listing gets and which hook events it fires. satchel keeps
-each host's decisions in one frozen `satchel.hosts.Host` profile:
+how much room its skill listing gets, which hook events it fires and how it speaks to
+its hooks. satchel keeps each host's decisions in one frozen `satchel.hosts.Host`
+profile, one module per host (`src/satchel/hosts/_<host>.py`). Its hook rules are one
+`HookDialect` there (`Host.hooks`: its hook file format, event names, matcher rules,
+the variables its hooks get, the payload they read, how it reads their answers and
+what it tells its model; a profile of your own keeps its base's). Name a profile to
+load as that host does:
 
 ```python
 import satchel

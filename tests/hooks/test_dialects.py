@@ -9,13 +9,17 @@ from pathlib import Path
 from typing import get_args
 
 import satchel
+from satchel import hosts
 from satchel.hooks._events import EVENTS, canonical, host_name
+from satchel.hosts._codex import CODEX_HOOKS
 from satchel.hosts._dialects import HOOK_HOSTS, hook_dialect, hook_dialects, server_variables
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._profiles import PROFILES
 from satchel.hosts._vocabulary import HOOK_FORMATS, AnswerFields, AnswerRule
+from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._answers import READERS
 from satchel.runtime.hooks._output import FIELD_READERS
+from tests.support import put
 
 from .test_host_rules import branches
 
@@ -79,3 +83,13 @@ def test_no_hook_module_compares_with_a_hosts_name():
         for line in branches(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+def test_a_user_profile_speaks_the_hooks_of_its_base(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    put(home / ".config" / "satchel" / "config.toml", '[hosts.acme]\nbase = "codex"\n')
+    acme, _ = hosts.resolve("acme", config_home=home / ".config")
+    env = satchel.load(layout=acme.layout(project, home=home, env={}), host=acme, trusted=True)
+    assert acme.hooks is CODEX_HOOKS
+    assert HookRunner(env).dialect is CODEX_HOOKS

@@ -73,7 +73,7 @@ def callback_hooks(
         event = event_named(given)
         for number, group in enumerate(matchers, 1):
             try:
-                matcher = compile_matcher(group.matcher, "claude") if event in MATCH_FIELD else ALL
+                matcher = compile_matcher(group.matcher) if event in MATCH_FIELD else ALL
             except ValueError as e:
                 message = f"code hooks of {given} matcher #{number}: {e}; they are skipped"
                 diags.append(diagnostic("hook.matcher.invalid", message))
