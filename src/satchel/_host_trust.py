@@ -8,6 +8,11 @@ directory is trusted when a trusting entry covers it and no ``DO_NOT_TRUST`` ent
 it; an unreadable or malformed file trusts nothing and says so (``config.trust.invalid``)
 (sources: geminicli.com/docs/cli/trusted-folders; gemini-cli
 ``packages/cli/src/config/trustedFolders.ts``).
+
+Claude Code records the folders whose trust dialog was accepted in ``~/.claude.json``
+(``projects["/abs/path"].hasTrustDialogAccepted``). satchel never reads that list to
+decide trust; `host_trusted_folders` reads it (`TrustSource`, the host's data) only for
+``satchel trust --from claude-code``, which puts those folders on satchel's own list.
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ from pathlib import Path
 from typing import Literal
 
 from satchel._contain import probe_json
+from satchel._host_files import dig, expand, read_state
+from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 
-__all__ = ["TrustListName", "gemini_trusts"]
+__all__ = ["TrustListName", "TrustSource", "gemini_trusts", "host_trusted_folders"]
 
 TrustListName = Literal["satchel", "gemini"]
 GEMINI_FILE = ".gemini/trustedFolders.json"
@@ -57,3 +64,33 @@ def _covered(cwd: Path, rules: dict[str, str]) -> bool:
 
 def _invalid(path: Path, why: str) -> Diagnostic:
     return diagnostic("config.trust.invalid", f"{path.name}: {why}; no folder is trusted", path)
+
+
+@model
+class TrustSource:
+    """Where a host records the folders it trusts, for `satchel trust --from HOST`: a
+    JSON file (`path`, a template with ``{home}``), the `keys` that lead to a map of
+    absolute folder -> record, and the record's `flag` that is true for a trusted
+    folder (Claude Code: ``~/.claude.json``, ``projects``, ``hasTrustDialogAccepted``)."""
+
+    path: str
+    keys: tuple[str, ...] = ()
+    flag: str = ""
+
+
+def host_trusted_folders(
+    source: TrustSource, home: Path
+) -> tuple[Path, tuple[Path, ...], Diagnostic | None]:
+    """The file `source` names under `home`, the absolute folders its records mark
+    trusted (in the file's order), and why the file could not be read (if so)."""
+    path = Path(expand(source.path, {"home": str(home)}))
+    document, problem = read_state(path)
+    table = dig(document, source.keys)
+    if not isinstance(table, dict):
+        return path, (), problem
+    folders = tuple(
+        Path(folder)
+        for folder, record in table.items()
+        if isinstance(record, dict) and record.get(source.flag) is True and os.path.isabs(folder)
+    )
+    return path, folders, problem

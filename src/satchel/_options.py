@@ -10,11 +10,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack, cast
 
+from satchel._host_settings import HostSettings
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
+from satchel.mcp._hosts import McpFile
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
@@ -76,6 +78,9 @@ class Options:
     * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
       they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
       same name (see docs/plugins.md).
+    * `mcp_files`: the files other hosts keep MCP servers in, read after satchel's
+      own config of the same owner (`satchel.mcp._hosts.McpFile`) [None: satchel's
+      own profile's: a project's ``.mcp.json`` and the user's files of every host].
     * `skill_servers`: Skills-extension servers whose skills load live
       (``[skill_servers.<label>]`` tables: ``command``/``args`` or ``url``); they rank
       above the ``config.toml`` ones. Only these start a process during `load()`, to
@@ -111,6 +116,12 @@ class Options:
     * `claude_installed_plugins`: the plugins Claude Code installed
       (``~/.claude/plugins/installed_plugins.json``), enabled as its settings'
       ``enabledPlugins`` say (docs/install.md) [True].
+
+    * `host_settings`: a host's own settings files that turn skills off, name the
+      instruction files and enable plugins by folder (`satchel._host_settings`)
+      [None: none are read].
+    * `plugin_skill_clash`: of two plugins holding a skill of one name, the ``first``
+      (in plugin order) or the ``last`` wins [``first``].
 
     Hooks (see docs/hooks.md):
 
@@ -153,6 +164,9 @@ class Options:
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     skill_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    mcp_files: tuple[McpFile, ...] | None = None
+    host_settings: HostSettings | None = None
+    plugin_skill_clash: Literal["first", "last"] = "first"
     instructions: InstructionMode | None = "satchel"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
@@ -198,6 +212,10 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
+        if options.get("mcp_files") is not None:
+            options["mcp_files"] = tuple(options["mcp_files"])
+        if options.get("plugin_skill_clash", "first") not in ("first", "last"):
+            raise TypeError("plugin_skill_clash must be first or last")
         for key in ("plugin_format_order", "plugin_formats"):
             if options.get(key) is not None:
                 options[key] = _format_order(options[key], key)
@@ -252,6 +270,9 @@ class LoadOverrides(TypedDict, total=False):
     agent_tool_map: Mapping[str, Sequence[str]]
     mcp_servers: Mapping[str, Mapping[str, Any]]
     skill_servers: Mapping[str, Mapping[str, Any]]
+    mcp_files: Iterable[McpFile] | None
+    host_settings: HostSettings | None
+    plugin_skill_clash: Literal["first", "last"]
     instructions: InstructionMode | None
     plugins: bool
     plugin_dirs: Iterable[str | os.PathLike[str]]

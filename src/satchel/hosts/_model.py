@@ -18,7 +18,8 @@ from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
-from satchel._host_trust import TrustListName
+from satchel._host_settings import HostSettings
+from satchel._host_trust import TrustListName, TrustSource
 from satchel._instructions import InstructionMode
 from satchel._listing import ListingSettings
 from satchel._model import model
@@ -26,8 +27,10 @@ from satchel._options import LoadOverrides, PluginSkillNames, Untrusted
 from satchel._render import DEFAULT_BUDGET
 from satchel.commands import Naming
 from satchel.diagnostics import Diagnostic
+from satchel.hosts._mcp import MCP_JSON
 from satchel.hosts._models import Models, Resolved
 from satchel.layout import Layout, RootSpec, WalkBounds
+from satchel.mcp._hosts import McpFile
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
 from satchel.plugins._model import Format
@@ -136,6 +139,17 @@ class Host:
       whether hooks and servers are loaded at all (declarative-only hosts).
     * `claude_installed_plugins`: the plugins Claude Code installed under
       ``~/.claude/plugins`` load, enabled as its settings say (Claude Code, satchel).
+    * `mcp_files`: the files the host keeps its MCP servers in, strongest first
+      within the project's and within the user's (`satchel.mcp._hosts.McpFile`)
+      [None: satchel's own table, ``SATCHEL_MCP``: a project's ``.mcp.json`` and the
+      user's files of every host].
+    * `settings`: the host's settings files and the keys satchel reads there (skills
+      turned off, instruction file names, plugin enablement:
+      `satchel._host_settings.HostSettings`) [None: none].
+    * `plugin_skill_clash`: of two plugins holding a skill of the same name, the
+      ``first`` in plugin order wins, or the ``last`` (Gemini CLI's extensions).
+    * `trust_source`: where the host records the folders it trusts, read only by
+      ``satchel trust --from`` (`satchel._host_trust.TrustSource`) [None: none].
     """
 
     name: str
@@ -169,6 +183,10 @@ class Host:
     include_workspace_plugin: bool = True
     executable: bool = True
     claude_installed_plugins: bool = False
+    mcp_files: tuple[McpFile, ...] | None = (MCP_JSON,)
+    settings: HostSettings | None = None
+    plugin_skill_clash: Literal["first", "last"] = "first"
+    trust_source: TrustSource | None = None
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -230,6 +248,9 @@ class Host:
             include_workspace_plugin=self.include_workspace_plugin,
             executable=self.executable,
             claude_installed_plugins=self.claude_installed_plugins,
+            mcp_files=self.mcp_files,
+            host_settings=self.settings,
+            plugin_skill_clash=self.plugin_skill_clash,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -291,4 +312,38 @@ class Host:
             "include_workspace_plugin": self.include_workspace_plugin,
             "executable": self.executable,
             "claude_installed_plugins": self.claude_installed_plugins,
+            "mcp_files": None
+            if self.mcp_files is None
+            else [
+                {
+                    "path": f.path,
+                    "keys": list(f.keys),
+                    "shape": f.shape,
+                    "owner": f.owner,
+                    "label": f.label,
+                    "exclusive": f.exclusive,
+                }
+                for f in self.mcp_files
+            ],
+            "settings": None if self.settings is None else _settings_json(self.settings),
+            "plugin_skill_clash": self.plugin_skill_clash,
+            "trust_source": None
+            if self.trust_source is None
+            else {
+                "path": self.trust_source.path,
+                "keys": list(self.trust_source.keys),
+                "flag": self.trust_source.flag,
+            },
         }
+
+
+def _settings_json(settings: HostSettings) -> dict[str, object]:
+    def keys(value: tuple[str, ...] | None) -> list[str] | None:
+        return None if value is None else list(value)
+
+    return {
+        "files": [{"path": f.path, "owner": f.owner} for f in settings.files],
+        "disabled_skills": keys(settings.disabled_skills),
+        "context_names": keys(settings.context_names),
+        "plugin_enablement": settings.plugin_enablement,
+    }

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel._host_settings import HostSettings, SettingsFile
+from satchel._host_trust import TrustSource
+from satchel.hosts._mcp import CLAUDE_MCP, GEMINI_MCP
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
@@ -86,6 +89,7 @@ SATCHEL = Host(
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
+    mcp_files=None,  # SATCHEL_MCP, as load() without a profile reads
 )
 
 CLAUDE_CODE = Host(
@@ -130,6 +134,8 @@ CLAUDE_CODE = Host(
     claude_settings_hooks=True,
     include_workspace_plugin=False,
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
+    mcp_files=CLAUDE_MCP,
+    trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
 )
 
 CODEX = Host(
@@ -207,6 +213,20 @@ GEMINI = Host(
     trust_list="gemini",
     hook_files=False,
     include_workspace_plugin=False,
+    mcp_files=GEMINI_MCP,
+    # observed (gemini skills list, extensions list 0.61.0): skills.disabled of both
+    # files count, a workspace's context.fileName replaces the user's, and of two
+    # extensions holding one skill the later folder (in name order) wins
+    settings=HostSettings(
+        files=(
+            SettingsFile("{home}/.gemini/settings.json"),
+            SettingsFile("{cwd}/.gemini/settings.json", owner="project"),
+        ),
+        disabled_skills=("skills", "disabled"),
+        context_names=("context", "fileName"),
+        plugin_enablement="{home}/.gemini/extensions/extension-enablement.json",
+    ),
+    plugin_skill_clash="last",
 )
 
 CURSOR = Host(

@@ -45,6 +45,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._host_settings import PluginEnablement
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import EXTRA, PROJECT, Layout, Root
@@ -117,6 +118,7 @@ def load_plugins(
     skills_dir: bool = True,
     hold_project: bool = False,
     trusted_layout: Layout | None = None,
+    enablement: PluginEnablement | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
@@ -127,10 +129,13 @@ def load_plugins(
     roots', the workspace plugin, the project-scope ones Claude Code installed, as the
     project's ``config.toml`` sets them) are read into `PluginSet.held`, with what went
     wrong reading them and whom they would shadow, in `trusted_layout`'s order (the
-    layout a trusted load reads, whose project rows rank first) [None: `layout`]."""
+    layout a trusted load reads, whose project rows rank first) [None: `layout`].
+    `enablement`: the host's own rules that enable or disable a plugin by folder
+    (Gemini CLI's ``extension-enablement.json``, `satchel._host_settings`): a plugin
+    they disable in the working directory is listed, disabled."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
-        skill_rule, formats, claude_installed, skills_dir,
+        skill_rule, formats, claude_installed, skills_dir, enablement or PluginEnablement(),
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -154,6 +159,7 @@ class _Asked:
     formats: tuple[Format, ...] | None
     claude_installed: bool
     skills_dir: bool
+    enablement: PluginEnablement
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -182,7 +188,9 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         if asked.skills_dir:
             sources.extend(_skills_dir(reader, layout, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
-    settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
+    settled = settle(
+        sources, lost=_lost, keep=_Keeper(config.enabled, layout, asked.enablement).keep
+    )
     plugins, problems = _libraries_settled(settled.winners)
     return PluginSet(
         MappingProxyType({p.name: p for p in plugins}),
@@ -350,9 +358,12 @@ class _Keeper:
     """A plugin that won its name still needs a namespace of its own; it is kept as
     ``config.toml`` sets it, with its data directory."""
 
-    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
+    def __init__(
+        self, settings: Mapping[str, bool], layout: Layout, enablement: PluginEnablement
+    ) -> None:
         self.settings = settings
         self.layout = layout
+        self.enablement = enablement
         self.by_namespace: dict[str, Plugin] = {}
 
     def keep(self, plugin: Plugin) -> Verdict[Plugin]:
@@ -374,6 +385,11 @@ class _Keeper:
             message = (
                 f"plugin {plugin.name!r} is disabled by default (its manifest's defaultEnabled "
                 f"is false) and config.toml does not enable it; nothing of it loads"
+            )
+        elif said is None and not self.enablement.enabled(plugin.name, self.layout.cwd):
+            where = self.enablement.path.name if self.enablement.path else "the host's settings"
+            message = (
+                f"plugin {plugin.name!r} is disabled in this folder by {where}; nothing of it loads"
             )
         elif said is None or said:
             return plugin, None

@@ -1,0 +1,59 @@
+"""The JSON state files other hosts keep for themselves (Claude Code's ``~/.claude.json``,
+Gemini CLI's ``settings.json`` and ``extension-enablement.json``), read, never written.
+
+One reader for all of them: `read_state` gives a file's top-level object ({} for a
+file that is missing), bounded in size, and says why a file that is there could not
+be read (``config.invalid``); `dig` follows a path of keys into it. The locations and
+keys are the hosts' data (`satchel.hosts`); nothing here names a host.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from satchel._contain import parse_json
+from satchel._files import FileProblem, read_bounded
+from satchel.diagnostics import Diagnostic, diagnostic
+
+__all__ = ["MAX_STATE", "dig", "expand", "read_state"]
+
+MAX_STATE = 64 * 1024 * 1024  # ~/.claude.json grows with every project Claude Code opens
+CODE = "config.invalid"
+
+
+def read_state(path: Path, cap: int = MAX_STATE) -> tuple[dict[str, Any], Diagnostic | None]:
+    """The JSON object in `path` ({} when it is missing), and why it could not be
+    read when it is there but is not a readable JSON object."""
+    if not os.path.lexists(path):
+        return {}, None  # nothing to open: the usual case
+    try:
+        data = read_bounded(path, cap)
+    except FileProblem as e:
+        return {}, diagnostic(CODE, f"{path.name} cannot be read: {e.message}", path)
+    value, problem = parse_json(data, path, CODE)
+    if problem is not None:
+        return {}, problem
+    if not isinstance(value, dict):
+        return {}, diagnostic(CODE, f"{path.name} is not a JSON object", path)
+    return value, None
+
+
+def dig(document: Mapping[str, Any], keys: Sequence[str]) -> Any:
+    """The value at `keys` in `document` (None where a key is missing or a value on
+    the way is not an object)."""
+    value: Any = document
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def expand(template: str, values: Mapping[str, str]) -> str:
+    """`template` with each ``{name}`` of `values` replaced (others left as written)."""
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", value)
+    return template

@@ -1,0 +1,47 @@
+"""Where each host keeps its MCP servers: one small table per host (`McpFile` rows,
+strongest first), which its profile names (`satchel.hosts.Host.mcp_files`), and
+`SATCHEL_MCP`, what a load under satchel's own rules reads: a project's ``.mcp.json``
+and the user's files of every host in `EVERY_HOST_MCP`. A host whose servers satchel
+reads adds its table there. Kept apart from the profiles so that a load without a
+profile reads them without importing the profiles.
+"""
+
+from __future__ import annotations
+
+from satchel.mcp._hosts import McpFile
+
+__all__ = ["CLAUDE_MCP", "EVERY_HOST_MCP", "GEMINI_MCP", "MCP_JSON", "SATCHEL_MCP"]
+
+MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
+"""A project's ``.mcp.json``: read by every profile that names no MCP files of its own."""
+
+# Where each host keeps its MCP servers, strongest first (observed with `claude mcp list`
+# and `claude mcp get` 2.1.332 and 2.1.337, `gemini mcp list` 0.61.0). Claude Code: a
+# managed-mcp.json takes the place of every other file; else local (the project's
+# entry in ~/.claude.json, keyed by the project root), then the project's .mcp.json (in
+# every folder from cwd up to the root), then the user's.
+CLAUDE_MCP = (
+    # an organisation's file: not the user's, never read by satchel's own profile
+    McpFile("{managed}/managed-mcp.json", owner="managed", label="managed", exclusive=True),
+    McpFile("{home}/.claude.json", keys=("projects", "{project}", "mcpServers"), label="local"),
+    MCP_JSON,
+    McpFile("{home}/.claude.json", label="user"),
+)
+# Gemini CLI: the workspace's settings.json over the user's, server by server; the
+# workspace's only in a trusted folder.
+GEMINI_MCP = (
+    McpFile("{cwd}/.gemini/settings.json", shape="httpUrl", owner="project", label="workspace"),
+    McpFile("{home}/.gemini/settings.json", shape="httpUrl", label="user"),
+)
+# The hosts whose user files satchel's own profile reads, in this order (a host whose
+# servers satchel reads adds its table here).
+EVERY_HOST_MCP = (CLAUDE_MCP, GEMINI_MCP)
+SATCHEL_MCP: tuple[McpFile, ...] = (
+    MCP_JSON,
+    *(
+        row
+        for table in EVERY_HOST_MCP
+        for row in table
+        if row.owner == "user" and not row.exclusive
+    ),
+)
