@@ -368,6 +368,21 @@ def _mcp_unlocked(servers: Sequence[McpServer], kept: Sequence[McpServer]) -> li
     return [diagnostic("host.managed.locked", message, left[0].path)]
 
 
+def _all_off(servers: McpServerSet) -> McpServerSet:
+    """`servers` each turned off, with a word why: the host starts none in a folder it
+    does not trust (`Options.untrusted_servers`)."""
+    on = [s for s in servers.servers if s.enabled]
+    if not on:
+        return servers
+    message = (
+        f"{len(on)} MCP server(s) are not started: the host starts none in a folder it "
+        "does not trust, not even the user's"
+    )
+    said = diagnostic("mcp.server.untrusted", message)
+    off = tuple(replace(s, enabled=False) for s in servers.servers)
+    return replace(servers, servers=off, diagnostics=(*servers.diagnostics, said))
+
+
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
     """`opts` as the policy lets them stand: ``require_trust`` ignores a host's
     ``trusted=True`` (the user's list decides); a closed policy loads declaratively."""
@@ -527,6 +542,8 @@ class _Builder:
             problems += _mcp_unlocked(host, kept)
             host = kept
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
+        if not opts.untrusted_servers and not trust.folder:
+            self.mcp_servers = _all_off(self.mcp_servers)
         held = [p for p in self.plugins.held.values() if p.enabled]
         if self._holds_project():
             self.mcp_servers = self._held_servers(self.mcp_servers, (*enabled, *held))

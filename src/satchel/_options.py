@@ -81,6 +81,9 @@ class Options:
     * `mcp_files`: the files other hosts keep MCP servers in, read after satchel's
       own config of the same owner (`satchel.mcp._hosts.McpFile`) [None: satchel's
       own profile's: a project's ``.mcp.json`` and the user's files of every host].
+    * `untrusted_servers`: False: in a folder that is not trusted no MCP server
+      starts, not the user's nor a plugin's; each is listed disabled
+      (``mcp.server.untrusted``), as in Gemini CLI [True: the user's start].
     * `skill_servers`: Skills-extension servers whose skills load live
       (``[skill_servers.<label>]`` tables: ``command``/``args`` or ``url``); they rank
       above the ``config.toml`` ones. Only these start a process during `load()`, to
@@ -165,6 +168,7 @@ class Options:
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     skill_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     mcp_files: tuple[McpFile, ...] | None = None
+    untrusted_servers: bool = True
     host_settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
     instructions: InstructionMode | None = "satchel"
@@ -271,6 +275,7 @@ class LoadOverrides(TypedDict, total=False):
     mcp_servers: Mapping[str, Mapping[str, Any]]
     skill_servers: Mapping[str, Mapping[str, Any]]
     mcp_files: Iterable[McpFile] | None
+    untrusted_servers: bool
     host_settings: HostSettings | None
     plugin_skill_clash: Literal["first", "last"]
     instructions: InstructionMode | None

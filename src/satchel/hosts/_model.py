@@ -142,7 +142,8 @@ class Host:
     * `mcp_files`: the files the host keeps its MCP servers in, strongest first
       within the project's and within the user's (`satchel.mcp._hosts.McpFile`)
       [None: satchel's own table, ``SATCHEL_MCP``: a project's ``.mcp.json`` and the
-      user's files of every host].
+      user's files of every host]. `untrusted_servers`: whether the user's and the
+      plugins' servers start in a folder that is not trusted (False: Gemini CLI).
     * `settings`: the host's settings files and the keys satchel reads there (skills
       turned off, instruction file names, plugin enablement:
       `satchel._host_settings.HostSettings`) [None: none].
@@ -184,6 +185,7 @@ class Host:
     executable: bool = True
     claude_installed_plugins: bool = False
     mcp_files: tuple[McpFile, ...] | None = (MCP_JSON,)
+    untrusted_servers: bool = True
     settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
     trust_source: TrustSource | None = None
@@ -249,6 +251,7 @@ class Host:
             executable=self.executable,
             claude_installed_plugins=self.claude_installed_plugins,
             mcp_files=self.mcp_files,
+            untrusted_servers=self.untrusted_servers,
             host_settings=self.settings,
             plugin_skill_clash=self.plugin_skill_clash,
         )
@@ -325,6 +328,7 @@ class Host:
                 }
                 for f in self.mcp_files
             ],
+            "untrusted_servers": self.untrusted_servers,
             "settings": None if self.settings is None else _settings_json(self.settings),
             "plugin_skill_clash": self.plugin_skill_clash,
             "trust_source": None

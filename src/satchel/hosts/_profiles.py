@@ -214,6 +214,7 @@ GEMINI = Host(
     hook_files=False,
     include_workspace_plugin=False,
     mcp_files=GEMINI_MCP,
+    untrusted_servers=False,  # observed: gemini mcp list, every server "Disabled"
     # observed (gemini skills list, extensions list 0.61.0): skills.disabled of both
     # files count, a workspace's context.fileName replaces the user's, and of two
     # extensions holding one skill the later folder (in name order) wins
