@@ -38,7 +38,46 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("the project as a plugin", _value(host.include_workspace_plugin)),
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
+        ("MCP server files", _mcp_files(host)),
+        ("servers in a folder not trusted", "the user's" if host.untrusted_servers else "none"),
+        ("host settings read", _settings(host)),
+        ("a skill in two plugins", _value(host.plugin_skill_clash)),
+        ("trust taken with --from", _trust_source(host)),
     )
+
+
+def _mcp_files(host: Host) -> str:
+    if host.mcp_files is None:
+        return "the project's `.mcp.json` and every host's user files"
+    rows = []
+    for row in host.mcp_files:
+        keys = ".".join(k if k != "{project}" else "<project>" for k in row.keys)
+        exclusive = ", in place of the others" if row.exclusive else ""
+        rows.append(f"{row.label}: `{row.path}` `{keys}`{exclusive}")
+    return "; ".join(rows) or "none"
+
+
+def _settings(host: Host) -> str:
+    settings = host.settings
+    if settings is None:
+        return "none"
+    files = ", ".join(f"`{f.path}`" for f in settings.files)
+    keys = [
+        ("skills off", settings.disabled_skills),
+        ("instruction names", settings.context_names),
+    ]
+    said = [f"{what} `{'.'.join(k)}`" for what, k in keys if k is not None]
+    if settings.plugin_enablement is not None:
+        said.append(f"plugins enabled by folder `{settings.plugin_enablement}`")
+    return f"{files}: {'; '.join(said)}"
+
+
+def _trust_source(host: Host) -> str:
+    source = host.trust_source
+    if source is None:
+        return "none"
+    keys = ".".join((*source.keys, "<folder>", source.flag))
+    return f"`{source.path}` `{keys}`"
 
 
 def _budget(host: Host) -> str:
