@@ -10,7 +10,8 @@ settings, in the same project untrusted; satchel under the gemini profile must a
 Observed: the disabled lists of both files count, compared without case; a workspace's
 ``context.fileName`` replaces the user's and names the user's file in ``~/.gemini`` too;
 of two extensions holding one skill the one in the later folder (name order) wins; a
-workspace server beats the user's of the same name; in an untrusted folder no server
+workspace server beats the user's of the same name, and a settings server an extension's;
+in an untrusted folder no server
 starts, not even the user's, and `gemini mcp list` lists them all "Disabled"."""
 
 from __future__ import annotations
@@ -76,7 +77,12 @@ def _tree(base: Path) -> tuple[Path, Path]:
         **GEMINI_SETTINGS,
         "skills": {"disabled": ["USEROFF"]},
         "context": {"fileName": "AGENTS.md"},
-        "mcpServers": {"usersrv": stdio(), "both": stdio("user"), "remote": {"httpUrl": REMOTE}},
+        "mcpServers": {
+            "usersrv": stdio(),
+            "both": stdio("user"),
+            "remote": {"httpUrl": REMOTE},
+            "clash": stdio("settings"),  # an extension's server of this name loses
+        },
     }
     put(home / ".gemini" / "settings.json", json.dumps(user))
     workspace = {
@@ -88,7 +94,8 @@ def _tree(base: Path) -> tuple[Path, Path]:
     for root, names in ((home, ("useroff", "keepme")), (project, ("projoff", "pkeep"))):
         for name in names:
             _skill(root / ".gemini" / "skills", name, root.name)
-    _extension(home, "exta", "shared", "exta-skill", mcpServers={"extsrv": stdio()})
+    servers = {"extsrv": stdio(), "clash": stdio("extension")}
+    _extension(home, "exta", "shared", "exta-skill", mcpServers=servers)
     _extension(home, "extb", "shared")
     _extension(home, "extoff", "extoff-skill", "keepme")
     _extension(home, "exthome", "exthome-skill")
@@ -232,6 +239,7 @@ def test_satchel_matches_gemini_mcp_servers_workspace_over_user(
         "usersrv": server,
         "both": f"{server} project",
         "remote": REMOTE,
+        "clash": f"{server} settings",
         "projsrv": server,
         "extsrv": server,
     }
@@ -248,7 +256,8 @@ def test_in_an_untrusted_folder_gemini_starts_no_server_not_even_the_users(
 ):
     base, runs = seen
     listed = servers(runs["untrusted-mcp"], status=True)
-    assert listed == dict.fromkeys(("usersrv", "both", "remote", "projsrv", "extsrv"), "Disabled")
+    names = ("usersrv", "both", "remote", "clash", "projsrv", "extsrv")
+    assert listed == dict.fromkeys(names, "Disabled")
     assert "User-level servers are also suppressed in untrusted folders" in (
         runs["untrusted-mcp"].stderr
     )
@@ -260,6 +269,6 @@ def test_in_an_untrusted_folder_gemini_starts_no_server_not_even_the_users(
     assert ours == set(listed)  # the workspace's are listed, held back by trust
     (said,) = [d for d in env.diagnostics if d.code == "mcp.server.untrusted"]
     assert said.message == (
-        "4 MCP server(s) are not started: the host starts none in a folder it does not "
+        "5 MCP server(s) are not started: the host starts none in a folder it does not "
         "trust, not even the user's"
     )
