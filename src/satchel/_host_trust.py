@@ -18,7 +18,9 @@ decide trust; `host_trusted_folders` reads it (`TrustSource`, the host's data) o
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 from satchel._contain import probe_json
@@ -27,7 +29,13 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
 
-__all__ = ["TrustListName", "TrustSource", "gemini_trusts", "host_trusted_folders"]
+__all__ = [
+    "HOST_LISTS",
+    "TrustListName",
+    "TrustSource",
+    "gemini_trusts",
+    "host_trusted_folders",
+]
 
 TrustListName = Literal["satchel", "gemini"]
 GEMINI_FILE = ".gemini/trustedFolders.json"
@@ -49,6 +57,12 @@ def gemini_trusts(layout: Layout) -> tuple[bool, Diagnostic | None]:
             path, "it must map folders to TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST"
         )
     return _covered(layout.cwd, data), None
+
+
+HOST_LISTS: Mapping[str, Callable[[Layout], tuple[bool, Diagnostic | None]]] = MappingProxyType(
+    {"gemini": gemini_trusts}
+)
+"""The hosts' own lists by `TrustListName` (``satchel``'s own list is `satchel._trust`'s)."""
 
 
 def _covered(cwd: Path, rules: dict[str, str]) -> bool:

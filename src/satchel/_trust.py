@@ -32,7 +32,7 @@ from types import MappingProxyType
 from typing import Any
 
 from satchel._files import FileProblem, read_bounded
-from satchel._host_trust import TrustListName, gemini_trusts
+from satchel._host_trust import HOST_LISTS, TrustListName
 from satchel._json import loads
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -107,8 +107,9 @@ def decide_trust(
     rule = {"load_project": load_project, "hide_untrusted": hide_untrusted}
     if given is not None:
         return TrustDecision(Trust.decide(folder=given, **rule))
-    if source == "gemini":
-        folder_trusted, problem = gemini_trusts(layout)
+    host_list = HOST_LISTS.get(source)
+    if host_list is not None:  # the host's own list decides
+        folder_trusted, problem = host_list(layout)
         found = () if problem is None else (problem,)
         return TrustDecision(Trust.decide(folder=folder_trusted, **rule), found)
     listed = read_trust(layout)
