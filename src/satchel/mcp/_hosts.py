@@ -77,8 +77,9 @@ def host_file_tables(
     two parts: the rows up to the last ``project`` row (they rank above satchel's own
     user ``config.toml``) and the rest (below it). A project row is read only when
     `trust_project`. Gemini-shaped entries come back in the standard shape."""
+    read: dict[Path, Any] = {}  # each file once, however many rows name it
     for row in (f for f in files if f.exclusive):
-        found = list(_tables(layout, row, environ, problems))
+        found = list(_tables(layout, row, environ, problems, read))
         if found:
             return [], found  # the one file that counts
     rows = [f for f in files if not f.exclusive]
@@ -87,18 +88,24 @@ def host_file_tables(
     for at, row in enumerate(rows):
         if row.owner == "project" and not trust_project:
             continue
-        parts[at >= split].extend(_tables(layout, row, environ, problems))
+        parts[at >= split].extend(_tables(layout, row, environ, problems, read))
     return parts
 
 
 def _tables(
-    layout: Layout, row: McpFile, environ: Mapping[str, str] | None, problems: list[Diagnostic]
+    layout: Layout,
+    row: McpFile,
+    environ: Mapping[str, str] | None,
+    problems: list[Diagnostic],
+    read: dict[Path, Any],
 ) -> Iterator[Table]:
     template = expand(row.path, {"managed": str(managed_dir(environ))})
     keys = tuple(expand(k, {"project": str(layout.project)}) for k in row.keys)
     for found in layout.resolve((RootSpec(row.owner, "", template),)):
         path = found.path
-        document = _document(layout, row, path, problems)
+        if path not in read:
+            read[path] = _document(layout, row, path, problems)
+        document = read[path]
         servers = dig(document, keys)
         if servers is None and row.bare and isinstance(document, dict) and document:
             servers = document
