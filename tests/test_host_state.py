@@ -114,7 +114,7 @@ def _servers(tmp_path: Path, files, *, trusted: bool = True, environ=None):
 
 
 def test_an_unreadable_claude_json_is_reported_and_the_other_files_still_count(tmp_path):
-    put(tmp_path / "home/.claude.json", "{")
+    put(tmp_path / "home/.claude.json", '{"mcpServers": {')
     put(tmp_path / "repo/.mcp.json", json.dumps({"mcpServers": {"db": {"command": "db"}}}))
     found, problems = _servers(tmp_path, CLAUDE_MCP)
     assert [s.name for s in found] == ["db"]
@@ -148,6 +148,13 @@ def test_a_managed_file_takes_the_place_of_the_others_only_when_it_exists(tmp_pa
     assert [(s.name, s.origin.family, s.path) for s in found] == [
         ("org", "managed", managed / "managed-mcp.json")
     ]
+
+
+def test_a_claude_json_without_servers_is_not_parsed(tmp_path):
+    # ~/.claude.json grows to megabytes: one that names no mcpServers is not parsed, so
+    # not even a broken one is reported (Claude Code's own file is not satchel's to judge)
+    put(tmp_path / "home/.claude.json", '{"numStartups": 3, "projects": {')
+    assert _servers(tmp_path, SATCHEL_MCP) == ((), [])
 
 
 def test_satchels_own_table_never_reads_a_managed_file_and_keeps_a_bare_mcp_json(tmp_path):

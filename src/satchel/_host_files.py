@@ -9,6 +9,7 @@ keys are the hosts' data (`satchel.hosts`); nothing here names a host.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,15 +25,21 @@ MAX_STATE = 64 * 1024 * 1024  # ~/.claude.json grows with every project Claude C
 CODE = "config.invalid"
 
 
-def read_state(path: Path, cap: int = MAX_STATE) -> tuple[dict[str, Any], Diagnostic | None]:
+def read_state(
+    path: Path, cap: int = MAX_STATE, *, needle: str | None = None
+) -> tuple[dict[str, Any], Diagnostic | None]:
     """The JSON object in `path` ({} when it is missing), and why it could not be
-    read when it is there but is not a readable JSON object."""
+    read when it is there but is not a readable JSON object. With `needle`, a file
+    whose text does not hold it is not parsed ({}): ``~/.claude.json`` grows to
+    megabytes, and most hold no ``mcpServers``."""
     if not os.path.lexists(path):
         return {}, None  # nothing to open: the usual case
     try:
         data = read_bounded(path, cap)
     except FileProblem as e:
         return {}, diagnostic(CODE, f"{path.name} cannot be read: {e.message}", path)
+    if needle is not None and json.dumps(needle).encode() not in data:
+        return {}, None
     value, problem = parse_json(data, path, CODE)
     if problem is not None:
         return {}, problem

@@ -125,8 +125,8 @@ def _document(layout: Layout, row: McpFile, path: Path, problems: list[Diagnosti
         if not os.path.lexists(path):
             return {}
         document, problem = read_json(path, layout.project, INVALID)
-    else:
-        document, problem = read_state(path)
+    else:  # a file without the server key's name is not parsed
+        document, problem = read_state(path, needle=row.keys[-1] if row.keys else None)
     if problem is not None:
         problems.append(problem)
     return document
