@@ -49,7 +49,7 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
-from satchel.mcp._hosts import McpFile
+from satchel.mcp._hosts import McpFile, turned_off
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
 from satchel.mcp._spec import McpServer
@@ -542,6 +542,7 @@ class _Builder:
             problems += _mcp_unlocked(host, kept)
             host = kept
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
+        self.mcp_servers = self._turned_off(self.mcp_servers)
         if not opts.untrusted_servers and not trust.folder:
             self.mcp_servers = _all_off(self.mcp_servers)
         held = [p for p in self.plugins.held.values() if p.enabled]
@@ -566,6 +567,22 @@ class _Builder:
         from satchel.hosts._mcp import SATCHEL_MCP  # the hosts' data, not their profiles
 
         return SATCHEL_MCP
+
+    def _turned_off(self, servers: McpServerSet) -> McpServerSet:
+        """`servers` with those the hosts turn off in this project disabled (Claude
+        Code's ``disabledMcpServers``: `Options.mcp_off`)."""
+        rows = self.options.mcp_off
+        if rows is None:
+            from satchel.hosts._mcp import EVERY_HOST_MCP_OFF  # the hosts' data
+
+            rows = EVERY_HOST_MCP_OFF
+        problems: list[Diagnostic] = []
+        off = turned_off(self.layout, rows, problems) if rows else frozenset()
+        found = tuple(
+            replace(s, enabled=False) if s.enabled and server_id(s) in off else s
+            for s in servers.servers
+        )  # fmt: skip
+        return replace(servers, servers=found, diagnostics=(*servers.diagnostics, *problems))
 
     def _holds_project(self) -> bool:
         """Whether what trust holds back is read, as declared, to be listed (as

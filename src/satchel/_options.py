@@ -16,7 +16,7 @@ from satchel._instructions import InstructionMode
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
-from satchel.mcp._hosts import McpFile
+from satchel.mcp._hosts import McpFile, McpOff
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
@@ -81,6 +81,9 @@ class Options:
     * `mcp_files`: the files other hosts keep MCP servers in, read after satchel's
       own config of the same owner (`satchel.mcp._hosts.McpFile`) [None: satchel's
       own profile's: a project's ``.mcp.json`` and the user's files of every host].
+    * `mcp_off`: the hosts' lists of server names turned off in the project (Claude
+      Code's ``disabledMcpServers``): such a server is listed disabled
+      (`satchel.mcp._hosts.McpOff`) [None: every host's].
     * `untrusted_servers`: False: in a folder that is not trusted no MCP server
       starts, not the user's nor a plugin's; each is listed disabled
       (``mcp.server.untrusted``), as in Gemini CLI [True: the user's start].
@@ -168,6 +171,7 @@ class Options:
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     skill_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     mcp_files: tuple[McpFile, ...] | None = None
+    mcp_off: tuple[McpOff, ...] | None = None
     untrusted_servers: bool = True
     host_settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
@@ -216,8 +220,9 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
-        if options.get("mcp_files") is not None:
-            options["mcp_files"] = tuple(options["mcp_files"])
+        for key in ("mcp_files", "mcp_off"):
+            if options.get(key) is not None:
+                options[key] = tuple(options[key])
         if options.get("plugin_skill_clash", "first") not in ("first", "last"):
             raise TypeError("plugin_skill_clash must be first or last")
         for key in ("plugin_format_order", "plugin_formats"):
@@ -275,6 +280,7 @@ class LoadOverrides(TypedDict, total=False):
     mcp_servers: Mapping[str, Mapping[str, Any]]
     skill_servers: Mapping[str, Mapping[str, Any]]
     mcp_files: Iterable[McpFile] | None
+    mcp_off: Iterable[McpOff] | None
     untrusted_servers: bool
     host_settings: HostSettings | None
     plugin_skill_clash: Literal["first", "last"]

@@ -9,7 +9,9 @@ running the same thing.
 Observed: local (``projects["<project root>"].mcpServers``) beats the project's
 ``.mcp.json``, which beats the user's ``mcpServers``; the local entry is keyed by the
 repository root, not the working folder; every ``.mcp.json`` from the working folder up
-to the root is read; a ``managed-mcp.json`` takes the place of all of them."""
+to the root is read, the nearer winning; a server named in the project's
+``disabledMcpServers`` is "Disabled for this project"; a ``managed-mcp.json`` takes the
+place of all of them."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ for line in sys.stdin:
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
 """
 REMOTE = "http://127.0.0.1:9/mcp"  # nothing listens: Claude Code's check fails at once
-LISTED = re.compile(r"^(\S+): (.+) - (?:✔|✘|⏸)")
+LISTED = re.compile(r"^(\S+): (.+) - (✔|✘|⏸|⊘)")
 
 
 def _stdio(server: Path, *args: str) -> dict[str, Any]:
@@ -68,6 +70,7 @@ def _tree(base: Path) -> tuple[Path, Path, Path]:
             str(repo): {
                 "hasTrustDialogAccepted": True,
                 "mcpServers": {"both": _stdio(server, "local"), "localonly": _stdio(server)},
+                "disabledMcpServers": ["useronly"],
             },
             str(cwd): {"mcpServers": {"atcwd": _stdio(server)}},  # not the project's key
         },
@@ -75,8 +78,11 @@ def _tree(base: Path) -> tuple[Path, Path, Path]:
     put(home / ".claude.json", json.dumps(state))
     put(repo / ".mcp.json", json.dumps({"mcpServers": {
         "both": _stdio(server, "project"), "rootjson": _stdio(server),
+        "nested": _stdio(server, "root"),
     }}))  # fmt: skip
-    put(cwd / ".mcp.json", json.dumps({"mcpServers": {"subjson": _stdio(server)}}))
+    put(cwd / ".mcp.json", json.dumps({"mcpServers": {
+        "subjson": _stdio(server), "nested": _stdio(server, "sub"),
+    }}))  # fmt: skip
     managed = {"both": _stdio(server, "managed"), "managedonly": _stdio(server)}
     put(base / "managed" / "managed-mcp.json", json.dumps({"mcpServers": managed}))
     return home, repo, cwd
@@ -139,21 +145,29 @@ def seen(
 def listed(turn: Turn) -> dict[str, str]:
     """What `claude mcp list` printed: server name -> what it runs (or its URL)."""
     assert turn.returncode == 0, turn.stderr
-    found = {
-        m.group(1): m.group(2) for line in turn.stdout.splitlines() if (m := LISTED.match(line))
-    }
-    return {name: target.removesuffix(" (HTTP)") for name, target in found.items()}
+    found = (LISTED.match(line) for line in turn.stdout.splitlines())
+    return {m.group(1): m.group(2).removesuffix(" (HTTP)") for m in found if m}
+
+
+def turned_off(turn: Turn) -> set[str]:
+    """The servers `claude mcp list` shows "Disabled for this project"."""
+    found = (LISTED.match(line) for line in turn.stdout.splitlines())
+    return {m.group(1) for m in found if m and m.group(3) == "⊘"}
+
+
+def satchel_env(base: Path) -> Any:
+    """satchel's Environment under the claude-code profile for the same tree."""
+    home, cwd = base / "home", base / "repo" / "sub"
+    layout = hosts.get("claude-code").layout(cwd, home=home, env={})
+    return satchel.load(layout=layout, host="claude-code", trusted=True)
 
 
 def satchel_servers(base: Path) -> dict[str, str]:
-    """satchel's servers under the claude-code profile for the same tree: name -> what
-    it runs (or its URL), and where each came from."""
-    home, cwd = base / "home", base / "repo" / "sub"
-    layout = hosts.get("claude-code").layout(cwd, home=home, env={})
-    env = satchel.load(layout=layout, host="claude-code", trusted=True)
+    """satchel's servers under the claude-code profile: name -> what it runs (or its
+    URL)."""
     return {
         s.name: s.url or " ".join((s.command or "", *s.args))
-        for s in env.mcp_servers.servers
+        for s in satchel_env(base).mcp_servers.servers
         if s.plugin is None
     }
 
@@ -170,8 +184,18 @@ def test_claude_code_lists_local_over_project_over_user_and_every_mcp_json_up_to
         "localonly": server,
         "rootjson": server,
         "subjson": server,
+        "nested": f"{server} sub",  # the nearer .mcp.json wins
     }
     assert listed(runs["list-next"]) == listed(runs["list"])  # 2.1.337 reads them alike
+
+
+def test_a_server_turned_off_for_the_project_is_listed_disabled_in_both(
+    seen: tuple[Path, dict[str, Turn]],
+):
+    base, runs = seen
+    assert turned_off(runs["list"]) == turned_off(runs["list-next"]) == {"useronly"}
+    env = satchel_env(base)
+    assert {s.name for s in env.mcp_servers.servers if not s.enabled} == {"useronly"}
 
 
 def test_claude_code_names_the_scope_of_the_winning_copy(seen: tuple[Path, dict[str, Turn]]):
@@ -215,6 +239,7 @@ def test_without_a_profile_satchel_lists_claude_codes_user_and_local_servers(
     assert found == {
         "both": ("project", base / "repo" / ".mcp.json"),
         "rootjson": ("project", base / "repo" / ".mcp.json"),
+        "nested": ("project", base / "repo" / ".mcp.json"),
         "localonly": ("local", state),
         "useronly": ("user", state),
         "remote": ("user", state),

@@ -39,6 +39,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("plugins Claude Code installed", _value(host.claude_installed_plugins)),
         ("hooks and servers loaded", _value(host.executable)),
         ("MCP server files", _mcp_files(host)),
+        ("servers turned off in a project", _mcp_off(host)),
         ("servers in a folder not trusted", "the user's" if host.untrusted_servers else "none"),
         ("host settings read", _settings(host)),
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
@@ -54,6 +55,15 @@ def _mcp_files(host: Host) -> str:
         keys = ".".join(k if k != "{project}" else "<project>" for k in row.keys)
         exclusive = ", in place of the others" if row.exclusive else ""
         rows.append(f"{row.label}: `{row.path}` `{keys}`{exclusive}")
+    return "; ".join(rows) or "none"
+
+
+def _mcp_off(host: Host) -> str:
+    if host.mcp_off is None:
+        return "as every host turns them off"
+    rows = (
+        f"`{o.path}` `{'.'.join(o.keys).replace('{project}', '<project>')}`" for o in host.mcp_off
+    )
     return "; ".join(rows) or "none"
 
 

@@ -8,9 +8,17 @@ profile reads them without importing the profiles.
 
 from __future__ import annotations
 
-from satchel.mcp._hosts import McpFile
+from satchel.mcp._hosts import McpFile, McpOff
 
-__all__ = ["CLAUDE_MCP", "EVERY_HOST_MCP", "GEMINI_MCP", "MCP_JSON", "SATCHEL_MCP"]
+__all__ = [
+    "CLAUDE_MCP",
+    "CLAUDE_MCP_OFF",
+    "EVERY_HOST_MCP",
+    "EVERY_HOST_MCP_OFF",
+    "GEMINI_MCP",
+    "MCP_JSON",
+    "SATCHEL_MCP",
+]
 
 MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
 """A project's ``.mcp.json``: read by every profile that names no MCP files of its own."""
@@ -45,3 +53,9 @@ SATCHEL_MCP: tuple[McpFile, ...] = (
         if row.owner == "user" and not row.exclusive
     ),
 )
+
+# The servers a host turns off in one project (observed: `claude mcp list` shows a
+# server named in projects["<project root>"].disabledMcpServers as "Disabled for this
+# project"); satchel's own profile honours every host's.
+CLAUDE_MCP_OFF = (McpOff("{home}/.claude.json", ("projects", "{project}", "disabledMcpServers")),)
+EVERY_HOST_MCP_OFF: tuple[McpOff, ...] = CLAUDE_MCP_OFF

@@ -30,7 +30,7 @@ from satchel.diagnostics import Diagnostic
 from satchel.hosts._mcp import MCP_JSON
 from satchel.hosts._models import Models, Resolved
 from satchel.layout import Layout, RootSpec, WalkBounds
-from satchel.mcp._hosts import McpFile
+from satchel.mcp._hosts import McpFile, McpOff
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
 from satchel.plugins._model import Format
@@ -142,7 +142,9 @@ class Host:
     * `mcp_files`: the files the host keeps its MCP servers in, strongest first
       within the project's and within the user's (`satchel.mcp._hosts.McpFile`)
       [None: satchel's own table, ``SATCHEL_MCP``: a project's ``.mcp.json`` and the
-      user's files of every host]. `untrusted_servers`: whether the user's and the
+      user's files of every host]. `mcp_off`: the lists of server names the host turns
+      off in a project (`satchel.mcp._hosts.McpOff`) [None: every host's].
+      `untrusted_servers`: whether the user's and the
       plugins' servers start in a folder that is not trusted (False: Gemini CLI).
     * `settings`: the host's settings files and the keys satchel reads there (skills
       turned off, instruction file names, plugin enablement:
@@ -185,6 +187,7 @@ class Host:
     executable: bool = True
     claude_installed_plugins: bool = False
     mcp_files: tuple[McpFile, ...] | None = (MCP_JSON,)
+    mcp_off: tuple[McpOff, ...] | None = ()
     untrusted_servers: bool = True
     settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
@@ -251,6 +254,7 @@ class Host:
             executable=self.executable,
             claude_installed_plugins=self.claude_installed_plugins,
             mcp_files=self.mcp_files,
+            mcp_off=self.mcp_off,
             untrusted_servers=self.untrusted_servers,
             host_settings=self.settings,
             plugin_skill_clash=self.plugin_skill_clash,
@@ -328,6 +332,9 @@ class Host:
                 }
                 for f in self.mcp_files
             ],
+            "mcp_off": None
+            if self.mcp_off is None
+            else [{"path": o.path, "keys": list(o.keys)} for o in self.mcp_off],
             "untrusted_servers": self.untrusted_servers,
             "settings": None if self.settings is None else _settings_json(self.settings),
             "plugin_skill_clash": self.plugin_skill_clash,

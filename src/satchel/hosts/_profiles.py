@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from satchel._host_settings import HostSettings, SettingsFile
 from satchel._host_trust import TrustSource
-from satchel.hosts._mcp import CLAUDE_MCP, GEMINI_MCP
+from satchel.hosts._mcp import CLAUDE_MCP, CLAUDE_MCP_OFF, GEMINI_MCP
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
@@ -90,6 +90,7 @@ SATCHEL = Host(
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
     mcp_files=None,  # SATCHEL_MCP, as load() without a profile reads
+    mcp_off=None,  # every host's
 )
 
 CLAUDE_CODE = Host(
@@ -135,6 +136,7 @@ CLAUDE_CODE = Host(
     include_workspace_plugin=False,
     claude_installed_plugins=True,  # ~/.claude/plugins, enabled by settings (observed)
     mcp_files=CLAUDE_MCP,
+    mcp_off=CLAUDE_MCP_OFF,
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
 )
 

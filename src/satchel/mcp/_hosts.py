@@ -35,7 +35,7 @@ from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout, RootSpec
 from satchel.mcp._gemini import translated
 
-__all__ = ["INVALID", "McpFile", "McpShape", "host_file_tables"]
+__all__ = ["INVALID", "McpFile", "McpOff", "McpShape", "host_file_tables", "turned_off"]
 
 INVALID = "config.mcp.invalid"
 
@@ -60,6 +60,34 @@ class McpFile:
     label: str = "user"
     exclusive: bool = False
     bare: bool = False
+
+
+@model
+class McpOff:
+    """A list of server names a host turns off in the project: a JSON file (`path`, a
+    template as `McpFile`'s) and the `keys` to the list (Claude Code:
+    ``projects["<project root>"].disabledMcpServers`` in ``~/.claude.json``)."""
+
+    path: str
+    keys: tuple[str, ...]
+
+
+def turned_off(
+    layout: Layout, rows: Sequence[McpOff], problems: list[Diagnostic]
+) -> frozenset[str]:
+    """The server names `rows` turn off for `layout`'s project (a server of a plugin
+    by its ``plugin:<plugin>:<server>`` id, as Claude Code lists it)."""
+    names: set[str] = set()
+    for row in rows:
+        path = Path(expand(row.path, {"home": str(layout.home), "config": str(layout.config_home)}))
+        keys = tuple(expand(k, {"project": str(layout.project)}) for k in row.keys)
+        document, problem = read_state(path, needle=keys[-1] if keys else None)
+        if problem is not None:
+            problems.append(problem)
+        value = dig(document, keys)
+        if isinstance(value, list):
+            names.update(v for v in value if isinstance(v, str))
+    return frozenset(names)
 
 
 Table = tuple[str, Any, Path, str]  # (owner, the server map, its file, the host's label)
