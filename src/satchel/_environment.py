@@ -27,6 +27,7 @@ from satchel._budget import Budget
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
+from satchel._host_files import StateFiles
 from satchel._host_settings import HostState, read_host_settings
 from satchel._instructions import InstructionFile, gemini_context_names, load_instructions
 from satchel._listing import ListingSettings, claude_settings, read_listing, read_overrides
@@ -440,6 +441,7 @@ class _Builder:
     given: Layout | None = None  # the layout as given (a trusted load's order)
     state: HostState = field(default_factory=HostState)  # the host's own settings
     state_problems: tuple[Diagnostic, ...] = ()
+    state_files: StateFiles = field(default_factory=StateFiles)  # read once a load
 
     def read(self, written: WrittenSkills | None) -> None:
         """The host's settings, plugins, skills (`written`: the skills `write_skills`
@@ -530,7 +532,11 @@ class _Builder:
         lay, opts, trust = self.layout, self.options, self.trust
         files = self._mcp_files()
         host, problems = host_servers(
-            lay, given=opts.mcp_servers, trust_project=trust.run_project, files=files
+            lay,
+            given=opts.mcp_servers,
+            trust_project=trust.run_project,
+            files=files,
+            state=self.state_files,
         )
         if "mcp" in self.managed.locked:  # only the managed file is read
             kept, problems = host_servers(
@@ -538,6 +544,7 @@ class _Builder:
                 given=opts.mcp_servers,
                 trust_project=trust.run_project,
                 files=tuple(f for f in files if f.exclusive),
+                state=self.state_files,
             )
             problems += _mcp_unlocked(host, kept)
             host = kept
@@ -577,7 +584,7 @@ class _Builder:
 
             rows = EVERY_HOST_MCP_OFF
         problems: list[Diagnostic] = []
-        off = turned_off(self.layout, rows, problems) if rows else frozenset()
+        off = turned_off(self.layout, rows, problems, self.state_files) if rows else frozenset()
         found = tuple(
             replace(s, enabled=False) if s.enabled and server_id(s) in off else s
             for s in servers.servers
@@ -599,7 +606,11 @@ class _Builder:
         if "mcp" in self.managed.locked:
             files = tuple(f for f in files if f.exclusive)
         host, problems = host_servers(
-            lay, given=self.options.mcp_servers, trust_project=True, files=files
+            lay,
+            given=self.options.mcp_servers,
+            trust_project=True,
+            files=files,
+            state=self.state_files,
         )
         view = policed_servers(settle_servers(host, plugins, problems), self.policy)
         projects = (s for p in plugins if p.scope == PROJECT for s in p.mcp_servers)

@@ -38,6 +38,7 @@ from typing import Any
 
 from satchel._config import config_files, invalid, read_config
 from satchel._contain import Bad
+from satchel._host_files import StateFiles
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
 from satchel.mcp._hosts import INVALID, McpFile, host_file_tables
@@ -69,16 +70,18 @@ def host_servers(
     trust_project: bool,
     files: Sequence[McpFile] = (),
     environ: Mapping[str, str] | None = None,
+    state: StateFiles | None = None,
 ) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
     """Every host server in precedence order (a name may appear more than once: the
     first is the one that counts, `satchel.mcp._servers` settles it): the given ones,
     the project's ``config.toml``, the host's own `files` up to the last project one
     (`satchel.mcp._hosts`), the user's ``config.toml``, the rest of `files`.
-    `environ` [the process's] says where Claude Code's managed folder is."""
+    `environ` [the process's] says where Claude Code's managed folder is; `state` the
+    load's other-host state files (each read once)."""
     found: list[McpServer] = []
     problems: list[Diagnostic] = []
     for scope, tables, path, label in _sources(
-        layout, given, trust_project, files, environ, problems
+        layout, given, trust_project, files, environ, problems, state
     ):
         if not isinstance(tables, dict):
             why = f"[{SECTION}] must be a table, not {type_name(tables)}"
@@ -100,11 +103,12 @@ def _sources(
     files: Sequence[McpFile],
     environ: Mapping[str, str] | None,
     problems: list[Diagnostic],
+    state: StateFiles | None,
 ) -> Iterator[tuple[str, Any, Path | None, str]]:
     yield "host", dict(given), None, ""
     user, *project = config_files(layout, trust_project=trust_project)
     above, below = host_file_tables(
-        layout, files, trust_project=trust_project, environ=environ, problems=problems
+        layout, files, trust_project=trust_project, environ=environ, problems=problems, state=state
     )
     for path in project:
         document = read_config(path, problems)

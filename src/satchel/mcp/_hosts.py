@@ -29,7 +29,7 @@ from typing import Any, Literal
 from satchel._claude_managed import managed_dir
 from satchel._config import read_config
 from satchel._contain import read_json
-from satchel._host_files import dig, expand, read_state
+from satchel._host_files import StateFiles, dig, expand
 from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.layout import Layout, RootSpec
@@ -73,15 +73,20 @@ class McpOff:
 
 
 def turned_off(
-    layout: Layout, rows: Sequence[McpOff], problems: list[Diagnostic]
+    layout: Layout,
+    rows: Sequence[McpOff],
+    problems: list[Diagnostic],
+    state: StateFiles | None = None,
 ) -> frozenset[str]:
     """The server names `rows` turn off for `layout`'s project (a server of a plugin
-    by its ``plugin:<plugin>:<server>`` id, as Claude Code lists it)."""
+    by its ``plugin:<plugin>:<server>`` id, as Claude Code lists it); `state` the
+    load's state files, read once."""
+    state = StateFiles() if state is None else state
     names: set[str] = set()
     for row in rows:
         path = Path(expand(row.path, {"home": str(layout.home), "config": str(layout.config_home)}))
         keys = tuple(expand(k, {"project": str(layout.project)}) for k in row.keys)
-        document, problem = read_state(path, needle=keys[-1] if keys else None)
+        document, problem = state.read(path, needle=keys[-1] if keys else None)
         if problem is not None:
             problems.append(problem)
         value = dig(document, keys)
@@ -100,12 +105,14 @@ def host_file_tables(
     trust_project: bool,
     environ: Mapping[str, str] | None = None,
     problems: list[Diagnostic],
+    state: StateFiles | None = None,
 ) -> tuple[list[Table], list[Table]]:
     """The server maps of `files` that exist, as (owner, map, path, label), in table order, in
     two parts: the rows up to the last ``project`` row (they rank above satchel's own
     user ``config.toml``) and the rest (below it). A project row is read only when
-    `trust_project`. Gemini-shaped entries come back in the standard shape."""
-    read: dict[Path, Any] = {}  # each file once, however many rows name it
+    `trust_project`. Gemini-shaped entries come back in the standard shape. `state`:
+    the load's state files, each read once however many rows name it."""
+    read = StateFiles() if state is None else state
     for row in (f for f in files if f.exclusive):
         found = list(_tables(layout, row, environ, problems, read))
         if found:
@@ -125,15 +132,13 @@ def _tables(
     row: McpFile,
     environ: Mapping[str, str] | None,
     problems: list[Diagnostic],
-    read: dict[Path, Any],
+    read: StateFiles,
 ) -> Iterator[Table]:
     template = expand(row.path, {"managed": str(managed_dir(environ))})
     keys = tuple(expand(k, {"project": str(layout.project)}) for k in row.keys)
     for found in layout.resolve((RootSpec(row.owner, "", template),)):
         path = found.path
-        if path not in read:
-            read[path] = _document(layout, row, path, problems)
-        document = read[path]
+        document = _document(layout, row, path, problems, read)
         servers = dig(document, keys)
         if servers is None and row.bare and isinstance(document, dict) and document:
             servers = document
@@ -144,7 +149,9 @@ def _tables(
         yield ("project" if row.owner == "project" else "user"), servers, path, row.label
 
 
-def _document(layout: Layout, row: McpFile, path: Path, problems: list[Diagnostic]) -> Any:
+def _document(
+    layout: Layout, row: McpFile, path: Path, problems: list[Diagnostic], read: StateFiles
+) -> Any:
     """The document at `path`: TOML or JSON; a project's file read only inside the
     project root."""
     if path.suffix == ".toml":
@@ -154,7 +161,7 @@ def _document(layout: Layout, row: McpFile, path: Path, problems: list[Diagnosti
             return {}
         document, problem = read_json(path, layout.project, INVALID)
     else:  # a file without the server key's name is not parsed
-        document, problem = read_state(path, needle=row.keys[-1] if row.keys else None)
+        document, problem = read.read(path, needle=row.keys[-1] if row.keys else None)
     if problem is not None:
         problems.append(problem)
     return document
