@@ -162,3 +162,18 @@ def test_satchels_own_table_never_reads_a_managed_file_and_keeps_a_bare_mcp_json
     put(tmp_path / "repo/.mcp.json", json.dumps({"plain": {"command": "p"}}))
     found, problems = _servers(tmp_path, SATCHEL_MCP)
     assert ([s.name for s in found], problems) == (["plain"], [])
+
+
+def test_one_loads_state_files_are_parsed_once_and_a_broken_one_reported_once(tmp_path):
+    from satchel._host_files import StateFiles
+
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    put(good, json.dumps({"mcpServers": {"a": {}}, "disabledMcpServers": ["a"]}))
+    put(bad, '{"mcpServers": ')
+    state = StateFiles()
+    first, _ = state.read(good, needle="mcpServers")
+    assert state.read(good, needle="disabledMcpServers")[0] is first  # not parsed again
+    assert state.read(good, needle="nothing") == (first, None)  # parsed: the needle is moot
+    assert state.read(bad, needle="mcpServers")[1] is not None
+    assert state.read(bad, needle="mcpServers") == ({}, None)
+    assert state.read(tmp_path / "missing.json") == ({}, None)
