@@ -27,8 +27,10 @@ from satchel._budget import Budget
 from satchel._changes import Changes, Inventory, Stamp, compare, stamps
 from satchel._claude_managed import ClaudeManaged, read_claude_managed
 from satchel._collector import collector_paused
+from satchel._host_files import StateFiles
+from satchel._host_settings import SettingsRead, read_host_settings
 from satchel._host_state import host_config, instruction_settings
-from satchel._instructions import InstructionFile, load_instructions
+from satchel._instructions import InstructionFile, gemini_context_names, load_instructions
 from satchel._listing import ListingSettings, claude_settings, read_listing, read_overrides
 from satchel._model import model
 from satchel._options import LoadOverrides, Options, host_overrides
@@ -49,6 +51,7 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.mcp._hosts import McpFile, turned_off
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
 from satchel.mcp._spec import McpServer
@@ -352,22 +355,34 @@ def _claude_locked(
     return lay, opts, tuple(said)
 
 
-def _mcp_unlocked(
-    servers: Sequence[McpServer], managed: ClaudeManaged
-) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
-    """`servers` without those of the project's ``.mcp.json`` when Claude Code's
-    managed settings lock ``mcp`` to plugins (and a word that they are left out)."""
-    if "mcp" not in managed.locked:
-        return tuple(servers), []
-    kept = tuple(s for s in servers if s.path is None or s.path.name != ".mcp.json")
+def _mcp_unlocked(servers: Sequence[McpServer], kept: Sequence[McpServer]) -> list[Diagnostic]:
+    """A word that the host's own files other than the managed one were not read
+    (`servers` were read without the lock, `kept` with it), when Claude Code's managed
+    settings lock ``mcp`` to plugins."""
     left = [s for s in servers if s not in kept]
     if not left:
-        return kept, []
+        return []
+    files = sorted({s.path.name for s in left if s.path is not None})
     message = (
-        f".mcp.json is not read ({len(left)} server(s)): Claude Code's managed settings lock "
-        "mcp to plugins (strictPluginOnlyCustomization)"
+        f"{', '.join(files)} not read ({len(left)} server(s)): Claude Code's managed "
+        "settings lock mcp to plugins (strictPluginOnlyCustomization)"
     )
-    return kept, [diagnostic("host.managed.locked", message, left[0].path)]
+    return [diagnostic("host.managed.locked", message, left[0].path)]
+
+
+def _all_off(servers: McpServerSet) -> McpServerSet:
+    """`servers` each turned off, with a word why: the host starts none in a folder it
+    does not trust (`Options.untrusted_servers`)."""
+    on = [s for s in servers.servers if s.enabled]
+    if not on:
+        return servers
+    message = (
+        f"{len(on)} MCP server(s) are not started: the host starts none in a folder it "
+        "does not trust, not even the user's"
+    )
+    said = diagnostic("mcp.server.untrusted", message)
+    off = tuple(replace(s, enabled=False) for s in servers.servers)
+    return replace(servers, servers=off, diagnostics=(*servers.diagnostics, said))
 
 
 def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diagnostic, ...]]:
@@ -425,12 +440,19 @@ class _Builder:
     listing: ListingSettings = field(default_factory=ListingSettings)
     refused: tuple[Diagnostic, ...] = ()  # what the policy refused
     given: Layout | None = None  # the layout as given (a trusted load's order)
+    state: SettingsRead = field(default_factory=SettingsRead)  # the host's own settings
+    state_problems: tuple[Diagnostic, ...] = ()
+    state_files: StateFiles = field(default_factory=StateFiles)  # read once a load
 
     def read(self, written: WrittenSkills | None) -> None:
-        """Plugins, skills (`written`: the skills `write_skills` wrote), commands,
-        agents, instruction files, MCP servers and hooks."""
+        """The host's settings, plugins, skills (`written`: the skills `write_skills`
+        wrote), commands, agents, instruction files, MCP servers and hooks."""
+        if self.options.host_settings is not None:
+            self.state, self.state_problems = read_host_settings(
+                self.options.host_settings, self.layout, trust_project=self.trust.load_project
+            )
         self.plugins, self.refused = policed_plugins(
-            _plugins(self.layout, self.options, self.trust, self.given, self.managed),
+            _plugins(self.layout, self.options, self.trust, self.given, self.managed, self.state),
             self.policy,
         )
         enabled = self.plugins.enabled()
@@ -466,7 +488,9 @@ class _Builder:
         project = self.trust.load_project
         claude = claude_settings(self.layout, project) if self.options.claude_settings_hooks else ()
         found, problems = read_overrides(self.layout, trust_project=project, claude=claude)
-        self.overrides = MappingProxyType({**found, **self.options.skill_overrides})
+        off = self.state.disabled_skills  # the host's own list: the skill is off
+        turned_off = {name: "off" for name in self.skills.skills if name.lower() in off}
+        self.overrides = MappingProxyType({**turned_off, **found, **self.options.skill_overrides})
         self.listing, more = read_listing(self.layout, claude)
         self.override_problems = (*problems, *more)
 
@@ -495,23 +519,43 @@ class _Builder:
         if "agents" in self.policy.disabled_components:
             self.agents = replace(self.agents, agents=MappingProxyType({}), shadowed=())
         if opts.instructions is not None and self.policy.allows_component("instructions"):
+            names = self.state.context_names
             self.instructions, self.instruction_problems = load_instructions(
                 lay,
                 mode=opts.instructions,
                 trust_project=project,
                 **_instruction_settings(lay, opts, project),
+                context_names=gemini_context_names(names),
             )
 
     def _read_executables(self, enabled: Sequence[Plugin]) -> None:
         """MCP servers and hooks (the project's when it runs; when only its folder's
         trust holds it back, its servers and its plugins' hooks are read too, held)."""
         lay, opts, trust = self.layout, self.options, self.trust
+        files = self._mcp_files()
         host, problems = host_servers(
-            lay, given=opts.mcp_servers, trust_project=trust.run_project, state=opts.host_state
+            lay,
+            given=opts.mcp_servers,
+            trust_project=trust.run_project,
+            files=files,
+            state=self.state_files,
+            host_state=opts.host_state,
         )
-        host, locked = _mcp_unlocked(host, self.managed)
-        problems += locked
+        if "mcp" in self.managed.locked:  # only the managed file is read
+            kept, problems = host_servers(
+                lay,
+                given=opts.mcp_servers,
+                trust_project=trust.run_project,
+                files=tuple(f for f in files if f.exclusive),
+                state=self.state_files,
+                host_state=opts.host_state,
+            )
+            problems += _mcp_unlocked(host, kept)
+            host = kept
         self.mcp_servers = policed_servers(settle_servers(host, enabled, problems), self.policy)
+        self.mcp_servers = self._turned_off(self.mcp_servers)
+        if not opts.untrusted_servers and not trust.folder:
+            self.mcp_servers = _all_off(self.mcp_servers)
         held = [p for p in self.plugins.held.values() if p.enabled]
         if self._holds_project():
             self.mcp_servers = self._held_servers(self.mcp_servers, (*enabled, *held))
@@ -527,6 +571,31 @@ class _Builder:
         )
         self.hooks = policed_hooks(self.hooks, self.policy)
 
+    def _mcp_files(self) -> tuple[McpFile, ...]:
+        """The files other hosts keep MCP servers in, as the options or the profile
+        name them (None: satchel's own table, every host's user files)."""
+        if self.options.mcp_files is not None:
+            return self.options.mcp_files
+        from satchel.hosts._mcp import SATCHEL_MCP  # the hosts' data, not their profiles
+
+        return SATCHEL_MCP
+
+    def _turned_off(self, servers: McpServerSet) -> McpServerSet:
+        """`servers` with those the hosts turn off in this project disabled (Claude
+        Code's ``disabledMcpServers``: `Options.mcp_off`)."""
+        rows = self.options.mcp_off
+        if rows is None:
+            from satchel.hosts._mcp import EVERY_HOST_MCP_OFF  # the hosts' data
+
+            rows = EVERY_HOST_MCP_OFF
+        problems: list[Diagnostic] = []
+        off = turned_off(self.layout, rows, problems, self.state_files) if rows else frozenset()
+        found = tuple(
+            replace(s, enabled=False) if s.enabled and server_id(s) in off else s
+            for s in servers.servers
+        )  # fmt: skip
+        return replace(servers, servers=found, diagnostics=(*servers.diagnostics, *problems))
+
     def _holds_project(self) -> bool:
         """Whether what trust holds back is read, as declared, to be listed (as
         `_plugins` reads the project's plugins): `_holds_project`."""
@@ -538,8 +607,16 @@ class _Builder:
         (``config.toml``, ``.mcp.json``) and of its held `plugins` that would count,
         what went wrong reading them, and whom they would hide."""
         lay = self.given or self.layout
+        files = self._mcp_files()
+        if "mcp" in self.managed.locked:
+            files = tuple(f for f in files if f.exclusive)
         host, problems = host_servers(
-            lay, given=self.options.mcp_servers, trust_project=True, state=self.options.host_state
+            lay,
+            given=self.options.mcp_servers,
+            trust_project=True,
+            files=files,
+            state=self.state_files,
+            host_state=self.options.host_state,
         )
         view = policed_servers(settle_servers(host, plugins, problems), self.policy)
         projects = (s for p in plugins if p.scope == PROJECT for s in p.mcp_servers)
@@ -614,6 +691,7 @@ class _Builder:
 
     def _diagnostics(self) -> tuple[Diagnostic, ...]:
         return (
+            *self.state_problems,
             *self.skills.diagnostics,
             *self.commands.diagnostics,
             *self.agents.diagnostics,
@@ -672,7 +750,12 @@ def _holds_project(opts: Options, trust: Trust) -> bool:
 
 
 def _plugins(
-    lay: Layout, opts: Options, trust: Trust, given: Layout | None, managed: ClaudeManaged
+    lay: Layout,
+    opts: Options,
+    trust: Trust,
+    given: Layout | None,
+    managed: ClaudeManaged,
+    state: SettingsRead,
 ) -> PluginSet:
     if not opts.plugins:
         return PluginSet()
@@ -693,4 +776,5 @@ def _plugins(
         hold_project=_holds_project(opts, trust),
         trusted_layout=given,
         host_state=opts.host_state,
+        enablement=state.enablement,
     )

@@ -16,12 +16,19 @@ import os
 from pathlib import Path
 
 from satchel._contain import probe_json
+from satchel._host_files import dig, expand, read_state
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hosts._rules import GEMINI_TRUSTED_FOLDERS
+from satchel.hosts._rules import GEMINI_TRUSTED_FOLDERS, TrustSource
 from satchel.hosts._vocabulary import TrustListName
 from satchel.layout import Layout
 
-__all__ = ["TrustListName", "folder_verdicts", "gemini_trusts"]
+__all__ = [
+    "TrustListName",
+    "TrustSource",
+    "folder_verdicts",
+    "gemini_trusts",
+    "host_trusted_folders",
+]
 
 GEMINI_FILE = GEMINI_TRUSTED_FOLDERS
 MAX_FILE = 1024 * 1024
@@ -64,3 +71,21 @@ def _covered(cwd: Path, rules: dict[str, str]) -> bool:
 
 def _invalid(path: Path, why: str) -> Diagnostic:
     return diagnostic("config.trust.invalid", f"{path.name}: {why}; no folder is trusted", path)
+
+
+def host_trusted_folders(
+    source: TrustSource, home: Path
+) -> tuple[Path, tuple[Path, ...], Diagnostic | None]:
+    """The file `source` names under `home`, the absolute folders its records mark
+    trusted (in the file's order), and why the file could not be read (if so)."""
+    path = Path(expand(source.path, {"home": str(home)}))
+    document, problem = read_state(path)
+    table = dig(document, source.keys)
+    if not isinstance(table, dict):
+        return path, (), problem
+    folders = tuple(
+        Path(folder)
+        for folder, record in table.items()
+        if isinstance(record, dict) and record.get(source.flag) is True and os.path.isabs(folder)
+    )
+    return path, folders, problem

@@ -42,6 +42,7 @@ from types import MappingProxyType
 
 from satchel._config import config_files, invalid, read_config
 from satchel._files import FileProblem, read_bounded
+from satchel._host_files import read_state
 from satchel._json import loads
 from satchel._model import model
 from satchel.diagnostics import Diagnostic
@@ -50,7 +51,7 @@ from satchel.layout import Layout
 __all__ = ["ListingSettings", "claude_settings", "read_listing", "read_overrides", "read_usage"]
 
 _NO_USAGE: Mapping[str, float] = MappingProxyType({})
-MAX_GLOBAL = 64 * 1024 * 1024
+CLAUDE_STATE = ".claude.json"  # Claude Code's own state, in the home
 DAY_MS = 86_400_000
 MAX_SAFE = 2**53 - 1  # JavaScript's largest safe integer
 
@@ -161,7 +162,7 @@ def read_usage(home: Path, now: float | None = None) -> Mapping[str, float]:
     and a negative count scores below zero; a record of another shape, or whose score
     is not a number (an absent field, or no uses times an unbounded weight), scores
     nothing."""
-    table = _document(home / ".claude.json", MAX_GLOBAL).get("skillUsage")
+    table = read_state(home / CLAUDE_STATE)[0].get("skillUsage")
     if not isinstance(table, dict):
         return _NO_USAGE
     clock = time.time() * 1000 if now is None else now * 1000

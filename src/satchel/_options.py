@@ -8,13 +8,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypedDict, Unpack, cast
+from typing import Any, Literal, TypedDict, Unpack, cast
 
+from satchel._host_settings import HostSettings
 from satchel._host_state import HostState
 from satchel._host_trust import TrustListName
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
+from satchel.hosts._mcp import McpFile, McpOff
 from satchel.hosts._model import Host
 from satchel.hosts._rules import TRUST_LIST_NAMES
 from satchel.hosts._vocabulary import InstructionMode, PluginSkillNames, Untrusted
@@ -77,6 +79,15 @@ class Options:
     * `mcp_servers`: the host config's MCP servers (``[mcp_servers.<name>]`` tables);
       they rank above satchel's ``config.toml`` ones and hide a plugin's server of the
       same name (see docs/plugins.md).
+    * `mcp_files`: the files other hosts keep MCP servers in, read after satchel's
+      own config of the same owner (`satchel.mcp._hosts.McpFile`) [None: satchel's
+      own profile's: a project's ``.mcp.json`` and the user's files of every host].
+    * `mcp_off`: the hosts' lists of server names turned off in the project (Claude
+      Code's ``disabledMcpServers``): such a server is listed disabled
+      (`satchel.mcp._hosts.McpOff`) [None: every host's].
+    * `untrusted_servers`: False: in a folder that is not trusted no MCP server
+      starts, not the user's nor a plugin's; each is listed disabled
+      (``mcp.server.untrusted``), as in Gemini CLI [True: the user's start].
     * `skill_servers`: Skills-extension servers whose skills load live
       (``[skill_servers.<label>]`` tables: ``command``/``args`` or ``url``); they rank
       above the ``config.toml`` ones. Only these start a process during `load()`, to
@@ -120,6 +131,12 @@ class Options:
       load, its config's MCP servers, skill rules, instruction settings and hooks are
       read, and the hooks it has not trusted are named [None: none].
 
+    * `host_settings`: a host's own settings files that turn skills off, name the
+      instruction files and enable plugins by folder (`satchel._host_settings`)
+      [None: none are read].
+    * `plugin_skill_clash`: of two plugins holding a skill of one name, the ``first``
+      (in plugin order) or the ``last`` wins [``first``].
+
     Hooks (see docs/hooks.md):
 
     * `hook_files`: satchel's own ``hooks.toml`` (project ``.<client>/hooks.toml``,
@@ -161,6 +178,11 @@ class Options:
     agent_tool_map: Mapping[str, Sequence[str]] = field(default_factory=lambda: DEFAULT_TOOL_MAP)
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
     skill_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _NO_TYPES)
+    mcp_files: tuple[McpFile, ...] | None = None
+    mcp_off: tuple[McpOff, ...] | None = None
+    untrusted_servers: bool = True
+    host_settings: HostSettings | None = None
+    plugin_skill_clash: Literal["first", "last"] = "first"
     instructions: InstructionMode | None = "satchel"
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
@@ -208,6 +230,11 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
+        for key in ("mcp_files", "mcp_off"):
+            if options.get(key) is not None:
+                options[key] = tuple(options[key])
+        if options.get("plugin_skill_clash", "first") not in ("first", "last"):
+            raise TypeError("plugin_skill_clash must be first or last")
         for key in ("plugin_format_order", "plugin_formats"):
             if options.get(key) is not None:
                 options[key] = _format_order(options[key], key)
@@ -262,6 +289,11 @@ class LoadOverrides(TypedDict, total=False):
     agent_tool_map: Mapping[str, Sequence[str]]
     mcp_servers: Mapping[str, Mapping[str, Any]]
     skill_servers: Mapping[str, Mapping[str, Any]]
+    mcp_files: Iterable[McpFile] | None
+    mcp_off: Iterable[McpOff] | None
+    untrusted_servers: bool
+    host_settings: HostSettings | None
+    plugin_skill_clash: Literal["first", "last"]
     instructions: InstructionMode | None
     plugins: bool
     plugin_dirs: Iterable[str | os.PathLike[str]]
@@ -316,4 +348,9 @@ def host_overrides(host: Host) -> LoadOverrides:
         claude_installed_plugins=host.claude_installed_plugins,
         plugin_parts=host.carries or None,
         host_state=host.state,
+        mcp_files=host.mcp_files,
+        mcp_off=host.mcp_off,
+        untrusted_servers=host.untrusted_servers,
+        host_settings=host.settings,
+        plugin_skill_clash=host.plugin_skill_clash,
     )

@@ -96,7 +96,9 @@ def _skill_sources(
             continue
         scan = scan_root(root, rules, lay.walk, cache=opts.cache)
         yield Source(scan.skills, scan.diagnostics, wanted), scan
-    for plugin in plugins:
+    # of two plugins holding one skill name, the last wins under some hosts (Gemini CLI)
+    ordered = reversed(plugins) if opts.plugin_skill_clash == "last" else iter(plugins)
+    for plugin in ordered:
         scan = _plugin_skills(plugin, opts.plugin_skill_names)
         yield Source(scan.skills, scan.diagnostics, wanted), scan
 

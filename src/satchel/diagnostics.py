@@ -311,6 +311,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "the host does not know the model named; its listing budget is taken of the "
             "host's fallback context window",
         ),
+        "host.trust.none": Entry(
+            "error", "satchel trust --from names a host that keeps no list of trusted folders"
+        ),
         "host.unknown": Entry("error", "no host profile has that name"),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"
@@ -506,6 +509,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "mcp.server.shadowed": Entry(
             "warning", "an MCP server is hidden by a same-named one of higher precedence"
+        ),
+        "mcp.server.untrusted": Entry(
+            "info", "the host starts no MCP server in a folder it does not trust: all are off"
         ),
         "mcp.skills.dynamic": Entry(
             "warning", "a skill server's skill is dynamic (no manifest to verify): not loaded"

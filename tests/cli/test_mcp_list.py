@@ -1,11 +1,14 @@
 """`satchel mcp list` and `mcp check` in a folder that is not trusted: the servers
-are held back by trust, said so with the command that trusts it."""
+are held back by trust, said so with the command that trusts it; and the user's servers
+of every host's own config, each with its file."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+
+from tests.cli.support import check_golden
 
 
 @pytest.fixture
@@ -77,3 +80,50 @@ def test_mcp_list_says_what_trust_holds_back_from_its_one_load(
     doc = satchel("mcp", "list", *untrusted, "--json").json()
     assert (doc["trusted"], doc["held_back"], doc["servers"]) == (False, ["db", "lens-db"], [])
     assert len(built) == 1
+
+
+def _hosts_home(home):
+    """A home where Claude Code and Gemini CLI each keep MCP servers of their own."""
+    state = {
+        "mcpServers": {"notes": {"command": "notes-mcp"}, "shared": {"command": "claude-one"}},
+        "projects": {"/elsewhere": {"mcpServers": {"other": {"command": "not-here"}}}},
+    }
+    (home / ".claude.json").write_text(json.dumps(state))
+    (home / ".gemini").mkdir()
+    gemini = {"mcpServers": {"docs": {"httpUrl": "https://docs.example/mcp"},
+                             "shared": {"command": "gemini-one"}}}  # fmt: skip
+    (home / ".gemini" / "settings.json").write_text(json.dumps(gemini))
+
+
+def test_without_a_host_mcp_list_names_every_hosts_user_servers_and_their_file(
+    satchel, project, home
+):
+    _hosts_home(home)
+    result = satchel("mcp", "list", "--project", project, "--home", home, "--trust")
+    check_golden("mcp-list-hosts.txt", result.out)
+    assert result.err.splitlines()[1] == (
+        "shared of user config (~/.gemini/settings.json) is hidden by the one of user "
+        "config (~/.claude.json)."
+    )
+    doc = satchel("mcp", "list", "--project", project, "--home", home, "--trust", "--json").json()
+    assert [(s["name"], s["origin"], s["file"]) for s in doc["servers"]] == [
+        ("notes", "user config", str(home / ".claude.json")),
+        ("shared", "user config", str(home / ".claude.json")),
+        ("docs", "user config", str(home / ".gemini" / "settings.json")),
+    ]
+    assert doc["shadowed"] == [{
+        "name": "shared", "winner": "user config", "loser": "user config",
+        "winner_file": str(home / ".claude.json"),
+        "loser_file": str(home / ".gemini" / "settings.json"),
+    }]  # fmt: skip
+
+
+def test_under_a_host_mcp_list_reads_that_hosts_files_only(satchel, project, home):
+    _hosts_home(home)
+    doc = satchel(
+        "mcp", "list", "--project", project, "--home", home, "--trust", "--host", "gemini", "--json"
+    ).json()
+    assert [(s["name"], s["file"]) for s in doc["servers"]] == [
+        ("docs", str(home / ".gemini" / "settings.json")),
+        ("shared", str(home / ".gemini" / "settings.json")),
+    ]

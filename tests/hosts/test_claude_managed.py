@@ -186,7 +186,7 @@ def test_a_hooks_and_mcp_lock_keeps_settings_hooks_and_mcp_json_out(
     assert sorted(env.skills) == ["given:extra", "mine", "ours"]
     (said,) = [d for d in env.diagnostics if d.code == "host.managed.locked"]
     assert said.message == (
-        ".mcp.json is not read (1 server(s)): Claude Code's managed settings lock mcp to "
+        ".mcp.json not read (1 server(s)): Claude Code's managed settings lock mcp to "
         "plugins (strictPluginOnlyCustomization)"
     )
     unlocked = _load(tree, monkeypatch, "managed")

@@ -50,10 +50,11 @@ def test_context_names_rename_the_file(project: Path, home: Path, walk_layout) -
     ("value", "names"),
     [
         (None, ("GEMINI.md",)),
-        ("AGENTS.md", ("AGENTS.md",)),
+        ("AGENTS.md", ("AGENTS.md", "GEMINI.md")),  # Gemini CLI 0.61.0 keeps GEMINI.md
         (["AGENTS.md", "GEMINI.md", "AGENTS.md"], ("AGENTS.md", "GEMINI.md")),
+        (["GEMINI.md", "AGENTS.md"], ("GEMINI.md", "AGENTS.md")),
         ([], ("GEMINI.md",)),
-        (["../x.md", "a/b.md", "", 3, "ok.md"], ("ok.md",)),
+        (["../x.md", "a/b.md", "", 3, " ok.md "], ("ok.md", "GEMINI.md")),
         ({"fileName": "x"}, ("GEMINI.md",)),
     ],
 )

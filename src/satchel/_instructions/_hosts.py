@@ -31,8 +31,8 @@ files under the home. Sources, and what is unverified:
   not documented (unverified).
 * ``gemini``: geminicli.com/docs/cli/gemini-md and Gemini CLI 0.61.0 as run.
   ``~/.gemini/GEMINI.md``, then ``GEMINI.md`` in each directory from the root down
-  to cwd; never AGENTS.md or CLAUDE.md. The ``context.fileName`` setting renames
-  the file (a string or a list: `gemini_context_names`). ``@file.md`` imports are
+  to cwd; never AGENTS.md or CLAUDE.md. The ``context.fileName`` setting adds file
+  names read before it (a string or a list: `gemini_context_names`). ``@file.md`` imports are
   inlined as Gemini CLI inlines them (`satchel._instructions._gemini_imports`).
 * ``copilot``: docs.github.com, Copilot CLI custom instructions.
   ``~/.copilot/copilot-instructions.md`` and ``~/.copilot/instructions/**/*.instructions.md``;
@@ -198,12 +198,15 @@ def cursor_rules(
 
 
 def gemini_context_names(value: object) -> tuple[str, ...]:
-    """The file names Gemini CLI's ``context.fileName`` setting names (a string or a
-    list of strings); ``GEMINI.md`` when it is unset, empty or not such a value.
-    A name that is not a plain file name (``a/b.md``, ``..``) is left out."""
+    """The file names Gemini CLI reads for its ``context.fileName`` setting (a string or
+    a list of strings): those names, then ``GEMINI.md``, which Gemini CLI 0.61.0 keeps
+    beside them (observed: with ``["AGENTS.md", "CTX.md"]`` it reads GEMINI.md too; its
+    ``setGeminiMdFilename`` adds the names to the current ones); ``GEMINI.md`` alone
+    when it is unset, empty or not such a value. A name that is not a plain file name
+    (``a/b.md``, ``..``) is left out."""
     names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    kept = tuple(dict.fromkeys(n for n in names if isinstance(n, str) and plain_name(n)))
-    return kept or (GEMINI,)
+    kept = (n.strip() for n in names if isinstance(n, str) and plain_name(n.strip()))
+    return tuple(dict.fromkeys((*kept, GEMINI)))
 
 
 def plain_name(name: str) -> bool:

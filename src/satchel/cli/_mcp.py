@@ -24,9 +24,11 @@ ORIGINS = {"host": "host config", "project": "project config", "user": "user con
 
 
 def origin(server: McpServer) -> str:
-    """``plugin deploy-kit``, ``user config`` ..."""
+    """``plugin deploy-kit``, ``user config``, ``local config`` ..."""
     if server.plugin is not None:
         return f"plugin {server.plugin}"
+    if server.origin.family:  # another host's file: that host's word for its scope
+        return f"{server.origin.family} config"
     return ORIGINS.get(server.scope, server.scope)
 
 

@@ -12,10 +12,11 @@ from satchel.cli._mcp import held_back, origin, target, untrusted_note
 from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_server
 from satchel.cli._workspace import environment, say_project
+from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import ServerReport
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
-WORDS = ("server", "from", "transport", "status", "tools")
+WORDS = ("server", "from", "file", "transport", "status", "tools")
 NOTE = (
     "Nothing was started: the status is what the configuration says, and tools are "
     "counted by `satchel mcp check`, which starts the servers."
@@ -38,9 +39,12 @@ def run(
     """List the MCP servers configured for the project, without starting any.
 
     The host's config servers and the enabled plugins' ones, settled by name: each with
-    where it comes from, its transport, its status as configured (configured,
-    disabled, declarative) and what it runs or where it is. Env and header values are
-    never printed. `satchel mcp check` starts them and lists their tools."""
+    where it comes from and the file that declares it, its transport, its status as
+    configured (configured, disabled, declarative) and what it runs or where it is.
+    Without --host the user's servers of every host's own config are listed too
+    (Claude Code's ~/.claude.json, Gemini CLI's ~/.gemini/settings.json); with --host,
+    that host's files, as it reads them. Env and header values are never printed.
+    `satchel mcp check` starts them and lists their tools."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     reports = McpSupervisor(env).servers
     held = held_back(env)
@@ -55,15 +59,40 @@ def run(
         grid = out.table(*WORDS, "runs")
         for r in reports:
             s = r.server
-            row = (s.name, origin(s), s.transport, r.status, "-", target(s))
+            row = (
+                s.name,
+                origin(s),
+                config_file(s, env.layout.home),
+                s.transport,
+                r.status,
+                "-",
+                target(s),
+            )
             grid.add_row(*(out.safe(c) for c in row))
         con.print(grid)
+    home = env.layout.home
     for winner, loser in env.mcp_servers.shadowed:
-        out.note(f"{loser.name} of {origin(loser)} is hidden by the one of {origin(winner)}.")
+        hidden, by = _where(loser, home), _where(winner, home)
+        out.note(f"{loser.name} of {hidden} is hidden by the one of {by}.")
     if not env.trusted:
         out.note(untrusted_note(env, held))
     out.note(NOTE)
     return OK
+
+
+def config_file(server: McpServer, home: Path) -> str:
+    """The config file that declares a host server, ``~`` standing for `home` (``-``
+    for a plugin's server, whose plugin says where it is, and for one given in code)."""
+    if server.plugin is not None or server.path is None:
+        return "-"
+    path = server.path
+    return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else out.shown(path)
+
+
+def _where(server: McpServer, home: Path) -> str:
+    """``user config (~/.claude.json)``: where a server comes from, and its file."""
+    file = config_file(server, home)
+    return origin(server) if file == "-" else f"{origin(server)} ({file})"
 
 
 def _document(
@@ -75,6 +104,7 @@ def _document(
             "id": r.id,
             "origin": origin(r.server),
             "plugin": r.server.plugin,
+            "file": None if r.server.path is None else str(r.server.path),
             "scope": r.server.scope,
             "transport": r.server.transport,
             "status": r.status,
@@ -91,7 +121,13 @@ def _document(
         "started": False,
         "servers": servers,
         "shadowed": [
-            {"name": loser.name, "winner": origin(winner), "loser": origin(loser)}
+            {
+                "name": loser.name,
+                "winner": origin(winner),
+                "loser": origin(loser),
+                "winner_file": None if winner.path is None else str(winner.path),
+                "loser_file": None if loser.path is None else str(loser.path),
+            }
             for winner, loser in env.mcp_servers.shadowed
         ],
     }

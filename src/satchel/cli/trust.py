@@ -1,4 +1,6 @@
 """`satchel trust [DIR]`: put a folder on the user's list of trusted folders;
+`satchel trust --from HOST`: put there the folders another host trusts (Claude Code's
+``hasTrustDialogAccepted``), each named, only when the user asks;
 `satchel trust --header-helper HOST`: approve the header helper config.toml gives for
 HOST (`satchel.install._auth`), pinned by its exact text in the same list."""
 
@@ -11,6 +13,7 @@ import click
 
 from satchel._approval import digests
 from satchel._environment import load
+from satchel._host_trust import host_trusted_folders
 from satchel._trust import TrustList, approve_helper, read_trust, trust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
@@ -33,7 +36,17 @@ def helper_option() -> click.Option:
     )
 
 
-PARAMS = (*trust_params(listing=True), helper_option())
+def from_option() -> click.Option:
+    return click.Option(
+        ["--from", "from_host"],
+        metavar="HOST",
+        help="Trust the folders HOST trusts (claude-code: those whose trust dialog was "
+        "accepted, in ~/.claude.json), each pinned as `satchel trust DIR` pins it, and "
+        "name them. satchel never reads another host's trust unless asked.",
+    )
+
+
+PARAMS = (*trust_params(listing=True), from_option(), helper_option())
 
 
 def run(
@@ -42,6 +55,7 @@ def run(
     home: Path | None,
     client: str,
     show_list: bool,
+    from_host: str | None,
     header_helper: str | None,
     as_json: bool,
 ) -> int:
@@ -49,11 +63,17 @@ def run(
 
     DIR defaults to the project root, the one `satchel list` reports. Folders below
     a trusted folder are trusted too. The list is kept in the user's config directory
-    only, so a project cannot trust itself. --list prints the list. --header-helper
-    HOST approves the header helper config.toml names for HOST instead."""
+    only, so a project cannot trust itself. --list prints the list. --from HOST
+    trusts the folders HOST trusts (claude-code: ~/.claude.json's folders whose trust
+    dialog was accepted), naming each. --header-helper HOST approves the header helper
+    config.toml names for HOST instead."""
     layout = Layout.default(directory, client=client, home=home)
     if header_helper is not None:
         return approve(layout, header_helper, as_json=as_json)
+    if from_host is not None:
+        if directory is not None:
+            raise click.UsageError("give DIR or --from HOST, not both")
+        return trust_from(layout, from_host, client, home, as_json=as_json)
     if show_list:
         return print_list(read_trust(layout), as_json=as_json)
     folder = target(layout, directory)
@@ -70,6 +90,47 @@ def run(
     out.say(said if added else f"{out.shown(folder)} {said}")
     if pins:
         out.say(f"Pinned {out.count(len(pins), 'executable item')}: {PINNED}.")
+    return OK
+
+
+def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_json: bool) -> int:
+    """Put on the list every folder the host `name` trusts (its profile's
+    `TrustSource`) that is still there, pinned as `satchel trust DIR` pins; say which
+    were added, which were already trusted and which are gone."""
+    from satchel.hosts import resolve
+
+    host, _ = resolve(name, config_home=layout.config_home)
+    if host.trust_source is None:
+        message = f"satchel takes no trusted folders from {host.title}: its profile names no list"
+        return out.fail("host.trust.none", message, as_json=as_json)
+    source, folders, problem = host_trusted_folders(host.trust_source, layout.home)
+    if problem is not None:
+        return out.fail(problem.code, problem.message, as_json=as_json, diagnostics=[problem])
+    rows: list[dict[str, object]] = []
+    try:
+        for folder in folders:
+            if not folder.is_dir():
+                rows.append({"folder": str(folder), "trusted": False, "changed": False})
+                continue
+            pins = pinned(folder, client, home)
+            added = trust(layout, folder, approved=pins)
+            rows.append({"folder": str(folder), "trusted": True, "changed": added,
+                         "pinned": len(pins)})  # fmt: skip
+    except TrustStoreError as e:
+        return out.fail("config.trust.invalid", str(e), as_json=as_json)
+    if as_json:
+        out.print_json({"from": host.name, "source": str(source), "folders": rows})
+        return OK
+    if not folders:
+        out.say(f"{host.title} trusts no folder ({source}); nothing was trusted.")
+    for row in rows:
+        shown = out.shown(str(row["folder"]))
+        if not row["trusted"]:
+            out.say(f"{shown} is gone; it was not trusted.")
+        elif row["changed"]:
+            out.say(f"Trusted {shown}, as {host.title} does: {LOADS}.")
+        else:
+            out.say(f"{shown} was already trusted.")
     return OK
 
 

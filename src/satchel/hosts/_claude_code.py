@@ -14,9 +14,11 @@ from satchel.hosts._instructions import (
     InstructionText,
     RuleFiles,
 )
+from satchel.hosts._mcp import CLAUDE_MCP, CLAUDE_MCP_OFF
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
 from satchel.hosts._port import PortHooks, PortSpec
+from satchel.hosts._rules import TrustSource
 from satchel.layout import PROJECT, USER
 from satchel.policy._export import to_claude_code
 
@@ -224,4 +226,7 @@ CLAUDE_CODE = Host(
         hooks=PortHooks(full=True),
     ),
     policy_export=to_claude_code,  # managed-settings.json
+    mcp_files=CLAUDE_MCP,
+    mcp_off=CLAUDE_MCP_OFF,
+    trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
 )

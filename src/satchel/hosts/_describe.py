@@ -24,7 +24,8 @@ SHOWN = frozenset(
         "claude_installed_plugins", "executable",
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
-        "carries", "port", "policy_export", "state",
+        "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
+        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -67,6 +68,12 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("plugin parts kept", _carries(host)),
         ("port writes", _port(host)),
         ("policy export", _value(host.policy_export is not None)),
+        ("MCP server files", _mcp_files(host)),
+        ("servers turned off in a project", _mcp_off(host)),
+        ("servers in a folder not trusted", "the user's" if host.untrusted_servers else "none"),
+        ("host settings read", _settings(host)),
+        ("a skill in two plugins", _value(host.plugin_skill_clash)),
+        ("trust taken with --from", _trust_source(host)),
     )
 
 
@@ -190,6 +197,49 @@ def _port(host: Host) -> str:
     if spec is None:
         return "nothing"
     return f"`{spec.manifest}` (`--to {spec.name}`, the `{spec.format}` format)"
+
+
+def _mcp_files(host: Host) -> str:
+    if host.mcp_files is None:
+        return "the project's `.mcp.json` and every host's user files"
+    rows = []
+    for row in host.mcp_files:
+        keys = ".".join(k if k != "{project}" else "<project>" for k in row.keys)
+        exclusive = ", in place of the others" if row.exclusive else ""
+        rows.append(f"{row.label}: `{row.path}` `{keys}`{exclusive}")
+    return "; ".join(rows) or "none"
+
+
+def _mcp_off(host: Host) -> str:
+    if host.mcp_off is None:
+        return "as every host turns them off"
+    rows = (
+        f"`{o.path}` `{'.'.join(o.keys).replace('{project}', '<project>')}`" for o in host.mcp_off
+    )
+    return "; ".join(rows) or "none"
+
+
+def _settings(host: Host) -> str:
+    settings = host.settings
+    if settings is None:
+        return "none"
+    files = ", ".join(f"`{f.path}`" for f in settings.files)
+    keys = [
+        ("skills off", settings.disabled_skills),
+        ("instruction names", settings.context_names),
+    ]
+    said = [f"{what} `{'.'.join(k)}`" for what, k in keys if k is not None]
+    if settings.plugin_enablement is not None:
+        said.append(f"plugins enabled by folder `{settings.plugin_enablement}`")
+    return f"{files}: {'; '.join(said)}"
+
+
+def _trust_source(host: Host) -> str:
+    source = host.trust_source
+    if source is None:
+        return "none"
+    keys = ".".join((*source.keys, "<folder>", source.flag))
+    return f"`{source.path}` `{keys}`"
 
 
 def _budget(host: Host) -> str:

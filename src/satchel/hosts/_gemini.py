@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel._host_settings import HostSettings, SettingsFile
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
+from satchel.hosts._mcp import GEMINI_MCP
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
@@ -201,4 +203,19 @@ GEMINI = Host(
             reads_in_place="claude",
         ),
     ),
+    mcp_files=GEMINI_MCP,
+    untrusted_servers=False,  # observed: gemini mcp list, every server "Disabled"
+    # observed (gemini skills list, extensions list 0.61.0): skills.disabled of both
+    # files count, a workspace's context.fileName replaces the user's, and of two
+    # extensions holding one skill the later folder (in name order) wins
+    settings=HostSettings(
+        files=(
+            SettingsFile("{home}/.gemini/settings.json"),
+            SettingsFile("{cwd}/.gemini/settings.json", owner="project"),
+        ),
+        disabled_skills=("skills", "disabled"),
+        context_names=("context", "fileName"),
+        plugin_enablement="{home}/.gemini/extensions/extension-enablement.json",
+    ),
+    plugin_skill_clash="last",
 )

@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import Literal
 
 from satchel._budget import Budget
+from satchel._host_settings import HostSettings
 from satchel._host_state import HostState
 from satchel._listing import ListingSettings
 from satchel._model import model
@@ -26,10 +27,11 @@ from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule
+from satchel.hosts._mcp import MCP_JSON, McpFile, McpOff
 from satchel.hosts._models import Models, Resolved
 from satchel.hosts._parts import PARTS, Carries, Part, carries
 from satchel.hosts._port import PortSpec
-from satchel.hosts._rules import MetadataRule
+from satchel.hosts._rules import MetadataRule, TrustSource
 from satchel.hosts._vocabulary import (
     Ambiguity,
     Format,
@@ -168,6 +170,20 @@ class Host:
       plugins it installed, its MCP servers, the skills it turned off, its instruction
       settings, its hook files and the hooks it trusts [None: nothing of the host's
       own is read].
+    * `mcp_files`: the files the host keeps its MCP servers in, strongest first
+      within the project's and within the user's (`satchel.mcp._hosts.McpFile`)
+      [None: satchel's own table, ``SATCHEL_MCP``: a project's ``.mcp.json`` and the
+      user's files of every host]. `mcp_off`: the lists of server names the host turns
+      off in a project (`satchel.mcp._hosts.McpOff`) [None: every host's].
+      `untrusted_servers`: whether the user's and the
+      plugins' servers start in a folder that is not trusted (False: Gemini CLI).
+    * `settings`: the host's settings files and the keys satchel reads there (skills
+      turned off, instruction file names, plugin enablement:
+      `satchel._host_settings.HostSettings`) [None: none].
+    * `plugin_skill_clash`: of two plugins holding a skill of the same name, the
+      ``first`` in plugin order wins, or the ``last`` (Gemini CLI's extensions).
+    * `trust_source`: where the host records the folders it trusts, read only by
+      ``satchel trust --from`` (`satchel._host_trust.TrustSource`) [None: none].
     """
 
     name: str
@@ -208,12 +224,17 @@ class Host:
     carries: Carries = field(default_factory=dict)
     port: PortSpec | None = None
     policy_export: Callable[[Policy], Export] | None = None
+    state: HostState | None = None
+    mcp_files: tuple[McpFile, ...] | None = (MCP_JSON,)
+    mcp_off: tuple[McpOff, ...] | None = ()
+    untrusted_servers: bool = True
+    settings: HostSettings | None = None
+    plugin_skill_clash: Literal["first", "last"] = "first"
+    trust_source: TrustSource | None = None
 
     def keeps(self, fmt: Format, part: Part) -> bool:
         """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
         return carries(self.carries, fmt, part)
-
-    state: HostState | None = None
 
     def model(self, model: str | None = None) -> Resolved:
         """The window `model` resolves to under this host (None: its default model)."""
@@ -330,6 +351,32 @@ class Host:
                 "format": self.port.format,
             },
             "state": None if self.state is None else _state_json(self.state),
+            "mcp_files": None
+            if self.mcp_files is None
+            else [
+                {
+                    "path": f.path,
+                    "keys": list(f.keys),
+                    "shape": f.shape,
+                    "owner": f.owner,
+                    "label": f.label,
+                    "exclusive": f.exclusive,
+                }
+                for f in self.mcp_files
+            ],
+            "mcp_off": None
+            if self.mcp_off is None
+            else [{"path": o.path, "keys": list(o.keys)} for o in self.mcp_off],
+            "untrusted_servers": self.untrusted_servers,
+            "settings": None if self.settings is None else _settings_json(self.settings),
+            "plugin_skill_clash": self.plugin_skill_clash,
+            "trust_source": None
+            if self.trust_source is None
+            else {
+                "path": self.trust_source.path,
+                "keys": list(self.trust_source.keys),
+                "flag": self.trust_source.flag,
+            },
         }
 
 
@@ -345,3 +392,15 @@ def _state_json(state: HostState) -> dict[str, object]:
 def _listed(value: object) -> object:
     """`value` with every tuple in it a list, as JSON gives it back."""
     return [_listed(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _settings_json(settings: HostSettings) -> dict[str, object]:
+    def keys(value: tuple[str, ...] | None) -> list[str] | None:
+        return None if value is None else list(value)
+
+    return {
+        "files": [{"path": f.path, "owner": f.owner} for f in settings.files],
+        "disabled_skills": keys(settings.disabled_skills),
+        "context_names": keys(settings.context_names),
+        "plugin_enablement": settings.plugin_enablement,
+    }

@@ -14,15 +14,16 @@ from satchel._model import model
 from satchel.hosts._vocabulary import SkillRule, TrustListName
 
 __all__ = [
+    "CatalogueFormat",
     "GEMINI_TRUSTED_FOLDERS",
     "MARKETPLACES",
-    "PLUGIN_SKILL_RULES",
-    "TRUST_LISTS",
-    "TRUST_LIST_NAMES",
-    "CatalogueFormat",
     "Marketplace",
     "MetadataRule",
+    "PLUGIN_SKILL_RULES",
     "PluginSkillRule",
+    "TRUST_LISTS",
+    "TRUST_LIST_NAMES",
+    "TrustSource",
 ]
 
 
@@ -90,3 +91,15 @@ class MetadataRule:
     own fields as well (Claude Code's ``model`` and ``paths``)."""
 
     deprecated: tuple[str, ...] = ("thinking",)
+
+
+@model
+class TrustSource:
+    """Where a host records the folders it trusts, for `satchel trust --from HOST`: a
+    JSON file (`path`, a template with ``{home}``), the `keys` that lead to a map of
+    absolute folder -> record, and the record's `flag` that is true for a trusted
+    folder (Claude Code: ``~/.claude.json``, ``projects``, ``hasTrustDialogAccepted``)."""
+
+    path: str
+    keys: tuple[str, ...] = ()
+    flag: str = ""

@@ -81,4 +81,6 @@ SATCHEL = Host(
         hooks=PortHooks(events=VIBE_PORT_EVENTS),
         standard=True,
     ),
+    mcp_files=None,  # SATCHEL_MCP, as load() without a profile reads
+    mcp_off=None,  # every host's
 )

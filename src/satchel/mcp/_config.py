@@ -1,12 +1,14 @@
 """The host's own MCP servers: ``[mcp_servers.<name>]`` tables (mermaid, Codex's shape).
 
 From, highest precedence first: the tables the host passes (`load(mcp_servers=...)`,
-scope ``host``), the project's ``.satchel/config.toml`` and then Claude Code's project
-``.mcp.json`` (trusted projects only, scope ``project``), and the user's
-``config.toml`` (scope ``user``); then a host's own config files when its profile
-names them (`satchel._host_state.HostState.mcp_servers`: Codex's
-``[mcp_servers.<name>]`` in the ``.codex/config.toml`` of each project folder the
-host reads, the working directory's first, then ``~/.codex/config.toml``)::
+scope ``host``), the project's ``.satchel/config.toml`` (trusted projects only, scope
+``project``), the files the host profile keeps its servers in up to its last project
+file (a project's ``.mcp.json``; Claude Code's local scope in ``~/.claude.json``:
+`satchel.mcp._hosts`), the user's ``config.toml`` (scope ``user``), and the rest of the
+host's files (the user's servers of Claude Code, Gemini CLI ...); then a host's own
+config files when its profile names them (`satchel._host_state.HostState.mcp_servers`:
+Codex's ``[mcp_servers.<name>]`` in the ``.codex/config.toml`` of each project folder
+the host reads, the working directory's first, then ``~/.codex/config.toml``)::
 
     [mcp_servers.github]
     command = "npx"
@@ -31,18 +33,19 @@ entry is skipped with ``config.mcp.invalid``; nothing starts here.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from satchel._config import config_files, invalid, read_config
-from satchel._contain import Bad, read_json
+from satchel._contain import Bad
+from satchel._host_files import StateFiles
 from satchel._host_state import HostState, dotted, host_config
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import Layout
+from satchel.mcp._hosts import INVALID, McpFile, host_file_tables
 from satchel.mcp._parse import (
     check_args,
     check_command,
@@ -56,9 +59,7 @@ from satchel.process._env import is_dangerous_env
 
 __all__ = ["INVALID", "host_servers"]
 
-INVALID = "config.mcp.invalid"
 SECTION = "mcp_servers"
-CLAUDE_FILE = ".mcp.json"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _KNOWN = frozenset(
     ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "http_headers")
@@ -71,24 +72,31 @@ def host_servers(
     *,
     given: Mapping[str, Any],
     trust_project: bool,
-    state: HostState | None = None,
+    files: Sequence[McpFile] = (),
+    environ: Mapping[str, str] | None = None,
+    state: StateFiles | None = None,
+    host_state: HostState | None = None,
 ) -> tuple[tuple[McpServer, ...], list[Diagnostic]]:
     """Every host server in precedence order (a name may appear more than once: the
-    first is the one that counts, `satchel.mcp._servers` settles it); `state`: a
-    host's own config files are read too, after satchel's."""
+    first is the one that counts, `satchel.mcp._servers` settles it): the given ones,
+    the project's ``config.toml``, the host's own `files` up to the last project one
+    (`satchel.mcp._hosts`), the user's ``config.toml``, the rest of `files`.
+    `environ` [the process's] says where Claude Code's managed folder is; `state` the
+    load's other-host state files (each read once); `host_state`: a host's own config
+    files are read too, after satchel's (Codex's)."""
     found: list[McpServer] = []
     problems: list[Diagnostic] = []
-    sources = [*_sources(layout, given, trust_project, problems)]
-    if state is not None and state.mcp_servers is not None:
-        sources += _state_sources(layout, state, trust_project)
-    for scope, tables, path in sources:
+    sources = [*_sources(layout, given, trust_project, files, environ, problems, state)]
+    if host_state is not None and host_state.mcp_servers is not None:
+        sources += _state_sources(layout, host_state, trust_project)
+    for scope, tables, path, label in sources:
         if not isinstance(tables, dict):
             why = f"[{SECTION}] must be a table, not {type_name(tables)}"
             problems.append(invalid(why, path) if path else diagnostic(INVALID, why))
             continue
         for name, entry in tables.items():
             try:
-                found.append(_server(name, entry, scope, path))
+                found.append(_server(name, entry, scope, path, label))
             except Bad as bad:
                 message = f"MCP server {name!r}: {bad}; the entry is skipped"
                 problems.append(diagnostic(INVALID, message, path))
@@ -96,21 +104,33 @@ def host_servers(
 
 
 def _sources(
-    layout: Layout, given: Mapping[str, Any], trust_project: bool, problems: list[Diagnostic]
-) -> Iterator[tuple[str, Any, Path | None]]:
-    yield "host", dict(given), None
+    layout: Layout,
+    given: Mapping[str, Any],
+    trust_project: bool,
+    files: Sequence[McpFile],
+    environ: Mapping[str, str] | None,
+    problems: list[Diagnostic],
+    state: StateFiles | None,
+) -> Iterator[tuple[str, Any, Path | None, str]]:
+    yield "host", dict(given), None, ""
     user, *project = config_files(layout, trust_project=trust_project)
-    for scope, path in (*(("project", p) for p in project), ("user", user)):
+    above, below = host_file_tables(
+        layout, files, trust_project=trust_project, environ=environ, problems=problems, state=state
+    )
+    for path in project:
         document = read_config(path, problems)
         if SECTION in document:
-            yield scope, document[SECTION], path
-        if scope == "project":
-            yield from _claude_project_file(layout, problems)
+            yield "project", document[SECTION], path, ""
+    yield from above
+    document = read_config(user, problems)
+    if SECTION in document:
+        yield "user", document[SECTION], user, ""
+    yield from below
 
 
 def _state_sources(
     layout: Layout, state: HostState, trust_project: bool
-) -> Iterator[tuple[str, Any, Path | None]]:
+) -> Iterator[tuple[str, Any, Path | None, str]]:
     """The host's own ``[mcp_servers]`` tables, the nearest project folder's first, then
     the user's (a config file that cannot be read is reported once, where the plugins
     it installs are read)."""
@@ -119,28 +139,12 @@ def _state_sources(
     for path, document in reversed(config.layers()):
         tables = dotted(document, state.mcp_servers)
         if tables is not None:
-            yield ("user" if path == config.user_path else "project"), tables, path
+            yield ("user" if path == config.user_path else "project"), tables, path, ""
 
 
-def _claude_project_file(
-    layout: Layout, problems: list[Diagnostic]
-) -> Iterator[tuple[str, Any, Path | None]]:
-    """Claude Code's project ``.mcp.json`` (``{"mcpServers": {...}}`` or the bare map),
-    read only in a trusted project, inside the project root."""
-    path = layout.project / CLAUDE_FILE
-    if not os.path.lexists(path):
-        return  # nothing to open: the usual case
-    data, problem = read_json(path, layout.project, INVALID)
-    if problem is not None:
-        problems.append(problem)
-        return
-    servers = data.get("mcpServers", data) if isinstance(data, dict) else data
-    if isinstance(servers, dict):
-        servers = {k: v for k, v in servers.items() if k != "$schema"}
-    yield "project", servers, path
-
-
-def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServer:
+def _server(name: object, entry: Any, scope: str, path: Path | None, label: str) -> McpServer:
+    """One entry as a server; `label` the host's word for the file's scope (``local``
+    ...), kept as its origin's family (empty for satchel's own config)."""
     if not isinstance(name, str) or not name.strip() or _CONTROL.search(name):
         raise Bad("a server name must be non-blank, without control characters")
     if not isinstance(entry, dict):
@@ -155,7 +159,7 @@ def _server(name: object, entry: Any, scope: str, path: Path | None) -> McpServe
     extras = {k: v for k, v in entry.items() if k not in _KNOWN and k != "enabled"}
     common: dict[str, Any] = {
         "path": path,
-        "origin": Origin(as_scope(scope), path=path),
+        "origin": Origin(as_scope(scope), label, path=path),
         "enabled": enabled,
         "extras": MappingProxyType(extras) if extras else _NO_EXTRAS,
     }

@@ -35,7 +35,7 @@ from typing import Any
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._parse import Result, parse_server_tables
 
-__all__ = ["GEMINI_VARIABLES", "parse_gemini_servers"]
+__all__ = ["GEMINI_VARIABLES", "parse_gemini_servers", "translated"]
 
 GEMINI_VARIABLES = {"${extensionPath}": "${PLUGIN_ROOT}", "${/}": "/", "${pathSeparator}": "/"}
 _VARIABLE = re.compile("|".join(re.escape(v) for v in GEMINI_VARIABLES))
@@ -50,7 +50,7 @@ def parse_gemini_servers(
     tables: dict[str, Any] = {}
     notes: list[Diagnostic] = []
     for name, entry in servers.items():
-        tables[name] = _translated(entry) if isinstance(entry, dict) else entry
+        tables[name] = translated(entry) if isinstance(entry, dict) else entry
         if isinstance(entry, dict) and _WORKSPACE in repr(entry):
             message = (
                 f"MCP server {name!r} uses ${{workspacePath}}, which satchel does not expand "
@@ -63,8 +63,9 @@ def parse_gemini_servers(
     return found, [*notes, *diags]
 
 
-def _translated(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """A Gemini entry in the shape of an inline server table."""
+def translated(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A Gemini entry in the shape of an inline server table (also the shape of the
+    servers of Gemini CLI's ``settings.json``, `satchel.mcp._hosts`)."""
     out = {k: _paths(v) for k, v in entry.items() if k != "trust"}
     kind = out.pop("type", None)
     if isinstance(out.get("httpUrl"), str):

@@ -48,6 +48,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from satchel._host_settings import PluginEnablement
 from satchel._host_state import HostState, host_config
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -125,6 +126,7 @@ def load_plugins(
     trusted_layout: Layout | None = None,
     carries: Carries | None = None,
     host_state: HostState | None = None,
+    enablement: PluginEnablement | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
@@ -138,10 +140,14 @@ def load_plugins(
     wrong reading them and whom they would shadow, in `trusted_layout`'s order (the
     layout a trusted load reads, whose project rows rank first) [None: `layout`].
     `carries`: the component kinds kept of a plugin of each format (a host's
-    `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all]."""
+    `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all].
+    `enablement`: the host's own rules that enable or disable a plugin by folder
+    (Gemini CLI's ``extension-enablement.json``, `satchel._host_settings`): a plugin
+    they disable in the working directory is listed, disabled."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
         skill_rule, formats, claude_installed, skills_dir, carries, host_state,
+        enablement or PluginEnablement(),
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -166,7 +172,8 @@ class _Asked:
     claude_installed: bool
     skills_dir: bool
     carries: Carries | None
-    host_state: HostState | None = None
+    host_state: HostState | None
+    enablement: PluginEnablement
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -198,7 +205,9 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
     if asked.host_state is not None:
         sources.extend(_host_installed(reader, layout, asked.host_state, trusted))
     sources.extend(reader.read(Path(layout.cwd, given), EXTRA) for given in asked.dirs)
-    settled = settle(sources, lost=_lost, keep=_Keeper(config.enabled, layout).keep)
+    settled = settle(
+        sources, lost=_lost, keep=_Keeper(config.enabled, layout, asked.enablement).keep
+    )
     plugins, problems = _libraries_settled(settled.winners)
     return PluginSet(
         MappingProxyType({p.name: p for p in plugins}),
@@ -396,9 +405,12 @@ class _Keeper:
     """A plugin that won its name still needs a namespace of its own; it is kept as
     ``config.toml`` sets it, with its data directory."""
 
-    def __init__(self, settings: Mapping[str, bool], layout: Layout) -> None:
+    def __init__(
+        self, settings: Mapping[str, bool], layout: Layout, enablement: PluginEnablement
+    ) -> None:
         self.settings = settings
         self.layout = layout
+        self.enablement = enablement
         self.by_namespace: dict[str, Plugin] = {}
 
     def keep(self, plugin: Plugin) -> Verdict[Plugin]:
@@ -420,6 +432,11 @@ class _Keeper:
             message = (
                 f"plugin {plugin.name!r} is disabled by default (its manifest's defaultEnabled "
                 f"is false) and config.toml does not enable it; nothing of it loads"
+            )
+        elif said is None and not self.enablement.enabled(plugin.name, self.layout.cwd):
+            where = self.enablement.path.name if self.enablement.path else "the host's settings"
+            message = (
+                f"plugin {plugin.name!r} is disabled in this folder by {where}; nothing of it loads"
             )
         elif said is None or said:
             return plugin, None

@@ -1,0 +1,99 @@
+"""Where each host keeps its MCP servers: one small table per host (`McpFile` rows,
+strongest first), which its profile names (`satchel.hosts.Host.mcp_files`), and
+`SATCHEL_MCP`, what a load under satchel's own rules reads: a project's ``.mcp.json``
+and the user's files of every host in `EVERY_HOST_MCP`. A host whose servers satchel
+reads adds its table there. Kept apart from the profiles so that a load without a
+profile reads them without importing the profiles.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from satchel._model import model
+
+__all__ = [
+    "McpFile",
+    "McpOff",
+    "McpShape",
+    "CLAUDE_MCP",
+    "CLAUDE_MCP_OFF",
+    "EVERY_HOST_MCP",
+    "EVERY_HOST_MCP_OFF",
+    "GEMINI_MCP",
+    "MCP_JSON",
+    "SATCHEL_MCP",
+]
+
+McpShape = Literal["standard", "httpUrl"]
+Owner = Literal["user", "project", "managed"]
+
+
+@model
+class McpFile:
+    """One file a host keeps MCP servers in (see the module docstring): `path` a
+    template, `keys` the way to the server map in it, `shape` how an entry reads,
+    `owner` whose file it is (``project``: read only in a trusted project;
+    ``managed``: an organisation's, read as the user's), `label`
+    the host's word for that scope (``local``, ``managed`` ...), `exclusive` whether
+    its presence replaces every other file of the table, `bare` whether a file without
+    those keys is itself the server map (satchel reads a project's ``.mcp.json`` so)."""
+
+    path: str
+    keys: tuple[str, ...] = ("mcpServers",)
+    shape: McpShape = "standard"
+    owner: Owner = "user"
+    label: str = "user"
+    exclusive: bool = False
+    bare: bool = False
+
+
+@model
+class McpOff:
+    """A list of server names a host turns off in the project: a JSON file (`path`, a
+    template as `McpFile`'s) and the `keys` to the list (Claude Code:
+    ``projects["<project root>"].disabledMcpServers`` in ``~/.claude.json``)."""
+
+    path: str
+    keys: tuple[str, ...]
+
+
+MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
+"""A project's ``.mcp.json``: read by every profile that names no MCP files of its own."""
+
+# Where each host keeps its MCP servers, strongest first (observed with `claude mcp list`
+# and `claude mcp get` 2.1.332 and 2.1.337, `gemini mcp list` 0.61.0). Claude Code: a
+# managed-mcp.json takes the place of every other file; else local (the project's
+# entry in ~/.claude.json, keyed by the project root), then the project's .mcp.json (in
+# every folder from cwd up to the root), then the user's.
+CLAUDE_MCP = (
+    # an organisation's file: not the user's, never read by satchel's own profile
+    McpFile("{managed}/managed-mcp.json", owner="managed", label="managed", exclusive=True),
+    McpFile("{home}/.claude.json", keys=("projects", "{project}", "mcpServers"), label="local"),
+    MCP_JSON,
+    McpFile("{home}/.claude.json", label="user"),
+)
+# Gemini CLI: the workspace's settings.json over the user's, server by server; the
+# workspace's only in a trusted folder.
+GEMINI_MCP = (
+    McpFile("{cwd}/.gemini/settings.json", shape="httpUrl", owner="project", label="workspace"),
+    McpFile("{home}/.gemini/settings.json", shape="httpUrl", label="user"),
+)
+# The hosts whose user files satchel's own profile reads, in this order (a host whose
+# servers satchel reads adds its table here).
+EVERY_HOST_MCP = (CLAUDE_MCP, GEMINI_MCP)
+SATCHEL_MCP: tuple[McpFile, ...] = (
+    MCP_JSON,
+    *(
+        row
+        for table in EVERY_HOST_MCP
+        for row in table
+        if row.owner == "user" and not row.exclusive
+    ),
+)
+
+# The servers a host turns off in one project (observed: `claude mcp list` shows a
+# server named in projects["<project root>"].disabledMcpServers as "Disabled for this
+# project"); satchel's own profile honours every host's.
+CLAUDE_MCP_OFF = (McpOff("{home}/.claude.json", ("projects", "{project}", "disabledMcpServers")),)
+EVERY_HOST_MCP_OFF: tuple[McpOff, ...] = CLAUDE_MCP_OFF
