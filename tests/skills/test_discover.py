@@ -151,12 +151,15 @@ def test_nested_mode_stops_at_its_depth_with_a_diagnostic(project, home, root):
     assert "deeper than 6 levels" in env.diagnostics[0].message
 
 
-def test_nested_mode_stops_at_its_directory_budget(project, home, root):
+def test_nested_mode_stops_at_its_directory_budget_the_root_counted(project, home, root):
+    # Breadth-first in name order, as Codex walks: the root and 19 skills make 20.
     for i in range(30):
-        write_skill(root / f"g{i:02}", f"s{i:02}")
+        write_skill(root, f"s{i:02}")
+    write_skill(root / "a-group", "deeper")
     env = load(project, home, walk=WalkBounds(nested=True, max_dirs=20))
-    assert len(env.skills) == 10
+    assert sorted(env.skills) == [f"s{i:02}" for i in range(18)]
     assert codes(env.diagnostics) == ["discovery.limit"]
+    assert env.diagnostics[0].message == "the walk stopped: more than 20 directories"
 
 
 def test_nested_mode_survives_a_directory_cycle(project, home, root):

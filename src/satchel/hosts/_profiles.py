@@ -12,8 +12,9 @@ from types import MappingProxyType
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS, CODEX_MODELS, GEMINI_MODELS
 from satchel.layout import PROJECT, USER, RootSpec, WalkBounds, default_roots
+from satchel.skills._names import HostNaming, NameRule
 
-__all__ = ["PROFILES", "SATCHEL"]
+__all__ = ["PROFILES", "SATCHEL", "name_rules"]
 
 
 def _rows(scope: str, *rows: tuple[str, str]) -> tuple[RootSpec, ...]:
@@ -83,6 +84,7 @@ SATCHEL = Host(
     plugin_formats=None,
     ambiguous_plugins=None,
     plugin_skill_rule=None,
+    names=NameRule(note_hosts=True),  # the spec's rule, saying what Codex and Gemini CLI do
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     claude_installed_plugins=True,
@@ -151,10 +153,28 @@ CODEX = Host(
             PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{project}/.codex/skills")
         ),
         *_rows(USER, (".agents", "{home}/.agents/skills"), (".codex", "{home}/.codex/skills")),
+        # the skills Codex bundles and writes itself: a root of their own, as the walk
+        # of $CODEX_HOME/skills skips dot folders (observed)
+        *_rows(USER, (".codex", "{home}/.codex/skills/.system")),
     ),
     commands=_rows(USER, (".codex", "{home}/.codex/prompts")),
     ancestors=True,
-    walk=WalkBounds(nested=True, max_depth=6, max_dirs=2000),
+    # codex-rs/core-skills loader, observed on 0.171.0: breadth-first to 6 levels and
+    # 2,000 folders (the root counted), into symlinked folders wherever they point (each
+    # real folder once: the shallowest path), inside skills too, a SKILL.md in the root
+    # itself; no dot folders, `node_modules` read, a symlinked SKILL.md left out
+    walk=WalkBounds(
+        nested=True,
+        max_depth=6,
+        max_dirs=2000,
+        follow_symlinked_dirs=True,
+        hidden_dirs=False,
+        skip_dirs=(),
+        skills_in_skills=True,
+        root_skill=True,
+        linked_skill_files=False,
+    ),
+    names=NameRule(spec=False, collapse_spaces=True),  # as written, on one line
     plugin_formats=("agent-plugins", "codex", "claude"),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
@@ -193,6 +213,12 @@ GEMINI = Host(
     ),
     plugins=_rows(USER, (".gemini", "{home}/.gemini/extensions")),
     ancestors=True,  # GEMINI.md from cwd up to the git root (the skill rows name {cwd})
+    # skillLoader's glob ["SKILL.md", "*/SKILL.md"], ignoring **/node_modules/** and
+    # **/.git/**, no dot folders (observed on 0.61.0): the root and its child folders,
+    # symlinked ones too
+    walk=WalkBounds(hidden_dirs=False, root_skill=True),
+    # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
+    names=NameRule(spec=False, replace=':\\/<>*?"|'),
     plugin_formats=("gemini",),
     ambiguous_plugins="prefer",
     plugin_skill_rule="claude-code",
@@ -480,3 +506,13 @@ PROFILES: Mapping[str, Host] = MappingProxyType(
         )
     }
 )
+
+
+def name_rules() -> tuple[HostNaming, ...]:
+    """Every profile whose name rule is not the Agent Skills one, with its name limit,
+    in the profiles' order (the ``skill.name.hosts`` note says what each does)."""
+    return tuple(
+        HostNaming(host.title, host.names, host.limits.name)
+        for host in PROFILES.values()
+        if not host.names.spec
+    )

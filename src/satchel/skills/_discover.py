@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +24,6 @@ from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill_keyed
 
 __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
-
-SKIP = frozenset((".git", "node_modules"))
 
 _CHILD = getattr(Path, "_make_child_relpath", None)
 
@@ -76,8 +75,8 @@ def _scan(
     top = str(root.path)
     walker = _Walker(top, walk, scan.diagnostics)
     origin = root_origin(root)
-    if walk.nested:
-        for skill_dir in walker.nested(entries):
+    if walk.nested or walk.root_skill or not walk.linked_skill_files:
+        for skill_dir in walker.nested(entries) if walk.nested else walker.flat(entries):
             path = Path(skill_dir, SKILL_FILE)
             if cache is None:
                 _read_one(path, skill_dir, origin, rules, scan)
@@ -107,8 +106,7 @@ def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]
     walker = _Walker(top, walk, diags)
     if walk.nested:
         return list(walker.nested(entries)), diags
-    found = [e.path for e in entries if walker.candidate(e) and _has_skill_file(e.path, diags)]
-    return found, diags
+    return list(walker.flat(entries)), diags
 
 
 def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
@@ -184,10 +182,11 @@ def _read_fresh(
 
 
 class _Walker:
-    """Which entries of one root are directories to visit.
+    """Which entries of one root are directories to visit, as `WalkBounds` says.
 
-    A symlinked directory is followed unless it leads back inside the root being
-    walked: that directory is visited under its own name anyway, so each real
+    Unless the walk goes into symlinked directories (`follow_symlinked_dirs`), a
+    symlinked directory is followed only when it leads outside the root being walked:
+    a directory inside it is visited under its own name anyway, so each real
     directory is read once, at its real path."""
 
     def __init__(self, top: str, walk: WalkBounds, diags: list[Diagnostic]) -> None:
@@ -196,8 +195,12 @@ class _Walker:
         self.walk = walk
         self.diags = diags
 
+    def _walked(self, name: str) -> bool:
+        """Whether a directory of this name is read at all (`skip_dirs`, `hidden_dirs`)."""
+        return name not in self.walk.skip_dirs and (self.walk.hidden_dirs or name[:1] != ".")
+
     def candidate(self, entry: os.DirEntry[str]) -> bool:
-        if entry.name in SKIP or not _utf8_name(entry, self.diags):
+        if not self._walked(entry.name) or not _utf8_name(entry, self.diags):
             return False
         try:
             if entry.is_dir(follow_symlinks=False):
@@ -216,45 +219,86 @@ class _Walker:
             return False
         if not stat.S_ISDIR(st.st_mode):
             return False
+        if self.walk.follow_symlinked_dirs:
+            return True
         target = os.path.realpath(entry.path)
         return not (target == self.real_top or target.startswith(self.real_top + os.sep))
 
+    def skill_file(self, directory: str) -> bool:
+        """Whether `directory` holds a SKILL.md this walk reads, reporting near misses
+        and a linked SKILL.md the walk leaves (`linked_skill_files`)."""
+        if not _has_skill_file(directory, self.diags):
+            return False
+        if self.walk.linked_skill_files:
+            return True
+        file = os.path.join(directory, SKILL_FILE)
+        if not os.path.islink(file):
+            return True
+        self.diags.append(
+            diagnostic(
+                "skill.file.link-unread",
+                f"{SKILL_FILE} is a symlink, which this host's walk does not read",
+                Path(file),
+                hint=f"make {SKILL_FILE} a regular file",
+            )
+        )
+        return False
+
+    def flat(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
+        """The root itself when it is a skill (`root_skill`), then each child directory
+        that holds a SKILL.md, in name order."""
+        if self.walk.root_skill and self.skill_file(self.top):
+            yield self.top
+        for entry in entries:
+            if self.candidate(entry) and self.skill_file(entry.path):
+                yield entry.path
+
     def nested(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
-        """Depth-first in name order, bounded by depth and directory count, each real
-        directory once. A symlinked directory is read when it is a skill but never
-        walked into, so a link to `/` or to a parent cannot take the walk out of the
-        root."""
+        """Breadth-first, each level in name order, bounded by depth and directory count
+        (the root counted), each real directory once: where two paths lead to one
+        directory, the shallower is kept. Unless `follow_symlinked_dirs`, a symlinked
+        directory is read when it is a skill but never walked into, so a link to `/` or
+        to a parent cannot take the walk out of the root. A directory holding a skill
+        is walked into only with `skills_in_skills`."""
         walk = self.walk
         seen = {_identity(self.top)}
-        budget = walk.max_dirs
+        budget = walk.max_dirs - 1  # the root is the first directory
         too_deep: list[str] = []
-        stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
-        while stack:
-            level, depth = stack[-1]
-            entry = next(level, None)
-            if entry is None:
-                stack.pop()
-                continue
-            if not self.candidate(entry) or not _first_visit(entry, seen):
-                continue
-            budget -= 1
-            if budget < 0:
-                self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
-                return
-            if _has_skill_file(entry.path, self.diags):
-                yield entry.path
-            elif entry.is_symlink():
-                continue
-            elif depth < walk.max_depth:
-                try:
-                    stack.append((iter(list_sorted(entry.path)), depth + 1))
-                except OSError:
+        if walk.root_skill and self.skill_file(self.top):
+            yield self.top
+        queue: deque[tuple[list[os.DirEntry[str]], int]] = deque([(entries, 1)])
+        while queue:
+            level, depth = queue.popleft()
+            for entry in level:
+                if not self.candidate(entry) or not _first_visit(entry, seen):
                     continue
-            elif _has_subdirs(entry.path):
-                too_deep.append(entry.path)
+                budget -= 1
+                if budget < 0:
+                    self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
+                    return
+                if self.skill_file(entry.path):
+                    yield entry.path
+                    if not walk.skills_in_skills:
+                        continue
+                if entry.is_symlink() and not walk.follow_symlinked_dirs:
+                    continue
+                if depth < walk.max_depth:
+                    try:
+                        queue.append((list_sorted(entry.path), depth + 1))
+                    except OSError:
+                        continue
+                elif self._has_subdirs(entry.path):
+                    too_deep.append(entry.path)
         if too_deep:
             count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
             self.diags.append(_limit(too_deep[0], f"{count} deeper than {walk.max_depth} levels"))
+
+    def _has_subdirs(self, directory: str) -> bool:
+        try:
+            with os.scandir(directory) as it:
+                return any(self._walked(e.name) and e.is_dir() for e in it)
+        except OSError:
+            return False
 
 
 def _utf8_name(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
@@ -347,14 +391,6 @@ def _first_visit(entry: os.DirEntry[str], seen: set[tuple[int, int]]) -> bool:
         return False
     seen.add(key)
     return True
-
-
-def _has_subdirs(directory: str) -> bool:
-    try:
-        with os.scandir(directory) as it:
-            return any(e.is_dir() and e.name not in SKIP for e in it)
-    except OSError:
-        return False
 
 
 def _limit(where: str, what: str) -> Diagnostic:
