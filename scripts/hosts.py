@@ -57,7 +57,7 @@ argument_numbering = 1
 Its keys are the profile's fields below (`skills`, `commands`, `agents`, `plugins`,
 `ancestors`, `nested`, `max_depth`, `max_dirs`, `follow_symlinks`, `follow_symlinked_dirs`,
 `hidden_dirs`, `skip_dirs`, `skills_in_skills`, `root_skill`, `linked_skill_files`,
-`plugin_formats`,
+`resolve_root`, `plugin_formats`,
 `ambiguous_plugins`, `plugin_skill_names`, `plugin_skill_rule`, `strict_plugins`,
 `command_naming`, `argument_numbering`, `instructions` (false: none), `untrusted`,
 `hook_files`, `claude_settings_hooks`, `include_workspace_plugin`, `executable`,

@@ -82,6 +82,9 @@ class WalkBounds:
       directory (Codex, Gemini CLI) [False].
     * `linked_skill_files`: read a SKILL.md that is a symlink (within its skill
       directory) [True; Codex skips one].
+    * `resolve_root`: a root that is a symlink (or lies below one) is read at its real
+      path, and its skills' paths are given under it (Codex) [False: under the path
+      the table names].
     """
 
     nested: bool = False
@@ -94,6 +97,7 @@ class WalkBounds:
     skills_in_skills: bool = False
     root_skill: bool = False
     linked_skill_files: bool = True
+    resolve_root: bool = False
 
 
 KINDS = ("skills", "commands", "agents", "plugins")

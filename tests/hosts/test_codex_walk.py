@@ -36,8 +36,9 @@ FILLER = 1997  # empty folders beside two skills: with the root, 2,000 folders e
 
 def build(base: Path) -> tuple[Path, Path]:
     """The tree: a repository whose `.agents/skills` holds every walk and name case, whose
-    `.codex/skills` fills Codex's folder budget exactly, and a HOME whose `.agents/skills`
-    overflows it by one; skills outside the repository for links to point at."""
+    `.codex/skills` links to a root that fills Codex's folder budget exactly, and a HOME
+    whose `.agents/skills` overflows it by one; skills outside the repository for links
+    to point at."""
     repo = base / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
     outside = base / "outside"
@@ -73,11 +74,13 @@ def build(base: Path) -> tuple[Path, Path]:
     for folder, name in NAMES.items():
         skill(root, folder, name=f"'{name}'" if "\\" in name else name)
     skill(root, "spaced", name='"  two   words  "')
-    full = repo / ".codex/skills"
+    full = base / "full"  # the repository's .codex/skills, a symlinked root
     for i in range(FILLER):
         (full / f"e{i:04d}").mkdir(parents=True)
     skill(full, "zzzz-kept")
     skill(full, "aaaa/beyond")  # the 2,001st folder
+    (repo / ".codex").mkdir()
+    (repo / ".codex/skills").symlink_to(full)
     home = base / "home"
     over = home / ".agents/skills"
     for i in range(FILLER + 2):
@@ -163,11 +166,16 @@ def test_codex_leaves_out_a_symlinked_skill_md(seen):
 
 
 def test_codex_stops_at_two_thousand_folders_the_root_counted(seen):
-    repo = seen[0]
     got = listed(seen)
-    assert got["zzzz-kept"] == repo / ".codex/skills/zzzz-kept/SKILL.md"
+    assert got["zzzz-kept"].parent.name == "zzzz-kept"
     assert "beyond" not in got
     assert "zzzz-dropped" not in got
+
+
+def test_codex_reads_a_symlinked_root_at_its_real_path(seen):
+    repo = seen[0]
+    assert listed(seen)["zzzz-kept"] == repo.parent / "full/zzzz-kept/SKILL.md"
+    assert repo.parent / "full" in seen[2].roots
 
 
 def test_codex_keeps_names_as_written_on_one_line(seen):
@@ -194,15 +202,15 @@ def test_satchel_says_why_it_leaves_out_a_symlinked_skill_md_under_codex(seen, o
 
 def test_satchel_reports_where_the_codex_walk_stopped(seen, ours):
     repo, home, _ = seen
-    said = sorted((str(d.path), d.message) for d in ours.diagnostics if d.code == "discovery.limit")
-    assert said == [
-        (str(home / ".agents/skills"), "the walk stopped: more than 2000 directories"),
+    said = {(d.path, d.message) for d in ours.diagnostics if d.code == "discovery.limit"}
+    assert said == {
+        (home / ".agents/skills", "the walk stopped: more than 2000 directories"),
+        (repo.parent / "full", "the walk stopped: more than 2000 directories"),
         (
-            str(repo / ".agents/skills/e1/e2/e3/e4/e5/e6"),
+            repo / ".agents/skills/e1/e2/e3/e4/e5/e6",
             "the walk stopped: 1 directory deeper than 6 levels",
         ),
-        (str(repo / ".codex/skills"), "the walk stopped: more than 2000 directories"),
-    ]
+    }
 
 
 def test_satchel_keeps_the_agent_skills_rule_and_says_what_codex_names(seen):

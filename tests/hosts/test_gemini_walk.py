@@ -36,8 +36,9 @@ Seen = tuple[Path, Path, GeminiView]
 
 
 def build(base: Path) -> tuple[Path, Path]:
-    """A repository whose `.agents/skills` holds every walk and name case; skills outside
-    it for links to point at; an empty HOME."""
+    """A repository whose `.agents/skills` holds every walk and name case and whose
+    `.gemini/skills` is a symlinked root; skills outside it for links to point at; an
+    empty HOME."""
     repo = base / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
     outside = base / "outside"
@@ -61,6 +62,9 @@ def build(base: Path) -> tuple[Path, Path]:
     (root / "file-link/SKILL.md").symlink_to(outside / "file.md")
     for folder, (name, _) in NAMES.items():
         skill(root, folder, name=f"'{name}'" if "\\" in name else name)
+    skill(base / "linked", "via-linked-root")
+    (repo / ".gemini").mkdir()
+    (repo / ".gemini/skills").symlink_to(base / "linked")
     home = base / "home"
     home.mkdir()
     return repo, home
@@ -108,6 +112,11 @@ def test_gemini_reads_a_symlinked_skill_folder_and_a_symlinked_skill_md(seen):
     assert got["lone"] == root / "link-skill/SKILL.md"
     assert got["inside-link"] == root / "in-link/SKILL.md"
     assert got["via-file-link"] == root / "file-link/SKILL.md"
+
+
+def test_gemini_lists_a_symlinked_roots_skills_under_the_link(seen):
+    repo = seen[0]
+    assert listed(seen)["via-linked-root"] == repo / ".gemini/skills/via-linked-root/SKILL.md"
 
 
 def test_gemini_skips_dot_folders_and_node_modules(seen):

@@ -50,7 +50,7 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 _TABLES = ("skills", "commands", "agents", "plugins")
 _WALK = (
     "nested", "max_depth", "max_dirs", "follow_symlinks", "follow_symlinked_dirs", "hidden_dirs",
-    "skip_dirs", "skills_in_skills", "root_skill", "linked_skill_files",
+    "skip_dirs", "skills_in_skills", "root_skill", "linked_skill_files", "resolve_root",
 )  # fmt: skip
 
 
@@ -234,6 +234,7 @@ _CHECKS: Mapping[str, Check] = {
     "skills_in_skills": _is(bool, "true or false"),
     "root_skill": _is(bool, "true or false"),
     "linked_skill_files": _is(bool, "true or false"),
+    "resolve_root": _is(bool, "true or false"),
     "plugin_formats": _formats,
     "ambiguous_plugins": _one_of(*AMBIGUITY),
     "plugin_skill_names": _one_of(*get_args(PluginSkillNames)),

@@ -63,6 +63,8 @@ def _walk(host: Host) -> str:
     parts.append(f"never {skipped}" if skipped else "`node_modules` read")
     if not walk.linked_skill_files:
         parts.append("no symlinked SKILL.md")
+    if walk.resolve_root:
+        parts.append("a symlinked root read at its real path")
     return "; ".join(parts)
 
 

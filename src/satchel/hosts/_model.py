@@ -267,6 +267,7 @@ class Host:
                 "skills_in_skills": self.walk.skills_in_skills,
                 "root_skill": self.walk.root_skill,
                 "linked_skill_files": self.walk.linked_skill_files,
+                "resolve_root": self.walk.resolve_root,
             },
             "names": {
                 "spec": self.names.spec,

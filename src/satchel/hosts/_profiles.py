@@ -162,7 +162,8 @@ CODEX = Host(
     # codex-rs/core-skills loader, observed on 0.171.0: breadth-first to 6 levels and
     # 2,000 folders (the root counted), into symlinked folders wherever they point (each
     # real folder once: the shallowest path), inside skills too, a SKILL.md in the root
-    # itself; no dot folders, `node_modules` read, a symlinked SKILL.md left out
+    # itself; no dot folders, `node_modules` read, a symlinked SKILL.md left out; a
+    # symlinked root is read at its real path
     walk=WalkBounds(
         nested=True,
         max_depth=6,
@@ -173,6 +174,7 @@ CODEX = Host(
         skills_in_skills=True,
         root_skill=True,
         linked_skill_files=False,
+        resolve_root=True,
     ),
     names=NameRule(spec=False, collapse_spaces=True),  # as written, on one line
     plugin_formats=("agent-plugins", "codex", "claude"),

@@ -11,7 +11,7 @@ import os
 import stat
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from satchel._files import list_sorted, open_root
@@ -51,6 +51,10 @@ class RootScan:
 def scan_root(root: Root, rules: FieldRules, walk: WalkBounds, *, cache: bool = False) -> RootScan:
     """Read every skill under `root`; with `cache`, take each unchanged SKILL.md's
     reading from the discovery cache and keep the others' there."""
+    if walk.resolve_root:
+        real = os.path.realpath(root.path)
+        if real != str(root.path):
+            root = replace(root, path=Path(real))
     scan = RootScan(root)
     top = str(root.path)
     entries = open_root(top, scan.diagnostics, "a skills root")
