@@ -55,7 +55,8 @@ argument_numbering = 1
 ```
 
 Its keys are the profile's fields below (`skills`, `commands`, `agents`, `plugins`,
-`ancestors`, `nested`, `max_depth`, `max_dirs`, `follow_symlinks`, `follow_symlinked_dirs`,
+`ancestors`, `nested`, `max_depth`, `max_dirs`, `max_entries`, `follow_symlinks`,
+`follow_symlinked_dirs`,
 `hidden_dirs`, `skip_dirs`, `skills_in_skills`, `root_skill`, `linked_skill_files`,
 `resolve_root`, `plugin_formats`,
 `ambiguous_plugins`, `plugin_skill_names`, `plugin_skill_rule`, `strict_plugins`,

@@ -65,8 +65,9 @@ class WalkBounds:
     """How a host walks a skills root (each host's walk is data in its profile).
 
     * `nested`: look below the root's child directories, breadth-first in name order,
-      up to `max_depth` levels and `max_dirs` directories (the root counted) [False:
-      only the root's child directories are skills].
+      up to `max_depth` levels, `max_dirs` directories (the root counted) and
+      `max_entries` entries listed (files too; None: no bound) [False: only the root's
+      child directories are skills].
     * `follow_symlinks`: read a symlinked directory as a skill [True].
     * `follow_symlinked_dirs`: walk into a symlinked directory as into any other,
       wherever it points, each real directory once, first where the walk meets it
@@ -90,6 +91,7 @@ class WalkBounds:
     nested: bool = False
     max_depth: int = 6
     max_dirs: int = 2000
+    max_entries: int | None = None
     follow_symlinks: bool = True
     follow_symlinked_dirs: bool = False
     hidden_dirs: bool = True

@@ -32,13 +32,15 @@ NAMES = {
     "dots": "a.b_c",
 }
 FILLER = 1997  # empty folders beside two skills: with the root, 2,000 folders exactly
+FILES = 19997  # files beside two skill folders: their SKILL.md files are entries 20,000 and 20,001
 
 
 def build(base: Path) -> tuple[Path, Path]:
     """The tree: a repository whose `.agents/skills` holds every walk and name case, whose
-    `.codex/skills` links to a root that fills Codex's folder budget exactly, and a HOME
-    whose `.agents/skills` overflows it by one; skills outside the repository for links
-    to point at."""
+    `.codex/skills` links to a root that fills Codex's folder budget exactly, whose
+    `pkg/.agents/skills` (pkg is the working directory) overflows its entry budget by
+    one, and a HOME whose `.agents/skills` overflows the folder budget by one; skills
+    outside the repository for links to point at."""
     repo = base / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
     outside = base / "outside"
@@ -81,6 +83,12 @@ def build(base: Path) -> tuple[Path, Path]:
     skill(full, "aaaa/beyond")  # the 2,001st folder
     (repo / ".codex").mkdir()
     (repo / ".codex/skills").symlink_to(full)
+    many = repo / "pkg/.agents/skills"  # the working directory's root
+    many.mkdir(parents=True)
+    for i in range(FILES):
+        (many / f"f{i:05d}.txt").touch()
+    skill(many, "aa-first")
+    skill(many, "zz-last")
     home = base / "home"
     over = home / ".agents/skills"
     for i in range(FILLER + 2):
@@ -93,7 +101,7 @@ def build(base: Path) -> tuple[Path, Path]:
 def seen(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, CodexPrompt]:
     def make(base: Path) -> dict[str, Turn]:
         repo, home = build(base)
-        return {"prompt": Turn(0, codex_prompt_text(codex, repo, home), "", ())}
+        return {"prompt": Turn(0, codex_prompt_text(codex, repo / "pkg", home), "", ())}
 
     base, turns = once(tmp_path_factory, "codex-walk", make)
     repo, home = base / "repo", base / "home"
@@ -105,7 +113,8 @@ def ours(seen: tuple[Path, Path, CodexPrompt]) -> Any:
     from satchel import hosts, load
 
     repo, home, _ = seen
-    return load(layout=hosts.get("codex").layout(repo, home=home, env={}), host="codex")
+    layout = hosts.get("codex").layout(repo / "pkg", home=home, env={})
+    return load(layout=layout, host="codex")
 
 
 def listed(seen: tuple[Path, Path, CodexPrompt]) -> dict[str, Path]:
@@ -172,6 +181,13 @@ def test_codex_stops_at_two_thousand_folders_the_root_counted(seen):
     assert "zzzz-dropped" not in got
 
 
+def test_codex_stops_at_twenty_thousand_entries_files_counted(seen):
+    many = seen[0] / "pkg/.agents/skills"
+    got = listed(seen)
+    assert got["aa-first"] == many / "aa-first/SKILL.md"
+    assert "zz-last" not in got
+
+
 def test_codex_reads_a_symlinked_root_at_its_real_path(seen):
     repo = seen[0]
     assert listed(seen)["zzzz-kept"] == repo.parent / "full/zzzz-kept/SKILL.md"
@@ -206,6 +222,7 @@ def test_satchel_reports_where_the_codex_walk_stopped(seen, ours):
     assert said == {
         (home / ".agents/skills", "the walk stopped: more than 2000 directories"),
         (repo.parent / "full", "the walk stopped: more than 2000 directories"),
+        (repo / "pkg/.agents/skills", "the walk stopped: more than 20000 entries"),
         (
             repo / ".agents/skills/e1/e2/e3/e4/e5/e6",
             "the walk stopped: 1 directory deeper than 6 levels",

@@ -49,8 +49,9 @@ __all__ = ["get", "names", "resolve", "user_profiles"]
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 _TABLES = ("skills", "commands", "agents", "plugins")
 _WALK = (
-    "nested", "max_depth", "max_dirs", "follow_symlinks", "follow_symlinked_dirs", "hidden_dirs",
-    "skip_dirs", "skills_in_skills", "root_skill", "linked_skill_files", "resolve_root",
+    "nested", "max_depth", "max_dirs", "max_entries", "follow_symlinks", "follow_symlinked_dirs",
+    "hidden_dirs", "skip_dirs", "skills_in_skills", "root_skill", "linked_skill_files",
+    "resolve_root",
 )  # fmt: skip
 
 
@@ -228,6 +229,7 @@ _CHECKS: Mapping[str, Check] = {
     "follow_symlinks": _is(bool, "true or false"),
     "max_depth": _is(int, "a whole number"),
     "max_dirs": _is(int, "a whole number"),
+    "max_entries": _is(int, "a whole number"),
     "follow_symlinked_dirs": _is(bool, "true or false"),
     "hidden_dirs": _is(bool, "true or false"),
     "skip_dirs": _folder_names,

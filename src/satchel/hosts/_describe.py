@@ -46,7 +46,8 @@ def _walk(host: Host) -> str:
     """How a root is walked, in words: how deep, then each rule that is not satchel's."""
     walk = host.walk
     if walk.nested:
-        parts = [f"breadth-first to {walk.max_depth} levels and {walk.max_dirs:,} folders"]
+        entries = f", {walk.max_entries:,} entries" if walk.max_entries is not None else ""
+        parts = [f"breadth-first to {walk.max_depth} levels, {walk.max_dirs:,} folders{entries}"]
     else:
         parts = ["child folders of a root"]
     if walk.root_skill:

@@ -260,6 +260,7 @@ class Host:
                 "nested": self.walk.nested,
                 "max_depth": self.walk.max_depth,
                 "max_dirs": self.walk.max_dirs,
+                "max_entries": self.walk.max_entries,
                 "follow_symlinks": self.walk.follow_symlinks,
                 "follow_symlinked_dirs": self.walk.follow_symlinked_dirs,
                 "hidden_dirs": self.walk.hidden_dirs,

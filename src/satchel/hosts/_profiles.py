@@ -159,15 +159,16 @@ CODEX = Host(
     ),
     commands=_rows(USER, (".codex", "{home}/.codex/prompts")),
     ancestors=True,
-    # codex-rs/core-skills loader, observed on 0.171.0: breadth-first to 6 levels and
-    # 2,000 folders (the root counted), into symlinked folders wherever they point (each
-    # real folder once: the shallowest path), inside skills too, a SKILL.md in the root
-    # itself; no dot folders, `node_modules` read, a symlinked SKILL.md left out; a
-    # symlinked root is read at its real path
+    # codex-rs/core-skills loader, observed on 0.171.0: breadth-first to 6 levels, 2,000
+    # folders (the root counted) and 20,000 entries (files too), into symlinked folders
+    # wherever they point (each real folder once: the shallowest path), inside skills
+    # too, a SKILL.md in the root itself; no dot folders, `node_modules` read, a
+    # symlinked SKILL.md left out; a symlinked root read at its real path
     walk=WalkBounds(
         nested=True,
         max_depth=6,
         max_dirs=2000,
+        max_entries=20_000,
         follow_symlinked_dirs=True,
         hidden_dirs=False,
         skip_dirs=(),

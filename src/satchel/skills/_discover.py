@@ -258,51 +258,68 @@ class _Walker:
                 yield entry.path
 
     def nested(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
-        """Breadth-first, each level in name order, bounded by depth and directory count
-        (the root counted), each real directory once: where two paths lead to one
-        directory, the shallower is kept. Unless `follow_symlinked_dirs`, a symlinked
-        directory is read when it is a skill but never walked into, so a link to `/` or
-        to a parent cannot take the walk out of the root. A directory holding a skill
-        is walked into only with `skills_in_skills`."""
+        """Breadth-first, each directory's entries in name order, as Codex walks: a
+        directory is listed when its turn comes, and is a skill when it holds a SKILL.md
+        (the root only with `root_skill`). Bounded by depth, by `max_dirs` directories
+        (the root counted: past it no more are queued, those queued are still read) and
+        by `max_entries` entries listed (the walk stops there), each real directory
+        once: where two paths lead to one directory, the shallower is kept. Unless
+        `follow_symlinked_dirs`, a symlinked directory is read when it is a skill but
+        never walked into, so a link to `/` or to a parent cannot take the walk out of
+        the root. A directory holding a skill is walked into only with
+        `skills_in_skills`."""
         walk = self.walk
         seen = {_identity(self.top)}
-        budget = walk.max_dirs - 1  # the root is the first directory
+        queued = 1  # the root
+        listed = 0
+        full = False
         too_deep: list[str] = []
-        if walk.root_skill and self.skill_file(self.top):
-            yield self.top
-        queue: deque[tuple[list[os.DirEntry[str]], int]] = deque([(entries, 1)])
+        queue: deque[tuple[str, list[os.DirEntry[str]] | None, int]] = deque(
+            [(self.top, entries, 0)]
+        )
         while queue:
-            level, depth = queue.popleft()
-            for entry in level:
+            path, listing, depth = queue.popleft()
+            if listing is None:
+                try:
+                    listing = list_sorted(path)
+                except OSError:
+                    continue
+            stop = False
+            if walk.max_entries is not None:
+                room = walk.max_entries - listed
+                if len(listing) > room:
+                    listing, stop = listing[: max(room, 0)], True
+                listed += len(listing)
+            holds = any(e.name == SKILL_FILE for e in listing)
+            if holds and (depth > 0 or walk.root_skill) and self.skill_file(path):
+                yield path
+                if depth > 0 and not walk.skills_in_skills:
+                    listing = []
+            elif not holds and (depth > 0 or walk.root_skill):
+                _report_near_misses(path, self.diags)
+            for entry in listing:
                 if not self.candidate(entry) or not _first_visit(entry, seen):
                     continue
-                budget -= 1
-                if budget < 0:
-                    self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
-                    return
-                if self.skill_file(entry.path):
-                    yield entry.path
-                    if not walk.skills_in_skills:
-                        continue
                 if entry.is_symlink() and not walk.follow_symlinked_dirs:
+                    if self.skill_file(entry.path):
+                        yield entry.path
                     continue
-                if depth < walk.max_depth:
-                    try:
-                        queue.append((list_sorted(entry.path), depth + 1))
-                    except OSError:
-                        continue
-                elif self._has_subdirs(entry.path):
-                    too_deep.append(entry.path)
+                if depth + 1 > walk.max_depth:
+                    too_deep.append(path)
+                    break
+                if queued >= walk.max_dirs:
+                    full = True
+                    continue
+                queued += 1
+                queue.append((entry.path, None, depth + 1))
+            if stop:
+                self.diags.append(_limit(self.top, f"more than {walk.max_entries} entries"))
+                break
+        if full:
+            self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
         if too_deep:
             count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
             self.diags.append(_limit(too_deep[0], f"{count} deeper than {walk.max_depth} levels"))
-
-    def _has_subdirs(self, directory: str) -> bool:
-        try:
-            with os.scandir(directory) as it:
-                return any(self._walked(e.name) and e.is_dir() for e in it)
-        except OSError:
-            return False
 
 
 def _utf8_name(entry: os.DirEntry[str], diags: list[Diagnostic]) -> bool:
