@@ -295,7 +295,7 @@ class _Walker:
                 yield path
                 if depth > 0 and not walk.skills_in_skills:
                     listing = []
-            elif not holds and (depth > 0 or walk.root_skill):
+            elif not holds and not stop and (depth > 0 or walk.root_skill):
                 _report_near_misses(path, self.diags)
             for entry in listing:
                 if not self.candidate(entry) or not _first_visit(entry, seen):
