@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypedDict, Unpack, cast
+from typing import Any, Literal, TypedDict, Unpack, cast, get_args
 
 from satchel._host_trust import TrustListName
 from satchel._instructions import InstructionMode
@@ -18,6 +18,7 @@ from satchel.commands import Command, Naming
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
+from satchel.skills._fields import DEPRECATED_FIELDS
 from satchel.skills._model import Skill
 from satchel.skills._names import NameRule
 
@@ -54,6 +55,9 @@ class Options:
       project's plugins (and the workspace plugin) do not load, its skills run no
       ``!`cmd``` lines, and user skills, commands and agents rank above the project's.
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+    * `deprecated_skill_fields`: the top-level skill fields reported as deprecated
+      (``skill.field.deprecated``) when moved into metadata [``thinking``; zidane's
+      profile adds ``model`` and ``paths``, which Claude Code reads as its own].
     * `skill_names`: what the host does with a skill's ``name:`` (`NameRule`) [the
       Agent Skills rule, with a ``skill.name.hosts`` note on a name that breaks it].
     * `max_skill_name`: a skill whose name is longer is not loaded
@@ -148,6 +152,7 @@ class Options:
     strict: bool = False
     unicode_names: bool = False
     skill_names: NameRule = NameRule(note_hosts=True)
+    deprecated_skill_fields: tuple[str, ...] = DEPRECATED_FIELDS
     max_skill_name: int | None = None
     builtin_commands: tuple[str, ...] = ()
     extra_commands: tuple[Command, ...] = ()
@@ -199,14 +204,15 @@ class Options:
             "extra_commands",
             "builtin_agents",
             "allowed_http_hook_urls",
+            "deprecated_skill_fields",
         ):
             if key in options:
                 options[key] = tuple(options[key])
         for key in ("plugin_format_order", "plugin_formats"):
             if options.get(key) is not None:
                 options[key] = _format_order(options[key], key)
-        if options.get("trust_list", "satchel") not in ("satchel", "gemini"):
-            raise TypeError("trust_list must be satchel or gemini")
+        if options.get("trust_list", "satchel") not in get_args(TrustListName):
+            raise TypeError(f"trust_list must be {' or '.join(get_args(TrustListName))}")
         if options.get("untrusted", "user-first") not in ("user-first", "skip-project"):
             raise TypeError("untrusted must be user-first or skip-project")
         if options.get("ambiguous_plugins") not in (None, *AMBIGUITY):
@@ -248,6 +254,7 @@ class LoadOverrides(TypedDict, total=False):
     strict: bool
     unicode_names: bool
     skill_names: NameRule
+    deprecated_skill_fields: Iterable[str]
     max_skill_name: int | None
     builtin_commands: Iterable[str]
     extra_commands: Iterable[Command]

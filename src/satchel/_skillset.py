@@ -62,6 +62,7 @@ def settle_skills(
         strict=opts.strict,
         unicode_names=opts.unicode_names,
         client=lay.client,
+        deprecated=opts.deprecated_skill_fields,
         names=opts.skill_names,
         hosts=name_hosts if opts.skill_names.note_hosts else None,
     )

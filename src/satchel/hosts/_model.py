@@ -31,6 +31,7 @@ from satchel.layout import Layout, RootSpec, WalkBounds
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import Ambiguity
 from satchel.plugins._model import Format
+from satchel.skills._fields import DEPRECATED_FIELDS
 from satchel.skills._names import NameRule
 from satchel.tokens import BYTES_PER_TOKEN
 
@@ -114,7 +115,9 @@ class Host:
       hidden folders, ``node_modules``, symlinked folders, a skill inside a skill:
       `satchel.layout.WalkBounds`).
     * `names`: what the host does with a skill's ``name:`` (`NameRule`: the Agent
-      Skills rule, or the name kept as written, some characters replaced).
+      Skills rule, or the name kept as written, some characters replaced);
+      `deprecated_skill_fields` the top-level fields moved into metadata that are
+      reported as deprecated (zidane's adds ``model`` and ``paths``).
     * `plugin_formats`: the plugin manifests the host reads, preferred first; a
       directory holding only other hosts' manifests is not one of its plugins [None:
       every format, in the order ``config.toml`` gives]. `ambiguous_plugins`:
@@ -154,6 +157,7 @@ class Host:
     ancestors: bool = False
     walk: WalkBounds = field(default_factory=WalkBounds)
     names: NameRule = field(default_factory=NameRule)
+    deprecated_skill_fields: tuple[str, ...] = DEPRECATED_FIELDS
     plugin_formats: tuple[Format, ...] | None = None
     ambiguous_plugins: Ambiguity | None = None
     plugin_skill_names: PluginSkillNames = "namespaced"
@@ -231,6 +235,7 @@ class Host:
             untrusted=self.untrusted,
             trust_list=self.trust_list,
             skill_names=self.names,
+            deprecated_skill_fields=self.deprecated_skill_fields,
             max_skill_name=self.limits.name,
             hook_files=self.hook_files,
             claude_settings_hooks=self.claude_settings_hooks,
@@ -270,6 +275,7 @@ class Host:
                 "linked_skill_files": self.walk.linked_skill_files,
                 "resolve_root": self.walk.resolve_root,
             },
+            "deprecated_skill_fields": list(self.deprecated_skill_fields),
             "names": {
                 "spec": self.names.spec,
                 "collapse_spaces": self.names.collapse_spaces,

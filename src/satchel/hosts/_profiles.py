@@ -447,6 +447,7 @@ ZIDANE = Host(
     name="zidane",
     title="zidane",
     client="zidane",
+    deprecated_skill_fields=("model", "thinking", "paths"),
     sources=("docs/layout.md (zidane's table)", "https://zidane.si/docs/skills.md"),
     skills=(
         RootSpec(PROJECT, ".agents", _ZIDANE_ROOT + "/.agents/skills"),

@@ -131,6 +131,7 @@ class Conditional:
             strict=opts.strict,
             unicode_names=opts.unicode_names,
             client=self._env.layout.client,
+            deprecated=opts.deprecated_skill_fields,
             names=opts.skill_names,
         )
         scan = scan_root(Root(top, PROJECT, family), rules, self._env.layout.walk)

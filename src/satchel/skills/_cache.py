@@ -47,7 +47,7 @@ from satchel._version import __version__
 from satchel.diagnostics import Diagnostic
 from satchel.layout import user_dir
 from satchel.origin import Origin
-from satchel.skills._fields import FieldRules
+from satchel.skills._fields import DEPRECATED_FIELDS, FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import Key
 
@@ -91,6 +91,8 @@ def file_name(root: Path, rules: FieldRules) -> str:
     parts = (FORMAT, __version__, root, int(rules.strict), int(rules.unicode_names), rules.client)
     if not rules.names.spec or rules.hosts is not None:  # names as a host keeps them, or notes
         parts = (*parts, rules.names.key(), int(rules.hosts is not None))
+    if rules.deprecated != DEPRECATED_FIELDS:
+        parts = (*parts, ",".join(rules.deprecated))
     name = "+".join(quote(str(p), safe="", errors="surrogateescape") for p in parts)
     if len(name) <= _LONGEST_NAME:
         return name + ".marshal"

@@ -25,6 +25,7 @@ from satchel.skills._model import Skill
 from satchel.skills._names import HostNaming, NameRule, hosts_sentence
 
 __all__ = [
+    "DEPRECATED_FIELDS",
     "HOST_EXTRAS",
     "MAX_DESCRIPTION",
     "SPEC_FIELDS",
@@ -52,9 +53,9 @@ HOST_EXTRAS = frozenset(
 )  # fmt: skip
 # Top-level fields zidane deprecates and moves into metadata as `<client>.<field>`.
 MOVED_TO_METADATA = ("model", "thinking", "paths")
-# Of those, the ones Claude Code reads as its own fields (typed on `Skill`): only under
-# zidane's rules is a top-level one called deprecated.
-CLAUDE_CODE_FIELDS = frozenset(("model", "paths"))
+# Of those, the ones called deprecated unless a host profile says more (zidane's adds
+# `model` and `paths`, which Claude Code reads as its own fields, typed on `Skill`).
+DEPRECATED_FIELDS = ("thinking",)
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -68,14 +69,15 @@ _TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
 @model
 class FieldRules:
     """How to judge fields: `strict` (authoring) or lenient, ASCII or Unicode names,
-    the client name used as the metadata prefix for moved fields, the host's rule for
-    `names`, and `hosts`: under the spec's rule, what gives the hosts whose rule
-    differs, for the ``skill.name.hosts`` note on a name that breaks it (called only
-    then) [None: no note]."""
+    the client name used as the metadata prefix for moved fields, the moved fields
+    reported as `deprecated`, the host's rule for `names`, and `hosts`: under the
+    spec's rule, what gives the hosts whose rule differs, for the ``skill.name.hosts``
+    note on a name that breaks it (called only then) [None: no note]."""
 
     strict: bool = False
     unicode_names: bool = False
     client: str = "satchel"
+    deprecated: tuple[str, ...] = DEPRECATED_FIELDS
     names: NameRule = field(default_factory=NameRule)
     hosts: Callable[[], tuple[HostNaming, ...]] | None = None
 
@@ -393,7 +395,7 @@ def _move(b: _Builder, key: str, value: Any, metadata: dict[str, str]) -> None:
     target = f"{b.rules.client}.{key}"
     text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
     metadata.setdefault(target, text)
-    if key in CLAUDE_CODE_FIELDS and b.rules.client != "zidane":
+    if key not in b.rules.deprecated:
         return
     b.diags.append(
         diagnostic(
