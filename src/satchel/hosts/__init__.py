@@ -23,6 +23,7 @@ if _typing.TYPE_CHECKING:
         Window,
     )
     from satchel.hosts._profiles import PROFILES
+    from satchel.skills._names import NameRule
 else:
     from satchel import _lazy
 
@@ -43,6 +44,7 @@ else:
                 "Window",
             ),
             "satchel.hosts._profiles": ("PROFILES",),
+            "satchel.skills._names": ("NameRule",),
         },
     )
 
@@ -55,6 +57,7 @@ __all__ = [
     "Index",
     "Limits",
     "Models",
+    "NameRule",
     "Resolved",
     "Window",
     "agent_line",
