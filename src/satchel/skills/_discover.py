@@ -279,7 +279,15 @@ class _Walker:
         )
         while queue:
             path, listing, depth = queue.popleft()
+            checked = False
             if listing is None:
+                if depth > 0 and not walk.skills_in_skills and walk.max_entries is None:
+                    # a skill is not walked into, and nothing counts entries: its other
+                    # files are never listed
+                    if self.skill_file(path):
+                        yield path
+                        continue
+                    checked = True
                 try:
                     listing = list_sorted(path)
                 except OSError:
@@ -290,12 +298,12 @@ class _Walker:
                 if len(listing) > room:
                     listing, stop = listing[: max(room, 0)], True
                 listed += len(listing)
-            holds = any(e.name == SKILL_FILE for e in listing)
+            holds = not checked and any(e.name == SKILL_FILE for e in listing)
             if holds and (depth > 0 or walk.root_skill) and self.skill_file(path):
                 yield path
                 if depth > 0 and not walk.skills_in_skills:
                     listing = []
-            elif not holds and not stop and (depth > 0 or walk.root_skill):
+            elif not holds and not checked and not stop and (depth > 0 or walk.root_skill):
                 _report_near_misses(path, self.diags)
             for entry in listing:
                 if not self.candidate(entry) or not _first_visit(entry, seen):
