@@ -61,7 +61,10 @@ argument_numbering = 1
 ```
 
 Its keys are the profile's fields below (`skills`, `commands`, `agents`, `plugins`,
-`ancestors`, `nested`, `max_depth`, `max_dirs`, `follow_symlinks`, `plugin_formats`,
+`ancestors`, `nested`, `max_depth`, `max_dirs`, `max_entries`, `follow_symlinks`,
+`follow_symlinked_dirs`,
+`hidden_dirs`, `skip_dirs`, `skills_in_skills`, `root_skill`, `linked_skill_files`,
+`resolve_root`, `plugin_formats`,
 `ambiguous_plugins`, `plugin_skill_names`, `plugin_skill_rule`, `strict_plugins`,
 `command_naming`, `argument_numbering`, `instructions` (false: none), `untrusted`,
 `hook_files`, `claude_settings_hooks`, `include_workspace_plugin`, `executable`,
@@ -138,8 +141,13 @@ def _table(title: str, rows: tuple[RootSpec, ...]) -> list[str]:
     return [*lines, ""]
 
 
+def _cell(text: str) -> str:
+    """`text` in a table cell: a ``|`` of its own escaped."""
+    return text.replace("|", "\\|")
+
+
 def _decisions(host: Host) -> list[str]:
-    rows = [f"| {k} | {v} |" for k, v in (*decisions(host), *details(host))]
+    rows = [f"| {k} | {_cell(v)} |" for k, v in (*decisions(host), *details(host))]
     return ["| decision | value |", "|---|---|", *rows, ""]
 
 

@@ -159,6 +159,16 @@ def parse_codex_prompt(text: str, system: Path) -> CodexPrompt:
 def codex_prompt(binary: Path, project: Path, home: Path) -> CodexPrompt:
     """`codex debug prompt-input` run in `project` with HOME=`home` and CODEX_HOME=
     `home/.codex`, offline and logged out (it needs neither): what the prompt shows."""
+    return parse_codex_prompt(codex_prompt_text(binary, project, home), codex_system(home))
+
+
+def codex_system(home: Path) -> Path:
+    """Codex's root of bundled skills under HOME=`home` (`codex_prompt`'s CODEX_HOME)."""
+    return home / ".codex" / "skills" / ".system"
+
+
+def codex_prompt_text(binary: Path, project: Path, home: Path) -> str:
+    """The JSON `codex debug prompt-input` prints, run as `codex_prompt` runs it."""
     codex_home = home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     env = {
@@ -176,7 +186,7 @@ def codex_prompt(binary: Path, project: Path, home: Path) -> CodexPrompt:
     )
     if done.returncode != 0:
         raise AssertionError(f"codex debug prompt-input failed: {done.stderr}")
-    return parse_codex_prompt(done.stdout, codex_home / "skills" / ".system")
+    return done.stdout
 
 
 def codex_skills(binary: Path, project: Path, home: Path) -> list[CodexSkill]:
@@ -271,6 +281,14 @@ def gemini_view(script: Path, project: Path, home: Path, *, trusted: bool = True
     file that turns off updates and statistics, `project` in trustedFolders.json when
     `trusted` (else no folder is trusted), and system settings pointed into `home` so
     the machine's /etc/gemini-cli is not read. No login is needed to list skills."""
+    return parse_gemini_list(*gemini_list_output(script, project, home, trusted=trusted))
+
+
+def gemini_list_output(
+    script: Path, project: Path, home: Path, *, trusted: bool = True
+) -> tuple[str, str]:
+    """The stdout and stderr of `gemini skills list --all --debug`, run as `gemini_view`
+    runs it."""
     gemini = home / ".gemini"
     gemini.mkdir(parents=True, exist_ok=True)
     settings = gemini / "settings.json"
@@ -296,7 +314,7 @@ def gemini_view(script: Path, project: Path, home: Path, *, trusted: bool = True
     )
     if done.returncode != 0:
         raise AssertionError(f"gemini skills list failed: {done.stderr}")
-    return parse_gemini_list(done.stdout, done.stderr)
+    return done.stdout, done.stderr
 
 
 def gemini_skills(

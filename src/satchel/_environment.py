@@ -69,6 +69,7 @@ from satchel.policy._model import Policy
 from satchel.policy._read import read_policy
 from satchel.precedence import Shadowed
 from satchel.skills._model import Skill
+from satchel.skills._names import HostNaming
 
 if TYPE_CHECKING:
     from satchel.hosts._model import Host
@@ -397,6 +398,15 @@ def _policed_options(opts: Options, policy: Policy) -> tuple[Options, tuple[Diag
     return opts, tuple(refused)
 
 
+def _name_hosts() -> tuple[HostNaming, ...]:
+    """What each host whose name rule is not the spec's does with a skill's name, for
+    the ``skill.name.hosts`` note: the profiles are imported only when a name breaks
+    the rule."""
+    from satchel.hosts._profiles import name_rules
+
+    return name_rules()
+
+
 def _profile(
     host: str | Host | None,
     layout: Layout | None,
@@ -457,7 +467,9 @@ class _Builder:
         )
         enabled = self.plugins.enabled()
         if _skills_on(self.options):
-            self.skills = settle_skills(self.layout, self.options, self.trust, enabled, written)
+            self.skills = settle_skills(
+                self.layout, self.options, self.trust, enabled, written, _name_hosts
+            )
             self._read_served()
             kept, refused = policed_skills(self.skills.skills, self.policy)
             self.skills = replace(self.skills, skills=kept)

@@ -25,6 +25,7 @@ from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity
 from satchel.plugins._model import FORMATS, Format
 from satchel.skills._model import Skill
+from satchel.skills._names import NameRule
 
 __all__ = ["LoadOverrides", "Options", "PluginSkillNames", "Untrusted", "host_overrides"]
 
@@ -56,6 +57,9 @@ class Options:
       project's plugins (and the workspace plugin) do not load, its skills run no
       ``!`cmd``` lines, and user skills, commands and agents rank above the project's.
     * `strict`, `unicode_names`: how fields are judged (see `FieldRules`).
+
+    * `skill_names`: what the host does with a skill's ``name:`` (`NameRule`) [the
+      Agent Skills rule, with a ``skill.name.hosts`` note on a name that breaks it].
     * `max_skill_name`: a skill whose name is longer is not loaded
       (``skill.name.refused``), as Codex drops it [None: loaded with a warning].
     * `read_held`: also read, as declared, what the trust decision holds back from a
@@ -169,6 +173,7 @@ class Options:
     trust_list: TrustListName = "satchel"
     strict: bool = False
     unicode_names: bool = False
+    skill_names: NameRule = NameRule(note_hosts=True)
     max_skill_name: int | None = None
     builtin_commands: tuple[str, ...] = ()
     extra_commands: tuple[Command, ...] = ()
@@ -280,6 +285,7 @@ class LoadOverrides(TypedDict, total=False):
     trust_list: TrustListName
     strict: bool
     unicode_names: bool
+    skill_names: NameRule
     max_skill_name: int | None
     builtin_commands: Iterable[str]
     extra_commands: Iterable[Command]
@@ -353,4 +359,5 @@ def host_overrides(host: Host) -> LoadOverrides:
         untrusted_servers=host.untrusted_servers,
         host_settings=host.settings,
         plugin_skill_clash=host.plugin_skill_clash,
+        skill_names=host.names,
     )

@@ -24,6 +24,7 @@ from satchel.skills._discover import RootScan, scan_files, scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._host_rules import SkillRules, skill_rules
 from satchel.skills._model import Skill
+from satchel.skills._names import HostNaming
 
 __all__ = ["RootReport", "SkillPart", "settle_skills", "shadow_diagnostic"]
 
@@ -56,9 +57,18 @@ def settle_skills(
     trust: Trust,
     plugins: Sequence[Plugin],
     written: WrittenSkills | None,
+    name_hosts: Callable[[], tuple[HostNaming, ...]] | None = None,
 ) -> SkillPart:
-    deprecated = client_profile(lay.client).skill_metadata.deprecated
-    rules = FieldRules(opts.strict, opts.unicode_names, lay.client, deprecated)
+    """The skills of a load; `name_hosts` gives what the hosts whose name rule differs
+    do with a name, for the note `opts.skill_names` asks for (`NameRule.note_hosts`)."""
+    rules = FieldRules(
+        strict=opts.strict,
+        unicode_names=opts.unicode_names,
+        client=lay.client,
+        deprecated=client_profile(lay.client).skill_metadata.deprecated,
+        names=opts.skill_names,
+        hosts=name_hosts if opts.skill_names.note_hosts else None,
+    )
     wanted = _wanted(opts, _host_rules(lay, opts))
     parts = list(_skill_sources(lay, opts, trust, rules, plugins, written, wanted))
     settled = settle(

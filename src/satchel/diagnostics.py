@@ -919,6 +919,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "a frontmatter field outside the spec and the known host extras",
             also=("error",),
         ),
+        "skill.file.link-unread": Entry(
+            "info", "SKILL.md is a symlink, which the host profile's walk does not read"
+        ),
         "skill.file.misnamed": Entry("warning", "a skill file is not named exactly SKILL.md"),
         "skill.file.not-regular": Entry("error", "SKILL.md is not a regular file"),
         "skill.file.twin": Entry("warning", "SKILL.md and skill.md both exist in one directory"),
@@ -941,6 +944,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "metadata is not a mapping of strings to strings", also=("error",)
         ),
         "skill.name.collision": Entry("warning", "two skills in one root have the same name"),
+        "skill.name.hosts": Entry(
+            "info", "what the hosts that keep such a name do with one that breaks the rule"
+        ),
         "skill.name.invalid": Entry(
             "warning", "the name breaks the Agent Skills name rule", also=("error",)
         ),

@@ -65,17 +65,44 @@ class Root:
 
 @model
 class WalkBounds:
-    """How far to look inside a root.
+    """How a host walks a skills root (each host's walk is data in its profile).
 
-    By default only immediate child directories are skills. `nested` looks deeper,
-    up to `max_depth` levels and `max_dirs` directories per root. `follow_symlinks`
-    follows symlinked skill directories (each real directory is visited once).
+    * `nested`: look below the root's child directories, breadth-first in name order,
+      up to `max_depth` levels, `max_dirs` directories (the root counted) and
+      `max_entries` entries listed (files too; None: no bound) [False: only the root's
+      child directories are skills].
+    * `follow_symlinks`: read a symlinked directory as a skill [True].
+    * `follow_symlinked_dirs`: walk into a symlinked directory as into any other,
+      wherever it points, each real directory once, first where the walk meets it
+      (Codex) [False: a symlinked directory is read when it is a skill, never walked
+      into, and one that points back inside the root is not read: the walk meets
+      that directory under its own name].
+    * `hidden_dirs`: read directories whose name starts with a dot [True; Codex and
+      Gemini CLI skip them].
+    * `skip_dirs`: directory names never read [``.git`` and ``node_modules``; Codex
+      reads ``node_modules``].
+    * `skills_in_skills`: look for skills inside a skill's directory (Codex) [False].
+    * `root_skill`: a SKILL.md directly in the root is a skill, named after the root's
+      directory (Codex, Gemini CLI) [False].
+    * `linked_skill_files`: read a SKILL.md that is a symlink (within its skill
+      directory) [True; Codex skips one].
+    * `resolve_root`: a root that is a symlink (or lies below one) is read at its real
+      path, and its skills' paths are given under it (Codex) [False: under the path
+      the table names].
     """
 
     nested: bool = False
     max_depth: int = 6
     max_dirs: int = 2000
+    max_entries: int | None = None
     follow_symlinks: bool = True
+    follow_symlinked_dirs: bool = False
+    hidden_dirs: bool = True
+    skip_dirs: tuple[str, ...] = (".git", "node_modules")
+    skills_in_skills: bool = False
+    root_skill: bool = False
+    linked_skill_files: bool = True
+    resolve_root: bool = False
 
 
 KINDS = ("skills", "commands", "agents", "plugins")

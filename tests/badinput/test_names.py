@@ -74,6 +74,11 @@ def test_invalid_name_in_an_invalid_directory_is_skipped(tree):
     assert [(d.code, d.severity, d.message) for d in env.diagnostics] == [
         ("skill.name.invalid", "warning", "the name 'PDF_Tools' must be lowercase"),
         (
+            "skill.name.hosts",
+            "info",
+            "Codex names it 'PDF_Tools'; Gemini CLI names it 'PDF_Tools'",
+        ),
+        (
             "skill.name.invalid",
             "error",
             "the directory name 'PDF_Tools' cannot stand in for the name either",

@@ -254,5 +254,6 @@ def test_port_writes_nothing_for_codex_beside_a_manifest_codex_reads_first(tmp_p
     assert report.skipped
     assert [d.message for d in report.problems] == [
         "codex: Codex reads the plugin's own agent-plugins manifest before a "
-        ".codex-plugin/plugin.json (its order: agent-plugins, codex, claude, cursor); nothing is written"
+        ".codex-plugin/plugin.json (its order: agent-plugins, codex, claude, cursor); "
+        "nothing is written"
     ]

@@ -108,3 +108,30 @@ def test_a_template_naming_an_unknown_placeholder_leaves_the_key_out(home, templ
         f"[hosts.acme]: skills template {template!r} names {names}; "
         "use {project}, {cwd}, {home} or {config}; left out"
     ]
+
+
+def test_a_user_profile_sets_each_rule_of_the_walk(home):
+    config(
+        home,
+        '[hosts.acme]\nbase = "gemini"\nhidden_dirs = true\nskip_dirs = ["vendor", "vendor"]\n'
+        "follow_symlinked_dirs = true\nskills_in_skills = true\nroot_skill = false\n"
+        "linked_skill_files = false\nnested = true\nmax_dirs = 10\nskip_dirs_typo = 1\n"
+        "[hosts.bad]\nskip_dirs = [1]\n",
+    )
+    found, problems = hosts.user_profiles(home / ".config")
+    walk = found["acme"].walk
+    assert walk == satchel.WalkBounds(
+        nested=True,
+        max_dirs=10,
+        follow_symlinked_dirs=True,
+        hidden_dirs=True,
+        skip_dirs=("vendor",),
+        skills_in_skills=True,
+        root_skill=False,
+        linked_skill_files=False,
+    )
+    assert found["acme"].names == hosts.get("gemini").names  # from the base
+    assert [d.message for d in problems] == [
+        "[hosts.acme]: unknown key 'skip_dirs_typo'; left out",
+        "[hosts.bad]: skip_dirs must be a list of folder names; left out",
+    ]

@@ -151,12 +151,15 @@ def test_nested_mode_stops_at_its_depth_with_a_diagnostic(project, home, root):
     assert "deeper than 6 levels" in env.diagnostics[0].message
 
 
-def test_nested_mode_stops_at_its_directory_budget(project, home, root):
+def test_nested_mode_stops_at_its_directory_budget_the_root_counted(project, home, root):
+    # Breadth-first in name order, as Codex walks: the root and 19 skills make 20.
     for i in range(30):
-        write_skill(root / f"g{i:02}", f"s{i:02}")
+        write_skill(root, f"s{i:02}")
+    write_skill(root / "a-group", "deeper")
     env = load(project, home, walk=WalkBounds(nested=True, max_dirs=20))
-    assert len(env.skills) == 10
+    assert sorted(env.skills) == [f"s{i:02}" for i in range(18)]
     assert codes(env.diagnostics) == ["discovery.limit"]
+    assert env.diagnostics[0].message == "the walk stopped: more than 20 directories"
 
 
 def test_nested_mode_survives_a_directory_cycle(project, home, root):
@@ -249,3 +252,103 @@ def test_a_skill_path_is_the_path_slash_builds(project, home, root, cache):
     want = root / "alpha" / "SKILL.md"
     assert (path, str(path), hash(path), path.parts) == (want, str(want), hash(want), want.parts)
     assert (path.parent, path.name, type(path)) == (want.parent, want.name, type(want))
+
+
+# --- each rule of a host's walk (the hosts themselves: tests/hosts/test_*_walk.py) ---------
+
+
+def test_hidden_dirs_false_skips_every_dot_directory(project, home, root):
+    write_skill(root, ".hidden")
+    write_skill(root / "group", ".inside")
+    write_skill(root, "shown")
+    walk = WalkBounds(nested=True, hidden_dirs=False)
+    assert list(load(project, home, walk=walk).skills) == ["shown"]
+
+
+def test_skip_dirs_empty_reads_node_modules(project, home, root):
+    write_skill(root / "node_modules", "pkg")
+    assert list(load(project, home, walk=WalkBounds(nested=True, skip_dirs=())).skills) == ["pkg"]
+    assert list(load(project, home, walk=WalkBounds(nested=True)).skills) == []
+
+
+def test_skills_in_skills_finds_a_skill_inside_a_skill(project, home, root):
+    write_skill(root, "outer")
+    write_skill(root / "outer", "inner")
+    inside = WalkBounds(nested=True, skills_in_skills=True)
+    assert sorted(load(project, home, walk=inside).skills) == ["inner", "outer"]
+    assert list(load(project, home, walk=WalkBounds(nested=True)).skills) == ["outer"]
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_root_skill_reads_a_skill_md_in_the_root_itself(project, home, root, nested):
+    (root / "SKILL.md").write_text("---\nname: top\ndescription: d\n---\n")
+    write_skill(root, "child")
+    env = load(project, home, walk=WalkBounds(nested=nested, root_skill=True))
+    assert sorted(env.skills) == ["child", "top"]
+    assert env.skills["top"].path == root / "SKILL.md"
+
+
+def test_linked_skill_files_false_leaves_out_a_symlinked_skill_md(project, home, root):
+    (root / "linked").mkdir()
+    (root / "linked" / "real.md").write_text("---\nname: linked\ndescription: d\n---\n")
+    (root / "linked" / "SKILL.md").symlink_to("real.md")
+    env = load(project, home, walk=WalkBounds(linked_skill_files=False))
+    assert dict(env.skills) == {}
+    assert [(d.code, d.severity, d.message, d.path) for d in env.diagnostics] == [
+        (
+            "skill.file.link-unread",
+            "info",
+            "SKILL.md is a symlink, which this host's walk does not read",
+            root / "linked" / "SKILL.md",
+        )
+    ]
+    assert list(load(project, home).skills) == ["linked"]
+
+
+def test_follow_symlinked_dirs_walks_a_linked_group_each_real_directory_once(
+    project, home, root, tmp_path
+):
+    group = tmp_path / "elsewhere" / "group"
+    write_skill(group, "one")
+    write_skill(group, "two")
+    (root / "linked").symlink_to(group)
+    (root / "loop").symlink_to(root)
+    (root / "a-again").symlink_to(group)
+    walk = WalkBounds(nested=True, follow_symlinked_dirs=True)
+    env = load(project, home, walk=walk)
+    assert {n: s.path for n, s in env.skills.items()} == {
+        "one": root / "a-again" / "one" / "SKILL.md",
+        "two": root / "a-again" / "two" / "SKILL.md",
+    }
+    assert dict(load(project, home, walk=WalkBounds(nested=True)).skills) == {}
+
+
+def test_breadth_first_keeps_the_shallower_of_two_paths(project, home, root):
+    write_skill(root, "z-skill")
+    (root / "a").mkdir()
+    (root / "a" / "link").symlink_to(root / "z-skill")
+    walk = WalkBounds(nested=True, follow_symlinked_dirs=True)
+    assert load(project, home, walk=walk).skills["z-skill"].path == root / "z-skill" / "SKILL.md"
+
+
+def test_max_entries_stops_the_walk_files_counted(project, home, root):
+    for i in range(5):
+        (root / f"f{i}.txt").touch()
+    write_skill(root, "x-first")
+    write_skill(root, "y-second")
+    env = load(project, home, walk=WalkBounds(nested=True, max_entries=8))
+    assert list(env.skills) == ["x-first"]  # 7 root entries, then x-first/SKILL.md
+    assert [(d.code, d.message) for d in env.diagnostics] == [
+        ("discovery.limit", "the walk stopped: more than 8 entries")
+    ]
+
+
+def test_resolve_root_reads_a_symlinked_root_at_its_real_path(project, home, tmp_path):
+    real = tmp_path / "real-skills"
+    write_skill(real, "shared")
+    (project / ".agents").mkdir(parents=True)
+    (project / ".agents" / "skills").symlink_to(real)
+    env = load(project, home, walk=WalkBounds(resolve_root=True))
+    assert env.skills["shared"].path == real / "shared" / "SKILL.md"
+    linked = load(project, home).skills["shared"].path
+    assert linked == project / ".agents" / "skills" / "shared" / "SKILL.md"

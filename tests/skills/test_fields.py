@@ -123,6 +123,7 @@ def test_deprecated_top_level_fields_move_into_metadata_with_info():
 
 
 def test_under_zidane_a_top_level_model_and_paths_are_deprecated_too():
+
     fields = {"name": "pdf", "description": "d", "model": "opus", "paths": ["a/*.ts"]}
     zidane = hosts.get("zidane").skill_metadata.deprecated  # the rule zidane's definition sets
     skill, diags = build(fields, FieldRules(client="zidane", deprecated=zidane))
@@ -342,3 +343,16 @@ def test_strict_mode_wants_allowed_tools_in_the_spec_string_form():
     skill, diags = build({"name": "pdf", "description": "d", "allowed-tools": ["Read"]}, STRICT)
     assert skill is None
     assert [(d.code, d.severity) for d in diags] == [("skill.allowed-tools.invalid", "error")]
+
+
+def test_a_load_under_the_zidane_profile_reports_a_top_level_model_as_deprecated(tmp_path):
+    from satchel import hosts, load
+    from tests.support import write_skill
+
+    project, home = tmp_path / "project", tmp_path / "home"
+    write_skill(project / ".agents/skills", "pdf", model="opus")
+    zidane = load(layout=hosts.get("zidane").layout(project, home=home, env={}), host="zidane")
+    ours = load(layout=hosts.get("satchel").layout(project, home=home, env={}), host="satchel")
+    said = [d.message for d in zidane.diagnostics if d.code == "skill.field.deprecated"]
+    assert said == ["top-level `model` is deprecated; also exposed as metadata['zidane.model']"]
+    assert [d for d in ours.diagnostics if d.code == "skill.field.deprecated"] == []

@@ -28,7 +28,7 @@ if _typing.TYPE_CHECKING:
         Resolved,
         Window,
     )
-    from satchel.hosts._port import McpDialect, NameRule, PortHooks, PortSpec
+    from satchel.hosts._port import McpDialect, PluginNameRule, PortHooks, PortSpec
     from satchel.hosts._profiles import INSTRUCTION_RULES, PROFILES
     from satchel.hosts._rules import (
         MARKETPLACES,
@@ -38,6 +38,7 @@ if _typing.TYPE_CHECKING:
         MetadataRule,
         PluginSkillRule,
     )
+    from satchel.skills._names import NameRule
 else:
     from satchel import _lazy
 
@@ -72,7 +73,8 @@ else:
                 "MetadataRule",
                 "PluginSkillRule",
             ),
-            "satchel.hosts._port": ("McpDialect", "NameRule", "PortHooks", "PortSpec"),
+            "satchel.hosts._port": ("McpDialect", "PluginNameRule", "PortHooks", "PortSpec"),
+            "satchel.skills._names": ("NameRule",),
         },
     )
 
@@ -98,6 +100,7 @@ __all__ = [
     "PluginSkillRule",
     "McpDialect",
     "NameRule",
+    "PluginNameRule",
     "PortHooks",
     "PortSpec",
     "Resolved",

@@ -17,6 +17,7 @@ from satchel.hosts._parts import Part
 from satchel.hosts._port import PortSpec
 from satchel.layout import PROJECT, USER, WalkBounds
 from satchel.policy._export import to_codex
+from satchel.skills._names import NameRule
 
 __all__ = [
     "CODEX_HOOK_LABELS",
@@ -221,10 +222,31 @@ CODEX = Host(
             PROJECT, (".agents", "{project}/.agents/skills"), (".codex", "{project}/.codex/skills")
         ),
         *rows(USER, (".agents", "{home}/.agents/skills"), (".codex", "{home}/.codex/skills")),
+        # the skills Codex bundles and writes itself: a root of their own, as the walk
+        # of $CODEX_HOME/skills skips dot folders (observed)
+        *rows(USER, (".codex", "{home}/.codex/skills/.system")),
     ),
     commands=rows(USER, (".codex", "{home}/.codex/prompts")),
     ancestors=True,
-    walk=WalkBounds(nested=True, max_depth=6, max_dirs=2000),
+    # codex-rs/core-skills loader, observed on 0.171.0: breadth-first to 6 levels, 2,000
+    # folders (the root counted) and 20,000 entries (files too), into symlinked folders
+    # wherever they point (each real folder once: the shallowest path), inside skills
+    # too, a SKILL.md in the root itself; no dot folders, `node_modules` read, a
+    # symlinked SKILL.md left out; a symlinked root read at its real path
+    walk=WalkBounds(
+        nested=True,
+        max_depth=6,
+        max_dirs=2000,
+        max_entries=20_000,
+        follow_symlinked_dirs=True,
+        hidden_dirs=False,
+        skip_dirs=(),
+        skills_in_skills=True,
+        root_skill=True,
+        linked_skill_files=False,
+        resolve_root=True,
+    ),
+    names=NameRule(spec=False, collapse_spaces=True),  # as written, on one line
     # a root plugin.json with an Agent Plugins $schema, then .codex-plugin, .claude-plugin
     # and .cursor-plugin (observed: an installed plugin of each loads)
     plugin_formats=("agent-plugins", "codex", "claude", "cursor"),

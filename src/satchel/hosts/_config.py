@@ -51,7 +51,11 @@ __all__ = ["get", "names", "resolve", "user_profiles"]
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}\Z")
 _TABLES = ("skills", "commands", "agents", "plugins")
-_WALK = ("nested", "max_depth", "max_dirs", "follow_symlinks")
+_WALK = (
+    "nested", "max_depth", "max_dirs", "max_entries", "follow_symlinks", "follow_symlinked_dirs",
+    "hidden_dirs", "skip_dirs", "skills_in_skills", "root_skill", "linked_skill_files",
+    "resolve_root",
+)  # fmt: skip
 
 
 def names() -> tuple[str, ...]:
@@ -178,6 +182,12 @@ def _formats(value: Any) -> tuple[Any, str | None]:
     return tuple(dict.fromkeys(value)), None
 
 
+def _folder_names(value: Any) -> tuple[Any, str | None]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        return None, "must be a list of folder names"
+    return tuple(dict.fromkeys(value)), None
+
+
 def _table(value: Any) -> tuple[Any, str | None]:
     problem = f"must be a list of {{scope, family, template}} tables, scope one of {SCOPES}"
     if not isinstance(value, list):
@@ -222,6 +232,14 @@ _CHECKS: Mapping[str, Check] = {
     "follow_symlinks": _is(bool, "true or false"),
     "max_depth": _is(int, "a whole number"),
     "max_dirs": _is(int, "a whole number"),
+    "max_entries": _is(int, "a whole number"),
+    "follow_symlinked_dirs": _is(bool, "true or false"),
+    "hidden_dirs": _is(bool, "true or false"),
+    "skip_dirs": _folder_names,
+    "skills_in_skills": _is(bool, "true or false"),
+    "root_skill": _is(bool, "true or false"),
+    "linked_skill_files": _is(bool, "true or false"),
+    "resolve_root": _is(bool, "true or false"),
     "plugin_formats": _formats,
     "ambiguous_plugins": _one_of(*AMBIGUITY),
     "plugin_skill_names": _one_of(*get_args(PluginSkillNames)),

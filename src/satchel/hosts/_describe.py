@@ -25,7 +25,7 @@ SHOWN = frozenset(
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
-        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source",
+        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source", "names",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -36,7 +36,8 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
     formats = "every format" if host.plugin_formats is None else _value(host.plugin_formats)
     fields = "every field" if host.skill_fields is None else _value(host.skill_fields)
     return (
-        ("walk", "any depth" if host.walk.nested else "child folders of a root"),
+        ("walk", _walk(host)),
+        ("skill names", _names(host)),
         ("folders from cwd to the project root", _value(host.ancestors)),
         ("plugin formats read", formats),
         ("several manifests", _value(host.ambiguous_plugins or "as config.toml says")),
@@ -240,6 +241,48 @@ def _trust_source(host: Host) -> str:
         return "none"
     keys = ".".join((*source.keys, "<folder>", source.flag))
     return f"`{source.path}` `{keys}`"
+
+
+def _walk(host: Host) -> str:
+    """How a root is walked, in words: how deep, then each rule that is not satchel's."""
+    walk = host.walk
+    if walk.nested:
+        entries = f", {walk.max_entries:,} entries" if walk.max_entries is not None else ""
+        parts = [f"breadth-first to {walk.max_depth} levels, {walk.max_dirs:,} folders{entries}"]
+    else:
+        parts = ["child folders of a root"]
+    if walk.root_skill:
+        parts.append("a SKILL.md in the root itself")
+    if walk.skills_in_skills:
+        parts.append("skills inside skills")
+    if walk.follow_symlinked_dirs:
+        parts.append("into symlinked folders, each real folder once")
+    elif not walk.follow_symlinks:
+        parts.append("no symlinked folders")
+    if not walk.hidden_dirs:
+        parts.append("no dot folders")
+    skipped = ", ".join(f"`{name}`" for name in walk.skip_dirs)
+    parts.append(f"never {skipped}" if skipped else "`node_modules` read")
+    if not walk.linked_skill_files:
+        parts.append("no symlinked SKILL.md")
+    if walk.resolve_root:
+        parts.append("a symlinked root read at its real path")
+    return "; ".join(parts)
+
+
+def _names(host: Host) -> str:
+    """What the host does with a skill's name, in words."""
+    names = host.names
+    if names.spec:
+        said = "the Agent Skills rule (else the folder's name, else not loaded)"
+        return said + ("; says what the other hosts do" if names.note_hosts else "")
+    parts = ["as written"]
+    if names.collapse_spaces:
+        parts.append("white space made one space")
+    if names.replace:
+        chars = " ".join(f"`{c}`" for c in names.replace)
+        parts.append(f"{chars} made `{names.replacement}`")
+    return "; ".join(parts)
 
 
 def _budget(host: Host) -> str:

@@ -14,7 +14,8 @@ from satchel.hosts._mcp import GEMINI_MCP
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
-from satchel.layout import PROJECT, USER
+from satchel.layout import PROJECT, USER, WalkBounds
+from satchel.skills._names import NameRule
 
 __all__ = [
     "GEMINI",
@@ -218,4 +219,10 @@ GEMINI = Host(
         plugin_enablement="{home}/.gemini/extensions/extension-enablement.json",
     ),
     plugin_skill_clash="last",
+    # skillLoader's glob ["SKILL.md", "*/SKILL.md"], ignoring **/node_modules/** and
+    # **/.git/**, no dot folders (observed on 0.61.0): the root and its child folders,
+    # symlinked ones too
+    walk=WalkBounds(hidden_dirs=False, root_skill=True),
+    # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
+    names=NameRule(spec=False, replace=':\\/<>*?"|'),
 )

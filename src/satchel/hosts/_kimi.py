@@ -11,7 +11,7 @@ from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, HookVariables
 from satchel.hosts._model import Host
-from satchel.hosts._port import McpDialect, NameRule, PortHooks, PortSpec
+from satchel.hosts._port import McpDialect, PluginNameRule, PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
 
 __all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS", "KIMI_HOOKS", "KIMI_HOOK_EVENTS", "KIMI_NAME"]
@@ -85,7 +85,7 @@ KIMI = Host(
         "kimi.plugin.json",
         "kimi",
         hook_root="${KIMI_PLUGIN_ROOT}",  # in a hook's environment (its hooks.md)
-        names=NameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
+        names=PluginNameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
         mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
         hooks=PortHooks(timeouts=(1.0, 600.0)),  # 1-600 s (its hooks.md)
     ),

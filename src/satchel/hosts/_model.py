@@ -45,6 +45,7 @@ from satchel.hosts._vocabulary import (
 from satchel.layout import Layout, RootSpec, WalkBounds
 from satchel.policy._export import Export
 from satchel.policy._model import Policy
+from satchel.skills._names import NameRule
 from satchel.tokens import BYTES_PER_TOKEN
 
 __all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
@@ -123,7 +124,11 @@ class Host:
       this profile (``satchel``; ``mermaid`` for the mermaid coding agent).
     * `skills`, `commands`, `agents`, `plugins`: the root tables, in precedence order.
     * `ancestors`: ``{project}`` rows name every folder from the working directory up
-      to the project root (Codex, Claude Code); `walk` how deep a root is read.
+      to the project root (Codex, Claude Code); `walk` how a root is walked (depth,
+      hidden folders, ``node_modules``, symlinked folders, a skill inside a skill:
+      `satchel.layout.WalkBounds`).
+    * `names`: what the host does with a skill's ``name:`` (`NameRule`: the Agent
+      Skills rule, or the name kept as written, some characters replaced).
     * `plugin_formats`: the plugin manifests the host reads, preferred first; a
       directory holding only other hosts' manifests is not one of its plugins [None:
       every format, in the order ``config.toml`` gives]. `ambiguous_plugins`:
@@ -196,6 +201,7 @@ class Host:
     plugins: tuple[RootSpec, ...] = ()
     ancestors: bool = False
     walk: WalkBounds = field(default_factory=WalkBounds)
+    names: NameRule = field(default_factory=NameRule)
     plugin_formats: tuple[Format, ...] | None = None
     ambiguous_plugins: Ambiguity | None = None
     plugin_skill_names: PluginSkillNames = "namespaced"
@@ -298,7 +304,22 @@ class Host:
                 "nested": self.walk.nested,
                 "max_depth": self.walk.max_depth,
                 "max_dirs": self.walk.max_dirs,
+                "max_entries": self.walk.max_entries,
                 "follow_symlinks": self.walk.follow_symlinks,
+                "follow_symlinked_dirs": self.walk.follow_symlinked_dirs,
+                "hidden_dirs": self.walk.hidden_dirs,
+                "skip_dirs": list(self.walk.skip_dirs),
+                "skills_in_skills": self.walk.skills_in_skills,
+                "root_skill": self.walk.root_skill,
+                "linked_skill_files": self.walk.linked_skill_files,
+                "resolve_root": self.walk.resolve_root,
+            },
+            "names": {
+                "spec": self.names.spec,
+                "collapse_spaces": self.names.collapse_spaces,
+                "replace": self.names.replace,
+                "replacement": self.names.replacement,
+                "note_hosts": self.names.note_hosts,
             },
             "plugin_formats": None if self.plugin_formats is None else list(self.plugin_formats),
             "ambiguous_plugins": self.ambiguous_plugins,

@@ -22,7 +22,7 @@ __all__ = [
     "AGENT_PLUGINS_NAMES",
     "HTTP_REMOTE",
     "McpDialect",
-    "NameRule",
+    "PluginNameRule",
     "PortHooks",
     "PortSpec",
 ]
@@ -75,7 +75,7 @@ class PortHooks:
 
 
 @model
-class NameRule:
+class PluginNameRule:
     """The names the host gives a plugin: `pattern` (matched whole), `says` what it
     allows (for the message), and `namespaces`: the TypeScript namespace derived from
     the name may not be a reserved one (Agent Plugins 1.0)."""
@@ -109,7 +109,7 @@ class PortSpec:
     hook_root: str | None = None
     root_skills: bool = True
     extension: str | None = None
-    names: NameRule | None = None
+    names: PluginNameRule | None = None
     mcp: McpDialect = field(default_factory=McpDialect)
     hooks: PortHooks = field(default_factory=PortHooks)
     standard: bool = False
@@ -117,7 +117,7 @@ class PortSpec:
 
 
 # Agent Plugins 1.0 names a plugin with a-z, 0-9, '-' and '.' (64 at most)
-AGENT_PLUGINS_NAMES = NameRule(
+AGENT_PLUGINS_NAMES = PluginNameRule(
     re.compile(r"(?=.{1,64}\Z)(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?\Z"),
     "with a-z, 0-9, '-' and '.', alphanumeric at both ends, no '--' or '..'",
     namespaces=True,

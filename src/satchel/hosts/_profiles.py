@@ -26,8 +26,9 @@ from satchel.hosts._satchel import SATCHEL
 from satchel.hosts._vibe import VIBE
 from satchel.hosts._vocabulary import InstructionMode
 from satchel.hosts._zidane import ZIDANE
+from satchel.skills._names import HostNaming
 
-__all__ = ["INSTRUCTION_RULES", "PROFILES", "SATCHEL"]
+__all__ = ["INSTRUCTION_RULES", "PROFILES", "SATCHEL", "name_rules"]
 
 PROFILES: Mapping[str, Host] = MappingProxyType(
     {
@@ -61,3 +62,13 @@ INSTRUCTION_RULES: Mapping[InstructionMode, InstructionRule] = MappingProxyType(
 )
 """Every instruction rule a built-in host defines, by the word `Host.instructions`
 names it with (in `InstructionMode` order)."""
+
+
+def name_rules() -> tuple[HostNaming, ...]:
+    """Every profile whose name rule is not the Agent Skills one, with its name limit,
+    in the profiles' order (the ``skill.name.hosts`` note says what each does)."""
+    return tuple(
+        HostNaming(host.title, host.names, host.limits.name)
+        for host in PROFILES.values()
+        if not host.names.spec
+    )

@@ -10,6 +10,7 @@ from satchel.hosts._model import Host, Index
 from satchel.hosts._port import AGENT_PLUGINS_MCP, AGENT_PLUGINS_NAMES, PortHooks, PortSpec
 from satchel.hosts._vibe import VIBE_PORT_EVENTS
 from satchel.layout import default_roots
+from satchel.skills._names import NameRule
 
 __all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_HOOKS", "SATCHEL_INSTRUCTIONS"]
 
@@ -83,4 +84,5 @@ SATCHEL = Host(
     ),
     mcp_files=None,  # SATCHEL_MCP, as load() without a profile reads
     mcp_off=None,  # every host's
+    names=NameRule(note_hosts=True),  # the spec's rule, saying what Codex and Gemini CLI do
 )

@@ -205,8 +205,8 @@ def _root(skill: Skill, codex_home: Path | None) -> tuple[Path, int]:
     assert skill.path is not None
     root = skill.origin.path or skill.path.parent.parent
     system = (codex_home or root.parent) / "skills" / _SYSTEM
-    if skill.scope == "user" and skill.path.is_relative_to(system):
-        return system, 0
+    if skill.scope == "user" and (root.name == _SYSTEM or skill.path.is_relative_to(system)):
+        return (root if root.name == _SYSTEM else system), 0
     return root, 2 if skill.scope == "project" else 3
 
 

@@ -21,7 +21,7 @@ from satchel._model import model
 from satchel.hooks._events import canonical, host_name
 from satchel.hooks._spec import HookSpec
 from satchel.hosts import Host
-from satchel.hosts._port import McpDialect, NameRule, PortHooks, PortSpec
+from satchel.hosts._port import McpDialect, PluginNameRule, PortHooks, PortSpec
 from satchel.hosts._profiles import PROFILES
 from satchel.plugins._carry import Part
 from satchel.plugins._model import Format
@@ -75,7 +75,7 @@ class Target:
         return self.spec.data
 
     @property
-    def names(self) -> NameRule | None:
+    def names(self) -> PluginNameRule | None:
         return self.spec.names
 
     @property

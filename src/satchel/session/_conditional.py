@@ -40,7 +40,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hosts._lookup import client_profile
 from satchel.layout import PROJECT, Root, RootSpec
 from satchel.precedence import fold_name
-from satchel.skills._discover import SKIP, scan_root
+from satchel.skills._discover import scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
 
@@ -110,7 +110,8 @@ class Conditional:
             if directory in self._looked:
                 continue
             self._looked.add(directory)
-            if SKIP.intersection(directory.relative_to(self._project).parts):
+            skip = self._env.layout.walk.skip_dirs
+            if not set(skip).isdisjoint(directory.relative_to(self._project).parts):
                 continue
             for family, suffix in self._suffixes:
                 problems.extend(self._read_root(directory, family, directory / suffix))
@@ -127,9 +128,13 @@ class Conditional:
             return [diagnostic("session.skills.nested-limit", message, top, severity="warning")]
         self._roots_read += 1
         opts = self._env.options
-        client = self._env.layout.client
-        deprecated = client_profile(client).skill_metadata.deprecated
-        rules = FieldRules(opts.strict, opts.unicode_names, client, deprecated)
+        rules = FieldRules(
+            strict=opts.strict,
+            unicode_names=opts.unicode_names,
+            client=self._env.layout.client,
+            deprecated=client_profile(self._env.layout.client).skill_metadata.deprecated,
+            names=opts.skill_names,
+        )
         scan = scan_root(Root(top, PROJECT, family), rules, self._env.layout.walk)
         where = directory.relative_to(self._project).as_posix()
         admit = _wanted(opts)

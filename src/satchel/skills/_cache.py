@@ -88,15 +88,12 @@ def file_name(root: Path, rules: FieldRules) -> str:
     """The name of `root`'s cache file under `rules`: its parts percent-quoted and joined
     by ``+`` (which quoting escapes, so two roots never share a name), or their sha256
     when that is too long for a file name."""
-    parts = (
-        FORMAT,
-        __version__,
-        root,
-        int(rules.strict),
-        int(rules.unicode_names),
-        rules.client,
-        *(() if rules.deprecated == DEPRECATED else (",".join(rules.deprecated),)),
-    )
+    parts: tuple[object, ...]
+    parts = (FORMAT, __version__, root, int(rules.strict), int(rules.unicode_names), rules.client)
+    if not rules.names.spec or rules.hosts is not None:  # names as a host keeps them, or notes
+        parts = (*parts, rules.names.key(), int(rules.hosts is not None))
+    if rules.deprecated != DEPRECATED:
+        parts = (*parts, ",".join(rules.deprecated))
     name = "+".join(quote(str(p), safe="", errors="surrogateescape") for p in parts)
     if len(name) <= _LONGEST_NAME:
         return name + ".marshal"

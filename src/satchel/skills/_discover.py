@@ -9,8 +9,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from satchel._files import list_sorted, open_root
@@ -23,8 +24,6 @@ from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, read_skill_keyed
 
 __all__ = ["RootScan", "scan_files", "scan_root", "skill_dirs"]
-
-SKIP = frozenset((".git", "node_modules"))
 
 _CHILD = getattr(Path, "_make_child_relpath", None)
 
@@ -52,6 +51,10 @@ class RootScan:
 def scan_root(root: Root, rules: FieldRules, walk: WalkBounds, *, cache: bool = False) -> RootScan:
     """Read every skill under `root`; with `cache`, take each unchanged SKILL.md's
     reading from the discovery cache and keep the others' there."""
+    if walk.resolve_root:
+        real = os.path.realpath(root.path)
+        if real != str(root.path):
+            root = replace(root, path=Path(real))
     scan = RootScan(root)
     top = str(root.path)
     entries = open_root(top, scan.diagnostics, "a skills root")
@@ -76,8 +79,8 @@ def _scan(
     top = str(root.path)
     walker = _Walker(top, walk, scan.diagnostics)
     origin = root_origin(root)
-    if walk.nested:
-        for skill_dir in walker.nested(entries):
+    if walk.nested or walk.root_skill or not walk.linked_skill_files:
+        for skill_dir in walker.nested(entries) if walk.nested else walker.flat(entries):
             path = Path(skill_dir, SKILL_FILE)
             if cache is None:
                 _read_one(path, skill_dir, origin, rules, scan)
@@ -107,8 +110,7 @@ def skill_dirs(top: str, walk: WalkBounds) -> tuple[list[str], list[Diagnostic]]
     walker = _Walker(top, walk, diags)
     if walk.nested:
         return list(walker.nested(entries)), diags
-    found = [e.path for e in entries if walker.candidate(e) and _has_skill_file(e.path, diags)]
-    return found, diags
+    return list(walker.flat(entries)), diags
 
 
 def scan_files(root: Root, files: list[Path], rules: FieldRules) -> RootScan:
@@ -184,10 +186,11 @@ def _read_fresh(
 
 
 class _Walker:
-    """Which entries of one root are directories to visit.
+    """Which entries of one root are directories to visit, as `WalkBounds` says.
 
-    A symlinked directory is followed unless it leads back inside the root being
-    walked: that directory is visited under its own name anyway, so each real
+    Unless the walk goes into symlinked directories (`follow_symlinked_dirs`), a
+    symlinked directory is followed only when it leads outside the root being walked:
+    a directory inside it is visited under its own name anyway, so each real
     directory is read once, at its real path."""
 
     def __init__(self, top: str, walk: WalkBounds, diags: list[Diagnostic]) -> None:
@@ -196,8 +199,12 @@ class _Walker:
         self.walk = walk
         self.diags = diags
 
+    def _walked(self, name: str) -> bool:
+        """Whether a directory of this name is read at all (`skip_dirs`, `hidden_dirs`)."""
+        return name not in self.walk.skip_dirs and (self.walk.hidden_dirs or name[:1] != ".")
+
     def candidate(self, entry: os.DirEntry[str]) -> bool:
-        if entry.name in SKIP or not _utf8_name(entry, self.diags):
+        if not self._walked(entry.name) or not _utf8_name(entry, self.diags):
             return False
         try:
             if entry.is_dir(follow_symlinks=False):
@@ -216,42 +223,108 @@ class _Walker:
             return False
         if not stat.S_ISDIR(st.st_mode):
             return False
+        if self.walk.follow_symlinked_dirs:
+            return True
         target = os.path.realpath(entry.path)
         return not (target == self.real_top or target.startswith(self.real_top + os.sep))
 
+    def skill_file(self, directory: str) -> bool:
+        """Whether `directory` holds a SKILL.md this walk reads, reporting near misses
+        and a linked SKILL.md the walk leaves (`linked_skill_files`)."""
+        if not _has_skill_file(directory, self.diags):
+            return False
+        if self.walk.linked_skill_files:
+            return True
+        file = os.path.join(directory, SKILL_FILE)
+        if not os.path.islink(file):
+            return True
+        self.diags.append(
+            diagnostic(
+                "skill.file.link-unread",
+                f"{SKILL_FILE} is a symlink, which this host's walk does not read",
+                Path(file),
+                hint=f"make {SKILL_FILE} a regular file",
+            )
+        )
+        return False
+
+    def flat(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
+        """The root itself when it is a skill (`root_skill`), then each child directory
+        that holds a SKILL.md, in name order."""
+        if self.walk.root_skill and self.skill_file(self.top):
+            yield self.top
+        for entry in entries:
+            if self.candidate(entry) and self.skill_file(entry.path):
+                yield entry.path
+
     def nested(self, entries: list[os.DirEntry[str]]) -> Iterator[str]:
-        """Depth-first in name order, bounded by depth and directory count, each real
-        directory once. A symlinked directory is read when it is a skill but never
-        walked into, so a link to `/` or to a parent cannot take the walk out of the
-        root."""
+        """Breadth-first, each directory's entries in name order, as Codex walks: a
+        directory is listed when its turn comes, and is a skill when it holds a SKILL.md
+        (the root only with `root_skill`). Bounded by depth, by `max_dirs` directories
+        (the root counted: past it no more are queued, those queued are still read) and
+        by `max_entries` entries listed (the walk stops there), each real directory
+        once: where two paths lead to one directory, the shallower is kept. Unless
+        `follow_symlinked_dirs`, a symlinked directory is read when it is a skill but
+        never walked into, so a link to `/` or to a parent cannot take the walk out of
+        the root. A directory holding a skill is walked into only with
+        `skills_in_skills`."""
         walk = self.walk
         seen = {_identity(self.top)}
-        budget = walk.max_dirs
+        queued = 1  # the root
+        listed = 0
+        full = False
         too_deep: list[str] = []
-        stack: list[tuple[Iterator[os.DirEntry[str]], int]] = [(iter(entries), 1)]
-        while stack:
-            level, depth = stack[-1]
-            entry = next(level, None)
-            if entry is None:
-                stack.pop()
-                continue
-            if not self.candidate(entry) or not _first_visit(entry, seen):
-                continue
-            budget -= 1
-            if budget < 0:
-                self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
-                return
-            if _has_skill_file(entry.path, self.diags):
-                yield entry.path
-            elif entry.is_symlink():
-                continue
-            elif depth < walk.max_depth:
+        queue: deque[tuple[str, list[os.DirEntry[str]] | None, int]] = deque(
+            [(self.top, entries, 0)]
+        )
+        while queue:
+            path, listing, depth = queue.popleft()
+            checked = False
+            if listing is None:
+                if depth > 0 and not walk.skills_in_skills and walk.max_entries is None:
+                    # a skill is not walked into, and nothing counts entries: its other
+                    # files are never listed
+                    if self.skill_file(path):
+                        yield path
+                        continue
+                    checked = True
                 try:
-                    stack.append((iter(list_sorted(entry.path)), depth + 1))
+                    listing = list_sorted(path)
                 except OSError:
                     continue
-            elif _has_subdirs(entry.path):
-                too_deep.append(entry.path)
+            stop = False
+            if walk.max_entries is not None:
+                room = walk.max_entries - listed
+                if len(listing) > room:
+                    listing, stop = listing[: max(room, 0)], True
+                listed += len(listing)
+            holds = not checked and any(e.name == SKILL_FILE for e in listing)
+            if holds and (depth > 0 or walk.root_skill) and self.skill_file(path):
+                yield path
+                if depth > 0 and not walk.skills_in_skills:
+                    listing = []
+            elif not holds and not checked and not stop and (depth > 0 or walk.root_skill):
+                _report_near_misses(path, self.diags)
+            for entry in listing:
+                if not self.candidate(entry) or not _first_visit(entry, seen):
+                    continue
+                if entry.is_symlink() and not walk.follow_symlinked_dirs:
+                    if self.skill_file(entry.path):
+                        yield entry.path
+                    continue
+                if depth + 1 > walk.max_depth:
+                    too_deep.append(path)
+                    break
+                if queued >= walk.max_dirs:
+                    full = True
+                    continue
+                queued += 1
+                queue.append((entry.path, None, depth + 1))
+            if stop:
+                self.diags.append(_limit(self.top, f"more than {walk.max_entries} entries"))
+                break
+        if full:
+            self.diags.append(_limit(self.top, f"more than {walk.max_dirs} directories"))
         if too_deep:
             count = f"{len(too_deep)} director{'y' if len(too_deep) == 1 else 'ies'}"
             self.diags.append(_limit(too_deep[0], f"{count} deeper than {walk.max_depth} levels"))
@@ -347,14 +420,6 @@ def _first_visit(entry: os.DirEntry[str], seen: set[tuple[int, int]]) -> bool:
         return False
     seen.add(key)
     return True
-
-
-def _has_subdirs(directory: str) -> bool:
-    try:
-        with os.scandir(directory) as it:
-            return any(e.is_dir() and e.name not in SKIP for e in it)
-    except OSError:
-        return False
 
 
 def _limit(where: str, what: str) -> Diagnostic:

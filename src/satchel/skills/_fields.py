@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -21,8 +22,10 @@ from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_na
 from satchel.origin import NO_ORIGIN, Origin
 from satchel.skills._host_fields import NO_HOST_FIELDS, read_host_fields
 from satchel.skills._model import Skill
+from satchel.skills._names import HostNaming, NameRule, hosts_sentence
 
 __all__ = [
+    "DEPRECATED",
     "HOST_EXTRAS",
     "MAX_DESCRIPTION",
     "SPEC_FIELDS",
@@ -66,14 +69,19 @@ _TOOL = re.compile(r"(?:[^\s,()]+|\([^()]*\))+")
 @model
 class FieldRules:
     """How to judge fields: `strict` (authoring) or lenient, ASCII or Unicode names,
-    the client name used as the metadata prefix for moved fields, and which of those
+    the client name used as the metadata prefix for moved fields, the moved fields
     the client calls deprecated (`deprecated`: its definition's
-    `satchel.hosts.MetadataRule`, which `load()` passes for the layout's client)."""
+    `satchel.hosts.MetadataRule`, which `load()` passes for the layout's client), the
+    host's rule for `names`, and `hosts`: under the spec's rule, what gives the hosts
+    whose rule differs, for the ``skill.name.hosts`` note on a name that breaks it
+    (called only then) [None: no note]."""
 
     strict: bool = False
     unicode_names: bool = False
     client: str = "satchel"
     deprecated: tuple[str, ...] = DEPRECATED
+    names: NameRule = field(default_factory=NameRule)
+    hosts: Callable[[], tuple[HostNaming, ...]] | None = None
 
 
 def name_problem(name: str, *, unicode_names: bool = False) -> str | None:
@@ -208,9 +216,22 @@ def _name(b: _Builder, dir_name: str, by_dir: bool = False) -> str | None:
     if not isinstance(value, str):
         b.type_error("name", "a string")
         return _fallback_name(b, dir_name, by_dir)
+    names = b.rules.names
+    if not names.spec and not b.rules.strict:
+        value = names.apply(value)
+        if not value:
+            return _fallback_name(b, dir_name, by_dir)
     problem = name_problem(value, unicode_names=b.rules.unicode_names)
-    if problem is not None:
+    if problem is not None and not names.spec and not b.rules.strict:
+        b.report("skill.name.invalid", f"the name {value!r} {problem}; this host keeps it")
+    elif problem is not None:
         b.report("skill.name.invalid", f"the name {value!r} {problem}")
+        if b.rules.hosts is not None:
+            others = b.rules.hosts()
+            if others:
+                b.diags.append(
+                    diagnostic("skill.name.hosts", hosts_sentence(value, others), b.path)
+                )
         return _fallback_name(b, dir_name, by_dir)
     if len(value) > MAX_NAME:
         b.report(
