@@ -83,7 +83,7 @@ def test_mcp_list_says_what_trust_holds_back_from_its_one_load(
 
 
 def _hosts_home(home):
-    """A home where Claude Code and Gemini CLI each keep MCP servers of their own."""
+    """A home where Claude Code, Gemini CLI and Codex each keep MCP servers of their own."""
     state = {
         "mcpServers": {"notes": {"command": "notes-mcp"}, "shared": {"command": "claude-one"}},
         "projects": {"/elsewhere": {"mcpServers": {"other": {"command": "not-here"}}}},
@@ -93,6 +93,11 @@ def _hosts_home(home):
     gemini = {"mcpServers": {"docs": {"httpUrl": "https://docs.example/mcp"},
                              "shared": {"command": "gemini-one"}}}  # fmt: skip
     (home / ".gemini" / "settings.json").write_text(json.dumps(gemini))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        '[mcp_servers.tickets]\ncommand = "tickets-mcp"\n\n'
+        '[mcp_servers.shared]\ncommand = "codex-one"\n'
+    )
 
 
 def test_without_a_host_mcp_list_names_every_hosts_user_servers_and_their_file(
@@ -110,12 +115,12 @@ def test_without_a_host_mcp_list_names_every_hosts_user_servers_and_their_file(
         ("notes", "user config", str(home / ".claude.json")),
         ("shared", "user config", str(home / ".claude.json")),
         ("docs", "user config", str(home / ".gemini" / "settings.json")),
+        ("tickets", "user config", str(home / ".codex" / "config.toml")),
     ]
     assert doc["shadowed"] == [{
         "name": "shared", "winner": "user config", "loser": "user config",
-        "winner_file": str(home / ".claude.json"),
-        "loser_file": str(home / ".gemini" / "settings.json"),
-    }]  # fmt: skip
+        "winner_file": str(home / ".claude.json"), "loser_file": str(home / loser),
+    } for loser in (".gemini/settings.json", ".codex/config.toml")]  # fmt: skip
 
 
 def test_under_a_host_mcp_list_reads_that_hosts_files_only(satchel, project, home):

@@ -18,6 +18,7 @@ __all__ = [
     "McpShape",
     "CLAUDE_MCP",
     "CLAUDE_MCP_OFF",
+    "CODEX_MCP",
     "EVERY_HOST_MCP",
     "EVERY_HOST_MCP_OFF",
     "GEMINI_MCP",
@@ -79,9 +80,13 @@ GEMINI_MCP = (
     McpFile("{cwd}/.gemini/settings.json", shape="httpUrl", owner="project", label="workspace"),
     McpFile("{home}/.gemini/settings.json", shape="httpUrl", label="user"),
 )
+# Codex: the user's ~/.codex/config.toml `[mcp_servers.<name>]` (its profile reads
+# Codex's config files through its own state, trusted projects' too: `Host.state`);
+# satchel's own profile lists the user's.
+CODEX_MCP = (McpFile("{home}/.codex/config.toml", keys=("mcp_servers",), label="user"),)
 # The hosts whose user files satchel's own profile reads, in this order (a host whose
 # servers satchel reads adds its table here).
-EVERY_HOST_MCP = (CLAUDE_MCP, GEMINI_MCP)
+EVERY_HOST_MCP = (CLAUDE_MCP, GEMINI_MCP, CODEX_MCP)
 SATCHEL_MCP: tuple[McpFile, ...] = (
     MCP_JSON,
     *(
