@@ -59,3 +59,25 @@ def test_a_gemini_extension_gate_is_reported_for_gemini(tmp_path: Path) -> None:
     )
     report = compat(root, hosts=["gemini"])
     assert _stricter(report, "gemini") == [("hook", "plugin:guard/BeforeTool/*", GEMINI)]
+
+
+def test_a_profile_built_on_codex_is_judged_by_codex_hook_rules(tmp_path: Path) -> None:
+    """The rule is the host definition's (`HookDialect.stricter`), not a table keyed by
+    the built-in names: a profile made from Codex's definition keeps it."""
+    import dataclasses
+
+    from satchel import hosts
+
+    root = tmp_path / "guard"
+    handler = {"type": "command", "command": "sh guard.sh"}
+    hooks = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}}
+    write_tree(
+        root,
+        {
+            ".claude-plugin/plugin.json": json.dumps({"name": "guard"}),
+            "hooks/hooks.json": json.dumps(hooks),
+        },
+    )
+    mine = dataclasses.replace(hosts.get("codex"), name="acme")
+    report = compat(root, hosts=[mine])
+    assert _stricter(report, "acme") == [("hook", "plugin:guard/PreToolUse/Bash", CODEX)]

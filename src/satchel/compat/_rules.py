@@ -21,8 +21,7 @@ from satchel.compat._model import Component, Drop
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Hook
 from satchel.hosts import Host
-from satchel.runtime.hooks._answers import REFUSALS_STAND, STRICTER, STRICTER_EVENTS
-from satchel.runtime.hooks._payload import dialect_for
+from satchel.runtime.hooks._answers import REFUSALS_STAND, STRICTER_EVENTS
 from satchel.runtime.hooks._runner import MAX_TIMEOUT
 from satchel.skills._fields import MOVED_TO_METADATA
 from satchel.skills._model import Skill
@@ -288,8 +287,8 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
     """`compat.event.missing`: each loaded hook whose event the host never fires;
     `compat.hook.timeout.capped`: each whose declared timeout satchel cuts where the
     host waits it out; `compat.hook.stricter`: each whose refusals satchel's runner
-    keeps where the host lets the call run (`satchel.runtime.hooks._answers.STRICTER`)."""
-    waits = dialect_for(host.name).waits_declared_timeout
+    keeps where the host lets the call run (its definition's `HookDialect.stricter`)."""
+    waits = host.hooks.waits_declared_timeout
     for hook in env.hooks.loaded():
         if not subject.inside(hook.spec.path or hook.origin.path):
             continue
@@ -311,8 +310,8 @@ def _hook_rules(host: Host, env: Environment, subject: Subject) -> Iterator[Drop
 
 def _stricter(host: Host, hook: Hook, fired: str, subject: Subject) -> Iterator[Drop]:
     """`compat.hook.stricter`: a hook on a gate of a host whose refusals satchel keeps."""
-    rule = STRICTER.get(host.name)
-    if rule is None or hook.event not in STRICTER_EVENTS:
+    rule = host.hooks.stricter
+    if not rule or hook.event not in STRICTER_EVENTS:
         return
     message = f"satchel's runner is stricter than {host.title} ({REFUSALS_STAND}): {rule}"
     path = hook.spec.path or hook.origin.path
