@@ -13,23 +13,15 @@ import pytest
 from satchel._host_settings import (
     HostSettings,
     PluginEnablement,
-    SettingsFile,
     read_host_settings,
 )
+from satchel.hosts._gemini import GEMINI as gemini_host
 from satchel.hosts._mcp import CLAUDE_MCP, GEMINI_MCP, SATCHEL_MCP
 from satchel.layout import Layout
 from satchel.mcp import host_servers
 from tests.support import put
 
-GEMINI = HostSettings(
-    files=(
-        SettingsFile("{home}/.gemini/settings.json"),
-        SettingsFile("{cwd}/.gemini/settings.json", owner="project"),
-    ),
-    disabled_skills=("skills", "disabled"),
-    context_names=("context", "fileName"),
-    plugin_enablement="{home}/.gemini/extensions/extension-enablement.json",
-)
+GEMINI = gemini_host.settings or HostSettings()  # Gemini CLI's own, as its definition says
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,7 @@ from typing import Any, Literal
 from satchel._contain import contained, is_dir, is_file, probe_json, resolve_root
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.hosts._vocabulary import AMBIGUITY, Ambiguity
+from satchel.hosts._vocabulary import AMBIGUITY, FORMATS, Ambiguity
 from satchel.plugins._model import Format
 from satchel.skills._read import SKILL_FILE
 
@@ -79,16 +79,7 @@ OPENCODE_KEYWORDS = frozenset(("opencode", "opencode-plugin"))
 
 Test = Literal["file", "claude-dir", "code", "package-keyword", "skills"]
 # which manifest a directory holding several is read by: satchel's own first
-FORMAT_ORDER: tuple[Format, ...] = (
-    "agent-plugins",
-    "bundle",
-    "claude",
-    "codex",
-    "cursor",
-    "gemini",
-    "kimi",
-    "opencode",
-)
+FORMAT_ORDER: tuple[Format, ...] = tuple(f for f in FORMATS if f != "workspace")
 UNREAD: frozenset[Format] = frozenset()  # formats recognised that no adapter reads
 HOST_NAMES: Mapping[str, str] = MappingProxyType(
     {
