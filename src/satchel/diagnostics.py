@@ -656,7 +656,7 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "info", "plugin hooks recognised and not run by a declarative-only client"
         ),
         "plugin.installed.invalid": Entry(
-            "warning", "one record of Claude Code's installed plugins is not usable"
+            "warning", "one record of a host's installed plugins is not usable"
         ),
         "plugin.installed.missing": Entry(
             "warning", "a plugin Claude Code installed has no directory at its installPath"

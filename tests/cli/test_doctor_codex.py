@@ -52,3 +52,43 @@ def test_doctor_names_the_hooks_codex_will_skip(satchel, tmp_path: Path):
         f"been trusted (no trusted_hash for '{hooks_file}:stop:0:0' in {config})"
     ]
     assert doc["hooks"]["loaded"] == 0
+
+
+def _plugin_hook_home(home: Path) -> None:
+    """A ``~/.codex`` whose one installed plugin holds a hook Codex has never trusted."""
+    root = home / ".codex/plugins/cache/team/guard/1.0.0"
+    put(root / ".codex-plugin/plugin.json", json.dumps({"name": "guard"}))
+    hooks = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo guard"}]}]}}
+    put(root / "hooks/hooks.json", json.dumps(hooks))
+    put(home / ".codex/config.toml", '[plugins."guard@team"]\nenabled = true\n')
+
+
+def test_an_installed_plugin_hook_is_judged_however_the_home_is_spelled(satchel, tmp_path):
+    """Through a symlinked or relative home the cache is the same folder: Codex's hook
+    trust still judges the plugin's hook (real paths are compared)."""
+    real, project = tmp_path / "real", tmp_path / "project"
+    project.mkdir()
+    _plugin_hook_home(real / "home")
+    (tmp_path / "link").symlink_to(real)
+    for home in (real / "home", tmp_path / "link/home"):
+        doc = satchel("doctor", project, "--host", "codex", "--home", home, "--trust", "--json")
+        found = doc.json()
+        assert found["hooks"]["loaded"] == 0, home
+        assert [d["code"] for d in found["diagnostics"] if d["code"] == "hook.host.untrusted"] == [
+            "hook.host.untrusted"
+        ]
+
+
+def test_codex_reads_no_mcp_json_and_trust_pins_its_own_project_config(satchel, tmp_path):
+    """Under the codex profile a project's servers are its trusted `.codex/config.toml`'s,
+    not `.mcp.json`'s; `satchel trust` pins them, so they are not held back as changed."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    put(project / ".git/HEAD", "ref: refs/heads/main\n")
+    put(project / ".mcp.json", json.dumps({"mcpServers": {"dotmcp": {"command": "x"}}}))
+    put(project / ".codex/config.toml", '[mcp_servers.projserver]\ncommand = "proj-mcp"\n')
+    trusted = f'[projects."{project.resolve()}"]\ntrust_level = "trusted"\n'
+    put(home / ".codex/config.toml", trusted)
+    satchel("trust", project, "--home", home)
+    doc = satchel("mcp", "list", "--project", project, "--home", home, "--host", "codex", "--json")
+    servers = doc.json()["servers"]
+    assert [(s["name"], s["status"]) for s in servers] == [("projserver", "configured")]

@@ -42,8 +42,9 @@ def run(
     where it comes from and the file that declares it, its transport, its status as
     configured (configured, disabled, declarative) and what it runs or where it is.
     Without --host the user's servers of every host's own config are listed too
-    (Claude Code's ~/.claude.json, Gemini CLI's ~/.gemini/settings.json); with --host,
-    that host's files, as it reads them. Env and header values are never printed.
+    (Claude Code's ~/.claude.json, Gemini CLI's ~/.gemini/settings.json, Codex's
+    ~/.codex/config.toml); with --host, that host's files, as it reads them. Env and
+    header values are never printed.
     `satchel mcp check` starts them and lists their tools."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     reports = McpSupervisor(env).servers

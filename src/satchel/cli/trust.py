@@ -135,9 +135,19 @@ def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_
 
 
 def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
-    """The digests of the folder's executable items as they are now (`satchel._approval`)."""
+    """The digests of the folder's executable items as they are now (`satchel._approval`):
+    as satchel's own rules read the folder, and as each host that keeps config of its
+    own in a project reads it (Codex's ``.codex/config.toml`` servers and
+    ``.codex/hooks.json`` hooks), so that trusting the folder trusts those too."""
+    from satchel.hosts import PROFILES  # the hosts, only when a folder is trusted
+
     layout = Layout.default(folder, client=client, home=home, project=folder)
-    return digests(load(layout=layout, trusted=True).executables())
+    found = digests(load(layout=layout, trusted=True).executables())
+    for host in (h for h in PROFILES.values() if h.state is not None):
+        seen = host.layout(folder, home=home, project=folder)
+        for key, value in digests(load(layout=seen, host=host, trusted=True).executables()).items():
+            found.setdefault(key, value)
+    return found
 
 
 def target(layout: Layout, directory: Path | None) -> Path:

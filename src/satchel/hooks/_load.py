@@ -29,6 +29,7 @@ excepted) become `HookSet.http_urls`, their ``httpHookAllowedEnvVars``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -181,13 +182,13 @@ class _HostPart:
             part.found += [(replace(spec, plugin=None), where) for spec in specs]
             part.files.add(source.path)
             part.diagnostics += problems
-        cache = state.home_dir(layout) / (state.plugin_cache or "")
+        cache = Path(os.path.realpath(state.home_dir(layout) / (state.plugin_cache or "")))
         extra = [
             found
             for plugin in plugins
             if isinstance(installed := getattr(plugin, "installed", None), str)
             and state.plugin_cache is not None
-            and plugin.root.is_relative_to(cache)  # installed by this host, not another
+            and Path(os.path.realpath(plugin.root)).is_relative_to(cache)  # this host's install
             for path in dict.fromkeys(s.path for s in plugin.hooks if s.path is not None)
             if (found := plugin_hook_file(installed, plugin.root, path)) is not None
         ]

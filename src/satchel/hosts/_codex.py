@@ -267,7 +267,12 @@ CODEX = Host(
     instruction_rule=CODEX_INSTRUCTIONS,
     hooks=CODEX_HOOKS,
     carries=MappingProxyType(
-        {"agent-plugins": CODEX_KEEPS_NATIVE, "codex": CODEX_KEEPS, "claude": CODEX_KEEPS}
+        {
+            "agent-plugins": CODEX_KEEPS_NATIVE,
+            "codex": CODEX_KEEPS,
+            "claude": CODEX_KEEPS,
+            "cursor": CODEX_KEEPS,
+        }
     ),
     # Codex refuses a manifest path that is not below the root (`./` alone included); it
     # gives a hook PLUGIN_ROOT and CLAUDE_PLUGIN_ROOT in its environment (observed), so
@@ -275,4 +280,6 @@ CODEX = Host(
     port=PortSpec("codex", "Codex", ".codex-plugin/plugin.json", "codex", root_skills=False),
     policy_export=to_codex,  # requirements.toml
     state=CODEX_STATE,
+    # Codex reads no .mcp.json: its servers are its config files' (`state`)
+    mcp_files=(),
 )
