@@ -16,6 +16,8 @@ from satchel._host_trust import TrustListName
 from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
+from satchel.hosts._instructions import InstructionRule
+from satchel.hosts._lookup import client_profile
 from satchel.hosts._mcp import McpFile, McpOff
 from satchel.hosts._model import Host
 from satchel.hosts._rules import TRUST_LIST_NAMES
@@ -97,7 +99,11 @@ class Options:
       above the ``config.toml`` ones. Only these start a process during `load()`, to
       list their skills (see docs/mcp.md, "Consuming skill servers").
     * `instructions`: ``satchel`` (AGENTS.md, else CLAUDE.md, the client's file last),
-      ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB) or None (none).
+      ``codex`` (AGENTS.md from the git root down to cwd, 32 KiB), another host's word,
+      an `InstructionRule` of one's own (a host profile passes its definition's), or
+      None (none).
+    * `deprecated_skill_fields`: the top-level skill fields called deprecated (a host
+      profile passes its definition's `MetadataRule`) [None: the client's definition's].
 
     Plugins (see docs/plugins.md):
 
@@ -188,7 +194,8 @@ class Options:
     untrusted_servers: bool = True
     host_settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
-    instructions: InstructionMode | None = "satchel"
+    instructions: InstructionMode | InstructionRule | None = "satchel"
+    deprecated_skill_fields: tuple[str, ...] | None = None
     plugins: bool = True
     plugin_dirs: tuple[Path, ...] = ()
     include_workspace_plugin: bool = True
@@ -235,7 +242,7 @@ class Options:
         ):
             if key in options:
                 options[key] = tuple(options[key])
-        for key in ("mcp_files", "mcp_off"):
+        for key in ("mcp_files", "mcp_off", "deprecated_skill_fields"):
             if options.get(key) is not None:
                 options[key] = tuple(options[key])
         if options.get("plugin_skill_clash", "first") not in ("first", "last"):
@@ -265,6 +272,13 @@ class Options:
         """These options as `load()` keywords: `load(**opts.keywords())` loads with them."""
         given = {name: getattr(self, name) for name in self.__dataclass_fields__}
         return cast("LoadOverrides", given)
+
+    def deprecated_fields(self, client: str) -> tuple[str, ...]:
+        """The top-level skill fields called deprecated: `deprecated_skill_fields`, else
+        the definition of the host whose client `client` is."""
+        if self.deprecated_skill_fields is not None:
+            return self.deprecated_skill_fields
+        return client_profile(client).skill_metadata.deprecated
 
 
 class LoadOverrides(TypedDict, total=False):
@@ -300,7 +314,8 @@ class LoadOverrides(TypedDict, total=False):
     untrusted_servers: bool
     host_settings: HostSettings | None
     plugin_skill_clash: Literal["first", "last"]
-    instructions: InstructionMode | None
+    instructions: InstructionMode | InstructionRule | None
+    deprecated_skill_fields: Iterable[str] | None
     plugins: bool
     plugin_dirs: Iterable[str | os.PathLike[str]]
     include_workspace_plugin: bool
@@ -336,7 +351,8 @@ def _format_order(value: Any, key: str) -> tuple[Format, ...]:
 def host_overrides(host: Host) -> LoadOverrides:
     """The `load()` options `host`'s profile sets; options given to `load()` win."""
     return LoadOverrides(
-        instructions=host.instructions,
+        instructions=host.instruction_rule or host.instructions,
+        deprecated_skill_fields=host.skill_metadata.deprecated,
         command_naming=host.command_naming,
         plugin_skill_names=host.plugin_skill_names,
         plugin_skill_rule=host.plugin_skill_rule,

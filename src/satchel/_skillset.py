@@ -15,7 +15,6 @@ from satchel._model import model
 from satchel._options import Options, PluginSkillNames
 from satchel._writing import WrittenSkills
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hosts._lookup import client_profile
 from satchel.layout import EXTRA, PLUGIN, PROJECT, Layout, Root
 from satchel.origin import Trust
 from satchel.plugins._model import Plugin
@@ -65,7 +64,7 @@ def settle_skills(
         strict=opts.strict,
         unicode_names=opts.unicode_names,
         client=lay.client,
-        deprecated=client_profile(lay.client).skill_metadata.deprecated,
+        deprecated=opts.deprecated_fields(lay.client),
         names=opts.skill_names,
         hosts=name_hosts if opts.skill_names.note_hosts else None,
     )

@@ -58,3 +58,16 @@ def test_each_mode_is_the_rule_its_hosts_definition_holds() -> None:
     for mode, rule in MODES.items():
         owners = [h for h in hosts.PROFILES.values() if h.instruction_rule is rule]
         assert [h.instructions for h in owners] == [mode]
+
+
+def test_a_profile_loads_with_the_rule_its_definition_holds(project: Path, home: Path) -> None:
+    """`load(host=...)` reads the profile's own `instruction_rule`, not the rule its word
+    names: a profile made from Codex's definition with a rule of its own reads that."""
+    import dataclasses
+
+    write_tree(home, {".acme/ACME.md": "user\n"})
+    write_tree(project, {"ACME.md": "root\n", "AGENTS.md": "Codex's file\n"})
+    mine = dataclasses.replace(hosts.get("codex"), name="acme", instruction_rule=ACME)
+    layout = mine.layout(project, home=home, project=project, env={})
+    env = satchel.load(layout=layout, host=mine, trusted=True)
+    assert [f.label for f in env.instructions] == ["~/.acme/ACME.md", "ACME.md"]

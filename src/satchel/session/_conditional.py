@@ -37,7 +37,6 @@ from satchel._environment import Environment
 from satchel._instructions._globs import matches, split_patterns
 from satchel._skillset import _wanted  # the one rule of `enabled` and `exclude`
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.hosts._lookup import client_profile
 from satchel.layout import PROJECT, Root, RootSpec
 from satchel.precedence import fold_name
 from satchel.skills._discover import scan_root
@@ -132,7 +131,7 @@ class Conditional:
             strict=opts.strict,
             unicode_names=opts.unicode_names,
             client=self._env.layout.client,
-            deprecated=client_profile(self._env.layout.client).skill_metadata.deprecated,
+            deprecated=opts.deprecated_fields(self._env.layout.client),
             names=opts.skill_names,
         )
         scan = scan_root(Root(top, PROJECT, family), rules, self._env.layout.walk)
