@@ -17,7 +17,7 @@ from satchel._model import model
 from satchel.agents import BUILTIN_TYPES, DEFAULT_TOOL_MAP
 from satchel.commands import Command, Naming
 from satchel.hosts._instructions import InstructionRule
-from satchel.hosts._lookup import client_profile
+from satchel.hosts._lookup import client_profile, instruction_rule
 from satchel.hosts._mcp import McpFile, McpOff
 from satchel.hosts._model import Host
 from satchel.hosts._rules import TRUST_LIST_NAMES
@@ -351,8 +351,8 @@ def _format_order(value: Any, key: str) -> tuple[Format, ...]:
 def host_overrides(host: Host) -> LoadOverrides:
     """The `load()` options `host`'s profile sets; options given to `load()` win."""
     return LoadOverrides(
-        instructions=host.instruction_rule or host.instructions,
-        deprecated_skill_fields=host.skill_metadata.deprecated,
+        instructions=_own_rule(host),
+        deprecated_skill_fields=_own_deprecated(host),
         command_naming=host.command_naming,
         plugin_skill_names=host.plugin_skill_names,
         plugin_skill_rule=host.plugin_skill_rule,
@@ -377,3 +377,17 @@ def host_overrides(host: Host) -> LoadOverrides:
         plugin_skill_clash=host.plugin_skill_clash,
         skill_names=host.names,
     )
+
+
+def _own_rule(host: Host) -> InstructionMode | InstructionRule | None:
+    """The profile's instruction rule: its word, unless it holds a rule of its own."""
+    own = host.instruction_rule
+    if own is None or host.instructions is None or own == instruction_rule(host.instructions):
+        return host.instructions
+    return own
+
+
+def _own_deprecated(host: Host) -> tuple[str, ...] | None:
+    """The profile's deprecated skill fields, when they are not its client's."""
+    own = host.skill_metadata.deprecated
+    return None if own == client_profile(host.client).skill_metadata.deprecated else own
