@@ -124,6 +124,7 @@ class HostConfig:
     projects: tuple[tuple[Path, Mapping[str, Any]], ...] = ()
     untrusted: tuple[Path, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    home: Path | None = None  # the layout's home: what ``~`` in a path names
 
     def layers(self) -> tuple[tuple[Path, Mapping[str, Any]], ...]:
         """Every document read, lowest precedence first: the user's, then the projects'."""
@@ -173,12 +174,12 @@ def host_config(layout: Layout, state: HostState, *, trust_project: bool) -> Hos
     user = _read(user_path, problems)
     files = _project_files(layout, state)
     if not trust_project or not files:
-        return HostConfig(user_path, user, (), (), tuple(problems))
+        return HostConfig(user_path, user, (), (), tuple(problems), layout.home)
     if not _host_trusts(layout, state, user):
         problems += [_unread(state, path, user_path) for path in files]
-        return HostConfig(user_path, user, (), files, tuple(problems))
+        return HostConfig(user_path, user, (), files, tuple(problems), layout.home)
     projects = tuple((path, _read(path, problems)) for path in files)
-    return HostConfig(user_path, user, projects, (), tuple(problems))
+    return HostConfig(user_path, user, projects, (), tuple(problems), layout.home)
 
 
 def _project_files(layout: Layout, state: HostState) -> tuple[Path, ...]:

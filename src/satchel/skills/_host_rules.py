@@ -71,19 +71,27 @@ def skill_rules(state: HostState, config: HostConfig) -> SkillRules:
     base = config.user_path.parent
     rules: list[tuple[str, str, bool]] = []
     for entry in entries:
-        rule = _rule(entry, base)
+        rule = _rule(entry, base, config.home)
         if rule is not None:
             rules = [r for r in rules if r[:2] != rule[:2]]
             rules.append(rule)
     return SkillRules(tuple(rules), config.user_path, state.title)
 
 
-def _rule(entry: object, base: Path) -> tuple[str, str, bool] | None:
+def _rule(entry: object, base: Path, home: Path | None) -> tuple[str, str, bool] | None:
     if not isinstance(entry, Mapping) or not isinstance(entry.get("enabled"), bool):
         return None
     path, name = entry.get("path"), entry.get("name")
     if isinstance(path, str) and name is None and path:
-        return "path", os.path.realpath(base / Path(path).expanduser()), entry["enabled"]
+        return "path", os.path.realpath(base / _home(path, home)), entry["enabled"]
     if isinstance(name, str) and path is None and name.strip():
         return "name", name.strip(), entry["enabled"]
     return None
+
+
+def _home(path: str, home: Path | None) -> Path:
+    """`path` with a leading ``~`` standing for the layout's `home` (never the
+    process's: a load reads the home it is given)."""
+    if home is not None and (path == "~" or path.startswith("~/")):
+        return home / path[2:]
+    return Path(path)
