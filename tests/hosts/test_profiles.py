@@ -302,5 +302,7 @@ def test_profiles_serialise_every_decision():
         "overflow": "shorten",
         "bytes": None,
         "style": "codex",
+        "bounds": [],
+        "lists_commands": False,
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

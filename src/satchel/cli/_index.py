@@ -46,9 +46,10 @@ def budget(env: Environment, style: str | None, given: Mapping[str, int | None])
     base = replace(env.index_budget(), **bounds)
     if style is None:
         return base
-    from satchel.listings._listing import BOUNDS, style_budget  # only under a host profile
+    from satchel.listings._listing import style_budget  # only under a host profile
 
-    taken, why = BOUNDS[style]
+    index = env.host.index if env.host is not None else None
+    taken, why = (index.bounds, index.bounds_why) if index is not None else (frozenset(), "")
     for name in bounds:
         if name not in taken:
             raise click.BadParameter(
@@ -101,10 +102,8 @@ def listing_problems(env: Environment, style: str | None) -> tuple[Diagnostic, .
     plugins', and commands' under a listing that lists commands), in the load's order;
     what an untrusted project holds back is said once, by `held_back`."""
     families = {*LISTING_FAMILIES, "plugin"}
-    if style is not None:
-        from satchel.listings._listing import LISTS_COMMANDS  # only under a host's listing
-
-        families |= {"command"} if style in LISTS_COMMANDS else set()
+    if style is not None and env.host is not None and env.host.index.lists_commands:
+        families |= {"command"}
     return tuple(
         d
         for d in env.diagnostics

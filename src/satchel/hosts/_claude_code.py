@@ -206,7 +206,16 @@ CLAUDE_CODE = Host(
     argument_numbering=0,
     instructions="claude-code",
     skill_fields=CLAUDE_FIELDS,
-    index=Index(fraction=0.01, description=1536, overflow="least-used", style="claude-code"),
+    index=Index(
+        fraction=0.01,
+        description=1536,
+        overflow="least-used",
+        style="claude-code",
+        bounds=frozenset({"chars", "description"}),
+        bounds_why="Claude Code bounds its listing in characters only (as its "
+        "SLASH_COMMAND_TOOL_CHAR_BUDGET does)",
+        lists_commands=True,  # its listing holds the slash commands too
+    ),
     models=CLAUDE_CODE_MODELS,
     limits=Limits(description=1536),
     events=CLAUDE_EVENTS,

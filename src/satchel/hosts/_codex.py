@@ -257,7 +257,14 @@ CODEX = Host(
     skill_fields=("name", "description", "metadata"),
     # 2% of the model's window in tokens (8,000 characters only when the window is not
     # known); src/satchel/listings/_listing_codex.py renders the listing as Codex sends it
-    index=Index(fraction=0.02, description=1024, overflow="shorten", style="codex"),
+    index=Index(
+        fraction=0.02,
+        description=1024,
+        overflow="shorten",
+        style="codex",
+        bounds_why="Codex budgets its listing itself, at 2% of the model's context window "
+        "in tokens",
+    ),
     models=CODEX_MODELS,
     limits=Limits(name=64, description=1024),
     events=CODEX_EVENTS,

@@ -36,6 +36,7 @@ from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.errors import UnknownHost
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import PROFILES
+from satchel.hosts._rules import TRUST_LIST_NAMES
 from satchel.hosts._vocabulary import (
     AMBIGUITY,
     FORMATS,
@@ -249,7 +250,7 @@ _CHECKS: Mapping[str, Check] = {
     "argument_numbering": _one_of(0, 1),
     "instructions": _instructions,
     "untrusted": _one_of(*get_args(Untrusted)),
-    "trust_list": _one_of("satchel", "gemini"),
+    "trust_list": _one_of(*TRUST_LIST_NAMES),
     "hook_files": _is(bool, "true or false"),
     "claude_settings_hooks": _is(bool, "true or false"),
     "include_workspace_plugin": _is(bool, "true or false"),

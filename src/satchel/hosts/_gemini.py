@@ -172,7 +172,11 @@ GEMINI = Host(
     command_naming="path",
     instructions="gemini",
     skill_fields=("name", "description"),
-    index=Index(overflow="none", style="gemini"),
+    index=Index(
+        overflow="none",
+        style="gemini",
+        bounds_why="Gemini CLI lists every skill whole, with no budget",
+    ),
     models=GEMINI_MODELS,
     events=GEMINI_EVENTS,
     untrusted="skip-project",

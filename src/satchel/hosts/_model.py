@@ -68,8 +68,10 @@ class Index:
     (descriptions of the least-used skills dropped first: Claude Code), ``last``
     (entries past the cap are left out, in precedence order: satchel) or ``none``
     (no budget: Gemini CLI). `bytes` caps the UTF-8 size (satchel's 8 KiB). `style`
-    names the host's own listing renderer (`satchel.hosts.listing_style`: ``claude-code``);
-    None: satchel's own index, within this budget."""
+    names the host's own listing renderer (`satchel.listings`: ``claude-code``); None:
+    satchel's own index, within this budget. Under a style, `bounds` are the `Budget`
+    fields a caller may set (the host applies no other), `bounds_why` says why in a
+    sentence, and `lists_commands` whether the listing holds the slash commands too."""
 
     fraction: float | None = None
     chars: int | None = None
@@ -78,6 +80,9 @@ class Index:
     overflow: Literal["shorten", "least-used", "last", "none"] = "none"
     bytes: int | None = None
     style: str | None = None
+    bounds: frozenset[str] = frozenset()
+    bounds_why: str = ""
+    lists_commands: bool = False
 
     def budget(
         self,
@@ -338,6 +343,8 @@ class Host:
                 "overflow": self.index.overflow,
                 "bytes": self.index.bytes,
                 "style": self.index.style,
+                "bounds": sorted(self.index.bounds),
+                "lists_commands": self.index.lists_commands,
             },
             "models": {
                 "default": self.models.default,

@@ -12,6 +12,7 @@ from typing import Literal, get_args
 
 from satchel._model import model
 from satchel.hosts._vocabulary import SkillRule, TrustListName
+from satchel.skills._fields import DEPRECATED
 
 __all__ = [
     "CatalogueFormat",
@@ -90,7 +91,7 @@ class MetadataRule:
     calls deprecated (``skill.field.deprecated``); the others are read as the host's
     own fields as well (Claude Code's ``model`` and ``paths``)."""
 
-    deprecated: tuple[str, ...] = ("thinking",)
+    deprecated: tuple[str, ...] = DEPRECATED
 
 
 @model

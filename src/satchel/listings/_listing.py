@@ -7,8 +7,8 @@ renderer: a function from a `Listing` (what loaded, in satchel's order, and the
 budget the host's model gives) to a `satchel._render.Index`. The styles are looked
 up by name in `STYLES` (module path of a ``render`` function), imported only when
 used; a style module's ``applied(budget, model) -> Budget`` gives the budget it
-applies (`style_budget`), and `BOUNDS` the bounds of a `satchel._budget.Budget` it
-takes from its caller.
+applies (`style_budget`), and the host definition's `satchel.hosts.Index.bounds` the
+bounds of a `satchel._budget.Budget` it takes from its caller.
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from satchel.hosts._model import Host
 
 __all__ = [
-    "BOUNDS",
-    "LISTS_COMMANDS",
     "STYLES",
     "Listing",
     "Renderer",
@@ -76,30 +74,10 @@ STYLES: Mapping[str, str] = MappingProxyType(
 )
 """Each style's module; the module's ``render(listing) -> Index`` renders it."""
 
-LISTS_COMMANDS = frozenset({"claude-code"})
-"""The styles whose listing holds the slash commands too (Claude Code's)."""
-
-BOUNDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType(
-    {
-        "claude-code": (
-            frozenset({"chars", "description"}),
-            "Claude Code bounds its listing in characters only (as its "
-            "SLASH_COMMAND_TOOL_CHAR_BUDGET does)",
-        ),
-        "codex": (
-            frozenset(),
-            "Codex budgets its listing itself, at 2% of the model's context window in tokens",
-        ),
-        "gemini": (frozenset(), "Gemini CLI lists every skill whole, with no budget"),
-    }
-)
-"""Each style's bounds that a caller's `Budget` may set (the rest it never applies),
-and why, in a sentence."""
-
 
 def style_budget(style: str, budget: Budget, model: str | None = None) -> Budget:
     """The budget the listing `style` applies for `model` [the host's default], when
-    its caller gives `budget` (`Host.budget`, with the bounds `BOUNDS` lets it set):
+    its caller gives `budget` (`Host.budget`, with the bounds `Index.bounds` lets it set):
     the style module's ``applied(budget, model) -> Budget``."""
     module = STYLES.get(style)
     if module is None:
