@@ -92,3 +92,13 @@ def test_codex_reads_no_mcp_json_and_trust_pins_its_own_project_config(satchel, 
     doc = satchel("mcp", "list", "--project", project, "--home", home, "--host", "codex", "--json")
     servers = doc.json()["servers"]
     assert [(s["name"], s["status"]) for s in servers] == [("projserver", "configured")]
+
+
+def test_codex_hook_files_are_named_as_codex_s(satchel, tmp_path):
+    """A hook of ``~/.codex/hooks.json`` is Codex's (``codex-user``), not Claude Code's:
+    the two hosts' settings hooks never share a source or a pin."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    codex_home(home)
+    doc = satchel("hooks", "--host", "codex", "--project", project, "--home", home, "--json")
+    assert [(h["source"], h["event"]) for h in doc.json()["hooks"]] == [("codex-user", "stop")]

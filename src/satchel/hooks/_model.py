@@ -46,7 +46,8 @@ class Hook:
     def source(self) -> str:
         """The file's owner: ``plugin:<name>``, ``project``, ``user`` (satchel's
         ``hooks.toml``) or ``claude-project``, ``claude-local``, ``claude-user``
-        (Claude Code's ``settings.json`` and ``settings.local.json``), ``code`` (a
+        (Claude Code's ``settings.json`` and ``settings.local.json``), ``codex-project``,
+        ``codex-user`` (Codex's ``hooks.json`` and ``config.toml`` hooks), ``code`` (a
         callback registered with `HookMatcher`), or the `owner` whose frontmatter
         declares it (``skill:<name>``, ``agent:<name>``)."""
         if self.owner is not None:
@@ -56,10 +57,11 @@ class Hook:
             return "code"  # a callback registered in code (`HookMatcher`)
         if origin.plugin is not None:
             return f"plugin:{origin.plugin}"
-        if origin.path is None or origin.path.suffix != ".json":
-            return origin.scope
+        if origin.path is None or origin.path.name == "hooks.toml":
+            return origin.scope  # satchel's own file
+        owner = origin.family.lstrip(".") or "claude"  # whose folder holds the file
         local = origin.path.name == LOCAL_SETTINGS
-        return "claude-local" if local else f"claude-{origin.scope}"
+        return f"{owner}-local" if local else f"{owner}-{origin.scope}"
 
     @property
     def root(self) -> Path | None:
