@@ -63,8 +63,9 @@ def run(
     Each with its event (satchel's name; the host's own in JSON), matcher, `if` rule, source
     (plugin:<name>, project, user, claude-project, claude-local, claude-user,
     codex-project, codex-user, and skill:<name>, agent:<name> for the hooks a skill or
-    agent declares, which run while it is active) and status: loaded, or skipped and why. `satchel hooks run EVENT`
-    fires one event by hand; `satchel doctor` shows every problem found."""
+    agent declares, which run while it is active) and status: loaded, or skipped and
+    why. `satchel hooks run EVENT` fires one event by hand; `satchel doctor` shows every
+    problem found."""
     env = hooks_environment(
         project, home, client, trust, claude_settings, plugin_dirs, host, read_held=True
     )
