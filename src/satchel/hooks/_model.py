@@ -57,10 +57,11 @@ class Hook:
             return "code"  # a callback registered in code (`HookMatcher`)
         if origin.plugin is not None:
             return f"plugin:{origin.plugin}"
-        if origin.path is None or origin.path.name == "hooks.toml":
-            return origin.scope  # satchel's own file
+        path = origin.path
+        if path is None or path.name == "hooks.toml" or path.suffix not in (".json", ".toml"):
+            return origin.scope  # satchel's own file, or hooks handed in by the host
         owner = origin.family.lstrip(".") or "claude"  # whose folder holds the file
-        local = origin.path.name == LOCAL_SETTINGS
+        local = path.name == LOCAL_SETTINGS
         return f"{owner}-local" if local else f"{owner}-{origin.scope}"
 
     @property
