@@ -27,19 +27,21 @@ GEMINI = gemini_host.settings or HostSettings()  # Gemini CLI's own, as its defi
 @pytest.mark.parametrize(
     ("rules", "cwd", "enabled"),
     [
-        ((), "/work/app", True),  # no rule: enabled
-        (("!/work/app/",), "/work/app", False),
-        (("!/work/app/",), "/work/app/sub", True),  # no `*`: that folder only
-        (("!/work/app/*",), "/work/app/sub", False),
-        (("!/work/app/*",), "/work/application", True),  # a folder, not a prefix
-        (("!/work/*", "/work/app/*"), "/work/app/x", True),  # the last match decides
-        (("/work/app/*", "!/work/*"), "/work/app/x", False),
-        (("!/work/app",), "/work/app", True),  # no trailing slash matches no folder, as in Gemini
-        (("!/work/a.p/",), "/work/axp", True),  # `.` is a character, not any character
+        ((), "{b}/app", True),  # no rule: enabled
+        (("!{b}/app/",), "{b}/app", False),
+        (("!{b}/app/",), "{b}/app/sub", True),  # no `*`: that folder only
+        (("!{b}/app/*",), "{b}/app/sub", False),
+        (("!{b}/app/*",), "{b}/application", True),  # a folder, not a prefix
+        (("!{b}/*", "{b}/app/*"), "{b}/app/x", True),  # the last match decides
+        (("{b}/app/*", "!{b}/*"), "{b}/app/x", False),
+        (("!{b}/app",), "{b}/app", True),  # no trailing slash matches no folder, as in Gemini
+        (("!{b}/a.p/",), "{b}/axp", True),  # `.` is a character, not any character
     ],
 )
-def test_plugin_enablement_follows_gemini_clis_rules(rules, cwd, enabled):
-    found = PluginEnablement(None, {"ext": rules}).enabled("ext", Path(cwd))
+def test_plugin_enablement_follows_gemini_clis_rules(rules, cwd, enabled, tmp_path):
+    """Each rule and folder is written below a temp folder (``{b}``)."""
+    given = tuple(rule.format(b=tmp_path) for rule in rules)
+    found = PluginEnablement(None, {"ext": given}).enabled("ext", Path(cwd.format(b=tmp_path)))
     assert found is enabled
 
 

@@ -2,7 +2,7 @@
 (Codex: ``[[skills.config]]`` in ``~/.codex/config.toml``)::
 
     [[skills.config]]
-    path = "/home/me/.agents/skills/noisy/SKILL.md"   # one SKILL.md
+    path = "~/.agents/skills/noisy/SKILL.md"          # one SKILL.md
     enabled = false
 
     [[skills.config]]
