@@ -10,11 +10,9 @@ settings are ignored.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from satchel._files import FileProblem, read_bounded
 from satchel._ignore import unknown_selectors
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
@@ -35,21 +33,9 @@ def config_files(layout: Layout, *, trust_project: bool) -> tuple[Path, ...]:
 
 def read_config(path: Path, problems: list[Diagnostic]) -> dict[str, Any]:
     """The TOML document at `path`; {} when it is absent or bad (bad: reported)."""
-    if not os.path.lexists(path):
-        return {}  # nothing to open: the usual case
-    try:
-        data = read_bounded(path, MAX_CONFIG)
-    except FileProblem as e:
-        if e.kind != "missing":
-            problems.append(invalid(f"cannot read it: {e.message}", path))
-        return {}
     from satchel import _toml  # only when a TOML file is read
 
-    try:
-        return _toml.loads(data.decode("utf-8"))
-    except ValueError as e:  # not UTF-8, not TOML, or nested too deep
-        problems.append(invalid(f"not valid TOML: {e}", path))
-        return {}
+    return _toml.read_document(path, MAX_CONFIG, problems, invalid)
 
 
 def invalid(message: str, path: Path) -> Diagnostic:

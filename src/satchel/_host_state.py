@@ -29,7 +29,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._files import FileProblem, read_bounded
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.layout import Layout
@@ -226,21 +225,9 @@ def _real(path: Path) -> str:
 
 def _read(path: Path, problems: list[Diagnostic]) -> Mapping[str, Any]:
     """The TOML document at `path`; {} when it is absent or bad (bad: reported)."""
-    if not os.path.lexists(path):
-        return _EMPTY
-    try:
-        data = read_bounded(path, MAX_CONFIG)
-    except FileProblem as e:
-        if e.kind != "missing":
-            problems.append(_invalid(f"cannot read it: {e.message}", path))
-        return _EMPTY
     from satchel import _toml  # only when a TOML file is read
 
-    try:
-        return MappingProxyType(_toml.loads(data.decode("utf-8")))
-    except ValueError as e:  # not UTF-8, not TOML, or nested too deep
-        problems.append(_invalid(f"not valid TOML: {e}", path))
-        return _EMPTY
+    return MappingProxyType(_toml.read_document(path, MAX_CONFIG, problems, _invalid))
 
 
 def _unread(state: HostState, path: Path, user_path: Path) -> Diagnostic:

@@ -12,13 +12,17 @@ parsed is measured without recursion. The limit is JSON's, `MAX_DEPTH` (64 level
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from itertools import accumulate
+from pathlib import Path
 from typing import Any
 
+from satchel._files import FileProblem, read_bounded
 from satchel._json import MAX_DEPTH, TooDeep
 
-__all__ = ["MAX_DEPTH", "TooDeep", "depth", "loads"]
+__all__ = ["MAX_DEPTH", "TooDeep", "depth", "loads", "read_document"]
 
 # what cannot hold a bracket that nests: strings of the four kinds, and comments. A
 # string left open runs to the end of its line (a multi-line one to the end of the
@@ -70,3 +74,23 @@ def loads(text: str, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
     if depth(doc, max_depth) > max_depth:
         raise TooDeep(max_depth)
     return doc
+
+
+def read_document(
+    path: Path, cap: int, problems: list[Any], invalid: Callable[[str, Path], Any]
+) -> dict[str, Any]:
+    """The TOML document at `path` (at most `cap` bytes); {} when it is absent or bad,
+    a bad one reported in `problems` as `invalid(why, path)` says."""
+    if not os.path.lexists(path):
+        return {}  # nothing to open: the usual case
+    try:
+        data = read_bounded(path, cap)
+    except FileProblem as e:
+        if e.kind != "missing":
+            problems.append(invalid(f"cannot read it: {e.message}", path))
+        return {}
+    try:
+        return loads(data.decode("utf-8"))
+    except ValueError as e:  # not UTF-8, not TOML, or nested too deep
+        problems.append(invalid(f"not valid TOML: {e}", path))
+        return {}

@@ -29,7 +29,6 @@ user's file only). Nothing is written or run.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -37,7 +36,7 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_file, is_inside, real_path
+from satchel._contain import is_file, is_inside, probe_json, real_path
 from satchel._host_state import HostConfig, HostState
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.layout import USER, Layout
@@ -213,9 +212,6 @@ def _has_manifest(state: HostState, root: Path) -> bool:
     path = root / state.schema_manifest
     if os.path.islink(path) or not is_file(path):
         return False
-    try:
-        data = json.loads(path.read_bytes()[: 1024 * 1024])
-    except (OSError, ValueError):
-        return False
+    data, _ = probe_json(path)
     schema = data.get("$schema") if isinstance(data, dict) else None
     return isinstance(schema, str) and schema.startswith(state.schema_prefix)
