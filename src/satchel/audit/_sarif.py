@@ -16,7 +16,7 @@ from typing import Any
 
 from satchel.audit._model import RULES, TRUST_STATES, Finding, Report
 
-__all__ = ["SARIF_SCHEMA", "SARIF_VERSION", "to_sarif"]
+__all__ = ["SARIF_SCHEMA", "SARIF_VERSION", "artifact", "to_sarif"]
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -73,14 +73,14 @@ def _result(finding: Finding, base: Path) -> dict[str, Any]:
         },
     }
     if finding.path is not None:
-        physical: dict[str, Any] = {"artifactLocation": _artifact(finding.path, base)}
+        physical: dict[str, Any] = {"artifactLocation": artifact(finding.path, base)}
         if finding.line is not None:
             physical["region"] = {"startLine": finding.line}
         result["locations"] = [{"physicalLocation": physical}]
     return result
 
 
-def _artifact(path: Path, base: Path) -> dict[str, str]:
+def artifact(path: Path, base: Path) -> dict[str, str]:
     try:
         relative = Path(path).relative_to(base)
     except ValueError:

@@ -27,6 +27,9 @@ MEANINGS = (
 )
 
 
-def for_diagnostics(diagnostics: Iterable[Diagnostic]) -> int:
-    """PROBLEMS when any diagnostic is an error, else OK."""
-    return PROBLEMS if any(d.severity == "error" for d in diagnostics) else OK
+def for_diagnostics(diagnostics: Iterable[Diagnostic], fail_on: str | None = None) -> int:
+    """PROBLEMS when any diagnostic is at `fail_on` or above (None: an error), else OK."""
+    from satchel.diagnostics import SEVERITIES
+
+    failing = SEVERITIES[: SEVERITIES.index(fail_on or "error") + 1]
+    return PROBLEMS if any(d.severity in failing for d in diagnostics) else OK

@@ -269,25 +269,28 @@ class _Rule:
         yield f"--- {self.title} ---"
 
 
-def diagnostic_grid(found: Sequence[Diagnostic], *, indent: int = 0) -> RenderableType:
+def diagnostic_grid(
+    found: Sequence[Diagnostic], *, indent: int = 0, label: str = "hint"
+) -> RenderableType:
     """Diagnostics: on a terminal one per row (severity, then code and place, message
     and hint; wrapped lines keep their indent); elsewhere one line each,
-    ``path:line: severity code: message (hint: ...)`` (`diagnostic_line`)."""
-    return _Diagnostics(tuple(found), indent)
+    ``path:line: severity code: message (hint: ...)`` (`diagnostic_line`); `label`
+    names the hint (``fix``)."""
+    return _Diagnostics(tuple(found), indent, label)
 
 
-def diagnostic_line(d: Diagnostic) -> str:
+def diagnostic_line(d: Diagnostic, label: str = "hint") -> str:
     """One diagnostic on one line, escaped, its paths relative to the current directory."""
     where = location(d)
     head = f"{where}: " if where else ""
-    hint = f" (hint: {unrooted(d.hint)})" if d.hint else ""
+    hint = f" ({label}: {unrooted(d.hint)})" if d.hint else ""
     line = f"{head}{d.severity} {d.code}: {unrooted(d.message)}{hint}"
     return escape(line, newlines=True)
 
 
 class _Diagnostics:
-    def __init__(self, found: tuple[Diagnostic, ...], indent: int) -> None:
-        self.found, self.indent = found, indent
+    def __init__(self, found: tuple[Diagnostic, ...], indent: int, label: str) -> None:
+        self.found, self.indent, self.label = found, indent, label
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.padding import Padding
@@ -300,11 +303,12 @@ class _Diagnostics:
         grid.add_column(min_width=8, no_wrap=True)
         grid.add_column(overflow="fold")
         for d in self.found:
-            grid.add_row(safe(d.severity, style=SEVERITY_STYLE.get(d.severity, "")), _detail(d))
+            severity = safe(d.severity, style=SEVERITY_STYLE.get(d.severity, ""))
+            grid.add_row(severity, _detail(d, self.label))
         yield Padding(grid, (0, 0, 0, self.indent))
 
     def plain_lines(self) -> Iterator[str]:
-        return (" " * self.indent + diagnostic_line(d) for d in self.found)
+        return (" " * self.indent + diagnostic_line(d, self.label) for d in self.found)
 
 
 def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:
@@ -318,7 +322,7 @@ def diagnostic_report(con: Console, found: Sequence[Diagnostic]) -> None:
             con.print(diagnostic_grid(ds))
 
 
-def _detail(d: Diagnostic) -> Text:
+def _detail(d: Diagnostic, label: str = "hint") -> Text:
     from rich.text import Text
 
     out = Text()
@@ -329,7 +333,7 @@ def _detail(d: Diagnostic) -> Text:
     out.append("\n")
     out.append_text(safe(unrooted(d.message)))
     if d.hint:
-        out.append("\nhint: ")
+        out.append(f"\n{label}: ")
         out.append_text(safe(unrooted(d.hint)))
     return out
 

@@ -11,20 +11,23 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from satchel._budget import Budget
 from satchel._environment import Environment, RootReport
 from satchel._model import model
 from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
+from satchel.cli import _doctor_hosts
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import ignore_option, without_ignored
 from satchel.cli._mcp import held_back
-from satchel.cli._params import json_option, located, model_option
+from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
 from satchel.commands import Command
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import SEVERITIES, Diagnostic
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
 from satchel.policy._model import Policy
@@ -45,7 +48,36 @@ SETTINGS_HINT = (
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
-PARAMS = (*located(), model_option(), ignore_option(), json_option())
+PARAMS = (
+    *located(),
+    model_option(),
+    ignore_option(),
+    click.Option(
+        ["--hosts"],
+        metavar="NAMES",
+        is_flag=False,
+        flag_value="*",
+        default=None,
+        help="Report, for every agent host found on this machine (or the hosts NAMES, "
+        "comma-separated: claude-code,codex), what it loads and what it silently drops, "
+        "skips, shortens, refuses or runs twice. Reads only.",
+    ),
+    click.Option(
+        ["--format", "output_format"],
+        type=Choice(_doctor_hosts.FORMATS),
+        default="text",
+        show_default=True,
+        help="text for people, json (as --json), or sarif (with --hosts) for "
+        "code-scanning dashboards.",
+    ),
+    click.Option(
+        ["--fail-on"],
+        type=Choice(SEVERITIES),
+        default=None,
+        help="Exit 1 when a problem is at this severity or above [error].",
+    ),
+    json_option(),
+)
 
 
 def _host_index(env: Environment, skills: Mapping[str, Skill], budget: Budget) -> Index | None:
@@ -79,6 +111,9 @@ def run(
     as_json: bool,
     model: str | None = None,
     ignore: Sequence[str] = (),
+    hosts: str | None = None,
+    output_format: str = "text",
+    fail_on: str | None = None,
 ) -> int:
     """Report where skills were looked for and what is wrong.
 
@@ -86,7 +121,16 @@ def run(
     the commands, agent types, plugins (per format and status) and instruction
     files; every diagnostic and the size of the index. Exit 1 when there are errors.
     --ignore (and config.toml's [diagnostics] ignore) hides codes: they are not shown
-    and fail nothing."""
+    and fail nothing; --fail-on warning (or info) fails on those too.
+
+    --hosts reports every agent host found on this machine instead (docs/doctor-hosts.md),
+    read-only: what each loads, and what it drops, skips, shortens, refuses or runs
+    twice, each finding with a code, the host, the file and a fix."""
+    fmt = "json" if as_json else output_format
+    if hosts is not None:
+        return _hosts(directory, project, home, host, hosts, model, fmt, fail_on)
+    if fmt == "sarif":
+        raise click.UsageError("--format sarif needs --hosts")
     env = environment(
         directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
     )
@@ -108,11 +152,35 @@ def run(
     env = without_ignored(replace(env, diagnostics=found), ignore)
     shape = env.host.index.style if env.host is not None and env.host.index.style else None
     report = DoctorReport.of(env, index, given=project is not None, shape=shape)
-    if as_json:
+    if fmt == "json":
         out.print_json(report.to_json())
     else:
         report.render(out.console())
-    return for_diagnostics(report.diagnostics)
+    return for_diagnostics(report.diagnostics, fail_on)
+
+
+def _hosts(
+    directory: Path | None,
+    project: Path | None,
+    home: Path | None,
+    host: str | None,
+    hosts: str,
+    model: str | None,
+    fmt: str,
+    fail_on: str | None,
+) -> int:
+    if host is not None:
+        raise click.UsageError("--hosts reports every host: name them there, not with --host")
+    cwd = (directory or Path.cwd()).resolve()
+    return _doctor_hosts.run_hosts(
+        cwd=cwd,
+        project=project,
+        home=home,
+        hosts=hosts,
+        model=model,
+        output_format=fmt,
+        fail_on=fail_on,
+    )
 
 
 @model

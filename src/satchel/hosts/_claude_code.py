@@ -238,4 +238,5 @@ CLAUDE_CODE = Host(
     mcp_files=CLAUDE_MCP,
     mcp_off=CLAUDE_MCP_OFF,
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
+    found_by=("{home}/.claude", "{home}/.claude.json", "{project}/.claude", "{project}/CLAUDE.md"),
 )

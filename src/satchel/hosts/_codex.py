@@ -289,4 +289,5 @@ CODEX = Host(
     state=CODEX_STATE,
     # Codex reads no .mcp.json: its servers are its config files' (`state`)
     mcp_files=(),
+    found_by=("{home}/.codex", "{project}/.codex"),
 )

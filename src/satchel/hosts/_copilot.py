@@ -77,4 +77,5 @@ COPILOT = Host(
     include_workspace_plugin=False,
     instruction_rule=COPILOT_INSTRUCTIONS,
     hooks=COPILOT_HOOKS,
+    found_by=("{home}/.copilot", "{project}/.github/copilot-instructions.md"),
 )

@@ -139,4 +139,5 @@ CURSOR = Host(
         "cursor",
         hooks=PortHooks(events=CURSOR_HOOKS.spelling()),
     ),
+    found_by=("{home}/.cursor", "{project}/.cursor", "{project}/.cursorrules"),
 )

@@ -25,7 +25,7 @@ SHOWN = frozenset(
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
-        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source", "names",
+        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source", "names", "found_by",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -75,6 +75,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("host settings read", _settings(host)),
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
         ("trust taken with --from", _trust_source(host)),
+        ("found on a machine by", _found_by(host)),
     )
 
 
@@ -233,6 +234,10 @@ def _settings(host: Host) -> str:
     if settings.plugin_enablement is not None:
         said.append(f"plugins enabled by folder `{settings.plugin_enablement}`")
     return f"{files}: {'; '.join(said)}"
+
+
+def _found_by(host: Host) -> str:
+    return ", ".join(f"`{t}`" for t in host.found_by) or "its name only"
 
 
 def _trust_source(host: Host) -> str:

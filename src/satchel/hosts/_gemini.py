@@ -229,4 +229,5 @@ GEMINI = Host(
     walk=WalkBounds(hidden_dirs=False, root_skill=True),
     # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
     names=NameRule(spec=False, replace=':\\/<>*?"|'),
+    found_by=("{home}/.gemini", "{project}/.gemini", "{project}/GEMINI.md"),
 )

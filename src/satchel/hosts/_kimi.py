@@ -89,4 +89,5 @@ KIMI = Host(
         mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
         hooks=PortHooks(timeouts=(1.0, 600.0)),  # 1-600 s (its hooks.md)
     ),
+    found_by=("{home}/.kimi-code", "{project}/.kimi-code"),
 )

@@ -39,4 +39,5 @@ MERMAID = Host(
     index=Index(chars=8 * 1024, entries=64, overflow="last", bytes=8 * 1024),
     events=SATCHEL_EVENTS,
     include_workspace_plugin=False,
+    found_by=("{config}/mermaid", "{project}/.mermaid"),
 )

@@ -194,6 +194,9 @@ class Host:
       ``first`` in plugin order wins, or the ``last`` (Gemini CLI's extensions).
     * `trust_source`: where the host records the folders it trusts, read only by
       ``satchel trust --from`` (`satchel._host_trust.TrustSource`) [None: none].
+    * `found_by`: the files and folders whose presence says the host is used on this
+      machine (templates of ``{home}``, ``{config}`` and ``{project}``: ``{home}/.codex``),
+      read by ``satchel doctor --hosts`` [(): a host only its name brings in].
     """
 
     name: str
@@ -242,6 +245,7 @@ class Host:
     settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
     trust_source: TrustSource | None = None
+    found_by: tuple[str, ...] = ()
 
     def keeps(self, fmt: Format, part: Part) -> bool:
         """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
@@ -405,6 +409,7 @@ class Host:
                 "keys": list(self.trust_source.keys),
                 "flag": self.trust_source.flag,
             },
+            "found_by": list(self.found_by),
         }
 
 

@@ -51,4 +51,5 @@ OPENCODE = Host(
     skill_fields=("name", "description", "license", "compatibility", "metadata"),
     hook_files=False,
     include_workspace_plugin=False,
+    found_by=("{config}/opencode", "{project}/.opencode", "{project}/opencode.json"),
 )

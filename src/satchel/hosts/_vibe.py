@@ -93,4 +93,5 @@ VIBE = Host(
         ),
         hooks=PortHooks(events=VIBE_PORT_EVENTS),
     ),
+    found_by=("{home}/.vibe", "{project}/.vibe"),
 )

@@ -1,0 +1,17 @@
+"""`CHECKS`: every check ``satchel doctor --hosts`` runs over a `Machine`, in report
+order. A check reads the machine's views and yields `HostFinding` values; it never
+writes or runs anything. One module per check; this table names them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from satchel.checkup._finding import HostFinding
+from satchel.checkup._loaded import load_findings
+from satchel.checkup._machine import Machine
+
+__all__ = ["CHECKS", "Check"]
+
+Check = Callable[[Machine], Iterable[HostFinding]]
+
+CHECKS: tuple[Check, ...] = (load_findings,)

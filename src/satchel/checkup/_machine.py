@@ -1,0 +1,122 @@
+"""`Machine`: this machine as ``satchel doctor --hosts`` reads it, once: the folders,
+and each host's own view of the project and the user (`HostView`).
+
+A host is in the report when it is named (``--hosts claude-code,codex``) or, with no
+names, when one of its `Host.found_by` files or folders exists (``~/.codex``,
+``.claude``). Each host's view is ``satchel.load`` under its profile, trusted as far
+as satchel's trust goes (the host's own trust rules still apply: a project Codex does
+not trust keeps its config unread) and with what trust holds back read as declared,
+so that everything the host could load is seen. Reading writes nothing and runs
+nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from satchel._model import model
+from satchel.diagnostics import Diagnostic
+from satchel.layout import Layout
+
+if TYPE_CHECKING:
+    from satchel._environment import Environment
+    from satchel.hosts import Host
+
+__all__ = ["HostView", "Machine", "read_machine", "shown"]
+
+
+@model
+class HostView:
+    """One host's view: its profile, what loads under it (`env`) and the files that
+    said it is used here (`found_by`; empty when it was named)."""
+
+    host: Host
+    env: Environment
+    found_by: tuple[Path, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.host.name
+
+
+@model
+class Machine:
+    """The folders read (`layout`: home, project, cwd, config home), the model the
+    listings are sized for (None: each host's default), the environment variables a
+    host resolves commands with (`env`: ``PATH``) and each host's view."""
+
+    layout: Layout
+    views: tuple[HostView, ...]
+    model: str | None = None
+    env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def view(self, name: str) -> HostView | None:
+        """The view of the host `name`, if it is in the report."""
+        return next((v for v in self.views if v.name == name), None)
+
+    def shown(self, path: Path) -> str:
+        """`path` as the report writes it (`shown`)."""
+        return shown(path, self.layout)
+
+
+def shown(path: Path, layout: Layout) -> str:
+    """`path` relative to the project when inside it, ``~/…`` when in the home,
+    else as it is."""
+    for base, prefix in ((layout.project, ""), (layout.home, "~/")):
+        if path == base:
+            return prefix.rstrip("/") or "."
+        if path.is_relative_to(base):
+            return prefix + path.relative_to(base).as_posix()
+    return str(path)
+
+
+def _expand(template: str, layout: Layout) -> Path:
+    return Path(
+        template.format(home=layout.home, project=layout.project, config=layout.config_home)
+    )
+
+
+def found_by(host: Host, layout: Layout) -> tuple[Path, ...]:
+    """The `Host.found_by` files and folders of `host` that exist here."""
+    paths = (_expand(t, layout) for t in host.found_by)
+    return tuple(p for p in paths if os.path.lexists(p))
+
+
+def _hosts(names: Sequence[str] | None, layout: Layout) -> list[tuple[Host, tuple[Path, ...]]]:
+    from satchel.hosts import PROFILES, resolve
+
+    if names:
+        chosen = [resolve(n, config_home=layout.config_home)[0] for n in names]
+        return [(h, found_by(h, layout)) for h in chosen]
+    every = ((h, found_by(h, layout)) for h in PROFILES.values())
+    return [(h, where) for h, where in every if where]
+
+
+def read_machine(
+    cwd: Path,
+    *,
+    home: Path | None = None,
+    project: Path | None = None,
+    names: Sequence[str] | None = None,
+    model: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Machine:
+    """Each host's view of `cwd`'s project and of the user (`names`: those hosts, in
+    that order; None: every host found here, in profile order). `UnknownHost` for a
+    name that is no host's."""
+    from satchel._environment import load
+
+    env = dict(os.environ if env is None else env)
+    base = Layout.default(cwd, home=home, project=project, env=env)
+    views: list[HostView] = []
+    for host, where in _hosts(names, base):
+        layout = host.layout(cwd, home=base.home, project=base.project, env=env)
+        loaded = load(layout=layout, host=host, trusted=True, read_held=True, model=model)
+        views.append(HostView(host, loaded, where))
+    return Machine(base, tuple(views), model, MappingProxyType(env))

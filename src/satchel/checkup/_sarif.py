@@ -1,0 +1,56 @@
+"""A `MachineReport` as SARIF 2.1.0, as ``satchel audit --format sarif`` writes its
+own: one run, one rule per finding code in the report (sorted, so rule indexes are
+stable for one report), one result per finding. A finding's level is its severity
+(error, warning; info is SARIF's ``note``); its properties carry the host and the
+fix line. Paths under `base` are relative ``%SRCROOT%`` URIs, others ``file://``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from satchel.audit._sarif import SARIF_SCHEMA, SARIF_VERSION, artifact
+from satchel.checkup._finding import HostFinding
+from satchel.checkup._report import MachineReport
+from satchel.diagnostics import CODES
+
+__all__ = ["to_sarif"]
+
+LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def to_sarif(report: MachineReport, *, version: str, base: Path) -> dict[str, Any]:
+    """The SARIF log of `report`; `version` is satchel's, `base` the directory that
+    relative URIs are relative to."""
+    codes = sorted({f.code for f in report.findings})
+    index = {code: i for i, code in enumerate(codes)}
+    driver = {"name": "satchel", "semanticVersion": version, "rules": [_rule(c) for c in codes]}
+    results = [_result(f, index[f.code], base) for f in report.findings]
+    run = {"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _rule(code: str) -> dict[str, Any]:
+    entry = CODES[code]
+    return {
+        "id": code,
+        "shortDescription": {"text": entry.meaning},
+        "help": {"text": f"See {code} in docs/diagnostics.md of satchel."},
+        "defaultConfiguration": {"level": LEVEL[entry.severity]},
+    }
+
+
+def _result(finding: HostFinding, rule: int, base: Path) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.code,
+        "ruleIndex": rule,
+        "level": LEVEL[finding.severity],
+        "message": {"text": f"{finding.message} (fix: {finding.fix})"},
+        "properties": {"host": finding.host, "severity": finding.severity, "fix": finding.fix},
+    }
+    if finding.path is not None:
+        physical: dict[str, Any] = {"artifactLocation": artifact(finding.path, base)}
+        if finding.line is not None:
+            physical["region"] = {"startLine": finding.line}
+        result["locations"] = [{"physicalLocation": physical}]
+    return result
