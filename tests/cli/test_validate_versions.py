@@ -208,6 +208,25 @@ def test_a_shallow_clone_without_a_tag_says_why_it_is_not_checked(satchel, tmp_p
     assert found(satchel, clone) == {"alpha": [info]}
 
 
+def test_no_program_the_repositorys_config_names_runs(satchel, tmp_path):
+    repo = new_repo(tmp_path / "alpha")
+    manifest = ".claude-plugin/plugin.json"
+    commit(repo, {manifest: claude_manifest("alpha", "1.0.0"), "README.md": "A"})
+    canary = tmp_path / "canary"
+    program = put(tmp_path, "program", f'#!/bin/sh\necho "$0 $*" >> {canary}\ncat\n', mode=0o755)
+    for key in ("core.fsmonitor", "filter.evil.clean", "filter.evil.smudge", "diff.external"):
+        git("config", key, str(program), cwd=repo)
+    git("config", "filter.evil.required", "true", cwd=repo)
+    git("config", "diff.evil.textconv", str(program), cwd=repo)
+    write_tree(repo, {".git/info/attributes": "* filter=evil diff=evil\n", "README.md": "B"})
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was set in commit "
+        f"{git('rev-parse', 'HEAD', cwd=repo)[:7]}: uncommitted changes; 1 file differs: README.md"
+    )
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+    assert not canary.exists()
+
+
 def test_loading_runs_no_git_and_validate_does(satchel, tmp_path, monkeypatch, layout):
     repo = new_repo(tmp_path / "alpha")
     commit(repo, {".claude-plugin/plugin.json": claude_manifest("alpha", "1.0.0")})
