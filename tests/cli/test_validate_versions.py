@@ -153,6 +153,35 @@ def test_a_marketplace_repo_checks_each_plugin_by_its_own_tag_and_entry(satchel,
     assert found(satchel, alpha) == {"alpha": [alpha_warning, mismatch]}
 
 
+def test_a_codex_marketplace_entry_with_another_version_warns(satchel, tmp_path):
+    repo = new_repo(tmp_path / "market")
+    listing = {
+        "name": "market",
+        "plugins": [
+            {"name": "lint", "source": {"source": "local", "path": "./lint"}, "version": "3.0.0"},
+            {"name": "same", "source": {"source": "local", "path": "./same"}, "version": "1.0.0"},
+        ],
+    }
+    lint = {"name": "lint", "version": "3.1.0", "description": "Lints."}
+    same = {"name": "same", "version": "1.0.0", "description": "Agrees."}
+    commit(
+        repo,
+        {
+            ".agents/plugins/marketplace.json": json.dumps(listing),
+            "lint/.codex-plugin/plugin.json": json.dumps(lint),
+            "same/.codex-plugin/plugin.json": json.dumps(same),
+        },
+    )
+    mismatch = (
+        "catalogue.entry.version_mismatch",
+        "the marketplace entry 'lint' gives version 3.0.0, but the plugin's "
+        ".codex-plugin/plugin.json gives 3.1.0",
+        str(repo / ".agents/plugins/marketplace.json"),
+        "set the entry's `version` to 3.1.0, or remove it and let the manifest name the version",
+    )
+    assert found(satchel, repo / "lint", repo / "same") == {"lint": [mismatch], "same": []}
+
+
 def test_a_root_plugin_accepts_a_v_tag_and_a_bare_version_tag(satchel, tmp_path):
     repo = new_repo(tmp_path / "ext")
     gemini = {"name": "ext", "version": "1.2.0", "description": "An extension."}
