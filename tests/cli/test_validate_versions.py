@@ -100,6 +100,20 @@ def test_without_a_tag_the_commit_that_set_the_version_is_the_release(satchel, t
     assert found(satchel, repo) == {"alpha": []}
 
 
+def test_the_files_named_are_the_first_five_and_a_count_of_the_rest(satchel, tmp_path):
+    repo = new_repo(tmp_path / "alpha")
+    manifest = ".claude-plugin/plugin.json"
+    commit(repo, {manifest: claude_manifest("alpha", "1.0.0")})
+    git("tag", "alpha--v1.0.0", cwd=repo)
+    write_tree(repo, {f"commands/c{n}.md": f"Command {n}." for n in range(7)})
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
+        "changes; 7 files differ: commands/c0.md, commands/c1.md, commands/c2.md, "
+        "commands/c3.md, commands/c4.md and 2 more"
+    )
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+
+
 def test_a_marketplace_repo_checks_each_plugin_by_its_own_tag_and_entry(satchel, tmp_path):
     repo = new_repo(tmp_path / "market")
     listing = {

@@ -121,6 +121,7 @@ def _warning(
 ) -> Diagnostic:
     later = [f"{commits} later commit{'s' if commits != 1 else ''}"] if commits else []
     since = " and ".join([*later, *(["uncommitted changes"] if uncommitted else [])])
+    since = since or "the release is not in the history of HEAD"
     shown = ", ".join(changed[:SHOWN])
     if len(changed) > SHOWN:
         shown += f" and {len(changed) - SHOWN} more"
