@@ -85,6 +85,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "catalogue.entry.invalid": Entry(
             "warning", "one entry of a plugin catalogue is not valid; it is skipped"
         ),
+        "catalogue.entry.version_mismatch": Entry(
+            "warning", "a catalogue entry gives its plugin another version than its manifest"
+        ),
         "catalogue.invalid": Entry("error", "a plugin catalogue (marketplace.json) cannot be used"),
         "cli.io.error": Entry("error", "a file or directory the command needed could not be used"),
         "cli.mcp.sdk-missing": Entry(
@@ -764,6 +767,12 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a plugin's theme file is not a JSON object; it is left out"
         ),
         "plugin.tool_override.unused": Entry("warning", "a toolOverrides key matched no tool"),
+        "plugin.version.unbumped": Entry(
+            "warning", "a plugin's files changed after its current version was released"
+        ),
+        "plugin.version.unchecked": Entry(
+            "info", "whether a plugin changed after its version was released is not known"
+        ),
         "plugin.workflow.invalid": Entry(
             "warning", "a plugin's workflow script has no meta literal with a name; it is left out"
         ),

@@ -23,7 +23,8 @@ from satchel.skills._check import Checked, check_paths
 Check = Checked | PluginCheck
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
-RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
+# a skill starts nothing; a plugin's git reads end with satchel (cli._released)
+RUNS_NOTHING = True
 
 PARAMS = (
     click.Argument(["paths"], nargs=-1, required=True, type=click.Path(path_type=Path)),
@@ -62,10 +63,13 @@ def run(
     and makes an unknown plugin manifest field fatal. --profile directory adds the
     plugin directory's submission findings to each plugin (their codes are
     plugin.directory.*, each message starting with the directory's own code, such as
-    README_MISSING; a finding that refuses a submission is an error). --ignore (and config.toml's
+    README_MISSING; a finding that refuses a submission is an error). A plugin whose
+    files changed after its version was tagged or last set in its manifest (read from
+    git) warns plugin.version.unbumped; a marketplace of its repository that lists it
+    with another version warns catalogue.entry.version_mismatch. --ignore (and config.toml's
     [diagnostics] ignore, read from the user's config under --home and from the
     current directory's project when it is trusted) hides codes: they are not shown
-    and fail nothing. Nothing is run."""
+    and fail nothing. Nothing of a skill or plugin is run; git only reads history."""
     selectors, problems = selectors_here(client, home, ignore)
     problems = list(kept(problems, selectors))
     if problems:
@@ -74,7 +78,11 @@ def run(
     for path in paths:
         plugins = [path] if is_plugin_dir(path) else plugin_children(path)
         if plugins is not None:
-            checked += [_profiled(check_plugin(p, strict=strict), profile) for p in plugins]
+            from satchel.cli._released import versioned  # git, only for a plugin
+
+            checked += [
+                versioned(_profiled(check_plugin(p, strict=strict), profile)) for p in plugins
+            ]
         else:
             checked += check_paths(
                 [path],

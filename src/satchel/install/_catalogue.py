@@ -34,7 +34,14 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hosts._rules import MARKETPLACES, CatalogueFormat
 
-__all__ = ["CATALOGUE_FILES", "Catalogue", "CatalogueEntry", "EntrySource", "read_catalogue"]
+__all__ = [
+    "CATALOGUE_FILES",
+    "Catalogue",
+    "CatalogueEntry",
+    "EntrySource",
+    "read_catalogue",
+    "read_catalogue_file",
+]
 
 SourceKind = Literal["path", "github", "url", "git-subdir", "npm", "archive"]
 CATALOGUE_FILES: Mapping[CatalogueFormat, str] = MappingProxyType(
@@ -175,12 +182,15 @@ def read_catalogue(
     for fmt, rel in CATALOGUE_FILES.items():
         path = root / rel
         if path.is_file():
-            return _read(fmt, path)
+            return read_catalogue_file(fmt, path)
     message = f"no catalogue here: none of {', '.join(CATALOGUE_FILES.values())}"
     return None, (diagnostic("catalogue.invalid", message, root),)
 
 
-def _read(fmt: CatalogueFormat, path: Path) -> tuple[Catalogue | None, tuple[Diagnostic, ...]]:
+def read_catalogue_file(
+    fmt: CatalogueFormat, path: Path
+) -> tuple[Catalogue | None, tuple[Diagnostic, ...]]:
+    """The catalogue file `path`, read as `fmt`'s, or None and why."""
     data, problem = probe_json(path)
     if problem is None:
         problem = _shape(fmt, data)

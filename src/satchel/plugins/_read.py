@@ -32,11 +32,11 @@ import satchel.plugins.formats._opencode as opencode
 from satchel._contain import is_dir, resolve_root
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._context import SkillRule
-from satchel.plugins._detect import Detection, detect
+from satchel.plugins._detect import NATIVE_MANIFEST, Detection, detect
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins.formats._base import Loader
 
-__all__ = ["LOADERS", "Loader", "read_plugin"]
+__all__ = ["LOADERS", "MANIFESTS", "Loader", "manifest_file", "read_plugin"]
 
 LOADERS: Mapping[Format, Loader] = MappingProxyType(
     {
@@ -50,6 +50,28 @@ LOADERS: Mapping[Format, Loader] = MappingProxyType(
         "opencode": opencode.load,
     }
 )
+
+# the manifest files that name a plugin's version, by format (the first found is read)
+MANIFESTS: Mapping[Format, tuple[str, ...]] = MappingProxyType(
+    {
+        "agent-plugins": (NATIVE_MANIFEST,),
+        "bundle": (bundle.BUNDLE_MANIFEST,),
+        "claude": (claude.MANIFEST,),
+        "codex": (codex.MANIFEST,),
+        "cursor": (cursor.MANIFEST,),
+        "gemini": (gemini.MANIFEST,),
+        "kimi": kimi.MANIFESTS,
+    }
+)
+
+
+def manifest_file(plugin: Plugin) -> str | None:
+    """The plugin's manifest, relative to its root (``.claude-plugin/plugin.json``), or
+    None when its format has none or the file is not there."""
+    return next(
+        (rel for rel in MANIFESTS.get(plugin.format, ()) if os.path.lexists(plugin.root / rel)),
+        None,
+    )
 
 
 def read_plugin(
