@@ -1,0 +1,194 @@
+"""``satchel doctor --hosts``: the skills each host's listing shortens, lists by name
+only or leaves out, checked against the real hosts on the same files.
+
+One project holds 44 skills (each in ``.claude/skills`` for Claude Code and in
+``.agents/skills`` for Codex), two of them with descriptions past Claude Code's
+1,536 characters: more than Claude Code's listing budget at its default model
+(30,000 characters) and Codex's (10,000 tokens). Claude Code runs one turn against
+the scripted model and Codex prints its prompt (``codex debug prompt-input``), once
+for the module and side by side; the report is then read from the same project and
+home, with the files the hosts wrote there (Codex's bundled skills among them)."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import yaml
+
+from satchel.checkup import MachineReport, check_hosts
+from satchel.cli import main
+from tests.hostloop.claude_listing import HEADER, listing, write_settings
+from tests.hostloop.hosts import run_claude
+from tests.hostloop.model import Text
+from tests.hosts.trees import git_repo
+from tests.support import put
+from tests.tools import CodexPrompt, claude_code, codex, codex_prompt_text, parse_codex_prompt
+
+SKILLS = 44
+LONG = (0, 22)  # past Claude Code's 1,536 characters
+CLAUDE_CAP = 1536
+CODEX_CAP = 1024
+
+
+def _description(i: int) -> str:
+    size = 1700 if i in LONG else 1000
+    return (f"w{i:02} " * size)[:size].strip()
+
+
+def _build(tmp: Path) -> tuple[Path, Path]:
+    project, home = git_repo(tmp / "project"), tmp / "home"
+    for i in range(SKILLS):
+        text = f"---\nname: s{i:02}\ndescription: {json.dumps(_description(i))}\n---\nBody.\n"
+        for root in (".claude/skills", ".agents/skills"):
+            put(project / root / f"s{i:02}" / "SKILL.md", text)
+    write_settings(home, {})  # Claude Code's own skills stay out of its listing
+    (home / ".codex").mkdir(parents=True)
+    return project, home
+
+
+class Ran:
+    """The hosts' listings and satchel's report on the same project and home."""
+
+    def __init__(self, project: Path, home: Path, claude: str, codex: CodexPrompt) -> None:
+        self.project, self.home, self.claude, self.codex = project, home, claude, codex
+        self.report: MachineReport = check_hosts(
+            project, home=home, names=["claude-code", "codex", "gemini"], env={}
+        )
+
+    def found(self, host: str, code: str) -> dict[str, str]:
+        """The skill each finding of `code` names, by name, with its message."""
+        hosts = {h.name: h for h in self.report.hosts}
+        return {f.message.split()[1]: f.message for f in hosts[host].findings if f.code == code}
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> Ran:
+    claude, codex_binary = claude_code(), codex()
+    if claude is None or codex_binary is None:
+        pytest.skip("Claude Code and Codex are not in .tools/")
+    project, home = _build(tmp_path_factory.mktemp("listing"))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        turn = pool.submit(run_claude, claude, project, home, "hi", [Text("ok")])
+        prompt = pool.submit(codex_prompt_text, codex_binary, project, home)
+        done, text = turn.result(), prompt.result()
+    assert done.returncode == 0, done.stderr
+    found = parse_codex_prompt(text, home / ".codex" / "skills" / ".system")
+    return Ran(project, home, listing(done), found)
+
+
+# ----------------------------------------------------------------- Claude Code
+
+
+def _claude_lines(ran: Ran) -> dict[str, str]:
+    assert ran.claude.startswith(HEADER)
+    lines = ran.claude.split("\n")[2:]
+    return {line[2:].split(":")[0]: line for line in lines}
+
+
+def test_claude_code_lists_by_name_only_the_skills_the_findings_name(ran: Ran):
+    lines = _claude_lines(ran)
+    assert len(lines) == SKILLS  # Claude Code leaves nothing out
+    bare = {name for name, line in lines.items() if line == f"- {name}"}
+    assert bare and set(ran.found("claude-code", "hosts.listing.name-only")) == bare
+
+
+def test_claude_code_shortens_the_descriptions_the_findings_name(ran: Ran):
+    lines = _claude_lines(ran)
+    cut = {name for name, line in lines.items() if line.endswith("…")}
+    assert cut == {f"s{i:02}" for i in LONG}  # both kept their description, cut
+    assert set(ran.found("claude-code", "hosts.listing.shortened")) == cut
+    assert not ran.found("claude-code", "hosts.listing.dropped")
+
+
+def test_the_claude_code_findings_give_the_budget_the_listing_used(ran: Ran):
+    """The cost is every entry with its description (each cut to 1,536 characters)
+    and a newline between entries, against 1% of 1,000,000 tokens at 3 characters."""
+    whole = [
+        f"- s{i:02}: " + (d if len(d) <= CLAUDE_CAP else d[: CLAUDE_CAP - 1] + "…")
+        for i in range(SKILLS)
+        for d in [_description(i)]
+    ]
+    cost = sum(len(line) for line in whole) + SKILLS - 1
+    bare = len(ran.found("claude-code", "hosts.listing.name-only"))
+    weighed = (
+        f"the listing uses {cost:,} of 30,000 characters at claude-opus-5-5 "
+        f"(2 skills shortened, {bare} skills listed by name only)"
+    )
+    name_only = ran.found("claude-code", "hosts.listing.name-only")
+    first = min(name_only)
+    assert name_only[first] == (
+        f"skill {first} is listed by name only in Claude Code's listing: {weighed}"
+    )
+    assert ran.found("claude-code", "hosts.listing.shortened")["s22"] == (
+        "skill s22 is shortened in Claude Code's listing: its description is cut from "
+        f"1,699 to 1,536 characters, the most one keeps; {weighed}"
+    )
+
+
+def test_the_fix_lines_name_claude_codes_settings(ran: Ran):
+    hosts = {h.name: h for h in ran.report.hosts}
+    fixes = {f.code: f.fix for f in hosts["claude-code"].findings if f.code.startswith("hosts.")}
+    assert fixes == {
+        "hosts.listing.name-only": "shorten the skills' descriptions or disable the skills "
+        "you do not use, or raise skillListingBudgetFraction in ~/.claude/settings.json",
+        "hosts.listing.shortened": "shorten its description to at most 1,536 characters, "
+        "or raise skillListingMaxDescChars in ~/.claude/settings.json",
+    }
+    finding = next(f for f in hosts["claude-code"].findings if f.code == "hosts.listing.shortened")
+    assert (finding.severity, finding.path) == (
+        "warning",
+        ran.project / ".claude/skills/s00/SKILL.md",
+    )
+
+
+# ----------------------------------------------------------------------- Codex
+
+
+def _whole(path: Path) -> str:
+    """A description as Codex shows it uncut by the budget: read from the SKILL.md,
+    its whitespace runs one space, cut to 1,024 characters with ``...``."""
+    head = path.read_text(encoding="utf-8").split("---")[1]
+    text = " ".join(str(yaml.safe_load(head)["description"]).split())
+    return text if len(text) <= CODEX_CAP else text[: CODEX_CAP - 3] + "..."
+
+
+def test_codex_shortens_the_descriptions_the_findings_name(ran: Ran):
+    listed = ran.codex.skills
+    cut = {s.name for s in listed if s.description != _whole(s.path)}
+    assert len(ran.codex.own) == SKILLS and cut  # its own bundled skills are listed too
+    assert set(ran.found("codex", "hosts.listing.shortened")) == cut
+    assert not ran.found("codex", "hosts.listing.name-only")
+    assert not ran.found("codex", "hosts.listing.dropped")  # every skill is listed
+
+
+def test_the_codex_findings_give_the_budget_the_listing_used(ran: Ran):
+    listed = {s.name: s for s in ran.codex.skills}
+    shown = len(listed["s05"].description)
+    count = len(ran.found("codex", "hosts.listing.shortened"))
+    assert ran.found("codex", "hosts.listing.shortened")["s05"] == (
+        f"skill s05 is shortened in Codex's listing: its description is cut from "
+        f"{len(_description(5)):,} to {shown:,} characters, to fit the budget; the listing "
+        f"uses 11,798 of 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
+    )
+
+
+# ------------------------------------------------------------ the other hosts
+
+
+def test_a_host_whose_listing_has_no_budget_gives_no_listing_finding(ran: Ran):
+    hosts = {h.name: h for h in ran.report.hosts}
+    assert hosts["gemini"].loads.skills  # it lists the skills, whole
+    assert not [f for f in hosts["gemini"].findings if f.code.startswith("hosts.listing.")]
+
+
+def test_doctor_and_doctor_hosts_list_the_same_claude_code_skills_by_name_only(
+    ran: Ran, capsys: pytest.CaptureFixture[str]
+):
+    """``satchel doctor --host claude-code`` sizes its index with the same function."""
+    args = ["doctor", "--host", "claude-code", "--home", str(ran.home), "--trust", "--json"]
+    assert main([*args, str(ran.project)]) in (0, 1)
+    index = json.loads(capsys.readouterr().out)["index"]
+    assert set(index["name_only"]) == set(ran.found("claude-code", "hosts.listing.name-only"))
