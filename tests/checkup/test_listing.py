@@ -4,14 +4,17 @@ only or leaves out, checked against the real hosts on the same files.
 One project holds 44 skills (each in ``.claude/skills`` for Claude Code and in
 ``.agents/skills`` for Codex), two of them with descriptions past Claude Code's
 1,536 characters: more than Claude Code's listing budget at its default model
-(30,000 characters) and Codex's (10,000 tokens). Claude Code runs one turn against
-the scripted model and Codex prints its prompt (``codex debug prompt-input``), once
-for the module and side by side; the report is then read from the same project and
-home, with the files the hosts wrote there (Codex's bundled skills among them)."""
+(30,000 characters) and Codex's (10,000 tokens). A second project holds 650 skills
+with short descriptions, more than even their names fit in Codex's listing for
+gpt-5.5 (5,440 tokens). Claude Code runs one turn against the scripted model and
+Codex prints its prompt (``codex debug prompt-input``) for each project, once for the
+module and side by side; the reports are then read from the same projects and homes,
+with the files the hosts wrote there (Codex's bundled skills among them)."""
 
 from __future__ import annotations
 
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,6 +31,7 @@ from tests.support import put
 from tests.tools import CodexPrompt, claude_code, codex, codex_prompt_text, parse_codex_prompt
 
 SKILLS = 44
+CROWD = 650
 LONG = (0, 22)  # past Claude Code's 1,536 characters
 CLAUDE_CAP = 1536
 CODEX_CAP = 1024
@@ -49,18 +53,40 @@ def _build(tmp: Path) -> tuple[Path, Path]:
     return project, home
 
 
-class Ran:
-    """The hosts' listings and satchel's report on the same project and home."""
+def _crowd(tmp: Path) -> tuple[Path, Path]:
+    project, home = git_repo(tmp / "crowd"), tmp / "crowd-home"
+    for i in range(CROWD):
+        put(project / ".agents/skills" / f"p{i:03}" / "SKILL.md", _short(i))
+    put(home / ".codex" / "config.toml", 'model = "gpt-5.5"\n')
+    return project, home
 
-    def __init__(self, project: Path, home: Path, claude: str, codex: CodexPrompt) -> None:
-        self.project, self.home, self.claude, self.codex = project, home, claude, codex
+
+def _short(i: int) -> str:
+    return f"---\nname: p{i:03}\ndescription: Skill {i}.\n---\nBody.\n"
+
+
+class Ran:
+    """The hosts' listings and satchel's reports on the same projects and homes."""
+
+    def __init__(
+        self,
+        trees: tuple[tuple[Path, Path], tuple[Path, Path]],
+        claude: str,
+        codex: CodexPrompt,
+        crowded: list[tuple[str, str]],
+    ) -> None:
+        (self.project, self.home), (crowd, crowd_home) = trees
+        self.claude, self.codex, self.crowded = claude, codex, crowded
         self.report: MachineReport = check_hosts(
-            project, home=home, names=["claude-code", "codex", "gemini"], env={}
+            self.project, home=self.home, names=["claude-code", "codex", "gemini"], env={}
+        )
+        self.crowd: MachineReport = check_hosts(
+            crowd, home=crowd_home, names=["codex"], model="gpt-5.5", env={}
         )
 
-    def found(self, host: str, code: str) -> dict[str, str]:
+    def found(self, host: str, code: str, *, crowd: bool = False) -> dict[str, str]:
         """The skill each finding of `code` names, by name, with its message."""
-        hosts = {h.name: h for h in self.report.hosts}
+        hosts = {h.name: h for h in (self.crowd if crowd else self.report).hosts}
         return {f.message.split()[1]: f.message for f in hosts[host].findings if f.code == code}
 
 
@@ -69,14 +95,29 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> Ran:
     claude, codex_binary = claude_code(), codex()
     if claude is None or codex_binary is None:
         pytest.skip("Claude Code and Codex are not in .tools/")
-    project, home = _build(tmp_path_factory.mktemp("listing"))
+    tmp = tmp_path_factory.mktemp("listing")
+    (project, home), (crowd, crowd_home) = trees = _build(tmp), _crowd(tmp)
     with ThreadPoolExecutor(max_workers=2) as pool:
         turn = pool.submit(run_claude, claude, project, home, "hi", [Text("ok")])
         prompt = pool.submit(codex_prompt_text, codex_binary, project, home)
+        crowded = codex_prompt_text(codex_binary, crowd, crowd_home)
         done, text = turn.result(), prompt.result()
     assert done.returncode == 0, done.stderr
     found = parse_codex_prompt(text, home / ".codex" / "skills" / ".system")
-    return Ran(project, home, listing(done), found)
+    return Ran(trees, listing(done), found, _listed(crowded))
+
+
+def _listed(prompt: str) -> list[tuple[str, str]]:
+    """Each skill line of Codex's listing in `prompt`: its name and its description
+    ("" when listed by name only)."""
+    texts = [
+        str(part.get("text", ""))
+        for item in json.loads(prompt)
+        for part in item.get("content") or ()
+        if isinstance(part, dict)
+    ]
+    (text,) = [t for t in texts if t.startswith("<skills_instructions>")]
+    return re.findall(r"^- (\S+): (.*?) ?\(file: r\d+/\S+\)$", text, re.M)
 
 
 # ----------------------------------------------------------------- Claude Code
@@ -164,14 +205,40 @@ def test_codex_shortens_the_descriptions_the_findings_name(ran: Ran):
     assert not ran.found("codex", "hosts.listing.dropped")  # every skill is listed
 
 
+def _uses(message: str, allowed: str) -> str:
+    """`message` with the cost of Codex's listing as ``COST``, once checked to be over
+    the budget `allowed`: the cost counts the roots table, whose paths are the temp
+    folder's, so its figure is the machine's."""
+    found = re.search(rf"the listing uses ([\d,]+) of {allowed} tokens", message)
+    assert found is not None, message
+    assert int(found.group(1).replace(",", "")) > int(allowed.replace(",", ""))
+    return message.replace(found.group(1), "COST", 1)
+
+
 def test_the_codex_findings_give_the_budget_the_listing_used(ran: Ran):
     listed = {s.name: s for s in ran.codex.skills}
     shown = len(listed["s05"].description)
     count = len(ran.found("codex", "hosts.listing.shortened"))
-    assert ran.found("codex", "hosts.listing.shortened")["s05"] == (
+    assert _uses(ran.found("codex", "hosts.listing.shortened")["s05"], "10,000") == (
         f"skill s05 is shortened in Codex's listing: its description is cut from "
         f"{len(_description(5)):,} to {shown:,} characters, to fit the budget; the listing "
-        f"uses 11,798 of 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
+        f"uses COST of 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
+    )
+
+
+def test_codex_leaves_out_the_skills_the_findings_name(ran: Ran):
+    """Past the budget even without descriptions, Codex lists names in its order while
+    they fit and leaves the rest out."""
+    listed = {name for name, _ in ran.crowded}
+    gone = {f"p{i:03}" for i in range(CROWD)} - listed
+    assert gone and set(ran.found("codex", "hosts.listing.dropped", crowd=True)) == gone
+    bare = {name for name, text in ran.crowded if not text}
+    assert set(ran.found("codex", "hosts.listing.name-only", crowd=True)) == bare
+    last = max(gone)
+    assert _uses(ran.found("codex", "hosts.listing.dropped", crowd=True)[last], "5,440") == (
+        f"skill {last} is left out of Codex's listing: the listing uses COST of 5,440 "
+        f"tokens at gpt-5.5 ({len(bare)} skills listed by name only, {len(gone)} skills "
+        "left out)"
     )
 
 

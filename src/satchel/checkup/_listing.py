@@ -32,9 +32,9 @@ CODES = {
     "omitted": "hosts.listing.dropped",
 }
 WHAT = {
-    "shortened": "is shortened",
-    "name-only": "is listed by name only",
-    "omitted": "is left out",
+    "shortened": "is shortened in",
+    "name-only": "is listed by name only in",
+    "omitted": "is left out of",
 }
 COUNTED = {"shortened": "shortened", "name-only": "listed by name only", "omitted": "left out"}
 
@@ -98,7 +98,7 @@ def _weighed(index: Index, view: HostView, machine: Machine, cut: list[IndexEntr
 
 def _finding(view: HostView, entry: IndexEntry, weighed: str) -> HostFinding:
     name = entry.skill.name
-    message = f"skill {name} {WHAT[entry.state]} in {view.host.title}'s listing: "
+    message = f"skill {name} {WHAT[entry.state]} {view.host.title}'s listing: "
     if entry.state == "shortened":
         why = "the most one keeps" if entry.cap == "description" else "to fit the budget"
         message += f"its description is cut from {entry.was:,} to {entry.now:,} characters, {why}; "
