@@ -157,3 +157,18 @@ def test_a_file_past_a_cap_filled_exactly_is_not_read_and_nothing_is_cut(both: t
             )
         ]
     }
+
+
+def test_a_file_past_the_cap_that_links_out_of_the_project_is_named_not_read(tmp_path: Path):
+    project, home = git_repo(tmp_path / "project"), tmp_path / "home"
+    put(project / "AGENTS.md", "x" * (CAP + 10))
+    put(tmp_path / "outside.md", "never read\n")
+    (project / "sub").mkdir()
+    (project / "sub" / "AGENTS.md").symlink_to(tmp_path / "outside.md")
+    put(home / ".codex" / "config.toml", f"project_doc_max_bytes = {CAP}\n")
+    report = check_hosts(project / "sub", home=home, names=["codex"], env={})
+    unread = [f.message for f in report.findings if f.code == "hosts.instructions.unread"]
+    assert unread == [
+        "Codex does not read sub/AGENTS.md: the project's instruction files reached a "
+        "5,000-byte cap (project_doc_max_bytes, in ~/.codex/config.toml) at AGENTS.md"
+    ]

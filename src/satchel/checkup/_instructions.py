@@ -13,7 +13,8 @@ file cut, ``hosts.instructions.unread`` for each file past the cap. A host with 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from satchel._files import FileProblem, read_bounded
@@ -36,12 +37,14 @@ FIX_UNREAD = "shorten the instruction files read before it, or fold what it says
 class Cap:
     """A host's cap on the project's instruction files: its `bytes`, the setting that
     sets it (`key`, None: the host has none) and the file it is set in (`where`, None:
-    the host's default), and the config file a user would set it in (`config`)."""
+    the host's default), the config file a user would set it in (`config`), and the
+    file names the host's config adds to its own (`fallback`)."""
 
     bytes: int
     key: str | None = None
     where: Path | None = None
     config: Path | None = None
+    fallback: tuple[str, ...] = ()
 
     def said(self, machine: Machine) -> str:
         """``a 32,768-byte cap (project_doc_max_bytes, by default)``."""
@@ -82,9 +85,7 @@ def instruction_findings(machine: Machine) -> Iterator[HostFinding]:
             yield _cut(view, machine, cut, cap, used)
         last = cut or (project[-1] if project else None)
         after = None if last is None else last.path.parent
-        for path in unread_after(
-            view.env.layout, rule, after, fallback_names=_fallback(view, rule)
-        ):
+        for path in unread_after(view.env.layout, rule, after, fallback_names=cap.fallback):
             yield _unread(view, machine, path, cap, last)
 
 
@@ -94,37 +95,29 @@ def _rule(view: HostView) -> InstructionRule | None:
     return rule if rule is not None and rule.max_total is not None else None
 
 
-def _settings(view: HostView) -> tuple[dict[str, object], Path | None, Path | None]:
-    """The host config's instruction settings, the file that sets the cap (None: not
-    set) and the user's config file (None: the host keeps none)."""
+def _cap(view: HostView, default: int) -> Cap:
+    """The cap `view`'s host applies: `default` (its rule's) unless its config sets
+    one, with the file names its config adds (read as the host's load reads them)."""
     state = view.env.options.host_state
     if state is None:
-        return {}, None, None
+        return Cap(default)
     config = host_config(view.env.layout, state, trust_project=view.env.trust.load_project)
     found = instruction_settings(state, config)
-    key = state.doc_max_bytes
+    key, size = state.doc_max_bytes, found.get("max_total", default)
     where = None
     if key is not None and "max_total" in found:
         where = next(p for p, doc in reversed(config.layers()) if dotted(doc, key) is not None)
-    return found, where, config.user_path
+    names = found.get("fallback_names", ())
+    return Cap(size, key, where, config.user_path, tuple(names))
 
 
-def _cap(view: HostView, default: int) -> Cap:
-    found, where, config = _settings(view)
-    state = view.env.options.host_state
-    key = None if state is None else state.doc_max_bytes
-    size = found.get("max_total", default)
-    return Cap(size if isinstance(size, int) else default, key, where, config)
-
-
-def _fallback(view: HostView, rule: InstructionRule) -> Sequence[str]:
-    names = _settings(view)[0].get("fallback_names", ())
-    return tuple(names) if isinstance(names, tuple) else ()
-
-
-def _text(path: Path) -> str | None:
+def _text(path: Path, project: Path) -> str | None:
     """The file's text as the host's load counts it (no BOM, LF line ends), or None
-    when it cannot be read."""
+    when it cannot be read or lies outside the `project` (a link out of it is not
+    followed)."""
+    root = os.path.realpath(project)
+    if os.path.commonpath([root, os.path.realpath(path)]) != root:
+        return None
     try:
         data = read_bounded(path, MAX_FILE)
     except FileProblem:
@@ -144,7 +137,7 @@ def _cut(
     line = cut.text.count("\n") + 1
     before = used - kept
     shown = machine.shown(cut.path)
-    whole = _text(cut.path)
+    whole = _text(cut.path, view.env.layout.project)
     message = (
         f"{view.host.title} cuts {shown} at byte {kept:,}, in line {line}: the project's "
         f"instruction files share {cap.said(machine)} and the files before it take "
@@ -169,7 +162,7 @@ def _unread(
         f"{view.host.title} does not read {shown}: the project's instruction files "
         f"reached {cap.said(machine)}{reached}"
     )
-    whole = _text(path)
+    whole = _text(path, view.env.layout.project)
     if whole is not None:
         message += f"; its {len(whole.encode('utf-8')):,} bytes ({_lines(whole)} lines) are lost"
     fix = FIX_UNREAD + cap.raise_it(machine)
