@@ -224,6 +224,10 @@ def test_the_codex_findings_give_the_budget_the_listing_used(ran: Ran):
         f"{len(_description(5)):,} to {shown:,} characters, to fit the budget; the listing "
         f"uses COST of 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
     )
+    hosts = {h.name: h for h in ran.report.hosts}
+    assert {f.fix for f in hosts["codex"].findings if f.code == "hosts.listing.shortened"} == {
+        "shorten the skills' descriptions or disable the skills you do not use"
+    }  # Codex has no setting for its listing's budget
 
 
 def test_codex_leaves_out_the_skills_the_findings_name(ran: Ran):
@@ -240,6 +244,8 @@ def test_codex_leaves_out_the_skills_the_findings_name(ran: Ran):
         f"tokens at gpt-5.5 ({len(bare)} skills listed by name only, {len(gone)} skills "
         "left out)"
     )
+    fixes = {f.fix for f in ran.crowd.findings if f.code == "hosts.listing.dropped"}
+    assert fixes == {"disable the skills you do not use, or give them shorter names"}
 
 
 # ------------------------------------------------------------ the other hosts

@@ -116,6 +116,9 @@ def _fix(host: Host, entry: IndexEntry) -> str:
     if entry.cap == "description":
         fix = f"shorten its description to at most {entry.limit:,} characters"
         setting = index.description_setting
+    elif entry.state == "omitted":  # the names alone are over the budget
+        fix = "disable the skills you do not use, or give them shorter names"
+        setting = index.budget_setting
     else:
         fix = "shorten the skills' descriptions or disable the skills you do not use"
         setting = index.budget_setting
