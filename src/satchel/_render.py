@@ -122,7 +122,11 @@ class Index:
     (``max_skills``, ``max_bytes``, ``max_chars`` or ``max_tokens``, with its `limit`;
     None when nothing was cut). `shortened` and `name_only` are the listed skills the
     budget shortened or listed by name only; `entries` explains every skill given, in
-    order; `problems` are the overrides that name no skill or no state."""
+    order; `problems` are the overrides that name no skill or no state. A host's own
+    listing also says what its budget weighed: `cost`, what the listing costs with every
+    description as the host shows it (none shortened or dropped for the budget), and
+    `allowed`, its budget, both in `unit` (``characters``, ``tokens``; None: not
+    measured, or no budget)."""
 
     text: str
     listed: tuple[Skill, ...]
@@ -133,6 +137,9 @@ class Index:
     name_only: tuple[Skill, ...] = ()
     entries: tuple[IndexEntry, ...] = ()
     problems: tuple[Diagnostic, ...] = ()
+    cost: int | None = None
+    allowed: int | None = None
+    unit: str = "characters"
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -265,11 +272,19 @@ def build_index(
 
 
 def index_of(
-    text: str, entries: tuple[IndexEntry, ...], problems: tuple[Diagnostic, ...] = ()
+    text: str,
+    entries: tuple[IndexEntry, ...],
+    problems: tuple[Diagnostic, ...] = (),
+    *,
+    cost: int | None = None,
+    allowed: int | None = None,
+    unit: str = "characters",
 ) -> Index:
     """The `Index` of a `text` whose every skill's place is in `entries` (a host's own
-    listing builds its text and entries itself: `satchel.hosts`)."""
-    return _index(text, entries, problems)
+    listing builds its text and entries itself: `satchel.hosts`), with what its budget
+    weighed (`Index.cost`, `Index.allowed`, in `unit`)."""
+    found = _index(text, entries, problems)
+    return replace(found, cost=cost, allowed=allowed, unit=unit)
 
 
 def hidden_reason(skill: Skill, state: object) -> str:

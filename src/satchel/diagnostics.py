@@ -318,6 +318,23 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel trust --from names a host that keeps no list of trusted folders"
         ),
         "host.unknown": Entry("error", "no host profile has that name"),
+        "hosts.instructions.cut": Entry(
+            "warning", "a host cuts an instruction file at its size cap; the rest is lost"
+        ),
+        "hosts.instructions.unread": Entry(
+            "warning",
+            "a host does not read an instruction file: its size cap was reached before it",
+        ),
+        "hosts.listing.dropped": Entry(
+            "warning", "a host's skill listing leaves a skill out: its budget is spent"
+        ),
+        "hosts.listing.name-only": Entry(
+            "warning",
+            "a host's skill listing names a skill without its description, for its budget",
+        ),
+        "hosts.listing.shortened": Entry(
+            "warning", "a host's skill listing shortens a skill's description"
+        ),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"
         ),

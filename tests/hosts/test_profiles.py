@@ -304,5 +304,7 @@ def test_profiles_serialise_every_decision():
         "style": "codex",
         "bounds": [],
         "lists_commands": False,
+        "budget_setting": None,
+        "description_setting": None,
     }
     assert set(document) >= set(Host.__dataclass_fields__) - {"walk", "index", "limits"}

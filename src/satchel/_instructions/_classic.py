@@ -101,7 +101,7 @@ def first_file(
     for i, directory in enumerate(dirs):
         for path, kind in _candidates(loader, rule.project, directory, names):
             if budget == 0 and loader.exists(path, "project"):
-                unread = _later(loader, rule, dirs[i:], names)
+                unread = later_files(loader, rule, dirs[i:], names)
                 return _truncated(loader, max_total, path, None, unread)
             text = loader.read(path, "project")
             if text is None:
@@ -110,7 +110,7 @@ def first_file(
             if len(data) > budget:
                 kept = boundary(data, budget)
                 loader.add(path, "project", kind, data[:kept].decode("utf-8"), cut=True)
-                later = _later(loader, rule, dirs[i + 1 :], names)
+                later = later_files(loader, rule, dirs[i + 1 :], names)
                 return _truncated(loader, max_total, path, (kept, len(data)), later)
             if loader.add(path, "project", kind, text):
                 budget -= len(data)
@@ -123,8 +123,8 @@ def _candidates(
     return [(p, s.kind) for s in sources for p in places(loader, s, folder, names)]
 
 
-def _later(
-    loader: Loader, rule: InstructionRule, dirs: list[Path], names: Sequence[str]
+def later_files(
+    loader: Loader, rule: InstructionRule, dirs: Sequence[Path], names: Sequence[str]
 ) -> list[Path]:
     """The file each of `dirs` would have given: the first of the rule's there."""
     found = []

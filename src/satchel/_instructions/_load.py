@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import get_args
 
-from satchel._instructions._classic import agents_else_claude, first_file
-from satchel._instructions._hosts import CONTEXT, GEMINI, every_file, plain_name
+from satchel._instructions._classic import agents_else_claude, first_file, later_files
+from satchel._instructions._hosts import CONTEXT, GEMINI, every_file, plain_name, walk_dirs
 from satchel._instructions._model import InstructionFile
 from satchel._instructions._read import Loader
 from satchel._segments import ContextSegment
@@ -54,6 +55,26 @@ def load_instructions(
     cap = max_total if max_total is not None else rule.max_total or MAX_TOTAL
     READERS[rule.reader](loader, rule, trust_project, names, cap)
     return tuple(loader.files), tuple(loader.diags)
+
+
+def unread_after(
+    layout: Layout,
+    rule: InstructionRule,
+    after: Path | None,
+    *,
+    fallback_names: Sequence[str] = (),
+    context_names: Sequence[str] = (GEMINI,),
+) -> tuple[Path, ...]:
+    """The project files `rule` would read in the folders of its walk past `after`
+    (the folder of the last file it read; None: every folder), the first of its files
+    in each (`fallback_names` as `load_instructions` takes them): those a cap reached
+    before them leaves unread. Nothing is read: only whether the files are there."""
+    rule = _with_fallback(rule, fallback_names)
+    loader = Loader(layout, MAX_FILE)
+    dirs = walk_dirs(loader, rule)
+    if after is not None:
+        dirs = dirs[dirs.index(after) + 1 :] if after in dirs else []
+    return tuple(later_files(loader, rule, dirs, tuple(context_names)))
 
 
 Read = Callable[[Loader, InstructionRule, bool, Sequence[str], int], None]

@@ -113,10 +113,13 @@ def read_machine(
     from satchel._environment import load
 
     env = dict(os.environ if env is None else env)
-    base = Layout.default(cwd, home=home, project=project, env=env)
+    # the report's project: the one given, else the git root above `cwd` (a working
+    # folder holding an AGENTS.md is not the project of a host that walks up to it);
+    # each host finds its own project by its own rule unless one is given
+    base = Layout.default(cwd, home=home, project=project, env=env, ancestors=project is None)
     views: list[HostView] = []
     for host, where in _hosts(names, base):
-        layout = host.layout(cwd, home=base.home, project=base.project, env=env)
+        layout = host.layout(cwd, home=base.home, project=project, env=env)
         loaded = load(layout=layout, host=host, trusted=True, read_held=True, model=model)
         views.append(HostView(host, loaded, where))
     return Machine(base, tuple(views), model, MappingProxyType(env))

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from satchel._budget import Budget
 from satchel._environment import Environment, RootReport
 from satchel._model import model
 from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
+from satchel.checkup._listing import host_index
 from satchel.cli import _doctor_hosts
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
@@ -80,25 +80,6 @@ PARAMS = (
 )
 
 
-def _host_index(env: Environment, skills: Mapping[str, Skill], budget: Budget) -> Index | None:
-    """The host's own listing of `skills` under a profile that has one (Claude Code's,
-    Codex's, Gemini CLI's), within the budget that host applies, else None."""
-    if env.host is None or env.host.index.style is None:
-        return None
-    from satchel.listings._listing import host_listing, style_budget  # under a host profile
-
-    return host_listing(
-        env.host,
-        skills.values(),
-        budget=style_budget(env.host.index.style, budget, env.options.model),
-        commands=env.commands.commands.values(),
-        overrides=env.skill_overrides,
-        known=env.skills,
-        model=env.options.model,
-        usage=env.listing.usage,
-    )
-
-
 def run(
     *,
     directory: Path | None,
@@ -136,7 +117,7 @@ def run(
     )
     budget = env.index_budget()
     skills = Conditional(env).skills()  # as a session starts: no conditional skill yet
-    index = _host_index(env, skills, budget) or build_index(
+    index = host_index(env, skills) or build_index(
         skills,
         format=INDEX_FORMAT,
         budget=budget,

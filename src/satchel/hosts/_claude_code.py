@@ -215,6 +215,8 @@ CLAUDE_CODE = Host(
         bounds_why="Claude Code bounds its listing in characters only (as its "
         "SLASH_COMMAND_TOOL_CHAR_BUDGET does)",
         lists_commands=True,  # its listing holds the slash commands too
+        budget_setting="skillListingBudgetFraction in ~/.claude/settings.json",
+        description_setting="skillListingMaxDescChars in ~/.claude/settings.json",
     ),
     models=CLAUDE_CODE_MODELS,
     limits=Limits(description=1536),

@@ -71,7 +71,10 @@ class Index:
     names the host's own listing renderer (`satchel.listings`: ``claude-code``); None:
     satchel's own index, within this budget. Under a style, `bounds` are the `Budget`
     fields a caller may set (the host applies no other), `bounds_why` says why in a
-    sentence, and `lists_commands` whether the listing holds the slash commands too."""
+    sentence, and `lists_commands` whether the listing holds the slash commands too.
+    `budget_setting` and `description_setting` name the host's own settings that raise
+    the listing's budget and the length a description keeps, and where they are set
+    (None: the host has none)."""
 
     fraction: float | None = None
     chars: int | None = None
@@ -83,6 +86,8 @@ class Index:
     bounds: frozenset[str] = frozenset()
     bounds_why: str = ""
     lists_commands: bool = False
+    budget_setting: str | None = None
+    description_setting: str | None = None
 
     def budget(
         self,
@@ -349,6 +354,8 @@ class Host:
                 "style": self.index.style,
                 "bounds": sorted(self.index.bounds),
                 "lists_commands": self.index.lists_commands,
+                "budget_setting": self.index.budget_setting,
+                "description_setting": self.index.description_setting,
             },
             "models": {
                 "default": self.models.default,

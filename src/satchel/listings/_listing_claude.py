@@ -105,7 +105,8 @@ def render(listing: Listing) -> Index:
     lines = {i: full[i] if i in kept or i in pinned else f"- {s.name}" for i, s in shown}
     text = f"{HEADER}\n\n" + "\n".join(lines[i] for i, _ in shown) + "\n" if shown else ""
     entries = tuple(_entry(i, s, hidden, pinned, kept, lines, listing) for i, s in enumerate(items))
-    return index_of(text, entries, problems)
+    cost = sum(width(full[i]) for i, _ in shown) + max(0, len(shown) - 1)
+    return index_of(text, entries, problems, cost=cost, allowed=listing.budget.chars)
 
 
 def _ordered(skills: Sequence[Skill], commands: Sequence[Command]) -> list[Skill]:

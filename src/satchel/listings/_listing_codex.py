@@ -250,10 +250,15 @@ def _entries(skills: Sequence[Skill], codex_home: Path | None) -> list[_Entry]:
     return sorted(found, key=lambda e: (e.rank, e.name, e.path.parts))
 
 
+def _whole(entries: list[_Entry], shorts: list[str], budget: _Budget) -> int:
+    """What the lines cost with every description whole."""
+    full = (e.line(s) for e, s in zip(entries, shorts, strict=True))
+    return sum(budget.cost(line + "\n") for line in full)
+
+
 def _fit(entries: list[_Entry], shorts: list[str], budget: _Budget) -> list[int | None]:
     """The characters of each description shown (None: the entry is left out)."""
-    full = [e.line(s) for e, s in zip(entries, shorts, strict=True)]
-    if sum(budget.cost(line + "\n") for line in full) <= budget.limit:
+    if _whole(entries, shorts, budget) <= budget.limit:
         return [len(e.description) for e in entries]
     bare = [e.line(s, 0) for e, s in zip(entries, shorts, strict=True)]
     floor = sum(budget.cost(line + "\n") for line in bare)
@@ -313,6 +318,19 @@ def _table_cost(table: list[str], budget: _Budget) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class _Laid:
+    """The listing's text, each listed copy's place, the budget's `limit` and `unit`,
+    and what the listing costs with every description whole (`cost`: the roots table
+    with the lines)."""
+
+    text: str
+    placed: list[_Placed]
+    limit: int
+    unit: str
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
 class _Placed:
     """One copy of a skill in the listing: its `line` ("" when left out), the characters
     of its description `shown` (None: left out) and their number in full."""
@@ -330,20 +348,22 @@ def _lay_out(
     usage: bool,
     *,
     uncut: bool = False,
-) -> tuple[str, list[_Placed], int]:
-    """The listing's text, each listed copy's place, and the budget's limit (`uncut`:
-    every description shown as Codex shows it, whatever the budget)."""
+) -> _Laid:
+    """The listing laid out (`uncut`: every description shown as Codex shows it,
+    whatever the budget)."""
     entries = _entries(skills, codex_home)
     limit, unit = codex_budget(context_window)
+    unit = "tokens" if unit == "tokens" else "characters"
     if not entries:
-        return "", [], limit
+        return _Laid("", [], limit, unit, 0)
     ranks = {e.root: e.rank for e in entries}
     roots = sorted(ranks, key=lambda r: _root_order(r, ranks[r]))
     alias = {root: f"r{i}" for i, root in enumerate(roots)}
     shorts = [f"{alias[e.root]}/{e.path.relative_to(e.root).as_posix()}" for e in entries]
     table = [f"- `{alias[root]}` = `{root.as_posix()}`" for root in roots]
     budget = _Budget(limit, unit == "tokens")
-    room = _Budget(max(limit - _table_cost(table, budget), 0), budget.tokens)
+    table_cost = _table_cost(table, budget)
+    room = _Budget(max(limit - table_cost, 0), budget.tokens)
     whole: list[int | None] = [len(e.description) for e in entries]
     shown = whole if uncut else _fit(entries, shorts, room)
     placed = [
@@ -355,7 +375,7 @@ def _lay_out(
     if usage:
         body.append(CODEX_USAGE)
     text = "<skills_instructions>\n" + "\n".join(body) + "\n</skills_instructions>"
-    return text, placed, limit
+    return _Laid(text, placed, limit, unit, table_cost + _whole(entries, shorts, budget))
 
 
 def render_codex_listing(
@@ -371,7 +391,7 @@ def render_codex_listing(
     `context_window` tokens (None: not known); "" when there are no skills.
     `codex_home` is ``$CODEX_HOME`` [the parent of the user's ``.codex/skills`` root];
     `usage` adds Codex's rules for using skills (a model whose catalogue entry asks)."""
-    return _lay_out(skills, context_window, codex_home, usage)[0]
+    return _lay_out(skills, context_window, codex_home, usage).text
 
 
 def render(listing: Listing) -> Index:
@@ -384,11 +404,13 @@ def render(listing: Listing) -> Index:
     hidden = {id(s): why for s in copies if (why := hidden_reason(s, states.get(s.name)))}
     window, usage = codex_model(listing.model)
     visible = [s for s in copies if id(s) not in hidden]
-    text, placed, limit = _lay_out(visible, window, None, usage, uncut=listing.uncut)
-    at = {id(p.skill): p for p in placed}
-    order = [p.skill for p in placed] + [s for s in copies if id(s) not in at]  # Codex's first
-    entries = tuple(_index_entry(s, at.get(id(s)), hidden.get(id(s)), limit) for s in order)
-    return index_of(text, entries, problems)
+    laid = _lay_out(visible, window, None, usage, uncut=listing.uncut)
+    at = {id(p.skill): p for p in laid.placed}
+    order = [p.skill for p in laid.placed] + [s for s in copies if id(s) not in at]
+    entries = tuple(_index_entry(s, at.get(id(s)), hidden.get(id(s)), laid.limit) for s in order)
+    return index_of(
+        laid.text, entries, problems, cost=laid.cost, allowed=laid.limit, unit=laid.unit
+    )
 
 
 def _index_entry(skill: Skill, placed: _Placed | None, why: str | None, limit: int) -> IndexEntry:
