@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from satchel._model import model
 from satchel.hosts._vocabulary import (
@@ -39,6 +39,7 @@ __all__ = [
     "COMMON",
     "CONTEXT",
     "HookDialect",
+    "HookSwitch",
     "HookVariables",
     "PayloadValues",
     "Words",
@@ -120,6 +121,19 @@ class HookVariables:
     session: Mapping[str, str] = field(default_factory=lambda: _NONE)
 
 
+@model
+class HookSwitch:
+    """A host setting that turns every hook off: the settings files it is read in
+    (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml`` file is TOML,
+    else JSON), its dotted `key` and the value that turns the hooks `off` (Claude
+    Code's ``disableAllHooks: true``, Codex's ``[features] hooks = false``, Gemini
+    CLI's ``hooksConfig.enabled: false``)."""
+
+    files: tuple[str, ...]
+    key: str
+    off: bool
+
+
 class PayloadValues(Protocol):
     """What the host loop knows when it fires an event
     (`satchel.runtime.hooks.PayloadContext`): the value of each common field."""
@@ -152,6 +166,12 @@ class HookDialect:
     * `matcher`: how a matcher is read (`MatcherStyle`).
     * `answer_fields`: which fields of a JSON answer carry the decision.
     * `variables`: the variables a hook gets (`HookVariables`).
+    * `switches`: the settings that turn every hook of the host off (`HookSwitch`).
+    * `same_hook`: what the host does with one hook (same event, matcher and command)
+      that several of its files register: ``once`` (it runs it once, the first copy
+      in the order its files are read), ``per-plugin`` (once for all its settings
+      files, and once more for each plugin's copy: a plugin's hook runs in its own
+      root) or ``each`` (it runs every copy).
 
     The host loop:
 
@@ -200,6 +220,8 @@ class HookDialect:
     matcher: MatcherStyle = "names-or-regex"
     answer_fields: AnswerFields = "hook-specific-output"
     variables: HookVariables = field(default_factory=HookVariables)
+    switches: tuple[HookSwitch, ...] = ()
+    same_hook: Literal["once", "per-plugin", "each"] = "each"
     answers: AnswerRule = "exit-code"
     blocking: frozenset[str] | None = None
     stricter: str | None = None
@@ -227,7 +249,7 @@ class HookDialect:
                 return sorted(value)
             if isinstance(value, tuple):
                 return [plain(v) for v in value]
-            if isinstance(value, (Words, HookVariables)):
+            if isinstance(value, (Words, HookVariables, HookSwitch)):
                 return {f: plain(getattr(value, f)) for f in value.__dataclass_fields__}
             return value
 
