@@ -10,13 +10,17 @@ of ``satchel doctor --hosts`` (tests/checkup/test_hooks.py, test_hook_files.py).
   Gemini CLI extension, whose one ``hooks/hooks.json`` is written in Claude Code's
   dialect;
 * Gemini CLI extensions installed with the real ``gemini extensions install``:
-  `alpha` and `beta`, each registering the probe on BeforeAgent, and `dual`;
+  `alpha` and `beta`, each registering the probe on BeforeAgent, and `dual`; `alpha`
+  also registers a hook on AfterAgent that ``hooksConfig.disabled`` names in
+  ``~/.gemini/settings.json``;
 * Codex's ``~/.codex/hooks.json`` and ``[hooks]`` of its ``config.toml`` each
   registering the probe on UserPromptSubmit, both trusted in ``[hooks.state]``, and a
   Stop hook in ``hooks.json`` never trusted.
 
-Then each host runs one turn (``claude -p``, ``codex exec``, ``gemini -p``) against a
-scripted model on 127.0.0.1, and the probe counts what ran. `MACHINE` runs it once per
+and a second machine (``off/``) where each host has one hook and the setting that
+turns every hook off. Then each host runs one turn on each machine (``claude -p``,
+``codex exec``, ``gemini -p``) against a scripted model on 127.0.0.1, and the probes
+count what ran. `MACHINE` runs it once per
 test run (`tests.hostloop.shared.once`).
 """
 
@@ -71,6 +75,7 @@ def paths(base: Path) -> dict[str, Path]:
         "gemini": base / "probes/gemini",
         "stop": base / "probes/codex-stop",
         "off": base / "probes/codex-off",
+        "gemini-off": base / "probes/gemini-off",
         "off-home": base / "off/home",
         "off-project": base / "off/project",
         "off-claude-code": base / "probes/off-claude-code",
@@ -100,9 +105,14 @@ def _marketplace(root: Path, command: str) -> None:
     put(dual, "scripts/hello.sh", "#!/bin/sh\necho hello from dual\n", mode=0o755)
 
 
-def _extension(root: Path, name: str, command: str) -> Path:
+def _extension(root: Path, name: str, command: str, off: str | None = None) -> Path:
+    """A Gemini CLI extension registering `command` on BeforeAgent (and `off` on
+    AfterAgent)."""
     put(root, "gemini-extension.json", json.dumps({"name": name, "version": "1.0.0"}))
-    put(root, "hooks/hooks.json", json.dumps(_hooks("BeforeAgent", command)))
+    hooks = _hooks("BeforeAgent", command)
+    if off is not None:
+        hooks["hooks"]["AfterAgent"] = _hooks("AfterAgent", off)["hooks"]["AfterAgent"]  # type: ignore[index]
+    put(root, "hooks/hooks.json", json.dumps(hooks))
     return root
 
 
@@ -207,9 +217,10 @@ def build(base: Path) -> Mapping[str, Turn]:
     home.mkdir()
     command = {name: probe(where[name], ()) for name in ("claude-code", "codex", "gemini")}
     stop, off = probe(where["stop"], ()), probe(where["off"], ())
+    gemini_off = probe(where["gemini-off"], ())
     gamma, off_codex = _switched_off(base)
     extensions = (
-        _extension(base / "extensions/alpha", "alpha", command["gemini"]),
+        _extension(base / "extensions/alpha", "alpha", command["gemini"], gemini_off),
         _extension(base / "extensions/beta", "beta", command["gemini"]),
         where["market"] / "plugins/dual",
     )
@@ -236,7 +247,14 @@ def build(base: Path) -> Mapping[str, Turn]:
     runs = {
         "claude-code": lambda: run_claude(claude, project, home, "go", script),  # type: ignore[arg-type]
         "codex": lambda: run_codex(codex_binary, project, home, "go", script, config=codex_hooks),  # type: ignore[arg-type]
-        "gemini": lambda: run_gemini(gemini, project, home, "go", script),  # type: ignore[arg-type]
+        "gemini": lambda: run_gemini(  # type: ignore[arg-type]
+            gemini,
+            project,
+            home,
+            "go",
+            script,
+            settings={"hooksConfig": {"disabled": [gemini_off]}},
+        ),
         "off-claude-code": lambda: run_claude(claude, off_project, off_home, "go", script),  # type: ignore[arg-type]
         "off-codex": lambda: run_codex(  # type: ignore[arg-type]
             codex_binary, off_project, off_home, "go", script, config=off_codex

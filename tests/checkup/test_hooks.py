@@ -120,6 +120,23 @@ def test_codex_does_not_run_the_hook_its_state_turns_off(machine: Any):
     )
 
 
+def test_gemini_cli_does_not_run_the_hook_its_settings_list_as_disabled(machine: Any):
+    base, found = machine
+    assert logged(paths(base)["gemini-off"]) == []  # AfterAgent fired: its hook did not run
+    hooks = paths(base)["home"] / ".gemini/extensions/alpha/hooks/hooks.json"
+    [off] = codes(found.findings, "gemini", "hosts.hook.disabled")
+    name = command(base, "gemini-off")
+    assert (off.severity, off.path) == ("warning", hooks)
+    assert off.message == (
+        f"Gemini CLI does not run the AfterAgent hook {name!r} of "
+        "~/.gemini/extensions/alpha/hooks/hooks.json: hooksConfig.disabled in "
+        "~/.gemini/settings.json names it"
+    )
+    assert off.fix == (
+        f"take {name!r} out of hooksConfig.disabled in ~/.gemini/settings.json if it should run"
+    )
+
+
 def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(machine: Any):
     base, _ = machine
     where = paths(base)

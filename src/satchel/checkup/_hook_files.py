@@ -10,8 +10,8 @@ The files are the plugins' hook files each host loads (a host whose dialect has 
 `HookDialect.format` of its own reads them as its own); two copies with the same bytes
 are one file (each host installs its own copy). For each host the finding says what it
 makes of the file: the events it runs and those it ignores (`Host.events`), the
-``${VARIABLES}`` of its commands it leaves unset (`HookVariables`), the matchers that
-name another host's tool (`PortHooks.tools`), and what the other hosts make of it.
+``${VARIABLES}`` of its commands it leaves unset (`HookVariables`), and what the
+other hosts make of it.
 Reading only, bounded.
 """
 
@@ -51,14 +51,12 @@ class Read:
 
 @model
 class Reading:
-    """What one host makes of the file: the events it runs and ignores, the
-    variables it leaves unset, and its matchers that name another host's tool (each
-    ``'Bash' (run_shell_command)``)."""
+    """What one host makes of the file: the events it runs and those it ignores, and
+    the variables of the commands it runs that it leaves unset."""
 
     runs: tuple[str, ...]
     ignores: tuple[str, ...]
     unset: tuple[str, ...]
-    matchers: tuple[str, ...]
 
     def words(self) -> str:
         parts = [f"runs {', '.join(self.runs) or 'none of its events'}"]
@@ -66,8 +64,6 @@ class Reading:
             parts.append(f"ignores {', '.join(self.ignores)} (not its events)")
         if self.unset:
             parts.append(f"leaves {', '.join('${' + v + '}' for v in self.unset)} unset")
-        if self.matchers:
-            parts.append(f"matches no tool named {', '.join(self.matchers)}")
         return "; ".join(parts)
 
 
@@ -89,9 +85,18 @@ def hook_file_findings(machine: Machine) -> Iterator[HostFinding]:
         hosts = {r.view.name: r for r in reads}
         if len(hosts) < 2:
             continue
-        readings = {name: _reading(r.view, documents[digest]) for name, r in hosts.items()}
+        readings = _compared({n: _reading(r.view, documents[digest]) for n, r in hosts.items()})
         if len(set(readings.values())) > 1:
             yield from _findings(machine, list(hosts.values()), readings)
+
+
+def _compared(readings: Mapping[str, Reading]) -> dict[str, Reading]:
+    """`readings` without the variables every host leaves unset (the user's own)."""
+    every = set.intersection(*(set(r.unset) for r in readings.values()))
+    return {
+        name: Reading(r.runs, r.ignores, tuple(v for v in r.unset if v not in every))
+        for name, r in readings.items()
+    }
 
 
 def _findings(
@@ -159,17 +164,7 @@ def _reading(view: HostView, document: Mapping[str, Any]) -> Reading:
             - {"HOME", "PATH", "PWD", "USER", "SHELL"}
         )
     )
-    tools = host.port.hooks.tools if host.port is not None else {}
-    matchers = tuple(
-        dict.fromkeys(
-            f"{name!r} (its {tools[name]})"
-            for e in runs
-            for matcher in _matchers(events[e])
-            for name in re.split(r"[|]", matcher)
-            if name in tools
-        )
-    )
-    return Reading(runs, ignores, unset, matchers)
+    return Reading(runs, ignores, unset)
 
 
 def _groups(value: Any) -> list[Mapping[str, Any]]:
@@ -184,7 +179,3 @@ def _commands(value: Any) -> list[str]:
             if isinstance(handler, Mapping) and isinstance(handler.get("command"), str):
                 found.append(handler["command"])
     return found
-
-
-def _matchers(value: Any) -> list[str]:
-    return [g["matcher"] for g in _groups(value) if isinstance(g.get("matcher"), str)]

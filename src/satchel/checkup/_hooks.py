@@ -6,8 +6,9 @@
   base check leaves that diagnostic to this one, which names the file as the report
   writes it and says how the host trusts a hook (`HostState.hook_trust`).
 * ``hosts.hook.disabled``: every hook of a host turned off by a setting (a
-  `HookSwitch` of its dialect: Claude Code's ``disableAllHooks``), or one hook its
-  own state disables (``[hooks.state."<key>"] enabled = false``).
+  `HookSwitch` of its dialect: Claude Code's ``disableAllHooks``), or one hook a
+  setting lists (a `HookOffList`: Gemini CLI's ``hooksConfig.disabled``) or its own
+  state disables (Codex's ``[hooks.state."<key>"] enabled = false``).
 * ``hosts.hook.twice`` / ``hosts.hook.duplicate``: one hook (same event, matcher and
   command) that two files register: the host runs it more than once (a warning: how
   many times, and which files count once) or only once (worth knowing, and which
@@ -33,7 +34,7 @@ from satchel.checkup._machine import HostView, Machine
 if TYPE_CHECKING:
     from satchel.hooks import Hook
     from satchel.hooks._host_hooks import HostHook
-    from satchel.hosts._hooks import HookSwitch
+    from satchel.hosts._hooks import HookOffList, HookSwitch
 
 __all__ = ["RECAST", "hook_findings"]
 
@@ -49,6 +50,7 @@ def hook_findings(machine: Machine) -> Iterator[HostFinding]:
         yield from off
         if off:
             continue  # the host runs no hook at all: nothing more to say of each
+        yield from _listed_off(machine, view)
         yield from _untrusted(machine, view)
         yield from _twice(machine, view)
 
@@ -79,7 +81,30 @@ def _off(
     return HostFinding.new(view.name, "hosts.hook.disabled", message, fix, path)
 
 
-def _switch_files(view: HostView, switch: HookSwitch) -> list[Path]:
+def _listed_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
+    """Each loaded hook that a list of hooks the host does not run names."""
+    title = view.host.title
+    for listing in view.host.hooks.off_lists:
+        named: dict[str, Path] = {}
+        for path in _switch_files(view, listing):
+            items = dotted(_document(path), listing.key)
+            for item in items if isinstance(items, list) else []:
+                if isinstance(item, str):
+                    named.setdefault(item, path)
+        for hook in view.env.hooks.loaded():
+            name = hook.spec.name or hook.spec.command
+            if name not in named or hook.spec.path is None:
+                continue
+            where = machine.shown(named[name])
+            message = (
+                f"{title} does not run the {hook.spec.event} hook {hook.spec.command!r} of "
+                f"{machine.shown(hook.spec.path)}: {listing.key} in {where} names it"
+            )
+            fix = f"take {name!r} out of {listing.key} in {where} if it should run"
+            yield HostFinding.new(view.name, "hosts.hook.disabled", message, fix, hook.spec.path)
+
+
+def _switch_files(view: HostView, switch: HookSwitch | HookOffList) -> list[Path]:
     """The files of `switch` that exist, a project's only where the host reads it."""
     layout = view.env.layout
     unread: set[Path] = set()

@@ -39,6 +39,7 @@ __all__ = [
     "COMMON",
     "CONTEXT",
     "HookDialect",
+    "HookOffList",
     "HookSwitch",
     "HookVariables",
     "PayloadValues",
@@ -134,6 +135,17 @@ class HookSwitch:
     off: bool
 
 
+@model
+class HookOffList:
+    """A host setting that lists hooks it does not run: the settings files it is read
+    in (as `HookSwitch`'s; the lists of every file count together) and the dotted
+    `key` of the list, whose items name a hook by its name, or else by its command
+    (Gemini CLI's ``hooksConfig.disabled``)."""
+
+    files: tuple[str, ...]
+    key: str
+
+
 class PayloadValues(Protocol):
     """What the host loop knows when it fires an event
     (`satchel.runtime.hooks.PayloadContext`): the value of each common field."""
@@ -166,7 +178,8 @@ class HookDialect:
     * `matcher`: how a matcher is read (`MatcherStyle`).
     * `answer_fields`: which fields of a JSON answer carry the decision.
     * `variables`: the variables a hook gets (`HookVariables`).
-    * `switches`: the settings that turn every hook of the host off (`HookSwitch`).
+    * `switches`: the settings that turn every hook of the host off (`HookSwitch`);
+      `off_lists` those that list hooks it does not run (`HookOffList`).
     * `same_hook`: what the host does with one hook (same event, matcher and command)
       that several of its files register: ``once`` (it runs it once, the first copy
       in the order its files are read), ``per-plugin`` (once for all its settings
@@ -221,6 +234,7 @@ class HookDialect:
     answer_fields: AnswerFields = "hook-specific-output"
     variables: HookVariables = field(default_factory=HookVariables)
     switches: tuple[HookSwitch, ...] = ()
+    off_lists: tuple[HookOffList, ...] = ()
     same_hook: Literal["once", "per-plugin", "each"] = "each"
     answers: AnswerRule = "exit-code"
     blocking: frozenset[str] | None = None
@@ -249,7 +263,7 @@ class HookDialect:
                 return sorted(value)
             if isinstance(value, tuple):
                 return [plain(v) for v in value]
-            if isinstance(value, (Words, HookVariables, HookSwitch)):
+            if isinstance(value, (Words, HookVariables, HookSwitch, HookOffList)):
                 return {f: plain(getattr(value, f)) for f in value.__dataclass_fields__}
             return value
 
