@@ -27,7 +27,11 @@ TRUST = (
 def machine(
     claude_code: Path, codex: Path, gemini: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, MachineReport]:
-    base, _ = ran(tmp_path_factory)
+    base, turns = ran(tmp_path_factory)
+    said = turns["codex"].stderr  # Codex warns, and runs both
+    home = paths(base)["home"] / ".codex"
+    both = f"loading hooks from both {home / 'hooks.json'} and {home / 'config.toml'}"
+    assert both in said
     return base, report(base)
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from satchel.checkup._finding import HostFinding
-from satchel.checkup._hooks import RECAST as HOOKS
+from satchel.checkup._hooks import RECAST
 from satchel.checkup._machine import Machine
 
 __all__ = ["load_findings"]
 
 FIX = "see {code} in docs/diagnostics.md"
-RECAST = HOOKS  # hook.host.untrusted: hosts.hook.untrusted
 
 
 def load_findings(machine: Machine) -> Iterator[HostFinding]:
