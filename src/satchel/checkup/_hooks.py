@@ -63,9 +63,14 @@ def _switched_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
     if not count:
         return
     for switch in view.host.hooks.switches:
-        for path in _switch_files(view, switch):
-            if dotted(_document(path), switch.key) is switch.off:
-                yield _off(machine, view, switch, path, count)
+        # the files are weakest first: the last that sets the key decides
+        set_in = [
+            (path, value)
+            for path in _switch_files(view, switch)
+            if (value := dotted(_document(path), switch.key)) is not None
+        ]
+        if set_in and set_in[-1][1] is switch.off:
+            yield _off(machine, view, switch, set_in[-1][0], count)
 
 
 def _off(
@@ -105,7 +110,8 @@ def _listed_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
 
 
 def _switch_files(view: HostView, switch: HookSwitch | HookOffList) -> list[Path]:
-    """The files of `switch` that exist, a project's only where the host reads it."""
+    """The files of `switch` that exist, weakest first, a project's only where the
+    host reads it."""
     layout = view.env.layout
     unread: set[Path] = set()
     state = view.host.state

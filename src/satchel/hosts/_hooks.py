@@ -124,11 +124,12 @@ class HookVariables:
 
 @model
 class HookSwitch:
-    """A host setting that turns every hook off: the settings files it is read in
-    (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml`` file is TOML,
-    else JSON), its dotted `key` and the value that turns the hooks `off` (Claude
-    Code's ``disableAllHooks: true``, Codex's ``[features] hooks = false``, Gemini
-    CLI's ``hooksConfig.enabled: false``)."""
+    """A host setting that turns every hook off: the settings files it is read in,
+    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml``
+    file is TOML, else JSON: the last that sets the key decides), its dotted `key` and
+    the value that turns the hooks `off` (Claude Code's ``disableAllHooks: true``,
+    Codex's ``[features] hooks = false``, Gemini CLI's ``hooksConfig.enabled:
+    false``)."""
 
     files: tuple[str, ...]
     key: str
