@@ -5,6 +5,7 @@ setting that turns every hook off is named, each finding by code and exact messa
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,27 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "its hooks",
         ),
     ]
+
+
+def test_settings_that_cannot_be_read_turn_nothing_off_and_raise_nothing(tmp_path: Path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    hook = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (home / ".claude").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude/settings.json").write_text(json.dumps(hook))
+    (home / ".claude/settings.json").write_text('{"disableAllHooks": true')  # cut short
+    (home / ".codex").mkdir()
+    (home / ".codex/hooks.json").write_text(json.dumps(hook))
+    (home / ".codex/config.toml").write_text("[features]\nhooks = [false")
+    extension = home / ".gemini/extensions/x"
+    (extension / "hooks").mkdir(parents=True)
+    (extension / "gemini-extension.json").write_text('{"name": "x", "version": "1.0.0"}')
+    (extension / "hooks/hooks.json").write_text(
+        json.dumps({"hooks": {"AfterAgent": hook["hooks"]["Stop"]}})
+    )
+    (home / ".gemini/settings.json").write_bytes(b"\xff\xfe not json")
+    found = check_hosts(project, home=home, names=["claude-code", "codex", "gemini"], env={})
+    assert [len(h.loads.hooks) for h in found.hosts] == [1, 0, 1]  # each file was looked at
+    assert [f for f in found.findings if f.code == "hosts.hook.disabled"] == []
+    assert {f.code for f in found.findings} >= {"config.invalid"}
