@@ -70,7 +70,8 @@ class HostState:
       `hook_unmatched` are the events whose matcher it ignores; a command hook's
       timeout defaults to `hook_timeout` seconds, and for the `hook_short` events to
       1 and at most `hook_short_cap`; `hook_skipped_types` are the handler types it
-      skips (each still counts in the hook's position).
+      skips (each still counts in the hook's position). `hook_trust`: how a user
+      trusts a hook in the host, in its own words (a fix line).
     """
 
     title: str
@@ -101,6 +102,7 @@ class HostState:
     hook_short: tuple[str, ...] = ()
     hook_short_cap: int = 3
     hook_skipped_types: tuple[str, ...] = ()
+    hook_trust: str | None = None
 
     def home_dir(self, layout: Layout) -> Path:
         """The host's home folder for `layout` (``~/.codex``)."""

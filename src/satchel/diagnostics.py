@@ -318,6 +318,21 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel trust --from names a host that keeps no list of trusted folders"
         ),
         "host.unknown": Entry("error", "no host profile has that name"),
+        "hosts.hook.disabled": Entry(
+            "warning", "a host setting turns a hook, or every hook of the host, off"
+        ),
+        "hosts.hook.duplicate": Entry(
+            "info", "two files register one hook; the host runs it once, the first file's"
+        ),
+        "hosts.hook.twice": Entry(
+            "warning", "two files register one hook and the host runs it from each"
+        ),
+        "hosts.hook.two-meanings": Entry(
+            "warning", "two hosts read one hook file, each with a meaning of its own"
+        ),
+        "hosts.hook.untrusted": Entry(
+            "warning", "a host skips a hook without a word: it never trusted it, or it changed"
+        ),
         "hosts.instructions.cut": Entry(
             "warning", "a host cuts an instruction file at its size cap; the rest is lost"
         ),

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from satchel.checkup._finding import HostFinding
+from satchel.checkup._hook_files import hook_file_findings
+from satchel.checkup._hooks import hook_findings
 from satchel.checkup._instructions import instruction_findings
 from satchel.checkup._listing import listing_findings
 from satchel.checkup._loaded import load_findings
@@ -16,4 +18,10 @@ __all__ = ["CHECKS", "Check"]
 
 Check = Callable[[Machine], Iterable[HostFinding]]
 
-CHECKS: tuple[Check, ...] = (load_findings, listing_findings, instruction_findings)
+CHECKS: tuple[Check, ...] = (
+    load_findings,
+    listing_findings,
+    instruction_findings,
+    hook_findings,
+    hook_file_findings,
+)

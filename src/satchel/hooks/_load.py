@@ -54,7 +54,7 @@ from satchel.layout import PROJECT, Layout
 from satchel.origin import Origin, Trust
 from satchel.permissions import Rule, parse_rule
 
-__all__ = ["compile_hooks", "load_hooks"]
+__all__ = ["compile_hooks", "host_verdicts", "load_hooks"]
 
 UNTRUSTED = "the project is not trusted"
 TRUSTED = Trust("trusted", folder=True)  # a host's or a test's own answer: everything runs
@@ -149,6 +149,15 @@ def compile_hooks(
     hooks = [_hook(spec, source, trust, executable, diags) for spec in specs]
     diags += _untrusted_note(hooks)
     return HookSet(tuple(hooks), tuple(diags))
+
+
+def host_verdicts(
+    layout: Layout, plugins: Sequence[HookSource], state: HostState
+) -> tuple[HostHook, ...]:
+    """Every command hook the host of `state` reads for `layout` (its own files and
+    those of the `plugins` it installed), with its trust and whether its state leaves
+    it enabled, as `load_hooks` judges them under that host."""
+    return tuple(_HostPart.read(layout, plugins, state, TRUSTED).verdicts.values())
 
 
 class _HostPart:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from satchel.hosts._common import SPEC_FIELDS, rows
-from satchel.hosts._hooks import HookDialect, HookVariables
+from satchel.hosts._hooks import HookDialect, HookSwitch, HookVariables
 from satchel.hosts._instructions import (
     InstructionRule,
     InstructionSource,
@@ -122,6 +122,23 @@ CLAUDE_CODE_HOOKS = HookDialect(
     when_known=("prompt_id", "agent_id", "agent_type"),
     extras=_CLAUDE_EXTRAS,
     defaults=MappingProxyType({"permission_mode": "default", "effort": "medium"}),
+    # code.claude.com/docs/en/settings: disableAllHooks turns every hook off
+    switches=(
+        HookSwitch(
+            (
+                "{home}/.claude/settings.json",
+                "{project}/.claude/settings.json",
+                "{project}/.claude/settings.local.json",
+            ),
+            "disableAllHooks",
+            off=True,
+        ),
+    ),
+    # code.claude.com/docs/en/hooks: identical hook commands are deduplicated; 2.1.332
+    # runs once a command the user's and the project's settings both register, and
+    # once more a plugin's copy of it, with the plugin's CLAUDE_PLUGIN_ROOT (observed:
+    # tests/checkup/test_hooks.py)
+    same_hook="per-plugin",
     waits_declared_timeout=True,  # timeout * 1000 ms, no ceiling (the binaries)
     transcript="{home}/.claude/projects/{cwd_dashed}/{session_id}.jsonl",
     sources=(

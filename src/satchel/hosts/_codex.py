@@ -9,7 +9,7 @@ from types import MappingProxyType
 from satchel._host_state import HostState
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
-from satchel.hosts._hooks import HookDialect, Words
+from satchel.hosts._hooks import HookDialect, HookSwitch, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
@@ -81,8 +81,18 @@ _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # output_parser.rs (satchel.runtime.hooks._answers has the rules). The rollout is
 # ~/.codex/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<session_id>.jsonl, dated
 # when the session starts.
+_CODEX_CONFIGS = ("{home}/.codex/config.toml", "{project}/.codex/config.toml")
 CODEX_HOOKS = HookDialect(
     events=CODEX_HOOK_EVENTS,
+    # `codex features list` (0.171.0): the stable feature `hooks`, on unless a config
+    # file sets it false; `codex_hooks` is its old name, still read
+    switches=(
+        HookSwitch(_CODEX_CONFIGS, "features.hooks", off=False),
+        HookSwitch(_CODEX_CONFIGS, "features.codex_hooks", off=False),
+    ),
+    # 0.171.0 runs every copy of a hook two of its files register (observed:
+    # tests/checkup/test_hooks.py)
+    same_hook="each",
     answers="strict-json",
     # a refused PostToolUse replaces the tool's result by the reason; no hook stops a
     # compaction
@@ -201,6 +211,12 @@ CODEX_STATE = HostState(
     hook_short=("SessionEnd", "Interrupt"),
     hook_short_cap=3,
     hook_skipped_types=("prompt", "agent"),
+    # the 0.171.0 TUI's words: at start "Hooks need review ... Trust all and continue",
+    # and /hooks "view and manage lifecycle hooks"; `codex exec` never asks
+    hook_trust=(
+        'start codex and choose "Trust all and continue" when it says "Hooks need '
+        'review", or trust it in /hooks; codex exec never asks'
+    ),
 )
 
 CODEX = Host(

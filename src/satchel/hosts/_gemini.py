@@ -8,7 +8,14 @@ from types import MappingProxyType
 
 from satchel._host_settings import HostSettings, SettingsFile
 from satchel.hosts._common import rows
-from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
+from satchel.hosts._hooks import (
+    COMMON,
+    HookDialect,
+    HookOffList,
+    HookSwitch,
+    HookVariables,
+    Words,
+)
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._mcp import GEMINI_MCP
 from satchel.hosts._model import Host, Index
@@ -86,6 +93,7 @@ _GEMINI_PAYLOAD: Mapping[str, tuple[str, ...]] = MappingProxyType(
     }
 )  # fmt: skip
 
+_GEMINI_SETTINGS = ("{home}/.gemini/settings.json", "{cwd}/.gemini/settings.json")
 GEMINI_HOOKS = HookDialect(
     format="gemini",
     events=GEMINI_HOOK_EVENTS,
@@ -110,6 +118,15 @@ GEMINI_HOOKS = HookDialect(
             "GEMINI_PLANS_DIR": "{home}/.gemini/tmp/{cwd_name}/{session_id}/plans",
         }),
     ),
+    # its settings schema (0.61.0): hooksConfig.enabled, "when disabled, no hooks will
+    # be executed"
+    switches=(HookSwitch(_GEMINI_SETTINGS, "hooksConfig.enabled", off=False),),
+    # and hooksConfig.disabled, the hooks it does not run by name, else by command
+    # (its hook registry's getHookName; the lists of both files count, "union")
+    off_lists=(HookOffList(_GEMINI_SETTINGS, "hooksConfig.disabled"),),
+    # its hook planner's deduplicateHooks (0.61.0): of the hooks matching an event, one
+    # per name and command runs, the first (observed: tests/checkup/test_hooks.py)
+    same_hook="once",
     answers="stdout-or-stderr",
     # a refused AfterTool replaces the tool's result by the reason; no hook stops a
     # compaction

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from satchel._model import model
 from satchel.hosts._vocabulary import (
@@ -39,6 +39,8 @@ __all__ = [
     "COMMON",
     "CONTEXT",
     "HookDialect",
+    "HookOffList",
+    "HookSwitch",
     "HookVariables",
     "PayloadValues",
     "Words",
@@ -120,6 +122,31 @@ class HookVariables:
     session: Mapping[str, str] = field(default_factory=lambda: _NONE)
 
 
+@model
+class HookSwitch:
+    """A host setting that turns every hook off: the settings files it is read in,
+    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml``
+    file is TOML, else JSON: the last that sets the key decides), its dotted `key` and
+    the value that turns the hooks `off` (Claude Code's ``disableAllHooks: true``,
+    Codex's ``[features] hooks = false``, Gemini CLI's ``hooksConfig.enabled:
+    false``)."""
+
+    files: tuple[str, ...]
+    key: str
+    off: bool
+
+
+@model
+class HookOffList:
+    """A host setting that lists hooks it does not run: the settings files it is read
+    in (as `HookSwitch`'s; the lists of every file count together) and the dotted
+    `key` of the list, whose items name a hook by its name, or else by its command
+    (Gemini CLI's ``hooksConfig.disabled``)."""
+
+    files: tuple[str, ...]
+    key: str
+
+
 class PayloadValues(Protocol):
     """What the host loop knows when it fires an event
     (`satchel.runtime.hooks.PayloadContext`): the value of each common field."""
@@ -152,6 +179,13 @@ class HookDialect:
     * `matcher`: how a matcher is read (`MatcherStyle`).
     * `answer_fields`: which fields of a JSON answer carry the decision.
     * `variables`: the variables a hook gets (`HookVariables`).
+    * `switches`: the settings that turn every hook of the host off (`HookSwitch`);
+      `off_lists` those that list hooks it does not run (`HookOffList`).
+    * `same_hook`: what the host does with one hook (same event, matcher and command)
+      that several of its files register: ``once`` (it runs it once, the first copy
+      in the order its files are read), ``per-plugin`` (once for all its settings
+      files, and once more for each plugin's copy: a plugin's hook runs in its own
+      root) or ``each`` (it runs every copy).
 
     The host loop:
 
@@ -200,6 +234,9 @@ class HookDialect:
     matcher: MatcherStyle = "names-or-regex"
     answer_fields: AnswerFields = "hook-specific-output"
     variables: HookVariables = field(default_factory=HookVariables)
+    switches: tuple[HookSwitch, ...] = ()
+    off_lists: tuple[HookOffList, ...] = ()
+    same_hook: Literal["once", "per-plugin", "each"] = "each"
     answers: AnswerRule = "exit-code"
     blocking: frozenset[str] | None = None
     stricter: str | None = None
@@ -227,7 +264,7 @@ class HookDialect:
                 return sorted(value)
             if isinstance(value, tuple):
                 return [plain(v) for v in value]
-            if isinstance(value, (Words, HookVariables)):
+            if isinstance(value, (Words, HookVariables, HookSwitch, HookOffList)):
                 return {f: plain(getattr(value, f)) for f in value.__dataclass_fields__}
             return value
 

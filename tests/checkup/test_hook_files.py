@@ -1,0 +1,81 @@
+"""``satchel doctor --hosts`` names a hook file two hosts read with different meanings:
+one repository installed as a Claude Code plugin (``claude plugin install``) and as a
+Gemini CLI extension (``gemini extensions install``) carries one ``hooks/hooks.json``
+in Claude Code's dialect (tests/checkup/machine_hooks.py). Each host's finding says
+what it makes of the file, and Gemini CLI's own run says the same: it skips the
+events it does not know and its SessionStart hook fails, ``${CLAUDE_PLUGIN_ROOT}``
+being unset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.checkup import MachineReport
+from tests.checkup.machine_hooks import MARKET, codes, ran, report
+from tests.hostloop.hosts import Turn
+
+CLAUDE = f"~/.claude/plugins/cache/{MARKET}/dual/1.0.0/hooks/hooks.json of plugin 'dual'"
+GEMINI = "~/.gemini/extensions/dual/hooks/hooks.json of plugin 'dual'"
+CLAUDE_READS = "it runs PreToolUse, SessionStart, Stop"
+GEMINI_READS = (
+    "it runs SessionStart; ignores PreToolUse, Stop (not its events); leaves "
+    "${CLAUDE_PLUGIN_ROOT} unset"
+)
+FIX = (
+    "give each host a folder of its own (a Claude Code plugin beside a Gemini CLI "
+    "extension), or keep in the file only events, variables and matchers both hosts read "
+    "alike"
+)
+
+
+@pytest.fixture(scope="module")
+def machine(
+    claude_code: Path, codex: Path, gemini: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, MachineReport, dict[str, Turn]]:
+    base, turns = ran(tmp_path_factory)
+    return base, report(base), dict(turns)
+
+
+def test_gemini_cli_skips_the_claude_code_events_and_runs_its_session_start_unset(
+    machine: Any,
+):
+    _, _, turns = machine
+    said = turns["gemini"].stderr
+    for event in ("PreToolUse", "Stop"):
+        assert f'Invalid hook event name: "{event}" from extensions config. Skipping.' in said
+    assert "1 failed (${CLAUDE_PLUGIN_ROOT}/scripts/hello.sh)" in said
+
+
+def test_each_host_is_told_what_it_and_the_other_make_of_the_file(machine: Any):
+    base, found, _ = machine
+    home = base / "home"
+    [claude] = codes(found.findings, "claude-code", "hosts.hook.two-meanings")
+    [gemini] = codes(found.findings, "gemini", "hosts.hook.two-meanings")
+    assert (claude.severity, claude.fix, claude.path) == (
+        "warning",
+        FIX,
+        home / ".claude/plugins/cache" / MARKET / "dual/1.0.0/hooks/hooks.json",
+    )
+    assert (gemini.severity, gemini.fix, gemini.path) == (
+        "warning",
+        FIX,
+        home / ".gemini/extensions/dual/hooks/hooks.json",
+    )
+    assert claude.message == (
+        f"Claude Code reads {CLAUDE} as its own hook file: {CLAUDE_READS}. Gemini CLI reads "
+        f"the same file as {GEMINI}: {GEMINI_READS}"
+    )
+    assert gemini.message == (
+        f"Gemini CLI reads {GEMINI} as its own hook file: {GEMINI_READS}. Claude Code reads "
+        f"the same file as {CLAUDE}: {CLAUDE_READS}"
+    )
+
+
+def test_a_hook_file_only_one_host_reads_is_not_named(machine: Any):
+    _, found, _ = machine
+    named = {f.path for f in found.findings if f.code == "hosts.hook.two-meanings"}
+    assert {p.parts[-3] for p in named if p is not None} == {"1.0.0", "dual"}
+    assert len(named) == 2  # not echo's, alpha's or beta's: one host reads each

@@ -1,0 +1,212 @@
+"""``satchel doctor --hosts``' hook checks on a machine the real hosts installed and ran
+(tests/checkup/machine_hooks.py): a hook registered in two files runs as often as
+each host really ran it, a hook Codex never trusted or turned off did not run, and a
+setting that turns every hook off is named, each finding by code and exact message."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.checkup import MachineReport, check_hosts
+from satchel.checkup._loaded import load_findings
+from satchel.checkup._machine import read_machine
+from tests.checkup.machine_hooks import MARKET, codes, command, paths, ran, report
+from tests.hostloop.hookprobe import logged
+
+CACHE = f"~/.claude/plugins/cache/{MARKET}"
+TRUST = (
+    'start codex and choose "Trust all and continue" when it says "Hooks need review", '
+    "or trust it in /hooks; codex exec never asks"
+)
+
+
+@pytest.fixture(scope="module")
+def machine(
+    claude_code: Path, codex: Path, gemini: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, MachineReport]:
+    base, turns = ran(tmp_path_factory)
+    said = turns["codex"].stderr  # Codex warns, and runs both
+    home = paths(base)["home"] / ".codex"
+    both = f"loading hooks from both {home / 'hooks.json'} and {home / 'config.toml'}"
+    assert both in said
+    return base, report(base)
+
+
+def test_codex_runs_a_hook_of_its_hook_file_and_its_config_twice(machine: Any):
+    base, found = machine
+    assert [p["hook_event_name"] for p in logged(paths(base)["codex"])] == ["UserPromptSubmit"] * 2
+    [twice] = codes(found.findings, "codex", "hosts.hook.twice")
+    assert (twice.code, twice.severity, twice.path) == (
+        "hosts.hook.twice",
+        "warning",
+        paths(base)["home"] / ".codex/hooks.json",
+    )
+    assert twice.message == (
+        f"Codex runs the UserPromptSubmit hook {command(base, 'codex')!r} 2 times: "
+        "~/.codex/hooks.json and ~/.codex/config.toml each register it"
+    )
+    assert twice.fix == "keep it in one file: remove it from ~/.codex/config.toml"
+
+
+def test_claude_code_runs_the_settings_copies_once_and_the_plugins_once_more(machine: Any):
+    base, found = machine
+    # one run of the settings files' copy, one of the plugin's (it gets the plugin's root)
+    roots = [p["_env"].get("CLAUDE_PLUGIN_ROOT") for p in logged(paths(base)["claude-code"])]
+    assert sorted(root is None for root in roots) == [False, True]
+    assert [Path(r).parts[-2:] for r in roots if r] in ([("plugins", "echo")], [("echo", "1.0.0")])
+    plugin = f"plugin 'echo' ({CACHE}/echo/1.0.0/hooks/hooks.json)"
+    [twice] = codes(found.findings, "claude-code", "hosts.hook.twice")
+    assert (twice.code, twice.severity) == ("hosts.hook.twice", "warning")
+    assert twice.message == (
+        f"Claude Code runs the UserPromptSubmit hook {command(base, 'claude-code')!r} 2 times: "
+        f".claude/settings.json, ~/.claude/settings.json and {plugin} each register it "
+        "(.claude/settings.json and ~/.claude/settings.json count once: it runs one copy of "
+        "those)"
+    )
+    assert twice.fix == f"keep it in one file: remove it from ~/.claude/settings.json and {plugin}"
+
+
+def test_gemini_cli_runs_a_hook_two_extensions_register_once(machine: Any):
+    base, found = machine
+    assert [p["hook_event_name"] for p in logged(paths(base)["gemini"])] == ["BeforeAgent"]
+    alpha = "plugin 'alpha' (~/.gemini/extensions/alpha/hooks/hooks.json)"
+    beta = "plugin 'beta' (~/.gemini/extensions/beta/hooks/hooks.json)"
+    [once] = codes(found.findings, "gemini", "hosts.hook.duplicate")
+    assert (once.code, once.severity) == ("hosts.hook.duplicate", "info")
+    assert once.message == (
+        f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini')!r} once, though "
+        f"{alpha} and {beta} each register it: it runs the one of {alpha}"
+    )
+    assert once.fix == f"keep it in one file: remove it from {beta}"
+
+
+def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust_it(
+    machine: Any,
+):
+    base, found = machine
+    assert logged(paths(base)["stop"]) == []  # Stop fired: its hook did not run
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    [untrusted] = codes(found.findings, "codex", "hosts.hook.untrusted")
+    assert (untrusted.severity, untrusted.path, untrusted.fix) == ("warning", hooks, TRUST)
+    assert untrusted.message == (
+        f"Codex skips the Stop hook {command(base, 'stop')!r} of ~/.codex/hooks.json without "
+        f"a word: Codex has never trusted it (no trusted_hash for '{hooks}:stop:0:0' in "
+        "~/.codex/config.toml)"
+    )
+
+
+def test_the_load_diagnostic_of_an_untrusted_hook_is_told_once(machine: Any):
+    base, found = machine
+    where = paths(base)
+    loaded = read_machine(where["project"], home=where["home"], names=["codex"], env={})
+    assert [d.code for d in loaded.views[0].env.diagnostics].count("hook.host.untrusted") == 1
+    assert [f for f in load_findings(loaded) if "untrusted" in f.code] == []
+    assert [f.code for f in found.findings if "untrusted" in f.code] == ["hosts.hook.untrusted"]
+
+
+def test_codex_does_not_run_the_hook_its_state_turns_off(machine: Any):
+    base, found = machine
+    assert logged(paths(base)["off"]) == []
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    key = f"{hooks}:session_start:0:0"
+    [off] = codes(found.findings, "codex", "hosts.hook.disabled")
+    assert (off.severity, off.path) == ("warning", hooks)
+    assert off.message == (
+        f"Codex does not run the SessionStart hook {command(base, 'off')!r} of "
+        f"~/.codex/hooks.json: its state in ~/.codex/config.toml disables it (enabled = false "
+        f"for {key!r})"
+    )
+    assert (
+        off.fix == f"remove enabled = false for {key!r} from ~/.codex/config.toml if it should run"
+    )
+
+
+def test_gemini_cli_does_not_run_the_hook_its_settings_list_as_disabled(machine: Any):
+    base, found = machine
+    assert logged(paths(base)["gemini-off"]) == []  # AfterAgent fired: its hook did not run
+    hooks = paths(base)["home"] / ".gemini/extensions/alpha/hooks/hooks.json"
+    [off] = codes(found.findings, "gemini", "hosts.hook.disabled")
+    name = command(base, "gemini-off")
+    assert (off.severity, off.path) == ("warning", hooks)
+    assert off.message == (
+        f"Gemini CLI does not run the AfterAgent hook {name!r} of "
+        "~/.gemini/extensions/alpha/hooks/hooks.json: hooksConfig.disabled in "
+        "~/.gemini/settings.json names it"
+    )
+    assert off.fix == (
+        f"take {name!r} out of hooksConfig.disabled in ~/.gemini/settings.json if it should run"
+    )
+
+
+def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(machine: Any):
+    base, _ = machine
+    where = paths(base)
+    for name in ("claude-code", "codex", "gemini"):
+        assert logged(where[f"off-{name}"]) == [], name
+    found = check_hosts(
+        where["off-project"],
+        home=where["off-home"],
+        names=["claude-code", "codex", "gemini"],
+        env={},
+    )
+    hooks = [
+        (f.host, f.code, f.severity, f.message, f.fix)
+        for f in found.findings
+        if f.code.startswith("hosts.hook")
+    ]
+    assert hooks == [
+        (
+            "claude-code",
+            "hosts.hook.disabled",
+            "warning",
+            "Claude Code runs none of its hooks: disableAllHooks is true in "
+            "~/.claude/settings.json (1 hook it would run otherwise)",
+            "remove disableAllHooks from ~/.claude/settings.json if Claude Code should run its "
+            "hooks",
+        ),
+        (
+            "codex",
+            "hosts.hook.disabled",
+            "warning",
+            "Codex runs none of its hooks: features.hooks is false in ~/.codex/config.toml "
+            "(2 hooks it would run otherwise)",
+            "remove features.hooks from ~/.codex/config.toml if Codex should run its hooks",
+        ),
+        (
+            "gemini",
+            "hosts.hook.disabled",
+            "warning",
+            "Gemini CLI runs none of its hooks: hooksConfig.enabled is false in "
+            "~/.gemini/settings.json (1 hook it would run otherwise)",
+            "remove hooksConfig.enabled from ~/.gemini/settings.json if Gemini CLI should run "
+            "its hooks",
+        ),
+    ]
+
+
+def test_settings_that_cannot_be_read_turn_nothing_off_and_raise_nothing(tmp_path: Path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    hook = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (home / ".claude").mkdir(parents=True)
+    (project / ".claude").mkdir()
+    (project / ".claude/settings.json").write_text(json.dumps(hook))
+    (home / ".claude/settings.json").write_text('{"disableAllHooks": true')  # cut short
+    (home / ".codex").mkdir()
+    (home / ".codex/hooks.json").write_text(json.dumps(hook))
+    (home / ".codex/config.toml").write_text("[features]\nhooks = [false")
+    extension = home / ".gemini/extensions/x"
+    (extension / "hooks").mkdir(parents=True)
+    (extension / "gemini-extension.json").write_text('{"name": "x", "version": "1.0.0"}')
+    (extension / "hooks/hooks.json").write_text(
+        json.dumps({"hooks": {"AfterAgent": hook["hooks"]["Stop"]}})
+    )
+    (home / ".gemini/settings.json").write_bytes(b"\xff\xfe not json")
+    found = check_hosts(project, home=home, names=["claude-code", "codex", "gemini"], env={})
+    assert [len(h.loads.hooks) for h in found.hosts] == [1, 0, 1]  # each file was looked at
+    assert [f for f in found.findings if f.code == "hosts.hook.disabled"] == []
+    assert {f.code for f in found.findings} >= {"config.invalid"}
