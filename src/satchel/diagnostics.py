@@ -315,6 +315,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel trust --from names a host that keeps no list of trusted folders"
         ),
         "host.unknown": Entry("error", "no host profile has that name"),
+        "hosts.link.broken": Entry(
+            "warning", "a symlink on the way to a host's folder or instruction file leads nowhere"
+        ),
+        "hosts.link.loop": Entry(
+            "warning", "symlinks on the way to a host's folder or instruction file loop"
+        ),
+        "hosts.link.outside": Entry(
+            "info", "a symlink to a host's folder leads out of the project (or the home)"
+        ),
+        "hosts.link.plain-file": Entry(
+            "warning", "a host's folder or instruction file is a plain file holding a link's path"
+        ),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"
         ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from satchel.checkup._finding import HostFinding
+from satchel.checkup._links import link_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import Machine
 
@@ -14,4 +15,4 @@ __all__ = ["CHECKS", "Check"]
 
 Check = Callable[[Machine], Iterable[HostFinding]]
 
-CHECKS: tuple[Check, ...] = (load_findings,)
+CHECKS: tuple[Check, ...] = (load_findings, link_findings)
