@@ -327,6 +327,16 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "hosts.link.plain-file": Entry(
             "warning", "a host's folder or instruction file is a plain file holding a link's path"
         ),
+        "hosts.mcp.differs": Entry(
+            "warning", "an MCP server of one name is configured differently in several hosts"
+        ),
+        "hosts.mcp.missing-command": Entry(
+            "error", "an MCP server's command is not found on PATH or in its config's folder"
+        ),
+        "hosts.mcp.off": Entry("info", "an MCP server is turned off in the host's config"),
+        "hosts.mcp.untrusted": Entry(
+            "warning", "the host will not start an MCP server its trust rules hold back"
+        ),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"
         ),

@@ -10,9 +10,10 @@ from satchel.checkup._finding import HostFinding
 from satchel.checkup._links import link_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import Machine
+from satchel.checkup._mcp import mcp_findings
 
 __all__ = ["CHECKS", "Check"]
 
 Check = Callable[[Machine], Iterable[HostFinding]]
 
-CHECKS: tuple[Check, ...] = (load_findings, link_findings)
+CHECKS: tuple[Check, ...] = (load_findings, link_findings, mcp_findings)

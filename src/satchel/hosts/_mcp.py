@@ -13,10 +13,12 @@ from typing import Literal
 from satchel._model import model
 
 __all__ = [
+    "McpApproval",
     "McpFile",
     "McpOff",
     "McpShape",
     "CLAUDE_MCP",
+    "CLAUDE_MCP_APPROVAL",
     "CLAUDE_MCP_OFF",
     "CODEX_MCP",
     "EVERY_HOST_MCP",
@@ -57,6 +59,22 @@ class McpOff:
 
     path: str
     keys: tuple[str, ...]
+
+
+@model
+class McpApproval:
+    """How a host approves the servers of a project's own files (its ``project``
+    `McpFile` rows) before it starts them: only in a project whose `trust` flag (a
+    JSON file, a template as `McpFile`'s, and the keys to a boolean) is true, and only
+    a server its `settings` files (templates, JSON) approve: `every` true approves
+    all, a name in a `named` list approves that one, a name in a `refused` list
+    refuses it (it is not started, nor offered)."""
+
+    settings: tuple[str, ...]
+    every: str
+    named: str
+    refused: str
+    trust: tuple[str, tuple[str, ...]]
 
 
 MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
@@ -102,3 +120,21 @@ SATCHEL_MCP: tuple[McpFile, ...] = (
 # project"); satchel's own profile honours every host's.
 CLAUDE_MCP_OFF = (McpOff("{home}/.claude.json", ("projects", "{project}", "disabledMcpServers")),)
 EVERY_HOST_MCP_OFF: tuple[McpOff, ...] = CLAUDE_MCP_OFF
+
+# Claude Code 2.1.332 (observed with `claude mcp list`): a project's .mcp.json server is
+# "Pending approval" and not started until the project's trust dialog was accepted
+# (hasTrustDialogAccepted in ~/.claude.json) and a settings file approves it
+# (enableAllProjectMcpServers, or its name in enabledMcpjsonServers; a name in
+# disabledMcpjsonServers is refused and not listed). The same keys kept in the project's
+# entry of ~/.claude.json approve nothing.
+CLAUDE_MCP_APPROVAL = McpApproval(
+    settings=(
+        "{home}/.claude/settings.json",
+        "{project}/.claude/settings.json",
+        "{project}/.claude/settings.local.json",
+    ),
+    every="enableAllProjectMcpServers",
+    named="enabledMcpjsonServers",
+    refused="disabledMcpjsonServers",
+    trust=("{home}/.claude.json", ("projects", "{project}", "hasTrustDialogAccepted")),
+)
