@@ -334,6 +334,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "an MCP server's command is not found on PATH or in its config's folder"
         ),
         "hosts.mcp.off": Entry("info", "an MCP server is turned off in the host's config"),
+        "hosts.mcp.policy": Entry(
+            "warning", "the host's settings block an MCP server by name: it is not started"
+        ),
         "hosts.mcp.untrusted": Entry(
             "warning", "the host will not start an MCP server its trust rules hold back"
         ),

@@ -54,7 +54,11 @@ def machine(
     each host's own `mcp list` says of them."""
     base = tmp_path_factory.mktemp("mcp")
     home, project, bin_dir = base / "home", base / "project", base / "bin"
-    for folder in (home / ".codex", home / ".gemini", project / ".git", project / ".claude"):
+    trusted = base / "trusted"  # a project Gemini CLI trusts
+    for folder in (
+        *(home / ".codex", home / ".gemini", trusted / ".git"),
+        *(project / ".git", project / ".claude"),
+    ):
         folder.mkdir(parents=True)
     bin_dir.mkdir()
     (bin_dir / "docs-server").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
@@ -68,15 +72,20 @@ def machine(
     def codex_(*args: str) -> str:
         return _run([str(codex), "mcp", *args], home, project, path)[0]
 
-    def gemini_(*args: str) -> str:
-        return "".join(_run([node, str(gemini), "mcp", *args], home, project, path))  # both
+    def gemini_(*args: str, cwd: Path = project) -> str:
+        return "".join(_run([node, str(gemini), "mcp", *args], home, cwd, path))  # both
 
-    def gemini_side() -> str:  # Gemini CLI's files are its own: it runs beside the others
-        settings = json.dumps(GEMINI_SETTINGS)
-        (home / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
-        (home / ".gemini" / "trustedFolders.json").write_text("{}", encoding="utf-8")
+    def gemini_side() -> tuple[str, str]:  # Gemini CLI's files are its own: run beside
+        settings = home / ".gemini" / "settings.json"
+        settings.write_text(json.dumps(GEMINI_SETTINGS), encoding="utf-8")
+        folders = {str(trusted): "TRUST_FOLDER"}  # not `project`
+        (home / ".gemini" / "trustedFolders.json").write_text(json.dumps(folders), "utf-8")
         gemini_("add", "-s", "user", "docs", "docs-server", "--port", "3", "-e", "TOKEN=3")
-        return gemini_("list")
+        gemini_("add", "-s", "user", "blocked", "docs-server")
+        _edit(settings, lambda document: document.update(mcp={"excluded": ["blocked"]}))
+        with ThreadPoolExecutor(1) as beside:  # two listings that only read
+            listed = beside.submit(gemini_, "list", cwd=trusted)
+            return gemini_("list"), listed.result()
 
     with ThreadPoolExecutor(1) as pool:
         gemini_list = pool.submit(gemini_side)
@@ -85,10 +94,12 @@ def machine(
         return {
             "home": home,
             "project": project,
+            "trusted": trusted,
             "path": path,
             "claude": claude_list,
             "codex": codex_list,
-            "gemini": gemini_list.result(),
+            "gemini": gemini_list.result()[0],
+            "gemini trusted": gemini_list.result()[1],
         }
 
 
@@ -235,15 +246,30 @@ def test_gemini_starts_no_server_in_a_folder_it_does_not_trust(
     report: MachineReport, machine: dict[str, Any]
 ):
     gemini = {f for f in _mcp(report, "hosts.mcp.untrusted") if f[0] == "gemini"}
+    said = "is not started: Gemini CLI starts no MCP server in a folder it does not trust"
     assert gemini == {
-        ("gemini",
-         "MCP server 'docs' of ~/.gemini/settings.json is not started: Gemini CLI starts no "
-         "MCP server in a folder it does not trust"),
-    }  # fmt: skip
+        ("gemini", f"MCP server 'docs' of ~/.gemini/settings.json {said}"),
+        ("gemini", f"MCP server 'blocked' of ~/.gemini/settings.json {said}"),
+    }
     listing = machine["gemini"]
     assert "MCP servers are configured but disabled because this folder is untrusted." in listing
     assert "○ docs: docs-server --port 3 (stdio) - Disabled" in listing
     assert not any(f.code == "mcp.server.untrusted" for f in report.findings)
+
+
+def test_a_server_gemini_excludes_is_blocked_by_its_policy(machine: dict[str, Any]):
+    env = {"PATH": machine["path"]}
+    trusted = check_hosts(machine["trusted"], home=machine["home"], names=("gemini",), env=env)
+    found = [(f.code, f.message, f.fix) for f in trusted.findings if f.code.startswith("hosts.mcp")]
+    assert found == [
+        ("hosts.mcp.policy",
+         "MCP server 'blocked' of ~/.gemini/settings.json is blocked: mcp.excluded of "
+         "~/.gemini/settings.json names it",
+         "change the host's mcp lists, if you mean it to run"),
+    ]  # fmt: skip
+    listing = machine["gemini trusted"]
+    assert "⛔ blocked: docs-server  (stdio) - Blocked" in listing
+    assert "docs: docs-server --port 3 (stdio) - Disconnected" in listing  # tried: not blocked
 
 
 def test_severities(report: MachineReport):

@@ -1,17 +1,18 @@
 """MCP servers across hosts: a server of one name configured differently in two
 hosts' files (``hosts.mcp.differs``: what differs, and where), and the servers a host
-will not start: held back by its trust rules (``hosts.mcp.untrusted``), turned off in
-its config (``hosts.mcp.off``) or whose command is not there (``hosts.mcp.missing-
-command``: a bare name on no folder of the machine's ``PATH``, a relative one not in
-its config's folder).
+will not start: held back by its trust rules (``hosts.mcp.untrusted``), blocked by
+name in its settings (``hosts.mcp.policy``: Gemini CLI's ``mcp.excluded`` and
+``mcp.allowed``), turned off in its config (``hosts.mcp.off``) or whose command is
+not there (``hosts.mcp.missing-command``: a bare name on no folder of the machine's
+``PATH``, a relative one not in its config's folder).
 
 What each host starts is its view's `env.mcp_servers` (each host's files as its
 profile names them). In a folder a host does not trust at all (Gemini CLI, by its own
 list of trusted folders, which the report's trusting read does not ask), the host
 starts none: the load says ``mcp.server.untrusted`` once for all of them when it
 knows; this check says it of each server, and the base check leaves the load's word
-out. A server the organisation's policy
-refuses is the load's ``policy.denied``, left as it is. Read-only: a command is looked
+out. A server satchel's own policy refuses is the load's ``policy.denied``, left as it
+is. Read-only: a command is looked
 up with `os.access` on each folder of ``PATH``; settings files through the bounded
 state reader.
 """
@@ -27,7 +28,7 @@ from satchel._host_trust import folder_verdicts
 from satchel._model import model
 from satchel.checkup._finding import HostFinding
 from satchel.checkup._machine import HostView, Machine
-from satchel.hosts._mcp import McpApproval
+from satchel.hosts._mcp import McpApproval, McpPolicy
 from satchel.hosts._rules import TRUST_LISTS
 from satchel.mcp._hosts import turned_off
 from satchel.mcp._spec import McpServer
@@ -110,11 +111,16 @@ def _not_started(machine: Machine, view: HostView) -> Iterator[HostFinding]:
     untrusted = any(d.code == UNTRUSTED for d in env.diagnostics) or not _starts_here(view)
     off = turned_off(env.layout, view.host.mcp_off or (), [])
     approval = _approval(view)
+    blocks = _blocks(view, machine)
     for server in env.mcp_servers.servers:
         said = f"MCP server {server.name!r} of {_where(machine, server)}"
         if untrusted:
             yield _untrusted(view, server, f"{said} is not started: {view.host.title} starts "
                              "no MCP server in a folder it does not trust")  # fmt: skip
+        elif (why := blocks.why(server.name)) is not None:
+            fix = "change the host's mcp lists, if you mean it to run"
+            yield HostFinding.new(view.name, "hosts.mcp.policy", f"{said} is blocked: {why}",
+                                  fix, server.path)  # fmt: skip
         elif approval is not None and _project_own(view, server):
             if server.name in approval.refused:
                 yield _off(view, server, f"{said} is refused in {view.host.title}'s settings")
@@ -138,6 +144,47 @@ def _starts_here(view: HostView) -> bool:
     if view.host.untrusted_servers or verdicts is None:
         return True
     return folder_verdicts(view.env.layout, verdicts)[0]
+
+
+@model
+class Blocks:
+    """The names a host's settings block (`excluded`: name -> which list names it)
+    and, when any allowed list is set, the names it allows (`allowed`) and which list
+    that is (`allowed_by`)."""
+
+    excluded: Mapping[str, str]
+    allowed: frozenset[str] | None = None
+    allowed_by: str = ""
+
+    def why(self, name: str) -> str | None:
+        """Why a server of `name` is blocked (None: it is not)."""
+        if name in self.excluded:
+            return f"{self.excluded[name]} names it"
+        if self.allowed is not None and name not in self.allowed:
+            return f"{self.allowed_by} does not name it"
+        return None
+
+
+def _blocks(view: HostView, machine: Machine) -> Blocks:
+    """What the host's settings block by name (`Host.mcp_policy`)."""
+    rule: McpPolicy | None = view.host.mcp_policy
+    if rule is None:
+        return Blocks({})
+    layout = view.env.layout
+    values = {"home": str(layout.home), "cwd": str(layout.cwd), "project": str(layout.project)}
+    excluded: dict[str, str] = {}
+    allowed: set[str] | None = None
+    allowed_by = ""
+    for template in rule.files:
+        path = Path(expand(template, values))
+        settings, _ = read_state(path)
+        for name in _names(dig(settings, rule.excluded)):
+            excluded.setdefault(name, f"{'.'.join(rule.excluded)} of {machine.shown(path)}")
+        listed = dig(settings, rule.allowed)
+        if isinstance(listed, list):
+            allowed = (allowed or set()) | set(_names(listed))
+            allowed_by = allowed_by or f"{'.'.join(rule.allowed)} of {machine.shown(path)}"
+    return Blocks(excluded, None if allowed is None else frozenset(allowed), allowed_by)
 
 
 def _untrusted(view: HostView, server: McpServer, message: str) -> HostFinding:

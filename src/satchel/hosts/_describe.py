@@ -25,8 +25,8 @@ SHOWN = frozenset(
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
-        "mcp_approval", "untrusted_servers", "settings", "plugin_skill_clash", "trust_source",
-        "names", "found_by",
+        "mcp_approval", "mcp_policy", "untrusted_servers", "settings", "plugin_skill_clash",
+        "trust_source", "names", "found_by",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -73,6 +73,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("MCP server files", _mcp_files(host)),
         ("servers turned off in a project", _mcp_off(host)),
         ("a project's servers approved by", _mcp_approval(host)),
+        ("servers blocked by name in", _mcp_policy(host)),
         ("servers in a folder not trusted", "the user's" if host.untrusted_servers else "none"),
         ("host settings read", _settings(host)),
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
@@ -232,6 +233,15 @@ def _mcp_approval(host: Host) -> str:
     return (
         f"{flag} true, then `{rule.every}` or `{rule.named}` (`{rule.refused}`: refused) in {files}"
     )
+
+
+def _mcp_policy(host: Host) -> str:
+    rule = host.mcp_policy
+    if rule is None:
+        return "none"
+    files = ", ".join(f"`{f}`" for f in rule.files)
+    allowed, excluded = ".".join(rule.allowed), ".".join(rule.excluded)
+    return f"{files}: `{excluded}`, and all but `{allowed}` once it is set"
 
 
 def _settings(host: Host) -> str:

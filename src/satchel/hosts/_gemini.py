@@ -10,7 +10,7 @@ from satchel._host_settings import HostSettings, SettingsFile
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
-from satchel.hosts._mcp import GEMINI_MCP
+from satchel.hosts._mcp import GEMINI_MCP, GEMINI_MCP_POLICY
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
@@ -209,6 +209,7 @@ GEMINI = Host(
         ),
     ),
     mcp_files=GEMINI_MCP,
+    mcp_policy=GEMINI_MCP_POLICY,
     untrusted_servers=False,  # observed: gemini mcp list, every server "Disabled"
     # observed (gemini skills list, extensions list 0.61.0): skills.disabled of both
     # files count, a workspace's context.fileName replaces the user's, and of two

@@ -16,6 +16,7 @@ __all__ = [
     "McpApproval",
     "McpFile",
     "McpOff",
+    "McpPolicy",
     "McpShape",
     "CLAUDE_MCP",
     "CLAUDE_MCP_APPROVAL",
@@ -24,6 +25,7 @@ __all__ = [
     "EVERY_HOST_MCP",
     "EVERY_HOST_MCP_OFF",
     "GEMINI_MCP",
+    "GEMINI_MCP_POLICY",
     "MCP_JSON",
     "SATCHEL_MCP",
 ]
@@ -77,6 +79,17 @@ class McpApproval:
     trust: tuple[str, tuple[str, ...]]
 
 
+@model
+class McpPolicy:
+    """The lists in a host's settings that block servers by name, in each JSON file of
+    `files` (templates as `McpFile`'s): `allowed` (once any file sets it, a server it
+    does not name is blocked) and `excluded` (a server it names is blocked)."""
+
+    files: tuple[str, ...]
+    allowed: tuple[str, ...]
+    excluded: tuple[str, ...]
+
+
 MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
 """A project's ``.mcp.json``: read by every profile that names no MCP files of its own."""
 
@@ -97,6 +110,13 @@ CLAUDE_MCP = (
 GEMINI_MCP = (
     McpFile("{cwd}/.gemini/settings.json", shape="httpUrl", owner="project", label="workspace"),
     McpFile("{home}/.gemini/settings.json", shape="httpUrl", label="user"),
+)
+# Gemini CLI 0.61.0 (observed with `gemini mcp list`: "⛔ <name>: ... - Blocked"): a server
+# named in mcp.excluded, or not named in an mcp.allowed list, of its settings is not started.
+GEMINI_MCP_POLICY = McpPolicy(
+    files=("{home}/.gemini/settings.json", "{cwd}/.gemini/settings.json"),
+    allowed=("mcp", "allowed"),
+    excluded=("mcp", "excluded"),
 )
 # Codex: the user's ~/.codex/config.toml `[mcp_servers.<name>]` (its profile reads
 # Codex's config files through its own state, trusted projects' too: `Host.state`);
