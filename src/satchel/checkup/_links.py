@@ -98,7 +98,10 @@ def _problems(place: Place) -> Iterator[tuple[Link, str]]:
 
 
 def _link(path: Path, place: Place) -> Link | None:
-    text = os.readlink(path)
+    try:
+        text = os.readlink(path)
+    except OSError:  # gone or unreadable since it was seen: nothing to say
+        return None
     target = Path(os.path.realpath(path))
     if os.path.islink(target):  # realpath stops where the links loop
         return Link(path, "hosts.link.loop", text, place.word)

@@ -107,32 +107,32 @@ def _where(machine: Machine, server: McpServer) -> str:
 
 
 def _not_started(machine: Machine, view: HostView) -> Iterator[HostFinding]:
-    env = view.env
+    """Each server `view`'s host will not start, for the first reason that holds: its
+    folder not trusted, blocked by name, not approved (or refused), turned off, its
+    command not there."""
+    env, title = view.env, view.host.title
     untrusted = any(d.code == UNTRUSTED for d in env.diagnostics) or not _starts_here(view)
     off = turned_off(env.layout, view.host.mcp_off or (), [])
     approval = _approval(view)
     blocks = _blocks(view, machine)
     for server in env.mcp_servers.servers:
         said = f"MCP server {server.name!r} of {_where(machine, server)}"
+        asked = _project_own(view, server)
         if untrusted:
-            yield _untrusted(view, server, f"{said} is not started: {view.host.title} starts "
-                             "no MCP server in a folder it does not trust")  # fmt: skip
-        elif (why := blocks.why(server.name)) is not None:
+            why = f"{title} starts no MCP server in a folder it does not trust"
+            yield _untrusted(view, server, f"{said} is not started: {why}")
+        elif (blocked := blocks.why(server.name)) is not None:
             fix = "change the host's mcp lists, if you mean it to run"
-            yield HostFinding.new(view.name, "hosts.mcp.policy", f"{said} is blocked: {why}",
-                                  fix, server.path)  # fmt: skip
-        elif approval is not None and _project_own(view, server):
-            if server.name in approval.refused:
-                yield _off(view, server, f"{said} is refused in {view.host.title}'s settings")
-            elif not approval.approves(server.name):
-                yield _untrusted(view, server, f"{said} is not started: {view.host.title} has "
-                                 "not approved it for this project")  # fmt: skip
-            else:
-                yield from _command(machine, view, server, said)
+            message = f"{said} is blocked: {blocked}"
+            yield HostFinding.new(view.name, "hosts.mcp.policy", message, fix, server.path)
+        elif asked and server.name in approval.refused:
+            yield _off(view, server, f"{said} is refused in {title}'s settings")
+        elif asked and not approval.approves(server.name):
+            why = f"{title} has not approved it for this project"
+            yield _untrusted(view, server, f"{said} is not started: {why}")
         elif not server.enabled:
-            why = "for this project" if server.name in off else "in its config"
-            yield _off(view, server, f"{said} is turned off {why}: {view.host.title} does "
-                       "not start it")  # fmt: skip
+            where = "for this project" if server.name in off else "in its config"
+            yield _off(view, server, f"{said} is turned off {where}: {title} does not start it")
         else:
             yield from _command(machine, view, server, said)
 
@@ -198,7 +198,8 @@ def _off(view: HostView, server: McpServer, message: str) -> HostFinding:
 
 
 def _project_own(view: HostView, server: McpServer) -> bool:
-    """Whether `server` comes from one of the project's own files of the host's table."""
+    """Whether `server` comes from one of the project's own files of the host's table
+    (those its approval is asked for)."""
     labels = {row.label for row in view.host.mcp_files or () if row.owner == "project"}
     return server.scope == "project" and server.family in labels
 
@@ -216,13 +217,13 @@ class Approval:
         return self.every or name in self.named
 
 
-def _approval(view: HostView) -> Approval | None:
-    """The host's approval of its project servers, as its settings say (None: the host
-    approves none separately). Nothing is approved in a project whose trust flag is
+def _approval(view: HostView) -> Approval:
+    """The host's approval of its project servers, as its settings say (every one, for
+    a host that asks for none). Nothing is approved in a project whose trust flag is
     not set."""
     rule: McpApproval | None = view.host.mcp_approval
     if rule is None:
-        return None
+        return Approval(frozenset(), every=True, named=frozenset())
     layout = view.env.layout
     values = {"home": str(layout.home), "project": str(layout.project)}
     flag_file, keys = rule.trust
