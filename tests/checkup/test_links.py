@@ -119,9 +119,12 @@ def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
 
 
 def test_the_load_word_on_a_plain_file_root_gives_way_to_the_link_finding(plain: MachineReport):
-    project = plain.machine.layout.project
-    behind = [f.code for f in plain.findings if f.path == project / ".claude" / "skills"]
-    assert behind == ["hosts.link.plain-file"]
+    where = plain.machine.layout.project / ".claude" / "skills"
+    view = plain.machine.view("claude-code")
+    assert view is not None
+    loaded = [d.code for d in view.env.diagnostics if d.path == where]
+    assert loaded == ["discovery.root.not-directory"]
+    assert [f.code for f in plain.findings if f.path == where] == ["hosts.link.plain-file"]
 
 
 def test_codex_lists_the_shared_skill_through_a_link_and_not_through_its_plain_file(

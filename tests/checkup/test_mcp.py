@@ -254,7 +254,28 @@ def test_gemini_starts_no_server_in_a_folder_it_does_not_trust(
     listing = machine["gemini"]
     assert "MCP servers are configured but disabled because this folder is untrusted." in listing
     assert "○ docs: docs-server --port 3 (stdio) - Disabled" in listing
-    assert not any(f.code == "mcp.server.untrusted" for f in report.findings)
+
+
+def test_the_load_word_that_no_server_starts_gives_way_to_one_finding_a_server(
+    machine: dict[str, Any],
+):
+    # a policy that lets only the user's lists decide trust: the load itself finds that
+    # Gemini CLI's list does not trust the project, and says so once
+    policy = machine["home"] / ".config" / "satchel" / "policy.toml"
+    policy.parent.mkdir(parents=True)
+    policy.write_text("require_trust = true\n", encoding="utf-8")
+    try:
+        env = {"PATH": machine["path"]}
+        found = check_hosts(machine["project"], home=machine["home"], names=("gemini",), env=env)
+    finally:
+        policy.unlink()
+    view = found.machine.view("gemini")
+    assert view is not None
+    assert [d.code for d in view.env.diagnostics if d.code == "mcp.server.untrusted"] == [
+        "mcp.server.untrusted"
+    ]
+    codes = [f.code for f in found.findings if "untrusted" in f.code]
+    assert codes == ["hosts.mcp.untrusted", "hosts.mcp.untrusted"]
 
 
 def test_a_server_gemini_excludes_is_blocked_by_its_policy(machine: dict[str, Any]):
