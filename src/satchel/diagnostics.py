@@ -340,6 +340,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning",
             "a host does not read an instruction file: its size cap was reached before it",
         ),
+        "hosts.link.broken": Entry(
+            "warning", "a symlink on the way to a host's folder or instruction file leads nowhere"
+        ),
+        "hosts.link.loop": Entry(
+            "warning", "symlinks on the way to a host's folder or instruction file loop"
+        ),
+        "hosts.link.outside": Entry(
+            "info", "a symlink to a host's folder leads out of the project (or the home)"
+        ),
+        "hosts.link.plain-file": Entry(
+            "warning", "a host's folder or instruction file is a plain file holding a link's path"
+        ),
         "hosts.listing.dropped": Entry(
             "warning", "a host's skill listing leaves a skill out: its budget is spent"
         ),
@@ -349,6 +361,19 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "hosts.listing.shortened": Entry(
             "warning", "a host's skill listing shortens a skill's description"
+        ),
+        "hosts.mcp.differs": Entry(
+            "warning", "an MCP server of one name is configured differently in several hosts"
+        ),
+        "hosts.mcp.missing-command": Entry(
+            "error", "an MCP server's command is not found on PATH or in its config's folder"
+        ),
+        "hosts.mcp.off": Entry("info", "an MCP server is turned off in the host's config"),
+        "hosts.mcp.policy": Entry(
+            "warning", "the host's settings block an MCP server by name: it is not started"
+        ),
+        "hosts.mcp.untrusted": Entry(
+            "warning", "the host will not start an MCP server its trust rules hold back"
         ),
         "install.catalogue.conflict": Entry(
             "error", "a strict catalogue entry and its plugin's manifest both declare components"

@@ -10,9 +10,11 @@ from satchel.checkup._finding import HostFinding
 from satchel.checkup._hook_files import hook_file_findings
 from satchel.checkup._hooks import hook_findings
 from satchel.checkup._instructions import instruction_findings
+from satchel.checkup._links import link_findings
 from satchel.checkup._listing import listing_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import Machine
+from satchel.checkup._mcp import mcp_findings
 
 __all__ = ["CHECKS", "Check"]
 
@@ -24,4 +26,6 @@ CHECKS: tuple[Check, ...] = (
     instruction_findings,
     hook_findings,
     hook_file_findings,
+    link_findings,
+    mcp_findings,
 )

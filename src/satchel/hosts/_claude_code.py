@@ -14,7 +14,7 @@ from satchel.hosts._instructions import (
     InstructionText,
     RuleFiles,
 )
-from satchel.hosts._mcp import CLAUDE_MCP, CLAUDE_MCP_OFF
+from satchel.hosts._mcp import CLAUDE_MCP, CLAUDE_MCP_APPROVAL, CLAUDE_MCP_OFF
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
 from satchel.hosts._port import PortHooks, PortSpec
@@ -256,6 +256,7 @@ CLAUDE_CODE = Host(
     policy_export=to_claude_code,  # managed-settings.json
     mcp_files=CLAUDE_MCP,
     mcp_off=CLAUDE_MCP_OFF,
+    mcp_approval=CLAUDE_MCP_APPROVAL,
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
     found_by=("{home}/.claude", "{home}/.claude.json", "{project}/.claude", "{project}/CLAUDE.md"),
 )

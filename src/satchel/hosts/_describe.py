@@ -25,7 +25,8 @@ SHOWN = frozenset(
         # `details` and `instruction_rows`
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
-        "untrusted_servers", "settings", "plugin_skill_clash", "trust_source", "names", "found_by",
+        "mcp_approval", "mcp_policy", "untrusted_servers", "settings", "plugin_skill_clash",
+        "trust_source", "names", "found_by",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -71,6 +72,8 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("policy export", _value(host.policy_export is not None)),
         ("MCP server files", _mcp_files(host)),
         ("servers turned off in a project", _mcp_off(host)),
+        ("a project's servers approved by", _mcp_approval(host)),
+        ("servers blocked by name in", _mcp_policy(host)),
         ("servers in a folder not trusted", "the user's" if host.untrusted_servers else "none"),
         ("host settings read", _settings(host)),
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
@@ -219,6 +222,26 @@ def _mcp_off(host: Host) -> str:
         f"`{o.path}` `{'.'.join(o.keys).replace('{project}', '<project>')}`" for o in host.mcp_off
     )
     return "; ".join(rows) or "none"
+
+
+def _mcp_approval(host: Host) -> str:
+    rule = host.mcp_approval
+    if rule is None:
+        return "no approval asked"
+    flag = f"`{rule.trust[0]}` `{'.'.join(rule.trust[1]).replace('{project}', '<project>')}`"
+    files = ", ".join(f"`{f}`" for f in rule.settings)
+    return (
+        f"{flag} true, then `{rule.every}` or `{rule.named}` (`{rule.refused}`: refused) in {files}"
+    )
+
+
+def _mcp_policy(host: Host) -> str:
+    rule = host.mcp_policy
+    if rule is None:
+        return "none"
+    files = ", ".join(f"`{f}`" for f in rule.files)
+    allowed, excluded = ".".join(rule.allowed), ".".join(rule.excluded)
+    return f"{files}: `{excluded}`, and all but `{allowed}` once it is set"
 
 
 def _settings(host: Host) -> str:

@@ -17,7 +17,7 @@ from satchel.hosts._hooks import (
     Words,
 )
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
-from satchel.hosts._mcp import GEMINI_MCP
+from satchel.hosts._mcp import GEMINI_MCP, GEMINI_MCP_POLICY
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
@@ -226,6 +226,7 @@ GEMINI = Host(
         ),
     ),
     mcp_files=GEMINI_MCP,
+    mcp_policy=GEMINI_MCP_POLICY,
     untrusted_servers=False,  # observed: gemini mcp list, every server "Disabled"
     # observed (gemini skills list, extensions list 0.61.0): skills.disabled of both
     # files count, a workspace's context.fileName replaces the user's, and of two

@@ -13,15 +13,19 @@ from typing import Literal
 from satchel._model import model
 
 __all__ = [
+    "McpApproval",
     "McpFile",
     "McpOff",
+    "McpPolicy",
     "McpShape",
     "CLAUDE_MCP",
+    "CLAUDE_MCP_APPROVAL",
     "CLAUDE_MCP_OFF",
     "CODEX_MCP",
     "EVERY_HOST_MCP",
     "EVERY_HOST_MCP_OFF",
     "GEMINI_MCP",
+    "GEMINI_MCP_POLICY",
     "MCP_JSON",
     "SATCHEL_MCP",
 ]
@@ -59,6 +63,33 @@ class McpOff:
     keys: tuple[str, ...]
 
 
+@model
+class McpApproval:
+    """How a host approves the servers of a project's own files (its ``project``
+    `McpFile` rows) before it starts them: only in a project whose `trust` flag (a
+    JSON file, a template as `McpFile`'s, and the keys to a boolean) is true, and only
+    a server its `settings` files (templates, JSON) approve: `every` true approves
+    all, a name in a `named` list approves that one, a name in a `refused` list
+    refuses it (it is not started, nor offered)."""
+
+    settings: tuple[str, ...]
+    every: str
+    named: str
+    refused: str
+    trust: tuple[str, tuple[str, ...]]
+
+
+@model
+class McpPolicy:
+    """The lists in a host's settings that block servers by name, in each JSON file of
+    `files` (templates as `McpFile`'s): `allowed` (once any file sets it, a server it
+    does not name is blocked) and `excluded` (a server it names is blocked)."""
+
+    files: tuple[str, ...]
+    allowed: tuple[str, ...]
+    excluded: tuple[str, ...]
+
+
 MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
 """A project's ``.mcp.json``: read by every profile that names no MCP files of its own."""
 
@@ -79,6 +110,13 @@ CLAUDE_MCP = (
 GEMINI_MCP = (
     McpFile("{cwd}/.gemini/settings.json", shape="httpUrl", owner="project", label="workspace"),
     McpFile("{home}/.gemini/settings.json", shape="httpUrl", label="user"),
+)
+# Gemini CLI 0.61.0 (observed with `gemini mcp list`: "⛔ <name>: ... - Blocked"): a server
+# named in mcp.excluded, or not named in an mcp.allowed list, of its settings is not started.
+GEMINI_MCP_POLICY = McpPolicy(
+    files=("{home}/.gemini/settings.json", "{cwd}/.gemini/settings.json"),
+    allowed=("mcp", "allowed"),
+    excluded=("mcp", "excluded"),
 )
 # Codex: the user's ~/.codex/config.toml `[mcp_servers.<name>]` (its profile reads
 # Codex's config files through its own state, trusted projects' too: `Host.state`);
@@ -102,3 +140,21 @@ SATCHEL_MCP: tuple[McpFile, ...] = (
 # project"); satchel's own profile honours every host's.
 CLAUDE_MCP_OFF = (McpOff("{home}/.claude.json", ("projects", "{project}", "disabledMcpServers")),)
 EVERY_HOST_MCP_OFF: tuple[McpOff, ...] = CLAUDE_MCP_OFF
+
+# Claude Code 2.1.332 (observed with `claude mcp list`): a project's .mcp.json server is
+# "Pending approval" and not started until the project's trust dialog was accepted
+# (hasTrustDialogAccepted in ~/.claude.json) and a settings file approves it
+# (enableAllProjectMcpServers, or its name in enabledMcpjsonServers; a name in
+# disabledMcpjsonServers is refused and not listed). The same keys kept in the project's
+# entry of ~/.claude.json approve nothing.
+CLAUDE_MCP_APPROVAL = McpApproval(
+    settings=(
+        "{home}/.claude/settings.json",
+        "{project}/.claude/settings.json",
+        "{project}/.claude/settings.local.json",
+    ),
+    every="enableAllProjectMcpServers",
+    named="enabledMcpjsonServers",
+    refused="disabledMcpjsonServers",
+    trust=("{home}/.claude.json", ("projects", "{project}", "hasTrustDialogAccepted")),
+)

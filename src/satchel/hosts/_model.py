@@ -27,7 +27,7 @@ from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule
-from satchel.hosts._mcp import MCP_JSON, McpFile, McpOff
+from satchel.hosts._mcp import MCP_JSON, McpApproval, McpFile, McpOff, McpPolicy
 from satchel.hosts._models import Models, Resolved
 from satchel.hosts._parts import PARTS, Carries, Part, carries
 from satchel.hosts._port import PortSpec
@@ -190,8 +190,13 @@ class Host:
       [None: satchel's own table, ``SATCHEL_MCP``: a project's ``.mcp.json`` and the
       user's files of every host]. `mcp_off`: the lists of server names the host turns
       off in a project (`satchel.mcp._hosts.McpOff`) [None: every host's].
-      `untrusted_servers`: whether the user's and the
-      plugins' servers start in a folder that is not trusted (False: Gemini CLI).
+      `mcp_approval`: how the host approves a project's own servers before it starts
+      them (`satchel.hosts._mcp.McpApproval`: Claude Code's ``.mcp.json``) [None: it
+      starts them as any other]. `mcp_policy`: the lists in the host's settings that
+      block servers by name (`satchel.hosts._mcp.McpPolicy`: Gemini CLI's
+      ``mcp.allowed`` and ``mcp.excluded``) [None: none]. `untrusted_servers`: whether
+      the user's and the plugins' servers start in a folder that is not trusted (False:
+      Gemini CLI).
     * `settings`: the host's settings files and the keys satchel reads there (skills
       turned off, instruction file names, plugin enablement:
       `satchel._host_settings.HostSettings`) [None: none].
@@ -246,6 +251,8 @@ class Host:
     state: HostState | None = None
     mcp_files: tuple[McpFile, ...] | None = (MCP_JSON,)
     mcp_off: tuple[McpOff, ...] | None = ()
+    mcp_approval: McpApproval | None = None
+    mcp_policy: McpPolicy | None = None
     untrusted_servers: bool = True
     settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
@@ -406,6 +413,22 @@ class Host:
             "mcp_off": None
             if self.mcp_off is None
             else [{"path": o.path, "keys": list(o.keys)} for o in self.mcp_off],
+            "mcp_approval": None
+            if self.mcp_approval is None
+            else {
+                "settings": list(self.mcp_approval.settings),
+                "every": self.mcp_approval.every,
+                "named": self.mcp_approval.named,
+                "refused": self.mcp_approval.refused,
+                "trust": [self.mcp_approval.trust[0], list(self.mcp_approval.trust[1])],
+            },
+            "mcp_policy": None
+            if self.mcp_policy is None
+            else {
+                "files": list(self.mcp_policy.files),
+                "allowed": list(self.mcp_policy.allowed),
+                "excluded": list(self.mcp_policy.excluded),
+            },
             "untrusted_servers": self.untrusted_servers,
             "settings": None if self.settings is None else _settings_json(self.settings),
             "plugin_skill_clash": self.plugin_skill_clash,

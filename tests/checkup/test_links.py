@@ -1,0 +1,173 @@
+"""`satchel doctor --hosts`: links between host folders. A repository whose host folders
+are symlinks to one shared folder, committed with real links and cloned with
+``core.symlinks=false`` (git writes each link as a plain file holding its path); a
+project whose links are broken, loop or lead out; the real Codex and Gemini CLI show
+what they make of them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from satchel.checkup import MachineReport, check_hosts
+from tests.tools import codex_skills, gemini_skills
+
+HOSTS = ("claude-code", "codex", "gemini")
+SKILL = "---\nname: review\ndescription: Review a change.\n---\nRead the diff.\n"
+
+
+def _git(cwd: Path, home: Path, *args: str) -> None:
+    env = {"HOME": str(home), "PATH": os.environ["PATH"], "GIT_CONFIG_NOSYSTEM": "1"}
+    ident = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=m")
+    subprocess.run(["git", *ident, *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def _shared(project: Path) -> None:
+    skill = project / "shared" / "skills" / "review"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(SKILL, encoding="utf-8")
+    (project / "AGENTS.md").write_text("Use tabs.\n", encoding="utf-8")
+
+
+def _links(report: MachineReport, *, home: bool = True) -> set[tuple[str, str, str]]:
+    """The link findings (without the home's unless `home`)."""
+    project = report.machine.layout.project
+    return {
+        (f.host, f.code, f.message)
+        for f in report.findings
+        if f.code.startswith("hosts.link") and (home or (f.path and f.path.is_relative_to(project)))
+    }
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A repository with its host folders linked to ``shared/skills`` and CLAUDE.md to
+    AGENTS.md (`source`), its clone without links (`plain`), a project whose links
+    fail (`linked`) and a home (`home`) with a link out of it."""
+    base = tmp_path_factory.mktemp("links")
+    home, source, linked, outside = (base / n for n in ("home", "source", "linked", "outside"))
+    for folder in (home, source, linked, outside / "skills" / "lint"):
+        folder.mkdir(parents=True)
+    (outside / "skills" / "lint" / "SKILL.md").write_text(
+        SKILL.replace("review", "lint"), encoding="utf-8"
+    )
+    _shared(source)
+    for host in (".claude", ".codex", ".gemini"):
+        (source / host).mkdir()
+        (source / host / "skills").symlink_to("../shared/skills")
+    (source / "CLAUDE.md").symlink_to("AGENTS.md")
+    _git(source, home, "init", "-q")
+    _git(source, home, "add", "-A")
+    _git(source, home, "commit", "-qm", "shared skills")
+    _git(base, home, "-c", "core.symlinks=false", "clone", "-q", str(source), "plain")
+    _shared(linked)
+    _git(linked, home, "init", "-q")
+    for host in (".claude", ".codex", ".gemini"):
+        (linked / host).mkdir()
+    (linked / ".claude" / "skills").symlink_to("../shared/skills")  # fine
+    (linked / ".gemini" / "skills").symlink_to("../shared/skill")  # a typo: broken
+    (linked / ".codex" / "skills").symlink_to("../../outside/skills")
+    (linked / ".claude" / "agents").symlink_to("agents-b")
+    (linked / ".claude" / "agents-b").symlink_to("agents")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "commands").symlink_to(outside)
+    return {"home": home, "source": source, "plain": base / "plain", "linked": linked}
+
+
+@pytest.fixture(scope="module")
+def plain(machine: dict[str, Path]) -> MachineReport:
+    return check_hosts(machine["plain"], home=machine["home"], names=HOSTS, env={})
+
+
+@pytest.fixture(scope="module")
+def linked(machine: dict[str, Path]) -> MachineReport:
+    return check_hosts(machine["linked"], home=machine["home"], names=HOSTS, env={})
+
+
+def test_git_wrote_each_link_as_a_plain_file_holding_its_path(machine: dict[str, Path]):
+    claude = machine["plain"] / ".claude" / "skills"
+    assert not claude.is_symlink()
+    assert claude.read_text(encoding="utf-8") == "../shared/skills"
+    assert (machine["plain"] / "CLAUDE.md").read_text(encoding="utf-8") == "AGENTS.md"
+
+
+def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
+    plain: MachineReport,
+):
+    said = "is a plain file holding the path {}, as git writes a symlink it could not make"
+    assert _links(plain, home=False) == {
+        ("claude-code", "hosts.link.plain-file",
+         f".claude/skills {said.format('../shared/skills')}: Claude Code reads no skills "
+         "through it"),
+        ("claude-code", "hosts.link.plain-file",
+         f"CLAUDE.md {said.format('AGENTS.md')}: Claude Code reads no instructions through it"),
+        ("codex", "hosts.link.plain-file",
+         f".codex/skills {said.format('../shared/skills')}: Codex reads no skills through it"),
+        ("gemini", "hosts.link.plain-file",
+         f".gemini/skills {said.format('../shared/skills')}: Gemini CLI reads no skills "
+         "through it"),
+    }  # fmt: skip
+    found = next(f for f in plain.findings if f.path == plain.machine.layout.project / "CLAUDE.md")
+    assert (found.severity, found.fix) == (
+        "warning",
+        "make it a symlink again (ln -sfn AGENTS.md CLAUDE.md) and clone with "
+        "core.symlinks=true (on Windows: Developer Mode)",
+    )
+
+
+def test_the_load_word_on_a_plain_file_root_gives_way_to_the_link_finding(plain: MachineReport):
+    where = plain.machine.layout.project / ".claude" / "skills"
+    view = plain.machine.view("claude-code")
+    assert view is not None
+    loaded = [d.code for d in view.env.diagnostics if d.path == where]
+    assert loaded == ["discovery.root.not-directory"]
+    assert [f.code for f in plain.findings if f.path == where] == ["hosts.link.plain-file"]
+
+
+def test_codex_lists_the_shared_skill_through_a_link_and_not_through_its_plain_file(
+    codex: Path, machine: dict[str, Path], tmp_path: Path
+):
+    linked = codex_skills(codex, machine["source"], tmp_path / "a")
+    cloned = codex_skills(codex, machine["plain"], tmp_path / "b")
+    assert [s.name for s in linked] == ["review"]
+    assert cloned == []
+
+
+def test_broken_looping_and_outside_links_are_named_with_their_target(linked: MachineReport):
+    outside = linked.machine.layout.project.parent / "outside"
+    assert _links(linked) == {
+        ("gemini", "hosts.link.broken",
+         ".gemini/skills -> ../shared/skill: its target does not exist, so Gemini CLI reads "
+         "no skills through it"),
+        ("claude-code", "hosts.link.loop",
+         ".claude/agents -> agents-b: the links loop, so Claude Code reads no agents through it"),
+        ("codex", "hosts.link.outside",
+         f".codex/skills -> ../../outside/skills leads outside the project, to "
+         f"{outside / 'skills'}: Codex reads skills from there, which the project alone does "
+         "not hold"),
+        ("claude-code", "hosts.link.outside",
+         f"~/.claude/commands -> {outside} leads outside the home, to {outside}: Claude Code "
+         "reads commands from there, which the home alone does not hold"),
+    }  # fmt: skip
+    severities = {f.code: f.severity for f in linked.findings if f.code.startswith("hosts.link")}
+    assert severities == {
+        "hosts.link.broken": "warning",
+        "hosts.link.loop": "warning",
+        "hosts.link.outside": "info",
+    }
+
+
+def test_gemini_reads_no_skill_behind_the_broken_link_and_the_skill_behind_a_sound_one(
+    gemini: Path, machine: dict[str, Path], tmp_path: Path
+):
+    assert gemini_skills(gemini, machine["linked"], tmp_path / "a") == []
+    assert [s.name for s in gemini_skills(gemini, machine["source"], tmp_path / "b")] == ["review"]
+
+
+def test_codex_reads_the_skill_a_link_out_of_the_project_leads_to(
+    codex: Path, machine: dict[str, Path], tmp_path: Path
+):
+    assert [s.name for s in codex_skills(codex, machine["linked"], tmp_path)] == ["lint"]
