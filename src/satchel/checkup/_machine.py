@@ -6,8 +6,8 @@ names, when one of its `Host.found_by` files or folders exists (``~/.codex``,
 ``.claude``). Each host's view is ``satchel.load`` under its profile, trusted as far
 as satchel's trust goes (the host's own trust rules still apply: a project Codex does
 not trust keeps its config unread) and with what trust holds back read as declared,
-so that everything the host could load is seen. Reading writes nothing and runs
-nothing.
+so that everything the host could load is seen, and with the discovery cache off
+(a load stores what it read there). Reading writes nothing and runs nothing.
 """
 
 from __future__ import annotations
@@ -69,11 +69,16 @@ def shown(path: Path, layout: Layout) -> str:
     """`path` relative to the project when inside it, ``~/…`` when in the home,
     else as it is."""
     for base, prefix in ((layout.project, ""), (layout.home, "~/")):
-        if path == base:
-            return prefix.rstrip("/") or "."
-        if path.is_relative_to(base):
-            return prefix + path.relative_to(base).as_posix()
+        for folder in dict.fromkeys((base, base.resolve())):  # as given, and as the OS has it
+            if path == folder:
+                return prefix.rstrip("/") or "."
+            if path.is_relative_to(folder):
+                return prefix + path.relative_to(folder).as_posix()
     return str(path)
+
+
+def _normal(path: Path | None) -> Path | None:
+    return None if path is None else Path(os.path.abspath(path))
 
 
 def _expand(template: str, layout: Layout) -> Path:
@@ -113,10 +118,13 @@ def read_machine(
     from satchel._environment import load
 
     env = dict(os.environ if env is None else env)
+    home, project = _normal(home), _normal(project)  # ``--home ../home`` as the folder
     base = Layout.default(cwd, home=home, project=project, env=env)
     views: list[HostView] = []
     for host, where in _hosts(names, base):
         layout = host.layout(cwd, home=base.home, project=base.project, env=env)
-        loaded = load(layout=layout, host=host, trusted=True, read_held=True, model=model)
+        loaded = load(  # the discovery cache off: reading it is fine, but a load stores it
+            layout=layout, host=host, trusted=True, read_held=True, model=model, cache=False
+        )
         views.append(HostView(host, loaded, where))
     return Machine(base, tuple(views), model, MappingProxyType(env))
