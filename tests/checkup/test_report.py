@@ -180,3 +180,14 @@ def test_fail_on_exits_1_when_a_finding_is_at_that_severity_or_above(doctor):
             exits[host, fail_on] = (code, expected)
     assert all(code == expected for code, expected in exits.values()), exits
     assert {code for code, _ in exits.values()} == {0, 1}  # both outcomes are exercised
+
+
+def test_a_message_names_the_project_s_and_home_s_files_as_the_report_does(tmp_path: Path):
+    from satchel.checkup._machine import said
+    from satchel.layout import Layout
+
+    home = tmp_path / "u"
+    project = home / "proj"
+    layout = Layout.default(project, home=home, project=project)
+    text = f"{project}/a.md, {home}/.codex/config.toml, ({project}), {home}, {project}x, {home}x"
+    assert said(text, layout) == f"a.md, ~/.codex/config.toml, (.), ~, ~/projx, {home}x"

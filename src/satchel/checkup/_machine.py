@@ -13,6 +13,7 @@ so that everything the host could load is seen, and with the discovery cache off
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.hosts import Host
 
-__all__ = ["HostView", "Machine", "read_machine", "shown"]
+__all__ = ["HostView", "Machine", "read_machine", "said", "shown"]
 
 
 @model
@@ -64,6 +65,11 @@ class Machine:
         """`path` as the report writes it (`shown`)."""
         return shown(path, self.layout)
 
+    def said(self, text: str) -> str:
+        """`text` (a finding's message) with the paths in it as the report writes
+        them (`said`)."""
+        return said(text, self.layout)
+
 
 def shown(path: Path, layout: Layout) -> str:
     """`path` relative to the project when inside it, ``~/…`` when in the home,
@@ -75,6 +81,17 @@ def shown(path: Path, layout: Layout) -> str:
             if path.is_relative_to(folder):
                 return prefix + path.relative_to(folder).as_posix()
     return str(path)
+
+
+def said(text: str, layout: Layout) -> str:
+    """`text` with each absolute path of the project or the home in it written as
+    `shown` writes it: ``<project>/x`` as ``x``, ``<home>/.codex`` as ``~/.codex``."""
+    for base, prefix, alone in ((layout.project, "", "."), (layout.home, "~/", "~")):
+        for folder in dict.fromkeys((str(base), str(base.resolve()))):
+            escaped = re.escape(folder)
+            text = re.sub(escaped + "/", prefix, text)
+            text = re.sub(escaped + r"(?![\w.~/-])", alone, text)
+    return text
 
 
 def _normal(path: Path | None) -> Path | None:
