@@ -31,7 +31,7 @@ files it wrote (`Built.written` lists them per host, as measured on each build):
   first, as Gemini CLI's own dialogs would.
 
 The project is a git folder (``.git``) with a CLAUDE.md, an AGENTS.md, a GEMINI.md and
-one skill in ``.claude/skills``.
+two skills in ``.claude/skills``, one named ``Release Notes`` (not lowercase).
 """
 
 from __future__ import annotations
@@ -123,6 +123,8 @@ def _project(project: Path) -> None:
     put(project / "AGENTS.md", "# Project\n\nRun the tests before a commit.\n")
     put(project / "GEMINI.md", "# Project\n\nRun the tests before a commit.\n")
     write_skill(project / ".claude/skills", "release", description="Cut a release.")
+    notes = "---\nname: Release Notes\ndescription: Write the release notes.\n---\nGroup them.\n"
+    put(project / ".claude/skills/release-notes/SKILL.md", notes)  # not lowercase
 
 
 # ------------------------------------------------------------------ the hosts

@@ -164,8 +164,11 @@ def test_sarif_is_valid_with_a_rule_per_code_and_levels_from_severities(doctor, 
         assert result["properties"]["host"] == finding["host"]
         assert result["message"]["text"] == f"{finding['message']} (fix: {finding['fix']})"
     located = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in results]
-    homes = [a["uri"] for a in located if "uriBaseId" not in a]
-    assert all(uri.startswith(machine.home.as_uri()) for uri in homes)
+    in_project = [a["uri"] for a in located if a.get("uriBaseId") == "%SRCROOT%"]
+    in_home = [a["uri"] for a in located if "uriBaseId" not in a]
+    assert ".claude/skills/release-notes/SKILL.md" in in_project
+    assert all(uri.startswith(machine.home.as_uri() + "/") for uri in in_home)
+    assert len(in_project) + len(in_home) == len(located)
     assert code == (1 if any(f["severity"] == "error" for f in findings) else 0)
 
 
