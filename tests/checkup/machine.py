@@ -230,6 +230,9 @@ def built(factory: pytest.TempPathFactory) -> Built:
 
 
 def copy_of(machine: Built, target: Path) -> Built:
-    """A copy of `machine` in `target`, symlinks kept as symlinks."""
+    """A copy of `machine` in `target`, symlinks kept as symlinks. The hosts' own
+    files name the original's folders (Claude Code's ``installPath``, Codex's
+    marketplace ``source``, Gemini CLI's enablement rules), so the copy still points
+    there where they do."""
     shutil.copytree(machine.base, target, symlinks=True)
     return Built(target, machine.turns)

@@ -67,14 +67,14 @@ class HostFinding:
     def to_json(
         self, shown: Callable[[Path], str], said: Callable[[str], str] = str
     ) -> dict[str, Any]:
-        """The finding as JSON, its path as `shown` writes it, its message as `said`
-        does (`Machine.said`: the paths in it as the report writes them)."""
+        """The finding as JSON, its path as `shown` writes it, its message and fix as
+        `said` does (`Machine.said`: the paths in them as the report writes them)."""
         return {
             "host": self.host,
             "code": self.code,
             "severity": self.severity,
             "message": said(self.message),
-            "fix": self.fix,
+            "fix": said(self.fix),
             "path": None if self.path is None else shown(self.path),
             "line": self.line,
         }

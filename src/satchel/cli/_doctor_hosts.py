@@ -111,7 +111,7 @@ def _as_diagnostics(report: MachineReport, host: HostReport) -> Sequence[Diagnos
             said(f.message),
             None if f.path is None else Path(shown(f.path)),
             f.line,
-            f.fix or None,
+            said(f.fix) or None,
         )
         for f in host.findings
     ]
