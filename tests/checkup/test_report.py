@@ -195,3 +195,5 @@ def test_a_message_names_the_project_s_and_home_s_files_as_the_report_does(tmp_p
     layout = Layout.default(project, home=home, project=project)
     text = f"{project}/a.md, {home}/.codex/config.toml, ({project}), {home}, {project}x, {home}x"
     assert said(text, layout) == f"a.md, ~/.codex/config.toml, (.), ~, ~/projx, {home}x"
+    elsewhere = f"/elsewhere{home}/a.md"  # a path that only ends like the home's
+    assert said(elsewhere, layout) == elsewhere

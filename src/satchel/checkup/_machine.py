@@ -88,7 +88,7 @@ def said(text: str, layout: Layout) -> str:
     `shown` writes it: ``<project>/x`` as ``x``, ``<home>/.codex`` as ``~/.codex``."""
     for base, prefix, alone in ((layout.project, "", "."), (layout.home, "~/", "~")):
         for folder in dict.fromkeys((str(base), str(base.resolve()))):
-            escaped = re.escape(folder)
+            escaped = r"(?<![\w.~/-])" + re.escape(folder)  # a whole path, not its tail
             text = re.sub(escaped + "/", prefix, text)
             text = re.sub(escaped + r"(?![\w.~/-])", alone, text)
     return text
