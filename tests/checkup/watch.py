@@ -161,7 +161,7 @@ def watch(
             if time.monotonic() - started > CALL:
                 proc.kill()
                 raise AssertionError(f"{argv} did not end")
-            time.sleep(0.001)
+            time.sleep(0.01)  # a scan costs a few ms: the audit hook sees the briefest child
     after = snapshot(roots)
     lines = record.read_text("utf-8").splitlines()
     said = err.read_text("utf-8", "replace")
