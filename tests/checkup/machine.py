@@ -41,6 +41,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,12 @@ from tests.tools import CALL, GEMINI_SETTINGS, claude_code, codex, gemini_cli
 __all__ = ["HOSTS", "Built", "built", "copy_of", "snapshot_files"]
 
 HOSTS = ("claude-code", "codex", "gemini")
+# the folders (relative to the machine) each host's commands write into
+FOLDERS = {
+    "claude-code": ("home/.claude/", "home/.claude.json", "project/.claude/"),
+    "codex": ("home/.codex/",),
+    "gemini": ("home/.gemini/",),
+}
 CLAUDE_MARKET = "local-tools"
 
 
@@ -184,26 +191,36 @@ def snapshot_files(root: Path) -> frozenset[str]:
 
 
 def _make(base: Path) -> dict[str, Turn]:
-    binaries = {"claude-code": claude_code(), "codex": codex(), "gemini": gemini_cli()}
-    missing = [h for h, b in binaries.items() if b is None]
-    if missing:
-        return {"missing": Turn(1, ",".join(missing), "", ())}
+    pinned = {"claude-code": claude_code(), "codex": codex(), "gemini": gemini_cli()}
+    binaries = {h: b for h, b in pinned.items() if b is not None}
+    if len(binaries) < len(pinned):
+        return {"missing": Turn(1, ",".join(h for h in pinned if h not in binaries), "", ())}
     home, project = base / "home", base / "project"
     _claude_market(home / "src/claude-market")
     _codex_market(home / "src/codex-market")
     _gemini_extensions(home / "src/gemini-ext")
     _project(project)
     _gemini_settings(home, project)
-    turns: dict[str, Turn] = {}
-    hosts = (("claude-code", _claude), ("codex", _codex), ("gemini", _gemini))
-    for name, step in hosts:
-        before = snapshot_files(base)
-        binary = binaries[name]
-        assert binary is not None
-        turns.update(step(binary, home, project))
-        added = sorted(snapshot_files(base) - before)
-        turns[f"written-{name}"] = Turn(0, "\n".join(added), "", ())
-    return turns
+    before = snapshot_files(base)
+    # Gemini CLI (a node start per command, the slowest) beside the other two: each
+    # host writes only its own folders (`FOLDERS`), which `_written` checks
+    with ThreadPoolExecutor(2) as pool:
+        gemini = pool.submit(_gemini, binaries["gemini"], home, project)
+        turns = _claude(binaries["claude-code"], home, project)
+        turns |= _codex(binaries["codex"], home, project)
+        turns |= gemini.result()
+    return turns | _written(sorted(snapshot_files(base) - before))
+
+
+def _written(added: list[str]) -> dict[str, Turn]:
+    """The files each host added, by the folders it owns; a file in none fails."""
+    owner = {f: [h for h, own in FOLDERS.items() if f.startswith(own)] for f in added}
+    stray = [f for f, hosts in owner.items() if len(hosts) != 1]
+    assert not stray, f"written outside one host's own folders: {stray}"
+    return {
+        f"written-{host}": Turn(0, "\n".join(f for f in added if owner[f] == [host]), "", ())
+        for host in FOLDERS
+    }
 
 
 class Built:
