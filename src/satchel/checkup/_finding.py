@@ -64,14 +64,17 @@ class HostFinding:
         where = "" if self.path is None else str(self.path)
         return (RANK[self.severity], self.code, self.host, where, self.line or 0, self.message)
 
-    def to_json(self, shown: Callable[[Path], str]) -> dict[str, Any]:
-        """The finding as JSON, its path as `shown` writes it."""
+    def to_json(
+        self, shown: Callable[[Path], str], said: Callable[[str], str] = str
+    ) -> dict[str, Any]:
+        """The finding as JSON, its path as `shown` writes it, its message and fix as
+        `said` does (`Machine.said`: the paths in them as the report writes them)."""
         return {
             "host": self.host,
             "code": self.code,
             "severity": self.severity,
-            "message": self.message,
-            "fix": self.fix,
+            "message": said(self.message),
+            "fix": said(self.fix),
             "path": None if self.path is None else shown(self.path),
             "line": self.line,
         }

@@ -6,13 +6,14 @@ names, when one of its `Host.found_by` files or folders exists (``~/.codex``,
 ``.claude``). Each host's view is ``satchel.load`` under its profile, trusted as far
 as satchel's trust goes (the host's own trust rules still apply: a project Codex does
 not trust keeps its config unread) and with what trust holds back read as declared,
-so that everything the host could load is seen. Reading writes nothing and runs
-nothing.
+so that everything the host could load is seen, and with the discovery cache off
+(a load stores what it read there). Reading writes nothing and runs nothing.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from pathlib import Path
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.hosts import Host
 
-__all__ = ["HostView", "Machine", "read_machine", "shown"]
+__all__ = ["HostView", "Machine", "read_machine", "said", "shown"]
 
 
 @model
@@ -64,16 +65,37 @@ class Machine:
         """`path` as the report writes it (`shown`)."""
         return shown(path, self.layout)
 
+    def said(self, text: str) -> str:
+        """`text` (a finding's message) with the paths in it as the report writes
+        them (`said`)."""
+        return said(text, self.layout)
+
 
 def shown(path: Path, layout: Layout) -> str:
     """`path` relative to the project when inside it, ``~/…`` when in the home,
     else as it is."""
     for base, prefix in ((layout.project, ""), (layout.home, "~/")):
-        if path == base:
-            return prefix.rstrip("/") or "."
-        if path.is_relative_to(base):
-            return prefix + path.relative_to(base).as_posix()
+        for folder in dict.fromkeys((base, base.resolve())):  # as given, and as the OS has it
+            if path == folder:
+                return prefix.rstrip("/") or "."
+            if path.is_relative_to(folder):
+                return prefix + path.relative_to(folder).as_posix()
     return str(path)
+
+
+def said(text: str, layout: Layout) -> str:
+    """`text` with each absolute path of the project or the home in it written as
+    `shown` writes it: ``<project>/x`` as ``x``, ``<home>/.codex`` as ``~/.codex``."""
+    for base, prefix, alone in ((layout.project, "", "."), (layout.home, "~/", "~")):
+        for folder in dict.fromkeys((str(base), str(base.resolve()))):
+            escaped = r"(?<![\w.~/-])" + re.escape(folder)  # a whole path, not its tail
+            text = re.sub(escaped + "/", prefix, text)
+            text = re.sub(escaped + r"(?![\w.~/-])", alone, text)
+    return text
+
+
+def _normal(path: Path | None) -> Path | None:
+    return None if path is None else Path(os.path.abspath(path))
 
 
 def _expand(template: str, layout: Layout) -> Path:
@@ -113,6 +135,7 @@ def read_machine(
     from satchel._environment import load
 
     env = dict(os.environ if env is None else env)
+    home, project = _normal(home), _normal(project)  # ``--home ../home`` as the folder
     # the report's project: the one given, else the git root above `cwd` (a working
     # folder holding an AGENTS.md is not the project of a host that walks up to it);
     # each host finds its own project by its own rule unless one is given
@@ -120,6 +143,8 @@ def read_machine(
     views: list[HostView] = []
     for host, where in _hosts(names, base):
         layout = host.layout(cwd, home=base.home, project=project, env=env)
-        loaded = load(layout=layout, host=host, trusted=True, read_held=True, model=model)
+        loaded = load(  # the discovery cache off: reading it is fine, but a load stores it
+            layout=layout, host=host, trusted=True, read_held=True, model=model, cache=False
+        )
         views.append(HostView(host, loaded, where))
     return Machine(base, tuple(views), model, MappingProxyType(env))

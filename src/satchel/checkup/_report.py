@@ -37,7 +37,7 @@ class HostReport:
             "found_by": list(self.found_by),
             "model": self.model,
             "loads": self.loads.to_json(machine.shown),
-            "findings": [f.to_json(machine.shown) for f in self.findings],
+            "findings": [f.to_json(machine.shown, machine.said) for f in self.findings],
         }
 
 

@@ -2,10 +2,12 @@
 own: one run, one rule per finding code in the report (sorted, so rule indexes are
 stable for one report), one result per finding. A finding's level is its severity
 (error, warning; info is SARIF's ``note``); its properties carry the host and the
-fix line. Paths under `base` are relative ``%SRCROOT%`` URIs, others ``file://``."""
+fix line. Paths in a message or fix are written as the report writes them (`Machine.said`);
+a location's path under `base` is a relative ``%SRCROOT%`` URI, others ``file://``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,8 @@ def to_sarif(report: MachineReport, *, version: str, base: Path) -> dict[str, An
     codes = sorted({f.code for f in report.findings})
     index = {code: i for i, code in enumerate(codes)}
     driver = {"name": "satchel", "semanticVersion": version, "rules": [_rule(c) for c in codes]}
-    results = [_result(f, index[f.code], base) for f in report.findings]
+    said = report.machine.said
+    results = [_result(f, index[f.code], base, said) for f in report.findings]
     run = {"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
@@ -40,13 +43,16 @@ def _rule(code: str) -> dict[str, Any]:
     }
 
 
-def _result(finding: HostFinding, rule: int, base: Path) -> dict[str, Any]:
+def _result(
+    finding: HostFinding, rule: int, base: Path, said: Callable[[str], str]
+) -> dict[str, Any]:
+    message, fix = said(finding.message), said(finding.fix)
     result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule,
         "level": LEVEL[finding.severity],
-        "message": {"text": f"{finding.message} (fix: {finding.fix})"},
-        "properties": {"host": finding.host, "severity": finding.severity, "fix": finding.fix},
+        "message": {"text": f"{message} (fix: {fix})"},
+        "properties": {"host": finding.host, "severity": finding.severity, "fix": fix},
     }
     if finding.path is not None:
         physical: dict[str, Any] = {"artifactLocation": artifact(finding.path, base)}

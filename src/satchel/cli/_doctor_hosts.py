@@ -101,17 +101,17 @@ def _host(report: MachineReport, host: HostReport, con: Console) -> None:
 
 
 def _as_diagnostics(report: MachineReport, host: HostReport) -> Sequence[Diagnostic]:
-    """The host's findings as diagnostics for the grid, paths as the report shows them
-    and the fix as the hint."""
-    shown = report.machine.shown
+    """The host's findings as diagnostics for the grid, paths (those in the message
+    too) as the report shows them and the fix as the hint."""
+    shown, said = report.machine.shown, report.machine.said
     return [
         Diagnostic(
             f.code,
             f.severity,
-            f.message,
+            said(f.message),
             None if f.path is None else Path(shown(f.path)),
             f.line,
-            f.fix or None,
+            said(f.fix) or None,
         )
         for f in host.findings
     ]

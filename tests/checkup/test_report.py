@@ -1,0 +1,199 @@
+"""`satchel doctor --hosts` on the machine the real hosts installed into (tests/checkup/
+machine.py): which hosts it finds and by which files, one golden report per host in
+text and JSON, SARIF a code-scanning dashboard accepts, and the exit codes of
+``--fail-on`` and of bad arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from satchel.cli import main
+from satchel.diagnostics import CODES
+from tests.support import check_golden
+
+from .machine import HOSTS, Built, built
+
+SCHEMA = json.loads(
+    (Path(__file__).parents[1] / "audit/sarif-2.1.0-rtm.5.schema.json").read_text("utf-8")
+)
+TERMINAL = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TTY_COMPATIBLE",
+            "TTY_INTERACTIVE", "JUPYTER_COLUMNS")  # fmt: skip
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+UNTRUSTED = {"hook.host.untrusted", "hosts.hook.untrusted"}
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return built(tmp_path_factory)
+
+
+@pytest.fixture
+def doctor(machine: Built, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """``satchel doctor --home HOME ARGS`` run in the project, into a pipe: its exit
+    code, stdout and stderr."""
+    for name in TERMINAL:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(machine.project)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(["doctor", "--home", str(machine.home), *args])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+def placeheld(machine: Built, text: str) -> str:
+    """`text` with the machine's absolute folders (which a load diagnostic's message
+    may name) as ``<project>``, ``<home>`` and ``<machine>``: the same on every run."""
+    for folder, mark in ((machine.project, "<project>"), (machine.home, "<home>")):
+        text = text.replace(str(folder), mark)
+    return text.replace(str(machine.base), "<machine>")
+
+
+def report(doctor, *args: str) -> dict[str, Any]:
+    code, out, err = doctor("--hosts", *args, "--json")
+    assert code in (0, 1), err
+    found: dict[str, Any] = json.loads(out)
+    return found
+
+
+def test_the_hosts_wrote_their_installed_state(machine: Built):
+    assert {
+        "home/.claude/plugins/installed_plugins.json",
+        "home/.claude/plugins/known_marketplaces.json",
+        "home/.claude/settings.json",
+        "home/.claude/plugins/cache/local-tools/notes/1.0.0/hooks/hooks.json",
+        "home/.claude/plugins/cache/local-tools/tool/1.0.0/.claude-plugin/plugin.json",
+        "project/.claude/settings.json",
+    } <= set(machine.written("claude-code"))
+    assert {
+        "home/.codex/config.toml",
+        "home/.codex/plugins/cache/local/guard/1.0.0/.codex-plugin/plugin.json",
+        "home/.codex/plugins/cache/local/guard/1.0.0/hooks/hooks.json",
+    } <= set(machine.written("codex"))
+    assert {
+        "home/.gemini/extensions/extension-enablement.json",
+        "home/.gemini/extensions/helper/gemini-extension.json",
+        "home/.gemini/extensions/paused/.gemini-extension-install.json",
+    } <= set(machine.written("gemini"))
+    settings = json.loads((machine.home / ".claude/settings.json").read_text("utf-8"))
+    assert settings["enabledPlugins"] == {"notes@local-tools": True, "tool@local-tools": False}
+
+
+def test_every_host_found_is_named_with_the_files_that_found_it(doctor):
+    found = report(doctor)
+    assert [(h["host"], h["found_by"]) for h in found["hosts"]] == [
+        ("claude-code", ["~/.claude", "~/.claude.json", ".claude", "CLAUDE.md"]),
+        ("codex", ["~/.codex"]),
+        ("gemini", ["~/.gemini", "GEMINI.md"]),
+    ]
+
+
+def test_named_hosts_are_reported_in_the_order_named(doctor):
+    found = report(doctor, "codex,claude-code")
+    assert [h["host"] for h in found["hosts"]] == ["codex", "claude-code"]
+    assert [h["found_by"] for h in found["hosts"]] == [
+        ["~/.codex"],
+        ["~/.claude", "~/.claude.json", ".claude", "CLAUDE.md"],
+    ]
+
+
+def test_an_unknown_host_name_is_a_usage_error(doctor):
+    code, out, err = doctor("--hosts", "claude-code,nope")
+    assert (code, out) == (2, "")
+    assert "Error: Invalid value for '--hosts': no host profile is named 'nope'; known: " in err
+    assert "Traceback" not in err
+
+
+def test_sarif_without_hosts_is_a_usage_error(doctor):
+    code, out, err = doctor("--format", "sarif")
+    assert (code, out) == (2, "")
+    assert err.endswith("Error: --format sarif needs --hosts\n")
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_each_host_s_report_matches_its_golden_text_and_json(doctor, machine: Built, host: str):
+    code, text, err = doctor("--hosts", host)
+    assert err == ""
+    check_golden(f"doctor-hosts/{host}.txt", placeheld(machine, text))
+    found = report(doctor, host)
+    assert code == (1 if found["counts"]["error"] else 0)
+    assert [h["host"] for h in found["hosts"]] == [host]
+    document = json.dumps(found, indent=2, ensure_ascii=False) + "\n"
+    check_golden(f"doctor-hosts/{host}.json", placeheld(machine, document))
+
+
+def test_the_report_reads_what_the_hosts_installed(doctor):
+    """What each host's own commands did is in the report: Claude Code's disabled
+    plugin, Codex's untrusted plugin hook, Gemini CLI's extension disabled here."""
+    hosts = {h["host"]: h for h in report(doctor)["hosts"]}
+    assert hosts["claude-code"]["loads"]["plugins"] == ["notes", "review"]
+    assert hosts["codex"]["loads"]["plugins"] == ["guard"]
+    assert hosts["gemini"]["loads"]["plugins"] == ["helper"]
+    codes = {name: {(f["code"], f["path"]) for f in h["findings"]} for name, h in hosts.items()}
+    assert ("plugin.disabled", "~/.claude/plugins/cache/local-tools/tool/1.0.0") in codes[
+        "claude-code"
+    ]
+    guard = "~/.codex/plugins/cache/local/guard/1.0.0/hooks/hooks.json"
+    # the load's own code, or the one of the hooks check that tells it in its words
+    assert {c for c, path in codes["codex"] if path == guard} & UNTRUSTED
+    assert ("plugin.disabled", "~/.gemini/extensions/paused") in codes["gemini"]
+
+
+def test_sarif_is_valid_with_a_rule_per_code_and_levels_from_severities(doctor, machine: Built):
+    code, out, err = doctor("--hosts", "--format", "sarif")
+    assert err == ""
+    sarif = json.loads(out)
+    jsonschema.Draft4Validator(SCHEMA).validate(sarif)
+    (run,) = sarif["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    findings = [f for h in report(doctor)["hosts"] for f in h["findings"]]
+    assert [r["id"] for r in rules] == sorted({f["code"] for f in findings})
+    for rule in rules:
+        assert rule["defaultConfiguration"]["level"] == LEVELS[CODES[rule["id"]].severity]
+    results = run["results"]
+    assert len(results) == len(findings)
+    for result, finding in zip(results, findings, strict=True):
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == finding["code"]
+        assert result["level"] == LEVELS[finding["severity"]]
+        assert result["properties"]["host"] == finding["host"]
+        assert result["message"]["text"] == f"{finding['message']} (fix: {finding['fix']})"
+    located = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in results]
+    in_project = [a["uri"] for a in located if a.get("uriBaseId") == "%SRCROOT%"]
+    in_home = [a["uri"] for a in located if "uriBaseId" not in a]
+    assert ".claude/skills/release-notes/SKILL.md" in in_project
+    assert all(uri.startswith(machine.home.as_uri() + "/") for uri in in_home)
+    assert len(in_project) + len(in_home) == len(located)
+    assert code == (1 if any(f["severity"] == "error" for f in findings) else 0)
+
+
+def test_fail_on_exits_1_when_a_finding_is_at_that_severity_or_above(doctor):
+    rank = ("error", "warning", "info")
+    exits = {}
+    for host in HOSTS:
+        found = {f["severity"] for h in report(doctor, host)["hosts"] for f in h["findings"]}
+        for fail_on in rank:
+            expected = int(any(rank.index(s) <= rank.index(fail_on) for s in found))
+            code = doctor("--hosts", host, "--fail-on", fail_on, "--format", "json")[0]
+            exits[host, fail_on] = (code, expected)
+    assert all(code == expected for code, expected in exits.values()), exits
+    assert {code for code, _ in exits.values()} == {0, 1}  # both outcomes are exercised
+
+
+def test_a_message_names_the_project_s_and_home_s_files_as_the_report_does(tmp_path: Path):
+    from satchel.checkup._machine import said
+    from satchel.layout import Layout
+
+    home = tmp_path / "u"
+    project = home / "proj"
+    layout = Layout.default(project, home=home, project=project)
+    text = f"{project}/a.md, {home}/.codex/config.toml, ({project}), {home}, {project}x, {home}x"
+    assert said(text, layout) == f"a.md, ~/.codex/config.toml, (.), ~, ~/projx, {home}x"
+    elsewhere = f"/elsewhere{home}/a.md"  # a path that only ends like the home's
+    assert said(elsewhere, layout) == elsewhere
