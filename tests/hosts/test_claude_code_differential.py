@@ -13,7 +13,13 @@ import pytest
 import satchel
 from satchel import hosts
 from tests.plugins.multihost import NAME, multihost_plugin
-from tests.plugins.test_claude_code_parity import TREES, claude_inventory, satchel_inventory
+from tests.plugins.test_claude_code_parity import (
+    TREES,
+    Validated,
+    claude_inventory,
+    satchel_inventory,
+    validated_trees,
+)
 from tests.support import codes, put, skill_md
 from tests.tools import claude_validate
 
@@ -33,13 +39,19 @@ def as_claude_code(tmp_path: Path, plugin: Path) -> satchel.Environment:
     return satchel.load(layout=layout, host="claude-code", trusted=True, plugin_dirs=[plugin])
 
 
+@pytest.fixture(scope="module")
+def trees(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> Validated:
+    """Claude Code's report on each of the parity tests' trees (one run per tree,
+    shared with tests/plugins/test_claude_code_parity.py)."""
+    return validated_trees(claude_code, tmp_path_factory)
+
+
 @pytest.mark.parametrize("name", sorted(TREES))
 def test_the_claude_code_profile_provides_what_claude_code_provides(
-    claude_code: Path, tmp_path: Path, name: str
+    trees: Validated, tmp_path: Path, name: str
 ):
-    root = tmp_path / "plugins" / name
-    TREES[name](root)
-    report = validated(claude_code, root, tmp_path / "home")
+    base, reports = trees
+    root, report = base / "plugins" / name, reports[name]
     env = as_claude_code(tmp_path, root)
     (plugin,) = env.plugins.plugins.values()
     assert satchel_inventory(plugin) == claude_inventory(report["provides"])

@@ -8,8 +8,11 @@ docs/hosts-observed.md lists the rules and the commands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.hosts.trees import git_repo, skill
 from tests.support import put, skill_md, write_skill
@@ -51,6 +54,18 @@ def shown(description: str) -> str:
     return description if len(description) <= CUT else description[: CUT - 3] + "..."
 
 
+Seen = tuple[Path, Path, CodexPrompt]  # (cwd, HOME, what Codex put in the prompt there)
+
+
+def seen(
+    codex: Path, factory: pytest.TempPathFactory, tree: Callable[[Path], tuple[Path, Path]]
+) -> Seen:
+    """`tree` built once in a fresh folder and Codex run on it once: each module fixture
+    below is shared by the host half and the satchel half of a rule (neither writes)."""
+    cwd, home = tree(factory.mktemp(tree.__name__))
+    return cwd, home, codex_prompt(codex, cwd, home)
+
+
 # --- roots: the walk from the git root to cwd ----------------------------------------------
 
 
@@ -73,17 +88,20 @@ def walk_tree(tmp_path: Path) -> tuple[Path, Path]:
     return cwd, home
 
 
-def test_codex_reads_agents_skills_from_git_root_to_cwd(codex: Path, tmp_path: Path):
-    cwd, home = walk_tree(tmp_path)
-    names = [name for name, _ in listed(codex_prompt(codex, cwd, home))]
+@pytest.fixture(scope="module")
+def walk(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, walk_tree)
+
+
+def test_codex_reads_agents_skills_from_git_root_to_cwd(walk: Seen):
+    names = [name for name, _ in listed(walk[2])]
     assert {"at-root", "on-the-way", "at-cwd"} <= set(names)
     assert "above-repo" not in names and "below-cwd" not in names
 
 
-def test_codex_reads_codex_skills_from_git_root_to_cwd_too(codex: Path, tmp_path: Path):
+def test_codex_reads_codex_skills_from_git_root_to_cwd_too(walk: Seen):
     # Not only at cwd: 0.171.0 reads `.codex/skills` in every folder of the walk.
-    cwd, home = walk_tree(tmp_path)
-    prompt = codex_prompt(codex, cwd, home)
+    cwd, _, prompt = walk
     repo = cwd.parent.parent
     assert {"codex-at-root", "codex-on-the-way", "codex-at-cwd"} <= {n for n, _ in listed(prompt)}
     assert set(prompt.roots) >= {
@@ -96,9 +114,9 @@ def test_codex_reads_codex_skills_from_git_root_to_cwd_too(codex: Path, tmp_path
     }
 
 
-def test_satchel_matches_codex_walk_from_git_root_to_cwd(codex: Path, tmp_path: Path):
-    cwd, home = walk_tree(tmp_path)
-    same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
+def test_satchel_matches_codex_walk_from_git_root_to_cwd(walk: Seen):
+    cwd, home, prompt = walk
+    same_skills(prompt, satchel_codex(cwd, home))
 
 
 def outside_git_tree(tmp_path: Path) -> tuple[Path, Path]:
@@ -113,17 +131,22 @@ def outside_git_tree(tmp_path: Path) -> tuple[Path, Path]:
     return cwd, home
 
 
-def test_codex_reads_only_cwd_outside_a_git_repository(codex: Path, tmp_path: Path):
-    cwd, home = outside_git_tree(tmp_path)
-    assert sorted(listed(codex_prompt(codex, cwd, home))) == [
+@pytest.fixture(scope="module")
+def outside_git(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, outside_git_tree)
+
+
+def test_codex_reads_only_cwd_outside_a_git_repository(outside_git: Seen):
+    cwd, _, prompt = outside_git
+    assert sorted(listed(prompt)) == [
         ("here-agents", cwd / ".agents/skills/here-agents/SKILL.md"),
         ("here-codex", cwd / ".codex/skills/here-codex/SKILL.md"),
     ]
 
 
-def test_satchel_matches_codex_outside_a_git_repository(codex: Path, tmp_path: Path):
-    cwd, home = outside_git_tree(tmp_path)
-    same_skills(codex_prompt(codex, cwd, home), satchel_codex(cwd, home))
+def test_satchel_matches_codex_outside_a_git_repository(outside_git: Seen):
+    cwd, home, prompt = outside_git
+    same_skills(prompt, satchel_codex(cwd, home))
 
 
 OTHER_HOSTS = (".claude/skills", ".gemini/skills", ".github/skills", ".opencode/skills", "skills")
@@ -140,16 +163,19 @@ def other_hosts_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_does_not_read_other_hosts_folders(codex: Path, tmp_path: Path):
-    repo, home = other_hosts_tree(tmp_path)
-    assert listed(codex_prompt(codex, repo, home)) == [
-        ("ours", repo / ".agents/skills/ours/SKILL.md")
-    ]
+@pytest.fixture(scope="module")
+def other_hosts(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, other_hosts_tree)
 
 
-def test_satchel_matches_codex_not_reading_other_hosts_folders(codex: Path, tmp_path: Path):
-    repo, home = other_hosts_tree(tmp_path)
-    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+def test_codex_does_not_read_other_hosts_folders(other_hosts: Seen):
+    repo, _, prompt = other_hosts
+    assert listed(prompt) == [("ours", repo / ".agents/skills/ours/SKILL.md")]
+
+
+def test_satchel_matches_codex_not_reading_other_hosts_folders(other_hosts: Seen):
+    repo, home, prompt = other_hosts
+    same_skills(prompt, satchel_codex(repo, home))
 
 
 def home_tree(tmp_path: Path) -> tuple[Path, Path]:
@@ -160,9 +186,13 @@ def home_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_reads_home_agents_and_codex_skills(codex: Path, tmp_path: Path):
-    repo, home = home_tree(tmp_path)
-    prompt = codex_prompt(codex, repo, home)
+@pytest.fixture(scope="module")
+def home_roots(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, home_tree)
+
+
+def test_codex_reads_home_agents_and_codex_skills(home_roots: Seen):
+    _, home, prompt = home_roots
     assert listed(prompt) == [
         ("home-agents", home / ".agents/skills/home-agents/SKILL.md"),
         ("home-codex", home / ".codex/skills/home-codex/SKILL.md"),
@@ -172,9 +202,9 @@ def test_codex_reads_home_agents_and_codex_skills(codex: Path, tmp_path: Path):
     assert "skill-creator" in {s.name for s in prompt.skills if s.root == prompt.system}
 
 
-def test_satchel_matches_codex_home_roots(codex: Path, tmp_path: Path):
-    repo, home = home_tree(tmp_path)
-    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+def test_satchel_matches_codex_home_roots(home_roots: Seen):
+    repo, home, prompt = home_roots
+    same_skills(prompt, satchel_codex(repo, home))
 
 
 # --- duplicates and order ------------------------------------------------------------------
@@ -192,9 +222,13 @@ def duplicates_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_lists_every_copy_of_a_duplicated_name_with_no_warning(codex: Path, tmp_path: Path):
-    repo, home = duplicates_tree(tmp_path)
-    twice = [s for s in codex_prompt(codex, repo, home).own if s.name == "twice"]
+@pytest.fixture(scope="module")
+def duplicates(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, duplicates_tree)
+
+
+def test_codex_lists_every_copy_of_a_duplicated_name_with_no_warning(duplicates: Seen):
+    twice = [s for s in duplicates[2].own if s.name == "twice"]
     assert sorted(s.description for s in twice) == [
         "From home.",
         "From the project's .agents.",
@@ -202,21 +236,19 @@ def test_codex_lists_every_copy_of_a_duplicated_name_with_no_warning(codex: Path
     ]
 
 
-def test_codex_lists_system_then_project_then_home_each_by_name(codex: Path, tmp_path: Path):
-    repo, home = duplicates_tree(tmp_path)
-    prompt = codex_prompt(codex, repo, home)
+def test_codex_lists_system_then_project_then_home_each_by_name(duplicates: Seen):
+    prompt = duplicates[2]
     system = [s.name for s in prompt.skills if s.root == prompt.system]
     assert [s.name for s in prompt.skills[: len(system)]] == system
     assert [s.name for s in prompt.own] == ["alpha", "twice", "twice", "zeta", "beta", "twice"]
 
 
 def test_satchel_keeps_one_copy_and_shadows_the_rest_where_codex_lists_every_copy(
-    codex: Path, tmp_path: Path
+    duplicates: Seen,
 ):
     # Codex lists all three `twice`; satchel keeps the first by the profile's order and
     # reports the other two as skill.shadowed.
-    repo, home = duplicates_tree(tmp_path)
-    prompt = codex_prompt(codex, repo, home)
+    repo, home, prompt = duplicates
     env = satchel_codex(repo, home)
     copies = {s.path.resolve() for s in prompt.own if s.name == "twice"}
     kept = env.skills["twice"].path.resolve()
@@ -242,19 +274,24 @@ def depth_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_reads_skills_at_any_depth_inside_a_root_named_skill_md(codex: Path, tmp_path: Path):
-    repo, home = depth_tree(tmp_path)
+@pytest.fixture(scope="module")
+def depth(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, depth_tree)
+
+
+def test_codex_reads_skills_at_any_depth_inside_a_root_named_skill_md(depth: Seen):
+    repo, _, prompt = depth
     root = repo / ".agents/skills"
-    assert sorted(listed(codex_prompt(codex, repo, home))) == [
+    assert sorted(listed(prompt)) == [
         ("one", root / "one/SKILL.md"),
         ("three", root / "group/more/three/SKILL.md"),
         ("two", root / "group/two/SKILL.md"),
     ]
 
 
-def test_satchel_matches_codex_depth_inside_a_root(codex: Path, tmp_path: Path):
-    repo, home = depth_tree(tmp_path)
-    same_skills(codex_prompt(codex, repo, home), satchel_codex(repo, home))
+def test_satchel_matches_codex_depth_inside_a_root(depth: Seen):
+    repo, home, prompt = depth
+    same_skills(prompt, satchel_codex(repo, home))
 
 
 # --- leniency ------------------------------------------------------------------------------
@@ -298,18 +335,23 @@ def leniency_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_keeps_and_drops_frontmatter_as_listed(codex: Path, tmp_path: Path):
+@pytest.fixture(scope="module")
+def leniency(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, leniency_tree)
+
+
+def test_codex_keeps_and_drops_frontmatter_as_listed(leniency: Seen):
     # Kept: a missing name (the folder's name), any name up to 64 characters, text YAML
     # would refuse (`Use when: x`, `[unclosed`). Dropped silently: no description or an
     # empty one, a 65-character name, real YAML errors, a metadata list, no frontmatter.
-    repo, home = leniency_tree(tmp_path)
+    repo, _, prompt = leniency
     root = repo / ".agents/skills"
-    got = {s.path.parent.name: (s.name, s.description) for s in codex_prompt(codex, repo, home).own}
+    got = {s.path.parent.name: (s.name, s.description) for s in prompt.own}
     assert got == CODEX_KEPT
     assert all((root / folder / "SKILL.md").is_file() for folder in LENIENCY)
 
 
-def test_satchel_matches_codex_leniency_but_for_two_named_rules(codex: Path, tmp_path: Path):
+def test_satchel_matches_codex_leniency_but_for_two_named_rules(leniency: Seen):
     """satchel drops what Codex drops (no frontmatter, no or an empty description, a name
     over 64 characters: `skill.name.refused`, broken YAML) and keeps what it keeps, but
     for two rules on purpose. `yaml-flow`: satchel reads every host's frontmatter with
@@ -317,8 +359,7 @@ def test_satchel_matches_codex_leniency_but_for_two_named_rules(codex: Path, tmp
     where Codex takes it as text. `metadata-type`: satchel loads a skill whose
     `metadata` is a list without its metadata (frontmatter.field.type), where Codex
     drops the skill."""
-    repo, home = leniency_tree(tmp_path)
-    prompt = codex_prompt(codex, repo, home)
+    repo, home, prompt = leniency
     env = satchel_codex(repo, home)
     ours = {
         s.path.parent.name: (s.name, s.description)
@@ -353,19 +394,23 @@ def cut_tree(tmp_path: Path) -> tuple[Path, Path]:
     return repo, home
 
 
-def test_codex_cuts_descriptions_to_1024_characters_with_dots(codex: Path, tmp_path: Path):
-    repo, home = cut_tree(tmp_path)
-    got = {s.name: s.description for s in codex_prompt(codex, repo, home).own}
+@pytest.fixture(scope="module")
+def cut(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, cut_tree)
+
+
+def test_codex_cuts_descriptions_to_1024_characters_with_dots(cut: Seen):
+    got = {s.name: s.description for s in cut[2].own}
     assert got == {name: shown(text.strip()) for name, text in DESCRIPTIONS.items()}
     assert got["exact"] == "e" * CUT
     assert got["long"] == "x" * (CUT - 3) + "..."  # mid-word: no word boundary is kept
     assert len(got["wide"]) == CUT  # characters, not bytes
 
 
-def test_satchel_keeps_the_whole_description_where_codex_cuts_it(codex: Path, tmp_path: Path):
-    repo, home = cut_tree(tmp_path)
+def test_satchel_keeps_the_whole_description_where_codex_cuts_it(cut: Seen):
+    repo, home, prompt = cut
     env = satchel_codex(repo, home)
-    same_skills(codex_prompt(codex, repo, home), env)
+    same_skills(prompt, env)
     assert env.skills["long"].description == "x" * 1100
 
 
@@ -388,9 +433,13 @@ def instructions_tree(tmp_path: Path, *, home_override: bool = True) -> tuple[Pa
     return cwd, home
 
 
-def test_codex_reads_agents_md_from_git_root_to_cwd_override_first(codex: Path, tmp_path: Path):
-    cwd, home = instructions_tree(tmp_path)
-    assert codex_prompt(codex, cwd, home).instructions == (
+@pytest.fixture(scope="module")
+def instructions(codex: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
+    return seen(codex, tmp_path_factory, instructions_tree)
+
+
+def test_codex_reads_agents_md_from_git_root_to_cwd_override_first(instructions: Seen):
+    assert instructions[2].instructions == (
         "Home override.\n\n--- project-doc ---\n\n"
         "Root agents.\n\n\nPkg agents.\n\n\nApp override.\n"
     )
@@ -402,9 +451,9 @@ def test_codex_reads_home_agents_md_without_an_override(codex: Path, tmp_path: P
     assert text is not None and text.startswith("Home agents.\n\n--- project-doc ---\n\n")
 
 
-def test_satchel_matches_codex_instructions(codex: Path, tmp_path: Path):
-    cwd, home = instructions_tree(tmp_path)
-    text = codex_prompt(codex, cwd, home).instructions or ""
+def test_satchel_matches_codex_instructions(instructions: Seen):
+    cwd, home, prompt = instructions
+    text = prompt.instructions or ""
     env = satchel_codex(cwd, home)
     repo = cwd.parent.parent
     assert [f.path.resolve() for f in env.instructions] == [

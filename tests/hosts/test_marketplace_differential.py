@@ -8,6 +8,7 @@ false entry loads the same skills. Where satchel refuses what Claude Code instal
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -60,15 +61,28 @@ def _marketplace(root: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def world(claude_code: Path, tmp_path: Path) -> dict[str, Any]:
-    market = _marketplace(tmp_path / "market")
-    claude_home, home, project = tmp_path / "claude-home", tmp_path / "home", tmp_path / "project"
+@pytest.fixture(scope="module")
+def added(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The marketplace, and a Claude Code home that has added it: once for the module
+    (Claude Code keeps a folder marketplace where it is, and no path of its home in
+    its files, so each test starts from a copy of this home)."""
+    base = tmp_path_factory.mktemp("added")
+    market = _marketplace(base / "market")
+    claude_home, project = base / "claude-home", base / "project"
     claude_home.mkdir()
+    (project / ".git").mkdir(parents=True)
+    done = _claude(claude_code, claude_home, project, "marketplace", "add", str(market))
+    assert done.returncode == 0, done.stderr
+    return market, claude_home
+
+
+@pytest.fixture
+def world(claude_code: Path, added: tuple[Path, Path], tmp_path: Path) -> dict[str, Any]:
+    market, template = added
+    claude_home, home, project = tmp_path / "claude-home", tmp_path / "home", tmp_path / "project"
+    shutil.copytree(template, claude_home, symlinks=True)
     home.mkdir()
     (project / ".git").mkdir(parents=True)
-    added = _claude(claude_code, claude_home, project, "marketplace", "add", str(market))
-    assert added.returncode == 0, added.stderr
     layout = Layout.default(project, home=home, env={})
     add_marketplace(str(market), layout=layout, environ={})
     return {"claude": claude_code, "claude_home": claude_home, "project": project, "layout": layout}

@@ -4,8 +4,10 @@ with literal headers, and one that answers 401."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import anyio
+import pytest
 
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
@@ -15,14 +17,22 @@ AUTH = "MCP server '{}' answered HTTP 401: it needs authorization (satchel sends
 AUTH += "literal headers of its entry; no OAuth)"
 
 
+@pytest.fixture(scope="module")
+def web() -> Iterator[int]:
+    """The SDK fixture over streamable HTTP, started once for the module: the tests
+    that reach it only call its echo tool."""
+    with http_server("--http") as port:
+        yield port
+
+
 async def _echo(sup: McpSupervisor, name: str) -> str:
     async with sup:
         result = await sup.call_tool(name, {"text": "over http"})
         return result.text
 
 
-def test_streamable_http_and_sse_servers(layout):
-    with http_server("--http") as web, http_server("--sse") as sse:
+def test_streamable_http_and_sse_servers(layout, web):
+    with http_server("--sse") as sse:
         given = {
             "web": {"url": f"http://127.0.0.1:{web}/mcp"},
             "old": {"type": "sse", "url": f"http://127.0.0.1:{sse}/sse"},
@@ -87,17 +97,16 @@ def test_a_server_nobody_listens_to_fails_without_echoing_its_url(layout):
     assert "secret" not in found.message
 
 
-def test_a_url_takes_its_variables_from_the_environment_when_it_connects(layout):
+def test_a_url_takes_its_variables_from_the_environment_when_it_connects(layout, web):
     """Claude Code's ${VAR:-default} in a server's url: it loads, judged as its
     default, and the supervisor fills it from its environment when it connects."""
-    with http_server("--http") as port:
-        given = {"web": {"url": "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"}}
-        env = load(layout, mcp_servers=given)
-        [server] = env.mcp_servers.servers
-        assert server.url == "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"  # kept as written
-        environ = {"PATH": os.environ["PATH"], "FIXTURE_PORT": str(port)}
-        sup = supervisor(env, environ=environ)
-        assert anyio.run(_echo, sup, "mcp__web__echo") == "over http"
+    given = {"web": {"url": "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"}}
+    env = load(layout, mcp_servers=given)
+    [server] = env.mcp_servers.servers
+    assert server.url == "http://127.0.0.1:${FIXTURE_PORT:-1}/mcp"  # kept as written
+    environ = {"PATH": os.environ["PATH"], "FIXTURE_PORT": str(web)}
+    sup = supervisor(env, environ=environ)
+    assert anyio.run(_echo, sup, "mcp__web__echo") == "over http"
 
 
 def test_a_url_its_variables_make_unsafe_does_not_connect(layout):

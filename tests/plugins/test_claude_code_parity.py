@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from satchel.plugins import Plugin, read_plugin
+from tests.hostloop.shared import once_json
 from tests.support import put
 from tests.tools import claude_validate
 
@@ -190,14 +191,49 @@ def validate(
     return report["provides"], plugin
 
 
+Validated = tuple[Path, dict[str, dict[str, Any]]]  # (where the trees are, report by tree)
+
+
+def validated_trees(claude_code: Path, factory: pytest.TempPathFactory) -> Validated:
+    """Each of `TREES` built once per test run (``plugins/NAME`` below the folder
+    returned) and Claude Code's report on it: these tests and the claude-code profile's
+    differential (tests/hosts/) share one ``claude plugin validate`` per tree."""
+
+    def make(base: Path) -> dict[str, dict[str, Any]]:
+        home = base / "home"
+        home.mkdir()
+        reports = {}
+        for name, tree in TREES.items():
+            tree(base / "plugins" / name)
+            reports[name] = claude_validate(claude_code, base / "plugins" / name, home)
+        return reports
+
+    return once_json(factory, "claude-code-trees", make)
+
+
+@pytest.fixture(scope="module")
+def trees(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> Validated:
+    return validated_trees(claude_code, tmp_path_factory)
+
+
+def validated(trees: Validated, name: str) -> tuple[dict[str, Any], Plugin]:
+    """`validate` for one of `TREES`, from the shared run."""
+    base, reports = trees
+    report = reports[name]
+    assert report["success"] is True, report["manifest"]["errors"]
+    plugin, diags = read_plugin(base / "plugins" / name)
+    assert plugin is not None, [d.message for d in diags]
+    return report["provides"], plugin
+
+
 @pytest.mark.parametrize("name", sorted(TREES))
-def test_the_inventory_equals_claude_codes_provides(claude_code: Path, tmp_path: Path, name: str):
-    provides, plugin = validate(claude_code, tmp_path, TREES[name], name)
+def test_the_inventory_equals_claude_codes_provides(trees: Validated, name: str):
+    provides, plugin = validated(trees, name)
     assert satchel_inventory(plugin) == claude_inventory(provides)
 
 
-def test_the_ids_are_claude_codes_for_each_kind(claude_code: Path, tmp_path: Path):
-    provides, plugin = validate(claude_code, tmp_path, content_studio, "content-studio")
+def test_the_ids_are_claude_codes_for_each_kind(trees: Validated):
+    provides, plugin = validated(trees, "content-studio")
     expected = {
         "skills": [
             "content-studio:brand-voice",
@@ -222,8 +258,8 @@ def test_the_ids_are_claude_codes_for_each_kind(claude_code: Path, tmp_path: Pat
     assert {kind: theirs[kind] for kind in expected} == expected
 
 
-def test_inline_and_file_hooks_and_servers_all_load(claude_code: Path, tmp_path: Path):
-    provides, plugin = validate(claude_code, tmp_path, guardrails, "guardrails")
+def test_inline_and_file_hooks_and_servers_all_load(trees: Validated):
+    provides, plugin = validated(trees, "guardrails")
     assert len(plugin.hooks) == len(provides["hooks"]) == 5
     assert sorted({h.event for h in plugin.hooks}) == [
         "PreToolUse",
