@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from satchel.hosts._common import SPEC_FIELDS, rows
 from satchel.hosts._hooks import HookDialect, HookVariables
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import (
     InstructionRule,
     InstructionSource,
@@ -238,4 +239,13 @@ CLAUDE_CODE = Host(
     mcp_files=CLAUDE_MCP,
     mcp_off=CLAUDE_MCP_OFF,
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
+    # `claude plugin marketplace add` and `claude plugin install` (2.1.332, observed):
+    # installed_plugins.json, and known_marketplaces.json ({"<name>": {"source",
+    # "installLocation", "lastUpdated"}}) whose installLocation is the clone or folder
+    installs=Installs(
+        "records",
+        folder="{home}/.claude/plugins",
+        records="installed_plugins.json",
+        marketplaces="known_marketplaces.json",
+    ),
 )

@@ -10,6 +10,7 @@ from satchel._host_state import HostState
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, Words
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
@@ -289,4 +290,7 @@ CODEX = Host(
     state=CODEX_STATE,
     # Codex reads no .mcp.json: its servers are its config files' (`state`)
     mcp_files=(),
+    # `codex plugin marketplace add` and `codex plugin add` (0.171.0, observed): the
+    # marketplaces in [marketplaces.<name>] (source_type, source, ref) of config.toml
+    installs=Installs("config", marketplaces="marketplaces"),
 )

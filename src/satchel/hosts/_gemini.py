@@ -9,6 +9,7 @@ from types import MappingProxyType
 from satchel._host_settings import HostSettings, SettingsFile
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import COMMON, HookDialect, HookVariables, Words
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._mcp import GEMINI_MCP
 from satchel.hosts._model import Host, Index
@@ -229,4 +230,13 @@ GEMINI = Host(
     walk=WalkBounds(hidden_dirs=False, root_skill=True),
     # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
     names=NameRule(spec=False, replace=':\\/<>*?"|'),
+    # `gemini extensions install PATH` (0.61.0, observed): a copy in extensions/<name>/
+    # with .gemini-extension-install.json ({"source", "type": local | link | git |
+    # github-release, "ref"}); a linked extension's folder is its source
+    installs=Installs(
+        "folders",
+        folder="{home}/.gemini/extensions",
+        metadata=".gemini-extension-install.json",
+        linked="link",
+    ),
 )

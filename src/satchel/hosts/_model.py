@@ -26,6 +26,7 @@ from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._hooks import HookDialect
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._mcp import MCP_JSON, McpFile, McpOff
 from satchel.hosts._models import Models, Resolved
@@ -194,6 +195,9 @@ class Host:
       ``first`` in plugin order wins, or the ``last`` (Gemini CLI's extensions).
     * `trust_source`: where the host records the folders it trusts, read only by
       ``satchel trust --from`` (`satchel._host_trust.TrustSource`) [None: none].
+    * `installs`: where the host records the plugins it installed and where each came
+      from, read only by ``satchel outdated`` (`satchel.hosts._installs.Installs`)
+      [None: it installs none].
     """
 
     name: str
@@ -242,6 +246,7 @@ class Host:
     settings: HostSettings | None = None
     plugin_skill_clash: Literal["first", "last"] = "first"
     trust_source: TrustSource | None = None
+    installs: Installs | None = None
 
     def keeps(self, fmt: Format, part: Part) -> bool:
         """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
@@ -405,6 +410,7 @@ class Host:
                 "keys": list(self.trust_source.keys),
                 "flag": self.trust_source.flag,
             },
+            "installs": None if self.installs is None else self.installs.to_json(),
         }
 
 

@@ -1,0 +1,298 @@
+"""`satchel outdated` on one scratch machine whose plugins the real hosts installed,
+offline, from local marketplaces and folders: Claude Code 2.1.332 (`claude plugin
+marketplace add DIR`, `claude plugin install`), Codex 0.171.0 (`codex plugin
+marketplace add DIR`, `codex plugin add`), Gemini CLI 0.61.0 (`gemini extensions
+install DIR`), and satchel itself (a skill from a file:// git repository). Then each
+source changes without its version being bumped (a skill added, a file changed, a
+hook or MCP server added), the git remote moves on, and one more git remote goes away.
+
+Each test reads the same machine: the stale plugins are reported outdated with their
+exact files, the load change and the audit's new risk; the untouched plugin is
+current; an offline run names the git source it could not check and does not fail;
+nothing under the scratch machine is written and no hook of a plugin is run."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.cli import main
+from satchel.install import install_from_spec
+from satchel.install._tree import entries
+from satchel.layout import Layout
+from tests.install.support import bare, commit, git, git_repo
+from tests.support import golden
+from tests.support.tree import put, skill_md
+from tests.tools import CALL, GEMINI_SETTINGS, claude_plugin
+
+HOOK = {
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "touch ran-hook"}]}
+        ]
+    }
+}
+MCP = {"mcpServers": {"fresh": {"command": "fresh-server", "args": ["--stdio"]}}}
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _ok(done: subprocess.CompletedProcess[str], what: str) -> None:
+    assert done.returncode == 0, f"{what} failed: {done.stdout}\n{done.stderr}"
+
+
+def _claude_market(root: Path) -> Path:
+    """A folder marketplace of two plugins at version 1.0.0: `stale` and `steady`."""
+    plugins = [{"name": n, "source": f"./plugins/{n}"} for n in ("stale", "steady")]
+    put(root, ".claude-plugin/marketplace.json",
+        json.dumps({"name": "team", "owner": {"name": "Team"}, "plugins": plugins}))  # fmt: skip
+    for name in ("stale", "steady"):
+        put(root, f"plugins/{name}/.claude-plugin/plugin.json",
+            json.dumps({"name": name, "version": "1.0.0"}))  # fmt: skip
+        put(root, f"plugins/{name}/skills/{name}-skill/SKILL.md", skill_md(f"{name}-skill"))
+    return root
+
+
+def _codex_market(root: Path) -> Path:
+    entry = {
+        "name": "cstale",
+        "source": {"source": "local", "path": "./plugins/cstale"},
+        "policy": {"installation": "AVAILABLE"},
+        "category": "Productivity",
+    }
+    put(root, ".agents/plugins/marketplace.json",
+        json.dumps({"name": "cteam", "plugins": [entry]}))  # fmt: skip
+    put(root, "plugins/cstale/.codex-plugin/plugin.json",
+        json.dumps({"name": "cstale", "version": "2.0.0", "skills": "./skills/"}))  # fmt: skip
+    put(root, "plugins/cstale/skills/cskill/SKILL.md", skill_md("cskill"))
+    return root
+
+
+def _codex(binary: Path, home: Path, cwd: Path, *args: str) -> None:
+    (home / ".codex").mkdir(exist_ok=True)
+    env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex"), "PATH": os.environ["PATH"]}
+    done = subprocess.run([str(binary), *args], capture_output=True, text=True,
+                          timeout=CALL, env=env, cwd=cwd, check=False)  # fmt: skip
+    _ok(done, f"codex {' '.join(args)}")
+
+
+def _gemini(script: Path, home: Path, source: Path) -> None:
+    put(home, ".gemini/settings.json", json.dumps(GEMINI_SETTINGS))
+    put(home, ".gemini/trustedFolders.json", json.dumps({str(source): "TRUST_FOLDER"}))
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ["PATH"],
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
+    }
+    node = shutil.which("node") or "node"
+    args = [node, str(script), "extensions", "install", str(source), "--consent"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=CALL, env=env,
+                          cwd=home, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
+    _ok(done, "gemini extensions install")
+
+
+@pytest.fixture(scope="module")
+def machine(
+    tmp_path_factory: pytest.TempPathFactory, claude_code: Path, codex: Path, gemini: Path
+) -> dict[str, Any]:
+    """The scratch machine: each host's real install, then each source changed."""
+    base = tmp_path_factory.mktemp("machine")
+    home, project = base / "home", base / "project"
+    home.mkdir()
+    (project / ".git").mkdir(parents=True)
+    claude = lambda *a: _ok(claude_plugin(claude_code, home, project, *a), "claude")  # noqa: E731
+    market = _claude_market(base / "market")
+    claude("marketplace", "add", str(market))
+    claude("install", "stale@team")
+    claude("install", "steady@team")
+    cmarket = _codex_market(base / "cmarket")
+    _codex(codex, home, project, "plugin", "marketplace", "add", str(cmarket))
+    _codex(codex, home, project, "plugin", "add", "cstale@cteam")
+    ext = base / "gext"
+    put(ext, "gemini-extension.json", json.dumps({"name": "gext", "version": "1.0.0"}))
+    put(ext, "skills/gskill/SKILL.md", skill_md("gskill"))
+    _gemini(gemini, home, ext)
+    layout = Layout.default(project, home=home, project=project, env={})
+    repo = git_repo(base / "work", {"skills/tdd/SKILL.md": skill_md("tdd")})
+    remote = bare(repo, base / "skills.git")
+    install_from_spec(f"file://{remote}#main:skills", skills=["tdd"], scope="user",
+                      layout=layout, environ={})  # fmt: skip
+    gone = git_repo(base / "gone-work", {"skills/pdf/SKILL.md": skill_md("pdf")})
+    install_from_spec(f"file://{bare(gone, base / 'gone.git')}#main:skills", skills=["pdf"],
+                      scope="user", layout=layout, environ={})  # fmt: skip
+    shutil.rmtree(base / "gone.git")
+    # the sources move on, no version bumped
+    stale = market / "plugins/stale"
+    put(stale, "skills/added-skill/SKILL.md", skill_md("added-skill"))
+    put(stale, "skills/stale-skill/SKILL.md", skill_md("stale-skill", body="Longer body now.\n"))
+    put(stale, "hooks/hooks.json", json.dumps(HOOK))
+    put(cmarket, "plugins/cstale/.mcp.json", json.dumps(MCP))
+    put(ext, "skills/gskill2/SKILL.md", skill_md("gskill2"))
+    commit(repo, {"skills/tdd/SKILL.md": skill_md("tdd", body="Red, green, refactor.\n")})
+    git("push", "-q", remote, "main", cwd=repo)
+    return {"base": base, "home": home, "project": project, "repo": repo}
+
+
+def _run(machine: dict[str, Any], capsys: pytest.CaptureFixture[str], *args: str) -> Any:
+    where = ("--project", str(machine["project"]), "--home", str(machine["home"]))
+    code = main(["outdated", *where, *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def online(machine: dict[str, Any]) -> dict[str, Any]:
+    from satchel import hosts
+    from satchel.outdated import outdated
+
+    layout = Layout.default(machine["project"], home=machine["home"],
+                            project=machine["project"], env={})  # fmt: skip
+    chosen = [hosts.get(n) for n in ("claude-code", "codex", "gemini")]
+    result = outdated(layout=layout, hosts=chosen, environ={"PATH": os.environ["PATH"]})
+    return {r.install.id: r for r in result.reports}
+
+
+def _files(report: Any) -> list[tuple[str, str, int | None, int | None]]:
+    return [(f.path, f.change, f.old_size, f.new_size) for f in report.files]
+
+
+def test_every_install_is_found_with_its_installer(online):
+    assert {i: (r.install.installer, r.state) for i, r in online.items()} == {
+        "tdd": ("satchel", "outdated"),
+        "pdf": ("satchel", "source-unreachable"),
+        "stale@team": ("Claude Code", "outdated"),
+        "steady@team": ("Claude Code", "current"),
+        "cstale@cteam": ("Codex", "outdated"),
+        "gext": ("Gemini CLI", "outdated"),
+    }
+
+
+def test_a_claude_code_plugin_changed_without_a_version_bump_is_outdated(online, machine):
+    r = online["stale@team"]
+    assert r.install.version == "1.0.0"
+    assert r.source == str(machine["base"] / "market/plugins/stale")
+    assert _files(r) == [
+        ("hooks/hooks.json", "added", None, len(json.dumps(HOOK))),
+        ("skills/added-skill/SKILL.md", "added", None, len(skill_md("added-skill"))),
+        ("skills/stale-skill/SKILL.md", "changed", len(skill_md("stale-skill")),
+         len(skill_md("stale-skill", body="Longer body now.\n"))),
+    ]  # fmt: skip
+    assert r.load.added == (("hook", "PreToolUse Bash: touch ran-hook"), ("skill", "added-skill"))
+    assert r.load.removed == ()
+    assert [(k.what, k.rule, k.severity, k.path) for k in r.risks] == [
+        ("new hook", "A-HOOK-PRESENT", "medium", "hooks/hooks.json")
+    ]
+    assert r.risks[0].message == (
+        'plugin:stale hook on PreToolUse (matcher "Bash") runs "touch ran-hook"'
+    )
+    (d,) = r.diagnostics
+    assert (d.code, d.severity) == ("outdated.stale", "warning")
+    assert d.message == (
+        "Claude Code's plugin 'stale@team' (version 1.0.0) is not what its source holds now: "
+        f"3 files differ from {machine['base'] / 'market/plugins/stale'}"
+    )
+
+
+def test_an_untouched_claude_code_plugin_is_current(online):
+    r = online["steady@team"]
+    assert (r.state, r.files, r.risks, r.diagnostics) == ("current", (), (), ())
+
+
+def test_a_codex_plugin_with_a_new_mcp_server_is_outdated(online, machine):
+    r = online["cstale@cteam"]
+    assert r.install.root == machine["home"] / ".codex/plugins/cache/cteam/cstale/2.0.0"
+    assert _files(r) == [(".mcp.json", "added", None, len(json.dumps(MCP)))]
+    assert r.load.added == (("mcp server", "fresh"),)
+    assert [(k.what, k.rule) for k in r.risks] == [("new MCP server", "A-MCP-SERVER")]
+
+
+def test_a_gemini_extension_with_a_new_skill_is_outdated_and_its_install_file_ignored(online):
+    r = online["gext"]
+    assert r.install.ignored == (".gemini-extension-install.json",)
+    assert _files(r) == [("skills/gskill2/SKILL.md", "added", None, len(skill_md("gskill2")))]
+    assert r.load.added == (("skill", "gskill2"),)
+    assert r.risks == ()
+
+
+def test_a_satchel_skill_whose_git_remote_moved_on_is_outdated(online, machine):
+    r = online["tdd"]
+    assert r.network
+    assert r.source == f"file://{machine['base'] / 'skills.git'}#main:skills"
+    assert _files(r) == [("SKILL.md", "changed", len(skill_md("tdd")),
+                          len(skill_md("tdd", body="Red, green, refactor.\n")))]  # fmt: skip
+
+
+def test_a_satchel_skill_whose_git_remote_is_gone_is_unreachable(online, machine):
+    r = online["pdf"]
+    (d,) = r.diagnostics
+    assert (d.code, d.severity) == ("outdated.source.unreachable", "warning")
+    assert d.message.startswith(
+        f"satchel's skill 'pdf': file://{machine['base'] / 'gone.git'}#main:skills was not read: "
+    )
+
+
+def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machine, capsys):
+    code, out, _ = _run(machine, capsys, "--offline", "--json")
+    doc = json.loads(out)
+    states = {i["id"]: i["state"] for i in doc["installs"]}
+    assert code == 0
+    assert states == {
+        "tdd": "not-checked",
+        "pdf": "not-checked",
+        "stale@team": "outdated",
+        "steady@team": "current",
+        "cstale@cteam": "outdated",
+        "gext": "outdated",
+    }
+    offline = [d for d in doc["diagnostics"] if d["code"] == "outdated.source.offline"]
+    assert [d["message"] for d in offline] == [
+        f"satchel's skill '{name}' was not checked: its source file://{machine['base'] / git}"
+        "#main:skills needs the network (run without --offline)"
+        for name, git in (("pdf", "gone.git"), ("tdd", "skills.git"))
+    ]
+    assert doc["offline"] is True
+
+
+def test_exit_code_is_one_when_something_is_outdated(machine, capsys):
+    assert _run(machine, capsys, "--offline", "--exit-code")[0] == 1
+    assert _run(machine, capsys, "--offline", "--exit-code", "--hosts", "gemini")[0] == 1
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return entries(root, source=False)
+
+
+def test_it_writes_nothing_and_runs_no_hook(machine, capsys):
+    before = _snapshot(machine["base"])
+    _run(machine, capsys)
+    _run(machine, capsys, "--offline", "--json")
+    assert _snapshot(machine["base"]) == before
+    assert not any(p.name == "ran-hook" for p in machine["base"].rglob("ran-hook"))
+
+
+def _clean(machine: dict[str, Any]) -> Any:
+    def clean(text: str) -> str:
+        text = text.replace(str(machine["base"]), "<machine>")
+        text = re.sub(r"\b[0-9a-f]{40}\b", "<commit>", text)
+        return "\n".join(line.rstrip() for line in text.split("\n"))
+
+    return clean
+
+
+def test_golden_text_and_json_offline(machine, capsys):
+    _, out, err = _run(machine, capsys, "--offline")
+    golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
+    assert err.strip().endswith(
+        "6 installs: 3 outdated, 2 not-checked, 1 current; offline: remote sources were not "
+        "fetched."
+    )
+    _, doc, _ = _run(machine, capsys, "--offline", "--json")
+    golden.check_golden("outdated.json", doc, GOLDEN, clean=_clean(machine))
