@@ -26,6 +26,7 @@ SHOWN = frozenset(
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
         "untrusted_servers", "settings", "plugin_skill_clash", "trust_source", "names",
+        "installs",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -75,6 +76,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("host settings read", _settings(host)),
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
         ("trust taken with --from", _trust_source(host)),
+        ("installs satchel outdated reads", _installs(host)),
     )
 
 
@@ -241,6 +243,15 @@ def _trust_source(host: Host) -> str:
         return "none"
     keys = ".".join((*source.keys, "<folder>", source.flag))
     return f"`{source.path}` `{keys}`"
+
+
+def _installs(host: Host) -> str:
+    found = host.installs
+    if found is None:
+        return "none"
+    files = [f for f in (found.records, found.marketplaces, found.metadata) if f]
+    where = f"`{found.folder}`" if found.folder else "its own state"
+    return f"{found.shape} in {where}" + (f": {_value(tuple(files))}" if files else "")
 
 
 def _walk(host: Host) -> str:

@@ -107,11 +107,13 @@ class _Stop(Exception):
 
 def _unknown(install: Install, why: str) -> Found:
     message = f"{install.installer}'s {install.kind} {install.id!r}: {why}"
-    return Found(None, state="unknown-source", diagnostics=(_d("unknown", message, install),))
+    return Found(
+        None, state="unknown-source", diagnostics=(_d("outdated.source.unknown", message, install),)
+    )
 
 
 def _d(code: str, message: str, install: Install) -> Diagnostic:
-    return diagnostic(f"outdated.source.{code}", message, install.root)
+    return diagnostic(code, message, install.root)
 
 
 def _parse(spec: str, reader: Reader) -> Source:
@@ -138,8 +140,7 @@ def _local(install: Install, src: Source) -> Found:
     top = Path(src.location)
     if not os.path.isdir(top):
         message = f"{install.installer}'s {install.kind} {install.id!r}: its source {top} is gone"
-        raise _Stop(Found(None, str(top), state="source-unreachable",
-                          diagnostics=(_d("unreachable", message, install),)))  # fmt: skip
+        raise _Stop(_gone(message, str(top), install, network=False))
     try:
         tree = folder_of(top, src.subdir)
     except InstallError as e:
@@ -184,12 +185,16 @@ def _fetched(
             f"{install.installer}'s {install.kind} {install.id!r} was not checked: its "
             f"source {spec} needs the network (run without --offline)"
         )
-        raise _Stop(Found(None, spec, True, "not-checked", (_d("offline", message, install),)))
+        raise _Stop(
+            Found(
+                None, spec, True, "not-checked", (_d("outdated.source.offline", message, install),)
+            )
+        )
     try:
         allow()  # type: ignore[operator]
     except InstallError as e:
         message = f"{install.installer}'s {install.kind} {install.id!r} was not checked: {e}"
-        refused = (_d("refused", message, install),)
+        refused = (_d("outdated.source.refused", message, install),)
         raise _Stop(Found(None, spec, network, "not-checked", refused)) from None
     left = reader.deadline.left()
     if left <= 0:
@@ -197,8 +202,7 @@ def _fetched(
             f"{install.installer}'s {install.kind} {install.id!r}: the overall deadline of "
             f"{reader.deadline.seconds:g} s passed before {spec} was fetched"
         )
-        raise _Stop(Found(None, spec, network, "source-unreachable",
-                          (_d("unreachable", message, install),)))  # fmt: skip
+        raise _Stop(_gone(message, spec, install, network=network))
     settings = dataclasses.replace(
         reader.settings,
         deadline=min(reader.settings.deadline, left),
@@ -214,7 +218,12 @@ def _fetched(
 
 def _unreachable(install: Install, spec: str, e: InstallError, *, network: bool) -> Found:
     message = f"{install.installer}'s {install.kind} {install.id!r}: {spec} was not read: {e}"
-    return Found(None, spec, network, "source-unreachable", (_d("unreachable", message, install),))
+    return _gone(message, spec, install, network=network)
+
+
+def _gone(message: str, spec: str, install: Install, *, network: bool) -> Found:
+    found = (_d("outdated.source.unreachable", message, install),)
+    return Found(None, spec, network, "source-unreachable", found)
 
 
 def _from_marketplace(install: Install, origin: Origin, reader: Reader, stack: ExitStack) -> Found:
