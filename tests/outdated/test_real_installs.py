@@ -18,8 +18,9 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -270,11 +271,16 @@ def _snapshot(root: Path) -> dict[str, str]:
     return entries(root, source=False)
 
 
+def _fetch_folders() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob("satchel-outdated-*"))
+
+
 def test_it_writes_nothing_and_runs_no_hook(machine, capsys):
-    before = _snapshot(machine["base"])
+    before, folders = _snapshot(machine["base"]), _fetch_folders()
     _run(machine, capsys)
     _run(machine, capsys, "--offline", "--json")
     assert _snapshot(machine["base"]) == before
+    assert _fetch_folders() == folders  # each fetch's temporary folder is removed
     assert not any(p.name == "ran-hook" for p in machine["base"].rglob("ran-hook"))
 
 
@@ -296,3 +302,64 @@ def test_golden_text_and_json_offline(machine, capsys):
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
     golden.check_golden("outdated.json", doc, GOLDEN, clean=_clean(machine))
+
+
+def test_the_docs_show_the_golden_report():
+    page = (Path(__file__).parents[2] / "docs" / "outdated.md").read_text(encoding="utf-8")
+    report = (GOLDEN / "outdated.txt").read_text(encoding="utf-8")
+    assert f"```text\n{report}```" in page
+
+
+def _outdated(machine: dict[str, Any], **given: Any) -> dict[str, Any]:
+    from satchel import hosts
+    from satchel.outdated import outdated
+
+    project = given.pop("project", machine["project"])
+    layout = Layout.default(project, home=machine["home"], project=project, env={})
+    chosen = [hosts.get(n) for n in ("claude-code", "codex", "gemini")]
+    found = outdated(layout=layout, hosts=chosen, environ={"PATH": os.environ["PATH"]}, **given)
+    return {r.install.id: r for r in found.reports}
+
+
+def test_the_policy_source_rules_are_asked_before_a_fetch(machine, tmp_path):
+    project = tmp_path / "strict"
+    put(project, ".satchel/policy.toml", '[sources]\ndeny = ["*"]\n')
+    reports = _outdated(machine, project=project)
+    for name in ("pdf", "tdd"):
+        r = reports[name]
+        (d,) = r.diagnostics
+        assert (r.state, d.severity) == ("not-checked", "warning")
+        assert d.code == "outdated.source.refused"
+        assert d.message.startswith(f"satchel's skill '{name}' was not checked: ")
+        assert "is refused by policy key `sources.deny`" in d.message
+    assert reports["stale@team"].state == "outdated"  # a folder on disk is no fetch
+
+
+def test_every_fetch_shares_one_deadline(machine):
+    reports = _outdated(machine, deadline=1e-6)
+    for name, remote in (("pdf", "gone.git"), ("tdd", "skills.git")):
+        (d,) = reports[name].diagnostics
+        assert reports[name].state == "source-unreachable"
+        assert d.code == "outdated.source.unreachable"
+        assert d.message == (
+            f"satchel's skill '{name}': the overall deadline of 1e-06 s passed before "
+            f"file://{machine['base'] / remote}#main:skills was fetched"
+        )
+
+
+class _Watched(subprocess.Popen):  # type: ignore[type-arg]
+    started: ClassVar[list[list[str]]] = []
+
+    def __init__(self, args: Any, *rest: Any, **kw: Any) -> None:
+        _Watched.started.append([str(a) for a in args])
+        super().__init__(args, *rest, **kw)
+
+
+def test_offline_starts_no_process_and_online_only_git(machine, capsys, monkeypatch):
+    monkeypatch.setattr(subprocess, "Popen", _Watched)
+    _Watched.started.clear()
+    _run(machine, capsys, "--offline")
+    assert _Watched.started == []
+    _outdated(machine)
+    assert _Watched.started
+    assert {Path(args[0]).name for args in _Watched.started} == {"git"}
