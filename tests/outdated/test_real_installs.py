@@ -57,6 +57,7 @@ def _claude_market(root: Path) -> Path:
         put(root, f"plugins/{name}/.claude-plugin/plugin.json",
             json.dumps({"name": name, "version": "1.0.0"}))  # fmt: skip
         put(root, f"plugins/{name}/skills/{name}-skill/SKILL.md", skill_md(f"{name}-skill"))
+    git("init", "-q", cwd=root / "plugins/steady")  # its own .git: Claude Code copies none
     return root
 
 
@@ -202,8 +203,10 @@ def test_a_claude_code_plugin_changed_without_a_version_bump_is_outdated(online,
     )
 
 
-def test_an_untouched_claude_code_plugin_is_current(online):
+def test_an_untouched_claude_code_plugin_is_current_its_own_git_folder_not_copied(online, machine):
     r = online["steady@team"]
+    assert (machine["base"] / "market/plugins/steady/.git").is_dir()
+    assert not (r.install.root / ".git").exists()
     assert (r.state, r.files, r.risks, r.diagnostics) == ("current", (), (), ())
 
 

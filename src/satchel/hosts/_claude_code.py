@@ -241,11 +241,13 @@ CLAUDE_CODE = Host(
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
     # `claude plugin marketplace add` and `claude plugin install` (2.1.332, observed):
     # installed_plugins.json, and known_marketplaces.json ({"<name>": {"source",
-    # "installLocation", "lastUpdated"}}) whose installLocation is the clone or folder
+    # "installLocation", "lastUpdated"}}) whose installLocation is the clone or folder;
+    # a plugin folder's own .git is not copied into the cache (observed)
     installs=Installs(
         "records",
         folder="{home}/.claude/plugins",
         records="installed_plugins.json",
         marketplaces="known_marketplaces.json",
+        skipped=(".git",),
     ),
 )

@@ -251,7 +251,8 @@ def _installs(host: Host) -> str:
         return "none"
     files = [f for f in (found.records, found.marketplaces, found.metadata) if f]
     where = f"`{found.folder}`" if found.folder else "its own state"
-    return f"{found.shape} in {where}" + (f": {_value(tuple(files))}" if files else "")
+    said = f"{found.shape} in {where}" + (f": {_value(tuple(files))}" if files else "")
+    return said + (f"; not copied: {_value(found.skipped)}" if found.skipped else "")
 
 
 def _walk(host: Host) -> str:

@@ -39,6 +39,8 @@ class Installs:
     metadata: str | None = None  # each installed folder's install metadata file
     # the metadata ``type`` whose folder is the source itself, always current
     linked: str | None = None
+    # the names at a plugin's root the host leaves out when it copies one
+    skipped: tuple[str, ...] = ()
 
     def folder_path(self, layout: Layout) -> Path:
         """`folder` for `layout`'s home."""
@@ -52,4 +54,5 @@ class Installs:
             "marketplaces": self.marketplaces,
             "metadata": self.metadata,
             "linked": self.linked,
+            "skipped": list(self.skipped),
         }

@@ -60,7 +60,18 @@ def _records(layout: Layout, host: Host, installs: Installs) -> Found:
         origin = _marketplace_origin(known.get(r.marketplace), r.marketplace, r.name, folder)
         why = None if origin else f"{host.title} knows no marketplace {r.marketplace!r}"
         found.append(
-            Install(host.title, r.id, r.name, "plugin", r.scope, r.root, r.version, origin, why)
+            Install(
+                host.title,
+                r.id,
+                r.name,
+                "plugin",
+                r.scope,
+                r.root,
+                r.version,
+                origin,
+                why,
+                ignored=installs.skipped,
+            )
         )
     return found, problems
 
@@ -119,7 +130,18 @@ def _config(layout: Layout, host: Host, installs: Installs) -> Found:
         origin = _config_origin(entry, r.marketplace, r.name, config.user_path)
         why = None if origin else f"{config.user_path} names no marketplace {r.marketplace!r}"
         found.append(
-            Install(host.title, r.id, r.name, "plugin", USER, r.root, r.version, origin, why)
+            Install(
+                host.title,
+                r.id,
+                r.name,
+                "plugin",
+                USER,
+                r.root,
+                r.version,
+                origin,
+                why,
+                ignored=installs.skipped,
+            )
         )
     return found, [*config.diagnostics, *problems]
 
@@ -157,7 +179,7 @@ def _folder(
     host: Host, installs: Installs, root: Path, meta: Path, problems: list[Diagnostic]
 ) -> Install:
     data, why = probe_json(meta)
-    ignored = (meta.name,)
+    ignored = (meta.name, *installs.skipped)
     title, name = host.title, root.name
     if why is not None or not isinstance(data, dict) or not isinstance(data.get("source"), str):
         why = why or "it holds no source string"
