@@ -50,10 +50,10 @@ def _ok(done: subprocess.CompletedProcess[str], what: str) -> None:
 
 def _claude_market(root: Path) -> Path:
     """A folder marketplace of two plugins at version 1.0.0: `stale` and `steady`."""
-    plugins = [{"name": n, "source": f"./plugins/{n}"} for n in ("stale", "steady")]
+    plugins = [{"name": n, "source": f"./plugins/{n}"} for n in ("stale", "steady", "dropped")]
     put(root, ".claude-plugin/marketplace.json",
         json.dumps({"name": "team", "owner": {"name": "Team"}, "plugins": plugins}))  # fmt: skip
-    for name in ("stale", "steady"):
+    for name in ("stale", "steady", "dropped"):
         put(root, f"plugins/{name}/.claude-plugin/plugin.json",
             json.dumps({"name": name, "version": "1.0.0"}))  # fmt: skip
         put(root, f"plugins/{name}/skills/{name}-skill/SKILL.md", skill_md(f"{name}-skill"))
@@ -115,6 +115,7 @@ def machine(
     claude("marketplace", "add", str(market))
     claude("install", "stale@team")
     claude("install", "steady@team")
+    claude("install", "dropped@team")
     cmarket = _codex_market(base / "cmarket")
     _codex(codex, home, project, "plugin", "marketplace", "add", str(cmarket))
     _codex(codex, home, project, "plugin", "add", "cstale@cteam")
@@ -131,7 +132,10 @@ def machine(
     install_from_spec(f"file://{bare(gone, base / 'gone.git')}#main:skills", skills=["pdf"],
                       scope="user", layout=layout, environ={})  # fmt: skip
     shutil.rmtree(base / "gone.git")
-    # the sources move on, no version bumped
+    # the sources move on, no version bumped; the marketplace drops a plugin
+    catalogue = json.loads((market / ".claude-plugin/marketplace.json").read_text())
+    catalogue["plugins"] = [p for p in catalogue["plugins"] if p["name"] != "dropped"]
+    put(market, ".claude-plugin/marketplace.json", json.dumps(catalogue))
     stale = market / "plugins/stale"
     put(stale, "skills/added-skill/SKILL.md", skill_md("added-skill"))
     put(stale, "skills/stale-skill/SKILL.md", skill_md("stale-skill", body="Longer body now.\n"))
@@ -172,6 +176,7 @@ def test_every_install_is_found_with_its_installer(online):
         "pdf": ("satchel", "source-unreachable"),
         "stale@team": ("Claude Code", "outdated"),
         "steady@team": ("Claude Code", "current"),
+        "dropped@team": ("Claude Code", "unknown-source"),
         "cstale@cteam": ("Codex", "outdated"),
         "gext": ("Gemini CLI", "outdated"),
     }
@@ -208,6 +213,16 @@ def test_an_untouched_claude_code_plugin_is_current_its_own_git_folder_not_copie
     assert (machine["base"] / "market/plugins/steady/.git").is_dir()
     assert not (r.install.root / ".git").exists()
     assert (r.state, r.files, r.risks, r.diagnostics) == ("current", (), (), ())
+
+
+def test_a_plugin_its_marketplace_no_longer_lists_has_an_unknown_source(online, machine):
+    r = online["dropped@team"]
+    (d,) = r.diagnostics
+    assert (d.code, d.severity) == ("outdated.source.unknown", "warning")
+    assert d.message == (
+        "Claude Code's plugin 'dropped@team': marketplace 'team' "
+        f"({machine['base'] / 'market'}) no longer lists it"
+    )
 
 
 def test_a_codex_plugin_with_a_new_mcp_server_is_outdated(online, machine):
@@ -253,6 +268,7 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "pdf": "not-checked",
         "stale@team": "outdated",
         "steady@team": "current",
+        "dropped@team": "unknown-source",
         "cstale@cteam": "outdated",
         "gext": "outdated",
     }
@@ -291,6 +307,7 @@ def _clean(machine: dict[str, Any]) -> Any:
     def clean(text: str) -> str:
         text = text.replace(str(machine["base"]), "<machine>")
         text = re.sub(r"\b[0-9a-f]{40}\b", "<commit>", text)
+        text = re.sub(r"(skill (pdf|tdd)) [0-9a-f]{12} ", r"\1 <commit> ", text)
         return "\n".join(line.rstrip() for line in text.split("\n"))
 
     return clean
@@ -300,8 +317,8 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "6 installs: 3 outdated, 2 not-checked, 1 current; offline: remote sources were not "
-        "fetched."
+        "7 installs: 3 outdated, 2 not-checked, 1 unknown-source, 1 current; offline: "
+        "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
     golden.check_golden("outdated.json", doc, GOLDEN, clean=_clean(machine))
@@ -366,3 +383,19 @@ def test_offline_starts_no_process_and_online_only_git(machine, capsys, monkeypa
     _outdated(machine)
     assert _Watched.started
     assert {Path(args[0]).name for args in _Watched.started} == {"git"}
+
+
+def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
+    machine, capsys, monkeypatch
+):
+    _, piped, _ = _run(machine, capsys, "--offline")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, shown, _ = _run(machine, capsys, "--offline")
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    summary = (
+        "7 installs: 3 outdated, 2 not-checked, 1 unknown-source, 1 current; offline: "
+        "remote sources were not fetched."
+    )
+    assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

@@ -122,7 +122,7 @@ def _print(result: Outdated) -> None:
 
 def _print_one(r: Report) -> None:
     i = r.install
-    version = f" {i.version}" if i.version else ""
+    version = f" {_short(i.version)}" if i.version else ""
     out.say(f"{i.installer} {i.kind} {i.id}{version} ({i.scope}): {r.state}")
     out.say(f"  installed: {out.shown(i.root)}")
     if r.source is not None:
@@ -140,6 +140,12 @@ def _print_one(r: Report) -> None:
     for d in r.diagnostics:
         if d.code != "outdated.stale":
             out.say(f"  {d.code}: {out.unrooted(d.message)}")
+
+
+def _short(version: str) -> str:
+    """A commit SHA as git shortens one (12 hex digits); any other version whole."""
+    hexes = len(version) in (40, 64) and all(c in "0123456789abcdef" for c in version)
+    return version[:12] if hexes else version
 
 
 def _size(size: int | None) -> str:
