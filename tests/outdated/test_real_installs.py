@@ -235,7 +235,7 @@ def test_a_codex_plugin_with_a_new_mcp_server_is_outdated(online, machine):
 
 def test_a_gemini_extension_with_a_new_skill_is_outdated_and_its_install_file_ignored(online):
     r = online["gext"]
-    assert r.install.ignored == (".gemini-extension-install.json",)
+    assert (r.install.version, r.install.ignored) == ("1.0.0", (".gemini-extension-install.json",))
     assert _files(r) == [("skills/gskill2/SKILL.md", "added", None, len(skill_md("gskill2")))]
     assert r.load.added == (("skill", "gskill2"),)
     assert r.risks == ()

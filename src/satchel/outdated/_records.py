@@ -30,6 +30,7 @@ from satchel.layout import USER, Layout
 from satchel.outdated._model import Install, Origin
 from satchel.plugins._claude_installed import installed_plugins
 from satchel.plugins._host_installed import host_installed
+from satchel.plugins._read import read_plugin
 
 __all__ = ["host_installs"]
 
@@ -188,14 +189,21 @@ def _folder(
         return Install(title, name, name, "extension", USER, root, why=message, ignored=ignored)
     kind, source, ref = data.get("type"), data["source"], data.get("ref")
     recorded = f"{meta}"
+    version = _version(root)
     if kind == installs.linked:
         origin = Origin(f"{recorded} (linked: the folder is the source)", spec=source)
-        return Install(
-            title, name, name, "extension", USER, root, None, origin, ignored=ignored, linked=True
-        )
+        return Install(title, name, name, "extension", USER, root, version, origin,
+                       ignored=ignored, linked=True)  # fmt: skip
     spec = _spec("local" if kind == "local" else "git" if kind == "git" else None, source, ref)
     if spec is None:
         why = f"an install of type {kind!r} is not one satchel reads again"
-        return Install(title, name, name, "extension", USER, root, why=why, ignored=ignored)
+        return Install(title, name, name, "extension", USER, root, version, why=why,
+                       ignored=ignored)  # fmt: skip
     origin = Origin(recorded, spec=spec)
-    return Install(title, name, name, "extension", USER, root, None, origin, ignored=ignored)
+    return Install(title, name, name, "extension", USER, root, version, origin, ignored=ignored)
+
+
+def _version(root: Path) -> str | None:
+    """The version the installed folder's own manifest gives (None: none, or unread)."""
+    plugin, _ = read_plugin(root, executable=False)
+    return None if plugin is None else plugin.version
