@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import pytest
 
 from satchel.cli import main
-from satchel.install import install_from_spec
+from satchel.install import add_marketplace, install_from_spec, install_plugin
 from satchel.install._tree import entries
 from satchel.layout import Layout
 from tests.install.support import bare, commit, git, git_repo
@@ -132,6 +132,16 @@ def machine(
     install_from_spec(f"file://{bare(gone, base / 'gone.git')}#main:skills", skills=["pdf"],
                       scope="user", layout=layout, environ={})  # fmt: skip
     shutil.rmtree(base / "gone.git")
+    smarket = git_repo(base / "smarket", {
+        ".claude-plugin/marketplace.json": json.dumps(
+            {"name": "kept", "owner": {"name": "T"},
+             "plugins": [{"name": "kplug", "source": "./plugins/kplug"}]}),
+        "plugins/kplug/.claude-plugin/plugin.json": json.dumps({"name": "kplug"}),
+        "plugins/kplug/skills/kskill/SKILL.md": skill_md("kskill"),
+    })  # fmt: skip
+    sremote = bare(smarket, base / "smarket.git")
+    add_marketplace(f"file://{sremote}", layout=layout, environ={})
+    install_plugin("kplug@kept", scope="user", layout=layout, environ={})
     # the sources move on, no version bumped; the marketplace drops a plugin
     catalogue = json.loads((market / ".claude-plugin/marketplace.json").read_text())
     catalogue["plugins"] = [p for p in catalogue["plugins"] if p["name"] != "dropped"]
@@ -144,6 +154,8 @@ def machine(
     put(ext, "skills/gskill2/SKILL.md", skill_md("gskill2"))
     commit(repo, {"skills/tdd/SKILL.md": skill_md("tdd", body="Red, green, refactor.\n")})
     git("push", "-q", remote, "main", cwd=repo)
+    commit(smarket, {"plugins/kplug/skills/kskill2/SKILL.md": skill_md("kskill2")})
+    git("push", "-q", sremote, "main", cwd=smarket)
     return {"base": base, "home": home, "project": project, "repo": repo}
 
 
@@ -172,6 +184,7 @@ def _files(report: Any) -> list[tuple[str, str, int | None, int | None]]:
 
 def test_every_install_is_found_with_its_installer(online):
     assert {i: (r.install.installer, r.state) for i, r in online.items()} == {
+        "kplug": ("satchel", "outdated"),
         "tdd": ("satchel", "outdated"),
         "pdf": ("satchel", "source-unreachable"),
         "stale@team": ("Claude Code", "outdated"),
@@ -249,6 +262,20 @@ def test_a_satchel_skill_whose_git_remote_moved_on_is_outdated(online, machine):
                           len(skill_md("tdd", body="Red, green, refactor.\n")))]  # fmt: skip
 
 
+def test_a_satchel_plugin_is_read_online_from_its_remote_offline_from_the_kept_copy(
+    online, machine, capsys
+):
+    r = online["kplug"]
+    assert (r.state, r.network) == ("outdated", True)
+    assert _files(r) == [("skills/kskill2/SKILL.md", "added", None, len(skill_md("kskill2")))]
+    assert r.load.added == (("skill", "kskill2"),)
+    doc = json.loads(_run(machine, capsys, "--offline", "--json")[1])
+    (kept,) = [i for i in doc["installs"] if i["id"] == "kplug"]
+    copy = machine["home"] / ".config/satchel/marketplaces/kept"
+    assert (kept["state"], kept["network"]) == ("current", False)
+    assert kept["origin"]["clone"] == str(copy)
+
+
 def test_a_satchel_skill_whose_git_remote_is_gone_is_unreachable(online, machine):
     r = online["pdf"]
     (d,) = r.diagnostics
@@ -264,6 +291,7 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
     states = {i["id"]: i["state"] for i in doc["installs"]}
     assert code == 0
     assert states == {
+        "kplug": "current",
         "tdd": "not-checked",
         "pdf": "not-checked",
         "stale@team": "outdated",
@@ -307,7 +335,7 @@ def _clean(machine: dict[str, Any]) -> Any:
     def clean(text: str) -> str:
         text = text.replace(str(machine["base"]), "<machine>")
         text = re.sub(r"\b[0-9a-f]{40}\b", "<commit>", text)
-        text = re.sub(r"(skill (pdf|tdd)) [0-9a-f]{12} ", r"\1 <commit> ", text)
+        text = re.sub(r"^(satchel \w+ \S+) [0-9a-f]{12} ", r"\1 <commit> ", text, flags=re.M)
         return "\n".join(line.rstrip() for line in text.split("\n"))
 
     return clean
@@ -317,7 +345,7 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "7 installs: 3 outdated, 2 not-checked, 1 unknown-source, 1 current; offline: "
+        "8 installs: 3 outdated, 2 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
@@ -395,7 +423,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "7 installs: 3 outdated, 2 not-checked, 1 unknown-source, 1 current; offline: "
+        "8 installs: 3 outdated, 2 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

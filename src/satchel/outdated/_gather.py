@@ -3,7 +3,8 @@ where each came from as its installer recorded it.
 
 * satchel: each entry of the project's and the user's ``skills.lock``
   (`satchel.install._lock`), its folder where `installed_at` says, its source the
-  entry's ``source`` (with its ``ref``).
+  entry's ``source`` (with its ``ref``), and for a plugin installed from a marketplace
+  satchel's copy of that marketplace (``{config}/satchel/marketplaces/<name>/``).
 * each host whose definition says where it records its installs
   (`satchel.hosts._installs.Installs`): the records of the shape it writes, read by
   `satchel.outdated._records`.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from pathlib import Path
 
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._model import Host
@@ -64,8 +66,12 @@ def _satchel(layout: Layout) -> tuple[list[Install], list[Diagnostic]]:
             root = installed_at(where, entry)
             if not os.path.isdir(root) or os.path.islink(root):
                 continue  # `satchel verify` says so
-            spec = entry.source
-            origin = Origin(f"{where.lock_path}", spec=spec)
+            origin = Origin(
+                f"{where.lock_path}",
+                spec=entry.source,
+                marketplace=entry.marketplace,
+                clone=_copy(layout, entry.marketplace),
+            )
             found.append(
                 Install(
                     "satchel",
@@ -81,3 +87,11 @@ def _satchel(layout: Layout) -> tuple[list[Install], list[Diagnostic]]:
                 )
             )
     return found, problems
+
+
+def _copy(layout: Layout, marketplace: str | None) -> Path | None:
+    """satchel's copy of the marketplace `marketplace` (None: none is kept)."""
+    if marketplace is None:
+        return None
+    path = layout.config_home / layout.client / "marketplaces" / marketplace
+    return path if os.path.isdir(path) and not os.path.islink(path) else None

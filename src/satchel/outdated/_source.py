@@ -3,11 +3,13 @@ folder, a marketplace's folder or clone), else fetched read-only into a temporar
 folder that is removed when the check is done.
 
 A remote source needs the network: with `offline` it is not fetched
-(``outdated.source.offline``); the policy's ``[sources]`` and ``[marketplaces]`` rules
-are asked first (``outdated.source.refused``); every fetch gets what is left of one
-overall deadline (`Deadline`), and a fetch that fails or passes it is
-``outdated.source.unreachable``. A marketplace that no longer lists the plugin, or a
-record naming no source, is ``outdated.source.unknown``.
+(``outdated.source.offline``), but a plugin satchel installed from a marketplace whose
+copy it keeps is read from that copy, as satchel last fetched it. The policy's
+``[sources]`` and ``[marketplaces]`` rules are asked first
+(``outdated.source.refused``); every fetch gets what is left of one overall deadline
+(`Deadline`), and a fetch that fails or passes it is ``outdated.source.unreachable``.
+A marketplace that no longer lists the plugin, or a record naming no source, is
+``outdated.source.unknown``.
 """
 
 from __future__ import annotations
@@ -156,12 +158,40 @@ def _locked(install: Install, src: Source, reader: Reader, stack: ExitStack) -> 
     network = src.kind != "local"
     allow = lambda: allow_listing(src, reader.layout)  # noqa: E731
     work = _work(stack)
+    copy = _kept_copy(install, src, reader)
+    if copy is not None:  # offline: the marketplace as satchel last fetched it
+        src, network = Source("local", str(copy), subdir=src.subdir), False
     tree = _fetched(install, src, reader, stack, allow, work=work)
     try:
         item = locked_item(tree, entry, work, reader.settings.limits)
     except InstallError as e:
         raise _Stop(_unreachable(install, src.spec(), e, network=network)) from None
-    return Found(item.path, src.spec() if network else src.location, network=network)
+    shown = src.spec() if network else str(Path(src.location) / entry.folder)
+    return Found(item.path, shown, network=network)
+
+
+def _kept_copy(install: Install, src: Source, reader: Reader) -> Path | None:
+    """Offline, satchel's copy of the marketplace a plugin was installed from, when
+    the plugin is a folder of that marketplace's own source."""
+    origin = install.origin
+    if not reader.offline or origin is None or origin.clone is None or src.kind == "local":
+        return None
+    known = _known_source(reader, origin.marketplace)
+    if known is None or (known.kind, known.location) != (src.kind, src.location):
+        return None
+    return origin.clone
+
+
+def _known_source(reader: Reader, name: str | None) -> Source | None:
+    from satchel.install._installer import Context
+    from satchel.install._marketplaces import added
+
+    ctx = Context.make(reader.layout, reader.settings, reader.environ)
+    try:
+        known = next((k for k in added(ctx) if k.name == name), None)
+        return None if known is None else _parse(known.source, reader)
+    except InstallError:
+        return None
 
 
 def _work(stack: ExitStack) -> Path:
