@@ -48,9 +48,13 @@ def _ok(done: subprocess.CompletedProcess[str], what: str) -> None:
     assert done.returncode == 0, f"{what} failed: {done.stdout}\n{done.stderr}"
 
 
-def _claude_market(root: Path) -> Path:
-    """A folder marketplace of two plugins at version 1.0.0: `stale` and `steady`."""
-    plugins = [{"name": n, "source": f"./plugins/{n}"} for n in ("stale", "steady", "dropped")]
+def _claude_market(root: Path, remote: Path) -> Path:
+    """A folder marketplace of plugins at version 1.0.0: `stale`, `steady` and `dropped`
+    in its folder, `fetched` from the git repository `remote`."""
+    plugins: list[dict[str, Any]] = [
+        {"name": n, "source": f"./plugins/{n}"} for n in ("stale", "steady", "dropped")
+    ]
+    plugins.append({"name": "fetched", "source": {"source": "url", "url": f"file://{remote}"}})
     put(root, ".claude-plugin/marketplace.json",
         json.dumps({"name": "team", "owner": {"name": "Team"}, "plugins": plugins}))  # fmt: skip
     for name in ("stale", "steady", "dropped"):
@@ -111,8 +115,14 @@ def machine(
     home.mkdir()
     (project / ".git").mkdir(parents=True)
     claude = lambda *a: _ok(claude_plugin(claude_code, home, project, *a), "claude")  # noqa: E731
-    market = _claude_market(base / "market")
+    fetched = git_repo(base / "fetched", {
+        ".claude-plugin/plugin.json": json.dumps({"name": "fetched", "version": "1.0.0"}),
+        "skills/fskill/SKILL.md": skill_md("fskill"),
+    })  # fmt: skip
+    fremote = bare(fetched, base / "fetched.git")
+    market = _claude_market(base / "market", fremote)
     claude("marketplace", "add", str(market))
+    claude("install", "fetched@team")
     claude("install", "stale@team")
     claude("install", "steady@team")
     claude("install", "dropped@team")
@@ -154,6 +164,8 @@ def machine(
     put(ext, "skills/gskill2/SKILL.md", skill_md("gskill2"))
     commit(repo, {"skills/tdd/SKILL.md": skill_md("tdd", body="Red, green, refactor.\n")})
     git("push", "-q", remote, "main", cwd=repo)
+    commit(fetched, {"skills/fskill/SKILL.md": skill_md("fskill", body="Moved on.\n")})
+    git("push", "-q", fremote, "main", cwd=fetched)
     commit(smarket, {"plugins/kplug/skills/kskill2/SKILL.md": skill_md("kskill2")})
     git("push", "-q", sremote, "main", cwd=smarket)
     return {"base": base, "home": home, "project": project, "repo": repo}
@@ -187,6 +199,7 @@ def test_every_install_is_found_with_its_installer(online):
         "kplug": ("satchel", "outdated"),
         "tdd": ("satchel", "outdated"),
         "pdf": ("satchel", "source-unreachable"),
+        "fetched@team": ("Claude Code", "outdated"),
         "stale@team": ("Claude Code", "outdated"),
         "steady@team": ("Claude Code", "current"),
         "dropped@team": ("Claude Code", "unknown-source"),
@@ -219,6 +232,14 @@ def test_a_claude_code_plugin_changed_without_a_version_bump_is_outdated(online,
         "Claude Code's plugin 'stale@team' (version 1.0.0) is not what its source holds now: "
         f"3 files differ from {machine['base'] / 'market/plugins/stale'}"
     )
+
+
+def test_a_claude_code_plugin_from_a_git_url_is_fetched_and_its_markers_left_out(online, machine):
+    r = online["fetched@team"]
+    assert (r.install.root / ".in_use").is_dir()  # Claude Code's marker, not a difference
+    assert (r.network, r.source) == (True, f"file://{machine['base'] / 'fetched.git'}")
+    assert _files(r) == [("skills/fskill/SKILL.md", "changed", len(skill_md("fskill")),
+                          len(skill_md("fskill", body="Moved on.\n")))]  # fmt: skip
 
 
 def test_an_untouched_claude_code_plugin_is_current_its_own_git_folder_not_copied(online, machine):
@@ -294,6 +315,7 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "kplug": "current",
         "tdd": "not-checked",
         "pdf": "not-checked",
+        "fetched@team": "not-checked",
         "stale@team": "outdated",
         "steady@team": "current",
         "dropped@team": "unknown-source",
@@ -301,6 +323,10 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "gext": "outdated",
     }
     offline = [d for d in doc["diagnostics"] if d["code"] == "outdated.source.offline"]
+    assert offline.pop(-1)["message"] == (
+        "Claude Code's plugin 'fetched@team' was not checked: its source "
+        f"file://{machine['base'] / 'fetched.git'} needs the network (run without --offline)"
+    )
     assert [d["message"] for d in offline] == [
         f"satchel's skill '{name}' was not checked: its source file://{machine['base'] / git}"
         "#main:skills needs the network (run without --offline)"
@@ -345,7 +371,7 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "8 installs: 3 outdated, 2 not-checked, 1 unknown-source, 2 current; offline: "
+        "9 installs: 3 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
@@ -423,7 +449,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "8 installs: 3 outdated, 2 not-checked, 1 unknown-source, 2 current; offline: "
+        "9 installs: 3 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

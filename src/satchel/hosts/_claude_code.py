@@ -242,12 +242,21 @@ CLAUDE_CODE = Host(
     # `claude plugin marketplace add` and `claude plugin install` (2.1.332, observed):
     # installed_plugins.json, and known_marketplaces.json ({"<name>": {"source",
     # "installLocation", "lastUpdated"}}) whose installLocation is the clone or folder;
-    # a plugin folder's own .git is not copied into the cache (observed)
+    # a plugin folder's own .git is not copied into the cache (observed), and Claude Code
+    # marks a cached copy with files of its own (.in_use for one cloned from git,
+    # observed; the others named beside it in the 2.1.332 binary)
     installs=Installs(
         "records",
         folder="{home}/.claude/plugins",
         records="installed_plugins.json",
         marketplaces="known_marketplaces.json",
-        skipped=(".git",),
+        skipped=(
+            ".git",
+            ".in_use",
+            ".in_use-links",
+            ".orphaned_at",
+            ".gcs-sha",
+            ".links_materialized",
+        ),
     ),
 )

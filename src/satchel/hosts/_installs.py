@@ -39,7 +39,7 @@ class Installs:
     metadata: str | None = None  # each installed folder's install metadata file
     # the metadata ``type`` whose folder is the source itself, always current
     linked: str | None = None
-    # the names at a plugin's root the host leaves out when it copies one
+    # the names at a plugin's root the host leaves out when it copies one, or adds
     skipped: tuple[str, ...] = ()
 
     def folder_path(self, layout: Layout) -> Path:
