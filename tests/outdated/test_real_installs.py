@@ -28,6 +28,7 @@ from satchel.cli import main
 from satchel.install import add_marketplace, install_from_spec, install_plugin
 from satchel.install._tree import entries
 from satchel.layout import Layout
+from tests.hostloop.shared import once
 from tests.install.support import bare, commit, git, git_repo
 from tests.support import golden
 from tests.support.tree import put, skill_md
@@ -109,8 +110,16 @@ def _gemini(script: Path, home: Path, source: Path) -> None:
 def machine(
     tmp_path_factory: pytest.TempPathFactory, claude_code: Path, codex: Path, gemini: Path
 ) -> dict[str, Any]:
-    """The scratch machine: each host's real install, then each source changed."""
-    base = tmp_path_factory.mktemp("machine")
+    """The scratch machine, built once per test run (`once`: every worker reads the
+    same one, which no test changes)."""
+    make = lambda base: _build(base, claude_code, codex, gemini)  # noqa: E731
+    base, _ = once(tmp_path_factory, "outdated-machine", make)
+    return {"base": base, "home": base / "home", "project": base / "project",
+            "repo": base / "work"}  # fmt: skip
+
+
+def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str, Any]:
+    """Each host's real install, then each source changed."""
     home, project = base / "home", base / "project"
     home.mkdir()
     (project / ".git").mkdir(parents=True)
@@ -168,7 +177,7 @@ def machine(
     git("push", "-q", fremote, "main", cwd=fetched)
     commit(smarket, {"plugins/kplug/skills/kskill2/SKILL.md": skill_md("kskill2")})
     git("push", "-q", sremote, "main", cwd=smarket)
-    return {"base": base, "home": home, "project": project, "repo": repo}
+    return {}  # no host turns: the machine is the folder
 
 
 def _run(machine: dict[str, Any], capsys: pytest.CaptureFixture[str], *args: str) -> Any:
@@ -344,16 +353,22 @@ def _snapshot(root: Path) -> dict[str, str]:
     return entries(root, source=False)
 
 
-def _fetch_folders() -> set[Path]:
-    return set(Path(tempfile.gettempdir()).glob("satchel-outdated-*"))
+def test_it_writes_nothing_and_runs_no_hook(machine, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where its fetches go
+    made: list[Path] = []
+    mkdtemp = tempfile.mkdtemp
 
+    def watched(*args: Any, **kw: Any) -> str:
+        made.append(Path(mkdtemp(*args, **kw)))
+        return str(made[-1])
 
-def test_it_writes_nothing_and_runs_no_hook(machine, capsys):
-    before, folders = _snapshot(machine["base"]), _fetch_folders()
+    monkeypatch.setattr(tempfile, "mkdtemp", watched)
+    before = _snapshot(machine["base"])
     _run(machine, capsys)
     _run(machine, capsys, "--offline", "--json")
     assert _snapshot(machine["base"]) == before
-    assert _fetch_folders() == folders  # each fetch's temporary folder is removed
+    assert made and all(p.parent == tmp_path for p in made)
+    assert list(tmp_path.iterdir()) == []  # each fetch's temporary folder is removed
     assert not any(p.name == "ran-hook" for p in machine["base"].rglob("ran-hook"))
 
 
