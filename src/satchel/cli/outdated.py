@@ -11,7 +11,6 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._workspace import profile
 from satchel.hosts import Host
-from satchel.layout import Layout
 from satchel.outdated import DEADLINE, Outdated, Report
 
 
@@ -86,11 +85,18 @@ def run(
     that is removed, within the policy's source rules and one overall --deadline;
     --offline checks only what is on disk and names the rest. Nothing is written and
     nothing is run. Exit 0; with --exit-code, exit 1 when something is outdated."""
+    from satchel.cli._install import context
     from satchel.outdated import outdated
 
-    layout = Layout.default(client=client, home=home, project=project)
-    chosen = _hosts(hosts, home)
-    result = outdated(layout=layout, hosts=chosen, offline=offline, deadline=deadline)
+    ctx = context(project, home, client, as_json=True)  # the install's credentials too
+    result = outdated(
+        layout=ctx.layout,
+        hosts=_hosts(hosts, home),
+        offline=offline,
+        deadline=deadline,
+        settings=ctx.settings,
+        environ=ctx.environ,
+    )
     found = [d for r in result.reports for d in r.diagnostics]
     if as_json:
         out.print_json(result.to_json(), [*result.diagnostics, *found])

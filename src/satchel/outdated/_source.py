@@ -259,7 +259,7 @@ def _gone(message: str, spec: str, install: Install, *, network: bool) -> Found:
 def _from_marketplace(install: Install, origin: Origin, reader: Reader, stack: ExitStack) -> Found:
     """The plugin's entry in its marketplace: the catalogue read from its copy on disk
     (or fetched when there is none), then the entry's folder in it, or its own source."""
-    root, where = _catalogue_root(install, origin, reader, stack)
+    root, where, network = _catalogue_root(install, origin, reader, stack)
     catalogue, problems = read_catalogue(root)
     entry = None if catalogue is None else catalogue.entry(origin.entry or install.name)
     if catalogue is None or entry is None:
@@ -275,21 +275,24 @@ def _from_marketplace(install: Install, origin: Origin, reader: Reader, stack: E
             tree = folder_of(catalogue.root, (entry.source.path or "").removeprefix("./"))
         except InstallError as e:
             raise _Stop(_unreachable(install, str(catalogue.root), e, network=False)) from None
-        return Found(tree, str(tree), network=where != str(root))
+        rel = tree.relative_to(catalogue.root).as_posix()
+        shown = str(tree) if not network else f"{where} ({rel})"
+        return Found(tree, shown, network=network)
     return _from_spec(install, entry_spec(entry.source), reader, stack)
 
 
 def _catalogue_root(
     install: Install, origin: Origin, reader: Reader, stack: ExitStack
-) -> tuple[Path, str]:
+) -> tuple[Path, str, bool]:
+    """The marketplace's folder, how to name it, and whether it was fetched."""
     if origin.clone is not None:
-        return origin.clone, str(origin.clone)
+        return origin.clone, str(origin.clone), False
     spec = origin.marketplace_spec
     if spec is None:
         raise _Stop(_unknown(install, f"marketplace {origin.marketplace!r} records no source"))
     src = _parse(spec, reader)
     if src.kind == "local":
-        return _local(install, src).tree or Path(src.location), src.location
+        return _local(install, src).tree or Path(src.location), src.location, False
     allow = lambda: allow_marketplace(spec, reader.layout)  # noqa: E731
     tree = _fetched(install, src, reader, stack, allow)
-    return folder_of(tree, src.subdir), spec
+    return folder_of(tree, src.subdir), spec, True
