@@ -46,8 +46,7 @@ PARAMS = (
         help="The time every fetch of the run may take together.",
     ),
     click.Option(
-        ["--exit-code"],
-        "exit_code",
+        ["--exit-code", "exit_code"],
         is_flag=True,
         help="Exit 1 when an install is outdated (as git diff --exit-code).",
     ),
@@ -115,15 +114,16 @@ def _hosts(names: tuple[str, ...], home: Path | None) -> list[Host]:
 
 
 def _print(result: Outdated) -> None:
-    if not result.reports:
-        out.note("Nothing is installed by satchel or by a host this reads.")
     for report in result.reports:
         _print_one(report)
     if result.diagnostics:
         out.console(stderr=True).print(out.diagnostic_grid(result.diagnostics))
+    if not result.reports:
+        out.note("Nothing is installed by satchel or by a host this reads.")
+        return
     counts = ", ".join(f"{n} {s}" for s, n in result.counts().items() if n)
     offline = "; offline: remote sources were not fetched" if result.offline else ""
-    out.note(f"{out.count(len(result.reports), 'install')}: {counts or 'none'}{offline}.")
+    out.note(f"{out.count(len(result.reports), 'install')}: {counts}{offline}.")
 
 
 def _print_one(r: Report) -> None:
