@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,7 +30,7 @@ from satchel.install import add_marketplace, install_from_spec, install_plugin
 from satchel.install._tree import entries
 from satchel.layout import Layout
 from tests.hostloop.shared import once
-from tests.install.support import bare, commit, git, git_repo
+from tests.install.support import Server, bare, commit, git, git_repo, http_backend, serve
 from tests.support import golden
 from tests.support.tree import put, skill_md
 from tests.tools import CALL, GEMINI_SETTINGS, claude_plugin
@@ -79,6 +80,29 @@ def _codex_market(root: Path) -> Path:
         json.dumps({"name": "cstale", "version": "2.0.0", "skills": "./skills/"}))  # fmt: skip
     put(root, "plugins/cstale/skills/cskill/SKILL.md", skill_md("cskill"))
     return root
+
+
+def _git_marketplace(base: Path, claude: Any) -> None:
+    """A marketplace Claude Code clones from git (`gitm`, served on 127.0.0.1 for the
+    while), `gp` installed from it; then the remote moves on without a version bump
+    and `claude plugin marketplace update` refreshes the clone, not the cached copy."""
+    catalogue = {"name": "gitm", "owner": {"name": "T"},
+                 "plugins": [{"name": "gp", "source": "./plugins/gp"}]}  # fmt: skip
+    repo = git_repo(base / "gitm", {
+        ".claude-plugin/marketplace.json": json.dumps(catalogue),
+        "plugins/gp/.claude-plugin/plugin.json": json.dumps({"name": "gp", "version": "1.0.0"}),
+        "plugins/gp/skills/g/SKILL.md": skill_md("g"),
+    })  # fmt: skip
+    served = base / "served"
+    remote = bare(repo, served / "gitm.git")
+    server = Server()
+    server.routes["/git/*"] = http_backend(served)
+    with contextmanager(serve)(server):
+        claude("marketplace", "add", f"{server.url}/git/gitm.git")
+        claude("install", "gp@gitm")
+        commit(repo, {"plugins/gp/skills/g2/SKILL.md": skill_md("g2")})
+        git("push", "-q", remote, "main", cwd=repo)
+        claude("marketplace", "update", "gitm")
 
 
 def _codex(binary: Path, home: Path, cwd: Path, *args: str) -> None:
@@ -132,6 +156,7 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     market = _claude_market(base / "market", fremote)
     claude("marketplace", "add", str(market))
     claude("install", "fetched@team")
+    _git_marketplace(base, claude)
     claude("install", "stale@team")
     claude("install", "steady@team")
     claude("install", "dropped@team")
@@ -209,6 +234,7 @@ def test_every_install_is_found_with_its_installer(online):
         "tdd": ("satchel", "outdated"),
         "pdf": ("satchel", "source-unreachable"),
         "fetched@team": ("Claude Code", "outdated"),
+        "gp@gitm": ("Claude Code", "outdated"),
         "stale@team": ("Claude Code", "outdated"),
         "steady@team": ("Claude Code", "current"),
         "dropped@team": ("Claude Code", "unknown-source"),
@@ -249,6 +275,15 @@ def test_a_claude_code_plugin_from_a_git_url_is_fetched_and_its_markers_left_out
     assert (r.network, r.source) == (True, f"file://{machine['base'] / 'fetched.git'}")
     assert _files(r) == [("skills/fskill/SKILL.md", "changed", len(skill_md("fskill")),
                           len(skill_md("fskill", body="Moved on.\n")))]  # fmt: skip
+
+
+def test_a_plugin_whose_marketplace_clone_moved_on_is_outdated_against_the_clone(online, machine):
+    r = online["gp@gitm"]
+    clone = machine["home"] / ".claude/plugins/marketplaces/gitm"
+    assert (r.network, r.source) == (False, str(clone / "plugins/gp"))
+    assert r.install.root == machine["home"] / ".claude/plugins/cache/gitm/gp/1.0.0"
+    assert _files(r) == [("skills/g2/SKILL.md", "added", None, len(skill_md("g2")))]
+    assert r.load.added == (("skill", "g2"),)
 
 
 def test_an_untouched_claude_code_plugin_is_current_its_own_git_folder_not_copied(online, machine):
@@ -325,6 +360,7 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "tdd": "not-checked",
         "pdf": "not-checked",
         "fetched@team": "not-checked",
+        "gp@gitm": "outdated",
         "stale@team": "outdated",
         "steady@team": "current",
         "dropped@team": "unknown-source",
@@ -376,6 +412,7 @@ def _clean(machine: dict[str, Any]) -> Any:
     def clean(text: str) -> str:
         text = text.replace(str(machine["base"]), "<machine>")
         text = re.sub(r"\b[0-9a-f]{40}\b", "<commit>", text)
+        text = re.sub(r"http://127\.0\.0\.1:\d+/", "http://127.0.0.1:<port>/", text)
         text = re.sub(r"^(satchel \w+ \S+) [0-9a-f]{12} ", r"\1 <commit> ", text, flags=re.M)
         return "\n".join(line.rstrip() for line in text.split("\n"))
 
@@ -386,7 +423,7 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "9 installs: 3 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
+        "10 installs: 4 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
@@ -464,7 +501,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "9 installs: 3 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
+        "10 installs: 4 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
         "remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")
