@@ -11,7 +11,7 @@ from pathlib import Path
 from satchel import hosts
 from satchel.install import install_from_spec
 from satchel.layout import Layout
-from satchel.outdated import outdated
+from satchel.outdated import Report, outdated
 from tests.install.support import Server, serve, tar_of_tree
 from tests.install.test_npm import registry
 from tests.support.tree import skill_md, write_tree
@@ -28,6 +28,12 @@ def _package(tmp: Path, version: str, about: str) -> bytes:
     return tar_of_tree(root, "package")
 
 
+def _check(layout: Layout, environ: dict[str, str], *, offline: bool) -> tuple[Report, ...]:
+    return outdated(
+        layout=layout, hosts=[hosts.get("satchel")], offline=offline, environ=environ
+    ).reports
+
+
 def test_an_npm_package_whose_latest_version_moved_on(tmp_path: Path, home: Path, project: Path):
     layout = Layout.default(project, home=home, project=project, env={})
     with contextmanager(serve)(Server()) as server:
@@ -36,13 +42,8 @@ def test_an_npm_package_whose_latest_version_moved_on(tmp_path: Path, home: Path
         install_from_spec("npm:pdf-skills", scope="user", layout=layout, environ=environ)
         newer = _package(tmp_path, "1.1.0", "PDFs, and forms.")
         registry(server, "pdf-skills", {"1.0.0": b"", "1.1.0": newer})
-        check = lambda offline: (
-            outdated(  # noqa: E731
-                layout=layout, hosts=[hosts.get("satchel")], offline=offline, environ=environ
-            ).reports
-        )
-        (online,) = check(False)
-        (offline,) = check(True)
+        (online,) = _check(layout, environ, offline=False)
+        (offline,) = _check(layout, environ, offline=True)
     assert (online.install.id, online.state, online.network) == ("pdf", "outdated", True)
     assert online.source == "npm:pdf-skills"
     assert [(f.path, f.change, f.old_size, f.new_size) for f in online.files] == [
