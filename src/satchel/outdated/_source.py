@@ -18,7 +18,7 @@ import dataclasses
 import os
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -109,9 +109,8 @@ class _Stop(Exception):
 
 def _unknown(install: Install, why: str) -> Found:
     message = f"{install.installer}'s {install.kind} {install.id!r}: {why}"
-    return Found(
-        None, state="unknown-source", diagnostics=(_d("outdated.source.unknown", message, install),)
-    )
+    found = (_d("outdated.source.unknown", message, install),)
+    return Found(None, state="unknown-source", diagnostics=found)
 
 
 def _d(code: str, message: str, install: Install) -> Diagnostic:
@@ -156,7 +155,8 @@ def _locked(install: Install, src: Source, reader: Reader, stack: ExitStack) -> 
     entry = install.lock
     assert entry is not None
     network = src.kind != "local"
-    allow = lambda: allow_listing(src, reader.layout)  # noqa: E731
+    recorded = src  # the policy is asked about the source installed from
+    allow = lambda: allow_listing(recorded, reader.layout)  # noqa: E731
     work = _work(stack)
     copy = _kept_copy(install, src, reader)
     if copy is not None:  # offline: the marketplace as satchel last fetched it
@@ -203,7 +203,7 @@ def _fetched(
     src: Source,
     reader: Reader,
     stack: ExitStack,
-    allow: object,
+    allow: Callable[[], None],
     *,
     work: Path | None = None,
 ) -> Path:
@@ -221,7 +221,7 @@ def _fetched(
             )
         )
     try:
-        allow()  # type: ignore[operator]
+        allow()
     except InstallError as e:
         message = f"{install.installer}'s {install.kind} {install.id!r} was not checked: {e}"
         refused = (_d("outdated.source.refused", message, install),)
