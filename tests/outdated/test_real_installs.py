@@ -82,27 +82,42 @@ def _codex_market(root: Path) -> Path:
     return root
 
 
-def _git_marketplace(base: Path, claude: Any) -> None:
-    """A marketplace Claude Code clones from git (`gitm`, served on 127.0.0.1 for the
-    while), `gp` installed from it; then the remote moves on without a version bump
-    and `claude plugin marketplace update` refreshes the clone, not the cached copy."""
+def _git_marketplaces(base: Path, claude: Any, codex: Any) -> None:
+    """Two marketplaces the hosts clone from git (served on 127.0.0.1 for the while):
+    Claude Code's `gitm` with `gp`, Codex's `cgm` with `cp`. Then each remote moves on
+    without a version bump, and each host updates its clone: `claude plugin marketplace
+    update` leaves the cached copy as it was, `codex plugin marketplace upgrade`
+    refreshes it too."""
+    served = base / "served"
     catalogue = {"name": "gitm", "owner": {"name": "T"},
                  "plugins": [{"name": "gp", "source": "./plugins/gp"}]}  # fmt: skip
-    repo = git_repo(base / "gitm", {
+    gitm = git_repo(base / "gitm", {
         ".claude-plugin/marketplace.json": json.dumps(catalogue),
         "plugins/gp/.claude-plugin/plugin.json": json.dumps({"name": "gp", "version": "1.0.0"}),
         "plugins/gp/skills/g/SKILL.md": skill_md("g"),
     })  # fmt: skip
-    served = base / "served"
-    remote = bare(repo, served / "gitm.git")
+    entry = {"name": "cp", "source": {"source": "local", "path": "./plugins/cp"},
+             "policy": {"installation": "AVAILABLE"}, "category": "Productivity"}  # fmt: skip
+    cgm = git_repo(base / "cgm", {
+        ".agents/plugins/marketplace.json": json.dumps({"name": "cgm", "plugins": [entry]}),
+        "plugins/cp/.codex-plugin/plugin.json":
+            json.dumps({"name": "cp", "version": "1.0.0", "skills": "./skills/"}),
+        "plugins/cp/skills/c/SKILL.md": skill_md("c"),
+    })  # fmt: skip
+    remotes = {repo: bare(repo, served / f"{repo.name}.git") for repo in (gitm, cgm)}
     server = Server()
     server.routes["/git/*"] = http_backend(served)
     with contextmanager(serve)(server):
         claude("marketplace", "add", f"{server.url}/git/gitm.git")
         claude("install", "gp@gitm")
-        commit(repo, {"plugins/gp/skills/g2/SKILL.md": skill_md("g2")})
-        git("push", "-q", remote, "main", cwd=repo)
+        codex("plugin", "marketplace", "add", f"{server.url}/git/cgm.git")
+        codex("plugin", "add", "cp@cgm")
+        commit(gitm, {"plugins/gp/skills/g2/SKILL.md": skill_md("g2")})
+        commit(cgm, {"plugins/cp/skills/c2/SKILL.md": skill_md("c2")})
+        for repo, remote in remotes.items():
+            git("push", "-q", remote, "main", cwd=repo)
         claude("marketplace", "update", "gitm")
+        codex("plugin", "marketplace", "upgrade", "cgm")
 
 
 def _codex(binary: Path, home: Path, cwd: Path, *args: str) -> None:
@@ -156,7 +171,7 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     market = _claude_market(base / "market", fremote)
     claude("marketplace", "add", str(market))
     claude("install", "fetched@team")
-    _git_marketplace(base, claude)
+    _git_marketplaces(base, claude, lambda *a: _codex(codex, home, project, *a))
     claude("install", "stale@team")
     claude("install", "steady@team")
     claude("install", "dropped@team")
@@ -238,6 +253,7 @@ def test_every_install_is_found_with_its_installer(online):
         "stale@team": ("Claude Code", "outdated"),
         "steady@team": ("Claude Code", "current"),
         "dropped@team": ("Claude Code", "unknown-source"),
+        "cp@cgm": ("Codex", "current"),
         "cstale@cteam": ("Codex", "outdated"),
         "gext": ("Gemini CLI", "outdated"),
     }
@@ -303,6 +319,13 @@ def test_a_plugin_its_marketplace_no_longer_lists_has_an_unknown_source(online, 
     )
 
 
+def test_a_codex_plugin_of_a_git_marketplace_is_read_in_codexs_clone(online, machine):
+    r = online["cp@cgm"]
+    clone = machine["home"] / ".codex/.tmp/marketplaces/cgm"
+    assert (r.state, r.network, r.source) == ("current", False, str(clone / "plugins/cp"))
+    assert (r.install.root / "skills/c2/SKILL.md").is_file()  # the upgrade refreshed it
+
+
 def test_a_codex_plugin_with_a_new_mcp_server_is_outdated(online, machine):
     r = online["cstale@cteam"]
     assert r.install.root == machine["home"] / ".codex/plugins/cache/cteam/cstale/2.0.0"
@@ -364,6 +387,7 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "stale@team": "outdated",
         "steady@team": "current",
         "dropped@team": "unknown-source",
+        "cp@cgm": "current",
         "cstale@cteam": "outdated",
         "gext": "outdated",
     }
@@ -423,7 +447,7 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "10 installs: 4 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
+        "11 installs: 4 outdated, 3 not-checked, 1 unknown-source, 3 current; offline: "
         "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
@@ -501,7 +525,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "10 installs: 4 outdated, 3 not-checked, 1 unknown-source, 2 current; offline: "
+        "11 installs: 4 outdated, 3 not-checked, 1 unknown-source, 3 current; offline: "
         "remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

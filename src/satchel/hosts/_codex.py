@@ -291,6 +291,8 @@ CODEX = Host(
     # Codex reads no .mcp.json: its servers are its config files' (`state`)
     mcp_files=(),
     # `codex plugin marketplace add` and `codex plugin add` (0.171.0, observed): the
-    # marketplaces in [marketplaces.<name>] (source_type, source, ref) of config.toml
-    installs=Installs("config", marketplaces="marketplaces"),
+    # marketplaces in [marketplaces.<name>] (source_type, source, ref) of config.toml, a
+    # git one cloned into ~/.codex/.tmp/marketplaces/<name> (`marketplace upgrade`
+    # refreshes the clone and the installed plugins' copies with it, observed)
+    installs=Installs("config", marketplaces="marketplaces", clones=".tmp/marketplaces"),
 )

@@ -249,7 +249,7 @@ def _installs(host: Host) -> str:
     found = host.installs
     if found is None:
         return "none"
-    files = [f for f in (found.records, found.marketplaces, found.metadata) if f]
+    files = [f for f in (found.records, found.marketplaces, found.metadata, found.clones) if f]
     where = f"`{found.folder}`" if found.folder else "its own state"
     said = f"{found.shape} in {where}" + (f": {_value(tuple(files))}" if files else "")
     return said + (f"; not copied: {_value(found.skipped)}" if found.skipped else "")

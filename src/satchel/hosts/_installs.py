@@ -37,6 +37,8 @@ class Installs:
     records: str | None = None  # the record file in `folder`
     marketplaces: str | None = None  # the marketplaces file in `folder`, or config table
     metadata: str | None = None  # each installed folder's install metadata file
+    # the folder of the host's home holding its clone of each git marketplace, by name
+    clones: str | None = None
     # the metadata ``type`` whose folder is the source itself, always current
     linked: str | None = None
     # the names at a plugin's root the host leaves out when it copies one, or adds
@@ -53,6 +55,7 @@ class Installs:
             "records": self.records,
             "marketplaces": self.marketplaces,
             "metadata": self.metadata,
+            "clones": self.clones,
             "linked": self.linked,
             "skipped": list(self.skipped),
         }

@@ -126,9 +126,10 @@ def _config(layout: Layout, host: Host, installs: Installs) -> Found:
     table = config.user.get(installs.marketplaces or "")
     table = table if isinstance(table, Mapping) else {}
     found = []
+    clones = state.home_dir(layout) / installs.clones if installs.clones else None
     for r in records:
         entry = table.get(r.marketplace)
-        origin = _config_origin(entry, r.marketplace, r.name, config.user_path)
+        origin = _config_origin(entry, r.marketplace, r.name, config.user_path, clones)
         why = None if origin else f"{config.user_path} names no marketplace {r.marketplace!r}"
         found.append(
             Install(
@@ -147,7 +148,11 @@ def _config(layout: Layout, host: Host, installs: Installs) -> Found:
     return found, [*config.diagnostics, *problems]
 
 
-def _config_origin(entry: Any, name: str, plugin: str, path: Path) -> Origin | None:
+def _config_origin(
+    entry: Any, name: str, plugin: str, path: Path, clones: Path | None
+) -> Origin | None:
+    """A plugin of marketplace `name` as the config file records it: a local one read
+    in its folder, a git one in the clone the host keeps (when it is there)."""
     if not isinstance(entry, Mapping):
         return None
     spec = _spec(entry.get("source_type"), entry.get("source"), entry.get("ref"))
@@ -155,8 +160,18 @@ def _config_origin(entry: Any, name: str, plugin: str, path: Path) -> Origin | N
     clone = None
     if entry.get("source_type") == "local" and isinstance(source, str) and os.path.isdir(source):
         clone = Path(source)
+    elif clones is not None and _segment(name) and _real_dir(clones / name):
+        clone = clones / name
     recorded = f"marketplace {name!r} in {path}"
     return Origin(recorded, marketplace=name, marketplace_spec=spec, clone=clone, entry=plugin)
+
+
+def _segment(name: str) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
+
+
+def _real_dir(path: Path) -> bool:
+    return os.path.isdir(path) and not os.path.islink(path)
 
 
 def _folders(layout: Layout, host: Host, installs: Installs) -> Found:
