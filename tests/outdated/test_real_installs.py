@@ -82,12 +82,12 @@ def _codex_market(root: Path) -> Path:
     return root
 
 
-def _git_marketplaces(base: Path, claude: Any, codex: Any) -> None:
-    """Two marketplaces the hosts clone from git (served on 127.0.0.1 for the while):
-    Claude Code's `gitm` with `gp`, Codex's `cgm` with `cp`. Then each remote moves on
-    without a version bump, and each host updates its clone: `claude plugin marketplace
-    update` leaves the cached copy as it was, `codex plugin marketplace upgrade`
-    refreshes it too."""
+def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
+    """What the hosts clone from git, served on 127.0.0.1 for the while: Claude Code's
+    marketplace `gitm` with `gp`, Codex's `cgm` with `cp`, Gemini CLI's extension `gx`.
+    Then each remote moves on without a version bump, and each host updates its
+    marketplace clone: `claude plugin marketplace update` leaves the cached copy as it
+    was, `codex plugin marketplace upgrade` refreshes it too. The server is gone after."""
     served = base / "served"
     catalogue = {"name": "gitm", "owner": {"name": "T"},
                  "plugins": [{"name": "gp", "source": "./plugins/gp"}]}  # fmt: skip
@@ -104,7 +104,11 @@ def _git_marketplaces(base: Path, claude: Any, codex: Any) -> None:
             json.dumps({"name": "cp", "version": "1.0.0", "skills": "./skills/"}),
         "plugins/cp/skills/c/SKILL.md": skill_md("c"),
     })  # fmt: skip
-    remotes = {repo: bare(repo, served / f"{repo.name}.git") for repo in (gitm, cgm)}
+    gx = git_repo(base / "gx", {
+        "gemini-extension.json": json.dumps({"name": "gx", "version": "1.0.0"}),
+        "skills/x/SKILL.md": skill_md("x"),
+    })  # fmt: skip
+    remotes = {repo: bare(repo, served / f"{repo.name}.git") for repo in (gitm, cgm, gx)}
     server = Server()
     server.routes["/git/*"] = http_backend(served)
     with contextmanager(serve)(server):
@@ -112,8 +116,10 @@ def _git_marketplaces(base: Path, claude: Any, codex: Any) -> None:
         claude("install", "gp@gitm")
         codex("plugin", "marketplace", "add", f"{server.url}/git/cgm.git")
         codex("plugin", "add", "cp@cgm")
+        gemini(f"{server.url}/git/gx.git")
         commit(gitm, {"plugins/gp/skills/g2/SKILL.md": skill_md("g2")})
         commit(cgm, {"plugins/cp/skills/c2/SKILL.md": skill_md("c2")})
+        commit(gx, {"skills/x2/SKILL.md": skill_md("x2")})
         for repo, remote in remotes.items():
             git("push", "-q", remote, "main", cwd=repo)
         claude("marketplace", "update", "gitm")
@@ -128,9 +134,9 @@ def _codex(binary: Path, home: Path, cwd: Path, *args: str) -> None:
     _ok(done, f"codex {' '.join(args)}")
 
 
-def _gemini(script: Path, home: Path, source: Path) -> None:
+def _gemini(script: Path, home: Path, source: str) -> None:
     put(home, ".gemini/settings.json", json.dumps(GEMINI_SETTINGS))
-    put(home, ".gemini/trustedFolders.json", json.dumps({str(source): "TRUST_FOLDER"}))
+    put(home, ".gemini/trustedFolders.json", json.dumps({source: "TRUST_FOLDER"}))
     env = {
         "HOME": str(home),
         "PATH": os.environ["PATH"],
@@ -139,7 +145,7 @@ def _gemini(script: Path, home: Path, source: Path) -> None:
         "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
     }
     node = shutil.which("node") or "node"
-    args = [node, str(script), "extensions", "install", str(source), "--consent"]
+    args = [node, str(script), "extensions", "install", source, "--consent"]
     done = subprocess.run(args, capture_output=True, text=True, timeout=CALL, env=env,
                           cwd=home, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
     _ok(done, "gemini extensions install")
@@ -171,7 +177,12 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     market = _claude_market(base / "market", fremote)
     claude("marketplace", "add", str(market))
     claude("install", "fetched@team")
-    _git_marketplaces(base, claude, lambda *a: _codex(codex, home, project, *a))
+    _git_sources(
+        base,
+        claude,
+        lambda *a: _codex(codex, home, project, *a),
+        lambda u: _gemini(gemini, home, u),
+    )
     claude("install", "stale@team")
     claude("install", "steady@team")
     claude("install", "dropped@team")
@@ -181,7 +192,7 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     ext = base / "gext"
     put(ext, "gemini-extension.json", json.dumps({"name": "gext", "version": "1.0.0"}))
     put(ext, "skills/gskill/SKILL.md", skill_md("gskill"))
-    _gemini(gemini, home, ext)
+    _gemini(gemini, home, str(ext))
     layout = Layout.default(project, home=home, project=project, env={})
     repo = git_repo(base / "work", {"skills/tdd/SKILL.md": skill_md("tdd")})
     remote = bare(repo, base / "skills.git")
@@ -256,6 +267,7 @@ def test_every_install_is_found_with_its_installer(online):
         "cp@cgm": ("Codex", "current"),
         "cstale@cteam": ("Codex", "outdated"),
         "gext": ("Gemini CLI", "outdated"),
+        "gx": ("Gemini CLI", "source-unreachable"),
     }
 
 
@@ -336,10 +348,22 @@ def test_a_codex_plugin_with_a_new_mcp_server_is_outdated(online, machine):
 
 def test_a_gemini_extension_with_a_new_skill_is_outdated_and_its_install_file_ignored(online):
     r = online["gext"]
-    assert (r.install.version, r.install.ignored) == ("1.0.0", (".gemini-extension-install.json",))
+    ignored = (".gemini-extension-install.json", ".git")
+    assert (r.install.version, r.install.ignored) == ("1.0.0", ignored)
     assert _files(r) == [("skills/gskill2/SKILL.md", "added", None, len(skill_md("gskill2")))]
     assert r.load.added == (("skill", "gskill2"),)
     assert r.risks == ()
+
+
+def test_a_gemini_extension_cloned_from_a_git_remote_that_is_gone(online, machine):
+    r = online["gx"]
+    (d,) = r.diagnostics
+    assert (r.network, d.code) == (True, "outdated.source.unreachable")
+    assert (r.install.root / ".git").is_dir()  # Gemini CLI's clone: no difference
+    assert re.fullmatch(
+        r"Gemini CLI's extension 'gx': http://127\.0\.0\.1:\d+/git/gx\.git was not read: .+",
+        d.message,
+    )
 
 
 def test_a_satchel_skill_whose_git_remote_moved_on_is_outdated(online, machine):
@@ -390,8 +414,15 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "cp@cgm": "current",
         "cstale@cteam": "outdated",
         "gext": "outdated",
+        "gx": "not-checked",
     }
     offline = [d for d in doc["diagnostics"] if d["code"] == "outdated.source.offline"]
+    gx = offline.pop(-1)["message"]
+    assert re.fullmatch(
+        r"Gemini CLI's extension 'gx' was not checked: its source "
+        r"http://127\.0\.0\.1:\d+/git/gx\.git needs the network \(run without --offline\)",
+        gx,
+    )
     assert offline.pop(-1)["message"] == (
         "Claude Code's plugin 'fetched@team' was not checked: its source "
         f"file://{machine['base'] / 'fetched.git'} needs the network (run without --offline)"
@@ -447,7 +478,7 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "11 installs: 4 outdated, 3 not-checked, 1 unknown-source, 3 current; offline: "
+        "12 installs: 4 outdated, 4 not-checked, 1 unknown-source, 3 current; offline: "
         "remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
@@ -525,7 +556,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "11 installs: 4 outdated, 3 not-checked, 1 unknown-source, 3 current; offline: "
+        "12 installs: 4 outdated, 4 not-checked, 1 unknown-source, 3 current; offline: "
         "remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

@@ -232,11 +232,13 @@ GEMINI = Host(
     names=NameRule(spec=False, replace=':\\/<>*?"|'),
     # `gemini extensions install PATH` (0.61.0, observed): a copy in extensions/<name>/
     # with .gemini-extension-install.json ({"source", "type": local | link | git |
-    # github-release, "ref"}); a linked extension's folder is its source
+    # github-release, "ref"}); a linked extension's folder is its source; one installed
+    # from git is a clone holding its .git (observed)
     installs=Installs(
         "folders",
         folder="{home}/.gemini/extensions",
         metadata=".gemini-extension-install.json",
         linked="link",
+        skipped=(".git",),
     ),
 )
