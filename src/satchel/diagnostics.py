@@ -598,6 +598,33 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.tool.collision": Entry(
             "warning", "two MCP tools or prompts have the same host name; the later one is hidden"
         ),
+        "outdated.record.unreadable": Entry(
+            "warning",
+            "a host's record of its marketplaces or of one installed extension cannot be read; "
+            "that install's source is unknown",
+        ),
+        "outdated.source.offline": Entry(
+            "info",
+            "satchel outdated --offline: an install's source needs the network; it was not checked",
+        ),
+        "outdated.source.refused": Entry(
+            "warning",
+            "the policy's [sources] or [marketplaces] rules refuse reading an install's source; "
+            "it was not checked",
+        ),
+        "outdated.source.unknown": Entry(
+            "warning",
+            "an install records no source satchel can read, or its marketplace no longer lists it",
+        ),
+        "outdated.source.unreachable": Entry(
+            "warning",
+            "an install's source could not be read: gone, failed to fetch, or past the deadline",
+        ),
+        "outdated.stale": Entry(
+            "warning",
+            "an installed plugin or skill differs from what its source holds now, "
+            "whatever its version says",
+        ),
         "output_style.field.invalid": Entry(
             "warning",
             "an output style's frontmatter field has the wrong type; it takes its default",

@@ -73,6 +73,7 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("marketplace", "remove"): ("no-such-marketplace", *at),
         ("diff",): at,
         ("verify",): at,
+        ("outdated",): (*at, "--offline"),
         ("publish",): (w["source"] / "polish", "oci://ghcr.io/Not/lowercase"),  # refused
     }
 

@@ -134,6 +134,8 @@ VERBS = (
     Verb(("diff",), "satchel.cli.diff",
          "Show what the newer version at the source of NAME (default: everything installed) "
          "could do that the installed tree cannot, installing nothing."),
+    Verb(("outdated",), "satchel.cli.outdated",
+         "Compare every installed plugin and skill with its source, by content."),
     Verb(("remove",), "satchel.cli.remove",
          "Delete the skill or plugin NAME that satchel installed, and its lock entry."),
     Verb(("prune",), "satchel.cli.prune",

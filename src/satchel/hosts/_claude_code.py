@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from satchel.hosts._common import SPEC_FIELDS, rows
 from satchel.hosts._hooks import HookDialect, HookSwitch, HookVariables
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import (
     InstructionRule,
     InstructionSource,
@@ -259,4 +260,24 @@ CLAUDE_CODE = Host(
     mcp_approval=CLAUDE_MCP_APPROVAL,
     trust_source=TrustSource("{home}/.claude.json", ("projects",), "hasTrustDialogAccepted"),
     found_by=("{home}/.claude", "{home}/.claude.json", "{project}/.claude", "{project}/CLAUDE.md"),
+    # `claude plugin marketplace add` and `claude plugin install` (2.1.332, observed):
+    # installed_plugins.json, and known_marketplaces.json ({"<name>": {"source",
+    # "installLocation", "lastUpdated"}}) whose installLocation is the clone or folder;
+    # a plugin folder's own .git is not copied into the cache (observed), and Claude Code
+    # marks a cached copy with files of its own (.in_use for one cloned from git,
+    # observed; the others named beside it in the 2.1.332 binary)
+    installs=Installs(
+        "records",
+        folder="{home}/.claude/plugins",
+        records="installed_plugins.json",
+        marketplaces="known_marketplaces.json",
+        skipped=(
+            ".git",
+            ".in_use",
+            ".in_use-links",
+            ".orphaned_at",
+            ".gcs-sha",
+            ".links_materialized",
+        ),
+    ),
 )

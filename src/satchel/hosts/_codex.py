@@ -10,6 +10,7 @@ from satchel._host_state import HostState
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, HookSwitch, Words
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
@@ -306,4 +307,9 @@ CODEX = Host(
     # Codex reads no .mcp.json: its servers are its config files' (`state`)
     mcp_files=(),
     found_by=("{home}/.codex", "{project}/.codex"),
+    # `codex plugin marketplace add` and `codex plugin add` (0.171.0, observed): the
+    # marketplaces in [marketplaces.<name>] (source_type, source, ref) of config.toml, a
+    # git one cloned into ~/.codex/.tmp/marketplaces/<name> (`marketplace upgrade`
+    # refreshes the clone and the installed plugins' copies with it, observed)
+    installs=Installs("config", marketplaces="marketplaces", clones=".tmp/marketplaces"),
 )

@@ -26,7 +26,7 @@ SHOWN = frozenset(
         "client", "strict_plugins", "skill_metadata", "instruction_rule", "hooks",
         "carries", "port", "policy_export", "state", "mcp_files", "mcp_off",
         "mcp_approval", "mcp_policy", "untrusted_servers", "settings", "plugin_skill_clash",
-        "trust_source", "names", "found_by",
+        "trust_source", "names", "found_by", "installs",
     )
 )  # fmt: skip
 """Every `Host` field docs/hosts.md shows."""
@@ -79,6 +79,7 @@ def decisions(host: Host) -> tuple[tuple[str, str], ...]:
         ("a skill in two plugins", _value(host.plugin_skill_clash)),
         ("trust taken with --from", _trust_source(host)),
         ("found on a machine by", _found_by(host)),
+        ("installs satchel outdated reads", _installs(host)),
     )
 
 
@@ -269,6 +270,16 @@ def _trust_source(host: Host) -> str:
         return "none"
     keys = ".".join((*source.keys, "<folder>", source.flag))
     return f"`{source.path}` `{keys}`"
+
+
+def _installs(host: Host) -> str:
+    found = host.installs
+    if found is None:
+        return "none"
+    files = [f for f in (found.records, found.marketplaces, found.metadata, found.clones) if f]
+    where = f"`{found.folder}`" if found.folder else "its own state"
+    said = f"{found.shape} in {where}" + (f": {_value(tuple(files))}" if files else "")
+    return said + (f"; not copied: {_value(found.skipped)}" if found.skipped else "")
 
 
 def _walk(host: Host) -> str:

@@ -16,6 +16,7 @@ from satchel.hosts._hooks import (
     HookVariables,
     Words,
 )
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._mcp import GEMINI_MCP, GEMINI_MCP_POLICY
 from satchel.hosts._model import Host, Index
@@ -248,4 +249,15 @@ GEMINI = Host(
     # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
     names=NameRule(spec=False, replace=':\\/<>*?"|'),
     found_by=("{home}/.gemini", "{project}/.gemini", "{project}/GEMINI.md"),
+    # `gemini extensions install PATH` (0.61.0, observed): a copy in extensions/<name>/
+    # with .gemini-extension-install.json ({"source", "type": local | link | git |
+    # github-release, "ref"}); a linked extension's folder is its source; one installed
+    # from git is a clone holding its .git (observed)
+    installs=Installs(
+        "folders",
+        folder="{home}/.gemini/extensions",
+        metadata=".gemini-extension-install.json",
+        linked="link",
+        skipped=(".git",),
+    ),
 )

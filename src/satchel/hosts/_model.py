@@ -26,6 +26,7 @@ from satchel._model import model
 from satchel._render import DEFAULT_BUDGET
 from satchel.diagnostics import Diagnostic
 from satchel.hosts._hooks import HookDialect
+from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule
 from satchel.hosts._mcp import MCP_JSON, McpApproval, McpFile, McpOff, McpPolicy
 from satchel.hosts._models import Models, Resolved
@@ -207,6 +208,9 @@ class Host:
     * `found_by`: the files and folders whose presence says the host is used on this
       machine (templates of ``{home}``, ``{config}`` and ``{project}``: ``{home}/.codex``),
       read by ``satchel doctor --hosts`` [(): a host only its name brings in].
+    * `installs`: where the host records the plugins it installed and where each came
+      from, read only by ``satchel outdated`` (`satchel.hosts._installs.Installs`)
+      [None: it installs none].
     """
 
     name: str
@@ -258,6 +262,7 @@ class Host:
     plugin_skill_clash: Literal["first", "last"] = "first"
     trust_source: TrustSource | None = None
     found_by: tuple[str, ...] = ()
+    installs: Installs | None = None
 
     def keeps(self, fmt: Format, part: Part) -> bool:
         """Whether the host keeps `part` of a plugin in `fmt` (`carries`)."""
@@ -440,6 +445,7 @@ class Host:
                 "flag": self.trust_source.flag,
             },
             "found_by": list(self.found_by),
+            "installs": None if self.installs is None else self.installs.to_json(),
         }
 
 

@@ -50,6 +50,7 @@ from satchel.layout import Layout
 
 __all__ = [
     "Known",
+    "entry_spec",
     "MarketplaceChange",
     "add_marketplace",
     "marketplaces",
@@ -378,10 +379,10 @@ def source_for(known: Known, catalogue: Catalogue, ctx: Context, entry_name: str
             return Source("local", base.location, subdir=sub)
         message = f"{entry.name!r} is a relative path in a {base.kind} catalogue"
         raise refuse("install.catalogue.source", message)
-    return ctx.parse(_spec(s))
+    return ctx.parse(entry_spec(s))
 
 
-def _spec(s: EntrySource) -> str:
+def entry_spec(s: EntrySource) -> str:
     """An entry's own source as a satchel source spec."""
     ref = s.sha or s.ref
     tail = (ref or "") + (f":{s.path}" if s.path and s.path != "." else "")
