@@ -57,6 +57,20 @@ def unbumped(root: Path, manifest: str, message: str, version: str = "1.0.0"):
     return ("plugin.version.unbumped", message, str(root / manifest), hint)
 
 
+def filtered(root: Path, files: str = "1 file", shown: str = "README.md"):
+    """The info naming the files git stores through a filter."""
+    manifest = ".claude-plugin/plugin.json"
+    message = (
+        "whether plugin 'alpha' changed after version 1.0.0 was released is not checked for "
+        f"{files} git stores through a filter or an encoding: {shown}"
+    )
+    hint = (
+        "satchel runs no filter of the repository's, so it cannot tell what git stores for "
+        f"them; bump `version` in {manifest} when they change"
+    )
+    return ("plugin.version.unchecked", message, str(root / manifest), hint)
+
+
 def test_an_uncommitted_change_after_the_claude_plugin_tag_form_warns(satchel, tmp_path):
     repo = new_repo(tmp_path / "alpha")
     manifest = ".claude-plugin/plugin.json"
@@ -261,12 +275,13 @@ def test_no_program_the_repositorys_config_names_runs(satchel, tmp_path):
         git("config", key, str(program), cwd=repo)
     git("config", "filter.evil.required", "true", cwd=repo)
     git("config", "diff.evil.textconv", str(program), cwd=repo)
-    write_tree(repo, {".git/info/attributes": "* filter=evil diff=evil\n", "README.md": "B"})
+    attributes = "* diff=evil text eol=crlf\nREADME.md filter=evil\n"
+    write_tree(repo, {".git/info/attributes": attributes, "README.md": "B", "NEW.md": "C"})
     message = (
         "plugin 'alpha' changed after version 1.0.0 was set in commit "
-        f"{git('rev-parse', 'HEAD', cwd=repo)[:7]}: uncommitted changes; 1 file differs: README.md"
+        f"{git('rev-parse', 'HEAD', cwd=repo)[:7]}: uncommitted changes; 1 file differs: NEW.md"
     )
-    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message), filtered(repo)]}
     assert not canary.exists()
 
 
