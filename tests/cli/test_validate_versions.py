@@ -1,7 +1,8 @@
 """`satchel validate` of a plugin repository: a version never bumped after the plugin's
 files changed (plugin.version.unbumped), and a marketplace entry naming another version
 than the manifest (catalogue.entry.version_mismatch). Real git repositories in temp
-folders (line endings, filters and file modes as git stores them); one release tagged by the real `claude plugin tag` of Claude Code 2.1.337."""
+folders, checked out with git's line endings, filters and file modes; one release
+tagged by the real `claude plugin tag` of Claude Code 2.1.337."""
 
 from __future__ import annotations
 
