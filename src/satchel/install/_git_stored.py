@@ -13,6 +13,7 @@ its program or codec is not satchel's to run, so what git stores for it is not k
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
@@ -69,23 +70,26 @@ def read_rules(repo: Repo, environ: Mapping[str, str]) -> Rules | None:
     )
 
 
-def attributes(repo: Repo, names: Sequence[str]) -> dict[str, dict[str, str]] | None:
-    """Each of `names`' conversion attributes (``set``, ``unset``, ``unspecified`` or a
-    value), from ``git check-attr`` (None: git failed)."""
+def attributes(repo: Repo, names: Sequence[str]) -> dict[str, tuple[str, ...]] | None:
+    """Each of `names`' conversion attributes, in the order of `ATTRS` (``set``,
+    ``unset``, ``unspecified`` or a value), from ``git check-attr`` (None: git failed)."""
     if not names:
         return {}
     out = repo.git("check-attr", "-z", "--stdin", *ATTRS, stdin="\0".join(names) + "\0")
     if out is None:
         return None
-    found: dict[str, dict[str, str]] = {}
     items = out.split("\0")
-    for at in range(0, len(items) - 2, 3):
-        found.setdefault(items[at], {})[items[at + 1]] = items[at + 2]
-    return found
+    step = 3 * len(ATTRS)  # git answers each path with one (path, name, value) per name
+    return {
+        items[at]: tuple(items[at + 2 : at + step : 3]) for at in range(0, len(items) - 1, step)
+    }
 
 
-def conversion(attrs: Mapping[str, str], rules: Rules) -> Conversion | None:
-    """How git converts a file with `attrs` (None: through a filter or an encoding)."""
+@functools.lru_cache(maxsize=256)
+def conversion(values: tuple[str, ...], rules: Rules) -> Conversion | None:
+    """How git converts a file whose `ATTRS` hold `values` (None: through a filter or an
+    encoding)."""
+    attrs = dict(zip(ATTRS, values, strict=False))
     if _value(attrs.get("filter")) or _value(attrs.get("working-tree-encoding")):
         return None
     eol = _crlf(attrs.get("text", "unspecified"))

@@ -247,16 +247,16 @@ def _tree(repo: Repo, commit: str, rel: str) -> dict[str, Entry] | None:
     return None if out is None else _listed(out, rel)
 
 
-def _listed(out: str, rel: str) -> dict[str, Entry]:
-    """The files of an ``ls-tree -r -z`` or ``ls-files --stage -z`` listing: path in
-    the folder `rel` -> (mode, blob); links to other repositories left out."""
+def _listed(out: str, rel: str, staged: bool = False) -> dict[str, Entry]:
+    """The files of an ``ls-tree -r -z`` listing (``MODE TYPE BLOB``) or, `staged`, an
+    ``ls-files --stage -z`` one (``MODE BLOB STAGE``): path in the folder `rel` ->
+    (mode, blob); links to other repositories (mode 160000) left out."""
     files: dict[str, Entry] = {}
     for item in out.split("\0"):
         meta, _, path = item.partition("\t")
         parts = meta.split(" ")
-        if len(parts) == 3 and parts[0] != "160000" and parts[1] != "commit":
-            blob_id = parts[2] if parts[1] == "blob" else parts[1]
-            files[_inside(path, rel)] = (_mode(parts[0]), blob_id)
+        if len(parts) == 3 and parts[0] != "160000":
+            files[_inside(path, rel)] = (_mode(parts[0]), parts[1 if staged else 2])
     return files
 
 
@@ -270,7 +270,7 @@ def _work(repo: Repo, rel: str, environ: Mapping[str, str]) -> dict[str, Entry] 
     rules = read_rules(repo, environ)
     if out is None or others is None or rules is None:
         return None
-    index = _listed(out, "")
+    index = _listed(out, "", staged=True)
     names = sorted(index.keys() | {n for n in others.split("\0") if n})
     attrs = attributes(repo, names) if len(names) <= MAX_FILES else None
     if attrs is None:
@@ -278,7 +278,7 @@ def _work(repo: Repo, rel: str, environ: Mapping[str, str]) -> dict[str, Entry] 
     files: dict[str, Entry] = {}
     budget = MAX_BYTES
     for name in names:
-        how = conversion(attrs.get(name, {}), rules)
+        how = conversion(attrs.get(name, ()), rules)
         entry, size = _hashed(repo.top / name, how, index.get(name), rules, repo.hash, budget)
         budget -= size
         if budget < 0:
