@@ -413,12 +413,15 @@ def test_a_file_git_stores_through_a_filter_is_named_not_compared(satchel, tmp_p
     assert found(satchel, repo) == {"alpha": expected}
 
 
-def test_an_executable_bit_counts_only_where_core_filemode_trusts_it(satchel, tmp_path):
+def test_file_modes_count_only_where_core_filemode_and_symlinks_trust_them(satchel, tmp_path):
     repo = new_repo(tmp_path / "alpha")
+    (repo / "link").symlink_to("run.sh")
     tagged(repo, {"run.sh": "echo hi\n"})
     (repo / "run.sh").chmod(0o755)
     git("config", "core.filemode", "false", cwd=repo)
-    assert git("status", "--porcelain", cwd=repo) == ""
+    git("config", "core.symlinks", "false", cwd=repo)
+    checked_out_again(repo, "link")
+    assert (repo / "link").read_text() == "run.sh"  # a plain file holding the target
     assert found(satchel, repo) == {"alpha": []}
     git("config", "core.filemode", "true", cwd=repo)
     message = (
