@@ -342,6 +342,9 @@ def test_a_release_tagged_by_claude_plugin_tag_is_read(satchel, tmp_path, claude
     assert found(satchel, alpha) == {"alpha": [unbumped(alpha, manifest, message)]}
 
 
+AUTOCRLF = "[core]\n\tautocrlf = true\n"
+
+
 def tagged(repo: Path, files: dict[str, str | bytes]) -> Path:
     """`repo` with `files` and alpha's 1.0.0 manifest committed and tagged."""
     files = {".claude-plugin/plugin.json": claude_manifest("alpha", "1.0.0"), **files}
@@ -375,7 +378,9 @@ def test_a_clean_checkout_with_eol_crlf_is_no_change_and_an_edit_is(satchel, tmp
     assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
 
 
-def test_line_endings_follow_core_autocrlf_and_files_committed_with_crlf(satchel, tmp_path):
+def test_line_endings_follow_core_autocrlf_and_files_committed_with_crlf(
+    satchel, tmp_path, monkeypatch
+):
     repo = new_repo(tmp_path / "alpha")
     crlf = b"Committed\r\nwith CRLF.\r\n"
     tagged(repo, {"README.md": "A\nB\n", "legacy.md": crlf, "logo.bin": b"\0\r\n"})
@@ -384,6 +389,13 @@ def test_line_endings_follow_core_autocrlf_and_files_committed_with_crlf(satchel
     assert (repo / "README.md").read_bytes() == b"A\r\nB\r\n"
     assert (repo / "legacy.md").read_bytes() == crlf  # git keeps a committed CRLF
     assert found(satchel, repo) == {"alpha": []}
+    # the user's own config counts too, as it does for git status
+    git("config", "--unset", "core.autocrlf", cwd=repo)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(put(tmp_path, "gitconfig", AUTOCRLF)))
+    assert found(satchel, repo) == {"alpha": []}
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    assert [c for c, *_ in found(satchel, repo)["alpha"]] == ["plugin.version.unbumped"]
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
     write_tree(repo, {"logo.bin": b"\0\n"})  # binary: its CR is content
     message = (
         "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
