@@ -25,8 +25,8 @@ __all__ = ["Conversion", "Rules", "attributes", "blob", "conversion", "read_rule
 
 ATTRS = ("text", "crlf", "eol", "filter", "working-tree-encoding", "ident")
 _KEYS = r"^core\.(autocrlf|filemode|symlinks)$"
-_TRUE = frozenset({"true", "yes", "on", "1", ""})  # "": a key without a value
-_FALSE = frozenset({"false", "no", "off", "0"})
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0", ""})
 # bytes git counts as neither printable nor a line ending (its ``gather_stats``)
 _CONTROL = bytes(c for c in range(32) if c not in b"\b\t\x1b\x0c\r\n") + b"\x7f"
 _IDENT = re.compile(rb"\$Id:[^$\n]*\$")
@@ -59,9 +59,9 @@ def read_rules(repo: Repo, environ: Mapping[str, str]) -> Rules | None:
         return None
     found: dict[str, str] = {}
     for item in out.split("\0"):
-        key, _, value = item.partition("\n")
-        if key:
-            found[key.lower()] = value.lower()
+        key, newline, value = item.partition("\n")
+        if key:  # a key without a value is true; an empty value is false
+            found[key.lower()] = value.lower() if newline else "true"
     autocrlf = found.get("core.autocrlf", "false")
     return Rules(
         autocrlf="input" if autocrlf == "input" else str(_bool(autocrlf, False)).lower(),
