@@ -1,7 +1,8 @@
 """`satchel validate` of a plugin repository: a version never bumped after the plugin's
 files changed (plugin.version.unbumped), and a marketplace entry naming another version
 than the manifest (catalogue.entry.version_mismatch). Real git repositories in temp
-folders; one release tagged by the real `claude plugin tag` of Claude Code 2.1.337."""
+folders, checked out with git's line endings, filters and file modes; one release
+tagged by the real `claude plugin tag` of Claude Code 2.1.337."""
 
 from __future__ import annotations
 
@@ -55,6 +56,20 @@ def found(satchel_cli, *paths: Path) -> dict[str, list[tuple[str, str, str, str 
 def unbumped(root: Path, manifest: str, message: str, version: str = "1.0.0"):
     hint = HINT.format(manifest=manifest, version=version)
     return ("plugin.version.unbumped", message, str(root / manifest), hint)
+
+
+def filtered(root: Path, files: str = "1 file", shown: str = "README.md"):
+    """The info naming the files git stores through a filter."""
+    manifest = ".claude-plugin/plugin.json"
+    message = (
+        "whether plugin 'alpha' changed after version 1.0.0 was released is not checked for "
+        f"{files} git stores through a filter or an encoding: {shown}"
+    )
+    hint = (
+        "satchel runs no filter of the repository's, so it cannot tell what git stores for "
+        f"them; bump `version` in {manifest} when they change"
+    )
+    return ("plugin.version.unchecked", message, str(root / manifest), hint)
 
 
 def test_an_uncommitted_change_after_the_claude_plugin_tag_form_warns(satchel, tmp_path):
@@ -261,12 +276,13 @@ def test_no_program_the_repositorys_config_names_runs(satchel, tmp_path):
         git("config", key, str(program), cwd=repo)
     git("config", "filter.evil.required", "true", cwd=repo)
     git("config", "diff.evil.textconv", str(program), cwd=repo)
-    write_tree(repo, {".git/info/attributes": "* filter=evil diff=evil\n", "README.md": "B"})
+    attributes = "* diff=evil text eol=crlf\nREADME.md filter=evil\n"
+    write_tree(repo, {".git/info/attributes": attributes, "README.md": "B", "NEW.md": "C"})
     message = (
         "plugin 'alpha' changed after version 1.0.0 was set in commit "
-        f"{git('rev-parse', 'HEAD', cwd=repo)[:7]}: uncommitted changes; 1 file differs: README.md"
+        f"{git('rev-parse', 'HEAD', cwd=repo)[:7]}: uncommitted changes; 1 file differs: NEW.md"
     )
-    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message), filtered(repo)]}
     assert not canary.exists()
 
 
@@ -324,3 +340,105 @@ def test_a_release_tagged_by_claude_plugin_tag_is_read(satchel, tmp_path, claude
     )
     manifest = ".claude-plugin/plugin.json"
     assert found(satchel, alpha) == {"alpha": [unbumped(alpha, manifest, message)]}
+
+
+AUTOCRLF = "[core]\n\tautocrlf = true\n"
+
+
+def tagged(repo: Path, files: dict[str, str | bytes]) -> Path:
+    """`repo` with `files` and alpha's 1.0.0 manifest committed and tagged."""
+    files = {".claude-plugin/plugin.json": claude_manifest("alpha", "1.0.0"), **files}
+    commit(repo, files, tag="alpha--v1.0.0")
+    return repo
+
+
+def checked_out_again(repo: Path, *names: str) -> None:
+    """Delete `names` and check them out again, so git writes them as its config says;
+    git itself then sees nothing to commit."""
+    for name in names:
+        (repo / name).unlink()
+    git("checkout", "--", *names, cwd=repo)
+    assert git("status", "--porcelain", cwd=repo) == ""
+
+
+def test_a_clean_checkout_with_eol_crlf_is_no_change_and_an_edit_is(satchel, tmp_path):
+    repo = new_repo(tmp_path / "alpha")
+    attributes = "*.md text eol=crlf\nid.txt ident\n"
+    tagged(repo, {".gitattributes": attributes, "README.md": "A\nB\n", "id.txt": "$Id$\n"})
+    checked_out_again(repo, "README.md", "id.txt")
+    assert (repo / "README.md").read_bytes() == b"A\r\nB\r\n"
+    assert (repo / "id.txt").read_text().startswith("$Id: ")  # expanded, stored as $Id$
+    assert found(satchel, repo) == {"alpha": []}
+    write_tree(repo, {"README.md": b"A\r\nC\r\n"})
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
+        "changes; 1 file differs: README.md"
+    )
+    manifest = ".claude-plugin/plugin.json"
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+
+
+def test_line_endings_follow_core_autocrlf_and_files_committed_with_crlf(
+    satchel, tmp_path, monkeypatch
+):
+    repo = new_repo(tmp_path / "alpha")
+    crlf = b"Committed\r\nwith CRLF.\r\n"
+    tagged(repo, {"README.md": "A\nB\n", "legacy.md": crlf, "logo.bin": b"\0\r\n"})
+    git("config", "core.autocrlf", "true", cwd=repo)
+    checked_out_again(repo, "README.md", "legacy.md")
+    assert (repo / "README.md").read_bytes() == b"A\r\nB\r\n"
+    assert (repo / "legacy.md").read_bytes() == crlf  # git keeps a committed CRLF
+    assert found(satchel, repo) == {"alpha": []}
+    # the user's own config counts too, as it does for git status
+    git("config", "--unset", "core.autocrlf", cwd=repo)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(put(tmp_path, "gitconfig", AUTOCRLF)))
+    assert found(satchel, repo) == {"alpha": []}
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    assert [c for c, *_ in found(satchel, repo)["alpha"]] == ["plugin.version.unbumped"]
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    write_tree(repo, {"logo.bin": b"\0\n"})  # binary: its CR is content
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
+        "changes; 1 file differs: logo.bin"
+    )
+    manifest = ".claude-plugin/plugin.json"
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}
+
+
+def test_a_file_git_stores_through_a_filter_is_named_not_compared(satchel, tmp_path):
+    repo = new_repo(tmp_path / "alpha")
+    # an LFS-style pair of programs, run here by the test's git only
+    git("config", "filter.lfs.clean", "tr a-z A-Z", cwd=repo)
+    git("config", "filter.lfs.smudge", "tr A-Z a-z", cwd=repo)
+    attributes = "*.bin filter=lfs diff=lfs merge=lfs -text\n"
+    tagged(repo, {".gitattributes": attributes, "big.bin": "data", "small.bin": "more"})
+    checked_out_again(repo, "big.bin", "small.bin")
+    assert (repo / "big.bin").read_text() == "data"  # the blob holds DATA
+    assert found(satchel, repo) == {"alpha": [filtered(repo, "2 files", "big.bin, small.bin")]}
+    write_tree(repo, {"new.bin": "new"})  # a file the release lacks is a change
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
+        "changes; 1 file differs: new.bin"
+    )
+    manifest = ".claude-plugin/plugin.json"
+    expected = [unbumped(repo, manifest, message), filtered(repo, "2 files", "big.bin, small.bin")]
+    assert found(satchel, repo) == {"alpha": expected}
+
+
+def test_file_modes_count_only_where_core_filemode_and_symlinks_trust_them(satchel, tmp_path):
+    repo = new_repo(tmp_path / "alpha")
+    (repo / "link").symlink_to("run.sh")
+    tagged(repo, {"run.sh": "echo hi\n"})
+    (repo / "run.sh").chmod(0o755)
+    git("config", "core.filemode", "false", cwd=repo)
+    git("config", "core.symlinks", "false", cwd=repo)
+    checked_out_again(repo, "link")
+    assert (repo / "link").read_text() == "run.sh"  # a plain file holding the target
+    assert found(satchel, repo) == {"alpha": []}
+    git("config", "core.filemode", "true", cwd=repo)
+    message = (
+        "plugin 'alpha' changed after version 1.0.0 was tagged alpha--v1.0.0: uncommitted "
+        "changes; 1 file differs: run.sh"
+    )
+    manifest = ".claude-plugin/plugin.json"
+    assert found(satchel, repo) == {"alpha": [unbumped(repo, manifest, message)]}

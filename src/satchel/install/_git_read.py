@@ -3,11 +3,13 @@
 A real ``git`` runs through `satchel.process.run_process` with the environment
 `satchel.install._git.git_env` gives (no user or system config) and
 ``GIT_OPTIONAL_LOCKS=0`` (nothing is written, not even the index's stat cache). Only
-commands that read the object database, the refs and the index are used (``rev-parse``,
-``for-each-ref``, ``log``, ``rev-list``, ``cat-file``, ``ls-tree``, ``ls-files``): none
-reads a working-tree file's content (so no filter, textconv or external diff runs),
+commands that read the object database, the refs, the index, attributes and config are
+used (``rev-parse``, ``for-each-ref``, ``log``, ``rev-list``, ``cat-file``, ``ls-tree``,
+``ls-files``, ``check-attr``, ``config``): none reads a working-tree file's content (so
+no filter, textconv or external diff runs),
 and ``core.fsmonitor`` and ``log.showSignature`` are off (so no fsmonitor hook or gpg
-program), so no program the repository's own config names is started.
+program), so no program the repository's own config names is started. Only a config
+read (`config_env`) sees the user's and the system's config, as ``git status`` would.
 Every command of one `Repo` shares one deadline; past it, or when git is missing or
 fails, a call gives None and `Repo.problem` says why.
 """
@@ -20,9 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from satchel.install._git import git_env
-from satchel.process import run_process
+from satchel.process import base_env, run_process
 
-__all__ = ["DEADLINE", "Repo", "open_repo"]
+__all__ = ["DEADLINE", "Repo", "config_env", "open_repo"]
 
 DEADLINE = 30.0  # seconds for every git command of one check together
 _CONFIG = (
@@ -49,15 +51,28 @@ class Repo:
         self.hash = "sha1"
         self.problem: str | None = None
 
-    def git(self, *args: str, cap: int = 16 * 1024 * 1024, may_fail: bool = False) -> str | None:
-        """The stdout of ``git ARGS`` run at `top`, or None (and `problem` set) when it
-        did not succeed in time; `may_fail`: a non-zero exit is an answer, not a problem."""
+    def git(
+        self,
+        *args: str,
+        cap: int = 16 * 1024 * 1024,
+        may_fail: bool = False,
+        stdin: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> str | None:
+        """The stdout of ``git ARGS`` run at `top` (fed `stdin`, with `env` in place of
+        the repository's own), or None (and `problem` set) when it did not succeed in
+        time; `may_fail`: a non-zero exit is an answer, not a problem."""
         left = self.ends - time.monotonic()
         if left <= 0:
             self.problem = "git did not finish within its deadline"
             return None
         result = run_process(
-            ["git", *_CONFIG, *args], cwd=self.top, env=self.env, timeout=left, max_output=cap
+            ["git", *_CONFIG, *args],
+            cwd=self.top,
+            env=self.env if env is None else env,
+            stdin=stdin,
+            timeout=left,
+            max_output=cap,
         )
         if result.timed_out:
             self.problem = f"git {args[0]} did not finish within its deadline"
@@ -87,6 +102,14 @@ def open_repo(folder: Path, environ: Mapping[str, str], deadline: float = DEADLI
     repo.head = lines[2]
     repo.hash = "sha256" if len(lines[2]) == 64 else "sha1"
     return repo
+
+
+def config_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment a ``git config`` read runs with: the user's and the system's
+    config files as `environ` names them, nothing else of it."""
+    names = ("XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM")
+    kept = {name: environ[name] for name in names if name in environ}
+    return {**base_env(environ), **kept, "GIT_OPTIONAL_LOCKS": "0"}
 
 
 def _in_work_tree(folder: Path) -> bool:

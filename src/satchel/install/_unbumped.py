@@ -14,17 +14,19 @@ plugin whose content changed under the same version. Read-only, from git
 
 The plugin folder's files at the release are then compared with the working tree
 (committed and uncommitted changes, files git ignores left out), by git's own blob
-hash of each file, computed here so that git never reads the working tree. A change
-gives ``plugin.version.unbumped`` with the number of later commits and the files that
-differ (the first `SHOWN`). No repository or no git: nothing. A shallow clone without
-a tag, a git failure or a folder past the limits: one ``plugin.version.unchecked``
-info saying why.
+hash of each file as git would store it (`satchel.install._git_stored`: line endings,
+``ident``, ``core.filemode``), computed here so that git never reads the working tree.
+A change gives ``plugin.version.unbumped`` with the number of later commits and the
+files that differ (the first `SHOWN`). A file of the release that git stores through
+a filter (Git LFS) or an encoding is not compared: one ``plugin.version.unchecked``
+info names them. No repository or no git: nothing. A shallow clone without a tag, a
+git failure or a folder past the limits: one ``plugin.version.unchecked`` info saying
+why.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import posixpath
@@ -38,6 +40,15 @@ from satchel._contain import MAX_MANIFEST
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._git_read import DEADLINE, Repo, open_repo
+from satchel.install._git_stored import (
+    Conversion,
+    Rules,
+    attributes,
+    blob,
+    conversion,
+    read_rules,
+    stored,
+)
 from satchel.plugins import Plugin
 
 __all__ = ["HISTORY", "MAX_BYTES", "MAX_FILES", "SHOWN", "release_tags", "unbumped"]
@@ -49,6 +60,7 @@ SHOWN = 5  # changed files named in the message
 _GLOB = frozenset("*?[\\")
 
 Entry = tuple[str, str]  # (mode, blob id)
+UNKNOWN: Entry = ("", "")  # a working-tree file git stores through a filter or an encoding
 
 
 @model
@@ -90,14 +102,19 @@ def unbumped(
         release = _set_in(repo, posixpath.join(rel, manifest) if rel else manifest, version)
     if release is None:
         return () if repo.problem is None else (_unchecked(plugin, manifest, repo.problem),)
-    return _compared(repo, plugin, manifest, rel, release)
+    return _compared(repo, plugin, manifest, rel, release, environ)
 
 
 def _compared(
-    repo: Repo, plugin: Plugin, manifest: str, rel: str, release: Release
+    repo: Repo,
+    plugin: Plugin,
+    manifest: str,
+    rel: str,
+    release: Release,
+    environ: Mapping[str, str],
 ) -> tuple[Diagnostic, ...]:
     then = _tree(repo, release.commit, rel)
-    work = _work(repo, rel)
+    work = _work(repo, rel, environ)
     head = _tree(repo, "HEAD", rel) if release.commit != repo.head else then
     count = repo.git("rev-list", "--count", f"{release.commit}..HEAD", "--", rel or ".")
     if then is None or head is None or count is None or work is None:
@@ -105,10 +122,25 @@ def _compared(
             f"the plugin folder holds more than {MAX_FILES:,} files or {MAX_BYTES >> 20} MiB"
         )
         return (_unchecked(plugin, manifest, why),)
-    changed = sorted(p for p in then.keys() | work.keys() if then.get(p) != work.get(p))
-    if not changed:
-        return ()
-    return (_warning(plugin, manifest, release, changed, int(count), work != head),)
+    changed = _changed(then, work)
+    unknown = sorted(p for p, entry in work.items() if entry == UNKNOWN and p in then)
+    said = []
+    if changed:
+        uncommitted = bool(_changed(head, work))
+        said.append(_warning(plugin, manifest, release, changed, int(count), uncommitted))
+    if unknown:
+        said.append(_filtered(plugin, manifest, unknown))
+    return tuple(said)
+
+
+def _changed(tree: dict[str, Entry], work: dict[str, Entry]) -> list[str]:
+    """The paths that differ between `tree` and `work`; a file of unknown content
+    differs only when `tree` lacks it."""
+    return sorted(
+        p
+        for p in tree.keys() | work.keys()
+        if (p not in tree if work.get(p) == UNKNOWN else tree.get(p) != work.get(p))
+    )
 
 
 def _warning(
@@ -122,19 +154,35 @@ def _warning(
     later = [f"{commits} later commit{'s' if commits != 1 else ''}"] if commits else []
     since = " and ".join([*later, *(["uncommitted changes"] if uncommitted else [])])
     since = since or "the release is not in the history of HEAD"
-    shown = ", ".join(changed[:SHOWN])
-    if len(changed) > SHOWN:
-        shown += f" and {len(changed) - SHOWN} more"
     files = "1 file differs" if len(changed) == 1 else f"{len(changed)} files differ"
     message = (
         f"plugin {plugin.name!r} changed after version {plugin.version} was {release.how}: "
-        f"{since}; {files}: {shown}"
+        f"{since}; {files}: {_shown(changed)}"
     )
     hint = (
         f"bump `version` in {manifest}: a host that caches plugins by version (Claude Code "
         f"does) keeps serving the copy of {plugin.version}"
     )
     return diagnostic("plugin.version.unbumped", message, plugin.root / manifest, hint=hint)
+
+
+def _filtered(plugin: Plugin, manifest: str, unknown: list[str]) -> Diagnostic:
+    files = "1 file" if len(unknown) == 1 else f"{len(unknown)} files"
+    message = (
+        f"whether plugin {plugin.name!r} changed after version {plugin.version} was released "
+        f"is not checked for {files} git stores through a filter or an encoding: "
+        f"{_shown(unknown)}"
+    )
+    hint = (
+        "satchel runs no filter of the repository's, so it cannot tell what git stores for "
+        f"them; bump `version` in {manifest} when they change"
+    )
+    return diagnostic("plugin.version.unchecked", message, plugin.root / manifest, hint=hint)
+
+
+def _shown(paths: list[str]) -> str:
+    shown = ", ".join(paths[:SHOWN])
+    return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
 def _unchecked(plugin: Plugin, manifest: str, why: str, hint: str | None = None) -> Diagnostic:
@@ -196,28 +244,42 @@ def _version_at(repo: Repo, commit: str, path: str) -> str | None:
 def _tree(repo: Repo, commit: str, rel: str) -> dict[str, Entry] | None:
     """The files of the plugin folder at `commit`: path in the folder -> (mode, blob)."""
     out = repo.git("ls-tree", "-r", "-z", commit, "--", rel or ".")
-    if out is None:
-        return None
+    return None if out is None else _listed(out, rel)
+
+
+def _listed(out: str, rel: str, staged: bool = False) -> dict[str, Entry]:
+    """The files of an ``ls-tree -r -z`` listing (``MODE TYPE BLOB``) or, `staged`, an
+    ``ls-files --stage -z`` one (``MODE BLOB STAGE``): path in the folder `rel` ->
+    (mode, blob); links to other repositories (mode 160000) left out."""
     files: dict[str, Entry] = {}
     for item in out.split("\0"):
         meta, _, path = item.partition("\t")
         parts = meta.split(" ")
-        if len(parts) == 3 and parts[1] == "blob":
-            files[_inside(path, rel)] = (_mode(parts[0]), parts[2])
+        if len(parts) == 3 and parts[0] != "160000":
+            files[_inside(path, rel)] = (_mode(parts[0]), parts[1 if staged else 2])
     return files
 
 
-def _work(repo: Repo, rel: str) -> dict[str, Entry] | None:
+def _work(repo: Repo, rel: str, environ: Mapping[str, str]) -> dict[str, Entry] | None:
     """The plugin folder's files in the work tree that git tracks or would (ignored ones
-    left out), hashed as git would store them; None past `MAX_FILES` or `MAX_BYTES`."""
-    out = repo.git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", rel or ".")
-    names = sorted({n for n in (out or "").split("\0") if n})
-    if out is None or len(names) > MAX_FILES:
+    left out), hashed as git would store them (`UNKNOWN`: through a filter or an
+    encoding); None past `MAX_FILES` or `MAX_BYTES`, or when git fails."""
+    spec = rel or "."
+    out = repo.git("ls-files", "-z", "--stage", "--", spec)
+    others = repo.git("ls-files", "-z", "--others", "--exclude-standard", "--", spec)
+    rules = read_rules(repo, environ)
+    if out is None or others is None or rules is None:
+        return None
+    index = _listed(out, "", staged=True)
+    names = sorted(index.keys() | {n for n in others.split("\0") if n})
+    attrs = attributes(repo, names) if len(names) <= MAX_FILES else None
+    if attrs is None:
         return None
     files: dict[str, Entry] = {}
     budget = MAX_BYTES
     for name in names:
-        entry, size = _hashed(repo.top / name, repo.hash, budget)
+        how = conversion(attrs.get(name, ()), rules)
+        entry, size = _hashed(repo.top / name, how, index.get(name), rules, repo.hash, budget)
         budget -= size
         if budget < 0:
             return None
@@ -226,30 +288,45 @@ def _work(repo: Repo, rel: str) -> dict[str, Entry] | None:
     return files
 
 
-def _hashed(path: Path, algorithm: str, budget: int) -> tuple[Entry | None, int]:
-    """`path`'s (mode, blob id) and size (more than `budget`: not hashed); None for a
-    folder or a file gone."""
+def _hashed(
+    path: Path,
+    how: Conversion | None,
+    staged: Entry | None,
+    rules: Rules,
+    algorithm: str,
+    budget: int,
+) -> tuple[Entry | None, int]:
+    """`path`'s (mode, blob id) as git would store it converted `how` (`staged`: its
+    index entry), and its size (more than `budget`: not hashed); `UNKNOWN` without a
+    conversion; None for a folder or a file gone."""
     try:
         st = os.lstat(path)
         if stat.S_ISLNK(st.st_mode):
-            return ("120000", _blob(os.readlink(os.fsencode(path)), algorithm)), 0
+            return ("120000", blob(os.readlink(os.fsencode(path)), algorithm)), 0
         if not stat.S_ISREG(st.st_mode):
             return None, 0
+        if how is None:
+            return UNKNOWN, 0
         with open(path, "rb") as f:
             data = f.read(budget + 1)
     except OSError:
         return None, 0
     if len(data) > budget:
         return None, len(data)
-    mode = "100755" if st.st_mode & stat.S_IXUSR else "100644"
-    return (mode, _blob(data, algorithm)), len(data)
+    mode = _file_mode(st.st_mode, staged, rules)
+    if mode != "120000":  # a link checked out as a plain file is stored as it is
+        data = stored(data, how, staged[1] if staged else None, algorithm)
+    return (mode, blob(data, algorithm)), len(data)
 
 
-def _blob(data: bytes, algorithm: str) -> str:
-    digest = hashlib.new(algorithm)
-    digest.update(b"blob %d\0" % len(data))
-    digest.update(data)
-    return digest.hexdigest()
+def _file_mode(st_mode: int, staged: Entry | None, rules: Rules) -> str:
+    """A plain file's mode as git would store it: the executable bit when
+    ``core.filemode`` trusts it, else the staged mode (a link's where links cannot be)."""
+    if staged and staged[0] == "120000" and not rules.symlinks:
+        return "120000"
+    if not rules.filemode:
+        return staged[0] if staged and staged[0].startswith("100") else "100644"
+    return "100755" if st_mode & stat.S_IXUSR else "100644"
 
 
 def _mode(mode: str) -> str:
