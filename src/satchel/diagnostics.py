@@ -735,6 +735,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a library alias is shared across plugins and dropped from all"
         ),
         "plugin.library.invalid": Entry("warning", "one library path is invalid"),
+        "plugin.link.missing": Entry(
+            "warning", "a linked plugin's folder is not a readable directory; it does not load"
+        ),
         "plugin.lsp.invalid": Entry(
             "warning", ".lsp.json or manifest lspServers, or one server entry in it, is invalid"
         ),
