@@ -719,10 +719,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "one record of a host's installed plugins is not usable"
         ),
         "plugin.installed.missing": Entry(
-            "warning", "a plugin Claude Code installed has no directory at its installPath"
+            "warning", "a plugin a host installed has no directory where the host reads it"
         ),
         "plugin.installed.outside": Entry(
-            "error", "an installPath Claude Code recorded escapes ~/.claude/plugins"
+            "error", "an installed plugin's folder escapes the folder it must be in"
         ),
         "plugin.installed.unreadable": Entry(
             "warning", "Claude Code's installed plugins or a settings file cannot be read"

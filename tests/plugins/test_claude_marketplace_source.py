@@ -43,6 +43,7 @@ from satchel.cli import main
 from tests.hostloop.claude_listing import listing, write_settings
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Text
+from tests.hostloop.shared import once
 from tests.support import put
 from tests.tools import claude_plugin
 
@@ -151,9 +152,7 @@ def _claude(binary: Path, home: Path, project: Path, *args: str) -> str:
     return done.stdout
 
 
-@pytest.fixture(scope="module")
-def machine(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    base = tmp_path_factory.mktemp("marketplace-source")
+def _make(claude_code: Path, base: Path) -> dict[str, Turn]:
     home, project = base / "home", base / "project"
     (project / ".git").mkdir(parents=True)
     home.mkdir()
@@ -179,9 +178,16 @@ def machine(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     shutil.rmtree(dm / "plugins/gone")
     settings = json.loads((home / ".claude/settings.json").read_text(encoding="utf-8"))
     write_settings(home, settings)
-    turn: Turn = run_claude(claude_code, project, home, "hi", [Text("ok")])
-    listed = json.loads(run("list", "--json"))
-    return {"base": base, "turn": turn, "listed": {p["id"]: p for p in listed}}
+    turn = run_claude(claude_code, project, home, "hi", [Text("ok")])
+    return {"turn": turn, "list": Turn(0, run("list", "--json"), "", ())}
+
+
+@pytest.fixture(scope="module")
+def machine(claude_code: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The machine, built once per test run (every xdist worker shares it)."""
+    base, runs = once(tmp_path_factory, "marketplace-source", lambda b: _make(claude_code, b))
+    listed = json.loads(runs["list"].stdout)
+    return {"base": base, "turn": runs["turn"], "listed": {p["id"]: p for p in listed}}
 
 
 def _known(base: Path) -> dict[str, Any]:
