@@ -1,7 +1,7 @@
 """Which tree Claude Code 2.1.332 reads an installed plugin from, by its marketplace's
 source type, against Claude Code itself (one scratch machine, one real turn).
 
-Two marketplaces, each with one plugin holding a skill, a command and a
+Two marketplaces, each with one plugin holding a skill, a command, an agent and a
 UserPromptSubmit hook that appends ``$CLAUDE_PLUGIN_ROOT`` to a file:
 
 * ``dm``, added by path (``claude plugin marketplace add <folder>``); the folder is a
@@ -11,7 +11,7 @@ UserPromptSubmit hook that appends ``$CLAUDE_PLUGIN_ROOT`` to a file:
   stand-in for a remote); Claude Code records a ``git`` source and clones it into
   ``~/.claude/plugins/marketplaces/gm``.
 
-After the installs, each plugin's skill and command are edited and a new skill added
+After the installs, each plugin's skill, command and agent are edited and a new skill added
 where Claude Code could read them instead of the ``installPath`` copy: ``dm``'s own
 folder, and ``gm``'s clone. Observed: for ``dm`` Claude Code lists the edited
 descriptions and the new skill, runs the hook with ``CLAUDE_PLUGIN_ROOT`` the
@@ -38,12 +38,13 @@ from typing import Any
 import pytest
 
 import satchel
-from satchel import hosts
+from satchel import hosts, listings
 from satchel.cli import main
 from tests.hostloop.claude_listing import listing, write_settings
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Text
 from tests.hostloop.shared import once
+from tests.hostloop.show import seen
 from tests.support import put
 from tests.tools import claude_plugin
 
@@ -76,6 +77,8 @@ def _parts(folder: Path, said: str) -> None:
         folder / "skills/alpha/SKILL.md", f"---\nname: alpha\ndescription: alpha {said}\n---\nDo.\n"
     )
     put(folder / "commands/cmd.md", f"---\ndescription: cmd {said}\n---\nDo.\n")
+    agent = f"---\nname: helper\ndescription: helper {said}\n---\nHelp.\n"
+    put(folder / "agents/helper.md", agent)
 
 
 def _market(root: Path, name: str, plugins: tuple[str, ...]) -> None:
@@ -219,6 +222,18 @@ def test_claude_code_lists_a_directory_marketplace_plugin_from_its_folder(
     ]
 
 
+def _agents(turn: Turn) -> list[str]:
+    """The plugins' lines of Claude Code's agent-type listing (not its own agents)."""
+    return [line for line in seen("claude", turn).agents if ":" in line.split(": ", 1)[0]]
+
+
+def test_claude_code_lists_the_agent_types_of_the_same_trees(machine: dict[str, Any]):
+    assert _agents(machine["turn"]) == [
+        "- x:helper: helper edited in place (Tools: All tools)",
+        "- y:helper: helper as installed (Tools: All tools)",
+    ]
+
+
 def test_claude_code_runs_each_hook_in_the_tree_it_lists(machine: dict[str, Any]):
     base = machine["base"]
     said = {
@@ -268,6 +283,8 @@ def test_satchel_reads_each_plugin_where_claude_code_does(machine: dict[str, Any
         "x@dm": Path(listed["x@dm"]["readFromFolder"]),
         "y@gm": Path(listed["y@gm"]["installPath"]),
     }
+    ours = listings.agent_listing(env.agents.agents.values(), "claude-code")
+    assert list(ours or ()) == _agents(machine["turn"])
     # each plugin's hook comes from the root Claude Code runs it in (CLAUDE_PLUGIN_ROOT)
     hooks = {h.origin.path for h in env.hooks.hooks if h.event == "user_prompt_submit"}
     assert hooks == set(roots.values())

@@ -197,9 +197,9 @@ CLAUDE_CODE_INSTRUCTIONS = InstructionRule(
 # ~/.claude/plugins/known_marketplaces.json. A "directory" marketplace (`claude plugin
 # marketplace add <folder>`, a folder holding a git repository too) has its plugins read
 # in place, from the marketplace folder joined with the entry's relative `source` in its
-# .claude-plugin/marketplace.json: skills, commands and hooks alike, CLAUDE_PLUGIN_ROOT
-# is that folder, the installPath copy is not read, and a missing folder fails the
-# plugin ("Plugin directory not found at path"), with no fall back to the copy. Any
+# .claude-plugin/marketplace.json: skills, commands, agents and hooks alike (its hooks'
+# CLAUDE_PLUGIN_ROOT is that folder), the installPath copy is not read, and a missing
+# folder fails the plugin ("Plugin directory not found at path"), with no fall back to the copy. Any
 # other source type ("git": a clone in ~/.claude/plugins/marketplaces/<name>) is read
 # from the installPath copy in ~/.claude/plugins/cache.
 CLAUDE_MARKETPLACES = "known_marketplaces.json"

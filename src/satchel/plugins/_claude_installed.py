@@ -26,7 +26,7 @@ Where the files are read depends on the marketplace (``known_marketplaces.json``
 ``source.source``; the rule is `satchel.hosts._claude_code.CLAUDE_IN_PLACE_SOURCES`): a
 plugin of a ``directory`` marketplace is read in place, from the marketplace folder
 joined with the relative ``source`` of its entry in that folder's
-``.claude-plugin/marketplace.json`` (Claude Code reads its skills, commands and hooks
+``.claude-plugin/marketplace.json`` (Claude Code reads its skills, commands, agents and hooks
 there, not the ``installPath`` copy); a missing folder there is
 ``plugin.installed.missing`` and nothing of the plugin loads, as Claude Code fails it.
 The entry's folder must be inside the marketplace folder after symlinks
