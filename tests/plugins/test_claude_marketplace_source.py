@@ -6,6 +6,7 @@ UserPromptSubmit hook that appends ``$CLAUDE_PLUGIN_ROOT`` to a file:
 
 * ``dm``, added by path (``claude plugin marketplace add <folder>``); the folder is a
   git repository, and Claude Code records it all the same as a ``directory`` source.
+  Its ``z`` is named by a bare source name, below ``metadata.pluginRoot``.
   It also lists ``gone``, installed and then whose folder is removed.
 * ``gm``, added by URL from a git server on 127.0.0.1 (``git http-backend``, a
   stand-in for a remote); Claude Code records a ``git`` source and clones it into
@@ -81,11 +82,19 @@ def _parts(folder: Path, said: str) -> None:
     put(folder / "agents/helper.md", agent)
 
 
-def _market(root: Path, name: str, plugins: tuple[str, ...]) -> None:
+def _market(root: Path, name: str, plugins: tuple[str, ...], bare: tuple[str, ...] = ()) -> None:
+    """A catalogue of `plugins` by relative path and `bare` by bare name, all in
+    ``plugins/`` (its ``metadata.pluginRoot``)."""
     entries = [{"name": p, "source": f"./plugins/{p}"} for p in plugins]
-    catalogue = {"name": name, "owner": {"name": "Team"}, "plugins": entries}
+    entries += [{"name": p, "source": p} for p in bare]
+    catalogue = {
+        "name": name,
+        "owner": {"name": "Team"},
+        "metadata": {"pluginRoot": "./plugins/"},
+        "plugins": entries,
+    }
     put(root / ".claude-plugin/marketplace.json", json.dumps(catalogue))
-    for plugin in plugins:
+    for plugin in (*plugins, *bare):
         _plugin(root / "plugins" / plugin, plugin, "as installed")
 
 
@@ -160,7 +169,7 @@ def _make(claude_code: Path, base: Path) -> dict[str, Turn]:
     (project / ".git").mkdir(parents=True)
     home.mkdir()
     dm, gm, served = base / "dm", base / "gm", base / "served"
-    _market(dm, "dm", ("x", "gone"))
+    _market(dm, "dm", ("x", "gone"), bare=("z",))
     _market(gm, "gm", ("y",))
     for repo in (dm, gm):
         _git(repo, home, "init", "-q", "-b", "main")
@@ -172,10 +181,10 @@ def _make(claude_code: Path, base: Path) -> dict[str, Turn]:
     with _GitServer(served, home).serving() as url:
         run("marketplace", "add", str(dm))
         run("marketplace", "add", f"{url}/gm.git")
-        for plugin in ("x@dm", "gone@dm", "y@gm"):
+        for plugin in ("x@dm", "z@dm", "gone@dm", "y@gm"):
             run("install", plugin)
     clone = home / ".claude/plugins/marketplaces/gm"
-    for folder in (dm / "plugins/x", clone / "plugins/y"):
+    for folder in (dm / "plugins/x", dm / "plugins/z", clone / "plugins/y"):
         _parts(folder, "edited in place")
         put(folder / "skills/beta/SKILL.md", "---\nname: beta\ndescription: beta new\n---\nDo.\n")
     shutil.rmtree(dm / "plugins/gone")
@@ -215,9 +224,12 @@ def test_claude_code_lists_a_directory_marketplace_plugin_from_its_folder(
     assert turn.returncode == 0, turn.stderr
     assert listing(turn).split("\n")[2:] == [
         "- x:cmd: cmd edited in place",
+        "- z:cmd: cmd edited in place",
         "- y:cmd: cmd as installed",
         "- x:alpha: alpha edited in place",
         "- x:beta: beta new",
+        "- z:alpha: alpha edited in place",
+        "- z:beta: beta new",
         "- y:alpha: alpha as installed",
     ]
 
@@ -231,6 +243,7 @@ def test_claude_code_lists_the_agent_types_of_the_same_trees(machine: dict[str, 
     assert _agents(machine["turn"]) == [
         "- x:helper: helper edited in place (Tools: All tools)",
         "- y:helper: helper as installed (Tools: All tools)",
+        "- z:helper: helper edited in place (Tools: All tools)",
     ]
 
 
@@ -238,11 +251,12 @@ def test_claude_code_runs_each_hook_in_the_tree_it_lists(machine: dict[str, Any]
     base = machine["base"]
     said = {
         name: (base / f"project/roots-{name}.txt").read_text(encoding="utf-8").split()
-        for name in ("x", "y", "gone")
+        for name in ("x", "y", "z", "gone")
         if (base / f"project/roots-{name}.txt").exists()
     }
     assert said == {
         "x": [str(base / "dm/plugins/x")],
+        "z": [str(base / "dm/plugins/z")],
         "y": [str(base / "home/.claude/plugins/cache/gm/y/1.0.0")],
     }
 
@@ -252,6 +266,7 @@ def test_claude_code_names_the_folder_it_reads_and_fails_a_missing_one(
 ):
     base, listed = machine["base"], machine["listed"]
     assert listed["x@dm"]["readFromFolder"] == str(base / "dm/plugins/x")
+    assert listed["z@dm"]["readFromFolder"] == str(base / "dm/plugins/z")
     assert listed["x@dm"]["installPath"] == str(base / "home/.claude/plugins/cache/dm/x/1.0.0")
     assert "readFromFolder" not in listed["y@gm"]
     gone = base / "dm/plugins/gone"
@@ -281,6 +296,7 @@ def test_satchel_reads_each_plugin_where_claude_code_does(machine: dict[str, Any
     roots = {p.installed: p.root for p in env.plugins.plugins.values() if p.installed}
     assert roots == {
         "x@dm": Path(listed["x@dm"]["readFromFolder"]),
+        "z@dm": Path(listed["z@dm"]["readFromFolder"]),
         "y@gm": Path(listed["y@gm"]["installPath"]),
     }
     ours = listings.agent_listing(env.agents.agents.values(), "claude-code")

@@ -23,6 +23,7 @@ from satchel.layout import PROJECT, USER
 from satchel.policy._export import to_claude_code
 
 __all__ = [
+    "CLAUDE_BARE_SOURCE",
     "CLAUDE_CODE",
     "CLAUDE_CODE_HOOKS",
     "CLAUDE_CODE_INSTRUCTIONS",
@@ -202,9 +203,14 @@ CLAUDE_CODE_INSTRUCTIONS = InstructionRule(
 # folder fails the plugin ("Plugin directory not found at path"), with no fall back to the copy. Any
 # other source type ("git": a clone in ~/.claude/plugins/marketplaces/<name>) is read
 # from the installPath copy in ~/.claude/plugins/cache.
+# An entry's `source` that is a bare name (CLAUDE_BARE_SOURCE, no "..") resolves below
+# the marketplace's metadata.pluginRoot (a relative folder: no "/" first, no backslash
+# or ":", no empty, "." or ".." part; "./" and trailing "/" dropped), as its catalogue
+# loader does (2.1.332's bundle; "Bare source names resolve under metadata.pluginRoot").
 CLAUDE_MARKETPLACES = "known_marketplaces.json"
 CLAUDE_IN_PLACE_SOURCES = ("directory",)
 CLAUDE_MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json"
+CLAUDE_BARE_SOURCE = r"[A-Za-z0-9][-A-Za-z0-9._]*"
 
 CLAUDE_CODE = Host(
     name="claude-code",

@@ -26,13 +26,14 @@ Where the files are read depends on the marketplace (``known_marketplaces.json``
 ``source.source``; the rule is `satchel.hosts._claude_code.CLAUDE_IN_PLACE_SOURCES`): a
 plugin of a ``directory`` marketplace is read in place, from the marketplace folder
 joined with the relative ``source`` of its entry in that folder's
-``.claude-plugin/marketplace.json`` (Claude Code reads its skills, commands, agents and hooks
-there, not the ``installPath`` copy); a missing folder there is
-``plugin.installed.missing`` and nothing of the plugin loads, as Claude Code fails it.
-The entry's folder must be inside the marketplace folder after symlinks
-(``plugin.installed.outside``); the plugin's own files are then read within it. A
-plugin of any other marketplace (``git``), or one whose marketplace or entry cannot be
-read, is read from its ``installPath``.
+``.claude-plugin/marketplace.json`` (a bare name: below its ``metadata.pluginRoot``):
+Claude Code reads its skills, commands, agents and hooks there, not the
+``installPath`` copy. A missing folder there is ``plugin.installed.missing`` and
+nothing of the plugin loads, as Claude Code fails it. The entry's folder must be
+inside the marketplace folder after symlinks (``plugin.installed.outside``); the
+plugin's own files are then read within it. A plugin of any other marketplace
+(``git``), or one whose marketplace or entry cannot be read, is read from its
+``installPath``.
 
 A record is used only when its ``installPath`` is a directory inside
 ``~/.claude/plugins`` after symlinks; one that escapes is refused
@@ -51,6 +52,7 @@ schema and the record choice are read off the program; tests/hosts/ checks them)
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,7 @@ from satchel._contain import is_dir, is_inside, probe_json, real_path
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hosts._claude_code import (
+    CLAUDE_BARE_SOURCE,
     CLAUDE_IN_PLACE_SOURCES,
     CLAUDE_MARKETPLACE_MANIFEST,
     CLAUDE_MARKETPLACES,
@@ -285,11 +288,31 @@ class _Marketplaces:
         entries = data.get("plugins") if isinstance(data, dict) else None
         for entry in entries if isinstance(entries, list) else ():
             if isinstance(entry, dict) and entry.get("name") == name:
-                relative = entry.get("source")
-                if isinstance(relative, str) and not Path(relative).is_absolute():
-                    return _InPlace(market, Path(os.path.normpath(market / relative)), manifest)
-                return None
+                relative = _entry_folder(entry.get("source"), data.get("metadata"))
+                if relative is None:
+                    return None
+                return _InPlace(market, Path(os.path.normpath(market / relative)), manifest)
         return None
+
+
+def _entry_folder(source: Any, metadata: Any) -> str | None:
+    """An entry's folder relative to its marketplace: a relative path as written, a
+    bare name below ``metadata.pluginRoot`` (None: neither)."""
+    if not isinstance(source, str) or not source or Path(source).is_absolute():
+        return None
+    if not re.fullmatch(CLAUDE_BARE_SOURCE, source) or ".." in source:
+        return source
+    root = metadata.get("pluginRoot") if isinstance(metadata, dict) else None
+    if not isinstance(root, str) or root == "" or root.startswith("/"):
+        return None
+    if "\\" in root or ":" in root:
+        return None
+    trimmed = root.removeprefix("./").rstrip("/")
+    if trimmed in ("", "."):
+        return source
+    if any(part in ("", ".", "..") for part in trimmed.split("/")):
+        return None
+    return f"{trimmed}/{source}"
 
 
 def _source_root(plugin_id: str, place: _InPlace, problems: list[Diagnostic]) -> Path | None:
