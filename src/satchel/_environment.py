@@ -789,4 +789,5 @@ def _plugins(
         trusted_layout=given,
         host_state=opts.host_state,
         enablement=state.enablement,
+        links=opts.host_settings.plugin_link if opts.host_settings is not None else None,
     )

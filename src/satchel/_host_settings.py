@@ -19,6 +19,11 @@
   in order and the last that matches the working directory decides; ``!`` disables,
   a trailing ``*`` takes in every folder below; an extension with no matching rule is
   enabled (gemini-cli ``packages/cli/src/config/extensions/extensionEnablement.ts``).
+* `plugin_link`: the install record a plugin folder may hold that makes it a link to a
+  folder elsewhere (`PluginLink`; Gemini CLI's ``.gemini-extension-install.json``,
+  ``{"type": "link", "source": "/abs/folder"}``, which ``gemini extensions link``
+  writes alone in ``~/.gemini/extensions/<name>/``): the plugin is read from that
+  folder (`satchel.plugins._links`).
 
 A file that cannot be read is reported (``config.invalid``) and counts as empty.
 Gemini CLI reads settings files with comments; satchel reads strict JSON, so a
@@ -41,6 +46,7 @@ from satchel.layout import Layout
 
 __all__ = [
     "HostSettings",
+    "PluginLink",
     "SettingsRead",
     "PluginEnablement",
     "SettingsFile",
@@ -61,6 +67,17 @@ class SettingsFile:
 
 
 @model
+class PluginLink:
+    """A plugin folder's install record (`file`, in the folder) whose `type_key` is
+    `link` makes the folder a link: the plugin is the folder its `source_key` names."""
+
+    file: str
+    type_key: str = "type"
+    link: str = "link"
+    source_key: str = "source"
+
+
+@model
 class HostSettings:
     """Where a host keeps the settings satchel reads, and their keys (see the module
     docstring)."""
@@ -69,6 +86,7 @@ class HostSettings:
     disabled_skills: tuple[str, ...] | None = None
     context_names: tuple[str, ...] | None = None
     plugin_enablement: str | None = None
+    plugin_link: PluginLink | None = None
 
 
 @model

@@ -746,10 +746,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "one record of a host's installed plugins is not usable"
         ),
         "plugin.installed.missing": Entry(
-            "warning", "a plugin Claude Code installed has no directory at its installPath"
+            "warning", "a plugin a host installed has no directory where the host reads it"
         ),
         "plugin.installed.outside": Entry(
-            "error", "an installPath Claude Code recorded escapes ~/.claude/plugins"
+            "error", "an installed plugin's folder escapes the folder it must be in"
         ),
         "plugin.installed.unreadable": Entry(
             "warning", "Claude Code's installed plugins or a settings file cannot be read"
@@ -762,6 +762,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning", "a library alias is shared across plugins and dropped from all"
         ),
         "plugin.library.invalid": Entry("warning", "one library path is invalid"),
+        "plugin.link.missing": Entry(
+            "warning", "a linked plugin's folder is not a readable directory; it does not load"
+        ),
         "plugin.lsp.invalid": Entry(
             "warning", ".lsp.json or manifest lspServers, or one server entry in it, is invalid"
         ),

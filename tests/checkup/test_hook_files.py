@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from satchel.checkup import MachineReport
-from tests.checkup.machine_hooks import MARKET, codes, ran, report
+from tests.checkup.machine_hooks import codes, paths, ran, report
 from tests.hostloop.hosts import Turn
 
-CLAUDE = f"~/.claude/plugins/cache/{MARKET}/dual/1.0.0/hooks/hooks.json of plugin 'dual'"
+# Claude Code 2.1.332 reads a plugin of a directory marketplace in its marketplace's
+# folder, not in the installPath copy (tests/plugins/test_claude_marketplace_source.py)
+CLAUDE_FILE = "plugins/dual/hooks/hooks.json"
 GEMINI = "~/.gemini/extensions/dual/hooks/hooks.json of plugin 'dual'"
 CLAUDE_READS = "it runs PreToolUse, SessionStart, Stop"
 GEMINI_READS = (
@@ -51,13 +53,14 @@ def test_gemini_cli_skips_the_claude_code_events_and_runs_its_session_start_unse
 
 def test_each_host_is_told_what_it_and_the_other_make_of_the_file(machine: Any):
     base, found, _ = machine
-    home = base / "home"
+    home, market = base / "home", paths(base)["market"]
+    claude_said = f"{market / CLAUDE_FILE} of plugin 'dual'"
     [claude] = codes(found.findings, "claude-code", "hosts.hook.two-meanings")
     [gemini] = codes(found.findings, "gemini", "hosts.hook.two-meanings")
     assert (claude.severity, claude.fix, claude.path) == (
         "warning",
         FIX,
-        home / ".claude/plugins/cache" / MARKET / "dual/1.0.0/hooks/hooks.json",
+        market / CLAUDE_FILE,
     )
     assert (gemini.severity, gemini.fix, gemini.path) == (
         "warning",
@@ -65,17 +68,20 @@ def test_each_host_is_told_what_it_and_the_other_make_of_the_file(machine: Any):
         home / ".gemini/extensions/dual/hooks/hooks.json",
     )
     assert claude.message == (
-        f"Claude Code reads {CLAUDE} as its own hook file: {CLAUDE_READS}. Gemini CLI reads "
+        f"Claude Code reads {claude_said} as its own hook file: {CLAUDE_READS}. Gemini CLI reads "
         f"the same file as {GEMINI}: {GEMINI_READS}"
     )
     assert gemini.message == (
         f"Gemini CLI reads {GEMINI} as its own hook file: {GEMINI_READS}. Claude Code reads "
-        f"the same file as {CLAUDE}: {CLAUDE_READS}"
+        f"the same file as {claude_said}: {CLAUDE_READS}"
     )
 
 
 def test_a_hook_file_only_one_host_reads_is_not_named(machine: Any):
-    _, found, _ = machine
+    base, found, _ = machine
     named = {f.path for f in found.findings if f.code == "hosts.hook.two-meanings"}
-    assert {p.parts[-3] for p in named if p is not None} == {"1.0.0", "dual"}
-    assert len(named) == 2  # not echo's, alpha's or beta's: one host reads each
+    # not echo's, alpha's or beta's: one host reads each
+    assert named == {
+        paths(base)["market"] / CLAUDE_FILE,
+        base / "home/.gemini/extensions/dual/hooks/hooks.json",
+    }

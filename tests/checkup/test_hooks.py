@@ -14,10 +14,9 @@ import pytest
 from satchel.checkup import MachineReport, check_hosts
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import read_machine
-from tests.checkup.machine_hooks import MARKET, codes, command, paths, ran, report
+from tests.checkup.machine_hooks import codes, command, paths, ran, report
 from tests.hostloop.hookprobe import logged
 
-CACHE = f"~/.claude/plugins/cache/{MARKET}"
 TRUST = (
     'start codex and choose "Trust all and continue" when it says "Hooks need review", '
     "or trust it in /hooks; codex exec never asks"
@@ -54,11 +53,13 @@ def test_codex_runs_a_hook_of_its_hook_file_and_its_config_twice(machine: Any):
 
 def test_claude_code_runs_the_settings_copies_once_and_the_plugins_once_more(machine: Any):
     base, found = machine
-    # one run of the settings files' copy, one of the plugin's (it gets the plugin's root)
+    # one run of the settings files' copy, one of the plugin's (it gets the plugin's
+    # root: the folder in its directory marketplace, not the installPath copy)
     roots = [p["_env"].get("CLAUDE_PLUGIN_ROOT") for p in logged(paths(base)["claude-code"])]
     assert sorted(root is None for root in roots) == [False, True]
-    assert [Path(r).parts[-2:] for r in roots if r] in ([("plugins", "echo")], [("echo", "1.0.0")])
-    plugin = f"plugin 'echo' ({CACHE}/echo/1.0.0/hooks/hooks.json)"
+    echo = paths(base)["market"] / "plugins/echo"
+    assert [Path(r) for r in roots if r] == [echo]
+    plugin = f"plugin 'echo' ({echo}/hooks/hooks.json)"
     [twice] = codes(found.findings, "claude-code", "hosts.hook.twice")
     assert (twice.code, twice.severity) == ("hosts.hook.twice", "warning")
     assert twice.message == (

@@ -137,9 +137,8 @@ def test_the_report_reads_what_the_hosts_installed(doctor):
     assert hosts["codex"]["loads"]["plugins"] == ["guard"]
     assert hosts["gemini"]["loads"]["plugins"] == ["helper"]
     codes = {name: {(f["code"], f["path"]) for f in h["findings"]} for name, h in hosts.items()}
-    assert ("plugin.disabled", "~/.claude/plugins/cache/local-tools/tool/1.0.0") in codes[
-        "claude-code"
-    ]
+    # Claude Code reads a directory marketplace's plugin in that folder, not its copy
+    assert ("plugin.disabled", "~/src/claude-market/plugins/tool") in codes["claude-code"]
     guard = "~/.codex/plugins/cache/local/guard/1.0.0/hooks/hooks.json"
     # the load's own code, or the one of the hooks check that tells it in its words
     assert {c for c, path in codes["codex"] if path == guard} & UNTRUSTED

@@ -2,7 +2,9 @@
 a local marketplace, `claude plugin marketplace add`, `install` (user and project
 scope), `disable` (user and local scope), all offline; then the plugins satchel sees
 under host claude-code equal what `claude plugin list --json` lists (id, enabled,
-install directory), and the enabled ones' skills load namespaced. `quiet` says
+the folder it reads: ``readFromFolder``, the marketplace's own folder for a directory
+marketplace such as this one, else ``installPath``), and the enabled ones' skills load
+namespaced. `quiet` says
 ``defaultEnabled: false``: Claude Code installs it disabled, and so satchel sees it,
 until `enable` turns it on."""
 
@@ -47,7 +49,7 @@ def _marketplace(root: Path) -> Path:
 def _listed(binary: Path, home: Path, project: Path) -> dict[str, tuple[bool, Path]]:
     found: list[dict[str, Any]] = json.loads(_claude(binary, home, project, "list", "--json"))
     return {
-        p["id"]: (p["enabled"], Path(p["installPath"]))
+        p["id"]: (p["enabled"], Path(p.get("readFromFolder", p["installPath"])))
         for p in found
         if not p["id"].endswith("@builtin")
     }

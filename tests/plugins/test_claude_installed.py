@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.plugins.claude_installed import ClaudeHome, claude_home, plugin_id
-from tests.support import codes, put
+from tests.support import codes, put, skill_md
 
 
 @pytest.fixture
@@ -297,3 +297,53 @@ def test_the_option_turns_them_off(claude: ClaudeHome):
     )
     assert dict(env.plugins.plugins) == {}
     assert json.loads(json.dumps(env.plugins.to_json()))["plugins"] == []
+
+
+def _directory_market(claude: ClaudeHome, market: Path, source: object) -> Path:
+    """`market` recorded as a directory marketplace of team-tools whose entry for
+    `hello` is `source`; `hello` installed (its copy in the cache) and enabled."""
+    known = {"source": {"source": "directory", "path": str(market)}}
+    put(claude.plugins, "known_marketplaces.json", json.dumps({"team-tools": {
+        **known, "installLocation": str(market)}}))  # fmt: skip
+    entry = {"name": "hello", "source": source}
+    catalogue = {"name": "team-tools", "owner": {"name": "T"}, "plugins": [entry]}
+    put(market, ".claude-plugin/marketplace.json", json.dumps(catalogue))
+    claude.install("hello")
+    claude.user_settings({plugin_id("hello"): True})
+    return market / ".claude-plugin/marketplace.json"
+
+
+def test_a_directory_marketplace_plugin_is_read_in_its_folder(claude: ClaudeHome, tmp_path: Path):
+    market = tmp_path / "market"
+    put(market, "plugins/hello/skills/fresh/SKILL.md", skill_md("fresh", "Edited in place."))
+    _directory_market(claude, market, "./plugins/hello")
+    env = claude.load("claude-code")
+    assert env.plugins.plugins["hello"].root == market / "plugins/hello"
+    assert {n: s.description for n, s in env.skills.items()} == {"hello:fresh": "Edited in place."}
+    assert _messages(env, "plugin.") == []
+
+
+def test_a_directory_marketplace_entry_outside_its_folder_is_refused(
+    claude: ClaudeHome, tmp_path: Path
+):
+    put(tmp_path / "elsewhere/skills/steal/SKILL.md", skill_md("steal", "Steals."))
+    manifest = _directory_market(claude, tmp_path / "market", "../elsewhere")
+    env = claude.load("claude-code")
+    assert dict(env.plugins.plugins) == {}
+    found = [(d.code, d.message, d.path) for d in env.diagnostics if "installed" in d.code]
+    assert found == [
+        (
+            "plugin.installed.outside",
+            f"the folder of 'hello@team-tools' that {manifest} names, {tmp_path / 'elsewhere'}, "
+            f"is outside its marketplace {tmp_path / 'market'}; it is not read",
+            manifest,
+        )
+    ]
+
+
+def test_a_plugin_whose_marketplace_entry_is_not_a_folder_path_is_read_from_its_copy(
+    claude: ClaudeHome, tmp_path: Path
+):
+    _directory_market(claude, tmp_path / "market", {"source": "github", "repo": "o/r"})
+    env = claude.load("claude-code")
+    assert env.plugins.plugins["hello"].root == claude.cache("hello")

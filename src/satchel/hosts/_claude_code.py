@@ -24,12 +24,16 @@ from satchel.layout import PROJECT, USER
 from satchel.policy._export import to_claude_code
 
 __all__ = [
+    "CLAUDE_BARE_SOURCE",
     "CLAUDE_CODE",
     "CLAUDE_CODE_HOOKS",
     "CLAUDE_CODE_INSTRUCTIONS",
     "CLAUDE_EVENTS",
     "CLAUDE_FIELDS",
     "CLAUDE_HOOK_EVENTS",
+    "CLAUDE_IN_PLACE_SOURCES",
+    "CLAUDE_MARKETPLACES",
+    "CLAUDE_MARKETPLACE_MANIFEST",
     "CLAUDE_MEMORY_HEAD",
     "INVOKED_BY",
 ]
@@ -189,6 +193,25 @@ CLAUDE_CODE_INSTRUCTIONS = InstructionRule(
         block=CLAUDE_MEMORY_HEAD + "\n\n{files}",
     ),
 )
+
+# Claude Code 2.1.332 (observed: tests/plugins/test_claude_marketplace_source.py): where
+# it reads an installed plugin's files depends on its marketplace's source type in
+# ~/.claude/plugins/known_marketplaces.json. A "directory" marketplace (`claude plugin
+# marketplace add <folder>`, a folder holding a git repository too) has its plugins read
+# in place, from the marketplace folder joined with the entry's relative `source` in its
+# .claude-plugin/marketplace.json: skills, commands, agents and hooks alike (its hooks'
+# CLAUDE_PLUGIN_ROOT is that folder), the installPath copy is not read, and a missing
+# folder fails the plugin ("Plugin directory not found at path"), with no fall back to the copy. Any
+# other source type ("git": a clone in ~/.claude/plugins/marketplaces/<name>) is read
+# from the installPath copy in ~/.claude/plugins/cache.
+# An entry's `source` that is a bare name (CLAUDE_BARE_SOURCE, no "..") resolves below
+# the marketplace's metadata.pluginRoot (a relative folder: no "/" first, no backslash
+# or ":", no empty, "." or ".." part; "./" and trailing "/" dropped), as its catalogue
+# loader does (2.1.332's bundle; "Bare source names resolve under metadata.pluginRoot").
+CLAUDE_MARKETPLACES = "known_marketplaces.json"
+CLAUDE_IN_PLACE_SOURCES = ("directory",)
+CLAUDE_MARKETPLACE_MANIFEST = ".claude-plugin/marketplace.json"
+CLAUDE_BARE_SOURCE = r"[A-Za-z0-9][-A-Za-z0-9._]*"
 
 CLAUDE_CODE = Host(
     name="claude-code",

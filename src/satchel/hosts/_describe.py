@@ -257,6 +257,8 @@ def _settings(host: Host) -> str:
     said = [f"{what} `{'.'.join(k)}`" for what, k in keys if k is not None]
     if settings.plugin_enablement is not None:
         said.append(f"plugins enabled by folder `{settings.plugin_enablement}`")
+    if (link := settings.plugin_link) is not None:
+        said.append(f"a plugin linked by `{link.file}` (`{link.type_key}: {link.link}`)")
     return f"{files}: {'; '.join(said)}"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from satchel._host_settings import HostSettings, SettingsFile
+from satchel._host_settings import HostSettings, PluginLink, SettingsFile
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import (
     COMMON,
@@ -240,6 +240,12 @@ GEMINI = Host(
         disabled_skills=("skills", "disabled"),
         context_names=("context", "fileName"),
         plugin_enablement="{home}/.gemini/extensions/extension-enablement.json",
+        # `gemini extensions link <folder>` (0.61.0, observed) writes only this record,
+        # {"source": "<folder>", "type": "link"}: Gemini CLI loads the extension from
+        # the folder it names (its loader's effectiveExtensionPath) and skips it when
+        # that folder holds no gemini-extension.json; a "local" or "git" install is
+        # the copied folder itself, loaded where it is
+        plugin_link=PluginLink(".gemini-extension-install.json"),
     ),
     plugin_skill_clash="last",
     # skillLoader's glob ["SKILL.md", "*/SKILL.md"], ignoring **/node_modules/** and

@@ -472,4 +472,8 @@ def _settings_json(settings: HostSettings) -> dict[str, object]:
         "disabled_skills": keys(settings.disabled_skills),
         "context_names": keys(settings.context_names),
         "plugin_enablement": settings.plugin_enablement,
-    }
+        "plugin_link": None if (link := settings.plugin_link) is None else {
+            "file": link.file, "type_key": link.type_key, "link": link.link,
+            "source_key": link.source_key,
+        },
+    }  # fmt: skip

@@ -20,8 +20,20 @@ directory). A plugin is enabled when ``enabledPlugins`` says ``true`` for its id
 the settings that win, highest first: the project's ``.claude/settings.local.json``,
 its ``.claude/settings.json``, then the user's ``~/.claude/settings.json``; an id no
 file names is not enabled. In a project that is not trusted, neither its settings
-nor its project and local records are read. ``known_marketplaces.json`` and
-``marketplaces/`` say where catalogues come from and are not needed to load.
+nor its project and local records are read.
+
+Where the files are read depends on the marketplace (``known_marketplaces.json``, its
+``source.source``; the rule is `satchel.hosts._claude_code.CLAUDE_IN_PLACE_SOURCES`): a
+plugin of a ``directory`` marketplace is read in place, from the marketplace folder
+joined with the relative ``source`` of its entry in that folder's
+``.claude-plugin/marketplace.json`` (a bare name: below its ``metadata.pluginRoot``):
+Claude Code reads its skills, commands, agents and hooks there, not the
+``installPath`` copy. A missing folder there is ``plugin.installed.missing`` and
+nothing of the plugin loads, as Claude Code fails it. The entry's folder must be
+inside the marketplace folder after symlinks (``plugin.installed.outside``); the
+plugin's own files are then read within it. A plugin of any other marketplace
+(``git``), or one whose marketplace or entry cannot be read, is read from its
+``installPath``.
 
 A record is used only when its ``installPath`` is a directory inside
 ``~/.claude/plugins`` after symlinks; one that escapes is refused
@@ -39,6 +51,8 @@ schema and the record choice are read off the program; tests/hosts/ checks them)
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -46,6 +60,12 @@ from typing import Any
 from satchel._contain import is_dir, is_inside, probe_json, real_path
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.hosts._claude_code import (
+    CLAUDE_BARE_SOURCE,
+    CLAUDE_IN_PLACE_SOURCES,
+    CLAUDE_MARKETPLACE_MANIFEST,
+    CLAUDE_MARKETPLACES,
+)
 from satchel.layout import PROJECT, USER, Layout
 
 __all__ = ["Installed", "installed_plugins", "plugins_home", "settings_files"]
@@ -94,15 +114,20 @@ def installed_plugins(
     table = _records(path, problems)
     settings = _Settings.read(layout, trust_project, problems)
     real_base = real_path(base) or base
+    markets = _Marketplaces.read(base / CLAUDE_MARKETPLACES)
     found: list[Installed] = []
     for plugin_id, entries in table.items():
         record = _applying(plugin_id, entries, layout, trust_project, path, problems)
         if record is None:
             continue
-        root = _install_root(plugin_id, record, base, real_base, path, problems)
+        name, marketplace = plugin_id.rsplit("@", 1)
+        in_place = markets.in_place(name, marketplace)
+        if in_place is None:
+            root = _install_root(plugin_id, record, base, real_base, path, problems)
+        else:
+            root = _source_root(plugin_id, in_place, problems)
         if root is None:
             continue
-        name, marketplace = plugin_id.rsplit("@", 1)
         enabled, decided = settings.enabled(plugin_id)
         scope = USER if record["scope"] in _USER_SCOPES else PROJECT
         version = record.get("version")
@@ -223,6 +248,93 @@ def _install_root(
         problems.append(diagnostic("plugin.installed.missing", message, path))
         return None
     return spelled
+
+
+@model
+class _InPlace:
+    """A plugin Claude Code reads where its directory marketplace keeps it: the
+    marketplace folder and the entry's folder (not yet checked)."""
+
+    market: Path
+    folder: Path
+    manifest: Path
+
+
+@model
+class _Marketplaces:
+    """``known_marketplaces.json``: each marketplace's record, by name."""
+
+    table: Mapping[str, Any]
+
+    @classmethod
+    def read(cls, path: Path) -> _Marketplaces:
+        data, _ = probe_json(path) if path.exists() else (None, None)
+        return cls(data if isinstance(data, dict) else {})
+
+    def in_place(self, name: str, marketplace: str) -> _InPlace | None:
+        """Where a plugin of a directory marketplace is read (None: from its copy)."""
+        record = self.table.get(marketplace)
+        if not isinstance(record, dict):
+            return None
+        source = record.get("source")
+        if not isinstance(source, dict) or source.get("source") not in CLAUDE_IN_PLACE_SOURCES:
+            return None
+        where = record.get("installLocation", source.get("path"))
+        if not isinstance(where, str) or not Path(where).is_absolute():
+            return None
+        market = Path(where)
+        manifest = market / CLAUDE_MARKETPLACE_MANIFEST
+        data, _ = probe_json(manifest)
+        entries = data.get("plugins") if isinstance(data, dict) else None
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict) and entry.get("name") == name:
+                relative = _entry_folder(entry.get("source"), data.get("metadata"))
+                if relative is None:
+                    return None
+                return _InPlace(market, Path(os.path.normpath(market / relative)), manifest)
+        return None
+
+
+def _entry_folder(source: Any, metadata: Any) -> str | None:
+    """An entry's folder relative to its marketplace: a relative path as written, a
+    bare name below ``metadata.pluginRoot`` (None: neither)."""
+    if not isinstance(source, str) or not source or Path(source).is_absolute():
+        return None
+    if not re.fullmatch(CLAUDE_BARE_SOURCE, source) or ".." in source:
+        return source
+    root = metadata.get("pluginRoot") if isinstance(metadata, dict) else None
+    if not isinstance(root, str) or root == "" or root.startswith("/"):
+        return None
+    if "\\" in root or ":" in root:
+        return None
+    trimmed = root.removeprefix("./").rstrip("/")
+    if trimmed in ("", "."):
+        return source
+    if any(part in ("", ".", "..") for part in trimmed.split("/")):
+        return None
+    return f"{trimmed}/{source}"
+
+
+def _source_root(plugin_id: str, place: _InPlace, problems: list[Diagnostic]) -> Path | None:
+    """The entry's folder in its directory marketplace, when it is a directory inside
+    the marketplace folder after symlinks."""
+    real, top = real_path(place.folder), real_path(place.market)
+    if real is None or top is None or not is_inside(real, top):
+        message = (
+            f"the folder of {plugin_id!r} that {place.manifest} names, {place.folder}, is "
+            f"outside its marketplace {place.market}; it is not read"
+        )
+        problems.append(diagnostic("plugin.installed.outside", message, place.manifest))
+        return None
+    if not is_dir(real):
+        message = (
+            f"Claude Code reads {plugin_id!r} from its directory marketplace, and "
+            f"{place.folder} is not a directory: the plugin fails to load (its installed "
+            "copy is not read)"
+        )
+        problems.append(diagnostic("plugin.installed.missing", message, place.manifest))
+        return None
+    return place.folder
 
 
 @model

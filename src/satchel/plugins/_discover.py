@@ -48,7 +48,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._host_settings import PluginEnablement
+from satchel._host_settings import PluginEnablement, PluginLink
 from satchel._host_state import HostState, host_config
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -60,6 +60,7 @@ from satchel.plugins._context import SkillRule
 from satchel.plugins._data import data_dir
 from satchel.plugins._detect import Ambiguity, Detection
 from satchel.plugins._host_installed import host_installed
+from satchel.plugins._links import linked_folder
 from satchel.plugins._model import Format, Plugin
 from satchel.plugins._read import read_plugin
 from satchel.plugins._skills_dir import adopt, skills_dir_plugins
@@ -127,6 +128,7 @@ def load_plugins(
     carries: Carries | None = None,
     host_state: HostState | None = None,
     enablement: PluginEnablement | None = None,
+    links: PluginLink | None = None,
 ) -> PluginSet:
     """Discover, read and settle every plugin for `layout` (see the module docstring).
     `skill_rule` None: as ``config.toml`` says (``[load] plugin_skill_rule``), else
@@ -143,11 +145,13 @@ def load_plugins(
     `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all].
     `enablement`: the host's own rules that enable or disable a plugin by folder
     (Gemini CLI's ``extension-enablement.json``, `satchel._host_settings`): a plugin
-    they disable in the working directory is listed, disabled."""
+    they disable in the working directory is listed, disabled. `links`: the install
+    record that makes a folder of a plugins root a link to the folder it names (Gemini
+    CLI's ``gemini extensions link``; `satchel.plugins._links`), read there instead."""
     asked = _Asked(
         tuple(dirs), include_workspace, strict, executable, ambiguous, format_order,
         skill_rule, formats, claude_installed, skills_dir, carries, host_state,
-        enablement or PluginEnablement(),
+        enablement or PluginEnablement(), links,
     )  # fmt: skip
     cache: _Cache = {}
     found = _discover(layout, trust_project, asked, cache)
@@ -174,6 +178,7 @@ class _Asked:
     carries: Carries | None
     host_state: HostState | None
     enablement: PluginEnablement
+    links: PluginLink | None
 
 
 def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> PluginSet:
@@ -197,7 +202,7 @@ def _discover(layout: Layout, trusted: bool, asked: _Asked, cache: _Cache) -> Pl
         problems: list[Diagnostic] = []
         paths = _children(root, problems)
         sources.append(Source(diagnostics=problems))
-        sources.extend(reader.read(path, root.scope) for path in paths)
+        sources.extend(_linked(reader, path, root.scope, asked.links) for path in paths)
     if asked.claude_installed:
         sources.extend(_claude_installed(reader, layout, trusted))
         if asked.skills_dir:
@@ -251,6 +256,14 @@ def _claude_installed(reader: _Reader, layout: Layout, trusted: bool) -> Iterabl
         plugins = tuple(_as_installed(p, record) for p in found.items)
         said = [_disabled(p, record) for p in plugins if not record.enabled]
         yield Source(plugins, (*found.diagnostics, *said))
+
+
+def _linked(reader: _Reader, path: Path, scope: str, links: PluginLink | None) -> Source[Plugin]:
+    """One folder of a plugins root, read where its link leads (itself when none)."""
+    folder, problem = linked_folder(path, links)
+    if folder is None:
+        return Source(diagnostics=(problem,) if problem is not None else ())
+    return reader.read(folder, scope)
 
 
 def _host_installed(
