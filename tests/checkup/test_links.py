@@ -68,7 +68,7 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for host in (".claude", ".codex", ".gemini"):
         (linked / host).mkdir()
     (linked / ".claude" / "skills").symlink_to("../shared/skills")  # fine
-    (linked / ".gemini" / "skills").symlink_to("../shared/skill")  # a typo: broken
+    (linked / ".gemini" / "skills").symlink_to("../../outside/skill")  # a typo, and outside: broken
     (linked / ".codex" / "skills").symlink_to("../../outside/skills")
     (linked / ".claude" / "agents").symlink_to("agents-b")
     (linked / ".claude" / "agents-b").symlink_to("agents")
@@ -140,8 +140,8 @@ def test_broken_looping_and_outside_links_are_named_with_their_target(linked: Ma
     outside = linked.machine.layout.project.parent / "outside"
     assert _links(linked) == {
         ("gemini", "hosts.link.broken",
-         ".gemini/skills -> ../shared/skill: its target does not exist, so Gemini CLI reads "
-         "no skills through it"),
+         ".gemini/skills -> ../../outside/skill: its target does not exist, so Gemini CLI "
+         "reads no skills through it"),
         ("claude-code", "hosts.link.loop",
          ".claude/agents -> agents-b: the links loop, so Claude Code reads no agents through it"),
         ("codex", "hosts.link.outside",

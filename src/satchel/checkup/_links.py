@@ -105,11 +105,10 @@ def _link(path: Path, place: Place) -> Link | None:
     target = Path(os.path.realpath(path))
     if os.path.islink(target):  # realpath stops where the links loop
         return Link(path, "hosts.link.loop", text, place.word)
-    root = Path(os.path.realpath(place.root))
-    if not target.is_relative_to(root):
-        return Link(path, OUTSIDE, text, place.word, str(target))
-    if not os.path.exists(target):
+    if not os.path.exists(target):  # broken wherever it leads: the host reads nothing
         return Link(path, "hosts.link.broken", text, place.word)
+    if not target.is_relative_to(Path(os.path.realpath(place.root))):
+        return Link(path, OUTSIDE, text, place.word, str(target))
     return None
 
 
