@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from satchel.checkup import MachineReport, check_hosts
+from satchel.checkup._links import link_findings
 from tests.tools import codex_skills, gemini_skills
 
 HOSTS = ("claude-code", "codex", "gemini")
@@ -116,6 +118,17 @@ def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
         "make it a symlink again (ln -sfn AGENTS.md CLAUDE.md) and clone with "
         "core.symlinks=true (on Windows: Developer Mode)",
     )
+
+
+def test_a_host_that_defines_its_own_instruction_rule_is_read_by_it(plain: MachineReport):
+    view = plain.machine.view("claude-code")
+    assert view is not None and view.host.instruction_rule is not None
+    own = replace(view, host=replace(view.host, instructions=None))  # its rule, no word
+    found = link_findings(replace(plain.machine, views=(own,)))
+    assert {f.path for f in found if f.code == "hosts.link.plain-file"} == {
+        plain.machine.layout.project / ".claude" / "skills",
+        plain.machine.layout.project / "CLAUDE.md",
+    }
 
 
 def test_the_load_word_on_a_plain_file_root_gives_way_to_the_link_finding(plain: MachineReport):
