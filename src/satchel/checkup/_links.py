@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from satchel._host_files import expand
+from satchel._host_settings import read_host_settings
+from satchel._instructions import gemini_context_names
 from satchel._instructions._hosts import CONTEXT, user_folder
 from satchel._model import model
 from satchel.checkup._finding import HostFinding
@@ -187,11 +189,11 @@ def _places(view: HostView, layout: Layout) -> Iterator[Place]:
 
 def _instruction_places(view: HostView, layout: Layout) -> Iterator[Place]:
     """The instruction files of the host's rule, in the user's folder and the
-    project's."""
+    project's (``{context}``: each name the host's settings give, as its load reads)."""
     rule = host_instruction_rule(view.host)
     if rule is None:
         return
-    context = ("GEMINI.md",)
+    context = _context_names(view)
     for folder, sources in ((user_folder(layout, rule), rule.user), (layout.project, rule.project)):
         if folder is None:
             continue
@@ -201,6 +203,16 @@ def _instruction_places(view: HostView, layout: Layout) -> Iterator[Place]:
                     continue
                 path = layout.home / name[2:] if name.startswith("~/") else folder / name
                 yield from _rooted(path, "instructions", layout)
+
+
+def _context_names(view: HostView) -> tuple[str, ...]:
+    """The names ``{context}`` stands for: the host's settings', read as its load reads
+    them (``GEMINI.md`` alone when they set none)."""
+    settings, env = view.env.options.host_settings, view.env
+    if settings is None:
+        return gemini_context_names(None)
+    read, _ = read_host_settings(settings, env.layout, trust_project=env.trust.load_project)
+    return gemini_context_names(read.context_names)
 
 
 def _rooted(path: Path, kind: str, layout: Layout) -> Iterator[Place]:
