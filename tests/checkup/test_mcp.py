@@ -60,9 +60,12 @@ def machine(
         *(project / ".git", project / ".claude"),
     ):
         folder.mkdir(parents=True)
-    bin_dir.mkdir()
-    (bin_dir / "docs-server").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    (bin_dir / "docs-server").chmod(0o755)
+    tools = base / "tools"  # a Codex server's own cwd
+    for program in (bin_dir / "docs-server", project / "bin" / "tool", tools / "bin" / "srv"):
+        program.parent.mkdir(parents=True, exist_ok=True)
+        program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+        program.chmod(0o755)
+    shutil.copy(tools / "bin" / "srv", project / "bin" / "srv")
     path = os.pathsep.join((str(bin_dir), "/usr/bin", "/bin"))
     node = shutil.which("node") or "node"
 
@@ -89,7 +92,7 @@ def machine(
 
     with ThreadPoolExecutor(1) as pool:
         gemini_list = pool.submit(gemini_side)
-        codex_list = _codex_side(codex_, home)
+        codex_list = _codex_side(codex_, home, tools)
         claude_list = _claude_side(claude, home, project)
         return {
             "home": home,
@@ -110,6 +113,7 @@ def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
     claude("add", "-s", "user", "--transport", "http", "web", "http://127.0.0.1:9/mcp")
     claude("add", "-s", "local", "gone", "--", "no-such-server")
     claude("add", "-s", "local", "quiet", "--", "docs-server")
+    claude("add", "-s", "user", "tool", "--", "./bin/tool")  # in the project, its cwd
     for name in ("lint", "fmt", "old"):
         claude("add", "-s", "project", name, "--", f"./bin/{name}")
     (project / ".claude" / "settings.local.json").write_text(
@@ -126,18 +130,22 @@ def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
     return claude("list")
 
 
-def _codex_side(codex: Callable[..., str], home: Path) -> Any:
+def _codex_side(codex: Callable[..., str], home: Path, tools: Path) -> Any:
     """Codex's servers as it adds them, one turned off (``enabled = false``, which it
-    has no command for), and its `mcp list --json`."""
+    has no command for), one started in a folder of its own (``cwd``, which it has no
+    option for), and its `mcp list --json`."""
     codex("add", "docs", "--env", "TOKEN=2", "--env", "EXTRA=1", "--", "docs-server", "--port", "2")
     codex("add", "web", "--url", "http://127.0.0.1:9/other")
     codex("add", "paused", "--", "docs-server")
+    codex("add", "own-cwd", "--", "./bin/srv")  # in `tools`
+    codex("add", "here", "--", "bin/srv")  # in the project, its working folder
     config = home / ".codex" / "config.toml"
     text = config.read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("[mcp_servers.paused]\n", "[mcp_servers.paused]\nenabled = false\n"),
-        encoding="utf-8",
+    text = text.replace("[mcp_servers.paused]\n", "[mcp_servers.paused]\nenabled = false\n")
+    text = text.replace(
+        "[mcp_servers.own-cwd]\n", f"[mcp_servers.own-cwd]\ncwd = {json.dumps(str(tools))}\n"
     )
+    config.write_text(text, encoding="utf-8")
     return json.loads(codex("list", "--json"))
 
 
@@ -209,6 +217,16 @@ def test_a_command_on_no_folder_of_path_is_missing_as_claude_code_finds(
         "✘ Failed to connect — ENOENT: no such file or directory, posix_spawn './bin/fmt'"
     )
     assert "Executable not found" not in _claude_line(listing, "docs")  # on PATH: started
+    assert "ENOENT" not in _claude_line(listing, "tool")  # started from its working folder
+
+
+def test_a_relative_command_is_found_in_its_cwd_else_in_the_working_folder(
+    machine: dict[str, Any],
+):
+    listed = {s["name"]: s["transport"] for s in machine["codex"]}
+    tools = str(machine["project"].parent / "tools")
+    assert (listed["own-cwd"]["command"], listed["own-cwd"]["cwd"]) == ("./bin/srv", tools)
+    assert (listed["here"]["command"], listed["here"]["cwd"]) == ("bin/srv", None)
 
 
 def test_a_project_server_claude_code_has_not_approved_is_untrusted(
@@ -239,7 +257,7 @@ def test_servers_turned_off_are_named_with_where(report: MachineReport, machine:
     )
     assert "old: " not in machine["claude"]  # refused: not even listed
     enabled = {s["name"]: s["enabled"] for s in machine["codex"]}
-    assert enabled == {"docs": True, "web": True, "paused": False}
+    assert enabled == {"docs": True, "web": True, "paused": False, "own-cwd": True, "here": True}
 
 
 def test_gemini_starts_no_server_in_a_folder_it_does_not_trust(

@@ -4,7 +4,8 @@ will not start: held back by its trust rules (``hosts.mcp.untrusted``), blocked 
 name in its settings (``hosts.mcp.policy``: Gemini CLI's ``mcp.excluded`` and
 ``mcp.allowed``), turned off in its config (``hosts.mcp.off``) or whose command is
 not there (``hosts.mcp.missing-command``: a bare name on no folder of the machine's
-``PATH``, a relative one not in its config's folder).
+``PATH``, a relative one not in the folder the host starts it in: its ``cwd``, else
+the working folder).
 
 What each host starts is its view's `env.mcp_servers` (each host's files as its
 profile names them). In a folder a host does not trust at all (Gemini CLI, by its own
@@ -252,11 +253,10 @@ def _command(
     if server.transport != "stdio" or not command or "$" in command:
         return
     if "/" in command:
-        if server.scope == "plugin" or server.path is None:
+        if server.scope == "plugin":
             return  # relative to its plugin's root: the plugin checks say it
-        base = server.path.parent
-        path = Path(command) if os.path.isabs(command) else base / command
-        if _runnable(path):
+        base = _started_in(view, server)
+        if base is None or _runnable(base / command):  # an absolute command stays itself
             return
         where = f"{command} is not a program in {machine.shown(base)}"
     else:
@@ -269,6 +269,16 @@ def _command(
     message = f"{said} will fail to start: {where}"
     fix = f"install {command}, or give the server the full path of its program"
     yield HostFinding.new(view.name, "hosts.mcp.missing-command", message, fix, server.path)
+
+
+def _started_in(view: HostView, server: McpServer) -> Path | None:
+    """The folder a host starts `server` in, where a relative command is found: its
+    own ``cwd`` (relative: to the working folder), else the host's working folder
+    (None: a ``cwd`` with ``~`` or a variable, which this check does not guess)."""
+    cwd, own = view.env.layout.cwd, server.cwd
+    if own and (own.startswith("~") or "$" in own):
+        return None
+    return cwd / own if own else cwd
 
 
 def _runnable(path: Path) -> bool:
