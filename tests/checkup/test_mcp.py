@@ -85,7 +85,12 @@ def machine(
         (home / ".gemini" / "trustedFolders.json").write_text(json.dumps(folders), "utf-8")
         gemini_("add", "-s", "user", "docs", "docs-server", "--port", "3", "-e", "TOKEN=3")
         gemini_("add", "-s", "user", "blocked", "docs-server")
-        _edit(settings, lambda document: document.update(mcp={"excluded": ["blocked"]}))
+        user = {"excluded": ["blocked"], "allowed": ["docs", "blocked"]}
+        _edit(settings, lambda document: document.update(mcp=user))
+        # the trusted project's own lists: neither replaces the user's
+        (trusted / ".gemini").mkdir()
+        workspace = {"mcp": {"excluded": [], "allowed": ["blocked"]}}
+        (trusted / ".gemini" / "settings.json").write_text(json.dumps(workspace), "utf-8")
         with ThreadPoolExecutor(1) as beside:  # two listings that only read
             listed = beside.submit(gemini_, "list", cwd=trusted)
             return gemini_("list"), listed.result()
@@ -296,19 +301,24 @@ def test_the_load_word_that_no_server_starts_gives_way_to_one_finding_a_server(
     assert codes == ["hosts.mcp.untrusted", "hosts.mcp.untrusted"]
 
 
-def test_a_server_gemini_excludes_is_blocked_by_its_policy(machine: dict[str, Any]):
+def test_a_server_is_blocked_by_any_excluded_list_and_by_each_allowed_list_of_gemini(
+    machine: dict[str, Any],
+):
     env = {"PATH": machine["path"]}
     trusted = check_hosts(machine["trusted"], home=machine["home"], names=("gemini",), env=env)
     found = [(f.code, f.message, f.fix) for f in trusted.findings if f.code.startswith("hosts.mcp")]
-    assert found == [
+    fix = "change the host's mcp lists, if you mean it to run"
+    assert sorted(found) == [
         ("hosts.mcp.policy",
          "MCP server 'blocked' of ~/.gemini/settings.json is blocked: mcp.excluded of "
-         "~/.gemini/settings.json names it",
-         "change the host's mcp lists, if you mean it to run"),
+         "~/.gemini/settings.json names it", fix),
+        ("hosts.mcp.policy",
+         "MCP server 'docs' of ~/.gemini/settings.json is blocked: mcp.allowed of "
+         ".gemini/settings.json does not name it", fix),
     ]  # fmt: skip
     listing = machine["gemini trusted"]
-    assert "⛔ blocked: docs-server  (stdio) - Blocked" in listing
-    assert "docs: docs-server --port 3 (stdio) - Disconnected" in listing  # tried: not blocked
+    assert "⛔ docs: docs-server --port 3 (stdio) - Blocked" in listing  # the workspace's allowed
+    assert "⛔ blocked: docs-server  (stdio) - Blocked" in listing  # the user's excluded
 
 
 def test_severities(report: MachineReport):

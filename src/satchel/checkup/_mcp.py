@@ -150,20 +150,18 @@ def _starts_here(view: HostView) -> bool:
 @model
 class Blocks:
     """The names a host's settings block (`excluded`: name -> which list names it)
-    and, when any allowed list is set, the names it allows (`allowed`) and which list
-    that is (`allowed_by`)."""
+    and the allowed lists that count, each as its words (``mcp.allowed of ~/...``) and
+    the names it allows (`allowed`; a name must be in each)."""
 
     excluded: Mapping[str, str]
-    allowed: frozenset[str] | None = None
-    allowed_by: str = ""
+    allowed: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def why(self, name: str) -> str | None:
         """Why a server of `name` is blocked (None: it is not)."""
         if name in self.excluded:
             return f"{self.excluded[name]} names it"
-        if self.allowed is not None and name not in self.allowed:
-            return f"{self.allowed_by} does not name it"
-        return None
+        missing = next((where for where, names in self.allowed if name not in names), None)
+        return None if missing is None else f"{missing} does not name it"
 
 
 def _blocks(view: HostView, machine: Machine) -> Blocks:
@@ -173,19 +171,27 @@ def _blocks(view: HostView, machine: Machine) -> Blocks:
         return Blocks({})
     layout = view.env.layout
     values = {"home": str(layout.home), "cwd": str(layout.cwd), "project": str(layout.project)}
+    paths = dict.fromkeys(Path(expand(t, values)) for t in rule.files)  # the home's once
+    documents = [(path, read_state(path)[0]) for path in paths]
     excluded: dict[str, str] = {}
-    allowed: set[str] | None = None
-    allowed_by = ""
-    for template in rule.files:
-        path = Path(expand(template, values))
-        settings, _ = read_state(path)
-        for name in _names(dig(settings, rule.excluded)):
+    for path, names in _lists(documents, rule.excluded):
+        for name in names:
             excluded.setdefault(name, f"{'.'.join(rule.excluded)} of {machine.shown(path)}")
-        listed = dig(settings, rule.allowed)
-        if isinstance(listed, list):
-            allowed = (allowed or set()) | set(_names(listed))
-            allowed_by = allowed_by or f"{'.'.join(rule.allowed)} of {machine.shown(path)}"
-    return Blocks(excluded, None if allowed is None else frozenset(allowed), allowed_by)
+    allowed = [
+        (f"{'.'.join(rule.allowed)} of {machine.shown(path)}", frozenset(names))
+        for path, names in _lists(documents, rule.allowed)
+    ]
+    if rule.allowed_lists == "union" and allowed:
+        allowed = [(allowed[0][0], frozenset().union(*(names for _, names in allowed)))]
+    return Blocks(excluded, tuple(allowed))
+
+
+def _lists(
+    documents: Sequence[tuple[Path, Mapping[str, object]]], keys: tuple[str, ...]
+) -> list[tuple[Path, list[str]]]:
+    """Each file that sets the list at `keys`, with its names."""
+    found = ((path, dig(document, keys)) for path, document in documents)
+    return [(path, _names(value)) for path, value in found if isinstance(value, list)]
 
 
 def _untrusted(view: HostView, server: McpServer, message: str) -> HostFinding:
