@@ -98,22 +98,26 @@ def machine(
     with ThreadPoolExecutor(1) as pool:
         gemini_list = pool.submit(gemini_side)
         codex_list = _codex_side(codex_, home, tools)
-        claude_list = _claude_side(claude, home, project)
+        claude_list, above_only = _claude_side(claude, home, project)
         return {
             "home": home,
             "project": project,
             "trusted": trusted,
             "path": path,
             "claude": claude_list,
+            "claude above only": above_only,
             "codex": codex_list,
             "gemini": gemini_list.result()[0],
             "gemini trusted": gemini_list.result()[1],
         }
 
 
-def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
+def _claude_side(
+    claude: Callable[..., str], home: Path, project: Path
+) -> tuple[str, tuple[str, str]]:
     """Claude Code's servers, as it adds them, a project it was told to trust (its
-    trust dialog and /mcp menu write these keys), and its `mcp list`."""
+    trust dialog and /mcp menu write these keys), and its `mcp list`; before that, its
+    state and `mcp list` with trust given only to the folder above the project."""
     claude("add", "-s", "user", "docs", "-e", "TOKEN=1", "--", "docs-server", "--port", "1")
     claude("add", "-s", "user", "--transport", "http", "web", "http://127.0.0.1:9/mcp")
     claude("add", "-s", "local", "gone", "--", "no-such-server")
@@ -126,13 +130,18 @@ def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
         encoding="utf-8",
     )
 
-    def accept(document: dict[str, Any]) -> None:
-        entry = document["projects"][str(project)]
-        entry["hasTrustDialogAccepted"] = True
-        entry["disabledMcpServers"] = ["quiet"]
+    def above(document: dict[str, Any]) -> None:  # trust given to the folder above only
+        document["projects"][str(project)]["disabledMcpServers"] = ["quiet"]
+        document["projects"][str(project.parent)] = {"hasTrustDialogAccepted": True}
 
-    _edit(home / ".claude.json", accept)
-    return claude("list")
+    def accept(document: dict[str, Any]) -> None:
+        document["projects"][str(project)]["hasTrustDialogAccepted"] = True
+
+    state = home / ".claude.json"
+    _edit(state, above)
+    above_only = (state.read_text(encoding="utf-8"), claude("list"))
+    _edit(state, accept)
+    return claude("list"), above_only
 
 
 def _codex_side(codex: Callable[..., str], home: Path, tools: Path) -> Any:
@@ -245,6 +254,22 @@ def test_a_project_server_claude_code_has_not_approved_is_untrusted(
     assert _claude_line(machine["claude"], "lint").endswith(
         "⏸ Pending approval (run `claude` to approve)"
     )
+
+
+def test_trust_given_only_to_the_folder_above_approves_none_as_claude_code_approves_none(
+    machine: dict[str, Any], tmp_path: Path
+):
+    state, listing = machine["claude above only"]
+    (tmp_path / ".claude.json").write_text(state, encoding="utf-8")
+    env = {"PATH": machine["path"]}
+    found = check_hosts(machine["project"], home=tmp_path, names=("claude-code",), env=env)
+    said = "is not started: Claude Code has not approved it for this project"
+    assert _mcp(found, "hosts.mcp.untrusted") == {
+        ("claude-code", f"MCP server 'lint' of .mcp.json {said}"),
+        ("claude-code", f"MCP server 'fmt' of .mcp.json {said}"),
+    }
+    for name in ("lint", "fmt"):
+        assert _claude_line(listing, name).endswith("⏸ Pending approval (run `claude` to approve)")
 
 
 def test_servers_turned_off_are_named_with_where(report: MachineReport, machine: dict[str, Any]):
