@@ -6,17 +6,28 @@ what they make of them."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from satchel.checkup import MachineReport, check_hosts
-from tests.tools import codex_skills, gemini_skills
+from satchel.checkup._links import link_findings
+from tests.tools import GEMINI_SETTINGS, codex_skills, gemini_skills, gemini_view
 
 HOSTS = ("claude-code", "codex", "gemini")
 SKILL = "---\nname: review\ndescription: Review a change.\n---\nRead the diff.\n"
+# Gemini CLI's settings naming one more context file, which the project links to AGENTS.md
+CONTEXT = {**GEMINI_SETTINGS, "context": {"fileName": ["CONTEXT.md"]}}
+
+
+def _gemini_home(home: Path) -> Path:
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps(CONTEXT), encoding="utf-8")
+    return home
 
 
 def _git(cwd: Path, home: Path, *args: str) -> None:
@@ -59,6 +70,8 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         (source / host).mkdir()
         (source / host / "skills").symlink_to("../shared/skills")
     (source / "CLAUDE.md").symlink_to("AGENTS.md")
+    (source / "CONTEXT.md").symlink_to("AGENTS.md")
+    _gemini_home(home)
     _git(source, home, "init", "-q")
     _git(source, home, "add", "-A")
     _git(source, home, "commit", "-qm", "shared skills")
@@ -68,7 +81,7 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for host in (".claude", ".codex", ".gemini"):
         (linked / host).mkdir()
     (linked / ".claude" / "skills").symlink_to("../shared/skills")  # fine
-    (linked / ".gemini" / "skills").symlink_to("../shared/skill")  # a typo: broken
+    (linked / ".gemini" / "skills").symlink_to("../../outside/skill")  # a typo, and outside: broken
     (linked / ".codex" / "skills").symlink_to("../../outside/skills")
     (linked / ".claude" / "agents").symlink_to("agents-b")
     (linked / ".claude" / "agents-b").symlink_to("agents")
@@ -92,6 +105,7 @@ def test_git_wrote_each_link_as_a_plain_file_holding_its_path(machine: dict[str,
     assert not claude.is_symlink()
     assert claude.read_text(encoding="utf-8") == "../shared/skills"
     assert (machine["plain"] / "CLAUDE.md").read_text(encoding="utf-8") == "AGENTS.md"
+    assert (machine["plain"] / "CONTEXT.md").read_text(encoding="utf-8") == "AGENTS.md"
 
 
 def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
@@ -109,6 +123,8 @@ def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
         ("gemini", "hosts.link.plain-file",
          f".gemini/skills {said.format('../shared/skills')}: Gemini CLI reads no skills "
          "through it"),
+        ("gemini", "hosts.link.plain-file",  # a context file the user's settings name
+         f"CONTEXT.md {said.format('AGENTS.md')}: Gemini CLI reads no instructions through it"),
     }  # fmt: skip
     found = next(f for f in plain.findings if f.path == plain.machine.layout.project / "CLAUDE.md")
     assert (found.severity, found.fix) == (
@@ -116,6 +132,17 @@ def test_a_link_committed_as_a_plain_file_is_named_for_each_host_that_reads_it(
         "make it a symlink again (ln -sfn AGENTS.md CLAUDE.md) and clone with "
         "core.symlinks=true (on Windows: Developer Mode)",
     )
+
+
+def test_a_host_that_defines_its_own_instruction_rule_is_read_by_it(plain: MachineReport):
+    view = plain.machine.view("claude-code")
+    assert view is not None and view.host.instruction_rule is not None
+    own = replace(view, host=replace(view.host, instructions=None))  # its rule, no word
+    found = link_findings(replace(plain.machine, views=(own,)))
+    assert {f.path for f in found if f.code == "hosts.link.plain-file"} == {
+        plain.machine.layout.project / ".claude" / "skills",
+        plain.machine.layout.project / "CLAUDE.md",
+    }
 
 
 def test_the_load_word_on_a_plain_file_root_gives_way_to_the_link_finding(plain: MachineReport):
@@ -140,8 +167,8 @@ def test_broken_looping_and_outside_links_are_named_with_their_target(linked: Ma
     outside = linked.machine.layout.project.parent / "outside"
     assert _links(linked) == {
         ("gemini", "hosts.link.broken",
-         ".gemini/skills -> ../shared/skill: its target does not exist, so Gemini CLI reads "
-         "no skills through it"),
+         ".gemini/skills -> ../../outside/skill: its target does not exist, so Gemini CLI "
+         "reads no skills through it"),
         ("claude-code", "hosts.link.loop",
          ".claude/agents -> agents-b: the links loop, so Claude Code reads no agents through it"),
         ("codex", "hosts.link.outside",
@@ -160,11 +187,14 @@ def test_broken_looping_and_outside_links_are_named_with_their_target(linked: Ma
     }
 
 
-def test_gemini_reads_no_skill_behind_the_broken_link_and_the_skill_behind_a_sound_one(
+def test_gemini_reads_no_skill_behind_the_broken_link_and_what_is_behind_sound_ones(
     gemini: Path, machine: dict[str, Path], tmp_path: Path
 ):
     assert gemini_skills(gemini, machine["linked"], tmp_path / "a") == []
-    assert [s.name for s in gemini_skills(gemini, machine["source"], tmp_path / "b")] == ["review"]
+    source = machine["source"]
+    seen = gemini_view(gemini, source, _gemini_home(tmp_path / "b"))
+    assert [s.name for s in seen.own] == ["review"]
+    assert seen.memory == (source / "CONTEXT.md",)  # the name its settings give, linked
 
 
 def test_codex_reads_the_skill_a_link_out_of_the_project_leads_to(

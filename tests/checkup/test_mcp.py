@@ -60,9 +60,12 @@ def machine(
         *(project / ".git", project / ".claude"),
     ):
         folder.mkdir(parents=True)
-    bin_dir.mkdir()
-    (bin_dir / "docs-server").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    (bin_dir / "docs-server").chmod(0o755)
+    tools = base / "tools"  # a Codex server's own cwd
+    for program in (bin_dir / "docs-server", project / "bin" / "tool", tools / "bin" / "srv"):
+        program.parent.mkdir(parents=True, exist_ok=True)
+        program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+        program.chmod(0o755)
+    shutil.copy(tools / "bin" / "srv", project / "bin" / "srv")
     path = os.pathsep.join((str(bin_dir), "/usr/bin", "/bin"))
     node = shutil.which("node") or "node"
 
@@ -82,34 +85,44 @@ def machine(
         (home / ".gemini" / "trustedFolders.json").write_text(json.dumps(folders), "utf-8")
         gemini_("add", "-s", "user", "docs", "docs-server", "--port", "3", "-e", "TOKEN=3")
         gemini_("add", "-s", "user", "blocked", "docs-server")
-        _edit(settings, lambda document: document.update(mcp={"excluded": ["blocked"]}))
+        user = {"excluded": ["blocked"], "allowed": ["docs", "blocked"]}
+        _edit(settings, lambda document: document.update(mcp=user))
+        # the trusted project's own lists: neither replaces the user's
+        (trusted / ".gemini").mkdir()
+        workspace = {"mcp": {"excluded": [], "allowed": ["blocked"]}}
+        (trusted / ".gemini" / "settings.json").write_text(json.dumps(workspace), "utf-8")
         with ThreadPoolExecutor(1) as beside:  # two listings that only read
             listed = beside.submit(gemini_, "list", cwd=trusted)
             return gemini_("list"), listed.result()
 
     with ThreadPoolExecutor(1) as pool:
         gemini_list = pool.submit(gemini_side)
-        codex_list = _codex_side(codex_, home)
-        claude_list = _claude_side(claude, home, project)
+        codex_list = _codex_side(codex_, home, tools)
+        claude_list, above_only = _claude_side(claude, home, project)
         return {
             "home": home,
             "project": project,
             "trusted": trusted,
             "path": path,
             "claude": claude_list,
+            "claude above only": above_only,
             "codex": codex_list,
             "gemini": gemini_list.result()[0],
             "gemini trusted": gemini_list.result()[1],
         }
 
 
-def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
+def _claude_side(
+    claude: Callable[..., str], home: Path, project: Path
+) -> tuple[str, tuple[str, str]]:
     """Claude Code's servers, as it adds them, a project it was told to trust (its
-    trust dialog and /mcp menu write these keys), and its `mcp list`."""
+    trust dialog and /mcp menu write these keys), and its `mcp list`; before that, its
+    state and `mcp list` with trust given only to the folder above the project."""
     claude("add", "-s", "user", "docs", "-e", "TOKEN=1", "--", "docs-server", "--port", "1")
     claude("add", "-s", "user", "--transport", "http", "web", "http://127.0.0.1:9/mcp")
     claude("add", "-s", "local", "gone", "--", "no-such-server")
     claude("add", "-s", "local", "quiet", "--", "docs-server")
+    claude("add", "-s", "user", "tool", "--", "./bin/tool")  # in the project, its cwd
     for name in ("lint", "fmt", "old"):
         claude("add", "-s", "project", name, "--", f"./bin/{name}")
     (project / ".claude" / "settings.local.json").write_text(
@@ -117,27 +130,36 @@ def _claude_side(claude: Callable[..., str], home: Path, project: Path) -> str:
         encoding="utf-8",
     )
 
+    def above(document: dict[str, Any]) -> None:  # trust given to the folder above only
+        document["projects"][str(project)]["disabledMcpServers"] = ["quiet"]
+        document["projects"][str(project.parent)] = {"hasTrustDialogAccepted": True}
+
     def accept(document: dict[str, Any]) -> None:
-        entry = document["projects"][str(project)]
-        entry["hasTrustDialogAccepted"] = True
-        entry["disabledMcpServers"] = ["quiet"]
+        document["projects"][str(project)]["hasTrustDialogAccepted"] = True
 
-    _edit(home / ".claude.json", accept)
-    return claude("list")
+    state = home / ".claude.json"
+    _edit(state, above)
+    above_only = (state.read_text(encoding="utf-8"), claude("list"))
+    _edit(state, accept)
+    return claude("list"), above_only
 
 
-def _codex_side(codex: Callable[..., str], home: Path) -> Any:
+def _codex_side(codex: Callable[..., str], home: Path, tools: Path) -> Any:
     """Codex's servers as it adds them, one turned off (``enabled = false``, which it
-    has no command for), and its `mcp list --json`."""
+    has no command for), one started in a folder of its own (``cwd``, which it has no
+    option for), and its `mcp list --json`."""
     codex("add", "docs", "--env", "TOKEN=2", "--env", "EXTRA=1", "--", "docs-server", "--port", "2")
     codex("add", "web", "--url", "http://127.0.0.1:9/other")
     codex("add", "paused", "--", "docs-server")
+    codex("add", "own-cwd", "--", "./bin/srv")  # in `tools`
+    codex("add", "here", "--", "bin/srv")  # in the project, its working folder
     config = home / ".codex" / "config.toml"
     text = config.read_text(encoding="utf-8")
-    config.write_text(
-        text.replace("[mcp_servers.paused]\n", "[mcp_servers.paused]\nenabled = false\n"),
-        encoding="utf-8",
+    text = text.replace("[mcp_servers.paused]\n", "[mcp_servers.paused]\nenabled = false\n")
+    text = text.replace(
+        "[mcp_servers.own-cwd]\n", f"[mcp_servers.own-cwd]\ncwd = {json.dumps(str(tools))}\n"
     )
+    config.write_text(text, encoding="utf-8")
     return json.loads(codex("list", "--json"))
 
 
@@ -209,6 +231,16 @@ def test_a_command_on_no_folder_of_path_is_missing_as_claude_code_finds(
         "✘ Failed to connect — ENOENT: no such file or directory, posix_spawn './bin/fmt'"
     )
     assert "Executable not found" not in _claude_line(listing, "docs")  # on PATH: started
+    assert "ENOENT" not in _claude_line(listing, "tool")  # started from its working folder
+
+
+def test_a_relative_command_is_found_in_its_cwd_else_in_the_working_folder(
+    machine: dict[str, Any],
+):
+    listed = {s["name"]: s["transport"] for s in machine["codex"]}
+    tools = str(machine["project"].parent / "tools")
+    assert (listed["own-cwd"]["command"], listed["own-cwd"]["cwd"]) == ("./bin/srv", tools)
+    assert (listed["here"]["command"], listed["here"]["cwd"]) == ("bin/srv", None)
 
 
 def test_a_project_server_claude_code_has_not_approved_is_untrusted(
@@ -222,6 +254,22 @@ def test_a_project_server_claude_code_has_not_approved_is_untrusted(
     assert _claude_line(machine["claude"], "lint").endswith(
         "⏸ Pending approval (run `claude` to approve)"
     )
+
+
+def test_trust_given_only_to_the_folder_above_approves_none_as_claude_code_approves_none(
+    machine: dict[str, Any], tmp_path: Path
+):
+    state, listing = machine["claude above only"]
+    (tmp_path / ".claude.json").write_text(state, encoding="utf-8")
+    env = {"PATH": machine["path"]}
+    found = check_hosts(machine["project"], home=tmp_path, names=("claude-code",), env=env)
+    said = "is not started: Claude Code has not approved it for this project"
+    assert _mcp(found, "hosts.mcp.untrusted") == {
+        ("claude-code", f"MCP server 'lint' of .mcp.json {said}"),
+        ("claude-code", f"MCP server 'fmt' of .mcp.json {said}"),
+    }
+    for name in ("lint", "fmt"):
+        assert _claude_line(listing, name).endswith("⏸ Pending approval (run `claude` to approve)")
 
 
 def test_servers_turned_off_are_named_with_where(report: MachineReport, machine: dict[str, Any]):
@@ -239,7 +287,7 @@ def test_servers_turned_off_are_named_with_where(report: MachineReport, machine:
     )
     assert "old: " not in machine["claude"]  # refused: not even listed
     enabled = {s["name"]: s["enabled"] for s in machine["codex"]}
-    assert enabled == {"docs": True, "web": True, "paused": False}
+    assert enabled == {"docs": True, "web": True, "paused": False, "own-cwd": True, "here": True}
 
 
 def test_gemini_starts_no_server_in_a_folder_it_does_not_trust(
@@ -278,19 +326,24 @@ def test_the_load_word_that_no_server_starts_gives_way_to_one_finding_a_server(
     assert codes == ["hosts.mcp.untrusted", "hosts.mcp.untrusted"]
 
 
-def test_a_server_gemini_excludes_is_blocked_by_its_policy(machine: dict[str, Any]):
+def test_a_server_is_blocked_by_any_excluded_list_and_by_each_allowed_list_of_gemini(
+    machine: dict[str, Any],
+):
     env = {"PATH": machine["path"]}
     trusted = check_hosts(machine["trusted"], home=machine["home"], names=("gemini",), env=env)
     found = [(f.code, f.message, f.fix) for f in trusted.findings if f.code.startswith("hosts.mcp")]
-    assert found == [
+    fix = "change the host's mcp lists, if you mean it to run"
+    assert sorted(found) == [
         ("hosts.mcp.policy",
          "MCP server 'blocked' of ~/.gemini/settings.json is blocked: mcp.excluded of "
-         "~/.gemini/settings.json names it",
-         "change the host's mcp lists, if you mean it to run"),
+         "~/.gemini/settings.json names it", fix),
+        ("hosts.mcp.policy",
+         "MCP server 'docs' of ~/.gemini/settings.json is blocked: mcp.allowed of "
+         ".gemini/settings.json does not name it", fix),
     ]  # fmt: skip
     listing = machine["gemini trusted"]
-    assert "⛔ blocked: docs-server  (stdio) - Blocked" in listing
-    assert "docs: docs-server --port 3 (stdio) - Disconnected" in listing  # tried: not blocked
+    assert "⛔ docs: docs-server --port 3 (stdio) - Blocked" in listing  # the workspace's allowed
+    assert "⛔ blocked: docs-server  (stdio) - Blocked" in listing  # the user's excluded
 
 
 def test_severities(report: MachineReport):

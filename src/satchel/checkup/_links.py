@@ -21,16 +21,20 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from satchel._host_files import expand
+from satchel._host_settings import read_host_settings
+from satchel._instructions import gemini_context_names
+from satchel._instructions._hosts import CONTEXT, user_folder
 from satchel._model import model
 from satchel.checkup._finding import HostFinding
 from satchel.checkup._machine import HostView, Machine
+from satchel.hosts._lookup import host_instruction_rule
 from satchel.layout import Layout
 
 __all__ = ["failing_links", "link_findings"]
 
 PLAIN_MAX = 1024  # bytes: a path git wrote in place of a link is shorter
 OUTSIDE = "hosts.link.outside"  # read by the host: not a failing link
-CONTEXT = ("GEMINI.md",)  # what ``{context}`` names unless a host's settings say more
 
 
 @model
@@ -105,11 +109,10 @@ def _link(path: Path, place: Place) -> Link | None:
     target = Path(os.path.realpath(path))
     if os.path.islink(target):  # realpath stops where the links loop
         return Link(path, "hosts.link.loop", text, place.word)
-    root = Path(os.path.realpath(place.root))
-    if not target.is_relative_to(root):
-        return Link(path, OUTSIDE, text, place.word, str(target))
-    if not os.path.exists(target):
+    if not os.path.exists(target):  # broken wherever it leads: the host reads nothing
         return Link(path, "hosts.link.broken", text, place.word)
+    if not target.is_relative_to(Path(os.path.realpath(place.root))):
+        return Link(path, OUTSIDE, text, place.word, str(target))
     return None
 
 
@@ -185,23 +188,31 @@ def _places(view: HostView, layout: Layout) -> Iterator[Place]:
 
 
 def _instruction_places(view: HostView, layout: Layout) -> Iterator[Place]:
-    from satchel.hosts._lookup import instruction_rule
-
-    mode = view.host.instructions
-    rule = None if mode is None else instruction_rule(mode)
+    """The instruction files of the host's rule, in the user's folder and the
+    project's (``{context}``: each name the host's settings give, as its load reads)."""
+    rule = host_instruction_rule(view.host)
     if rule is None:
         return
-    user = _expand(rule.user_folder or "", layout)
-    folders = ((user, rule.user), (layout.project, rule.project))
-    for folder, sources in folders:
+    context = _context_names(view)
+    for folder, sources in ((user_folder(layout, rule), rule.user), (layout.project, rule.project)):
         if folder is None:
             continue
         for source in sources:
-            for name in CONTEXT if source.path == "{context}" else (source.path,):
+            for name in context if source.path == CONTEXT else (source.path,):
                 if "{" in name:
                     continue
                 path = layout.home / name[2:] if name.startswith("~/") else folder / name
                 yield from _rooted(path, "instructions", layout)
+
+
+def _context_names(view: HostView) -> tuple[str, ...]:
+    """The names ``{context}`` stands for: the host's settings', read as its load reads
+    them (``GEMINI.md`` alone when they set none)."""
+    settings, env = view.env.options.host_settings, view.env
+    if settings is None:
+        return gemini_context_names(None)
+    read, _ = read_host_settings(settings, env.layout, trust_project=env.trust.load_project)
+    return gemini_context_names(read.context_names)
 
 
 def _rooted(path: Path, kind: str, layout: Layout) -> Iterator[Place]:
@@ -218,7 +229,7 @@ def _expand(template: str, layout: Layout) -> Path | None:
     if not template:
         return None
     if template.startswith("~/"):
-        return layout.home / template[2:]
+        template = "{home}/" + template[2:]
     values = {
         "home": str(layout.home),
         "project": str(layout.project),
@@ -226,7 +237,5 @@ def _expand(template: str, layout: Layout) -> Path | None:
         "config": str(layout.config_home),
         "client": layout.client,
     }
-    try:
-        return Path(template.format(**values))
-    except (KeyError, IndexError, ValueError):
-        return None
+    path = expand(template, values)
+    return None if "{" in path else Path(path)

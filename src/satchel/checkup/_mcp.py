@@ -4,7 +4,8 @@ will not start: held back by its trust rules (``hosts.mcp.untrusted``), blocked 
 name in its settings (``hosts.mcp.policy``: Gemini CLI's ``mcp.excluded`` and
 ``mcp.allowed``), turned off in its config (``hosts.mcp.off``) or whose command is
 not there (``hosts.mcp.missing-command``: a bare name on no folder of the machine's
-``PATH``, a relative one not in its config's folder).
+``PATH``, a relative one not in the folder the host starts it in: its ``cwd``, else
+the working folder).
 
 What each host starts is its view's `env.mcp_servers` (each host's files as its
 profile names them). In a folder a host does not trust at all (Gemini CLI, by its own
@@ -149,20 +150,18 @@ def _starts_here(view: HostView) -> bool:
 @model
 class Blocks:
     """The names a host's settings block (`excluded`: name -> which list names it)
-    and, when any allowed list is set, the names it allows (`allowed`) and which list
-    that is (`allowed_by`)."""
+    and the allowed lists that count, each as its words (``mcp.allowed of ~/...``) and
+    the names it allows (`allowed`; a name must be in each)."""
 
     excluded: Mapping[str, str]
-    allowed: frozenset[str] | None = None
-    allowed_by: str = ""
+    allowed: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def why(self, name: str) -> str | None:
         """Why a server of `name` is blocked (None: it is not)."""
         if name in self.excluded:
             return f"{self.excluded[name]} names it"
-        if self.allowed is not None and name not in self.allowed:
-            return f"{self.allowed_by} does not name it"
-        return None
+        missing = next((where for where, names in self.allowed if name not in names), None)
+        return None if missing is None else f"{missing} does not name it"
 
 
 def _blocks(view: HostView, machine: Machine) -> Blocks:
@@ -172,19 +171,27 @@ def _blocks(view: HostView, machine: Machine) -> Blocks:
         return Blocks({})
     layout = view.env.layout
     values = {"home": str(layout.home), "cwd": str(layout.cwd), "project": str(layout.project)}
+    paths = dict.fromkeys(Path(expand(t, values)) for t in rule.files)  # the home's once
+    documents = [(path, read_state(path)[0]) for path in paths]
     excluded: dict[str, str] = {}
-    allowed: set[str] | None = None
-    allowed_by = ""
-    for template in rule.files:
-        path = Path(expand(template, values))
-        settings, _ = read_state(path)
-        for name in _names(dig(settings, rule.excluded)):
+    for path, names in _lists(documents, rule.excluded):
+        for name in names:
             excluded.setdefault(name, f"{'.'.join(rule.excluded)} of {machine.shown(path)}")
-        listed = dig(settings, rule.allowed)
-        if isinstance(listed, list):
-            allowed = (allowed or set()) | set(_names(listed))
-            allowed_by = allowed_by or f"{'.'.join(rule.allowed)} of {machine.shown(path)}"
-    return Blocks(excluded, None if allowed is None else frozenset(allowed), allowed_by)
+    allowed = [
+        (f"{'.'.join(rule.allowed)} of {machine.shown(path)}", frozenset(names))
+        for path, names in _lists(documents, rule.allowed)
+    ]
+    if rule.allowed_lists == "union" and allowed:
+        allowed = [(allowed[0][0], frozenset().union(*(names for _, names in allowed)))]
+    return Blocks(excluded, tuple(allowed))
+
+
+def _lists(
+    documents: Sequence[tuple[Path, Mapping[str, object]]], keys: tuple[str, ...]
+) -> list[tuple[Path, list[str]]]:
+    """Each file that sets the list at `keys`, with its names."""
+    found = ((path, dig(document, keys)) for path, document in documents)
+    return [(path, _names(value)) for path, value in found if isinstance(value, list)]
 
 
 def _untrusted(view: HostView, server: McpServer, message: str) -> HostFinding:
@@ -252,11 +259,10 @@ def _command(
     if server.transport != "stdio" or not command or "$" in command:
         return
     if "/" in command:
-        if server.scope == "plugin" or server.path is None:
+        if server.scope == "plugin":
             return  # relative to its plugin's root: the plugin checks say it
-        base = server.path.parent
-        path = Path(command) if os.path.isabs(command) else base / command
-        if _runnable(path):
+        base = _started_in(view, server)
+        if base is None or _runnable(base / command):  # an absolute command stays itself
             return
         where = f"{command} is not a program in {machine.shown(base)}"
     else:
@@ -269,6 +275,16 @@ def _command(
     message = f"{said} will fail to start: {where}"
     fix = f"install {command}, or give the server the full path of its program"
     yield HostFinding.new(view.name, "hosts.mcp.missing-command", message, fix, server.path)
+
+
+def _started_in(view: HostView, server: McpServer) -> Path | None:
+    """The folder a host starts `server` in, where a relative command is found: its
+    own ``cwd`` (relative: to the working folder), else the host's working folder
+    (None: a ``cwd`` with ``~`` or a variable, which this check does not guess)."""
+    cwd, own = view.env.layout.cwd, server.cwd
+    if own and (own.startswith("~") or "$" in own):
+        return None
+    return cwd / own if own else cwd
 
 
 def _runnable(path: Path) -> bool:

@@ -242,7 +242,8 @@ def _mcp_policy(host: Host) -> str:
         return "none"
     files = ", ".join(f"`{f}`" for f in rule.files)
     allowed, excluded = ".".join(rule.allowed), ".".join(rule.excluded)
-    return f"{files}: `{excluded}`, and all but `{allowed}` once it is set"
+    each = "each of its lists" if rule.allowed_lists == "intersection" else "one of its lists"
+    return f"{files}: `{excluded}` of any file, and all but `{allowed}` ({each}) once it is set"
 
 
 def _settings(host: Host) -> str:

@@ -15,6 +15,7 @@ from satchel._model import model
 __all__ = [
     "McpApproval",
     "McpFile",
+    "McpLists",
     "McpOff",
     "McpPolicy",
     "McpShape",
@@ -79,15 +80,21 @@ class McpApproval:
     trust: tuple[str, tuple[str, ...]]
 
 
+McpLists = Literal["intersection", "union"]
+
+
 @model
 class McpPolicy:
     """The lists in a host's settings that block servers by name, in each JSON file of
-    `files` (templates as `McpFile`'s): `allowed` (once any file sets it, a server it
-    does not name is blocked) and `excluded` (a server it names is blocked)."""
+    `files` (templates as `McpFile`'s): `allowed` (once any file sets it, a server not
+    allowed is blocked) and `excluded` (a server any file's list names is blocked).
+    `allowed_lists`: how several files' allowed lists combine: ``intersection`` a
+    server must be named in each, ``union`` in one."""
 
     files: tuple[str, ...]
     allowed: tuple[str, ...]
     excluded: tuple[str, ...]
+    allowed_lists: McpLists = "union"
 
 
 MCP_JSON = McpFile("{project}/.mcp.json", owner="project", label="project", bare=True)
@@ -113,10 +120,16 @@ GEMINI_MCP = (
 )
 # Gemini CLI 0.61.0 (observed with `gemini mcp list`: "⛔ <name>: ... - Blocked"): a server
 # named in mcp.excluded, or not named in an mcp.allowed list, of its settings is not started.
+# It does not merge these lists as other settings (a workspace's list does not replace the
+# user's): the excluded lists of every file count, and a server must be in each allowed list
+# that is set (its getConsolidatedExcludedMcpServers / getConsolidatedAllowedMcpServers;
+# observed: a workspace's "excluded": [] leaves the user's exclusion in force, and a
+# workspace's "allowed" list blocks a server only the user's allows).
 GEMINI_MCP_POLICY = McpPolicy(
     files=("{home}/.gemini/settings.json", "{cwd}/.gemini/settings.json"),
     allowed=("mcp", "allowed"),
     excluded=("mcp", "excluded"),
+    allowed_lists="intersection",
 )
 # Codex: the user's ~/.codex/config.toml `[mcp_servers.<name>]` (its profile reads
 # Codex's config files through its own state, trusted projects' too: `Host.state`);

@@ -433,6 +433,7 @@ class Host:
                 "files": list(self.mcp_policy.files),
                 "allowed": list(self.mcp_policy.allowed),
                 "excluded": list(self.mcp_policy.excluded),
+                "allowed_lists": self.mcp_policy.allowed_lists,
             },
             "untrusted_servers": self.untrusted_servers,
             "settings": None if self.settings is None else _settings_json(self.settings),
