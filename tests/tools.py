@@ -41,6 +41,18 @@ def codex() -> Path | None:
     return found[0] if found and os.access(found[0], os.X_OK) else None
 
 
+def gemini_env(home: Path) -> dict[str, str]:
+    """The environment Gemini CLI runs offline in with HOME `home`: no relaunch, and
+    system settings files of its own in that home (none of the machine's)."""
+    return {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
+    }
+
+
 def gemini_cli() -> Path | None:
     """Gemini CLI's bundled entry script at its pinned version (run with node)."""
     path = (
@@ -296,13 +308,7 @@ def gemini_list_output(
         settings.write_text(json.dumps(GEMINI_SETTINGS), encoding="utf-8")
     folders = {str(project): "TRUST_FOLDER"} if trusted else {}
     (gemini / "trustedFolders.json").write_text(json.dumps(folders), encoding="utf-8")
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
-    }
+    env = gemini_env(home)
     node = shutil.which("node") or "node"
     done = subprocess.run(
         [node, str(script), "skills", "list", "--all", "--debug"],

@@ -16,7 +16,6 @@ the same plugins, roots and skills, and name the broken link (``plugin.link.miss
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +29,7 @@ from satchel import hosts
 from tests.hostloop.hosts import GEMINI_SETTINGS, Turn
 from tests.hostloop.shared import once
 from tests.support import put
-from tests.tools import parse_gemini_list
+from tests.tools import gemini_env, parse_gemini_list
 
 RECORD = ".gemini-extension-install.json"
 
@@ -50,13 +49,7 @@ def _source(base: Path, name: str) -> Path:
 
 
 def _gemini(script: Path, home: Path, project: Path, *args: str) -> Turn:
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
-    }
+    env = gemini_env(home)
     node = shutil.which("node") or "node"
     done = subprocess.run(
         [node, str(script), *args],

@@ -17,7 +17,6 @@ starts, not even the user's, and `gemini mcp list` lists them all "Disabled"."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -32,7 +31,7 @@ from satchel import hosts
 from tests.hostloop.hosts import GEMINI_SETTINGS, Turn
 from tests.hostloop.shared import once
 from tests.support import put
-from tests.tools import parse_gemini_list
+from tests.tools import gemini_env, parse_gemini_list
 
 SERVER = """import json, sys
 for line in sys.stdin:
@@ -111,13 +110,7 @@ def _tree(base: Path) -> tuple[Path, Path]:
 def _gemini(script: Path, home: Path, project: Path, trusted: bool, *args: str) -> Turn:
     folders = {str(project): "TRUST_FOLDER"} if trusted else {}
     put(home / ".gemini" / "trustedFolders.json", json.dumps(folders))
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
-    }
+    env = gemini_env(home)
     node = shutil.which("node") or "node"
     argv = [node, str(script), *args]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=project,

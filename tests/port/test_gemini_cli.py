@@ -6,7 +6,6 @@ dropped (with Gemini's event names, and ``${extensionPath}`` expanded)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from collections import Counter
@@ -18,7 +17,7 @@ import pytest
 from satchel.plugins import read_plugin
 from satchel.port import hook_key, port
 from satchel.port._targets import TARGETS
-from tests.tools import GEMINI_SETTINGS
+from tests.tools import GEMINI_SETTINGS, gemini_env
 
 from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
 
@@ -38,13 +37,7 @@ def run(script: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str
     if not settings.exists():
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text(json.dumps(GEMINI_SETTINGS), encoding="utf-8")
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(home / "system-settings.json"),
-        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": str(home / "system-defaults.json"),
-    }
+    env = gemini_env(home)
     node = shutil.which("node") or "node"
     return subprocess.run(
         [node, str(script), *args], capture_output=True, text=True, timeout=CALL, env=env, cwd=home
