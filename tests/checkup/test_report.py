@@ -197,3 +197,10 @@ def test_a_message_names_the_project_s_and_home_s_files_as_the_report_does(tmp_p
     assert said(text, layout) == f"a.md, ~/.codex/config.toml, (.), ~, ~/projx, {home}x"
     elsewhere = f"/elsewhere{home}/a.md"  # a path that only ends like the home's
     assert said(elsewhere, layout) == elsewhere
+
+
+def test_a_host_named_twice_is_reported_once(doctor):
+    once = report(doctor, "codex")
+    twice = report(doctor, "codex,codex")
+    assert [h["host"] for h in twice["hosts"]] == ["codex"]
+    assert twice == once

@@ -113,9 +113,10 @@ def found_by(host: Host, layout: Layout) -> tuple[Path, ...]:
 def _hosts(names: Sequence[str] | None, layout: Layout) -> list[tuple[Host, tuple[Path, ...]]]:
     from satchel.hosts import PROFILES, resolve
 
-    if names:
+    if names:  # a host named twice (or by two of its names) is reported once
         chosen = [resolve(n, config_home=layout.config_home)[0] for n in names]
-        return [(h, found_by(h, layout)) for h in chosen]
+        unique = {h.name: h for h in chosen}  # in the order first named
+        return [(h, found_by(h, layout)) for h in unique.values()]
     every = ((h, found_by(h, layout)) for h in PROFILES.values())
     return [(h, where) for h, where in every if where]
 
