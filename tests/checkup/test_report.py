@@ -136,6 +136,8 @@ def test_the_report_reads_what_the_hosts_installed(doctor):
     assert hosts["claude-code"]["loads"]["plugins"] == ["notes", "review"]
     assert hosts["codex"]["loads"]["plugins"] == ["guard"]
     assert hosts["gemini"]["loads"]["plugins"] == ["helper"]
+    # hooks by the event names the host gives them (Claude Code's Stop, not satchel's stop)
+    assert hosts["claude-code"]["loads"]["hooks"] == ["Stop: echo notes done (plugin:notes)"]
     codes = {name: {(f["code"], f["path"]) for f in h["findings"]} for name, h in hosts.items()}
     assert ("plugin.disabled", "~/.claude/plugins/cache/local-tools/tool/1.0.0") in codes[
         "claude-code"
