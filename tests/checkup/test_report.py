@@ -206,3 +206,43 @@ def test_a_host_named_twice_is_reported_once(doctor):
     twice = report(doctor, "codex,codex")
     assert [h["host"] for h in twice["hosts"]] == ["codex"]
     assert twice == once
+
+
+def test_ignore_and_the_config_s_ignore_hide_codes_from_the_report(doctor, machine: Built):
+    def codes(*args: str) -> set[str]:
+        return {f["code"] for h in report(doctor, "codex", *args)["hosts"] for f in h["findings"]}
+
+    assert "hosts.hook.untrusted" in codes()
+    assert "hosts.hook.untrusted" not in codes("--ignore", "hosts.hook.untrusted")
+    assert not {c for c in codes("--ignore", "hosts") if c.startswith("hosts.")}
+    config = machine.home / ".config/satchel/config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[diagnostics]\nignore = ["hosts.hook"]\n', "utf-8")
+    try:
+        assert not {c for c in codes() if c.startswith("hosts.hook.")}
+        code, _, _ = doctor("--hosts", "codex", "--ignore", "hosts", "--fail-on", "info")
+        assert code == int(bool(codes("--ignore", "hosts")))
+    finally:
+        config.unlink()
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("--client", "mine"), "--client does not apply to --hosts: each host is read with "
+         "its own client, trust rules and plugins"),
+        (("--trust",), "--trust/--no-trust does not apply to --hosts: each host is read "
+         "with its own client, trust rules and plugins"),
+        (("--plugin-dir", "."), "--plugin-dir does not apply to --hosts: each host is read "
+         "with its own client, trust rules and plugins"),
+        (("--json", "--format", "sarif"), "--json and --format sarif ask for two formats: "
+         "give one"),
+    ],
+)  # fmt: skip
+def test_an_option_hosts_cannot_honour_is_a_usage_error(doctor, args, error: str):
+    code, out, err = doctor("--hosts", *args)
+    assert code == 2
+    if "--json" in args:  # the error in the one JSON envelope
+        assert json.loads(out)["error"] == {"code": "cli.usage", "message": error}
+    else:
+        assert (out, err[-len(error) - 8 :]) == ("", f"Error: {error}\n")

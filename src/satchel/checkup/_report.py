@@ -5,6 +5,7 @@ text, the JSON and the SARIF cannot drift apart."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,19 @@ class MachineReport:
     def at_least(self, severity: Severity) -> tuple[HostFinding, ...]:
         """The findings at `severity` or above."""
         return tuple(f for f in self.findings if RANK[f.severity] <= RANK[severity])
+
+    def without(self, selectors: Sequence[str]) -> MachineReport:
+        """The report without the findings whose code `selectors` select (a code or
+        a dotted prefix of codes, as ``--ignore`` takes them)."""
+        if not selectors:
+            return self
+        from satchel._ignore import ignored
+
+        hosts = tuple(
+            replace(h, findings=tuple(f for f in h.findings if not ignored(f.code, selectors)))
+            for h in self.hosts
+        )
+        return replace(self, hosts=hosts)
 
     def to_json(self) -> dict[str, Any]:
         lay = self.machine.layout
