@@ -246,3 +246,30 @@ def test_an_option_hosts_cannot_honour_is_a_usage_error(doctor, args, error: str
         assert json.loads(out)["error"] == {"code": "cli.usage", "message": error}
     else:
         assert (out, err[-len(error) - 8 :]) == ("", f"Error: {error}\n")
+
+
+def test_model_sizes_only_the_listings_of_the_hosts_that_know_it(doctor):
+    hosts = {h["host"]: h for h in report(doctor, "--model", "gpt-6.1-sol")["hosts"]}
+    sized = {n: (h["model"], h["unknown_model"]) for n, h in hosts.items()}
+    assert sized == {
+        "claude-code": ("claude-opus-5-5", "gpt-6.1-sol"),
+        "codex": ("gpt-6.1-sol", None),
+        "gemini": ("auto", "gpt-6.1-sol"),
+    }
+    codes = {f["code"] for h in hosts.values() for f in h["findings"]}
+    assert "host.model-unknown" not in codes
+    _, text, _ = doctor("--hosts", "--model", "gpt-6.1-sol")
+    line = "found by: ~/.claude, ~/.claude.json, .claude, CLAUDE.md; listing sized for "
+    line += "claude-opus-5-5 (--model gpt-6.1-sol is not one Claude Code knows)\n"
+    assert line in text
+
+
+def test_a_model_no_host_knows_is_given_to_each_and_each_warns(doctor):
+    hosts = report(doctor, "--model", "nobody-s-model")["hosts"]
+    assert [(h["model"], h["unknown_model"]) for h in hosts] == [("nobody-s-model", None)] * 3
+    unknown = [
+        (h["host"], f["message"]) for h in hosts for f in h["findings"]
+        if f["code"] == "host.model-unknown"
+    ]  # fmt: skip
+    assert [host for host, _ in unknown] == ["claude-code", "codex", "gemini"]
+    assert unknown[1][1].startswith("model 'nobody-s-model' is not one codex knows: ")

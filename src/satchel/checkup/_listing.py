@@ -82,7 +82,7 @@ def _weighed(index: Index, view: HostView, machine: Machine, cut: list[IndexEntr
     """What the listing costs against its budget, at the host's model, and how many
     skills each outcome took: ``the listing uses 48,210 of 30,000 characters at
     claude-opus-5-5 (27 skills listed by name only)``."""
-    model = view.host.model(machine.model).model or "its default model"
+    model = view.host.model(view.model).model or "its default model"
     counts = [
         f"{n} {'skill' if n == 1 else 'skills'} {COUNTED[state]}"
         for state in COUNTED

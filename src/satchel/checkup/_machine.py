@@ -28,17 +28,20 @@ if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.hosts import Host
 
-__all__ = ["HostView", "Machine", "read_machine", "said", "shown"]
+__all__ = ["HostView", "Machine", "models_for", "read_machine", "said", "shown"]
 
 
 @model
 class HostView:
-    """One host's view: its profile, what loads under it (`env`) and the files that
-    said it is used here (`found_by`; empty when it was named)."""
+    """One host's view: its profile, what loads under it (`env`), the files that
+    said it is used here (`found_by`; empty when it was named) and the model its
+    listing is sized for (`model`: ``--model``, or None for the host's default, as
+    `models_for` chose)."""
 
     host: Host
     env: Environment
     found_by: tuple[Path, ...] = ()
+    model: str | None = None
 
     @property
     def name(self) -> str:
@@ -47,9 +50,10 @@ class HostView:
 
 @model
 class Machine:
-    """The folders read (`layout`: home, project, cwd, config home), the model the
-    listings are sized for (None: each host's default), the environment variables a
-    host resolves commands with (`env`: ``PATH``) and each host's view."""
+    """The folders read (`layout`: home, project, cwd, config home), the model
+    ``--model`` asked for (None: each host's default; each view has the one it uses),
+    the environment variables a host resolves commands with (`env`: ``PATH``) and each
+    host's view."""
 
     layout: Layout
     views: tuple[HostView, ...]
@@ -121,6 +125,19 @@ def _hosts(names: Sequence[str] | None, layout: Layout) -> list[tuple[Host, tupl
     return [(h, where) for h, where in every if where]
 
 
+def models_for(hosts: Sequence[Host], model: str | None) -> list[str | None]:
+    """The model each of `hosts` is read with: `model` for a host whose profile knows
+    it, None (its default) for the others, so that ``--model gpt-6.2-sol`` sizes
+    Codex's listing and leaves Claude Code's at Claude Code's model. A model no host
+    here knows is given to each (each then warns ``host.model-unknown``)."""
+    if model is None:
+        return [None for _ in hosts]
+    knows = [h.model(model).known for h in hosts]
+    if not any(knows):
+        return [model for _ in hosts]
+    return [model if k else None for k in knows]
+
+
 def read_machine(
     cwd: Path,
     *,
@@ -142,10 +159,12 @@ def read_machine(
     # each host finds its own project by its own rule unless one is given
     base = Layout.default(cwd, home=home, project=project, env=env, ancestors=project is None)
     views: list[HostView] = []
-    for host, where in _hosts(names, base):
+    found = _hosts(names, base)
+    models = models_for([h for h, _ in found], model)
+    for (host, where), wanted in zip(found, models, strict=True):
         layout = host.layout(cwd, home=base.home, project=project, env=env)
         loaded = load(  # the discovery cache off: reading it is fine, but a load stores it
-            layout=layout, host=host, trusted=True, read_held=True, model=model, cache=False
+            layout=layout, host=host, trusted=True, read_held=True, model=wanted, cache=False
         )
-        views.append(HostView(host, loaded, where))
+        views.append(HostView(host, loaded, where, wanted))
     return Machine(base, tuple(views), model, MappingProxyType(env))

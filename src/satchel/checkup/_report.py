@@ -22,7 +22,8 @@ __all__ = ["HostReport", "Loads", "MachineReport", "check_hosts", "report_of"]
 @model
 class HostReport:
     """One host: its name and title, the files that found it, the model its listing
-    is sized for, what it loads and its findings (most severe first)."""
+    is sized for, what it loads and its findings (most severe first); `unknown_model`:
+    the ``--model`` this host does not know and so was not sized for."""
 
     name: str
     title: str
@@ -30,6 +31,7 @@ class HostReport:
     model: str | None
     loads: Loads
     findings: tuple[HostFinding, ...]
+    unknown_model: str | None = None
 
     def to_json(self, machine: Machine) -> dict[str, Any]:
         return {
@@ -37,6 +39,7 @@ class HostReport:
             "title": self.title,
             "found_by": list(self.found_by),
             "model": self.model,
+            "unknown_model": self.unknown_model,
             "loads": self.loads.to_json(machine.shown),
             "findings": [f.to_json(machine.shown, machine.said) for f in self.findings],
         }
@@ -90,7 +93,8 @@ def _host_report(view: HostView, machine: Machine, found: Sequence[HostFinding])
         name=view.name,
         title=view.host.title,
         found_by=tuple(machine.shown(p) for p in view.found_by),
-        model=view.host.model(machine.model).model,
+        model=view.host.model(view.model).model,
+        unknown_model=machine.model if view.model != machine.model else None,
         loads=loads_of(view.env),
         findings=tuple(dict.fromkeys(ordered)),
     )

@@ -105,6 +105,8 @@ def render(report: MachineReport, con: Console) -> None:
 def _host(report: MachineReport, host: HostReport, con: Console) -> None:
     found = ", ".join(host.found_by) or "named"
     model = host.model or "no model"
+    if host.unknown_model is not None:
+        model += f" (--model {host.unknown_model} is not one {host.title} knows)"
     con.print(out.rule(f"{host.title} ({host.name})"))
     con.print(out.safe(f"found by: {found}; listing sized for {model}"), soft_wrap=True)
     counts = host.loads.counts()
