@@ -273,3 +273,19 @@ def test_a_model_no_host_knows_is_given_to_each_and_each_warns(doctor):
     ]  # fmt: skip
     assert [host for host, _ in unknown] == ["claude-code", "codex", "gemini"]
     assert unknown[1][1].startswith("model 'nobody-s-model' is not one codex knows: ")
+
+
+def test_found_by_expands_templates_as_every_host_file_does(tmp_path: Path):
+    """{cwd} and {config} too, and an unknown {name} left as written (no KeyError)."""
+    from dataclasses import replace
+
+    from satchel.checkup._machine import found_by
+    from satchel.hosts import PROFILES
+    from satchel.layout import Layout
+
+    project, cwd = tmp_path / "p", tmp_path / "p/sub"
+    for folder in (cwd / ".x", project / "{other}"):
+        folder.mkdir(parents=True)
+    layout = Layout.default(cwd, home=tmp_path / "h", project=project)
+    host = replace(PROFILES["codex"], found_by=("{cwd}/.x", "{project}/{other}", "{home}/.y"))
+    assert found_by(host, layout) == (cwd / ".x", project / "{other}")

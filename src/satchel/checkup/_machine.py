@@ -102,15 +102,17 @@ def _normal(path: Path | None) -> Path | None:
     return None if path is None else Path(os.path.abspath(path))
 
 
-def _expand(template: str, layout: Layout) -> Path:
-    return Path(
-        template.format(home=layout.home, project=layout.project, config=layout.config_home)
-    )
-
-
 def found_by(host: Host, layout: Layout) -> tuple[Path, ...]:
     """The `Host.found_by` files and folders of `host` that exist here."""
-    paths = (_expand(t, layout) for t in host.found_by)
+    from satchel._host_files import expand
+
+    values = {
+        "home": str(layout.home),
+        "project": str(layout.project),
+        "cwd": str(layout.cwd),
+        "config": str(layout.config_home),
+    }
+    paths = (Path(expand(t, values)) for t in host.found_by)
     return tuple(p for p in paths if os.path.lexists(p))
 
 
