@@ -6,6 +6,8 @@ text and JSON, SARIF a code-scanning dashboard accepts, and the exit codes of
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +291,44 @@ def test_found_by_expands_templates_as_every_host_file_does(tmp_path: Path):
     layout = Layout.default(cwd, home=tmp_path / "h", project=project)
     host = replace(PROFILES["codex"], found_by=("{cwd}/.x", "{project}/{other}", "{home}/.y"))
     assert found_by(host, layout) == (cwd / ".x", project / "{other}")
+
+
+OPENED: list[str] | None = None  # the paths opened or listed while a test records
+
+
+def _record(event: str, args: tuple[Any, ...]) -> None:
+    watched = OPENED is not None and event in ("open", "os.listdir", "os.scandir")
+    if watched and args and isinstance(args[0], (str, bytes, os.PathLike)):
+        OPENED.append(os.path.abspath(os.fsdecode(args[0])))
+
+
+def test_a_working_folder_outside_the_project_is_not_read(machine: Built, tmp_path: Path):
+    """Run from a folder outside --project, each host is read as if run in the
+    project's root: the folder's own host files (which a host run there would read)
+    are not opened, and the report says so; Python's audit hook sees every open."""
+    global OPENED
+    from satchel.checkup import check_hosts
+
+    elsewhere = tmp_path / "elsewhere"
+    for name, text in (
+        (".gemini/settings.json", '{"mcpServers": {"x": {"command": "nope"}}}'),
+        (".codex/config.toml", "[mcp_servers.x]\ncommand = 'nope'\n"),
+        (".claude/settings.json", '{"hooks": {}}'),
+        ("AGENTS.md", "elsewhere\n"),
+    ):
+        (elsewhere / name).parent.mkdir(parents=True, exist_ok=True)
+        (elsewhere / name).write_text(text, "utf-8")
+    given = {"home": machine.home, "project": machine.project, "env": {"PATH": ""}}
+    in_project = check_hosts(machine.project, **given).to_json()  # imports done first
+    sys.addaudithook(_record)
+    OPENED = []
+    try:
+        found = check_hosts(elsewhere, **given).to_json()
+    finally:
+        opened, OPENED = OPENED, None
+    assert opened  # the hook saw the reads
+    roots = (machine.home, machine.project)
+    assert [p for p in opened if not any(Path(p).is_relative_to(r) for r in roots)] == []
+    assert found.pop("cwd_outside_project") == str(elsewhere)
+    assert in_project.pop("cwd_outside_project") is None
+    assert found == in_project

@@ -53,13 +53,16 @@ class Machine:
     """The folders read (`layout`: home, project, cwd, config home), the model
     ``--model`` asked for (None: each host's default; each view has the one it uses),
     the environment variables a host resolves commands with (`env`: ``PATH``) and each
-    host's view."""
+    host's view. `outside`: the working folder, when it is not in the ``--project``
+    given: the machine is then read from the project's root, as if run there, and
+    nothing of that folder is read."""
 
     layout: Layout
     views: tuple[HostView, ...]
     model: str | None = None
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     diagnostics: tuple[Diagnostic, ...] = ()
+    outside: Path | None = None
 
     def view(self, name: str) -> HostView | None:
         """The view of the host `name`, if it is in the report."""
@@ -151,11 +154,15 @@ def read_machine(
 ) -> Machine:
     """Each host's view of `cwd`'s project and of the user (`names`: those hosts, in
     that order; None: every host found here, in profile order). `UnknownHost` for a
-    name that is no host's."""
+    name that is no host's. A `cwd` outside the `project` given is read as the
+    project's root (`Machine.outside`): a host reads the working folder's own files
+    (``{cwd}/.gemini/settings.json``), and those are no part of that project."""
     from satchel._environment import load
 
     env = dict(os.environ if env is None else env)
     home, project = _normal(home), _normal(project)  # ``--home ../home`` as the folder
+    outside = None if project is None or _inside(cwd, project) else cwd
+    cwd = cwd if outside is None else project  # read no folder but the project's
     # the report's project: the one given, else the git root above `cwd` (a working
     # folder holding an AGENTS.md is not the project of a host that walks up to it);
     # each host finds its own project by its own rule unless one is given
@@ -169,4 +176,12 @@ def read_machine(
             layout=layout, host=host, trusted=True, read_held=True, model=wanted, cache=False
         )
         views.append(HostView(host, loaded, where, wanted))
-    return Machine(base, tuple(views), model, MappingProxyType(env))
+    return Machine(base, tuple(views), model, MappingProxyType(env), outside=outside)
+
+
+def _inside(cwd: Path, project: Path) -> bool:
+    here = Path(os.path.abspath(cwd))
+    return any(
+        here.is_relative_to(p) or here.resolve().is_relative_to(p)
+        for p in dict.fromkeys((project, project.resolve()))
+    )

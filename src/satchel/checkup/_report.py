@@ -82,6 +82,9 @@ class MachineReport:
         return {
             "project": str(lay.project),
             "home": str(lay.home),
+            "cwd_outside_project": None
+            if self.machine.outside is None
+            else str(self.machine.outside),
             "hosts": [h.to_json(self.machine) for h in self.hosts],
             "counts": self.counts(),
         }
