@@ -161,8 +161,9 @@ def read_machine(
 
     env = dict(os.environ if env is None else env)
     home, project = _normal(home), _normal(project)  # ``--home ../home`` as the folder
-    outside = None if project is None or _inside(cwd, project) else cwd
-    cwd = cwd if outside is None else project  # read no folder but the project's
+    outside = None
+    if project is not None and not _inside(cwd, project):
+        outside, cwd = cwd, project  # read no folder but the project's
     # the report's project: the one given, else the git root above `cwd` (a working
     # folder holding an AGENTS.md is not the project of a host that walks up to it);
     # each host finds its own project by its own rule unless one is given
