@@ -181,24 +181,24 @@ SMALL = 380
 
 @pytest.fixture(scope="module")
 def raw(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, MachineReport]]:
-    """Codex's instructions text and satchel's report for a CRLF AGENTS.md and for one
-    with a BOM, under a 380-byte cap."""
+    """Codex's prompt and satchel's report for a CRLF AGENTS.md and for one with a BOM,
+    under a 380-byte cap, and for one under a cap of 0."""
     binary = codex()
     if binary is None:
         pytest.skip("Codex is not in .tools/")
     tmp = tmp_path_factory.mktemp("raw")
     projects = {}
-    for name, data in (("crlf", CRLF), ("bom", BOM)):
+    for name, data, cap in (("crlf", CRLF, SMALL), ("bom", BOM, SMALL), ("zero", ROOT, 0)):
         project, home = git_repo(tmp / name / "project"), tmp / name / "home"
-        (project / "AGENTS.md").write_bytes(data)
-        put(home / ".codex" / "config.toml", f"project_doc_max_bytes = {SMALL}\n")
+        (project / "AGENTS.md").write_bytes(data.encode() if isinstance(data, str) else data)
+        put(home / ".codex" / "config.toml", f"project_doc_max_bytes = {cap}\n")
         projects[name] = (project, home)
     with ThreadPoolExecutor(max_workers=2) as pool:
         texts = pool.map(lambda ph: codex_prompt_text(binary, *ph), projects.values())
         prompts = dict(zip(projects, texts, strict=True))
     return {
         name: (
-            _agents_text(prompts[name]),
+            prompts[name],
             check_hosts(project, home=home, names=["codex"], env={}),
         )
         for name, (project, home) in projects.items()
@@ -213,8 +213,8 @@ def raw(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, Machin
 def test_codex_cuts_the_raw_bytes_a_bom_and_crlf_included(
     raw: dict[str, tuple[str, MachineReport]], name: str, data: bytes, line: int, lost: str
 ):
-    codex_text, report = raw[name]
-    assert codex_text == data[:SMALL].decode("utf-8")  # Codex keeps the bytes as they are
+    prompt, report = raw[name]
+    assert _agents_text(prompt) == data[:SMALL].decode("utf-8")  # Codex keeps the bytes as they are
     (cut,) = [f for f in report.findings if f.code == "hosts.instructions.cut"]
     assert (cut.message, cut.line) == (
         f"Codex cuts AGENTS.md at byte {SMALL}, in line {line}: the project's instruction "
@@ -227,3 +227,21 @@ def test_codex_cuts_the_raw_bytes_a_bom_and_crlf_included(
     (loaded,) = view.env.instructions  # the load keeps what Codex keeps, BOM and CR dropped
     kept = data[:SMALL].removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
     assert (loaded.text, loaded.size, loaded.truncated) == (kept.decode("utf-8"), SMALL, True)
+
+
+def test_with_a_cap_of_0_codex_reads_no_project_file_and_the_fix_says_so(
+    raw: dict[str, tuple[str, MachineReport]],
+):
+    prompt, report = raw["zero"]
+    assert "root line 001" not in prompt and "<INSTRUCTIONS>" not in prompt
+    found = [(f.code, f.message, f.fix) for f in report.findings if "instructions" in f.code]
+    assert found == [
+        (
+            "hosts.instructions.unread",
+            "Codex does not read AGENTS.md: with a 0-byte cap (project_doc_max_bytes, in "
+            "~/.codex/config.toml) it reads none of the project's instruction files; its "
+            f"{len(ROOT):,} bytes (60 lines) are lost",
+            "set project_doc_max_bytes in ~/.codex/config.toml above 0, or remove it for "
+            "Codex's default",
+        )
+    ]

@@ -61,6 +61,14 @@ class Cap:
         where = f" in {machine.shown(config)}" if config is not None else ""
         return f", or raise {self.key}{where} (now {self.bytes:,})"
 
+    def zero(self, machine: Machine, title: str) -> str:
+        """The fix for a cap of 0: set it above 0, or drop it for the host's default."""
+        if self.key is None:
+            return f"{title} reads no project instruction file"
+        config = self.where or self.config
+        where = f" in {machine.shown(config)}" if config is not None else ""
+        return f"set {self.key}{where} above 0, or remove it for {title}'s default"
+
 
 def capped(view: HostView) -> bool:
     """Whether `view`'s host caps the project's instruction files (its load's
@@ -164,8 +172,14 @@ def _unread(
         f"{view.host.title} does not read {shown}: the project's instruction files "
         f"reached {cap.said(machine)}{reached}"
     )
+    fix = FIX_UNREAD + cap.raise_it(machine)
+    if cap.bytes == 0:  # no file is read before it: the cap alone keeps it out
+        message = (
+            f"{view.host.title} does not read {shown}: with {cap.said(machine)} it reads "
+            "none of the project's instruction files"
+        )
+        fix = cap.zero(machine, view.host.title)
     whole = _raw(path, view.env.layout.project)
     if whole is not None:
         message += f"; its {len(whole):,} bytes ({_lines(whole)} lines) are lost"
-    fix = FIX_UNREAD + cap.raise_it(machine)
     return HostFinding.new(view.name, "hosts.instructions.unread", message, fix, path)
