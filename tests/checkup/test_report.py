@@ -26,7 +26,6 @@ SCHEMA = json.loads(
 TERMINAL = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TTY_COMPATIBLE",
             "TTY_INTERACTIVE", "JUPYTER_COLUMNS")  # fmt: skip
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
-UNTRUSTED = {"hook.host.untrusted", "hosts.hook.untrusted"}
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +144,17 @@ def test_the_report_reads_what_the_hosts_installed(doctor):
         "claude-code"
     ]
     guard = "~/.codex/plugins/cache/local/guard/1.0.0/hooks/hooks.json"
-    # the load's own code, or the one of the hooks check that tells it in its words
-    assert {c for c, path in codes["codex"] if path == guard} & UNTRUSTED
+    untrusted = [
+        (f["code"], f["message"]) for f in hosts["codex"]["findings"] if f["path"] == guard
+    ]
+    assert untrusted == [  # the hooks check's words, not also the load's hook.host.untrusted
+        (
+            "hosts.hook.untrusted",
+            f"Codex skips the PreToolUse hook 'echo guard checked' of {guard} without a "
+            "word: Codex has never trusted it (no trusted_hash for "
+            "'guard@local:hooks/hooks.json:pre_tool_use:0:0' in ~/.codex/config.toml)",
+        )
+    ]
     assert ("plugin.disabled", "~/.gemini/extensions/paused") in codes["gemini"]
 
 
