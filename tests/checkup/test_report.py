@@ -16,9 +16,9 @@ import pytest
 
 from satchel.cli import main
 from satchel.diagnostics import CODES
-from tests.support import check_golden
+from tests.support import check_golden, put
 
-from .machine import HOSTS, Built, built
+from .machine import HOSTS, Built, built, copy_of
 
 SCHEMA = json.loads(
     (Path(__file__).parents[1] / "audit/sarif-2.1.0-rtm.5.schema.json").read_text("utf-8")
@@ -218,22 +218,26 @@ def test_a_host_named_twice_is_reported_once(doctor):
     assert twice == once
 
 
-def test_ignore_and_the_config_s_ignore_hide_codes_from_the_report(doctor, machine: Built):
+def test_ignore_and_the_config_s_ignore_hide_codes_from_the_report(
+    doctor, machine: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     def codes(*args: str) -> set[str]:
         return {f["code"] for h in report(doctor, "codex", *args)["hosts"] for f in h["findings"]}
 
     assert "hosts.hook.untrusted" in codes()
     assert "hosts.hook.untrusted" not in codes("--ignore", "hosts.hook.untrusted")
     assert not {c for c in codes("--ignore", "hosts") if c.startswith("hosts.")}
-    config = machine.home / ".config/satchel/config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text('[diagnostics]\nignore = ["hosts.hook"]\n', "utf-8")
-    try:
-        assert not {c for c in codes() if c.startswith("hosts.hook.")}
-        code, _, _ = doctor("--hosts", "codex", "--ignore", "hosts", "--fail-on", "info")
-        assert code == int(bool(codes("--ignore", "hosts")))
-    finally:
-        config.unlink()
+    mine = copy_of(machine, tmp_path / "copy")  # the shared machine is not written
+    argv = ["doctor", "--hosts", "codex", "--json", "--home", str(mine.home), str(mine.project)]
+
+    def in_copy() -> list[str]:
+        main(argv)
+        found = json.loads(capsys.readouterr().out)
+        return [f["code"] for h in found["hosts"] for f in h["findings"]]
+
+    assert "hosts.hook.untrusted" in in_copy()
+    put(mine.home / ".config/satchel/config.toml", '[diagnostics]\nignore = ["hosts.hook"]\n')
+    assert not [c for c in in_copy() if c.startswith("hosts.hook.")]
 
 
 @pytest.mark.parametrize(
