@@ -72,6 +72,7 @@ def test_the_hosts_wrote_their_installed_state(machine: Built):
         "home/.claude/plugins/cache/local-tools/notes/1.0.0/hooks/hooks.json",
         "home/.claude/plugins/cache/local-tools/tool/1.0.0/.claude-plugin/plugin.json",
         "project/.claude/settings.json",
+        "project/.mcp.json",
     } <= set(machine.written("claude-code"))
     assert {
         "home/.codex/config.toml",
@@ -156,6 +157,27 @@ def test_the_report_reads_what_the_hosts_installed(doctor):
         )
     ]
     assert ("plugin.disabled", "~/.gemini/extensions/paused") in codes["gemini"]
+
+
+def test_one_mcp_server_added_by_each_host_s_own_command_differs_in_each_report(doctor):
+    """``claude mcp add``, ``codex mcp add`` and ``gemini mcp add`` gave one server
+    three definitions: each host's report says how its own differs from the others'."""
+    hosts = {h["host"]: h for h in report(doctor)["hosts"]}
+    differs = {
+        name: [(f["path"], f["message"]) for f in h["findings"] if f["code"] == "hosts.mcp.differs"]
+        for name, h in hosts.items()
+    }
+    assert differs == {
+        "claude-code": [(".mcp.json", "MCP server 'docs' of .mcp.json differs from Codex's "
+            "(~/.codex/config.toml: args --stdio --v2 not --stdio) and Gemini CLI's "
+            "(~/.gemini/settings.json: args --http not --stdio)")],
+        "codex": [("~/.codex/config.toml", "MCP server 'docs' of ~/.codex/config.toml differs "
+            "from Claude Code's (.mcp.json: args --stdio not --stdio --v2) and Gemini CLI's "
+            "(~/.gemini/settings.json: args --http not --stdio --v2)")],
+        "gemini": [("~/.gemini/settings.json", "MCP server 'docs' of ~/.gemini/settings.json "
+            "differs from Claude Code's (.mcp.json: args --stdio not --http) and Codex's "
+            "(~/.codex/config.toml: args --stdio --v2 not --http)")],
+    }  # fmt: skip
 
 
 def test_sarif_is_valid_with_a_rule_per_code_and_levels_from_severities(doctor, machine: Built):
