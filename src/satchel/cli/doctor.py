@@ -111,7 +111,7 @@ def run(
         raise click.UsageError("--json and --format sarif ask for two formats: give one")
     fmt = "json" if as_json else output_format
     if hosts is not None:
-        _hosts_only(host=host, client=client, trust=trust, plugin_dirs=plugin_dirs)
+        _hosts_only(host=host, trust=trust, plugin_dirs=plugin_dirs)
         return _hosts(directory, project, home, hosts, model, ignore, fmt, fail_on)
     if fmt == "sarif":
         raise click.UsageError("--format sarif needs --hosts")
@@ -143,15 +143,13 @@ def run(
     return for_diagnostics(report.diagnostics, fail_on)
 
 
-def _hosts_only(
-    *, host: str | None, client: str, trust: bool | None, plugin_dirs: tuple[Path, ...]
-) -> None:
+def _hosts_only(*, host: str | None, trust: bool | None, plugin_dirs: tuple[Path, ...]) -> None:
     """A usage error for the options --hosts cannot honour: each host is read as
     itself (its own client and trust rules), from the files it reads itself."""
     if host is not None:
         raise click.UsageError("--hosts reports every host: name them there, not with --host")
     given = (
-        ("--client", client != "satchel"),
+        ("--client", _given("client")),
         ("--trust/--no-trust", trust is not None),
         ("--plugin-dir", bool(plugin_dirs)),
     )
@@ -161,6 +159,13 @@ def _hosts_only(
                 f"{option} does not apply to --hosts: each host is read with its own "
                 "client, trust rules and plugins"
             )
+
+
+def _given(name: str) -> bool:
+    """Whether the option `name` was given (not its default)."""
+    context = click.get_current_context(silent=True)
+    source = None if context is None else context.get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _hosts(
