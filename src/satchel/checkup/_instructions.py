@@ -7,8 +7,9 @@ unless its config says otherwise) reads them root first and cuts the one that pa
 the cap; the ones after it are not read. The files each host reads are its load's
 (`InstructionFile.truncated` marks the one cut); this check says where the cut falls
 (the byte offset and the line) and what is lost: ``hosts.instructions.cut`` for the
-file cut, ``hosts.instructions.unread`` for each file past the cap. A host with no cap
-(Claude Code, Gemini CLI) gives none.
+file cut, ``hosts.instructions.unread`` for each file past the cap. Bytes are counted
+as they are on disk, a BOM and CRLF line ends included: Codex cuts the raw file. A host
+with no cap (Claude Code, Gemini CLI) gives none.
 """
 
 from __future__ import annotations
