@@ -294,11 +294,18 @@ def test_codex_cap_reached_exactly(project: Path, home: Path) -> None:
     )
 
 
-def test_codex_cap_counts_normalised_text(project: Path, home: Path) -> None:
-    put(project / "AGENTS.md", b"\xef\xbb\xbfab\r\ncd\r\n")  # 6 bytes once BOM and CR go
-    files, diags = load_instructions(walk_layout(project, home), mode="codex", max_total=6)
-    assert diags == ()
-    assert files[0].text == "ab\ncd\n"
+def test_codex_cap_counts_the_raw_bytes_bom_and_cr_included(project: Path, home: Path) -> None:
+    """As Codex does (tests/checkup/test_instructions.py runs it on such files)."""
+    put(project / "AGENTS.md", b"\xef\xbb\xbfab\r\ncd\r\n")  # 11 bytes, 6 once BOM and CR go
+    layout = walk_layout(project, home)
+    files, diags = load_instructions(layout, mode="codex", max_total=11)
+    assert (diags, files[0].text, files[0].size) == ((), "ab\ncd\n", 11)
+    files, diags = load_instructions(layout, mode="codex", max_total=6)
+    assert (files[0].text, files[0].size, files[0].truncated) == ("ab\r", 6, True)
+    assert [d.message for d in diags] == [
+        "instruction files passed the 6-byte cap: AGENTS.md was cut after 6 of 11 bytes "
+        "(5 left out)"
+    ]
 
 
 # bad files: each reported, none blocks, the next candidate is tried

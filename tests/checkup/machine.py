@@ -11,13 +11,17 @@ files it wrote (`Built.written` lists them per host, as measured on each build):
   a copy of each plugin in ``~/.claude/plugins/cache/local-tools/<name>/1.0.0/``,
   ``~/.claude/settings.json`` (``enabledPlugins``: notes on, tool off; the marketplace in
   ``extraKnownMarketplaces``), the project's ``.claude/settings.json`` (``enabledPlugins``:
-  review), ``~/.claude.json`` and a backup of it in ``~/.claude/backups/``.
+  review), ``~/.claude.json`` and a backup of it in ``~/.claude/backups/``. Then
+  ``claude mcp add --scope project docs -- docs-mcp --stdio`` wrote the project's
+  ``.mcp.json`` (a server Claude Code has not approved here).
 * Codex 0.171.0: ``codex plugin marketplace add ~/src/codex-market`` and ``codex plugin
   add guard@local``. It wrote ``~/.codex/config.toml`` (``[marketplaces.local]`` and
   ``[plugins."guard@local"] enabled = true``) and its copy of the plugin in
   ``~/.codex/plugins/cache/local/guard/1.0.0/``. Codex 0.171.0 has no command that
   disables an installed plugin (``codex plugin``: add, list, marketplace, remove), so
   there is none disabled here; its hook is one Codex has never been asked to trust.
+  ``codex mcp add docs -- docs-mcp --stdio --v2`` added ``[mcp_servers.docs]`` to
+  ``~/.codex/config.toml``: the same name, other arguments, a program on no PATH.
 * Gemini CLI 0.61.0: ``gemini extensions install ~/src/gemini-ext/helper --consent``,
   the same for ``paused``, then ``gemini extensions disable paused --scope workspace``
   in the project. It wrote a copy of each in ``~/.gemini/extensions/<name>/`` (with
@@ -28,10 +32,12 @@ files it wrote (`Built.written` lists them per host, as measured on each build):
   ``.project_root`` files under ``~/.gemini/history`` and ``~/.gemini/tmp``. Its
   ``~/.gemini/settings.json`` (updates and statistics off) and ``trustedFolders.json``
   (the project and the extensions' source trusted, else the install asks) are written
-  first, as Gemini CLI's own dialogs would.
+  first, as Gemini CLI's own dialogs would. ``gemini mcp add --scope user docs docs-mcp
+  --http`` added a third definition of ``docs`` to ``~/.gemini/settings.json``.
 
 The project is a git folder (``.git``) with a CLAUDE.md, an AGENTS.md, a GEMINI.md and
-two skills in ``.claude/skills``, one named ``Release Notes`` (not lowercase).
+two skills in ``.claude/skills``, one named ``Release Notes`` (not lowercase), and a
+``.claude/commands`` symlink to a folder that does not exist.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ __all__ = ["HOSTS", "Built", "built", "copy_of", "snapshot_files"]
 HOSTS = ("claude-code", "codex", "gemini")
 # the folders (relative to the machine) each host's commands write into
 FOLDERS = {
-    "claude-code": ("home/.claude/", "home/.claude.json", "project/.claude/"),
+    "claude-code": ("home/.claude/", "home/.claude.json", "project/.claude/", "project/.mcp.json"),
     "codex": ("home/.codex/",),
     "gemini": ("home/.gemini/",),
 }
@@ -132,6 +138,7 @@ def _project(project: Path) -> None:
     write_skill(project / ".claude/skills", "release", description="Cut a release.")
     notes = "---\nname: Release Notes\ndescription: Write the release notes.\n---\nGroup them.\n"
     put(project / ".claude/skills/release-notes/SKILL.md", notes)  # not lowercase
+    os.symlink("../.agents/commands", project / ".claude/commands")  # to no folder
 
 
 # ------------------------------------------------------------------ the hosts
@@ -150,7 +157,9 @@ def _claude(binary: Path, home: Path, project: Path) -> dict[str, Turn]:
         "claude-tool-off": ["disable", f"tool@{CLAUDE_MARKET}"],
         "claude-review": ["install", f"review@{CLAUDE_MARKET}", "--scope", "project"],
     }
-    return {k: _run([str(binary), "plugin", *a], env, project) for k, a in steps.items()}
+    turns = {k: _run([str(binary), "plugin", *a], env, project) for k, a in steps.items()}
+    mcp = ["mcp", "add", "--scope", "project", "docs", "--", "docs-mcp", "--stdio"]
+    return turns | {"claude-mcp": _run([str(binary), *mcp], env, project)}
 
 
 def _codex(binary: Path, home: Path, project: Path) -> dict[str, Turn]:
@@ -161,7 +170,9 @@ def _codex(binary: Path, home: Path, project: Path) -> dict[str, Turn]:
         "codex-market": ["marketplace", "add", str(home / "src/codex-market")],
         "codex-guard": ["add", "guard@local"],
     }
-    return {k: _run([str(binary), "plugin", *a], env, project) for k, a in steps.items()}
+    turns = {k: _run([str(binary), "plugin", *a], env, project) for k, a in steps.items()}
+    mcp = ["mcp", "add", "docs", "--", "docs-mcp", "--stdio", "--v2"]
+    return turns | {"codex-mcp": _run([str(binary), *mcp], env, project)}
 
 
 def _gemini(script: Path, home: Path, project: Path) -> dict[str, Turn]:
@@ -178,7 +189,9 @@ def _gemini(script: Path, home: Path, project: Path) -> dict[str, Turn]:
         "gemini-paused": ["install", str(source / "paused"), "--consent"],
         "gemini-paused-off": ["disable", "paused", "--scope", "workspace"],
     }
-    return {k: _run([node, str(script), "extensions", *a], env, project) for k, a in steps.items()}
+    turns = {k: _run([node, str(script), "extensions", *a], env, project) for k, a in steps.items()}
+    mcp = ["mcp", "add", "--scope", "user", "docs", "docs-mcp", "--http"]
+    return turns | {"gemini-mcp": _run([node, str(script), *mcp], env, project)}
 
 
 def snapshot_files(root: Path) -> frozenset[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.checkup import HostReport, check_hosts
+from satchel.checkup import HostReport, MachineReport, check_hosts
 from tests.hosts.trees import git_repo
 from tests.support import put
 from tests.tools import codex, codex_prompt_text
@@ -171,4 +171,77 @@ def test_a_file_past_the_cap_that_links_out_of_the_project_is_named_not_read(tmp
     assert unread == [
         "Codex does not read sub/AGENTS.md: the project's instruction files reached a "
         "5,000-byte cap (project_doc_max_bytes, in ~/.codex/config.toml) at AGENTS.md"
+    ]
+
+
+CRLF = b"".join(b"crlf line %02d xxxx\r\n" % i for i in range(1, 41))  # 40 lines of 19 bytes
+BOM = b"\xef\xbb\xbf" + b"".join(b"bomm line %02d xxxxx\n" % i for i in range(1, 41))
+SMALL = 380
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, MachineReport]]:
+    """Codex's prompt and satchel's report for a CRLF AGENTS.md and for one with a BOM,
+    under a 380-byte cap, and for one under a cap of 0."""
+    binary = codex()
+    if binary is None:
+        pytest.skip("Codex is not in .tools/")
+    tmp = tmp_path_factory.mktemp("raw")
+    projects = {}
+    for name, data, cap in (("crlf", CRLF, SMALL), ("bom", BOM, SMALL), ("zero", ROOT, 0)):
+        project, home = git_repo(tmp / name / "project"), tmp / name / "home"
+        (project / "AGENTS.md").write_bytes(data.encode() if isinstance(data, str) else data)
+        put(home / ".codex" / "config.toml", f"project_doc_max_bytes = {cap}\n")
+        projects[name] = (project, home)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        texts = pool.map(lambda ph: codex_prompt_text(binary, *ph), projects.values())
+        prompts = dict(zip(projects, texts, strict=True))
+    return {
+        name: (
+            prompts[name],
+            check_hosts(project, home=home, names=["codex"], env={}),
+        )
+        for name, (project, home) in projects.items()
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "line", "lost"),
+    [("crlf", CRLF, 21, "380 of its 760 bytes are lost (from line 21 to line 40)"),
+     ("bom", BOM, 20, "383 of its 763 bytes are lost (from line 20 to line 40)")],
+)  # fmt: skip
+def test_codex_cuts_the_raw_bytes_a_bom_and_crlf_included(
+    raw: dict[str, tuple[str, MachineReport]], name: str, data: bytes, line: int, lost: str
+):
+    prompt, report = raw[name]
+    assert _agents_text(prompt) == data[:SMALL].decode("utf-8")  # Codex keeps the bytes as they are
+    (cut,) = [f for f in report.findings if f.code == "hosts.instructions.cut"]
+    assert (cut.message, cut.line) == (
+        f"Codex cuts AGENTS.md at byte {SMALL}, in line {line}: the project's instruction "
+        f"files share a {SMALL}-byte cap (project_doc_max_bytes, in ~/.codex/config.toml) "
+        f"and the files before it take 0 bytes; {lost}",
+        line,
+    )
+    view = report.machine.view("codex")
+    assert view is not None
+    (loaded,) = view.env.instructions  # the load keeps what Codex keeps, BOM and CR dropped
+    kept = data[:SMALL].removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+    assert (loaded.text, loaded.size, loaded.truncated) == (kept.decode("utf-8"), SMALL, True)
+
+
+def test_with_a_cap_of_0_codex_reads_no_project_file_and_the_fix_says_so(
+    raw: dict[str, tuple[str, MachineReport]],
+):
+    prompt, report = raw["zero"]
+    assert "root line 001" not in prompt and "<INSTRUCTIONS>" not in prompt
+    found = [(f.code, f.message, f.fix) for f in report.findings if "instructions" in f.code]
+    assert found == [
+        (
+            "hosts.instructions.unread",
+            "Codex does not read AGENTS.md: with a 0-byte cap (project_doc_max_bytes, in "
+            "~/.codex/config.toml) it reads none of the project's instruction files; its "
+            f"{len(ROOT):,} bytes (60 lines) are lost",
+            "set project_doc_max_bytes in ~/.codex/config.toml above 0, or remove it for "
+            "Codex's default",
+        )
     ]

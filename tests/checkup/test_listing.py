@@ -155,7 +155,7 @@ def test_the_claude_code_findings_give_the_budget_the_listing_used(ran: Ran):
     cost = sum(len(line) for line in whole) + SKILLS - 1
     bare = len(ran.found("claude-code", "hosts.listing.name-only"))
     weighed = (
-        f"the listing uses {cost:,} of 30,000 characters at claude-opus-5-5 "
+        f"the listing would need {cost:,} of its 30,000 characters at claude-opus-5-5 "
         f"(2 skills shortened, {bare} skills listed by name only)"
     )
     name_only = ran.found("claude-code", "hosts.listing.name-only")
@@ -209,7 +209,7 @@ def _uses(message: str, allowed: str) -> str:
     """`message` with the cost of Codex's listing as ``COST``, once checked to be over
     the budget `allowed`: the cost counts the roots table, whose paths are the temp
     folder's, so its figure is the machine's."""
-    found = re.search(rf"the listing uses ([\d,]+) of {allowed} tokens", message)
+    found = re.search(rf"the listing would need ([\d,]+) of its {allowed} tokens", message)
     assert found is not None, message
     assert int(found.group(1).replace(",", "")) > int(allowed.replace(",", ""))
     return message.replace(found.group(1), "COST", 1)
@@ -222,7 +222,7 @@ def test_the_codex_findings_give_the_budget_the_listing_used(ran: Ran):
     assert _uses(ran.found("codex", "hosts.listing.shortened")["s05"], "10,000") == (
         f"skill s05 is shortened in Codex's listing: its description is cut from "
         f"{len(_description(5)):,} to {shown:,} characters, to fit the budget; the listing "
-        f"uses COST of 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
+        f"would need COST of its 10,000 tokens at gpt-6.2-sol ({count} skills shortened)"
     )
     hosts = {h.name: h for h in ran.report.hosts}
     assert {f.fix for f in hosts["codex"].findings if f.code == "hosts.listing.shortened"} == {
@@ -240,7 +240,7 @@ def test_codex_leaves_out_the_skills_the_findings_name(ran: Ran):
     assert set(ran.found("codex", "hosts.listing.name-only", crowd=True)) == bare
     last = max(gone)
     assert _uses(ran.found("codex", "hosts.listing.dropped", crowd=True)[last], "5,440") == (
-        f"skill {last} is left out of Codex's listing: the listing uses COST of 5,440 "
+        f"skill {last} is left out of Codex's listing: the listing would need COST of its 5,440 "
         f"tokens at gpt-5.5 ({len(bare)} skills listed by name only, {len(gone)} skills "
         "left out)"
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from satchel._files import same_file
 from satchel._instructions._hosts import places, user_files, user_folder, walk_dirs
 from satchel._instructions._model import Kind, Scope
-from satchel._instructions._read import Loader, boundary
+from satchel._instructions._read import Loader, boundary, normal
 from satchel.diagnostics import diagnostic
 from satchel.hosts._instructions import InstructionRule, InstructionSource
 
@@ -106,13 +106,14 @@ def first_file(
             text = loader.read(path, "project")
             if text is None:
                 continue
-            data = text.encode("utf-8")
+            data = loader.raw.get(path, b"") if text else b""  # the cap counts raw bytes
             if len(data) > budget:
                 kept = boundary(data, budget)
-                loader.add(path, "project", kind, data[:kept].decode("utf-8"), cut=True)
+                part = normal(data[:kept]) or ""
+                loader.add(path, "project", kind, part, cut=True, size=kept)
                 later = later_files(loader, rule, dirs[i + 1 :], names)
                 return _truncated(loader, max_total, path, (kept, len(data)), later)
-            if loader.add(path, "project", kind, text):
+            if loader.add(path, "project", kind, text, size=len(data)):
                 budget -= len(data)
             break
 

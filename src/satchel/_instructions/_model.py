@@ -57,7 +57,9 @@ class InstructionFile:
     """One instruction file that loaded. `directory` is the folder it speaks for (the
     one above ``.claude/`` for ``.claude/CLAUDE.md``); `label` is how it is shown;
     `truncated` is true when the byte cap cut it; `condition` says when it applies
-    (a rule's frontmatter is not part of `text`)."""
+    (a rule's frontmatter is not part of `text`); `size`: the file's bytes as they are
+    on disk (a BOM and CRLF line ends included, as a byte cap counts them), those kept
+    when it was cut (None: not counted)."""
 
     path: Path
     scope: Scope
@@ -67,6 +69,7 @@ class InstructionFile:
     label: str
     truncated: bool = False
     condition: Condition = field(default=ALWAYS)
+    size: int | None = None
 
     @property
     def always(self) -> bool:

@@ -61,6 +61,7 @@ class Loader:
     diags: list[Diagnostic] = field(default_factory=list)
     seen: dict[tuple[int, int], bool] = field(default_factory=dict)  # file -> it read
     user_paths: set[Path] = field(default_factory=set)
+    raw: dict[Path, bytes] = field(default_factory=dict)  # each file read, as on disk
 
     def load(self, path: Path, scope: Scope, kind: Kind, directory: Path | None = None) -> bool:
         """Read and keep `path`; true when it read (even if empty or seen before)."""
@@ -80,6 +81,7 @@ class Loader:
         cut: bool = False,
         directory: Path | None = None,
         condition: Condition = ALWAYS,
+        size: int | None = None,
     ) -> bool:
         if not text.strip():
             return False
@@ -87,7 +89,7 @@ class Loader:
             directory = path.parent.parent if path.parent.name == ".claude" else path.parent
         label = self.label(path, scope)
         self.files.append(
-            InstructionFile(path, scope, kind, directory, text, label, cut, condition)
+            InstructionFile(path, scope, kind, directory, text, label, cut, condition, size)
         )
         return True
 
@@ -109,11 +111,13 @@ class Loader:
             return None
         if data is None:
             return "" if self.seen[identity] else None
-        offset = 3 if data.startswith(_BOM) else 0
-        text, bad = _decode(data[offset:])
+        text = normal(data)
         if text is not None:
             self.seen[identity] = True
-            return text.replace("\r\n", "\n")
+            self.raw[path] = data
+            return text
+        offset = 3 if data.startswith(_BOM) else 0
+        _, bad = _decode(data[offset:])
         why, at = bad
         self.diags.append(
             diagnostic(
@@ -274,6 +278,13 @@ def _decode(data: bytes) -> tuple[str | None, tuple[str, int]]:
     if nul >= 0:
         return None, ("a NUL byte", nul)
     return text, ("", 0)
+
+
+def normal(data: bytes) -> str | None:
+    """`data` as text, a leading BOM dropped and CRLF as LF; None when it is not
+    UTF-8 (`Loader.read` says why)."""
+    text, _ = _decode(data[3:] if data.startswith(_BOM) else data)
+    return None if text is None else text.replace("\r\n", "\n")
 
 
 def boundary(data: bytes, limit: int) -> int:

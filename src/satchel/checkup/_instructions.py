@@ -7,8 +7,9 @@ unless its config says otherwise) reads them root first and cuts the one that pa
 the cap; the ones after it are not read. The files each host reads are its load's
 (`InstructionFile.truncated` marks the one cut); this check says where the cut falls
 (the byte offset and the line) and what is lost: ``hosts.instructions.cut`` for the
-file cut, ``hosts.instructions.unread`` for each file past the cap. A host with no cap
-(Claude Code, Gemini CLI) gives none.
+file cut, ``hosts.instructions.unread`` for each file past the cap. Bytes are counted
+as they are on disk, a BOM and CRLF line ends included: Codex cuts the raw file. A host
+with no cap (Claude Code, Gemini CLI) gives none.
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ class Cap:
         where = f" in {machine.shown(config)}" if config is not None else ""
         return f", or raise {self.key}{where} (now {self.bytes:,})"
 
+    def zero(self, machine: Machine, title: str) -> str:
+        """The fix for a cap of 0: set it above 0, or drop it for the host's default."""
+        if self.key is None:
+            return f"{title} reads no project instruction file"
+        config = self.where or self.config
+        where = f" in {machine.shown(config)}" if config is not None else ""
+        return f"set {self.key}{where} above 0, or remove it for {title}'s default"
+
 
 def capped(view: HostView) -> bool:
     """Whether `view`'s host caps the project's instruction files (its load's
@@ -77,7 +86,7 @@ def instruction_findings(machine: Machine) -> Iterator[HostFinding]:
             continue
         cap = _cap(view, rule.max_total)
         project = [f for f in view.env.instructions if f.scope == "project"]
-        used = sum(len(f.text.encode("utf-8")) for f in project)
+        used = sum(_size(f) for f in project)
         cut = next((f for f in project if f.truncated), None)
         if cut is None and used < cap.bytes:
             continue
@@ -111,40 +120,42 @@ def _cap(view: HostView, default: int) -> Cap:
     return Cap(size, key, where, config.user_path, tuple(names))
 
 
-def _text(path: Path, project: Path) -> str | None:
-    """The file's text as the host's load counts it (no BOM, LF line ends), or None
-    when it cannot be read or lies outside the `project` (a link out of it is not
-    followed)."""
+def _raw(path: Path, project: Path) -> bytes | None:
+    """The file's bytes as on disk, as the host's cap counts them (a BOM and CRLF line
+    ends included), or None when it cannot be read or lies outside the `project` (a
+    link out of it is not followed)."""
     root = os.path.realpath(project)
     if os.path.commonpath([root, os.path.realpath(path)]) != root:
         return None
     try:
-        data = read_bounded(path, MAX_FILE)
+        return read_bounded(path, MAX_FILE)
     except FileProblem:
         return None
-    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
-    return text.replace("\r\n", "\n")
 
 
-def _lines(text: str) -> int:
-    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+def _lines(data: bytes) -> int:
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def _size(file: InstructionFile) -> int:
+    return len(file.text.encode("utf-8")) if file.size is None else file.size
 
 
 def _cut(
     view: HostView, machine: Machine, cut: InstructionFile, cap: Cap, used: int
 ) -> HostFinding:
-    kept = len(cut.text.encode("utf-8"))
-    line = cut.text.count("\n") + 1
+    kept = _size(cut)
+    whole = _raw(cut.path, view.env.layout.project)
+    line = (cut.text.count("\n") if whole is None else whole.count(b"\n", 0, kept)) + 1
     before = used - kept
     shown = machine.shown(cut.path)
-    whole = _text(cut.path, view.env.layout.project)
     message = (
         f"{view.host.title} cuts {shown} at byte {kept:,}, in line {line}: the project's "
         f"instruction files share {cap.said(machine)} and the files before it take "
         f"{before:,} bytes"
     )
     if whole is not None:
-        size = len(whole.encode("utf-8"))
+        size = len(whole)
         message += (
             f"; {size - kept:,} of its {size:,} bytes are lost "
             f"(from line {line} to line {_lines(whole)})"
@@ -162,8 +173,14 @@ def _unread(
         f"{view.host.title} does not read {shown}: the project's instruction files "
         f"reached {cap.said(machine)}{reached}"
     )
-    whole = _text(path, view.env.layout.project)
-    if whole is not None:
-        message += f"; its {len(whole.encode('utf-8')):,} bytes ({_lines(whole)} lines) are lost"
     fix = FIX_UNREAD + cap.raise_it(machine)
+    if cap.bytes == 0:  # no file is read before it: the cap alone keeps it out
+        message = (
+            f"{view.host.title} does not read {shown}: with {cap.said(machine)} it reads "
+            "none of the project's instruction files"
+        )
+        fix = cap.zero(machine, view.host.title)
+    whole = _raw(path, view.env.layout.project)
+    if whole is not None:
+        message += f"; its {len(whole):,} bytes ({_lines(whole)} lines) are lost"
     return HostFinding.new(view.name, "hosts.instructions.unread", message, fix, path)

@@ -80,9 +80,9 @@ def listing_findings(machine: Machine) -> Iterator[HostFinding]:
 
 def _weighed(index: Index, view: HostView, machine: Machine, cut: list[IndexEntry]) -> str:
     """What the listing costs against its budget, at the host's model, and how many
-    skills each outcome took: ``the listing uses 48,210 of 30,000 characters at
-    claude-opus-5-5 (27 skills listed by name only)``."""
-    model = view.host.model(machine.model).model or "its default model"
+    skills each outcome took: ``the listing would need 48,210 of its 30,000 characters
+    at claude-opus-5-5 (27 skills listed by name only)``."""
+    model = view.host.model(view.model).model or "its default model"
     counts = [
         f"{n} {'skill' if n == 1 else 'skills'} {COUNTED[state]}"
         for state in COUNTED
@@ -90,8 +90,11 @@ def _weighed(index: Index, view: HostView, machine: Machine, cut: list[IndexEntr
     ]
     if index.cost is None or index.allowed is None:
         return f"at {model} ({', '.join(counts)})"
+    # the cost is the whole listing's, before the host cut it: over the budget, it is
+    # what the listing would need, not what it uses
+    verb = "would need" if index.cost > index.allowed else "uses"
     return (
-        f"the listing uses {index.cost:,} of {index.allowed:,} {index.unit} at {model} "
+        f"the listing {verb} {index.cost:,} of its {index.allowed:,} {index.unit} at {model} "
         f"({', '.join(counts)})"
     )
 

@@ -59,4 +59,4 @@ def loads_of(env: Environment) -> Loads:
 
 def _hook(hook: Hook) -> str:
     matcher = f" [{hook.spec.matcher}]" if hook.spec.matcher else ""
-    return f"{hook.event}{matcher}: {hook.spec.command} ({hook.source})"
+    return f"{hook.spec.event}{matcher}: {hook.spec.command} ({hook.source})"

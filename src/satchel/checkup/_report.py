@@ -5,6 +5,7 @@ text, the JSON and the SARIF cannot drift apart."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ __all__ = ["HostReport", "Loads", "MachineReport", "check_hosts", "report_of"]
 @model
 class HostReport:
     """One host: its name and title, the files that found it, the model its listing
-    is sized for, what it loads and its findings (most severe first)."""
+    is sized for, what it loads and its findings (most severe first); `unknown_model`:
+    the ``--model`` this host does not know and so was not sized for."""
 
     name: str
     title: str
@@ -29,6 +31,7 @@ class HostReport:
     model: str | None
     loads: Loads
     findings: tuple[HostFinding, ...]
+    unknown_model: str | None = None
 
     def to_json(self, machine: Machine) -> dict[str, Any]:
         return {
@@ -36,6 +39,7 @@ class HostReport:
             "title": self.title,
             "found_by": list(self.found_by),
             "model": self.model,
+            "unknown_model": self.unknown_model,
             "loads": self.loads.to_json(machine.shown),
             "findings": [f.to_json(machine.shown, machine.said) for f in self.findings],
         }
@@ -60,11 +64,27 @@ class MachineReport:
         """The findings at `severity` or above."""
         return tuple(f for f in self.findings if RANK[f.severity] <= RANK[severity])
 
+    def without(self, selectors: Sequence[str]) -> MachineReport:
+        """The report without the findings whose code `selectors` select (a code or
+        a dotted prefix of codes, as ``--ignore`` takes them)."""
+        if not selectors:
+            return self
+        from satchel._ignore import ignored
+
+        hosts = tuple(
+            replace(h, findings=tuple(f for f in h.findings if not ignored(f.code, selectors)))
+            for h in self.hosts
+        )
+        return replace(self, hosts=hosts)
+
     def to_json(self) -> dict[str, Any]:
         lay = self.machine.layout
         return {
             "project": str(lay.project),
             "home": str(lay.home),
+            "cwd_outside_project": None
+            if self.machine.outside is None
+            else str(self.machine.outside),
             "hosts": [h.to_json(self.machine) for h in self.hosts],
             "counts": self.counts(),
         }
@@ -76,7 +96,8 @@ def _host_report(view: HostView, machine: Machine, found: Sequence[HostFinding])
         name=view.name,
         title=view.host.title,
         found_by=tuple(machine.shown(p) for p in view.found_by),
-        model=view.host.model(machine.model).model,
+        model=view.host.model(view.model).model,
+        unknown_model=machine.model if view.model != machine.model else None,
         loads=loads_of(view.env),
         findings=tuple(dict.fromkeys(ordered)),
     )

@@ -46,9 +46,11 @@ def run_hosts(
     model: str | None,
     output_format: str,
     fail_on: str | None,
+    ignore: Sequence[str] = (),
 ) -> int:
-    """Read every host's view, report it in `output_format`; exit 1 when a finding is
-    at `fail_on` or above (default: when one is an error)."""
+    """Read every host's view, report it in `output_format` without the codes `ignore`
+    and config.toml's ``[diagnostics] ignore`` select; exit 1 when a finding is at
+    `fail_on` or above (default: when one is an error)."""
     from satchel.checkup import check_hosts
     from satchel.errors import UnknownHost
 
@@ -58,6 +60,7 @@ def run_hosts(
         import click
 
         raise click.BadParameter(e.diagnostic.message, param_hint="'--hosts'") from None
+    report = report.without(_selectors(report, ignore))
     if output_format == "json":
         out.print_json(report.to_json(), ())
     elif output_format == "sarif":
@@ -69,6 +72,19 @@ def run_hosts(
         render(report, out.console())
     threshold = cast(Severity, fail_on or "error")
     return PROBLEMS if report.at_least(threshold) else OK
+
+
+def _selectors(report: MachineReport, ignore: Sequence[str]) -> tuple[str, ...]:
+    """`ignore` and the ``[diagnostics] ignore`` of the user's config and (when
+    satchel trusts the project) the project's; a broken config is the plain doctor's
+    to report."""
+    from satchel._config import ignored_codes
+    from satchel._trust import read_trust
+
+    layout = report.machine.layout
+    trusted = read_trust(layout).trusting(layout.project) is not None
+    found = ignored_codes(layout, trust_project=trusted, problems=[])
+    return (*found, *ignore)
 
 
 def render(report: MachineReport, con: Console) -> None:
@@ -89,6 +105,8 @@ def render(report: MachineReport, con: Console) -> None:
 def _host(report: MachineReport, host: HostReport, con: Console) -> None:
     found = ", ".join(host.found_by) or "named"
     model = host.model or "no model"
+    if host.unknown_model is not None:
+        model += f" (--model {host.unknown_model} is not one {host.title} knows)"
     con.print(out.rule(f"{host.title} ({host.name})"))
     con.print(out.safe(f"found by: {found}; listing sized for {model}"), soft_wrap=True)
     counts = host.loads.counts()

@@ -107,9 +107,12 @@ def run(
     --hosts reports every agent host found on this machine instead (docs/doctor-hosts.md),
     read-only: what each loads, and what it drops, skips, shortens, refuses or runs
     twice, each finding with a code, the host, the file and a fix."""
+    if as_json and output_format == "sarif":
+        raise click.UsageError("--json and --format sarif ask for two formats: give one")
     fmt = "json" if as_json else output_format
     if hosts is not None:
-        return _hosts(directory, project, home, host, hosts, model, fmt, fail_on)
+        _hosts_only(host=host, trust=trust, plugin_dirs=plugin_dirs)
+        return _hosts(directory, project, home, hosts, model, ignore, fmt, fail_on)
     if fmt == "sarif":
         raise click.UsageError("--format sarif needs --hosts")
     env = environment(
@@ -140,18 +143,41 @@ def run(
     return for_diagnostics(report.diagnostics, fail_on)
 
 
+def _hosts_only(*, host: str | None, trust: bool | None, plugin_dirs: tuple[Path, ...]) -> None:
+    """A usage error for the options --hosts cannot honour: each host is read as
+    itself (its own client and trust rules), from the files it reads itself."""
+    if host is not None:
+        raise click.UsageError("--hosts reports every host: name them there, not with --host")
+    given = (
+        ("--client", _given("client")),
+        ("--trust/--no-trust", trust is not None),
+        ("--plugin-dir", bool(plugin_dirs)),
+    )
+    for option, used in given:
+        if used:
+            raise click.UsageError(
+                f"{option} does not apply to --hosts: each host is read with its own "
+                "client, trust rules and plugins"
+            )
+
+
+def _given(name: str) -> bool:
+    """Whether the option `name` was given (not its default)."""
+    context = click.get_current_context(silent=True)
+    source = None if context is None else context.get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
 def _hosts(
     directory: Path | None,
     project: Path | None,
     home: Path | None,
-    host: str | None,
     hosts: str,
     model: str | None,
+    ignore: Sequence[str],
     fmt: str,
     fail_on: str | None,
 ) -> int:
-    if host is not None:
-        raise click.UsageError("--hosts reports every host: name them there, not with --host")
     cwd = (directory or Path.cwd()).resolve()
     return _doctor_hosts.run_hosts(
         cwd=cwd,
@@ -159,6 +185,7 @@ def _hosts(
         home=home,
         hosts=hosts,
         model=model,
+        ignore=ignore,
         output_format=fmt,
         fail_on=fail_on,
     )
