@@ -75,13 +75,51 @@ def test_gemini_cli_runs_a_hook_two_extensions_register_once(machine: Any):
     assert [p["hook_event_name"] for p in logged(paths(base)["gemini"])] == ["BeforeAgent"]
     alpha = "plugin 'alpha' (~/.gemini/extensions/alpha/hooks/hooks.json)"
     beta = "plugin 'beta' (~/.gemini/extensions/beta/hooks/hooks.json)"
-    [once] = codes(found.findings, "gemini", "hosts.hook.duplicate")
+    [once] = [
+        f
+        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        if command(base, "gemini") in f.message
+    ]
     assert (once.code, once.severity) == ("hosts.hook.duplicate", "info")
     assert once.message == (
         f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini')!r} once, though "
         f"{alpha} and {beta} each register it: it runs the one of {alpha}"
     )
     assert once.fix == f"keep it in one file: remove it from {beta}"
+
+
+def test_gemini_cli_runs_a_command_of_two_names_twice_and_leaves_matchers_out(machine: Any):
+    base, found = machine
+    where = paths(base)
+    # getHookKey is name:command: n-delta and n-epsilon both run; the matchers x and y
+    # do not make two hooks of one command
+    assert [p["hook_event_name"] for p in logged(where["gemini-named"])] == ["BeforeAgent"] * 2
+    assert [p["hook_event_name"] for p in logged(where["gemini-matched"])] == ["BeforeAgent"]
+    delta = "plugin 'delta' (~/.gemini/extensions/delta/hooks/hooks.json)"
+    epsilon = "plugin 'epsilon' (~/.gemini/extensions/epsilon/hooks/hooks.json)"
+    [twice] = codes(found.findings, "gemini", "hosts.hook.twice")
+    assert (twice.severity, twice.path) == (
+        "warning",
+        where["home"] / ".gemini/extensions/delta/hooks/hooks.json",
+    )
+    assert twice.message == (
+        f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini-named')!r} 2 times: "
+        f"{delta} and {epsilon} each register it"
+    )
+    assert twice.fix == f"keep it in one file: remove it from {epsilon}"
+    matched = [
+        f
+        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        if command(base, "gemini-matched") in f.message
+    ]
+    assert [(f.severity, f.message, f.fix) for f in matched] == [
+        (
+            "info",
+            f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini-matched')!r} once, "
+            f"though {delta} and {epsilon} each register it: it runs the one of {delta}",
+            f"keep it in one file: remove it from {epsilon}",
+        )
+    ]
 
 
 def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust_it(

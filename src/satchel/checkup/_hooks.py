@@ -10,9 +10,10 @@
   setting lists (a `HookOffList`: Gemini CLI's ``hooksConfig.disabled``) or its own
   state disables (Codex's ``[hooks.state."<key>"] enabled = false``).
 * ``hosts.hook.twice`` / ``hosts.hook.duplicate``: one hook (same event, matcher and
-  command) that two files register: the host runs it more than once (a warning: how
-  many times, and which files count once) or only once (worth knowing, and which
-  file's copy runs), as its `HookDialect.same_hook` says.
+  command; the matcher left out where the host leaves it out, `HookDialect.same_key`)
+  that two files register: the host runs it more than once (a warning: how many
+  times, and which files count once) or only once (worth knowing, and which file's
+  copy runs), as its `HookDialect.same_hook` says.
 
 Each host's rules are its profile's data; nothing here names a host. Reading only:
 the settings files are read bounded, nothing is run or written.
@@ -193,11 +194,13 @@ def _distrusted(machine: Machine, view: HostView, hook: HostHook, config: str) -
 
 def _twice(machine: Machine, view: HostView) -> Iterator[HostFinding]:
     groups: dict[tuple[str, str | None, str], list[Hook]] = {}
+    by_matcher = "matcher" in view.host.hooks.same_key
     for hook in view.env.hooks.loaded():
         spec = hook.spec
         if spec.type != "command" or spec.path is None or hook.owner is not None:
             continue
         matcher = spec.matcher.strip() if spec.matcher and spec.matcher.strip() else None
+        matcher = matcher if by_matcher else None  # the host counts it as one hook
         groups.setdefault((spec.event, matcher, spec.command), []).append(hook)
     for (event, matcher, command), hooks in groups.items():
         files = list(dict.fromkeys(_source(machine, h) for h in hooks))
@@ -232,13 +235,15 @@ def _same(
 
 def _runs(view: HostView, machine: Machine, hooks: Sequence[Hook]) -> list[list[str]]:
     """The copies the host runs, each as the files whose registrations it merges into
-    it (`HookDialect.same_hook`), in declared order."""
-    rule = view.host.hooks.same_hook
+    it (`HookDialect.same_hook`; copies of different names are different hooks where
+    `HookDialect.same_key` holds ``name``), in declared order."""
+    rule, key = view.host.hooks.same_hook, view.host.hooks.same_key
     units: dict[object, list[str]] = {}
     for n, hook in enumerate(hooks):
-        unit: object = n if rule == "each" else None
+        name = (hook.spec.name or "") if "name" in key else None
+        unit: object = n if rule == "each" else name
         if rule == "per-plugin" and hook.origin.plugin is not None:
-            unit = ("plugin", hook.origin.plugin)
+            unit = ("plugin", hook.origin.plugin, name)
         where = _source(machine, hook)
         files = units.setdefault(unit, [])
         if where not in files:

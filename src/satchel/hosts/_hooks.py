@@ -185,7 +185,10 @@ class HookDialect:
       that several of its files register: ``once`` (it runs it once, the first copy
       in the order its files are read), ``per-plugin`` (once for all its settings
       files, and once more for each plugin's copy: a plugin's hook runs in its own
-      root) or ``each`` (it runs every copy).
+      root) or ``each`` (it runs every copy). `same_key`: beside the event and the
+      command, what makes two copies one hook: ``matcher`` (copies under different
+      matchers are different hooks) and ``name`` (copies of different names are
+      different hooks, each run: Gemini CLI's ``name:command``, its matcher ignored).
 
     The host loop:
 
@@ -237,6 +240,7 @@ class HookDialect:
     switches: tuple[HookSwitch, ...] = ()
     off_lists: tuple[HookOffList, ...] = ()
     same_hook: Literal["once", "per-plugin", "each"] = "each"
+    same_key: tuple[Literal["matcher", "name"], ...] = ("matcher",)
     answers: AnswerRule = "exit-code"
     blocking: frozenset[str] | None = None
     stricter: str | None = None
