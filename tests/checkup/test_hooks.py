@@ -226,6 +226,29 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
     ]
 
 
+def test_a_trusted_project_folder_below_the_root_turns_codexs_hooks_off(machine: Any):
+    base, _ = machine
+    where = paths(base)
+    assert logged(where["nested-codex"]) == []  # the user's two trusted copies: none ran
+    sub = where["nested-project"] / "sub"
+    found = check_hosts(sub, home=where["nested-home"], names=["codex"], env={})
+    hooks = [
+        (f.code, f.severity, f.message, f.fix, f.path)
+        for f in found.findings
+        if f.code.startswith("hosts.hook")
+    ]
+    assert hooks == [
+        (
+            "hosts.hook.disabled",
+            "warning",
+            "Codex runs none of its hooks: features.hooks is false in sub/.codex/config.toml "
+            "(2 hooks it would run otherwise)",
+            "remove features.hooks from sub/.codex/config.toml if Codex should run its hooks",
+            sub / ".codex/config.toml",
+        )
+    ]
+
+
 def test_settings_that_cannot_be_read_turn_nothing_off_and_raise_nothing(tmp_path: Path):
     home, project = tmp_path / "home", tmp_path / "project"
     (project / ".git").mkdir(parents=True)

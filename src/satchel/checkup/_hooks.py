@@ -67,8 +67,8 @@ def _switched_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
         # the files are weakest first: the last that sets the key decides
         set_in = [
             (path, value)
-            for path in _switch_files(view, switch)
-            if (value := dotted(_document(path), switch.key)) is not None
+            for path, document in _switch_files(view, switch)
+            if (value := dotted(document, switch.key)) is not None
         ]
         if set_in and set_in[-1][1] is switch.off:
             yield _off(machine, view, switch, set_in[-1][0], count)
@@ -92,8 +92,8 @@ def _listed_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
     title = view.host.title
     for listing in view.host.hooks.off_lists:
         named: dict[str, Path] = {}
-        for path in _switch_files(view, listing):
-            items = dotted(_document(path), listing.key)
+        for path, document in _switch_files(view, listing):
+            items = dotted(document, listing.key)
             for item in items if isinstance(items, list) else []:
                 if isinstance(item, str):
                     named.setdefault(item, path)
@@ -110,20 +110,23 @@ def _listed_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
             yield HostFinding.new(view.name, "hosts.hook.disabled", message, fix, hook.spec.path)
 
 
-def _switch_files(view: HostView, switch: HookSwitch | HookOffList) -> list[Path]:
-    """The files of `switch` that exist, weakest first, a project's only where the
-    host reads it."""
+def _switch_files(
+    view: HostView, switch: HookSwitch | HookOffList
+) -> list[tuple[Path, Mapping[str, Any]]]:
+    """The files of `switch` that exist, weakest first, with their settings; a
+    project's only where the host reads it."""
     layout = view.env.layout
-    unread: set[Path] = set()
     state = view.host.state
-    if state is not None:
-        unread = set(host_config(layout, state, trust_project=True).untrusted)
+    config = None if state is None else host_config(layout, state, trust_project=True)
+    if switch.in_config:
+        return [] if config is None else list(config.layers())
+    unread = set() if config is None else set(config.untrusted)
     found = []
     for template in switch.files:
         path = Path(template.format(home=layout.home, project=layout.project, cwd=layout.cwd))
         if path not in unread and os.path.isfile(path):
             found.append(path)
-    return list(dict.fromkeys(found))
+    return [(path, _document(path)) for path in dict.fromkeys(found)]
 
 
 def _document(path: Path) -> Mapping[str, Any]:

@@ -126,25 +126,28 @@ class HookVariables:
 class HookSwitch:
     """A host setting that turns every hook off: the settings files it is read in,
     weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml``
-    file is TOML, else JSON: the last that sets the key decides), its dotted `key` and
-    the value that turns the hooks `off` (Claude Code's ``disableAllHooks: true``,
-    Codex's ``[features] hooks = false``, Gemini CLI's ``hooksConfig.enabled:
-    false``)."""
+    file is TOML, else JSON: the last that sets the key decides), or with `in_config`
+    the host's own config files (`HostState`: the user's, then each project folder's
+    it reads, from the root down to cwd), its dotted `key` and the value that turns
+    the hooks `off` (Claude Code's ``disableAllHooks: true``, Codex's ``[features]
+    hooks = false``, Gemini CLI's ``hooksConfig.enabled: false``)."""
 
     files: tuple[str, ...]
     key: str
     off: bool
+    in_config: bool = False
 
 
 @model
 class HookOffList:
     """A host setting that lists hooks it does not run: the settings files it is read
-    in (as `HookSwitch`'s; the lists of every file count together) and the dotted
+    in (as `HookSwitch`'s, `in_config` too; the lists of every file count together) and the dotted
     `key` of the list, whose items name a hook by its name, or else by its command
     (Gemini CLI's ``hooksConfig.disabled``)."""
 
     files: tuple[str, ...]
     key: str
+    in_config: bool = False
 
 
 class PayloadValues(Protocol):
