@@ -202,7 +202,7 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Claude Code runs none of its hooks: disableAllHooks is true in "
-            "~/.claude/settings.json (1 hook it would run otherwise)",
+            "~/.claude/settings.json (1 hook its files register)",
             "remove disableAllHooks from ~/.claude/settings.json if Claude Code should run its "
             "hooks",
         ),
@@ -211,7 +211,7 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Codex runs none of its hooks: features.hooks is false in ~/.codex/config.toml "
-            "(2 hooks it would run otherwise)",
+            "(2 hooks its files register)",
             "remove features.hooks from ~/.codex/config.toml if Codex should run its hooks",
         ),
         (
@@ -219,7 +219,7 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Gemini CLI runs none of its hooks: hooksConfig.enabled is false in "
-            "~/.gemini/settings.json (1 hook it would run otherwise)",
+            "~/.gemini/settings.json (1 hook its files register)",
             "remove hooksConfig.enabled from ~/.gemini/settings.json if Gemini CLI should run "
             "its hooks",
         ),
@@ -242,9 +242,32 @@ def test_a_trusted_project_folder_below_the_root_turns_codexs_hooks_off(machine:
             "hosts.hook.disabled",
             "warning",
             "Codex runs none of its hooks: features.hooks is false in sub/.codex/config.toml "
-            "(2 hooks it would run otherwise)",
+            "(2 hooks its files register)",
             "remove features.hooks from sub/.codex/config.toml if Codex should run its hooks",
             sub / ".codex/config.toml",
+        )
+    ]
+
+
+def test_a_switch_is_named_though_codex_trusts_none_of_the_hooks_it_turns_off(tmp_path: Path):
+    # trusting the hook changes nothing while [features] hooks = false: the finding is
+    # the switch, not the trust (the off machine shows Codex runs no trusted hook then)
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    hook = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}}
+    (project / ".codex").mkdir()
+    (project / ".codex/hooks.json").write_text(json.dumps(hook))
+    (home / ".codex").mkdir(parents=True)
+    trust = f'[projects.{json.dumps(str(project))}]\ntrust_level = "trusted"\n'
+    (home / ".codex/config.toml").write_text("[features]\nhooks = false\n" + trust)
+    found = check_hosts(project, home=home, names=["codex"], env={})
+    hooks = [(f.code, f.message, f.fix) for f in found.findings if f.code.startswith("hosts.hook")]
+    assert hooks == [
+        (
+            "hosts.hook.disabled",
+            "Codex runs none of its hooks: features.hooks is false in ~/.codex/config.toml "
+            "(1 hook its files register)",
+            "remove features.hooks from ~/.codex/config.toml if Codex should run its hooks",
         )
     ]
 

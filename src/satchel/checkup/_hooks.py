@@ -60,7 +60,9 @@ def hook_findings(machine: Machine) -> Iterator[HostFinding]:
 
 
 def _switched_off(machine: Machine, view: HostView) -> Iterator[HostFinding]:
-    count = len(view.env.hooks.loaded())
+    # the hooks the host keeps its own verdict on and would not run anyway (untrusted,
+    # disabled) count too: with the switch off, trusting them changes nothing
+    count = len(view.env.hooks.loaded()) + len(_held(view))
     if not count:
         return
     for switch in view.host.hooks.switches:
@@ -81,7 +83,7 @@ def _off(
     value = "true" if switch.off else "false"  # JSON and TOML spell them alike
     message = (
         f"{title} runs none of its hooks: {switch.key} is {value} in {where} "
-        f"({_hooks(count)} it would run otherwise)"
+        f"({_hooks(count)} its files register)"
     )
     fix = f"remove {switch.key} from {where} if {title} should run its hooks"
     return HostFinding.new(view.name, "hosts.hook.disabled", message, fix, path)
@@ -149,18 +151,27 @@ def _hooks(count: int) -> str:
 # --- hooks the host does not trust, or its state disables ---------------------------------
 
 
-def _untrusted(machine: Machine, view: HostView) -> Iterator[HostFinding]:
+def _held(view: HostView) -> list[HostHook]:
+    """The hooks the host's own state keeps from running: disabled or not trusted."""
     state = view.host.state
     if state is None or state.hook_state is None:
-        return
+        return []
     from satchel.hooks._load import host_verdicts
 
     env = view.env
-    config = machine.shown(state.config_path(env.layout))
-    for hook in host_verdicts(env.layout, env.plugins.enabled(), state):
+    found = host_verdicts(env.layout, env.plugins.enabled(), state)
+    return [h for h in found if not h.enabled or h.status != "trusted"]
+
+
+def _untrusted(machine: Machine, view: HostView) -> Iterator[HostFinding]:
+    state = view.host.state
+    if state is None:
+        return
+    config = machine.shown(state.config_path(view.env.layout))
+    for hook in _held(view):
         if not hook.enabled:
             yield _disabled(machine, view, hook, config)
-        elif hook.status != "trusted":
+        else:
             yield _distrusted(machine, view, hook, config)
 
 
