@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from satchel._files import FileProblem, read_bounded
-from satchel._host_files import read_state
+from satchel._host_files import expand, read_state
 from satchel._host_state import dotted, host_config
 from satchel.checkup._finding import HostFinding
 from satchel.checkup._machine import HostView, Machine
@@ -123,9 +123,10 @@ def _switch_files(
     if switch.in_config:
         return [] if config is None else list(config.layers())
     unread = set() if config is None else set(config.untrusted)
+    values = {"home": str(layout.home), "project": str(layout.project), "cwd": str(layout.cwd)}
     found = []
     for template in switch.files:
-        path = Path(template.format(home=layout.home, project=layout.project, cwd=layout.cwd))
+        path = Path(expand(template, values))
         if path not in unread and os.path.isfile(path):
             found.append(path)
     return [(path, _document(path)) for path in dict.fromkeys(found)]
