@@ -272,6 +272,24 @@ def test_a_switch_is_named_though_codex_trusts_none_of_the_hooks_it_turns_off(tm
     ]
 
 
+def test_a_working_folder_outside_the_project_is_read_as_the_project(tmp_path: Path):
+    home, project, elsewhere = tmp_path / "home", tmp_path / "project", tmp_path / "elsewhere"
+    (project / ".git").mkdir(parents=True)
+    extension = home / ".gemini/extensions/x"
+    (extension / "hooks").mkdir(parents=True)
+    (extension / "gemini-extension.json").write_text('{"name": "x", "version": "1.0.0"}')
+    hook = {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (extension / "hooks/hooks.json").write_text(json.dumps(hook))
+    off = json.dumps({"hooksConfig": {"enabled": False}})
+    for folder in (project, elsewhere):  # only the project's is within the roots
+        (folder / ".gemini").mkdir(parents=True)
+        (folder / ".gemini/settings.json").write_text(off)
+    (elsewhere / ".gemini/settings.json").write_text(json.dumps({"hooksConfig": {}}))
+    found = check_hosts(elsewhere, home=home, project=project, names=["gemini"], env={})
+    hooks = [(f.code, f.path) for f in found.findings if f.code.startswith("hosts.hook")]
+    assert hooks == [("hosts.hook.disabled", project / ".gemini/settings.json")]
+
+
 def test_settings_that_cannot_be_read_turn_nothing_off_and_raise_nothing(tmp_path: Path):
     home, project = tmp_path / "home", tmp_path / "project"
     (project / ".git").mkdir(parents=True)

@@ -123,7 +123,9 @@ def _switch_files(
     if switch.in_config:
         return [] if config is None else list(config.layers())
     unread = set() if config is None else set(config.untrusted)
-    values = {"home": str(layout.home), "project": str(layout.project), "cwd": str(layout.cwd)}
+    # a working folder outside the project is outside the roots read: the project's
+    cwd = layout.cwd if layout.cwd.is_relative_to(layout.project) else layout.project
+    values = {"home": str(layout.home), "project": str(layout.project), "cwd": str(cwd)}
     found = []
     for template in switch.files:
         path = Path(expand(template, values))

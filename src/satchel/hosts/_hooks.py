@@ -125,8 +125,9 @@ class HookVariables:
 @model
 class HookSwitch:
     """A host setting that turns every hook off: the settings files it is read in,
-    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml``
-    file is TOML, else JSON: the last that sets the key decides), or with `in_config`
+    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``, a ``{cwd}``
+    outside the project read as the project; a ``.toml`` file is TOML, else JSON: the
+    last that sets the key decides), or with `in_config`
     the host's own config files (`HostState`: the user's, then each project folder's
     it reads, from the root down to cwd), its dotted `key` and the value that turns
     the hooks `off` (Claude Code's ``disableAllHooks: true``, Codex's ``[features]
