@@ -6,17 +6,20 @@ setting that turns every hook off is named, each finding by code and exact messa
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from satchel.checkup import MachineReport, check_hosts
+from satchel.checkup._hooks import hook_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import read_machine
 from tests.checkup.machine_hooks import MARKET, codes, command, paths, ran, report
 from tests.hostloop.hookprobe import logged
 
+UNTRUSTED_OR_OFF = ("hosts.hook.untrusted", "hosts.hook.disabled")
 CACHE = f"~/.claude/plugins/cache/{MARKET}"
 TRUST = (
     'start codex and choose "Trust all and continue" when it says "Hooks need review", '
@@ -144,6 +147,23 @@ def test_the_load_diagnostic_of_an_untrusted_hook_is_told_once(machine: Any):
     assert [d.code for d in loaded.views[0].env.diagnostics].count("hook.host.untrusted") == 1
     assert [f for f in load_findings(loaded) if "untrusted" in f.code] == []
     assert [f.code for f in found.findings if "untrusted" in f.code] == ["hosts.hook.untrusted"]
+
+
+def test_the_words_of_a_hooks_state_are_the_hosts_own_data(machine: Any):
+    base, _ = machine
+    where = paths(base)
+    loaded = read_machine(where["project"], home=where["home"], names=["codex"], env={})
+    [view] = loaded.views
+    state = replace(view.host.state, hook_trusted="approved_digest", hook_enabled="active")
+    other = replace(loaded, views=(replace(view, host=replace(view.host, state=state)),))
+    found = [f for f in hook_findings(other) if f.code in UNTRUSTED_OR_OFF]
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    assert sorted(f.message.split(": ", 1)[1] for f in found) == [
+        f"Codex has never trusted it (no approved_digest for '{hooks}:stop:0:0' in "
+        "~/.codex/config.toml)",
+        f"its state in ~/.codex/config.toml disables it (active = false for "
+        f"'{hooks}:session_start:0:0')",
+    ]
 
 
 def test_codex_does_not_run_the_hook_its_state_turns_off(machine: Any):

@@ -33,11 +33,6 @@ __all__ = ["hook_file_findings"]
 
 MAX_FILE = 1024 * 1024
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-FIX = (
-    "give each host a folder of its own (a Claude Code plugin beside a Gemini CLI "
-    "extension), or keep in the file only events, variables and matchers both hosts read "
-    "alike"
-)
 
 
 @model
@@ -114,7 +109,17 @@ def _findings(
             f"{read.view.host.title} reads {_where(machine, read)} as its own hook file: "
             f"it {own.words()}. {also}"
         )
-        yield HostFinding.new(read.view.name, "hosts.hook.two-meanings", message, FIX, read.path)
+        fix = (
+            "give each host a folder of its own, or keep in the file only events, variables "
+            f"and matchers {_and([r.view.host.title for r in reads])} read alike"
+        )
+        yield HostFinding.new(read.view.name, "hosts.hook.two-meanings", message, fix, read.path)
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) < 3:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
 def _where(machine: Machine, read: Read) -> str:

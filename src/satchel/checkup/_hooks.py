@@ -1,10 +1,11 @@
 """Hooks a host will not run, or will run twice, though its files register them.
 
 * ``hosts.hook.untrusted``: a hook a host that keeps its own trust in hooks (Codex's
-  ``[hooks.state."<key>"] trusted_hash``) never trusted, or that changed since: the
-  host skips it without a word. The load says so too (``hook.host.untrusted``); the
-  base check leaves that diagnostic to this one, which names the file as the report
-  writes it and says how the host trusts a hook (`HostState.hook_trust`).
+  ``[hooks.state."<key>"] trusted_hash``, `HostState.hook_trusted`) never trusted, or
+  that changed since: the host skips it without a word. The load says so too
+  (``hook.host.untrusted``); the base check leaves that diagnostic to this one, which
+  names the file as the report writes it and says how the host trusts a hook
+  (`HostState.hook_trust`).
 * ``hosts.hook.disabled``: every hook of a host turned off by a setting (a
   `HookSwitch` of its dialect: Claude Code's ``disableAllHooks``), or one hook a
   setting lists (a `HookOffList`: Gemini CLI's ``hooksConfig.disabled``) or its own
@@ -179,24 +180,26 @@ def _untrusted(machine: Machine, view: HostView) -> Iterator[HostFinding]:
 
 
 def _disabled(machine: Machine, view: HostView, hook: HostHook, config: str) -> HostFinding:
-    title, where = view.host.title, machine.shown(hook.path)
+    state = view.host.state
+    assert state is not None
+    title, where, off = view.host.title, machine.shown(hook.path), f"{state.hook_enabled} = false"
     message = (
         f"{title} does not run the {hook.event} hook {hook.command!r} of {where}: "
-        f"its state in {config} disables it (enabled = false for {hook.key!r})"
+        f"its state in {config} disables it ({off} for {hook.key!r})"
     )
-    fix = f"remove enabled = false for {hook.key!r} from {config} if it should run"
+    fix = f"remove {off} for {hook.key!r} from {config} if it should run"
     return HostFinding.new(view.name, "hosts.hook.disabled", message, fix, hook.path)
 
 
 def _distrusted(machine: Machine, view: HostView, hook: HostHook, config: str) -> HostFinding:
     state = view.host.state
     assert state is not None
-    title, where = view.host.title, machine.shown(hook.path)
+    title, where, trusted = view.host.title, machine.shown(hook.path), state.hook_trusted
     if hook.status == "untrusted":
-        why = f"{title} has never trusted it (no trusted_hash for {hook.key!r} in {config})"
+        why = f"{title} has never trusted it (no {trusted} for {hook.key!r} in {config})"
     else:
         why = (
-            f"it changed since {title} trusted it (the trusted_hash for {hook.key!r} in "
+            f"it changed since {title} trusted it (the {trusted} for {hook.key!r} in "
             f"{config} is not its {hook.current})"
         )
     message = (

@@ -212,6 +212,8 @@ CODEX_STATE = HostState(
     hook_short=("SessionEnd", "Interrupt"),
     hook_short_cap=3,
     hook_skipped_types=("prompt", "agent"),
+    hook_trusted="trusted_hash",
+    hook_enabled="enabled",
     # the 0.171.0 TUI's words: at start "Hooks need review ... Trust all and continue",
     # and /hooks "view and manage lifecycle hooks"; `codex exec` never asks
     hook_trust=(
