@@ -140,6 +140,31 @@ def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust
     )
 
 
+def test_the_report_quotes_codexs_hook_keys_as_codex_writes_them(machine: Any):
+    base, found = machine
+    from satchel.checkup._sarif import to_sarif
+    from satchel.cli._doctor_hosts import _as_diagnostics
+
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    stop, start = f"'{hooks}:stop:0:0'", f"'{hooks}:session_start:0:0'"
+    [codex] = [h for h in found.to_json()["hosts"] if h["host"] == "codex"]
+    told = {f["code"]: (f["message"], f["fix"]) for f in codex["findings"]}
+    assert (
+        f"(no trusted_hash for {stop} in ~/.codex/config.toml)" in told["hosts.hook.untrusted"][0]
+    )
+    assert f"(enabled = false for {start})" in told["hosts.hook.disabled"][0]
+    assert told["hosts.hook.disabled"][1] == (
+        f"remove enabled = false for {start} from ~/.codex/config.toml if it should run"
+    )
+    sarif = to_sarif(found, version="0", base=paths(base)["project"])
+    texts = [r["message"]["text"] for r in sarif["runs"][0]["results"]]
+    assert sum(stop in t for t in texts) == 1 and sum(start in t for t in texts) == 1
+    [host] = [h for h in found.hosts if h.name == "codex"]
+    lines = [(d.message, d.hint) for d in _as_diagnostics(found, host)]
+    assert sum(stop in m for m, _ in lines) == 1
+    assert sum(start in m and start in (h or "") for m, h in lines) == 1
+
+
 def test_the_load_diagnostic_of_an_untrusted_hook_is_told_once(machine: Any):
     base, found = machine
     where = paths(base)

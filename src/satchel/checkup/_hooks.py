@@ -4,8 +4,9 @@
   ``[hooks.state."<key>"] trusted_hash``, `HostState.hook_trusted`) never trusted, or
   that changed since: the host skips it without a word. The load says so too
   (``hook.host.untrusted``); the base check leaves that diagnostic to this one, which
-  names the file as the report writes it and says how the host trusts a hook
-  (`HostState.hook_trust`).
+  names the file as the report writes it, the hook's key as the host writes it (the
+  report leaves it as it is: `HostFinding.verbatim`) and says how the host trusts a
+  hook (`HostState.hook_trust`).
 * ``hosts.hook.disabled``: every hook of a host turned off by a setting (a
   `HookSwitch` of its dialect: Claude Code's ``disableAllHooks``), or one hook a
   setting lists (a `HookOffList`: Gemini CLI's ``hooksConfig.disabled``) or its own
@@ -188,7 +189,9 @@ def _disabled(machine: Machine, view: HostView, hook: HostHook, config: str) -> 
         f"its state in {config} disables it ({off} for {hook.key!r})"
     )
     fix = f"remove {off} for {hook.key!r} from {config} if it should run"
-    return HostFinding.new(view.name, "hosts.hook.disabled", message, fix, hook.path)
+    return HostFinding.new(
+        view.name, "hosts.hook.disabled", message, fix, hook.path, verbatim=(hook.key,)
+    )
 
 
 def _distrusted(machine: Machine, view: HostView, hook: HostHook, config: str) -> HostFinding:
@@ -206,7 +209,9 @@ def _distrusted(machine: Machine, view: HostView, hook: HostHook, config: str) -
         f"{title} skips the {hook.event} hook {hook.command!r} of {where} without a word: {why}"
     )
     fix = state.hook_trust or f"trust it in {title}"
-    return HostFinding.new(view.name, "hosts.hook.untrusted", message, fix, hook.path)
+    return HostFinding.new(
+        view.name, "hosts.hook.untrusted", message, fix, hook.path, verbatim=(hook.key,)
+    )
 
 
 # --- one hook registered by two files ------------------------------------------------------
