@@ -27,6 +27,7 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel._model import model
 from satchel.checkup._finding import HostFinding
+from satchel.checkup._hooks import listed
 from satchel.checkup._machine import HostView, Machine
 
 __all__ = ["hook_file_findings"]
@@ -111,15 +112,9 @@ def _findings(
         )
         fix = (
             "give each host a folder of its own, or keep in the file only events, variables "
-            f"and matchers {_and([r.view.host.title for r in reads])} read alike"
+            f"and matchers {listed([r.view.host.title for r in reads])} read alike"
         )
         yield HostFinding.new(read.view.name, "hosts.hook.two-meanings", message, fix, read.path)
-
-
-def _and(items: Sequence[str]) -> str:
-    if len(items) < 3:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
 def _where(machine: Machine, read: Read) -> str:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from satchel.hooks._host_hooks import HostHook
     from satchel.hosts._hooks import HookOffList, HookSwitch
 
-__all__ = ["RECAST", "hook_findings"]
+__all__ = ["RECAST", "hook_findings", "listed"]
 
 RECAST = frozenset({"hook.host.untrusted"})
 """The load diagnostics this check tells in its own words (the base check skips them)."""
@@ -245,16 +245,16 @@ def _same(
     what = f"the {event}{f' [{matcher}]' if matcher else ''} hook {command!r}"
     runs = _runs(view, machine, hooks)
     path = hooks[0].spec.path
-    fix = f"keep it in one file: remove it from {_and(files[1:])}"
+    fix = f"keep it in one file: remove it from {listed(files[1:])}"
     if len(runs) == 1:
         message = (
-            f"{title} runs {what} once, though {_and(files)} each register it: "
+            f"{title} runs {what} once, though {listed(files)} each register it: "
             f"it runs the one of {files[0]}"
         )
         return HostFinding.new(view.name, "hosts.hook.duplicate", message, fix, path)
-    merged = [_and(unit) for unit in runs if len(unit) > 1]
+    merged = [listed(unit) for unit in runs if len(unit) > 1]
     once = f" ({'; '.join(merged)} count once: it runs one copy of those)" if merged else ""
-    message = f"{title} runs {what} {len(runs)} times: {_and(files)} each register it{once}"
+    message = f"{title} runs {what} {len(runs)} times: {listed(files)} each register it{once}"
     return HostFinding.new(view.name, "hosts.hook.twice", message, fix, path)
 
 
@@ -283,7 +283,8 @@ def _source(machine: Machine, hook: Hook) -> str:
     return where if plugin is None else f"plugin {plugin!r} ({where})"
 
 
-def _and(items: Sequence[str]) -> str:
+def listed(items: Sequence[str]) -> str:
+    """`items` as words: ``a``, ``a and b``, ``a, b and c``."""
     if len(items) < 3:
         return " and ".join(items)
     return ", ".join(items[:-1]) + f" and {items[-1]}"
