@@ -70,8 +70,10 @@ class HostState:
       `hook_unmatched` are the events whose matcher it ignores; a command hook's
       timeout defaults to `hook_timeout` seconds, and for the `hook_short` events to
       1 and at most `hook_short_cap`; `hook_skipped_types` are the handler types it
-      skips (each still counts in the hook's position). `hook_trust`: how a user
-      trusts a hook in the host, in its own words (a fix line).
+      skips (each still counts in the hook's position). `hook_trusted` and
+      `hook_enabled` are the keys of a hook's state (``trusted_hash``: the hash the
+      user trusted; ``enabled``: false turns it off). `hook_trust`: how a user trusts
+      a hook in the host, in its own words (a fix line).
     """
 
     title: str
@@ -102,6 +104,8 @@ class HostState:
     hook_short: tuple[str, ...] = ()
     hook_short_cap: int = 3
     hook_skipped_types: tuple[str, ...] = ()
+    hook_trusted: str = "trusted_hash"
+    hook_enabled: str = "enabled"
     hook_trust: str | None = None
 
     def home_dir(self, layout: Layout) -> Path:

@@ -12,13 +12,17 @@ of ``satchel doctor --hosts`` (tests/checkup/test_hooks.py, test_hook_files.py).
 * Gemini CLI extensions installed with the real ``gemini extensions install``:
   `alpha` and `beta`, each registering the probe on BeforeAgent, and `dual`; `alpha`
   also registers a hook on AfterAgent that ``hooksConfig.disabled`` names in
-  ``~/.gemini/settings.json``;
+  ``~/.gemini/settings.json``; `delta` and `epsilon` each register one probe on
+  BeforeAgent under a name of their own (``n-delta``, ``n-epsilon``) and another
+  under a matcher of their own (``x``, ``y``);
 * Codex's ``~/.codex/hooks.json`` and ``[hooks]`` of its ``config.toml`` each
   registering the probe on UserPromptSubmit, both trusted in ``[hooks.state]``, and a
   Stop hook in ``hooks.json`` never trusted.
 
-and a second machine (``off/``) where each host has one hook and the setting that
-turns every hook off. Then each host runs one turn on each machine (``claude -p``,
+a second machine (``off/``) where each host has one hook and the setting that
+turns every hook off, and a third (``nested/``): Codex's trusted user hooks in a
+trusted git project whose folder ``sub`` holds ``.codex/config.toml`` with ``[features]
+hooks = false``, Codex run in ``sub``. Then each host runs one turn on each machine (``claude -p``,
 ``codex exec``, ``gemini -p``) against a scripted model on 127.0.0.1, and the probes
 count what ran. `MACHINE` runs it once per
 test run (`tests.hostloop.shared.once`).
@@ -42,6 +46,7 @@ from tests.hostloop.hookprobe import probe
 from tests.hostloop.hosts import GEMINI_SETTINGS, Turn, run_claude, run_codex, run_gemini
 from tests.hostloop.model import Text
 from tests.hostloop.shared import once
+from tests.hosts.trees import git_repo
 from tests.support import put
 from tests.tools import CALL, claude_code, claude_plugin, codex, gemini_cli
 
@@ -76,6 +81,11 @@ def paths(base: Path) -> dict[str, Path]:
         "stop": base / "probes/codex-stop",
         "off": base / "probes/codex-off",
         "gemini-off": base / "probes/gemini-off",
+        "gemini-named": base / "probes/gemini-named",
+        "gemini-matched": base / "probes/gemini-matched",
+        "nested-home": base / "nested/home",
+        "nested-project": base / "nested/project",
+        "nested-codex": base / "probes/nested-codex",
         "off-home": base / "off/home",
         "off-project": base / "off/project",
         "off-claude-code": base / "probes/off-claude-code",
@@ -113,6 +123,18 @@ def _extension(root: Path, name: str, command: str, off: str | None = None) -> P
     if off is not None:
         hooks["hooks"]["AfterAgent"] = _hooks("AfterAgent", off)["hooks"]["AfterAgent"]  # type: ignore[index]
     put(root, "hooks/hooks.json", json.dumps(hooks))
+    return root
+
+
+def _named(root: Path, name: str, named: str, matched: str, matcher: str) -> Path:
+    """A Gemini CLI extension registering on BeforeAgent `named` as the hook
+    ``n-<name>`` and `matched` under `matcher`."""
+    put(root, "gemini-extension.json", json.dumps({"name": name, "version": "1.0.0"}))
+    groups = [
+        {"hooks": [{"type": "command", "name": f"n-{name}", "command": named}]},
+        {"matcher": matcher, "hooks": [{"type": "command", "command": matched}]},
+    ]
+    put(root, "hooks/hooks.json", json.dumps({"hooks": {"BeforeAgent": groups}}))
     return root
 
 
@@ -209,6 +231,17 @@ def _switched_off(base: Path) -> tuple[Path, str]:
     return gamma, "[features]\nhooks = false\n" + _codex_config(home, command["codex"])
 
 
+def _nested(base: Path) -> str:
+    """The third machine: Codex's user hooks (trusted) in a trusted project whose
+    folder ``sub`` turns every hook off in its own ``.codex/config.toml``; the hook part
+    of Codex's user config."""
+    where = paths(base)
+    home, project = where["nested-home"], git_repo(where["nested-project"])
+    put(project / "sub/.codex", "config.toml", "[features]\nhooks = false\n")
+    trust = f'[projects.{json.dumps(str(project))}]\ntrust_level = "trusted"\n'
+    return trust + _codex_config(home, probe(where["nested-codex"], ()))
+
+
 def build(base: Path) -> Mapping[str, Turn]:
     """Both machines (see the module docstring), each host run once on each."""
     where = paths(base)
@@ -219,10 +252,14 @@ def build(base: Path) -> Mapping[str, Turn]:
     stop, off = probe(where["stop"], ()), probe(where["off"], ())
     gemini_off = probe(where["gemini-off"], ())
     gamma, off_codex = _switched_off(base)
+    nested_codex = _nested(base)
+    named, matched = probe(where["gemini-named"], ()), probe(where["gemini-matched"], ())
     extensions = (
         _extension(base / "extensions/alpha", "alpha", command["gemini"], gemini_off),
         _extension(base / "extensions/beta", "beta", command["gemini"]),
         where["market"] / "plugins/dual",
+        _named(base / "extensions/delta", "delta", named, matched, "x"),
+        _named(base / "extensions/epsilon", "epsilon", named, matched, "y"),
     )
     with ThreadPoolExecutor(max_workers=3) as pool:  # each writes a home of its own
         installs = [
@@ -254,6 +291,14 @@ def build(base: Path) -> Mapping[str, Turn]:
             "go",
             script,
             settings={"hooksConfig": {"disabled": [gemini_off]}},
+        ),
+        "nested-codex": lambda: run_codex(  # type: ignore[arg-type]
+            codex_binary,
+            where["nested-project"] / "sub",
+            where["nested-home"],
+            "go",
+            script,
+            config=nested_codex,
         ),
         "off-claude-code": lambda: run_claude(claude, off_project, off_home, "go", script),  # type: ignore[arg-type]
         "off-codex": lambda: run_codex(  # type: ignore[arg-type]

@@ -27,9 +27,8 @@ GEMINI_READS = (
     "${CLAUDE_PLUGIN_ROOT} unset"
 )
 FIX = (
-    "give each host a folder of its own (a Claude Code plugin beside a Gemini CLI "
-    "extension), or keep in the file only events, variables and matchers both hosts read "
-    "alike"
+    "give each host a folder of its own, or keep in the file only events, variables and "
+    "matchers Claude Code and Gemini CLI read alike"
 )
 
 

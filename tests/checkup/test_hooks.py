@@ -6,17 +6,20 @@ setting that turns every hook off is named, each finding by code and exact messa
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from satchel.checkup import MachineReport, check_hosts
+from satchel.checkup._hooks import hook_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import read_machine
 from tests.checkup.machine_hooks import codes, command, paths, ran, report
 from tests.hostloop.hookprobe import logged
 
+UNTRUSTED_OR_OFF = ("hosts.hook.untrusted", "hosts.hook.disabled")
 TRUST = (
     'start codex and choose "Trust all and continue" when it says "Hooks need review", '
     "or trust it in /hooks; codex exec never asks"
@@ -76,13 +79,51 @@ def test_gemini_cli_runs_a_hook_two_extensions_register_once(machine: Any):
     assert [p["hook_event_name"] for p in logged(paths(base)["gemini"])] == ["BeforeAgent"]
     alpha = "plugin 'alpha' (~/.gemini/extensions/alpha/hooks/hooks.json)"
     beta = "plugin 'beta' (~/.gemini/extensions/beta/hooks/hooks.json)"
-    [once] = codes(found.findings, "gemini", "hosts.hook.duplicate")
+    [once] = [
+        f
+        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        if command(base, "gemini") in f.message
+    ]
     assert (once.code, once.severity) == ("hosts.hook.duplicate", "info")
     assert once.message == (
         f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini')!r} once, though "
         f"{alpha} and {beta} each register it: it runs the one of {alpha}"
     )
     assert once.fix == f"keep it in one file: remove it from {beta}"
+
+
+def test_gemini_cli_runs_a_command_of_two_names_twice_and_leaves_matchers_out(machine: Any):
+    base, found = machine
+    where = paths(base)
+    # getHookKey is name:command: n-delta and n-epsilon both run; the matchers x and y
+    # do not make two hooks of one command
+    assert [p["hook_event_name"] for p in logged(where["gemini-named"])] == ["BeforeAgent"] * 2
+    assert [p["hook_event_name"] for p in logged(where["gemini-matched"])] == ["BeforeAgent"]
+    delta = "plugin 'delta' (~/.gemini/extensions/delta/hooks/hooks.json)"
+    epsilon = "plugin 'epsilon' (~/.gemini/extensions/epsilon/hooks/hooks.json)"
+    [twice] = codes(found.findings, "gemini", "hosts.hook.twice")
+    assert (twice.severity, twice.path) == (
+        "warning",
+        where["home"] / ".gemini/extensions/delta/hooks/hooks.json",
+    )
+    assert twice.message == (
+        f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini-named')!r} 2 times: "
+        f"{delta} and {epsilon} each register it"
+    )
+    assert twice.fix == f"keep it in one file: remove it from {epsilon}"
+    matched = [
+        f
+        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        if command(base, "gemini-matched") in f.message
+    ]
+    assert [(f.severity, f.message, f.fix) for f in matched] == [
+        (
+            "info",
+            f"Gemini CLI runs the BeforeAgent hook {command(base, 'gemini-matched')!r} once, "
+            f"though {delta} and {epsilon} each register it: it runs the one of {delta}",
+            f"keep it in one file: remove it from {epsilon}",
+        )
+    ]
 
 
 def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust_it(
@@ -100,6 +141,31 @@ def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust
     )
 
 
+def test_the_report_quotes_codexs_hook_keys_as_codex_writes_them(machine: Any):
+    base, found = machine
+    from satchel.checkup._sarif import to_sarif
+    from satchel.cli._doctor_hosts import _as_diagnostics
+
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    stop, start = f"'{hooks}:stop:0:0'", f"'{hooks}:session_start:0:0'"
+    [codex] = [h for h in found.to_json()["hosts"] if h["host"] == "codex"]
+    told = {f["code"]: (f["message"], f["fix"]) for f in codex["findings"]}
+    assert (
+        f"(no trusted_hash for {stop} in ~/.codex/config.toml)" in told["hosts.hook.untrusted"][0]
+    )
+    assert f"(enabled = false for {start})" in told["hosts.hook.disabled"][0]
+    assert told["hosts.hook.disabled"][1] == (
+        f"remove enabled = false for {start} from ~/.codex/config.toml if it should run"
+    )
+    sarif = to_sarif(found, version="0", base=paths(base)["project"])
+    texts = [r["message"]["text"] for r in sarif["runs"][0]["results"]]
+    assert sum(stop in t for t in texts) == 1 and sum(start in t for t in texts) == 1
+    [host] = [h for h in found.hosts if h.name == "codex"]
+    lines = [(d.message, d.hint) for d in _as_diagnostics(found, host)]
+    assert sum(stop in m for m, _ in lines) == 1
+    assert sum(start in m and start in (h or "") for m, h in lines) == 1
+
+
 def test_the_load_diagnostic_of_an_untrusted_hook_is_told_once(machine: Any):
     base, found = machine
     where = paths(base)
@@ -107,6 +173,23 @@ def test_the_load_diagnostic_of_an_untrusted_hook_is_told_once(machine: Any):
     assert [d.code for d in loaded.views[0].env.diagnostics].count("hook.host.untrusted") == 1
     assert [f for f in load_findings(loaded) if "untrusted" in f.code] == []
     assert [f.code for f in found.findings if "untrusted" in f.code] == ["hosts.hook.untrusted"]
+
+
+def test_the_words_of_a_hooks_state_are_the_hosts_own_data(machine: Any):
+    base, _ = machine
+    where = paths(base)
+    loaded = read_machine(where["project"], home=where["home"], names=["codex"], env={})
+    [view] = loaded.views
+    state = replace(view.host.state, hook_trusted="approved_digest", hook_enabled="active")
+    other = replace(loaded, views=(replace(view, host=replace(view.host, state=state)),))
+    found = [f for f in hook_findings(other) if f.code in UNTRUSTED_OR_OFF]
+    hooks = paths(base)["home"] / ".codex/hooks.json"
+    assert sorted(f.message.split(": ", 1)[1] for f in found) == [
+        f"Codex has never trusted it (no approved_digest for '{hooks}:stop:0:0' in "
+        "~/.codex/config.toml)",
+        f"its state in ~/.codex/config.toml disables it (active = false for "
+        f"'{hooks}:session_start:0:0')",
+    ]
 
 
 def test_codex_does_not_run_the_hook_its_state_turns_off(machine: Any):
@@ -165,7 +248,7 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Claude Code runs none of its hooks: disableAllHooks is true in "
-            "~/.claude/settings.json (1 hook it would run otherwise)",
+            "~/.claude/settings.json (1 hook its files register)",
             "remove disableAllHooks from ~/.claude/settings.json if Claude Code should run its "
             "hooks",
         ),
@@ -174,7 +257,7 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Codex runs none of its hooks: features.hooks is false in ~/.codex/config.toml "
-            "(2 hooks it would run otherwise)",
+            "(2 hooks its files register)",
             "remove features.hooks from ~/.codex/config.toml if Codex should run its hooks",
         ),
         (
@@ -182,11 +265,75 @@ def test_a_setting_that_turns_every_hook_off_is_named_and_the_hosts_run_none(mac
             "hosts.hook.disabled",
             "warning",
             "Gemini CLI runs none of its hooks: hooksConfig.enabled is false in "
-            "~/.gemini/settings.json (1 hook it would run otherwise)",
+            "~/.gemini/settings.json (1 hook its files register)",
             "remove hooksConfig.enabled from ~/.gemini/settings.json if Gemini CLI should run "
             "its hooks",
         ),
     ]
+
+
+def test_a_trusted_project_folder_below_the_root_turns_codexs_hooks_off(machine: Any):
+    base, _ = machine
+    where = paths(base)
+    assert logged(where["nested-codex"]) == []  # the user's two trusted copies: none ran
+    sub = where["nested-project"] / "sub"
+    found = check_hosts(sub, home=where["nested-home"], names=["codex"], env={})
+    hooks = [
+        (f.code, f.severity, f.message, f.fix, f.path)
+        for f in found.findings
+        if f.code.startswith("hosts.hook")
+    ]
+    assert hooks == [
+        (
+            "hosts.hook.disabled",
+            "warning",
+            "Codex runs none of its hooks: features.hooks is false in sub/.codex/config.toml "
+            "(2 hooks its files register)",
+            "remove features.hooks from sub/.codex/config.toml if Codex should run its hooks",
+            sub / ".codex/config.toml",
+        )
+    ]
+
+
+def test_a_switch_is_named_though_codex_trusts_none_of_the_hooks_it_turns_off(tmp_path: Path):
+    # trusting the hook changes nothing while [features] hooks = false: the finding is
+    # the switch, not the trust (the off machine shows Codex runs no trusted hook then)
+    home, project = tmp_path / "home", tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    hook = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}}
+    (project / ".codex").mkdir()
+    (project / ".codex/hooks.json").write_text(json.dumps(hook))
+    (home / ".codex").mkdir(parents=True)
+    trust = f'[projects.{json.dumps(str(project))}]\ntrust_level = "trusted"\n'
+    (home / ".codex/config.toml").write_text("[features]\nhooks = false\n" + trust)
+    found = check_hosts(project, home=home, names=["codex"], env={})
+    hooks = [(f.code, f.message, f.fix) for f in found.findings if f.code.startswith("hosts.hook")]
+    assert hooks == [
+        (
+            "hosts.hook.disabled",
+            "Codex runs none of its hooks: features.hooks is false in ~/.codex/config.toml "
+            "(1 hook its files register)",
+            "remove features.hooks from ~/.codex/config.toml if Codex should run its hooks",
+        )
+    ]
+
+
+def test_a_working_folder_outside_the_project_is_read_as_the_project(tmp_path: Path):
+    home, project, elsewhere = tmp_path / "home", tmp_path / "project", tmp_path / "elsewhere"
+    (project / ".git").mkdir(parents=True)
+    extension = home / ".gemini/extensions/x"
+    (extension / "hooks").mkdir(parents=True)
+    (extension / "gemini-extension.json").write_text('{"name": "x", "version": "1.0.0"}')
+    hook = {"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (extension / "hooks/hooks.json").write_text(json.dumps(hook))
+    off = json.dumps({"hooksConfig": {"enabled": False}})
+    for folder in (project, elsewhere):  # only the project's is within the roots
+        (folder / ".gemini").mkdir(parents=True)
+        (folder / ".gemini/settings.json").write_text(off)
+    (elsewhere / ".gemini/settings.json").write_text(json.dumps({"hooksConfig": {}}))
+    found = check_hosts(elsewhere, home=home, project=project, names=["gemini"], env={})
+    hooks = [(f.code, f.path) for f in found.findings if f.code.startswith("hosts.hook")]
+    assert hooks == [("hosts.hook.disabled", project / ".gemini/settings.json")]
 
 
 def test_settings_that_cannot_be_read_turn_nothing_off_and_raise_nothing(tmp_path: Path):

@@ -19,7 +19,8 @@ RANK = {"error": 0, "warning": 1, "info": 2}
 class HostFinding:
     """One finding for `host` (a host's name, ``codex``): its `code`, `severity`,
     `message`, the `fix` (one line: what to do), and the `path` and `line` it is
-    about, if any."""
+    about, if any. `verbatim`: texts of the message and fix quoted as a host writes
+    them (a key in its config), which the report writes as they are (`told`)."""
 
     host: str
     code: str
@@ -28,6 +29,7 @@ class HostFinding:
     fix: str
     path: Path | None = None
     line: int | None = None
+    verbatim: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, host: str, found: Diagnostic, fix: str | None = None) -> HostFinding:
@@ -54,10 +56,26 @@ class HostFinding:
         *,
         line: int | None = None,
         severity: Severity | None = None,
+        verbatim: tuple[str, ...] = (),
     ) -> HostFinding:
         """A finding of a registered `code` (its registered severity unless given)."""
         found = diagnostic(code, message, path, line=line, severity=severity)
-        return cls(host, code, found.severity, message, fix, path, line)
+        return cls(host, code, found.severity, message, fix, path, line, verbatim)
+
+    def told(self, said: Callable[[str], str]) -> tuple[str, str]:
+        """The message and the fix as `said` writes them (`Machine.said`: the paths in
+        them as the report writes them), the `verbatim` texts as they are."""
+        held = {f"\x00{n}\x00": text for n, text in enumerate(self.verbatim)}
+
+        def say(text: str) -> str:
+            for mark, kept in held.items():
+                text = text.replace(kept, mark)
+            text = said(text)
+            for mark, kept in held.items():
+                text = text.replace(mark, kept)
+            return text
+
+        return say(self.message), say(self.fix)
 
     def sort_key(self) -> tuple[int, str, str, str, int, str]:
         """Errors first, then by code, host, file, line and message."""
@@ -68,13 +86,14 @@ class HostFinding:
         self, shown: Callable[[Path], str], said: Callable[[str], str] = str
     ) -> dict[str, Any]:
         """The finding as JSON, its path as `shown` writes it, its message and fix as
-        `said` does (`Machine.said`: the paths in them as the report writes them)."""
+        `told` does."""
+        message, fix = self.told(said)
         return {
             "host": self.host,
             "code": self.code,
             "severity": self.severity,
-            "message": said(self.message),
-            "fix": said(self.fix),
+            "message": message,
+            "fix": fix,
             "path": None if self.path is None else shown(self.path),
             "line": self.line,
         }

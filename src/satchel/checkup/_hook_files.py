@@ -27,17 +27,13 @@ from satchel._files import FileProblem, read_bounded
 from satchel._json import loads
 from satchel._model import model
 from satchel.checkup._finding import HostFinding
+from satchel.checkup._hooks import listed
 from satchel.checkup._machine import HostView, Machine
 
 __all__ = ["hook_file_findings"]
 
 MAX_FILE = 1024 * 1024
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-FIX = (
-    "give each host a folder of its own (a Claude Code plugin beside a Gemini CLI "
-    "extension), or keep in the file only events, variables and matchers both hosts read "
-    "alike"
-)
 
 
 @model
@@ -114,7 +110,11 @@ def _findings(
             f"{read.view.host.title} reads {_where(machine, read)} as its own hook file: "
             f"it {own.words()}. {also}"
         )
-        yield HostFinding.new(read.view.name, "hosts.hook.two-meanings", message, FIX, read.path)
+        fix = (
+            "give each host a folder of its own, or keep in the file only events, variables "
+            f"and matchers {listed([r.view.host.title for r in reads])} read alike"
+        )
+        yield HostFinding.new(read.view.name, "hosts.hook.two-meanings", message, fix, read.path)
 
 
 def _where(machine: Machine, read: Read) -> str:

@@ -46,7 +46,7 @@ def _rule(code: str) -> dict[str, Any]:
 def _result(
     finding: HostFinding, rule: int, base: Path, said: Callable[[str], str]
 ) -> dict[str, Any]:
-    message, fix = said(finding.message), said(finding.fix)
+    message, fix = finding.told(said)
     result: dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": rule,

@@ -126,10 +126,10 @@ def _as_diagnostics(report: MachineReport, host: HostReport) -> Sequence[Diagnos
         Diagnostic(
             f.code,
             f.severity,
-            said(f.message),
+            f.told(said)[0],
             None if f.path is None else Path(shown(f.path)),
             f.line,
-            said(f.fix) or None,
+            f.told(said)[1] or None,
         )
         for f in host.findings
     ]

@@ -82,14 +82,15 @@ _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # output_parser.rs (satchel.runtime.hooks._answers has the rules). The rollout is
 # ~/.codex/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<session_id>.jsonl, dated
 # when the session starts.
-_CODEX_CONFIGS = ("{home}/.codex/config.toml", "{project}/.codex/config.toml")
 CODEX_HOOKS = HookDialect(
     events=CODEX_HOOK_EVENTS,
     # `codex features list` (0.171.0): the stable feature `hooks`, on unless a config
-    # file sets it false; `codex_hooks` is its old name, still read
+    # file sets it false; `codex_hooks` is its old name, still read. Every config file
+    # Codex reads counts, a trusted project's in each folder down to cwd too (observed:
+    # sub/.codex/config.toml turns off the user's hooks, tests/checkup/test_hooks.py)
     switches=(
-        HookSwitch(_CODEX_CONFIGS, "features.hooks", off=False),
-        HookSwitch(_CODEX_CONFIGS, "features.codex_hooks", off=False),
+        HookSwitch((), "features.hooks", off=False, in_config=True),
+        HookSwitch((), "features.codex_hooks", off=False, in_config=True),
     ),
     # 0.171.0 runs every copy of a hook two of its files register (observed:
     # tests/checkup/test_hooks.py)
@@ -212,6 +213,8 @@ CODEX_STATE = HostState(
     hook_short=("SessionEnd", "Interrupt"),
     hook_short_cap=3,
     hook_skipped_types=("prompt", "agent"),
+    hook_trusted="trusted_hash",
+    hook_enabled="enabled",
     # the 0.171.0 TUI's words: at start "Hooks need review ... Trust all and continue",
     # and /hooks "view and manage lifecycle hooks"; `codex exec` never asks
     hook_trust=(

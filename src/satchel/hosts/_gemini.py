@@ -126,8 +126,10 @@ GEMINI_HOOKS = HookDialect(
     # (its hook registry's getHookName; the lists of both files count, "union")
     off_lists=(HookOffList(_GEMINI_SETTINGS, "hooksConfig.disabled"),),
     # its hook planner's deduplicateHooks (0.61.0): of the hooks matching an event, one
-    # per name and command runs, the first (observed: tests/checkup/test_hooks.py)
+    # per getHookKey (``<name>:<command>``, the matcher not in it) runs, the first; two
+    # names run twice (observed: tests/checkup/test_hooks.py)
     same_hook="once",
+    same_key=("name",),
     answers="stdout-or-stderr",
     # a refused AfterTool replaces the tool's result by the reason; no hook stops a
     # compaction

@@ -125,26 +125,30 @@ class HookVariables:
 @model
 class HookSwitch:
     """A host setting that turns every hook off: the settings files it is read in,
-    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``; a ``.toml``
-    file is TOML, else JSON: the last that sets the key decides), its dotted `key` and
-    the value that turns the hooks `off` (Claude Code's ``disableAllHooks: true``,
-    Codex's ``[features] hooks = false``, Gemini CLI's ``hooksConfig.enabled:
-    false``)."""
+    weakest first (templates of ``{home}``, ``{project}`` and ``{cwd}``, a ``{cwd}``
+    outside the project read as the project; a ``.toml`` file is TOML, else JSON: the
+    last that sets the key decides), or with `in_config`
+    the host's own config files (`HostState`: the user's, then each project folder's
+    it reads, from the root down to cwd), its dotted `key` and the value that turns
+    the hooks `off` (Claude Code's ``disableAllHooks: true``, Codex's ``[features]
+    hooks = false``, Gemini CLI's ``hooksConfig.enabled: false``)."""
 
     files: tuple[str, ...]
     key: str
     off: bool
+    in_config: bool = False
 
 
 @model
 class HookOffList:
     """A host setting that lists hooks it does not run: the settings files it is read
-    in (as `HookSwitch`'s; the lists of every file count together) and the dotted
+    in (as `HookSwitch`'s, `in_config` too; the lists of every file count together) and the dotted
     `key` of the list, whose items name a hook by its name, or else by its command
     (Gemini CLI's ``hooksConfig.disabled``)."""
 
     files: tuple[str, ...]
     key: str
+    in_config: bool = False
 
 
 class PayloadValues(Protocol):
@@ -185,7 +189,10 @@ class HookDialect:
       that several of its files register: ``once`` (it runs it once, the first copy
       in the order its files are read), ``per-plugin`` (once for all its settings
       files, and once more for each plugin's copy: a plugin's hook runs in its own
-      root) or ``each`` (it runs every copy).
+      root) or ``each`` (it runs every copy). `same_key`: beside the event and the
+      command, what makes two copies one hook: ``matcher`` (copies under different
+      matchers are different hooks) and ``name`` (copies of different names are
+      different hooks, each run: Gemini CLI's ``name:command``, its matcher ignored).
 
     The host loop:
 
@@ -237,6 +244,7 @@ class HookDialect:
     switches: tuple[HookSwitch, ...] = ()
     off_lists: tuple[HookOffList, ...] = ()
     same_hook: Literal["once", "per-plugin", "each"] = "each"
+    same_key: tuple[Literal["matcher", "name"], ...] = ("matcher",)
     answers: AnswerRule = "exit-code"
     blocking: frozenset[str] | None = None
     stricter: str | None = None
