@@ -16,7 +16,7 @@ from typing import Any
 
 from satchel.audit._model import RULES, TRUST_STATES, Finding, Report
 
-__all__ = ["SARIF_SCHEMA", "SARIF_VERSION", "artifact", "to_sarif"]
+__all__ = ["SARIF_SCHEMA", "SARIF_VERSION", "locations", "to_sarif"]
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -73,11 +73,16 @@ def _result(finding: Finding, base: Path) -> dict[str, Any]:
         },
     }
     if finding.path is not None:
-        physical: dict[str, Any] = {"artifactLocation": artifact(finding.path, base)}
-        if finding.line is not None:
-            physical["region"] = {"startLine": finding.line}
-        result["locations"] = [{"physicalLocation": physical}]
+        result["locations"] = locations(finding.path, finding.line, base)
     return result
+
+
+def locations(path: Path, line: int | None, base: Path) -> list[dict[str, Any]]:
+    """A result's ``locations``: `path` (relative to `base` when inside it) and `line`."""
+    physical: dict[str, Any] = {"artifactLocation": artifact(path, base)}
+    if line is not None:
+        physical["region"] = {"startLine": line}
+    return [{"physicalLocation": physical}]
 
 
 def artifact(path: Path, base: Path) -> dict[str, str]:

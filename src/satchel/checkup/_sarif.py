@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from satchel.audit._sarif import SARIF_SCHEMA, SARIF_VERSION, artifact
+from satchel.audit._sarif import SARIF_SCHEMA, SARIF_VERSION, locations
 from satchel.checkup._finding import HostFinding
 from satchel.checkup._report import MachineReport
 from satchel.diagnostics import CODES
@@ -55,8 +55,5 @@ def _result(
         "properties": {"host": finding.host, "severity": finding.severity, "fix": fix},
     }
     if finding.path is not None:
-        physical: dict[str, Any] = {"artifactLocation": artifact(finding.path, base)}
-        if finding.line is not None:
-            physical["region"] = {"startLine": finding.line}
-        result["locations"] = [{"physicalLocation": physical}]
+        result["locations"] = locations(finding.path, finding.line, base)
     return result
