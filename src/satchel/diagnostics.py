@@ -598,6 +598,11 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.tool.collision": Entry(
             "warning", "two MCP tools or prompts have the same host name; the later one is hidden"
         ),
+        "outdated.in_place": Entry(
+            "info",
+            "a host loads an installed plugin from its marketplace's folder as it is: "
+            "no copy to go stale",
+        ),
         "outdated.record.unreadable": Entry(
             "warning",
             "a host's record of its marketplaces or of one installed extension cannot be read; "

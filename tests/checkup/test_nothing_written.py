@@ -21,6 +21,8 @@ from .watch import Watched, python, watch
 READ_ONLY = (
     ("doctor", "--hosts"),
     ("doctor", "--hosts", "claude-code,codex,gemini", "--format", "sarif", "--fail-on", "info"),
+    ("outdated", "--offline", "--json"),
+    ("outdated", "--json"),
 )
 
 

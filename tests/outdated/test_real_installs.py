@@ -6,10 +6,13 @@ install DIR`), and satchel itself (a skill from a file:// git repository). Then 
 source changes without its version being bumped (a skill added, a file changed, a
 hook or MCP server added), the git remote moves on, and one more git remote goes away.
 
-Each test reads the same machine: the stale plugins are reported outdated with their
-exact files, the load change and the audit's new risk; the untouched plugin is
-current; an offline run names the git source it could not check and does not fail;
-nothing under the scratch machine is written and no hook of a plugin is run."""
+Each test reads the same machine: the stale copies are reported outdated with their
+exact files, the load change and the audit's new risk (Claude Code's: a plugin of a
+marketplace it cloned from git, whose clone `marketplace update` refreshed while the
+cached copy stayed); a Claude Code plugin of a folder marketplace, which Claude Code
+reads in place, is `in-place`, never stale; an offline run names the git source it
+could not check and does not fail; nothing under the scratch machine is written and no
+hook of a plugin is run."""
 
 from __future__ import annotations
 
@@ -85,7 +88,8 @@ def _codex_market(root: Path) -> Path:
 def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
     """What the hosts clone from git, served on 127.0.0.1 for the while: Claude Code's
     marketplace `gitm` with `gp`, Codex's `cgm` with `cp`, Gemini CLI's extension `gx`.
-    Then each remote moves on without a version bump, and each host updates its
+    Then each remote moves on without a version bump (`gp`: a skill added, one
+    changed, a hook added), and each host updates its
     marketplace clone: `claude plugin marketplace update` leaves the cached copy as it
     was, `codex plugin marketplace upgrade` refreshes it too. The server is gone after."""
     served = base / "served"
@@ -117,7 +121,11 @@ def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
         codex("plugin", "marketplace", "add", f"{server.url}/git/cgm.git")
         codex("plugin", "add", "cp@cgm")
         gemini(f"{server.url}/git/gx.git")
-        commit(gitm, {"plugins/gp/skills/g2/SKILL.md": skill_md("g2")})
+        commit(gitm, {
+            "plugins/gp/skills/g2/SKILL.md": skill_md("g2"),
+            "plugins/gp/skills/g/SKILL.md": skill_md("g", body="Longer body now.\n"),
+            "plugins/gp/hooks/hooks.json": json.dumps(HOOK),
+        })  # fmt: skip
         commit(cgm, {"plugins/cp/skills/c2/SKILL.md": skill_md("c2")})
         commit(gx, {"skills/x2/SKILL.md": skill_md("x2")})
         for repo, remote in remotes.items():
@@ -216,10 +224,7 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     catalogue = json.loads((market / ".claude-plugin/marketplace.json").read_text())
     catalogue["plugins"] = [p for p in catalogue["plugins"] if p["name"] != "dropped"]
     put(market, ".claude-plugin/marketplace.json", json.dumps(catalogue))
-    stale = market / "plugins/stale"
-    put(stale, "skills/added-skill/SKILL.md", skill_md("added-skill"))
-    put(stale, "skills/stale-skill/SKILL.md", skill_md("stale-skill", body="Longer body now.\n"))
-    put(stale, "hooks/hooks.json", json.dumps(HOOK))
+    put(market, "plugins/stale/skills/added-skill/SKILL.md", skill_md("added-skill"))
     put(cmarket, "plugins/cstale/.mcp.json", json.dumps(MCP))
     put(ext, "skills/gskill2/SKILL.md", skill_md("gskill2"))
     commit(repo, {"skills/tdd/SKILL.md": skill_md("tdd", body="Red, green, refactor.\n")})
@@ -261,8 +266,8 @@ def test_every_install_is_found_with_its_installer(online):
         "pdf": ("satchel", "source-unreachable"),
         "fetched@team": ("Claude Code", "outdated"),
         "gp@gitm": ("Claude Code", "outdated"),
-        "stale@team": ("Claude Code", "outdated"),
-        "steady@team": ("Claude Code", "current"),
+        "stale@team": ("Claude Code", "in-place"),
+        "steady@team": ("Claude Code", "in-place"),
         "dropped@team": ("Claude Code", "unknown-source"),
         "cp@cgm": ("Codex", "current"),
         "cstale@cteam": ("Codex", "outdated"),
@@ -271,30 +276,52 @@ def test_every_install_is_found_with_its_installer(online):
     }
 
 
-def test_a_claude_code_plugin_changed_without_a_version_bump_is_outdated(online, machine):
-    r = online["stale@team"]
-    assert r.install.version == "1.0.0"
-    assert r.source == str(machine["base"] / "market/plugins/stale")
+def test_a_claude_code_plugin_of_a_git_marketplace_changed_without_a_version_bump_is_outdated(
+    online, machine
+):
+    r = online["gp@gitm"]
+    clone = machine["home"] / ".claude/plugins/marketplaces/gitm/plugins/gp"
+    assert (r.install.version, r.state, r.network) == ("1.0.0", "outdated", False)
+    assert r.install.root == machine["home"] / ".claude/plugins/cache/gitm/gp/1.0.0"
+    assert r.source == str(clone)  # the clone `marketplace update` refreshed, on disk
     assert _files(r) == [
         ("hooks/hooks.json", "added", None, len(json.dumps(HOOK))),
-        ("skills/added-skill/SKILL.md", "added", None, len(skill_md("added-skill"))),
-        ("skills/stale-skill/SKILL.md", "changed", len(skill_md("stale-skill")),
-         len(skill_md("stale-skill", body="Longer body now.\n"))),
+        ("skills/g/SKILL.md", "changed", len(skill_md("g")),
+         len(skill_md("g", body="Longer body now.\n"))),
+        ("skills/g2/SKILL.md", "added", None, len(skill_md("g2"))),
     ]  # fmt: skip
-    assert r.load.added == (("hook", "PreToolUse Bash: touch ran-hook"), ("skill", "added-skill"))
+    assert r.load.added == (("hook", "PreToolUse Bash: touch ran-hook"), ("skill", "g2"))
     assert r.load.removed == ()
     assert [(k.what, k.rule, k.severity, k.path) for k in r.risks] == [
         ("new hook", "A-HOOK-PRESENT", "medium", "hooks/hooks.json")
     ]
     assert r.risks[0].message == (
-        'plugin:stale hook on PreToolUse (matcher "Bash") runs "touch ran-hook"'
+        'plugin:gp hook on PreToolUse (matcher "Bash") runs "touch ran-hook"'
     )
     (d,) = r.diagnostics
     assert (d.code, d.severity) == ("outdated.stale", "warning")
     assert d.message == (
-        "Claude Code's plugin 'stale@team' (version 1.0.0) is not what its source holds now: "
-        f"3 files differ from {machine['base'] / 'market/plugins/stale'}"
+        "Claude Code's plugin 'gp@gitm' (version 1.0.0) is not what its source holds now: "
+        f"3 files differ from {clone}"
     )
+
+
+def test_a_claude_code_plugin_of_a_folder_marketplace_is_read_in_place_never_stale(online, machine):
+    cache = machine["home"] / ".claude/plugins/cache/team"
+    for name in ("stale", "steady"):
+        r = online[f"{name}@team"]
+        folder = machine["base"] / "market/plugins" / name
+        assert (r.state, r.install.root, r.source) == ("in-place", folder, str(folder))
+        assert (r.network, r.files, r.load.added, r.risks) == (False, (), (), ())
+        (d,) = r.diagnostics
+        assert (d.code, d.severity) == ("outdated.in_place", "info")
+        assert d.message == (
+            f"Claude Code's plugin '{name}@team' is read in place from {folder}: Claude Code "
+            "loads it as it is, no copy to go stale (its installed copy is not used)"
+        )
+    # the folder moved on and the unused cache copy did not: nothing is said of it
+    assert (machine["base"] / "market/plugins/stale/skills/added-skill/SKILL.md").is_file()
+    assert not (cache / "stale/1.0.0/skills/added-skill").exists()
 
 
 def test_a_claude_code_plugin_from_a_git_url_is_fetched_and_its_markers_left_out(online, machine):
@@ -303,22 +330,6 @@ def test_a_claude_code_plugin_from_a_git_url_is_fetched_and_its_markers_left_out
     assert (r.network, r.source) == (True, f"file://{machine['base'] / 'fetched.git'}")
     assert _files(r) == [("skills/fskill/SKILL.md", "changed", len(skill_md("fskill")),
                           len(skill_md("fskill", body="Moved on.\n")))]  # fmt: skip
-
-
-def test_a_plugin_whose_marketplace_clone_moved_on_is_outdated_against_the_clone(online, machine):
-    r = online["gp@gitm"]
-    clone = machine["home"] / ".claude/plugins/marketplaces/gitm"
-    assert (r.network, r.source) == (False, str(clone / "plugins/gp"))
-    assert r.install.root == machine["home"] / ".claude/plugins/cache/gitm/gp/1.0.0"
-    assert _files(r) == [("skills/g2/SKILL.md", "added", None, len(skill_md("g2")))]
-    assert r.load.added == (("skill", "g2"),)
-
-
-def test_an_untouched_claude_code_plugin_is_current_its_own_git_folder_not_copied(online, machine):
-    r = online["steady@team"]
-    assert (machine["base"] / "market/plugins/steady/.git").is_dir()
-    assert not (r.install.root / ".git").exists()
-    assert (r.state, r.files, r.risks, r.diagnostics) == ("current", (), (), ())
 
 
 def test_a_plugin_its_marketplace_no_longer_lists_has_an_unknown_source(online, machine):
@@ -408,8 +419,8 @@ def test_offline_names_the_git_sources_it_did_not_check_and_does_not_fail(machin
         "pdf": "not-checked",
         "fetched@team": "not-checked",
         "gp@gitm": "outdated",
-        "stale@team": "outdated",
-        "steady@team": "current",
+        "stale@team": "in-place",
+        "steady@team": "in-place",
         "dropped@team": "unknown-source",
         "cp@cgm": "current",
         "cstale@cteam": "outdated",
@@ -478,8 +489,8 @@ def test_golden_text_and_json_offline(machine, capsys):
     _, out, err = _run(machine, capsys, "--offline")
     golden.check_golden("outdated.txt", out, GOLDEN, clean=_clean(machine))
     assert err.strip().endswith(
-        "12 installs: 4 outdated, 4 not-checked, 1 unknown-source, 3 current; offline: "
-        "remote sources were not fetched."
+        "12 installs: 3 outdated, 4 not-checked, 1 unknown-source, 2 in-place, 2 current; "
+        "offline: remote sources were not fetched."
     )
     _, doc, _ = _run(machine, capsys, "--offline", "--json")
     golden.check_golden("outdated.json", doc, GOLDEN, clean=_clean(machine))
@@ -513,7 +524,7 @@ def test_the_policy_source_rules_are_asked_before_a_fetch(machine, tmp_path):
         assert d.code == "outdated.source.refused"
         assert d.message.startswith(f"satchel's skill '{name}' was not checked: ")
         assert "is refused by policy key `sources.deny`" in d.message
-    assert reports["stale@team"].state == "outdated"  # a folder on disk is no fetch
+    assert reports["gp@gitm"].state == "outdated"  # a clone on disk is no fetch
 
 
 def test_every_fetch_shares_one_deadline(machine):
@@ -556,7 +567,7 @@ def test_on_an_80_column_terminal_every_line_fits_and_nothing_is_dropped(
     _, shown, _ = _run(machine, capsys, "--offline")
     assert max(len(line) for line in shown.splitlines()) <= 80
     summary = (
-        "12 installs: 4 outdated, 4 not-checked, 1 unknown-source, 3 current; offline: "
-        "remote sources were not fetched."
+        "12 installs: 3 outdated, 4 not-checked, 1 unknown-source, 2 in-place, 2 current; "
+        "offline: remote sources were not fetched."
     )
     assert "".join(shown.split()) == "".join(piped.split()) + summary.replace(" ", "")

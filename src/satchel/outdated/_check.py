@@ -6,9 +6,11 @@
 
 An install is ``current`` when its tree and its source's hash alike (the files its
 installer adds left out), ``outdated`` when they differ (whatever the versions say),
-``unknown-source`` when no source was recorded or its marketplace no longer lists it,
-``source-unreachable`` when the source could not be read, and ``not-checked`` when
-reading it needs the network under `offline`, or the policy refuses it. Nothing is
+``in-place`` when the host reads the plugin from its marketplace's folder as it is
+(no copy, nothing to compare), ``unknown-source`` when no source was recorded or its
+marketplace no longer lists it, ``source-unreachable`` when the source could not be
+read, and ``not-checked`` when reading it needs the network under `offline`, or the
+policy refuses it. Nothing is
 written outside a temporary folder that is removed, and nothing is run.
 """
 
@@ -54,6 +56,8 @@ def check(install: Install, reader: Reader) -> Report:
     if install.linked:
         source = None if install.origin is None else install.origin.spec
         return Report(install, "current", source)
+    if install.in_place:
+        return Report(install, "in-place", str(install.root), diagnostics=(_in_place(install),))
     with source_tree(install, reader) as found:
         if found.tree is None:
             return Report(install, found.state, found.source, found.network,
@@ -71,6 +75,15 @@ def check(install: Install, reader: Reader) -> Report:
             new_risk(install.root, found.tree),
             (_stale(install, len(files), found.source),),
         )
+
+
+def _in_place(install: Install) -> Diagnostic:
+    message = (
+        f"{install.installer}'s {install.kind} {install.id!r} is read in place from "
+        f"{install.root}: {install.installer} loads it as it is, no copy to go stale "
+        "(its installed copy is not used)"
+    )
+    return diagnostic("outdated.in_place", message, install.root)
 
 
 def _stale(install: Install, n: int, source: str | None) -> Diagnostic:

@@ -14,12 +14,15 @@ from satchel.install._lock import LockEntry
 
 __all__ = ["FileChange", "Install", "LoadChange", "Origin", "Outdated", "Report", "State"]
 
-State = Literal["current", "outdated", "unknown-source", "source-unreachable", "not-checked"]
+State = Literal[
+    "current", "outdated", "in-place", "unknown-source", "source-unreachable", "not-checked"
+]
 STATES: tuple[State, ...] = (
     "outdated",
     "source-unreachable",
     "not-checked",
     "unknown-source",
+    "in-place",
     "current",
 )
 
@@ -59,7 +62,9 @@ class Install:
     folder of its files, and its `origin` (None: none was recorded, `why`).
     `ignored` are the files the installer adds beside the source's (its install
     metadata); `modes` whether file modes count (satchel installs them itself);
-    `linked` that the folder only points at its source, so it is always current."""
+    `linked` that the folder only points at its source, so it is always current;
+    `in_place` that the host loads the plugin from its marketplace's folder (`root`)
+    as it is, so there is no copy to go stale."""
 
     installer: str
     id: str
@@ -73,6 +78,7 @@ class Install:
     ignored: tuple[str, ...] = ()
     modes: bool = False
     linked: bool = False  # the installed folder only points at its source
+    in_place: bool = False  # the host reads `root`, its source's own folder
     lock: LockEntry | None = field(default=None, compare=False, repr=False)  # satchel's
 
 

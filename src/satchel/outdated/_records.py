@@ -2,9 +2,11 @@
 the shape its definition names (`satchel.hosts._installs.Installs`):
 
 * ``records``: `satchel.plugins._claude_installed.installed_plugins` gives each
-  plugin that applies here; its marketplace is looked up in the marketplaces file
-  (``{"<name>": {"source": {"source": "directory" | "git" | "github", "path" | "url"
-  | "repo", "ref"}, "installLocation": "<clone or folder>"}}``).
+  plugin that applies here, and whether the host reads it in place from its
+  marketplace's folder (by the source types its host definition names); its
+  marketplace is looked up in the marketplaces file (``{"<name>": {"source":
+  {"source": "directory" | "git" | "github", "path" | "url" | "repo", "ref"},
+  "installLocation": "<clone or folder>"}}``).
 * ``config``: `satchel.plugins._host_installed.host_installed` gives each plugin
   the user's config names; its marketplace is ``[marketplaces.<name>]`` of the same
   file (``source_type`` ``local`` or ``git``, ``source``, ``ref``).
@@ -72,6 +74,7 @@ def _records(layout: Layout, host: Host, installs: Installs) -> Found:
                 origin,
                 why,
                 ignored=installs.skipped,
+                in_place=r.in_place,
             )
         )
     return found, problems

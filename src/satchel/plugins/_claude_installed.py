@@ -81,7 +81,9 @@ class Installed:
     """One plugin Claude Code installed, as it applies here: its id
     (``name@marketplace``), the satchel `scope` of its record (``user`` or
     ``project``), Claude Code's own scope, the version recorded, the directory its
-    files are in, and whether Claude Code's settings enable it (`decided_by`: the
+    files are in (`in_place`: the entry's folder in its directory marketplace, which
+    Claude Code reads instead of the ``installPath`` copy), and whether Claude Code's
+    settings enable it (`decided_by`: the
     settings file that said so; None: no file names it)."""
 
     id: str
@@ -94,6 +96,7 @@ class Installed:
     enabled: bool
     decided_by: Path | None = None
     servers: tuple[tuple[str, bool], ...] = ()  # the host's switch of each plugin server
+    in_place: bool = False  # `root` is its marketplace's folder, not the installPath copy
 
 
 def plugins_home(layout: Layout) -> Path:
@@ -142,6 +145,7 @@ def installed_plugins(
                 root,
                 enabled,
                 decided,
+                in_place=in_place is not None,
             )
         )
     return tuple(found), tuple(problems)
