@@ -50,7 +50,7 @@ from tests.hosts.trees import git_repo
 from tests.support import put
 from tests.tools import CALL, claude_code, claude_plugin, codex, gemini_cli
 
-__all__ = ["MARKET", "build", "codes", "command", "gemini_cli_run", "paths", "ran", "report"]
+__all__ = ["MARKET", "build", "findings_of", "command", "gemini_cli_run", "paths", "ran", "report"]
 
 MARKET = "hook-tools"
 DUAL_HOOKS = {
@@ -338,6 +338,6 @@ def command(base: Path, name: str) -> str:
     return f'"{sys.executable}" "{paths(base)[name] / "probe.py"}"'
 
 
-def codes(found: Sequence[HostFinding], host: str, prefix: str) -> list[HostFinding]:
+def findings_of(found: Sequence[HostFinding], host: str, prefix: str) -> list[HostFinding]:
     """The findings of `host` whose code starts with `prefix`, in report order."""
     return [f for f in found if f.host == host and f.code.startswith(prefix)]

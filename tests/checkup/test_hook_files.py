@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from satchel.checkup import MachineReport
-from tests.checkup.machine_hooks import codes, paths, ran, report
+from tests.checkup.machine_hooks import findings_of, paths, ran, report
 from tests.hostloop.hosts import Turn
 
 # Claude Code 2.1.332 reads a plugin of a directory marketplace in its marketplace's
@@ -54,8 +54,8 @@ def test_each_host_is_told_what_it_and_the_other_make_of_the_file(machine: Any):
     base, found, _ = machine
     home, market = base / "home", paths(base)["market"]
     claude_said = f"{market / CLAUDE_FILE} of plugin 'dual'"
-    [claude] = codes(found.findings, "claude-code", "hosts.hook.two-meanings")
-    [gemini] = codes(found.findings, "gemini", "hosts.hook.two-meanings")
+    [claude] = findings_of(found.findings, "claude-code", "hosts.hook.two-meanings")
+    [gemini] = findings_of(found.findings, "gemini", "hosts.hook.two-meanings")
     assert (claude.severity, claude.fix, claude.path) == (
         "warning",
         FIX,

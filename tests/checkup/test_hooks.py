@@ -16,7 +16,7 @@ from satchel.checkup import MachineReport, check_hosts
 from satchel.checkup._hooks import hook_findings
 from satchel.checkup._loaded import load_findings
 from satchel.checkup._machine import read_machine
-from tests.checkup.machine_hooks import codes, command, paths, ran, report
+from tests.checkup.machine_hooks import command, findings_of, paths, ran, report
 from tests.hostloop.hookprobe import logged
 
 UNTRUSTED_OR_OFF = ("hosts.hook.untrusted", "hosts.hook.disabled")
@@ -41,7 +41,7 @@ def machine(
 def test_codex_runs_a_hook_of_its_hook_file_and_its_config_twice(machine: Any):
     base, found = machine
     assert [p["hook_event_name"] for p in logged(paths(base)["codex"])] == ["UserPromptSubmit"] * 2
-    [twice] = codes(found.findings, "codex", "hosts.hook.twice")
+    [twice] = findings_of(found.findings, "codex", "hosts.hook.twice")
     assert (twice.code, twice.severity, twice.path) == (
         "hosts.hook.twice",
         "warning",
@@ -63,7 +63,7 @@ def test_claude_code_runs_the_settings_copies_once_and_the_plugins_once_more(mac
     echo = paths(base)["market"] / "plugins/echo"
     assert [Path(r) for r in roots if r] == [echo]
     plugin = f"plugin 'echo' ({echo}/hooks/hooks.json)"
-    [twice] = codes(found.findings, "claude-code", "hosts.hook.twice")
+    [twice] = findings_of(found.findings, "claude-code", "hosts.hook.twice")
     assert (twice.code, twice.severity) == ("hosts.hook.twice", "warning")
     assert twice.message == (
         f"Claude Code runs the UserPromptSubmit hook {command(base, 'claude-code')!r} 2 times: "
@@ -81,7 +81,7 @@ def test_gemini_cli_runs_a_hook_two_extensions_register_once(machine: Any):
     beta = "plugin 'beta' (~/.gemini/extensions/beta/hooks/hooks.json)"
     [once] = [
         f
-        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        for f in findings_of(found.findings, "gemini", "hosts.hook.duplicate")
         if command(base, "gemini") in f.message
     ]
     assert (once.code, once.severity) == ("hosts.hook.duplicate", "info")
@@ -101,7 +101,7 @@ def test_gemini_cli_runs_a_command_of_two_names_twice_and_leaves_matchers_out(ma
     assert [p["hook_event_name"] for p in logged(where["gemini-matched"])] == ["BeforeAgent"]
     delta = "plugin 'delta' (~/.gemini/extensions/delta/hooks/hooks.json)"
     epsilon = "plugin 'epsilon' (~/.gemini/extensions/epsilon/hooks/hooks.json)"
-    [twice] = codes(found.findings, "gemini", "hosts.hook.twice")
+    [twice] = findings_of(found.findings, "gemini", "hosts.hook.twice")
     assert (twice.severity, twice.path) == (
         "warning",
         where["home"] / ".gemini/extensions/delta/hooks/hooks.json",
@@ -113,7 +113,7 @@ def test_gemini_cli_runs_a_command_of_two_names_twice_and_leaves_matchers_out(ma
     assert twice.fix == f"keep it in one file: remove it from {epsilon}"
     matched = [
         f
-        for f in codes(found.findings, "gemini", "hosts.hook.duplicate")
+        for f in findings_of(found.findings, "gemini", "hosts.hook.duplicate")
         if command(base, "gemini-matched") in f.message
     ]
     assert [(f.severity, f.message, f.fix) for f in matched] == [
@@ -132,7 +132,7 @@ def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust
     base, found = machine
     assert logged(paths(base)["stop"]) == []  # Stop fired: its hook did not run
     hooks = paths(base)["home"] / ".codex/hooks.json"
-    [untrusted] = codes(found.findings, "codex", "hosts.hook.untrusted")
+    [untrusted] = findings_of(found.findings, "codex", "hosts.hook.untrusted")
     assert (untrusted.severity, untrusted.path, untrusted.fix) == ("warning", hooks, TRUST)
     assert untrusted.message == (
         f"Codex skips the Stop hook {command(base, 'stop')!r} of ~/.codex/hooks.json without "
@@ -197,7 +197,7 @@ def test_codex_does_not_run_the_hook_its_state_turns_off(machine: Any):
     assert logged(paths(base)["off"]) == []
     hooks = paths(base)["home"] / ".codex/hooks.json"
     key = f"{hooks}:session_start:0:0"
-    [off] = codes(found.findings, "codex", "hosts.hook.disabled")
+    [off] = findings_of(found.findings, "codex", "hosts.hook.disabled")
     assert (off.severity, off.path) == ("warning", hooks)
     assert off.message == (
         f"Codex does not run the SessionStart hook {command(base, 'off')!r} of "
@@ -213,7 +213,7 @@ def test_gemini_cli_does_not_run_the_hook_its_settings_list_as_disabled(machine:
     base, found = machine
     assert logged(paths(base)["gemini-off"]) == []  # AfterAgent fired: its hook did not run
     hooks = paths(base)["home"] / ".gemini/extensions/alpha/hooks/hooks.json"
-    [off] = codes(found.findings, "gemini", "hosts.hook.disabled")
+    [off] = findings_of(found.findings, "gemini", "hosts.hook.disabled")
     name = command(base, "gemini-off")
     assert (off.severity, off.path) == ("warning", hooks)
     assert off.message == (

@@ -242,12 +242,12 @@ def test_a_host_named_twice_is_reported_once(doctor):
 def test_ignore_and_the_config_s_ignore_hide_codes_from_the_report(
     doctor, machine: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
-    def codes(*args: str) -> set[str]:
+    def reported(*args: str) -> set[str]:
         return {f["code"] for h in report(doctor, "codex", *args)["hosts"] for f in h["findings"]}
 
-    assert "hosts.hook.untrusted" in codes()
-    assert "hosts.hook.untrusted" not in codes("--ignore", "hosts.hook.untrusted")
-    assert not {c for c in codes("--ignore", "hosts") if c.startswith("hosts.")}
+    assert "hosts.hook.untrusted" in reported()
+    assert "hosts.hook.untrusted" not in reported("--ignore", "hosts.hook.untrusted")
+    assert not {c for c in reported("--ignore", "hosts") if c.startswith("hosts.")}
     mine = copy_of(machine, tmp_path / "copy")  # the shared machine is not written
     argv = ["doctor", "--hosts", "codex", "--json", "--home", str(mine.home), str(mine.project)]
 
