@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -190,9 +191,11 @@ def test_broken_looping_and_outside_links_are_named_with_their_target(linked: Ma
 def test_gemini_reads_no_skill_behind_the_broken_link_and_what_is_behind_sound_ones(
     gemini: Path, machine: dict[str, Path], tmp_path: Path
 ):
-    assert gemini_skills(gemini, machine["linked"], tmp_path / "a") == []
     source = machine["source"]
-    seen = gemini_view(gemini, source, _gemini_home(tmp_path / "b"))
+    with ThreadPoolExecutor(max_workers=1) as pool:  # two runs, each a HOME of its own
+        behind = pool.submit(gemini_view, gemini, source, _gemini_home(tmp_path / "b"))
+        assert gemini_skills(gemini, machine["linked"], tmp_path / "a") == []
+        seen = behind.result()
     assert [s.name for s in seen.own] == ["review"]
     assert seen.memory == (source / "CONTEXT.md",)  # the name its settings give, linked
 

@@ -95,10 +95,11 @@ def machine(
             listed = beside.submit(gemini_, "list", cwd=trusted)
             return gemini_("list"), listed.result()
 
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(2) as pool:  # each host writes only its own files
         gemini_list = pool.submit(gemini_side)
-        codex_list = _codex_side(codex_, home, tools)
+        codex_listed = pool.submit(_codex_side, codex_, home, tools)
         claude_list, above_only = _claude_side(claude, home, project)
+        codex_list = codex_listed.result()
         return {
             "home": home,
             "project": project,

@@ -22,7 +22,6 @@ READ_ONLY = (
     ("doctor", "--hosts"),
     ("doctor", "--hosts", "claude-code,codex,gemini", "--format", "sarif", "--fail-on", "info"),
     ("outdated", "--offline", "--json"),
-    ("outdated", "--json"),
 )
 
 

@@ -10,6 +10,7 @@ halves skip until the host profiles are merged. docs/hosts-observed.md lists the
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,23 @@ def seen(gemini: Path, factory: pytest.TempPathFactory, tree: Any, **options: An
     return cwd, home, gemini_view(gemini, cwd, home, **options)
 
 
+@pytest.fixture(scope="module")
+def views(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seen]:
+    """Every tree below (each a folder and a HOME of its own) and Gemini's run on it,
+    two runs at a time, by the tree's name."""
+    trees: list[tuple[Any, dict[str, Any]]] = [
+        (roots_tree, {}),
+        (untrusted_tree, {"trusted": False}),
+        (duplicates_tree, {}),
+        (depth_tree, {}),
+        (leniency_tree, {}),
+        (instructions_tree, {}),
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = {t.__name__: pool.submit(seen, gemini, tmp_path_factory, t, **o) for t, o in trees}
+        return {name: run.result() for name, run in runs.items()}
+
+
 # --- roots ---------------------------------------------------------------------------------
 
 
@@ -76,8 +94,8 @@ def roots_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def roots(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, roots_tree)
+def roots(views: dict[str, Seen]) -> Seen:
+    return views["roots_tree"]
 
 
 def test_gemini_reads_agents_and_gemini_skills_at_cwd_only_and_in_home(roots: Seen):
@@ -116,8 +134,8 @@ def untrusted_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def untrusted(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, untrusted_tree, trusted=False)
+def untrusted(views: dict[str, Seen]) -> Seen:
+    return views["untrusted_tree"]
 
 
 def test_gemini_reads_no_project_skills_or_gemini_md_in_an_untrusted_folder(untrusted: Seen):
@@ -166,8 +184,8 @@ def duplicates_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def duplicates(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, duplicates_tree)
+def duplicates(views: dict[str, Seen]) -> Seen:
+    return views["duplicates_tree"]
 
 
 def test_gemini_keeps_one_copy_and_names_each_override(duplicates: Seen):
@@ -210,8 +228,8 @@ def depth_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def depth(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, depth_tree)
+def depth(views: dict[str, Seen]) -> Seen:
+    return views["depth_tree"]
 
 
 def test_gemini_reads_only_a_skill_md_one_folder_down(depth: Seen):
@@ -266,8 +284,8 @@ def leniency_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def leniency(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, leniency_tree)
+def leniency(views: dict[str, Seen]) -> Seen:
+    return views["leniency_tree"]
 
 
 def test_gemini_keeps_and_drops_frontmatter_as_listed(leniency: Seen):
@@ -333,8 +351,8 @@ def instructions_tree(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def instructions(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> Seen:
-    return seen(gemini, tmp_path_factory, instructions_tree)
+def instructions(views: dict[str, Seen]) -> Seen:
+    return views["instructions_tree"]
 
 
 def test_gemini_reads_gemini_md_from_cwd_up_to_the_git_root_and_home(instructions: Seen):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,15 +176,22 @@ def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Se
     )
 
     built_in = builtin(gemini)
-    out = {}
+    homes = {s.name: tmp_path_factory.mktemp(s.name) / "home" for s in SCENARIOS}
     for scenario in SCENARIOS:
-        tmp = tmp_path_factory.mktemp(scenario.name)
-        home = tmp / "home"
-        home.mkdir()
-        project = scenario.build(tmp, home)
-        turn = run_gemini(
+        homes[scenario.name].mkdir()
+    projects = {s.name: s.build(homes[s.name].parent, homes[s.name]) for s in SCENARIOS}
+
+    def turn_of(scenario: Scenario) -> Any:
+        project, home = projects[scenario.name], homes[scenario.name]
+        return run_gemini(
             gemini, project, home, "go", [Text("done")], args=["--yolo", *scenario.args]
         )
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each a folder and a HOME of its own
+        turns = dict(zip(SCENARIOS, pool.map(turn_of, SCENARIOS), strict=True))
+    out = {}
+    for scenario in SCENARIOS:
+        project, home, turn = projects[scenario.name], homes[scenario.name], turns[scenario]
         assert turn.returncode == 0, turn.stderr
         body = turn.turns[0].body
         env = load(layout=hosts.get("gemini").layout(project, home=home, env={}), host="gemini")

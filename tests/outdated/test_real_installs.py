@@ -22,6 +22,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -85,9 +87,20 @@ def _codex_market(root: Path) -> Path:
     return root
 
 
-def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
+def beside(*chains: Callable[[], object]) -> None:
+    """Each chain (one host's commands, in their order) beside the others': each host
+    writes only its own folders."""
+    with ThreadPoolExecutor(max_workers=len(chains)) as pool:
+        for done in [pool.submit(chain) for chain in chains]:
+            done.result()
+
+
+def _git_sources(
+    base: Path, claude: Any, codex: Any, gemini: Any, ahead: Callable[[], object]
+) -> None:
     """What the hosts clone from git, served on 127.0.0.1 for the while: Claude Code's
-    marketplace `gitm` with `gp`, Codex's `cgm` with `cp`, Gemini CLI's extension `gx`.
+    marketplace `gitm` with `gp` (after its commands `ahead`), Codex's `cgm` with `cp`,
+    Gemini CLI's extension `gx`, each host beside the others.
     Then each remote moves on without a version bump (`gp`: a skill added, one
     changed, a hook added), and each host updates its
     marketplace clone: `claude plugin marketplace update` leaves the cached copy as it
@@ -116,11 +129,13 @@ def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
     server = Server()
     server.routes["/git/*"] = http_backend(served)
     with contextmanager(serve)(server):
-        claude("marketplace", "add", f"{server.url}/git/gitm.git")
-        claude("install", "gp@gitm")
-        codex("plugin", "marketplace", "add", f"{server.url}/git/cgm.git")
-        codex("plugin", "add", "cp@cgm")
-        gemini(f"{server.url}/git/gx.git")
+        beside(
+            lambda: (ahead(), claude("marketplace", "add", f"{server.url}/git/gitm.git"),
+                     claude("install", "gp@gitm")),
+            lambda: (codex("plugin", "marketplace", "add", f"{server.url}/git/cgm.git"),
+                     codex("plugin", "add", "cp@cgm")),
+            lambda: gemini(f"{server.url}/git/gx.git"),
+        )  # fmt: skip
         commit(gitm, {
             "plugins/gp/skills/g2/SKILL.md": skill_md("g2"),
             "plugins/gp/skills/g/SKILL.md": skill_md("g", body="Longer body now.\n"),
@@ -130,8 +145,10 @@ def _git_sources(base: Path, claude: Any, codex: Any, gemini: Any) -> None:
         commit(gx, {"skills/x2/SKILL.md": skill_md("x2")})
         for repo, remote in remotes.items():
             git("push", "-q", remote, "main", cwd=repo)
-        claude("marketplace", "update", "gitm")
-        codex("plugin", "marketplace", "upgrade", "cgm")
+        beside(
+            lambda: claude("marketplace", "update", "gitm"),
+            lambda: codex("plugin", "marketplace", "upgrade", "cgm"),
+        )
 
 
 def _codex(binary: Path, home: Path, cwd: Path, *args: str) -> None:
@@ -183,24 +200,24 @@ def _build(base: Path, claude_code: Path, codex: Path, gemini: Path) -> dict[str
     })  # fmt: skip
     fremote = bare(fetched, base / "fetched.git")
     market = _claude_market(base / "market", fremote)
-    claude("marketplace", "add", str(market))
-    claude("install", "fetched@team")
+    cmarket = _codex_market(base / "cmarket")
+    ext = base / "gext"
+    put(ext, "gemini-extension.json", json.dumps({"name": "gext", "version": "1.0.0"}))
+    put(ext, "skills/gskill/SKILL.md", skill_md("gskill"))
     _git_sources(
         base,
         claude,
         lambda *a: _codex(codex, home, project, *a),
         lambda u: _gemini(gemini, home, u),
-    )
-    claude("install", "stale@team")
-    claude("install", "steady@team")
-    claude("install", "dropped@team")
-    cmarket = _codex_market(base / "cmarket")
-    _codex(codex, home, project, "plugin", "marketplace", "add", str(cmarket))
-    _codex(codex, home, project, "plugin", "add", "cstale@cteam")
-    ext = base / "gext"
-    put(ext, "gemini-extension.json", json.dumps({"name": "gext", "version": "1.0.0"}))
-    put(ext, "skills/gskill/SKILL.md", skill_md("gskill"))
-    _gemini(gemini, home, str(ext))
+        ahead=lambda: (claude("marketplace", "add", str(market)),
+                       claude("install", "fetched@team")),
+    )  # fmt: skip
+    beside(
+        lambda: [claude("install", f"{name}@team") for name in ("stale", "steady", "dropped")],
+        lambda: (_codex(codex, home, project, "plugin", "marketplace", "add", str(cmarket)),
+                 _codex(codex, home, project, "plugin", "add", "cstale@cteam")),
+        lambda: _gemini(gemini, home, str(ext)),
+    )  # fmt: skip
     layout = Layout.default(project, home=home, project=project, env={})
     repo = git_repo(base / "work", {"skills/tdd/SKILL.md": skill_md("tdd")})
     remote = bare(repo, base / "skills.git")

@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -46,17 +47,27 @@ def run(script: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str
 
 @pytest.fixture(scope="module")
 def linked(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """Every source ported, each port validated, then all linked into one HOME and listed
-    once: the extension Gemini lists for each plugin, by source."""
+    """Every source ported, each port validated (in a HOME of its own, beside the links),
+    all linked into one HOME and listed once: the extension Gemini lists for each plugin,
+    by source."""
     base = tmp_path_factory.mktemp("port")
     home = base / "home"
     home.mkdir()
     roots = {source: make(base / "plugins" / source) for source, make in SOURCES.items()}
     for root in roots.values():
         port(root, ["gemini"])
-        checked = run(gemini, home, "extensions", "validate", str(root))
-        assert checked.returncode == 0, checked.stderr
-        assert run(gemini, home, "extensions", "link", str(root), "--consent").returncode == 0
+
+    def validate(source: str) -> subprocess.CompletedProcess[str]:
+        (base / "validate" / source).mkdir(parents=True)  # it only reads: a HOME of its own
+        return run(gemini, base / "validate" / source, "extensions", "validate", str(roots[source]))
+
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the validations beside the links
+        checks = [pool.submit(validate, source) for source in roots]
+        for root in roots.values():
+            linked = run(gemini, home, "extensions", "link", str(root), "--consent")
+            assert linked.returncode == 0, linked.stderr
+        for checked in checks:
+            assert checked.result().returncode == 0, checked.result().stderr
     done = run(gemini, home, "extensions", "list", "-o", "json")
     text = done.stdout or done.stderr  # 0.61.0 writes the list to stderr
     extensions = {e["name"]: e for e in json.loads(text[text.index("[") :])}
