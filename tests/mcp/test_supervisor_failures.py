@@ -124,15 +124,15 @@ def test_a_server_that_crashes_leaves_nothing_behind(layout, project, tmp_path):
 
 def test_stderr_is_captured_and_never_reaches_the_terminal(layout, project, capfd):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SERVERS / "sdk_server.py")
+    command = script(root, "server", SERVERS / "launch_server.py")
     write_plugin(project, "kit", {"api": stdio(command)})
     sup = supervisor(load(layout))
     anyio.run(_start_stop, sup)
     [report] = sup.servers
     assert report.status == "stopped"
-    assert "fixture server starting" in report.stderr
+    assert "launch fixture starting" in report.stderr
     captured = capfd.readouterr()
-    assert "fixture server starting" not in captured.err + captured.out
+    assert "launch fixture starting" not in captured.err + captured.out
 
 
 def test_a_timeout_from_the_host_config_wins_for_its_server(layout):
