@@ -41,7 +41,7 @@ def test_each_failure_is_reported_and_the_other_servers_run(layout, project):
         "missing": stdio("satchel-no-such-mcp-server"),
     }
     write_plugin(project, "kit", servers)
-    sup = supervisor(load(layout), timeout=4)
+    sup = supervisor(load(layout), timeout=2)
 
     async def run() -> str:
         async with sup:
@@ -64,10 +64,10 @@ def test_each_failure_is_reported_and_the_other_servers_run(layout, project):
             f"{who.format('crash')} failed during the MCP handshake: Connection closed; "
             "it exited with status 3; its stderr ends: fixture crash: cannot open the database",
         ),
-        (FAILED, f"{who.format('silent')} did not finish the MCP handshake within 4 s"),
+        (FAILED, f"{who.format('silent')} did not finish the MCP handshake within 2 s"),
         (
             FAILED,
-            f"{who.format('garbage')} did not finish the MCP handshake within 4 s; it wrote "
+            f"{who.format('garbage')} did not finish the MCP handshake within 2 s; it wrote "
             "this on stdout, which is not JSON-RPC: Welcome to the garbage server! | "
             "{not json | garbage again",
         ),
