@@ -113,20 +113,32 @@ def build(base: Path) -> tuple[Path, Path]:
     return project, home
 
 
-def start(stack: ExitStack, argv: list[str], env: dict[str, str]) -> str:
-    """Start a server that prints a JSON line with its URL on stderr; its URL."""
-    proc = stack.enter_context(
-        subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    )
-    stack.callback(stop, proc)
-    lines: queue.Queue[bytes] = queue.Queue()
-    err = proc.stderr
-    assert err is not None
-    threading.Thread(target=lambda: lines.put(err.readline()), daemon=True).start()
-    line = lines.get(timeout=STARTUP)
-    if not line:
-        raise SystemExit(f"{argv}: exited before it said where it listens")
-    return str(json.loads(line)["url"])
+def start(stack: ExitStack, argvs: dict[str, list[str]], env: dict[str, str]) -> dict[str, str]:
+    """Start servers that each print a JSON line with their URL on stderr, all at once;
+    their URLs by label."""
+    lines: dict[str, queue.Queue[bytes]] = {}
+    for label, argv in argvs.items():
+        proc = stack.enter_context(
+            subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        )
+        stack.callback(stop, proc)
+        lines[label] = queue.Queue()
+        err = proc.stderr
+        assert err is not None
+        threading.Thread(
+            target=lambda q=lines[label], e=err: q.put(e.readline()), daemon=True
+        ).start()
+    urls: dict[str, str] = {}
+    deadline = time.monotonic() + STARTUP
+    for label, argv in argvs.items():
+        try:
+            line = lines[label].get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise SystemExit(f"{argv}: did not say where it listens in {STARTUP} s") from None
+        if not line:
+            raise SystemExit(f"{argv}: exited before it said where it listens")
+        urls[label] = str(json.loads(line)["url"])
+    return urls
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -208,13 +220,15 @@ def main() -> int:
         minimal.write_text(MINIMAL_SERVER)
         serve = [sys.executable, "-m", "satchel", "serve", str(project), "--home", str(home)]
         serve += ["--trust", "--http", "127.0.0.1:0", "--json"]
-        servers = {
-            "minimal SDK server, 1 worker": start(stack, [sys.executable, str(minimal)], env),
-            "satchel serve, 1 worker": start(stack, serve, env),
-            f"satchel serve, {args.workers} workers": start(
-                stack, [*serve, "--workers", str(args.workers)], env
-            ),
-        }
+        servers = start(
+            stack,
+            {
+                "minimal SDK server, 1 worker": [sys.executable, str(minimal)],
+                "satchel serve, 1 worker": serve,
+                f"satchel serve, {args.workers} workers": [*serve, "--workers", str(args.workers)],
+            },
+            env,
+        )
         for label in servers:
             results[label] = ([], [], 0)
         for round_ in range(args.rounds + 1):  # round 0 warms up: imports, caches

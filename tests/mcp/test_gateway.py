@@ -337,9 +337,12 @@ def test_two_workers_answer_concurrent_requests_alike(tree):
 
 
 def test_the_load_bench_runs_with_tiny_numbers(tmp_path):
+    """The bench runs end to end and counts no error; one session of two calls (a tool
+    call and a resource read) and one worker: several workers answering alike is
+    `test_two_workers_answer_concurrent_requests_alike`."""
     done = subprocess.run(
-        [sys.executable, "bench/serve_load.py", "--sessions", "2", "--calls", "2",
-         "--workers", "2", "--rounds", "1"],
+        [sys.executable, "bench/serve_load.py", "--sessions", "1", "--calls", "2",
+         "--workers", "1", "--rounds", "1"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -5,6 +5,7 @@ scripts/tools before the tests start, skipped with the reason when it is not the
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import http.client
 import json
@@ -479,26 +480,36 @@ def _inspect(
     return subprocess.run(argv, capture_output=True, text=True, timeout=CALL, env=dict(os.environ))
 
 
+def _inspect_all(
+    inspector: list[str], *calls: tuple[list[str], ...]
+) -> list[subprocess.CompletedProcess[str]]:
+    """The Inspector run once per call, all at once (each starts its own server), in
+    the order given."""
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(lambda call: _inspect(inspector, *call), calls))
+
+
 def _served(workspace: tuple[Path, Path]) -> list[str]:
     project, home = workspace
     return [sys.executable, *_argv(project, home)]
 
 
 def test_inspector_lists_and_calls_load_skill_over_stdio(inspector, workspace):
-    listed = _inspect(inspector, _served(workspace), "tools/list")
+    listed, called = _inspect_all(
+        inspector,
+        (_served(workspace), "tools/list"),
+        (
+            _served(workspace),
+            "tools/call",
+            "--tool-name",
+            "load_skill",
+            "--tool-arg",
+            "name=refund-policy",
+            "resource=references/exceptions.md",
+        ),
+    )
     assert listed.returncode == 0, listed.stderr
     assert [t["name"] for t in json.loads(listed.stdout)["tools"]] == ["load_skill"]
-
-    called = _inspect(
-        inspector,
-        _served(workspace),
-        "tools/call",
-        "--tool-name",
-        "load_skill",
-        "--tool-arg",
-        "name=refund-policy",
-        "resource=references/exceptions.md",
-    )
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout) == {
         "content": [{"type": "text", "text": "Past 30 days a supervisor approves.\n"}],

@@ -7,6 +7,7 @@ cannot hold). Digests are checked against hashlib over the files on disk."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -44,7 +45,7 @@ from satchel.server._skills_ext import (
 
 from ..support import check_golden, put
 from ..support.checkout import examples_root
-from .test_serve import CALL, STARTUP, _inspect, _stop
+from .test_serve import CALL, STARTUP, _inspect_all, _stop
 
 FILLERS = SKILLS_PAGE + 5  # more skills than one skills/list page holds
 SKILL_MD = (
@@ -333,20 +334,27 @@ def test_inspector_has_no_skills_methods_so_it_reads_and_calls(inspector, worksp
     assert isinstance(found, dict)
     digests = {r["uri"]: r["digest"] for r in found["skill"]["resources"]}
 
-    help_text = subprocess.run([*inspector, "--help"], capture_output=True, text=True, timeout=CALL)
+    uri = "skill://refund-policy/references/exceptions.md"
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        helped = pool.submit(
+            subprocess.run, [*inspector, "--help"], capture_output=True, text=True, timeout=CALL
+        )
+        unsupported, read, called = _inspect_all(
+            inspector,
+            (_argv(project, home), "skills/list"),
+            (_argv(project, home), "resources/read", "--uri", uri),
+            (_argv(project, home), "tools/call", "--tool-name", "no_such_tool"),
+        )
+        help_text = helped.result()
     assert "--method <method>" in help_text.stdout + help_text.stderr
-    unsupported = _inspect(inspector, _argv(project, home), "skills/list")
     assert unsupported.returncode == 1
     assert "Unsupported method: skills/list" in unsupported.stderr + unsupported.stdout
 
-    uri = "skill://refund-policy/references/exceptions.md"
-    read = _inspect(inspector, _argv(project, home), "resources/read", "--uri", uri)
     assert read.returncode == 0, read.stderr
     text = json.loads(read.stdout)["contents"][0]["text"]
     assert text.encode() == (skill / "references" / "exceptions.md").read_bytes()
     assert digests[uri] == f"sha256:{hashlib.sha256(text.encode()).hexdigest()}"
 
-    called = _inspect(inspector, _argv(project, home), "tools/call", "--tool-name", "no_such_tool")
     assert called.returncode == 1
     assert (
         "MCP error -32602: Error (session.tool.unknown): this session has no tool 'no_such_tool'"

@@ -22,11 +22,12 @@ from satchel.runtime.mcp._supervisor import McpSupervisor
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 
 SDK = SERVERS / "sdk_server.py"
+LAUNCH = SERVERS / "launch_server.py"  # standard library: quick to start where any server does
 
 
-def _kit(layout, project, overrides=None, **servers: dict[str, Any]) -> McpSupervisor:
+def _kit(layout, project, overrides=None, target=SDK, **servers: dict[str, Any]) -> McpSupervisor:
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", target)
     entries = servers or {"api": stdio(command)}
     write_plugin(project, "kit", entries, overrides=overrides)
     return supervisor(load(layout))
@@ -102,7 +103,7 @@ def test_tool_overrides_rename_set_exposure_and_report_an_unused_key(layout, pro
 def test_an_unused_key_is_not_reported_while_a_server_of_the_plugin_failed(layout, project):
     root = write_plugin(project, "kit", {})
     servers = {
-        "api": stdio(script(root, "server", SDK)),
+        "api": stdio(script(root, "server", LAUNCH)),
         "down": stdio(script(root, "crash", SERVERS / "crash.py")),
     }
     write_plugin(project, "kit", servers, overrides={"only_on_down": {"name": "x"}})
@@ -192,7 +193,7 @@ def test_the_gate_decides_before_the_server_is_called(layout, project, make_gate
 
 
 def test_an_unknown_tool_is_an_error_result(layout, project):
-    sup = _kit(layout, project)
+    sup = _kit(layout, project, target=LAUNCH)
 
     async def run() -> Any:
         async with sup:
@@ -219,7 +220,7 @@ def test_the_blocking_supervisor_serves_plain_python(layout, project):
 
 
 def test_a_supervisor_starts_once(layout, project):
-    sup = _kit(layout, project)
+    sup = _kit(layout, project, target=LAUNCH)
     anyio.run(_start_stop, sup)
     with pytest.raises(RuntimeError, match="a supervisor starts once"):
         anyio.run(_start_stop, sup)

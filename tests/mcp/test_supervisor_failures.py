@@ -41,7 +41,7 @@ def test_each_failure_is_reported_and_the_other_servers_run(layout, project):
         "missing": stdio("satchel-no-such-mcp-server"),
     }
     write_plugin(project, "kit", servers)
-    sup = supervisor(load(layout), timeout=4)
+    sup = supervisor(load(layout), timeout=2)
 
     async def run() -> str:
         async with sup:
@@ -64,10 +64,10 @@ def test_each_failure_is_reported_and_the_other_servers_run(layout, project):
             f"{who.format('crash')} failed during the MCP handshake: Connection closed; "
             "it exited with status 3; its stderr ends: fixture crash: cannot open the database",
         ),
-        (FAILED, f"{who.format('silent')} did not finish the MCP handshake within 4 s"),
+        (FAILED, f"{who.format('silent')} did not finish the MCP handshake within 2 s"),
         (
             FAILED,
-            f"{who.format('garbage')} did not finish the MCP handshake within 4 s; it wrote "
+            f"{who.format('garbage')} did not finish the MCP handshake within 2 s; it wrote "
             "this on stdout, which is not JSON-RPC: Welcome to the garbage server! | "
             "{not json | garbage again",
         ),
@@ -124,15 +124,15 @@ def test_a_server_that_crashes_leaves_nothing_behind(layout, project, tmp_path):
 
 def test_stderr_is_captured_and_never_reaches_the_terminal(layout, project, capfd):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SERVERS / "sdk_server.py")
+    command = script(root, "server", SERVERS / "launch_server.py")
     write_plugin(project, "kit", {"api": stdio(command)})
     sup = supervisor(load(layout))
     anyio.run(_start_stop, sup)
     [report] = sup.servers
     assert report.status == "stopped"
-    assert "fixture server starting" in report.stderr
+    assert "launch fixture starting" in report.stderr
     captured = capfd.readouterr()
-    assert "fixture server starting" not in captured.err + captured.out
+    assert "launch fixture starting" not in captured.err + captured.out
 
 
 def test_a_timeout_from_the_host_config_wins_for_its_server(layout):

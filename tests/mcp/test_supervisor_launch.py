@@ -1,6 +1,6 @@
 """How the supervisor launches a plugin's stdio server (Agent Plugins §7.2 and §9),
-checked from inside real server processes: the SDK fixture's ``launch`` tool reports
-its argv, cwd and environment."""
+checked from inside real server processes: the ``launch`` tool of a standard-library
+fixture server (quick to start) reports its argv, cwd and environment."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 
-SDK = SERVERS / "sdk_server.py"
+LAUNCH = SERVERS / "launch_server.py"
 
 
 async def _launched(sup: McpSupervisor, tool: str) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def launched(sup: McpSupervisor, tool: str) -> dict[str, Any]:
 
 def test_env_overlays_the_scrubbed_base_then_plugin_root_and_data_are_set_last(layout, project):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(
         project,
         "kit",
@@ -58,7 +58,7 @@ def test_plugin_root_and_data_win_over_an_env_that_sets_them(layout, project):
     """Parsing refuses an env naming PLUGIN_ROOT; a server built in code that does is
     still overridden at launch, as the spec says the client sets them last."""
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(project, "kit", {"api": stdio(command)})
     env = load(layout)
     declared = env.mcp_servers.servers[0]
@@ -78,7 +78,7 @@ def test_placeholders_expand_once_in_args_env_values_and_cwd_only(tmp_path, home
     layout = satchel.Layout.default(project, home=home, env={})
     trust(layout, project)
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     entry = stdio(
         command,
         "--root=${PLUGIN_ROOT}",
@@ -102,7 +102,7 @@ def test_placeholders_expand_once_in_args_env_values_and_cwd_only(tmp_path, home
 
 def test_a_dot_slash_command_runs_from_the_plugin_root_which_is_the_default_cwd(layout, project):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(project, "kit", {"api": stdio(command)})
     seen = launched(supervisor(load(layout)), "mcp__plugin_kit_api__launch")
     assert seen["cwd"] == os.path.realpath(root)
@@ -110,7 +110,7 @@ def test_a_dot_slash_command_runs_from_the_plugin_root_which_is_the_default_cwd(
 
 def test_a_cwd_inside_the_root(layout, project):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     (root / "work").mkdir()
     write_plugin(project, "kit", {"api": stdio(command, cwd="./work")})
     seen = launched(supervisor(load(layout)), "mcp__plugin_kit_api__launch")
@@ -120,16 +120,16 @@ def test_a_cwd_inside_the_root(layout, project):
 def test_a_bare_command_is_looked_up_on_the_path_of_the_servers_environment(
     layout, project, tmp_path
 ):
-    script(tmp_path / "tools", "fixture-mcp", SDK)
+    script(tmp_path / "tools", "fixture-mcp", LAUNCH)
     write_plugin(project, "kit", {"api": stdio("fixture-mcp")})
     environ = {"PATH": f"{tmp_path / 'tools' / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     seen = launched(supervisor(load(layout), environ=environ), "mcp__plugin_kit_api__launch")
-    assert seen["argv"][0] == str(SDK)
+    assert seen["argv"][0] == str(LAUNCH)
 
 
 def test_plugin_data_is_created_before_the_server_starts(layout, project):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(project, "kit", {"api": stdio(command, cwd="${PLUGIN_DATA}")})
     env = load(layout)
     data = env.plugins.plugins["kit"].data_dir
@@ -143,7 +143,7 @@ def test_a_command_swapped_for_a_symlink_out_of_the_root_after_loading_is_refuse
     layout, project, tmp_path
 ):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(project, "kit", {"api": stdio(command)})
     env = load(layout)
     outside = tmp_path / "outside"
@@ -165,7 +165,7 @@ def test_a_command_swapped_for_a_symlink_out_of_the_root_after_loading_is_refuse
 
 def test_a_dangerous_variable_refuses_the_server_at_launch(layout, project):
     root = write_plugin(project, "kit", {})
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     write_plugin(project, "kit", {"api": stdio(command)})
     env = load(layout)
     bad = dataclasses.replace(env.mcp_servers.servers[0], env={"LD_PRELOAD": "/x.so"})
@@ -187,7 +187,7 @@ def test_host_servers_run_from_the_project_root_with_their_env_as_given(layout, 
     given = {
         "local": {
             "command": sys.executable,
-            "args": [str(SDK)],
+            "args": [str(LAUNCH)],
             "env": {"PYTHONDONTWRITEBYTECODE": "1", "TOKEN": "t"},
         }
     }
@@ -224,7 +224,7 @@ def test_a_claude_code_plugin_server_gets_its_own_variable_names_too(layout, pro
     root = project / ".satchel" / "plugins" / "cc"
     (root / ".claude-plugin").mkdir(parents=True)
     (root / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "cc"}))
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     entry = {"command": command, "args": ["${CLAUDE_PLUGIN_ROOT}/x"]}
     (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"api": entry}}))
     env = load(layout)
