@@ -300,10 +300,8 @@ def _race(session: Any, step: dict[str, Any]) -> dict[str, Any]:
         finally:
             done.set()
 
-    def swapper() -> None:
+    def swapper() -> None:  # the resource holds IN_TREE as built; the link is made below
         try:
-            target.write_text(IN_TREE)
-            os.symlink(step["target"], as_link)
             for _ in range(step["flips"]):
                 _EXCHANGE(as_link, target)
         finally:
@@ -313,6 +311,8 @@ def _race(session: Any, step: dict[str, Any]) -> dict[str, Any]:
     others: set[str] = set()
     previous = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)
+    if _EXCHANGE is not None:
+        os.symlink(step["target"], as_link)  # before the reads start
     thread = threading.Thread(target=flipper if _EXCHANGE is None else swapper)
     thread.start()
     try:
