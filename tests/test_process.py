@@ -235,16 +235,19 @@ def timeout_message(path: Path, seconds: str) -> str:
     return f"{str(path)!r} timed out after {seconds} s; its process group was killed"
 
 
+TIMEOUT = 0.5  # seconds: ample for sh to print its pid, then the timeout is waited out
+
+
 def assert_timed_out(result: ProcessResult, path: Path) -> None:
     assert result.timed_out
     assert result.exit_code is None
     assert not result.ok
-    assert result.diagnostics == (diagnostic("exec.timeout", timeout_message(path, "1"), path),)
+    assert result.diagnostics == (diagnostic("exec.timeout", timeout_message(path, "0.5"), path),)
 
 
 def test_timeout_kills_the_group(tmp_path):
     path = script(tmp_path, "echo $$\nsleep 600\n")
-    result = run(path, timeout=1)
+    result = run(path, timeout=TIMEOUT)
     assert_timed_out(result, path)
     [pgid] = pids(result)
     assert gone(pgid, group=True)
@@ -252,7 +255,7 @@ def test_timeout_kills_the_group(tmp_path):
 
 def test_timeout_kills_background_grandchild_holding_the_pipes(tmp_path):
     path = script(tmp_path, "echo $$\nsleep 600 &\necho $!\nsleep 600\n")
-    result = run(path, timeout=1)
+    result = run(path, timeout=TIMEOUT)
     assert_timed_out(result, path)
     pgid, grandchild = pids(result)
     assert gone(grandchild)
@@ -261,7 +264,7 @@ def test_timeout_kills_background_grandchild_holding_the_pipes(tmp_path):
 
 def test_timeout_kills_a_child_that_ignores_term(tmp_path):
     path = script(tmp_path, "trap '' TERM\necho $$\nsleep 600 &\nsleep 600\n")
-    result = run(path, timeout=1, grace=0.2)
+    result = run(path, timeout=TIMEOUT, grace=0.2)
     assert_timed_out(result, path)
     [pgid] = pids(result)
     assert gone(pgid, group=True)
@@ -319,7 +322,7 @@ def test_cut_marker_wording():
 def test_flood_is_cut_at_the_cap(tmp_path):
     cap = 65536
     path = script(tmp_path, "head -c 10000000 /dev/zero | tr '\\0' x\nyes\n")
-    result = run(path, timeout=2, max_output=cap)
+    result = run(path, timeout=1, max_output=cap)
     assert result.timed_out and result.truncated
     assert result.stdout[:cap] == "x" * cap
     rest = result.stdout[cap:]

@@ -11,9 +11,11 @@ each case is tested in depth where corpus.py's table points.
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import os
 import tarfile
+import tempfile
 from pathlib import Path
 
 from satchel._trust import trust
@@ -372,23 +374,37 @@ def i02_links(tree: Tree) -> list[str]:
 
 def i03_bombs(tree: Tree) -> list[str]:
     src = sources(tree)
-    bomb = make_zip(src / "bomb.zip", {"pdf/SKILL.md": SKILL, "pdf/zeros": b"\0" * 10_000_000})
-    dupes = make_tar(
-        src / "dupes.tar.gz",
-        [Entry("pdf/SKILL.md", SKILL), Entry("pdf/SKILL.md", SKILL + b"evil")],
-    )
-    cases = make_tar(
-        src / "case.tar.gz", [Entry("pdf/SKILL.md", SKILL), Entry("pdf/Skill.md", SKILL)]
-    )
-    nested = make_zip(
-        src / "nested.zip", {"pdf/SKILL.md": SKILL, "pdf/inner.zip": bomb.read_bytes()}
-    )
-    many = make_tar(
-        src / "many.tar",
-        [Entry("pdf/SKILL.md", SKILL)] + [Entry(f"pdf/e{i}") for i in range(20_000)],
-        gzip=False,
-    )
-    return [str(p) for p in (bomb, dupes, cases, nested, many)]
+    archives = []
+    for name, data in _i03_archives().items():
+        (src / name).write_bytes(data)
+        archives.append(str(src / name))
+    return archives
+
+
+@functools.cache
+def _i03_archives() -> dict[str, bytes]:
+    """I03's archives by name, in install order, made once per process: every build of
+    the case (the corpus run, both runs of the determinism check) writes the same bytes."""
+    with tempfile.TemporaryDirectory() as scratch:
+        src = Path(scratch)
+        zeros = {"pdf/SKILL.md": SKILL, "pdf/zeros": b"\0" * 10_000_000}
+        bomb = make_zip(src / "bomb.zip", zeros)
+        dupes = make_tar(
+            src / "dupes.tar.gz",
+            [Entry("pdf/SKILL.md", SKILL), Entry("pdf/SKILL.md", SKILL + b"evil")],
+        )
+        cases = make_tar(
+            src / "case.tar.gz", [Entry("pdf/SKILL.md", SKILL), Entry("pdf/Skill.md", SKILL)]
+        )
+        nested = make_zip(
+            src / "nested.zip", {"pdf/SKILL.md": SKILL, "pdf/inner.zip": bomb.read_bytes()}
+        )
+        many = make_tar(
+            src / "many.tar",
+            [Entry("pdf/SKILL.md", SKILL)] + [Entry(f"pdf/e{i}") for i in range(20_000)],
+            gzip=False,
+        )
+        return {p.name: p.read_bytes() for p in (bomb, dupes, cases, nested, many)}
 
 
 def i04_submodules(tree: Tree) -> list[str]:

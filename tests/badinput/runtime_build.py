@@ -280,7 +280,9 @@ def _diagnostics(diags: Any) -> list[list[Any]]:
 
 def _race(session: Any, step: dict[str, Any]) -> dict[str, Any]:
     """P06: a thread flips a resource between a regular file and a link to the secret
-    while the model reads it."""
+    while the model reads it. Each flip is one atomic swap of the two names
+    (`_EXCHANGE`), or, where the C library has no renameat2, a new file or link
+    renamed over the resource."""
     skill, asked = step["skill"], step["resource"]
     target = session.skills[skill].directory / asked
     as_link, as_file = target.with_name("flip.link~"), target.with_name("flip.file~")
@@ -298,11 +300,20 @@ def _race(session: Any, step: dict[str, Any]) -> dict[str, Any]:
         finally:
             done.set()
 
+    def swapper() -> None:  # the resource holds IN_TREE as built; the link is made below
+        try:
+            for _ in range(step["flips"]):
+                _EXCHANGE(as_link, target)
+        finally:
+            done.set()
+
     outcomes: dict[str, int] = {}
     others: set[str] = set()
     previous = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)
-    thread = threading.Thread(target=flipper)
+    if _EXCHANGE is not None:
+        os.symlink(step["target"], as_link)  # before the reads start
+    thread = threading.Thread(target=flipper if _EXCHANGE is None else swapper)
     thread.start()
     try:
         while not done.is_set():
@@ -507,9 +518,35 @@ def _import_mcp() -> None:
             importlib.import_module(name)
 
 
+def _exchanger() -> Any:
+    """A function that swaps two names at once (Linux's ``renameat2`` with
+    ``RENAME_EXCHANGE``), or None. P06's flipper swaps the resource with a link to the
+    secret by it: a flip makes no new file, which on a journalling disk costs as much as
+    a thousand swaps. Made before the hook is in place (loading the C library is an
+    event the hook records)."""
+    import ctypes
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    at_cwd, exchange = -100, 2  # AT_FDCWD, RENAME_EXCHANGE
+
+    def swap(a: Path, b: Path) -> None:
+        if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), exchange) != 0:
+            raise OSError(ctypes.get_errno(), f"renameat2 {a} {b}")
+
+    return swap
+
+
+_EXCHANGE: Any = None
+
+
 def main() -> None:
+    global _EXCHANGE
     with open(sys.argv[1], encoding="utf-8") as f:
         scenarios = json.load(f)
+    _EXCHANGE = _exchanger()
     watch = _Watch()
     watch.install()
     import satchel.cli  # imported before any scenario is watched

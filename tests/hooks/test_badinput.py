@@ -78,6 +78,10 @@ def rewrite(command):
     return pre_tool("allow", updatedInput={"command": command})
 
 
+# how much later the slow hook of two answers: far more than starting a shell takes
+SKEW = 0.25
+
+
 def two_hooks(tmp_path, first, second):
     return ("before_tool_use", None, [first, second])
 
@@ -88,7 +92,7 @@ def two_hooks(tmp_path, first, second):
 def test_h05_deny_plus_updated_input_from_two_hooks(
     tmp_path, layout, deny_first, deny_finishes_first
 ):
-    fast, slow = 0.0, 0.5
+    fast, slow = 0.0, SKEW
     a = {
         "name": "rewrite",
         "command": reply(
@@ -112,13 +116,13 @@ def test_h05_deny_plus_updated_input_from_two_hooks(
 
 
 def test_h05_the_first_deny_in_declared_order_gives_the_reason(tmp_path, layout):
-    first = {"command": reply(tmp_path, "a", out=pre_tool("deny", "first"), sleep=0.5)}
+    first = {"command": reply(tmp_path, "a", out=pre_tool("deny", "first"), sleep=SKEW)}
     second = {"command": reply(tmp_path, "b", out=pre_tool("deny", "second"))}
     outcome = fire(layout, two_hooks(tmp_path, first, second))
     assert outcome.reason == "first"
 
 
-@pytest.mark.parametrize("skew", [(0.0, 0.5), (0.5, 0.0)])
+@pytest.mark.parametrize("skew", [(0.0, SKEW), (SKEW, 0.0)])
 def test_h06_differing_rewrites_the_last_declared_wins_whatever_finishes_first(
     tmp_path, layout, skew
 ):

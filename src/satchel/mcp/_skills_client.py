@@ -89,6 +89,7 @@ _T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from satchel.mcp._transports import Wire
+    from satchel.process._spawn import LongProcess
 
 
 @model
@@ -235,9 +236,10 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
 
     async def main() -> _T:
         with anyio.fail_after(server.timeout):
-            wire = _wire()
-            async with _session(server, wire) as session:
-                return await body(session, wire)
+            async with _started(server) as proc:  # it starts while the SDK is imported
+                wire = _wire()
+                async with _session(server, wire, proc) as session:
+                    return await body(session, wire)
 
     def go() -> _T:
         try:
@@ -262,7 +264,7 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
 
 
 @contextlib.asynccontextmanager
-async def _session(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
+async def _session(server: SkillServer, wire: Wire, proc: LongProcess | None) -> AsyncIterator[Any]:
     from mcp.client.session import ClientSession
     from mcp_types import Implementation
 
@@ -270,7 +272,7 @@ async def _session(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
 
     info = Implementation(name="satchel", version=__version__)
     async with contextlib.AsyncExitStack() as stack:
-        streams = await stack.enter_async_context(_streams(server, wire))
+        streams = await stack.enter_async_context(_streams(server, wire, proc))
         session = await stack.enter_async_context(
             ClientSession(streams[0], streams[1], client_info=info, extensions={EXTENSION: {}})
         )
@@ -287,16 +289,31 @@ async def _session(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
 
 
 @contextlib.asynccontextmanager
-async def _streams(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
+async def _streams(server: SkillServer, wire: Wire, proc: LongProcess | None) -> AsyncIterator[Any]:
     from satchel.mcp._transports import remote_streams, stdio_streams
 
-    if server.url is not None:
+    if proc is None:
+        assert server.url is not None
         async with remote_streams(
             "streamable-http", server.url, server.headers, wire, timeout=server.timeout
         ) as streams:
             yield streams
         return
+    async with stdio_streams(proc, wire, grace=2.0) as streams:
+        yield streams
+
+
+@contextlib.asynccontextmanager
+async def _started(server: SkillServer) -> AsyncIterator[LongProcess | None]:
+    """A stdio server's process (None for a server at a URL), started before the MCP SDK
+    is imported so that the two start-ups overlap, and stopped when the block ends (the
+    transport stops it first; stopping twice is nothing)."""
+    if server.url is not None:
+        yield None
+        return
     import os
+
+    import anyio
 
     from satchel.process._env import base_env, overlay_env
     from satchel.process._spawn import spawn_process
@@ -307,8 +324,11 @@ async def _streams(server: SkillServer, wire: Wire) -> AsyncIterator[Any]:
     if proc is None:
         why = problems[0].message if problems else "it could not be started"
         raise SkillsFailed(_failed(server, why))
-    async with stdio_streams(proc, wire, grace=2.0) as streams:
-        yield streams
+    try:
+        yield proc
+    finally:
+        with anyio.CancelScope(shield=True):
+            await proc.stop(2.0)
 
 
 async def _pages(session: Any) -> list[Any]:
