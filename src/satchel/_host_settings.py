@@ -151,13 +151,7 @@ def read_host_settings(
 
 
 def _expanded(template: str, layout: Layout) -> str:
-    values = {
-        "home": str(layout.home),
-        "cwd": str(layout.cwd),
-        "project": str(layout.project),
-        "config": str(layout.config_home),
-    }
-    return expand(template, values)
+    return expand(template, layout.values())
 
 
 def _names(value: Any, path: Path, problems: list[Diagnostic]) -> set[str]:

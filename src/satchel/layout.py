@@ -320,12 +320,18 @@ class Layout:
             out.append(root)
         return tuple(out)
 
-    def _expand(self, template: str) -> list[Path]:
-        values = {
+    def values(self) -> dict[str, str]:
+        """What a template's ``{cwd}``, ``{home}``, ``{config}`` and ``{project}`` stand
+        for under this layout."""
+        return {
             "cwd": str(self.cwd),
             "home": str(self.home),
             "config": str(self.config_home),
+            "project": str(self.project),
         }
+
+    def _expand(self, template: str) -> list[Path]:
+        values = {k: v for k, v in self.values().items() if k != "project"}
         if "{project}" in template and self.ancestors:
             return [Path(template.format(project=str(d), **values)) for d in self._cwd_to_project()]
         return [Path(template.format(project=str(self.project), **values))]

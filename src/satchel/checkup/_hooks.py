@@ -127,7 +127,7 @@ def _switch_files(
     unread = set() if config is None else set(config.untrusted)
     # a working folder outside the project is outside the roots read: the project's
     cwd = layout.cwd if layout.cwd.is_relative_to(layout.project) else layout.project
-    values = {"home": str(layout.home), "project": str(layout.project), "cwd": str(cwd)}
+    values = {**layout.values(), "cwd": str(cwd)}
     found = []
     for template in switch.files:
         path = Path(expand(template, values))

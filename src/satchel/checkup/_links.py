@@ -230,12 +230,5 @@ def _expand(template: str, layout: Layout) -> Path | None:
         return None
     if template.startswith("~/"):
         template = "{home}/" + template[2:]
-    values = {
-        "home": str(layout.home),
-        "project": str(layout.project),
-        "cwd": str(layout.cwd),
-        "config": str(layout.config_home),
-        "client": layout.client,
-    }
-    path = expand(template, values)
+    path = expand(template, {**layout.values(), "client": layout.client})
     return None if "{" in path else Path(path)

@@ -109,13 +109,7 @@ def found_by(host: Host, layout: Layout) -> tuple[Path, ...]:
     """The `Host.found_by` files and folders of `host` that exist here."""
     from satchel._host_files import expand
 
-    values = {
-        "home": str(layout.home),
-        "project": str(layout.project),
-        "cwd": str(layout.cwd),
-        "config": str(layout.config_home),
-    }
-    paths = (Path(expand(t, values)) for t in host.found_by)
+    paths = (Path(expand(t, layout.values())) for t in host.found_by)
     return tuple(p for p in paths if os.path.lexists(p))
 
 

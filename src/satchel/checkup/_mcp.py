@@ -170,7 +170,7 @@ def _blocks(view: HostView, machine: Machine) -> Blocks:
     if rule is None:
         return Blocks({})
     layout = view.env.layout
-    values = {"home": str(layout.home), "cwd": str(layout.cwd), "project": str(layout.project)}
+    values = layout.values()
     paths = dict.fromkeys(Path(expand(t, values)) for t in rule.files)  # the home's once
     documents = [(path, read_state(path)[0]) for path in paths]
     excluded: dict[str, str] = {}
@@ -232,7 +232,7 @@ def _approval(view: HostView) -> Approval:
     if rule is None:
         return Approval(frozenset(), every=True, named=frozenset())
     layout = view.env.layout
-    values = {"home": str(layout.home), "project": str(layout.project)}
+    values = layout.values()
     flag_file, keys = rule.trust
     flag, _ = read_state(Path(expand(flag_file, values)))
     trusted = dig(flag, tuple(expand(k, values) for k in keys)) is True
