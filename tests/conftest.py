@@ -7,22 +7,21 @@ from __future__ import annotations
 import itertools
 import os
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from hypothesis.configuration import set_hypothesis_home_dir
 
 import satchel
 from satchel._trust import trust
 from tests.support.checkout import examples_root, examples_written
 from tests.support.golden import UPDATE
+from tests.support.hypothesis_home import use_suite_home
 
 # Hypothesis keeps no example database and its caches in the system's temp dir, so the
 # suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.
-set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "satchel-tests-hypothesis"))
+use_suite_home()
 settings.register_profile("satchel-hermetic", database=None, deadline=None)
 settings.load_profile("satchel-hermetic")
 
