@@ -166,14 +166,14 @@ def _flatten(items: Iterable[Any]) -> Iterator[Any]:
 
 def _inner_lists(entry: Any) -> list[Any]:
     """The item lists of a Response or request mapping; [] for anything else."""
-    if not isinstance(entry, Mapping) or any(key in entry for key in _KINDS):
-        return []
+    if not isinstance(entry, Mapping) or "role" in entry or "type" in entry or "name" in entry:
+        return []  # _KINDS, spelt out: this runs once for every entry
     return [entry[key] for key in _LISTS if isinstance(entry.get(key), list | tuple)]
 
 
 def _as_mapping(value: Any) -> Mapping[str, Any] | None:
     """`value` as a mapping: itself, its `model_dump()`, or its known attributes."""
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):  # a dict's check skips the ABC
         return value
     dump = getattr(value, "model_dump", None)
     if callable(dump):
@@ -185,6 +185,11 @@ def _as_mapping(value: Any) -> Mapping[str, Any] | None:
     if any(hasattr(value, key) for key in _KINDS):
         return {key: getattr(value, key) for key in _ATTRIBUTES if hasattr(value, key)}
     return None
+
+
+def _arguments_of(index: int, name: str) -> str:
+    """How a warning about a call's arguments names them (made only for a warning)."""
+    return f"entry {index}: the arguments of tool call {name[:64]!r}"
 
 
 def _call_id(value: Any) -> str | None:
@@ -351,22 +356,21 @@ class _Reader:
 
     def arguments(self, index: int, name: str, raw: Any) -> Mapping[str, Any] | None:
         """Parsed arguments: None (and a warning) when they are not a JSON object."""
-        where = f"entry {index}: the arguments of tool call {name[:64]!r}"
         if isinstance(raw, str):
             if _too_long(raw):
-                self.warn(f"{where} are longer than {MAX_ARGUMENTS:,} bytes")
+                self.warn(f"{_arguments_of(index, name)} are longer than {MAX_ARGUMENTS:,} bytes")
                 return None
             if not raw.strip():
                 return MappingProxyType({})
             try:
                 raw = loads(raw)
             except ValueError:
-                self.warn(f"{where} are not valid JSON")
+                self.warn(f"{_arguments_of(index, name)} are not valid JSON")
                 return None
         if raw is None:
             return MappingProxyType({})
         if not isinstance(raw, Mapping):
-            self.warn(f"{where} are not a JSON object")
+            self.warn(f"{_arguments_of(index, name)} are not a JSON object")
             return None
         return MappingProxyType(dict(raw))
 
