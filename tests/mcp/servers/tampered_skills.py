@@ -7,7 +7,7 @@ It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with 
 and ``skills/get`` still answers for ``pdf`` (an error for any other URI); with
 ``--clash`` the manifest also lists a file ``refs`` beside ``refs/a.md``, every file
 served as promised. Serves stdio, with the standard library's loop of
-``_skills_stdio.py`` (answering as the ``mcp`` SDK's server does).
+``_skills_stdlib.py`` (answering as the ``mcp`` SDK's server does).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import hashlib
 import sys
 from typing import Any
 
-from _skills_stdio import Refused, contents, serve
+from _skills_stdlib import Refused, contents, serve
 
 SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
 SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
