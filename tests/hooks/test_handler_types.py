@@ -21,7 +21,7 @@ from tests.hooks.support import fire, pre_tool, reply
 from tests.mcp.supervisor_support import SERVERS, script, stdio, supervisor, write_plugin
 from tests.support import codes
 
-SDK = SERVERS / "sdk_server.py"
+LAUNCH = SERVERS / "launch_server.py"
 BASH = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
 
 
@@ -191,7 +191,7 @@ def test_prompt_hook_is_handed_to_the_host_callback(layout):
 
 def test_mcp_tool_hook_calls_a_real_stdio_server(layout):
     root = write_plugin(layout.project, "kit", {})
-    write_plugin(layout.project, "kit", {"fixture": stdio(script(root, "server", SDK))})
+    write_plugin(layout.project, "kit", {"fixture": stdio(script(root, "server", LAUNCH))})
     answer = json.dumps(pre_tool("deny", "the server says no to ${tool_input.command}"))
     hooks = {
         "PreToolUse": [{"matcher": "Bash", "hooks": [

@@ -1,5 +1,5 @@
 """Installing and browsing from MCP servers that serve the Skills extension: a FastMCP
-4.2.3 server (stdio and streamable HTTP) and an SDK server whose manifest lies."""
+4.2.3 server (stdio and streamable HTTP) and a server whose manifest lies."""
 
 from __future__ import annotations
 

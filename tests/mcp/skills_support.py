@@ -1,6 +1,7 @@
 """The skills servers of the consume tests: a FastMCP one over a directory of skills
-(stdio or streamable HTTP under uvicorn), the SDK one whose manifest lies, and the SDK
-one that serves whatever entries and files a test gives it (`hostile`)."""
+(stdio or streamable HTTP under uvicorn), a standard-library one whose manifest lies,
+and one that serves whatever entries and files a test gives it (`hostile`, the standard
+library's too, over stdio or streamable HTTP)."""
 
 from __future__ import annotations
 

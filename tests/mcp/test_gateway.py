@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from mcp import Client
@@ -70,17 +70,22 @@ def _config(tree: dict[str, Path], text: str) -> str:
     return str(put(tree["tmp"] / "gateway.toml", sources + text))
 
 
-def _served(tree: dict[str, Path], *extra: str) -> dict[str, Any]:
-    """What an MCP client sees of `satchel serve` over stdio with these options."""
+def _served(tree: dict[str, Path], *extra: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The startup line of `satchel serve --json` over stdio with these options (its
+    first line on stderr), and what an MCP client sees of it."""
     env = {"HOME": str(tree["home"]), "PATH": os.environ.get("PATH", "")}
-    params = StdioServerParameters(command=sys.executable, args=_argv(tree, *extra), env=env)
-    return _seen(params)
+    argv = _argv(tree, *extra, "--json")
+    params = StdioServerParameters(command=sys.executable, args=argv, env=env)
+    with tempfile.TemporaryFile("w+") as errlog:
+        seen = _seen(stdio_client(params, errlog=errlog))
+        errlog.seek(0)
+        return dict(json.loads(errlog.readline())), seen
 
 
 def _served_here(tree: dict[str, Path], config: str) -> dict[str, Any]:
-    """`_served` with ``--trust --config CONFIG``, the gateway built in this process as
-    `satchel serve` builds it, its server reached in memory (the filter tests: one
-    real process, above, is enough to show the command line gives the same)."""
+    """What `_served` sees with ``--trust --config CONFIG``, the gateway built in this
+    process as `satchel serve` builds it, its server reached in memory (the filter
+    tests: one real process, above, is enough to show the command line gives the same)."""
     where = {"directory": str(tree["project"]), "home": str(tree["home"])}
     spec = Spec(**where, host="mermaid", trust=True, config=config)
     return _seen(build_server(gateway_environment(spec).environment))
@@ -111,31 +116,17 @@ def _seen(target: Any) -> dict[str, Any]:
     return seen
 
 
-def _summary(tree: dict[str, Path], *extra: str) -> dict[str, Any]:
-    """The startup line of `satchel serve --json` (stdin closed: it stops at once)."""
-    done = subprocess.run(
-        [sys.executable, *_argv(tree, *extra, "--json")],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env={"HOME": str(tree["home"]), "PATH": os.environ.get("PATH", "")},
-        timeout=STARTUP,
-        check=True,
-    )
-    return dict(json.loads(done.stderr.splitlines()[0]))
-
-
 def test_the_profiles_winner_is_served_and_the_others_are_shadowed(tree):
     """mermaid's rule: a plugin's skills are bare names that dedupe with the project's
     and the user's, weakest (hosts/_gemini.py); a trusted project beats the user."""
     extra = ("--trust", "--plugin-dir", str(tree["plugin"]), "--root", str(tree["team"]))
-    summary = _summary(tree, *extra)
+    summary, seen = _served(tree, *extra)
     dup = f"{tree['project']}/.agents/skills/dup/SKILL.md"
     assert summary["shadowed"] == [
         {"name": "dup", "served": dup, "shadowed": f"{tree['home']}/.agents/skills/dup/SKILL.md"},
         {"name": "dup", "served": dup, "shadowed": f"{tree['plugin']}/skills/dup/SKILL.md"},
     ]
     assert summary["filtered"] == []
-    seen = _served(tree, *extra)
     assert seen["dup"].startswith('<skill_content name="dup">\nFrom the project.\n')
     names = ["draft-notes", "dup", "refund-policy", "team-tip", "user-only"]
     assert sorted(seen["tool names"]) == names

@@ -21,11 +21,13 @@ from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 
-SDK = SERVERS / "sdk_server.py"
-LAUNCH = SERVERS / "launch_server.py"  # standard library: quick to start where any server does
+SDK = SERVERS / "sdk_server.py"  # the SDK's own answers: the listing test
+LAUNCH = SERVERS / "launch_server.py"  # the same tools, standard library: quick to start
 
 
-def _kit(layout, project, overrides=None, target=SDK, **servers: dict[str, Any]) -> McpSupervisor:
+def _kit(
+    layout, project, overrides=None, target=LAUNCH, **servers: dict[str, Any]
+) -> McpSupervisor:
     root = write_plugin(project, "kit", {})
     command = script(root, "server", target)
     entries = servers or {"api": stdio(command)}
@@ -41,7 +43,7 @@ def test_names_follow_claude_code():
 
 
 def test_tools_prompts_and_resources_of_a_plugin_server(layout, project):
-    sup = _kit(layout, project)
+    sup = _kit(layout, project, target=SDK)
 
     async def run() -> tuple[Any, ...]:
         async with sup:
@@ -193,7 +195,7 @@ def test_the_gate_decides_before_the_server_is_called(layout, project, make_gate
 
 
 def test_an_unknown_tool_is_an_error_result(layout, project):
-    sup = _kit(layout, project, target=LAUNCH)
+    sup = _kit(layout, project)
 
     async def run() -> Any:
         async with sup:
@@ -220,7 +222,7 @@ def test_the_blocking_supervisor_serves_plain_python(layout, project):
 
 
 def test_a_supervisor_starts_once(layout, project):
-    sup = _kit(layout, project, target=LAUNCH)
+    sup = _kit(layout, project)
     anyio.run(_start_stop, sup)
     with pytest.raises(RuntimeError, match="a supervisor starts once"):
         anyio.run(_start_stop, sup)

@@ -1,5 +1,6 @@
-"""streamable-http and sse servers: the SDK fixture served by uvicorn on 127.0.0.1,
-with literal headers, and one that answers 401."""
+"""streamable-http and sse servers: the SDK fixture served by uvicorn on 127.0.0.1
+(one process for the module, each transport at a path of its own), with literal
+headers, and a path that answers 401."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ AUTH += "literal headers of its entry; no OAuth)"
 
 @pytest.fixture(scope="module")
 def web() -> Iterator[int]:
-    """The SDK fixture over streamable HTTP, started once for the module: the tests
-    that reach it only call its echo tool."""
-    with http_server("--http") as port:
+    """The SDK fixture over HTTP, started once for the module: streamable HTTP at /mcp,
+    SSE at /sse, and /guarded/mcp, which answers 401 without the token ``t0ken``."""
+    with http_server("--http", "--token", "t0ken") as port:
         yield port
 
 
@@ -32,20 +33,19 @@ async def _echo(sup: McpSupervisor, name: str) -> str:
 
 
 def test_streamable_http_and_sse_servers(layout, web):
-    with http_server("--sse") as sse:
-        given = {
-            "web": {"url": f"http://127.0.0.1:{web}/mcp"},
-            "old": {"type": "sse", "url": f"http://127.0.0.1:{sse}/sse"},
-        }
-        sup = supervisor(load(layout, mcp_servers=given))
+    given = {
+        "web": {"url": f"http://127.0.0.1:{web}/mcp"},
+        "old": {"type": "sse", "url": f"http://127.0.0.1:{web}/sse"},
+    }
+    sup = supervisor(load(layout, mcp_servers=given))
 
-        async def run() -> tuple[str, str]:
-            async with sup:
-                a = await sup.call_tool("mcp__web__echo", {"text": "streamable"})
-                b = await sup.call_tool("mcp__old__echo", {"text": "sse"})
-                return a.text, b.text
+    async def run() -> tuple[str, str]:
+        async with sup:
+            a = await sup.call_tool("mcp__web__echo", {"text": "streamable"})
+            b = await sup.call_tool("mcp__old__echo", {"text": "sse"})
+            return a.text, b.text
 
-        assert anyio.run(run) == ("streamable", "sse")
+    assert anyio.run(run) == ("streamable", "sse")
     assert [(r.name, r.status, r.server_name) for r in sup.servers] == [
         ("web", "stopped", "fixture"),
         ("old", "stopped", "fixture"),
@@ -53,16 +53,15 @@ def test_streamable_http_and_sse_servers(layout, web):
     assert sup.servers[0].instructions == "A fixture server."
 
 
-def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, project):
-    with http_server("--http", "--token", "t0ken") as port:
-        url = f"http://127.0.0.1:{port}/mcp"
-        given = {
-            "with-token": {"url": url, "headers": {"Authorization": "Bearer t0ken"}},
-            "without": {"url": url},
-        }
-        write_plugin(project, "kit", {"remote": {"type": "streamable-http", "url": url}})
-        sup = supervisor(load(layout, mcp_servers=given))
-        assert anyio.run(_echo, sup, "mcp__with-token__echo") == "over http"
+def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, project, web):
+    url = f"http://127.0.0.1:{web}/guarded/mcp"
+    given = {
+        "with-token": {"url": url, "headers": {"Authorization": "Bearer t0ken"}},
+        "without": {"url": url},
+    }
+    write_plugin(project, "kit", {"remote": {"type": "streamable-http", "url": url}})
+    sup = supervisor(load(layout, mcp_servers=given))
+    assert anyio.run(_echo, sup, "mcp__with-token__echo") == "over http"
     status = {r.name: r.status for r in sup.servers}
     assert status == {"with-token": "stopped", "without": "failed", "remote": "failed"}
     assert [(d.code, d.message) for d in sup.diagnostics] == [

@@ -17,7 +17,7 @@ from tests.support.keyring_file import use_file_keyring
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor
 
-SDK = SERVERS / "sdk_server.py"
+LAUNCH = SERVERS / "launch_server.py"
 OPTIONS = {
     "api_key": {
         "type": "string", "title": "API key", "description": "d", "sensitive": True,
@@ -31,7 +31,7 @@ OPTIONS = {
 def claude_plugin(project: Path, servers: dict[str, Any]) -> Path:
     root = project / ".satchel" / "plugins" / "kit"
     put(root, ".claude-plugin/plugin.json", json.dumps({"name": "kit", "userConfig": OPTIONS}))
-    command = script(root, "server", SDK)
+    command = script(root, "server", LAUNCH)
     for entry in servers.values():
         entry["command"] = command
     put(root, ".mcp.json", json.dumps({"mcpServers": servers}))

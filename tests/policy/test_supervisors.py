@@ -24,7 +24,7 @@ def test_the_mcp_supervisor_never_starts_a_server_the_policy_refuses(
     root = write_plugin(project, "kit", {})
     marker = tmp_path / "evil-ran"
     evil = stdio(script(root, "evil", put(tmp_path / "evil.py", f"open({str(marker)!r}, 'w')\n")))
-    write_plugin(project, "kit", {"api": stdio(script(root, "api", SERVERS / "sdk_server.py")),
+    write_plugin(project, "kit", {"api": stdio(script(root, "api", SERVERS / "launch_server.py")),
                                   "evil": evil})  # fmt: skip
     handed = satchel.load(layout=layout).mcp_servers  # a host's own choice of servers
     path = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["evil"]\n')

@@ -126,9 +126,10 @@ def run(
     tools, the slash commands MCP prompts, every skill file a skill://<name>/<path>
     resource, and the skills index is the server's instructions. One line on stderr
     says what is served (one JSON object with --json); stdout carries only MCP."""
-    try:
-        import mcp.server.lowlevel  # noqa: F401  # the optional extra
-    except ImportError:
+    from satchel.mcp._sdk import sdk_available
+
+    # the optional extra, found but not imported: the parent of --workers never uses it
+    if not sdk_available():
         message = f"the MCP SDK is not installed; install it with: {INSTALL}"
         return _fail(SDK_MISSING, message, as_json)
     if allow_remote and http is None:

@@ -1,9 +1,10 @@
 """A small MCP server written with the SDK, for the supervisor's tests.
 
-Run with no argument it serves stdio. ``--http`` serves streamable HTTP on
-127.0.0.1 (a real uvicorn server on a free port, printed as ``port=N`` on stdout);
-``--token T`` makes it answer 401 to any request without ``Authorization: Bearer T``.
-``--sse`` serves the legacy SSE transport instead.
+Run with no argument it serves stdio. ``--http`` serves HTTP on 127.0.0.1 (a real
+uvicorn server on a free port, printed as ``port=N`` on stdout): streamable HTTP at
+``/mcp``, the legacy SSE transport at ``/sse``, and, with ``--token T``, streamable
+HTTP at ``/guarded/mcp`` too, answering 401 to any request there without
+``Authorization: Bearer T``.
 
 Its tools report what the process sees (argv, cwd, environment), so the tests can
 check how the supervisor launched it.
@@ -63,13 +64,17 @@ def readme() -> str:
     return "the fixture readme"
 
 
-def _http(sse: bool, token: str | None) -> None:
-    inner = app.sse_app() if sse else app.streamable_http_app()
+GUARDED = "/guarded"
 
-    async def guarded(scope, receive, send):  # type: ignore[no-untyped-def]
-        if scope["type"] == "http" and token is not None:
+
+def _http(token: str | None) -> None:
+    streamable, sse = app.streamable_http_app(), app.sse_app()
+
+    async def served(scope, receive, send):  # type: ignore[no-untyped-def]
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith(GUARDED):
             headers = dict(scope.get("headers") or [])
-            if headers.get(b"authorization") != f"Bearer {token}".encode():
+            if token is None or headers.get(b"authorization") != f"Bearer {token}".encode():
                 await send(
                     {
                         "type": "http.response.start",
@@ -79,20 +84,23 @@ def _http(sse: bool, token: str | None) -> None:
                 )
                 await send({"type": "http.response.body", "body": b"unauthorized"})
                 return
-        await inner(scope, receive, send)
+            scope = {**scope, "path": path.removeprefix(GUARDED)}
+        if scope["type"] == "http" and path.startswith(("/sse", "/messages")):
+            await sse(scope, receive, send)
+            return
+        await streamable(scope, receive, send)  # and the lifespan, which runs its sessions
 
-    serve_http(guarded)
+    serve_http(served)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", action="store_true")
-    parser.add_argument("--sse", action="store_true")
     parser.add_argument("--token")
     args, _ = parser.parse_known_args()
     print("fixture server starting", file=sys.stderr, flush=True)
-    if args.http or args.sse:
-        _http(args.sse, args.token)
+    if args.http:
+        _http(args.token)
     else:
         app.run()
 

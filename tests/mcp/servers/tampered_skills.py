@@ -1,4 +1,4 @@
-"""A skills server written with the ``mcp`` SDK whose one skill's manifest lies.
+"""A skills server whose one skill's manifest lies.
 
 It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with two files;
 ``refs/a.md`` is served with bytes other than those its manifest digest and size cover
@@ -6,7 +6,8 @@ It declares ``io.modelcontextprotocol/skills`` and lists the skill ``pdf`` with 
 ``SKILL.md`` whose bytes differ (same size). With ``--unlisted`` its listing is empty
 and ``skills/get`` still answers for ``pdf`` (an error for any other URI); with
 ``--clash`` the manifest also lists a file ``refs`` beside ``refs/a.md``, every file
-served as promised. Serves stdio.
+served as promised. Serves stdio, with the standard library's loop of
+``_skills_stdlib.py`` (answering as the ``mcp`` SDK's server does).
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ import hashlib
 import sys
 from typing import Any
 
-from _loopback import complete, skills_extension
-from mcp.server.context import ServerRequestContext
-from mcp.server.mcpserver import MCPServer
-from mcp.shared.exceptions import MCPError
+from _skills_stdlib import Refused, contents, serve
 
 SKILL = b"---\nname: pdf\ndescription: Work with PDFs\n---\n\n# PDF\n"
 SKILL_SERVED = SKILL.replace(b"# PDF", b"# FDP") if "--skill-md" in sys.argv else SKILL
@@ -43,36 +41,19 @@ ENTRY = {
         *([_file("skill://pdf/refs", REFS)] if CLASH else []),
     ],
 }
+FILES = {
+    "skill://pdf/SKILL.md": (SKILL_SERVED, "text/markdown"),
+    "skill://pdf/refs/a.md": (SERVED, "text/markdown"),
+    "skill://pdf/refs": (REFS, "text/plain"),
+}
 
 
-async def _list(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-    listed = [] if "--unlisted" in sys.argv else [ENTRY]
-    return complete(skills=listed)
-
-
-async def _get(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
-    if params.uri != ENTRY["uri"]:
-        raise MCPError(-32602, f"no skill at {params.uri}")
-    return complete(skill=ENTRY)
-
-
-app = MCPServer("tampered", extensions=[skills_extension(_list, _get)])
-
-
-@app.resource("skill://pdf/SKILL.md", mime_type="text/markdown")
-def skill_file() -> str:
-    return SKILL_SERVED.decode()
-
-
-@app.resource("skill://pdf/refs/a.md", mime_type="text/markdown")
-def ref_a() -> str:
-    return SERVED.decode()
-
-
-@app.resource("skill://pdf/refs", mime_type="text/plain")
-def refs_file() -> str:
-    return REFS.decode()
+def _read(uri: str) -> dict[str, Any]:
+    if uri not in FILES:
+        raise Refused(0, f"Unknown resource: {uri}")
+    data, mime = FILES[uri]
+    return contents(uri, data.decode(), mime)
 
 
 if __name__ == "__main__":
-    app.run("stdio")
+    serve("tampered", [] if "--unlisted" in sys.argv else [ENTRY], [ENTRY], _read)
