@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -120,7 +121,9 @@ def answer_project(root: Path, events: tuple[str, ...]) -> Path:
     (root / ".git").mkdir(parents=True)
     (root / "cap").mkdir()
     put(root, "decide.py", DECIDE)
-    hook = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/decide.py"'}
+    # this interpreter by its path: a `python3` found on PATH may be a wrapper that
+    # costs more than the hook itself, once per event
+    hook = {"type": "command", "command": f'"{sys.executable}" "$CLAUDE_PROJECT_DIR/decide.py"'}
     decide = [{"matcher": "", "hooks": [{**hook, "timeout": 60}]}]
     asked = (
         "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest",
@@ -480,7 +483,7 @@ def test_exit_2_refuses_the_call_with_stderr_as_the_reason(
     decision = answered["decisions"]["exit2-me"]
     assert decision.behavior == "deny" and decision.reason == "exit2-reason"
     assert (text, error) == (refusal_text(decision.hooks, "Bash"), True)
-    assert text.startswith('PreToolUse:Bash hook error: [python3 "$CLAUDE_PROJECT_DIR/')
+    assert text.startswith(f'PreToolUse:Bash hook error: ["{sys.executable}" "$CLAUDE_PROJECT_DIR/')
 
 
 @pytest.mark.parametrize("which", VERSIONS)

@@ -2,15 +2,14 @@
 model, for the same project: Claude Code's agent-type listing, and each host's
 instruction files (the files, their order, and the text the host wraps them in).
 
-One project holds every case; each host runs once on it (all at once, in the module's
-fixture), from its subfolder ``sub`` so that the files of every folder from the root
-down to the working directory are read.
+One project holds every case; each host runs once on it (all at once, once per test
+run: tests/hostloop/project_runs.py, which test_hostloop.py reads too), from its
+subfolder ``sub`` so that the files of every folder from the root down to the working
+directory are read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,127 +18,18 @@ import pytest
 import satchel
 from satchel import hosts, listings
 from satchel._instructions import InstructionFile, load_instructions
-from tests import tools
-from tests.hostloop.hosts import Turn, run_claude, run_codex, run_gemini
-from tests.hostloop.model import Text
+from tests.hostloop.project_runs import RUNS, UNICODE_AGENT, ran
 from tests.hostloop.show import Seen, seen
-from tests.support import put
 
 # Claude Code's own agent types (2.1.332 and 2.1.337, as their listing shows them).
 CLAUDE_BUILTINS = {"claude", "Explore", "general-purpose", "Plan", "statusline-setup"}
-# name -> (frontmatter lines, where): every shape of a `tools` line, names in every
-# collation class, a multi-line and an escaped description, a built-in replaced.
-AGENTS = {
-    "reviewer": ("description: Reviews code for bugs.\ntools: Read, Grep", "project"),
-    "writer": ("description: Writes docs.", "project"),
-    "limited": ("description: Everything but edits.\ndisallowedTools: Edit, Write", "project"),
-    "both": ("description: Both lists.\ntools: Read, Edit, Bash\ndisallowedTools: Edit", "project"),
-    "none-left": ("description: Nothing left.\ntools: Edit\ndisallowedTools: Edit", "project"),
-    "star": ('description: Star tools.\ntools: "*"', "project"),
-    "listy": ("description: A YAML list.\ntools:\n  - Read\n  - Bash(git diff:*)", "project"),
-    "Zeta-Upper": ("description: Upper case name.", "project"),
-    "a_under": ("description: Underscore name.", "project"),
-    "9lives": ("description: Digit name.", "project"),
-    "multi": ("description: |\n  First line.\n  Second line.", "project"),
-    "esc": ("description: Line one\\nline two.", "project"),
-    "Plan": ("description: The project's own planner.", "project"),
-    "dup": ("description: The project's dup.", "project"),
-    "helper": ("description: A user helper.\nmodel: haiku", "user"),
-    "dup-user": ("name: dup\ndescription: The user's dup.", "user"),
-}
-UNICODE_AGENT = "ünicode"  # Claude Code lists it; satchel refuses a name outside ASCII
-
-
-def _agent(name: str, lines: str) -> str:
-    head = lines if lines.startswith("name:") else f"name: {name}\n{lines}"
-    return f"---\n{head}\n---\nYou are {name}.\n"
-
-
-def _project(root: Path) -> Path:
-    (root / ".git").mkdir(parents=True)
-    for name, (lines, where) in AGENTS.items():
-        if where == "project":
-            put(root, f".claude/agents/{name}.md", _agent(name, lines))
-    put(root, ".claude/agents/uni.md", _agent(UNICODE_AGENT, "description: Non-ASCII name."))
-    put(root, ".claude/agents/nodesc.md", "---\nname: nodesc\n---\nNo description.\n")
-    put(root, "kit/.claude-plugin/plugin.json", '{"name": "kit", "version": "1.0.0"}')
-    put(root, "kit/agents/checker.md", _agent("checker", "description: Checks.\ntools: Read"))
-    # Claude Code's instruction files, at the root and in sub/ (the working folder)
-    put(root, "CLAUDE.md", "Root claude.\n@docs/outside.md\n\n")
-    put(root, "docs/outside.md", "Outside the working folder.\n")
-    put(root, ".claude/CLAUDE.md", "  Dot claude.\n")
-    put(root, ".claude/rules/style.md", "Rule style.\n")
-    put(root, ".claude/rules/cond.md", "---\npaths: src/**\n---\nOnly for src.\n")
-    put(root, "CLAUDE.local.md", "Local.\n")
-    put(root, "sub/CLAUDE.md", "Sub claude.\n@extra.md\n")
-    put(root, "sub/extra.md", "Imported.\n")
-    put(
-        root,
-        "sub/.claude/rules/front.md",
-        "---\ndescription: a rule\n---\nFront rule.\n@near.txt\n",
-    )
-    put(root, "sub/.claude/rules/near.txt", "Imported by the rule.\n")  # not a rule: not .md
-    # Codex's: the override hides sub/AGENTS.md
-    put(root, "AGENTS.md", "Root agents.\n")
-    put(root, "sub/AGENTS.override.md", "Sub override.\n")
-    put(root, "sub/AGENTS.md", "Hidden by the override.\n")
-    # Gemini CLI's
-    put(
-        root,
-        "GEMINI.md",
-        "Root gemini.\n@docs/g.md then `@docs/g.md` and @missing.md\n@../outside.md\n",
-    )
-    put(root, "docs/g.md", "Imported g.\n@h.md\n")
-    put(root, "docs/h.md", "Imported h.\n")
-    put(root.parent, "outside.md", "Outside the project.\n")
-    put(root, "sub/GEMINI.md", "\nSub gemini.\n")
-    # below the working folder: no host sends these at the start, nor does satchel
-    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
-        put(root, f"sub/deeper/{name}", "Below the working folder.\n")
-    return root
-
-
-def _home(root: Path) -> Path:
-    for name, (lines, where) in AGENTS.items():
-        if where == "user":
-            put(root, f".claude/agents/{name}.md", _agent(name, lines))
-    put(root, ".claude/CLAUDE.md", "User claude.\n")
-    put(root, ".claude/rules/mine.md", "User rule.\n")
-    put(root, ".codex/AGENTS.md", "\nUser agents.\n\n")
-    put(root, ".gemini/GEMINI.md", "User gemini.\n")
-    return root
-
-
-RUNS: dict[str, tuple[Callable[[], Path | None], str]] = {
-    "claude-code": (tools.claude_code, "claude"),
-    "claude-code-next": (tools.claude_code_next, "claude"),
-    "codex": (tools.codex, "codex"),
-    "gemini": (tools.gemini_cli, "gemini"),
-}
-
-
-def _run(which: str, binary: Path, project: Path, home: Path) -> Turn:
-    cwd = project / "sub"
-    if RUNS[which][1] == "claude":
-        plugin = ["--plugin-dir", str(project / "kit")]
-        return run_claude(binary, cwd, home, "go", [Text("done")], args=plugin)
-    if which == "codex":
-        return run_codex(binary, cwd, home, "go", [Text("done")])
-    return run_gemini(binary, cwd, home, "go", [Text("done")], args=["--yolo"])
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Each installed host's view of the project, and the project and homes."""
-    base = tmp_path_factory.mktemp("context").resolve()
-    project = _project(base / "project")
-    put(base, "CLAUDE.md", "Above the project.\n")  # Claude Code reads it; satchel does not
-    found = {w: f() for w, (f, _) in RUNS.items()}
-    jobs = {w: b for w, b in found.items() if b is not None}
-    homes = {w: _home(base / f"home-{w}") for w in jobs}
-    with ThreadPoolExecutor(len(jobs) or 1) as pool:
-        done = {w: pool.submit(_run, w, b, project, homes[w]) for w, b in jobs.items()}
-        views = {w: seen(RUNS[w][1], f.result()) for w, f in done.items()}
+    project, homes, turns = ran(tmp_path_factory)
+    views = {w: seen(RUNS[w][1], turn) for w, turn in turns.items()}
     return {"project": project, "homes": homes, "views": views}
 
 

@@ -1,5 +1,6 @@
 """The harness itself: each pinned host runs one turn against the scripted model,
-sends it the project's skill, and runs the tool call the script asks for."""
+sends it the project's skill, and runs the tool call the script asks for (the project
+and the runs: tests/hostloop/project_runs.py, shared with test_context.py)."""
 
 from __future__ import annotations
 
@@ -7,52 +8,48 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostloop.hosts import run_claude, run_codex, run_gemini
-from tests.hostloop.model import Call, Text
-from tests.support import put, skill_md
+from tests.hostloop.hosts import Turn
+from tests.hostloop.project_runs import ALPHA, ran
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (root / ".git").mkdir(parents=True)
-    for family in (".claude", ".agents", ".gemini"):
-        put(root, f"{family}/skills/alpha/SKILL.md", skill_md("alpha", "Alpha helps with alpha."))
-    return root
+@pytest.fixture(scope="module")
+def hosted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Turn]]:
+    """The project and each installed host's turn on it."""
+    project, _, turns = ran(tmp_path_factory)
+    return project, turns
 
 
 def _seen(texts: object) -> str:
     return str(texts)
 
 
-@pytest.mark.parametrize("which", ["claude_code", "claude_code_next"])
+@pytest.mark.parametrize(
+    ("which", "name"), [("claude_code", "claude-code"), ("claude_code_next", "claude-code-next")]
+)
 def test_claude_code_sends_the_skill_and_runs_the_scripted_call(
-    request: pytest.FixtureRequest, project: Path, tmp_path: Path, which: str
+    request: pytest.FixtureRequest, hosted: tuple[Path, dict[str, Turn]], which: str, name: str
 ) -> None:
-    binary = request.getfixturevalue(which)
-    script = [Call("Bash", {"command": "echo hostloop-ran"}), Text("finished")]
-    turn = run_claude(
-        binary, project, tmp_path / "home", "go", script, args=["--allowedTools", "Bash(echo:*)"]
-    )
+    request.getfixturevalue(which)  # skips when the version is not in .tools/
+    turn = hosted[1][name]
     assert turn.returncode == 0, turn.stderr
     assert "finished" in turn.stdout
-    assert "- alpha: Alpha helps with alpha." in _seen(turn.turns[0].body["messages"])
+    assert f"- alpha: {ALPHA}" in _seen(turn.turns[0].body["messages"])
     assert "hostloop-ran" in _seen(turn.turns[1].body["messages"][-1])  # the tool's result
 
 
-def test_codex_sends_the_skill(codex: Path, project: Path, tmp_path: Path) -> None:
-    turn = run_codex(codex, project, tmp_path / "home", "go", [Text("finished")])
+def test_codex_sends_the_skill(codex: Path, hosted: tuple[Path, dict[str, Turn]]) -> None:
+    turn = hosted[1]["codex"]
     assert turn.returncode == 0, turn.stderr
     assert "finished" in turn.stdout
-    assert "- alpha: Alpha helps with alpha." in _seen(turn.turns[0].body["input"])
+    assert f"- alpha: {ALPHA}" in _seen(turn.turns[0].body["input"])
 
 
 def test_gemini_cli_sends_the_skill_and_runs_the_scripted_call(
-    gemini: Path, project: Path, tmp_path: Path
+    gemini: Path, hosted: tuple[Path, dict[str, Turn]]
 ) -> None:
-    script = [Call("run_shell_command", {"command": "echo hostloop > ran.txt"}), Text("finished")]
-    turn = run_gemini(gemini, project, tmp_path / "home", "go", script, args=["--yolo"])
+    project, turns = hosted
+    turn = turns["gemini"]
     assert turn.returncode == 0, turn.stderr
     assert "finished" in turn.stdout
     assert "alpha" in _seen(turn.turns[0].body["systemInstruction"])
-    assert (project / "ran.txt").read_text() == "hostloop\n"
+    assert (project / "sub/ran.txt").read_text() == "hostloop\n"

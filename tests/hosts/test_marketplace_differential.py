@@ -88,12 +88,15 @@ def world(claude_code: Path, added: tuple[Path, Path], tmp_path: Path) -> dict[s
     return {"claude": claude_code, "claude_home": claude_home, "project": project, "layout": layout}
 
 
-def _claude_installs(world: dict[str, Any], ref: str) -> tuple[set[str], str]:
+def _claude_installs(world: dict[str, Any], ref: str) -> tuple[set[str], str, list[dict[str, Any]]]:
+    """The plugins Claude Code has after installing `ref`, what the install printed, and
+    ``claude plugin list --json`` right after it."""
     done = _claude(world["claude"], world["claude_home"], world["project"], "install", ref)
     assert done.returncode == 0, done.stderr
     listed = _claude(world["claude"], world["claude_home"], world["project"], "list", "--json")
-    ids = {p["id"] for p in json.loads(listed.stdout) if not p["id"].endswith("@builtin")}
-    return {i.split("@", 1)[0] for i in ids}, done.stdout
+    plugins: list[dict[str, Any]] = json.loads(listed.stdout)
+    ids = {p["id"] for p in plugins if not p["id"].endswith("@builtin")}
+    return {i.split("@", 1)[0] for i in ids}, done.stdout, plugins
 
 
 def _satchel_installs(world: dict[str, Any], ref: str) -> tuple[set[str], list[str]]:
@@ -103,21 +106,21 @@ def _satchel_installs(world: dict[str, Any], ref: str) -> tuple[set[str], list[s
 
 
 def test_dependencies_resolve_to_the_same_plugins(world: dict[str, Any]) -> None:
-    theirs, said = _claude_installs(world, f"deploy@{MARKET}")
+    theirs, said, _ = _claude_installs(world, f"deploy@{MARKET}")
     ours, _ = _satchel_installs(world, f"deploy@{MARKET}")
     assert ours == theirs == {"deploy", "vault", "audit"}
     assert "+ 2 dependencies: audit, vault" in said
 
 
 def test_a_cycle_installs_each_once_as_claude_code_does(world: dict[str, Any]) -> None:
-    theirs, _ = _claude_installs(world, f"ring-a@{MARKET}")
+    theirs, _, _ = _claude_installs(world, f"ring-a@{MARKET}")
     ours, notes = _satchel_installs(world, f"ring-a@{MARKET}")
     assert ours == theirs == {"ring-a", "ring-b"}
     assert notes == ["install.dependency.cycle"]
 
 
 def test_a_missing_dependency_is_left_out_with_a_warning(world: dict[str, Any]) -> None:
-    theirs, said = _claude_installs(world, f"lonely@{MARKET}")
+    theirs, said, _ = _claude_installs(world, f"lonely@{MARKET}")
     ours, notes = _satchel_installs(world, f"lonely@{MARKET}")
     assert ours == theirs == {"lonely"}
     assert 'dependency "ghost@team" was not installed' in said
@@ -125,23 +128,21 @@ def test_a_missing_dependency_is_left_out_with_a_warning(world: dict[str, Any]) 
 
 
 def test_a_strict_false_entry_loads_the_skills_claude_code_installs(world: dict[str, Any]) -> None:
-    theirs, _ = _claude_installs(world, f"docs@{MARKET}")
+    theirs, _, listed = _claude_installs(world, f"docs@{MARKET}")
     assert theirs == {"docs"}
     install_plugin(f"docs@{MARKET}", layout=world["layout"], environ={})
     env = satchel.load(layout=world["layout"], trusted=True)
     assert sorted(s for s in env.skills if s.startswith("docs:")) == ["docs:docx", "docs:xlsx"]
-    listed = _claude(world["claude"], world["claude_home"], world["project"], "list", "--json")
-    (docs,) = [p for p in json.loads(listed.stdout) if p["id"] == f"docs@{MARKET}"]
+    (docs,) = [p for p in listed if p["id"] == f"docs@{MARKET}"]
     assert docs["version"] == "0.4.0" and "errors" not in docs
 
 
 def test_rule_satchel_refuses_a_version_outside_its_range(world: dict[str, Any]) -> None:
     """Claude Code installs `old` 1.0.0 for a ^2.0 range and flags the dependent
     afterwards; satchel refuses the install and writes nothing (docs/install.md)."""
-    theirs, _ = _claude_installs(world, f"app@{MARKET}")
+    theirs, _, listed = _claude_installs(world, f"app@{MARKET}")
     assert theirs == {"app", "old"}
-    listed = _claude(world["claude"], world["claude_home"], world["project"], "list", "--json")
-    (app,) = [p for p in json.loads(listed.stdout) if p["id"] == f"app@{MARKET}"]
+    (app,) = [p for p in listed if p["id"] == f"app@{MARKET}"]
     assert [d["type"] for d in app["errorDetails"]] == ["dependency-version-unsatisfied"]
     with pytest.raises(InstallError) as caught:
         install_plugin(f"app@{MARKET}", layout=world["layout"], environ={})
