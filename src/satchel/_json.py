@@ -23,6 +23,7 @@ MAX_DEPTH = 64  # levels of arrays and objects
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_RUN = re.compile(r"[\[{]+|[\]}]+")
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]|[^\s"\[\]{}:,]+', re.DOTALL)
 
 
@@ -38,7 +39,17 @@ def nesting(text: str) -> int:
     """How many arrays and objects deep `text` nests at most (brackets inside strings
     do not count). Linear in the text's length; never recurses."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    if brackets.count("[[") + brackets.count("{{") < len(brackets) // 4:  # short runs
+        return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    depth, deepest = 0, None  # a deep text: a step per run of openers or of closers
+    for run in _RUN.findall(brackets):
+        if run[0] in "[{":
+            depth += len(run)
+            deepest = depth if deepest is None else max(deepest, depth)
+        else:
+            deepest = depth - 1 if deepest is None else deepest  # closers first
+            depth -= len(run)
+    return 0 if deepest is None else deepest
 
 
 def loads(

@@ -148,11 +148,17 @@ def gemini_findings(text: str, path: Path, trust: str) -> Iterator[Finding]:
 
 def _hidden(text: str, path: Path, trust: str) -> Iterator[Finding]:
     by_line: dict[int, tuple[list[str], list[str]]] = {}
+    # the offsets come in order: each newline is counted once, as it is passed
+    line, start, counted = 1, 0, 0
     for offset, code in hidden_characters(text):
         if _benign(text, offset):
             continue
-        line = text.count("\n", 0, offset) + 1
-        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        passed = text.count("\n", counted, offset)
+        if passed:
+            line += passed
+            start = text.rfind("\n", counted, offset) + 1
+        counted = offset
+        column = offset - start + 1
         bidi, other = by_line.setdefault(line, ([], []))
         (bidi if int(code[2:], 16) in BIDI else other).append(f"{code} at column {column}")
     for line, (bidi, other) in sorted(by_line.items()):

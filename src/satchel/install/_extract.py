@@ -142,6 +142,9 @@ class _Writer:
         self.files = 0
         self.written = 0
         self.seen: dict[str, str] = {}  # folded path -> "d", "f" or "l"
+        # directories below `dest` already made or found real: no entry can later turn
+        # one into a link or a file (that write fails), and nothing else writes here
+        self.made: dict[tuple[str, ...], str] = {(): os.fspath(dest)}
 
     def declared(self, count: int, size: int) -> None:
         """Bounds a zip's central directory already shows, before writing anything."""
@@ -170,7 +173,7 @@ class _Writer:
 
     def file(self, parts: tuple[str, ...], stream: IO[bytes], mode: int) -> None:
         self._claim(parts, "f")
-        target = self._parent(parts) / parts[-1]
+        target = os.path.join(self._parent(parts), parts[-1])
         perms = 0o755 if mode & 0o111 else 0o644
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, perms)
@@ -182,14 +185,14 @@ class _Writer:
             for chunk in _chunks(stream):
                 self._count(len(chunk))
                 out.write(chunk)
-        os.chmod(target, perms)
+            os.fchmod(fd, perms)  # the file just made, whatever the umask took away
 
     def symlink(self, parts: tuple[str, ...], target: str) -> None:
         why = link_escapes(parts, target)
         if why is not None:
             raise self.refused("install.archive.link", parts, why)
         self._claim(parts, "l")
-        os.symlink(target, self._parent(parts) / parts[-1])
+        os.symlink(target, os.path.join(self._parent(parts), parts[-1]))
 
     def refused(self, code: str, parts: tuple[str, ...], why: str) -> InstallError:
         return refuse(code, f"archive entry {'/'.join(parts)!r} {why}", self.archive)
@@ -201,21 +204,29 @@ class _Writer:
             raise self.refused("install.archive.duplicate", parts, "is in the archive twice")
         self.seen[key] = kind
 
-    def _parent(self, parts: tuple[str, ...]) -> Path:
+    def _parent(self, parts: tuple[str, ...]) -> str:
         """The directory that holds the last segment, created as real directories;
         an existing symlink or file on the way is refused."""
-        here = self.dest
-        for segment in parts[:-1]:
-            here = here / segment
+        made = self.made.get(parts[:-1])
+        if made is not None:
+            return made
+        here = os.fspath(self.dest)
+        for depth, segment in enumerate(parts[:-1], start=1):
+            here = os.path.join(here, segment)
+            if parts[:depth] in self.made:
+                continue
             try:
                 st = os.lstat(here)
             except FileNotFoundError:
                 os.mkdir(here, 0o755)
-                continue
-            if stat.S_ISLNK(st.st_mode):
-                raise self.refused("install.archive.link", parts, "is written through a symlink")
-            if not stat.S_ISDIR(st.st_mode):
-                raise self.refused("install.archive.duplicate", parts, "is below a file")
+            else:
+                if stat.S_ISLNK(st.st_mode):
+                    raise self.refused(
+                        "install.archive.link", parts, "is written through a symlink"
+                    )
+                if not stat.S_ISDIR(st.st_mode):
+                    raise self.refused("install.archive.duplicate", parts, "is below a file")
+            self.made[parts[:depth]] = here
         return here
 
     def _count(self, n: int) -> None:

@@ -128,6 +128,10 @@ def added(ctx: Context) -> tuple[Known, ...]:
     path = _home(ctx) / STORE
     data, problem = probe_json(path)
     if problem is not None and os.path.lexists(path):
+        # missing when read, then made by an add running at once: that write is one
+        # rename, so a second read sees the whole file
+        data, problem = probe_json(path)
+    if problem is not None and os.path.lexists(path):
         raise refuse("install.marketplace.invalid", f"{STORE}: {problem}", path)
     rows = data.get("marketplaces") if isinstance(data, dict) else None
     if data is not None and (not isinstance(rows, list) or data.get("version") != VERSION):
