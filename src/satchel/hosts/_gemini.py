@@ -219,13 +219,16 @@ GEMINI = Host(
         # agrees with Gemini CLI's own `gemini hooks migrate` (0.61.0, migrate.ts,
         # EVENT_MAPPING) for Claude Code's events; timeouts in milliseconds (its runner:
         # "Hook timed out after ${timeout}ms"); it reads a Claude Code plugin's
-        # hooks/hooks.json where it is, in its own event names
+        # hooks/hooks.json where it is, in its own event names, and only that file
+        # (its extension manager's loadExtensionHooks); Claude Code reads the same file
+        # and ignores Gemini's event keys there, so port adds them to it
         hooks=PortHooks(
             events=MappingProxyType({event: name for name, event in GEMINI_HOOK_EVENTS.items()}),
             tools=GEMINI_TOOLS,
             milliseconds=True,
             description=True,
             reads_in_place="claude",
+            adds_keys=True,
         ),
     ),
     mcp_files=GEMINI_MCP,

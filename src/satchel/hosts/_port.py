@@ -62,7 +62,11 @@ class PortHooks:
     in milliseconds; `description`: the handler keeps its ``description``;
     `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
     its own hooks file, where it is (a hook there whose event the host fires as
-    written needs nothing); `timeouts`: the range of seconds a hook's timeout may take
+    written needs nothing); `adds_keys`: when that file is one of the source's own,
+    port adds this host's event keys to it, keeping every key and value the source
+    wrote, because the source's host reads the file too and ignores event keys it does
+    not fire (Claude Code 2.1.332, observed: tests/port/test_hooks_shared_file.py),
+    instead of leaving the hooks out; `timeouts`: the range of seconds a hook's timeout may take
     (a hook outside it is not written) [None: any]."""
 
     full: bool = False
@@ -71,6 +75,7 @@ class PortHooks:
     milliseconds: bool = False
     description: bool = False
     reads_in_place: Format | None = None
+    adds_keys: bool = False
     timeouts: tuple[float, float] | None = None
 
 

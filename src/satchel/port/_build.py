@@ -26,6 +26,7 @@ from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
 from satchel.port._plan import Plan
 from satchel.port._servers import MCP_SCHEMA, server_entries
+from satchel.port._shared import add_to_shared
 from satchel.port._targets import hook_key, target_event
 from satchel.port._text import json_text, toml_table
 from satchel.skills._model import Skill
@@ -229,7 +230,11 @@ def _read_in_place(plan: Plan, hook: HookSpec) -> bool:
 
 
 def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
-    """A hooks file the target reads at a fixed place, unless the source owns it."""
+    """A hooks file the target reads at a fixed place; one of the source's own files
+    gets the target's hooks added where both hosts allow it (`add_to_shared`), else
+    they are left out."""
+    if plan.taken(rel) and plan.target.hooks.adds_keys and add_to_shared(plan, rel):
+        return
     if plan.taken(rel):
         for hook in plan.plugin.hooks:
             if plan.rel(hook.path) == rel and _read_in_place(plan, hook):
