@@ -58,7 +58,14 @@ class PortHooks:
     form (``args``), ``if`` and its other fields (elsewhere a hook needing them is not
     written); `events`: satchel's event -> the host's name for it (None: the hook's
     event in Claude Code's spelling, kept when the host fires it); `tools`: Claude
-    Code's tool names in a matcher -> the host's; `milliseconds`: timeouts are written
+    Code's tool names -> the host's name for the same tool, for every tool a matcher
+    of the host's can name (empty: not known, a matcher is kept as written; a host's
+    name several of Claude Code's stand for is read back as all of them);
+    `tool_aliases`: the host's other names for tools, each -> Claude Code's names for
+    it (read, never written); `mcp_tool`:
+    how a matcher names an MCP server's tool, a template of ``{server}`` and ``{tool}``
+    (None: not known); `handlers`: the handler types the host runs (``command``,
+    ``http``, ``prompt``, ``agent``, ``mcp_tool``); `milliseconds`: timeouts are written
     in milliseconds; `description`: the handler keeps its ``description``;
     `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
     its own hooks file, where it is (a hook there whose event the host fires as
@@ -72,6 +79,11 @@ class PortHooks:
     full: bool = False
     events: Mapping[str, str] | None = None
     tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tool_aliases: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    mcp_tool: str | None = None
+    handlers: tuple[str, ...] = ("command",)
     milliseconds: bool = False
     description: bool = False
     reads_in_place: Format | None = None

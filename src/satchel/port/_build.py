@@ -206,13 +206,23 @@ def _gemini_commands(plan: Plan) -> None:
 
 
 def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ...]]:
-    """The source's hooks split: those read from ``hooks/hooks.json`` in the target's
-    own format (which it reads unasked: Claude Code), and the others."""
+    """The source's hooks split: those the target reads from ``hooks/hooks.json`` as
+    they are (Claude Code reads that file unasked, whatever the plugin's format: a hook
+    there whose event it fires under the same name runs as written, and writing it
+    again would run it twice), and the others."""
     default = tuple(
         h
         for h in plan.plugin.hooks
-        if h.format == plan.target.format and plan.rel(h.path) == "hooks/hooks.json"
+        if plan.rel(h.path) == "hooks/hooks.json"
+        and (h.format == plan.target.format or h.event in plan.target.events)
     )
+    for hook in default:
+        if hook.format != plan.target.format and "${PLUGIN_ROOT}" in hook.command:
+            message = (
+                f"{hook.event} hook: {plan.target.title} reads it from hooks/hooks.json as "
+                "written, where it does not set the plugin root the command names"
+            )
+            plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
     return default, tuple(h for h in plan.plugin.hooks if h not in default)
 
 

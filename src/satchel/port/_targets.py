@@ -33,6 +33,7 @@ __all__ = [
     "Target",
     "fires",
     "hook_key",
+    "source_hooks",
     "target_event",
 ]
 
@@ -149,3 +150,13 @@ def fires(fmt: Format, event: str) -> bool | None:
     spelling); None when no host port writes for has that format."""
     host = next((t for t in TARGETS.values() if t.format == fmt and not t.spec.standard), None)
     return None if host is None else event in host.events
+
+
+def source_hooks(fmt: str) -> tuple[PortHooks, tuple[str, ...]] | None:
+    """How the host whose own hook format is `fmt` spells hooks (its `PortHooks`: its
+    tools) and the project variables it sets for a hook; None when port writes for no
+    such host."""
+    host = next((t for t in TARGETS.values() if t.format == fmt and not t.spec.standard), None)
+    if host is None:
+        return None
+    return host.hooks, host.profile.hooks.variables.project
