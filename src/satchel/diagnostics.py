@@ -890,6 +890,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.file.exists": Entry(
             "error", "satchel port: a file port did not write is in the way; it is left as it is"
         ),
+        "port.hook.answer": Entry(
+            "warning", "satchel port: a hook's script answers in a shape the target ignores"
+        ),
         "port.hook.event": Entry(
             "warning",
             "satchel port: the target host fires no such hook event; the hook is not written",

@@ -11,8 +11,11 @@ shell tool in the host's name for it. Each is run in its own host, and ported wi
 way its host installs a plugin (``claude --plugin-dir``; ``codex plugin marketplace
 add`` and ``codex plugin add``; ``gemini extensions link``) into a scratch HOME, and
 one scripted turn in which the model runs ``echo allowed-1`` and then ``rm -rf
-victim``. Every run must refuse the second call with the guard's reason reaching the
-model, leave ``victim`` in place, and log exactly the first command. Codex's run also
+victim``, ``touch forbidden`` and ``mkdir blocked``. Every run must refuse the second
+call (exit 2) and the fourth (``{"decision": "block"}``) with the guard's reason
+reaching the model and nothing done, and log exactly the calls that ran. The third is
+refused by Claude Code's JSON answer (``hookSpecificOutput.permissionDecision``) only
+where the host reads it (`PortHooks.answers`): Gemini CLI 0.61.0 runs it. Codex's run also
 shows that ``${CLAUDE_PLUGIN_ROOT}``, which port keeps in a Codex manifest, reaches
 the plugin's folder there. The runs start three at a time, once per test run."""
 
@@ -28,7 +31,8 @@ from typing import Any
 
 import pytest
 
-from satchel.port import port
+from satchel.port import TARGETS, port
+from satchel.port._answers import PERMISSION_DECISION
 from tests.hostloop.hosts import Turn, run_claude, run_codex, run_gemini
 from tests.hostloop.model import Call, Reply, Text
 from tests.hostloop.shared import once
@@ -40,8 +44,19 @@ HOSTS = ("claude", "codex", "gemini")
 TARGET = {"claude": "claude-code", "codex": "codex", "gemini": "gemini"}
 PAIRS = tuple((s, t) for s in HOSTS for t in HOSTS)
 REASON = "guard: rm -rf is not allowed"
+ANSWERED = "guard: no touching"
+BLOCKED = "guard: no mkdir"
 ALLOWED, DENIED = "echo allowed-1", "rm -rf victim"
-GUARD = f'#!/bin/sh\ncase "$(cat)" in *"rm -rf"*) echo "{REASON}" >&2; exit 2;; esac\nexit 0\n'
+REFUSED, BLOCKING = "touch forbidden", "mkdir blocked"
+# by call: exit 2 with the reason on stderr; Claude Code's JSON answer; the JSON
+# decision every host reads
+_ANSWER = {"permissionDecision": "deny", "permissionDecisionReason": ANSWERED}
+_DENY = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", **_ANSWER}})
+_BLOCK = json.dumps({"decision": "block", "reason": BLOCKED})
+GUARD = (
+    f'#!/bin/sh\ncase "$(cat)" in\n  *"rm -rf"*) echo "{REASON}" >&2; exit 2;;\n'
+    f"  *touch*) echo '{_DENY}';;\n  *mkdir*) echo '{_BLOCK}';;\nesac\nexit 0\n"
+)
 LOG = (
     "#!/bin/sh\npython3 -c 'import json, sys; "
     'print(json.load(sys.stdin)["tool_input"]["command"])\' >> "$1"\n'
@@ -84,11 +99,16 @@ def _script(host: str) -> tuple[Reply, ...]:
             return Call("exec", code)
         return Call(SPELLING[host][0], {"command": command})
 
-    return (shell(ALLOWED), shell(DENIED), Text("done"))
+    return (shell(ALLOWED), shell(DENIED), shell(REFUSED), shell(BLOCKING), Text("done"))
 
 
 def _claude(binary: Path, case: Path, root: Path) -> Turn:
-    args = ["--plugin-dir", str(root), "--allowedTools", "Bash(echo:*) Bash(rm:*)"]
+    args = [
+        "--plugin-dir",
+        str(root),
+        "--allowedTools",
+        "Bash(echo:*) Bash(rm:*) Bash(touch:*) Bash(mkdir:*)",
+    ]
     return run_claude(binary, case / "project", case / "home", "go", _script("claude"), args=args)
 
 
@@ -133,7 +153,11 @@ def ran(
         (case / "project/victim").mkdir(parents=True)
         if source != target:
             (report,) = port(root, [TARGET[target]]).targets
-            assert [d.diagnostic.code for d in report.drops] == [], report.drops
+            # port says which answer the target does not read (port.hook.answer, on
+            # the guard: once before each tool call it is on), and nothing else
+            unread = PERMISSION_DECISION not in (TARGETS[TARGET[target]].hooks.answers or ())
+            said = [d.diagnostic.code for d in report.drops]
+            assert said == (["port.hook.answer"] if unread else []), report.drops
         return RUNS[target](binaries[target], case, root)
 
     def make(base: Path) -> dict[str, Turn]:
@@ -144,9 +168,9 @@ def ran(
     return once(tmp_path_factory, "port-hooks-in-hosts", make)
 
 
-def _told(turn: Turn) -> str:
-    """What the host sent its model after the refused call (the last turn's request)."""
-    return json.dumps(turn.turns[-1].body)
+def _told(turn: Turn, n: int) -> str:
+    """What the host sent its model after its `n`-th call (the next turn's request)."""
+    return json.dumps(turn.turns[n].body)
 
 
 @pytest.mark.parametrize(("source", "target"), PAIRS)
@@ -154,13 +178,36 @@ def test_the_guard_refuses_the_call_and_its_reason_reaches_the_model(ran, source
     base, turns = ran
     turn = turns[f"{source}-{target}"]
     assert turn.returncode == 0, turn.stderr[-2000:]
-    assert len(turn.turns) == 3, turn.stderr[-2000:]
-    assert REASON in _told(turn)
+    assert len(turn.turns) == 5, turn.stderr[-2000:]
+    assert REASON in _told(turn, 2) and REASON not in _told(turn, 1)
     assert (base / f"{source}-{target}/project/victim").is_dir()
 
 
 @pytest.mark.parametrize(("source", "target"), PAIRS)
-def test_the_logger_logs_exactly_the_call_that_ran(ran, source, target):
+def test_a_json_decision_block_refuses_the_call_in_every_host(ran, source, target):
+    base, turns = ran
+    turn = turns[f"{source}-{target}"]
+    assert BLOCKED in _told(turn, 4) and BLOCKED not in _told(turn, 3)
+    assert not (base / f"{source}-{target}/project/blocked").exists()
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_claude_codes_json_deny_refuses_only_where_the_host_reads_it(ran, source, target):
+    """The answer shape port cannot translate (it does not read the scripts): Gemini
+    CLI 0.61.0 reads no ``hookSpecificOutput.permissionDecision`` and runs the call;
+    each host's `PortHooks.answers` says which it reads."""
+    base, turns = ran
+    turn = turns[f"{source}-{target}"]
+    reads = PERMISSION_DECISION in (TARGETS[TARGET[target]].hooks.answers or ())
+    assert (ANSWERED in _told(turn, 3)) is reads
+    assert (base / f"{source}-{target}/project/forbidden").exists() is not reads
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_the_logger_logs_exactly_the_calls_that_ran(ran, source, target):
     base, _ = ran
     log = base / f"{source}-{target}/marks/log"
-    assert log.read_text(encoding="utf-8").splitlines() == [ALLOWED]
+    ran_too = (
+        [] if PERMISSION_DECISION in (TARGETS[TARGET[target]].hooks.answers or ()) else [REFUSED]
+    )
+    assert log.read_text(encoding="utf-8").splitlines() == [ALLOWED, *ran_too]

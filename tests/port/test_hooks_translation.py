@@ -122,3 +122,21 @@ def test_a_handler_type_the_target_lacks_is_left_out(tmp_path):
     assert written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"] == {
         "PreToolUse": [_group("Bash", "./g.sh")]
     }
+
+
+def test_a_script_answering_in_claude_codes_json_is_said_where_the_target_ignores_it(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "${CLAUDE_PLUGIN_ROOT}/g.sh"')]}
+    )
+    answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+    (root / "g.sh").write_text(f"echo '{json.dumps(answer)}'\n", encoding="utf-8")
+    report = port(root, ["codex", "gemini"])
+    said = {t.target: drop_notes(t) for t in report.targets}
+    assert said == {"codex": [], "gemini": [(
+        "port.hook.answer",
+        "gemini: PreToolUse hook: g.sh answers with hookSpecificOutput.permissionDecision, "
+        'which Gemini CLI does not read (it runs the call); exit 2 or {"decision": "block"} '
+        "refuses there",
+    )]}  # fmt: skip
+    # the hook is written all the same: its other answers refuse there
+    assert "BeforeTool" in written(root, "hooks/hooks.json")["hooks"]

@@ -285,6 +285,7 @@ CLAUDE_CODE = Host(
             full=True,
             tools=MappingProxyType({t: t for t in CLAUDE_TOOL_NAMES}),
             mcp_tool="mcp__{server}__{tool}",
+            answers=("exit-2", "decision", "permission-decision"),
             handlers=("command", "http", "mcp_tool", "prompt", "agent"),
         ),
     ),

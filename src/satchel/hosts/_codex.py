@@ -323,6 +323,7 @@ CODEX = Host(
             tools=CODEX_TOOLS,
             tool_aliases=MappingProxyType({"apply_patch": ("Edit", "Write")}),
             mcp_tool="mcp__{server}__{tool}",
+            answers=("exit-2", "decision", "permission-decision"),
             handlers=("command",),  # prompt and agent hooks are skipped (hook_skipped_types)
         ),
     ),

@@ -232,6 +232,9 @@ GEMINI = Host(
             tools=GEMINI_TOOLS,
             # MCP_TOOL_PREFIX "mcp_" and MCP_QUALIFIED_NAME_SEPARATOR "_" (0.61.0 bundle)
             mcp_tool="mcp_{server}_{tool}",
+            # 0.61.0 reads no hookSpecificOutput.permissionDecision: the call runs
+            # (observed: tests/port/test_hooks_in_hosts.py)
+            answers=("exit-2", "decision"),
             milliseconds=True,
             description=True,
             reads_in_place="claude",

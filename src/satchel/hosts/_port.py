@@ -64,7 +64,12 @@ class PortHooks:
     `tool_aliases`: the host's other names for tools, each -> Claude Code's names for
     it (read, never written); `mcp_tool`:
     how a matcher names an MCP server's tool, a template of ``{server}`` and ``{tool}``
-    (None: not known); `handlers`: the handler types the host runs (``command``,
+    (None: not known); `answers`: the answers by which a hook refuses a tool call
+    that the host reads (``exit-2``: exit 2, the reason on stderr; ``decision``:
+    ``{"decision": "block", "reason": ...}``; ``permission-decision``: Claude Code's
+    ``hookSpecificOutput.permissionDecision: "deny"``) [None: not known, the host
+    is not run here];
+    `handlers`: the handler types the host runs (``command``,
     ``http``, ``prompt``, ``agent``, ``mcp_tool``); `milliseconds`: timeouts are written
     in milliseconds; `description`: the handler keeps its ``description``;
     `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
@@ -83,6 +88,7 @@ class PortHooks:
         default_factory=lambda: MappingProxyType({})
     )
     mcp_tool: str | None = None
+    answers: tuple[str, ...] | None = None
     handlers: tuple[str, ...] = ("command",)
     milliseconds: bool = False
     description: bool = False

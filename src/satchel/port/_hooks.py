@@ -23,6 +23,7 @@ from typing import Any
 
 from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
+from satchel.port._answers import answers_unread
 from satchel.port._plan import Plan
 from satchel.port._targets import hook_key, source_hooks, target_event
 from satchel.port._text import placeholders, project_dir, toml_table
@@ -51,7 +52,21 @@ def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec,
             continue
         if _unset(plan, hook) or not _matched(plan, hook):
             continue
+        _answers(plan, hook)
         yield hook, event
+
+
+def _answers(plan: Plan, hook: HookSpec) -> None:
+    """Say when the hook's script answers in a shape the target does not read."""
+    rel = answers_unread(plan.plugin.root, hook, plan.target.hooks.answers)
+    if rel is None:
+        return
+    message = (
+        f"{hook.event} hook: {rel} answers with hookSpecificOutput.permissionDecision, "
+        f"which {plan.target.title} does not read (it runs the call); exit 2 or "
+        '{"decision": "block"} refuses there'
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.answer", message, hook.path)
 
 
 def _unset(plan: Plan, hook: HookSpec) -> bool:

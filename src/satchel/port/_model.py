@@ -50,7 +50,12 @@ class Drop:
     def whole(self) -> bool:
         """Whether the component itself is left out (not only some of its fields, and
         not only its name: `to`)."""
-        return self.diagnostic.code not in ("port.mcp.field", "port.name.changed", "port.hook.tool")
+        return self.diagnostic.code not in (
+            "port.mcp.field",
+            "port.name.changed",
+            "port.hook.tool",
+            "port.hook.answer",
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "code": self.diagnostic.code}
