@@ -140,3 +140,12 @@ def test_a_script_answering_in_claude_codes_json_is_said_where_the_target_ignore
     )]}  # fmt: skip
     # the hook is written all the same: its other answers refuse there
     assert "BeforeTool" in written(root, "hooks/hooks.json")["hooks"]
+
+
+def test_the_plugin_root_without_braces_is_the_targets_too(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "$CLAUDE_PLUGIN_ROOT/g.sh"')]}
+    )
+    port(root, ["gemini"])
+    (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert group["hooks"][0]["command"] == 'sh "${extensionPath}/g.sh"'

@@ -10,7 +10,9 @@ from typing import Any
 
 __all__ = ["json_text", "placeholders", "project_dir", "toml_string", "toml_table"]
 
-_VAR = re.compile(r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}")
+_VAR = re.compile(
+    r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}|\$(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)(?!\w)"
+)
 _DEL = "\x7f"
 
 
@@ -44,10 +46,11 @@ def _value(value: str | int | float | bool) -> str:
 def placeholders(text: str, root: str | None, data: str | None) -> str:
     """`text` with the plugin-root and plugin-data placeholders of every dialect
     (``${CLAUDE_PLUGIN_ROOT}``, ``${PLUGIN_ROOT}``, ``${KIMI_PLUGIN_ROOT}``, and the
-    ``DATA`` forms) spelled as `root` and `data`; None keeps that one as written."""
+    ``DATA`` forms, with or without braces) spelled as `root` and `data`; None keeps
+    that one as written."""
 
     def spelled(match: re.Match[str]) -> str:
-        wanted = root if match.group(1) == "ROOT" else data
+        wanted = root if "ROOT" in (match.group(1), match.group(2)) else data
         return match.group(0) if wanted is None else wanted
 
     return _VAR.sub(spelled, text)
