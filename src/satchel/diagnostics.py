@@ -890,6 +890,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.file.exists": Entry(
             "error", "satchel port: a file port did not write is in the way; it is left as it is"
         ),
+        "port.hook.answer": Entry(
+            "warning", "satchel port: a hook's script answers in a shape the target ignores"
+        ),
         "port.hook.event": Entry(
             "warning",
             "satchel port: the target host fires no such hook event; the hook is not written",
@@ -897,8 +900,20 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.hook.field": Entry(
             "warning", "satchel port: a hook needs a field the target has no room for; left out"
         ),
+        "port.hook.handler": Entry(
+            "warning", "satchel port: the target runs no handler of the hook's type; left out"
+        ),
+        "port.hook.matcher": Entry(
+            "warning", "satchel port: a hook's matcher names only tools the target lacks; left out"
+        ),
+        "port.hook.tool": Entry(
+            "warning", "satchel port: a tool the target lacks is left out of a hook's matcher"
+        ),
         "port.hook.unsupported": Entry(
             "warning", "satchel port: the target's plugins carry no hooks port can write"
+        ),
+        "port.hook.variable": Entry(
+            "warning", "satchel port: a hook's command reads a variable the target never sets"
         ),
         "port.mcp.field": Entry(
             "warning", "satchel port: an MCP server is written without fields the target lacks"

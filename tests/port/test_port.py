@@ -133,12 +133,42 @@ def test_a_name_the_target_refuses_skips_that_target(tmp_path):
     assert not (root / "kimi.plugin.json").exists()
 
 
-def test_gemini_hooks_never_replace_the_sources_hooks_file(tmp_path):
+def test_gemini_hooks_are_added_to_the_sources_hooks_file_keeping_every_key(tmp_path):
+    """Gemini CLI reads only hooks/hooks.json, Claude Code's own file, which Claude Code
+    reads too and where it ignores Gemini's event keys: port adds those, and keeps
+    every key and value Claude Code's hooks have."""
     root = claude_plugin(tmp_path / "release-kit")
-    before = (root / "hooks/hooks.json").read_bytes()
-    (gemini,) = port(root, ["gemini"], force=True).targets
-    assert {d.diagnostic.code for d in gemini.drops if d.kind == "hook"} == {"port.path.taken"}
-    assert (root / "hooks/hooks.json").read_bytes() == before
+    before = json.loads((root / "hooks/hooks.json").read_text())
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "port.path.taken" not in {d.diagnostic.code for d in gemini.drops}
+    after = json.loads((root / "hooks/hooks.json").read_text())
+    assert {k: after["hooks"][k] for k in before["hooks"]} == before["hooks"]
+    added = [k for k in after["hooks"] if k not in before["hooks"]]
+    assert added == ["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"]
+    # porting again reads Claude Code's hooks only, and writes the same file
+    (again,) = port(root, ["gemini"]).targets
+    assert {f.path: f.action for f in again.files}["hooks/hooks.json"] == "unchanged"
+    assert [d.diagnostic.code for d in again.drops] == [d.diagnostic.code for d in gemini.drops]
+
+
+def test_a_hooks_file_edited_since_port_added_to_it_is_the_authors(tmp_path):
+    root = claude_plugin(tmp_path / "release-kit")
+    port(root, ["gemini"])
+    edited = (root / "hooks/hooks.json").read_text().replace("echo ready", "echo set")
+    (root / "hooks/hooks.json").write_text(edited)
+    # its Gemini CLI keys are now the author's: kept, and nothing is added over them
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "hooks/hooks.json" not in {f.path for f in gemini.files}
+    assert (root / "hooks/hooks.json").read_text() == edited
+    taken = sorted(d.name for d in gemini.drops if d.diagnostic.code == "port.path.taken")
+    assert taken == [
+        "after_tool_use", "before_tool_use", "before_tool_use", "stop", "user_prompt_submit"
+    ]  # fmt: skip
+    said = {d.diagnostic.message for d in gemini.drops if d.diagnostic.code == "port.path.taken"}
+    assert (
+        "gemini: PreToolUse hook: hooks/hooks.json, one of the plugin's own files, already "
+        "has BeforeTool"
+    ) in said
 
 
 def test_gemini_hooks_are_written_in_its_event_names(tmp_path):

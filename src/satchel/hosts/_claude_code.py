@@ -115,6 +115,12 @@ _CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 # uuid per user prompt, absent before the first), permission_mode, agent_id,
 # agent_type, effort ({"level": ...}). The transcript is ~/.claude/projects/<cwd, every
 # character not a letter or digit made "-">/<session_id>.jsonl.
+# Claude Code's tools a hook's matcher names (code.claude.com/docs/en/hooks, "Matcher
+# patterns", and the tools reference); an MCP server's tool is mcp__<server>__<tool>
+CLAUDE_TOOL_NAMES = ("Agent", "AskUserQuestion", "Bash", "Edit", "Glob", "Grep", "LS",
+                     "MultiEdit", "NotebookEdit", "Read", "Skill", "Task", "TodoWrite",
+                     "WebFetch", "WebSearch", "Write")  # fmt: skip
+
 CLAUDE_CODE_HOOKS = HookDialect(
     format="claude",
     server_format="claude",
@@ -275,7 +281,13 @@ CLAUDE_CODE = Host(
         "claude",
         root="${CLAUDE_PLUGIN_ROOT}",
         data="${CLAUDE_PLUGIN_DATA}",
-        hooks=PortHooks(full=True),
+        hooks=PortHooks(
+            full=True,
+            tools=MappingProxyType({t: t for t in CLAUDE_TOOL_NAMES}),
+            mcp_tool="mcp__{server}__{tool}",
+            answers=("exit-2", "decision", "permission-decision"),
+            handlers=("command", "http", "mcp_tool", "prompt", "agent"),
+        ),
     ),
     policy_export=to_claude_code,  # managed-settings.json
     mcp_files=CLAUDE_MCP,

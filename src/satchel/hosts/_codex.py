@@ -15,7 +15,7 @@ from satchel.hosts._instructions import InstructionRule, InstructionSource, Inst
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
 from satchel.hosts._parts import Part
-from satchel.hosts._port import PortSpec
+from satchel.hosts._port import PortHooks, PortSpec
 from satchel.layout import PROJECT, USER, WalkBounds
 from satchel.policy._export import to_codex
 from satchel.skills._names import NameRule
@@ -82,6 +82,15 @@ _TOOL = ("tool_name", "tool_input", "tool_use_id")
 # output_parser.rs (satchel.runtime.hooks._answers has the rules). The rollout is
 # ~/.codex/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<session_id>.jsonl, dated
 # when the session starts.
+# The tools a Codex hook's matcher names, by Claude Code's name (0.171.0: its shell
+# calls are ``Bash`` in a hook's tool_name, observed: tests/hooks/test_codex_hook_loop.py;
+# file edits are ``apply_patch``, which a matcher also finds as ``Write`` or ``Edit``,
+# codex-rs hook_names.rs, so port writes those; an MCP tool is mcp__<server>__<tool>).
+# Codex fires no hook for any other tool.
+CODEX_TOOLS: Mapping[str, str] = MappingProxyType(
+    {"Bash": "Bash", "Edit": "Edit", "MultiEdit": "Edit", "Write": "Write"}
+)
+
 CODEX_HOOKS = HookDialect(
     events=CODEX_HOOK_EVENTS,
     # `codex features list` (0.171.0): the stable feature `hooks`, on unless a config
@@ -304,7 +313,20 @@ CODEX = Host(
     # Codex refuses a manifest path that is not below the root (`./` alone included); it
     # gives a hook PLUGIN_ROOT and CLAUDE_PLUGIN_ROOT in its environment (observed), so
     # ${PLUGIN_ROOT} is kept as written
-    port=PortSpec("codex", "Codex", ".codex-plugin/plugin.json", "codex", root_skills=False),
+    port=PortSpec(
+        "codex",
+        "Codex",
+        ".codex-plugin/plugin.json",
+        "codex",
+        root_skills=False,
+        hooks=PortHooks(
+            tools=CODEX_TOOLS,
+            tool_aliases=MappingProxyType({"apply_patch": ("Edit", "Write")}),
+            mcp_tool="mcp__{server}__{tool}",
+            answers=("exit-2", "decision", "permission-decision"),
+            handlers=("command",),  # prompt and agent hooks are skipped (hook_skipped_types)
+        ),
+    ),
     policy_export=to_codex,  # requirements.toml
     state=CODEX_STATE,
     # Codex reads no .mcp.json: its servers are its config files' (`state`)

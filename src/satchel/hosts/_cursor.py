@@ -73,6 +73,13 @@ CURSOR_TOOLS: Mapping[str, str] = MappingProxyType(
 CURSOR_ONLY = ("subagentStart", "afterAgentResponse", "afterAgentThought",
                "beforeTabFileRead", "afterTabFileEdit")  # fmt: skip
 
+# preToolUse's matcher: Cursor's tool types, by Claude Code's name (Cursor's hooks
+# reference; an MCP tool is ``MCP:<tool>``, without its server). Not run here.
+CURSOR_PORT_TOOLS: Mapping[str, str] = MappingProxyType(
+    {"Bash": "Shell", "Read": "Read", "Write": "Write", "Grep": "Grep", "WebFetch": "WebFetch",
+     "Task": "Task", "Agent": "Task"}
+)  # fmt: skip
+
 CURSOR_HOOKS = HookDialect(
     format="cursor",
     events=CURSOR_HOOK_EVENTS,
@@ -137,7 +144,12 @@ CURSOR = Host(
         "Cursor",
         ".cursor-plugin/plugin.json",
         "cursor",
-        hooks=PortHooks(events=CURSOR_HOOKS.spelling()),
+        hooks=PortHooks(
+            events=CURSOR_HOOKS.spelling(),
+            tools=CURSOR_PORT_TOOLS,
+            mcp_tool="MCP:{tool}",
+            handlers=("command", "prompt"),
+        ),
     ),
     found_by=("{home}/.cursor", "{project}/.cursor", "{project}/.cursorrules"),
 )

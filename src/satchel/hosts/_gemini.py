@@ -157,11 +157,16 @@ GEMINI_HOOKS = HookDialect(
              "the bundle's hookEventHandler (packages/core/src/hooks)"),
 )  # fmt: skip
 
-# Claude Code's tool -> Gemini CLI's (gemini-cli 0.61.0, packages/cli/src/commands/hooks/
-# migrate.ts, TOOL_NAME_MAPPING)
+# Claude Code's tool -> Gemini CLI's: `gemini hooks migrate`'s TOOL_NAME_MAPPING
+# (0.61.0, migrate.ts) for Edit, Bash, Read, Write and Glob; the names its tool registry
+# gives the others (the bundle's *_TOOL_NAME constants: grep_search, list_directory...,
+# where migrate.ts still writes "grep" and "ls", which name no tool of 0.61.0)
 GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
-    {"Edit": "replace", "Bash": "run_shell_command", "Read": "read_file",
-     "Write": "write_file", "Glob": "glob", "Grep": "grep", "LS": "ls"}
+    {"Edit": "replace", "MultiEdit": "replace", "Bash": "run_shell_command",
+     "Read": "read_file", "Write": "write_file", "Glob": "glob", "Grep": "grep_search",
+     "LS": "list_directory", "WebFetch": "web_fetch", "WebSearch": "google_web_search",
+     "TodoWrite": "write_todos", "Agent": "invoke_agent", "Task": "invoke_agent",
+     "AskUserQuestion": "ask_user", "Skill": "activate_skill"}
 )  # fmt: skip
 
 GEMINI = Host(
@@ -219,13 +224,21 @@ GEMINI = Host(
         # agrees with Gemini CLI's own `gemini hooks migrate` (0.61.0, migrate.ts,
         # EVENT_MAPPING) for Claude Code's events; timeouts in milliseconds (its runner:
         # "Hook timed out after ${timeout}ms"); it reads a Claude Code plugin's
-        # hooks/hooks.json where it is, in its own event names
+        # hooks/hooks.json where it is, in its own event names, and only that file
+        # (its extension manager's loadExtensionHooks); Claude Code reads the same file
+        # and ignores Gemini's event keys there, so port adds them to it
         hooks=PortHooks(
             events=MappingProxyType({event: name for name, event in GEMINI_HOOK_EVENTS.items()}),
             tools=GEMINI_TOOLS,
+            # MCP_TOOL_PREFIX "mcp_" and MCP_QUALIFIED_NAME_SEPARATOR "_" (0.61.0 bundle)
+            mcp_tool="mcp_{server}_{tool}",
+            # 0.61.0 reads no hookSpecificOutput.permissionDecision: the call runs
+            # (observed: tests/port/test_hooks_in_hosts.py)
+            answers=("exit-2", "decision"),
             milliseconds=True,
             description=True,
             reads_in_place="claude",
+            adds_keys=True,
         ),
     ),
     mcp_files=GEMINI_MCP,

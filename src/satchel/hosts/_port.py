@@ -58,19 +58,42 @@ class PortHooks:
     form (``args``), ``if`` and its other fields (elsewhere a hook needing them is not
     written); `events`: satchel's event -> the host's name for it (None: the hook's
     event in Claude Code's spelling, kept when the host fires it); `tools`: Claude
-    Code's tool names in a matcher -> the host's; `milliseconds`: timeouts are written
+    Code's tool names -> the host's name for the same tool, for every tool a matcher
+    of the host's can name (empty: not known, a matcher is kept as written; a host's
+    name several of Claude Code's stand for is read back as all of them);
+    `tool_aliases`: the host's other names for tools, each -> Claude Code's names for
+    it (read, never written); `mcp_tool`:
+    how a matcher names an MCP server's tool, a template of ``{server}`` and ``{tool}``
+    (None: not known); `answers`: the answers by which a hook refuses a tool call
+    that the host reads (``exit-2``: exit 2, the reason on stderr; ``decision``:
+    ``{"decision": "block", "reason": ...}``; ``permission-decision``: Claude Code's
+    ``hookSpecificOutput.permissionDecision: "deny"``) [None: not known, the host
+    is not run here];
+    `handlers`: the handler types the host runs (``command``,
+    ``http``, ``prompt``, ``agent``, ``mcp_tool``); `milliseconds`: timeouts are written
     in milliseconds; `description`: the handler keeps its ``description``;
     `reads_in_place`: the plugin format whose ``hooks/hooks.json`` the host reads as
     its own hooks file, where it is (a hook there whose event the host fires as
-    written needs nothing); `timeouts`: the range of seconds a hook's timeout may take
+    written needs nothing); `adds_keys`: when that file is one of the source's own,
+    port adds this host's event keys to it, keeping every key and value the source
+    wrote, because the source's host reads the file too and ignores event keys it does
+    not fire (Claude Code 2.1.332, observed: tests/port/test_hooks_shared_file.py),
+    instead of leaving the hooks out; `timeouts`: the range of seconds a hook's timeout may take
     (a hook outside it is not written) [None: any]."""
 
     full: bool = False
     events: Mapping[str, str] | None = None
     tools: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tool_aliases: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    mcp_tool: str | None = None
+    answers: tuple[str, ...] | None = None
+    handlers: tuple[str, ...] = ("command",)
     milliseconds: bool = False
     description: bool = False
     reads_in_place: Format | None = None
+    adds_keys: bool = False
     timeouts: tuple[float, float] | None = None
 
 

@@ -26,6 +26,7 @@ from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
 from satchel.port._plan import Plan
 from satchel.port._servers import MCP_SCHEMA, server_entries
+from satchel.port._shared import add_to_shared
 from satchel.port._targets import hook_key, target_event
 from satchel.port._text import json_text, toml_table
 from satchel.skills._model import Skill
@@ -205,13 +206,23 @@ def _gemini_commands(plan: Plan) -> None:
 
 
 def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ...]]:
-    """The source's hooks split: those read from ``hooks/hooks.json`` in the target's
-    own format (which it reads unasked: Claude Code), and the others."""
+    """The source's hooks split: those the target reads from ``hooks/hooks.json`` as
+    they are (Claude Code reads that file unasked, whatever the plugin's format: a hook
+    there whose event it fires under the same name runs as written, and writing it
+    again would run it twice), and the others."""
     default = tuple(
         h
         for h in plan.plugin.hooks
-        if h.format == plan.target.format and plan.rel(h.path) == "hooks/hooks.json"
+        if plan.rel(h.path) == "hooks/hooks.json"
+        and (h.format == plan.target.format or h.event in plan.target.events)
     )
+    for hook in default:
+        if hook.format != plan.target.format and "${PLUGIN_ROOT}" in hook.command:
+            message = (
+                f"{hook.event} hook: {plan.target.title} reads it from hooks/hooks.json as "
+                "written, where it does not set the plugin root the command names"
+            )
+            plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
     return default, tuple(h for h in plan.plugin.hooks if h not in default)
 
 
@@ -229,7 +240,11 @@ def _read_in_place(plan: Plan, hook: HookSpec) -> bool:
 
 
 def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
-    """A hooks file the target reads at a fixed place, unless the source owns it."""
+    """A hooks file the target reads at a fixed place; one of the source's own files
+    gets the target's hooks added where both hosts allow it (`add_to_shared`), else
+    they are left out."""
+    if plan.taken(rel) and plan.target.hooks.adds_keys and add_to_shared(plan, rel):
+        return
     if plan.taken(rel):
         for hook in plan.plugin.hooks:
             if plan.rel(hook.path) == rel and _read_in_place(plan, hook):

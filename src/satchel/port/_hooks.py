@@ -17,28 +17,118 @@ An event the target's host does not fire is dropped (``port.hook.event``).
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Iterator
 from typing import Any
 
+from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
+from satchel.port._answers import answers_unread
 from satchel.port._plan import Plan
-from satchel.port._targets import CLAUDE_TOOLS, hook_key, target_event
-from satchel.port._text import placeholders, toml_table
+from satchel.port._targets import hook_key, source_hooks, target_event
+from satchel.port._text import placeholders, project_dir, toml_table
+from satchel.port._tools import Translated, translate
 
 __all__ = ["cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
 
 
 def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
-    """Each hook with its event in the target's spelling; the others dropped."""
+    """Each hook with its event in the target's spelling, its matcher in the target's
+    tool names (`matchers`); the others dropped, each with the rule it breaks."""
+    title = plan.target.title
     for hook in hooks:
         event = target_event(hook, plan.target)
         if event is None:
-            message = f"{plan.target.title} fires no {hook.event} event; the hook is not written"
+            message = f"{title} fires no {hook.event} event; the hook is not written"
             plan.drop("hook", hook_key(hook), "port.hook.event", message, hook.path)
             continue
+        if hook.type not in plan.target.hooks.handlers:
+            runs = ", ".join(plan.target.hooks.handlers)
+            message = (
+                f"{hook.event} hook: {title} runs no {hook.type} handler (only {runs}); "
+                "the hook is not written"
+            )
+            plan.drop("hook", hook_key(hook), "port.hook.handler", message, hook.path)
+            continue
+        if _unset(plan, hook) or not _matched(plan, hook):
+            continue
+        _answers(plan, hook)
         yield hook, event
+
+
+def _answers(plan: Plan, hook: HookSpec) -> None:
+    """Say when the hook's script answers in a shape the target does not read."""
+    rel = answers_unread(plan.plugin.root, hook, plan.target.hooks.answers)
+    if rel is None:
+        return
+    message = (
+        f"{hook.event} hook: {rel} answers with hookSpecificOutput.permissionDecision, "
+        f"which {plan.target.title} does not read (it runs the call); exit 2 or "
+        '{"decision": "block"} refuses there'
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.answer", message, hook.path)
+
+
+def _unset(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the command names a project variable the target never sets (dropped)."""
+    _, missing = project_dir(hook.command, _project(plan, hook), _project_of(plan))
+    if missing is None:
+        return False
+    message = (
+        f"{hook.event} hook: its command reads ${missing}, which {plan.target.title} does "
+        "not set for a hook; the hook is not written"
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
+    return True
+
+
+def _project(plan: Plan, hook: HookSpec) -> tuple[str, ...]:
+    """The project variables the hook's own host sets."""
+    source = source_hooks(hook.format)
+    return () if source is None else source[1]
+
+
+def _project_of(plan: Plan) -> tuple[str, ...]:
+    return plan.target.profile.hooks.variables.project
+
+
+def _matched(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the hook's matcher has a translation for the target (the matcher is
+    `_translated`); a name left out is said."""
+    done = _translated(plan, hook)
+    if not done.missing:
+        return True
+    names = ", ".join(done.missing)
+    title = plan.target.title
+    if done.whole:
+        message = (
+            f"{hook.event} hook: its matcher {hook.matcher!r} names {names}, a tool "
+            f"{title} fires no hook for; the hook is not written"
+        )
+        plan.drop("hook", hook_key(hook), "port.hook.matcher", message, hook.path)
+        return False
+    message = (
+        f"{hook.event} hook: {title} fires no hook for {names}; the matcher is written "
+        f"as {done.matcher!r}"
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.tool", message, hook.path)
+    return True
+
+
+def _translated(plan: Plan, hook: HookSpec) -> Translated:
+    """The hook's matcher in the target's tool names (a matcher on another event than
+    a tool's, or of a host whose tools are not known, as written)."""
+    source = source_hooks(hook.format)
+    if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
+        return Translated(hook.matcher, (), False)
+    return translate(hook.matcher, source[0], plan.target.hooks)
+
+
+def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
+    """`text` with the plugin-root, plugin-data and project variables as the target
+    spells them."""
+    text, _ = project_dir(text, _project(plan, hook), _project_of(plan))
+    return placeholders(text, plan.target.hook_spelling, plan.target.data)
 
 
 def _no_room(plan: Plan, hook: HookSpec, *, args: bool = True) -> bool:
@@ -58,7 +148,7 @@ def _command(plan: Plan, hook: HookSpec) -> str:
     """The shell command, the exec form's args joined in, placeholders as the target
     spells them."""
     text = hook.command if hook.args is None else shlex.join([hook.command, *hook.args])
-    return placeholders(text, plan.target.hook_spelling, plan.target.data)
+    return _spelled(plan, hook, text)
 
 
 def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[str, Any]]]:
@@ -80,26 +170,18 @@ def event_map(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, list[dict[st
 
 
 def _matcher(plan: Plan, hook: HookSpec) -> str | None:
-    """The matcher as the target spells the tools: Claude Code's tool names become the
-    host's (Gemini CLI's, as ``gemini hooks migrate`` renames them); otherwise as
-    written."""
-    tools = plan.target.hooks.tools
-    if hook.matcher is None or not tools or hook.format not in CLAUDE_TOOLS:
-        return hook.matcher
-    matcher = hook.matcher
-    for claude, theirs in tools.items():
-        matcher = re.sub(rf"\b{claude}\b", theirs, matcher)
-    return matcher
+    """The matcher in the target's tool names (`satchel.port._tools`)."""
+    return _translated(plan, hook).matcher
 
 
 def _claude_handler(plan: Plan, hook: HookSpec) -> dict[str, Any]:
-    spell = plan.target
-    handler: dict[str, Any] = {
-        "type": "command",
-        "command": placeholders(hook.command, spell.hook_spelling, spell.data),
-    }
+    handler: dict[str, Any] = (
+        {"type": "command", "command": _spelled(plan, hook, hook.command)}
+        if hook.type == "command"
+        else {"type": hook.type, **dict(hook.params)}
+    )
     if hook.args is not None:
-        handler["args"] = [placeholders(a, spell.hook_spelling, spell.data) for a in hook.args]
+        handler["args"] = [_spelled(plan, hook, a) for a in hook.args]
     if hook.timeout is not None:
         handler["timeout"] = _number(hook.timeout)
     if hook.condition is not None:
@@ -132,8 +214,9 @@ def cursor_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> dict[str, Any]:
         if _no_room(plan, hook):
             continue
         entry: dict[str, Any] = {"command": _command(plan, hook)}
-        if hook.matcher is not None:
-            entry["matcher"] = hook.matcher
+        matcher = _matcher(plan, hook)
+        if matcher is not None:
+            entry["matcher"] = matcher
         if hook.timeout is not None:
             entry["timeout"] = _number(hook.timeout)
         events.setdefault(event, []).append(entry)

@@ -35,7 +35,8 @@ Kind = Literal["skill", "command", "agent", "hook", "mcp_server"]
 @model
 class Drop:
     """One component of the source that a target does not get, or gets without some of
-    its fields (``port.mcp.field``), or gets under another name (``port.name.changed``,
+    its fields (``port.mcp.field``; a hook without some tools in its matcher,
+    ``port.hook.tool``), or gets under another name (``port.name.changed``,
     `to`): its `kind`, its `name` as the source's inventory
     names it (a skill's, command's, agent's or server's name; a hook's event in
     satchel's spelling, see `satchel.port.hook_key`), and the diagnostic saying why."""
@@ -49,7 +50,12 @@ class Drop:
     def whole(self) -> bool:
         """Whether the component itself is left out (not only some of its fields, and
         not only its name: `to`)."""
-        return self.diagnostic.code not in ("port.mcp.field", "port.name.changed")
+        return self.diagnostic.code not in (
+            "port.mcp.field",
+            "port.name.changed",
+            "port.hook.tool",
+            "port.hook.answer",
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "code": self.diagnostic.code}

@@ -31,13 +31,17 @@ def relative(root: Path, path: Path | None) -> str | None:
 class Plan:
     """The target being built for `plugin`: `files` (plugin-relative path -> text)
     and `drops`. `sources` are the files the source plugin reads its components from
-    (plugin-relative): port never writes over one of them."""
+    (plugin-relative): port never writes over one of them, but for `bases`: a file
+    port adds to (path -> the bytes it held when read), written only while it still
+    holds them. `owned` are the files port wrote (its record) that nobody changed."""
 
     plugin: Plugin
     target: Target
     sources: frozenset[str]
     files: dict[str, str] = field(default_factory=dict)
     drops: list[Drop] = field(default_factory=list)
+    bases: dict[str, bytes] = field(default_factory=dict)
+    owned: frozenset[str] = frozenset()
 
     def drop(
         self,

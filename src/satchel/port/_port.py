@@ -29,7 +29,7 @@ from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_iden
 from satchel.port._build import BUILDERS
 from satchel.port._model import Drop, Kind, PortReport, TargetReport
 from satchel.port._plan import Plan, relative
-from satchel.port._targets import TARGETS, Target, hook_key
+from satchel.port._targets import TARGETS, Target, fires, hook_key
 from satchel.port._text import json_text
 from satchel.port._write import Record, write_files
 
@@ -90,6 +90,7 @@ def port(
     plugin, found = read_plugin(root, detection=_detection(record))
     if plugin is None:
         return PortReport(root, None, (), tuple(found), dry_run)
+    plugin = _without_added(plugin, record)
     sources = _sources(plugin, record)
     reports = [_target(plugin, t, sources, record, force, dry_run) for t in chosen]
     if not dry_run and any(f.action == "written" for r in reports for f in r.files):
@@ -109,6 +110,20 @@ def _owned(record: Record, rel: str) -> bool:
         return path.is_file() and record.owns(rel, path.read_bytes())
     except OSError:
         return False
+
+
+def _without_added(plugin: Plugin, record: Record) -> Plugin:
+    """`plugin` without the hooks port added to one of its files before (a file the
+    record says port wrote, under an event the source's host does not fire): they are
+    a target's, written again from the source's own."""
+    added = tuple(
+        h
+        for h in plugin.hooks
+        if (rel := relative(plugin.root, h.path)) is not None
+        and _owned(record, rel)
+        and fires(plugin.format, h.event) is False
+    )
+    return replace(plugin, hooks=tuple(h for h in plugin.hooks if h not in added))
 
 
 def _sources(plugin: Plugin, record: Record) -> frozenset[str]:
@@ -146,12 +161,14 @@ def _target(
     if skip is not None:
         return TargetReport(target.name, target.title, problems=(skip,), skipped=True)
     kept, drops = _kept(plugin, target)
-    plan = Plan(kept, target, sources, drops=drops)
+    owned = frozenset(rel for rel in record.files if _owned(record, rel))
+    plan = Plan(kept, target, sources, drops=drops, owned=owned)
     manifest = BUILDERS[target.format](plan)
     files = {target.manifest: json_text(manifest), **plan.files}
     written, problems = write_files(
-        record.root, files, record, force=force, dry_run=dry_run, target=target.name
-    )
+        record.root, files, record, force=force, dry_run=dry_run, target=target.name,
+        bases=plan.bases,
+    )  # fmt: skip
     return TargetReport(
         target.name, target.title, tuple(written), tuple(plan.drops), tuple(problems)
     )

@@ -26,7 +26,16 @@ from satchel.hosts._profiles import PROFILES
 from satchel.plugins._carry import Part
 from satchel.plugins._model import Format
 
-__all__ = ["CLAUDE_SPELLED", "CLAUDE_TOOLS", "TARGETS", "Target", "hook_key", "target_event"]
+__all__ = [
+    "CLAUDE_SPELLED",
+    "CLAUDE_TOOLS",
+    "TARGETS",
+    "Target",
+    "fires",
+    "hook_key",
+    "source_hooks",
+    "target_event",
+]
 
 # the plugin formats whose hooks name events as Claude Code does (Kimi's are the same)
 CLAUDE_SPELLED: frozenset[Format] = frozenset(("claude", "kimi"))
@@ -134,3 +143,20 @@ def target_event(hook: HookSpec, target: Target) -> str | None:
         return None if key is None else names.get(key)
     name = claude_event(hook)
     return name if name in target.events else None
+
+
+def fires(fmt: Format, event: str) -> bool | None:
+    """Whether the host whose own plugin format is `fmt` fires `event` (its own
+    spelling); None when no host port writes for has that format."""
+    host = next((t for t in TARGETS.values() if t.format == fmt and not t.spec.standard), None)
+    return None if host is None else event in host.events
+
+
+def source_hooks(fmt: str) -> tuple[PortHooks, tuple[str, ...]] | None:
+    """How the host whose own hook format is `fmt` spells hooks (its `PortHooks`: its
+    tools) and the project variables it sets for a hook; None when port writes for no
+    such host."""
+    host = next((t for t in TARGETS.values() if t.format == fmt and not t.spec.standard), None)
+    if host is None:
+        return None
+    return host.hooks, host.profile.hooks.variables.project

@@ -8,9 +8,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["json_text", "placeholders", "toml_string", "toml_table"]
+__all__ = ["json_text", "placeholders", "project_dir", "toml_string", "toml_table"]
 
-_VAR = re.compile(r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}")
+_VAR = re.compile(
+    r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}|\$(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)(?!\w)"
+)
 _DEL = "\x7f"
 
 
@@ -44,10 +46,36 @@ def _value(value: str | int | float | bool) -> str:
 def placeholders(text: str, root: str | None, data: str | None) -> str:
     """`text` with the plugin-root and plugin-data placeholders of every dialect
     (``${CLAUDE_PLUGIN_ROOT}``, ``${PLUGIN_ROOT}``, ``${KIMI_PLUGIN_ROOT}``, and the
-    ``DATA`` forms) spelled as `root` and `data`; None keeps that one as written."""
+    ``DATA`` forms, with or without braces) spelled as `root` and `data`; None keeps
+    that one as written."""
 
     def spelled(match: re.Match[str]) -> str:
-        wanted = root if match.group(1) == "ROOT" else data
+        wanted = root if "ROOT" in (match.group(1), match.group(2)) else data
         return match.group(0) if wanted is None else wanted
 
     return _VAR.sub(spelled, text)
+
+
+def project_dir(
+    text: str, source: tuple[str, ...], target: tuple[str, ...]
+) -> tuple[str, str | None]:
+    """`text` with each of `source`'s project variables (``$CLAUDE_PROJECT_DIR``,
+    ``${GEMINI_PROJECT_DIR}``) that the target does not set written as the first of
+    `target`'s, and the first such variable when the target sets none (None: all
+    written)."""
+    missing: list[str] = []
+
+    def spelled(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        if name not in source or name in target:
+            return match.group(0)
+        if not target:
+            missing.append(name)
+            return match.group(0)
+        return "${" + target[0] + "}" if match.group(1) else "$" + target[0]
+
+    names = "|".join(re.escape(n) for n in source)
+    if not names:
+        return text, None
+    out = re.sub(rf"\$\{{({names})\}}|\$({names})(?!\w)", spelled, text)
+    return out, (missing[0] if missing else None)

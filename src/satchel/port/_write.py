@@ -73,14 +73,18 @@ def write_files(
     force: bool,
     dry_run: bool,
     target: str,
+    bases: Mapping[str, bytes] | None = None,
 ) -> tuple[list[Written], list[Diagnostic]]:
     """Each of `files` (plugin-relative path -> text) written below `root` as the
-    rules above allow (`dry_run`: only judged), with what happened to it."""
+    rules above allow (`dry_run`: only judged), with what happened to it. A file of
+    `bases` (path -> bytes) is one port adds to: it is replaced while it still holds
+    those bytes."""
     written: list[Written] = []
     problems: list[Diagnostic] = []
     for rel, text in files.items():
         data = text.encode("utf-8")
-        action, problem = _judge(root, rel, data, record, force=force)
+        base = (bases or {}).get(rel)
+        action, problem = _judge(root, rel, data, record, force=force, base=base)
         if problem is not None:
             problems.append(_tagged(problem, target))
         if action == "written":
@@ -99,7 +103,7 @@ def _tagged(found: Diagnostic, target: str) -> Diagnostic:
 
 
 def _judge(
-    root: Path, rel: str, data: bytes, record: Record, *, force: bool
+    root: Path, rel: str, data: bytes, record: Record, *, force: bool, base: bytes | None = None
 ) -> tuple[Action, Diagnostic | None]:
     path = root / rel
     if not contained(path, root) or not contained(path.parent, root):
@@ -117,7 +121,7 @@ def _judge(
         return "refused", diagnostic("port.file.exists", message, path)
     if current == data:
         return "unchanged", None
-    if force or record.owns(rel, current):
+    if force or record.owns(rel, current) or current == base:
         return "written", None
     message = f"{rel} exists and port did not write it; it is left as it is"
     hint = "pass --force to replace it"

@@ -1,0 +1,151 @@
+"""Each hook in each target's dialect, in every direction: tool names in a matcher
+(Claude Code's ``Bash``, Gemini CLI's ``run_shell_command``, Codex's ``apply_patch``,
+Cursor's ``Shell``), MCP tool names (``mcp__s__t``, ``mcp_s_t``), the project
+variable, handler types and timeout units; and what cannot be translated, left out
+with the ``port.hook.*`` code of its rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satchel.port import port
+from tests.support import write_tree
+
+
+def _group(matcher: str | None, command: str, **handler: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **handler}]}
+    return entry if matcher is None else {"matcher": matcher, **entry}
+
+
+def claude_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
+    manifest = {"name": "guard", "version": "1.0.0"}
+    return write_tree(root, {".claude-plugin/plugin.json": json.dumps(manifest),
+                             "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
+
+
+def gemini_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
+    manifest = {"name": "guard", "version": "1.0.0"}
+    return write_tree(root, {"gemini-extension.json": json.dumps(manifest),
+                             "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
+
+
+def written(root: Path, rel: str) -> Any:
+    return json.loads((root / rel).read_text(encoding="utf-8"))
+
+
+def drop_notes(report: Any) -> list[tuple[str, str]]:
+    return [(d.diagnostic.code, d.diagnostic.message) for d in report.drops]
+
+
+def test_a_gemini_extensions_hooks_reach_claude_code_in_its_names_and_units(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("run_shell_command", "${extensionPath}/guard.sh", timeout=5000)],
+        "AfterTool": [_group("write_file|replace", "${extensionPath}/log.sh")],
+        "SessionStart": [_group(None, "echo hi")],
+    })  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    manifest = written(root, ".claude-plugin/plugin.json")
+    assert manifest["hooks"] == {
+        "PreToolUse": [_group("Bash", "${CLAUDE_PLUGIN_ROOT}/guard.sh", timeout=5)],
+        "PostToolUse": [_group("Write|Edit|MultiEdit", "${CLAUDE_PLUGIN_ROOT}/log.sh", timeout=60)],
+    }
+    # Gemini CLI's default timeout (60 s) is written out: Claude Code's is 600 s. And
+    # SessionStart has one name in both: Claude Code runs it from hooks/hooks.json
+    assert drop_notes(claude) == []
+
+
+def test_a_gemini_extensions_hooks_reach_codex_in_its_tool_names(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("run_shell_command", "${extensionPath}/guard.sh", timeout=5000),
+                       _group("read_file", "./read.sh")],
+        "AfterTool": [_group("mcp_github_create_issue", "./mcp.sh")],
+    })  # fmt: skip
+    (codex,) = port(root, ["codex"]).targets
+    hooks = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
+    assert hooks == {
+        "PreToolUse": [_group("Bash", "${PLUGIN_ROOT}/guard.sh", timeout=5)],
+        "PostToolUse": [_group("mcp__github__create_issue", "./mcp.sh", timeout=60)],
+    }
+    assert drop_notes(codex) == [(
+        "port.hook.matcher",
+        "codex: BeforeTool hook: its matcher 'read_file' names read_file, a tool Codex "
+        "fires no hook for; the hook is not written",
+    )]  # fmt: skip
+
+
+def test_claude_code_matchers_become_each_targets_tools(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("Bash", "./g.sh"), _group("mcp__github__.*", "./m.sh")],
+        "PostToolUse": [_group("Read|Bash", "./r.sh")],
+    })  # fmt: skip
+    report = port(root, ["codex", "cursor", "gemini"])
+    codex = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
+    assert [g["matcher"] for g in codex["PreToolUse"]] == ["Bash", "mcp__github__.*"]
+    assert [g["matcher"] for g in codex["PostToolUse"]] == ["Bash"]
+    cursor = written(root, ".cursor-plugin/plugin.json")["hooks"]["hooks"]
+    assert [h["matcher"] for h in cursor["preToolUse"]] == ["Shell"]
+    gemini = written(root, "hooks/hooks.json")["hooks"]
+    assert [g["matcher"] for g in gemini["BeforeTool"]] == ["run_shell_command", "mcp_github_.*"]
+    assert [g["matcher"] for g in gemini["AfterTool"]] == ["read_file|run_shell_command"]
+    said = {t.target: [c for c, _ in drop_notes(t)] for t in report.targets}
+    # Codex's hooks see no Read; Cursor's matchers name no MCP server (the regex is
+    # left out whole)
+    assert said == {
+        "codex": ["port.hook.tool"],
+        "cursor": ["port.hook.matcher"],
+        "gemini": [],
+    }
+
+
+@pytest.mark.parametrize(("target", "code"), [("codex", "port.hook.variable"),
+                                              ("gemini", None)])  # fmt: skip
+def test_the_project_variable_is_the_targets_or_the_hook_is_left_out(tmp_path, target, code):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", '"$CLAUDE_PROJECT_DIR"/g.sh')]}
+    )
+    (report,) = port(root, [target]).targets
+    assert [c for c, _ in drop_notes(report)] == ([] if code is None else [code])
+
+
+def test_a_handler_type_the_target_lacks_is_left_out(tmp_path):
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "http", "url": "http://127.0.0.1:9/h"},
+        {"type": "command", "command": "./g.sh"},
+    ]}]}  # fmt: skip
+    root = claude_source(tmp_path / "guard", hooks)
+    (codex,) = port(root, ["codex"]).targets
+    assert [c for c, _ in drop_notes(codex)] == ["port.hook.handler"]
+    assert written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"] == {
+        "PreToolUse": [_group("Bash", "./g.sh")]
+    }
+
+
+def test_a_script_answering_in_claude_codes_json_is_said_where_the_target_ignores_it(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "${CLAUDE_PLUGIN_ROOT}/g.sh"')]}
+    )
+    answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+    (root / "g.sh").write_text(f"echo '{json.dumps(answer)}'\n", encoding="utf-8")
+    report = port(root, ["codex", "gemini"])
+    said = {t.target: drop_notes(t) for t in report.targets}
+    assert said == {"codex": [], "gemini": [(
+        "port.hook.answer",
+        "gemini: PreToolUse hook: g.sh answers with hookSpecificOutput.permissionDecision, "
+        'which Gemini CLI does not read (it runs the call); exit 2 or {"decision": "block"} '
+        "refuses there",
+    )]}  # fmt: skip
+    # the hook is written all the same: its other answers refuse there
+    assert "BeforeTool" in written(root, "hooks/hooks.json")["hooks"]
+
+
+def test_the_plugin_root_without_braces_is_the_targets_too(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "$CLAUDE_PLUGIN_ROOT/g.sh"')]}
+    )
+    port(root, ["gemini"])
+    (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert group["hooks"][0]["command"] == 'sh "${extensionPath}/g.sh"'
