@@ -1,11 +1,21 @@
-"""The source plugins the port tests start from: a Claude Code plugin with skills,
-commands, agents, hooks and MCP servers, and a Codex plugin."""
+"""The source plugins the port tests start from (a Claude Code plugin with skills,
+commands, agents, hooks and MCP servers, a Codex plugin, a Kimi Code plugin and an
+Agent Plugins plugin with Vibe's extension), and how a round trip is judged: a
+plugin's `inventory`, what a target should load of it (`expected`), and the written
+plugin as the target's host reads it (`read_as`)."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
+from satchel.diagnostics import Diagnostic
+from satchel.hosts import get
+from satchel.plugins import Detection, Plugin, read_plugin
+from satchel.plugins._carry import carried
+from satchel.port import TARGETS, hook_key
+from satchel.port._model import TargetReport
 from tests.support import skill_md, write_tree
 
 
@@ -193,3 +203,44 @@ def vibe_plugin(root: Path) -> Path:
     )
     (tree / "bin/calendar").chmod(0o755)  # a program: on PATH once ported to Claude Code
     return tree
+
+
+def inventory(plugin: Plugin) -> dict[str, Counter[str]]:
+    """What a plugin holds, kind by kind: skill, command, agent and server names, and
+    hooks by event (`satchel.port.hook_key`)."""
+    return {
+        "skill": Counter(s.name for s in plugin.skills),
+        "command": Counter(c.name for c in plugin.commands),
+        "agent": Counter(a.name for a in plugin.agents),
+        "hook": Counter(hook_key(h) for h in plugin.hooks),
+        "mcp_server": Counter(s.name for s in plugin.mcp_servers),
+    }
+
+
+def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
+    """The source's inventory minus what port said the target does not get, a renamed
+    component under its new name."""
+    found = inventory(source)
+    for drop in report.drops:
+        if drop.whole or drop.to is not None:
+            found[drop.kind] -= Counter([drop.name])
+        if drop.to is not None:
+            found[drop.kind] += Counter([drop.to])
+    return found
+
+
+def read_as(root: Path, target: str) -> tuple[Plugin | None, list[Diagnostic]]:
+    """The plugin as the target's host reads it: only that format, with the host's
+    skill rule and strictness, keeping what the host keeps of it (`Host.carries`)."""
+    host = get(TARGETS[target].host)
+    fmt = TARGETS[target].format
+    plugin, found = read_plugin(
+        root,
+        strict=host.strict_plugins,
+        skill_rule=host.plugin_skill_rule or "claude-code",
+        detection=Detection(order=(fmt,), reads=frozenset((fmt,))),
+    )
+    if plugin is None:
+        return None, found
+    plugin, left = carried(plugin, host.carries)
+    return plugin, [*found, *left]
