@@ -921,6 +921,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.skill.location": Entry(
             "warning", "satchel port: a skill is where the target does not read skills"
         ),
+        "port.skill.refused": Entry(
+            "warning", "satchel port: the target's reader refuses a skill the source loads"
+        ),
         "port.target.source": Entry(
             "info", "satchel port: the plugin is already in the target's format; nothing written"
         ),
