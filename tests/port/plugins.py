@@ -7,15 +7,19 @@ plugin as the target's host reads it (`read_as`)."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic
 from satchel.hosts import get
 from satchel.plugins import Detection, Plugin, read_plugin
 from satchel.plugins._carry import carried
+from satchel.plugins._detect import is_plugin_dir
 from satchel.port import TARGETS, hook_key
 from satchel.port._model import TargetReport
+from tests.plugins.test_claude_code_parity import COMMUNITY, TREES
 from tests.support import skill_md, write_tree
 
 
@@ -244,3 +248,53 @@ def read_as(root: Path, target: str) -> tuple[Plugin | None, list[Diagnostic]]:
         return None, found
     plugin, left = carried(plugin, host.carries)
     return plugin, [*found, *left]
+
+
+# -- every plugin the round trips start from ------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _example_plugins() -> dict[str, Path]:
+    """Every plugin directory below examples/ (not the manifest folder inside one)."""
+    found = {}
+    for path in sorted(EXAMPLES.rglob("*")):
+        if path.name.startswith(".") or not path.is_dir() or not is_plugin_dir(path):
+            continue
+        if any(is_plugin_dir(parent) for parent in path.parents if parent != EXAMPLES.parent):
+            continue
+        found[path.relative_to(EXAMPLES).as_posix()] = path
+    return found
+
+
+EXAMPLE_PLUGINS = _example_plugins()
+# broken on purpose (examples/README.md: a manifest that is not valid JSON)
+BROKEN = frozenset(("machine/home/.gemini/extensions/charts",))
+
+
+def _built(tree: Callable[[Path], object]) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        tree(root)
+        return root
+
+    return build
+
+
+BUILT: dict[str, Callable[[Path], Path]] = {
+    **{f"community/{name}": _built(tree) for name, tree in {**TREES, **COMMUNITY}.items()},
+    "port/release-kit": claude_plugin,
+    "port/lint-suite": codex_plugin,
+    "port/guard": kimi_plugin,
+    "port/notes-kit": vibe_plugin,
+}
+SOURCES = [*EXAMPLE_PLUGINS, *BUILT]
+
+
+def source_copy(tmp_path: Path, name: str) -> Path:
+    """The source plugin `name` (one of `SOURCES`) to port: a copy of the example, or
+    the plugin built, at `tmp_path`/plugin."""
+    where = tmp_path / "plugin"
+    if name in EXAMPLE_PLUGINS:
+        shutil.copytree(EXAMPLE_PLUGINS[name], where, symlinks=True)
+        return where
+    return BUILT[name](where)

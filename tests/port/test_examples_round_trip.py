@@ -6,63 +6,14 @@ inventory minus the drops port reported, and with no complaint about a file port
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from satchel.plugins import read_plugin
-from satchel.plugins._detect import is_plugin_dir
 from satchel.port import TARGETS, port
-from tests.plugins.test_claude_code_parity import COMMUNITY, TREES
 
-from .plugins import (
-    claude_plugin,
-    codex_plugin,
-    expected,
-    inventory,
-    kimi_plugin,
-    read_as,
-    vibe_plugin,
-)
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def _example_plugins() -> dict[str, Path]:
-    """Every plugin directory below examples/ (not the manifest folder inside one)."""
-    found = {}
-    for path in sorted(EXAMPLES.rglob("*")):
-        if path.name.startswith(".") or not path.is_dir() or not is_plugin_dir(path):
-            continue
-        if any(is_plugin_dir(parent) for parent in path.parents if parent != EXAMPLES.parent):
-            continue
-        found[path.relative_to(EXAMPLES).as_posix()] = path
-    return found
-
-
-EXAMPLE_PLUGINS = _example_plugins()
-# broken on purpose (examples/README.md: a manifest that is not valid JSON)
-BROKEN = frozenset(("machine/home/.gemini/extensions/charts",))
-
-
-def _built(tree: Callable[[Path], object]) -> Callable[[Path], Path]:
-    def build(root: Path) -> Path:
-        tree(root)
-        return root
-
-    return build
-
-
-BUILT: dict[str, Callable[[Path], Path]] = {
-    **{f"community/{name}": _built(tree) for name, tree in {**TREES, **COMMUNITY}.items()},
-    "port/release-kit": claude_plugin,
-    "port/lint-suite": codex_plugin,
-    "port/guard": kimi_plugin,
-    "port/notes-kit": vibe_plugin,
-}
-SOURCES = [*EXAMPLE_PLUGINS, *BUILT]
+from .plugins import BROKEN, EXAMPLE_PLUGINS, SOURCES, expected, inventory, read_as, source_copy
 
 
 def test_every_example_plugin_is_found():
@@ -80,21 +31,12 @@ def test_every_example_plugin_is_found():
     }
 
 
-def _source(tmp_path: Path, name: str) -> Path:
-    """A copy of the source plugin `name` to port, in `tmp_path`."""
-    where = tmp_path / "plugin"
-    if name in EXAMPLE_PLUGINS:
-        shutil.copytree(EXAMPLE_PLUGINS[name], where, symlinks=True)
-        return where
-    return BUILT[name](where)
-
-
 @pytest.mark.parametrize("target", list(TARGETS))
 @pytest.mark.parametrize("source", SOURCES)
 def test_the_ported_plugin_loads_with_the_source_inventory_minus_the_drops(
     tmp_path: Path, source: str, target: str
 ):
-    root = _source(tmp_path, source)
+    root = source_copy(tmp_path, source)
     before, _ = read_plugin(root)
     if source in BROKEN:
         files = sorted(root.rglob("*"))
