@@ -136,7 +136,8 @@ class Ported:
     """A plugin as the host reads it after ``satchel port --to TARGET`` (worked out in
     a scratch copy, never in the plugin): the port `target`, whether port writes
     anything for it (`written`; not when the plugin is in the host's format already,
-    or its name is one the host refuses: `problems` say which), what the host then
+    its name is one the host refuses, or a file port would write is the plugin's own:
+    `problems` say which, and `loads` and `drops` are those as shipped), what the host then
     `loads`, and what is still lost (`drops`: port's own ``port.*`` drops, then the
     compat rules on the written plugin)."""
 

@@ -46,7 +46,9 @@ def compat(
     a project (`project` makes it one; `home` is the user's home a project is read
     with, and where user profiles are found). Never raises for a bad file; nothing
     is run, and nothing is written outside a scratch directory. `model` sizes every
-    host's skill listing (None: each host's default model; `satchel.hosts.Host.budget`)."""
+    host's skill listing (None: each host's default model; `satchel.hosts.Host.budget`).
+    For a plugin, each host `satchel port` writes for gets its view of the plugin once
+    ported (`HostReport.ported`: port run on a copy in the scratch directory)."""
     root = Path(os.path.realpath(path))
     if root.name == SKILL_FILE and root.is_file():  # a SKILL.md stands for its skill
         root = root.parent
