@@ -5,6 +5,7 @@ exit codes; --host."""
 from __future__ import annotations
 
 import json
+import os
 from functools import partial
 from pathlib import Path
 
@@ -198,3 +199,14 @@ def test_a_lone_skill_and_a_project_have_no_port_view(satchel, in_repo):
     assert {h["ported"] is None for h in skill["hosts"]} == {True}
     project = satchel("compat", *WHERE, "--host", "codex", "--json").json()
     assert project["hosts"][0]["ported"] is None
+
+
+def test_a_named_pipe_in_the_plugin_is_left_out_of_the_port_view(satchel, triple):
+    """The scratch copy port writes into takes files, folders and links only: a named
+    pipe would hang a copy that read it."""
+    os.mkfifo(triple / "skills" / "pipe")
+    document = satchel("compat", "triple", "--host", "kimi", "--json").json()
+    (kimi,) = document["hosts"]
+    assert kimi["ported"]["written"] is True
+    assert kimi["ported"]["problems"] == []
+    assert kimi["ported"]["loads"]["skills"] == ["triple:review"]

@@ -180,7 +180,10 @@ def _print_verdicts(hosts: tuple[HostReport, ...]) -> None:
     grid = out.table("host", "verdict", whole=1)
     for h in hosts:
         if h.verdict == "neither" and (h.ported is None or not h.ported.written):
-            why = "port writes nothing for it" if h.ported is not None else "port has no target"
+            why = "port has no target"
+            if h.ported is not None:
+                codes = ", ".join(d.code for d in h.ported.problems)
+                why = f"port writes nothing for it: {codes}" if codes else "port writes nothing"
             verdict = f"drops something as shipped ({why})"
         else:
             target = h.ported.target if h.ported is not None else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -19,7 +20,7 @@ from satchel._environment import Environment
 from satchel.compat._model import Drop, HostReport, Loads, Ported
 from satchel.compat._rules import Subject
 from satchel.compat._view import Scratch
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.hosts import Host
 from satchel.port import TARGETS, Target, port
 from satchel.port import Drop as PortDrop
@@ -49,7 +50,12 @@ def after_port(
         return None
     where = base / "ported" / target.name
     copy = where / "plugin" / root.name
-    shutil.copytree(root, copy, symlinks=True)
+    try:
+        shutil.copytree(root, copy, symlinks=True, ignore=_special)
+    except OSError as e:  # shutil.Error too: an unreadable file
+        message = f"{root.name} could not be copied to port it for {host.title}: {_first(e)}"
+        problem = diagnostic("compat.port.uncopied", message, root)
+        return Ported(target.name, False, shipped.loads, shipped.drops, (problem,))
     report = port(copy, [target.name])
     if report.format is None or not report.targets:
         return None
@@ -62,6 +68,28 @@ def after_port(
     loads, dropped = judge(host, env, subject)
     lost = tuple(_lost(d, subject) for d in written.drops if d.diagnostic.code != _RENAMED)
     return Ported(target.name, True, loads, (*lost, *dropped), problems)
+
+
+def _special(folder: str, names: list[str]) -> set[str]:
+    """What the copy leaves out: anything but a file, a folder or a link (a named
+    pipe, a socket, a device), which no reader reads and a copy could hang on."""
+    kept = (stat.S_ISREG, stat.S_ISDIR, stat.S_ISLNK)
+    return {n for n in names if not any(k(_mode(os.path.join(folder, n))) for k in kept)}
+
+
+def _mode(path: str) -> int:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return 0
+
+
+def _first(error: OSError) -> str:
+    """The first reason of a copy that failed (`shutil.Error` lists every file's)."""
+    found = error.args[0] if error.args else None
+    if isinstance(found, list) and found and isinstance(found[0], tuple) and len(found[0]) == 3:
+        return str(found[0][2])
+    return error.strerror or str(error)
 
 
 def _lost(drop: PortDrop, subject: Subject) -> Drop:
