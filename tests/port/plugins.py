@@ -148,6 +148,28 @@ def codex_plugin(root: Path) -> Path:
     )
 
 
+def codex_renamed(root: Path) -> Path:
+    """``writing-desk``: a Codex plugin whose skills are named by their frontmatter, one
+    not its folder's (``skills/brand-voice`` is ``voice-of-the-brand``), one with no
+    ``name:`` (named by its folder), as community plugins hold them."""
+    manifest = {
+        "name": "writing-desk",
+        "version": "0.2.0",
+        "description": "Write in the house style.",
+        "skills": "./skills/",
+        "interface": {"displayName": "Writing Desk"},
+    }
+    return write_tree(
+        root,
+        {
+            ".codex-plugin/plugin.json": _json(manifest),
+            "skills/brand-voice/SKILL.md": skill_md("voice-of-the-brand", "Sound like us."),
+            "skills/style-guide/SKILL.md": "---\ndescription: How we write.\n---\nWrite.\n",
+            "skills/seo/SKILL.md": skill_md("seo", "Search terms."),
+        },
+    )
+
+
 def kimi_plugin(root: Path) -> Path:
     """``guard``: 1 skill, 1 MCP server, 3 hooks (one on Kimi's own TurnStarted)."""
     manifest = {
@@ -284,6 +306,7 @@ BUILT: dict[str, Callable[[Path], Path]] = {
     **{f"community/{name}": _built(tree) for name, tree in {**TREES, **COMMUNITY}.items()},
     "port/release-kit": claude_plugin,
     "port/lint-suite": codex_plugin,
+    "port/writing-desk": codex_renamed,
     "port/guard": kimi_plugin,
     "port/notes-kit": vibe_plugin,
 }

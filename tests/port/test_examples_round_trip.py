@@ -16,6 +16,7 @@ import pytest
 
 from satchel.plugins import read_plugin
 from satchel.port import TARGETS, port
+from tests.tools import claude_validate
 
 from .plugins import BROKEN, EXAMPLE_PLUGINS, SOURCES, expected, inventory, read_as, source_copy
 from .test_gemini_cli import run
@@ -123,3 +124,22 @@ def test_gemini_cli_lists_the_skills_under_the_names_port_reported(
         "port.name.changed", "port.skill.refused"
     }  # fmt: skip
     assert listed[source] == sorted(expected(before, report)["skill"].elements())
+
+
+def test_claude_code_names_the_skills_as_port_reported(claude_code: Path, tmp_path: Path):
+    """The Codex plugin whose skill is named otherwise than its folder, ported to Claude
+    Code: ``claude plugin validate --json`` provides it under its folder's name, as
+    port's ``port.name.changed`` said."""
+    root = source_copy(tmp_path, "port/writing-desk")
+    before, _ = read_plugin(root)
+    assert before is not None
+    (report,) = port(root, ["claude-code"]).targets
+    assert [(d.diagnostic.code, d.name, d.to) for d in report.drops] == [
+        ("port.name.changed", "voice-of-the-brand", "brand-voice")
+    ]
+    home = tmp_path / "home"
+    home.mkdir()
+    validated = claude_validate(claude_code, root, home)
+    assert validated["success"] is True, validated["manifest"]["errors"]
+    wanted = expected(before, report)["skill"].elements()
+    assert sorted(validated["provides"]["skills"]) == sorted(f"{before.name}:{s}" for s in wanted)
