@@ -147,6 +147,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "compat.name.refused": Entry(
             "error", "the host refuses a skill's name (too long, or its plugin skill rule)"
         ),
+        "compat.port.uncopied": Entry(
+            "warning", "satchel compat: the plugin could not be copied to work out its port view"
+        ),
         "compat.root.unread": Entry("error", "an item sits in a folder the host does not read"),
         "config.invalid": Entry(
             "warning", "satchel's config.toml could not be read; its settings are ignored"
@@ -935,6 +938,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "port.skill.location": Entry(
             "warning", "satchel port: a skill is where the target does not read skills"
+        ),
+        "port.skill.refused": Entry(
+            "warning", "satchel port: the target's reader refuses a skill the source loads"
         ),
         "port.target.source": Entry(
             "info", "satchel port: the plugin is already in the target's format; nothing written"

@@ -5,6 +5,7 @@ exit codes; --host."""
 from __future__ import annotations
 
 import json
+import os
 from functools import partial
 from pathlib import Path
 
@@ -134,7 +135,12 @@ def test_the_scratch_view_writes_nothing_into_the_subject(satchel, triple):
 def test_the_json_is_one_envelope(satchel, triple):
     document = json.loads(satchel("compat", "triple", "--json").out)
     assert set(document) == {"version", "path", "kind", "hosts", "diagnostics"}
-    assert set(document["hosts"][0]) == {"host", "title", "loads", "drops", "tokens"}
+    assert set(document["hosts"][0]) == {
+        "host", "title", "loads", "drops", "tokens", "ported", "verdict"
+    }  # fmt: skip
+    assert set(document["hosts"][0]["ported"]) == {
+        "target", "written", "loads", "drops", "problems"
+    }  # fmt: skip
 
 
 def test_require_fails_for_a_drop_the_loader_only_warns_about(satchel, tmp_path):
@@ -150,3 +156,57 @@ def test_require_fails_for_a_drop_the_loader_only_warns_about(satchel, tmp_path)
     assert result.code == 1
     hosts = {h["host"]: h for h in result.json()["hosts"]}
     assert [d["code"] for d in hosts["claude-code"]["drops"]] == ["compat.load.refused"]
+
+
+PR_TOOLS = "examples/workspace/.satchel/plugins/pr-tools"
+
+
+def test_require_passes_when_port_makes_the_host_load_everything(satchel, in_repo):
+    """Cursor reads nothing of the Claude Code plugin as shipped, and all of it once
+    port wrote its manifest: --require passes, --require-as-shipped does not."""
+    document = satchel("compat", PR_TOOLS, "--host", "cursor", "--json").json()
+    (cursor,) = document["hosts"]
+    assert [d["code"] for d in cursor["drops"]] == ["compat.format.unread"]
+    assert cursor["ported"]["written"] is True
+    assert cursor["ported"]["drops"] == []
+    assert cursor["verdict"] == "port"
+    assert satchel("compat", PR_TOOLS, "--require", "cursor").code == 0
+    assert satchel("compat", PR_TOOLS, "--require-as-shipped", "cursor").code == 1
+
+
+def test_require_fails_for_what_neither_the_plugin_nor_port_makes_load(satchel, in_repo):
+    """Codex keeps no command or agent of a plugin either way."""
+    document = satchel("compat", PR_TOOLS, "--host", "codex", "--json").json()
+    (codex,) = document["hosts"]
+    assert codex["verdict"] == "neither"
+    assert {d["code"] for d in codex["ported"]["drops"]} >= {
+        "port.command.unsupported", "port.agent.unsupported"
+    }  # fmt: skip
+    assert satchel("compat", PR_TOOLS, "--require", "codex").code == 1
+
+
+def test_a_host_port_writes_nothing_for_is_judged_as_shipped(satchel, in_repo):
+    document = satchel("compat", PR_TOOLS, "--host", "claude-code", "--json").json()
+    (claude,) = document["hosts"]
+    assert claude["ported"]["written"] is False
+    assert [d["code"] for d in claude["ported"]["problems"]] == ["port.target.source"]
+    assert claude["ported"]["loads"] == claude["loads"]
+    assert claude["verdict"] == "as-shipped"
+
+
+def test_a_lone_skill_and_a_project_have_no_port_view(satchel, in_repo):
+    skill = satchel("compat", "examples/workspace/.agents/skills/db-migrations", "--json").json()
+    assert {h["ported"] is None for h in skill["hosts"]} == {True}
+    project = satchel("compat", *WHERE, "--host", "codex", "--json").json()
+    assert project["hosts"][0]["ported"] is None
+
+
+def test_a_named_pipe_in_the_plugin_is_left_out_of_the_port_view(satchel, triple):
+    """The scratch copy port writes into takes files, folders and links only: a named
+    pipe would hang a copy that read it."""
+    os.mkfifo(triple / "skills" / "pipe")
+    document = satchel("compat", "triple", "--host", "kimi", "--json").json()
+    (kimi,) = document["hosts"]
+    assert kimi["ported"]["written"] is True
+    assert kimi["ported"]["problems"] == []
+    assert kimi["ported"]["loads"]["skills"] == ["triple:review"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.compat import Drop, HostReport, compat
+from satchel.compat import Drop, HostReport, Loads, compat
 from satchel.hosts import get
 from satchel.plugins import read_plugin
 from satchel.plugins._carry import PARTS, carries
@@ -24,6 +24,7 @@ from satchel.port import TARGETS, port
 from satchel.port._model import TargetReport
 from satchel.port._targets import fires, source_hooks, target_event
 from satchel.port._tools import translate
+from tests.port.plugins import BROKEN, SOURCES, expected, source_copy
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PLUGINS = sorted(
@@ -170,3 +171,45 @@ def test_a_host_keeps_of_the_source_what_port_writes_for_it(plugin: Path, target
         if getattr(source, field):
             kept = profile.keeps(spec.format, field)  # type: ignore[arg-type]
             assert bool(getattr(seen.loads, field)) == kept, field
+
+
+# -- compat's view after port is port's own output, read as the host reads it ----------
+
+TARGET_HOSTS = [t.host for t in TARGETS.values()]
+
+
+def _counts(found: dict[str, Counter[str]]) -> dict[str, int]:
+    return {kind: sum(names.values()) for kind, names in found.items()}
+
+
+@pytest.mark.parametrize("source", [s for s in SOURCES if s not in BROKEN])
+def test_compat_after_port_loads_what_port_writes_and_says_what_it_drops(
+    tmp_path: Path, source: str
+):
+    """For every example and community-shaped plugin and every host port writes for,
+    compat's port view loads, kind by kind, the source minus port's drops (the
+    dry run's), lists each of those drops, and writes nothing into the plugin."""
+    root = source_copy(tmp_path, source)
+    files = sorted((p, p.read_bytes() if p.is_file() else b"") for p in root.rglob("*"))
+    before, _ = read_plugin(root)
+    assert before is not None
+    report = compat(root, hosts=TARGET_HOSTS)
+    assert sorted((p, p.read_bytes() if p.is_file() else b"") for p in root.rglob("*")) == files
+    for target in TARGETS.values():
+        seen = report.get(target.host)
+        assert seen is not None and seen.ported is not None
+        assert seen.ported.target == target.name
+        (planned,) = port(root, [target.name], dry_run=True).targets
+        if planned.skipped:
+            assert not seen.ported.written
+            assert (seen.ported.loads, seen.ported.drops) == (seen.loads, seen.drops)
+            continue
+        assert seen.ported.written, target.name
+        wanted = _counts(expected(before, planned))
+        assert _counts_of(seen.ported.loads) == wanted, target.name
+        lost = {(d.component, d.id) for d in seen.ported.drops}
+        assert {(d.kind, d.name) for d in planned.drops if d.whole} <= lost, target.name
+
+
+def _counts_of(loads: Loads) -> dict[str, int]:
+    return {kind: len(getattr(loads, field)) for kind, field in LOADS.items()}

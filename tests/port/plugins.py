@@ -1,11 +1,25 @@
-"""The source plugins the port tests start from: a Claude Code plugin with skills,
-commands, agents, hooks and MCP servers, and a Codex plugin."""
+"""The source plugins the port tests start from (a Claude Code plugin with skills,
+commands, agents, hooks and MCP servers, a Codex plugin, a Kimi Code plugin and an
+Agent Plugins plugin with Vibe's extension), and how a round trip is judged: a
+plugin's `inventory`, what a target should load of it (`expected`), and the written
+plugin as the target's host reads it (`read_as`)."""
 
 from __future__ import annotations
 
 import json
+import shutil
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
+from satchel.diagnostics import Diagnostic
+from satchel.hosts import get
+from satchel.plugins import Detection, Plugin, read_plugin
+from satchel.plugins._carry import carried
+from satchel.plugins._detect import is_plugin_dir
+from satchel.port import TARGETS, hook_key
+from satchel.port._model import TargetReport
+from tests.plugins.test_claude_code_parity import COMMUNITY, TREES
 from tests.support import skill_md, write_tree
 
 
@@ -134,6 +148,28 @@ def codex_plugin(root: Path) -> Path:
     )
 
 
+def codex_renamed(root: Path) -> Path:
+    """``writing-desk``: a Codex plugin whose skills are named by their frontmatter, one
+    not its folder's (``skills/brand-voice`` is ``voice-of-the-brand``), one with no
+    ``name:`` (named by its folder), as community plugins hold them."""
+    manifest = {
+        "name": "writing-desk",
+        "version": "0.2.0",
+        "description": "Write in the house style.",
+        "skills": "./skills/",
+        "interface": {"displayName": "Writing Desk"},
+    }
+    return write_tree(
+        root,
+        {
+            ".codex-plugin/plugin.json": _json(manifest),
+            "skills/brand-voice/SKILL.md": skill_md("voice-of-the-brand", "Sound like us."),
+            "skills/style-guide/SKILL.md": "---\ndescription: How we write.\n---\nWrite.\n",
+            "skills/seo/SKILL.md": skill_md("seo", "Search terms."),
+        },
+    )
+
+
 def kimi_plugin(root: Path) -> Path:
     """``guard``: 1 skill, 1 MCP server, 3 hooks (one on Kimi's own TurnStarted)."""
     manifest = {
@@ -193,3 +229,95 @@ def vibe_plugin(root: Path) -> Path:
     )
     (tree / "bin/calendar").chmod(0o755)  # a program: on PATH once ported to Claude Code
     return tree
+
+
+def inventory(plugin: Plugin) -> dict[str, Counter[str]]:
+    """What a plugin holds, kind by kind: skill, command, agent and server names, and
+    hooks by event (`satchel.port.hook_key`)."""
+    return {
+        "skill": Counter(s.name for s in plugin.skills),
+        "command": Counter(c.name for c in plugin.commands),
+        "agent": Counter(a.name for a in plugin.agents),
+        "hook": Counter(hook_key(h) for h in plugin.hooks),
+        "mcp_server": Counter(s.name for s in plugin.mcp_servers),
+    }
+
+
+def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
+    """The source's inventory minus what port said the target does not get, a renamed
+    component under its new name."""
+    found = inventory(source)
+    for drop in report.drops:
+        if drop.whole or drop.to is not None:
+            found[drop.kind] -= Counter([drop.name])
+        if drop.to is not None:
+            found[drop.kind] += Counter([drop.to])
+    return found
+
+
+def read_as(root: Path, target: str) -> tuple[Plugin | None, list[Diagnostic]]:
+    """The plugin as the target's host reads it: only that format, with the host's
+    skill rule and strictness, keeping what the host keeps of it (`Host.carries`)."""
+    host = get(TARGETS[target].host)
+    fmt = TARGETS[target].format
+    plugin, found = read_plugin(
+        root,
+        strict=host.strict_plugins,
+        skill_rule=host.plugin_skill_rule or "claude-code",
+        detection=Detection(order=(fmt,), reads=frozenset((fmt,))),
+    )
+    if plugin is None:
+        return None, found
+    plugin, left = carried(plugin, host.carries)
+    return plugin, [*found, *left]
+
+
+# -- every plugin the round trips start from ------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _example_plugins() -> dict[str, Path]:
+    """Every plugin directory below examples/ (not the manifest folder inside one)."""
+    found = {}
+    for path in sorted(EXAMPLES.rglob("*")):
+        if path.name.startswith(".") or not path.is_dir() or not is_plugin_dir(path):
+            continue
+        if any(is_plugin_dir(parent) for parent in path.parents if parent != EXAMPLES.parent):
+            continue
+        found[path.relative_to(EXAMPLES).as_posix()] = path
+    return found
+
+
+EXAMPLE_PLUGINS = _example_plugins()
+# broken on purpose (examples/README.md: a manifest that is not valid JSON)
+BROKEN = frozenset(("machine/home/.gemini/extensions/charts",))
+
+
+def _built(tree: Callable[[Path], object]) -> Callable[[Path], Path]:
+    def build(root: Path) -> Path:
+        tree(root)
+        return root
+
+    return build
+
+
+BUILT: dict[str, Callable[[Path], Path]] = {
+    **{f"community/{name}": _built(tree) for name, tree in {**TREES, **COMMUNITY}.items()},
+    "port/release-kit": claude_plugin,
+    "port/lint-suite": codex_plugin,
+    "port/writing-desk": codex_renamed,
+    "port/guard": kimi_plugin,
+    "port/notes-kit": vibe_plugin,
+}
+SOURCES = [*EXAMPLE_PLUGINS, *BUILT]
+
+
+def source_copy(tmp_path: Path, name: str) -> Path:
+    """The source plugin `name` (one of `SOURCES`) to port: a copy of the example, or
+    the plugin built, at `tmp_path`/plugin."""
+    where = tmp_path / "plugin"
+    if name in EXAMPLE_PLUGINS:
+        shutil.copytree(EXAMPLE_PLUGINS[name], where, symlinks=True)
+        return where
+    return BUILT[name](where)

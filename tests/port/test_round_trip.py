@@ -8,21 +8,27 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import satchel
 from satchel.hosts import get
-from satchel.plugins import Detection, Plugin, read_plugin
-from satchel.plugins._carry import carried
+from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import UNREAD
-from satchel.port import TARGETS, hook_key, port
+from satchel.port import TARGETS, port
 from satchel.port._model import TargetReport
 from satchel.port._targets import fires
 
-from .plugins import claude_plugin, codex_plugin, kimi_plugin, vibe_plugin
+from .plugins import (
+    claude_plugin,
+    codex_plugin,
+    expected,
+    inventory,
+    kimi_plugin,
+    read_as,
+    vibe_plugin,
+)
 
 SOURCES = {
     "claude": claude_plugin,
@@ -31,43 +37,6 @@ SOURCES = {
     "vibe": vibe_plugin,
 }
 WRITTEN = [t for t in TARGETS]
-
-
-def inventory(plugin: Plugin) -> dict[str, Counter[str]]:
-    return {
-        "skill": Counter(s.name for s in plugin.skills),
-        "command": Counter(c.name for c in plugin.commands),
-        "agent": Counter(a.name for a in plugin.agents),
-        "hook": Counter(hook_key(h) for h in plugin.hooks),
-        "mcp_server": Counter(s.name for s in plugin.mcp_servers),
-    }
-
-
-def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
-    found = inventory(source)
-    for drop in report.drops:
-        if drop.whole or drop.to is not None:
-            found[drop.kind] -= Counter([drop.name])
-        if drop.to is not None:
-            found[drop.kind] += Counter([drop.to])
-    return found
-
-
-def read_as(root: Path, target: str) -> tuple[Plugin | None, list]:
-    """The plugin as the target's host reads it: only that format, with the host's
-    skill rule and strictness, keeping what the host keeps of it (`Host.carries`)."""
-    host = get(TARGETS[target].host)
-    fmt = TARGETS[target].format
-    plugin, found = read_plugin(
-        root,
-        strict=host.strict_plugins,
-        skill_rule=host.plugin_skill_rule or "claude-code",
-        detection=Detection(order=(fmt,), reads=frozenset((fmt,))),
-    )
-    if plugin is None:
-        return None, found
-    plugin, left = carried(plugin, host.carries)
-    return plugin, [*found, *left]
 
 
 def ported(tmp_path: Path, source: str, target: str) -> tuple[Plugin, TargetReport, Path]:

@@ -4,14 +4,25 @@
 `compat(path)` loads `path` once per host profile (`satchel.hosts`) and returns a
 `Report`: per host, what it loads under the ids it gives (`Loads`), what it drops and
 the rule that drops it (`Drop`, a ``compat.*`` diagnostic), and the always-on token
-cost of its skill index and instruction files against its budget (`Tokens`).
+cost of its skill index and instruction files against its budget (`Tokens`). For a
+plugin, each host `satchel port` writes for is also shown as it reads the plugin once
+ported (`Ported`, worked out in a scratch copy), and judged on both (`Verdict`).
 """
 
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from satchel.compat._budget import CONTEXT_TOKENS
-    from satchel.compat._model import COMPONENTS, Drop, HostReport, Loads, Report, Tokens
+    from satchel.compat._model import (
+        COMPONENTS,
+        Drop,
+        HostReport,
+        Loads,
+        Ported,
+        Report,
+        Tokens,
+        Verdict,
+    )
     from satchel.compat._report import compat
 else:
     from satchel import _lazy
@@ -25,8 +36,10 @@ else:
                 "Drop",
                 "HostReport",
                 "Loads",
+                "Ported",
                 "Report",
                 "Tokens",
+                "Verdict",
             ),
             "satchel.compat._report": ("compat",),
         },
@@ -38,7 +51,9 @@ __all__ = [
     "Drop",
     "HostReport",
     "Loads",
+    "Ported",
     "Report",
     "Tokens",
+    "Verdict",
     "compat",
 ]

@@ -9,9 +9,23 @@ from typing import Any, Literal
 from satchel._model import model
 from satchel.diagnostics import Diagnostic
 
-__all__ = ["COMPONENTS", "Component", "Drop", "HostReport", "Kind", "Loads", "Report", "Tokens"]
+__all__ = [
+    "COMPONENTS",
+    "Component",
+    "Drop",
+    "HostReport",
+    "Kind",
+    "Loads",
+    "Ported",
+    "Report",
+    "Tokens",
+    "Verdict",
+]
 
 Kind = Literal["skill", "plugin", "project"]
+# as-shipped: the host drops nothing of it as it is; port: it drops something, and
+# nothing once `satchel port` wrote its manifest; neither: something either way
+Verdict = Literal["as-shipped", "port", "neither"]
 Component = Literal[
     "skill", "command", "agent", "hook", "mcp_server", "instruction", "plugin", "index",
     "output_style", "theme", "channel", "workflow", "hooks_module", "lsp_server", "monitor",
@@ -118,10 +132,37 @@ class Tokens:
 
 
 @model
+class Ported:
+    """A plugin as the host reads it after ``satchel port --to TARGET`` (worked out in
+    a scratch copy, never in the plugin): the port `target`, whether port writes
+    anything for it (`written`; not when the plugin is in the host's format already,
+    its name is one the host refuses, or a file port would write is the plugin's own:
+    `problems` say which, and `loads` and `drops` are those as shipped), what the host then
+    `loads`, and what is still lost (`drops`: port's own ``port.*`` drops, then the
+    compat rules on the written plugin)."""
+
+    target: str
+    written: bool
+    loads: Loads
+    drops: tuple[Drop, ...]
+    problems: tuple[Diagnostic, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "written": self.written,
+            "loads": self.loads.to_json(),
+            "drops": [d.to_json() for d in self.drops],
+            "problems": [d.to_json() for d in self.problems],
+        }
+
+
+@model
 class HostReport:
-    """One host's view: its profile `host` name and `title`, what it `loads`, what it
-    `drops`, the always-on `tokens`, and the `diagnostics` of the view itself (a
-    model the host does not know: ``host.model-unknown``)."""
+    """One host's view: its profile `host` name and `title`, what it `loads` as
+    shipped, what it `drops`, the always-on `tokens`, the `diagnostics` of the view
+    itself (a model the host does not know: ``host.model-unknown``), and, for a plugin
+    and a host `satchel port` writes for, the view after port (`ported`)."""
 
     host: str
     title: str
@@ -129,6 +170,27 @@ class HostReport:
     drops: tuple[Drop, ...]
     tokens: Tokens
     diagnostics: tuple[Diagnostic, ...] = ()
+    ported: Ported | None = None
+
+    @property
+    def verdict(self) -> Verdict:
+        """Whether the host loads everything as shipped, only after port, or neither."""
+        if not self.drops:
+            return "as-shipped"
+        if self.ported is not None and self.ported.written and not self.ported.drops:
+            return "port"
+        return "neither"
+
+    @property
+    def unfixed(self) -> tuple[Drop, ...]:
+        """What neither the plugin as shipped nor port makes the host load: nothing
+        when either view drops nothing, else port's view's drops when port writes for
+        the host, else the drops as shipped."""
+        if self.verdict != "neither":
+            return ()
+        if self.ported is not None and self.ported.written:
+            return self.ported.drops
+        return self.drops
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -137,6 +199,8 @@ class HostReport:
             "loads": self.loads.to_json(),
             "drops": [d.to_json() for d in self.drops],
             "tokens": self.tokens.to_json(),
+            "ported": None if self.ported is None else self.ported.to_json(),
+            "verdict": self.verdict,
         }
 
 

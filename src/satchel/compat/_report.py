@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from satchel._environment import Environment
 from satchel._model import model
 from satchel.compat._budget import tokens
 from satchel.compat._events import fired_as
-from satchel.compat._model import Component, HostReport, Kind, Loads, Report
+from satchel.compat._model import Component, Drop, HostReport, Kind, Loads, Report
 from satchel.compat._parts import Key, Part, parts, unread_parts
+from satchel.compat._ported import after_port
 from satchel.compat._rules import Item, Subject, drops, hook_id
 from satchel.compat._view import SKILL_FILE, kind_of, scratch
 from satchel.hosts import PROFILES, Host, resolve
@@ -44,7 +46,9 @@ def compat(
     a project (`project` makes it one; `home` is the user's home a project is read
     with, and where user profiles are found). Never raises for a bad file; nothing
     is run, and nothing is written outside a scratch directory. `model` sizes every
-    host's skill listing (None: each host's default model; `satchel.hosts.Host.budget`)."""
+    host's skill listing (None: each host's default model; `satchel.hosts.Host.budget`).
+    For a plugin, each host `satchel port` writes for gets its view of the plugin once
+    ported (`HostReport.ported`: port run on a copy in the scratch directory)."""
     root = Path(os.path.realpath(path))
     if root.name == SKILL_FILE and root.is_file():  # a SKILL.md stands for its skill
         root = root.parent
@@ -67,6 +71,9 @@ def compat(
         base = views.base if kind != "project" else None
         compared = _Compared(subject, items, found, titles, model, base)
         reports = tuple(compared.report(h, envs[h.name]) for h in wanted)
+        if kind == "plugin":
+            pairs = zip(wanted, reports, strict=True)
+            reports = tuple(_with_port(h, r, root, views.base, compared) for h, r in pairs)
     return Report(root if project is None else subject.root, kind, reports)
 
 
@@ -101,6 +108,24 @@ class _Compared:
         problems = host.model(self.model).diagnostics(host.name)
         found = (*dropped, *unread)
         return HostReport(host.name, host.title, _loads(host, env), found, cost, problems)
+
+    def judge(
+        self, host: Host, env: Environment, subject: Subject
+    ) -> tuple[Loads, tuple[Drop, ...]]:
+        """What `host` loads of a ported copy (`subject`) of the plugin, and what the
+        rules say it drops of it."""
+        cost, _ = tokens(host, env, model=self.model, scratch=self.scratch)
+        index = (cost.index_chars, cost.listed, cost.budget_chars, cost.budget_entries)
+        return _loads(host, env), drops(host, env, subject, (), index)
+
+
+def _with_port(
+    host: Host, report: HostReport, root: Path, base: Path, compared: _Compared
+) -> HostReport:
+    """`report` with the host's view of the plugin once ported for it, if port writes
+    for the host."""
+    ported = after_port(host, root, base, report, compared.judge)
+    return report if ported is None else replace(report, ported=ported)
 
 
 def _loads(host: Host, env: Environment) -> Loads:

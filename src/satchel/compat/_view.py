@@ -29,12 +29,13 @@ SKILL_FILE = "SKILL.md"
 
 
 def kind_of(path: Path) -> Kind:
-    """``skill`` (a directory holding SKILL.md), ``plugin`` (one a plugin format
-    reads) or ``project`` (anything else)."""
-    if os.path.lexists(path / SKILL_FILE):
-        return "skill"
+    """``plugin`` (a directory a plugin format reads, even one whose one skill is its
+    root SKILL.md), ``skill`` (a directory holding SKILL.md) or ``project`` (anything
+    else)."""
     if is_plugin_dir(path):
         return "plugin"
+    if os.path.lexists(path / SKILL_FILE):
+        return "skill"
     return "project"
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from satchel.agents import AgentType
@@ -24,6 +23,7 @@ from satchel.plugins._model import Plugin
 from satchel.plugins.formats._gemini import agent_problem
 from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
+from satchel.port._names import named_agents, named_commands, named_skills
 from satchel.port._plan import Plan
 from satchel.port._servers import MCP_SCHEMA, server_entries
 from satchel.port._shared import add_to_shared
@@ -269,6 +269,7 @@ def claude(plan: Plan) -> dict[str, Any]:
     ]
     if skills:
         manifest["skills"] = _listed(skills)
+    named_skills(plan, by_dir=lambda rel: _in(rel, "skills"))
     parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
         ("commands", plan.plugin.commands, "command"),
         ("agents", plan.plugin.agents, "agent"),
@@ -293,6 +294,7 @@ def codex(plan: Plan) -> dict[str, Any]:
     skills = _skills_listed(plan, default_root=False)
     if skills:
         manifest["skills"] = skills
+    named_skills(plan)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries
@@ -312,6 +314,7 @@ def cursor(plan: Plan) -> dict[str, Any]:
     skills = _skills_listed(plan, default_root=True)
     if skills:
         manifest["skills"] = skills
+    named_skills(plan)
     parts: tuple[tuple[str, Sequence[Command] | Sequence[AgentType], Kind], ...] = (
         ("commands", plan.plugin.commands, "command"),
         ("agents", plan.plugin.agents, "agent"),
@@ -320,7 +323,8 @@ def cursor(plan: Plan) -> dict[str, Any]:
         listed = _markdown_files(plan, items, key, kind)
         if listed is not None:
             manifest[key] = listed
-    _flat_names(plan)
+    named_commands(plan)
+    named_agents(plan)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries
@@ -330,31 +334,12 @@ def cursor(plan: Plan) -> dict[str, Any]:
     return manifest
 
 
-def _flat_names(plan: Plan) -> None:
-    """Cursor names a command by its file's stem and an agent by its own name, with no
-    subdirectories in the name (``commands/notes/draft.md`` is ``<plugin>:draft``)."""
-    namespace = plan.plugin.namespace
-    items: list[tuple[Kind, str, str, Path | None]] = [
-        ("command", c.name, f"{namespace}:{c.path.stem}" if c.path else c.name, c.path)
-        for c in plan.plugin.commands
-    ]
-    items += [
-        ("agent", a.name, f"{namespace}:{a.name.split(':')[-1]}", a.path)
-        for a in plan.plugin.agents
-    ]
-    dropped = {(d.kind, d.name) for d in plan.drops}
-    for kind, name, flat, path in items:
-        if flat != name and (kind, name) not in dropped:
-            title = plan.target.title
-            message = f"{kind} {name!r} is {flat!r} in {title}, which puts no folder in a name"
-            plan.drop(kind, name, "port.name.changed", message, path, to=flat)
-
-
 def gemini(plan: Plan) -> dict[str, Any]:
     manifest = _meta(plan.plugin, ("version", "description"))
     if "version" not in manifest and plan.target.spec.version is not None:
         manifest["version"] = plan.target.spec.version
     _fixed_skills(plan, match_dir=False)
+    named_skills(plan)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries
@@ -395,6 +380,7 @@ def kimi(plan: Plan) -> dict[str, Any]:
     skills = _skills_listed(plan, default_root=True)
     if skills and skills != ["./"]:
         manifest["skills"] = skills
+    named_skills(plan)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries
@@ -413,6 +399,7 @@ def native(plan: Plan) -> dict[str, Any]:
         **_meta(plan.plugin, (*_NATIVE_META, "author", "keywords")),
     }
     _fixed_skills(plan, match_dir=True)
+    named_skills(plan, match_dir=True)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         if plan.taken("mcp.json"):
