@@ -161,17 +161,44 @@ def test_require_fails_for_a_drop_the_loader_only_warns_about(satchel, tmp_path)
 PR_TOOLS = "examples/workspace/.satchel/plugins/pr-tools"
 
 
+MEETING_NOTES = "examples/workspace/.satchel/plugins/meeting-notes"
+
+
 def test_require_passes_when_port_makes_the_host_load_everything(satchel, in_repo):
-    """Cursor reads nothing of the Claude Code plugin as shipped, and all of it once
-    port wrote its manifest: --require passes, --require-as-shipped does not."""
-    document = satchel("compat", PR_TOOLS, "--host", "cursor", "--json").json()
+    """Cursor reads nothing of the Kimi Code plugin (a skill, a hook, an MCP server) as
+    shipped, and all of it once port wrote its manifest: --require passes,
+    --require-as-shipped does not."""
+    document = satchel("compat", MEETING_NOTES, "--host", "cursor", "--json").json()
     (cursor,) = document["hosts"]
     assert [d["code"] for d in cursor["drops"]] == ["compat.format.unread"]
     assert cursor["ported"]["written"] is True
     assert cursor["ported"]["drops"] == []
+    loads = cursor["ported"]["loads"]
+    assert (loads["skills"], loads["hooks"], loads["mcp_servers"]) == (
+        ["meeting-notes:meeting-notes"],
+        ["plugin:meeting-notes/sessionStart/startup"],
+        ["plugin:meeting-notes:calendar"],
+    )
     assert cursor["verdict"] == "port"
-    assert satchel("compat", PR_TOOLS, "--require", "cursor").code == 0
-    assert satchel("compat", PR_TOOLS, "--require-as-shipped", "cursor").code == 1
+    assert satchel("compat", MEETING_NOTES, "--require", "cursor").code == 0
+    assert satchel("compat", MEETING_NOTES, "--require-as-shipped", "cursor").code == 1
+
+
+def test_a_hook_the_host_reads_otherwise_is_not_made_loadable_by_port(satchel, in_repo):
+    """pr-tools' guard refuses with Claude Code's permissionDecision, which Gemini CLI
+    does not read, and Cursor fires no hook for Edit: port writes both hosts' hooks and
+    says what differs, so neither is a host port makes load everything; the hooks
+    file both Claude Code and Gemini CLI read is not counted against Gemini CLI."""
+    document = satchel("compat", PR_TOOLS, "--host", "gemini,cursor", "--json").json()
+    gemini, cursor = document["hosts"]
+    codes = [d["code"] for d in gemini["ported"]["drops"]]
+    assert "port.hook.answer" in codes
+    assert not any(
+        d["message"].startswith("plugin.hooks.invalid") for d in gemini["ported"]["drops"]
+    )
+    assert [d["code"] for d in cursor["ported"]["drops"]] == ["port.hook.tool"]
+    assert (gemini["verdict"], cursor["verdict"]) == ("neither", "neither")
+    assert satchel("compat", PR_TOOLS, "--require", "cursor").code == 1
 
 
 def test_require_fails_for_what_neither_the_plugin_nor_port_makes_load(satchel, in_repo):

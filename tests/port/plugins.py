@@ -7,6 +7,7 @@ plugin as the target's host reads it (`read_as`)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from satchel.plugins._carry import carried
 from satchel.plugins._detect import is_plugin_dir
 from satchel.port import TARGETS, hook_key
 from satchel.port._model import TargetReport
+from satchel.port._targets import fires
 from tests.plugins.test_claude_code_parity import COMMUNITY, TREES
 from tests.support import skill_md, write_tree
 
@@ -253,6 +255,21 @@ def expected(source: Plugin, report: TargetReport) -> dict[str, Counter[str]]:
         if drop.to is not None:
             found[drop.kind] += Counter([drop.to])
     return found
+
+
+def skipped_source_events(
+    before: Plugin, report: TargetReport, root: Path, found: list[Diagnostic]
+) -> list[Diagnostic]:
+    """What the target's reader says of a hooks file both hosts read (port added the
+    target's event keys to the source's own file, docs/port.md): that it skips the
+    source's host's events. Each is checked to be one the source's host fires."""
+    own = {root / h.path.relative_to(before.root) for h in before.hooks if h.path is not None}
+    shared = {root / f.path for f in report.files} & own
+    skipped = [d for d in found if d.path in shared and d.code == "plugin.hooks.invalid"]
+    for d in skipped:
+        event = re.match(r"event '(\w+)' is not", d.message)
+        assert event is not None and fires(before.format, event.group(1)), d.message
+    return skipped
 
 
 def read_as(root: Path, target: str) -> tuple[Plugin | None, list[Diagnostic]]:

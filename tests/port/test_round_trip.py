@@ -6,7 +6,6 @@ plugin with Vibe's extension."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import UNREAD
 from satchel.port import TARGETS, port
 from satchel.port._model import TargetReport
-from satchel.port._targets import fires
 
 from .plugins import (
     claude_plugin,
@@ -27,6 +25,7 @@ from .plugins import (
     inventory,
     kimi_plugin,
     read_as,
+    skipped_source_events,
     vibe_plugin,
 )
 
@@ -73,18 +72,9 @@ def test_the_written_plugin_loads_with_the_source_inventory_minus_the_drops(
     # (port.path.taken), and, in a hooks file both hosts read (port added the target's
     # event keys to the source's own), that the target skips the source's host's events
     taken = {d.diagnostic.path for d in report.drops if d.diagnostic.code == "port.path.taken"}
-    shared = {root / f.path for f in report.files} & {root / p for p in hook_files(before)}
-    skipped = [d for d in found if d.path in shared and d.code == "plugin.hooks.invalid"]
-    for d in skipped:
-        event = re.match(r"event '(\w+)' is not", d.message)
-        assert event is not None and fires(before.format, event.group(1)), d.message
+    skipped = skipped_source_events(before, report, root, found)
     left = [d for d in found if d.severity != "info" and d.path not in taken and d not in skipped]
     assert [d.code for d in left] == []
-
-
-def hook_files(plugin: Plugin) -> set[str]:
-    """The plugin-relative files the plugin's hooks come from."""
-    return {h.path.relative_to(plugin.root).as_posix() for h in plugin.hooks if h.path is not None}
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ __all__ = ["Judge", "after_port", "target_of"]
 # judges a load of the copy: what the host loads of it, and what it drops
 Judge = Callable[[Host, Environment, Subject], tuple[Loads, tuple[Drop, ...]]]
 _RENAMED = "port.name.changed"  # loaded, under another name: nothing is lost
+_SKIPPED = "plugin.hooks.invalid"  # a hooks file's event the host does not fire
 
 
 def target_of(host: Host) -> Target | None:
@@ -66,8 +67,22 @@ def after_port(
     env = Scratch(where / "view").load(host, "plugin", copy)
     subject = Subject(Path(os.path.realpath(copy)))
     loads, dropped = judge(host, env, subject)
+    shared = {subject.rel(copy / f.path) for f in written.files if (root / f.path).is_file()}
+    dropped = tuple(d for d in dropped if not _sources_own(d, shared))
     lost = tuple(_lost(d, subject) for d in written.drops if d.diagnostic.code != _RENAMED)
     return Ported(target.name, True, loads, (*lost, *dropped), problems)
+
+
+def _sources_own(found: Drop, shared: set[str | None]) -> bool:
+    """Whether `found` is the host skipping the source's own events in a hooks file
+    both hosts read, to which port added the host's own (docs/port.md, "A hooks file
+    two hosts read"): each such hook was written under the host's event, or port
+    reported it lost."""
+    return (
+        found.code == "compat.load.refused"
+        and found.message.startswith(f"{_SKIPPED}:")
+        and found.path in shared
+    )
 
 
 def _special(folder: str, names: list[str]) -> set[str]:
