@@ -55,8 +55,8 @@ def check_catalogues(path: Path) -> CatalogueCheck:
 
 
 def listed_folders(path: Path) -> list[Path]:
-    """The folders the catalogues at `path` list by a relative source, each once, in
-    the order listed, that exist."""
+    """The folders the catalogues at `path` list by a relative source that exist, each
+    once, in path order."""
     found: dict[str, Path] = {}
     for catalogue in catalogues_at(Path(os.path.abspath(path)))[0]:
         for entry in catalogue.entries:
@@ -64,4 +64,4 @@ def listed_folders(path: Path) -> list[Path]:
                 folder = catalogue.root / entry.source.path
                 if folder.is_dir():
                     found.setdefault(os.path.realpath(folder), folder)
-    return list(found.values())
+    return [found[k] for k in sorted(found)]

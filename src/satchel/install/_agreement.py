@@ -70,17 +70,44 @@ def agreement(folder: Path) -> tuple[list[Finding], list[Diagnostic]]:
     """The disagreements between the catalogues at `folder` and the plugins they list
     by relative sources, and the catalogue reader's own diagnostics."""
     catalogues, said = catalogues_at(folder)
-    listings: dict[str, list[_Listing]] = {}
+    by_name: dict[str, list[_Listing]] = {}
+    by_plugin: dict[str, list[_Listing]] = {}  # by folder, else by name
     for catalogue in catalogues:
         for entry in catalogue.entries:
-            listings.setdefault(entry.name, []).append(_listed(catalogue, entry))
+            one = _listed(catalogue, entry)
+            by_name.setdefault(entry.name, []).append(one)
+            by_plugin.setdefault(one.folder or f"name:{entry.name}", []).append(one)
     findings: list[Finding] = []
     plugins: dict[str, Plugin | None] = {}
-    for name, listed in listings.items():
+    for listed in by_name.values():
         for one in listed:
             findings += _against_manifest(one, plugins)
-        findings += _across(name, listed, catalogues, plugins)
+    for listed in by_plugin.values():
+        findings += _unlisted(listed, catalogues, plugins)
+    for name, listed in by_name.items():
+        findings += _across(name, listed, plugins)
     return findings, said
+
+
+def _unlisted(
+    listed: Sequence[_Listing], catalogues: Sequence[Catalogue], plugins: dict[str, Plugin | None]
+) -> list[Finding]:
+    """``catalogue.entry.unlisted`` for each catalogue that lists neither the plugin's
+    folder nor any name it is listed under (that would be a source mismatch)."""
+    first = listed[0]
+    plugin = None if first.folder is None else plugins.get(first.folder)
+    name = first.entry.name if plugin is None else plugin.name
+    names = {one.entry.name for one in listed}
+    files = {one.catalogue.path for one in listed}
+    found = []
+    for other in catalogues:
+        if other.path in files or any(other.entry(n) is not None for n in names):
+            continue
+        message = f"plugin {name!r} is listed in {_rel(first.catalogue)} but not in {_rel(other)}"
+        hint = "list it in every catalogue of the repository, or in none"
+        said = diagnostic("catalogue.entry.unlisted", message, other.path, hint=hint)
+        found.append(Finding(name, first.folder, said))
+    return found
 
 
 def _listed(catalogue: Catalogue, entry: CatalogueEntry) -> _Listing:
@@ -137,22 +164,12 @@ def _against_manifest(one: _Listing, plugins: dict[str, Plugin | None]) -> list[
 
 
 def _across(
-    name: str,
-    listed: Sequence[_Listing],
-    catalogues: Sequence[Catalogue],
-    plugins: dict[str, Plugin | None],
+    name: str, listed: Sequence[_Listing], plugins: dict[str, Plugin | None]
 ) -> list[Finding]:
+    """Sources and versions of one name that differ between catalogues."""
     first = listed[0]
     folder = next((one.folder for one in listed if one.folder is not None), None)
     found: list[Diagnostic] = []
-    files = {one.catalogue.path for one in listed}
-    for other in catalogues:
-        if other.path not in files:
-            message = (
-                f"plugin {name!r} is listed in {_rel(first.catalogue)} but not in {_rel(other)}"
-            )
-            hint = "list it in every catalogue of the repository, or in none"
-            found.append(diagnostic("catalogue.entry.unlisted", message, other.path, hint=hint))
     for one in listed[1:]:
         if _where(one) != _where(first):
             message = (
@@ -163,10 +180,8 @@ def _across(
     plugin = None if folder is None else plugins.get(folder)
     versions = [one for one in listed if one.entry.version is not None]
     if (plugin is None or plugin.version is None) and len({v.entry.version for v in versions}) > 1:
-        a, b = (
-            versions[0],
-            next(v for v in versions if v.entry.version != versions[0].entry.version),
-        )
+        a = versions[0]
+        b = next(v for v in versions if v.entry.version != a.entry.version)
         message = (
             f"plugin {name!r} is version {a.entry.version} in {_rel(a.catalogue)} but "
             f"{b.entry.version} in {_rel(b.catalogue)}"
