@@ -65,7 +65,10 @@ def run(
 
     Each PATH is a skill directory, its SKILL.md, a directory whose subdirectories
     are skills, a plugin directory (any format satchel reads), or a directory whose
-    subdirectories are all plugins. --strict applies the Agent Skills spec exactly,
+    subdirectories are all plugins. A directory holding marketplace files (Claude
+    Code's, Codex's, Cursor's marketplace.json) has them checked against each other
+    and against the manifests of the plugins they list (catalogue.entry.*), and each
+    of those plugins validated. --strict applies the Agent Skills spec exactly,
     and makes an unknown plugin manifest field fatal. --profile directory adds the
     plugin directory's submission findings to each plugin (their codes are
     plugin.directory.*, each message starting with the directory's own code, such as
