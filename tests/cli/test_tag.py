@@ -110,7 +110,6 @@ def not_semver(repo: Path) -> None:
         "plugins/alpha/.claude-plugin/plugin.json",
         ".claude-plugin/marketplace.json",
         ".agents/plugins/marketplace.json",
-        ".cursor-plugin/marketplace.json",
     ):
         path = repo / rel
         path.write_text(path.read_text().replace('"1.2.0"', '"1.2"'))
@@ -146,8 +145,8 @@ def test_without_a_manifest_version_both_tag_the_entrys(
     satchel, market, claude_code_next, tmp_path
 ):
     repo = market(version=None)
-    for rel in (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json",
-                ".cursor-plugin/marketplace.json"):  # fmt: skip
+    # Cursor's entries give no version (its schema has no room for one)
+    for rel in (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json"):
         doc = json.loads((repo / rel).read_text())
         doc["plugins"][0]["version"] = "2.0.0"
         (repo / rel).write_text(json.dumps(doc))

@@ -107,15 +107,15 @@ def test_entries_disagreeing_about_a_version_the_manifest_lacks(satchel, tmp_pat
     root = built(tmp_path)
     manifest = root / "plugins/beta/.codex-plugin/plugin.json"
     manifest.write_text(json.dumps({"name": "beta"}))
-    edit(root / CURSOR, '"0.3.0"', '"0.5.0"')
+    edit(root / CODEX, '"0.3.0"', '"0.5.0"')
     code, found = said(satchel, root)
     assert code == 0  # a warning
     assert found == [
         (
             "catalogue.entry.version_mismatch",
             "plugin 'beta' is version 0.3.0 in .claude-plugin/marketplace.json but 0.5.0 in "
-            ".cursor-plugin/marketplace.json",
-            CURSOR,
+            ".agents/plugins/marketplace.json",
+            CODEX,
         )
     ]
 

@@ -78,10 +78,39 @@ def test_each_catalogue_lists_each_plugin_at_its_manifests_version(market: Path)
         assert catalogue is not None
         assert (catalogue.name, catalogue.owner["name"]) == ("acme", "Acme")
         listed = [(e.name, e.version, e.source.kind, e.source.path) for e in catalogue.entries]
+        versions = ("1.2.0", "0.3.0") if fmt != "cursor" else (None, None)
         assert listed == [
-            ("alpha", "1.2.0", "path", "plugins/alpha"),
-            ("beta", "0.3.0", "path", "plugins/beta"),
+            ("alpha", versions[0], "path", "plugins/alpha"),
+            ("beta", versions[1], "path", "plugins/beta"),
         ]
+
+
+def test_cursors_catalogue_holds_only_the_fields_its_schema_allows(market: Path):
+    # cursor/plugins schemas/marketplace.schema.json: both objects are closed
+    doc = json.loads((market / CURSOR).read_text())
+    assert set(doc) <= {"name", "owner", "metadata", "plugins"}
+    assert set(doc["owner"]) <= {"name", "email"}
+    for entry in doc["plugins"]:
+        assert set(entry) <= {"name", "source", "description", "minClientVersions"}
+        assert isinstance(entry["source"], str)
+
+
+def test_a_name_cursor_refuses_is_left_out_of_its_catalogue_only(tmp_path):
+    root = two_plugins(tmp_path / "market")
+    put(
+        root / "plugins/gamma_x/.claude-plugin/plugin.json", '{"name": "gamma_x", "version": "1.0"}'
+    )
+    report = build_marketplace(root, name="acme", owner="Acme")
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        (
+            "port.name.invalid",
+            ".cursor-plugin/marketplace.json: the plugin name 'gamma_x' is not one this catalogue "
+            "takes (lowercase letters, digits, '.' and '-', starting and ending with a letter or "
+            "digit); it is not listed there",
+        )
+    ]
+    for rel, names in ((CLAUDE, ["alpha", "beta", "gamma_x"]), (CURSOR, ["alpha", "beta"])):
+        assert [p["name"] for p in json.loads((root / rel).read_text())["plugins"]] == names
 
 
 def test_the_catalogues_agree_with_each_other_and_the_manifests(market: Path):
@@ -121,7 +150,8 @@ def test_a_new_version_is_written_over_what_build_wrote(tmp_path):
     manifest = root / "plugins/alpha/.claude-plugin/plugin.json"
     manifest.write_text(manifest.read_text().replace("1.2.0", "1.3.0"))
     report = build_marketplace(root)
-    assert [f.action for f in report.files] == ["written"] * 3
+    # Cursor's entries give no version: its catalogue is unchanged
+    assert [f.action for f in report.files] == ["written", "written", "unchanged"]
     catalogue, _ = read_catalogue_file("codex", root / CODEX)
     assert catalogue is not None and catalogue.entries[0].version == "1.3.0"
 

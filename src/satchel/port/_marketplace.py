@@ -7,8 +7,10 @@ itself), each read as `satchel.plugins.read_plugin` reads it, in name order. For
 catalogue format asked for (Claude Code's ``.claude-plugin/marketplace.json``,
 Codex's ``.agents/plugins/marketplace.json``, Cursor's
 ``.cursor-plugin/marketplace.json``) one file lists every plugin by its manifest's
-name, version and description, its source the plugin's folder relative to `root` as
-each host resolves it (``./plugins/x``; Codex's as ``{"source": "local", ...}``).
+name, version (not in Cursor's, whose schema has no room for one) and description,
+its source the plugin's folder relative to `root` as each host resolves it
+(``./plugins/x``; Codex's as ``{"source": "local", ...}``). A catalogue whose name
+rule a plugin's name breaks (Cursor's) leaves it out: ``port.name.invalid``.
 The marketplace's name and owner come from the arguments, else from a catalogue
 already there, else the name is the folder's and a missing owner is
 ``port.marketplace.owner``. A plugin without a version is listed without one
@@ -19,6 +21,7 @@ writes a port's: the record at `root`, never over a file port did not write.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -135,10 +138,10 @@ def build_marketplace(
         return MarketplaceReport(top, shown, (), (), tuple(diags), dry_run)
     assert isinstance(held, dict)
     listed = tuple((p.name, p.version, _source(top, p)) for p in plugins)
-    files = {
-        MARKETPLACES[fmt].file: json_text(_catalogue(fmt, shown, held, plugins, top))
-        for fmt in formats
-    }
+    files = {}
+    for fmt in formats:
+        fit = _fitting(fmt, plugins, diags)
+        files[MARKETPLACES[fmt].file] = json_text(_catalogue(fmt, shown, held, fit, top))
     record = Record(resolve_root(top))
     written, problems = write_files(
         top, files, record, force=force, dry_run=dry_run, target="marketplace"
@@ -184,12 +187,31 @@ def _catalogue(
     entries = []
     for plugin in plugins:
         entry = ENTRIES[fmt](plugin, _source(top, plugin))
-        if plugin.version is not None:
+        if plugin.version is not None and MARKETPLACES[fmt].versioned:
             entry["version"] = plugin.version
         if plugin.description:
             entry["description"] = plugin.description
         entries.append(entry)
     return {"name": name, "owner": dict(owner), "plugins": entries}
+
+
+def _fitting(fmt: CatalogueFormat, plugins: list[Plugin], diags: list[Diagnostic]) -> list[Plugin]:
+    """The plugins whose names the catalogue `fmt` allows; ``port.name.invalid`` for
+    each other one, which that catalogue leaves out."""
+    spot = MARKETPLACES[fmt]
+    if spot.names is None:
+        return plugins
+    fit = []
+    for plugin in plugins:
+        if re.fullmatch(spot.names, plugin.name):
+            fit.append(plugin)
+            continue
+        message = (
+            f"{spot.file}: the plugin name {plugin.name!r} is not one this catalogue takes "
+            f"({spot.names_say}); it is not listed there"
+        )
+        diags.append(diagnostic("port.name.invalid", message, plugin.root))
+    return fit
 
 
 def _source(top: Path, plugin: Plugin) -> str:
