@@ -105,15 +105,24 @@ def tagged(repo: Path) -> None:
     git("tag", "-a", "-m", "alpha 1.2.0", "alpha--v1.2.0", cwd=repo)
 
 
-def not_semver(repo: Path) -> None:
-    for rel in (
-        "plugins/alpha/.claude-plugin/plugin.json",
-        ".claude-plugin/marketplace.json",
-        ".agents/plugins/marketplace.json",
-    ):
-        path = repo / rel
-        path.write_text(path.read_text().replace('"1.2.0"', '"1.2"'))
-    commit(repo, {})
+FILES = (
+    "plugins/alpha/.claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+    ".agents/plugins/marketplace.json",
+    ".cursor-plugin/marketplace.json",
+)
+
+
+def replaced(old: str, new: str) -> Callable[[Path], None]:
+    """A change: `old` as `new` in the manifest and every catalogue, committed."""
+
+    def change(repo: Path) -> None:
+        for rel in FILES:
+            path = repo / rel
+            path.write_text(path.read_text().replace(old, new))
+        commit(repo, {})
+
+    return change
 
 
 CASES = {
@@ -125,7 +134,17 @@ CASES = {
     "untracked-plugin-file": (untracked_plugin_file, 1, "", ["tag.tree.dirty"]),
     "dirty-catalogue": (dirty_catalogue, 1, "", ["tag.tree.dirty"]),
     "tagged": (tagged, 1, "", ["tag.exists"]),
-    "not-semver": (not_semver, 1, "", ["tag.version.invalid"]),
+    "not-semver": (replaced('"1.2.0"', '"1.2"'), 1, "", ["tag.version.invalid"]),
+    "prerelease-leading-zero": (
+        replaced('"1.2.0"', '"1.2.0-01"'), 1, "", ["tag.version.invalid"]
+    ),
+    "prerelease-and-build": (
+        replaced('"1.2.0"', '"1.2.0-rc.1+b7"'), 0, "alpha--v1.2.0-rc.1+b7", []
+    ),
+    "v-prefixed": (replaced('"1.2.0"', '"v1.2.0"'), 0, "alpha--vv1.2.0", []),
+    "name-not-a-ref": (
+        replaced('"name": "alpha"', '"name": "a..b"'), 1, "", ["tag.name.invalid"]
+    ),
 }  # fmt: skip
 
 

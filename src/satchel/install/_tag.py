@@ -10,7 +10,8 @@ command checks, in its order, and more:
    (`satchel.install._agreement`: names, versions, sources, listed in each): else the
    findings and ``tag.catalogue.disagree``;
 3. the version is the manifest's, else a listing entry's: else ``tag.version.missing``;
-   it is a semantic version: else ``tag.version.invalid``; the tag is a valid git ref
+   it is a semantic version (semver 2.0.0, a leading ``v`` allowed, as Claude Code
+   allows it): else ``tag.version.invalid``; the tag is a valid git ref
    name: else ``tag.name.invalid``;
 4. the plugin is in a git work tree (``tag.repository.missing``) whose status shows no
    change below the plugin's folder or to a catalogue listing it (``tag.tree.dirty``),
@@ -36,7 +37,6 @@ from satchel.install._agreement import Finding, agreement, catalogues_at
 from satchel.install._catalogue import CATALOGUE_FILES
 from satchel.install._git_read import Repo, config_env, open_repo
 from satchel.install._listed_version import MAX_LEVELS
-from satchel.install._semver import parse_version
 from satchel.plugins._detect import is_plugin_dir
 from satchel.plugins._read import manifest_file, read_plugin
 from satchel.process import run_process
@@ -44,9 +44,11 @@ from satchel.process import run_process
 __all__ = ["TagPlan", "TagResult", "create_tag", "plan_tag"]
 
 _REMOTE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*\Z")
+# semver 2.0.0's own pattern, with the leading ``v`` Claude Code also takes (2.1.337)
+_ID = r"(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)"
 _SEMVER = re.compile(
-    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?\Z"
+    r"v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    rf"(?:-{_ID}(?:\.{_ID})*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?\Z"
 )
 _PASSED_ON = ("GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "SSH_AUTH_SOCK")
 GIT_DEADLINE = 60.0
@@ -145,7 +147,7 @@ def _checked(
     listing: list[tuple[Path, str | None]],
     environ: Mapping[str, str],
 ) -> TagResult:
-    if _SEMVER.match(version) is None or _parses(version) is False:
+    if _SEMVER.match(version) is None:
         message = f"version {version!r} is not a semantic version (major.minor.patch)"
         return _refused(diagnostic("tag.version.invalid", message, root))
     tag = f"{name}--v{version}"
@@ -246,14 +248,6 @@ def _rel_file(path: Path) -> str:
     return next(
         (rel for rel in CATALOGUE_FILES.values() if path.as_posix().endswith(rel)), path.name
     )
-
-
-def _parses(version: str) -> bool:
-    try:
-        parse_version(version)
-    except ValueError:
-        return False
-    return True
 
 
 def _exists(repo: Repo, tag: str) -> bool:
