@@ -1110,6 +1110,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "tag.name.invalid": Entry(
             "error", "satchel tag: the tag would not be a valid git ref name"
         ),
+        "tag.plugin.invalid": Entry(
+            "error", "satchel tag: the plugin loads with errors or its manifest gives no name"
+        ),
         "tag.plugin.missing": Entry("error", "satchel tag: the path is not a plugin folder"),
         "tag.repository.missing": Entry(
             "error", "satchel tag: the plugin is not in a git work tree"

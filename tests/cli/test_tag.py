@@ -142,6 +142,13 @@ CASES = {
         replaced('"1.2.0"', '"1.2.0-rc.1+b7"'), 0, "alpha--v1.2.0-rc.1+b7", []
     ),
     "v-prefixed": (replaced('"1.2.0"', '"v1.2.0"'), 0, "alpha--vv1.2.0", []),
+    "version-not-a-string": (
+        replaced('"version": "1.2.0"}', '"version": 120}'), 1, "",
+        ["plugin.manifest.invalid", "tag.plugin.invalid"],
+    ),
+    "no-name": (
+        replaced('{"name": "alpha", ', "{"), 1, "", ["tag.plugin.invalid"]
+    ),
     "name-not-a-ref": (
         replaced('"name": "alpha"', '"name": "a..b"'), 1, "", ["tag.name.invalid"]
     ),

@@ -4,7 +4,9 @@ Claude Code resolves a plugin's versions by the tags ``{name}--v{version}`` of i
 repository (``claude plugin tag`` writes them). `plan_tag(path)` checks what that
 command checks, in its order, and more:
 
-1. `path` is a plugin (any format satchel reads): else ``tag.plugin.missing``;
+1. `path` is a plugin (any format satchel reads): else ``tag.plugin.missing``; it
+   loads without an error and its manifest gives its ``name``: else
+   ``tag.plugin.invalid``;
 2. every catalogue of the plugin's folder and of each folder above it, up to the work
    tree's top, agrees with the manifest and with the others about it
    (`satchel.install._agreement`: names, versions, sources, listed in each): else the
@@ -107,12 +109,20 @@ class TagResult:
 def plan_tag(path: str | os.PathLike[str], environ: Mapping[str, str]) -> TagResult:
     """The tag `path`'s plugin would get, or the refusal; see the module docstring."""
     start = Path(os.path.abspath(path))
-    plugin = read_plugin(start)[0] if is_plugin_dir(start) else None
-    if plugin is None:
+    if not is_plugin_dir(start):
         message = f"{start.name or start} is not a plugin folder"
         return _refused(diagnostic("tag.plugin.missing", message, start))
+    plugin, said = read_plugin(start)
+    errors = [d for d in (*said, *(plugin.diagnostics if plugin else ())) if d.severity == "error"]
+    if plugin is None or errors:
+        message = f"{start.name} does not load as a plugin without errors; nothing is tagged"
+        return _refused(*dict.fromkeys(errors), diagnostic("tag.plugin.invalid", message, start))
+    manifest = manifest_file(plugin)
+    if manifest is None or not plugin.manifest.get("name"):
+        message = f"{start.name}'s {manifest or 'folder'} gives no `name` to tag"
+        hint = "set `name` in the plugin's manifest"
+        return _refused(diagnostic("tag.plugin.invalid", message, start, hint=hint))
     real = os.path.realpath(plugin.root)
-    manifest = manifest_file(plugin) or "manifest"
     findings: list[Finding] = []
     listing: list[tuple[Path, str | None]] = []  # catalogue file, the entry's version
     for folder in _folders(start):
