@@ -18,7 +18,7 @@ from satchel.install._catalogue import CATALOGUE_FILES, read_catalogue_file
 from satchel.port import RECORD
 from satchel.port._marketplace import build_marketplace, formats_named
 from tests.support import put, skill_md
-from tests.tools import CALL, claude_plugin
+from tests.tools import CALL, claude_plugin, claude_validate
 
 CLAUDE = ".claude-plugin/marketplace.json"
 CODEX = ".agents/plugins/marketplace.json"
@@ -39,7 +39,7 @@ def two_plugins(root: Path) -> Path:
 @pytest.fixture(scope="module")
 def market(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = two_plugins(tmp_path_factory.mktemp("m") / "market")
-    report = build_marketplace(root, name="acme", owner="Acme")
+    report = build_marketplace(root, name="acme", owner="Acme", description="Acme's tools.")
     assert report.ok, report.diagnostics
     return root
 
@@ -111,6 +111,24 @@ def test_a_name_cursor_refuses_is_left_out_of_its_catalogue_only(tmp_path):
     ]
     for rel, names in ((CLAUDE, ["alpha", "beta", "gamma_x"]), (CURSOR, ["alpha", "beta"])):
         assert [p["name"] for p in json.loads((root / rel).read_text())["plugins"]] == names
+
+
+def test_each_catalogue_has_the_description_in_metadata(market: Path):
+    for rel in CATALOGUE_FILES.values():
+        assert json.loads((market / rel).read_text())["metadata"] == {
+            "description": "Acme's tools."
+        }
+
+
+def test_claude_codes_validator_finds_no_error_in_its_catalogue(claude_code_next, market, tmp_path):
+    report = claude_validate(claude_code_next, market / CLAUDE, tmp_path)
+    assert report["success"] is True
+    assert report["manifest"]["type"] == "marketplace"
+    assert report["manifest"]["errors"] == []
+    # only the plugins' own advice is left (no author in alpha's manifest)
+    assert [w["path"] for w in report["manifest"]["warnings"]] == [
+        "plugins[0] plugin.json → author"
+    ]
 
 
 def test_the_catalogues_agree_with_each_other_and_the_manifests(market: Path):

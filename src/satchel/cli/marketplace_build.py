@@ -40,6 +40,7 @@ PARAMS = (
     ),
     click.Option(["--name"], help="The marketplace's name [default: a catalogue's, else DIR's]."),
     click.Option(["--owner"], help="The owner's name [default: a catalogue's]."),
+    click.Option(["--description"], help="The marketplace's description [default: a catalogue's]."),
     click.Option(
         ["--force"], is_flag=True, help="Replace catalogue files this command did not write."
     ),
@@ -55,6 +56,7 @@ def run(
     name: str | None,
     owner: str | None,
     force: bool,
+    description: str | None = None,
     dry_run: bool,
     as_json: bool,
 ) -> int:
@@ -67,7 +69,15 @@ def run(
     and description, from ./ and its folder. A file this command did not write is
     never replaced without --force (the record is ROOT/.satchel-port.json). Exit 1
     when a plugin has no version, a file was refused, or nothing can be written."""
-    report = build_marketplace(root, formats, name=name, owner=owner, force=force, dry_run=dry_run)
+    report = build_marketplace(
+        root,
+        formats,
+        name=name,
+        owner=owner,
+        description=description,
+        force=force,
+        dry_run=dry_run,
+    )
     if as_json:
         doc = report.to_json()
         if dry_run:

@@ -11,11 +11,12 @@ name, version (not in Cursor's, whose schema has no room for one) and descriptio
 its source the plugin's folder relative to `root` as each host resolves it
 (``./plugins/x``; Codex's as ``{"source": "local", ...}``). A catalogue whose name
 rule a plugin's name breaks (Cursor's) leaves it out: ``port.name.invalid``.
-The marketplace's name and owner come from the arguments, else from a catalogue
-already there, else the name is the folder's and a missing owner is
-``port.marketplace.owner``. A plugin without a version is listed without one
-(``port.marketplace.unversioned``). Files are written as `satchel.port._write`
-writes a port's: the record at `root`, never over a file port did not write.
+The marketplace's name, owner and description (``metadata.description``, which every
+host's schema has) come from the arguments, else from a catalogue already there, else
+the name is the folder's and a missing owner is ``port.marketplace.owner``. A
+plugin without a version is listed without one (``port.marketplace.unversioned``).
+Files are written as `satchel.port._write` writes a port's: the record at `root`,
+never over a file port did not write.
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def build_marketplace(
     *,
     name: str | None = None,
     owner: str | None = None,
+    description: str | None = None,
     force: bool = False,
     dry_run: bool = False,
 ) -> MarketplaceReport:
@@ -127,6 +129,9 @@ def build_marketplace(
     known = _existing(top)
     shown = name or _text(known.get("name")) or top.name
     held = {"name": owner} if owner else known.get("owner")
+    meta = known.get("metadata")
+    about = description or _text(known.get("description"))
+    about = about or (_text(meta.get("description")) if isinstance(meta, dict) else None)
     if not plugins:
         message = "no plugin folder below plugins/ or the marketplace's own folder"
         diags.append(diagnostic("port.marketplace.empty", message, top))
@@ -141,7 +146,11 @@ def build_marketplace(
     files = {}
     for fmt in formats:
         fit = _fitting(fmt, plugins, diags)
-        files[MARKETPLACES[fmt].file] = json_text(_catalogue(fmt, shown, held, fit, top))
+        doc = _catalogue(fmt, shown, held, fit, top)
+        if about:
+            doc = {**doc, "metadata": {"description": about}}
+            doc["plugins"] = doc.pop("plugins")  # the list last, as hosts' examples have it
+        files[MARKETPLACES[fmt].file] = json_text(doc)
     record = Record(resolve_root(top))
     written, problems = write_files(
         top, files, record, force=force, dry_run=dry_run, target="marketplace"
