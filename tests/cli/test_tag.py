@@ -313,3 +313,27 @@ def test_the_human_report_of_a_refusal(satchel, market, monkeypatch):
     run = satchel("tag", "plugins/alpha")
     assert run.code == 1
     check_golden("tag-refused.txt", run.out)
+
+
+def test_the_tag_made_is_the_one_claude_code_makes(satchel, claude_code_next, tmp_path):
+    """Two copies of one repository: `claude plugin tag` tags one, `satchel tag` the other."""
+    made = []
+    for who in ("claude", "satchel"):
+        repo = tmp_path / who
+        repo.mkdir()
+        git("init", "-q", "-b", "main", ".", cwd=repo)
+        put(repo / "plugins/alpha/.claude-plugin/plugin.json", manifest("alpha", "1.2.0"))
+        build_marketplace(repo, name="market", owner="Owner")
+        commit(repo, {})
+        alpha = repo / "plugins/alpha"
+        if who == "claude":
+            env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path / "home"), **GIT_ENV}
+            subprocess.run(
+                [str(claude_code_next), "plugin", "tag", str(alpha)], env=env, cwd=alpha,
+                capture_output=True, stdin=subprocess.DEVNULL, timeout=CALL, check=True,
+            )  # fmt: skip
+        else:
+            assert satchel("tag", alpha).code == 0
+        shown = "%(refname) %(objecttype) %(*objecttype) %(contents)"
+        made.append(git("for-each-ref", f"--format={shown}", "refs/tags", cwd=repo))
+    assert made[0] == made[1] == "refs/tags/alpha--v1.2.0 tag commit alpha 1.2.0"
