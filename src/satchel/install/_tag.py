@@ -40,6 +40,7 @@ from satchel.install._catalogue import CATALOGUE_FILES
 from satchel.install._git_read import Repo, config_env, open_repo
 from satchel.install._listed_version import MAX_LEVELS
 from satchel.plugins._detect import is_plugin_dir
+from satchel.plugins._model import Plugin
 from satchel.plugins._read import manifest_file, read_plugin
 from satchel.process import run_process
 
@@ -109,19 +110,10 @@ class TagResult:
 def plan_tag(path: str | os.PathLike[str], environ: Mapping[str, str]) -> TagResult:
     """The tag `path`'s plugin would get, or the refusal; see the module docstring."""
     start = Path(os.path.abspath(path))
-    if not is_plugin_dir(start):
-        message = f"{start.name or start} is not a plugin folder"
-        return _refused(diagnostic("tag.plugin.missing", message, start))
-    plugin, said = read_plugin(start)
-    errors = [d for d in (*said, *(plugin.diagnostics if plugin else ())) if d.severity == "error"]
-    if plugin is None or errors:
-        message = f"{start.name} does not load as a plugin without errors; nothing is tagged"
-        return _refused(*dict.fromkeys(errors), diagnostic("tag.plugin.invalid", message, start))
-    manifest = manifest_file(plugin)
-    if manifest is None or not plugin.manifest.get("name"):
-        message = f"{start.name}'s {manifest or 'folder'} gives no `name` to tag"
-        hint = "set `name` in the plugin's manifest"
-        return _refused(diagnostic("tag.plugin.invalid", message, start, hint=hint))
+    loaded = _loaded(start)
+    if isinstance(loaded, TagResult):
+        return loaded
+    plugin, manifest = loaded
     real = os.path.realpath(plugin.root)
     findings: list[Finding] = []
     listing: list[tuple[Path, str | None]] = []  # catalogue file, the entry's version
@@ -147,6 +139,25 @@ def plan_tag(path: str | os.PathLike[str], environ: Mapping[str, str]) -> TagRes
             return _refused(diagnostic("tag.version.missing", message, start, hint=hint))
         version, version_from = given[1], _rel_file(given[0])
     return _checked(plugin.name, version, version_from, Path(real), listing, environ)
+
+
+def _loaded(start: Path) -> tuple[Plugin, str] | TagResult:
+    """The plugin at `start` and its manifest (relative to it), or the refusal: not a
+    plugin, loaded with an error, or a manifest that gives no name."""
+    if not is_plugin_dir(start):
+        message = f"{start.name or start} is not a plugin folder"
+        return _refused(diagnostic("tag.plugin.missing", message, start))
+    plugin, said = read_plugin(start)
+    errors = [d for d in (*said, *(plugin.diagnostics if plugin else ())) if d.severity == "error"]
+    if plugin is None or errors:
+        message = f"{start.name} does not load as a plugin without errors; nothing is tagged"
+        return _refused(*dict.fromkeys(errors), diagnostic("tag.plugin.invalid", message, start))
+    manifest = manifest_file(plugin)
+    if manifest is None or not plugin.manifest.get("name"):
+        message = f"{start.name}'s {manifest or 'folder'} gives no `name` to tag"
+        hint = "set `name` in the plugin's manifest"
+        return _refused(diagnostic("tag.plugin.invalid", message, start, hint=hint))
+    return plugin, manifest
 
 
 def _checked(
