@@ -126,38 +126,52 @@ def build_marketplace(
     top = Path(os.path.abspath(root))
     diags: list[Diagnostic] = []
     plugins = _plugins(top, diags)
-    known = _existing(top)
-    shown = name or _text(known.get("name")) or top.name
-    held = {"name": owner} if owner else known.get("owner")
-    meta = known.get("metadata")
-    about = description or _text(known.get("description"))
-    about = about or (_text(meta.get("description")) if isinstance(meta, dict) else None)
+    head = _head(top, name, owner, description)
     if not plugins:
         message = "no plugin folder below plugins/ or the marketplace's own folder"
         diags.append(diagnostic("port.marketplace.empty", message, top))
-    if not isinstance(held, dict) or not _text(held.get("name")):
+    if head.owner is None:
         message = "the marketplace has no owner: no --owner, and no catalogue here names one"
         hint = "pass --owner NAME"
         diags.append(diagnostic("port.marketplace.owner", message, top, hint=hint))
     if any(d.severity == "error" for d in diags):
-        return MarketplaceReport(top, shown, (), (), tuple(diags), dry_run)
-    assert isinstance(held, dict)
+        return MarketplaceReport(top, head.name, (), (), tuple(diags), dry_run)
     listed = tuple((p.name, p.version, _source(top, p)) for p in plugins)
-    files = {}
-    for fmt in formats:
-        fit = _fitting(fmt, plugins, diags)
-        doc = _catalogue(fmt, shown, held, fit, top)
-        if about:
-            doc = {**doc, "metadata": {"description": about}}
-            doc["plugins"] = doc.pop("plugins")  # the list last, as hosts' examples have it
-        files[MARKETPLACES[fmt].file] = json_text(doc)
+    files = {
+        MARKETPLACES[fmt].file: json_text(_catalogue(fmt, head, _fitting(fmt, plugins, diags), top))
+        for fmt in formats
+    }
     record = Record(resolve_root(top))
     written, problems = write_files(
         top, files, record, force=force, dry_run=dry_run, target="marketplace"
     )
     if not dry_run and any(w.action == "written" for w in written):
         record.save()
-    return MarketplaceReport(top, shown, listed, tuple(written), (*diags, *problems), dry_run)
+    return MarketplaceReport(top, head.name, listed, tuple(written), (*diags, *problems), dry_run)
+
+
+@model
+class _Head:
+    """The marketplace's own fields: its name, owner (None: none given or found) and
+    description."""
+
+    name: str
+    owner: Mapping[str, Any] | None
+    description: str | None
+
+
+def _head(top: Path, name: str | None, owner: str | None, description: str | None) -> _Head:
+    """The fields given, else a catalogue's already at `top`, else the folder's name."""
+    known = _existing(top)
+    held = {"name": owner} if owner else known.get("owner")
+    meta = known.get("metadata")
+    about = description or _text(known.get("description"))
+    about = about or (_text(meta.get("description")) if isinstance(meta, dict) else None)
+    return _Head(
+        name=name or _text(known.get("name")) or top.name,
+        owner=held if isinstance(held, dict) and _text(held.get("name")) else None,
+        description=about,
+    )
 
 
 def _plugins(top: Path, diags: list[Diagnostic]) -> list[Plugin]:
@@ -191,7 +205,7 @@ def _existing(top: Path) -> Mapping[str, Any]:
 
 
 def _catalogue(
-    fmt: CatalogueFormat, name: str, owner: Mapping[str, Any], plugins: list[Plugin], top: Path
+    fmt: CatalogueFormat, head: _Head, plugins: list[Plugin], top: Path
 ) -> dict[str, Any]:
     entries = []
     for plugin in plugins:
@@ -201,7 +215,10 @@ def _catalogue(
         if plugin.description:
             entry["description"] = plugin.description
         entries.append(entry)
-    return {"name": name, "owner": dict(owner), "plugins": entries}
+    doc: dict[str, Any] = {"name": head.name, "owner": dict(head.owner or {})}
+    if head.description:
+        doc["metadata"] = {"description": head.description}
+    return {**doc, "plugins": entries}
 
 
 def _fitting(fmt: CatalogueFormat, plugins: list[Plugin], diags: list[Diagnostic]) -> list[Plugin]:
