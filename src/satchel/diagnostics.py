@@ -85,6 +85,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "catalogue.entry.invalid": Entry(
             "warning", "one entry of a plugin catalogue is not valid; it is skipped"
         ),
+        "catalogue.entry.name_mismatch": Entry(
+            "error", "a catalogue entry names its plugin otherwise than the plugin's manifest"
+        ),
+        "catalogue.entry.source_mismatch": Entry(
+            "error", "two catalogues of a repository list one plugin from two places"
+        ),
+        "catalogue.entry.source_missing": Entry(
+            "error", "a catalogue entry's relative source holds no plugin"
+        ),
+        "catalogue.entry.unlisted": Entry(
+            "warning", "a catalogue of a repository lacks a plugin another one lists"
+        ),
         "catalogue.entry.version_mismatch": Entry(
             "warning", "a catalogue entry gives its plugin another version than its manifest"
         ),
@@ -918,6 +930,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.hook.variable": Entry(
             "warning", "satchel port: a hook's command reads a variable the target never sets"
         ),
+        "port.marketplace.empty": Entry(
+            "error", "satchel marketplace build: no plugin folder to list"
+        ),
+        "port.marketplace.owner": Entry(
+            "error", "satchel marketplace build: no owner for the marketplace"
+        ),
+        "port.marketplace.unversioned": Entry(
+            "warning", "satchel marketplace build: a plugin has no version to list"
+        ),
         "port.mcp.field": Entry(
             "warning", "satchel port: an MCP server is written without fields the target lacks"
         ),
@@ -1101,6 +1122,26 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "skill.write.failed": Entry(
             "error", "a skill defined in code could not be written to disk"
+        ),
+        "tag.catalogue.disagree": Entry(
+            "error", "satchel tag: the catalogues and the manifest disagree; nothing is tagged"
+        ),
+        "tag.exists": Entry("error", "satchel tag: the tag is already there"),
+        "tag.git.failed": Entry("error", "satchel tag: git tag or git push failed"),
+        "tag.name.invalid": Entry(
+            "error", "satchel tag: the tag would not be a valid git ref name"
+        ),
+        "tag.plugin.invalid": Entry(
+            "error", "satchel tag: the plugin loads with errors or its manifest gives no name"
+        ),
+        "tag.plugin.missing": Entry("error", "satchel tag: the path is not a plugin folder"),
+        "tag.repository.missing": Entry(
+            "error", "satchel tag: the plugin is not in a git work tree"
+        ),
+        "tag.tree.dirty": Entry("error", "satchel tag: uncommitted changes affect the release"),
+        "tag.version.invalid": Entry("error", "satchel tag: the version is not a semantic version"),
+        "tag.version.missing": Entry(
+            "error", "satchel tag: neither the manifest nor an entry gives a version"
         ),
         "trust.changed": Entry(
             "error", "a project hook or MCP server changed, or is new, since the folder was trusted"

@@ -68,12 +68,14 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("remove",): ("no-such-skill", *at),
         ("prune",): at,
         ("marketplace", "add"): ("./no-such-folder", *at),
+        ("marketplace", "build"): (w["tmp"] / "no-plugins", "--owner", "Owner"),
         ("marketplace", "list"): at,
         ("marketplace", "update"): ("no-such-marketplace", *at),
         ("marketplace", "remove"): ("no-such-marketplace", *at),
         ("diff",): at,
         ("verify",): at,
         ("outdated",): (*at, "--offline"),
+        ("tag",): (w["tmp"] / "no-plugin",),
         ("publish",): (w["source"] / "polish", "oci://ghcr.io/Not/lowercase"),  # refused
     }
 

@@ -11,6 +11,12 @@ import click
 
 from satchel._ignore import kept
 from satchel.cli import _output as out
+from satchel.cli._catalogues import (
+    CatalogueCheck,
+    check_catalogues,
+    holds_catalogue,
+    listed_folders,
+)
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._ignore import ignore_option, selectors_here
 from satchel.cli._params import client_option, home_option, json_option
@@ -20,7 +26,7 @@ from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.plugins._directory import directory_findings
 from satchel.skills._check import Checked, check_paths
 
-Check = Checked | PluginCheck
+Check = Checked | PluginCheck | CatalogueCheck
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
 # a skill starts nothing; a plugin's git reads end with satchel (cli._released)
@@ -59,7 +65,10 @@ def run(
 
     Each PATH is a skill directory, its SKILL.md, a directory whose subdirectories
     are skills, a plugin directory (any format satchel reads), or a directory whose
-    subdirectories are all plugins. --strict applies the Agent Skills spec exactly,
+    subdirectories are all plugins. A directory holding marketplace files (Claude
+    Code's, Codex's, Cursor's marketplace.json) has them checked against each other
+    and against the manifests of the plugins they list (catalogue.entry.*), and each
+    of those plugins validated. --strict applies the Agent Skills spec exactly,
     and makes an unknown plugin manifest field fatal. --profile directory adds the
     plugin directory's submission findings to each plugin (their codes are
     plugin.directory.*, each message starting with the directory's own code, such as
@@ -77,6 +86,10 @@ def run(
     checked: list[Check] = []
     for path in paths:
         plugins = [path] if is_plugin_dir(path) else plugin_children(path)
+        if holds_catalogue(path):
+            checked.append(check_catalogues(path))
+            if plugins is None:
+                plugins = [p for p in listed_folders(path) if is_plugin_dir(p)]
         if plugins is not None:
             from satchel.cli._released import versioned  # git, only for a plugin
 
@@ -120,7 +133,10 @@ def _ok(c: Check, selectors: Sequence[str]) -> bool:
 
 
 def _json(c: Check, selectors: Sequence[str]) -> dict[str, Any]:
-    doc = c.to_json() if isinstance(c, PluginCheck) else {**c.to_json(), "kind": "skill"}
+    if isinstance(c, PluginCheck | CatalogueCheck):
+        doc = c.to_json()
+    else:
+        doc = {**c.to_json(), "kind": "skill"}
     return {**doc, "ok": _ok(c, selectors)}
 
 
@@ -140,17 +156,24 @@ def _print(checked: list[Check], selectors: Sequence[str]) -> None:
 
 
 def _name(c: Check) -> str:
+    if isinstance(c, CatalogueCheck):
+        return f"{', '.join(c.files)} (marketplace)"
     if isinstance(c, PluginCheck):
         return "" if c.plugin is None else f"{c.plugin.name} (plugin, {c.plugin.format})"
     return c.skill.name if c.skill else ""
 
 
 def _counted(checked: list[Check]) -> str:
-    """``2 skills``, ``1 plugin``, ``2 skills and 1 plugin``."""
+    """``2 skills``, ``1 plugin``, ``2 skills and 1 plugin``, ``1 marketplace and 2
+    plugins``."""
+    markets = sum(isinstance(c, CatalogueCheck) for c in checked)
     plugins = sum(isinstance(c, PluginCheck) for c in checked)
-    skills = len(checked) - plugins
-    if not plugins:
-        return out.count(skills, "skill")
-    if not skills:
-        return out.count(plugins, "plugin")
-    return f"{out.count(skills, 'skill')} and {out.count(plugins, 'plugin')}"
+    skills = len(checked) - plugins - markets
+    parts = [
+        out.count(n, noun)
+        for n, noun in ((markets, "marketplace"), (skills, "skill"), (plugins, "plugin"))
+        if n
+    ]
+    if not parts:
+        return out.count(0, "skill")
+    return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"

@@ -53,10 +53,17 @@ class Marketplace:
     """A marketplace (catalogue) file of one plugin format: where it sits below the
     marketplace's folder (`file`; that folder is the one relative sources resolve
     against and, without a ``name``, names the catalogue), and whether its ``name``
-    is required (Codex's may go without)."""
+    is required (Codex's may go without), whether an entry may give a version, and the
+    plugin names an entry may give."""
 
     file: str
     name_required: bool = True
+    # whether an entry may give a `version` (Cursor's schema closes an entry to name,
+    # source, description and minClientVersions: cursor/plugins schemas/marketplace.schema.json)
+    versioned: bool = True
+    # the plugin names an entry may give (None: any); `names_say` says what it allows
+    names: str | None = None
+    names_say: str = ""
 
     @property
     def depth(self) -> int:
@@ -68,7 +75,13 @@ MARKETPLACES: Mapping[CatalogueFormat, Marketplace] = MappingProxyType(
     {
         "claude": Marketplace(".claude-plugin/marketplace.json"),
         "codex": Marketplace(".agents/plugins/marketplace.json", name_required=False),
-        "cursor": Marketplace(".cursor-plugin/marketplace.json"),
+        "cursor": Marketplace(
+            ".cursor-plugin/marketplace.json",
+            versioned=False,
+            names=r"[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?",
+            names_say="lowercase letters, digits, '.' and '-', starting and ending with a "
+            "letter or digit",
+        ),
     }
 )
 
