@@ -13,8 +13,7 @@ from typing import Any
 
 from satchel._model import model
 from satchel.diagnostics import Diagnostic
-from satchel.install._agreement import agreement, catalogues_at
-from satchel.install._catalogue import CATALOGUE_FILES
+from satchel.hosts._rules import MARKETPLACES
 
 __all__ = ["CatalogueCheck", "check_catalogues", "holds_catalogue", "listed_folders"]
 
@@ -43,11 +42,16 @@ class CatalogueCheck:
 
 
 def holds_catalogue(path: Path) -> bool:
-    return any((path / rel).is_file() for rel in CATALOGUE_FILES.values())
+    """Whether `path` holds a marketplace file of any host (read off the host rules,
+    so that a validate of plain skills and plugins imports no installer)."""
+    return any((path / m.file).is_file() for m in MARKETPLACES.values())
 
 
 def check_catalogues(path: Path) -> CatalogueCheck:
     """Every catalogue at `path`, checked for agreement."""
+    from satchel.install._agreement import agreement  # only where a catalogue is
+    from satchel.install._catalogue import CATALOGUE_FILES
+
     root = Path(os.path.abspath(path))
     findings, said = agreement(root)
     files = tuple(rel for rel in CATALOGUE_FILES.values() if (root / rel).is_file())
@@ -57,6 +61,8 @@ def check_catalogues(path: Path) -> CatalogueCheck:
 def listed_folders(path: Path) -> list[Path]:
     """The folders the catalogues at `path` list by a relative source that exist, each
     once, in path order."""
+    from satchel.install._agreement import catalogues_at
+
     found: dict[str, Path] = {}
     for catalogue in catalogues_at(Path(os.path.abspath(path)))[0]:
         for entry in catalogue.entries:
