@@ -1139,6 +1139,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel tag: the plugin is not in a git work tree"
         ),
         "tag.tree.dirty": Entry("error", "satchel tag: uncommitted changes affect the release"),
+        "tag.tree.unchecked": Entry(
+            "warning", "satchel tag: files git stores through a filter are not compared"
+        ),
         "tag.version.invalid": Entry("error", "satchel tag: the version is not a semantic version"),
         "tag.version.missing": Entry(
             "error", "satchel tag: neither the manifest nor an entry gives a version"

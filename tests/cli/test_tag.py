@@ -337,3 +337,40 @@ def test_the_tag_made_is_the_one_claude_code_makes(satchel, claude_code_next, tm
         shown = "%(refname) %(objecttype) %(*objecttype) %(contents)"
         made.append(git("for-each-ref", f"--format={shown}", "refs/tags", cwd=repo))
     assert made[0] == made[1] == "refs/tags/alpha--v1.2.0 tag commit alpha 1.2.0"
+
+
+def test_no_program_the_repositorys_config_names_runs(satchel, market, tmp_path):
+    repo = market()
+    canary = tmp_path / "canary"
+    program = put(tmp_path, "program", f'#!/bin/sh\necho "$0 $*" >> {canary}\ncat\n', mode=0o755)
+    for key in ("core.fsmonitor", "filter.evil.clean", "filter.evil.smudge", "diff.external"):
+        git("config", key, str(program), cwd=repo)
+    git("config", "filter.evil.required", "true", cwd=repo)
+    git("config", "diff.evil.textconv", str(program), cwd=repo)
+    put(repo / ".git/info/attributes", "* diff=evil\nplugins/alpha/commands/go.md filter=evil\n")
+    alpha = repo / "plugins/alpha"
+    # stat-dirty files: git status would hash them again, through the filter
+    for path in (alpha / ".claude-plugin/plugin.json", alpha / "commands/go.md"):
+        os.utime(path, (1, 1))
+    run = satchel("tag", "--dry-run", "--json", alpha)
+    assert not canary.exists()
+    assert run.code == 0, run.out
+    assert run.json()["plan"]["tag"] == "alpha--v1.2.0"
+    assert [(d["code"], d["message"]) for d in run.json()["diagnostics"]] == [
+        (
+            "tag.tree.unchecked",
+            "whether these files changed is not checked, as git stores them through a "
+            "filter or an encoding: plugins/alpha/commands/go.md",
+        )
+    ]
+    assert not canary.exists()
+    changed = {"name": "alpha", "description": "Changed.", "version": "1.2.0"}
+    (alpha / ".claude-plugin/plugin.json").write_text(json.dumps(changed))
+    run = satchel("tag", "--dry-run", "--json", alpha)
+    assert [(d["code"], d["message"]) for d in run.json()["diagnostics"]] == [
+        (
+            "tag.tree.dirty",
+            "uncommitted changes affect this release: plugins/alpha/.claude-plugin/plugin.json",
+        )
+    ]
+    assert not canary.exists()

@@ -15,9 +15,12 @@ command checks, in its order, and more:
    it is a semantic version (semver 2.0.0, a leading ``v`` allowed, as Claude Code
    allows it): else ``tag.version.invalid``; the tag is a valid git ref
    name: else ``tag.name.invalid``;
-4. the plugin is in a git work tree (``tag.repository.missing``) whose status shows no
-   change below the plugin's folder or to a catalogue listing it (``tag.tree.dirty``),
-   and the tag is not there yet (``tag.exists``).
+4. the plugin is in a git work tree (``tag.repository.missing``) in which no file below
+   the plugin's folder or of a catalogue listing it differs from HEAD, untracked files
+   included (``tag.tree.dirty``), and the tag is not there yet (``tag.exists``). The
+   files are hashed by satchel (`satchel.install._git_files`), so that no program of
+   the repository's runs; one git stores through a filter is compared only for being
+   there (``tag.tree.unchecked``, a warning).
 
 `create_tag(plan)` then runs ``git tag -a -m "{name} {version}" -- TAG HEAD`` and, with
 `push`, ``git push REMOTE refs/tags/TAG``, with the user's git config (the tagger's
@@ -37,6 +40,7 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._agreement import Finding, agreement, catalogues_at
 from satchel.install._catalogue import CATALOGUE_FILES
+from satchel.install._git_files import MAX_BYTES, MAX_FILES, UNKNOWN, changed, committed, working
 from satchel.install._git_read import Repo, config_env, open_repo
 from satchel.install._listed_version import MAX_LEVELS
 from satchel.plugins._detect import is_plugin_dir
@@ -61,7 +65,8 @@ GIT_DEADLINE = 60.0
 class TagPlan:
     """What would be tagged: the plugin's `name` and `version` (and where the version
     was read, `version_from`), the `tag`, the annotation `message`, the plugin's
-    `root`, the work tree's `top` and the catalogue files listing the plugin."""
+    `root`, the work tree's `top`, the catalogue files listing the plugin and the
+    warnings (`notes`) said with it."""
 
     name: str
     version: str
@@ -71,6 +76,7 @@ class TagPlan:
     root: Path
     top: Path
     catalogues: tuple[str, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,16 +185,17 @@ def _checked(
     if repo.git("check-ref-format", f"refs/tags/{tag}", may_fail=True) is None:
         message = f"{tag!r} is not a valid git tag name"
         return _refused(diagnostic("tag.name.invalid", message, root))
-    paths = [os.path.relpath(root, repo.top), *(os.path.relpath(p, repo.top) for p, _ in listing)]
-    status = repo.git("status", "--porcelain", "--untracked-files=all", "--", *dict.fromkeys(paths))
-    if status is None:
-        return _refused(diagnostic("tag.tree.dirty", f"git status failed: {repo.problem}", root))
-    changed = [line[3:] for line in status.splitlines() if line.strip()]
-    if changed:
-        shown = ", ".join(changed[:5]) + (
-            f" and {len(changed) - 5} more" if len(changed) > 5 else ""
-        )
-        message = f"uncommitted changes affect this release: {shown}"
+    folder = _git_path(root, repo.top)
+    paths = list(dict.fromkeys([folder, *(_git_path(p, repo.top) for p, _ in listing)]))
+    head = committed(repo, "HEAD", *paths)
+    work = working(repo, environ, *paths)
+    if head is None or work is None:
+        why = repo.problem or f"the files pass {MAX_FILES:,} or {MAX_BYTES >> 20} MiB"
+        message = f"whether uncommitted changes affect this release is not known: {why}"
+        return _refused(diagnostic("tag.tree.dirty", message, root))
+    differ = changed(head, work)
+    if differ:
+        message = f"uncommitted changes affect this release: {_shown(differ)}"
         hint = "commit them first, so that the tag names the version released"
         return _refused(diagnostic("tag.tree.dirty", message, root, hint=hint))
     if _exists(repo, tag):
@@ -196,10 +203,34 @@ def _checked(
         hint = f"bump the version in {version_from}"
         return _refused(diagnostic("tag.exists", message, root, hint=hint))
     catalogues = tuple(dict.fromkeys(os.path.relpath(p, repo.top) for p, _ in listing))
+    notes = _notes(root, sorted(p for p, e in work.items() if e == UNKNOWN))
     plan = TagPlan(
-        name, version, version_from, tag, f"{name} {version}", root, repo.top, catalogues
+        name, version, version_from, tag, f"{name} {version}", root, repo.top, catalogues, notes
     )
-    return TagResult(plan)
+    return TagResult(plan, notes)
+
+
+def _notes(root: Path, unknown: list[str]) -> tuple[Diagnostic, ...]:
+    """The warnings of a plan: files whose content is not compared (git stores them
+    through a filter or an encoding)."""
+    said = []
+    if unknown:
+        message = (
+            "whether these files changed is not checked, as git stores them through a "
+            f"filter or an encoding: {_shown(unknown)}"
+        )
+        hint = "satchel runs no filter of the repository's; commit them before tagging"
+        said.append(diagnostic("tag.tree.unchecked", message, root, hint=hint))
+    return tuple(said)
+
+
+def _shown(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+
+
+def _git_path(path: Path, top: Path) -> str:
+    """`path` relative to the work tree's `top`, in git's form (``.`` at the top)."""
+    return os.path.relpath(path, top).replace(os.sep, "/")
 
 
 def create_tag(
@@ -208,7 +239,7 @@ def create_tag(
     """Create `plan`'s annotated tag at HEAD and, with `push`, push it to `remote`."""
     if push and _REMOTE.match(remote) is None:
         message = f"{remote!r} is not a remote name; nothing is tagged"
-        return TagResult(plan, (diagnostic("tag.git.failed", message, plan.root),))
+        return TagResult(plan, (*plan.notes, diagnostic("tag.git.failed", message, plan.root)))
     env = {**config_env(environ), **{k: environ[k] for k in _PASSED_ON if k in environ}}
     env["GIT_TERMINAL_PROMPT"] = "0"
     base = ["git", "-c", "core.hooksPath=/dev/null", "-c", "tag.gpgSign=false"]
@@ -218,9 +249,9 @@ def create_tag(
     )  # fmt: skip
     if not made.ok:
         message = f"git tag failed: {_last_line(made.stderr)}"
-        return TagResult(plan, (diagnostic("tag.git.failed", message, plan.root),))
+        return TagResult(plan, (*plan.notes, diagnostic("tag.git.failed", message, plan.root)))
     if not push:
-        return TagResult(plan, created=True)
+        return TagResult(plan, plan.notes, created=True)
     sent = run_process(
         [*base, "push", remote, f"refs/tags/{plan.tag}"],
         cwd=plan.top,
@@ -229,8 +260,10 @@ def create_tag(
     )
     if not sent.ok:
         message = f"tag {plan.tag} was created, but git push failed: {_last_line(sent.stderr)}"
-        return TagResult(plan, (diagnostic("tag.git.failed", message, plan.root),), created=True)
-    return TagResult(plan, created=True, pushed=True)
+        return TagResult(
+            plan, (*plan.notes, diagnostic("tag.git.failed", message, plan.root)), created=True
+        )
+    return TagResult(plan, plan.notes, created=True, pushed=True)
 
 
 def _refused(*said: Diagnostic) -> TagResult:

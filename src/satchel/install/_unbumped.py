@@ -14,7 +14,7 @@ plugin whose content changed under the same version. Read-only, from git
 
 The plugin folder's files at the release are then compared with the working tree
 (committed and uncommitted changes, files git ignores left out), by git's own blob
-hash of each file as git would store it (`satchel.install._git_stored`: line endings,
+hash of each file as git would store it (`satchel.install._git_files`: line endings,
 ``ident``, ``core.filemode``), computed here so that git never reads the working tree.
 A change gives ``plugin.version.unbumped`` with the number of later commits and the
 files that differ (the first `SHOWN`). A file of the release that git stores through
@@ -30,7 +30,6 @@ import contextlib
 import json
 import os
 import posixpath
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,28 +38,23 @@ from satchel import _toml
 from satchel._contain import MAX_MANIFEST
 from satchel._model import model
 from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.install._git_read import DEADLINE, Repo, open_repo
-from satchel.install._git_stored import (
-    Conversion,
-    Rules,
-    attributes,
-    blob,
-    conversion,
-    read_rules,
-    stored,
+from satchel.install._git_files import (
+    MAX_BYTES,
+    MAX_FILES,
+    UNKNOWN,
+    Entry,
+    changed,
+    committed,
+    working,
 )
+from satchel.install._git_read import DEADLINE, Repo, open_repo
 from satchel.plugins import Plugin
 
 __all__ = ["HISTORY", "MAX_BYTES", "MAX_FILES", "SHOWN", "release_tags", "unbumped"]
 
 HISTORY = 50  # commits of the manifest read back at most
-MAX_FILES = 20_000  # files of the plugin folder hashed at most...
-MAX_BYTES = 256 * 1024 * 1024  # ...and bytes
 SHOWN = 5  # changed files named in the message
 _GLOB = frozenset("*?[\\")
-
-Entry = tuple[str, str]  # (mode, blob id)
-UNKNOWN: Entry = ("", "")  # a working-tree file git stores through a filter or an encoding
 
 
 @model
@@ -122,25 +116,15 @@ def _compared(
             f"the plugin folder holds more than {MAX_FILES:,} files or {MAX_BYTES >> 20} MiB"
         )
         return (_unchecked(plugin, manifest, why),)
-    changed = _changed(then, work)
+    differ = changed(then, work)
     unknown = sorted(p for p, entry in work.items() if entry == UNKNOWN and p in then)
     said = []
-    if changed:
-        uncommitted = bool(_changed(head, work))
-        said.append(_warning(plugin, manifest, release, changed, int(count), uncommitted))
+    if differ:
+        uncommitted = bool(changed(head, work))
+        said.append(_warning(plugin, manifest, release, differ, int(count), uncommitted))
     if unknown:
         said.append(_filtered(plugin, manifest, unknown))
     return tuple(said)
-
-
-def _changed(tree: dict[str, Entry], work: dict[str, Entry]) -> list[str]:
-    """The paths that differ between `tree` and `work`; a file of unknown content
-    differs only when `tree` lacks it."""
-    return sorted(
-        p
-        for p in tree.keys() | work.keys()
-        if (p not in tree if work.get(p) == UNKNOWN else tree.get(p) != work.get(p))
-    )
 
 
 def _warning(
@@ -243,95 +227,15 @@ def _version_at(repo: Repo, commit: str, path: str) -> str | None:
 
 def _tree(repo: Repo, commit: str, rel: str) -> dict[str, Entry] | None:
     """The files of the plugin folder at `commit`: path in the folder -> (mode, blob)."""
-    out = repo.git("ls-tree", "-r", "-z", commit, "--", rel or ".")
-    return None if out is None else _listed(out, rel)
-
-
-def _listed(out: str, rel: str, staged: bool = False) -> dict[str, Entry]:
-    """The files of an ``ls-tree -r -z`` listing (``MODE TYPE BLOB``) or, `staged`, an
-    ``ls-files --stage -z`` one (``MODE BLOB STAGE``): path in the folder `rel` ->
-    (mode, blob); links to other repositories (mode 160000) left out."""
-    files: dict[str, Entry] = {}
-    for item in out.split("\0"):
-        meta, _, path = item.partition("\t")
-        parts = meta.split(" ")
-        if len(parts) == 3 and parts[0] != "160000":
-            files[_inside(path, rel)] = (_mode(parts[0]), parts[1 if staged else 2])
-    return files
+    files = committed(repo, commit, rel or ".")
+    return None if files is None else {_inside(p, rel): e for p, e in files.items()}
 
 
 def _work(repo: Repo, rel: str, environ: Mapping[str, str]) -> dict[str, Entry] | None:
-    """The plugin folder's files in the work tree that git tracks or would (ignored ones
-    left out), hashed as git would store them (`UNKNOWN`: through a filter or an
-    encoding); None past `MAX_FILES` or `MAX_BYTES`, or when git fails."""
-    spec = rel or "."
-    out = repo.git("ls-files", "-z", "--stage", "--", spec)
-    others = repo.git("ls-files", "-z", "--others", "--exclude-standard", "--", spec)
-    rules = read_rules(repo, environ)
-    if out is None or others is None or rules is None:
-        return None
-    index = _listed(out, "", staged=True)
-    names = sorted(index.keys() | {n for n in others.split("\0") if n})
-    attrs = attributes(repo, names) if len(names) <= MAX_FILES else None
-    if attrs is None:
-        return None
-    files: dict[str, Entry] = {}
-    budget = MAX_BYTES
-    for name in names:
-        how = conversion(attrs.get(name, ()), rules)
-        entry, size = _hashed(repo.top / name, how, index.get(name), rules, repo.hash, budget)
-        budget -= size
-        if budget < 0:
-            return None
-        if entry is not None:
-            files[_inside(name, rel)] = entry
-    return files
-
-
-def _hashed(
-    path: Path,
-    how: Conversion | None,
-    staged: Entry | None,
-    rules: Rules,
-    algorithm: str,
-    budget: int,
-) -> tuple[Entry | None, int]:
-    """`path`'s (mode, blob id) as git would store it converted `how` (`staged`: its
-    index entry), and its size (more than `budget`: not hashed); `UNKNOWN` without a
-    conversion; None for a folder or a file gone."""
-    try:
-        st = os.lstat(path)
-        if stat.S_ISLNK(st.st_mode):
-            return ("120000", blob(os.readlink(os.fsencode(path)), algorithm)), 0
-        if not stat.S_ISREG(st.st_mode):
-            return None, 0
-        if how is None:
-            return UNKNOWN, 0
-        with open(path, "rb") as f:
-            data = f.read(budget + 1)
-    except OSError:
-        return None, 0
-    if len(data) > budget:
-        return None, len(data)
-    mode = _file_mode(st.st_mode, staged, rules)
-    if mode != "120000":  # a link checked out as a plain file is stored as it is
-        data = stored(data, how, staged[1] if staged else None, algorithm)
-    return (mode, blob(data, algorithm)), len(data)
-
-
-def _file_mode(st_mode: int, staged: Entry | None, rules: Rules) -> str:
-    """A plain file's mode as git would store it: the executable bit when
-    ``core.filemode`` trusts it, else the staged mode (a link's where links cannot be)."""
-    if staged and staged[0] == "120000" and not rules.symlinks:
-        return "120000"
-    if not rules.filemode:
-        return staged[0] if staged and staged[0].startswith("100") else "100644"
-    return "100755" if st_mode & stat.S_IXUSR else "100644"
-
-
-def _mode(mode: str) -> str:
-    """git's mode, with an old group-writable file mode read as a plain file's."""
-    return "100644" if mode.startswith("100") and mode != "100755" else mode
+    """The plugin folder's files in the work tree (`satchel.install._git_files.working`):
+    path in the folder -> (mode, blob)."""
+    files = working(repo, environ, rel or ".")
+    return None if files is None else {_inside(p, rel): e for p, e in files.items()}
 
 
 def _inside(path: str, rel: str) -> str:
