@@ -1135,10 +1135,16 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error", "satchel tag: the plugin loads with errors or its manifest gives no name"
         ),
         "tag.plugin.missing": Entry("error", "satchel tag: the path is not a plugin folder"),
+        "tag.plugin.uncommitted": Entry(
+            "error", "satchel tag: HEAD does not hold the plugin's manifest"
+        ),
         "tag.repository.missing": Entry(
             "error", "satchel tag: the plugin is not in a git work tree"
         ),
         "tag.tree.dirty": Entry("error", "satchel tag: uncommitted changes affect the release"),
+        "tag.tree.ignored": Entry(
+            "warning", "satchel tag: files git ignores below the plugin are not in the release"
+        ),
         "tag.tree.unchecked": Entry(
             "warning", "satchel tag: files git stores through a filter are not compared"
         ),

@@ -374,3 +374,37 @@ def test_no_program_the_repositorys_config_names_runs(satchel, market, tmp_path)
         )
     ]
     assert not canary.exists()
+
+
+def test_a_plugin_head_does_not_hold_is_refused(satchel, tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", ".", cwd=repo)
+    commit(repo, {".gitignore": "plug/\n"})
+    plug = repo / "plug"
+    put(plug / ".claude-plugin/plugin.json", manifest("plug", "1.0.0"))
+    run = satchel("tag", "--dry-run", "--json", plug)
+    assert run.code == 1
+    assert run.json()["plan"] is None
+    assert [(d["code"], d["message"]) for d in run.json()["diagnostics"]] == [
+        (
+            "tag.plugin.uncommitted",
+            "plug's manifest plug/.claude-plugin/plugin.json is not in HEAD, "
+            "so the tag would not hold the plugin",
+        )
+    ]
+
+
+def test_files_git_ignores_below_the_plugin_are_named(satchel, market):
+    repo = market()
+    commit(repo, {"plugins/alpha/.gitignore": "dist/\n"})
+    put(repo / "plugins/alpha/dist/server.js", "run();\n")
+    run = satchel("tag", "--dry-run", "--json", repo / "plugins/alpha")
+    assert run.code == 0, run.out
+    assert run.json()["plan"]["tag"] == "alpha--v1.2.0"
+    assert [(d["code"], d["message"]) for d in run.json()["diagnostics"]] == [
+        (
+            "tag.tree.ignored",
+            "files git ignores below alpha are not in the release: plugins/alpha/dist/",
+        )
+    ]

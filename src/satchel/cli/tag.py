@@ -31,9 +31,9 @@ def run(*, path: Path, dry_run: bool, push: bool, remote: str, as_json: bool) ->
     with nothing created: a catalogue of the repository that disagrees with the
     manifest or with another catalogue about the plugin (name, version, source, or
     listed in one and not another), no semantic version, a tag name git refuses, no
-    git work tree, uncommitted changes below the plugin or to a catalogue listing it,
-    or a tag of that name already there. --push then runs git push REMOTE
-    refs/tags/TAG. Exit 1 when refused or git failed."""
+    git work tree, a plugin HEAD does not hold, uncommitted changes below the plugin
+    or to a catalogue listing it, or a tag of that name already there. --push then
+    runs git push REMOTE refs/tags/TAG. Exit 1 when refused or git failed."""
     result = plan_tag(path, os.environ)
     if result.plan is not None and not dry_run:
         result = create_tag(result.plan, os.environ, push=push, remote=remote)

@@ -15,12 +15,14 @@ command checks, in its order, and more:
    it is a semantic version (semver 2.0.0, a leading ``v`` allowed, as Claude Code
    allows it): else ``tag.version.invalid``; the tag is a valid git ref
    name: else ``tag.name.invalid``;
-4. the plugin is in a git work tree (``tag.repository.missing``) in which no file below
-   the plugin's folder or of a catalogue listing it differs from HEAD, untracked files
-   included (``tag.tree.dirty``), and the tag is not there yet (``tag.exists``). The
-   files are hashed by satchel (`satchel.install._git_files`), so that no program of
-   the repository's runs; one git stores through a filter is compared only for being
-   there (``tag.tree.unchecked``, a warning).
+4. the plugin is in a git work tree (``tag.repository.missing``) whose HEAD holds the
+   plugin's manifest (``tag.plugin.uncommitted``), in which no file below the plugin's
+   folder or of a catalogue listing it differs from HEAD, untracked files included
+   (``tag.tree.dirty``), and the tag is not there yet (``tag.exists``). The files are
+   hashed by satchel (`satchel.install._git_files`), so that no program of the
+   repository's runs; one git stores through a filter is compared only for being there
+   (``tag.tree.unchecked``, a warning); files git ignores below the plugin's folder
+   are named (``tag.tree.ignored``, a warning).
 
 `create_tag(plan)` then runs ``git tag -a -m "{name} {version}" -- TAG HEAD`` and, with
 `push`, ``git push REMOTE refs/tags/TAG``, with the user's git config (the tagger's
@@ -31,6 +33,7 @@ primitive.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -144,7 +147,7 @@ def plan_tag(path: str | os.PathLike[str], environ: Mapping[str, str]) -> TagRes
             hint = f"set `version` in {manifest}"
             return _refused(diagnostic("tag.version.missing", message, start, hint=hint))
         version, version_from = given[1], _rel_file(given[0])
-    return _checked(plugin.name, version, version_from, Path(real), listing, environ)
+    return _checked(plugin.name, manifest, version, version_from, Path(real), listing, environ)
 
 
 def _loaded(start: Path) -> tuple[Plugin, str] | TagResult:
@@ -168,6 +171,7 @@ def _loaded(start: Path) -> tuple[Plugin, str] | TagResult:
 
 def _checked(
     name: str,
+    manifest: str,
     version: str,
     version_from: str,
     root: Path,
@@ -189,10 +193,18 @@ def _checked(
     paths = list(dict.fromkeys([folder, *(_git_path(p, repo.top) for p, _ in listing)]))
     head = committed(repo, "HEAD", *paths)
     work = working(repo, environ, *paths)
-    if head is None or work is None:
+    ignored = repo.git(
+        "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", folder
+    )  # fmt: skip
+    if head is None or work is None or ignored is None:
         why = repo.problem or f"the files pass {MAX_FILES:,} or {MAX_BYTES >> 20} MiB"
         message = f"whether uncommitted changes affect this release is not known: {why}"
         return _refused(diagnostic("tag.tree.dirty", message, root))
+    kept = posixpath.normpath(posixpath.join(folder, manifest))
+    if kept not in head:
+        message = f"{name}'s manifest {kept} is not in HEAD, so the tag would not hold the plugin"
+        hint = "commit the plugin (a .gitignore that names its folder keeps it out)"
+        return _refused(diagnostic("tag.plugin.uncommitted", message, root, hint=hint))
     differ = changed(head, work)
     if differ:
         message = f"uncommitted changes affect this release: {_shown(differ)}"
@@ -203,16 +215,16 @@ def _checked(
         hint = f"bump the version in {version_from}"
         return _refused(diagnostic("tag.exists", message, root, hint=hint))
     catalogues = tuple(dict.fromkeys(os.path.relpath(p, repo.top) for p, _ in listing))
-    notes = _notes(root, sorted(p for p, e in work.items() if e == UNKNOWN))
+    notes = _notes(root, sorted(p for p, e in work.items() if e == UNKNOWN), ignored)
     plan = TagPlan(
         name, version, version_from, tag, f"{name} {version}", root, repo.top, catalogues, notes
     )
     return TagResult(plan, notes)
 
 
-def _notes(root: Path, unknown: list[str]) -> tuple[Diagnostic, ...]:
+def _notes(root: Path, unknown: list[str], ignored: str) -> tuple[Diagnostic, ...]:
     """The warnings of a plan: files whose content is not compared (git stores them
-    through a filter or an encoding)."""
+    through a filter or an encoding), files git ignores below the plugin's folder."""
     said = []
     if unknown:
         message = (
@@ -221,6 +233,10 @@ def _notes(root: Path, unknown: list[str]) -> tuple[Diagnostic, ...]:
         )
         hint = "satchel runs no filter of the repository's; commit them before tagging"
         said.append(diagnostic("tag.tree.unchecked", message, root, hint=hint))
+    left = [n for n in ignored.split("\0") if n]
+    if left:
+        message = f"files git ignores below {root.name} are not in the release: {_shown(left)}"
+        said.append(diagnostic("tag.tree.ignored", message, root))
     return tuple(said)
 
 
