@@ -930,8 +930,14 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "port.hook.variable": Entry(
             "warning", "satchel port: a hook's command reads a variable the target never sets"
         ),
+        "port.marketplace.duplicate": Entry(
+            "error", "satchel marketplace build: two plugin folders give one name"
+        ),
         "port.marketplace.empty": Entry(
             "error", "satchel marketplace build: no plugin folder to list"
+        ),
+        "port.marketplace.outside": Entry(
+            "warning", "satchel marketplace build: a plugin folder leads out of the root"
         ),
         "port.marketplace.owner": Entry(
             "error", "satchel marketplace build: no owner for the marketplace"

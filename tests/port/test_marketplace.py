@@ -237,3 +237,37 @@ def test_to_writes_only_the_named_hosts_catalogues(tmp_path):
     assert not (root / CLAUDE).exists()
     with pytest.raises(ValueError, match="'gemini' has no marketplace file"):
         formats_named(["gemini"])
+
+
+def test_a_name_two_folders_give_is_an_error_and_neither_is_listed(tmp_path):
+    root = two_plugins(tmp_path / "market")
+    again = {"name": "alpha", "version": "2.0.0"}
+    put(root / "plugins/alpha-copy/.claude-plugin/plugin.json", json.dumps(again))
+    report = build_marketplace(root, name="acme", owner="Acme")
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        (
+            "port.marketplace.duplicate",
+            "the plugin name 'alpha' is given by 2 folders (./plugins/alpha, "
+            "./plugins/alpha-copy); none of them is listed",
+        )
+    ]
+    assert report.files == ()
+    assert not any((root / rel).exists() for rel in CATALOGUE_FILES.values())
+
+
+def test_a_plugin_folder_linked_from_outside_the_root_is_not_read(tmp_path):
+    root = two_plugins(tmp_path / "market")
+    outside = {"name": "gamma", "version": "1.0.0", "description": "Read from outside."}
+    put(tmp_path / "outside/gamma/.claude-plugin/plugin.json", json.dumps(outside))
+    (root / "plugins/gamma").symlink_to(tmp_path / "outside/gamma")
+    report = build_marketplace(root, name="acme", owner="Acme")
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        (
+            "port.marketplace.outside",
+            "plugins/gamma leads out of the marketplace's folder; it is not listed",
+        )
+    ]
+    assert [name for name, _, _ in report.plugins] == ["alpha", "beta"]
+    doc = json.loads((root / CLAUDE).read_text())
+    assert [entry["source"] for entry in doc["plugins"]] == ["./plugins/alpha", "./plugins/beta"]
+    assert agreement(root)[0] == []

@@ -3,7 +3,9 @@
     report = build_marketplace("market", name="acme-tools", owner="Acme")
 
 The plugins are the plugin folders below ``<root>/plugins/`` (else below `root`
-itself), each read as `satchel.plugins.read_plugin` reads it, in name order. For each
+itself), each read as `satchel.plugins.read_plugin` reads it, in name order. A folder
+whose real path is outside `root` (a link) is not read: ``port.marketplace.outside``;
+a name two folders give is listed for neither: ``port.marketplace.duplicate``. For each
 catalogue format asked for (Claude Code's ``.claude-plugin/marketplace.json``,
 Codex's ``.agents/plugins/marketplace.json``, Cursor's
 ``.cursor-plugin/marketplace.json``) one file lists every plugin by its manifest's
@@ -130,6 +132,7 @@ def build_marketplace(
     if not plugins:
         message = "no plugin folder below plugins/ or the marketplace's own folder"
         diags.append(diagnostic("port.marketplace.empty", message, top))
+    plugins = _unique(top, plugins, diags)
     if head.owner is None:
         message = "the marketplace has no owner: no --owner, and no catalogue here names one"
         hint = "pass --owner NAME"
@@ -178,9 +181,17 @@ def _plugins(top: Path, diags: list[Diagnostic]) -> list[Plugin]:
     """The plugins below ``plugins/`` (else below `top`), by name; a folder that does not
     read as a plugin is left out with the reader's own errors."""
     base = top / "plugins" if is_dir(top / "plugins") else top
+    real = os.path.realpath(top)
     found: list[Plugin] = []
     for child in sorted(base.iterdir()) if is_dir(base) else []:
-        if child.name.startswith(".") or not is_plugin_dir(child):
+        if child.name.startswith("."):
+            continue
+        if not _within(os.path.realpath(child), real):
+            where = child.relative_to(top).as_posix()
+            message = f"{where} leads out of the marketplace's folder; it is not listed"
+            diags.append(diagnostic("port.marketplace.outside", message, child))
+            continue
+        if not is_plugin_dir(child):
             continue
         plugin, said = read_plugin(child)
         if plugin is None:
@@ -192,6 +203,27 @@ def _plugins(top: Path, diags: list[Diagnostic]) -> list[Plugin]:
             diags.append(diagnostic("port.marketplace.unversioned", message, child, hint=hint))
         found.append(plugin)
     return sorted(found, key=lambda p: p.name)
+
+
+def _unique(top: Path, plugins: list[Plugin], diags: list[Diagnostic]) -> list[Plugin]:
+    """`plugins` less those whose name another one gives too: ``port.marketplace.duplicate``
+    for each such name, whose folders are all left out (a host lists a name once)."""
+    folders: dict[str, list[str]] = {}
+    for plugin in plugins:
+        folders.setdefault(plugin.name, []).append(_source(top, plugin))
+    for name, given in folders.items():
+        if len(given) > 1:
+            message = (
+                f"the plugin name {name!r} is given by {len(given)} folders "
+                f"({', '.join(given)}); none of them is listed"
+            )
+            hint = "give each plugin its own `name` in its manifest"
+            diags.append(diagnostic("port.marketplace.duplicate", message, top, hint=hint))
+    return [p for p in plugins if len(folders[p.name]) == 1]
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _existing(top: Path) -> Mapping[str, Any]:
