@@ -271,3 +271,31 @@ def test_a_plugin_folder_linked_from_outside_the_root_is_not_read(tmp_path):
     doc = json.loads((root / CLAUDE).read_text())
     assert [entry["source"] for entry in doc["plugins"]] == ["./plugins/alpha", "./plugins/beta"]
     assert agreement(root)[0] == []
+
+
+def test_plugin_folders_that_fail_to_read_are_said_to_not_be_missing(tmp_path):
+    put(tmp_path / "plugins/alpha/.claude-plugin/plugin.json", "{not json")
+    report = build_marketplace(tmp_path, owner="Acme")
+    assert [(d.code, d.message) for d in report.diagnostics] == [
+        (
+            "plugin.manifest.invalid",
+            ".claude-plugin/plugin.json: it is not valid JSON: Expecting property name "
+            "enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
+        (
+            "port.marketplace.empty",
+            "no plugin to list: 1 plugin folder failed to read (said above)",
+        ),
+    ]
+    assert report.files == ()
+
+
+def test_an_owner_name_given_keeps_the_catalogues_other_owner_fields(tmp_path):
+    root = two_plugins(tmp_path / "market")
+    owner = {"name": "Old", "email": "team@example.com"}
+    put(root / CLAUDE, json.dumps({"name": "acme", "owner": owner, "plugins": []}))
+    report = build_marketplace(root, owner="New", force=True)
+    assert report.ok, report.diagnostics
+    for rel in (CLAUDE, CODEX, CURSOR):
+        doc = json.loads((root / rel).read_text())
+        assert doc["owner"] == {"name": "New", "email": "team@example.com"}, rel

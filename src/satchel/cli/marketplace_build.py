@@ -39,7 +39,10 @@ PARAMS = (
         "cursor [default: all three].",
     ),
     click.Option(["--name"], help="The marketplace's name [default: a catalogue's, else DIR's]."),
-    click.Option(["--owner"], help="The owner's name [default: a catalogue's]."),
+    click.Option(
+        ["--owner"],
+        help="The owner's name, a catalogue's other owner fields kept [default: a catalogue's].",
+    ),
     click.Option(["--description"], help="The marketplace's description [default: a catalogue's]."),
     click.Option(
         ["--force"], is_flag=True, help="Replace catalogue files this command did not write."

@@ -15,7 +15,8 @@ its source the plugin's folder relative to `root` as each host resolves it
 rule a plugin's name breaks (Cursor's) leaves it out: ``port.name.invalid``.
 The marketplace's name, owner and description (``metadata.description``, which every
 host's schema has) come from the arguments, else from a catalogue already there, else
-the name is the folder's and a missing owner is ``port.marketplace.owner``. A
+the name is the folder's and a missing owner is ``port.marketplace.owner``; an owner
+name given keeps the other fields of the catalogue's owner. A
 plugin without a version is listed without one (``port.marketplace.unversioned``).
 Files are written as `satchel.port._write` writes a port's: the record at `root`,
 never over a file port did not write.
@@ -127,10 +128,13 @@ def build_marketplace(
     the module docstring."""
     top = Path(os.path.abspath(root))
     diags: list[Diagnostic] = []
-    plugins = _plugins(top, diags)
+    plugins, unread = _plugins(top, diags)
     head = _head(top, name, owner, description)
     if not plugins:
         message = "no plugin folder below plugins/ or the marketplace's own folder"
+        if unread:
+            folders = "1 plugin folder" if unread == 1 else f"{unread} plugin folders"
+            message = f"no plugin to list: {folders} failed to read (said above)"
         diags.append(diagnostic("port.marketplace.empty", message, top))
     plugins = _unique(top, plugins, diags)
     if head.owner is None:
@@ -166,7 +170,9 @@ class _Head:
 def _head(top: Path, name: str | None, owner: str | None, description: str | None) -> _Head:
     """The fields given, else a catalogue's already at `top`, else the folder's name."""
     known = _existing(top)
-    held = {"name": owner} if owner else known.get("owner")
+    held = known.get("owner")
+    if owner:  # the name given, the owner's other fields (email, url) kept
+        held = {**(held if isinstance(held, dict) else {}), "name": owner}
     meta = known.get("metadata")
     about = description or _text(known.get("description"))
     about = about or (_text(meta.get("description")) if isinstance(meta, dict) else None)
@@ -177,12 +183,13 @@ def _head(top: Path, name: str | None, owner: str | None, description: str | Non
     )
 
 
-def _plugins(top: Path, diags: list[Diagnostic]) -> list[Plugin]:
-    """The plugins below ``plugins/`` (else below `top`), by name; a folder that does not
-    read as a plugin is left out with the reader's own errors."""
+def _plugins(top: Path, diags: list[Diagnostic]) -> tuple[list[Plugin], int]:
+    """The plugins below ``plugins/`` (else below `top`), by name, and how many plugin
+    folders failed to read (each left out with the reader's own errors)."""
     base = top / "plugins" if is_dir(top / "plugins") else top
     real = os.path.realpath(top)
     found: list[Plugin] = []
+    unread = 0
     for child in sorted(base.iterdir()) if is_dir(base) else []:
         if child.name.startswith("."):
             continue
@@ -196,13 +203,14 @@ def _plugins(top: Path, diags: list[Diagnostic]) -> list[Plugin]:
         plugin, said = read_plugin(child)
         if plugin is None:
             diags += [d for d in said if d.severity == "error"]
+            unread += 1
             continue
         if plugin.version is None:
             message = f"plugin {plugin.name!r} has no version; its entries are written without one"
             hint = "set `version` in its manifest: hosts cache a plugin by it"
             diags.append(diagnostic("port.marketplace.unversioned", message, child, hint=hint))
         found.append(plugin)
-    return sorted(found, key=lambda p: p.name)
+    return sorted(found, key=lambda p: p.name), unread
 
 
 def _unique(top: Path, plugins: list[Plugin], diags: list[Diagnostic]) -> list[Plugin]:
