@@ -29,6 +29,7 @@ from satchel.install._catalogue import (
     CatalogueEntry,
     read_catalogue_file,
 )
+from satchel.install._listed_version import version_mismatch
 from satchel.plugins._detect import is_plugin_dir
 from satchel.plugins._model import Plugin
 from satchel.plugins._read import manifest_file, read_plugin
@@ -151,15 +152,7 @@ def _against_manifest(one: _Listing, plugins: dict[str, Plugin | None]) -> list[
         hint = f"name the entry {plugin.name!r}, or rename the plugin in its manifest"
         found.append(diagnostic("catalogue.entry.name_mismatch", message, path, hint=hint))
     if entry.version is not None and plugin.version is not None and entry.version != plugin.version:
-        message = (
-            f"the marketplace entry {entry.name!r} gives version {entry.version}, but the "
-            f"plugin's {manifest} gives {plugin.version}"
-        )
-        hint = (
-            f"set the entry's `version` to {plugin.version}, or remove it and let the "
-            f"manifest name the version"
-        )
-        found.append(diagnostic("catalogue.entry.version_mismatch", message, path, hint=hint))
+        found.append(version_mismatch(entry.name, entry.version, plugin, manifest, path))
     return [Finding(entry.name, one.folder, d) for d in found]
 
 

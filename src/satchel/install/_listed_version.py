@@ -20,7 +20,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import CATALOGUE_FILES, Catalogue, read_catalogue_file
 from satchel.plugins import Plugin
 
-__all__ = ["MAX_LEVELS", "listed_versions"]
+__all__ = ["MAX_LEVELS", "listed_versions", "version_mismatch"]
 
 MAX_LEVELS = 32  # folders looked at above the plugin at most
 
@@ -63,15 +63,21 @@ def _disagreements(
             continue
         if entry.version == plugin.version:
             continue
-        message = (
-            f"the marketplace entry {entry.name!r} gives version {entry.version}, but the "
-            f"plugin's {manifest} gives {plugin.version}"
-        )
-        hint = (
-            f"set the entry's `version` to {plugin.version}, or remove it and let the "
-            f"manifest name the version"
-        )
-        found.append(
-            diagnostic("catalogue.entry.version_mismatch", message, catalogue.path, hint=hint)
-        )
+        found.append(version_mismatch(entry.name, entry.version, plugin, manifest, catalogue.path))
     return found
+
+
+def version_mismatch(
+    name: str, listed: str, plugin: Plugin, manifest: str, path: Path
+) -> Diagnostic:
+    """``catalogue.entry.version_mismatch``: the entry `name` of the catalogue at
+    `path` lists version `listed`, and the plugin's `manifest` gives another."""
+    message = (
+        f"the marketplace entry {name!r} gives version {listed}, but the "
+        f"plugin's {manifest} gives {plugin.version}"
+    )
+    hint = (
+        f"set the entry's `version` to {plugin.version}, or remove it and let the "
+        f"manifest name the version"
+    )
+    return diagnostic("catalogue.entry.version_mismatch", message, path, hint=hint)
