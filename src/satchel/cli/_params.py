@@ -5,7 +5,9 @@ from these and its own options."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -21,6 +23,25 @@ class Choice(click.Choice):  # type: ignore[type-arg]
 
         message = super().get_invalid_choice_message(value, ctx).rstrip(".")
         return message + did_you_mean(str(value), [str(c) for c in self.choices]) + "."
+
+
+_T = TypeVar("_T")
+
+
+def comma_names(
+    resolve: Callable[[Sequence[str]], tuple[_T, ...]], *, default: Sequence[str] = ()
+) -> Callable[[click.Context, click.Parameter, str | None], tuple[_T, ...]]:
+    """An option callback: the value's comma-separated names (`default` when the option
+    is not given), each resolved by `resolve`, whose ValueError is a usage error."""
+
+    def callback(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[_T, ...]:
+        names = list(default) if value is None else [n.strip() for n in value.split(",")]
+        try:
+            return resolve([n for n in names if n])
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+
+    return callback
 
 
 def directory(*, exists: bool) -> click.Path:

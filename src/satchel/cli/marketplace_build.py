@@ -8,7 +8,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import json_option
+from satchel.cli._params import comma_names, json_option
 from satchel.hosts._rules import CatalogueFormat
 from satchel.port._marketplace import FORMATS, MarketplaceReport, build_marketplace, formats_named
 
@@ -20,21 +20,11 @@ VERBS = {
 }
 
 
-def _formats(
-    _ctx: click.Context, _param: click.Parameter, value: str | None
-) -> tuple[CatalogueFormat, ...]:
-    names = list(FORMATS) if value is None else [n.strip() for n in value.split(",") if n.strip()]
-    try:
-        return formats_named(names)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
-
-
 PARAMS = (
     click.Argument(["root"], type=click.Path(path_type=Path)),
     click.Option(
         ["--to", "formats"],
-        callback=_formats,
+        callback=comma_names(formats_named, default=list(FORMATS)),
         help="The hosts to write a catalogue for, comma-separated: claude-code, codex, "
         "cursor [default: all three].",
     ),

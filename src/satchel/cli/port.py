@@ -9,7 +9,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import json_option
+from satchel.cli._params import comma_names, json_option
 from satchel.port import PortReport, Target, TargetReport, port, targets_named
 
 if TYPE_CHECKING:
@@ -23,20 +23,12 @@ VERBS = {
 }
 
 
-def _targets(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[Target, ...]:
-    names = [n.strip() for n in value.split(",") if n.strip()]
-    try:
-        return targets_named(names)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
-
-
 PARAMS = (
     click.Argument(["path"], type=click.Path(path_type=Path)),
     click.Option(
         ["--to", "targets"],
         required=True,
-        callback=_targets,
+        callback=comma_names(targets_named),
         help="The hosts to write for, comma-separated: claude-code, codex, cursor, gemini, "
         "kimi, vibe, agent-plugins.",
     ),
