@@ -149,3 +149,38 @@ def test_the_plugin_root_without_braces_is_the_targets_too(tmp_path):
     port(root, ["gemini"])
     (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
     assert group["hooks"][0]["command"] == 'sh "${extensionPath}/g.sh"'
+
+
+def test_a_hook_the_target_runs_from_the_shared_file_says_what_breaks_there(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "SessionStart": [_group(None, "${CLAUDE_PLUGIN_ROOT}/scripts/s.sh", timeout=5)],
+        "SessionEnd": [_group(None, '"$CLAUDE_PROJECT_DIR"/end.sh')],
+    })  # fmt: skip
+    (gemini,) = port(root, ["gemini"]).targets
+    # Gemini CLI sets CLAUDE_PROJECT_DIR for a hook, never CLAUDE_PLUGIN_ROOT, and
+    # counts a timeout in milliseconds
+    assert drop_notes(gemini) == [
+        ("port.hook.variable",
+         "gemini: SessionStart hook: Gemini CLI runs it from hooks/hooks.json as written, "
+         "where ${CLAUDE_PLUGIN_ROOT} is not set; port does not rewrite the source's file"),
+        ("port.hook.field",
+         "gemini: SessionStart hook: Gemini CLI runs it from hooks/hooks.json as written and "
+         "counts a timeout in milliseconds, so it does not wait the 5 s the source's host "
+         "does; port does not rewrite the source's file"),
+    ]  # fmt: skip
+
+
+def test_a_gemini_hook_claude_code_runs_from_hooks_json_says_what_breaks_there(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "SessionStart": [_group(None, "${extensionPath}/s.sh", timeout=5000)],
+    })  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    assert drop_notes(claude) == [
+        ("port.hook.variable",
+         "claude-code: SessionStart hook: Claude Code runs it from hooks/hooks.json as "
+         "written, where ${extensionPath} is not set; port does not rewrite the source's file"),
+        ("port.hook.field",
+         "claude-code: SessionStart hook: Claude Code runs it from hooks/hooks.json as written "
+         "and counts a timeout in seconds, so it does not wait the 5 s the source's host "
+         "does; port does not rewrite the source's file"),
+    ]  # fmt: skip
