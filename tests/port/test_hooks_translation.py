@@ -27,8 +27,10 @@ def claude_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
                              "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
 
 
-def gemini_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
-    manifest = {"name": "guard", "version": "1.0.0"}
+def gemini_source(root: Path, hooks: dict[str, list[dict[str, Any]]], *servers: str) -> Path:
+    manifest: dict[str, Any] = {"name": "guard", "version": "1.0.0"}
+    if servers:
+        manifest["mcpServers"] = {name: {"command": "./server"} for name in servers}
     return write_tree(root, {"gemini-extension.json": json.dumps(manifest),
                              "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
 
@@ -63,7 +65,7 @@ def test_a_gemini_extensions_hooks_reach_codex_in_its_tool_names(tmp_path):
         "BeforeTool": [_group("run_shell_command", "${extensionPath}/guard.sh", timeout=5000),
                        _group("read_file", "./read.sh")],
         "AfterTool": [_group("mcp_github_create_issue", "./mcp.sh")],
-    })  # fmt: skip
+    }, "github")  # fmt: skip
     (codex,) = port(root, ["codex"]).targets
     hooks = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
     assert hooks == {
@@ -183,4 +185,36 @@ def test_a_gemini_hook_claude_code_runs_from_hooks_json_says_what_breaks_there(t
          "claude-code: SessionStart hook: Claude Code runs it from hooks/hooks.json as written "
          "and counts a timeout in seconds, so it does not wait the 5 s the source's host "
          "does; port does not rewrite the source's file"),
+    ]  # fmt: skip
+
+
+def test_a_gemini_mcp_name_is_split_at_the_plugins_own_server(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("mcp_my_server_do_it", "./a.sh"),
+                       _group("mcp_my_server_.*", "./b.sh")],
+    }, "my_server")  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    hooks = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in hooks] == ["mcp__my_server__do_it", "mcp__my_server__.*"]
+    assert drop_notes(claude) == []
+
+
+def test_a_gemini_mcp_name_that_splits_more_than_one_way_is_left_out(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("mcp_my_server_do_it", "./a.sh"),
+                       _group("mcp_my_server_.*", "./b.sh")],
+    })  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    assert "hooks" not in written(root, ".claude-plugin/plugin.json")
+    assert drop_notes(claude) == [
+        ("port.hook.matcher",
+         "claude-code: BeforeTool hook: its matcher 'mcp_my_server_do_it' is not translated "
+         "for Claude Code: mcp_my_server_do_it reads as more than one MCP server's (server "
+         "'my' tool 'server_do_it', server 'my_server' tool 'do_it', server 'my_server_do' "
+         "tool 'it'), and the plugin's own servers do not tell which; the hook is not written"),
+        ("port.hook.matcher",
+         "claude-code: BeforeTool hook: its matcher 'mcp_my_server_.*' is not translated for "
+         "Claude Code: mcp_my_server_ reads as more than one MCP server's (server 'my' tool "
+         "'server_', server 'my_server'), and the plugin's own servers do not tell which; "
+         "the hook is not written"),
     ]  # fmt: skip

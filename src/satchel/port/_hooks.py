@@ -98,10 +98,17 @@ def _matched(plan: Plan, hook: HookSpec) -> bool:
     """Whether the hook's matcher has a translation for the target (the matcher is
     `_translated`); a name left out is said."""
     done = _translated(plan, hook)
+    title = plan.target.title
+    if done.unsure is not None:
+        message = (
+            f"{hook.event} hook: its matcher {hook.matcher!r} is not translated for "
+            f"{title}: {done.unsure}; the hook is not written"
+        )
+        plan.drop("hook", hook_key(hook), "port.hook.matcher", message, hook.path)
+        return False
     if not done.missing:
         return True
     names = ", ".join(done.missing)
-    title = plan.target.title
     if done.whole:
         message = (
             f"{hook.event} hook: its matcher {hook.matcher!r} names {names}, a tool "
@@ -123,7 +130,8 @@ def _translated(plan: Plan, hook: HookSpec) -> Translated:
     source = source_hooks(hook.format)
     if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
         return Translated(hook.matcher, (), False)
-    return translate(hook.matcher, source[0], plan.target.hooks)
+    servers = tuple(s.name for s in plan.plugin.mcp_servers)
+    return translate(hook.matcher, source[0], plan.target.hooks, servers)
 
 
 def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
