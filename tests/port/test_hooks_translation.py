@@ -218,3 +218,30 @@ def test_a_gemini_mcp_name_that_splits_more_than_one_way_is_left_out(tmp_path):
          "'server_', server 'my_server'), and the plugin's own servers do not tell which; "
          "the hook is not written"),
     ]  # fmt: skip
+
+
+def test_a_regex_of_every_mcp_tool_is_the_targets_prefix(tmp_path):
+    root = claude_source(tmp_path / "guard", {"PreToolUse": [_group("mcp__.*", "./m.sh")]})
+    (gemini,) = port(root, ["gemini"]).targets
+    (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert group["matcher"] == "mcp_.*"
+    assert drop_notes(gemini) == []
+    back = gemini_source(tmp_path / "back", {"BeforeTool": [_group("mcp_.*", "./m.sh")]})
+    (claude,) = port(back, ["claude-code"]).targets
+    (group,) = written(back, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert group["matcher"] == "mcp__.*"
+    assert drop_notes(claude) == []
+
+
+def test_a_regex_prefix_naming_no_server_is_left_out(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("mcp__(github|gitlab)__.*", "./m.sh")]}
+    )
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher 'mcp__(github|gitlab)__.*' is not translated "
+        "for Gemini CLI: port cannot read which MCP server 'mcp__' names; the hook is not "
+        "written",
+    )]  # fmt: skip

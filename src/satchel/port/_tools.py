@@ -9,12 +9,14 @@ ran for it there); when every name is left out, so is the hook. A regex is trans
 word by word, and a regex naming a tool the target lacks is left out whole: port
 cannot narrow a regex. A name neither table knows is kept as written. An MCP tool is
 respelled from the source's template (``mcp__{server}__{tool}``) into the target's
-(``mcp_{server}_{tool}``).
+(``mcp_{server}_{tool}``), and a regex's bare prefix (``mcp__.*``) into the target's
+(``mcp_.*``).
 
 What port cannot read for sure drops the hook (`Translated.unsure`): an MCP name that
 splits into a server and a tool more than one way (``mcp_my_server_do_it`` in Gemini
 CLI's spelling, whose separator may be in a server's name) unless exactly one of the
-splits names one of the plugin's own servers.
+splits names one of the plugin's own servers; a regex's MCP prefix followed by what
+names no server.
 """
 
 from __future__ import annotations
@@ -164,8 +166,8 @@ def _mcp_prefix(
     servers: tuple[str, ...],
     missing: list[str],
 ) -> str:
-    """A regex's MCP names (``mcp__github__.*``) with the target's prefix and
-    separator."""
+    """A regex's MCP names (``mcp__github__.*``, ``mcp__.*``) with the target's prefix
+    and separator."""
     mine = None if source.mcp_tool is None else _parts(source.mcp_tool)
     if mine is None or mine[0] not in text:
         return text
@@ -175,11 +177,15 @@ def _mcp_prefix(
         return text
 
     def spelled(found: re.Match[str]) -> str:
+        if re.match(r"[\w:]", text[found.start() - 1 : found.start()]):
+            return found.group(0)
         rest, after = found.group(1), text[found.end() : found.end() + 1]
         open_end = after not in ("", "|", ")")
         splits = _splits(rest, mine[1], servers, open_end=open_end)
+        if not splits and after != ".":
+            raise _Unsure(f"port cannot read which MCP server {found.group(0)!r} names")
         if not splits:
-            return found.group(0)
+            return f"{theirs[0]}{rest}"  # a bare prefix: the regex goes on
         server, tool = _only(found.group(0), splits)
         return f"{theirs[0]}{server}{theirs[1]}{tool}"
 
