@@ -245,3 +245,24 @@ def test_a_regex_prefix_naming_no_server_is_left_out(tmp_path):
         "for Gemini CLI: port cannot read which MCP server 'mcp__' names; the hook is not "
         "written",
     )]  # fmt: skip
+
+
+def test_a_tool_name_at_a_regex_word_boundary_is_translated(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group(r"\bRead\b", "./r.sh"), _group(r"^(Bash|\bEdit)$", "./e.sh")],
+    })  # fmt: skip
+    (gemini,) = port(root, ["gemini"]).targets
+    groups = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert [g["matcher"] for g in groups] == [r"\bread_file\b", r"^(run_shell_command|\breplace)$"]
+    assert drop_notes(gemini) == []
+
+
+def test_a_tool_name_after_another_regex_escape_is_left_out(tmp_path):
+    root = claude_source(tmp_path / "guard", {"PreToolUse": [_group(r"\wRead", "./r.sh")]})
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher '\\\\wRead' is not translated for Gemini CLI: "
+        "Read follows the escape \\w, so it may not be a tool's name; the hook is not written",
+    )]  # fmt: skip

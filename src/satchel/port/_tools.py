@@ -16,7 +16,8 @@ What port cannot read for sure drops the hook (`Translated.unsure`): an MCP name
 splits into a server and a tool more than one way (``mcp_my_server_do_it`` in Gemini
 CLI's spelling, whose separator may be in a server's name) unless exactly one of the
 splits names one of the plugin's own servers; a regex's MCP prefix followed by what
-names no server.
+names no server; a tool's name right after a regex escape other than a boundary
+(``\\wRead``; after ``\\b`` it is a name).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ __all__ = ["Translated", "translate"]
 
 _NAMES = re.compile(r"[\w-]+(?:\|[\w-]+)*")
 _ALL = ("", "*", ".*")
+# regex escapes that match no letter: a tool's name may follow them
+_BOUNDS = frozenset("bAsWtnrfv")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,12 @@ def _regex(
 
     def word(found: re.Match[str]) -> str:
         name = found.group(0)
+        at = _word_start(matcher, found.start())
+        if at is False:
+            return name  # inside a longer word: not this tool's name
+        if at is None:
+            escape = matcher[found.start() - 2 : found.start()]
+            raise _Unsure(f"{name} follows the escape {escape}, so it may not be a tool's name")
         theirs = _one(name, source, target, servers)
         if theirs is None:
             return name
@@ -122,9 +131,25 @@ def _regex(
 
     names = sorted({*source.tools.values(), *source.tool_aliases}, key=len, reverse=True)
     pattern = "|".join(re.escape(n) for n in names)
-    written = re.sub(rf"(?<![\w:])(?:{pattern})(?![\w])", word, matcher)
+    written = re.sub(rf"(?:{pattern})(?!\w)", word, matcher)
     written = _mcp_prefix(written, source, target, servers, missing)
     return Translated(None if missing else written, tuple(missing), bool(missing))
+
+
+def _word_start(text: str, at: int) -> bool | None:
+    """Whether a word starts at `at` of the regex `text` (None: it follows an escape
+    that may stand for a letter, ``\\w``, ``\\d``...)."""
+    before = text[at - 1] if at else ""
+    if not before:
+        return True
+    if before == ":":
+        return False
+    if not (before.isalnum() or before == "_"):
+        return True
+    slashes = len(text[: at - 1]) - len(text[: at - 1].rstrip("\\"))
+    if slashes % 2 == 0:
+        return False  # a letter of the regex's own
+    return True if before in _BOUNDS else None
 
 
 def _parts(template: str) -> tuple[str, str] | None:
@@ -177,12 +202,13 @@ def _mcp_prefix(
         return text
 
     def spelled(found: re.Match[str]) -> str:
-        if re.match(r"[\w:]", text[found.start() - 1 : found.start()]):
+        at = _word_start(text, found.start())
+        if at is False:
             return found.group(0)
         rest, after = found.group(1), text[found.end() : found.end() + 1]
         open_end = after not in ("", "|", ")")
         splits = _splits(rest, mine[1], servers, open_end=open_end)
-        if not splits and after != ".":
+        if at is None or (not splits and after != "."):
             raise _Unsure(f"port cannot read which MCP server {found.group(0)!r} names")
         if not splits:
             return f"{theirs[0]}{rest}"  # a bare prefix: the regex goes on
