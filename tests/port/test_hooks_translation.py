@@ -7,6 +7,7 @@ with the ``port.hook.*`` code of its rule."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +267,36 @@ def test_a_tool_name_after_another_regex_escape_is_left_out(tmp_path):
         "gemini: PreToolUse hook: its matcher '\\\\wRead' is not translated for Gemini CLI: "
         "Read follows the escape \\w, so it may not be a tool's name; the hook is not written",
     )]  # fmt: skip
+
+
+def test_a_timeout_the_target_cannot_write_leaves_the_hook_out(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("Bash", "./g.sh", timeout=1e308)],
+        "PostToolUse": [_group("Bash", "./p.sh", timeout=1e13)],
+    })  # fmt: skip
+    report = port(root, ["codex", "cursor", "gemini", "vibe"])
+    said = {t.target: drop_notes(t) for t in report.targets}
+    seconds = (
+        "port.hook.field",
+        "{}: PreToolUse hook: its timeout of 1e+308 s cannot be written in {}'s seconds "
+        "(at most 9007199254740991); the hook is not written",
+    )
+    assert said == {
+        "codex": [(seconds[0], seconds[1].format("codex", "Codex"))],
+        "cursor": [(seconds[0], seconds[1].format("cursor", "Cursor"))],
+        "gemini": [
+            ("port.hook.field",
+             "gemini: PreToolUse hook: its timeout of 1e+308 s cannot be written in Gemini "
+             "CLI's milliseconds (at most 9007199254740991); the hook is not written"),
+            ("port.hook.field",
+             "gemini: PostToolUse hook: its timeout of 1e+13 s cannot be written in Gemini "
+             "CLI's milliseconds (at most 9007199254740991); the hook is not written"),
+        ],
+        "vibe": [(seconds[0], seconds[1].format("vibe", "Mistral Vibe"))],
+    }  # fmt: skip
+    # the hooks written hold numbers every reader takes
+    assert written(root, "hooks/hooks.json")["hooks"].keys() == {"PreToolUse", "PostToolUse"}
+    codex = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
+    assert codex == {"PostToolUse": [_group("Bash", "./p.sh", timeout=10**13)]}
+    toml = (root / "ai.mistral.vibe/hooks.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(toml)["hooks"][0]["timeout"] == 10**13

@@ -17,6 +17,7 @@ An event the target's host does not fire is dropped (``port.hook.event``).
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Iterator
 from functools import partial
@@ -28,7 +29,7 @@ from satchel.hooks._spec import HookSpec
 from satchel.port._answers import answers_unread
 from satchel.port._plan import Plan
 from satchel.port._targets import hook_key, source_hooks, source_words, target_event
-from satchel.port._text import placeholders, project_dir, respelled, toml_table
+from satchel.port._text import LARGEST, placeholders, project_dir, respelled, toml_table
 from satchel.port._tools import Translated, translate
 
 __all__ = ["as_written", "cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
@@ -52,7 +53,7 @@ def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec,
             )
             plan.drop("hook", hook_key(hook), "port.hook.handler", message, hook.path)
             continue
-        if _unset(plan, hook) or not _matched(plan, hook):
+        if _unset(plan, hook) or _untimed(plan, hook) or not _matched(plan, hook):
             continue
         _answers(plan, hook)
         yield hook, event
@@ -81,6 +82,24 @@ def _unset(plan: Plan, hook: HookSpec) -> bool:
         "not set for a hook; the hook is not written"
     )
     plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
+    return True
+
+
+def _untimed(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the hook's timeout cannot be written in the target's units (dropped):
+    beyond `LARGEST`, the largest whole number every host's reader holds exactly."""
+    if hook.timeout is None:
+        return False
+    milliseconds = plan.target.hooks.milliseconds
+    value = hook.timeout * (1000 if milliseconds else 1)
+    if math.isfinite(value) and value <= LARGEST:
+        return False
+    message = (
+        f"{hook.event} hook: its timeout of {hook.timeout:g} s cannot be written in "
+        f"{plan.target.title}'s {_unit(milliseconds)} (at most {LARGEST}); the hook is not "
+        "written"
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
     return True
 
 

@@ -42,7 +42,7 @@ def add_to_shared(plan: Plan, rel: str) -> bool:
     path = plan.plugin.root / rel
     try:
         data = path.read_bytes()
-        document = loads(data)
+        document = loads(data, parse_constant=_refused)
     except (OSError, ValueError):
         return False
     if not isinstance(document, dict) or not isinstance(document.get("hooks"), dict):
@@ -56,6 +56,11 @@ def add_to_shared(plan: Plan, rel: str) -> bool:
     plan.add(rel, json_text({**document, "hooks": {**base, **added}}))
     plan.bases[rel] = data
     return True
+
+
+def _refused(word: str) -> Any:
+    """A file holding ``NaN`` or ``Infinity`` cannot be written back as JSON."""
+    raise ValueError(f"{word} is not a JSON value")
 
 
 def _translated(plan: Plan, rel: str, base: dict[str, Any]) -> list[HookSpec]:

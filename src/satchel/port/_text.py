@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "LARGEST",
     "json_text",
     "placeholders",
     "project_dir",
@@ -21,11 +22,15 @@ _VAR = re.compile(
     r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}|\$(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)(?!\w)"
 )
 _DEL = "\x7f"
+# the largest whole number every host's reader holds exactly: JavaScript's
+# Number.MAX_SAFE_INTEGER (TOML's integers are 64-bit, Python's float exact to it)
+LARGEST = 2**53 - 1
 
 
 def json_text(value: Any) -> str:
-    """`value` as JSON, two-space indented, with a final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """`value` as JSON, two-space indented, with a final newline (`ValueError` for a
+    number JSON has no word for: ``NaN``, ``Infinity``)."""
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def toml_string(text: str) -> str:
