@@ -7,6 +7,7 @@ with the ``port.hook.*`` code of its rule."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,10 @@ def claude_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
                              "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
 
 
-def gemini_source(root: Path, hooks: dict[str, list[dict[str, Any]]]) -> Path:
-    manifest = {"name": "guard", "version": "1.0.0"}
+def gemini_source(root: Path, hooks: dict[str, list[dict[str, Any]]], *servers: str) -> Path:
+    manifest: dict[str, Any] = {"name": "guard", "version": "1.0.0"}
+    if servers:
+        manifest["mcpServers"] = {name: {"command": "./server"} for name in servers}
     return write_tree(root, {"gemini-extension.json": json.dumps(manifest),
                              "hooks/hooks.json": json.dumps({"hooks": hooks})})  # fmt: skip
 
@@ -63,7 +66,7 @@ def test_a_gemini_extensions_hooks_reach_codex_in_its_tool_names(tmp_path):
         "BeforeTool": [_group("run_shell_command", "${extensionPath}/guard.sh", timeout=5000),
                        _group("read_file", "./read.sh")],
         "AfterTool": [_group("mcp_github_create_issue", "./mcp.sh")],
-    })  # fmt: skip
+    }, "github")  # fmt: skip
     (codex,) = port(root, ["codex"]).targets
     hooks = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
     assert hooks == {
@@ -149,3 +152,151 @@ def test_the_plugin_root_without_braces_is_the_targets_too(tmp_path):
     port(root, ["gemini"])
     (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
     assert group["hooks"][0]["command"] == 'sh "${extensionPath}/g.sh"'
+
+
+def test_a_hook_the_target_runs_from_the_shared_file_says_what_breaks_there(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "SessionStart": [_group(None, "${CLAUDE_PLUGIN_ROOT}/scripts/s.sh", timeout=5)],
+        "SessionEnd": [_group(None, '"$CLAUDE_PROJECT_DIR"/end.sh')],
+    })  # fmt: skip
+    (gemini,) = port(root, ["gemini"]).targets
+    # Gemini CLI sets CLAUDE_PROJECT_DIR for a hook, never CLAUDE_PLUGIN_ROOT, and
+    # counts a timeout in milliseconds
+    assert drop_notes(gemini) == [
+        ("port.hook.variable",
+         "gemini: SessionStart hook: Gemini CLI runs it from hooks/hooks.json as written, "
+         "where ${CLAUDE_PLUGIN_ROOT} is not set; port does not rewrite the source's file"),
+        ("port.hook.field",
+         "gemini: SessionStart hook: Gemini CLI runs it from hooks/hooks.json as written and "
+         "counts a timeout in milliseconds, so it does not wait the 5 s the source's host "
+         "does; port does not rewrite the source's file"),
+    ]  # fmt: skip
+
+
+def test_a_gemini_hook_claude_code_runs_from_hooks_json_says_what_breaks_there(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "SessionStart": [_group(None, "${extensionPath}/s.sh", timeout=5000)],
+    })  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    assert drop_notes(claude) == [
+        ("port.hook.variable",
+         "claude-code: SessionStart hook: Claude Code runs it from hooks/hooks.json as "
+         "written, where ${extensionPath} is not set; port does not rewrite the source's file"),
+        ("port.hook.field",
+         "claude-code: SessionStart hook: Claude Code runs it from hooks/hooks.json as written "
+         "and counts a timeout in seconds, so it does not wait the 5 s the source's host "
+         "does; port does not rewrite the source's file"),
+    ]  # fmt: skip
+
+
+def test_a_gemini_mcp_name_is_split_at_the_plugins_own_server(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("mcp_my_server_do_it", "./a.sh"),
+                       _group("mcp_my_server_.*", "./b.sh")],
+    }, "my_server")  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    hooks = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in hooks] == ["mcp__my_server__do_it", "mcp__my_server__.*"]
+    assert drop_notes(claude) == []
+
+
+def test_a_gemini_mcp_name_that_splits_more_than_one_way_is_left_out(tmp_path):
+    root = gemini_source(tmp_path / "guard", {
+        "BeforeTool": [_group("mcp_my_server_do_it", "./a.sh"),
+                       _group("mcp_my_server_.*", "./b.sh")],
+    })  # fmt: skip
+    (claude,) = port(root, ["claude-code"]).targets
+    assert "hooks" not in written(root, ".claude-plugin/plugin.json")
+    assert drop_notes(claude) == [
+        ("port.hook.matcher",
+         "claude-code: BeforeTool hook: its matcher 'mcp_my_server_do_it' is not translated "
+         "for Claude Code: mcp_my_server_do_it reads as more than one MCP server's (server "
+         "'my' tool 'server_do_it', server 'my_server' tool 'do_it', server 'my_server_do' "
+         "tool 'it'), and the plugin's own servers do not tell which; the hook is not written"),
+        ("port.hook.matcher",
+         "claude-code: BeforeTool hook: its matcher 'mcp_my_server_.*' is not translated for "
+         "Claude Code: mcp_my_server_ reads as more than one MCP server's (server 'my' tool "
+         "'server_', server 'my_server'), and the plugin's own servers do not tell which; "
+         "the hook is not written"),
+    ]  # fmt: skip
+
+
+def test_a_regex_of_every_mcp_tool_is_the_targets_prefix(tmp_path):
+    root = claude_source(tmp_path / "guard", {"PreToolUse": [_group("mcp__.*", "./m.sh")]})
+    (gemini,) = port(root, ["gemini"]).targets
+    (group,) = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert group["matcher"] == "mcp_.*"
+    assert drop_notes(gemini) == []
+    back = gemini_source(tmp_path / "back", {"BeforeTool": [_group("mcp_.*", "./m.sh")]})
+    (claude,) = port(back, ["claude-code"]).targets
+    (group,) = written(back, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert group["matcher"] == "mcp__.*"
+    assert drop_notes(claude) == []
+
+
+def test_a_regex_prefix_naming_no_server_is_left_out(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("mcp__(github|gitlab)__.*", "./m.sh")]}
+    )
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher 'mcp__(github|gitlab)__.*' is not translated "
+        "for Gemini CLI: port cannot read which MCP server 'mcp__' names; the hook is not "
+        "written",
+    )]  # fmt: skip
+
+
+def test_a_tool_name_at_a_regex_word_boundary_is_translated(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group(r"\bRead\b", "./r.sh"), _group(r"^(Bash|\bEdit)$", "./e.sh")],
+    })  # fmt: skip
+    (gemini,) = port(root, ["gemini"]).targets
+    groups = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert [g["matcher"] for g in groups] == [r"\bread_file\b", r"^(run_shell_command|\breplace)$"]
+    assert drop_notes(gemini) == []
+
+
+def test_a_tool_name_after_another_regex_escape_is_left_out(tmp_path):
+    root = claude_source(tmp_path / "guard", {"PreToolUse": [_group(r"\wRead", "./r.sh")]})
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher '\\\\wRead' is not translated for Gemini CLI: "
+        "Read follows the escape \\w, so it may not be a tool's name; the hook is not written",
+    )]  # fmt: skip
+
+
+def test_a_timeout_the_target_cannot_write_leaves_the_hook_out(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("Bash", "./g.sh", timeout=1e308)],
+        "PostToolUse": [_group("Bash", "./p.sh", timeout=1e13)],
+    })  # fmt: skip
+    report = port(root, ["codex", "cursor", "gemini", "vibe"])
+    said = {t.target: drop_notes(t) for t in report.targets}
+    seconds = (
+        "port.hook.field",
+        "{}: PreToolUse hook: its timeout of 1e+308 s cannot be written in {}'s seconds "
+        "(at most 9007199254740991); the hook is not written",
+    )
+    assert said == {
+        "codex": [(seconds[0], seconds[1].format("codex", "Codex"))],
+        "cursor": [(seconds[0], seconds[1].format("cursor", "Cursor"))],
+        "gemini": [
+            ("port.hook.field",
+             "gemini: PreToolUse hook: its timeout of 1e+308 s cannot be written in Gemini "
+             "CLI's milliseconds (at most 9007199254740991); the hook is not written"),
+            ("port.hook.field",
+             "gemini: PostToolUse hook: its timeout of 1e+13 s cannot be written in Gemini "
+             "CLI's milliseconds (at most 9007199254740991); the hook is not written"),
+        ],
+        "vibe": [(seconds[0], seconds[1].format("vibe", "Mistral Vibe"))],
+    }  # fmt: skip
+    # the hooks written hold numbers every reader takes
+    assert written(root, "hooks/hooks.json")["hooks"].keys() == {"PreToolUse", "PostToolUse"}
+    codex = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]
+    assert codex == {"PostToolUse": [_group("Bash", "./p.sh", timeout=10**13)]}
+    toml = (root / "ai.mistral.vibe/hooks.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(toml)["hooks"][0]["timeout"] == 10**13

@@ -21,7 +21,7 @@ from satchel.errors import CommandBodyError
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin
 from satchel.plugins.formats._gemini import agent_problem
-from satchel.port._hooks import cursor_hooks, event_map, kimi_hooks, vibe_hooks
+from satchel.port._hooks import as_written, cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
 from satchel.port._names import named_agents, named_commands, named_skills
 from satchel.port._plan import Plan
@@ -209,7 +209,8 @@ def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ..
     """The source's hooks split: those the target reads from ``hooks/hooks.json`` as
     they are (Claude Code reads that file unasked, whatever the plugin's format: a hook
     there whose event it fires under the same name runs as written, and writing it
-    again would run it twice), and the others."""
+    again would run it twice: what breaks there is said, `as_written`), and the
+    others."""
     default = tuple(
         h
         for h in plan.plugin.hooks
@@ -217,12 +218,8 @@ def _default_hooks(plan: Plan) -> tuple[tuple[HookSpec, ...], tuple[HookSpec, ..
         and (h.format == plan.target.format or h.event in plan.target.events)
     )
     for hook in default:
-        if hook.format != plan.target.format and "${PLUGIN_ROOT}" in hook.command:
-            message = (
-                f"{hook.event} hook: {plan.target.title} reads it from hooks/hooks.json as "
-                "written, where it does not set the plugin root the command names"
-            )
-            plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
+        if hook.format != plan.target.format:
+            as_written(plan, hook, "hooks/hooks.json")
     return default, tuple(h for h in plan.plugin.hooks if h not in default)
 
 
@@ -248,6 +245,7 @@ def _hook_file(plan: Plan, rel: str, text_of: Callable[[], str]) -> None:
     if plan.taken(rel):
         for hook in plan.plugin.hooks:
             if plan.rel(hook.path) == rel and _read_in_place(plan, hook):
+                as_written(plan, hook, rel)
                 continue
             message = f"{hook.event} hook: {rel} is one of the plugin's own files"
             plan.drop("hook", hook_key(hook), "port.path.taken", message, hook.path)

@@ -17,19 +17,22 @@ An event the target's host does not fire is dropped (``port.hook.event``).
 
 from __future__ import annotations
 
+import math
 import shlex
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
+from satchel._json import loads
 from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
 from satchel.port._answers import answers_unread
 from satchel.port._plan import Plan
-from satchel.port._targets import hook_key, source_hooks, target_event
-from satchel.port._text import placeholders, project_dir, toml_table
+from satchel.port._targets import hook_key, source_hooks, source_words, target_event
+from satchel.port._text import LARGEST, placeholders, project_dir, respelled, toml_table
 from satchel.port._tools import Translated, translate
 
-__all__ = ["cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
+__all__ = ["as_written", "cursor_hooks", "event_map", "kimi_hooks", "vibe_hooks"]
 
 
 def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec, str]]:
@@ -50,7 +53,7 @@ def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec,
             )
             plan.drop("hook", hook_key(hook), "port.hook.handler", message, hook.path)
             continue
-        if _unset(plan, hook) or not _matched(plan, hook):
+        if _unset(plan, hook) or _untimed(plan, hook) or not _matched(plan, hook):
             continue
         _answers(plan, hook)
         yield hook, event
@@ -82,6 +85,24 @@ def _unset(plan: Plan, hook: HookSpec) -> bool:
     return True
 
 
+def _untimed(plan: Plan, hook: HookSpec) -> bool:
+    """Whether the hook's timeout cannot be written in the target's units (dropped):
+    beyond `LARGEST`, the largest whole number every host's reader holds exactly."""
+    if hook.timeout is None:
+        return False
+    milliseconds = plan.target.hooks.milliseconds
+    value = hook.timeout * (1000 if milliseconds else 1)
+    if math.isfinite(value) and value <= LARGEST:
+        return False
+    message = (
+        f"{hook.event} hook: its timeout of {hook.timeout:g} s cannot be written in "
+        f"{plan.target.title}'s {_unit(milliseconds)} (at most {LARGEST}); the hook is not "
+        "written"
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
+    return True
+
+
 def _project(plan: Plan, hook: HookSpec) -> tuple[str, ...]:
     """The project variables the hook's own host sets."""
     source = source_hooks(hook.format)
@@ -96,10 +117,17 @@ def _matched(plan: Plan, hook: HookSpec) -> bool:
     """Whether the hook's matcher has a translation for the target (the matcher is
     `_translated`); a name left out is said."""
     done = _translated(plan, hook)
+    title = plan.target.title
+    if done.unsure is not None:
+        message = (
+            f"{hook.event} hook: its matcher {hook.matcher!r} is not translated for "
+            f"{title}: {done.unsure}; the hook is not written"
+        )
+        plan.drop("hook", hook_key(hook), "port.hook.matcher", message, hook.path)
+        return False
     if not done.missing:
         return True
     names = ", ".join(done.missing)
-    title = plan.target.title
     if done.whole:
         message = (
             f"{hook.event} hook: its matcher {hook.matcher!r} names {names}, a tool "
@@ -121,7 +149,8 @@ def _translated(plan: Plan, hook: HookSpec) -> Translated:
     source = source_hooks(hook.format)
     if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
         return Translated(hook.matcher, (), False)
-    return translate(hook.matcher, source[0], plan.target.hooks)
+    servers = tuple(s.name for s in plan.plugin.mcp_servers)
+    return translate(hook.matcher, source[0], plan.target.hooks, servers)
 
 
 def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
@@ -129,6 +158,61 @@ def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
     spells them."""
     text, _ = project_dir(text, _project(plan, hook), _project_of(plan))
     return placeholders(text, plan.target.hook_spelling, plan.target.data)
+
+
+def as_written(plan: Plan, hook: HookSpec, rel: str) -> None:
+    """Say what breaks where the target runs the source's `hook` from `rel` as written
+    (port does not rewrite the source's file, whose host runs it too): a plugin-root or
+    project variable the target does not set (``port.hook.variable``), a timeout the
+    target reads in other units (``port.hook.field``)."""
+    title = plan.target.title
+    words = [hook.command, *(hook.args or ())]
+    found = next((v for v in map(partial(_unset_word, plan, hook), words) if v), None)
+    if found is not None:
+        message = (
+            f"{hook.event} hook: {title} runs it from {rel} as written, where {found} "
+            "is not set; port does not rewrite the source's file"
+        )
+        plan.drop("hook", hook_key(hook), "port.hook.variable", message, hook.path)
+    source = source_hooks(hook.format)
+    if hook.timeout is None or source is None:
+        return
+    theirs = plan.target.hooks.milliseconds
+    if source[0].milliseconds == theirs or not _timed(plan, hook, rel, source[0].milliseconds):
+        return
+    message = (
+        f"{hook.event} hook: {title} runs it from {rel} as written and counts a timeout "
+        f"in {_unit(theirs)}, so it does not wait the {hook.timeout:g} s the source's "
+        "host does; port does not rewrite the source's file"
+    )
+    plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
+
+
+def _timed(plan: Plan, hook: HookSpec, rel: str, milliseconds: bool) -> bool:
+    """Whether `rel` writes the hook's timeout (a default the source's host gives a
+    hook without one is not in the file: each host then takes its own)."""
+    raw = (hook.timeout or 0) * (1000 if milliseconds else 1)
+    try:
+        groups = loads((plan.plugin.root / rel).read_bytes())["hooks"][hook.event]
+        handlers = [h for g in groups for h in g["hooks"]]
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        return True
+    return any(isinstance(h, dict) and h.get("timeout") == raw for h in handlers)
+
+
+def _unset_word(plan: Plan, hook: HookSpec, text: str) -> str | None:
+    """The first variable of `text` the target does not set, as the source's file
+    spells it."""
+    found = respelled(
+        text, plan.target.hook_spelling, plan.target.data, _project(plan, hook), _project_of(plan)
+    )
+    if found is None:
+        return None
+    return next((k for k, v in source_words(hook.format).items() if v == found), found)
+
+
+def _unit(milliseconds: bool) -> str:
+    return "milliseconds" if milliseconds else "seconds"
 
 
 def _no_room(plan: Plan, hook: HookSpec, *, args: bool = True) -> bool:

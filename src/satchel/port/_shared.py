@@ -9,7 +9,8 @@ the target runs exactly its own:
 
 * a hook of the file whose event the target fires under the same name (Claude Code's
   and Gemini CLI's ``SessionStart``, ``SessionEnd``, ``Notification``) is run by both
-  hosts from the file as written: it is not written again;
+  hosts from the file as written: it is not written again, and what breaks there
+  (a variable the target does not set, a timeout read in other units) is said;
 * a hook of the file under a key the target fires and the source's host does not
   (an earlier port's, or the author's own) is the target's already;
 * any other hook is translated and added under the target's name for its event, unless
@@ -27,7 +28,7 @@ from typing import Any
 
 from satchel._json import loads
 from satchel.hooks._spec import HookSpec
-from satchel.port._hooks import event_map
+from satchel.port._hooks import as_written, event_map
 from satchel.port._plan import Plan
 from satchel.port._targets import fires, hook_key, target_event
 from satchel.port._text import json_text
@@ -41,7 +42,7 @@ def add_to_shared(plan: Plan, rel: str) -> bool:
     path = plan.plugin.root / rel
     try:
         data = path.read_bytes()
-        document = loads(data)
+        document = loads(data, parse_constant=_refused)
     except (OSError, ValueError):
         return False
     if not isinstance(document, dict) or not isinstance(document.get("hooks"), dict):
@@ -57,13 +58,19 @@ def add_to_shared(plan: Plan, rel: str) -> bool:
     return True
 
 
+def _refused(word: str) -> Any:
+    """A file holding ``NaN`` or ``Infinity`` cannot be written back as JSON."""
+    raise ValueError(f"{word} is not a JSON value")
+
+
 def _translated(plan: Plan, rel: str, base: dict[str, Any]) -> list[HookSpec]:
     """The source's hooks the target gets from `rel` only once port adds them."""
     out: list[HookSpec] = []
     for hook in plan.plugin.hooks:
         in_file = plan.rel(hook.path) == rel
         if in_file and hook.event in plan.target.events:
-            continue  # the target reads it from the file as written
+            as_written(plan, hook, rel)  # the target reads it from the file as written
+            continue
         event = target_event(hook, plan.target)
         if event is None:
             out.append(hook)  # dropped by event_map, port.hook.event

@@ -34,6 +34,7 @@ __all__ = [
     "fires",
     "hook_key",
     "source_hooks",
+    "source_words",
     "target_event",
 ]
 
@@ -160,3 +161,10 @@ def source_hooks(fmt: str) -> tuple[PortHooks, tuple[str, ...]] | None:
     if host is None:
         return None
     return host.hooks, host.profile.hooks.variables.project
+
+
+def source_words(fmt: str) -> Mapping[str, str]:
+    """The placeholders of the host whose own hook format is `fmt`, each -> satchel's
+    spelling of it (Gemini CLI's ``${extensionPath}`` -> ``${PLUGIN_ROOT}``)."""
+    host = next((t for t in TARGETS.values() if t.format == fmt and not t.spec.standard), None)
+    return MappingProxyType({}) if host is None else host.profile.hooks.variables.placeholders

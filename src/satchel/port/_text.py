@@ -8,17 +8,29 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["json_text", "placeholders", "project_dir", "toml_string", "toml_table"]
+__all__ = [
+    "LARGEST",
+    "json_text",
+    "placeholders",
+    "project_dir",
+    "respelled",
+    "toml_string",
+    "toml_table",
+]
 
 _VAR = re.compile(
     r"\$\{(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)\}|\$(?:CLAUDE_|KIMI_)?PLUGIN_(ROOT|DATA)(?!\w)"
 )
 _DEL = "\x7f"
+# the largest whole number every host's reader holds exactly: JavaScript's
+# Number.MAX_SAFE_INTEGER (TOML's integers are 64-bit, Python's float exact to it)
+LARGEST = 2**53 - 1
 
 
 def json_text(value: Any) -> str:
-    """`value` as JSON, two-space indented, with a final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """`value` as JSON, two-space indented, with a final newline (`ValueError` for a
+    number JSON has no word for: ``NaN``, ``Infinity``)."""
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def toml_string(text: str) -> str:
@@ -79,3 +91,21 @@ def project_dir(
         return text, None
     out = re.sub(rf"\$\{{({names})\}}|\$({names})(?!\w)", spelled, text)
     return out, (missing[0] if missing else None)
+
+
+def respelled(
+    text: str, root: str | None, data: str | None, source: tuple[str, ...], target: tuple[str, ...]
+) -> str | None:
+    """The first plugin-root, plugin-data or project variable of `text` (as written)
+    that the target spells otherwise (`placeholders`, `project_dir`): one its host does
+    not set, where `text` runs as written (None: every one is set there)."""
+    for found in _VAR.finditer(text):
+        if placeholders(found.group(0), root, data) != found.group(0):
+            return found.group(0)
+    names = "|".join(re.escape(n) for n in source)
+    if not names:
+        return None
+    for found in re.finditer(rf"\$\{{({names})\}}|\$({names})(?!\w)", text):
+        if project_dir(found.group(0), source, target)[0] != found.group(0):
+            return found.group(0)
+    return None
