@@ -5,6 +5,7 @@ each of those plugins."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from satchel.port._marketplace import build_marketplace
@@ -126,3 +127,24 @@ def test_the_human_report(satchel, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     run = satchel("validate", "market")
     check_golden("validate-marketplace.txt", run.out)
+
+
+def test_an_entry_version_is_said_once_by_the_marketplace(satchel, tmp_path):
+    """The listed plugin's own check would say the same disagreement (its version
+    against the entries that list it): the marketplace checked in the same run says it,
+    the plugin does not again."""
+    root = built(tmp_path)
+    edit(root / CODEX, '"0.3.0"', '"0.4.0"')
+    # a plugin looks for the catalogues listing it up to its work tree's top
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    run = satchel("validate", "--json", root)
+    (market, *plugins) = run.json()["checked"]
+    codes = [d["code"] for d in market["diagnostics"]]
+    assert codes.count("catalogue.entry.version_mismatch") == 1
+    assert [d["code"] for p in plugins for d in p["diagnostics"]].count(
+        "catalogue.entry.version_mismatch"
+    ) == 0
+    alone = satchel("validate", "--json", root / "plugins" / "beta").json()["checked"]
+    assert [d["code"] for d in alone[0]["diagnostics"]].count(
+        "catalogue.entry.version_mismatch"
+    ) == 1

@@ -104,13 +104,27 @@ def run(
                 client=client,
                 deprecated=client_profile(client).skill_metadata.deprecated,
             )
-    checked = [_without(c, selectors) for c in checked]
+    checked = [_without(c, selectors) for c in _said_once(checked)]
     if as_json:
         found = [d for c in checked for d in c.diagnostics]
         out.print_json({"checked": [_json(c, selectors) for c in checked]}, found)
     else:
         _print(checked, selectors)
     return OK if all(_ok(c, selectors) for c in checked) else PROBLEMS
+
+
+def _said_once(checked: list[Check]) -> list[Check]:
+    """`checked`, a plugin's finding that a marketplace checked in this run already
+    reports (its entry's version against the manifest) left to the marketplace."""
+    said = {d for c in checked if isinstance(c, CatalogueCheck) for d in c.diagnostics}
+    if not said:
+        return checked
+    return [
+        replace(c, diagnostics=tuple(d for d in c.diagnostics if d not in said))
+        if isinstance(c, PluginCheck)
+        else c
+        for c in checked
+    ]
 
 
 def _profiled(c: PluginCheck, profile: str | None) -> PluginCheck:
