@@ -110,8 +110,6 @@ def listed(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
 _READER_DIFFERS = {
     "community/content-studio": "Gemini CLI lists no skill whose SKILL.md has no name: "
     "(skills/style-guide); satchel's reader names it by its folder",
-    "community/underscored": "Gemini CLI lists a skill named 'Extract Learnings' as "
-    "written; satchel's reader refuses a name that breaks the skill name rule",
 }
 
 

@@ -28,6 +28,7 @@ from satchel.skills._names import NameRule
 __all__ = [
     "GEMINI",
     "GEMINI_EVENTS",
+    "GEMINI_EXTENSION_NAMES",
     "GEMINI_HOOKS",
     "GEMINI_HOOK_EVENTS",
     "GEMINI_INSTRUCTIONS",
@@ -169,6 +170,12 @@ GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
      "AskUserQuestion": "ask_user", "Skill": "activate_skill"}
 )  # fmt: skip
 
+# the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
+_NAMES = NameRule(spec=False, replace=':\\/<>*?"|')
+# an extension's skills as Gemini CLI 0.61.0 lists them (`gemini extensions list`,
+# observed: tests/port/test_examples_round_trip.py): the same rule
+GEMINI_EXTENSION_NAMES = _NAMES
+
 GEMINI = Host(
     name="gemini",
     title="Gemini CLI",
@@ -267,8 +274,7 @@ GEMINI = Host(
     # **/.git/**, no dot folders (observed on 0.61.0): the root and its child folders,
     # symlinked ones too
     walk=WalkBounds(hidden_dirs=False, root_skill=True),
-    # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
-    names=NameRule(spec=False, replace=':\\/<>*?"|'),
+    names=_NAMES,
     found_by=("{home}/.gemini", "{project}/.gemini", "{project}/GEMINI.md"),
     # `gemini extensions install PATH` (0.61.0, observed): a copy in extensions/<name>/
     # with .gemini-extension-install.json ({"source", "type": local | link | git |
