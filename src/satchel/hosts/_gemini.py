@@ -170,11 +170,14 @@ GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
      "AskUserQuestion": "ask_user", "Skill": "activate_skill"}
 )  # fmt: skip
 
-# the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
+# the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader); a skill with
+# no `name:` is one satchel names by its folder in a skills root (its Agent Skills rule,
+# tests/hosts/test_gemini_differential.py's READER_RULES)
 _NAMES = NameRule(spec=False, replace=':\\/<>*?"|')
 # an extension's skills as Gemini CLI 0.61.0 lists them (`gemini extensions list`,
-# observed: tests/port/test_examples_round_trip.py): the same rule
-GEMINI_EXTENSION_NAMES = _NAMES
+# observed: tests/port/test_examples_round_trip.py): the same rule, and a skill with no
+# `name:` is not listed, as port reports it
+GEMINI_EXTENSION_NAMES = NameRule(spec=False, replace=_NAMES.replace, required=True)
 
 GEMINI = Host(
     name="gemini",

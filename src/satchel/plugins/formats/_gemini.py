@@ -17,7 +17,7 @@ What loads, from fixed places (the manifest names none but the context files):
 
 * ``skills/<dir>/SKILL.md``, named by their frontmatter ``name`` as Gemini CLI names them
   (`SKILL_NAMES`): as written, a name that breaks the Agent Skills rule
-  kept (a warning);
+  kept (a warning), and a skill with no ``name:`` not loaded (``plugin.skill.invalid``);
 * ``commands/**/*.toml``: Gemini CLI's TOML commands (`satchel.commands._toml`),
   ``<namespace>:<path joined by :>`` (``commands/gcs/sync.toml`` is ``<ns>:gcs:sync``),
   each answering to its bare path name too (``/gcs:sync``), as Gemini CLI names it;
