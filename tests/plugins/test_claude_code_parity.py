@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from satchel.plugins import Plugin, read_plugin
+from satchel.plugins._detect import Detection
 from tests.hostloop.shared import once_json
 from tests.support import put
 from tests.tools import claude_validate
@@ -476,3 +477,42 @@ def test_yaml_11_booleans_stay_text_in_agents_and_skills(tmp_path: Path):
         ("toggle", "off"),
     ]
     assert [d.code for d in found if d.severity == "error"] == []
+
+
+def test_a_hook_on_an_event_claude_code_does_not_fire_is_skipped_as_it_reads(
+    claude_code: Path, tmp_path: Path
+):
+    """Claude Code ignores a hook under an event it does not know, in hooks/hooks.json
+    and inline alike (``claude plugin validate`` provides neither, and warns of the
+    inline one: "unknown hook event; entry ignored at runtime"); read as Claude Code
+    reads it, satchel skips both and says so. satchel's own reading keeps them, for a
+    caller that fires those events."""
+    root = tmp_path / "plugins" / "mixed-events"
+    manifest(root, "mixed-events", hooks={"AfterTool": [group(handler("after"))]})
+    put_json(root, "hooks/hooks.json", {"hooks": {
+        "PreToolUse": [group(handler("check"), matcher="Bash")],
+        "BeforeTool": [group(handler("check-too"), matcher="run_shell_command")],
+    }})  # fmt: skip
+    home = tmp_path / "home"
+    home.mkdir()
+    report = claude_validate(claude_code, root, home)
+    assert report["success"] is True, report["manifest"]["errors"]
+    warned = [w["message"] for w in report["manifest"]["warnings"] if w["path"] == "hooks"]
+    assert warned == ["hooks.AfterTool: unknown hook event; entry ignored at runtime"]
+    as_claude, found = read_plugin(root, detection=Detection(reads=frozenset(("claude",))))
+    assert as_claude is not None
+    assert satchel_inventory(as_claude)["hooks"] == claude_inventory(report["provides"])["hooks"]
+    assert [(h.event, h.command) for h in as_claude.hooks] == [("PreToolUse", "check")]
+    skipped = [(d.code, d.severity, d.message, d.path.name) for d in found
+               if d.code == "plugin.hooks.invalid" and d.path is not None]  # fmt: skip
+    assert skipped == [
+        ("plugin.hooks.invalid", "warning",
+         "event 'BeforeTool' is not a Claude Code hook event; its hooks are skipped",
+         "hooks.json"),
+        ("plugin.hooks.invalid", "warning",
+         "event 'AfterTool' is not a Claude Code hook event; its hooks are skipped",
+         "plugin.json"),
+    ]  # fmt: skip
+    own, _ = read_plugin(root)
+    assert own is not None
+    assert sorted(h.event for h in own.hooks) == ["AfterTool", "BeforeTool", "PreToolUse"]

@@ -367,6 +367,37 @@ def test_a_name_with_capitals_loads_and_need_not_match_the_directory(tmp_path: P
     assert plugin is not None and plugin.name == "Code-Tools"
 
 
+def test_a_skill_with_no_name_is_not_loaded_as_gemini_cli_lists_none(tmp_path: Path):
+    """Gemini CLI 0.61.0 lists no extension skill whose SKILL.md has no ``name:``
+    (judged by tests/port/test_examples_round_trip.py): no folder's name stands in."""
+    root = extension(tmp_path / "x")
+    put(root / "skills/nameless/SKILL.md", skill_md(None, "Has no name."))
+    plugin, diags = read_plugin(root)
+    assert plugin is not None
+    assert [s.name for s in plugin.skills] == ["greeter"]
+    where = root / "skills/nameless/SKILL.md"
+    said = [(d.code, d.severity, d.message) for d in diags if d.path == where]
+    no_name = "no name: field, and this host names no skill by its folder"
+    assert said == [
+        ("skill.name.missing", "error", no_name),
+        ("plugin.skill.invalid", "warning", f"the skill is skipped: {no_name}"),
+    ]
+
+
+def test_a_name_breaking_the_skill_rule_is_kept_as_gemini_cli_writes_it(tmp_path: Path):
+    """Gemini CLI 0.61.0 lists ``Extract Learnings`` as written, each of its
+    reserved characters made a hyphen."""
+    root = extension(tmp_path / "x")
+    put(root / "skills/extract_learnings/SKILL.md", skill_md("Extract Learnings", "Learns."))
+    put(root / "skills/slashed/SKILL.md", skill_md("a/b", "Slashed."))
+    plugin, diags = read_plugin(root)
+    assert plugin is not None
+    assert sorted(s.name for s in plugin.skills) == ["Extract Learnings", "a-b", "greeter"]
+    kept = "the name 'Extract Learnings' must be lowercase; this host keeps it"
+    assert ("skill.name.invalid", "warning", kept) in messages(diags)
+    assert "plugin.skill.invalid" not in codes(diags)
+
+
 def test_an_unknown_field_is_reported_and_kept(tmp_path: Path):
     plugin, diags = read_plugin(extension(tmp_path / "x", contributes={"x": 1}))
     assert plugin is not None

@@ -105,25 +105,7 @@ def listed(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     return {names[e["name"]]: sorted(s["name"] for s in e["skills"]) for e in found}
 
 
-# where satchel's Gemini CLI reader (satchel/plugins/formats/_gemini.py) is not yet
-# Gemini CLI 0.61.0's: the round trip above agrees with the reader, the host does not
-_READER_DIFFERS = {
-    "community/content-studio": "Gemini CLI lists no skill whose SKILL.md has no name: "
-    "(skills/style-guide); satchel's reader names it by its folder",
-    "community/underscored": "Gemini CLI lists a skill named 'Extract Learnings' as "
-    "written; satchel's reader refuses a name that breaks the skill name rule",
-}
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=_READER_DIFFERS[s]))
-        if s in _READER_DIFFERS
-        else s
-        for s in RENAMED
-    ],
-)
+@pytest.mark.parametrize("source", RENAMED)
 def test_gemini_cli_lists_the_skills_under_the_names_port_reported(
     listed: dict[str, list[str]], tmp_path: Path, source: str
 ):

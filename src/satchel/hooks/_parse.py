@@ -7,13 +7,16 @@ is kept, for newer hosts. Placeholders (``${CLAUDE_PLUGIN_ROOT}``...) stay as wr
 One bad hook drops that hook (`plugin.hooks.invalid`); a bad file drops the file's
 hooks. A missing file is no error.
 
-* Claude Code: every ``type: "command"`` handler is kept, with `args` (exec form),
-  `timeout`, `if` and `description`; ``async``, ``shell`` and any other field go to
-  `extras`. The other handler types of code.claude.com/docs/en/hooks are kept with
-  their own fields in `HookSpec.params`: ``http`` (``url``, ``headers``,
+* Claude Code: read as Claude Code reads a plugin's hooks (`fired`), an event it does
+  not fire drops its hooks, as Claude Code ignores them ("unknown hook event; entry
+  ignored at runtime"); read for satchel's own profile, which a caller may fire any
+  event of, such an event is kept. Every ``type: "command"`` handler is kept, with
+  `args` (exec form), `timeout`, `if` and `description`; ``async``, ``shell`` and any
+  other field go to `extras`. The other handler types of code.claude.com/docs/en/hooks
+  are kept with their own fields in `HookSpec.params`: ``http`` (``url``, ``headers``,
   ``allowedEnvVars``), ``mcp_tool`` (``server``, ``tool``, ``input``), ``prompt`` and
-  ``agent`` (``prompt``, ``model``). The timeout stays None when not given (the
-  runtime picks Claude Code's default).
+  ``agent`` (``prompt``, ``model``). The timeout stays None when not given (the runtime
+  picks Claude Code's default).
 * Vibe: strict TOML (an unknown key drops that hook), ``type`` one of ``pre_tool``,
   ``post_tool``, ``post_agent``; ``strict = true`` is refused on ``post_agent``;
   timeout 60 s by default; at most 128 hooks and 64 KiB; names unique in the plugin
@@ -117,6 +120,8 @@ _LEGACY = {"before_tool": "pre_tool", "after_tool": "post_tool", "post_agent_tur
 _NONE: Mapping[str, Any] = MappingProxyType({})
 
 Result = tuple[tuple[HookSpec, ...], list[Diagnostic]]
+# a host's title and the hook events it fires, in its own spelling
+Fired = tuple[str, tuple[str, ...]]
 
 
 @model
@@ -125,21 +130,34 @@ class _Source:
     path: Path
 
 
-def parse_claude_hooks(path: Path, root: Path, plugin: str, *, resolved: bool = False) -> Result:
+def parse_claude_hooks(
+    path: Path, root: Path, plugin: str, *, resolved: bool = False, fired: Fired | None = None
+) -> Result:
     """The command hooks of Claude Code's ``hooks/hooks.json``:
     ``{"hooks": {Event: [{"matcher": ..., "hooks": [handler, ...]}]}}``. `resolved`:
-    `root` is already a real path."""
+    `root` is already a real path. `fired`: the host's title and the events it fires;
+    the hooks of any other event are skipped, as that host ignores them [None: kept]."""
     src = _Source(plugin, path)
-    return with_json(path, root, INVALID, lambda data: _claude_hooks(data, src), resolved=resolved)
+    return with_json(
+        path, root, INVALID, lambda data: _claude_hooks(data, src, fired), resolved=resolved
+    )
 
 
-def claude_hooks(data: Any, path: Path, owner: str) -> Result:
+def claude_hooks(data: Any, path: Path, owner: str, *, fired: Fired | None = None) -> Result:
     """The command hooks of an already parsed document holding Claude Code's ``hooks``
-    object (a ``settings.json``); `owner` fills `HookSpec.plugin`."""
-    return _claude_hooks(data, _Source(owner, path))
+    object (a ``settings.json``); `owner` fills `HookSpec.plugin`; `fired` as
+    `parse_claude_hooks` takes it."""
+    return _claude_hooks(data, _Source(owner, path), fired)
 
 
-def _claude_hooks(data: Any, src: _Source) -> Result:
+def _not_fired(event: str, title: str, events: tuple[str, ...], path: Path) -> Diagnostic:
+    """A hooks file's `event` that the host `title`, firing `events`, does not fire."""
+    why = f"event {event!r} is not a {title} hook event"
+    hint = f"{title}'s events: {', '.join(events)}"
+    return diagnostic(INVALID, f"{why}; its hooks are skipped", path, hint=hint)
+
+
+def _claude_hooks(data: Any, src: _Source, fired: Fired | None = None) -> Result:
     path = src.path
     events = data.get("hooks") if isinstance(data, dict) else None
     if events is None and isinstance(data, dict) and "modules" in data:
@@ -150,6 +168,9 @@ def _claude_hooks(data: Any, src: _Source) -> Result:
     hooks: list[HookSpec] = []
     diags: list[Diagnostic] = []
     for event, groups in events.items():
+        if fired is not None and event not in fired[1]:
+            diags.append(_not_fired(event, *fired, path))
+            continue
         if not isinstance(groups, list):
             why = f"event {event!r} must map to a list of matcher groups, not {type_name(groups)}"
             diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", path))
@@ -492,9 +513,7 @@ def _gemini_hooks(data: Any, src: _Source) -> Result:
         if event in _GEMINI_SETTINGS:
             continue
         if event not in GEMINI_EVENTS and event not in GEMINI_ONLY:
-            why = f"event {event!r} is not a Gemini CLI hook event"
-            hint = f"Gemini CLI's events: {', '.join([*GEMINI_EVENTS, *GEMINI_ONLY])}"
-            diags.append(diagnostic(INVALID, f"{why}; its hooks are skipped", src.path, hint=hint))
+            diags.append(_not_fired(event, "Gemini CLI", (*GEMINI_EVENTS, *GEMINI_ONLY), src.path))
             continue
         if not isinstance(groups, list):
             why = f"event {event!r} must map to a list of hook definitions, not {type_name(groups)}"

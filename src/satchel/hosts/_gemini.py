@@ -28,6 +28,7 @@ from satchel.skills._names import NameRule
 __all__ = [
     "GEMINI",
     "GEMINI_EVENTS",
+    "GEMINI_EXTENSION_NAMES",
     "GEMINI_HOOKS",
     "GEMINI_HOOK_EVENTS",
     "GEMINI_INSTRUCTIONS",
@@ -169,6 +170,15 @@ GEMINI_TOOLS: Mapping[str, str] = MappingProxyType(
      "AskUserQuestion": "ask_user", "Skill": "activate_skill"}
 )  # fmt: skip
 
+# the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader); a skill with
+# no `name:` is one satchel names by its folder in a skills root (its Agent Skills rule,
+# tests/hosts/test_gemini_differential.py's READER_RULES)
+_NAMES = NameRule(spec=False, replace=':\\/<>*?"|')
+# an extension's skills as Gemini CLI 0.61.0 lists them (`gemini extensions list`,
+# observed: tests/port/test_examples_round_trip.py): the same rule, and a skill with no
+# `name:` is not listed, as port reports it
+GEMINI_EXTENSION_NAMES = NameRule(spec=False, replace=_NAMES.replace, required=True)
+
 GEMINI = Host(
     name="gemini",
     title="Gemini CLI",
@@ -267,8 +277,7 @@ GEMINI = Host(
     # **/.git/**, no dot folders (observed on 0.61.0): the root and its child folders,
     # symlinked ones too
     walk=WalkBounds(hidden_dirs=False, root_skill=True),
-    # the name as written, each of : \ / < > * ? " | made a hyphen (skillLoader)
-    names=NameRule(spec=False, replace=':\\/<>*?"|'),
+    names=_NAMES,
     found_by=("{home}/.gemini", "{project}/.gemini", "{project}/GEMINI.md"),
     # `gemini extensions install PATH` (0.61.0, observed): a copy in extensions/<name>/
     # with .gemini-extension-install.json ({"source", "type": local | link | git |

@@ -72,6 +72,10 @@ class Ctx:
     namespace: str = ""
     executable: bool = True
     skill_rule: SkillRule = "claude-code"
+    # read as a host profile that names its formats reads them: each as its own host
+    # does (a hook on an event that host does not fire is skipped); False: satchel's
+    # own reading, which keeps it for a caller that fires any event
+    as_host: bool = False
     diags: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
@@ -82,12 +86,13 @@ class Ctx:
         executable: bool,
         real_root: Path | None = None,
         skill_rule: SkillRule = "claude-code",
+        as_host: bool = False,
     ) -> Ctx:
         """The plugin at `root`; `real_root`: `root` already resolved, when the caller
         has it."""
         given = Path(os.path.abspath(root))
         real = resolve_root(given) if real_root is None else real_root
-        return cls(real, given.name, executable=executable, skill_rule=skill_rule)
+        return cls(real, given.name, executable=executable, skill_rule=skill_rule, as_host=as_host)
 
     @property
     def origin(self) -> Origin:

@@ -98,7 +98,10 @@ def read_plugin(
     layout without a manifest be a plugin; `detection` settles a directory holding
     several hosts' manifests (`satchel.plugins._detect.Detection`). `dir_name` is the
     name the directory stands for when its own name is not the plugin's (a Claude Code
-    install's version directory) [None: its own name].
+    install's version directory) [None: its own name]. A `detection` that names the
+    only formats read (a host profile's) reads each as its own host does: a Claude Code
+    plugin's hook on an event Claude Code does not fire is skipped
+    (``plugin.hooks.invalid``), where satchel's own reading keeps it.
     """
     path = Path(os.path.abspath(root))
     if not is_dir(path):
@@ -117,5 +120,6 @@ def read_plugin(
         real_root=top,
         skill_rule=skill_rule,
         dir_name=dir_name,
+        as_host=detection is not None and detection.reads is not None,
     )
     return plugin, [*found, *diags]

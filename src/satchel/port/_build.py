@@ -20,6 +20,7 @@ from satchel.commands import Command
 from satchel.errors import CommandBodyError
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin
+from satchel.plugins.formats._gemini import SKILL_NAMES as GEMINI_SKILL_NAMES
 from satchel.plugins.formats._gemini import agent_problem
 from satchel.port._hooks import as_written, cursor_hooks, event_map, kimi_hooks, vibe_hooks
 from satchel.port._model import Kind
@@ -337,7 +338,7 @@ def gemini(plan: Plan) -> dict[str, Any]:
     if "version" not in manifest and plan.target.spec.version is not None:
         manifest["version"] = plan.target.spec.version
     _fixed_skills(plan, match_dir=False)
-    named_skills(plan)
+    named_skills(plan, names=GEMINI_SKILL_NAMES)
     entries = server_entries(plan, plan.plugin.mcp_servers)
     if entries:
         manifest["mcpServers"] = entries

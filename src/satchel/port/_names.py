@@ -21,6 +21,7 @@ from satchel.plugins._context import Ctx
 from satchel.plugins.components._parts import load_agent_file, load_command_file, load_skill_dir
 from satchel.port._model import Kind
 from satchel.port._plan import Plan
+from satchel.skills._names import NameRule
 
 __all__ = ["named_agents", "named_commands", "named_skills"]
 
@@ -47,11 +48,16 @@ def _why(found: Sequence[Diagnostic], code: str | None = None) -> str:
 
 
 def named_skills(
-    plan: Plan, *, by_dir: Callable[[str | None], bool] = lambda _: False, match_dir: bool = False
+    plan: Plan,
+    *,
+    by_dir: Callable[[str | None], bool] = lambda _: False,
+    match_dir: bool = False,
+    names: NameRule | None = None,
 ) -> None:
     """Each kept skill as the target reads it: `by_dir` (of the skill's folder,
     plugin-relative) says whether the target names it by its folder (Claude Code's
-    ``skills/<dir>/``); `match_dir`, whether its name must be its folder's."""
+    ``skills/<dir>/``); `match_dir`, whether its name must be its folder's; `names`, the
+    target format's own rule for a ``name:`` field (Gemini CLI's)."""
     ctx, gone = _ctx(plan), _dropped(plan, "skill")
     for skill in plan.plugin.skills:
         if skill.name in gone or skill.directory is None:
@@ -65,6 +71,7 @@ def named_skills(
             quiet=True,
             by_dir=by_dir(rel),
             name=plan.plugin.name if rel == "." else None,
+            names=names,
         )
         if read is None:
             why = _why(ctx.diags, "plugin.skill.invalid")

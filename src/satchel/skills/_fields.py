@@ -211,6 +211,10 @@ def _description(b: _Builder) -> str | None:
 def _name(b: _Builder, dir_name: str, by_dir: bool = False) -> str | None:
     value = b.fields.get("name")
     if "name" not in b.fields:
+        if b.rules.names.required:
+            message = "no name: field, and this host names no skill by its folder"
+            b.report("skill.name.missing", message, fatal=True)
+            return None
         b.report("skill.name.missing", f"no name: field; using the directory name {dir_name!r}")
         return _fallback_name(b, dir_name, by_dir)
     if not isinstance(value, str):

@@ -24,6 +24,8 @@ class NameRule:
     * `note_hosts`: a name that breaks the spec's rule also gets a ``skill.name.hosts``
       note saying what each host whose rule differs does with it (satchel's own rule)
       [False].
+    * `required`: a skill with no ``name:`` is not loaded; the host names none by its
+      folder (Gemini CLI's extensions) [False: the folder's name stands in].
     """
 
     spec: bool = True
@@ -31,6 +33,7 @@ class NameRule:
     replace: str = ""
     replacement: str = "-"
     note_hosts: bool = False
+    required: bool = False
 
     def apply(self, name: str) -> str:
         """`name` as the host keeps it (as it is, under the spec's rule)."""
@@ -43,9 +46,10 @@ class NameRule:
     def key(self) -> str:
         """A short text that differs between rules that name skills differently (the
         discovery cache keeps readings under it)."""
+        given = "given" if self.required else ""
         if self.spec:
-            return "spec"
-        return f"kept{int(self.collapse_spaces)}{self.replace}{self.replacement}"
+            return f"spec{given}"
+        return f"kept{given}{int(self.collapse_spaces)}{self.replace}{self.replacement}"
 
 
 @model

@@ -54,6 +54,7 @@ from satchel.plugins._context import (
 from satchel.skills._bare import read_bare_skill
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill
+from satchel.skills._names import NameRule
 from satchel.skills._read import SKILL_FILE, read_skill
 
 T = TypeVar("T")
@@ -87,11 +88,19 @@ _NAME_CODES = frozenset(
 _RULES = FieldRules()  # plugin skills are judged leniently, as the client's own
 
 
-def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool, by_dir: bool = False) -> list[Skill]:
+def load_skills(
+    ctx: Ctx,
+    directory: Path,
+    *,
+    match_dir: bool,
+    by_dir: bool = False,
+    names: NameRule | None = None,
+) -> list[Skill]:
     """The skills in the immediate child directories of `directory` that hold a
     SKILL.md (no deeper search). `directory` being something other than a
     directory makes the component invalid (reported); the rest loads. `by_dir`:
-    each is named after its directory (Claude Code's rule)."""
+    each is named after its directory (Claude Code's rule); `names`: the format's own
+    rule for a ``name:`` field (`load_skill_dir`)."""
     state, mode = walk(directory, ctx.root)
     real = state == "clean"  # then `directory` is a real path, and so is a plain child
     if not (stat.S_ISDIR(mode) if real else is_dir(directory)):
@@ -107,7 +116,13 @@ def load_skills(ctx: Ctx, directory: Path, *, match_dir: bool, by_dir: bool = Fa
         if plain is False or (plain is None and not is_dir(skill_dir)):
             continue
         skill = load_skill_dir(
-            ctx, skill_dir, match_dir=match_dir, quiet=True, real=bool(plain), by_dir=by_dir
+            ctx,
+            skill_dir,
+            match_dir=match_dir,
+            quiet=True,
+            real=bool(plain),
+            by_dir=by_dir,
+            names=names,
         )
         if skill is not None:
             skills.append(skill)
@@ -177,6 +192,7 @@ def load_skill_dir(
     name: str | None = None,
     real: bool = False,
     by_dir: bool = False,
+    names: NameRule | None = None,
 ) -> Skill | None:
     """The skill in `skill_dir` (its SKILL.md must be a regular file resolving inside
     the plugin root). With `match_dir` (or a `SkillRule` whose skill's name is its
@@ -184,7 +200,9 @@ def load_skill_dir(
     name (Vibe), else ``plugin.skill.invalid``; with `by_dir` the
     directory name is its name. `quiet`: a directory without SKILL.md is passed over
     silently. `name` stands in for the directory name. `real`: `skill_dir` is a real
-    path inside the root, so only SKILL.md is looked at."""
+    path inside the root, so only SKILL.md is looked at. `names`: how the format names
+    a skill from its ``name:`` field (Gemini CLI's extensions), in place of the Agent
+    Skills rule."""
     path = skill_dir / SKILL_FILE
     state, mode = walk(path, skill_dir if real else ctx.root)
     linked = state == "linked"
@@ -204,8 +222,9 @@ def load_skill_dir(
     dir_name = name or skill_dir.name
     match_dir = match_dir or PLUGIN_SKILL_RULES[ctx.skill_rule].name_is_folder
     by_dir = by_dir and not match_dir
+    rules = _RULES if names is None else FieldRules(names=names)
     skill = _read_skill(
-        ctx, path, target, dir_name, match_dir, stand_in=name is not None, by_dir=by_dir
+        ctx, path, target, dir_name, match_dir, rules, stand_in=name is not None, by_dir=by_dir
     )
     return skill if skill is None or not by_dir else replace(skill, name=dir_name)
 
@@ -228,18 +247,19 @@ def _read_skill(
     target: Path,
     dir_name: str,
     match_dir: bool,
+    rules: FieldRules,
     *,
     stand_in: bool,
     by_dir: bool = False,
 ) -> Skill | None:
     origin = ctx.origin
-    read = read_skill(target, _RULES, origin=origin, dir_name=dir_name, by_dir=by_dir)
+    read = read_skill(target, rules, origin=origin, dir_name=dir_name, by_dir=by_dir)
     if read is None:
         ctx.add("plugin.skill.invalid", f"{SKILL_FILE} vanished while it was read", path)
         return None
     skill, diags = read
     if skill is None and by_dir and _no_frontmatter(diags):  # Claude Code loads it anyway
-        skill, diags = read_bare_skill(target, _RULES, dir_name=dir_name, origin=origin)
+        skill, diags = read_bare_skill(target, rules, dir_name=dir_name, origin=origin)
     if stand_in:  # a root SKILL.md: its directory is the plugin's, not the skill's
         diags = [d for d in diags if d.code != "skill.name.mismatch"]
     if by_dir:

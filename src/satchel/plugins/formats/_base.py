@@ -44,10 +44,10 @@ Loader = Callable[..., Result]
 
 
 def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
-    """A format adapter, ``load(root, *, scope, strict, executable, real_root,
-    skill_rule, dir_name)``, from `read(ctx, scope, strict)`, which reads the plugin into `ctx`
-    or raises `Fatal`: the plugin and its diagnostics, or None and the diagnostics so
-    far with the fatal one last. `real_root` is `root` resolved, when the caller has
+    """A format adapter, ``load(root, *, scope, strict, executable, real_root, skill_rule,
+    dir_name, as_host)``, from `read(ctx, scope, strict)`, which reads the plugin into
+    `ctx` or raises `Fatal`: the plugin and its diagnostics, or None and the diagnostics
+    so far with the fatal one last. `real_root` is `root` resolved, when the caller has
     it (so that a plugin root is resolved once). `read`'s docstring is the adapter's."""
 
     def load(
@@ -59,8 +59,12 @@ def adapter(read: Callable[[Ctx, str, bool], Plugin]) -> Loader:
         real_root: Path | None = None,
         skill_rule: SkillRule = "claude-code",
         dir_name: str | None = None,
+        as_host: bool = False,
     ) -> Result:
-        ctx = Ctx.of(root, executable=executable, real_root=real_root, skill_rule=skill_rule)
+        ctx = Ctx.of(
+            root, executable=executable, real_root=real_root, skill_rule=skill_rule,
+            as_host=as_host,
+        )  # fmt: skip
         if dir_name is not None:
             ctx.dir_name = dir_name
         try:

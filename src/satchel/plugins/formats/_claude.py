@@ -51,6 +51,7 @@ from satchel.agents import AgentType
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
+from satchel.hosts._claude_code import CLAUDE_EVENTS
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin, PluginSettings
 from satchel.plugins.components._bin import read_bin
@@ -228,8 +229,9 @@ def _hooks(
 ) -> list[HookSpec]:
     """The hooks of the files, then of the inline event maps (declared by `path`)."""
     hooks: list[HookSpec] = []
+    fired = ("Claude Code", CLAUDE_EVENTS) if ctx.as_host else None
     for file in files:
-        hooks += ctx.keep(parse_claude_hooks(file, ctx.root, ctx.name, resolved=True))
+        hooks += ctx.keep(parse_claude_hooks(file, ctx.root, ctx.name, resolved=True, fired=fired))
     for events in inline:
-        hooks += ctx.keep(claude_hooks({"hooks": events}, path, ctx.name))
+        hooks += ctx.keep(claude_hooks({"hooks": events}, path, ctx.name, fired=fired))
     return hooks

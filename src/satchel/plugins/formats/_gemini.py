@@ -15,7 +15,9 @@ neither does satchel. A known field of the wrong type is fatal
 
 What loads, from fixed places (the manifest names none but the context files):
 
-* ``skills/<dir>/SKILL.md``, named by their frontmatter ``name`` as Gemini CLI names them;
+* ``skills/<dir>/SKILL.md``, named by their frontmatter ``name`` as Gemini CLI names them
+  (`SKILL_NAMES`): as written, a name that breaks the Agent Skills rule
+  kept (a warning), and a skill with no ``name:`` not loaded (``plugin.skill.invalid``);
 * ``commands/**/*.toml``: Gemini CLI's TOML commands (`satchel.commands._toml`),
   ``<namespace>:<path joined by :>`` (``commands/gcs/sync.toml`` is ``<ns>:gcs:sync``),
   each answering to its bare path name too (``/gcs:sync``), as Gemini CLI names it;
@@ -53,6 +55,7 @@ from satchel.commands import Command, scan_commands
 from satchel.diagnostics import type_name
 from satchel.hooks._parse import parse_gemini_hooks
 from satchel.hooks._spec import HookSpec
+from satchel.hosts._gemini import GEMINI_EXTENSION_NAMES
 from satchel.layout import PLUGIN, Root
 from satchel.mcp._gemini import parse_gemini_servers
 from satchel.mcp._spec import McpServer
@@ -67,6 +70,7 @@ __all__ = [
     "KNOWN_FIELDS",
     "MANIFEST",
     "NAME",
+    "SKILL_NAMES",
     "UNAPPLIED",
     "agent_problem",
     "load",
@@ -77,6 +81,8 @@ CONTEXT_FILE = "GEMINI.md"
 NAME = re.compile(r"[A-Za-z0-9-]{1,64}\Z")
 STRINGS = ("name", "version", "description", "migratedTo")
 UNAPPLIED = ("excludeTools", "settings", "themes", "plan", "migratedTo")
+# how Gemini CLI names an extension's skill (`satchel.hosts`' Gemini CLI profile)
+SKILL_NAMES = GEMINI_EXTENSION_NAMES
 KNOWN_FIELDS = frozenset((*STRINGS, *UNAPPLIED, "mcpServers", "contextFileName", "$schema"))
 
 
@@ -174,7 +180,9 @@ def _context_file(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> Path | N
 
 def _skills(ctx: Ctx) -> list[Any]:
     skills = ctx.fixed("skills")
-    return [] if skills is None else load_skills(ctx, skills, match_dir=False)
+    if skills is None:
+        return []
+    return load_skills(ctx, skills, match_dir=False, names=SKILL_NAMES)
 
 
 def _commands(ctx: Ctx) -> list[Command]:
