@@ -9,16 +9,9 @@ import click
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import comma_names, json_option
+from satchel.cli.port import VERBS  # a file's action, as port says it
 from satchel.hosts._rules import CatalogueFormat
 from satchel.port._marketplace import FORMATS, MarketplaceReport, build_marketplace, formats_named
-
-VERBS = {
-    "written": "wrote",
-    "unchanged": "unchanged",
-    "refused": "refused",
-    "planned": "would write",
-}
-
 
 PARAMS = (
     click.Argument(["root"], type=click.Path(path_type=Path)),
