@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
 from satchel.diagnostics import Diagnostic
 from satchel.plugins._context import Ctx
@@ -26,6 +27,13 @@ from satchel.skills._names import NameRule
 __all__ = ["named_agents", "named_commands", "named_skills"]
 
 _RENAMED = "port.name.changed"
+
+
+class _Named(Protocol):
+    """A component a reader loaded: its name."""
+
+    @property
+    def name(self) -> str: ...
 
 
 def _ctx(plan: Plan) -> Ctx:
@@ -85,35 +93,40 @@ def named_skills(
 def named_commands(plan: Plan) -> None:
     """Each kept Markdown command as a target that names it by its frontmatter (or its
     file's stem) reads it: Cursor's rule."""
-    ctx, gone = _ctx(plan), _dropped(plan, "command")
-    for command in plan.plugin.commands:
-        if command.name in gone or command.path is None:
-            continue
-        ctx.diags.clear()
-        read = load_command_file(ctx, command.path)
-        if read is None:
-            why = _why(ctx.diags)
-            message = f"command {command.name!r}: {plan.target.title} does not load it: {why}"
-            plan.drop("command", command.name, "port.command.unsupported", message, command.path)
-        elif read.name != command.name:
-            _renamed(plan, "command", command.name, read.name, command.path)
+    files = [(c.name, c.path) for c in plan.plugin.commands]
+    _named_files(plan, "command", files, load_command_file, "port.command.unsupported", None)
 
 
 def named_agents(plan: Plan) -> None:
     """Each kept Markdown agent as a target that names it by its own name, with no
     folder in it, reads it: Cursor's rule."""
-    ctx, gone = _ctx(plan), _dropped(plan, "agent")
-    for agent in plan.plugin.agents:
-        if agent.name in gone or agent.path is None:
+    files = [(a.name, a.path) for a in plan.plugin.agents]
+    code, invalid = "port.agent.unsupported", "plugin.agent.invalid"
+    _named_files(plan, "agent", files, load_agent_file, code, invalid)
+
+
+def _named_files(
+    plan: Plan,
+    kind: Kind,
+    files: Sequence[tuple[str, Path | None]],
+    load: Callable[[Ctx, Path], _Named | None],
+    code: str,
+    invalid: str | None,
+) -> None:
+    """Each of `files` (a component's name and file) not already dropped, read by the
+    target's `load`: left out with `code` (the reader's `invalid` reason, else its last
+    error) when it does not load, said renamed when it loads under another name."""
+    ctx, gone = _ctx(plan), _dropped(plan, kind)
+    for name, path in files:
+        if name in gone or path is None:
             continue
         ctx.diags.clear()
-        read = load_agent_file(ctx, agent.path)
+        read = load(ctx, path)
         if read is None:
-            why = _why(ctx.diags, "plugin.agent.invalid")
-            message = f"agent {agent.name!r}: {plan.target.title} does not load it: {why}"
-            plan.drop("agent", agent.name, "port.agent.unsupported", message, agent.path)
-        elif read.name != agent.name:
-            _renamed(plan, "agent", agent.name, read.name, agent.path)
+            message = f"{kind} {name!r}: {plan.target.title} does not load it: "
+            plan.drop(kind, name, code, message + _why(ctx.diags, invalid), path)
+        elif read.name != name:
+            _renamed(plan, kind, name, read.name, path)
 
 
 def _renamed(plan: Plan, kind: Kind, name: str, to: str, path: Path | None) -> None:
