@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from satchel.port._marketplace import build_marketplace
-from tests.install.support import GIT_ENV, commit, git
+from tests.install.support import GIT_ENV, commit, git, hostile_config
 from tests.support import put
 from tests.tools import CALL
 
@@ -341,12 +341,7 @@ def test_the_tag_made_is_the_one_claude_code_makes(satchel, claude_code_next, tm
 
 def test_no_program_the_repositorys_config_names_runs(satchel, market, tmp_path):
     repo = market()
-    canary = tmp_path / "canary"
-    program = put(tmp_path, "program", f'#!/bin/sh\necho "$0 $*" >> {canary}\ncat\n', mode=0o755)
-    for key in ("core.fsmonitor", "filter.evil.clean", "filter.evil.smudge", "diff.external"):
-        git("config", key, str(program), cwd=repo)
-    git("config", "filter.evil.required", "true", cwd=repo)
-    git("config", "diff.evil.textconv", str(program), cwd=repo)
+    canary = hostile_config(repo, tmp_path)
     put(repo / ".git/info/attributes", "* diff=evil\nplugins/alpha/commands/go.md filter=evil\n")
     alpha = repo / "plugins/alpha"
     # stat-dirty files: git status would hash them again, through the filter

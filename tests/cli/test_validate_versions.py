@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from satchel import load
-from tests.install.support import commit, git
+from tests.install.support import commit, git, hostile_config
 from tests.support import put, skill_md, write_tree
 
 OURS = ("plugin.version.", "catalogue.entry.version_mismatch")
@@ -270,12 +270,7 @@ def test_no_program_the_repositorys_config_names_runs(satchel, tmp_path):
     repo = new_repo(tmp_path / "alpha")
     manifest = ".claude-plugin/plugin.json"
     commit(repo, {manifest: claude_manifest("alpha", "1.0.0"), "README.md": "A"})
-    canary = tmp_path / "canary"
-    program = put(tmp_path, "program", f'#!/bin/sh\necho "$0 $*" >> {canary}\ncat\n', mode=0o755)
-    for key in ("core.fsmonitor", "filter.evil.clean", "filter.evil.smudge", "diff.external"):
-        git("config", key, str(program), cwd=repo)
-    git("config", "filter.evil.required", "true", cwd=repo)
-    git("config", "diff.evil.textconv", str(program), cwd=repo)
+    canary = hostile_config(repo, tmp_path)
     attributes = "* diff=evil text eol=crlf\nREADME.md filter=evil\n"
     write_tree(repo, {".git/info/attributes": attributes, "README.md": "B", "NEW.md": "C"})
     message = (

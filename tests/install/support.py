@@ -123,6 +123,22 @@ def commit(path: Path, files: Mapping[str, str | bytes], *, tag: str | None = No
     return path
 
 
+def hostile_config(repo: Path, where: Path) -> Path:
+    """Arm `repo`'s own config with every program git may run on a read (fsmonitor, a
+    required clean and smudge filter ``evil``, ``diff.external``, a textconv for diff
+    ``evil``), each a script in `where` that appends its call to the returned canary;
+    the caller's attributes choose the files they apply to."""
+    canary = where / "canary"
+    program = where / "program"
+    program.write_text(f'#!/bin/sh\necho "$0 $*" >> {canary}\ncat\n', encoding="utf-8")
+    program.chmod(0o755)
+    for key in ("core.fsmonitor", "filter.evil.clean", "filter.evil.smudge", "diff.external"):
+        git("config", key, str(program), cwd=repo)
+    git("config", "filter.evil.required", "true", cwd=repo)
+    git("config", "diff.evil.textconv", str(program), cwd=repo)
+    return canary
+
+
 def bare(repo: Path, where: Path) -> Path:
     git("clone", "-q", "--bare", repo, where, cwd=repo.parent)
     return where
