@@ -574,6 +574,30 @@ class Session:
             self.before_tool_use, name, tool_input, tool_use_id=tool_use_id
         )
 
+    def after_tool_use(
+        self,
+        name: str,
+        tool_input: Mapping[str, Any] | str | None,
+        response: Any,
+        *,
+        tool_use_id: str | None = None,
+    ) -> Outcome | None:
+        """Fire ``after_tool_use`` (Claude Code's ``PostToolUse``) for a call that ran
+        with `tool_input` and gave `response`; None when no hook could run. A ``deny``
+        outcome is a hook's ``decision: block``: its `reason` replaces the result for
+        the model; `additional_context` goes with it (docs/hooks.md)."""
+        if not self._hooks_on():
+            return None
+        arguments = parse_arguments(tool_input)
+        given = _NO_INPUT if isinstance(arguments, ToolResult) else arguments
+        payload = {"tool_name": name, "tool_input": dict(given), "tool_response": response}
+        if tool_use_id is not None:
+            payload["tool_use_id"] = tool_use_id
+        outcome = self._hook_runner().run("after_tool_use", payload)
+        self._skill_hooks.ran(outcome)
+        self._note(outcome.diagnostics)
+        return outcome
+
     def register_hooks(self, event: str, *matchers: HookMatcher) -> None:
         """Add Python hooks (`satchel.hooks.HookMatcher`) for `event`: they answer with
         the environment's hooks, after them in declared order (docs/hooks.md)."""
