@@ -140,6 +140,7 @@ DOCUMENTS = (
     "README.md",
     "examples/README.md",
     *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")),
+    *sorted(f"docs/integrations/{p.name}" for p in (ROOT / "docs" / "integrations").glob("*.md")),
 )
 
 
