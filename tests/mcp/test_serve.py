@@ -22,7 +22,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp.client.stdio import StdioServerParameters
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 import satchel
 from mcp import Client
@@ -150,6 +150,11 @@ async def _check_resources(client: Client) -> None:
         "skill://refund-policy/scripts/hello.sh",
     ]  # the hidden skill is not listed, nor the link that leads out
     assert [r.mime_type for r in listed[:3]] == ["text/markdown", "image/png", "text/markdown"]
+    # SKILL.md is named and described by its frontmatter (the Skills extension's SHOULD)
+    assert [(r.name, r.description) for r in listed[:2]] == [
+        ("refund-policy", "The refund window, the exceptions, and who may approve one."),
+        ("refund-policy/assets/logo.png", None),
+    ]
 
     read = await client.read_resource("skill://refund-policy/references/exceptions.md")
     assert read.contents[0].text == "Past 30 days a supervisor approves.\n"  # type: ignore[union-attr]
@@ -167,7 +172,7 @@ async def _check_resources(client: Client) -> None:
     for uri, code in refused.items():
         with pytest.raises(MCPError) as caught:
             await client.read_resource(uri)
-        assert caught.value.data == {"code": code}, uri
+        assert caught.value.data == {"code": code, "uri": uri}, uri  # data.uri: SHOULD
         assert caught.value.message.startswith(f"Error ({code}): "), uri
         assert "the secret" not in caught.value.message
 
@@ -246,6 +251,60 @@ def test_resources_come_in_pages_in_process(workspace):
                     "Error (mcp.serve.prompt.arguments): /deploy takes no argument 'zone' "
                     "(it takes: env, region)"
                 )
+
+    anyio.run(run)
+
+
+def test_completions_come_from_argument_hints_and_the_skill_files(workspace):
+    """``completion/complete``: a command's alternatives from its ``argument-hint``, the
+    file template's skill names and the chosen skill's files; ``logging/setLevel`` is
+    accepted at 2025-11-25."""
+    project, home = workspace
+    commands = project / ".claude" / "commands"
+    put(commands / "bump.md", '---\nargument-hint: "[patch|minor|major] <dry|real>"\n---\nBump.\n')
+    put(commands / "ship.md", '---\nargument-hint: "[staging|production] [now|later]"\n---\n$1\n')
+    layout = satchel.Layout.default(project, home=home, env={})
+    server = build_server(satchel.load(layout=layout, trusted=True))
+    prompt = {"type": "ref/prompt", "name": "bump"}
+    template = {"type": "ref/resource", "uri": "skill://{skill}/{+path}"}
+
+    async def run() -> None:
+        with anyio.fail_after(STARTUP):
+            async with Client(server, mode="legacy") as client:
+
+                async def values(ref: dict[str, str], name: str, value: str, **context: str):
+                    done = await client.complete(
+                        ref, {"name": name, "value": value}, context or None
+                    )
+                    return done.completion.values, done.completion.total, done.completion.has_more
+
+                assert await values(prompt, "arguments", "") == (
+                    ["patch", "minor", "major"],
+                    3,
+                    False,
+                )
+                assert await values(prompt, "arguments", "m") == (["minor", "major"], 2, False)
+                assert await values(prompt, "arguments", "minor r") == (["minor real"], 1, False)
+                ship = {"type": "ref/prompt", "name": "ship"}
+                assert await values(ship, "arguments", "production n") == (
+                    ["production now"],
+                    1,
+                    False,
+                )
+                assert await values(ship, "arguments", "a b c") == ([], 0, False)
+                assert await values(prompt, "nope", "") == ([], 0, False)
+                assert await values(template, "skill", "re") == (["refund-policy"], 1, False)
+                assert await values(template, "path", "ref", skill="refund-policy") == (
+                    ["references/exceptions.md"],
+                    1,
+                    False,
+                )
+                assert await values(template, "path", "", skill="hidden") == ([], 0, False)
+                with pytest.raises(MCPError) as caught:
+                    await values({"type": "ref/prompt", "name": "nope"}, "x", "")
+                assert caught.value.data == {"code": "mcp.serve.prompt.unknown"}
+                with pytest.warns(MCPDeprecationWarning):  # the client's: gone at 2026-07-28
+                    assert await client.set_logging_level("warning") is not None
 
     anyio.run(run)
 
@@ -364,6 +423,38 @@ def test_each_http_session_has_its_own_activation_state(start_http):
                 assert other.content[0].text.startswith("Error (session.skill.inactive)")  # type: ignore[union-attr]
 
     anyio.run(run)
+
+
+def test_http_streams_open_with_a_priming_event_and_a_retry(http_server):
+    """A POST's SSE stream starts with an event that has an id and empty data, and the
+    ``retry:`` a client waits before it reconnects (2025-11-25, SEP-1699)."""
+    where = urllib.parse.urlsplit(http_server)
+    hello = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }  # fmt: skip
+    connection = http.client.HTTPConnection(where.hostname or "", where.port, timeout=STARTUP)
+    try:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+        connection.request("POST", where.path, body=json.dumps(hello), headers=headers)
+        response = connection.getresponse()
+        assert response.status == 200
+        assert response.getheader("Content-Type", "").startswith("text/event-stream")
+        first = []
+        while (line := response.readline().decode().rstrip("\r\n")) != "":
+            first.append(line)
+    finally:
+        connection.close()
+    fields = dict(f.split(": ", 1) if ": " in f else (f.rstrip(":"), "") for f in first)
+    assert fields.get("data") == ""
+    assert fields["id"]
+    assert fields["retry"] == "1000"
 
 
 def test_http_refuses_a_host_header_that_is_not_loopback(http_server):

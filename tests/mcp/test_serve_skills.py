@@ -199,14 +199,15 @@ async def _check_extension(client: Client, project: Path) -> None:
         await client.read_skill("skill://refund-policy/SKILL.md")
 
     unknown = await _refused(client.get_skill_mcp("skill://nope/SKILL.md"))
-    assert unknown.data == {"code": "mcp.serve.skill.unknown"}
+    assert unknown.data == {"code": "mcp.serve.skill.unknown", "uri": "skill://nope/SKILL.md"}
     assert unknown.message == (
         "Error (mcp.serve.skill.unknown): no skill is served at 'skill://nope/SKILL.md': "
         "no skill named 'nope'"
     )
     for uri in ("skill://hidden/SKILL.md", "skill://refund-policy/references/exceptions.md"):
         assert (await _refused(client.get_skill_mcp(uri))).data == {
-            "code": "mcp.serve.skill.unknown"
+            "code": "mcp.serve.skill.unknown",
+            "uri": uri,
         }
 
     await _check_directories(client)
@@ -245,7 +246,7 @@ async def _check_directories(client: Client) -> None:
     for uri, code in refused.items():
         request = DirectoryRequest(params=DirectoryParams(uri=uri))
         error = await _refused(client.session.send_request(request, DirectoryResult))
-        assert error.data == {"code": code}, uri
+        assert error.data == {"code": code, "uri": uri}, uri  # data.uri: SHOULD
         assert "the secret" not in error.message
     error = await _refused(
         client.session.send_request(

@@ -41,6 +41,7 @@ The MCP SDK (the ``mcp`` extra) is imported only when a server is built or run.
 from __future__ import annotations
 
 import base64
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ from satchel.commands import Command
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import Refused
 from satchel.resources import list_resources, read_resource
+from satchel.server._complete import MAX_VALUES, argument_values, prompt_values
 from satchel.server._map import (
     PromptShape,
     argument_text,
@@ -104,10 +106,12 @@ def build_server(
 
 @dataclass(slots=True)
 class _Held:
-    """One activation state and the lock that keeps its calls one at a time."""
+    """One activation state, the lock that keeps its calls one at a time, and the log
+    level its client asked for."""
 
     session: Session
     lock: anyio.Lock
+    level: str = "info"
 
 
 class SkillServer:
@@ -149,22 +153,27 @@ class SkillServer:
 
     def server(self) -> Server[Any]:
         from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import MCPDeprecationWarning
 
         from satchel._version import __version__
         from satchel.server._skills_ext import SkillsExtension
 
-        server: Server[Any] = Server(
-            self.name,
-            version=__version__,
-            instructions=self.instructions(),
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
-            on_list_prompts=self._list_prompts,
-            on_get_prompt=self._get_prompt,
-            on_list_resources=self._list_resources,
-            on_list_resource_templates=self._list_templates,
-            on_read_resource=self._read_resource,
-        )
+        with warnings.catch_warnings():  # logging/setLevel is served for 2025-11-25 clients
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            server: Server[Any] = Server(
+                self.name,
+                version=__version__,
+                instructions=self.instructions(),
+                on_list_tools=self._list_tools,
+                on_call_tool=self._call_tool,
+                on_list_prompts=self._list_prompts,
+                on_get_prompt=self._get_prompt,
+                on_list_resources=self._list_resources,
+                on_list_resource_templates=self._list_templates,
+                on_read_resource=self._read_resource,
+                on_completion=self._complete,
+                on_set_logging_level=self._set_level,
+            )
         SkillsExtension(self._run, MAX_FILES_PER_SKILL).install(server)
         return server
 
@@ -254,6 +263,49 @@ class SkillServer:
         message = types.PromptMessage(role="user", content=types.TextContent(text=expanded))
         return types.GetPromptResult(description=command.description or None, messages=[message])
 
+    # -- completions and logging ----------------------------------------------------------
+
+    async def _complete(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
+    ) -> types.CompleteResult:
+        import anyio.to_thread
+        import mcp_types as types
+
+        ref, argument = params.ref, params.argument
+        if isinstance(ref, types.PromptReference):
+            command = self.prompts().get(ref.name)
+            if command is None:
+                raise _mcp_error(_unknown_prompt(ref.name))
+            found = prompt_values(prompt_shape(command), argument.name, argument.value)
+        else:
+            context = dict(params.context.arguments or {}) if params.context else {}
+            found = await anyio.to_thread.run_sync(
+                lambda: self._template_values(argument.name, argument.value, context)
+            )
+        values = found[:MAX_VALUES]
+        more = len(found) > MAX_VALUES
+        return types.CompleteResult(
+            completion=types.Completion(values=values, total=len(found), has_more=more)
+        )
+
+    def _template_values(self, argument: str, typed: str, context: dict[str, str]) -> list[str]:
+        skills = sorted({s for s, _, _, _ in self._catalog()})
+        return argument_values(argument, typed, skills, self._files, context)
+
+    def _files(self, skill: str) -> list[str]:
+        return [p for s, p, _, _ in self._catalog() if s == skill]
+
+    async def _set_level(
+        self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        """``logging/setLevel`` (2025-11-25; removed at 2026-07-28): accepted, and
+        kept for the session. satchel serve sends no log notifications, so there is
+        nothing below any level to filter."""
+        import mcp_types as types
+
+        self._for(ctx).level = params.level
+        return types.EmptyResult()
+
     # -- resources ----------------------------------------------------------------------
 
     async def _list_resources(
@@ -267,29 +319,32 @@ class SkillServer:
         page = entries[start : start + PAGE_SIZE]
         more = start + PAGE_SIZE < len(entries)
         resources = [
-            types.Resource(uri=skill_uri(s, p), name=f"{s}/{p}", mime_type=_mime(p))
-            for s, p in page
+            types.Resource(uri=skill_uri(s, p), name=n, description=d, mime_type=_mime(p))
+            for s, p, n, d in page
         ]
         return types.ListResourcesResult(
             resources=resources, next_cursor=str(start + PAGE_SIZE) if more else None
         )
 
-    def _catalog(self) -> list[tuple[str, str]]:
-        """(skill, path) of every file listed: each visible skill's SKILL.md, then
-        its other files (`list_resources`: no dot-directories, no links out); not
-        those of a skill whose listing override keeps it from the model."""
-        entries: list[tuple[str, str]] = []
+    def _catalog(self) -> list[tuple[str, str, str, str | None]]:
+        """(skill, path, name, description) of every file listed: each visible
+        skill's SKILL.md, named and described by its frontmatter (the Skills
+        extension: its resource's name and description SHOULD be those), then its
+        other files, named ``<skill>/<path>`` (`list_resources`: no dot-directories,
+        no links out); not those of a skill whose listing override keeps it from
+        the model."""
+        entries: list[tuple[str, str, str, str | None]] = []
         env = self.environment
         for skill in offered(env.skills, env.skill_overrides).values():
             directory = skill.directory
             if directory is None or skill.path is None or not model_visible(skill):
                 continue
-            entries.append((skill.name, skill.path.name))
+            entries.append((skill.name, skill.path.name, skill.name, skill.description or None))
             try:
                 files, _ = list_resources(directory, limit=MAX_FILES_PER_SKILL)
             except Refused:
                 continue
-            entries.extend((skill.name, f) for f in files)
+            entries.extend((skill.name, f, f"{skill.name}/{f}", None) for f in files)
         return entries
 
     async def _list_templates(
@@ -312,7 +367,7 @@ class SkillServer:
         uri = params.uri
         found = await self._run(ctx, lambda s: _read_file(s, uri))
         if isinstance(found, Diagnostic):
-            raise _mcp_error(found)
+            raise _mcp_error(found, uri)
         data, path = found
         mime = _mime(path)
         try:

@@ -390,7 +390,7 @@ class SkillsExtension:
         uri = params.uri
         found: dict[str, Any] | Diagnostic = await self._run(ctx, lambda s: get_skill(s, uri))
         if isinstance(found, Diagnostic):
-            raise mcp_error(found)
+            raise mcp_error(found, uri)
         return found
 
     async def _directory(
@@ -402,7 +402,7 @@ class SkillsExtension:
             ctx, lambda s: directory_page(s, uri, start, self._max_files)
         )
         if isinstance(found, Diagnostic):
-            raise mcp_error(found)
+            raise mcp_error(found, uri)
         return found
 
 

@@ -13,15 +13,18 @@ __all__ = ["DIRECTORY_MIME", "cursor", "mcp_error", "mime"]
 DIRECTORY_MIME = "inode/directory"
 
 
-def mcp_error(problem: Diagnostic) -> Exception:
-    """An MCP error (invalid params, -32602) carrying satchel's code and message."""
+def mcp_error(problem: Diagnostic, uri: str | None = None) -> Exception:
+    """An MCP error (invalid params, -32602) carrying satchel's code and message, and
+    the `uri` a resource request named (the 2026-07-28 revision: a read's error
+    SHOULD say which resource it is about, in ``data.uri``)."""
     from mcp.shared.exceptions import MCPError
     from mcp_types import INVALID_PARAMS
 
     from satchel.session import ToolResult
 
     text = ToolResult.error(problem).text
-    return MCPError(code=INVALID_PARAMS, message=text, data={"code": problem.code})
+    data = {"code": problem.code} if uri is None else {"code": problem.code, "uri": uri}
+    return MCPError(code=INVALID_PARAMS, message=text, data=data)
 
 
 def cursor(given: str | None) -> int:

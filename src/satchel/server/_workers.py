@@ -60,6 +60,7 @@ class StatelessSkillServer(SkillServer):
 
 def stateless_app(served: SkillServer, host: str, port: int) -> Starlette:
     """The streamable HTTP app of `served`, stateless, for a socket on (host, port)."""
+    from satchel.server._events import RETRY_MS, BoundedEvents
     from satchel.server._http import MCP_PATH, security
 
     return served.server().streamable_http_app(
@@ -67,6 +68,8 @@ def stateless_app(served: SkillServer, host: str, port: int) -> Starlette:
         stateless_http=True,
         host=host,
         transport_security=security(host, port),
+        event_store=BoundedEvents(),
+        retry_interval=RETRY_MS,
     )
 
 
