@@ -20,6 +20,7 @@ CLAUDE_NEXT_VERSION = "2.1.337"  # the Agent SDK platform package's `claude` bin
 INSPECTOR_VERSION = "0.15.0"
 CODEX_VERSION = "0.171.0"
 GEMINI_VERSION = "0.61.0"
+CONFORMANCE_VERSION = "0.2.0-alpha.12"
 CALL = 120  # seconds one call may take: a "did not hang" bound, not a speed claim
 
 
@@ -69,6 +70,16 @@ def inspector_cli() -> Path | None:
         / "node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
     )
     return path if path.is_file() else None
+
+
+def conformance() -> list[str] | None:
+    """The argv of the MCP conformance suite's CLI on the Node.js 22 installed beside it."""
+    root = TOOLS / f"conformance-{CONFORMANCE_VERSION}" / "node_modules"
+    script = root / "@modelcontextprotocol/conformance/dist/index.js"
+    nodes = sorted(root.glob("node-linux-*/bin/node"))
+    if not script.is_file() or not nodes or not os.access(nodes[0], os.X_OK):
+        return None
+    return [str(nodes[0]), str(script)]
 
 
 def claude_plugin(
