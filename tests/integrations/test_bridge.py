@@ -10,7 +10,7 @@ from typing import Any
 
 from satchel.integrations import Bridge
 from satchel.runtime import McpSupervisor
-from tests.hooks.support import hooks_toml, pre_tool, reply, write_hooks
+from tests.hooks.support import hooks_toml, pre_tool, py_hook, reply, write_hooks
 
 from .support import (
     EXPANDED,
@@ -141,6 +141,34 @@ def test_the_instructions_follow_what_the_session_has_now(tmp_path):
     assert "- /notes: Draft the release notes for a version (arguments: [version])" in before
     bridge.session.activate("release-notes")
     assert bridge.instructions("You write release notes.") != before
+
+
+def test_a_bad_call_of_a_session_tool_is_an_error_result_not_an_exception(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    tools = {t.name: t for t in bridge.tools()}
+    read = {"name": "release-notes", "path": "references/style.md"}
+    inactive = bridge.run(tools["skills_read"], read)
+    assert inactive.startswith("Error (session.skill.inactive): ")
+    assert tools["skills_use"].call({"name": "nope"}).code == "session.skill.unknown"
+    assert [(r.name, r.calls, r.errors) for r in bridge.session.receipt()] == [
+        ("skills_use", 1, 1),
+        ("skills_read", 1, 1),
+        ("skills_run_script", 0, 0),
+    ]
+
+
+def test_a_second_stop_says_a_stop_hook_is_active(tmp_path):
+    seen = tmp_path / "seen.jsonl"
+    log = f"import json,sys; open({str(seen)!r},'a').write(sys.stdin.read().strip()+chr(10))"
+    group = ("stop", None, [{"command": py_hook(tmp_path, "log", log)}])
+    bridge = hooked(tmp_path / "w", group)
+    assert bridge.stopping("first") is None
+    assert bridge.stopping("second", again=True) is None
+    said = [json.loads(line) for line in seen.read_text().splitlines()]
+    assert [(s["stop_hook_active"], s["last_assistant_message"]) for s in said] == [
+        (False, "first"),
+        (True, "second"),
+    ]
 
 
 def test_a_stop_hook_that_says_not_yet_gives_the_reason_to_go_on(tmp_path):

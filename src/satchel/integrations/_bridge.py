@@ -109,9 +109,21 @@ class Bridge:
     # -- tools ------------------------------------------------------------------------
 
     def tools(self, existing: Iterable[str] = ()) -> tuple[Tool, ...]:
-        """The session's tools, then every MCP tool the model may call directly."""
+        """The session's tools, then every MCP tool the model may call directly. Each
+        one's `Tool.call` never raises for what the model sent: a bad call is a result
+        with `is_error` (the session's go through `Session.call`, which also counts
+        them in its receipt)."""
         served = () if self.mcp is None else self.mcp.tools
-        return (*self.session.tools(existing), *(self._mcp_tool(t) for t in served if t.direct))
+        own = (self._session_tool(t) for t in self.session.tools(existing))
+        return (*own, *(self._mcp_tool(t) for t in served if t.direct))
+
+    def _session_tool(self, tool: Tool) -> Tool:
+        session, name = self.session, tool.name
+
+        def call(arguments: Mapping[str, Any]) -> ToolResult:
+            return session.call(name, arguments)
+
+        return Tool(tool.name, tool.description, tool.input_schema, call, tool.kind)
 
     def _mcp_tool(self, tool: McpTool) -> Tool:
         mcp = self.mcp
@@ -212,10 +224,12 @@ class Bridge:
         outcome = self.session.fire("session_start", {"source": source})
         return None if outcome is None else outcome.additional_context
 
-    def stopping(self, last_message: str = "") -> str | None:
+    def stopping(self, last_message: str = "", *, again: bool = False) -> str | None:
         """Fire ``Stop`` when the agent would end its turn: a reason to go on (a hook
-        said not yet), or None when it may stop."""
-        payload = {"stop_hook_active": False, "last_assistant_message": last_message}
+        said not yet), or None when it may stop. `again`: the agent is ending a turn a
+        Stop hook already sent back (``stop_hook_active``, so that a hook can let it
+        stop rather than loop)."""
+        payload = {"stop_hook_active": again, "last_assistant_message": last_message}
         outcome = self.session.fire("stop", payload)
         if outcome is None or outcome.behavior != "deny":
             return None
