@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from langchain.agents import create_agent
@@ -17,7 +17,9 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool, tool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.types import Command
 from pydantic import Field
 
 from satchel.integrations import Bridge
@@ -180,6 +182,18 @@ def test_the_instructions_are_read_again_at_each_request(tmp_path):
     assert '<skill_content name="release-notes">' in after[len(before) :]
 
 
+def test_the_schemas_are_the_sessions_and_an_error_is_an_error_tool_message(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    given = tools(bridge)
+    parameters = [convert_to_openai_tool(t)["function"]["parameters"] for t in given]
+    assert parameters == [t.definition()["input_schema"] for t in bridge.tools()]
+    json.dumps(parameters)  # plain JSON, as a provider takes it
+    read = {"name": "release-notes", "path": "references/style.md"}
+    done = run(bridge, [("skills_read", read)], extra=given)  # not active yet
+    (message,) = [m for m in done.state["messages"] if isinstance(m, ToolMessage)]
+    assert (message.status, message.text.startswith("Error (")) == ("error", True)
+
+
 def test_the_framework_versions_are_those_the_tests_speak_for():
     assert (version("langchain"), version("langgraph")) == ("1.5.2", "1.2.24")
 
@@ -195,9 +209,10 @@ def hooked(tmp_path: Path, *groups: Any, **options: Any) -> Bridge:
 
 
 def run(bridge: Bridge, steps: Sequence[tuple[str, dict[str, Any]]], **options: Any) -> Run:
-    """`steps` by a scripted model through `create_agent`, with the developer's tools."""
+    """`steps` by a scripted model through `create_agent`, with the developer's tools
+    and the `extra` ones."""
     ran: list[tuple[str, dict[str, Any]]] = []
-    mine = native(ran)
+    mine = [*native(ran), *options.pop("extra", ())]
     model = Scripted(steps=steps, answer=options.pop("answer", ANSWER))
     agent = create_agent(model, mine, middleware=[SatchelMiddleware(bridge)])
     prompt = options.pop("prompt", "go")
@@ -249,6 +264,30 @@ def test_a_post_tool_block_is_said_next_to_the_result(tmp_path):
     done = run(bridge, [("shell", {"command": "env"})], asynchronous=True)
     assert done.ran == [("shell", {"command": "env"})]
     assert results(done.state) == ["ran env\n\nthe output held a token"]
+
+
+def test_a_result_given_as_a_command_has_post_tool_use_applied(tmp_path):
+    @tool
+    def note(text: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command[Any]:
+        """Keep a note."""
+        return Command(
+            update={"messages": [ToolMessage(f"noted {text}", tool_call_id=tool_call_id)]}
+        )
+
+    more = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "public"}}
+    hooks = [{"command": reply(tmp_path, "more", out=more)}]
+    bridge = hooked(tmp_path, ("after_tool_use", "note", hooks))
+    done = run(bridge, [("note", {"text": "x"})], extra=[note])
+    assert results(done.state) == ["noted x\n\npublic"]
+
+
+def test_a_command_in_content_blocks_is_expanded_and_the_other_blocks_kept(tmp_path):
+    model = Scripted()
+    middleware = SatchelMiddleware(Bridge(desk_session(desk(tmp_path))))
+    image = {"type": "image", "url": "https://example.com/chart.png"}
+    message = HumanMessage([{"type": "text", "text": PROMPT}, image])
+    create_agent(model, [], middleware=[middleware]).invoke({"messages": [message]})
+    assert model.seen[0][-1].content == [{"type": "text", "text": EXPANDED}, image]
 
 
 def test_session_start_fires_once_and_its_context_joins_every_request(tmp_path):

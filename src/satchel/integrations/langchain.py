@@ -4,14 +4,14 @@
   `StructuredTool`s, the JSON schema as ``args_schema``, the result text as the
   tool's string result (an error result is a ``ToolMessage`` with status ``error``);
 * `SatchelMiddleware(bridge)`: one ``AgentMiddleware`` for the rest. Its
-  ``wrap_tool_call`` is the gate for **every** tool call the agent makes, the
-  developer's own tools included (a refusal is the ``ToolMessage`` the model reads;
-  ``updatedInput`` is what runs; hooks' context goes with the result; PostToolUse
-  after it); ``wrap_model_call`` sets the system message from `Bridge.instructions`
-  on every model request; ``before_agent`` fires SessionStart once and turns the
-  user's message into `Bridge.turn`'s (UserPromptSubmit, slash commands, ``/skill``);
-  ``after_agent`` fires Stop, and a hook's "not yet" sends its reason back to the
-  model;
+  ``wrap_tool_call`` (`SatchelGate`'s, which a sub-agent gets alone) is the gate for
+  **every** tool call the agent makes, the developer's own tools included (a refusal
+  is the ``ToolMessage`` the model reads; ``updatedInput`` is what runs; hooks'
+  context goes with the result; PostToolUse after it); ``wrap_model_call`` sets the
+  system message from `Bridge.instructions` on every model request; ``before_agent``
+  fires SessionStart once and turns the user's message into `Bridge.turn`'s
+  (UserPromptSubmit, slash commands, ``/skill``); ``after_agent`` fires Stop, and a
+  hook's "not yet" sends its reason back to the model;
 * the agent types: `subagents` as deepagents' ``SubAgent`` dicts, and `task_tool`, a
   ``task`` tool of the same shape that runs each type as a `create_agent` agent of
   its own, behind the same gate.
@@ -47,7 +47,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from satchel.integrations._bridge import After, Before, Bridge, with_context
-from satchel.session import Session, Tool
+from satchel.session import Session, Tool, ToolResult
 
 __all__ = ["SatchelGate", "SatchelMiddleware", "SatchelState", "subagents", "task_tool", "tools"]
 
@@ -64,12 +64,12 @@ def tools(source: Session | Bridge, *, existing: Iterable[str | BaseTool] = ()) 
     `satchel.session.Collision`. The gate is `SatchelMiddleware`'s, not the tools'."""
     bridge = source if isinstance(source, Bridge) else Bridge(source)
     names = [t if isinstance(t, str) else t.name for t in existing]
-    return [_native(t) for t in bridge.tools(names)]
+    return [_native(bridge, t) for t in bridge.tools(names)]
 
 
-def _native(tool: Tool) -> BaseTool:
+def _native(bridge: Bridge, tool: Tool) -> BaseTool:
     def run(**arguments: Any) -> str:
-        result = tool.call(arguments)
+        result = _result(bridge, tool, arguments)
         if result.is_error:
             raise ToolException(result.text)
         return result.text
@@ -80,11 +80,20 @@ def _native(tool: Tool) -> BaseTool:
     return StructuredTool(
         name=tool.name,
         description=tool.description,
-        args_schema=dict(tool.input_schema),
+        args_schema=tool.definition()["input_schema"],  # plain JSON, as providers take it
         func=run,
         coroutine=arun,
         handle_tool_error=_error_text,
     )
+
+
+def _result(bridge: Bridge, tool: Tool, arguments: Mapping[str, Any]) -> ToolResult:
+    """One call: a session tool's through `Session.call`, which turns the model's bad
+    call into an error result and counts it (`Tool.call` raises for one); an MCP
+    tool's as the bridge runs it."""
+    if tool.kind == "mcp":
+        return tool.call(arguments)
+    return bridge.session.call(tool.name, arguments)
 
 
 def _error_text(error: ToolException) -> str:
@@ -263,8 +272,9 @@ def _call(request: ToolCallRequest) -> tuple[str, dict[str, Any], str | None]:
 
 
 def _refused(request: ToolCallRequest, verdict: Before) -> ToolMessage:
+    """The refusal as the tool's result, as `Bridge.run` gives it."""
     call = request.tool_call
-    text = with_context(verdict.refusal or "", verdict.context)
+    text = verdict.refusal or ""
     return ToolMessage(text, tool_call_id=call.get("id") or "", name=call["name"], status="error")
 
 
