@@ -123,7 +123,8 @@ def script(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
 
 
 def test_the_model_reads_each_steps_result_and_both_refusals(script):
-    read = results(script.state)
+    read = [m.text for m in script.model.seen[-1] if isinstance(m, ToolMessage)]
+    assert read == results(script.state)
     assert len(read) == len(STEPS)
     assert '<skill_content name="release-notes">' in read[0]
     assert (
