@@ -26,7 +26,7 @@ from satchel.integrations.openai_agents import (
 )
 from satchel.runtime import McpSupervisor
 from satchel.runtime.mcp._blocking import BlockingSupervisor
-from tests.hooks.support import hooks_toml, pre_tool, reply, write_hooks
+from tests.hooks.support import hooks_toml, pre_tool, py_hook, reply, write_hooks
 
 from .support import (
     ANSWER,
@@ -200,15 +200,34 @@ def test_a_blocked_prompt_never_reaches_the_model(tmp_path):
     assert model.calls == ()
 
 
+STOP_ONCE = """import json, sys
+payload = json.load(sys.stdin)
+with open(sys.argv[1], "a") as seen:
+    seen.write(json.dumps(payload["stop_hook_active"]) + "\\n")
+if not payload["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "list the open tickets too"}))
+"""
+
+
 def test_a_stop_hook_that_says_not_yet_is_the_next_user_message(tmp_path):
-    out = {"decision": "block", "reason": "list the open tickets too"}
-    bridge = hooked(tmp_path, ("stop", None, [{"command": reply(tmp_path, "stop", out=out)}]))
+    seen = tmp_path / "seen.txt"
+    hook = f'{py_hook(tmp_path, "stop", STOP_ONCE)} "{seen}"'
+    bridge = hooked(tmp_path, ("stop", None, [{"command": hook}]))
     model = ScriptedModel([[assistant_message("draft")], [assistant_message(ANSWER)]])
-    result = asyncio.run(run(bridge, agent(bridge, name="desk", model=model), "go", stops=1))
+    result = asyncio.run(run(bridge, agent(bridge, name="desk", model=model), "go"))
     assert result.final_output == ANSWER
     last = model.last_call
     assert last is not None
     assert last.input[-1] == {"role": "user", "content": "list the open tickets too"}
+    assert seen.read_text().split() == ["false", "true"]  # the second Stop knows
+
+
+def test_a_stop_hook_that_never_agrees_ends_after_the_rounds_allowed(tmp_path):
+    out = {"decision": "block", "reason": "not yet"}
+    bridge = hooked(tmp_path, ("stop", None, [{"command": reply(tmp_path, "stop", out=out)}]))
+    model = ScriptedModel([[assistant_message(n)] for n in ("one", "two", "three")])
+    result = asyncio.run(run(bridge, agent(bridge, name="desk", model=model), "go", stops=2))
+    assert (result.final_output, len(model.calls)) == ("three", 3)
 
 
 def test_session_start_context_joins_the_instructions(tmp_path):
@@ -277,10 +296,37 @@ def test_the_main_agent_calls_a_subagent_as_a_tool_and_reads_its_answer(tmp_path
     assert outputs(model) == ["Fine as it is."]
 
 
+def test_the_agent_types_can_be_handoffs_that_take_the_conversation_over(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    model = ScriptedModel(
+        [
+            [function_call("transfer_to_reviewer", {}, call_id="main-1")],
+            [assistant_message("Fine as it is.")],
+        ]
+    )
+    desk_agent = agent(bridge, name="desk", model=model, subagents_as="handoffs")
+    assert "reviewer" not in {t.name for t in desk_agent.tools}
+    result = asyncio.run(run(bridge, desk_agent, "review the notes"))
+    assert (result.last_agent.name, result.final_output) == ("reviewer", "Fine as it is.")
+    assert (model.last_call.system_instructions or "").startswith("You review release notes.")
+
+
 def test_a_tool_the_gate_cannot_see_is_refused(tmp_path):
     bridge = Bridge(desk_session(desk(tmp_path)))
-    with pytest.raises(TypeError, match="not a function tool"):
+    with pytest.raises(TypeError) as hosted:
         agent(bridge, name="desk", tools=[WebSearchTool()])  # type: ignore[list-item]
+    assert str(hosted.value) == (
+        "WebSearchTool is not a function tool: satchel's gate sees only the calls that go "
+        "through a FunctionTool's on_invoke_tool (hosted, shell, apply-patch and computer "
+        "tools run elsewhere); add it to the Agent yourself to run it ungated"
+    )
+    with pytest.raises(TypeError) as servers:
+        agent(bridge, name="desk", mcp_servers=[object()])
+    assert str(servers.value) == (
+        "the SDK's own MCP servers call their tools where satchel's gate cannot see them: "
+        "give the servers to satchel (a plugin's or the project's .mcp.json) and pass its "
+        "supervisor as mcp"
+    )
 
 
 def test_the_instructions_are_a_callable_the_agent_calls_per_request(tmp_path):

@@ -93,9 +93,10 @@ def _function_tool(tool: OwnTool) -> FunctionTool:
         return tool
     if not callable(tool) or not hasattr(tool, "__name__"):
         raise TypeError(
-            f"{tool!r} is not a function tool: satchel's gate sees only the calls that go "
-            "through a FunctionTool's on_invoke_tool (hosted, shell, apply-patch and "
-            "computer tools run elsewhere); add it to the Agent yourself to run it ungated"
+            f"{type(tool).__name__} is not a function tool: satchel's gate sees only the "
+            "calls that go through a FunctionTool's on_invoke_tool (hosted, shell, "
+            "apply-patch and computer tools run elsewhere); add it to the Agent yourself "
+            "to run it ungated"
         )
     return function_tool(tool)
 
@@ -248,7 +249,15 @@ def agent(
     """An SDK `Agent` with satchel's tools and the developer's `tools`, all gated;
     `Instructions` over `instructions`; the environment's agent types as tools the
     agent calls (``subagents_as="tools"``: each reports back, as a subagent does) or
-    as handoffs. `options` go to `Agent` as they are."""
+    as handoffs (the SDK's handoff is no tool call: the gate does not see it). `options`
+    go to `Agent` as they are; ``mcp_servers`` is refused (their calls would pass the
+    gate by), as is a tool that is not a function tool (`tools`)."""
+    if options.get("mcp_servers"):
+        raise TypeError(
+            "the SDK's own MCP servers call their tools where satchel's gate cannot see "
+            "them: give the servers to satchel (a plugin's or the project's .mcp.json) and "
+            "pass its supervisor as mcp"
+        )
     bridge = bridge_of(session, ask=ask, mcp=mcp)
     given: list[SdkTool] = [*_tools(bridge, tools)]
     mine = [t for t in given if isinstance(t, FunctionTool) and not t._is_agent_tool]
@@ -284,17 +293,32 @@ async def run(
     """One user turn with the SDK's `Runner`: ``UserPromptSubmit`` and slash-command /
     ``/skill`` expansion first (`Bridge.turn`; a block raises `PromptBlocked`), then
     the run; when the agent would end, ``Stop`` hooks may say why to go on, which is
-    the user's next message (at most `stops` times). `options` go to `Runner.run`."""
+    the user's next message; the ``Stop`` after it says ``stop_hook_active``, as Claude
+    Code's does, and after `stops` of them the run ends as it is. `options` go to
+    `Runner.run`."""
     bridge = bridge_of(session)
     turn = await asyncio.to_thread(bridge.turn, text)
     if turn.prompt is None:
         raise PromptBlocked(turn.refusal or "the prompt was blocked by a hook")
     result = await Runner.run(starting_agent, with_context(turn.prompt, turn.context), **options)
-    for _ in range(stops):
-        reason = await asyncio.to_thread(bridge.stopping, _text(result.final_output))
+    for again in range(stops):
+        last = _text(result.final_output)
+        reason = await asyncio.to_thread(_stopping, bridge, last, again > 0)
         if reason is None:
             break
         message: TResponseInputItem = {"role": "user", "content": reason}
         more = [*result.to_input_list(), message]
         result = await Runner.run(result.last_agent, more, **options)
     return result
+
+
+def _stopping(bridge: Bridge, last: str, active: bool) -> str | None:
+    """`Bridge.stopping`, with ``stop_hook_active`` true when the agent is already
+    going on because a ``Stop`` hook said so (the bridge always says false)."""
+    if not active:
+        return bridge.stopping(last)
+    payload = {"stop_hook_active": True, "last_assistant_message": last}
+    outcome = bridge.session.fire("stop", payload)
+    if outcome is None or outcome.behavior != "deny":
+        return None
+    return outcome.reason or "a Stop hook asked the agent to go on"
