@@ -130,6 +130,17 @@ def test_the_instructions_hold_the_index_and_change_once_the_skill_is_active(tmp
     assert after != before
 
 
+def test_a_bad_call_of_satchels_tools_is_an_error_the_model_reads(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    model = scripted(("skills_use", {"name": "nope"}), ("skills_use", {}))
+    asyncio.run(run(bridge, agent(bridge, name="desk", model=model), "go"))
+    assert outputs(model) == [
+        "Error (session.skill.unknown): no skill named 'nope'",
+        "Error (session.tool.arguments): 'name' must be a non-empty string",
+    ]
+    assert {r.name: (r.calls, r.errors) for r in bridge.session.receipt()}["skills_use"] == (2, 2)
+
+
 def test_an_ask_goes_to_the_developer_and_an_approved_call_runs(tmp_path):
     ask = [{"command": reply(tmp_path, "ask", out=pre_tool("ask", "deploys need a human"))}]
     asked: list[tuple[str, dict[str, Any], str | None]] = []

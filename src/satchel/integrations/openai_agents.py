@@ -34,7 +34,8 @@ from satchel.agents import map_tools
 from satchel.errors import SatchelError
 from satchel.integrations._bridge import Ask, Bridge, with_context
 from satchel.session._core import Session
-from satchel.session._model import Tool
+from satchel.session._model import Tool, ToolResult
+from satchel.session._tools import parse_arguments
 
 if TYPE_CHECKING:
     from satchel.agents._spawn import SpawnSpec
@@ -103,12 +104,18 @@ def _function_tool(tool: OwnTool) -> FunctionTool:
 
 def _native(bridge: Bridge, tool: Tool) -> FunctionTool:
     """One of satchel's tools as a `FunctionTool`: its schema as satchel wrote it (not
-    in the SDK's strict mode: optional arguments stay optional), its text as the result."""
+    in the SDK's strict mode: optional arguments stay optional), its text as the result,
+    a bad call (bad JSON, an unknown or inactive skill) an ``Error (<code>): ...`` text
+    the model reads, as `Session.call` gives it."""
+
+    def call(arguments: str) -> ToolResult:
+        if tool.kind != "mcp":
+            return bridge.session.call(tool.name, arguments)
+        parsed = parse_arguments(arguments)
+        return parsed if isinstance(parsed, ToolResult) else tool.call(parsed)
 
     async def invoke(ctx: ToolContext[Any], arguments: str) -> str:
-        parsed = _parsed(arguments)
-        given: Mapping[str, Any] = parsed if isinstance(parsed, Mapping) else {}
-        return (await asyncio.to_thread(tool.call, given)).text
+        return (await asyncio.to_thread(call, arguments)).text
 
     return FunctionTool(
         name=tool.name,
