@@ -116,6 +116,21 @@ def test_the_script_runs_through_the_sdk_runner_with_both_refusals(tmp_path, ser
     assert LIST_TICKETS in {t.name for t in first.tools}
 
 
+def test_calls_the_sdk_runs_side_by_side_each_go_through_the_gate(tmp_path):
+    session = desk_session(desk(tmp_path))
+    session.activate("release-notes")  # its allowed-tools hold from the first call
+    ran: Ran = []
+    both = [function_call(n, a, call_id=n) for n, a in STEPS[4:]]  # shell and deploy
+    model = ScriptedModel([both, [assistant_message(ANSWER)]])
+    asyncio.run(
+        run(session, agent(session, name="desk", model=model, tools=own_tools(ran).values()), "go")
+    )
+    shell, deploy = outputs(model)
+    assert shell == HOOK_REFUSAL
+    assert deploy.startswith(SKILL_REFUSAL)
+    assert ran == []
+
+
 def test_the_instructions_hold_the_index_and_change_once_the_skill_is_active(tmp_path):
     model = ScriptedModel([[assistant_message("a")], [assistant_message("b")]])
     bridge = Bridge(desk_session(desk(tmp_path)))
