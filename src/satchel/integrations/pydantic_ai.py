@@ -193,15 +193,14 @@ class Satchel(AbstractCapability[Any]):
         validated again, by the same schema, before it runs."""
         validated = await handler(args)
         verdict = await self.bridge.abefore(call.tool_name, args, call.tool_call_id)
+        if verdict.run and verdict.tool_input != _arguments(args):
+            try:
+                validated = await handler(dict(verdict.tool_input))
+            except ValidationError as e:
+                why = f"a hook rewrote the input of {call.tool_name} to one it does not take: "
+                verdict = Before(False, verdict.tool_input, why + _why(e), verdict.context)
         self._verdicts[call.tool_call_id] = verdict
-        if not verdict.run or verdict.tool_input == _arguments(args):
-            return validated
-        try:
-            return await handler(dict(verdict.tool_input))
-        except ValidationError as e:
-            refusal = f"a hook rewrote the input of {call.tool_name} to one it does not take: "
-            self._verdicts[call.tool_call_id] = Before(False, verdict.tool_input, refusal + _why(e))
-            return validated
+        return validated
 
     async def wrap_tool_execute(
         self,
