@@ -3,6 +3,7 @@ whose own tools live in a toolset of their own, and `Satchel` gates every call."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pydantic_ai
 import pytest
-from pydantic_ai import Agent, Tool
+from pydantic_ai import Agent, AgentRunResult, Tool
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -66,6 +67,12 @@ class Script:
         return FunctionModel(self)
 
 
+def run(runner: Agent[None, str], prompt: str, **options: Any) -> AgentRunResult[str]:
+    """`runner` on `prompt` in an event loop of its own, closed after (`run_sync`
+    would leave one open for the rest of the suite)."""
+    return asyncio.run(runner.run(prompt, **options))
+
+
 def results(messages: Sequence[ModelMessage]) -> list[str]:
     """Each tool result the model read, in order."""
     found = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts]
@@ -88,7 +95,7 @@ def desk_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         bridge = Bridge(session, mcp=mcp)
         mine = FunctionToolset([Tool(f) for f in own_tools(ran).values()])
         runner = Agent(script.model, toolsets=[mine], capabilities=[Satchel(bridge, BASE)])
-        result = runner.run_sync(PROMPT)
+        result = run(runner, PROMPT)
     return {"result": result, "ran": ran, "script": script}
 
 
@@ -141,12 +148,35 @@ def test_the_instructions_change_when_a_skill_becomes_active(tmp_path):
     session = desk_session(desk(tmp_path))
     script = Script((), "one", "two")
     runner = Agent(script.model, capabilities=[Satchel(Bridge(session), BASE)])
-    first = runner.run_sync("hello")
+    first = run(runner, "hello")
     session.activate("release-notes")
-    runner.run_sync("again", message_history=first.all_messages())
+    run(runner, "again", message_history=first.all_messages())
     before, after = (info.instructions or "" for _, info in script.seen)
     assert '<skill_content name="release-notes">' not in before
     assert '<skill_content name="release-notes">' in after
+
+
+def test_the_session_tools_follow_a_skill_that_joins_during_the_run(tmp_path):
+    layout = desk(tmp_path)
+    skill = layout.project / ".agents" / "skills" / "web-style" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: web-style\ndescription: Web style.\npaths: web/**\n---\nBody\n")
+    session = desk_session(layout)
+
+    def open_file(path: str) -> str:
+        session.touch(path)
+        return "opened"
+
+    script = Script([("open_file", {"path": "web/app.ts"})])
+    run(Agent(script.model, tools=[open_file], capabilities=[Satchel(Bridge(session))]), "go")
+    enums = [
+        next(t for t in info.function_tools if t.name == "skills_use").parameters_json_schema
+        for _, info in script.seen
+    ]
+    assert [e["properties"]["name"]["enum"] for e in enums] == [
+        ["release-notes"],
+        ["release-notes", "web-style"],
+    ]
 
 
 def project(tmp_path: Path, *groups: Any) -> Bridge:
@@ -159,7 +189,7 @@ def project(tmp_path: Path, *groups: Any) -> Bridge:
 def gated(bridge: Bridge, calls: Calls, ran: list[Any], *answers: str) -> tuple[Any, Script]:
     script = Script(calls, *answers)
     mine = [Tool(f) for f in own_tools(ran).values()]
-    return agent(script.model, bridge, instructions=BASE, own_tools=mine).run_sync("go"), script
+    return run(agent(script.model, bridge, instructions=BASE, own_tools=mine), "go"), script
 
 
 def test_a_rewrite_is_what_the_tool_runs_and_its_context_goes_with_the_result(tmp_path):
@@ -231,27 +261,46 @@ def test_a_blocked_prompt_never_reaches_the_model(tmp_path):
         tmp_path, ("user_prompt_submit", None, [{"command": reply(tmp_path, "no", out=out)}])
     )
     script = Script(())
-    result = Agent(script.model, capabilities=[Satchel(bridge)]).run_sync(PROMPT)
+    result = run(Agent(script.model, capabilities=[Satchel(bridge)]), PROMPT)
     assert script.seen == []
     assert result.output == "no release notes on Fridays"
 
 
 def test_session_start_context_joins_the_instructions_once(tmp_path):
-    marks = tmp_path / "starts"
+    sources = tmp_path / "sources"
     source = (
-        "import pathlib, sys\nsys.stdin.read()\n"
-        f"p = pathlib.Path({str(marks)!r})\n"
-        "p.write_text(p.read_text() + 'x' if p.exists() else 'x')\n"
+        "import json, pathlib, sys\n"
+        f"p = pathlib.Path({str(sources)!r})\n"
+        "said = json.load(sys.stdin)['source']\n"
+        "p.write_text((p.read_text() if p.exists() else '') + said + ' ')\n"
         "print('the release is on Friday')\n"
     )
     hook = [{"command": py_hook(tmp_path, "start", source)}]
     bridge = project(tmp_path, ("session_start", None, hook))
     script = Script((), "one", "two")
     runner = Agent(script.model, capabilities=[Satchel(bridge, BASE)])
-    runner.run_sync("again", message_history=runner.run_sync("hello").all_messages())
-    assert marks.read_text() == "x"
+    run(runner, "again", message_history=run(runner, "hello").all_messages())
+    assert sources.read_text() == "startup "
     for _, info in script.seen:
         assert (info.instructions or "").startswith(f"{BASE}\n\nthe release is on Friday\n\n")
+
+
+def test_a_first_run_that_continues_a_history_starts_the_session_as_a_resume(tmp_path):
+    sources = tmp_path / "sources"
+    source = (
+        "import json, pathlib, sys\n"
+        f"pathlib.Path({str(sources)!r}).write_text(json.load(sys.stdin)['source'])\n"
+    )
+    bridge = project(
+        tmp_path, ("session_start", None, [{"command": py_hook(tmp_path, "s", source)}])
+    )
+    earlier = run(Agent(Script((), "one").model), "hello").all_messages()
+    run(
+        Agent(Script((), "two").model, capabilities=[Satchel(bridge)]),
+        "on",
+        message_history=earlier,
+    )
+    assert sources.read_text() == "resume"
 
 
 def test_a_stop_hook_sends_the_model_back_with_its_reason_once(tmp_path):
@@ -262,7 +311,7 @@ def test_a_stop_hook_sends_the_model_back_with_its_reason_once(tmp_path):
     )
     bridge = project(tmp_path, ("stop", None, [{"command": py_hook(tmp_path, "stop", source)}]))
     script = Script((), "done", "done, open tickets listed")
-    result = Agent(script.model, capabilities=[Satchel(bridge)]).run_sync("go")
+    result = run(Agent(script.model, capabilities=[Satchel(bridge)]), "go")
     assert result.output == "done, open tickets listed"
     kept = [p for m in result.all_messages() if isinstance(m, ModelRequest) for p in m.parts]
     retry = [p for p in kept if isinstance(p, RetryFeedbackPart)]
@@ -286,7 +335,7 @@ def test_a_subagent_type_runs_with_its_prompt_skills_and_tools_under_the_gate(tm
         ("read_file", {"path": "NOTES.md"}),
     ]
     script = Script(calls, "Line 2: say what the user can do.", ANSWER)
-    result = agent(script.model, bridge, instructions=BASE, own_tools=mine).run_sync("go")
+    result = run(agent(script.model, bridge, instructions=BASE, own_tools=mine), "go")
     (spec,) = bridge.agents()
     _, sub = script.seen[1]
     assert [t.name for t in sub.function_tools] == ["read_file"]

@@ -14,7 +14,8 @@
 * the user's turn: the run's prompt goes through ``UserPromptSubmit`` and slash
   command / ``/skill`` expansion before the first model request (`Bridge.turn`); a
   blocked prompt never reaches the model, the run answers with the reason;
-* ``SessionStart`` on the first run (its context joins the instructions) and
+* ``SessionStart`` on the first run (``resume`` when it continues a history; its
+  context joins the instructions) and
   ``Stop`` when the model answers without a tool call (a hook's reason to go on is
   sent back to the model as a retry);
 * the session's tools (and the MCP supervisor's) as a toolset read again at every
@@ -156,7 +157,7 @@ class Satchel(AbstractCapability[Any]):
     async def before_run(self, ctx: RunContext[Any]) -> None:
         if not self.gate_only and not self._started:
             self._started = True
-            self._start_context = self.bridge.started()
+            self._start_context = self.bridge.started("resume" if ctx.messages else "startup")
 
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
