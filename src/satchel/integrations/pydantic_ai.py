@@ -374,7 +374,8 @@ def agent(
     **options: Any,
 ) -> Agent[None, str]:
     """An `Agent` on `model` with `own_tools`, the session's tools and the delegation
-    tool, under `Satchel`'s instructions and gate. `options` go to `Agent`."""
+    tool, under `Satchel`'s instructions and gate. `ask` and `mcp` make the `Bridge`
+    when `source` is a session; `options` go to `Agent`."""
     bridge = bridge_of(source, ask=ask, mcp=mcp)
     delegation = agent_tool(bridge, own_tools)
     capability = Satchel(bridge, instructions, agent_tool=delegation)
