@@ -18,6 +18,7 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
+from google.adk.tools.agent_tool import AgentTool
 from google.genai import types
 from pydantic import Field
 
@@ -201,6 +202,37 @@ def test_a_subagent_comes_with_its_tools_and_preloaded_skill(desk_run):
     )
     root = LlmAgent(name="desk", model=Scripted(), sub_agents=[reviewer])
     assert root.find_agent("reviewer") is reviewer
+
+
+# ADK 2.15.0's own AgentTool builds its nested runner with the `plugins` argument that
+# its Runner deprecates
+@pytest.mark.filterwarnings("ignore:The `plugins` argument is deprecated:DeprecationWarning")
+def test_the_gate_holds_inside_a_subagent_run_as_an_agent_tool(tmp_path):
+    deny = pre_tool("deny", "notes are read in the editor")
+    context = {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Monday"}
+    }
+    groups = (
+        ("before_tool_use", "read_file", [{"command": reply(tmp_path, "deny", out=deny)}]),
+        ("user_prompt_submit", None, [{"command": reply(tmp_path, "ctx", out=context)}]),
+    )
+    bridge = hooked(tmp_path, *groups)
+    ran: list[str] = []
+
+    def read_file(path: str) -> str:
+        ran.append(path)
+        return path
+
+    inner = Scripted(steps=(("read_file", {"path": "notes.md"}),), answer="Cut line 2.")
+    (reviewer,) = sub_agents(bridge, model=inner, tools=[read_file])
+    outer = Scripted(steps=(("reviewer", {"request": "Review the notes."}),))
+    root = LlmAgent(name="desk", model=outer, tools=[AgentTool(reviewer)])
+    asyncio.run(converse(root, SatchelPlugin(bridge), "review"))
+    assert responses(inner.seen[-1]) == [{"error": "notes are read in the editor"}]
+    assert ran == []
+    assert user_texts(inner.seen[0]) == ["Review the notes."]  # the agent's, not the user's
+    assert user_texts(outer.seen[0]) == ["review", "Monday"]
+    assert responses(outer.seen[-1]) == [{"result": "Cut line 2."}]
 
 
 def test_the_tests_speak_for_google_adk_2_15_0():

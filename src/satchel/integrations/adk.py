@@ -16,7 +16,8 @@ and the agent types as `LlmAgent`s.
   result. ``on_user_message_callback`` fires ``SessionStart`` (once per ADK session)
   and ``UserPromptSubmit`` and expands slash commands and ``/skill``; a blocked prompt
   never reaches the model (``before_run_callback`` ends the run with the hook's reason).
-  ``after_run_callback`` fires ``Stop``;
+  ``after_run_callback`` fires ``Stop``. The run of an ``AgentTool`` nested in the
+  user's fires none of these three (its message is the calling agent's);
 * `sub_agents(session, model=...)`: one `LlmAgent` per agent type, for an agent's
   ``sub_agents`` or an ``AgentTool``.
 
@@ -134,7 +135,7 @@ class SatchelPlugin(BasePlugin):
         self, *, invocation_context: InvocationContext, user_message: types.Content
     ) -> types.Content | None:
         text = _prompt(user_message)
-        if text is None:
+        if text is None or _nested(invocation_context):
             return None
         said = await asyncio.to_thread(self._turn, invocation_context, text)
         return types.Content(role="user", parts=[types.Part(text=t) for t in said])
@@ -206,6 +207,8 @@ class SatchelPlugin(BasePlugin):
 
     async def after_run_callback(self, *, invocation_context: InvocationContext) -> None:
         last = self._last.pop(invocation_context.invocation_id, "")
+        if _nested(invocation_context):
+            return
         reason = await asyncio.to_thread(self.bridge.stopping, last)
         if reason is not None:
             self._go_on[invocation_context.session.id] = reason
@@ -224,6 +227,13 @@ def _prompt(message: types.Content) -> str | None:
         return None
     texts = [p.text for p in parts if p.text is not None]
     return "".join(texts) if texts else None
+
+
+def _nested(invocation: InvocationContext) -> bool:
+    """Whether the run is an ``AgentTool``'s, inside the user's run: its message is the
+    calling agent's request, not the user's, and its end is not the agent's. ADK marks
+    such a run only in a private field, which its own analytics plugin reads too."""
+    return getattr(invocation, "_parent_invocation_id", None) is not None
 
 
 def _call_id(context: ToolContext) -> str:
