@@ -195,7 +195,7 @@ def test_a_subagent_comes_with_its_tools_and_preloaded_skill(desk_run):
     assert reviewer.description.startswith("Reviews release notes for tone and accuracy.")
     assert reviewer.tools == [read_file]  # `tools: Read`, and nothing else
     assert not isinstance(reviewer.instruction, str)
-    text = reviewer.instruction(None)  # type: ignore[arg-type]
+    text = reviewer.instruction(None)
     assert text.startswith(
         "You review release notes. Say what to change, line by line, and nothing else.\n\n"
         '<skill_content name="release-notes">\n# Release notes\n'
@@ -233,6 +233,31 @@ def test_the_gate_holds_inside_a_subagent_run_as_an_agent_tool(tmp_path):
     assert user_texts(inner.seen[0]) == ["Review the notes."]  # the agent's, not the user's
     assert user_texts(outer.seen[0]) == ["review", "Monday"]
     assert responses(outer.seen[-1]) == [{"result": "Cut line 2."}]
+
+
+def test_an_agent_type_without_a_tool_list_gets_every_tool_but_its_disallowed_ones(tmp_path):
+    layout = desk(tmp_path)
+    checker = layout.project / ".claude" / "agents" / "checker.md"
+    checker.write_text(
+        "---\nname: checker\ndescription: Checks facts.\nmodel: haiku\n"
+        "disallowedTools: Bash\n---\nCheck every number.\n"
+    )
+
+    def read_file(path: str) -> str:
+        return path
+
+    def execute_command(command: str) -> str:
+        return command
+
+    small, big = Scripted(model="small"), Scripted(model="big")
+    made = sub_agents(
+        desk_session(layout), model=big, tools=[read_file, execute_command], models={"haiku": small}
+    )
+    agents = {a.name: a for a in made}
+    assert agents["checker"].tools == [read_file]  # `disallowedTools: Bash`
+    assert agents["checker"].model is small  # `model: haiku`, as the developer maps it
+    assert agents["reviewer"].model is big
+    assert agents["checker"].instruction(None) == "Check every number."
 
 
 def test_the_tests_speak_for_google_adk_2_15_0():

@@ -195,6 +195,17 @@ class SatchelPlugin(BasePlugin):
         said = with_context(after.applied(text), context)
         return None if said == text else {key: said}
 
+    async def on_tool_error_callback(
+        self,
+        *,
+        tool: BaseTool,
+        tool_args: dict[str, Any],
+        tool_context: ToolContext,
+        error: Exception,
+    ) -> dict[str, Any] | None:
+        self._context.pop(_call_id(tool_context), None)  # the error goes on as ADK's
+        return None
+
     # -- the end of a run -------------------------------------------------------------
 
     async def on_event_callback(
@@ -262,7 +273,7 @@ def _answer(event: Event) -> str | None:
 
 # -- agent types ----------------------------------------------------------------------
 
-AgentTool = BaseTool | Callable[..., Any]
+GivenTool = BaseTool | Callable[..., Any]
 """A tool a sub-agent may be given: an ADK tool or a plain function."""
 
 
@@ -270,17 +281,18 @@ def sub_agents(
     source: Source,
     *,
     model: str | BaseLlm,
-    tools: Sequence[AgentTool] = (),
+    tools: Sequence[GivenTool] = (),
     models: Mapping[str, str | BaseLlm] | None = None,
 ) -> list[LlmAgent]:
     """One `LlmAgent` per agent type: its system prompt then its preloaded skills'
-    bodies as the instruction, the `tools` its ``tools`` field names (all of them, less
-    its ``disallowedTools``, when it names none), and `models` [its model] when it
-    names one found there, else `model`."""
+    bodies as the instruction, and of `tools` those whose names are the canonical tool
+    names its ``tools`` field gives (``Read`` is ``read_file``; all of them, less its
+    ``disallowedTools``, when it names none). Its model is `models` [the model it
+    names] when there is one, else `model`."""
     bridge = bridge_of(source)
-    types_ = bridge.session.environment.agents.agents
+    described = {a.name: a.description for a in bridge.session.environment.agents.agents.values()}
     return [
-        _agent(s, types_[s.name].description, model, tools, models or {}) for s in bridge.agents()
+        _agent(s, described.get(s.name, ""), model, tools, models or {}) for s in bridge.agents()
     ]
 
 
@@ -288,7 +300,7 @@ def _agent(
     spec: SpawnSpec,
     description: str,
     model: str | BaseLlm,
-    tools: Sequence[AgentTool],
+    tools: Sequence[GivenTool],
     models: Mapping[str, str | BaseLlm],
 ) -> LlmAgent:
     chosen = models.get(spec.model, model) if spec.model else model
@@ -322,5 +334,5 @@ def _allowed(spec: SpawnSpec, name: str) -> bool:
     return name in spec.tools
 
 
-def _tool_name(tool: AgentTool) -> str:
+def _tool_name(tool: GivenTool) -> str:
     return tool.name if isinstance(tool, BaseTool) else str(getattr(tool, "__name__", ""))
