@@ -235,6 +235,24 @@ def test_the_gate_holds_inside_a_subagent_run_as_an_agent_tool(tmp_path):
     assert responses(outer.seen[-1]) == [{"result": "Cut line 2."}]
 
 
+def test_the_gate_holds_for_adks_own_transfer_tool(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    inner = Scripted()
+    (reviewer,) = sub_agents(bridge, model=inner)
+    steps = (
+        ("skills_use", {"name": "release-notes"}),
+        ("transfer_to_agent", {"agent_name": "reviewer"}),
+    )
+    outer = Scripted(steps=steps)
+    root = LlmAgent(name="desk", model=outer, tools=tools(bridge), sub_agents=[reviewer])
+    asyncio.run(converse(root, SatchelPlugin(bridge), "notes"))
+    refused = responses(outer.seen[-1])[1]
+    assert refused["error"].startswith(
+        "tool 'transfer_to_agent' is not allowed: skill 'release-notes' is active"
+    )
+    assert inner.seen == []  # the transfer never happened
+
+
 def test_an_agent_type_without_a_tool_list_gets_every_tool_but_its_disallowed_ones(tmp_path):
     layout = desk(tmp_path)
     checker = layout.project / ".claude" / "agents" / "checker.md"
