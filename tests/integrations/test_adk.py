@@ -23,7 +23,13 @@ from google.genai import types
 from pydantic import Field
 
 from satchel.integrations import Bridge
-from satchel.integrations.adk import SatchelPlugin, instruction, sub_agents, tools
+from satchel.integrations.adk import (
+    SatchelPlugin,
+    SatchelToolset,
+    instruction,
+    sub_agents,
+    tools,
+)
 from satchel.runtime import McpSupervisor
 from tests.hooks.support import hooks_toml, pre_tool, py_hook, reply, write_hooks
 
@@ -183,6 +189,38 @@ def test_the_instructions_are_read_again_for_each_model_request(tmp_path):
     first, later = system(model.seen[0]), system(model.seen[1])
     assert '<skill_content name="release-notes">' not in first
     assert '<skill_content name="release-notes">' in later
+
+
+def test_the_toolset_offers_a_skill_that_joins_at_the_next_request(tmp_path):
+    layout = desk(tmp_path)
+    skill = layout.project / ".agents" / "skills" / "csv-export"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text(
+        "---\nname: csv-export\ndescription: Export reports as CSV.\n"
+        "paths: '*.csv'\n---\nUse commas.\n"
+    )
+    bridge = Bridge(desk_session(layout))
+
+    def open_file(path: str) -> str:  # the developer's file tool tells the session
+        bridge.session.touch(path)
+        return "a,b"
+
+    model = Scripted(steps=(("open_file", {"path": "report.csv"}),))
+    root = LlmAgent(name="desk", model=model, tools=[SatchelToolset(bridge), open_file])
+    asyncio.run(converse(root, SatchelPlugin(bridge), "export"))
+    names = [skill_names(request) for request in model.seen]
+    assert names == [["release-notes"], ["csv-export", "release-notes"]]
+
+
+def skill_names(request: LlmRequest) -> list[str]:
+    """The skills `skills_use` offered the model in `request`."""
+    (use,) = [
+        d
+        for t in request.config.tools or []
+        for d in t.function_declarations or []
+        if d.name == "skills_use"
+    ]
+    return sorted(use.parameters_json_schema["properties"]["name"]["enum"])
 
 
 def test_a_subagent_comes_with_its_tools_and_preloaded_skill(desk_run):

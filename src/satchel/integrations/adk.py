@@ -6,7 +6,8 @@ and the agent types as `LlmAgent`s.
 * `tools(session)`: ``load_skill`` / ``skills_use`` and the rest, and the tools of the
   MCP supervisor's servers when the `Bridge` has one, each declared from its JSON schema
   (``parameters_json_schema``) and answering ``{"result": text}``, or ``{"error": text}``
-  when the call failed, as ADK's own tools answer;
+  when the call failed, as ADK's own tools answer; `SatchelToolset(session)` lists them
+  again before every model request;
 * `instruction(session, base)`: the agent's ``instruction``, read again on every model
   request (`Bridge.instructions`);
 * `SatchelPlugin(session)`: the runner's plugin. ``before_tool_callback`` runs the gate
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.base_toolset import BaseToolset
 from google.genai import types
 
 from satchel.integrations._bridge import Bridge, with_context
@@ -51,7 +53,7 @@ if TYPE_CHECKING:
     from satchel.agents._spawn import SpawnSpec
     from satchel.session._model import Tool, ToolResult
 
-__all__ = ["SatchelPlugin", "SatchelTool", "instruction", "sub_agents", "tools"]
+__all__ = ["SatchelPlugin", "SatchelTool", "SatchelToolset", "instruction", "sub_agents", "tools"]
 
 Source = Session | Bridge
 """What every entry point takes: a `Session`, or a `Bridge` over one."""
@@ -88,6 +90,20 @@ def tools(source: Source, existing: Iterable[str] = ()) -> list[BaseTool]:
     """The session's tools, then the MCP supervisor's, as ADK tools. `existing` names the
     developer's own tools, so that satchel's give way to them (`Session.tools`)."""
     return [SatchelTool(t) for t in bridge_of(source).tools(existing)]
+
+
+class SatchelToolset(BaseToolset):
+    """`tools(source, existing)` listed again before every model request, so that a
+    skill that joins the session (a conditional skill whose files were touched, a
+    reloaded environment) is in the tools' schemas at the next request."""
+
+    def __init__(self, source: Source, existing: Iterable[str] = ()) -> None:
+        super().__init__(disable_invocation_cache=True)
+        self.bridge = bridge_of(source)
+        self.existing = tuple(existing)
+
+    async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
+        return tools(self.bridge, self.existing)
 
 
 def _response(result: ToolResult) -> dict[str, Any]:
