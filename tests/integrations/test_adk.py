@@ -394,6 +394,18 @@ def test_a_blocked_prompt_never_reaches_the_model_and_the_next_one_does(tmp_path
     assert not any(PROMPT in t or EXPANDED in t for t in texts)  # nor does the next run
 
 
+def test_a_blocked_prompt_fires_no_stop_hook(tmp_path):
+    out = {"decision": "block", "reason": "no release notes on Fridays"}
+    more = {"decision": "block", "reason": "list the open tickets too"}
+    groups = (
+        ("user_prompt_submit", None, [{"command": reply(tmp_path, "no", out=out)}]),
+        ("stop", None, [{"command": reply(tmp_path, "stop", out=more)}]),
+    )
+    model, _, plugin, session_id, said = run_steps(hooked(tmp_path, *groups), (), PROMPT)
+    assert (model.seen, said) == ([], [["no release notes on Fridays"]])
+    assert plugin.go_on(session_id) is None  # no agent ran, so none stopped
+
+
 def test_session_start_and_prompt_context_go_with_the_users_message(tmp_path):
     start = {
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "on call: ana"}

@@ -172,7 +172,7 @@ class SatchelPlugin(BasePlugin):
     async def before_run_callback(
         self, *, invocation_context: InvocationContext
     ) -> types.Content | None:
-        refusal = self._blocked.pop(invocation_context.invocation_id, None)
+        refusal = self._blocked.get(invocation_context.invocation_id)
         if refusal is None:
             return None
         return types.Content(role="model", parts=[types.Part(text=refusal)])
@@ -234,8 +234,9 @@ class SatchelPlugin(BasePlugin):
 
     async def after_run_callback(self, *, invocation_context: InvocationContext) -> None:
         last = self._last.pop(invocation_context.invocation_id, "")
-        if _nested(invocation_context):
-            return
+        blocked = self._blocked.pop(invocation_context.invocation_id, None)
+        if blocked is not None or _nested(invocation_context):
+            return  # no agent ran, or not the user's agent
         reason = await asyncio.to_thread(self.bridge.stopping, last)
         if reason is not None:
             self._go_on[invocation_context.session.id] = reason
