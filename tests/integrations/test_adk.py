@@ -425,11 +425,15 @@ def test_session_start_and_prompt_context_go_with_the_users_message(tmp_path):
     assert user_texts(model.seen[1])[-2:] == ["thanks", "it is Monday"]  # started once
 
 
-def test_a_stop_hook_that_says_not_yet_leaves_its_reason_to_send_next(tmp_path):
-    out = {"decision": "block", "reason": "list the open tickets too"}
-    group = ("stop", None, [{"command": reply(tmp_path, "stop", out=out)}])
+def test_a_stop_hook_reads_the_answer_and_its_reason_to_go_on_waits(tmp_path):
+    source = (
+        "import json, sys\n"
+        "last = json.load(sys.stdin)['last_assistant_message']\n"
+        "print(json.dumps({'decision': 'block', 'reason': 'add the open tickets to: ' + last}))\n"
+    )
+    group = ("stop", None, [{"command": py_hook(tmp_path, "stop", source)}])
     _, _, plugin, session_id, _ = run_steps(hooked(tmp_path / "a", group), (), "notes")
-    assert plugin.go_on(session_id) == "list the open tickets too"
+    assert plugin.go_on(session_id) == f"add the open tickets to: {ANSWER}"
     assert plugin.go_on(session_id) is None  # once
     _, _, quiet, session_id, _ = run_steps(Bridge(desk_session(desk(tmp_path / "b"))), (), "notes")
     assert quiet.go_on(session_id) is None
