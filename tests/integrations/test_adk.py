@@ -50,8 +50,8 @@ Steps = tuple[tuple[str, dict[str, Any]], ...]
 
 
 class Scripted(BaseLlm):
-    """A model that makes `steps`' calls one per request, then answers; it keeps what
-    each request held: the system instruction and the function responses."""
+    """A model that makes `steps`' calls one per request, then answers; it keeps a copy
+    of each request (the instruction, the tools, the contents) in `seen`."""
 
     model: str = "scripted"
     steps: Steps = STEPS
