@@ -29,7 +29,7 @@ from satchel.integrations.claude_agent_sdk import (
     tools,
 )
 from satchel.session import Session
-from tests.hooks.support import hooks_toml, py_hook, write_hooks
+from tests.hooks.support import hooks_toml, pre_tool, py_hook, reply, write_hooks
 from tests.hostloop.model import Call, Model, Recorded, Text
 
 from .support import ANSWER, EXPANDED, HOOK_REFUSAL, LIST_TICKETS, PROMPT, desk, desk_session
@@ -37,6 +37,9 @@ from .support import ANSWER, EXPANDED, HOOK_REFUSAL, LIST_TICKETS, PROMPT, desk,
 SKILL = ".agents/skills/release-notes"
 STYLE = "Lead each line with what the user can now do. No ticket numbers in the text.\n"
 STARTED = "The release train leaves on Fridays."
+REWRITTEN = "the draft tag is added at release time"
+CHECKED = "Checked against the house style."
+SHARED = "the tracker is shared with support"
 CLAUDE_ALLOWS = ["Read", "Write", "Bash", LIST_TICKETS]
 """Claude Code's own permission rules in the run: every tool it may call runs without a
 prompt, so a refusal can only come from a hook or satchel's gate."""
@@ -51,6 +54,7 @@ def script(root: Path) -> list[Call | Text]:
     recursive delete first: before the skill is active, satchel's gate lets ``Bash``
     through, so the plugin's guard alone refuses it."""
     return [
+        Call("Bash", {"command": "echo draft"}),
         Call("Bash", {"command": "rm -rf build"}),
         Call(own("skills_use"), {"name": "release-notes"}),
         Call("Read", {"file_path": str(root / SKILL / "references" / "style.md")}),
@@ -78,12 +82,35 @@ def recorder(where: Path, event: str, answer: dict[str, Any] | None = None) -> d
     return {"command": command}
 
 
+REWRITE = """import json, sys
+call = json.load(sys.stdin)
+if call["tool_input"].get("command") == "echo draft":
+    specific = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                "updatedInput": {"command": "echo rewritten"}, "additionalContext": sys.argv[1]}
+    print(json.dumps({"hookSpecificOutput": specific}))
+"""
+
+
+def answers(where: Path) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """satchel hooks that answer: ``echo draft`` rewritten (with context), the tickets
+    tool asked about, and context after a Read."""
+    rewrite = py_hook(where, "rewrite", REWRITE) + f' "{REWRITTEN}"'
+    ask = reply(where, "ask", out=pre_tool("ask", SHARED))
+    more = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": CHECKED}}
+    return [
+        ("before_tool_use", "Bash", [{"command": rewrite}]),
+        ("before_tool_use", LIST_TICKETS, [{"command": ask}]),
+        ("after_tool_use", "Read", [{"command": reply(where, "checked", out=more)}]),
+    ]
+
+
 @dataclass
 class Run:
     root: Path
     logs: Path
     session: Session
     options: ClaudeAgentOptions
+    asked: list[tuple[str, dict[str, Any], str | None]]
     requests: list[Recorded]
     result: ResultMessage | None
 
@@ -145,7 +172,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
         ("session_start", None, [recorder(logs, "start", {"hookSpecificOutput": {
             "hookEventName": "SessionStart", "additionalContext": STARTED}})]),
     ]  # fmt: skip
-    write_hooks(root, hooks_toml(*groups))
+    write_hooks(root, hooks_toml(*groups, *answers(logs)))
     trust(layout, root)  # the hooks above and the logging guard are the project's now
     session = desk_session(layout)
     home = base / "home-claude"
@@ -158,9 +185,15 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
             "DISABLE_AUTOUPDATER": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         }
-        opts = options(session, allowed_tools=CLAUDE_ALLOWS, env=env)
+        asked: list[tuple[str, dict[str, Any], str | None]] = []
+
+        def approve(name: str, tool_input: Any, reason: str | None) -> bool:
+            asked.append((name, dict(tool_input), reason))
+            return True
+
+        opts = options(session, ask=approve, allowed_tools=CLAUDE_ALLOWS, env=env)
         result = asyncio.run(asyncio.wait_for(_drive(opts, prompt(session, PROMPT)), 120))
-        return Run(root, logs, session, opts, list(model.requests), result)
+        return Run(root, logs, session, opts, asked, list(model.requests), result)
 
 
 def test_the_sdk_is_the_version_these_tests_speak_for():
@@ -177,7 +210,9 @@ def test_claude_code_runs_the_desk_script_and_ends_with_the_answer(run):
 
 def test_what_the_model_read_back_for_each_call(run):
     read = run.read()
-    assert len(read) == 6
+    assert len(read) == 7
+    assert read[0] == "rewritten"  # satchel's hook rewrote the command Claude Code ran
+    read = read[1:]
     assert read[0] == (  # the plugin's guard, run by Claude Code from the plugin directory
         f"PreToolUse:Bash hook error: [{run.root / '.satchel/plugins/tickets/hooks/guard.py'}]: "
         f"{HOOK_REFUSAL}\n\nThis hook comes from the tickets@inline plugin."
@@ -195,8 +230,22 @@ def test_what_the_model_read_back_for_each_call(run):
     assert run.session.is_active("release-notes")
 
 
+def test_an_ask_went_to_the_developers_callback_which_approved_it(run):
+    assert run.asked == [(LIST_TICKETS, {"status": "done"}, SHARED)]
+
+
+def test_hook_context_reached_the_model_next_to_the_result(run):
+    said = json.dumps(run.requests[-1].body["messages"])
+    assert REWRITTEN in said
+    assert CHECKED in said
+
+
 def test_the_plugins_guard_runs_once_in_claude_code_and_not_again_in_satchel(run):
-    assert [p["tool_input"] for p in run.hooks("guard")] == [{"command": "rm -rf build"}]
+    # Claude Code runs a call's hooks side by side, each on the input the model gave
+    assert [p["tool_input"] for p in run.hooks("guard")] == [
+        {"command": "echo draft"},
+        {"command": "rm -rf build"},
+    ]
     assert [h for h in run.session.environment.hooks.hooks if h.origin.plugin] == []
     assert run.options.plugins == [
         {"type": "local", "path": str(run.root / ".satchel" / "plugins" / "tickets")}
@@ -206,6 +255,7 @@ def test_the_plugins_guard_runs_once_in_claude_code_and_not_again_in_satchel(run
 def test_satchels_pre_tool_hooks_see_every_call_by_the_name_satchel_knows_it(run):
     seen = [(p["tool_name"], p["tool_input"]) for p in run.hooks("pre")]
     assert seen == [
+        ("Bash", {"command": "echo draft"}),
         ("Bash", {"command": "rm -rf build"}),
         ("skills_use", {"name": "release-notes"}),
         ("Read", {"file_path": str(run.root / SKILL / "references" / "style.md")}),
@@ -218,12 +268,14 @@ def test_satchels_pre_tool_hooks_see_every_call_by_the_name_satchel_knows_it(run
 def test_post_tool_hooks_see_each_call_that_ran_with_its_response(run):
     seen = [(p["tool_name"], p["tool_response"]) for p in run.hooks("post")]
     assert [name for name, _ in seen] == [
+        "Bash",
         "skills_use",
         "Read",
         "skills_run_script",
         LIST_TICKETS,
     ]
-    assert STYLE.strip() in json.dumps(seen[1][1])
+    assert seen[0][1]["stdout"] == "rewritten"  # the input that ran was the rewrite
+    assert STYLE.strip() in json.dumps(seen[2][1])
 
 
 def test_the_user_turn_was_expanded_and_its_hooks_fired(run):
