@@ -192,7 +192,8 @@ def _without_hooks_of(bridge: Bridge, handed: frozenset[str]) -> None:
 def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
     """The agent types (but a handed plugin's: Claude Code has those) as
     ``ClaudeAgentOptions.agents``: the prompt followed by each preloaded skill's
-    body, the tools in Claude Code's names (None: every tool), the model as written."""
+    body, the tools and disallowed tools in Claude Code's names (None: every tool),
+    the model, turn limit, effort and permission mode as written."""
     session = _bridge(session_or_bridge).session
     env = session.environment
     handed = {p.name for p in handed_plugins(env)}
@@ -208,7 +209,11 @@ def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
             description=kind.description,
             prompt="\n\n".join((spec.system_prompt, *bodies)),
             tools=None if spec.tools is None else claude_tools(spec.tools),
+            disallowedTools=claude_tools(spec.disallowed_tools) or None,
             model=spec.model,
+            maxTurns=spec.max_turns,
+            effort=spec.effort,  # type: ignore[arg-type]
+            permissionMode=spec.permission_mode,  # type: ignore[arg-type]
         )
     return found
 
