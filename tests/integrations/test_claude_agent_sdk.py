@@ -174,6 +174,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
     ]  # fmt: skip
     write_hooks(root, hooks_toml(*groups, *answers(logs)))
     trust(layout, root)  # the hooks above and the logging guard are the project's now
+    (root / "build").mkdir()  # what the refused rm -rf would have removed
     session = desk_session(layout)
     home = base / "home-claude"
     home.mkdir()
@@ -227,6 +228,7 @@ def test_what_the_model_read_back_for_each_call(run):
         'skills_use({"name": "release-notes", "mode": "deactivate"}).'
     )
     assert not (run.root / "DEPLOYED").exists()  # the refused Write never ran
+    assert (run.root / "build").is_dir()  # nor the refused rm -rf
     assert run.session.is_active("release-notes")
 
 
@@ -296,7 +298,8 @@ def test_the_system_prompt_holds_satchels_index_and_claude_code_sees_tools_and_a
     said = json.dumps(first.body["messages"])  # MCP tools are deferred: named, not listed
     for name in (own("skills_use"), own("skills_read"), own("skills_run_script"), LIST_TICKETS):
         assert f"\\n{name}\\n" in said
-    assert "- reviewer: Reviews release notes for tone and accuracy." in said
+    listed = "- reviewer: Reviews release notes for tone and accuracy. Use after drafting notes."
+    assert f"{listed} (Tools: Read)" in said
 
 
 def test_the_agent_type_is_an_sdk_agent_with_claude_codes_tool_names(run):
@@ -343,6 +346,31 @@ def test_a_plugin_with_a_hook_changed_since_trust_is_not_handed_over(tmp_path):
     assert set(opts.mcp_servers) == {SERVER}  # satchel holds its server back too
 
 
-def test_the_tools_server_is_the_sdks_in_process_server(tmp_path):
-    server = tools(desk_session(desk(tmp_path)), name="desk")
+def test_the_tools_server_lists_and_runs_the_sessions_own_tools(tmp_path):
+    session = desk_session(desk(tmp_path))
+    server = tools(session, name="desk")
     assert (server["type"], server["name"]) == ("sdk", "desk")
+    listed, used = asyncio.run(_list_and_use(server))
+    assert {"skills_use", "skills_read", "skills_run_script"} <= listed
+    assert used["content"][0]["text"].startswith('<skill_content name="release-notes">')
+    assert session.is_active("release-notes")  # the call ran the session's own tool
+
+
+async def _list_and_use(server: Any) -> tuple[set[str], dict[str, Any]]:
+    """tools/list and one tools/call, as Claude Code sends them to an SDK server."""
+    from claude_agent_sdk._internal.sdk_mcp_bridge import SdkMcpBridge
+
+    bridge = SdkMcpBridge(server["name"], server["instance"])
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t"}}
+    try:
+        await bridge.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        await bridge.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        listed = await bridge.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        call = {"name": "skills_use", "arguments": {"name": "release-notes"}}
+        used = await bridge.handle(
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call}
+        )
+    finally:
+        await bridge.aclose()
+    assert listed is not None and used is not None
+    return {t["name"] for t in listed["result"]["tools"]}, used["result"]
