@@ -319,14 +319,46 @@ def test_canonical_tool_names_map_to_claude_codes():
     assert claude_tools(["mcp", "Grep"]) == ["Grep"]
 
 
+SERVERS = {
+    "notes": {"command": "./bin/notes", "args": ["--x"], "env": {"NOTES": "1"}},
+    "web": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-Team": "desk"}},
+}
+
+
+def test_the_projects_own_servers_go_as_satchel_would_start_them(tmp_path):
+    layout = desk(tmp_path)
+    (layout.project / ".mcp.json").write_text(json.dumps({"mcpServers": SERVERS}))
+    trust(layout, layout.project)
+    env = satchel.load(layout=layout)
+    session = Session(env, tools="skills", environ={"PATH": "/usr/bin:/bin", "TOKEN": "x"})
+    servers = options(session).mcp_servers
+    assert isinstance(servers, dict)
+    assert {k: v for k, v in servers.items() if k != SERVER} == {
+        "notes": {  # the command found in the project, the environment scrubbed
+            "type": "stdio",
+            "command": str(layout.project / "bin" / "notes"),
+            "args": ["--x"],
+            "env": {"PATH": "/usr/bin:/bin", "NOTES": "1"},
+        },
+        "web": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-Team": "desk"}},
+    }  # and no entry for the tickets server: it comes with its plugin's directory
+
+
 def test_an_untrusted_project_hands_claude_code_no_plugin_and_no_hook(tmp_path):
     layout = desk(tmp_path)
+    (layout.project / ".mcp.json").write_text(json.dumps({"mcpServers": SERVERS}))
     stranger = satchel.Layout.default(layout.project, home=tmp_path / "other", env={})
     (tmp_path / "other").mkdir()
     env = satchel.load(layout=stranger)
+    assert env.trust.state != "trusted"
     session = Session(env, tools="skills", environ={"PATH": os.environ["PATH"]})
     opts = options(session)
     assert (opts.plugins, handed_plugins(env)) == ([], ())
+    assert opts.hooks is not None
+    (pre,) = opts.hooks["PreToolUse"][0].hooks
+    call = {"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}
+    answer = asyncio.run(pre(call, "toolu_1", {"signal": None}))
+    assert answer == {"hookSpecificOutput": {"hookEventName": "PreToolUse"}}  # no guard ran
     assert set(opts.mcp_servers) == {SERVER}  # satchel's own tools only
     assert opts.setting_sources == []  # Claude Code reads nothing of the project itself
 
