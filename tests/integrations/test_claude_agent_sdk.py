@@ -406,3 +406,10 @@ async def _list_and_use(server: Any) -> tuple[set[str], dict[str, Any]]:
         await bridge.aclose()
     assert listed is not None and used is not None
     return {t["name"] for t in listed["result"]["tools"]}, used["result"]
+
+
+def test_a_session_without_tools_adds_no_server_and_allows_nothing_more(tmp_path):
+    layout = desk(tmp_path)
+    session = Session(satchel.load(layout=layout), tools=False, environ={"PATH": "/usr/bin"})
+    opts = options(session, allowed_tools=["Read"])
+    assert (opts.mcp_servers, opts.allowed_tools) == ({}, ["Read"])

@@ -349,7 +349,8 @@ def options(
     handed = handed_plugins(env)
     names = frozenset(p.name for p in handed)
     _without_hooks_of(bridge, names)
-    own = [f"mcp__{server}__{t.name}" for t in bridge.tools()]
+    # the session's own tools only: Claude Code reaches the MCP servers itself
+    own = [f"mcp__{server}__{t.name}" for t in bridge.session.tools()]
     hooks = _hooks(bridge, server)
     for event, matchers in (overrides.pop("hooks", None) or {}).items():
         hooks[event] = [*hooks.get(event, []), *matchers]
@@ -359,7 +360,7 @@ def options(
         "setting_sources": [],
         "plugins": _plugin_dirs(handed),
         "mcp_servers": {
-            server: tools(bridge, name=server),
+            **({server: tools(bridge.session, name=server)} if own else {}),
             **_servers(env, names, bridge.session.runner.environ),
             **(overrides.pop("mcp_servers", None) or {}),
         },
