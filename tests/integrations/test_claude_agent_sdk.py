@@ -378,6 +378,16 @@ def test_a_plugin_with_a_hook_changed_since_trust_is_not_handed_over(tmp_path):
     assert set(opts.mcp_servers) == {SERVER}  # satchel holds its server back too
 
 
+def test_a_plugin_whose_server_the_policy_refuses_is_not_handed_over(tmp_path):
+    layout = desk(tmp_path)
+    (layout.project / ".satchel" / "policy.toml").write_text('[mcp]\ndeny = ["tickets"]\n')
+    env = satchel.load(layout=layout)
+    assert handed_plugins(env) == ()
+    session = Session(env, tools="skills", environ={"PATH": "/usr/bin:/bin"})
+    assert (options(session).plugins, set(options(session).mcp_servers)) == ([], {SERVER})
+    assert [h.origin.plugin for h in session.environment.hooks.hooks] == ["tickets"]  # satchel's
+
+
 def test_the_tools_server_lists_and_runs_the_sessions_own_tools(tmp_path):
     session = desk_session(desk(tmp_path))
     server = tools(session, name="desk")

@@ -40,6 +40,7 @@ from claude_agent_sdk import (
     create_sdk_mcp_server,
 )
 
+from satchel._policed import mcp_refusal
 from satchel.hosts._claude_code import CLAUDE_CODE
 from satchel.integrations._bridge import Before, Bridge
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
@@ -117,16 +118,30 @@ def _sdk_tool(tool: Tool) -> SdkMcpTool[Any]:
 
 def handed_plugins(environment: Environment) -> tuple[Plugin, ...]:
     """The plugins Claude Code loads from their own directory: enabled, in Claude
-    Code's format, and nothing of theirs held back by trust or policy."""
-    held_hooks = {h.origin.plugin for h in environment.hooks.hooks if h.status != "loaded"}
-    servers = environment.mcp_servers
-    held_servers = {s.origin.plugin for s in (*servers.servers, *servers.held) if not s.enabled}
+    Code's format, and nothing of theirs held back by trust or policy (none, when the
+    environment was loaded declarative-only)."""
+    if not environment.options.executable:
+        return ()
+    formats = CLAUDE_CODE.plugin_formats or ()
     return tuple(
-        p
-        for p in environment.plugins.enabled()
-        if p.format in (CLAUDE_CODE.plugin_formats or ())
-        and p.name not in held_hooks | held_servers
+        p for p in environment.plugins.enabled() if p.format in formats and _whole(environment, p)
     )
+
+
+def _whole(env: Environment, plugin: Plugin) -> bool:
+    """Every hook of `plugin` loaded, every server of it one satchel would start, and
+    every skill of it loaded: Claude Code may have it all."""
+    if any(h.status != "loaded" for h in env.hooks.hooks if h.origin.plugin == plugin.name):
+        return False
+    started = {
+        s.name
+        for s in env.mcp_servers.enabled()
+        if s.origin.plugin == plugin.name and mcp_refusal(s, env.policy) is None
+    }
+    if any(s.name not in started for s in plugin.mcp_servers):
+        return False
+    loaded = {s.path for s in env.skills.values()}
+    return all(s.path in loaded for s in plugin.skills)
 
 
 def _plugin_dirs(handed: Iterable[Plugin]) -> list[SdkPluginConfig]:
@@ -140,9 +155,11 @@ def _servers(
     entries (a stdio server's command, arguments and scrubbed environment as satchel
     would start it; one satchel refuses to start is left out)."""
     found: dict[str, McpServerConfig] = {}
+    if not environment.options.executable:
+        return found
     for server in environment.mcp_servers.enabled():
         owner = server.origin.plugin
-        if owner in handed:
+        if owner in handed or mcp_refusal(server, environment.policy) is not None:
             continue
         plugin = environment.plugins.plugins.get(owner or "")
         entry = _server(environment, server, plugin, environ)
