@@ -388,6 +388,23 @@ def test_a_plugin_whose_server_the_policy_refuses_is_not_handed_over(tmp_path):
     assert [h.origin.plugin for h in session.environment.hooks.hooks] == ["tickets"]  # satchel's
 
 
+def test_a_handed_plugins_skills_are_listed_by_claude_code_not_by_satchel(tmp_path):
+    layout = desk(tmp_path)
+    skill = layout.project / ".satchel" / "plugins" / "tickets" / "skills" / "triage"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: triage\ndescription: Sort new tickets.\n---\nSort.\n"
+    )
+    session = desk_session(layout)
+    assert [s.origin.plugin for s in session.skills.values()] == [None, "tickets"]
+    opts = options(session)
+    assert [p.name for p in handed_plugins(session.environment)] == ["tickets"]
+    assert [s.origin.plugin for s in session.skills.values()] == [None]
+    assert isinstance(opts.system_prompt, dict)
+    assert "Sort new tickets." not in opts.system_prompt["append"]
+    assert "<name>release-notes</name>" in opts.system_prompt["append"]
+
+
 def test_the_tools_server_lists_and_runs_the_sessions_own_tools(tmp_path):
     session = desk_session(desk(tmp_path))
     server = tools(session, name="desk")

@@ -190,16 +190,20 @@ def _server(
     return {"type": "stdio", "command": command, "args": args, "env": dict(launch.env)}
 
 
-def _without_hooks_of(bridge: Bridge, handed: frozenset[str]) -> None:
-    """Leave the handed plugins' hooks to Claude Code: the session's environment keeps
-    every other hook (each hook fires once)."""
+def _leave_to_claude_code(bridge: Bridge, handed: frozenset[str]) -> None:
+    """What Claude Code loads from the handed plugins' directories is its own: the
+    session's environment keeps every other hook (each hook fires once) and no longer
+    offers those plugins' skills (each skill is listed once)."""
     session = bridge.session
     env = session.environment
     kept = tuple(h for h in env.hooks.hooks if h.origin.plugin not in handed)
-    if len(kept) == len(env.hooks.hooks):
+    theirs = [n for n, s in env.skills.items() if s.origin.plugin in handed]
+    if len(kept) == len(env.hooks.hooks) and not theirs:
         return
-    hooks = dataclasses.replace(env.hooks, hooks=kept)
-    session.environment = dataclasses.replace(env, hooks=hooks)
+    off = {**env.skill_overrides, **dict.fromkeys(theirs, "off")}
+    session.environment = dataclasses.replace(
+        env, hooks=dataclasses.replace(env.hooks, hooks=kept), skill_overrides=off
+    )
     session._hooks = None  # the runner is made again from the environment in force
 
 
@@ -365,7 +369,7 @@ def options(
     env = bridge.session.environment
     handed = handed_plugins(env)
     names = frozenset(p.name for p in handed)
-    _without_hooks_of(bridge, names)
+    _leave_to_claude_code(bridge, names)
     # the session's own tools only: Claude Code reaches the MCP servers itself
     own = [f"mcp__{server}__{t.name}" for t in bridge.session.tools()]
     hooks = _hooks(bridge, server)
