@@ -405,6 +405,17 @@ def test_a_handed_plugins_skills_are_listed_by_claude_code_not_by_satchel(tmp_pa
     assert "<name>release-notes</name>" in opts.system_prompt["append"]
 
 
+def test_the_projects_instruction_files_are_appended_to_the_system_prompt(tmp_path):
+    layout = desk(tmp_path)
+    (layout.project / "AGENTS.md").write_text("Keep each line under 80 characters.\n")
+    opts = options(desk_session(layout), system_prompt="You write release notes.")
+    assert isinstance(opts.system_prompt, dict)
+    append = opts.system_prompt["append"]
+    assert append.startswith("You write release notes.\n\n")
+    assert append.endswith("Contents of AGENTS.md:\n\nKeep each line under 80 characters.\n")
+    assert append.count("Keep each line") == 1
+
+
 def test_the_tools_server_lists_and_runs_the_sessions_own_tools(tmp_path):
     session = desk_session(desk(tmp_path))
     server = tools(session, name="desk")

@@ -18,7 +18,8 @@
   prompt, and the other MCP servers satchel allows as Claude Code server entries;
 * the agent types as ``agents`` (their tools in Claude Code's names, their preloaded
   skills' bodies in the prompt);
-* the skills index and instructions appended to Claude Code's system prompt.
+* the skills index and the instruction files satchel loaded (``AGENTS.md`` and the
+  others its profile reads) appended to Claude Code's system prompt.
 
 Claude Code's own project and user settings are not read (``setting_sources=[]``):
 what the project holds reaches Claude Code through satchel, once. A user's ``/command``
@@ -345,6 +346,12 @@ def _answer(event: str, outcome: Any, before: str | None = None) -> HookJSONOutp
 # -- the options --------------------------------------------------------------------
 
 
+def _instruction_files(env: Environment) -> list[str]:
+    """The instruction files satchel loaded that are in the prompt from the start
+    (Claude Code reads none of the project's itself)."""
+    return [f"Contents of {f.label}:\n\n{f.text}" for f in env.instructions if f.always]
+
+
 def prompt(session_or_bridge: Session | Bridge, text: str) -> str:
     """The user's message as Claude Code should get it: a ``/command`` or ``/skill``
     of the project expanded (Claude Code does not read the project's own files)."""
@@ -375,7 +382,7 @@ def options(
     hooks = _hooks(bridge, server)
     for event, matchers in (overrides.pop("hooks", None) or {}).items():
         hooks[event] = [*hooks.get(event, []), *matchers]
-    append = bridge.instructions(system_prompt)
+    append = "\n\n".join((bridge.instructions(system_prompt), *_instruction_files(env)))
     fields: dict[str, Any] = {
         "cwd": str(env.layout.cwd),
         "setting_sources": [],
