@@ -346,12 +346,6 @@ def _answer(event: str, outcome: Any, before: str | None = None) -> HookJSONOutp
 # -- the options --------------------------------------------------------------------
 
 
-def _instruction_files(env: Environment) -> list[str]:
-    """The instruction files satchel loaded that are in the prompt from the start
-    (Claude Code reads none of the project's itself)."""
-    return [f"Contents of {f.label}:\n\n{f.text}" for f in env.instructions if f.always]
-
-
 def prompt(session_or_bridge: Session | Bridge, text: str) -> str:
     """The user's message as Claude Code should get it: a ``/command`` or ``/skill``
     of the project expanded (Claude Code does not read the project's own files)."""
@@ -382,7 +376,7 @@ def options(
     hooks = _hooks(bridge, server)
     for event, matchers in (overrides.pop("hooks", None) or {}).items():
         hooks[event] = [*hooks.get(event, []), *matchers]
-    append = "\n\n".join((bridge.instructions(system_prompt), *_instruction_files(env)))
+    append = bridge.instructions(system_prompt)
     fields: dict[str, Any] = {
         "cwd": str(env.layout.cwd),
         "setting_sources": [],
