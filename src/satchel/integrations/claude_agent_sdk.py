@@ -1,0 +1,394 @@
+"""satchel for the Claude Agent SDK: Claude Code runs the loop, satchel says what it gets.
+
+`options(session)` turns satchel's view of the project into `ClaudeAgentOptions`:
+
+* the enabled plugins Claude Code can read as they are (its own format), whose every
+  hook and MCP server satchel's trust and policy let run, as local plugin directories
+  (``plugins``): Claude Code runs their hooks and starts their servers itself, so
+  satchel's own hooks leave theirs out (each fires once); a plugin satchel holds back
+  in part (a hook changed since ``satchel trust``, a server the policy refuses) is
+  not handed over, and nothing of an untrusted project is;
+* satchel's hooks as SDK hook callbacks: ``PreToolUse`` (the hooks, then the active
+  skills' ``allowed-tools`` / ``disallowed-tools``, then the developer's `ask`
+  callback: ``permissionDecision``, ``updatedInput``, ``additionalContext``),
+  ``PostToolUse``, ``UserPromptSubmit`` and ``Stop``, for every tool Claude Code
+  calls, its own included; ``SessionStart`` fires before the first prompt (the SDK's
+  callbacks do not include it), its context going with that prompt;
+* the session's own tools (`tools`) as an in-process MCP server, allowed without a
+  prompt, and the other MCP servers satchel allows as Claude Code server entries;
+* the agent types as ``agents`` (their tools in Claude Code's names, their preloaded
+  skills' bodies in the prompt);
+* the skills index and the instruction files satchel loaded (``AGENTS.md`` and the
+  others its profile reads) appended to Claude Code's system prompt.
+
+Claude Code's own project and user settings are not read (``setting_sources=[]``):
+what the project holds reaches Claude Code through satchel, once. A user's ``/command``
+or ``/skill`` is expanded by `prompt` before it is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from claude_agent_sdk import (
+    AgentDefinition,
+    ClaudeAgentOptions,
+    HookMatcher,
+    SdkMcpTool,
+    create_sdk_mcp_server,
+)
+
+from satchel._policed import mcp_refusal
+from satchel.hosts._claude_code import CLAUDE_CODE
+from satchel.integrations._bridge import Before, Bridge
+from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
+
+if TYPE_CHECKING:
+    from claude_agent_sdk.types import (
+        HookCallback,
+        HookContext,
+        HookEvent,
+        HookInput,
+        HookJSONOutput,
+        McpSdkServerConfig,
+        McpServerConfig,
+        SdkPluginConfig,
+    )
+
+    from satchel._environment import Environment
+    from satchel.integrations._bridge import Ask
+    from satchel.mcp._spec import McpServer
+    from satchel.plugins._model import Plugin
+    from satchel.session import Session
+    from satchel.session._model import Tool
+
+__all__ = ["SERVER", "agents", "handed_plugins", "options", "prompt", "tools"]
+
+SERVER = "satchel"
+"""The name of the MCP server `tools` makes: Claude Code calls its tools
+``mcp__satchel__<tool>``."""
+
+CLAUDE_TOOLS: Mapping[str, str] = {
+    "read_file": "Read",
+    "execute_command": "Bash",
+    "edit_file": "Edit",
+    "apply_patch": "Edit",
+    "write_file": "Write",
+    "create_directory": "Write",
+    "web_fetch": "WebFetch",
+    "web_search": "WebSearch",
+}
+"""satchel's canonical tool names -> Claude Code's (``mcp``, every MCP tool, has no
+one name there: an agent type given it keeps the tools it names otherwise)."""
+
+
+def _bridge(session_or_bridge: Session | Bridge, ask: Ask | None = None) -> Bridge:
+    if isinstance(session_or_bridge, Bridge):
+        if ask is not None:
+            session_or_bridge.ask = ask
+        return session_or_bridge
+    return Bridge(session_or_bridge, ask=ask)
+
+
+# -- the session's tools ------------------------------------------------------------
+
+
+def tools(session_or_bridge: Session | Bridge, *, name: str = SERVER) -> McpSdkServerConfig:
+    """The session's own tools (``load_skill``, ``skills_use``... and, for a `Bridge`
+    with a supervisor, its MCP tools) as an in-process MCP server for
+    ``ClaudeAgentOptions.mcp_servers``. A call runs the tool and nothing else: the
+    gate is the ``PreToolUse`` callback `options` installs."""
+    made = [_sdk_tool(t) for t in _bridge(session_or_bridge).tools()]
+    return create_sdk_mcp_server(name, tools=made)
+
+
+def _sdk_tool(tool: Tool) -> SdkMcpTool[Any]:
+    async def handler(arguments: Any) -> dict[str, Any]:
+        result = await asyncio.to_thread(tool.call, dict(arguments or {}))
+        return {"content": [{"type": "text", "text": result.text}], "is_error": result.is_error}
+
+    schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
+    return SdkMcpTool(tool.name, tool.description, schema, handler)
+
+
+# -- plugins and MCP servers --------------------------------------------------------
+
+
+def handed_plugins(environment: Environment) -> tuple[Plugin, ...]:
+    """The plugins Claude Code loads from their own directory: enabled, in Claude
+    Code's format, and nothing of theirs held back by trust or policy (none, when the
+    environment was loaded declarative-only)."""
+    if not environment.options.executable:
+        return ()
+    formats = CLAUDE_CODE.plugin_formats or ()
+    return tuple(
+        p for p in environment.plugins.enabled() if p.format in formats and _whole(environment, p)
+    )
+
+
+def _whole(env: Environment, plugin: Plugin) -> bool:
+    """Every hook of `plugin` loaded, every server of it one satchel would start, and
+    every skill of it loaded: Claude Code may have it all."""
+    if any(h.status != "loaded" for h in env.hooks.hooks if h.origin.plugin == plugin.name):
+        return False
+    started = {
+        s.name
+        for s in env.mcp_servers.enabled()
+        if s.origin.plugin == plugin.name and mcp_refusal(s, env.policy) is None
+    }
+    if any(s.name not in started for s in plugin.mcp_servers):
+        return False
+    loaded = {s.path for s in env.skills.values()}
+    return all(s.path in loaded for s in plugin.skills)
+
+
+def _plugin_dirs(handed: Iterable[Plugin]) -> list[SdkPluginConfig]:
+    return [{"type": "local", "path": str(p.root)} for p in handed]
+
+
+def _servers(
+    environment: Environment, handed: frozenset[str], environ: Mapping[str, str]
+) -> dict[str, McpServerConfig]:
+    """The MCP servers satchel starts that no handed plugin brings, as Claude Code
+    entries (a stdio server's command, arguments and scrubbed environment as satchel
+    would start it; one satchel refuses to start is left out)."""
+    found: dict[str, McpServerConfig] = {}
+    if not environment.options.executable:
+        return found
+    for server in environment.mcp_servers.enabled():
+        owner = server.origin.plugin
+        if owner in handed or mcp_refusal(server, environment.policy) is not None:
+            continue
+        plugin = environment.plugins.plugins.get(owner or "")
+        entry = _server(environment, server, plugin, environ)
+        if entry is not None:
+            found[server.name if owner is None else f"{owner}_{server.name}"] = entry
+    return found
+
+
+def _server(
+    env: Environment, server: McpServer, plugin: Plugin | None, environ: Mapping[str, str]
+) -> McpServerConfig | None:
+    if server.url is not None:
+        headers = dict(server.headers)
+        if server.transport == "sse":
+            return {"type": "sse", "url": server.url, "headers": headers}
+        return {"type": "http", "url": server.url, "headers": headers}
+    try:
+        launch = launch_spec(
+            server,
+            plugin=plugin,
+            project=env.layout.project,
+            environ=environ,
+            failed="mcp.server.connection_failed",
+        )
+    except LaunchRefused:
+        return None
+    command, *args = launch.argv
+    return {"type": "stdio", "command": command, "args": args, "env": dict(launch.env)}
+
+
+def _leave_to_claude_code(bridge: Bridge, handed: frozenset[str]) -> None:
+    """What Claude Code loads from the handed plugins' directories is its own: the
+    session's environment keeps every other hook (each hook fires once) and no longer
+    offers those plugins' skills (each skill is listed once)."""
+    session = bridge.session
+    env = session.environment
+    kept = tuple(h for h in env.hooks.hooks if h.origin.plugin not in handed)
+    theirs = [n for n, s in env.skills.items() if s.origin.plugin in handed]
+    if len(kept) == len(env.hooks.hooks) and not theirs:
+        return
+    off = {**env.skill_overrides, **dict.fromkeys(theirs, "off")}
+    session.environment = dataclasses.replace(
+        env, hooks=dataclasses.replace(env.hooks, hooks=kept), skill_overrides=off
+    )
+    session._hooks = None  # the runner is made again from the environment in force
+
+
+# -- agents -------------------------------------------------------------------------
+
+
+def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
+    """The agent types (but a handed plugin's: Claude Code has those) as
+    ``ClaudeAgentOptions.agents``: the prompt followed by each preloaded skill's
+    body, the tools and disallowed tools in Claude Code's names (None: every tool),
+    the model, turn limit, effort and permission mode as written."""
+    session = _bridge(session_or_bridge).session
+    env = session.environment
+    handed = {p.name for p in handed_plugins(env)}
+    found: dict[str, AgentDefinition] = {}
+    for kind in env.agents.agents.values():
+        if kind.origin.plugin in handed:
+            continue
+        spec = kind.spawn_spec(env)
+        bodies = [
+            f'<skill_content name="{s.name}">\n{s.body}\n</skill_content>' for s in spec.skills
+        ]
+        found[spec.name] = AgentDefinition(
+            description=kind.description,
+            prompt="\n\n".join((spec.system_prompt, *bodies)),
+            tools=None if spec.tools is None else claude_tools(spec.tools),
+            disallowedTools=claude_tools(spec.disallowed_tools) or None,
+            model=spec.model,
+            maxTurns=spec.max_turns,
+            effort=spec.effort,  # type: ignore[arg-type]
+            permissionMode=spec.permission_mode,  # type: ignore[arg-type]
+        )
+    return found
+
+
+def claude_tools(names: Iterable[str]) -> list[str]:
+    """Canonical tool names in Claude Code's (any other name as it is)."""
+    mapped = (CLAUDE_TOOLS.get(n, n) for n in names if n != "mcp")
+    return list(dict.fromkeys(mapped))
+
+
+# -- hooks --------------------------------------------------------------------------
+
+
+def _own_name(tool_name: str, server: str) -> str:
+    """The name satchel knows a call by: its own tools without Claude Code's MCP prefix."""
+    prefix = f"mcp__{server}__"
+    return tool_name[len(prefix) :] if tool_name.startswith(prefix) else tool_name
+
+
+def _pre_answer(verdict: Before) -> HookJSONOutput:
+    out: dict[str, Any] = {"hookEventName": "PreToolUse"}
+    decision = verdict.decision
+    if not verdict.run:
+        out["permissionDecision"] = "deny"
+        out["permissionDecisionReason"] = verdict.refusal or ""
+    elif decision is not None and _said_allow(decision):
+        out["permissionDecision"] = "allow"
+    if verdict.run and decision is not None and decision.updated_input is not None:
+        out["updatedInput"] = dict(decision.updated_input)
+    if verdict.context:
+        out["additionalContext"] = verdict.context
+    return {"hookSpecificOutput": out}  # type: ignore[typeddict-item]
+
+
+def _said_allow(decision: Any) -> bool:
+    """A hook allowed the call, or the developer's `ask` callback approved it: Claude
+    Code asks nobody else. Otherwise its own permission rules stand."""
+    if decision.behavior == "ask":
+        return True
+    ran = decision.hooks
+    return ran is not None and any(r.decision == "allow" for r in ran.results)
+
+
+def _hooks(bridge: Bridge, server: str) -> dict[HookEvent, list[HookMatcher]]:
+    session = bridge.session
+
+    async def pre(data: HookInput, call_id: str | None, _: HookContext) -> HookJSONOutput:
+        name = _own_name(str(data.get("tool_name")), server)
+        verdict = await bridge.abefore(name, data.get("tool_input"), call_id)  # type: ignore[arg-type]
+        return _pre_answer(verdict)
+
+    async def post(data: HookInput, call_id: str | None, _: HookContext) -> HookJSONOutput:
+        name = _own_name(str(data.get("tool_name")), server)
+        got = data.get("tool_response")
+        after = await bridge.aafter(name, data.get("tool_input"), got, call_id)  # type: ignore[arg-type]
+        outcome = after.outcome
+        answer: dict[str, Any] = {}
+        extra = after.context
+        if outcome is not None and outcome.behavior == "deny":
+            answer = {"decision": "block", "reason": outcome.reason or ""}
+            extra = outcome.additional_context
+        if extra:
+            answer["hookSpecificOutput"] = {
+                "hookEventName": "PostToolUse",
+                "additionalContext": extra,
+            }
+        return answer  # type: ignore[return-value]
+
+    started: list[str | None] = []
+
+    async def prompt_submit(data: HookInput, _id: str | None, _: HookContext) -> HookJSONOutput:
+        if not started:  # no SessionStart callback in the SDK: it fires before the first turn
+            started.append(await asyncio.to_thread(bridge.started, "startup"))
+        said = {"prompt": data.get("prompt", "")}
+        outcome = await asyncio.to_thread(session.fire, "user_prompt_submit", said)
+        return _answer("UserPromptSubmit", outcome, started[0])
+
+    async def stop(data: HookInput, _id: str | None, _: HookContext) -> HookJSONOutput:
+        said = {
+            "stop_hook_active": bool(data.get("stop_hook_active")),
+            "last_assistant_message": data.get("last_assistant_message", ""),
+        }
+        outcome = await asyncio.to_thread(session.fire, "stop", said)
+        if outcome is None or outcome.behavior != "deny":
+            return {}
+        return {"decision": "block", "reason": outcome.reason or "a Stop hook asked to go on"}
+
+    events: dict[HookEvent, HookCallback] = {
+        "PreToolUse": pre,
+        "PostToolUse": post,
+        "UserPromptSubmit": prompt_submit,
+        "Stop": stop,
+    }
+    return {event: [HookMatcher(hooks=[call])] for event, call in events.items()}
+
+
+def _answer(event: str, outcome: Any, before: str | None = None) -> HookJSONOutput:
+    if outcome is not None and outcome.behavior == "deny":
+        return {"decision": "block", "reason": outcome.reason or "blocked by a hook"}
+    said = (before, None if outcome is None else outcome.additional_context)
+    context = "\n\n".join(s for s in said if s)
+    if not context:
+        return {}
+    specific = {"hookEventName": event, "additionalContext": context}
+    return {"hookSpecificOutput": specific}  # type: ignore[typeddict-item]
+
+
+# -- the options --------------------------------------------------------------------
+
+
+def prompt(session_or_bridge: Session | Bridge, text: str) -> str:
+    """The user's message as Claude Code should get it: a ``/command`` or ``/skill``
+    of the project expanded (Claude Code does not read the project's own files)."""
+    return _bridge(session_or_bridge).session.expand(text)
+
+
+def options(
+    session_or_bridge: Session | Bridge,
+    *,
+    ask: Ask | None = None,
+    system_prompt: str = "",
+    server: str = SERVER,
+    **overrides: Any,
+) -> ClaudeAgentOptions:
+    """`ClaudeAgentOptions` holding satchel's view of the project (see the module).
+
+    `ask` answers a hook's ``ask`` (without one such a call is refused). `system_prompt`
+    goes before satchel's instructions, appended to Claude Code's own. `overrides` are
+    more `ClaudeAgentOptions` fields: ``allowed_tools`` and ``mcp_servers`` are added to
+    satchel's, ``hooks`` run next to satchel's, any other field replaces satchel's."""
+    bridge = _bridge(session_or_bridge, ask)
+    env = bridge.session.environment
+    handed = handed_plugins(env)
+    names = frozenset(p.name for p in handed)
+    _leave_to_claude_code(bridge, names)
+    # the session's own tools only: Claude Code reaches the MCP servers itself
+    own = [f"mcp__{server}__{t.name}" for t in bridge.session.tools()]
+    hooks = _hooks(bridge, server)
+    for event, matchers in (overrides.pop("hooks", None) or {}).items():
+        hooks[event] = [*hooks.get(event, []), *matchers]
+    append = bridge.instructions(system_prompt)
+    fields: dict[str, Any] = {
+        "cwd": str(env.layout.cwd),
+        "setting_sources": [],
+        "plugins": _plugin_dirs(handed),
+        "mcp_servers": {
+            **({server: tools(bridge.session, name=server)} if own else {}),
+            **_servers(env, names, bridge.session.runner.environ),
+            **(overrides.pop("mcp_servers", None) or {}),
+        },
+        "allowed_tools": [*own, *overrides.pop("allowed_tools", [])],
+        "hooks": hooks,
+        "agents": agents(bridge),
+        "system_prompt": {"type": "preset", "preset": "claude_code", "append": append},
+    }
+    return ClaudeAgentOptions(**{**fields, **overrides})
