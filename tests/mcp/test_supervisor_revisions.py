@@ -188,10 +188,33 @@ def test_a_call_past_its_timeout_is_cancelled_and_the_server_told(mcp, host):
     told = ""
     for _ in range(100):  # the server learns of it as its request's stream closes
         told = mcp.call_tool("mcp__slow__cancelled", {}).text
-        if json.loads(told):
+        if "late" in json.loads(told):
             break
         time.sleep(0.05)
-    assert json.loads(told) == ["late"]
+    assert "late" in json.loads(told)
+
+
+def test_a_call_the_host_cancels_is_reported_and_the_server_told(world):
+    env, _ = world
+    events: list[McpEvent] = []
+    sup = supervisor(env, only=("web-legacy",), on_event=events.append)
+
+    async def run() -> str:
+        async with sup:
+            with anyio.move_on_after(0.5):  # the host gives up on the call
+                await sup.call_tool("mcp__web-legacy__wait", {"label": "dropped"})
+            for _ in range(100):
+                told = (await sup.call_tool("mcp__web-legacy__cancelled", {})).text
+                if "dropped" in json.loads(told):
+                    return told
+                await anyio.sleep(0.05)
+            return told
+
+    assert "dropped" in json.loads(anyio.run(run))  # the process's list: "late" may be there
+    cancelled = [(e.tool, e.message) for e in events if e.kind == "cancelled"]
+    assert cancelled == [
+        ("mcp__web-legacy__wait", "the call to mcp__web-legacy__wait was cancelled")
+    ]
 
 
 def test_a_changed_tool_list_is_listed_again(mcp, host):
