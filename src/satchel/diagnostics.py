@@ -534,6 +534,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.source.untrusted": Entry(
             "error", "a project lock names an mcp+stdio: command and the project is not trusted"
         ),
+        "mcp.elicitation.declined": Entry(
+            "warning", "an MCP server asked the user a question and no elicit callback answers"
+        ),
         "mcp.gateway.config.invalid": Entry(
             "error", "a satchel serve gateway config cannot be read or has a bad value"
         ),

@@ -75,6 +75,14 @@ def test_a_served_skill_is_listed_at_load_and_refused_on_activation_when_tampere
     )
 
 
+def test_a_server_of_2025_11_25_only_is_listed_and_read_after_the_handshake(layout):
+    """It refuses ``server/discover``: the client falls back to ``initialize``."""
+    env = satchel.load(layout=layout, skill_servers={"old": _server(TAMPERED, "--legacy")})
+    assert [d.code for d in env.diagnostics if d.code.startswith("mcp.")] == []
+    assert env.skills["old:pdf"].description == "Work with PDFs"
+    assert env.skills["old:pdf"].body().strip() == "# PDF"
+
+
 def test_a_skill_named_by_uri_is_confirmed_with_skills_get(layout):
     """The server lists nothing: the host's own references are asked for by URI."""
     server = {

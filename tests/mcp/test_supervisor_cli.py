@@ -56,9 +56,11 @@ def test_mcp_list_json(run):
     code, out, _ = run("mcp", "list", *WHERE, "--home", "examples/home", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["started"] is False
-    rows = {s["name"]: (s["origin"], s["status"], s["tools"]) for s in doc["servers"]}
-    assert rows["deploy-api"] == ("plugin deploy-kit", "configured", None)
-    assert rows["status-page"] == ("plugin deploy-kit", "configured", None)
+    rows = {
+        s["name"]: (s["origin"], s["status"], s["protocol"], s["tools"]) for s in doc["servers"]
+    }
+    assert rows["deploy-api"] == ("plugin deploy-kit", "configured", None, None)
+    assert rows["status-page"] == ("plugin deploy-kit", "configured", None, None)
     assert not any(secret in out for secret in SECRETS)
 
 
@@ -70,6 +72,7 @@ def test_mcp_check_starts_the_example_server_lists_it_and_reports_the_remote_one
     deploy, status = doc["servers"]
     assert (deploy["name"], deploy["status"]) == ("deploy-api", "stopped")
     assert deploy["serverInfo"] == {"name": "deploy-mcp", "version": "1.4.0"}
+    assert (deploy["protocolVersion"], status["protocolVersion"]) == ("2025-11-25", None)
     tools = {t["name"]: (t["tool"], t["exposure"]) for t in deploy["tools"]}
     assert tools == {  # the plugin's toolOverrides: rollout_status renamed, list_incidents
         DEPLOY + "status": ("rollout_status", "direct_and_programmatic"),
@@ -89,7 +92,8 @@ def test_mcp_check_prints_what_each_server_offers(run, tmp_path):
     code, out, _ = run("mcp", "check", *WHERE, "--home", tmp_path, "--server", "deploy-api")
     assert code == 0
     lines = [line.rstrip() for line in out.splitlines()]
-    assert lines[1].split() == ["deploy-api", "plugin", "deploy-kit", "stdio", "ok", "3", "1", "1"]
+    row = ["deploy-api", "plugin", "deploy-kit", "stdio", "2025-11-25", "ok", "3", "1", "1"]
+    assert lines[1].split() == row  # the example server knows only the 2025-11-25 handshake
     assert "deploy-api (deploy-mcp 1.4.0)" in lines
     offers = {tuple(re.split(r"\s{2,}", line)) for line in lines}
     assert ("offers", "name", "description") in offers

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from satchel.diagnostics import Diagnostic
 
 SDK_MISSING = "cli.mcp.sdk-missing"
-WORDS = ("server", "from", "transport", "status", "tools", "prompts", "resources")
+WORDS = ("server", "from", "transport", "protocol", "status", "tools", "prompts", "resources")
 
 PARAMS = (
     *located(),
@@ -65,9 +65,11 @@ def run(
     Every enabled server (or only those named with --server) starts at once and
     gets --timeout seconds to finish the MCP handshake. Each running server's tools
     (under the names a host sees, mcp__<server>__<tool>), prompts (as slash
-    commands) and resources are listed; a server that fails is reported with why and
-    the others go on. Every server process is stopped before the command returns.
-    Exit 1 when a server failed. Uses the MCP SDK, a dependency of satchel."""
+    commands) and resources are listed, with the protocol revision it speaks
+    (2026-07-28, or the 2025-11-25 handshake it falls back to); a server that
+    fails is reported with why and the others go on. Every server process is
+    stopped before the command returns. Exit 1 when a server failed. Uses the MCP
+    SDK, a dependency of satchel."""
     if not sdk_available():
         message = f"starting MCP servers needs the mcp SDK, which is not installed; {INSTALL_HINT}"
         return out.fail(SDK_MISSING, message, as_json=as_json)
@@ -128,7 +130,8 @@ def _print(
         up = r.status in ("running", "stopped")
         counts = (len(r.tools), len(r.prompts), len(r.resources)) if up else ("-",) * 3
         status = "ok" if up else r.status
-        row = (r.name, origin(r.server), r.server.transport, status, *map(str, counts))
+        protocol = r.protocol or "-"
+        row = (r.name, origin(r.server), r.server.transport, protocol, status, *map(str, counts))
         grid.add_row(*(out.safe(c) for c in row))
     con.print(grid)
     for r in reports:

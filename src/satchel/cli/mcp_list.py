@@ -16,10 +16,11 @@ from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import ServerReport
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
-WORDS = ("server", "from", "file", "transport", "status", "tools")
+WORDS = ("server", "from", "file", "transport", "protocol", "status", "tools")
 NOTE = (
-    "Nothing was started: the status is what the configuration says, and tools are "
-    "counted by `satchel mcp check`, which starts the servers."
+    "Nothing was started: the status is what the configuration says; the protocol "
+    "revision each speaks and its tools are found by `satchel mcp check`, which starts "
+    "the servers."
 )
 
 PARAMS = (*located(), json_option())
@@ -65,6 +66,7 @@ def run(
                 origin(s),
                 config_file(s, env.layout.home),
                 s.transport,
+                "-",
                 r.status,
                 "-",
                 target(s),
@@ -109,7 +111,8 @@ def _document(
             "scope": r.server.scope,
             "transport": r.server.transport,
             "status": r.status,
-            "tools": None,  # not known until the server runs
+            "protocol": None,  # not known until the server runs
+            "tools": None,
             "runs": target(r.server),
             "entry": masked_server(r.server.to_json()),
         }

@@ -43,7 +43,9 @@ holds to, section by section:
 
 The transports are satchel's own (`satchel.mcp._transports`; a stdio server is started
 by `satchel.process._spawn.spawn_process` in its own process group with the scrubbed
-environment). Everything here is sync at its face (one event loop per call).
+environment). The server is spoken to at the revision it speaks (`satchel.mcp._connect`:
+2026-07-28 through ``server/discover``, else the 2025-11-25 handshake). Everything here
+is sync at its face (one event loop per call).
 """
 
 from __future__ import annotations
@@ -265,27 +267,19 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
 
 @contextlib.asynccontextmanager
 async def _session(server: SkillServer, wire: Wire, proc: LongProcess | None) -> AsyncIterator[Any]:
-    from mcp.client.session import ClientSession
-    from mcp_types import Implementation
+    """The session to `server`, at the revision it speaks (`satchel.mcp._connect`),
+    once it is seen to declare the extension."""
+    from satchel.mcp._connect import client
 
-    from satchel._version import __version__
-
-    info = Implementation(name="satchel", version=__version__)
-    async with contextlib.AsyncExitStack() as stack:
-        streams = await stack.enter_async_context(_streams(server, wire, proc))
-        session = await stack.enter_async_context(
-            ClientSession(streams[0], streams[1], client_info=info, extensions={EXTENSION: {}})
-        )
-        await session.discover()
-        caps = session.server_capabilities
-        declared = getattr(caps, "extensions", None) or {}
+    async with client(_streams(server, wire, proc), extensions=(EXTENSION,)) as connection:
+        declared = getattr(connection.server_capabilities, "extensions", None) or {}
         if EXTENSION not in declared:
             found = diagnostic(
                 "mcp.skills.unsupported",
                 f"skill server {server.label!r} ({server.shown()}) does not declare {EXTENSION}",
             )
             raise SkillsFailed(found)
-        yield session
+        yield connection.session
 
 
 @contextlib.asynccontextmanager

@@ -4,6 +4,9 @@
 streamable HTTP (`serve_http`), so a server starts in milliseconds, not the second the
 SDK's import takes.
 
+Run with ``--legacy``, one speaks 2025-11-25 only: it refuses ``server/discover``
+(``Method not found``) and declares the extension in its ``initialize`` answer.
+
 Each answers ``skills/list`` with the entries it is given, ``skills/get`` with the
 entry of that URI among `known`, and ``resources/read`` with what `read` gives.
 """
@@ -17,6 +20,8 @@ from typing import Any
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the SDK server's
 STATELESS = "2026-07-28"  # server/discover, then each request with its own envelope
+LEGACY = "--legacy" in sys.argv  # 2025-11-25 only: initialize, and no server/discover
+EXTENSIONS = {"io.modelcontextprotocol/skills": {}}
 
 Reader = Callable[[str], dict[str, Any]]
 SSE = "text/event-stream"
@@ -56,6 +61,7 @@ def _handle(
             asked = params.get("protocolVersion")
             return {
                 "capabilities": {
+                    **({"extensions": EXTENSIONS} if LEGACY else {}),
                     "prompts": {"listChanged": False},
                     "resources": {"listChanged": False, "subscribe": False},
                     "tools": {"listChanged": False},
@@ -63,9 +69,9 @@ def _handle(
                 "protocolVersion": asked if asked in VERSIONS else VERSIONS[-1],
                 "serverInfo": {"name": name, "version": ""},
             }
-        if method == "server/discover":
+        if method == "server/discover" and not LEGACY:
             capabilities = {
-                "extensions": {"io.modelcontextprotocol/skills": {}},
+                "extensions": EXTENSIONS,
                 "prompts": {"listChanged": True},
                 "resources": {"listChanged": True, "subscribe": True},
                 "tools": {"listChanged": True},

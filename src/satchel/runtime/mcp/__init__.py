@@ -15,6 +15,7 @@ if _typing.TYPE_CHECKING:
         ToolResult,
     )
     from satchel.runtime.mcp._deferral import ToolSearch
+    from satchel.runtime.mcp._events import ElicitAnswer, Elicitation, McpEvent
     from satchel.runtime.mcp._supervisor import McpSupervisor
 else:
     from satchel import _lazy
@@ -31,6 +32,7 @@ else:
                 "ToolResult",
             ),
             "satchel.runtime.mcp._deferral": ("ToolSearch",),
+            "satchel.runtime.mcp._events": ("ElicitAnswer", "Elicitation", "McpEvent"),
             "satchel.errors": ("McpUnavailable",),
             "satchel.mcp._sdk": ("sdk_available",),
             "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
@@ -39,6 +41,9 @@ else:
 
 __all__ = [
     "BlockingSupervisor",
+    "ElicitAnswer",
+    "Elicitation",
+    "McpEvent",
     "McpPrompt",
     "McpResource",
     "McpSupervisor",

@@ -128,7 +128,8 @@ class McpResource:
 @model
 class ServerReport:
     """How one server fared: its status, what it offers, and why it failed if it did.
-    `stderr` is the start of what a stdio server wrote there (capped)."""
+    `stderr` is the start of what a stdio server wrote there (capped); `protocol`, the
+    MCP revision it was spoken to at (None until it ran)."""
 
     server: McpServer
     status: Status
@@ -140,6 +141,7 @@ class ServerReport:
     instructions: str | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     stderr: str = ""
+    protocol: str | None = None  # the revision it speaks: 2026-07-28 or 2025-11-25
 
     @property
     def name(self) -> str:
@@ -160,6 +162,7 @@ class ServerReport:
             "transport": self.server.transport,
             "status": self.status,
             "serverInfo": {"name": self.server_name, "version": self.server_version},
+            "protocolVersion": self.protocol,
             "instructions": self.instructions,
             "tools": [t.to_json() for t in self.tools],
             "prompts": [p.to_json() for p in self.prompts],

@@ -24,6 +24,15 @@ the supervisor starts, never by ``import satchel``. Failure codes:
 plugin's server (Vibe), ``mcp.server.connection_failed`` and
 ``mcp.server.authorization_required`` for the host's own.
 
+Each server is spoken to at the protocol revision it speaks (`satchel.mcp._connect`:
+2026-07-28 through ``server/discover``, else the 2025-11-25 handshake); its report
+says which (`ServerReport.protocol`). A server's questions to the user (elicitation)
+go to the ``elicit`` callback, declined when there is none
+(``mcp.elicitation.declined``); its log messages, the progress of a call and the
+cancellation of one go to ``on_event`` (`satchel.runtime.mcp._events`); when a
+server says its tools changed, they are listed again and the supervisor's tools are
+the new ones.
+
 The organisation's policy (`Environment.policy`, docs/policy.md) is asked of every
 server the supervisor is handed, whether or not `load()` chose it: a server its
 ``[mcp]`` lists or ``disabled_components`` refuse (or any, when the policy fails
@@ -59,9 +68,11 @@ from satchel.runtime.mcp._catalog import (
     error_result,
 )
 from satchel.runtime.mcp._deferral import DEFAULT_BUDGET, ToolSearch
+from satchel.runtime.mcp._events import Elicit, Elicitation, McpEvent, OnEvent
 from satchel.runtime.mcp._gate import Approve, ToolGate, decide, refusal
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec, with_options
-from satchel.runtime.mcp._listing import handshake
+from satchel.runtime.mcp._listener import Listener
+from satchel.runtime.mcp._listing import handshake, list_tools
 from satchel.runtime.mcp._overrides import apply_overrides
 from satchel.tokens import Counter, approx_tokens
 
@@ -70,17 +81,19 @@ if TYPE_CHECKING:
 
     import anyio
     from anyio.abc import TaskGroup
-    from mcp.client.session import ClientSession
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from mcp.client.client import Client
     from pydantic import BaseModel
 
     from satchel._environment import Environment
-    from satchel.mcp._transports import Streams, Wire
+    from satchel.mcp._transports import Wire
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "DEFAULT_TIMEOUT", "McpSupervisor"]
 
 DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handshake
 DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
 DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at stop
+DECLINED = "mcp.elicitation.declined"
 AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
 _TAIL = 300  # characters of a server's stderr quoted in a failure message
 _Offer = TypeVar("_Offer", McpTool, McpPrompt)
@@ -95,10 +108,13 @@ class _Link:
     timeout: float
     call_timeout: float
     report: ServerReport
-    session: ClientSession | None = None
+    session: Client | None = None
     ready: anyio.Event | None = None
     stopping: anyio.Event | None = None
     raw: list[McpTool] = field(default_factory=list)
+    raw_prompts: tuple[McpPrompt, ...] = ()
+    listener: Listener | None = None
+    changes: MemoryObjectSendStream[None] | None = None  # a new list of tools is due
 
 
 class McpSupervisor:
@@ -111,7 +127,9 @@ class McpSupervisor:
     `environ`: what the scrubbed base environment is taken from (default
     ``os.environ``); `only`: start just the servers of these names (a plugin's
     server by ``plugin:<plugin>:<server>``, or by its bare name: every plugin's of
-    that name)."""
+    that name); `elicit`: answers the servers' questions to the user (`Elicitation`
+    in, `ElicitAnswer` out; none: each is declined); `on_event`: gets each `McpEvent`
+    (log messages, progress, cancellations, changed tools)."""
 
     def __init__(
         self,
@@ -122,12 +140,15 @@ class McpSupervisor:
         grace: float = DEFAULT_GRACE,
         environ: Mapping[str, str] | None = None,
         only: tuple[str, ...] | None = None,
+        elicit: Elicit | None = None,
+        on_event: OnEvent | None = None,
     ) -> None:
         if timeout <= 0 or call_timeout <= 0 or grace < 0:
             raise ValueError("timeout and call_timeout must be > 0, grace >= 0")
         self._env = environment
         self._grace = grace
         self._environ = os.environ if environ is None else environ
+        self._elicit, self._on_event = elicit, on_event
         self._links = [
             _link(environment, s, timeout, call_timeout)
             for s in environment.mcp_servers.servers
@@ -265,8 +286,7 @@ class McpSupervisor:
         """The messages of the prompt the host knows as `name` (``mcp__<server>__<p>``,
         without the slash), as MCP JSON. Raises `KeyError` for an unknown prompt."""
         prompt, link = self._prompts[name.removeprefix("/")]
-        session = _session(link)
-        result = await session.get_prompt(prompt.prompt, dict(arguments or {}))
+        result = await _session(link).get_prompt(prompt.prompt, dict(arguments or {}))
         return _dumped(result.messages)
 
     async def read_resource(self, server: str, uri: str) -> list[dict[str, Any]]:
@@ -286,23 +306,32 @@ class McpSupervisor:
 
     async def _run(self, link: _Link) -> None:
         """One server's task: connect, handshake and list within its timeout, then
-        hold the session until `stop`."""
+        hold the session (listing the tools again when they change) until `stop`."""
         import anyio
 
+        from satchel.mcp._connect import client
         from satchel.mcp._transports import Wire
 
         assert link.ready is not None and link.stopping is not None
         wire = Wire()
         scope = anyio.CancelScope(deadline=anyio.current_time() + link.timeout)
+        listener = self._listener(link)
+        changes, changed = anyio.create_memory_object_stream[None](1)
+        link.listener, link.changes = listener, changes
+        connection = client(
+            self._streams(link, wire),
+            elicitation=listener.elicitation,
+            logging=listener.logging,
+            messages=listener.messages,
+            log_level="info" if self._on_event is not None else None,
+        )
         try:
-            with scope:
-                async with contextlib.AsyncExitStack() as stack:
-                    streams = await stack.enter_async_context(self._streams(link, wire))
-                    session = await stack.enter_async_context(_client(streams))
-                    await _handshake(link, session)
+            with scope, changes, changed:
+                async with connection:
+                    await _handshake(link, connection)
                     scope.deadline = math.inf
                     link.ready.set()
-                    await link.stopping.wait()
+                    await self._hold(link, connection, changed)
             if scope.cancelled_caught and link.session is None:
                 why = f"did not finish the MCP handshake within {link.timeout:g} s"
                 self._fail(link, why, wire)
@@ -313,7 +342,60 @@ class McpSupervisor:
                 self._fail(link, _reason(e, link.server), wire)
         finally:
             link.session = link.session if link.report.status == "running" else None
+            link.changes = None
             link.ready.set()
+
+    def _listener(self, link: _Link) -> Listener:
+        def changed() -> None:
+            import anyio
+
+            if link.changes is not None:
+                with contextlib.suppress(anyio.WouldBlock, anyio.ClosedResourceError):
+                    link.changes.send_nowait(None)  # one pending is enough
+
+        def declined(question: Elicitation) -> None:
+            self._declined(link, question)
+
+        who = server_id(link.server)
+        return Listener(who, self._on_event, self._elicit, declined, changed)
+
+    async def _hold(
+        self, link: _Link, connection: Client, changed: MemoryObjectReceiveStream[None]
+    ) -> None:
+        """Until `stop`: list the tools again each time the server says they changed
+        (a notification at 2025-11-25, a ``subscriptions/listen`` event at 2026-07-28)."""
+        import anyio
+
+        assert link.stopping is not None
+        async with anyio.create_task_group() as group:
+            group.start_soon(_listen, link, connection)
+            group.start_soon(self._relist, link, connection, changed)
+            await link.stopping.wait()
+            group.cancel_scope.cancel()
+
+    async def _relist(
+        self, link: _Link, connection: Client, changed: MemoryObjectReceiveStream[None]
+    ) -> None:
+        async for _ in changed:
+            try:
+                tools = await list_tools(link.server, connection.session)
+            except Exception:  # noqa: BLE001  # the tools stay as they were
+                continue
+            link.raw = list(tools)
+            self._settle()
+            if link.listener is not None:
+                link.listener.emit(McpEvent("tools_changed", server_id(link.server)))
+
+    def _declined(self, link: _Link, question: Elicitation) -> None:
+        """Note, once per server, that its questions were declined."""
+        if any(d.code == DECLINED for d in link.report.diagnostics):
+            return
+        what = (
+            f"asked the user a question ({question.mode}: {question.message!r}); it was "
+            "declined, since the host gave the supervisor no elicit callback"
+        )
+        found = diagnostic(DECLINED, _said(link.server, what), link.server.path)
+        link.report = replace(link.report, diagnostics=(*link.report.diagnostics, found))
 
     @contextlib.asynccontextmanager
     async def _streams(self, link: _Link, wire: Wire) -> Any:
@@ -395,36 +477,48 @@ class McpSupervisor:
 
     def _settle(self) -> None:
         """Names for the running servers' tools and prompts: overrides applied, the
-        first of two same names kept (``mcp.tool.collision``)."""
-        self._tools.clear()
-        self._prompts.clear()
-        self._problems.clear()
+        first of two same names kept (``mcp.tool.collision``). The new names replace
+        the old ones at once (a blocking supervisor's thread may be reading them)."""
+        named_tools: dict[str, tuple[McpTool, _Link]] = {}
+        named_prompts: dict[str, tuple[McpPrompt, _Link]] = {}
+        problems: list[Diagnostic] = []
         tools: dict[int, list[McpTool]] = {id(link): list(link.raw) for link in self._links}
         for plugin in self._plugins():
             mine = [link for link in self._links if link.plugin is plugin]
             running = {link.server.name for link in mine if link.report.status == "running"}
             complete = all(s.name in running for s in plugin.mcp_servers)
             offered = [t for link in mine for t in tools[id(link)]]
-            changed, problems = apply_overrides(plugin, offered, complete=complete)
-            self._problems.extend(problems)
+            changed, found = apply_overrides(plugin, offered, complete=complete)
+            problems.extend(found)
             for link in mine:
                 count = len(tools[id(link)])
                 tools[id(link)], changed = list(changed[:count]), changed[count:]
         for link in self._links:
-            kept = tuple(t for t in tools[id(link)] if self._keep("tool", t, link, self._tools))
+            kept = tuple(
+                t for t in tools[id(link)] if self._keep("tool", t, link, named_tools, problems)
+            )
             prompts = tuple(
-                p for p in link.report.prompts if self._keep("prompt", p, link, self._prompts)
+                p
+                for p in link.raw_prompts
+                if self._keep("prompt", p, link, named_prompts, problems)
             )
             link.report = replace(link.report, tools=kept, prompts=prompts)
+        self._tools, self._prompts = named_tools, named_prompts
+        self._problems = problems
 
+    @staticmethod
     def _keep(
-        self, kind: str, offer: _Offer, link: _Link, taken: dict[str, tuple[_Offer, _Link]]
+        kind: str,
+        offer: _Offer,
+        link: _Link,
+        taken: dict[str, tuple[_Offer, _Link]],
+        problems: list[Diagnostic],
     ) -> bool:
         """Record `offer` (a `kind`) of `link` in `taken` under its name, unless an
         earlier server's holds that name: then it is a collision and hidden."""
         first = taken.get(offer.name)
         if first is not None:
-            self._problems.append(_collision(kind, offer.name, first[1].server, link.server))
+            problems.append(_collision(kind, offer.name, first[1].server, link.server))
             return False
         taken[offer.name] = (offer, link)
         return True
@@ -484,22 +578,10 @@ def _said(server: McpServer, what: str) -> str:
     return f"{who} {what}" if not what.startswith(who) else what
 
 
-@contextlib.asynccontextmanager
-async def _client(streams: Streams) -> Any:
-    from mcp.client.session import ClientSession
-    from mcp_types import Implementation
-
-    from satchel._version import __version__
-
-    info = Implementation(name="satchel", version=__version__)
-    async with ClientSession(streams[0], streams[1], client_info=info) as session:
-        yield session
-
-
-async def _handshake(link: _Link, session: ClientSession) -> None:
-    offer = await handshake(link.server, session)
-    link.raw = list(offer.tools)
-    link.session = session
+async def _handshake(link: _Link, connection: Client) -> None:
+    offer = await handshake(link.server, connection)
+    link.raw, link.raw_prompts = list(offer.tools), offer.prompts
+    link.session = connection
     link.report = replace(
         link.report,
         status="running",
@@ -508,7 +590,24 @@ async def _handshake(link: _Link, session: ClientSession) -> None:
         server_name=offer.name,
         server_version=offer.version,
         instructions=offer.instructions,
+        protocol=offer.protocol,
     )
+
+
+async def _listen(link: _Link, connection: Client) -> None:
+    """At 2026-07-28, a server that says its tools may change is listened to
+    (``subscriptions/listen``); each event asks for a new list (`_Link.changes`)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    tools = connection.server_capabilities.tools
+    if connection.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return
+    if tools is None or not tools.list_changed or link.listener is None:
+        return
+    with contextlib.suppress(Exception):  # no subscription: the tools stay as listed
+        async with connection.listen(tools_list_changed=True) as events:
+            async for _ in events:
+                link.listener.changed()
 
 
 def _leaf(e: BaseException) -> BaseException:
@@ -541,24 +640,43 @@ def _reason(e: BaseException, server: McpServer) -> str:
     )
 
 
-def _session(link: _Link) -> ClientSession:
+def _session(link: _Link) -> Client:
     if link.session is None:
         raise KeyError(link.server.name)
     return link.session
 
 
 async def _call(link: _Link, tool: McpTool, tool_input: Mapping[str, Any]) -> ToolResult:
-    if link.session is None:
+    import anyio
+
+    if link.session is None or link.listener is None:
         return error_result(tool.name, f"MCP server {link.server.name!r} is not running")
+    listener = link.listener
     try:
         result = await link.session.call_tool(
-            tool.tool, dict(tool_input), read_timeout_seconds=link.call_timeout
+            tool.tool,
+            dict(tool_input),
+            read_timeout_seconds=link.call_timeout,
+            progress_callback=listener.progress(tool.name),
         )
+    except anyio.get_cancelled_exc_class():
+        listener.cancelled(tool.name, f"the call to {tool.name} was cancelled")
+        raise
     except Exception as e:  # noqa: BLE001  # a failed call is a result for the model, not a crash
+        if _timed_out(e):
+            listener.cancelled(
+                tool.name, f"the call to {tool.name} took longer than {link.call_timeout:g} s"
+            )
         return _call_failed(link, tool, e)
     content = tuple(_dumped(result.content))
     structured = result.structured_content
     return ToolResult(tool.name, content, structured, bool(result.is_error))
+
+
+def _timed_out(e: BaseException) -> bool:
+    from mcp_types import REQUEST_TIMEOUT
+
+    return getattr(getattr(_leaf(e), "error", None), "code", None) == REQUEST_TIMEOUT
 
 
 def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
