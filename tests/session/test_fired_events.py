@@ -254,3 +254,23 @@ def test_command_source_is_claude_codes_name_for_where_it_came_from(scope, plugi
     plugin, flagSettings, mcp, builtin."""
     command = Command("deploy", text="Deploy.", origin=Origin(scope, plugin=plugin))
     assert command_source(command) == source
+
+
+def test_fire_runs_python_callbacks_when_the_environment_has_no_hooks(layout):
+    """`Session.fire` answers with the callbacks a host registered, as `before_tool_use`
+    does, even where no file declares a hook."""
+    from satchel.hooks import HookMatcher
+
+    seen: list[dict[str, Any]] = []
+
+    def note(input_data: dict[str, Any], tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        seen.append(dict(input_data))
+        out = {"hookEventName": "UserPromptSubmit", "additionalContext": "noted"}
+        return {"hookSpecificOutput": out}
+
+    session = Session(satchel.load(layout=layout), environ={"PATH": os.environ["PATH"]})
+    assert session.environment.hooks.hooks == ()
+    session.register_hooks("UserPromptSubmit", HookMatcher(None, [note]))
+    outcome = session.fire("user_prompt_submit", {"prompt": "hello"})
+    assert outcome is not None and outcome.additional_context == "noted"
+    assert [s["prompt"] for s in seen] == ["hello"]

@@ -202,10 +202,11 @@ def _leave_to_claude_code(bridge: Bridge, handed: frozenset[str]) -> None:
     if len(kept) == len(env.hooks.hooks) and not theirs:
         return
     off = {**env.skill_overrides, **dict.fromkeys(theirs, "off")}
-    session.environment = dataclasses.replace(
-        env, hooks=dataclasses.replace(env.hooks, hooks=kept), skill_overrides=off
+    session.adopt(
+        dataclasses.replace(
+            env, hooks=dataclasses.replace(env.hooks, hooks=kept), skill_overrides=off
+        )
     )
-    session._hooks = None  # the runner is made again from the environment in force
 
 
 # -- agents -------------------------------------------------------------------------

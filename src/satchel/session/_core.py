@@ -704,7 +704,7 @@ class Session:
         What went wrong goes to `diagnostics`."""
         if event_named(event) == "user_prompt_submit":
             self.new_prompt()
-        if not (self.options.hooks and self.environment.hooks.hooks):
+        if not self._hooks_on():
             return None
         outcome = self._hook_runner().run(event, payload)
         self._note(outcome.diagnostics)
@@ -725,15 +725,21 @@ class Session:
         if blocked is not None:
             self._note((blocked,))
             return Changes()
-        self.environment = fresh
+        self.adopt(fresh)
+        return changes
+
+    def adopt(self, environment: Environment) -> None:
+        """Take `environment` as the session's from now on, as `reload` takes the one it
+        read (no ``config_change`` fires): the hooks, the main agent, the monitors and
+        the conditional skills touched so far follow it; active skills stay active."""
+        self.environment = environment
         self._hooks = None
         self._main_agent = None  # chosen again from the new settings
         if self._monitors is not None:  # re-armed on the loop they run on
-            self._monitors.reload(fresh)
-        touched, self._conditional = self._conditional.touched, Conditional(fresh)
+            self._monitors.reload(environment)
+        touched, self._conditional = self._conditional.touched, Conditional(environment)
         for path in touched:  # the new environment's conditional skills, as touched
             self._conditional.touch(path)
-        return changes
 
     def allows_tool(self, name: str, tool_input: Mapping[str, Any] | str | None = None) -> bool:
         return self.refusal(name, tool_input) is None
