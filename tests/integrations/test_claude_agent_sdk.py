@@ -19,10 +19,10 @@ from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, query
 import satchel
 from satchel._approval import digests
 from satchel._trust import trust
+from satchel.hosts._claude_code import claude_agent_tools, claude_tool_names
 from satchel.integrations import Bridge
 from satchel.integrations.claude_agent_sdk import (
     SERVER,
-    claude_tools,
     handed_plugins,
     options,
     prompt,
@@ -311,12 +311,19 @@ def test_the_agent_type_is_an_sdk_agent_with_claude_codes_tool_names(run):
 
 
 def test_canonical_tool_names_map_to_claude_codes():
-    assert claude_tools(["read_file", "execute_command", "write_file", "create_directory"]) == [
-        "Read",
-        "Bash",
-        "Write",
-    ]
-    assert claude_tools(["mcp", "Grep"]) == ["Grep"]
+    canonical = ["read_file", "execute_command", "write_file", "create_directory"]
+    assert claude_tool_names(canonical) == ["Read", "Bash", "Write"]
+    assert claude_tool_names(["mcp", "Grep"]) == ["Grep"]
+
+
+def test_a_claude_code_agent_keeps_its_tools_as_written():
+    """``Grep`` is ``read_file`` and ``execute_command`` canonically: mapped back, a
+    Claude Code agent given Grep alone would get Read and Bash."""
+    written = (("Grep", "Read", "Bash"), ("Bash",))
+    canonical = (("read_file", "execute_command"), ("execute_command",))
+    assert claude_agent_tools("claude", written, canonical) == (["Grep", "Read"], ["Bash"])
+    assert claude_agent_tools("vibe", written, canonical) == (["Read", "Bash"], ["Bash"])
+    assert claude_agent_tools("claude", (None, ()), (None, ())) == (None, [])
 
 
 SERVERS = {

@@ -3,7 +3,7 @@ every host side by side)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from satchel.hosts._common import SPEC_FIELDS, rows
@@ -120,6 +120,36 @@ _CLAUDE_EXTRAS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 CLAUDE_TOOL_NAMES = ("Agent", "AskUserQuestion", "Bash", "Edit", "Glob", "Grep", "LS",
                      "MultiEdit", "NotebookEdit", "Read", "Skill", "Task", "TodoWrite",
                      "WebFetch", "WebSearch", "Write")  # fmt: skip
+
+CLAUDE_TOOLS_OF: Mapping[str, str] = MappingProxyType({
+    "read_file": "Read", "execute_command": "Bash", "edit_file": "Edit",
+    "apply_patch": "Edit", "write_file": "Write", "create_directory": "Write",
+    "web_fetch": "WebFetch", "web_search": "WebSearch",
+})  # fmt: skip
+"""satchel's canonical tool names -> Claude Code's, for an agent type written in another
+host's format (``mcp``, every MCP tool, has no one name there)."""
+
+
+def claude_agent_tools(
+    file_format: str,
+    written: tuple[tuple[str, ...] | None, tuple[str, ...]],
+    canonical: tuple[tuple[str, ...] | None, tuple[str, ...]],
+) -> tuple[list[str] | None, list[str]]:
+    """An agent type's tools and disallowed tools in Claude Code's names (None: every
+    tool): a Claude Code file's as `written` (canonical names would widen ``Grep`` to
+    ``Read`` and ``Bash``), another format's from its `canonical` names."""
+    if file_format == "claude":
+        given, refused = written
+        kept = None if given is None else [t for t in given if t not in refused]
+        return kept, list(refused)
+    tools, refused = canonical
+    return (None if tools is None else claude_tool_names(tools)), claude_tool_names(refused)
+
+
+def claude_tool_names(names: Iterable[str]) -> list[str]:
+    """Canonical tool names in Claude Code's (any other name as it is)."""
+    return list(dict.fromkeys(CLAUDE_TOOLS_OF.get(n, n) for n in names if n != "mcp"))
+
 
 CLAUDE_CODE_HOOKS = HookDialect(
     format="claude",

@@ -42,7 +42,7 @@ from claude_agent_sdk import (
 )
 
 from satchel._policed import mcp_refusal
-from satchel.hosts._claude_code import CLAUDE_CODE
+from satchel.hosts._claude_code import CLAUDE_CODE, claude_agent_tools
 from satchel.integrations._bridge import Before, Bridge
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
 
@@ -70,19 +70,6 @@ __all__ = ["SERVER", "agents", "handed_plugins", "options", "prompt", "tools"]
 SERVER = "satchel"
 """The name of the MCP server `tools` makes: Claude Code calls its tools
 ``mcp__satchel__<tool>``."""
-
-CLAUDE_TOOLS: Mapping[str, str] = {
-    "read_file": "Read",
-    "execute_command": "Bash",
-    "edit_file": "Edit",
-    "apply_patch": "Edit",
-    "write_file": "Write",
-    "create_directory": "Write",
-    "web_fetch": "WebFetch",
-    "web_search": "WebSearch",
-}
-"""satchel's canonical tool names -> Claude Code's (``mcp``, every MCP tool, has no
-one name there: an agent type given it keeps the tools it names otherwise)."""
 
 
 def _bridge(session_or_bridge: Session | Bridge, ask: Ask | None = None) -> Bridge:
@@ -225,26 +212,25 @@ def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
         if kind.origin.plugin in handed:
             continue
         spec = kind.spawn_spec(env)
+        tools, refused = claude_agent_tools(
+            kind.format,
+            (kind.tools_as_written, kind.disabled_tools_as_written),
+            (spec.tools, spec.disallowed_tools),
+        )
         bodies = [
             f'<skill_content name="{s.name}">\n{s.body}\n</skill_content>' for s in spec.skills
         ]
         found[spec.name] = AgentDefinition(
             description=kind.description,
             prompt="\n\n".join((spec.system_prompt, *bodies)),
-            tools=None if spec.tools is None else claude_tools(spec.tools),
-            disallowedTools=claude_tools(spec.disallowed_tools) or None,
+            tools=tools,
+            disallowedTools=refused or None,
             model=spec.model,
             maxTurns=spec.max_turns,
             effort=spec.effort,  # type: ignore[arg-type]
             permissionMode=spec.permission_mode,  # type: ignore[arg-type]
         )
     return found
-
-
-def claude_tools(names: Iterable[str]) -> list[str]:
-    """Canonical tool names in Claude Code's (any other name as it is)."""
-    mapped = (CLAUDE_TOOLS.get(n, n) for n in names if n != "mcp")
-    return list(dict.fromkeys(mapped))
 
 
 # -- hooks --------------------------------------------------------------------------
