@@ -196,7 +196,12 @@ def test_a_gemini_mcp_name_is_split_at_the_plugins_own_server(tmp_path):
     }, "my_server")  # fmt: skip
     (claude,) = port(root, ["claude-code"]).targets
     hooks = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in hooks] == ["mcp__my_server__do_it", "mcp__my_server__.*"]
+    # Gemini CLI's name is the extension's server's tool and any other server's of that
+    # name; Claude Code names the plugin's own apart (mcp__plugin_<plugin>_<server>__)
+    assert [g["matcher"] for g in hooks] == [
+        "mcp__plugin_guard_my_server__do_it|mcp__my_server__do_it",
+        "(?:mcp__plugin_guard_my_server__|mcp__my_server__).*",
+    ]
     assert drop_notes(claude) == []
 
 
@@ -300,3 +305,75 @@ def test_a_timeout_the_target_cannot_write_leaves_the_hook_out(tmp_path):
     assert codex == {"PostToolUse": [_group("Bash", "./p.sh", timeout=10**13)]}
     toml = (root / "ai.mistral.vibe/hooks.toml").read_text(encoding="utf-8")
     assert tomllib.loads(toml)["hooks"][0]["timeout"] == 10**13
+
+
+def test_claude_codes_name_for_the_plugins_own_server_is_each_targets(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("mcp__plugin_guard_desk__lookup|Bash", "./a.sh"),
+                       _group("mcp__plugin_guard_desk__.*", "./b.sh")],
+    })  # fmt: skip
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": {"command": "./d"}}}))
+    report = port(root, ["codex", "gemini"])
+    codex = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in codex] == ["mcp__desk__lookup|Bash", "mcp__desk__.*"]
+    gemini = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert [g["matcher"] for g in gemini] == ["mcp_desk_lookup|run_shell_command", "mcp_desk_.*"]
+    assert {t.target: drop_notes(t) for t in report.targets} == {"codex": [], "gemini": []}
+
+
+def test_a_codex_name_for_the_plugins_own_server_is_both_of_claude_codes(tmp_path):
+    hooks = {"hooks": {"PreToolUse": [_group("mcp__desk__lookup", "./a.sh")]}}
+    manifest = {"name": "guard", "version": "1.0.0", "hooks": hooks,
+                "mcpServers": {"desk": {"command": "./d"}}}  # fmt: skip
+    root = write_tree(tmp_path / "guard", {".codex-plugin/plugin.json": json.dumps(manifest)})
+    (claude,) = port(root, ["claude-code"]).targets
+    (group,) = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert group["matcher"] == "mcp__plugin_guard_desk__lookup|mcp__desk__lookup"
+    assert drop_notes(claude) == []
+
+
+def test_a_regex_of_every_tool_of_the_plugins_own_servers_is_left_out_where_not_named_apart(
+    tmp_path,
+):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("mcp__plugin_guard_.*", "./m.sh")]}
+    )
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher 'mcp__plugin_guard_.*' is not translated for "
+        "Gemini CLI: 'mcp__plugin_guard_' names every tool of the plugin's own MCP servers, "
+        "which the target does not name apart from other servers' tools; the hook is not "
+        "written",
+    )]  # fmt: skip
+
+
+def test_a_server_started_in_the_plugins_folder_starts_there_in_codex_and_claude_code(tmp_path):
+    server = {
+        "command": "python3",
+        "args": ["${CLAUDE_PLUGIN_ROOT}/desk.py", "--db=${CLAUDE_PLUGIN_ROOT}/db"],
+    }
+    root = claude_source(tmp_path / "guard", {})
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": server}}))
+    (codex,) = port(root, ["codex"]).targets
+    # Codex starts it in the session's folder and sets no root: relative, cwd the plugin's
+    assert written(root, ".codex-plugin/plugin.json")["mcpServers"] == {
+        "desk": {"command": "python3", "args": ["./desk.py", "--db=./db"], "cwd": "./"}
+    }
+    assert drop_notes(codex) == []
+    back = {"name": "guard", "version": "1.0.0", "mcpServers": {
+        "desk": {"command": "python3", "args": ["./desk.py"], "cwd": "."},
+        "other": {"command": "python3", "args": ["./o.py"], "cwd": "./sub"},
+    }}  # fmt: skip
+    codex_root = write_tree(tmp_path / "back", {".codex-plugin/plugin.json": json.dumps(back)})
+    (claude,) = port(codex_root, ["claude-code"]).targets
+    # Claude Code ignores cwd: the plugin's folder is in the arguments, another cwd is said
+    assert written(codex_root, ".claude-plugin/plugin.json")["mcpServers"] == {
+        "desk": {"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/desk.py"]},
+        "other": {"command": "python3", "args": ["./o.py"]},
+    }
+    assert drop_notes(claude) == [(
+        "port.mcp.field",
+        "claude-code: MCP server 'other': Claude Code has no room for cwd './sub', left out",
+    )]  # fmt: skip

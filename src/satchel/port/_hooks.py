@@ -145,12 +145,14 @@ def _matched(plan: Plan, hook: HookSpec) -> bool:
 
 def _translated(plan: Plan, hook: HookSpec) -> Translated:
     """The hook's matcher in the target's tool names (a matcher on another event than
-    a tool's, or of a host whose tools are not known, as written)."""
-    source = source_hooks(hook.format)
+    a tool's, or of a host whose tools are not known, as written). The names are
+    those of the host whose plugin it is: a Codex plugin's hooks are in Claude Code's
+    dialect, and name tools as Codex does (its plugin's own MCP servers too)."""
+    source = source_hooks(plan.plugin.format) or source_hooks(hook.format)
     if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
         return Translated(hook.matcher, (), False)
     servers = tuple(s.name for s in plan.plugin.mcp_servers)
-    return translate(hook.matcher, source[0], plan.target.hooks, servers)
+    return translate(hook.matcher, source[0], plan.target.hooks, servers, plan.plugin.name)
 
 
 def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
