@@ -91,7 +91,9 @@ class PortHooks:
     port adds this host's event keys to it, keeping every key and value the source
     wrote, because the source's host reads the file too and ignores event keys it does
     not fire (Claude Code 2.1.332, observed: tests/port/test_hooks_shared_file.py),
-    instead of leaving the hooks out; `timeouts`: the range of seconds a hook's timeout may take
+    instead of leaving the hooks out; `globs`: a matcher is Mistral Vibe's, a
+    case-insensitive shell glob or ``re:`` and a regex matched whole (else Claude
+    Code's); `timeouts`: the range of seconds a hook's timeout may take
     (a hook outside it is not written) [None: any]."""
 
     full: bool = False
@@ -108,6 +110,7 @@ class PortHooks:
     description: bool = False
     reads_in_place: Format | None = None
     adds_keys: bool = False
+    globs: bool = False
     timeouts: tuple[float, float] | None = None
 
 

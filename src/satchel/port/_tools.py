@@ -142,6 +142,11 @@ def _one(name: str, source: PortHooks, target: PortHooks, plugin: _Plugin) -> li
             continue
         rest = name[len(spelling.prefix) :]
         splits = _splits(rest, spelling.sep, plugin.servers, open_end=False)
+        if not spelling.prefix:
+            # no prefix (Mistral Vibe's <server>_<tool>): an MCP tool only when it is
+            # no tool of the host's own and names one of the plugin's servers
+            own = _claude(name, source)
+            splits = [] if own else [s for s in splits if s[0] in plugin.servers]
         if splits:
             server, tool = _only(name, splits)
             return _mcp_names(server, tool, spelling.own, source, target, plugin)
@@ -245,7 +250,7 @@ def _mcp_prefix(
 ) -> str:
     """A regex's MCP names (``mcp__github__.*``, ``mcp__.*``) with the target's prefix
     and separator."""
-    mine = {s.prefix: s for s in _spellings(source, plugin)}
+    mine = {s.prefix: s for s in _spellings(source, plugin) if s.prefix}
     if not any(p in text for p in mine):
         return text
     theirs = _spellings(target, plugin)
@@ -277,6 +282,8 @@ def _bare(found: str, spelling: _Spelling, theirs: tuple[_Spelling, ...], rest: 
     """A regex's bare prefix (the regex goes on) in the target's spelling: every MCP
     tool, or every tool of the plugin's own servers where the target names them apart."""
     same = [s for s in theirs if s.own == spelling.own]
+    if same and not same[0].prefix:
+        raise _Unsure(f"{found!r} names every MCP tool, which the target names with no prefix")
     if not same:
         raise _Unsure(
             f"{found!r} names every tool of the plugin's own MCP servers, which the "
