@@ -17,7 +17,17 @@ reaching the model and nothing done, and log exactly the calls that ran. The thi
 refused by Claude Code's JSON answer (``hookSpecificOutput.permissionDecision``) only
 where the host reads it (`PortHooks.answers`): Gemini CLI 0.61.0 runs it. Codex's run also
 shows that ``${CLAUDE_PLUGIN_ROOT}``, which port keeps in a Codex manifest, reaches
-the plugin's folder there. The runs start three at a time, once per test run."""
+the plugin's folder there.
+
+The guard also ships an MCP server (``desk``, standard library only, tools ``lookup``
+and ``purge``) and a hook before a call of either tool, its matcher naming both in
+the source's host's name for its plugin's own server's tools (Claude Code's
+``mcp__plugin_guard_desk__lookup``, Codex's ``mcp__desk__lookup``, Gemini CLI's
+``mcp_desk_lookup``): after the shell calls the model calls ``lookup``, then
+``purge``. In every run the hook sees each call under the target's name, the server's
+answer to ``lookup`` reaches the model, and ``purge`` is refused (exit 2) with its
+reason reaching the model and never reaches the server. The runs start three at a
+time, once per test run."""
 
 from __future__ import annotations
 
@@ -57,10 +67,44 @@ GUARD = (
     f'#!/bin/sh\ncase "$(cat)" in\n  *"rm -rf"*) echo "{REASON}" >&2; exit 2;;\n'
     f"  *touch*) echo '{_DENY}';;\n  *mkdir*) echo '{_BLOCK}';;\nesac\nexit 0\n"
 )
+# the plugin's MCP server: it answers a call with its tool's name and logs it
+DESK = (
+    "import json, sys\n"
+    "tools = [{'name': n, 'description': n, 'inputSchema': {'type': 'object'}} "
+    "for n in ('lookup', 'purge')]\n"
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    "    if 'id' not in m:\n"
+    "        continue\n"
+    "    method, params = m['method'], m.get('params') or {}\n"
+    "    result = {'tools': tools} if method == 'tools/list' else {}\n"
+    "    if method == 'initialize':\n"
+    "        result = {'protocolVersion': params['protocolVersion'], 'capabilities': "
+    "{'tools': {}}, 'serverInfo': {'name': 'desk', 'version': '1.0.0'}}\n"
+    "    if method == 'tools/call':\n"
+    "        open(sys.argv[1], 'a').write(params['name'] + '\\n')\n"
+    "        text = 'desk answered ' + params['name']\n"
+    "        result = {'content': [{'type': 'text', 'text': text}], 'isError': False}\n"
+    "    print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': result}), flush=True)\n"
+)
+PURGED = "guard: no purging"
+# the hook on the MCP tools: logs the tool's name in the payload, refuses purge
+MCP_GUARD = (
+    "#!/bin/sh\nname=$(python3 -c 'import json, sys; print(json.load(sys.stdin)[\"tool_name\"])')\n"
+    'echo "$name" >> "$1"\n'
+    f'case "$name" in\n  *purge) echo "{PURGED}" >&2; exit 2;;\nesac\nexit 0\n'
+)
 LOG = (
     "#!/bin/sh\npython3 -c 'import json, sys; "
     'print(json.load(sys.stdin)["tool_input"]["command"])\' >> "$1"\n'
 )
+# each host's own name for the plugin's MCP server's tool (observed: Claude Code
+# registers a plugin's server as plugin:<plugin>:<server>)
+MCP_TOOL = {
+    "claude": "mcp__plugin_guard_desk__{}",
+    "codex": "mcp__desk__{}",
+    "gemini": "mcp_desk_{}",
+}
 # each host's own spelling: the shell tool, its events, its plugin root, its units
 SPELLING = {
     "claude": ("Bash", "PreToolUse", "PostToolUse", "${CLAUDE_PLUGIN_ROOT}", 1),
@@ -73,21 +117,38 @@ def _hooks(host: str, log: Path) -> dict[str, Any]:
     tool, before, after, root, unit = SPELLING[host]
     guard = {"type": "command", "command": f'sh "{root}/guard.sh"', "timeout": 10 * unit}
     logger = {"type": "command", "command": f'sh "{root}/log.sh" "{log}"', "timeout": 10 * unit}
-    return {before: [{"matcher": tool, "hooks": [guard]}],
+    mcp = {"type": "command", "command": f'sh "{root}/mcp.sh" "{log.parent}/mcp"'}
+    named = "|".join(MCP_TOOL[host].format(t) for t in ("lookup", "purge"))
+    return {before: [{"matcher": tool, "hooks": [guard]}, {"matcher": named, "hooks": [mcp]}],
             after: [{"matcher": tool, "hooks": [logger]}]}  # fmt: skip
+
+
+def _server(host: str, log: Path) -> dict[str, Any]:
+    """The desk server as the host's own plugin declares it, the server script found
+    through the host's plugin root (Codex: its own folder, ``cwd: "."``)."""
+    if host == "codex":
+        return {"command": "python3", "args": ["./desk.py", str(log)], "cwd": "."}
+    return {"command": "python3", "args": [f"{SPELLING[host][3]}/desk.py", str(log)]}
 
 
 def guard_plugin(root: Path, host: str, log: Path) -> Path:
     """The guard plugin in `host`'s own format."""
     put(root / "guard.sh", GUARD)
     put(root / "log.sh", LOG)
+    put(root / "mcp.sh", MCP_GUARD)
+    put(root / "desk.py", DESK)
     manifest: dict[str, Any] = {"name": "guard", "version": "1.0.0", "description": "Guard."}
     hooks = {"hooks": _hooks(host, log)}
+    servers = {"desk": _server(host, log.parent / "desk")}
     if host == "codex":
-        put(root / ".codex-plugin/plugin.json", json.dumps({**manifest, "hooks": hooks}))
+        codex = {**manifest, "hooks": hooks, "mcpServers": servers}
+        put(root / ".codex-plugin/plugin.json", json.dumps(codex))
+    elif host == "claude":
+        put(root / ".claude-plugin/plugin.json", json.dumps(manifest))
+        put(root / ".mcp.json", json.dumps({"mcpServers": servers}))
+        put(root / "hooks/hooks.json", json.dumps(hooks))
     else:
-        rel = ".claude-plugin/plugin.json" if host == "claude" else "gemini-extension.json"
-        put(root / rel, json.dumps(manifest))
+        put(root / "gemini-extension.json", json.dumps({**manifest, "mcpServers": servers}))
         put(root / "hooks/hooks.json", json.dumps(hooks))
     return root
 
@@ -99,7 +160,14 @@ def _script(host: str) -> tuple[Reply, ...]:
             return Call("exec", code)
         return Call(SPELLING[host][0], {"command": command})
 
-    return (shell(ALLOWED), shell(DENIED), shell(REFUSED), shell(BLOCKING), Text("done"))
+    def mcp(tool: str) -> Reply:
+        name = MCP_TOOL[host].format(tool)
+        if host == "codex":
+            return Call("exec", f"text(JSON.stringify(await tools.{name}({{}})));")
+        return Call(name, {})
+
+    shells = (shell(ALLOWED), shell(DENIED), shell(REFUSED), shell(BLOCKING))
+    return (*shells, mcp("lookup"), mcp("purge"), Text("done"))
 
 
 def _claude(binary: Path, case: Path, root: Path) -> Turn:
@@ -107,7 +175,8 @@ def _claude(binary: Path, case: Path, root: Path) -> Turn:
         "--plugin-dir",
         str(root),
         "--allowedTools",
-        "Bash(echo:*) Bash(rm:*) Bash(touch:*) Bash(mkdir:*)",
+        "Bash(echo:*) Bash(rm:*) Bash(touch:*) Bash(mkdir:*) "
+        + " ".join(MCP_TOOL["claude"].format(t) for t in ("lookup", "purge")),
     ]
     return run_claude(binary, case / "project", case / "home", "go", _script("claude"), args=args)
 
@@ -178,7 +247,7 @@ def test_the_guard_refuses_the_call_and_its_reason_reaches_the_model(ran, source
     base, turns = ran
     turn = turns[f"{source}-{target}"]
     assert turn.returncode == 0, turn.stderr[-2000:]
-    assert len(turn.turns) == 5, turn.stderr[-2000:]
+    assert len(turn.turns) == 7, turn.stderr[-2000:]
     assert REASON in _told(turn, 2) and REASON not in _told(turn, 1)
     assert (base / f"{source}-{target}/project/victim").is_dir()
 
@@ -211,3 +280,27 @@ def test_the_logger_logs_exactly_the_calls_that_ran(ran, source, target):
         [] if PERMISSION_DECISION in (TARGETS[TARGET[target]].hooks.answers or ()) else [REFUSED]
     )
     assert log.read_text(encoding="utf-8").splitlines() == [ALLOWED, *ran_too]
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_the_mcp_hook_fires_in_the_target_for_its_name_of_the_tool(ran, source, target):
+    """The matcher names the plugin's MCP tools in the source's spelling; in the
+    target the hook sees the target's name for each call (its payload's
+    ``tool_name``)."""
+    base, _ = ran
+    log = base / f"{source}-{target}/marks/mcp"
+    names = [MCP_TOOL[target].format(t) for t in ("lookup", "purge")]
+    assert log.read_text(encoding="utf-8").splitlines() == names
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_the_mcp_hook_lets_one_call_through_and_refuses_the_other(ran, source, target):
+    """Allowed: the server's answer reaches the model. Refused (exit 2): the reason
+    reaches the model, and the server never runs the call."""
+    base, turns = ran
+    turn = turns[f"{source}-{target}"]
+    assert "desk answered lookup" in _told(turn, 5), turn.stderr[-2000:]
+    assert PURGED in _told(turn, 6) and PURGED not in _told(turn, 5)
+    assert "desk answered purge" not in _told(turn, 6)
+    desk = base / f"{source}-{target}/marks/desk"
+    assert desk.read_text(encoding="utf-8").splitlines() == ["lookup"]

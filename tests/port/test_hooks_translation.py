@@ -196,7 +196,12 @@ def test_a_gemini_mcp_name_is_split_at_the_plugins_own_server(tmp_path):
     }, "my_server")  # fmt: skip
     (claude,) = port(root, ["claude-code"]).targets
     hooks = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in hooks] == ["mcp__my_server__do_it", "mcp__my_server__.*"]
+    # Gemini CLI's name is the extension's server's tool and any other server's of that
+    # name; Claude Code names the plugin's own apart (mcp__plugin_<plugin>_<server>__)
+    assert [g["matcher"] for g in hooks] == [
+        "mcp__plugin_guard_my_server__do_it|mcp__my_server__do_it",
+        "(?:mcp__plugin_guard_my_server__|mcp__my_server__).*",
+    ]
     assert drop_notes(claude) == []
 
 
@@ -300,3 +305,211 @@ def test_a_timeout_the_target_cannot_write_leaves_the_hook_out(tmp_path):
     assert codex == {"PostToolUse": [_group("Bash", "./p.sh", timeout=10**13)]}
     toml = (root / "ai.mistral.vibe/hooks.toml").read_text(encoding="utf-8")
     assert tomllib.loads(toml)["hooks"][0]["timeout"] == 10**13
+
+
+def test_claude_codes_name_for_the_plugins_own_server_is_each_targets(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("mcp__plugin_guard_desk__lookup|Bash", "./a.sh"),
+                       _group("mcp__plugin_guard_desk__.*", "./b.sh")],
+    })  # fmt: skip
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": {"command": "./d"}}}))
+    report = port(root, ["codex", "gemini"])
+    codex = written(root, ".codex-plugin/plugin.json")["hooks"]["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in codex] == ["mcp__desk__lookup|Bash", "mcp__desk__.*"]
+    gemini = written(root, "hooks/hooks.json")["hooks"]["BeforeTool"]
+    assert [g["matcher"] for g in gemini] == ["mcp_desk_lookup|run_shell_command", "mcp_desk_.*"]
+    assert {t.target: drop_notes(t) for t in report.targets} == {"codex": [], "gemini": []}
+
+
+def test_a_codex_name_for_the_plugins_own_server_is_both_of_claude_codes(tmp_path):
+    hooks = {"hooks": {"PreToolUse": [_group("mcp__desk__lookup", "./a.sh")]}}
+    manifest = {"name": "guard", "version": "1.0.0", "hooks": hooks,
+                "mcpServers": {"desk": {"command": "./d"}}}  # fmt: skip
+    root = write_tree(tmp_path / "guard", {".codex-plugin/plugin.json": json.dumps(manifest)})
+    (claude,) = port(root, ["claude-code"]).targets
+    (group,) = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert group["matcher"] == "mcp__plugin_guard_desk__lookup|mcp__desk__lookup"
+    assert drop_notes(claude) == []
+
+
+def test_a_regex_of_every_tool_of_the_plugins_own_servers_is_left_out_where_not_named_apart(
+    tmp_path,
+):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("mcp__plugin_guard_.*", "./m.sh")]}
+    )
+    (gemini,) = port(root, ["gemini"]).targets
+    assert "BeforeTool" not in written(root, "hooks/hooks.json")["hooks"]
+    assert drop_notes(gemini) == [(
+        "port.hook.matcher",
+        "gemini: PreToolUse hook: its matcher 'mcp__plugin_guard_.*' is not translated for "
+        "Gemini CLI: 'mcp__plugin_guard_' names every tool of the plugin's own MCP servers, "
+        "which the target does not name apart from other servers' tools; the hook is not "
+        "written",
+    )]  # fmt: skip
+
+
+def test_a_server_started_in_the_plugins_folder_starts_there_in_codex_and_claude_code(tmp_path):
+    server = {
+        "command": "python3",
+        "args": ["${CLAUDE_PLUGIN_ROOT}/desk.py", "--db=${CLAUDE_PLUGIN_ROOT}/db"],
+    }
+    root = claude_source(tmp_path / "guard", {})
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": server}}))
+    (codex,) = port(root, ["codex"]).targets
+    # Codex starts it in the session's folder and sets no root: relative, cwd the plugin's
+    assert written(root, ".codex-plugin/plugin.json")["mcpServers"] == {
+        "desk": {"command": "python3", "args": ["./desk.py", "--db=./db"], "cwd": "./"}
+    }
+    assert drop_notes(codex) == []
+    back = {"name": "guard", "version": "1.0.0", "mcpServers": {
+        "desk": {"command": "python3", "args": ["./desk.py"], "cwd": "."},
+        "other": {"command": "python3", "args": ["./o.py"], "cwd": "./sub"},
+    }}  # fmt: skip
+    codex_root = write_tree(tmp_path / "back", {".codex-plugin/plugin.json": json.dumps(back)})
+    (claude,) = port(codex_root, ["claude-code"]).targets
+    # Claude Code ignores cwd: the plugin's folder is in the arguments, another cwd is said
+    assert written(codex_root, ".claude-plugin/plugin.json")["mcpServers"] == {
+        "desk": {"command": "python3", "args": ["${CLAUDE_PLUGIN_ROOT}/desk.py"]},
+        "other": {"command": "python3", "args": ["./o.py"]},
+    }
+    assert drop_notes(claude) == [(
+        "port.mcp.field",
+        "claude-code: MCP server 'other': Claude Code has no room for cwd './sub', left out",
+    )]  # fmt: skip
+
+
+def kimi_source(root: Path, hooks: list[dict[str, Any]], *servers: str) -> Path:
+    manifest: dict[str, Any] = {"name": "guard", "version": "1.0.0", "hooks": hooks}
+    if servers:
+        manifest["mcpServers"] = {name: {"command": "./server"} for name in servers}
+    return write_tree(root, {"kimi.plugin.json": json.dumps(manifest)})
+
+
+def vibe_source(root: Path, hooks: str, *servers: str) -> Path:
+    manifest = {"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+                "name": "guard", "version": "1.0.0",
+                "extensions": {"ai.mistral.vibe": {"schemaVersion": 1}}}  # fmt: skip
+    files = {"plugin.json": json.dumps(manifest), "ai.mistral.vibe/hooks.toml": hooks}
+    if servers:
+        entries = {name: {"type": "stdio", "command": "./server"} for name in servers}
+        schema = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"
+        files["mcp.json"] = json.dumps({"$schema": schema, "mcpServers": entries})
+    return write_tree(root, files)
+
+
+def _toml_hook(name: str, match: str, command: str = "./g.sh") -> str:
+    return (
+        f'[[hooks]]\nname = "{name}"\ntype = "pre_tool"\nmatch = "{match}"\ncommand = "{command}"\n'
+    )
+
+
+def test_claude_code_matchers_become_kimi_codes_tools(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("Bash|WebFetch", "./g.sh"),
+                       _group("mcp__plugin_guard_desk__lookup", "./m.sh"),
+                       _group("mcp__github__.*", "./h.sh"),
+                       _group("NotebookEdit", "./n.sh")],
+    })  # fmt: skip
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": {"command": "./d"}}}))
+    (kimi,) = port(root, ["kimi"]).targets
+    hooks = written(root, "kimi.plugin.json")["hooks"]
+    # Kimi Code names a plugin's server plugin-<plugin>:<server>, _ for the colon
+    assert [h["matcher"] for h in hooks] == [
+        "Bash|FetchURL", "mcp__plugin-guard_desk__lookup", "mcp__github__.*",
+    ]  # fmt: skip
+    assert drop_notes(kimi) == [(
+        "port.hook.matcher",
+        "kimi: PreToolUse hook: its matcher 'NotebookEdit' names NotebookEdit, a tool Kimi "
+        "Code fires no hook for; the hook is not written",
+    )]  # fmt: skip
+
+
+def test_a_kimi_plugins_hooks_reach_gemini_cli_and_claude_code_in_their_names(tmp_path):
+    hooks = [
+        {"event": "PreToolUse", "matcher": "Bash|FetchURL", "command": "./g.sh"},
+        {"event": "PostToolUse", "matcher": "mcp__plugin-guard_desk__lookup", "command": "./m.sh"},
+    ]
+    root = kimi_source(tmp_path / "guard", hooks, "desk")
+    report = port(root, ["claude-code", "gemini"])
+    claude = written(root, ".claude-plugin/plugin.json")["hooks"]
+    assert claude["PreToolUse"][0]["matcher"] == "Bash|WebFetch"
+    assert claude["PostToolUse"][0]["matcher"] == "mcp__plugin_guard_desk__lookup"
+    gemini = written(root, "hooks/hooks.json")["hooks"]
+    assert gemini["BeforeTool"][0]["matcher"] == "run_shell_command|web_fetch"
+    assert gemini["AfterTool"][0]["matcher"] == "mcp_desk_lookup"
+    assert {t.target: drop_notes(t) for t in report.targets} == {"claude-code": [], "gemini": []}
+
+
+def test_a_refusal_kimi_code_does_not_read_is_said(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "${CLAUDE_PLUGIN_ROOT}/g.sh"')]}
+    )
+    (root / "g.sh").write_text('echo \'{"decision": "block", "reason": "no"}\'\n')
+    (kimi,) = port(root, ["kimi"]).targets
+    assert drop_notes(kimi) == [(
+        "port.hook.answer",
+        'kimi: PreToolUse hook: g.sh answers with {"decision": "block"}, which Kimi Code '
+        "does not read (it runs the call); exit 2 or hookSpecificOutput.permissionDecision "
+        "refuses there",
+    )]  # fmt: skip
+
+
+def test_claude_code_matchers_become_mistral_vibes_tools_and_syntax(tmp_path):
+    root = claude_source(tmp_path / "guard", {
+        "PreToolUse": [_group("Bash", "./a.sh"), _group("Edit|Write", "./b.sh"),
+                       _group("^Bash$", "./c.sh"),
+                       _group("mcp__plugin_guard_desk__lookup", "./d.sh"),
+                       _group("Glob", "./e.sh"), _group("mcp__.*", "./f.sh")],
+    })  # fmt: skip
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {"desk": {"command": "./d"}}}))
+    (vibe,) = port(root, ["vibe"]).targets
+    toml = (root / "ai.mistral.vibe/hooks.toml").read_text(encoding="utf-8")
+    # Vibe's match: a glob, or re: and a regex matched whole; an MCP tool <server>_<tool>
+    assert [h["match"] for h in tomllib.loads(toml)["hooks"]] == [
+        "bash", "re:edit|write_file", "re:.*(?:^bash$).*", "desk_lookup",
+    ]  # fmt: skip
+    assert drop_notes(vibe) == [
+        ("port.hook.matcher",
+         "vibe: PreToolUse hook: its matcher 'Glob' names Glob, a tool Mistral Vibe fires no "
+         "hook for; the hook is not written"),
+        ("port.hook.matcher",
+         "vibe: PreToolUse hook: its matcher 'mcp__.*' is not translated for Mistral Vibe: "
+         "'mcp__' names every MCP tool, which the target names with no prefix; the hook is "
+         "not written"),
+    ]  # fmt: skip
+
+
+def test_a_refusal_mistral_vibe_does_not_read_is_said(tmp_path):
+    root = claude_source(
+        tmp_path / "guard", {"PreToolUse": [_group("Bash", 'sh "${CLAUDE_PLUGIN_ROOT}/g.sh"')]}
+    )
+    (root / "g.sh").write_text('echo "no" >&2\nexit 2\n')
+    (vibe,) = port(root, ["vibe"]).targets
+    assert drop_notes(vibe) == [(
+        "port.hook.answer",
+        'vibe: PreToolUse hook: g.sh answers with exit 2, which Mistral Vibe does not read '
+        '(it runs the call); {"decision": "deny"} refuses there',
+    )]  # fmt: skip
+
+
+def test_a_mistral_vibe_plugins_matchers_become_claude_codes(tmp_path):
+    hooks = "\n".join([
+        _toml_hook("a", "bash"), _toml_hook("b", "re:write_file|read"),
+        _toml_hook("c", "desk_lookup"), _toml_hook("d", "web_*"), _toml_hook("e", "[ab]*"),
+    ])  # fmt: skip
+    root = vibe_source(tmp_path / "guard", hooks, "desk")
+    (claude,) = port(root, ["claude-code"]).targets
+    groups = written(root, ".claude-plugin/plugin.json")["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in groups] == [
+        "Bash",
+        "^(Write|Read)$",
+        "mcp__plugin_guard_desk__lookup|mcp__desk__lookup",
+        "^web_.*$",
+    ]
+    assert drop_notes(claude) == [(
+        "port.hook.matcher",
+        "claude-code: pre_tool hook: its matcher '[ab]*' is not translated for Claude Code: "
+        "the glob '[ab]*' has a [...] class, which port does not translate; the hook is not "
+        "written",
+    )]  # fmt: skip

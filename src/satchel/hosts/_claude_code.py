@@ -18,7 +18,7 @@ from satchel.hosts._instructions import (
 from satchel.hosts._mcp import CLAUDE_MCP, CLAUDE_MCP_APPROVAL, CLAUDE_MCP_OFF
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
-from satchel.hosts._port import PortHooks, PortSpec
+from satchel.hosts._port import McpDialect, PortHooks, PortSpec
 from satchel.hosts._rules import TrustSource
 from satchel.layout import PROJECT, USER
 from satchel.policy._export import to_claude_code
@@ -311,10 +311,16 @@ CLAUDE_CODE = Host(
         "claude",
         root="${CLAUDE_PLUGIN_ROOT}",
         data="${CLAUDE_PLUGIN_DATA}",
+        # a plugin's server starts in the session's folder whatever its cwd (observed:
+        # tests/port/test_hooks_in_hosts.py)
+        mcp=McpDialect(ignores_cwd=True),
         hooks=PortHooks(
             full=True,
             tools=MappingProxyType({t: t for t in CLAUDE_TOOL_NAMES}),
             mcp_tool="mcp__{server}__{tool}",
+            # a plugin's own server is registered as plugin:<plugin>:<server> (observed:
+            # tests/port/test_hooks_in_hosts.py)
+            plugin_mcp_tool="mcp__plugin_{plugin}_{server}__{tool}",
             answers=("exit-2", "decision", "permission-decision"),
             handlers=("command", "http", "mcp_tool", "prompt", "agent"),
         ),

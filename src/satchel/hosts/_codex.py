@@ -15,7 +15,7 @@ from satchel.hosts._instructions import InstructionRule, InstructionSource, Inst
 from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
 from satchel.hosts._parts import Part
-from satchel.hosts._port import PortHooks, PortSpec
+from satchel.hosts._port import McpDialect, PortHooks, PortSpec
 from satchel.layout import PROJECT, USER, WalkBounds
 from satchel.policy._export import to_codex
 from satchel.skills._names import NameRule
@@ -319,6 +319,9 @@ CODEX = Host(
         ".codex-plugin/plugin.json",
         "codex",
         root_skills=False,
+        # a plugin's server starts in the session's folder with no PLUGIN_ROOT, and a
+        # relative cwd is the plugin's (observed: tests/port/test_hooks_in_hosts.py)
+        mcp=McpDialect(starts_in_project=True),
         hooks=PortHooks(
             tools=CODEX_TOOLS,
             tool_aliases=MappingProxyType({"apply_patch": ("Edit", "Write")}),

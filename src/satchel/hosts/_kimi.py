@@ -14,7 +14,15 @@ from satchel.hosts._model import Host
 from satchel.hosts._port import McpDialect, PluginNameRule, PortHooks, PortSpec
 from satchel.layout import PROJECT, USER
 
-__all__ = ["KIMI", "KIMI_EVENTS", "KIMI_FIELDS", "KIMI_HOOKS", "KIMI_HOOK_EVENTS", "KIMI_NAME"]
+__all__ = [
+    "KIMI",
+    "KIMI_EVENTS",
+    "KIMI_FIELDS",
+    "KIMI_HOOKS",
+    "KIMI_HOOK_EVENTS",
+    "KIMI_NAME",
+    "KIMI_TOOLS",
+]
 
 KIMI_EVENTS = (
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptQueued",
@@ -40,6 +48,15 @@ KIMI_HOOKS = HookDialect(
     sources=("MoonshotAI/kimi-code docs/en/customization/hooks.md",),
 )
 
+# Kimi Code's tools, by Claude Code's name for the same tool: its own names are Claude
+# Code's, but for FetchURL (MoonshotAI/kimi-code packages/agent-core-v2/src/agent/tools:
+# each tool's `name`, which a hook's matcher is tested against); one Edit tool
+KIMI_TOOLS: Mapping[str, str] = MappingProxyType({
+    "Agent": "Agent", "Task": "Agent", "AskUserQuestion": "AskUserQuestion", "Bash": "Bash",
+    "Edit": "Edit", "MultiEdit": "Edit", "Glob": "Glob", "Grep": "Grep", "Read": "Read",
+    "Skill": "Skill", "WebFetch": "FetchURL", "WebSearch": "WebSearch", "Write": "Write",
+})  # fmt: skip
+
 KIMI_FIELDS = (
     "name", "description", "type", "whenToUse", "when-to-use", "when_to_use",
     "disableModelInvocation", "disable-model-invocation", "disable_model_invocation",
@@ -54,6 +71,7 @@ KIMI = Host(
     title="Kimi Code",
     sources=(
         "MoonshotAI/kimi-code docs/en/customization/skills.md",
+        "MoonshotAI/kimi-code packages/agent-core-v2 (tool names, MCP tool names, hook answers)",
         "MoonshotAI/kimi-code docs/en/customization/plugins.md",
         "MoonshotAI/kimi-code docs/en/customization/hooks.md",
     ),
@@ -87,7 +105,18 @@ KIMI = Host(
         hook_root="${KIMI_PLUGIN_ROOT}",  # in a hook's environment (its hooks.md)
         names=PluginNameRule(KIMI_NAME, "[a-z0-9][a-z0-9_-]{0,63}"),
         mcp=McpDialect(relative=True),  # `cwd` must start with ./ (its plugins.md)
-        hooks=PortHooks(timeouts=(1.0, 600.0)),  # 1-600 s (its hooks.md)
+        hooks=PortHooks(
+            tools=KIMI_TOOLS,
+            # mcpCore/tool-naming.ts: mcp__<server>__<tool>, each part's characters
+            # outside [A-Za-z0-9_-] as _; a plugin's server is plugin-<plugin>:<server>
+            # (app/plugin/manager.ts pluginMcpRuntimeName)
+            mcp_tool="mcp__{server}__{tool}",
+            plugin_mcp_tool="mcp__plugin-{plugin}_{server}__{tool}",
+            # exit 2, or hookSpecificOutput.permissionDecision "deny" (its hooks.md;
+            # externalHooks/internal/runHook.ts reads no top-level decision)
+            answers=("exit-2", "permission-decision"),
+            timeouts=(1.0, 600.0),  # 1-600 s (its hooks.md)
+        ),
     ),
     found_by=("{home}/.kimi-code", "{project}/.kimi-code"),
 )

@@ -42,7 +42,15 @@ class McpDialect:
     ``command`` and ``cwd`` names a plugin folder as ``./x`` (another ``cwd`` is left
     out); `refused`: the transports the host refuses (the server is dropped);
     `rooted`: a plugin file as a stdio command (``./x``) is written below the root
-    placeholder, when the target has one (False: as written)."""
+    placeholder, when the target has one (False: as written); `starts_in_project`:
+    the host sets no plugin-root variable for a server and starts it in the session's
+    folder, reading a relative ``cwd`` below the plugin's folder, so a server naming
+    plugin files (``./x``, ``${PLUGIN_ROOT}/x``) is written with ``./x`` and
+    ``cwd: "./"`` (Codex 0.171.0, observed: tests/port/test_hooks_in_hosts.py);
+    `ignores_cwd`: the host starts a plugin's server in the session's folder whatever
+    its ``cwd`` says, so a server started in the plugin's folder is written with its
+    ``./x`` arguments below the root placeholder and no ``cwd``, and another ``cwd``
+    is left out (Claude Code 2.1.332, observed: tests/port/test_hooks_in_hosts.py)."""
 
     closed: bool = False
     stdio_type: str | None = None
@@ -50,6 +58,8 @@ class McpDialect:
     relative: bool = False
     refused: tuple[str, ...] = ()
     rooted: bool = True
+    starts_in_project: bool = False
+    ignores_cwd: bool = False
 
 
 @model
@@ -64,7 +74,10 @@ class PortHooks:
     `tool_aliases`: the host's other names for tools, each -> Claude Code's names for
     it (read, never written); `mcp_tool`:
     how a matcher names an MCP server's tool, a template of ``{server}`` and ``{tool}``
-    (None: not known); `answers`: the answers by which a hook refuses a tool call
+    (None: not known); `plugin_mcp_tool`: how it names the tool of a server the
+    plugin itself declares, when that differs, a template of ``{plugin}``,
+    ``{server}`` and ``{tool}`` (Claude Code's ``mcp__plugin_{plugin}_{server}__{tool}``;
+    None: as `mcp_tool`); `answers`: the answers by which a hook refuses a tool call
     that the host reads (``exit-2``: exit 2, the reason on stderr; ``decision``:
     ``{"decision": "block", "reason": ...}``; ``permission-decision``: Claude Code's
     ``hookSpecificOutput.permissionDecision: "deny"``) [None: not known, the host
@@ -78,7 +91,9 @@ class PortHooks:
     port adds this host's event keys to it, keeping every key and value the source
     wrote, because the source's host reads the file too and ignores event keys it does
     not fire (Claude Code 2.1.332, observed: tests/port/test_hooks_shared_file.py),
-    instead of leaving the hooks out; `timeouts`: the range of seconds a hook's timeout may take
+    instead of leaving the hooks out; `globs`: a matcher is Mistral Vibe's, a
+    case-insensitive shell glob or ``re:`` and a regex matched whole (else Claude
+    Code's); `timeouts`: the range of seconds a hook's timeout may take
     (a hook outside it is not written) [None: any]."""
 
     full: bool = False
@@ -88,12 +103,14 @@ class PortHooks:
         default_factory=lambda: MappingProxyType({})
     )
     mcp_tool: str | None = None
+    plugin_mcp_tool: str | None = None
     answers: tuple[str, ...] | None = None
     handlers: tuple[str, ...] = ("command",)
     milliseconds: bool = False
     description: bool = False
     reads_in_place: Format | None = None
     adds_keys: bool = False
+    globs: bool = False
     timeouts: tuple[float, float] | None = None
 
 

@@ -18,7 +18,14 @@ from satchel.hosts._port import (
 )
 from satchel.layout import PROJECT, USER
 
-__all__ = ["VIBE", "VIBE_EVENTS", "VIBE_HOOKS", "VIBE_HOOK_EVENTS", "VIBE_PORT_EVENTS"]
+__all__ = [
+    "VIBE",
+    "VIBE_EVENTS",
+    "VIBE_HOOKS",
+    "VIBE_HOOK_EVENTS",
+    "VIBE_PORT_EVENTS",
+    "VIBE_TOOLS",
+]
 
 VIBE_EVENTS = ("pre_tool", "post_tool", "post_agent")
 
@@ -37,6 +44,16 @@ VIBE_HOOKS = HookDialect(
     sources=("https://docs.mistral.ai/vibe/plugins",),
 )
 
+# Mistral Vibe's tools, by Claude Code's name for the same tool: each builtin's class
+# name in snake_case (mistralai/mistral-vibe 2.18.4 vibe/core/tools/base.py get_name,
+# vibe/core/tools/builtins/); it has no Glob
+VIBE_TOOLS: Mapping[str, str] = MappingProxyType({
+    "Agent": "task", "Task": "task", "AskUserQuestion": "ask_user_question", "Bash": "bash",
+    "Edit": "edit", "MultiEdit": "edit", "Grep": "grep", "Read": "read", "Skill": "skill",
+    "TodoWrite": "todo", "WebFetch": "web_fetch", "WebSearch": "web_search",
+    "Write": "write_file",
+})  # fmt: skip
+
 # satchel's event -> Mistral Vibe's hooks.toml type
 VIBE_PORT_EVENTS: Mapping[str, str] = reverse(VIBE_HOOK_EVENTS)
 
@@ -45,6 +62,8 @@ VIBE = Host(
     title="Mistral Vibe",
     sources=(
         "https://docs.mistral.ai/vibe/plugins",
+        "https://docs.mistral.ai/vibe/code/cli/hooks",
+        "mistralai/mistral-vibe 2.18.4 (tool names, MCP tool names, hook answers)",
         "https://agent-plugins.org/spec/1.0",
         "docs/plugins.md (Vibe's rules as implemented)",
     ),
@@ -91,7 +110,18 @@ VIBE = Host(
             refused=("sse",),  # Mistral Vibe refuses the sse transport
             rooted=False,
         ),
-        hooks=PortHooks(events=VIBE_PORT_EVENTS),
+        hooks=PortHooks(
+            events=VIBE_PORT_EVENTS,
+            tools=VIBE_TOOLS,
+            # an MCP tool is <server>_<tool> (vibe/core/tools/mcp/tools.py
+            # published_name, the server's name as its alias, 2.18.4)
+            mcp_tool="{server}_{tool}",
+            # a hook refuses a call by {"decision": "deny", "reason": ...} on stdout
+            # with exit 0; a non-zero exit is the hook failing, which refuses only when
+            # the hook is `strict` (vibe/core/hooks/manager.py, 2.18.4)
+            answers=("decision-deny",),
+            globs=True,
+        ),
     ),
     found_by=("{home}/.vibe", "{project}/.vibe"),
 )

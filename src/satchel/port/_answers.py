@@ -2,32 +2,56 @@
 
 Port does not run or rewrite a hook's script, so it cannot translate its answer. It
 reads the plugin files the command names (``${CLAUDE_PLUGIN_ROOT}/x``,
-``${PLUGIN_ROOT}/x``, ``./x``) and says so when one holds Claude Code's JSON refusal,
-``hookSpecificOutput.permissionDecision``, and the target does not read that shape
-(`PortHooks.answers`: Gemini CLI 0.61.0 runs the call). The hook is still written:
-its other answers (exit 2, ``{"decision": "block"}``) refuse there.
+``${PLUGIN_ROOT}/x``, ``./x``) and says so when one refuses in a shape the target does
+not read (`PortHooks.answers`): exit 2, ``{"decision": "block"}`` or Claude Code's
+``hookSpecificOutput.permissionDecision`` (Gemini CLI 0.61.0 runs the call on the
+last; Kimi Code reads no ``decision``; Mistral Vibe refuses only on ``{"decision":
+"deny"}``). The hook is still written: its other answers refuse there, if any.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from satchel._contain import contained
 from satchel.hooks._spec import HookSpec
 
-__all__ = ["PERMISSION_DECISION", "answers_unread"]
+__all__ = ["PERMISSION_DECISION", "SHAPES", "answers_unread"]
 
 PERMISSION_DECISION = "permission-decision"
+# each answer by which a hook refuses a call: how a script is seen to give it, and its
+# name in a message
+SHAPES: Mapping[str, tuple[re.Pattern[str], str]] = MappingProxyType(
+    {
+        "exit-2": (re.compile(r"\bexit\s*\(?\s*2\b"), "exit 2"),
+        "decision": (re.compile(r"""["']decision["']\s*:\s*["']block"""), '{"decision": "block"}'),
+        PERMISSION_DECISION: (
+            re.compile(r"permissionDecision\b"),
+            "hookSpecificOutput.permissionDecision",
+        ),
+        "decision-deny": (
+            re.compile(r"""["']decision["']\s*:\s*["']deny"""),
+            '{"decision": "deny"}',
+        ),
+    }
+)
 _FILE = re.compile(r"""(?:\$\{(?:CLAUDE_|KIMI_)?PLUGIN_ROOT\}/|(?<![\w/.])\./)([^\s"';|&]+)""")
 _MAX = 1 << 20
 
 
-def answers_unread(root: Path, hook: HookSpec, reads: tuple[str, ...] | None) -> str | None:
-    """The plugin file (relative) of `hook`'s command that answers with Claude Code's
-    ``permissionDecision``, when the target (its `reads`) does not read that; else None
-    (and when what the target reads is not known)."""
-    if reads is None or PERMISSION_DECISION in reads:
+def answers_unread(
+    root: Path, hook: HookSpec, reads: tuple[str, ...] | None
+) -> tuple[str, str] | None:
+    """The plugin file (relative) of `hook`'s command that answers in a shape the
+    target (its `reads`) does not read, and that shape's name; else None (and when
+    what the target reads is not known)."""
+    if reads is None:
+        return None
+    unread = [(key, pattern) for key, (pattern, _) in SHAPES.items() if key not in reads]
+    if not unread:
         return None
     text = " ".join([hook.command, *(hook.args or ())])
     found: list[str] = _FILE.findall(text)
@@ -36,8 +60,10 @@ def answers_unread(root: Path, hook: HookSpec, reads: tuple[str, ...] | None) ->
         try:
             if not contained(path, root.resolve()) or path.stat().st_size > _MAX:
                 continue
-            if "permissionDecision" in path.read_text(encoding="utf-8", errors="replace"):
-                return rel
+            script = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+        shape = next((key for key, pattern in unread if pattern.search(script)), None)
+        if shape is not None:
+            return rel, shape
     return None

@@ -9,9 +9,11 @@ target host's `satchel.hosts.PortHooks`.
   ``if`` condition or Claude-only fields is not written (it would run where the
   source's does not). A dialect may take timeouts in milliseconds and keep the
   handler's description (Gemini CLI), and rename Claude Code's tools in a matcher.
-* Kimi Code: its flat list, ``{event, matcher, command, timeout}``, timeout 1-600 s.
+* Kimi Code: its flat list, ``{event, matcher, command, timeout}``, timeout 1-600 s,
+  the matcher in its tool names.
 * Mistral Vibe: ``[[hooks]]`` tables in ``ai.mistral.vibe/hooks.toml`` (``name``,
-  ``type``, ``match``, ``command``, ``timeout``, ``description``), names unique.
+  ``type``, ``match``, ``command``, ``timeout``, ``description``), names unique, the
+  match in its tool names and its glob syntax (`satchel.port._globs`).
 An event the target's host does not fire is dropped (``port.hook.event``).
 """
 
@@ -26,7 +28,8 @@ from typing import Any
 from satchel._json import loads
 from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
-from satchel.port._answers import answers_unread
+from satchel.port._answers import SHAPES, answers_unread
+from satchel.port._globs import from_glob, to_glob
 from satchel.port._plan import Plan
 from satchel.port._targets import hook_key, source_hooks, source_words, target_event
 from satchel.port._text import LARGEST, placeholders, project_dir, respelled, toml_table
@@ -61,13 +64,15 @@ def _events(plan: Plan, hooks: tuple[HookSpec, ...]) -> Iterator[tuple[HookSpec,
 
 def _answers(plan: Plan, hook: HookSpec) -> None:
     """Say when the hook's script answers in a shape the target does not read."""
-    rel = answers_unread(plan.plugin.root, hook, plan.target.hooks.answers)
-    if rel is None:
+    reads = plan.target.hooks.answers
+    found = answers_unread(plan.plugin.root, hook, reads)
+    if found is None or reads is None:
         return
+    rel, shape = found
+    there = " or ".join(SHAPES[k][1] for k in SHAPES if k in reads) or "no answer"
     message = (
-        f"{hook.event} hook: {rel} answers with hookSpecificOutput.permissionDecision, "
-        f"which {plan.target.title} does not read (it runs the call); exit 2 or "
-        '{"decision": "block"} refuses there'
+        f"{hook.event} hook: {rel} answers with {SHAPES[shape][1]}, which "
+        f"{plan.target.title} does not read (it runs the call); {there} refuses there"
     )
     plan.drop("hook", hook_key(hook), "port.hook.answer", message, hook.path)
 
@@ -145,12 +150,20 @@ def _matched(plan: Plan, hook: HookSpec) -> bool:
 
 def _translated(plan: Plan, hook: HookSpec) -> Translated:
     """The hook's matcher in the target's tool names (a matcher on another event than
-    a tool's, or of a host whose tools are not known, as written)."""
-    source = source_hooks(hook.format)
+    a tool's, or of a host whose tools are not known, as written). The names are
+    those of the host whose plugin it is: a Codex plugin's hooks are in Claude Code's
+    dialect, and name tools as Codex does (its plugin's own MCP servers too)."""
+    source = source_hooks(plan.plugin.format) or source_hooks(hook.format)
     if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
         return Translated(hook.matcher, (), False)
+    matcher = hook.matcher
+    if source[0].globs:
+        try:
+            matcher = from_glob(matcher)
+        except ValueError as e:
+            return Translated(None, (), True, str(e))
     servers = tuple(s.name for s in plan.plugin.mcp_servers)
-    return translate(hook.matcher, source[0], plan.target.hooks, servers)
+    return translate(matcher, source[0], plan.target.hooks, servers, plan.plugin.name)
 
 
 def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
@@ -322,8 +335,9 @@ def kimi_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> list[dict[str, Any]]:
             plan.drop("hook", hook_key(hook), "port.hook.field", message, hook.path)
             continue
         entry: dict[str, Any] = {"event": event}
-        if hook.matcher is not None:
-            entry["matcher"] = hook.matcher
+        matcher = _matcher(plan, hook)
+        if matcher is not None:
+            entry["matcher"] = matcher
         entry["command"] = _command(plan, hook)
         if hook.timeout is not None:
             entry["timeout"] = _number(hook.timeout)
@@ -341,8 +355,11 @@ def vibe_hooks(plan: Plan, hooks: tuple[HookSpec, ...]) -> str:
             "name": f"{event.replace('_', '-')}-{number}"
         }
         fields["type"] = event
-        if hook.matcher is not None:
-            fields["match"] = hook.matcher
+        matcher = _matcher(plan, hook)
+        if plan.target.hooks.globs:
+            matcher = to_glob(matcher)
+        if matcher is not None:
+            fields["match"] = matcher
         fields["command"] = _command(plan, hook)
         if hook.timeout is not None:
             fields["timeout"] = _number(hook.timeout)

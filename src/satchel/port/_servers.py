@@ -16,6 +16,8 @@ as written, and says so.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from satchel.mcp._spec import McpServer
@@ -76,6 +78,10 @@ def _spelled(text: str, target: Target) -> str:
 
 
 def _stdio(server: McpServer, target: Target, left_out: list[str]) -> dict[str, Any]:
+    if target.mcp.starts_in_project and _in_root(server):
+        server = _from_root(server)
+    if target.mcp.ignores_cwd and server.cwd is not None:
+        server = _without_cwd(server, target, left_out)
     command = server.command or ""
     entry: dict[str, Any] = {} if target.mcp.stdio_type is None else {"type": target.mcp.stdio_type}
     rooted = target.mcp.rooted and not target.mcp.relative
@@ -94,6 +100,44 @@ def _stdio(server: McpServer, target: Target, left_out: list[str]) -> dict[str, 
         else:
             entry["cwd"] = cwd
     return entry
+
+
+def _in_root(server: McpServer) -> bool:
+    """Whether the server names plugin files and starts in the plugin's folder (or
+    names none), so its plugin files can be written relative to that folder."""
+    texts = [server.command or "", *server.args, *server.env.values()]
+    named = (server.command or "").startswith("./") or any(_ROOT in t for t in texts)
+    return named and server.cwd in (None, _ROOT, "./", ".")
+
+
+def _from_root(server: McpServer) -> McpServer:
+    """The server with its plugin files relative to the plugin's folder, started there
+    (``cwd: "./"``): for a host that starts it elsewhere and sets no root for it."""
+
+    def rel(text: str) -> str:
+        return text.replace(_ROOT + "/", "./").replace(_ROOT, ".")
+
+    return replace(
+        server,
+        command=rel(server.command or ""),
+        args=tuple(rel(a) for a in server.args),
+        env=MappingProxyType({k: rel(v) for k, v in server.env.items()}),
+        cwd="./",
+    )
+
+
+def _without_cwd(server: McpServer, target: Target, left_out: list[str]) -> McpServer:
+    """The server with no ``cwd``, for a host that ignores it: one started in the
+    plugin's folder has its ``./x`` arguments below the root placeholder; another
+    ``cwd`` is said (`left_out`)."""
+    if server.cwd not in (_ROOT, "./", ".") or target.root is None:
+        left_out.append(f"cwd {server.cwd!r}")
+        return replace(server, cwd=None)
+
+    def rooted(text: str) -> str:
+        return _ROOT + text[1:] if text.startswith("./") else text
+
+    return replace(server, args=tuple(rooted(a) for a in server.args), cwd=None)
 
 
 def _cwd(cwd: str, target: Target) -> str | None:
