@@ -33,6 +33,7 @@ from .test_gemini_cli import run
 
 def test_every_example_plugin_is_found():
     assert set(EXAMPLE_PLUGINS) == {
+        "desk/.satchel/plugins/tickets",
         "home/.agents/plugins/snippets",
         "machine/home/.codex/plugins/cache/team/lint/1.0.0",
         "machine/home/.gemini/extensions/charts",
