@@ -14,8 +14,7 @@ from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import http_server, load, supervisor, write_plugin
 
-AUTH = "MCP server '{}' answered HTTP 401: it needs authorization (satchel sends only the "
-AUTH += "literal headers of its entry; no OAuth)"
+AUTH = "MCP server '{}' answered HTTP 401: it needs authorization, and satchel keeps none for it"
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +70,11 @@ def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, pr
             AUTH.format("remote").replace("'remote'", "'remote' of plugin 'kit'"),
         ),
     ]
-    assert {d.hint for d in sup.diagnostics} == {
-        "put the credentials in the headers of the server's entry (literal values)"
-    }
+    assert [d.hint for d in sup.diagnostics] == [
+        f"run `satchel mcp login {name}`, or put the credentials in the headers of the "
+        "server's entry (literal values)"
+        for name in ("without", "plugin:kit:remote")
+    ]
 
 
 def test_a_server_nobody_listens_to_fails_without_echoing_its_url(layout):
