@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -19,6 +20,7 @@ import pytest
 
 from satchel.cli import main
 from satchel.runtime.mcp._supervisor import McpSupervisor
+from tests.cli.support import check_golden
 from tests.support.checkout import CHECKOUT
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
@@ -61,13 +63,14 @@ def _where(world: dict[str, Any]) -> list[str]:
     return ["--project", str(layout.project), "--home", str(layout.home), "--trust"]
 
 
-def _cli_login(world: dict[str, Any], *more: str) -> tuple[int, str, str]:
-    """``satchel mcp login guarded --json`` in a real process: the authorization URL
-    it prints on stderr is followed with a GET (the authorization server approves at
-    once and redirects to satchel's loopback listener)."""
-    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
+def _cli_login(world: dict[str, Any], *more: str, name: str = "guarded") -> tuple[int, str, str]:
+    """``satchel mcp login NAME --json`` in a real process (`more` in place of
+    ``--json``, when given): the authorization URL it prints on stderr is followed with
+    a GET (the authorization server approves at once and redirects to satchel's
+    loopback listener)."""
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", name, *_where(world)]
     proc = subprocess.Popen(
-        [*argv, "--no-browser", "--json", *more],
+        [*argv, "--no-browser", *(more or ("--json",))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=_process_env(world), cwd=world["layout"].home.parent,
     )  # fmt: skip
@@ -75,7 +78,7 @@ def _cli_login(world: dict[str, Any], *more: str) -> tuple[int, str, str]:
     seen = []
     for line in proc.stderr:
         seen.append(line)
-        if line.startswith(f"http://127.0.0.1:{world['port']}/authorize?"):
+        if line.startswith(f"http://127.0.0.1:{world.get('at', world['port'])}/authorize?"):
             with urllib.request.urlopen(line.strip(), timeout=DEADLINE) as answer:
                 assert answer.status == 200
                 assert b"Authorization complete" in answer.read()
@@ -187,6 +190,7 @@ def test_an_expired_access_token_is_refreshed_when_the_connection_starts(world):
 def test_a_refused_authorization_that_cannot_be_refreshed_asks_for_a_new_login(world):
     assert _cli_login(world)[0] == 0
     _expire_on_the_server(world)  # refused, though satchel holds it as still valid
+    before = _stats(world)
     sup, said = _echo(world)
     assert said is None
     [found] = sup.diagnostics
@@ -195,17 +199,25 @@ def test_a_refused_authorization_that_cannot_be_refreshed_asks_for_a_new_login(w
         "MCP server 'guarded' answered HTTP 401: it refused the authorization satchel keeps "
         "for it (satchel mcp login), which could not be refreshed",
     )
+    assert _stats(world) == before  # no registration, no grant: a connection never logs in
+    argv = [sys.executable, "-m", "satchel", "mcp", "check", "--server", "guarded"]
+    done = subprocess.run(
+        [*argv, *_where(world), "--json"],
+        capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert [d["code"] for d in json.loads(done.stdout)["diagnostics"]] == [
+        "mcp.server.authorization_required"
+    ]
+    assert done.stderr == ""  # the SDK's log of a failed flow never reaches the terminal
 
 
-def test_logout_removes_the_tokens_and_the_connection_fails_again(world):
+def test_logout_removes_the_tokens_and_the_connection_fails_again(world, capsys):
     assert _cli_login(world)[0] == 0
     assert _kept(world)
-    argv = [sys.executable, "-m", "satchel", "mcp", "logout", "guarded", *_where(world), "--json"]
-    done = subprocess.run(
-        argv, capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE
-    )
-    assert done.returncode == 0, done.stderr
-    doc = json.loads(done.stdout)
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
     assert (doc["server"], doc["removed"], doc["diagnostics"]) == ("guarded", True, [])
     assert _kept(world) == {}
     sup, said = _echo(world)
@@ -229,3 +241,67 @@ def test_login_and_logout_refuse_an_unknown_name_and_a_stdio_server(world, capsy
                 "MCP server 'local' is a stdio server: it is started, not logged in to",
             )
     assert not world["ring"].exists()
+
+
+def test_login_and_logout_say_what_they_did(world, capsys):
+    code, out, _ = _cli_login(world, "--timeout", "60")
+    assert code == 0
+    check_golden("mcp-login.txt", out)
+    for name in ("mcp-logout.txt", "mcp-logout-again.txt"):
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "logout", "guarded", *_where(world)]) == 0
+        done = capsys.readouterr()
+        assert done.err == ""
+        check_golden(name, done.out)
+
+
+@pytest.fixture(scope="module")
+def unregistering() -> Iterator[tuple[int, int]]:
+    """A server whose authorization server registers no client dynamically: only
+    ``fixed-client``, registered by hand for ``http://localhost:<callback>/callback``;
+    yields its port and that callback port."""
+    with socket.socket() as sock:  # a port that was free a moment ago
+        sock.bind(("127.0.0.1", 0))
+        callback = sock.getsockname()[1]
+    argv = [sys.executable, str(SERVERS / "oauth_server.py"), "--no-registration"]
+    with port_printed([*argv, "--client-port", str(callback)]) as port:
+        yield port, callback
+
+
+@pytest.fixture
+def by_hand(world: dict[str, Any], unregistering: tuple[int, int]) -> dict[str, Any]:
+    """The project's entry for that server names the client and its callback port
+    (Claude Code's ``oauth`` object)."""
+    port, callback = unregistering
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    return {**world, "url": url, "at": port}
+
+
+def test_a_client_id_in_the_entry_is_used_where_there_is_no_registration(by_hand):
+    code, out, err = _cli_login(by_hand)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert (doc["authorized"], doc["registered"], doc["configured_client"]) == (True, False, True)
+    assert _kept(by_hand)["client"]["client_id"] == "fixed-client"
+    sup, said = _echo(by_hand)
+    assert said == "authorized", sup.diagnostics
+
+
+def test_without_registration_or_a_client_id_the_login_fails_with_a_diagnostic(by_hand):
+    project = by_hand["layout"].project
+    servers = {"guarded": {"type": "http", "url": by_hand["url"]}}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(by_hand)]
+    done = subprocess.run(
+        [*argv, "--no-browser", "--json"],
+        capture_output=True, text=True, env=_process_env(by_hand), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert found["code"] == "mcp.oauth.failed"
+    assert found["message"].startswith("MCP server 'guarded' could not be logged in to: ")
+    assert "Traceback" not in done.stderr
+    assert _kept(by_hand) == {}

@@ -156,6 +156,7 @@ class StoredAuth(httpx2.Auth):
     requires_response_body = True
 
     def __init__(self, layout: Layout, server: McpServer, url: str) -> None:
+        _quiet()
         self._store = store_for(layout, server, url)
         self._url = url
         self._provider: _Provider | None = None
@@ -175,6 +176,9 @@ class StoredAuth(httpx2.Auth):
             outgoing = await flow.__anext__()
             while True:
                 answer = yield outgoing
+                if outgoing is request and _asks(answer):  # refused, refreshed or not:
+                    self.refused = True  # only a new login helps, which is not ours to run
+                    return
                 outgoing = await flow.asend(answer)
         except StopAsyncIteration:
             return
@@ -197,12 +201,13 @@ class StoredAuth(httpx2.Auth):
         return self._provider is not None
 
     async def _refuse(self, url: str) -> None:
-        """The SDK's redirect handler: it only comes here when a new login is needed."""
+        """The SDK's redirect handler, never reached: a refusal of the authorized
+        request ends the flow before the SDK would start a new authorization."""
         self.refused = True
         raise LoginNeeded("the stored authorization was refused")
 
     async def _no_code(self) -> AuthorizationCodeResult:
-        raise LoginNeeded("the stored authorization was refused")  # never reached
+        raise LoginNeeded("the stored authorization was refused")
 
 
 def _asks(response: httpx2.Response) -> bool:
@@ -229,6 +234,7 @@ async def login(
 
     from satchel.runtime.mcp._oauth_callback import CallbackRefused, callback_listener
 
+    _quiet()
     entry = oauth_entry(server)
     store = store_for(layout, server, url)
     store.read()
@@ -236,18 +242,21 @@ async def login(
     failures = (OAuthFlowError, OAuthRegistrationError, OAuthTokenError, CallbackRefused)
     try:
         with anyio.fail_after(timeout):
-            async with callback_listener(entry.callback_port or 0) as callback:
-                redirect = callback.redirect_uri(named=entry.callback_port is not None)
-                configured = _choose_client(store, entry, redirect)
-                had_client = store.client is not None
-                provider = _Provider(
-                    url,
-                    _client_metadata(redirect),
-                    store,
-                    redirect_handler=on_url,
-                    callback_handler=callback.result,
-                )
-                status = await _probe(url, provider, headers or {})
+            try:
+                async with callback_listener(entry.callback_port or 0) as callback:
+                    redirect = callback.redirect_uri(named=entry.callback_port is not None)
+                    configured = _choose_client(store, entry, redirect)
+                    had_client = store.client is not None
+                    provider = _Provider(
+                        url,
+                        _client_metadata(redirect),
+                        store,
+                        redirect_handler=on_url,
+                        callback_handler=callback.result,
+                    )
+                    status = await _probe(url, provider, headers or {})
+            except BaseExceptionGroup as group:  # the listener's task group wraps
+                raise _leaf(group) from None
     except TimeoutError:
         raise LoginFailed(f"the authorization did not finish within {timeout:g} s") from None
     except failures as e:
@@ -316,10 +325,28 @@ def logout(layout: Layout, server: McpServer, url: str) -> bool:
     return store_for(layout, server, url).forget()
 
 
+def _quiet() -> None:
+    """The SDK logs a failed flow with its traceback (``logger.exception``): with no
+    handler of the host's, Python would print it on stderr. A failure is a diagnostic
+    here, so the SDK's auth logger gets a null handler (a host's own handlers still
+    receive its records)."""
+    import logging
+
+    logger = logging.getLogger("mcp.client.auth")
+    if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+
+
 def _version() -> str:
     from satchel._version import __version__
 
     return __version__
+
+
+def _leaf(e: BaseException) -> BaseException:
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return e
 
 
 def _words(e: BaseException) -> str:
