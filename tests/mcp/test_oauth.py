@@ -24,7 +24,7 @@ from tests.cli.support import check_golden
 from tests.support.checkout import CHECKOUT
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
-from .supervisor_support import SERVERS, load, port_printed, supervisor
+from .supervisor_support import SERVERS, http_server, load, port_printed, supervisor
 
 SERVICE = "satchel mcp oauth"
 DEADLINE = 60  # seconds: only a "did not hang" bound
@@ -305,3 +305,47 @@ def test_without_registration_or_a_client_id_the_login_fails_with_a_diagnostic(b
     assert found["message"].startswith("MCP server 'guarded' could not be logged in to: ")
     assert "Traceback" not in done.stderr
     assert _kept(by_hand) == {}
+
+
+def test_a_new_login_reuses_the_registration_and_a_failed_one_keeps_the_tokens(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    before = _stats(world)
+    code, out, _ = _cli_login(world)
+    assert code == 0
+    assert json.loads(out)["registered"] is False  # the kept registration, its port again
+    assert _stats(world)["registrations"] == before["registrations"]
+    second = _kept(world)
+    assert second["client"] == first["client"]
+    assert second["tokens"]["access_token"] != first["tokens"]["access_token"]
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
+    done = subprocess.run(  # nobody follows the URL: the login's deadline ends it
+        [*argv, "--no-browser", "--timeout", "1", "--json"],
+        capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        "MCP server 'guarded' could not be logged in to: the authorization did not finish "
+        "within 1 s",
+    )
+    assert _kept(world) == second
+
+
+def test_a_server_that_does_not_ask_for_authorization_keeps_nothing(world, capsys):
+    with http_server("--http") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        servers = {"open": {"type": "http", "url": url}}
+        (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "login", "open", *_where(world), "--no-browser", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["authorized"], doc["registered"]) == (False, False)
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        (
+            "mcp.oauth.not_required",
+            "MCP server 'open' did not ask for authorization; nothing was kept",
+        )
+    ]
+    assert not world["ring"].exists()

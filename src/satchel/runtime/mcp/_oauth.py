@@ -110,15 +110,24 @@ class _Provider(OAuthClientProvider):
     neither across processes)."""
 
     def __init__(
-        self, url: str, metadata: OAuthClientMetadata, store: KeyringStore, **more: Any
+        self,
+        url: str,
+        metadata: OAuthClientMetadata,
+        store: KeyringStore,
+        *,
+        fresh: bool = False,
+        **more: Any,
     ) -> None:
         super().__init__(url, metadata, store, **more)
         self.store = store
+        self.fresh = fresh  # a login: the kept tokens are not used (nor lost until replaced)
 
     async def _initialize(self) -> None:
         await super()._initialize()
         context = self.context
-        context.token_expiry_time = self.store.expires_at
+        if self.fresh:
+            context.current_tokens = None
+        context.token_expiry_time = None if self.fresh else self.store.expires_at
         context.oauth_metadata = context.oauth_metadata or self.store.metadata
         context.protected_resource_metadata = (
             context.protected_resource_metadata or self.store.resource
@@ -238,12 +247,13 @@ async def login(
     entry = oauth_entry(server)
     store = store_for(layout, server, url)
     store.read()
-    store.tokens, store.expires_at = None, None  # a login always asks anew
+    store.deferred = True  # nothing is written until the new tokens come
+    kept = store.tokens  # a login always asks anew; these stay until then
     failures = (OAuthFlowError, OAuthRegistrationError, OAuthTokenError, CallbackRefused)
     try:
         with anyio.fail_after(timeout):
             try:
-                async with callback_listener(entry.callback_port or 0) as callback:
+                async with callback_listener(*_ports(entry, store)) as callback:
                     redirect = callback.redirect_uri(named=entry.callback_port is not None)
                     configured = _choose_client(store, entry, redirect)
                     had_client = store.client is not None
@@ -251,6 +261,7 @@ async def login(
                         url,
                         _client_metadata(redirect),
                         store,
+                        fresh=True,
                         redirect_handler=on_url,
                         callback_handler=callback.result,
                     )
@@ -263,10 +274,25 @@ async def login(
         raise LoginFailed(_words(e)) from None
     except httpx2.HTTPError as e:
         raise LoginFailed(f"the server could not be reached: {type(e).__name__}") from None
+    except OSError as e:
+        why = f"the redirect listener could not listen on 127.0.0.1: {_words(e)}"
+        raise LoginFailed(why) from None
     if status in (401, 403):
         raise LoginFailed(f"the server still answered HTTP {status} with the new token")
-    authorized = store.tokens is not None
+    authorized = store.tokens is not kept
     return LoginResult(authorized, authorized and not had_client, configured)
+
+
+def _ports(entry: OAuthEntry, store: KeyringStore) -> tuple[int, ...]:
+    """The ports to listen on, the first free one taken: the entry's callbackPort; else
+    the kept registration's (so that it can be used again), then any."""
+    if entry.callback_port is not None:
+        return (entry.callback_port,)
+    from urllib.parse import urlsplit
+
+    uris = store.client.redirect_uris or [] if store.client is not None else []
+    before = [urlsplit(str(u)).port for u in uris if urlsplit(str(u)).hostname == "127.0.0.1"]
+    return (*(p for p in before[:1] if p), 0)
 
 
 def _choose_client(store: KeyringStore, entry: OAuthEntry, redirect: str) -> bool:
@@ -332,7 +358,7 @@ def _quiet() -> None:
     receive its records)."""
     import logging
 
-    logger = logging.getLogger("mcp.client.auth")
+    logger = logging.getLogger(OAuthClientProvider.__module__)  # the SDK's flow logs there
     if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
         logger.addHandler(logging.NullHandler())
 

@@ -2,8 +2,8 @@
 follows the authorization server's redirect) lands on ``/callback`` of a port of
 127.0.0.1, which hands the authorization code to the flow.
 
-`callback_listener(port)` listens on 127.0.0.1 (`port` 0: a free one) while its
-context is open. Each connection's request head is read within `HEAD_TIMEOUT`
+`callback_listener(*ports)` listens on 127.0.0.1 (on the first of `ports` that is free;
+0: any) while its context is open. Each connection's request head is read within `HEAD_TIMEOUT`
 seconds and up to `MAX_HEAD` bytes; a ``GET /callback`` with a ``code`` (or an
 ``error``) is the answer, anything else is a 404. `Callback.result` waits for it.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 import anyio
@@ -66,9 +66,10 @@ class Callback:
 
 
 @contextlib.asynccontextmanager
-async def callback_listener(port: int = 0) -> AsyncIterator[Callback]:
-    """Listen on 127.0.0.1:`port` for the redirect while the context is open."""
-    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=port)
+async def callback_listener(*ports: int) -> AsyncIterator[Callback]:
+    """Listen on 127.0.0.1 for the redirect while the context is open, on the first of
+    `ports` that is free (0: any; none given: any). `OSError` when none is."""
+    listener = await _listen(ports or (0,))
     from anyio.abc import SocketAttribute
 
     bound = listener.extra(SocketAttribute.local_port)
@@ -85,6 +86,15 @@ async def callback_listener(port: int = 0) -> AsyncIterator[Callback]:
             yield callback
         finally:
             tg.cancel_scope.cancel()
+
+
+async def _listen(ports: tuple[int, ...]) -> Any:
+    for port in ports[:-1]:
+        try:
+            return await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=port)
+        except OSError:
+            continue
+    return await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=ports[-1])
 
 
 async def _answer(stream: SocketStream, callback: Callback) -> None:

@@ -62,6 +62,7 @@ class KeyringStore:
         self.metadata: OAuthMetadata | None = None
         self.resource: ProtectedResourceMetadata | None = None
         self.found = False  # whether the keyring held an entry when it was read
+        self.deferred = False  # a login: a registration is kept only with its tokens
 
     # -- the keyring ------------------------------------------------------------
 
@@ -138,7 +139,8 @@ class KeyringStore:
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self.client = client_info
-        self.write()
+        if not self.deferred:
+            self.write()
 
 
 def _get(service: str, name: str) -> str | None:
