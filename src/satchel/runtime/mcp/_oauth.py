@@ -177,7 +177,7 @@ class StoredAuth(httpx2.Auth):
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         if self._provider is None:
             response = yield request
-            if not _asks(response) or not self._load():
+            if not _asks(response) or not await self._load():
                 return
         assert self._provider is not None
         flow = self._provider.async_auth_flow(request)
@@ -194,9 +194,10 @@ class StoredAuth(httpx2.Auth):
         finally:
             await flow.aclose()
 
-    def _load(self) -> bool:
+    async def _load(self) -> bool:
+        """Read the keyring (once, off the event loop); whether tokens are kept."""
         if self.stored is None:
-            self._store.read()
+            await anyio.to_thread.run_sync(self._store.read)
             self.stored = self._store.tokens is not None
             if self.stored:
                 metadata = _client_metadata("http://127.0.0.1/callback")  # never used
