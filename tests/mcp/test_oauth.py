@@ -93,8 +93,9 @@ def _stats(world: dict[str, Any]) -> dict[str, int]:
         return found
 
 
-def _expire_on_the_server(world: dict[str, Any]) -> None:
-    request = urllib.request.Request(f"http://127.0.0.1:{world['port']}/test/expire", method="POST")
+def _expire_on_the_server(world: dict[str, Any], query: str = "") -> None:
+    where = f"http://127.0.0.1:{world['port']}/test/expire{query}"
+    request = urllib.request.Request(where, method="POST")
     with urllib.request.urlopen(request) as answer:
         assert answer.status == 200
 
@@ -187,9 +188,20 @@ def test_an_expired_access_token_is_refreshed_when_the_connection_starts(world):
     assert now["expires_at"] > 1.0
 
 
+def test_a_token_refused_before_it_expired_is_refreshed_once(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    _expire_on_the_server(world)  # refused, though satchel holds it as still valid
+    before = _stats(world)
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    assert _stats(world)["refresh_token"] == before["refresh_token"] + 1
+    assert _kept(world)["tokens"]["access_token"] != first["tokens"]["access_token"]
+
+
 def test_a_refused_authorization_that_cannot_be_refreshed_asks_for_a_new_login(world):
     assert _cli_login(world)[0] == 0
-    _expire_on_the_server(world)  # refused, though satchel holds it as still valid
+    _expire_on_the_server(world, "?refresh=revoke")  # and its refresh token with it
     before = _stats(world)
     sup, said = _echo(world)
     assert said is None

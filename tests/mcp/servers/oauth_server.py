@@ -10,7 +10,8 @@ and approves every authorization request at once (its ``/authorize`` redirects t
 client's redirect URI with a code: no person in the loop). Access tokens live an hour.
 
 For the tests, two routes outside OAuth: ``POST /test/expire`` makes every access token
-issued so far invalid (as if an hour had passed), and ``GET /test/stats`` counts the
+issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every refresh
+token too), and ``GET /test/stats`` counts the
 registrations and the grants of each kind, and the access tokens that are valid.
 """
 
@@ -154,6 +155,8 @@ def build(port: int, *, registration: bool, client_port: int | None) -> MCPServe
     async def expire(request: Request) -> JSONResponse:
         for token in provider.access.values():
             token.expires_at = 0
+        if request.query_params.get("refresh") == "revoke":
+            provider.refresh.clear()
         return JSONResponse({"expired": len(provider.access)})
 
     @app.custom_route("/test/stats", methods=["GET"])

@@ -15,9 +15,11 @@ deadline (`timeout`); each HTTP request has its own too.
 `StoredAuth` is what the supervisor hands its HTTP client: a request goes out as it is,
 and only when the server answers 401 (or 403 with a challenge) is the keyring read;
 with tokens there the SDK's flow takes over (an expired access token is refreshed
-first, at the token endpoint kept with it). It never starts an interactive login: when
-the stored authorization is refused and cannot be refreshed, the connection fails and
-``satchel mcp login`` is the way on. Tokens are never written to a file or a log.
+first, at the token endpoint kept with it; one the server refuses before it expired is
+refreshed once and the request sent again, as the hosts do). It never starts an
+interactive login: when the stored authorization is refused and cannot be refreshed,
+the connection fails and ``satchel mcp login`` is the way on. Tokens are never written
+to a file or a log.
 """
 
 from __future__ import annotations
@@ -180,19 +182,32 @@ class StoredAuth(httpx2.Auth):
             if not _asks(response) or not await self._load():
                 return
         assert self._provider is not None
-        flow = self._provider.async_auth_flow(request)
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                answer = yield outgoing
-                if outgoing is request and _asks(answer):  # refused, refreshed or not:
-                    self.refused = True  # only a new login helps, which is not ours to run
-                    return
-                outgoing = await flow.asend(answer)
-        except StopAsyncIteration:
-            return
-        finally:
-            await flow.aclose()
+        for retry in (False, True):
+            flow = self._provider.async_auth_flow(request)
+            try:
+                outgoing = await flow.__anext__()
+                while True:
+                    answer = yield outgoing
+                    if outgoing is request and _asks(answer):
+                        break  # refused: before the SDK would start a new authorization
+                    outgoing = await flow.asend(answer)
+            except StopAsyncIteration:
+                return
+            finally:
+                await flow.aclose()
+            if retry or not self._expire():
+                self.refused = True  # only a new login helps, which is not ours to run
+                return
+
+    def _expire(self) -> bool:
+        """Take the access token the server refused as expired, so that the next flow
+        refreshes it first (as the hosts do once on a 401); whether it can."""
+        assert self._provider is not None
+        context = self._provider.context
+        if not context.can_refresh_token():
+            return False
+        context.token_expiry_time = 1.0  # long past (the SDK reads 0 as "no expiry")
+        return True
 
     async def _load(self) -> bool:
         """Read the keyring (once, off the event loop); whether tokens are kept."""
