@@ -106,6 +106,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "error",
             "satchel mcp check and satchel serve need the MCP SDK, which this environment lacks",
         ),
+        "cli.mcp.unknown-server": Entry(
+            "error", "satchel mcp login / logout: no configured MCP server has the name asked for"
+        ),
         "cli.plugin.unknown": Entry("error", "no plugin that loads has the name asked for"),
         "cli.skill.exists": Entry("error", "the skill to create already has a SKILL.md"),
         "cli.skill.invalid": Entry("error", "the skill to create breaks the Agent Skills spec"),
@@ -555,6 +558,18 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.message.too_deep": Entry(
             "warning",
             "an MCP server answered a call with JSON nesting too deep to read; the call failed",
+        ),
+        "mcp.oauth.failed": Entry(
+            "error", "satchel mcp login could not authorize satchel for a remote MCP server"
+        ),
+        "mcp.oauth.not_remote": Entry(
+            "error", "satchel mcp login / logout named a server that has no URL to log in to"
+        ),
+        "mcp.oauth.not_required": Entry(
+            "warning", "a remote MCP server did not ask for authorization; nothing was kept"
+        ),
+        "mcp.oauth.store": Entry(
+            "error", "the system keyring cannot keep or remove a remote MCP server's tokens"
         ),
         "mcp.serve.address.refused": Entry(
             "error",

@@ -55,6 +55,8 @@ def _args(w: dict[str, Path]) -> dict[tuple[str, ...], tuple[str | Path, ...]]:
         ("policy", "export"): ("--to", "codex"),
         ("mcp", "list"): at,
         ("mcp", "check"): at,
+        ("mcp", "login"): ("no-such-server", *at),
+        ("mcp", "logout"): ("no-such-server", *at),
         ("lsp", "list"): at,
         ("lsp", "check"): at,
         ("hooks", "run"): ("stop", *at),

@@ -51,6 +51,8 @@ LOADING = {
     ("plugins",): (),
     ("mcp", "list"): (),
     ("mcp", "check"): ("--timeout", "5"),
+    ("mcp", "login"): ("plugin:extra:helper-api",),  # refused: a stdio server
+    ("mcp", "logout"): ("plugin:extra:helper-api",),
     ("lsp", "list"): (),
     ("lsp", "check"): ("--timeout", "5"),
     ("hooks",): (),
@@ -75,6 +77,8 @@ def _found(words: tuple[str, ...], doc: dict) -> bool:
         ("plugins",): '"extra"',
         ("mcp", "list"): "helper-api",
         ("mcp", "check"): "helper-api",
+        ("mcp", "login"): "'helper-api' of plugin 'extra' is a stdio server",
+        ("mcp", "logout"): "'helper-api' of plugin 'extra' is a stdio server",
         ("lsp", "list"): '"extra:helper-ls"',
         ("lsp", "check"): '"extra:helper-ls"',
         ("hooks",): '"plugin:extra"',

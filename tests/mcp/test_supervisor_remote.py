@@ -11,11 +11,11 @@ import anyio
 import pytest
 
 from satchel.runtime.mcp._supervisor import McpSupervisor
+from tests.support.keyring_file import use_file_keyring
 
 from .supervisor_support import http_server, load, supervisor, write_plugin
 
-AUTH = "MCP server '{}' answered HTTP 401: it needs authorization (satchel sends only the "
-AUTH += "literal headers of its entry; no OAuth)"
+AUTH = "MCP server '{}' answered HTTP 401: it needs authorization, and satchel keeps none for it"
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,9 @@ def test_streamable_http_and_sse_servers(layout, web):
     assert sup.servers[0].instructions == "A fixture server."
 
 
-def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, project, web):
+def test_literal_headers_are_sent_and_a_401_is_authorization_required(
+    layout, project, web, tmp_path
+):
     url = f"http://127.0.0.1:{web}/guarded/mcp"
     given = {
         "with-token": {"url": url, "headers": {"Authorization": "Bearer t0ken"}},
@@ -61,7 +63,9 @@ def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, pr
     }
     write_plugin(project, "kit", {"remote": {"type": "streamable-http", "url": url}})
     sup = supervisor(load(layout, mcp_servers=given))
-    assert anyio.run(_echo, sup, "mcp__with-token__echo") == "over http"
+    with use_file_keyring(tmp_path / "keyring.json"):  # a 401 reads it: an empty one
+        assert anyio.run(_echo, sup, "mcp__with-token__echo") == "over http"
+    assert not (tmp_path / "keyring.json").exists()
     status = {r.name: r.status for r in sup.servers}
     assert status == {"with-token": "stopped", "without": "failed", "remote": "failed"}
     assert [(d.code, d.message) for d in sup.diagnostics] == [
@@ -71,9 +75,11 @@ def test_literal_headers_are_sent_and_a_401_is_authorization_required(layout, pr
             AUTH.format("remote").replace("'remote'", "'remote' of plugin 'kit'"),
         ),
     ]
-    assert {d.hint for d in sup.diagnostics} == {
-        "put the credentials in the headers of the server's entry (literal values)"
-    }
+    assert [d.hint for d in sup.diagnostics] == [
+        f"run `satchel mcp login {name}`, or put the credentials in the headers of the "
+        "server's entry (literal values)"
+        for name in ("without", "plugin:kit:remote")
+    ]
 
 
 def test_a_server_nobody_listens_to_fails_without_echoing_its_url(layout):

@@ -33,7 +33,10 @@ HELP = (
 GROUP_HELP = {
     "lsp": "The plugins' language servers: list them, or start and check them.",
     "marketplace": "The plugin catalogues to install from: add, list, update or remove them.",
-    "mcp": "The MCP servers of the project: list them, or start and check them.",
+    "mcp": (
+        "The MCP servers of the project: list them, start and check them, or log in to "
+        "the remote ones."
+    ),
     "new": "Create a skill from a template.",
     "plugin": "Inspect one plugin directory as its author.",
     "policy": "The organisation's policy: what it refuses here, or as a host's managed file.",
@@ -100,6 +103,10 @@ VERBS = (
          "List the MCP servers configured for the project, without starting any."),
     Verb(("mcp", "check"), "satchel.cli.mcp_check",
          "Start the MCP servers, show what each offers, and stop them."),
+    Verb(("mcp", "login"), "satchel.cli.mcp_login",
+         "Authorize satchel for the remote MCP server NAME with OAuth."),
+    Verb(("mcp", "logout"), "satchel.cli.mcp_logout",
+         "Forget the OAuth tokens kept for the remote MCP server NAME."),
     Verb(("lsp", "list"), "satchel.cli.lsp_list",
          "List the language servers the enabled plugins declare, without starting any."),
     Verb(("lsp", "check"), "satchel.cli.lsp_check",

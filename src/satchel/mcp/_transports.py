@@ -17,7 +17,8 @@ for can be, as the skills client reading a file of a listed size), a stdout line
 the body of a streamable-http response, longer than the bound is not read on: reading
 stops as soon as it passes, `Wire.over` says so, and the request fails at once.
 
-streamable-http and sse: the SDK's clients, with the entry's literal headers. Every
+streamable-http and sse: the SDK's clients, with the entry's literal headers (and an
+OAuth token kept by ``satchel mcp login``, through the `auth` the caller hands). Every
 HTTP response is watched for a 401 (or 403 with a ``WWW-Authenticate`` challenge), so
 that a failed handshake can be reported as "authorization required".
 """
@@ -188,9 +189,16 @@ async def _write(proc: LongProcess, source: MemoryObjectReceiveStream[SessionMes
 
 @contextlib.asynccontextmanager
 async def remote_streams(
-    transport: str, url: str, headers: Mapping[str, str], wire: Wire, *, timeout: float
+    transport: str,
+    url: str,
+    headers: Mapping[str, str],
+    wire: Wire,
+    *,
+    timeout: float,
+    auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[Streams]:
-    """Streams to a streamable-http or sse server at `url`, sending `headers` as given."""
+    """Streams to a streamable-http or sse server at `url`, sending `headers` as given
+    (and `auth`'s, when the server asks: `satchel.runtime.mcp._oauth.StoredAuth`)."""
 
     async def watch(response: httpx2.Response) -> None:
         challenged = "www-authenticate" in response.headers
@@ -211,7 +219,7 @@ async def remote_streams(
             )
 
         async with sse_client(
-            url, headers=dict(headers), timeout=timeout, httpx_client_factory=factory
+            url, headers=dict(headers), timeout=timeout, httpx_client_factory=factory, auth=auth
         ) as streams:
             yield streams
         return
@@ -220,6 +228,7 @@ async def remote_streams(
         timeout=limits,
         event_hooks=hooks,
         transport=_Bounded(httpx2.AsyncHTTPTransport(), wire),
+        auth=auth,
     )
     async with client, streamable_http_client(url, http_client=client) as streams:
         yield streams

@@ -3,7 +3,9 @@
 Every enabled server of `Environment.mcp_servers` starts at once (the host's own and
 trusted plugins'; none when `Options.executable` is False), each with its own
 start-up timeout: a server that fails to start, to connect, to authenticate or to
-finish the handshake is reported and the others go on. A running server's tools,
+finish the handshake is reported and the others go on. A remote server that asks for
+authorization gets the OAuth tokens ``satchel mcp login`` kept in the keyring
+(`satchel.runtime.mcp._oauth.StoredAuth`), refreshed when they expired. A running server's tools,
 prompts and resources are listed once, under Claude Code's names
 (`satchel.mcp._names`), a Vibe plugin's ``toolOverrides`` applied
 (`satchel.runtime.mcp._overrides`). Stopping ends every stdio server's whole process group.
@@ -87,6 +89,7 @@ if TYPE_CHECKING:
 
     from satchel._environment import Environment
     from satchel.mcp._transports import Wire
+    from satchel.runtime.mcp._oauth import StoredAuth
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "DEFAULT_TIMEOUT", "McpSupervisor"]
 
@@ -94,7 +97,10 @@ DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handsha
 DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
 DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at stop
 DECLINED = "mcp.elicitation.declined"
-AUTH_HINT = "put the credentials in the headers of the server's entry (literal values)"
+AUTH_HINT = (
+    "run `satchel mcp login {name}`, or put the credentials in the headers of the server's "
+    "entry (literal values)"
+)
 _TAIL = 300  # characters of a server's stderr quoted in a failure message
 _Offer = TypeVar("_Offer", McpTool, McpPrompt)
 
@@ -115,6 +121,7 @@ class _Link:
     raw_prompts: tuple[McpPrompt, ...] = ()
     listener: Listener | None = None
     changes: MemoryObjectSendStream[None] | None = None  # a new list of tools is due
+    auth: StoredAuth | None = None  # a remote server's: the OAuth kept by `mcp login`
 
 
 class McpSupervisor:
@@ -406,8 +413,9 @@ class McpSupervisor:
         if server.transport != "stdio":
             assert server.url is not None
             url = self._url(server)
+            link.auth = _stored_auth(self._env, server, url)
             async with remote_streams(
-                server.transport, url, server.headers, wire, timeout=link.timeout
+                server.transport, url, server.headers, wire, timeout=link.timeout, auth=link.auth
             ) as streams:
                 yield streams
             return
@@ -454,12 +462,9 @@ class McpSupervisor:
 
     def _fail(self, link: _Link, why: str, wire: Wire) -> None:
         code = "connection_failed"
-        if wire.status is not None:
-            code = "authorization_required"
-            why = (
-                f"answered HTTP {wire.status}: it needs authorization (satchel sends only "
-                "the literal headers of its entry; no OAuth)"
-            )
+        asked = _authorization(wire, link.auth)
+        if asked is not None:
+            code, why = "authorization_required", asked
         details = [why]
         if wire.exit_code is not None:
             details.append(f"it exited with status {wire.exit_code}")
@@ -470,7 +475,7 @@ class McpSupervisor:
         tail = link.report.stderr.strip()
         if tail:
             details.append("its stderr ends: " + " ".join(tail[-_TAIL:].split()))
-        hint = AUTH_HINT if wire.status is not None else None
+        hint = AUTH_HINT.format(name=server_id(link.server)) if asked is not None else None
         message = _said(link.server, "; ".join(details))
         found = diagnostic(_code(link.server, code), message, link.server.path, hint=hint)
         link.report = replace(link.report, status="failed", diagnostics=(found,))
@@ -551,6 +556,24 @@ def _link(env: Environment, server: McpServer, timeout: float, call_timeout: flo
         _seconds(server.extras.get("tool_timeout_sec"), call_timeout),
         ServerReport(server, status, diagnostics=() if refused is None else (refused,)),
     )
+
+
+def _stored_auth(env: Environment, server: McpServer, url: str) -> StoredAuth:
+    from satchel.runtime.mcp._oauth import StoredAuth
+
+    return StoredAuth(env.layout, server, url)
+
+
+def _authorization(wire: Wire, auth: StoredAuth | None) -> str | None:
+    """Why the server refused satchel, when it asked for authorization; else None."""
+    if wire.status is None or (auth is not None and auth.stored and not auth.refused):
+        return None
+    if auth is not None and auth.refused:
+        return (
+            f"answered HTTP {wire.status}: it refused the authorization satchel keeps for it "
+            "(satchel mcp login), which could not be refreshed"
+        )
+    return f"answered HTTP {wire.status}: it needs authorization, and satchel keeps none for it"
 
 
 def _seconds(value: object, default: float) -> float:

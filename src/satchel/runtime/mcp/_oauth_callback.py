@@ -1,0 +1,131 @@
+"""The loopback redirect listener of an OAuth login: the browser (or anything that
+follows the authorization server's redirect) lands on ``/callback`` of a port of
+127.0.0.1, which hands the authorization code to the flow.
+
+`callback_listener(*ports)` listens on 127.0.0.1 (on the first of `ports` that is free;
+0: any) while its context is open. Each connection's request head is read within `HEAD_TIMEOUT`
+seconds and up to `MAX_HEAD` bytes; a ``GET /callback`` with a ``code`` (or an
+``error``) is the answer, anything else is a 404. `Callback.result` waits for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
+
+import anyio
+
+if TYPE_CHECKING:
+    from anyio.abc import SocketStream
+    from mcp.shared.auth import AuthorizationCodeResult
+
+__all__ = ["Callback", "CallbackRefused", "callback_listener"]
+
+PATH = "/callback"
+HEAD_TIMEOUT = 10.0  # seconds one connection has to send its request head
+MAX_HEAD = 16 * 1024  # bytes of a request head read
+_DONE = b"<!doctype html><title>satchel</title><p>Authorization complete; you may close this page."
+_REFUSED = b"<!doctype html><title>satchel</title><p>Authorization was refused."
+_MISSING = b"not found"
+
+
+class CallbackRefused(Exception):
+    """The authorization server redirected with an ``error`` instead of a code."""
+
+
+@dataclass(eq=False)
+class Callback:
+    """The listener's port and, once it came, the redirect's parameters."""
+
+    port: int
+    host: str = "127.0.0.1"
+    params: dict[str, str] = field(default_factory=dict)
+    arrived: anyio.Event = field(default_factory=anyio.Event)
+
+    def redirect_uri(self, *, named: bool = False) -> str:
+        """The redirect URI to register (`named`: ``localhost``, as a client registered
+        by hand for a fixed port is, else the loopback address)."""
+        return f"http://{'localhost' if named else self.host}:{self.port}{PATH}"
+
+    async def result(self) -> AuthorizationCodeResult:
+        """The authorization code and state, once the redirect arrived."""
+        from mcp.shared.auth import AuthorizationCodeResult
+
+        await self.arrived.wait()
+        if "error" in self.params:
+            what = self.params["error"]
+            said = self.params.get("error_description")
+            raise CallbackRefused(f"{what}: {said}" if said else what)
+        found = self.params
+        return AuthorizationCodeResult(
+            code=found.get("code", ""), state=found.get("state"), iss=found.get("iss")
+        )
+
+
+@contextlib.asynccontextmanager
+async def callback_listener(*ports: int) -> AsyncIterator[Callback]:
+    """Listen on 127.0.0.1 for the redirect while the context is open, on the first of
+    `ports` that is free (0: any; none given: any). `OSError` when none is."""
+    listener = await _listen(ports or (0,))
+    from anyio.abc import SocketAttribute
+
+    bound = listener.extra(SocketAttribute.local_port)
+    callback = Callback(bound)
+    async with listener, anyio.create_task_group() as tg:
+
+        async def handle(stream: SocketStream) -> None:
+            async with stream:
+                with anyio.move_on_after(HEAD_TIMEOUT):
+                    await _answer(stream, callback)
+
+        tg.start_soon(listener.serve, handle)
+        try:
+            yield callback
+        finally:
+            tg.cancel_scope.cancel()
+
+
+async def _listen(ports: tuple[int, ...]) -> Any:
+    for port in ports[:-1]:
+        try:
+            return await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=port)
+        except OSError:
+            continue
+    return await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=ports[-1])
+
+
+async def _answer(stream: SocketStream, callback: Callback) -> None:
+    head = await _head(stream)
+    line = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
+    target = urlsplit(line[1]) if len(line) == 3 and line[0] == "GET" else None
+    params = {k: v[0] for k, v in parse_qs(target.query).items()} if target else {}
+    if target is None or target.path != PATH or not ({"code", "error"} & params.keys()):
+        await _send(stream, 404, _MISSING)
+        return
+    if not callback.arrived.is_set():
+        callback.params = params
+        callback.arrived.set()
+    await _send(stream, 200, _REFUSED if "error" in params else _DONE)
+
+
+async def _head(stream: SocketStream) -> bytes:
+    data = b""
+    while b"\r\n\r\n" not in data and len(data) < MAX_HEAD:
+        try:
+            data += await stream.receive(4096)
+        except (anyio.EndOfStream, anyio.BrokenResourceError):
+            break
+    return data
+
+
+async def _send(stream: SocketStream, status: int, body: bytes) -> None:
+    reason = {200: "OK", 404: "Not Found"}[status]
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/html; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await stream.send(head.encode("latin-1") + body)

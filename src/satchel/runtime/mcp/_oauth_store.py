@@ -1,0 +1,172 @@
+"""Where a remote MCP server's OAuth authorization is kept: one entry of the system
+keyring per server, never a plain file.
+
+The entry's service is ``<client> mcp oauth`` (``satchel mcp oauth``); its user is the
+server's name among all servers (`satchel.mcp._names.server_id`) and a digest of the
+URL it connects to, so that a changed URL never receives another server's token. The
+entry holds one JSON object: the tokens, when the access token expires (seconds since
+the epoch), the client registration (dynamic, or the entry's configured client id),
+and the authorization server's metadata found when the tokens were issued (so that a
+refresh goes to its token endpoint without a new discovery).
+
+`KeyringStore` is the SDK's ``TokenStorage`` over that entry. A keyring that cannot be
+read reads as nothing stored; one that cannot be written raises `StoreFailed`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from satchel.mcp._names import server_id
+
+if TYPE_CHECKING:
+    from mcp.shared.auth import (
+        OAuthClientInformationFull,
+        OAuthMetadata,
+        OAuthToken,
+        ProtectedResourceMetadata,
+    )
+
+    from satchel.layout import Layout
+    from satchel.mcp._spec import McpServer
+
+__all__ = ["KeyringStore", "StoreFailed", "entry_name", "service"]
+
+
+class StoreFailed(Exception):
+    """The keyring could not keep or forget an authorization; the message says why."""
+
+
+def service(layout: Layout) -> str:
+    """The keyring service every server's authorization is kept under."""
+    return f"{layout.client} mcp oauth"
+
+
+def entry_name(server: McpServer, url: str) -> str:
+    """The keyring user of `server` connecting to `url`."""
+    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
+    return f"{server_id(server)} {digest}"
+
+
+class KeyringStore:
+    """The SDK's token storage, kept in the keyring entry `name` of `service`."""
+
+    def __init__(self, service: str, name: str) -> None:
+        self.service = service
+        self.name = name
+        self.tokens: OAuthToken | None = None
+        self.expires_at: float | None = None
+        self.client: OAuthClientInformationFull | None = None
+        self.metadata: OAuthMetadata | None = None
+        self.resource: ProtectedResourceMetadata | None = None
+        self.found = False  # whether the keyring held an entry when it was read
+        self.deferred = False  # a login: a registration is kept only with its tokens
+
+    # -- the keyring ------------------------------------------------------------
+
+    def read(self) -> None:
+        """Load the entry (nothing when there is none or the keyring cannot be read)."""
+        from mcp.shared.auth import (
+            OAuthClientInformationFull,
+            OAuthMetadata,
+            OAuthToken,
+            ProtectedResourceMetadata,
+        )
+
+        text = _get(self.service, self.name)
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return
+        self.found = True
+        self.tokens = _parsed(OAuthToken, data.get("tokens"))
+        expires = data.get("expires_at")
+        self.expires_at = float(expires) if isinstance(expires, int | float) else None
+        self.client = _parsed(OAuthClientInformationFull, data.get("client"))
+        self.metadata = _parsed(OAuthMetadata, data.get("metadata"))
+        self.resource = _parsed(ProtectedResourceMetadata, data.get("resource"))
+
+    def write(self) -> None:
+        """Keep the whole entry; `StoreFailed` when the keyring refuses."""
+        record = {
+            "tokens": _dumped(self.tokens),
+            "expires_at": self.expires_at,
+            "client": _dumped(self.client),
+            "metadata": _dumped(self.metadata),
+            "resource": _dumped(self.resource),
+        }
+        try:
+            import keyring
+
+            keyring.set_password(self.service, self.name, json.dumps(record))
+        except Exception as e:  # noqa: BLE001  # any keyring failure is reported, never a traceback
+            raise StoreFailed(_why(e)) from None
+
+    def forget(self) -> bool:
+        """Remove the entry; whether there was one. `StoreFailed` when the keyring refuses."""
+        try:
+            import keyring
+            from keyring.errors import PasswordDeleteError
+
+            if keyring.get_password(self.service, self.name) is None:
+                return False
+            try:
+                keyring.delete_password(self.service, self.name)
+            except PasswordDeleteError:
+                return False
+        except Exception as e:  # noqa: BLE001  # any keyring failure is reported, never a traceback
+            raise StoreFailed(_why(e)) from None
+        return True
+
+    # -- the SDK's TokenStorage -------------------------------------------------
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        from mcp.shared.auth_utils import calculate_token_expiry
+
+        self.tokens = tokens
+        self.expires_at = calculate_token_expiry(tokens.expires_in)
+        self.write()
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+        if not self.deferred:
+            self.write()
+
+
+def _get(service: str, name: str) -> str | None:
+    try:
+        import keyring
+
+        return keyring.get_password(service, name)
+    except Exception:  # noqa: BLE001  # a keyring that cannot be read holds nothing
+        return None
+
+
+def _parsed(kind: Any, value: object) -> Any:
+    """`value` validated as the pydantic model `kind`; None when it is not one."""
+    from pydantic import ValidationError
+
+    if not isinstance(value, dict):
+        return None
+    try:
+        return kind.model_validate(value)
+    except ValidationError:
+        return None
+
+
+def _dumped(value: Any) -> Any:
+    return None if value is None else value.model_dump(mode="json", exclude_none=True)
+
+
+def _why(e: Exception) -> str:
+    return " ".join(str(e).split()) or type(e).__name__

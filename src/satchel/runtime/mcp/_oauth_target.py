@@ -1,0 +1,82 @@
+"""Which remote MCP server ``satchel mcp login NAME`` / ``logout NAME`` means, and the
+URL it connects to, found as the supervisor finds them: NAME is a server's bare name
+(the first of that name, in precedence order) or a plugin's as
+``plugin:<plugin>:<server>``; a plugin's userConfig values and the url's ``${VAR}``
+are filled in (`satchel.runtime.mcp._supervisor`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from satchel._model import model
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.mcp._names import server_id
+from satchel.mcp._parse import expand_url, url_problem
+from satchel.plugins._options import option_values
+from satchel.runtime.mcp._launch import LaunchRefused, with_options
+
+if TYPE_CHECKING:
+    from satchel._environment import Environment
+    from satchel.mcp._spec import McpServer
+
+__all__ = ["NOT_REMOTE", "UNKNOWN", "Remote", "TargetRefused", "remote_target"]
+
+UNKNOWN = "cli.mcp.unknown-server"
+NOT_REMOTE = "mcp.oauth.not_remote"
+
+
+@model
+class Remote:
+    """A remote server as it connects: its entry (options filled) and its URL."""
+
+    server: McpServer
+    url: str
+
+
+class TargetRefused(Exception):
+    """NAME names no remote server satchel can authorize for; `diagnostic` says why."""
+
+    def __init__(self, found: Diagnostic) -> None:
+        super().__init__(found.message)
+        self.diagnostic = found
+
+
+def remote_target(env: Environment, name: str, environ: Mapping[str, str]) -> Remote:
+    """The remote server `name` names in `env`. Raises `TargetRefused`."""
+    servers = env.mcp_servers.servers
+    found = next((s for s in servers if server_id(s) == name), None) or next(
+        (s for s in servers if s.name == name), None
+    )
+    if found is None:
+        known = ", ".join(server_id(s) for s in servers) or "none"
+        message = f"no MCP server is named {name!r} (configured: {known})"
+        raise TargetRefused(diagnostic(UNKNOWN, message))
+    who = _who(found)
+    if found.transport == "stdio" or found.url is None:
+        message = f"{who} is a stdio server: it is started, not logged in to"
+        raise TargetRefused(diagnostic(NOT_REMOTE, message, found.path))
+    server = _filled(env, found)
+    url = expand_url(server.url or "", environ)
+    why = url_problem(url)
+    if why is not None:
+        message = f"{who}: its url, its variables filled in, {why}"
+        raise TargetRefused(diagnostic(NOT_REMOTE, message, found.path))
+    return Remote(server, url)
+
+
+def _filled(env: Environment, server: McpServer) -> McpServer:
+    plugin = env.plugins.plugins.get(server.plugin) if server.plugin is not None else None
+    if plugin is None:
+        return server
+    try:
+        return with_options(server, plugin, option_values(env.layout, plugin))
+    except LaunchRefused as refused:
+        raise TargetRefused(refused.diagnostic) from None
+
+
+def _who(server: McpServer) -> str:
+    if server.plugin is not None:
+        return f"MCP server {server.name!r} of plugin {server.plugin!r}"
+    return f"MCP server {server.name!r}"

@@ -1,0 +1,189 @@
+"""An MCP server written with the SDK that requires OAuth, and the authorization
+server it trusts, both served by one uvicorn process on 127.0.0.1 (printed as
+``port=N``), with the SDK's own server-side auth pieces.
+
+The MCP server is at ``/mcp``; its protected-resource metadata (RFC 9728) names the
+authorization server at the origin, which publishes its metadata (RFC 8414), registers
+clients dynamically (RFC 7591; ``--no-registration`` turns that off, leaving only the
+client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``),
+and approves every authorization request at once (its ``/authorize`` redirects to the
+client's redirect URI with a code: no person in the loop). Access tokens live an hour.
+
+For the tests, two routes outside OAuth: ``POST /test/expire`` makes every access token
+issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every refresh
+token too), and ``GET /test/stats`` counts the
+registrations and the grants of each kind, and the access tokens that are valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import socket
+import time
+
+from mcp.server.auth.provider import (
+    AccessToken,
+    AuthorizationCode,
+    AuthorizationParams,
+    RefreshToken,
+    construct_redirect_uri,
+)
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from pydantic import AnyUrl
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+LIFETIME = 3600  # seconds an access token is valid
+
+
+class Approving:
+    """An authorization server that approves every request, in memory."""
+
+    def __init__(self) -> None:
+        self.clients: dict[str, OAuthClientInformationFull] = {}
+        self.codes: dict[str, AuthorizationCode] = {}
+        self.refresh: dict[str, RefreshToken] = {}
+        self.access: dict[str, AccessToken] = {}
+        self.counts = {"registrations": 0, "authorization_code": 0, "refresh_token": 0}
+
+    async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
+        return self.clients.get(client_id)
+
+    async def register_client(self, client_info: OAuthClientInformationFull) -> None:
+        assert client_info.client_id is not None
+        self.clients[client_info.client_id] = client_info
+        self.counts["registrations"] += 1
+
+    async def authorize(
+        self, client: OAuthClientInformationFull, params: AuthorizationParams
+    ) -> str:
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = AuthorizationCode(
+            code=code,
+            scopes=params.scopes or [],
+            expires_at=time.time() + 300,
+            client_id=client.client_id or "",
+            code_challenge=params.code_challenge,
+            redirect_uri=params.redirect_uri,
+            redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
+            resource=params.resource,
+        )
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
+
+    async def load_authorization_code(
+        self, client: OAuthClientInformationFull, authorization_code: str
+    ) -> AuthorizationCode | None:
+        return self.codes.get(authorization_code)
+
+    async def exchange_authorization_code(
+        self, client: OAuthClientInformationFull, authorization_code: AuthorizationCode
+    ) -> OAuthToken:
+        del self.codes[authorization_code.code]
+        self.counts["authorization_code"] += 1
+        return self._issue(client, authorization_code.scopes, authorization_code.resource)
+
+    async def load_refresh_token(
+        self, client: OAuthClientInformationFull, refresh_token: str
+    ) -> RefreshToken | None:
+        return self.refresh.get(refresh_token)
+
+    async def exchange_refresh_token(
+        self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
+    ) -> OAuthToken:
+        del self.refresh[refresh_token.token]
+        self.counts["refresh_token"] += 1
+        return self._issue(client, scopes or refresh_token.scopes, refresh_token.resource)
+
+    async def load_access_token(self, token: str) -> AccessToken | None:
+        found = self.access.get(token)
+        if found is None or (found.expires_at is not None and found.expires_at < time.time()):
+            return None
+        return found
+
+    async def revoke_token(self, token: AccessToken | RefreshToken) -> None:
+        self.access.pop(token.token, None)
+        self.refresh.pop(token.token, None)
+
+    def _issue(
+        self, client: OAuthClientInformationFull, scopes: list[str], resource: str | None
+    ) -> OAuthToken:
+        access, refresh = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        client_id = client.client_id or ""
+        expires = int(time.time()) + LIFETIME
+        self.access[access] = AccessToken(
+            token=access, client_id=client_id, scopes=scopes, expires_at=expires, resource=resource
+        )
+        self.refresh[refresh] = RefreshToken(
+            token=refresh, client_id=client_id, scopes=scopes, resource=resource
+        )
+        return OAuthToken(
+            access_token=access,
+            expires_in=LIFETIME,
+            refresh_token=refresh,
+            scope=" ".join(scopes) or None,
+        )
+
+
+def build(port: int, *, registration: bool, client_port: int | None) -> MCPServer:
+    base = f"http://127.0.0.1:{port}"
+    provider = Approving()
+    if client_port is not None:
+        provider.clients["fixed-client"] = OAuthClientInformationFull(
+            client_id="fixed-client",
+            redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
+            token_endpoint_auth_method="none",
+        )
+    auth = AuthSettings(
+        issuer_url=base,
+        resource_server_url=f"{base}/mcp",
+        validate_token_resource=False,
+        client_registration_options=ClientRegistrationOptions(enabled=registration),
+    )
+    app = MCPServer(
+        "guarded", instructions="An OAuth fixture.", auth=auth, auth_server_provider=provider
+    )
+
+    @app.tool()
+    def echo(text: str) -> str:
+        """Echo the text back."""
+        return text
+
+    @app.custom_route("/test/expire", methods=["POST"])
+    async def expire(request: Request) -> JSONResponse:
+        for token in provider.access.values():
+            token.expires_at = 0
+        if request.query_params.get("refresh") == "revoke":
+            provider.refresh.clear()
+        return JSONResponse({"expired": len(provider.access)})
+
+    @app.custom_route("/test/stats", methods=["GET"])
+    async def stats(request: Request) -> JSONResponse:
+        valid = [t for t in provider.access.values() if t.expires_at]
+        return JSONResponse({**provider.counts, "valid": len(valid)})
+
+    return app
+
+
+def main() -> None:
+    import anyio
+    import uvicorn
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--no-registration", action="store_true")
+    parser.add_argument("--client-port", type=int)
+    args = parser.parse_args()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    app = build(port, registration=not args.no_registration, client_port=args.client_port)
+    print(f"port={port}", flush=True)
+    config = uvicorn.Config(app.streamable_http_app(), log_level="warning", lifespan="on")
+    anyio.run(uvicorn.Server(config).serve, [sock])
+
+
+if __name__ == "__main__":
+    main()

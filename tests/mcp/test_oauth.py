@@ -1,0 +1,363 @@
+"""OAuth for remote MCP servers: an SDK MCP server that requires OAuth, with the SDK's
+authorization server beside it (servers/oauth_server.py, one process per module on
+127.0.0.1), logged in to by ``satchel mcp login`` in a real process whose redirect the
+test follows with an HTTP GET (no browser), its tokens in a file keyring outside HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from satchel.cli import main
+from satchel.runtime.mcp._supervisor import McpSupervisor
+from tests.cli.support import check_golden
+from tests.support.checkout import CHECKOUT
+from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
+
+from .supervisor_support import SERVERS, http_server, load, port_printed, supervisor
+
+SERVICE = "satchel mcp oauth"
+DEADLINE = 60  # seconds: only a "did not hang" bound
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[int]:
+    """The OAuth-protected server and its authorization server; yields the port."""
+    with port_printed([sys.executable, str(SERVERS / "oauth_server.py")]) as port:
+        yield port
+
+
+@pytest.fixture
+def world(tmp_path: Path, project: Path, home: Path, layout: Any, guarded: int) -> dict[str, Any]:
+    """A trusted project whose .mcp.json names the guarded server, and the keyring file
+    (outside HOME) every process of the test uses."""
+    url = f"http://127.0.0.1:{guarded}/mcp"
+    servers = {"guarded": {"type": "http", "url": url}, "local": {"command": "true"}}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    ring = tmp_path / "keyring.json"
+    return {"url": url, "port": guarded, "ring": ring, "layout": layout}
+
+
+def _process_env(world: dict[str, Any]) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(CHECKOUT),
+        "PYTHON_KEYRING_BACKEND": BACKEND,
+        VARIABLE: str(world["ring"]),
+        "HOME": str(world["layout"].home),
+    }
+
+
+def _where(world: dict[str, Any]) -> list[str]:
+    layout = world["layout"]
+    return ["--project", str(layout.project), "--home", str(layout.home), "--trust"]
+
+
+def _cli_login(world: dict[str, Any], *more: str, name: str = "guarded") -> tuple[int, str, str]:
+    """``satchel mcp login NAME --json`` in a real process (`more` in place of
+    ``--json``, when given): the authorization URL it prints on stderr is followed with
+    a GET (the authorization server approves at once and redirects to satchel's
+    loopback listener)."""
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", name, *_where(world)]
+    proc = subprocess.Popen(
+        [*argv, "--no-browser", *(more or ("--json",))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=_process_env(world), cwd=world["layout"].home.parent,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith(f"http://127.0.0.1:{world.get('at', world['port'])}/authorize?"):
+            with urllib.request.urlopen(line.strip(), timeout=DEADLINE) as answer:
+                assert answer.status == 200
+                assert b"Authorization complete" in answer.read()
+            break
+    out, err = proc.communicate(timeout=DEADLINE)
+    return proc.returncode, out, "".join(seen) + err
+
+
+def _stats(world: dict[str, Any]) -> dict[str, int]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{world['port']}/test/stats") as answer:
+        found: dict[str, int] = json.loads(answer.read())
+        return found
+
+
+def _expire_on_the_server(world: dict[str, Any], query: str = "") -> None:
+    where = f"http://127.0.0.1:{world['port']}/test/expire{query}"
+    request = urllib.request.Request(where, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        assert answer.status == 200
+
+
+def _kept(world: dict[str, Any]) -> dict[str, Any]:
+    """The one keyring entry of the guarded server, parsed."""
+    entries = json.loads(world["ring"].read_text()) if world["ring"].exists() else {}
+    mine = {k: v for k, v in entries.items() if k.startswith(f"{SERVICE}\tguarded ")}
+    assert len(mine) <= 1, mine
+    return {} if not mine else json.loads(next(iter(mine.values())))
+
+
+def _echo(world: dict[str, Any]) -> tuple[McpSupervisor, str | None]:
+    """Start the guarded server's connection, call its echo, stop."""
+    sup = supervisor(load(world["layout"]), only=("guarded",))
+
+    async def run() -> str | None:
+        async with sup:
+            if sup.servers[0].status != "running":
+                return None
+            return (await sup.call_tool("mcp__guarded__echo", {"text": "authorized"})).text
+
+    with use_file_keyring(world["ring"]):
+        return sup, anyio.run(run)
+
+
+def _files_hold(root: Path, secret: str) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file() and secret.encode() in p.read_bytes()]
+
+
+def test_before_login_the_connection_fails_and_names_the_login(world):
+    sup, said = _echo(world)
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it needs authorization, and satchel keeps "
+        "none for it",
+    )
+    assert found.hint == (
+        "run `satchel mcp login guarded`, or put the credentials in the headers of the "
+        "server's entry (literal values)"
+    )
+
+
+def test_login_keeps_the_tokens_in_the_keyring_and_the_connection_then_works(world):
+    before = _stats(world)
+    code, out, err = _cli_login(world)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc == {
+        "version": 1,
+        "server": "guarded",
+        "url": world["url"],
+        "authorized": True,
+        "registered": True,
+        "configured_client": False,
+        "diagnostics": [],
+    }
+    after = _stats(world)
+    assert after["registrations"] == before["registrations"] + 1  # dynamic registration
+    assert after["authorization_code"] == before["authorization_code"] + 1
+    kept = _kept(world)
+    token = kept["tokens"]["access_token"]
+    assert kept["tokens"]["refresh_token"] and kept["client"]["client_id"]
+    assert kept["metadata"]["token_endpoint"] == f"http://127.0.0.1:{world['port']}/token"
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    layout = world["layout"]
+    for secret in (token, kept["tokens"]["refresh_token"]):
+        assert secret not in out + err
+        assert _files_hold(layout.home, secret) == []
+        assert _files_hold(layout.project, secret) == []
+
+
+def test_an_expired_access_token_is_refreshed_when_the_connection_starts(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    _expire_on_the_server(world)  # the old access token is refused from now on
+    record = {**first, "expires_at": 1.0}  # and satchel knows it expired (an hour passed)
+    with use_file_keyring(world["ring"]) as ring:
+        [name] = [k.split("\t", 1)[1] for k in json.loads(world["ring"].read_text())]
+        ring.set_password(SERVICE, name, json.dumps(record))
+    before = _stats(world)
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    assert _stats(world)["refresh_token"] == before["refresh_token"] + 1
+    now = _kept(world)
+    assert now["tokens"]["access_token"] != first["tokens"]["access_token"]
+    assert now["expires_at"] > 1.0
+
+
+def test_a_token_refused_before_it_expired_is_refreshed_once(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    _expire_on_the_server(world)  # refused, though satchel holds it as still valid
+    before = _stats(world)
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    assert _stats(world)["refresh_token"] == before["refresh_token"] + 1
+    assert _kept(world)["tokens"]["access_token"] != first["tokens"]["access_token"]
+
+
+def test_a_refused_authorization_that_cannot_be_refreshed_asks_for_a_new_login(world):
+    assert _cli_login(world)[0] == 0
+    _expire_on_the_server(world, "?refresh=revoke")  # and its refresh token with it
+    before = _stats(world)
+    sup, said = _echo(world)
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it refused the authorization satchel keeps "
+        "for it (satchel mcp login), which could not be refreshed",
+    )
+    assert _stats(world) == before  # no registration, no grant: a connection never logs in
+    argv = [sys.executable, "-m", "satchel", "mcp", "check", "--server", "guarded"]
+    done = subprocess.run(
+        [*argv, *_where(world), "--json"],
+        capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert [d["code"] for d in json.loads(done.stdout)["diagnostics"]] == [
+        "mcp.server.authorization_required"
+    ]
+    assert done.stderr == ""  # the SDK's log of a failed flow never reaches the terminal
+
+
+def test_logout_removes_the_tokens_and_the_connection_fails_again(world, capsys):
+    assert _cli_login(world)[0] == 0
+    assert _kept(world)
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["server"], doc["removed"], doc["diagnostics"]) == ("guarded", True, [])
+    assert _kept(world) == {}
+    sup, said = _echo(world)
+    assert said is None
+    assert [d.code for d in sup.diagnostics] == ["mcp.server.authorization_required"]
+
+
+def test_login_and_logout_refuse_an_unknown_name_and_a_stdio_server(world, capsys):
+    with use_file_keyring(world["ring"]):
+        for verb in ("login", "logout"):
+            assert main(["mcp", verb, "nope", *_where(world), "--json"]) == 1
+            [unknown] = json.loads(capsys.readouterr().out)["diagnostics"]
+            assert (unknown["code"], unknown["message"]) == (
+                "cli.mcp.unknown-server",
+                "no MCP server is named 'nope' (configured: guarded, local)",
+            )
+            assert main(["mcp", verb, "local", *_where(world), "--json"]) == 1
+            [local] = json.loads(capsys.readouterr().out)["diagnostics"]
+            assert (local["code"], local["message"]) == (
+                "mcp.oauth.not_remote",
+                "MCP server 'local' is a stdio server: it is started, not logged in to",
+            )
+    assert not world["ring"].exists()
+
+
+def test_login_and_logout_say_what_they_did(world, capsys):
+    code, out, _ = _cli_login(world, "--timeout", "60")
+    assert code == 0
+    check_golden("mcp-login.txt", out)
+    for name in ("mcp-logout.txt", "mcp-logout-again.txt"):
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "logout", "guarded", *_where(world)]) == 0
+        done = capsys.readouterr()
+        assert done.err == ""
+        check_golden(name, done.out)
+
+
+@pytest.fixture(scope="module")
+def unregistering() -> Iterator[tuple[int, int]]:
+    """A server whose authorization server registers no client dynamically: only
+    ``fixed-client``, registered by hand for ``http://localhost:<callback>/callback``;
+    yields its port and that callback port."""
+    with socket.socket() as sock:  # a port that was free a moment ago
+        sock.bind(("127.0.0.1", 0))
+        callback = sock.getsockname()[1]
+    argv = [sys.executable, str(SERVERS / "oauth_server.py"), "--no-registration"]
+    with port_printed([*argv, "--client-port", str(callback)]) as port:
+        yield port, callback
+
+
+@pytest.fixture
+def by_hand(world: dict[str, Any], unregistering: tuple[int, int]) -> dict[str, Any]:
+    """The project's entry for that server names the client and its callback port
+    (Claude Code's ``oauth`` object)."""
+    port, callback = unregistering
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    return {**world, "url": url, "at": port}
+
+
+def test_a_client_id_in_the_entry_is_used_where_there_is_no_registration(by_hand):
+    code, out, err = _cli_login(by_hand)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert (doc["authorized"], doc["registered"], doc["configured_client"]) == (True, False, True)
+    assert _kept(by_hand)["client"]["client_id"] == "fixed-client"
+    sup, said = _echo(by_hand)
+    assert said == "authorized", sup.diagnostics
+
+
+def test_without_registration_or_a_client_id_the_login_fails_with_a_diagnostic(by_hand):
+    project = by_hand["layout"].project
+    servers = {"guarded": {"type": "http", "url": by_hand["url"]}}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(by_hand)]
+    done = subprocess.run(
+        [*argv, "--no-browser", "--json"],
+        capture_output=True, text=True, env=_process_env(by_hand), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert found["code"] == "mcp.oauth.failed"
+    assert found["message"].startswith("MCP server 'guarded' could not be logged in to: ")
+    assert "Traceback" not in done.stderr
+    assert _kept(by_hand) == {}
+
+
+def test_a_new_login_reuses_the_registration_and_a_failed_one_keeps_the_tokens(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    before = _stats(world)
+    code, out, _ = _cli_login(world)
+    assert code == 0
+    assert json.loads(out)["registered"] is False  # the kept registration, its port again
+    assert _stats(world)["registrations"] == before["registrations"]
+    second = _kept(world)
+    assert second["client"] == first["client"]
+    assert second["tokens"]["access_token"] != first["tokens"]["access_token"]
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
+    done = subprocess.run(  # nobody follows the URL: the login's deadline ends it
+        [*argv, "--no-browser", "--timeout", "1", "--json"],
+        capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        "MCP server 'guarded' could not be logged in to: the authorization did not finish "
+        "within 1 s",
+    )
+    assert _kept(world) == second
+
+
+def test_a_server_that_does_not_ask_for_authorization_keeps_nothing(world, capsys):
+    with http_server("--http") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        servers = {"open": {"type": "http", "url": url}}
+        (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "login", "open", *_where(world), "--no-browser", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["authorized"], doc["registered"]) == (False, False)
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [
+        (
+            "mcp.oauth.not_required",
+            "MCP server 'open' did not ask for authorization; nothing was kept",
+        )
+    ]
+    assert not world["ring"].exists()
