@@ -45,6 +45,7 @@ def test_each_drawn_exception_has_the_parent_the_tree_shows():
         "InstallError": "Refused",
         "MaxActiveReached": "SessionError",
         "McpUnavailable": "SatchelError",
+        "PromptBlocked": "SatchelError",
         "Refused": "SatchelError",
         "ResourceError": "Refused",
         "SatchelError": "Exception",

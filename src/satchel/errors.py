@@ -9,6 +9,7 @@ satchel refuses or cannot carry out.
     │   └── CommandBodyError   Command.body()
     ├── TrustStoreError        the list of trusted folders cannot be read (trust, untrust)
     ├── McpUnavailable         the ``mcp`` SDK, needed to reach MCP servers, is not installed
+    ├── PromptBlocked          a ``UserPromptSubmit`` hook blocked the user's turn (`.reason`)
     └── Refused                a request refused with a diagnostic (`.code`, `.diagnostic`)
         ├── ResourceError      a path named by the model is refused or unreadable
         ├── UnknownHost        no host profile of that name (``host.unknown``)
@@ -38,6 +39,7 @@ __all__ = [
     "InstallError",
     "MaxActiveReached",
     "McpUnavailable",
+    "PromptBlocked",
     "Refused",
     "ResourceError",
     "SatchelError",
@@ -88,6 +90,14 @@ class TrustStoreError(SatchelError):
 
 class McpUnavailable(SatchelError):
     """The ``mcp`` SDK is not installed; the message says how to install it."""
+
+
+class PromptBlocked(SatchelError):
+    """A ``UserPromptSubmit`` hook blocked the user's turn: it never reached the model."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Refused(SatchelError):

@@ -142,7 +142,8 @@ def test_a_name_filter_removes_a_skill_and_a_command_everywhere(tree):
     assert "draft-notes" not in seen["instructions"]
     assert "- refund-policy: Refunds." in seen["instructions"]
     assert seen["prompts"] == ["deploy"]
-    assert seen["refused"] == {"draft-notes": {"code": "session.skill.unknown"}}
+    draft = {"code": "session.skill.unknown", "uri": "skill://draft-notes/SKILL.md"}
+    assert seen["refused"] == {"draft-notes": draft}
 
 
 def test_a_source_filter_serves_the_next_candidate_of_a_name(tree):
@@ -153,8 +154,11 @@ def test_a_source_filter_serves_the_next_candidate_of_a_name(tree):
     assert seen["resources"] == ["dup", "team-tip", "user-only"]
     assert seen["prompts"] == []  # both commands are the project's
     assert seen["refused"] == {
-        "draft-notes": {"code": "session.skill.unknown"},
-        "refund-policy": {"code": "session.skill.unknown"},
+        "draft-notes": {"code": "session.skill.unknown", "uri": "skill://draft-notes/SKILL.md"},
+        "refund-policy": {
+            "code": "session.skill.unknown",
+            "uri": "skill://refund-policy/SKILL.md",
+        },
     }
 
 

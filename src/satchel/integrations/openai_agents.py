@@ -31,7 +31,7 @@ from agents.tool_context import ToolContext
 from agents import Agent, FunctionTool, Model, RunContextWrapper, Runner, function_tool
 from agents import Tool as SdkTool
 from satchel.agents import map_tools
-from satchel.errors import SatchelError
+from satchel.errors import PromptBlocked
 from satchel.integrations._bridge import Ask, Bridge, with_context
 from satchel.session._core import Session
 from satchel.session._model import Tool, ToolResult
@@ -54,14 +54,6 @@ __all__ = [
 OwnTool = FunctionTool | Callable[..., Any]
 """A developer's tool: a `FunctionTool`, or a plain function `function_tool` wraps."""
 _GATED = "__satchel_gated__"
-
-
-class PromptBlocked(SatchelError):
-    """A ``UserPromptSubmit`` hook blocked the user's turn: it never reached the model."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def bridge_of(
