@@ -21,9 +21,10 @@ from satchel.plugins import read_plugin
 from satchel.plugins._carry import PARTS, carries
 from satchel.plugins._detect import is_plugin_dir
 from satchel.port import TARGETS, port
+from satchel.port._globs import to_glob
+from satchel.port._hooks import translated_matcher
 from satchel.port._model import TargetReport
-from satchel.port._targets import fires, source_hooks, target_event
-from satchel.port._tools import translate
+from satchel.port._targets import fires, target_event
 from tests.port.plugins import BROKEN, SOURCES, expected, source_copy
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -111,10 +112,11 @@ def _respelled(found: Drop, plugin: Path, target: str, seen: HostReport) -> bool
         if not found.id.endswith(f"/{hook.event}/{hook.matcher or '*'}"):
             continue
         event = target_event(hook, TARGETS[target])
-        theirs = source_hooks(hook.format)
-        if event is None or theirs is None:
+        if event is None:
             continue
-        matcher = translate(hook.matcher, theirs[0], TARGETS[target].hooks).matcher
+        matcher = translated_matcher(source, hook, TARGETS[target]).matcher
+        if TARGETS[target].hooks.globs:
+            matcher = to_glob(matcher)
         if any(h.endswith(f"/{event}/{matcher or '*'}") for h in seen.loads.hooks):
             return True
     return False

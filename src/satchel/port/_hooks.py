@@ -28,10 +28,11 @@ from typing import Any
 from satchel._json import loads
 from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
+from satchel.plugins._model import Plugin
 from satchel.port._answers import SHAPES, answers_unread
 from satchel.port._globs import from_glob, to_glob
 from satchel.port._plan import Plan
-from satchel.port._targets import hook_key, source_hooks, source_words, target_event
+from satchel.port._targets import Target, hook_key, source_hooks, source_words, target_event
 from satchel.port._text import LARGEST, placeholders, project_dir, respelled, toml_table
 from satchel.port._tools import Translated, translate
 
@@ -149,11 +150,16 @@ def _matched(plan: Plan, hook: HookSpec) -> bool:
 
 
 def _translated(plan: Plan, hook: HookSpec) -> Translated:
-    """The hook's matcher in the target's tool names (a matcher on another event than
-    a tool's, or of a host whose tools are not known, as written). The names are
-    those of the host whose plugin it is: a Codex plugin's hooks are in Claude Code's
-    dialect, and name tools as Codex does (its plugin's own MCP servers too)."""
-    source = source_hooks(plan.plugin.format) or source_hooks(hook.format)
+    return translated_matcher(plan.plugin, hook, plan.target)
+
+
+def translated_matcher(plugin: Plugin, hook: HookSpec, target: Target) -> Translated:
+    """`hook`'s matcher in `target`'s tool names (a matcher on another event than a
+    tool's, or of a host whose tools are not known, as written). The names are those
+    of the host whose plugin it is: a Codex plugin's hooks are in Claude Code's
+    dialect, and name tools as Codex does (its plugin's own MCP servers too); a
+    glob-matching host's (Vibe's) matcher is read as its glob first."""
+    source = source_hooks(plugin.format) or source_hooks(hook.format)
     if source is None or canonical(hook.event, hook.format) not in TOOL_EVENTS:
         return Translated(hook.matcher, (), False)
     matcher = hook.matcher
@@ -162,8 +168,8 @@ def _translated(plan: Plan, hook: HookSpec) -> Translated:
             matcher = from_glob(matcher)
         except ValueError as e:
             return Translated(None, (), True, str(e))
-    servers = tuple(s.name for s in plan.plugin.mcp_servers)
-    return translate(matcher, source[0], plan.target.hooks, servers, plan.plugin.name)
+    servers = tuple(s.name for s in plugin.mcp_servers)
+    return translate(matcher, source[0], target.hooks, servers, plugin.name)
 
 
 def _spelled(plan: Plan, hook: HookSpec, text: str) -> str:
