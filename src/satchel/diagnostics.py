@@ -1190,6 +1190,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "wellknown.index.too-large": Entry(
             "error", "a site's skills index is past satchel's bounds"
         ),
+        "wellknown.name.mismatch": Entry(
+            "error", "a site's SKILL.md names another skill than its index entry"
+        ),
         "wellknown.schema.unknown": Entry(
             "error", "a site's skills index names a schema satchel does not know"
         ),

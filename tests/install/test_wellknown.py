@@ -517,3 +517,12 @@ def test_a_picked_name_the_index_does_not_list_is_unknown(satchel, site, project
 def test_an_unreachable_index_names_its_url(satchel, site, project):
     err = refused(satchel, project, site.url)
     assert err == f"satchel: install.fetch.failed: GET {site.url}{OLD_INDEX}: 404 Not Found"
+
+
+def test_a_skill_md_naming_another_skill_than_its_entry_is_refused(satchel, site, project):
+    publish_index(site, [md_entry(site, "pdf", skill_md("code-review", "Not a PDF skill."))])
+    assert refused(satchel, project, f"{site.url}#pdf") == (
+        f"satchel: wellknown.name.mismatch: skill 'pdf': the SKILL.md at {site.url}"
+        "/.well-known/agent-skills/pdf/SKILL.md is named 'code-review', not the name its "
+        "index gives"
+    )

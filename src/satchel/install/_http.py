@@ -70,12 +70,11 @@ def _client(
 def _stay(url: str) -> Callable[[httpx.Request], None]:
     """A request hook refusing a redirect to another origin (scheme, host, port) than
     `url`'s (``install.redirect.refused``), before that request is sent."""
-    asked = urlsplit(url)
-    origin = (asked.scheme, asked.hostname, asked.port)
+    origin = _origin_of(url)
 
     def hook(request: httpx.Request) -> None:
         there = urlsplit(str(request.url))
-        if (there.scheme, there.hostname, there.port) != origin:
+        if _origin_of(str(request.url)) != origin:
             message = f"GET {url} was redirected to {there.scheme}://{there.netloc}, another origin"
             raise refuse("install.redirect.refused", message)
 
@@ -99,6 +98,13 @@ def failure(method: str, url: str, error: Exception, settings: Settings) -> Inst
         hint = "SATCHEL_FETCH_TIMEOUT and SATCHEL_FETCH_DEADLINE allow more"
         return refuse("install.fetch.timeout", message, hint=hint)
     return refuse("install.fetch.failed", f"{method} {url} failed: {error}")
+
+
+def _origin_of(url: str) -> tuple[str, str | None, int | None]:
+    """A URL's scheme, host and port (its scheme's default port when it names none)."""
+    parts = urlsplit(url)
+    default = {"https": 443, "http": 80}.get(parts.scheme)
+    return parts.scheme, parts.hostname, parts.port or default
 
 
 def get_json(url: str, settings: Settings, *, auth: bool = True) -> Any:

@@ -28,7 +28,8 @@ folder, its files at the archive's root), a ``description``, a ``url`` and the
   (``wellknown.digest.mismatch``). An archive is then unpacked by satchel's own
   extractor (no ``..``, no absolute path, no link leaving the tree, the size limits),
   its format read from its bytes, and must hold ``SKILL.md`` at its root
-  (``wellknown.archive.layout``).
+  (``wellknown.archive.layout``). The ``SKILL.md`` must name the skill as its entry
+  does (``wellknown.name.mismatch``): the entry's name is the one installed and locked.
 - The lock's ``source`` is the index URL and ``resolved`` the entry's digest, so
   ``satchel update`` reads the index again and a changed digest is an update;
   ``install --frozen`` installs only the entry still published with the locked digest
@@ -49,6 +50,7 @@ from satchel._model import model
 from satchel._net import LOOPBACK_NAMES
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import HttpRefused
+from satchel.install._contents import item_at
 from satchel.install._errors import InstallError, refuse
 from satchel.install._extract import extract_archive
 from satchel.install._fetched import Fetched
@@ -259,6 +261,7 @@ def fetch_wellknown(
     tree.mkdir()
     for n, entry in enumerate(chosen):
         _artifact(entry, work / f"artifact-{n}", tree / entry.name, settings, progress)
+        _named_as_listed(entry, tree)
     pins = {e.name: e.digest for e in chosen if e.digest is not None}
     return Fetched(tree, None, None, tuple(notes), pins, index.url)
 
@@ -316,3 +319,15 @@ def _artifact(
     if top.is_symlink() or not top.is_file():
         message = f"skill {entry.name!r}: the archive {entry.url} has no SKILL.md at its root"
         raise refuse("wellknown.archive.layout", message)
+
+
+def _named_as_listed(entry: IndexEntry, tree: Path) -> None:
+    """Refuse a skill whose SKILL.md names another skill than its entry: it would be
+    installed, and locked, under a name the index does not give it."""
+    item = item_at(tree, entry.name, "skill")
+    if item.ok and item.name != entry.name:
+        message = (
+            f"skill {entry.name!r}: the SKILL.md at {entry.url} is named {item.name!r}, "
+            "not the name its index gives"
+        )
+        raise refuse("wellknown.name.mismatch", message)
