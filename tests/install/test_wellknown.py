@@ -89,8 +89,11 @@ def test_a_site_its_index_url_and_the_well_known_form_parse_and_read_back():
     assert parse_source("https://Example.com#pdf-tools") == Source(
         "wellknown", index, skills=("pdf-tools",)
     )
+    # the index's folder, with or without its slash, names its index
+    assert parse_source("https://example.com/.well-known/agent-skills/").location == index
     old = "https://example.com" + OLD_INDEX
     assert parse_source(old) == Source("wellknown", old)
+    assert parse_source("https://example.com/.well-known/skills").location == old
     assert parse_source(parse_source(old).spec()) == Source("wellknown", old)
     assert parse_source("http://127.0.0.1:8000").spec() == "http://127.0.0.1:8000" + INDEX
     # a path elsewhere on the site is still a git URL, as before

@@ -93,6 +93,17 @@ _SHA256 = re.compile(r"sha256=[0-9a-f]{64}\Z")
 # the index paths of the discovery draft (0.2.0, and the 0.1.0 one it renamed)
 WELL_KNOWN = "/.well-known/agent-skills/index.json"
 WELL_KNOWN_OLD = "/.well-known/skills/index.json"
+# a site's origin, its index's folder, or the index itself (either version's path)
+_SITE_PATHS = {
+    "": WELL_KNOWN,
+    "/": WELL_KNOWN,
+    "/.well-known/agent-skills": WELL_KNOWN,
+    "/.well-known/agent-skills/": WELL_KNOWN,
+    WELL_KNOWN: WELL_KNOWN,
+    "/.well-known/skills": WELL_KNOWN_OLD,
+    "/.well-known/skills/": WELL_KNOWN_OLD,
+    WELL_KNOWN_OLD: WELL_KNOWN_OLD,
+}
 _SKILL_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
@@ -313,12 +324,11 @@ def _well_known(text: str, url: str) -> Source:
         raise _invalid(text, "a URL may not carry credentials")
     if parts.query:
         raise _invalid(text, "a source URL has no query string")
-    if parts.path not in ("", "/", WELL_KNOWN, WELL_KNOWN_OLD):
+    if parts.path not in _SITE_PATHS:
         raise _invalid(text, f"a site's skills index is at {WELL_KNOWN} of its origin")
     if hashed and not is_skill_name(pick):
         raise _invalid(text, f"{pick!r} is not a skill name (lowercase letters, digits, '-')")
-    path = parts.path if parts.path in (WELL_KNOWN, WELL_KNOWN_OLD) else WELL_KNOWN
-    location = f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}"
+    location = f"{parts.scheme.lower()}://{parts.netloc.lower()}{_SITE_PATHS[parts.path]}"
     return Source("wellknown", location, skills=(pick,) if pick else ())
 
 
@@ -376,7 +386,7 @@ def _url(text: str, settings: Settings) -> Source:
     on_skills_sh = _below(origin, parts.path, settings.skills_sh_url)
     if on_skills_sh is not None:
         return _skills_sh(text, on_skills_sh.lstrip("/"))
-    if scheme in ("https", "http") and parts.path in ("", "/", WELL_KNOWN, WELL_KNOWN_OLD):
+    if scheme in ("https", "http") and parts.path in _SITE_PATHS:
         return _well_known(text, text)
     return _git(text, base, text[len(base) + 1 :] if "#" in text else "")
 
