@@ -21,7 +21,7 @@ ROW = re.compile(r"^\| `([a-z0-9._-]+)` \| ((?:error|warning|info)(?:, [a-z]+)*)
 # context segment ids
 SEGMENT_ID = re.compile(r"^agent\.(skills?|instructions|plugin-commands|output-style)\b")
 CODE_LITERAL = re.compile(
-    r"^(agent|catalogue|cli|command|compat|config|discovery|encoding|exec|frontmatter|hook|host|hosts|install|instructions|mcp|outdated|output_style|permission|plugin|policy|port|resource|session|skill|tag|trust)\.[a-z0-9._-]+$"
+    r"^(agent|catalogue|cli|command|compat|config|discovery|encoding|exec|frontmatter|hook|host|hosts|install|instructions|mcp|outdated|output_style|permission|plugin|policy|port|resource|session|skill|tag|trust|wellknown)\.[a-z0-9._-]+$"
 )
 
 

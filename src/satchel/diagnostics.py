@@ -428,6 +428,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.marketplace.untrusted": Entry(
             "error", "the marketplace is declared by a project folder that is not trusted"
         ),
+        "install.redirect.refused": Entry(
+            "error", "a redirect to another origin than the URL asked for"
+        ),
         "instructions.imports": Entry(
             "info", "an instruction file imports files (@path) that satchel does not read"
         ),
@@ -1183,6 +1186,33 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "info",
             "something of the project does not load until the project is trusted; "
             "the hint is the command that trusts it",
+        ),
+        "wellknown.archive.layout": Entry("error", "a site's archive has no SKILL.md at its root"),
+        "wellknown.digest.mismatch": Entry(
+            "error", "a site's artifact is not the digest its index publishes"
+        ),
+        "wellknown.digest.missing": Entry(
+            "warning",
+            "a site's index entry has no digest: listed, never installed",
+            also=("error",),
+        ),
+        "wellknown.entry.invalid": Entry(
+            "warning",
+            "a site's index entry breaks the draft: left out, refused when picked",
+            also=("error",),
+        ),
+        "wellknown.entry.skipped": Entry(
+            "warning", "a site's index entry has a type satchel does not know: skipped"
+        ),
+        "wellknown.index.invalid": Entry("error", "a site's skills index cannot be read"),
+        "wellknown.index.too-large": Entry(
+            "error", "a site's skills index is past satchel's bounds"
+        ),
+        "wellknown.name.mismatch": Entry(
+            "error", "a site's SKILL.md names another skill than its index entry"
+        ),
+        "wellknown.schema.unknown": Entry(
+            "error", "a site's skills index names a schema satchel does not know"
         ),
     }
 )

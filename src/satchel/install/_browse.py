@@ -46,6 +46,7 @@ from satchel.install._policy import allow_listing
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
+from satchel.install._wellknown import read_index
 from satchel.layout import Layout
 from satchel.plugins import detect
 
@@ -177,6 +178,8 @@ def browse_source(
 def _browse(ctx: Context, src: Source, follow_packs: bool) -> Listing:
     if src.kind == "mcp":
         return _browse_mcp(src)
+    if src.kind == "wellknown":
+        return _browse_index(src, ctx.settings)
     with workspace(ctx.cache) as work:
         got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
         base = folder_of(got.tree, src.subdir)
@@ -216,6 +219,19 @@ def _browse_mcp(src: Source) -> Listing:
         i for i in items if not src.skills or any(p in (i.name, i.folder) for p in src.skills)
     )
     return Listing(spec, None, picked, (), notes)
+
+
+def _browse_index(src: Source, settings: Settings) -> Listing:
+    """A site's skills index: its entries' names and descriptions, no artifact fetched
+    (see `satchel.install._wellknown`); each skill's folder is its name, and an entry
+    that cannot be installed is listed as not ok, with the warning that says why."""
+    index = read_index(src, settings)
+    items = tuple(
+        Listed("skill", e.name, e.description, e.name, index.url, e.problem is None)
+        for e in index.entries
+        if not src.skills or e.name in src.skills
+    )
+    return Listing(index.url, None, items, (), index.diagnostics)
 
 
 def has_catalogue(folder: Path) -> bool:

@@ -16,6 +16,7 @@ from satchel.install._oci_pull import fetch_oci
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._tree import copy_tree
+from satchel.install._wellknown import fetch_wellknown
 
 __all__ = ["fetch"]
 
@@ -31,8 +32,8 @@ def fetch(
     environ: Mapping[str, str] | None = None,
 ) -> Fetched:
     """Fetch `source` into the empty directory `work`. `pin` is a locked commit SHA
-    (git, GitHub), version (npm) or manifest digest (OCI); `integrity` a locked npm
-    integrity."""
+    (git, GitHub), version (npm), manifest digest (OCI) or index entry's digest (a
+    site's skills index); `integrity` a locked npm integrity."""
     if source.kind == "local":
         return _local(Path(source.location), work, settings)
     if source.kind == "git":
@@ -43,6 +44,8 @@ def fetch(
         return _archive(source, work, settings, integrity or source.ref, progress)
     if source.kind == "oci":
         return fetch_oci(source, work, settings, pin=pin, environ=environ)
+    if source.kind == "wellknown":
+        return fetch_wellknown(source, work, settings, pin=pin, progress=progress)
     if source.kind == "mcp":
         from satchel.install._mcp import fetch_mcp
 

@@ -24,13 +24,16 @@ class Fetched:
     named; `integrity` is the download's digest (``sha512-...`` for npm,
     ``sha256-...`` for a GitHub tarball); both are None for a local directory.
     `pins` is a `resolved` per item folder, when each item has its own (an MCP
-    server's skills: each one's manifest digest)."""
+    server's skills: each one's manifest digest). `source` is the spec the lock
+    records when the fetch found a more exact one than it was given (the index URL a
+    site's skills index was read from)."""
 
     tree: Path
     resolved: str | None = None
     integrity: str | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
     pins: Mapping[str, str] = field(default_factory=dict)
+    source: str | None = None
 
 
 def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:

@@ -17,6 +17,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from satchel._json import loads
 from satchel._model import model
@@ -29,7 +30,15 @@ from satchel.install._settings import Settings
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["Downloaded", "HttpRefused", "Progress", "download", "failure", "get_json"]
+__all__ = [
+    "Downloaded",
+    "HttpRefused",
+    "Progress",
+    "download",
+    "failure",
+    "get_bytes",
+    "get_json",
+]
 
 Progress = Callable[[str, int, "int | None"], None]  # (what, bytes so far, total or None)
 _JSON_CAP = 32 * 1024 * 1024
@@ -46,13 +55,30 @@ class Downloaded:
     sha512: bytes
 
 
-def _client(settings: Settings, url: str, sent: dict[str, str]) -> httpx.Client:
+def _client(
+    settings: Settings, url: str, sent: dict[str, str], *, stay: bool = False
+) -> httpx.Client:
+    hooks = [guard(url, sent), *([_stay(url)] if stay else [])]
     return http_client(
         timeout=settings.timeout,
         deadline=settings.deadline,
         headers={"User-Agent": _AGENT},
-        request_hooks=[guard(url, sent)],
+        request_hooks=hooks,
     )
+
+
+def _stay(url: str) -> Callable[[httpx.Request], None]:
+    """A request hook refusing a redirect to another origin (scheme, host, port) than
+    `url`'s (``install.redirect.refused``), before that request is sent."""
+    origin = _origin_of(url)
+
+    def hook(request: httpx.Request) -> None:
+        there = urlsplit(str(request.url))
+        if _origin_of(str(request.url)) != origin:
+            message = f"GET {url} was redirected to {there.scheme}://{there.netloc}, another origin"
+            raise refuse("install.redirect.refused", message)
+
+    return hook
 
 
 def failure(method: str, url: str, error: Exception, settings: Settings) -> InstallError:
@@ -74,29 +100,52 @@ def failure(method: str, url: str, error: Exception, settings: Settings) -> Inst
     return refuse("install.fetch.failed", f"{method} {url} failed: {error}")
 
 
+def _origin_of(url: str) -> tuple[str, str | None, int | None]:
+    """A URL's scheme, host and port (its scheme's default port when it names none)."""
+    parts = urlsplit(url)
+    default = {"https": 443, "http": 80}.get(parts.scheme)
+    return parts.scheme, parts.hostname, parts.port or default
+
+
 def get_json(url: str, settings: Settings, *, auth: bool = True) -> Any:
     """GET `url` and parse its JSON body (at most 32 MiB); with `auth`, carrying the
     credential of its host (`headers_for`)."""
+    body = get_bytes(url, settings, cap=_JSON_CAP, auth=auth)
+    try:
+        return loads(body)
+    except ValueError:
+        raise refuse("install.fetch.failed", f"GET {url}: the answer is not JSON") from None
+
+
+def get_bytes(
+    url: str,
+    settings: Settings,
+    *,
+    cap: int,
+    auth: bool = True,
+    stay: bool = False,
+    too_large: str = "install.fetch.failed",
+) -> bytes:
+    """GET `url`'s body, refused (`too_large`) once past `cap` bytes; with `stay`,
+    a redirect to another origin is refused (``install.redirect.refused``)."""
     import httpx
 
     sent = headers_for(url, settings) if auth else {}
     try:
         with (
-            _client(settings, url, sent) as client,
+            _client(settings, url, sent, stay=stay) as client,
             client.stream("GET", url, headers={**sent, "Accept": "application/json"}) as response,
         ):
             _check(url, response)
             body = bytearray()
             for chunk in response.iter_bytes():
                 body += chunk
-                if len(body) > _JSON_CAP:
-                    raise refuse("install.fetch.failed", f"GET {url}: the answer is too large")
+                if len(body) > cap:
+                    message = f"GET {url}: the answer passes {cap:,} bytes"
+                    raise refuse(too_large, message)
     except (httpx.HTTPError, DeadlinePassed) as e:
         raise failure("GET", url, e, settings) from None
-    try:
-        return loads(bytes(body))
-    except ValueError:
-        raise refuse("install.fetch.failed", f"GET {url}: the answer is not JSON") from None
+    return bytes(body)
 
 
 def download(
@@ -107,17 +156,20 @@ def download(
     auth: bool = True,
     progress: Progress | None = None,
     label: str = "",
+    cap: int | None = None,
+    stay: bool = False,
 ) -> Downloaded:
-    """Stream `url` into the new file `dest`, at most `settings.limits.max_bytes`;
-    with `auth`, carrying the credential of its host (`headers_for`)."""
+    """Stream `url` into the new file `dest`, at most `cap` bytes (default
+    `settings.limits.max_bytes`); with `auth`, carrying the credential of its host
+    (`headers_for`); with `stay`, refusing a redirect to another origin."""
     import httpx
 
     sent = headers_for(url, settings) if auth else {}
-    cap = settings.limits.max_bytes
+    cap = settings.limits.max_bytes if cap is None else cap
     sha256, sha512, size = hashlib.sha256(), hashlib.sha512(), 0
     try:
         with (
-            _client(settings, url, sent) as client,
+            _client(settings, url, sent, stay=stay) as client,
             client.stream("GET", url, headers=sent) as response,
             open(dest, "xb") as out,
         ):

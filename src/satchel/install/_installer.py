@@ -204,7 +204,7 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         name=item.name,
         kind=item.kind,
         family=family,
-        source=src.spec(),
+        source=got.source or src.spec(),
         ref=src.ref,
         resolved=got.pins.get(item.folder, got.resolved),
         integrity=got.integrity,

@@ -8,7 +8,7 @@
         {
           "name": "pdf",                 "kind": "skill",   "family": "satchel",
           "source": "owner/repo#v1:skills",                  "ref": "v1",
-          "resolved": "<commit sha, or npm version>",
+          "resolved": "<commit sha, npm version, or digest>",
           "integrity": "<sha512-... (npm) or sha256-... (GitHub tarball) or null>",
           "folder": "skills/pdf",        "hash": "sha256:<hex of the installed tree>"
         }

@@ -252,6 +252,8 @@ def update(
             sub.mkdir()
             src = ctx.parse(group[0].source)
             check_locked(src, where, ctx.layout)
+            if src.kind == "wellknown":  # a site's index: only the entries installed
+                src = replace(src, skills=tuple(e.folder for e in group))
             got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)

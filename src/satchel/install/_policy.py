@@ -50,6 +50,8 @@ def is_pinned(src: Source, pin: str | None = None, integrity: str | None = None)
     ref = pin or src.ref or ""
     if src.kind in ("git", "github"):
         return _COMMIT.match(ref) is not None
+    if src.kind == "wellknown":
+        return pin is not None
     if src.kind in ("oci", "archive"):
         return _DIGEST.match(ref) is not None
     return False

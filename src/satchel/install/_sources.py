@@ -16,6 +16,10 @@ Zidane's forms, and a few more:
   (a catalogue's ``archive`` source), pinned by its sha256 when one is given.
 - an OCI registry: ``oci://<registry>/<repository>[:<tag>]`` or
   ``oci://<registry>/<repository>@sha256:<digest>`` (see `satchel.install._oci`).
+- a site's skills index (the Agent Skills discovery draft): ``https://example.com``
+  (the origin alone), or its index URL ``https://example.com/.well-known/agent-skills/index.json``
+  (or the older ``/.well-known/skills/index.json``), each with an optional ``#skill-name``;
+  ``well-known:`` before either says so outright (see `satchel.install._wellknown`).
 - an MCP server serving the Skills extension: ``mcp+stdio:COMMAND ARGS...`` (the
   command line, split as a POSIX shell would, never run by a shell) or
   ``mcp+https://host/path`` (streamable HTTP; ``mcp+http://`` only for a loopback host),
@@ -42,9 +46,17 @@ from satchel._net import LOOPBACK_NAMES
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Settings
 
-__all__ = ["ACCEPTED", "Kind", "Source", "parse_source"]
+__all__ = [
+    "ACCEPTED",
+    "WELL_KNOWN",
+    "WELL_KNOWN_OLD",
+    "Kind",
+    "Source",
+    "is_skill_name",
+    "parse_source",
+]
 
-Kind = Literal["local", "git", "github", "npm", "archive", "oci", "mcp"]
+Kind = Literal["local", "git", "github", "npm", "archive", "oci", "mcp", "wellknown"]
 
 ACCEPTED = (
     "accepted forms: owner/repo, owner/repo/path, owner/repo#ref, owner/repo:subdir, "
@@ -53,6 +65,7 @@ ACCEPTED = (
     "npm:<package>[@<version>], archive:https://host/file.tar.gz[#sha256=HEX], "
     "oci://<registry>/<repository>[:<tag> or @sha256:<digest>], "
     "mcp+stdio:COMMAND ARGS..., mcp+https://host/path, "
+    "https://site[#skill-name] or well-known:https://site[#skill-name] (a site's skills index), "
     "a git URL (https://, ssh://, git@host:path, git://, file://) with #ref[:subdir], "
     "or a local path starting with ./, ../, / or ~/"
 )
@@ -77,6 +90,21 @@ _SCP = re.compile(r"(?P<user>[A-Za-z0-9_.-]+)@(?P<host>[A-Za-z0-9.-]+):(?P<path>
 _GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
 _NPX = ("npx", "bunx")
 _SHA256 = re.compile(r"sha256=[0-9a-f]{64}\Z")
+# the index paths of the discovery draft (0.2.0, and the 0.1.0 one it renamed)
+WELL_KNOWN = "/.well-known/agent-skills/index.json"
+WELL_KNOWN_OLD = "/.well-known/skills/index.json"
+# a site's origin, its index's folder, or the index itself (either version's path)
+_SITE_PATHS = {
+    "": WELL_KNOWN,
+    "/": WELL_KNOWN,
+    "/.well-known/agent-skills": WELL_KNOWN,
+    "/.well-known/agent-skills/": WELL_KNOWN,
+    WELL_KNOWN: WELL_KNOWN,
+    "/.well-known/skills": WELL_KNOWN_OLD,
+    "/.well-known/skills/": WELL_KNOWN_OLD,
+    WELL_KNOWN_OLD: WELL_KNOWN_OLD,
+}
+_SKILL_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 
 @model
@@ -85,7 +113,8 @@ class Source:
 
     `location` is an absolute path (``local``), a URL (``git``), ``owner/repo``
     (``github``), a package name (``npm``), ``registry/repository`` (``oci``) or, for
-    ``mcp``, ``stdio:<command line>`` or the server's URL. `ref`
+    ``mcp``, ``stdio:<command line>`` or the server's URL, or a site's index URL
+    (``wellknown``). `ref`
     is the git ref, the npm version or dist-tag, or the OCI tag or ``sha256:`` digest
     asked for (None: the default branch, ``latest``, or the tag ``latest``). `subdir` is a
     POSIX path inside the source. `skills` are the picks the form itself names (a
@@ -106,6 +135,8 @@ class Source:
             return f"oci://{self.location}{at}{self.ref or ''}"
         if self.kind == "mcp":
             return f"mcp+{self.location}"
+        if self.kind == "wellknown":
+            return self.location
         if self.kind == "local":
             return self.location + (f"#:{self.subdir}" if self.subdir else "")
         if self.kind == "archive":
@@ -169,6 +200,8 @@ def _one(
         return _oci(text, text[6:])
     if text.startswith("mcp+"):
         return _mcp_url(text, text[4:])
+    if text.startswith("well-known:"):
+        return _well_known(text, text[len("well-known:") :])
     if _is_path(text):
         return _local(text, cwd, home)
     if "://" in text:
@@ -278,6 +311,33 @@ def _mcp_url(text: str, url: str) -> Source:
     return Source("mcp", url)
 
 
+def _well_known(text: str, url: str) -> Source:
+    """A site (its origin: the index is at `WELL_KNOWN`) or its index URL, with an
+    optional ``#skill-name`` (the draft's name rule)."""
+    base, hashed, pick = url.partition("#")
+    parts = urlsplit(base)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise _invalid(text, "a site's skills index is https://host[#skill-name]")
+    if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
+        raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
+    if parts.username or parts.password:
+        raise _invalid(text, "a URL may not carry credentials")
+    if parts.query:
+        raise _invalid(text, "a source URL has no query string")
+    if parts.path not in _SITE_PATHS:
+        raise _invalid(text, f"a site's skills index is at {WELL_KNOWN} of its origin")
+    if hashed and not is_skill_name(pick):
+        raise _invalid(text, f"{pick!r} is not a skill name (lowercase letters, digits, '-')")
+    location = f"{parts.scheme.lower()}://{parts.netloc.lower()}{_SITE_PATHS[parts.path]}"
+    return Source("wellknown", location, skills=(pick,) if pick else ())
+
+
+def is_skill_name(name: str) -> bool:
+    """The discovery draft's name rule: 1-64 of ``a-z``, ``0-9`` and ``-``, no hyphen
+    first, last or twice in a row."""
+    return len(name) <= 64 and _SKILL_NAME.match(name) is not None
+
+
 def _github_short(text: str, rest: str) -> Source:
     head, ref, subdir = _fragment(text, rest)
     if ref is None and subdir == "" and ":" in head:
@@ -326,6 +386,8 @@ def _url(text: str, settings: Settings) -> Source:
     on_skills_sh = _below(origin, parts.path, settings.skills_sh_url)
     if on_skills_sh is not None:
         return _skills_sh(text, on_skills_sh.lstrip("/"))
+    if scheme in ("https", "http") and parts.path in _SITE_PATHS:
+        return _well_known(text, text)
     return _git(text, base, text[len(base) + 1 :] if "#" in text else "")
 
 
