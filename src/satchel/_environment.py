@@ -659,15 +659,18 @@ class _Builder:
         held = self._held_back(given, decided.pins)
         trust = replace(self.trust, held=held.changed, pins=decided.pins)
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
+        skills = self.skills.skills
+        if held.skills:  # a project's served skills whose set is not the approved one
+            skills = MappingProxyType({n: s for n, s in skills.items() if n not in held.skills})
         found = stamps(
-            self.skills.skills,
+            skills,
             self.commands.commands,
             self.agents.agents,
             self.plugins.plugins,
         )
         return Environment(
             given,
-            self.skills.skills,
+            skills,
             diagnostics,
             self.skills.roots,
             self.skills.shadowed,

@@ -126,6 +126,7 @@ def skill_servers(
     """Every configured skill server, highest precedence first, each label once."""
     found: dict[str, SkillServer] = {}
     problems: list[Diagnostic] = []
+    user = config_files(layout, trust_project=False)[0]
     for tables, path in _sources(layout, given, trust_project, problems):
         if not isinstance(tables, dict):
             why = f"[{SECTION}] must be a table, not {type_name(tables)}"
@@ -137,7 +138,7 @@ def skill_servers(
                 message = f"skill server {label!r}: {why}; the entry is skipped"
                 problems.append(diagnostic(INVALID, message, path))
             elif server.label not in found:
-                found[server.label] = server
+                found[server.label] = replace(server, project=path not in (None, user))
     return tuple(found.values()), problems
 
 
