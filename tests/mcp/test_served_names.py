@@ -1,7 +1,8 @@
 """A served skill's name is a label and its identity the server's label with its URI
 (the Skills extension's *Names*): under every host profile a skill server's skill and
 the host's own skills of the same name, a filesystem skill and a plugin's, are all
-kept, each reachable under its own name, and ``mcp.skills.shadowed`` says so. One
+kept, each reachable under its own name, and ``mcp.skills.shadowed`` says so; the
+index the model reads lists every served skill with its server. One
 FastMCP server over streamable HTTP serves every test of the module."""
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ def test_a_served_skill_and_the_hosts_own_of_its_name_stay_apart(
         f"it is kept as {kept!r}{since}, and neither replaces the other"
     ]
     live = session(env)
+    # the index the model reads lists it with its server, as it lists every served one
+    read = [seg.text for seg in live.context()] + [t.description for t in live.tools()]
+    lines = "\n".join(read).splitlines()
+    assert f"- {kept}: Work with PDFs. (server: docs)" in lines
+    assert "- docs:acme/refunds: Refunds the acme way. (server: docs)" in lines
     assert "Local body." in live.activate("pdf").content
     content = live.activate(kept).content
     assert content.startswith(f'<skill_content name="{kept}" server="docs">')
