@@ -64,7 +64,7 @@ from satchel.hooks._model import HookSet
 from satchel.hooks._scoped import agent_owner, skill_hooks, skill_owner
 from satchel.hooks._variables import host_variables
 from satchel.layout import PROJECT
-from satchel.mcp._approved import SERVED, held_served, served_pins
+from satchel.mcp._approved import SERVED, SERVER, held_served, served_pins
 from satchel.origin import Origin, Trust
 
 if TYPE_CHECKING:
@@ -104,6 +104,7 @@ MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one cou
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
 CHANGED = "changed since the folder was trusted"
+_SERVED = (f"{SERVED} ", f"{SERVER} ")  # held by the load itself (`satchel.mcp._approved`)
 
 
 @model
@@ -333,9 +334,7 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
     project's served skills whose set of (URI, digest) is not the pinned one."""
     current = digests(items, every_source=False)
     approved = pins.approved
-    changed = {
-        k for k, v in current.items() if approved.get(k) != v and not k.startswith(f"{SERVED} ")
-    }
+    changed = {k for k, v in current.items() if approved.get(k) != v and not k.startswith(_SERVED)}
     skills, notes = held_served(items.skills.values(), approved, pins.folder)
     if not changed:
         return HeldBack(items.hooks, items.servers, notes, skills=skills)

@@ -96,3 +96,27 @@ def test_a_changed_set_of_digests_is_held_back_until_the_folder_is_trusted_again
     )
     now = satchel.load(layout=layout)
     assert (_served(now), _changed(now)) == (["docs:other", "docs:pdf"], [])
+
+
+def test_a_project_server_declared_otherwise_since_the_trust_is_not_started(
+    project, home, tmp_path
+):
+    layout = satchel.Layout.default(project, home=home, env={})
+    spec = tmp_path / "spec.json"
+    _serve(spec, {OTHER: skill_md("other")}, {OTHER: [OTHER]})
+    _config(project, spec)
+    pins = digests(satchel.load(layout=layout, trusted=True).executables())
+    trust(layout, project, approved=pins)
+    assert _served(satchel.load(layout=layout)) == ["docs:other"]
+    # the project's config now names another command under the same label
+    canary = tmp_path / "ran"
+    code = f"import pathlib; pathlib.Path({str(canary)!r}).write_text('ran')"
+    server = {"command": sys.executable, "args": ["-c", code]}
+    put(project / ".satchel" / "config.toml", "[skill_servers.docs]\n" + _toml(server))
+    env = satchel.load(layout=layout)
+    assert _served(env) == []
+    assert [d.message for d in env.diagnostics if d.code == "trust.changed"] == [
+        f"skill-server docs changed since {project} was trusted; it does not run until "
+        f"`satchel trust {project}` approves it again"
+    ]
+    assert not canary.exists()  # the command never ran

@@ -10,7 +10,11 @@ the file's ``sha256:`` digest, so the pins of one skill are its whole set of (UR
 digest). At each load of that folder a served skill whose set is not the pinned one (a
 file rotated, added or removed), or that has no pins (new since the trust), is held
 back: it is not loaded, and ``mcp.skills.changed`` names the skill, its server and each
-file that changed, until `satchel trust` approves the set again. Servers the user
+file that changed, until `satchel trust` approves the set again. Each such server's
+declaration (``skill-server <label>``: its command, args, cwd, env, URL, headers and
+named skills) is pinned too, as a project MCP server's is: a server whose declaration
+changed, or that is new since the trust, is not started (``trust.changed``), so its
+command does not run before it is approved. Servers the user
 configures, or the host passes to ``load()``, are the user's own, as the user's MCP
 servers are: nothing of theirs is pinned.
 """
@@ -18,20 +22,23 @@ servers are: nothing of theirs is pinned.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._served import ServedSkill
+from satchel.mcp._skill_server import SkillServer
+from satchel.origin import Pins
 from satchel.skills import Skill
 
 if TYPE_CHECKING:
     from satchel.mcp._skills_client import RemoteSkill
 
-__all__ = ["SERVED", "held_served", "served_key", "served_pins"]
+__all__ = ["SERVED", "SERVER", "held_served", "held_servers", "served_key", "served_pins"]
 
 SERVED = "served"
+SERVER = "skill-server"
 
 
 def served_key(label: str, skill: str, file: str) -> str:
@@ -40,12 +47,54 @@ def served_key(label: str, skill: str, file: str) -> str:
 
 
 def served_pins(skills: Iterable[Skill]) -> dict[str, str]:
-    """Key -> digest of each file of every skill a project's server serves."""
-    return {
-        served_key(remote.server, remote.uri, f.uri): f.digest
-        for _, remote in _project(skills)
-        for f in remote.files
+    """Key -> digest of each file of every skill a project's server serves, and of
+    the declaration of each such server."""
+    found: dict[str, str] = {}
+    for s, remote in _project(skills):
+        assert s.server is not None
+        found[f"{SERVER} {s.server.label}"] = _declared(s.server)
+        for f in remote.files:
+            found[served_key(remote.server, remote.uri, f.uri)] = f.digest
+    return found
+
+
+def held_servers(
+    servers: Sequence[SkillServer], pins: Pins | None
+) -> tuple[tuple[SkillServer, ...], tuple[Diagnostic, ...]]:
+    """`servers` without the project's whose declaration is not the one pinned (none
+    held without `pins`), and a ``trust.changed`` for each one held back."""
+    if pins is None:
+        return tuple(servers), ()
+    kept: list[SkillServer] = []
+    found: list[Diagnostic] = []
+    for server in servers:
+        key = f"{SERVER} {server.label}"
+        if not server.project or pins.approved.get(key) == _declared(server):
+            kept.append(server)
+            continue
+        what = "changed" if key in pins.approved else "is new"
+        message = (
+            f"{key} {what} since {pins.folder} was trusted; it does not run until "
+            f"`satchel trust {pins.folder}` approves it again"
+        )
+        found.append(diagnostic("trust.changed", message))
+    return tuple(kept), tuple(found)
+
+
+def _declared(server: SkillServer) -> str:
+    """The sha256 of how the project declares `server`."""
+    import hashlib  # only when a project declares a skill server
+
+    declared = {
+        "command": list(server.command),
+        "url": server.url,
+        "cwd": None if server.cwd is None else str(server.cwd),
+        "env": dict(sorted(server.env.items())),
+        "headers": dict(sorted(server.headers.items())),
+        "skills": list(server.references),
     }
+    text = json.dumps(declared, sort_keys=True)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def held_served(
