@@ -15,6 +15,7 @@ from pathlib import Path
 import satchel
 from satchel._approval import digests
 from satchel._trust import trust
+from satchel.cli import main
 from tests.support import put, skill_md
 
 from .skills_support import HOSTILE, entry
@@ -120,3 +121,23 @@ def test_a_project_server_declared_otherwise_since_the_trust_is_not_started(
         f"`satchel trust {project}` approves it again"
     ]
     assert not canary.exists()  # the command never ran
+
+
+def test_satchel_trust_pins_the_servers_and_their_skills_sets(project, home, tmp_path, capsys):
+    spec = tmp_path / "spec.json"
+    files = {PDF: skill_md("pdf"), REF: "ref A\n"}
+    _serve(spec, files, {PDF: [PDF, REF]})
+    _config(project, spec)
+    assert main(["trust", str(project), "--home", str(home), "--json"]) == 0
+    pinned = json.loads(capsys.readouterr().out)["pinned"]
+    assert [k for k in pinned if k.startswith(("served ", "skill-server "))] == [
+        f"served {json.dumps(['docs', PDF, PDF])}",
+        f"served {json.dumps(['docs', PDF, REF])}",
+        "skill-server docs",
+    ]
+    layout = satchel.Layout.default(project, home=home, env={})
+    assert _served(satchel.load(layout=layout)) == ["docs:pdf"]
+    _serve(spec, {**files, REF: "ref B\n"}, {PDF: [PDF, REF]})
+    assert _served(satchel.load(layout=layout)) == []
+    assert main(["trust", str(project), "--home", str(home)]) == 0
+    assert _served(satchel.load(layout=layout)) == ["docs:pdf"]
