@@ -64,6 +64,7 @@ from satchel.hooks._model import HookSet
 from satchel.hooks._scoped import agent_owner, skill_hooks, skill_owner
 from satchel.hooks._variables import host_variables
 from satchel.layout import PROJECT
+from satchel.mcp._approved import SERVED, SERVER, held_served, served_pins
 from satchel.origin import Origin, Trust
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ MAX_SCRIPT = 1024 * 1024  # bytes of a named script that count; a bigger one cou
 MAX_TREE = 100_000  # entries of a pinned folder listed; past it the count stands for the rest
 _PLACEHOLDERS = ("CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "PLUGIN_DATA")
 CHANGED = "changed since the folder was trusted"
+_SERVED = (f"{SERVED} ", f"{SERVER} ")  # held by the load itself (`satchel.mcp._approved`)
 
 
 @model
@@ -127,12 +129,14 @@ class HeldBack:
     """The hooks and servers after `hold_back`, a ``trust.changed`` diagnostic for each
     item held back, and the keys of every item held back (`changed`, `Trust.held`: a
     project plugin's language servers, monitors and bin/ stay declared, and
-    `Trust.runs` keeps them from running)."""
+    `Trust.runs` keeps them from running); `skills` names the project's served skills
+    held back (``mcp.skills.changed``, `satchel.mcp._approved`)."""
 
     hooks: HookSet
     servers: McpServerSet
     diagnostics: tuple[Diagnostic, ...] = ()
     changed: frozenset[str] = frozenset()
+    skills: frozenset[str] = frozenset()  # served skills whose set is not the pinned one
 
 
 @model
@@ -190,6 +194,7 @@ def digests(items: Executables, *, every_source: bool = True) -> dict[str, str]:
         for skill in _project_skills(items):
             for number, command in enumerate(_commands(skill), 1):
                 found[shell_key(skill.name, number)] = _line_digest(skill, command, pinning)
+    found.update(served_pins(items.skills.values()))
     return found
 
 
@@ -325,12 +330,14 @@ def held_hooks(hooks: HookSet, trust: Trust) -> HookSet:
 
 def hold_back(items: Executables, pins: Pins) -> HeldBack:
     """`items`' hooks and servers with every project item that is new or changed since
-    the folder was pinned held back, each with a ``trust.changed`` diagnostic."""
+    the folder was pinned held back, each with a ``trust.changed`` diagnostic, and the
+    project's served skills whose set of (URI, digest) is not the pinned one."""
     current = digests(items, every_source=False)
     approved = pins.approved
-    changed = {k for k, v in current.items() if approved.get(k) != v}
+    changed = {k for k, v in current.items() if approved.get(k) != v and not k.startswith(_SERVED)}
+    skills, notes = held_served(items.skills.values(), approved, pins.folder)
     if not changed:
-        return HeldBack(items.hooks, items.servers)
+        return HeldBack(items.hooks, items.servers, notes, skills=skills)
     found = tuple(_changed(key, key in approved, pins.folder) for key in sorted(changed))
     hooks = tuple(
         replace(h, status="skipped", why=CHANGED) if h.loaded and key in changed else h
@@ -343,8 +350,9 @@ def hold_back(items: Executables, pins: Pins) -> HeldBack:
     return HeldBack(
         replace(items.hooks, hooks=hooks),
         replace(items.servers, servers=servers),
-        found,
+        (*found, *notes),
         frozenset(changed),
+        skills,
     )
 
 

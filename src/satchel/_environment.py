@@ -51,6 +51,7 @@ from satchel.hooks._load import load_hooks
 from satchel.hooks._model import HookSet
 from satchel.layout import PROJECT, Layout, user_first
 from satchel.mcp import McpServerSet, host_servers, settle_servers
+from satchel.mcp._approved import held_servers
 from satchel.mcp._hosts import McpFile, turned_off
 from satchel.mcp._names import server_id
 from satchel.mcp._served import served_skills, skill_servers
@@ -319,6 +320,7 @@ def load(
     written = write_skills(effective, opts.write) if opts.write and _skills_on(opts) else None
     builder = _Builder(effective, opts, decided.trust, profile, policy, given=lay)
     builder.managed = managed
+    builder.pins = decided.pins
     with collector_paused():  # many small values and no cycles (docs/performance.md)
         builder.read(written)
     env = builder.build(lay, decided, (*problems, *refused))
@@ -453,6 +455,7 @@ class _Builder:
     state: SettingsRead = field(default_factory=SettingsRead)  # the host's own settings
     state_problems: tuple[Diagnostic, ...] = ()
     state_files: StateFiles = field(default_factory=StateFiles)  # read once a load
+    pins: Pins | None = None  # what `satchel trust` pinned the project to
 
     def read(self, written: WrittenSkills | None) -> None:
         """The host's settings, plugins, skills (`written`: the skills `write_skills`
@@ -490,9 +493,10 @@ class _Builder:
         if not servers and not problems:
             return
         kept, refusals = policed_skill_servers(servers, self.policy)
-        served, notes = served_skills(tuple(kept), self.skills.skills)
+        approved, held = held_servers(kept, self.pins)  # a changed project server: not started
+        served, notes = served_skills(approved, self.skills.skills)
         skills = MappingProxyType({**self.skills.skills, **served})
-        found = (*self.skills.diagnostics, *problems, *refusals, *notes)
+        found = (*self.skills.diagnostics, *problems, *refusals, *held, *notes)
         self.skills = replace(self.skills, skills=skills, diagnostics=found)
 
     def _read_overrides(self) -> None:
@@ -659,15 +663,18 @@ class _Builder:
         held = self._held_back(given, decided.pins)
         trust = replace(self.trust, held=held.changed, pins=decided.pins)
         diagnostics = (*problems, *decided.problems, *self._diagnostics(), *held.diagnostics)
+        skills = self.skills.skills
+        if held.skills:  # a project's served skills whose set is not the approved one
+            skills = MappingProxyType({n: s for n, s in skills.items() if n not in held.skills})
         found = stamps(
-            self.skills.skills,
+            skills,
             self.commands.commands,
             self.agents.agents,
             self.plugins.plugins,
         )
         return Environment(
             given,
-            self.skills.skills,
+            skills,
             diagnostics,
             self.skills.roots,
             self.skills.shadowed,

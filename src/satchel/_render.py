@@ -436,10 +436,11 @@ def _omitted(count: int, fmt: str) -> str:
 def listing_description(skill: Skill) -> str:
     """The description a model reads in the index: with `when_to_use` joined as
     Claude Code 2.1.332 joins it (``f"{description} - {whenToUse}"``, read in the
-    pinned binary's skill listing)."""
-    if skill.when_to_use:
-        return f"{skill.description} - {skill.when_to_use}"
-    return skill.description
+    pinned binary's skill listing); a skill a Skills-extension server serves (scope
+    ``mcp``) ends with ``(server: <label>)``, so that the model never reads it as a
+    local one (the extension's *Security Considerations*)."""
+    text = f"{skill.description} - {skill.when_to_use}" if skill.when_to_use else skill.description
+    return f"{text} (server: {skill.family})" if skill.scope == "mcp" else text
 
 
 def _one_line(text: str) -> str:

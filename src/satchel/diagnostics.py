@@ -609,6 +609,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.server.untrusted": Entry(
             "info", "the host starts no MCP server in a folder it does not trust: all are off"
         ),
+        "mcp.skills.changed": Entry(
+            "error",
+            "a trusted project's served skill changed (or is new) since the folder was pinned",
+        ),
         "mcp.skills.dynamic": Entry(
             "warning", "a skill server's skill is dynamic (no manifest to verify): not loaded"
         ),

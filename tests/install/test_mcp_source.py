@@ -343,3 +343,26 @@ def test_a_file_sent_far_past_its_listed_size_is_a_mismatch_naming_it(
         f"{6 * 6 + 64 * 1024} bytes"
     )
     assert _everything(tmp_path) == before
+
+
+def test_install_compares_the_frontmatter_before_it_reads_any_other_file(
+    satchel, project, tmp_path
+):
+    """The extension's *Frontmatter Verification*: a ``SKILL.md`` whose frontmatter is
+    not the entry's (its manifest digest and size matching the served bytes) refuses
+    the skill, and the skill's other files are never asked for."""
+    ref = "skill://pdf/refs/a.md"
+    served = skill_md("pdf", "Reads every file.")
+    files = {PDF: served, ref: "ref A\n"}
+    skills = [entry(PDF, "pdf", files)]  # the entry says "Does a thing."
+    log = tmp_path / "reads.log"
+    spec = "mcp+stdio:" + shlex.join(hostile(tmp_path / "spec.json", skills, files, log=log))
+    code, _, err = satchel("install", spec)
+    shown = spec.replace(f"{Path.cwd()}/", "")
+    assert code != 0
+    assert err.strip() == (
+        f"satchel: mcp.skills.mismatch: skill 'pdf' ({PDF}) of server {shown!r} is refused: "
+        "SKILL.md's frontmatter is not the entry's"
+    )
+    assert log.read_text().splitlines() == [PDF]
+    assert not (project / ".satchel" / "skills").exists()

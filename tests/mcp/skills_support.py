@@ -73,10 +73,14 @@ def hostile(
     skills: list[dict[str, Any]],
     files: Mapping[str, str],
     flood: Mapping[str, int] | None = None,
+    log: Path | None = None,
 ) -> list[str]:
     """The argv of the hostile server answering with `skills`, `files` and `flood` (see
-    ``servers/hostile_skills.py``), its spec written to `spec`."""
-    served = {"skills": skills, "files": dict(files), "flood": dict(flood or {})}
+    ``servers/hostile_skills.py``), its spec written to `spec`; each URI it is asked to
+    read is appended to `log`."""
+    served: dict[str, Any] = {"skills": skills, "files": dict(files), "flood": dict(flood or {})}
+    if log is not None:
+        served["log"] = str(log)
     spec.write_text(json.dumps(served))
     return [sys.executable, str(HOSTILE), str(spec)]
 

@@ -11,10 +11,11 @@ over streamable HTTP; `satchel.mcp._skills_client` speaks the extension
   are picked by path (the extension's *Names*: never one silently preferred).
 - Installing fetches each listed skill's files with ``resources/read`` into the
   staging tree at ``<skill-path>/<file>``, each checked against its manifest's size and
-  sha256 digest; one file that is not what the manifest says refuses the install
-  (``mcp.skills.mismatch``, naming the file), and nothing is written. Dynamic skills
-  (``"resources": "dynamic"``) have nothing to verify and are declined
-  (``mcp.skills.dynamic``).
+  sha256 digest, ``SKILL.md`` first, its frontmatter compared with the entry's before
+  any other file of the skill is read; one file that is not what the manifest says
+  refuses the install (``mcp.skills.mismatch``, naming the file), and nothing is
+  written. Dynamic skills (``"resources": "dynamic"``) have nothing to verify and are
+  declined (``mcp.skills.dynamic``).
 - Every path the server gives (a skill's ``<skill-path>``, each file's path) is judged
   by the archive extractor's rule when the listing is read (``mcp.skills.path``). A
   server that gives one that would leave the staging tree is not trusted with any

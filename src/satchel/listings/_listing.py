@@ -14,14 +14,14 @@ bounds of a `satchel._budget.Budget` it takes from its caller.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, cast
 
 from satchel._budget import Budget
 from satchel._model import model
-from satchel._render import Index
+from satchel._render import Index, listing_description, model_visible
 from satchel.commands._model import Command
 from satchel.skills._model import Skill
 
@@ -118,9 +118,10 @@ def host_listing(
     if render is None:
         return None
     given = tuple(skills)
+    block = _served_block(given, overrides)
     listing = Listing(
         skills=given,
-        budget=budget,
+        budget=budget if block is None else budget.without("\n" + block[0]),
         commands=tuple(commands),
         overrides=MappingProxyType(dict(overrides or {})),
         known=frozenset((*known, *(s.name for s in given))),
@@ -129,4 +130,38 @@ def host_listing(
         usage=MappingProxyType(dict(usage or {})),
         uncut=uncut,
     )
-    return render(listing)
+    index = render(listing)
+    if block is None:
+        return index
+    served = [s for s in block[1] if s not in index.listed and s not in index.omitted]
+    if not served:
+        return render(replace(listing, budget=budget))
+    text = index.text if not index.text or index.text.endswith("\n") else index.text + "\n"
+    return replace(index, text=text + _served_text(served), listed=(*index.listed, *served))
+
+
+_SERVED_HEAD = "Skills served by MCP servers (each is its server's, not a local file):\n"
+
+
+def _served_block(
+    skills: tuple[Skill, ...], overrides: Mapping[str, object] | None
+) -> tuple[str, tuple[Skill, ...]] | None:
+    """The block that lists the skills served over MCP (scope ``mcp``) the model may
+    see, each tagged with its server, and those skills; None when there are none.
+
+    A host's own listing knows nothing of skills a Skills-extension server serves, and
+    some hosts' listings leave out every skill without a file (Codex, Gemini CLI): the
+    block lists them after the host's listing, so that a served skill is never left
+    out of the index silently, nor shown as a local one (the extension's *Security
+    Considerations*: origin visible, never indistinguishable from a filesystem
+    skill)."""
+    off = {str(n) for n, v in (overrides or {}).items() if v == "off"}
+    served = tuple(s for s in skills if s.scope == "mcp" and model_visible(s) and s.name not in off)
+    if not served:
+        return None
+    return _served_text(served), served
+
+
+def _served_text(skills: Iterable[Skill]) -> str:
+    lines = (f"- {s.name}: {' '.join(listing_description(s).split())}" for s in skills)
+    return _SERVED_HEAD + "".join(f"{line}\n" for line in lines)

@@ -30,8 +30,11 @@ there. Each skill becomes a `ServedSkill` named ``<label>:<name>`` (the
 extension's *Names*: names resolve within a per-origin namespace, by the host's
 label), or ``<label>:<skill-path>`` when two entries of one listing share the name;
 its origin is scope ``mcp`` with the label as family and namespace. A served skill's
-bare name that is also a local skill's, or another server's, is reported
-(``mcp.skills.shadowed``); nothing is hidden, and no served skill takes another's name.
+bare name that is also a local skill's (a plugin's ``<plugin>:<name>`` counts by its
+``<name>``), or another server's, is reported (``mcp.skills.shadowed``); nothing is
+hidden, and no served skill takes another's name: where a local skill already holds
+``<label>:<name>`` (a plugin named like the label), the served one is
+``mcp:<label>:<name>``, reported with the same code.
 
 `ServedSkill.body()` fetches ``SKILL.md`` on activation and verifies its size, digest
 and frontmatter against the entry; anything else is `SkillBodyError`
@@ -123,6 +126,7 @@ def skill_servers(
     """Every configured skill server, highest precedence first, each label once."""
     found: dict[str, SkillServer] = {}
     problems: list[Diagnostic] = []
+    user = config_files(layout, trust_project=False)[0]
     for tables, path in _sources(layout, given, trust_project, problems):
         if not isinstance(tables, dict):
             why = f"[{SECTION}] must be a table, not {type_name(tables)}"
@@ -134,7 +138,7 @@ def skill_servers(
                 message = f"skill server {label!r}: {why}; the entry is skipped"
                 problems.append(diagnostic(INVALID, message, path))
             elif server.label not in found:
-                found[server.label] = server
+                found[server.label] = replace(server, project=path not in (None, user))
     return tuple(found.values()), problems
 
 
@@ -194,12 +198,17 @@ def served_skills(
     servers: tuple[SkillServer, ...], local: Mapping[str, Skill]
 ) -> tuple[dict[str, ServedSkill], list[Diagnostic]]:
     """Each server's listed skills, named ``<label>:<name>`` (see the module
-    docstring); a clash with a `local` skill or another server's is reported."""
+    docstring); a clash with a `local` skill or another server's is reported, and a
+    name a `local` skill already holds (a plugin's ``<plugin>:<name>``) is never taken:
+    the served skill is ``mcp:<label>:<name>`` then."""
     from satchel.mcp._skills_client import SkillsFailed
 
     out: dict[str, ServedSkill] = {}
     problems: list[Diagnostic] = []
-    taken = {fold_name(s.name): s for s in local.values()}
+    taken: dict[str, list[Skill]] = {}  # folded bare name -> the local skills holding it
+    for skill in local.values():
+        taken.setdefault(fold_name(skill.name.rpartition(":")[2]), []).append(skill)
+    held = {fold_name(name): skill for name, skill in local.items()}
     seen: dict[str, str] = {}  # folded bare name -> the first server label listing it
     for server in servers:
         try:
@@ -212,10 +221,19 @@ def served_skills(
         for r in listed:
             counts[r.name] = counts.get(r.name, 0) + 1
         for r in listed:
-            name = f"{server.label}:{r.name if counts[r.name] == 1 else r.path}"
+            wanted = f"{server.label}:{r.name if counts[r.name] == 1 else r.path}"
+            name = _free(wanted, held)
             out[name] = _value(server, r, name)
-            problems += _clash(server.label, r, name, taken, seen)
+            kept = repr(name) + ("" if name == wanted else f", since {wanted!r} is a local skill's")
+            problems += _clash(server.label, r, kept, taken, seen)
     return out, problems
+
+
+def _free(name: str, held: Mapping[str, Skill]) -> str:
+    """`name`, or ``mcp:<name>`` (again, until it is free) when a local skill holds it."""
+    while fold_name(name) in held:
+        name = f"mcp:{name}"
+    return name
 
 
 def list_of(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnostic, ...]]:
@@ -225,12 +243,10 @@ def list_of(server: SkillServer) -> tuple[tuple[RemoteSkill, ...], tuple[Diagnos
 
 
 def _clash(
-    label: str, r: RemoteSkill, name: str, taken: Mapping[str, Skill], seen: dict[str, str]
+    label: str, r: RemoteSkill, kept: str, taken: Mapping[str, list[Skill]], seen: dict[str, str]
 ) -> list[Diagnostic]:
     key = fold_name(r.name)
-    others = []
-    if key in taken:
-        others.append(f"the local skill {taken[key].name!r}")
+    others = [f"the local skill {s.name!r}" for s in taken.get(key, ())]
     first = seen.setdefault(key, label)
     if first != label:
         others.append(f"a skill of server {first!r}")
@@ -238,7 +254,7 @@ def _clash(
         return []
     message = (
         f"skill {r.name!r} ({r.uri}) of server {label!r} has the name of "
-        f"{' and '.join(others)}: it is kept as {name!r}, and neither replaces the other"
+        f"{' and '.join(others)}: it is kept as {kept}, and neither replaces the other"
     )
     return [diagnostic("mcp.skills.shadowed", message)]
 

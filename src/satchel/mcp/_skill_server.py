@@ -20,7 +20,8 @@ class SkillServer:
     HTTP); `label` is the host's name for it, the half of every skill's identity.
     `references` are ``SKILL.md`` URIs the host names on its own (the extension's
     explicit references), each confirmed with ``skills/get`` whether or not the server
-    lists it."""
+    lists it. `project`: the project's own config declares it, so a pinned trust of the
+    project binds its skills (`satchel.mcp._approved`)."""
 
     label: str
     command: tuple[str, ...] = ()
@@ -30,6 +31,7 @@ class SkillServer:
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout: float = 30.0
     references: tuple[str, ...] = ()
+    project: bool = False
 
     def shown(self) -> str:
         """The server as the user named it (the command line, or the URL)."""

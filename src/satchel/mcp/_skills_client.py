@@ -35,7 +35,8 @@ holds to, section by section:
   listed size gives (`_bound`): an answer that passes it is not read on
   (`satchel.mcp._transports.Wire.bound`), and is a mismatch naming the file, so a
   server cannot make satchel hold more than that. *Frontmatter Verification*: the fetched
-  ``SKILL.md``'s frontmatter is compared with the entry's; a difference is a mismatch.
+  ``SKILL.md``'s frontmatter is compared with the entry's, before any other file of the
+  skill is read; a difference is a mismatch.
 - *Lazy Retrieval*: "Hosts MUST NOT retrieve a skill's files ahead of need".
   `list_skills` reads no file; `fetch_files` reads the files asked for.
 - *Skill URIs*, *Names*: a skill's identity is (server label, uri); the label is the
@@ -197,10 +198,7 @@ def fetch_listed(
         files = {s.path: await _files(session, wire, s, s.files) for s in skills}
         return skills, notes, files
 
-    skills, notes, files = _run(server, run)
-    for s in skills:
-        _same_frontmatter(s, files[s.path]["SKILL.md"])
-    return skills, notes, files
+    return _run(server, run)
 
 
 def fetch_files(
@@ -218,10 +216,7 @@ def fetch_files(
     async def run(session: Any, wire: Wire) -> dict[str, bytes]:
         return await _files(session, wire, skill, wanted)
 
-    got = _run(server, run)
-    if "SKILL.md" in got:
-        _same_frontmatter(skill, got["SKILL.md"])
-    return got
+    return _run(server, run)
 
 
 # -- one session per call ------------------------------------------------------------
@@ -355,7 +350,14 @@ async def _call(session: Any, method: str, params: dict[str, Any]) -> dict[str, 
 async def _files(
     session: Any, wire: Wire, skill: RemoteSkill, files: Sequence[RemoteFile]
 ) -> dict[str, bytes]:
-    return {f.rel: _verified(skill, f, await _read(session, wire, skill, f)) for f in files}
+    """The verified bytes of `files`; ``SKILL.md`` (listed first) has its frontmatter
+    compared with the entry's before any other file of the skill is read."""
+    got: dict[str, bytes] = {}
+    for f in files:
+        got[f.rel] = _verified(skill, f, await _read(session, wire, skill, f))
+        if f.rel == "SKILL.md":
+            _same_frontmatter(skill, got[f.rel])
+    return got
 
 
 def _bound(size: int) -> int:
