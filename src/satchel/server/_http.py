@@ -93,13 +93,13 @@ async def run_http(server: Server[Any], sock: socket.socket, host: str) -> None:
     the process is interrupted (uvicorn stops on SIGINT or SIGTERM)."""
     import uvicorn
 
-    from satchel.server._events import RETRY_MS, BoundedEvents
+    from satchel.server._events import RETRY_MS, PrimingEvents
 
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         host=host,
         transport_security=security(host, sock.getsockname()[1]),
-        event_store=BoundedEvents(),
+        event_store=PrimingEvents(),
         retry_interval=RETRY_MS,
     )
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")

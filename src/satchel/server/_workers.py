@@ -60,7 +60,7 @@ class StatelessSkillServer(SkillServer):
 
 def stateless_app(served: SkillServer, host: str, port: int) -> Starlette:
     """The streamable HTTP app of `served`, stateless, for a socket on (host, port)."""
-    from satchel.server._events import RETRY_MS, BoundedEvents
+    from satchel.server._events import RETRY_MS, PrimingEvents
     from satchel.server._http import MCP_PATH, security
 
     return served.server().streamable_http_app(
@@ -68,7 +68,7 @@ def stateless_app(served: SkillServer, host: str, port: int) -> Starlette:
         stateless_http=True,
         host=host,
         transport_security=security(host, port),
-        event_store=BoundedEvents(),
+        event_store=PrimingEvents(),
         retry_interval=RETRY_MS,
     )
 
