@@ -39,7 +39,7 @@ import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from satchel._model import model
 from satchel._net import LOOPBACK_NAMES
@@ -248,16 +248,23 @@ def _npm(text: str, rest: str) -> Source:
     return Source("npm", name, ref=version)
 
 
-def _archive(text: str, rest: str) -> Source:
-    url, hashed, tail = rest.partition("#")
-    pin, _, sub = tail.partition(":")
+def _web(text: str, url: str, shape: str) -> SplitResult:
+    """`url` split, when it is an https:// URL (http:// for a loopback host) that
+    carries no credentials; else `Refused`, `shape` saying what the source looks like."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise _invalid(text, "an archive source is an https:// URL")
+        raise _invalid(text, shape)
     if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
         raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
     if parts.username or parts.password:
         raise _invalid(text, "a URL may not carry credentials")
+    return parts
+
+
+def _archive(text: str, rest: str) -> Source:
+    url, hashed, tail = rest.partition("#")
+    pin, _, sub = tail.partition(":")
+    _web(text, url, "an archive source is an https:// URL")
     if hashed and pin and not _SHA256.match(pin):
         raise _invalid(text, "an archive pin is sha256=<64 lowercase hex digits>")
     return Source("archive", url, ref=pin or None, subdir=_subdir(text, sub) if sub else "")
@@ -299,13 +306,7 @@ def _mcp_stdio(text: str, rest: str) -> Source:
 
 def _mcp_url(text: str, url: str) -> Source:
     """``mcp+https://host/path`` (``mcp+http://`` for a loopback host only)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise _invalid(text, "an MCP source is mcp+stdio:COMMAND or mcp+https://host/path")
-    if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
-        raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
-    if parts.username or parts.password:
-        raise _invalid(text, "a URL may not carry credentials")
+    parts = _web(text, url, "an MCP source is mcp+stdio:COMMAND or mcp+https://host/path")
     if parts.fragment:
         raise _invalid(text, "an MCP source URL has no '#' part")
     return Source("mcp", url)
@@ -315,13 +316,7 @@ def _well_known(text: str, url: str) -> Source:
     """A site (its origin: the index is at `WELL_KNOWN`) or its index URL, with an
     optional ``#skill-name`` (the draft's name rule)."""
     base, hashed, pick = url.partition("#")
-    parts = urlsplit(base)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise _invalid(text, "a site's skills index is https://host[#skill-name]")
-    if parts.scheme == "http" and parts.hostname not in LOOPBACK_NAMES:
-        raise _invalid(text, "plain http:// is accepted only for a loopback host; use https://")
-    if parts.username or parts.password:
-        raise _invalid(text, "a URL may not carry credentials")
+    parts = _web(text, base, "a site's skills index is https://host[#skill-name]")
     if parts.query:
         raise _invalid(text, "a source URL has no query string")
     if parts.path not in _SITE_PATHS:
