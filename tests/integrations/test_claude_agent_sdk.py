@@ -458,3 +458,135 @@ def test_a_session_without_tools_adds_no_server_and_allows_nothing_more(tmp_path
     session = Session(satchel.load(layout=layout), tools=False, environ={"PATH": "/usr/bin"})
     opts = options(session, allowed_tools=["Read"])
     assert (opts.mcp_servers, opts.allowed_tools) == ({}, ["Read"])
+
+
+LSP = {"py": {"command": "pylsp", "extensionToLanguage": {".py": "python"}}}
+
+
+def _pinned(layout: satchel.Layout) -> None:
+    """What `satchel trust` does: trust the project pinned to what it holds now."""
+    trust(layout, layout.project, digests(satchel.load(layout=layout).executables()))
+
+
+def _swap(path: Path, old: str, new: str) -> None:
+    """`old` replaced by `new` (as long) in `path`, its modification time kept: the
+    plugin's listing is as pinned, only what the file declares changed."""
+    assert len(old) == len(new)
+    stamp = path.stat()
+    path.write_text(path.read_text().replace(old, new))
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+
+
+def _lsp_changed(tmp_path: Path) -> satchel.Layout:
+    """The desk, its tickets plugin with a language server, trusted with pins, then the
+    language server's command changed."""
+    layout = desk(tmp_path)
+    lsp = layout.project / ".satchel" / "plugins" / "tickets" / ".lsp.json"
+    lsp.write_text(json.dumps(LSP))
+    _pinned(layout)
+    assert [p.name for p in handed_plugins(satchel.load(layout=layout))] == ["tickets"]
+    _swap(lsp, '"pylsp"', '"other"')
+    return layout
+
+
+def test_a_plugin_whose_language_server_changed_since_trust_is_not_handed_over(tmp_path):
+    env = satchel.load(layout=_lsp_changed(tmp_path))
+    assert [d.code for d in env.diagnostics] == ["trust.changed"]
+    assert env.trust.held == {"plugin-programs tickets"}
+    assert handed_plugins(env) == ()
+    session = Session(env, tools="skills", environ={"PATH": os.environ["PATH"]})
+    opts = options(session)
+    assert opts.plugins == []
+    hooks = session.environment.hooks.hooks
+    assert [(h.origin.plugin, h.status) for h in hooks] == [("tickets", "loaded")]  # satchel's
+
+
+def test_a_plugin_whose_skills_own_hook_changed_since_trust_is_not_handed_over(tmp_path):
+    layout = desk(tmp_path)
+    skill = layout.project / ".satchel" / "plugins" / "tickets" / "skills" / "triage"
+    skill.mkdir(parents=True)
+    hook = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}
+    front = f"name: triage\ndescription: Sort new tickets.\nhooks: {json.dumps(hook)}\n"
+    (skill / "SKILL.md").write_text(f"---\n{front}---\nSort.\n")
+    _pinned(layout)
+    assert [p.name for p in handed_plugins(satchel.load(layout=layout))] == ["tickets"]
+    _swap(skill / "SKILL.md", '"true"', '"date"')
+    env = satchel.load(layout=layout)
+    assert [k.split("/")[0] for k in env.trust.held] == ["hook skill:tickets:triage"]
+    assert handed_plugins(env) == ()
+    session = Session(env, tools="skills", environ={"PATH": os.environ["PATH"]})
+    assert options(session).plugins == []
+
+
+def test_a_plugin_whose_skills_command_line_changed_since_trust_is_not_handed_over(tmp_path):
+    """Claude Code would run the line itself when the skill is used."""
+    layout = desk(tmp_path)
+    skill = layout.project / ".satchel" / "plugins" / "tickets" / "skills" / "triage"
+    skill.mkdir(parents=True)
+    front = "name: triage\ndescription: Sort new tickets.\n"
+    (skill / "SKILL.md").write_text(f"---\n{front}---\nToday: !`date`\n")
+    _pinned(layout)
+    assert [p.name for p in handed_plugins(satchel.load(layout=layout))] == ["tickets"]
+    _swap(skill / "SKILL.md", "!`date`", "!`true`")
+    env = satchel.load(layout=layout)
+    assert env.held_keys() == ("shell skill:tickets:triage#1",)
+    assert handed_plugins(env) == ()
+
+
+def test_a_plugins_server_goes_under_the_name_satchels_rules_use(tmp_path):
+    """Claude Code calls a tool of a server given in ``mcp_servers`` under
+    ``mcp__<key>__<tool>``: the key is ``plugin_<plugin>_<server>``, so a skill's
+    ``disallowed-tools`` rule on that name refuses the call Claude Code makes."""
+    layout = _lsp_changed(tmp_path)  # the plugin is not handed: satchel gives its server
+    quiet = layout.project / ".agents" / "skills" / "quiet"
+    quiet.mkdir(parents=True)
+    (quiet / "SKILL.md").write_text(
+        f"---\nname: quiet\ndescription: Keeps the tracker quiet.\n"
+        f"disallowed-tools: {LIST_TICKETS}\n---\nQuiet.\n"
+    )
+    env = satchel.load(layout=layout)
+    session = Session(env, tools="skills", environ={"PATH": os.environ["PATH"]})
+    opts = options(session)
+    assert isinstance(opts.mcp_servers, dict)
+    (key,) = (k for k in opts.mcp_servers if k != SERVER)
+    assert key == "plugin_tickets_tickets"
+    session.activate("quiet")
+    assert opts.hooks is not None
+    (pre,) = opts.hooks["PreToolUse"][0].hooks
+    call = {"tool_name": f"mcp__{key}__list_tickets", "tool_input": {"status": "done"}}
+    answer = asyncio.run(pre(call, "toolu_1", {"signal": None}))
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == (
+        f"tool {LIST_TICKETS!r} is not allowed: skill 'quiet' is active and disallows: "
+        f"{LIST_TICKETS}. To use this tool, first call "
+        'skills_use({"name": "quiet", "mode": "deactivate"}).'
+    )
+
+
+def test_a_project_server_named_as_satchels_own_is_left_out(tmp_path):
+    layout = desk(tmp_path)
+    servers = {SERVER: SERVERS["notes"], "web": SERVERS["web"]}
+    (layout.project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    trust(layout, layout.project)
+    session = Session(satchel.load(layout=layout), tools="skills", environ={"PATH": "/usr/bin"})
+    opts = options(session)
+    assert isinstance(opts.mcp_servers, dict)
+    assert sorted(opts.mcp_servers) == [SERVER, "web"]
+    assert opts.mcp_servers[SERVER]["type"] == "sdk"  # satchel's, whose tools run unasked
+    said = (
+        "MCP server 'satchel' is left out of Claude Code's servers: satchel's own tools "
+        "are served under that name (mcp__satchel__<tool>)"
+    )
+    assert [(d.code, d.message) for d in session.diagnostics] == [("mcp.server.shadowed", said)]
+
+
+def test_a_skills_scripts_run_unasked_only_where_the_project_runs(tmp_path):
+    layout = desk(tmp_path)
+    every = [own("skills_use"), own("skills_read"), own("skills_run_script")]
+    assert options(desk_session(layout)).allowed_tools == every
+    stranger = satchel.Layout.default(layout.project, home=tmp_path / "other", env={})
+    (tmp_path / "other").mkdir()
+    env = satchel.load(layout=stranger)
+    assert env.trust.state == "untrusted"
+    session = Session(env, tools="skills", environ={"PATH": os.environ["PATH"]})
+    assert options(session).allowed_tools == every[:2]  # Claude Code's rules say for scripts

@@ -6,8 +6,9 @@
   hook and MCP server satchel's trust and policy let run, as local plugin directories
   (``plugins``): Claude Code runs their hooks and starts their servers itself, so
   satchel's own hooks leave theirs out (each fires once); a plugin satchel holds back
-  in part (a hook changed since ``satchel trust``, a server the policy refuses) is
-  not handed over, and nothing of an untrusted project is;
+  in part (a hook, server, language server, monitor, ``bin/`` or skill's or agent's
+  own hook changed since ``satchel trust``, a server the policy refuses) is not
+  handed over, and nothing of an untrusted project is;
 * satchel's hooks as SDK hook callbacks: ``PreToolUse`` (the hooks, then the active
   skills' ``allowed-tools`` / ``disallowed-tools``, then the developer's `ask`
   callback: ``permissionDecision``, ``updatedInput``, ``additionalContext``),
@@ -15,7 +16,9 @@
   calls, its own included; ``SessionStart`` fires before the first prompt (the SDK's
   callbacks do not include it), its context going with that prompt;
 * the session's own tools (`tools`) as an in-process MCP server, allowed without a
-  prompt, and the other MCP servers satchel allows as Claude Code server entries;
+  prompt (``skills_run_script`` only where the project runs), and the other MCP
+  servers satchel allows as Claude Code server entries, under the names satchel's
+  rules use (``plugin_<plugin>_<server>``; one named as satchel's own is left out);
 * the agent types as ``agents`` (their tools in Claude Code's names, their preloaded
   skills' bodies in the prompt);
 * the skills index and the instruction files satchel loaded (``AGENTS.md`` and the
@@ -41,9 +44,13 @@ from claude_agent_sdk import (
     create_sdk_mcp_server,
 )
 
+from satchel._approval import programs_key
 from satchel._policed import mcp_refusal
+from satchel.diagnostics import diagnostic
+from satchel.hooks._scoped import agent_owner, skill_owner
 from satchel.hosts._claude_code import CLAUDE_CODE, claude_agent_tools
 from satchel.integrations._bridge import Before, Bridge
+from satchel.mcp._names import server_key
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
 
 if TYPE_CHECKING:
@@ -117,8 +124,9 @@ def handed_plugins(environment: Environment) -> tuple[Plugin, ...]:
 
 
 def _whole(env: Environment, plugin: Plugin) -> bool:
-    """Every hook of `plugin` loaded, every server of it one satchel would start, and
-    every skill of it loaded: Claude Code may have it all."""
+    """Every hook of `plugin` loaded, every server of it one satchel would start, every
+    skill of it loaded, and nothing else of it held back since ``satchel trust``:
+    Claude Code may have it all."""
     if any(h.status != "loaded" for h in env.hooks.hooks if h.origin.plugin == plugin.name):
         return False
     started = {
@@ -129,7 +137,25 @@ def _whole(env: Environment, plugin: Plugin) -> bool:
     if any(s.name not in started for s in plugin.mcp_servers):
         return False
     loaded = {s.path for s in env.skills.values()}
-    return all(s.path in loaded for s in plugin.skills)
+    return all(s.path in loaded for s in plugin.skills) and not _held(env, plugin)
+
+
+def _held(env: Environment, plugin: Plugin) -> bool:
+    """Whether satchel holds back something of `plugin` that Claude Code would run from
+    its directory unasked: its language servers, monitors and ``bin/``
+    (``plugin-programs``), a hook its skills' or agent types' frontmatter declares, a
+    ``!`cmd``` line of its skills (`Environment.held_keys`)."""
+    held = env.held_keys()
+    if not held:
+        return False
+    skills = [s.name for s in env.skills.values() if s.origin.plugin == plugin.name]
+    kinds = [a.name for a in env.agents.agents.values() if a.origin.plugin == plugin.name]
+    theirs = (
+        *(f"hook {skill_owner(n)}/" for n in skills),
+        *(f"shell {skill_owner(n)}#" for n in skills),
+        *(f"hook {agent_owner(n)}/" for n in kinds),
+    )
+    return programs_key(plugin.name) in held or any(k.startswith(theirs) for k in held)
 
 
 def _plugin_dirs(handed: Iterable[Plugin]) -> list[SdkPluginConfig]:
@@ -141,7 +167,9 @@ def _servers(
 ) -> dict[str, McpServerConfig]:
     """The MCP servers satchel starts that no handed plugin brings, as Claude Code
     entries (a stdio server's command, arguments and scrubbed environment as satchel
-    would start it; one satchel refuses to start is left out)."""
+    would start it; one satchel refuses to start is left out), each under the name
+    satchel's rules use (`server_key`: a plugin's ``plugin_<plugin>_<server>``, so
+    Claude Code calls its tools ``mcp__plugin_<plugin>_<server>__<tool>``)."""
     found: dict[str, McpServerConfig] = {}
     if not environment.options.executable:
         return found
@@ -152,8 +180,24 @@ def _servers(
         plugin = environment.plugins.plugins.get(owner or "")
         entry = _server(environment, server, plugin, environ)
         if entry is not None:
-            found[server.name if owner is None else f"{owner}_{server.name}"] = entry
+            found[server_key(server)] = entry
     return found
+
+
+def _without(
+    servers: dict[str, McpServerConfig], own: str, session: Session
+) -> dict[str, McpServerConfig]:
+    """`servers` less the one named as satchel's own server `own` (its tools are
+    satchel's, allowed without a prompt): that one is left out, with
+    ``mcp.server.shadowed`` in the session's diagnostics."""
+    if own not in servers:
+        return servers
+    message = (
+        f"MCP server {own!r} is left out of Claude Code's servers: satchel's own tools "
+        f"are served under that name (mcp__{own}__<tool>)"
+    )
+    session._note((diagnostic("mcp.server.shadowed", message),))
+    return {k: v for k, v in servers.items() if k != own}
 
 
 def _server(
@@ -333,6 +377,15 @@ def _answer(event: str, outcome: Any, before: str | None = None) -> HookJSONOutp
 # -- the options --------------------------------------------------------------------
 
 
+def _unasked(env: Environment, own: list[str]) -> list[str]:
+    """Which of satchel's own tools (`own`, in Claude Code's names) run without a
+    prompt: all of them, but ``skills_run_script`` only where the project runs
+    (`Trust.run_project`: trusted, and not loaded declarative-only); elsewhere Claude
+    Code's own permission rules (and `can_use_tool`) say whether a skill's script runs."""
+    runs = env.trust.run_project and env.options.executable
+    return [n for n in own if runs or not n.endswith("__skills_run_script")]
+
+
 def prompt(session_or_bridge: Session | Bridge, text: str) -> str:
     """The user's message as Claude Code should get it: a ``/command`` or ``/skill``
     of the project expanded (Claude Code does not read the project's own files)."""
@@ -360,6 +413,7 @@ def options(
     _leave_to_claude_code(bridge, names)
     # the session's own tools only: Claude Code reaches the MCP servers itself
     own = [f"mcp__{server}__{t.name}" for t in bridge.session.tools()]
+    servers = _without(_servers(env, names, bridge.session.runner.environ), server, bridge.session)
     hooks = _hooks(bridge, server)
     for event, matchers in (overrides.pop("hooks", None) or {}).items():
         hooks[event] = [*hooks.get(event, []), *matchers]
@@ -370,10 +424,10 @@ def options(
         "plugins": _plugin_dirs(handed),
         "mcp_servers": {
             **({server: tools(bridge.session, name=server)} if own else {}),
-            **_servers(env, names, bridge.session.runner.environ),
+            **servers,
             **(overrides.pop("mcp_servers", None) or {}),
         },
-        "allowed_tools": [*own, *overrides.pop("allowed_tools", [])],
+        "allowed_tools": [*_unasked(env, own), *overrides.pop("allowed_tools", [])],
         "hooks": hooks,
         "agents": agents(bridge),
         "system_prompt": {"type": "preset", "preset": "claude_code", "append": append},
