@@ -196,7 +196,7 @@ def _without(
         f"MCP server {own!r} is left out of Claude Code's servers: satchel's own tools "
         f"are served under that name (mcp__{own}__<tool>)"
     )
-    session._note((diagnostic("mcp.server.shadowed", message),))
+    session.note(diagnostic("mcp.server.shadowed", message))
     return {k: v for k, v in servers.items() if k != own}
 
 

@@ -220,6 +220,11 @@ class Session:
         built)."""
         return tuple(self._diagnostics)
 
+    def note(self, *problems: Diagnostic) -> None:
+        """Add what a host built on the session found wrong to `diagnostics` (each once),
+        so that one list says everything (a framework integration's own findings)."""
+        self._note(problems)
+
     def is_active(self, name: str) -> bool:
         return self.active_skill(name) is not None
 
