@@ -13,6 +13,7 @@ import pydantic_ai
 import pytest
 from pydantic_ai import Agent, AgentRunResult, Tool
 from pydantic_ai.messages import (
+    ImageUrl,
     ModelMessage,
     ModelRequest,
     ModelResponse,
@@ -20,6 +21,7 @@ from pydantic_ai.messages import (
     TextPart,
     ToolCallPart,
     ToolReturnPart,
+    UserContent,
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -67,7 +69,9 @@ class Script:
         return FunctionModel(self)
 
 
-def run(runner: Agent[None, str], prompt: str, **options: Any) -> AgentRunResult[str]:
+def run(
+    runner: Agent[None, str], prompt: str | Sequence[UserContent], **options: Any
+) -> AgentRunResult[str]:
     """`runner` on `prompt` in an event loop of its own, closed after (`run_sync`
     would leave one open for the rest of the suite)."""
     return asyncio.run(runner.run(prompt, **options))
@@ -262,6 +266,34 @@ def test_a_blocked_prompt_never_reaches_the_model(tmp_path):
     )
     script = Script(())
     result = run(Agent(script.model, capabilities=[Satchel(bridge)]), PROMPT)
+    assert script.seen == []
+    assert result.output == "no release notes on Fridays"
+
+
+SHOT = ImageUrl("https://example.com/shot.png")
+
+
+def test_a_multi_part_prompt_has_its_text_expanded_and_its_image_kept(tmp_path):
+    script = Script(())
+    session = desk_session(desk(tmp_path))
+    run(Agent(script.model, capabilities=[Satchel(Bridge(session))]), [PROMPT, SHOT])
+    first, _ = script.seen[0]
+    parts = [p for m in first if isinstance(m, ModelRequest) for p in m.parts]
+    assert [p.content for p in parts if isinstance(p, UserPromptPart)] == [[EXPANDED, SHOT]]
+
+
+def test_a_blocked_multi_part_prompt_never_reaches_the_model(tmp_path):
+    said = tmp_path / "said"
+    source = (
+        "import json, pathlib, sys\n"
+        f"pathlib.Path({str(said)!r}).write_text(json.load(sys.stdin)['prompt'])\n"
+        "print(json.dumps({'decision': 'block', 'reason': 'no release notes on Fridays'}))\n"
+    )
+    hook = [{"command": py_hook(tmp_path, "no", source)}]
+    bridge = project(tmp_path, ("user_prompt_submit", None, hook))
+    script = Script(())
+    result = run(Agent(script.model, capabilities=[Satchel(bridge)]), [PROMPT, SHOT])
+    assert said.read_text() == PROMPT
     assert script.seen == []
     assert result.output == "no release notes on Fridays"
 

@@ -11,9 +11,10 @@
   and the model reads the refusal as its result; ``PostToolUse`` follows each result;
 * the instructions, as a function Pydantic AI calls on every model request
   (`Bridge.instructions`), so an activated skill shows at the next request;
-* the user's turn: the run's prompt goes through ``UserPromptSubmit`` and slash
-  command / ``/skill`` expansion before the first model request (`Bridge.turn`); a
-  blocked prompt never reaches the model, the run answers with the reason;
+* the user's turn: the run's prompt (the text of a prompt of several items, its
+  images and files kept) goes through ``UserPromptSubmit`` and slash command /
+  ``/skill`` expansion before the first model request (`Bridge.turn`); a blocked
+  prompt never reaches the model, the run answers with the reason;
 * ``SessionStart`` on the first run (``resume`` when it continues a history; its
   context joins the instructions) and
   ``Stop`` when the model answers without a tool call (a hook's reason to go on is
@@ -46,8 +47,10 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
+    TextContent,
     TextPart,
     ToolCallPart,
+    UserContent,
     UserPromptPart,
 )
 from pydantic_ai.models import Model, ModelRequestContext
@@ -162,7 +165,7 @@ class Satchel(AbstractCapability[Any]):
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if not self.gate_only and ctx.run_step <= 1 and isinstance(ctx.prompt, str):
+        if not self.gate_only and ctx.run_step <= 1 and ctx.prompt is not None:
             _take_turn(self.bridge, ctx.prompt, request_context.messages)
         return request_context
 
@@ -238,19 +241,39 @@ def _stopping(bridge: Bridge, last_message: str, active: bool) -> str | None:
     return outcome.reason or "a Stop hook asked the agent to go on"
 
 
-def _take_turn(bridge: Bridge, prompt: str, messages: Sequence[ModelMessage]) -> None:
+def _take_turn(
+    bridge: Bridge, prompt: str | Sequence[UserContent], messages: Sequence[ModelMessage]
+) -> None:
     """The run's own prompt, the last request's user part, through `Bridge.turn`:
     its text becomes the expansion (the hooks' context after it), in the part the
-    run's history holds; a blocked prompt skips the request, its reason the answer."""
+    run's history holds; a blocked prompt skips the request, its reason the answer.
+    A prompt of several items sends its text items' words, joined, and keeps the
+    rest (an image, a file, a structured value) after the expanded text."""
     request = next((m for m in reversed(messages) if isinstance(m, ModelRequest)), None)
     parts = () if request is None else request.parts
     part = next((p for p in parts if isinstance(p, UserPromptPart) and p.content == prompt), None)
     if part is None:
         return
-    turn = bridge.turn(prompt)
+    turn = bridge.turn(prompt if isinstance(prompt, str) else "".join(_texts(prompt)))
     if turn.prompt is None:
         raise SkipModelRequest(ModelResponse(parts=[TextPart(turn.refusal or "")]))
-    part.content = with_context(turn.prompt, turn.context)
+    text = with_context(turn.prompt, turn.context)
+    part.content = text if isinstance(prompt, str) else _with_text(prompt, text)
+
+
+def _texts(prompt: Sequence[UserContent]) -> list[str]:
+    """The user's own words among a prompt's items: its strings and plain text items."""
+    return [i if isinstance(i, str) else i.content for i in prompt if _is_text(i)]
+
+
+def _is_text(item: UserContent) -> TypeGuard[str | TextContent]:
+    return isinstance(item, str) or type(item) is TextContent
+
+
+def _with_text(prompt: Sequence[UserContent], text: str) -> list[UserContent]:
+    """`prompt` with `text` in place of its text items, its other items kept after it."""
+    kept = [i for i in prompt if not _is_text(i)]
+    return [text, *kept] if text else kept
 
 
 def _arguments(args: RawToolArgs) -> Any:
