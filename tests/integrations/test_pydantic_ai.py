@@ -11,7 +11,8 @@ from typing import Any
 
 import pydantic_ai
 import pytest
-from pydantic_ai import Agent, AgentRunResult, Tool
+from pydantic_ai import Agent, AgentRunResult, CodeExecutionTool, MemoryTool, Tool
+from pydantic_ai.capabilities import NativeTool, ToolSearch, WebSearch
 from pydantic_ai.messages import (
     ImageUrl,
     ModelMessage,
@@ -386,6 +387,25 @@ def test_the_delegation_tool_lists_the_agent_types(tmp_path):
         "Hand a task to a sub-agent of one of these types:\n"
         "- reviewer: Reviews release notes for tone and accuracy. Use after drafting notes."
     )
+
+
+def test_agent_refuses_a_capability_whose_tools_the_provider_runs(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    given = [ToolSearch(), WebSearch(), NativeTool(CodeExecutionTool())]
+    with pytest.raises(TypeError) as refused:
+        agent(Script(()).model, bridge, capabilities=given)
+    assert str(refused.value) == (
+        "the model's provider runs web_search and code_execution itself, where satchel's "
+        "gate cannot see their calls: add a capability that gives them to an Agent you "
+        "assemble yourself to run them ungated"
+    )
+
+
+def test_agent_takes_a_native_tool_whose_calls_run_as_the_agents_own_tools(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    given = [ToolSearch(), NativeTool(MemoryTool())]
+    made = agent(Script(()).model, bridge, capabilities=given)
+    assert isinstance(made, Agent)
 
 
 def test_tools_are_pydantic_ai_tools_that_run_the_session_tool(tmp_path):

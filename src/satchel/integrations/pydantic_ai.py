@@ -22,6 +22,10 @@
 * the session's tools (and the MCP supervisor's) as a toolset read again at every
   step, so their schemas follow the skills the session has.
 
+Native tools the model's provider runs (web search, code execution, image
+generation...) never reach `wrap_tool_execute`: `agent` refuses a capability that
+gives one, and an `Agent` assembled by hand with one runs those calls ungated.
+
 `agent_tool` turns the environment's agent types into one delegation tool that
 runs a sub-agent per type; `agent` assembles an `Agent` with all of it.
 """
@@ -398,9 +402,35 @@ def agent(
 ) -> Agent[None, str]:
     """An `Agent` on `model` with `own_tools`, the session's tools and the delegation
     tool, under `Satchel`'s instructions and gate. `ask` and `mcp` make the `Bridge`
-    when `source` is a session; `options` go to `Agent`."""
+    when `source` is a session; `options` go to `Agent`. A capability among them
+    that gives a native tool the model's provider runs (web search, code execution...)
+    is refused: no such call would meet the gate."""
+    given = list(options.pop("capabilities", ()))
+    _refuse_provider_run(given)
     bridge = bridge_of(source, ask=ask, mcp=mcp)
     delegation = agent_tool(bridge, own_tools)
     capability = Satchel(bridge, instructions, agent_tool=delegation)
-    capabilities = [capability, *options.pop("capabilities", ())]
-    return Agent(model, tools=list(own_tools), capabilities=capabilities, **options)
+    return Agent(model, tools=list(own_tools), capabilities=[capability, *given], **options)
+
+
+_CLIENT_RUN = frozenset({"computer", "memory", "tool_search"})
+"""The kinds of native tool whose calls the agent runs as its own tools (the computer
+and memory tools), or that only find the agent's tools (tool search): the gate sees
+their calls. Every other native tool runs at the model's provider."""
+
+
+def _refuse_provider_run(capabilities: Sequence[Any]) -> None:
+    """Refuse the native tools of `capabilities` that the model's provider runs (web
+    search, code execution, image generation...): their calls never reach
+    `wrap_tool_execute`, so the gate would pass them by."""
+    found = [
+        t for c in capabilities if isinstance(c, AbstractCapability) for t in c.get_native_tools()
+    ]
+    kinds = [str(getattr(t, "kind", getattr(t, "__name__", t))) for t in found]
+    named = list(dict.fromkeys(k for k in kinds if k not in _CLIENT_RUN))
+    if named:
+        raise TypeError(
+            f"the model's provider runs {' and '.join(named)} itself, where satchel's gate "
+            "cannot see their calls: add a capability that gives them to an Agent you "
+            "assemble yourself to run them ungated"
+        )
