@@ -5,6 +5,7 @@ test follows with an HTTP GET (no browser), its tokens in a file keyring outside
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -22,8 +23,10 @@ import pytest
 
 from satchel.cli import main
 from satchel.runtime.mcp._oauth_callback import callback_listener
+from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 from satchel.runtime.mcp._supervisor import McpSupervisor
 from tests.cli.support import check_golden
+from tests.policy.support import system_policy
 from tests.support.checkout import CHECKOUT
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
@@ -302,6 +305,51 @@ def test_login_and_logout_refuse_an_unknown_name_and_a_stdio_server(world, capsy
                 "MCP server 'local' is a stdio server: it is started, not logged in to",
             )
     assert not world["ring"].exists()
+
+
+def test_login_refuses_a_server_the_policy_refuses_or_that_is_disabled(
+    world, tmp_path, monkeypatch, capsys
+):
+    config = world["layout"].project / ".satchel" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[mcp_servers.off]\nurl = "{world["url"]}"\nenabled = false\n')
+    policy = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["guarded"]\n')
+    before = _stats(world)
+    said = []
+    with use_file_keyring(world["ring"]):
+        for name in ("guarded", "off"):
+            argv = ["mcp", "login", name, *_where(world), "--no-browser", "--timeout", "5"]
+            assert main([*argv, "--json"]) == 1
+            [found] = json.loads(capsys.readouterr().out)["diagnostics"]
+            said.append((found["code"], found["message"]))
+    assert said == [
+        ("policy.denied", f"MCP server 'guarded' is refused by policy key `mcp.deny` in {policy}"),
+        (
+            "mcp.oauth.disabled",
+            "MCP server 'off' is disabled: satchel does not connect to it, so it is not "
+            "logged in to",
+        ),
+    ]
+    assert _stats(world) == before
+    assert not world["ring"].exists()
+    with use_file_keyring(world["ring"]):  # a logout still removes what it kept
+        assert main(["mcp", "logout", "off", *_where(world), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnostics"] == []
+
+
+def test_login_asks_the_policy_of_a_server_the_environment_lists(world, tmp_path, monkeypatch):
+    listed = load(world["layout"])
+    policy = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["guarded"]\n')
+    env = dataclasses.replace(listed, policy=load(world["layout"]).policy)
+    assert remote_target(listed, "guarded", {}).url == world["url"]
+    with pytest.raises(TargetRefused) as refused:
+        remote_target(env, "guarded", {})
+    found = refused.value.diagnostic
+    assert (found.code, found.message) == (
+        "policy.denied",
+        f"MCP server 'guarded' is refused by policy key `mcp.deny` in {policy}",
+    )
+    assert remote_target(env, "guarded", {}, login=False).url == world["url"]
 
 
 def test_login_and_logout_say_what_they_did(world, capsys):
