@@ -562,6 +562,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
             "warning",
             "an MCP server answered a call with JSON nesting too deep to read; the call failed",
         ),
+        "mcp.oauth.disabled": Entry(
+            "error", "satchel mcp login named a disabled server, which satchel does not connect to"
+        ),
         "mcp.oauth.failed": Entry(
             "error", "satchel mcp login could not authorize satchel for a remote MCP server"
         ),

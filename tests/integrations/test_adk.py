@@ -18,6 +18,7 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
+from google.adk.tools import google_search, url_context
 from google.adk.tools.agent_tool import AgentTool
 from google.genai import types
 from pydantic import Field
@@ -314,6 +315,20 @@ def test_an_agent_type_without_a_tool_list_gets_every_tool_but_its_disallowed_on
     assert agents["checker"].model is small  # `model: haiku`, as the developer maps it
     assert agents["reviewer"].model is big
     assert agents["checker"].instruction(None) == "Check every number."
+
+
+def test_sub_agents_refuse_a_tool_the_models_provider_runs(tmp_path):
+    def read_file(path: str) -> str:
+        return path
+
+    session = desk_session(desk(tmp_path))
+    with pytest.raises(TypeError) as refused:
+        sub_agents(session, model=Scripted(), tools=[read_file, google_search, url_context])
+    assert str(refused.value) == (
+        "the model's provider runs google_search and url_context itself, where satchel's "
+        "plugin cannot see their calls: give them to an agent you assemble yourself to run "
+        "them ungated"
+    )
 
 
 def test_the_tests_speak_for_google_adk_2_15_0():

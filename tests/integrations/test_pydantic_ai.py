@@ -11,8 +11,10 @@ from typing import Any
 
 import pydantic_ai
 import pytest
-from pydantic_ai import Agent, AgentRunResult, Tool
+from pydantic_ai import Agent, AgentRunResult, CodeExecutionTool, MemoryTool, Tool
+from pydantic_ai.capabilities import NativeTool, ToolSearch, WebSearch
 from pydantic_ai.messages import (
+    ImageUrl,
     ModelMessage,
     ModelRequest,
     ModelResponse,
@@ -20,6 +22,7 @@ from pydantic_ai.messages import (
     TextPart,
     ToolCallPart,
     ToolReturnPart,
+    UserContent,
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -67,7 +70,9 @@ class Script:
         return FunctionModel(self)
 
 
-def run(runner: Agent[None, str], prompt: str, **options: Any) -> AgentRunResult[str]:
+def run(
+    runner: Agent[None, str], prompt: str | Sequence[UserContent], **options: Any
+) -> AgentRunResult[str]:
     """`runner` on `prompt` in an event loop of its own, closed after (`run_sync`
     would leave one open for the rest of the suite)."""
     return asyncio.run(runner.run(prompt, **options))
@@ -266,6 +271,34 @@ def test_a_blocked_prompt_never_reaches_the_model(tmp_path):
     assert result.output == "no release notes on Fridays"
 
 
+SHOT = ImageUrl("https://example.com/shot.png")
+
+
+def test_a_multi_part_prompt_has_its_text_expanded_and_its_image_kept(tmp_path):
+    script = Script(())
+    session = desk_session(desk(tmp_path))
+    run(Agent(script.model, capabilities=[Satchel(Bridge(session))]), [PROMPT, SHOT])
+    first, _ = script.seen[0]
+    parts = [p for m in first if isinstance(m, ModelRequest) for p in m.parts]
+    assert [p.content for p in parts if isinstance(p, UserPromptPart)] == [[EXPANDED, SHOT]]
+
+
+def test_a_blocked_multi_part_prompt_never_reaches_the_model(tmp_path):
+    said = tmp_path / "said"
+    source = (
+        "import json, pathlib, sys\n"
+        f"pathlib.Path({str(said)!r}).write_text(json.load(sys.stdin)['prompt'])\n"
+        "print(json.dumps({'decision': 'block', 'reason': 'no release notes on Fridays'}))\n"
+    )
+    hook = [{"command": py_hook(tmp_path, "no", source)}]
+    bridge = project(tmp_path, ("user_prompt_submit", None, hook))
+    script = Script(())
+    result = run(Agent(script.model, capabilities=[Satchel(bridge)]), [PROMPT, SHOT])
+    assert said.read_text() == PROMPT
+    assert script.seen == []
+    assert result.output == "no release notes on Fridays"
+
+
 def test_session_start_context_joins_the_instructions_once(tmp_path):
     sources = tmp_path / "sources"
     source = (
@@ -354,6 +387,25 @@ def test_the_delegation_tool_lists_the_agent_types(tmp_path):
         "Hand a task to a sub-agent of one of these types:\n"
         "- reviewer: Reviews release notes for tone and accuracy. Use after drafting notes."
     )
+
+
+def test_agent_refuses_a_capability_whose_tools_the_provider_runs(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    given = [ToolSearch(), WebSearch(), NativeTool(CodeExecutionTool())]
+    with pytest.raises(TypeError) as refused:
+        agent(Script(()).model, bridge, capabilities=given)
+    assert str(refused.value) == (
+        "the model's provider runs web_search and code_execution itself, where satchel's "
+        "gate cannot see their calls: add a capability that gives them to an Agent you "
+        "assemble yourself to run them ungated"
+    )
+
+
+def test_agent_takes_a_native_tool_whose_calls_run_as_the_agents_own_tools(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    given = [ToolSearch(), NativeTool(MemoryTool())]
+    made = agent(Script(()).model, bridge, capabilities=given)
+    assert isinstance(made, Agent)
 
 
 def test_tools_are_pydantic_ai_tools_that_run_the_session_tool(tmp_path):

@@ -5,22 +5,28 @@ test follows with an HTTP GET (no browser), its tokens in a file keyring outside
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import anyio
 import pytest
 
 from satchel.cli import main
+from satchel.runtime.mcp._oauth_callback import callback_listener
+from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 from satchel.runtime.mcp._supervisor import McpSupervisor
 from tests.cli.support import check_golden
+from tests.policy.support import system_policy
 from tests.support.checkout import CHECKOUT
 from tests.support.keyring_file import BACKEND, VARIABLE, use_file_keyring
 
@@ -63,11 +69,16 @@ def _where(world: dict[str, Any]) -> list[str]:
     return ["--project", str(layout.project), "--home", str(layout.home), "--trust"]
 
 
-def _cli_login(world: dict[str, Any], *more: str, name: str = "guarded") -> tuple[int, str, str]:
+def _cli_login(
+    world: dict[str, Any],
+    *more: str,
+    name: str = "guarded",
+    first: Callable[[str], None] | None = None,
+) -> tuple[int, str, str]:
     """``satchel mcp login NAME --json`` in a real process (`more` in place of
     ``--json``, when given): the authorization URL it prints on stderr is followed with
     a GET (the authorization server approves at once and redirects to satchel's
-    loopback listener)."""
+    loopback listener), after `first` was handed it."""
     argv = [sys.executable, "-m", "satchel", "mcp", "login", name, *_where(world)]
     proc = subprocess.Popen(
         [*argv, "--no-browser", *(more or ("--json",))],
@@ -79,6 +90,8 @@ def _cli_login(world: dict[str, Any], *more: str, name: str = "guarded") -> tupl
     for line in proc.stderr:
         seen.append(line)
         if line.startswith(f"http://127.0.0.1:{world.get('at', world['port'])}/authorize?"):
+            if first is not None:
+                first(line.strip())
             with urllib.request.urlopen(line.strip(), timeout=DEADLINE) as answer:
                 assert answer.status == 200
                 assert b"Authorization complete" in answer.read()
@@ -171,6 +184,45 @@ def test_login_keeps_the_tokens_in_the_keyring_and_the_connection_then_works(wor
         assert _files_hold(layout.project, secret) == []
 
 
+def _redirect(url: str, **params: str) -> int:
+    """The HTTP status of a GET of `url` with `params` as its query."""
+    try:
+        with urllib.request.urlopen(f"{url}?{urlencode(params)}", timeout=DEADLINE) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_a_redirect_without_the_flows_state_is_ignored_and_the_login_waits(world):
+    said: list[int] = []
+
+    def forged(authorization: str) -> None:
+        query = parse_qs(urlsplit(authorization).query)
+        to = query["redirect_uri"][0]
+        said.append(_redirect(to, code="forged", state="not-the-flows"))
+        said.append(_redirect(to, error="access_denied", state="not-the-flows"))
+        said.append(_redirect(to, code="forged"))
+
+    code, out, err = _cli_login(world, first=forged)
+    assert said == [404, 404, 404]
+    assert code == 0, err
+    assert json.loads(out)["authorized"] is True
+
+
+def test_the_listener_takes_only_the_redirect_with_the_state_it_expects():
+    async def run() -> tuple[list[int], str, str | None]:
+        async with callback_listener() as callback:
+            to = callback.redirect_uri()
+            early = await anyio.to_thread.run_sync(lambda: _redirect(to, code="c", state="s1"))
+            callback.expect("http://127.0.0.1/authorize?state=s1&client_id=x")
+            wrong = await anyio.to_thread.run_sync(lambda: _redirect(to, code="c", state="s2"))
+            right = await anyio.to_thread.run_sync(lambda: _redirect(to, code="c", state="s1"))
+            result = await callback.result()
+            return [early, wrong, right], result.code, result.state
+
+    assert anyio.run(run) == ([404, 404, 200], "c", "s1")
+
+
 def test_an_expired_access_token_is_refreshed_when_the_connection_starts(world):
     assert _cli_login(world)[0] == 0
     first = _kept(world)
@@ -253,6 +305,51 @@ def test_login_and_logout_refuse_an_unknown_name_and_a_stdio_server(world, capsy
                 "MCP server 'local' is a stdio server: it is started, not logged in to",
             )
     assert not world["ring"].exists()
+
+
+def test_login_refuses_a_server_the_policy_refuses_or_that_is_disabled(
+    world, tmp_path, monkeypatch, capsys
+):
+    config = world["layout"].project / ".satchel" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[mcp_servers.off]\nurl = "{world["url"]}"\nenabled = false\n')
+    policy = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["guarded"]\n')
+    before = _stats(world)
+    said = []
+    with use_file_keyring(world["ring"]):
+        for name in ("guarded", "off"):
+            argv = ["mcp", "login", name, *_where(world), "--no-browser", "--timeout", "5"]
+            assert main([*argv, "--json"]) == 1
+            [found] = json.loads(capsys.readouterr().out)["diagnostics"]
+            said.append((found["code"], found["message"]))
+    assert said == [
+        ("policy.denied", f"MCP server 'guarded' is refused by policy key `mcp.deny` in {policy}"),
+        (
+            "mcp.oauth.disabled",
+            "MCP server 'off' is disabled: satchel does not connect to it, so it is not "
+            "logged in to",
+        ),
+    ]
+    assert _stats(world) == before
+    assert not world["ring"].exists()
+    with use_file_keyring(world["ring"]):  # a logout still removes what it kept
+        assert main(["mcp", "logout", "off", *_where(world), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnostics"] == []
+
+
+def test_login_asks_the_policy_of_a_server_the_environment_lists(world, tmp_path, monkeypatch):
+    listed = load(world["layout"])
+    policy = system_policy(tmp_path, monkeypatch, '[mcp]\ndeny = ["guarded"]\n')
+    env = dataclasses.replace(listed, policy=load(world["layout"]).policy)
+    assert remote_target(listed, "guarded", {}).url == world["url"]
+    with pytest.raises(TargetRefused) as refused:
+        remote_target(env, "guarded", {})
+    found = refused.value.diagnostic
+    assert (found.code, found.message) == (
+        "policy.denied",
+        f"MCP server 'guarded' is refused by policy key `mcp.deny` in {policy}",
+    )
+    assert remote_target(env, "guarded", {}, login=False).url == world["url"]
 
 
 def test_login_and_logout_say_what_they_did(world, capsys):

@@ -87,8 +87,8 @@ def run(
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     try:
         remote = remote_target(env, name, os.environ)
-    except TargetRefused as refused:
-        return _report(None, None, [refused.diagnostic], as_json=as_json)
+    except TargetRefused as refused:  # refused, whatever the diagnostic's severity
+        return _report(None, None, [refused.diagnostic], as_json=as_json, failed=True)
     result, found = anyio.run(_login, env, remote, timeout, not no_browser)
     return _report(remote, result, found, as_json=as_json)
 
@@ -139,9 +139,14 @@ def _said(code: str, remote: Remote, what: str) -> Diagnostic:
 
 
 def _report(
-    remote: Remote | None, result: LoginResult | None, found: list[Diagnostic], *, as_json: bool
+    remote: Remote | None,
+    result: LoginResult | None,
+    found: list[Diagnostic],
+    *,
+    as_json: bool,
+    failed: bool = False,
 ) -> int:
-    failed = any(d.severity == "error" for d in found)
+    failed = failed or any(d.severity == "error" for d in found)
     if as_json:
         document: dict[str, Any] = {
             "server": None if remote is None else server_id(remote.server),

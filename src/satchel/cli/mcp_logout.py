@@ -48,7 +48,7 @@ def run(
     removed = False
     who = url = None
     try:
-        remote = remote_target(env, name, os.environ)
+        remote = remote_target(env, name, os.environ, login=False)
         who, url = server_id(remote.server), masked_url(remote.url)
         removed = logout(env.layout, remote.server, remote.url)
     except TargetRefused as refused:

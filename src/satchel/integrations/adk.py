@@ -22,6 +22,10 @@ and the agent types as `LlmAgent`s.
 * `sub_agents(session, model=...)`: one `LlmAgent` per agent type, for an agent's
   ``sub_agents`` or an ``AgentTool``.
 
+ADK's built-in tools that Gemini runs itself (``google_search``, ``url_context``...,
+`PROVIDER_RUN`) and an agent's code executor never reach ``before_tool_callback``:
+`sub_agents` refuses such a tool, and an agent built with one runs it ungated.
+
 Every function takes a `Session` or a `Bridge` (for the developer's ``ask`` callback
 and the MCP supervisor); give the same `Bridge` to each.
 """
@@ -38,6 +42,12 @@ from google.adk.agents.llm_agent import LlmAgent
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
+from google.adk.tools.enterprise_search_tool import EnterpriseWebSearchTool
+from google.adk.tools.google_maps_grounding_tool import GoogleMapsGroundingTool
+from google.adk.tools.google_search_tool import GoogleSearchTool
+from google.adk.tools.retrieval.vertex_ai_rag_retrieval import VertexAiRagRetrieval
+from google.adk.tools.url_context_tool import UrlContextTool
+from google.adk.tools.vertex_ai_search_tool import VertexAiSearchTool
 from google.genai import types
 
 from satchel.integrations._bridge import Bridge, with_context
@@ -53,7 +63,15 @@ if TYPE_CHECKING:
     from satchel.agents._spawn import SpawnSpec
     from satchel.session._model import Tool, ToolResult
 
-__all__ = ["SatchelPlugin", "SatchelTool", "SatchelToolset", "instruction", "sub_agents", "tools"]
+__all__ = [
+    "PROVIDER_RUN",
+    "SatchelPlugin",
+    "SatchelTool",
+    "SatchelToolset",
+    "instruction",
+    "sub_agents",
+    "tools",
+]
 
 Source = Session | Bridge
 """What every entry point takes: a `Session`, or a `Bridge` over one."""
@@ -305,12 +323,37 @@ def sub_agents(
     bodies as the instruction, and of `tools` those whose names are the canonical tool
     names its ``tools`` field gives (``Read`` is ``read_file``; all of them, less its
     ``disallowedTools``, when it names none). Its model is `models` [the model it
-    names] when there is one, else `model`."""
+    names] when there is one, else `model`. A tool the model's provider runs
+    (`PROVIDER_RUN`) is refused: its calls never meet the plugin."""
+    _refuse_provider_run(tools)
     bridge = bridge_of(source)
     described = {a.name: a.description for a in bridge.session.environment.agents.agents.values()}
     return [
         _agent(s, described.get(s.name, ""), model, tools, models or {}) for s in bridge.agents()
     ]
+
+
+PROVIDER_RUN: tuple[type[BaseTool], ...] = (
+    GoogleSearchTool,
+    UrlContextTool,
+    GoogleMapsGroundingTool,
+    EnterpriseWebSearchTool,
+    VertexAiSearchTool,
+    VertexAiRagRetrieval,
+)
+"""ADK's built-in tools that a Gemini model's provider runs itself (they add a
+grounding or retrieval tool to the request, not a function): no call of theirs
+reaches ``before_tool_callback``, so the plugin's gate never sees one."""
+
+
+def _refuse_provider_run(tools: Sequence[GivenTool]) -> None:
+    named = [t.name for t in tools if isinstance(t, PROVIDER_RUN)]
+    if named:
+        raise TypeError(
+            f"the model's provider runs {' and '.join(named)} itself, where satchel's "
+            "plugin cannot see their calls: give them to an agent you assemble yourself "
+            "to run them ungated"
+        )
 
 
 def _agent(

@@ -11,15 +11,20 @@
   and the model reads the refusal as its result; ``PostToolUse`` follows each result;
 * the instructions, as a function Pydantic AI calls on every model request
   (`Bridge.instructions`), so an activated skill shows at the next request;
-* the user's turn: the run's prompt goes through ``UserPromptSubmit`` and slash
-  command / ``/skill`` expansion before the first model request (`Bridge.turn`); a
-  blocked prompt never reaches the model, the run answers with the reason;
+* the user's turn: the run's prompt (the text of a prompt of several items, its
+  images and files kept) goes through ``UserPromptSubmit`` and slash command /
+  ``/skill`` expansion before the first model request (`Bridge.turn`); a blocked
+  prompt never reaches the model, the run answers with the reason;
 * ``SessionStart`` on the first run (``resume`` when it continues a history; its
   context joins the instructions) and
   ``Stop`` when the model answers without a tool call (a hook's reason to go on is
   sent back to the model as a retry);
 * the session's tools (and the MCP supervisor's) as a toolset read again at every
   step, so their schemas follow the skills the session has.
+
+Native tools the model's provider runs (web search, code execution, image
+generation...) never reach `wrap_tool_execute`: `agent` refuses a capability that
+gives one, and an `Agent` assembled by hand with one runs those calls ungated.
 
 `agent_tool` turns the environment's agent types into one delegation tool that
 runs a sub-agent per type; `agent` assembles an `Agent` with all of it.
@@ -46,8 +51,10 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
+    TextContent,
     TextPart,
     ToolCallPart,
+    UserContent,
     UserPromptPart,
 )
 from pydantic_ai.models import Model, ModelRequestContext
@@ -162,7 +169,7 @@ class Satchel(AbstractCapability[Any]):
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if not self.gate_only and ctx.run_step <= 1 and isinstance(ctx.prompt, str):
+        if not self.gate_only and ctx.run_step <= 1 and ctx.prompt is not None:
             _take_turn(self.bridge, ctx.prompt, request_context.messages)
         return request_context
 
@@ -238,19 +245,39 @@ def _stopping(bridge: Bridge, last_message: str, active: bool) -> str | None:
     return outcome.reason or "a Stop hook asked the agent to go on"
 
 
-def _take_turn(bridge: Bridge, prompt: str, messages: Sequence[ModelMessage]) -> None:
+def _take_turn(
+    bridge: Bridge, prompt: str | Sequence[UserContent], messages: Sequence[ModelMessage]
+) -> None:
     """The run's own prompt, the last request's user part, through `Bridge.turn`:
     its text becomes the expansion (the hooks' context after it), in the part the
-    run's history holds; a blocked prompt skips the request, its reason the answer."""
+    run's history holds; a blocked prompt skips the request, its reason the answer.
+    A prompt of several items sends its text items' words, joined, and keeps the
+    rest (an image, a file, a structured value) after the expanded text."""
     request = next((m for m in reversed(messages) if isinstance(m, ModelRequest)), None)
     parts = () if request is None else request.parts
     part = next((p for p in parts if isinstance(p, UserPromptPart) and p.content == prompt), None)
     if part is None:
         return
-    turn = bridge.turn(prompt)
+    turn = bridge.turn(prompt if isinstance(prompt, str) else "".join(_texts(prompt)))
     if turn.prompt is None:
         raise SkipModelRequest(ModelResponse(parts=[TextPart(turn.refusal or "")]))
-    part.content = with_context(turn.prompt, turn.context)
+    text = with_context(turn.prompt, turn.context)
+    part.content = text if isinstance(prompt, str) else _with_text(prompt, text)
+
+
+def _texts(prompt: Sequence[UserContent]) -> list[str]:
+    """The user's own words among a prompt's items: its strings and plain text items."""
+    return [i if isinstance(i, str) else i.content for i in prompt if _is_text(i)]
+
+
+def _is_text(item: UserContent) -> TypeGuard[str | TextContent]:
+    return isinstance(item, str) or type(item) is TextContent
+
+
+def _with_text(prompt: Sequence[UserContent], text: str) -> list[UserContent]:
+    """`prompt` with `text` in place of its text items, its other items kept after it."""
+    kept = [i for i in prompt if not _is_text(i)]
+    return [text, *kept] if text else kept
 
 
 def _arguments(args: RawToolArgs) -> Any:
@@ -375,9 +402,35 @@ def agent(
 ) -> Agent[None, str]:
     """An `Agent` on `model` with `own_tools`, the session's tools and the delegation
     tool, under `Satchel`'s instructions and gate. `ask` and `mcp` make the `Bridge`
-    when `source` is a session; `options` go to `Agent`."""
+    when `source` is a session; `options` go to `Agent`. A capability among them
+    that gives a native tool the model's provider runs (web search, code execution...)
+    is refused: no such call would meet the gate."""
+    given = list(options.pop("capabilities", ()))
+    _refuse_provider_run(given)
     bridge = bridge_of(source, ask=ask, mcp=mcp)
     delegation = agent_tool(bridge, own_tools)
     capability = Satchel(bridge, instructions, agent_tool=delegation)
-    capabilities = [capability, *options.pop("capabilities", ())]
-    return Agent(model, tools=list(own_tools), capabilities=capabilities, **options)
+    return Agent(model, tools=list(own_tools), capabilities=[capability, *given], **options)
+
+
+_CLIENT_RUN = frozenset({"computer", "memory", "tool_search"})
+"""The kinds of native tool whose calls the agent runs as its own tools (the computer
+and memory tools), or that only find the agent's tools (tool search): the gate sees
+their calls. Every other native tool runs at the model's provider."""
+
+
+def _refuse_provider_run(capabilities: Sequence[Any]) -> None:
+    """Refuse the native tools of `capabilities` that the model's provider runs (web
+    search, code execution, image generation...): their calls never reach
+    `wrap_tool_execute`, so the gate would pass them by."""
+    found = [
+        t for c in capabilities if isinstance(c, AbstractCapability) for t in c.get_native_tools()
+    ]
+    kinds = [str(getattr(t, "kind", getattr(t, "__name__", t))) for t in found]
+    named = list(dict.fromkeys(k for k in kinds if k not in _CLIENT_RUN))
+    if named:
+        raise TypeError(
+            f"the model's provider runs {' and '.join(named)} itself, where satchel's gate "
+            "cannot see their calls: add a capability that gives them to an Agent you "
+            "assemble yourself to run them ungated"
+        )

@@ -273,12 +273,17 @@ async def login(
                     redirect = callback.redirect_uri(named=entry.callback_port is not None)
                     configured = _choose_client(store, entry, redirect)
                     had_client = store.client is not None
+
+                    async def opened(authorization_url: str) -> None:
+                        callback.expect(authorization_url)
+                        await on_url(authorization_url)
+
                     provider = _Provider(
                         url,
                         _client_metadata(redirect),
                         store,
                         fresh=True,
-                        redirect_handler=on_url,
+                        redirect_handler=opened,
                         callback_handler=callback.result,
                     )
                     status = await _probe(url, provider, headers or {})

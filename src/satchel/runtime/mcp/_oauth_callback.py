@@ -5,12 +5,15 @@ follows the authorization server's redirect) lands on ``/callback`` of a port of
 `callback_listener(*ports)` listens on 127.0.0.1 (on the first of `ports` that is free;
 0: any) while its context is open. Each connection's request head is read within `HEAD_TIMEOUT`
 seconds and up to `MAX_HEAD` bytes; a ``GET /callback`` with a ``code`` (or an
-``error``) is the answer, anything else is a 404. `Callback.result` waits for it.
+``error``) and the ``state`` of the authorization URL the flow opened
+(`Callback.expect`) is the answer, anything else is a 404 and the listener waits on.
+`Callback.result` waits for the answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -44,6 +47,21 @@ class Callback:
     host: str = "127.0.0.1"
     params: dict[str, str] = field(default_factory=dict)
     arrived: anyio.Event = field(default_factory=anyio.Event)
+    state: str | None = None
+
+    def expect(self, authorization_url: str) -> None:
+        """Take only a redirect with the ``state`` of `authorization_url`, the URL the
+        flow opens: another page's redirect (a stale tab, a local process guessing
+        the port) cannot end the login."""
+        found = parse_qs(urlsplit(authorization_url).query).get("state")
+        self.state = found[0] if found else None
+
+    def expects(self, params: dict[str, str]) -> bool:
+        """Whether `params` carry the state of the flow's authorization URL."""
+        said = params.get("state")
+        if self.state is None or said is None:
+            return False
+        return secrets.compare_digest(said.encode(), self.state.encode())
 
     def redirect_uri(self, *, named: bool = False) -> str:
         """The redirect URI to register (`named`: ``localhost``, as a client registered
@@ -102,7 +120,8 @@ async def _answer(stream: SocketStream, callback: Callback) -> None:
     line = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
     target = urlsplit(line[1]) if len(line) == 3 and line[0] == "GET" else None
     params = {k: v[0] for k, v in parse_qs(target.query).items()} if target else {}
-    if target is None or target.path != PATH or not ({"code", "error"} & params.keys()):
+    answer = target is not None and target.path == PATH and {"code", "error"} & params.keys()
+    if not answer or not callback.expects(params):
         await _send(stream, 404, _MISSING)
         return
     if not callback.arrived.is_set():

@@ -2,7 +2,11 @@
 URL it connects to, found as the supervisor finds them: NAME is a server's bare name
 (the first of that name, in precedence order) or a plugin's as
 ``plugin:<plugin>:<server>``; a plugin's userConfig values and the url's ``${VAR}``
-are filled in (`satchel.runtime.mcp._supervisor`).
+are filled in (`satchel.runtime.mcp._supervisor`). A login is refused, as the
+supervisor would not start it, for a server the organisation's policy refuses
+(``policy.denied``: `satchel._policed.mcp_refusal`, or its name alone when `load()`
+already left it out) or that is disabled (``mcp.oauth.disabled``); a logout is not,
+so that the tokens of such a server can still be removed.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from satchel._model import model
+from satchel._policed import mcp_refusal
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._parse import expand_url, url_problem
@@ -21,10 +26,11 @@ if TYPE_CHECKING:
     from satchel._environment import Environment
     from satchel.mcp._spec import McpServer
 
-__all__ = ["NOT_REMOTE", "UNKNOWN", "Remote", "TargetRefused", "remote_target"]
+__all__ = ["DISABLED", "NOT_REMOTE", "UNKNOWN", "Remote", "TargetRefused", "remote_target"]
 
 UNKNOWN = "cli.mcp.unknown-server"
 NOT_REMOTE = "mcp.oauth.not_remote"
+DISABLED = "mcp.oauth.disabled"
 
 
 @model
@@ -43,12 +49,18 @@ class TargetRefused(Exception):
         self.diagnostic = found
 
 
-def remote_target(env: Environment, name: str, environ: Mapping[str, str]) -> Remote:
-    """The remote server `name` names in `env`. Raises `TargetRefused`."""
+def remote_target(
+    env: Environment, name: str, environ: Mapping[str, str], *, login: bool = True
+) -> Remote:
+    """The remote server `name` names in `env`, one satchel may connect to when
+    `login` (a logout only removes tokens). Raises `TargetRefused`."""
     servers = env.mcp_servers.servers
     found = next((s for s in servers if server_id(s) == name), None) or next(
         (s for s in servers if s.name == name), None
     )
+    refused = _refusal(env, found, name) if login else None
+    if refused is not None:
+        raise TargetRefused(refused)
     if found is None:
         known = ", ".join(server_id(s) for s in servers) or "none"
         message = f"no MCP server is named {name!r} (configured: {known})"
@@ -64,6 +76,22 @@ def remote_target(env: Environment, name: str, environ: Mapping[str, str]) -> Re
         message = f"{who}: its url, its variables filled in, {why}"
         raise TargetRefused(diagnostic(NOT_REMOTE, message, found.path))
     return Remote(server, url)
+
+
+def _refusal(env: Environment, found: McpServer | None, name: str) -> Diagnostic | None:
+    """Why satchel may not connect to `found` (None: the server `name` that `env` does
+    not list, which the policy may have left out): the policy's refusal, or its
+    being disabled."""
+    if found is None:
+        bare = name.split(":", 2)[-1] if name.startswith("plugin:") else name
+        return env.policy.check_mcp(bare)
+    refused = mcp_refusal(found, env.policy)
+    if refused is not None or found.enabled:
+        return refused
+    message = (
+        f"{_who(found)} is disabled: satchel does not connect to it, so it is not logged in to"
+    )
+    return diagnostic(DISABLED, message, found.path)
 
 
 def _filled(env: Environment, server: McpServer) -> McpServer:
