@@ -452,3 +452,24 @@ def test_a_stop_hook_reads_the_answer_and_its_reason_to_go_on_waits(tmp_path):
     assert plugin.go_on(session_id) is None  # once
     _, _, quiet, session_id, _ = run_steps(Bridge(desk_session(desk(tmp_path / "b"))), (), "notes")
     assert quiet.go_on(session_id) is None
+
+
+def test_an_image_sent_with_the_prompt_reaches_the_model_beside_the_expanded_text(tmp_path):
+    bridge = Bridge(desk_session(desk(tmp_path)))
+    model = Scripted(steps=())
+    picture = types.Part(inline_data=types.Blob(mime_type="image/png", data=b"\x89PNG"))
+
+    async def run() -> None:
+        app = App(name="desk", root_agent=agent(bridge, model, {}), plugins=[SatchelPlugin(bridge)])
+        runner = InMemoryRunner(app=app)
+        session = await runner.session_service.create_session(app_name="desk", user_id="dev")
+        message = types.Content(role="user", parts=[types.Part(text=PROMPT), picture])
+        async for _ in runner.run_async(user_id="dev", session_id=session.id, new_message=message):
+            pass
+        await runner.close()
+
+    asyncio.run(run())
+    (request,) = model.seen
+    (sent,) = [c for c in request.contents if c.role == "user"]
+    assert [p.text for p in sent.parts or [] if p.text] == [EXPANDED]
+    assert [p.inline_data.data for p in sent.parts or [] if p.inline_data] == [b"\x89PNG"]

@@ -172,7 +172,10 @@ class SatchelPlugin(BasePlugin):
         if text is None or _nested(invocation_context):
             return None
         said = await asyncio.to_thread(self._turn, invocation_context, text)
-        return types.Content(role="user", parts=[types.Part(text=t) for t in said])
+        kept = [p for p in user_message.parts or () if p.text is None]  # images, files
+        if self._blocked.get(invocation_context.invocation_id) is not None:
+            kept = []  # a blocked prompt's attachments go no further than its text
+        return types.Content(role="user", parts=[*(types.Part(text=t) for t in said), *kept])
 
     def _turn(self, invocation: InvocationContext, text: str) -> list[str]:
         """The parts of the user's message: the ``SessionStart`` context of a new
