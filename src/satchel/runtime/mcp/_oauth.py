@@ -338,18 +338,10 @@ def _choose_client(store: KeyringStore, entry: OAuthEntry, redirect: str) -> boo
 
 
 async def _probe(url: str, provider: _Provider, headers: Mapping[str, str]) -> int:
-    """One MCP request to `url` with `provider` as its auth (which runs the flow on the
-    server's 401); the status of the answer. A session it opened is closed."""
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": _PROBE_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "satchel", "version": _version()},
-        },
-    }
+    """MCP requests to `url` with `provider` as their auth (which runs the flow on the
+    server's 401): an ``initialize``, and, when that was let through without a token,
+    ``tools/list`` in its session, since a server may ask for authorization only past
+    the handshake. The status of the last answer. A session it opened is closed."""
     sent = {
         **headers,
         "accept": "application/json, text/event-stream",
@@ -357,13 +349,34 @@ async def _probe(url: str, provider: _Provider, headers: Mapping[str, str]) -> i
     }
     limits = httpx2.Timeout(REQUEST_TIMEOUT)
     async with httpx2.AsyncClient(timeout=limits, follow_redirects=False) as client:
-        response = await client.post(url, json=body, headers=sent, auth=provider)
+
+        async def post(body: dict[str, Any], more: Mapping[str, str]) -> httpx2.Response:
+            response = await client.post(url, json=body, headers={**sent, **more}, auth=provider)
+            await response.aclose()
+            return response
+
+        response = await post(_request(1, "initialize", _hello()), {})
         session = response.headers.get("mcp-session-id")
-        await response.aclose()
+        kept = {"mcp-session-id": session} if session else {}
+        if response.is_success and provider.context.current_tokens is None:
+            await post({"jsonrpc": "2.0", "method": "notifications/initialized"}, kept)
+            response = await post(_request(2, "tools/list", {}), kept)
         if session:
-            gone = {**headers, "mcp-session-id": session, "mcp-protocol-version": _PROBE_VERSION}
+            gone = {**headers, **kept, "mcp-protocol-version": _PROBE_VERSION}
             await client.delete(url, headers=gone, auth=provider)
     return response.status_code
+
+
+def _hello() -> dict[str, Any]:
+    return {
+        "protocolVersion": _PROBE_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "satchel", "version": _version()},
+    }
+
+
+def _request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": number, "method": method, "params": params}
 
 
 def logout(layout: Layout, server: McpServer, url: str) -> bool:
