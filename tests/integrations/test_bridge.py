@@ -186,3 +186,16 @@ def test_the_agent_types_come_with_their_preloaded_skills(tmp_path):
     )
     assert [s.name for s in spec.skills] == ["release-notes"]
     assert spec.skills[0].body.startswith("# Release notes")
+
+
+def test_of_takes_a_bridge_as_it_is_and_makes_one_of_a_session(tmp_path):
+    session = desk_session(desk(tmp_path))
+    made = Bridge.of(session)
+    assert (made.session, made.ask, made.mcp) == (session, None, None)
+    assert Bridge.of(made) is made
+
+    def no(name: str, tool_input: Any, reason: str | None) -> bool:
+        return False
+
+    asked = Bridge.of(made, ask=no)
+    assert (asked.session, asked.ask, made.ask) == (session, no, None)  # a copy

@@ -106,6 +106,22 @@ class Bridge:
         self.ask = ask
         self.mcp = mcp
 
+    @classmethod
+    def of(
+        cls,
+        source: Session | Bridge,
+        *,
+        ask: Ask | None = None,
+        mcp: BlockingSupervisor | None = None,
+    ) -> Bridge:
+        """`source` as a bridge: a session gets one with `ask` and `mcp`; a bridge is
+        taken as it is, or copied with the `ask` and `mcp` given in place of its own."""
+        if not isinstance(source, Bridge):
+            return cls(source, ask=ask, mcp=mcp)
+        if ask is None and mcp is None:
+            return source
+        return cls(source.session, ask=ask or source.ask, mcp=mcp or source.mcp)
+
     # -- tools ------------------------------------------------------------------------
 
     def tools(self, existing: Iterable[str] = ()) -> tuple[Tool, ...]:

@@ -77,11 +77,6 @@ Source = Session | Bridge
 """What every entry point takes: a `Session`, or a `Bridge` over one."""
 
 
-def bridge_of(source: Source) -> Bridge:
-    """`source` as a `Bridge` (a bare `Session`: no ``ask`` callback, no MCP)."""
-    return source if isinstance(source, Bridge) else Bridge(source)
-
-
 # -- tools ----------------------------------------------------------------------------
 
 
@@ -107,7 +102,7 @@ class SatchelTool(BaseTool):
 def tools(source: Source, existing: Iterable[str] = ()) -> list[BaseTool]:
     """The session's tools, then the MCP supervisor's, as ADK tools. `existing` names the
     developer's own tools, so that satchel's give way to them (`Session.tools`)."""
-    return [SatchelTool(t) for t in bridge_of(source).tools(existing)]
+    return [SatchelTool(t) for t in Bridge.of(source).tools(existing)]
 
 
 class SatchelToolset(BaseToolset):
@@ -117,7 +112,7 @@ class SatchelToolset(BaseToolset):
 
     def __init__(self, source: Source, existing: Iterable[str] = ()) -> None:
         super().__init__(disable_invocation_cache=True)
-        self.bridge = bridge_of(source)
+        self.bridge = Bridge.of(source)
         self.existing = tuple(existing)
 
     async def get_tools(self, readonly_context: ReadonlyContext | None = None) -> list[BaseTool]:
@@ -135,7 +130,7 @@ def instruction(source: Source, base: str = "") -> Callable[[ReadonlyContext], s
     """An ``InstructionProvider``: `base`, then the skills index and every other
     context segment the session gives at the moment of the request. ADK does not
     fill ``{state}`` placeholders into a provider's text, so a skill's braces stay."""
-    bridge = bridge_of(source)
+    bridge = Bridge.of(source)
 
     def provide(context: ReadonlyContext) -> str:
         return bridge.instructions(base)
@@ -155,7 +150,7 @@ class SatchelPlugin(BasePlugin):
 
     def __init__(self, source: Source, *, name: str = "satchel") -> None:
         super().__init__(name)
-        self.bridge = bridge_of(source)
+        self.bridge = Bridge.of(source)
         self._started: set[str] = set()
         self._blocked: dict[str, str] = {}
         self._context: dict[str, str | None] = {}
@@ -329,7 +324,7 @@ def sub_agents(
     names] when there is one, else `model`. A tool the model's provider runs
     (`PROVIDER_RUN`) is refused: its calls never meet the plugin."""
     _refuse_provider_run(tools)
-    bridge = bridge_of(source)
+    bridge = Bridge.of(source)
     described = {a.name: a.description for a in bridge.session.environment.agents.agents.values()}
     return [
         _agent(s, described.get(s.name, ""), model, tools, models or {}) for s in bridge.agents()

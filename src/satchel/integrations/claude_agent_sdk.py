@@ -79,14 +79,6 @@ SERVER = "satchel"
 ``mcp__satchel__<tool>``."""
 
 
-def _bridge(session_or_bridge: Session | Bridge, ask: Ask | None = None) -> Bridge:
-    if isinstance(session_or_bridge, Bridge):
-        if ask is not None:
-            session_or_bridge.ask = ask
-        return session_or_bridge
-    return Bridge(session_or_bridge, ask=ask)
-
-
 # -- the session's tools ------------------------------------------------------------
 
 
@@ -95,7 +87,7 @@ def tools(session_or_bridge: Session | Bridge, *, name: str = SERVER) -> McpSdkS
     with a supervisor, its MCP tools) as an in-process MCP server for
     ``ClaudeAgentOptions.mcp_servers``. A call runs the tool and nothing else: the
     gate is the ``PreToolUse`` callback `options` installs."""
-    made = [_sdk_tool(t) for t in _bridge(session_or_bridge).tools()]
+    made = [_sdk_tool(t) for t in Bridge.of(session_or_bridge).tools()]
     return create_sdk_mcp_server(name, tools=made)
 
 
@@ -248,7 +240,7 @@ def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
     ``ClaudeAgentOptions.agents``: the prompt followed by each preloaded skill's
     body, the tools and disallowed tools in Claude Code's names (None: every tool),
     the model, turn limit, effort and permission mode as written."""
-    session = _bridge(session_or_bridge).session
+    session = Bridge.of(session_or_bridge).session
     env = session.environment
     handed = {p.name for p in handed_plugins(env)}
     found: dict[str, AgentDefinition] = {}
@@ -389,7 +381,7 @@ def _unasked(env: Environment, own: list[str]) -> list[str]:
 def prompt(session_or_bridge: Session | Bridge, text: str) -> str:
     """The user's message as Claude Code should get it: a ``/command`` or ``/skill``
     of the project expanded (Claude Code does not read the project's own files)."""
-    return _bridge(session_or_bridge).session.expand(text)
+    return Bridge.of(session_or_bridge).session.expand(text)
 
 
 def options(
@@ -406,7 +398,7 @@ def options(
     goes before satchel's instructions, appended to Claude Code's own. `overrides` are
     more `ClaudeAgentOptions` fields: ``allowed_tools`` and ``mcp_servers`` are added to
     satchel's, ``hooks`` run next to satchel's, any other field replaces satchel's."""
-    bridge = _bridge(session_or_bridge, ask)
+    bridge = Bridge.of(session_or_bridge, ask=ask)
     env = bridge.session.environment
     handed = handed_plugins(env)
     names = frozenset(p.name for p in handed)

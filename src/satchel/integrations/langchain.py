@@ -62,7 +62,7 @@ def tools(source: Session | Bridge, *, existing: Iterable[str | BaseTool] = ()) 
     """The session's tools, then the MCP supervisor's (a `Bridge` made with ``mcp=``),
     as LangChain tools. `existing` names the agent's other tools: a clash raises
     `satchel.session.Collision`. The gate is `SatchelMiddleware`'s, not the tools'."""
-    bridge = source if isinstance(source, Bridge) else Bridge(source)
+    bridge = Bridge.of(source)
     names = [t if isinstance(t, str) else t.name for t in existing]
     return [_native(bridge, t) for t in bridge.tools(names)]
 

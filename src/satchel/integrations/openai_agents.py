@@ -56,13 +56,6 @@ OwnTool = FunctionTool | Callable[..., Any]
 _GATED = "__satchel_gated__"
 
 
-def bridge_of(
-    session: Session | Bridge, *, ask: Ask | None = None, mcp: BlockingSupervisor | None = None
-) -> Bridge:
-    """`session` as a `Bridge` (a `Bridge` is taken as it is, `ask` and `mcp` unused)."""
-    return session if isinstance(session, Bridge) else Bridge(session, ask=ask, mcp=mcp)
-
-
 # -- tools and the gate ---------------------------------------------------------------
 
 
@@ -75,7 +68,7 @@ def tools(
     """The session's tools and the MCP supervisor's (`Bridge.tools`), then the
     developer's `own`, each a `FunctionTool` behind the gate. `ask` answers hooks'
     ``ask`` (without it such a call is refused); `mcp` is a started supervisor."""
-    bridge = bridge_of(session, ask=ask, mcp=mcp)
+    bridge = Bridge.of(session, ask=ask, mcp=mcp)
     mine = [_function_tool(t) for t in own]
     satchels = [_native(bridge, t) for t in bridge.tools(existing=[t.name for t in mine])]
     return [gate(bridge, t) for t in (*satchels, *mine)]
@@ -124,7 +117,7 @@ def gate(session: Session | Bridge, tool: FunctionTool) -> FunctionTool:
     A refused call never reaches `tool`; the model reads the refusal as the result."""
     if getattr(tool.on_invoke_tool, _GATED, False):
         return tool
-    bridge = bridge_of(session)
+    bridge = Bridge.of(session)
     gated = copy.copy(tool)
     inner = gated.on_invoke_tool
 
@@ -172,7 +165,7 @@ class Instructions:
     later call."""
 
     def __init__(self, session: Session | Bridge, base: str = "") -> None:
-        self.bridge = bridge_of(session)
+        self.bridge = Bridge.of(session)
         self.base = base
         self._started: tuple[str | None] | None = None
 
@@ -201,7 +194,7 @@ def subagents(
     spec allows (a name counts as the canonical tools it maps to: ``Read`` and
     ``read_file`` are both ``read_file``, every MCP tool is ``mcp``), gated; the spec's
     model looked up in `models` (None, or ``inherit``: `model`)."""
-    bridge = bridge_of(session)
+    bridge = Bridge.of(session)
     return [_subagent(bridge, spec, available, model, models or {}) for spec in bridge.agents()]
 
 
@@ -257,7 +250,7 @@ def agent(
             "them: give the servers to satchel (a plugin's or the project's .mcp.json) and "
             "pass its supervisor as mcp"
         )
-    bridge = bridge_of(session, ask=ask, mcp=mcp)
+    bridge = Bridge.of(session, ask=ask, mcp=mcp)
     given: list[SdkTool] = [*_tools(bridge, tools)]
     mine = [t for t in given if isinstance(t, FunctionTool) and not t._is_agent_tool]
     found = subagents(bridge, mine, model=model, models=models)
@@ -295,7 +288,7 @@ async def run(
     the user's next message; the ``Stop`` after it says ``stop_hook_active``, as Claude
     Code's does, and after `stops` of them the run ends as it is. `options` go to
     `Runner.run`."""
-    bridge = bridge_of(session)
+    bridge = Bridge.of(session)
     turn = await asyncio.to_thread(bridge.turn, text)
     if turn.prompt is None:
         raise PromptBlocked(turn.refusal or "the prompt was blocked by a hook")

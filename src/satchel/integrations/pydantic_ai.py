@@ -67,17 +67,10 @@ from satchel.runtime import BlockingSupervisor
 from satchel.session import Session
 from satchel.session import Tool as SessionTool
 
-__all__ = ["AGENT_TOOL", "Satchel", "agent", "agent_tool", "bridge_of", "tools", "toolset"]
+__all__ = ["AGENT_TOOL", "Satchel", "agent", "agent_tool", "tools", "toolset"]
 
 AGENT_TOOL = "task"
 """The name of the delegation tool `agent_tool` gives by default."""
-
-
-def bridge_of(
-    source: Session | Bridge, *, ask: Ask | None = None, mcp: BlockingSupervisor | None = None
-) -> Bridge:
-    """`source` as a `Bridge` (a session gets one with `ask` and `mcp`)."""
-    return source if isinstance(source, Bridge) else Bridge(source, ask=ask, mcp=mcp)
 
 
 def tools(
@@ -89,7 +82,7 @@ def tools(
     """The session's tools, then the MCP supervisor's, as Pydantic AI tools with their
     JSON schemas as written. They run the tool and nothing else: `Satchel` gates them,
     as it gates every tool of the agent."""
-    return [_native(t) for t in bridge_of(source, mcp=mcp).tools(existing)]
+    return [_native(t) for t in Bridge.of(source, mcp=mcp).tools(existing)]
 
 
 def toolset(
@@ -97,7 +90,7 @@ def toolset(
 ) -> DynamicToolset[Any]:
     """`tools` as a toolset built again at every step of a run, so the schemas name the
     skills the session has now (a conditional skill that joined, a reload)."""
-    bridge = bridge_of(source, mcp=mcp)
+    bridge = Bridge.of(source, mcp=mcp)
 
     def build(ctx: RunContext[Any]) -> FunctionToolset[Any]:
         return FunctionToolset(tools(bridge))
@@ -326,7 +319,7 @@ def agent_tool(
     when it names none, less its ``disallowedTools``), gated as the parent's are; it
     runs on `model`, else on the model of the run that delegates (a type's own
     ``model`` names a host's model, not Pydantic AI's)."""
-    bridge = bridge_of(source)
+    bridge = Bridge.of(source)
     specs = {s.name: s for s in bridge.agents()}
     if not specs:
         return None
@@ -407,7 +400,7 @@ def agent(
     is refused: no such call would meet the gate."""
     given = list(options.pop("capabilities", ()))
     _refuse_provider_run(given)
-    bridge = bridge_of(source, ask=ask, mcp=mcp)
+    bridge = Bridge.of(source, ask=ask, mcp=mcp)
     delegation = agent_tool(bridge, own_tools)
     capability = Satchel(bridge, instructions, agent_tool=delegation)
     return Agent(model, tools=list(own_tools), capabilities=[capability, *given], **options)
