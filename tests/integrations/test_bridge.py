@@ -199,3 +199,18 @@ def test_of_takes_a_bridge_as_it_is_and_makes_one_of_a_session(tmp_path):
 
     asked = Bridge.of(made, ask=no)
     assert (asked.session, asked.ask, made.ask) == (session, no, None)  # a copy
+
+
+def test_a_spawn_spec_names_its_tools_canonically_and_wraps_its_preloaded_skills(tmp_path):
+    """`SpawnSpec.allows` and `prompt`, which every framework's sub-agents use: the
+    desk's reviewer (``tools: Read``) may use ``Read`` or ``read_file``, not ``Bash``
+    nor the developer's ``shell``."""
+    (spec,) = Bridge(desk_session(desk(tmp_path))).agents()
+    assert [t for t in ("Read", "read_file", "Bash", "shell", "mcp__x__y") if spec.allows(t)] == [
+        "Read",
+        "read_file",
+    ]
+    assert spec.prompt() == (
+        f"{spec.system_prompt}\n\n"
+        f'<skill_content name="release-notes">\n{spec.skills[0].body}\n</skill_content>'
+    )

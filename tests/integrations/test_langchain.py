@@ -343,7 +343,7 @@ def test_the_agent_types_are_subagents_with_their_tools_and_preloaded_skills(tmp
     assert agent["description"].startswith("Reviews release notes for tone and accuracy.")
     prompt = agent["system_prompt"]
     assert prompt.startswith("You review release notes. Say what to change, line by line")
-    assert "\n\n# Release notes\n" in prompt  # the preloaded skill's whole body
+    assert '\n\n<skill_content name="release-notes">\n# Release notes\n' in prompt  # its body
 
 
 def test_the_task_tool_runs_a_subagent_behind_the_gate(tmp_path):

@@ -288,7 +288,7 @@ def test_the_agent_types_are_sdk_agents_with_their_tools_and_preloaded_skills(tm
     assert isinstance(reviewer.instructions, str)
     assert reviewer.instructions.startswith(
         "You review release notes. Say what to change, line by line, and nothing else.\n\n"
-        "# Release notes"
+        '<skill_content name="release-notes">\n# Release notes'
     )
 
 

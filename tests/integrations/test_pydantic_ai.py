@@ -372,7 +372,10 @@ def test_a_subagent_type_runs_with_its_prompt_skills_and_tools_under_the_gate(tm
     (spec,) = bridge.agents()
     _, sub = script.seen[1]
     assert [t.name for t in sub.function_tools] == ["read_file"]
-    assert sub.instructions == f"{spec.system_prompt}\n\n{spec.skills[0].body}"
+    body = spec.skills[0].body
+    assert sub.instructions == (
+        f'{spec.system_prompt}\n\n<skill_content name="release-notes">\n{body}\n</skill_content>'
+    )
     assert spec.skills[0].body.startswith("# Release notes")
     assert ran == []  # the sub-agent's call met the parent's hooks
     assert results(script.seen[2][0]) == ["notes are read-only"]

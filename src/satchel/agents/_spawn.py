@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from satchel._model import model
+from satchel.agents._tools import map_tools
 from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import SkillBodyError
 from satchel.hooks._model import Hook, HookSet
@@ -92,6 +93,24 @@ class SpawnSpec:
     color: str | None
     diagnostics: tuple[Diagnostic, ...] = ()
     held_hooks: tuple[Hook, ...] = ()
+
+    def prompt(self) -> str:
+        """The agent's system prompt, then each preloaded skill's whole body in a
+        ``<skill_content name="...">`` block: what the agent starts with."""
+        blocks = (
+            f'<skill_content name="{s.name}">\n{s.body}\n</skill_content>' for s in self.skills
+        )
+        return "\n\n".join(p for p in (self.system_prompt, *blocks) if p)
+
+    def allows(self, tool: str) -> bool:
+        """Whether the agent may use the host's tool `tool`: the canonical tools its
+        name stands for (`map_tools`: ``Read`` is ``read_file``, an ``mcp__`` tool is
+        ``mcp``; any other name stands for itself) meet `tools` (None: every tool)
+        and none of `disallowed_tools`."""
+        mapped = set(map_tools([tool])[0])
+        if mapped & set(self.disallowed_tools):
+            return False
+        return self.tools is None or bool(mapped & set(self.tools))
 
     def to_json(self) -> dict[str, Any]:
         """The spec as JSON-ready data."""

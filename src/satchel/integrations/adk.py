@@ -362,21 +362,14 @@ def _agent(
     models: Mapping[str, str | BaseLlm],
 ) -> LlmAgent:
     chosen = models.get(spec.model, model) if spec.model else model
-    text = agent_instruction(spec)
+    text = spec.prompt()
     return LlmAgent(
         name=agent_name(spec.name),
         description=description,
         model=chosen,
         instruction=lambda context: text,  # a provider: ADK leaves its braces alone
-        tools=[t for t in tools if _allowed(spec, _tool_name(t))],
+        tools=[t for t in tools if spec.allows(_tool_name(t))],
     )
-
-
-def agent_instruction(spec: SpawnSpec) -> str:
-    """The agent's system prompt, then each preloaded skill's body in a
-    ``<skill_content>`` block, as the agent starts with them."""
-    blocks = [f'<skill_content name="{s.name}">\n{s.body}\n</skill_content>' for s in spec.skills]
-    return "\n\n".join(p for p in (spec.system_prompt, *blocks) if p)
 
 
 def agent_name(name: str) -> str:
@@ -384,12 +377,6 @@ def agent_name(name: str) -> str:
     is ``tickets_reviewer``."""
     cleaned = re.sub(r"\W", "_", name)
     return cleaned if cleaned.isidentifier() else f"agent_{cleaned}"
-
-
-def _allowed(spec: SpawnSpec, name: str) -> bool:
-    if spec.tools is None:
-        return name not in spec.disallowed_tools
-    return name in spec.tools
 
 
 def _tool_name(tool: GivenTool) -> str:

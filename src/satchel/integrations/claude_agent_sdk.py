@@ -253,12 +253,9 @@ def agents(session_or_bridge: Session | Bridge) -> dict[str, AgentDefinition]:
             (kind.tools_as_written, kind.disabled_tools_as_written),
             (spec.tools, spec.disallowed_tools),
         )
-        bodies = [
-            f'<skill_content name="{s.name}">\n{s.body}\n</skill_content>' for s in spec.skills
-        ]
         found[spec.name] = AgentDefinition(
             description=kind.description,
-            prompt="\n\n".join((spec.system_prompt, *bodies)),
+            prompt=spec.prompt(),
             tools=tools,
             disallowedTools=refused or None,
             model=spec.model,

@@ -334,8 +334,8 @@ def subagents(
         agent: dict[str, Any] = {
             "name": spec.name,
             "description": _description(bridge, spec.name),
-            "system_prompt": _prompt(spec.system_prompt, [s.body for s in spec.skills]),
-            "tools": _tools_for(spec.tools, spec.disallowed_tools, available),
+            "system_prompt": spec.prompt(),
+            "tools": [t for t in available if spec.allows(t.name)],
             "middleware": [SatchelGate(bridge)],
         }
         if spec.model is not None and models and spec.model in models:
@@ -404,16 +404,3 @@ def _task_schema(kinds: list[str]) -> dict[str, Any]:
 def _description(bridge: Bridge, name: str) -> str:
     agent = bridge.session.environment.agents.agents.get(name)
     return "" if agent is None else agent.description
-
-
-def _prompt(system_prompt: str, bodies: Sequence[str]) -> str:
-    """The agent's prompt, then each preloaded skill's whole body."""
-    return "\n\n".join(p for p in (system_prompt, *bodies) if p)
-
-
-def _tools_for(
-    names: tuple[str, ...] | None, disallowed: tuple[str, ...], available: Sequence[BaseTool]
-) -> list[BaseTool]:
-    """The tools of `available` an agent type names (None: all of them), less those
-    it disallows."""
-    return [t for t in available if (names is None or t.name in names) and t.name not in disallowed]

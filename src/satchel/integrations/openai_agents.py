@@ -30,7 +30,6 @@ from agents.tool_context import ToolContext
 
 from agents import Agent, FunctionTool, Model, RunContextWrapper, Runner, function_tool
 from agents import Tool as SdkTool
-from satchel.agents import map_tools
 from satchel.errors import PromptBlocked
 from satchel.integrations._bridge import Ask, Bridge, with_context
 from satchel.session._core import Session
@@ -209,17 +208,10 @@ def _subagent(
     return Agent(
         name=spec.name,
         handoff_description=None if described is None else described.description,
-        instructions="\n\n".join((spec.system_prompt, *(s.body for s in spec.skills))),
-        tools=[gate(bridge, t) for t in available if _allowed(spec, t.name)],
+        instructions=spec.prompt(),
+        tools=[gate(bridge, t) for t in available if spec.allows(t.name)],
         model=model if spec.model is None else models.get(spec.model, spec.model),
     )
-
-
-def _allowed(spec: SpawnSpec, name: str) -> bool:
-    mapped = set(map_tools([name])[0])
-    if mapped & set(spec.disallowed_tools):
-        return False
-    return spec.tools is None or bool(mapped & set(spec.tools))
 
 
 # -- one agent, assembled -------------------------------------------------------------

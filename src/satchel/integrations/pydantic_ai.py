@@ -348,11 +348,11 @@ def subagent(
 ) -> Agent[None, str]:
     """The `Agent` that runs one agent type: its prompt and preloaded skills as
     instructions, its tools, the parent's gate."""
-    chosen = [t for t in (*own_tools, *tools(bridge)) if _allowed(spec, t.name)]
+    chosen = [t for t in (*own_tools, *tools(bridge)) if spec.allows(t.name)]
     gate = Satchel(bridge, gate_only=True)
     return Agent(
         model,
-        instructions=spawn_instructions(spec),
+        instructions=spec.prompt(),
         tools=chosen,
         capabilities=[gate],
         name=spec.name,
@@ -361,23 +361,6 @@ def subagent(
 
 def _is_model(found: object) -> TypeGuard[Model | str]:
     return isinstance(found, Model | str)
-
-
-def spawn_instructions(spec: SpawnSpec) -> str:
-    """An agent type's prompt, then each preloaded skill's whole body."""
-    return "\n\n".join([spec.system_prompt, *(s.body for s in spec.skills)])
-
-
-def _allowed(spec: SpawnSpec, name: str) -> bool:
-    if _named(spec.disallowed_tools, name):
-        return False
-    return spec.tools is None or _named(spec.tools, name)
-
-
-def _named(names: tuple[str, ...], tool: str) -> bool:
-    """Whether `names` (canonical: ``read_file``, ``execute_command``...) name `tool`:
-    by its own name, or, for an MCP tool, by ``mcp``."""
-    return tool in names or (tool.startswith("mcp__") and "mcp" in names)
 
 
 # -- an agent with all of it ----------------------------------------------------------------
