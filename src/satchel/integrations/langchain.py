@@ -205,7 +205,7 @@ class SatchelMiddleware(SatchelGate):
         if state.get("prompt_refusal"):
             return None
         active = bool(state.get("stop_hook_active"))
-        reason = _stopping(self.bridge, _last_answer(state["messages"]), active)
+        reason = self.bridge.stopping(_last_answer(state["messages"]), again=active)
         if reason is None:
             return {"stop_hook_active": False} if active else None
         return {"messages": [HumanMessage(reason)], "stop_hook_active": True, "jump_to": "model"}
@@ -250,16 +250,6 @@ def _with_text(content: str | list[str | dict[str, Any]], text: str) -> Any:
 def _read(verdict: Before, texts: list[str], after: list[After]) -> list[str]:
     """What the model reads of each result: PostToolUse's say, PreToolUse's context."""
     return [with_context(a.applied(t), verdict.context) for a, t in zip(after, texts, strict=True)]
-
-
-def _stopping(bridge: Bridge, last_message: str, active: bool) -> str | None:
-    """`Bridge.stopping` with ``stop_hook_active`` as Claude Code sends it: true once
-    the model goes on because a Stop hook said so (the bridge always says false)."""
-    payload = {"stop_hook_active": active, "last_assistant_message": last_message}
-    outcome = bridge.session.fire("stop", payload)
-    if outcome is None or outcome.behavior != "deny":
-        return None
-    return outcome.reason or "a Stop hook asked the agent to go on"
 
 
 def _last_answer(messages: Sequence[AnyMessage]) -> str:

@@ -22,6 +22,7 @@ import asyncio
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from agents.items import TResponseInputItem
@@ -287,22 +288,10 @@ async def run(
     result = await Runner.run(starting_agent, with_context(turn.prompt, turn.context), **options)
     for again in range(stops):
         last = _text(result.final_output)
-        reason = await asyncio.to_thread(_stopping, bridge, last, again > 0)
+        reason = await asyncio.to_thread(partial(bridge.stopping, last, again=again > 0))
         if reason is None:
             break
         message: TResponseInputItem = {"role": "user", "content": reason}
         more = [*result.to_input_list(), message]
         result = await Runner.run(result.last_agent, more, **options)
     return result
-
-
-def _stopping(bridge: Bridge, last: str, active: bool) -> str | None:
-    """`Bridge.stopping`, with ``stop_hook_active`` true when the agent is already
-    going on because a ``Stop`` hook said so (the bridge always says false)."""
-    if not active:
-        return bridge.stopping(last)
-    payload = {"stop_hook_active": True, "last_assistant_message": last}
-    outcome = bridge.session.fire("stop", payload)
-    if outcome is None or outcome.behavior != "deny":
-        return None
-    return outcome.reason or "a Stop hook asked the agent to go on"

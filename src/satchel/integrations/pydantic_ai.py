@@ -171,7 +171,7 @@ class Satchel(AbstractCapability[Any]):
     ) -> ModelResponse:
         if self.gate_only or any(isinstance(p, ToolCallPart) for p in response.parts):
             return response
-        reason = _stopping(self.bridge, response.text or "", ctx.run_id in self._going_on)
+        reason = self.bridge.stopping(response.text or "", again=ctx.run_id in self._going_on)
         if reason is None:
             self._going_on.discard(ctx.run_id)
             return response
@@ -225,17 +225,6 @@ class Satchel(AbstractCapability[Any]):
             return result
         text = response if isinstance(response, str) else _json(response)
         return with_context(after.applied(text), verdict.context)
-
-
-def _stopping(bridge: Bridge, last_message: str, active: bool) -> str | None:
-    """`Bridge.stopping`, with Claude Code's ``stop_hook_active`` True when the model
-    is answering again because a ``Stop`` hook said not yet (a hook reads it to let
-    the agent stop the second time)."""
-    payload = {"stop_hook_active": active, "last_assistant_message": last_message}
-    outcome = bridge.session.fire("stop", payload)
-    if outcome is None or outcome.behavior != "deny":
-        return None
-    return outcome.reason or "a Stop hook asked the agent to go on"
 
 
 def _take_turn(
