@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support import skill_md, write_tree
 
 from .support import git_repo
@@ -220,3 +222,38 @@ def test_a_frozen_install_waits_for_the_lock_too(satchel, tmp_path, project, hom
     assert satchel("install", "--frozen")[0] == 0
     assert (state / "skills" / "alpha" / "SKILL.md").is_file()
     assert sorted(p.name for p in state.iterdir()) == ["skills", "skills.lock"]
+
+
+def test_a_signature_round_trips_through_the_lock_file_and_a_bad_one_is_refused(tmp_path):
+    from satchel.install._lock import Lock, LockEntry, Signature, read_lock, write_lock
+
+    signed = Signature("dev@example.com", "https://issuer.test", "sha256:" + "a" * 64, "bundle", 7)
+    entry = LockEntry(
+        "pdf",
+        "skill",
+        "satchel",
+        "o/r",
+        None,
+        None,
+        None,
+        "skills/pdf",
+        "sha256:0",
+        signature=signed,
+    )
+    path = tmp_path / "skills.lock"
+    write_lock(path, Lock((entry,)))
+    assert read_lock(path).entries == (entry,)
+    row = json.loads(path.read_text())["entries"][0]
+    assert row["signature"] == {
+        "identity": "dev@example.com",
+        "issuer": "https://issuer.test",
+        "digest": "sha256:" + "a" * 64,
+        "kind": "bundle",
+        "log_index": 7,
+    }
+    row["signature"]["kind"] = "handshake"
+    path.write_text(json.dumps({"version": 1, "entries": [row]}))
+    from satchel.install import InstallError
+
+    with pytest.raises(InstallError, match="signature kind 'handshake' is not known"):
+        read_lock(path)

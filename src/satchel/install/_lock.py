@@ -15,11 +15,13 @@
       ]
     }
 
-Four fields are written only when set: ``marketplace`` (the catalogue a plugin was
+Five fields are written only when set: ``marketplace`` (the catalogue a plugin was
 installed from, ``NAME@MARKETPLACE``), ``manifest`` (the plugin manifest satchel wrote
 from that catalogue's entry, so a frozen install writes the same), ``requires`` (the
-entries it depends on, ``kind:name``) and ``direct`` (false: installed only as a
-dependency, so `prune` may remove it when nothing needs it).
+entries it depends on, ``kind:name``), ``direct`` (false: installed only as a
+dependency, so `prune` may remove it when nothing needs it) and ``signature`` (who signed
+what was installed, a `Signature`: ``{"identity", "issuer", "digest", "kind"}`` and, for
+a signature found in a transparency log, ``"log_index"``).
 
 An entry is the proof that satchel installed that directory: `remove` and
 `update` act only on entries, and `install` refuses to replace a directory that
@@ -57,6 +59,7 @@ from satchel.install._errors import InstallError, refuse
 __all__ = [
     "Lock",
     "LockEntry",
+    "Signature",
     "held",
     "placing",
     "read_lock",
@@ -68,9 +71,39 @@ __all__ = [
 VERSION = 1
 _CAP = 16 * 1024 * 1024
 _FIELDS = ("name", "kind", "family", "source", "ref", "resolved", "integrity", "folder", "hash")
-_OPTIONAL = ("marketplace", "manifest", "requires", "direct")
+_OPTIONAL = ("marketplace", "manifest", "requires", "direct", "signature")
+_SIGNATURE_KINDS = ("bundle", "cosign", "attestation")
 _POLL = 0.05  # seconds between two tries of a held lock
 _PLACED_CAP = 4 * 1024 * 1024
+
+
+@model
+class Signature:
+    """Who signed an installed entry, as verified at install.
+
+    `identity` is the signing certificate's subject (an e-mail address or a workflow
+    URI) or, for a key, ``key:sha256:<hex>`` of the public key; `issuer` the OIDC issuer
+    the certificate names (empty for a key); `digest` what was signed (``sha256:<hex>``);
+    `kind` how it was published (``bundle`` beside the files, ``cosign`` attached to an
+    OCI artifact, ``attestation`` an in-toto statement); `log_index` the transparency
+    log entry that holds it, when there is one."""
+
+    identity: str
+    issuer: str
+    digest: str
+    kind: str
+    log_index: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "identity": self.identity,
+            "issuer": self.issuer,
+            "digest": self.digest,
+            "kind": self.kind,
+        }
+        if self.log_index is not None:
+            out["log_index"] = self.log_index
+        return out
 
 
 @model
@@ -90,6 +123,7 @@ class LockEntry:
     manifest: str | None = None
     requires: tuple[str, ...] = ()
     direct: bool = True
+    signature: Signature | None = None
 
     @property
     def key(self) -> str:
@@ -106,6 +140,8 @@ class LockEntry:
             out["requires"] = list(self.requires)
         if not self.direct:
             out["direct"] = False
+        if self.signature is not None:
+            out["signature"] = self.signature.to_json()
         return out
 
 
@@ -204,7 +240,23 @@ def _optional(row: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(direct, bool):
         raise ValueError("an entry's 'direct' is not true or false")
     out["direct"] = direct
+    if row.get("signature") is not None:
+        out["signature"] = _signature(row["signature"])
     return out
+
+
+def _signature(raw: Any) -> Signature:
+    if not isinstance(raw, dict):
+        raise ValueError("an entry's 'signature' is not a table")
+    for key in ("identity", "issuer", "digest", "kind"):
+        if not isinstance(raw.get(key), str):
+            raise ValueError(f"an entry's signature has no string {key!r}")
+    if raw["kind"] not in _SIGNATURE_KINDS:
+        raise ValueError(f"an entry's signature kind {raw['kind']!r} is not known")
+    index = raw.get("log_index")
+    if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+        raise ValueError("an entry's signature 'log_index' is not a number")
+    return Signature(raw["identity"], raw["issuer"], raw["digest"], raw["kind"], index)
 
 
 def write_lock(path: Path, lock: Lock) -> None:
