@@ -224,9 +224,8 @@ def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Pa
             f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
             f"(issuer {anyone.issuer}) now"
         )
-        raise refuse("install.signature.changed", message, tree)
-    first = problems[0]
-    raise refuse(first.code, first.message, first.path)
+        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
+    raise refuse(problems[0].code, problems[0].message)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
