@@ -21,6 +21,7 @@ from satchel.install import (
     install_from_spec,
     install_frozen,
     signing_manifest,
+    update,
     verify,
     verify_bundle,
 )
@@ -126,6 +127,27 @@ def test_identities_and_issuers_are_globs(
     signature = result.installed[0].entry.signature
     assert signature is not None
     assert (signature.identity, signature.issuer) == (WORKFLOW, GITHUB)
+
+
+def test_a_signed_plugin_installs_whole_with_its_signature(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    source = write_tree(
+        tmp_path / "plugin-src",
+        {
+            "plugins/notes/.claude-plugin/plugin.json": json.dumps({"name": "notes"}),
+            "plugins/notes/skills/jot/SKILL.md": skill_md("jot", "Jots notes."),
+        },
+    )
+    plugin = source / "plugins/notes"
+    (plugin / "plugin.sigstore.json").write_text(world.sign(signing_manifest(plugin)))
+    result = install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert [(i.entry.kind, i.entry.name) for i in result.installed] == [("plugin", "notes")]
+    signature = result.installed[0].entry.signature
+    assert signature is not None
+    assert signature.digest == "sha256:" + hashlib.sha256(signing_manifest(plugin)).hexdigest()
 
 
 def test_a_skill_with_no_bundle_is_refused_and_nothing_is_written(
@@ -433,6 +455,40 @@ def test_frozen_installs_an_entry_signed_as_locked(
     result = install_frozen(layout=layout, settings=settings(world))
     assert [i.entry.name for i in result.installed] == ["pdf"]
     assert (installed(project) / "SKILL.md.sigstore.json").is_file()
+
+
+def test_update_keeps_the_signature_when_the_same_signer_signs_the_new_version(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, now better."))
+    sign_skill(world, skill)
+    changes = update(layout=layout, settings=settings(world))
+    assert [c.updated for c in changes] == [True]
+    signature = lock_entry(project)["signature"]
+    assert signature["identity"] == SIGNER
+    assert signature["digest"] == "sha256:" + hashlib.sha256(signing_manifest(skill)).hexdigest()
+
+
+def test_update_refuses_a_new_version_by_another_signer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill, identity="mallory@example.com")
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        update(layout=layout, settings=settings(world))
+    assert refused(e)[0] == "install.signature.changed"
+    assert state(project) == before
 
 
 # -- the function other checks call ------------------------------------------------

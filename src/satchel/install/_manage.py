@@ -37,6 +37,7 @@ from satchel.install._installer import (
     Planned,
     lfs_pointers,
     plan,
+    signed_plans,
 )
 from satchel.install._lock import (
     Lock,
@@ -286,6 +287,7 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
+                fresh = _signed_again(fresh, entry, ctx.settings, within=got.tree)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
                 changes.append(change)
                 if change.updated:
@@ -296,6 +298,16 @@ def update(
         if plans and not dry_run:
             _replace_all(plans, where, ctx.settings)
     return tuple(changes)
+
+
+def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within: Path) -> Planned:
+    """`fresh` with its signature: by the signer `old` records, when it records one
+    (``install.signature.changed`` when another signs it now), else any bundle's."""
+    if old.signature is not None:
+        _same_signer(fresh.item.path, old, settings, within=within)
+    allowed = exactly(old.signature) if old.signature is not None else None
+    signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
+    return signed[0]
 
 
 def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:
