@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from satchel.install import (
     InstallError,
     Settings,
     Signers,
+    _signatures,
     install_from_spec,
     install_frozen,
     signing_manifest,
@@ -160,7 +162,7 @@ def test_a_skill_with_no_bundle_is_refused_and_nothing_is_written(
         )
     assert refused(e) == (
         "install.signature.missing",
-        "skill 'pdf' has no Sigstore bundle (pdf/*.sigstore.json)",
+        "skill 'pdf' has no Sigstore bundle (*.sigstore.json in its directory)",
     )
     assert state(project) == before
 
@@ -409,7 +411,10 @@ def test_verify_reports_a_missing_bundle(
     _relock(project, tree)
     rows = verify(layout=layout, settings=settings(world))
     assert [(d.code, d.message) for r in rows for d in r.diagnostics] == [
-        ("install.signature.missing", "skill 'pdf' has no Sigstore bundle (pdf/*.sigstore.json)")
+        (
+            "install.signature.missing",
+            "skill 'pdf' has no Sigstore bundle (*.sigstore.json in its directory)",
+        )
     ]
 
 
@@ -511,6 +516,38 @@ def test_verify_bundle_over_bytes_and_over_a_digest(world: World) -> None:
         (
             "install.signature.invalid",
             "the signature does not verify: Bundle message digest mismatch",
+        )
+    ]
+
+
+def test_a_bundle_that_does_not_name_its_digest_is_tried_against_each(world: World) -> None:
+    data = b"content"
+    bundle = json.loads(world.sign(data))
+    del bundle["messageSignature"]["messageDigest"]
+    right = "sha256:" + hashlib.sha256(data).hexdigest()
+    wrong = "sha256:" + hashlib.sha256(b"other").hexdigest()
+    root = world.trusted_root_path
+    got, notes = verify_bundle([wrong, right], json.dumps(bundle), trust_root=root)
+    assert (got is not None and got.digest, notes) == (right, ())
+    got, notes = verify_bundle([wrong], json.dumps(bundle), trust_root=root)
+    assert got is None
+    assert [d.code for d in notes] == ["install.signature.invalid"]
+
+
+def test_without_the_sigstore_package_a_check_is_refused(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _signatures._loaded.cache_clear()
+    monkeypatch.setitem(sys.modules, "sigstore.errors", None)
+    try:
+        got, why = verify_bundle(b"x", world.sign(b"x"), trust_root=world.trusted_root_path)
+    finally:
+        _signatures._loaded.cache_clear()
+    assert got is None
+    assert [(d.code, d.message) for d in why] == [
+        (
+            "install.signature.unavailable",
+            "checking a Sigstore signature needs the sigstore package",
         )
     ]
 
