@@ -73,12 +73,14 @@ class Activation:
         note: Note,
         on_event: OnEvent,
         fork: Fork | None,
+        *,
+        host: Host | None = None,
     ) -> None:
         self.environment = environment
         self.options = options
         self.runner = runner
         self.counter = counter
-        self.host: Host | None = None  # the profile the session follows (None: satchel's)
+        self.host = host
         self._hooks = hooks
         self._note = note
         self._on_event = on_event

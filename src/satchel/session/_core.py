@@ -25,7 +25,7 @@ from satchel.session._before import Decision
 from satchel.session._fork import Fork, Forked
 from satchel.session._hooks import SessionHooks
 from satchel.session._model import ActiveSkill, ContextSegment, SkillEvent, Tool, ToolResult
-from satchel.session._options import SessionOverrides
+from satchel.session._options import SessionOptions, SessionOverrides
 from satchel.session._plugin_runtime import PluginRuntime
 from satchel.session._profile import find_host, session_options, trusted_scopes
 from satchel.session._run import Approve, Runner
@@ -76,25 +76,36 @@ class Session:
         inherited = dict(os.environ if environ is None else environ)
         dialect = PLAIN if profile is None else profile.hooks
         self.hooks = SessionHooks(environment, settings, dialect, inherited, self._note)
-        layout = environment.layout
-        runner = Runner(
-            settings,
-            inherited,
-            layout.project,
-            layout.cwd,
-            trusted_scopes(environment, settings),
-            approve,
-            self.hooks.shell_gate,
-            self._held_line,
-        )
+        runner = self._runner(environment, settings, inherited, approve)
         self.activation = Activation(
-            environment, settings, runner, counter, self.hooks, self._note, self._event, fork
+            environment,
+            settings,
+            runner,
+            counter,
+            self.hooks,
+            self._note,
+            self._event,
+            fork,
+            host=profile,
         )
-        self.activation.host = profile
         self.toolbox = Toolbox(self.activation)
         self.gate = Gate(self.activation, self.hooks, self.toolbox)
         self.system_prompt = SystemPrompt(self.activation, self.hooks, self.toolbox, self._note)
         self.plugins = PluginRuntime(self.activation, self._note)
+
+    def _runner(
+        self,
+        environment: Environment,
+        settings: SessionOptions,
+        inherited: dict[str, str],
+        approve: Approve | None,
+    ) -> Runner:
+        """What runs the skills' commands and scripts: its shell commands pass the
+        hooks (`SessionHooks.shell_gate`) and the trust pins (`_held_line`)."""
+        layout = environment.layout
+        scopes = trusted_scopes(environment, settings)
+        gate, held = self.hooks.shell_gate, self._held_line
+        return Runner(settings, inherited, layout.project, layout.cwd, scopes, approve, gate, held)
 
     # -- what the session holds -------------------------------------------------------
 
