@@ -82,14 +82,14 @@ def main() -> int:
         text = run(session, ScriptedModel(), QUESTION)
         bill = {
             **satchel.token_bill({"instruction": INSTRUCTIONS, "user_intent": QUESTION}),
-            **session.context_bill(),
+            **session.system_prompt.context_bill(),
         }
         print("skills:", list(environment.skills))
         print("tools:", [t.name for t in session.tools()])
         print("contexts:", [s.id for s in session.context()])
         print("text:", json.dumps(text))
         print("contextBill:", json.dumps(dict(sorted(bill.items())), separators=(",", ":")))
-        receipts = [r.to_json() for r in session.receipt()]
+        receipts = [r.to_json() for r in session.toolbox.receipt()]
         print("receipt.tools:", json.dumps(receipts, separators=(",", ":")))
         print("diagnostics:", [d.code for d in environment.diagnostics + session.diagnostics])
     return 0

@@ -23,7 +23,7 @@ def test_the_agent_loop_prints_the_capture(tmp_path):
     bill = {
         "instruction": satchel.approx_tokens("Resolve support requests."),
         "skill": satchel.approx_tokens(_session().context()[0].text),
-        "tool_schema": _session().context_bill()["tool_schema"],
+        "tool_schema": _session().system_prompt.context_bill()["tool_schema"],
         "user_intent": satchel.approx_tokens("Can I refund an order from 40 days ago?"),
     }
     assert lines == [

@@ -54,10 +54,10 @@ def test_a_session_lists_hides_and_refuses_as_each_override_says(three):
     assert index.splitlines()[2:] == ["- deploy"]
     assert s.diagnostics == ()
     with pytest.raises(UnknownSkill):
-        s.find("refund", for_model=True)  # hidden from the model
-    assert s.find("refund").name == "refund"  # the user may still run /refund
+        s.activation.find("refund", for_model=True)  # hidden from the model
+    assert s.activation.find("refund").name == "refund"  # the user may still run /refund
     with pytest.raises(UnknownSkill):
-        s.find("triage")  # off: not available at all
+        s.activation.find("triage")  # off: not available at all
 
 
 def test_a_session_reports_an_override_naming_no_skill(three):

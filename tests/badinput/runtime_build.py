@@ -403,10 +403,10 @@ def _step(ctx: dict[str, Any], scenario: dict[str, Any], step: dict[str, Any]) -
     if op == "tools":
         return {"tools": [t.definition() for t in session.tools()]}
     if op == "resume":
-        problems = session.resume(step["history"])
+        problems = session.activation.resume(step["history"])
         return {
             "problems": _diagnostics(problems),
-            "active": [[a.name, a.via] for a in session.active],
+            "active": [[a.name, a.via] for a in session.activation.active],
         }
     if op == "call":
         return _result(session.call(step["tool"], step["arguments"]))

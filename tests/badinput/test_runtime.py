@@ -833,7 +833,7 @@ def c4_outcome(tree: Tree) -> tuple[object, ...]:
         [(r.text, r.is_error, r.code, None if r.data is None else dict(r.data)) for r in results],
         env.diagnostics,
         session.diagnostics,
-        session.receipt(),
+        session.toolbox.receipt(),
     )
 
 
@@ -911,7 +911,7 @@ def test_c5_error_results_escape_hostile_text(hostile, label):
 
 
 def test_c5_resume_diagnostics_escape_hostile_text(hostile):
-    problems = hostile.resume(
+    problems = hostile.activation.resume(
         [
             {"name": "load_skill", "arguments": {"name": HOSTILE}},
             {"name": "skills_use", "arguments": {"name": "x02", "mode": HOSTILE}},

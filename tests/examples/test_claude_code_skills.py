@@ -49,7 +49,7 @@ def test_reference_content_is_one_the_model_may_load(layout):
     result = session.call("skills_use", {"name": "api-conventions"})
     assert not result.is_error
     assert "When writing API endpoints:\n- Use RESTful naming conventions\n" in result.text
-    assert session.is_active("api-conventions")
+    assert session.activation.is_active("api-conventions")
 
 
 def test_deploy_only_you_can_trigger(layout):
@@ -63,7 +63,7 @@ def test_deploy_only_you_can_trigger(layout):
     assert "<name>deploy</name>" not in session.context()[0].text
     assert "<name>api-conventions</name>" in session.context()[0].text
     refused = session.call("skills_use", {"name": "deploy"})
-    assert (refused.is_error, session.is_active("deploy")) == (True, False)
+    assert (refused.is_error, session.activation.is_active("deploy")) == (True, False)
     text = session.expand("/deploy staging")
     assert "Deploy staging to production:\n\n1. Run the test suite\n" in text
 
@@ -102,8 +102,8 @@ def test_commit_lets_its_git_commands_through(layout):
     session = claude_session(env)
     session.expand("/commit")
     for command in ("git add -A", "git commit -m 'Fix the parser'", "git status --short"):
-        assert session.refusal("Bash", {"command": command}) is None
-    refused = session.refusal("Bash", {"command": "git push --force"})
+        assert session.gate.refusal("Bash", {"command": command}) is None
+    refused = session.gate.refusal("Bash", {"command": "git push --force"})
     assert refused is not None
     assert refused.message == (
         "tool 'Bash' is not allowed: skill 'commit' is active and allows only: "
@@ -152,8 +152,8 @@ def test_render_chart_runs_its_own_script_through_its_own_rule(layout):
     assert f"Run `{skill}/scripts/render.sh <csv-file>` to render the chart." in text
     assert text.endswith("</agent-skill>\n\nsales.csv")
     run = f"{skill}/scripts/render.sh sales.csv"
-    assert session.refusal("Bash", {"command": run}) is None
-    assert session.refusal("Bash", {"command": "/tmp/other/render.sh sales.csv"}) is not None
+    assert session.gate.refusal("Bash", {"command": run}) is None
+    assert session.gate.refusal("Bash", {"command": "/tmp/other/render.sh sales.csv"}) is not None
 
 
 def test_pr_summary_forks_into_explore_with_the_live_pr(layout, tmp_path):
@@ -192,7 +192,7 @@ def test_deep_research_is_the_explore_agents_task(layout):
     session.expand("/deep-research the auth flow")
     assert [r.via for r in seen] == ["tool", "explicit"]
     assert seen[1].prompt.startswith("Research the auth flow thoroughly:\n\n1. Find relevant")
-    assert not session.is_active("deep-research")
+    assert not session.activation.is_active("deep-research")
 
 
 def test_secure_operations_checks_each_bash_command_once_invoked(layout):

@@ -275,7 +275,7 @@ def replay(ran: Ran, tmp_path: Path) -> tuple[list[dict[str, Any]], list[dict[st
                 fields["tool_name"], fields["tool_input"], tool_use_id=fields["tool_use_id"]
             )
         else:
-            session.fire(event, fields)
+            session.hooks.fire(event, fields)
         if event == "SessionStart":
             session.context()  # InstructionsLoaded
         if event == "UserPromptSubmit" and payload["prompt"].startswith("/"):
@@ -405,14 +405,14 @@ def answered(hosts: dict[str, Ran], tmp_path_factory: pytest.TempPathFactory) ->
     base = tmp_path_factory.mktemp("satchel-answers")
     root = answer_project(base / "project", EVENTS)
     session = satchel_session(root, base / "home")
-    start = session.fire("SessionStart", {"source": "startup"})
-    prompt = session.fire("UserPromptSubmit", {"prompt": "go"})
+    start = session.hooks.fire("SessionStart", {"source": "startup"})
+    prompt = session.hooks.fire("UserPromptSubmit", {"prompt": "go"})
     decisions = {w: session.before_tool_use("Bash", {"command": f"echo {w}"}) for w in ANSWERED}
-    after = session.fire(
+    after = session.hooks.fire(
         "PostToolUse",
         {"tool_name": "Bash", "tool_input": {"command": "echo ctx-me"}, "tool_response": {}},
     )
-    stop = [session.fire("Stop", {"stop_hook_active": again}) for again in (False, True)]
+    stop = [session.hooks.fire("Stop", {"stop_hook_active": again}) for again in (False, True)]
     return {
         "start": start,
         "prompt": prompt,
@@ -511,16 +511,16 @@ def test_a_payload_carries_a_fresh_prompt_id_per_prompt_and_the_tool_use_id(
 ) -> None:
     root = payload_project(tmp_path / "p", EVENTS)
     session = satchel_session(root, tmp_path / "home", permission_mode="plan", effort="high")
-    session.fire("UserPromptSubmit", {"prompt": "one"})
-    first = session.prompt_id
+    session.hooks.fire("UserPromptSubmit", {"prompt": "one"})
+    first = session.hooks.prompt_id
     session.before_tool_use("Bash", {"command": "echo hi"}, tool_use_id="toolu_1")
-    session.fire("UserPromptSubmit", {"prompt": "two"})
+    session.hooks.fire("UserPromptSubmit", {"prompt": "two"})
     pre = by_event(captured(root))["PreToolUse"][0]
-    assert first is not None and UUID.fullmatch(first) and session.prompt_id != first
+    assert first is not None and UUID.fullmatch(first) and session.hooks.prompt_id != first
     assert (pre["prompt_id"], pre["tool_use_id"]) == (first, "toolu_1")
     assert (pre["permission_mode"], pre["effort"]) == ("plan", {"level": "high"})
-    assert uuid.UUID(session.session_id) and session.transcript_path.endswith(
-        f"/{session.session_id}.jsonl"
+    assert uuid.UUID(session.hooks.session_id) and session.hooks.transcript_path.endswith(
+        f"/{session.hooks.session_id}.jsonl"
     )
 
 

@@ -289,7 +289,7 @@ def test_python_hooks_aggregate_after_command_hooks_in_declared_order(layout, tm
 
 def test_session_registers_python_hooks_on_its_gate(layout):
     session = satchel.Session(satchel.load(layout=layout))
-    session.register_hooks(
+    session.hooks.register_hooks(
         "PreToolUse", HookMatcher("Bash", [lambda d, t, c: pre_tool("deny", "no")])
     )
     decision = session.before_tool_use("Bash", {"command": "ls"})
@@ -338,7 +338,9 @@ def test_python_hook_answers_in_the_sdk_spelling(layout):
 def test_session_hands_prompt_hooks_to_its_model_hook(layout):
     env = settings(layout, pre({"type": "prompt", "prompt": "safe?"}))
     session = satchel.Session(env)
-    session.hook_services(model_hook=lambda hook, payload: pre_tool("deny", "the model says no"))
+    session.hooks.hook_services(
+        model_hook=lambda hook, payload: pre_tool("deny", "the model says no")
+    )
     decision = session.before_tool_use("Bash", {"command": "ls"})
     assert (decision.behavior, decision.reason) == ("deny", "the model says no")
 

@@ -32,8 +32,8 @@ def test_a_codex_session_sends_codexs_pre_tool_use_payload(tmp_path: Path) -> No
         seen.append(data)
         return {}
 
-    session.register_hooks("PreToolUse", HookMatcher(hooks=[record]))
-    turn = session.new_prompt()
+    session.hooks.register_hooks("PreToolUse", HookMatcher(hooks=[record]))
+    turn = session.hooks.new_prompt()
     session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
     (payload,) = seen
     assert list(payload) == ["session_id", "turn_id", "transcript_path", "cwd",
@@ -85,8 +85,8 @@ def _codex_env(tmp_path: Path, model: str | None = None) -> satchel.Environment:
 def test_a_codex_session_sends_the_model_it_runs(tmp_path: Path) -> None:
     session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex", model="gpt-5.5")
     seen: list[dict[str, Any]] = []
-    session.register_hooks("PreToolUse", _recorder(seen))
-    session.new_prompt()
+    session.hooks.register_hooks("PreToolUse", _recorder(seen))
+    session.hooks.new_prompt()
     session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
     assert [d["model"] for d in seen] == ["gpt-5.5"]
 
@@ -94,7 +94,7 @@ def test_a_codex_session_sends_the_model_it_runs(tmp_path: Path) -> None:
 def test_a_codex_sessions_own_model_comes_before_the_environments(tmp_path: Path) -> None:
     session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex", model="gpt-6-sol")
     seen: list[dict[str, Any]] = []
-    session.register_hooks("PreToolUse", _recorder(seen))
+    session.hooks.register_hooks("PreToolUse", _recorder(seen))
     session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
     assert [d["model"] for d in seen] == ["gpt-6-sol"]
 
@@ -102,7 +102,7 @@ def test_a_codex_sessions_own_model_comes_before_the_environments(tmp_path: Path
 def test_a_codex_session_without_a_model_sends_the_environments(tmp_path: Path) -> None:
     session = Session(_codex_env(tmp_path, "gpt-5.5"), host="codex")
     seen: list[dict[str, Any]] = []
-    session.register_hooks("PreToolUse", _recorder(seen))
+    session.hooks.register_hooks("PreToolUse", _recorder(seen))
     session.before_tool_use("Bash", {"command": "ls"}, tool_use_id="call_1")
     assert [d["model"] for d in seen] == ["gpt-5.5"]
 

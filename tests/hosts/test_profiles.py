@@ -88,7 +88,7 @@ def test_claude_code_names_commands_by_path_and_numbers_arguments_from_zero(proj
     env = loaded(hosts.get("claude-code"), project, home)
     assert "git:commit" in env.commands.commands
     session = satchel.Session(env)
-    assert session.options.argument_numbering == 0
+    assert session.activation.options.argument_numbering == 0
 
 
 # -- Codex ------------------------------------------------------------------------------
@@ -271,10 +271,10 @@ def test_reload_keeps_the_host(project, home):
 
 def test_session_follows_the_host_named_for_it(project, home):
     env = loaded(hosts.get("satchel"), project, home)
-    assert satchel.Session(env).options.argument_numbering == 1
-    assert satchel.Session(env, host="kimi").options.argument_numbering == 0
+    assert satchel.Session(env).activation.options.argument_numbering == 1
+    assert satchel.Session(env, host="kimi").activation.options.argument_numbering == 0
     given = satchel.Session(env, host="kimi", argument_numbering=1)
-    assert given.options.argument_numbering == 1
+    assert given.activation.options.argument_numbering == 1
 
 
 def test_an_unknown_host_is_refused_with_the_known_names(project, home):

@@ -150,7 +150,7 @@ def test_a_bad_call_of_a_session_tool_is_an_error_result_not_an_exception(tmp_pa
     inactive = bridge.run(tools["skills_read"], read)
     assert inactive.startswith("Error (session.skill.inactive): ")
     assert tools["skills_use"].call({"name": "nope"}).code == "session.skill.unknown"
-    assert [(r.name, r.calls, r.errors) for r in bridge.session.receipt()] == [
+    assert [(r.name, r.calls, r.errors) for r in bridge.session.toolbox.receipt()] == [
         ("skills_use", 1, 1),
         ("skills_read", 1, 1),
         ("skills_run_script", 0, 0),

@@ -229,7 +229,7 @@ def test_what_the_model_read_back_for_each_call(run):
     )
     assert not (run.root / "DEPLOYED").exists()  # the refused Write never ran
     assert (run.root / "build").is_dir()  # nor the refused rm -rf
-    assert run.session.is_active("release-notes")
+    assert run.session.activation.is_active("release-notes")
 
 
 def test_an_ask_went_to_the_developers_callback_which_approved_it(run):
@@ -430,7 +430,7 @@ def test_the_tools_server_lists_and_runs_the_sessions_own_tools(tmp_path):
     listed, used = asyncio.run(_list_and_use(server))
     assert {"skills_use", "skills_read", "skills_run_script"} <= listed
     assert used["content"][0]["text"].startswith('<skill_content name="release-notes">')
-    assert session.is_active("release-notes")  # the call ran the session's own tool
+    assert session.activation.is_active("release-notes")  # the call ran the session's own tool
 
 
 async def _list_and_use(server: Any) -> tuple[set[str], dict[str, Any]]:

@@ -153,7 +153,9 @@ def test_a_bad_call_of_satchels_tools_is_an_error_the_model_reads(tmp_path):
         "Error (session.skill.unknown): no skill named 'nope'",
         "Error (session.tool.arguments): 'name' must be a non-empty string",
     ]
-    assert {r.name: (r.calls, r.errors) for r in bridge.session.receipt()}["skills_use"] == (2, 2)
+    assert {r.name: (r.calls, r.errors) for r in bridge.session.toolbox.receipt()}[
+        "skills_use"
+    ] == (2, 2)
 
 
 def test_an_ask_goes_to_the_developer_and_an_approved_call_runs(tmp_path):

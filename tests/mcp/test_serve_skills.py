@@ -380,13 +380,13 @@ def test_a_skill_over_the_file_limit_is_not_served_as_a_skill(workspace):
     for i in range(MAX_SKILL_RESOURCES - 1):
         put(crowded / "files" / f"f{i:03}.txt", "x")
     session = _session(project, home)
-    skill = session.find("crowded")
-    made = entry(skill, session.options.resource_cap)
+    skill = session.activation.find("crowded")
+    made = entry(skill, session.activation.options.resource_cap)
     assert not isinstance(made, str)
     assert len(made.resources) == MAX_SKILL_RESOURCES  # SKILL.md and 511: at the limit
 
     put(crowded / "files" / "one-more.txt", "x")
-    assert entry(skill, session.options.resource_cap) == (
+    assert entry(skill, session.activation.options.resource_cap) == (
         f"it has more than {MAX_SKILL_RESOURCES} files, the extension's limit per skill"
     )
     got = get_skill(session, "skill://crowded/SKILL.md")
@@ -414,9 +414,9 @@ def test_frontmatter_json_cannot_hold_keeps_a_skill_out(workspace, yaml, why):
     odd = project / ".agents" / "skills" / "odd"
     put(odd / "SKILL.md", "---\nname: odd\ndescription: Odd.\n---\nx\n")
     session = _session(project, home)
-    skill = session.find("odd")
+    skill = session.activation.find("odd")
     put(odd / "SKILL.md", f"---\ndescription: Odd.\n{yaml}---\nx\n")
-    assert entry(skill, session.options.resource_cap) == why
+    assert entry(skill, session.activation.options.resource_cap) == why
 
 
 def test_visibility_is_that_of_resources_read(workspace):

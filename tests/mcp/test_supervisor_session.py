@@ -48,7 +48,7 @@ def test_a_hook_and_the_allowed_tools_gate_decide_mcp_calls(layout, project, tmp
             secret = await sup.call_tool(ECHO, {"text": "secret"}, session)
             shout = await sup.call_tool(ECHO, {"text": "shout"}, session)
             calls = await sup.call_tool(CALLS, {}, session)  # outside allowed-tools
-            session.deactivate("echo-only")
+            session.activation.deactivate("echo-only")
             seen = await sup.call_tool(CALLS, {}, session)
             return secret, shout, calls, seen
 

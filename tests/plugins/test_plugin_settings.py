@@ -190,7 +190,7 @@ def test_the_environment_and_session_run_the_main_thread_as_the_chosen_agent(lay
     chosen = env.main_agent()
     assert chosen is not None and (chosen.name, chosen.plugin) == ("kit:reviewer", "kit")
     session = Session(env)
-    assert session.main_agent is env.agents.get("kit:reviewer") is not None
+    assert session.activation.main_agent is env.agents.get("kit:reviewer") is not None
     assert [(d.code, d.message) for d in session.diagnostics] == [
         ("plugin.settings.deprecated", "Plugin \"kit\" set this session's agent. That will stop "
          "working in a future release: set `agent` in your own settings."),
@@ -198,6 +198,11 @@ def test_the_environment_and_session_run_the_main_thread_as_the_chosen_agent(lay
     put(project / ".claude" / "agents" / "planner.md", AGENT.replace("reviewer", "planner"))
     put(project / ".claude" / "settings.json", json.dumps({"agent": "planner"}))
     session.reload()
-    assert session.main_agent is not None and session.main_agent.name == "planner"
+    assert (
+        session.activation.main_agent is not None
+        and session.activation.main_agent.name == "planner"
+    )
     put(project / ".claude" / "settings.json", json.dumps({"agent": "nobody"}))
-    assert Session(satchel.load(layout=layout)).main_agent is None  # no such agent type loads
+    assert (
+        Session(satchel.load(layout=layout)).activation.main_agent is None
+    )  # no such agent type loads

@@ -121,7 +121,7 @@ def test_an_untrusted_projects_hooks_never_run(layout, tmp_path):
 
 def test_the_async_form_gives_the_same_decision(layout, tmp_path):
     session = gated(layout, tmp_path, pre_tool("deny", "not now"))
-    decision = asyncio.run(session.abefore_tool_use("Bash", {"command": "git push"}))
+    decision = asyncio.run(session.gate.abefore_tool_use("Bash", {"command": "git push"}))
     assert (decision.behavior, decision.reason) == ("deny", "not now")
     assert decision.to_json()["behavior"] == "deny"
     assert decision.to_json()["hooks"]["results"][0]["decision"] == "deny"

@@ -47,7 +47,10 @@ def test_a_conditional_skill_waits_for_a_matching_touch(layout, project, root):
     assert "<name>ts-style</name>" in _index(session)
     tool = next(t for t in session.tools() if t.name == "skills_use")
     assert "ts-style" in str(tool.definition())
-    assert session.touched == (project / "README.md", project / "src" / "deep" / "app.ts")
+    assert session.activation.touched == (
+        project / "README.md",
+        project / "src" / "deep" / "app.ts",
+    )
 
 
 def test_a_shown_skill_stays_shown_and_a_touch_is_recorded_once(layout, project, root):
@@ -55,7 +58,7 @@ def test_a_shown_skill_stays_shown_and_a_touch_is_recorded_once(layout, project,
     session.touch(project / "a.ts")
     assert session.touch(project / "a.ts") == ()
     assert "ts-style" in session.skills
-    assert session.touched == (project / "a.ts",)
+    assert session.activation.touched == (project / "a.ts",)
 
 
 def test_patterns_follow_gitignore_rules_relative_to_the_project(layout, project, root):
@@ -67,7 +70,7 @@ def test_patterns_follow_gitignore_rules_relative_to_the_project(layout, project
 def test_a_relative_path_is_relative_to_the_working_directory(layout, project, root):
     session = _session(layout)
     assert [s.name for s in session.touch("lib/util.ts")] == ["ts-style"]
-    assert session.touched == (Path(os.path.normpath(layout.cwd / "lib" / "util.ts")),)
+    assert session.activation.touched == (Path(os.path.normpath(layout.cwd / "lib" / "util.ts")),)
 
 
 def test_a_path_outside_the_project_matches_nothing(layout, project, root, tmp_path):

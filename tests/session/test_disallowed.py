@@ -24,27 +24,27 @@ def _session(make_session, skills_dir, **options):
 
 def test_a_disallowed_tool_is_refused_while_the_skill_is_active(make_session, skills_dir):
     session = _session(make_session, skills_dir)
-    assert session.allows_tool("WebFetch", {"url": "https://example.com"})
+    assert session.gate.allows_tool("WebFetch", {"url": "https://example.com"})
     session.call("skills_use", {"name": "careful"})
     with pytest.raises(ToolNotAllowed) as caught:
-        session.check_tool("Bash", {"command": "rm -rf build"})
+        session.gate.check_tool("Bash", {"command": "rm -rf build"})
     assert caught.value.code == "session.tool.not-allowed"
     assert str(caught.value) == (
         "tool 'Bash' is not allowed: skill 'careful' is active and disallows: Bash(rm:*), "
         'WebFetch. To use this tool, first call skills_use({"name": "careful", "mode": '
         '"deactivate"}).'
     )
-    assert not session.allows_tool("WebFetch", {"url": "https://example.com"})
+    assert not session.gate.allows_tool("WebFetch", {"url": "https://example.com"})
     # a skill with only disallowed-tools limits nothing else
-    assert session.allows_tool("Bash", {"command": "ls"})
-    assert session.allows_tool("Write", {"file_path": "x"})
+    assert session.gate.allows_tool("Bash", {"command": "ls"})
+    assert session.gate.allows_tool("Write", {"file_path": "x"})
 
 
 def test_a_disallowed_rule_wins_over_allowed_tools(make_session, skills_dir):
     session = _session(make_session, skills_dir)
     session.call("skills_use", {"name": "both"})
-    assert session.allows_tool("Bash", {"command": "git status"})
-    problem = session.refusal("Bash", {"command": "git push origin main"})
+    assert session.gate.allows_tool("Bash", {"command": "git status"})
+    problem = session.gate.refusal("Bash", {"command": "git push origin main"})
     assert problem is not None
     assert problem.message.startswith(
         "tool 'Bash' is not allowed: skill 'both' is active and disallows: Bash(git push:*)."
@@ -56,15 +56,15 @@ def test_another_skills_allowed_tools_do_not_lift_a_disallowed_rule(make_session
     session = _session(make_session, skills_dir)
     session.call("skills_use", {"name": "fetcher"})
     session.call("skills_use", {"name": "careful"})
-    assert not session.allows_tool("WebFetch", {"url": "https://example.com"})
+    assert not session.gate.allows_tool("WebFetch", {"url": "https://example.com"})
 
 
 def test_deactivating_lifts_the_refusal(make_session, skills_dir):
     session = _session(make_session, skills_dir)
     session.call("skills_use", {"name": "careful"})
-    assert not session.allows_tool("WebFetch", {})
+    assert not session.gate.allows_tool("WebFetch", {})
     session.call("skills_use", {"name": "careful", "mode": "deactivate"})
-    assert session.allows_tool("WebFetch", {})
+    assert session.gate.allows_tool("WebFetch", {})
 
 
 def test_an_unparseable_disallowed_rule_is_reported(make_session, skills_dir):
@@ -73,4 +73,4 @@ def test_an_unparseable_disallowed_rule_is_reported(make_session, skills_dir):
     session = Session(env, environ={}, tools="skills")
     session.call("skills_use", {"name": "odd"})
     assert [d.code for d in session.diagnostics] == ["permission.rule.invalid"]
-    assert session.allows_tool("Bash", {"command": "git status"})
+    assert session.gate.allows_tool("Bash", {"command": "git status"})

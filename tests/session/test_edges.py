@@ -109,13 +109,13 @@ def test_strict_schema_null_for_mode_means_the_default(make_session):
     assert None in use["function"]["parameters"]["properties"]["mode"]["enum"]
     result = session.call("skills_use", json.dumps({"name": "pdf", "mode": None}))
     assert not result.is_error, result.text
-    assert session.is_active("pdf")
+    assert session.activation.is_active("pdf")
 
 
 def test_resume_reads_a_strict_null_mode_as_activate(make_session):
     session = make_session(tools="skills")
-    session.resume([{"name": "skills_use", "arguments": {"name": "pdf", "mode": None}}])
-    assert [a.name for a in session.active] == ["pdf"]
+    session.activation.resume([{"name": "skills_use", "arguments": {"name": "pdf", "mode": None}}])
+    assert [a.name for a in session.activation.active] == ["pdf"]
 
 
 def test_strict_null_for_every_optional_argument_is_accepted(make_session):
@@ -137,20 +137,20 @@ def test_resume_folds_names_the_way_find_does(make_session):
     # "PDF" then "pdf" (deactivate) name one skill: last wins, one activation.
     events: list[SkillEvent] = []
     session = make_session(tools="skills", on_event=events.append)
-    session.resume(
+    session.activation.resume(
         [
             {"name": "skills_use", "arguments": {"name": "PDF"}},
             {"name": "skills_use", "arguments": {"name": "pdf", "mode": "deactivate"}},
         ]
     )
-    assert session.active == ()
+    assert session.activation.active == ()
     assert events == []
 
 
 def test_resume_fires_one_activation_per_skill_whatever_the_case(make_session):
     events: list[SkillEvent] = []
     session = make_session(tools="skills", max_active=1, on_event=events.append)
-    problems = session.resume(
+    problems = session.activation.resume(
         [
             {"name": "skills_use", "arguments": {"name": "PDF"}},
             {"name": "skills_use", "arguments": {"name": "pdf"}},
@@ -197,8 +197,8 @@ def test_resume_reads_one_list_mixing_the_three_formats(make_session):
         },
         {"type": "function_call_output", "call_id": "r1", "output": "released"},
     ]
-    assert session.resume(history) == ()
-    assert [a.name for a in session.active] == ["refund-policy"]
+    assert session.activation.resume(history) == ()
+    assert [a.name for a in session.activation.active] == ["refund-policy"]
 
 
 # -- the gate ----------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def test_the_gate_never_tells_the_model_to_make_a_call_that_fails(layout, skills
     session = session_with(layout, tools="skills")
     session.activate("locked")
     with pytest.raises(ToolNotAllowed) as refused:
-        session.check_tool("Bash", {"command": "ls"})
+        session.gate.check_tool("Bash", {"command": "ls"})
     if "skills_use" in str(refused.value):
         released = session.call("skills_use", {"name": "locked", "mode": "deactivate"})
         assert not released.is_error, released.text
@@ -227,7 +227,7 @@ def test_check_tool_takes_the_json_string_an_openai_host_has(make_session):
     session = make_session(tools="skills")
     session.call("skills_use", {"name": "pdf"})
     arguments = '{"command": "pdftotext a.pdf"}'
-    assert session.allows_tool("Bash", arguments) == session.allows_tool(
+    assert session.gate.allows_tool("Bash", arguments) == session.gate.allows_tool(
         "Bash", json.loads(arguments)
     )
 
@@ -236,7 +236,7 @@ def test_check_tool_takes_the_json_string_an_openai_host_has(make_session):
 def test_a_malformed_input_to_the_gate_is_refused_not_raised(make_session, tool_input):
     session = make_session(tools="skills")
     session.call("skills_use", {"name": "pdf"})
-    assert session.allows_tool("Bash", tool_input) is False
+    assert session.gate.allows_tool("Bash", tool_input) is False
 
 
 # -- state hygiene -------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_skills_off_gives_no_tools_and_error_results(layout, skills_dir):
     result = session.call("load_skill", {"name": "pdf"})
     assert result.is_error and result.code == "session.tool.unknown"
     assert session.expand("/pdf x") == "/pdf x"
-    assert session.allows_tool("Bash", {"command": "rm -rf /"})
+    assert session.gate.allows_tool("Bash", {"command": "rm -rf /"})
 
 
 def test_a_skill_defined_in_code_loads_and_refuses_files(layout, skills_dir):
@@ -341,12 +341,12 @@ def test_call_never_raises_for_any_model_input(make_session, calls):
         assert isinstance(result, ToolResult)
         assert result.code != "session.tool.failed"  # no bug caught by the safety net
         assert not result.is_error or result.text.startswith("Error (") or result.data
-    assert all(r.calls >= r.errors for r in session.receipt())
+    assert all(r.calls >= r.errors for r in session.toolbox.receipt())
 
 
 def test_a_bug_inside_a_tool_is_an_error_result_not_an_exception():
-    from satchel.session._core import _run
     from satchel.session._model import Tool
+    from satchel.session._toolbox import _run
 
     def boom(arguments: object) -> ToolResult:
         raise RuntimeError("boom")

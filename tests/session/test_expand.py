@@ -26,7 +26,7 @@ def test_slash_skill_inlines_the_body_and_activates(make_session, skills_dir):
     session = make_session()
     out = session.expand("/skill refund-policy Can I refund after 40 days?")
     assert out == wrapped(skills_dir, "Can I refund after 40 days?")
-    assert [(a.name, a.via, a.in_context) for a in session.active] == [
+    assert [(a.name, a.via, a.in_context) for a in session.activation.active] == [
         ("refund-policy", "explicit", False)
     ]
     assert [s.id for s in session.context()] == ["agent.skills"]  # it is in the prompt
@@ -52,7 +52,7 @@ def test_slash_name_resolves_a_skill(make_session, skills_dir):
 def test_a_prompt_matching_nothing_comes_back_unchanged(make_session, prompt):
     session = make_session()
     assert session.expand(prompt) == prompt
-    assert session.active == ()
+    assert session.activation.active == ()
 
 
 def test_a_skill_named_skill_still_answers_to_slash_skill(layout, project):

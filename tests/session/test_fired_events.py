@@ -136,7 +136,7 @@ def test_a_blocking_user_prompt_expansion_hook_leaves_the_prompt_as_typed(tmp_pa
     write_hooks(layout.project, text)
     chat = session(layout)
     assert chat.expand("/deploy now") == "/deploy now"
-    assert chat.active == ()
+    assert chat.activation.active == ()
     assert [(d.code, d.message) for d in chat.diagnostics] == [
         (
             "session.expansion.blocked",
@@ -221,7 +221,7 @@ def test_instructions_loaded_fires_when_a_touch_attaches_a_conditional_rule(tmp_
     env = satchel.load(layout=layout, host="claude-code", claude_settings_hooks=True)
     chat = Session(env, environ={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
     chat.touch("api/server.py")
-    assert (received(log), chat.attached) == ([], ())
+    assert (received(log), chat.system_prompt.attached) == ([], ())
     chat.touch("web/app.ts")
     chat.touch("web/other.ts")
     (payload,) = received(log)
@@ -234,7 +234,7 @@ def test_instructions_loaded_fires_when_a_touch_attaches_a_conditional_rule(tmp_
         ],  # a trailing /** is dropped, as Claude Code does (`satchel._instructions._hosts`)
         "trigger_file_path": str(layout.cwd / "web/app.ts"),
     }
-    assert [f.path for f in chat.attached] == [rule]
+    assert [f.path for f in chat.system_prompt.attached] == [rule]
 
 
 @pytest.mark.parametrize(
@@ -257,7 +257,7 @@ def test_command_source_is_claude_codes_name_for_where_it_came_from(scope, plugi
 
 
 def test_fire_runs_python_callbacks_when_the_environment_has_no_hooks(layout):
-    """`Session.fire` answers with the callbacks a host registered, as `before_tool_use`
+    """`session.hooks.fire` answers with the callbacks a host registered, as `before_tool_use`
     does, even where no file declares a hook."""
     from satchel.hooks import HookMatcher
 
@@ -270,7 +270,7 @@ def test_fire_runs_python_callbacks_when_the_environment_has_no_hooks(layout):
 
     session = Session(satchel.load(layout=layout), environ={"PATH": os.environ["PATH"]})
     assert session.environment.hooks.hooks == ()
-    session.register_hooks("UserPromptSubmit", HookMatcher(None, [note]))
-    outcome = session.fire("user_prompt_submit", {"prompt": "hello"})
+    session.hooks.register_hooks("UserPromptSubmit", HookMatcher(None, [note]))
+    outcome = session.hooks.fire("user_prompt_submit", {"prompt": "hello"})
     assert outcome is not None and outcome.additional_context == "noted"
     assert [s["prompt"] for s in seen] == ["hello"]

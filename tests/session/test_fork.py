@@ -89,8 +89,10 @@ def test_the_callback_gets_the_typed_request_and_its_result_is_the_activation(en
     assert (request.arguments, request.via, request.background) == ("tides", "explicit", True)
     assert request.prompt == "Research tides in S-9: found\nCanary: "
     assert canary.exists()  # its commands ran once, for the prompt
-    assert not session.is_active("research")  # its allowed-tools never gate the conversation
-    assert [(f.request.name, f.result) for f in session.forks] == [
+    assert not session.activation.is_active(
+        "research"
+    )  # its allowed-tools never gate the conversation
+    assert [(f.request.name, f.result) for f in session.activation.forks] == [
         ("research", "Tides follow the moon.")
     ]
 
@@ -121,7 +123,7 @@ def test_an_async_callback_is_awaited_inside_a_running_loop(env):
         return "inside"
 
     async def host() -> str:
-        return make(env, fork=fork).fork("plain").result
+        return make(env, fork=fork).activation.fork("plain").result
 
     assert asyncio.run(host()) == "inside"
 
@@ -142,5 +144,5 @@ def test_resume_replays_nothing_for_a_fork(env):
     calls: list[ForkRequest] = []
     session = make(env, fork=lambda r: calls.append(r) or "done")
     history = [{"name": "load_skill", "arguments": {"name": "research"}}]
-    assert session.resume(history) == ()
-    assert (session.active, calls) == ((), [])
+    assert session.activation.resume(history) == ()
+    assert (session.activation.active, calls) == ((), [])

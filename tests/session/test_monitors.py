@@ -68,12 +68,12 @@ def test_lines_become_events_and_an_exit_is_reported(layout, tmp_path):
     session = session_of(layout, plugin)
 
     async def run() -> list[MonitorEvent]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         assert sorted(runner.running) == ["kit:fails", "kit:lines"]
         try:
             return await until_end(runner, 2)
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     events = asyncio.run(run())
     lines = [(e.monitor.name, e.text) for e in events if e.kind == "line"]
@@ -97,14 +97,14 @@ def test_a_monitor_that_never_ends_is_stopped_with_its_session(layout, tmp_path)
     session = session_of(layout, plugin)
 
     async def run() -> tuple[list[MonitorEvent], LongProcess]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         process = runner._state.running["kit:forever"].process
         events: list[MonitorEvent] = []
         async with asyncio.timeout(BOUND):
             async for event in runner.events():
                 events.append(event)
                 if event.kind == "line":
-                    await session.aclose()
+                    await session.plugins.aclose()
         return events, process
 
     events, process = asyncio.run(run())
@@ -121,13 +121,13 @@ def test_a_skill_bound_monitor_starts_when_its_skill_is_activated(layout, tmp_pa
     session = session_of(layout, plugin)
 
     async def run() -> tuple[tuple[str, ...], list[MonitorEvent]]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         before = runner.running
         session.activate("kit:ship")
         try:
             return before, await until_end(runner)
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     before, events = asyncio.run(run())
     assert before == ()
@@ -143,8 +143,8 @@ def test_an_untrusted_folder_runs_no_monitor(layout, tmp_path):
     session = session_of(layout, plugin, trusted=False)
 
     async def run() -> tuple[str, ...]:
-        runner = await session.start_monitors()
-        await session.aclose()
+        runner = await session.plugins.start_monitors()
+        await session.plugins.aclose()
         return runner.running
 
     assert asyncio.run(run()) == ()
@@ -181,17 +181,19 @@ def test_a_trusted_folder_whose_project_is_hidden_runs_the_users_monitors_only(
     assert (session.environment.trust.folder, session.environment.trust.state) == (True, "hidden")
 
     async def run() -> list[MonitorEvent]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         assert runner.running == ("kit:touch",)
         try:
             return await until_end(runner)
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     assert [e.kind for e in asyncio.run(run())] == ["end"]
     assert ran.exists() and not project_ran.exists()
     assert "plugin.monitor.untrusted" not in codes(session.diagnostics)
-    assert session.shell_path("/usr/bin") == f"{plugin.resolve() / 'bin'}{os.pathsep}/usr/bin"
+    assert (
+        session.plugins.shell_path("/usr/bin") == f"{plugin.resolve() / 'bin'}{os.pathsep}/usr/bin"
+    )
 
 
 def test_a_trusted_projects_plugin_runs_its_monitor_and_its_bin_beside_the_users(
@@ -204,15 +206,15 @@ def test_a_trusted_projects_plugin_runs_its_monitor_and_its_bin_beside_the_users
     session = session_of(layout, plugin)
 
     async def run() -> None:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         try:
             await until_end(runner)
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     asyncio.run(run())
     assert ran.exists()
-    bins = session.shell_path("").split(os.pathsep)
+    bins = session.plugins.shell_path("").split(os.pathsep)
     assert sorted(bins) == sorted([str(lens.resolve() / "bin"), str(plugin.resolve() / "bin")])
 
 
@@ -221,16 +223,18 @@ def test_the_shell_path_runs_a_plugins_executable_by_name(layout, tmp_path):
     put(plugin, "bin/kit-hello", "#!/bin/sh\necho hello from kit\n", mode=0o755)
     session = session_of(layout, plugin)
     before = dict(os.environ)
-    env = session.shell_env()
+    env = session.plugins.shell_env()
     assert env["PATH"].split(os.pathsep)[0] == str(plugin.resolve() / "bin")
-    assert session.shell_path("/usr/bin") == f"{plugin.resolve() / 'bin'}{os.pathsep}/usr/bin"
+    assert (
+        session.plugins.shell_path("/usr/bin") == f"{plugin.resolve() / 'bin'}{os.pathsep}/usr/bin"
+    )
     done = subprocess.run(
         ["kit-hello"], env=env, capture_output=True, text=True, check=True, timeout=BOUND
     )
     assert done.stdout == "hello from kit\n"
     assert dict(os.environ) == before
     untrusted = session_of(layout, plugin, trusted=False)
-    assert untrusted.shell_path("/usr/bin") == "/usr/bin"
+    assert untrusted.plugins.shell_path("/usr/bin") == "/usr/bin"
 
 
 def test_a_long_line_is_cut_a_flood_is_stopped_and_the_count_is_capped(layout, tmp_path):
@@ -292,7 +296,7 @@ def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones
     session = Session(env, environ={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
 
     async def run() -> tuple[tuple[str, ...], tuple[str, ...], bool, int | None]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         kept = runner._state.running["kit:keep"].process
         gone = runner._state.running["other:gone"].process
         before = runner.running
@@ -312,7 +316,7 @@ def test_reload_stops_monitors_that_went_away_keeps_the_rest_and_starts_new_ones
             same = runner._state.running["kit:keep"].process is kept and not kept.exited()
             return before, runner.running, same, gone.returncode
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     before, after, same, gone = asyncio.run(run())
     assert sorted(before) == ["kit:keep", "other:gone"]
@@ -334,10 +338,10 @@ def test_a_monitor_gets_its_plugins_options_in_its_environment(layout, tmp_path)
     assert write_values(layout, session.environment.plugins.plugins["kit"], {"region": "eu"}) == []
 
     async def run() -> list[MonitorEvent]:
-        runner = await session.start_monitors()
+        runner = await session.plugins.start_monitors()
         try:
             return await until_end(runner)
         finally:
-            await session.aclose()
+            await session.plugins.aclose()
 
     assert [e.text for e in asyncio.run(run()) if e.kind == "line"] == ["eu"]

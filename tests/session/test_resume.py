@@ -37,8 +37,8 @@ def test_last_mode_per_skill_wins_and_only_activations_fire(make_session):
     ]
     events: list[SkillEvent] = []
     session = make_session(tools="skills", on_event=events.append)
-    assert session.resume(history) == ()
-    assert [(a.name, a.via) for a in session.active] == [("refund-policy", "resume")]
+    assert session.activation.resume(history) == ()
+    assert [(a.name, a.via) for a in session.activation.active] == [("refund-policy", "resume")]
     assert [(e.type, e.name, e.via) for e in events] == [
         ("skills:activate", "refund-policy", "resume")
     ]
@@ -47,8 +47,8 @@ def test_last_mode_per_skill_wins_and_only_activations_fire(make_session):
 def test_resume_replaces_the_active_set(make_session):
     session = make_session(tools="skills")
     session.activate("pdf")
-    session.resume([])
-    assert session.active == ()
+    session.activation.resume([])
+    assert session.activation.active == ()
 
 
 def test_a_call_that_failed_does_not_activate(make_session):
@@ -57,8 +57,8 @@ def test_a_call_that_failed_does_not_activate(make_session):
         openai_result("1", "Error (session.max-active): cannot activate 'pdf'"),
     ]
     session = make_session(tools="skills")
-    session.resume(history)
-    assert session.active == ()
+    session.activation.resume(history)
+    assert session.activation.active == ()
 
 
 def test_anthropic_and_load_skill_calls_count_but_resource_reads_do_not(make_session):
@@ -85,8 +85,8 @@ def test_anthropic_and_load_skill_calls_count_but_resource_reads_do_not(make_ses
         },
     ]
     session = make_session()
-    session.resume(history)
-    assert [a.name for a in session.active] == ["pdf"]
+    session.activation.resume(history)
+    assert [a.name for a in session.activation.active] == ["pdf"]
 
 
 def test_responses_items_and_renamed_tools(make_session):
@@ -108,8 +108,10 @@ def test_responses_items_and_renamed_tools(make_session):
         ]
     }
     session = make_session(tool_names={"load_skill": "open_skill"})
-    session.resume(history)
-    assert [a.name for a in session.active] == ["pdf"]  # load_skill is not this session's name
+    session.activation.resume(history)
+    assert [a.name for a in session.activation.active] == [
+        "pdf"
+    ]  # load_skill is not this session's name
 
 
 def test_a_neutral_list_and_a_vanished_skill(make_session):
@@ -118,11 +120,11 @@ def test_a_neutral_list_and_a_vanished_skill(make_session):
         {"name": "skills_use", "arguments": {"name": "pdf"}},
     ]
     session = make_session(tools="skills")
-    problems = session.resume(history)
+    problems = session.activation.resume(history)
     assert [(d.code, d.severity, d.message) for d in problems] == [
         ("session.skill.unknown", "warning", "not resumed: no skill named 'gone'")
     ]
-    assert [a.name for a in session.active] == ["pdf"]
+    assert [a.name for a in session.activation.active] == ["pdf"]
     assert session.diagnostics == problems
 
 
@@ -132,13 +134,13 @@ def test_max_active_keeps_the_most_recent_on_resume(make_session):
         {"name": "skills_use", "arguments": {"name": "refund-policy"}},
     ]
     session = make_session(tools="skills", max_active=1)
-    (problem,) = session.resume(history)
+    (problem,) = session.activation.resume(history)
     assert (problem.code, problem.severity, problem.message) == (
         "session.max-active",
         "warning",
         "not resumed: 'pdf' was activated earlier than the 1 kept by max_active",
     )
-    assert [a.name for a in session.active] == ["refund-policy"]  # the most recent win
+    assert [a.name for a in session.activation.active] == ["refund-policy"]  # the most recent win
 
 
 def test_resume_runs_no_interpolation(make_session, skills_dir, tmp_path):
@@ -152,8 +154,8 @@ def test_resume_runs_no_interpolation(make_session, skills_dir, tmp_path):
     session = Session(
         satchel.load(layout=make_session().environment.layout), environ={}, tools="skills"
     )
-    session.resume([{"name": "skills_use", "arguments": {"name": "pdf"}}])
-    assert [a.name for a in session.active] == ["pdf"]
+    session.activation.resume([{"name": "skills_use", "arguments": {"name": "pdf"}}])
+    assert [a.name for a in session.activation.active] == ["pdf"]
     assert not canary.exists()
 
 
@@ -171,6 +173,6 @@ def test_malformed_entries_are_warnings(make_session):
         },
     ]
     session = make_session(tools="skills")
-    (problem,) = session.resume(history)
+    (problem,) = session.activation.resume(history)
     assert problem.code == "session.history.unreadable"
-    assert session.active == ()
+    assert session.activation.active == ()

@@ -26,7 +26,7 @@ def test_explicit_activation_fires_one_event_and_holds_the_skill(make_session):
     session = make_session(on_event=events.append)
     held = session.activate("refund-policy")
     assert held.via == "explicit"
-    assert [a.name for a in session.active] == ["refund-policy"]
+    assert [a.name for a in session.activation.active] == ["refund-policy"]
     assert session.activate("refund-policy") is held  # no duplicate
     assert [(e.type, e.name, e.via) for e in events] == [
         ("skills:activate", "refund-policy", "explicit")
@@ -37,13 +37,13 @@ def test_deactivation_fires_with_its_via_and_reports_whether_it_was_active(make_
     events: list[SkillEvent] = []
     session = make_session(on_event=events.append)
     session.activate("pdf")
-    assert session.deactivate("pdf") is True
-    assert session.deactivate("pdf") is False
+    assert session.activation.deactivate("pdf") is True
+    assert session.activation.deactivate("pdf") is False
     assert [(e.type, e.via) for e in events] == [
         ("skills:activate", "explicit"),
         ("skills:deactivate", "explicit"),
     ]
-    assert session.active == ()
+    assert session.activation.active == ()
 
 
 def test_unknown_skill_raises_with_a_suggestion(make_session):
@@ -63,7 +63,9 @@ def test_names_ignoring_case_compare_as_load_compares_them(layout):
     skill = satchel.Skill(name="caf\u00e9", description="Coffee.")
     env = satchel.Environment(layout, MappingProxyType({skill.name: skill}), ())
     session = Session(env, environ={})
-    assert session.find("CAFE\u0301") is skill  # NFD and upper case: NFC, then casefolded
+    assert (
+        session.activation.find("CAFE\u0301") is skill
+    )  # NFD and upper case: NFC, then casefolded
 
 
 def test_skills_off_raises(layout, skills_dir):
@@ -87,7 +89,7 @@ def test_max_active_refuses_one_more(make_session):
         "cannot activate 'refund-policy': 1 skill(s) already active (pdf), "
         "the most max_active allows"
     )
-    assert [a.name for a in session.active] == ["pdf"]
+    assert [a.name for a in session.activation.active] == ["pdf"]
 
 
 def test_explicit_activation_writes_no_history_so_the_context_carries_it(make_session):
@@ -156,7 +158,7 @@ def test_host_context_of_the_same_id_is_a_collision(make_session):
 
 def test_context_bill_counts_the_index_and_the_tool_schemas(make_session):
     session = make_session()
-    bill = session.context_bill()
+    bill = session.system_prompt.context_bill()
     assert bill["skill"] == approx_tokens(INDEX)
     assert set(bill) == {"skill", "tool_schema"}
     assert bill["tool_schema"] > 0
@@ -167,7 +169,7 @@ def test_receipt_counts_calls_and_errors_per_tool(make_session):
     session.call("load_skill", {"name": "pdf"})
     session.call("load_skill", {"name": "nope"})
     session.call("skills_read", '{"name": "pdf", "path": "references/format.md"}')
-    receipts = {r.name: r.to_json() for r in session.receipt()}
+    receipts = {r.name: r.to_json() for r in session.toolbox.receipt()}
     assert receipts == {
         "load_skill": {"name": "load_skill", "calls": 2, "errors": 1},
         "skills_use": {"name": "skills_use", "calls": 0, "errors": 0},

@@ -125,7 +125,7 @@ def test_disable_skill_shell_execution_leaves_claude_codes_placeholder_and_fires
 def test_claude_codes_settings_key_turns_it_on(layout):
     put(layout.project / ".claude" / "settings.json", '{"disableSkillShellExecution": true}')
     session = session_of(layout, claude_settings_hooks=True)
-    assert session.options.disable_skill_shell_execution is True
+    assert session.activation.options.disable_skill_shell_execution is True
     assert "One: [shell command execution disabled by policy]\n" in session.expand("/ctx")
 
 

@@ -148,29 +148,38 @@ def test_scripts_without_an_exec_bit_run_through_the_interpreter_their_suffix_na
 
 def test_the_interpreter_is_the_current_python_and_sh(layout, pdf_like):
     session = session_for(layout)
-    skill = session.find("pdf")
+    skill = session.activation.find("pdf")
     scripts = pdf_like / "scripts"
 
-    assert session.runner.argv(skill, scripts / "check_fields.py") == [
+    assert session.activation.runner.argv(skill, scripts / "check_fields.py") == [
         sys.executable,
         str(scripts / "check_fields.py"),
     ]
-    assert session.runner.argv(skill, scripts / "to_images.py") == [
+    assert session.activation.runner.argv(skill, scripts / "to_images.py") == [
         sys.executable,
         str(scripts / "to_images.py"),
     ]
-    assert session.runner.argv(skill, scripts / "fill.sh") == ["sh", str(scripts / "fill.sh")]
-    assert session.runner.argv(skill, scripts / "extract.py") == [str(scripts / "extract.py")]
+    assert session.activation.runner.argv(skill, scripts / "fill.sh") == [
+        "sh",
+        str(scripts / "fill.sh"),
+    ]
+    assert session.activation.runner.argv(skill, scripts / "extract.py") == [
+        str(scripts / "extract.py")
+    ]
 
 
 def test_a_shebang_comes_before_the_suffix_and_the_hosts_map_before_both(layout, pdf_like):
     scripts = pdf_like / "scripts"
     put(scripts / "b.py", "#!/bin/sh -e\necho from sh\n", mode=0o644)
     session = session_for(layout, script_interpreters={".sh": ["bash", "--norc"]})
-    skill = session.find("pdf")
+    skill = session.activation.find("pdf")
 
-    assert session.runner.argv(skill, scripts / "b.py") == ["/bin/sh", "-e", str(scripts / "b.py")]
-    assert session.runner.argv(skill, scripts / "fill.sh") == [
+    assert session.activation.runner.argv(skill, scripts / "b.py") == [
+        "/bin/sh",
+        "-e",
+        str(scripts / "b.py"),
+    ]
+    assert session.activation.runner.argv(skill, scripts / "fill.sh") == [
         "bash",
         "--norc",
         str(scripts / "fill.sh"),
@@ -188,7 +197,7 @@ def test_node_runs_js_only_when_it_is_on_path(layout, pdf_like, tmp_path):
     without = Session(env, tools="skills", environ={"PATH": "/nonexistent"})
     with_node = Session(env, tools="skills", environ={"PATH": str(bin_dir)})
 
-    refused = without.runner.argv(skill, scripts / "x.js")
+    refused = without.activation.runner.argv(skill, scripts / "x.js")
     assert isinstance(refused, satchel.Diagnostic)
     assert (refused.code, refused.message) == (
         "exec.start",
@@ -196,7 +205,10 @@ def test_node_runs_js_only_when_it_is_on_path(layout, pdf_like, tmp_path):
         "make it executable (chmod +x), or give the session an interpreter for .js "
         "(script_interpreters)",
     )
-    assert with_node.runner.argv(skill, scripts / "x.js") == ["node", str(scripts / "x.js")]
+    assert with_node.activation.runner.argv(skill, scripts / "x.js") == [
+        "node",
+        str(scripts / "x.js"),
+    ]
 
 
 def test_a_crlf_shebang_without_an_exec_bit_is_explained(layout, pdf_like):

@@ -48,13 +48,13 @@ def session(layout: satchel.Layout, *, load: dict | None = None, **options: obje
 def test_a_command_resolves_first_by_default(workspace):
     s = session(workspace)
     assert s.expand("/deploy staging fast") == "Deploy staging now. All: staging fast"
-    assert s.active == ()  # a command activates no skill
+    assert s.activation.active == ()  # a command activates no skill
 
 
 def test_skill_first_is_zidanes_order(workspace):
     s = session(workspace, slash_order="skill")
     assert s.expand("/deploy staging").startswith('<agent-skill name="deploy">\nSkill body.')
-    assert [a.name for a in s.active] == ["deploy"]
+    assert [a.name for a in s.activation.active] == ["deploy"]
 
 
 def test_slash_skill_always_means_the_skill(workspace):
@@ -125,7 +125,7 @@ def test_the_context_has_instructions_skills_and_commands_in_that_order(workspac
         "- /notes: Take notes. !`date` and @README.md stay as written\n"
         "- /mine: Mine\n"
     )
-    assert set(s.context_bill()) == {"instruction", "skill", "command", "tool_schema"}
+    assert set(s.system_prompt.context_bill()) == {"instruction", "skill", "command", "tool_schema"}
     assert [x.id for x in session(workspace, include_instructions=False).context()] == [
         "agent.skills",
         "agent.plugin-commands",

@@ -39,7 +39,7 @@ def test_every_placeholder_is_filled_zero_based(layout):
         f"Skill directory: {skill_dir}\n"
         "</agent-skill>"
     )  # filled, so the request is not appended again
-    assert session.is_active("fix")
+    assert session.activation.is_active("fix")
 
 
 def test_a_named_placeholder_with_no_word_is_empty(layout):
@@ -129,14 +129,14 @@ def test_stacked_skills_load_together_with_the_request(layout):
         f'<agent-skill name="b">\nB body.\n\nSkill directory: {root / "b"}\n</agent-skill>\n\n'
         f'<agent-skill name="a">\nA got fix it\n\nSkill directory: {root / "a"}\n</agent-skill>'
     )
-    assert [s.name for s in session.active] == ["b", "a"]
+    assert [s.name for s in session.activation.active] == ["b", "a"]
 
 
 def test_at_most_five_skills_stack(layout):
     files = {f"s{i}/SKILL.md": f"---\nname: s{i}\ndescription: S.\n---\nS{i}.\n" for i in range(6)}
     session = load(layout, files)
     text = session.expand("/s0 /s1 /s2 /s3 /s4 /s5 go")
-    assert [s.name for s in session.active] == ["s0", "s1", "s2", "s3", "s4"]
+    assert [s.name for s in session.activation.active] == ["s0", "s1", "s2", "s3", "s4"]
     assert text.endswith("</agent-skill>\n\n/s5 go")
 
 

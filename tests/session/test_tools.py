@@ -48,7 +48,7 @@ def test_load_skill_with_a_resource_reads_that_file(make_session):
         "load_skill", {"name": "refund-policy", "resource": "references/exceptions.md"}
     )
     assert result.text == "Damaged goods: always.\n"
-    assert session.active == ()  # reading a file activates nothing
+    assert session.activation.active == ()  # reading a file activates nothing
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,7 @@ def run(
 def _target(session: Session, prompt: str) -> tuple[Matched, str] | None:
     """What `Session.expand` will expand `prompt` with (kind and name), or None when it
     leaves the prompt alone."""
-    found = invocation(session, prompt)
+    found = invocation(session.activation, prompt)
     if found is None:
         return None
     target = found[0]

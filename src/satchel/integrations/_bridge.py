@@ -170,7 +170,7 @@ class Bridge:
         self, name: str, tool_input: Mapping[str, Any] | str | None, call_id: str | None = None
     ) -> Before:
         """`before` for an event loop: hooks run off the loop's thread, `ask` may be async."""
-        decision = await self.session.abefore_tool_use(name, tool_input, tool_use_id=call_id)
+        decision = await self.session.gate.abefore_tool_use(name, tool_input, tool_use_id=call_id)
         if decision.behavior != "ask":
             return _before(name, decision, decision.behavior == "allow")
         answer = self._asked(name, decision)
@@ -191,7 +191,7 @@ class Bridge:
         call_id: str | None = None,
     ) -> After:
         """Fire ``PostToolUse`` for a call that gave `result`."""
-        outcome = self.session.after_tool_use(name, tool_input, result, tool_use_id=call_id)
+        outcome = self.session.hooks.after_tool_use(name, tool_input, result, tool_use_id=call_id)
         if outcome is None:
             return After()
         if outcome.behavior == "deny":  # a host whose PostToolUse block replaces the result
@@ -229,7 +229,7 @@ class Bridge:
 
     def turn(self, text: str) -> Turn:
         """The user's message: ``UserPromptSubmit``, then `Session.expand`."""
-        outcome = self.session.fire("user_prompt_submit", {"prompt": text})
+        outcome = self.session.hooks.fire("user_prompt_submit", {"prompt": text})
         if outcome is not None and outcome.behavior == "deny":
             return Turn(None, outcome.reason or "the prompt was blocked by a hook")
         context = None if outcome is None else outcome.additional_context
@@ -237,7 +237,7 @@ class Bridge:
 
     def started(self, source: str = "startup") -> str | None:
         """Fire ``SessionStart``: the context its hooks add, if any."""
-        outcome = self.session.fire("session_start", {"source": source})
+        outcome = self.session.hooks.fire("session_start", {"source": source})
         return None if outcome is None else outcome.additional_context
 
     def stopping(self, last_message: str = "", *, again: bool = False) -> str | None:
@@ -246,7 +246,7 @@ class Bridge:
         Stop hook already sent back (``stop_hook_active``, so that a hook can let it
         stop rather than loop)."""
         payload = {"stop_hook_active": again, "last_assistant_message": last_message}
-        outcome = self.session.fire("stop", payload)
+        outcome = self.session.hooks.fire("stop", payload)
         if outcome is None or outcome.behavior != "deny":
             return None
         return outcome.reason or "a Stop hook asked the agent to go on"

@@ -330,7 +330,7 @@ def _hooks(bridge: Bridge, server: str) -> dict[HookEvent, list[HookMatcher]]:
         if not started:  # no SessionStart callback in the SDK: it fires before the first turn
             started.append(await asyncio.to_thread(bridge.started, "startup"))
         said = {"prompt": data.get("prompt", "")}
-        outcome = await asyncio.to_thread(session.fire, "user_prompt_submit", said)
+        outcome = await asyncio.to_thread(session.hooks.fire, "user_prompt_submit", said)
         return _answer("UserPromptSubmit", outcome, started[0])
 
     async def stop(data: HookInput, _id: str | None, _: HookContext) -> HookJSONOutput:
@@ -338,7 +338,7 @@ def _hooks(bridge: Bridge, server: str) -> dict[HookEvent, list[HookMatcher]]:
             "stop_hook_active": bool(data.get("stop_hook_active")),
             "last_assistant_message": data.get("last_assistant_message", ""),
         }
-        outcome = await asyncio.to_thread(session.fire, "stop", said)
+        outcome = await asyncio.to_thread(session.hooks.fire, "stop", said)
         if outcome is None or outcome.behavior != "deny":
             return {}
         return {"decision": "block", "reason": outcome.reason or "a Stop hook asked to go on"}
@@ -402,7 +402,9 @@ def options(
     _leave_to_claude_code(bridge, names)
     # the session's own tools only: Claude Code reaches the MCP servers itself
     own = [f"mcp__{server}__{t.name}" for t in bridge.session.tools()]
-    servers = _without(_servers(env, names, bridge.session.runner.environ), server, bridge.session)
+    servers = _without(
+        _servers(env, names, bridge.session.activation.runner.environ), server, bridge.session
+    )
     hooks = _hooks(bridge, server)
     for event, matchers in (overrides.pop("hooks", None) or {}).items():
         hooks[event] = [*hooks.get(event, []), *matchers]

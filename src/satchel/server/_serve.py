@@ -449,10 +449,10 @@ def _prompt_arguments(name: str, shape: PromptShape) -> list[types.PromptArgumen
 def _expand_command(session: Session, command: Command, text: str) -> str | Diagnostic:
     """The prompt `Session.expand` makes of ``/<command> <text>``, or why not."""
     prompt = f"/{command.name} {text}".rstrip()
-    found = invocation(session, prompt)
+    found = invocation(session.activation, prompt)
     if found is None or found[0] is not command:
         return _unknown_prompt(command.name)
-    expanded, problems = expand(session, prompt)
+    expanded, problems = expand(session.activation, session.hooks, prompt)
     return problems[0] if problems else expanded
 
 
@@ -460,12 +460,12 @@ def _read_file(session: Session, uri: str) -> tuple[bytes, str] | Diagnostic:
     """The bytes of the skill file at `uri` and its path, or why it is refused."""
     try:
         name, path = parse_skill_uri(uri)
-        skill = session.find(name, for_model=True)
+        skill = session.activation.find(name, for_model=True)
         directory = skill.directory
         if directory is None:
             message = f"skill {skill.name!r} was defined in code and has no files"
             return diagnostic("resource.missing", message)
-        found = read_resource(directory, path, cap=session.options.resource_cap)
+        found = read_resource(directory, path, cap=session.activation.options.resource_cap)
     except Refused as e:
         return e.diagnostic
     return found.data, found.relative

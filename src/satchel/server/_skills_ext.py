@@ -253,7 +253,7 @@ def list_page(session: Session, start: int) -> dict[str, Any]:
     """The ``skills/list`` result from the skill at offset `start`."""
     skills = _candidates(session)
     page = skills[start : start + SKILLS_PAGE]
-    cap = session.options.resource_cap
+    cap = session.activation.options.resource_cap
     entries = [e for e in (entry(s, cap) for s in page) if isinstance(e, Entry)]
     result: dict[str, Any] = {"resultType": "complete", "skills": [e.wire() for e in entries]}
     if start + SKILLS_PAGE < len(skills):
@@ -266,7 +266,7 @@ def get_skill(session: Session, uri: str) -> dict[str, Any] | Diagnostic:
     found = _skill_at(session, uri)
     if isinstance(found, str):
         return _unknown_skill(uri, found)
-    made = entry(found, session.options.resource_cap)
+    made = entry(found, session.activation.options.resource_cap)
     if isinstance(made, str):
         return _unknown_skill(uri, f"skill {quote(found.name)} is not served as a skill: {made}")
     skill = made.wire()
@@ -276,7 +276,7 @@ def get_skill(session: Session, uri: str) -> dict[str, Any] | Diagnostic:
 def _skill_at(session: Session, uri: str) -> Skill | str:
     try:
         name, path = parse_skill_uri(uri)
-        skill = session.find(name, for_model=True)
+        skill = session.activation.find(name, for_model=True)
     except Refused as e:
         return e.diagnostic.message
     if path != SKILL_FILE:
@@ -297,7 +297,7 @@ def directory_page(
     among the first `limit` files of the skill (as ``resources/list`` lists them)."""
     try:
         name, segments = _directory_uri(uri)
-        skill = session.find(name, for_model=True)
+        skill = session.activation.find(name, for_model=True)
         directory = skill.directory
         if directory is None or skill.path is None:
             message = f"skill {skill.name!r} was defined in code and has no files"

@@ -1,4 +1,12 @@
-"""The skills runtime for one conversation: `Session`, its tools and their adapters."""
+"""The skills runtime for one conversation: `Session`, its tools and their adapters.
+
+`Session` (`_core`) composes one object per part: `Activation` (`_activation`: the
+skills offered and active), `Toolbox` (`_toolbox`, over the tools of `_tools`), `Gate`
+(`_tool_gate`), `SessionHooks` (`_hooks`), `SystemPrompt` (`_system_prompt`) and
+`PluginRuntime` (`_plugin_runtime`); the other modules are the values and rules those
+parts use. The package imports the runtime (`satchel.runtime`: hooks, monitors) and
+the layers below it, never the server, the integrations or the CLI above it.
+"""
 
 import typing as _typing
 

@@ -22,25 +22,23 @@ submitted as the prompt; a plugin command's inside ``<agent-plugin-command>``
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 import satchel.session._content as content
 import satchel.session._fire as fire
-from satchel._environment import Environment
 from satchel._text import flag
 from satchel.commands import Command, wrap_command
-from satchel.commands._arguments import Filler
 from satchel.diagnostics import Diagnostic
 from satchel.errors import BodyError, ForkFailed, ForkUnavailable, SkillsOff, UnknownSkill
-from satchel.hooks import Outcome
 from satchel.precedence import fold_name
 from satchel.session._fork import is_fork
-from satchel.session._model import Shape, Via
-from satchel.session._options import SessionOptions
 from satchel.skills._model import Skill
 
-__all__ = ["Invoked", "expand", "invocation", "parse_slash", "user_invocable"]
+if TYPE_CHECKING:
+    from satchel.session._activation import Activation
+    from satchel.session._hooks import SessionHooks
+
+__all__ = ["expand", "invocation", "parse_slash", "user_invocable"]
 
 _SLASH = re.compile(r"\A\s*/([^\s/]+)(?:\s+|\Z)(.*)\Z", re.S)
 
@@ -61,52 +59,27 @@ def user_invocable(skill: Skill) -> bool:
 Expanded = tuple[str, tuple[Diagnostic, ...]]
 
 
-class Invoked(Protocol):
-    """What expanding a prompt needs of the session it runs in (a `Session` is one):
-    its environment's commands, its options, and its way to find and enter a skill."""
-
-    @property
-    def environment(self) -> Environment: ...
-
-    @property
-    def options(self) -> SessionOptions: ...
-
-    def find(self, name: str, *, for_model: bool = False) -> Skill: ...
-
-    def enter(
-        self,
-        skill: Skill,
-        via: Via,
-        *,
-        in_context: bool = False,
-        shape: Shape = "block",
-        filler: Filler | None = None,
-    ) -> str: ...
-
-    def filler(self, skill: Skill, arguments: str = "") -> Filler: ...
-    def fire(self, event: str, payload: Mapping[str, Any]) -> Outcome | None: ...
-
-
-def expand(session: Invoked, prompt: str) -> Expanded:
+def expand(activation: Activation, hooks: SessionHooks, prompt: str) -> Expanded:
     """`prompt` with an explicit skill or command invocation expanded, else unchanged,
-    and what went wrong (a body that could not be read leaves the prompt as it is)."""
-    found = invocation(session, prompt)
+    and what went wrong (a body that could not be read leaves the prompt as it is);
+    `hooks` fire ``user_prompt_expansion`` first."""
+    found = invocation(activation, prompt)
     if found is None:
         return prompt, ()
     target, rest = found
     name = target.name
-    outcome = session.fire("user_prompt_expansion", fire.expansion(target, name, rest, prompt))
+    outcome = hooks.fire("user_prompt_expansion", fire.expansion(target, name, rest, prompt))
     if outcome is not None and outcome.behavior == "deny":
         return prompt, (fire.blocked_expansion(name, outcome),)
     if isinstance(target, Command):
-        text, problems = _inline_command(session, target, rest, prompt)
+        text, problems = _inline_command(activation, target, rest, prompt)
     else:
-        text, problems = _inline_skill(session, target, rest, prompt)
+        text, problems = _inline_skill(activation, target, rest, prompt)
     context = outcome.additional_context if outcome is not None else None
     return (f"{text}\n\n{context}" if context and not problems else text), problems
 
 
-def invocation(session: Invoked, prompt: str) -> tuple[Command | Skill, str] | None:
+def invocation(activation: Activation, prompt: str) -> tuple[Command | Skill, str] | None:
     """The command or skill `expand` expands `prompt` with, and the rest; None for none."""
     parsed = parse_slash(prompt)
     if parsed is None:
@@ -114,27 +87,29 @@ def invocation(session: Invoked, prompt: str) -> tuple[Command | Skill, str] | N
     name, rest = parsed
     if fold_name(name) == "skill" and rest:
         target = parse_slash("/" + rest)
-        skill = _skill(session, target[0]) if target else None
+        skill = _skill(activation, target[0]) if target else None
         if skill is not None and target is not None:
             return skill, target[1]
-    commands = session.environment.commands
+    commands = activation.environment.commands
     if fold_name(name) in {fold_name(b) for b in commands.builtins}:
         return None  # the host's own command
-    for kind in _order(session):
+    for kind in _order(activation):
         if kind == "command" and (command := commands.find(name)) is not None:
             return command, rest
-        if kind == "skill" and (skill := _skill(session, name)) is not None:
+        if kind == "skill" and (skill := _skill(activation, name)) is not None:
             return skill, rest
     return None
 
 
-def _order(session: Invoked) -> tuple[str, str]:
-    return ("skill", "command") if session.options.slash_order == "skill" else ("command", "skill")
+def _order(activation: Activation) -> tuple[str, str]:
+    return (
+        ("skill", "command") if activation.options.slash_order == "skill" else ("command", "skill")
+    )
 
 
-def _skill(session: Invoked, name: str) -> Skill | None:
+def _skill(activation: Activation, name: str) -> Skill | None:
     try:
-        skill = session.find(name)
+        skill = activation.find(name)
     except (UnknownSkill, SkillsOff):
         return None
     return skill if user_invocable(skill) else None
@@ -143,14 +118,14 @@ def _skill(session: Invoked, name: str) -> Skill | None:
 MAX_STACKED = 5  # Claude Code 2.1.199
 
 
-def _inline_skill(session: Invoked, skill: Skill, request: str, prompt: str) -> Expanded:
-    skills, request = _stacked(session, skill, request)
+def _inline_skill(activation: Activation, skill: Skill, request: str, prompt: str) -> Expanded:
+    skills, request = _stacked(activation, skill, request)
     parts: list[str] = []
     appended = False
     for one in skills:
-        fill = session.filler(one, request)
+        fill = activation.filler(one, request)
         try:
-            body = session.enter(one, "explicit", shape="body", filler=fill)
+            body = activation.enter(one, "explicit", shape="body", filler=fill)
         except (BodyError, ForkUnavailable, ForkFailed) as e:
             return prompt, (e.diagnostic,)
         if is_fork(one):
@@ -163,11 +138,11 @@ def _inline_skill(session: Invoked, skill: Skill, request: str, prompt: str) -> 
     return (f"{text}\n\n{request}" if request and not appended else text), ()
 
 
-def _stacked(session: Invoked, first: Skill, request: str) -> tuple[list[Skill], str]:
+def _stacked(activation: Activation, first: Skill, request: str) -> tuple[list[Skill], str]:
     """The skills of ``/a /b request`` (at most `MAX_STACKED`) and the request."""
     skills = [first]
     while len(skills) < MAX_STACKED and (parsed := parse_slash(request)) is not None:
-        more = _skill(session, parsed[0])
+        more = _skill(activation, parsed[0])
         if more is None or more in skills:
             break
         skills.append(more)
@@ -183,12 +158,14 @@ def _wrapped(skill: Skill, body: str) -> str:
     return "\n".join(lines)
 
 
-def _inline_command(session: Invoked, command: Command, arguments: str, prompt: str) -> Expanded:
+def _inline_command(
+    activation: Activation, command: Command, arguments: str, prompt: str
+) -> Expanded:
     try:
-        expanded = command.expand(arguments, numbering=session.options.argument_numbering)
+        expanded = command.expand(arguments, numbering=activation.options.argument_numbering)
     except BodyError as e:
         return prompt, (e.diagnostic,)
-    wrap = session.options.wrap_commands
+    wrap = activation.options.wrap_commands
     if wrap == "all" or (wrap == "plugin" and command.plugin is not None):
         return wrap_command(command, expanded), ()
     return expanded, ()

@@ -3,14 +3,16 @@ replayed in order, the last mode per skill winning (zidane)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from satchel.diagnostics import Diagnostic
+from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.errors import Refused
 from satchel.session._history import ToolCall, tool_calls
 from satchel.session._model import ERROR_PREFIX
+from satchel.skills._model import Skill
 
-__all__ = ["changes"]
+__all__ = ["changes", "fold", "not_resumed"]
 
 
 def changes(
@@ -41,3 +43,30 @@ def _change(call: ToolCall, kind: str | None) -> tuple[str, bool] | None:
     if mode not in ("activate", "deactivate"):
         return None
     return name, mode == "activate"
+
+
+def fold(
+    changes: Iterable[tuple[str, bool]], find: Callable[[str], Skill]
+) -> tuple[list[Skill], tuple[Diagnostic, ...]]:
+    """The skills `changes` leave active, in the order of their last change, each
+    name found by `find` (a refusal is a ``not resumed`` warning)."""
+    state: dict[str, tuple[Skill, bool]] = {}
+    problems: dict[Diagnostic, None] = {}
+    for name, on in changes:
+        try:
+            skill = find(name)
+        except Refused as e:
+            why = e.diagnostic
+            problems[diagnostic(why.code, f"not resumed: {why.message}", severity="warning")] = None
+            continue
+        state.pop(skill.name, None)  # a later change moves it to the end
+        state[skill.name] = (skill, on)
+    return [s for s, on in state.values() if on], tuple(problems)
+
+
+def not_resumed(skill: Skill, limit: int | None) -> Diagnostic:
+    """The warning for a skill `max_active` leaves out of a resumed set."""
+    message = (
+        f"not resumed: {skill.name!r} was activated earlier than the {limit} kept by max_active"
+    )
+    return diagnostic("session.max-active", message, severity="warning")

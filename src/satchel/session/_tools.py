@@ -1,5 +1,6 @@
 """The model-facing tools: `load_skill` (caveman) and `skills_use`, `skills_read`,
-`skills_run_script` (zidane), each a plain `Tool` value bound to a session; and
+`skills_run_script` (zidane), each a plain `Tool` value bound to a session's
+`Activation` (the skills it offers and the calls that enter and release one); and
 `list_skills` and `search_skills` when the index cannot list every skill
 (`satchel.session._search`)."""
 
@@ -7,114 +8,56 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any
 
-from satchel._environment import Environment
-from satchel._json import loads
 from satchel._render import MAX_SKILLS, model_visible
 from satchel.diagnostics import diagnostic
 from satchel.errors import ResourceError, SkillBodyError, SkillInactive
 from satchel.mcp._served import ServedSkill
 from satchel.resources import quote, read_resource
+from satchel.session._activation import Activation
+from satchel.session._arguments import bad_arguments, parse_arguments
 from satchel.session._content import offers_search
-from satchel.session._model import ActiveSkill, Shape, Tool, ToolResult, Via
-from satchel.session._options import SessionOptions
-from satchel.session._run import Runner
+from satchel.session._model import Tool, ToolResult
 from satchel.session._search import search_tools
 from satchel.skills._model import Skill
-from satchel.tokens import Counter, truncate
+from satchel.tokens import truncate
 
-__all__ = ["Served", "build_tools", "parse_arguments"]
-
-
-class Served(Protocol):
-    """The session the tools are bound to (a `Session` is one): its skills, options,
-    runner and token counter, and the calls that find, enter and release a skill."""
-
-    @property
-    def skills(self) -> Mapping[str, Skill]: ...
-
-    @property
-    def environment(self) -> Environment: ...
-
-    @property
-    def enabled(self) -> bool: ...
-
-    @property
-    def options(self) -> SessionOptions: ...
-
-    @property
-    def runner(self) -> Runner: ...
-
-    @property
-    def counter(self) -> Counter: ...
-
-    def find(self, name: str, *, for_model: bool = False) -> Skill: ...
-
-    def enter(
-        self, skill: Skill, via: Via, *, in_context: bool = False, shape: Shape = "block"
-    ) -> str: ...
-
-    def is_active(self, name: str) -> bool: ...
-
-    def active_skill(self, name: str) -> ActiveSkill | None: ...
-
-    def deactivate(self, name: str, *, via: Via = "explicit") -> bool: ...
+__all__ = ["build_tools", "parse_arguments"]
 
 
-Handler = Callable[[Served, Mapping[str, Any]], ToolResult]
-MAX_ARGUMENTS = 1024 * 1024
+Handler = Callable[[Activation, Mapping[str, Any]], ToolResult]
 MAX_ENUM = MAX_SKILLS
 _MAX_SECONDS = 86_400
 
 
-def build_tools(session: Served) -> tuple[Tool, ...]:
+def build_tools(activation: Activation) -> tuple[Tool, ...]:
     """The session's tools, named as the host asked; none without visible skills."""
-    names = [n for n, s in session.skills.items() if model_visible(s)]
-    if not names or not session.enabled:
+    names = [n for n, s in activation.skills.items() if model_visible(s)]
+    if not names or not activation.enabled:
         return ()
-    options = session.options
+    options = activation.options
     built = []
     for kind in options.tools:
         description, schema, handler = _SPECS[kind]
         if kind == "skills_read":
             description = _read_description(options.read_areas)
-        bound = _bind(session, handler)
+        bound = _bind(activation, handler)
         name = options.name_of(kind)
         built.append(Tool(name, description, _schema(schema, names), bound, kind))
-    if built and offers_search(options, session.skills, session.environment.skill_overrides):
+    if built and offers_search(options, activation.skills, activation.environment.skill_overrides):
         load = "load_skill" if "load_skill" in options.tools else "skills_use"
-        built.extend(search_tools(lambda: session.skills, options.name_of(load), options.name_of))
+        built.extend(
+            search_tools(lambda: activation.skills, options.name_of(load), options.name_of)
+        )
     return tuple(built)
 
 
-def parse_arguments(arguments: str | Mapping[str, Any] | None) -> Mapping[str, Any] | ToolResult:
-    """A tool call's arguments as a mapping (OpenAI sends a JSON string)."""
-    if arguments is None or arguments == "":
-        return MappingProxyType({})
-    if isinstance(arguments, Mapping):
-        return arguments
-    if not isinstance(arguments, str) or len(arguments) > MAX_ARGUMENTS:
-        return _bad("the arguments must be a JSON object of at most 1 MiB")
-    try:
-        parsed = loads(arguments)
-    except ValueError:
-        return _bad("the arguments are not valid JSON, or nest too deep")
-    if not isinstance(parsed, dict):
-        return _bad("the arguments must be a JSON object")
-    return parsed
-
-
-def _bind(session: Served, handler: Handler) -> Callable[[Mapping[str, Any]], ToolResult]:
+def _bind(activation: Activation, handler: Handler) -> Callable[[Mapping[str, Any]], ToolResult]:
     def call(arguments: Mapping[str, Any]) -> ToolResult:
-        return handler(session, arguments)
+        return handler(activation, arguments)
 
     return call
-
-
-def _bad(message: str) -> ToolResult:
-    return ToolResult.error(diagnostic("session.tool.arguments", message))
 
 
 # -- argument checks ------------------------------------------------------------------
@@ -153,11 +96,11 @@ class _ArgumentError(Exception):
 
 
 def _checked(handler: Handler) -> Handler:
-    def run(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
+    def run(activation: Activation, arguments: Mapping[str, Any]) -> ToolResult:
         try:
-            return handler(session, arguments)
+            return handler(activation, arguments)
         except _ArgumentError as e:
-            return _bad(str(e))
+            return bad_arguments(str(e))
         except (ResourceError, SkillBodyError) as e:
             return ToolResult.error(e.diagnostic)
 
@@ -168,81 +111,85 @@ def _checked(handler: Handler) -> Handler:
 
 
 @_checked
-def _load_skill(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
-    skill = session.find(_text(arguments, "name") or "", for_model=True)
+def _load_skill(activation: Activation, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = activation.find(_text(arguments, "name") or "", for_model=True)
     resource = _text(arguments, "resource", required=False)
     if resource:
-        return _read(session, skill, resource, None)
-    return ToolResult(session.enter(skill, "tool"))
+        return _read(activation, skill, resource, None)
+    return ToolResult(activation.enter(skill, "tool"))
 
 
 @_checked
-def _skills_use(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
+def _skills_use(activation: Activation, arguments: Mapping[str, Any]) -> ToolResult:
     name = _text(arguments, "name") or ""
     mode = arguments.get("mode")
     if mode == "deactivate":
-        return _release(session, name)
+        return _release(activation, name)
     if mode not in (None, "activate"):  # a strict schema sends null for the default
         raise _ArgumentError("'mode' must be 'activate' or 'deactivate'")
-    skill = session.find(name, for_model=True)
-    if session.is_active(skill.name):
+    skill = activation.find(name, for_model=True)
+    if activation.is_active(skill.name):
         return ToolResult(f"Skill {skill.name!r} is already active; its instructions are above.")
-    return ToolResult(session.enter(skill, "tool"))
+    return ToolResult(activation.enter(skill, "tool"))
 
 
-def _release(session: Served, name: str) -> ToolResult:
+def _release(activation: Activation, name: str) -> ToolResult:
     """Any active skill may be released, even one the model cannot see (the host
     activated it), so the gate's advice always works."""
-    held = session.active_skill(name)
+    held = activation.active_skill(name)
     if held is None:
-        skill = session.find(name, for_model=True)
+        skill = activation.find(name, for_model=True)
         return ToolResult(f"Skill {skill.name!r} was not active; nothing to release.")
-    session.deactivate(held.name, via="tool")
+    activation.deactivate(held.name, via="tool")
     return ToolResult(f"Skill {held.name!r} is released; its tool limits no longer apply.")
 
 
 @_checked
-def _skills_read(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
-    skill = _active(session, arguments)
+def _skills_read(activation: Activation, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = _active(activation, arguments)
     path = _text(arguments, "path") or ""
-    return _read(session, skill, path, session.options.read_areas)
+    return _read(activation, skill, path, activation.options.read_areas)
 
 
 @_checked
-def _skills_run_script(session: Served, arguments: Mapping[str, Any]) -> ToolResult:
-    skill = _active(session, arguments)
+def _skills_run_script(activation: Activation, arguments: Mapping[str, Any]) -> ToolResult:
+    skill = _active(activation, arguments)
     script = _text(arguments, "script") or ""
     args = _strings(arguments, "args")
-    return session.runner.script(skill, script, args, _seconds(arguments, "timeout"))
+    return activation.runner.script(skill, script, args, _seconds(arguments, "timeout"))
 
 
-def _active(session: Served, arguments: Mapping[str, Any]) -> Skill:
-    skill = session.find(_text(arguments, "name") or "", for_model=True)
-    if not session.is_active(skill.name):
-        use = session.options.name_of("skills_use")
+def _active(activation: Activation, arguments: Mapping[str, Any]) -> Skill:
+    skill = activation.find(_text(arguments, "name") or "", for_model=True)
+    if not activation.is_active(skill.name):
+        use = activation.options.name_of("skills_use")
         message = f"skill {skill.name!r} is not active; call {use} with its name first"
         raise SkillInactive(diagnostic("session.skill.inactive", message))
     return skill
 
 
-def _read(session: Served, skill: Skill, path: str, areas: tuple[str, ...] | None) -> ToolResult:
+def _read(
+    activation: Activation, skill: Skill, path: str, areas: tuple[str, ...] | None
+) -> ToolResult:
     if isinstance(skill, ServedSkill):  # a skills server's: fetched and verified now
-        return _text_result(session, skill.file(path, session.options.resource_cap), path, None)
+        return _text_result(
+            activation, skill.file(path, activation.options.resource_cap), path, None
+        )
     directory = skill.directory
     if directory is None:
         message = f"skill {skill.name!r} was defined in code and has no files"
         return ToolResult.error(diagnostic("resource.missing", message))
-    found = read_resource(directory, path, cap=session.options.resource_cap, areas=areas)
-    return _text_result(session, found.data, found.relative, found.real)
+    found = read_resource(directory, path, cap=activation.options.resource_cap, areas=areas)
+    return _text_result(activation, found.data, found.relative, found.real)
 
 
-def _text_result(session: Served, data: bytes, shown: str, real: Path | None) -> ToolResult:
+def _text_result(activation: Activation, data: bytes, shown: str, real: Path | None) -> ToolResult:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         message = f"{quote(shown)} is not UTF-8 text ({len(data):,} bytes)"
         return ToolResult.error(diagnostic("resource.not-text", message, real))
-    return ToolResult(truncate(text, session.options.max_resource_tokens, session.counter))
+    return ToolResult(truncate(text, activation.options.max_resource_tokens, activation.counter))
 
 
 # -- schemas ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ would not be safe on the PATH: an entry that is not executable
 (`plugin.bin.not_executable`: a shell cannot run it) and a symbolic link that leads
 outside the plugin root (`plugin.bin.outside_root`: the plugin would put a program it
 does not carry on the PATH). A plugin with such a link has its ``bin/`` left off the
-PATH (`satchel.session.Session.shell_path`); `bin_dir` says which directory may go on
+PATH (`session.plugins.shell_path`); `bin_dir` says which directory may go on
 it.
 """
 

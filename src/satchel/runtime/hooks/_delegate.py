@@ -1,6 +1,6 @@
 """``type: "prompt"`` and ``type: "agent"`` hooks: satchel runs no model, so they are
 handed to a callback the host registers (``HookRunner(model_hook=...)``,
-``Session.register_hooks(model_hook=...)``).
+``session.hooks.hook_services(model_hook=...)``).
 
 The callback is ``model_hook(hook, payload) -> dict | None``: `hook.spec.type` says
 which kind, ``hook.spec.params`` holds ``prompt`` and ``model`` as written
