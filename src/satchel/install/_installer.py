@@ -210,6 +210,7 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         integrity=got.integrity,
         folder=item.folder,
         hash=tree_hash(item.path, source=True),
+        signature=got.signature,
     )
     return Planned(item, where.dir_for(item.kind, family) / item.name, entry)
 

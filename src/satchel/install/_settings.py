@@ -18,6 +18,7 @@ from satchel._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
 from satchel._model import model
 from satchel.install._credentials import Credentials
 from satchel.install._errors import refuse
+from satchel.install._signers import Signers
 
 __all__ = ["ENV", "ENV_SECONDS", "Limits", "Settings"]
 
@@ -75,6 +76,7 @@ class Settings:
     timeout: float = 120.0
     deadline: float = 600.0
     lock_wait: float = 60.0
+    signers: Signers | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
