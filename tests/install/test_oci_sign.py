@@ -1,0 +1,440 @@
+"""Signed OCI artifacts: `satchel publish --sign` (keyless through stand-ins of Fulcio
+and Rekor on 127.0.0.1 built on an in-process Sigstore world, or with a key) attaches
+a Sigstore bundle as a referrer; `satchel install --signer` / `--key` finds it
+(referrers API, referrers tag, cosign's .sig tag) and verifies it over the manifest
+digest before any layer is read. Unsigned, moved and wrongly signed artifacts are
+refused with their codes and write nothing. The registry is Debian's docker-registry
+on 127.0.0.1; no test reaches beyond loopback."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import socket
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from satchel.install import Settings
+from satchel.install._oci import OCI_MANIFEST, Registry, digest_of
+from satchel.install._oci_layout import EMPTY
+from satchel.install._oci_signatures import attach
+from tests.sigstore_services import Services, running
+from tests.sigstore_world import ISSUER, SIGNER, World
+from tests.support import skill_md, write_tree
+from tests.support.golden import check_golden
+
+from .registry import Registry as Running
+
+pytest.importorskip("sigstore")
+
+BUNDLE = "application/vnd.dev.sigstore.bundle.v0.3+json"
+SIMPLE = "application/vnd.dev.cosign.simplesigning.v1+json"
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any connection beyond 127.0.0.1 fails the test."""
+    real = socket.socket.connect
+
+    def connect(self: socket.socket, address: Any) -> None:
+        host = address[0] if isinstance(address, tuple) else address
+        assert host in ("127.0.0.1", "::1", "localhost") or isinstance(address, str | bytes), host
+        real(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.fixture(autouse=True)
+def no_docker_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = tmp_path / "docker-empty"
+    empty.mkdir()
+    monkeypatch.setenv("DOCKER_CONFIG", str(empty))
+    monkeypatch.delenv("SIGSTORE_ID_TOKEN", raising=False)
+    monkeypatch.delenv("SATCHEL_SIGSTORE_TRUST_ROOT", raising=False)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    # sigstore's signer checks the token and certificate against the machine's clock
+    return World(tmp_path_factory.mktemp("world"), name="signing", now=datetime.now(UTC))
+
+
+@pytest.fixture(scope="module")
+def services(world: World) -> Iterator[Services]:
+    with running(world) as served:
+        yield served
+
+
+def a_skill(root: Path, name: str, body: str = "Body.\n") -> Path:
+    return write_tree(root / name, {"SKILL.md": skill_md(name, f"{name} things.", body)})
+
+
+def keyless(services: Services, world: World, who: str = SIGNER) -> list[str]:
+    return [
+        "--sign", "--identity-token", services.token(who), "--fulcio-url", services.url,
+        "--rekor-url", services.url, "--trust-root", str(world.trusted_root_path),
+    ]  # fmt: skip
+
+
+def publish(satchel, path: Path, ref: str, *extra: str) -> dict[str, Any]:
+    code, out, err = satchel("publish", path, ref, *extra, "--json", where=False)
+    assert code == 0, err + out
+    return json.loads(out)
+
+
+def install(satchel, ref: str, *extra: str) -> tuple[int, dict[str, Any]]:
+    code, out, _ = satchel("install", ref, *extra, "--json")
+    return code, json.loads(out)
+
+
+def nothing_written(project: Path) -> None:
+    assert not (project / ".satchel").exists()
+    assert not (project / "skills.lock").exists()
+
+
+def a_key(where: Path, name: str) -> tuple[Path, Path]:
+    """An ECDSA P-256 key pair as cosign writes it: private PEM, public PEM."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = where / f"{name}.key"
+    private.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    public = where / f"{name}.pub"
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    return private, public
+
+
+def key_name(public: Path) -> str:
+    key = serialization.load_pem_public_key(public.read_bytes())
+    der = key.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return "key:sha256:" + hashlib.sha256(der).hexdigest()
+
+
+def client(registry: Running, repo: str) -> Registry:
+    return Registry(registry.host, repo, Settings(), dict(os.environ), push=True)
+
+
+def raw_get(registry: Running, path: str) -> httpx.Response:
+    accept = "application/vnd.oci.image.index.v1+json, " + OCI_MANIFEST
+    return httpx.get(f"http://{registry.host}/v2/{path}", headers={"Accept": accept})
+
+
+# --- keyless: publish, then install ------------------------------------------------
+
+
+def test_publish_sign_then_install_with_signer_round_trip(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    skill = a_skill(tmp_path / "src", "signed")
+    ref = oci_registry.ref("team/signed")
+    done = publish(satchel, skill, ref, *keyless(services, world))
+    sig = done["signature"]
+    assert (sig["signer"], sig["issuer"]) == (SIGNER, ISSUER)
+    assert sig["digest"] == done["digest"] and isinstance(sig["log_index"], int)
+    paths = [path for path, status in services.seen if status == 201]
+    assert "/api/v2/signingCert" in paths and "/api/v1/log/entries" in paths
+
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--issuer", ISSUER,
+        "--trust-root", str(world.trusted_root_path),
+    )  # fmt: skip
+    assert code == 0, result
+    assert (project / ".satchel/skills/signed/SKILL.md").is_file()
+    lock = json.loads((project / "skills.lock").read_text())
+    entry = lock["entries"][0] if "entries" in lock else lock["skills"][0]
+    assert entry["resolved"] == done["digest"]
+    assert entry["signature"] == {
+        "identity": SIGNER, "issuer": ISSUER, "digest": done["digest"], "kind": "cosign",
+        "log_index": sig["log_index"],
+    }  # fmt: skip
+
+
+def test_install_signed_by_someone_else_is_refused(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    ref = oci_registry.ref("team/other-signer")
+    publish(satchel, a_skill(tmp_path / "src", "other"), ref, *keyless(services, world))
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    code, result = install(satchel, ref, "--signer", "someone@else.example", *trust)
+    assert code == 1
+    error = result["error"]
+    assert error["code"] == "install.signature.identity"
+    assert f"signed by {SIGNER} (issuer {ISSUER})" in error["message"]
+    nothing_written(project)
+    code, result = install(satchel, ref, "--signer", SIGNER, "--issuer", "https://x.test", *trust)
+    assert (code, result["error"]["code"]) == (1, "install.signature.identity")
+    nothing_written(project)
+
+
+def test_signature_from_another_trust_root_is_refused(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    ref = oci_registry.ref("team/foreign")
+    publish(satchel, a_skill(tmp_path / "src", "foreign"), ref, *keyless(services, world))
+    elsewhere = World(tmp_path / "elsewhere", name="elsewhere")
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(elsewhere.trusted_root_path)
+    )
+    assert (code, result["error"]["code"]) == (1, "install.signature.invalid")
+    nothing_written(project)
+
+
+def test_unsigned_artifact_is_refused(satchel, oci_registry, world, project, tmp_path):
+    ref = oci_registry.ref("team/unsigned")
+    done = publish(satchel, a_skill(tmp_path / "src", "plain"), ref)
+    assert done["signature"] is None
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert code == 1
+    assert result["error"]["code"] == "install.signature.missing"
+    assert done["digest"] in result["error"]["message"]
+    nothing_written(project)
+
+
+def test_a_tag_moved_to_other_content_is_refused(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    """The tag now names content that was never signed, and the signature of the old
+    content was copied under the new digest's referrers tag: it signs another digest."""
+    ref = oci_registry.ref("team/moved")
+    first = publish(satchel, a_skill(tmp_path / "a", "moved"), ref, *keyless(services, world))
+    second = publish(satchel, a_skill(tmp_path / "b", "moved", "Other body.\n"), ref)
+    assert first["digest"] != second["digest"]
+    old = raw_get(oci_registry, f"team/moved/manifests/{first['digest'].replace(':', '-')}")
+    with client(oci_registry, "team/moved") as registry:
+        registry.push_manifest(
+            second["digest"].replace(":", "-"), old.headers["content-type"], old.content
+        )
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert code == 1
+    error = result["error"]
+    assert error["code"] == "install.oci.signed-digest"
+    assert f"signs {first['digest']}, not {second['digest']}" in error["message"]
+    nothing_written(project)
+
+
+def test_the_referrer_is_as_cosign_attaches_it(satchel, oci_registry, services, world, tmp_path):
+    """docker-registry 2.8 has no referrers API (404), so the referrers tag schema's
+    index is written, listing the bundle manifest whose subject is the artifact."""
+    ref = oci_registry.ref("team/layout")
+    done = publish(satchel, a_skill(tmp_path / "src", "layout"), ref, *keyless(services, world))
+    assert raw_get(oci_registry, f"team/layout/referrers/{done['digest']}").status_code == 404
+    index = raw_get(oci_registry, f"team/layout/manifests/{done['digest'].replace(':', '-')}")
+    rows = index.json()["manifests"]
+    assert [(r["artifactType"], r["digest"]) for r in rows] == [
+        (BUNDLE, done["signature"]["referrer"])
+    ]
+    manifest = raw_get(oci_registry, f"team/layout/manifests/{rows[0]['digest']}").json()
+    assert manifest["artifactType"] == BUNDLE
+    assert manifest["subject"]["digest"] == done["digest"]
+    assert manifest["config"]["mediaType"] == EMPTY
+    assert [layer["mediaType"] for layer in manifest["layers"]] == [BUNDLE]
+    notes = manifest["annotations"]
+    assert notes["dev.sigstore.bundle.content"] == "dsse-envelope"
+    assert notes["dev.sigstore.bundle.predicateType"] == "https://sigstore.dev/cosign/sign/v1"
+    blob = raw_get(oci_registry, f"team/layout/blobs/{manifest['layers'][0]['digest']}").json()
+    statement = json.loads(base64.b64decode(blob["dsseEnvelope"]["payload"]))
+    assert statement["subject"][0]["digest"] == {"sha256": done["digest"].split(":", 1)[1]}
+    assert statement["predicateType"] == "https://sigstore.dev/cosign/sign/v1"
+
+
+def test_a_message_signature_over_the_manifest_digest_installs(
+    satchel, oci_registry, world, project, tmp_path
+):
+    """A bundle that signs the manifest digest itself (cosign sign-blob of the
+    manifest), attached as a referrer by another tool, is accepted too."""
+    ref = oci_registry.ref("team/blob-signed")
+    done = publish(satchel, a_skill(tmp_path / "src", "blobbed"), ref)
+    bundle = world.sign_digest(done["digest"].split(":", 1)[1]).encode()
+    with client(oci_registry, "team/blob-signed") as registry:
+        size = len(raw_get(oci_registry, f"team/blob-signed/manifests/{done['digest']}").content)
+        attach(registry, done["digest"], OCI_MANIFEST, size, bundle, "2026-01-05T12:00:00Z")
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert code == 0, result
+    assert result["installed"][0]["signature"]["identity"] == SIGNER
+
+
+def test_publish_sign_without_a_token_pushes_nothing(satchel, oci_registry, project, tmp_path):
+    ref = oci_registry.ref("team/no-token")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "tokenless"), ref, "--sign", "--json", where=False
+    )
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error["code"] == "install.oci.sign"
+    assert "identity token" in error["message"]
+    assert raw_get(oci_registry, "team/no-token/manifests/v1").status_code == 404
+
+
+def test_publish_sign_is_refused_when_the_issuer_is_not_trusted(
+    satchel, oci_registry, services, world, tmp_path
+):
+    ref = oci_registry.ref("team/bad-issuer")
+    token = services.token(SIGNER, issuer="https://untrusted.example")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "badissuer"), ref, "--sign", "--identity-token",
+        token, "--fulcio-url", services.url, "--rekor-url", services.url, "--trust-root",
+        str(world.trusted_root_path), "--json", where=False,
+    )  # fmt: skip
+    assert code == 1
+    assert json.loads(out)["error"]["code"] == "install.oci.sign"
+    assert raw_get(oci_registry, "team/bad-issuer/manifests/v1").status_code == 404
+
+
+def test_publish_sign_human_output(satchel, oci_registry, services, world, tmp_path):
+    ref = oci_registry.ref("team/shown")
+    code, out, err = satchel(
+        "publish", a_skill(tmp_path / "src", "shown"), ref, *keyless(services, world),
+        where=False,
+    )  # fmt: skip
+    assert code == 0, err
+
+    def clean(text: str) -> str:
+        text = text.replace(oci_registry.host, "REGISTRY")
+        return re.sub(r"sha256:[0-9a-f]{64}", "sha256:<digest>", text)
+
+    check_golden("install/publish_signed.txt", out, clean=clean)
+
+
+# --- keys ---------------------------------------------------------------------------
+
+
+def test_publish_with_a_key_then_install_with_its_public_key(
+    satchel, oci_registry, project, tmp_path
+):
+    private, public = a_key(tmp_path, "cosign")
+    ref = oci_registry.ref("team/keyed")
+    done = publish(satchel, a_skill(tmp_path / "src", "keyed"), ref, "--key", str(private))
+    assert done["signature"]["signer"] == key_name(public)
+    assert done["signature"]["log_index"] is None
+
+    _, other = a_key(tmp_path, "other")
+    code, result = install(satchel, ref, "--key", str(other))
+    assert (code, result["error"]["code"]) == (1, "install.signature.identity")
+    nothing_written(project)
+
+    code, result = install(satchel, ref, "--key", str(public))
+    assert code == 0, result
+    assert result["installed"][0]["signature"] == {
+        "identity": key_name(public), "issuer": "", "digest": done["digest"], "kind": "cosign",
+    }  # fmt: skip
+
+
+def test_a_key_that_is_not_p256_is_refused(satchel, oci_registry, tmp_path):
+    bad = tmp_path / "rsa.key"
+    bad.write_text("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n")
+    ref = oci_registry.ref("team/badkey")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "badkey"), ref, "--key", bad, "--json", where=False
+    )
+    assert code == 1
+    assert json.loads(out)["error"]["code"] == "install.oci.key"
+    assert raw_get(oci_registry, "team/badkey/manifests/v1").status_code == 404
+
+
+def legacy_sig(
+    registry: Running, repo: str, digest: str, key: ec.EllipticCurvePrivateKey, *,
+    names: str | None = None, notes: dict[str, str] | None = None,
+) -> None:  # fmt: skip
+    """cosign's tag scheme: ``sha256-<hex>.sig``, one simple-signing layer whose
+    signature annotation is the key's signature of the payload."""
+    payload = json.dumps({
+        "critical": {
+            "identity": {"docker-reference": f"{registry.host}/{repo}"},
+            "image": {"docker-manifest-digest": names or digest},
+            "type": "cosign container image signature",
+        },
+        "optional": None,
+    }).encode()  # fmt: skip
+    signature = base64.b64encode(key.sign(payload, ec.ECDSA(hashes.SHA256()))).decode()
+    with client(registry, repo) as c:
+        config = c.push_blob(b"{}")
+        layer = c.push_blob(payload)
+        manifest = {
+            "schemaVersion": 2,
+            "mediaType": OCI_MANIFEST,
+            "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
+                       "digest": config, "size": 2},
+            "layers": [{"mediaType": SIMPLE, "digest": layer, "size": len(payload),
+                        "annotations": {"dev.cosignproject.cosign/signature": signature,
+                                        **(notes or {})}}],
+        }  # fmt: skip
+        tag = digest.replace(":", "-") + ".sig"
+        c.push_manifest(tag, OCI_MANIFEST, json.dumps(manifest).encode())
+
+
+def test_cosign_sig_tag_signed_with_a_key_installs(satchel, oci_registry, project, tmp_path):
+    _, public = a_key(tmp_path, "unused")
+    key = ec.generate_private_key(ec.SECP256R1())
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    ref = oci_registry.ref("team/legacy")
+    done = publish(satchel, a_skill(tmp_path / "src", "legacy"), ref)
+    legacy_sig(oci_registry, "team/legacy", done["digest"], key)
+    code, result = install(satchel, ref, "--key", str(public))
+    assert code == 0, result
+    assert result["installed"][0]["signature"]["identity"] == key_name(public)
+
+
+def test_cosign_sig_tag_over_another_digest_is_refused(satchel, oci_registry, project, tmp_path):
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = tmp_path / "k.pub"
+    public.write_bytes(
+        key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    ref = oci_registry.ref("team/legacy-moved")
+    done = publish(satchel, a_skill(tmp_path / "src", "legacymoved"), ref)
+    other = digest_of(b"something else")
+    legacy_sig(oci_registry, "team/legacy-moved", done["digest"], key, names=other)
+    code, result = install(satchel, ref, "--key", str(public))
+    assert (code, result["error"]["code"]) == (1, "install.oci.signed-digest")
+    nothing_written(project)
+
+
+def test_cosign_sig_tag_signed_keyless_is_refused_with_its_reason(
+    satchel, oci_registry, world, project, tmp_path
+):
+    """A keyless .sig layer carries a signed entry timestamp but no inclusion proof,
+    which sigstore does not verify offline: refused, saying so."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    ref = oci_registry.ref("team/legacy-keyless")
+    done = publish(satchel, a_skill(tmp_path / "src", "legacykeyless"), ref)
+    pem = world.intermediate.public_bytes(serialization.Encoding.PEM).decode()
+    legacy_sig(oci_registry, "team/legacy-keyless", done["digest"], key,
+               notes={"dev.sigstore.cosign/certificate": pem})  # fmt: skip
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert (code, result["error"]["code"]) == (1, "install.signature.invalid")
+    assert "no inclusion proof" in result["error"]["message"]
+    nothing_written(project)
