@@ -34,6 +34,7 @@ from tests.support import skill_md, write_tree
 from tests.support.golden import check_golden
 
 from .registry import Registry as Running
+from .support import state
 
 pytest.importorskip("sigstore")
 
@@ -98,8 +99,7 @@ def install(satchel, ref: str, *extra: str) -> tuple[int, dict[str, Any]]:
 
 
 def nothing_written(project: Path) -> None:
-    assert not (project / ".satchel").exists()
-    assert not (project / "skills.lock").exists()
+    assert state(project) == {".git": "dir"}  # as the project fixture made it
 
 
 def a_key(where: Path, name: str) -> tuple[Path, Path]:
@@ -160,8 +160,7 @@ def test_publish_sign_then_install_with_signer_round_trip(
     )  # fmt: skip
     assert code == 0, result
     assert (project / ".satchel/skills/signed/SKILL.md").is_file()
-    lock = json.loads((project / "skills.lock").read_text())
-    entry = lock["entries"][0] if "entries" in lock else lock["skills"][0]
+    entry = json.loads((project / ".satchel/skills.lock").read_text())["entries"][0]
     assert entry["resolved"] == done["digest"]
     assert entry["signature"] == {
         "identity": SIGNER, "issuer": ISSUER, "digest": done["digest"], "kind": "cosign",
@@ -438,3 +437,66 @@ def test_cosign_sig_tag_signed_keyless_is_refused_with_its_reason(
     assert (code, result["error"]["code"]) == (1, "install.signature.invalid")
     assert "no inclusion proof" in result["error"]["message"]
     nothing_written(project)
+
+
+# --- the lock --------------------------------------------------------------------------
+
+
+def test_frozen_install_checks_the_locked_signer(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    ref = oci_registry.ref("team/frozen")
+    done = publish(satchel, a_skill(tmp_path / "src", "frozen"), ref, *keyless(services, world))
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    code, result = install(satchel, ref, "--signer", SIGNER, *trust)
+    assert code == 0, result
+    code, out, err = satchel("install", "--frozen", *trust, "--json")
+    assert code == 0, err + out
+
+    # the artifact's referrers now list only a signature by someone else
+    other = services.token("mallory@example.com")
+    code, out, err = satchel(
+        "publish", a_skill(tmp_path / "src", "frozen"), oci_registry.ref("team/frozen", "v2"),
+        "--sign", "--identity-token", other, "--fulcio-url", services.url, "--rekor-url",
+        services.url, "--json", *trust, where=False,
+    )  # fmt: skip
+    again = json.loads(out)
+    assert again["digest"] == done["digest"]  # the same tree publishes to the same digest
+    tag = done["digest"].replace(":", "-")
+    index = raw_get(oci_registry, f"team/frozen/manifests/{tag}").json()
+    index["manifests"] = [
+        r for r in index["manifests"] if r["digest"] == again["signature"]["referrer"]
+    ]
+    with client(oci_registry, "team/frozen") as registry:
+        registry.push_manifest(tag, index["mediaType"], json.dumps(index).encode())
+    code, out, _ = satchel("install", "--frozen", *trust, "--json")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error["code"] == "install.signature.changed"
+    assert "signed by mallory@example.com" in error["message"]
+
+
+def test_frozen_install_of_a_key_signed_artifact_needs_the_key(
+    satchel, oci_registry, project, tmp_path
+):
+    private, public = a_key(tmp_path, "frozen")
+    ref = oci_registry.ref("team/frozen-key")
+    publish(satchel, a_skill(tmp_path / "src", "frozenkey"), ref, "--key", str(private))
+    assert install(satchel, ref, "--key", str(public))[0] == 0
+    code, out, _ = satchel("install", "--frozen", "--json")
+    assert (code, json.loads(out)["error"]["code"]) == (1, "install.signature.missing")
+    code, out, err = satchel("install", "--frozen", "--key", public, "--json")
+    assert code == 0, err + out
+
+
+def test_verify_keeps_an_oci_signature_as_installed(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    """The signature lives in the registry: verify checks the tree offline and does not
+    report a missing bundle for it."""
+    ref = oci_registry.ref("team/verified")
+    publish(satchel, a_skill(tmp_path / "src", "verified"), ref, *keyless(services, world))
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    assert install(satchel, ref, "--signer", SIGNER, *trust)[0] == 0
+    code, out, err = satchel("verify", *trust, "--json")
+    assert code == 0, err + out

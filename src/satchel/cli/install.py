@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Unpack
 
@@ -14,10 +15,11 @@ from satchel.cli._exit import OK
 from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
-from satchel.install._errors import InstallError
+from satchel.install._errors import InstallError, refuse
 from satchel.install._installer import InstallResult
 from satchel.install._manage import install_frozen
 from satchel.install._plugin_install import install_from_spec, install_plugin, is_plugin_ref
+from satchel.install._signatures import Signers
 
 PARAMS = (
     click.Argument(["source"], required=False),
@@ -31,6 +33,26 @@ PARAMS = (
     inst.family_option(),
     inst.force_option("Replace a directory satchel did not install."),
     click.Option(["--frozen"], is_flag=True, help="Install exactly what skills.lock records."),
+    click.Option(
+        ["--signer", "signers"],
+        multiple=True,
+        metavar="IDENTITY",
+        help="Require a Sigstore signature by this identity (a glob); repeat for more.",
+    ),
+    click.Option(
+        ["--issuer", "issuers"],
+        multiple=True,
+        metavar="URL",
+        help="The signer's OIDC issuer (a glob); repeat for more. Needs --signer.",
+    ),
+    inst.trust_root_option(),
+    click.Option(
+        ["--key", "keys"],
+        multiple=True,
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Require an oci:// artifact's signature by this PEM public key; repeat for more.",
+    ),
     delta.fail_on_new_option(),
     *inst.endpoint_options(),
     *where(),
@@ -46,6 +68,10 @@ def run(
     family: str,
     force: bool,
     frozen: bool,
+    signers: tuple[str, ...],
+    issuers: tuple[str, ...],
+    trust_root: Path | None,
+    keys: tuple[Path, ...],
     fail_on_new: str | None,
     project: Path | None,
     home: Path | None,
@@ -67,14 +93,35 @@ def run(
     installed is audited against the installed tree and only the new risk is shown;
     --fail-on-new SEVERITY installs nothing when one is at SEVERITY or above. A
     plugin installed into a project that is not trusted does not load there until it
-    is: a line on stderr says so and names the command that trusts it."""
+    is: a line on stderr says so and names the command that trusts it.
+
+    --signer installs only what carries a Sigstore bundle that verifies offline
+    against the trust root (--trust-root; default: the one sigstore ships) and was
+    signed by one of the identities named (and --issuer). A bundle found without
+    --signer is checked all the same, and its signer recorded in skills.lock.
+
+    For an oci:// SOURCE, the signature is the one attached to the artifact (as
+    satchel publish --sign and cosign attach it), checked over the manifest digest
+    before any layer is read; --key FILE accepts a signature by that public key
+    (cosign.pub) instead of, or besides, --signer."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    if trust_root is not None:
+        ctx = replace(ctx, settings=replace(ctx.settings, sigstore_trust_root=trust_root))
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"
         )
+    if issuers and not signers:
+        raise click.UsageError("--issuer needs --signer: name who may sign")
+    if frozen and signers:
+        raise click.UsageError("--frozen checks the signers skills.lock records; drop --signer")
+    if keys and source is not None and not source.startswith("oci://"):
+        raise click.UsageError("--key checks the signature attached to an oci:// source")
+    allowed = Signers(signers, issuers) if signers else None
     reviewer = delta.Reviewer(fail_on_new)
     try:
+        if keys:
+            ctx = replace(ctx, settings=replace(ctx.settings, signer_keys=_read_keys(keys)))
         with inst.progress_shown(ctx):
             if source is None:
                 result = install_frozen(
@@ -85,13 +132,13 @@ def run(
                 result = install_plugin(
                     source, scope=scope, family=family, force=force, layout=ctx.layout,
                     settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
-                    review=reviewer,
+                    review=reviewer, signers=allowed,
                 )  # fmt: skip
             else:
                 result = install_from_spec(
                     source, skills=skills, scope=scope, family=family, force=force,
                     layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
-                    progress=ctx.progress, review=reviewer,
+                    progress=ctx.progress, review=reviewer, signers=allowed,
                 )  # fmt: skip
     except InstallError as e:
         return delta.refused(e, reviewer, as_json=as_json)
@@ -121,6 +168,19 @@ def _print(result: InstallResult, reviewer: delta.Reviewer, *, frozen: bool) -> 
         need = "" if e.direct else " (a dependency)"
         line = f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {origin}{e.source}{at}"
         out.say(line + need)
+        if e.signature is not None:
+            issuer = f" ({e.signature.issuer})" if e.signature.issuer else ""
+            out.say(f"  signed by {e.signature.identity}{issuer}")
         if (found := reviewer.get(e.kind, e.name)) is not None:
             delta.print_delta(found)
     inst.warnings(result.diagnostics)
+
+
+def _read_keys(paths: tuple[Path, ...]) -> tuple[bytes, ...]:
+    out = []
+    for path in paths:
+        try:
+            out.append(path.read_bytes())
+        except OSError as e:
+            raise refuse("install.oci.key", f"{path} cannot be read: {e.strerror}") from None
+    return tuple(out)

@@ -49,11 +49,13 @@ from satchel.install._lock import (
     write_lock,
 )
 from satchel.install._mcp import check_locked
+from satchel.install._oci_verify import frozen_signers, same_signer
 from satchel.install._plugin_install import locked_item
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
+from satchel.install._signatures import exactly, signed_tree, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
 from satchel.layout import Layout
@@ -181,13 +183,18 @@ def install_frozen(
             sub = work / str(n)
             sub.mkdir()
             check_locked(ctx.parse(first.source), where, ctx.layout)
+            shown = f"{first.kind} {first.name!r} from {first.source}"
+            signers = frozen_signers(first.signature, ctx.settings.signer_keys, shown)
             got = fetch(
                 ctx.parse(first.source), sub, ctx.settings, pin=first.resolved,
                 integrity=first.integrity, progress=ctx.progress, environ=ctx.environ,
+                signers=signers,
             )  # fmt: skip
+            same_signer(first.signature, got.signature, shown)
             notes += got.diagnostics
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
+                _same_signer(item.path, entry, ctx.settings, within=got.tree)
                 actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
@@ -199,6 +206,32 @@ def install_frozen(
         notes += lfs_pointers(plans)
         done = _place_frozen(plans, where, ctx.settings)
     return InstallResult(tuple(done), tuple(notes))
+
+
+def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Path) -> None:
+    """Refuse a locked entry that records a signer when `tree` is not signed by that
+    same identity and issuer any more (``install.signature.changed``), or not signed
+    at all (``install.signature.missing`` or ``.invalid``)."""
+    locked = entry.signature
+    if locked is None or locked.kind == "cosign":  # an OCI artifact's: checked as fetched
+        return
+    name = f"{entry.kind} {entry.name!r}"
+    trust = settings.sigstore_trust_root
+    got, problems = signed_tree(
+        tree, signers=exactly(locked), trust_root=trust, name=name, within=within
+    )
+    if got is not None:
+        return
+    anyone, _path, _why = verify_tree(tree, signers=None, trust_root=trust, name=name)
+    if anyone is not None:
+        message = (
+            f"{name} from {entry.source} was signed by {locked.identity} (issuer "
+            f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
+            f"(issuer {anyone.issuer}) now"
+        )
+        raise refuse("install.signature.changed", message, tree)
+    first = problems[0]
+    raise refuse(first.code, first.message, first.path)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
@@ -396,10 +429,15 @@ def _delete(where: Scope, entry: LockEntry) -> None:
         remove_tree(target)
 
 
-def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Checked, ...]:
-    """Hash each installed tree of `scope` against its lock entry, and report each tree
-    satchel placed that the lock does not hold (``install.lock.unlisted``)."""
-    ctx = Context.make(layout, environ={})
+def verify(
+    *, scope: str = "project", layout: Layout | None = None, settings: Settings | None = None
+) -> tuple[Checked, ...]:
+    """Hash each installed tree of `scope` against its lock entry, check the Sigstore
+    signature of each entry that records one (status ``signature``: it no longer
+    verifies, is by another signer, or signs another digest than the tree's), and
+    report each tree satchel placed that the lock does not hold
+    (``install.lock.unlisted``)."""
+    ctx = Context.make(layout, settings, environ={})
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
     out = []
@@ -407,7 +445,9 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
         path = installed_at(where, entry)
         state, why = installed_state(path, entry.hash)
         if state == "ok":
-            out.append(Checked(entry.name, entry.kind, path, state, entry))
+            problems = _signature_problems(path, entry, ctx.settings)
+            status = "signature" if problems else state
+            out.append(Checked(entry.name, entry.kind, path, status, entry, problems))
             continue
         message = f"{entry.kind} {entry.name!r} {why} {path}"
         if state == "modified":
@@ -415,6 +455,24 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
         problem = diagnostic("install.integrity", message, path)
         out.append(Checked(entry.name, entry.kind, path, state, entry, (problem,)))
     return (*out, *_unlisted(where, lock))
+
+
+def _signature_problems(path: Path, entry: LockEntry, settings: Settings) -> tuple[Diagnostic, ...]:
+    """Why the installed tree of `entry` is no longer signed as its lock records."""
+    locked = entry.signature
+    if locked is None or locked.kind == "cosign":  # in the registry: checked at install
+        return ()
+    name = f"{entry.kind} {entry.name!r}"
+    signers = exactly(locked)
+    got, _path, problems = verify_tree(
+        path, signers=signers, trust_root=settings.sigstore_trust_root, name=name, beside=False
+    )
+    if got is None:
+        return problems
+    if got.digest != locked.digest:
+        message = f"{name} is signed over {got.digest}, not the locked {locked.digest}"
+        return (diagnostic("install.signature.invalid", message, path),)
+    return ()
 
 
 def _unlisted(where: Scope, lock: Lock) -> list[Checked]:

@@ -6,10 +6,10 @@ is pulled with `satchel.install._oci.Registry` and laid out by
 index's, when the reference names an index), so ``skills.lock`` pins the artifact
 by digest and a frozen install fetches exactly that digest again.
 
-When signers are named (`Settings.signers`), the signatures attached to that digest
-are found (`satchel.install._oci_signatures`) and checked
-(`satchel.install._oci_verify`) right after the manifest is read and before any
-layer is: an artifact that is unsigned, signed over another digest or by someone
+When signers are named (`signers`, or public keys in `Settings.signer_keys`), the
+signatures attached to that digest are found (`satchel.install._oci_signatures`) and
+checked (`satchel.install._oci_verify`) right after the manifest is read and before
+any layer is: an artifact that is unsigned, signed over another digest or by someone
 not named is refused, and nothing of it is written. The signature is recorded.
 """
 
@@ -22,7 +22,9 @@ from satchel.install._fetched import Fetched
 from satchel.install._oci import Registry
 from satchel.install._oci_layout import Layer, is_index, layers_of, pick_from_index, write_layers
 from satchel.install._oci_signatures import attached
+from satchel.install._oci_verify import verify_attached
 from satchel.install._settings import Settings
+from satchel.install._signatures import Signers
 from satchel.install._sources import Source
 
 __all__ = ["fetch_oci"]
@@ -35,6 +37,7 @@ def fetch_oci(
     *,
     pin: str | None = None,
     environ: Mapping[str, str] | None = None,
+    signers: Signers | None = None,
 ) -> Fetched:
     """Fetch `source` (kind ``oci``) at the digest `pin`, or at its tag or digest,
     into ``work/tree``."""
@@ -44,11 +47,12 @@ def fetch_oci(
     with Registry(host, repository, settings, environ or {}) as registry:
         top = registry.manifest(reference)
         signature = None
-        if settings.signers is not None:
-            from satchel.install._oci_verify import verify_attached
-
+        if signers is not None or settings.signer_keys:
             found = attached(registry, top.digest)
-            signature = verify_attached(found, top.digest, where, settings.signers)
+            signature = verify_attached(
+                found, top.digest, where, signers, settings.signer_keys,
+                settings.sigstore_trust_root,
+            )  # fmt: skip
         manifest = registry.manifest(pick_from_index(top, where)) if is_index(top) else top
         layers = layers_of(manifest, where, settings.limits)
         blobs = work / "blobs"

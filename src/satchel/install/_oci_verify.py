@@ -179,3 +179,39 @@ def _claimed(doc: dict[str, Any]) -> set[str]:
         return {"sha256:" + base64.b64decode(value, validate=True).hex()}
     except binascii.Error:
         return set()
+
+
+# --- a frozen install ----------------------------------------------------------------
+
+_ANYONE = Signers(("*",))
+
+
+def frozen_signers(locked: Signature | None, keys: Sequence[bytes], name: str) -> Signers | None:
+    """Whom a frozen fetch of an OCI artifact whose lock entry records `locked` (a
+    ``cosign`` signature) accepts: anyone keyless, so that `same_signer` can tell a
+    changed signer from a missing signature; a key signer needs its key (``--key``)."""
+    if locked is None or locked.kind != "cosign":
+        return None
+    if locked.identity.startswith("key:"):
+        if not keys:
+            message = f"{name} was locked signed by {locked.identity}; give its public key"
+            raise refuse(
+                "install.signature.missing", message, hint="satchel install --frozen --key FILE"
+            )
+        return None
+    return _ANYONE
+
+
+def same_signer(locked: Signature | None, got: Signature | None, name: str) -> None:
+    """Refuse when an OCI artifact locked with a ``cosign`` signature is now signed by
+    another identity or issuer (``install.signature.changed``)."""
+    if locked is None or locked.kind != "cosign":
+        return
+    if got is None:
+        raise refuse("install.signature.missing", f"{name} is not signed any more")
+    if (got.identity, got.issuer) != (locked.identity, locked.issuer):
+        message = (
+            f"{name} was signed by {locked.identity} (issuer {locked.issuer or 'none'}) when it "
+            f"was locked, and is signed by {got.identity} (issuer {got.issuer or 'none'}) now"
+        )
+        raise refuse("install.signature.changed", message)
