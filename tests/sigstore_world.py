@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import socket
 import struct
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -47,6 +48,7 @@ __all__ = [
     "ISSUER",
     "SIGNER",
     "World",
+    "loopback_only",
     "statement",
 ]
 
@@ -127,6 +129,19 @@ def _path(m: int, leaves: list[bytes]) -> list[bytes]:
     if m < k:
         return [*_path(m, leaves[:k]), _root(leaves[k:])]
     return [*_path(m - k, leaves[k:]), _root(leaves[:k])]
+
+
+def loopback_only(monkeypatch: Any) -> None:
+    """Make any connection beyond 127.0.0.1 fail the test (`monkeypatch`: pytest's):
+    what proves that checking a world's bundles reaches no Sigstore service."""
+    real = socket.socket.connect
+
+    def connect(self: socket.socket, address: Any) -> None:
+        host = address[0] if isinstance(address, tuple) else address
+        assert host in ("127.0.0.1", "::1", "localhost"), f"connection to {host}"
+        real(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
 
 
 def statement(

@@ -9,8 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import socket
-from collections.abc import Iterator
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +19,17 @@ from satchel.install import (
     InstallError,
     Settings,
     Signers,
+    _signatures,
     install_from_spec,
     install_frozen,
     signing_manifest,
+    update,
     verify,
     verify_bundle,
 )
 from satchel.install._signatures import default_trust_root, smithmark_digest, smithmark_of
 from satchel.layout import Layout
-from tests.sigstore_world import ISSUER, SIGNER, World, statement
+from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only, statement
 from tests.support import skill_md, write_tree
 
 from .support import state
@@ -40,17 +41,8 @@ GITHUB = "https://token.actions.githubusercontent.com"
 
 
 @pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Any connection beyond 127.0.0.1 fails the test."""
-    real = socket.socket.connect
-
-    def connect(self: socket.socket, address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else address
-        assert host in ("127.0.0.1", "::1", "localhost"), f"connection to {host}"
-        real(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    yield
+def no_remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    loopback_only(monkeypatch)
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +131,27 @@ def test_identities_and_issuers_are_globs(
     assert (signature.identity, signature.issuer) == (WORKFLOW, GITHUB)
 
 
+def test_a_signed_plugin_installs_whole_with_its_signature(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    source = write_tree(
+        tmp_path / "plugin-src",
+        {
+            "plugins/notes/.claude-plugin/plugin.json": json.dumps({"name": "notes"}),
+            "plugins/notes/skills/jot/SKILL.md": skill_md("jot", "Jots notes."),
+        },
+    )
+    plugin = source / "plugins/notes"
+    (plugin / "plugin.sigstore.json").write_text(world.sign(signing_manifest(plugin)))
+    result = install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert [(i.entry.kind, i.entry.name) for i in result.installed] == [("plugin", "notes")]
+    signature = result.installed[0].entry.signature
+    assert signature is not None
+    assert signature.digest == "sha256:" + hashlib.sha256(signing_manifest(plugin)).hexdigest()
+
+
 def test_a_skill_with_no_bundle_is_refused_and_nothing_is_written(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
@@ -147,11 +160,9 @@ def test_a_skill_with_no_bundle_is_refused_and_nothing_is_written(
         install_from_spec(
             str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
         )
-    skill = e.value.diagnostic.path
-    assert skill is not None
     assert refused(e) == (
         "install.signature.missing",
-        "skill 'pdf' has no Sigstore bundle (pdf/*.sigstore.json)",
+        "skill 'pdf' has no Sigstore bundle (*.sigstore.json in its directory)",
     )
     assert state(project) == before
 
@@ -400,7 +411,10 @@ def test_verify_reports_a_missing_bundle(
     _relock(project, tree)
     rows = verify(layout=layout, settings=settings(world))
     assert [(d.code, d.message) for r in rows for d in r.diagnostics] == [
-        ("install.signature.missing", "skill 'pdf' has no Sigstore bundle (pdf/*.sigstore.json)")
+        (
+            "install.signature.missing",
+            "skill 'pdf' has no Sigstore bundle (*.sigstore.json in its directory)",
+        )
     ]
 
 
@@ -448,6 +462,40 @@ def test_frozen_installs_an_entry_signed_as_locked(
     assert (installed(project) / "SKILL.md.sigstore.json").is_file()
 
 
+def test_update_keeps_the_signature_when_the_same_signer_signs_the_new_version(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, now better."))
+    sign_skill(world, skill)
+    changes = update(layout=layout, settings=settings(world))
+    assert [c.updated for c in changes] == [True]
+    signature = lock_entry(project)["signature"]
+    assert signature["identity"] == SIGNER
+    assert signature["digest"] == "sha256:" + hashlib.sha256(signing_manifest(skill)).hexdigest()
+
+
+def test_update_refuses_a_new_version_by_another_signer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill, identity="mallory@example.com")
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        update(layout=layout, settings=settings(world))
+    assert refused(e)[0] == "install.signature.changed"
+    assert state(project) == before
+
+
 # -- the function other checks call ------------------------------------------------
 
 
@@ -468,6 +516,38 @@ def test_verify_bundle_over_bytes_and_over_a_digest(world: World) -> None:
         (
             "install.signature.invalid",
             "the signature does not verify: Bundle message digest mismatch",
+        )
+    ]
+
+
+def test_a_bundle_that_does_not_name_its_digest_is_tried_against_each(world: World) -> None:
+    data = b"content"
+    bundle = json.loads(world.sign(data))
+    del bundle["messageSignature"]["messageDigest"]
+    right = "sha256:" + hashlib.sha256(data).hexdigest()
+    wrong = "sha256:" + hashlib.sha256(b"other").hexdigest()
+    root = world.trusted_root_path
+    got, notes = verify_bundle([wrong, right], json.dumps(bundle), trust_root=root)
+    assert (got is not None and got.digest, notes) == (right, ())
+    got, notes = verify_bundle([wrong], json.dumps(bundle), trust_root=root)
+    assert got is None
+    assert [d.code for d in notes] == ["install.signature.invalid"]
+
+
+def test_without_the_sigstore_package_a_check_is_refused(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _signatures._loaded.cache_clear()
+    monkeypatch.setitem(sys.modules, "sigstore.errors", None)
+    try:
+        got, why = verify_bundle(b"x", world.sign(b"x"), trust_root=world.trusted_root_path)
+    finally:
+        _signatures._loaded.cache_clear()
+    assert got is None
+    assert [(d.code, d.message) for d in why] == [
+        (
+            "install.signature.unavailable",
+            "checking a Sigstore signature needs the sigstore package",
         )
     ]
 

@@ -7,14 +7,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.sigstore_world import ISSUER, SIGNER, World, statement
+from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only, statement
 
 sigstore_models = pytest.importorskip("sigstore.models")
 from sigstore.errors import VerificationError  # noqa: E402
@@ -24,17 +22,8 @@ WORKFLOW = "https://github.com/acme/skills/.github/workflows/release.yml@refs/he
 
 
 @pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Any connection beyond 127.0.0.1 fails the test."""
-    real = socket.socket.connect
-
-    def connect(self: socket.socket, address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else address
-        assert host in ("127.0.0.1", "::1", "localhost"), f"connection to {host}"
-        real(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    yield
+def no_remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    loopback_only(monkeypatch)
 
 
 @pytest.fixture(scope="module")

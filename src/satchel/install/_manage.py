@@ -37,6 +37,7 @@ from satchel.install._installer import (
     Planned,
     lfs_pointers,
     plan,
+    signed_plans,
 )
 from satchel.install._lock import (
     Lock,
@@ -229,9 +230,8 @@ def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Pa
             f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
             f"(issuer {anyone.issuer}) now"
         )
-        raise refuse("install.signature.changed", message, tree)
-    first = problems[0]
-    raise refuse(first.code, first.message, first.path)
+        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
+    raise refuse(problems[0].code, problems[0].message)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
@@ -292,6 +292,7 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
+                fresh = _signed_again(fresh, entry, ctx.settings, within=got.tree)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
                 changes.append(change)
                 if change.updated:
@@ -302,6 +303,16 @@ def update(
         if plans and not dry_run:
             _replace_all(plans, where, ctx.settings)
     return tuple(changes)
+
+
+def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within: Path) -> Planned:
+    """`fresh` with its signature: by the signer `old` records, when it records one
+    (``install.signature.changed`` when another signs it now), else any bundle's."""
+    if old.signature is not None:
+        _same_signer(fresh.item.path, old, settings, within=within)
+    allowed = exactly(old.signature) if old.signature is not None else None
+    signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
+    return signed[0]
 
 
 def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:

@@ -350,18 +350,36 @@ def _check_message(
     s: _Sigstore,
     where: Path | None,
 ) -> tuple[str, str]:
-    """(the digest signed, ``bundle``) for a message signature over `artifact`."""
+    """(the digest signed, ``bundle``) for a message signature over `artifact`. A
+    bundle that does not name the digest it signs is tried against each SHA-256 of
+    `wanted` in turn."""
     if isinstance(artifact, bytes):
         verifier.verify_artifact(artifact, bundle, _AfterwardsPolicy())
         return wanted[0], "bundle"
     signed = _message_digest(raw)
-    if signed is None or signed not in wanted:
-        shown = signed or "a digest it does not name"
-        message = f"the bundle signs {shown}, not {' or '.join(wanted)}"
+    if signed is not None and signed not in wanted:
+        message = f"the bundle signs {signed}, not {' or '.join(wanted)}"
         raise _Refused("install.signature.invalid", message, where)
-    hashed = s.Hashed(algorithm=s.SHA2_256, digest=bytes.fromhex(signed.partition(":")[2]))
-    verifier.verify_artifact(hashed, bundle, _AfterwardsPolicy())
-    return signed, "bundle"
+    tried = [signed] if signed is not None else [w for w in wanted if w.startswith("sha256:")]
+    if not tried:
+        message = f"a message signature cannot sign {' or '.join(wanted)}"
+        raise _Refused("install.signature.invalid", message, where)
+    for digest in tried[:-1]:
+        try:
+            verifier.verify_artifact(_hashed(s, digest), bundle, _AfterwardsPolicy())
+        except s.VerificationError:
+            continue
+        return digest, "bundle"
+    verifier.verify_artifact(_hashed(s, tried[-1]), bundle, _AfterwardsPolicy())
+    return tried[-1], "bundle"
+
+
+def _hashed(s: _Sigstore, digest: str) -> Any:
+    try:
+        raw = bytes.fromhex(digest.partition(":")[2])
+    except ValueError:
+        raw = b""
+    return s.Hashed(algorithm=s.SHA2_256, digest=raw)
 
 
 def _message_digest(raw: dict[str, Any]) -> str | None:
@@ -458,7 +476,7 @@ def verify_tree(
     a bad signature)."""
     found = bundle_files(tree, beside=beside)
     if not found:
-        message = f"{name} has no Sigstore bundle ({tree.name}/*.sigstore.json)"
+        message = f"{name} has no Sigstore bundle (*.sigstore.json in its directory)"
         return None, None, (diagnostic("install.signature.missing", message, tree),)
     wanted = candidate_digests(tree)
     problems: list[Diagnostic] = []
