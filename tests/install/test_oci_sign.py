@@ -500,3 +500,35 @@ def test_verify_keeps_an_oci_signature_as_installed(
     assert install(satchel, ref, "--signer", SIGNER, *trust)[0] == 0
     code, out, err = satchel("verify", *trust, "--json")
     assert code == 0, err + out
+
+
+def test_update_takes_a_new_version_only_from_the_locked_signer(
+    satchel, oci_registry, services, world, project, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SATCHEL_SIGSTORE_TRUST_ROOT", str(world.trusted_root_path))
+    ref = oci_registry.ref("team/updated")
+    publish(satchel, a_skill(tmp_path / "v1", "updated"), ref, *keyless(services, world))
+    assert install(satchel, ref, "--signer", SIGNER)[0] == 0
+
+    second = publish(
+        satchel, a_skill(tmp_path / "v2", "updated", "Two.\n"), ref, *keyless(services, world)
+    )
+    code, out, err = satchel("update", "--json")
+    assert code == 0, err + out
+    entry = json.loads((project / ".satchel/skills.lock").read_text())["entries"][0]
+    assert entry["resolved"] == second["digest"]
+    assert (entry["signature"]["identity"], entry["signature"]["digest"]) == (
+        SIGNER, second["digest"],
+    )  # fmt: skip
+
+    third = publish(
+        satchel, a_skill(tmp_path / "v3", "updated", "Three.\n"), ref,
+        *keyless(services, world, "mallory@example.com"),
+    )  # fmt: skip
+    code, out, _ = satchel("update", "--json")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error["code"] == "install.signature.changed"
+    assert "mallory@example.com" in error["message"]
+    assert "Two." in (project / ".satchel/skills/updated/SKILL.md").read_text()
+    assert third["digest"] not in (project / ".satchel/skills.lock").read_text()

@@ -287,7 +287,14 @@ def update(
             check_locked(src, where, ctx.layout)
             if src.kind == "wellknown":  # a site's index: only the entries installed
                 src = replace(src, skills=tuple(e.folder for e in group))
-            got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+            first = group[0]
+            shown = f"{first.kind} {first.name!r} from {first.source}"
+            signers = frozen_signers(first.signature, ctx.settings.signer_keys, shown)
+            got = fetch(
+                src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ,
+                signers=signers,
+            )  # fmt: skip
+            same_signer(first.signature, got.signature, shown)
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)

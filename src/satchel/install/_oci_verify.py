@@ -187,8 +187,8 @@ _ANYONE = Signers(("*",))
 
 
 def frozen_signers(locked: Signature | None, keys: Sequence[bytes], name: str) -> Signers | None:
-    """Whom a frozen fetch of an OCI artifact whose lock entry records `locked` (a
-    ``cosign`` signature) accepts: anyone keyless, so that `same_signer` can tell a
+    """Whom a frozen install or an update of an OCI artifact whose lock entry records
+    `locked` (a ``cosign`` signature) accepts: anyone keyless, so that `same_signer` can tell a
     changed signer from a missing signature; a key signer needs its key (``--key``)."""
     if locked is None or locked.kind != "cosign":
         return None
