@@ -532,3 +532,98 @@ def test_update_takes_a_new_version_only_from_the_locked_signer(
     assert "mallory@example.com" in error["message"]
     assert "Two." in (project / ".satchel/skills/updated/SKILL.md").read_text()
     assert third["digest"] not in (project / ".satchel/skills.lock").read_text()
+
+
+# --- a registry with the referrers API --------------------------------------------------
+
+_REFERRERS = re.compile(r"/v2/(.+)/referrers/(sha256:[0-9a-f]{64})")
+
+
+@pytest.fixture
+def referrers_api(oci_registry: Running) -> Iterator[tuple[str, list[str]]]:
+    """The registry behind a front on 127.0.0.1 that adds what docker-registry 2.8
+    lacks, as distribution-spec v1.1 says: a manifest put with a `subject` is answered
+    with ``OCI-Subject`` and listed by ``GET /v2/<name>/referrers/<digest>`` (filtered
+    by ``artifactType``). Everything else goes to the registry unchanged. Yields the
+    front's host and the referrers requests it answered."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    listed: dict[str, list[dict[str, Any]]] = {}
+    asked: list[str] = []
+
+    class Front(BaseHTTPRequestHandler):
+        def _relay(self) -> None:
+            size = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(size) if size else b""
+            found = _REFERRERS.fullmatch(self.path.split("?", 1)[0])
+            if self.command == "GET" and found:
+                asked.append(self.path)
+                wanted = httpx.URL(self.path).params.get("artifactType")
+                rows = [r for r in listed.get(found[2], []) if wanted in (None, r["artifactType"])]
+                index = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                         "manifests": rows}  # fmt: skip
+                return self._answer(
+                    200, {"Content-Type": index["mediaType"]}, json.dumps(index).encode()
+                )
+            headers = {k: v for k, v in self.headers.items() if k.lower() != "content-length"}
+            answer = httpx.request(self.command, f"http://{oci_registry.host}{self.path}",
+                                   headers=headers, content=body)  # fmt: skip
+            extra = {}
+            if self.command == "PUT" and "/manifests/" in self.path and answer.status_code == 201:
+                doc = json.loads(body)
+                if isinstance(doc.get("subject"), dict):
+                    subject = doc["subject"]["digest"]
+                    listed.setdefault(subject, []).append({
+                        "mediaType": doc["mediaType"], "digest": digest_of(body),
+                        "size": len(body), "artifactType": doc.get("artifactType"),
+                        "annotations": doc.get("annotations", {}),
+                    })  # fmt: skip
+                    extra["OCI-Subject"] = subject
+            passed = ("content-type", "docker-content-digest", "location")
+            kept = {k: v for k, v in answer.headers.items() if k.lower() in passed}
+            self._answer(answer.status_code, {**kept, **extra}, answer.content)
+
+        def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        do_GET = do_HEAD = do_PUT = do_POST = do_PATCH = _relay
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Front)
+    thread = Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_registry_with_the_referrers_api_lists_the_signature(
+    satchel, oci_registry, referrers_api, services, world, project, tmp_path
+):
+    """It says it indexed the referrer (OCI-Subject), so no referrers tag is written;
+    install finds the signature through the referrers API alone."""
+    front, asked = referrers_api
+    ref = f"oci://{front}/team/api:v1"
+    done = publish(satchel, a_skill(tmp_path / "src", "api"), ref, *keyless(services, world))
+    tag = done["digest"].replace(":", "-")
+    assert raw_get(oci_registry, f"team/api/manifests/{tag}").status_code == 404
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert code == 0, result
+    assert result["installed"][0]["signature"]["identity"] == SIGNER
+    assert asked == [
+        f"/v2/team/api/referrers/{done['digest']}"
+        "?artifactType=application%2Fvnd.dev.sigstore.bundle.v0.3%2Bjson"
+    ]
