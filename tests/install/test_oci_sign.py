@@ -14,7 +14,7 @@ import json
 import os
 import re
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -358,10 +358,11 @@ def test_a_key_that_is_not_p256_is_refused(satchel, oci_registry, tmp_path):
 
 def legacy_sig(
     registry: Running, repo: str, digest: str, key: ec.EllipticCurvePrivateKey, *,
-    names: str | None = None, notes: dict[str, str] | None = None,
+    names: str | None = None, notes_for: Callable[[bytes, bytes], dict[str, str]] | None = None,
 ) -> None:  # fmt: skip
     """cosign's tag scheme: ``sha256-<hex>.sig``, one simple-signing layer whose
-    signature annotation is the key's signature of the payload."""
+    signature annotation is the key's signature of the payload (`notes_for` gives
+    the layer's other annotations from the payload and the signature)."""
     payload = json.dumps({
         "critical": {
             "identity": {"docker-reference": f"{registry.host}/{repo}"},
@@ -370,7 +371,9 @@ def legacy_sig(
         },
         "optional": None,
     }).encode()  # fmt: skip
-    signature = base64.b64encode(key.sign(payload, ec.ECDSA(hashes.SHA256()))).decode()
+    raw = key.sign(payload, ec.ECDSA(hashes.SHA256()))
+    notes = {"dev.cosignproject.cosign/signature": base64.b64encode(raw).decode()}
+    notes.update(notes_for(payload, raw) if notes_for else {})
     with client(registry, repo) as c:
         config = c.push_blob(b"{}")
         layer = c.push_blob(payload)
@@ -380,11 +383,52 @@ def legacy_sig(
             "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
                        "digest": config, "size": 2},
             "layers": [{"mediaType": SIMPLE, "digest": layer, "size": len(payload),
-                        "annotations": {"dev.cosignproject.cosign/signature": signature,
-                                        **(notes or {})}}],
+                        "annotations": notes}],
         }  # fmt: skip
         tag = digest.replace(":", "-") + ".sig"
         c.push_manifest(tag, OCI_MANIFEST, json.dumps(manifest).encode())
+
+
+def keyless_notes(
+    services: Services, world: World, key: ec.EllipticCurvePrivateKey, who: str = SIGNER,
+    logged_hash: str | None = None,
+) -> Callable[[bytes, bytes], dict[str, str]]:  # fmt: skip
+    """The annotations cosign writes for a keyless signature: the certificate for
+    `key` (from the Fulcio stand-in), the chain, and the log's promise for the
+    hashedrekord entry of the payload (or of `logged_hash`) and signature (from the
+    world's log)."""
+
+    def notes(payload: bytes, raw: bytes) -> dict[str, str]:
+        cert = services._issue(key.public_key(), who, ISSUER)
+        pem = cert.public_bytes(serialization.Encoding.PEM)
+        body = {"apiVersion": "0.0.1", "kind": "hashedrekord", "spec": {
+            "data": {"hash": {"algorithm": "sha256",
+                              "value": logged_hash or hashlib.sha256(payload).hexdigest()}},
+            "signature": {"content": base64.b64encode(raw).decode(),
+                          "publicKey": {"content": base64.b64encode(pem).decode()}},
+        }}  # fmt: skip
+        logged = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        entry = world.log.add(logged, int(world.now.timestamp()))
+        promise = {
+            "SignedEntryTimestamp": entry["inclusionPromise"]["signedEntryTimestamp"],
+            "Payload": {
+                "body": entry["canonicalizedBody"],
+                "integratedTime": int(entry["integratedTime"]),
+                "logIndex": int(entry["logIndex"]),
+                "logID": base64.b64decode(entry["logId"]["keyId"]).hex(),
+            },
+        }
+        chain = b"".join(
+            c.public_bytes(serialization.Encoding.PEM)
+            for c in (world.intermediate, world.root_cert)
+        )
+        return {
+            "dev.sigstore.cosign/certificate": pem.decode(),
+            "dev.sigstore.cosign/chain": chain.decode(),
+            "dev.sigstore.cosign/bundle": json.dumps(promise),
+        }
+
+    return notes
 
 
 def test_cosign_sig_tag_signed_with_a_key_installs(satchel, oci_registry, project, tmp_path):
@@ -420,22 +464,63 @@ def test_cosign_sig_tag_over_another_digest_is_refused(satchel, oci_registry, pr
     nothing_written(project)
 
 
-def test_cosign_sig_tag_signed_keyless_is_refused_with_its_reason(
-    satchel, oci_registry, world, project, tmp_path
+def test_cosign_sig_tag_signed_keyless_installs(
+    satchel, oci_registry, services, world, project, tmp_path
 ):
-    """A keyless .sig layer carries a signed entry timestamp but no inclusion proof,
-    which sigstore does not verify offline: refused, saying so."""
+    """cosign's older keyless signature: a certificate and the log's signed entry
+    timestamp, no inclusion proof; checked as cosign checks it offline."""
     key = ec.generate_private_key(ec.SECP256R1())
     ref = oci_registry.ref("team/legacy-keyless")
     done = publish(satchel, a_skill(tmp_path / "src", "legacykeyless"), ref)
-    pem = world.intermediate.public_bytes(serialization.Encoding.PEM).decode()
     legacy_sig(oci_registry, "team/legacy-keyless", done["digest"], key,
-               notes={"dev.sigstore.cosign/certificate": pem})  # fmt: skip
+               notes_for=keyless_notes(services, world, key))  # fmt: skip
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    code, result = install(satchel, ref, "--signer", "someone@else.example", *trust)
+    assert (code, result["error"]["code"]) == (1, "install.signature.identity")
+    nothing_written(project)
+    code, result = install(satchel, ref, "--signer", SIGNER, *trust)
+    assert code == 0, result
+    signature = result["installed"][0]["signature"]
+    assert (signature["identity"], signature["issuer"]) == (SIGNER, ISSUER)
+    assert isinstance(signature["log_index"], int)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        ("timestamp", "the log's signed entry timestamp does not verify"),
+        ("body", "the log entry records another payload, signature or certificate"),
+        ("root", "the log's signed entry timestamp does not verify"),
+        ("certificate", "the certificate is not the trust root's"),
+    ],
+)
+def test_cosign_sig_tag_signed_keyless_that_does_not_verify_is_refused(
+    satchel, oci_registry, services, world, project, tmp_path, spoil, why
+):
+    key = ec.generate_private_key(ec.SECP256R1())
+    repo = f"team/legacy-{spoil}"
+    ref = oci_registry.ref(repo)
+    done = publish(satchel, a_skill(tmp_path / "src", f"legacy{spoil}"), ref)
+    # "body": the log signed an entry for another payload's digest
+    # "certificate": issued by another world's CA, logged in this world's log
+    ca = Services(World(tmp_path / "ca", now=world.now)) if spoil == "certificate" else services
+    made = keyless_notes(ca, world, key, logged_hash="0" * 64 if spoil == "body" else None)
+
+    def spoiled(payload: bytes, raw: bytes) -> dict[str, str]:
+        notes = made(payload, raw)
+        if spoil == "timestamp":  # the log's signature, but over another index
+            promise = json.loads(notes["dev.sigstore.cosign/bundle"])
+            promise["Payload"]["logIndex"] += 1
+            notes["dev.sigstore.cosign/bundle"] = json.dumps(promise)
+        return notes
+
+    legacy_sig(oci_registry, repo, done["digest"], key, notes_for=spoiled)
+    root = World(tmp_path / "other").trusted_root_path if spoil == "root" else None
     code, result = install(
-        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(root or world.trusted_root_path)
     )
     assert (code, result["error"]["code"]) == (1, "install.signature.invalid")
-    assert "no inclusion proof" in result["error"]["message"]
+    assert why in result["error"]["message"]
     nothing_written(project)
 
 

@@ -14,8 +14,8 @@ A bundle signed with a key (its verification material is a key hint) and a layer
 cosign's ``.sig`` tag signed with a key are verified with the public keys named
 (``--key``); the signer is ``key:sha256:<hex>``. A ``.sig`` layer signed keyless
 holds a signed entry timestamp but no inclusion proof, which the ``sigstore``
-library does not accept: it is refused (``install.signature.invalid``), the message
-says so.
+library's `Bundle` does not take: it is checked as cosign checks it offline
+(`satchel.install._cosign_legacy`).
 
 The first signature that verifies, signs the digest and is by a signer named is the
 one recorded (``kind`` ``cosign``). When none is, the refusal is the nearest miss: a
@@ -96,7 +96,7 @@ def _one(
     if one.bundle is not None:
         return _bundle(one.bundle, digest, signers, keys, root)
     assert one.payload is not None
-    return _legacy(one.payload, dict(one.notes), digest, keys)
+    return _legacy(one.payload, dict(one.notes), digest, signers, keys, root)
 
 
 def _must_sign(digest: str, signed: set[str]) -> None:
@@ -119,23 +119,48 @@ def _by_key(keys: list[Any], check: Any) -> Any:
     raise _Miss(_IDENTITY, f"signed with another key than those of --key ({why})")
 
 
-def _legacy(payload: bytes, notes: dict[str, str], digest: str, keys: list[Any]) -> Signature:
-    if CERTIFICATE in notes:
-        message = (
-            "a keyless signature in cosign's .sig tag carries no inclusion proof, which "
-            "sigstore does not verify; sign with a bundle (cosign sign --new-bundle-format)"
-        )
-        raise _Miss(_INVALID, message)
+def _legacy(
+    payload: bytes, notes: dict[str, str], digest: str, signers: Signers | None,
+    keys: list[Any], root: Path | None,
+) -> Signature:  # fmt: skip
     try:
         signature = base64.b64decode(notes.get(SIGNATURE, ""), validate=True)
     except binascii.Error:
         signature = b""
     if not signature:
         raise _Miss(_INVALID, "a .sig layer has no signature annotation")
-    key = _by_key(keys, lambda k: verify_key_payload(k, payload, signature))
     signed = simple_signing_digest(payload)
     _must_sign(digest, {signed} if signed else set())
+    if CERTIFICATE in notes:
+        return _legacy_keyless(payload, signature, notes, digest, signers, root)
+    key = _by_key(keys, lambda k: verify_key_payload(k, payload, signature))
     return Signature(key_name(key), "", digest, "cosign")
+
+
+def _legacy_keyless(
+    payload: bytes, signature: bytes, notes: dict[str, str], digest: str,
+    signers: Signers | None, root: Path | None,
+) -> Signature:  # fmt: skip
+    if signers is None:
+        raise _Miss(_IDENTITY, "signed keyless, and no --signer was given")
+    try:
+        from satchel.install._cosign_legacy import LegacyInvalid, verify_legacy_keyless
+        from satchel.install._signatures import _signer, default_trust_root
+    except ImportError:  # pragma: no cover - the sign extra is not installed
+        message = "checking a Sigstore signature needs the sigstore package"
+        raise refuse("install.signature.unavailable", message) from None
+    try:
+        cert, index = verify_legacy_keyless(payload, signature, notes, root or default_trust_root())
+    except LegacyInvalid as e:
+        raise _Miss(_INVALID, f"the signature does not verify: {e}") from None
+    identity, issuer = _signer(cert)
+    if not signers.allows(identity, issuer):
+        message = (
+            f"signed by {identity} (issuer {issuer}), who is not an allowed signer: "
+            f"{signers.describe()}"
+        )
+        raise _Miss(_IDENTITY, message)
+    return Signature(identity, issuer, digest, "cosign", index)
 
 
 def _bundle(
