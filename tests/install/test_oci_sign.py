@@ -712,3 +712,28 @@ def test_a_registry_with_the_referrers_api_lists_the_signature(
         f"/v2/team/api/referrers/{done['digest']}"
         "?artifactType=application%2Fvnd.dev.sigstore.bundle.v0.3%2Bjson"
     ]
+
+
+def test_only_so_many_referrers_are_read(satchel, oci_registry, world, project, tmp_path):
+    """A referrers index of many unusable rows costs at most MAX_FOUND manifest reads:
+    the signature listed after them is not reached, and the artifact is refused."""
+    ref = oci_registry.ref("team/crowded")
+    done = publish(satchel, a_skill(tmp_path / "src", "crowded"), ref)
+    with client(oci_registry, "team/crowded") as registry:
+        junk = registry.push_manifest("junk", OCI_MANIFEST, json.dumps({
+            "schemaVersion": 2, "mediaType": OCI_MANIFEST, "artifactType": "text/plain",
+            "config": {"mediaType": EMPTY, "digest": registry.push_blob(b"{}"), "size": 2},
+            "layers": [],
+        }).encode())  # fmt: skip
+        rows = [{"mediaType": OCI_MANIFEST, "digest": junk, "size": 1}] * 40
+        bundle = world.sign_digest(done["digest"].split(":", 1)[1]).encode()
+        size = len(raw_get(oci_registry, f"team/crowded/manifests/{done['digest']}").content)
+        attach(registry, done["digest"], OCI_MANIFEST, size, bundle, "2026-01-05T12:00:00Z")
+        tag = done["digest"].replace(":", "-")
+        index = raw_get(oci_registry, f"team/crowded/manifests/{tag}").json()
+        index["manifests"] = rows + index["manifests"]
+        registry.push_manifest(tag, index["mediaType"], json.dumps(index).encode())
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    code, result = install(satchel, ref, "--signer", SIGNER, *trust)
+    assert (code, result["error"]["code"]) == (1, "install.signature.missing")
+    nothing_written(project)

@@ -17,10 +17,10 @@ Found, in this order, as cosign and the registries attach them:
    ``.../bundle``.
 
 Every manifest and blob read is bounded and checked against its digest; at most
-`MAX_FOUND` signatures are read. `attach` writes the first form: the bundle as a
-blob, the referrer manifest by its digest, and, when the registry did not answer
-with ``OCI-Subject`` (it has no referrers API), the ``sha256-<hex>`` index updated
-with it, as cosign does.
+`MAX_FOUND` referrers (and `MAX_FOUND` layers of the ``.sig`` tag) are read.
+`attach` writes the first form: the bundle as a blob, the referrer manifest by its
+digest, and, when the registry did not answer with ``OCI-Subject`` (it has no
+referrers API), the ``sha256-<hex>`` index updated with it, as cosign does.
 """
 
 from __future__ import annotations
@@ -91,14 +91,15 @@ def attached(registry: Registry, digest: str) -> list[Attached]:
 
 def _bundles(registry: Registry, index: Manifest, via: str) -> list[Attached]:
     rows = index.doc.get("manifests")
+    listed = [
+        row
+        for row in (rows if isinstance(rows, list) else [])
+        if isinstance(row, dict)
+        and DIGEST.match(str(row.get("digest", "")))
+        and row.get("artifactType") in (None, BUNDLE)
+    ]
     out: list[Attached] = []
-    for row in rows if isinstance(rows, list) else []:
-        if len(out) >= MAX_FOUND:
-            break
-        if not isinstance(row, dict) or not DIGEST.match(str(row.get("digest", ""))):
-            continue
-        if row.get("artifactType") not in (None, BUNDLE):
-            continue
+    for row in listed[:MAX_FOUND]:  # each one read costs a request: at most MAX_FOUND
         manifest = registry.manifest(str(row["digest"]))
         if manifest.doc.get("artifactType", _config_type(manifest)) != BUNDLE:
             continue
