@@ -510,6 +510,8 @@ def test_verify_bundle_over_bytes_and_over_a_digest(world: World) -> None:
     by_digest, _ = verify_bundle(by_bytes.digest, bundle, identities=("*@example.com",),
                                  issuers=(ISSUER,), trust_root=root)  # fmt: skip
     assert by_digest == by_bytes
+    as_cosign, _ = verify_bundle(data, bundle, trust_root=root, kind="cosign")
+    assert as_cosign is not None and as_cosign.kind == "cosign"
     nothing, why = verify_bundle(b"another archive", bundle, trust_root=root)
     assert nothing is None
     assert [(d.code, d.message) for d in why] == [

@@ -82,7 +82,12 @@ def test_verify_reports_a_signature_that_no_longer_holds(satchel, world, source,
     assert satchel("install", source, "--signer", SIGNER, "--trust-root", root)[0] == 0
     code, out, _ = satchel("verify", "--trust-root", root, "--json")
     assert code == 0
-    assert [e["status"] for e in json.loads(out)["entries"]] == ["ok"]
+    [row] = json.loads(out)["entries"]
+    assert (row["status"], row["signature"]["identity"], row["signature"]["issuer"]) == (
+        "ok",
+        SIGNER,
+        ISSUER,
+    )
     other = World(project.parent / "other-world", name="other")
     code, out, _ = satchel("verify", "--trust-root", other.trusted_root_path, "--json")
     doc = json.loads(out)

@@ -107,8 +107,9 @@ class Change:
 @model
 class Checked:
     """One installed tree's state on disk: ``ok``, ``modified`` or ``missing`` for a
-    lock entry (`entry`), ``unlisted`` for a tree satchel placed that the lock does not
-    hold (no `entry`)."""
+    lock entry (`entry`), ``signature`` for one whose tree is intact but no longer
+    signed as the entry records, ``unlisted`` for a tree satchel placed that the lock
+    does not hold (no `entry`)."""
 
     name: str
     kind: str
@@ -124,7 +125,13 @@ class Checked:
             "path": str(self.path),
             "status": self.status,
             "hash": None if self.entry is None else self.entry.hash,
+            "signature": _signature_json(self.entry),
         }
+
+
+def _signature_json(entry: LockEntry | None) -> dict[str, Any] | None:
+    signature = None if entry is None else entry.signature
+    return None if signature is None else signature.to_json()
 
 
 def installed_state(path: Path, expected: str) -> tuple[str, str]:

@@ -37,6 +37,7 @@ import os
 import shutil
 import stat
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -199,6 +200,7 @@ def verify_bundle(
     issuers: tuple[str, ...] = (),
     trust_root: Path | None = None,
     where: Path | None = None,
+    kind: str | None = None,
 ) -> tuple[Signature | None, tuple[Diagnostic, ...]]:
     """The `Signature` that `bundle` (a Sigstore bundle's JSON) proves over
     `artifact`, or None with the reason (``install.signature.*``).
@@ -207,11 +209,14 @@ def verify_bundle(
     (``sha256:<hex>``), or several: the bundle must sign one of them. `identities` and
     `issuers` are the globs `Signers` takes (no identities: any signer, only the
     signature is checked). `trust_root` is a ``trusted_root.json`` (default: the one
-    `default_trust_root` names). `where` is the path named in the diagnostics."""
+    `default_trust_root` names). `where` is the path named in the diagnostics; `kind`
+    what the `Signature` records instead of ``bundle`` or ``attestation`` (``cosign``
+    for a signature attached to an OCI artifact)."""
     try:
-        return _verify(artifact, bundle, identities, issuers, trust_root, where), ()
+        got = _verify(artifact, bundle, identities, issuers, trust_root, where)
     except _Refused as e:
         return None, (e.diagnostic,)
+    return (got if kind is None else replace(got, kind=kind)), ()
 
 
 class _Refused(Exception):
