@@ -737,3 +737,27 @@ def test_only_so_many_referrers_are_read(satchel, oci_registry, world, project, 
     code, result = install(satchel, ref, "--signer", SIGNER, *trust)
     assert (code, result["error"]["code"]) == (1, "install.signature.missing")
     nothing_written(project)
+
+
+def test_install_with_a_key_human_output(satchel, oci_registry, project, tmp_path):
+    private, public = a_key(tmp_path, "shown")
+    ref = oci_registry.ref("team/key-shown")
+    publish(satchel, a_skill(tmp_path / "src", "keyshown"), ref, "--key", str(private))
+    code, out, err = satchel("install", ref, "--key", public)
+    assert code == 0, err
+
+    def clean(text: str) -> str:
+        text = text.replace(oci_registry.host, "REGISTRY").replace(key_name(public), "KEY")
+        text = text.replace(str(project), "PROJECT")
+        return re.sub(r"sha256:[0-9a-f]{7,64}", "sha256:<digest>", text)
+
+    check_golden("install/install_oci_key_signed.txt", out, clean=clean)
+
+
+def test_key_is_for_oci_sources_only(satchel, project, tmp_path):
+    _, public = a_key(tmp_path, "misplaced")
+    skill = a_skill(tmp_path / "src", "local")
+    code, _out, err = satchel("install", skill, "--key", public)
+    assert code == 2
+    assert "--key checks the signature attached to an oci:// source" in err
+    nothing_written(project)
