@@ -761,3 +761,21 @@ def test_key_is_for_oci_sources_only(satchel, project, tmp_path):
     assert code == 2
     assert "--key checks the signature attached to an oci:// source" in err
     nothing_written(project)
+
+
+def test_the_signature_is_checked_before_any_layer_is_read(
+    satchel, oci_registry, world, project, tmp_path
+):
+    """The layer is corrupt in the registry's storage: with --signer the refusal is the
+    missing signature, found before the layer would have been read."""
+    ref = oci_registry.ref("team/corrupt")
+    done = publish(satchel, a_skill(tmp_path / "src", "corrupt"), ref)
+    manifest = raw_get(oci_registry, f"team/corrupt/manifests/{done['digest']}").json()
+    oci_registry.blob_file(manifest["layers"][0]["digest"]).write_bytes(b"not the layer")
+    code, result = install(satchel, ref)
+    assert (code, result["error"]["code"]) == (1, "install.integrity")
+    code, result = install(
+        satchel, ref, "--signer", SIGNER, "--trust-root", str(world.trusted_root_path)
+    )
+    assert (code, result["error"]["code"]) == (1, "install.signature.missing")
+    nothing_written(project)
