@@ -779,3 +779,21 @@ def test_the_signature_is_checked_before_any_layer_is_read(
     )
     assert (code, result["error"]["code"]) == (1, "install.signature.missing")
     nothing_written(project)
+
+
+def test_update_of_a_key_signed_artifact_needs_the_key(satchel, oci_registry, project, tmp_path):
+    private, public = a_key(tmp_path, "update")
+    ref = oci_registry.ref("team/key-update")
+    publish(satchel, a_skill(tmp_path / "v1", "keyupdate"), ref, "--key", str(private))
+    assert install(satchel, ref, "--key", str(public))[0] == 0
+    second = publish(
+        satchel, a_skill(tmp_path / "v2", "keyupdate", "Two.\n"), ref, "--key", str(private)
+    )
+    code, out, _ = satchel("update", "--json")
+    assert (code, json.loads(out)["error"]["code"]) == (1, "install.signature.missing")
+    code, out, err = satchel("update", "--key", public, "--json")
+    assert code == 0, err + out
+    entry = json.loads((project / ".satchel/skills.lock").read_text())["entries"][0]
+    assert (entry["resolved"], entry["signature"]["identity"]) == (
+        second["digest"], key_name(public),
+    )  # fmt: skip

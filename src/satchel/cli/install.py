@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Unpack
 
@@ -15,7 +14,7 @@ from satchel.cli._exit import OK
 from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
-from satchel.install._errors import InstallError, refuse
+from satchel.install._errors import InstallError
 from satchel.install._installer import InstallResult
 from satchel.install._manage import install_frozen
 from satchel.install._plugin_install import install_from_spec, install_plugin, is_plugin_ref
@@ -46,13 +45,7 @@ PARAMS = (
         help="The signer's OIDC issuer (a glob); repeat for more. Needs --signer.",
     ),
     inst.trust_root_option(),
-    click.Option(
-        ["--key", "keys"],
-        multiple=True,
-        type=click.Path(dir_okay=False, path_type=Path),
-        metavar="FILE",
-        help="Require an oci:// artifact's signature by this PEM public key; repeat for more.",
-    ),
+    inst.key_option(),
     delta.fail_on_new_option(),
     *inst.endpoint_options(),
     *where(),
@@ -105,8 +98,6 @@ def run(
     before any layer is read; --key FILE accepts a signature by that public key
     (cosign.pub) instead of, or besides, --signer."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
-    if trust_root is not None:
-        ctx = replace(ctx, settings=replace(ctx.settings, sigstore_trust_root=trust_root))
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"
@@ -120,8 +111,7 @@ def run(
     allowed = Signers(signers, issuers) if signers else None
     reviewer = delta.Reviewer(fail_on_new)
     try:
-        if keys:
-            ctx = replace(ctx, settings=replace(ctx.settings, signer_keys=_read_keys(keys)))
+        ctx = inst.with_signing(ctx, trust_root, keys)
         with inst.progress_shown(ctx):
             if source is None:
                 result = install_frozen(
@@ -174,13 +164,3 @@ def _print(result: InstallResult, reviewer: delta.Reviewer, *, frozen: bool) -> 
         if (found := reviewer.get(e.kind, e.name)) is not None:
             delta.print_delta(found)
     inst.warnings(result.diagnostics)
-
-
-def _read_keys(paths: tuple[Path, ...]) -> tuple[bytes, ...]:
-    out = []
-    for path in paths:
-        try:
-            out.append(path.read_bytes())
-        except OSError as e:
-            raise refuse("install.oci.key", f"{path} cannot be read: {e.strerror}") from None
-    return tuple(out)
