@@ -513,8 +513,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.oci.invalid": Entry(
             "error", "an OCI manifest or index is not one satchel can lay out as a tree"
         ),
+        "install.oci.key": Entry(
+            "error", "a key given to sign or verify is not an ECDSA P-256 key"
+        ),
         "install.oci.path": Entry("error", "an OCI layer's title is not a safe relative path"),
         "install.oci.push": Entry("error", "an OCI registry refused a blob or manifest push"),
+        "install.oci.sign": Entry("error", "satchel publish --sign could not sign the artifact"),
+        "install.oci.signed-digest": Entry(
+            "error", "the signature attached to an OCI artifact signs another manifest digest"
+        ),
         "install.plugin.partial": Entry(
             "warning", "a plugin shown or installed will not load everything its manifest declares"
         ),

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -16,7 +17,7 @@ from satchel.cli import _output as out
 from satchel.cli._params import Choice
 from satchel.diagnostics import Diagnostic
 from satchel.install._credentials import read_credentials
-from satchel.install._errors import InstallError
+from satchel.install._errors import InstallError, refuse
 from satchel.install._installer import Context
 from satchel.install._scope import FAMILIES, SCOPES
 from satchel.install._settings import ENV, Settings
@@ -73,6 +74,33 @@ def trust_root_option() -> click.Option:
             "(env SATCHEL_SIGSTORE_TRUST_ROOT; default: the one sigstore ships)."
         ),
     )
+
+
+def key_option() -> click.Option:
+    return click.Option(
+        ["--key", "keys"],
+        multiple=True,
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Require an oci:// artifact's signature by this PEM public key; repeat for more.",
+    )
+
+
+def with_signing(ctx: Context, trust_root: Path | None, keys: tuple[Path, ...]) -> Context:
+    """`ctx` whose settings hold the trust root and the public keys (PEM) given;
+    ``install.oci.key`` when a key file cannot be read."""
+    settings = ctx.settings
+    if trust_root is not None:
+        settings = replace(settings, sigstore_trust_root=trust_root)
+    pems = []
+    for path in keys:
+        try:
+            pems.append(path.read_bytes())
+        except OSError as e:
+            raise refuse("install.oci.key", f"{path} cannot be read: {e.strerror}") from None
+    if pems:
+        settings = replace(settings, signer_keys=tuple(pems))
+    return replace(ctx, settings=settings)
 
 
 def force_option(what: str) -> click.Option:

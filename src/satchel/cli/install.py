@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Unpack
 
@@ -46,6 +45,7 @@ PARAMS = (
         help="The signer's OIDC issuer (a glob); repeat for more. Needs --signer.",
     ),
     inst.trust_root_option(),
+    inst.key_option(),
     delta.fail_on_new_option(),
     *inst.endpoint_options(),
     *where(),
@@ -64,6 +64,7 @@ def run(
     signers: tuple[str, ...],
     issuers: tuple[str, ...],
     trust_root: Path | None,
+    keys: tuple[Path, ...],
     fail_on_new: str | None,
     project: Path | None,
     home: Path | None,
@@ -90,10 +91,13 @@ def run(
     --signer installs only what carries a Sigstore bundle that verifies offline
     against the trust root (--trust-root; default: the one sigstore ships) and was
     signed by one of the identities named (and --issuer). A bundle found without
-    --signer is checked all the same, and its signer recorded in skills.lock."""
+    --signer is checked all the same, and its signer recorded in skills.lock.
+
+    For an oci:// SOURCE, the signature is the one attached to the artifact (as
+    satchel publish --sign and cosign attach it), checked over the manifest digest
+    before any layer is read; --key FILE accepts a signature by that public key
+    (cosign.pub) instead of, or besides, --signer."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
-    if trust_root is not None:
-        ctx = replace(ctx, settings=replace(ctx.settings, sigstore_trust_root=trust_root))
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"
@@ -102,9 +106,12 @@ def run(
         raise click.UsageError("--issuer needs --signer: name who may sign")
     if frozen and signers:
         raise click.UsageError("--frozen checks the signers skills.lock records; drop --signer")
+    if keys and source is not None and not source.startswith("oci://"):
+        raise click.UsageError("--key checks the signature attached to an oci:// source")
     allowed = Signers(signers, issuers) if signers else None
     reviewer = delta.Reviewer(fail_on_new)
     try:
+        ctx = inst.with_signing(ctx, trust_root, keys)
         with inst.progress_shown(ctx):
             if source is None:
                 result = install_frozen(
@@ -152,7 +159,8 @@ def _print(result: InstallResult, reviewer: delta.Reviewer, *, frozen: bool) -> 
         line = f"{verb} {e.kind} {e.name} in {out.shown(done.path)} from {origin}{e.source}{at}"
         out.say(line + need)
         if e.signature is not None:
-            out.say(f"  signed by {e.signature.identity} ({e.signature.issuer})")
+            issuer = f" ({e.signature.issuer})" if e.signature.issuer else ""
+            out.say(f"  signed by {e.signature.identity}{issuer}")
         if (found := reviewer.get(e.kind, e.name)) is not None:
             delta.print_delta(found)
     inst.warnings(result.diagnostics)

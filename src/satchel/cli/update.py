@@ -23,6 +23,8 @@ PARAMS = (
     inst.scope_option(),
     inst.force_option("Overwrite a tree edited since it was installed."),
     delta.fail_on_new_option(),
+    inst.trust_root_option(),
+    inst.key_option(),
     *inst.endpoint_options(),
     *where(),
     json_option(),
@@ -35,6 +37,8 @@ def run(
     scope: str,
     force: bool,
     fail_on_new: str | None,
+    trust_root: Path | None,
+    keys: tuple[Path, ...],
     project: Path | None,
     home: Path | None,
     client: str,
@@ -46,10 +50,14 @@ def run(
     A changed tree is replaced atomically and skills.lock records the new commit
     and hash. A tree edited since it was installed is left alone unless --force.
     Each changed tree is audited against the installed one and only the new risk is
-    shown; --fail-on-new SEVERITY replaces nothing when one is at SEVERITY or above."""
+    shown; --fail-on-new SEVERITY replaces nothing when one is at SEVERITY or above.
+    An entry skills.lock records as signed is replaced only by a version its signer
+    signed (--trust-root: the Sigstore trust root; --key: the public key of an
+    oci:// artifact signed with a key)."""
     ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
     reviewer = delta.Reviewer(fail_on_new)
     try:
+        ctx = inst.with_signing(ctx, trust_root, keys)
         with inst.progress_shown(ctx):
             changes = update(
                 (name,) if name else (), scope=scope, force=force, layout=ctx.layout,

@@ -14,6 +14,7 @@ from satchel.install._http import Progress, download
 from satchel.install._npm import fetch_npm
 from satchel.install._oci_pull import fetch_oci
 from satchel.install._settings import Settings
+from satchel.install._signatures import Signers
 from satchel.install._sources import Source
 from satchel.install._tree import copy_tree
 from satchel.install._wellknown import fetch_wellknown
@@ -30,10 +31,13 @@ def fetch(
     integrity: str | None = None,
     progress: Progress | None = None,
     environ: Mapping[str, str] | None = None,
+    signers: Signers | None = None,
 ) -> Fetched:
     """Fetch `source` into the empty directory `work`. `pin` is a locked commit SHA
     (git, GitHub), version (npm), manifest digest (OCI) or index entry's digest (a
-    site's skills index); `integrity` a locked npm integrity."""
+    site's skills index); `integrity` a locked npm integrity. `signers` (or
+    `Settings.signer_keys`): an OCI artifact must carry a signature by one of them,
+    checked before its layers are read."""
     if source.kind == "local":
         return _local(Path(source.location), work, settings)
     if source.kind == "git":
@@ -43,7 +47,7 @@ def fetch(
     if source.kind == "archive":
         return _archive(source, work, settings, integrity or source.ref, progress)
     if source.kind == "oci":
-        return fetch_oci(source, work, settings, pin=pin, environ=environ)
+        return fetch_oci(source, work, settings, pin=pin, environ=environ, signers=signers)
     if source.kind == "wellknown":
         return fetch_wellknown(source, work, settings, pin=pin, progress=progress)
     if source.kind == "mcp":

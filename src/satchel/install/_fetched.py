@@ -11,6 +11,7 @@ from satchel._model import model
 from satchel.diagnostics import Diagnostic
 from satchel.install._extract import extract_archive
 from satchel.install._git import fetch_git
+from satchel.install._lock import Signature
 from satchel.install._settings import Limits, Settings
 
 __all__ = ["Fetched", "fetched_git", "unpack", "unpack_download"]
@@ -26,7 +27,8 @@ class Fetched:
     `pins` is a `resolved` per item folder, when each item has its own (an MCP
     server's skills: each one's manifest digest). `source` is the spec the lock
     records when the fetch found a more exact one than it was given (the index URL a
-    site's skills index was read from)."""
+    site's skills index was read from). `signature` is who signed what was fetched,
+    verified before any of it was written, when signers were named."""
 
     tree: Path
     resolved: str | None = None
@@ -34,6 +36,7 @@ class Fetched:
     diagnostics: tuple[Diagnostic, ...] = ()
     pins: Mapping[str, str] = field(default_factory=dict)
     source: str | None = None
+    signature: Signature | None = None
 
 
 def unpack(archive: Path, into: Path, limits: Limits, *, strip: bool) -> Path:

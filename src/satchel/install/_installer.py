@@ -159,7 +159,9 @@ def install_source(
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
-        got = fetch(src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+        got = fetch(
+            src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ, signers=signers
+        )
         found, cut = scan_items(got.tree, src.subdir)
         need = with_required(found, pick(found, [*skills, *src.skills], src), src.spec())
         items = list(need.items)
@@ -216,6 +218,7 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         integrity=got.integrity,
         folder=item.folder,
         hash=tree_hash(item.path, source=True),
+        signature=got.signature,
     )
     return Planned(item, where.dir_for(item.kind, family) / item.name, entry)
 
@@ -229,6 +232,9 @@ def signed_plans(
     out: list[Planned] = []
     notes: list[Diagnostic] = []
     for p in plans:
+        if p.entry.signature is not None and p.entry.signature.kind == "cosign":
+            out.append(p)  # an OCI artifact's signature, checked as it was fetched
+            continue
         name = f"{p.entry.kind} {p.entry.name!r}"
         got, found = signed_tree(
             p.item.path,

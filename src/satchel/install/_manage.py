@@ -50,6 +50,7 @@ from satchel.install._lock import (
     write_lock,
 )
 from satchel.install._mcp import check_locked
+from satchel.install._oci_verify import frozen_signers, same_signer
 from satchel.install._plugin_install import locked_item
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
@@ -190,10 +191,14 @@ def install_frozen(
             sub = work / str(n)
             sub.mkdir()
             check_locked(ctx.parse(first.source), where, ctx.layout)
+            shown = f"{first.kind} {first.name!r} from {first.source}"
+            signers = frozen_signers(first.signature, ctx.settings.signer_keys, shown)
             got = fetch(
                 ctx.parse(first.source), sub, ctx.settings, pin=first.resolved,
                 integrity=first.integrity, progress=ctx.progress, environ=ctx.environ,
+                signers=signers,
             )  # fmt: skip
+            same_signer(first.signature, got.signature, shown)
             notes += got.diagnostics
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
@@ -216,7 +221,7 @@ def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Pa
     same identity and issuer any more (``install.signature.changed``), or not signed
     at all (``install.signature.missing`` or ``.invalid``)."""
     locked = entry.signature
-    if locked is None:
+    if locked is None or locked.kind == "cosign":  # an OCI artifact's: checked as fetched
         return
     name = f"{entry.kind} {entry.name!r}"
     trust = settings.sigstore_trust_root
@@ -289,7 +294,14 @@ def update(
             check_locked(src, where, ctx.layout)
             if src.kind == "wellknown":  # a site's index: only the entries installed
                 src = replace(src, skills=tuple(e.folder for e in group))
-            got = fetch(src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ)
+            first = group[0]
+            shown = f"{first.kind} {first.name!r} from {first.source}"
+            signers = frozen_signers(first.signature, ctx.settings.signer_keys, shown)
+            got = fetch(
+                src, sub, ctx.settings, progress=ctx.progress, environ=ctx.environ,
+                signers=signers,
+            )  # fmt: skip
+            same_signer(first.signature, got.signature, shown)
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
@@ -473,7 +485,7 @@ def verify(
 def _signature_problems(path: Path, entry: LockEntry, settings: Settings) -> tuple[Diagnostic, ...]:
     """Why the installed tree of `entry` is no longer signed as its lock records."""
     locked = entry.signature
-    if locked is None:
+    if locked is None or locked.kind == "cosign":  # in the registry: checked at install
         return ()
     name = f"{entry.kind} {entry.name!r}"
     signers = exactly(locked)

@@ -155,6 +155,43 @@ class Registry:
         kind = doc.get("mediaType")
         return Manifest(kind if isinstance(kind, str) else media, body, doc, digest)
 
+    def find(self, reference: str) -> Manifest | None:
+        """The manifest or index at `reference`, or None when the registry has none."""
+        with self._send("HEAD", self.base + f"manifests/{reference}", {"Accept": ACCEPT}) as r:
+            if r.status_code == 404:
+                return None
+        return self.manifest(reference)
+
+    def referrers(self, digest: str, artifact_type: str) -> Manifest | None:
+        """The referrers API's index of what names `digest` as its subject, filtered
+        to `artifact_type`; None when the registry has no referrers API (a 404, as
+        distribution-spec ``spec.md`` "Listing Referrers" says)."""
+        url = self.base + f"referrers/{digest}?" + urlencode({"artifactType": artifact_type})
+        with self._send("GET", url, {"Accept": OCI_INDEX}) as response:
+            if response.status_code in (404, 405):
+                return None
+            self._ok(url, response, 200)
+            body = _bounded(url, response, MANIFEST_CAP)
+        try:
+            doc = loads(body)
+        except ValueError:
+            doc = None
+        if not isinstance(doc, dict):
+            raise refuse("install.oci.invalid", f"GET {url}: the referrers index is not JSON")
+        return Manifest(OCI_INDEX, body, doc, digest_of(body))
+
+    def small_blob(self, digest: str, size: int, cap: int) -> bytes:
+        """The blob `digest` in memory, refused past `cap` bytes or its `size`, or
+        when it does not hash to `digest`."""
+        url = self.base + f"blobs/{digest}"
+        with self._send("GET", url, {}) as response:
+            self._ok(url, response, 200)
+            body = _bounded(url, response, min(cap, size))
+        if digest_of(body) != digest:
+            message = f"{self._where(digest)}: the blob hashes to {digest_of(body)}"
+            raise refuse("install.integrity", message)
+        return body
+
     def blob(self, digest: str, size: int, dest: Path) -> None:
         """Stream the blob `digest` into the new file `dest`; refuse it when it passes
         `size` or the byte limit, or does not hash to `digest`."""
@@ -202,15 +239,22 @@ class Registry:
         return digest
 
     def push_manifest(self, tag: str, media_type: str, body: bytes) -> str:
-        """PUT the manifest `body` at `tag`; return its digest."""
+        """PUT the manifest `body` at `tag` (or at its own digest); return its digest."""
+        return self.put_manifest(tag, media_type, body)[0]
+
+    def put_manifest(self, tag: str, media_type: str, body: bytes) -> tuple[str, bool]:
+        """PUT the manifest `body` at `tag`; its digest, and whether the registry said
+        it indexed the manifest's subject (an ``OCI-Subject`` header: it has the
+        referrers API, so no referrers tag needs writing)."""
         url = self.base + f"manifests/{tag}"
         with self._send("PUT", url, {"Content-Type": media_type}, body) as response:
             self._ok(url, response, 201, push=True)
             said = response.headers.get("docker-content-digest", "")
+            subject = "oci-subject" in response.headers
         digest = digest_of(body)
         if said.startswith("sha256:") and said != digest:
             raise refuse("install.oci.push", f"PUT {url}: the registry stored {said}, not {digest}")
-        return digest
+        return digest, subject
 
     # --- HTTP and auth -----------------------------------------------------------
 

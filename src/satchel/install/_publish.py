@@ -7,11 +7,17 @@ packed by `satchel.install._oci_layout.pack` (layout (a), one ``tar+gzip`` layer
 by default; one layer per file with ``files=True``), the blobs are uploaded, then
 the manifest is put at the tag (default ``latest``). Credentials are Docker's, as
 for pulling.
+
+With `sign` (`satchel.install._oci_sign`), the manifest's digest is signed first (a
+signature that cannot be made pushes nothing), then the artifact is pushed, then
+the Sigstore bundle is attached to it as a referrer
+(`satchel.install._oci_signatures.attach`).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,8 +26,10 @@ from satchel._model import model
 from satchel.install._contents import scan_items
 from satchel.install._errors import refuse
 from satchel.install._installer import _plugin_name
-from satchel.install._oci import Registry
+from satchel.install._oci import Registry, digest_of
 from satchel.install._oci_layout import pack
+from satchel.install._oci_sign import Signed, Signing, sign_digest
+from satchel.install._oci_signatures import attach
 from satchel.install._settings import Settings
 from satchel.install._sources import Source, parse_source
 from satchel.skills._fields import name_problem
@@ -39,6 +47,8 @@ class Published:
     name: str
     layers: int
     size: int
+    signed: Signed | None = None
+    referrer: str | None = None
 
     @property
     def pinned(self) -> str:
@@ -55,6 +65,18 @@ class Published:
             "name": self.name,
             "layers": self.layers,
             "size": self.size,
+            "signature": self._signature(),
+        }
+
+    def _signature(self) -> dict[str, Any] | None:
+        if self.signed is None:
+            return None
+        return {
+            "signer": self.signed.signer,
+            "issuer": self.signed.issuer,
+            "digest": self.digest,
+            "referrer": self.referrer,
+            "log_index": self.signed.log_index,
         }
 
 
@@ -65,8 +87,10 @@ def publish(
     files: bool = False,
     settings: Settings | None = None,
     environ: Mapping[str, str] | None = None,
+    sign: Signing | None = None,
 ) -> Published:
-    """Push the skill or plugin at `path` to `target` (``oci://registry/repo[:tag]``)."""
+    """Push the skill or plugin at `path` to `target` (``oci://registry/repo[:tag]``),
+    signed when `sign` says how."""
     env = dict(os.environ if environ is None else environ)
     settings = settings or Settings.from_env(env)
     dest = target if isinstance(target, Source) else parse_source(target, settings=settings)
@@ -94,10 +118,17 @@ def publish(
     packed = pack(root, item.name, item.kind, item.description, files=files, limits=settings.limits)
     tag = dest.ref or "latest"
     host, _, repository = dest.location.partition("/")
+    signed = sign_digest(sign, digest_of(packed.manifest), dest.location) if sign else None
+    referrer = None
     with Registry(host, repository, settings, env, push=True) as registry:
         for blob in packed.blobs:
             registry.push_blob(blob)
         digest = registry.push_manifest(tag, packed.media_type, packed.manifest)
+        if signed is not None:
+            created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            size = len(packed.manifest)
+            referrer = attach(registry, digest, packed.media_type, size, signed.bundle, created)
     reference = Source("oci", dest.location, tag).spec()
     size = sum(len(b) for b in packed.blobs)
-    return Published(reference, digest, item.kind, item.name, len(packed.blobs) - 1, size)
+    count = len(packed.blobs) - 1
+    return Published(reference, digest, item.kind, item.name, count, size, signed, referrer)

@@ -66,7 +66,9 @@ class Settings:
     (``install.fetch.timeout``); `lock_wait` is how long an install waits for another
     one changing the same ``skills.lock`` (``install.lock.busy``).
     `sigstore_trust_root` is the ``trusted_root.json`` Sigstore signatures are checked
-    against (None: the production root the ``sigstore`` package ships; never fetched)."""
+    against (None: the production root the ``sigstore`` package ships; never fetched).
+    `signer_keys` are the public keys (PEM) whose signatures an ``oci://`` artifact
+    must carry when given (``install --key``)."""
 
     github_url: str = "https://github.com"
     github_api_url: str = "https://api.github.com"
@@ -80,6 +82,7 @@ class Settings:
     deadline: float = 600.0
     lock_wait: float = 60.0
     sigstore_trust_root: Path | None = None
+    signer_keys: tuple[bytes, ...] = field(default=(), repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
