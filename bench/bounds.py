@@ -34,7 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import satchel
-from satchel import frontmatter, truncate
+from satchel import truncate
+from satchel.foundations import frontmatter
 from satchel.hooks import compile_matcher
 from satchel.hooks._matchers import MAX_SUBJECT
 

@@ -80,9 +80,9 @@ from pathlib import Path
 import yaml
 
 import satchel
-from satchel._trust import store_path, trust
-from satchel.origin import NO_ORIGIN
+from satchel.foundations.origin import NO_ORIGIN
 from satchel.skills._cache import _fields, _rebuild, cache_dir
+from satchel.trust._trust import store_path, trust
 
 COLD_TARGET = 3.0  # satchel.load(cache=False) at most this many times the floor
 WARM_TARGET = 1.0  # satchel.load() with a warm discovery cache at most the floor

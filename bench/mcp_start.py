@@ -40,8 +40,8 @@ from pathlib import Path
 import anyio
 
 import satchel
-from satchel._trust import trust
 from satchel.runtime import McpSupervisor
+from satchel.trust._trust import trust
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples/workspace/.satchel/plugins/deploy-kit/bin/deploy-mcp"

@@ -19,7 +19,7 @@ first command), their output discarded:
 * each against ``python -c "import yaml"`` (target: at most 2x, on the medians);
 * for where the time goes, not against a target: ``python -c "import click,
   dataclasses"`` (the command line's toolkit and the models' machinery, which every verb
-  imports before any of satchel's code runs), ``python -c "import satchel._environment"``
+  imports before any of satchel's code runs), ``python -c "import satchel.assembly._environment"``
   (the modules ``load()`` imports, which every verb pays for) and ``satchel --help``
   (Python, click and the verb table, no verb imported).
 
@@ -93,7 +93,7 @@ FLOOR = ("floor: python -c 'pass'", ["-c", "pass"], False)
 YAML = ("python -c 'import yaml'", ["-c", "import yaml"], False)
 PARTS = (
     ("import click, dataclasses", ["-c", "import click, dataclasses"], False),
-    ("import load's modules", ["-c", "import satchel._environment"], False),
+    ("import load's modules", ["-c", "import satchel.assembly._environment"], False),
     ("satchel --help", ["-m", "satchel", "--help"], False),
 )
 VERBS = (

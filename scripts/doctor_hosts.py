@@ -1,6 +1,6 @@
 """Write the generated parts of docs/doctor-hosts.md: the report ``satchel doctor
 --hosts`` prints into a pipe for the bundled example machine (examples/machine), and the
-table of every ``hosts.`` finding code from `satchel.diagnostics.CODES`. Each sits
+table of every ``hosts.`` finding code from `satchel.core.diagnostics.CODES`. Each sits
 between its two marker comments; the rest of the page is written by hand. Run it after
 changing a check or a code:
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from satchel.cli import main as satchel
-from satchel.diagnostics import CODES
+from satchel.core.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "doctor-hosts.md"

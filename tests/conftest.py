@@ -14,7 +14,7 @@ import pytest
 from hypothesis import settings
 
 import satchel
-from satchel._trust import trust
+from satchel.trust._trust import trust
 from tests.support.checkout import examples_root, examples_written
 from tests.support.golden import UPDATE
 from tests.support.hypothesis_home import use_suite_home

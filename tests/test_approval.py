@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._approval import HeldBack, digests, hold_back
-from satchel._trust import STORE, Pins, read_trust, store_path, trust, untrust
 from satchel.runtime.hooks import HookRunner
+from satchel.trust._approval import HeldBack, digests, hold_back
+from satchel.trust._trust import STORE, Pins, read_trust, store_path, trust, untrust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.support import put
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._approval import digests
-from satchel._trust import trust
 from satchel.session import Session
+from satchel.trust._approval import digests
+from satchel.trust._trust import trust
 from tests.support import put
 
 

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from satchel._collector import collector_paused
+from satchel.core._collector import collector_paused
 
 
 @pytest.fixture(autouse=True)

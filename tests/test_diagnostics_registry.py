@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel.diagnostics import CODES, SEVERITIES, Entry, diagnostic, recast
+from satchel.core.diagnostics import CODES, SEVERITIES, Entry, diagnostic, recast
 
 
 def test_the_registry_cannot_be_changed():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.diagnostics import CODES
+from satchel.core.diagnostics import CODES
 from tests.support.checkout import copy_examples
 
 ROOT = Path(__file__).resolve().parent.parent

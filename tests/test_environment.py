@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 import satchel
-import satchel._environment as environment
-from satchel._environment import write_skills
+import satchel.assembly._environment as environment
+from satchel.assembly._environment import write_skills
 from tests.support import codes, write_skill
 
 
@@ -249,7 +249,7 @@ def test_the_collector_is_paused_while_the_files_are_read_and_left_as_it_was(
 ):
     import gc
 
-    import satchel._skillset as skillset
+    import satchel.assembly._skillset as skillset
 
     write_skill(skills_dirs["project"], "deploy")
     real, during = skillset.scan_root, []

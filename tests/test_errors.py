@@ -1,4 +1,4 @@
-"""satchel's public exceptions form one tree, drawn in `satchel.errors`."""
+"""satchel's public exceptions form one tree, drawn in `satchel.core.errors`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import inspect
 import pkgutil
 
 import satchel
-from satchel import errors
+from satchel.core import errors
 
 
 def _modules() -> list[str]:
@@ -25,7 +25,7 @@ def test_every_satchel_error_is_defined_in_the_errors_module():
             if inspect.isclass(value) and issubclass(value, errors.SatchelError):
                 found[value.__qualname__] = value.__module__
     assert sorted(found) == sorted(errors.__all__)
-    assert set(found.values()) == {"satchel.errors"}
+    assert set(found.values()) == {"satchel.core.errors"}
 
 
 def test_the_docstring_draws_every_exception_of_the_module():

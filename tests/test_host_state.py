@@ -1,6 +1,6 @@
 """Reading what other hosts keep for themselves: their MCP server files
 (`satchel.mcp._hosts`, through `host_servers`) and their settings
-(`satchel._host_settings`): bad input is reported and read as empty, a project's files
+(`satchel.foundations._host_settings`): bad input is reported and read as empty, a project's files
 count only when trusted, nothing is written."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from satchel._host_settings import (
+from satchel.core.layout import Layout
+from satchel.foundations._host_settings import (
     HostSettings,
     PluginEnablement,
     read_host_settings,
 )
 from satchel.hosts._gemini import GEMINI as gemini_host
 from satchel.hosts._mcp import CLAUDE_MCP, GEMINI_MCP, SATCHEL_MCP
-from satchel.layout import Layout
 from satchel.mcp import host_servers
 from tests.support import put
 
@@ -159,7 +159,7 @@ def test_satchels_own_table_never_reads_a_managed_file_and_keeps_a_bare_mcp_json
 
 
 def test_one_loads_state_files_are_parsed_once_and_a_broken_one_reported_once(tmp_path):
-    from satchel._host_files import StateFiles
+    from satchel.foundations._host_files import StateFiles
 
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
     put(good, json.dumps({"mcpServers": {"a": {}}, "disabledMcpServers": ["a"]}))

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from satchel._config import ignored_codes
-from satchel._ignore import ignored, kept, split_selectors, unknown_selectors
-from satchel.diagnostics import diagnostic
+from satchel.core._ignore import ignored, kept, split_selectors, unknown_selectors
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations._config import ignored_codes
 from tests.support import put
 
 

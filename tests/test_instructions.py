@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._instructions import InstructionFile, instruction_segments, load_instructions
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.kinds._instructions import InstructionFile, instruction_segments, load_instructions
 from satchel.session._model import ContextSegment
 from tests.support import put
 

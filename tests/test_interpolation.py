@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel._interpolation import find_commands, interpolate
+from satchel.foundations._interpolation import find_commands, interpolate
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Every JSON satchel reads is bounded in depth (`satchel._json.loads`, 64 levels): a
+"""Every JSON satchel reads is bounded in depth (`satchel.core._json.loads`, 64 levels): a
 100,000-deep array in a manifest, a hooks file, an .mcp.json, a lock file or the trust
 list is a diagnostic naming the limit, never a `RecursionError`."""
 
@@ -9,10 +9,10 @@ import json
 import pytest
 
 import satchel
-from satchel._json import MAX_DEPTH, TooDeep, loads, nesting, top_level
-from satchel._trust import read_trust, store_path
+from satchel.core._json import MAX_DEPTH, TooDeep, loads, nesting, top_level
 from satchel.install import InstallError
 from satchel.install._lock import read_lock
+from satchel.trust._trust import read_trust, store_path
 from tests.support import put
 
 DEEP = "[" * 100_000 + "]" * 100_000

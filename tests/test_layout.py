@@ -9,7 +9,7 @@ import pytest
 
 import satchel
 from satchel import Layout, RootSpec
-from satchel.layout import project_marker
+from satchel.core.layout import project_marker
 from tests.support import skill_md, write_skill
 
 

@@ -1,4 +1,4 @@
-"""Every package's public names are imported on first use (satchel._lazy), and each
+"""Every package's public names are imported on first use (satchel.core._lazy), and each
 package's ``if TYPE_CHECKING:`` imports, its lazy table and its __all__ agree."""
 
 from __future__ import annotations
@@ -101,21 +101,23 @@ def test_import_satchel_imports_nothing_but_its_lazy_table():
     loaded = _imported("import satchel")
     assert [m for m in loaded if m.startswith("satchel")] == [
         "satchel",
-        "satchel._lazy",
-        "satchel._version",
+        "satchel.core",  # a layer's package: its docstring, nothing more
+        "satchel.core._lazy",
+        "satchel.foundations",
+        "satchel.foundations._version",
     ]
 
 
 def test_load_imports_no_heavy_module():
     loaded = _imported("import satchel\nsatchel.load")
-    assert "satchel._environment" in loaded
+    assert "satchel.assembly._environment" in loaded
     assert [m for m in HEAVY if m in loaded or any(x.startswith(m + ".") for x in loaded)] == []
 
 
 def test_load_imports_the_host_profiles_only_when_one_is_named():
     plain = _imported("import satchel\nsatchel.load")
     named = _imported("import satchel.hosts\nsatchel.hosts.get('codex')")
-    table = ("satchel.hosts._profiles", "satchel.hosts._config", "satchel.listings")
+    table = ("satchel.hosts._profiles", "satchel.hosts._config", "satchel.assembly.listings")
     assert [m for m in plain if m.startswith(table)] == []
     assert "satchel.hosts._profiles" in named
 
@@ -150,7 +152,7 @@ def test_a_load_of_a_project_with_every_kind_imports_no_heavy_module(tmp_path):
     loaded = _imported(code)
     assert [m for m in HEAVY if m in loaded or any(x.startswith(m + ".") for x in loaded)] == []
     # PyYAML only for frontmatter the fast path cannot read; this tree's is plain
-    assert [m for m in loaded if m == "yaml" or m.startswith(("yaml.", "satchel._yaml"))] == []
+    assert [m for m in loaded if m == "yaml" or m.startswith(("yaml.", "satchel.core._yaml"))] == []
 
 
 # What the common verbs must not import (docs/performance.md, "Start-up"): the runtime
@@ -175,11 +177,11 @@ NOT_FOR_A_VERB = (
     "satchel.hosts._config",
     "satchel.hosts._profiles",
     "satchel.install",
-    "satchel.listings",
+    "satchel.assembly.listings",
     "satchel.mcp._sdk",
     "satchel.mcp._skills_client",
     "satchel.port",
-    "satchel.process._live",
+    "satchel.foundations.process._live",
     "satchel.runtime",
     "satchel.server",
     "subprocess",

@@ -1,4 +1,4 @@
-"""Skill listing overrides (`satchel._listing`): read from config.toml and Claude Code's
+"""Skill listing overrides (`satchel.index._listing`): read from config.toml and Claude Code's
 settings, given to load(), and what a session does with each state."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel.errors import UnknownSkill
+from satchel.core.errors import UnknownSkill
 from tests.support import put, session, write_skill
 
 

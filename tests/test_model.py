@@ -1,4 +1,4 @@
-"""`satchel._model.model`: a model behaves as ``@dataclass(frozen=True, slots=True)`` does.
+"""`satchel.core._model.model`: a model behaves as ``@dataclass(frozen=True, slots=True)`` does.
 
 The same sample classes are built twice, once under each decorator, each in a module of
 its own (so that both pickle and both show the same qualified names), and every outcome
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from satchel._model import model
+from satchel.core._model import model
 
 SAMPLES = '''
 from __future__ import annotations

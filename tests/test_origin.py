@@ -10,12 +10,12 @@ import pytest
 
 import satchel
 from satchel.agents import AgentType
-from satchel.commands import Command
+from satchel.foundations.origin import NO_ORIGIN, Origin, Trust
 from satchel.hooks import Hook
 from satchel.hooks._matchers import ALL
 from satchel.hooks._spec import HookSpec
+from satchel.kinds.commands import Command
 from satchel.mcp._spec import McpServer
-from satchel.origin import NO_ORIGIN, Origin, Trust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.support import put
 
@@ -94,7 +94,7 @@ def test_trust_and_origin_are_frozen_values():
 
 
 def test_origin_is_public_with_its_names_listed():
-    import satchel.origin as module
+    import satchel.foundations.origin as module
 
     assert sorted(module.__all__) == [
         "NO_ORIGIN",

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satchel.permissions import (
+from satchel.foundations.permissions import (
     MAX_RULE_LENGTH,
     TOOL_INPUT_KEYS,
     Rule,

@@ -1,4 +1,5 @@
-"""`satchel.precedence`: one winner per name, every loser reported, names folded one way."""
+"""`satchel.foundations.precedence`: one winner per name, every loser reported, names folded
+one way."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.precedence import (
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.precedence import (
     UNSEEN,
     Clash,
     Ladder,

@@ -1,4 +1,4 @@
-"""satchel.process: real subprocesses, from scripts written into tmp_path."""
+"""satchel.foundations.process: real subprocesses, from scripts written into tmp_path."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from satchel.diagnostics import diagnostic
-from satchel.process import (
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations.process import (
     DANGEROUS_ENV,
     KEEP_ENV,
     ProcessResult,

@@ -9,7 +9,7 @@ import pytest
 
 import satchel
 from satchel import Skill
-from satchel._ranking import bm25_scores, rank, tokenize
+from satchel.hosts._ranking import bm25_scores, rank, tokenize
 
 
 def skill(name: str, description: str, when: str | None = None) -> Skill:

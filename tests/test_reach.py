@@ -1,4 +1,4 @@
-"""`satchel._reach`: which files a hook's command can run, read without running it."""
+"""`satchel.trust._reach`: which files a hook's command can run, read without running it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel._reach import argv_reach, shell_reach
+from satchel.trust._reach import argv_reach, shell_reach
 from tests.support import put
 
 

@@ -22,7 +22,7 @@ def test_the_reference_page_is_up_to_date():
 def test_the_page_has_a_section_for_satchel_and_each_public_module_with_all():
     text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
     assert "\n## `satchel`\n" in text
-    assert "\n## `satchel.errors`\n" in text
+    assert "\n## `satchel.core.errors`\n" in text
     assert "\n## `satchel.__main__`" not in text
     assert "- `load(cwd: str | os.PathLike[str] | None = None, *, layout: " in text
 

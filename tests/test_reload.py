@@ -83,7 +83,7 @@ def test_a_plugin_gets_a_data_directory_that_loading_does_not_create(layout, pro
 
 
 def test_compare_reads_two_inventories_not_environments(layout, project):
-    from satchel._changes import Change, Changes, Inventory, compare
+    from satchel.trust._changes import Change, Changes, Inventory, compare
 
     skill = satchel.define_skill("alpha", "First.", "A.")
     empty = Inventory({}, {}, {}, {}, {}, {}, {})

@@ -8,7 +8,7 @@ import pytest
 
 import satchel
 from satchel import Skill, render_index
-from satchel._render import FORMATS, listing_description
+from satchel.index._render import FORMATS, listing_description
 from tests.support import check_golden
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from satchel import Skill, build_index, render_index
-from satchel._budget import MARKER, Budget, shorten
-from satchel.tokens import approx_tokens
+from satchel.foundations.tokens import approx_tokens
+from satchel.index._budget import MARKER, Budget, shorten
 from tests.support import check_golden
 
 WORDS = "reads the ledger, checks each refund against the policy and drafts the reply"

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import satchel.resources._listing as listing
-import satchel.resources._walk as walk
-from satchel.errors import ResourceError
-from satchel.resources import (
+import satchel.kinds.resources._listing as listing
+import satchel.kinds.resources._walk as walk
+from satchel.core.errors import ResourceError
+from satchel.kinds.resources import (
     MAX_RESOURCE,
     Resource,
     check_relative,
@@ -817,8 +817,8 @@ def test_list_resources_of_a_missing_directory(tmp_path):
 AUDIT_CHILD = r"""
 import json, os, sys
 from pathlib import Path
-from satchel.errors import ResourceError
-from satchel.resources import list_resources, read_resource
+from satchel.core.errors import ResourceError
+from satchel.kinds.resources import list_resources, read_resource
 
 root, cases = Path(sys.argv[1]), json.loads(sys.argv[2])
 events, on = [], [False]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.process._live import LiveGroups
+from satchel.foundations.process._live import LiveGroups
 from tests.hooks.support import hooks_toml, write_hooks
 from tests.mcp.supervisor_support import group_gone
 from tests.support import put

@@ -1,4 +1,4 @@
-"""Every TOML satchel reads is bounded in depth (`satchel._toml.loads`, 64 levels): a
+"""Every TOML satchel reads is bounded in depth (`satchel.core._toml.loads`, 64 levels): a
 policy.toml, config.toml or hooks.toml nested thousands deep, by brackets, inline
 tables or dotted keys, is a diagnostic naming the limit, never a `RecursionError`."""
 
@@ -9,8 +9,8 @@ import json
 import pytest
 
 import satchel
-from satchel import _toml
 from satchel.cli import main
+from satchel.core import _toml
 from tests.support import put
 
 N = 2_000

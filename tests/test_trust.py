@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._trust import (
+from satchel.foundations.origin import Trust
+from satchel.plugins._detect import NATIVE_SCHEMA
+from satchel.session import Session
+from satchel.trust._trust import (
     STORE,
     Pins,
     TrustDecision,
@@ -22,9 +25,6 @@ from satchel._trust import (
     trust,
     untrust,
 )
-from satchel.origin import Trust
-from satchel.plugins._detect import NATIVE_SCHEMA
-from satchel.session import Session
 from tests.support import put, skill_md, write_skill
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._environment import LoadOverrides, Options
+from satchel.assembly._environment import LoadOverrides, Options
 from satchel.session._options import SessionOptions, SessionOverrides
 
 # The cache of the checkout's own `mypy` run (scripts/test runs it before pytest).

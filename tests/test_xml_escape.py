@@ -1,4 +1,4 @@
-"""satchel._xml escapes exactly as xml.sax.saxutils does, which it replaces."""
+"""satchel.core._xml escapes exactly as xml.sax.saxutils does, which it replaces."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr as sax_quoteattr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel._xml import escape, quoteattr
+from satchel.core._xml import escape, quoteattr
 
 MARKUP = st.text(alphabet=st.sampled_from("&<>\"'\n\r\t a;#é\u2028"), max_size=12) | st.text()
 

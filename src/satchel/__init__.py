@@ -8,12 +8,11 @@ for d in env.diagnostics: ...             # what was wrong, never an exception
 
 import typing as _typing
 
-from satchel._version import __version__
+from satchel.foundations._version import __version__
 
 if _typing.TYPE_CHECKING:
-    from satchel._authoring import define_skill, render_skill_md, write_skill
-    from satchel._budget import Budget
-    from satchel._environment import (
+    from satchel.agents import AgentSet, AgentType
+    from satchel.assembly._environment import (
         Environment,
         LoadOverrides,
         Options,
@@ -23,13 +22,8 @@ if _typing.TYPE_CHECKING:
         load,
         write_skills,
     )
-    from satchel._instructions import InstructionFile
-    from satchel._ranking import rank_skills
-    from satchel._render import Index, IndexEntry, build_index, render_index
-    from satchel.agents import AgentSet, AgentType
-    from satchel.commands import Command, CommandSet
-    from satchel.diagnostics import CODES, Diagnostic
-    from satchel.errors import (
+    from satchel.core.diagnostics import CODES, Diagnostic
+    from satchel.core.errors import (
         Collision,
         CommandBodyError,
         ForkFailed,
@@ -52,7 +46,20 @@ if _typing.TYPE_CHECKING:
         UnknownOutputStyle,
         UnknownSkill,
     )
-    from satchel.layout import Layout, Root, RootSpec, WalkBounds, default_roots, find_project_root
+    from satchel.core.layout import (
+        Layout,
+        Root,
+        RootSpec,
+        WalkBounds,
+        default_roots,
+        find_project_root,
+    )
+    from satchel.foundations.tokens import approx_tokens, token_bill, truncate
+    from satchel.hosts._ranking import rank_skills
+    from satchel.index._budget import Budget
+    from satchel.index._render import Index, IndexEntry, build_index, render_index
+    from satchel.kinds._instructions import InstructionFile
+    from satchel.kinds.commands import Command, CommandSet
     from satchel.plugins import Plugin, PluginSet
     from satchel.session import (
         ContextSegment,
@@ -63,20 +70,20 @@ if _typing.TYPE_CHECKING:
         Tool,
         ToolResult,
     )
+    from satchel.skills._authoring import define_skill, render_skill_md, write_skill
     from satchel.skills._model import Skill
     from satchel.skills._read import parse_skill
-    from satchel.tokens import approx_tokens, token_bill, truncate
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,
         {
             "satchel.agents": ("AgentSet", "AgentType"),
-            "satchel._authoring": ("define_skill", "render_skill_md", "write_skill"),
-            "satchel.commands": ("Command", "CommandSet"),
-            "satchel.diagnostics": ("CODES", "Diagnostic"),
-            "satchel._environment": (
+            "satchel.skills._authoring": ("define_skill", "render_skill_md", "write_skill"),
+            "satchel.kinds.commands": ("Command", "CommandSet"),
+            "satchel.core.diagnostics": ("CODES", "Diagnostic"),
+            "satchel.assembly._environment": (
                 "Environment",
                 "LoadOverrides",
                 "Options",
@@ -86,7 +93,7 @@ else:
                 "load",
                 "write_skills",
             ),
-            "satchel.errors": (
+            "satchel.core.errors": (
                 "Collision",
                 "CommandBodyError",
                 "ForkFailed",
@@ -109,8 +116,8 @@ else:
                 "UnknownOutputStyle",
                 "UnknownSkill",
             ),
-            "satchel._instructions": ("InstructionFile",),
-            "satchel.layout": (
+            "satchel.kinds._instructions": ("InstructionFile",),
+            "satchel.core.layout": (
                 "Layout",
                 "Root",
                 "RootSpec",
@@ -119,9 +126,9 @@ else:
                 "find_project_root",
             ),
             "satchel.plugins": ("Plugin", "PluginSet"),
-            "satchel._budget": ("Budget",),
-            "satchel._render": ("Index", "IndexEntry", "build_index", "render_index"),
-            "satchel._ranking": ("rank_skills",),
+            "satchel.index._budget": ("Budget",),
+            "satchel.index._render": ("Index", "IndexEntry", "build_index", "render_index"),
+            "satchel.hosts._ranking": ("rank_skills",),
             "satchel.session": (
                 "ContextSegment",
                 "Session",
@@ -133,7 +140,7 @@ else:
             ),
             "satchel.skills._model": ("Skill",),
             "satchel.skills._read": ("parse_skill",),
-            "satchel.tokens": ("approx_tokens", "token_bill", "truncate"),
+            "satchel.foundations.tokens": ("approx_tokens", "token_bill", "truncate"),
         },
     )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from satchel.agents import AgentType, config_agents, load_bundle, parse_bundle
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from tests.support import codes
 
 BUNDLE = """\

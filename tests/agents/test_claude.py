@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from satchel.agents import AgentType, parse_claude
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from tests.agents.conftest import claude_text
 from tests.support import codes
 

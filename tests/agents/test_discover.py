@@ -11,8 +11,8 @@ import pytest
 
 import satchel
 from satchel.agents import AgentType, load_agents, scan_agent_dir
-from satchel.layout import WalkBounds
-from satchel.origin import Origin
+from satchel.core.layout import WalkBounds
+from satchel.foundations.origin import Origin
 from tests.agents.conftest import VIBE_OK, claude_text
 from tests.support import codes, put
 

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from satchel.agents import parse_claude
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from satchel.plugins import read_plugin
 from tests.agents.shapes import RUN_ON, SHAPES, UNREADABLE, agent_text, write_plugin
 from tests.tools import claude_validate

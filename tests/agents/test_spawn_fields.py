@@ -9,7 +9,7 @@ import pytest
 
 import satchel
 from satchel.agents import SpawnSpec, parse_claude
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from satchel.plugins import read_plugin
 from tests.support import put, write_skill
 from tests.tools import claude_validate

@@ -21,7 +21,7 @@ from satchel.agents import (
     parse_vibe,
     scan_agent_dir,
 )
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from tests.agents.conftest import claude_text
 from tests.support import put
 

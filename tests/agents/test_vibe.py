@@ -14,7 +14,7 @@ from satchel.agents import (
     scan_agent_dir,
     vibe_agent,
 )
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
 from tests.agents.conftest import VIBE_OK
 from tests.support import codes
 

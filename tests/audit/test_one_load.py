@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._approval import digests
-from satchel._environment import _Builder
-from satchel._trust import trust
+from satchel.assembly._environment import _Builder
 from satchel.audit import Report, audit_path
+from satchel.trust._approval import digests
+from satchel.trust._trust import trust
 from tests.support import put
 from tests.support.golden import check_golden
 

@@ -264,7 +264,7 @@ REJECTED: tuple[Rejected, ...] = (
         "Y06-tab-before-first-key", "tabs", fm("\tname: tabs\ndescription: d\n"),
         "frontmatter.yaml.syntax", ("cannot start any token", "(line 2, column 1)"), 2,
     ),
-    # Y08: the fence grammar of satchel.frontmatter.
+    # Y08: the fence grammar of satchel.foundations.frontmatter.
     Rejected(
         "Y08-no-closing-fence", "fence", b"---\nname: fence\ndescription: d\n\n# Body\n",
         "frontmatter.unterminated", UNTERMINATED, 1,

@@ -18,7 +18,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from satchel._trust import trust
+from satchel.trust._trust import trust
 from tests.hooks.support import claude_plugin, hooks_toml, write_hooks
 from tests.install.support import Entry, bare, git, git_repo, head, make_tar, make_zip
 from tests.support import put, skill_md, write_skill

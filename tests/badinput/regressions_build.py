@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 
-from satchel._trust import trust
 from satchel.install import install_from_spec
+from satchel.trust._trust import trust
 from tests.hooks.support import hooks_toml, write_hooks
 from tests.support import put, skill_md
 

@@ -512,7 +512,8 @@ def _import_mcp() -> None:
     for name in (
         "mcp.server.transport_security", "mcp.client.session", "satchel.server._http",
         "satchel.runtime.mcp._supervisor", "satchel.mcp._transports",
-        "satchel.runtime.mcp._blocking", "satchel.runtime.mcp._listing", "satchel.process._spawn",
+        "satchel.runtime.mcp._blocking", "satchel.runtime.mcp._listing",
+        "satchel.foundations.process._spawn",
     ):  # fmt: skip
         with contextlib.suppress(ImportError):
             importlib.import_module(name)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from satchel import CODES
-from satchel._text import escape
+from satchel.core._text import escape
 
 from .build import SIBLING, is_control, make_tree, reversed_listing, snapshot, write_sibling
 from .cases import CASES, Case

@@ -33,8 +33,8 @@ from typing import Any
 import pytest
 
 from satchel import CODES
-from satchel._text import escape
 from satchel.cli._exit import BUG
+from satchel.core._text import escape
 
 from .build import SIBLING, Tree, is_control, make_tree, reversed_listing, snapshot, write_sibling
 from .corpus import CORPUS, REGRESSION_IDS, THREAT_MODEL_IDS, W01_GOOD, W01_HOSTS, Entry, outcome

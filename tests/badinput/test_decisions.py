@@ -8,10 +8,10 @@ import json
 import os
 
 import satchel
-from satchel._trust import trust
 from satchel.plugins import RESERVED_NAMESPACES
 from satchel.runtime.hooks import HookRunner
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.hooks.support import hooks_toml, pre_tool, reply, write_hooks
 from tests.support import put, skill_md, write_skill
 

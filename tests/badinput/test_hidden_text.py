@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel._text import escape, hidden_characters
+from satchel.core._text import escape, hidden_characters
 from tests.support import write_skill
 
 from .build import is_control

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from satchel._text import escape
+from satchel.core._text import escape
 from satchel.session import Session
 from tests.support import put
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel import frontmatter
+from satchel.foundations import frontmatter
 from tests.support import codes, skill_md, write_skill
 
 from .build import INSTRUCTIONS, SIBLING, about, only, write_sibling

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.checkup import HostFinding, MachineReport, check_hosts
+from satchel.reports.checkup import HostFinding, MachineReport, check_hosts
 from tests.hostloop.hookprobe import probe
 from tests.hostloop.hosts import GEMINI_SETTINGS, Turn, run_claude, run_codex, run_gemini
 from tests.hostloop.model import Text
@@ -192,7 +192,7 @@ def _codex_config(home: Path, command: str, stop: str | None = None, off: str | 
     (tests/hosts/test_codex_state_loop.py compares them with Codex's own)."""
     import tomllib
 
-    from satchel._host_state import HostConfig
+    from satchel.foundations._host_state import HostConfig
     from satchel.hooks._host_hooks import host_hooks
     from satchel.hosts._codex import CODEX_STATE
 

@@ -86,7 +86,7 @@ def test_the_docs_page_shows_this_report_and_every_hosts_code(in_examples: Path)
 
 
 def test_the_codes_table_has_a_row_per_hosts_code():
-    from satchel.diagnostics import CODES
+    from satchel.core.diagnostics import CODES
 
     table = SCRIPT["codes_table"]()
     ours = sorted(c for c in CODES if c.startswith("hosts."))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from satchel.checkup import MachineReport
+from satchel.reports.checkup import MachineReport
 from tests.checkup.machine_hooks import findings_of, paths, ran, report
 from tests.hostloop.hosts import Turn
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from satchel.checkup import MachineReport, check_hosts
-from satchel.checkup._hooks import hook_findings
-from satchel.checkup._loaded import load_findings
-from satchel.checkup._machine import read_machine
+from satchel.reports.checkup import MachineReport, check_hosts
+from satchel.reports.checkup._hooks import hook_findings
+from satchel.reports.checkup._loaded import load_findings
+from satchel.reports.checkup._machine import read_machine
 from tests.checkup.machine_hooks import command, findings_of, paths, ran, report
 from tests.hostloop.hookprobe import logged
 
@@ -143,8 +143,8 @@ def test_codex_skips_the_hook_it_never_trusted_and_the_finding_says_how_to_trust
 
 def test_the_report_quotes_codexs_hook_keys_as_codex_writes_them(machine: Any):
     base, found = machine
-    from satchel.checkup._sarif import to_sarif
     from satchel.cli._doctor_hosts import _as_diagnostics
+    from satchel.reports.checkup._sarif import to_sarif
 
     hooks = paths(base)["home"] / ".codex/hooks.json"
     stop, start = f"'{hooks}:stop:0:0'", f"'{hooks}:session_start:0:0'"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from satchel.checkup import HostReport, MachineReport, check_hosts
+from satchel.reports.checkup import HostReport, MachineReport, check_hosts
 from tests.hosts.trees import git_repo
 from tests.support import put
 from tests.tools import codex, codex_prompt_text

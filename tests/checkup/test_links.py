@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from satchel.checkup import MachineReport, check_hosts
-from satchel.checkup._links import link_findings
+from satchel.reports.checkup import MachineReport, check_hosts
+from satchel.reports.checkup._links import link_findings
 from tests.tools import GEMINI_SETTINGS, codex_skills, gemini_skills, gemini_view
 
 HOSTS = ("claude-code", "codex", "gemini")

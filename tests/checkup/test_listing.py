@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from satchel.checkup import MachineReport, check_hosts
 from satchel.cli import main
+from satchel.reports.checkup import MachineReport, check_hosts
 from tests.hostloop.claude_listing import HEADER, listing, write_settings
 from tests.hostloop.hosts import run_claude
 from tests.hostloop.model import Text

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from satchel.checkup import MachineReport, check_hosts
+from satchel.reports.checkup import MachineReport, check_hosts
 from tests.tools import CALL, GEMINI_SETTINGS
 
 HOSTS = ("claude-code", "codex", "gemini")

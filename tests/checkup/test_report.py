@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from satchel.cli import main
-from satchel.diagnostics import CODES
+from satchel.core.diagnostics import CODES
 from tests.support import check_golden, put
 
 from .machine import HOSTS, Built, built, copy_of
@@ -220,8 +220,8 @@ def test_fail_on_exits_1_when_a_finding_is_at_that_severity_or_above(doctor):
 
 
 def test_a_message_names_the_project_s_and_home_s_files_as_the_report_does(tmp_path: Path):
-    from satchel.checkup._machine import said
-    from satchel.layout import Layout
+    from satchel.core.layout import Layout
+    from satchel.reports.checkup._machine import said
 
     home = tmp_path / "u"
     project = home / "proj"
@@ -314,9 +314,9 @@ def test_found_by_expands_templates_as_every_host_file_does(tmp_path: Path):
     """{cwd} and {config} too, and an unknown {name} left as written (no KeyError)."""
     from dataclasses import replace
 
-    from satchel.checkup._machine import found_by
+    from satchel.core.layout import Layout
     from satchel.hosts import PROFILES
-    from satchel.layout import Layout
+    from satchel.reports.checkup._machine import found_by
 
     project, cwd = tmp_path / "p", tmp_path / "p/sub"
     for folder in (cwd / ".x", project / "{other}"):
@@ -340,7 +340,7 @@ def test_a_working_folder_outside_the_project_is_not_read(machine: Built, tmp_pa
     project's root: the folder's own host files (which a host run there would read)
     are not opened, and the report says so; Python's audit hook sees every open."""
     global OPENED
-    from satchel.checkup import check_hosts
+    from satchel.reports.checkup import check_hosts
 
     elsewhere = tmp_path / "elsewhere"
     for name, text in (

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from satchel import Budget, Layout, Session, load
-from satchel._render import FORMATS
+from satchel.index._render import FORMATS
 from satchel.session._discovery import search_line
 from satchel.session._options import SessionOptions
 from tests.support import write_skill

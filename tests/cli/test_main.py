@@ -201,7 +201,13 @@ ENTRIES = {
 @pytest.mark.parametrize("entry", sorted(ENTRIES))
 @pytest.mark.parametrize(
     "module",
-    ["satchel.cli", "click", "satchel.cli._exit", "satchel.cli.listing", "satchel._environment"],
+    [
+        "satchel.cli",
+        "click",
+        "satchel.cli._exit",
+        "satchel.cli.listing",
+        "satchel.assembly._environment",
+    ],
 )
 def test_ctrl_c_while_loading_exits_130_with_one_line(tmp_path, entry, module):
     import signal

@@ -68,7 +68,7 @@ def test_mcp_list_says_what_trust_holds_back_from_its_one_load(
 ):
     """The project's config and its plugins' servers, read by the load the verb makes
     (held back, `McpServerSet.held`), not by a second load as if trusted."""
-    from satchel._environment import _Builder
+    from satchel.assembly._environment import _Builder
 
     root = project / ".satchel" / "plugins" / "lens"
     (root / ".claude-plugin").mkdir(parents=True)

@@ -15,9 +15,9 @@ from mcp.client.stdio import StdioServerParameters
 
 import satchel
 from mcp import Client
+from satchel.assembly.listings._listing_codex import render_codex_listing
 from satchel.cli._workspace import environment
 from satchel.hosts import PROFILES
-from satchel.listings._listing_codex import render_codex_listing
 from satchel.server._serve import SkillServer
 from tests.support import write_skill
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from satchel._trust import trust
-from satchel.layout import Layout
+from satchel.core.layout import Layout
 from satchel.plugins import read_plugin
+from satchel.trust._trust import trust
 from tests.support import put, skill_md, write_skill
 from tests.support.checkout import CHECKOUT
 

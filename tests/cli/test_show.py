@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from satchel.tokens import DEFAULT_BODY_TOKENS
+from satchel.foundations.tokens import DEFAULT_BODY_TOKENS
 from tests.support import write_skill
 
 from .support import EXAMPLE, WORKSPACE, check_golden

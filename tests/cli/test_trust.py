@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from satchel._trust import STORE, store_path
-from satchel.layout import Layout
+from satchel.core.layout import Layout
+from satchel.trust._trust import STORE, store_path
 from tests.support import put, write_skill
 
 from .support import WHERE, WORKSPACE

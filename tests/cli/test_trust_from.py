@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import satchel
-from satchel._trust import read_trust
-from satchel.layout import Layout
+from satchel.core.layout import Layout
+from satchel.trust._trust import read_trust
 from tests.support import put
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.commands import expand_arguments, split_arguments
+from satchel.kinds.commands import expand_arguments, split_arguments
 
 
 @pytest.mark.parametrize(

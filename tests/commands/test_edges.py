@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import satchel
-from satchel.commands import (
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import (
     Command,
     CommandBodyError,
     command_line,
@@ -21,7 +22,6 @@ from satchel.commands import (
     scan_commands,
     split_arguments,
 )
-from satchel.origin import Origin
 from tests.support import put, session
 
 # -- commands: where files may live ------------------------------------------------------

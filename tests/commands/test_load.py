@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import satchel.commands._discover as discover
+import satchel.kinds.commands._discover as discover
 from satchel import Root
-from satchel.commands import Command, load_commands, scan_commands
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import Command, load_commands, scan_commands
 from tests.commands.helpers import fm, found
 from tests.support import codes, put
 

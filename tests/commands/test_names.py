@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from satchel import Layout, Root
-from satchel.commands import load_commands, scan_commands
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import load_commands, scan_commands
 from tests.commands.helpers import fm, found
 from tests.support import put
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from satchel.commands import MAX_COMMAND_FILE, Command, CommandBodyError, read_command
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import MAX_COMMAND_FILE, Command, CommandBodyError, read_command
 from tests.commands.helpers import fm, found
 from tests.support import codes, put
 

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.commands import CONTEXT_ID, HEAD, Command, load_commands, render_commands, wrap_command
-from satchel.commands._render import command_line
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import (
+    CONTEXT_ID,
+    HEAD,
+    Command,
+    load_commands,
+    render_commands,
+    wrap_command,
+)
+from satchel.kinds.commands._render import command_line
 from tests.commands.helpers import fm
 from tests.support import check_golden, put
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from satchel._trust import trust
 from satchel.hosts import PROFILES
+from satchel.trust._trust import trust
 from tests.support import write_skill
 
 

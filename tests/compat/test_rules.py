@@ -373,6 +373,6 @@ def test_a_warning_that_leaves_an_item_out_is_a_drop(tmp_path):
 def test_every_refusing_code_is_a_registered_warning():
     """The codes compat takes as refusals whatever their severity are real codes."""
     from satchel.compat._rules import REFUSALS
-    from satchel.diagnostics import CODES
+    from satchel.core.diagnostics import CODES
 
     assert sorted(c for c in REFUSALS if c not in CODES) == []

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satchel import _fastyaml
-from satchel._yaml import YamlProblem, compose_checked
+from satchel.core import _fastyaml
+from satchel.core._yaml import YamlProblem, compose_checked
 
 KEYS = st.sampled_from(
     ["name", "description", "license", "version", "a.b", "x_y", "yes", "on", "1"]

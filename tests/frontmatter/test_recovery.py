@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel import frontmatter
+from satchel.foundations import frontmatter
 from tests.support import codes
 
 KEYS = frozenset(("name", "description", "model", "color", "tools"))

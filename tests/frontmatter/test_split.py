@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel import frontmatter
+from satchel.foundations import frontmatter
 from tests.support import codes
 
 VALID = b"---\nname: pdf\ndescription: Extract text.\n---\n\n# PDF\n\nStep one.\n"

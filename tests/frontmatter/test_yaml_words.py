@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from satchel import frontmatter
 from satchel.agents import parse_claude
-from satchel.commands import read_command
+from satchel.foundations import frontmatter
+from satchel.kinds.commands import read_command
 from satchel.skills import parse_skill
 from tests.support import put
 

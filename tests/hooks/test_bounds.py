@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel.process import ProcessResult
+from satchel.foundations.process import ProcessResult
 from satchel.runtime.hooks import MAX_TIMEOUT, HookRunner
 from tests.support import codes
 

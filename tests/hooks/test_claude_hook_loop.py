@@ -28,10 +28,10 @@ import pytest
 
 import satchel
 from satchel import Session
-from satchel._trust import trust
 from satchel.compat import compat
 from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._payload import CLAUDE_CODE, PayloadContext, claude_transcript_path
+from satchel.trust._trust import trust
 from tests.hostloop.held import run_claude_held
 from tests.hostloop.hosts import Turn, run_claude
 from tests.hostloop.model import Call

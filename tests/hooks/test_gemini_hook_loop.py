@@ -33,11 +33,11 @@ from typing import Any
 import pytest
 
 import satchel
+from satchel.foundations.origin import Origin
 from satchel.hooks import Outcome
 from satchel.hooks._load import compile_hooks
 from satchel.hooks._parse import parse_gemini_hooks
 from satchel.hosts import PROFILES
-from satchel.origin import Origin
 from satchel.runtime.hooks import HookRunner, context_text, refusal_text
 from satchel.runtime.hooks._answers import REFUSALS_STAND
 from satchel.runtime.hooks._payload import PayloadContext, new_id, transcript_path

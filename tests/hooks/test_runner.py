@@ -10,9 +10,9 @@ import json
 import pytest
 
 import satchel
-from satchel._trust import trust
 from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._payload import dialect_for
+from satchel.trust._trust import trust
 from tests.support import codes
 
 from .support import (

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 import satchel
-from satchel import hosts, listings
-from satchel._instructions import InstructionFile, load_instructions
+from satchel import hosts
+from satchel.assembly import listings
+from satchel.kinds._instructions import InstructionFile, load_instructions
 from tests.hostloop.project_runs import RUNS, UNICODE_AGENT, ran
 from tests.hostloop.show import Seen, seen
 

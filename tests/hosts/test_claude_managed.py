@@ -21,7 +21,7 @@ import pytest
 
 import satchel
 from satchel import hosts
-from satchel._claude_managed import ENV_DIR, read_claude_managed
+from satchel.foundations._claude_managed import ENV_DIR, read_claude_managed
 from tests.support import put
 
 LISTING = "The following skills are available for use with the Skill tool:\n\n"

@@ -130,7 +130,7 @@ def listing_of(items: list[dict[str, object]]) -> str:
 def satchel_listing(cwd: Path, home: Path, window: int, usage: bool) -> str:
     """satchel's listing for `cwd` under the ``codex`` profile: every copy of a name."""
     from satchel import hosts, load  # type: ignore[attr-defined]
-    from satchel.listings._listing_codex import render_codex_listing
+    from satchel.assembly.listings._listing_codex import render_codex_listing
 
     env = load(layout=hosts.get("codex").layout(cwd, home=home, env={}), host="codex")
     skills = [*env.skills.values(), *(s.loser for s in env.shadowed)]
@@ -141,7 +141,7 @@ def styled_listing(cwd: Path, home: Path, model: str | None) -> str:
     """The index satchel builds under the ``codex`` profile for `model` (its listing
     style, as ``satchel index --host codex`` and a session under Codex build it)."""
     from satchel import hosts, load  # type: ignore[attr-defined]
-    from satchel.listings._listing import host_listing
+    from satchel.assembly.listings._listing import host_listing
 
     codex = hosts.get("codex")
     env = load(layout=codex.layout(cwd, home=home, env={}), host="codex", model=model)
@@ -245,7 +245,7 @@ def test_codex_budget_is_two_percent_of_the_models_window(seen: dict[str, Seen])
 
 
 def test_a_model_codex_does_not_know_gets_a_272000_token_window(seen: dict[str, Seen]):
-    from satchel.listings._listing_codex import codex_model
+    from satchel.assembly.listings._listing_codex import codex_model
 
     assert codex_model("my-own-model") == (272_000, False)
     unknown = seen["unknown-model"].codex

@@ -499,7 +499,7 @@ def test_codex_keys_hashes_and_trusts_each_hook(ran: Any):
 
 
 def test_satchel_keys_and_hashes_each_hook_as_codex_does(ran: Any):
-    from satchel._host_state import host_config
+    from satchel.foundations._host_state import host_config
     from satchel.hooks._host_hooks import host_hooks, plugin_hook_file
     from satchel.hosts._codex import CODEX_STATE
 

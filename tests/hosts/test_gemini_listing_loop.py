@@ -150,7 +150,7 @@ class Seen:
 def styled(env: Any, model: str | None) -> str:
     """The index satchel builds under the ``gemini`` profile for `model` (its listing
     style, as ``satchel index --host gemini`` and a session under Gemini CLI build it)."""
-    from satchel.listings._listing import host_listing
+    from satchel.assembly.listings._listing import host_listing
 
     found = host_listing(
         env.host,
@@ -168,7 +168,7 @@ def styled(env: Any, model: str | None) -> str:
 def seen(gemini: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Seen]:
     """Every scenario through one Gemini CLI turn and satchel's renderer."""
     from satchel import hosts, load  # type: ignore[attr-defined]
-    from satchel.listings._listing_gemini import (
+    from satchel.assembly.listings._listing_gemini import (
         gemini_groups,
         gemini_modern,
         gemini_order,
@@ -246,7 +246,7 @@ def test_the_gemini_profiles_index_is_the_listing_gemini_cli_shows_but_its_own_s
 def test_satchel_writes_the_activate_skill_tool_gemini_cli_offers(
     seen: dict[str, Seen], name: str
 ) -> None:
-    from satchel.listings._listing_gemini import gemini_activate_description
+    from satchel.assembly.listings._listing_gemini import gemini_activate_description
 
     hint = re.compile(r" \(Available: (.*?)\)\.")
     ours = gemini_activate_description(seen[name].names)

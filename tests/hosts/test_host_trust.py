@@ -9,7 +9,7 @@ import pytest
 
 import satchel
 from satchel import hosts
-from satchel._host_trust import gemini_trusts
+from satchel.hosts._trust import gemini_trusts
 from tests.support import put, skill_md, write_skill
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from satchel import Skill, hosts
-from satchel._budget import Budget
-from satchel._listing import ListingSettings
-from satchel._render import DEFAULT_BUDGET, build_index
+from satchel.index._budget import Budget
+from satchel.index._listing import ListingSettings
+from satchel.index._render import DEFAULT_BUDGET, build_index
 
 
 def test_claude_code_gets_one_percent_of_its_default_models_window_at_three_chars_a_token():

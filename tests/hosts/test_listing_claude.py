@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import satchel
-import satchel._listing
-from satchel._budget import Budget, percent
-from satchel._listing import ListingSettings, claude_settings, read_listing, read_usage
+import satchel.index._listing
+from satchel.assembly.listings._listing import host_listing, renderer
+from satchel.assembly.listings._listing_claude import HEADER, clean, cut, width
 from satchel.compat._budget import budget
-from satchel.listings._listing import host_listing, renderer
-from satchel.listings._listing_claude import HEADER, clean, cut, width
+from satchel.index._budget import Budget, percent
+from satchel.index._listing import ListingSettings, claude_settings, read_listing, read_usage
 from tests.support import put
 
 
@@ -140,13 +140,13 @@ def test_a_load_reads_the_usage_only_when_a_listing_asks(layout, home, monkeypat
     put(home / ".claude.json", json.dumps({"skillUsage": {"a": {"usageCount": 2,
         "lastUsedAt": 1_000_000_000_000}}}))  # fmt: skip
     read: list[Path] = []
-    real = satchel._listing.read_usage
+    real = satchel.index._listing.read_usage
 
     def counted(where: Path, now: float | None = None) -> Mapping[str, float]:
         read.append(where)
         return real(where, now)
 
-    monkeypatch.setattr(satchel._listing, "read_usage", counted)
+    monkeypatch.setattr(satchel.index._listing, "read_usage", counted)
     env = satchel.load(layout=layout, host="claude-code", cache=False)
     assert read == []
     assert set(env.listing.usage) == {"a"} and "a" in env.listing.usage

@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 
 from satchel import Skill
-from satchel.listings._listing_codex import codex_budget, codex_model, render_codex_listing
-from satchel.listings._listing_gemini import gemini_groups, gemini_modern, render_gemini_listing
-from satchel.origin import Origin
+from satchel.assembly.listings._listing_codex import codex_budget, codex_model, render_codex_listing
+from satchel.assembly.listings._listing_gemini import (
+    gemini_groups,
+    gemini_modern,
+    render_gemini_listing,
+)
+from satchel.foundations.origin import Origin
 from tests.support import golden
 from tests.support.checkout import padded
 

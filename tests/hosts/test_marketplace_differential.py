@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 import satchel
+from satchel.core.layout import Layout
 from satchel.install import add_marketplace, install_plugin
 from satchel.install._errors import InstallError
-from satchel.layout import Layout
 from tests.support import put, write_skill
 from tests.tools import claude_plugin
 

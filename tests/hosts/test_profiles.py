@@ -278,7 +278,7 @@ def test_session_follows_the_host_named_for_it(project, home):
 
 
 def test_an_unknown_host_is_refused_with_the_known_names(project, home):
-    with pytest.raises(satchel.errors.UnknownHost) as caught:
+    with pytest.raises(satchel.core.errors.UnknownHost) as caught:
         satchel.load(layout=satchel.Layout.default(project, home=home, env={}), host="nope")
     assert caught.value.code == "host.unknown"
     assert str(caught.value) == (

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from satchel._trust import approve_helper
-from satchel.errors import InstallError
+from satchel.core.errors import InstallError
+from satchel.core.layout import Layout
 from satchel.install import install_from_spec
 from satchel.install._auth import git_auth_env, headers_for, parse_header_lines
 from satchel.install._credentials import read_credentials
 from satchel.install._settings import Settings
-from satchel.layout import Layout
+from satchel.trust._trust import approve_helper
 from tests.support import check_golden, put
 
 from .support import Request, Server, bare, git_repo, head, http_backend, state

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from satchel.core.layout import Layout
 from satchel.install import InstallError, install_from_spec, install_frozen, read_lock, update
-from satchel.layout import Layout
 from tests.support import skill_md
 
 from .support import bare, commit, git, git_repo, head, state

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from satchel.core.layout import Layout
 from satchel.install import browse_source, group_picks, install_from_spec
 from satchel.install._settings import Settings
-from satchel.layout import Layout
 from tests.support import skill_md, write_tree
 
 from .support import Request, Server, bare, git_repo, head, http_backend, state, tar_of_tree

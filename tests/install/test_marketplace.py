@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from satchel import Layout
-from satchel._trust import trust
 from satchel.install import marketplaces
 from satchel.install._installer import Context
 from satchel.install._lock import read_lock
+from satchel.trust._trust import trust
 from tests.support import skill_md, write_tree
 
 from .conftest import Cli

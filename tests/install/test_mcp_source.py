@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from satchel import Layout
-from satchel._trust import trust
 from satchel.install import InstallError, Source, parse_source
 from satchel.mcp._skills_client import _entry
+from satchel.trust._trust import trust
 from tests.support import put, skill_md
 
 from ..mcp.skills_support import (

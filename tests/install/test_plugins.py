@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import satchel
+from satchel.core.layout import Layout
 from satchel.install import browse_source, install_from_spec
-from satchel.layout import Layout
 from satchel.plugins import load_plugins
 from tests.plugins.multihost import NAME, multihost_files
 from tests.support import skill_md

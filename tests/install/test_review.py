@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from satchel.core.layout import Layout
 from satchel.install import InstallError, Reviewed, install_from_spec, update
-from satchel.layout import Layout
 from tests.support import skill_md
 
 from .support import commit, git_repo, head, state

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from satchel.core.layout import Layout
 from satchel.install import (
     InstallError,
     Settings,
@@ -28,7 +29,6 @@ from satchel.install import (
     verify_bundle,
 )
 from satchel.install._signatures import default_trust_root, smithmark_digest, smithmark_of
-from satchel.layout import Layout
 from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only, statement
 from tests.support import skill_md, write_tree
 

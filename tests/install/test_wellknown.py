@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from satchel import hosts
+from satchel.core.layout import Layout
 from satchel.install import InstallError, Source, parse_source
-from satchel.layout import Layout
-from satchel.outdated import outdated
+from satchel.reports.outdated import outdated
 from tests.support import check_golden, skill_md
 
 from .support import Entry, Request, Server, make_tar, make_zip, serve, state

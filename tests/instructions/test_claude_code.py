@@ -7,7 +7,12 @@ import os
 from pathlib import Path
 
 import satchel
-from satchel._instructions import Condition, applies_to, instruction_segments, load_instructions
+from satchel.kinds._instructions import (
+    Condition,
+    applies_to,
+    instruction_segments,
+    load_instructions,
+)
 from tests.support import codes, put, write_tree
 
 
@@ -267,7 +272,7 @@ def test_to_json_names_the_condition(project: Path, layout: satchel.Layout) -> N
 def test_a_rules_folder_past_the_file_bound_is_cut_and_said(
     project: Path, layout: satchel.Layout, monkeypatch
 ) -> None:
-    import satchel._instructions._read as _read
+    import satchel.kinds._instructions._read as _read
 
     monkeypatch.setattr(_read, "MAX_RULES", 2)
     for name in ("a.md", "b.md", "c.md", "d.md"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._instructions import load_instructions
-from satchel._instructions._claude_imports import claude_imports
+from satchel.kinds._instructions import load_instructions
+from satchel.kinds._instructions._claude_imports import claude_imports
 from tests.support import put, write_tree
 
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import satchel
-from satchel._instructions import Condition, applies_to, instruction_segments, load_instructions
+from satchel.kinds._instructions import (
+    Condition,
+    applies_to,
+    instruction_segments,
+    load_instructions,
+)
 from tests.support import codes, put, write_tree
 
 

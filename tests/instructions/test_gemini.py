@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._instructions import gemini_context_names, load_instructions
+from satchel.kinds._instructions import gemini_context_names, load_instructions
 from tests.support import put, write_tree
 
 

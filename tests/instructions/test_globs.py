@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel._instructions._globs import MAX_EXPANSIONS, Style, expand, matches, split_patterns
+from satchel.kinds._instructions._globs import (
+    MAX_EXPANSIONS,
+    Style,
+    expand,
+    matches,
+    split_patterns,
+)
 
 
 @pytest.mark.parametrize(

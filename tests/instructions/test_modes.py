@@ -9,7 +9,7 @@ from typing import get_args
 import pytest
 
 import satchel
-from satchel._instructions import MODES, InstructionMode, load_instructions
+from satchel.kinds._instructions import MODES, InstructionMode, load_instructions
 from satchel.session._model import ContextSegment
 from tests.support import put, write_tree
 

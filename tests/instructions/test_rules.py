@@ -8,8 +8,8 @@ from pathlib import Path
 
 import satchel
 from satchel import hosts
-from satchel._instructions import MODES, load_instructions
 from satchel.hosts import InstructionRule, InstructionSource, RuleFiles
+from satchel.kinds._instructions import MODES, load_instructions
 from tests.support import write_tree
 
 ACME = InstructionRule(

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import satchel
-from satchel._trust import trust
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.support.checkout import copy_tracked
 
 LIST_TICKETS = "mcp__plugin_tickets_tickets__list_tickets"

@@ -17,8 +17,6 @@ import pytest
 from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, query
 
 import satchel
-from satchel._approval import digests
-from satchel._trust import trust
 from satchel.hosts._claude_code import claude_agent_tools, claude_tool_names
 from satchel.integrations import Bridge
 from satchel.integrations.claude_agent_sdk import (
@@ -29,6 +27,8 @@ from satchel.integrations.claude_agent_sdk import (
     tools,
 )
 from satchel.session import Session
+from satchel.trust._approval import digests
+from satchel.trust._trust import trust
 from tests.hooks.support import hooks_toml, pre_tool, py_hook, reply, write_hooks
 from tests.hostloop.model import Call, Model, Recorded, Text
 

@@ -23,10 +23,10 @@ from mcp.shared.exceptions import MCPError
 
 from mcp import Client
 from satchel import hosts
-from satchel._trust import trust
 from satchel.cli import main
 from satchel.server._gateway import Spec, gateway_environment, read_config
 from satchel.server._serve import build_server
+from satchel.trust._trust import trust
 
 from ..support import put, skill_md, write_skill
 from .skills_support import FASTMCP, TAMPERED, hostile, hostile_listing, skills_root

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.commands import Command, split_arguments
-from satchel.errors import Refused
+from satchel.core.errors import Refused
+from satchel.kinds.commands import Command, split_arguments
 from satchel.server._map import argument_text, parse_skill_uri, prompt_shape, skill_uri
 
 
@@ -16,7 +16,7 @@ def test_a_uri_round_trips_and_encodes_what_a_uri_would_misread():
 
 
 def test_a_uri_is_decoded_before_its_path_is_judged():
-    # the path rules (satchel.resources) then see the .. this spells and refuse it
+    # the path rules (satchel.kinds.resources) then see the .. this spells and refuse it
     assert parse_skill_uri("skill://x/%2e%2e/%2E%2E/etc/passwd") == ("x", "../../etc/passwd")
     assert parse_skill_uri("skill://x/../../etc/passwd") == ("x", "../../etc/passwd")
 

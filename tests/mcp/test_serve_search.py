@@ -11,7 +11,7 @@ import anyio
 
 import satchel
 from mcp import Client
-from satchel._render import MAX_SKILLS
+from satchel.index._render import MAX_SKILLS
 from satchel.server._serve import build_server
 
 from ..support import put, skill_md

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import satchel
-from satchel._approval import digests
-from satchel._trust import trust
 from satchel.cli import main
+from satchel.trust._approval import digests
+from satchel.trust._trust import trust
 from tests.support import put, skill_md
 
 from .skills_support import HOSTILE, entry

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import satchel
-from satchel._trust import trust
-from satchel.errors import SkillBodyError
-from satchel.origin import Origin
+from satchel.core.errors import SkillBodyError
+from satchel.foundations.origin import Origin
+from satchel.trust._trust import trust
 from tests.support import put, skill_md, write_skill
 from tests.support.session import session
 

@@ -14,9 +14,9 @@ from typing import Any
 import anyio
 import pytest
 
+from satchel.foundations.origin import Origin
 from satchel.mcp._names import exposed_name
 from satchel.mcp._spec import McpServer
-from satchel.origin import Origin
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin

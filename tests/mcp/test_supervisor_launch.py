@@ -13,9 +13,9 @@ from typing import Any
 import anyio
 
 import satchel
-from satchel._trust import trust
 from satchel.mcp import McpServerSet
 from satchel.runtime.mcp._supervisor import McpSupervisor
+from satchel.trust._trust import trust
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 

@@ -19,11 +19,11 @@ import anyio
 import pytest
 
 import satchel
-from satchel._trust import trust
 from satchel.cli import main
 from satchel.runtime.mcp._blocking import BlockingSupervisor
 from satchel.runtime.mcp._events import ElicitAnswer, Elicitation, McpEvent
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.support import put
 
 from .supervisor_support import SERVERS, load, port_printed, script, stdio, supervisor, write_plugin

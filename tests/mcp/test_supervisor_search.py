@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 import satchel
-from satchel._trust import trust
 from satchel.runtime.mcp import BlockingSupervisor, McpTool, ToolSearch
 from satchel.runtime.mcp._deferral import DEFAULT_BUDGET
+from satchel.trust._trust import trust
 
 from .supervisor_support import SERVERS, load, script, stdio, supervisor, write_plugin
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from satchel import hosts
 from satchel.cli import main
-from satchel.layout import Layout
-from satchel.outdated import outdated
+from satchel.core.layout import Layout
+from satchel.reports.outdated import outdated
 from tests.support.tree import put, skill_md
 
 

@@ -9,9 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from satchel import hosts
+from satchel.core.layout import Layout
 from satchel.install import install_from_spec
-from satchel.layout import Layout
-from satchel.outdated import Report, outdated
+from satchel.reports.outdated import Report, outdated
 from tests.install.support import Server, serve, tar_of_tree
 from tests.install.test_npm import registry
 from tests.support.tree import skill_md, write_tree

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from satchel import hosts
+from satchel.core.layout import Layout
 from satchel.install import install_from_spec, publish
-from satchel.layout import Layout
-from satchel.outdated import Report, outdated
+from satchel.reports.outdated import Report, outdated
 from tests.install.registry import BINARY, Registry, start
 from tests.support.tree import skill_md, write_tree
 

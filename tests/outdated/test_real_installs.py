@@ -31,9 +31,9 @@ from typing import Any, ClassVar
 import pytest
 
 from satchel.cli import main
+from satchel.core.layout import Layout
 from satchel.install import add_marketplace, install_from_spec, install_plugin
 from satchel.install._tree import entries
-from satchel.layout import Layout
 from tests.hostloop.shared import once
 from tests.install.support import Server, bare, commit, git, git_repo, http_backend, serve
 from tests.support import golden
@@ -263,7 +263,7 @@ def _run(machine: dict[str, Any], capsys: pytest.CaptureFixture[str], *args: str
 @pytest.fixture(scope="module")
 def online(machine: dict[str, Any]) -> dict[str, Any]:
     from satchel import hosts
-    from satchel.outdated import outdated
+    from satchel.reports.outdated import outdated
 
     layout = Layout.default(machine["project"], home=machine["home"],
                             project=machine["project"], env={})  # fmt: skip
@@ -521,7 +521,7 @@ def test_the_docs_show_the_golden_report():
 
 def _outdated(machine: dict[str, Any], **given: Any) -> dict[str, Any]:
     from satchel import hosts
-    from satchel.outdated import outdated
+    from satchel.reports.outdated import outdated
 
     project = given.pop("project", machine["project"])
     layout = Layout.default(project, home=machine["home"], project=project, env={})

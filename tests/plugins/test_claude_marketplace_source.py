@@ -39,7 +39,8 @@ from typing import Any
 import pytest
 
 import satchel
-from satchel import hosts, listings
+from satchel import hosts
+from satchel.assembly import listings
 from satchel.cli import main
 from tests.hostloop.claude_listing import listing, write_settings
 from tests.hostloop.hosts import Turn, run_claude

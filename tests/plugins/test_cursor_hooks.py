@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from satchel import load
+from satchel.core.layout import Layout
+from satchel.foundations.origin import Origin
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._events import CURSOR_EVENTS, CURSOR_NAMES, canonical
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook
 from satchel.hooks._parse import cursor_hooks
 from satchel.hooks._spec import HookSpec
-from satchel.layout import Layout
-from satchel.origin import Origin
 from satchel.plugins import read_plugin
-from satchel.process import ProcessResult
 from satchel.runtime.hooks import HookRunner
 from satchel.runtime.hooks._output import read_result
 from tests.hooks.support import py_hook

@@ -13,16 +13,16 @@ import pytest
 
 from satchel import load
 from satchel.cli import main
-from satchel.commands import load_commands
-from satchel.commands._toml import injections
+from satchel.core.layout import Layout, RootSpec
+from satchel.foundations.origin import Origin
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._events import canonical, host_name
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook
 from satchel.hooks._spec import HookSpec
-from satchel.layout import Layout, RootSpec
-from satchel.origin import Origin
+from satchel.kinds.commands import load_commands
+from satchel.kinds.commands._toml import injections
 from satchel.plugins import read_plugin
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import read_result
 from tests.support import check_golden, codes, put, skill_md, write_tree
 

@@ -9,10 +9,10 @@ import os
 from pathlib import Path
 
 import satchel
+from satchel.foundations.origin import Origin
 from satchel.hooks import HookMatcher
 from satchel.hooks._load import compile_hooks
 from satchel.hooks._parse import claude_hooks
-from satchel.origin import Origin
 from satchel.runtime.hooks import HookRunner
 from satchel.session import Session
 from tests.hooks.support import py_hook

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from satchel.cli import main
-from satchel.errors import InstallError
+from satchel.core.errors import InstallError
 from satchel.install import (
     add_marketplace,
     browse_source,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.policy import Policy, read_policy, source_key, system_dir
+from satchel.foundations.policy import Policy, read_policy, source_key, system_dir
 from tests.policy.support import system_policy
 from tests.support import put
 

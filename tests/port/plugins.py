@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
 from satchel.hosts import get
 from satchel.plugins import Detection, Plugin, read_plugin
 from satchel.plugins._carry import carried

@@ -1,6 +1,6 @@
 """Frontmatter never raises and always ends: any bytes give a `Frontmatter` with
-diagnostics (`satchel.frontmatter`), the YAML layer raises only its own `YamlProblem`
-(`satchel._yaml`), the fast path answers or declines (`satchel._fastyaml`), and a file
+diagnostics (`satchel.foundations.frontmatter`), the YAML layer raises only its own `YamlProblem`
+(`satchel.core._yaml`), the fast path answers or declines (`satchel.core._fastyaml`), and a file
 parses the same with LF, CRLF and a byte order mark."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel import _fastyaml
-from satchel._yaml import YamlProblem, compose_checked
-from satchel.frontmatter import BOM, Frontmatter, decode_body, parse, parse_yaml
+from satchel.core import _fastyaml
+from satchel.core._yaml import YamlProblem, compose_checked
+from satchel.foundations.frontmatter import BOM, Frontmatter, decode_body, parse, parse_yaml
 
 from .support import PROPS, finishes
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from satchel.foundations.origin import Origin
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook, HookResult
 from satchel.hooks._spec import HookSpec
-from satchel.origin import Origin
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import DECISIONS, read_result
 
 from .support import PROPS

@@ -1,4 +1,4 @@
-"""The index budget (`satchel._budget`): for any skills, budget, format and
+"""The index budget (`satchel.index._budget`): for any skills, budget, format and
 overrides, the index never exceeds the budget, keeps the order given, accounts for
 every skill, and is the same for the same input."""
 
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from satchel import Skill, build_index
-from satchel._budget import Budget
-from satchel._render import FORMATS, OVERRIDES
+from satchel.index._budget import Budget
+from satchel.index._render import FORMATS, OVERRIDES
 
 from .support import PROPS
 

@@ -1,5 +1,5 @@
 """Permission rules never hang: parsing any text, and matching hostile globs and path
-patterns against long inputs, finish within a generous bound (`satchel.permissions`)."""
+patterns against long inputs, finish within a generous bound (`satchel.foundations.permissions`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.permissions import MAX_RULE_LENGTH, parse_rule, parse_rules
+from satchel.foundations.permissions import MAX_RULE_LENGTH, parse_rule, parse_rules
 
 from .support import PROPS, finishes
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from satchel import Skill
-from satchel._ranking import rank
+from satchel.hosts._ranking import rank
 from tests.properties.support import PROPS
 
 WORDS = st.sampled_from(["pdf", "form", "git", "commit", "deploy", "Fill", "x-y", "aB", "9"])

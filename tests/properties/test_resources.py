@@ -1,5 +1,5 @@
 """The resource resolver never gives a path outside the real skill root
-(`satchel.resources`), for paths built from whole segments: ``..``, absolute and
+(`satchel.kinds.resources`), for paths built from whole segments: ``..``, absolute and
 Windows forms, NUL, unicode, on a real tree holding symlinks that stay in, lead out,
 loop and point at the root's parent. Extends `tests/test_resources.py`, whose property
 draws single characters."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.errors import ResourceError
-from satchel.resources import list_resources, read_resource, resolve_file
+from satchel.core.errors import ResourceError
+from satchel.kinds.resources import list_resources, read_resource, resolve_file
 
 from .support import PROPS
 

@@ -1,4 +1,4 @@
-"""Token truncation (`satchel.tokens.truncate`) never splits a character or a
+"""Token truncation (`satchel.foundations.tokens.truncate`) never splits a character or a
 combining sequence, fits the budget, and its cut is stable.
 
 Strict idempotence, ``truncate(truncate(t, n), n) == truncate(t, n)``, does not hold
@@ -14,7 +14,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from satchel.tokens import MARKER_START, approx_tokens, truncate
+from satchel.foundations.tokens import MARKER_START, approx_tokens, truncate
 
 from .support import PROPS
 

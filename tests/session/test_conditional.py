@@ -11,8 +11,8 @@ import pytest
 
 import satchel
 import satchel.session._conditional as conditional
-from satchel._trust import trust
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.support import check_golden, put, skill_md
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel.errors import ToolNotAllowed
+from satchel.core.errors import ToolNotAllowed
 from satchel.session import Session
 from tests.session.conftest import extra_skill
 

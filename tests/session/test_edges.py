@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import satchel
-from satchel._interpolation import find_commands, interpolate
-from satchel.errors import ToolNotAllowed
+from satchel.core.errors import ToolNotAllowed
+from satchel.foundations._interpolation import find_commands, interpolate
 from satchel.session import Session, SkillEvent, ToolResult, openai_chat_tools
 from tests.session.conftest import extra_skill
 

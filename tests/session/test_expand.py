@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import satchel
-from satchel.errors import MaxActiveReached
+from satchel.core.errors import MaxActiveReached
 from satchel.session import Session
 from satchel.session._expand import parse_slash
 from tests.support import put

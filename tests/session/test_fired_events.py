@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import satchel
-from satchel.commands import Command
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import Command
 from satchel.session import Session
 from satchel.session._fire import command_source
 from tests.hooks.support import hooks_toml, write_hooks
@@ -231,7 +231,7 @@ def test_instructions_loaded_fires_when_a_touch_attaches_a_conditional_rule(tmp_
         "load_reason": "path_glob_match",
         "globs": [
             "web"
-        ],  # a trailing /** is dropped, as Claude Code does (`satchel._instructions._hosts`)
+        ],  # a trailing /** is dropped, as Claude Code does (`satchel.kinds._instructions._hosts`)
         "trigger_file_path": str(layout.cwd / "web/app.ts"),
     }
     assert [f.path for f in chat.system_prompt.attached] == [rule]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from satchel.errors import ToolNotAllowed
+from satchel.core.errors import ToolNotAllowed
 from tests.session.conftest import extra_skill
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._trust import trust
 from satchel.cli import main
 from satchel.hosts import PROFILES
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.support import write_skill
 
 ROOTS = {"codex": ".agents/skills", "gemini": ".gemini/skills"}

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import satchel
+from satchel.foundations.process._spawn import LongProcess
 from satchel.plugins._options import write_values
-from satchel.process._spawn import LongProcess
 from satchel.runtime import MonitorEvent, MonitorRunner
 from satchel.session import Session
 from tests.support import codes, put, skill_md

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._render import MAX_SKILLS
+from satchel.index._render import MAX_SKILLS
 from satchel.session import Session
 from tests.support import check_golden, put, session, skill_md
 

@@ -8,9 +8,9 @@ from types import MappingProxyType
 import pytest
 
 import satchel
-from satchel.errors import Collision, MaxActiveReached, SkillsOff, UnknownSkill
+from satchel.core.errors import Collision, MaxActiveReached, SkillsOff, UnknownSkill
+from satchel.foundations.tokens import approx_tokens
 from satchel.session import ContextSegment, Session, SkillEvent
-from satchel.tokens import approx_tokens
 
 INDEX = (
     "Skills available to this agent. Load one only when its description matches the task.\n"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._trust import trust
-from satchel.commands import Command
-from satchel.origin import Origin
+from satchel.foundations.origin import Origin
+from satchel.kinds.commands import Command
 from satchel.session import Session
+from satchel.trust._trust import trust
 from tests.support import put
 
 DEPLOY = (

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from satchel.foundations.tokens import truncate
 from satchel.session import SkillEvent
-from satchel.tokens import truncate
 from tests.support import put
 
 

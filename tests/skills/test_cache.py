@@ -16,7 +16,7 @@ import pytest
 
 import satchel
 from satchel import Layout, RootSpec
-from satchel._version import __version__
+from satchel.foundations._version import __version__
 from satchel.skills._cache import FORMAT
 from tests.support import put, skill_md, write_skill
 

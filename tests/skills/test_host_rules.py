@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel._host_state import host_config
+from satchel.core.layout import Layout
+from satchel.foundations._host_state import host_config
 from satchel.hosts._codex import CODEX_STATE
-from satchel.layout import Layout
 from satchel.skills._host_rules import skill_rules
 from tests.support import put
 

@@ -29,8 +29,8 @@ from satchel.agents._fields import (
 from satchel.agents._model import AgentType
 from satchel.agents._read import read_agent_file, toml_table
 from satchel.agents._tools import DEFAULT_TOOL_MAP
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations.origin import NO_ORIGIN, Origin
 
 __all__ = [
     "BUNDLE_FIELDS",

@@ -26,7 +26,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel import frontmatter
 from satchel.agents._fields import (
     Problems,
     finish_agent,
@@ -38,8 +37,9 @@ from satchel.agents._fields import (
 from satchel.agents._model import AgentType
 from satchel.agents._spawnfields import SPAWN_KEYS, judge_spawn_fields
 from satchel.agents._tools import DEFAULT_TOOL_MAP
-from satchel.diagnostics import Diagnostic, recast
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.core.diagnostics import Diagnostic, recast
+from satchel.foundations import frontmatter
+from satchel.foundations.origin import NO_ORIGIN, Origin
 
 __all__ = ["claude_agent", "CLAUDE_CODE_KEYS", "CLAUDE_FIELDS", "parse_claude"]
 

@@ -28,8 +28,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._files import list_sorted, open_root, same_file
-from satchel._model import model
 from satchel.agents._bundle import config_agents
 from satchel.agents._claude import parse_claude
 from satchel.agents._fields import cap_safety
@@ -37,10 +35,12 @@ from satchel.agents._model import AgentType
 from satchel.agents._read import read_agent_file
 from satchel.agents._tools import DEFAULT_TOOL_MAP
 from satchel.agents._vibe import parse_vibe
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import PROJECT, USER, Layout, WalkBounds
-from satchel.origin import NO_ORIGIN, Origin, root_origin
-from satchel.precedence import (
+from satchel.core._files import list_sorted, open_root, same_file
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.foundations.origin import NO_ORIGIN, Origin, root_origin
+from satchel.foundations.precedence import (
     UNSEEN,
     Clash,
     Loss,

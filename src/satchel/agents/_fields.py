@@ -16,8 +16,8 @@ from typing import Any
 
 from satchel.agents._model import SAFETY_LEVELS, AgentType
 from satchel.agents._tools import CANONICAL_TOOLS, map_tools, safety_ceiling
-from satchel.diagnostics import Diagnostic, Severity, diagnostic, type_name
-from satchel.origin import Origin
+from satchel.core.diagnostics import Diagnostic, Severity, diagnostic, type_name
+from satchel.foundations.origin import Origin
 from satchel.skills._fields import name_problem, split_tools
 
 __all__ = [

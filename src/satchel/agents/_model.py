@@ -8,8 +8,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._json import jsonable
-from satchel._model import model
 from satchel.agents._spawn import (
     SkillSource,
     SpawnSpec,
@@ -18,9 +16,11 @@ from satchel.agents._spawn import (
     preload_skills,
     spawn_model,
 )
+from satchel.core._json import jsonable
+from satchel.core._model import model
+from satchel.foundations.origin import NO_ORIGIN, Origin, Originated
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
-from satchel.origin import NO_ORIGIN, Origin, Originated
 
 __all__ = ["AgentType", "FORMATS", "SAFETY_LEVELS", "ToolRule"]
 

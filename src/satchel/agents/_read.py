@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from satchel import frontmatter
-from satchel._files import FileProblem, link_target, open_regular, read_fd
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._files import FileProblem, link_target, open_regular, read_fd
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations import frontmatter
 
 __all__ = ["MAX_AGENT_FILE", "MAX_CLAUDE_AGENT_FILE", "read_agent_file", "toml_table"]
 
@@ -81,7 +81,7 @@ def toml_table(data: bytes, path: Path) -> tuple[dict[str, Any], Diagnostic | No
     problem = frontmatter.check_text(data, 0, path)
     if problem is not None:
         return {}, problem
-    from satchel import _toml
+    from satchel.core import _toml
 
     try:
         return _toml.loads(data.decode("utf-8").removeprefix("\ufeff")), None

@@ -20,10 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from satchel._model import model
 from satchel.agents._tools import map_tools
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import SkillBodyError
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import SkillBodyError
 from satchel.hooks._model import Hook, HookSet
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._servers import McpServerSet

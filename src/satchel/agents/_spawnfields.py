@@ -26,15 +26,15 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel._text import yes_or_no
 from satchel.agents._fields import Problems
-from satchel.diagnostics import type_name
+from satchel.core._model import model
+from satchel.core._text import yes_or_no
+from satchel.core.diagnostics import type_name
+from satchel.foundations.origin import Origin
 from satchel.hooks._parse import claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._parse import claude_servers
 from satchel.mcp._spec import McpServer
-from satchel.origin import Origin
 
 __all__ = [
     "AGENT_COLORS",

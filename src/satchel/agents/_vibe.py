@@ -39,8 +39,8 @@ from satchel.agents._fields import (
 from satchel.agents._model import AgentType, ToolRule
 from satchel.agents._read import toml_table
 from satchel.agents._tools import DEFAULT_TOOL_MAP, VIBE_KNOWN
-from satchel.diagnostics import Diagnostic, type_name
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.core.diagnostics import Diagnostic, type_name
+from satchel.foundations.origin import NO_ORIGIN, Origin
 
 __all__ = [
     "MAX_DESCRIPTION",

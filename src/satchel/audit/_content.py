@@ -3,7 +3,7 @@ interpolation in a skill body, and the prose heuristics.
 
 Text is read as it is on disk (the whole SKILL.md, frontmatter included) so that every
 line number is the file's own. Nothing is run: interpolation lines are found with
-`satchel._interpolation.find_commands`, the parser the session itself uses.
+`satchel.foundations._interpolation.find_commands`, the parser the session itself uses.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from satchel import frontmatter
-from satchel._files import FileProblem, read_bounded
-from satchel._interpolation import find_commands
-from satchel._text import escape, hidden_characters
 from satchel.audit._model import Finding
-from satchel.commands._toml import injections
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core._text import escape, hidden_characters
+from satchel.foundations import frontmatter
+from satchel.foundations._interpolation import find_commands
+from satchel.foundations.tokens import MARKER_START
+from satchel.kinds.commands._toml import injections
 from satchel.skills._model import MAX_SKILL_FILE
-from satchel.tokens import MARKER_START
 
 __all__ = ["body_findings", "read_text", "text_findings"]
 

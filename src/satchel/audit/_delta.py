@@ -15,7 +15,7 @@ compared by path and bytes: one added is a ``new script``, one whose bytes chang
 ``low``, and is left out where a finding about that file is new already.
 
 `allowed-tools` and agent tool lists are compared rule by rule
-(`satchel.permissions.covers`): a rule of the new list that no rule of the old one
+(`satchel.foundations.permissions.covers`): a rule of the new list that no rule of the old one
 covers broadens it (``Bash(git:*)`` -> ``Bash(*)``, or a tool added). When a rule
 cannot be compared it counts as broader.
 
@@ -32,14 +32,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel._text import escape
 from satchel.audit._grants import Grant, grants_of
 from satchel.audit._model import LEVELS, Finding, Report, Severity, at_least
 from satchel.audit._scan import audit_path
 from satchel.audit._scripts import scripts_of
 from satchel.audit._tree import Limits
-from satchel.permissions import Rule, covers, parse_rule
+from satchel.core._model import model
+from satchel.core._text import escape
+from satchel.foundations.permissions import Rule, covers, parse_rule
 
 __all__ = ["BROADENED", "WHAT", "Delta", "NewRisk", "audit_change", "delta"]
 

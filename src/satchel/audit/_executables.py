@@ -12,9 +12,9 @@ import shlex
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from satchel._text import escape
 from satchel.agents import AgentType
 from satchel.audit._model import Finding
+from satchel.core._text import escape
 from satchel.hooks._spec import HookSpec
 from satchel.mcp._spec import McpServer
 from satchel.plugins._model import Plugin

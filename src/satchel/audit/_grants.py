@@ -2,7 +2,7 @@
 list, read with the loaders (nothing runs), keyed by what owns them.
 
 The audit of a change (`satchel.audit._delta`) compares two trees' grants rule by
-rule with `satchel.permissions.covers`, so ``Bash(git:*)`` -> ``Bash(*)`` is seen as
+rule with `satchel.foundations.permissions.covers`, so ``Bash(git:*)`` -> ``Bash(*)`` is seen as
 broader however the frontmatter around it moved.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel._model import model
 from satchel.audit._scan import kind_of
-from satchel.layout import WalkBounds
+from satchel.core._model import model
+from satchel.core.layout import WalkBounds
 from satchel.plugins import read_plugin
 from satchel.plugins._detect import plugin_children
 from satchel.skills._discover import skill_dirs

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from satchel._text import escape
 from satchel.audit._model import Finding
-from satchel.diagnostics import Diagnostic
+from satchel.core._text import escape
+from satchel.core.diagnostics import Diagnostic
 from satchel.hooks import Hook
 from satchel.mcp import McpServerSet
 from satchel.plugins import Plugin, PluginSet

@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel.policy._model import Policy
+from satchel.core._model import model
+from satchel.foundations.policy._model import Policy
 
 __all__ = [
     "LEVELS",

@@ -20,11 +20,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._approval import CHANGED, server_key
-from satchel._environment import Environment, load
-from satchel._options import LoadOverrides
-from satchel._policed import hook_refusal
 from satchel.agents import AgentType
+from satchel.assembly._environment import Environment, load
+from satchel.assembly._options import LoadOverrides
+from satchel.assembly._policed import hook_refusal
 from satchel.audit._content import body_findings, gemini_findings, read_text, text_findings
 from satchel.audit._executables import (
     agent_findings,
@@ -38,22 +37,23 @@ from satchel.audit._executables import (
 from satchel.audit._loading import held_back_findings, held_hook_findings, refusal_findings
 from satchel.audit._model import Finding, Report
 from satchel.audit._tree import Limits, file_findings, is_environment_dir, tree_findings
-from satchel.commands import Command
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.foundations.origin import Originated
+from satchel.foundations.policy._model import Policy
+from satchel.foundations.policy._read import read_policy
 from satchel.hooks._load import DECLARATIVE, UNTRUSTED
 from satchel.hooks._scoped import skill_hooks
 from satchel.hosts import Host
 from satchel.hosts._lookup import client_profile
-from satchel.layout import PROJECT, USER, Layout, WalkBounds
+from satchel.kinds.commands import Command
 from satchel.mcp._spec import McpServer
-from satchel.origin import Originated
 from satchel.plugins import Plugin, read_plugin
 from satchel.plugins._detect import is_plugin_dir, plugin_children
-from satchel.policy._model import Policy
-from satchel.policy._read import read_policy
 from satchel.skills._discover import skill_dirs
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, parse_skill
+from satchel.trust._approval import CHANGED, server_key
 
 SKILL_FILES = (SKILL_FILE, "skill.md")
 

@@ -17,8 +17,8 @@ import os
 import stat
 from pathlib import Path
 
-from satchel._files import FileProblem, is_environment_dir, read_bounded
 from satchel.audit._tree import Limits
+from satchel.core._files import FileProblem, is_environment_dir, read_bounded
 
 __all__ = ["scripts_of"]
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from satchel._files import ENVIRONMENT_DIRS, is_environment_dir
-from satchel._model import model
 from satchel.audit._model import Finding
+from satchel.core._files import ENVIRONMENT_DIRS, is_environment_dir
+from satchel.core._model import model
 
 __all__ = ["ENVIRONMENT_DIRS", "Limits", "file_findings", "is_environment_dir", "tree_findings"]
 

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.hosts._rules import MARKETPLACES
 
 __all__ = ["CatalogueCheck", "check_catalogues", "holds_catalogue", "listed_folders"]

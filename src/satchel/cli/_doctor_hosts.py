@@ -1,4 +1,4 @@
-"""`satchel doctor --hosts`: the report of `satchel.checkup`, for people (text), for
+"""`satchel doctor --hosts`: the report of `satchel.reports.checkup`, for people (text), for
 scripts (``--json``) and for code-scanning dashboards (``--format sarif``)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, cast
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.diagnostics import SEVERITIES, Diagnostic, Severity
+from satchel.core.diagnostics import SEVERITIES, Diagnostic, Severity
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from satchel.checkup import HostReport, MachineReport
+    from satchel.reports.checkup import HostReport, MachineReport
 
 __all__ = ["FORMATS", "run_hosts"]
 
@@ -51,8 +51,8 @@ def run_hosts(
     """Read every host's view, report it in `output_format` without the codes `ignore`
     and config.toml's ``[diagnostics] ignore`` select; exit 1 when a finding is at
     `fail_on` or above (default: when one is an error)."""
-    from satchel.checkup import check_hosts
-    from satchel.errors import UnknownHost
+    from satchel.core.errors import UnknownHost
+    from satchel.reports.checkup import check_hosts
 
     try:
         report = check_hosts(cwd, home=home, project=project, names=names_of(hosts), model=model)
@@ -65,7 +65,7 @@ def run_hosts(
         out.print_json(report.to_json(), ())
     elif output_format == "sarif":
         from satchel import __version__
-        from satchel.checkup._sarif import to_sarif
+        from satchel.reports.checkup._sarif import to_sarif
 
         out.write_json(to_sarif(report, version=__version__, base=report.machine.layout.project))
     else:
@@ -78,8 +78,8 @@ def _selectors(report: MachineReport, ignore: Sequence[str]) -> tuple[str, ...]:
     """`ignore` and the ``[diagnostics] ignore`` of the user's config and (when
     satchel trusts the project) the project's; a broken config is the plain doctor's
     to report."""
-    from satchel._config import ignored_codes
-    from satchel._trust import read_trust
+    from satchel.foundations._config import ignored_codes
+    from satchel.trust._trust import read_trust
 
     layout = report.machine.layout
     trusted = read_trust(layout).trusting(layout.project) is not None

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from satchel.diagnostics import Diagnostic
+    from satchel.core.diagnostics import Diagnostic
 
 OK = 0
 PROBLEMS = 1  # validate or doctor found errors; a name or a path the user gave is wrong
@@ -29,7 +29,7 @@ MEANINGS = (
 
 def for_diagnostics(diagnostics: Iterable[Diagnostic], fail_on: str | None = None) -> int:
     """PROBLEMS when any diagnostic is at `fail_on` or above (None: an error), else OK."""
-    from satchel.diagnostics import SEVERITIES
+    from satchel.core.diagnostics import SEVERITIES
 
     failing = SEVERITIES[: SEVERITIES.index(fail_on or "error") + 1]
     return PROBLEMS if any(d.severity in failing for d in diagnostics) else OK

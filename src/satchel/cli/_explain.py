@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from satchel._budget import Budget
-from satchel._render import Index, IndexEntry
-from satchel.tokens import approx_tokens
+from satchel.foundations.tokens import approx_tokens
+from satchel.index._budget import Budget
+from satchel.index._render import Index, IndexEntry
 
 __all__ = ["entries_json", "explain_lines"]
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli._workspace import trust_command
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Layout
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
 
 REQUIRED = "trust.required"  # diagnostic codes: see docs/diagnostics.md
 UNTRUSTED = "discovery.untrusted"
@@ -34,7 +34,7 @@ def held_after(layout: Layout, placed: Iterable[Path]) -> tuple[Diagnostic, ...]
     paths = [p for p in placed if p.is_relative_to(layout.project)]
     if not paths:
         return ()
-    from satchel._environment import load
+    from satchel.assembly._environment import load
 
     return held_back(load(layout=layout), within=paths)
 
@@ -54,7 +54,7 @@ def say(found: Sequence[Diagnostic]) -> None:
     """Each ``trust.required`` line on stderr, escaped (the output stays the data)."""
     import click
 
-    from satchel._text import escape
+    from satchel.core._text import escape
 
     for d in found:
         click.echo(escape(f"satchel: {d.message}"), err=True)

@@ -1,7 +1,7 @@
 """``--ignore CODE`` (validate, doctor) and ``[diagnostics] ignore`` from config.toml.
 
 An ignored code is not shown and does not count towards the exit code. A selector is
-a code or a dotted prefix of codes (`satchel._ignore`); an unknown one on the command
+a code or a dotted prefix of codes (`satchel.core._ignore`); an unknown one on the command
 line is a usage error (exit 2), in a config file a ``config.invalid`` warning.
 """
 
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import click
 
-from satchel._config import ignored_codes
-from satchel._environment import Environment
-from satchel._ignore import kept, split_selectors, unknown_selectors
-from satchel._trust import read_trust
-from satchel.diagnostics import Diagnostic
-from satchel.layout import Layout
+from satchel.assembly._environment import Environment
+from satchel.core._ignore import kept, split_selectors, unknown_selectors
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations._config import ignored_codes
+from satchel.trust._trust import read_trust
 
 __all__ = ["ignore_option", "selectors_here", "without_ignored"]
 

@@ -10,14 +10,14 @@ from typing import Any
 
 import click
 
-from satchel._budget import Budget
-from satchel._environment import Environment
-from satchel._render import Index, IndexFormat, build_index
+from satchel.assembly._environment import Environment
 from satchel.cli._explain import entries_json
 from satchel.cli._held import UNTRUSTED
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.tokens import token_bill
+from satchel.index._budget import Budget
+from satchel.index._render import Index, IndexFormat, build_index
 from satchel.skills._model import Skill
-from satchel.tokens import token_bill
 
 __all__ = ["budget", "build", "document", "listing_problems", "say", "shown"]
 
@@ -46,7 +46,7 @@ def budget(env: Environment, style: str | None, given: Mapping[str, int | None])
     base = replace(env.index_budget(), **bounds)
     if style is None:
         return base
-    from satchel.listings._listing import style_budget  # only under a host profile
+    from satchel.assembly.listings._listing import style_budget  # only under a host profile
 
     index = env.host.index if env.host is not None else None
     taken, why = (index.bounds, index.bounds_why) if index is not None else (frozenset(), "")
@@ -72,7 +72,7 @@ def build(
     """The index of `skills` within `within`: the host's own listing under a `style`,
     else satchel's in `index_format` (``tool`` by default)."""
     if style is not None and env.host is not None:
-        from satchel.listings._listing import host_listing  # only under a host profile
+        from satchel.assembly.listings._listing import host_listing  # only under a host profile
 
         found = host_listing(
             env.host,

@@ -15,13 +15,13 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._params import Choice
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import Layout
 from satchel.install._credentials import read_credentials
 from satchel.install._errors import InstallError, refuse
 from satchel.install._installer import Context
 from satchel.install._scope import FAMILIES, SCOPES
 from satchel.install._settings import ENV, Settings
-from satchel.layout import Layout
 
 if TYPE_CHECKING:
     from rich.progress import Progress

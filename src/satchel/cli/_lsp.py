@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli._workspace import trust_command
 from satchel.plugins._lsp import LspServer
 

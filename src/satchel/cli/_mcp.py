@@ -10,10 +10,10 @@ import shlex
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli._plugin import MASK, masked_server, masked_url
 from satchel.cli._workspace import trust_command
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
 from satchel.mcp._spec import McpServer
 
 if TYPE_CHECKING:  # doctor reads what trust holds back here without the runtime

@@ -1,7 +1,7 @@
 """Shared output: one JSON envelope, rich consoles, and untrusted text made safe.
 
 Names, descriptions, messages and paths come from files anyone could have written.
-For humans they pass through `satchel._text.escape` and become rich `Text`, which is
+For humans they pass through `satchel.core._text.escape` and become rich `Text`, which is
 never read as markup: ``[bold]`` prints as written and ``\\x1b[2J`` as an escape.
 JSON is written ASCII-only, so no raw control or bidi character reaches a terminal.
 
@@ -22,11 +22,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from satchel._text import escape
 from satchel.cli import _plain
 from satchel.cli._exit import PROBLEMS
 from satchel.cli._plain import cell_line, plain_lines
-from satchel.diagnostics import SEVERITIES, Diagnostic
+from satchel.core._text import escape
+from satchel.core.diagnostics import SEVERITIES, Diagnostic
 
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult

@@ -19,7 +19,7 @@ class Choice(click.Choice):  # type: ignore[type-arg]
     did you mean 'tool'?). Every option of a fixed set of values uses it."""
 
     def get_invalid_choice_message(self, value: object, ctx: click.Context | None) -> str:
-        from satchel._text import did_you_mean
+        from satchel.core._text import did_you_mean
 
         message = super().get_invalid_choice_message(value, ctx).rstrip(".")
         return message + did_you_mean(str(value), [str(c) for c in self.choices]) + "."

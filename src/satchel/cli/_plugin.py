@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.plugins import Plugin, PluginSet, read_plugin
 from satchel.plugins._directory import Finding
 

@@ -13,10 +13,10 @@ import os
 from dataclasses import replace
 
 from satchel.cli._plugin import PluginCheck
+from satchel.foundations.process._live import ending_on_signals
 from satchel.install._listed_version import listed_versions
 from satchel.install._unbumped import unbumped
 from satchel.plugins._read import manifest_file
-from satchel.process._live import ending_on_signals
 
 __all__ = ["versioned"]
 

@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from satchel._environment import Environment, load
-from satchel.diagnostics import Diagnostic
-from satchel.layout import OWN_CLIENT, Layout, project_marker
+from satchel.assembly._environment import Environment, load
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import OWN_CLIENT, Layout, project_marker
 
 if TYPE_CHECKING:
     from satchel.hosts import Host  # a profile is imported only when --host names one
@@ -35,7 +35,7 @@ def profile(host: str, home: Path | None, hint: str = "'--host'") -> Host:
     naming the one meant and the known ones if none."""
     import click
 
-    from satchel.errors import UnknownHost
+    from satchel.core.errors import UnknownHost
     from satchel.hosts import resolve
 
     try:

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel.agents import AgentSet, AgentType
+from satchel.assembly.listings import agent_listing
 from satchel.cli import _output as out
 from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
-from satchel.listings import agent_listing
 
 if TYPE_CHECKING:
     from rich.text import Text

@@ -9,7 +9,7 @@ from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
-from satchel.commands import CommandSet
+from satchel.kinds.commands import CommandSet
 
 WORDS = ("command", "origin", "arguments")
 

@@ -13,11 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from satchel._environment import Environment, RootReport
-from satchel._model import model
-from satchel._render import Index, IndexFormat, build_index
 from satchel.agents import AgentType
-from satchel.checkup._listing import host_index
+from satchel.assembly._environment import Environment, RootReport
 from satchel.cli import _doctor_hosts
 from satchel.cli import _output as out
 from satchel.cli._exit import for_diagnostics
@@ -26,14 +23,17 @@ from satchel.cli._mcp import held_back
 from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._plugin import counted
 from satchel.cli._workspace import environment, project_line, trust_command
-from satchel.commands import Command
-from satchel.diagnostics import SEVERITIES, Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import SEVERITIES, Diagnostic
+from satchel.foundations.policy._model import Policy
+from satchel.foundations.tokens import token_bill
+from satchel.index._render import Index, IndexFormat, build_index
+from satchel.kinds.commands import Command
 from satchel.plugins import FORMATS, Plugin, PluginSet
 from satchel.plugins._options import unset_options
-from satchel.policy._model import Policy
+from satchel.reports.checkup._listing import host_index
 from satchel.session._conditional import Conditional
 from satchel.skills._model import Skill
-from satchel.tokens import token_bill
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -8,12 +8,12 @@ from typing import Literal
 
 import click
 
-from satchel._text import escape
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
-from satchel.commands import Command
+from satchel.core._text import escape
+from satchel.kinds.commands import Command
 from satchel.session import Session
 from satchel.session._expand import invocation
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from satchel._environment import Environment, load
-from satchel._options import LoadOverrides
+from satchel.assembly._environment import Environment, load
+from satchel.assembly._options import LoadOverrides
 from satchel.cli import _output as out
 from satchel.cli._again import again
 from satchel.cli._exit import OK

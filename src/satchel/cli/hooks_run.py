@@ -8,12 +8,12 @@ from typing import Any
 
 import click
 
-from satchel._environment import Environment
-from satchel._json import loads
+from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hook_params, hooks_environment
+from satchel.core._json import loads
 from satchel.hooks import HookResult, Outcome
 from satchel.hooks._events import CLAUDE_EVENTS, EVENTS, TOOL_EVENTS, VIBE_EVENTS, event_named
 from satchel.runtime.hooks import MAX_TIMEOUT, HookRunner

@@ -10,8 +10,8 @@ from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import home_option, json_option
 from satchel.cli._workspace import profile
+from satchel.core.layout import Layout, RootSpec
 from satchel.hosts import PROFILES, Host, decisions, user_profiles
-from satchel.layout import Layout, RootSpec
 
 PARAMS = (
     click.Argument(["name"], required=False),

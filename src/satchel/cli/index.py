@@ -8,9 +8,6 @@ from pathlib import Path
 
 import click
 
-from satchel._ranking import rank
-from satchel._render import FORMATS, OVERRIDES, IndexFormat
-from satchel._text import escape
 from satchel.cli import _index as index
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
@@ -19,6 +16,9 @@ from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._workspace import environment
+from satchel.core._text import escape
+from satchel.hosts._ranking import rank
+from satchel.index._render import FORMATS, OVERRIDES, IndexFormat
 from satchel.session._conditional import Conditional
 from satchel.session._discovery import search_line, with_search_line
 from satchel.session._options import SessionOptions

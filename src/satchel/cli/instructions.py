@@ -8,12 +8,12 @@ from pathlib import Path
 
 import click
 
-from satchel._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import Choice, dir_argument, host_option, json_option, where
 from satchel.cli._workspace import layout, profile, say_project
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.kinds._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 
 PARAMS = (
     dir_argument(),

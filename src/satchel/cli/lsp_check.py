@@ -16,7 +16,7 @@ from satchel.cli._workspace import environment, say_project
 from satchel.plugins._options import option_values
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
     from satchel.plugins._lsp import LspServer
     from satchel.runtime.lsp._client import LspReport
 

@@ -20,7 +20,7 @@ from satchel.runtime.mcp._supervisor import DEFAULT_TIMEOUT, McpSupervisor
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from satchel.diagnostics import Diagnostic
+    from satchel.core.diagnostics import Diagnostic
 
 SDK_MISSING = "cli.mcp.sdk-missing"
 WORDS = ("server", "from", "transport", "protocol", "status", "tools", "prompts", "resources")

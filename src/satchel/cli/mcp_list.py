@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._mcp import held_back, origin, target, untrusted_note

@@ -19,13 +19,13 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_url
 from satchel.cli._workspace import environment
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._sdk import INSTALL_HINT, sdk_available
 from satchel.runtime.mcp._oauth_target import Remote, TargetRefused, remote_target
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
     from satchel.runtime.mcp._oauth import LoginResult
 
 SDK_MISSING = "cli.mcp.sdk-missing"

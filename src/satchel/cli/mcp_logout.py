@@ -11,7 +11,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_url
 from satchel.cli._workspace import environment
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 

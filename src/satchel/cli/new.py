@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from satchel._authoring import define_skill, write_skill
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import client_option, directory, json_option
-from satchel.errors import SkillDefinitionError
-from satchel.layout import find_project_root
+from satchel.core.errors import SkillDefinitionError
+from satchel.core.layout import find_project_root
+from satchel.skills._authoring import define_skill, write_skill
 from satchel.skills._read import SKILL_FILE
 
 PLACEHOLDER = "TODO: say what this skill does and when an agent should use it."

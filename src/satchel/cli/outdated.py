@@ -11,7 +11,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._workspace import profile
 from satchel.hosts import Host
-from satchel.outdated import DEADLINE, Outdated, Report
+from satchel.reports.outdated import DEADLINE, Outdated, Report
 
 
 def _names(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
@@ -85,7 +85,7 @@ def run(
     --offline checks only what is on disk and names the rest. Nothing is written and
     nothing is run. Exit 0; with --exit-code, exit 1 when something is outdated."""
     from satchel.cli._install import context
-    from satchel.outdated import outdated
+    from satchel.reports.outdated import outdated
 
     ctx = context(project, home, client, as_json=True)  # the install's credentials too
     result = outdated(

@@ -19,14 +19,14 @@ from typing import Any
 
 import click
 
-from satchel._json import loads
 from satchel.cli import _output as out
 from satchel.cli._again import again
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Layout
+from satchel.core._json import loads
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
 from satchel.plugins._model import Plugin, UserOption
 from satchel.plugins._options import store_path, stored_values, write_values
 from satchel.plugins.components._user_config import check_value, parse_text, show_value

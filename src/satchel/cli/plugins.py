@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located

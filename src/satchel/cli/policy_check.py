@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, POLICY_CLOSED, PROBLEMS
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
 
 PARAMS = (*located(), json_option())
 

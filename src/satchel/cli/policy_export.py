@@ -1,5 +1,5 @@
 """`satchel policy export --to claude-code|codex`: the policy as a host's managed file
-(`satchel.policy.to_claude_code`, `to_codex`), with what the host cannot express."""
+(`satchel.foundations.policy.to_claude_code`, `to_codex`), with what the host cannot express."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import click
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, POLICY_CLOSED
 from satchel.cli._params import Choice, json_option
+from satchel.foundations.policy._export import Export
+from satchel.foundations.policy._read import read_policy, read_policy_file
 from satchel.hosts import PROFILES
-from satchel.policy._export import Export
-from satchel.policy._read import read_policy, read_policy_file
 
 PARAMS = (
     click.Option(

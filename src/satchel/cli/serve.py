@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from satchel._net import is_loopback
-from satchel._render import model_visible
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import Choice, directory, located, model_option
 from satchel.cli._workspace import environment, profile, project_line
+from satchel.foundations._net import is_loopback
+from satchel.index._render import model_visible
 from satchel.session import TOOLSETS
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ def _spec(
 
 
 def _select(spec: Spec) -> Selection:
-    from satchel.errors import UnknownHost
+    from satchel.core.errors import UnknownHost
     from satchel.server._gateway import gateway_environment
 
     try:
@@ -228,7 +228,7 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def _check_env(names: tuple[str, ...]) -> None:
-    from satchel.process import is_dangerous_env
+    from satchel.foundations.process import is_dangerous_env
 
     for name in names:
         if is_dangerous_env(name):

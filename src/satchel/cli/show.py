@@ -15,9 +15,9 @@ from satchel.cli._again import again
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._workspace import environment, say_project
-from satchel.errors import SkillBodyError
+from satchel.core.errors import SkillBodyError
+from satchel.foundations.tokens import truncate
 from satchel.skills._model import Skill
-from satchel.tokens import truncate
 
 if TYPE_CHECKING:
     from rich.text import Text

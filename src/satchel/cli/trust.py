@@ -11,15 +11,15 @@ from pathlib import Path
 
 import click
 
-from satchel._approval import digests
-from satchel._environment import load
-from satchel._host_trust import host_trusted_folders
-from satchel._trust import TrustList, approve_helper, read_trust, trust
+from satchel.assembly._environment import load
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
-from satchel.errors import TrustStoreError
-from satchel.layout import Layout
+from satchel.core.errors import TrustStoreError
+from satchel.core.layout import Layout
+from satchel.hosts._trust import host_trusted_folders
+from satchel.trust._approval import digests
+from satchel.trust._trust import TrustList, approve_helper, read_trust, trust
 
 LOADS = "its plugins, hooks, MCP servers and !`cmd` lines load"
 PINNED = "if one changes, it does not run until you trust the folder again"
@@ -135,7 +135,7 @@ def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_
 
 
 def pinned(folder: Path, client: str, home: Path | None) -> dict[str, str]:
-    """The digests of the folder's executable items as they are now (`satchel._approval`):
+    """The digests of the folder's executable items as they are now (`satchel.trust._approval`):
     as satchel's own rules read the folder, and as each host that keeps config of its
     own in a project reads it (Codex's ``.codex/config.toml`` servers and
     ``.codex/hooks.json`` hooks), so that trusting the folder trusts those too."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._trust import forget_helper, read_trust, untrust
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
 from satchel.cli.trust import helper_option, target
-from satchel.errors import TrustStoreError
-from satchel.layout import Layout
+from satchel.core.errors import TrustStoreError
+from satchel.core.layout import Layout
+from satchel.trust._trust import forget_helper, read_trust, untrust
 
 PARAMS = (*trust_params(listing=False), helper_option())
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from satchel._ignore import kept
 from satchel.cli import _output as out
 from satchel.cli._catalogues import (
     CatalogueCheck,
@@ -21,6 +20,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._ignore import ignore_option, selectors_here
 from satchel.cli._params import client_option, home_option, json_option
 from satchel.cli._plugin import PluginCheck, check_plugin
+from satchel.core._ignore import kept
 from satchel.hosts._lookup import client_profile
 from satchel.plugins._detect import is_plugin_dir, plugin_children
 from satchel.plugins._directory import directory_findings

@@ -2,17 +2,18 @@
 profile (`Host.index`).
 
 The index is the host's own listing under a profile that has one (Claude Code's:
-`satchel.hosts`), else satchel's own text (`satchel._render.render_index`, the
+`satchel.hosts`), else satchel's own text (`satchel.index._render.render_index`, the
 ``tool`` format), for the skills the host loads and lists as a session starts (a
-conditional skill, ``paths:``, waits for a matching file: `satchel.session`), uncut
-by the budget, so its size says whether the host's budget holds it. Instruction files
-count when they always apply (a conditional rule is read on demand). Tokens are `satchel.tokens`'
-estimate. A budget given as a share of the context window (`Index.fraction`: Claude
-Code 1%, Codex 2%) is taken of the window of the model asked for (each host's default
-model when none is), counted as the host counts it (`satchel.hosts.Host.budget`:
-Claude Code's ``claude-opus-5-5``, 1,000,000 tokens at 3 characters a token, gives
-30,000 characters); the smaller of that and `Index.chars` applies. The host's listing
-settings read with the project (Claude Code's ``skillListingBudgetFraction``) count.
+conditional skill, ``paths:``, waits for a matching file: `satchel.session`), uncut by
+the budget, so its size says whether the host's budget holds it. Instruction files count
+when they always apply (a conditional rule is read on demand). Tokens are
+`satchel.foundations.tokens`' estimate. A budget given as a share of the context window
+(`Index.fraction`: Claude Code 1%, Codex 2%) is taken of the window of the model asked
+for (each host's default model when none is), counted as the host counts it
+(`satchel.hosts.Host.budget`: Claude Code's ``claude-opus-5-5``, 1,000,000 tokens at 3
+characters a token, gives 30,000 characters); the smaller of that and `Index.chars`
+applies. The host's listing settings read with the project (Claude Code's
+``skillListingBudgetFraction``) count.
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from satchel._budget import Budget, percent
-from satchel._environment import Environment
-from satchel._listing import ListingSettings
-from satchel._render import model_visible, render_index
+from satchel.assembly._environment import Environment
+from satchel.assembly.listings._listing import host_listing
 from satchel.compat._model import Tokens
+from satchel.foundations.tokens import Counter, approx_tokens
 from satchel.hosts import Host
-from satchel.listings._listing import host_listing
+from satchel.index._budget import Budget, percent
+from satchel.index._listing import ListingSettings
+from satchel.index._render import model_visible, render_index
 from satchel.session._conditional import Conditional
 from satchel.skills._model import Skill
-from satchel.tokens import Counter, approx_tokens
 
 __all__ = ["CONTEXT_TOKENS", "UNCAPPED", "budget", "tokens"]
 
@@ -63,7 +64,7 @@ def budget(
 def _uncut(host: Host, env: Environment, skills: Mapping[str, Skill], model: str | None) -> str:
     """The index of `skills` uncut by the budget: the host's own listing for `model`
     under a profile that has one (each description still cut to the host's length:
-    `satchel.listings._listing.Listing.uncut`), else satchel's."""
+    `satchel.assembly.listings._listing.Listing.uncut`), else satchel's."""
     cap = host.budget(model, env.listing)[0].description
     found = host_listing(
         host,

@@ -9,13 +9,13 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from satchel._environment import Environment
-from satchel._model import model
+from satchel.assembly._environment import Environment
 from satchel.compat._model import Component, Drop
 from satchel.compat._rules import Subject
-from satchel.diagnostics import diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations.origin import Originated
 from satchel.hosts import Host
-from satchel.origin import Originated
 from satchel.plugins import Plugin
 
 __all__ = ["Part", "parts", "unread_parts"]

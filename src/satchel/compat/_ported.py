@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.compat._model import Drop, HostReport, Loads, Ported
 from satchel.compat._rules import Subject
 from satchel.compat._view import Scratch
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.hosts import Host
 from satchel.port import TARGETS, Target, port
 from satchel.port import Drop as PortDrop

@@ -13,8 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._environment import Environment
-from satchel._model import model
+from satchel.assembly._environment import Environment
 from satchel.compat._budget import tokens
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, Drop, HostReport, Kind, Loads, Report
@@ -22,10 +21,11 @@ from satchel.compat._parts import Key, Part, parts, unread_parts
 from satchel.compat._ported import after_port
 from satchel.compat._rules import Item, Subject, drops, hook_id
 from satchel.compat._view import SKILL_FILE, kind_of, scratch
+from satchel.core._model import model
+from satchel.core.layout import PROJECT, Layout
+from satchel.foundations.origin import Originated
 from satchel.hosts import PROFILES, Host, resolve
-from satchel.layout import PROJECT, Layout
 from satchel.mcp._names import server_id
-from satchel.origin import Originated
 
 __all__ = ["compat"]
 

@@ -14,11 +14,11 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from satchel._environment import Environment
-from satchel._model import model
+from satchel.assembly._environment import Environment
 from satchel.compat._events import fired_as
 from satchel.compat._model import Component, Drop
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._model import Hook
 from satchel.hosts import Host
 from satchel.runtime.hooks._answers import REFUSALS_STAND, STRICTER_EVENTS

@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from satchel._environment import Environment, load
+from satchel.assembly._environment import Environment, load
 from satchel.compat._model import Kind
+from satchel.core.layout import PROJECT, Layout
 from satchel.hosts import Host
-from satchel.layout import PROJECT, Layout
 from satchel.plugins._detect import is_plugin_dir
 
 __all__ = ["Scratch", "kind_of", "scratch"]

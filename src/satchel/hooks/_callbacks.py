@@ -20,13 +20,13 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.origin import Origin
 from satchel.hooks._events import MATCH_FIELD, event_named
 from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import Hook
 from satchel.hooks._spec import HookSpec
-from satchel.origin import Origin
 
 __all__ = ["CALLBACK_TIMEOUT", "HookCallback", "HookContext", "HookMatcher", "callback_hooks"]
 

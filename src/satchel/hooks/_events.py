@@ -44,7 +44,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._claude_code import CLAUDE_CODE_HOOKS, CLAUDE_HOOK_EVENTS
 from satchel.hosts._codex import CODEX_HOOKS
 from satchel.hosts._copilot import COPILOT_HOOKS

@@ -31,10 +31,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import Bad
-from satchel._files import FileProblem, read_bounded
-from satchel._json import loads
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core._json import loads
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import Bad
 from satchel.hooks._parse import (
     HANDLER_FIELDS,
     check_optional,
@@ -251,7 +251,7 @@ def _parser(kind: str) -> tuple[Callable[[str], Any], type[ValueError]]:
     """The parser of a hook file's format and the error it raises (the TOML parser is imported
     only when a TOML file is read)."""
     if kind == "TOML":
-        from satchel import _toml
+        from satchel.core import _toml
 
         return _toml.loads, ValueError
     return loads, ValueError

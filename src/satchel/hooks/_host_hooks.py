@@ -30,8 +30,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from satchel._host_state import HostConfig, HostState, dotted
-from satchel._model import model
+from satchel.core._model import model
+from satchel.foundations._host_state import HostConfig, HostState, dotted
 
 __all__ = ["HostHook", "HostHookFile", "host_hook_files", "host_hooks", "plugin_hook_file"]
 

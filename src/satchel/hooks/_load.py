@@ -9,7 +9,7 @@ aggregate in):
    ``.claude/settings.json`` and ``.claude/settings.local.json``, then the user's
    ``~/.claude/settings.json``;
 3. a host's own hook files, when its profile names them (`state`, a
-   `satchel._host_state.HostState`: Codex's ``hooks.json`` and ``[hooks]`` of
+   `satchel.foundations._host_state.HostState`: Codex's ``hooks.json`` and ``[hooks]`` of
    ``config.toml`` in ``~/.codex``, then in each project ``.codex`` folder Codex
    trusts; `satchel.hooks._host_hooks`);
 4. each enabled plugin's hooks, in plugin precedence order.
@@ -35,9 +35,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Protocol
 
-from satchel._host_state import HostState, host_config
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT, Layout
+from satchel.foundations._host_state import HostState, host_config
+from satchel.foundations.origin import Origin, Trust
+from satchel.foundations.permissions import Rule, parse_rule
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, canonical
 from satchel.hooks._files import (
     read_hooks_toml,
@@ -50,9 +53,6 @@ from satchel.hooks._matchers import ALL, compile_matcher
 from satchel.hooks._model import LOCAL_SETTINGS, Hook, HookSet
 from satchel.hooks._parse import claude_hooks
 from satchel.hooks._spec import HookSpec
-from satchel.layout import PROJECT, Layout
-from satchel.origin import Origin, Trust
-from satchel.permissions import Rule, parse_rule
 
 __all__ = ["compile_hooks", "host_verdicts", "load_hooks"]
 

@@ -33,7 +33,7 @@ import fnmatch
 import re
 from typing import Literal
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._dialects import hook_dialect
 
 __all__ = [

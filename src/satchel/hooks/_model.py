@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.origin import Origin
+from satchel.foundations.permissions import Rule
 from satchel.hooks._matchers import Matcher
 from satchel.hooks._spec import HookSpec
-from satchel.origin import Origin
-from satchel.permissions import Rule
 
 __all__ = ["Behavior", "Exports", "Hook", "HookResult", "HookSet", "Outcome"]
 

@@ -45,7 +45,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._contain import (
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import (
     Bad,
     Refusal,
     absent,
@@ -56,8 +58,6 @@ from satchel._contain import (
     unknown_keys,
     with_json,
 )
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.hooks._events import (
     CURSOR_EVENTS,
     CURSOR_ONLY,

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.origin import Origin
 from satchel.hooks._parse import claude_hooks
 from satchel.hooks._spec import HookSpec
-from satchel.origin import Origin
 from satchel.skills._model import Skill
 
 __all__ = ["agent_owner", "skill_hooks", "skill_owner"]

@@ -8,8 +8,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._json import jsonable
-from satchel._model import model
+from satchel.core._json import jsonable
+from satchel.core._model import model
 from satchel.hosts._vocabulary import HookFormat
 
 __all__ = ["HANDLER_TYPES", "HandlerType", "HookSpec"]

@@ -1,5 +1,5 @@
 """The variables satchel sets for a hook: what the runner starts it with, and what a
-trust pin (`satchel._approval`) reads its command with.
+trust pin (`satchel.trust._approval`) reads its command with.
 
 - ``<CLIENT>_HOOK_EVENT``: satchel's event name (`event_variable`);
 - ``CLAUDE_ENV_FILE`` for a session-start event (`satchel.runtime.hooks._envfile`);
@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from satchel.core.layout import Layout
 from satchel.hooks._model import Hook
 from satchel.hosts._dialects import hook_dialect
-from satchel.layout import Layout
 
 __all__ = ["ENV_FILE_VARIABLE", "event_variable", "host_variables"]
 

@@ -3,8 +3,8 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from satchel.core.layout import PROJECT, USER, RootSpec
 from satchel.hosts._model import Host, Index
-from satchel.layout import PROJECT, USER, RootSpec
 
 __all__ = ["CAVEMAN"]
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from satchel.core.layout import PROJECT, USER
+from satchel.foundations.policy._export import to_claude_code
 from satchel.hosts._common import SPEC_FIELDS, rows
 from satchel.hosts._hooks import HookDialect, HookSwitch, HookVariables
 from satchel.hosts._installs import Installs
@@ -20,8 +22,6 @@ from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CLAUDE_CODE_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
 from satchel.hosts._rules import TrustSource
-from satchel.layout import PROJECT, USER
-from satchel.policy._export import to_claude_code
 
 __all__ = [
     "CLAUDE_BARE_SOURCE",

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from satchel._host_state import HostState
+from satchel.core.layout import PROJECT, USER, WalkBounds
+from satchel.foundations._host_state import HostState
+from satchel.foundations.policy._export import to_codex
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, HookSwitch, Words
@@ -16,8 +18,6 @@ from satchel.hosts._model import Host, Index, Limits
 from satchel.hosts._models import CODEX_MODELS
 from satchel.hosts._parts import Part
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
-from satchel.layout import PROJECT, USER, WalkBounds
-from satchel.policy._export import to_codex
 from satchel.skills._names import NameRule
 
 __all__ = [
@@ -285,7 +285,7 @@ CODEX = Host(
     instructions="codex",
     skill_fields=("name", "description", "metadata"),
     # 2% of the model's window in tokens (8,000 characters only when the window is not
-    # known); src/satchel/listings/_listing_codex.py renders the listing as Codex sends it
+    # known); src/satchel/assembly/listings/_listing_codex.py renders the listing as Codex sends it
     index=Index(
         fraction=0.02,
         description=1024,

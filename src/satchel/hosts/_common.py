@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from satchel.layout import RootSpec
+from satchel.core.layout import RootSpec
 
 __all__ = ["SPEC_FIELDS", "rows"]
 

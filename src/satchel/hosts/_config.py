@@ -30,10 +30,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, get_args
 
-from satchel._config import CONFIG_FILE, read_config
-from satchel._text import did_you_mean
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.errors import UnknownHost
+from satchel.core._text import did_you_mean
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.errors import UnknownHost
+from satchel.core.layout import SCOPES, RootSpec
+from satchel.foundations._config import CONFIG_FILE, read_config
 from satchel.hosts._model import Host
 from satchel.hosts._profiles import PROFILES
 from satchel.hosts._rules import TRUST_LIST_NAMES
@@ -46,7 +47,6 @@ from satchel.hosts._vocabulary import (
     SkillRule,
     Untrusted,
 )
-from satchel.layout import SCOPES, RootSpec
 
 __all__ = ["get", "names", "resolve", "user_profiles"]
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel.core.layout import PROJECT, USER
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
-from satchel.layout import PROJECT, USER
 
 __all__ = ["COPILOT", "COPILOT_HOOKS", "COPILOT_HOOK_EVENTS", "COPILOT_INSTRUCTIONS"]
 

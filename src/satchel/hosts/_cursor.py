@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel.core.layout import PROJECT, USER
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._instructions import InstructionRule, InstructionSource, RuleFiles
 from satchel.hosts._model import Host
 from satchel.hosts._port import PortHooks, PortSpec
-from satchel.layout import PROJECT, USER
 
 __all__ = [
     "CURSOR",

@@ -5,10 +5,10 @@ defines), and `SHOWN`: every `Host` field the page shows (a test keeps it whole)
 
 from __future__ import annotations
 
-from satchel._budget import percent
 from satchel.hosts._instructions import InstructionRule, InstructionSource, InstructionText
 from satchel.hosts._model import Host
 from satchel.hosts._rules import PLUGIN_SKILL_RULES, TRUST_LISTS
+from satchel.index._budget import percent
 
 __all__ = ["SHOWN", "decisions", "details", "instruction_rows"]
 

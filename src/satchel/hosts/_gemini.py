@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from satchel._host_settings import HostSettings, PluginLink, SettingsFile
+from satchel.core.layout import PROJECT, USER, WalkBounds
+from satchel.foundations._host_settings import HostSettings, PluginLink, SettingsFile
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import (
     COMMON,
@@ -22,7 +23,6 @@ from satchel.hosts._mcp import GEMINI_MCP, GEMINI_MCP_POLICY
 from satchel.hosts._model import Host, Index
 from satchel.hosts._models import GEMINI_MODELS
 from satchel.hosts._port import McpDialect, PortHooks, PortSpec
-from satchel.layout import PROJECT, USER, WalkBounds
 from satchel.skills._names import NameRule
 
 __all__ = [

@@ -25,7 +25,7 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._vocabulary import (
     AnswerFields,
     AnswerRule,

@@ -20,8 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from satchel._model import model
-from satchel.layout import Layout
+from satchel.core._model import model
+from satchel.core.layout import Layout
 
 __all__ = ["Installs", "RecordShape"]
 

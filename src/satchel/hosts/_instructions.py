@@ -1,7 +1,7 @@
 """`InstructionRule`: which instruction files a host reads, in which folders, in what
 order, under what cap, with which import syntax, and how it sends them to its model,
 as data. The host that defines a rule holds it (`Host.instruction_rule`); a host names
-the rule it reads by its word (`Host.instructions`), and `satchel._instructions` reads
+the rule it reads by its word (`Host.instructions`), and `satchel.kinds._instructions` reads
 the files as the rule says.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._vocabulary import InstructionKind, InstructionMode
 
 __all__ = [

@@ -7,12 +7,12 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel.core.layout import PROJECT, USER
 from satchel.hosts._claude_code import CLAUDE_HOOK_EVENTS
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, HookVariables
 from satchel.hosts._model import Host
 from satchel.hosts._port import McpDialect, PluginNameRule, PortHooks, PortSpec
-from satchel.layout import PROJECT, USER
 
 __all__ = [
     "KIMI",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = [
     "McpApproval",

@@ -3,10 +3,10 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from satchel.core.layout import PROJECT, USER, default_roots
 from satchel.hosts._common import rows
 from satchel.hosts._model import Host, Index
 from satchel.hosts._satchel import SATCHEL_EVENTS
-from satchel.layout import PROJECT, USER, default_roots
 
 __all__ = ["MERMAID"]
 

@@ -6,7 +6,7 @@ root to define a name wins), how it walks a root, which plugin manifests it read
 which it prefers, how it names plugin skills and commands, how it numbers
 ``$ARGUMENTS``, which instruction files it reads, how much room its skill listing
 gets, which hook events it fires, and what it does in a folder that is not trusted.
-`Host.layout` gives the `Layout` and `satchel._options.host_overrides` the `load()`
+`Host.layout` gives the `Layout` and `satchel.assembly._options.host_overrides` the `load()`
 options that make satchel see a project as that host does; options given to `load()`
 override them.
 """
@@ -18,13 +18,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Literal
 
-from satchel._budget import Budget
-from satchel._host_settings import HostSettings
-from satchel._host_state import HostState
-from satchel._listing import ListingSettings
-from satchel._model import model
-from satchel._render import DEFAULT_BUDGET
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import Layout, RootSpec, WalkBounds
+from satchel.foundations._host_settings import HostSettings
+from satchel.foundations._host_state import HostState
+from satchel.foundations.policy._export import Export
+from satchel.foundations.policy._model import Policy
+from satchel.foundations.tokens import BYTES_PER_TOKEN
 from satchel.hosts._hooks import HookDialect
 from satchel.hosts._installs import Installs
 from satchel.hosts._instructions import InstructionRule
@@ -43,11 +44,10 @@ from satchel.hosts._vocabulary import (
     TrustListName,
     Untrusted,
 )
-from satchel.layout import Layout, RootSpec, WalkBounds
-from satchel.policy._export import Export
-from satchel.policy._model import Policy
+from satchel.index._budget import Budget
+from satchel.index._listing import ListingSettings
+from satchel.index._render import DEFAULT_BUDGET
 from satchel.skills._names import NameRule
-from satchel.tokens import BYTES_PER_TOKEN
 
 __all__ = ["CONTEXT_TOKENS", "Clash", "Host", "Index", "Limits", "Untrusted"]
 
@@ -69,7 +69,7 @@ class Index:
     (descriptions of the least-used skills dropped first: Claude Code), ``last``
     (entries past the cap are left out, in precedence order: satchel) or ``none``
     (no budget: Gemini CLI). `bytes` caps the UTF-8 size (satchel's 8 KiB). `style`
-    names the host's own listing renderer (`satchel.listings`: ``claude-code``); None:
+    names the host's own listing renderer (`satchel.assembly.listings`: ``claude-code``); None:
     satchel's own index, within this budget. Under a style, `bounds` are the `Budget`
     fields a caller may set (the host applies no other), `bounds_why` says why in a
     sentence, and `lists_commands` whether the listing holds the slash commands too.
@@ -103,7 +103,7 @@ class Index:
         `description` as they are; `settings` (the host's own, such as Claude Code's
         ``skillListingBudgetFraction``) replace `fraction` and `description`. A
         profile that sets none keeps satchel's own 64 skills in 8 KiB
-        (`satchel._render.DEFAULT_BUDGET`). `Host.budget` gives it for a model."""
+        (`satchel.index._render.DEFAULT_BUDGET`). `Host.budget` gives it for a model."""
         given = settings or ListingSettings()
         fraction = self.fraction if given.fraction is None else given.fraction
         description = self.description if given.description is None else given.description
@@ -137,7 +137,7 @@ class Host:
     * `ancestors`: ``{project}`` rows name every folder from the working directory up
       to the project root (Codex, Claude Code); `walk` how a root is walked (depth,
       hidden folders, ``node_modules``, symlinked folders, a skill inside a skill:
-      `satchel.layout.WalkBounds`).
+      `satchel.core.layout.WalkBounds`).
     * `names`: what the host does with a skill's ``name:`` (`NameRule`: the Agent
       Skills rule, or the name kept as written, some characters replaced).
     * `plugin_formats`: the plugin manifests the host reads, preferred first; a
@@ -182,7 +182,7 @@ class Host:
     * `policy_export`: how `satchel policy export` writes satchel's policy as the host's
       managed file (None: it does not).
     * `state`: where the host keeps its own state on this machine, and the keys it
-      writes there (`satchel._host_state.HostState`: Codex's ``~/.codex``): the
+      writes there (`satchel.foundations._host_state.HostState`: Codex's ``~/.codex``): the
       plugins it installed, its MCP servers, the skills it turned off, its instruction
       settings, its hook files and the hooks it trusts [None: nothing of the host's
       own is read].
@@ -200,11 +200,11 @@ class Host:
       Gemini CLI).
     * `settings`: the host's settings files and the keys satchel reads there (skills
       turned off, instruction file names, plugin enablement:
-      `satchel._host_settings.HostSettings`) [None: none].
+      `satchel.foundations._host_settings.HostSettings`) [None: none].
     * `plugin_skill_clash`: of two plugins holding a skill of the same name, the
       ``first`` in plugin order wins, or the ``last`` (Gemini CLI's extensions).
     * `trust_source`: where the host records the folders it trusts, read only by
-      ``satchel trust --from`` (`satchel._host_trust.TrustSource`) [None: none].
+      ``satchel trust --from`` (`satchel.hosts._trust.TrustSource`) [None: none].
     * `found_by`: the files and folders whose presence says the host is used on this
       machine (templates of ``{home}``, ``{config}`` and ``{project}``: ``{home}/.codex``),
       read by ``satchel doctor --hosts`` [(): a host only its name brings in].

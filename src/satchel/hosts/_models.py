@@ -6,7 +6,7 @@ context window, at 3 or 4 characters a token). `Models.resolve` gives the `Windo
 a model id, or the host's fallback for an id it does not know, with a
 ``host.model-unknown`` warning. The host's settings that change the listing (Claude
 Code's ``skillListingBudgetFraction`` and ``skillListingMaxDescChars``) are
-`satchel._listing.ListingSettings`.
+`satchel.index._listing.ListingSettings`.
 
 Claude Code's numbers are those of its baked model catalogue (2.1.332 and 2.1.337:
 ``context:{window:1e6,native_1m:!0}`` for ``claude-opus-5-5``) and of ``Hw()``, which
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import field, replace
 from types import MappingProxyType
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 
 __all__ = [
     "CLAUDE_CODE_MODELS",

@@ -3,9 +3,9 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from satchel.core.layout import PROJECT, USER
 from satchel.hosts._common import rows
 from satchel.hosts._model import Host, Limits
-from satchel.layout import PROJECT, USER
 
 __all__ = ["OPENCODE"]
 

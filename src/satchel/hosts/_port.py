@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._vocabulary import Format
 
 __all__ = [

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Literal, get_args
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._vocabulary import SkillRule, TrustListName
 from satchel.skills._fields import DEPRECATED
 

@@ -3,13 +3,13 @@ host side by side)."""
 
 from __future__ import annotations
 
+from satchel.core.layout import default_roots
 from satchel.hosts._hooks import HookDialect, reverse
 from satchel.hosts._instructions import InstructionRule, InstructionSource
 from satchel.hosts._kimi import KIMI_HOOKS
 from satchel.hosts._model import Host, Index
 from satchel.hosts._port import AGENT_PLUGINS_MCP, AGENT_PLUGINS_NAMES, PortHooks, PortSpec
 from satchel.hosts._vibe import VIBE_PORT_EVENTS
-from satchel.layout import default_roots
 from satchel.skills._names import NameRule
 
 __all__ = ["SATCHEL", "SATCHEL_EVENTS", "SATCHEL_HOOKS", "SATCHEL_INSTRUCTIONS"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from satchel.core.layout import PROJECT, USER
 from satchel.hosts._common import rows
 from satchel.hosts._hooks import HookDialect, reverse
 from satchel.hosts._model import Host
@@ -16,7 +17,6 @@ from satchel.hosts._port import (
     PortHooks,
     PortSpec,
 )
-from satchel.layout import PROJECT, USER
 
 __all__ = [
     "VIBE",

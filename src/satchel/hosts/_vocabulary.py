@@ -55,7 +55,7 @@ word (`satchel.hosts.instruction_rules`)."""
 InstructionKind = Literal[
     "agents", "claude", "client", "override", "local", "rule", "gemini", "copilot", "legacy"
 ]
-"""What an instruction file is (`satchel._instructions.InstructionFile.kind`)."""
+"""What an instruction file is (`satchel.kinds._instructions.InstructionFile.kind`)."""
 
 Naming = Literal["stem", "path"]
 """How a command in a subfolder is named: its stem, or ``dir:name``."""

@@ -3,9 +3,9 @@ every host side by side)."""
 
 from __future__ import annotations
 
+from satchel.core.layout import PROJECT, USER, RootSpec
 from satchel.hosts._model import Host
 from satchel.hosts._rules import MetadataRule
-from satchel.layout import PROJECT, USER, RootSpec
 
 __all__ = ["ZIDANE"]
 

@@ -21,8 +21,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import (
     CATALOGUE_FILES,
     Catalogue,

@@ -11,11 +11,11 @@ The rules:
   origin (httpx drops only ``Authorization``, and keeps it on a same-host upgrade to
   https); git runs with ``http.followRedirects=false`` when it carries one.
 - **A header helper runs only once approved.** The approval is a pin of the
-  command's exact text in the user's trust list (`satchel._trust.approve_helper`,
+  command's exact text in the user's trust list (`satchel.trust._trust.approve_helper`,
   written by ``satchel trust --header-helper HOST``); a helper never approved, or
   whose text changed since, is ``install.auth.unapproved`` and never runs.
 - **No shell.** The approved text is split as a POSIX shell would split words
-  (`shlex.split`) and run as an argv through `satchel.process.run_process`, with
+  (`shlex.split`) and run as an argv through `satchel.foundations.process.run_process`, with
   the scrubbed environment plus ``SATCHEL_AUTH_HOST`` (the host key), in the user's
   home, for at most `HELPER_TIMEOUT` seconds. A pipeline needs ``sh -c '...'``
   written out, so the approved text says it.
@@ -35,12 +35,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import SplitResult, urlsplit
 
-from satchel._net import is_loopback
-from satchel._trust import helper_digest
+from satchel.foundations._net import is_loopback
+from satchel.foundations.process import ProcessResult, base_env, run_process
 from satchel.install._credentials import BUILT_IN, GITHUB_ENV, AuthRule, Credentials
 from satchel.install._errors import refuse
 from satchel.install._settings import Settings
-from satchel.process import ProcessResult, base_env, run_process
+from satchel.trust._trust import helper_digest
 
 if TYPE_CHECKING:
     import httpx

@@ -31,9 +31,10 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel._json import loads
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
 from satchel.install._catalogue import CATALOGUE_FILES, Catalogue, CatalogueEntry, read_catalogue
 from satchel.install._contents import folder_of, item_at, scan_items
 from satchel.install._errors import InstallError
@@ -47,7 +48,6 @@ from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.install._wellknown import read_index
-from satchel.layout import Layout
 from satchel.plugins import detect
 
 __all__ = [

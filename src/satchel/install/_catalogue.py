@@ -29,9 +29,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from satchel._contain import probe_json
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import probe_json
 from satchel.hosts._rules import MARKETPLACES, CatalogueFormat
 
 __all__ = [

@@ -24,10 +24,10 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import WalkBounds
 from satchel.install._errors import refuse
-from satchel.layout import WalkBounds
 from satchel.plugins import Plugin, detect, read_plugin
 from satchel.skills._discover import skill_dirs
 from satchel.skills._read import SKILL_FILE, parse_skill

@@ -29,7 +29,7 @@ import hashlib
 import json
 from typing import Any
 
-from satchel._json import loads
+from satchel.core._json import loads
 from satchel.install._errors import refuse
 
 __all__ = [

@@ -30,11 +30,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._config import CONFIG_FILE, read_config
-from satchel._model import model
-from satchel._trust import read_trust
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.layout import Layout
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.layout import Layout
+from satchel.foundations._config import CONFIG_FILE, read_config
+from satchel.trust._trust import read_trust
 
 __all__ = ["BUILT_IN", "GITHUB_ENV", "AuthRule", "Credentials", "read_credentials"]
 
@@ -68,7 +68,7 @@ class AuthRule:
 @model
 class Credentials:
     """The user's rules by host key, the entries left out (host key -> why), the
-    approved helper pins (`satchel._trust`), the environment tokens are read from,
+    approved helper pins (`satchel.trust._trust`), the environment tokens are read from,
     and the folder a helper runs in. `answers` keeps each helper's headers for the
     process, so one install runs a helper once per host."""
 

@@ -1,12 +1,12 @@
-"""The installer's one exception (`satchel.errors.InstallError`, a refusal that
+"""The installer's one exception (`satchel.core.errors.InstallError`, a refusal that
 carries its diagnostic) and how a refusal is made."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from satchel.diagnostics import diagnostic
-from satchel.errors import InstallError
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import InstallError
 
 __all__ = ["InstallError", "refuse"]
 

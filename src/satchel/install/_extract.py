@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from satchel._contain import entry_parts, folded, link_escapes
+from satchel.foundations._contain import entry_parts, folded, link_escapes
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Limits
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.install._extract import extract_archive
 from satchel.install._git import fetch_git
 from satchel.install._lock import Signature

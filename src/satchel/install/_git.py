@@ -1,6 +1,6 @@
 """Fetch a git repository with nothing in it able to run, pinned to a commit SHA.
 
-A real ``git`` runs through `satchel.process.run_process`, with:
+A real ``git`` runs through `satchel.foundations.process.run_process`, with:
 
 - no user or system config (an empty ``HOME`` and ``XDG_CONFIG_HOME``,
   ``GIT_CONFIG_NOSYSTEM``), so no filter, hook path or credential helper of the
@@ -33,13 +33,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.process import ProcessResult, base_env, run_process
 from satchel.install._auth import git_auth_env
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
 from satchel.install._settings import Settings
-from satchel.process import ProcessResult, base_env, run_process
 
 __all__ = ["Checkout", "fetch_git", "git_env", "is_sha"]
 

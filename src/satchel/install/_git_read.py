@@ -1,6 +1,6 @@
 """Read a local git repository's history, read-only, with nothing of it able to run.
 
-A real ``git`` runs through `satchel.process.run_process` with the environment
+A real ``git`` runs through `satchel.foundations.process.run_process` with the environment
 `satchel.install._git.git_env` gives (no user or system config) and
 ``GIT_OPTIONAL_LOCKS=0`` (nothing is written, not even the index's stat cache). Only
 commands that read the object database, the refs, the index, attributes and config are
@@ -21,8 +21,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from satchel.foundations.process import base_env, run_process
 from satchel.install._git import git_env
-from satchel.process import base_env, run_process
 
 __all__ = ["DEADLINE", "Repo", "config_env", "open_repo"]
 

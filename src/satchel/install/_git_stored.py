@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.install._git_read import Repo, config_env
 
 __all__ = ["Conversion", "Rules", "attributes", "blob", "conversion", "read_rules", "stored"]

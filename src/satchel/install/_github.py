@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
-from satchel.errors import HttpRefused
+from satchel.core.errors import HttpRefused
 from satchel.install._errors import refuse
 from satchel.install._fetched import Fetched, fetched_git, unpack_download
 from satchel.install._git import is_sha

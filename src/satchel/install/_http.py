@@ -6,7 +6,7 @@ origin is sent without it (`_auth.guard`: GitHub's tarball endpoint redirects to
 another host). A download is streamed to a file, hashed on the way, and stopped once
 it passes the byte limit.
 
-Every client is `satchel._net.http_client`: each wait bounded by `Settings.timeout`,
+Every client is `satchel.foundations._net.http_client`: each wait bounded by `Settings.timeout`,
 the whole request (redirects and a trickled answer included) by `Settings.deadline`;
 either ends it with ``install.fetch.timeout`` (`failure`).
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from satchel._json import loads
-from satchel._model import model
-from satchel._net import DeadlinePassed, http_client
-from satchel.errors import HttpRefused
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.core.errors import HttpRefused
+from satchel.foundations._net import DeadlinePassed, http_client
 from satchel.install._auth import guard, headers_for
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Settings

@@ -27,8 +27,9 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT, Layout
 from satchel.install._contents import Item, scan_items
 from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
@@ -44,7 +45,6 @@ from satchel.install._signatures import Signers, signed_tree
 from satchel.install._sources import Source, parse_source
 from satchel.install._staging import place, workspace
 from satchel.install._tree import tree_hash
-from satchel.layout import PROJECT, Layout
 from satchel.skills._fields import name_problem
 
 __all__ = ["Context", "InstallResult", "Installed", "install_source", "signed_plans"]

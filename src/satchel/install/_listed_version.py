@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.install._catalogue import CATALOGUE_FILES, Catalogue, read_catalogue_file
 from satchel.plugins import Plugin
 

@@ -51,9 +51,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from satchel._files import write_atomic
-from satchel._json import loads
-from satchel._model import model
+from satchel.core._files import write_atomic
+from satchel.core._json import loads
+from satchel.core._model import model
 from satchel.install._errors import InstallError, refuse
 
 __all__ = [

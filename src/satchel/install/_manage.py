@@ -25,8 +25,9 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
 from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress
@@ -59,7 +60,6 @@ from satchel.install._settings import Settings
 from satchel.install._signatures import exactly, signed_tree, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
-from satchel.layout import Layout
 
 __all__ = [
     "Change",

@@ -29,11 +29,11 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
-from satchel._contain import probe_json
-from satchel._files import write_atomic
-from satchel._model import model
-from satchel._trust import read_trust
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._files import write_atomic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations._contain import probe_json
 from satchel.install._catalogue import Catalogue, EntrySource, read_catalogue
 from satchel.install._contents import folder_of
 from satchel.install._errors import refuse
@@ -46,7 +46,7 @@ from satchel.install._scope import SCOPES, scope_for
 from satchel.install._settings import Settings
 from satchel.install._sources import Source
 from satchel.install._staging import place, remove_tree, workspace
-from satchel.layout import Layout
+from satchel.trust._trust import read_trust
 
 __all__ = [
     "Known",

@@ -41,13 +41,12 @@ import os
 import shlex
 from pathlib import Path
 
-from satchel._trust import read_trust
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import PROJECT, Layout
 from satchel.install._errors import InstallError, refuse
 from satchel.install._fetched import Fetched
 from satchel.install._scope import Scope
 from satchel.install._sources import Source
-from satchel.layout import PROJECT, Layout
 from satchel.mcp._skills_client import (
     RemoteSkill,
     SkillServer,
@@ -55,6 +54,7 @@ from satchel.mcp._skills_client import (
     fetch_listed,
     list_skills,
 )
+from satchel.trust._trust import read_trust
 
 __all__ = ["check_locked", "fetch_mcp", "listed_mcp", "server_of"]
 

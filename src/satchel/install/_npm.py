@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from satchel._json import loads
-from satchel._net import LOOPBACK_NAMES
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._json import loads
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._net import LOOPBACK_NAMES
 from satchel.install._errors import refuse
 from satchel.install._fetched import Fetched, unpack_download
 from satchel.install._http import Progress, download, get_json

@@ -17,7 +17,7 @@ origin (a blob store's signed URL).
 Plain http is used only for a loopback registry (``127.0.0.1``, ``localhost``,
 ``[::1]``), as the source parser allows http URLs only there; any other registry is
 https. Every wait is bounded by `Settings.timeout` and the whole pull by
-`Settings.deadline` (`satchel._net.http_client`), so a registry that trickles its
+`Settings.deadline` (`satchel.foundations._net.http_client`), so a registry that trickles its
 manifest is stopped (``install.fetch.timeout``). Every body is bounded: a manifest at
 4 MiB (what containerd accepts), a blob at `Limits.max_bytes` and at its descriptor's
 size; every digest is checked.
@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from satchel._json import loads
-from satchel._model import model
-from satchel._net import DeadlinePassed, http_client, is_loopback
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.foundations._net import DeadlinePassed, http_client, is_loopback
 from satchel.install._errors import refuse
 from satchel.install._http import failure
 from satchel.install._registry_auth import Credential, credential_for

@@ -43,8 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import entry_parts, folded, link_escapes
-from satchel._model import model
+from satchel.core._model import model
+from satchel.foundations._contain import entry_parts, folded, link_escapes
 from satchel.install._errors import refuse
 from satchel.install._extract import extract_archive
 from satchel.install._oci import DIGEST, DOCKER_LIST, OCI_INDEX, OCI_MANIFEST, Manifest
@@ -278,7 +278,7 @@ def _walk(root: Path, limits: Limits) -> list[str]:
 
 def _installable(root: Path, name: str, paths: list[str], limits: Limits) -> None:
     """Refuse what the extractor refuses when the artifact is installed, by the same
-    rules (`satchel._contain`): a path it would not write (``install.archive.path``),
+    rules (`satchel.foundations._contain`): a path it would not write (``install.archive.path``),
     two paths one filesystem could make one (``install.archive.duplicate``), a symlink
     whose target leaves the published directory (``install.archive.link``), and a
     hardlink (``install.archive.link``): a file with more than one link may be the

@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.install._cosign import key_bundle, key_name, load_private_key, statement
 from satchel.install._errors import refuse
 

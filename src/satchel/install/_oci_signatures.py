@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.install._cosign import BUNDLE, PREDICATE, SIMPLE_SIGNING
 from satchel.install._oci import (
     DIGEST,

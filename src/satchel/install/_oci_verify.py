@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satchel._json import loads
+from satchel.core._json import loads
 from satchel.install._cosign import (
     envelope_payload,
     key_name,

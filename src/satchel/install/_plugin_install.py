@@ -36,9 +36,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import probe_json
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations._contain import probe_json
 from satchel.install._catalogue import COMPONENTS, Catalogue, CatalogueEntry
 from satchel.install._contents import Item, folder_of, item_at
 from satchel.install._errors import InstallError, refuse
@@ -68,7 +69,6 @@ from satchel.install._signatures import Signers
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.install._tree import copy_tree
-from satchel.layout import Layout
 from satchel.plugins import detect
 from satchel.plugins._dependencies import Dependency, parse_dependencies, parse_requirement
 

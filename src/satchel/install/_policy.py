@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 
-from satchel.errors import InstallError
+from satchel.core.errors import InstallError
+from satchel.core.layout import Layout
+from satchel.foundations.policy._model import Policy
+from satchel.foundations.policy._read import read_policy
 from satchel.install._sources import Source
-from satchel.layout import Layout
-from satchel.policy._model import Policy
-from satchel.policy._read import read_policy
 
 __all__ = ["allow_listing", "allow_marketplace", "allow_source", "is_pinned", "policy_for"]
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.install._contents import scan_items
 from satchel.install._errors import refuse
 from satchel.install._installer import _plugin_name

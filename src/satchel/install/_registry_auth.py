@@ -13,7 +13,7 @@ in this order, at:
 A helper is run as ``docker-credential-<name> get`` with the registry on stdin and
 answers ``{"ServerURL": ..., "Username": ..., "Secret": ...}``; a ``Username`` of
 ``<token>`` means the secret is an identity token (docker/docker-credential-helpers,
-``credentials/credentials.go``). It runs through `satchel.process` with the scrubbed
+``credentials/credentials.go``). It runs through `satchel.foundations.process` with the scrubbed
 base environment. Keys of ``auths`` may carry a scheme or a path
 (``https://index.docker.io/v1/``): only their host is compared. A secret is never
 put in a message, a diagnostic or a repr.
@@ -30,10 +30,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from satchel._json import loads
-from satchel._model import model
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.foundations.process import base_env, run_process
 from satchel.install._errors import refuse
-from satchel.process import base_env, run_process
 
 __all__ = ["Credential", "config_path", "credential_for"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.install._contents import Item
 from satchel.plugins._dependencies import Dependency, skill_requires
 from satchel.skills._read import parse_skill

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.install._errors import refuse
 
 __all__ = ["Review", "Reviewed", "review_all"]

@@ -1,7 +1,7 @@
 """Where installs go: a scope (project or user), a tool family, and the lock file.
 
 Skills install into the skills root of the chosen family in the chosen scope, read
-from the layout's own table (`satchel.layout.default_roots`): for the project
+from the layout's own table (`satchel.core.layout.default_roots`): for the project
 ``<project>/.satchel/skills`` (family ``satchel``), ``<project>/.agents/skills``
 (``agents``: every agent sees them) or ``<project>/.claude/skills`` (``claude``);
 for the user ``<config>/satchel/skills``, ``~/.agents/skills`` or
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from satchel._model import model
-from satchel.layout import OWN_CLIENT, PROJECT, USER, Layout, RootSpec
+from satchel.core._model import model
+from satchel.core.layout import OWN_CLIENT, PROJECT, USER, Layout, RootSpec
 
 __all__ = ["FAMILIES", "SCOPES", "Scope", "scope_for"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = ["Range", "Version", "parse_range", "parse_version"]
 

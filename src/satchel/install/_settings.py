@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
 
-from satchel._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
-from satchel._model import model
+from satchel.core._model import model
+from satchel.foundations._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
 from satchel.install._credentials import Credentials
 from satchel.install._errors import refuse
 

@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import SplitResult, urlsplit
 
-from satchel._model import model
-from satchel._net import LOOPBACK_NAMES
+from satchel.core._model import model
+from satchel.foundations._net import LOOPBACK_NAMES
 from satchel.install._errors import InstallError, refuse
 from satchel.install._settings import Settings
 

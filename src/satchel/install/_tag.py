@@ -39,8 +39,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.process import run_process
 from satchel.install._agreement import Finding, agreement, catalogues_at
 from satchel.install._catalogue import CATALOGUE_FILES
 from satchel.install._git_files import MAX_BYTES, MAX_FILES, UNKNOWN, changed, committed, working
@@ -49,7 +50,6 @@ from satchel.install._listed_version import MAX_LEVELS
 from satchel.plugins._detect import is_plugin_dir
 from satchel.plugins._model import Plugin
 from satchel.plugins._read import manifest_file, read_plugin
-from satchel.process import run_process
 
 __all__ = ["TagPlan", "TagResult", "create_tag", "plan_tag"]
 

@@ -22,7 +22,7 @@ import os
 import stat
 from pathlib import Path
 
-from satchel._contain import link_escapes
+from satchel.foundations._contain import link_escapes
 from satchel.install._errors import refuse
 from satchel.install._settings import Limits
 

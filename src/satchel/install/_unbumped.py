@@ -34,10 +34,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel import _toml
-from satchel._contain import MAX_MANIFEST
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core import _toml
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import MAX_MANIFEST
 from satchel.install._git_files import (
     MAX_BYTES,
     MAX_FILES,

@@ -45,11 +45,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from satchel._json import loads
-from satchel._model import model
-from satchel._net import LOOPBACK_NAMES
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import HttpRefused
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import HttpRefused
+from satchel.foundations._net import LOOPBACK_NAMES
 from satchel.install._contents import item_at
 from satchel.install._errors import InstallError, refuse
 from satchel.install._extract import extract_archive

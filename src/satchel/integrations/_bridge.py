@@ -27,7 +27,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.session._model import Tool, ToolResult
 
 if TYPE_CHECKING:

@@ -44,14 +44,14 @@ from claude_agent_sdk import (
     create_sdk_mcp_server,
 )
 
-from satchel._approval import programs_key
-from satchel._policed import mcp_refusal
-from satchel.diagnostics import diagnostic
+from satchel.assembly._policed import mcp_refusal
+from satchel.core.diagnostics import diagnostic
 from satchel.hooks._scoped import agent_owner, skill_owner
 from satchel.hosts._claude_code import CLAUDE_CODE, claude_agent_tools
 from satchel.integrations._bridge import Before, Bridge
 from satchel.mcp._names import server_key
 from satchel.runtime.mcp._launch import LaunchRefused, launch_spec
+from satchel.trust._approval import programs_key
 
 if TYPE_CHECKING:
     from claude_agent_sdk.types import (
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
         SdkPluginConfig,
     )
 
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
     from satchel.integrations._bridge import Ask
     from satchel.mcp._spec import McpServer
     from satchel.plugins._model import Plugin

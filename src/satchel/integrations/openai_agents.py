@@ -31,7 +31,7 @@ from agents.tool_context import ToolContext
 
 from agents import Agent, FunctionTool, Model, RunContextWrapper, Runner, function_tool
 from agents import Tool as SdkTool
-from satchel.errors import PromptBlocked
+from satchel.core.errors import PromptBlocked
 from satchel.integrations._bridge import Ask, Bridge, with_context
 from satchel.session._core import Session
 from satchel.session._model import Tool, ToolResult

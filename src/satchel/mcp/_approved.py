@@ -3,7 +3,7 @@
 be bound to the entry's `resources` set (every `uri` and `digest`) observed at the
 moment of approval"; a different set "MUST" be treated as revoked and asked again).
 
-`satchel trust` pins a project's executable items (`satchel._approval`); the skills a
+`satchel trust` pins a project's executable items (`satchel.trust._approval`); the skills a
 server of the project's own ``[skill_servers]`` lists are pinned with them, one pin per
 file of each skill's manifest: ``served ["<label>", "<skill uri>", "<file uri>"]`` ->
 the file's ``sha256:`` digest, so the pins of one skill are its whole set of (URI,
@@ -26,10 +26,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.origin import Pins
 from satchel.mcp._served import ServedSkill
 from satchel.mcp._skill_server import SkillServer
-from satchel.origin import Pins
 from satchel.skills import Skill
 
 if TYPE_CHECKING:

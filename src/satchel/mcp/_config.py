@@ -6,7 +6,7 @@ scope ``host``), the project's ``.satchel/config.toml`` (trusted projects only, 
 file (a project's ``.mcp.json``; Claude Code's local scope in ``~/.claude.json``:
 `satchel.mcp._hosts`), the user's ``config.toml`` (scope ``user``), and the rest of the
 host's files (the user's servers of Claude Code, Gemini CLI ...); then a host's own
-config files when its profile names them (`satchel._host_state.HostState.mcp_servers`:
+config files when its profile names them (`satchel.foundations._host_state.HostState.mcp_servers`:
 Codex's ``[mcp_servers.<name>]`` in the ``.codex/config.toml`` of each project folder
 the host reads, the working directory's first, then ``~/.codex/config.toml``)::
 
@@ -39,12 +39,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._config import config_files, invalid, read_config
-from satchel._contain import Bad
-from satchel._host_files import StateFiles
-from satchel._host_state import HostState, dotted, host_config
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.layout import Layout
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.layout import Layout
+from satchel.foundations._config import config_files, invalid, read_config
+from satchel.foundations._contain import Bad
+from satchel.foundations._host_files import StateFiles
+from satchel.foundations._host_state import HostState, dotted, host_config
+from satchel.foundations.origin import Origin, as_scope
+from satchel.foundations.process._env import is_dangerous_env
 from satchel.mcp._hosts import INVALID, McpFile, host_file_tables
 from satchel.mcp._parse import (
     check_args,
@@ -54,8 +56,6 @@ from satchel.mcp._parse import (
     inferred_transport,
 )
 from satchel.mcp._spec import McpServer
-from satchel.origin import Origin, as_scope
-from satchel.process._env import is_dangerous_env
 
 __all__ = ["INVALID", "host_servers"]
 

@@ -42,7 +42,7 @@ def client(
     from mcp.client.extension import advertise
     from mcp_types import Implementation
 
-    from satchel._version import __version__
+    from satchel.foundations._version import __version__
 
     return Client(
         transport,

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._parse import Result, parse_server_tables
 
 __all__ = ["GEMINI_VARIABLES", "parse_gemini_servers", "translated"]

@@ -26,13 +26,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satchel._claude_managed import managed_dir
-from satchel._config import read_config
-from satchel._contain import read_json
-from satchel._host_files import StateFiles, dig, expand
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import Layout, RootSpec
+from satchel.foundations._claude_managed import managed_dir
+from satchel.foundations._config import read_config
+from satchel.foundations._contain import read_json
+from satchel.foundations._host_files import StateFiles, dig, expand
 from satchel.hosts._mcp import McpFile, McpOff, McpShape
-from satchel.layout import Layout, RootSpec
 from satchel.mcp._gemini import translated
 
 __all__ = ["INVALID", "McpFile", "McpOff", "McpShape", "host_file_tables", "turned_off"]

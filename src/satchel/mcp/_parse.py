@@ -13,8 +13,8 @@ Rules and decisions, for every format:
 * ``env`` may not set ``PLUGIN_ROOT`` or ``PLUGIN_DATA`` (satchel sets both last; a
   Claude Code or table entry may not set ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``),
   nor a name that can inject code into the server (``LD_PRELOAD``, ``NODE_OPTIONS``,
-  ``PYTHONPATH``, ``BASH_ENV``...: `satchel.process._env.is_dangerous_env`). Either makes
-  the entry invalid: the server would run code its command does not name.
+  ``PYTHONPATH``, ``BASH_ENV``...: `satchel.foundations.process._env.is_dangerous_env`).
+  Either makes the entry invalid: the server would run code its command does not name.
 * ``cwd`` is ``./…``, ``${PLUGIN_ROOT}[/…]`` or ``${PLUGIN_DATA}[/…]`` and stays inside
   its base. ``"."`` -- Vibe's own example -- means the plugin root and is accepted
   (stored as ``${PLUGIN_ROOT}``); Vibe 3.0.3 and the official JSON schema reject it.
@@ -45,7 +45,9 @@ from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from satchel._contain import (
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import (
     MAX_FILE,
     OUTSIDE_ROOT,
     Bad,
@@ -60,12 +62,10 @@ from satchel._contain import (
     unknown_keys,
     with_json,
 )
-from satchel._model import model
-from satchel._net import is_loopback
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._net import is_loopback
+from satchel.foundations.origin import Origin
+from satchel.foundations.process._env import is_dangerous_env
 from satchel.mcp._spec import McpServer, Transport
-from satchel.origin import Origin
-from satchel.process._env import is_dangerous_env
 
 __all__ = [
     "RESERVED_ENV",

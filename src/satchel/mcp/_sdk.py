@@ -3,7 +3,7 @@ a server (`McpUnavailable` says how to install it). Nothing here imports the SDK
 
 from __future__ import annotations
 
-from satchel.errors import McpUnavailable
+from satchel.core.errors import McpUnavailable
 
 __all__ = ["INSTALL_HINT", "McpUnavailable", "require_sdk", "sdk_available"]
 

@@ -56,16 +56,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from satchel import frontmatter
-from satchel._config import config_files, read_config
-from satchel._model import model
-from satchel._net import is_loopback
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.errors import ResourceError, SkillBodyError
-from satchel.layout import Layout
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.errors import ResourceError, SkillBodyError
+from satchel.core.layout import Layout
+from satchel.foundations import frontmatter
+from satchel.foundations._config import config_files, read_config
+from satchel.foundations._net import is_loopback
+from satchel.foundations.origin import Origin
+from satchel.foundations.precedence import fold_name
 from satchel.mcp._skill_server import SkillServer
-from satchel.origin import Origin
-from satchel.precedence import fold_name
 from satchel.skills import Skill
 
 if TYPE_CHECKING:

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.precedence import Loss, Source, settle
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
-from satchel.precedence import Loss, Source, settle
 
 __all__ = ["McpServerSet", "settle_servers"]
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = ["SkillServer"]
 

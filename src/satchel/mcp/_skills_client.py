@@ -17,7 +17,7 @@ holds to, section by section:
   breaks one is refused (``mcp.skills.invalid``) and the others load.
 - Paths: every path a server gives, the ``<skill-path>`` of a skill's URI and each
   file's path relative to it, is judged by the rule satchel's archive extractor applies
-  to an entry (`satchel._contain.entry_parts`: no backslash or NUL, not absolute, no
+  to an entry (`satchel.foundations._contain.entry_parts`: no backslash or NUL, not absolute, no
   ``..`` segment, within the depth and length limits), and must be written plainly (no
   empty or ``.`` segment); two files of one skill that differ only in case or Unicode
   form are one file twice. An entry that breaks it is refused (``mcp.skills.path``)
@@ -43,7 +43,7 @@ holds to, section by section:
   host's (`SkillServer.label`), never the server's self-reported ``serverInfo.name``.
 
 The transports are satchel's own (`satchel.mcp._transports`; a stdio server is started
-by `satchel.process._spawn.spawn_process` in its own process group with the scrubbed
+by `satchel.foundations.process._spawn.spawn_process` in its own process group with the scrubbed
 environment). The server is spoken to at the revision it speaks (`satchel.mcp._connect`:
 2026-07-28 through ``server/discover``, else the 2025-11-25 handshake). Everything here
 is sync at its face (one event loop per call).
@@ -60,9 +60,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from satchel._contain import entry_parts, folded
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import entry_parts, folded
 from satchel.mcp._skill_server import SkillServer
 
 __all__ = [
@@ -91,8 +91,8 @@ _NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z")
 _T = TypeVar("_T")
 
 if TYPE_CHECKING:
+    from satchel.foundations.process._spawn import LongProcess
     from satchel.mcp._transports import Wire
-    from satchel.process._spawn import LongProcess
 
 
 @model
@@ -304,8 +304,8 @@ async def _started(server: SkillServer) -> AsyncIterator[LongProcess | None]:
 
     import anyio
 
-    from satchel.process._env import base_env, overlay_env
-    from satchel.process._spawn import spawn_process
+    from satchel.foundations.process._env import base_env, overlay_env
+    from satchel.foundations.process._spawn import spawn_process
 
     env, _ = overlay_env(base_env(os.environ), server.env)
     cwd = server.cwd or Path.cwd()
@@ -526,7 +526,7 @@ def _verified(skill: RemoteSkill, f: RemoteFile, data: bytes) -> bytes:
 
 
 def _same_frontmatter(skill: RemoteSkill, data: bytes) -> None:
-    from satchel.frontmatter import parse
+    from satchel.foundations.frontmatter import parse
 
     fields = parse(data).fields
     if fields != dict(skill.frontmatter):

@@ -8,9 +8,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._json import jsonable
-from satchel._model import model
-from satchel.origin import Origin, Originated
+from satchel.core._json import jsonable
+from satchel.core._model import model
+from satchel.foundations.origin import Origin, Originated
 
 __all__ = ["McpServer", "Transport"]
 

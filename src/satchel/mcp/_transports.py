@@ -2,8 +2,8 @@
 
 Imports the ``mcp`` SDK: the supervisor and the skills client import it only when they start.
 
-stdio: satchel starts the process itself (`satchel.process._spawn.spawn_process`: own process
-group, scrubbed environment, stderr captured up to a cap, never inherited) and speaks
+stdio: satchel starts the process itself (`satchel.foundations.process._spawn.spawn_process`:
+own process group, scrubbed environment, stderr captured up to a cap, never inherited) and speaks
 newline-delimited JSON-RPC over its stdin and stdout. A stdout line that is not a
 JSON-RPC message is skipped and remembered (`Wire.noise`), so that a server that
 prints a banner still works and one that prints only garbage is reported with what
@@ -39,8 +39,8 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
 
-from satchel._json import nesting, top_level
-from satchel.process._spawn import MAX_LINE, LongProcess
+from satchel.core._json import nesting, top_level
+from satchel.foundations.process._spawn import MAX_LINE, LongProcess
 
 __all__ = ["MAX_MESSAGE_DEPTH", "TOO_DEEP", "Streams", "Wire", "remote_streams", "stdio_streams"]
 

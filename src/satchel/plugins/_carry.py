@@ -14,7 +14,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.hosts._parts import PART_NOUNS, PARTS, READS, Carries, Part, carries
 from satchel.plugins._model import Plugin
 

@@ -57,16 +57,16 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_dir, is_inside, probe_json, real_path
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.layout import PROJECT, USER, Layout
+from satchel.foundations._contain import is_dir, is_inside, probe_json, real_path
 from satchel.hosts._claude_code import (
     CLAUDE_BARE_SOURCE,
     CLAUDE_IN_PLACE_SOURCES,
     CLAUDE_MARKETPLACE_MANIFEST,
     CLAUDE_MARKETPLACES,
 )
-from satchel.layout import PROJECT, USER, Layout
 
 __all__ = ["Installed", "installed_plugins", "plugins_home", "settings_files"]
 

@@ -28,10 +28,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
-from satchel._config import CONFIG_FILE, config_files, invalid, read_config
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, type_name
-from satchel.layout import Layout
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, type_name
+from satchel.core.layout import Layout
+from satchel.foundations._config import CONFIG_FILE, config_files, invalid, read_config
 from satchel.plugins._context import SKILL_RULES, SkillRule
 from satchel.plugins._detect import AMBIGUITY, Ambiguity, Detection
 from satchel.plugins._model import FORMATS, Format

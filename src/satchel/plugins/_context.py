@@ -10,15 +10,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
-from satchel._contain import (
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import (
     contained,
     resolve_root,
     resolves_inside,
     walk,
 )
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations.origin import Origin
 from satchel.hosts._vocabulary import SKILL_RULES, SkillRule
-from satchel.origin import Origin
 from satchel.plugins._model import Format, Plugin
 
 __all__ = [

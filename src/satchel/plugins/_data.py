@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel.layout import Layout
+from satchel.core.layout import Layout
 from satchel.plugins._model import Plugin
 
 __all__ = ["data_dir", "ensure_data_dir"]

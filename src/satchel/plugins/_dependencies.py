@@ -19,8 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._model import Plugin
 from satchel.skills._model import Skill
 

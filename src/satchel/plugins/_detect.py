@@ -45,9 +45,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._contain import contained, is_dir, is_file, probe_json, resolve_root
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import contained, is_dir, is_file, probe_json, resolve_root
 from satchel.hosts._vocabulary import AMBIGUITY, FORMATS, Ambiguity
 from satchel.plugins._model import Format
 from satchel.skills._read import SKILL_FILE

@@ -44,8 +44,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._model import Plugin
 
 __all__ = ["Finding", "count_words", "directory_findings", "usable_icon"]

@@ -48,11 +48,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._host_settings import PluginEnablement, PluginLink
-from satchel._host_state import HostState, host_config
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import EXTRA, PROJECT, Layout, Root
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import EXTRA, PROJECT, Layout, Root
+from satchel.foundations._host_settings import PluginEnablement, PluginLink
+from satchel.foundations._host_state import HostState, host_config
+from satchel.foundations.precedence import Clash, Loss, Source, Verdict, fold_name, settle
 from satchel.plugins._carry import Carries, carried
 from satchel.plugins._claude_installed import Installed, installed_plugins
 from satchel.plugins._config import plugin_config
@@ -66,7 +67,6 @@ from satchel.plugins._read import read_plugin
 from satchel.plugins._skills_dir import adopt, skills_dir_plugins
 from satchel.plugins._workspace import load_workspace
 from satchel.plugins.components._libraries import drop_colliding
-from satchel.precedence import Clash, Loss, Source, Verdict, fold_name, settle
 
 __all__ = ["MAX_PLUGINS", "PluginSet", "load_plugins"]
 
@@ -144,7 +144,7 @@ def load_plugins(
     `carries`: the component kinds kept of a plugin of each format (a host's
     `satchel.hosts.Host.carries`; `satchel.plugins._carry.carried`) [None: all].
     `enablement`: the host's own rules that enable or disable a plugin by folder
-    (Gemini CLI's ``extension-enablement.json``, `satchel._host_settings`): a plugin
+    (Gemini CLI's ``extension-enablement.json``, `satchel.foundations._host_settings`): a plugin
     they disable in the working directory is listed, disabled. `links`: the install
     record that makes a folder of a plugins root a link to the folder it names (Gemini
     CLI's ``gemini extensions link``; `satchel.plugins._links`), read there instead."""

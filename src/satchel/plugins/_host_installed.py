@@ -36,10 +36,10 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_file, is_inside, probe_json, real_path
-from satchel._host_state import HostConfig, HostState
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
-from satchel.layout import USER, Layout
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.layout import USER, Layout
+from satchel.foundations._contain import is_file, is_inside, probe_json, real_path
+from satchel.foundations._host_state import HostConfig, HostState
 from satchel.plugins._claude_installed import Installed
 
 __all__ = ["active_version", "host_installed"]

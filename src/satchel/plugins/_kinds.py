@@ -11,8 +11,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel._segments import ContextSegment
+from satchel.core._model import model
+from satchel.foundations._segments import ContextSegment
 
 __all__ = [
     "SEGMENT_ID",

@@ -1,5 +1,5 @@
 """A plugin folder that is a link to a folder elsewhere, as the host's install record
-says (`satchel._host_settings.PluginLink`; Gemini CLI's ``gemini extensions link``).
+says (`satchel.foundations._host_settings.PluginLink`; Gemini CLI's ``gemini extensions link``).
 
     root, problem = linked_folder(Path("~/.gemini/extensions/deploy"), rule)
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel._contain import is_dir, is_file, probe_json
-from satchel._host_settings import PluginLink
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import is_dir, is_file, probe_json
+from satchel.foundations._host_settings import PluginLink
 
 __all__ = ["linked_folder"]
 

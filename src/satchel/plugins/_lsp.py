@@ -13,7 +13,7 @@ from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = ["LspServer", "LspTransport"]
 

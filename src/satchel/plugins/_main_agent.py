@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from satchel._contain import probe_json
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Layout
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations._contain import probe_json
 from satchel.plugins._claude_installed import settings_files
 from satchel.plugins._model import Plugin
 

@@ -14,13 +14,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._instructions._model import InstructionFile
-from satchel._model import model
 from satchel.agents import AgentType
-from satchel.commands import Command
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._vocabulary import FORMATS, Format
+from satchel.kinds._instructions._model import InstructionFile
+from satchel.kinds.commands import Command
 from satchel.mcp._spec import McpServer, Transport
 from satchel.plugins._kinds import Channel, HooksModule, OutputStyle, Theme, Workflow
 from satchel.plugins._lsp import LspServer

@@ -36,12 +36,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._contain import probe_json
-from satchel._files import write_atomic
-from satchel._json import loads
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Layout
+from satchel.core._files import write_atomic
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations._contain import probe_json
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._user_config import effective_values
 

@@ -29,8 +29,8 @@ import satchel.plugins.formats._gemini as gemini
 import satchel.plugins.formats._kimi as kimi
 import satchel.plugins.formats._native as native
 import satchel.plugins.formats._opencode as opencode
-from satchel._contain import is_dir, resolve_root
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import is_dir, resolve_root
 from satchel.plugins._context import SkillRule
 from satchel.plugins._detect import NATIVE_MANIFEST, Detection, detect
 from satchel.plugins._model import Format, Plugin

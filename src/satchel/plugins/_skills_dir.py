@@ -35,9 +35,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import PROJECT, USER, Layout
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT, USER, Layout
 from satchel.plugins._model import Plugin
 
 __all__ = ["MARKETPLACE", "SkillsDirPlugin", "adopt", "skills_dir_plugins"]

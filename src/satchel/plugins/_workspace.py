@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import load_commands, load_skills

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from satchel._contain import contained
+from satchel.foundations._contain import contained
 from satchel.hooks._spec import HookSpec
 
 __all__ = ["PERMISSION_DECISION", "SHAPES", "answers_unread"]

@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from satchel.agents import AgentType
-from satchel.commands import Command
-from satchel.errors import CommandBodyError
+from satchel.core.errors import CommandBodyError
 from satchel.hooks._spec import HookSpec
+from satchel.kinds.commands import Command
 from satchel.plugins._model import Plugin
 from satchel.plugins.formats._gemini import SKILL_NAMES as GEMINI_SKILL_NAMES
 from satchel.plugins.formats._gemini import agent_problem

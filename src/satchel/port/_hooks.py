@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from satchel._json import loads
+from satchel.core._json import loads
 from satchel.hooks._events import TOOL_EVENTS, canonical
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._model import Plugin

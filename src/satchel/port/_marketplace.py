@@ -31,9 +31,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._contain import is_dir, probe_json, resolve_root
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import is_dir, probe_json, resolve_root
 from satchel.hosts._rules import MARKETPLACES, CatalogueFormat
 from satchel.plugins._detect import is_plugin_dir
 from satchel.plugins._model import Plugin

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
 from satchel.plugins._context import Ctx
 from satchel.plugins.components._parts import load_agent_file, load_command_file, load_skill_dir
 from satchel.port._model import Kind

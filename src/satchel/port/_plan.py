@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from satchel.diagnostics import diagnostic
+from satchel.core.diagnostics import diagnostic
 from satchel.plugins._model import Plugin
 from satchel.port._model import Drop, Kind
 from satchel.port._targets import Target

@@ -18,9 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import is_dir, resolve_root
-from satchel._text import did_you_mean
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._text import did_you_mean
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import is_dir, resolve_root
 from satchel.plugins._carry import PART_NOUNS, Part
 from satchel.plugins._detect import FORMAT_ORDER, Detection
 from satchel.plugins._model import FORMATS, Format, Plugin

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from satchel._json import loads
+from satchel.core._json import loads
 from satchel.hooks._spec import HookSpec
 from satchel.port._hooks import as_written, event_map
 from satchel.port._plan import Plan

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hooks._events import canonical, host_name
 from satchel.hooks._spec import HookSpec
 from satchel.hosts import Host

@@ -19,9 +19,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from satchel._contain import contained, is_dir
-from satchel._json import loads
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._json import loads
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import contained, is_dir
 from satchel.port._model import Action, Written
 
 __all__ = ["RECORD", "Record", "digest", "write_files"]

@@ -63,19 +63,19 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._environment import Environment, load
-from satchel._model import model
-from satchel._options import LoadOverrides
-from satchel._policed import skill_servers as policed_skill_servers
-from satchel._skillset import shadow_diagnostic
-from satchel.commands import Command, CommandSet
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Layout
+from satchel.assembly._environment import Environment, load
+from satchel.assembly._options import LoadOverrides
+from satchel.assembly._policed import skill_servers as policed_skill_servers
+from satchel.assembly._skillset import shadow_diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
+from satchel.foundations.origin import Originated
+from satchel.foundations.policy._read import read_policy
+from satchel.foundations.precedence import Shadowed
+from satchel.kinds.commands import Command, CommandSet
 from satchel.mcp._served import server_from_table
 from satchel.mcp._skills_client import SkillServer
-from satchel.origin import Originated
-from satchel.policy._read import read_policy
-from satchel.precedence import Shadowed
 from satchel.server._mirror import UNWRITABLE, mirror
 from satchel.skills import Skill
 
@@ -145,7 +145,7 @@ class GatewayConfig:
 
 def read_config(path: Path) -> tuple[GatewayConfig, tuple[Diagnostic, ...]]:
     """The gateway config at `path` and what is wrong with it; never raises."""
-    from satchel import _toml
+    from satchel.core import _toml
 
     try:
         data = _toml.loads(path.read_text(encoding="utf-8"))

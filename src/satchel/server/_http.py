@@ -22,7 +22,7 @@ import re
 import socket
 from typing import TYPE_CHECKING, Any
 
-from satchel._net import is_loopback
+from satchel.foundations._net import is_loopback
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server

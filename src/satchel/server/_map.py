@@ -22,11 +22,11 @@ from collections.abc import Mapping
 from urllib.parse import quote as _pct
 from urllib.parse import unquote
 
-from satchel._model import model
-from satchel.commands import Command
-from satchel.diagnostics import diagnostic
-from satchel.errors import Refused
-from satchel.resources import quote
+from satchel.core._model import model
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import Refused
+from satchel.kinds.commands import Command
+from satchel.kinds.resources import quote
 
 __all__ = [
     "ARGUMENTS",
@@ -54,7 +54,7 @@ def skill_uri(name: str, path: str) -> str:
 def parse_skill_uri(uri: str) -> tuple[str, str]:
     """(skill name, relative path) of a ``skill://`` URI, decoded; `Refused` with
     ``mcp.serve.uri.invalid`` when it is not one. The path is not judged here:
-    `satchel.resources` does that when it is read."""
+    `satchel.kinds.resources` does that when it is read."""
     if not uri.startswith(SCHEME):
         raise _bad_uri(uri, f"a skill file URI starts with {SCHEME}")
     name, slash, path = uri[len(SCHEME) :].partition("/")
@@ -130,7 +130,7 @@ def argument_text(name: str, shape: PromptShape, given: Mapping[str, str] | None
 
 
 def _word(value: str) -> str:
-    """`value` as one shell-like word for `satchel.commands.split_arguments`."""
+    """`value` as one shell-like word for `satchel.kinds.commands.split_arguments`."""
     if _PLAIN.fullmatch(value):
         return value
     if "'" not in value:

@@ -31,7 +31,7 @@ import os
 import shutil
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._skills_client import SkillServer, SkillsFailed, fetch_listed
 
 __all__ = ["DUPLICATE", "UNWRITABLE", "mirror"]

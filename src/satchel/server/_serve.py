@@ -20,7 +20,7 @@ What the server offers:
   supervisor relays), arguments read from ``argument-hint`` (`serve_map`). Getting
   one expands it as `Session.expand` expands ``/name args``: nothing in it runs.
 * **resources**: the files of every skill the model may see, ``skill://<name>/<path>``,
-  SKILL.md first; read through `satchel.resources.read_resource` (every path rule,
+  SKILL.md first; read through `satchel.kinds.resources.read_resource` (every path rule,
   the ``resource_cap``). A refused read is an MCP error whose message starts with
   ``Error (<code>)`` and whose data is ``{"code": <code>}``.
 * **skills**: the MCP Skills extension (``io.modelcontextprotocol/skills``, with
@@ -47,12 +47,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
-from satchel._environment import Environment
-from satchel._render import model_visible, offered
-from satchel.commands import Command
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import Refused
-from satchel.resources import list_resources, read_resource
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import Refused
+from satchel.index._render import model_visible, offered
+from satchel.kinds.commands import Command
+from satchel.kinds.resources import list_resources, read_resource
 from satchel.server._complete import MAX_VALUES, argument_values, prompt_values
 from satchel.server._map import (
     PromptShape,
@@ -155,7 +155,7 @@ class SkillServer:
         from mcp.server.lowlevel import Server
         from mcp.shared.exceptions import MCPDeprecationWarning
 
-        from satchel._version import __version__
+        from satchel.foundations._version import __version__
         from satchel.server._skills_ext import SkillsExtension
 
         with warnings.catch_warnings():  # logging/setLevel is served for 2025-11-25 clients
@@ -472,6 +472,6 @@ def _read_file(session: Session, uri: str) -> tuple[bytes, str] | Diagnostic:
 
 
 def _unknown_prompt(name: str) -> Diagnostic:
-    from satchel.resources import quote
+    from satchel.kinds.resources import quote
 
     return diagnostic("mcp.serve.prompt.unknown", f"no prompt named {quote(name)}")

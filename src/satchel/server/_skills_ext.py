@@ -57,9 +57,9 @@ What satchel serves, and the choices the text leaves to a server:
   string that was written: JSON has no date, and a YAML 1.2 core-schema reader
   reads it as that string too.
 * **Manifest**: SKILL.md, then every file ``resources/list`` names for the skill
-  (`satchel.resources.list_resources`: no dot-directories, no ``node_modules``, no
+  (`satchel.kinds.resources.list_resources`: no dot-directories, no ``node_modules``, no
   link that leads out, six levels deep at most), each read through
-  `satchel.resources.read_resource` with the session's ``resource_cap``, so the
+  `satchel.kinds.resources.read_resource` with the session's ``resource_cap``, so the
   digest is of the bytes ``resources/read`` returns. A file that read refuses (a
   hard link, over the cap) is not served, so it is not in the manifest.
 * **Caching**: ``ttlMs`` 0 and ``cacheScope`` ``"private"`` on both results: entries
@@ -87,12 +87,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types as types
 
-from satchel._model import model
-from satchel._render import model_visible
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import Refused
-from satchel.frontmatter import parse
-from satchel.resources import check_relative, list_resources, quote, read_resource, resolve_file
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import Refused
+from satchel.foundations.frontmatter import parse
+from satchel.index._render import model_visible
+from satchel.kinds.resources import (
+    check_relative,
+    list_resources,
+    quote,
+    read_resource,
+    resolve_file,
+)
 from satchel.server._map import SCHEME, parse_skill_uri, skill_uri
 from satchel.server._wire import DIRECTORY_MIME, cursor, mcp_error, mime
 from satchel.session import Session

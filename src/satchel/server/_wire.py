@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mimetypes
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 
 __all__ = ["DIRECTORY_MIME", "cursor", "mcp_error", "mime"]
 

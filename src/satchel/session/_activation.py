@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import satchel.session._content as content
 import satchel.session._replay as replay
 import satchel.session._substitute as substitute
-from satchel._environment import Environment
-from satchel._render import model_visible, offered
-from satchel._text import flag
 from satchel.agents._model import AgentType
-from satchel.commands._arguments import Filler
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import MaxActiveReached, SkillsOff, UnknownSkill
-from satchel.precedence import fold_name
-from satchel.resources import quote
+from satchel.assembly._environment import Environment
+from satchel.core._text import flag
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import MaxActiveReached, SkillsOff, UnknownSkill
+from satchel.foundations.precedence import fold_name
+from satchel.foundations.tokens import Counter
+from satchel.index._render import model_visible, offered
+from satchel.kinds.commands._arguments import Filler
+from satchel.kinds.resources import quote
 from satchel.session._conditional import Conditional
 from satchel.session._fork import (
     Fork,
@@ -46,7 +47,6 @@ from satchel.session._run import Runner
 from satchel.session._skill_hooks import read_skill_hooks
 from satchel.session._skill_rules import SkillRules
 from satchel.skills._model import Skill
-from satchel.tokens import Counter
 
 if TYPE_CHECKING:
     from satchel.hosts._model import Host
@@ -108,7 +108,7 @@ class Activation:
         environment loaded, without the conditional ones (``paths:``) no touched file
         has matched yet, then the nested ones touched files brought in (`touch`). A
         skill whose listing override is ``off`` is not offered; a ``user-invocable-only``
-        one is hidden from the model (`satchel._render.offered`)."""
+        one is hidden from the model (`satchel.index._render.offered`)."""
         return offered(self._conditional.skills(), self.environment.skill_overrides)
 
     @property

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from satchel._json import loads
-from satchel.diagnostics import diagnostic
+from satchel.core._json import loads
+from satchel.core.diagnostics import diagnostic
 from satchel.session._model import ToolResult
 
 __all__ = ["MAX_ARGUMENTS", "bad_arguments", "parse_arguments"]

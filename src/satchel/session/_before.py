@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.hooks._model import Behavior, Outcome
 
 __all__ = ["Decision", "Refusal", "decide"]

@@ -7,7 +7,7 @@ Both follow Claude Code 2.1.332 (read in the pinned binary,
   file matching one of its patterns is touched. The patterns are matched as
   Claude Code matches them, with the ``ignore`` package (gitignore rules) against
   the path relative to the project root; satchel uses the one matcher of the
-  conditional rule files (`satchel._instructions._globs`, style ``gitignore``). A
+  conditional rule files (`satchel.kinds._instructions._globs`, style ``gitignore``). A
   path outside the project matches nothing. Once shown, a skill stays shown.
 * A skills root (each project row of the layout's table: ``.claude/skills``,
   ``.agents/skills``, the client's ``.satchel/skills`` ...) in a subdirectory of
@@ -33,12 +33,12 @@ from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
-from satchel._environment import Environment
-from satchel._instructions._globs import matches, split_patterns
-from satchel._skillset import _wanted  # the one rule of `enabled` and `exclude`
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import PROJECT, Root, RootSpec
-from satchel.precedence import fold_name
+from satchel.assembly._environment import Environment
+from satchel.assembly._skillset import _wanted  # the one rule of `enabled` and `exclude`
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT, Root, RootSpec
+from satchel.foundations.precedence import fold_name
+from satchel.kinds._instructions._globs import matches, split_patterns
 from satchel.skills._discover import scan_root
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill

@@ -6,25 +6,25 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import satchel.session._discovery as discovery
-from satchel._budget import Budget
-from satchel._environment import Environment
-from satchel._instructions import instruction_segments
-from satchel._render import DEFAULT_BUDGET, Index, build_index
-from satchel._xml import escape as _xml
-from satchel._xml import quoteattr
-from satchel.commands import CONTEXT_ID as COMMANDS_ID
-from satchel.commands import render_commands
-from satchel.commands._arguments import Filler
-from satchel.commands._model import Command
-from satchel.diagnostics import Diagnostic
-from satchel.listings._listing import host_listing
+from satchel.assembly._environment import Environment
+from satchel.assembly.listings._listing import host_listing
+from satchel.core._xml import escape as _xml
+from satchel.core._xml import quoteattr
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.tokens import Counter, truncate
+from satchel.index._budget import Budget
+from satchel.index._render import DEFAULT_BUDGET, Index, build_index
+from satchel.kinds._instructions import instruction_segments
+from satchel.kinds.commands import CONTEXT_ID as COMMANDS_ID
+from satchel.kinds.commands import render_commands
+from satchel.kinds.commands._arguments import Filler
+from satchel.kinds.commands._model import Command
+from satchel.kinds.resources import is_readable_text, list_resources
 from satchel.plugins.components._styles import select_output_style
-from satchel.resources import is_readable_text, list_resources
 from satchel.session._model import ActiveSkill, ContextSegment, Tool, Via
 from satchel.session._options import SessionOptions
 from satchel.session._run import Runner
 from satchel.skills._model import Skill
-from satchel.tokens import Counter, truncate
 
 __all__ = [
     "INDEX_ID",

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 import satchel.session._expand as expand
 import satchel.session._fire as fire
-from satchel._changes import Changes
-from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.tokens import Counter, approx_tokens
 from satchel.hosts._dialects import PLAIN
 from satchel.plugins.components._styles import select_output_style
 from satchel.session._activation import Activation, OnEvent
@@ -33,7 +33,7 @@ from satchel.session._system_prompt import SystemPrompt
 from satchel.session._tool_gate import Gate
 from satchel.session._toolbox import Toolbox
 from satchel.skills._model import Skill
-from satchel.tokens import Counter, approx_tokens
+from satchel.trust._changes import Changes
 
 if TYPE_CHECKING:
     from satchel.hosts._model import Host

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from satchel._budget import Budget
-from satchel._ranking import rank
-from satchel._render import Index
+from satchel.hosts._ranking import rank
+from satchel.index._budget import Budget
+from satchel.index._render import Index
 from satchel.session._options import SKILL_SEARCH_TOOLS, SessionOptions
 from satchel.skills._model import Skill
 
@@ -82,7 +82,7 @@ def with_search_line(build: Callable[[Budget], Index], budget: Budget, line: str
 
 
 def ranked(skills: Mapping[str, Skill], query: str | None) -> dict[str, Skill]:
-    """`skills` in order of relevance to `query` (`satchel._ranking.rank`); as given
+    """`skills` in order of relevance to `query` (`satchel.hosts._ranking.rank`); as given
     without one."""
     if query is None:
         return dict(skills)

@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING
 
 import satchel.session._content as content
 import satchel.session._fire as fire
-from satchel._text import flag
-from satchel.commands import Command, wrap_command
-from satchel.diagnostics import Diagnostic
-from satchel.errors import BodyError, ForkFailed, ForkUnavailable, SkillsOff, UnknownSkill
-from satchel.precedence import fold_name
+from satchel.core._text import flag
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.errors import BodyError, ForkFailed, ForkUnavailable, SkillsOff, UnknownSkill
+from satchel.foundations.precedence import fold_name
+from satchel.kinds.commands import Command, wrap_command
 from satchel.session._fork import is_fork
 from satchel.skills._model import Skill
 

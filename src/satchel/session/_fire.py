@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from satchel._changes import Changes
-from satchel._instructions import InstructionFile
-from satchel.commands import Command
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.hooks import Outcome
+from satchel.kinds._instructions import InstructionFile
+from satchel.kinds.commands import Command
 from satchel.skills._model import Skill
+from satchel.trust._changes import Changes
 
 __all__ = [
     "CHANGE_KINDS",

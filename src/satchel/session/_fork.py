@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from satchel._model import model
-from satchel._xml import quoteattr
 from satchel.agents._model import AgentType
-from satchel.diagnostics import diagnostic
-from satchel.errors import ForkFailed, ForkUnavailable
+from satchel.core._model import model
+from satchel.core._xml import quoteattr
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import ForkFailed, ForkUnavailable
 from satchel.session._model import Via
 from satchel.skills._model import Skill
 

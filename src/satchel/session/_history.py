@@ -47,9 +47,9 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
-from satchel._json import loads
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core._json import loads
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
 
 __all__ = ["MAX_ARGUMENTS", "MAX_ENTRIES", "MAX_WARNINGS", "ToolCall", "tool_calls"]
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic
 from satchel.hooks import Outcome
 from satchel.hooks._callbacks import HookMatcher
 from satchel.hooks._events import event_named

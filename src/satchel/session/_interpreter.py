@@ -25,8 +25,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.resources import quote
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.kinds.resources import quote
 
 __all__ = ["SUFFIXES", "script_argv"]
 

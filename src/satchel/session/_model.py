@@ -8,10 +8,10 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel._segments import ContextSegment
-from satchel.diagnostics import Diagnostic
-from satchel.permissions import RuleSet
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations._segments import ContextSegment
+from satchel.foundations.permissions import RuleSet
 from satchel.skills._model import Skill
 
 __all__ = [

@@ -8,9 +8,9 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal, TypedDict, Unpack
 
-from satchel._budget import Budget
-from satchel._model import model
-from satchel._render import FORMATS, IndexFormat
+from satchel.core._model import model
+from satchel.index._budget import Budget
+from satchel.index._render import FORMATS, IndexFormat
 
 __all__ = [
     "ALL_TOOLS",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import satchel.session._shell_path as bin_path
-from satchel._environment import Environment
+from satchel.assembly._environment import Environment
 from satchel.runtime.monitors._runner import MonitorRunner, OnMonitorEvent
 from satchel.session._activation import Activation
 from satchel.session._hooks import Note

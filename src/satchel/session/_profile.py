@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
-from satchel.layout import PROJECT
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import PROJECT
 from satchel.runtime.hooks._payload import new_id, transcript_file
 from satchel.session._options import SessionOptions, SessionOverrides
 from satchel.session._shell_hook import claude_disables_shell

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import Refused
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import Refused
 from satchel.session._history import ToolCall, tool_calls
 from satchel.session._model import ERROR_PREFIX
 from satchel.skills._model import Skill

@@ -1,6 +1,6 @@
 """What a session runs: `` !`cmd` `` interpolation on activation, and skill scripts.
 
-Both go through `satchel.process.run_process`, the one subprocess primitive, with a
+Both go through `satchel.foundations.process.run_process`, the one subprocess primitive, with a
 scrubbed environment: the base set (PATH, HOME, LANG, ...), the names the host passes
 through, then ``SKILL_DIR``/``CLAUDE_SKILL_DIR`` and ``PROJECT_DIR``/``CLAUDE_PROJECT_DIR``,
 which nothing can override.
@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from satchel._interpolation import Command, command_variables, interpolate
-from satchel._model import model
-from satchel._text import escape
-from satchel.commands._arguments import Filler
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.errors import ResourceError
-from satchel.process import ProcessResult, base_env, overlay_env, run_process
-from satchel.resources import check_relative, quote, resolve_file
+from satchel.core._model import model
+from satchel.core._text import escape
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.errors import ResourceError
+from satchel.foundations._interpolation import Command, command_variables, interpolate
+from satchel.foundations.process import ProcessResult, base_env, overlay_env, run_process
+from satchel.kinds.commands._arguments import Filler
+from satchel.kinds.resources import check_relative, quote, resolve_file
 from satchel.session._interpreter import script_argv
 from satchel.session._model import ToolResult, Via
 from satchel.session._options import SessionOptions

@@ -15,7 +15,7 @@ for `list_skills` (a page of `PAGE` skills from ``offset``, in precedence order;
     {"query": "...", "skills": [{"name": "...", "description": "..."}]}
 
 for `search_skills`: the skills whose name, description or `when_to_use` share a
-word with the query, most relevant first (`satchel._ranking`, BM25), at most
+word with the query, most relevant first (`satchel.hosts._ranking`, BM25), at most
 ``max_results`` of them [`MAX_RESULTS`]. A description is the one the index shows
 (`when_to_use` joined), on one line.
 """
@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from satchel._ranking import SKILL_FIELDS, bm25_scores, skill_fields
-from satchel._render import listing_description, model_visible
-from satchel._text import strip_hidden
-from satchel.diagnostics import diagnostic
+from satchel.core._text import strip_hidden
+from satchel.core.diagnostics import diagnostic
+from satchel.hosts._ranking import SKILL_FIELDS, bm25_scores, skill_fields
+from satchel.index._render import listing_description, model_visible
 from satchel.session._discovery import LIST_SKILLS, SEARCH_SKILLS
 from satchel.session._model import Tool, ToolResult
 from satchel.skills._model import Skill

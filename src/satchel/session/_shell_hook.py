@@ -27,11 +27,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from satchel._files import FileProblem, read_bounded
-from satchel._json import loads
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core._json import loads
+from satchel.core.layout import Layout
 from satchel.hooks._model import LOCAL_SETTINGS, Outcome
 from satchel.hosts._claude_code import INVOKED_BY
-from satchel.layout import Layout
 from satchel.session._fire import command_source
 from satchel.session._model import Via
 from satchel.skills._model import Skill

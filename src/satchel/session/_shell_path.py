@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from satchel._approval import programs_key
-from satchel.layout import PROJECT
+from satchel.core.layout import PROJECT
 from satchel.plugins.components._bin import bin_dir
+from satchel.trust._approval import programs_key
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
 
 __all__ = ["bin_dirs", "shell_env", "shell_path"]
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic
 from satchel.hooks._model import Hook, Outcome
 from satchel.skills._model import Skill
 

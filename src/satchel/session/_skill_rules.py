@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 import satchel.session._substitute as substitute
-from satchel._environment import Environment
-from satchel.diagnostics import Diagnostic
-from satchel.permissions import RuleSet, parse_rules
+from satchel.assembly._environment import Environment
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.permissions import RuleSet, parse_rules
 from satchel.skills._model import Skill
 
 __all__ = ["SkillRules"]

@@ -12,7 +12,7 @@ written when neither is set), for a plugin's skill ``${CLAUDE_PLUGIN_ROOT}`` and
 not sensitive; a sensitive one is named, never filled:
 `satchel.plugins.components._user_config.skill_variables`). A word placeholder past
 the last word typed stays as written. Arguments are never expanded again once put in
-(2.1.233): the text is filled in one pass (`satchel.commands._arguments.Filler`).
+(2.1.233): the text is filled in one pass (`satchel.kinds.commands._arguments.Filler`).
 
 Inside a `` !`cmd` `` only the ``${...}`` variables are filled, never the arguments
 typed: satchel's rule, so that what a user or a model types never reaches a shell
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from satchel._environment import Environment
-from satchel.commands._arguments import Filler, Numbering
+from satchel.assembly._environment import Environment
+from satchel.kinds.commands._arguments import Filler, Numbering
 from satchel.plugins._options import option_values
 from satchel.plugins.components._user_config import skill_variables
 from satchel.skills._model import Skill

@@ -14,9 +14,9 @@ from pathlib import Path
 import satchel.session._content as content
 import satchel.session._discovery as discovery
 import satchel.session._fire as fire
-from satchel._instructions import InstructionFile, applies_to
-from satchel.diagnostics import diagnostic
-from satchel.errors import Collision
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import Collision
+from satchel.kinds._instructions import InstructionFile, applies_to
 from satchel.session._activation import Activation
 from satchel.session._hooks import Note, SessionHooks
 from satchel.session._model import ContextSegment

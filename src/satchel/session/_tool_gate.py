@@ -14,9 +14,9 @@ from types import MappingProxyType
 from typing import Any
 
 import satchel.session._gate as rules
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
-from satchel.errors import ToolNotAllowed
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.errors import ToolNotAllowed
 from satchel.session._activation import Activation
 from satchel.session._arguments import parse_arguments
 from satchel.session._before import Decision, decide

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from satchel.diagnostics import diagnostic
-from satchel.errors import Collision, Refused
-from satchel.resources import quote
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import Collision, Refused
+from satchel.kinds.resources import quote
 from satchel.session._activation import Activation
 from satchel.session._arguments import parse_arguments
 from satchel.session._model import Tool, ToolReceipt, ToolResult

@@ -10,18 +10,18 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._render import MAX_SKILLS, model_visible
-from satchel.diagnostics import diagnostic
-from satchel.errors import ResourceError, SkillBodyError, SkillInactive
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import ResourceError, SkillBodyError, SkillInactive
+from satchel.foundations.tokens import truncate
+from satchel.index._render import MAX_SKILLS, model_visible
+from satchel.kinds.resources import quote, read_resource
 from satchel.mcp._served import ServedSkill
-from satchel.resources import quote, read_resource
 from satchel.session._activation import Activation
 from satchel.session._arguments import bad_arguments, parse_arguments
 from satchel.session._content import offers_search
 from satchel.session._model import Tool, ToolResult
 from satchel.session._search import search_tools
 from satchel.skills._model import Skill
-from satchel.tokens import truncate
 
 __all__ = ["build_tools", "parse_arguments"]
 

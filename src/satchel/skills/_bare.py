@@ -13,9 +13,9 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._files import FileProblem, read_bounded
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.origin import Origin
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.origin import Origin
 from satchel.skills._fields import FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 

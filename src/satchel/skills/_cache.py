@@ -43,11 +43,11 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
-from satchel._collector import collector_paused
-from satchel._version import __version__
-from satchel.diagnostics import Diagnostic
-from satchel.layout import user_dir
-from satchel.origin import Origin
+from satchel.core._collector import collector_paused
+from satchel.core.diagnostics import Diagnostic
+from satchel.core.layout import user_dir
+from satchel.foundations._version import __version__
+from satchel.foundations.origin import Origin
 from satchel.skills._fields import DEPRECATED, FieldRules
 from satchel.skills._model import Skill
 from satchel.skills._read import Key

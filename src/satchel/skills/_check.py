@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import WalkBounds
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import WalkBounds
 from satchel.skills._discover import skill_dirs
 from satchel.skills._model import Skill
 from satchel.skills._read import SKILL_FILE, parse_skill

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from satchel._files import list_sorted, open_root
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import Root, WalkBounds
-from satchel.origin import Origin, root_origin
+from satchel.core._files import list_sorted, open_root
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Root, WalkBounds
+from satchel.foundations.origin import Origin, root_origin
 from satchel.skills._cache import RootCache, open_root_cache
 from satchel.skills._fields import FieldRules
 from satchel.skills._model import Skill

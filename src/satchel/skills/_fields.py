@@ -16,10 +16,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._model import model
-from satchel._text import hidden_characters
-from satchel.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.core._model import model
+from satchel.core._text import hidden_characters
+from satchel.core.diagnostics import CODES, Diagnostic, Severity, diagnostic, type_name
+from satchel.foundations.origin import NO_ORIGIN, Origin
 from satchel.skills._host_fields import NO_HOST_FIELDS, read_host_fields
 from satchel.skills._model import Skill
 from satchel.skills._names import HostNaming, NameRule, hosts_sentence

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from satchel._model import model
-from satchel._text import yes_or_no
-from satchel.diagnostics import type_name
+from satchel.core._model import model
+from satchel.core._text import yes_or_no
+from satchel.core.diagnostics import type_name
 
 __all__ = ["EFFORTS", "HOST_KEYS", "NO_HOST_FIELDS", "HostFields", "read_host_fields"]
 

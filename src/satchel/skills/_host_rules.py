@@ -25,9 +25,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from satchel._host_state import HostConfig, HostState, dotted
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._host_state import HostConfig, HostState, dotted
 from satchel.skills._model import Skill
 
 __all__ = ["SkillRules", "skill_rules"]

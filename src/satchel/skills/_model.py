@@ -8,13 +8,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel import frontmatter
-from satchel._files import FileProblem, read_bounded
-from satchel._json import jsonable
-from satchel._model import model
-from satchel.diagnostics import diagnostic
-from satchel.errors import SkillBodyError
-from satchel.origin import NO_ORIGIN, Origin, Originated
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core._json import jsonable
+from satchel.core._model import model
+from satchel.core.diagnostics import diagnostic
+from satchel.core.errors import SkillBodyError
+from satchel.foundations import frontmatter
+from satchel.foundations.origin import NO_ORIGIN, Origin, Originated
 
 __all__ = ["MAX_SKILL_FILE", "Skill"]
 

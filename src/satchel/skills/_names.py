@@ -3,7 +3,7 @@ profile (`satchel.hosts`), read by `satchel.skills._fields` when it judges a nam
 
 from __future__ import annotations
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = ["HostNaming", "NameRule", "hosts_sentence"]
 

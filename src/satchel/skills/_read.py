@@ -6,10 +6,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from satchel import frontmatter
-from satchel._files import FileProblem, link_target, open_regular_stat, read_bounded
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.origin import NO_ORIGIN, Origin
+from satchel.core._files import FileProblem, link_target, open_regular_stat, read_bounded
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations import frontmatter
+from satchel.foundations.origin import NO_ORIGIN, Origin
 from satchel.skills._fields import DEPRECATED, FieldRules, build_skill
 from satchel.skills._model import MAX_SKILL_FILE, Skill
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import satchel
-from satchel._contain import (
+from satchel.foundations._contain import (
     Refusal,
     find_symlink,
     parse_json,
@@ -22,7 +22,7 @@ from satchel._contain import (
 from tests.support import put
 
 MODULES = (
-    "_contain.py",
+    "foundations/_contain.py",
     "mcp/_parse.py",
     "hooks/_parse.py",
     "plugins/components/_knowledge.py",

@@ -24,8 +24,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import bounded, str_list, with_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import bounded, str_list, with_json
 from satchel.plugins._model import App
 
 __all__ = ["FILE", "MAX_APPS", "load_apps", "unavailable"]

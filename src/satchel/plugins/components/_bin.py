@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satchel._contain import is_inside
+from satchel.foundations._contain import is_inside
 from satchel.plugins._context import Ctx, listdir
 
 __all__ = ["BIN", "bin_dir", "read_bin"]

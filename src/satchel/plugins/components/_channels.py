@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._kinds import Channel
 
 __all__ = ["OPTION_TYPES", "Channel", "read_channels", "type_problem"]

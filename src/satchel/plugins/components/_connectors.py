@@ -16,8 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import bounded, versioned_object, with_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import bounded, versioned_object, with_json
 from satchel.plugins._model import Connector
 
 __all__ = ["MAX_CONNECTORS", "MAX_TOOL_NAME", "load_connectors"]

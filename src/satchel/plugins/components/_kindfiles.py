@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from satchel._contain import MAX_TREE_ENTRIES
+from satchel.foundations._contain import MAX_TREE_ENTRIES
 
 __all__ = ["kind_files"]
 

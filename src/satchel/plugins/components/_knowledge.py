@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel import frontmatter
-from satchel._contain import (
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations import frontmatter
+from satchel.foundations._contain import (
     MAX_TREE_ENTRIES,
     OUTSIDE_ROOT,
     Refusal,
@@ -30,8 +32,6 @@ from satchel._contain import (
     real_below,
     real_path,
 )
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Knowledge
 
 __all__ = [

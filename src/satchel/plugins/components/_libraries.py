@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from satchel._contain import (
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import (
     OUTSIDE_ROOT,
     Bad,
     Refusal,
@@ -32,7 +33,6 @@ from satchel._contain import (
     versioned_object,
     with_json,
 )
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import Library
 
 __all__ = [

@@ -29,7 +29,7 @@ is bad (``validate`` reports it; a bad ``.lsp.json`` makes the plugin provide no
 satchel drops only that entry (``plugin.lsp.invalid``; a file that is not a JSON
 object drops every server of that file) and the rest of the plugin loads. An ``env``
 that sets a variable able to inject code (``LD_PRELOAD``, ``PYTHONPATH``...:
-`satchel.process.is_dangerous_env`) or the plugin variables satchel sets itself
+`satchel.foundations.process.is_dangerous_env`) or the plugin variables satchel sets itself
 refuses the entry, as it does for MCP servers. A server name declared twice: the
 first is kept.
 """
@@ -43,11 +43,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._contain import OUTSIDE_ROOT, Bad, Refusal, resolve_in_root, str_list, with_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import (
+    OUTSIDE_ROOT,
+    Bad,
+    Refusal,
+    resolve_in_root,
+    str_list,
+    with_json,
+)
+from satchel.foundations.process._env import is_dangerous_env
 from satchel.plugins._context import Ctx
 from satchel.plugins._lsp import LspServer, LspTransport
-from satchel.process._env import is_dangerous_env
 
 __all__ = ["FIELDS", "INVALID", "load_lsp_servers", "lsp_entries"]
 

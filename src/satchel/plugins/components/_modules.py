@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import Refusal, contained, read_inside, read_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import Refusal, contained, read_inside, read_json
 from satchel.plugins._kinds import HooksModule
 
 __all__ = ["MAX_MODULE", "HooksModule", "read_modules"]

@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import read_json
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import read_json
 from satchel.plugins._context import Ctx
 from satchel.plugins._model import Monitor
 

@@ -31,19 +31,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from satchel._contain import (
+from satchel.agents import AgentType, parse_agent, scan_agent_dir
+from satchel.agents._read import read_agent_file
+from satchel.core.diagnostics import Diagnostic, diagnostic, recast
+from satchel.core.layout import PLUGIN, Root
+from satchel.foundations._contain import (
     is_dir,
     is_file,
     real_below,
     resolves_inside,
     walk,
 )
-from satchel.agents import AgentType, parse_agent, scan_agent_dir
-from satchel.agents._read import read_agent_file
-from satchel.commands import Command, read_command, scan_commands
-from satchel.diagnostics import Diagnostic, diagnostic, recast
 from satchel.hosts._rules import PLUGIN_SKILL_RULES
-from satchel.layout import PLUGIN, Root
+from satchel.kinds.commands import Command, read_command, scan_commands
 from satchel.mcp._parse import parse_claude_mcp, parse_server_tables
 from satchel.mcp._spec import McpServer
 from satchel.plugins._context import (

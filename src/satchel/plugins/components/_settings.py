@@ -34,8 +34,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import with_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import with_json
 from satchel.plugins._context import frozen
 from satchel.plugins._model import Plugin, PluginSettings
 

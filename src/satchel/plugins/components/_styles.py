@@ -33,12 +33,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel import frontmatter
-from satchel._contain import Refusal, read_inside
-from satchel._text import yes_or_no
-from satchel.diagnostics import CODES, Diagnostic, diagnostic, recast, type_name
-from satchel.errors import UnknownOutputStyle
-from satchel.layout import Layout
+from satchel.core._text import yes_or_no
+from satchel.core.diagnostics import CODES, Diagnostic, diagnostic, recast, type_name
+from satchel.core.errors import UnknownOutputStyle
+from satchel.core.layout import Layout
+from satchel.foundations import frontmatter
+from satchel.foundations._contain import Refusal, read_inside
 from satchel.plugins._kinds import SEGMENT_ID, OutputStyle, StyleScope
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._kindfiles import kind_files

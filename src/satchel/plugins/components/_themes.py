@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from satchel._contain import read_json
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.foundations._contain import read_json
 from satchel.plugins._kinds import Theme
 from satchel.plugins.components._kindfiles import kind_files
 

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, get_args
 
-from satchel.diagnostics import Diagnostic, diagnostic, type_name
+from satchel.core.diagnostics import Diagnostic, diagnostic, type_name
 from satchel.plugins._model import MASK, OptionType, OptionValue, UserOption
 
 __all__ = [

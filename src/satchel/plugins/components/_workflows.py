@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from satchel._contain import Refusal, read_inside
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import Refusal, read_inside
 from satchel.plugins._kinds import Workflow
 from satchel.plugins.components._kindfiles import kind_files
 

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import (
+from satchel.core.diagnostics import Diagnostic, type_name
+from satchel.foundations._contain import (
     contained,
     probe_json,
     str_list,
 )
-from satchel.diagnostics import Diagnostic, type_name
 from satchel.plugins._context import (
     Ctx,
     Fatal,

@@ -25,12 +25,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import MAX_MANIFEST, is_file, str_list
-from satchel._files import FileProblem, read_bounded
 from satchel.agents import AgentType, load_bundle
-from satchel.commands import Command
-from satchel.commands._names import NAME_RULE
-from satchel.diagnostics import type_name
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import MAX_MANIFEST, is_file, str_list
+from satchel.kinds.commands import Command
+from satchel.kinds.commands._names import NAME_RULE
 from satchel.mcp._parse import load_server_files
 from satchel.plugins._context import Ctx, fatal
 from satchel.plugins._model import Plugin
@@ -68,7 +68,7 @@ def load(ctx: Ctx, scope: str, strict: bool) -> Plugin:
 
 def _manifest(ctx: Ctx, path: Path, strict: bool) -> dict[str, Any]:
     check_inside(ctx, path, BUNDLE_MANIFEST)
-    from satchel import _toml  # only when a TOML file is read
+    from satchel.core import _toml  # only when a TOML file is read
 
     try:
         text = read_bounded(path, MAX_MANIFEST).decode("utf-8").removeprefix("\ufeff")

@@ -46,9 +46,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import real_below, str_list
 from satchel.agents import AgentType
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import real_below, str_list
 from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._claude_code import CLAUDE_EVENTS

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import str_list
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import str_list
 from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins.components import _styles, _themes, _workflows
 from satchel.plugins.components._channels import read_channels

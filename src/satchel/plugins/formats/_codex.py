@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
 from satchel.hooks._parse import claude_hooks, parse_claude_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.plugins._context import Ctx, listed_or_default

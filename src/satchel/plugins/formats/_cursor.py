@@ -22,13 +22,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel._contain import str_list
-from satchel._instructions._hosts import cursor_rules
-from satchel._instructions._load import MAX_FILE
-from satchel._instructions._model import InstructionFile
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import str_list
 from satchel.hooks._parse import cursor_hooks, parse_cursor_hooks
 from satchel.hooks._spec import HookSpec
+from satchel.kinds._instructions._hosts import cursor_rules
+from satchel.kinds._instructions._load import MAX_FILE
+from satchel.kinds._instructions._model import InstructionFile
 from satchel.plugins._context import Ctx, listed_or_default
 from satchel.plugins._model import Plugin
 from satchel.plugins.components._parts import (
@@ -100,7 +100,7 @@ def _hooks(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[HookSpec,
 
 def _rules(ctx: Ctx, manifest: Mapping[str, Any], path: Path) -> tuple[InstructionFile, ...]:
     """The ``.mdc`` rules of the folders ``rules`` names, else of ``rules/``, each with
-    its condition (`satchel._instructions._hosts.cursor_rules`)."""
+    its condition (`satchel.kinds._instructions._hosts.cursor_rules`)."""
     found: list[InstructionFile] = []
     for directory in listed_or_default(ctx, manifest, "rules", "rules", path):
         found += ctx.keep(cursor_rules(ctx.root, directory, MAX_FILE))

@@ -18,7 +18,7 @@ What loads, from fixed places (the manifest names none but the context files):
 * ``skills/<dir>/SKILL.md``, named by their frontmatter ``name`` as Gemini CLI names them
   (`SKILL_NAMES`): as written, a name that breaks the Agent Skills rule
   kept (a warning), and a skill with no ``name:`` not loaded (``plugin.skill.invalid``);
-* ``commands/**/*.toml``: Gemini CLI's TOML commands (`satchel.commands._toml`),
+* ``commands/**/*.toml``: Gemini CLI's TOML commands (`satchel.kinds.commands._toml`),
   ``<namespace>:<path joined by :>`` (``commands/gcs/sync.toml`` is ``<ns>:gcs:sync``),
   each answering to its bare path name too (``/gcs:sync``), as Gemini CLI names it;
 * ``agents/*.md`` (not below; a name starting with ``_`` is passed over), read as
@@ -48,15 +48,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel import frontmatter
-from satchel._contain import contained, is_file, str_list
-from satchel._files import FileProblem, read_bounded
-from satchel.commands import Command, scan_commands
-from satchel.diagnostics import type_name
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core.diagnostics import type_name
+from satchel.core.layout import PLUGIN, Root
+from satchel.foundations import frontmatter
+from satchel.foundations._contain import contained, is_file, str_list
 from satchel.hooks._parse import parse_gemini_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._gemini import GEMINI_EXTENSION_NAMES
-from satchel.layout import PLUGIN, Root
+from satchel.kinds.commands import Command, scan_commands
 from satchel.mcp._gemini import parse_gemini_servers
 from satchel.mcp._spec import McpServer
 from satchel.plugins._context import Ctx, fatal

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from satchel.diagnostics import type_name
+from satchel.core.diagnostics import type_name
 from satchel.hooks._parse import parse_kimi_hooks
 from satchel.hooks._spec import HookSpec
 from satchel.hosts._kimi import KIMI_NAME

@@ -38,10 +38,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from satchel._contain import contained, is_dir, is_file, str_list
-from satchel._model import model
 from satchel.agents import MAX_AGENTS, AgentType
-from satchel.diagnostics import type_name
+from satchel.core._model import model
+from satchel.core.diagnostics import type_name
+from satchel.foundations._contain import contained, is_dir, is_file, str_list
 from satchel.hooks._parse import parse_vibe_hooks
 from satchel.mcp._parse import parse_mcp_json
 from satchel.plugins._context import Ctx, Fatal, fatal, listdir

@@ -12,7 +12,7 @@ manifest name; see `satchel.plugins.formats._base.plugin_name`).
 
 from __future__ import annotations
 
-from satchel._contain import contained, is_file, probe_json
+from satchel.foundations._contain import contained, is_file, probe_json
 from satchel.plugins._context import Ctx
 from satchel.plugins._detect import code_files, opencode_package
 from satchel.plugins._model import Plugin

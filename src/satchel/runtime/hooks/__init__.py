@@ -18,7 +18,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.runtime.hooks._tells import context_text, refusal_text
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Behavior, HookResult, Outcome
 from satchel.runtime.hooks._envfile import collect

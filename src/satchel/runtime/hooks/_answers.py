@@ -55,9 +55,9 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._model import Hook, HookResult
 from satchel.hosts._profiles import PROFILES
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import Answer, answered, failed, fails_closed, run_base
 
 __all__ = [

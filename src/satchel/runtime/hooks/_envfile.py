@@ -12,7 +12,7 @@ Only ``export NAME=value`` lines are read (quotes are removed as a shell would; 
 is expanded, so ``$HOME`` stays as written); blank lines and comments are skipped. Any
 other line, a value that cannot be split, a name that is not a variable name, or a
 variable that injects code into a process (``LD_PRELOAD``, ``NODE_OPTIONS``...,
-`satchel.process.is_dangerous_env`) is left out with ``hook.env.ignored``. The whole
+`satchel.foundations.process.is_dangerous_env`) is left out with ``hook.env.ignored``. The whole
 text stays in `Exports.script` for a host that sources it itself.
 
 A ``PATH`` that puts a directory of the project before the ones it had (``bin``,
@@ -29,11 +29,11 @@ import re
 import shlex
 from pathlib import Path
 
-from satchel._files import FileProblem, read_bounded
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._files import FileProblem, read_bounded
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.process import is_dangerous_env
 from satchel.hooks._model import Exports, Hook
 from satchel.hooks._variables import ENV_FILE_VARIABLE
-from satchel.process import is_dangerous_env
 
 __all__ = ["ENV_FILE_EVENTS", "MAX_ENV_FILE", "collect", "env_file", "read_env_file"]
 

@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from satchel.diagnostics import diagnostic
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._model import Hook, HookResult
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
 
 __all__ = ["allowed_url", "headers_for", "run_http"]

@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from satchel.diagnostics import diagnostic
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._model import Hook, HookResult
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
 from satchel.runtime.hooks._python import HookTimeout, call_within
 from satchel.runtime.mcp._catalog import McpTool, ToolResult

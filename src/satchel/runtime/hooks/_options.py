@@ -14,9 +14,9 @@ As Claude Code 2.1.332 does (its hook runner, read from the binary's strings):
 
 from __future__ import annotations
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import Layout
 from satchel.hooks._model import Hook
-from satchel.layout import Layout
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import OptionValues, option_values
 from satchel.plugins.components._user_config import (

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from satchel._json import MAX_DEPTH, loads, nesting
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._json import MAX_DEPTH, loads, nesting
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._events import BLOCKING
 from satchel.hooks._model import Hook, HookResult
 from satchel.hosts._dialects import hook_dialect
-from satchel.process import ProcessResult
 
 __all__ = [
     "DECISIONS",

@@ -29,7 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.hosts._claude_code import CLAUDE_CODE_HOOKS as CLAUDE_CODE
 from satchel.hosts._codex import CODEX_HOOKS as CODEX
 from satchel.hosts._dialects import PLAIN, dialect_for

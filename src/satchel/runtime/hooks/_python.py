@@ -20,9 +20,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._callbacks import HookContext
 from satchel.hooks._model import Hook, HookResult
-from satchel.process import ProcessResult
 from satchel.runtime.hooks._output import failure_result, read_result
 
 __all__ = ["HookTimeout", "call_within", "run_python"]

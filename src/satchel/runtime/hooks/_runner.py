@@ -1,6 +1,6 @@
 """`HookRunner`: fire an event at every matching hook, in parallel, and aggregate.
 
-Each hook runs through `satchel.process.run_process` (its own process group, capped
+Each hook runs through `satchel.foundations.process.run_process` (its own process group, capped
 output, a timeout that kills the group, stdin written alongside the reads so a hook
 that never reads it cannot deadlock, a grandchild holding the pipes drained for a
 moment and then killed). The event goes to the hook as JSON on stdin with Claude
@@ -62,8 +62,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from satchel._policed import hook_refusal
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.assembly._policed import hook_refusal
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.process import (
+    MAX_OUTPUT,
+    ProcessResult,
+    base_env,
+    overlay_env,
+    run_process,
+)
 from satchel.hooks._callbacks import HookMatcher, callback_hooks
 from satchel.hooks._events import BLOCKING as CLAUDE_BLOCKING
 from satchel.hooks._events import CONDITION_EVENTS, MATCH_FIELD, event_named, host_name
@@ -72,7 +79,6 @@ from satchel.hooks._variables import host_variables
 from satchel.hosts._dialects import hook_dialect
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
-from satchel.process import MAX_OUTPUT, ProcessResult, base_env, overlay_env, run_process
 from satchel.runtime.hooks._aggregate import aggregate
 from satchel.runtime.hooks._answers import READERS
 from satchel.runtime.hooks._delegate import ModelHook, run_delegated
@@ -95,7 +101,7 @@ from satchel.runtime.hooks._payload import (
 from satchel.runtime.hooks._python import run_python
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
 
 __all__ = [
     "DEFAULT_TIMEOUT",

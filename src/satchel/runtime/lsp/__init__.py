@@ -8,7 +8,7 @@ if _typing.TYPE_CHECKING:
     from satchel.runtime.lsp._client import LspClient, LspFailure, LspReport, check_lsp, start_lsp
     from satchel.runtime.lsp._supervisor import LspSupervisor, server_for
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -1,6 +1,6 @@
 """`LspClient`: one running language server, spoken to over stdio.
 
-`start_lsp` starts a trusted plugin's server (`satchel.process._spawn.spawn_process`:
+`start_lsp` starts a trusted plugin's server (`satchel.foundations.process._spawn.spawn_process`:
 its own process group, a scrubbed environment, stderr kept up to a cap), then sends
 ``initialize`` (``rootUri``, ``workspaceFolders``, the entry's
 ``initializationOptions`` and satchel's client capabilities), waits at most the
@@ -47,13 +47,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel._version import __version__
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._version import __version__
+from satchel.foundations.process._spawn import LongProcess, spawn_process
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import OptionValues
-from satchel.process._spawn import LongProcess, spawn_process
 from satchel.runtime.lsp._frames import FrameError, encode, read_frame
 from satchel.runtime.lsp._launch import FAILED, launch_lsp, who
 from satchel.runtime.mcp._launch import LaunchRefused

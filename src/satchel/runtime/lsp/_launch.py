@@ -24,14 +24,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._contain import Refusal, real_path, resolve_in_root
-from satchel.diagnostics import diagnostic
+from satchel.core.diagnostics import diagnostic
+from satchel.foundations._contain import Refusal, real_path, resolve_in_root
+from satchel.foundations.process._env import base_env, is_dangerous_env, overlay_env
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import OptionValues
 from satchel.plugins.components._user_config import option_environment
-from satchel.process._env import base_env, is_dangerous_env, overlay_env
 from satchel.runtime.mcp._launch import Launch, LaunchRefused, OptionFiller, expand
 
 __all__ = ["FAILED", "launch_lsp", "who"]

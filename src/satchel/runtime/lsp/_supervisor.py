@@ -25,7 +25,7 @@ from pathlib import Path, PurePath
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.plugins._lsp import LspServer
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import option_values
@@ -33,7 +33,7 @@ from satchel.runtime.lsp._client import LspClient, start_lsp
 from satchel.runtime.lsp._launch import FAILED, who
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
 
 __all__ = ["DEFAULT_MAX_RESTARTS", "LspSupervisor", "server_for"]
 

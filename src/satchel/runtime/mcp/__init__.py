@@ -4,7 +4,7 @@ servers, lists their tools, prompts and resources, and gates every call. See doc
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from satchel.errors import McpUnavailable
+    from satchel.core.errors import McpUnavailable
     from satchel.mcp._sdk import sdk_available
     from satchel.runtime.mcp._blocking import BlockingSupervisor
     from satchel.runtime.mcp._catalog import (
@@ -18,7 +18,7 @@ if _typing.TYPE_CHECKING:
     from satchel.runtime.mcp._events import ElicitAnswer, Elicitation, McpEvent
     from satchel.runtime.mcp._supervisor import McpSupervisor
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,
@@ -33,7 +33,7 @@ else:
             ),
             "satchel.runtime.mcp._deferral": ("ToolSearch",),
             "satchel.runtime.mcp._events": ("ElicitAnswer", "Elicitation", "McpEvent"),
-            "satchel.errors": ("McpUnavailable",),
+            "satchel.core.errors": ("McpUnavailable",),
             "satchel.mcp._sdk": ("sdk_available",),
             "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
         },

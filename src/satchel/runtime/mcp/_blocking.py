@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
-from satchel.diagnostics import Diagnostic
+from satchel.core.diagnostics import Diagnostic
+from satchel.foundations.tokens import Counter, approx_tokens
 from satchel.mcp._sdk import require_sdk
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, ServerReport, ToolResult
 from satchel.runtime.mcp._deferral import DEFAULT_BUDGET, ToolSearch
 from satchel.runtime.mcp._gate import Approve, ToolGate
-from satchel.tokens import Counter, approx_tokens
 
 if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal

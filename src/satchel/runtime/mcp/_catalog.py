@@ -12,8 +12,8 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
-from satchel.diagnostics import Diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
 

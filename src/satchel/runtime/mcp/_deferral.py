@@ -19,7 +19,7 @@ always). satchel's budget is a number of tokens, by default `DEFAULT_BUDGET`, 10
 
 `search_tools` answers with a JSON object the model reads,
 ``{"query": "...", "tools": [{"name", "description", "input_schema"}, ...]}``, the
-matching tools' full definitions, most relevant first (`satchel._ranking`, BM25 over
+matching tools' full definitions, most relevant first (`satchel.hosts._ranking`, BM25 over
 a tool's name and description); from then on they are loaded: `definitions()` lists
 them in full and `is_loaded` is True, so the host gives them to the model and calls
 them through `McpSupervisor.call_tool` as any other. The result shape and the
@@ -32,9 +32,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from satchel._ranking import bm25_scores
+from satchel.foundations.tokens import Counter, approx_tokens
+from satchel.hosts._ranking import bm25_scores
 from satchel.runtime.mcp._catalog import McpTool
-from satchel.tokens import Counter, approx_tokens
 
 __all__ = ["DEFAULT_BUDGET", "MAX_RESULTS", "SEARCH_TOOLS", "ToolSearch", "definition"]
 

@@ -21,7 +21,7 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from satchel._model import model
+from satchel.core._model import model
 
 __all__ = ["ElicitAnswer", "Elicitation", "Elicit", "McpEvent", "OnEvent"]
 

@@ -11,10 +11,10 @@ Plugin servers follow the Agent Plugins rules (spec §7.2, §9):
   ``${...}`` stays literal.
 * ``cwd`` defaults to the plugin root and must stay inside its base (the root or the
   data directory) once expanded and resolved.
-* The environment is the scrubbed base (`satchel.process.base_env`), then ``env``, then
+* The environment is the scrubbed base (`satchel.foundations.process.base_env`), then ``env``, then
   ``PLUGIN_ROOT`` and ``PLUGIN_DATA`` last (for a Claude Code plugin also
   ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA``). An ``env`` name that can inject
-  code (`satchel.process.is_dangerous_env`) refuses the whole server
+  code (`satchel.foundations.process.is_dangerous_env`) refuses the whole server
   (``exec.env.refused``): parsing already drops such entries; this is the check at
   launch, for servers built in code.
 * ``PLUGIN_DATA`` is created (private to the user) before the server starts.
@@ -36,16 +36,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from satchel._contain import Refusal, is_inside, real_path, resolve_in_root
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations._contain import Refusal, is_inside, real_path, resolve_in_root
+from satchel.foundations.process._env import base_env, is_dangerous_env, overlay_env
 from satchel.hosts._dialects import server_variables
 from satchel.mcp._spec import McpServer
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Plugin
 from satchel.plugins._options import OptionValues
 from satchel.plugins.components._user_config import fill_user_config, option_environment
-from satchel.process._env import base_env, is_dangerous_env, overlay_env
 
 __all__ = ["Launch", "LaunchRefused", "OptionFiller", "expand", "launch_spec", "with_options"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.mcp._names import exposed_name
 from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import McpPrompt, McpResource, McpTool, PromptArgument

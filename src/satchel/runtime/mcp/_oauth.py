@@ -31,13 +31,13 @@ import anyio
 import httpx2
 from mcp.client.auth import OAuthClientProvider
 
-from satchel._model import model
+from satchel.core._model import model
 from satchel.runtime.mcp._oauth_store import KeyringStore, entry_name, service
 
 if TYPE_CHECKING:
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
-    from satchel.layout import Layout
+    from satchel.core.layout import Layout
     from satchel.mcp._spec import McpServer
 
 __all__ = [
@@ -398,7 +398,7 @@ def _quiet() -> None:
 
 
 def _version() -> str:
-    from satchel._version import __version__
+    from satchel.foundations._version import __version__
 
     return __version__
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         ProtectedResourceMetadata,
     )
 
-    from satchel.layout import Layout
+    from satchel.core.layout import Layout
     from satchel.mcp._spec import McpServer
 
 __all__ = ["KeyringStore", "StoreFailed", "entry_name", "service"]

@@ -4,7 +4,7 @@ URL it connects to, found as the supervisor finds them: NAME is a server's bare 
 ``plugin:<plugin>:<server>``; a plugin's userConfig values and the url's ``${VAR}``
 are filled in (`satchel.runtime.mcp._supervisor`). A login is refused, as the
 supervisor would not start it, for a server the organisation's policy refuses
-(``policy.denied``: `satchel._policed.mcp_refusal`, or its name alone when `load()`
+(``policy.denied``: `satchel.assembly._policed.mcp_refusal`, or its name alone when `load()`
 already left it out) or that is disabled (``mcp.oauth.disabled``); a logout is not,
 so that the tokens of such a server can still be removed.
 """
@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from satchel._model import model
-from satchel._policed import mcp_refusal
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.assembly._policed import mcp_refusal
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._parse import expand_url, url_problem
 from satchel.plugins._options import option_values
 from satchel.runtime.mcp._launch import LaunchRefused, with_options
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
     from satchel.mcp._spec import McpServer
 
 __all__ = ["DISABLED", "NOT_REMOTE", "UNKNOWN", "Remote", "TargetRefused", "remote_target"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import normalized
 from satchel.plugins._model import Plugin, ToolOverride
 from satchel.runtime.mcp._catalog import McpTool

@@ -52,8 +52,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from satchel._policed import mcp_refusal
-from satchel.diagnostics import Diagnostic, diagnostic
+from satchel.assembly._policed import mcp_refusal
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.foundations.tokens import Counter, approx_tokens
 from satchel.mcp._names import server_id
 from satchel.mcp._sdk import require_sdk
 from satchel.mcp._spec import McpServer
@@ -76,7 +77,6 @@ from satchel.runtime.mcp._launch import LaunchRefused, launch_spec, with_options
 from satchel.runtime.mcp._listener import Listener
 from satchel.runtime.mcp._listing import handshake, list_tools
 from satchel.runtime.mcp._overrides import apply_overrides
-from satchel.tokens import Counter, approx_tokens
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -87,7 +87,7 @@ if TYPE_CHECKING:
     from mcp.client.client import Client
     from pydantic import BaseModel
 
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
     from satchel.mcp._transports import Wire
     from satchel.runtime.mcp._oauth import StoredAuth
 
@@ -406,8 +406,8 @@ class McpSupervisor:
 
     @contextlib.asynccontextmanager
     async def _streams(self, link: _Link, wire: Wire) -> Any:
+        from satchel.foundations.process._spawn import spawn_process
         from satchel.mcp._transports import remote_streams, stdio_streams
-        from satchel.process._spawn import spawn_process
 
         server, options = self._with_options(link)
         if server.transport != "stdio":

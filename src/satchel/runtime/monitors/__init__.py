@@ -6,7 +6,7 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from satchel.runtime.monitors._runner import MonitorEvent, MonitorRunner
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

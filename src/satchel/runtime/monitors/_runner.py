@@ -15,7 +15,7 @@ schema and monitor loader (its binary; https://code.claude.com/docs/en/plugins-r
   ``<plugin>:<name>``);
 * a monitor that writes too much is stopped.
 
-satchel runs it as ``/bin/sh -c COMMAND`` through `satchel.process.spawn_process` (its
+satchel runs it as ``/bin/sh -c COMMAND`` through `satchel.foundations.process.spawn_process` (its
 own process group, a scrubbed environment: the base plus ``CLAUDE_PLUGIN_ROOT``,
 ``CLAUDE_PLUGIN_DATA``, ``CLAUDE_PROJECT_DIR``, ``PLUGIN_ROOT`` and ``PLUGIN_DATA``, the
 data directory created first, and ``CLAUDE_PLUGIN_OPTION_<KEY>`` for each of the
@@ -50,20 +50,20 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from satchel._approval import programs_key
-from satchel._model import model
-from satchel.diagnostics import Diagnostic, diagnostic
-from satchel.layout import PROJECT
+from satchel.core._model import model
+from satchel.core.diagnostics import Diagnostic, diagnostic
+from satchel.core.layout import PROJECT
+from satchel.foundations.process import base_env, overlay_env
+from satchel.foundations.process._group import signal_group
+from satchel.foundations.process._spawn import LongProcess, spawn_process
 from satchel.plugins._data import ensure_data_dir
 from satchel.plugins._model import Monitor, Plugin
 from satchel.plugins._options import option_values
 from satchel.plugins.components._user_config import option_environment
-from satchel.process import base_env, overlay_env
-from satchel.process._group import signal_group
-from satchel.process._spawn import LongProcess, spawn_process
+from satchel.trust._approval import programs_key
 
 if TYPE_CHECKING:
-    from satchel._environment import Environment
+    from satchel.assembly._environment import Environment
 
 __all__ = [
     "GRACE",
