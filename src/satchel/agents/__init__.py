@@ -1,5 +1,9 @@
 """Subagent types: Claude Code ``agents/*.md``, Vibe TOML agents, bundle and config
-``types`` tables, mapped to one `AgentType` and settled by precedence."""
+``types`` tables, mapped to one `AgentType` and settled by precedence.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`.
+"""
 
 import typing as _typing
 
@@ -40,7 +44,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.agents._vibe import parse_vibe, vibe_agent
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

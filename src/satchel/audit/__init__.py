@@ -4,6 +4,9 @@ a plugin or a workspace, found without running anything (see docs/audit.md).
 `audit_path(path)` returns a `Report` of `Finding` values, each named by a rule of
 `RULES`; `to_sarif` writes one as SARIF 2.1.0. `audit_change(old, new)` audits two
 versions of a tree and returns the `Delta`: each `NewRisk` the new one brings.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`, `server`.
 """
 
 import typing as _typing
@@ -16,7 +19,7 @@ if _typing.TYPE_CHECKING:
     from satchel.audit._scan import audit_path, kind_of
     from satchel.audit._tree import Limits
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -7,6 +7,10 @@ when its verb runs (or its own ``--help`` is asked for), so ``satchel --help`` i
 none. `main()` is the one place exceptions become exit codes (`_exit.MEANINGS`: 0 ok,
 1 problems found, 2 usage error, 3 a bug in satchel, 4 a policy that fails closed, 130
 interrupted), which ``satchel --help`` lists at its end.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`, `server`,
+`audit`, `install`, `port`, `compat`, `reports`.
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from typing import Any, Protocol, cast
 
 import click
 
-from satchel._model import model
 from satchel.cli._exit import BUG, INTERRUPTED, MEANINGS, OK, PROBLEMS, USAGE
+from satchel.core._model import model
 
 __all__ = ["main"]
 
@@ -184,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _failed(e: Exception, args: Sequence[str], *, as_json: bool) -> int:
     """PROBLEMS for a file satchel could not use or a refusal of satchel's own; BUG
     for anything else."""
-    from satchel.errors import Refused, SatchelError
+    from satchel.core.errors import Refused, SatchelError
 
     if isinstance(e, (OSError, SatchelError)):
         code = e.code if isinstance(e, Refused) else IO_ERROR  # a refusal keeps its own code
@@ -211,7 +215,7 @@ def _json_error(code: str, message: str, args: Sequence[str]) -> None:
 
 
 def _say(line: str) -> None:
-    from satchel._text import escape
+    from satchel.core._text import escape
 
     click.echo(escape(line), err=True)
 
@@ -224,7 +228,7 @@ def _oneline(e: BaseException) -> str:
 
 
 def _root() -> click.Group:
-    from satchel._version import __version__
+    from satchel.foundations._version import __version__
 
     root = _Verbs(
         (),
@@ -323,14 +327,14 @@ def _command(verb: Verb) -> click.Command:
 
 def _run(module: VerbModule, options: Mapping[str, Any]) -> int:
     """The verb's `run` with the parsed options, its children ended by any signal that
-    ends satchel (`satchel.process._live`); a verb that starts no process (its module
+    ends satchel (`satchel.foundations.process._live`); a verb that starts no process (its module
     says ``RUNS_NOTHING = True``) runs as it is, the process layer not imported."""
     from satchel.cli._output import allow_plain
 
     allow_plain(getattr(module, "PLAIN", False) is True)
     if getattr(module, "RUNS_NOTHING", False) is True:
         return module.run(**options)
-    from satchel.process._live import ending_on_signals
+    from satchel.foundations.process._live import ending_on_signals
 
     with ending_on_signals():  # a hook or server never outlives satchel
         return module.run(**options)

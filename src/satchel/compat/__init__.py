@@ -7,6 +7,10 @@ the rule that drops it (`Drop`, a ``compat.*`` diagnostic), and the always-on to
 cost of its skill index and instruction files against its budget (`Tokens`). For a
 plugin, each host `satchel port` writes for is also shown as it reads the plugin once
 ported (`Ported`, worked out in a scratch copy), and judged on both (`Verdict`).
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`, `server`,
+`audit`, `install`, `port`.
 """
 
 import typing as _typing
@@ -25,7 +29,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.compat._report import compat
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

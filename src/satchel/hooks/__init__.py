@@ -2,6 +2,8 @@
 
 `load_hooks` reads every source into a `HookSet` (``Environment.hooks``). Running them
 is the runtime's (`satchel.runtime.hooks`: `HookRunner`). See docs/hooks.md.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`.
 """
 
 import typing as _typing
@@ -22,7 +24,7 @@ if _typing.TYPE_CHECKING:
     from satchel.hooks._matchers import Matcher, compile_matcher, mcp_tool_name, unsafe_reason
     from satchel.hooks._model import Behavior, Exports, Hook, HookResult, HookSet, Outcome
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -4,6 +4,8 @@ agents and plugins come from and how they are read, as one frozen `Host` value.
 ``load(host="codex")`` sees a project as Codex does; `get` gives a built-in profile,
 `names` their names, `resolve` a built-in or a user-defined one (``[hosts.<name>]``
 in ``config.toml``). See docs/hosts.md.
+
+It may import: `core`, `foundations`, `skills`, `index`.
 """
 
 import typing as _typing
@@ -40,7 +42,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.skills._names import NameRule
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -16,6 +16,9 @@ or integrity, and a content hash) for `update`, `install_frozen`, `remove` and
 With ``signers=Signers((identity, ...), (issuer, ...))`` an install takes only what
 carries a Sigstore bundle by one of them (`verify_bundle`, offline, the ``sign``
 extra); the lock records the `Signature`.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`, `server`.
 """
 
 import typing as _typing
@@ -52,7 +55,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._signatures import Signers, signing_manifest, verify_bundle
     from satchel.install._sources import Source, parse_source
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

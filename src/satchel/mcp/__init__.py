@@ -2,6 +2,8 @@
 
 `host_servers` reads the host's ``[mcp_servers.<name>]`` tables; `settle_servers`
 merges them with the enabled plugins' servers. Nothing here starts a process.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`.
 """
 
 import typing as _typing
@@ -10,7 +12,7 @@ if _typing.TYPE_CHECKING:
     from satchel.mcp._config import host_servers
     from satchel.mcp._servers import McpServerSet, settle_servers
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

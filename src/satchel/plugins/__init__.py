@@ -8,6 +8,9 @@ first); one adapter per format reads it (`satchel.plugins.formats._native`, ``bu
 hooks, knowledge, libraries, connectors, Codex apps, default settings) are public for
 hosts that read those files on their own; `main_agent` says which agent type Claude
 Code's main thread runs as. Parsing only: nothing here starts a process.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`.
 """
 
 import typing as _typing
@@ -59,7 +62,7 @@ if _typing.TYPE_CHECKING:
     from satchel.plugins.components._settings import load_settings
     from satchel.plugins.formats._native import RESERVED_NAMESPACES, typescript_identifier
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -6,6 +6,9 @@
 ``kimi``, ``vibe``, ``agent-plugins``); each `TargetReport` lists the files written
 and every component the target cannot hold (`Drop`, a ``port.*`` diagnostic). See
 docs/port.md.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`, `server`.
 """
 
 import typing as _typing
@@ -16,7 +19,7 @@ if _typing.TYPE_CHECKING:
     from satchel.port._targets import TARGETS, Target, hook_key
     from satchel.port._write import RECORD
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -1,6 +1,10 @@
 """The runtime layer: what runs. Hooks (`HookRunner`), MCP servers (`McpSupervisor`) and
-plugin monitors (`MonitorRunner`); they start only here, through `satchel.process`, and
-only for trusted scopes."""
+plugin monitors (`MonitorRunner`); they start only here, through `satchel.foundations.process`, and
+only for trusted scopes.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`.
+"""
 
 import typing as _typing
 
@@ -10,7 +14,7 @@ if _typing.TYPE_CHECKING:
     from satchel.runtime.mcp._supervisor import McpSupervisor
     from satchel.runtime.monitors._runner import MonitorEvent, MonitorRunner
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

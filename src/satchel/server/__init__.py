@@ -1,4 +1,8 @@
-"""satchel as an MCP server (`satchel serve`): skills, commands and resources over MCP."""
+"""satchel as an MCP server (`satchel serve`): skills, commands and resources over MCP.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`, `session`.
+"""
 
 import typing as _typing
 
@@ -6,7 +10,7 @@ if _typing.TYPE_CHECKING:
     from satchel.server._http import run_http
     from satchel.server._serve import SkillServer, build_server, run_stdio
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

@@ -4,8 +4,10 @@
 skills offered and active), `Toolbox` (`_toolbox`, over the tools of `_tools`), `Gate`
 (`_tool_gate`), `SessionHooks` (`_hooks`), `SystemPrompt` (`_system_prompt`) and
 `PluginRuntime` (`_plugin_runtime`); the other modules are the values and rules those
-parts use. The package imports the runtime (`satchel.runtime`: hooks, monitors) and
-the layers below it, never the server, the integrations or the CLI above it.
+parts use.
+
+It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,
+`mcp`, `agents`, `plugins`, `trust`, `assembly`, `runtime`.
 """
 
 import typing as _typing
@@ -31,7 +33,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.session._options import TOOLSETS, SessionOptions, SessionOverrides
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,

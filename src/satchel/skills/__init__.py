@@ -3,6 +3,8 @@
 `parse_skill(path)` reads one skill as a host would; `check_paths` judges files and
 directories as `satchel validate` does; `scan_root` walks one root. Nothing here runs
 anything.
+
+It may import: `core`, `foundations`.
 """
 
 import typing as _typing
@@ -14,7 +16,7 @@ if _typing.TYPE_CHECKING:
     from satchel.skills._model import MAX_SKILL_FILE, Skill
     from satchel.skills._read import SKILL_FILE, parse_skill, read_skill
 else:
-    from satchel import _lazy
+    from satchel.core import _lazy
 
     __getattr__, __dir__ = _lazy.attach(
         __name__,
