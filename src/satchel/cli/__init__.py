@@ -1,8 +1,9 @@
 """The command line: click parses, a table dispatches, `main()` maps errors to exit codes.
 
 Each verb is a module of its own (``satchel.cli.doctor`` ...) holding its `PARAMS` (the
-click parameters) and `run`, a typed function whose keyword parameters are the parsed
-options. `VERBS` names each verb's module and its help line; a module is imported only
+click parameters, with a `Shared` mark where the shared context options go) and `run`,
+a typed function whose keyword parameters are the parsed options, those shared ones as
+one `Here` value (`satchel.cli._context`, built once per invocation). `VERBS` names each verb's module and its help line; a module is imported only
 when its verb runs (or its own ``--help`` is asked for), so ``satchel --help`` imports
 none. `main()` is the one place exceptions become exit codes (`_exit.MEANINGS`: 0 ok,
 1 problems found, 2 usage error, 3 a bug in satchel, 4 a policy that fails closed, 130
@@ -65,8 +66,11 @@ class Verb:
     help: str
 
     def load(self) -> VerbModule:
-        """The verb's module, imported now."""
-        return cast(VerbModule, importlib.import_module(self.module))
+        """The verb's module, imported now, as the dispatcher runs it: its shared
+        context options in place, its `run` taking each option by name."""
+        from satchel.cli._context import bind
+
+        return cast(VerbModule, bind(importlib.import_module(self.module)))
 
 
 VERBS = (

@@ -1,11 +1,14 @@
-"""The parameters many verbs share: where the project and home are, the client, trust,
-hand-named plugin directories and ``--json``. Each verb module lists its own `PARAMS`
-from these and its own options."""
+"""The parameters many verbs share. The shared context options (DIR, --project,
+--home, --client, --host, --trust, --plugin-dir: `SHARED`) are never listed by a verb
+itself: its `PARAMS` holds a `Shared` mark naming those it takes, where they go, and
+the dispatcher (`satchel.cli._context`) puts the options there and hands the verb's
+`run` one `Here` value for them. ``--json`` and the rest each verb lists itself."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -74,16 +77,14 @@ def _check_client(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
-def where() -> tuple[click.Parameter, ...]:
-    """--project, --home and --client."""
-    project = click.Option(
+def project_option() -> click.Option:
+    return click.Option(
         ["--project"],
         type=directory(exists=True),
         help="The project root (default: DIR when it holds .satchel, .claude, .agents, "
         "AGENTS.md...; else the nearest folder up to the git root holding .satchel, "
         ".claude, .agents...; else the git root).",
     )
-    return (project, home_option(), client_option())
 
 
 def home_option() -> click.Option:
@@ -92,10 +93,41 @@ def home_option() -> click.Option:
     )
 
 
-def located() -> tuple[click.Parameter, ...]:
+@dataclass(frozen=True)
+class Shared:
+    """A mark in a verb's `PARAMS`: the shared context options `names` go here, in
+    this order (each one of `SHARED`)."""
+
+    names: tuple[str, ...]
+
+
+def shared(*names: str) -> Shared:
+    """The shared context options `names`, at this place of a verb's `PARAMS`."""
+    return Shared(names)
+
+
+def where() -> Shared:
+    """--project, --home and --client."""
+    return Shared(("project", "home", "client"))
+
+
+def located() -> Shared:
     """DIR, where the project and home are, whether the project is trusted, and the
     plugin directories named by hand."""
-    return (dir_argument(), *where(), host_option(), trust_option(), plugin_dirs_option())
+    return Shared(("directory", "project", "home", "client", "host", "trust", "plugin_dirs"))
+
+
+def expanded(params: Iterable[click.Parameter | Shared]) -> tuple[click.Parameter, ...]:
+    """`params` with each `Shared` mark replaced by the options it names."""
+    out: list[click.Parameter] = []
+    for p in params:
+        out += [SHARED[n]() for n in p.names] if isinstance(p, Shared) else [p]
+    return tuple(out)
+
+
+def shared_names(params: Iterable[click.Parameter | Shared]) -> tuple[str, ...]:
+    """The shared context options the marks of `params` name, in order."""
+    return tuple(n for p in params if isinstance(p, Shared) for n in p.names)
 
 
 def host_option() -> click.Option:
@@ -136,13 +168,22 @@ def trust_option() -> click.Option:
     )
 
 
-def trust_params(*, listing: bool) -> tuple[click.Parameter, ...]:
+def trust_params(*, listing: bool) -> tuple[click.Parameter | Shared, ...]:
     """The parameters of `trust` (with --list) and `untrust` (without)."""
     shows = click.Option(["--list", "show_list"], is_flag=True, help="Print the trusted folders.")
     return (
-        dir_argument(),
-        home_option(),
-        client_option(),
+        Shared(("directory", "home", "client")),
         *((shows,) if listing else ()),
         json_option(),
     )
+
+
+SHARED: dict[str, Callable[[], click.Parameter]] = {
+    "directory": dir_argument,
+    "project": project_option,
+    "home": home_option,
+    "client": client_option,
+    "host": host_option,
+    "trust": trust_option,
+    "plugin_dirs": plugin_dirs_option,
+}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from satchel.core.diagnostics import Diagnostic
 from satchel.core.layout import OWN_CLIENT, Layout, project_marker
 
 if TYPE_CHECKING:
+    from satchel.cli._context import Here
     from satchel.hosts import Host  # a profile is imported only when --host names one
 
 
@@ -19,30 +21,33 @@ def layout(
     project: Path | None,
     home: Path | None,
     client: str,
-    host: str | None = None,
+    host: str | Host | None = None,
 ) -> Layout:
     """The layout for these options: satchel's, or that of the `host` profile named
-    with ``--host``; an explicit DIR holding a project marker is the project root, as
-    `Layout.default` decides (docs/layout.md)."""
+    with ``--host`` (or found already); an explicit DIR holding a project marker is the
+    project root, as `Layout.default` decides (docs/layout.md)."""
     cwd = directory or project
     if host is None:
         return Layout.default(cwd, client=client, home=home, project=project)
-    return profile(host, home).layout(cwd, home=home, project=project)
+    found = profile(host, home)[0] if isinstance(host, str) else host
+    return found.layout(cwd, home=home, project=project)
 
 
-def profile(host: str, home: Path | None, hint: str = "'--host'") -> Host:
-    """The host profile ``--host`` (or the parameter `hint` names) names; a usage error
-    naming the one meant and the known ones if none."""
+def profile(
+    host: str, home: Path | None, hint: str = "'--host'"
+) -> tuple[Host, tuple[Diagnostic, ...]]:
+    """The host profile ``--host`` (or the parameter `hint` names) names, and what was
+    wrong in the user's config.toml on the way; a usage error naming the one meant and
+    the known ones if none."""
     import click
 
     from satchel.core.errors import UnknownHost
     from satchel.hosts import resolve
 
     try:
-        found, _ = resolve(host, config_home=Layout.default(home=home).config_home)
+        return resolve(host, config_home=Layout.default(home=home).config_home)
     except UnknownHost as e:
         raise click.BadParameter(e.diagnostic.message, param_hint=hint) from None
-    return found
 
 
 def environment(
@@ -61,16 +66,35 @@ def environment(
     recorded; `host`: as that host profile reads the project; `read_held`: with what
     trust holds back read as declared, for a report that names it; `model`: the model
     whose window sizes the host's skill listing)."""
-    lay = layout(directory, project, home, client, host)
-    found = None if host is None else profile(host, home)
-    return load(
+    here = Here.build(
+        {
+            "directory": directory,
+            "project": project,
+            "home": home,
+            "client": client,
+            "host": host,
+            "trust": trust,
+            "plugin_dirs": plugin_dirs,
+        }
+    )
+    return loaded(here, read_held=read_held, model=model)
+
+
+def loaded(here: Here, *, read_held: bool = False, model: str | None = None) -> Environment:
+    """Everything that loads where `here` says (see `environment`); what was wrong in
+    the user's host profiles comes first among its diagnostics."""
+    lay = layout(here.directory, here.project, here.home, here.client, here.profile)
+    env = load(
         layout=lay,
-        host=found,
-        trusted=trust,
-        plugin_dirs=plugin_dirs,
+        host=here.profile,
+        trusted=here.trust,
+        plugin_dirs=here.plugin_dirs,
         read_held=read_held,
         model=model,
     )
+    if not here.profile_problems:
+        return env
+    return replace(env, diagnostics=(*here.profile_problems, *env.diagnostics))
 
 
 def model_problems(env: Environment) -> tuple[Diagnostic, ...]:
