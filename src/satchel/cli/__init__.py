@@ -3,10 +3,11 @@
 Each verb is a module of its own (``satchel.cli.doctor`` ...) holding its `PARAMS` (the
 click parameters, with a `Shared` mark where the shared context options go) and `run`,
 a typed function whose keyword parameters are the parsed options, those shared ones as
-one `Here` value (`satchel.cli._context`, built once per invocation). `VERBS` names each verb's module and its help line; a module is imported only
-when its verb runs (or its own ``--help`` is asked for), so ``satchel --help`` imports
-none. `main()` is the one place exceptions become exit codes (`_exit.MEANINGS`: 0 ok,
-1 problems found, 2 usage error, 3 a bug in satchel, 4 a policy that fails closed, 130
+one `Here` value (`satchel.cli._context`, built once per invocation). `VERBS` names
+each verb's module and its help line; a module is imported only when its verb runs
+(or its own ``--help`` is asked for), so ``satchel --help`` imports none. `main()` is
+the one place exceptions become exit codes (`_exit.MEANINGS`: 0 ok, 1 problems found,
+2 usage error, 3 a bug in satchel, 4 a policy that fails closed, 130
 interrupted), which ``satchel --help`` lists at its end.
 
 It may import: `core`, `foundations`, `skills`, `index`, `hosts`, `kinds`, `hooks`,

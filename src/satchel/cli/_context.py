@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from satchel.hosts import Host
 
-__all__ = ["Here", "bind"]
+__all__ = ["Here", "bind", "profile"]
 
 TYPES: dict[str, object] = {
     "directory": Path | None,
@@ -60,10 +60,31 @@ class Here:
         here = cls(**options)
         if here.host is None:
             return here
-        from satchel.cli._workspace import profile
-
         found, problems = profile(here.host, here.home)
         return cls(**options, profile=found, profile_problems=problems)
+
+
+def profile(
+    host: str, home: Path | None, hint: str = "'--host'"
+) -> tuple[Host, tuple[Diagnostic, ...]]:
+    """The host profile ``--host`` (or the parameter `hint` names) names, and what was
+    wrong in the user's config.toml on the way; a usage error naming the one meant and
+    the known ones if none."""
+    import click
+
+    from satchel.core.errors import UnknownHost
+    from satchel.hosts import resolve
+
+    try:
+        return resolve(host, config_home=_config_home(home))
+    except UnknownHost as e:
+        raise click.BadParameter(e.diagnostic.message, param_hint=hint) from None
+
+
+def _config_home(home: Path | None) -> Path:
+    from satchel.core.layout import Layout
+
+    return Layout.default(home=home).config_home
 
 
 class Bound:
@@ -95,7 +116,9 @@ def _taking_each(run: Callable[..., int], names: tuple[str, ...]) -> Callable[..
     hints = typing.get_type_hints(run, include_extras=True)
     own = [p for p in inspect.signature(run).parameters.values() if p.name != "here"]
     rest = [p for p in own if p.kind == inspect.Parameter.VAR_KEYWORD]
-    each = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, annotation=TYPES[n]) for n in names]
+    each = [
+        inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, annotation=TYPES[n]) for n in names
+    ]
     params = [*(p for p in own if p not in rest), *each, *rest]
     taking.__signature__ = inspect.Signature(params, return_annotation="int")  # type: ignore[attr-defined]
     taking.__annotations__ = {

@@ -7,10 +7,10 @@ the dispatcher (`satchel.cli._context`) puts the options there and hands the ver
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -77,14 +77,15 @@ def _check_client(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
-def project_option() -> click.Option:
-    return click.Option(
-        ["--project"],
-        type=directory(exists=True),
-        help="The project root (default: DIR when it holds .satchel, .claude, .agents, "
+def project_option(**attrs: Any) -> click.Option:
+    """--project; `attrs` (a verb's own help line, a type) override click's."""
+    given: dict[str, Any] = {
+        "type": directory(exists=True),
+        "help": "The project root (default: DIR when it holds .satchel, .claude, .agents, "
         "AGENTS.md...; else the nearest folder up to the git root holding .satchel, "
         ".claude, .agents...; else the git root).",
-    )
+    }
+    return click.Option(["--project"], **{**given, **attrs})
 
 
 def home_option() -> click.Option:
@@ -99,11 +100,18 @@ class Shared:
     this order (each one of `SHARED`)."""
 
     names: tuple[str, ...]
+    attrs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def shared(*names: str) -> Shared:
     """The shared context options `names`, at this place of a verb's `PARAMS`."""
     return Shared(names)
+
+
+def shared_as(name: str, **attrs: Any) -> Shared:
+    """The shared context option `name`, here, with the verb's own help line (and
+    type): click's `attrs` (only --project takes any)."""
+    return Shared((name,), {name: attrs})
 
 
 def where() -> Shared:
@@ -121,8 +129,15 @@ def expanded(params: Iterable[click.Parameter | Shared]) -> tuple[click.Paramete
     """`params` with each `Shared` mark replaced by the options it names."""
     out: list[click.Parameter] = []
     for p in params:
-        out += [SHARED[n]() for n in p.names] if isinstance(p, Shared) else [p]
+        if isinstance(p, Shared):
+            out += [_made(n, p.attrs.get(n, {})) for n in p.names]
+        else:
+            out.append(p)
     return tuple(out)
+
+
+def _made(name: str, attrs: Mapping[str, Any]) -> click.Parameter:
+    return project_option(**attrs) if attrs else SHARED[name]()
 
 
 def shared_names(params: Iterable[click.Parameter | Shared]) -> tuple[str, ...]:

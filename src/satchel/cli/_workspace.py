@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel.assembly._environment import Environment, load
+from satchel.cli._context import Here, profile
 from satchel.core.diagnostics import Diagnostic
 from satchel.core.layout import OWN_CLIENT, Layout, project_marker
 
 if TYPE_CHECKING:
-    from satchel.cli._context import Here
     from satchel.hosts import Host  # a profile is imported only when --host names one
 
 
@@ -31,23 +31,6 @@ def layout(
         return Layout.default(cwd, client=client, home=home, project=project)
     found = profile(host, home)[0] if isinstance(host, str) else host
     return found.layout(cwd, home=home, project=project)
-
-
-def profile(
-    host: str, home: Path | None, hint: str = "'--host'"
-) -> tuple[Host, tuple[Diagnostic, ...]]:
-    """The host profile ``--host`` (or the parameter `hint` names) names, and what was
-    wrong in the user's config.toml on the way; a usage error naming the one meant and
-    the known ones if none."""
-    import click
-
-    from satchel.core.errors import UnknownHost
-    from satchel.hosts import resolve
-
-    try:
-        return resolve(host, config_home=Layout.default(home=home).config_home)
-    except UnknownHost as e:
-        raise click.BadParameter(e.diagnostic.message, param_hint=hint) from None
 
 
 def environment(
@@ -92,6 +75,12 @@ def loaded(here: Here, *, read_held: bool = False, model: str | None = None) -> 
         read_held=read_held,
         model=model,
     )
+    return with_problems(env, here)
+
+
+def with_problems(env: Environment, here: Here) -> Environment:
+    """`env` with what was wrong in the user's host profiles first among its
+    diagnostics, as `load` puts them when it looks the profile up itself."""
     if not here.profile_problems:
         return env
     return replace(env, diagnostics=(*here.profile_problems, *env.diagnostics))

@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from satchel.agents import AgentSet, AgentType
 from satchel.assembly.listings import agent_listing
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-PARAMS = (*located(), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the subagent types that load, in precedence order.
@@ -36,17 +30,17 @@ def run(
     canonical names), description and file. `satchel doctor` says what did not
     load and why. With --host claude-code, also the lines Claude Code shows its
     model for them (beside its own built-in types)."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     found = env.agents
-    listing = agent_listing(found.agents.values(), host)
+    listing = agent_listing(found.agents.values(), here.host)
     if as_json:
         shown = None if listing is None else list(listing)
         out.print_json({"project": str(env.layout.project), **found.to_json(), "listing": shown})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(found)
         if listing:
-            out.console().print(out.safe(f"As {host} lists them for its model:"))
+            out.console().print(out.safe(f"As {here.host} lists them for its model:"))
             for line in listing:
                 out.console().print(out.safe(line))
     return OK

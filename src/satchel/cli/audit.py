@@ -10,10 +10,10 @@ import click
 from satchel.audit import LEVELS, TRUST_STATES, Finding, Report, at_least, audit_path, to_sarif
 from satchel.audit._model import Severity
 from satchel.cli import _output as out
-from satchel.cli import _workspace as workspace
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import Choice, host_option, json_option, plugin_dirs_option, where
+from satchel.cli._params import Choice, json_option, shared
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,9 +42,7 @@ PARAMS = (
         default=None,
         help="Exit 1 when a finding is at this severity or above (default: never).",
     ),
-    *where(),
-    host_option(),
-    plugin_dirs_option(),
+    shared("project", "home", "client", "host", "plugin_dirs"),
     json_option(),
 )
 
@@ -52,11 +50,7 @@ PARAMS = (
 def run(
     *,
     path: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     output_format: str,
     as_json: bool,
     fail_on: str | None,
@@ -76,10 +70,14 @@ def run(
     loads a plugin beside the workspace, as the other verbs do. --format sarif writes
     SARIF 2.1.0; --fail-on LEVEL exits 1 when a finding is at LEVEL or above (by
     default the exit code is 0)."""
-    target = path or project or Path.cwd()
-    profile = None if host is None else workspace.profile(host, home)
+    target = path or here.project or Path.cwd()
     report = audit_path(
-        target, project=project, home=home, client=client, plugin_dirs=plugin_dirs, host=profile
+        target,
+        project=here.project,
+        home=here.home,
+        client=here.client,
+        plugin_dirs=here.plugin_dirs,
+        host=here.profile,
     )
     fmt = "json" if as_json else output_format
     if fmt == "json":

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Unpack
 
 import click
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._browse import Listed, Listing, browse_source
@@ -23,7 +23,7 @@ PARAMS = (
     click.Argument(["source"]),
     click.Option(["--refresh"], is_flag=True, help="Fetch again, past the listing cache."),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -31,9 +31,7 @@ PARAMS = (
 def run(
     *,
     source: str,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     refresh: bool,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
@@ -47,7 +45,7 @@ def run(
     that installs it; a catalogue
     (marketplace.json) lists its plugins with what each holds. Listings are
     kept for ten minutes; --refresh fetches again."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
             listing = browse_source(

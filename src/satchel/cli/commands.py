@@ -2,41 +2,34 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 from satchel.kinds.commands import CommandSet
 
 WORDS = ("command", "origin", "arguments")
 
-PARAMS = (*located(), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the slash commands that load, in precedence order.
 
     Each with its origin, argument hint, description and file; aliases follow.
     `satchel doctor` shows the shadowed ones and what did not load."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     found = env.commands
     if as_json:
         out.print_json({"project": str(env.layout.project), **found.to_json()})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(found)
     return OK
 

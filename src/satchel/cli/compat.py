@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here, profile
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import directory, home_option, json_option, model_option
-from satchel.cli._workspace import profile
+from satchel.cli._params import directory, json_option, model_option, shared, shared_as
 from satchel.compat import Drop, HostReport, Loads, Report
 from satchel.hosts import Host
 
@@ -48,14 +48,13 @@ PARAMS = (
         callback=_names,
         help="Exit 1 when one of these hosts drops, cuts or ignores anything as shipped.",
     ),
-    click.Option(
-        ["--project"],
-        type=directory(exists=True),
+    shared_as(
+        "project",
         help="Read PATH as this project root (default: a skill or plugin directory is "
         "read alone, anything else as a project).",
     ),
     model_option(),
-    home_option(),
+    shared("home"),
     json_option(),
 )
 
@@ -66,8 +65,7 @@ def run(
     hosts: tuple[str, ...],
     require: tuple[str, ...],
     as_shipped: tuple[str, ...],
-    project: Path | None,
-    home: Path | None,
+    here: Here,
     model: str | None,
     as_json: bool,
 ) -> int:
@@ -84,16 +82,16 @@ def run(
     listing from that model's context window (default: each host's own default model)."""
     from satchel.compat import compat
 
-    wanted = _wanted(hosts, (*require, *as_shipped), home)
-    where = path or project or Path.cwd()
-    report = compat(where, hosts=wanted, home=home, project=project, model=model)
+    wanted = _wanted(hosts, (*require, *as_shipped), here.home)
+    where = path or here.project or Path.cwd()
+    report = compat(where, hosts=wanted, home=here.home, project=here.project, model=model)
     if as_json:
         out.print_json(report.to_json())
     else:
         _print(report)
         if report.diagnostics:
             out.console(stderr=True).print(out.diagnostic_grid(report.diagnostics))
-    strict, fixable = _required(as_shipped, home), _required(require, home)
+    strict, fixable = _required(as_shipped, here.home), _required(require, here.home)
     failed = [
         h
         for h in report.hosts
@@ -108,11 +106,11 @@ def _wanted(hosts: tuple[str, ...], require: tuple[str, ...], home: Path | None)
     from satchel.hosts import PROFILES
 
     names = hosts or tuple(PROFILES)
-    return [profile(name, home) for name in dict.fromkeys((*names, *require))]
+    return [profile(name, home)[0] for name in dict.fromkeys((*names, *require))]
 
 
 def _required(require: tuple[str, ...], home: Path | None) -> set[str]:
-    return {profile(name, home).name for name in require}
+    return {profile(name, home)[0].name for name in require}
 
 
 def _print(report: Report) -> None:

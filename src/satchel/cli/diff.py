@@ -3,7 +3,6 @@ source, installing nothing."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Unpack, cast
 
 import click
@@ -12,6 +11,7 @@ from satchel.audit._model import Severity
 from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
@@ -22,7 +22,7 @@ PARAMS = (
     inst.scope_option(),
     delta.fail_on_new_option(),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -32,9 +32,7 @@ def run(
     name: str | None,
     scope: str,
     fail_on_new: str | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
 ) -> int:
@@ -45,7 +43,7 @@ def run(
     trees are audited (nothing runs): new hooks, MCP servers and remote hosts, scripts
     and executables, broader allowed-tools, hidden characters, any other new finding.
     --fail-on-new SEVERITY exits 1 when a new risk is at SEVERITY or above."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     reviewer = delta.Reviewer()
     try:
         with inst.progress_shown(ctx):

@@ -17,12 +17,13 @@ from satchel.agents import AgentType
 from satchel.assembly._environment import Environment, RootReport
 from satchel.cli import _doctor_hosts
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import for_diagnostics
 from satchel.cli._ignore import ignore_option, without_ignored
 from satchel.cli._mcp import held_back
 from satchel.cli._params import Choice, json_option, located, model_option
 from satchel.cli._plugin import counted
-from satchel.cli._workspace import environment, project_line, trust_command
+from satchel.cli._workspace import loaded, project_line, trust_command
 from satchel.core._model import model
 from satchel.core.diagnostics import SEVERITIES, Diagnostic
 from satchel.foundations.policy._model import Policy
@@ -49,7 +50,7 @@ PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._pla
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
 PARAMS = (
-    *located(),
+    located(),
     model_option(),
     ignore_option(),
     click.Option(
@@ -82,13 +83,7 @@ PARAMS = (
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
     model: str | None = None,
     ignore: Sequence[str] = (),
@@ -111,13 +106,11 @@ def run(
         raise click.UsageError("--json and --format sarif ask for two formats: give one")
     fmt = "json" if as_json else output_format
     if hosts is not None:
-        _hosts_only(host=host, trust=trust, plugin_dirs=plugin_dirs)
-        return _hosts(directory, project, home, hosts, model, ignore, fmt, fail_on)
+        _hosts_only(host=here.host, trust=here.trust, plugin_dirs=here.plugin_dirs)
+        return _hosts(here.directory, here.project, here.home, hosts, model, ignore, fmt, fail_on)
     if fmt == "sarif":
         raise click.UsageError("--format sarif needs --hosts")
-    env = environment(
-        directory, project, home, client, trust, plugin_dirs, host, read_held=True, model=model
-    )
+    env = loaded(here, read_held=True, model=model)
     budget = env.index_budget()
     skills = Conditional(env).skills()  # as a session starts: no conditional skill yet
     index = host_index(env, skills) or build_index(
@@ -135,7 +128,7 @@ def run(
     found = (*env.diagnostics, *env.held_lines(), *secrets, *index.diagnostics)
     env = without_ignored(replace(env, diagnostics=found), ignore)
     shape = env.host.index.style if env.host is not None and env.host.index.style else None
-    report = DoctorReport.of(env, index, given=project is not None, shape=shape)
+    report = DoctorReport.of(env, index, given=here.project is not None, shape=shape)
     if fmt == "json":
         out.print_json(report.to_json())
     else:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Literal
 
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import loaded
 from satchel.core._text import escape
 from satchel.kinds.commands import Command
 from satchel.session import Session
@@ -22,7 +22,7 @@ NO_MATCH = "satchel: no command or skill matched; the prompt is unchanged"
 
 PARAMS = (
     click.Argument(["prompt"]),
-    *located(),
+    located(),
     click.Option(
         ["--skill-first"],
         is_flag=True,
@@ -40,13 +40,7 @@ PARAMS = (
 def run(
     *,
     prompt: str,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     skill_first: bool,
     zero_based: bool,
     as_json: bool,
@@ -57,7 +51,7 @@ def run(
     skill's body (also "/skill name request"); a command wins over a skill of the
     same name unless --skill-first. Anything else prints unchanged (exit 0 too).
     Nothing is run: a skill's !`command` lines are left as a note, not executed."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     session = Session(
         env,
         environ={},

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from satchel.assembly._environment import Environment, load
 from satchel.assembly._options import LoadOverrides
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import (
-    host_option,
+    Shared,
     json_option,
-    plugin_dirs_option,
-    trust_option,
-    where,
+    shared,
 )
-from satchel.cli._workspace import layout, profile, say_project
+from satchel.cli._workspace import layout, say_project, with_problems
 from satchel.hooks import Hook
 
 COLUMNS = ("event", "matcher", "if", "source", "status", "hook")
@@ -32,13 +29,10 @@ def claude_settings_option() -> click.Option:
     )
 
 
-def hook_params() -> tuple[click.Parameter, ...]:
+def hook_params() -> tuple[click.Parameter | Shared, ...]:
     """The options of `satchel hooks`, which `satchel hooks run` takes too."""
     return (
-        *where(),
-        host_option(),
-        trust_option(),
-        plugin_dirs_option(),
+        shared("project", "home", "client", "host", "trust", "plugin_dirs"),
         claude_settings_option(),
         json_option(),
     )
@@ -49,12 +43,7 @@ PARAMS = hook_params()
 
 def run(
     *,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     claude_settings: bool,
     as_json: bool,
 ) -> int:
@@ -66,41 +55,31 @@ def run(
     agent declares, which run while it is active) and status: loaded, or skipped and
     why. `satchel hooks run EVENT` fires one event by hand; `satchel doctor` shows every
     problem found."""
-    env = hooks_environment(
-        project, home, client, trust, claude_settings, plugin_dirs, host, read_held=True
-    )
+    env = hooks_environment(here, claude_settings, read_held=True)
     if as_json:
         document = {"project": str(env.layout.project), "trusted": env.trusted}
         out.print_json({**document, **env.every_hook().to_json()})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(env)
     return OK
 
 
-def hooks_environment(
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    trust: bool | None,
-    claude: bool,
-    plugin_dirs: tuple[Path, ...] = (),
-    host: str | None = None,
-    *,
-    read_held: bool = False,
-) -> Environment:
+def hooks_environment(here: Here, claude: bool, *, read_held: bool = False) -> Environment:
     """The environment the hooks verbs load (`claude`: with Claude Code's settings
-    hooks, as the `host` profile reads them when one is named, else when asked;
-    `read_held`: with what trust holds back listed, for `satchel hooks`)."""
-    found = None if host is None else profile(host, home)
+    hooks, as the host profile reads them when one is named, else when asked;
+    `read_held`: with what trust holds back listed, for `satchel hooks`); what was
+    wrong in the user's host profiles comes first among its diagnostics."""
+    found = here.profile
     options: LoadOverrides = {
-        "trusted": trust,
-        "plugin_dirs": plugin_dirs,
+        "trusted": here.trust,
+        "plugin_dirs": here.plugin_dirs,
         "read_held": read_held,
     }
     if claude or found is None:
         options["claude_settings_hooks"] = claude
-    return load(layout=layout(None, project, home, client, host), host=found, **options)
+    lay = layout(None, here.project, here.home, here.client, found)
+    return with_problems(load(layout=lay, host=found, **options), here)
 
 
 def status(hook: Hook) -> str:

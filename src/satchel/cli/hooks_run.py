@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
 
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._workspace import say_project
 from satchel.cli.hooks import hook_params, hooks_environment
@@ -49,12 +49,7 @@ def run(
     input_json: str | None,
     timeout: float | None,
     max_timeout: float | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     claude_settings: bool,
     as_json: bool,
 ) -> int:
@@ -67,14 +62,14 @@ def run(
     only in a trusted project do the project's hooks run. An event no host knows is
     a usage error, unless a hook file declares it."""
     payload = _payload(event_named(event), tool, _object(input_json))
-    env = hooks_environment(project, home, client, trust, claude_settings, plugin_dirs, host)
+    env = hooks_environment(here, claude_settings)
     _check_event(event, env)
     runner = HookRunner(env, timeout=timeout, max_timeout=max_timeout)
     outcome = runner.run(event, payload)
     if as_json:
         out.print_json({"project": str(env.layout.project), **outcome.to_json()})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(outcome)
     return OK
 

@@ -2,32 +2,35 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here, profile
 from satchel.cli._exit import OK
-from satchel.cli._params import home_option, json_option
-from satchel.cli._workspace import profile
+from satchel.cli._params import json_option, shared
 from satchel.core.layout import Layout, RootSpec
 from satchel.hosts import PROFILES, Host, decisions, user_profiles
 
 PARAMS = (
     click.Argument(["name"], required=False),
-    home_option(),
+    shared("home"),
     json_option(),
 )
 
 
-def run(*, name: str | None, home: Path | None, as_json: bool) -> int:
+def run(
+    *,
+    name: str | None,
+    here: Here,
+    as_json: bool,
+) -> int:
     """List the host profiles `--host` and `load(host=...)` take, or show NAME's.
 
     The built-in ones come first, then those of the user's config.toml
     ([hosts.<name>] tables); docs/hosts.md has each built-in profile with its sources."""
     if name is not None:
-        return _one(profile(name, home, "'NAME'"), as_json=as_json)
-    found, problems = user_profiles(Layout.default(home=home).config_home)
+        return _one(profile(name, here.home, "'NAME'")[0], as_json=as_json)
+    found, problems = user_profiles(Layout.default(home=here.home).config_home)
     every = [*PROFILES.values(), *found.values()]
     if as_json:
         out.print_json({"hosts": [h.to_json() for h in every]}, problems)

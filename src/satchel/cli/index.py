@@ -10,12 +10,13 @@ import click
 
 from satchel.cli import _index as index
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._explain import explain_lines
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import Choice, json_option, located, model_option
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import loaded
 from satchel.core._text import escape
 from satchel.hosts._ranking import rank
 from satchel.index._render import FORMATS, OVERRIDES, IndexFormat
@@ -27,7 +28,7 @@ PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._pla
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
 PARAMS = (
-    *located(),
+    located(),
     model_option(),
     click.Option(
         ["--format", "index_format"],
@@ -101,13 +102,7 @@ PARAMS = (
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     model: str | None,
     index_format: IndexFormat | None,
     max_skills: int | None,
@@ -145,7 +140,7 @@ def run(
     that change what is listed go to stderr (a setting ignored, config.invalid; a
     host's managed lock, host.*; in full; the others counted, with the satchel doctor
     that shows them) and into --json's diagnostics."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
+    env = loaded(here, model=model)
     held = Conditional(env)
     style = env.host.index.style if env.host is not None and index_format is None else None
     given = {"skills": max_skills, "bytes": max_bytes, "chars": budget_chars}

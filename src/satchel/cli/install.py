@@ -10,6 +10,7 @@ import click
 from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
@@ -48,7 +49,7 @@ PARAMS = (
     inst.key_option(),
     delta.fail_on_new_option(),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -66,9 +67,7 @@ def run(
     trust_root: Path | None,
     keys: tuple[Path, ...],
     fail_on_new: str | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
 ) -> int:
@@ -97,7 +96,7 @@ def run(
     satchel publish --sign and cosign attach it), checked over the manifest digest
     before any layer is read; --key FILE accepts a signature by that public key
     (cosign.pub) instead of, or besides, --signer."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"

@@ -4,21 +4,23 @@ prompt order."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
-from satchel.cli._params import Choice, dir_argument, host_option, json_option, where
-from satchel.cli._workspace import layout, profile, say_project
+from satchel.cli._params import Choice, json_option, shared
+from satchel.cli._workspace import layout, say_project
 from satchel.core.diagnostics import Diagnostic
 from satchel.kinds._instructions import MODES, InstructionFile, InstructionMode, load_instructions
 
+if TYPE_CHECKING:
+    from satchel.hosts import Host
+
 PARAMS = (
-    dir_argument(),
-    *where(),
-    host_option(),
+    shared("directory", "project", "home", "client", "host"),
     click.Option(
         ["--mode"],
         type=Choice(tuple(MODES)),
@@ -36,11 +38,7 @@ PARAMS = (
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
+    here: Here,
     mode: InstructionMode | None,
     paths_only: bool,
     as_json: bool,
@@ -52,24 +50,25 @@ def run(
     then the client's own file (SATCHEL.md); codex reads AGENTS.override.md or
     AGENTS.md from the git root down to DIR, 32 KiB in all; the other modes read
     that host's files. A conditional rule is listed with when it applies."""
-    lay = layout(directory, project, home, client, host)
-    chosen = mode or _mode_of(host, home)
+    lay = layout(here.directory, here.project, here.home, here.client, here.profile)
+    chosen = mode or _mode_of(here.profile)
     files, found = ((), ()) if chosen is None else load_instructions(lay, mode=chosen)
+    found = (*here.profile_problems, *found)
     if as_json:
         document = {"project": str(lay.project), "mode": chosen}
         out.print_json({**document, "files": [f.to_json() for f in files]}, found)
     elif chosen is None:
-        say_project(lay, project)
-        out.console().print(f"The {host} host reads no instruction files.")
+        say_project(lay, here.project)
+        out.console().print(f"The {here.host} host reads no instruction files.")
     else:
-        say_project(lay, project)
+        say_project(lay, here.project)
         _print(files, found, mode=chosen, paths_only=paths_only)
     return OK
 
 
-def _mode_of(host: str | None, home: Path | None) -> InstructionMode | None:
+def _mode_of(host: Host | None) -> InstructionMode | None:
     """The instruction mode of the `host` profile (satchel's without one)."""
-    return "satchel" if host is None else profile(host, home).instructions
+    return "satchel" if host is None else host.instructions
 
 
 def _print(

@@ -2,34 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._held import held_back
 from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 
 WORDS = ("name", "scope", "family")
 
 PLAIN = True  # only lines, tables and diagnostics: no rich when piped (cli._plain)
 RUNS_NOTHING = True  # loads and checks only: no signal handling needed (cli._run)
 
-PARAMS = (*located(), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the skills that load, in precedence order.
@@ -38,14 +31,14 @@ def run(
     once a file it matches is touched. `satchel doctor` says what did not load and
     why; when the project is not trusted, a line on stderr names what it holds back
     and the command that trusts it."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     held = held_back(env)
     if as_json:
         skills = [skill.to_json() for skill in env.skills.values()]
         document = {"project": str(env.layout.project), "skills": skills}
         out.print_json(document, (*env.diagnostics, *held))
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(env)
         say_held(held)
     return OK

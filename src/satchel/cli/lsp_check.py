@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._lsp import picked, scopes, untrusted_note
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 from satchel.plugins._options import option_values
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ WORDS = ("server", "plugin", "status", "reports", "capabilities")
 
 PARAMS = (
     click.Argument(["name"], required=False, metavar="[NAME]"),
-    *located(),
+    located(),
     click.Option(
         ["--timeout"],
         type=click.FloatRange(min=0, min_open=True),
@@ -38,13 +39,7 @@ PARAMS = (
 def run(
     *,
     name: str | None,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     timeout: float | None,
     as_json: bool,
 ) -> int:
@@ -54,7 +49,7 @@ def run(
     is started in turn, sent initialize, initialized and its settings, and asked to
     shut down: its name, version and capabilities are shown, or why it failed. Every
     server process is stopped before the command returns. Exit 1 when a server failed."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     servers = picked(env.lsp_servers, name)
     reports = asyncio.run(_check_all(env, servers, timeout))
     found = [d for r in reports for d in r.diagnostics]
@@ -69,7 +64,7 @@ def run(
         }
         out.print_json(document, found)
         return PROBLEMS if failed else OK
-    say_project(env.layout, project)
+    say_project(env.layout, here.project)
     _print(reports, named=name is not None)
     if not env.trusted:
         out.note(untrusted_note(env))

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._lsp import extensions, runs, scopes, server_json, untrusted_note
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 
 WORDS = ("server", "plugin", "scope", "languages", "transport", "runs")
 NOTE = "Nothing was started: `satchel lsp check` starts each server and reads its capabilities."
 
-PARAMS = (*located(), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the language servers the enabled plugins declare, without starting any.
@@ -33,7 +26,7 @@ def run(
     language ids it gives them, its transport and what it runs (env values are never
     printed). Only trusted, enabled plugins' servers are listed; `satchel lsp check`
     starts them."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     servers, where = env.lsp_servers, scopes(env)
     if as_json:
         document = {
@@ -44,7 +37,7 @@ def run(
         }
         out.print_json(document)
         return OK
-    say_project(env.layout, project)
+    say_project(env.layout, here.project)
     con = out.console()
     if not servers:
         out.note("No language servers are declared.")

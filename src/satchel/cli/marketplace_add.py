@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Unpack
 
 import click
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._catalogue import Catalogue
@@ -19,7 +19,7 @@ PARAMS = (
     click.Argument(["source"]),
     click.Option(["--name"], metavar="NAME", help="Keep it under NAME, not its own name."),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -28,9 +28,7 @@ def run(
     *,
     source: str,
     name: str | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
 ) -> int:
@@ -41,7 +39,7 @@ def run(
     .claude/settings.json; the project must be trusted). Claude Code's, Codex's and
     Cursor's marketplace.json are read. A copy is kept in the user config directory;
     then satchel install PLUGIN@NAME installs from it."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
             known, catalogue, diags = add_marketplace(

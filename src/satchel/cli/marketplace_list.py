@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._marketplaces import marketplaces
 
-PARAMS = (*where(), json_option())
+PARAMS = (where(), json_option())
 
 
-def run(*, project: Path | None, home: Path | None, client: str, as_json: bool) -> int:
+def run(
+    *,
+    here: Here,
+    as_json: bool,
+) -> int:
     """List the marketplaces added, then those the project declares and are not added.
 
     A project's marketplaces (extraKnownMarketplaces in .claude/settings.json) are
     only listed until you add them: satchel marketplace add NAME."""
-    ctx = inst.context(project, home, client, as_json=True)
+    ctx = inst.context(here.project, here.home, here.client, as_json=True)
     try:
         every, diags = marketplaces(layout=ctx.layout)
     except InstallError as e:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
@@ -16,19 +15,23 @@ from satchel.install._marketplaces import remove_marketplace
 PARAMS = (
     click.Argument(["name"]),
     inst.force_option("Forget it even while plugins installed from it remain."),
-    *where(),
+    where(),
     json_option(),
 )
 
 
 def run(
-    *, name: str, force: bool, project: Path | None, home: Path | None, client: str, as_json: bool
+    *,
+    name: str,
+    force: bool,
+    here: Here,
+    as_json: bool,
 ) -> int:
     """Forget the marketplace NAME and delete its kept copy.
 
     Refused while a plugin installed from it is in a skills.lock (project or user),
     unless --force; installed plugins are never removed by this."""
-    ctx = inst.context(project, home, client, as_json=True)
+    ctx = inst.context(here.project, here.home, here.client, as_json=True)
     try:
         known = remove_marketplace(name, force=force, layout=ctx.layout)
     except InstallError as e:

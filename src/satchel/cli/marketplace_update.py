@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Unpack
 
 import click
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
@@ -17,7 +17,7 @@ from satchel.install._marketplaces import MarketplaceChange, update_marketplaces
 PARAMS = (
     click.Argument(["names"], nargs=-1),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -25,9 +25,7 @@ PARAMS = (
 def run(
     *,
     names: tuple[str, ...],
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
 ) -> int:
@@ -35,7 +33,7 @@ def run(
 
     Says which plugins each one added, dropped or changed the version of. Installed
     plugins are not touched: satchel update does that."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
             changes = update_marketplaces(

@@ -10,7 +10,7 @@ import click
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
-from satchel.cli._params import json_option, located
+from satchel.cli._params import expanded, json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.mcp._names import exposed_name
 from satchel.mcp._sdk import INSTALL_HINT, sdk_available
@@ -26,7 +26,7 @@ SDK_MISSING = "cli.mcp.sdk-missing"
 WORDS = ("server", "from", "transport", "protocol", "status", "tools", "prompts", "resources")
 
 PARAMS = (
-    *located(),
+    *expanded([located()]),
     click.Option(
         ["--server"],
         multiple=True,

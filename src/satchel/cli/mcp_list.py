@@ -9,7 +9,7 @@ from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK
 from satchel.cli._mcp import held_back, origin, target, untrusted_note
-from satchel.cli._params import json_option, located
+from satchel.cli._params import expanded, json_option, located
 from satchel.cli._plugin import masked_server
 from satchel.cli._workspace import environment, say_project
 from satchel.mcp._spec import McpServer
@@ -23,7 +23,7 @@ NOTE = (
     "the servers."
 )
 
-PARAMS = (*located(), json_option())
+PARAMS = (*expanded([located()]), json_option())
 
 
 def run(

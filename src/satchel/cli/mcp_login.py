@@ -16,7 +16,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import json_option, located
+from satchel.cli._params import expanded, json_option, located
 from satchel.cli._plugin import masked_url
 from satchel.cli._workspace import environment
 from satchel.core.diagnostics import Diagnostic, diagnostic
@@ -36,7 +36,7 @@ DEFAULT_TIMEOUT = 300.0
 
 PARAMS = (
     click.Argument(["name"]),
-    *located(),
+    *expanded([located()]),
     click.Option(
         ["--timeout"],
         type=click.FloatRange(min=0, min_open=True),

@@ -8,7 +8,7 @@ import click
 
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import json_option, located
+from satchel.cli._params import expanded, json_option, located
 from satchel.cli._plugin import masked_url
 from satchel.cli._workspace import environment
 from satchel.core.diagnostics import Diagnostic, diagnostic
@@ -17,7 +17,7 @@ from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 
 STORE = "mcp.oauth.store"
 
-PARAMS = (click.Argument(["name"]), *located(), json_option())
+PARAMS = (click.Argument(["name"]), *expanded([located()]), json_option())
 
 
 def run(

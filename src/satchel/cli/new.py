@@ -10,8 +10,9 @@ from pathlib import Path
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
-from satchel.cli._params import client_option, directory, json_option
+from satchel.cli._params import directory, json_option, shared, shared_as
 from satchel.core.errors import SkillDefinitionError
 from satchel.core.layout import find_project_root
 from satchel.skills._authoring import define_skill, write_skill
@@ -45,12 +46,8 @@ PARAMS = (
         help="Where to create NAME/ (default: <project>/.satchel/skills).",
     ),
     click.Option(["--description"], help="What the skill does and when to use it."),
-    click.Option(
-        ["--project"],
-        type=directory(exists=True),
-        help="The project root (default: the git root).",
-    ),
-    client_option(),
+    shared_as("project", help="The project root (default: the git root)."),
+    shared("client"),
     json_option(),
 )
 
@@ -60,8 +57,7 @@ def run(
     name: str,
     into: Path | None,
     description: str | None,
-    project: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
 ) -> int:
     """Scaffold a skill from a template.
@@ -74,7 +70,7 @@ def run(
     except SkillDefinitionError as e:
         message = f"cannot create a skill named {name!r}"
         return out.fail("cli.skill.invalid", message, as_json=as_json, diagnostics=e.diagnostics)
-    parent = into or _default_dir(project, client)
+    parent = into or _default_dir(here.project, here.client)
     if os.path.lexists(parent / skill.name / SKILL_FILE):
         message = (
             f"{out.shown(parent / skill.name / SKILL_FILE)} already exists; not overwriting it"

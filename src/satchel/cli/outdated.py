@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here, profile
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import client_option, home_option, json_option
-from satchel.cli._workspace import profile
+from satchel.cli._params import json_option, shared, shared_as
 from satchel.hosts import Host
 from satchel.reports.outdated import DEADLINE, Outdated, Report
 
@@ -50,13 +50,12 @@ PARAMS = (
         is_flag=True,
         help="Exit 1 when an install is outdated (as git diff --exit-code).",
     ),
-    click.Option(
-        ["--project"],
+    shared_as(
+        "project",
         type=click.Path(file_okay=False, path_type=Path),
         help="The project root (default: found from the current directory).",
     ),
-    home_option(),
-    client_option(),
+    shared("home", "client"),
     json_option(),
 )
 
@@ -67,9 +66,7 @@ def run(
     offline: bool,
     deadline: float,
     exit_code: bool,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
 ) -> int:
     """Compare every installed plugin and skill with its source, by content.
@@ -87,10 +84,12 @@ def run(
     from satchel.cli._install import context
     from satchel.reports.outdated import outdated
 
-    ctx = context(project, home, client, as_json=True)  # the install's credentials too
+    ctx = context(
+        here.project, here.home, here.client, as_json=True
+    )  # the install's credentials too
     result = outdated(
         layout=ctx.layout,
-        hosts=_hosts(hosts, home),
+        hosts=_hosts(hosts, here.home),
         offline=offline,
         deadline=deadline,
         settings=ctx.settings,
@@ -109,7 +108,7 @@ def _hosts(names: tuple[str, ...], home: Path | None) -> list[Host]:
     from satchel.hosts import PROFILES
 
     if names:
-        return [profile(n, home, "'--hosts'") for n in names]
+        return [profile(n, home, "'--hosts'")[0] for n in names]
     return [h for h in PROFILES.values() if h.installs is not None]
 
 

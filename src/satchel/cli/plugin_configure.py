@@ -14,16 +14,16 @@ from __future__ import annotations
 import difflib
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import loaded
 from satchel.core._json import loads
 from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.core.layout import Layout
@@ -35,7 +35,7 @@ VALUE = "plugin.config.value"
 
 PARAMS = (
     click.Argument(["name"]),
-    *located(),
+    located(),
     click.Option(
         ["--set", "assignments"],
         multiple=True,
@@ -58,13 +58,7 @@ PARAMS = (
 def run(
     *,
     name: str,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     assignments: tuple[str, ...],
     unset: tuple[str, ...],
     values_stdin: bool,
@@ -79,7 +73,7 @@ def run(
     in the user config directory, sensitive ones to the system keyring. The values are
     shown afterwards, sensitive ones masked. Exit 1 on a bad value or a store that
     cannot be used."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     plugin = _find(env.plugins.plugins, name)
     if plugin is None:
         close = difflib.get_close_matches(name, list(env.plugins.plugins), n=3, cutoff=0.6)

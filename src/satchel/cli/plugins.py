@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
 from satchel.cli._plugin import components, masked_set
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 from satchel.plugins import Plugin
 
 WORDS = ("plugin", "format", "namespace", "scope", "status")
 
-PARAMS = (*located(), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the plugins found, in precedence order.
@@ -35,11 +28,11 @@ def run(
     ``name@marketplace``). MCP env and header values are never printed.
     `satchel plugin inspect PATH` shows one plugin in full; `satchel doctor` says
     what did not load and why."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     if as_json:
         out.print_json({"project": str(env.layout.project), **masked_set(env.plugins)})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(env)
     return OK
 

@@ -14,11 +14,11 @@ from typing import Any
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
 from satchel.cli._exit import OK, POLICY_CLOSED, PROBLEMS
-from satchel.cli._params import json_option, located
+from satchel.cli._params import expanded, json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.core.diagnostics import Diagnostic
 
-PARAMS = (*located(), json_option())
+PARAMS = (*expanded([located()]), json_option())
 
 
 def run(

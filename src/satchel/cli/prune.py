@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import prune
 
-PARAMS = (inst.scope_option(), *where(), json_option())
+PARAMS = (inst.scope_option(), where(), json_option())
 
 
-def run(*, scope: str, project: Path | None, home: Path | None, client: str, as_json: bool) -> int:
+def run(
+    *,
+    scope: str,
+    here: Here,
+    as_json: bool,
+) -> int:
     """Remove what was installed only as a dependency and nothing needs any more.
 
     What you installed yourself stays, whatever needs it."""
-    ctx = inst.context(project, home, client, as_json=True)
+    ctx = inst.context(here.project, here.home, here.client, as_json=True)
     try:
         gone = prune(scope=scope, layout=ctx.layout)
     except InstallError as e:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
@@ -17,7 +16,7 @@ PARAMS = (
     click.Argument(["name"]),
     inst.scope_option(),
     inst.force_option("Remove it even while another installed plugin or skill needs it."),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -27,16 +26,14 @@ def run(
     name: str,
     scope: str,
     force: bool,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
 ) -> int:
     """Delete the skill or plugin NAME that satchel installed, and its lock entry.
 
     Only what skills.lock lists is removed, and never through a symlink. A plugin or
     skill another installed one needs is kept unless --force."""
-    ctx = inst.context(project, home, client, as_json=True)
+    ctx = inst.context(here.project, here.home, here.client, as_json=True)
     try:
         entry = remove(name, scope=scope, layout=ctx.layout, force=force)
     except InstallError as e:

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import Choice, directory, located, model_option
-from satchel.cli._workspace import environment, profile, project_line
+from satchel.cli._workspace import loaded, project_line
 from satchel.foundations._net import is_loopback
 from satchel.index._render import model_visible
 from satchel.session import TOOLSETS
@@ -28,7 +29,7 @@ INSTALL = "pip install 'satchel[mcp]'"
 PLAIN = True  # only lines on stderr: no rich when piped (cli._plain)
 
 PARAMS = (
-    *located(),
+    located(),
     model_option(),
     click.Option(
         ["--http", "http"],
@@ -100,13 +101,7 @@ PARAMS = (
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     model: str | None,
     http: str | None,
     allow_remote: bool,
@@ -151,9 +146,9 @@ def run(
 
     if config is None and not roots:
         selection = None
-        env = environment(directory, project, home, client, trust, plugin_dirs, host, model=model)
+        env = loaded(here, model=model)
     else:
-        spec = _spec(directory, project, home, client, host, trust, plugin_dirs, roots, config)
+        spec = _spec(here, roots, config)
         selection = _select(spec)
         problem = next((p for p in selection.problems if p.severity == "error"), None)
         if problem is not None:
@@ -167,42 +162,31 @@ def run(
         "model": model,
     }
     served = SkillServer(env, **session)
-    given = project is not None
+    given = here.project is not None
     if address is None:
         return _stdio(served, as_json, given=given, selection=selection)
     if workers == 1:
         return _http(served, address, as_json, given=given, selection=selection)
-    spec = _spec(directory, project, home, client, host, trust, plugin_dirs, roots, config)
+    spec = _spec(here, roots, config)
     return _workers(served, spec, session, address, workers, as_json, selection=selection)
 
 
-def _spec(
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
-    roots: tuple[Path, ...],
-    config: Path | None,
-) -> Spec:
-    """What every worker loads, with paths made absolute (a worker's cwd may differ)."""
+def _spec(here: Here, roots: tuple[Path, ...], config: Path | None) -> Spec:
+    """What every worker loads, with paths made absolute (a worker's cwd may differ);
+    ``--host`` was looked up as `here` was built."""
     from satchel.server._gateway import Spec
 
     def shown(path: Path | None) -> str | None:
         return None if path is None else str(path.absolute())
 
-    if host is not None:
-        profile(host, home)  # a usage error naming the known profiles
     return Spec(
-        directory=shown(directory),
-        project=shown(project),
-        home=shown(home),
-        client=client,
-        host=host,
-        trust=trust,
-        plugin_dirs=tuple(str(d.absolute()) for d in plugin_dirs),
+        directory=shown(here.directory),
+        project=shown(here.project),
+        home=shown(here.home),
+        client=here.client,
+        host=here.host,
+        trust=here.trust,
+        plugin_dirs=tuple(str(d.absolute()) for d in here.plugin_dirs),
         roots=tuple(str(r.absolute()) for r in roots),
         config=shown(config),
     )

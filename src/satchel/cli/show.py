@@ -5,16 +5,16 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from satchel.cli import _output as out
 from satchel.cli._again import again
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 from satchel.core.errors import SkillBodyError
 from satchel.foundations.tokens import truncate
 from satchel.skills._model import Skill
@@ -22,25 +22,19 @@ from satchel.skills._model import Skill
 if TYPE_CHECKING:
     from rich.text import Text
 
-PARAMS = (click.Argument(["name"]), *located(), json_option())
+PARAMS = (click.Argument(["name"]), located(), json_option())
 
 
 def run(
     *,
     name: str,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """Show one skill's fields and body.
 
     The body is cut at about 10,000 tokens, as a host would cut it."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     skills = env.skills
     skill = skills.get(name)
     if skill is None:
@@ -56,7 +50,7 @@ def run(
         document = {"project": str(env.layout.project), **skill.to_json(), "body": body}
         out.print_json(document)
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(skill, body)
     return OK
 

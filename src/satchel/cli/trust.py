@@ -13,6 +13,7 @@ import click
 
 from satchel.assembly._environment import load
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
 from satchel.core.errors import TrustStoreError
@@ -51,9 +52,7 @@ PARAMS = (*trust_params(listing=True), from_option(), helper_option())
 
 def run(
     *,
-    directory: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     show_list: bool,
     from_host: str | None,
     header_helper: str | None,
@@ -67,17 +66,17 @@ def run(
     trusts the folders HOST trusts (claude-code: ~/.claude.json's folders whose trust
     dialog was accepted), naming each. --header-helper HOST approves the header helper
     config.toml names for HOST instead."""
-    layout = Layout.default(directory, client=client, home=home)
+    layout = Layout.default(here.directory, client=here.client, home=here.home)
     if header_helper is not None:
         return approve(layout, header_helper, as_json=as_json)
     if from_host is not None:
-        if directory is not None:
+        if here.directory is not None:
             raise click.UsageError("give DIR or --from HOST, not both")
-        return trust_from(layout, from_host, client, home, as_json=as_json)
+        return trust_from(layout, from_host, here.client, here.home, as_json=as_json)
     if show_list:
         return print_list(read_trust(layout), as_json=as_json)
-    folder = target(layout, directory)
-    pins = pinned(folder, client, home)
+    folder = target(layout, here.directory)
+    pins = pinned(folder, here.client, here.home)
     try:
         added = trust(layout, folder, approved=pins)
     except TrustStoreError as e:

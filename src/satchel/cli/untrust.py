@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import trust_params
 from satchel.cli.trust import helper_option, target
@@ -17,9 +16,7 @@ PARAMS = (*trust_params(listing=False), helper_option())
 
 def run(
     *,
-    directory: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     header_helper: str | None,
     as_json: bool,
 ) -> int:
@@ -28,10 +25,10 @@ def run(
     DIR defaults to the project root, the one `satchel list` reports. A folder
     below another trusted folder stays trusted through it: the output says which.
     --header-helper HOST withdraws the approval of HOST's header helper instead."""
-    layout = Layout.default(directory, client=client, home=home)
+    layout = Layout.default(here.directory, client=here.client, home=here.home)
     if header_helper is not None:
         return withdraw(layout, header_helper, as_json=as_json)
-    folder = target(layout, directory)
+    folder = target(layout, here.directory)
     try:
         removed = untrust(layout, folder)
     except TrustStoreError as e:

@@ -10,6 +10,7 @@ import click
 from satchel.cli import _delta as delta
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
@@ -26,7 +27,7 @@ PARAMS = (
     inst.trust_root_option(),
     inst.key_option(),
     *inst.endpoint_options(),
-    *where(),
+    where(),
     json_option(),
 )
 
@@ -39,9 +40,7 @@ def run(
     fail_on_new: str | None,
     trust_root: Path | None,
     keys: tuple[Path, ...],
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
     **endpoints: Unpack[inst.Endpoints],
 ) -> int:
@@ -54,7 +53,7 @@ def run(
     An entry skills.lock records as signed is replaced only by a version its signer
     signed (--trust-root: the Sigstore trust root; --key: the public key of an
     oci:// artifact signed with a key)."""
-    ctx = inst.context(project, home, client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
     reviewer = delta.Reviewer(fail_on_new)
     try:
         ctx = inst.with_signing(ctx, trust_root, keys)

@@ -16,9 +16,10 @@ from satchel.cli._catalogues import (
     holds_catalogue,
     listed_folders,
 )
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._ignore import ignore_option, selectors_here
-from satchel.cli._params import client_option, home_option, json_option
+from satchel.cli._params import json_option, shared
 from satchel.cli._plugin import PluginCheck, check_plugin
 from satchel.core._ignore import kept
 from satchel.hosts._lookup import client_profile
@@ -43,8 +44,7 @@ PARAMS = (
         help="Also run a catalogue's submission checks on each plugin: directory (the "
         "plugin directory's, as claude plugin validate --profile directory runs them).",
     ),
-    client_option(),
-    home_option(),
+    shared("client", "home"),
     ignore_option(),
     json_option(),
 )
@@ -55,9 +55,8 @@ def run(
     paths: Sequence[Path],
     strict: bool,
     unicode_names: bool,
-    client: str,
+    here: Here,
     as_json: bool,
-    home: Path | None = None,
     ignore: Sequence[str] = (),
     profile: str | None = None,
 ) -> int:
@@ -79,7 +78,7 @@ def run(
     [diagnostics] ignore, read from the user's config under --home and from the
     current directory's project when it is trusted) hides codes: they are not shown
     and fail nothing. Nothing of a skill or plugin is run; git only reads history."""
-    selectors, problems = selectors_here(client, home, ignore)
+    selectors, problems = selectors_here(here.client, here.home, ignore)
     problems = list(kept(problems, selectors))
     if problems:
         out.console(stderr=True).print(out.diagnostic_grid(problems))
@@ -101,8 +100,8 @@ def run(
                 [path],
                 strict=strict,
                 unicode_names=unicode_names,
-                client=client,
-                deprecated=client_profile(client).skill_metadata.deprecated,
+                client=here.client,
+                deprecated=client_profile(here.client).skill_metadata.deprecated,
             )
     checked = [_without(c, selectors) for c in _said_once(checked)]
     if as_json:

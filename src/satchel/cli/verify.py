@@ -7,21 +7,20 @@ from pathlib import Path
 
 from satchel.cli import _install as inst
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._manage import Checked, verify
 
-PARAMS = (inst.scope_option(), inst.trust_root_option(), *where(), json_option())
+PARAMS = (inst.scope_option(), inst.trust_root_option(), where(), json_option())
 
 
 def run(
     *,
     scope: str,
     trust_root: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
+    here: Here,
     as_json: bool,
 ) -> int:
     """Hash every skill and plugin satchel installed and compare with skills.lock.
@@ -32,7 +31,7 @@ def run(
     1 when a tree was changed or is gone (install.integrity), is not signed as
     locked, or when satchel placed a tree that skills.lock does not list
     (install.lock.unlisted)."""
-    ctx = inst.context(project, home, client, as_json=True)
+    ctx = inst.context(here.project, here.home, here.client, as_json=True)
     if trust_root is not None:
         ctx = replace(ctx, settings=replace(ctx.settings, sigstore_trust_root=trust_root))
     try:
