@@ -14,14 +14,17 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._params import Choice
 from satchel.core.diagnostics import Diagnostic
 from satchel.core.layout import Layout
 from satchel.install._credentials import read_credentials
 from satchel.install._errors import InstallError, refuse
-from satchel.install._installer import Context
+from satchel.install._installer import Context, Target
+from satchel.install._review import Review
 from satchel.install._scope import FAMILIES, SCOPES
 from satchel.install._settings import ENV, Settings
+from satchel.install._signatures import Signers
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -121,22 +124,27 @@ def endpoint_options() -> tuple[click.Option, ...]:
     )
 
 
-def context(
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    *,
-    as_json: bool,
-    endpoints: Endpoints | None = None,
-) -> Context:
-    """The install context for the location options and base URLs given."""
+def context(here: Here, *, as_json: bool, endpoints: Endpoints | None = None) -> Context:
+    """The install context for where the command runs and the base URLs given."""
     environ = dict(os.environ)
-    layout = Layout.default(client=client, home=home, project=project)  # the cwd rule
+    layout = Layout.default(client=here.client, home=here.home, project=here.project)
     overrides: Mapping[str, object] = endpoints or {}
     auth, _problems = read_credentials(layout, environ)  # a bad entry refuses when used
     settings = Settings.from_env(environ, **overrides, auth=auth)
     progress = None if as_json else _bar_callback()
     return Context(layout, settings, environ, progress)
+
+
+def target(
+    ctx: Context,
+    scope: str,
+    *,
+    family: str = "satchel",
+    review: Review | None = None,
+    signers: Signers | None = None,
+) -> Target:
+    """What the install verbs install into: `ctx` and the options given."""
+    return Target(ctx, scope, family, review, signers)
 
 
 def refused(e: InstallError, *, as_json: bool) -> int:

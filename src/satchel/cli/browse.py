@@ -11,7 +11,7 @@ from satchel.cli import _output as out
 from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
-from satchel.install._browse import Listed, Listing, browse_source
+from satchel.install._browse import Listed, Listing, browse_source_at
 from satchel.install._errors import InstallError
 
 if TYPE_CHECKING:
@@ -45,17 +45,10 @@ def run(
     that installs it; a catalogue
     (marketplace.json) lists its plugins with what each holds. Listings are
     kept for ten minutes; --refresh fetches again."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
-            listing = browse_source(
-                source,
-                layout=ctx.layout,
-                settings=ctx.settings,
-                environ=ctx.environ,
-                progress=ctx.progress,
-                refresh=refresh,
-            )
+            listing = browse_source_at(ctx, source, refresh=refresh)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

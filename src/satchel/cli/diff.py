@@ -15,7 +15,7 @@ from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._manage import Change, update
+from satchel.install._manage import Change, update_at
 
 PARAMS = (
     click.Argument(["name"], required=False),
@@ -43,15 +43,12 @@ def run(
     trees are audited (nothing runs): new hooks, MCP servers and remote hosts, scripts
     and executables, broader allowed-tools, hidden characters, any other new finding.
     --fail-on-new SEVERITY exits 1 when a new risk is at SEVERITY or above."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     reviewer = delta.Reviewer()
     try:
         with inst.progress_shown(ctx):
-            changes = update(
-                (name,) if name else (), scope=scope, layout=ctx.layout,
-                settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
-                review=reviewer, dry_run=True,
-            )  # fmt: skip
+            into = inst.target(ctx, scope, review=reviewer)
+            changes = update_at(into, (name,) if name else (), dry_run=True)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

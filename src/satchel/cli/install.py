@@ -17,8 +17,8 @@ from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
 from satchel.install._installer import InstallResult
-from satchel.install._manage import install_frozen
-from satchel.install._plugin_install import install_from_spec, install_plugin, is_plugin_ref
+from satchel.install._manage import install_frozen_at
+from satchel.install._plugin_install import install_from_spec_at, install_plugin_at, is_plugin_ref
 from satchel.install._signatures import Signers
 
 PARAMS = (
@@ -96,7 +96,7 @@ def run(
     satchel publish --sign and cosign attach it), checked over the manifest digest
     before any layer is read; --key FILE accepts a signature by that public key
     (cosign.pub) instead of, or besides, --signer."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     if frozen == (source is not None):
         raise click.UsageError(
             "give a SOURCE, or --frozen alone to install what skills.lock records"
@@ -112,23 +112,13 @@ def run(
     try:
         ctx = inst.with_signing(ctx, trust_root, keys)
         with inst.progress_shown(ctx):
+            into = inst.target(ctx, scope, family=family, review=reviewer, signers=allowed)
             if source is None:
-                result = install_frozen(
-                    scope=scope, layout=ctx.layout, settings=ctx.settings,
-                    environ=ctx.environ, progress=ctx.progress,
-                )  # fmt: skip
+                result = install_frozen_at(into)
             elif is_plugin_ref(source) and not skills:
-                result = install_plugin(
-                    source, scope=scope, family=family, force=force, layout=ctx.layout,
-                    settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
-                    review=reviewer, signers=allowed,
-                )  # fmt: skip
+                result = install_plugin_at(into, source, force=force)
             else:
-                result = install_from_spec(
-                    source, skills=skills, scope=scope, family=family, force=force,
-                    layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
-                    progress=ctx.progress, review=reviewer, signers=allowed,
-                )  # fmt: skip
+                result = install_from_spec_at(into, source, skills=skills, force=force)
     except InstallError as e:
         return delta.refused(e, reviewer, as_json=as_json)
     held = held_after(ctx.layout, (done.path for done in result.installed))

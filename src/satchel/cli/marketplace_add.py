@@ -13,7 +13,7 @@ from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._catalogue import Catalogue
 from satchel.install._errors import InstallError
-from satchel.install._marketplaces import Known, add_marketplace
+from satchel.install._marketplaces import Known, add
 
 PARAMS = (
     click.Argument(["source"]),
@@ -39,13 +39,10 @@ def run(
     .claude/settings.json; the project must be trusted). Claude Code's, Codex's and
     Cursor's marketplace.json are read. A copy is kept in the user config directory;
     then satchel install PLUGIN@NAME installs from it."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
-            known, catalogue, diags = add_marketplace(
-                source, name=name, layout=ctx.layout, settings=ctx.settings,
-                environ=ctx.environ, progress=ctx.progress,
-            )  # fmt: skip
+            known, catalogue, diags = add(ctx, source, name=name)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

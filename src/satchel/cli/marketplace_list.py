@@ -22,7 +22,7 @@ def run(
 
     A project's marketplaces (extraKnownMarketplaces in .claude/settings.json) are
     only listed until you add them: satchel marketplace add NAME."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=True)
+    ctx = inst.context(here, as_json=True)
     try:
         every, diags = marketplaces(layout=ctx.layout)
     except InstallError as e:

@@ -31,7 +31,7 @@ def run(
 
     Refused while a plugin installed from it is in a skills.lock (project or user),
     unless --force; installed plugins are never removed by this."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=True)
+    ctx = inst.context(here, as_json=True)
     try:
         known = remove_marketplace(name, force=force, layout=ctx.layout)
     except InstallError as e:

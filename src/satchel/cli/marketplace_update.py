@@ -12,7 +12,7 @@ from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._marketplaces import MarketplaceChange, update_marketplaces
+from satchel.install._marketplaces import MarketplaceChange, refresh
 
 PARAMS = (
     click.Argument(["names"], nargs=-1),
@@ -33,13 +33,10 @@ def run(
 
     Says which plugins each one added, dropped or changed the version of. Installed
     plugins are not touched: satchel update does that."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     try:
         with inst.progress_shown(ctx):
-            changes = update_marketplaces(
-                names, layout=ctx.layout, settings=ctx.settings, environ=ctx.environ,
-                progress=ctx.progress,
-            )  # fmt: skip
+            changes = refresh(ctx, names)
     except InstallError as e:
         return inst.refused(e, as_json=as_json)
     if as_json:

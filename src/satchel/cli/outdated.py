@@ -84,9 +84,7 @@ def run(
     from satchel.cli._install import context
     from satchel.reports.outdated import outdated
 
-    ctx = context(
-        here.project, here.home, here.client, as_json=True
-    )  # the install's credentials too
+    ctx = context(here, as_json=True)  # the install's credentials too
     result = outdated(
         layout=ctx.layout,
         hosts=_hosts(hosts, here.home),

@@ -22,7 +22,7 @@ def run(
     """Remove what was installed only as a dependency and nothing needs any more.
 
     What you installed yourself stays, whatever needs it."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=True)
+    ctx = inst.context(here, as_json=True)
     try:
         gone = prune(scope=scope, layout=ctx.layout)
     except InstallError as e:

@@ -33,7 +33,7 @@ def run(
 
     Only what skills.lock lists is removed, and never through a symlink. A plugin or
     skill another installed one needs is kept unless --force."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=True)
+    ctx = inst.context(here, as_json=True)
     try:
         entry = remove(name, scope=scope, layout=ctx.layout, force=force)
     except InstallError as e:

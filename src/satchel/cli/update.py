@@ -16,7 +16,7 @@ from satchel.cli._held import held_after
 from satchel.cli._held import say as say_held
 from satchel.cli._params import json_option, where
 from satchel.install._errors import InstallError
-from satchel.install._manage import Change, installed_at, update
+from satchel.install._manage import Change, installed_at, update_at
 from satchel.install._scope import scope_for
 
 PARAMS = (
@@ -53,16 +53,13 @@ def run(
     An entry skills.lock records as signed is replaced only by a version its signer
     signed (--trust-root: the Sigstore trust root; --key: the public key of an
     oci:// artifact signed with a key)."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=as_json, endpoints=endpoints)
+    ctx = inst.context(here, as_json=as_json, endpoints=endpoints)
     reviewer = delta.Reviewer(fail_on_new)
     try:
         ctx = inst.with_signing(ctx, trust_root, keys)
         with inst.progress_shown(ctx):
-            changes = update(
-                (name,) if name else (), scope=scope, force=force, layout=ctx.layout,
-                settings=ctx.settings, environ=ctx.environ, progress=ctx.progress,
-                review=reviewer,
-            )  # fmt: skip
+            into = inst.target(ctx, scope, review=reviewer)
+            changes = update_at(into, (name,) if name else (), force=force)
     except InstallError as e:
         return delta.refused(e, reviewer, as_json=as_json)
     where_ = scope_for(ctx.layout, scope)

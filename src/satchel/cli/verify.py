@@ -31,7 +31,7 @@ def run(
     1 when a tree was changed or is gone (install.integrity), is not signed as
     locked, or when satchel placed a tree that skills.lock does not list
     (install.lock.unlisted)."""
-    ctx = inst.context(here.project, here.home, here.client, as_json=True)
+    ctx = inst.context(here, as_json=True)
     if trust_root is not None:
         ctx = replace(ctx, settings=replace(ctx.settings, sigstore_trust_root=trust_root))
     try:

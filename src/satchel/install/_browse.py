@@ -54,6 +54,7 @@ __all__ = [
     "MAX_LINKS",
     "Listed",
     "Listing",
+    "browse_source_at",
     "PickGroup",
     "browse_source",
     "group_picks",
@@ -158,6 +159,13 @@ def browse_source(
     """List what `source` holds (see the module docstring); raise `InstallError`
     when it cannot be fetched."""
     ctx = Context.make(layout, settings, environ, progress)
+    return browse_source_at(ctx, source, refresh=refresh, follow_packs=follow_packs)
+
+
+def browse_source_at(
+    ctx: Context, source: str | Source, *, refresh: bool = False, follow_packs: bool = True
+) -> Listing:
+    """`browse_source` with `ctx`."""
     added = _added(ctx, source)
     if added is not None:
         with workspace(ctx.cache) as work:

@@ -47,7 +47,15 @@ from satchel.install._staging import place, workspace
 from satchel.install._tree import tree_hash
 from satchel.skills._fields import name_problem
 
-__all__ = ["Context", "InstallResult", "Installed", "install_source", "signed_plans"]
+__all__ = [
+    "Context",
+    "InstallResult",
+    "Installed",
+    "Target",
+    "install_source",
+    "install_source_at",
+    "signed_plans",
+]
 
 _PLUGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _LFS = b"version https://git-lfs.github.com/spec/v1"
@@ -92,6 +100,45 @@ class Context:
         return parse_source(
             text, cwd=self.layout.cwd, home=self.layout.home, settings=self.settings
         )
+
+
+@model
+class Target:
+    """Where an install action works and what it asks first: its `context` (layout,
+    settings, environment, progress), the `scope` and tool `family` it installs into,
+    the `review` asked about each tree that would replace an installed one, and the
+    `signers` each skill and plugin must be signed by (None: anyone or no one). The
+    library's keyword forms (`install_source` ...) build one; the CLI builds one per
+    invocation."""
+
+    context: Context
+    scope: str = "project"
+    family: str = "satchel"
+    review: Review | None = None
+    signers: Signers | None = None
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        scope: str = "project",
+        family: str = "satchel",
+        layout: Layout | None = None,
+        settings: Settings | None = None,
+        environ: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
+        review: Review | None = None,
+        signers: Signers | None = None,
+    ) -> Target:
+        """The target the keyword forms' arguments name (`Context.make` fills in
+        what is not given)."""
+        ctx = Context.make(layout, settings, environ, progress)
+        return cls(ctx, scope, family, review, signers)
+
+    @property
+    def where(self) -> Scope:
+        """The scope installed into, for the context's layout."""
+        return scope_for(self.context.layout, self.scope)
 
 
 @model
@@ -151,10 +198,21 @@ def install_source(
     `review` is asked about each tree that would replace an installed one, before
     anything is placed (see `satchel.install._review`). `signers`: each skill and
     plugin must carry a Sigstore bundle that verifies and is by one of them."""
-    ctx = Context.make(layout, settings, environ, progress)
+    target = Target.make(
+        scope=scope, family=family, layout=layout, settings=settings, environ=environ,
+        progress=progress, review=review, signers=signers,
+    )  # fmt: skip
+    return install_source_at(target, source, skills=skills, force=force)
+
+
+def install_source_at(
+    target: Target, source: str | Source, *, skills: Sequence[str] = (), force: bool = False
+) -> InstallResult:
+    """`install_source` into `target`."""
+    ctx, family, signers = target.context, target.family, target.signers
     src = ctx.parse(source)
     allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
-    where = scope_for(ctx.layout, scope)
+    where = target.where
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
     lock = read_lock(where.lock_path)
@@ -168,7 +226,7 @@ def install_source(
         plans = [_linked(plan(i, src, got, where, family), need, lock) for i in items]
         plans, unsigned = signed_plans(plans, signers, ctx.settings, within=got.tree)
         check_targets(plans, lock, where, force=force)
-        review_all(replacing(plans), review)
+        review_all(replacing(plans), target.review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans), *unsigned]
         done = commit(plans, where, ctx.settings)

@@ -32,10 +32,10 @@ from satchel.install._errors import refuse
 from satchel.install._fetch import fetch
 from satchel.install._http import Progress
 from satchel.install._installer import (
-    Context,
     Installed,
     InstallResult,
     Planned,
+    Target,
     lfs_pointers,
     plan,
     signed_plans,
@@ -55,7 +55,7 @@ from satchel.install._oci_verify import frozen_signers, same_signer
 from satchel.install._plugin_install import locked_item
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
-from satchel.install._scope import FAMILIES, Scope, scope_for
+from satchel.install._scope import FAMILIES, Scope
 from satchel.install._settings import Settings
 from satchel.install._signatures import exactly, signed_tree, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
@@ -65,12 +65,17 @@ __all__ = [
     "Change",
     "Checked",
     "install_frozen",
+    "install_frozen_at",
     "installed_at",
     "installed_state",
     "prune",
+    "prune_at",
     "remove",
+    "remove_at",
     "update",
+    "update_at",
     "verify",
+    "verify_at",
 ]
 
 
@@ -170,8 +175,15 @@ def install_frozen(
 ) -> InstallResult:
     """Install exactly what the scope's lock records; refuse (``install.integrity``)
     before writing anything when a fetched tree does not hash to its locked value."""
-    ctx = Context.make(layout, settings, environ, progress)
-    where = scope_for(ctx.layout, scope)
+    target = Target.make(
+        scope=scope, layout=layout, settings=settings, environ=environ, progress=progress
+    )
+    return install_frozen_at(target)
+
+
+def install_frozen_at(target: Target) -> InstallResult:
+    """`install_frozen` into `target`."""
+    ctx, where = target.context, target.where
     if not os.path.lexists(where.lock_path):
         message = f"there is no lock file at {where.lock_path}, so --frozen has nothing to install"
         hint = "install a source first (satchel install SOURCE), or give the right --scope"
@@ -277,8 +289,18 @@ def update(
     each changed tree before any is placed (see `satchel.install._review`); with
     `dry_run` nothing is placed and a tree edited since it was installed is compared
     as it is on disk."""
-    ctx = Context.make(layout, settings, environ, progress)
-    where = scope_for(ctx.layout, scope)
+    target = Target.make(
+        scope=scope, layout=layout, settings=settings, environ=environ, progress=progress,
+        review=review,
+    )  # fmt: skip
+    return update_at(target, names, force=force, dry_run=dry_run)
+
+
+def update_at(
+    target: Target, names: Sequence[str] = (), *, force: bool = False, dry_run: bool = False
+) -> tuple[Change, ...]:
+    """`update` in `target` (its scope, asking its review)."""
+    ctx, where, review = target.context, target.where, target.review
     lock = read_lock(where.lock_path)
     chosen = _named(lock, names)
     changes: list[Change] = []
@@ -393,8 +415,12 @@ def remove(
     """Delete the skill or plugin `name` that satchel installed in `scope`, and its
     lock entry; return the entry. Refused (``install.dependency.required``) while
     another installed entry needs it, unless `force`."""
-    ctx = Context.make(layout, environ={})
-    where = scope_for(ctx.layout, scope)
+    return remove_at(Target.make(scope=scope, layout=layout, environ={}), name, force=force)
+
+
+def remove_at(target: Target, name: str, *, force: bool = False) -> LockEntry:
+    """`remove` from `target`'s scope."""
+    ctx, where = target.context, target.where
     if read_lock(where.lock_path).find(name) is None:  # nothing to hold the lock for
         raise refuse("install.not-installed", f"{name!r} is not in the lock file", where.lock_path)
     with held(where.lock_path, ctx.settings.lock_wait):
@@ -419,8 +445,12 @@ def _remove(where: Scope, name: str, *, force: bool) -> LockEntry:
 def prune(*, scope: str = "project", layout: Layout | None = None) -> tuple[LockEntry, ...]:
     """Delete every entry of `scope` installed only as a dependency that nothing
     installed needs any more (repeatedly, so a chain goes whole); return them."""
-    ctx = Context.make(layout, environ={})
-    where = scope_for(ctx.layout, scope)
+    return prune_at(Target.make(scope=scope, layout=layout, environ={}))
+
+
+def prune_at(target: Target) -> tuple[LockEntry, ...]:
+    """`prune` in `target`'s scope."""
+    ctx, where = target.context, target.where
     if not read_lock(where.lock_path).entries:  # nothing to hold the lock for
         return ()
     with held(where.lock_path, ctx.settings.lock_wait):
@@ -462,8 +492,12 @@ def verify(
     verifies, is by another signer, or signs another digest than the tree's), and
     report each tree satchel placed that the lock does not hold
     (``install.lock.unlisted``)."""
-    ctx = Context.make(layout, settings, environ={})
-    where = scope_for(ctx.layout, scope)
+    return verify_at(Target.make(scope=scope, layout=layout, settings=settings, environ={}))
+
+
+def verify_at(target: Target) -> tuple[Checked, ...]:
+    """`verify` in `target`'s scope."""
+    ctx, where = target.context, target.where
     lock = read_lock(where.lock_path)
     out = []
     for entry in lock.entries:

@@ -52,8 +52,11 @@ __all__ = [
     "Known",
     "entry_spec",
     "MarketplaceChange",
+    "add",
     "add_marketplace",
+    "forget",
     "marketplaces",
+    "refresh",
     "remove_marketplace",
     "update_marketplaces",
 ]

@@ -50,9 +50,10 @@ from satchel.install._installer import (
     Context,
     InstallResult,
     Planned,
+    Target,
     check_targets,
     commit,
-    install_source,
+    install_source_at,
     lfs_pointers,
     plan,
     replacing,
@@ -62,7 +63,7 @@ from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import Known, catalogue_of, source_for
 from satchel.install._policy import allow_source
 from satchel.install._review import Review, review_all
-from satchel.install._scope import FAMILIES, Scope, scope_for
+from satchel.install._scope import FAMILIES, Scope
 from satchel.install._semver import Range, parse_range, parse_version
 from satchel.install._settings import Limits, Settings
 from satchel.install._signatures import Signers
@@ -72,7 +73,15 @@ from satchel.install._tree import copy_tree
 from satchel.plugins import detect
 from satchel.plugins._dependencies import Dependency, parse_dependencies, parse_requirement
 
-__all__ = ["install_from_spec", "install_plugin", "is_plugin_ref", "locked_item", "materialise"]
+__all__ = [
+    "install_from_spec",
+    "install_from_spec_at",
+    "install_plugin",
+    "install_plugin_at",
+    "is_plugin_ref",
+    "locked_item",
+    "materialise",
+]
 
 _MANIFEST = ".claude-plugin/plugin.json"
 _REF = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}@[a-z0-9][a-z0-9._-]{0,63}(?:@\S+)?\Z")
@@ -132,21 +141,32 @@ def install_plugin(
     raise `InstallError` and write nothing when any of it is refused. `review` is
     asked about each tree that would replace an installed one (`satchel.install.
     _review`). `signers`: each plugin must carry a Sigstore bundle by one of them."""
-    ctx = Context.make(layout, settings, environ, progress)
+    target = Target.make(
+        scope=scope, family=family, layout=layout, settings=settings, environ=environ,
+        progress=progress, review=review, signers=signers,
+    )  # fmt: skip
+    return install_plugin_at(target, ref, force=force, dependency=dependency)
+
+
+def install_plugin_at(
+    target: Target, ref: str, *, force: bool = False, dependency: bool = False
+) -> InstallResult:
+    """`install_plugin` into `target`."""
+    ctx, family = target.context, target.family
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
     root = parse_requirement(ref)
     if root is None or root.marketplace is None:
         raise refuse("install.source.invalid", f"{ref!r} is not NAME@MARKETPLACE")
-    where = scope_for(ctx.layout, scope)
+    where = target.where
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
         walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
         _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
-        plans, unsigned = signed_plans(plans, signers, ctx.settings, within=work)
+        plans, unsigned = signed_plans(plans, target.signers, ctx.settings, within=work)
         check_targets(plans, lock, where, force=force)
-        review_all(replacing(plans), review)
+        review_all(replacing(plans), target.review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
         notes += unsigned
         done = commit(plans, where, ctx.settings)
@@ -176,15 +196,21 @@ def install_from_spec(
     asked about each tree that would replace an installed one, before anything is
     placed (see `satchel.install._review`). `signers`: every skill and plugin, the
     plugins required included, must carry a Sigstore bundle by one of them."""
-    common: dict[str, Any] = dict(
-        scope=scope, family=family, force=force, layout=layout, settings=settings,
-        environ=environ, progress=progress, review=review, signers=signers,
+    target = Target.make(
+        scope=scope, family=family, layout=layout, settings=settings, environ=environ,
+        progress=progress, review=review, signers=signers,
     )  # fmt: skip
-    result = install_source(source, skills=skills, **common)
+    return install_from_spec_at(target, source, skills=skills, force=force)
+
+
+def install_from_spec_at(
+    target: Target, source: str | Source, *, skills: Sequence[str] = (), force: bool = False
+) -> InstallResult:
+    """`install_from_spec` into `target`."""
+    result = install_source_at(target, source, skills=skills, force=force)
     source_text = source if isinstance(source, str) else source.spec()
     installed, notes = list(result.installed), list(result.diagnostics)
-    ctx = Context.make(layout, settings, environ, progress)
-    lock = read_lock(scope_for(ctx.layout, scope).lock_path)
+    lock = read_lock(target.where.lock_path)
     for ref in result.wanted:
         dep = parse_requirement(ref)
         assert dep is not None and dep.marketplace is not None
@@ -192,7 +218,7 @@ def install_from_spec(
         if have is not None and have.marketplace == dep.marketplace:
             continue
         try:
-            more = install_plugin(ref, **common, dependency=True)
+            more = install_plugin_at(target, ref, force=force, dependency=True)
         except InstallError as e:
             why = e.diagnostic.message
             message = f"{ref} (required by a skill of {source_text}) is not installed: {why}"
@@ -201,7 +227,7 @@ def install_from_spec(
             continue
         installed += more.installed
         notes += more.diagnostics
-        lock = read_lock(scope_for(ctx.layout, scope).lock_path)
+        lock = read_lock(target.where.lock_path)
     return InstallResult(tuple(installed), tuple(notes))
 
 

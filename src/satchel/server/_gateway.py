@@ -312,7 +312,7 @@ def gateway_environment(spec: Spec) -> Selection:
     cwd = spec.directory or spec.project or (str(config.project) if config.project else None)
     project = spec.project
     home = Path(spec.home) if spec.home is not None else None
-    lay, profile = _layout(cwd, project, home, spec.client, host)
+    lay, profile, said = _layout(cwd, project, home, spec.client, host)
     scan = [Path(r).resolve() for r in spec.roots]
     plugin_dirs = [Path(d).resolve() for d in spec.plugin_dirs]
     sources, fetched = _fetched(config.sources, lay) if not _failed(problems) else ((), [])
@@ -327,7 +327,7 @@ def gateway_environment(spec: Spec) -> Selection:
         options["trusted"] = None if spec.trust else spec.trust
         options["untrusted"] = "skip-project"
     env = load(layout=lay, host=profile, **options)
-    env = replace(env, diagnostics=(*env.diagnostics, *fetched))
+    env = replace(env, diagnostics=(*said, *env.diagnostics, *fetched))
     labels = _Labels(lay, sources, tuple(Path(r).resolve() for r in spec.roots))
     return select(env, config.filter, labels, problems)
 
@@ -371,13 +371,16 @@ def _fetched(
 
 def _layout(
     cwd: str | None, project: str | None, home: Path | None, client: str, host: str | None
-) -> tuple[Layout, Any]:
+) -> tuple[Layout, Any, tuple[Diagnostic, ...]]:
+    """The layout of the `host` profile (satchel's without one), the profile, and what
+    was wrong in the user's config.toml on the way (first among the diagnostics, as
+    `load` puts them)."""
     if host is None:
-        return Layout.default(cwd, client=client, home=home, project=project), None
+        return Layout.default(cwd, client=client, home=home, project=project), None, ()
     from satchel.hosts import resolve
 
-    profile, _ = resolve(host, config_home=Layout.default(home=home).config_home)
-    return profile.layout(cwd, home=home, project=project), profile
+    profile, said = resolve(host, config_home=Layout.default(home=home).config_home)
+    return profile.layout(cwd, home=home, project=project), profile, said
 
 
 @model
