@@ -22,6 +22,7 @@ import anyio
 import pytest
 
 from satchel.cli import main
+from satchel.runtime.mcp import Authorization
 from satchel.runtime.mcp._oauth_callback import callback_listener
 from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 from satchel.runtime.mcp._supervisor import McpSupervisor
@@ -121,18 +122,37 @@ def _kept(world: dict[str, Any]) -> dict[str, Any]:
     return {} if not mine else json.loads(next(iter(mine.values())))
 
 
-def _echo(world: dict[str, Any]) -> tuple[McpSupervisor, str | None]:
-    """Start the guarded server's connection, call its echo, stop."""
-    sup = supervisor(load(world["layout"]), only=("guarded",))
+def _echo(
+    world: dict[str, Any], tool: str = "echo", **options: Any
+) -> tuple[McpSupervisor, str | None]:
+    """Start the guarded server's connection, call its `tool` (echo), stop."""
+    sup = supervisor(load(world["layout"]), only=("guarded",), **options)
 
     async def run() -> str | None:
         async with sup:
             if sup.servers[0].status != "running":
                 return None
-            return (await sup.call_tool("mcp__guarded__echo", {"text": "authorized"})).text
+            return (await sup.call_tool(f"mcp__guarded__{tool}", {"text": "authorized"})).text
 
     with use_file_keyring(world["ring"]):
         return sup, anyio.run(run)
+
+
+def _following(asked: list[Authorization]) -> Callable[[Authorization], Any]:
+    """An authorize callback that records what it was asked and follows the URL as a
+    browser would (the authorization server approves at once and redirects to
+    satchel's listener)."""
+
+    async def authorize(request: Authorization) -> None:
+        asked.append(request)
+
+        def follow() -> None:
+            with urllib.request.urlopen(request.url, timeout=DEADLINE) as answer:
+                assert b"Authorization complete" in answer.read()
+
+        await anyio.to_thread.run_sync(follow)
+
+    return authorize
 
 
 def _files_hold(root: Path, secret: str) -> list[Path]:
@@ -458,3 +478,79 @@ def test_a_server_that_does_not_ask_for_authorization_keeps_nothing(world, capsy
         )
     ]
     assert not world["ring"].exists()
+
+
+def test_a_call_that_needs_more_scopes_fails_naming_the_login_with_the_scope(world):
+    assert _cli_login(world)[0] == 0
+    assert _kept(world)["tokens"].get("scope") is None  # the server asked for none
+    before = _stats(world)
+    sup, said = _echo(world, "publish")
+    assert said is not None
+    [found] = sup.diagnostics
+    message = (
+        "MCP server 'guarded' refused the call to mcp__guarded__publish: it asks for the "
+        "OAuth scopes 'write', more than the authorization satchel keeps for it"
+    )
+    hint = (
+        'run `satchel mcp login guarded --scope "write"`, or give the supervisor an '
+        "authorize callback"
+    )
+    assert (found.code, found.message) == ("mcp.oauth.insufficient_scope", message)
+    assert found.hint == hint
+    assert said == f"{message}; {hint}"
+    assert _stats(world) == before  # no refresh, no grant: only a login or a callback asks
+    code, _, err = _cli_login(world, "--scope", "write", "--json")
+    assert code == 0, err
+    assert _kept(world)["tokens"]["scope"] == "write"
+    sup, said = _echo(world, "publish")
+    assert said == "published authorized", sup.diagnostics
+
+
+def test_the_authorize_callback_steps_up_the_scopes_of_a_call(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    before = _stats(world)
+    asked: list[Authorization] = []
+    sup, said = _echo(world, "publish", authorize=_following(asked))
+    assert said == "published authorized", sup.diagnostics
+    assert sup.diagnostics == ()
+    [request] = asked
+    assert (request.server, request.scopes, request.why) == ("guarded", ("write",), "scope")
+    query = parse_qs(urlsplit(request.url).query)
+    assert query["client_id"] == [first["client"]["client_id"]]  # the kept registration
+    after = _stats(world)
+    assert after["authorization_code"] == before["authorization_code"] + 1
+    assert after["registrations"] == before["registrations"]
+    kept = _kept(world)
+    assert kept["tokens"]["scope"] == "write"
+    assert kept["tokens"]["access_token"] != first["tokens"]["access_token"]
+    asked.clear()
+    sup, said = _echo(world, "publish", authorize=_following(asked))  # the new token is kept
+    assert (said, asked) == ("published authorized", [])
+
+
+def test_the_authorize_callback_authorizes_a_server_with_nothing_kept(world):
+    asked: list[Authorization] = []
+    sup, said = _echo(world, authorize=_following(asked))
+    assert said == "authorized", sup.diagnostics
+    assert [(a.server, a.why) for a in asked] == [("guarded", "none")]
+    assert _kept(world)["tokens"]["access_token"]
+
+
+def test_an_authorization_the_callback_fails_fails_the_start_and_says_why(world):
+    asked: list[Authorization] = []
+
+    def closed(request: Authorization) -> None:
+        asked.append(request)
+        raise RuntimeError("the page was closed")
+
+    sup, said = _echo(world, authorize=closed)
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it needs authorization, and satchel keeps "
+        "none for it; a new authorization failed: the page was closed",
+    )
+    assert [a.why for a in asked] == ["none"]
+    assert _kept(world) == {}
