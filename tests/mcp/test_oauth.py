@@ -62,6 +62,7 @@ def _process_env(world: dict[str, Any]) -> dict[str, str]:
         "PYTHON_KEYRING_BACKEND": BACKEND,
         VARIABLE: str(world["ring"]),
         "HOME": str(world["layout"].home),
+        **world.get("env", {}),
     }
 
 
@@ -554,3 +555,77 @@ def test_an_authorization_the_callback_fails_fails_the_start_and_says_why(world)
     )
     assert [a.why for a in asked] == ["none"]
     assert _kept(world) == {}
+
+
+SECRET = "s3cret-of-the-fixed-client"
+
+
+@pytest.fixture(scope="module")
+def confidential() -> Iterator[tuple[int, int]]:
+    """As `unregistering`, but ``fixed-client`` is a confidential client: its token
+    requests carry its secret as Basic credentials."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        callback = sock.getsockname()[1]
+    argv = [sys.executable, str(SERVERS / "oauth_server.py"), "--no-registration"]
+    argv += ["--client-port", str(callback), "--client-secret", SECRET]
+    with port_printed(argv) as port:
+        yield port, callback
+
+
+def test_a_pre_registered_clients_secret_is_given_to_login_and_kept_in_the_keyring(
+    world, confidential
+):
+    port, callback = confidential
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    mine = {**world, "url": url, "at": port, "port": port}
+    code, out, _ = _cli_login(mine)  # no secret: the token endpoint refuses the client
+    [found] = json.loads(out)["diagnostics"]
+    assert code == 1
+    assert found["code"] == "mcp.oauth.failed"
+    assert found["message"].startswith(
+        "MCP server 'guarded' could not be logged in to: Token exchange failed (401)"
+    )
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(mine)]
+    done = subprocess.run(  # asked for, with no variable and no terminal to ask on
+        [*argv, "--no-browser", "--client-secret", "--json"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, env=_process_env(mine), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        "MCP server 'guarded' needs its client secret: set MCP_CLIENT_SECRET, or run on a "
+        "terminal to be asked",
+    )
+    mine["env"] = {"MCP_CLIENT_SECRET": SECRET}
+    code, out, err = _cli_login(mine, "--client-secret", "--json")
+    assert code == 0, err
+    assert json.loads(out)["configured_client"] is True
+    kept = _kept(mine)
+    assert (kept["client"]["client_id"], kept["client"]["client_secret"]) == (
+        "fixed-client",
+        SECRET,
+    )
+    assert SECRET not in out + err
+    for root in (mine["layout"].home, mine["layout"].project):
+        assert _files_hold(root, SECRET) == []
+    _expire_on_the_server(mine)  # the refresh authenticates with the kept secret too
+    before = _stats(mine)
+    sup, said = _echo(mine)
+    assert said == "authorized", sup.diagnostics
+    assert _stats(mine)["refresh_token"] == before["refresh_token"] + 1
+
+
+def test_the_client_metadata_document_is_an_https_url_with_a_path():
+    from satchel.runtime.mcp._oauth import metadata_url
+
+    variable = "MCP_OAUTH_CLIENT_METADATA_URL"
+    good = "https://client.example/satchel/metadata.json"
+    assert metadata_url({variable: good}) == good
+    for bad in ("http://client.example/metadata.json", "https://client.example/", ""):
+        assert metadata_url({variable: bad}) is None
+    assert metadata_url({}) is None

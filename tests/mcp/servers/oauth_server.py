@@ -5,7 +5,8 @@ server it trusts, both served by one uvicorn process on 127.0.0.1 (printed as
 The MCP server is at ``/mcp``; its protected-resource metadata (RFC 9728) names the
 authorization server at the origin, which publishes its metadata (RFC 8414), registers
 clients dynamically (RFC 7591; ``--no-registration`` turns that off, leaving only the
-client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``),
+client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``,
+a confidential one with ``--client-secret``, authenticated with Basic credentials),
 and approves every authorization request at once (its ``/authorize`` redirects to the
 client's redirect URI with a code: no person in the loop). Access tokens live an hour.
 
@@ -135,14 +136,17 @@ class Approving:
         )
 
 
-def build(port: int, *, registration: bool, client_port: int | None) -> tuple[MCPServer, Approving]:
+def build(
+    port: int, *, registration: bool, client_port: int | None, secret: str | None = None
+) -> tuple[MCPServer, Approving]:
     base = f"http://127.0.0.1:{port}"
     provider = Approving()
     if client_port is not None:
         provider.clients["fixed-client"] = OAuthClientInformationFull(
             client_id="fixed-client",
             redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
-            token_endpoint_auth_method="none",
+            client_secret=secret,
+            token_endpoint_auth_method="client_secret_basic" if secret else "none",
         )
     auth = AuthSettings(
         issuer_url=base,
@@ -241,12 +245,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-registration", action="store_true")
     parser.add_argument("--client-port", type=int)
+    parser.add_argument("--client-secret")
     args = parser.parse_args()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = sock.getsockname()[1]
-    app, provider = build(port, registration=not args.no_registration, client_port=args.client_port)
+    app, provider = build(
+        port,
+        registration=not args.no_registration,
+        client_port=args.client_port,
+        secret=args.client_secret,
+    )
     print(f"port={port}", flush=True)
     guarded = StepUp(app.streamable_http_app(), provider, f"http://127.0.0.1:{port}")
     config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
