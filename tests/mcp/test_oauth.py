@@ -187,6 +187,7 @@ def test_login_keeps_the_tokens_in_the_keyring_and_the_connection_then_works(wor
         "authorized": True,
         "registered": True,
         "configured_client": False,
+        "protocol": "2026-07-28",  # spoken to as connections speak: 2026-07-28 first
         "diagnostics": [],
     }
     after = _stats(world)
@@ -629,3 +630,19 @@ def test_the_client_metadata_document_is_an_https_url_with_a_path():
     for bad in ("http://client.example/metadata.json", "https://client.example/", ""):
         assert metadata_url({variable: bad}) is None
     assert metadata_url({}) is None
+
+
+def test_mcp_list_says_which_remote_server_has_a_kept_login(world, capsys):
+    def logins() -> dict[str, bool | None]:
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "list", *_where(world), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        return {s["name"]: s["login"] for s in doc["servers"]}
+
+    assert logins() == {"guarded": False, "local": None}
+    assert _cli_login(world)[0] == 0
+    assert logins() == {"guarded": True, "local": None}
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world)]) == 0
+    capsys.readouterr()
+    assert logins() == {"guarded": False, "local": None}

@@ -208,6 +208,7 @@ def _report(
             "authorized": bool(result is not None and result.authorized),
             "registered": bool(result is not None and result.registered),
             "configured_client": bool(result is not None and result.configured_client),
+            "protocol": None if result is None else result.protocol,
         }
         out.print_json(document, found)
         return PROBLEMS if failed else OK

@@ -83,6 +83,7 @@ class LoginResult:
     authorized: bool
     registered: bool
     configured_client: bool
+    protocol: str | None = None  # the revision the server was spoken to at
 
 
 def oauth_entry(server: McpServer) -> OAuthEntry:
@@ -553,7 +554,7 @@ async def login(
                         callback_handler=callback.result,
                         client_metadata_url=document,
                     )
-                    await _probe(server.transport, url, provider, headers or {})
+                    protocol = await _probe(server.transport, url, provider, headers or {})
             except BaseExceptionGroup as group:  # the listener's task group wraps
                 raise _leaf(group) from None
     except TimeoutError:
@@ -568,7 +569,8 @@ async def login(
     authorized = store.tokens is not kept
     client = store.client
     cimd = client is not None and client.client_id == document
-    return LoginResult(authorized, authorized and not had_client and not cimd, configured)
+    registered = authorized and not had_client and not cimd
+    return LoginResult(authorized, registered, configured, protocol)
 
 
 def _failed(e: BaseException, provider: _Provider | None, authorized: bool) -> str:
@@ -623,11 +625,12 @@ def _choose_client(
     return False
 
 
-async def _probe(transport: str, url: str, provider: _Provider, headers: Mapping[str, str]) -> None:
+async def _probe(transport: str, url: str, provider: _Provider, headers: Mapping[str, str]) -> str:
     """Connect to `url` as a connection does, with `provider` as its auth (which runs
     the flow when the server asks), and, when the handshake was let through without a
-    token, list its tools, since a server may ask for authorization only past it."""
-    from satchel.mcp._connect import client
+    token, list its tools, since a server may ask for authorization only past it. The
+    protocol revision it was spoken to at."""
+    from satchel.mcp._connect import client, revision
     from satchel.mcp._transports import Wire, remote_streams
 
     wire = Wire()
@@ -635,6 +638,7 @@ async def _probe(transport: str, url: str, provider: _Provider, headers: Mapping
     async with client(streams) as connection:
         if provider.context.current_tokens is None:
             await connection.list_tools()
+        return revision(connection)
 
 
 def logout(layout: Layout, server: McpServer, url: str) -> bool:
