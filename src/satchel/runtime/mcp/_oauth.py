@@ -1,25 +1,31 @@
 """OAuth for remote MCP servers, as Claude Code, Codex and Gemini CLI do it: the
 authorization code grant with PKCE, the authorization server found from the server's
 protected-resource metadata (RFC 9728) and its own metadata (RFC 8414), the client
-registered dynamically (RFC 7591) where the server offers it, or the entry's
-configured ``oauth.clientId`` otherwise. The flow is the MCP SDK's
-(``mcp.client.auth.OAuthClientProvider``); satchel gives it the keyring store
-(`satchel.runtime.mcp._oauth_store`) and the loopback redirect listener
-(`satchel.runtime.mcp._oauth_callback`).
+registered dynamically (RFC 7591) where the server offers it, satchel's Client ID
+Metadata Document where one is set (``MCP_OAUTH_CLIENT_METADATA_URL``) and the server
+takes such documents, or the entry's configured ``oauth.clientId`` (with the secret
+given to `login`, sent as the authorization server asks). The flow is the MCP SDK's
+(``mcp.client.auth.OAuthClientProvider``: scope step-up with the union of scopes,
+SEP-2350; credentials bound to the authorization server that issued them, SEP-2352);
+satchel gives it the keyring store (`satchel.runtime.mcp._oauth_store`) and the
+loopback redirect listener (`satchel.runtime.mcp._oauth_callback`).
 
-`login` runs the flow for one server: it shows the authorization URL (``on_url``), waits
-for the redirect on 127.0.0.1 (the entry's ``oauth.callbackPort``, else a free port) and
-keeps the tokens in the keyring; `logout` forgets them. The whole login has one
-deadline (`timeout`); each HTTP request has its own too.
+`login` runs the flow for one server, connecting as connections do
+(`satchel.mcp._connect`): it shows the authorization URL (``on_url``), waits for the
+redirect on 127.0.0.1 (the entry's ``oauth.callbackPort``, else a free port) and keeps
+the tokens in the keyring; `logout` forgets them. The whole login has one deadline
+(`timeout`); each HTTP request has its own too.
 
 `StoredAuth` is what the supervisor hands its HTTP client: a request goes out as it is,
 and only when the server answers 401 (or 403 with a challenge) is the keyring read;
 with tokens there the SDK's flow takes over (an expired access token is refreshed
 first, at the token endpoint kept with it; one the server refuses before it expired is
-refreshed once and the request sent again, as the hosts do). It never starts an
-interactive login: when the stored authorization is refused and cannot be refreshed,
-the connection fails and ``satchel mcp login`` is the way on. Tokens are never written
-to a file or a log.
+refreshed once and the request sent again, as the hosts do). An authorization the kept
+tokens cannot give (more scopes, a refusal past refreshing, another authorization
+server, nothing kept) is run only through the host's ``authorize`` callback
+(`Authorization`), once per challenge; without one the refusal stands and
+``satchel mcp login`` is the way on. Tokens and secrets are never written to a file or
+a log.
 """
 
 from __future__ import annotations

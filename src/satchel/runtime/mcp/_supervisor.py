@@ -5,7 +5,10 @@ trusted plugins'; none when `Options.executable` is False), each with its own
 start-up timeout: a server that fails to start, to connect, to authenticate or to
 finish the handshake is reported and the others go on. A remote server that asks for
 authorization gets the OAuth tokens ``satchel mcp login`` kept in the keyring
-(`satchel.runtime.mcp._oauth.StoredAuth`), refreshed when they expired. A running server's tools,
+(`satchel.runtime.mcp._oauth.StoredAuth`), refreshed when they expired; one it needs
+anew (more scopes, a refusal, another authorization server) goes through the host's
+``authorize`` callback, or fails (``mcp.oauth.insufficient_scope`` for a call). A
+running server's tools,
 prompts and resources are listed once, under Claude Code's names
 (`satchel.mcp._names`), a Vibe plugin's ``toolOverrides`` applied
 (`satchel.runtime.mcp._overrides`). Stopping ends every stdio server's whole process group.
