@@ -646,3 +646,44 @@ def test_mcp_list_says_which_remote_server_has_a_kept_login(world, capsys):
         assert main(["mcp", "logout", "guarded", *_where(world)]) == 0
     capsys.readouterr()
     assert logins() == {"guarded": False, "local": None}
+
+
+def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """`argv` with stdin, stdout and stderr on a pseudo-terminal: its status, and what
+    it wrote there."""
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(argv, stdin=follower, stdout=follower, stderr=follower, env=env,
+                            cwd=cwd, close_fds=True)  # fmt: skip
+    os.close(follower)
+    seen = b""
+    try:
+        while select.select([leader], [], [], DEADLINE)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal's other side closed: the process is done
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+    return proc.wait(timeout=DEADLINE), seen.decode("utf-8", "replace")
+
+
+def test_mcp_check_on_a_terminal_authorizes_in_the_browser(world, tmp_path):
+    browser = tmp_path / "browser"  # what BROWSER names: it follows the URL it is given
+    browser.write_text(
+        f"#!{sys.executable}\nimport sys, urllib.request\n"
+        "urllib.request.urlopen(sys.argv[1], timeout=60).read()\n"
+    )
+    browser.chmod(0o755)
+    env = {**_process_env(world), "BROWSER": str(browser), "NO_COLOR": "1", "COLUMNS": "400"}
+    argv = [sys.executable, "-m", "satchel", "mcp", "check", "--server", "guarded"]
+    code, said = _on_a_terminal([*argv, *_where(world)], env, world["layout"].home.parent)
+    assert code == 0, said
+    assert "Open this URL to authorize satchel for MCP server 'guarded':" in said
+    assert "mcp__guarded__echo" in said
+    assert _kept(world)["tokens"]["access_token"] not in said

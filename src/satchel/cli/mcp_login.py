@@ -151,13 +151,7 @@ async def _login(
     who = server_id(remote.server)
 
     async def show(url: str) -> None:
-        err = out.console(stderr=True)
-        err.print(out.safe(f"Open this URL to authorize satchel for MCP server {who!r}:"))
-        err.print(out.safe(url), soft_wrap=True)
-        if browse and sys.stdin.isatty() and sys.stderr.isatty():
-            import webbrowser
-
-            webbrowser.open(url)
+        show_authorization(who, url, browse=browse)
 
     import os
 
@@ -183,6 +177,23 @@ async def _login(
             _said(NOT_REQUIRED, remote, "did not ask for authorization; nothing was kept")
         ]
     return done, []
+
+
+def interactive() -> bool:
+    """Whether a person is at a terminal to authorize in a browser."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def show_authorization(who: str, url: str, *, browse: bool) -> None:
+    """Print the authorization URL of server `who` on stderr, and open it in a browser
+    when `browse` and a person is at the terminal."""
+    err = out.console(stderr=True)
+    err.print(out.safe(f"Open this URL to authorize satchel for MCP server {who!r}:"))
+    err.print(out.safe(url), soft_wrap=True)
+    if browse and interactive():
+        import webbrowser
+
+        webbrowser.open(url)
 
 
 def _said(code: str, remote: Remote, what: str) -> Diagnostic:

@@ -418,7 +418,8 @@ class StoredAuth(httpx2.Auth):
 
     async def _open(self, url: str, why: str) -> None:
         """Hand the authorization URL to the host's callback (a person's part: the
-        connection's clocks stop meanwhile, `on_person`)."""
+        connection's clocks stop meanwhile, `on_person`); a plain function runs in a
+        worker thread, since opening a browser may block until it is closed."""
         import inspect
         from urllib.parse import parse_qs, urlsplit
 
@@ -428,9 +429,13 @@ class StoredAuth(httpx2.Auth):
         if self.on_person is not None:
             self.on_person(True)
         try:
-            done = self._authorize(asked)
-            if inspect.isawaitable(done):
-                await done
+            authorize = self._authorize
+            if inspect.iscoroutinefunction(authorize):
+                await authorize(asked)
+            else:  # a plain function may block (a browser opened in the foreground)
+                done = await anyio.to_thread.run_sync(authorize, asked)
+                if inspect.isawaitable(done):
+                    await done
         finally:
             if self.on_person is not None:
                 self.on_person(False)
