@@ -18,7 +18,9 @@ Every scenario goes through satchel's own client paths, never the SDK's client a
   the driver's own (a file in its scratch directory), the authorization page fetched
   as a browser would, its redirect followed to satchel's listener; the client the
   context pre-registers is the entry's ``oauth.clientId``. Then the supervisor
-  connects with the tokens kept.
+  connects with the tokens kept, and with an ``authorize`` callback that fetches the
+  page as the login did, when the login succeeded (one the suite made fail is not
+  tried again).
 
 The suite starts every scenario of a run at once; on a small machine that many Python
 processes starting together starve one another, so a driver first takes one of the
@@ -109,10 +111,11 @@ def main(url: str, scenario: str, context: Mapping[str, Any]) -> None:
 async def _connect(env: satchel.Environment, scenario: str, context: Mapping[str, Any]) -> None:
     from satchel.runtime.mcp import McpSupervisor
 
-    if scenario.startswith("auth/"):
-        await _login(env, context)
+    authorize = None
+    if scenario.startswith("auth/") and await _login(env, context):
+        authorize = _authorize  # a login the user finished: later ones go to the browser too
     environ = {"PATH": os.environ.get("PATH", ""), METADATA_URL: DOCUMENT}
-    sup = McpSupervisor(env, elicit=_defaults, environ=environ, authorize=_authorize)
+    sup = McpSupervisor(env, elicit=_defaults, environ=environ, authorize=authorize)
     async with sup:
         (report,) = sup.servers
         codes = [d.code for d in sup.diagnostics]
@@ -174,7 +177,7 @@ async def _authorize(asked: Authorization) -> None:
     await _browse(asked.url)
 
 
-async def _login(env: satchel.Environment, context: Mapping[str, Any]) -> None:
+async def _login(env: satchel.Environment, context: Mapping[str, Any]) -> bool:
     """`satchel mcp login suite`, the authorization page fetched as a browser would;
     the client secret the context pre-registers is the login's (MCP_CLIENT_SECRET)."""
     from satchel.runtime.mcp._oauth import LoginFailed, login
@@ -193,8 +196,9 @@ async def _login(env: satchel.Environment, context: Mapping[str, Any]) -> None:
         )
     except LoginFailed as e:
         _say("login", error=str(e))
-        return
+        return False
     _say("login", authorized=done.authorized, registered=done.registered)
+    return True
 
 
 @contextmanager
