@@ -559,6 +559,7 @@ def test_an_authorization_the_callback_fails_fails_the_start_and_says_why(world)
 
 
 SECRET = "s3cret-of-the-fixed-client"
+DOCUMENT = "https://client.example/satchel/metadata.json"  # a metadata document set
 
 
 @pytest.fixture(scope="module")
@@ -619,6 +620,12 @@ def test_a_pre_registered_clients_secret_is_given_to_login_and_kept_in_the_keyri
     sup, said = _echo(mine)
     assert said == "authorized", sup.diagnostics
     assert _stats(mine)["refresh_token"] == before["refresh_token"] + 1
+    asked: list[Authorization] = []  # and so does a step-up's token request
+    environ = {"PATH": os.environ["PATH"], "MCP_OAUTH_CLIENT_METADATA_URL": DOCUMENT}
+    sup, said = _echo(mine, "publish", authorize=_following(asked), environ=environ)
+    assert said == "published authorized", sup.diagnostics
+    assert [a.why for a in asked] == ["scope"]
+    assert _kept(mine)["client"]["client_secret"] == SECRET
 
 
 def test_the_client_metadata_document_is_an_https_url_with_a_path():

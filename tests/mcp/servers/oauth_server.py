@@ -147,6 +147,7 @@ def build(
             redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
             client_secret=secret,
             token_endpoint_auth_method="client_secret_basic" if secret else "none",
+            scope=WRITE,
         )
     auth = AuthSettings(
         issuer_url=base,

@@ -379,7 +379,7 @@ class StoredAuth(httpx2.Auth):
         entry, store = self._entry, self._store
         async with callback_listener(*_ports(entry, store), serve=False) as callback:
             redirect = callback.redirect_uri(named=entry.callback_port is not None)
-            _choose_client(store, entry, redirect, self._document)
+            _choose_client(store, entry, redirect)  # a kept secret stays
             provider = self._provider or self._new_provider()
             self._provider = provider
             context = provider.context
