@@ -694,3 +694,19 @@ def test_mcp_check_on_a_terminal_authorizes_in_the_browser(world, tmp_path):
     assert "Open this URL to authorize satchel for MCP server 'guarded':" in said
     assert "mcp__guarded__echo" in said
     assert _kept(world)["tokens"]["access_token"] not in said
+
+
+def test_an_authorization_nobody_finishes_ends_at_its_deadline(world, monkeypatch):
+    from satchel.runtime.mcp import _oauth
+
+    monkeypatch.setattr(_oauth, "DEFAULT_LOGIN_TIMEOUT", 1.0)
+    asked: list[Authorization] = []
+    sup, said = _echo(world, authorize=asked.append)  # shown, never followed
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it needs authorization, and satchel keeps "
+        "none for it; a new authorization failed: the authorization did not finish within 1 s",
+    )
+    assert [a.why for a in asked] == ["none"]

@@ -276,7 +276,7 @@ class StoredAuth(httpx2.Auth):
         *,
         authorize: Authorize | None = None,
         environ: Mapping[str, str] | None = None,
-        timeout: float = DEFAULT_LOGIN_TIMEOUT,
+        timeout: float | None = None,
     ) -> None:
         _quiet()
         from satchel.mcp._names import server_id
@@ -288,7 +288,7 @@ class StoredAuth(httpx2.Auth):
         self._who = server_id(server)
         self._url = url
         self._authorize = authorize
-        self._timeout = timeout
+        self._timeout = DEFAULT_LOGIN_TIMEOUT if timeout is None else timeout  # a person's
         self._provider: _Provider | None = None
         self._asked: set[tuple[str, str | None]] = set()
         self.stored: bool | None = None  # None: never asked
@@ -388,8 +388,12 @@ class StoredAuth(httpx2.Auth):
             context.client_metadata.redirect_uris = [AnyUrl(redirect)]
 
             async def opened(url: str) -> None:
-                with anyio.fail_after(self._timeout):
-                    await callback.opened(url, lambda: self._open(url, why))
+                try:
+                    with anyio.fail_after(self._timeout):
+                        await callback.opened(url, lambda: self._open(url, why))
+                except TimeoutError:
+                    late = f"the authorization did not finish within {self._timeout:g} s"
+                    raise LoginFailed(late) from None
 
             context.redirect_handler = opened
             context.callback_handler = callback.result
