@@ -5,20 +5,10 @@ of every host's own config, each with its file."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.cli.support import check_golden
-from tests.support.keyring_file import private_keyring
-
-
-@pytest.fixture(autouse=True)
-def own_keyring(tmp_path: Path) -> Iterator[None]:
-    """The keyring `mcp list` reads for each remote server is a file of the test's own."""
-    with private_keyring(tmp_path / "own-keyring.json"):
-        yield
 
 
 @pytest.fixture

@@ -3,20 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-from tests.support.keyring_file import private_keyring
-
-
-@pytest.fixture(autouse=True)
-def own_keyring(tmp_path: Path) -> Iterator[None]:
-    """Every MCP test's keyring is a file of its own, never the system's (``mcp list``
-    reads it for each remote server)."""
-    with private_keyring(tmp_path / "own-keyring.json"):
-        yield
 
 
 @pytest.fixture(scope="module")
