@@ -18,6 +18,7 @@ from satchel.trust._trust import trust
 from tests.support.checkout import examples_root, examples_written
 from tests.support.golden import UPDATE
 from tests.support.hypothesis_home import use_suite_home
+from tests.support.keyring_file import private_keyring
 
 # Hypothesis keeps no example database and its caches in the system's temp dir, so the
 # suite writes nothing into the checkout; and no deadline: a test asserts no wall-clock time.
@@ -76,6 +77,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 _CACHES = itertools.count()
+_KEYRINGS = itertools.count()
 # What would point a test at the user's own files, settings or credentials: HOME stands
 # in for them all once these are gone (the XDG ones default to folders below HOME).
 MACHINE_VARS = (
@@ -119,6 +121,17 @@ def private_cache(
     user.mkdir(parents=True)
     monkeypatch.setenv("HOME", str(user))
     return path
+
+
+@pytest.fixture(autouse=True)
+def private_keyring_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test's keyring is a file of its own in the temp dir (made when something is
+    first kept), in the test and in every process it starts: what satchel keeps or reads
+    there (OAuth logins, `mcp list`'s login column) never reaches the system's keyring."""
+    folder = tmp_path_factory.getbasetemp() / "keyrings"
+    folder.mkdir(exist_ok=True)
+    with private_keyring(folder / f"{next(_KEYRINGS)}.json"):
+        yield
 
 
 @pytest.fixture

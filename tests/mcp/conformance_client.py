@@ -18,7 +18,9 @@ Every scenario goes through satchel's own client paths, never the SDK's client a
   the driver's own (a file in its scratch directory), the authorization page fetched
   as a browser would, its redirect followed to satchel's listener; the client the
   context pre-registers is the entry's ``oauth.clientId``. Then the supervisor
-  connects with the tokens kept.
+  connects with the tokens kept, and with an ``authorize`` callback that fetches the
+  page as the login did, when the login succeeded (one the suite made fail is not
+  tried again).
 
 The suite starts every scenario of a run at once; on a small machine that many Python
 processes starting together starve one another, so a driver first takes one of the
@@ -47,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 import satchel  # light: its modules load when first used
 
 if TYPE_CHECKING:
-    from satchel.runtime.mcp import ElicitAnswer, Elicitation
+    from satchel.runtime.mcp import Authorization, ElicitAnswer, Elicitation
 
 LABEL = "suite"
 SLOTS = "SATCHEL_CONFORMANCE_SLOTS"
@@ -77,6 +79,10 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]] | None] = {
 EVERYTHING = {"http-standard-headers"}  # its every prompt is got and resource read too
 ECHO = "json_schema_echo"  # json-schema-2020-12-preservation: echo another tool's schema
 AUTH_TIMEOUT = 20.0  # seconds the login may take: within the suite's 30 s
+# satchel's Client ID Metadata Document, as a host sets it (the URL the suite's
+# auth/basic-cimd expects; it is never fetched here).
+METADATA_URL = "MCP_OAUTH_CLIENT_METADATA_URL"
+DOCUMENT = "https://conformance-test.local/client-metadata.json"
 
 
 def main(url: str, scenario: str, context: Mapping[str, Any]) -> None:
@@ -95,6 +101,7 @@ def main(url: str, scenario: str, context: Mapping[str, Any]) -> None:
         if scenario.startswith("auth/"):
             os.environ["PYTHON_KEYRING_BACKEND"] = "tests.support.keyring_file.FileKeyring"
             os.environ["SATCHEL_TEST_KEYRING"] = str(root / "keyring.json")
+            os.environ[METADATA_URL] = DOCUMENT
             if "client_id" in context:
                 entry["oauth"] = {"clientId": context["client_id"]}
         env = satchel.load(layout=layout, mcp_servers={LABEL: entry})
@@ -104,9 +111,11 @@ def main(url: str, scenario: str, context: Mapping[str, Any]) -> None:
 async def _connect(env: satchel.Environment, scenario: str, context: Mapping[str, Any]) -> None:
     from satchel.runtime.mcp import McpSupervisor
 
-    if scenario.startswith("auth/"):
-        await _login(env)
-    sup = McpSupervisor(env, elicit=_defaults, environ={"PATH": os.environ.get("PATH", "")})
+    authorize = None
+    if scenario.startswith("auth/") and await _login(env, context):
+        authorize = _authorize  # a login the user finished: later ones go to the browser too
+    environ = {"PATH": os.environ.get("PATH", ""), METADATA_URL: DOCUMENT}
+    sup = McpSupervisor(env, elicit=_defaults, environ=environ, authorize=authorize)
     async with sup:
         (report,) = sup.servers
         codes = [d.code for d in sup.diagnostics]
@@ -149,31 +158,47 @@ def _defaults(question: Elicitation) -> ElicitAnswer:
     return ElicitAnswer("accept", {k: v["default"] for k, v in fields.items() if "default" in v})
 
 
-async def _login(env: satchel.Environment) -> None:
-    """`satchel mcp login suite`, the authorization page fetched as a browser would."""
+async def _browse(url: str) -> None:
+    """The authorization page fetched as a browser would: the suite's server redirects
+    at once, to satchel's listener on 127.0.0.1."""
     import httpx
 
+    async with httpx.AsyncClient() as web:
+        page = await web.get(url)
+        location = page.headers.get("location")
+        _say("authorize", status=page.status_code)
+        if location:
+            await web.get(location.replace("//localhost:", "//127.0.0.1:"))
+
+
+async def _authorize(asked: Authorization) -> None:
+    """The supervisor's authorize callback: a new authorization, as a browser would."""
+    _say("reauthorize", why=asked.why, scopes=list(asked.scopes))
+    await _browse(asked.url)
+
+
+async def _login(env: satchel.Environment, context: Mapping[str, Any]) -> bool:
+    """`satchel mcp login suite`, the authorization page fetched as a browser would;
+    the client secret the context pre-registers is the login's (MCP_CLIENT_SECRET)."""
     from satchel.runtime.mcp._oauth import LoginFailed, login
     from satchel.runtime.mcp._oauth_target import remote_target
 
     remote = remote_target(env, LABEL, os.environ)
-
-    async def browse(url: str) -> None:
-        async with httpx.AsyncClient() as web:
-            page = await web.get(url)  # the suite's server redirects at once
-            location = page.headers.get("location")
-            _say("authorize", status=page.status_code)
-            if location:  # to satchel's listener on 127.0.0.1
-                await web.get(location.replace("//localhost:", "//127.0.0.1:"))
-
     try:
         done = await login(
-            env.layout, remote.server, remote.url, on_url=browse, timeout=AUTH_TIMEOUT
+            env.layout,
+            remote.server,
+            remote.url,
+            on_url=_browse,
+            timeout=AUTH_TIMEOUT,
+            client_secret=context.get("client_secret"),
+            environ=os.environ,
         )
     except LoginFailed as e:
         _say("login", error=str(e))
-        return
+        return False
     _say("login", authorized=done.authorized, registered=done.registered)
+    return True
 
 
 @contextmanager

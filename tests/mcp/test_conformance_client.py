@@ -13,6 +13,11 @@ SKIPPED and fails nothing there, so each scenario that must pass is read here to
   headers, `$ref` left alone, JSON Schema 2020-12 kept, request state), the older
   ``initialize``, ``tools_call``, ``sse-retry`` and elicitation defaults: every check
   succeeds, at the revision the scenario's server speaks;
+- the authorization scenarios past a first login (`AUTH`): a step-up to more scopes and
+  a move to another authorization server go through the supervisor's ``authorize``
+  callback, the pre-registered client's secret goes to the token endpoint as Basic
+  credentials, and the Client ID Metadata Document the driver sets is the client id;
+  each then calls its tool;
 - ``no-prefetch``: listing reads no file of a skill; ``verify-digest``,
   ``verify-size``, ``verify-frontmatter``: the server's ``SKILL.md`` is not what its
   entry says (other bytes, more bytes, another description with a manifest that
@@ -66,6 +71,24 @@ SKILLS = {
     "sep-2640-client-verify-digest": "sep-2640-host-verify-digest",
     "sep-2640-client-verify-size": "sep-2640-host-size-mismatch-failure",
     "sep-2640-client-verify-frontmatter": "sep-2640-host-frontmatter-comparison",
+}
+# The authorization scenarios that go past a first login, with the checks that say so and
+# what the supervisor's authorize callback was asked (why, scopes); None: nothing.
+AUTH = {
+    "auth/scope-step-up": (
+        {"scope-step-up-initial", "scope-step-up-escalation"},
+        ("scope", ["mcp:basic", "mcp:write"]),
+    ),
+    "auth/authorization-server-migration": (
+        {
+            "sep-2352-reregister-on-as-change",
+            "sep-2352-no-reuse-on-as-change",
+            "sep-2352-no-cross-as-credential-reuse",
+        },
+        ("refused", ["mcp:basic"]),
+    ),
+    "auth/pre-registration": ({"pre-registration-auth"}, None),
+    "auth/basic-cimd": ({"cimd-client-id-used"}, None),
 }
 REFUSED = {
     "sep-2640-client-verify-digest": "SKILL.md has sha256:",
@@ -182,3 +205,16 @@ def test_the_skills_client_scenario_passes(run, scenario):
         "Error (mcp.skills.mismatch): skill 'pdf-processing' (skill://pdf-processing/SKILL.md) "
         f"of server 'suite' is refused: {REFUSED[scenario]}"
     )
+
+
+@pytest.mark.parametrize("scenario", sorted(AUTH))
+def test_the_authorization_scenario_passes(run, scenario):
+    wanted, asked = AUTH[scenario]
+    statuses = {c["id"]: c["status"] for c in run.checks(scenario)}
+    assert {name: statuses.get(name) for name in wanted} == dict.fromkeys(wanted, "SUCCESS")
+    assert [s for s in statuses.values() if s not in ("SUCCESS", "INFO")] == []
+    steps = run.steps(scenario)
+    again = [(s["why"], s["scopes"]) for s in steps if s["step"] == "reauthorize"]
+    assert again == ([] if asked is None else [asked])
+    (called,) = [s for s in steps if s["step"] == "called"]
+    assert (called["error"], called["text"]) == (False, "test")

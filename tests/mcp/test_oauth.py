@@ -22,6 +22,7 @@ import anyio
 import pytest
 
 from satchel.cli import main
+from satchel.runtime.mcp import Authorization
 from satchel.runtime.mcp._oauth_callback import callback_listener
 from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 from satchel.runtime.mcp._supervisor import McpSupervisor
@@ -61,6 +62,7 @@ def _process_env(world: dict[str, Any]) -> dict[str, str]:
         "PYTHON_KEYRING_BACKEND": BACKEND,
         VARIABLE: str(world["ring"]),
         "HOME": str(world["layout"].home),
+        **world.get("env", {}),
     }
 
 
@@ -121,18 +123,37 @@ def _kept(world: dict[str, Any]) -> dict[str, Any]:
     return {} if not mine else json.loads(next(iter(mine.values())))
 
 
-def _echo(world: dict[str, Any]) -> tuple[McpSupervisor, str | None]:
-    """Start the guarded server's connection, call its echo, stop."""
-    sup = supervisor(load(world["layout"]), only=("guarded",))
+def _echo(
+    world: dict[str, Any], tool: str = "echo", **options: Any
+) -> tuple[McpSupervisor, str | None]:
+    """Start the guarded server's connection, call its `tool` (echo), stop."""
+    sup = supervisor(load(world["layout"]), only=("guarded",), **options)
 
     async def run() -> str | None:
         async with sup:
             if sup.servers[0].status != "running":
                 return None
-            return (await sup.call_tool("mcp__guarded__echo", {"text": "authorized"})).text
+            return (await sup.call_tool(f"mcp__guarded__{tool}", {"text": "authorized"})).text
 
     with use_file_keyring(world["ring"]):
         return sup, anyio.run(run)
+
+
+def _following(asked: list[Authorization]) -> Callable[[Authorization], Any]:
+    """An authorize callback that records what it was asked and follows the URL as a
+    browser would (the authorization server approves at once and redirects to
+    satchel's listener)."""
+
+    async def authorize(request: Authorization) -> None:
+        asked.append(request)
+
+        def follow() -> None:
+            with urllib.request.urlopen(request.url, timeout=DEADLINE) as answer:
+                assert b"Authorization complete" in answer.read()
+
+        await anyio.to_thread.run_sync(follow)
+
+    return authorize
 
 
 def _files_hold(root: Path, secret: str) -> list[Path]:
@@ -166,6 +187,7 @@ def test_login_keeps_the_tokens_in_the_keyring_and_the_connection_then_works(wor
         "authorized": True,
         "registered": True,
         "configured_client": False,
+        "protocol": "2026-07-28",  # spoken to as connections speak: 2026-07-28 first
         "diagnostics": [],
     }
     after = _stats(world)
@@ -458,3 +480,233 @@ def test_a_server_that_does_not_ask_for_authorization_keeps_nothing(world, capsy
         )
     ]
     assert not world["ring"].exists()
+
+
+def test_a_call_that_needs_more_scopes_fails_naming_the_login_with_the_scope(world):
+    assert _cli_login(world)[0] == 0
+    assert _kept(world)["tokens"].get("scope") is None  # the server asked for none
+    before = _stats(world)
+    sup, said = _echo(world, "publish")
+    assert said is not None
+    [found] = sup.diagnostics
+    message = (
+        "MCP server 'guarded' refused the call to mcp__guarded__publish: it asks for the "
+        "OAuth scopes 'write', more than the authorization satchel keeps for it"
+    )
+    hint = (
+        'run `satchel mcp login guarded --scope "write"`, or give the supervisor an '
+        "authorize callback"
+    )
+    assert (found.code, found.message) == ("mcp.oauth.insufficient_scope", message)
+    assert found.hint == hint
+    assert said == f"{message}; {hint}"
+    assert _stats(world) == before  # no refresh, no grant: only a login or a callback asks
+    code, _, err = _cli_login(world, "--scope", "write", "--json")
+    assert code == 0, err
+    assert _kept(world)["tokens"]["scope"] == "write"
+    sup, said = _echo(world, "publish")
+    assert said == "published authorized", sup.diagnostics
+
+
+def test_the_authorize_callback_steps_up_the_scopes_of_a_call(world):
+    assert _cli_login(world)[0] == 0
+    first = _kept(world)
+    before = _stats(world)
+    asked: list[Authorization] = []
+    sup, said = _echo(world, "publish", authorize=_following(asked))
+    assert said == "published authorized", sup.diagnostics
+    assert sup.diagnostics == ()
+    [request] = asked
+    assert (request.server, request.scopes, request.why) == ("guarded", ("write",), "scope")
+    query = parse_qs(urlsplit(request.url).query)
+    assert query["client_id"] == [first["client"]["client_id"]]  # the kept registration
+    after = _stats(world)
+    assert after["authorization_code"] == before["authorization_code"] + 1
+    assert after["registrations"] == before["registrations"]
+    kept = _kept(world)
+    assert kept["tokens"]["scope"] == "write"
+    assert kept["tokens"]["access_token"] != first["tokens"]["access_token"]
+    asked.clear()
+    sup, said = _echo(world, "publish", authorize=_following(asked))  # the new token is kept
+    assert (said, asked) == ("published authorized", [])
+
+
+def test_the_authorize_callback_authorizes_a_server_with_nothing_kept(world):
+    asked: list[Authorization] = []
+    sup, said = _echo(world, authorize=_following(asked))
+    assert said == "authorized", sup.diagnostics
+    assert [(a.server, a.why) for a in asked] == [("guarded", "none")]
+    assert _kept(world)["tokens"]["access_token"]
+
+
+def test_an_authorization_the_callback_fails_fails_the_start_and_says_why(world):
+    asked: list[Authorization] = []
+
+    def closed(request: Authorization) -> None:
+        asked.append(request)
+        raise RuntimeError("the page was closed")
+
+    sup, said = _echo(world, authorize=closed)
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it needs authorization, and satchel keeps "
+        "none for it; a new authorization failed: the page was closed",
+    )
+    assert [a.why for a in asked] == ["none"]
+    assert _kept(world) == {}
+
+
+SECRET = "s3cret-of-the-fixed-client"
+DOCUMENT = "https://client.example/satchel/metadata.json"  # a metadata document set
+
+
+@pytest.fixture(scope="module")
+def confidential() -> Iterator[tuple[int, int]]:
+    """As `unregistering`, but ``fixed-client`` is a confidential client: its token
+    requests carry its secret as Basic credentials."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        callback = sock.getsockname()[1]
+    argv = [sys.executable, str(SERVERS / "oauth_server.py"), "--no-registration"]
+    argv += ["--client-port", str(callback), "--client-secret", SECRET]
+    with port_printed(argv) as port:
+        yield port, callback
+
+
+def test_a_pre_registered_clients_secret_is_given_to_login_and_kept_in_the_keyring(
+    world, confidential
+):
+    port, callback = confidential
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    mine = {**world, "url": url, "at": port, "port": port}
+    code, out, _ = _cli_login(mine)  # no secret: the token endpoint refuses the client
+    [found] = json.loads(out)["diagnostics"]
+    assert code == 1
+    assert found["code"] == "mcp.oauth.failed"
+    assert found["message"].startswith(
+        "MCP server 'guarded' could not be logged in to: Token exchange failed (401)"
+    )
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(mine)]
+    done = subprocess.run(  # asked for, with no variable and no terminal to ask on
+        [*argv, "--no-browser", "--client-secret", "--json"], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, env=_process_env(mine), timeout=DEADLINE,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [found] = json.loads(done.stdout)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        "MCP server 'guarded' needs its client secret: set MCP_CLIENT_SECRET, or run on a "
+        "terminal to be asked",
+    )
+    mine["env"] = {"MCP_CLIENT_SECRET": SECRET}
+    code, out, err = _cli_login(mine, "--client-secret", "--json")
+    assert code == 0, err
+    assert json.loads(out)["configured_client"] is True
+    kept = _kept(mine)
+    assert (kept["client"]["client_id"], kept["client"]["client_secret"]) == (
+        "fixed-client",
+        SECRET,
+    )
+    assert SECRET not in out + err
+    for root in (mine["layout"].home, mine["layout"].project):
+        assert _files_hold(root, SECRET) == []
+    _expire_on_the_server(mine)  # the refresh authenticates with the kept secret too
+    before = _stats(mine)
+    sup, said = _echo(mine)
+    assert said == "authorized", sup.diagnostics
+    assert _stats(mine)["refresh_token"] == before["refresh_token"] + 1
+    asked: list[Authorization] = []  # and so does a step-up's token request
+    environ = {"PATH": os.environ["PATH"], "MCP_OAUTH_CLIENT_METADATA_URL": DOCUMENT}
+    sup, said = _echo(mine, "publish", authorize=_following(asked), environ=environ)
+    assert said == "published authorized", sup.diagnostics
+    assert [a.why for a in asked] == ["scope"]
+    assert _kept(mine)["client"]["client_secret"] == SECRET
+
+
+def test_the_client_metadata_document_is_an_https_url_with_a_path():
+    from satchel.runtime.mcp._oauth import metadata_url
+
+    variable = "MCP_OAUTH_CLIENT_METADATA_URL"
+    good = "https://client.example/satchel/metadata.json"
+    assert metadata_url({variable: good}) == good
+    for bad in ("http://client.example/metadata.json", "https://client.example/", ""):
+        assert metadata_url({variable: bad}) is None
+    assert metadata_url({}) is None
+
+
+def test_mcp_list_says_which_remote_server_has_a_kept_login(world, capsys):
+    def logins() -> dict[str, bool | None]:
+        with use_file_keyring(world["ring"]):
+            assert main(["mcp", "list", *_where(world), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        return {s["name"]: s["login"] for s in doc["servers"]}
+
+    assert logins() == {"guarded": False, "local": None}
+    assert _cli_login(world)[0] == 0
+    assert logins() == {"guarded": True, "local": None}
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world)]) == 0
+    capsys.readouterr()
+    assert logins() == {"guarded": False, "local": None}
+
+
+def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """`argv` with stdin, stdout and stderr on a pseudo-terminal: its status, and what
+    it wrote there."""
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(argv, stdin=follower, stdout=follower, stderr=follower, env=env,
+                            cwd=cwd, close_fds=True)  # fmt: skip
+    os.close(follower)
+    seen = b""
+    try:
+        while select.select([leader], [], [], DEADLINE)[0]:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal's other side closed: the process is done
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(leader)
+    return proc.wait(timeout=DEADLINE), seen.decode("utf-8", "replace")
+
+
+def test_mcp_check_on_a_terminal_authorizes_in_the_browser(world, tmp_path):
+    browser = tmp_path / "browser"  # what BROWSER names: it follows the URL it is given
+    browser.write_text(
+        f"#!{sys.executable}\nimport sys, urllib.request\n"
+        "urllib.request.urlopen(sys.argv[1], timeout=60).read()\n"
+    )
+    browser.chmod(0o755)
+    env = {**_process_env(world), "BROWSER": str(browser), "NO_COLOR": "1", "COLUMNS": "400"}
+    argv = [sys.executable, "-m", "satchel", "mcp", "check", "--server", "guarded"]
+    code, said = _on_a_terminal([*argv, *_where(world)], env, world["layout"].home.parent)
+    assert code == 0, said
+    assert "Open this URL to authorize satchel for MCP server 'guarded':" in said
+    assert "mcp__guarded__echo" in said
+    assert _kept(world)["tokens"]["access_token"] not in said
+
+
+def test_an_authorization_nobody_finishes_ends_at_its_deadline(world, monkeypatch):
+    from satchel.runtime.mcp import _oauth
+
+    monkeypatch.setattr(_oauth, "DEFAULT_LOGIN_TIMEOUT", 1.0)
+    asked: list[Authorization] = []
+    sup, said = _echo(world, authorize=asked.append)  # shown, never followed
+    assert said is None
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'guarded' answered HTTP 401: it needs authorization, and satchel keeps "
+        "none for it; a new authorization failed: the authorization did not finish within 1 s",
+    )
+    assert [a.why for a in asked] == ["none"]

@@ -70,3 +70,21 @@ def use_file_keyring(path: Path) -> Iterator[FileKeyring]:
         yield backend
     finally:
         keyring.set_keyring(before)
+
+
+@contextmanager
+def private_keyring(path: Path) -> Iterator[FileKeyring]:
+    """A test's own keyring at `path`, in this process and in every process it starts
+    (`BACKEND`, `VARIABLE`), so that nothing reads or writes the system's."""
+    names = ("PYTHON_KEYRING_BACKEND", VARIABLE)
+    before = {name: os.environ.get(name) for name in names}
+    os.environ.update({"PYTHON_KEYRING_BACKEND": BACKEND, VARIABLE: str(path)})
+    try:
+        with use_file_keyring(path) as backend:
+            yield backend
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

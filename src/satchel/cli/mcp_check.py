@@ -12,6 +12,7 @@ from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
 from satchel.cli._params import expanded, json_option, located
 from satchel.cli._workspace import environment, say_project
+from satchel.cli.mcp_login import interactive, show_authorization
 from satchel.mcp._names import exposed_name
 from satchel.mcp._sdk import INSTALL_HINT, sdk_available
 from satchel.runtime.mcp._catalog import ServerReport
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from satchel.core.diagnostics import Diagnostic
+    from satchel.runtime.mcp._oauth import Authorization
 
 SDK_MISSING = "cli.mcp.sdk-missing"
 WORDS = ("server", "from", "transport", "protocol", "status", "tools", "prompts", "resources")
@@ -67,7 +69,9 @@ def run(
     (under the names a host sees, mcp__<server>__<tool>), prompts (as slash
     commands) and resources are listed, with the protocol revision it speaks
     (2026-07-28, or the 2025-11-25 handshake it falls back to); a server that
-    fails is reported with why and the others go on. Every server process is
+    fails is reported with why and the others go on. On a terminal, a remote server
+    that needs a new OAuth authorization (more scopes, a refused or missing login)
+    gets it in the browser, as satchel mcp login does. Every server process is
     stopped before the command returns. Exit 1 when a server failed. Uses the MCP
     SDK, a dependency of satchel."""
     if not sdk_available():
@@ -76,7 +80,8 @@ def run(
     import anyio
 
     env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
-    supervisor = McpSupervisor(env, timeout=timeout, only=server or None)
+    authorize = _authorize if interactive() else None  # a person to open the page
+    supervisor = McpSupervisor(env, timeout=timeout, only=server or None, authorize=authorize)
     anyio.run(_start_and_stop, supervisor)
     reports = supervisor.servers
     found = (
@@ -93,6 +98,12 @@ def run(
         if not env.trusted:
             out.note(untrusted_note(env, held))
     return PROBLEMS if any(r.status == "failed" for r in reports) else OK
+
+
+def _authorize(request: Authorization) -> None:
+    """A remote server needs a new OAuth authorization: its URL on stderr, and in a
+    browser."""
+    show_authorization(request.server, request.url, browse=True)
 
 
 def _failures(reports: tuple[ServerReport, ...]) -> int:

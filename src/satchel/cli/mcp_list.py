@@ -12,11 +12,12 @@ from satchel.cli._mcp import held_back, origin, target, untrusted_note
 from satchel.cli._params import expanded, json_option, located
 from satchel.cli._plugin import masked_server
 from satchel.cli._workspace import environment, say_project
+from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import ServerReport
 from satchel.runtime.mcp._supervisor import McpSupervisor
 
-WORDS = ("server", "from", "file", "transport", "protocol", "status", "tools")
+WORDS = ("server", "from", "file", "transport", "protocol", "status", "tools", "login")
 NOTE = (
     "Nothing was started: the status is what the configuration says; the protocol "
     "revision each speaks and its tools are found by `satchel mcp check`, which starts "
@@ -45,13 +46,16 @@ def run(
     Without --host the user's servers of every host's own config are listed too
     (Claude Code's ~/.claude.json, Gemini CLI's ~/.gemini/settings.json, Codex's
     ~/.codex/config.toml); with --host, that host's files, as it reads them. Env and
-    header values are never printed.
+    header values are never printed. A remote server's login column says whether the
+    system keyring holds tokens `satchel mcp login` kept for it (yes/no; "-" for a
+    stdio server).
     `satchel mcp check` starts them and lists their tools."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
     reports = McpSupervisor(env).servers
     held = held_back(env)
+    logins = {r.id: _login(env, r.server) for r in reports}
     if as_json:
-        out.print_json(_document(env, reports, held), env.mcp_servers.diagnostics)
+        out.print_json(_document(env, reports, held, logins), env.mcp_servers.diagnostics)
         return OK
     say_project(env.layout, project)
     con = out.console()
@@ -69,6 +73,7 @@ def run(
                 "-",
                 r.status,
                 "-",
+                {None: "-", True: "yes", False: "no"}[logins[r.id]],
                 target(s),
             )
             grid.add_row(*(out.safe(c) for c in row))
@@ -98,8 +103,28 @@ def _where(server: McpServer, home: Path) -> str:
     return origin(server) if file == "-" else f"{origin(server)} ({file})"
 
 
+def _login(env: Environment, server: McpServer) -> bool | None:
+    """Whether the keyring holds `satchel mcp login`'s tokens for a remote server (None
+    for a stdio one); its URL found as a connection finds it."""
+    import os
+
+    from satchel.runtime.mcp._oauth_store import kept_login
+    from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
+
+    if server.transport == "stdio" or server.url is None:
+        return None
+    try:
+        remote = remote_target(env, server_id(server), os.environ, login=False)
+    except TargetRefused:
+        return False
+    return kept_login(env.layout, remote.server, remote.url)
+
+
 def _document(
-    env: Environment, reports: tuple[ServerReport, ...], held: tuple[str, ...]
+    env: Environment,
+    reports: tuple[ServerReport, ...],
+    held: tuple[str, ...],
+    logins: dict[str, bool | None],
 ) -> dict[str, Any]:
     servers = [
         {
@@ -113,6 +138,7 @@ def _document(
             "status": r.status,
             "protocol": None,  # not known until the server runs
             "tools": None,
+            "login": logins[r.id],
             "runs": target(r.server),
             "entry": masked_server(r.server.to_json()),
         }

@@ -33,6 +33,7 @@ FAILED = "mcp.oauth.failed"
 NOT_REQUIRED = "mcp.oauth.not_required"
 STORE = "mcp.oauth.store"
 DEFAULT_TIMEOUT = 300.0
+SECRET_VARIABLE = "MCP_CLIENT_SECRET"  # as Claude Code reads it
 
 PARAMS = (
     click.Argument(["name"]),
@@ -48,6 +49,18 @@ PARAMS = (
         ["--no-browser", "no_browser"],
         is_flag=True,
         help="Only print the authorization URL; open no browser.",
+    ),
+    click.Option(
+        ["--scope", "scopes"],
+        multiple=True,
+        help="OAuth scopes to ask for besides those the server asks for (repeatable; "
+        "space-separated values allowed).",
+    ),
+    click.Option(
+        ["--client-secret", "client_secret"],
+        is_flag=True,
+        help=f"The entry's oauth.clientId has a secret: read it from {SECRET_VARIABLE}, "
+        "else ask for it on the terminal. It is kept in the system keyring.",
     ),
     json_option(),
 )
@@ -65,17 +78,22 @@ def run(
     plugin_dirs: tuple[Path, ...],
     timeout: float,
     no_browser: bool,
+    scopes: tuple[str, ...],
+    client_secret: bool,
     as_json: bool,
 ) -> int:
     """Authorize satchel for the remote MCP server NAME with OAuth.
 
     The server's authorization server is found from its metadata; satchel registers
     itself there when the server offers dynamic registration (else the entry's
-    oauth.clientId is used), prints the authorization URL on stderr (and opens it in a
-    browser on a terminal, unless --no-browser) and waits on 127.0.0.1 for the
-    redirect (the entry's oauth.callbackPort, else a free port). The tokens go to the
-    system keyring, never to a file; connections refresh them when they expire. NAME is
-    a server's name, a plugin's as plugin:PLUGIN:SERVER. Exit 1 when the login failed."""
+    oauth.clientId is used, with its secret given by --client-secret; or satchel's
+    Client ID Metadata Document, when MCP_OAUTH_CLIENT_METADATA_URL names one and the
+    server accepts such documents), prints the authorization URL on stderr (and opens
+    it in a browser on a terminal, unless --no-browser) and waits on 127.0.0.1 for the
+    redirect (the entry's oauth.callbackPort, else a free port). The scopes asked are
+    the server's, those kept tokens hold, and --scope's. The tokens go to the system
+    keyring, never to a file; connections refresh them when they expire. NAME is a
+    server's name, a plugin's as plugin:PLUGIN:SERVER. Exit 1 when the login failed."""
     if not sdk_available():
         message = "logging in to an MCP server needs the mcp SDK, which is not installed; "
         message += INSTALL_HINT
@@ -89,12 +107,43 @@ def run(
         remote = remote_target(env, name, os.environ)
     except TargetRefused as refused:  # refused, whatever the diagnostic's severity
         return _report(None, None, [refused.diagnostic], as_json=as_json, failed=True)
-    result, found = anyio.run(_login, env, remote, timeout, not no_browser)
+    secret = None
+    if client_secret:
+        secret, problem = _secret(remote)
+        if problem is not None:
+            return _report(remote, None, [problem], as_json=as_json)
+    asked = " ".join(" ".join(scopes).split()) or None
+    result, found = anyio.run(_login, env, remote, timeout, not no_browser, asked, secret)
     return _report(remote, result, found, as_json=as_json)
 
 
+def _secret(remote: Remote) -> tuple[str | None, Diagnostic | None]:
+    """The client secret --client-secret gives: MCP_CLIENT_SECRET, else asked for on a
+    terminal (never echoed)."""
+    import os
+
+    from satchel.runtime.mcp._oauth import oauth_entry
+
+    if oauth_entry(remote.server).client_id is None:
+        why = "has no oauth.clientId in its entry, which a client secret goes with"
+        return None, _said(FAILED, remote, why)
+    found = os.environ.get(SECRET_VARIABLE)
+    if found:
+        return found, None
+    if not sys.stdin.isatty():
+        why = f"needs its client secret: set {SECRET_VARIABLE}, or run on a terminal to be asked"
+        return None, _said(FAILED, remote, why)
+    typed: str = click.prompt("Client secret", hide_input=True, err=True)
+    return typed, None
+
+
 async def _login(
-    env: Environment, remote: Remote, timeout: float, browse: bool
+    env: Environment,
+    remote: Remote,
+    timeout: float,
+    browse: bool,
+    scopes: str | None,
+    secret: str | None,
 ) -> tuple[LoginResult | None, list[Diagnostic]]:
     from satchel.runtime.mcp._oauth import LoginFailed, login
     from satchel.runtime.mcp._oauth_store import StoreFailed
@@ -102,13 +151,9 @@ async def _login(
     who = server_id(remote.server)
 
     async def show(url: str) -> None:
-        err = out.console(stderr=True)
-        err.print(out.safe(f"Open this URL to authorize satchel for MCP server {who!r}:"))
-        err.print(out.safe(url), soft_wrap=True)
-        if browse and sys.stdin.isatty() and sys.stderr.isatty():
-            import webbrowser
+        show_authorization(who, url, browse=browse)
 
-            webbrowser.open(url)
+    import os
 
     try:
         done = await login(
@@ -118,6 +163,9 @@ async def _login(
             on_url=show,
             headers=remote.server.headers,
             timeout=timeout,
+            scopes=scopes,
+            client_secret=secret,
+            environ=os.environ,
         )
     except LoginFailed as e:
         return None, [_said(FAILED, remote, f"could not be logged in to: {e}")]
@@ -129,6 +177,23 @@ async def _login(
             _said(NOT_REQUIRED, remote, "did not ask for authorization; nothing was kept")
         ]
     return done, []
+
+
+def interactive() -> bool:
+    """Whether a person is at a terminal to authorize in a browser."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def show_authorization(who: str, url: str, *, browse: bool) -> None:
+    """Print the authorization URL of server `who` on stderr, and open it in a browser
+    when `browse` and a person is at the terminal."""
+    err = out.console(stderr=True)
+    err.print(out.safe(f"Open this URL to authorize satchel for MCP server {who!r}:"))
+    err.print(out.safe(url), soft_wrap=True)
+    if browse and interactive():
+        import webbrowser
+
+        webbrowser.open(url)
 
 
 def _said(code: str, remote: Remote, what: str) -> Diagnostic:
@@ -154,6 +219,7 @@ def _report(
             "authorized": bool(result is not None and result.authorized),
             "registered": bool(result is not None and result.registered),
             "configured_client": bool(result is not None and result.configured_client),
+            "protocol": None if result is None else result.protocol,
         }
         out.print_json(document, found)
         return PROBLEMS if failed else OK

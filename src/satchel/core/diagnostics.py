@@ -596,6 +596,10 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.oauth.failed": Entry(
             "error", "satchel mcp login could not authorize satchel for a remote MCP server"
         ),
+        "mcp.oauth.insufficient_scope": Entry(
+            "error",
+            "a remote MCP server refused a call for OAuth scopes the kept authorization lacks",
+        ),
         "mcp.oauth.not_remote": Entry(
             "error", "satchel mcp login / logout named a server that has no URL to log in to"
         ),

@@ -4,7 +4,9 @@
 server that dropped it does); ``--only 2025-11-25`` refuses ``server/discover`` and any
 request in the 2026-07-28 envelope. Run with ``--only`` it serves stdio; with ``--http``
 it serves both on 127.0.0.1 (printing ``port=N``): the 2026-07-28 one at
-``/modern/mcp``, the 2025-11-25 one at ``/legacy/mcp``.
+``/modern/mcp``, the 2025-11-25 one at ``/legacy/mcp``, and that one again at
+``/status-<N>/mcp``, where a ``server/discover`` is answered with the bare HTTP status N
+(as a server of 2025-11-25 that knows nothing of it may answer: 400, 404, 405...).
 
 Its tools ask the user (form and URL elicitation), log, report progress, wait to be
 cancelled, and add a tool (the tool list changes: a notification at 2025-11-25, a
@@ -129,6 +131,12 @@ def _http() -> None:
             await send({"type": "lifespan.shutdown.complete"})
             return
         path = scope.get("path", "")
+        if path.startswith("/status-"):
+            status, _, rest = path.removeprefix("/status-").partition("/")
+            await _refusing_discover(
+                int(status), apps["/legacy"], {**scope, "path": "/" + rest}, receive, send
+            )
+            return
         for prefix, app in apps.items():
             if path.startswith(prefix + "/"):
                 await app({**scope, "path": path.removeprefix(prefix)}, receive, send)
@@ -137,6 +145,29 @@ def _http() -> None:
         await send({"type": "http.response.body", "body": b""})
 
     serve_http(served)
+
+
+async def _refusing_discover(status: int, app: Any, scope: Any, receive: Any, send: Any) -> None:
+    """`app`, but a POST of ``server/discover`` is answered with the bare `status`."""
+    if scope["method"] != "POST":
+        await app(scope, receive, send)
+        return
+    messages, body = [], b""
+    while True:
+        message = await receive()
+        messages.append(message)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    if b'"server/discover"' in body:
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
+
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    await app(scope, replay, send)
 
 
 def main() -> None:

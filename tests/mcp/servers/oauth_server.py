@@ -5,9 +5,15 @@ server it trusts, both served by one uvicorn process on 127.0.0.1 (printed as
 The MCP server is at ``/mcp``; its protected-resource metadata (RFC 9728) names the
 authorization server at the origin, which publishes its metadata (RFC 8414), registers
 clients dynamically (RFC 7591; ``--no-registration`` turns that off, leaving only the
-client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``),
+client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``,
+a confidential one with ``--client-secret``, authenticated with Basic credentials),
 and approves every authorization request at once (its ``/authorize`` redirects to the
 client's redirect URI with a code: no person in the loop). Access tokens live an hour.
+
+The tool ``publish`` wants the scope ``write`` besides: a call with a token that lacks
+it is answered 403 ``insufficient_scope`` with ``scope="write"`` (a step-up), as an
+MCP server guarding one operation does; every client is registered with ``write``
+allowed, and a token holds the scopes its authorization asked for.
 
 For the tests, two routes outside OAuth: ``POST /test/expire`` makes every access token
 issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every refresh
@@ -18,9 +24,11 @@ registrations and the grants of each kind, and the access tokens that are valid.
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import socket
 import time
+from typing import Any
 
 from mcp.server.auth.provider import (
     AccessToken,
@@ -37,6 +45,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 LIFETIME = 3600  # seconds an access token is valid
+WRITE = "write"  # the scope ``publish`` wants
 
 
 class Approving:
@@ -127,20 +136,26 @@ class Approving:
         )
 
 
-def build(port: int, *, registration: bool, client_port: int | None) -> MCPServer:
+def build(
+    port: int, *, registration: bool, client_port: int | None, secret: str | None = None
+) -> tuple[MCPServer, Approving]:
     base = f"http://127.0.0.1:{port}"
     provider = Approving()
     if client_port is not None:
         provider.clients["fixed-client"] = OAuthClientInformationFull(
             client_id="fixed-client",
             redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
-            token_endpoint_auth_method="none",
+            client_secret=secret,
+            token_endpoint_auth_method="client_secret_basic" if secret else "none",
+            scope=WRITE,
         )
     auth = AuthSettings(
         issuer_url=base,
         resource_server_url=f"{base}/mcp",
         validate_token_resource=False,
-        client_registration_options=ClientRegistrationOptions(enabled=registration),
+        client_registration_options=ClientRegistrationOptions(
+            enabled=registration, default_scopes=[WRITE]
+        ),
     )
     app = MCPServer(
         "guarded", instructions="An OAuth fixture.", auth=auth, auth_server_provider=provider
@@ -150,6 +165,11 @@ def build(port: int, *, registration: bool, client_port: int | None) -> MCPServe
     def echo(text: str) -> str:
         """Echo the text back."""
         return text
+
+    @app.tool()
+    def publish(text: str) -> str:
+        """Publish the text (a call that needs the scope ``write``)."""
+        return f"published {text}"
 
     @app.custom_route("/test/expire", methods=["POST"])
     async def expire(request: Request) -> JSONResponse:
@@ -164,7 +184,59 @@ def build(port: int, *, registration: bool, client_port: int | None) -> MCPServe
         valid = [t for t in provider.access.values() if t.expires_at]
         return JSONResponse({**provider.counts, "valid": len(valid)})
 
-    return app
+    return app, provider
+
+
+class StepUp:
+    """ASGI middleware: a ``tools/call`` of ``publish`` whose bearer token lacks the
+    scope ``write`` is answered 403 ``insufficient_scope`` before the server sees it."""
+
+    def __init__(self, app: Any, provider: Approving, base: str) -> None:
+        self.app, self.provider, self.base = app, provider, base
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
+            await self.app(scope, receive, send)
+            return
+        messages, body = [], b""
+        while True:
+            message = await receive()
+            messages.append(message)
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if self._lacks(scope, body):
+            challenge = (
+                f'Bearer error="insufficient_scope", scope="{WRITE}", '
+                f'resource_metadata="{self.base}/.well-known/oauth-protected-resource/mcp"'
+            )
+            answer = JSONResponse(
+                {"error": "insufficient_scope"},
+                status_code=403,
+                headers={"WWW-Authenticate": challenge},
+            )
+            await answer(scope, receive, send)
+            return
+
+        async def replay() -> Any:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    def _lacks(self, scope: Any, body: bytes) -> bool:
+        try:
+            request = json.loads(body)
+        except ValueError:
+            return False
+        params = request.get("params") if isinstance(request, dict) else None
+        if request.get("method") != "tools/call" or not isinstance(params, dict):
+            return False
+        if params.get("name") != "publish":
+            return False
+        headers = dict(scope["headers"])
+        bearer = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+        token = self.provider.access.get(bearer)
+        return token is not None and WRITE not in token.scopes
 
 
 def main() -> None:
@@ -174,14 +246,21 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-registration", action="store_true")
     parser.add_argument("--client-port", type=int)
+    parser.add_argument("--client-secret")
     args = parser.parse_args()
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = sock.getsockname()[1]
-    app = build(port, registration=not args.no_registration, client_port=args.client_port)
+    app, provider = build(
+        port,
+        registration=not args.no_registration,
+        client_port=args.client_port,
+        secret=args.client_secret,
+    )
     print(f"port={port}", flush=True)
-    config = uvicorn.Config(app.streamable_http_app(), log_level="warning", lifespan="on")
+    guarded = StepUp(app.streamable_http_app(), provider, f"http://127.0.0.1:{port}")
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     anyio.run(uvicorn.Server(config).serve, [sock])
 
 

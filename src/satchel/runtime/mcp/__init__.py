@@ -16,6 +16,7 @@ if _typing.TYPE_CHECKING:
     )
     from satchel.runtime.mcp._deferral import ToolSearch
     from satchel.runtime.mcp._events import ElicitAnswer, Elicitation, McpEvent
+    from satchel.runtime.mcp._oauth import Authorization
     from satchel.runtime.mcp._supervisor import McpSupervisor
 else:
     from satchel.core import _lazy
@@ -33,6 +34,7 @@ else:
             ),
             "satchel.runtime.mcp._deferral": ("ToolSearch",),
             "satchel.runtime.mcp._events": ("ElicitAnswer", "Elicitation", "McpEvent"),
+            "satchel.runtime.mcp._oauth": ("Authorization",),
             "satchel.core.errors": ("McpUnavailable",),
             "satchel.mcp._sdk": ("sdk_available",),
             "satchel.runtime.mcp._supervisor": ("McpSupervisor",),
@@ -40,6 +42,7 @@ else:
     )
 
 __all__ = [
+    "Authorization",
     "BlockingSupervisor",
     "ElicitAnswer",
     "Elicitation",

@@ -3,18 +3,20 @@ follows the authorization server's redirect) lands on ``/callback`` of a port of
 127.0.0.1, which hands the authorization code to the flow.
 
 `callback_listener(*ports)` listens on 127.0.0.1 (on the first of `ports` that is free;
-0: any) while its context is open. Each connection's request head is read within `HEAD_TIMEOUT`
-seconds and up to `MAX_HEAD` bytes; a ``GET /callback`` with a ``code`` (or an
-``error``) and the ``state`` of the authorization URL the flow opened
-(`Callback.expect`) is the answer, anything else is a 404 and the listener waits on.
-`Callback.result` waits for the answer.
+0: any) while its context is open; with ``serve=False`` (a connection's authorization,
+whose flow runs inside an HTTP request's auth) the port is bound at once but answered
+only within `Callback.opened`, so that no task outlives one await of the flow.
+Each connection's request head is read within `HEAD_TIMEOUT` seconds and up to
+`MAX_HEAD` bytes; a ``GET /callback`` with a ``code`` (or an ``error``) and the
+``state`` of the authorization URL the flow opened (`Callback.expect`) is the answer,
+anything else is a 404 and the listener waits on. `Callback.result` waits for it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
@@ -48,6 +50,8 @@ class Callback:
     params: dict[str, str] = field(default_factory=dict)
     arrived: anyio.Event = field(default_factory=anyio.Event)
     state: str | None = None
+    taken: bool = False
+    listener: Any = None  # bound but not yet served (``serve=False``)
 
     def expect(self, authorization_url: str) -> None:
         """Take only a redirect with the ``state`` of `authorization_url`, the URL the
@@ -82,24 +86,42 @@ class Callback:
             code=found.get("code", ""), state=found.get("state"), iss=found.get("iss")
         )
 
+    async def opened(self, url: str, show: Callable[[], Awaitable[object]]) -> None:
+        """Expect the redirect of `url` and answer on the port (served on demand) while
+        `show` shows it to the user and until the redirect arrived."""
+        self.expect(url)
+        if self.listener is None:
+            await show()
+            return
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self.listener.serve, self._handle)
+            await show()
+            await self.arrived.wait()
+            tg.cancel_scope.cancel()
+
+    async def _handle(self, stream: SocketStream) -> None:
+        async with stream:
+            with anyio.move_on_after(HEAD_TIMEOUT):
+                await _answer(stream, self)
+
 
 @contextlib.asynccontextmanager
-async def callback_listener(*ports: int) -> AsyncIterator[Callback]:
+async def callback_listener(*ports: int, serve: bool = True) -> AsyncIterator[Callback]:
     """Listen on 127.0.0.1 for the redirect while the context is open, on the first of
-    `ports` that is free (0: any; none given: any). `OSError` when none is."""
+    `ports` that is free (0: any; none given: any). `OSError` when none is. Not
+    `serve`: answered only while `Callback.result` waits."""
     listener = await _listen(ports or (0,))
     from anyio.abc import SocketAttribute
 
     bound = listener.extra(SocketAttribute.local_port)
     callback = Callback(bound)
+    if not serve:
+        callback.listener = listener
+        async with listener:
+            yield callback
+        return
     async with listener, anyio.create_task_group() as tg:
-
-        async def handle(stream: SocketStream) -> None:
-            async with stream:
-                with anyio.move_on_after(HEAD_TIMEOUT):
-                    await _answer(stream, callback)
-
-        tg.start_soon(listener.serve, handle)
+        tg.start_soon(listener.serve, callback._handle)
         try:
             yield callback
         finally:
@@ -124,10 +146,15 @@ async def _answer(stream: SocketStream, callback: Callback) -> None:
     if not answer or not callback.expects(params):
         await _send(stream, 404, _MISSING)
         return
-    if not callback.arrived.is_set():
-        callback.params = params
-        callback.arrived.set()
-    await _send(stream, 200, _REFUSED if "error" in params else _DONE)
+    if callback.taken:
+        await _send(stream, 200, _REFUSED if "error" in params else _DONE)
+        return
+    callback.taken = True
+    callback.params = params
+    try:
+        await _send(stream, 200, _REFUSED if "error" in params else _DONE)
+    finally:
+        callback.arrived.set()  # after the page was sent: a listener served on demand stops now
 
 
 async def _head(stream: SocketStream) -> bytes:

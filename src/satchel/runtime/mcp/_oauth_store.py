@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from satchel.core.layout import Layout
     from satchel.mcp._spec import McpServer
 
-__all__ = ["KeyringStore", "StoreFailed", "entry_name", "service"]
+__all__ = ["KeyringStore", "StoreFailed", "entry_name", "kept_login", "service"]
 
 
 class StoreFailed(Exception):
@@ -48,6 +48,18 @@ def entry_name(server: McpServer, url: str) -> str:
     """The keyring user of `server` connecting to `url`."""
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
     return f"{server_id(server)} {digest}"
+
+
+def kept_login(layout: Layout, server: McpServer, url: str) -> bool:
+    """Whether the keyring holds tokens for `server` at `url` (``satchel mcp login``'s),
+    read without the SDK (``mcp list``: nothing is started)."""
+    text = _get(service(layout), entry_name(server, url))
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return False
+    tokens = data.get("tokens") if isinstance(data, dict) else None
+    return isinstance(tokens, dict) and bool(tokens.get("access_token"))
 
 
 class KeyringStore:

@@ -5,7 +5,10 @@ trusted plugins'; none when `Options.executable` is False), each with its own
 start-up timeout: a server that fails to start, to connect, to authenticate or to
 finish the handshake is reported and the others go on. A remote server that asks for
 authorization gets the OAuth tokens ``satchel mcp login`` kept in the keyring
-(`satchel.runtime.mcp._oauth.StoredAuth`), refreshed when they expired. A running server's tools,
+(`satchel.runtime.mcp._oauth.StoredAuth`), refreshed when they expired; one it needs
+anew (more scopes, a refusal, another authorization server) goes through the host's
+``authorize`` callback, or fails (``mcp.oauth.insufficient_scope`` for a call). A
+running server's tools,
 prompts and resources are listed once, under Claude Code's names
 (`satchel.mcp._names`), a Vibe plugin's ``toolOverrides`` applied
 (`satchel.runtime.mcp._overrides`). Stopping ends every stdio server's whole process group.
@@ -48,7 +51,7 @@ import contextlib
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -89,7 +92,7 @@ if TYPE_CHECKING:
 
     from satchel.assembly._environment import Environment
     from satchel.mcp._transports import Wire
-    from satchel.runtime.mcp._oauth import StoredAuth
+    from satchel.runtime.mcp._oauth import Authorize, StoredAuth
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "DEFAULT_TIMEOUT", "McpSupervisor"]
 
@@ -97,6 +100,7 @@ DEFAULT_TIMEOUT = 30.0  # seconds for one server to start and finish the handsha
 DEFAULT_CALL_TIMEOUT = 600.0  # seconds for one tool call
 DEFAULT_GRACE = 1.0  # seconds between closing stdin, SIGTERM and SIGKILL at stop
 DECLINED = "mcp.elicitation.declined"
+SCOPE = "mcp.oauth.insufficient_scope"
 AUTH_HINT = (
     "run `satchel mcp login {name}`, or put the credentials in the headers of the server's "
     "entry (literal values)"
@@ -122,6 +126,7 @@ class _Link:
     listener: Listener | None = None
     changes: MemoryObjectSendStream[None] | None = None  # a new list of tools is due
     auth: StoredAuth | None = None  # a remote server's: the OAuth kept by `mcp login`
+    start: anyio.CancelScope | None = None  # the start's deadline, while it runs
 
 
 class McpSupervisor:
@@ -136,7 +141,10 @@ class McpSupervisor:
     server by ``plugin:<plugin>:<server>``, or by its bare name: every plugin's of
     that name); `elicit`: answers the servers' questions to the user (`Elicitation`
     in, `ElicitAnswer` out; none: each is declined); `on_event`: gets each `McpEvent`
-    (log messages, progress, cancellations, changed tools)."""
+    (log messages, progress, cancellations, changed tools); `authorize`: opens an
+    OAuth authorization URL for the user when a remote server needs an authorization
+    the kept tokens cannot give (`Authorization` in; none: the request fails and
+    ``satchel mcp login`` is the way on)."""
 
     def __init__(
         self,
@@ -149,6 +157,7 @@ class McpSupervisor:
         only: tuple[str, ...] | None = None,
         elicit: Elicit | None = None,
         on_event: OnEvent | None = None,
+        authorize: Authorize | None = None,
     ) -> None:
         if timeout <= 0 or call_timeout <= 0 or grace < 0:
             raise ValueError("timeout and call_timeout must be > 0, grace >= 0")
@@ -156,6 +165,7 @@ class McpSupervisor:
         self._grace = grace
         self._environ = os.environ if environ is None else environ
         self._elicit, self._on_event = elicit, on_event
+        self._authorize = authorize
         self._links = [
             _link(environment, s, timeout, call_timeout)
             for s in environment.mcp_servers.servers
@@ -322,6 +332,7 @@ class McpSupervisor:
         assert link.ready is not None and link.stopping is not None
         wire = Wire()
         scope = anyio.CancelScope(deadline=anyio.current_time() + link.timeout)
+        link.start = scope
         listener = self._listener(link)
         changes, changed = anyio.create_memory_object_stream[None](1)
         link.listener, link.changes = listener, changes
@@ -336,7 +347,7 @@ class McpSupervisor:
             with scope, changes, changed:
                 async with connection:
                     await _handshake(link, connection)
-                    scope.deadline = math.inf
+                    scope.deadline, link.start = math.inf, None
                     link.ready.set()
                     await self._hold(link, connection, changed)
             if scope.cancelled_caught and link.session is None:
@@ -413,7 +424,8 @@ class McpSupervisor:
         if server.transport != "stdio":
             assert server.url is not None
             url = self._url(server)
-            link.auth = _stored_auth(self._env, server, url)
+            link.auth = _stored_auth(self._env, server, url, self._authorize, self._environ)
+            link.auth.on_person = _pausing(link)
             async with remote_streams(
                 server.transport, url, server.headers, wire, timeout=link.timeout, auth=link.auth
             ) as streams:
@@ -558,22 +570,54 @@ def _link(env: Environment, server: McpServer, timeout: float, call_timeout: flo
     )
 
 
-def _stored_auth(env: Environment, server: McpServer, url: str) -> StoredAuth:
+def _stored_auth(
+    env: Environment,
+    server: McpServer,
+    url: str,
+    authorize: Authorize | None,
+    environ: Mapping[str, str],
+) -> StoredAuth:
     from satchel.runtime.mcp._oauth import StoredAuth
 
-    return StoredAuth(env.layout, server, url)
+    return StoredAuth(env.layout, server, url, authorize=authorize, environ=environ)
+
+
+def _pausing(link: _Link) -> Callable[[bool], None]:
+    """Stop the start's deadline while a person authorizes (and give it back after)."""
+    import anyio
+
+    left: list[float] = []
+
+    def pause(on: bool) -> None:
+        scope = link.start
+        if scope is None:
+            return
+        if on:
+            left.append(scope.deadline - anyio.current_time())
+            scope.deadline = math.inf
+        elif left:
+            scope.deadline = anyio.current_time() + left.pop()
+
+    return pause
 
 
 def _authorization(wire: Wire, auth: StoredAuth | None) -> str | None:
     """Why the server refused satchel, when it asked for authorization; else None."""
-    if wire.status is None or (auth is not None and auth.stored and not auth.refused):
+    if wire.status is None or auth is None:
+        return None if wire.status is None else _NONE_KEPT.format(status=wire.status)
+    if auth.stored and not auth.refused and auth.failure is None:
         return None
-    if auth is not None and auth.refused:
-        return (
-            f"answered HTTP {wire.status}: it refused the authorization satchel keeps for it "
-            "(satchel mcp login), which could not be refreshed"
-        )
-    return f"answered HTTP {wire.status}: it needs authorization, and satchel keeps none for it"
+    said = _NONE_KEPT if not auth.refused else _REFUSED
+    if auth.failure is not None:
+        said += "; a new authorization failed: {failure}"
+    return said.format(status=wire.status, failure=auth.failure)
+
+
+_NONE_KEPT = "answered HTTP {status}: it needs authorization, and satchel keeps none for it"
+_REFUSED = (
+    "answered HTTP {status}: it refused the authorization satchel keeps for it "
+    "(satchel mcp login), which could not be refreshed"
+)
 
 
 def _seconds(value: object, default: float) -> float:
@@ -707,6 +751,8 @@ def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
     recorded on the server's report (``mcp.message.too_deep``)."""
     from satchel.mcp._transports import MAX_MESSAGE_DEPTH, TOO_DEEP
 
+    if link.auth is not None and link.auth.scopes_needed is not None:
+        return _more_scopes(link, tool, link.auth)
     if getattr(getattr(_leaf(e), "error", None), "data", None) != TOO_DEEP:
         return error_result(tool.name, f"the call to {tool.name} failed: {_words(e, link.server)}")
     what = (
@@ -716,6 +762,24 @@ def _call_failed(link: _Link, tool: McpTool, e: BaseException) -> ToolResult:
     found = diagnostic(TOO_DEEP, _said(link.server, what), link.server.path)
     link.report = replace(link.report, diagnostics=(*link.report.diagnostics, found))
     return error_result(tool.name, found.message)
+
+
+def _more_scopes(link: _Link, tool: McpTool, auth: StoredAuth) -> ToolResult:
+    """The error result of a call the server refused for want of scopes the kept
+    authorization lacks (a step-up no ``authorize`` callback ran, or one that failed),
+    also recorded on the server's report (``mcp.oauth.insufficient_scope``)."""
+    scopes, auth.scopes_needed = auth.scopes_needed or "", None
+    what = (
+        f"refused the call to {tool.name}: it asks for the OAuth scopes {scopes!r}, more "
+        "than the authorization satchel keeps for it"
+    )
+    if auth.failure is not None:
+        what += f" (a new authorization failed: {auth.failure})"
+    hint = f'run `satchel mcp login {server_id(link.server)} --scope "{scopes}"`'
+    hint += ", or give the supervisor an authorize callback"
+    found = diagnostic(SCOPE, _said(link.server, what), link.server.path, hint=hint)
+    link.report = replace(link.report, diagnostics=(*link.report.diagnostics, found))
+    return error_result(tool.name, f"{found.message}; {hint}")
 
 
 def _dumped(models: Iterable[BaseModel]) -> list[dict[str, Any]]:
