@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
 from satchel.cli._mcp import held_back, origin, report_json, scrubbed, untrusted_note
-from satchel.cli._params import expanded, json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._params import json_option, located
+from satchel.cli._workspace import loaded, say_project
 from satchel.cli.mcp_login import interactive, show_authorization
 from satchel.mcp._names import exposed_name
 from satchel.mcp._sdk import INSTALL_HINT, sdk_available
@@ -28,7 +28,7 @@ SDK_MISSING = "cli.mcp.sdk-missing"
 WORDS = ("server", "from", "transport", "protocol", "status", "tools", "prompts", "resources")
 
 PARAMS = (
-    *expanded([located()]),
+    located(),
     click.Option(
         ["--server"],
         multiple=True,
@@ -51,13 +51,7 @@ PARAMS = (
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     server: tuple[str, ...],
     timeout: float,
     as_json: bool,
@@ -79,7 +73,7 @@ def run(
         return out.fail(SDK_MISSING, message, as_json=as_json)
     import anyio
 
-    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
+    env = loaded(here, read_held=True)
     authorize = _authorize if interactive() else None  # a person to open the page
     supervisor = McpSupervisor(env, timeout=timeout, only=server or None, authorize=authorize)
     anyio.run(_start_and_stop, supervisor)
@@ -93,7 +87,7 @@ def run(
         document = {"project": str(env.layout.project), "trusted": env.trusted}
         out.print_json({**document, "held_back": list(held), **_document(reports, found)})
     else:
-        say_project(env.layout, project)
+        say_project(env.layout, here.project)
         _print(out.console(), reports, found, named=bool(server), trusted=env.trusted)
         if not env.trusted:
             out.note(untrusted_note(env, held))

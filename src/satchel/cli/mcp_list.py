@@ -7,11 +7,12 @@ from typing import Any
 
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK
 from satchel.cli._mcp import held_back, origin, target, untrusted_note
-from satchel.cli._params import expanded, json_option, located
+from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_server
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._workspace import loaded, say_project
 from satchel.mcp._names import server_id
 from satchel.mcp._spec import McpServer
 from satchel.runtime.mcp._catalog import ServerReport
@@ -24,18 +25,12 @@ NOTE = (
     "the servers."
 )
 
-PARAMS = (*expanded([located()]), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """List the MCP servers configured for the project, without starting any.
@@ -50,14 +45,14 @@ def run(
     system keyring holds tokens `satchel mcp login` kept for it (yes/no; "-" for a
     stdio server).
     `satchel mcp check` starts them and lists their tools."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host, read_held=True)
+    env = loaded(here, read_held=True)
     reports = McpSupervisor(env).servers
     held = held_back(env)
     logins = {r.id: _login(env, r.server) for r in reports}
     if as_json:
         out.print_json(_document(env, reports, held, logins), env.mcp_servers.diagnostics)
         return OK
-    say_project(env.layout, project)
+    say_project(env.layout, here.project)
     con = out.console()
     if not reports and env.trusted:
         out.note("No MCP servers are configured.")

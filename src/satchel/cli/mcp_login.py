@@ -9,16 +9,16 @@ the system keyring (`satchel.runtime.mcp._oauth`). No token is ever printed.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import expanded, json_option, located
+from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_url
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import loaded
 from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.mcp._sdk import INSTALL_HINT, sdk_available
@@ -37,7 +37,7 @@ SECRET_VARIABLE = "MCP_CLIENT_SECRET"  # as Claude Code reads it
 
 PARAMS = (
     click.Argument(["name"]),
-    *expanded([located()]),
+    located(),
     click.Option(
         ["--timeout"],
         type=click.FloatRange(min=0, min_open=True),
@@ -69,13 +69,7 @@ PARAMS = (
 def run(
     *,
     name: str,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     timeout: float,
     no_browser: bool,
     scopes: tuple[str, ...],
@@ -102,7 +96,7 @@ def run(
 
     import anyio
 
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     try:
         remote = remote_target(env, name, os.environ)
     except TargetRefused as refused:  # refused, whatever the diagnostic's severity

@@ -2,34 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, PROBLEMS
-from satchel.cli._params import expanded, json_option, located
+from satchel.cli._params import json_option, located
 from satchel.cli._plugin import masked_url
-from satchel.cli._workspace import environment
+from satchel.cli._workspace import loaded
 from satchel.core.diagnostics import Diagnostic, diagnostic
 from satchel.mcp._names import server_id
 from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 
 STORE = "mcp.oauth.store"
 
-PARAMS = (click.Argument(["name"]), *expanded([located()]), json_option())
+PARAMS = (click.Argument(["name"]), located(), json_option())
 
 
 def run(
     *,
     name: str,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """Forget the OAuth tokens kept for the remote MCP server NAME.
@@ -43,7 +36,7 @@ def run(
     from satchel.runtime.mcp._oauth import logout
     from satchel.runtime.mcp._oauth_store import StoreFailed
 
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     found: list[Diagnostic] = []
     removed = False
     who = url = None
