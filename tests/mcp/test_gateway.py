@@ -432,3 +432,18 @@ def test_a_source_entry_whose_path_would_leave_its_tree_is_not_copied(tree, monk
         for uri, reason in why
     ]
     assert [p for p in tree["tmp"].rglob("*") if "evil" in p.name] == []
+
+
+def test_a_bad_user_profile_is_among_the_served_environments_diagnostics(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".config" / "satchel").mkdir(parents=True)
+    (home / ".config" / "satchel" / "config.toml").write_text(
+        '[hosts.acme]\nbase = "kimi"\ncolour = 1\n'
+    )
+    (project / ".git").mkdir(parents=True)
+    spec = Spec(project=str(project), home=str(home), host="acme")
+    found = gateway_environment(spec).environment.diagnostics
+    assert (found[0].code, found[0].message) == (
+        "host.config.invalid",
+        "[hosts.acme]: unknown key 'colour'; left out",
+    )
