@@ -68,10 +68,10 @@ class Session:
         fork: Fork | None = None,
         **options: Unpack[SessionOverrides],
     ) -> None:
-        profile = find_host(environment, host)
+        profile, said = find_host(environment, host)
         settings, unknown = session_options(environment, profile, options)
         select_output_style(environment.output_styles, settings.output_style)  # or raises
-        self._diagnostics: dict[Diagnostic, None] = dict.fromkeys(unknown)
+        self._diagnostics: dict[Diagnostic, None] = dict.fromkeys((*said, *unknown))
         self._on_event = on_event
         inherited = dict(os.environ if environ is None else environ)
         dialect = PLAIN if profile is None else profile.hooks
@@ -121,7 +121,9 @@ class Session:
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """What went wrong at runtime, each once: a model the host does not know
+        """What went wrong at runtime, each once: what was wrong in the user's
+        config.toml on the way to the profile the session names (when `load` did not
+        read with it), a model the host does not know
         (``host.model-unknown``, when the session names it: `load` reports its own),
         refused commands, unreadable history, unparseable
         allowed-tools rules, skills the index left out (once `context()` has been

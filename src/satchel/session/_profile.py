@@ -22,15 +22,19 @@ if TYPE_CHECKING:
 __all__ = ["find_host", "session_options", "trusted_scopes"]
 
 
-def find_host(environment: Environment, host: str | Host | None) -> Host | None:
+def find_host(
+    environment: Environment, host: str | Host | None
+) -> tuple[Host | None, tuple[Diagnostic, ...]]:
     """The profile a session follows: `host` (by name, as `load()` finds it), else the
-    environment's (None: satchel's own rules)."""
+    environment's (None: satchel's own rules); and what was wrong in the user's
+    config.toml on the way, unless `load` read with that same profile (it reported
+    them)."""
     if host is None:
-        return environment.host
+        return environment.host, ()
     from satchel.hosts._config import resolve  # only when a profile is named
 
-    found, _ = resolve(host, config_home=environment.layout.config_home)
-    return found
+    found, problems = resolve(host, config_home=environment.layout.config_home)
+    return found, () if environment.host == found else problems
 
 
 def session_options(
