@@ -41,3 +41,16 @@ def test_an_unknown_name_is_a_usage_error(satchel, home):
     result = satchel("hosts", "nope", "--home", home)
     assert result.code == 2
     assert "no host profile is named 'nope'" in result.err
+
+
+def test_a_user_profile_shown_by_name_says_what_was_wrong_in_its_table(satchel, home):
+    config = home / ".config" / "satchel"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('[hosts.acme]\nbase = "kimi"\ncolour = 1\n')
+    shown = satchel("hosts", "acme", "--home", home)
+    assert shown.code == 0
+    said = "warning host.config.invalid: [hosts.acme]: unknown key 'colour'; left out"
+    assert shown.out.strip().splitlines()[-1] == said
+    doc = json.loads(satchel("hosts", "acme", "--home", home, "--json").out)
+    found = [(d["code"], d["message"]) for d in doc["diagnostics"]]
+    assert found == [("host.config.invalid", "[hosts.acme]: unknown key 'colour'; left out")]

@@ -8,6 +8,7 @@ from satchel.cli import _output as out
 from satchel.cli._context import Here, profile
 from satchel.cli._exit import OK
 from satchel.cli._params import json_option, shared
+from satchel.core.diagnostics import Diagnostic
 from satchel.core.layout import Layout, RootSpec
 from satchel.hosts import PROFILES, Host, decisions, user_profiles
 
@@ -29,7 +30,7 @@ def run(
     The built-in ones come first, then those of the user's config.toml
     ([hosts.<name>] tables); docs/hosts.md has each built-in profile with its sources."""
     if name is not None:
-        return _one(profile(name, here.home, "'NAME'")[0], as_json=as_json)
+        return _one(*profile(name, here.home, "'NAME'"), as_json=as_json)
     found, problems = user_profiles(Layout.default(home=here.home).config_home)
     every = [*PROFILES.values(), *found.values()]
     if as_json:
@@ -47,9 +48,11 @@ def run(
     return OK
 
 
-def _one(host: Host, *, as_json: bool) -> int:
+def _one(host: Host, problems: tuple[Diagnostic, ...], *, as_json: bool) -> int:
+    """`host` in full, and what was wrong in the user's config.toml, as the list
+    shows it."""
     if as_json:
-        out.print_json({"host": host.to_json()})
+        out.print_json({"host": host.to_json()}, problems)
         return OK
     con = out.console()
     con.print(out.safe(f"{host.title} ({host.name})"))
@@ -66,6 +69,8 @@ def _one(host: Host, *, as_json: bool) -> int:
     con.print(grid)
     for source in host.sources:
         con.print(out.safe(f"source: {source}"), soft_wrap=True)
+    for d in problems:
+        con.print(out.safe(f"{d.severity} {d.code}: {d.message}"), soft_wrap=True)
     return OK
 
 
