@@ -99,3 +99,15 @@ def test_an_unreadable_claude_json_trusts_nothing_and_says_why(satchel, home):
         "quotes (line 1, column 2)"
     )
     assert read_trust(Layout.default(home, home=home)).folders == ()
+
+
+def test_trust_from_a_user_profile_says_what_was_wrong_in_its_table(satchel, tmp_path, home):
+    accepted, _declined, _gone = _folders(tmp_path)
+    _claude_state(home, {str(accepted): {"hasTrustDialogAccepted": True}})
+    put(home / ".config" / "satchel" / "config.toml", '[hosts.acme]\nbase = "claude-code"\nx = 1\n')
+    said = ("host.config.invalid", "[hosts.acme]: unknown key 'x'; left out")
+    result = satchel("trust", "--from", "acme", "--home", home)
+    assert result.code == 0
+    assert result.out.splitlines()[-1] == f"warning {said[0]}: {said[1]}"
+    doc = json.loads(satchel("trust", "--from", "acme", "--home", home, "--json").out)
+    assert [(d["code"], d["message"]) for d in doc["diagnostics"]] == [said]

@@ -95,10 +95,11 @@ def run(
 def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_json: bool) -> int:
     """Put on the list every folder the host `name` trusts (its profile's
     `TrustSource`) that is still there, pinned as `satchel trust DIR` pins; say which
-    were added, which were already trusted and which are gone."""
+    were added, which were already trusted and which are gone; and what was wrong in
+    the user's config.toml on the way to the profile, last."""
     from satchel.hosts import resolve
 
-    host, _ = resolve(name, config_home=layout.config_home)
+    host, said = resolve(name, config_home=layout.config_home)
     if host.trust_source is None:
         message = f"satchel takes no trusted folders from {host.title}: its profile names no list"
         return out.fail("host.trust.none", message, as_json=as_json)
@@ -118,7 +119,7 @@ def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_
     except TrustStoreError as e:
         return out.fail("config.trust.invalid", str(e), as_json=as_json)
     if as_json:
-        out.print_json({"from": host.name, "source": str(source), "folders": rows})
+        out.print_json({"from": host.name, "source": str(source), "folders": rows}, said)
         return OK
     if not folders:
         out.say(f"{host.title} trusts no folder ({source}); nothing was trusted.")
@@ -130,6 +131,8 @@ def trust_from(layout: Layout, name: str, client: str, home: Path | None, *, as_
             out.say(f"Trusted {shown}, as {host.title} does: {LOADS}.")
         else:
             out.say(f"{shown} was already trusted.")
+    for d in said:
+        out.say(f"{d.severity} {d.code}: {d.message}")
     return OK
 
 
