@@ -145,8 +145,8 @@ async def _login(
     scopes: str | None,
     secret: str | None,
 ) -> tuple[LoginResult | None, list[Diagnostic]]:
+    from satchel.mcp._oauth_store import StoreFailed
     from satchel.runtime.mcp._oauth import LoginFailed, login
-    from satchel.runtime.mcp._oauth_store import StoreFailed
 
     who = server_id(remote.server)
 

@@ -40,8 +40,8 @@ def run(
     remove them."""
     import os
 
+    from satchel.mcp._oauth_store import StoreFailed
     from satchel.runtime.mcp._oauth import logout
-    from satchel.runtime.mcp._oauth_store import StoreFailed
 
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
     found: list[Diagnostic] = []
