@@ -110,7 +110,7 @@ def test_without_a_login_a_projects_skill_server_fails_naming_the_login(layout, 
     assert _ring() == {}
 
 
-def test_after_login_by_url_the_served_skills_load_and_activate(layout, guarded):
+def test_after_login_by_url_the_served_skills_load_and_activate_until_logout(layout, guarded):
     argv = [sys.executable, "-m", "satchel", "mcp", "login", guarded, "--no-browser", "--json"]
     where = ["--project", str(layout.project), "--home", str(layout.home)]
     environ = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
@@ -145,6 +145,11 @@ def test_after_login_by_url_the_served_skills_load_and_activate(layout, guarded)
         for root in (layout.home, layout.project):
             assert not [p for p in root.rglob("*") if p.is_file() and token in p.read_text()]
     assert config.read_text() == f'[skill_servers.docs]\nurl = "{guarded}"\n'
+    assert main(["mcp", "logout", guarded, *where, "--json"]) == 0
+    assert _ring() == {}  # the entry and the index
+    again = satchel.load(layout=layout)
+    found = [(d.code, d.message, d.hint) for d in again.diagnostics if d.code.startswith("mcp.")]
+    assert found == [_unauthorized("docs", guarded)]
 
 
 def test_a_login_by_an_entrys_name_is_found_by_the_servers_url(layout, guarded):
