@@ -171,9 +171,7 @@ def test_an_expired_token_is_refreshed_when_a_skill_server_is_listed(layout, gua
         (k, v) for k, v in _ring().items() if not k.startswith(f"{SERVICE}\tresource ")
     ]
     first = json.loads(text)
-    urllib.request.urlopen(
-        urllib.request.Request(guarded.replace("/mcp", "/test/expire"), method="POST")
-    ).close()
+    _expire(guarded)
     record = {**first, "expires_at": 1.0}  # satchel knows it expired (an hour passed)
     ring = Path(os.environ[VARIABLE])
     ring.write_text(json.dumps({**_ring(), user: json.dumps(record)}))
@@ -184,6 +182,27 @@ def test_an_expired_token_is_refreshed_when_a_skill_server_is_listed(layout, gua
     assert _stats(guarded)["refresh_token"] == before["refresh_token"] + 1
     now = json.loads(_ring()[user])
     assert now["tokens"]["access_token"] != first["tokens"]["access_token"]
+
+
+def _expire(url: str, query: str = "") -> None:
+    """Every access token issued so far is refused from now on (`query`: and more)."""
+    where = url.replace("/mcp", f"/test/expire{query}")
+    urllib.request.urlopen(urllib.request.Request(where, method="POST")).close()
+
+
+def test_a_kept_login_the_server_refuses_past_refreshing_names_the_login_again(layout, guarded):
+    _logged_in(layout, guarded)
+    _expire(guarded, "?refresh=revoke")  # and its refresh token with it
+    before = _stats(guarded)
+    env = satchel.load(layout=layout, skill_servers={"docs": {"url": guarded}})
+    found = [(d.code, d.message, d.hint) for d in env.diagnostics if d.code.startswith("mcp.")]
+    message = (
+        f"skill server 'docs' ({guarded}) answered HTTP 401: it refused the authorization "
+        "satchel keeps for its URL, which could not be refreshed"
+    )
+    assert found == [(CODE, message, f"run `satchel mcp login {guarded}`")]
+    assert _served(env) == []
+    assert _stats(guarded) == before  # the refresh was refused: no grant, no registration
 
 
 def _install(

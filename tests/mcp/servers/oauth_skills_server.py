@@ -5,8 +5,9 @@ request at once), in one uvicorn process on 127.0.0.1 (printed as ``port=N``).
 
 ``oauth_skills_server.py ROOT`` serves the skills of the project ROOT (its
 ``.satchel/skills``). Every MCP request needs a bearer token the authorization server
-issued; ``POST /test/expire`` makes every access token issued so far invalid, and
-``GET /test/stats`` counts the registrations and the grants of each kind.
+issued; ``POST /test/expire`` makes every access token issued so far invalid (with
+``?refresh=revoke`` every refresh token too), and ``GET /test/stats`` counts the
+registrations and the grants of each kind.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def main() -> None:
     async def expire(request: Request) -> JSONResponse:
         for token in provider.access.values():
             token.expires_at = 0
+        if request.query_params.get("refresh") == "revoke":
+            provider.refresh.clear()
         return JSONResponse({"expired": len(provider.access)})
 
     async def stats(request: Request) -> JSONResponse:
