@@ -148,6 +148,8 @@ class Provider(OAuthClientProvider):
 
 
 def client_metadata(redirect: str) -> OAuthClientMetadata:
+    """What satchel registers itself as: a public client named ``satchel`` redirected
+    to `redirect`, for the authorization code and refresh grants."""
     from mcp.shared.auth import OAuthClientMetadata
     from pydantic import AnyUrl
 
