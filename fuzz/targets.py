@@ -14,11 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from satchel.foundations.frontmatter import Frontmatter, parse
+from satchel.foundations.process import ProcessResult
 from satchel.hooks._matchers import ALL
 from satchel.hooks._model import Hook, HookResult
 from satchel.hooks._spec import HookSpec
 from satchel.plugins import read_plugin
-from satchel.foundations.process import ProcessResult
 from satchel.runtime.hooks._output import read_result
 
 NATIVE_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
