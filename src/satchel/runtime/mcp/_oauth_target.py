@@ -10,7 +10,8 @@ so that the tokens of such a server can still be removed.
 
 NAME may also be a server's URL (``https://...``, ``http://`` for a loopback host),
 for a server no entry names: a skill server (``[skill_servers.<label>]``), an
-``mcp+https://`` install source or a gateway's. Its login is kept by the URL
+``mcp+https://`` install source or a gateway's. The policy's ``url:`` patterns judge
+it (a login to a URL the policy refuses is refused). Its login is kept by the URL
 (`satchel.mcp._oauth_store.url_store`), which every path that connects to that URL
 reads.
 """
@@ -61,7 +62,11 @@ def remote_target(
     """The remote server `name` names in `env`, one satchel may connect to when
     `login` (a logout only removes tokens). Raises `TargetRefused`."""
     if "://" in name:
-        return _by_url(name)
+        remote = _by_url(name)
+        refused = mcp_refusal(remote.server, env.policy) if login else None
+        if refused is not None:
+            raise TargetRefused(refused)
+        return remote
     servers = env.mcp_servers.servers
     found = next((s for s in servers if server_id(s) == name), None) or next(
         (s for s in servers if s.name == name), None
