@@ -20,21 +20,18 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import struct
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID
 
 from tests.sigstore_world import ISSUER, World
 
@@ -99,46 +96,8 @@ class Services:
     def _issue(
         self, public: ec.EllipticCurvePublicKey, identity: str, issuer: str
     ) -> x509.Certificate:
-        """A certificate for `public`, as `World._issue` makes one for its own key."""
-        w = self.world
-        when = w._tick()
-        inter_key = w._inter_key
-        name: x509.GeneralName = (
-            x509.RFC822Name(identity)
-            if "@" in identity and "://" not in identity
-            else x509.UniformResourceIdentifier(identity)
-        )
-        usage = x509.KeyUsage(True, False, False, False, False, False, False, False, False)
-        utf8 = issuer.encode()
-        builder = (
-            x509.CertificateBuilder()
-            .subject_name(x509.Name([]))
-            .issuer_name(w.intermediate.subject)
-            .public_key(public)
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(when - timedelta(seconds=1))
-            .not_valid_after(when + timedelta(minutes=10))
-            .add_extension(usage, critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CODE_SIGNING]), False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), False)
-            .add_extension(
-                x509.AuthorityKeyIdentifier.from_issuer_public_key(inter_key.public_key()), False
-            )
-            .add_extension(x509.SubjectAlternativeName([name]), critical=True)
-            .add_extension(x509.UnrecognizedExtension(_ISSUER_V1, utf8), False)
-            .add_extension(
-                x509.UnrecognizedExtension(_ISSUER_V2, b"\x0c" + _der_length(len(utf8)) + utf8),
-                False,
-            )
-        )
-        precert = builder.sign(inter_key, hashes.SHA256())
-        sct = w._sct(precert.tbs_certificate_bytes, when)
-        listed = struct.pack("!H", len(sct)) + sct
-        tls = struct.pack("!H", len(listed)) + listed
-        octets = b"\x04" + _der_length(len(tls)) + tls
-        return builder.add_extension(x509.UnrecognizedExtension(_SCT_LIST, octets), False).sign(
-            inter_key, hashes.SHA256()
-        )
+        """A certificate for `public`, as the world makes one for its own keys."""
+        return self.world.certify(public, identity, issuer, self.world._tick())
 
     # -- Rekor -----------------------------------------------------------------
 

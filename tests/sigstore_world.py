@@ -133,12 +133,14 @@ def _path(m: int, leaves: list[bytes]) -> list[bytes]:
 
 def loopback_only(monkeypatch: Any) -> None:
     """Make any connection beyond 127.0.0.1 fail the test (`monkeypatch`: pytest's):
-    what proves that checking a world's bundles reaches no Sigstore service."""
+    what proves that checking a world's bundles reaches no Sigstore service. A Unix
+    socket (its address a path) stays on the machine too."""
     real = socket.socket.connect
 
     def connect(self: socket.socket, address: Any) -> None:
         host = address[0] if isinstance(address, tuple) else address
-        assert host in ("127.0.0.1", "::1", "localhost"), f"connection to {host}"
+        local = isinstance(address, str | bytes)
+        assert local or host in ("127.0.0.1", "::1", "localhost"), f"connection to {host}"
         real(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", connect)
@@ -422,6 +424,13 @@ class World:
         and the time the log integrates the entry (within the certificate's life)."""
         when = self._tick()
         key = ec.generate_private_key(ec.SECP256R1())
+        return key, self.certify(key.public_key(), identity, issuer, when), when
+
+    def certify(
+        self, public: ec.EllipticCurvePublicKey, identity: str, issuer: str, when: datetime
+    ) -> x509.Certificate:
+        """A Fulcio-like certificate for `public` naming `identity` and `issuer`, valid
+        from `when`, with an embedded SCT (what a Fulcio stand-in gives for a request)."""
         name: x509.GeneralName = (
             x509.RFC822Name(identity)
             if "@" in identity and "://" not in identity
@@ -431,7 +440,7 @@ class World:
             x509.CertificateBuilder()
             .subject_name(x509.Name([]))
             .issuer_name(self.intermediate.subject)
-            .public_key(key.public_key())
+            .public_key(public)
             .serial_number(x509.random_serial_number())
             .not_valid_before(when - timedelta(seconds=1))
             .not_valid_after(when + _CERT_LIFETIME)
@@ -450,7 +459,7 @@ class World:
                 critical=True,
             )
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CODE_SIGNING]), False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), False)
             .add_extension(
                 x509.AuthorityKeyIdentifier.from_issuer_public_key(self._inter_key.public_key()),
                 critical=False,
@@ -464,10 +473,9 @@ class World:
         listed = struct.pack("!H", len(sct)) + sct
         tls = struct.pack("!H", len(listed)) + listed
         octets = b"\x04" + _der_length(len(tls)) + tls
-        cert = builder.add_extension(x509.UnrecognizedExtension(_SCT_LIST, octets), False).sign(
+        return builder.add_extension(x509.UnrecognizedExtension(_SCT_LIST, octets), False).sign(
             self._inter_key, hashes.SHA256()
         )
-        return key, cert, when
 
     def _sct(self, tbs: bytes, when: datetime) -> bytes:
         """One SCT (RFC 6962, v1, precert entry) over `tbs`, signed by the CT key."""

@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +16,9 @@ from satchel.cli import main
 
 from .registry import Registry, start
 from .support import Server, serve
+
+if TYPE_CHECKING:
+    from tests.sigstore_world import World
 
 MACHINE_VARS = (
     "GH_TOKEN",
@@ -34,6 +38,22 @@ MACHINE_VARS = (
     "https_proxy",
     "all_proxy",
 )
+
+
+@pytest.fixture
+def only_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any connection beyond 127.0.0.1 fails the test (the signing tests ask for it)."""
+    from tests.sigstore_world import loopback_only
+
+    loopback_only(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """A Sigstore world of the module's own (`tests.sigstore_world`)."""
+    from tests.sigstore_world import World
+
+    return World(tmp_path_factory.mktemp("world"))
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import re
-import socket
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,22 +36,10 @@ from .registry import Registry as Running
 from .support import state
 
 pytest.importorskip("sigstore")
+pytestmark = pytest.mark.usefixtures("only_loopback")
 
 BUNDLE = "application/vnd.dev.sigstore.bundle.v0.3+json"
 SIMPLE = "application/vnd.dev.cosign.simplesigning.v1+json"
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any connection beyond 127.0.0.1 fails the test."""
-    real = socket.socket.connect
-
-    def connect(self: socket.socket, address: Any) -> None:
-        host = address[0] if isinstance(address, tuple) else address
-        assert host in ("127.0.0.1", "::1", "localhost") or isinstance(address, str | bytes), host
-        real(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
 
 
 @pytest.fixture(autouse=True)

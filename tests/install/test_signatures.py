@@ -29,25 +29,16 @@ from satchel.install import (
     verify_bundle,
 )
 from satchel.install._signatures import default_trust_root, smithmark_digest, smithmark_of
-from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only, statement
+from tests.sigstore_world import ISSUER, SIGNER, World, statement
 from tests.support import skill_md, write_tree
 
 from .support import state
 
 pytest.importorskip("sigstore")
+pytestmark = pytest.mark.usefixtures("only_loopback")
 
 WORKFLOW = "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/v1"
 GITHUB = "https://token.actions.githubusercontent.com"
-
-
-@pytest.fixture(autouse=True)
-def no_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    loopback_only(monkeypatch)
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(tmp_path_factory.mktemp("world"))
 
 
 @pytest.fixture

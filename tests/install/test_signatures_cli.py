@@ -10,22 +10,13 @@ from pathlib import Path
 import pytest
 
 from satchel.install import signing_manifest
-from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only
+from tests.sigstore_world import ISSUER, SIGNER, World
 from tests.support import check_golden, skill_md, write_tree
 
 from .support import state
 
 pytest.importorskip("sigstore")
-
-
-@pytest.fixture(autouse=True)
-def no_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    loopback_only(monkeypatch)
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(tmp_path_factory.mktemp("world"))
+pytestmark = pytest.mark.usefixtures("only_loopback")
 
 
 @pytest.fixture

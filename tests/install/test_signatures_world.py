@@ -12,18 +12,15 @@ from typing import Any
 
 import pytest
 
-from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only, statement
+from tests.sigstore_world import ISSUER, SIGNER, World, statement
 
 sigstore_models = pytest.importorskip("sigstore.models")
 from sigstore.errors import VerificationError  # noqa: E402
 from sigstore.verify import Verifier, policy  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("only_loopback")
+
 WORKFLOW = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main"
-
-
-@pytest.fixture(autouse=True)
-def no_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    loopback_only(monkeypatch)
 
 
 @pytest.fixture(scope="module")

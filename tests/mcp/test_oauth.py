@@ -22,6 +22,7 @@ import anyio
 import pytest
 
 from satchel.cli import main
+from satchel.mcp._oauth_store import canonical
 from satchel.runtime.mcp import Authorization
 from satchel.runtime.mcp._oauth_callback import callback_listener
 from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
@@ -251,7 +252,8 @@ def test_an_expired_access_token_is_refreshed_when_the_connection_starts(world):
     _expire_on_the_server(world)  # the old access token is refused from now on
     record = {**first, "expires_at": 1.0}  # and satchel knows it expired (an hour passed)
     with use_file_keyring(world["ring"]) as ring:
-        [name] = [k.split("\t", 1)[1] for k in json.loads(world["ring"].read_text())]
+        users = [k.split("\t", 1)[1] for k in json.loads(world["ring"].read_text())]
+        [name] = [u for u in users if u.startswith("guarded ")]
         ring.set_password(SERVICE, name, json.dumps(record))
     before = _stats(world)
     sup, said = _echo(world)
@@ -372,6 +374,21 @@ def test_login_asks_the_policy_of_a_server_the_environment_lists(world, tmp_path
         f"MCP server 'guarded' is refused by policy key `mcp.deny` in {policy}",
     )
     assert remote_target(env, "guarded", {}, login=False).url == world["url"]
+
+
+def test_a_login_by_url_is_refused_for_a_url_the_policy_refuses(world, tmp_path, monkeypatch):
+    url = world["url"]
+    policy = system_policy(tmp_path, monkeypatch, f'[mcp]\ndeny = ["url:{url}"]\n')
+    env = load(world["layout"])
+    with pytest.raises(TargetRefused) as refused:
+        remote_target(env, url, {})
+    found = refused.value.diagnostic
+    assert found.code == "policy.denied"
+    assert (
+        found.message
+        == f"MCP server {canonical(url)!r} is refused by policy key `mcp.deny` in {policy}"
+    )
+    assert remote_target(env, url, {}, login=False).url == url  # a logout still may
 
 
 def test_login_and_logout_say_what_they_did(world, capsys):

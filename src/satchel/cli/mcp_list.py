@@ -103,7 +103,7 @@ def _login(env: Environment, server: McpServer) -> bool | None:
     for a stdio one); its URL found as a connection finds it."""
     import os
 
-    from satchel.runtime.mcp._oauth_store import kept_login
+    from satchel.mcp._oauth_store import kept_login
     from satchel.runtime.mcp._oauth_target import TargetRefused, remote_target
 
     if server.transport == "stdio" or server.url is None:

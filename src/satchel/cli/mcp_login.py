@@ -87,7 +87,8 @@ def run(
     redirect (the entry's oauth.callbackPort, else a free port). The scopes asked are
     the server's, those kept tokens hold, and --scope's. The tokens go to the system
     keyring, never to a file; connections refresh them when they expire. NAME is a
-    server's name, a plugin's as plugin:PLUGIN:SERVER. Exit 1 when the login failed."""
+    server's name, a plugin's as plugin:PLUGIN:SERVER, or a server's URL (a skill
+    server, an mcp+https:// source, a gateway's). Exit 1 when the login failed."""
     if not sdk_available():
         message = "logging in to an MCP server needs the mcp SDK, which is not installed; "
         message += INSTALL_HINT
@@ -139,8 +140,8 @@ async def _login(
     scopes: str | None,
     secret: str | None,
 ) -> tuple[LoginResult | None, list[Diagnostic]]:
+    from satchel.mcp._oauth_store import StoreFailed
     from satchel.runtime.mcp._oauth import LoginFailed, login
-    from satchel.runtime.mcp._oauth_store import StoreFailed
 
     who = server_id(remote.server)
 

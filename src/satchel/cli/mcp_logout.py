@@ -29,12 +29,12 @@ def run(
 
     The server's tokens and client registration are removed from the system keyring;
     its next connection is unauthorized until `satchel mcp login NAME`. NAME is a
-    server's name, a plugin's as plugin:PLUGIN:SERVER. Exit 1 when the keyring cannot
-    remove them."""
+    server's name, a plugin's as plugin:PLUGIN:SERVER, or a server's URL. Exit 1 when
+    the keyring cannot remove them."""
     import os
 
+    from satchel.mcp._oauth_store import StoreFailed
     from satchel.runtime.mcp._oauth import logout
-    from satchel.runtime.mcp._oauth_store import StoreFailed
 
     env = loaded(here)
     found: list[Diagnostic] = []

@@ -644,6 +644,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "mcp.server.untrusted": Entry(
             "info", "the host starts no MCP server in a folder it does not trust: all are off"
         ),
+        "mcp.skills.authorization_required": Entry(
+            "error", "a skill server asks for OAuth authorization and no kept login gives it"
+        ),
         "mcp.skills.changed": Entry(
             "error",
             "a trusted project's served skill changed (or is new) since the folder was pinned",

@@ -145,7 +145,7 @@ def _legacy_keyless(
         raise _Miss(_IDENTITY, "signed keyless, and no --signer was given")
     try:
         from satchel.install._cosign_legacy import LegacyInvalid, verify_legacy_keyless
-        from satchel.install._signatures import _signer, default_trust_root
+        from satchel.install._signatures import certificate_signer, default_trust_root
     except ImportError:  # pragma: no cover - the sign extra is not installed
         message = "checking a Sigstore signature needs the sigstore package"
         raise refuse("install.signature.unavailable", message) from None
@@ -153,7 +153,7 @@ def _legacy_keyless(
         cert, index = verify_legacy_keyless(payload, signature, notes, root or default_trust_root())
     except LegacyInvalid as e:
         raise _Miss(_INVALID, f"the signature does not verify: {e}") from None
-    identity, issuer = _signer(cert)
+    identity, issuer = certificate_signer(cert)
     if not signers.allows(identity, issuer):
         message = (
             f"signed by {identity} (issuer {issuer}), who is not an allowed signer: "

@@ -56,6 +56,7 @@ __all__ = [
     "Signers",
     "bundle_files",
     "candidate_digests",
+    "certificate_signer",
     "default_trust_root",
     "exactly",
     "manifest_digest",
@@ -250,7 +251,7 @@ def _verify(
     except (sigstore.Error, ValueError) as e:
         message = f"the signature does not verify: {_why(e)}"
         raise _Refused("install.signature.invalid", message, where) from None
-    identity, issuer = _signer(bundle.signing_certificate)
+    identity, issuer = certificate_signer(bundle.signing_certificate)
     signers = Signers(identities, issuers)
     if identities and not signers.allows(identity, issuer):
         message = (
@@ -428,7 +429,7 @@ def _subjects(payload: bytes) -> list[str]:
         return []
 
 
-def _signer(cert: Certificate) -> tuple[str, str]:
+def certificate_signer(cert: Certificate) -> tuple[str, str]:
     """The certificate's identity (its first e-mail, URI or Sigstore other name) and
     its OIDC issuer."""
     from cryptography import x509

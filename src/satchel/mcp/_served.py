@@ -138,7 +138,8 @@ def skill_servers(
                 message = f"skill server {label!r}: {why}; the entry is skipped"
                 problems.append(diagnostic(INVALID, message, path))
             elif server.label not in found:
-                found[server.label] = replace(server, project=path not in (None, user))
+                project = path not in (None, user)
+                found[server.label] = replace(server, project=project, client=layout.client)
     return tuple(found.values()), problems
 
 

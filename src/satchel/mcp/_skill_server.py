@@ -21,7 +21,8 @@ class SkillServer:
     `references` are ``SKILL.md`` URIs the host names on its own (the extension's
     explicit references), each confirmed with ``skills/get`` whether or not the server
     lists it. `project`: the project's own config declares it, so a pinned trust of the
-    project binds its skills (`satchel.mcp._approved`)."""
+    project binds its skills (`satchel.mcp._approved`). `client`: whose keyring service
+    holds an OAuth login for its `url` (``satchel mcp login URL``: `satchel.mcp._oauth_store`)."""
 
     label: str
     command: tuple[str, ...] = ()
@@ -32,6 +33,7 @@ class SkillServer:
     timeout: float = 30.0
     references: tuple[str, ...] = ()
     project: bool = False
+    client: str = "satchel"
 
     def shown(self) -> str:
         """The server as the user named it (the command line, or the URL)."""

@@ -42,6 +42,12 @@ holds to, section by section:
 - *Skill URIs*, *Names*: a skill's identity is (server label, uri); the label is the
   host's (`SkillServer.label`), never the server's self-reported ``serverInfo.name``.
 
+A server at a URL gets the OAuth login kept for that URL, or for a server of any name
+at it (`satchel.mcp._oauth_store.url_store`), sent only once the server asks for
+authorization, refreshed when it has expired (`satchel.mcp._oauth_kept.KeptAuth`);
+nothing here starts an authorization. A server that asks and gets no usable login is
+``mcp.skills.authorization_required``, naming ``satchel mcp login <URL>``.
+
 The transports are satchel's own (`satchel.mcp._transports`; a stdio server is started
 by `satchel.foundations.process._spawn.spawn_process` in its own process group with the scrubbed
 environment). The server is spoken to at the revision it speaks (`satchel.mcp._connect`:
@@ -92,7 +98,10 @@ _T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from satchel.foundations.process._spawn import LongProcess
+    from satchel.mcp._oauth_kept import KeptAuth
     from satchel.mcp._transports import Wire
+
+AUTHORIZATION = "mcp.skills.authorization_required"
 
 
 @model
@@ -231,12 +240,14 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
 
     require_sdk()
 
+    wire = _wire()
+    auth = _auth(server)
+
     async def main() -> _T:
         with anyio.fail_after(server.timeout):
-            async with _started(server) as proc:  # it starts while the SDK is imported
-                wire = _wire()
-                async with _session(server, wire, proc) as session:
-                    return await body(session, wire)
+            # the process starts while the SDK is imported
+            async with _started(server) as proc, _session(server, wire, proc, auth) as session:
+                return await body(session, wire)
 
     def go() -> _T:
         try:
@@ -245,6 +256,12 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
             inner = _innermost(e)
             if isinstance(inner, SkillsFailed):
                 raise inner from None
+            if (
+                wire.status is not None
+                and auth is not None
+                and not (auth.stored and not auth.refused)
+            ):
+                raise SkillsFailed(_unauthorized(server, wire.status, auth)) from None
             if isinstance(inner, TimeoutError):
                 why = f"did not answer within {server.timeout:g} s"
                 raise SkillsFailed(_failed(server, why)) from None
@@ -260,13 +277,43 @@ def _run(server: SkillServer, body: Callable[[Any, Wire], Awaitable[_T]]) -> _T:
         return pool.submit(go).result()
 
 
+def _auth(server: SkillServer) -> KeptAuth | None:
+    """The kept OAuth login of a server at a URL (read only if it asks for one)."""
+    if server.url is None:
+        return None
+    from satchel.mcp._oauth_kept import KeptAuth
+    from satchel.mcp._oauth_store import service_of, url_store
+
+    return KeptAuth(url_store(service_of(server.client), server.url), server.url)
+
+
+def _unusable(auth: KeptAuth | None) -> bool:
+    """Whether the server asked for authorization and the kept login did not give it
+    (none kept, or refused past refreshing)."""
+    return auth is not None and auth.stored is not None and (not auth.stored or auth.refused)
+
+
+def _unauthorized(server: SkillServer, status: int, auth: KeptAuth) -> Diagnostic:
+    """The server asked for authorization, and no kept login gave it."""
+    why = (
+        "it refused the authorization satchel keeps for its URL, which could not be refreshed"
+        if auth.stored
+        else "it needs authorization, and satchel keeps none for its URL"
+    )
+    message = f"skill server {server.label!r} ({server.shown()}) answered HTTP {status}: {why}"
+    return diagnostic(AUTHORIZATION, message, hint=f"run `satchel mcp login {server.url}`")
+
+
 @contextlib.asynccontextmanager
-async def _session(server: SkillServer, wire: Wire, proc: LongProcess | None) -> AsyncIterator[Any]:
+async def _session(
+    server: SkillServer, wire: Wire, proc: LongProcess | None, auth: KeptAuth | None
+) -> AsyncIterator[Any]:
     """The session to `server`, at the revision it speaks (`satchel.mcp._connect`),
     once it is seen to declare the extension."""
     from satchel.mcp._connect import client
 
-    async with client(_streams(server, wire, proc), extensions=(EXTENSION,)) as connection:
+    streams = _streams(server, wire, proc, auth)
+    async with client(streams, extensions=(EXTENSION,)) as connection:
         declared = getattr(connection.server_capabilities, "extensions", None) or {}
         if EXTENSION not in declared:
             found = diagnostic(
@@ -278,13 +325,15 @@ async def _session(server: SkillServer, wire: Wire, proc: LongProcess | None) ->
 
 
 @contextlib.asynccontextmanager
-async def _streams(server: SkillServer, wire: Wire, proc: LongProcess | None) -> AsyncIterator[Any]:
+async def _streams(
+    server: SkillServer, wire: Wire, proc: LongProcess | None, auth: KeptAuth | None
+) -> AsyncIterator[Any]:
     from satchel.mcp._transports import remote_streams, stdio_streams
 
     if proc is None:
         assert server.url is not None
         async with remote_streams(
-            "streamable-http", server.url, server.headers, wire, timeout=server.timeout
+            "streamable-http", server.url, server.headers, wire, timeout=server.timeout, auth=auth
         ) as streams:
             yield streams
         return

@@ -362,7 +362,7 @@ def _fetched(
             continue
         if source.server not in allowed:
             continue
-        root, problems = mirror(source.server, into)
+        root, problems = mirror(replace(source.server, client=lay.client), into)
         found += problems
         if root is not None:
             kept.append(replace(source, path=root.resolve()))

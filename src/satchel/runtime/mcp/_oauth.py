@@ -7,8 +7,10 @@ takes such documents, or the entry's configured ``oauth.clientId`` (with the sec
 given to `login`, sent as the authorization server asks). The flow is the MCP SDK's
 (``mcp.client.auth.OAuthClientProvider``: scope step-up with the union of scopes,
 SEP-2350; credentials bound to the authorization server that issued them, SEP-2352);
-satchel gives it the keyring store (`satchel.runtime.mcp._oauth_store`) and the
-loopback redirect listener (`satchel.runtime.mcp._oauth_callback`).
+satchel gives it the keyring store and the flow without a person
+(`satchel.mcp._oauth_store`, `satchel.mcp._oauth_kept`: what every connection to a
+remote server sends, the skills client's included) and, here, the loopback redirect
+listener (`satchel.runtime.mcp._oauth_callback`).
 
 `login` runs the flow for one server, connecting as connections do
 (`satchel.mcp._connect`): it shows the authorization URL (``on_url``), waits for the
@@ -16,7 +18,8 @@ redirect on 127.0.0.1 (the entry's ``oauth.callbackPort``, else a free port) and
 the tokens in the keyring; `logout` forgets them. The whole login has one deadline
 (`timeout`); each HTTP request has its own too.
 
-`StoredAuth` is what the supervisor hands its HTTP client: a request goes out as it is,
+`StoredAuth` is what the supervisor hands its HTTP client (`satchel.mcp._oauth_kept.KeptAuth`
+with the host's callback): a request goes out as it is,
 and only when the server answers 401 (or 403 with a challenge) is the keyring read;
 with tokens there the SDK's flow takes over (an expired access token is refreshed
 first, at the token endpoint kept with it; one the server refuses before it expired is
@@ -31,18 +34,25 @@ a log.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 import httpx2
-from mcp.client.auth import OAuthClientProvider
 
 from satchel.core._model import model
-from satchel.runtime.mcp._oauth_store import KeyringStore, entry_name, service
+from satchel.mcp._oauth_kept import (
+    KeptAuth,
+    LoginNeeded,
+    Provider,
+    challenged,
+    client_metadata,
+    leaf,
+    quiet,
+    words,
+)
+from satchel.mcp._oauth_store import KeyringStore, entry_name, resource_index, service
 
 if TYPE_CHECKING:
-    from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
-
     from satchel.core.layout import Layout
     from satchel.mcp._spec import McpServer
 
@@ -61,10 +71,6 @@ __all__ = [
 DEFAULT_LOGIN_TIMEOUT = 300.0  # seconds for the whole login, a person's part included
 REQUEST_TIMEOUT = 30.0  # seconds for one HTTP request of the flow
 METADATA_URL_VARIABLE = "MCP_OAUTH_CLIENT_METADATA_URL"
-
-
-class LoginNeeded(Exception):
-    """A connection's stored authorization was refused: only a new login helps."""
 
 
 class LoginFailed(Exception):
@@ -118,122 +124,7 @@ def metadata_url(environ: Mapping[str, str]) -> str | None:
 
 
 def store_for(layout: Layout, server: McpServer, url: str) -> KeyringStore:
-    return KeyringStore(service(layout), entry_name(server, url))
-
-
-# -- the provider -----------------------------------------------------------------
-
-
-class _Provider(OAuthClientProvider):
-    """The SDK's provider, which on its first use also restores, from the store, when
-    the access token expires and the authorization server's metadata (the SDK keeps
-    neither across processes); asks for `scopes` beyond the server's choice too; and
-    sends a configured client's secret as the authorization server's metadata asks
-    (``client_secret_basic``, its default, or ``client_secret_post``)."""
-
-    def __init__(
-        self,
-        url: str,
-        metadata: OAuthClientMetadata,
-        store: KeyringStore,
-        *,
-        fresh: bool = False,
-        scopes: str | None = None,
-        **more: Any,
-    ) -> None:
-        super().__init__(url, metadata, store, **more)
-        self.store = store
-        self.fresh = fresh  # a login: the kept tokens are not used (nor lost until replaced)
-        self.scopes = scopes
-        self.failure: Exception | None = None  # what ended a flow
-        self.refusal: int | None = None  # the status of a refusal of a request with a token
-
-    async def async_auth_flow(
-        self, request: httpx2.Request
-    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super().async_auth_flow(request)
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                answer = yield outgoing
-                if outgoing is request and _asks(answer) and "authorization" in request.headers:
-                    self.refusal = answer.status_code
-                outgoing = await flow.asend(answer)
-        except StopAsyncIteration:
-            return
-        except Exception as e:
-            self.failure = e
-            raise
-        finally:
-            await flow.aclose()
-
-    async def _perform_authorization_code_grant(self) -> tuple[str, str]:
-        from mcp.client.auth.utils import union_scopes
-
-        metadata = self.context.client_metadata
-        metadata.scope = union_scopes(metadata.scope, self.scopes)
-        return await super()._perform_authorization_code_grant()
-
-    async def _exchange_token_authorization_code(
-        self, auth_code: str, code_verifier: str
-    ) -> httpx2.Request:
-        self._fit_secret()
-        return await super()._exchange_token_authorization_code(auth_code, code_verifier)
-
-    async def _refresh_token(self) -> httpx2.Request:
-        self._fit_secret()
-        return await super()._refresh_token()
-
-    def _fit_secret(self) -> None:
-        """A client with a secret authenticates at the token endpoint as the
-        authorization server's metadata says it may: Basic when it lists
-        ``client_secret_basic`` or lists nothing (RFC 8414's default), else in the body
-        when it lists ``client_secret_post``."""
-        client = self.context.client_info
-        if client is None or not client.client_secret:
-            return
-        offered = self.context.oauth_metadata
-        methods = (offered.token_endpoint_auth_methods_supported if offered else None) or []
-        method = client.token_endpoint_auth_method
-        if not methods or "client_secret_basic" in methods:
-            method = "client_secret_basic"
-        elif "client_secret_post" in methods:
-            method = "client_secret_post"
-        if method != client.token_endpoint_auth_method:
-            client = client.model_copy(update={"token_endpoint_auth_method": method})
-            self.context.client_info = client
-
-    async def _initialize(self) -> None:
-        await super()._initialize()
-        context = self.context
-        if self.fresh:
-            context.current_tokens = None
-        context.token_expiry_time = None if self.fresh else self.store.expires_at
-        context.oauth_metadata = context.oauth_metadata or self.store.metadata
-        context.protected_resource_metadata = (
-            context.protected_resource_metadata or self.store.resource
-        )
-        resource = context.protected_resource_metadata
-        if context.auth_server_url is None and resource and resource.authorization_servers:
-            context.auth_server_url = str(resource.authorization_servers[0])
-
-    async def _handle_token_response(self, response: httpx2.Response) -> None:
-        self.store.metadata = self.context.oauth_metadata
-        self.store.resource = self.context.protected_resource_metadata
-        await super()._handle_token_response(response)
-
-
-def _client_metadata(redirect: str) -> OAuthClientMetadata:
-    from mcp.shared.auth import OAuthClientMetadata
-    from pydantic import AnyUrl
-
-    return OAuthClientMetadata(
-        client_name="satchel",
-        redirect_uris=[AnyUrl(redirect)],
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        token_endpoint_auth_method="none",
-    )
+    return KeyringStore(service(layout), entry_name(server, url), index=resource_index(url))
 
 
 # -- the connection's auth ----------------------------------------------------------
@@ -257,7 +148,7 @@ class Authorization:
 Authorize = Callable[[Authorization], "Awaitable[None] | None"]
 
 
-class StoredAuth(httpx2.Auth):
+class StoredAuth(KeptAuth):
     """The supervisor's auth for one remote server: the keyring is read only once the
     server asks for authorization; `stored` then says whether it held any. With an
     `authorize` callback, an authorization the kept tokens cannot give (more scopes,
@@ -265,8 +156,6 @@ class StoredAuth(httpx2.Auth):
     that needed it: the callback opens the URL, the redirect comes to a listener on
     127.0.0.1, and the new tokens go to the keyring. Without one, such a request's
     refusal is let through: `refused`, and `scopes_needed` for a step-up."""
-
-    requires_response_body = True
 
     def __init__(
         self,
@@ -278,68 +167,18 @@ class StoredAuth(httpx2.Auth):
         environ: Mapping[str, str] | None = None,
         timeout: float | None = None,
     ) -> None:
-        _quiet()
         from satchel.mcp._names import server_id
 
-        self._store = store_for(layout, server, url)
-        self._store.deferred = True  # a new registration is kept with its tokens only
+        store = store_for(layout, server, url)
+        super().__init__(store, url, document=metadata_url(environ or {}))
         self._entry = oauth_entry(server)
-        self._document = metadata_url(environ or {})
         self._who = server_id(server)
-        self._url = url
         self._authorize = authorize
         self._timeout = DEFAULT_LOGIN_TIMEOUT if timeout is None else timeout  # a person's
-        self._provider: _Provider | None = None
         self._asked: set[tuple[str, str | None]] = set()
-        self.stored: bool | None = None  # None: never asked
-        self.refused = False  # the stored authorization was refused, past refreshing
-        self.scopes_needed: str | None = None  # a step-up was refused: the scopes to ask
         self.authorized = 0  # authorizations run through `authorize`
         self.failure: str | None = None  # why the last one failed
         self.on_person: Callable[[bool], None] | None = None  # a person's part starts, ends
-
-    async def async_auth_flow(
-        self, request: httpx2.Request
-    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        answer: httpx2.Response | None = None
-        why = "none"
-        if self._provider is None:
-            answer = yield request
-            if not _asks(answer):
-                return
-            if await self._load():
-                answer = None
-        if answer is None:
-            assert self._provider is not None
-            for retry in (False, True):
-                flow = self._provider.async_auth_flow(request)
-                try:
-                    outgoing = await flow.__anext__()
-                    while True:
-                        answer = yield outgoing
-                        if outgoing is request and _asks(answer):
-                            break  # refused: before the SDK would start a new authorization
-                        outgoing = await flow.asend(answer)
-                except StopAsyncIteration:
-                    return
-                finally:
-                    await flow.aclose()
-                if _step_up(answer) or retry or not self._expire():
-                    break
-            why = "scope" if _step_up(answer) else "refused"
-        assert answer is not None
-        if not self._may_ask(answer, why):
-            self._refuse_answer(answer, why)
-            return
-        inner = self._anew(request, answer, why)
-        try:
-            outgoing = await inner.__anext__()
-            while True:
-                outgoing = await inner.asend((yield outgoing))
-        except StopAsyncIteration:
-            return
-        finally:
-            await inner.aclose()
 
     def _may_ask(self, answer: httpx2.Response, why: str) -> bool:
         """Whether this refusal is one to authorize anew for: there is an `authorize`
@@ -347,22 +186,11 @@ class StoredAuth(httpx2.Auth):
         that refuses again what it was just granted is not asked for in a loop)."""
         if self._authorize is None:
             return False
-        key = (why, _challenged(answer))
+        key = (why, challenged(answer))
         if key in self._asked:
             return False
         self._asked.add(key)
         return True
-
-    def _refuse_answer(self, answer: httpx2.Response, why: str) -> None:
-        """The refusal is let through: say what only a new login can give."""
-        if why == "none":
-            return
-        self.refused = True
-        if why == "scope":
-            from mcp.client.auth.utils import union_scopes
-
-            held = self._provider.context.current_tokens if self._provider else None
-            self.scopes_needed = union_scopes(held.scope if held else None, _challenged(answer))
 
     async def _anew(
         self, request: httpx2.Request, answer: httpx2.Response, why: str
@@ -409,7 +237,7 @@ class StoredAuth(httpx2.Auth):
                 self.authorized += 1
                 self.stored = True
             except Exception as e:  # noqa: BLE001  # a failed authorization: the refusal stands
-                self.failure = _words(_leaf(e))
+                self.failure = words(leaf(e))
                 failed = True
             finally:
                 await flow.aclose()
@@ -444,70 +272,14 @@ class StoredAuth(httpx2.Auth):
             if self.on_person is not None:
                 self.on_person(False)
 
-    def _new_provider(self) -> _Provider:
+    def _new_provider(self) -> Provider:
         """A provider over the store as it is (nothing kept: a first authorization)."""
-        return _Provider(
+        return Provider(
             self._url,
-            _client_metadata("http://127.0.0.1/callback"),  # replaced by the listener's
+            client_metadata("http://127.0.0.1/callback"),  # replaced by the listener's
             self._store,
             client_metadata_url=self._document,
         )
-
-    def _expire(self) -> bool:
-        """Take the access token the server refused as expired, so that the next flow
-        refreshes it first (as the hosts do once on a 401); whether it can."""
-        assert self._provider is not None
-        context = self._provider.context
-        if not context.can_refresh_token():
-            return False
-        context.token_expiry_time = 1.0  # long past (the SDK reads 0 as "no expiry")
-        return True
-
-    async def _load(self) -> bool:
-        """Read the keyring (once, off the event loop); whether tokens are kept."""
-        if self.stored is None:
-            await anyio.to_thread.run_sync(self._store.read)
-            self.stored = self._store.tokens is not None
-            if self.stored:
-                metadata = _client_metadata("http://127.0.0.1/callback")  # never used
-                self._provider = _Provider(
-                    self._url,
-                    metadata,
-                    self._store,
-                    redirect_handler=self._refuse,
-                    callback_handler=self._no_code,
-                    client_metadata_url=self._document,
-                )
-        return self._provider is not None
-
-    async def _refuse(self, url: str) -> None:
-        """The SDK's redirect handler, never reached: a refusal of the authorized
-        request ends the flow before the SDK would start a new authorization."""
-        self.refused = True
-        raise LoginNeeded("the stored authorization was refused")
-
-    async def _no_code(self) -> AuthorizationCodeResult:
-        raise LoginNeeded("the stored authorization was refused")
-
-
-def _step_up(response: httpx2.Response | None) -> bool:
-    """Whether `response` asks for more scopes (403 ``insufficient_scope``)."""
-    from mcp.client.auth.utils import extract_field_from_www_auth
-
-    if response is None or response.status_code != 403:
-        return False
-    return extract_field_from_www_auth(response, "error") == "insufficient_scope"
-
-
-def _challenged(response: httpx2.Response) -> str | None:
-    from mcp.client.auth.utils import extract_scope_from_www_auth
-
-    return extract_scope_from_www_auth(response)
-
-
-def _asks(response: httpx2.Response) -> bool:
-    challenged = "www-authenticate" in response.headers
-    return response.status_code == 401 or (response.status_code == 403 and challenged)
 
 
 # -- login and logout ---------------------------------------------------------------
@@ -538,7 +310,7 @@ async def login(
 
     from satchel.runtime.mcp._oauth_callback import CallbackRefused, callback_listener
 
-    _quiet()
+    quiet()
     entry = oauth_entry(server)
     document = metadata_url(environ or {})
     store = store_for(layout, server, url)
@@ -546,7 +318,7 @@ async def login(
     store.deferred = True  # nothing is written until the new tokens come
     kept = store.tokens  # a login always asks anew; these stay until then
     failures = (OAuthFlowError, OAuthRegistrationError, OAuthTokenError, CallbackRefused)
-    provider: _Provider | None = None
+    provider: Provider | None = None
     try:
         with anyio.fail_after(timeout):
             try:
@@ -559,9 +331,9 @@ async def login(
                         callback.expect(authorization_url)
                         await on_url(authorization_url)
 
-                    provider = _Provider(
+                    provider = Provider(
                         url,
-                        _client_metadata(redirect),
+                        client_metadata(redirect),
                         store,
                         fresh=True,
                         scopes=union_scopes(kept.scope if kept else None, scopes),
@@ -571,13 +343,13 @@ async def login(
                     )
                     protocol = await _probe(server.transport, url, provider, headers or {})
             except BaseExceptionGroup as group:  # the listener's task group wraps
-                raise _leaf(group) from None
+                raise leaf(group) from None
     except TimeoutError:
         raise LoginFailed(f"the authorization did not finish within {timeout:g} s") from None
     except failures as e:
-        raise LoginFailed(_words(e)) from None
+        raise LoginFailed(words(e)) from None
     except OSError as e:
-        why = f"the redirect listener could not listen on 127.0.0.1: {_words(e)}"
+        why = f"the redirect listener could not listen on 127.0.0.1: {words(e)}"
         raise LoginFailed(why) from None
     except Exception as e:  # noqa: BLE001  # the connection failed: said, never a traceback
         raise LoginFailed(_failed(e, provider, store.tokens is not kept)) from None
@@ -588,18 +360,18 @@ async def login(
     return LoginResult(authorized, registered, configured, protocol)
 
 
-def _failed(e: BaseException, provider: _Provider | None, authorized: bool) -> str:
+def _failed(e: BaseException, provider: Provider | None, authorized: bool) -> str:
     """Why the login's connection failed: its authorization's failure, else the server's
     refusal of the new token, else the connection's."""
     if provider is not None and provider.failure is not None:
-        return _words(provider.failure)
+        return words(provider.failure)
     status = None if provider is None else provider.refusal
     if authorized and status is not None:
         return f"the server still answered HTTP {status} with the new token"
-    leaf = _leaf(e)
-    if isinstance(leaf, httpx2.HTTPError):
-        return f"the server could not be reached: {type(leaf).__name__}"
-    return f"the server could not be reached or did not finish the MCP handshake: {_words(leaf)}"
+    inner = leaf(e)
+    if isinstance(inner, httpx2.HTTPError):
+        return f"the server could not be reached: {type(inner).__name__}"
+    return f"the server could not be reached or did not finish the MCP handshake: {words(inner)}"
 
 
 def _ports(entry: OAuthEntry, store: KeyringStore) -> tuple[int, ...]:
@@ -640,7 +412,7 @@ def _choose_client(
     return False
 
 
-async def _probe(transport: str, url: str, provider: _Provider, headers: Mapping[str, str]) -> str:
+async def _probe(transport: str, url: str, provider: Provider, headers: Mapping[str, str]) -> str:
     """Connect to `url` as a connection does, with `provider` as its auth (which runs
     the flow when the server asks), and, when the handshake was let through without a
     token, list its tools, since a server may ask for authorization only past it. The
@@ -660,25 +432,3 @@ def logout(layout: Layout, server: McpServer, url: str) -> bool:
     """Forget `server`'s tokens and client registration; whether any were kept.
     Raises the keyring's `StoreFailed`."""
     return store_for(layout, server, url).forget()
-
-
-def _quiet() -> None:
-    """The SDK logs a failed flow with its traceback (``logger.exception``): with no
-    handler of the host's, Python would print it on stderr. A failure is a diagnostic
-    here, so the SDK's auth logger gets a null handler (a host's own handlers still
-    receive its records)."""
-    import logging
-
-    logger = logging.getLogger(OAuthClientProvider.__module__)  # the SDK's flow logs there
-    if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
-        logger.addHandler(logging.NullHandler())
-
-
-def _leaf(e: BaseException) -> BaseException:
-    while isinstance(e, BaseExceptionGroup) and e.exceptions:
-        e = e.exceptions[0]
-    return e
-
-
-def _words(e: BaseException) -> str:
-    return " ".join(str(e).split()) or type(e).__name__

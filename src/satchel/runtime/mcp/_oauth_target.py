@@ -7,6 +7,13 @@ supervisor would not start it, for a server the organisation's policy refuses
 (``policy.denied``: `satchel.assembly._policed.mcp_refusal`, or its name alone when `load()`
 already left it out) or that is disabled (``mcp.oauth.disabled``); a logout is not,
 so that the tokens of such a server can still be removed.
+
+NAME may also be a server's URL (``https://...``, ``http://`` for a loopback host),
+for a server no entry names: a skill server (``[skill_servers.<label>]``), an
+``mcp+https://`` install source or a gateway's. The policy's ``url:`` patterns judge
+it (a login to a URL the policy refuses is refused). Its login is kept by the URL
+(`satchel.mcp._oauth_store.url_store`), which every path that connects to that URL
+reads.
 """
 
 from __future__ import annotations
@@ -54,6 +61,12 @@ def remote_target(
 ) -> Remote:
     """The remote server `name` names in `env`, one satchel may connect to when
     `login` (a logout only removes tokens). Raises `TargetRefused`."""
+    if "://" in name:
+        remote = _by_url(name)
+        refused = mcp_refusal(remote.server, env.policy) if login else None
+        if refused is not None:
+            raise TargetRefused(refused)
+        return remote
     servers = env.mcp_servers.servers
     found = next((s for s in servers if server_id(s) == name), None) or next(
         (s for s in servers if s.name == name), None
@@ -76,6 +89,19 @@ def remote_target(
         message = f"{who}: its url, its variables filled in, {why}"
         raise TargetRefused(diagnostic(NOT_REMOTE, message, found.path))
     return Remote(server, url)
+
+
+def _by_url(url: str) -> Remote:
+    """The server at `url`, named by its canonical resource URL (no entry names it)."""
+    from satchel.foundations.origin import Origin
+    from satchel.mcp._oauth_store import canonical
+    from satchel.mcp._spec import McpServer
+
+    why = url_problem(url)
+    if why is not None:
+        raise TargetRefused(diagnostic(NOT_REMOTE, f"the MCP server URL {why}"))
+    named = McpServer(canonical(url), "streamable-http", url=url, origin=Origin("host"))
+    return Remote(named, url)
 
 
 def _refusal(env: Environment, found: McpServer | None, name: str) -> Diagnostic | None:

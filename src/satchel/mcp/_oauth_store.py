@@ -9,6 +9,16 @@ the epoch), the client registration (dynamic, or the entry's configured client i
 and the authorization server's metadata found when the tokens were issued (so that a
 refresh goes to its token endpoint without a new discovery).
 
+Beside the entries, an index by the server's canonical resource URL (RFC 8707, the MCP
+spec's resource indicator: scheme and host lower case, no fragment, no trailing slash;
+`canonical`): the user ``resource <digest>`` holds the name of the entry whose tokens
+were last kept for that URL, so a path that knows only the URL (a skill server, an
+``mcp+https://`` install, a gateway's source) finds a login made by name, and a login
+made by URL (`url_store`) is found by a server of any name at that URL. Reading tries
+the entry of the name first, then the index (`KeyringStore.read`), so logins kept
+before the index existed are still read by name; writing tokens points the index at
+the entry written.
+
 `KeyringStore` is the SDK's ``TokenStorage`` over that entry. A keyring that cannot be
 read reads as nothing stored; one that cannot be written raises `StoreFailed`.
 """
@@ -32,7 +42,16 @@ if TYPE_CHECKING:
     from satchel.core.layout import Layout
     from satchel.mcp._spec import McpServer
 
-__all__ = ["KeyringStore", "StoreFailed", "entry_name", "kept_login", "service"]
+__all__ = [
+    "KeyringStore",
+    "StoreFailed",
+    "canonical",
+    "entry_name",
+    "kept_login",
+    "resource_index",
+    "service",
+    "url_store",
+]
 
 
 class StoreFailed(Exception):
@@ -41,33 +60,84 @@ class StoreFailed(Exception):
 
 def service(layout: Layout) -> str:
     """The keyring service every server's authorization is kept under."""
-    return f"{layout.client} mcp oauth"
+    return service_of(layout.client)
+
+
+def service_of(client: str) -> str:
+    """The keyring service of the client named `client` (``satchel``)."""
+    return f"{client} mcp oauth"
 
 
 def entry_name(server: McpServer, url: str) -> str:
     """The keyring user of `server` connecting to `url`."""
+    return _entry(server_id(server), url)
+
+
+def _entry(who: str, url: str) -> str:
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
-    return f"{server_id(server)} {digest}"
+    return f"{who} {digest}"
+
+
+def canonical(url: str) -> str:
+    """The canonical resource URL of the server at `url` (RFC 8707, the MCP spec's
+    resource indicator): scheme and host in lower case, no fragment, no trailing slash."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+def resource_index(url: str) -> str:
+    """The keyring user of the index entry of the server at `url`."""
+    digest = hashlib.sha256(canonical(url).encode("utf-8")).hexdigest()[:16]
+    return f"resource {digest}"
+
+
+def url_store(service: str, url: str) -> KeyringStore:
+    """The store of a server known only by its `url` (``satchel mcp login URL``, a skill
+    server, an ``mcp+https://`` install): the entry named by the URL, else the one the
+    index names."""
+    return KeyringStore(service, _entry(canonical(url), url), index=resource_index(url))
 
 
 def kept_login(layout: Layout, server: McpServer, url: str) -> bool:
-    """Whether the keyring holds tokens for `server` at `url` (``satchel mcp login``'s),
-    read without the SDK (``mcp list``: nothing is started)."""
-    text = _get(service(layout), entry_name(server, url))
+    """Whether the keyring holds tokens for `server` at `url` (``satchel mcp login``'s,
+    by its name or by the URL), read without the SDK (``mcp list``: nothing is started)."""
+    kept = service(layout)
+    other = _indexed(kept, resource_index(url))
+    return _tokens_in(kept, entry_name(server, url)) or (
+        other is not None and _tokens_in(kept, other)
+    )
+
+
+def _tokens_in(service: str, name: str) -> bool:
+    return _has_tokens(_record(service, name))
+
+
+def _record(service: str, name: str) -> dict[str, Any] | None:
+    text = _get(service, name)
     try:
         data = json.loads(text) if text else None
     except ValueError:
-        return False
-    tokens = data.get("tokens") if isinstance(data, dict) else None
-    return isinstance(tokens, dict) and bool(tokens.get("access_token"))
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _indexed(service: str, index: str) -> str | None:
+    """The entry name the index entry `index` points at, if any."""
+    data = _record(service, index)
+    entry = data.get("entry") if data is not None else None
+    return entry if isinstance(entry, str) and entry else None
 
 
 class KeyringStore:
     """The SDK's token storage, kept in the keyring entry `name` of `service`."""
 
-    def __init__(self, service: str, name: str) -> None:
+    def __init__(self, service: str, name: str, *, index: str | None = None) -> None:
         self.service = service
         self.name = name
+        self.index = index  # the index entry of the server's URL: read second, kept current
         self.tokens: OAuthToken | None = None
         self.expires_at: float | None = None
         self.client: OAuthClientInformationFull | None = None
@@ -79,7 +149,9 @@ class KeyringStore:
     # -- the keyring ------------------------------------------------------------
 
     def read(self) -> None:
-        """Load the entry (nothing when there is none or the keyring cannot be read)."""
+        """Load the entry (nothing when there is none or the keyring cannot be read);
+        when it holds no tokens, the entry the URL's index names, which is then the one
+        written to."""
         from mcp.shared.auth import (
             OAuthClientInformationFull,
             OAuthMetadata,
@@ -87,12 +159,13 @@ class KeyringStore:
             ProtectedResourceMetadata,
         )
 
-        text = _get(self.service, self.name)
-        try:
-            data = json.loads(text) if text else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = _record(self.service, self.name)
+        other = _indexed(self.service, self.index) if self.index is not None else None
+        if not _has_tokens(data) and other is not None and other != self.name:
+            found = _record(self.service, other)
+            if _has_tokens(found):
+                self.name, data = other, found
+        if data is None:
             return
         self.found = True
         self.tokens = _parsed(OAuthToken, data.get("tokens"))
@@ -115,6 +188,8 @@ class KeyringStore:
             import keyring
 
             keyring.set_password(self.service, self.name, json.dumps(record))
+            if self.index is not None and self.tokens is not None:
+                keyring.set_password(self.service, self.index, json.dumps({"entry": self.name}))
         except Exception as e:  # noqa: BLE001  # any keyring failure is reported, never a traceback
             raise StoreFailed(_why(e)) from None
 
@@ -124,6 +199,8 @@ class KeyringStore:
             import keyring
             from keyring.errors import PasswordDeleteError
 
+            if self.index is not None and _indexed(self.service, self.index) == self.name:
+                keyring.delete_password(self.service, self.index)
             if keyring.get_password(self.service, self.name) is None:
                 return False
             try:
@@ -153,6 +230,11 @@ class KeyringStore:
         self.client = client_info
         if not self.deferred:
             self.write()
+
+
+def _has_tokens(data: dict[str, Any] | None) -> bool:
+    tokens = data.get("tokens") if data is not None else None
+    return isinstance(tokens, dict) and bool(tokens.get("access_token"))
 
 
 def _get(service: str, name: str) -> str | None:
