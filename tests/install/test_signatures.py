@@ -113,7 +113,7 @@ def test_identities_and_issuers_are_globs(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
     sign_skill(world, source / "skills/pdf", identity=WORKFLOW, issuer=GITHUB)
-    allowed = Signers(("someone@example.com", "https://github.com/acme/*"), ("https://token.*",))
+    allowed = Signers(("someone@example.com", "https://github.com/acme/*"), (GITHUB,))
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=allowed
     )
@@ -252,6 +252,112 @@ def test_a_bundle_beside_the_skill_is_installed_with_it(
     assert [r.status for r in verify(layout=layout, settings=settings(world))] == ["ok"]
 
 
+@pytest.mark.parametrize("inside", ["SKILL.md", "scripts"])
+def test_a_link_named_like_the_bundle_beside_is_refused_and_never_written_through(
+    world: World, source: Path, project: Path, layout: Layout, inside: str
+) -> None:
+    skill = source / "skills/pdf"
+    (skill / "pdf.sigstore.json").symlink_to(inside)
+    original = (skill / "SKILL.md").read_bytes()
+    (source / "skills/pdf.sigstore.json").write_text(world.sign(signing_manifest(skill)))
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e) == (
+        "install.signature.placement",
+        "skill 'pdf': pdf.sigstore.json in its directory is not a Sigstore bundle file, "
+        "so the bundle beside it cannot be installed there",
+    )
+    assert (skill / "SKILL.md").read_bytes() == original
+    assert sorted(p.name for p in (skill / "scripts").iterdir()) == ["run.sh"]
+    assert not installed(project).exists()
+
+
+def test_a_bundle_file_inside_is_replaced_by_the_verified_one_beside(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    (skill / "pdf.sigstore.json").write_text(world.sign(b"something else"))
+    beside = source / "skills/pdf.sigstore.json"
+    beside.write_text(world.sign(signing_manifest(skill)))
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert (installed(project) / "pdf.sigstore.json").read_text() == beside.read_text()
+    assert sorted(p.name for p in installed(project).iterdir()) == [
+        "SKILL.md",
+        "pdf.sigstore.json",
+        "scripts",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "mode"),
+    [
+        ("helper.sigstore", "#!/bin/sh\necho unsigned\n", 0o755),
+        ("notes.sigstore.json", "not a bundle", 0o644),
+        ("exec.sigstore.json", '{"mediaType": "application/vnd.dev.sigstore.bundle+json"}', 0o755),
+    ],
+)
+def test_a_file_named_like_a_bundle_that_is_not_one_must_be_signed(
+    world: World, source: Path, project: Path, layout: Layout, name: str, content: str, mode: int
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    (skill / name).write_text(content)
+    (skill / name).chmod(mode)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e)[0] == "install.signature.invalid"
+    assert not installed(project).exists()
+    sign_skill(world, skill)  # signed with it, it installs with it
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert (installed(project) / name).read_text() == content
+
+
+def test_the_manifest_of_names_with_newlines_is_unambiguous(tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "a").symlink_to("x\ny")
+    (one / "z").mkdir()
+    two = tmp_path / "two"
+    two.mkdir()
+    (two / "a").symlink_to("x")
+    (two / "y\nz").mkdir()
+    assert signing_manifest(one) == b"/1:a\x008:link:x\ny\nz\x00dir\n"
+    assert signing_manifest(two) == b"a\x00link:x\n/3:y\nz\x003:dir\n"
+
+
+def test_issuers_alone_allow_any_identity_from_them_and_no_other_issuer(world: World) -> None:
+    root = world.trusted_root_path
+    evil = world.sign(b"x", identity="mallory@example.com", issuer="https://evil.example.com")
+    got, why = verify_bundle(b"x", evil, issuers=(ISSUER,), trust_root=root)
+    assert got is None
+    assert [d.code for d in why] == ["install.signature.identity"]
+    good = world.sign(b"x", identity="anyone@example.com")
+    got, why = verify_bundle(b"x", good, issuers=(ISSUER,), trust_root=root)
+    assert got is not None and got.identity == "anyone@example.com"
+    assert Signers((), (ISSUER,)).allows("anyone@example.com", ISSUER)
+    assert not Signers((), (ISSUER,)).allows("anyone@example.com", "https://evil.example.com")
+
+
+def test_an_install_with_issuers_alone_refuses_another_issuer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    sign_skill(world, source / "skills/pdf", issuer="https://evil.example.com")
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((), (ISSUER,))
+        )
+    assert refused(e)[0] == "install.signature.identity"
+    assert not installed(project).exists()
+
+
 def test_an_attestation_naming_the_skill_installs_as_an_attestation(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
@@ -303,7 +409,8 @@ def test_the_smithmark_digest_of_a_tree_lists_its_files_and_modes(source: Path) 
         {"path": "SKILL.md", "mode": "regular", "sha256": _sha(skill / "SKILL.md")},
         {"path": "scripts/run.sh", "mode": "executable", "sha256": _sha(skill / "scripts/run.sh")},
     ]
-    (skill / "SKILL.sigstore").write_text("{}")  # a signature file is left out
+    bundle = {"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json"}
+    (skill / "SKILL.sigstore").write_text(json.dumps(bundle))  # a bundle file is left out
     assert smithmark_digest(skill) == smithmark_of(listed)
 
 

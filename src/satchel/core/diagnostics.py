@@ -549,6 +549,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.signature.missing": Entry(
             "error", "a signature is required and the skill or plugin has no Sigstore bundle"
         ),
+        "install.signature.placement": Entry(
+            "error", "the name of the bundle beside a skill or plugin is taken inside it"
+        ),
         "install.signature.trust-root": Entry(
             "error", "the Sigstore trust root cannot be read or is not a trusted root"
         ),
