@@ -547,6 +547,63 @@ def test_frozen_refuses_an_entry_whose_signer_changed(
     assert state(project) == before
 
 
+def test_installing_again_refuses_a_version_signed_by_another_signer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill, identity="mallory@example.com", issuer="https://evil.example.com")
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(str(source), layout=layout, settings=settings(world))
+    assert refused(e) == (
+        "install.signature.changed",
+        f"skill 'pdf' from {source} was signed by {SIGNER} (issuer {ISSUER}) when it was "
+        "locked, and is signed by mallory@example.com (issuer https://evil.example.com) now",
+    )
+    assert state(project) == before
+
+
+def test_installing_again_refuses_an_unsigned_version_unless_forced(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    bundle = sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    bundle.unlink()
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(str(source), layout=layout, settings=settings(world))
+    assert refused(e)[0] == "install.signature.missing"
+    assert state(project) == before
+    install_from_spec(str(source), layout=layout, settings=settings(world), force=True)
+    assert "signature" not in lock_entry(project)
+    assert "and more" in (installed(project) / "SKILL.md").read_text()
+
+
+def test_installing_again_keeps_a_version_signed_as_locked(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill)
+    result = install_from_spec(str(source), layout=layout, settings=settings(world))
+    signature = result.installed[0].entry.signature
+    assert signature is not None and signature.identity == SIGNER
+    assert lock_entry(project)["signature"] == signature.to_json()
+
+
 def test_frozen_installs_an_entry_signed_as_locked(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:

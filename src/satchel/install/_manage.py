@@ -38,6 +38,7 @@ from satchel.install._installer import (
     Planned,
     lfs_pointers,
     plan,
+    same_tree_signer,
     signed_plans,
 )
 from satchel.install._lock import (
@@ -57,7 +58,7 @@ from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
-from satchel.install._signatures import exactly, signed_tree, verify_tree
+from satchel.install._signatures import exactly, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
 
@@ -202,7 +203,7 @@ def install_frozen(
             notes += got.diagnostics
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
-                _same_signer(item.path, entry, ctx.settings, within=got.tree)
+                same_tree_signer(item.path, entry, ctx.settings, within=got.tree)
                 actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
@@ -214,31 +215,6 @@ def install_frozen(
         notes += lfs_pointers(plans)
         done = _place_frozen(plans, where, ctx.settings)
     return InstallResult(tuple(done), tuple(notes))
-
-
-def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Path) -> None:
-    """Refuse a locked entry that records a signer when `tree` is not signed by that
-    same identity and issuer any more (``install.signature.changed``), or not signed
-    at all (``install.signature.missing`` or ``.invalid``)."""
-    locked = entry.signature
-    if locked is None or locked.kind == "cosign":  # an OCI artifact's: checked as fetched
-        return
-    name = f"{entry.kind} {entry.name!r}"
-    trust = settings.sigstore_trust_root
-    got, problems = signed_tree(
-        tree, signers=exactly(locked), trust_root=trust, name=name, within=within
-    )
-    if got is not None:
-        return
-    anyone, _path, _why = verify_tree(tree, signers=None, trust_root=trust, name=name)
-    if anyone is not None:
-        message = (
-            f"{name} from {entry.source} was signed by {locked.identity} (issuer "
-            f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
-            f"(issuer {anyone.issuer}) now"
-        )
-        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
-    raise refuse(problems[0].code, problems[0].message)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
@@ -323,7 +299,7 @@ def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within:
     """`fresh` with its signature: by the signer `old` records, when it records one
     (``install.signature.changed`` when another signs it now), else any bundle's."""
     if old.signature is not None:
-        _same_signer(fresh.item.path, old, settings, within=within)
+        same_tree_signer(fresh.item.path, old, settings, within=within)
     allowed = exactly(old.signature) if old.signature is not None else None
     signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
     return signed[0]
