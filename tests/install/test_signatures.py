@@ -39,6 +39,8 @@ pytestmark = pytest.mark.usefixtures("only_loopback")
 
 WORKFLOW = "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/v1"
 GITHUB = "https://token.actions.githubusercontent.com"
+COSIGN = "https://sigstore.dev/cosign/sign/v1"
+SMITHMARK = "https://in8.sh/attestation/agent-capability/v1"
 
 
 @pytest.fixture
@@ -364,7 +366,7 @@ def test_an_attestation_naming_the_skill_installs_as_an_attestation(
     skill = source / "skills/pdf"
     digest = hashlib.sha256(signing_manifest(skill)).hexdigest()
     (skill / "pdf.sigstore.json").write_text(
-        world.attest(statement({"pdf": digest}), identity=WORKFLOW, issuer=GITHUB)
+        world.attest(statement({"pdf": digest}, COSIGN), identity=WORKFLOW, issuer=GITHUB)
     )
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=Signers((WORKFLOW,))
@@ -372,6 +374,32 @@ def test_an_attestation_naming_the_skill_installs_as_an_attestation(
     signature = result.installed[0].entry.signature
     assert signature is not None
     assert (signature.kind, signature.digest) == ("attestation", f"sha256:{digest}")
+
+
+@pytest.mark.parametrize(
+    ("kind", "predicate"),
+    [
+        ("https://in-toto.io/Statement/v1", "https://slsa.dev/provenance/v1"),
+        ("https://in-toto.io/Statement/v0.1", COSIGN),
+    ],
+)
+def test_an_attestation_of_another_statement_or_predicate_type_is_refused(
+    world: World, source: Path, project: Path, layout: Layout, kind: str, predicate: str
+) -> None:
+    skill = source / "skills/pdf"
+    digest = hashlib.sha256(signing_manifest(skill)).hexdigest()
+    attested = {**statement({"pdf": digest}, predicate), "_type": kind}
+    (skill / "pdf.sigstore.json").write_text(world.attest(attested))
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e) == (
+        "install.signature.invalid",
+        f"skill 'pdf': the attestation is a {kind} statement of {predicate}, not an in-toto "
+        f"https://in-toto.io/Statement/v1 statement of {COSIGN} or {SMITHMARK}",
+    )
+    assert not installed(project).exists()
 
 
 def test_a_smithmark_attestation_is_matched_by_its_bundle_digest(
@@ -382,7 +410,7 @@ def test_a_smithmark_attestation_is_matched_by_its_bundle_digest(
     assert digest is not None
     algorithm, _, value = digest.partition(":")
     subject = {"name": "pdf", "digest": {algorithm: value}}
-    attested = {**statement({}), "subject": [subject]}
+    attested = {**statement({}, SMITHMARK), "subject": [subject]}
     (source / "skills/pdf.sigstore.json").write_text(world.attest(attested))
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
@@ -422,7 +450,7 @@ def test_an_attestation_for_other_content_is_refused(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
     (source / "skills/pdf/pdf.sigstore.json").write_text(
-        world.attest(statement({"pdf": "00" * 32}))
+        world.attest(statement({"pdf": "00" * 32}, COSIGN))
     )
     with pytest.raises(InstallError) as e:
         install_from_spec(

@@ -24,7 +24,9 @@ A bundle signs it either as a message signature over the
 manifest's SHA-256 (``cosign sign-blob`` of the manifest) or as a DSSE in-toto
 statement naming it as a subject (``{"sha256": ...}``); a statement may instead name
 the directory by its ``smithmark-bundle-v1`` digest (`smithmark_digest`), which the
-smithmark attestation tool signs.
+smithmark attestation tool signs. A statement must be an in-toto v1 statement
+(``_type``) of cosign's signing predicate or smithmark's agent-capability predicate
+(`PREDICATES`); any other predicate type (provenance, a scan) is refused.
 
 Where bundles are found (`bundle_files`): the directory's own top-level bundle files
 (``SKILL.md.sigstore.json``, ``SKILL.sigstore``, ``plugin.sigstore.json``), and
@@ -81,6 +83,11 @@ __all__ = [
 
 BUNDLE_SUFFIXES = (".sigstore.json", ".sigstore")
 INTOTO = "application/vnd.in-toto+json"
+STATEMENT_V1 = "https://in-toto.io/Statement/v1"
+PREDICATES = (
+    "https://sigstore.dev/cosign/sign/v1",  # cosign's signing statement
+    "https://in8.sh/attestation/agent-capability/v1",  # smithmark's
+)
 SMITHMARK = "smithmark-bundle-v1"
 _BUNDLE_CAP = 1024 * 1024
 _BUNDLE_MEDIA = "application/vnd.dev.sigstore.bundle"
@@ -445,6 +452,7 @@ def _check_dsse(
     if kind != INTOTO:
         message = f"the bundle's envelope holds {kind}, not an in-toto statement"
         raise _Refused("install.signature.invalid", message, where)
+    _statement_type(payload, where)
     subjects = _subjects(payload)
     match = next((d for d in subjects if d in wanted), None)
     if match is None:
@@ -452,6 +460,26 @@ def _check_dsse(
         message = f"the attestation names {named}, not {' or '.join(wanted)}"
         raise _Refused("install.signature.invalid", message, where)
     return match
+
+
+def _statement_type(payload: bytes, where: Path | None) -> None:
+    """Refuse a statement that is not an in-toto v1 statement of a predicate type
+    that signs what it names (`PREDICATES`): provenance or any other claim about a
+    digest is not a signature over it."""
+    try:
+        statement = json.loads(payload)
+    except ValueError:
+        statement = None
+    if not isinstance(statement, dict):
+        message = "the attestation does not hold an in-toto statement"
+        raise _Refused("install.signature.invalid", message, where)
+    kind, predicate = statement.get("_type"), statement.get("predicateType")
+    if kind != STATEMENT_V1 or predicate not in PREDICATES:
+        message = (
+            f"the attestation is a {kind!s} statement of {predicate!s}, not an in-toto "
+            f"{STATEMENT_V1} statement of {' or '.join(PREDICATES)}"
+        )
+        raise _Refused("install.signature.invalid", message, where)
 
 
 def _subjects(payload: bytes) -> list[str]:
