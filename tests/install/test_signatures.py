@@ -21,8 +21,10 @@ from satchel.install import (
     Settings,
     Signers,
     _signatures,
+    add_marketplace,
     install_from_spec,
     install_frozen,
+    install_plugin,
     signing_manifest,
     update,
     verify,
@@ -32,7 +34,7 @@ from satchel.install._signatures import default_trust_root, smithmark_digest, sm
 from tests.sigstore_world import ISSUER, SIGNER, World, statement
 from tests.support import skill_md, write_tree
 
-from .support import state
+from .support import commit, git_repo, state
 
 pytest.importorskip("sigstore")
 pytestmark = pytest.mark.usefixtures("only_loopback")
@@ -358,6 +360,82 @@ def test_an_install_with_issuers_alone_refuses_another_issuer(
         )
     assert refused(e)[0] == "install.signature.identity"
     assert not installed(project).exists()
+
+
+def a_marketplace(world: World, tmp_path: Path, *, signed: bool) -> Path:
+    """A git marketplace ``team-tools`` listing the plugin ``vault`` (signed by SIGNER
+    when `signed`), and a source whose skill ``release`` (signed) requires it."""
+    market = git_repo(
+        tmp_path / "market",
+        {
+            ".claude-plugin/marketplace.json": json.dumps(
+                {
+                    "name": "team-tools",
+                    "owner": {"name": "Team"},
+                    "plugins": [{"name": "vault", "source": "./plugins/vault"}],
+                }
+            ),
+            "plugins/vault/.claude-plugin/plugin.json": json.dumps({"name": "vault"}),
+            "plugins/vault/skills/vault-skill/SKILL.md": skill_md("vault-skill"),
+        },
+    )
+    if signed:
+        bundle = world.sign(signing_manifest(market / "plugins/vault"))
+        commit(market, {"plugins/vault/plugin.sigstore.json": bundle})
+    needs = skill_md("release", extra="metadata:\n  requires: vault@team-tools\n")
+    source = write_tree(tmp_path / "skills-src", {"skills/release/SKILL.md": needs})
+    sign_skill(world, source / "skills/release")
+    return market
+
+
+def test_under_signers_a_required_plugin_that_is_not_signed_refuses_the_install(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=False)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+            signers=Signers((SIGNER,)),
+        )  # fmt: skip
+    assert refused(e)[0] == "install.signature.missing"
+    assert refused(e)[1].startswith(
+        f"vault@team-tools (required by a skill of {tmp_path / 'skills-src'}): plugin 'vault'"
+    )
+    assert state(project) == before
+
+
+def test_under_signers_a_required_plugin_installed_unsigned_does_not_count(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=False)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    install_plugin("vault@team-tools", layout=layout, settings=settings(world))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+            signers=Signers((SIGNER,)),
+        )  # fmt: skip
+    assert refused(e)[0] == "install.signature.missing"
+    assert state(project) == before
+
+
+def test_under_signers_a_required_plugin_signed_installs_with_the_skill(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=True)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    install_plugin("vault@team-tools", layout=layout, settings=settings(world))
+    result = install_from_spec(
+        str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+        signers=Signers((SIGNER,)),
+    )  # fmt: skip
+    assert [i.entry.name for i in result.installed] == ["release"]  # vault was signed
+    entries = json.loads((project / ".satchel/skills.lock").read_text())["entries"]
+    signed = {e["name"]: e["signature"]["identity"] for e in entries}
+    assert signed == {"release": SIGNER, "vault": SIGNER}
 
 
 def test_an_attestation_naming_the_skill_installs_as_an_attestation(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,7 @@ def install_source(
     progress: Progress | None = None,
     review: Review | None = None,
     signers: Signers | None = None,
+    before: Callable[[tuple[str, ...]], None] | None = None,
 ) -> InstallResult:
     """Install all of `source`, or the `skills` picked by name or folder (with the
     skills of the same source they require), into `scope`
@@ -151,7 +152,10 @@ def install_source(
     Raise `InstallError` and leave the scope untouched when anything is refused.
     `review` is asked about each tree that would replace an installed one, before
     anything is placed (see `satchel.install._review`). `signers`: each skill and
-    plugin must carry a Sigstore bundle that verifies and is by one of them."""
+    plugin must carry a Sigstore bundle that verifies and is by one of them.
+    `before` is called with the plugins the skills require (``name@marketplace``)
+    once all else is checked, before anything is placed: what it raises refuses the
+    install."""
     ctx = Context.make(layout, settings, environ, progress)
     src = ctx.parse(source)
     allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
@@ -177,8 +181,10 @@ def install_source(
         review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans), *unsigned]
+        wanted = tuple(str(d) for d in need.plugins)
+        if before is not None:
+            before(wanted)
         done = commit(plans, where, ctx.settings)
-    wanted = tuple(str(d) for d in need.plugins)
     return InstallResult(done, tuple(notes), wanted)
 
 

@@ -215,6 +215,7 @@ def _claimed(doc: dict[str, Any]) -> set[str]:
 
 # --- a frozen install ----------------------------------------------------------------
 
+
 @model
 class Relocked(Signers):
     """Anyone, once every signature attached was tried for the `locked` signer first:

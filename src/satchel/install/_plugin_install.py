@@ -65,7 +65,7 @@ from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
 from satchel.install._settings import Limits, Settings
-from satchel.install._signatures import Signers
+from satchel.install._signatures import Signers, verify_tree
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.install._tree import copy_tree
@@ -111,6 +111,7 @@ class _Walk:
         default_factory=dict
     )  # each marketplace's, read once a walk
     fetched: dict[tuple[str, str, str | None], Fetched] = field(default_factory=dict)
+    signers: Signers | None = None  # an installed dependency counts only signed so
 
 
 def install_plugin(
@@ -141,7 +142,7 @@ def install_plugin(
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
-        walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
+        walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [], signers=signers)
         _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
         plans, unsigned = signed_plans(plans, signers, ctx.settings, within=work)
@@ -180,12 +181,20 @@ def install_from_spec(
         scope=scope, family=family, force=force, layout=layout, settings=settings,
         environ=environ, progress=progress, review=review, signers=signers,
     )  # fmt: skip
-    result = install_source(source, skills=skills, **common)
     source_text = source if isinstance(source, str) else source.spec()
-    installed, notes = list(result.installed), list(result.diagnostics)
     ctx = Context.make(layout, settings, environ, progress)
+    signed: list[InstallResult] = []
+
+    def signed_first(wanted: tuple[str, ...]) -> None:
+        assert signers is not None
+        signed.extend(_signed_plugins(wanted, signers, ctx, common, source_text))
+
+    before = signed_first if signers is not None else None
+    result = install_source(source, skills=skills, before=before, **common)
+    installed = [i for r in signed for i in r.installed] + list(result.installed)
+    notes = [d for r in signed for d in r.diagnostics] + list(result.diagnostics)
     lock = read_lock(scope_for(ctx.layout, scope).lock_path)
-    for ref in result.wanted:
+    for ref in () if signers is not None else result.wanted:
         dep = parse_requirement(ref)
         assert dep is not None and dep.marketplace is not None
         have = lock.find(dep.name, "plugin")
@@ -203,6 +212,49 @@ def install_from_spec(
         notes += more.diagnostics
         lock = read_lock(scope_for(ctx.layout, scope).lock_path)
     return InstallResult(tuple(installed), tuple(notes))
+
+
+def _signed_plugins(
+    wanted: tuple[str, ...],
+    signers: Signers,
+    ctx: Context,
+    common: dict[str, Any],
+    source_text: str,
+) -> list[InstallResult]:
+    """Under `signers`, each plugin of `wanted` installed and signed by one of them
+    (or installed now, signed): any that cannot be refuses the install that requires
+    it, with the reason."""
+    where = scope_for(ctx.layout, common["scope"])
+    out = []
+    for ref in wanted:
+        dep = parse_requirement(ref)
+        assert dep is not None and dep.marketplace is not None
+        have = read_lock(where.lock_path).find(dep.name, "plugin")
+        kept = have is not None and have.marketplace == dep.marketplace
+        if kept and have is not None and _still_signed(have, where, signers, ctx.settings):
+            continue
+        try:
+            out.append(install_plugin(ref, **common, dependency=True))
+        except InstallError as e:
+            message = f"{ref} (required by a skill of {source_text}): {e.diagnostic.message}"
+            raise refuse(e.diagnostic.code, message, hint=e.diagnostic.hint) from None
+    return out
+
+
+def _still_signed(entry: LockEntry, where: Scope, signers: Signers, settings: Settings) -> bool:
+    """Whether the installed plugin `entry` is recorded signed by one of `signers`
+    and its tree still verifies so."""
+    locked = entry.signature
+    if locked is None or not signers.allows(locked.identity, locked.issuer):
+        return False
+    if locked.kind == "cosign":
+        return True
+    tree = where.dir_for("plugin", entry.family) / entry.name
+    got, _path, _why = verify_tree(
+        tree, signers=signers, trust_root=settings.sigstore_trust_root,
+        name=f"plugin {entry.name!r}", beside=False,
+    )  # fmt: skip
+    return got is not None
 
 
 def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str | None:
@@ -295,6 +347,10 @@ def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
         where = entry.marketplace or entry.source
         message = f"{key} is needed, but a plugin {name!r} is installed from {where}"
         raise refuse("install.dependency.conflict", message, hint=f"satchel remove {name} first")
+    if walk.signers is not None and not _still_signed(
+        entry, walk.where, walk.signers, walk.ctx.settings
+    ):
+        return None  # fetched again, and its signature checked
     target = walk.where.dir_for("plugin", entry.family) / entry.name
     version = _manifest(target).get("version")
     return _Node(key, None, version if isinstance(version, str) else None, entry.requires)
