@@ -558,6 +558,22 @@ def test_without_signers_a_bundle_that_fails_is_a_warning(
     assert "signature" not in lock_entry(project)
 
 
+def test_update_reports_a_bundle_that_does_not_verify(
+    world: World, source: Path, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    install_from_spec(str(source), layout=layout, settings=settings(world))
+    skill = source / "skills/pdf"
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(World(tmp_path / "other", name="other"), skill)
+    (change,) = update(layout=layout, settings=settings(world))
+    assert change.updated
+    assert [(d.code, d.path) for d in change.diagnostics] == [
+        ("install.signature.unverified", None)  # the bundle it names is gone with the fetch
+    ]
+    assert change.diagnostics[0].message.startswith("skill 'pdf': ")
+    assert "signature" not in lock_entry(project)
+
+
 def test_a_trust_root_that_is_not_one_is_refused(
     world: World, source: Path, project: Path, layout: Layout, tmp_path: Path
 ) -> None:

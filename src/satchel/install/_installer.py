@@ -258,7 +258,7 @@ def signed_plans(
         errors = [d for d in found if d.severity == "error"]
         if errors:  # its path is in the workspace, about to go: the message names it
             raise refuse(errors[0].code, errors[0].message)
-        notes += found
+        notes += [replace(d, path=None) for d in found]  # its path is in the workspace
         if got is not None:
             entry = replace(p.entry, signature=got, hash=tree_hash(p.item.path, source=True))
             p = replace(p, entry=entry)

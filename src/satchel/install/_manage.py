@@ -86,6 +86,7 @@ class Change:
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()  # warnings, as install gives them
 
     @property
     def updated(self) -> bool:
@@ -282,9 +283,9 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
-                fresh = _signed_again(fresh, entry, ctx.settings, within=got.tree)
+                fresh, unverified = _signed_again(fresh, entry, ctx.settings, within=got.tree)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
-                changes.append(change)
+                changes.append(replace(change, diagnostics=tuple(unverified)))
                 if change.updated:
                     plans.append(fresh)
         review_all(
@@ -295,14 +296,17 @@ def update(
     return tuple(changes)
 
 
-def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within: Path) -> Planned:
+def _signed_again(
+    fresh: Planned, old: LockEntry, settings: Settings, *, within: Path
+) -> tuple[Planned, list[Diagnostic]]:
     """`fresh` with its signature: by the signer `old` records, when it records one
-    (``install.signature.changed`` when another signs it now), else any bundle's."""
+    (``install.signature.changed`` when another signs it now), else any bundle's;
+    and the ``install.signature.unverified`` warnings of bundles that do not verify."""
     if old.signature is not None:
         same_tree_signer(fresh.item.path, old, settings, within=within)
     allowed = exactly(old.signature) if old.signature is not None else None
-    signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
-    return signed[0]
+    signed, unverified = signed_plans([fresh], allowed, settings, within=within)
+    return signed[0], unverified
 
 
 def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:
