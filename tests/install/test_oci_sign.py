@@ -14,6 +14,8 @@ import json
 import os
 import re
 import shutil
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,6 +293,71 @@ def test_publish_sign_is_refused_when_the_issuer_is_not_trusted(
     assert code == 1
     assert json.loads(out)["error"]["code"] == "install.oci.sign"
     assert raw_get(oci_registry, "team/bad-issuer/manifests/v1").status_code == 404
+
+
+@pytest.fixture
+def stalled() -> Iterator[str]:
+    """A stand-in for Fulcio on 127.0.0.1 that takes each connection and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+@pytest.mark.timeout(60)
+def test_publish_sign_gives_up_on_a_stalled_fulcio_at_its_deadline(
+    satchel, oci_registry, services, world, tmp_path, stalled, monkeypatch
+):
+    monkeypatch.setenv("SATCHEL_FETCH_DEADLINE", "1")
+    ref = oci_registry.ref("team/stalled")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "stalled"), ref, "--sign", "--identity-token",
+        services.token(SIGNER), "--fulcio-url", stalled, "--rekor-url", services.url,
+        "--trust-root", str(world.trusted_root_path), "--json", where=False,
+    )  # fmt: skip
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["code"], error["message"]) == (
+        "install.oci.sign",
+        f"signing through {stalled} and {services.url} did not finish within 1 s",
+    )
+    assert raw_get(oci_registry, "team/stalled/manifests/v1").status_code == 404
+
+
+def test_publish_sign_without_a_trust_root_reads_the_shipped_one_offline(
+    satchel, oci_registry, services, world, tmp_path
+):
+    """No TUF fetch (only_loopback fails any connection beyond 127.0.0.1): the public
+    instance's root, as the sigstore package ships it, does not trust the world's
+    certificate authority, so signing through the world's services is refused."""
+    ref = oci_registry.ref("team/offline-root")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "offline"), ref, "--sign", "--identity-token",
+        services.token(SIGNER), "--fulcio-url", services.url, "--rekor-url", services.url,
+        "--json", where=False,
+    )  # fmt: skip
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error["code"] == "install.oci.sign"
+    assert error["message"].startswith(
+        f"signing through {services.url} and {services.url} failed: "
+    )
 
 
 def test_publish_sign_human_output(satchel, oci_registry, services, world, tmp_path):
