@@ -47,6 +47,7 @@ import hashlib
 import json
 import os
 import stat
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -629,7 +630,7 @@ def _place(bundle: Path, target: Path, name: str) -> Diagnostic | None:
     """Copy the verified `bundle` to `target` inside the tree it signs, never through
     a link: `target` must not exist or be a bundle file (which the signature does not
     cover); anything else there is refused. The copy is written to a new file
-    (``O_EXCL``, ``O_NOFOLLOW``) and renamed over `target`."""
+    (``O_EXCL``, under a random name) and renamed over `target`."""
     if os.path.lexists(target) and not is_bundle_file(target):
         message = (
             f"{name}: {target.name} in its directory is not a Sigstore bundle file, "
@@ -637,13 +638,12 @@ def _place(bundle: Path, target: Path, name: str) -> Diagnostic | None:
         )
         return diagnostic("install.signature.placement", message, target)
     data = _read(bundle)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(temp, flags, 0o644)
+    fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=target.parent)  # O_EXCL
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(temp, target)
+        os.chmod(temp, 0o644)
+        os.replace(temp, target)  # a rename: never follows a link at `target`
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
