@@ -727,3 +727,54 @@ def test_an_authorization_nobody_finishes_ends_at_its_deadline(world, monkeypatc
         "none for it; a new authorization failed: the authorization did not finish within 1 s",
     )
     assert [a.why for a in asked] == ["none"]
+
+
+def _logins(world: dict[str, Any], capsys: Any) -> dict[str, bool | None]:
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "list", *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    return {s["name"]: s["login"] for s in doc["servers"]}
+
+
+@pytest.mark.parametrize("by", ["url", "name"])
+def test_logout_by_the_other_name_removes_the_login_connections_would_use(world, capsys, by):
+    login, logout = (world["url"], "guarded") if by == "url" else ("guarded", world["url"])
+    assert _cli_login(world, name=login)[0] == 0
+    assert _logins(world, capsys)["guarded"] is True
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", logout, *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["removed"], doc["diagnostics"]) == (True, [])
+    assert json.loads(world["ring"].read_text()) == {}  # the entry and the index
+    assert _logins(world, capsys)["guarded"] is False
+    sup, said = _echo(world)
+    assert said is None
+    assert [d.code for d in sup.diagnostics] == ["mcp.server.authorization_required"]
+
+
+def test_a_server_named_resource_keeps_its_login(world, capsys):
+    servers = {"resource": {"type": "http", "url": world["url"]}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    code, _, err = _cli_login(world, name="resource")
+    assert code == 0, err
+    assert _logins(world, capsys) == {"resource": True}
+    ring = json.loads(world["ring"].read_text())
+    [entry] = [k for k in ring if k.startswith(f"{SERVICE}\tresource ")]
+    assert json.loads(ring[entry])["tokens"]["access_token"]
+
+
+def test_a_login_indexed_under_the_former_index_key_is_still_read(world, capsys):
+    import hashlib
+
+    assert _cli_login(world, name=world["url"])[0] == 0
+    ring = json.loads(world["ring"].read_text())
+    digest = hashlib.sha256(canonical(world["url"]).encode()).hexdigest()[:16]
+    ring[f"{SERVICE}\tresource {digest}"] = ring.pop(f"{SERVICE}\t{digest} index")
+    world["ring"].write_text(json.dumps(ring))
+    assert _logins(world, capsys)["guarded"] is True
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["removed"] is True
+    assert json.loads(world["ring"].read_text()) == {}
