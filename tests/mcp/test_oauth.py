@@ -406,7 +406,7 @@ def test_login_and_logout_say_what_they_did(world, capsys):
 @pytest.fixture(scope="module")
 def unregistering() -> Iterator[tuple[int, int]]:
     """A server whose authorization server registers no client dynamically: only
-    ``fixed-client``, registered by hand for ``http://localhost:<callback>/callback``;
+    ``fixed-client``, registered by hand for ``http://127.0.0.1:<callback>/callback``;
     yields its port and that callback port."""
     with socket.socket() as sock:  # a port that was free a moment ago
         sock.bind(("127.0.0.1", 0))
@@ -425,12 +425,16 @@ def by_hand(world: dict[str, Any], unregistering: tuple[int, int]) -> dict[str, 
     oauth = {"clientId": "fixed-client", "callbackPort": callback}
     servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
     (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
-    return {**world, "url": url, "at": port}
+    return {**world, "url": url, "at": port, "callback": callback}
 
 
 def test_a_client_id_in_the_entry_is_used_where_there_is_no_registration(by_hand):
-    code, out, err = _cli_login(by_hand)
+    opened: list[str] = []
+    code, out, err = _cli_login(by_hand, first=opened.append)
     assert code == 0, err
+    redirect = f"http://127.0.0.1:{by_hand['callback']}/callback"  # where the listener is
+    assert parse_qs(urlsplit(opened[0]).query)["redirect_uri"] == [redirect]
+    assert _kept(by_hand)["client"]["redirect_uris"] == [redirect]
     doc = json.loads(out)
     assert (doc["authorized"], doc["registered"], doc["configured_client"]) == (True, False, True)
     assert _kept(by_hand)["client"]["client_id"] == "fixed-client"

@@ -167,9 +167,7 @@ def test_a_login_by_an_entrys_name_is_found_by_the_servers_url(layout, guarded):
 
 def test_an_expired_token_is_refreshed_when_a_skill_server_is_listed(layout, guarded):
     _logged_in(layout, guarded)
-    [(user, text)] = [
-        (k, v) for k, v in _ring().items() if not k.endswith(" index")
-    ]
+    [(user, text)] = [(k, v) for k, v in _ring().items() if not k.endswith(" index")]
     first = json.loads(text)
     _expire(guarded)
     record = {**first, "expires_at": 1.0}  # satchel knows it expired (an hour passed)

@@ -5,7 +5,7 @@ server it trusts, both served by one uvicorn process on 127.0.0.1 (printed as
 The MCP server is at ``/mcp``; its protected-resource metadata (RFC 9728) names the
 authorization server at the origin, which publishes its metadata (RFC 8414), registers
 clients dynamically (RFC 7591; ``--no-registration`` turns that off, leaving only the
-client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``,
+client ``fixed-client`` registered by hand for ``http://127.0.0.1:<--client-port>/callback``,
 a confidential one with ``--client-secret``, authenticated with Basic credentials),
 and approves every authorization request at once (its ``/authorize`` redirects to the
 client's redirect URI with a code: no person in the loop). Access tokens live an hour.
@@ -144,7 +144,7 @@ def build(
     if client_port is not None:
         provider.clients["fixed-client"] = OAuthClientInformationFull(
             client_id="fixed-client",
-            redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
+            redirect_uris=[AnyUrl(f"http://127.0.0.1:{client_port}/callback")],
             client_secret=secret,
             token_endpoint_auth_method="client_secret_basic" if secret else "none",
             scope=WRITE,
