@@ -782,3 +782,22 @@ def test_a_login_indexed_under_the_former_index_key_is_still_read(world, capsys)
         assert main(["mcp", "logout", "guarded", *_where(world), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["removed"] is True
     assert json.loads(world["ring"].read_text()) == {}
+
+
+def test_a_secret_in_the_query_of_a_urls_login_is_never_shown_nor_a_keyring_name(world, capsys):
+    url = world["url"] + "?key=QUERYSECRET"
+    masked = world["url"] + "?***"
+    code, out, err = _cli_login(world, name=url)
+    assert code == 0, err
+    assert (json.loads(out)["server"], json.loads(out)["url"]) == (masked, masked)
+    code, out, err = _cli_login(world, "--timeout", "60", name=url)
+    assert code == 0, err
+    assert out.startswith(f"Logged in to MCP server {masked!r} (client: registered before)")
+    assert "QUERYSECRET" not in "".join(json.loads(world["ring"].read_text()))
+    for flag in ("--json", None):
+        with use_file_keyring(world["ring"]):
+            argv = ["mcp", "logout", url, *_where(world)]
+            assert main(argv + ([flag] if flag else [])) == 0
+        said = capsys.readouterr()
+        assert "QUERYSECRET" not in said.out + said.err
+        assert masked in said.out

@@ -53,6 +53,7 @@ __all__ = [
     "kept_login",
     "resource_index",
     "service",
+    "url_name",
     "url_store",
 ]
 
@@ -91,6 +92,16 @@ def canonical(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
+def url_name(url: str) -> str:
+    """The name of a server known only by its `url`: its canonical URL with the query
+    (which may hold a secret: ``?token=...``) shown as ``***``; the entry's digest of the
+    whole URL keeps two such servers apart."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(canonical(url))
+    return urlunsplit(parts._replace(query="***")) if parts.query else urlunsplit(parts)
+
+
 def resource_index(url: str) -> str:
     """The keyring user of the index entry of the server at `url`: ``<digest> index``,
     which no entry's user (``<name> <digest>``, ending in hex digits) can be."""
@@ -105,7 +116,7 @@ def url_store(service: str, url: str) -> KeyringStore:
     """The store of a server known only by its `url` (``satchel mcp login URL``, a skill
     server, an ``mcp+https://`` install): the entry named by the URL, else the one the
     index names."""
-    return KeyringStore(service, _entry(canonical(url), url), index=resource_index(url))
+    return KeyringStore(service, _entry(url_name(url), url), index=resource_index(url))
 
 
 def kept_login(layout: Layout, server: McpServer, url: str) -> bool:
