@@ -676,9 +676,11 @@ def test_mcp_list_says_which_remote_server_has_a_kept_login(world, capsys):
     assert logins() == {"guarded": False, "local": None}
 
 
-def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+def _on_a_terminal(
+    argv: list[str], env: dict[str, str], cwd: Path, *, follow: bool = False
+) -> tuple[int, str]:
     """`argv` with stdin, stdout and stderr on a pseudo-terminal: its status, and what
-    it wrote there."""
+    it wrote there. `follow`: the authorization URL it writes is followed with a GET."""
     import pty
     import select
 
@@ -696,6 +698,11 @@ def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int
             if not chunk:
                 break
             seen += chunk
+            if follow and b"/authorize?" in seen and seen.endswith(b"\n"):
+                url = next(w for w in seen.split() if b"/authorize?" in w).decode()
+                with urllib.request.urlopen(url, timeout=DEADLINE) as answer:
+                    assert b"Authorization complete" in answer.read()
+                follow = False
     finally:
         os.close(leader)
     return proc.wait(timeout=DEADLINE), seen.decode("utf-8", "replace")
@@ -801,3 +808,23 @@ def test_a_secret_in_the_query_of_a_urls_login_is_never_shown_nor_a_keyring_name
         said = capsys.readouterr()
         assert "QUERYSECRET" not in said.out + said.err
         assert masked in said.out
+
+
+def test_a_browser_that_blocks_neither_stops_the_listener_nor_the_login(world, tmp_path):
+    closed = tmp_path / "closed"  # the browser stays open until the test closes it
+    browser = tmp_path / "browser"
+    browser.write_text(
+        f"#!{sys.executable}\nimport os, time\nfor fd in (0, 1, 2):\n    os.close(fd)\n"
+        f"end = time.monotonic() + {DEADLINE}\n"
+        f"while not os.path.exists({str(closed)!r}) and time.monotonic() < end:\n"
+        "    time.sleep(0.05)\n"
+    )
+    browser.chmod(0o755)
+    env = {**_process_env(world), "BROWSER": str(browser), "NO_COLOR": "1", "COLUMNS": "400"}
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
+    try:
+        code, said = _on_a_terminal(argv, env, world["layout"].home.parent, follow=True)
+    finally:
+        closed.touch()
+    assert code == 0, said
+    assert "Logged in to MCP server 'guarded'" in said
