@@ -828,3 +828,74 @@ def test_a_browser_that_blocks_neither_stops_the_listener_nor_the_login(world, t
         closed.touch()
     assert code == 0, said
     assert "Logged in to MCP server 'guarded'" in said
+
+
+@pytest.fixture
+def endless_refusal() -> Iterator[tuple[str, list[int]]]:
+    """A server that answers every request 401 with a chunked event stream that never
+    ends; yields its URL and how many bytes it sent so far."""
+    import threading
+
+    sent = [0]
+
+    def answer(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\n"
+                b"Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            chunk = b"data: x\n\n" * 4096
+            try:
+                while sent[0] < 1 << 30:  # a bound only so that the thread ends
+                    conn.sendall(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+                    sent[0] += len(chunk)
+            except OSError:
+                return
+
+    def accept(sock: socket.socket) -> None:
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        threading.Thread(target=accept, args=(sock,), daemon=True).start()
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", sent
+
+
+def test_a_refusal_whose_body_never_ends_is_cut_and_fails_with_the_diagnostic(
+    world, endless_refusal
+):
+    import time as clock
+
+    from mcp.shared.auth import OAuthToken
+
+    from satchel.mcp._oauth_store import url_store
+
+    url, sent = endless_refusal
+    servers = {"endless": {"type": "http", "url": url}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    with use_file_keyring(world["ring"]):
+        kept = url_store(SERVICE, url)  # a login kept for it
+        kept.tokens = OAuthToken(access_token="kept", token_type="Bearer")
+        kept.expires_at = clock.time() + 3600
+        kept.write()
+        sup = supervisor(load(world["layout"]), only=("endless",), timeout=DEADLINE)
+
+        async def run() -> str:
+            async with sup:
+                return sup.servers[0].status
+
+        assert anyio.run(run) == "failed"
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'endless' answered HTTP 401: it refused the authorization satchel "
+        "keeps for it (satchel mcp login), which could not be refreshed",
+    )
+    assert sent[0] < 1 << 30  # the refusal was closed, never read to its end

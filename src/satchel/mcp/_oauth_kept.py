@@ -33,12 +33,16 @@ __all__ = [
     "KeptAuth",
     "LoginNeeded",
     "Provider",
+    "capped",
     "challenged",
     "client_metadata",
     "leaf",
     "quiet",
     "words",
 ]
+
+
+MAX_REFUSAL = 4096  # bytes of a 401's (or 403's) body read before it is closed
 
 
 class LoginNeeded(Exception):
@@ -80,8 +84,10 @@ class Provider(OAuthClientProvider):
             outgoing = await flow.__anext__()
             while True:
                 answer = yield outgoing
-                if outgoing is request and _asks(answer) and "authorization" in request.headers:
-                    self.refusal = answer.status_code
+                if outgoing is request and _asks(answer):
+                    await capped(answer)
+                    if "authorization" in request.headers:
+                        self.refusal = answer.status_code
                 outgoing = await flow.asend(answer)
         except StopAsyncIteration:
             return
@@ -192,6 +198,7 @@ class KeptAuth(httpx2.Auth):
             answer = yield request
             if not _asks(answer):
                 return
+            await capped(answer)
             if await self._load():
                 answer = None
         if answer is None:
@@ -203,6 +210,7 @@ class KeptAuth(httpx2.Auth):
                     while True:
                         answer = yield outgoing
                         if outgoing is request and _asks(answer):
+                            await capped(answer)
                             break  # refused: before the SDK would start a new authorization
                         outgoing = await flow.asend(answer)
                 except StopAsyncIteration:
@@ -297,6 +305,25 @@ def challenged(response: httpx2.Response) -> str | None:
     from mcp.client.auth.utils import extract_scope_from_www_auth
 
     return extract_scope_from_www_auth(response)
+
+
+async def capped(response: httpx2.Response) -> None:
+    """Read at most `MAX_REFUSAL` bytes of a refusal's body, then close it: the request
+    is sent again (or the refusal is the answer), and the client would otherwise read
+    the whole body first, which a server may never end."""
+    if hasattr(response, "_content"):
+        return  # read already
+    body = b""
+    try:
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) >= MAX_REFUSAL:
+                break
+    except httpx2.HTTPError:
+        pass  # what came is enough: only the status and the headers are read
+    finally:
+        await response.aclose()
+    response._content = body[:MAX_REFUSAL]
 
 
 def _asks(response: httpx2.Response) -> bool:
