@@ -899,3 +899,42 @@ def test_a_refusal_whose_body_never_ends_is_cut_and_fails_with_the_diagnostic(
         "keeps for it (satchel mcp login), which could not be refreshed",
     )
     assert sent[0] < 1 << 30  # the refusal was closed, never read to its end
+
+
+def _token_answer(world: dict[str, Any], answer: dict[str, Any] | None) -> None:
+    where = f"http://127.0.0.1:{world['port']}/test/token"
+    body = json.dumps(answer).encode()
+    request = urllib.request.Request(where, data=body, method="POST")
+    with urllib.request.urlopen(request) as done:
+        assert done.status == 200
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (
+            200,
+            '{"access_token": "LEAKED-ACCESS-TOKEN", "token_type": "Bearer"',  # cut short
+            "Invalid token response (HTTP 200): not an OAuth token response",
+        ),
+        (
+            400,
+            json.dumps({"error": "invalid_grant", "error_description": "the code expired",
+                        "access_token": "LEAKED-ACCESS-TOKEN"}),
+            "Token exchange failed (400): invalid_grant: the code expired",
+        ),
+    ],
+)  # fmt: skip
+def test_what_the_token_endpoint_answered_is_never_in_the_login_failure(world, status, body, said):
+    _token_answer(world, {"status": status, "body": body})
+    try:
+        code, out, err = _cli_login(world)
+    finally:
+        _token_answer(world, None)
+    assert code == 1
+    [found] = json.loads(out)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        f"MCP server 'guarded' could not be logged in to: {said}",
+    )
+    assert "LEAKED" not in out + err

@@ -148,9 +148,45 @@ class Provider(OAuthClientProvider):
             context.auth_server_url = str(resource.authorization_servers[0])
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
+        """The SDK's, but what the token endpoint said is never in the error (its body
+        may hold a token): only the status and the OAuth error code and description."""
+        from mcp.client.auth import OAuthTokenError
+
         self.store.metadata = self.context.oauth_metadata
         self.store.resource = self.context.protected_resource_metadata
-        await super()._handle_token_response(response)
+        status = response.status_code
+        if status not in {200, 201}:
+            await capped(response)
+            said = oauth_error(response.content)
+            raise OAuthTokenError(f"Token exchange failed ({status}){said}")
+        try:
+            await super()._handle_token_response(response)
+        except OAuthTokenError:
+            why = f"Invalid token response (HTTP {status}): not an OAuth token response"
+            raise OAuthTokenError(why) from None
+
+
+def oauth_error(body: bytes) -> str:
+    """The OAuth error code and description of a token endpoint's error `body` (RFC
+    6749 5.2), each in printable ASCII and capped, as ``: code: description``; nothing
+    else of the body."""
+    import json
+
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return ""
+    if not isinstance(found, dict):
+        return ""
+    said = [_printable(found.get(k), n) for k, n in (("error", 64), ("error_description", 200))]
+    return "".join(f": {part}" for part in said if part)
+
+
+def _printable(value: object, most: int) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = "".join(c for c in value if " " <= c <= "~")
+    return text[:most] + ("..." if len(text) > most else "") or None
 
 
 def client_metadata(redirect: str) -> OAuthClientMetadata:

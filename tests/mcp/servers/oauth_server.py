@@ -18,7 +18,9 @@ allowed, and a token holds the scopes its authorization asked for.
 For the tests, two routes outside OAuth: ``POST /test/expire`` makes every access token
 issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every refresh
 token too), and ``GET /test/stats`` counts the
-registrations and the grants of each kind, and the access tokens that are valid.
+registrations and the grants of each kind, and the access tokens that are valid;
+``POST /test/token`` with ``{"status": N, "body": "..."}`` makes ``/token`` answer that
+instead (``null``: the token endpoint again).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 LIFETIME = 3600  # seconds an access token is valid
 WRITE = "write"  # the scope ``publish`` wants
@@ -57,6 +59,7 @@ class Approving:
         self.refresh: dict[str, RefreshToken] = {}
         self.access: dict[str, AccessToken] = {}
         self.counts = {"registrations": 0, "authorization_code": 0, "refresh_token": 0}
+        self.token_answer: tuple[int, str] | None = None  # what /token answers instead
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -179,6 +182,12 @@ def build(
             provider.refresh.clear()
         return JSONResponse({"expired": len(provider.access)})
 
+    @app.custom_route("/test/token", methods=["POST"])
+    async def token(request: Request) -> JSONResponse:
+        asked = await request.json()
+        provider.token_answer = None if asked is None else (asked["status"], asked["body"])
+        return JSONResponse({"token": asked})
+
     @app.custom_route("/test/stats", methods=["GET"])
     async def stats(request: Request) -> JSONResponse:
         valid = [t for t in provider.access.values() if t.expires_at]
@@ -195,6 +204,11 @@ class StepUp:
         self.app, self.provider, self.base = app, provider, base
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        instead = self.provider.token_answer
+        if scope["type"] == "http" and scope["path"] == "/token" and instead is not None:
+            status, text = instead
+            await Response(text, status, media_type="application/json")(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
             await self.app(scope, receive, send)
             return
