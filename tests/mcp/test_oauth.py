@@ -938,3 +938,40 @@ def test_what_the_token_endpoint_answered_is_never_in_the_login_failure(world, s
         f"MCP server 'guarded' could not be logged in to: {said}",
     )
     assert "LEAKED" not in out + err
+
+
+def _move(port: int, to: str | None) -> None:
+    where = f"http://127.0.0.1:{port}/test/move"
+    request = urllib.request.Request(where, data=json.dumps({"to": to}).encode(), method="POST")
+    with urllib.request.urlopen(request) as done:
+        assert done.status == 200
+
+
+def _presented(port: int) -> list[str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/test/presented") as answer:
+        found: list[str] = json.loads(answer.read())
+        return found
+
+
+def test_a_configured_clients_secret_never_goes_to_the_authorization_server_it_moved_to(
+    world, confidential
+):
+    port, callback = confidential
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    mine = {**world, "url": url, "at": port, "port": port, "env": {"MCP_CLIENT_SECRET": SECRET}}
+    code, _, err = _cli_login(mine, "--client-secret", "--json")
+    assert code == 0, err
+    assert _kept(mine)["client"]["issuer"].rstrip("/") == f"http://127.0.0.1:{port}"
+    other = world["port"]  # the authorization server the resource now names
+    before = (_presented(other), _stats(world)["registrations"])
+    _move(port, f"http://127.0.0.1:{other}")
+    try:
+        code, out, err = _cli_login({**mine, "at": other}, "--timeout", "30", "--json")
+    finally:
+        _move(port, None)
+    assert "fixed-client" not in _presented(other)[len(before[0]) :]  # nor its secret
+    assert _stats(world)["registrations"] == before[1] + 1  # registered there anew
+    assert SECRET not in out + err

@@ -133,6 +133,22 @@ class Provider(OAuthClientProvider):
             client = client.model_copy(update={"token_endpoint_auth_method": method})
             self.context.client_info = client
 
+    def _bind_client(self) -> None:
+        """Bind a client the authorization server issued tokens to, which no issuer
+        bound yet (a configured client id, with its secret), to that server, as the SDK
+        binds a registration (SEP-2352): a later flow whose metadata names another
+        authorization server drops it (and registers anew there) instead of sending it
+        the client id and secret."""
+        context = self.context
+        client = context.client_info
+        if client is None or client.issuer is not None or context.oauth_metadata is None:
+            return
+        if client.client_id == context.client_metadata_url:
+            return  # a Client ID Metadata Document is every authorization server's
+        client = client.model_copy(update={"issuer": self._expected_issuer()})
+        context.client_info = client
+        self.store.client = client
+
     async def _initialize(self) -> None:
         await super()._initialize()
         context = self.context
@@ -159,6 +175,7 @@ class Provider(OAuthClientProvider):
             await capped(response)
             said = oauth_error(response.content)
             raise OAuthTokenError(f"Token exchange failed ({status}){said}")
+        self._bind_client()
         try:
             await super()._handle_token_response(response)
         except OAuthTokenError:

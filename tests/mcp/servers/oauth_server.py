@@ -20,7 +20,9 @@ issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every 
 token too), and ``GET /test/stats`` counts the
 registrations and the grants of each kind, and the access tokens that are valid;
 ``POST /test/token`` with ``{"status": N, "body": "..."}`` makes ``/token`` answer that
-instead (``null``: the token endpoint again).
+instead (``null``: the token endpoint again); ``POST /test/move`` with ``{"to": URL}``
+makes the protected-resource metadata name the authorization server at URL instead;
+``GET /test/presented`` lists the client ids ``/authorize`` and ``/token`` were given.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from starlette.responses import JSONResponse, Response
 
 LIFETIME = 3600  # seconds an access token is valid
 WRITE = "write"  # the scope ``publish`` wants
+WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"
 
 
 class Approving:
@@ -60,6 +63,8 @@ class Approving:
         self.access: dict[str, AccessToken] = {}
         self.counts = {"registrations": 0, "authorization_code": 0, "refresh_token": 0}
         self.token_answer: tuple[int, str] | None = None  # what /token answers instead
+        self.moved_to: str | None = None  # the authorization server the resource names
+        self.presented: list[str] = []  # the client ids /authorize and /token were given
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -188,6 +193,15 @@ def build(
         provider.token_answer = None if asked is None else (asked["status"], asked["body"])
         return JSONResponse({"token": asked})
 
+    @app.custom_route("/test/move", methods=["POST"])
+    async def move(request: Request) -> JSONResponse:
+        provider.moved_to = (await request.json())["to"]
+        return JSONResponse({"moved_to": provider.moved_to})
+
+    @app.custom_route("/test/presented", methods=["GET"])
+    async def presented(request: Request) -> JSONResponse:
+        return JSONResponse(provider.presented)
+
     @app.custom_route("/test/stats", methods=["GET"])
     async def stats(request: Request) -> JSONResponse:
         valid = [t for t in provider.access.values() if t.expires_at]
@@ -209,16 +223,20 @@ class StepUp:
             status, text = instead
             await Response(text, status, media_type="application/json")(scope, receive, send)
             return
+        to = self.provider.moved_to
+        if scope["type"] == "http" and to and scope["path"].startswith(WELL_KNOWN_RESOURCE):
+            moved = {"resource": f"{self.base}/mcp", "authorization_servers": [to]}
+            await JSONResponse(moved)(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope["path"] in ("/authorize", "/token"):
+            messages, body = await _received(receive)
+            self.provider.presented += _client_ids(scope, body)
+            await self.app(scope, _replay(messages, receive), send)
+            return
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
             await self.app(scope, receive, send)
             return
-        messages, body = [], b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        messages, body = await _received(receive)
         if self._lacks(scope, body):
             challenge = (
                 f'Bearer error="insufficient_scope", scope="{WRITE}", '
@@ -232,10 +250,7 @@ class StepUp:
             await answer(scope, receive, send)
             return
 
-        async def replay() -> Any:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, _replay(messages, receive), send)
 
     def _lacks(self, scope: Any, body: bytes) -> bool:
         try:
@@ -251,6 +266,37 @@ class StepUp:
         bearer = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
         token = self.provider.access.get(bearer)
         return token is not None and WRITE not in token.scopes
+
+
+async def _received(receive: Any) -> tuple[list[Any], bytes]:
+    messages, body = [], b""
+    while True:
+        message = await receive()
+        messages.append(message)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return messages, body
+
+
+def _replay(messages: list[Any], receive: Any) -> Any:
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    return replay
+
+
+def _client_ids(scope: Any, body: bytes) -> list[str]:
+    """The client ids a request presents: in its query, its form body, its Basic
+    credentials."""
+    import base64
+    from urllib.parse import parse_qs
+
+    found = parse_qs(scope.get("query_string", b"").decode()).get("client_id", [])
+    found += parse_qs(body.decode("latin-1")).get("client_id", [])
+    basic = dict(scope["headers"]).get(b"authorization", b"")
+    if basic.startswith(b"Basic "):
+        found.append(base64.b64decode(basic[6:]).decode().split(":", 1)[0])
+    return found
 
 
 def main() -> None:
