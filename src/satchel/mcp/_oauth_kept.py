@@ -13,6 +13,10 @@ let through (`KeptAuth.refused`, `KeptAuth.stored`), and the caller names
 ``satchel mcp login``. The interactive parts (the browser, the loopback redirect
 listener, the host's ``authorize`` callback, the login itself) are
 `satchel.runtime.mcp._oauth`'s. Tokens and secrets are never written to a file or a log.
+Of a refusal's body at most `MAX_REFUSAL` bytes are read (`capped`); of a token
+endpoint's failure only its status and OAuth error code and description are said
+(`oauth_error`); a client the authorization server issued tokens to is bound to it
+(SEP-2352), a configured one with its secret included.
 """
 
 from __future__ import annotations
