@@ -15,10 +15,13 @@ if _typing.TYPE_CHECKING:
     from satchel.policy._model import (
         COMPONENTS,
         HOOK_TYPES,
+        Digests,
         Flag,
         Lists,
         Pattern,
         Policy,
+        SignedRule,
+        Signers,
         Types,
         source_key,
     )
@@ -41,10 +44,13 @@ else:
             "satchel.policy._model": (
                 "COMPONENTS",
                 "HOOK_TYPES",
+                "Digests",
                 "Flag",
                 "Lists",
                 "Pattern",
                 "Policy",
+                "SignedRule",
+                "Signers",
                 "Types",
                 "source_key",
             ),
@@ -62,6 +68,7 @@ else:
 
 __all__ = [
     "COMPONENTS",
+    "Digests",
     "ENV_DIR",
     "Export",
     "Flag",
@@ -71,6 +78,8 @@ __all__ = [
     "Pattern",
     "Policy",
     "PolicyFile",
+    "SignedRule",
+    "Signers",
     "Types",
     "policy_files",
     "read_policy",
