@@ -51,7 +51,7 @@ def run(
     say_project(env.layout, project)
     show_policy(env)
     refused = [d for d in found if d.code == "policy.denied"]
-    installed = [d for d in found if d.code.startswith(_INSTALLED)]
+    installed = [d for d in found if d.code in _INSTALLED]
     for d in [d for d in found if d not in refused and d not in installed]:
         out.say(f"{d.severity}: {d.message}")
     if refused:
@@ -67,7 +67,7 @@ def run(
     return code
 
 
-_INSTALLED = "policy.installed."
+_INSTALLED = ("policy.installed.digest", "policy.installed.signer", "policy.installed.unsigned")
 
 
 def policy_diagnostics(env: Environment) -> tuple[Diagnostic, ...]:
