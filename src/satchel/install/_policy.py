@@ -27,6 +27,7 @@ process's environment), the user's and the project's of the layout.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from satchel.diagnostics import Diagnostic, diagnostic
@@ -41,6 +42,8 @@ from satchel.policy._read import read_policy
 __all__ = [
     "allow_listing",
     "allow_marketplace",
+    "allow_named_signers",
+    "allow_signed",
     "allow_source",
     "installed_refusals",
     "is_pinned",
@@ -125,6 +128,32 @@ def signers_for(src: Source, layout: Layout) -> Signers | None:
     """Who may sign what is installed from `src` (``require_signed``), or None when
     the policy asks for no signature of it."""
     return policy_for(layout).signers(src.spec())
+
+
+def allow_named_signers(src: Source, layout: Layout, identities: Iterable[str]) -> None:
+    """Raise the policy's refusal of a signer the user named for installing from
+    `src` (``--signer``) that a ``require_signed`` rule naming `src` does not allow:
+    the policy's rules narrow whom the user may name (`Policy.check_named_signer`)."""
+    policy = policy_for(layout)
+    for identity in identities:
+        why = policy.check_named_signer(src.spec(), identity)
+        if why is not None:
+            raise InstallError(why)
+
+
+def allow_signed(src: Source, entries: Iterable[LockEntry], layout: Layout) -> None:
+    """Raise the policy's refusal of the first of `entries` (about to be installed
+    from `src`, each with the signature that was verified, or none) whose signer a
+    ``require_signed`` rule naming `src` does not allow, or that is unsigned."""
+    policy = policy_for(layout)
+    spec = src.spec()
+    for entry in entries:
+        signed = entry.signature
+        what = f"installing {entry.kind} {entry.name!r} from {spec!r}"
+        identity, issuer = (signed.identity, signed.issuer) if signed else (None, None)
+        why = policy.check_signed(spec, identity, issuer, what=what)
+        if why is not None:
+            raise InstallError(why)
 
 
 def allow_listing(src: Source, layout: Layout) -> None:

@@ -149,10 +149,13 @@ class SignedRule:
 
     def allows(self, identity: str, issuer: str) -> bool:
         """Whether a signature by `identity`, certified by `issuer`, satisfies the rule."""
-        named = any(p.matches({"identity": identity}) for p in self.identities)
-        return named and (
+        return self.names(identity) and (
             not self.issuers or any(p.matches({"issuer": issuer}) for p in self.issuers)
         )
+
+    def names(self, identity: str) -> bool:
+        """Whether the rule allows the identity `identity` (whatever its issuer)."""
+        return any(p.matches({"identity": identity}) for p in self.identities)
 
     @property
     def text(self) -> str:
@@ -324,6 +327,19 @@ class Policy:
         signers = self.signers(spec)
         return None if signers is None else signers.refusal(identity, issuer, what)
 
+    def check_named_signer(self, spec: str, identity: str) -> Diagnostic | None:
+        """Whether the user may name `identity` as the signer of what is installed from
+        `spec` (``--signer``): every ``require_signed`` rule naming `spec` must allow
+        it. A pattern (``*``, ``?``, ``[``) is not judged here: the signature is."""
+        what = f"the signer {identity!r} named for installing {spec!r}"
+        if self.closed is not None:
+            return self._closed_refusal(what)
+        signers = self.signers(spec)
+        if signers is None or _GLOB_CHARS.search(identity):
+            return None
+        rule = next((r for r in signers.rules if not r.names(identity)), None)
+        return None if rule is None else _denied(what, "require_signed", rule.path)
+
     def requires_digest(self, spec: str) -> bool:
         """Whether an install from `spec` must be pinned by a published digest
         (``require_digest``; docs/policy.md says which sources publish one)."""
@@ -486,6 +502,7 @@ class Policy:
 
 
 _RUNS = frozenset({"hooks", "lsp", "mcp"})
+_GLOB_CHARS = re.compile(r"[*?\[]")
 _FLAG_KEYS = (
     "allow_managed_hooks_only",
     "disable_all_hooks",
