@@ -36,7 +36,7 @@ from satchel.install._lock import LockEntry, read_lock
 from satchel.install._scope import SCOPES, scope_for
 from satchel.install._sources import Source, parse_source
 from satchel.layout import Layout
-from satchel.policy._model import Policy, Signers
+from satchel.policy._model import AllowedSigners, Policy
 from satchel.policy._read import read_policy
 
 __all__ = [
@@ -124,7 +124,7 @@ def allow_source(
         raise InstallError(why)
 
 
-def signers_for(src: Source, layout: Layout) -> Signers | None:
+def signers_for(src: Source, layout: Layout) -> AllowedSigners | None:
     """Who may sign what is installed from `src` (``require_signed``), or None when
     the policy asks for no signature of it."""
     return policy_for(layout).signers(src.spec())

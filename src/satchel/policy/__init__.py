@@ -15,13 +15,13 @@ if _typing.TYPE_CHECKING:
     from satchel.policy._model import (
         COMPONENTS,
         HOOK_TYPES,
+        AllowedSigners,
         Digests,
         Flag,
         Lists,
         Pattern,
         Policy,
         SignedRule,
-        Signers,
         Types,
         source_key,
     )
@@ -44,13 +44,13 @@ else:
             "satchel.policy._model": (
                 "COMPONENTS",
                 "HOOK_TYPES",
+                "AllowedSigners",
                 "Digests",
                 "Flag",
                 "Lists",
                 "Pattern",
                 "Policy",
                 "SignedRule",
-                "Signers",
                 "Types",
                 "source_key",
             ),
@@ -67,6 +67,7 @@ else:
     )
 
 __all__ = [
+    "AllowedSigners",
     "COMPONENTS",
     "Digests",
     "ENV_DIR",
@@ -79,7 +80,6 @@ __all__ = [
     "Policy",
     "PolicyFile",
     "SignedRule",
-    "Signers",
     "Types",
     "policy_files",
     "read_policy",

@@ -43,13 +43,13 @@ from satchel.diagnostics import Diagnostic, diagnostic
 __all__ = [
     "COMPONENTS",
     "HOOK_TYPES",
+    "AllowedSigners",
     "Digests",
     "Flag",
     "Lists",
     "Pattern",
     "Policy",
     "SignedRule",
-    "Signers",
     "Types",
     "source_key",
 ]
@@ -165,7 +165,7 @@ class SignedRule:
 
 
 @model
-class Signers:
+class AllowedSigners:
     """Who may sign what is installed from `spec`: every ``require_signed`` rule that
     names it (`rules`, from every file); a signature must satisfy each of them."""
 
@@ -309,12 +309,12 @@ class Policy:
             return _denied(f"installing {spec!r} unpinned", "require_pins", self.require_pins.path)
         return None
 
-    def signers(self, spec: str) -> Signers | None:
+    def signers(self, spec: str) -> AllowedSigners | None:
         """Who may sign what is installed from `spec` (``require_signed``): the rules
         that name it, or None when no rule does and a signature is not required."""
         key = source_key(spec)
         rules = tuple(r for r in self.require_signed if r.applies(key))
-        return Signers(spec, rules) if rules else None
+        return AllowedSigners(spec, rules) if rules else None
 
     def check_signed(
         self, spec: str, identity: str | None, issuer: str | None = None, *, what: str = ""
