@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from satchel.errors import InstallError
@@ -47,12 +49,10 @@ def test_the_user_may_name_only_a_signer_the_policy_allows(layout, tmp_path, mon
 
 def test_what_was_verified_must_be_signed_by_an_allowed_signer(layout, tmp_path, monkeypatch):
     path = system_policy(tmp_path, monkeypatch, POLICY)
-    src = parse_source(SPEC)
     digest = "sha256:" + "c" * 64
-    allow_signed(src, [entry(Signature(RELEASE.replace("*", "v1"), ACTIONS, digest, "cosign"))],
-                 layout)  # fmt: skip
+    allow_signed([entry(Signature(RELEASE.replace("*", "v1"), ACTIONS, digest, "cosign"))], layout)
     with pytest.raises(InstallError) as e:
-        allow_signed(src, [entry(None)], layout)
+        allow_signed([entry(None)], layout)
     assert refusal(e) == (
         "policy.denied",
         f"installing skill 'pdf' from {SPEC!r} unsigned is refused by policy key "
@@ -60,10 +60,10 @@ def test_what_was_verified_must_be_signed_by_an_allowed_signer(layout, tmp_path,
     )
     wrong = Signature("release@acme.com", "https://issuer.example.com", digest, "bundle")
     with pytest.raises(InstallError) as e:
-        allow_signed(src, [entry(wrong)], layout)
+        allow_signed([entry(wrong)], layout)
     assert refusal(e) == (
         "policy.denied",
         f"installing skill 'pdf' from {SPEC!r} signed by 'release@acme.com' (issuer "
         f"'https://issuer.example.com') is refused by policy key `require_signed` in {path}",
     )
-    allow_signed(parse_source("acme/tools"), [entry(None)], layout)  # no rule names it
+    allow_signed([replace(entry(None), source="acme/tools")], layout)  # no rule names it

@@ -141,17 +141,16 @@ def allow_named_signers(src: Source, layout: Layout, identities: Iterable[str]) 
             raise InstallError(why)
 
 
-def allow_signed(src: Source, entries: Iterable[LockEntry], layout: Layout) -> None:
-    """Raise the policy's refusal of the first of `entries` (about to be installed
-    from `src`, each with the signature that was verified, or none) whose signer a
-    ``require_signed`` rule naming `src` does not allow, or that is unsigned."""
+def allow_signed(entries: Iterable[LockEntry], layout: Layout) -> None:
+    """Raise the policy's refusal of the first of `entries` (about to be installed,
+    each with the signature that was verified, or none) whose signer a
+    ``require_signed`` rule naming its source does not allow, or that is unsigned."""
     policy = policy_for(layout)
-    spec = src.spec()
     for entry in entries:
         signed = entry.signature
-        what = f"installing {entry.kind} {entry.name!r} from {spec!r}"
+        what = f"installing {entry.kind} {entry.name!r} from {entry.source!r}"
         identity, issuer = (signed.identity, signed.issuer) if signed else (None, None)
-        why = policy.check_signed(spec, identity, issuer, what=what)
+        why = policy.check_signed(entry.source, identity, issuer, what=what)
         if why is not None:
             raise InstallError(why)
 
