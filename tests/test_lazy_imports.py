@@ -18,7 +18,7 @@ from tests.support import skill_md, write_tree
 
 SRC = Path(satchel.__file__).parent
 # What a program that only loads must not pay for (docs/performance.md, "Import time").
-HEAVY = ("asyncio", "click", "http.client", "mcp", "rich", "ssl", "subprocess", "xml")
+HEAVY = ("asyncio", "click", "http.client", "mcp", "rich", "sigstore", "ssl", "subprocess", "xml")
 
 
 def _lazy_packages() -> list[Path]:

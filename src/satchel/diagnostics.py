@@ -530,6 +530,27 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.settings.invalid": Entry(
             "error", "a SATCHEL_* setting of the installer is not a value it takes"
         ),
+        "install.signature.changed": Entry(
+            "error", "install --frozen found an entry signed by another signer than the lock's"
+        ),
+        "install.signature.identity": Entry(
+            "error", "a valid Sigstore signature is by an identity or issuer not allowed"
+        ),
+        "install.signature.invalid": Entry(
+            "error", "a Sigstore bundle does not verify, or signs other content"
+        ),
+        "install.signature.missing": Entry(
+            "error", "a signature is required and the skill or plugin has no Sigstore bundle"
+        ),
+        "install.signature.trust-root": Entry(
+            "error", "the Sigstore trust root cannot be read or is not a trusted root"
+        ),
+        "install.signature.unavailable": Entry(
+            "error", "checking a signature needs the sigstore package (the sign extra)"
+        ),
+        "install.signature.unverified": Entry(
+            "warning", "a Sigstore bundle found beside what was installed does not verify"
+        ),
         "install.skill.exists": Entry(
             "error", "a skill or plugin satchel did not install is where it would install one"
         ),

@@ -62,6 +62,19 @@ def family_option() -> click.Option:
     )
 
 
+def trust_root_option() -> click.Option:
+    return click.Option(
+        ["--trust-root"],
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="PATH",
+        help=(
+            "The Sigstore trusted_root.json signatures are checked against "
+            "(env SATCHEL_SIGSTORE_TRUST_ROOT; default: the one sigstore ships)."
+        ),
+    )
+
+
 def force_option(what: str) -> click.Option:
     return click.Option(["--force"], is_flag=True, help=what)
 

@@ -13,6 +13,9 @@ tarballs through satchel's own extractor, npm without lifecycle scripts. Install
 are staged privately and renamed into place; ``skills.lock`` pins each one (commit
 or integrity, and a content hash) for `update`, `install_frozen`, `remove` and
 `verify`. Refusals raise `InstallError` with an ``install.*`` code (docs/install.md).
+With ``signers=Signers((identity, ...), (issuer, ...))`` an install takes only what
+carries a Sigstore bundle by one of them (`verify_bundle`, offline, the ``sign``
+extra); the lock records the `Signature`.
 """
 
 import typing as _typing
@@ -23,7 +26,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._errors import InstallError
     from satchel.install._extract import extract_archive
     from satchel.install._installer import Installed, InstallResult
-    from satchel.install._lock import Lock, LockEntry, read_lock
+    from satchel.install._lock import Lock, LockEntry, Signature, read_lock
     from satchel.install._manage import (
         Change,
         Checked,
@@ -46,6 +49,7 @@ if _typing.TYPE_CHECKING:
     from satchel.install._review import Review, Reviewed
     from satchel.install._scope import FAMILIES, SCOPES, Scope, scope_for
     from satchel.install._settings import Limits, Settings
+    from satchel.install._signatures import Signers, signing_manifest, verify_bundle
     from satchel.install._sources import Source, parse_source
 else:
     from satchel import _lazy
@@ -69,7 +73,7 @@ else:
             "satchel.install._errors": ("InstallError",),
             "satchel.install._extract": ("extract_archive",),
             "satchel.install._installer": ("Installed", "InstallResult"),
-            "satchel.install._lock": ("Lock", "LockEntry", "read_lock"),
+            "satchel.install._lock": ("Lock", "LockEntry", "Signature", "read_lock"),
             "satchel.install._manage": (
                 "Change",
                 "Checked",
@@ -92,6 +96,7 @@ else:
             "satchel.install._publish": ("Published", "publish"),
             "satchel.install._scope": ("FAMILIES", "SCOPES", "Scope", "scope_for"),
             "satchel.install._settings": ("Limits", "Settings"),
+            "satchel.install._signatures": ("Signers", "signing_manifest", "verify_bundle"),
             "satchel.install._sources": ("Source", "parse_source"),
         },
     )
@@ -136,8 +141,12 @@ __all__ = [
     "scope_for",
     "SCOPES",
     "Settings",
+    "Signature",
+    "Signers",
+    "signing_manifest",
     "Source",
     "update",
     "update_marketplaces",
     "verify",
+    "verify_bundle",
 ]

@@ -10,6 +10,8 @@ Order of work, so that a refusal anywhere leaves the scope as it was:
 4. validate each with satchel's own parsers (``install.skill.invalid``); a plugin
    that will not load all it declares is installed whole with a warning
    (``install.plugin.partial``);
+   check each one's Sigstore signature: with `signers`, one bundle must verify
+   and be theirs (``install.signature.*``: `satchel.install._signatures`);
 5. check every destination: a directory the lock does not list is not replaced
    without ``force`` (``install.skill.exists``), nor one differing only in case;
 6. only then copy each tree beside its destination and rename it into place, and
@@ -38,13 +40,14 @@ from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
+from satchel.install._signatures import Signers, signed_tree
 from satchel.install._sources import Source, parse_source
 from satchel.install._staging import place, workspace
 from satchel.install._tree import tree_hash
 from satchel.layout import PROJECT, Layout
 from satchel.skills._fields import name_problem
 
-__all__ = ["Context", "InstallResult", "Installed", "install_source"]
+__all__ = ["Context", "InstallResult", "Installed", "install_source", "signed_plans"]
 
 _PLUGIN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _LFS = b"version https://git-lfs.github.com/spec/v1"
@@ -139,13 +142,15 @@ def install_source(
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     review: Review | None = None,
+    signers: Signers | None = None,
 ) -> InstallResult:
     """Install all of `source`, or the `skills` picked by name or folder (with the
     skills of the same source they require), into `scope`
     (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``).
     Raise `InstallError` and leave the scope untouched when anything is refused.
     `review` is asked about each tree that would replace an installed one, before
-    anything is placed (see `satchel.install._review`)."""
+    anything is placed (see `satchel.install._review`). `signers`: each skill and
+    plugin must carry a Sigstore bundle that verifies and is by one of them."""
     ctx = Context.make(layout, settings, environ, progress)
     src = ctx.parse(source)
     allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
@@ -159,10 +164,11 @@ def install_source(
         need = with_required(found, pick(found, [*skills, *src.skills], src), src.spec())
         items = list(need.items)
         plans = [_linked(plan(i, src, got, where, family), need, lock) for i in items]
+        plans, unsigned = signed_plans(plans, signers, ctx.settings, within=got.tree)
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
-        notes += [*moved(plans, lock), *lfs_pointers(plans)]
+        notes += [*moved(plans, lock), *lfs_pointers(plans), *unsigned]
         done = commit(plans, where, ctx.settings)
     wanted = tuple(str(d) for d in need.plugins)
     return InstallResult(done, tuple(notes), wanted)
@@ -212,6 +218,34 @@ def plan(item: Item, src: Source, got: Fetched, where: Scope, family: str) -> Pl
         hash=tree_hash(item.path, source=True),
     )
     return Planned(item, where.dir_for(item.kind, family) / item.name, entry)
+
+
+def signed_plans(
+    plans: Sequence[Planned], signers: Signers | None, settings: Settings, *, within: Path
+) -> tuple[list[Planned], list[Diagnostic]]:
+    """Each plan with the signature its tree carries (`signed_tree`), its hash taken
+    again when a bundle beside it was copied in; refuse the first that `signers`
+    does not allow. The warnings of bundles that did not verify come back."""
+    out: list[Planned] = []
+    notes: list[Diagnostic] = []
+    for p in plans:
+        name = f"{p.entry.kind} {p.entry.name!r}"
+        got, found = signed_tree(
+            p.item.path,
+            signers=signers,
+            trust_root=settings.sigstore_trust_root,
+            name=name,
+            within=within,
+        )
+        errors = [d for d in found if d.severity == "error"]
+        if errors:  # its path is in the workspace, about to go: the message names it
+            raise refuse(errors[0].code, errors[0].message)
+        notes += found
+        if got is not None:
+            entry = replace(p.entry, signature=got, hash=tree_hash(p.item.path, source=True))
+            p = replace(p, entry=entry)
+        out.append(p)
+    return out, notes
 
 
 def _plugin_name(name: str) -> str | None:

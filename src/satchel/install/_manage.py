@@ -37,6 +37,7 @@ from satchel.install._installer import (
     Planned,
     lfs_pointers,
     plan,
+    signed_plans,
 )
 from satchel.install._lock import (
     Lock,
@@ -54,6 +55,7 @@ from satchel.install._policy import allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
+from satchel.install._signatures import exactly, signed_tree, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
 from satchel.layout import Layout
@@ -104,8 +106,9 @@ class Change:
 @model
 class Checked:
     """One installed tree's state on disk: ``ok``, ``modified`` or ``missing`` for a
-    lock entry (`entry`), ``unlisted`` for a tree satchel placed that the lock does not
-    hold (no `entry`)."""
+    lock entry (`entry`), ``signature`` for one whose tree is intact but no longer
+    signed as the entry records, ``unlisted`` for a tree satchel placed that the lock
+    does not hold (no `entry`)."""
 
     name: str
     kind: str
@@ -121,7 +124,13 @@ class Checked:
             "path": str(self.path),
             "status": self.status,
             "hash": None if self.entry is None else self.entry.hash,
+            "signature": _signature_json(self.entry),
         }
+
+
+def _signature_json(entry: LockEntry | None) -> dict[str, Any] | None:
+    signature = None if entry is None else entry.signature
+    return None if signature is None else signature.to_json()
 
 
 def installed_state(path: Path, expected: str) -> tuple[str, str]:
@@ -188,6 +197,7 @@ def install_frozen(
             notes += got.diagnostics
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
+                _same_signer(item.path, entry, ctx.settings, within=got.tree)
                 actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
@@ -199,6 +209,31 @@ def install_frozen(
         notes += lfs_pointers(plans)
         done = _place_frozen(plans, where, ctx.settings)
     return InstallResult(tuple(done), tuple(notes))
+
+
+def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Path) -> None:
+    """Refuse a locked entry that records a signer when `tree` is not signed by that
+    same identity and issuer any more (``install.signature.changed``), or not signed
+    at all (``install.signature.missing`` or ``.invalid``)."""
+    locked = entry.signature
+    if locked is None:
+        return
+    name = f"{entry.kind} {entry.name!r}"
+    trust = settings.sigstore_trust_root
+    got, problems = signed_tree(
+        tree, signers=exactly(locked), trust_root=trust, name=name, within=within
+    )
+    if got is not None:
+        return
+    anyone, _path, _why = verify_tree(tree, signers=None, trust_root=trust, name=name)
+    if anyone is not None:
+        message = (
+            f"{name} from {entry.source} was signed by {locked.identity} (issuer "
+            f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
+            f"(issuer {anyone.issuer}) now"
+        )
+        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
+    raise refuse(problems[0].code, problems[0].message)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
@@ -259,6 +294,7 @@ def update(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
+                fresh = _signed_again(fresh, entry, ctx.settings, within=got.tree)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
                 changes.append(change)
                 if change.updated:
@@ -269,6 +305,16 @@ def update(
         if plans and not dry_run:
             _replace_all(plans, where, ctx.settings)
     return tuple(changes)
+
+
+def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within: Path) -> Planned:
+    """`fresh` with its signature: by the signer `old` records, when it records one
+    (``install.signature.changed`` when another signs it now), else any bundle's."""
+    if old.signature is not None:
+        _same_signer(fresh.item.path, old, settings, within=within)
+    allowed = exactly(old.signature) if old.signature is not None else None
+    signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
+    return signed[0]
 
 
 def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:
@@ -396,10 +442,15 @@ def _delete(where: Scope, entry: LockEntry) -> None:
         remove_tree(target)
 
 
-def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Checked, ...]:
-    """Hash each installed tree of `scope` against its lock entry, and report each tree
-    satchel placed that the lock does not hold (``install.lock.unlisted``)."""
-    ctx = Context.make(layout, environ={})
+def verify(
+    *, scope: str = "project", layout: Layout | None = None, settings: Settings | None = None
+) -> tuple[Checked, ...]:
+    """Hash each installed tree of `scope` against its lock entry, check the Sigstore
+    signature of each entry that records one (status ``signature``: it no longer
+    verifies, is by another signer, or signs another digest than the tree's), and
+    report each tree satchel placed that the lock does not hold
+    (``install.lock.unlisted``)."""
+    ctx = Context.make(layout, settings, environ={})
     where = scope_for(ctx.layout, scope)
     lock = read_lock(where.lock_path)
     out = []
@@ -407,7 +458,9 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
         path = installed_at(where, entry)
         state, why = installed_state(path, entry.hash)
         if state == "ok":
-            out.append(Checked(entry.name, entry.kind, path, state, entry))
+            problems = _signature_problems(path, entry, ctx.settings)
+            status = "signature" if problems else state
+            out.append(Checked(entry.name, entry.kind, path, status, entry, problems))
             continue
         message = f"{entry.kind} {entry.name!r} {why} {path}"
         if state == "modified":
@@ -415,6 +468,24 @@ def verify(*, scope: str = "project", layout: Layout | None = None) -> tuple[Che
         problem = diagnostic("install.integrity", message, path)
         out.append(Checked(entry.name, entry.kind, path, state, entry, (problem,)))
     return (*out, *_unlisted(where, lock))
+
+
+def _signature_problems(path: Path, entry: LockEntry, settings: Settings) -> tuple[Diagnostic, ...]:
+    """Why the installed tree of `entry` is no longer signed as its lock records."""
+    locked = entry.signature
+    if locked is None:
+        return ()
+    name = f"{entry.kind} {entry.name!r}"
+    signers = exactly(locked)
+    got, _path, problems = verify_tree(
+        path, signers=signers, trust_root=settings.sigstore_trust_root, name=name, beside=False
+    )
+    if got is None:
+        return problems
+    if got.digest != locked.digest:
+        message = f"{name} is signed over {got.digest}, not the locked {locked.digest}"
+        return (diagnostic("install.signature.invalid", message, path),)
+    return ()
 
 
 def _unlisted(where: Scope, lock: Lock) -> list[Checked]:

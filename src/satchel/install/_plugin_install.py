@@ -55,6 +55,7 @@ from satchel.install._installer import (
     lfs_pointers,
     plan,
     replacing,
+    signed_plans,
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import Known, catalogue_of, source_for
@@ -63,6 +64,7 @@ from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
 from satchel.install._settings import Limits, Settings
+from satchel.install._signatures import Signers
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.install._tree import copy_tree
@@ -123,12 +125,13 @@ def install_plugin(
     progress: Progress | None = None,
     review: Review | None = None,
     dependency: bool = False,
+    signers: Signers | None = None,
 ) -> InstallResult:
     """Install the plugin ``NAME@MARKETPLACE`` and what it depends on into `scope`
     (`dependency`: only as something else's requirement, so `prune` may remove it);
     raise `InstallError` and write nothing when any of it is refused. `review` is
     asked about each tree that would replace an installed one (`satchel.install.
-    _review`)."""
+    _review`). `signers`: each plugin must carry a Sigstore bundle by one of them."""
     ctx = Context.make(layout, settings, environ, progress)
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
@@ -141,9 +144,11 @@ def install_plugin(
         walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
         _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
+        plans, unsigned = signed_plans(plans, signers, ctx.settings, within=work)
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
+        notes += unsigned
         done = commit(plans, where, ctx.settings)
     return InstallResult(done, tuple(notes))
 
@@ -160,6 +165,7 @@ def install_from_spec(
     environ: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     review: Review | None = None,
+    signers: Signers | None = None,
 ) -> InstallResult:
     """Install all of `source`, or the `skills` picked by name or folder, into `scope`
     (``project`` or ``user``) for `family` (``satchel``, ``agents`` or ``claude``), with
@@ -168,10 +174,11 @@ def install_from_spec(
     be installed is an ``install.dependency.missing`` warning). Raise `InstallError`
     and leave the scope untouched when anything of the source is refused. `review` is
     asked about each tree that would replace an installed one, before anything is
-    placed (see `satchel.install._review`)."""
+    placed (see `satchel.install._review`). `signers`: every skill and plugin, the
+    plugins required included, must carry a Sigstore bundle by one of them."""
     common: dict[str, Any] = dict(
         scope=scope, family=family, force=force, layout=layout, settings=settings,
-        environ=environ, progress=progress, review=review,
+        environ=environ, progress=progress, review=review, signers=signers,
     )  # fmt: skip
     result = install_source(source, skills=skills, **common)
     source_text = source if isinstance(source, str) else source.spec()

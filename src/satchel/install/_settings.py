@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
+from pathlib import Path
 
 from satchel._contain import MAX_ENTRY_DEPTH, MAX_ENTRY_PATH
 from satchel._model import model
 from satchel.install._credentials import Credentials
 from satchel.install._errors import refuse
 
-__all__ = ["ENV", "ENV_SECONDS", "Limits", "Settings"]
+__all__ = ["ENV", "ENV_SECONDS", "TRUST_ROOT_ENV", "Limits", "Settings"]
 
 # setting -> environment variable
 ENV = {
@@ -34,6 +35,7 @@ ENV_SECONDS = {
     "deadline": "SATCHEL_FETCH_DEADLINE",
     "lock_wait": "SATCHEL_LOCK_WAIT",
 }
+TRUST_ROOT_ENV = "SATCHEL_SIGSTORE_TRUST_ROOT"
 
 
 @model
@@ -62,7 +64,9 @@ class Settings:
     git or an MCP server going quiet); `deadline` bounds each request or git command
     as a whole, so a server that trickles its answer a byte at a time is stopped
     (``install.fetch.timeout``); `lock_wait` is how long an install waits for another
-    one changing the same ``skills.lock`` (``install.lock.busy``)."""
+    one changing the same ``skills.lock`` (``install.lock.busy``).
+    `sigstore_trust_root` is the ``trusted_root.json`` Sigstore signatures are checked
+    against (None: the production root the ``sigstore`` package ships; never fetched)."""
 
     github_url: str = "https://github.com"
     github_api_url: str = "https://api.github.com"
@@ -75,6 +79,7 @@ class Settings:
     timeout: float = 120.0
     deadline: float = 600.0
     lock_wait: float = 60.0
+    sigstore_trust_root: Path | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: object) -> Settings:
@@ -88,6 +93,8 @@ class Settings:
         for name, var in ENV_SECONDS.items():
             if environ.get(var, "").strip():
                 values[name] = _seconds(var, environ[var])
+        if environ.get(TRUST_ROOT_ENV):
+            values["sigstore_trust_root"] = Path(environ[TRUST_ROOT_ENV])
         token = environ.get("GH_TOKEN") or environ.get("GITHUB_TOKEN")
         if token:
             values["token"] = token
