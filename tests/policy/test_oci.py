@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from satchel.cli import main
-from satchel.install import install_from_spec
+from satchel.install import InstallError, install_from_spec
 from tests.install.registry import Registry, start
 from tests.policy.support import system_policy
-from tests.support import skill_md, write_tree
+from tests.support import put, skill_md, write_tree
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +36,18 @@ def test_an_oci_tag_is_pinned_by_its_published_digest_yet_unsigned(
     ref = registry.ref("acme/pdf", "v1")
     assert main(["publish", str(skill), ref, "--json"]) == 0
     digest = json.loads(capsys.readouterr().out)["digest"]
-    path = system_policy(
-        tmp_path,
-        monkeypatch,
-        'require_digest = ["oci://127.0.0.1:*/acme/*"]\n'
-        '[[require_signed]]\nsource = "oci://127.0.0.1:*/acme/*"\nidentities = ["*@acme.com"]\n',
+    digests = 'require_digest = ["oci://127.0.0.1:*/acme/*"]\n'
+    signed = (
+        '[[require_signed]]\nsource = "oci://127.0.0.1:*/acme/*"\nidentities = ["*@acme.com"]\n'
     )
+    path = system_policy(tmp_path, monkeypatch, digests + signed)
+    with pytest.raises(InstallError) as e:  # unsigned: refused at install
+        install_from_spec(ref, layout=layout, environ={})
+    assert e.value.code == "install.signature.missing"
+    put(path, digests)
     done = install_from_spec(ref, layout=layout, environ={})
     assert [i.entry.resolved for i in done.installed] == [digest]
+    put(path, digests + signed)  # a rule added after the install: policy check says so
     where = ["--project", str(layout.project), "--home", str(layout.home), "--json"]
     assert main(["policy", "check", *where]) == 1
     found = json.loads(capsys.readouterr().out)["diagnostics"]

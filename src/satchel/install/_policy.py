@@ -34,6 +34,7 @@ from satchel.diagnostics import Diagnostic, diagnostic
 from satchel.errors import InstallError
 from satchel.install._lock import LockEntry, read_lock
 from satchel.install._scope import SCOPES, scope_for
+from satchel.install._signatures import Signers
 from satchel.install._sources import Source, parse_source
 from satchel.layout import Layout
 from satchel.policy._model import AllowedSigners, Policy
@@ -45,6 +46,7 @@ __all__ = [
     "allow_named_signers",
     "allow_signed",
     "allow_source",
+    "signers_to_verify",
     "installed_refusals",
     "is_pinned",
     "policy_for",
@@ -128,6 +130,20 @@ def signers_for(src: Source, layout: Layout) -> AllowedSigners | None:
     """Who may sign what is installed from `src` (``require_signed``), or None when
     the policy asks for no signature of it."""
     return policy_for(layout).signers(src.spec())
+
+
+def signers_to_verify(src: Source, layout: Layout, given: Signers | None) -> Signers | None:
+    """Whom a signature of what is installed from `src` must name: the signers the
+    user gave (`given`, ``--signer``), each of which a ``require_signed`` rule naming
+    `src` must allow (`allow_named_signers`); without them, the identities and issuers
+    of those rules. `allow_signed` then holds what was verified to every rule."""
+    allowed = policy_for(layout).signers(src.spec())
+    if allowed is None:
+        return given
+    if given is not None:
+        allow_named_signers(src, layout, given.identities)
+        return given
+    return Signers(allowed.identities, allowed.issuers)
 
 
 def allow_named_signers(src: Source, layout: Layout, identities: Iterable[str]) -> None:
