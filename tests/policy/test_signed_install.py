@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from satchel.install import InstallError, Settings, Signers, install_from_spec, signing_manifest
+from satchel.install import (
+    InstallError,
+    Settings,
+    Signers,
+    install_from_spec,
+    install_frozen,
+    signing_manifest,
+)
 from tests.install.support import state
 from tests.policy.support import system_policy
 from tests.sigstore_world import ISSUER, SIGNER, World, loopback_only
@@ -79,3 +86,18 @@ def test_a_foreign_signer_or_none_is_refused_and_nothing_written(
         f"{ISSUER!r}) is refused by policy key `require_signed` in {path}",
     )
     assert state(layout.project) == before
+
+
+def test_a_frozen_install_of_an_unsigned_entry_is_refused_before_fetching(
+    layout, tmp_path, monkeypatch, world
+):
+    source = write_tree(tmp_path / "c", {"skills/pdf/SKILL.md": skill_md("pdf", "Reads PDFs.")})
+    install_from_spec(str(source), layout=layout, environ={})
+    path = system_policy(tmp_path, monkeypatch, rule("*@example.com"))
+    with pytest.raises(InstallError) as e:
+        install_frozen(layout=layout, environ={})
+    assert (e.value.code, e.value.diagnostic.message) == (
+        "policy.denied",
+        f"installing skill 'pdf' from {str(source)!r} unsigned is refused by policy key "
+        f"`require_signed` in {path}",
+    )
