@@ -952,6 +952,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "policy.denied": Entry(
             "info", "the organisation's policy refuses an item; it does not load or run"
         ),
+        "policy.installed.digest": Entry(
+            "warning", "an installed entry is not pinned by a digest its source published"
+        ),
+        "policy.installed.signer": Entry(
+            "warning", "an installed entry was signed by an identity the policy does not allow"
+        ),
+        "policy.installed.unsigned": Entry(
+            "warning", "an installed entry has no signature, which the policy requires"
+        ),
         "policy.invalid": Entry(
             "error", "a policy file cannot be read; the policy fails closed: nothing runs"
         ),

@@ -37,7 +37,7 @@ from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
 from satchel.install._lock import Lock, LockEntry, held, placing, read_lock, write_lock
 from satchel.install._oci_verify import frozen_signers, same_signer
-from satchel.install._policy import allow_source
+from satchel.install._policy import allow_signed, allow_source, signers_to_verify
 from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
@@ -159,6 +159,7 @@ def install_source(
     ctx = Context.make(layout, settings, environ, progress)
     src = ctx.parse(source)
     allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
+    signers = signers_to_verify(src, ctx.layout, signers)  # and its require_signed
     where = scope_for(ctx.layout, scope)
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
@@ -177,6 +178,7 @@ def install_source(
         plans, unsigned = signed_plans(plans, signers, ctx.settings, within=got.tree)
         if signers is None and not force:
             kept_signers(plans, lock, ctx.settings, within=got.tree)
+        allow_signed([p.entry for p in plans], ctx.layout)
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]

@@ -54,7 +54,7 @@ from satchel.install._lock import (
 from satchel.install._mcp import check_locked
 from satchel.install._oci_verify import frozen_signers, same_signer
 from satchel.install._plugin_install import locked_item
-from satchel.install._policy import allow_source
+from satchel.install._policy import allow_signed, allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
@@ -185,6 +185,7 @@ def install_frozen(
         allow_source(
             ctx.parse(first.source), ctx.layout, pin=first.resolved, integrity=first.integrity
         )
+        allow_signed(group, ctx.layout)  # the signers the lock records, against require_signed
     with workspace(ctx.cache) as work:
         plans: list[Planned] = []
         notes: list[Diagnostic] = []
@@ -284,6 +285,7 @@ def update(
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
                 fresh, unverified = _signed_again(fresh, entry, ctx.settings, within=got.tree)
+                allow_signed([fresh.entry], ctx.layout)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
                 changes.append(replace(change, diagnostics=tuple(unverified)))
                 if change.updated:

@@ -60,7 +60,7 @@ from satchel.install._installer import (
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import Known, catalogue_of, source_for
-from satchel.install._policy import allow_source
+from satchel.install._policy import allow_signed, allow_source
 from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._semver import Range, parse_range, parse_version
@@ -146,6 +146,7 @@ def install_plugin(
         _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
         plans, unsigned = signed_plans(plans, signers, ctx.settings, within=work)
+        allow_signed([p.entry for p in plans], ctx.layout)  # require_signed, per source
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
