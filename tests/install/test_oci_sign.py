@@ -13,6 +13,9 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -292,6 +295,71 @@ def test_publish_sign_is_refused_when_the_issuer_is_not_trusted(
     assert raw_get(oci_registry, "team/bad-issuer/manifests/v1").status_code == 404
 
 
+@pytest.fixture
+def stalled() -> Iterator[str]:
+    """A stand-in for Fulcio on 127.0.0.1 that takes each connection and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+@pytest.mark.timeout(60)
+def test_publish_sign_gives_up_on_a_stalled_fulcio_at_its_deadline(
+    satchel, oci_registry, services, world, tmp_path, stalled, monkeypatch
+):
+    monkeypatch.setenv("SATCHEL_FETCH_DEADLINE", "1")
+    ref = oci_registry.ref("team/stalled")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "stalled"), ref, "--sign", "--identity-token",
+        services.token(SIGNER), "--fulcio-url", stalled, "--rekor-url", services.url,
+        "--trust-root", str(world.trusted_root_path), "--json", where=False,
+    )  # fmt: skip
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["code"], error["message"]) == (
+        "install.oci.sign",
+        f"signing through {stalled} and {services.url} did not finish within 1 s",
+    )
+    assert raw_get(oci_registry, "team/stalled/manifests/v1").status_code == 404
+
+
+def test_publish_sign_without_a_trust_root_reads_the_shipped_one_offline(
+    satchel, oci_registry, services, world, tmp_path
+):
+    """No TUF fetch (only_loopback fails any connection beyond 127.0.0.1): the public
+    instance's root, as the sigstore package ships it, does not trust the world's
+    certificate authority, so signing through the world's services is refused."""
+    ref = oci_registry.ref("team/offline-root")
+    code, out, _ = satchel(
+        "publish", a_skill(tmp_path / "src", "offline"), ref, "--sign", "--identity-token",
+        services.token(SIGNER), "--fulcio-url", services.url, "--rekor-url", services.url,
+        "--json", where=False,
+    )  # fmt: skip
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert error["code"] == "install.oci.sign"
+    assert error["message"].startswith(
+        f"signing through {services.url} and {services.url} failed: "
+    )
+
+
 def test_publish_sign_human_output(satchel, oci_registry, services, world, tmp_path):
     ref = oci_registry.ref("team/shown")
     code, out, err = satchel(
@@ -548,6 +616,33 @@ def test_frozen_install_checks_the_locked_signer(
     assert "signed by mallory@example.com" in error["message"]
 
 
+def test_frozen_install_takes_the_locked_signers_signature_wherever_it_is_listed(
+    satchel, oci_registry, services, world, project, tmp_path
+):
+    ref = oci_registry.ref("team/both")
+    done = publish(satchel, a_skill(tmp_path / "src", "both"), ref, *keyless(services, world))
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    assert install(satchel, ref, "--signer", SIGNER, *trust)[0] == 0
+    other = services.token("mallory@example.com")
+    code, out, err = satchel(
+        "publish", a_skill(tmp_path / "src", "both"), oci_registry.ref("team/both", "v2"),
+        "--sign", "--identity-token", other, "--fulcio-url", services.url, "--rekor-url",
+        services.url, "--json", *trust, where=False,
+    )  # fmt: skip
+    again = json.loads(out)
+    tag = done["digest"].replace(":", "-")
+    index = raw_get(oci_registry, f"team/both/manifests/{tag}").json()
+    assert len(index["manifests"]) == 2
+    index["manifests"].sort(key=lambda r: r["digest"] != again["signature"]["referrer"])
+    with client(oci_registry, "team/both") as registry:  # someone else's listed first
+        registry.push_manifest(tag, index["mediaType"], json.dumps(index).encode())
+    shutil.rmtree(project / ".satchel/skills/both")
+    code, out, err = satchel("install", "--frozen", *trust, "--json")
+    assert code == 0, err + out
+    entry = json.loads((project / ".satchel/skills.lock").read_text())["entries"][0]
+    assert entry["signature"]["identity"] == SIGNER
+
+
 def test_frozen_install_of_a_key_signed_artifact_needs_the_key(
     satchel, oci_registry, project, tmp_path
 ):
@@ -701,12 +796,12 @@ def test_a_registry_with_the_referrers_api_lists_the_signature(
     ]
 
 
-def test_only_so_many_referrers_are_read(satchel, oci_registry, world, project, tmp_path):
-    """A referrers index of many unusable rows costs at most MAX_FOUND manifest reads:
-    the signature listed after them is not reached, and the artifact is refused."""
-    ref = oci_registry.ref("team/crowded")
-    done = publish(satchel, a_skill(tmp_path / "src", "crowded"), ref)
-    with client(oci_registry, "team/crowded") as registry:
+def crowd(
+    oci_registry: Running, world: World, repo: str, done: dict[str, Any], typed: bool
+) -> None:
+    """List 40 rows that do not say what they are (each one a manifest of text) before
+    the one signature attached, which says it is a bundle when `typed`."""
+    with client(oci_registry, repo) as registry:
         junk = registry.push_manifest("junk", OCI_MANIFEST, json.dumps({
             "schemaVersion": 2, "mediaType": OCI_MANIFEST, "artifactType": "text/plain",
             "config": {"mediaType": EMPTY, "digest": registry.push_blob(b"{}"), "size": 2},
@@ -714,12 +809,36 @@ def test_only_so_many_referrers_are_read(satchel, oci_registry, world, project, 
         }).encode())  # fmt: skip
         rows = [{"mediaType": OCI_MANIFEST, "digest": junk, "size": 1}] * 40
         bundle = world.sign_digest(done["digest"].split(":", 1)[1]).encode()
-        size = len(raw_get(oci_registry, f"team/crowded/manifests/{done['digest']}").content)
+        size = len(raw_get(oci_registry, f"{repo}/manifests/{done['digest']}").content)
         attach(registry, done["digest"], OCI_MANIFEST, size, bundle, "2026-01-05T12:00:00Z")
         tag = done["digest"].replace(":", "-")
-        index = raw_get(oci_registry, f"team/crowded/manifests/{tag}").json()
-        index["manifests"] = rows + index["manifests"]
+        index = raw_get(oci_registry, f"{repo}/manifests/{tag}").json()
+        listed = index["manifests"]
+        if not typed:
+            listed = [{k: v for k, v in r.items() if k != "artifactType"} for r in listed]
+        index["manifests"] = rows + listed
         registry.push_manifest(tag, index["mediaType"], json.dumps(index).encode())
+
+
+def test_rows_that_do_not_say_what_they_are_do_not_crowd_out_a_bundle(
+    satchel, oci_registry, world, project, tmp_path
+):
+    ref = oci_registry.ref("team/crowded-typed")
+    done = publish(satchel, a_skill(tmp_path / "src", "crowdedtyped"), ref)
+    crowd(oci_registry, world, "team/crowded-typed", done, typed=True)
+    trust = ["--trust-root", str(world.trusted_root_path)]
+    code, result = install(satchel, ref, "--signer", SIGNER, *trust)
+    assert code == 0, result
+    assert result["installed"][0]["signature"]["identity"] == SIGNER
+
+
+def test_only_so_many_referrers_are_read(satchel, oci_registry, world, project, tmp_path):
+    """A referrers index of many unusable rows costs at most MAX_FOUND manifest reads:
+    the signature listed after them (and no more typed than they) is not reached, and
+    the artifact is refused."""
+    ref = oci_registry.ref("team/crowded")
+    done = publish(satchel, a_skill(tmp_path / "src", "crowded"), ref)
+    crowd(oci_registry, world, "team/crowded", done, typed=False)
     trust = ["--trust-root", str(world.trusted_root_path)]
     code, result = install(satchel, ref, "--signer", SIGNER, *trust)
     assert (code, result["error"]["code"]) == (1, "install.signature.missing")

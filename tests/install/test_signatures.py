@@ -21,8 +21,10 @@ from satchel.install import (
     Settings,
     Signers,
     _signatures,
+    add_marketplace,
     install_from_spec,
     install_frozen,
+    install_plugin,
     signing_manifest,
     update,
     verify,
@@ -32,13 +34,15 @@ from satchel.install._signatures import default_trust_root, smithmark_digest, sm
 from tests.sigstore_world import ISSUER, SIGNER, World, statement
 from tests.support import skill_md, write_tree
 
-from .support import state
+from .support import commit, git_repo, state
 
 pytest.importorskip("sigstore")
 pytestmark = pytest.mark.usefixtures("only_loopback")
 
 WORKFLOW = "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/v1"
 GITHUB = "https://token.actions.githubusercontent.com"
+COSIGN = "https://sigstore.dev/cosign/sign/v1"
+SMITHMARK = "https://in8.sh/attestation/agent-capability/v1"
 
 
 @pytest.fixture
@@ -113,7 +117,7 @@ def test_identities_and_issuers_are_globs(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
     sign_skill(world, source / "skills/pdf", identity=WORKFLOW, issuer=GITHUB)
-    allowed = Signers(("someone@example.com", "https://github.com/acme/*"), ("https://token.*",))
+    allowed = Signers(("someone@example.com", "https://github.com/acme/*"), (GITHUB,))
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=allowed
     )
@@ -252,13 +256,195 @@ def test_a_bundle_beside_the_skill_is_installed_with_it(
     assert [r.status for r in verify(layout=layout, settings=settings(world))] == ["ok"]
 
 
+@pytest.mark.parametrize("inside", ["SKILL.md", "scripts"])
+def test_a_link_named_like_the_bundle_beside_is_refused_and_never_written_through(
+    world: World, source: Path, project: Path, layout: Layout, inside: str
+) -> None:
+    skill = source / "skills/pdf"
+    (skill / "pdf.sigstore.json").symlink_to(inside)
+    original = (skill / "SKILL.md").read_bytes()
+    (source / "skills/pdf.sigstore.json").write_text(world.sign(signing_manifest(skill)))
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e) == (
+        "install.signature.placement",
+        "skill 'pdf': pdf.sigstore.json in its directory is not a Sigstore bundle file, "
+        "so the bundle beside it cannot be installed there",
+    )
+    assert (skill / "SKILL.md").read_bytes() == original
+    assert sorted(p.name for p in (skill / "scripts").iterdir()) == ["run.sh"]
+    assert not installed(project).exists()
+
+
+def test_a_bundle_file_inside_is_replaced_by_the_verified_one_beside(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    (skill / "pdf.sigstore.json").write_text(world.sign(b"something else"))
+    beside = source / "skills/pdf.sigstore.json"
+    beside.write_text(world.sign(signing_manifest(skill)))
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert (installed(project) / "pdf.sigstore.json").read_text() == beside.read_text()
+    assert sorted(p.name for p in installed(project).iterdir()) == [
+        "SKILL.md",
+        "pdf.sigstore.json",
+        "scripts",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "mode"),
+    [
+        ("helper.sigstore", "#!/bin/sh\necho unsigned\n", 0o755),
+        ("notes.sigstore.json", "not a bundle", 0o644),
+        ("exec.sigstore.json", '{"mediaType": "application/vnd.dev.sigstore.bundle+json"}', 0o755),
+    ],
+)
+def test_a_file_named_like_a_bundle_that_is_not_one_must_be_signed(
+    world: World, source: Path, project: Path, layout: Layout, name: str, content: str, mode: int
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    (skill / name).write_text(content)
+    (skill / name).chmod(mode)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e)[0] == "install.signature.invalid"
+    assert not installed(project).exists()
+    sign_skill(world, skill)  # signed with it, it installs with it
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    assert (installed(project) / name).read_text() == content
+
+
+def test_the_manifest_of_names_with_newlines_is_unambiguous(tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "a").symlink_to("x\ny")
+    (one / "z").mkdir()
+    two = tmp_path / "two"
+    two.mkdir()
+    (two / "a").symlink_to("x")
+    (two / "y\nz").mkdir()
+    assert signing_manifest(one) == b"/1:a\x008:link:x\ny\nz\x00dir\n"
+    assert signing_manifest(two) == b"a\x00link:x\n/3:y\nz\x003:dir\n"
+
+
+def test_issuers_alone_allow_any_identity_from_them_and_no_other_issuer(world: World) -> None:
+    root = world.trusted_root_path
+    evil = world.sign(b"x", identity="mallory@example.com", issuer="https://evil.example.com")
+    got, why = verify_bundle(b"x", evil, issuers=(ISSUER,), trust_root=root)
+    assert got is None
+    assert [d.code for d in why] == ["install.signature.identity"]
+    good = world.sign(b"x", identity="anyone@example.com")
+    got, why = verify_bundle(b"x", good, issuers=(ISSUER,), trust_root=root)
+    assert got is not None and got.identity == "anyone@example.com"
+    assert Signers((), (ISSUER,)).allows("anyone@example.com", ISSUER)
+    assert not Signers((), (ISSUER,)).allows("anyone@example.com", "https://evil.example.com")
+
+
+def test_an_install_with_issuers_alone_refuses_another_issuer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    sign_skill(world, source / "skills/pdf", issuer="https://evil.example.com")
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((), (ISSUER,))
+        )
+    assert refused(e)[0] == "install.signature.identity"
+    assert not installed(project).exists()
+
+
+def a_marketplace(world: World, tmp_path: Path, *, signed: bool) -> Path:
+    """A git marketplace ``team-tools`` listing the plugin ``vault`` (signed by SIGNER
+    when `signed`), and a source whose skill ``release`` (signed) requires it."""
+    market = git_repo(
+        tmp_path / "market",
+        {
+            ".claude-plugin/marketplace.json": json.dumps(
+                {
+                    "name": "team-tools",
+                    "owner": {"name": "Team"},
+                    "plugins": [{"name": "vault", "source": "./plugins/vault"}],
+                }
+            ),
+            "plugins/vault/.claude-plugin/plugin.json": json.dumps({"name": "vault"}),
+            "plugins/vault/skills/vault-skill/SKILL.md": skill_md("vault-skill"),
+        },
+    )
+    if signed:
+        bundle = world.sign(signing_manifest(market / "plugins/vault"))
+        commit(market, {"plugins/vault/plugin.sigstore.json": bundle})
+    needs = skill_md("release", extra="metadata:\n  requires: vault@team-tools\n")
+    source = write_tree(tmp_path / "skills-src", {"skills/release/SKILL.md": needs})
+    sign_skill(world, source / "skills/release")
+    return market
+
+
+def test_under_signers_a_required_plugin_that_is_not_signed_refuses_the_install(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=False)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+            signers=Signers((SIGNER,)),
+        )  # fmt: skip
+    assert refused(e)[0] == "install.signature.missing"
+    assert refused(e)[1].startswith(
+        f"vault@team-tools (required by a skill of {tmp_path / 'skills-src'}): plugin 'vault'"
+    )
+    assert state(project) == before
+
+
+def test_under_signers_a_required_plugin_installed_unsigned_does_not_count(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=False)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    install_plugin("vault@team-tools", layout=layout, settings=settings(world))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+            signers=Signers((SIGNER,)),
+        )  # fmt: skip
+    assert refused(e)[0] == "install.signature.missing"
+    assert state(project) == before
+
+
+def test_under_signers_a_required_plugin_signed_installs_with_the_skill(
+    world: World, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    market = a_marketplace(world, tmp_path, signed=True)
+    add_marketplace(f"file://{market}", layout=layout, settings=settings(world))
+    install_plugin("vault@team-tools", layout=layout, settings=settings(world))
+    result = install_from_spec(
+        str(tmp_path / "skills-src"), layout=layout, settings=settings(world),
+        signers=Signers((SIGNER,)),
+    )  # fmt: skip
+    assert [i.entry.name for i in result.installed] == ["release"]  # vault was signed
+    entries = json.loads((project / ".satchel/skills.lock").read_text())["entries"]
+    signed = {e["name"]: e["signature"]["identity"] for e in entries}
+    assert signed == {"release": SIGNER, "vault": SIGNER}
+
+
 def test_an_attestation_naming_the_skill_installs_as_an_attestation(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
     skill = source / "skills/pdf"
     digest = hashlib.sha256(signing_manifest(skill)).hexdigest()
     (skill / "pdf.sigstore.json").write_text(
-        world.attest(statement({"pdf": digest}), identity=WORKFLOW, issuer=GITHUB)
+        world.attest(statement({"pdf": digest}, COSIGN), identity=WORKFLOW, issuer=GITHUB)
     )
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=Signers((WORKFLOW,))
@@ -266,6 +452,32 @@ def test_an_attestation_naming_the_skill_installs_as_an_attestation(
     signature = result.installed[0].entry.signature
     assert signature is not None
     assert (signature.kind, signature.digest) == ("attestation", f"sha256:{digest}")
+
+
+@pytest.mark.parametrize(
+    ("kind", "predicate"),
+    [
+        ("https://in-toto.io/Statement/v1", "https://slsa.dev/provenance/v1"),
+        ("https://in-toto.io/Statement/v0.1", COSIGN),
+    ],
+)
+def test_an_attestation_of_another_statement_or_predicate_type_is_refused(
+    world: World, source: Path, project: Path, layout: Layout, kind: str, predicate: str
+) -> None:
+    skill = source / "skills/pdf"
+    digest = hashlib.sha256(signing_manifest(skill)).hexdigest()
+    attested = {**statement({"pdf": digest}, predicate), "_type": kind}
+    (skill / "pdf.sigstore.json").write_text(world.attest(attested))
+    with pytest.raises(InstallError) as e:
+        install_from_spec(
+            str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+        )
+    assert refused(e) == (
+        "install.signature.invalid",
+        f"skill 'pdf': the attestation is a {kind} statement of {predicate}, not an in-toto "
+        f"https://in-toto.io/Statement/v1 statement of {COSIGN} or {SMITHMARK}",
+    )
+    assert not installed(project).exists()
 
 
 def test_a_smithmark_attestation_is_matched_by_its_bundle_digest(
@@ -276,7 +488,7 @@ def test_a_smithmark_attestation_is_matched_by_its_bundle_digest(
     assert digest is not None
     algorithm, _, value = digest.partition(":")
     subject = {"name": "pdf", "digest": {algorithm: value}}
-    attested = {**statement({}), "subject": [subject]}
+    attested = {**statement({}, SMITHMARK), "subject": [subject]}
     (source / "skills/pdf.sigstore.json").write_text(world.attest(attested))
     result = install_from_spec(
         str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
@@ -303,7 +515,8 @@ def test_the_smithmark_digest_of_a_tree_lists_its_files_and_modes(source: Path) 
         {"path": "SKILL.md", "mode": "regular", "sha256": _sha(skill / "SKILL.md")},
         {"path": "scripts/run.sh", "mode": "executable", "sha256": _sha(skill / "scripts/run.sh")},
     ]
-    (skill / "SKILL.sigstore").write_text("{}")  # a signature file is left out
+    bundle = {"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json"}
+    (skill / "SKILL.sigstore").write_text(json.dumps(bundle))  # a bundle file is left out
     assert smithmark_digest(skill) == smithmark_of(listed)
 
 
@@ -315,7 +528,7 @@ def test_an_attestation_for_other_content_is_refused(
     world: World, source: Path, project: Path, layout: Layout
 ) -> None:
     (source / "skills/pdf/pdf.sigstore.json").write_text(
-        world.attest(statement({"pdf": "00" * 32}))
+        world.attest(statement({"pdf": "00" * 32}, COSIGN))
     )
     with pytest.raises(InstallError) as e:
         install_from_spec(
@@ -342,6 +555,22 @@ def test_without_signers_a_bundle_that_fails_is_a_warning(
     result = install_from_spec(str(source), layout=layout, settings=settings(world))
     assert result.installed[0].entry.signature is None
     assert [d.code for d in result.diagnostics] == ["install.signature.unverified"]
+    assert "signature" not in lock_entry(project)
+
+
+def test_update_reports_a_bundle_that_does_not_verify(
+    world: World, source: Path, project: Path, layout: Layout, tmp_path: Path
+) -> None:
+    install_from_spec(str(source), layout=layout, settings=settings(world))
+    skill = source / "skills/pdf"
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(World(tmp_path / "other", name="other"), skill)
+    (change,) = update(layout=layout, settings=settings(world))
+    assert change.updated
+    assert [(d.code, d.path) for d in change.diagnostics] == [
+        ("install.signature.unverified", None)  # the bundle it names is gone with the fetch
+    ]
+    assert change.diagnostics[0].message.startswith("skill 'pdf': ")
     assert "signature" not in lock_entry(project)
 
 
@@ -438,6 +667,63 @@ def test_frozen_refuses_an_entry_whose_signer_changed(
         f"when it was locked, and is signed by mallory@example.com (issuer {ISSUER}) now",
     )
     assert state(project) == before
+
+
+def test_installing_again_refuses_a_version_signed_by_another_signer(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill, identity="mallory@example.com", issuer="https://evil.example.com")
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(str(source), layout=layout, settings=settings(world))
+    assert refused(e) == (
+        "install.signature.changed",
+        f"skill 'pdf' from {source} was signed by {SIGNER} (issuer {ISSUER}) when it was "
+        "locked, and is signed by mallory@example.com (issuer https://evil.example.com) now",
+    )
+    assert state(project) == before
+
+
+def test_installing_again_refuses_an_unsigned_version_unless_forced(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    bundle = sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    bundle.unlink()
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    before = state(project)
+    with pytest.raises(InstallError) as e:
+        install_from_spec(str(source), layout=layout, settings=settings(world))
+    assert refused(e)[0] == "install.signature.missing"
+    assert state(project) == before
+    install_from_spec(str(source), layout=layout, settings=settings(world), force=True)
+    assert "signature" not in lock_entry(project)
+    assert "and more" in (installed(project) / "SKILL.md").read_text()
+
+
+def test_installing_again_keeps_a_version_signed_as_locked(
+    world: World, source: Path, project: Path, layout: Layout
+) -> None:
+    skill = source / "skills/pdf"
+    sign_skill(world, skill)
+    install_from_spec(
+        str(source), layout=layout, settings=settings(world), signers=Signers((SIGNER,))
+    )
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    sign_skill(world, skill)
+    result = install_from_spec(str(source), layout=layout, settings=settings(world))
+    signature = result.installed[0].entry.signature
+    assert signature is not None and signature.identity == SIGNER
+    assert lock_entry(project)["signature"] == signature.to_json()
 
 
 def test_frozen_installs_an_entry_signed_as_locked(

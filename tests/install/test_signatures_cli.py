@@ -85,3 +85,19 @@ def test_verify_reports_a_signature_that_no_longer_holds(satchel, world, source,
     assert code == 1
     assert [e["status"] for e in doc["entries"]] == ["signature"]
     assert [d["code"] for d in doc["diagnostics"]] == ["install.signature.invalid"]
+
+
+def test_update_shows_a_bundle_that_does_not_verify(satchel, world, source, tmp_path) -> None:
+    root = world.trusted_root_path
+    assert satchel("install", source, "--trust-root", root)[0] == 0
+    skill = source / "skills/pdf"
+    (skill / "SKILL.md").write_text(skill_md("pdf", "Reads PDFs, and more."))
+    other = World(tmp_path / "other", name="other")
+    (skill / "SKILL.md.sigstore.json").write_text(other.sign(signing_manifest(skill)))
+    code, out, _ = satchel("update", "--trust-root", root, "--json")
+    assert code == 0
+    codes = [d["code"] for d in json.loads(out)["diagnostics"]]
+    assert "install.signature.unverified" in codes
+    code, out, _ = satchel("update", "--trust-root", root)
+    assert code == 0
+    assert "install.signature.unverified" in out

@@ -406,7 +406,7 @@ def test_login_and_logout_say_what_they_did(world, capsys):
 @pytest.fixture(scope="module")
 def unregistering() -> Iterator[tuple[int, int]]:
     """A server whose authorization server registers no client dynamically: only
-    ``fixed-client``, registered by hand for ``http://localhost:<callback>/callback``;
+    ``fixed-client``, registered by hand for ``http://127.0.0.1:<callback>/callback``;
     yields its port and that callback port."""
     with socket.socket() as sock:  # a port that was free a moment ago
         sock.bind(("127.0.0.1", 0))
@@ -425,12 +425,16 @@ def by_hand(world: dict[str, Any], unregistering: tuple[int, int]) -> dict[str, 
     oauth = {"clientId": "fixed-client", "callbackPort": callback}
     servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
     (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
-    return {**world, "url": url, "at": port}
+    return {**world, "url": url, "at": port, "callback": callback}
 
 
 def test_a_client_id_in_the_entry_is_used_where_there_is_no_registration(by_hand):
-    code, out, err = _cli_login(by_hand)
+    opened: list[str] = []
+    code, out, err = _cli_login(by_hand, first=opened.append)
     assert code == 0, err
+    redirect = f"http://127.0.0.1:{by_hand['callback']}/callback"  # where the listener is
+    assert parse_qs(urlsplit(opened[0]).query)["redirect_uri"] == [redirect]
+    assert _kept(by_hand)["client"]["redirect_uris"] == [redirect]
     doc = json.loads(out)
     assert (doc["authorized"], doc["registered"], doc["configured_client"]) == (True, False, True)
     assert _kept(by_hand)["client"]["client_id"] == "fixed-client"
@@ -672,9 +676,11 @@ def test_mcp_list_says_which_remote_server_has_a_kept_login(world, capsys):
     assert logins() == {"guarded": False, "local": None}
 
 
-def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str]:
+def _on_a_terminal(
+    argv: list[str], env: dict[str, str], cwd: Path, *, follow: bool = False
+) -> tuple[int, str]:
     """`argv` with stdin, stdout and stderr on a pseudo-terminal: its status, and what
-    it wrote there."""
+    it wrote there. `follow`: the authorization URL it writes is followed with a GET."""
     import pty
     import select
 
@@ -692,6 +698,11 @@ def _on_a_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[int
             if not chunk:
                 break
             seen += chunk
+            if follow and b"/authorize?" in seen and seen.endswith(b"\n"):
+                url = next(w for w in seen.split() if b"/authorize?" in w).decode()
+                with urllib.request.urlopen(url, timeout=DEADLINE) as answer:
+                    assert b"Authorization complete" in answer.read()
+                follow = False
     finally:
         os.close(leader)
     return proc.wait(timeout=DEADLINE), seen.decode("utf-8", "replace")
@@ -727,3 +738,240 @@ def test_an_authorization_nobody_finishes_ends_at_its_deadline(world, monkeypatc
         "none for it; a new authorization failed: the authorization did not finish within 1 s",
     )
     assert [a.why for a in asked] == ["none"]
+
+
+def _logins(world: dict[str, Any], capsys: Any) -> dict[str, bool | None]:
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "list", *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    return {s["name"]: s["login"] for s in doc["servers"]}
+
+
+@pytest.mark.parametrize("by", ["url", "name"])
+def test_logout_by_the_other_name_removes_the_login_connections_would_use(world, capsys, by):
+    login, logout = (world["url"], "guarded") if by == "url" else ("guarded", world["url"])
+    assert _cli_login(world, name=login)[0] == 0
+    assert _logins(world, capsys)["guarded"] is True
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", logout, *_where(world), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["removed"], doc["diagnostics"]) == (True, [])
+    assert json.loads(world["ring"].read_text()) == {}  # the entry and the index
+    assert _logins(world, capsys)["guarded"] is False
+    sup, said = _echo(world)
+    assert said is None
+    assert [d.code for d in sup.diagnostics] == ["mcp.server.authorization_required"]
+
+
+def test_a_server_named_resource_keeps_its_login(world, capsys):
+    servers = {"resource": {"type": "http", "url": world["url"]}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    code, _, err = _cli_login(world, name="resource")
+    assert code == 0, err
+    assert _logins(world, capsys) == {"resource": True}
+    ring = json.loads(world["ring"].read_text())
+    [entry] = [k for k in ring if k.startswith(f"{SERVICE}\tresource ")]
+    assert json.loads(ring[entry])["tokens"]["access_token"]
+
+
+def test_a_login_indexed_under_the_former_index_key_is_still_read(world, capsys):
+    import hashlib
+
+    assert _cli_login(world, name=world["url"])[0] == 0
+    ring = json.loads(world["ring"].read_text())
+    digest = hashlib.sha256(canonical(world["url"]).encode()).hexdigest()[:16]
+    ring[f"{SERVICE}\tresource {digest}"] = ring.pop(f"{SERVICE}\t{digest} index")
+    world["ring"].write_text(json.dumps(ring))
+    assert _logins(world, capsys)["guarded"] is True
+    sup, said = _echo(world)
+    assert said == "authorized", sup.diagnostics
+    with use_file_keyring(world["ring"]):
+        assert main(["mcp", "logout", "guarded", *_where(world), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["removed"] is True
+    assert json.loads(world["ring"].read_text()) == {}
+
+
+def test_a_secret_in_the_query_of_a_urls_login_is_never_shown_nor_a_keyring_name(world, capsys):
+    url = world["url"] + "?key=QUERYSECRET"
+    masked = world["url"] + "?***"
+    code, out, err = _cli_login(world, name=url)
+    assert code == 0, err
+    assert (json.loads(out)["server"], json.loads(out)["url"]) == (masked, masked)
+    code, out, err = _cli_login(world, "--timeout", "60", name=url)
+    assert code == 0, err
+    assert out.startswith(f"Logged in to MCP server {masked!r} (client: registered before)")
+    assert "QUERYSECRET" not in "".join(json.loads(world["ring"].read_text()))
+    for flag in ("--json", None):
+        with use_file_keyring(world["ring"]):
+            argv = ["mcp", "logout", url, *_where(world)]
+            assert main(argv + ([flag] if flag else [])) == 0
+        said = capsys.readouterr()
+        assert "QUERYSECRET" not in said.out + said.err
+        assert masked in said.out
+
+
+def test_a_browser_that_blocks_neither_stops_the_listener_nor_the_login(world, tmp_path):
+    closed = tmp_path / "closed"  # the browser stays open until the test closes it
+    browser = tmp_path / "browser"
+    browser.write_text(
+        f"#!{sys.executable}\nimport os, time\nfor fd in (0, 1, 2):\n    os.close(fd)\n"
+        f"end = time.monotonic() + {DEADLINE}\n"
+        f"while not os.path.exists({str(closed)!r}) and time.monotonic() < end:\n"
+        "    time.sleep(0.05)\n"
+    )
+    browser.chmod(0o755)
+    env = {**_process_env(world), "BROWSER": str(browser), "NO_COLOR": "1", "COLUMNS": "400"}
+    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
+    try:
+        code, said = _on_a_terminal(argv, env, world["layout"].home.parent, follow=True)
+    finally:
+        closed.touch()
+    assert code == 0, said
+    assert "Logged in to MCP server 'guarded'" in said
+
+
+@pytest.fixture
+def endless_refusal() -> Iterator[tuple[str, list[int]]]:
+    """A server that answers every request 401 with a chunked event stream that never
+    ends; yields its URL and how many bytes it sent so far."""
+    import threading
+
+    sent = [0]
+
+    def answer(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\n"
+                b"Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            chunk = b"data: x\n\n" * 4096
+            try:
+                while sent[0] < 1 << 30:  # a bound only so that the thread ends
+                    conn.sendall(b"%x\r\n%b\r\n" % (len(chunk), chunk))
+                    sent[0] += len(chunk)
+            except OSError:
+                return
+
+    def accept(sock: socket.socket) -> None:
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        threading.Thread(target=accept, args=(sock,), daemon=True).start()
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", sent
+
+
+def test_a_refusal_whose_body_never_ends_is_cut_and_fails_with_the_diagnostic(
+    world, endless_refusal
+):
+    import time as clock
+
+    from mcp.shared.auth import OAuthToken
+
+    from satchel.mcp._oauth_store import url_store
+
+    url, sent = endless_refusal
+    servers = {"endless": {"type": "http", "url": url}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    with use_file_keyring(world["ring"]):
+        kept = url_store(SERVICE, url)  # a login kept for it
+        kept.tokens = OAuthToken(access_token="kept", token_type="Bearer")
+        kept.expires_at = clock.time() + 3600
+        kept.write()
+        sup = supervisor(load(world["layout"]), only=("endless",), timeout=DEADLINE)
+
+        async def run() -> str:
+            async with sup:
+                return sup.servers[0].status
+
+        assert anyio.run(run) == "failed"
+    [found] = sup.diagnostics
+    assert (found.code, found.message) == (
+        "mcp.server.authorization_required",
+        "MCP server 'endless' answered HTTP 401: it refused the authorization satchel "
+        "keeps for it (satchel mcp login), which could not be refreshed",
+    )
+    assert sent[0] < 1 << 30  # the refusal was closed, never read to its end
+
+
+def _token_answer(world: dict[str, Any], answer: dict[str, Any] | None) -> None:
+    where = f"http://127.0.0.1:{world['port']}/test/token"
+    body = json.dumps(answer).encode()
+    request = urllib.request.Request(where, data=body, method="POST")
+    with urllib.request.urlopen(request) as done:
+        assert done.status == 200
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "said"),
+    [
+        (
+            200,
+            '{"access_token": "LEAKED-ACCESS-TOKEN", "token_type": "Bearer"',  # cut short
+            "Invalid token response (HTTP 200): not an OAuth token response",
+        ),
+        (
+            400,
+            json.dumps({"error": "invalid_grant", "error_description": "the code expired",
+                        "access_token": "LEAKED-ACCESS-TOKEN"}),
+            "Token exchange failed (400): invalid_grant: the code expired",
+        ),
+    ],
+)  # fmt: skip
+def test_what_the_token_endpoint_answered_is_never_in_the_login_failure(world, status, body, said):
+    _token_answer(world, {"status": status, "body": body})
+    try:
+        code, out, err = _cli_login(world)
+    finally:
+        _token_answer(world, None)
+    assert code == 1
+    [found] = json.loads(out)["diagnostics"]
+    assert (found["code"], found["message"]) == (
+        "mcp.oauth.failed",
+        f"MCP server 'guarded' could not be logged in to: {said}",
+    )
+    assert "LEAKED" not in out + err
+
+
+def _move(port: int, to: str | None) -> None:
+    where = f"http://127.0.0.1:{port}/test/move"
+    request = urllib.request.Request(where, data=json.dumps({"to": to}).encode(), method="POST")
+    with urllib.request.urlopen(request) as done:
+        assert done.status == 200
+
+
+def _presented(port: int) -> list[str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/test/presented") as answer:
+        found: list[str] = json.loads(answer.read())
+        return found
+
+
+def test_a_configured_clients_secret_never_goes_to_the_authorization_server_it_moved_to(
+    world, confidential
+):
+    port, callback = confidential
+    url = f"http://127.0.0.1:{port}/mcp"
+    oauth = {"clientId": "fixed-client", "callbackPort": callback}
+    servers = {"guarded": {"type": "http", "url": url, "oauth": oauth}}
+    (world["layout"].project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    mine = {**world, "url": url, "at": port, "port": port, "env": {"MCP_CLIENT_SECRET": SECRET}}
+    code, _, err = _cli_login(mine, "--client-secret", "--json")
+    assert code == 0, err
+    assert _kept(mine)["client"]["issuer"].rstrip("/") == f"http://127.0.0.1:{port}"
+    other = world["port"]  # the authorization server the resource now names
+    before = (_presented(other), _stats(world)["registrations"])
+    _move(port, f"http://127.0.0.1:{other}")
+    try:
+        code, out, err = _cli_login({**mine, "at": other}, "--timeout", "30", "--json")
+    finally:
+        _move(port, None)
+    assert "fixed-client" not in _presented(other)[len(before[0]) :]  # nor its secret
+    assert _stats(world)["registrations"] == before[1] + 1  # registered there anew
+    assert SECRET not in out + err

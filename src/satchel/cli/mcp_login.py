@@ -181,14 +181,18 @@ def interactive() -> bool:
 
 def show_authorization(who: str, url: str, *, browse: bool) -> None:
     """Print the authorization URL of server `who` on stderr, and open it in a browser
-    when `browse` and a person is at the terminal."""
+    when `browse` and a person is at the terminal (in a worker thread; not waited
+    for)."""
     err = out.console(stderr=True)
     err.print(out.safe(f"Open this URL to authorize satchel for MCP server {who!r}:"))
     err.print(out.safe(url), soft_wrap=True)
     if browse and interactive():
+        import threading
         import webbrowser
 
-        webbrowser.open(url)
+        # in a worker thread: a browser in the terminal blocks until it is closed, and
+        # the event loop (the redirect listener, the deadline) must run on meanwhile
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
 
 def _said(code: str, remote: Remote, what: str) -> Diagnostic:

@@ -1,5 +1,6 @@
 """`satchel policy check`: the policy in force, and what this machine and project
-would have refused of them (docs/policy.md).
+would have refused of them (docs/policy.md): what they would load, and what is
+installed in each scope that ``require_signed`` or ``require_digest`` would refuse.
 
 Exit codes, for CI: 0 the policy refuses nothing here and its files are clean; 1 it
 refuses something here, or a policy file holds an unknown key or one that tries to
@@ -17,6 +18,7 @@ from satchel.cli._exit import OK, POLICY_CLOSED, PROBLEMS
 from satchel.cli._params import expanded, json_option, located
 from satchel.cli._workspace import environment, say_project
 from satchel.core.diagnostics import Diagnostic
+from satchel.install._policy import installed_refusals
 
 PARAMS = (*expanded([located()]), json_option())
 
@@ -36,10 +38,12 @@ def run(
 
     The system's policy.toml, then the user's and the project's, merged; then every
     skill, plugin, hook, MCP server and trust the project asks for that the policy
-    refuses, each naming the key and the file. Exit 1 when anything is refused or a
-    policy file needs fixing, 4 when a policy file cannot be read (fail closed)."""
+    refuses, each naming the key and the file, and every installed skill or plugin
+    that require_signed or require_digest would refuse. Exit 1 when anything is
+    refused or a policy file needs fixing, 4 when a policy file cannot be read (fail
+    closed)."""
     env = environment(directory, project, home, client, trust, plugin_dirs, host)
-    found = policy_diagnostics(env)
+    found = (*policy_diagnostics(env), *installed_refusals(env.layout, env.policy))
     code = exit_code(found)
     if as_json:
         out.print_json(document(env), found)
@@ -47,15 +51,23 @@ def run(
     say_project(env.layout, project)
     show_policy(env)
     refused = [d for d in found if d.code == "policy.denied"]
-    for d in [d for d in found if d.code != "policy.denied"]:
+    installed = [d for d in found if d.code in _INSTALLED]
+    for d in [d for d in found if d not in refused and d not in installed]:
         out.say(f"{d.severity}: {d.message}")
     if refused:
         out.say(f"{len(refused)} refused:")
         for d in refused:
             out.say(f"  {d.message}")
+    if installed:
+        out.say(f"{len(installed)} installed that the policy would refuse:")
+        for d in installed:
+            out.say(f"  {d.code}: {d.message}")
     elif code == OK:
         out.say("Nothing here is refused by the policy.")
     return code
+
+
+_INSTALLED = ("policy.installed.digest", "policy.installed.signer", "policy.installed.unsigned")
 
 
 def policy_diagnostics(env: Environment) -> tuple[Diagnostic, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -96,12 +97,15 @@ def run(
     key's signature, verified by `satchel install --key` with the public key."""
     environ = dict(os.environ)
     try:
+        settings = Settings.from_env(environ)
         signing = _signing(
             sign or key is not None, key, identity_token, fulcio_url, rekor_url, trust_root,
             environ,
         )  # fmt: skip
+        if signing is not None:
+            signing = replace(signing, deadline=settings.deadline)
         done = publish(
-            path, target, files=layout == "files", settings=Settings.from_env(environ),
+            path, target, files=layout == "files", settings=settings,
             environ=environ, sign=signing,
         )  # fmt: skip
     except InstallError as e:

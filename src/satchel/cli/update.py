@@ -65,13 +65,15 @@ def run(
     where_ = scope_for(ctx.layout, scope)
     placed = [installed_at(where_, c.entry) for c in changes if c.updated]
     held = held_after(ctx.layout, placed)
+    warned = [d for c in changes for d in c.diagnostics]
     if as_json:
         rows = [
             {**c.to_json(), "delta": reviewer.to_json(c.entry.kind, c.entry.name)} for c in changes
         ]
-        out.print_json({"changes": rows, "fail_on_new": fail_on_new}, held)
+        out.print_json({"changes": rows, "fail_on_new": fail_on_new}, [*warned, *held])
     else:
         _print(changes, reviewer)
+        inst.warnings(warned)
         say_held(held)
     return OK
 

@@ -549,6 +549,9 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         "install.signature.missing": Entry(
             "error", "a signature is required and the skill or plugin has no Sigstore bundle"
         ),
+        "install.signature.placement": Entry(
+            "error", "the name of the bundle beside a skill or plugin is taken inside it"
+        ),
         "install.signature.trust-root": Entry(
             "error", "the Sigstore trust root cannot be read or is not a trusted root"
         ),
@@ -948,6 +951,15 @@ CODES: Mapping[str, Entry] = MappingProxyType(
         ),
         "policy.denied": Entry(
             "info", "the organisation's policy refuses an item; it does not load or run"
+        ),
+        "policy.installed.digest": Entry(
+            "warning", "an installed entry is not pinned by a digest its source published"
+        ),
+        "policy.installed.signer": Entry(
+            "warning", "an installed entry was signed by an identity the policy does not allow"
+        ),
+        "policy.installed.unsigned": Entry(
+            "warning", "an installed entry has no signature, which the policy requires"
         ),
         "policy.invalid": Entry(
             "error", "a policy file cannot be read; the policy fails closed: nothing runs"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
@@ -36,12 +36,13 @@ from satchel.install._fetch import fetch
 from satchel.install._fetched import Fetched
 from satchel.install._http import Progress
 from satchel.install._lock import Lock, LockEntry, held, placing, read_lock, write_lock
-from satchel.install._policy import allow_source
+from satchel.install._oci_verify import frozen_signers, same_signer
+from satchel.install._policy import allow_signed, allow_source, signers_to_verify
 from satchel.install._requires import Required, with_required
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope, scope_for
 from satchel.install._settings import Settings
-from satchel.install._signatures import Signers, signed_tree
+from satchel.install._signatures import Signers, exactly, signed_tree, verify_tree
 from satchel.install._sources import Source, parse_source
 from satchel.install._staging import place, workspace
 from satchel.install._tree import tree_hash
@@ -190,6 +191,7 @@ def install_source(
     progress: Progress | None = None,
     review: Review | None = None,
     signers: Signers | None = None,
+    before: Callable[[tuple[str, ...]], None] | None = None,
 ) -> InstallResult:
     """Install all of `source`, or the `skills` picked by name or folder (with the
     skills of the same source they require), into `scope`
@@ -197,40 +199,57 @@ def install_source(
     Raise `InstallError` and leave the scope untouched when anything is refused.
     `review` is asked about each tree that would replace an installed one, before
     anything is placed (see `satchel.install._review`). `signers`: each skill and
-    plugin must carry a Sigstore bundle that verifies and is by one of them."""
+    plugin must carry a Sigstore bundle that verifies and is by one of them.
+    `before` is called with the plugins the skills require (``name@marketplace``)
+    once all else is checked, before anything is placed: what it raises refuses the
+    install."""
     target = Target.make(
         scope=scope, family=family, layout=layout, settings=settings, environ=environ,
         progress=progress, review=review, signers=signers,
     )  # fmt: skip
-    return install_source_at(target, source, skills=skills, force=force)
+    return install_source_at(target, source, skills=skills, force=force, before=before)
 
 
 def install_source_at(
-    target: Target, source: str | Source, *, skills: Sequence[str] = (), force: bool = False
+    target: Target,
+    source: str | Source,
+    *,
+    skills: Sequence[str] = (),
+    force: bool = False,
+    before: Callable[[tuple[str, ...]], None] | None = None,
 ) -> InstallResult:
     """`install_source` into `target`."""
-    ctx, family, signers = target.context, target.family, target.signers
+    ctx, family = target.context, target.family
     src = ctx.parse(source)
     allow_source(src, ctx.layout)  # the organisation's policy, before anything is fetched
+    signers = signers_to_verify(src, ctx.layout, target.signers)  # and its require_signed
     where = target.where
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
     lock = read_lock(where.lock_path)
+    fetching = signers
+    if signers is None and not force:
+        fetching = _locked_oci_signers(lock, src, ctx.settings)
     with workspace(ctx.cache) as work:
         got = fetch(
-            src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ, signers=signers
+            src, work, ctx.settings, progress=ctx.progress, environ=ctx.environ, signers=fetching
         )
         found, cut = scan_items(got.tree, src.subdir)
         need = with_required(found, pick(found, [*skills, *src.skills], src), src.spec())
         items = list(need.items)
         plans = [_linked(plan(i, src, got, where, family), need, lock) for i in items]
         plans, unsigned = signed_plans(plans, signers, ctx.settings, within=got.tree)
+        if signers is None and not force:
+            kept_signers(plans, lock, ctx.settings, within=got.tree)
+        allow_signed([p.entry for p in plans], ctx.layout)
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), target.review)
         notes = [*got.diagnostics, *cut, *need.notes, *(d for i in items for d in i.notes)]
         notes += [*moved(plans, lock), *lfs_pointers(plans), *unsigned]
+        wanted = tuple(str(d) for d in need.plugins)
+        if before is not None:
+            before(wanted)
         done = commit(plans, where, ctx.settings)
-    wanted = tuple(str(d) for d in need.plugins)
     return InstallResult(done, tuple(notes), wanted)
 
 
@@ -304,12 +323,61 @@ def signed_plans(
         errors = [d for d in found if d.severity == "error"]
         if errors:  # its path is in the workspace, about to go: the message names it
             raise refuse(errors[0].code, errors[0].message)
-        notes += found
+        notes += [replace(d, path=None) for d in found]  # its path is in the workspace
         if got is not None:
             entry = replace(p.entry, signature=got, hash=tree_hash(p.item.path, source=True))
             p = replace(p, entry=entry)
         out.append(p)
     return out, notes
+
+
+def _locked_oci_signers(lock: Lock, src: Source, settings: Settings) -> Signers | None:
+    """Whom an OCI artifact installed again accepts when the lock records it signed
+    (see `frozen_signers`), so that `kept_signers` can compare."""
+    for e in lock.entries:
+        if e.source == src.spec() and e.signature is not None and e.signature.kind == "cosign":
+            shown = f"{e.kind} {e.name!r} from {e.source}"
+            return frozen_signers(e.signature, settings.signer_keys, shown)
+    return None
+
+
+def kept_signers(plans: Sequence[Planned], lock: Lock, settings: Settings, *, within: Path) -> None:
+    """Refuse, as ``update`` and ``--frozen`` do, a plan replacing a lock entry that
+    records a signer when the new tree is not signed by that same identity and issuer
+    (``install.signature.changed``), or not signed at all."""
+    for p in plans:
+        old = lock.find(p.entry.name, p.entry.kind)
+        if old is None or old.signature is None:
+            continue
+        if old.signature.kind == "cosign":
+            same_signer(old.signature, p.entry.signature, f"{old.kind} {old.name!r}")
+        else:
+            same_tree_signer(p.item.path, old, settings, within=within)
+
+
+def same_tree_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Path) -> None:
+    """Refuse a locked entry that records a signer when `tree` is not signed by that
+    same identity and issuer any more (``install.signature.changed``), or not signed
+    at all (``install.signature.missing`` or ``.invalid``)."""
+    locked = entry.signature
+    if locked is None or locked.kind == "cosign":  # an OCI artifact's: checked as fetched
+        return
+    name = f"{entry.kind} {entry.name!r}"
+    trust = settings.sigstore_trust_root
+    got, problems = signed_tree(
+        tree, signers=exactly(locked), trust_root=trust, name=name, within=within
+    )
+    if got is not None:
+        return
+    anyone, _path, _why = verify_tree(tree, signers=None, trust_root=trust, name=name)
+    if anyone is not None:
+        message = (
+            f"{name} from {entry.source} was signed by {locked.identity} (issuer "
+            f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
+            f"(issuer {anyone.issuer}) now"
+        )
+        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
+    raise refuse(problems[0].code, problems[0].message)
 
 
 def _plugin_name(name: str) -> str | None:

@@ -38,6 +38,7 @@ from satchel.install._installer import (
     Target,
     lfs_pointers,
     plan,
+    same_tree_signer,
     signed_plans,
 )
 from satchel.install._lock import (
@@ -53,11 +54,11 @@ from satchel.install._lock import (
 from satchel.install._mcp import check_locked
 from satchel.install._oci_verify import frozen_signers, same_signer
 from satchel.install._plugin_install import locked_item
-from satchel.install._policy import allow_source
+from satchel.install._policy import allow_signed, allow_source
 from satchel.install._review import Review, Reviewed, review_all
 from satchel.install._scope import FAMILIES, Scope
 from satchel.install._settings import Settings
-from satchel.install._signatures import exactly, signed_tree, verify_tree
+from satchel.install._signatures import exactly, verify_tree
 from satchel.install._staging import place, remove_tree, workspace
 from satchel.install._tree import entries, tree_hash
 
@@ -90,6 +91,7 @@ class Change:
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()  # warnings, as install gives them
 
     @property
     def updated(self) -> bool:
@@ -195,6 +197,7 @@ def install_frozen_at(target: Target) -> InstallResult:
         allow_source(
             ctx.parse(first.source), ctx.layout, pin=first.resolved, integrity=first.integrity
         )
+        allow_signed(group, ctx.layout)  # the signers the lock records, against require_signed
     with workspace(ctx.cache) as work:
         plans: list[Planned] = []
         notes: list[Diagnostic] = []
@@ -214,7 +217,7 @@ def install_frozen_at(target: Target) -> InstallResult:
             notes += got.diagnostics
             for entry in group:
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
-                _same_signer(item.path, entry, ctx.settings, within=got.tree)
+                same_tree_signer(item.path, entry, ctx.settings, within=got.tree)
                 actual = tree_hash(item.path, source=True)
                 if actual != entry.hash:
                     message = (
@@ -226,31 +229,6 @@ def install_frozen_at(target: Target) -> InstallResult:
         notes += lfs_pointers(plans)
         done = _place_frozen(plans, where, ctx.settings)
     return InstallResult(tuple(done), tuple(notes))
-
-
-def _same_signer(tree: Path, entry: LockEntry, settings: Settings, *, within: Path) -> None:
-    """Refuse a locked entry that records a signer when `tree` is not signed by that
-    same identity and issuer any more (``install.signature.changed``), or not signed
-    at all (``install.signature.missing`` or ``.invalid``)."""
-    locked = entry.signature
-    if locked is None or locked.kind == "cosign":  # an OCI artifact's: checked as fetched
-        return
-    name = f"{entry.kind} {entry.name!r}"
-    trust = settings.sigstore_trust_root
-    got, problems = signed_tree(
-        tree, signers=exactly(locked), trust_root=trust, name=name, within=within
-    )
-    if got is not None:
-        return
-    anyone, _path, _why = verify_tree(tree, signers=None, trust_root=trust, name=name)
-    if anyone is not None:
-        message = (
-            f"{name} from {entry.source} was signed by {locked.identity} (issuer "
-            f"{locked.issuer}) when it was locked, and is signed by {anyone.identity} "
-            f"(issuer {anyone.issuer}) now"
-        )
-        raise refuse("install.signature.changed", message)  # `tree` is in the workspace
-    raise refuse(problems[0].code, problems[0].message)
 
 
 def _place_frozen(plans: Sequence[Planned], where: Scope, settings: Settings) -> list[Installed]:
@@ -328,9 +306,10 @@ def update_at(
                 item = locked_item(got.tree, entry, sub, ctx.settings.limits)
                 fresh = plan(replace(item, name=entry.name), src, got, where, entry.family)
                 fresh = replace(fresh, entry=_kept_fields(fresh.entry, entry))
-                fresh = _signed_again(fresh, entry, ctx.settings, within=got.tree)
+                fresh, unverified = _signed_again(fresh, entry, ctx.settings, within=got.tree)
+                allow_signed([fresh.entry], ctx.layout)
                 change = _compare(entry, fresh, installed_at(where, entry), force=force or dry_run)
-                changes.append(change)
+                changes.append(replace(change, diagnostics=tuple(unverified)))
                 if change.updated:
                     plans.append(fresh)
         review_all(
@@ -341,14 +320,17 @@ def update_at(
     return tuple(changes)
 
 
-def _signed_again(fresh: Planned, old: LockEntry, settings: Settings, *, within: Path) -> Planned:
+def _signed_again(
+    fresh: Planned, old: LockEntry, settings: Settings, *, within: Path
+) -> tuple[Planned, list[Diagnostic]]:
     """`fresh` with its signature: by the signer `old` records, when it records one
-    (``install.signature.changed`` when another signs it now), else any bundle's."""
+    (``install.signature.changed`` when another signs it now), else any bundle's;
+    and the ``install.signature.unverified`` warnings of bundles that do not verify."""
     if old.signature is not None:
-        _same_signer(fresh.item.path, old, settings, within=within)
+        same_tree_signer(fresh.item.path, old, settings, within=within)
     allowed = exactly(old.signature) if old.signature is not None else None
-    signed, _unverified = signed_plans([fresh], allowed, settings, within=within)
-    return signed[0]
+    signed, unverified = signed_plans([fresh], allowed, settings, within=within)
+    return signed[0], unverified
 
 
 def _replace_all(plans: Sequence[Planned], where: Scope, settings: Settings) -> None:

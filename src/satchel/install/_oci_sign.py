@@ -12,7 +12,10 @@ DSSE envelope, as ``cosign sign`` writes it, so cosign and satchel verify it ali
   bundle holds the certificate and the log entry with its inclusion proof. The URLs
   are settings (`Signing.fulcio_url`, `Signing.rekor_url`: the public Sigstore
   instance by default), the trust root a ``trusted_root.json`` (default: the public
-  instance's, which the ``sigstore`` library fetches through TUF);
+  instance's that the ``sigstore`` package ships, read offline: never refreshed
+  through TUF). The whole exchange has a deadline (`Signing.deadline`): the
+  ``sigstore`` clients wait on the network without a timeout of their own, so they
+  run in a worker that is abandoned when the deadline passes;
 - **with a key** (``--key FILE``, an unencrypted PEM ECDSA P-256 private key): the
   envelope signed with it, the bundle naming the key by its hint; nothing is sent to
   a log. It verifies with the public key (``satchel install --key cosign.pub``).
@@ -21,12 +24,14 @@ DSSE envelope, as ``cosign sign`` writes it, so cosign and satchel verify it ali
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 from satchel.core._model import model
 from satchel.install._cosign import key_bundle, key_name, load_private_key, statement
 from satchel.install._errors import refuse
+from satchel.install._signatures import default_trust_root
 
 __all__ = ["FULCIO_URL", "REKOR_URL", "Signing", "sign_digest"]
 
@@ -41,7 +46,7 @@ _SINCE = "2000-01-01T00:00:00Z"
 class Signing:
     """How to sign: with the PEM private `key`, else keyless with `identity_token`
     through `fulcio_url` and `rekor_url`, trusting `trust_root` (None: the public
-    instance's)."""
+    instance's, as the ``sigstore`` package ships it), within `deadline` seconds."""
 
     key: bytes | None = None
     key_path: str = "--key"
@@ -49,6 +54,7 @@ class Signing:
     fulcio_url: str = FULCIO_URL
     rekor_url: str = REKOR_URL
     trust_root: Path | None = None
+    deadline: float = 600.0
 
 
 @model
@@ -87,29 +93,51 @@ def _keyless(signing: Signing, payload: bytes) -> Signed:
     except SigstoreError as e:
         raise refuse("install.oci.sign", f"the identity token is not usable: {e}") from None
     context = SigningContext.from_trust_config(_config(signing))
-    try:
+
+    def sign() -> Any:
         with context.signer(token, cache=True) as signer:
-            bundle = signer.sign_dsse(Statement(payload))
-    except Exception as e:  # noqa: BLE001  # the client's HTTP and protocol errors vary
-        message = f"signing through {signing.fulcio_url} and {signing.rekor_url} failed: {e}"
-        raise refuse("install.oci.sign", message) from None
+            return signer.sign_dsse(Statement(payload))
+
+    bundle = _within(signing, sign)
     index = int(bundle.log_entry._inner.log_index)
     return Signed(bundle.to_json().encode(), token.identity, token.issuer, index)
+
+
+def _within(signing: Signing, work: Any) -> Any:
+    """What `work()` returns, run in a worker thread given `signing.deadline` seconds;
+    a refusal when it fails or is still waiting then (the worker, blocked on the
+    network, is left to end with the process)."""
+    done: list[Any] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except Exception as e:  # noqa: BLE001  # the client's HTTP and protocol errors vary
+            failed.append(e)
+
+    worker = threading.Thread(target=run, name="satchel-sign", daemon=True)
+    worker.start()
+    worker.join(signing.deadline)
+    where = f"{signing.fulcio_url} and {signing.rekor_url}"
+    if worker.is_alive():
+        message = f"signing through {where} did not finish within {signing.deadline:g} s"
+        raise refuse("install.oci.sign", message, hint="SATCHEL_FETCH_DEADLINE sets the deadline")
+    if failed:
+        raise refuse("install.oci.sign", f"signing through {where} failed: {failed[0]}")
+    return done[0]
 
 
 def _config(signing: Signing) -> Any:
     """The sigstore client trust config: the trust root and the two services."""
     from sigstore.models import ClientTrustConfig
 
-    if signing.trust_root is not None:
-        try:
-            root = json.loads(signing.trust_root.read_text())
-        except (OSError, ValueError) as e:
-            message = f"the trust root {signing.trust_root} cannot be read: {e}"
-            raise refuse("install.oci.sign", message) from None
-    else:
-        public = ClientTrustConfig.production()
-        root = json.loads(public.trusted_root._inner.to_json())
+    path = signing.trust_root or default_trust_root()
+    try:
+        root = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        message = f"the trust root {path} cannot be read: {e}"
+        raise refuse("install.oci.sign", message) from None
 
     def service(url: str) -> dict[str, Any]:
         return {"url": url, "majorApiVersion": 1, "validFor": {"start": _SINCE},

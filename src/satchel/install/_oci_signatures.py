@@ -17,7 +17,9 @@ Found, in this order, as cosign and the registries attach them:
    ``.../bundle``.
 
 Every manifest and blob read is bounded and checked against its digest; at most
-`MAX_FOUND` referrers (and `MAX_FOUND` layers of the ``.sig`` tag) are read.
+`MAX_FOUND` referrers listed as bundles (``artifactType``), then at most `MAX_FOUND`
+that do not say, until `MAX_FOUND` bundles are found (and `MAX_FOUND` layers of the
+``.sig`` tag) are read.
 `attach` writes the first form: the bundle as a blob, the referrer manifest by its
 digest, and, when the registry did not answer with ``OCI-Subject`` (it has no
 referrers API), the ``sha256-<hex>`` index updated with it, as cosign does.
@@ -91,15 +93,19 @@ def attached(registry: Registry, digest: str) -> list[Attached]:
 
 def _bundles(registry: Registry, index: Manifest, via: str) -> list[Attached]:
     rows = index.doc.get("manifests")
-    listed = [
+    usable = [
         row
         for row in (rows if isinstance(rows, list) else [])
-        if isinstance(row, dict)
-        and DIGEST.match(str(row.get("digest", "")))
-        and row.get("artifactType") in (None, BUNDLE)
+        if isinstance(row, dict) and DIGEST.match(str(row.get("digest", "")))
     ]
+    typed = [row for row in usable if row.get("artifactType") == BUNDLE]
+    untyped = [row for row in usable if row.get("artifactType") is None]
     out: list[Attached] = []
-    for row in listed[:MAX_FOUND]:  # each one read costs a request: at most MAX_FOUND
+    # each one read costs a request: at most MAX_FOUND of each, the typed rows first,
+    # so that rows that do not say what they are cannot crowd out the bundles listed
+    for row in [*typed[:MAX_FOUND], *untyped[:MAX_FOUND]]:
+        if len(out) >= MAX_FOUND:
+            break
         manifest = registry.manifest(str(row["digest"]))
         if manifest.doc.get("artifactType", _config_type(manifest)) != BUNDLE:
             continue

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from satchel.core._json import loads
+from satchel.core._model import model
 from satchel.install._cosign import (
     envelope_payload,
     key_name,
@@ -46,7 +47,7 @@ from satchel.install._cosign import (
 from satchel.install._errors import refuse
 from satchel.install._lock import Signature
 from satchel.install._oci_signatures import CERTIFICATE, SIGNATURE, Attached
-from satchel.install._signatures import Signers, verify_bundle
+from satchel.install._signatures import Signers, exactly, verify_bundle
 
 __all__ = ["verify_attached"]
 
@@ -81,6 +82,12 @@ def verify_attached(
         raise refuse("install.signature.missing", message, hint="publish it with --sign")
     loaded = [load_public_key(pem, "--key") for pem in keys]
     misses: list[_Miss] = []
+    if isinstance(signers, Relocked):  # the locked signer's, wherever it is listed
+        for one in found:
+            try:
+                return _one(one, digest, signers.locked, loaded, trust_root)
+            except _Miss:
+                continue
     for one in found:
         try:
             return _one(one, digest, signers, loaded, trust_root)
@@ -208,13 +215,20 @@ def _claimed(doc: dict[str, Any]) -> set[str]:
 
 # --- a frozen install ----------------------------------------------------------------
 
-_ANYONE = Signers(("*",))
+
+@model
+class Relocked(Signers):
+    """Anyone, once every signature attached was tried for the `locked` signer first:
+    so that a signature by the signer a lock records counts wherever it is listed, and
+    `same_signer` can still tell a changed signer from a missing signature."""
+
+    locked: Signers = Signers(())
 
 
 def frozen_signers(locked: Signature | None, keys: Sequence[bytes], name: str) -> Signers | None:
     """Whom a frozen install or an update of an OCI artifact whose lock entry records
-    `locked` (a ``cosign`` signature) accepts: anyone keyless, so that `same_signer` can tell a
-    changed signer from a missing signature; a key signer needs its key (``--key``)."""
+    `locked` (a ``cosign`` signature) accepts: the locked signer first (`Relocked`),
+    else anyone keyless; a key signer needs its key (``--key``)."""
     if locked is None or locked.kind != "cosign":
         return None
     if locked.identity.startswith("key:"):
@@ -224,7 +238,7 @@ def frozen_signers(locked: Signature | None, keys: Sequence[bytes], name: str) -
                 "install.signature.missing", message, hint="satchel install --frozen --key FILE"
             )
         return None
-    return _ANYONE
+    return Relocked(("*",), (), exactly(locked))
 
 
 def same_signer(locked: Signature | None, got: Signature | None, name: str) -> None:

@@ -61,12 +61,12 @@ from satchel.install._installer import (
 )
 from satchel.install._lock import Lock, LockEntry, read_lock
 from satchel.install._marketplaces import Known, catalogue_of, source_for
-from satchel.install._policy import allow_source
+from satchel.install._policy import allow_signed, allow_source
 from satchel.install._review import Review, review_all
 from satchel.install._scope import FAMILIES, Scope
 from satchel.install._semver import Range, parse_range, parse_version
 from satchel.install._settings import Limits, Settings
-from satchel.install._signatures import Signers
+from satchel.install._signatures import Signers, verify_tree
 from satchel.install._sources import Source
 from satchel.install._staging import workspace
 from satchel.install._tree import copy_tree
@@ -120,6 +120,7 @@ class _Walk:
         default_factory=dict
     )  # each marketplace's, read once a walk
     fetched: dict[tuple[str, str, str | None], Fetched] = field(default_factory=dict)
+    signers: Signers | None = None  # an installed dependency counts only signed so
 
 
 def install_plugin(
@@ -152,7 +153,7 @@ def install_plugin_at(
     target: Target, ref: str, *, force: bool = False, dependency: bool = False
 ) -> InstallResult:
     """`install_plugin` into `target`."""
-    ctx, family = target.context, target.family
+    ctx, family, signers = target.context, target.family, target.signers
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}, not {family!r}")
     root = parse_requirement(ref)
@@ -161,10 +162,11 @@ def install_plugin_at(
     where = target.where
     lock = read_lock(where.lock_path)
     with workspace(ctx.cache) as work:
-        walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [])
+        walk = _Walk(ctx, where, lock, family, work, {}, {}, [], [], signers=signers)
         _visit(walk, root, (), direct=not dependency)
         plans = [n.planned for n in walk.order if n.planned is not None]
-        plans, unsigned = signed_plans(plans, target.signers, ctx.settings, within=work)
+        plans, unsigned = signed_plans(plans, signers, ctx.settings, within=work)
+        allow_signed([p.entry for p in plans], ctx.layout)  # require_signed, per source
         check_targets(plans, lock, where, force=force)
         review_all(replacing(plans), target.review)
         notes = [*walk.notes, *(d for n in walk.order for d in n.notes), *lfs_pointers(plans)]
@@ -207,11 +209,20 @@ def install_from_spec_at(
     target: Target, source: str | Source, *, skills: Sequence[str] = (), force: bool = False
 ) -> InstallResult:
     """`install_from_spec` into `target`."""
-    result = install_source_at(target, source, skills=skills, force=force)
     source_text = source if isinstance(source, str) else source.spec()
-    installed, notes = list(result.installed), list(result.diagnostics)
+    signers = target.signers
+    signed: list[InstallResult] = []
+
+    def signed_first(wanted: tuple[str, ...]) -> None:
+        assert signers is not None
+        signed.extend(_signed_plugins(wanted, signers, target, force, source_text))
+
+    before = signed_first if signers is not None else None
+    result = install_source_at(target, source, skills=skills, force=force, before=before)
+    installed = [i for r in signed for i in r.installed] + list(result.installed)
+    notes = [d for r in signed for d in r.diagnostics] + list(result.diagnostics)
     lock = read_lock(target.where.lock_path)
-    for ref in result.wanted:
+    for ref in () if signers is not None else result.wanted:
         dep = parse_requirement(ref)
         assert dep is not None and dep.marketplace is not None
         have = lock.find(dep.name, "plugin")
@@ -229,6 +240,45 @@ def install_from_spec_at(
         notes += more.diagnostics
         lock = read_lock(target.where.lock_path)
     return InstallResult(tuple(installed), tuple(notes))
+
+
+def _signed_plugins(
+    wanted: tuple[str, ...], signers: Signers, target: Target, force: bool, source_text: str
+) -> list[InstallResult]:
+    """Under `signers`, each plugin of `wanted` installed and signed by one of them
+    (or installed now, signed): any that cannot be refuses the install that requires
+    it, with the reason."""
+    settings, where = target.context.settings, target.where
+    out = []
+    for ref in wanted:
+        dep = parse_requirement(ref)
+        assert dep is not None and dep.marketplace is not None
+        have = read_lock(where.lock_path).find(dep.name, "plugin")
+        kept = have is not None and have.marketplace == dep.marketplace
+        if kept and have is not None and _still_signed(have, where, signers, settings):
+            continue
+        try:
+            out.append(install_plugin_at(target, ref, force=force, dependency=True))
+        except InstallError as e:
+            message = f"{ref} (required by a skill of {source_text}): {e.diagnostic.message}"
+            raise refuse(e.diagnostic.code, message, hint=e.diagnostic.hint) from None
+    return out
+
+
+def _still_signed(entry: LockEntry, where: Scope, signers: Signers, settings: Settings) -> bool:
+    """Whether the installed plugin `entry` is recorded signed by one of `signers`
+    and its tree still verifies so."""
+    locked = entry.signature
+    if locked is None or not signers.allows(locked.identity, locked.issuer):
+        return False
+    if locked.kind == "cosign":
+        return True
+    tree = where.dir_for("plugin", entry.family) / entry.name
+    got, _path, _why = verify_tree(
+        tree, signers=signers, trust_root=settings.sigstore_trust_root,
+        name=f"plugin {entry.name!r}", beside=False,
+    )  # fmt: skip
+    return got is not None
 
 
 def _visit(walk: _Walk, dep: Dependency, chain: tuple[str, ...], *, direct: bool) -> str | None:
@@ -321,6 +371,10 @@ def _kept(walk: _Walk, name: str, market: str, key: str) -> _Node | None:
         where = entry.marketplace or entry.source
         message = f"{key} is needed, but a plugin {name!r} is installed from {where}"
         raise refuse("install.dependency.conflict", message, hint=f"satchel remove {name} first")
+    if walk.signers is not None and not _still_signed(
+        entry, walk.where, walk.signers, walk.ctx.settings
+    ):
+        return None  # fetched again, and its signature checked
     target = walk.where.dir_for("plugin", entry.family) / entry.name
     version = _manifest(target).get("version")
     return _Node(key, None, version if isinstance(version, str) else None, entry.requires)

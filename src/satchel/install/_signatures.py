@@ -13,29 +13,41 @@ that the certificate's identity and OIDC issuer match one of the globs allowed.
 What is signed, for a skill or plugin directory: its *signing manifest*
 (`signing_manifest`), one line per entry below it (``path NUL what``, as the lock's
 tree hash reads them, files by SHA-256 and whether executable), leaving out the
-signature files themselves. A bundle signs it either as a message signature over the
+bundle files themselves (`is_bundle_file`: top-level, named ``*.sigstore.json`` or
+``*.sigstore``, a regular file that is not executable and is a JSON object whose
+``mediaType`` is a Sigstore bundle's). Anything else so named, a link, a directory,
+an executable or other content, is signed like every other entry. A line whose path
+or link target holds a newline is written ``/<bytes>:<path> NUL <bytes>:<what>``
+instead (a path never starts with ``/``), so that no two trees share a manifest.
+
+A bundle signs it either as a message signature over the
 manifest's SHA-256 (``cosign sign-blob`` of the manifest) or as a DSSE in-toto
 statement naming it as a subject (``{"sha256": ...}``); a statement may instead name
 the directory by its ``smithmark-bundle-v1`` digest (`smithmark_digest`), which the
-smithmark attestation tool signs.
+smithmark attestation tool signs. A statement must be an in-toto v1 statement
+(``_type``) of cosign's signing predicate or smithmark's agent-capability predicate
+(`PREDICATES`); any other predicate type (provenance, a scan) is refused.
 
-Where bundles are found (`bundle_files`): the directory's own top-level files named
-``*.sigstore.json`` or ``*.sigstore`` (``SKILL.md.sigstore.json``, ``SKILL.sigstore``,
-``plugin.sigstore.json``), and ``<directory>.sigstore.json`` beside it, which is
-installed into the directory so that `satchel verify` can check it again.
+Where bundles are found (`bundle_files`): the directory's own top-level bundle files
+(``SKILL.md.sigstore.json``, ``SKILL.sigstore``, ``plugin.sigstore.json``), and
+``<directory>.sigstore.json`` beside it, which is installed into the directory so
+that `satchel verify` can check it again; it is never written through a link, and
+its name inside the directory must be free or hold a bundle file
+(``install.signature.placement``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import fnmatch
 import glob
 import hashlib
 import json
 import os
-import shutil
 import stat
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -59,6 +71,7 @@ __all__ = [
     "certificate_signer",
     "default_trust_root",
     "exactly",
+    "is_bundle_file",
     "manifest_digest",
     "signing_manifest",
     "signed_tree",
@@ -71,8 +84,14 @@ __all__ = [
 
 BUNDLE_SUFFIXES = (".sigstore.json", ".sigstore")
 INTOTO = "application/vnd.in-toto+json"
+STATEMENT_V1 = "https://in-toto.io/Statement/v1"
+PREDICATES = (
+    "https://sigstore.dev/cosign/sign/v1",  # cosign's signing statement
+    "https://in8.sh/attestation/agent-capability/v1",  # smithmark's
+)
 SMITHMARK = "smithmark-bundle-v1"
 _BUNDLE_CAP = 1024 * 1024
+_BUNDLE_MEDIA = "application/vnd.dev.sigstore.bundle"
 _PRODUCTION = "https%3A%2F%2Ftuf-repo-cdn.sigstore.dev"
 _ISSUER_V2 = "1.3.6.1.4.1.57264.1.8"
 _ISSUER_V1 = "1.3.6.1.4.1.57264.1.1"
@@ -83,13 +102,13 @@ _OTHERNAME = "1.3.6.1.4.1.57264.1.7"
 class Signers:
     """Who may sign: a certificate's identity must match one of `identities` and its
     OIDC issuer one of `issuers` (``fnmatch`` globs, matched whole and case-sensitive;
-    no issuers: any issuer)."""
+    no issuers: any issuer; no identities: any identity from those issuers)."""
 
     identities: tuple[str, ...]
     issuers: tuple[str, ...] = ()
 
     def allows(self, identity: str, issuer: str) -> bool:
-        who = any(fnmatch.fnmatchcase(identity, g) for g in self.identities)
+        who = not self.identities or any(fnmatch.fnmatchcase(identity, g) for g in self.identities)
         by = not self.issuers or any(fnmatch.fnmatchcase(issuer, g) for g in self.issuers)
         return who and by
 
@@ -117,14 +136,42 @@ def _is_bundle_name(name: str) -> bool:
     return name.endswith(BUNDLE_SUFFIXES)
 
 
+def is_bundle_file(path: Path) -> bool:
+    """Whether `path` is a bundle file: named ``*.sigstore.json`` or ``*.sigstore``, a
+    regular file (not a link), not executable, at most 1 MiB, and a JSON object whose
+    ``mediaType`` names a Sigstore bundle."""
+    if not _is_bundle_name(path.name):
+        return False
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o111 or st.st_size > _BUNDLE_CAP:
+            return False
+        raw = json.loads(_read(path))
+    except (OSError, ValueError):
+        return False
+    media = raw.get("mediaType") if isinstance(raw, dict) else None
+    return isinstance(media, str) and media.startswith(_BUNDLE_MEDIA)
+
+
+def _signed_entries(tree: Path) -> dict[str, str]:
+    """`entries` of `tree` less its top-level bundle files."""
+    return {
+        rel: what
+        for rel, what in entries(tree, source=True).items()
+        if "/" in rel or what.partition(":")[0] != "file" or not is_bundle_file(tree / rel)
+    }
+
+
 def signing_manifest(tree: Path) -> bytes:
     """The bytes a signature over `tree` signs (see the module docstring)."""
-    lines = [
-        f"{rel}\0{what}\n"
-        for rel, what in entries(tree, source=True).items()
-        if not ("/" not in rel and _is_bundle_name(rel))
-    ]
-    return "".join(lines).encode("utf-8", "surrogateescape")
+    return b"".join(_line(rel, what) for rel, what in _signed_entries(tree).items())
+
+
+def _line(rel: str, what: str) -> bytes:
+    path, kind = (x.encode("utf-8", "surrogateescape") for x in (rel, what))
+    if b"\n" not in path and b"\n" not in kind:
+        return path + b"\0" + kind + b"\n"
+    return b"/%d:%s\0%d:%s\n" % (len(path), path, len(kind), kind)
 
 
 def manifest_digest(tree: Path) -> str:
@@ -138,8 +185,8 @@ def smithmark_digest(tree: Path) -> str | None:
     signature files left out; None when the tree holds a symlink (which that digest
     refuses) or no file."""
     files = []
-    for rel, what in entries(tree, source=True).items():
-        if what == "dir" or ("/" not in rel and _is_bundle_name(rel)):
+    for rel, what in _signed_entries(tree).items():
+        if what == "dir":
             continue
         kind, _, sha = what.partition(":")
         if kind not in ("file", "exec"):
@@ -165,9 +212,8 @@ def candidate_digests(tree: Path) -> tuple[str, ...]:
 
 
 def bundle_files(directory: Path, *, beside: bool = True) -> list[Path]:
-    """The bundles for `directory`: its own top-level ``*.sigstore.json`` and
-    ``*.sigstore`` files, then (with `beside`) ``<directory>.sigstore.json`` beside
-    it."""
+    """The bundles for `directory`: its own top-level bundle files (`is_bundle_file`),
+    then (with `beside`) ``<directory>.sigstore.json`` beside it."""
     found = []
     try:
         names = sorted(os.listdir(directory))
@@ -175,7 +221,7 @@ def bundle_files(directory: Path, *, beside: bool = True) -> list[Path]:
         names = []
     for name in names:
         path = directory / name
-        if _is_bundle_name(name) and _regular(path):
+        if is_bundle_file(path):
             found.append(path)
     near = directory.parent / f"{directory.name}.sigstore.json"
     if beside and _regular(near):
@@ -208,8 +254,9 @@ def verify_bundle(
 
     `artifact` is the signed content itself, or the digest it must sign
     (``sha256:<hex>``), or several: the bundle must sign one of them. `identities` and
-    `issuers` are the globs `Signers` takes (no identities: any signer, only the
-    signature is checked). `trust_root` is a ``trusted_root.json`` (default: the one
+    `issuers` are the globs `Signers` takes (neither: any signer, only the signature
+    is checked; issuers alone: any identity from those issuers). `trust_root` is a
+    ``trusted_root.json`` (default: the one
     `default_trust_root` names). `where` is the path named in the diagnostics; `kind`
     what the `Signature` records instead of ``bundle`` or ``attestation`` (``cosign``
     for a signature attached to an OCI artifact)."""
@@ -253,7 +300,7 @@ def _verify(
         raise _Refused("install.signature.invalid", message, where) from None
     identity, issuer = certificate_signer(bundle.signing_certificate)
     signers = Signers(identities, issuers)
-    if identities and not signers.allows(identity, issuer):
+    if not signers.allows(identity, issuer):
         message = (
             f"signed by {identity} (issuer {issuer}), who is not an allowed signer: "
             f"{signers.describe()}"
@@ -406,6 +453,7 @@ def _check_dsse(
     if kind != INTOTO:
         message = f"the bundle's envelope holds {kind}, not an in-toto statement"
         raise _Refused("install.signature.invalid", message, where)
+    _statement_type(payload, where)
     subjects = _subjects(payload)
     match = next((d for d in subjects if d in wanted), None)
     if match is None:
@@ -413,6 +461,26 @@ def _check_dsse(
         message = f"the attestation names {named}, not {' or '.join(wanted)}"
         raise _Refused("install.signature.invalid", message, where)
     return match
+
+
+def _statement_type(payload: bytes, where: Path | None) -> None:
+    """Refuse a statement that is not an in-toto v1 statement of a predicate type
+    that signs what it names (`PREDICATES`): provenance or any other claim about a
+    digest is not a signature over it."""
+    try:
+        statement = json.loads(payload)
+    except ValueError:
+        statement = None
+    if not isinstance(statement, dict):
+        message = "the attestation does not hold an in-toto statement"
+        raise _Refused("install.signature.invalid", message, where)
+    kind, predicate = statement.get("_type"), statement.get("predicateType")
+    if kind != STATEMENT_V1 or predicate not in PREDICATES:
+        message = (
+            f"the attestation is a {kind!s} statement of {predicate!s}, not an in-toto "
+            f"{STATEMENT_V1} statement of {' or '.join(PREDICATES)}"
+        )
+        raise _Refused("install.signature.invalid", message, where)
 
 
 def _subjects(payload: bytes) -> list[str]:
@@ -552,8 +620,35 @@ def signed_tree(
         warned = diagnostic("install.signature.unverified", first.message, first.path)
         return None, (warned,)
     if path is not None and path.parent != tree:
-        shutil.copyfile(path, tree / path.name)
+        refused = _place(path, tree / path.name, name)
+        if refused is not None:
+            return None, (refused,)
     return got, ()
+
+
+def _place(bundle: Path, target: Path, name: str) -> Diagnostic | None:
+    """Copy the verified `bundle` to `target` inside the tree it signs, never through
+    a link: `target` must not exist or be a bundle file (which the signature does not
+    cover); anything else there is refused. The copy is written to a new file
+    (``O_EXCL``, under a random name) and renamed over `target`."""
+    if os.path.lexists(target) and not is_bundle_file(target):
+        message = (
+            f"{name}: {target.name} in its directory is not a Sigstore bundle file, "
+            "so the bundle beside it cannot be installed there"
+        )
+        return diagnostic("install.signature.placement", message, target)
+    data = _read(bundle)
+    fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=target.parent)  # O_EXCL
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(temp, 0o644)
+        os.replace(temp, target)  # a rename: never follows a link at `target`
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    return None
 
 
 def _inside(path: Path, top: Path) -> bool:

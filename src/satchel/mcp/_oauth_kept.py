@@ -13,6 +13,10 @@ let through (`KeptAuth.refused`, `KeptAuth.stored`), and the caller names
 ``satchel mcp login``. The interactive parts (the browser, the loopback redirect
 listener, the host's ``authorize`` callback, the login itself) are
 `satchel.runtime.mcp._oauth`'s. Tokens and secrets are never written to a file or a log.
+Of a refusal's body at most `MAX_REFUSAL` bytes are read (`capped`); of a token
+endpoint's failure only its status and OAuth error code and description are said
+(`oauth_error`); a client the authorization server issued tokens to is bound to it
+(SEP-2352), a configured one with its secret included.
 """
 
 from __future__ import annotations
@@ -33,12 +37,16 @@ __all__ = [
     "KeptAuth",
     "LoginNeeded",
     "Provider",
+    "capped",
     "challenged",
     "client_metadata",
     "leaf",
     "quiet",
     "words",
 ]
+
+
+MAX_REFUSAL = 4096  # bytes of a 401's (or 403's) body read before it is closed
 
 
 class LoginNeeded(Exception):
@@ -80,8 +88,10 @@ class Provider(OAuthClientProvider):
             outgoing = await flow.__anext__()
             while True:
                 answer = yield outgoing
-                if outgoing is request and _asks(answer) and "authorization" in request.headers:
-                    self.refusal = answer.status_code
+                if outgoing is request and _asks(answer):
+                    await capped(answer)
+                    if "authorization" in request.headers:
+                        self.refusal = answer.status_code
                 outgoing = await flow.asend(answer)
         except StopAsyncIteration:
             return
@@ -127,6 +137,22 @@ class Provider(OAuthClientProvider):
             client = client.model_copy(update={"token_endpoint_auth_method": method})
             self.context.client_info = client
 
+    def _bind_client(self) -> None:
+        """Bind a client the authorization server issued tokens to, which no issuer
+        bound yet (a configured client id, with its secret), to that server, as the SDK
+        binds a registration (SEP-2352): a later flow whose metadata names another
+        authorization server drops it (and registers anew there) instead of sending it
+        the client id and secret."""
+        context = self.context
+        client = context.client_info
+        if client is None or client.issuer is not None or context.oauth_metadata is None:
+            return
+        if client.client_id == context.client_metadata_url:
+            return  # a Client ID Metadata Document is every authorization server's
+        client = client.model_copy(update={"issuer": self._expected_issuer()})
+        context.client_info = client
+        self.store.client = client
+
     async def _initialize(self) -> None:
         await super()._initialize()
         context = self.context
@@ -142,9 +168,46 @@ class Provider(OAuthClientProvider):
             context.auth_server_url = str(resource.authorization_servers[0])
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
+        """The SDK's, but what the token endpoint said is never in the error (its body
+        may hold a token): only the status and the OAuth error code and description."""
+        from mcp.client.auth import OAuthTokenError
+
         self.store.metadata = self.context.oauth_metadata
         self.store.resource = self.context.protected_resource_metadata
-        await super()._handle_token_response(response)
+        status = response.status_code
+        if status not in {200, 201}:
+            await capped(response)
+            said = oauth_error(response.content)
+            raise OAuthTokenError(f"Token exchange failed ({status}){said}")
+        self._bind_client()
+        try:
+            await super()._handle_token_response(response)
+        except OAuthTokenError:
+            why = f"Invalid token response (HTTP {status}): not an OAuth token response"
+            raise OAuthTokenError(why) from None
+
+
+def oauth_error(body: bytes) -> str:
+    """The OAuth error code and description of a token endpoint's error `body` (RFC
+    6749 5.2), each in printable ASCII and capped, as ``: code: description``; nothing
+    else of the body."""
+    import json
+
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return ""
+    if not isinstance(found, dict):
+        return ""
+    said = [_printable(found.get(k), n) for k, n in (("error", 64), ("error_description", 200))]
+    return "".join(f": {part}" for part in said if part)
+
+
+def _printable(value: object, most: int) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = "".join(c for c in value if " " <= c <= "~")
+    return text[:most] + ("..." if len(text) > most else "") or None
 
 
 def client_metadata(redirect: str) -> OAuthClientMetadata:
@@ -192,6 +255,7 @@ class KeptAuth(httpx2.Auth):
             answer = yield request
             if not _asks(answer):
                 return
+            await capped(answer)
             if await self._load():
                 answer = None
         if answer is None:
@@ -203,6 +267,7 @@ class KeptAuth(httpx2.Auth):
                     while True:
                         answer = yield outgoing
                         if outgoing is request and _asks(answer):
+                            await capped(answer)
                             break  # refused: before the SDK would start a new authorization
                         outgoing = await flow.asend(answer)
                 except StopAsyncIteration:
@@ -297,6 +362,25 @@ def challenged(response: httpx2.Response) -> str | None:
     from mcp.client.auth.utils import extract_scope_from_www_auth
 
     return extract_scope_from_www_auth(response)
+
+
+async def capped(response: httpx2.Response) -> None:
+    """Read at most `MAX_REFUSAL` bytes of a refusal's body, then close it: the request
+    is sent again (or the refusal is the answer), and the client would otherwise read
+    the whole body first, which a server may never end."""
+    if hasattr(response, "_content"):
+        return  # read already
+    body = b""
+    try:
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) >= MAX_REFUSAL:
+                break
+    except httpx2.HTTPError:
+        pass  # what came is enough: only the status and the headers are read
+    finally:
+        await response.aclose()
+    response._content = body[:MAX_REFUSAL]
 
 
 def _asks(response: httpx2.Response) -> bool:

@@ -11,13 +11,16 @@ refresh goes to its token endpoint without a new discovery).
 
 Beside the entries, an index by the server's canonical resource URL (RFC 8707, the MCP
 spec's resource indicator: scheme and host lower case, no fragment, no trailing slash;
-`canonical`): the user ``resource <digest>`` holds the name of the entry whose tokens
-were last kept for that URL, so a path that knows only the URL (a skill server, an
-``mcp+https://`` install, a gateway's source) finds a login made by name, and a login
-made by URL (`url_store`) is found by a server of any name at that URL. Reading tries
-the entry of the name first, then the index (`KeyringStore.read`), so logins kept
-before the index existed are still read by name; writing tokens points the index at
-the entry written.
+`canonical`): the user ``<digest> index`` (never an entry's user, which ends in hex
+digits; the index kept before as ``resource <digest>`` is still read) holds the name
+of the entry whose tokens were last kept for that URL, so a path that knows only the
+URL (a skill server, an ``mcp+https://`` install, a gateway's source) finds a login
+made by name, and a login made by URL (`url_store`) is found by a server of any name
+at that URL. Reading tries the entry of the name first, then the index
+(`KeyringStore.read`), so logins kept before the index existed are still read by name;
+writing tokens points the index at the entry written. Forgetting removes the entry,
+the entry the index points at and the index (`KeyringStore.forget`): what a
+connection would read.
 
 `KeyringStore` is the SDK's ``TokenStorage`` over that entry. A keyring that cannot be
 read reads as nothing stored; one that cannot be written raises `StoreFailed`.
@@ -50,6 +53,7 @@ __all__ = [
     "kept_login",
     "resource_index",
     "service",
+    "url_name",
     "url_store",
 ]
 
@@ -88,17 +92,31 @@ def canonical(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
+def url_name(url: str) -> str:
+    """The name of a server known only by its `url`: its canonical URL with the query
+    (which may hold a secret: ``?token=...``) shown as ``***``; the entry's digest of the
+    whole URL keeps two such servers apart."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(canonical(url))
+    return urlunsplit(parts._replace(query="***")) if parts.query else urlunsplit(parts)
+
+
 def resource_index(url: str) -> str:
-    """The keyring user of the index entry of the server at `url`."""
-    digest = hashlib.sha256(canonical(url).encode("utf-8")).hexdigest()[:16]
-    return f"resource {digest}"
+    """The keyring user of the index entry of the server at `url`: ``<digest> index``,
+    which no entry's user (``<name> <digest>``, ending in hex digits) can be."""
+    return f"{_resource_digest(url)} index"
+
+
+def _resource_digest(url: str) -> str:
+    return hashlib.sha256(canonical(url).encode("utf-8")).hexdigest()[:16]
 
 
 def url_store(service: str, url: str) -> KeyringStore:
     """The store of a server known only by its `url` (``satchel mcp login URL``, a skill
     server, an ``mcp+https://`` install): the entry named by the URL, else the one the
     index names."""
-    return KeyringStore(service, _entry(canonical(url), url), index=resource_index(url))
+    return KeyringStore(service, _entry(url_name(url), url), index=resource_index(url))
 
 
 def kept_login(layout: Layout, server: McpServer, url: str) -> bool:
@@ -125,10 +143,22 @@ def _record(service: str, name: str) -> dict[str, Any] | None:
 
 
 def _indexed(service: str, index: str) -> str | None:
-    """The entry name the index entry `index` points at, if any."""
-    data = _record(service, index)
-    entry = data.get("entry") if data is not None else None
-    return entry if isinstance(entry, str) and entry else None
+    """The entry name the index `index` points at, if any (its user, else the one it
+    was kept under before: `legacy_index`)."""
+    for user in _index_users(index):
+        data = _record(service, user)
+        entry = data.get("entry") if data is not None else None
+        if isinstance(entry, str) and entry and not _has_tokens(data):
+            return entry
+    return None
+
+
+def _index_users(index: str) -> tuple[str, ...]:
+    """The users the index `index` may be kept under: its own, then the one it was
+    kept under before (``resource <digest>``, which is also the entry of a server named
+    ``resource``; an index record holds no tokens): read and removed, never written."""
+    digest, _, kind = index.partition(" ")
+    return (index, f"resource {digest}") if kind == "index" else (index,)
 
 
 class KeyringStore:
@@ -194,22 +224,25 @@ class KeyringStore:
             raise StoreFailed(_why(e)) from None
 
     def forget(self) -> bool:
-        """Remove the entry; whether there was one. `StoreFailed` when the keyring refuses."""
+        """Remove what a connection would read: the entry, the entry the URL's index
+        points at, and the index; whether there was an entry. `StoreFailed` when the
+        keyring refuses."""
         try:
             import keyring
-            from keyring.errors import PasswordDeleteError
 
-            if self.index is not None and _indexed(self.service, self.index) == self.name:
-                keyring.delete_password(self.service, self.index)
-            if keyring.get_password(self.service, self.name) is None:
-                return False
-            try:
-                keyring.delete_password(self.service, self.name)
-            except PasswordDeleteError:
-                return False
+            names = [self.name]
+            if self.index is not None:
+                other = _indexed(self.service, self.index)
+                if other is not None and other != self.name:
+                    names.append(other)
+            removed = [name for name in names if _delete(keyring, self.service, name)]
+            if self.index is not None:
+                for user in _index_users(self.index):
+                    if _indexed(self.service, user) is not None:
+                        _delete(keyring, self.service, user)
         except Exception as e:  # noqa: BLE001  # any keyring failure is reported, never a traceback
             raise StoreFailed(_why(e)) from None
-        return True
+        return bool(removed)
 
     # -- the SDK's TokenStorage -------------------------------------------------
 
@@ -235,6 +268,19 @@ class KeyringStore:
 def _has_tokens(data: dict[str, Any] | None) -> bool:
     tokens = data.get("tokens") if data is not None else None
     return isinstance(tokens, dict) and bool(tokens.get("access_token"))
+
+
+def _delete(keyring: Any, service: str, name: str) -> bool:
+    """Delete the entry `name`; whether there was one."""
+    from keyring.errors import PasswordDeleteError
+
+    if keyring.get_password(service, name) is None:
+        return False
+    try:
+        keyring.delete_password(service, name)
+    except PasswordDeleteError:
+        return False
+    return True
 
 
 def _get(service: str, name: str) -> str | None:

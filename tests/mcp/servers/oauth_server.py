@@ -5,7 +5,7 @@ server it trusts, both served by one uvicorn process on 127.0.0.1 (printed as
 The MCP server is at ``/mcp``; its protected-resource metadata (RFC 9728) names the
 authorization server at the origin, which publishes its metadata (RFC 8414), registers
 clients dynamically (RFC 7591; ``--no-registration`` turns that off, leaving only the
-client ``fixed-client`` registered by hand for ``http://localhost:<--client-port>/callback``,
+client ``fixed-client`` registered by hand for ``http://127.0.0.1:<--client-port>/callback``,
 a confidential one with ``--client-secret``, authenticated with Basic credentials),
 and approves every authorization request at once (its ``/authorize`` redirects to the
 client's redirect URI with a code: no person in the loop). Access tokens live an hour.
@@ -18,7 +18,11 @@ allowed, and a token holds the scopes its authorization asked for.
 For the tests, two routes outside OAuth: ``POST /test/expire`` makes every access token
 issued so far invalid (as if an hour had passed; with ``?refresh=revoke`` every refresh
 token too), and ``GET /test/stats`` counts the
-registrations and the grants of each kind, and the access tokens that are valid.
+registrations and the grants of each kind, and the access tokens that are valid;
+``POST /test/token`` with ``{"status": N, "body": "..."}`` makes ``/token`` answer that
+instead (``null``: the token endpoint again); ``POST /test/move`` with ``{"to": URL}``
+makes the protected-resource metadata name the authorization server at URL instead;
+``GET /test/presented`` lists the client ids ``/authorize`` and ``/token`` were given.
 """
 
 from __future__ import annotations
@@ -42,10 +46,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 LIFETIME = 3600  # seconds an access token is valid
 WRITE = "write"  # the scope ``publish`` wants
+WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"
 
 
 class Approving:
@@ -57,6 +62,9 @@ class Approving:
         self.refresh: dict[str, RefreshToken] = {}
         self.access: dict[str, AccessToken] = {}
         self.counts = {"registrations": 0, "authorization_code": 0, "refresh_token": 0}
+        self.token_answer: tuple[int, str] | None = None  # what /token answers instead
+        self.moved_to: str | None = None  # the authorization server the resource names
+        self.presented: list[str] = []  # the client ids /authorize and /token were given
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -144,7 +152,7 @@ def build(
     if client_port is not None:
         provider.clients["fixed-client"] = OAuthClientInformationFull(
             client_id="fixed-client",
-            redirect_uris=[AnyUrl(f"http://localhost:{client_port}/callback")],
+            redirect_uris=[AnyUrl(f"http://127.0.0.1:{client_port}/callback")],
             client_secret=secret,
             token_endpoint_auth_method="client_secret_basic" if secret else "none",
             scope=WRITE,
@@ -179,6 +187,21 @@ def build(
             provider.refresh.clear()
         return JSONResponse({"expired": len(provider.access)})
 
+    @app.custom_route("/test/token", methods=["POST"])
+    async def token(request: Request) -> JSONResponse:
+        asked = await request.json()
+        provider.token_answer = None if asked is None else (asked["status"], asked["body"])
+        return JSONResponse({"token": asked})
+
+    @app.custom_route("/test/move", methods=["POST"])
+    async def move(request: Request) -> JSONResponse:
+        provider.moved_to = (await request.json())["to"]
+        return JSONResponse({"moved_to": provider.moved_to})
+
+    @app.custom_route("/test/presented", methods=["GET"])
+    async def presented(request: Request) -> JSONResponse:
+        return JSONResponse(provider.presented)
+
     @app.custom_route("/test/stats", methods=["GET"])
     async def stats(request: Request) -> JSONResponse:
         valid = [t for t in provider.access.values() if t.expires_at]
@@ -195,16 +218,25 @@ class StepUp:
         self.app, self.provider, self.base = app, provider, base
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        instead = self.provider.token_answer
+        if scope["type"] == "http" and scope["path"] == "/token" and instead is not None:
+            status, text = instead
+            await Response(text, status, media_type="application/json")(scope, receive, send)
+            return
+        to = self.provider.moved_to
+        if scope["type"] == "http" and to and scope["path"].startswith(WELL_KNOWN_RESOURCE):
+            moved = {"resource": f"{self.base}/mcp", "authorization_servers": [to]}
+            await JSONResponse(moved)(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope["path"] in ("/authorize", "/token"):
+            messages, body = await _received(receive)
+            self.provider.presented += _client_ids(scope, body)
+            await self.app(scope, _replay(messages, receive), send)
+            return
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
             await self.app(scope, receive, send)
             return
-        messages, body = [], b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        messages, body = await _received(receive)
         if self._lacks(scope, body):
             challenge = (
                 f'Bearer error="insufficient_scope", scope="{WRITE}", '
@@ -218,10 +250,7 @@ class StepUp:
             await answer(scope, receive, send)
             return
 
-        async def replay() -> Any:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, _replay(messages, receive), send)
 
     def _lacks(self, scope: Any, body: bytes) -> bool:
         try:
@@ -237,6 +266,37 @@ class StepUp:
         bearer = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
         token = self.provider.access.get(bearer)
         return token is not None and WRITE not in token.scopes
+
+
+async def _received(receive: Any) -> tuple[list[Any], bytes]:
+    messages, body = [], b""
+    while True:
+        message = await receive()
+        messages.append(message)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return messages, body
+
+
+def _replay(messages: list[Any], receive: Any) -> Any:
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    return replay
+
+
+def _client_ids(scope: Any, body: bytes) -> list[str]:
+    """The client ids a request presents: in its query, its form body, its Basic
+    credentials."""
+    import base64
+    from urllib.parse import parse_qs
+
+    found = parse_qs(scope.get("query_string", b"").decode()).get("client_id", [])
+    found += parse_qs(body.decode("latin-1")).get("client_id", [])
+    basic = dict(scope["headers"]).get(b"authorization", b"")
+    if basic.startswith(b"Basic "):
+        found.append(base64.b64decode(basic[6:]).decode().split(":", 1)[0])
+    return found
 
 
 def main() -> None:

@@ -15,10 +15,13 @@ if _typing.TYPE_CHECKING:
     from satchel.foundations.policy._model import (
         COMPONENTS,
         HOOK_TYPES,
+        AllowedSigners,
+        Digests,
         Flag,
         Lists,
         Pattern,
         Policy,
+        SignedRule,
         Types,
         source_key,
     )
@@ -41,10 +44,13 @@ else:
             "satchel.foundations.policy._model": (
                 "COMPONENTS",
                 "HOOK_TYPES",
+                "AllowedSigners",
+                "Digests",
                 "Flag",
                 "Lists",
                 "Pattern",
                 "Policy",
+                "SignedRule",
                 "Types",
                 "source_key",
             ),
@@ -61,7 +67,9 @@ else:
     )
 
 __all__ = [
+    "AllowedSigners",
     "COMPONENTS",
+    "Digests",
     "ENV_DIR",
     "Export",
     "Flag",
@@ -71,6 +79,7 @@ __all__ = [
     "Pattern",
     "Policy",
     "PolicyFile",
+    "SignedRule",
     "Types",
     "policy_files",
     "read_policy",

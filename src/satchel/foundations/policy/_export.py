@@ -19,8 +19,14 @@ its name and its identity (an exact ``command`` or ``url``) both match. That is 
 only policy key of satchel's it has a place for; its managed hooks and feature pins are
 not written (their shapes were not checked against a running Codex).
 
-Whatever a host cannot say is listed in `Export.cannot`, one line per key, and left out
-of the file rather than written looser. Nothing here reads or writes a file.
+Neither host has a key for ``require_signed`` (who signed what it installs) or
+``require_digest`` (an install pinned by a published digest): Claude Code's
+``strictKnownMarketplaces`` can pin a ``url`` catalogue's ``marketplace.json`` by its
+``manifestSha256``, which is a catalogue's digest, not each install's.
+
+Whatever a host cannot say is listed in `Export.cannot`, one line per key (one per
+``require_signed`` rule), and left out of the file rather than written looser.
+Nothing here reads or writes a file.
 """
 
 from __future__ import annotations
@@ -129,6 +135,16 @@ def _common_cannot(policy: Policy, host: str, *, also: tuple[str, ...]) -> list[
         found.append(f"require_pins: {host} has no key for it")
     if policy.require_trust:
         found.append(f"require_trust: {host} keeps its own trust rule")
+    for rule in policy.require_signed:
+        found.append(
+            f"require_signed {rule.source.text}: {host} does not check who signed what it "
+            "installs; its installs from there are not refused"
+        )
+    if policy.require_digest:
+        found.append(
+            f"require_digest: {host} has no key asking that an install be pinned by a "
+            "published digest"
+        )
     return found
 
 

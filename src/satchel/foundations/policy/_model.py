@@ -15,7 +15,13 @@ command and its arguments joined by single spaces: ``command:npx -y @acme/*``) o
 (``{ name = "docs", url = "https://docs.acme.com/mcp" }``: every field given must
 match). A source or marketplace pattern is a glob over ``host/owner/path``
 (``github.com/acme/*``), the form `source_key` gives a source (``owner/repo`` is
-GitHub's; a local folder is ``file:<absolute path>``).
+GitHub's; a local folder is ``file:<absolute path>``; the sources that are not git
+repositories keep their scheme: ``oci://registry/repository``, ``npm:package``,
+``archive:URL``, ``mcp+stdio:COMMAND``, ``mcp+https://URL``).
+
+``require_signed`` rules say who may have signed what is installed from the sources
+they name (`signers`), and ``require_digest`` which sources must publish a digest the
+install is pinned by (`requires_digest`).
 
 A policy that could not be read is `closed` (fail closed): it refuses everything that
 runs and every install, and every refusal says why.
@@ -37,10 +43,13 @@ from satchel.core.diagnostics import Diagnostic, diagnostic
 __all__ = [
     "COMPONENTS",
     "HOOK_TYPES",
+    "AllowedSigners",
+    "Digests",
     "Flag",
     "Lists",
     "Pattern",
     "Policy",
+    "SignedRule",
     "Types",
     "source_key",
 ]
@@ -121,6 +130,101 @@ class Types:
     path: Path
 
 
+@model
+class SignedRule:
+    """One ``[[require_signed]]`` table of the file at `path` (its `index`, from 1):
+    what is installed from a source `source` matches must be signed by an identity one
+    of `identities` matches, whose issuer one of `issuers` matches (no `issuers`: any
+    issuer)."""
+
+    source: Pattern
+    identities: tuple[Pattern, ...]
+    issuers: tuple[Pattern, ...]
+    path: Path
+    index: int
+
+    def applies(self, key: str) -> bool:
+        """Whether the rule names the source whose `source_key` is `key`."""
+        return self.source.matches({"source": key})
+
+    def allows(self, identity: str, issuer: str) -> bool:
+        """Whether a signature by `identity`, certified by `issuer`, satisfies the rule."""
+        return self.names(identity) and (
+            not self.issuers or any(p.matches({"issuer": issuer}) for p in self.issuers)
+        )
+
+    def names(self, identity: str) -> bool:
+        """Whether the rule allows the identity `identity` (whatever its issuer)."""
+        return any(p.matches({"identity": identity}) for p in self.identities)
+
+    @property
+    def text(self) -> str:
+        """The rule as `Policy.rows` shows it."""
+        text = f"{self.source.text}: identities {_texts(self.identities)}"
+        return text + (f"; issuers {_texts(self.issuers)}" if self.issuers else "")
+
+
+@model
+class AllowedSigners:
+    """Who may sign what is installed from `spec`: every ``require_signed`` rule that
+    names it (`rules`, from every file); a signature must satisfy each of them."""
+
+    spec: str
+    rules: tuple[SignedRule, ...]
+
+    @property
+    def identities(self) -> tuple[str, ...]:
+        """The identity patterns of the rules, each once, in order (one rule: its own)."""
+        return tuple(dict.fromkeys(p.text for r in self.rules for p in r.identities))
+
+    @property
+    def issuers(self) -> tuple[str, ...]:
+        """The issuer patterns of the rules, each once, in order (empty: any issuer)."""
+        return tuple(dict.fromkeys(p.text for r in self.rules for p in r.issuers))
+
+    def allows(self, identity: str, issuer: str) -> bool:
+        """Whether a signature by `identity`, certified by `issuer`, satisfies every rule."""
+        return all(r.allows(identity, issuer) for r in self.rules)
+
+    def failing(self, identity: str | None, issuer: str | None) -> SignedRule | None:
+        """The first rule a signature by `identity` and `issuer` fails (None: unsigned,
+        which fails every rule), or None when every rule allows it."""
+        for rule in self.rules:
+            if identity is None or not rule.allows(identity, issuer or ""):
+                return rule
+        return None
+
+    def refusal(self, identity: str | None, issuer: str | None, what: str) -> Diagnostic | None:
+        """Why `what` (signed by `identity` and `issuer`; None: unsigned) is refused by
+        the first rule it fails, or None when every rule allows it."""
+        rule = self.failing(identity, issuer)
+        if rule is None:
+            return None
+        if identity is None:
+            return _denied(f"{what} unsigned", "require_signed", rule.path)
+        signer = f"{what} signed by {identity!r} (issuer {issuer or ''!r})"
+        return _denied(signer, "require_signed", rule.path)
+
+
+@model
+class Digests:
+    """``require_digest``: `every` source (true in a file), or the `sources` its
+    patterns match (the union of every file's lists)."""
+
+    every: Flag = Flag()
+    sources: tuple[Pattern, ...] = ()
+
+    def rule(self, key: str) -> Path | None:
+        """The file that requires a published digest of the source `key`, or None."""
+        if self.every:
+            return self.every.path
+        found = next((p for p in self.sources if p.matches({"source": key})), None)
+        return None if found is None else found.path
+
+    def __bool__(self) -> bool:
+        return bool(self.every) or bool(self.sources)
+
+
 _NO_NAMES: Mapping[str, Path] = MappingProxyType({})
 
 
@@ -148,6 +252,8 @@ class Policy:
     sources: Lists = Lists()
     marketplaces: Lists = Lists()
     skills: Lists = Lists()
+    require_signed: tuple[SignedRule, ...] = ()
+    require_digest: Digests = Digests()
     closed: Diagnostic | None = None
 
     # -- the checks: a refusal (policy.denied), or None -------------------------------
@@ -202,6 +308,57 @@ class Policy:
         if self.require_pins and not pinned:
             return _denied(f"installing {spec!r} unpinned", "require_pins", self.require_pins.path)
         return None
+
+    def signers(self, spec: str) -> AllowedSigners | None:
+        """Who may sign what is installed from `spec` (``require_signed``): the rules
+        that name it, or None when no rule does and a signature is not required."""
+        key = source_key(spec)
+        rules = tuple(r for r in self.require_signed if r.applies(key))
+        return AllowedSigners(spec, rules) if rules else None
+
+    def check_signed(
+        self, spec: str, identity: str | None, issuer: str | None = None, *, what: str = ""
+    ) -> Diagnostic | None:
+        """Whether what is installed from `spec`, signed by `identity` certified by
+        `issuer` (None: not signed), satisfies ``require_signed``."""
+        what = what or f"installing {spec!r}"
+        if self.closed is not None:
+            return self._closed_refusal(what)
+        signers = self.signers(spec)
+        return None if signers is None else signers.refusal(identity, issuer, what)
+
+    def check_named_signer(self, spec: str, identity: str) -> Diagnostic | None:
+        """Whether the user may name `identity` as the signer of what is installed from
+        `spec` (``--signer``): every ``require_signed`` rule naming `spec` must allow
+        it. A pattern (``*``, ``?``, ``[``) is not judged here: the signature is."""
+        what = f"the signer {identity!r} named for installing {spec!r}"
+        if self.closed is not None:
+            return self._closed_refusal(what)
+        signers = self.signers(spec)
+        if signers is None or _GLOB_CHARS.search(identity):
+            return None
+        rule = next((r for r in signers.rules if not r.names(identity)), None)
+        return None if rule is None else _denied(what, "require_signed", rule.path)
+
+    def requires_digest(self, spec: str) -> bool:
+        """Whether an install from `spec` must be pinned by a published digest
+        (``require_digest``; docs/policy.md says which sources publish one)."""
+        return self.digest_rule(spec) is not None
+
+    def digest_rule(self, spec: str) -> Path | None:
+        """The file whose ``require_digest`` names `spec`, or None when none does."""
+        return self.require_digest.rule(source_key(spec))
+
+    def check_digest(self, spec: str, *, published: bool, what: str = "") -> Diagnostic | None:
+        """Whether an install from `spec` may go ahead: with ``require_digest`` naming
+        it, only one `published` (pinned by a digest its source publishes) may."""
+        what = what or f"installing {spec!r}"
+        if self.closed is not None:
+            return self._closed_refusal(what)
+        path = self.digest_rule(spec)
+        if path is None or published:
+            return None
+        return _denied(f"{what} without a published digest", "require_digest", path)
 
     def check_skill(self, name: str) -> Diagnostic | None:
         """Whether the skill `name` may load: ``[skills] allow`` / ``deny`` and
@@ -296,6 +453,14 @@ class Policy:
             for path in dict.fromkeys(p.path for p in lists.deny):
                 denied = tuple(p for p in lists.deny if p.path == path)
                 rows.append((f"{table}.deny", _texts(denied), path))
+        for rule in self.require_signed:
+            rows.append(("require_signed", rule.text, rule.path))
+        if self.require_digest.every:
+            rows.append(("require_digest", "true", self.require_digest.every.path))
+        digests = self.require_digest.sources
+        for path in dict.fromkeys(p.path for p in digests):
+            named = tuple(p for p in digests if p.path == path)
+            rows.append(("require_digest", _texts(named), path))
         return tuple(rows)
 
     def to_json(self) -> dict[str, Any]:
@@ -337,6 +502,7 @@ class Policy:
 
 
 _RUNS = frozenset({"hooks", "lsp", "mcp"})
+_GLOB_CHARS = re.compile(r"[*?\[]")
 _FLAG_KEYS = (
     "allow_managed_hooks_only",
     "disable_all_hooks",
@@ -370,9 +536,20 @@ def _layer_path(layer: tuple[Pattern, ...]) -> Path | None:
 def source_key(spec: str) -> str:
     """`spec` as a source pattern reads it: ``host/owner/path`` without a scheme, a
     user, a ``.git`` suffix or a ``#ref``/``@ref``; ``owner/repo`` is GitHub's
-    (``github.com/owner/repo``); an absolute or ``./`` path is ``file:<path>``."""
+    (``github.com/owner/repo``); an absolute or ``./`` path is ``file:<path>``. A
+    source that is not a git repository keeps its scheme and loses its version:
+    ``oci://registry/repository``, ``npm:package``, ``archive:URL``, the server of an
+    ``mcp+`` source as given; ``well-known:`` is dropped (its index URL is a URL)."""
     text = spec.strip()
-    text = text.split("#", 1)[0]
+    if text.startswith("mcp+"):
+        return text
+    text = text.removeprefix("well-known:").split("#", 1)[0]
+    if text.startswith("oci://"):
+        return "oci://" + _unversioned(text[len("oci://") :])
+    if text.startswith("npm:"):
+        return "npm:" + _npm_name(text[len("npm:") :])
+    if text.startswith("archive:"):
+        return text
     if text.startswith(("/", "./", "../", "~", "file:")):
         return "file:" + text.removeprefix("file:").removeprefix("//")
     for prefix in ("git+", "https://", "http://", "ssh://", "git://", "github:"):
@@ -395,3 +572,17 @@ def source_key(spec: str) -> str:
     if text.count("/") == 1 and "." not in text.split("/", 1)[0]:
         text = "github.com/" + text
     return text
+
+
+def _unversioned(reference: str) -> str:
+    """An OCI ``registry/repository`` without its ``:tag`` or ``@digest``."""
+    name = reference.split("@", 1)[0]
+    head, slash, last = name.rpartition("/")
+    return f"{head}{slash}{last.split(':', 1)[0]}" if slash else name
+
+
+def _npm_name(package: str) -> str:
+    """An npm package name without its ``@version`` (a scope's ``@`` kept)."""
+    scoped = package.startswith("@")
+    name = package[1:].split("@", 1)[0] if scoped else package.split("@", 1)[0]
+    return ("@" if scoped else "") + name

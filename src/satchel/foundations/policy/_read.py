@@ -39,10 +39,12 @@ from satchel.foundations.policy._model import (
     COMPONENTS,
     HOOK_TYPES,
     MCP_FIELDS,
+    Digests,
     Flag,
     Lists,
     Pattern,
     Policy,
+    SignedRule,
     Types,
 )
 
@@ -69,7 +71,18 @@ FLAGS = (
 )
 NAME_LISTS = ("disabled_formats", "disabled_components")
 TABLES = ("mcp", "sources", "marketplaces", "skills")
-KEYS = (*FLAGS, *NAME_LISTS, "allowed_hook_types", "allowed_http_hook_urls", *TABLES)
+SIGNED = "require_signed"
+DIGEST = "require_digest"
+SIGNED_FIELDS = ("source", "identities", "issuers")
+KEYS = (
+    *FLAGS,
+    *NAME_LISTS,
+    "allowed_hook_types",
+    "allowed_http_hook_urls",
+    *TABLES,
+    SIGNED,
+    DIGEST,
+)
 
 
 @model
@@ -229,7 +242,89 @@ def _merge(
             if isinstance(lists, Diagnostic):
                 return lists
             changes[key] = lists
-    return replace(policy, **changes)
+    signed = _signed(policy, data, path, problems, changes)
+    return signed if signed is not None else replace(policy, **changes)
+
+
+def _signed(
+    policy: Policy,
+    data: dict[str, Any],
+    path: Path,
+    problems: list[Diagnostic],
+    changes: dict[str, Any],
+) -> Diagnostic | None:
+    """``require_signed`` (rules added to those above: each must hold) and
+    ``require_digest`` (true, or patterns added to those above) of one file, into
+    `changes`; a ``policy.invalid`` diagnostic when a value is wrong."""
+    if SIGNED in data:
+        rules = _signed_rules(data[SIGNED], path, problems)
+        if isinstance(rules, Diagnostic):
+            return rules
+        changes[SIGNED] = (*policy.require_signed, *rules)
+    if DIGEST in data:
+        digests = _digests(policy.require_digest, data[DIGEST], path, problems)
+        if isinstance(digests, Diagnostic):
+            return digests
+        changes[DIGEST] = digests
+    return None
+
+
+def _signed_rules(
+    value: object, path: Path, problems: list[Diagnostic]
+) -> tuple[SignedRule, ...] | Diagnostic:
+    """Each ``[[require_signed]]`` table of one file, compiled."""
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        return _invalid(f"`{SIGNED}` must be an array of tables ([[{SIGNED}]])", path)
+    rules = []
+    for n, table in enumerate(value, 1):
+        where = f"`{SIGNED}` table {n}"
+        for name in table:
+            if name not in SIGNED_FIELDS:
+                message = f"policy file {path}: unknown key '{SIGNED}.{name}'; it has no effect"
+                problems.append(diagnostic("policy.key.unknown", message, path))
+        source = table.get("source")
+        if not isinstance(source, str) or not source:
+            return _invalid(f"{where} needs `source`, a source pattern", path)
+        if "identities" not in table:
+            return _invalid(f"{where} needs `identities`, the signers it allows", path)
+        globs: dict[str, list[str]] = {}
+        for name in ("identities", "issuers"):
+            found = _strings(table.get(name, []), f"{SIGNED}.{name}", path)
+            if isinstance(found, Diagnostic):
+                return found
+            globs[name] = found
+        key = f"{SIGNED}.source"
+        rules.append(
+            SignedRule(
+                Pattern.compile(source, (("source", source),), key, path),
+                _globs(globs["identities"], "identity", path),
+                _globs(globs["issuers"], "issuer", path),
+                path,
+                n,
+            )
+        )
+    return tuple(rules)
+
+
+def _globs(texts: list[str], field: str, path: Path) -> tuple[Pattern, ...]:
+    return tuple(Pattern.compile(t, ((field, t),), SIGNED, path) for t in texts)
+
+
+def _digests(
+    digests: Digests, value: object, path: Path, problems: list[Diagnostic]
+) -> Digests | Diagnostic:
+    """`digests` tightened by one file's ``require_digest``: true, or a list of source
+    patterns; ``false`` where a file above said true is reported and ignored."""
+    if isinstance(value, bool):
+        if value and not digests.every:
+            return replace(digests, every=Flag(True, path))
+        if not value and digests.every:
+            problems.append(_loosen(DIGEST, path, digests.every.path))
+        return digests
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return _invalid(f"`{DIGEST}` must be true, false or a list of source patterns", path)
+    added = tuple(Pattern.compile(v, (("source", v),), DIGEST, path) for v in value)
+    return replace(digests, sources=(*digests.sources, *added))
 
 
 def _hooks(

@@ -206,7 +206,7 @@ class StoredAuth(KeptAuth):
         self.failure = None
         entry, store = self._entry, self._store
         async with callback_listener(*_ports(entry, store), serve=False) as callback:
-            redirect = callback.redirect_uri(named=entry.callback_port is not None)
+            redirect = callback.redirect_uri()
             _choose_client(store, entry, redirect)  # a kept secret stays
             provider = self._provider or self._new_provider()
             self._provider = provider
@@ -323,7 +323,7 @@ async def login(
         with anyio.fail_after(timeout):
             try:
                 async with callback_listener(*_ports(entry, store)) as callback:
-                    redirect = callback.redirect_uri(named=entry.callback_port is not None)
+                    redirect = callback.redirect_uri()
                     configured = _choose_client(store, entry, redirect, client_secret)
                     had_client = store.client is not None
 

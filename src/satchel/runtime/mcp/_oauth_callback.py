@@ -67,10 +67,10 @@ class Callback:
             return False
         return secrets.compare_digest(said.encode(), self.state.encode())
 
-    def redirect_uri(self, *, named: bool = False) -> str:
-        """The redirect URI to register (`named`: ``localhost``, as a client registered
-        by hand for a fixed port is, else the loopback address)."""
-        return f"http://{'localhost' if named else self.host}:{self.port}{PATH}"
+    def redirect_uri(self) -> str:
+        """The redirect URI to register and send: the loopback address the listener is
+        bound to (never ``localhost``, which may name ::1, where nothing listens)."""
+        return f"http://{self.host}:{self.port}{PATH}"
 
     async def result(self) -> AuthorizationCodeResult:
         """The authorization code and state, once the redirect arrived."""

@@ -92,15 +92,16 @@ def remote_target(
 
 
 def _by_url(url: str) -> Remote:
-    """The server at `url`, named by its canonical resource URL (no entry names it)."""
+    """The server at `url`, named by its canonical resource URL, its query masked (no
+    entry names it)."""
     from satchel.foundations.origin import Origin
-    from satchel.mcp._oauth_store import canonical
+    from satchel.mcp._oauth_store import url_name
     from satchel.mcp._spec import McpServer
 
     why = url_problem(url)
     if why is not None:
         raise TargetRefused(diagnostic(NOT_REMOTE, f"the MCP server URL {why}"))
-    named = McpServer(canonical(url), "streamable-http", url=url, origin=Origin("host"))
+    named = McpServer(url_name(url), "streamable-http", url=url, origin=Origin("host"))
     return Remote(named, url)
 
 
