@@ -9,29 +9,23 @@ loosen a file above it; 4 a policy file cannot be read, so the policy fails clos
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from satchel.assembly._environment import Environment
 from satchel.cli import _output as out
+from satchel.cli._context import Here
 from satchel.cli._exit import OK, POLICY_CLOSED, PROBLEMS
-from satchel.cli._params import expanded, json_option, located
-from satchel.cli._workspace import environment, say_project
+from satchel.cli._params import json_option, located
+from satchel.cli._workspace import loaded, say_project
 from satchel.core.diagnostics import Diagnostic
 from satchel.install._policy import installed_refusals
 
-PARAMS = (*expanded([located()]), json_option())
+PARAMS = (located(), json_option())
 
 
 def run(
     *,
-    directory: Path | None,
-    project: Path | None,
-    home: Path | None,
-    client: str,
-    host: str | None,
-    trust: bool | None,
-    plugin_dirs: tuple[Path, ...],
+    here: Here,
     as_json: bool,
 ) -> int:
     """Show the policy in force and what it refuses of this machine and project.
@@ -42,13 +36,13 @@ def run(
     that require_signed or require_digest would refuse. Exit 1 when anything is
     refused or a policy file needs fixing, 4 when a policy file cannot be read (fail
     closed)."""
-    env = environment(directory, project, home, client, trust, plugin_dirs, host)
+    env = loaded(here)
     found = (*policy_diagnostics(env), *installed_refusals(env.layout, env.policy))
     code = exit_code(found)
     if as_json:
         out.print_json(document(env), found)
         return code
-    say_project(env.layout, project)
+    say_project(env.layout, here.project)
     show_policy(env)
     refused = [d for d in found if d.code == "policy.denied"]
     installed = [d for d in found if d.code in _INSTALLED]
