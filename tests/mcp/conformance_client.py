@@ -25,8 +25,12 @@ Every scenario goes through satchel's own client paths, never the SDK's client a
 The suite starts every scenario of a run at once; on a small machine that many Python
 processes starting together starve one another, so a driver first takes one of the
 slots ``SATCHEL_CONFORMANCE_SLOTS`` names (a directory, ``slots`` files in it, flock) and
-only then loads anything. The authorization grants satchel does not have
-(`UNSUPPORTED`) are not run at all.
+only then loads anything. Where ``SATCHEL_CONFORMANCE_WARM`` names a socket, the driver
+the suite starts imports nothing heavy: it hands its arguments, environment and standard
+streams to the warm driver listening there (``conformance_client.py --serve SOCKET``,
+which imported satchel's client and the SDK once), which forks a process of its own for
+the scenario, on those streams and in that environment, and answers its exit status.
+The authorization grants satchel does not have (`UNSUPPORTED`) are not run at all.
 
 It prints what happened, one JSON line per step, and exits 0: the suite judges the
 traffic, not the exit status.
@@ -34,25 +38,22 @@ traffic, not the exit status.
 
 from __future__ import annotations
 
-import asyncio
-import fcntl
 import json
 import os
+import socket
 import sys
-import tempfile
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import satchel  # light: its modules load when first used
-
 if TYPE_CHECKING:
+    import satchel
     from satchel.runtime.mcp import Authorization, ElicitAnswer, Elicitation
 
 LABEL = "suite"
 SLOTS = "SATCHEL_CONFORMANCE_SLOTS"
+WARM = "SATCHEL_CONFORMANCE_WARM"
 # Grants satchel's client has no way to run: client credentials, enterprise-managed
 # authorization (token exchange and JWT bearer), DPoP-bound tokens, workload identity.
 UNSUPPORTED = {
@@ -86,6 +87,11 @@ DOCUMENT = "https://conformance-test.local/client-metadata.json"
 
 
 def main(url: str, scenario: str, context: Mapping[str, Any]) -> None:
+    import asyncio
+    import tempfile
+
+    import satchel
+
     if scenario in UNSUPPORTED:
         _say("unsupported", scenario=scenario)
         return
@@ -204,6 +210,9 @@ async def _login(env: satchel.Environment, context: Mapping[str, Any]) -> bool:
 @contextmanager
 def _slot() -> Iterator[None]:
     """Hold one of the slots `SLOTS` names (none named: go at once)."""
+    import fcntl
+    import time
+
     folder = os.environ.get(SLOTS)
     if not folder:
         yield
@@ -222,6 +231,8 @@ def _slot() -> Iterator[None]:
 
 
 def _skills(layout: satchel.Layout, url: str, scenario: str) -> None:
+    import satchel
+
     env = satchel.load(layout=layout, skill_servers={LABEL: {"url": url}})
     served = [s for s in env.skills.values() if s.scope == "mcp"]
     _say("listed", names=[s.name for s in served], diagnostics=_codes(env.diagnostics))
@@ -251,9 +262,84 @@ def _say(step: str, **fields: object) -> None:
     print(json.dumps({"step": step, **fields}), flush=True)
 
 
-if __name__ == "__main__":
+def _run() -> int:
+    """This process's scenario, from its arguments and environment; its exit status."""
     main(
         sys.argv[-1],
         os.environ.get("MCP_CONFORMANCE_SCENARIO", ""),
         json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}"),
     )
+    return 0
+
+
+def _hand_over(path: str) -> int:
+    """This run handed to the warm driver at `path`: its exit status."""
+    asked = {"argv": sys.argv, "env": dict(os.environ), "cwd": os.getcwd()}
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.connect(path)
+        socket.send_fds(conn, [json.dumps(asked).encode()], [0, 1, 2])
+        conn.shutdown(socket.SHUT_WR)
+        status = conn.makefile("rb").read()
+    return int(status or b"1")
+
+
+def _serve(path: str) -> None:
+    """The warm driver: satchel's client and the SDK imported once, then one forked
+    process per run handed over, until it is stopped."""
+    import signal
+    import traceback
+
+    import httpx  # noqa: F401  (what every scenario loads, loaded once here)
+
+    import satchel.assembly._environment
+    import satchel.mcp._transports
+    import satchel.runtime.mcp._oauth
+    import satchel.runtime.mcp._oauth_target  # noqa: F401
+    from satchel.runtime.mcp import McpSupervisor  # noqa: F401
+
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # forked runs are never waited for
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(path)
+        listener.listen(64)
+        print("ready", flush=True)
+        while True:
+            conn, _ = listener.accept()
+            if os.fork() == 0:
+                listener.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                status = 1
+                try:
+                    status = _forked(conn)
+                except Exception:  # noqa: BLE001  (shown as the process's own would be)
+                    traceback.print_exc()
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    conn.sendall(str(status).encode())
+                    os._exit(status)
+            conn.close()
+
+
+def _forked(conn: socket.socket) -> int:
+    """A run handed over, in the process forked for it."""
+    message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+    while chunk := conn.recv(1 << 20):
+        message += chunk
+    asked = json.loads(message)
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.environ.clear()
+    os.environ.update(asked["env"])
+    os.chdir(asked["cwd"])
+    sys.argv = asked["argv"]
+    return _run()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--serve"]:
+        _serve(sys.argv[2])
+    elif os.environ.get(WARM):
+        sys.exit(_hand_over(os.environ[WARM]))
+    else:
+        sys.exit(_run())

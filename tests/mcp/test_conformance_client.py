@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,8 +154,29 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
         "PYTHONPATH": os.pathsep.join(sys.path),
         "SATCHEL_CONFORMANCE_SLOTS": str(slots),
     }
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=RUN)
+    with _warm(root / "warm.sock", env) as warm:
+        env["SATCHEL_CONFORMANCE_WARM"] = str(warm)
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=RUN)
     return Run(done, out)
+
+
+@contextmanager
+def _warm(path: Path, env: dict[str, str]) -> Iterator[Path]:
+    """The warm driver listening at `path` (satchel's client imported once, a process
+    forked per scenario), stopped with every run it forked."""
+    proc = subprocess.Popen(
+        [sys.executable, str(DRIVER), "--serve", str(path)],
+        stdout=subprocess.PIPE, env=env, start_new_session=True, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n"
+        yield path
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=RUN)
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 def test_every_failure_of_the_suite_is_a_listed_one(run):
