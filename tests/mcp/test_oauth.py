@@ -1,16 +1,22 @@
 """OAuth for remote MCP servers: an SDK MCP server that requires OAuth, with the SDK's
 authorization server beside it (servers/oauth_server.py, one process per module on
-127.0.0.1), logged in to by ``satchel mcp login`` in a real process whose redirect the
-test follows with an HTTP GET (no browser), its tokens in a file keyring outside HOME."""
+127.0.0.1), logged in to by ``satchel mcp login`` (its `main` on a thread of the test's
+process; in a real process where a test is about the process: its terminal, its stdin,
+its stderr) whose redirect the test follows with an HTTP GET (no browser), its tokens in
+a file keyring outside HOME."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import json
+import logging
 import os
 import socket
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -78,29 +84,64 @@ def _cli_login(
     name: str = "guarded",
     first: Callable[[str], None] | None = None,
 ) -> tuple[int, str, str]:
-    """``satchel mcp login NAME --json`` in a real process (`more` in place of
-    ``--json``, when given): the authorization URL it prints on stderr is followed with
-    a GET (the authorization server approves at once and redirects to satchel's
-    loopback listener), after `first` was handed it."""
-    argv = [sys.executable, "-m", "satchel", "mcp", "login", name, *_where(world)]
-    proc = subprocess.Popen(
-        [*argv, "--no-browser", *(more or ("--json",))],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=_process_env(world), cwd=world["layout"].home.parent,
-    )  # fmt: skip
-    assert proc.stderr is not None
+    """``satchel mcp login NAME --json`` (`more` in place of ``--json``, when given),
+    its `main` run on a thread of this process with the world's keyring and variables:
+    the authorization URL it prints on stderr is followed with a GET (the authorization
+    server approves at once and redirects to satchel's loopback listener), after `first`
+    was handed it."""
+    argv = ["mcp", "login", name, *_where(world), "--no-browser", *(more or ("--json",))]
+    read, write = os.pipe()
+    out, said = io.StringIO(), os.fdopen(write, "w", buffering=1)
+    done: dict[str, Any] = {}
+
+    logs = logging.StreamHandler(said)  # what a process's stderr shows of its log
+    logs.setLevel(logging.WARNING)
+
+    def run() -> None:
+        logging.getLogger().addHandler(logs)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(said):
+                done["code"] = main(argv)
+        except BaseException as e:  # noqa: BLE001  (raised again on the test's thread)
+            done["raised"] = e
+        finally:
+            logging.getLogger().removeHandler(logs)
+            said.close()
+
     seen = []
-    for line in proc.stderr:
-        seen.append(line)
-        if line.startswith(f"http://127.0.0.1:{world.get('at', world['port'])}/authorize?"):
-            if first is not None:
-                first(line.strip())
-            with urllib.request.urlopen(line.strip(), timeout=DEADLINE) as answer:
-                assert answer.status == 200
-                assert b"Authorization complete" in answer.read()
-            break
-    out, err = proc.communicate(timeout=DEADLINE)
-    return proc.returncode, out, "".join(seen) + err
+    with _variables(world.get("env", {})), use_file_keyring(world["ring"]):
+        login = threading.Thread(target=run)
+        login.start()
+        with os.fdopen(read) as lines:
+            for line in lines:
+                seen.append(line)
+                if line.startswith(f"http://127.0.0.1:{world.get('at', world['port'])}/authorize?"):
+                    if first is not None:
+                        first(line.strip())
+                    with urllib.request.urlopen(line.strip(), timeout=DEADLINE) as answer:
+                        assert answer.status == 200
+                        assert b"Authorization complete" in answer.read()
+                    break
+            seen.append(lines.read())
+            login.join(timeout=DEADLINE)
+    if "raised" in done:
+        raise done["raised"]
+    return done["code"], out.getvalue(), "".join(seen)
+
+
+@contextlib.contextmanager
+def _variables(values: dict[str, str]) -> Iterator[None]:
+    """The environment variables `values` set while the block runs."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _stats(world: dict[str, Any]) -> dict[str, int]:
