@@ -500,7 +500,7 @@ def test_without_registration_or_a_client_id_the_login_fails_with_a_diagnostic(b
     assert _kept(by_hand) == {}
 
 
-def test_a_new_login_reuses_the_registration_and_a_failed_one_keeps_the_tokens(world):
+def test_a_new_login_reuses_the_registration_and_a_failed_one_keeps_the_tokens(world, capsys):
     assert _cli_login(world)[0] == 0
     first = _kept(world)
     before = _stats(world)
@@ -511,13 +511,10 @@ def test_a_new_login_reuses_the_registration_and_a_failed_one_keeps_the_tokens(w
     second = _kept(world)
     assert second["client"] == first["client"]
     assert second["tokens"]["access_token"] != first["tokens"]["access_token"]
-    argv = [sys.executable, "-m", "satchel", "mcp", "login", "guarded", *_where(world)]
-    done = subprocess.run(  # nobody follows the URL: the login's deadline ends it
-        [*argv, "--no-browser", "--timeout", "1", "--json"],
-        capture_output=True, text=True, env=_process_env(world), timeout=DEADLINE,
-    )  # fmt: skip
-    assert done.returncode == 1
-    [found] = json.loads(done.stdout)["diagnostics"]
+    argv = ["mcp", "login", "guarded", *_where(world), "--no-browser", "--timeout", "1"]
+    with use_file_keyring(world["ring"]):  # nobody follows the URL: the deadline ends it
+        assert main([*argv, "--json"]) == 1
+    [found] = json.loads(capsys.readouterr().out)["diagnostics"]
     assert (found["code"], found["message"]) == (
         "mcp.oauth.failed",
         "MCP server 'guarded' could not be logged in to: the authorization did not finish "
